@@ -1,0 +1,54 @@
+// Bundles the extension, the MCP server and the CLI into dist/, with the sql.js wasm beside them.
+// Also bundles the integration-test module into out/test so the extension host can load it.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  // Bundles run from dist/, so __dirname there is where the wasm lives.
+  define: { 'process.env.AUTOSNIPPET_BUNDLED': '"1"' },
+};
+
+mkdirSync(path.join(root, 'dist'), { recursive: true });
+const entries = [
+  { in: 'src/vscode/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
+  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [] },
+  { in: 'src/cli/main.ts', out: 'dist/cli.js', external: [], banner: '#!/usr/bin/env node' },
+  { in: 'src/core/workers/worker.ts', out: 'dist/worker.js', external: [] },
+];
+const testEntries = [];
+if (!production) {
+  for (const dir of ['test/vscode/suite']) {
+    const abs = path.join(root, dir);
+    if (existsSync(path.join(abs, 'index.ts'))) testEntries.push({ in: `${dir}/index.ts`, out: `out/${dir}/index.js`, external: ['vscode'] });
+  }
+  const fakeLm = path.join(root, 'test/vscode/fake-lm-extension/src/extension.ts');
+  if (existsSync(fakeLm)) testEntries.push({ in: 'test/vscode/fake-lm-extension/src/extension.ts', out: 'test/vscode/fake-lm-extension/dist/extension.js', external: ['vscode'] });
+}
+
+await Promise.all([...entries, ...testEntries]
+  .filter((e) => existsSync(path.join(root, e.in)))
+  .map((e) =>
+    esbuild.build({
+      ...common,
+      entryPoints: [path.join(root, e.in)],
+      outfile: path.join(root, e.out),
+      external: e.external,
+      banner: e.banner ? { js: e.banner } : undefined,
+    }),
+  ));
+
+copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
+console.log(`built ${readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).join(', ')}${production ? ' (production)' : ''}`);

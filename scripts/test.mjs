@@ -1,0 +1,43 @@
+// Runs the test layers with Node's own test runner. `npm test` runs all three:
+//   unit   — the core in plain Node (test/unit/**/*.test.ts)
+//   mcp    — the MCP SDK's client against the built dist/mcp.js (test/mcp/**/*.test.ts)
+//   vscode — the built extension inside code-server, driven by Playwright (test/vscode/*.test.ts)
+// Set-up (build, and for the vscode layer the offline code-server install) happens here, so one
+// command does everything on a fresh machine.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const layers = asked.length ? asked : ['unit', 'mcp', 'vscode'];
+const passthrough = process.argv.slice(2).filter((a) => a.startsWith('-'));
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+function testFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name);
+      if (name === 'node_modules' || name === 'fixtures') continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.test.ts')) out.push(path.relative(root, p));
+    }
+  };
+  try { walk(path.join(root, dir)); } catch { /* layer has no tests yet */ }
+  return out.sort();
+}
+
+if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
+if (layers.some((l) => l !== 'unit')) run(process.execPath, ['scripts/build.mjs']);
+
+const files = layers.flatMap((l) => testFiles(`test/${l}`));
+if (files.length === 0) {
+  console.error(`no test files found for: ${layers.join(', ')}`);
+  process.exit(1);
+}
+run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...passthrough, ...files]);
