@@ -1,0 +1,115 @@
+// `autosnippet`: the command line. Every command is a call on the same catalog the MCP server and
+// VS Code use; output is JSON on stdout where a program reads it, messages on stderr.
+import path from 'node:path';
+import { Workspace } from '../core/workspace';
+import { createCatalog } from '../core/tools';
+import { stderrLogger } from '../core/log';
+import { VERSION } from '../core/version';
+import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from '../mcp/run';
+
+const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
+
+Usage: autosnippet [--workspace DIR] <command> [arguments]
+
+Commands:
+  mcp [options]             run the MCP server (stdio, or --http PORT); autosnippet mcp -h for options
+  health                    version, workspace, database state and counts (JSON)
+  tools [domain]            the tool catalog, one line per tool
+  call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
+
+Options:
+  --workspace DIR, -w DIR   the project folder (default: the current folder)
+  -h, --help                this help;  --version  the version
+
+Exit codes: 0 success, 1 the command failed, 2 usage error.
+`;
+
+export interface Output {
+  stdout(s: string): void;
+  stderr(s: string): void;
+}
+
+const bundledSkillsDir = path.join(__dirname, '..', 'skills');
+
+export async function main(argv: string[], out: Output): Promise<number> {
+  let workspaceDir = process.cwd();
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if ((argv[i] === '--workspace' || argv[i] === '-w') && argv[0] !== 'mcp') workspaceDir = path.resolve(argv[++i] ?? '.');
+    else rest.push(argv[i]);
+  }
+  const [command, ...args] = rest;
+  let opened: Workspace | undefined;
+  const ws = async () => (opened ??= await Workspace.open(workspaceDir, { log: stderrLogger('warn'), bundledSkillsDir }));
+  try {
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        out.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      case '--version':
+        out.stdout(VERSION + '\n');
+        return 0;
+      case 'mcp':
+        if (args.includes('-h') || args.includes('--help')) {
+          out.stdout(MCP_USAGE);
+          return 0;
+        }
+        await runMcp(parseMcpArgs(args.length ? args : ['--workspace', workspaceDir]), bundledSkillsDir);
+        return 0;
+      case 'health':
+        return await callTool(await ws(), 'health', {}, out);
+      case 'tools': {
+        const domains = createCatalog().capabilities();
+        for (const [domain, tools] of Object.entries(domains)) {
+          if (args[0] && args[0] !== domain) continue;
+          out.stdout(`${domain}\n`);
+          for (const t of tools) out.stdout(`  ${t.name.padEnd(28)} ${t.access.padEnd(8)} ${t.summary}\n`);
+        }
+        return 0;
+      }
+      case 'call': {
+        if (!args[0]) throw new UsageError('call needs a tool name: autosnippet call <tool> [json]');
+        let input: unknown = {};
+        if (args[1] !== undefined) {
+          try {
+            input = JSON.parse(args[1]);
+          } catch {
+            throw new UsageError(`the arguments must be JSON, e.g. '{"name": "x"}'; got: ${args[1]}`);
+          }
+        }
+        return await callTool(await ws(), args[0], input, out);
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out.stderr(`autosnippet: ${e.message}\nRun autosnippet --help for usage.\n`);
+      return 2;
+    }
+    out.stderr(`autosnippet: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await opened?.dispose();
+  }
+}
+
+async function callTool(ws: Workspace, name: string, input: unknown, out: Output): Promise<number> {
+  const result = await createCatalog().invoke(ws, name, input, { actor: 'human', channel: 'cli' });
+  out.stdout(JSON.stringify(result, null, 2) + '\n');
+  if (!result.ok) out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+  return result.ok ? 0 : 1;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) }).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`autosnippet: ${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
+}

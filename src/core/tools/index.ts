@@ -1,0 +1,19 @@
+import { ToolCatalog } from './catalog';
+import { systemTools, type HealthCounter } from './system';
+import type { ToolDefinition } from './types';
+
+/** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
+function domainTools(): ToolDefinition[] {
+  return [];
+}
+
+const counters: HealthCounter[] = [];
+
+/** Builds the catalog every adapter serves. */
+export function createCatalog(): ToolCatalog {
+  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, counters), ...domainTools()]);
+  return catalog;
+}
+
+export { ToolCatalog, TOOL_PREFIX } from './catalog';
+export type { ToolDefinition, ToolResult, ToolContext, Actor, AccessClass } from './types';

@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Workspace } from '../core/workspace';
+import { createCatalog } from '../core/tools';
+import { stderrLogger } from '../core/log';
+import type { Actor } from '../core/tools/types';
+import { createMcpServer, type McpServerOptions } from './server';
+import { startHttpServer } from './http';
+
+export interface McpArgs {
+  workspace: string;
+  http?: number;
+  token?: string;
+  allowedOrigins: string[];
+  actor: Actor;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL]
+
+Runs the AutoSnippet MCP server for the workspace DIR (default: the current folder).
+  --workspace DIR        the project folder to serve
+  --http PORT            serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 = any free port)
+  --token TOKEN          with --http: require "Authorization: Bearer TOKEN" (or set AUTOSNIPPET_MCP_TOKEN)
+  --allow-origin ORIGIN  with --http: also accept this Origin header (loopback origins are always accepted)
+  --log-level LEVEL      debug | info | warn | error (logs go to stderr; stdout carries only the protocol)
+`;
+
+export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): McpArgs {
+  const args: McpArgs = {
+    workspace: process.cwd(),
+    token: env.AUTOSNIPPET_MCP_TOKEN || undefined,
+    allowedOrigins: [],
+    actor: env.AUTOSNIPPET_ACTOR === 'copilot_agent' ? 'copilot_agent' : 'external_agent',
+    logLevel: 'info',
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    switch (a) {
+      case '--workspace':
+      case '-w':
+        args.workspace = path.resolve(value());
+        break;
+      case '--http': {
+        const port = Number(value());
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--http takes a port number (0–65535)');
+        args.http = port;
+        break;
+      }
+      case '--token':
+        args.token = value();
+        break;
+      case '--allow-origin':
+        args.allowedOrigins.push(value());
+        break;
+      case '--log-level': {
+        const l = value();
+        if (!['debug', 'info', 'warn', 'error'].includes(l)) throw new UsageError('--log-level is one of debug, info, warn, error');
+        args.logLevel = l as McpArgs['logLevel'];
+        break;
+      }
+      default:
+        throw new UsageError(`unknown option ${a}`);
+    }
+  }
+  return args;
+}
+
+export class UsageError extends Error {}
+
+/** Extensions of the server beyond tools (skills as resources and prompts, …), in one list. */
+const serverExtensions: NonNullable<McpServerOptions['extend']> = [];
+
+/** Starts the server and resolves when it has shut down (stdin closed, SIGTERM, SIGINT). */
+export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<void> {
+  const log = stderrLogger(args.logLevel);
+  // stdout carries only the protocol: anything a dependency prints goes to stderr instead.
+  console.log = console.error;
+  console.info = console.error;
+
+  const ws = await Workspace.open(args.workspace, { log, bundledSkillsDir });
+  const catalog = createCatalog();
+  const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
+
+  let stopping: Promise<void> | undefined;
+  let closeTransport: () => Promise<void> = async () => {};
+  const shutdown = (why: string) =>
+    (stopping ??= (async () => {
+      log.info(`shutting down (${why})`);
+      try {
+        await closeTransport();
+      } finally {
+        await ws.dispose();
+      }
+    })());
+
+  const done = new Promise<void>((resolve) => {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void shutdown(sig).then(resolve));
+    if (args.http === undefined) {
+      process.stdin.once('end', () => void shutdown('stdin closed').then(resolve));
+      process.stdin.once('close', () => void shutdown('stdin closed').then(resolve));
+    }
+  });
+
+  if (args.http !== undefined) {
+    const http = await startHttpServer({ port: args.http, token: args.token, allowedOrigins: args.allowedOrigins, log, createServer: make });
+    closeTransport = http.close;
+    log.info(`MCP server for ${ws.root} listening on ${http.url}${args.token ? ' (bearer token required)' : ''}`);
+  } else {
+    const { server, dispose } = make();
+    const transport = new StdioServerTransport();
+    await server.connect(transport);
+    closeTransport = async () => {
+      dispose();
+      await server.close();
+    };
+    log.info(`MCP server for ${ws.root} on stdio`);
+  }
+  await done;
+}

@@ -1,0 +1,88 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Workspace } from '../core/workspace';
+import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
+import type { Actor, ToolDefinition } from '../core/tools/types';
+
+export interface McpServerOptions {
+  /** Who the calling agent is, for the Gateway and the audit log. */
+  actor?: Actor;
+  /** Called after the server is created, to add resources, prompts… (skills register here). */
+  extend?: Array<(server: Server, ws: Workspace) => (() => void) | void>;
+}
+
+/** MCP annotations follow from the access class: read tools are read-only and idempotent. */
+export function annotationsFor(tool: ToolDefinition): Tool['annotations'] {
+  const read = tool.access === 'read';
+  return { title: tool.title, readOnlyHint: read, destructiveHint: tool.access === 'review', idempotentHint: read, openWorldHint: false };
+}
+
+/** What an agent reads first: where to start, in a few lines, mentioning only tools that exist. */
+export function serverInstructions(catalog: ToolCatalog): string {
+  const has = (n: string) => Boolean(catalog.get(n));
+  const t = (n: string) => TOOL_PREFIX + n;
+  const lines = [
+    'AutoSnippet holds this project\'s own knowledge: reviewed recipes (patterns, rules, facts), candidates awaiting review, guard rules, and skills (how-to guides for agents).',
+    `Start with ${t('health')} to check the workspace, then ${t('capabilities')} for the tool list (${t('get_tool_info')} gives one tool's schema).`,
+  ];
+  if (has('search_skills')) lines.push(`Before a task, find the guide for it: ${t('search_skills')} {query} or ${t('list_skills')}, then ${t('load_skill')} {name} (add section to load one part; chunks are loaded with ${t('load_skill_chunk')}). If unsure, load autosnippet-intent.`);
+  if (has('context_search')) lines.push(`Before writing code, call ${t('context_search')} to get the project's patterns for it.`);
+  if (has('guard_check')) lines.push(`After writing code, call ${t('guard_check')} on it and fix what it reports.`);
+  if (has('submit_candidate')) lines.push(`Propose new knowledge with ${t('submit_candidate')}; people approve it. You cannot approve, publish or delete.`);
+  lines.push('Every result is JSON {ok, data} or {ok:false, error:{code, message, hint}}; when a result says "truncated", follow its hint to get the rest.');
+  return lines.join('\n');
+}
+
+export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: McpServerOptions = {}): { server: Server; dispose(): void } {
+  const server = new Server(
+    { name: 'autosnippet', title: 'AutoSnippet', version: ws.version },
+    {
+      capabilities: { tools: {}, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
+      instructions: serverInstructions(catalog),
+    },
+  );
+  const actor = options.actor ?? 'external_agent';
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: catalog.agentTools.map((tool) => ({
+      name: TOOL_PREFIX + tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: catalog.inputSchema(tool) as Tool['inputSchema'],
+      annotations: annotationsFor(tool),
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const tool = catalog.get(name);
+    // Only prefixed names are published; unprefixed ones are accepted for agents that strip prefixes.
+    if (tool && tool.access === 'review') {
+      return errorResult(name, 'PERMISSION_DENIED', `${tool.name} is for people only and is not offered over MCP.`, 'Ask the person to run it from VS Code or the autosnippet CLI.');
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const started = Date.now();
+    const result = await catalog.invoke(ws, name, request.params.arguments ?? {}, {
+      actor,
+      channel: 'mcp',
+      signal: extra.signal,
+      progress: progressToken === undefined
+        ? undefined
+        : (p) => {
+            void extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: p.done ?? 0, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) },
+            });
+          },
+    });
+    ws.log.debug(`tools/call ${name} ${result.ok ? 'ok' : result.error.code} in ${Date.now() - started} ms`);
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], isError: !result.ok };
+  });
+
+  const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void => typeof c === 'function');
+  return { server, dispose: () => cleanups.forEach((c) => c()) };
+}
+
+function errorResult(tool: string, code: string, message: string, hint: string): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify({ ok: false, tool, error: { code, message, hint } }) }], isError: true };
+}

@@ -1,0 +1,95 @@
+import * as vscode from 'vscode';
+import { Workspace } from '../core/workspace';
+import { createCatalog, type ToolCatalog } from '../core/tools';
+import type { Logger } from '../core/log';
+import type { DeepPartial, Settings } from '../core/settings';
+
+/**
+ * Owns the extension's lifetime: the log, the catalog and the core Workspace of the first folder,
+ * opened on first use so activation stays cheap. Every contribution receives this one object.
+ */
+export class ExtensionHost implements vscode.Disposable {
+  readonly output: vscode.LogOutputChannel;
+  readonly log: Logger;
+  readonly catalog: ToolCatalog;
+  private opening: Promise<Workspace> | undefined;
+  private opened: Workspace | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(readonly context: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('AutoSnippet', { log: true });
+    const out = this.output;
+    this.log = {
+      debug: (m, ...a) => out.debug(m, ...a),
+      info: (m, ...a) => out.info(m, ...a),
+      warn: (m, ...a) => out.warn(m, ...a),
+      error: (m, ...a) => out.error(m, ...a),
+    };
+    this.catalog = createCatalog();
+    this.subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.opened?.updateSettings({ trusted: true })),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('autosnippet')) this.opened?.updateSettings(readSettings());
+      }),
+    );
+  }
+
+  /** The first workspace folder, or undefined when no folder is open. */
+  get folder(): vscode.WorkspaceFolder | undefined {
+    return vscode.workspace.workspaceFolders?.[0];
+  }
+
+  get workspace(): Workspace | undefined {
+    return this.opened;
+  }
+
+  /** Opens the core workspace once; fails with a clear message when no folder is open. */
+  async getWorkspace(): Promise<Workspace> {
+    if (this.opened) return this.opened;
+    const folder = this.folder;
+    if (!folder || folder.uri.scheme !== 'file') {
+      throw new Error(vscode.l10n.t('AutoSnippet needs a folder on disk: open a folder first.'));
+    }
+    this.opening ??= Workspace.open(folder.uri.fsPath, {
+      log: this.log,
+      settings: readSettings(),
+      bundledSkillsDir: vscode.Uri.joinPath(this.context.extensionUri, 'skills').fsPath,
+    }).then(
+      (ws) => {
+        this.opened = ws;
+        this.log.info(`workspace ${ws.root} opened (database ${ws.store.state.path})`);
+        if (ws.store.state.recovered) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('The AutoSnippet database was damaged and was moved to {0}. A fresh one was created; recipes and rules are rebuilt from the files.', ws.store.state.recovered.movedTo),
+          );
+        }
+        return ws;
+      },
+      (e) => {
+        this.opening = undefined;
+        this.log.error('could not open the workspace', e);
+        throw e;
+      },
+    );
+    return this.opening;
+  }
+
+  async dispose(): Promise<void> {
+    this.subscriptions.forEach((d) => d.dispose());
+    await this.opened?.dispose();
+    this.output.dispose();
+  }
+}
+
+export function readSettings(): DeepPartial<Settings> {
+  const c = vscode.workspace.getConfiguration('autosnippet');
+  return {
+    skills: { allowScripts: c.get<boolean>('skills.allowScripts', false) },
+    guard: {
+      enabled: c.get<boolean>('guard.enabled', true),
+      exclude: c.get<string[]>('guard.exclude', []),
+      severityOverrides: c.get<Record<string, string>>('guard.severityOverrides', {}),
+    },
+    trusted: vscode.workspace.isTrusted,
+  };
+}

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { TOOL_PREFIX } from '../core/tools';
+import type { ExtensionHost } from './host';
+
+/**
+ * Every `read` and `propose` catalog tool as a language-model tool for Copilot agent mode. Their
+ * package.json declarations are generated from the same catalog (scripts/gen-manifest.ts).
+ */
+export function registerLanguageModelTools(host: ExtensionHost): vscode.Disposable {
+  const disposables = host.catalog.agentTools.map((tool) =>
+    vscode.lm.registerTool<Record<string, unknown>>(TOOL_PREFIX + tool.name, {
+      prepareInvocation(options) {
+        const invocationMessage = vscode.l10n.t('AutoSnippet: {0}', tool.title);
+        if (tool.access !== 'propose') return { invocationMessage };
+        const c = tool.confirmation?.(options.input);
+        return {
+          invocationMessage,
+          confirmationMessages: {
+            title: c?.title ?? vscode.l10n.t('Allow AutoSnippet to {0}?', tool.title),
+            message: new vscode.MarkdownString(c?.message ?? vscode.l10n.t('This records a proposal in the project knowledge base; a person reviews it before it is used.')),
+          },
+        };
+      },
+      async invoke(options, token) {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          const ws = await host.getWorkspace();
+          const result = await host.catalog.invoke(ws, tool.name, options.input, { actor: 'copilot_agent', channel: 'lm-tool', signal: controller.signal });
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(result))]);
+        } catch (e) {
+          const error = { code: 'NO_WORKSPACE', message: (e as Error).message, hint: vscode.l10n.t('Open a folder in VS Code, then try again.') };
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ ok: false, tool: tool.name, error }))]);
+        } finally {
+          sub.dispose();
+        }
+      },
+    }),
+  );
+  return vscode.Disposable.from(...disposables);
+}

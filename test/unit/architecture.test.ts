@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const src = path.join(__dirname, '..', '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|require\(|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+
+test('src/core never imports vscode, so the MCP server and the CLI can run it', () => {
+  const offenders = files(path.join(src, 'core')).filter((f) => importsOf(f).includes('vscode'));
+  assert.deepEqual(offenders.map((f) => path.relative(src, f)), []);
+});
+
+test('src/core imports no adapter (vscode/, mcp/, cli/): dependencies point down only', () => {
+  const offenders = files(path.join(src, 'core')).flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('.'))
+      .map((i) => path.relative(src, path.resolve(path.dirname(f), i)))
+      .filter((target) => /^(vscode|mcp|cli)(\/|$)/.test(target))
+      .map((target) => `${path.relative(src, f)} -> ${target}`),
+  );
+  assert.deepEqual(offenders, []);
+});
+
+test('the MCP server and the CLI never import vscode', () => {
+  const offenders = [...files(path.join(src, 'mcp')), ...files(path.join(src, 'cli'))].filter((f) => importsOf(f).includes('vscode'));
+  assert.deepEqual(offenders.map((f) => path.relative(src, f)), []);
+});

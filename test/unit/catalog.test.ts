@@ -1,0 +1,188 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ToolCatalog, createCatalog } from '../../src/core/tools';
+import { defineTool, type ToolContext, type ToolDefinition } from '../../src/core/tools/types';
+import { AutoSnippetError } from '../../src/core/errors';
+import { languageModelToolsManifest } from '../../src/core/tools/manifest';
+import type { Workspace } from '../../src/core/workspace';
+
+// Catalog mechanics don't touch the workspace; the handlers below ignore it.
+const ws = {} as Workspace;
+const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
+const human: ToolContext = { actor: 'human', channel: 'test' };
+
+const echo = defineTool({
+  name: 'echo',
+  title: 'Echo',
+  domain: 'test',
+  summary: 'Echo',
+  description: 'Echoes its input.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 1 }, mode: { enum: ['a', 'b'] } }, required: ['text'], additionalProperties: false },
+  aliases: { message: 'text' },
+  access: 'read',
+  maxOutputChars: 1000,
+  handler: (_ws, input: { text: string }) => ({ text: input.text }),
+});
+const items = defineTool({
+  name: 'items',
+  title: 'Items',
+  domain: 'test',
+  summary: 'Items',
+  description: 'Many items.',
+  inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false },
+  access: 'read',
+  maxOutputChars: 1000,
+  paginate: 'items',
+  handler: (_ws, input: { n?: number }) => ({ total: input.n ?? 100, items: Array.from({ length: input.n ?? 100 }, (_, i) => ({ id: i, label: `item number ${i}` })) }),
+});
+const longText = defineTool({
+  name: 'long_text',
+  title: 'Long',
+  domain: 'test',
+  summary: 'Long',
+  description: 'A long text.',
+  inputSchema: { type: 'object', properties: {} },
+  access: 'read',
+  maxOutputChars: 1500,
+  handler: () => ({ title: 'doc', body: Array.from({ length: 40 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(10)}`).join('\n\n') }),
+});
+const failing = defineTool({
+  name: 'failing',
+  title: 'Failing',
+  domain: 'test',
+  summary: 'Fails',
+  description: 'Fails.',
+  inputSchema: { type: 'object', properties: {} },
+  access: 'read',
+  maxOutputChars: 1000,
+  handler: () => {
+    throw new AutoSnippetError('THING_NOT_FOUND', 'No thing.', 'Try another thing.');
+  },
+});
+const approve = defineTool({
+  name: 'approve_thing',
+  title: 'Approve',
+  domain: 'test',
+  summary: 'Approve',
+  description: 'People only.',
+  inputSchema: { type: 'object', properties: {} },
+  access: 'review',
+  maxOutputChars: 1000,
+  handler: () => ({ approved: true }),
+});
+const catalog = new ToolCatalog([echo, items, longText, failing, approve] as ToolDefinition[]);
+
+test('valid input reaches the handler and comes back in the envelope', async () => {
+  const r = await catalog.invoke(ws, 'echo', { text: 'hi' }, agent);
+  assert.deepEqual(r, { ok: true, tool: 'echo', data: { text: 'hi' } });
+});
+
+test('the prefixed MCP name resolves to the same tool', async () => {
+  const r = await catalog.invoke(ws, 'autosnippet_echo', { text: 'x' }, agent);
+  assert.equal(r.ok, true);
+});
+
+test('a missing required field is named in the error', async () => {
+  const r = await catalog.invoke(ws, 'echo', {}, agent);
+  assert.equal(r.ok, false);
+  if (r.ok) return;
+  assert.equal(r.error.code, 'INVALID_INPUT');
+  assert.equal(r.error.field, 'text');
+  assert.match(r.error.message, /missing required field "text"/);
+  assert.match(r.error.hint ?? '', /text: string \(required\)/);
+});
+
+test('a field of the wrong type, an unknown field and a bad enum value are each named', async () => {
+  const wrongType = await catalog.invoke(ws, 'echo', { text: 'x', count: 'three' }, agent);
+  assert.ok(!wrongType.ok && wrongType.error.field === 'count');
+  const unknown = await catalog.invoke(ws, 'echo', { text: 'x', colour: 'red' }, agent);
+  assert.ok(!unknown.ok && unknown.error.field === 'colour' && /unknown field "colour"/.test(unknown.error.message));
+  const badEnum = await catalog.invoke(ws, 'echo', { text: 'x', mode: 'c' }, agent);
+  assert.ok(!badEnum.ok && badEnum.error.field === 'mode' && /"a", "b"/.test(badEnum.error.message));
+});
+
+test('non-object input is refused with INVALID_INPUT', async () => {
+  const r = await catalog.invoke(ws, 'echo', ['text'], agent);
+  assert.ok(!r.ok && r.error.code === 'INVALID_INPUT');
+});
+
+test('aliases map argument names other agents use to ours', async () => {
+  const r = await catalog.invoke(ws, 'echo', { message: 'via alias' }, agent);
+  assert.deepEqual(r.ok && r.data, { text: 'via alias' });
+});
+
+test('an unknown tool gives UNKNOWN_TOOL with the closest names', async () => {
+  const r = await catalog.invoke(ws, 'ecko', {}, agent);
+  assert.ok(!r.ok && r.error.code === 'UNKNOWN_TOOL');
+  assert.match(!r.ok ? r.error.hint ?? '' : '', /^Call capabilities.*Closest: echo/);
+});
+
+test('a handler error keeps its stable code, message and hint', async () => {
+  const r = await catalog.invoke(ws, 'failing', {}, agent);
+  assert.deepEqual(!r.ok && r.error, { code: 'THING_NOT_FOUND', message: 'No thing.', hint: 'Try another thing.' });
+});
+
+test('review tools are refused to agents and run for people', async () => {
+  const denied = await catalog.invoke(ws, 'approve_thing', {}, agent);
+  assert.ok(!denied.ok && denied.error.code === 'PERMISSION_DENIED');
+  const allowed = await catalog.invoke(ws, 'approve_thing', {}, human);
+  assert.ok(allowed.ok);
+  assert.ok(!catalog.agentTools.some((t) => t.name === 'approve_thing'));
+});
+
+test('a paged result is cut between items, stays within the bound, and the cursor walks every item once', async () => {
+  const seen: number[] = [];
+  let cursor: number | undefined = 0;
+  let pages = 0;
+  while (cursor !== undefined) {
+    const r = await catalog.invoke(ws, 'items', { cursor }, agent);
+    assert.ok(r.ok);
+    if (!r.ok) return;
+    assert.ok(JSON.stringify(r).length <= 1000, `page ${pages} is ${JSON.stringify(r).length} chars`);
+    seen.push(...(r.data as { items: { id: number }[] }).items.map((i) => i.id));
+    cursor = r.truncated?.nextCursor;
+    if (r.truncated) assert.match(r.truncated.hint, /cursor: \d+/);
+    pages++;
+  }
+  assert.ok(pages > 1);
+  assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => i));
+});
+
+test('paged tools publish a cursor argument; a small result is not marked truncated', async () => {
+  assert.ok(catalog.inputSchema(items).properties?.cursor);
+  const r = await catalog.invoke(ws, 'items', { n: 3 }, agent);
+  assert.ok(r.ok && r.truncated === undefined);
+});
+
+test('a long text is cut at a paragraph boundary and says how much was left out', async () => {
+  const r = await catalog.invoke(ws, 'long_text', {}, agent);
+  assert.ok(r.ok && r.truncated);
+  if (!r.ok || !r.truncated) return;
+  const body = (r.data as { body: string }).body;
+  assert.ok(JSON.stringify(r).length <= 1500);
+  assert.match(body, /word $/, 'ends at the end of a paragraph');
+  assert.equal(r.truncated.field, 'body');
+  assert.equal(r.truncated.unit, 'chars');
+  assert.ok(r.truncated.returned < r.truncated.total);
+});
+
+test('the real catalog: every tool is well formed and names are unique', () => {
+  const cat = createCatalog();
+  const names = new Set<string>();
+  for (const t of cat.tools) {
+    assert.ok(!names.has(t.name), `duplicate ${t.name}`);
+    names.add(t.name);
+    assert.ok(t.summary.length > 10 && t.summary.length <= 140 && !t.summary.includes('\n'), `${t.name}: summary must be one line`);
+    assert.ok(t.description.length >= t.summary.length, `${t.name}: description`);
+    assert.equal(cat.inputSchema(t).type, 'object');
+    assert.ok(t.maxOutputChars > 0);
+  }
+  assert.ok(names.has('health') && names.has('capabilities'));
+});
+
+test('package.json languageModelTools is generated from the catalog (run `npm run gen:manifest` when this fails)', () => {
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.contributes.languageModelTools, JSON.parse(JSON.stringify(languageModelToolsManifest(createCatalog()))));
+});

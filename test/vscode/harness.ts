@@ -1,0 +1,430 @@
+// Runs the built extension inside a real VS Code: code-server 4.104.0 (installed offline by
+// scripts/setup-vscode.sh) on a loopback port, with Debian's Chromium driven by playwright-core.
+// See ../../../shared/vscode-offline-testing.md for why it is done this way.
+//
+//   const session = await VSCodeSession.start({ workspace });
+//   const result = await session.runExtensionTests({ extensionTestsPath });   // exit code + logs
+//   const workbench = await session.openWorkbench();                          // a page to click
+//   await session.close();                                                    // kills everything
+//
+// Every process it starts is killed on close(), on a timeout, and when this process exits.
+// Logs and screenshots go to test-output/vscode/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const repoRoot = path.resolve(__dirname, '../..');
+export const outputDir = path.join(repoRoot, 'test-output/vscode');
+export const codeServerDir = path.join(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR ?? '.vscode-test', 'node_modules/code-server');
+export const codeServerEntry = path.join(codeServerDir, 'out/node/entry.js');
+export const builtSuite = path.join(repoRoot, 'out/test/vscode/suite/index.js');
+export const chromiumPath = process.env.AUTOSNIPPET_CHROMIUM ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** User settings that keep the throw-away profile quiet and fast. */
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'git.autoRepositoryDetection': false,
+};
+
+// ------------------------------------------------------------------ process cleanup
+
+const live = new Set<{ killNow(): void }>();
+let exitHooked = false;
+function track(owner: { killNow(): void }): void {
+  live.add(owner);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => { for (const o of live) o.killNow(); });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(sig, () => {
+      for (const o of live) o.killNow();
+      process.kill(process.pid, sig);
+    });
+  }
+}
+
+/** Kills a detached child and everything it started (its process group). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try { process.kill(-child.pid, signal); } catch { try { child.kill(signal); } catch { /* gone */ } }
+}
+
+// ------------------------------------------------------------------ small helpers
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, host, () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A URL that opens `folder` with the extension under development loaded (and tests, if given). */
+export function workbenchUrl(origin: string, port: number, opts: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string {
+  const remote = (p: string) => `vscode-remote://localhost:${port}${path.resolve(p)}`;
+  const payload: [string, string][] = [];
+  if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
+  if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
+  payload.push(['skipWelcome', 'true']);
+  return `${origin}/?folder=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+// ------------------------------------------------------------------ code-server
+
+export interface CodeServerOptions {
+  /** Folder the server opens by default (the URL's `folder` parameter decides what a page shows). */
+  workspace: string;
+  /** Port to listen on; 0 or undefined = a free one. */
+  port?: number;
+  host?: string;
+  /** Extra environment for the server and so for the extension host. */
+  env?: Record<string, string>;
+  /** Prefix for log files in test-output/vscode. */
+  name?: string;
+  /** Keep the throw-away user-data and extensions dirs (for debugging). */
+  keepProfile?: boolean;
+  /** Where logs go; default test-output/vscode. */
+  logDir?: string;
+  /** Pass code-server's output through to this process's stderr too. */
+  echo?: boolean;
+}
+
+export class CodeServer {
+  private exited = false;
+  private constructor(
+    readonly process: ChildProcess,
+    readonly host: string,
+    readonly port: number,
+    readonly profileDir: string,
+    readonly logFile: string,
+    private readonly log: WriteStream,
+    private readonly keepProfile: boolean,
+  ) {
+    track(this);
+    process.once('exit', () => { this.exited = true; });
+  }
+
+  get suiteLogFile(): string { return path.join(this.profileDir, 'suite.log'); }
+
+  get origin(): string { return `http://${this.host}:${this.port}`; }
+
+  url(opts: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string {
+    return workbenchUrl(this.origin, this.port, opts);
+  }
+
+  static async start(opts: CodeServerOptions): Promise<CodeServer> {
+    if (!existsSync(codeServerEntry)) {
+      throw new Error(`code-server is not installed at ${codeServerDir}; run: bash scripts/setup-vscode.sh`);
+    }
+    const host = opts.host ?? '127.0.0.1';
+    const logDir = opts.logDir ?? outputDir;
+    mkdirSync(logDir, { recursive: true });
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const port = opts.port || (await freePort(host));
+      const profileDir = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-cs-'));
+      const userDataDir = path.join(profileDir, 'user-data');
+      mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+      writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+      const logFile = path.join(logDir, `${opts.name ?? 'code-server'}-server.log`);
+      const log = createWriteStream(logFile, { flags: 'w' });
+      // The suite appends its lines to AUTOSNIPPET_TEST_LOG (it reaches the extension host through the
+      // server's environment), so results are readable even if the workbench's log plumbing changes.
+      const env: NodeJS.ProcessEnv = { ...process.env, AUTOSNIPPET_TEST_LOG: path.join(profileDir, 'suite.log'), ...opts.env };
+      // Variables from an enclosing VS Code or test runner would confuse the server's extension host.
+      for (const k of Object.keys(env)) {
+        if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k === 'NODE_TEST_CONTEXT' || k === 'NODE_OPTIONS') delete env[k];
+      }
+      const args = [
+        codeServerEntry,
+        '--auth', 'none',
+        '--bind-addr', `${host}:${port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        '--user-data-dir', userDataDir,
+        '--extensions-dir', path.join(profileDir, 'extensions'),
+        opts.workspace,
+      ];
+      const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const server = new CodeServer(child, host, port, profileDir, logFile, log, !!opts.keepProfile);
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        const text = chunk.toString();
+        output += text;
+        log.write(text);
+        if (opts.echo) process.stderr.write(text);
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      try {
+        await server.waitUntilReady(() => output, 60_000);
+        return server;
+      } catch (e) {
+        lastError = e;
+        await server.stop();
+        // A port taken between our probe and the server's bind: try another one.
+        if (!opts.port && /EADDRINUSE/.test(output)) continue;
+        throw e;
+      }
+    }
+    throw lastError;
+  }
+
+  private async waitUntilReady(output: () => string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.exited) throw new Error(`code-server exited before it was ready (exit ${this.process.exitCode}); its output:\n${output().slice(-3000)}`);
+      try {
+        const res = await fetch(`${this.origin}/healthz`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) return;
+      } catch { /* not listening yet */ }
+      await sleep(200);
+    }
+    throw new Error(`code-server did not answer on ${this.origin} within ${timeoutMs} ms; its output:\n${output().slice(-3000)}`);
+  }
+
+  killNow(): void {
+    killGroup(this.process);
+  }
+
+  async stop(): Promise<void> {
+    live.delete(this);
+    if (!this.exited) {
+      killGroup(this.process, 'SIGTERM');
+      const gone = new Promise<void>((r) => this.process.once('exit', () => r()));
+      if (!(await Promise.race([gone.then(() => true), sleep(3000).then(() => false)]))) killGroup(this.process, 'SIGKILL');
+      // The extension host and other children share the group: make sure none outlives the server.
+      killGroup(this.process, 'SIGKILL');
+    }
+    await new Promise<void>((r) => this.log.end(() => r()));
+    if (!this.keepProfile) rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+// ------------------------------------------------------------------ browser
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`Chromium not found at ${chromiumPath}; run: bash scripts/setup-vscode.sh (installs Debian's chromium)`);
+  }
+  return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+}
+
+// ------------------------------------------------------------------ a session: server + browser
+
+export interface SessionOptions extends CodeServerOptions {
+  /** The extension under development; default: the repository root. */
+  extensionDevelopmentPath?: string;
+}
+
+export interface LogLine {
+  /** 'suite' lines come from the suite's log file, others from the workbench / browser console. */
+  source: 'automation' | 'console' | 'suite' | 'pageerror';
+  level: string;
+  text: string;
+}
+
+export interface SuiteResult {
+  /** The code the suite's run() ended with (0 = passed); null when it timed out. */
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Lines the suite logged (one per test, and the summary), read from its log file. */
+  suiteLines: string[];
+  /** Everything the workbench logged while the suite ran. */
+  logs: LogLine[];
+  /** Files the log lines and a screenshot were written to. */
+  logFile: string;
+  screenshot?: string;
+}
+
+export class VSCodeSession {
+  private readonly contexts = new Set<BrowserContext>();
+  private constructor(readonly server: CodeServer, readonly browser: Browser, readonly opts: SessionOptions) {
+    track(this);
+  }
+
+  static async start(opts: SessionOptions): Promise<VSCodeSession> {
+    const server = await CodeServer.start(opts);
+    try {
+      const browser = await launchChromium();
+      return new VSCodeSession(server, browser, opts);
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
+  }
+
+  get name(): string { return this.opts.name ?? 'code-server'; }
+  get extensionDevelopmentPath(): string { return this.opts.extensionDevelopmentPath ?? repoRoot; }
+
+  private async newPage(): Promise<Page> {
+    const context = await this.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    this.contexts.add(context);
+    return context.newPage();
+  }
+
+  /**
+   * Opens the workbench with `extensionTestsPath`, and waits for the suite's run() to finish
+   * (the workbench then calls window.codeAutomationExit). Never throws for a failing suite: read
+   * `exitCode`.
+   */
+  async runExtensionTests(opts: { extensionTestsPath?: string; folder?: string; timeoutMs?: number } = {}): Promise<SuiteResult> {
+    const testsPath = opts.extensionTestsPath ?? builtSuite;
+    if (!existsSync(testsPath)) throw new Error(`the test suite is not built: ${testsPath} (run: node scripts/build.mjs)`);
+    const folder = opts.folder ?? this.opts.workspace;
+    const timeoutMs = opts.timeoutMs ?? 120_000;
+    const logFile = path.join(this.opts.logDir ?? outputDir, `${this.name}-suite.log`);
+    const suiteLog = this.server.suiteLogFile;
+    rmSync(suiteLog, { force: true });
+    const logs: LogLine[] = [];
+    const t0 = Date.now();
+    const page = await this.newPage();
+    let resolveExit!: (code: number) => void;
+    const exited = new Promise<number>((r) => { resolveExit = r; });
+    await page.exposeFunction('codeAutomationLog', (level: string, message: unknown) => {
+      logs.push({ source: 'automation', level: String(level), text: typeof message === 'string' ? message : JSON.stringify(message) });
+    });
+    await page.exposeFunction('codeAutomationExit', (code: number) => { resolveExit(Number(code)); });
+    page.on('console', (m) => logs.push({ source: 'console', level: m.type(), text: m.text() }));
+    page.on('pageerror', (e) => logs.push({ source: 'pageerror', level: 'error', text: String(e.stack ?? e) }));
+    const url = this.server.url({ folder, extensionDevelopmentPath: this.extensionDevelopmentPath, extensionTestsPath: testsPath });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<null>((r) => { timer = setTimeout(() => r(null), timeoutMs); });
+    const exitCode = await Promise.race([exited, timedOut]);
+    clearTimeout(timer);
+    const durationMs = Date.now() - t0;
+    let screenshot: string | undefined;
+    if (exitCode !== 0) {
+      screenshot = path.join(this.opts.logDir ?? outputDir, `${this.name}-suite-${exitCode === null ? 'timeout' : 'failed'}.png`);
+      await page.screenshot({ path: screenshot }).catch(() => { screenshot = undefined; });
+    }
+    await page.context().close().catch(() => {});
+    const suiteLines = existsSync(suiteLog) ? readFileSync(suiteLog, 'utf8').split('\n').filter(Boolean) : [];
+    for (const text of suiteLines) logs.push({ source: 'suite', level: 'info', text });
+    writeFileSync(logFile, logs.map((l) => `${l.source}\t${l.level}\t${l.text}`).join('\n') + '\n');
+    return { exitCode, timedOut: exitCode === null, durationMs, suiteLines, logs, logFile, screenshot };
+  }
+
+  /** Opens the workbench on `folder` with the extension loaded, for UI checks. */
+  async openWorkbench(opts: { folder?: string; timeoutMs?: number } = {}): Promise<Workbench> {
+    const page = await this.newPage();
+    const logs: LogLine[] = [];
+    page.on('console', (m) => logs.push({ source: 'console', level: m.type(), text: m.text() }));
+    page.on('pageerror', (e) => logs.push({ source: 'pageerror', level: 'error', text: String(e.stack ?? e) }));
+    const url = this.server.url({ folder: opts.folder ?? this.opts.workspace, extensionDevelopmentPath: this.extensionDevelopmentPath });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    const workbench = new Workbench(page, logs, this.opts.logDir ?? outputDir);
+    await workbench.waitUntilReady(opts.timeoutMs ?? 60_000);
+    return workbench;
+  }
+
+  killNow(): void {
+    this.server.killNow();
+    // Playwright kills the browser it launched when this process exits.
+  }
+
+  async close(): Promise<void> {
+    live.delete(this);
+    for (const c of this.contexts) await c.close().catch(() => {});
+    await this.browser.close().catch(() => {});
+    await this.server.stop();
+  }
+}
+
+/** A workbench page with the extension loaded: the UI checks' handle. */
+export class Workbench {
+  constructor(readonly page: Page, readonly logs: LogLine[], private readonly logDir: string) {}
+
+  async waitUntilReady(timeoutMs: number): Promise<void> {
+    // The activity bar and the explorer's folder are the workbench's "restored" state.
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** The activity-bar entry of a view container, by its title (e.g. "AutoSnippet"). */
+  activityBarItem(title: string) {
+    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
+  }
+
+  /** Clicks a view container in the activity bar (if it is not already open) and waits for its side bar. */
+  async openViewContainer(id: string, title: string, timeoutMs = 30_000) {
+    const item = this.activityBarItem(title);
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+    const sidebar = this.viewContainer(id);
+    if (!(await sidebar.isVisible())) await item.click();
+    await sidebar.waitFor({ state: 'visible', timeout: timeoutMs });
+    return sidebar;
+  }
+
+  /** The side-bar element of an extension's view container (`contributes.viewsContainers` id). */
+  viewContainer(id: string) {
+    return this.page.locator(`.part.sidebar [id="workbench.view.extension.${id}"]`);
+  }
+
+  /** Runs a command through the command palette (F1), by its label. */
+  async runCommand(label: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${label}`);
+    await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible' });
+    await this.page.keyboard.press('Enter');
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(this.logDir, { recursive: true });
+    const file = path.join(this.logDir, name.endsWith('.png') ? name : `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+}
+
+/** Formats a log for a test's diagnostics: the suite's own lines, then errors from the workbench. */
+export function describeRun(result: SuiteResult, maxOther = 40): string {
+  const other = result.logs.filter((l) => l.source !== 'suite' && (l.level === 'error' || l.source === 'pageerror'));
+  return [
+    `suite ${result.timedOut ? 'timed out' : `exited with ${result.exitCode}`} after ${result.durationMs} ms (log: ${path.relative(repoRoot, result.logFile)})`,
+    ...result.suiteLines.map((l) => `  ${l}`),
+    ...(other.length ? ['workbench errors:', ...other.slice(-maxOther).map((l) => `  [${l.source}] ${l.text.slice(0, 500)}`)] : []),
+    ...(result.screenshot ? [`screenshot: ${path.relative(repoRoot, result.screenshot)}`] : []),
+  ].join('\n');
+}
