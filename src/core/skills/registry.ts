@@ -1,0 +1,267 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AutoSnippetError } from '../errors';
+import { type Logger, silentLogger } from '../log';
+import type { Workspace } from '../workspace';
+import { closestNames } from './names';
+import { parseSkill, slugOf, type ParsedSkill } from './parse';
+import type { ShadowedSkill, Skill, SkillSource, SkippedSkill } from './types';
+
+/** The workspace folders skills are read from, highest precedence first; the bundled skills come last. */
+export const WORKSPACE_SKILL_FOLDERS: readonly { id: SkillSource['id']; dir: string; label: string }[] = [
+  { id: 'project', dir: '.autosnippet/skills', label: 'Project' },
+  { id: 'github', dir: '.github/skills', label: 'GitHub' },
+  { id: 'claude', dir: '.claude/skills', label: 'Claude' },
+  { id: 'agents', dir: '.agents/skills', label: 'Agents' },
+];
+
+export interface SkillRegistryOptions {
+  /** Workspace root; its skill folders are read when given. */
+  root?: string;
+  /** Folder of the bundled skills (lowest precedence). */
+  bundledDir?: string;
+  /** Sources to use instead of the workspace folders and the bundled one (a single folder, in the CLI). */
+  sources?: SkillSource[];
+  log?: Logger;
+  /** How often to look for changes on disk while someone listens to `onDidChange`. */
+  pollMs?: number;
+}
+
+export interface SkillsChange {
+  version: number;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+interface Snapshot {
+  skills: Skill[];
+  byKey: Map<string, Skill>;
+  shadowed: ShadowedSkill[];
+  skipped: SkippedSkill[];
+  /** name → stat key of its SKILL.md, to tell what changed. */
+  keys: Map<string, string>;
+}
+
+interface Candidate {
+  source: SkillSource;
+  dir: string;
+  folderName: string;
+  file: string;
+  statKey: string;
+}
+
+/** The registry of a workspace, created on first use and disposed with the workspace. */
+export function skillRegistry(ws: Workspace): SkillRegistry {
+  return ws.service('skills', (w) => new SkillRegistry({ root: w.root, bundledDir: w.bundledSkillsDir, log: w.log }));
+}
+
+/**
+ * Every skill the workspace can see, by precedence. Reading is cheap and always current: each access
+ * compares a signature of the skill files (one stat per SKILL.md) and re-parses only files that
+ * changed, so edits on disk are seen on the next call without a restart or a watcher.
+ */
+export class SkillRegistry {
+  readonly sources: SkillSource[];
+  private readonly log: Logger;
+  private readonly pollMs: number;
+  private snapshot: Snapshot | undefined;
+  private signature = '';
+  private readonly parsed = new Map<string, { statKey: string; result: ParsedSkill }>();
+  private readonly listeners = new Set<(change: SkillsChange) => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private versionCounter = 0;
+
+  constructor(options: SkillRegistryOptions) {
+    this.log = options.log ?? silentLogger;
+    this.pollMs = options.pollMs ?? 2000;
+    this.sources = options.sources ?? defaultSources(options.root, options.bundledDir);
+  }
+
+  /** Increases every time the set of skills or one of their files changes. */
+  get version(): number {
+    this.current();
+    return this.versionCounter;
+  }
+
+  /** The skills in effect (shadowed ones excluded), by source precedence, then name. */
+  list(): Skill[] {
+    return this.current().skills;
+  }
+
+  get(name: string): Skill | undefined {
+    const snap = this.current();
+    return snap.byKey.get(name) ?? snap.byKey.get(name.toLowerCase()) ?? snap.byKey.get(slugOf(name));
+  }
+
+  /** The skill, or SKILL_NOT_FOUND listing the names that exist, closest first. */
+  require(name: string): Skill {
+    const skill = this.get(name);
+    if (skill) return skill;
+    const names = this.list().map((s) => s.name);
+    const available = closestNames(name, names);
+    throw new AutoSnippetError(
+      'SKILL_NOT_FOUND',
+      `No skill named "${name}".${available.length ? ` Closest: ${available.slice(0, 5).join(', ')}.` : ' No skills are installed.'}`,
+      'Call list_skills (or search_skills with the task in words) and use a name it returns.',
+      { name, available },
+    );
+  }
+
+  shadowed(): ShadowedSkill[] {
+    return this.current().shadowed;
+  }
+
+  skipped(): SkippedSkill[] {
+    return this.current().skipped;
+  }
+
+  /** Looks at the disk now; returns true when something changed (and tells the listeners). */
+  refresh(): boolean {
+    const before = this.versionCounter;
+    this.current();
+    return this.versionCounter !== before;
+  }
+
+  /** Called after skills change on disk; polling starts with the first listener and stops with the last. */
+  onDidChange(listener: (change: SkillsChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    this.current();
+    if (!this.timer) {
+      this.timer = setInterval(() => this.refresh(), this.pollMs);
+      this.timer.unref();
+    }
+    return {
+      dispose: () => {
+        this.listeners.delete(listener);
+        if (this.listeners.size === 0 && this.timer) {
+          clearInterval(this.timer);
+          this.timer = undefined;
+        }
+      },
+    };
+  }
+
+  dispose(): void {
+    this.listeners.clear();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private current(): Snapshot {
+    const candidates = this.scan();
+    const signature = candidates.map((c) => `${c.file}|${c.statKey}`).join('\n');
+    if (this.snapshot && signature === this.signature) return this.snapshot;
+    const previous = this.snapshot;
+    this.signature = signature;
+    this.snapshot = this.build(candidates);
+    this.versionCounter++;
+    if (previous) this.emit(previous, this.snapshot);
+    return this.snapshot;
+  }
+
+  private scan(): Candidate[] {
+    const out: Candidate[] = [];
+    for (const source of this.sources) {
+      let names: string[];
+      try {
+        names = readdirSync(source.dir).sort();
+      } catch {
+        continue;
+      }
+      for (const folderName of names) {
+        if (folderName.startsWith('.')) continue;
+        const dir = path.join(source.dir, folderName);
+        const file = path.join(dir, 'SKILL.md');
+        try {
+          const st = statSync(file);
+          if (st.isFile()) out.push({ source, dir, folderName, file, statKey: `${st.ino}:${st.size}:${st.mtimeMs}` });
+        } catch {
+          // not a skill folder
+        }
+      }
+    }
+    return out;
+  }
+
+  private build(candidates: Candidate[]): Snapshot {
+    const seenFiles = new Set<string>();
+    const skills: Skill[] = [];
+    const skipped: SkippedSkill[] = [];
+    for (const c of candidates) {
+      seenFiles.add(c.file);
+      const result = this.parseCached(c);
+      if (result.ok) skills.push(result.skill);
+      else skipped.push({ dir: c.dir, file: c.file, source: c.source, reason: result.reason, problems: result.problems });
+    }
+    for (const file of this.parsed.keys()) if (!seenFiles.has(file)) this.parsed.delete(file);
+
+    // Precedence: source rank, then a folder that matches its name, then folder order.
+    const ordered = skills
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => a.s.source.rank - b.s.source.rank || Number(b.s.folderName === b.s.name) - Number(a.s.folderName === a.s.name) || a.i - b.i)
+      .map((x) => x.s);
+    const winners = new Map<string, Skill>();
+    const shadowed: ShadowedSkill[] = [];
+    for (const s of ordered) {
+      const key = s.name.toLowerCase();
+      const winner = winners.get(key);
+      if (winner) shadowed.push({ skill: s, shadowedBy: { name: winner.name, source: winner.source.id, dir: winner.dir } });
+      else winners.set(key, s);
+    }
+    for (const sh of shadowed) {
+      this.log.info(`skill "${sh.skill.name}" in ${sh.skill.dir} is shadowed by the one in ${sh.shadowedBy.dir}`);
+    }
+    const effective = [...winners.values()].sort((a, b) => a.source.rank - b.source.rank || a.name.localeCompare(b.name));
+    const byKey = new Map<string, Skill>();
+    for (const s of effective) {
+      byKey.set(s.name, s);
+      if (!byKey.has(s.name.toLowerCase())) byKey.set(s.name.toLowerCase(), s);
+      if (!byKey.has(slugOf(s.name))) byKey.set(slugOf(s.name), s);
+    }
+    const keys = new Map<string, string>();
+    for (const c of candidates) {
+      const r = this.parsed.get(c.file)?.result;
+      if (r?.ok && winners.get(r.skill.name.toLowerCase()) === r.skill) keys.set(r.skill.name, c.statKey);
+    }
+    return { skills: effective, byKey, shadowed, skipped, keys };
+  }
+
+  private parseCached(c: Candidate): ParsedSkill {
+    const hit = this.parsed.get(c.file);
+    if (hit && hit.statKey === c.statKey && hit.result.ok === true && hit.result.skill.source === c.source) return hit.result;
+    if (hit && hit.statKey === c.statKey && !hit.result.ok) return hit.result;
+    let result: ParsedSkill;
+    try {
+      result = parseSkill({ text: readFileSync(c.file, 'utf8'), file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
+    } catch (e) {
+      result = { ok: false, reason: `SKILL.md could not be read: ${(e as Error).message}`, problems: [] };
+    }
+    this.parsed.set(c.file, { statKey: c.statKey, result });
+    return result;
+  }
+
+  private emit(before: Snapshot, after: Snapshot): void {
+    if (this.listeners.size === 0) return;
+    const added = [...after.keys.keys()].filter((n) => !before.keys.has(n));
+    const removed = [...before.keys.keys()].filter((n) => !after.keys.has(n));
+    const changed = [...after.keys.keys()].filter((n) => before.keys.has(n) && before.keys.get(n) !== after.keys.get(n));
+    const change: SkillsChange = { version: this.versionCounter, added, removed, changed };
+    for (const l of [...this.listeners]) {
+      try {
+        l(change);
+      } catch (e) {
+        this.log.warn('a skills change listener failed', e);
+      }
+    }
+  }
+}
+
+export function defaultSources(root: string | undefined, bundledDir: string | undefined): SkillSource[] {
+  const out: SkillSource[] = [];
+  if (root) {
+    WORKSPACE_SKILL_FOLDERS.forEach((f, i) => out.push({ id: f.id, label: `${f.label} (${f.dir})`, dir: path.join(root, ...f.dir.split('/')), rank: i }));
+  }
+  if (bundledDir) out.push({ id: 'bundled', label: 'Bundled with AutoSnippet', dir: bundledDir, rank: WORKSPACE_SKILL_FOLDERS.length });
+  return out;
+}

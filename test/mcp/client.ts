@@ -1,0 +1,44 @@
+// Helpers for the MCP layer: the SDK's own Client talking to the built dist/mcp.js.
+import { mkdtempSync, cpSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const repo = path.join(__dirname, '..', '..');
+export const serverJs = path.join(repo, 'dist', 'mcp.js');
+
+/** A fresh copy of a fixture workspace (or an empty folder) in the temp dir. */
+export function tempWorkspace(fixture?: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-mcp-'));
+  if (fixture) cpSync(path.join(repo, 'test', 'fixtures', fixture), dir, { recursive: true });
+  return dir;
+}
+
+export async function connectStdio(workspace: string, extraArgs: string[] = []): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', workspace, ...extraArgs], stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'autosnippet-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+export interface Envelope {
+  ok: boolean;
+  tool: string;
+  data?: any;
+  error?: { code: string; message: string; hint?: string; field?: string };
+  truncated?: { nextCursor?: number; hint: string };
+}
+
+/** Calls a tool and parses the one-envelope JSON text every tool answers with. */
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ envelope: Envelope; isError: boolean }> {
+  const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
+  assertOneText(r.content);
+  return { envelope: JSON.parse(r.content[0].text) as Envelope, isError: Boolean(r.isError) };
+}
+
+function assertOneText(content: { type: string; text: string }[]): void {
+  if (content.length !== 1 || content[0].type !== 'text') throw new Error(`expected one text part, got ${JSON.stringify(content).slice(0, 200)}`);
+}

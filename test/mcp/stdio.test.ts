@@ -1,0 +1,117 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectStdio, call, tempWorkspace, serverJs } from './client';
+import { toolSamples } from './tool-samples';
+
+let client: Client;
+let workspace: string;
+let close: () => Promise<void>;
+
+before(async () => {
+  workspace = realpathSync(tempWorkspace('sample-workspace'));
+  const c = await connectStdio(workspace);
+  client = c.client;
+  close = () => c.client.close();
+});
+after(async () => close?.());
+
+test('the server introduces itself and tells an agent where to start', () => {
+  assert.equal(client.getServerVersion()?.name, 'autosnippet');
+  const instructions = client.getInstructions() ?? '';
+  assert.match(instructions, /autosnippet_health/);
+  assert.match(instructions, /autosnippet_capabilities/);
+});
+
+test('tools/list: every tool carries the prefix and annotations that follow its access class; no people-only tools', async () => {
+  const { tools } = await client.listTools();
+  assert.ok(tools.length >= 3);
+  for (const t of tools) {
+    assert.match(t.name, /^autosnippet_[a-z0-9_]+$/);
+    assert.ok(t.description && t.description.length > 20, `${t.name} has a description`);
+    assert.equal(t.inputSchema.type, 'object');
+    const readOnly = t.annotations?.readOnlyHint;
+    assert.equal(typeof readOnly, 'boolean', `${t.name} has readOnlyHint`);
+    assert.equal(t.annotations?.idempotentHint, readOnly, `${t.name}: read tools are idempotent, proposals are not`);
+    assert.equal(t.annotations?.destructiveHint, false, `${t.name}: nothing offered to agents is destructive`);
+  }
+  assert.ok(!tools.some((t) => /approve|publish|delete|deprecate|reject|install_skill/.test(t.name)), 'review tools are not offered');
+});
+
+test('health answers with this workspace and a healthy database', async () => {
+  const { envelope, isError } = await call(client, 'autosnippet_health', {});
+  assert.equal(isError, false);
+  assert.equal(envelope.ok, true);
+  assert.equal(envelope.data.workspace.root, workspace);
+  assert.equal(envelope.data.database.status, 'ok');
+  assert.ok(envelope.data.database.schemaVersion >= 1);
+  assert.ok(envelope.data.counts.tools >= 3);
+});
+
+test('every published tool answers a valid call with ok, and an invalid one with INVALID_INPUT naming the field', async () => {
+  const { tools } = await client.listTools();
+  const missing = tools.map((t) => t.name.replace(/^autosnippet_/, '')).filter((n) => !toolSamples[n]);
+  assert.deepEqual(missing, [], 'add these tools to test/mcp/tool-samples.ts');
+  for (const t of tools) {
+    const sample = toolSamples[t.name.replace(/^autosnippet_/, '')];
+    const good = await call(client, t.name, sample.valid);
+    assert.equal(good.envelope.ok, true, `${t.name} valid call: ${JSON.stringify(good.envelope.error)}`);
+    assert.equal(good.isError, false);
+    const bad = await call(client, t.name, sample.invalid);
+    assert.equal(bad.isError, true, `${t.name} invalid call is an error`);
+    assert.equal(bad.envelope.error?.code, 'INVALID_INPUT', `${t.name}: ${JSON.stringify(bad.envelope.error)}`);
+    assert.equal(bad.envelope.error?.field, sample.invalidField, `${t.name} names the bad field`);
+  }
+});
+
+test('an unknown tool is an error with the closest names', async () => {
+  const { envelope, isError } = await call(client, 'autosnippet_helth', {});
+  assert.equal(isError, true);
+  assert.equal(envelope.error?.code, 'UNKNOWN_TOOL');
+  assert.match(envelope.error?.hint ?? '', /health/);
+});
+
+test('stdout carries only JSON-RPC, and the server exits cleanly when stdin closes', async () => {
+  const child = spawn(process.execPath, [serverJs, '--workspace', tempWorkspace()], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  child.stdin.write(JSON.stringify(init) + '\n');
+  await waitFor(() => out.includes('"id":1'), 10_000);
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.equal(code, 0);
+  const lines = out.split('\n').filter(Boolean);
+  assert.ok(lines.length >= 1);
+  for (const l of lines) assert.equal(JSON.parse(l).jsonrpc, '2.0');
+});
+
+test('SIGTERM stops the server with exit code 0', async () => {
+  const child = spawn(process.execPath, [serverJs, '--workspace', tempWorkspace()], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  await waitFor(() => err.includes('on stdio'), 10_000);
+  child.kill('SIGTERM');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.equal(code, 0);
+  assert.match(err, /shutting down \(SIGTERM\)/);
+});
+
+test('a bad command line is a usage error with exit code 2', async () => {
+  const child = spawn(process.execPath, [serverJs, '--http', 'not-a-port'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.equal(code, 2);
+  assert.match(err, /--http takes a port number/);
+});
+
+async function waitFor(cond: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
