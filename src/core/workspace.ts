@@ -40,7 +40,7 @@ export class Workspace {
     mkdirSync(dataDir, { recursive: true });
     const ignore = path.join(dataDir, '.gitignore');
     if (!existsSync(ignore)) {
-      writeFileSync(ignore, '# Per-machine index and state; the recipes, guard rules and skills beside it are shared.\nautosnippet.db*\n*.lock\n');
+      writeFileSync(ignore, '# Per-machine index and state; the recipes, guard rules and skills beside it are shared.\nautosnippet.db*\n*.lock\naudit/\n');
     }
     const log = options.log ?? silentLogger;
     const store = await Store.open({ dbPath: path.join(dataDir, 'autosnippet.db'), migrations, log });

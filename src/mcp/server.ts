@@ -55,11 +55,7 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;
-    const tool = catalog.get(name);
-    // Only prefixed names are published; unprefixed ones are accepted for agents that strip prefixes.
-    if (tool && tool.access === 'review') {
-      return errorResult(name, 'PERMISSION_DENIED', `${tool.name} is for people only and is not offered over MCP.`, 'Ask the person to run it from VS Code or the autosnippet CLI.');
-    }
+    // Review tools are not listed; if called anyway, the Gateway refuses them (and audits the refusal).
     const progressToken = request.params._meta?.progressToken;
     const started = Date.now();
     const result = await catalog.invoke(ws, name, request.params.arguments ?? {}, {
@@ -81,8 +77,4 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
 
   const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void => typeof c === 'function');
   return { server, dispose: () => cleanups.forEach((c) => c()) };
-}
-
-function errorResult(tool: string, code: string, message: string, hint: string): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify({ ok: false, tool, error: { code, message, hint } }) }], isError: true };
 }

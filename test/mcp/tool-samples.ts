@@ -13,3 +13,4 @@ export const toolSamples: Record<string, Sample> = {
   capabilities: { valid: { domain: 'system' }, invalid: { includeReview: 'yes' }, invalidField: 'includeReview' },
   get_tool_info: { valid: { name: 'autosnippet_health' }, invalid: {}, invalidField: 'name' },
 };
+toolSamples.query_audit_log = { valid: { limit: 5 }, invalid: { actor: 'robot' }, invalidField: 'actor' };

@@ -37,6 +37,7 @@ const USER_SETTINGS = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
@@ -400,6 +401,23 @@ export class Workbench {
     return this.page.locator(`.part.sidebar [id="workbench.view.extension.${id}"]`);
   }
 
+  /**
+   * Waits (at most `timeoutMs`, without failing) until a view container's views have content: no
+   * progress bar running and no "no data provider registered" placeholder (the extension activates
+   * a moment after the workbench is shown). Returns whether it settled.
+   */
+  async settleViewContainer(id: string, timeoutMs = 15_000): Promise<boolean> {
+    const container = this.viewContainer(id);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const text = await container.innerText().catch(() => '');
+      const busy = await container.locator('.monaco-progress-container.active').count().catch(() => 0);
+      if (text && !/no data provider registered/i.test(text) && busy === 0) return true;
+      await sleep(250);
+    }
+    return false;
+  }
+
   /** Runs a command through the command palette (F1), by its label. */
   async runCommand(label: string): Promise<void> {
     await this.page.keyboard.press('F1');
@@ -418,13 +436,40 @@ export class Workbench {
   }
 }
 
-/** Formats a log for a test's diagnostics: the suite's own lines, then errors from the workbench. */
-export function describeRun(result: SuiteResult, maxOther = 40): string {
-  const other = result.logs.filter((l) => l.source !== 'suite' && (l.level === 'error' || l.source === 'pageerror'));
+/** Log lines that every offline run has (gallery and telemetry look-ups, the web's shutdown warning). */
+const HARMLESS = [
+  /open-vsx\.org|ERR_NAME_NOT_RESOLVED|ENOTFOUND|EAI_AGAIN|marketplace|gallery/i,
+  /Failed to load resource: the server responded with a status of 404/,
+  /Long running operations during shutdown are unsupported in the web/,
+  /^\s*at async? ?\S+ \(http/,
+];
+
+/** Workbench errors worth reading when a run fails (the harmless offline noise left out, duplicates merged). */
+export function workbenchErrors(logs: LogLine[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const l of logs) {
+    if (l.source === 'suite' || (l.level !== 'error' && l.source !== 'pageerror')) continue;
+    let text = l.text;
+    if (l.source === 'automation') {
+      try { const parts = JSON.parse(text); if (Array.isArray(parts)) text = parts.join(' '); } catch { /* plain text */ }
+    }
+    text = text.replace(/^%c\s+ERR\s+color: #f33\s*/, '');
+    const key = text.slice(0, 200);
+    if (HARMLESS.some((re) => re.test(text)) || seen.has(key)) continue;
+    seen.add(key);
+    out.push(text);
+  }
+  return out;
+}
+
+/** Formats a run for a test's diagnostics: the suite's own lines, and on failure the workbench's errors. */
+export function describeRun(result: SuiteResult, maxErrors = 30): string {
+  const errors = result.exitCode === 0 ? [] : workbenchErrors(result.logs);
   return [
-    `suite ${result.timedOut ? 'timed out' : `exited with ${result.exitCode}`} after ${result.durationMs} ms (log: ${path.relative(repoRoot, result.logFile)})`,
+    `suite ${result.timedOut ? 'timed out' : `exited with ${result.exitCode}`} after ${result.durationMs} ms (full log: ${path.relative(repoRoot, result.logFile)})`,
     ...result.suiteLines.map((l) => `  ${l}`),
-    ...(other.length ? ['workbench errors:', ...other.slice(-maxOther).map((l) => `  [${l.source}] ${l.text.slice(0, 500)}`)] : []),
+    ...(errors.length ? ['workbench errors:', ...errors.slice(-maxErrors).map((t) => `  ${t.slice(0, 800)}`)] : []),
     ...(result.screenshot ? [`screenshot: ${path.relative(repoRoot, result.screenshot)}`] : []),
   ].join('\n');
 }

@@ -15,6 +15,8 @@ export const WORKSPACE_SKILL_FOLDERS: readonly { id: SkillSource['id']; dir: str
   { id: 'agents', dir: '.agents/skills', label: 'Agents' },
 ];
 
+const RESOURCE_FOLDERS = ['scripts', 'references', 'assets'];
+
 export interface SkillRegistryOptions {
   /** Workspace root; its skill folders are read when given. */
   root?: string;
@@ -71,6 +73,7 @@ export class SkillRegistry {
   private readonly listeners = new Set<(change: SkillsChange) => void>();
   private timer: NodeJS.Timeout | undefined;
   private versionCounter = 0;
+  private folderKeys = new Map<string, string>();
 
   constructor(options: SkillRegistryOptions) {
     this.log = options.log ?? silentLogger;
@@ -128,7 +131,8 @@ export class SkillRegistry {
     this.listeners.add(listener);
     this.current();
     if (!this.timer) {
-      this.timer = setInterval(() => this.refresh(), this.pollMs);
+      this.folderKeys = this.folderSignatures();
+      this.timer = setInterval(() => this.poll(), this.pollMs);
       this.timer.unref();
     }
     return {
@@ -146,6 +150,32 @@ export class SkillRegistry {
     this.listeners.clear();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** A refresh that also notices files added to or removed from a skill's folders (for resource lists). */
+  private poll(): void {
+    if (this.refresh()) {
+      this.folderKeys = this.folderSignatures();
+      return;
+    }
+    const now = this.folderSignatures();
+    const changed = [...now.keys()].filter((name) => this.folderKeys.has(name) && this.folderKeys.get(name) !== now.get(name));
+    this.folderKeys = now;
+    if (changed.length === 0) return;
+    this.versionCounter++;
+    this.notify({ version: this.versionCounter, added: [], removed: [], changed });
+  }
+
+  private folderSignatures(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const s of this.current().skills) {
+      const parts = [s.dir, ...RESOURCE_FOLDERS.map((f) => path.join(s.dir, f))].map((p) => {
+        const st = statSync(p, { throwIfNoEntry: false });
+        return st ? String(st.mtimeMs) : '-';
+      });
+      out.set(s.name, parts.join(':'));
+    }
+    return out;
   }
 
   private current(): Snapshot {
@@ -246,7 +276,10 @@ export class SkillRegistry {
     const added = [...after.keys.keys()].filter((n) => !before.keys.has(n));
     const removed = [...before.keys.keys()].filter((n) => !after.keys.has(n));
     const changed = [...after.keys.keys()].filter((n) => before.keys.has(n) && before.keys.get(n) !== after.keys.get(n));
-    const change: SkillsChange = { version: this.versionCounter, added, removed, changed };
+    this.notify({ version: this.versionCounter, added, removed, changed });
+  }
+
+  private notify(change: SkillsChange): void {
     for (const l of [...this.listeners]) {
       try {
         l(change);

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import { fitToBound } from './bound';
+import { Gateway } from '../gateway/gateway';
 import type { AccessClass, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
 
 /** The prefix every tool carries outside the core (MCP, language-model tools). */
@@ -59,27 +60,29 @@ export class ToolCatalog {
         hint: `Call capabilities to see the tools. Closest: ${closest(name, [...this.byName.keys()]).slice(0, 3).join(', ')}`,
       });
     }
-    if (tool.access === 'review' && ctx.actor !== 'human') {
-      return failure(tool.name, {
-        code: ErrorCode.PermissionDenied,
-        message: `${tool.name} changes reviewed knowledge and is for people only.`,
-        hint: 'Propose the change instead (for example submit_candidate); a person approves it in VS Code or with the CLI.',
-      });
-    }
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
 
     const input = this.prepareInput(tool, rawInput);
     if (!input.ok) return failure(tool.name, input.error);
     const { cursor, ...args } = input.value as Record<string, unknown> & { cursor?: number };
 
-    let data: unknown;
+    const execute = async (): Promise<ToolResult> => {
+      let data: unknown;
+      try {
+        data = await tool.handler(ws, tool.paginate ? args : input.value, ctx);
+      } catch (e) {
+        return failure(tool.name, toErrorBody(e));
+      }
+      const fitted = fitToBound(data, tool.maxOutputChars, tool.paginate, tool.paginate ? (cursor ?? 0) : undefined);
+      return fitted.truncated ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated } : { ok: true, tool: tool.name, data: fitted.data };
+    };
+    if (tool.access === 'read') return execute();
+    // Every write, whatever the channel, passes the Gateway; if the Gateway fails, the write does not happen.
     try {
-      data = await tool.handler(ws, tool.paginate ? args : input.value, ctx);
+      return await Gateway.for(ws).run(tool, input.value as Record<string, unknown>, ctx, execute);
     } catch (e) {
-      return failure(tool.name, toErrorBody(e));
+      return failure(tool.name, { code: 'GATEWAY_UNAVAILABLE', message: `The write was refused: the Gateway failed (${(e as Error).message}).`, hint: 'Check the AutoSnippet log; nothing was changed.' });
     }
-    const fitted = fitToBound(data, tool.maxOutputChars, tool.paginate, tool.paginate ? (cursor ?? 0) : undefined);
-    return fitted.truncated ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated } : { ok: true, tool: tool.name, data: fitted.data };
   }
 
   private prepareInput(tool: ToolDefinition, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {

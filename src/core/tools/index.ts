@@ -1,10 +1,11 @@
 import { ToolCatalog } from './catalog';
 import { systemTools, type HealthCounter } from './system';
 import type { ToolDefinition } from './types';
+import { auditTools } from './audit';
 
 /** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
 function domainTools(): ToolDefinition[] {
-  return [];
+  return [...auditTools];
 }
 
 const counters: HealthCounter[] = [];

@@ -66,6 +66,13 @@ export interface ToolDefinition<I = any, O = any> {
   paginate?: string;
   /** Input names some agents already use, mapped to ours: `{ skillName: 'name' }`. */
   aliases?: Record<string, string>;
+  /**
+   * Removes or overwrites reviewed knowledge: the Gateway then requires `confirm: true` in the input
+   * (declare it in the schema), whoever the actor is.
+   */
+  destructive?: boolean;
+  /** A batch write: the Gateway refuses more than `max` items in `input[field]`. */
+  batch?: { field: string; max: number };
   /** Shown before a `propose` tool runs in VS Code. */
   confirmation?: (input: I) => { title: string; message: string };
   handler(ws: Workspace, input: I, ctx: ToolContext): Promise<O> | O;

@@ -8,5 +8,7 @@ import { runRegisteredTests } from './collector';
 import './foundation.suite';
 
 export async function run(): Promise<void> {
+  // Stack traces of failures then point into the .ts sources (the bundle ships a linked source map).
+  process.setSourceMapsEnabled?.(true);
   await runRegisteredTests();
 }

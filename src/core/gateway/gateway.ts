@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Workspace } from '../workspace';
+import type { ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from '../tools/types';
+import { AuditLog, digestArgs, newAuditId } from './audit';
+
+/** The rules every write obeys, whichever channel it came through. */
+export const constitution = {
+  /** `review` tools (approve, publish, deprecate, delete, install) are for people only. */
+  reviewActors: ['human'] as const,
+  /** Destructive tools need `confirm: true`, from people too. */
+  confirmField: 'confirm',
+};
+
+/**
+ * actor → permission → constitution → audit. The decision is written to the audit log before the
+ * write runs; if that fails, the write is refused: nothing passes unchecked.
+ */
+export class Gateway {
+  constructor(readonly audit: AuditLog) {}
+
+  static for(ws: Workspace): Gateway {
+    return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'))));
+  }
+
+  async run(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext, execute: () => Promise<ToolResult>): Promise<ToolResult> {
+    const started = performance.now();
+    const id = newAuditId();
+    const base = {
+      id,
+      time: new Date().toISOString(),
+      actor: ctx.actor,
+      channel: ctx.channel,
+      action: tool.name,
+      resource: resourceOf(input),
+      argsDigest: digestArgs(input),
+    };
+    const refusal = check(tool, input, ctx);
+    try {
+      await this.audit.append({ ...base, phase: 'decision', decision: refusal ? 'denied' : 'allowed', ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}) });
+    } catch (e) {
+      return {
+        ok: false,
+        tool: tool.name,
+        error: {
+          code: 'GATEWAY_UNAVAILABLE',
+          message: `The write was refused because the Gateway could not record it in the audit log: ${(e as Error).message}`,
+          hint: `Check that ${this.audit.dir} is writable, then try again.`,
+        },
+      };
+    }
+    if (refusal) return { ok: false, tool: tool.name, error: refusal };
+
+    const result = await execute();
+    await this.audit
+      .append({ id, phase: 'outcome', result: result.ok ? 'ok' : 'error', ...(result.ok ? {} : { error: result.error.code }), durationMs: Math.round(performance.now() - started) })
+      .catch(() => undefined); // the decision is on record; a lost outcome line must not undo a finished write
+    return result;
+  }
+}
+
+function check(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext): ToolErrorBody | undefined {
+  if (tool.access === 'review' && !(constitution.reviewActors as readonly string[]).includes(ctx.actor)) {
+    return {
+      code: 'PERMISSION_DENIED',
+      message: `${tool.name} changes reviewed knowledge and is for people only; ${ctx.actor} may not run it.`,
+      hint: 'Propose the change instead (for example submit_candidate); a person approves it in VS Code or with the CLI.',
+    };
+  }
+  if (tool.destructive && input[constitution.confirmField] !== true) {
+    return {
+      code: 'CONFIRMATION_REQUIRED',
+      message: `${tool.name} cannot be undone and needs an explicit confirmation.`,
+      hint: 'Call it again with confirm: true once the person has confirmed.',
+      field: constitution.confirmField,
+    };
+  }
+  if (tool.batch) {
+    const items = input[tool.batch.field];
+    if (Array.isArray(items) && items.length > tool.batch.max) {
+      return {
+        code: 'BATCH_TOO_LARGE',
+        message: `${tool.name} takes at most ${tool.batch.max} items in ${tool.batch.field}; got ${items.length}.`,
+        hint: `Split the batch into calls of ${tool.batch.max} or fewer.`,
+        field: tool.batch.field,
+      };
+    }
+  }
+  return undefined;
+}
+
+function resourceOf(input: Record<string, unknown>): string | undefined {
+  for (const k of ['id', 'candidateId', 'recipeId', 'name', 'skill', 'path', 'source', 'title']) {
+    if (typeof input[k] === 'string') return `${k}:${input[k] as string}`.slice(0, 200);
+  }
+  return undefined;
+}

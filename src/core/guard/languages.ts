@@ -1,0 +1,80 @@
+/** Language ids (VS Code's), the files they cover, and how their comments and strings look. */
+
+export type LexFamily = 'js' | 'swift' | 'kotlin' | 'java' | 'go' | 'rust' | 'c' | 'python' | 'hash';
+
+interface LanguageInfo {
+  family: LexFamily;
+  extensions: string[];
+  /** The language whose rules also apply (typescriptreact → typescript). */
+  base?: string;
+  /** How an inline disable comment starts. */
+  lineComment: string;
+}
+
+const LANGUAGES: Record<string, LanguageInfo> = {
+  typescript: { family: 'js', extensions: ['.ts', '.mts', '.cts'], lineComment: '//' },
+  typescriptreact: { family: 'js', extensions: ['.tsx'], base: 'typescript', lineComment: '//' },
+  javascript: { family: 'js', extensions: ['.js', '.mjs', '.cjs'], lineComment: '//' },
+  javascriptreact: { family: 'js', extensions: ['.jsx'], base: 'javascript', lineComment: '//' },
+  swift: { family: 'swift', extensions: ['.swift'], lineComment: '//' },
+  'objective-c': { family: 'c', extensions: ['.m'], lineComment: '//' },
+  'objective-cpp': { family: 'c', extensions: ['.mm'], base: 'objective-c', lineComment: '//' },
+  python: { family: 'python', extensions: ['.py', '.pyi'], lineComment: '#' },
+  go: { family: 'go', extensions: ['.go'], lineComment: '//' },
+  java: { family: 'java', extensions: ['.java'], lineComment: '//' },
+  kotlin: { family: 'kotlin', extensions: ['.kt', '.kts'], lineComment: '//' },
+  rust: { family: 'rust', extensions: ['.rs'], lineComment: '//' },
+  c: { family: 'c', extensions: ['.c', '.h'], lineComment: '//' },
+  cpp: { family: 'c', extensions: ['.cc', '.cpp', '.cxx', '.hpp', '.hh'], lineComment: '//' },
+  csharp: { family: 'c', extensions: ['.cs'], lineComment: '//' },
+  dart: { family: 'c', extensions: ['.dart'], lineComment: '//' },
+  scala: { family: 'java', extensions: ['.scala'], lineComment: '//' },
+  ruby: { family: 'hash', extensions: ['.rb'], lineComment: '#' },
+  shellscript: { family: 'hash', extensions: ['.sh', '.bash'], lineComment: '#' },
+};
+
+const byExtension = new Map<string, string>();
+for (const [id, info] of Object.entries(LANGUAGES)) for (const ext of info.extensions) byExtension.set(ext, id);
+
+/** Aliases people and agents use for `guard_check`'s `language`. */
+const ALIASES: Record<string, string> = {
+  ts: 'typescript', tsx: 'typescriptreact', js: 'javascript', jsx: 'javascriptreact', py: 'python',
+  objc: 'objective-c', 'objective_c': 'objective-c', objectivec: 'objective-c', golang: 'go', kt: 'kotlin',
+  rs: 'rust', 'c#': 'csharp', 'c++': 'cpp', sh: 'shellscript', bash: 'shellscript', rb: 'ruby',
+};
+
+export function knownLanguages(): string[] {
+  return Object.keys(LANGUAGES);
+}
+
+export function normalizeLanguage(id: string): string | undefined {
+  const lower = id.trim().toLowerCase();
+  if (LANGUAGES[lower]) return lower;
+  return ALIASES[lower];
+}
+
+export function languageForPath(p: string): string | undefined {
+  const dot = p.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  return byExtension.get(p.slice(dot).toLowerCase());
+}
+
+export function lexFamily(language: string): LexFamily {
+  return LANGUAGES[language]?.family ?? 'c';
+}
+
+export function lineCommentOf(language: string): string {
+  return LANGUAGES[language]?.lineComment ?? '//';
+}
+
+/** The language ids whose rules apply to a document of `language`: itself and its base. */
+export function ruleLanguagesFor(language: string): string[] {
+  const base = LANGUAGES[language]?.base;
+  return base ? [language, base] : [language];
+}
+
+export function extensionsFor(languages: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const l of languages) out.push(...(LANGUAGES[l]?.extensions ?? []));
+  return out;
+}

@@ -1,0 +1,121 @@
+/** The guard's rule model: what a rule says, where it came from, and what a check reports. */
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
+
+/**
+ * Where a regular expression may match. `code` (the default) ignores comments and string contents;
+ * `comments` and `strings` look only there; `any` sees the raw text.
+ */
+export type MatchScope = 'code' | 'comments' | 'strings' | 'any';
+
+export type RuleOrigin = 'builtin' | 'project' | 'recipe' | 'external';
+
+export interface RegexPattern {
+  kind: 'regex';
+  /** JavaScript regular-expression source, without slashes. */
+  regex: string;
+  /** Any of `i`, `m`, `s`, `u`. `g`/`y` are managed by the engine. */
+  flags?: string;
+  scope?: MatchScope;
+}
+
+/**
+ * A tree-sitter query (S-expression). The capture named `@match` (or else the first capture) is what
+ * is reported. Only for languages with a grammar (see `structuralLanguages`).
+ */
+export interface StructuralPattern {
+  kind: 'structural';
+  query: string;
+}
+
+export type RulePattern = RegexPattern | StructuralPattern;
+
+export interface RuleExample {
+  /** Code the rule reports. */
+  bad: string;
+  /** The same code written the way the rule asks. */
+  good: string;
+}
+
+export interface GuardRule {
+  /** Stable, kebab-case, namespaced by pack for built-ins: `ts/no-eval`, `swift/force-cast`. */
+  id: string;
+  /** One line shown in the editor. */
+  message: string;
+  severity: Severity;
+  /** Language ids (see languages.ts); `*` for every language. */
+  languages: string[];
+  pattern: RulePattern;
+  /**
+   * Replacement for the matched text, used by quick fixes and `applyFixes`. `$1`…`$9` and `$<name>`
+   * refer to the pattern's groups; `$&` is the whole match. Regex rules only.
+   */
+  fix?: string;
+  /** Why it matters, for a person or an agent deciding what to do. */
+  why: string;
+  /** What to write instead. */
+  suggestion: string;
+  scope?: 'file' | 'target' | 'project';
+  tags?: string[];
+  /** Path globs (workspace-relative) the rule applies to; default everything. */
+  include?: string[];
+  /** Path globs the rule skips. */
+  exclude?: string[];
+  examples?: RuleExample[];
+  origin: RuleOrigin;
+  /** The file or recipe the rule came from; the pack name for built-ins. */
+  source: string;
+  /** Off unless turned on (rules that are noisy in some code bases). */
+  disabledByDefault?: boolean;
+}
+
+/** 1-based line and column; `end` is exclusive, like LSP/SARIF end columns. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface Violation {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** Workspace-relative path with `/` separators, when the code came from a file. */
+  path?: string;
+  start: Position;
+  end: Position;
+  /** Offsets into the checked text, for fixes. */
+  startOffset: number;
+  endOffset: number;
+  matchedText: string;
+  why: string;
+  suggestion: string;
+  /** The replacement for [startOffset, endOffset) when the rule has a fix. */
+  fix?: string;
+}
+
+/** A rule that was stopped during a check: it ran past the time budget, or failed. */
+export interface StoppedRule {
+  ruleId: string;
+  reason: 'budget' | 'error';
+  detail: string;
+}
+
+export interface CheckResult {
+  violations: Violation[];
+  stopped: StoppedRule[];
+  /** True when the budget ran out: some rules did not run on this text. */
+  incomplete: boolean;
+  elapsedMs: number;
+}
+
+/** A problem with a rule definition found when loading rules (bad JSON, unsafe pattern, …). */
+export interface RuleProblem {
+  source: string;
+  ruleId?: string;
+  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES';
+  message: string;
+  hint?: string;
+}
+
+export const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2, hint: 3 };

@@ -1,0 +1,216 @@
+import { AutoSnippetError } from '../errors';
+import { findSection, sectionText } from './parse';
+import type { TokenCounter } from './tokens';
+import type { Skill, SkillResource, SkillSection } from './types';
+
+/** One sentence that says what a skill is for, for catalogs (level 1). */
+export function summaryOf(skill: Pick<Skill, 'description'>, maxChars = 160): string {
+  const d = skill.description.replace(/\s+/g, ' ').trim();
+  const first = /^(.+?[.!?])(\s|$)/.exec(d)?.[1] ?? d;
+  return first.length <= maxChars ? first : `${first.slice(0, maxChars - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+export interface CatalogOptions {
+  /** Token budget for the whole block, the note about left-out skills included. */
+  maxTokens?: number;
+  format?: 'xml' | 'markdown';
+  /** Adds each SKILL.md's path, for agents that read files themselves. */
+  withLocation?: boolean;
+}
+
+export interface RenderedCatalog {
+  text: string;
+  tokens: number;
+  included: string[];
+  /** Listed with their first sentence only, to fit the budget. */
+  shortened: string[];
+  /** Not listed at all; the text says so. */
+  omitted: string[];
+}
+
+/**
+ * The level-1 catalog for a system prompt: every skill's name and description, in the order given.
+ * Over budget, descriptions are cut to their first sentence, then skills are left out from the end;
+ * the block then ends with a line naming what was left out and how to find it.
+ */
+export function renderCatalog(skills: readonly Skill[], counter: TokenCounter, options: CatalogOptions = {}): RenderedCatalog {
+  const format = options.format ?? 'xml';
+  const budget = options.maxTokens ?? Infinity;
+  const entry = (s: Skill, short: boolean) => catalogEntry(s, short ? summaryOf(s) : s.description, format, options.withLocation);
+  const compose = (lines: string[], note?: string) => wrapCatalog(lines, format, note);
+
+  const full = compose(skills.map((s) => entry(s, false)));
+  const fullTokens = counter.count(full);
+  if (fullTokens <= budget) return { text: full, tokens: fullTokens, included: skills.map((s) => s.name), shortened: [], omitted: [] };
+
+  // Reserve room for the note, then fill greedily: full entry, else first sentence, else leave out.
+  let reserve = counter.count(omissionNote(skills.map((s) => s.name), format));
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let used = counter.count(compose([])) + reserve;
+    const lines: string[] = [];
+    const included: string[] = [];
+    const shortened: string[] = [];
+    const omitted: string[] = [];
+    for (const s of skills) {
+      const long = entry(s, false);
+      const longTokens = counter.count(long + '\n');
+      if (used + longTokens <= budget) {
+        lines.push(long);
+        included.push(s.name);
+        used += longTokens;
+        continue;
+      }
+      const short = entry(s, true);
+      const shortTokens = counter.count(short + '\n');
+      if (used + shortTokens <= budget) {
+        lines.push(short);
+        included.push(s.name);
+        shortened.push(s.name);
+        used += shortTokens;
+      } else {
+        omitted.push(s.name);
+      }
+    }
+    const note = omitted.length || shortened.length ? omissionNote(omitted, format, shortened.length, budget - (used - reserve) - counter.count(compose([])), counter) : undefined;
+    const text = compose(lines, note);
+    const tokens = counter.count(text);
+    if (tokens <= budget || lines.length === 0) return { text, tokens, included, shortened, omitted };
+    reserve += tokens - budget + 2;
+  }
+  const note = omissionNote(skills.map((s) => s.name), format);
+  return { text: note, tokens: counter.count(note), included: [], shortened: [], omitted: skills.map((s) => s.name) };
+}
+
+function catalogEntry(s: Skill, description: string, format: 'xml' | 'markdown', withLocation?: boolean): string {
+  if (format === 'markdown') return `- **${s.name}**: ${description}${withLocation ? ` (${s.file})` : ''}`;
+  return `<skill><name>${escapeXml(s.name)}</name><description>${escapeXml(description)}</description>${withLocation ? `<location>${escapeXml(s.file)}</location>` : ''}</skill>`;
+}
+
+function wrapCatalog(lines: string[], format: 'xml' | 'markdown', note?: string): string {
+  const all = note ? [...lines, note] : lines;
+  if (format === 'markdown') return all.join('\n');
+  return ['<available-skills>', ...all, '</available-skills>'].join('\n');
+}
+
+/** Says what the catalog left out, naming as many skills as the room allows. */
+function omissionNote(omitted: string[], format: 'xml' | 'markdown', shortenedCount = 0, room = Infinity, counter?: TokenCounter): string {
+  const parts: string[] = [];
+  if (shortenedCount) parts.push(`${shortenedCount} description${shortenedCount === 1 ? ' was' : 's were'} cut to the first sentence`);
+  const make = (names: string[]) => {
+    const rest = omitted.length - names.length;
+    const listed = names.length ? `: ${names.join(', ')}${rest ? ` and ${rest} more` : ''}` : '';
+    const omittedPart = omitted.length ? [`${omitted.length} more skill${omitted.length === 1 ? ' is' : 's are'} not listed${listed}`] : [];
+    const text = `${[...parts, ...omittedPart].join('; ')}. Call list_skills or search_skills to see them all.`;
+    return format === 'xml' ? `<!-- ${text} -->` : `_${text}_`;
+  };
+  if (!counter) return make(omitted);
+  let names = omitted.slice();
+  while (names.length && counter.count(make(names)) > room) names = names.slice(0, Math.floor(names.length / 2));
+  return make(names);
+}
+
+export function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export interface Level2Options {
+  section?: string;
+  /** Ids of this skill's chunks already loaded in the conversation: listed as loaded, not offered again. */
+  loadedChunks?: Iterable<string>;
+  resources?: readonly SkillResource[];
+}
+
+export interface Level2View {
+  /** The body (or the section) without chunks. */
+  content: string;
+  section?: SkillSection;
+  chunks: { id: string; description: string; section?: string; loaded: boolean }[];
+  otherSections: string[];
+}
+
+/** Level 2 of a skill as data: its body or one section, and the chunks it offers. SECTION_NOT_FOUND lists the headings. */
+export function level2Of(skill: Skill, options: Level2Options = {}): Level2View {
+  const loaded = new Set(options.loadedChunks ?? []);
+  const sectionOfChunk = (id: string) => skill.sections.find((s) => s.chunkIds.includes(id))?.heading;
+  if (options.section !== undefined) {
+    const section = findSection(skill, options.section);
+    if (!section) {
+      const headings = skill.sections.map((s) => s.heading);
+      throw new AutoSnippetError(
+        'SECTION_NOT_FOUND',
+        `Skill "${skill.name}" has no section "${options.section}".`,
+        headings.length ? `Its sections: ${headings.join(' | ')}. Pass one of them, or leave out \`section\` for the whole body.` : 'This skill has no ## sections; leave out `section` to load the whole body.',
+        { skill: skill.name, available: headings },
+      );
+    }
+    return {
+      content: sectionText(skill, section),
+      section,
+      chunks: skill.chunks.filter((c) => section.chunkIds.includes(c.id)).map((c) => ({ id: c.id, description: c.description, section: section.heading, loaded: loaded.has(c.id) })),
+      otherSections: skill.sections.filter((s) => s !== section).map((s) => s.heading),
+    };
+  }
+  return {
+    content: skill.level2Body,
+    chunks: skill.chunks.map((c) => ({ id: c.id, description: c.description, section: sectionOfChunk(c.id), loaded: loaded.has(c.id) })),
+    otherSections: [],
+  };
+}
+
+/** Level 2 as text for a prompt: the body, then the chunks (loaded ones marked), files and related skills. */
+export function renderLevel2(skill: Skill, options: Level2Options = {}): string {
+  const view = level2Of(skill, options);
+  const out = [`# Skill: ${skill.name}${view.section ? ` — section "${view.section.heading}"` : ''}`, '', view.content];
+  if (view.chunks.length) {
+    out.push('', `Chunks of this skill (load one with load_skill_chunk {"skill": "${skill.name}", "chunk": "<id>"}):`);
+    for (const c of view.chunks) out.push(`- ${c.id}: ${c.description}${c.loaded ? ' (already loaded in this conversation)' : ''}`);
+  }
+  if (view.otherSections.length) out.push('', `Other sections: ${view.otherSections.join(' | ')}`);
+  if (options.resources?.length) {
+    out.push('', `Files (read one with read_skill_resource): ${options.resources.slice(0, 30).map((r) => r.path).join(', ')}${options.resources.length > 30 ? ', …' : ''}`);
+  }
+  if (skill.related.length) out.push('', `Related skills: ${skill.related.join(', ')}`);
+  return out.join('\n');
+}
+
+export interface BudgetResult {
+  text: string;
+  tokens: number;
+  totalTokens: number;
+  /** Set when the text was cut: what was left out, in words. */
+  note?: string;
+}
+
+/**
+ * Keeps a text within `maxTokens`. Over budget it is refused with its size (BUDGET_EXCEEDED) unless
+ * `truncate` is set; then it is cut at a line boundary and a note says what was left out.
+ */
+export function fitToBudget(text: string, counter: TokenCounter, budget: { maxTokens?: number; truncate?: boolean; what: string; hint?: string; details?: Record<string, unknown> }): BudgetResult {
+  const totalTokens = counter.count(text);
+  if (budget.maxTokens === undefined || totalTokens <= budget.maxTokens) return { text, tokens: totalTokens, totalTokens };
+  if (!budget.truncate) {
+    throw new AutoSnippetError(
+      'BUDGET_EXCEEDED',
+      `${budget.what} is ${totalTokens} tokens, over the budget of ${budget.maxTokens}.`,
+      budget.hint ?? 'Raise maxTokens, or pass truncate: true to get the beginning with a note saying what was left out.',
+      { tokens: totalTokens, maxTokens: budget.maxTokens, ...budget.details },
+    );
+  }
+  const lines = text.split('\n');
+  const noteFor = (kept: number) => {
+    const leftOut = lines.slice(kept);
+    const headings = leftOut.filter((l) => /^#{1,3}\s/.test(l)).map((l) => l.replace(/^#+\s*/, ''));
+    return `[Cut to fit ${budget.maxTokens} tokens: ${totalTokens} in all. Left out lines ${kept + 1}–${lines.length}${headings.length ? `, including ${headings.map((h) => `"${h}"`).join(', ')}` : ''}.]`;
+  };
+  // Binary search for the most lines that fit together with the note.
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (counter.count(lines.slice(0, mid).join('\n') + '\n\n' + noteFor(mid)) <= budget.maxTokens) lo = mid;
+    else hi = mid - 1;
+  }
+  const note = noteFor(lo);
+  const cut = lo > 0 ? `${lines.slice(0, lo).join('\n')}\n\n${note}` : note;
+  return { text: cut, tokens: counter.count(cut), totalTokens, note };
+}

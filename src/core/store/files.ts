@@ -1,0 +1,92 @@
+/** Small file-system helpers for the store: identities, durable atomic writes, moving damaged files aside. */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A file's identity for change detection: device, inode, size and change times. A rename over the
+ * path (a checkpoint) or an append changes it; reading it costs one stat.
+ */
+export function fileKey(st: fs.BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+/** The identity of the file at `p`, or '' when there is none. */
+export function statKey(p: string): string {
+  const st = fs.statSync(p, { bigint: true, throwIfNoEntry: false });
+  return st ? fileKey(st) : '';
+}
+
+export function tempPathFor(target: string): string {
+  return `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Makes a rename or a new file in the folder of `p` durable. Not possible on Windows; ignored there. */
+export async function fsyncDir(p: string): Promise<void> {
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    fh = await fs.promises.open(path.dirname(p), 'r');
+    await fh.sync();
+  } catch {
+    // Opening or syncing a folder is not supported everywhere (Windows); the rename is still atomic.
+  } finally {
+    await fh?.close();
+  }
+}
+
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fs.promises.rename(from, to);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // Windows: a virus scanner or indexer may hold the target briefly.
+      if (attempt >= 5 || (code !== 'EPERM' && code !== 'EBUSY' && code !== 'EACCES')) throw e;
+      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+    }
+  }
+}
+
+/** Writes `bytes` to a temporary file, flushes it, renames it over `target` and flushes the folder. */
+export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
+  const tmp = tempPathFor(target);
+  try {
+    const fh = await fs.promises.open(tmp, 'wx');
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await renameWithRetry(tmp, target);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+  await fsyncDir(target);
+}
+
+/** Renames `p` to `<p>.corrupt-<timestamp>` (never deletes it) and returns the new path. */
+export function moveAside(p: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  let target = `${p}.corrupt-${stamp}`;
+  for (let i = 1; fs.existsSync(target); i++) target = `${p}.corrupt-${stamp}-${i}`;
+  fs.renameSync(p, target);
+  return target;
+}
+
+/** Removes temporary files left by writers that crashed. Call only while holding the write lock. */
+export function removeLeftovers(dbPath: string): void {
+  const dir = path.dirname(dbPath);
+  const base = path.basename(dbPath);
+  const prefixes = [`${base}.tmp-`, `${base}.journal.tmp-`];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (prefixes.some((p) => name.startsWith(p))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}

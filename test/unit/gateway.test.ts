@@ -1,0 +1,133 @@
+import { test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../../src/core/workspace';
+import { ToolCatalog } from '../../src/core/tools/catalog';
+import { defineTool, type ToolContext, type ToolDefinition } from '../../src/core/tools/types';
+import { auditTools } from '../../src/core/tools/audit';
+
+let ws: Workspace;
+let dir: string;
+let writes: string[];
+
+const human: ToolContext = { actor: 'human', channel: 'test' };
+const agent: ToolContext = { actor: 'copilot_agent', channel: 'test' };
+
+const propose = defineTool({
+  name: 'propose_thing', title: 'Propose', domain: 'test', summary: 'p', description: 'p', access: 'propose', maxOutputChars: 1000,
+  inputSchema: { type: 'object', properties: { id: { type: 'string' }, items: { type: 'array' } }, additionalProperties: false },
+  batch: { field: 'items', max: 3 },
+  handler: (_ws, input: { id?: string }) => (writes.push(`propose:${input.id}`), { done: true }),
+});
+const approve = defineTool({
+  name: 'approve_thing', title: 'Approve', domain: 'test', summary: 'a', description: 'a', access: 'review', maxOutputChars: 1000,
+  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false },
+  handler: (_ws, input: { id: string }) => (writes.push(`approve:${input.id}`), { approved: input.id }),
+});
+const remove = defineTool({
+  name: 'delete_thing', title: 'Delete', domain: 'test', summary: 'd', description: 'd', access: 'review', destructive: true, maxOutputChars: 1000,
+  inputSchema: { type: 'object', properties: { id: { type: 'string' }, confirm: { type: 'boolean' } }, additionalProperties: false },
+  handler: (_ws, input: { id: string }) => (writes.push(`delete:${input.id}`), { deleted: input.id }),
+});
+const read = defineTool({
+  name: 'read_thing', title: 'Read', domain: 'test', summary: 'r', description: 'r', access: 'read', maxOutputChars: 1000,
+  inputSchema: { type: 'object', properties: {} },
+  handler: () => ({ value: 1 }),
+});
+const catalog = new ToolCatalog([propose, approve, remove, read, ...auditTools] as ToolDefinition[]);
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'as-gateway-'));
+  ws = await Workspace.open(dir);
+  writes = [];
+});
+afterEach(async () => {
+  await ws.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function audit(filter: Record<string, unknown> = {}) {
+  const r = await catalog.invoke(ws, 'query_audit_log', filter, human);
+  assert.ok(r.ok);
+  return (r.data as { entries: Record<string, unknown>[] }).entries;
+}
+
+test('agents cannot run review tools; the refusal is audited and nothing is written', async () => {
+  const r = await catalog.invoke(ws, 'approve_thing', { id: 'c1' }, agent);
+  assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED');
+  assert.deepEqual(writes, []);
+  const [e] = await audit();
+  assert.equal(e.actor, 'copilot_agent');
+  assert.equal(e.action, 'approve_thing');
+  assert.equal(e.decision, 'denied');
+  assert.equal(e.result, 'denied');
+  assert.equal(e.error, 'PERMISSION_DENIED');
+  assert.equal(e.resource, 'id:c1');
+});
+
+test('a person can approve; the audit entry has actor, action, resource, args digest, result and duration', async () => {
+  const r = await catalog.invoke(ws, 'approve_thing', { id: 'c2' }, human);
+  assert.ok(r.ok);
+  assert.deepEqual(writes, ['approve:c2']);
+  const [e] = await audit({ action: 'approve_thing' });
+  assert.equal(e.actor, 'human');
+  assert.equal(e.decision, 'allowed');
+  assert.equal(e.result, 'ok');
+  assert.match(String(e.argsDigest), /^[0-9a-f]{16}$/);
+  assert.equal(typeof e.durationMs, 'number');
+  assert.ok(!JSON.stringify(e).includes('"c2"') || e.resource === 'id:c2', 'arguments are stored as a digest, not in full');
+});
+
+test('the same arguments give the same digest whatever their key order', async () => {
+  await catalog.invoke(ws, 'propose_thing', { id: 'x', items: [1] }, agent);
+  await catalog.invoke(ws, 'propose_thing', { items: [1], id: 'x' }, agent);
+  const [a, b] = await audit({ action: 'propose_thing' });
+  assert.equal(a.argsDigest, b.argsDigest);
+});
+
+test('a destructive tool needs confirm: true, from people too', async () => {
+  const refused = await catalog.invoke(ws, 'delete_thing', { id: 'r1' }, human);
+  assert.ok(!refused.ok && refused.error.code === 'CONFIRMATION_REQUIRED' && refused.error.field === 'confirm');
+  assert.deepEqual(writes, []);
+  const done = await catalog.invoke(ws, 'delete_thing', { id: 'r1', confirm: true }, human);
+  assert.ok(done.ok);
+  assert.deepEqual(writes, ['delete:r1']);
+});
+
+test('batch writes are bounded', async () => {
+  const r = await catalog.invoke(ws, 'propose_thing', { items: [1, 2, 3, 4] }, agent);
+  assert.ok(!r.ok && r.error.code === 'BATCH_TOO_LARGE' && r.error.field === 'items');
+  assert.deepEqual(writes, []);
+  assert.ok((await catalog.invoke(ws, 'propose_thing', { items: [1, 2, 3] }, agent)).ok);
+});
+
+test('reads do not pass the Gateway and leave no audit entries', async () => {
+  await catalog.invoke(ws, 'read_thing', {}, agent);
+  assert.deepEqual(await audit(), []);
+});
+
+test('when the Gateway cannot record its decision, the write is refused and does not happen', async () => {
+  rmSync(path.join(ws.dataDir, 'audit'), { recursive: true, force: true });
+  writeFileSync(path.join(ws.dataDir, 'audit'), 'not a folder');
+  const r = await catalog.invoke(ws, 'propose_thing', { id: 'p1' }, agent);
+  assert.ok(!r.ok && r.error.code === 'GATEWAY_UNAVAILABLE', JSON.stringify(r));
+  assert.deepEqual(writes, []);
+});
+
+test('query_audit_log filters by actor and result, newest first', async () => {
+  await catalog.invoke(ws, 'propose_thing', { id: 'a' }, agent);
+  await catalog.invoke(ws, 'approve_thing', { id: 'b' }, agent);
+  await catalog.invoke(ws, 'approve_thing', { id: 'c' }, human);
+  const denied = await audit({ result: 'denied' });
+  assert.deepEqual(denied.map((e) => e.resource), ['id:b']);
+  const byHuman = await audit({ actor: 'human' });
+  assert.deepEqual(byHuman.map((e) => e.resource), ['id:c']);
+  const all = await audit();
+  assert.deepEqual(all.map((e) => e.resource), ['id:c', 'id:b', 'id:a']);
+});
+
+test('the audit log lives outside the database and is git-ignored', () => {
+  assert.match(readFileSync(path.join(ws.dataDir, '.gitignore'), 'utf8'), /^audit\/$/m);
+});
