@@ -17,6 +17,8 @@ const common = {
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
+  // jsonc-parser's UMD main loads its parts with a require esbuild cannot follow; its ESM build bundles.
+  mainFields: ['module', 'main'],
   // Bundles run from dist/, so __dirname there is where the wasm lives.
   define: { 'process.env.AUTOSNIPPET_BUNDLED': '"1"' },
 };

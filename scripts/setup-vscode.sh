@@ -8,12 +8,13 @@
 #
 # Idempotent: when everything is in place a stamp file makes this a fast no-op. Safe to run from two
 # processes at once (flock). Environment:
-#   AUTOSNIPPET_VSCODE_DIR   install folder (default: <repo>/.vscode-test)
+#   AUTOSNIPPET_VSCODE_DIR   install folder, absolute or relative to the repo (default: .vscode-test)
 #   AUTOSNIPPET_SETUP_FORCE=1  redo every step
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIR="${AUTOSNIPPET_VSCODE_DIR:-$ROOT/.vscode-test}"
+DIR="${AUTOSNIPPET_VSCODE_DIR:-.vscode-test}"
+case "$DIR" in /*) ;; *) DIR="$ROOT/$DIR" ;; esac
 CS_VERSION="4.104.0"
 CS="$DIR/node_modules/code-server"
 VSC="$CS/lib/vscode"

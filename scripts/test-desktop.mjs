@@ -5,6 +5,7 @@
 //
 //   VSCODE_VERSIONS   comma-separated versions to test (default "1.104.0,stable": the minimum
 //                     supported and the newest)
+// `--no-build` skips `node scripts/build.mjs`.
 // On Linux without a display it re-runs itself under xvfb-run when that is installed.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
@@ -30,8 +31,10 @@ if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND
   console.warn('test:desktop: no DISPLAY and no xvfb-run; desktop VS Code may fail to start (apt-get install xvfb).');
 }
 
-const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 let failed = 0;
 for (const version of versions) {

@@ -4,7 +4,10 @@
 //   2. UI checks on a workbench page: the AutoSnippet container opens from the activity bar, and a
 //      screenshot is written to test-output/vscode/workbench-autosnippet.png.
 // Needs `bash scripts/setup-vscode.sh` and `node scripts/build.mjs` (scripts/test.mjs runs both).
-// AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH runs another extension folder (e.g. an unpacked .vsix).
+// AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH runs another extension folder instead of the repository.
+// AUTOSNIPPET_VSIX=path/to/autosnippet.vsix adds a run of the suite against that package, installed
+// into a fresh code-server profile (no development extension).
+const vsix = process.env.AUTOSNIPPET_VSIX && path.resolve(process.env.AUTOSNIPPET_VSIX);
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -73,5 +76,24 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     const text = await container.innerText();
     assert.ok(views > 0 || text.trim().length > 0, 'the AutoSnippet container shows no views');
     assert.doesNotMatch(text, /no data provider registered/i, `a view in the container has no provider:\n${text}`);
+  });
+});
+
+describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_000, skip: vsix ? false : 'set AUTOSNIPPET_VSIX=path/to/autosnippet.vsix to run' }, () => {
+  it('the integration suite passes against the installed package', async (t) => {
+    assert.ok(existsSync(vsix as string), `no .vsix at ${vsix}`);
+    ensurePrerequisites();
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-vsix-'));
+    const workspace = path.join(tmp, 'sample-workspace');
+    cpSync(fixture, workspace, { recursive: true });
+    const session = await VSCodeSession.start({ workspace, extensionDevelopmentPath: null, installExtensions: [vsix as string], name: 'vsix' });
+    try {
+      const result = await session.runExtensionTests({ timeoutMs: 120_000 });
+      assert.equal(result.exitCode, 0, describeRun(result));
+      for (const line of describeRun(result).split('\n')) t.diagnostic(line);
+    } finally {
+      await session.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

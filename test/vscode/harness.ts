@@ -9,16 +9,17 @@
 //
 // Every process it starts is killed on close(), on a timeout, and when this process exits.
 // Logs and screenshots go to test-output/vscode/.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-export const repoRoot = path.resolve(__dirname, '../..');
+// __filename, not __dirname: tsx's tsImport (used by scripts/start.mjs) sets only the former correctly.
+export const repoRoot = path.resolve(path.dirname(__filename), '../..');
 export const outputDir = path.join(repoRoot, 'test-output/vscode');
-export const codeServerDir = path.join(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR ?? '.vscode-test', 'node_modules/code-server');
+export const codeServerDir = path.join(path.resolve(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR ?? '.vscode-test'), 'node_modules/code-server');
 export const codeServerEntry = path.join(codeServerDir, 'out/node/entry.js');
 export const builtSuite = path.join(repoRoot, 'out/test/vscode/suite/index.js');
 export const chromiumPath = process.env.AUTOSNIPPET_CHROMIUM ?? '/usr/bin/chromium';
@@ -58,17 +59,26 @@ function track(owner: { killNow(): void }): void {
   exitHooked = true;
   process.on('exit', () => { for (const o of live) o.killNow(); });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(sig, () => {
+    const onSignal = () => {
       for (const o of live) o.killNow();
-      process.kill(process.pid, sig);
-    });
+      // Nobody else handles this signal: die of it as we would have without this hook.
+      if (process.listenerCount(sig) === 1) {
+        process.removeListener(sig, onSignal);
+        process.kill(process.pid, sig);
+      }
+    };
+    process.on(sig, onSignal);
   }
 }
 
-/** Kills a detached child and everything it started (its process group). */
+/**
+ * Signals a detached child's process group: the child and everything it started (code-server's
+ * worker, the extension host, language servers, MCP servers the tests spawned). The group can outlive
+ * its leader, so this does not stop at the leader having exited.
+ */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try { process.kill(-child.pid, signal); } catch { try { child.kill(signal); } catch { /* gone */ } }
+  if (child.pid === undefined) return;
+  try { process.kill(-child.pid, signal); } catch { /* the whole group is gone */ }
 }
 
 // ------------------------------------------------------------------ small helpers
@@ -95,11 +105,18 @@ export async function portIsFree(port: number, host = '127.0.0.1'): Promise<bool
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A URL that opens `folder` with the extension under development loaded (and tests, if given). */
-export function workbenchUrl(origin: string, port: number, opts: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string {
+/** Where a workbench page should load extensions under development from: one folder or several. */
+export type DevelopmentPaths = string | string[];
+
+/**
+ * A URL that opens `folder` with the extension under development loaded (and the tests, if given).
+ * The workbench accepts several development folders, but code-server 4.104 loads only the last one:
+ * install helper extensions with `installExtensions` instead.
+ */
+export function workbenchUrl(origin: string, port: number, opts: { folder: string; extensionDevelopmentPath?: DevelopmentPaths; extensionTestsPath?: string }): string {
   const remote = (p: string) => `vscode-remote://localhost:${port}${path.resolve(p)}`;
   const payload: [string, string][] = [];
-  if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
+  for (const dev of [opts.extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(dev)]);
   if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
   return `${origin}/?folder=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
@@ -123,6 +140,9 @@ export interface CodeServerOptions {
   logDir?: string;
   /** Pass code-server's output through to this process's stderr too. */
   echo?: boolean;
+  /** Extensions to install into the throw-away extensions dir before the server starts: .vsix files,
+   *  or unpacked extension folders (copied in; e.g. a test-only fake language-model provider). */
+  installExtensions?: string[];
 }
 
 export class CodeServer {
@@ -144,7 +164,7 @@ export class CodeServer {
 
   get origin(): string { return `http://${this.host}:${this.port}`; }
 
-  url(opts: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string {
+  url(opts: { folder: string; extensionDevelopmentPath?: DevelopmentPaths; extensionTestsPath?: string }): string {
     return workbenchUrl(this.origin, this.port, opts);
   }
 
@@ -171,6 +191,14 @@ export class CodeServer {
       for (const k of Object.keys(env)) {
         if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k === 'NODE_TEST_CONTEXT' || k === 'NODE_OPTIONS') delete env[k];
       }
+      const profileArgs = ['--user-data-dir', userDataDir, '--extensions-dir', path.join(profileDir, 'extensions')];
+      try {
+        for (const vsix of opts.installExtensions ?? []) installExtension(vsix, profileArgs, env, log);
+      } catch (e) {
+        log.end();
+        rmSync(profileDir, { recursive: true, force: true });
+        throw e;
+      }
       const args = [
         codeServerEntry,
         '--auth', 'none',
@@ -179,8 +207,7 @@ export class CodeServer {
         '--disable-update-check',
         '--disable-workspace-trust',
         '--disable-getting-started-override',
-        '--user-data-dir', userDataDir,
-        '--extensions-dir', path.join(profileDir, 'extensions'),
+        ...profileArgs,
         opts.workspace,
       ];
       const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -230,12 +257,33 @@ export class CodeServer {
     if (!this.exited) {
       killGroup(this.process, 'SIGTERM');
       const gone = new Promise<void>((r) => this.process.once('exit', () => r()));
-      if (!(await Promise.race([gone.then(() => true), sleep(3000).then(() => false)]))) killGroup(this.process, 'SIGKILL');
-      // The extension host and other children share the group: make sure none outlives the server.
-      killGroup(this.process, 'SIGKILL');
+      await Promise.race([gone, sleep(3000)]);
     }
+    // The extension host and other children share the group: make sure none outlives the server.
+    killGroup(this.process, 'SIGKILL');
     await new Promise<void>((r) => this.log.end(() => r()));
     if (!this.keepProfile) rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/**
+ * Installs an extension into a profile that no server uses yet: a folder is copied to
+ * `<extensions-dir>/<publisher>.<name>-<version>` (VS Code picks it up when it first scans the
+ * folder), a .vsix goes through `code-server --install-extension`. Throws with the reason on failure.
+ */
+function installExtension(vsix: string, profileArgs: string[], env: NodeJS.ProcessEnv, log: WriteStream): void {
+  if (statSync(vsix).isDirectory()) {
+    const manifest = JSON.parse(readFileSync(path.join(vsix, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const extensionsDir = profileArgs[profileArgs.indexOf('--extensions-dir') + 1];
+    const target = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase());
+    cpSync(vsix, target, { recursive: true, dereference: true, filter: (src) => !src.includes(`${path.sep}node_modules${path.sep}.cache`) });
+    log.write(`copied extension ${vsix} to ${target}\n`);
+    return;
+  }
+  const r = spawnSync(process.execPath, [codeServerEntry, ...profileArgs, '--install-extension', path.resolve(vsix), '--force'], { env, encoding: 'utf8', timeout: 120_000 });
+  log.write(`--install-extension ${vsix}\n${r.stdout}${r.stderr}\n`);
+  if (r.status !== 0 || /Failed Installing|not compatible/i.test(r.stdout + r.stderr)) {
+    throw new Error(`installing ${vsix} into code-server failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
   }
 }
 
@@ -251,8 +299,9 @@ export async function launchChromium(): Promise<Browser> {
 // ------------------------------------------------------------------ a session: server + browser
 
 export interface SessionOptions extends CodeServerOptions {
-  /** The extension under development; default: the repository root. */
-  extensionDevelopmentPath?: string;
+  /** The extension under development; default: the repository root; null: none (e.g. to test an
+   *  extension installed from a .vsix with `installExtensions`). */
+  extensionDevelopmentPath?: string | null;
 }
 
 export interface LogLine {
@@ -294,7 +343,19 @@ export class VSCodeSession {
   }
 
   get name(): string { return this.opts.name ?? 'code-server'; }
-  get extensionDevelopmentPath(): string { return this.opts.extensionDevelopmentPath ?? repoRoot; }
+  get extensionDevelopmentPath(): string {
+    if (this.opts.extensionDevelopmentPath !== null) return this.opts.extensionDevelopmentPath ?? repoRoot;
+    // VS Code runs extension tests only in a development window: give it an empty extension, so the
+    // extensions that are really tested are the installed ones.
+    const placeholder = path.join(this.server.profileDir, 'placeholder-extension');
+    if (!existsSync(placeholder)) {
+      mkdirSync(placeholder, { recursive: true });
+      writeFileSync(path.join(placeholder, 'package.json'), JSON.stringify({
+        name: 'test-placeholder', publisher: 'autosnippet-tests', version: '0.0.0', engines: { vscode: '*' },
+      }));
+    }
+    return placeholder;
+  }
 
   private async newPage(): Promise<Page> {
     const context = await this.browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -393,6 +454,7 @@ export class Workbench {
     const sidebar = this.viewContainer(id);
     if (!(await sidebar.isVisible())) await item.click();
     await sidebar.waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.mouse.move(700, 450); // no hover tooltip in screenshots
     return sidebar;
   }
 

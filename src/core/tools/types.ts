@@ -1,4 +1,5 @@
 import type { Workspace } from '../workspace';
+import type { ChatModel } from '../agent/model';
 
 /**
  * Who may call a tool. `read` changes nothing; `propose` writes proposals an agent may make
@@ -42,6 +43,8 @@ export interface ToolContext {
   channel: 'vscode' | 'lm-tool' | 'chat' | 'mcp' | 'cli' | 'test';
   signal?: AbortSignal;
   progress?(p: Progress): void;
+  /** The model AI-assisted tools use (VS Code chat, MCP sampling); without one they answer in diagnostic mode. */
+  model?: ChatModel;
 }
 
 export interface ToolDefinition<I = any, O = any> {
