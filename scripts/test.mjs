@@ -34,10 +34,17 @@ function testFiles(dir) {
 
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
 if (layers.some((l) => l !== 'unit')) run(process.execPath, ['scripts/build.mjs']);
+// The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.
+const env = { ...process.env };
+if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {
+  const vsix = path.join(root, '.vscode-test', 'autosnippet-test.vsix');
+  run(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--out', vsix], { stdio: ['ignore', 'ignore', 'inherit'] });
+  env.AUTOSNIPPET_VSIX = vsix;
+}
 
 const files = layers.flatMap((l) => testFiles(`test/${l}`));
 if (files.length === 0) {
   console.error(`no test files found for: ${layers.join(', ')}`);
   process.exit(1);
 }
-run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...passthrough, ...files]);
+run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...passthrough, ...files], { env });
