@@ -6,6 +6,7 @@ import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/log';
 import { VERSION } from '../core/version';
 import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from '../mcp/run';
+import { skillsCommand } from './skills';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -16,6 +17,7 @@ Commands:
   health                    version, workspace, database state and counts (JSON)
   tools [domain]            the tool catalog, one line per tool
   call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
+  skills <command>          validate, list, load and search skills; autosnippet skills -h
 
 Options:
   --workspace DIR, -w DIR   the project folder (default: the current folder)
@@ -70,6 +72,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         }
         return 0;
       }
+      case 'skills':
+        return await skillsCommand(args, ws, out);
       case 'call': {
         if (!args[0]) throw new UsageError('call needs a tool name: autosnippet call <tool> [json]');
         let input: unknown = {};

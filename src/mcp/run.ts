@@ -6,6 +6,7 @@ import { stderrLogger } from '../core/log';
 import type { Actor } from '../core/tools/types';
 import { createMcpServer, type McpServerOptions } from './server';
 import { startHttpServer } from './http';
+import { registerSkillsOnServer } from './skills';
 
 export interface McpArgs {
   workspace: string;
@@ -74,7 +75,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
 export class UsageError extends Error {}
 
 /** Extensions of the server beyond tools (skills as resources and prompts, …), in one list. */
-const serverExtensions: NonNullable<McpServerOptions['extend']> = [];
+const serverExtensions: NonNullable<McpServerOptions['extend']> = [registerSkillsOnServer];
 
 /** Starts the server and resolves when it has shut down (stdin closed, SIGTERM, SIGINT). */
 export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<void> {

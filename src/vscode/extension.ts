@@ -5,6 +5,7 @@ import { registerLanguageModelTools } from './lm-tools';
 import { mcpLaunches, registerMcpServerProvider, type McpLaunch } from './mcp-provider';
 import { registerMcpConfigCommand } from './mcp-config-command';
 import { registerOverviewView } from './overview-view';
+import { registerSkillsView } from './skills-view';
 import type { Workspace } from '../core/workspace';
 
 /** What activate() returns: used by tests and by other extensions. */
@@ -25,6 +26,13 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerOverviewView(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
   );
+  // Views that need the workspace's registries open it right after activation, off the activation path.
+  if (h.folder) {
+    void h.getWorkspace().then(
+      (ws) => context.subscriptions.push(registerSkillsView(context, ws)),
+      (e) => h.log.error('AutoSnippet could not open the workspace', e),
+    );
+  }
   h.log.info(`AutoSnippet ${String(context.extension.packageJSON.version)} activated`);
   return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace() };
 }

@@ -22,8 +22,6 @@ export interface SkillRegistryOptions {
   root?: string;
   /** Folder of the bundled skills (lowest precedence). */
   bundledDir?: string;
-  /** Sources to use instead of the workspace folders and the bundled one (a single folder, in the CLI). */
-  sources?: SkillSource[];
   log?: Logger;
   /** How often to look for changes on disk while someone listens to `onDidChange`. */
   pollMs?: number;
@@ -78,7 +76,7 @@ export class SkillRegistry {
   constructor(options: SkillRegistryOptions) {
     this.log = options.log ?? silentLogger;
     this.pollMs = options.pollMs ?? 2000;
-    this.sources = options.sources ?? defaultSources(options.root, options.bundledDir);
+    this.sources = defaultSources(options.root, options.bundledDir);
   }
 
   /** Increases every time the set of skills or one of their files changes. */

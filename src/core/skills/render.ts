@@ -30,58 +30,60 @@ export interface RenderedCatalog {
 
 /**
  * The level-1 catalog for a system prompt: every skill's name and description, in the order given.
- * Over budget, descriptions are cut to their first sentence, then skills are left out from the end;
- * the block then ends with a line naming what was left out and how to find it.
+ * Over budget, every description is first cut to its first sentence (then restored in order while room
+ * remains), and only then are skills left out from the end; the block ends with a line that says what
+ * was shortened or left out and how to see it.
  */
 export function renderCatalog(skills: readonly Skill[], counter: TokenCounter, options: CatalogOptions = {}): RenderedCatalog {
   const format = options.format ?? 'xml';
   const budget = options.maxTokens ?? Infinity;
-  const entry = (s: Skill, short: boolean) => catalogEntry(s, short ? summaryOf(s) : s.description, format, options.withLocation);
-  const compose = (lines: string[], note?: string) => wrapCatalog(lines, format, note);
+  const longs = skills.map((s) => catalogEntry(s, s.description, format, options.withLocation));
+  const shorts = skills.map((s) => catalogEntry(s, summaryOf(s, 220), format, options.withLocation));
 
-  const full = compose(skills.map((s) => entry(s, false)));
+  const full = wrapCatalog(longs, format);
   const fullTokens = counter.count(full);
   if (fullTokens <= budget) return { text: full, tokens: fullTokens, included: skills.map((s) => s.name), shortened: [], omitted: [] };
 
-  // Reserve room for the note, then fill greedily: full entry, else first sentence, else leave out.
-  let reserve = counter.count(omissionNote(skills.map((s) => s.name), format));
-  for (let attempt = 0; attempt < 4; attempt++) {
-    let used = counter.count(compose([])) + reserve;
-    const lines: string[] = [];
-    const included: string[] = [];
-    const shortened: string[] = [];
-    const omitted: string[] = [];
-    for (const s of skills) {
-      const long = entry(s, false);
-      const longTokens = counter.count(long + '\n');
-      if (used + longTokens <= budget) {
-        lines.push(long);
-        included.push(s.name);
-        used += longTokens;
-        continue;
-      }
-      const short = entry(s, true);
-      const shortTokens = counter.count(short + '\n');
-      if (used + shortTokens <= budget) {
-        lines.push(short);
-        included.push(s.name);
-        shortened.push(s.name);
-        used += shortTokens;
-      } else {
-        omitted.push(s.name);
+  const frame = counter.count(wrapCatalog([], format));
+  const longCost = longs.map((l) => counter.count(l + '\n'));
+  const shortCost = shorts.map((l) => counter.count(l + '\n'));
+  // Room for the closing note: small when only descriptions are cut, larger when skills are left out.
+  const omittedNoteCost = counter.count(omissionNote(skills.slice(-1).map((s) => s.name), format, skills.length));
+  let reserve = counter.count(omissionNote([], format, skills.length));
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const room = budget - frame - reserve;
+    // Keep as many skills as fit with short descriptions, then give back full ones in order.
+    let count = 0;
+    let used = 0;
+    while (count < skills.length && used + shortCost[count] <= room) used += shortCost[count++];
+    if (count < skills.length && reserve < omittedNoteCost) {
+      reserve = omittedNoteCost;
+      continue;
+    }
+    const useLong = new Array<boolean>(count).fill(false);
+    for (let i = 0; i < count; i++) {
+      const extra = longCost[i] - shortCost[i];
+      if (used + extra <= room) {
+        useLong[i] = true;
+        used += extra;
       }
     }
-    const note = omitted.length || shortened.length ? omissionNote(omitted, format, shortened.length, budget - (used - reserve) - counter.count(compose([])), counter) : undefined;
-    const text = compose(lines, note);
+    const lines = useLong.map((long, i) => (long ? longs[i] : shorts[i]));
+    const included = skills.slice(0, count).map((s) => s.name);
+    const shortened = included.filter((_, i) => !useLong[i] && shorts[i] !== longs[i]);
+    const omitted = skills.slice(count).map((s) => s.name);
+    const note = omitted.length || shortened.length ? omissionNote(omitted, format, shortened.length, budget - frame - used, counter) : undefined;
+    const text = wrapCatalog(lines, format, note);
     const tokens = counter.count(text);
-    if (tokens <= budget || lines.length === 0) return { text, tokens, included, shortened, omitted };
+    if (tokens <= budget || count === 0) return { text, tokens, included, shortened, omitted };
     reserve += tokens - budget + 2;
   }
   const note = omissionNote(skills.map((s) => s.name), format);
   return { text: note, tokens: counter.count(note), included: [], shortened: [], omitted: skills.map((s) => s.name) };
 }
 
-function catalogEntry(s: Skill, description: string, format: 'xml' | 'markdown', withLocation?: boolean): string {
+/** One skill's line of the catalog. */
+export function catalogEntry(s: Skill, description: string, format: 'xml' | 'markdown', withLocation?: boolean): string {
   if (format === 'markdown') return `- **${s.name}**: ${description}${withLocation ? ` (${s.file})` : ''}`;
   return `<skill><name>${escapeXml(s.name)}</name><description>${escapeXml(description)}</description>${withLocation ? `<location>${escapeXml(s.file)}</location>` : ''}</skill>`;
 }

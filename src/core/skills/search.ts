@@ -1,7 +1,7 @@
 import type { Skill } from './types';
 
-/** Field weights of the ranking: a word in the name says more than the same word in the body. */
-export const FIELD_WEIGHTS = { name: 4, description: 3, chunks: 2, headings: 2, body: 1 } as const;
+/** Field weights: the description is the author's own routing text, so it weighs most; the body least. */
+export const FIELD_WEIGHTS = { name: 2, description: 3, chunks: 2, headings: 2, body: 1 } as const;
 type Field = keyof typeof FIELD_WEIGHTS;
 const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
 const LENGTH_NORMALIZATION: Record<Field, number> = { name: 0.3, description: 0.6, chunks: 0.6, headings: 0.6, body: 0.75 };
@@ -9,7 +9,7 @@ const K1 = 1.2;
 
 export interface SkillMatch {
   skill: Skill;
-  /** BM25F score; higher is better, comparable within one query only. */
+  /** BM25 score (field-weighted); higher is better, comparable within one query only. */
   score: number;
   /** The words of the query that matched, as the query wrote them. */
   matchedTerms: string[];
@@ -22,27 +22,32 @@ interface DocStats {
 }
 
 /**
- * BM25F over a set of skills: per-field term frequencies, each normalized by its field's length and
- * weighted, then saturated once per term. Built once per registry snapshot; a query costs a pass over
- * the documents that contain one of its terms.
+ * Field-weighted BM25 over a set of skills: each field (name, description, chunk descriptions,
+ * headings, body) is scored as its own BM25 with its own document frequencies, and the scores are
+ * summed with the field weights. Per-field frequencies matter here: a word every skill's body uses
+ * ("candidates") is still rare, and telling, in names. Built once per registry snapshot; a query
+ * costs a pass over the documents that contain one of its terms.
  */
 export class SkillSearchIndex {
   private readonly docs: DocStats[];
-  private readonly df = new Map<string, number>();
+  private readonly df = {} as Record<Field, Map<string, number>>;
   private readonly postings = new Map<string, number[]>();
   private readonly avgLen: Record<Field, number>;
 
   constructor(skills: readonly Skill[]) {
     this.docs = skills.map(statsOf);
     const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
+    for (const f of FIELDS) this.df[f] = new Map();
     this.docs.forEach((d, i) => {
       const terms = new Set<string>();
       for (const f of FIELDS) {
         totals[f] += d.len[f];
-        for (const t of d.tf[f].keys()) terms.add(t);
+        for (const t of d.tf[f].keys()) {
+          terms.add(t);
+          this.df[f].set(t, (this.df[f].get(t) ?? 0) + 1);
+        }
       }
       for (const t of terms) {
-        this.df.set(t, (this.df.get(t) ?? 0) + 1);
         let list = this.postings.get(t);
         if (!list) this.postings.set(t, (list = []));
         list.push(i);
@@ -60,21 +65,23 @@ export class SkillSearchIndex {
     for (const { term, original } of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const df = this.df.get(term) ?? 0;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = FIELDS.map((f) => {
+        const df = this.df[f].get(term) ?? 0;
+        return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      });
       for (const i of list) {
         const d = this.docs[i];
-        let tf = 0;
-        for (const f of FIELDS) {
-          const raw = d.tf[f].get(term);
-          if (!raw) continue;
+        let score = 0;
+        FIELDS.forEach((f, k) => {
+          const tf = d.tf[f].get(term);
+          if (!tf) return;
           const b = LENGTH_NORMALIZATION[f];
-          tf += (FIELD_WEIGHTS[f] * raw) / (1 - b + (b * d.len[f]) / this.avgLen[f]);
-        }
-        if (tf === 0) continue;
+          score += FIELD_WEIGHTS[f] * idf[k] * ((tf * (K1 + 1)) / (tf + K1 * (1 - b + (b * d.len[f]) / this.avgLen[f])));
+        });
+        if (score === 0) continue;
         let entry = scores.get(i);
         if (!entry) scores.set(i, (entry = { score: 0, matched: new Set() }));
-        entry.score += (idf * tf) / (K1 + tf);
+        entry.score += score;
         entry.matched.add(original);
       }
     }
@@ -143,14 +150,16 @@ function queryTerms(query: string): { term: string; original: string }[] {
   return [...out.entries()].map(([term, original]) => ({ term, original }));
 }
 
+/** Strips common English endings, then a final "e", so write/writes/writing/written… meet at "writ". */
 function stem(w: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w;
-  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
-  if (w.endsWith('ing') && w.length > 5) return undouble(w.slice(0, -3));
-  if (w.endsWith('ed') && w.length > 4) return undouble(w.slice(0, -2));
-  if (w.endsWith('es') && /(ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
-  return w;
+  let s = w;
+  if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
+  else if (s.endsWith('ing') && s.length > 5) s = undouble(s.slice(0, -3));
+  else if (s.endsWith('ed') && s.length > 4) s = undouble(s.slice(0, -2));
+  else if (/(ss|x|ch|sh)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && !s.endsWith('is')) s = s.slice(0, -1);
+  return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s;
 }
 
 function undouble(w: string): string {

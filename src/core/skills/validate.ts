@@ -120,9 +120,9 @@ export function validateSkillFolder(dir: string, options: ValidateOptions = {}):
  * Validates what a folder holds: a skill (it has SKILL.md), a folder of skills, or a workspace (its
  * `.autosnippet/skills`, `.github/skills`, `.claude/skills`, `.agents/skills`).
  */
-export function validateSkillsIn(dir: string): SkillValidation[] {
+export function validateSkillsIn(dir: string, options: ValidateOptions = {}): SkillValidation[] {
   const folders = skillFoldersIn(dir);
-  const knownNames = new Set(folders.map((f) => path.basename(f)));
+  const knownNames = new Set([...folders.map((f) => path.basename(f)), ...(options.knownNames ?? [])]);
   return folders.map((f) => validateSkillFolder(f, { knownNames }));
 }
 

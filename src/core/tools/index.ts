@@ -2,13 +2,14 @@ import { ToolCatalog } from './catalog';
 import { systemTools, type HealthCounter } from './system';
 import type { ToolDefinition } from './types';
 import { auditTools } from './audit';
+import { skillTools, skillsHealthCounter } from './skills';
 
 /** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
 function domainTools(): ToolDefinition[] {
-  return [...auditTools];
+  return [...auditTools, ...skillTools];
 }
 
-const counters: HealthCounter[] = [];
+const counters: HealthCounter[] = [skillsHealthCounter];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {

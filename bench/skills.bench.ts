@@ -1,0 +1,175 @@
+// Skills: what progressive loading saves in tokens (real tokenizer), and how fast list_skills,
+// load_skill and search_skills answer over the bundled skills and over 1,000 generated ones.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SkillRegistry } from '../src/core/skills/registry';
+import { level2Of, renderCatalog, renderLevel2 } from '../src/core/skills/render';
+import { SkillSearchIndex } from '../src/core/skills/search';
+import { loadTokenCounter, type TokenCounter } from '../src/core/skills/tokens';
+import type { Skill } from '../src/core/skills/types';
+import { ToolCatalog } from '../src/core/tools/catalog';
+import { skillTools } from '../src/core/tools/skills';
+import type { ToolContext } from '../src/core/tools/types';
+import { Workspace } from '../src/core/workspace';
+import { ms, percentile, sample, type BenchTable } from './lib';
+
+const bundledDir = path.join(__dirname, '..', 'skills');
+const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
+
+export async function run(): Promise<BenchTable[]> {
+  const counter = await loadTokenCounter();
+  const bundled = new SkillRegistry({ bundledDir }).list();
+  const tables: BenchTable[] = [];
+  if (bundled.length) tables.push(tokenTable(bundled, counter));
+  const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-skills-'));
+  try {
+    const generatedDir = path.join(temp, 'generated');
+    generateSkills(generatedDir, 1000);
+    const rows: (string | number)[][] = [];
+    if (bundled.length) rows.push(...(await latencyRows(`${bundled.length} bundled`, bundledDir, path.join(temp, 'ws-bundled'), 300)));
+    rows.push(...(await latencyRows('1,000 generated', generatedDir, path.join(temp, 'ws-generated'), 100)));
+    tables.push({
+      title: 'Skills tools latency (in process, through the catalog: aliases, validation, output bound)',
+      columns: ['skills', 'call', 'p50', 'p95', 'runs'],
+      rows,
+      notes: [
+        'Every call checks the skill files on disk (one stat per SKILL.md) so edits are seen without a restart; the first call also parses every skill.',
+        'load_skill counts tokens of the body, each section and each chunk with the real tokenizer (o200k_base).',
+      ],
+    });
+    tables.push(await searchComparison(new SkillRegistry({ bundledDir: generatedDir }).list()));
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+  return tables;
+}
+
+function tokenTable(skills: Skill[], counter: TokenCounter): BenchTable {
+  const whole = skills.map((s) => counter.count(readFileSync(s.file, 'utf8')));
+  const allWhole = counter.count(skills.map((s) => readFileSync(s.file, 'utf8')).join('\n\n'));
+  const catalog = renderCatalog(skills, counter).tokens;
+  const level2 = skills.map((s) => counter.count(renderLevel2(s)));
+  const chunkOf = (s: Skill) => (s.chunks.length ? counter.count(s.chunks[0].content) : 0);
+  // The section a task most often needs is the largest one (usually the steps); take that, not the smallest.
+  const sectionOf = (s: Skill) => Math.max(0, ...s.sections.map((x) => counter.count(renderLevel2(s, { section: x.heading }))));
+  const mean = (v: number[]) => Math.round(v.reduce((a, b) => a + b, 0) / v.length);
+  const rows: [string, number][] = [
+    [`every SKILL.md whole in the prompt (${skills.length} files)`, allWhole],
+    [`level 1 catalog of all ${skills.length} skills (name + description)`, catalog],
+    ['catalog + one SKILL.md whole (the usual skill loader), mean', catalog + mean(whole)],
+    ['catalog + level 2 of one skill (body without chunks), mean', catalog + mean(level2)],
+    ['catalog + level 2 + one chunk, mean', catalog + mean(skills.map((s, i) => level2[i] + chunkOf(s)))],
+    ['catalog + one ## section (largest) + one chunk, mean', catalog + mean(skills.map((s) => sectionOf(s) + chunkOf(s)))],
+  ];
+  const chunked = skills.filter((s) => s.chunks.length).length;
+  return {
+    title: `Skills: prompt tokens for one task (o200k_base, ${skills.length} bundled skills)`,
+    columns: ['what is in the prompt', 'tokens', 'vs every SKILL.md whole'],
+    rows: rows.map(([label, tokens]) => [label, tokens, tokens === allWhole ? '1×' : `${(allWhole / tokens).toFixed(1)}× fewer`]),
+    notes: [
+      `One SKILL.md whole: mean ${mean(whole)} tokens (min ${Math.min(...whole)}, max ${Math.max(...whole)}); its level 2: mean ${mean(level2)}; ${chunked} of ${skills.length} skills have chunks (${skills.reduce((n, s) => n + s.chunks.length, 0)} in all).`,
+      `Level 2 + one chunk against loading the same SKILL.md whole: ${(mean(whole) / mean(skills.map((s, i) => level2[i] + chunkOf(s)))).toFixed(2)}× fewer tokens for the skill itself.`,
+    ],
+  };
+}
+
+async function latencyRows(label: string, skillsDir: string, root: string, runs: number): Promise<(string | number)[][]> {
+  mkdirSync(root, { recursive: true });
+  const ws = await Workspace.open(root, { bundledSkillsDir: skillsDir });
+  try {
+    const catalog = new ToolCatalog(skillTools);
+    const t0 = performance.now();
+    const first = await catalog.invoke(ws, 'list_skills', {}, agent);
+    const firstMs = performance.now() - t0;
+    if (!first.ok) throw new Error(JSON.stringify(first.error));
+    const names = new SkillRegistry({ bundledDir: skillsDir }).list().map((s) => s.name);
+    const queries = ['cold start a new project', 'check code against guard rules', 'write a recipe for a pattern', 'swift concurrency', 'review candidates', 'project structure and targets'];
+    const call = (tool: string, input: unknown) => async () => {
+      const r = await catalog.invoke(ws, tool, input, agent);
+      if (!r.ok) throw new Error(`${tool}: ${r.error.code} ${r.error.message}`);
+    };
+    const list = await sample(runs, () => call('list_skills', {})(), 3);
+    const load = await sample(runs, (i) => call('load_skill', { name: names[(i + names.length) % names.length] })(), 3);
+    const search = await sample(runs, (i) => call('search_skills', { query: queries[(i + queries.length) % queries.length] })(), 3);
+    return [
+      [label, 'first call (scan + parse all)', ms(firstMs), '-', 1],
+      [label, 'list_skills', ms(percentile(list, 50)), ms(percentile(list, 95)), runs],
+      [label, 'load_skill (a different skill each call)', ms(percentile(load, 50)), ms(percentile(load, 95)), runs],
+      [label, 'search_skills', ms(percentile(search, 50)), ms(percentile(search, 95)), runs],
+    ];
+  } finally {
+    await ws.dispose();
+  }
+}
+
+/** Our field-weighted BM25 against MiniSearch (BM25+, the library a user would reach for) on the same skills. */
+async function searchComparison(skills: Skill[]): Promise<BenchTable> {
+  const { default: MiniSearch } = await import('minisearch');
+  const queries = ['cold start a new project', 'check code against guard rules', 'write a recipe for a pattern', 'swift concurrency', 'review candidates', 'project structure and targets'];
+  const t0 = performance.now();
+  const ours = new SkillSearchIndex(skills);
+  const oursBuild = performance.now() - t0;
+  const t1 = performance.now();
+  const mini = new MiniSearch({ fields: ['name', 'description', 'chunks', 'body'], storeFields: ['name'], searchOptions: { boost: { name: 2, description: 3, chunks: 2 }, prefix: false } });
+  mini.addAll(skills.map((s, id) => ({ id, name: s.name.replace(/-/g, ' '), description: s.description, chunks: s.chunks.map((c) => c.description).join(' '), body: level2Of(s).content })));
+  const miniBuild = performance.now() - t1;
+  const oursQ = await sample(300, (i) => ours.search(queries[(i + queries.length) % queries.length], 5), 5);
+  const miniQ = await sample(300, (i) => mini.search(queries[(i + queries.length) % queries.length]).slice(0, 5), 5);
+  const agree = queries.filter((q) => ours.search(q, 1)[0]?.skill.name === skills[Number(mini.search(q)[0]?.id)]?.name).length;
+  return {
+    title: `Skill search over ${skills.length} generated skills: ours (field-weighted BM25) vs MiniSearch 7`,
+    columns: ['engine', 'index build', 'query p50', 'query p95'],
+    rows: [
+      ['AutoSnippet SkillSearchIndex (field-weighted BM25)', ms(oursBuild), ms(percentile(oursQ, 50)), ms(percentile(oursQ, 95))],
+      ['MiniSearch (BM25+, same fields and boosts)', ms(miniBuild), ms(percentile(miniQ, 50)), ms(percentile(miniQ, 95))],
+    ],
+    notes: [`Same top result for ${agree} of ${queries.length} queries.`],
+  };
+}
+
+/** Writes `n` skills with realistic shape: frontmatter, four sections, two chunks, ~4 KB each. */
+function generateSkills(dir: string, n: number): void {
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const vocab = ('project recipe guard rule candidate review swift objective typescript javascript module target package structure dependency graph ' +
+    'concurrency actor async test build release deploy database migration schema api endpoint cache error logging metric trace security auth token ' +
+    'style naming format lint refactor pattern convention component view model controller service repository network storage file path config').split(' ');
+  const words = (k: number) => Array.from({ length: k }, () => vocab[Math.floor(rand() * vocab.length)]).join(' ');
+  const para = (k: number) => Array.from({ length: k }, () => `${words(12)}.`).join(' ');
+  for (let i = 0; i < n; i++) {
+    const name = `gen-${words(1)}-${String(i).padStart(4, '0')}`;
+    const body = [
+      `# ${name}`,
+      '',
+      para(3),
+      '',
+      '## When to use',
+      '',
+      ...Array.from({ length: 4 }, () => `- ${words(10)}`),
+      '',
+      '## Steps',
+      '',
+      ...Array.from({ length: 8 }, (_, k) => `${k + 1}. ${words(14)}.`),
+      '',
+      `<chunk id="examples" description="Worked examples: ${words(5)}">`,
+      para(10),
+      '</chunk>',
+      '',
+      '## Quality',
+      '',
+      para(4),
+      '',
+      '## Pitfalls',
+      '',
+      ...Array.from({ length: 5 }, () => `- ${words(12)}.`),
+      '',
+      `<chunk id="troubleshooting" description="When ${words(4)} fails">`,
+      para(8),
+      '</chunk>',
+    ].join('\n');
+    mkdirSync(path.join(dir, name), { recursive: true });
+    writeFileSync(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Use when ${words(10)}. ${para(1)}\n---\n\n${body}\n`);
+  }
+}

@@ -1,0 +1,281 @@
+import * as vscode from 'vscode';
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { isValidSkillName, nameProblems } from '../core/skills/names';
+import { skillRegistry, type SkillRegistry } from '../core/skills/registry';
+import { catalogEntry, summaryOf } from '../core/skills/render';
+import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/skills/types';
+import { ToolCatalog } from '../core/tools/catalog';
+import { installSkillTool } from '../core/tools/skills';
+import type { Workspace } from '../core/workspace';
+import { SkillDiagnostics } from './skills-diagnostics';
+
+type Node =
+  | { kind: 'source'; source: SkillSource; skills: Skill[]; shadowed: ShadowedSkill[]; skipped: SkippedSkill[] }
+  | { kind: 'skill'; skill: Skill; shadowedBy?: string }
+  | { kind: 'section'; skill: Skill; section: SkillSection }
+  | { kind: 'chunk'; skill: Skill; chunk: SkillChunk }
+  | { kind: 'skipped'; item: SkippedSkill };
+
+/**
+ * The Skills view: sources → skills → sections and chunks; a click opens SKILL.md at that line.
+ * Commands copy a skill's catalog entry, validate, refresh, reveal a skill, create or install one;
+ * validation problems of the workspace's skills go to the Problems panel.
+ */
+export function registerSkillsView(_context: vscode.ExtensionContext, ws: Workspace): vscode.Disposable {
+  const registry = skillRegistry(ws);
+  const changed = new vscode.EventEmitter<void>();
+  const diagnostics = new SkillDiagnostics(registry);
+  const provider = new SkillsTreeProvider(registry, changed.event);
+  const view = vscode.window.createTreeView('autosnippet.skills', { treeDataProvider: provider, showCollapseAll: true });
+
+  const update = () => {
+    changed.fire();
+    diagnostics.refreshAll();
+    const own = registry.list().some((s) => s.source.id !== 'bundled') || registry.skipped().some((s) => s.source.id !== 'bundled');
+    view.message = own ? undefined : vscode.l10n.t('No skills in this workspace yet: only the bundled ones. Add a folder with a SKILL.md under .autosnippet/skills (or .github/skills, .claude/skills, .agents/skills).');
+  };
+  update();
+
+  // Edits are seen on the next call anyway; the watcher makes the view and the Problems panel follow at once.
+  const watchers = vscode.workspace.workspaceFolders?.filter((f) => f.uri.fsPath === ws.root).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '{.autosnippet,.github,.claude,.agents}/skills/**'))) ?? [];
+  let timer: NodeJS.Timeout | undefined;
+  const onDisk = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => registry.refresh(), 150);
+  };
+  for (const w of watchers) w.onDidCreate(onDisk), w.onDidChange(onDisk), w.onDidDelete(onDisk);
+
+  return vscode.Disposable.from(
+    changed,
+    view,
+    diagnostics,
+    ...watchers,
+    { dispose: () => clearTimeout(timer) },
+    toDisposable(registry.onDidChange(update)),
+    vscode.commands.registerCommand('autosnippet.skills.refresh', () => {
+      registry.refresh();
+      update();
+    }),
+    vscode.commands.registerCommand('autosnippet.skills.validate', async () => {
+      registry.refresh();
+      const r = diagnostics.refreshAll();
+      const message = vscode.l10n.t('{0} workspace skills checked: {1} errors, {2} warnings.', r.files, r.errors, r.warnings);
+      const show = vscode.l10n.t('Show Problems');
+      const pick = r.errors || r.warnings ? await vscode.window.showWarningMessage(message, show) : await vscode.window.showInformationMessage(message);
+      if (pick === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+    }),
+    vscode.commands.registerCommand('autosnippet.skills.copyCatalogEntry', async (node?: Node) => {
+      const skill = node?.kind === 'skill' ? node.skill : await pickSkill(registry);
+      if (!skill) return;
+      await vscode.env.clipboard.writeText(catalogEntry(skill, skill.description, 'xml'));
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the catalog entry of {0}', skill.name), 3000);
+    }),
+    vscode.commands.registerCommand('autosnippet.skills.open', (file: string, line?: number) => openAt(file, line)),
+    vscode.commands.registerCommand('autosnippet.skills.reveal', (node?: Node) => {
+      const file = node?.kind === 'skill' ? node.skill.file : node?.kind === 'skipped' ? node.item.file : undefined;
+      if (file) return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file));
+    }),
+    vscode.commands.registerCommand('autosnippet.skills.new', () => createSkill(ws)),
+    vscode.commands.registerCommand('autosnippet.skills.install', () => installSkillFromUi(ws)),
+  );
+}
+
+class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
+  constructor(private readonly registry: SkillRegistry, readonly onDidChangeTreeData: vscode.Event<void>) {}
+
+  getChildren(node?: Node): Node[] {
+    if (!node) {
+      const skills = this.registry.list();
+      const shadowed = this.registry.shadowed();
+      const skipped = this.registry.skipped();
+      return this.registry.sources
+        .map((source): Node => ({
+          kind: 'source',
+          source,
+          skills: skills.filter((s) => s.source === source),
+          shadowed: shadowed.filter((s) => s.skill.source === source),
+          skipped: skipped.filter((s) => s.source === source),
+        }))
+        .filter((n) => n.kind === 'source' && n.skills.length + n.shadowed.length + n.skipped.length > 0);
+    }
+    switch (node.kind) {
+      case 'source':
+        return [
+          ...node.skills.map((skill): Node => ({ kind: 'skill', skill })),
+          ...node.shadowed.map((s): Node => ({ kind: 'skill', skill: s.skill, shadowedBy: s.shadowedBy.source })),
+          ...node.skipped.map((item): Node => ({ kind: 'skipped', item })),
+        ];
+      case 'skill': {
+        const inSections = new Set(node.skill.sections.flatMap((s) => s.chunkIds));
+        return [
+          ...node.skill.chunks.filter((c) => !inSections.has(c.id) && c.line < (node.skill.sections[0]?.line ?? Infinity)).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk })),
+          ...node.skill.sections.map((section): Node => ({ kind: 'section', skill: node.skill, section })),
+          ...node.skill.chunks.filter((c) => !inSections.has(c.id) && c.line >= (node.skill.sections[0]?.line ?? Infinity)).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk })),
+        ];
+      }
+      case 'section':
+        return node.skill.chunks.filter((c) => node.section.chunkIds.includes(c.id)).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk }));
+      default:
+        return [];
+    }
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    const None = vscode.TreeItemCollapsibleState.None;
+    switch (node.kind) {
+      case 'source': {
+        const item = new vscode.TreeItem(sourceLabel(node.source), node.source.id === 'bundled' ? Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        item.description = String(node.skills.length);
+        item.tooltip = node.source.dir;
+        item.iconPath = new vscode.ThemeIcon(node.source.id === 'bundled' ? 'package' : 'folder-library');
+        item.contextValue = 'skillSource';
+        item.id = `source:${node.source.id}`;
+        return item;
+      }
+      case 'skill': {
+        const { skill } = node;
+        const item = new vscode.TreeItem(skill.name, skill.sections.length + skill.chunks.length ? Collapsed : None);
+        item.id = `skill:${skill.file}`;
+        item.description = node.shadowedBy ? vscode.l10n.t('shadowed by {0}', sourceName(node.shadowedBy)) : summaryOf(skill, 80);
+        const tip = new vscode.MarkdownString(undefined, true);
+        tip.appendMarkdown(`**${skill.name}**\n\n`).appendText(skill.description);
+        tip.appendMarkdown(`\n\n${vscode.l10n.t('{0} sections, {1} chunks', skill.sections.length, skill.chunks.length)} · `).appendText(skill.file);
+        const warnings = skill.problems.filter((p) => p.severity !== 'info');
+        if (warnings.length) tip.appendMarkdown('\n\n').appendText(warnings.map((p) => `⚠ ${p.message}`).join('\n'));
+        item.tooltip = tip;
+        item.iconPath = new vscode.ThemeIcon(node.shadowedBy ? 'eye-closed' : warnings.length ? 'warning' : 'book');
+        item.contextValue = node.shadowedBy ? 'skill.shadowed' : 'skill';
+        item.resourceUri = vscode.Uri.file(skill.file);
+        item.command = openCommand(skill.file, 1);
+        return item;
+      }
+      case 'section': {
+        const item = new vscode.TreeItem(node.section.heading, node.section.chunkIds.length ? Collapsed : None);
+        item.id = `section:${node.skill.file}:${node.section.line}`;
+        item.description = vscode.l10n.t('line {0}', node.section.line);
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.contextValue = 'skillSection';
+        item.command = openCommand(node.skill.file, node.section.line);
+        return item;
+      }
+      case 'chunk': {
+        const item = new vscode.TreeItem(node.chunk.id, None);
+        item.id = `chunk:${node.skill.file}:${node.chunk.id}`;
+        item.description = node.chunk.description;
+        item.tooltip = vscode.l10n.t('Chunk "{0}" (level 3), lines {1}–{2}: {3}', node.chunk.id, node.chunk.line, node.chunk.endLine, node.chunk.description);
+        item.iconPath = new vscode.ThemeIcon('symbol-snippet');
+        item.contextValue = 'skillChunk';
+        item.command = openCommand(node.skill.file, node.chunk.line);
+        return item;
+      }
+      case 'skipped': {
+        const item = new vscode.TreeItem(path.basename(node.item.dir), None);
+        item.id = `skipped:${node.item.file}`;
+        item.description = vscode.l10n.t('not loaded: {0}', node.item.reason);
+        item.tooltip = node.item.file;
+        item.iconPath = new vscode.ThemeIcon('error');
+        item.contextValue = 'skill.skipped';
+        item.command = openCommand(node.item.file, node.item.problems[0]?.line ?? 1);
+        return item;
+      }
+    }
+  }
+}
+
+function sourceLabel(source: SkillSource): string {
+  switch (source.id) {
+    case 'project': return vscode.l10n.t('Project (.autosnippet/skills)');
+    case 'github': return vscode.l10n.t('GitHub (.github/skills)');
+    case 'claude': return vscode.l10n.t('Claude (.claude/skills)');
+    case 'agents': return vscode.l10n.t('Agents (.agents/skills)');
+    case 'bundled': return vscode.l10n.t('Bundled with AutoSnippet');
+    default: return source.label;
+  }
+}
+
+function sourceName(id: string): string {
+  return ({ project: '.autosnippet/skills', github: '.github/skills', claude: '.claude/skills', agents: '.agents/skills', bundled: vscode.l10n.t('bundled') } as Record<string, string>)[id] ?? id;
+}
+
+function openCommand(file: string, line: number): vscode.Command {
+  return { command: 'autosnippet.skills.open', title: vscode.l10n.t('Open'), arguments: [file, line] };
+}
+
+async function openAt(file: string, line = 1): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const pos = new vscode.Position(Math.max(0, line - 1), 0);
+  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+}
+
+async function pickSkill(registry: SkillRegistry): Promise<Skill | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    registry.list().map((s) => ({ label: s.name, description: summaryOf(s, 80), skill: s })),
+    { placeHolder: vscode.l10n.t('Pick a skill') },
+  );
+  return picked?.skill;
+}
+
+async function createSkill(ws: Workspace): Promise<void> {
+  const root = path.join(ws.root, '.autosnippet', 'skills');
+  const name = await vscode.window.showInputBox({
+    title: vscode.l10n.t('New skill'),
+    prompt: vscode.l10n.t('Name: lowercase letters, digits and hyphens, e.g. release-checklist'),
+    validateInput: (v) => {
+      if (!isValidSkillName(v)) return nameProblems(v)[0]?.message;
+      return existsSync(path.join(root, v)) ? vscode.l10n.t('A skill named {0} already exists.', v) : undefined;
+    },
+  });
+  if (!name) return;
+  const description = await vscode.window.showInputBox({
+    title: vscode.l10n.t('New skill'),
+    prompt: vscode.l10n.t('Description: what it does and when to use it'),
+    value: 'Use when …',
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A description is needed: agents choose skills by it.')),
+  });
+  if (description === undefined) return;
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'SKILL.md');
+  writeFileSync(file, `---\nname: ${name}\ndescription: ${JSON.stringify(description.trim())}\n---\n\n# ${name}\n\n## Steps\n\n1. \n\n## Pitfalls\n\n- \n\n<chunk id="examples" description="Worked examples">\n</chunk>\n`);
+  await openAt(file, 11);
+}
+
+/** Asks for a folder, a .zip or a git URL and installs it through the catalog (so the Gateway audits it). */
+async function installSkillFromUi(ws: Workspace): Promise<void> {
+  const folder = vscode.l10n.t('From a folder…');
+  const zip = vscode.l10n.t('From a .zip file…');
+  const git = vscode.l10n.t('From a git URL…');
+  const how = await vscode.window.showQuickPick([folder, zip, git], { title: vscode.l10n.t('Install a skill into .autosnippet/skills') });
+  let source: string | undefined;
+  if (how === folder || how === zip) {
+    const picked = await vscode.window.showOpenDialog({ canSelectFiles: how === zip, canSelectFolders: how === folder, filters: how === zip ? { Zip: ['zip'] } : undefined, openLabel: vscode.l10n.t('Install') });
+    source = picked?.[0]?.fsPath;
+  } else if (how === git) {
+    source = await vscode.window.showInputBox({ title: vscode.l10n.t('Install a skill from git'), prompt: vscode.l10n.t('https or ssh URL; add #sub/folder for a skill inside the repository'), placeHolder: 'https://github.com/owner/repo#skills/name' });
+  }
+  if (!source) return;
+  const catalog = new ToolCatalog([installSkillTool]);
+  const call = (overwrite: boolean) =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing skill…') }, () =>
+      catalog.invoke(ws, 'install_skill', { source, overwrite }, { actor: 'human', channel: 'vscode' }),
+    );
+  let result = await call(false);
+  if (!result.ok && result.error.code === 'SKILL_EXISTS') {
+    const replace = vscode.l10n.t('Replace');
+    if ((await vscode.window.showWarningMessage(result.error.message, { modal: true }, replace)) !== replace) return;
+    result = await call(true);
+  }
+  if (!result.ok) {
+    const details = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) => `${p.line ?? 1}: ${p.message}`).join('\n');
+    void vscode.window.showErrorMessage(result.error.message, { modal: Boolean(details), detail: details ?? result.error.hint });
+    return;
+  }
+  const data = result.data as { name: string; installedTo: string };
+  void vscode.window.showInformationMessage(vscode.l10n.t('Installed skill {0} into {1}.', data.name, data.installedTo));
+}
+
+function toDisposable(d: { dispose(): void }): vscode.Disposable {
+  return new vscode.Disposable(() => d.dispose());
+}

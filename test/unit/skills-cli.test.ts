@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { skillsCommand } from '../../src/cli/skills';
+import type { Workspace } from '../../src/core/workspace';
+import { BUNDLED_FIXTURE, FIXTURES, openWorkspace, tempFixture } from './skills-helpers';
+
+async function run(args: string[], ws?: () => Promise<Workspace>) {
+  let stdout = '';
+  let stderr = '';
+  const noWorkspace = async (): Promise<Workspace> => {
+    throw new Error('this command should not open the workspace');
+  };
+  const code = await skillsCommand(args, ws ?? noWorkspace, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+async function fixtureWorkspace() {
+  const fx = tempFixture();
+  const ws = await openWorkspace(fx.root, { bundledDir: fx.bundled });
+  return { fx, ws: async () => ws };
+}
+
+test('skills -h explains every command and exits 0; no command or an unknown one is a usage error (2)', async () => {
+  const help = await run(['-h']);
+  assert.equal(help.code, 0);
+  for (const word of ['validate [dir]', 'list', 'load <name> [--section S] [--chunk C]', 'search "<task>" [--xml] [--limit N]']) assert.ok(help.stdout.includes(word), word);
+  assert.equal((await run([])).code, 2);
+  const unknown = await run(['frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown skills command "frobnicate"/);
+  assert.equal((await run(['list', '--bogus'])).code, 2);
+});
+
+test('validate <dir> exits 0 for valid skills and 1 with file:line problems for invalid ones', async () => {
+  const good = await run(['validate', BUNDLED_FIXTURE]);
+  assert.equal(good.code, 0, good.stdout + good.stderr);
+  assert.match(good.stdout, /4 skills checked: 0 errors/);
+  const bad = await run(['validate', path.join(FIXTURES, 'invalid')]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stdout, /bad-name[\\/]SKILL\.md:2: error \[name-charset\]/);
+  assert.match(bad.stdout, /1 skill checked: 2 errors/);
+  const json = await run(['validate', path.join(FIXTURES, 'invalid', 'bad-name'), '--json']);
+  assert.equal(json.code, 1);
+  assert.equal(JSON.parse(json.stdout).errors, 2);
+});
+
+test('validate without a folder checks the workspace skill folders and fails on the skipped one', async () => {
+  const { ws } = await fixtureWorkspace();
+  const r = await run(['validate'], ws);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /no-description[\\/]SKILL\.md:\d+: error \[description-required\]/);
+  assert.match(r.stdout, /colon-value[\\/]SKILL\.md:3: error \[frontmatter-unquoted-colon\]/);
+});
+
+test('validate exits 0 once the workspace skills are fixed', async () => {
+  const { fx, ws } = await fixtureWorkspace();
+  rmSync(path.join(fx.root, '.agents'), { recursive: true });
+  const r = await run(['validate'], ws);
+  assert.equal(r.code, 0, r.stdout);
+});
+
+test('list prints skills by source with shadowed and skipped ones; --json gives the same as data', async () => {
+  const { ws } = await fixtureWorkspace();
+  const r = await run(['list'], ws);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /Project \(\.autosnippet\/skills\)\n  shared-name /);
+  assert.match(r.stdout, /GitHub \(\.github\/skills\)\n  gh-only /);
+  assert.match(r.stdout, /shadowed: shared-name in Claude \(\.claude\/skills\) \(hidden by project\)/);
+  assert.match(r.stdout, /skipped: .*no-description.*no description/);
+  const json = JSON.parse((await run(['list', '--json'], ws)).stdout);
+  assert.equal(json.skills.length, 6);
+  assert.equal(json.shadowed.length, 2);
+});
+
+test('load prints level 2, a section or a chunk; unknown names exit 1 with the closest names', async () => {
+  const { ws } = await fixtureWorkspace();
+  const body = await run(['load', 'project-coldstart'], ws);
+  assert.equal(body.code, 0);
+  assert.match(body.stdout, /^# Skill: project-coldstart/);
+  assert.match(body.stdout, /- examples: Worked examples for large monorepos/);
+  assert.doesNotMatch(body.stdout, /Scan each package on its own/);
+  const section = await run(['load', 'project-coldstart', '--section', 'Pitfalls'], ws);
+  assert.match(section.stdout, /## Pitfalls/);
+  assert.doesNotMatch(section.stdout, /bootstrap_scan/);
+  const chunk = await run(['load', 'project-coldstart', '--chunk', 'examples'], ws);
+  assert.equal(chunk.stdout, '### Example: a monorepo\n\nScan each package on its own, then merge duplicates.\n');
+  const missing = await run(['load', 'coldstart'], ws);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /SKILL_NOT_FOUND: No skill named "coldstart"\. Closest: project-coldstart/);
+  assert.equal((await run(['load', 'project-coldstart', '--chunk', 'nope'], ws)).code, 1);
+  assert.equal((await run(['load', 'project-coldstart', '--section', 'Nope'], ws)).code, 1);
+  assert.equal((await run(['load'], ws)).code, 2);
+});
+
+test('search prints {"matched_skills": [{name, description}]} best first, or an <available-skills> block with --xml', async () => {
+  const { ws } = await fixtureWorkspace();
+  const r = await run(['search', 'cold start a new project', '--limit', '2'], ws);
+  assert.equal(r.code, 0);
+  const json = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(json), ['matched_skills']);
+  assert.equal(json.matched_skills.length, 2);
+  assert.deepEqual(Object.keys(json.matched_skills[0]), ['name', 'description']);
+  assert.equal(json.matched_skills[0].name, 'project-coldstart');
+  const xml = await run(['search', 'guard rules', '--xml', '--limit', '1'], ws);
+  assert.match(xml.stdout, /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules[^<]*<\/description><location>[^<]*guard-rules[\\/]SKILL\.md<\/location><\/skill>\n<\/available-skills>\n$/);
+  assert.equal((await run(['search'], ws)).code, 2);
+  assert.equal((await run(['search', 'x', '--limit', 'lots'], ws)).code, 2);
+});
