@@ -77,6 +77,26 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     assert.ok(views > 0 || text.trim().length > 0, 'the AutoSnippet container shows no views');
     assert.doesNotMatch(text, /no data provider registered/i, `a view in the container has no provider:\n${text}`);
   });
+
+  it('the Skills view lists the 13 bundled skills and the one from .github/skills', async (t) => {
+    const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
+    const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
+    await workbench.settleViewContainer('autosnippet');
+    const tree = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /skills/i }) }).locator('.monaco-list').first();
+    await tree.waitFor({ state: 'visible', timeout: 30_000 });
+    // Expand every source (level 1) so its skills are rendered.
+    for (let round = 0; round < 4; round++) {
+      const collapsed = tree.locator('.monaco-list-row[aria-level="1"][aria-expanded="false"]');
+      if ((await collapsed.count()) === 0) break;
+      await collapsed.first().click();
+      await sleep(300);
+    }
+    const labels = await eventuallyLabels(tree, (l) => l.filter((x) => x.startsWith('autosnippet-')).length >= 13 && l.includes('team-conventions'));
+    const file = await workbench.screenshot('skills-view.png');
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, file)}`);
+    assert.equal(new Set(labels.filter((x) => x.startsWith('autosnippet-'))).size, 13, labels.join(', '));
+    assert.ok(labels.includes('team-conventions'), labels.join(', '));
+  });
 });
 
 describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_000, skip: vsix ? false : 'set AUTOSNIPPET_VSIX=path/to/autosnippet.vsix to run' }, () => {
@@ -97,3 +117,15 @@ describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_0
     }
   });
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The first words of the tree's rows (skill names), polled until `done` holds or 20 s pass. */
+async function eventuallyLabels(tree: import('playwright-core').Locator, done: (labels: string[]) => boolean): Promise<string[]> {
+  let labels: string[] = [];
+  for (const end = Date.now() + 20_000; Date.now() < end; await sleep(300)) {
+    labels = (await tree.locator('.monaco-list-row .label-name').allInnerTexts()).map((x) => x.trim());
+    if (done(labels)) break;
+  }
+  return labels;
+}

@@ -6,6 +6,7 @@
 // and import it below.
 import { runRegisteredTests } from './collector';
 import './foundation.suite';
+import './skills.suite';
 
 export async function run(): Promise<void> {
   // Stack traces of failures then point into the .ts sources (the bundle ships a linked source map).
