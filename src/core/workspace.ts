@@ -44,9 +44,6 @@ export class Workspace {
     }
     const log = options.log ?? silentLogger;
     const store = await Store.open({ dbPath: path.join(dataDir, 'autosnippet.db'), migrations, log });
-    if (store.state.recovered) {
-      log.warn(`the database was damaged (${store.state.recovered.reason}); it was moved to ${store.state.recovered.movedTo} and a fresh one created`);
-    }
     return new Workspace(abs, store, mergeSettings(options.settings), log, options.bundledSkillsDir);
   }
 
