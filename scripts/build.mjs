@@ -53,4 +53,10 @@ await Promise.all([...entries, ...testEntries]
   ));
 
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
+// Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.
+const grammars = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
+mkdirSync(path.join(root, 'dist/tree-sitter'), { recursive: true });
+for (const f of ['tree-sitter', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'].map((g) => `tree-sitter-${g}`)]) {
+  copyFileSync(path.join(grammars, `${f}.wasm`), path.join(root, 'dist/tree-sitter', `${f}.wasm`));
+}
 console.log(`built ${readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).join(', ')}${production ? ' (production)' : ''}`);

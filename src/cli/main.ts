@@ -7,6 +7,7 @@ import { stderrLogger } from '../core/log';
 import { VERSION } from '../core/version';
 import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from '../mcp/run';
 import { skillsCommand } from './skills';
+import { guardCommand } from './guard';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -18,6 +19,7 @@ Commands:
   tools [domain]            the tool catalog, one line per tool
   call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
   skills <command>          validate, list, load and search skills; autosnippet skills -h
+  guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
 
 Options:
   --workspace DIR, -w DIR   the project folder (default: the current folder)
@@ -72,6 +74,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         }
         return 0;
       }
+      case 'guard':
+        return await guardCommand(args, ws, out);
       case 'skills':
         return await skillsCommand(args, ws, out);
       case 'call': {

@@ -17,6 +17,19 @@ const DOLLAR = 36, LBRACE = 123, RBRACE = 125, AT = 64;
 
 const decoder = new TextDecoder('utf-16le');
 
+/** Characters where something other than plain code may start, per family. */
+const INTERESTING: Record<LexFamily, RegExp> = {
+  js: /[\/"'`{}]/g,
+  swift: /[\/"#]/g,
+  kotlin: /[\/"']/g,
+  java: /[\/"']/g,
+  go: /[\/"'`]/g,
+  rust: /[\/"']|(?<![\w])b?r#*"|(?<![\w])b'/g,
+  c: /[\/"'@]/g,
+  python: /#|(?<![\w])[rbfuRBFU]{1,2}(?=["'])|["']/g,
+  hash: /[#"']/g,
+};
+
 /**
  * One linear pass over the text that finds comments and strings with the lexical rules of the
  * language's family. It is not a parser: it errs toward "code" on malformed input, and it never
@@ -38,7 +51,6 @@ class Lexer {
   /** Open `${` of template literals (JS) — the brace depth at which each resumes its template. */
   private readonly templateStack: number[] = [];
   private braceDepth = 0;
-  private lastSignificant = -1;
 
   constructor(
     private readonly text: string,
@@ -52,7 +64,14 @@ class Lexer {
     const n = text.length;
     const hashComments = family === 'python' || family === 'hash';
     const nestedBlocks = family === 'swift' || family === 'rust' || family === 'kotlin';
+    // Jump from one character that can start a comment, string or (JS) brace to the next; plain
+    // code in between is skipped by the regex engine, which is much faster than a JS loop.
+    const interesting = INTERESTING[family];
     while (this.i < n) {
+      interesting.lastIndex = this.i;
+      const found = interesting.exec(text);
+      if (!found) break;
+      this.i = found.index;
       const c = text.charCodeAt(this.i);
       const next = this.i + 1 < n ? text.charCodeAt(this.i + 1) : 0;
       if (hashComments && c === HASH) { this.lineComment(this.i); continue; }
@@ -69,7 +88,7 @@ class Lexer {
       }
       if (c === SQ) {
         if (family === 'rust' && this.rustLifetime()) continue;
-        if (family === 'swift' || family === 'kotlin') { this.mark(this.i, this.i + 1, CODE); this.i++; continue; }
+        if (family === 'swift' || family === 'kotlin') { this.i++; continue; }
         this.quoted(SQ, true);
         continue;
       }
@@ -79,7 +98,7 @@ class Lexer {
         continue;
       }
       if (c === HASH && family === 'swift' && (next === DQ || next === HASH)) { if (this.swiftRaw()) continue; }
-      if (c === AT && next === DQ && (family === 'c')) { this.i++; this.quoted(DQ, family === 'c'); continue; }
+      if (c === AT && next === DQ && family === 'c') { this.i++; this.quoted(DQ, true); continue; }
       if (family === 'rust' && (c === 114 /* r */ || c === 98 /* b */) && this.rustRawOrByte()) continue;
       if (family === 'js') {
         if (c === SLASH && this.regexAllowed()) { this.regexLiteral(); continue; }
@@ -88,6 +107,7 @@ class Lexer {
           const top = this.templateStack[this.templateStack.length - 1];
           if (top !== undefined && top === this.braceDepth) {
             this.templateStack.pop();
+            this.braceDepth--;
             this.i++;
             this.templateBody();
             continue;
@@ -95,9 +115,19 @@ class Lexer {
           this.braceDepth--;
         }
       }
-      if (c !== SPACE && c !== NL && c !== 9 && c !== 13) this.lastSignificant = this.i;
       this.i++;
     }
+  }
+
+  /** The last code character before `at` that is not white space (comments and strings skipped). */
+  private lastSignificantBefore(at: number): number {
+    let k = at - 1;
+    while (k >= 0) {
+      const ch = this.text.charCodeAt(k);
+      if (this.kinds[k] === CODE && ch !== SPACE && ch !== NL && ch !== 9 && ch !== 13) return k;
+      k--;
+    }
+    return -1;
   }
 
   /** Marks [from, to) as `kind`, blanking everything but newlines. */
@@ -112,11 +142,17 @@ class Lexer {
     }
   }
 
+  // The delimiters stay visible, so an empty block holding only a comment does not look empty.
   private lineComment(from: number): void {
     let end = this.text.indexOf('\n', from);
     if (end < 0) end = this.text.length;
     this.mark(from, end, COMMENT);
+    this.keep(from, this.text.charCodeAt(from) === HASH ? 1 : 2);
     this.i = end;
+  }
+
+  private keep(from: number, length: number): void {
+    for (let k = from; k < from + length && k < this.text.length; k++) this.out[k] = this.text.charCodeAt(k);
   }
 
   private blockComment(nested: boolean): void {
@@ -134,6 +170,8 @@ class Lexer {
       k = close < 0 ? text.length : close + 2;
     }
     this.mark(from, k, COMMENT);
+    this.keep(from, 2);
+    if (k - from >= 4 && this.text.charCodeAt(k - 1) === SLASH) this.keep(k - 2, 2);
     this.i = k;
   }
 
@@ -150,7 +188,6 @@ class Lexer {
       k++;
     }
     this.mark(from + 1, Math.min(k, text.length), STRING);
-    this.lastSignificant = Math.min(k, text.length - 1);
     this.i = k < text.length && text.charCodeAt(k) === quote ? k + 1 : k;
   }
 
@@ -166,7 +203,6 @@ class Lexer {
     }
     this.mark(from + openLen, Math.min(k, text.length), STRING);
     this.i = Math.min(k + close.length, text.length);
-    this.lastSignificant = this.i - 1;
   }
 
   private template(): void {
@@ -194,20 +230,20 @@ class Lexer {
     }
     this.mark(from, Math.min(k, text.length), STRING);
     this.i = Math.min(k + 1, text.length);
-    this.lastSignificant = this.i - 1;
   }
 
   private regexAllowed(): boolean {
     const { text } = this;
     const next = text.charCodeAt(this.i + 1);
     if (next === SLASH || next === STAR) return false;
-    if (this.lastSignificant < 0) return true;
-    const p = text[this.lastSignificant];
+    const last = this.lastSignificantBefore(this.i);
+    if (last < 0) return true;
+    const p = text[last];
     if ('(,=:[!&|?{};+-*%<>~^'.includes(p)) return true;
     if (/[\w$]/.test(p)) {
-      let s = this.lastSignificant;
+      let s = last;
       while (s > 0 && /[\w$]/.test(text[s - 1])) s--;
-      const word = text.slice(s, this.lastSignificant + 1);
+      const word = text.slice(s, last + 1);
       return /^(return|typeof|case|do|else|in|of|new|delete|void|throw|yield|await|instanceof)$/.test(word);
     }
     return false;
@@ -221,7 +257,6 @@ class Lexer {
     while (k < text.length) {
       const ch = text.charCodeAt(k);
       if (ch === NL) { // not a regex after all: treat the slash as an operator
-        this.lastSignificant = from;
         this.i = from + 1;
         return;
       }
@@ -234,7 +269,6 @@ class Lexer {
     this.mark(from + 1, Math.min(k, text.length), STRING);
     this.i = Math.min(k + 1, text.length);
     while (this.i < text.length && /[a-z]/.test(text[this.i])) this.i++;
-    this.lastSignificant = this.i - 1;
   }
 
   private pythonString(): boolean {

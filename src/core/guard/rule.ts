@@ -36,6 +36,8 @@ export interface RuleExample {
   bad: string;
   /** The same code written the way the rule asks. */
   good: string;
+  /** The language the example is written in, when not the rule's first. */
+  language?: string;
 }
 
 export interface GuardRule {

@@ -3,17 +3,19 @@ import { systemTools, type HealthCounter } from './system';
 import type { ToolDefinition } from './types';
 import { auditTools } from './audit';
 import { skillTools, skillsHealthCounter } from './skills';
+import { guardTools } from './guard';
+import { agentTools } from './agent';
 
 /** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
-function domainTools(): ToolDefinition[] {
-  return [...auditTools, ...skillTools];
+function domainTools(catalog: () => ToolCatalog): ToolDefinition[] {
+  return [...auditTools, ...skillTools, ...guardTools, ...agentTools(catalog)];
 }
 
 const counters: HealthCounter[] = [skillsHealthCounter];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {
-  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, counters), ...domainTools()]);
+  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, counters), ...domainTools(() => catalog)]);
   return catalog;
 }
 

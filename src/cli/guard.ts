@@ -1,0 +1,117 @@
+// `autosnippet guard [paths…]`: the guard for CI, with ESLint's exit codes.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { guardEngine } from '../core/guard';
+import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
+import { isAutoSnippetError } from '../core/errors';
+import type { Workspace } from '../core/workspace';
+
+export const GUARD_USAGE = `Usage: autosnippet guard [paths…] [options]
+
+Checks files against the project's guard rules (.autosnippet/guard/*.json, recipes) and the built-in
+packs. Folders are walked respecting .gitignore and the guard excludes; default: the whole workspace.
+
+Options:
+  -f, --format text|json|sarif   report format (default: text); sarif is SARIF 2.1.0 for code scanning
+  --max-warnings N               fail when there are more than N warnings (default: -1, no limit)
+  -o, --output-file FILE         write the report to FILE instead of stdout
+  --quiet                        report errors only
+  -h, --help                     this help
+
+Exit codes: 0 no errors and at most N warnings; 1 errors, or more than N warnings;
+            2 usage error, configuration error (an invalid or unsafe rule), or internal error.
+`;
+
+interface GuardArgs {
+  paths: string[];
+  format: ReportFormat;
+  maxWarnings: number;
+  outputFile?: string;
+  quiet: boolean;
+  help: boolean;
+}
+
+class UsageError extends Error {}
+
+export function parseGuardArgs(args: string[]): GuardArgs {
+  const out: GuardArgs = { paths: [], format: 'text', maxWarnings: -1, quiet: false, help: false };
+  const value = (i: number, flag: string) => {
+    const v = args[i + 1];
+    if (v === undefined || (v.startsWith('-') && v !== '-1')) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const take = () => inline ?? value(i++, flag);
+    switch (flag) {
+      case '-h':
+      case '--help':
+        out.help = true;
+        break;
+      case '-f':
+      case '--format': {
+        const f = take();
+        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${f}")`);
+        out.format = f;
+        break;
+      }
+      case '--max-warnings': {
+        const v = take();
+        if (!/^-?\d+$/.test(v) || Number(v) < -1) throw new UsageError(`--max-warnings takes a whole number, -1 for no limit (got "${v}")`);
+        out.maxWarnings = Number(v);
+        break;
+      }
+      case '-o':
+      case '--output-file':
+        out.outputFile = take();
+        break;
+      case '--quiet':
+        out.quiet = true;
+        break;
+      default:
+        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+        out.paths.push(a);
+    }
+  }
+  return out;
+}
+
+export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }): Promise<number> {
+  let opts: GuardArgs;
+  try {
+    opts = parseGuardArgs(args);
+  } catch (e) {
+    out.stderr(`autosnippet guard: ${(e as Error).message}\n\n${GUARD_USAGE}`);
+    return 2;
+  }
+  if (opts.help) {
+    out.stdout(GUARD_USAGE);
+    return 0;
+  }
+  try {
+    const w = await ws();
+    const engine = guardEngine(w);
+    const problems = await engine.problems();
+    if (problems.length) {
+      for (const p of problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
+      return 2;
+    }
+    const scan = await engine.scan({ paths: opts.paths.map((p) => path.resolve(p)) });
+    if (opts.quiet) {
+      scan.violations = scan.violations.filter((v) => v.severity === 'error');
+      scan.counts = { error: scan.counts.error, warning: 0, info: 0, hint: 0 };
+    }
+    const rules = (await engine.rules()).map((s) => s.rule);
+    const report = opts.format === 'json' ? jsonReport(scan) : opts.format === 'sarif' ? sarifReport(scan, rules, w.version) : textReport(scan);
+    if (opts.outputFile) writeFileSync(path.resolve(opts.outputFile), report);
+    else out.stdout(report);
+    for (const s of scan.skipped) if (s.reason === 'not found') out.stderr(`autosnippet guard: ${s.path}: not found\n`);
+    const tooManyWarnings = opts.maxWarnings >= 0 && scan.counts.warning > opts.maxWarnings;
+    if (tooManyWarnings) out.stderr(`autosnippet guard: ${scan.counts.warning} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+    return scan.counts.error > 0 || tooManyWarnings ? 1 : 0;
+  } catch (e) {
+    out.stderr(`autosnippet guard: ${isAutoSnippetError(e) ? `${e.code}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : (e as Error).stack ?? String(e)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,270 @@
+import type * as TS from '@vscode/tree-sitter-wasm';
+import type { TimeBudget } from './budget';
+import type { CompiledRuleSet, Task } from './compile';
+import { maskText, type MaskedText } from './mask';
+import { runRegexTask, runStructuralTask, type RawMatch } from './match';
+import type { StoppedRule } from './rule';
+import type { TreeSitterHost } from './structural';
+
+export interface RunOptions {
+  /** Identifies a document across edits (a URI or path); enables incremental re-checks. */
+  documentKey?: string;
+  /** Re-check only around what changed since the last check of the same document. */
+  incremental?: boolean;
+  budgetMs: number;
+}
+
+export interface RunResult {
+  matches: RawMatch[];
+  masked: MaskedText;
+  lineStarts: number[];
+  stopped: StoppedRule[];
+  incomplete: boolean;
+  /** Characters actually re-checked (the whole text, or the window around an edit). */
+  checkedChars: number;
+}
+
+interface DocumentState {
+  setKey: string;
+  text: string;
+  masked: MaskedText;
+  matches: RawMatch[];
+  trees: Map<string, TS.Tree>;
+}
+
+/** Lines of context re-checked on each side of an edit, for patterns that span lines. */
+const MARGIN_LINES = 40;
+const MAX_DOCUMENTS = 64;
+
+/**
+ * Runs a compiled rule set over a text under a time budget, and keeps what it needs per document to
+ * re-check only the lines around an edit: the previous text, its matches and its syntax trees.
+ */
+export class DocumentChecker {
+  private readonly docs = new Map<string, DocumentState>();
+  /** Rules stopped by the budget on a document, skipped there until the rules change. */
+  private readonly benched = new Map<string, Set<number>>();
+
+  constructor(private readonly budget: TimeBudget, private readonly treeSitter: TreeSitterHost) {}
+
+  run(set: CompiledRuleSet, setKey: string, text: string, opts: RunOptions): RunResult {
+    const deadline = performance.now() + opts.budgetMs;
+    const masked = maskText(text, set.language);
+    const lineStarts = computeLineStarts(text);
+    const key = opts.documentKey;
+    const prev = key !== undefined ? this.docs.get(key) : undefined;
+    const bench = key !== undefined ? this.benched.get(`${setKey}\u0000${key}`) : undefined;
+
+    let from = 0;
+    let to = text.length;
+    let kept: RawMatch[] = [];
+    let edit: Edit | undefined;
+    if (opts.incremental && prev && prev.setKey === setKey) {
+      edit = diff(prev.text, text, prev.masked.code, masked.code);
+      const window = edit && editWindow(edit, prev.matches, lineStarts, text.length);
+      if (window) {
+        ({ from, to } = window);
+        kept = window.kept;
+      } else if (!edit) {
+        from = to = 0;
+        kept = prev.matches;
+      }
+    }
+
+    const matches: RawMatch[] = [];
+    const stopped: StoppedRule[] = [];
+    let incomplete = false;
+    // Results without a stopped regex rule stay consistent (that rule is benched from now on);
+    // a stopped parse or query leaves partial matches, which must not seed an incremental check.
+    let storable = true;
+    const regexTasks = set.tasks.filter((t, i) => t.kind === 'regex' && !bench?.has(i));
+    for (const i of bench ?? []) {
+      stopped.push(...stopReport(set, set.tasks[i], opts.budgetMs, 'skipped on this document: it ran past the time budget here before'));
+      incomplete = true;
+    }
+    const input = { raw: text, masked };
+    let next = 0;
+    let current = -1;
+    while (from < to && next < regexTasks.length) {
+      const remaining = deadline - performance.now();
+      const finished = this.budget.run(() => {
+        for (; next < regexTasks.length; next++) {
+          current = next;
+          const local: RawMatch[] = [];
+          runRegexTask(regexTasks[next] as Extract<Task, { kind: 'regex' }>, set, input, from, to, local);
+          for (const m of local) matches.push(m);
+        }
+      }, remaining / 2);
+      if (finished) break;
+      const slow = regexTasks[current];
+      stopped.push(...stopReport(set, slow, opts.budgetMs));
+      if (key !== undefined) this.benchTask(`${setKey}\u0000${key}`, set.tasks.indexOf(slow));
+      incomplete = true;
+      next = current + 1;
+    }
+
+    const trees = new Map<string, TS.Tree>();
+    for (const [i, task] of set.tasks.entries()) {
+      if (task.kind !== 'structural' || bench?.has(i)) continue;
+      let tree = trees.get(task.grammar);
+      if (!tree && prev && prev.setKey === setKey && prev.text === text) tree = prev.trees.get(task.grammar);
+      if (tree) trees.set(task.grammar, tree);
+      if (!tree) {
+        let old = prev?.setKey === setKey ? prev.trees.get(task.grammar) : undefined;
+        if (old && edit) {
+          old = old.copy();
+          old.edit(toTreeEdit(edit, prev!.text, text));
+        }
+        tree = this.treeSitter.parse(task.grammar, text, edit ? old : undefined, deadline);
+        if (old && old !== prev?.trees.get(task.grammar)) old.delete();
+        if (!tree) {
+          incomplete = true;
+          storable = false;
+          stopped.push(...stopReport(set, task, opts.budgetMs, this.treeSitter.isReady(task.grammar) ? undefined : 'the parser is still loading'));
+          continue;
+        }
+        trees.set(task.grammar, tree);
+      }
+      if (from < to && !runStructuralTask(task, tree, from, to, deadline, matches)) {
+        incomplete = true;
+        storable = false;
+        stopped.push(...stopReport(set, task, opts.budgetMs));
+      }
+    }
+
+    const all = kept.length ? mergeSorted(kept, matches) : matches.sort(byStart);
+    if (key !== undefined) {
+      if (prev) for (const [g, t] of prev.trees) if (trees.get(g) !== t) t.delete();
+      this.docs.delete(key);
+      if (storable) this.docs.set(key, { setKey, text, masked, matches: all, trees });
+      else for (const t of trees.values()) t.delete();
+      this.evict();
+    } else {
+      for (const t of trees.values()) t.delete();
+    }
+    return { matches: all, masked, lineStarts, stopped, incomplete, checkedChars: Math.max(0, to - from) };
+  }
+
+  forget(documentKey: string): void {
+    const d = this.docs.get(documentKey);
+    if (d) for (const t of d.trees.values()) t.delete();
+    this.docs.delete(documentKey);
+  }
+
+  clear(): void {
+    for (const key of [...this.docs.keys()]) this.forget(key);
+    this.benched.clear();
+  }
+
+  private benchTask(key: string, taskIndex: number): void {
+    let s = this.benched.get(key);
+    if (!s) this.benched.set(key, (s = new Set()));
+    s.add(taskIndex);
+  }
+
+  private evict(): void {
+    while (this.docs.size > MAX_DOCUMENTS) {
+      const oldest = this.docs.keys().next().value as string;
+      this.forget(oldest);
+    }
+  }
+}
+
+function stopReport(set: CompiledRuleSet, task: Task, budgetMs: number, why?: string): StoppedRule[] {
+  const ids = task.kind === 'regex' ? task.members.map((m) => set.rules[m.index].id) : [set.rules[task.ruleOfPattern[0]].id];
+  return ids.map((ruleId) => ({
+    ruleId,
+    reason: 'budget' as const,
+    detail: why ?? `stopped after running past the ${budgetMs} ms budget for this check; it is skipped for this document until the rules change`,
+  }));
+}
+
+export function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  let i = -1;
+  while ((i = text.indexOf('\n', i + 1)) !== -1) starts.push(i + 1);
+  return starts;
+}
+
+/** Index of the line containing `offset` (0-based). */
+export function lineOf(lineStarts: number[], offset: number): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+interface Edit {
+  /** Common prefix length. */
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+/** The changed span between two versions, over the raw and the masked text (masking can change far away). */
+function diff(oldText: string, newText: string, oldCode: string, newCode: string): Edit | undefined {
+  if (oldText === newText) return undefined;
+  const max = Math.min(oldText.length, newText.length);
+  let p = 0;
+  while (p < max && oldText.charCodeAt(p) === newText.charCodeAt(p) && oldCode.charCodeAt(p) === newCode.charCodeAt(p)) p++;
+  let s = 0;
+  const maxS = max - p;
+  while (s < maxS) {
+    const a = oldText.length - 1 - s;
+    const b = newText.length - 1 - s;
+    if (oldText.charCodeAt(a) !== newText.charCodeAt(b) || oldCode.charCodeAt(a) !== newCode.charCodeAt(b)) break;
+    s++;
+  }
+  return { start: p, oldEnd: oldText.length - s, newEnd: newText.length - s };
+}
+
+/**
+ * The window to re-check (whole lines around the edit plus a margin) and the previous matches that
+ * stay valid: those before the window that end in unchanged text, and those after it, shifted.
+ * Undefined when a previous match straddles the edit in a way the window cannot re-find.
+ */
+function editWindow(edit: Edit, old: RawMatch[], lineStarts: number[], length: number): { from: number; to: number; kept: RawMatch[] } | undefined {
+  const firstLine = Math.max(0, lineOf(lineStarts, edit.start) - MARGIN_LINES);
+  const lastLine = lineOf(lineStarts, edit.newEnd) + MARGIN_LINES + 1;
+  const from = lineStarts[firstLine];
+  const to = lastLine < lineStarts.length ? lineStarts[lastLine] : length;
+  const delta = edit.newEnd - edit.oldEnd;
+  const toOld = to - delta;
+  const kept: RawMatch[] = [];
+  for (const m of old) {
+    if (m.start < from) {
+      if (m.end > edit.start) return undefined;
+      kept.push(m);
+    } else if (m.start >= toOld) {
+      kept.push({ ...m, start: m.start + delta, end: m.end + delta });
+    }
+  }
+  return { from, to, kept };
+}
+
+function toTreeEdit(edit: Edit, oldText: string, newText: string): TS.Edit {
+  const point = (text: string, offset: number) => {
+    const before = text.lastIndexOf('\n', offset - 1);
+    let row = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) row++;
+    return { row, column: offset - (before + 1) };
+  };
+  return {
+    startIndex: edit.start,
+    oldEndIndex: edit.oldEnd,
+    newEndIndex: edit.newEnd,
+    startPosition: point(newText, edit.start),
+    oldEndPosition: point(oldText, edit.oldEnd),
+    newEndPosition: point(newText, edit.newEnd),
+  } as TS.Edit;
+}
+
+const byStart = (a: RawMatch, b: RawMatch) => a.start - b.start || a.rule - b.rule;
+
+function mergeSorted(a: RawMatch[], b: RawMatch[]): RawMatch[] {
+  return [...a, ...b].sort(byStart);
+}

@@ -1,0 +1,104 @@
+import type * as TS from '@vscode/tree-sitter-wasm';
+import type { GuardRule, MatchScope, RegexPattern } from './rule';
+import { regexShape } from './regex-source';
+import { grammarFor } from './structural';
+
+/** One regex rule ready to run: a global matcher, and a sticky one with indices for fixes. */
+export interface RegexMember {
+  /** Index into CompiledRuleSet.rules. */
+  index: number;
+  global: RegExp;
+  sticky: RegExp;
+  /** Capture group (in the combined regex) that wraps this member's alternative. */
+  group: number;
+}
+
+/**
+ * Rules that run in one pass. Trusted built-in rules with the same scope and flags are combined into
+ * one alternation (one scan of the text for all of them); every other rule runs alone, so a slow one
+ * can be named and stopped on its own.
+ */
+export interface RegexTask {
+  kind: 'regex';
+  scope: MatchScope;
+  members: RegexMember[];
+  combined?: RegExp;
+}
+
+export interface StructuralTask {
+  kind: 'structural';
+  grammar: string;
+  /** Rule index per query pattern index. */
+  ruleOfPattern: number[];
+  query: TS.Query;
+}
+
+export type Task = RegexTask | StructuralTask;
+
+export interface CompiledRuleSet {
+  language: string;
+  rules: GuardRule[];
+  tasks: Task[];
+  /** Grammars the structural tasks need (loaded before the first check). */
+  grammars: string[];
+}
+
+/** Compiled tree-sitter queries, keyed by grammar and rule id (compiled and validated at load). */
+export type QueryTable = Map<string, TS.Query>;
+
+export function queryKey(grammar: string, ruleId: string): string {
+  return `${grammar}\u0000${ruleId}`;
+}
+
+export function compileRuleSet(language: string, rules: GuardRule[], queries: QueryTable): CompiledRuleSet {
+  const tasks: Task[] = [];
+  const combinable = new Map<string, { scope: MatchScope; flags: string; members: { index: number; source: string }[] }>();
+  const grammars = new Set<string>();
+  rules.forEach((rule, index) => {
+    if (rule.pattern.kind === 'structural') {
+      const grammar = grammarFor(language);
+      const query = grammar ? queries.get(queryKey(grammar, rule.id)) : undefined;
+      if (!grammar || !query) return;
+      grammars.add(grammar);
+      tasks.push({ kind: 'structural', grammar, ruleOfPattern: Array.from({ length: query.patternCount() }, () => index), query });
+      return;
+    }
+    const p = rule.pattern as RegexPattern;
+    const flags = normalizeFlags(p.flags);
+    const shape = regexShape(p.regex);
+    if (rule.origin === 'builtin' && !shape.named && !shape.backreferences) {
+      const key = `${p.scope ?? 'code'}/${flags}`;
+      let g = combinable.get(key);
+      if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, members: [] }));
+      g.members.push({ index, source: p.regex });
+    } else {
+      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)] });
+    }
+  });
+  const combinedTasks: RegexTask[] = [];
+  for (const g of combinable.values()) {
+    if (g.members.length === 1) {
+      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0)] });
+      continue;
+    }
+    let group = 1;
+    const members: RegexMember[] = [];
+    const parts: string[] = [];
+    for (const m of g.members) {
+      members.push(member(m.index, m.source, g.flags, group));
+      parts.push(`(${m.source})`);
+      group += 1 + regexShape(m.source).groups;
+    }
+    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g') });
+  }
+  // Trusted, combined work first: a slow project rule then cannot starve the built-ins.
+  return { language, rules, tasks: [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')], grammars: [...grammars] };
+}
+
+function member(index: number, source: string, flags: string, group: number): RegexMember {
+  return { index, global: new RegExp(source, flags + 'g'), sticky: new RegExp(source, flags + 'yd'), group };
+}
+
+export function normalizeFlags(flags: string | undefined): string {
+  return [...new Set((flags ?? '').replace(/[gyd]/g, ''))].sort().join('');
+}

@@ -1,0 +1,55 @@
+import picomatch from 'picomatch';
+import { COMMENT, type MaskedText } from './mask';
+
+/** `autosnippet-guard-disable-next-line id1, id2 -- why` and `…-disable-line`, in comments only. */
+const DISABLE = /autosnippet-guard-disable-(next-line|line)\b([^\n]*)/g;
+
+export const DISABLE_NEXT_LINE = 'autosnippet-guard-disable-next-line';
+
+/** Line (0-based) → rule ids disabled there, or '*' for all rules. */
+export type InlineDisables = Map<number, Set<string> | '*'>;
+
+export function inlineDisables(text: string, masked: MaskedText, lineOfOffset: (offset: number) => number): InlineDisables {
+  const out: InlineDisables = new Map();
+  if (!text.includes('autosnippet-guard-disable')) return out;
+  DISABLE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DISABLE.exec(text)) !== null) {
+    if (masked.kinds[m.index] !== COMMENT) continue;
+    const line = lineOfOffset(m.index) + (m[1] === 'next-line' ? 1 : 0);
+    const spec = m[2].split('--')[0].replace(/\*\/.*$/, '');
+    const ids = spec.split(/[\s,]+/).filter(Boolean);
+    const existing = out.get(line);
+    if (ids.length === 0 || existing === '*') {
+      out.set(line, '*');
+      continue;
+    }
+    const set = existing ?? new Set<string>();
+    for (const id of ids) set.add(id);
+    out.set(line, set);
+  }
+  return out;
+}
+
+export function isDisabled(disables: InlineDisables, line: number, ruleId: string): boolean {
+  const d = disables.get(line);
+  return d !== undefined && (d === '*' || d.has(ruleId));
+}
+
+/** Workspace-relative path globs, compiled once. */
+export class GlobSet {
+  private readonly match: (p: string) => boolean;
+  readonly empty: boolean;
+
+  constructor(globs: readonly string[]) {
+    this.empty = globs.length === 0;
+    const matchers = globs.map((g) => picomatch(g.replace(/^\.\//, ''), { dot: true }));
+    // A bare folder name or glob without a slash matches at any depth, like .gitignore.
+    const basenames = globs.filter((g) => !g.includes('/')).map((g) => picomatch(g, { dot: true }));
+    this.match = (p) => matchers.some((m) => m(p)) || basenames.some((m) => p.split('/').some((seg) => m(seg)));
+  }
+
+  has(relPath: string): boolean {
+    return !this.empty && this.match(relPath.replace(/\\/g, '/'));
+  }
+}

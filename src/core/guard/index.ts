@@ -1,0 +1,25 @@
+import type { Workspace } from '../workspace';
+import { GuardEngine } from './engine';
+import type { GuardRule } from './rule';
+import { toRule, type ProjectRuleJson } from './project-rules';
+
+/** The workspace's guard engine, created on first use and disposed with the workspace. */
+export function guardEngine(ws: Workspace): GuardEngine {
+  return ws.service('guard', (w) => new GuardEngine(w));
+}
+
+/**
+ * Adds (or replaces) the rules another part of AutoSnippet contributes — the guard constraints of
+ * recipes, for example — under a source name. They are validated like project rules (regex safety,
+ * query compilation) and, like them, run only in a trusted workspace.
+ */
+export function setGuardRuleSource(ws: Workspace, source: string, rules: (GuardRule | ProjectRuleJson)[], origin: GuardRule['origin'] = 'recipe'): void {
+  guardEngine(ws).setRuleSource(source, rules.map((r) => ('pattern' in r ? r : toRule(r, source, origin))));
+}
+
+export { GuardEngine } from './engine';
+export type { ScanResult, ScanOptions, RuleStatus } from './engine';
+export type { GuardRule, Violation, CheckResult, Severity, RuleProblem } from './rule';
+export { applyFixes, disableCommentFor } from './fix';
+export { textReport, jsonReport, sarifReport, type ReportFormat } from './report';
+export { languageForPath, normalizeLanguage, lineCommentOf } from './languages';

@@ -1,0 +1,94 @@
+import type { CompiledRuleSet, RegexTask, StructuralTask } from './compile';
+import { COMMENT, STRING, type MaskedText } from './mask';
+import type { GuardRule } from './rule';
+import { expandTemplate } from './regex-source';
+import { runQuery } from './structural';
+import type * as TS from '@vscode/tree-sitter-wasm';
+
+/** A match before filters and positions: offsets into the text and the rule's index. */
+export interface RawMatch {
+  rule: number;
+  start: number;
+  end: number;
+  fix?: string;
+}
+
+export interface MatchInput {
+  raw: string;
+  masked: MaskedText;
+}
+
+/**
+ * Runs one regex task over the window [from, to) of the text (matches start in the window and may end
+ * after it). Combined tasks scan once with the alternation; at each position where some alternative
+ * matches, the later members are tried there too (sticky), and the scan resumes one character on, so
+ * every member finds exactly the matches it would find alone.
+ */
+export function runRegexTask(task: RegexTask, set: CompiledRuleSet, input: MatchInput, from: number, to: number, out: RawMatch[]): void {
+  const text = task.scope === 'code' ? input.masked.code : input.raw;
+  const wanted = task.scope === 'comments' ? COMMENT : task.scope === 'strings' ? STRING : -1;
+  const kinds = input.masked.kinds;
+  const accept = (index: number, start: number, end: number, sticky: RegExp) => {
+    if (wanted >= 0 && kinds[start] !== wanted) return;
+    out.push({ rule: index, start, end, fix: fixFor(set.rules[index], sticky, text, input.raw, start, end) });
+  };
+  if (!task.combined) {
+    const m0 = task.members[0];
+    const re = m0.global;
+    re.lastIndex = from;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null && m.index < to) {
+      const end = m.index + m[0].length;
+      accept(m0.index, m.index, end, m0.sticky);
+      if (end === m.index) re.lastIndex++;
+    }
+    return;
+  }
+  const re = task.combined;
+  const members = task.members;
+  const nextAllowed = new Array<number>(members.length).fill(from);
+  re.lastIndex = from;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null && m.index < to) {
+    const pos = m.index;
+    let first = 0;
+    while (first < members.length && m[members[first].group] === undefined) first++;
+    if (first < members.length && pos >= nextAllowed[first]) {
+      const end = pos + m[members[first].group].length;
+      accept(members[first].index, pos, end, members[first].sticky);
+      nextAllowed[first] = Math.max(end, pos + 1);
+    }
+    for (let k = first + 1; k < members.length; k++) {
+      if (pos < nextAllowed[k]) continue;
+      const s = members[k].sticky;
+      s.lastIndex = pos;
+      const mk = s.exec(text);
+      if (mk) {
+        const end = pos + mk[0].length;
+        accept(members[k].index, pos, end, s);
+        nextAllowed[k] = Math.max(end, pos + 1);
+      }
+    }
+    re.lastIndex = pos + 1;
+  }
+}
+
+/** The fix's replacement text, with groups taken from the raw text (the masked one has blanks). */
+function fixFor(rule: GuardRule, sticky: RegExp, text: string, raw: string, start: number, end: number): string | undefined {
+  if (rule.fix === undefined) return undefined;
+  if (!/\$/.test(rule.fix)) return rule.fix;
+  sticky.lastIndex = start;
+  const m = sticky.exec(text) as (RegExpExecArray & { indices?: ([number, number] | undefined)[] & { groups?: Record<string, [number, number] | undefined> } }) | null;
+  if (!m || !m.indices) return undefined;
+  const slice = (ix: [number, number] | undefined) => (ix ? raw.slice(ix[0], ix[1]) : undefined);
+  const groups = m.indices.slice(1).map(slice);
+  const named: Record<string, string | undefined> = {};
+  for (const [k, ix] of Object.entries(m.indices.groups ?? {})) named[k] = slice(ix);
+  return expandTemplate(rule.fix, raw.slice(start, end), groups, named);
+}
+
+export function runStructuralTask(task: StructuralTask, tree: TS.Tree, from: number, to: number, deadline: number, out: RawMatch[]): boolean {
+  const { matches, complete } = runQuery(task.query, tree, from, to, deadline);
+  for (const m of matches) if (m.start >= from && m.start < to) out.push({ rule: task.ruleOfPattern[m.patternIndex], start: m.start, end: m.end });
+  return complete;
+}

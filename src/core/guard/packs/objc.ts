@@ -1,0 +1,48 @@
+import { pack } from './pack';
+
+export const objcRules = pack('objective-c', ['objective-c'], [
+  {
+    id: 'objc/block-retain-cycle',
+    message: 'Block stored by self captures self (retain cycle).',
+    severity: 'warning',
+    regex: String.raw`(?:\bself\.\w+|\b_\w+)\s*=\s*\^[^{;]*\{[^}]*\bself\b`,
+    why: 'self retains the block through the property or ivar, and the block retains self: the object is never deallocated, and the block may run on a dead screen.',
+    suggestion: 'Capture a weak reference: __weak typeof(self) weakSelf = self; and use weakSelf (strongify inside if needed).',
+    tags: ['memory', 'retain-cycle'],
+    examples: [{
+      bad: 'self.completion = ^(NSData *data) {\n  [self handle:data];\n};',
+      good: '__weak typeof(self) weakSelf = self;\nself.completion = ^(NSData *data) {\n  [weakSelf handle:data];\n};',
+    }],
+  },
+  {
+    id: 'objc/dispatch-sync-main',
+    message: 'dispatch_sync to the main queue deadlocks on the main thread.',
+    severity: 'error',
+    regex: String.raw`\bdispatch_sync\s*\(\s*dispatch_get_main_queue\s*\(\s*\)`,
+    why: 'Called from the main thread, dispatch_sync(main) waits for itself forever; from another thread it blocks it on UI work.',
+    suggestion: 'Use dispatch_async(dispatch_get_main_queue(), ^{ … }).',
+    tags: ['deadlock', 'main-thread'],
+    examples: [{ bad: 'dispatch_sync(dispatch_get_main_queue(), ^{ [self reload]; });', good: 'dispatch_async(dispatch_get_main_queue(), ^{ [self reload]; });' }],
+  },
+  {
+    id: 'objc/strong-delegate',
+    message: 'Delegate property is strong (retain cycle).',
+    severity: 'warning',
+    regex: String.raw`(@property\s*\((?:\s*\w+(?:\s*=\s*\w+)?\s*,)*\s*)(?:strong|retain)((?:\s*,\s*\w+(?:\s*=\s*\w+)?)*\s*\)\s*id\s*<\w+>\s*\w*[Dd]elegate\b)`,
+    fix: '$1weak$2',
+    why: 'The delegate usually owns the object that holds it; a strong reference back makes a cycle and neither is freed.',
+    suggestion: 'Declare delegates weak: @property (nonatomic, weak) id<FooDelegate> delegate;',
+    tags: ['memory', 'retain-cycle'],
+    examples: [{ bad: '@property (nonatomic, strong) id<LoaderDelegate> delegate;', good: '@property (nonatomic, weak) id<LoaderDelegate> delegate;' }],
+  },
+  {
+    id: 'objc/main-thread-sleep',
+    message: 'Sleeping blocks the thread.',
+    severity: 'warning',
+    regex: String.raw`(?:\[NSThread\s+sleep\w*:|(?<![\w.])u?sleep\s*\()`,
+    why: 'On the main thread a sleep freezes the UI, and the system watchdog terminates apps that stop responding.',
+    suggestion: 'Schedule the work later with dispatch_after, or move it off the main thread.',
+    tags: ['main-thread', 'performance'],
+    examples: [{ bad: '[NSThread sleepForTimeInterval:1.0];', good: 'dispatch_after(dispatch_time(DISPATCH_TIME_NOW, NSEC_PER_SEC), dispatch_get_main_queue(), ^{ [self retry]; });' }],
+  },
+]);

@@ -1,0 +1,80 @@
+import { readFileSync, statSync } from 'node:fs';
+import { analyzePattern, type PatternVerdict } from './regex-safety';
+import type { GuardRule, StoppedRule, Violation } from './rule';
+import { RuleRunner, type RunnerConfig } from './runner';
+import type { WorkspaceFile } from './files';
+
+export interface CheckFilesJob {
+  /** Identifies the rule list, so a worker compiles it once for many jobs. */
+  rulesKey: string;
+  rules: GuardRule[];
+  config: RunnerConfig;
+  files: WorkspaceFile[];
+  budgetMs: number;
+  maxFileBytes: number;
+}
+
+export interface FileCheck {
+  path: string;
+  language: string;
+  bytes: number;
+  violations: Violation[];
+  stopped: StoppedRule[];
+  incomplete: boolean;
+  skipped?: string;
+  mtimeMs: number;
+}
+
+let runner: { key: string; runner: RuleRunner } | undefined;
+
+/** Checks files from disk with a rule list; runs in a worker thread (or in-thread as a fallback). */
+export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
+  if (runner?.key !== job.rulesKey) {
+    runner?.runner.dispose();
+    runner = { key: job.rulesKey, runner: new RuleRunner(job.rules, job.config) };
+  }
+  const r = runner.runner;
+  const out: FileCheck[] = [];
+  for (const f of job.files) {
+    let text: string;
+    let bytes = 0;
+    let mtimeMs = 0;
+    try {
+      const st = statSync(f.abs);
+      bytes = st.size;
+      mtimeMs = st.mtimeMs;
+      if (st.size > job.maxFileBytes) {
+        out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: `larger than ${Math.round(job.maxFileBytes / 1024)} KiB`, mtimeMs });
+        continue;
+      }
+      text = readFileSync(f.abs, 'utf8');
+    } catch (e) {
+      out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: `unreadable: ${(e as Error).message}`, mtimeMs });
+      continue;
+    }
+    if (text.slice(0, 8000).includes('\u0000')) {
+      out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: 'binary', mtimeMs });
+      continue;
+    }
+    await r.prepare(f.language);
+    // Large files get proportionally more time: the budget is there to stop runaway patterns.
+    const budgetMs = Math.max(job.budgetMs, (bytes / 1e6) * 500);
+    const res = r.checkText(text, f.language, { path: f.rel, budgetMs });
+    out.push({ path: f.rel, language: f.language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs });
+  }
+  return out;
+}
+
+export interface AnalyzeJob {
+  patterns: { source: string; flags: string }[];
+  timeoutMs: number;
+}
+
+export function analyzePatterns(job: AnalyzeJob): PatternVerdict[] {
+  return job.patterns.map((p) => analyzePattern(p.source, p.flags, job.timeoutMs));
+}
+
+export const guardWorkerHandlers = {
+  'guard.checkFiles': (p: CheckFilesJob) => checkFiles(p),
+  'guard.analyzePatterns': (p: AnalyzeJob) => analyzePatterns(p),
+};

@@ -1,0 +1,274 @@
+import path from 'node:path';
+import { AutoSnippetError } from '../errors';
+import { guardEngine } from '../guard';
+import { complianceReport, recentScans, recordScan, summarizeScan } from '../guard/compliance';
+import type { ScanResult } from '../guard/engine';
+import { applyFixes } from '../guard/fix';
+import { knownLanguages } from '../guard/languages';
+import { relPath } from '../guard/files';
+import { severityRank, type Severity, type Violation } from '../guard/rule';
+import type { Workspace } from '../workspace';
+import { defineTool, type JsonSchema, type ToolContext, type ToolDefinition } from './types';
+
+const SEVERITY_ENUM = ['error', 'warning', 'info', 'hint'];
+
+const minSeverity: JsonSchema = { type: 'string', enum: SEVERITY_ENUM, description: 'Leave out violations less severe than this (default: hint, i.e. everything).' };
+
+/** A violation as tools return it: positions are 1-based; `end` is exclusive. */
+function publicViolation(v: Violation) {
+  const { startOffset: _s, endOffset: _e, ...rest } = v;
+  for (const k of Object.keys(rest) as (keyof typeof rest)[]) if (rest[k] === undefined) delete rest[k];
+  return rest;
+}
+
+function atLeast(sev: Severity | undefined) {
+  const limit = severityRank[sev ?? 'hint'];
+  return (v: Violation) => severityRank[v.severity] <= limit;
+}
+
+function assertEnabled(ws: Workspace): void {
+  if (!ws.settings.guard.enabled) throw new AutoSnippetError('GUARD_DISABLED', 'Guard is turned off for this workspace.', 'Turn it on with the autosnippet.guard.enabled setting.');
+}
+
+function scanBody(scan: ScanResult, min?: Severity) {
+  const filter = atLeast(min);
+  return {
+    files: scan.files,
+    counts: scan.counts,
+    durationMs: Math.round(scan.durationMs),
+    stopped: scan.stopped,
+    skipped: scan.skipped.slice(0, 50),
+    problems: scan.problems,
+    violations: scan.violations.filter(filter).map(publicViolation),
+  };
+}
+
+interface CheckInput { code: string; language: string; path?: string }
+
+export const guardCheck = defineTool<CheckInput, unknown>({
+  name: 'guard_check',
+  title: 'Check code against the guard rules',
+  domain: 'guard',
+  summary: "Checks a snippet of code against the project's guard rules and the built-in packs.",
+  description:
+    "Checks code (before or after you write it) against the project's guard rules — its own rules in .autosnippet/guard/*.json, rules from recipes, and the built-in packs for " +
+    'TypeScript/JavaScript, Swift, Objective-C, Python, Go, Java/Kotlin and Rust. Each violation has the rule id, severity, range (1-based line/column, end exclusive), the matched text, ' +
+    'why it matters and the suggested fix; `fixedCode` is the code with every automatic fix applied, when a rule has one. Pass `path` (workspace-relative) when the code belongs to a file, ' +
+    'so path-scoped rules and exclusions apply. Comments and strings are not matched unless a rule asks for them. Use guard_explain for a rule\'s rationale and examples.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      code: { type: 'string', maxLength: 2_000_000, description: 'The source text to check.' },
+      language: { type: 'string', minLength: 1, description: `VS Code language id or common alias: ${knownLanguages().join(', ')} (ts, py, objc… also work).` },
+      path: { type: 'string', description: 'Workspace-relative path of the file the code belongs to (optional).' },
+    },
+    required: ['code', 'language'],
+    additionalProperties: false,
+  },
+  access: 'read',
+  maxOutputChars: 24_000,
+  paginate: 'violations',
+  async handler(ws, input) {
+    assertEnabled(ws);
+    const rel = input.path !== undefined ? toRel(ws, input.path) : undefined;
+    const res = await guardEngine(ws).check(input.code, input.language, { path: rel });
+    const fixed = applyFixes(input.code, res.violations);
+    return {
+      clean: res.violations.length === 0,
+      counts: countBySeverity(res.violations),
+      incomplete: res.incomplete,
+      stopped: res.stopped,
+      ...(fixed.applied ? { fixedCode: fixed.text, fixesApplied: fixed.applied } : {}),
+      violations: res.violations.map(publicViolation),
+    };
+  },
+});
+
+interface AuditInput { paths: string[]; minSeverity?: Severity }
+
+export const guardAuditFiles = defineTool<AuditInput, unknown>({
+  name: 'guard_audit_files',
+  title: 'Audit files with the guard rules',
+  domain: 'guard',
+  summary: 'Checks files or folders of the workspace (as saved on disk) against the guard rules.',
+  description:
+    'Checks the given files or folders (workspace-relative or absolute, inside the workspace) against the guard rules, on worker threads. Folders are walked respecting .gitignore and the guard excludes; ' +
+    'a file named explicitly is checked even if .gitignore lists it. Returns counts per severity and the violations (rule id, severity, path, range, matched text, why, suggested fix). ' +
+    'Use it after editing files; use scan_project for the whole workspace and its compliance trend.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      paths: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'string', minLength: 1 }, description: 'Files or folders to check.' },
+      minSeverity,
+    },
+    required: ['paths'],
+    additionalProperties: false,
+  },
+  access: 'read',
+  maxOutputChars: 40_000,
+  paginate: 'violations',
+  async handler(ws, input, ctx) {
+    assertEnabled(ws);
+    const scan = await guardEngine(ws).scan({ paths: input.paths, signal: ctx.signal, progress: progressOf(ctx) });
+    return scanBody(scan, input.minSeverity);
+  },
+});
+
+interface ScanInput { paths?: string[]; minSeverity?: Severity }
+
+export const scanProject = defineTool<ScanInput, unknown>({
+  name: 'scan_project',
+  title: 'Scan the workspace with the guard rules',
+  domain: 'guard',
+  summary: 'Scans the whole workspace with the guard rules; records the result for compliance trends.',
+  description:
+    'Scans every source file of the workspace (respecting .gitignore and the guard excludes) on worker threads, with progress notifications, and records a summary in the database so ' +
+    'compliance_report can show the trend. Returns counts per severity, the compliance score (share of files without errors or warnings) and its trend, and the violations, paged: pass the ' +
+    '`nextCursor` you get back as `cursor` for the next page (files unchanged since the last scan are not re-read). Use minSeverity: "warning" to see only what blocks a build.',
+  inputSchema: {
+    type: 'object',
+    properties: { minSeverity },
+    additionalProperties: false,
+  },
+  access: 'read',
+  maxOutputChars: 40_000,
+  paginate: 'violations',
+  async handler(ws, input, ctx) {
+    assertEnabled(ws);
+    const { scan, report } = await scanAndRecord(ws, ctx);
+    const body = scanBody(scan, input.minSeverity);
+    return { ...body, compliance: { score: report.score, previousScore: report.previousScore, trend: report.trend }, violations: body.violations };
+  },
+});
+
+interface ListRulesInput { language?: string; origin?: string; includeInactive?: boolean }
+
+export const listRules = defineTool<ListRulesInput, unknown>({
+  name: 'guard_rules',
+  title: 'List guard rules',
+  domain: 'guard',
+  summary: 'Every guard rule: id, severity, languages, message, where it comes from, whether it runs.',
+  description:
+    'Lists the guard rules of this workspace: the built-in packs, the project\'s rules (.autosnippet/guard/*.json) and rules from recipes, with id, severity (after overrides), languages, message, ' +
+    'origin, source and whether it has an automatic fix. Inactive rules (turned off, refused as unsafe, or project rules in an untrusted workspace) are listed with the reason when ' +
+    'includeInactive is true. `problems` lists rule files or rules that could not be loaded. Use guard_explain for one rule in full.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      language: { type: 'string', description: 'Only rules for this language id (rules for every language included).' },
+      origin: { type: 'string', enum: ['builtin', 'project', 'recipe', 'external'], description: 'Only rules from this origin.' },
+      includeInactive: { type: 'boolean', default: false, description: 'Also list rules that do not run, with the reason.' },
+    },
+    additionalProperties: false,
+  },
+  access: 'read',
+  maxOutputChars: 30_000,
+  paginate: 'rules',
+  async handler(ws, input) {
+    const engine = guardEngine(ws);
+    const all = await engine.rules();
+    const lang = input.language?.toLowerCase();
+    const rules = all.filter((s) => (input.includeInactive || s.active) && (!input.origin || s.rule.origin === input.origin) && (!lang || s.rule.languages.includes('*') || s.rule.languages.includes(lang)));
+    return {
+      total: rules.length,
+      trusted: ws.settings.trusted,
+      problems: await engine.problems(),
+      rules: rules.map((s) => ({
+        id: s.rule.id, severity: s.severity, languages: s.rule.languages, message: s.rule.message, origin: s.rule.origin, source: s.rule.source,
+        kind: s.rule.pattern.kind, hasFix: s.rule.fix !== undefined, tags: s.rule.tags ?? [], active: s.active, ...(s.reason ? { reason: s.reason } : {}),
+      })),
+    };
+  },
+});
+
+interface ComplianceInput { rescan?: boolean }
+
+export const complianceReportTool = defineTool<ComplianceInput, unknown>({
+  name: 'compliance_report',
+  title: 'Guard compliance report',
+  domain: 'guard',
+  summary: 'Compliance per rule and per file, with the trend against the previous scan.',
+  description:
+    'Reports how well the workspace follows its guard rules: the score (share of files without errors or warnings), counts per severity, violations per rule and for the files with the most, ' +
+    'each with the change since the previous scan, and the rules that stopped firing. Reads the last recorded scan; scans first when there is none or when rescan is true.',
+  inputSchema: {
+    type: 'object',
+    properties: { rescan: { type: 'boolean', default: false, description: 'Scan the workspace now instead of using the last recorded scan.' } },
+    additionalProperties: false,
+  },
+  access: 'read',
+  maxOutputChars: 24_000,
+  async handler(ws, input, ctx) {
+    assertEnabled(ws);
+    let scans = recentScans(ws.store, 2);
+    if (input.rescan || scans.length === 0) {
+      await scanAndRecord(ws, ctx);
+      scans = recentScans(ws.store, 2);
+    }
+    return complianceReport(scans[0], scans[1]);
+  },
+});
+
+interface ExplainInput { ruleId: string }
+
+export const guardExplain = defineTool<ExplainInput, unknown>({
+  name: 'guard_explain',
+  title: 'Explain a guard rule',
+  domain: 'guard',
+  summary: "A guard rule's rationale, suggested fix, pattern and examples.",
+  description:
+    'Explains one guard rule: what it reports, why it matters, what to write instead, its pattern (regex or tree-sitter query), its automatic fix if any, examples of code it reports and ' +
+    'the corrected code, where it comes from, whether it runs here, and how to silence it on one line. An unknown id fails with RULE_NOT_FOUND and the closest ids.',
+  inputSchema: {
+    type: 'object',
+    properties: { ruleId: { type: 'string', minLength: 1, description: 'Rule id, e.g. ts/no-eval or project/no-direct-fetch.' } },
+    required: ['ruleId'],
+    additionalProperties: false,
+  },
+  aliases: { id: 'ruleId', rule: 'ruleId' },
+  access: 'read',
+  maxOutputChars: 12_000,
+  async handler(ws, input) {
+    const s = await guardEngine(ws).rule(input.ruleId.trim());
+    const r = s.rule;
+    return {
+      id: r.id, message: r.message, severity: s.severity, languages: r.languages, why: r.why, suggestion: r.suggestion,
+      pattern: r.pattern.kind === 'regex' ? { kind: 'regex', regex: r.pattern.regex, flags: r.pattern.flags ?? '', in: r.pattern.scope ?? 'code' } : { kind: 'structural', query: r.pattern.query },
+      fix: r.fix, examples: r.examples ?? [], tags: r.tags ?? [], scope: r.scope ?? 'file', origin: r.origin, source: r.source,
+      active: s.active, ...(s.reason ? { reason: s.reason } : {}),
+      disableOnce: `autosnippet-guard-disable-next-line ${r.id}  (in a comment on the line above)`,
+    };
+  },
+});
+
+export const guardTools: ToolDefinition[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain];
+
+/** A scan of the whole workspace, recorded for compliance trends (an identical scan within a minute is not recorded twice). */
+export async function scanAndRecord(ws: Workspace, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<{ scan: ScanResult; report: ReturnType<typeof complianceReport> }> {
+  const engine = guardEngine(ws);
+  const scan = await engine.scan({ signal: ctx.signal, progress: progressOf(ctx) });
+  const active = (await engine.rules()).filter((s) => s.active).length;
+  const now = new Date();
+  const summary = summarizeScan(scan, active, now.toISOString());
+  const [last, beforeLast] = recentScans(ws.store, 2);
+  const same = last && now.getTime() - Date.parse(last.finishedAt) < 60_000 && JSON.stringify([last.counts, last.rules, last.files]) === JSON.stringify([summary.counts, summary.rules, summary.files]);
+  if (same) return { scan, report: complianceReport(last, beforeLast) };
+  summary.id = await recordScan(ws.store, summary);
+  return { scan, report: complianceReport(summary, last) };
+}
+
+function progressOf(ctx: Pick<ToolContext, 'progress'>) {
+  return ctx.progress ? (p: { done: number; total: number; message?: string }) => ctx.progress!({ done: p.done, total: p.total, message: p.message }) : undefined;
+}
+
+function countBySeverity(vs: Violation[]): Record<Severity, number> {
+  const c: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const v of vs) c[v.severity]++;
+  return c;
+}
+
+function toRel(ws: Workspace, p: string): string {
+  const rel = relPath(ws.root, path.resolve(ws.root, p));
+  if (rel === undefined) throw new AutoSnippetError('PATH_OUTSIDE_WORKSPACE', `${p} is outside the workspace.`, 'Give a path inside the workspace, relative to its root.');
+  return rel;
+}

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { guardCommand } from '../../src/cli/guard';
+import { Workspace } from '../../src/core/workspace';
+import { guardWorkspace, rulesFile, writeFiles } from './guard-helpers';
+
+interface Run { code: number; stdout: string; stderr: string }
+
+async function run(root: string, args: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  let ws: Workspace | undefined;
+  try {
+    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+    return { code, stdout, stderr };
+  } finally {
+    await ws?.dispose();
+  }
+}
+
+const files = {
+  'src/clean.ts': 'export const a = 1;\n',
+  'src/warn.ts': 'export const n = m.get(k)!.length;\ntry { f(); } catch (e) {}\n',
+  'src/error.py': 'value = eval(text)\n',
+};
+
+test('exit codes follow ESLint: 0 clean, 1 errors or too many warnings, 2 usage or configuration error', async () => {
+  const { root, cleanup } = await guardWorkspace(files);
+  try {
+    const clean = await run(root, [path.join(root, 'src/clean.ts')]);
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.match(clean.stdout, /✔ 0 problems/);
+
+    const warnings = await run(root, [path.join(root, 'src/warn.ts')]);
+    assert.equal(warnings.code, 0, 'warnings alone do not fail without --max-warnings');
+    assert.equal((await run(root, [path.join(root, 'src/warn.ts'), '--max-warnings', '2'])).code, 0);
+    const over = await run(root, [path.join(root, 'src/warn.ts'), '--max-warnings', '1']);
+    assert.equal(over.code, 1);
+    assert.match(over.stderr, /2 warnings, more than --max-warnings 1/);
+
+    const errors = await run(root, []);
+    assert.equal(errors.code, 1);
+    assert.match(errors.stdout, /src\/error\.py\n {2}1:9 +error +eval\/exec runs a string as code\. +py\/no-eval/);
+    assert.match(errors.stdout, /✖ 3 problems \(1 error, 2 warnings, 0 info, 0 hints\) in 3 files/);
+
+    assert.equal((await run(root, ['--format', 'xml'])).code, 2);
+    assert.equal((await run(root, ['--max-warnings'])).code, 2);
+    assert.equal((await run(root, ['--bogus'])).code, 2);
+    assert.equal((await run(root, ['/'])).code, 2, 'a path outside the workspace is a usage error');
+    const help = await run(root, ['-h']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage: autosnippet guard/);
+
+    writeFiles(root, { '.autosnippet/guard/bad.json': rulesFile([{ id: 'project/redos', regex: '(a|a)+b' }]) });
+    const config = await run(root, []);
+    assert.equal(config.code, 2);
+    assert.match(config.stderr, /configuration error: project\/redos: The pattern can backtrack catastrophically/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('--format json lists every violation with its range, why and suggestion', async () => {
+  const { root, cleanup } = await guardWorkspace(files);
+  try {
+    const r = await run(root, ['--format', 'json']);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(report.counts, { error: 1, warning: 2, info: 0, hint: 0 });
+    const v = report.violations.find((x: { ruleId: string }) => x.ruleId === 'ts/no-non-null-assertion');
+    assert.deepEqual([v.path, v.start, v.end, v.matchedText, v.fix], ['src/warn.ts', { line: 1, column: 26 }, { line: 1, column: 28 }, '!.', '?.']);
+    assert.ok(v.why && v.suggestion);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('--format sarif is valid SARIF 2.1.0 (checked against the published schema)', async () => {
+  const { root, cleanup } = await guardWorkspace(files);
+  try {
+    const out = path.join(root, 'guard.sarif');
+    const r = await run(root, ['--format=sarif', '-o', out]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '', 'the report went to the file');
+    const sarif = JSON.parse(readFileSync(out, 'utf8')) as any;
+    const schema = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    // The schema's language pattern is not valid with the u flag, so patterns compile without it.
+    const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate: ((d: unknown) => boolean) & { errors?: unknown[] | null } = ajv.compile(schema);
+    assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const run0 = sarif.runs[0];
+    assert.equal(sarif.version, '2.1.0');
+    assert.equal(run0.results.length, 3);
+    const result = run0.results.find((x: { ruleId: string }) => x.ruleId === 'py/no-eval');
+    assert.equal(result.level, 'error');
+    assert.equal(run0.tool.driver.rules[result.ruleIndex].id, 'py/no-eval');
+    assert.deepEqual(result.locations[0].physicalLocation.artifactLocation, { uri: 'src/error.py', uriBaseId: 'SRCROOT' });
+    assert.equal(result.locations[0].physicalLocation.region.startLine, 1);
+    const withFix = run0.results.find((x: { ruleId: string }) => x.ruleId === 'ts/no-non-null-assertion');
+    assert.equal(withFix.fixes[0].artifactChanges[0].replacements[0].insertedContent.text, '?.');
+    // The schema must actually reject a broken log, or the check above proves nothing.
+    assert.equal(validate({ ...sarif, runs: [{ ...run0, results: [{ ...result, level: 'fatal' }] }] }), false);
+  } finally {
+    await cleanup();
+  }
+});

@@ -1,0 +1,33 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Workspace } from '../../src/core/workspace';
+import type { DeepPartial, Settings } from '../../src/core/settings';
+import type { ProjectRuleJson } from '../../src/core/guard/project-rules';
+
+/** A temporary workspace with the given files (path → content). */
+export async function guardWorkspace(files: Record<string, string>, settings?: DeepPartial<Settings>): Promise<{ ws: Workspace; root: string; cleanup(): Promise<void> }> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-guard-'));
+  writeFiles(root, files);
+  const ws = await Workspace.open(root, { settings });
+  return {
+    ws,
+    root,
+    async cleanup() {
+      await ws.dispose();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+}
+
+export function rulesFile(rules: Partial<ProjectRuleJson>[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ rules: rules.map((r) => ({ message: 'project rule', languages: ['typescript'], why: 'because the team agreed', suggestion: 'do the other thing', ...r })), ...extra }, null, 2);
+}

@@ -1,0 +1,85 @@
+// Guard inside VS Code: squiggles on open, the quick fix, the workspace scan into the Problems panel.
+// The files are written into the fixture workspace by the tests themselves and removed afterwards.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { test } from './collector';
+import { activateExtension, eventually, workspaceRoot } from './expect';
+
+const SOURCE = 'AutoSnippet Guard';
+
+function guardDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+}
+
+function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+}
+
+function fixtureFile(name: string, content: string): vscode.Uri {
+  const dir = path.join(workspaceRoot(), 'guard-suite');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  writeFileSync(file, content);
+  return vscode.Uri.file(file);
+}
+
+test('opening a file shows guard squiggles with the rule id linking to its explanation', async () => {
+  await activateExtension();
+  const uri = fixtureFile('open.ts', 'export function f(m: Map<string, string>, k: string) {\n  return m.get(k)!.length + eval("1");\n}\n');
+  try {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const ds = await eventually('guard diagnostics on open.ts', () => (guardDiagnostics(uri).length >= 2 ? guardDiagnostics(uri) : undefined), 20_000);
+    assert.deepEqual(ds.map(codeOf).sort(), ['ts/no-eval', 'ts/no-non-null-assertion']);
+    const evalDiag = ds.find((d) => codeOf(d) === 'ts/no-eval')!;
+    assert.equal(evalDiag.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(evalDiag.range.start.line, 1);
+    const target = typeof evalDiag.code === 'object' ? evalDiag.code.target : undefined;
+    assert.ok(target, 'the code links to the explanation');
+    const doc = await vscode.workspace.openTextDocument(target);
+    assert.match(doc.getText(), /# ts\/no-eval/);
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(uri.fsPath, { force: true });
+  }
+});
+
+test('the quick fix applies the rule\'s fix to the text', async () => {
+  await activateExtension();
+  const uri = fixtureFile('fix.ts', 'export const n = (m: Map<string, string>) => m.get("k")!.length;\n');
+  try {
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const [d] = await eventually('a non-null assertion diagnostic', () => {
+      const ds = guardDiagnostics(uri).filter((x) => codeOf(x) === 'ts/no-non-null-assertion');
+      return ds.length ? ds : undefined;
+    }, 20_000);
+    // VS Code cancels a code-action request when the diagnostics change under it (the check after
+    // opening can land late), so ask again until an answer comes back.
+    const actions = await eventually('the quick fixes', async () => {
+      const current = guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-non-null-assertion') ?? d;
+      return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, current.range, vscode.CodeActionKind.QuickFix.value);
+    }, 10_000);
+    const fix = actions.find((a) => a.isPreferred && a.edit);
+    assert.ok(fix, `no preferred fix among: ${actions.map((a) => a.title).join(', ')}`);
+    assert.ok(actions.some((a) => /Disable ts\/no-non-null-assertion for this line/.test(a.title)));
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    assert.equal(editor.document.getText(), 'export const n = (m: Map<string, string>) => m.get("k")?.length;\n');
+    await eventually('the diagnostic goes away', () => guardDiagnostics(uri).length === 0, 10_000);
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    rmSync(uri.fsPath, { force: true });
+  }
+});
+
+test('"Scan workspace" fills the Problems panel for files that are not open', async () => {
+  await activateExtension();
+  const uri = fixtureFile('closed.py', 'try:\n    run()\nexcept:\n    pass\n');
+  try {
+    await vscode.commands.executeCommand('autosnippet.guard.scanWorkspace');
+    const ds = await eventually('scan diagnostics on closed.py', () => (guardDiagnostics(uri).length ? guardDiagnostics(uri) : undefined), 30_000);
+    assert.deepEqual(ds.map(codeOf).sort(), ['py/bare-except', 'py/except-pass']);
+  } finally {
+    rmSync(path.dirname(uri.fsPath), { recursive: true, force: true });
+  }
+}, { timeoutMs: 60_000 });
