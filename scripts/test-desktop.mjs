@@ -60,7 +60,7 @@ for (const version of versions) {
   try {
     await runTests({
       vscodeExecutablePath,
-      extensionDevelopmentPath: root,
+      extensionDevelopmentPath: [root, path.join(root, 'test/vscode/fake-lm-extension')],
       extensionTestsPath: suite,
       extensionTestsEnv: { AUTOSNIPPET_TEST_LOG: path.join(tmp, 'suite.log') },
       launchArgs: [

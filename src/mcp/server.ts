@@ -3,6 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { Workspace } from '../core/workspace';
 import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
 import type { Actor, ToolDefinition } from '../core/tools/types';
+import { samplingModel } from './sampling';
 
 export interface McpServerOptions {
   /** Who the calling agent is, for the Gateway and the audit log. */
@@ -62,6 +63,8 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
       actor,
       channel: 'mcp',
       signal: extra.signal,
+      // The client's capabilities are known only after it connects, so ask per call.
+      model: samplingModel(server),
       progress: progressToken === undefined
         ? undefined
         : (p) => {

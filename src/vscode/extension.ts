@@ -6,6 +6,8 @@ import { mcpLaunches, registerMcpServerProvider, type McpLaunch } from './mcp-pr
 import { registerMcpConfigCommand } from './mcp-config-command';
 import { registerOverviewView } from './overview-view';
 import { registerSkillsView } from './skills-view';
+import { registerGuard } from './guard';
+import { registerChatParticipant } from './chat/participant';
 import type { Workspace } from '../core/workspace';
 
 /** What activate() returns: used by tests and by other extensions. */
@@ -24,12 +26,13 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerMcpServerProvider(h),
     registerMcpConfigCommand(h),
     registerOverviewView(h),
+    registerChatParticipant(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
   );
   // Views that need the workspace's registries open it right after activation, off the activation path.
   if (h.folder) {
     void h.getWorkspace().then(
-      (ws) => context.subscriptions.push(registerSkillsView(context, ws)),
+      (ws) => context.subscriptions.push(registerSkillsView(context, ws), registerGuard(context, ws)),
       (e) => h.log.error('AutoSnippet could not open the workspace', e),
     );
   }

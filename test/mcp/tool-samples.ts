@@ -23,3 +23,15 @@ toolSamples.read_skill_resource = { valid: { skill: 'autosnippet-intent', path: 
 toolSamples.search_skills = { valid: { query: 'set up knowledge for a new project', limit: 3 }, invalid: { query: 'x', limit: 0 }, invalidField: 'limit' };
 // Scripts are off unless the workspace is trusted and the setting is on: a valid call is refused cleanly.
 toolSamples.run_skill_script = { valid: { skill: 'autosnippet-intent', script: 'check.sh' }, validError: 'SCRIPTS_DISABLED', invalid: { skill: 'autosnippet-intent', script: 'x', args: 'a b' }, invalidField: 'args' };
+toolSamples.guard_check = { valid: { code: 'const f = eval("1 + 1");\n', language: 'typescript', path: 'src/x.ts' }, invalid: { code: 'x' }, invalidField: 'language' };
+toolSamples.guard_audit_files = { valid: { paths: ['src/index.ts'] }, invalid: { paths: 'src/index.ts' }, invalidField: 'paths' };
+toolSamples.scan_project = { valid: {}, invalid: { minSeverity: 'fatal' }, invalidField: 'minSeverity' };
+toolSamples.guard_rules = { valid: { language: 'swift' }, invalid: { origin: 'nowhere' }, invalidField: 'origin' };
+toolSamples.compliance_report = { valid: {}, invalid: { rescan: 'yes' }, invalidField: 'rescan' };
+toolSamples.guard_explain = { valid: { ruleId: 'ts/no-eval' }, invalid: {}, invalidField: 'ruleId' };
+toolSamples.summarize_code = { valid: { code: 'export const add = (a: number, b: number) => a + b;', language: 'typescript' }, invalid: { code: 'x' }, invalidField: 'language' };
+toolSamples.enrich_candidate = { valid: { id: 'cand-000000000000' }, validError: 'CANDIDATE_NOT_FOUND', invalid: { id: 'cand-1', overwrite: 'yes' }, invalidField: 'overwrite' };
+toolSamples.refine_bootstrap_candidates = { valid: { limit: 5 }, invalid: { limit: 0 }, invalidField: 'limit' };
+toolSamples.discover_relations = { valid: { limit: 10 }, invalid: { limit: 1 }, invalidField: 'limit' };
+toolSamples.generate_guard_rule = { valid: { description: 'no console.log', language: 'typescript', badExamples: ['console.log(1)'] }, invalid: { description: 'no console.log', language: 'typescript', badExamples: [] }, invalidField: 'badExamples' };
+toolSamples.run_pipeline = { valid: { name: 'bootstrap_full_pipeline', input: { maxFiles: 50 } }, invalid: { name: 'nope' }, invalidField: 'name' };

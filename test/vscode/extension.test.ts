@@ -18,6 +18,8 @@ import { VSCodeSession, builtSuite, codeServerEntry, describeRun, outputDir, rep
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
 const extensionPath = process.env.AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH ?? repoRoot;
+// A test-only extension that registers a deterministic language-model provider (there is no Copilot here).
+const fakeModelExtension = path.join(repoRoot, 'test/vscode/fake-lm-extension');
 
 function ensurePrerequisites(): void {
   if (!existsSync(codeServerEntry)) {
@@ -43,7 +45,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
     rmSync(path.join(outputDir, 'workbench-autosnippet.png'), { force: true });
-    session = await VSCodeSession.start({ workspace, extensionDevelopmentPath: extensionPath, name: 'extension' });
+    session = await VSCodeSession.start({ workspace, extensionDevelopmentPath: extensionPath, installExtensions: [fakeModelExtension], name: 'extension' });
   });
 
   after(async () => {
@@ -106,7 +108,7 @@ describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_0
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-vsix-'));
     const workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
-    const session = await VSCodeSession.start({ workspace, extensionDevelopmentPath: null, installExtensions: [vsix as string], name: 'vsix' });
+    const session = await VSCodeSession.start({ workspace, extensionDevelopmentPath: null, installExtensions: [vsix as string, fakeModelExtension], name: 'vsix' });
     try {
       const result = await session.runExtensionTests({ timeoutMs: 120_000 });
       assert.equal(result.exitCode, 0, describeRun(result));

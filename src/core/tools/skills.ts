@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { rerankSkills } from '../agent/routing';
 import { AutoSnippetError } from '../errors';
 import { installSkill } from '../skills/install';
 import { closestNames } from '../skills/names';
@@ -197,7 +198,7 @@ export const readSkillResource = defineTool<ResourceInput, unknown>({
   },
 });
 
-interface SearchInput { query: string; limit?: number; mode?: 'bm25' }
+interface SearchInput { query: string; limit?: number; mode?: 'bm25' | 'llm' }
 
 export const searchSkillsTool = defineTool<SearchInput, unknown>({
   name: 'search_skills',
@@ -207,13 +208,14 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   description:
     'Finds the skills that fit a task you describe in words ("set up guard rules for a Swift project"), ranked by BM25 over each skill\'s name, description, body and chunk descriptions ' +
     '(name and description weigh most). Each match has a score (higher is better, comparable within one query) and the query terms that matched. ' +
-    'Then load_skill the best match. An empty result means no skill mentions any of the words: try other words or list_skills.',
+    'Then load_skill the best match. An empty result means no skill mentions any of the words: try other words or list_skills. ' +
+    'With mode "llm" the BM25 top 10 are re-ranked by the language model (falling back to BM25 when there is none) and the answer is {"matched_skills": [{"name", "description"}]}.',
   inputSchema: {
     type: 'object',
     properties: {
       query: { type: 'string', minLength: 1, description: 'The task, in words.' },
       limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many skills to return.' },
-      mode: { type: 'string', enum: ['bm25'], default: 'bm25', description: 'Ranking method. Only "bm25" for now.' },
+      mode: { type: 'string', enum: ['bm25', 'llm'], default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic) or "llm" (the model re-ranks the BM25 top 10).' },
     },
     required: ['query'],
     additionalProperties: false,
@@ -221,8 +223,14 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   aliases: { task: 'query', q: 'query', top_k: 'limit', topK: 'limit' },
   access: 'read',
   maxOutputChars: 12_000,
-  handler(ws, input) {
-    const matches = searchSkills(skillRegistry(ws).list(), input.query, input.limit ?? 5);
+  async handler(ws, input, ctx) {
+    const limit = input.limit ?? 5;
+    if (input.mode === 'llm') {
+      const top = searchSkills(skillRegistry(ws).list(), input.query, 10);
+      const reranked = await rerankSkills(ctx.model, input.query, top.map((m) => ({ name: m.skill.name, description: m.skill.description })), { limit, signal: ctx.signal });
+      return { query: input.query, mode: 'llm', ...reranked };
+    }
+    const matches = searchSkills(skillRegistry(ws).list(), input.query, limit);
     return {
       query: input.query,
       mode: 'bm25',

@@ -7,6 +7,8 @@
 import { runRegisteredTests } from './collector';
 import './foundation.suite';
 import './skills.suite';
+import './guard.suite';
+import './agent.suite';
 
 export async function run(): Promise<void> {
   // Stack traces of failures then point into the .ts sources (the bundle ships a linked source map).

@@ -1,0 +1,67 @@
+/**
+ * The chat's slash commands as data: what each asks the agent to do and which skill it loads first.
+ * The VS Code participant, the system prompt and package.json's `chatParticipants` use this one list.
+ */
+
+export interface AgentCommand {
+  name: 'coldstart' | 'search' | 'guard' | 'skills' | 'create' | 'review';
+  /** Shown in the chat's command list. */
+  description: string;
+  /** The skill to load before anything else. */
+  skill: string;
+  /** Added to the person's words: what this command means to the agent. */
+  instruction: string;
+  /** When the person typed nothing after the command. */
+  defaultPrompt: string;
+}
+
+export const AGENT_COMMANDS: readonly AgentCommand[] = [
+  {
+    name: 'coldstart',
+    description: 'Scan this workspace and propose its first recipes as candidates for review',
+    skill: 'autosnippet-coldstart',
+    instruction:
+      'Cold start: load the skill autosnippet-coldstart (section "Steps"), then run the pipeline bootstrap_full_pipeline with autosnippet_run_pipeline, and report the candidates it created per dimension and what a person should review first.',
+    defaultPrompt: 'Set up AutoSnippet for this workspace.',
+  },
+  {
+    name: 'search',
+    description: "Find the project's recipes for a task",
+    skill: 'autosnippet-recipes',
+    instruction: "Search the project's recipes for this task and show the ones that apply, with their trigger and where they live.",
+    defaultPrompt: 'What recipes does this project have?',
+  },
+  {
+    name: 'guard',
+    description: "Check code against the project's guard rules, or propose a rule",
+    skill: 'autosnippet-guard',
+    instruction: "Check the code in question against the project's guard rules and explain each violation with its fix; to propose a new rule, use generate_guard_rule.",
+    defaultPrompt: 'Check the current file against the guard rules.',
+  },
+  {
+    name: 'skills',
+    description: 'Find the skill for a task, or list the skills',
+    skill: 'autosnippet-intent',
+    instruction: 'Find the skills that fit this request (search_skills) and say in one line each when to use them.',
+    defaultPrompt: 'Which skills are available?',
+  },
+  {
+    name: 'create',
+    description: 'Turn a piece of code or a convention into a recipe proposal',
+    skill: 'autosnippet-create',
+    instruction: 'Turn what the person points at into one well-formed candidate (trigger, summary, usage guide, evidence) and submit it for review.',
+    defaultPrompt: 'Save the selected code as a recipe.',
+  },
+  {
+    name: 'review',
+    description: 'Prepare pending candidates for a person to approve or reject',
+    skill: 'autosnippet-lifecycle',
+    instruction:
+      'List the pending candidates, judge each one (evidence, duplicates, quality) and recommend approve or reject with a reason. You cannot approve or reject: the person does, with the buttons.',
+    defaultPrompt: 'Which candidates are waiting for review?',
+  },
+];
+
+export function agentCommand(name: string | undefined): AgentCommand | undefined {
+  return name ? AGENT_COMMANDS.find((c) => c.name === name) : undefined;
+}
