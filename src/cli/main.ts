@@ -8,6 +8,8 @@ import { VERSION } from '../core/version';
 import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from '../mcp/run';
 import { skillsCommand } from './skills';
 import { guardCommand } from './guard';
+import { knowledgeCommand, KNOWLEDGE_USAGE } from './knowledge';
+import { bootstrapCommand } from './bootstrap';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -19,6 +21,7 @@ Commands:
   tools [domain]            the tool catalog, one line per tool
   call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
   skills <command>          validate, list, load and search skills; autosnippet skills -h
+  bootstrap [--max-files N] cold start: scan the project and propose candidates for review
   guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
 
 Options:
@@ -51,7 +54,7 @@ export async function main(argv: string[], out: Output): Promise<number> {
       case '-h':
       case '--help':
       case 'help':
-        out.stdout(USAGE);
+        out.stdout(USAGE + '\n' + KNOWLEDGE_USAGE);
         return command === undefined ? 2 : 0;
       case '--version':
         out.stdout(VERSION + '\n');
@@ -74,6 +77,13 @@ export async function main(argv: string[], out: Output): Promise<number> {
         }
         return 0;
       }
+      case 'sync':
+      case 'search':
+      case 'candidates':
+      case 'recipes':
+        return await knowledgeCommand(command, args, ws, out);
+      case 'bootstrap':
+        return await bootstrapCommand(args, ws, out);
       case 'guard':
         return await guardCommand(args, ws, out);
       case 'skills':

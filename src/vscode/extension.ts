@@ -8,6 +8,8 @@ import { registerOverviewView } from './overview-view';
 import { registerSkillsView } from './skills-view';
 import { registerGuard } from './guard';
 import { registerChatParticipant } from './chat/participant';
+import { registerKnowledge } from './knowledge';
+import { registerBootstrapCommand } from './bootstrap-command';
 import type { Workspace } from '../core/workspace';
 
 /** What activate() returns: used by tests and by other extensions. */
@@ -27,6 +29,8 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerMcpConfigCommand(h),
     registerOverviewView(h),
     registerChatParticipant(h),
+    registerKnowledge(h),
+    registerBootstrapCommand(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
   );
   // Views that need the workspace's registries open it right after activation, off the activation path.

@@ -57,7 +57,7 @@ export class ToolCatalog {
       return failure(name, {
         code: ErrorCode.UnknownTool,
         message: `There is no tool named "${name}".`,
-        hint: `Call capabilities to see the tools. Closest: ${closest(name, [...this.byName.keys()]).slice(0, 3).join(', ')}`,
+        hint: `Call capabilities to see the tools. Closest: ${closest(name.replace(TOOL_PREFIX, ''), [...this.byName.keys()]).slice(0, 3).join(', ')}`,
       });
     }
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });

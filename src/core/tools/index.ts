@@ -5,13 +5,16 @@ import { auditTools } from './audit';
 import { skillTools, skillsHealthCounter } from './skills';
 import { guardTools } from './guard';
 import { agentTools } from './agent';
+import { knowledgeTools } from './knowledge';
+import { graphTools, graphHealthCounter } from './graph';
+import { knowledgeHealthCounter } from '../knowledge';
 
 /** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
 function domainTools(catalog: () => ToolCatalog): ToolDefinition[] {
-  return [...auditTools, ...skillTools, ...guardTools, ...agentTools(catalog)];
+  return [...auditTools, ...skillTools, ...knowledgeTools, ...graphTools, ...guardTools, ...agentTools(catalog)];
 }
 
-const counters: HealthCounter[] = [skillsHealthCounter];
+const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, graphHealthCounter];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {

@@ -1,0 +1,122 @@
+import type { SourceFile } from './types';
+
+export interface Sample {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/** Occurrences of one signal: how many, in how many files, and a few places (one per file first). */
+export class Tally {
+  count = 0;
+  readonly files = new Set<string>();
+  readonly samples: Sample[] = [];
+
+  constructor(private readonly maxSamples = 8) {}
+
+  add(file: Pick<SourceFile, 'path' | 'lines'>, line: number, times = 1): void {
+    this.count += times;
+    if (!this.files.has(file.path) && this.samples.length < this.maxSamples) {
+      this.samples.push({ path: file.path, line, text: (file.lines[line - 1] ?? '').trim().slice(0, 160) });
+    }
+    this.files.add(file.path);
+  }
+
+  sources(limit = 6): string[] {
+    return this.samples.slice(0, limit).map((s) => `${s.path}:${s.line}`);
+  }
+}
+
+/** Tallies by key, created on first use. */
+export class Tallies {
+  private readonly map = new Map<string, Tally>();
+  constructor(private readonly maxSamples = 8) {}
+  get(key: string): Tally {
+    let t = this.map.get(key);
+    if (!t) {
+      t = new Tally(this.maxSamples);
+      this.map.set(key, t);
+    }
+    return t;
+  }
+  peek(key: string): Tally | undefined {
+    return this.map.get(key);
+  }
+  entries(): [string, Tally][] {
+    return [...this.map.entries()];
+  }
+}
+
+/**
+ * Calibrated per the coldstart skill: 0.9+ only when the habit is near universal with plenty of
+ * evidence, 0.5–0.7 for a habit with exceptions; under 0.5 the scan does not propose.
+ */
+export function confidence(ratio: number, support: number): number {
+  const r = Math.max(0, Math.min(1, (ratio - 0.5) / 0.5));
+  const s = Math.min(1, support / 20);
+  let c = 0.45 + 0.42 * r + 0.08 * s;
+  if (support < 3) c = Math.min(c, 0.55);
+  return Math.round(c * 100) / 100;
+}
+
+export function percent(part: number, whole: number): string {
+  return whole ? `${Math.round((part / whole) * 100)} %` : '0 %';
+}
+
+/** Each 1-based line of `regex` matches in the masked code (global regexes only). */
+export function matchLines(file: SourceFile, regex: RegExp, onMatch: (line: number, m: RegExpExecArray) => void): number {
+  let n = 0;
+  let lineNo = 1;
+  let lastIndex = 0;
+  regex.lastIndex = 0;
+  for (let m = regex.exec(file.code); m; m = regex.exec(file.code)) {
+    for (let i = lastIndex; i < m.index; i++) if (file.code.charCodeAt(i) === 10) lineNo++;
+    lastIndex = m.index;
+    onMatch(lineNo, m);
+    n++;
+    if (m[0].length === 0) regex.lastIndex++;
+  }
+  return n;
+}
+
+/**
+ * Up to `maxLines` lines from `line`: a whole declaration when its braces (or, in Python, its
+ * indentation) close within the bound. Common indentation is removed.
+ */
+export function excerptFrom(text: string, line: number, maxLines = 14, python = false): string {
+  const lines = text.split('\n').slice(Math.max(0, line - 1), Math.max(0, line - 1) + maxLines);
+  const out: string[] = [];
+  let depth = 0;
+  let opened = false;
+  const firstIndent = indentOf(lines[0] ?? '');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (python && i > 0 && l.trim() && indentOf(l) <= firstIndent) break;
+    out.push(l);
+    if (!python) {
+      for (const c of l.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '').replace(/\/\/.*$/, '')) {
+        if (c === '{') {
+          depth++;
+          opened = true;
+        } else if (c === '}') depth--;
+      }
+      if (opened && depth <= 0) break;
+      if (!opened && i === 0 && /;\s*$/.test(l)) break;
+    }
+  }
+  while (out.length && !out[out.length - 1].trim()) out.pop();
+  const indent = Math.min(...out.filter((l) => l.trim()).map(indentOf));
+  return out.map((l) => l.slice(Number.isFinite(indent) ? indent : 0).replace(/\s+$/, '')).join('\n');
+}
+
+function indentOf(l: string): number {
+  return l.length - l.trimStart().length;
+}
+
+/** A short, stable listing of places: "path:line  code". */
+export function places(samples: Sample[], limit = 6): string {
+  return samples
+    .slice(0, limit)
+    .map((s) => `${s.path}:${s.line}  ${s.text}`)
+    .join('\n');
+}

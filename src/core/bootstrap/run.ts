@@ -1,0 +1,293 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Workspace } from '../workspace';
+import { AutoSnippetError, ErrorCode } from '../errors';
+import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
+import { projectSnapshot, structureEdges } from '../structure';
+import type { Actor } from '../tools/types';
+import { submitCandidates } from '../knowledge/candidates';
+import type { CandidateInput } from '../knowledge/types';
+import { ArchitectureAnalyzer } from './dimensions/architecture';
+import { FlowAnalyzer } from './dimensions/flow';
+import { AgentGuidelinesAnalyzer } from './dimensions/guidelines';
+import { LanguageAnalyzer } from './dimensions/language';
+import { CodePatternAnalyzer } from './dimensions/patterns';
+import { BestPracticeAnalyzer } from './dimensions/practices';
+import { ProjectProfileAnalyzer } from './dimensions/profile';
+import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
+import { excerptFrom } from './evidence';
+import { dimensionGuides } from './guides';
+import { selectFiles } from './select';
+import { slicer } from './slices';
+import { sourceFile } from './source';
+import type { AnalysisContext, Analyzer, CandidateDraft, Family } from './types';
+
+export interface BootstrapOptions {
+  /** At most this many source files are read (default 2,000). */
+  maxFiles?: number;
+  /** Larger files are skipped (default 256 KiB). */
+  maxFileBytes?: number;
+  /** The scan stops reading after this many bytes in total (default 48 MiB). */
+  maxTotalBytes?: number;
+  /** Only these dimensions propose candidates (ids as in the result). */
+  dimensions?: string[];
+}
+
+export interface BootstrapRun {
+  actor: Actor;
+  signal?: AbortSignal;
+  progress?(p: { message: string; done?: number; total?: number }): void;
+}
+
+export interface DimensionResult {
+  id: string;
+  created: string[];
+  existing: string[];
+  /** What to look for by reading, from the coldstart or reference skill. */
+  guide: string;
+  guideFrom: string;
+}
+
+export interface BootstrapResult {
+  scanned: {
+    files: number;
+    bytes: number;
+    eligible: number;
+    capped: boolean;
+    skipped: { tooLarge: number; binary: number; unreadable: number; overBudget: number };
+    ignoredByGitignore: number;
+    languages: Record<string, number>;
+  };
+  targets: { count: number; ecosystems: Record<string, number> };
+  /** The language of most scanned production files (VS Code id), when there is one. */
+  primaryLanguage?: string;
+  candidates: { proposed: number; created: number; existing: number; weak: number };
+  dimensions: DimensionResult[];
+  graph: { fileImports: number; targetFiles: number; targetDependencies: number };
+  durationMs: number;
+  next: string;
+}
+
+export const DEFAULTS = { maxFiles: 2000, maxFileBytes: 256 * 1024, maxTotalBytes: 48 * 1024 * 1024 };
+const READ_BATCH = 16;
+const SUBMIT_BATCH = 50;
+
+/**
+ * Cold start without AI: lists the workspace (respecting .gitignore), reads the targets, scans a
+ * bounded, representative set of source files in slices, analyses the nine dimensions and records
+ * what it found as pending candidates. Idempotent: the same project gives the same candidates, and
+ * `submitCandidates` reports the ones that exist as duplicates instead of creating them again.
+ */
+export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOptions, run: BootstrapRun): Promise<BootstrapResult> {
+  const t0 = performance.now();
+  const maxFiles = options.maxFiles ?? DEFAULTS.maxFiles;
+  const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULTS.maxTotalBytes;
+  const progress = throttle(run.progress);
+  const cancelled = (scanned: number, total: number) => {
+    if (run.signal?.aborted) {
+      throw new AutoSnippetError(ErrorCode.Cancelled, `Bootstrap was cancelled after scanning ${scanned} of ${total} files; no candidates were created.`, 'Run bootstrap_knowledge again when ready: it starts over and creates no duplicates.', { scanned, total });
+    }
+  };
+
+  progress({ message: 'Listing the workspace and reading build manifests' }, true);
+  const { listing, structure } = await projectSnapshot(ws, { refresh: true, signal: run.signal });
+  cancelled(0, 0);
+  const targetEdges = structureEdges(structure.targets);
+  await replaceEdges(ws, 'structure', targetEdges);
+
+  const selection = selectFiles(listing.files, maxFiles);
+  const total = selection.files.length;
+  const analyzers = {
+    'code-standard': new CodeStandardAnalyzer(),
+    'code-pattern': new CodePatternAnalyzer(),
+    architecture: new ArchitectureAnalyzer(),
+    'best-practice': new BestPracticeAnalyzer(),
+    'event-data-flow': new FlowAnalyzer(),
+    'project-profile': new ProjectProfileAnalyzer(),
+    'agent-guidelines': new AgentGuidelinesAnalyzer(),
+    language: new LanguageAnalyzer(),
+  } satisfies Record<string, Analyzer>;
+  const all: Analyzer[] = Object.values(analyzers);
+  const targetDirs = structure.targets.flatMap((t) => [t.dir, ...(t.extraDirs ?? [])].map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
+  const targetOf = (p: string) => targetDirs.find((t) => t.dir === '' || p.startsWith(t.dir + '/'))?.name;
+
+  const skipped = { tooLarge: 0, binary: 0, unreadable: 0, overBudget: 0 };
+  const languages: Record<string, number> = {};
+  const familyCounts: Partial<Record<Family, number>> = {};
+  const containment: GraphEdge[] = [];
+  let bytes = 0;
+  let scanned = 0;
+  const checkpoint = slicer();
+  progress({ message: `Scanning ${total} source files`, done: 0, total }, true);
+  for (let i = 0; i < total; i += READ_BATCH) {
+    cancelled(scanned, total);
+    const batch = selection.files.slice(i, i + READ_BATCH);
+    const texts = await Promise.all(batch.map((f) => readSource(path.join(ws.root, f.path), maxFileBytes)));
+    for (let k = 0; k < batch.length; k++) {
+      const r = texts[k];
+      if (typeof r !== 'string') {
+        skipped[r.skipped]++;
+        continue;
+      }
+      if (bytes + r.length > maxTotalBytes) {
+        skipped.overBudget++;
+        continue;
+      }
+      bytes += r.length;
+      const file = sourceFile(batch[k].path, batch[k].language, r, targetOf(batch[k].path));
+      // A large file can take several slices: the event loop gets a turn between analysers too.
+      for (const a of all) {
+        a.visit(file);
+        await checkpoint();
+      }
+      scanned++;
+      if (file.target !== undefined) containment.push({ from: nodeKey('target', file.target), to: nodeKey('file', file.path), relation: 'contains', weight: 0.5 });
+      languages[file.language] = (languages[file.language] ?? 0) + 1;
+      if (!file.isTest && !file.generated) familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
+    }
+    progress({ message: `Scanning source files (${scanned} of ${total})`, done: Math.min(total, i + batch.length), total });
+  }
+  cancelled(scanned, total);
+
+  progress({ message: 'Analysing the nine dimensions', done: total, total }, true);
+  const primary = (Object.entries(familyCounts) as [Family, number][]).filter(([f]) => f !== 'other').sort((a, b) => b[1] - a[1])[0]?.[0];
+  const ctx = analysisContext(ws.root, structure, listing.files, familyCounts, primary);
+  const drafts: CandidateDraft[] = [];
+  for (const a of all) {
+    cancelled(scanned, total);
+    drafts.push(...(await a.finish(ctx)));
+    await yieldToEventLoop();
+  }
+  cancelled(scanned, total);
+
+  const wanted = options.dimensions?.length ? new Set(options.dimensions) : undefined;
+  const seenTitles = new Set<string>();
+  let weak = 0;
+  const proposals = drafts.filter((d) => {
+    if (wanted && !wanted.has(d.dimension)) return false;
+    const key = d.title.toLowerCase();
+    if (seenTitles.has(key)) return false;
+    seenTitles.add(key);
+    if (d.reasoning.sources.length === 0 || d.reasoning.confidence < 0.5) {
+      weak++;
+      return false;
+    }
+    return true;
+  });
+
+  progress({ message: `Recording ${proposals.length} candidates`, done: total, total }, true);
+  const byDimension = new Map<string, { created: string[]; existing: string[] }>();
+  for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
+    const batch = proposals.slice(i, i + SUBMIT_BATCH);
+    const result = await submitCandidates(ws, batch.map(toCandidateInput), run.actor);
+    // `created` lists the new ids in input order, skipping the inputs reported as duplicates.
+    const dupByInput = new Map(result.duplicates.map((d) => [d.input, d.existing]));
+    let next = 0;
+    batch.forEach((d, k) => {
+      const entry = byDimension.get(d.dimension) ?? { created: [], existing: [] };
+      const existing = dupByInput.get(k);
+      if (existing) entry.existing.push(existing);
+      else if (next < result.created.length) entry.created.push(result.created[next++]);
+      byDimension.set(d.dimension, entry);
+    });
+  }
+
+  // Files join the graph through their imports and the target that contains them.
+  const fileEdges = analyzers.architecture.fileEdges();
+  await replaceEdges(ws, 'bootstrap', [...fileEdges, ...containment]);
+
+  const families = (Object.keys(familyCounts) as Family[]).filter((f) => (familyCounts[f] ?? 0) > 0);
+  const guides = dimensionGuides(ws, families);
+  const dimensions: DimensionResult[] = guides
+    .filter((g) => !wanted || wanted.has(g.id))
+    .map((g) => ({ id: g.id, created: byDimension.get(g.id)?.created ?? [], existing: byDimension.get(g.id)?.existing ?? [], guide: g.lookFor, guideFrom: g.from }));
+  for (const [id, r] of byDimension) if (!dimensions.some((d) => d.id === id)) dimensions.push({ id, ...r, guide: '', guideFrom: 'built-in' });
+
+  const created = dimensions.reduce((n, d) => n + d.created.length, 0);
+  const existing = dimensions.reduce((n, d) => n + d.existing.length, 0);
+  progress({ message: `Done: ${created} new candidates, ${existing} already known`, done: total, total }, true);
+  return {
+    scanned: { files: scanned, bytes, eligible: selection.eligible, capped: selection.capped || skipped.overBudget > 0, skipped, ignoredByGitignore: listing.ignored, languages },
+    targets: { count: structure.targets.length, ecosystems: structure.ecosystems as Record<string, number> },
+    ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
+    candidates: { proposed: proposals.length, created, existing, weak },
+    dimensions,
+    graph: { fileImports: fileEdges.length, targetFiles: containment.length, targetDependencies: targetEdges.length },
+    durationMs: Math.round(performance.now() - t0),
+    next: created
+      ? 'Call enrich_candidates with the created ids to see what each lacks, confirm each claim at its file:line sources, then add what a scan cannot see (call chains, layering rules, agent guidelines). A person reviews them in the Candidates view.'
+      : existing
+        ? 'Nothing new: every finding is already a candidate or a recipe. Improve the existing candidates instead of running the scan again.'
+        : 'The scan found no evidence strong enough to propose. Check get_targets for the detected languages, and draft candidates by reading the code.',
+  };
+}
+
+function toCandidateInput(d: CandidateDraft): CandidateInput {
+  return {
+    title: d.title,
+    knowledgeType: d.knowledgeType,
+    language: d.language,
+    category: d.category,
+    summary: d.summary,
+    ...(d.code ? { code: d.code } : {}),
+    reasoning: d.reasoning,
+    tags: [...new Set(['bootstrap', d.dimension, ...d.tags])],
+    scope: d.target ? 'target' : 'project',
+    ...(d.target ? { target: d.target } : {}),
+    origin: `bootstrap:${d.dimension}`,
+  };
+}
+
+function analysisContext(root: string, structure: AnalysisContext['structure'], listing: readonly string[], familyCounts: AnalysisContext['familyCounts'], primary: Family | undefined): AnalysisContext {
+  const cache = new Map<string, Promise<string | undefined>>();
+  const read = (rel: string) => {
+    let p = cache.get(rel);
+    if (!p) {
+      p = readSource(path.join(root, rel), 1024 * 1024).then((r) => (typeof r === 'string' ? r : undefined));
+      cache.set(rel, p);
+    }
+    return p;
+  };
+  return {
+    root,
+    structure,
+    listing,
+    familyCounts,
+    primary,
+    read,
+    excerpt: async (rel, line, maxLines = 14) => {
+      const text = await read(rel);
+      return text === undefined ? '' : excerptFrom(text, line, maxLines, rel.endsWith('.py'));
+    },
+  };
+}
+
+async function readSource(abs: string, maxBytes: number): Promise<string | { skipped: 'tooLarge' | 'binary' | 'unreadable' }> {
+  try {
+    const st = await stat(abs);
+    if (st.size > maxBytes) return { skipped: 'tooLarge' };
+    const text = await readFile(abs, 'utf8');
+    if (text.slice(0, 8000).includes('\u0000')) return { skipped: 'binary' };
+    return text.replace(/\r\n/g, '\n');
+  } catch {
+    return { skipped: 'unreadable' };
+  }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Progress at most every 100 ms, except phase changes (`force`). */
+function throttle(report: BootstrapRun['progress']): (p: { message: string; done?: number; total?: number }, force?: boolean) => void {
+  let last = 0;
+  return (p, force = false) => {
+    if (!report) return;
+    const now = performance.now();
+    if (!force && now - last < 100) return;
+    last = now;
+    report(p);
+  };
+}

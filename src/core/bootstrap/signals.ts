@@ -1,0 +1,77 @@
+import { Tallies, type Tally } from './evidence';
+import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from './types';
+
+/** A code idiom counted over the scanned files: a global regex over the masked code (or the raw text). */
+export interface Signal {
+  id: string;
+  families: Family[];
+  re: RegExp;
+  /** Match the raw text instead of the masked code (for idioms that live in strings, such as SQL). */
+  raw?: boolean;
+  /** Count test files too (default: production files only). */
+  tests?: boolean;
+}
+
+/** Read access to the counts, for the rules that turn them into drafts. */
+export interface SignalView {
+  /** Occurrences of a signal in one family (empty tally when none). */
+  get(family: Family, id: string): Tally;
+  /** Production files scanned in the family. */
+  files(family: Family): number;
+  families(): Family[];
+  ctx: AnalysisContext;
+}
+
+/**
+ * Base of the dimensions that are counts of idioms: each signal is one regex pass per file of its
+ * families; `propose` turns the counts into drafts. Keeps only tallies, never the text.
+ */
+export abstract class SignalAnalyzer implements Analyzer {
+  protected abstract readonly signals: Signal[];
+  private readonly tallies = new Tallies(8);
+  private readonly fileCounts = new Map<Family, number>();
+  private readonly empty = new Tallies(0);
+
+  visit(file: SourceFile): void {
+    if (file.generated) return;
+    if (!file.isTest) this.fileCounts.set(file.family, (this.fileCounts.get(file.family) ?? 0) + 1);
+    for (const s of this.signals) {
+      if (!s.families.includes(file.family) || (file.isTest && !s.tests)) continue;
+      const text = s.raw ? file.text : file.code;
+      s.re.lastIndex = 0;
+      let line = 1;
+      let scanned = 0;
+      for (let m = s.re.exec(text); m; m = s.re.exec(text)) {
+        for (let i = scanned; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
+        scanned = m.index;
+        this.tallies.get(`${file.family}|${s.id}${file.isTest ? '|test' : ''}`).add(file, line);
+        if (m[0].length === 0) s.re.lastIndex++;
+      }
+    }
+  }
+
+  finish(ctx: AnalysisContext): Promise<CandidateDraft[]> | CandidateDraft[] {
+    const view: SignalView = {
+      get: (family, id) => this.tallies.peek(`${family}|${id}`) ?? this.empty.get('-'),
+      files: (family) => this.fileCounts.get(family) ?? 0,
+      families: () => [...this.fileCounts.keys()].sort(),
+      ctx,
+    };
+    return this.propose(view);
+  }
+
+  protected abstract propose(view: SignalView): Promise<CandidateDraft[]> | CandidateDraft[];
+}
+
+/** The file names of a tally's samples, as inline code, for titles and summaries. */
+export function fileList(t: Tally, limit = 3): string {
+  return [...t.files].sort().slice(0, limit).map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
+}
+
+/** The sample lines of a tally as a code block: `path:line  code`. */
+export function sampleCode(t: Tally, limit = 5): string {
+  return t.samples
+    .slice(0, limit)
+    .map((s) => `${s.path}:${s.line}  ${s.text}`)
+    .join('\n');
+}

@@ -1,0 +1,66 @@
+import type { KnowledgeType } from '../knowledge/types';
+import type { ProjectStructure } from '../structure';
+
+/** The seven shared dimensions of the coldstart skill; language dimensions are named by the language's reference skill. */
+export const CORE_DIMENSIONS = ['code-standard', 'code-pattern', 'architecture', 'best-practice', 'event-data-flow', 'project-profile', 'agent-guidelines'] as const;
+export type CoreDimension = (typeof CORE_DIMENSIONS)[number];
+/** A core dimension, or a language one such as `jsts-async` or `swift-concurrency`. */
+export type DimensionId = CoreDimension | string;
+
+/** Language families the scan analyses; each has its own import, declaration and naming rules. */
+export type Family = 'jsts' | 'swift' | 'objc' | 'python' | 'go' | 'rust' | 'java' | 'kotlin' | 'other';
+
+/** One file as the analysers see it. The text is dropped after the visit; analysers keep only what they need. */
+export interface SourceFile {
+  path: string;
+  /** VS Code language id (typescript, swift, objective-c…). */
+  language: string;
+  family: Family;
+  text: string;
+  /** The text with comment and string contents blanked (same offsets and lines). */
+  code: string;
+  lines: string[];
+  bytes: number;
+  isTest: boolean;
+  /** Has a "generated, do not edit" marker: only the agent-guidelines dimension looks at it. */
+  generated?: { line: number; marker: string };
+  /** The target whose folder holds the file, when there is one. */
+  target?: string;
+}
+
+/** A proposal from the scan, in the shape `submitCandidates` takes. */
+export interface CandidateDraft {
+  title: string;
+  knowledgeType: KnowledgeType;
+  dimension: DimensionId;
+  language: string;
+  category: string;
+  summary: string;
+  /** A real excerpt of the project (or a listing built from it) that shows the claim. */
+  code: string;
+  reasoning: { whyStandard: string; sources: string[]; confidence: number };
+  tags: string[];
+  target?: string;
+}
+
+/** What every analyser may consult when it turns its evidence into drafts. */
+export interface AnalysisContext {
+  root: string;
+  structure: ProjectStructure;
+  /** Every file of the listing (not only the scanned ones): manifests, configs, docs. */
+  listing: readonly string[];
+  /** Scanned files per language family. */
+  familyCounts: Partial<Record<Family, number>>;
+  /** The dominant language family of the scanned sources. */
+  primary: Family | undefined;
+  read(rel: string): Promise<string | undefined>;
+  /** `maxLines` lines of a file from `line` (1-based), trimmed of common indentation. */
+  excerpt(rel: string, line: number, maxLines?: number): Promise<string>;
+}
+
+/** One dimension's visitor: sees each scanned file once, then proposes. */
+export interface Analyzer {
+  /** Called for every scanned file, in a fixed order. Must be quick: it runs on the extension host. */
+  visit(file: SourceFile): void;
+  finish(ctx: AnalysisContext): Promise<CandidateDraft[]> | CandidateDraft[];
+}

@@ -1,0 +1,182 @@
+/**
+ * The lifecycle: candidate pending → approved | rejected; an approved candidate is promoted to a
+ * recipe file in `draft` → `published` → `deprecated`. Every transition is recorded with actor and
+ * time; a refused one is INVALID_TRANSITION naming what is allowed. Who may do what is the catalog's
+ * and the Gateway's business (access classes), not this module's.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { AutoSnippetError } from '../errors';
+import type { Workspace } from '../workspace';
+import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
+import { parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
+import { syncRecipes } from './recipe-index';
+import { freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
+import { recordTransition } from './transitions';
+import type { Actor, Candidate, CandidateStatus, KnowledgeContent, Recipe, RecipeStatus } from './types';
+import { KNOWLEDGE_TYPES } from './types';
+
+interface Step { to: string; how: string }
+
+const CANDIDATE_FLOW: Record<CandidateStatus, Step[]> = {
+  pending: [
+    { to: 'approved', how: 'approve_candidate' },
+    { to: 'rejected', how: 'reject_candidate' },
+  ],
+  approved: [{ to: 'promoted', how: 'promote_candidate (once: it becomes a draft recipe)' }],
+  rejected: [],
+};
+
+const RECIPE_FLOW: Record<RecipeStatus, Step[]> = {
+  draft: [{ to: 'published', how: 'publish_recipe' }],
+  published: [{ to: 'deprecated', how: 'deprecate_recipe' }],
+  deprecated: [],
+};
+
+function refuse(what: string, status: string, wanted: string, flow: Step[], finalHint: string): never {
+  const allowed = flow.map((s) => `${s.to} (${s.how})`);
+  throw new AutoSnippetError(
+    'INVALID_TRANSITION',
+    `${what} is ${status}; it cannot become ${wanted}. ${allowed.length ? `From ${status} it can become: ${allowed.join(', ')}.` : `${status[0].toUpperCase() + status.slice(1)} is final.`}`,
+    allowed.length ? undefined : finalHint,
+    { status, wanted, allowed: flow.map((s) => s.to) },
+  );
+}
+
+export interface ApproveResult {
+  candidate: Candidate;
+  /** The draft recipe it was promoted to, when `promote` was asked for. */
+  recipe?: { id: string; file: string };
+}
+
+export async function approveCandidate(ws: Workspace, id: string, actor: Actor, options: { promote?: boolean; category?: string; note?: string } = {}): Promise<ApproveResult> {
+  const c = getCandidate(ws, id);
+  if (c.status !== 'pending') refuse(`Candidate ${c.id}`, c.status, 'approved', CANDIDATE_FLOW[c.status], 'A decided candidate stays decided; submit a new one to propose it again.');
+  const at = new Date().toISOString();
+  await ws.store.transaction((tx) => {
+    const n = tx.run("UPDATE candidates SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending'", [actor, at, c.id]).changes;
+    if (n === 0) throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} was decided by someone else meanwhile.`, 'Refresh and look at it again.');
+    recordTransition(tx, { entity: 'candidate', id: c.id, from: 'pending', to: 'approved', actor, at, reason: options.note });
+  });
+  const approved = { ...c, status: 'approved' as const, decidedBy: actor, decidedAt: at };
+  if (options.promote === false) return { candidate: approved };
+  const recipe = await promoteCandidate(ws, c.id, actor, { category: options.category });
+  return { candidate: { ...approved, recipeId: recipe.id }, recipe };
+}
+
+export async function rejectCandidate(ws: Workspace, id: string, actor: Actor, reason: string): Promise<Candidate> {
+  const c = getCandidate(ws, id);
+  if (c.status !== 'pending') refuse(`Candidate ${c.id}`, c.status, 'rejected', CANDIDATE_FLOW[c.status], 'A decided candidate stays decided.');
+  if (!reason.trim()) throw new AutoSnippetError('INVALID_INPUT', 'A rejection needs a reason.', 'Say why in a sentence: it tells agents what not to propose again.');
+  const at = new Date().toISOString();
+  await ws.store.transaction((tx) => {
+    const data = JSON.stringify({ ...stripCandidate(c), reasoning: c.reasoning, rejectionReason: reason.trim() });
+    const n = tx.run("UPDATE candidates SET status = 'rejected', decided_by = ?, decided_at = ?, data = ? WHERE id = ? AND status = 'pending'", [actor, at, data, c.id]).changes;
+    if (n === 0) throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} was decided by someone else meanwhile.`, 'Refresh and look at it again.');
+    recordTransition(tx, { entity: 'candidate', id: c.id, from: 'pending', to: 'rejected', actor, at, reason: reason.trim() });
+  });
+  return { ...c, status: 'rejected', decidedBy: actor, decidedAt: at, rejectionReason: reason.trim() };
+}
+
+/** Writes an approved candidate as a draft recipe file and indexes it. */
+export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, options: { category?: string } = {}): Promise<{ id: string; file: string }> {
+  const c = getCandidate(ws, id);
+  if (c.status !== 'approved') refuse(`Candidate ${c.id}`, c.status, 'promoted', c.status === 'pending' ? [{ to: 'approved', how: 'approve_candidate, which promotes it' }, CANDIDATE_FLOW.pending[1]] : [], 'A rejected candidate is final; submit a new one.');
+  if (c.recipeId && ws.store.get('SELECT 1 AS x FROM recipes WHERE id = ?', [c.recipeId])) {
+    throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} was already promoted to recipe ${c.recipeId}.`, `Open that recipe (get_recipe ${c.recipeId}); delete it first to promote again.`, { recipeId: c.recipeId });
+  }
+  const at = new Date().toISOString();
+  const category = options.category?.trim() || c.category;
+  const { file, id: recipeId } = freeRecipeLocation(ws, category, c.title);
+  const recipe: Recipe = {
+    ...stripCandidate(c),
+    category,
+    id: recipeId,
+    kind: KNOWLEDGE_TYPES[c.knowledgeType],
+    status: 'draft',
+    file,
+    candidateId: c.id,
+    createdBy: c.createdBy,
+    createdAt: c.createdAt,
+    approvedBy: c.decidedBy ?? actor,
+    approvedAt: c.decidedAt ?? at,
+  };
+  await writeFileAtomic(path.join(ws.root, file), serializeRecipe(recipe), { exclusive: true });
+  await syncRecipes(ws);
+  await ws.store.transaction((tx) => {
+    tx.run('UPDATE candidates SET recipe_id = ? WHERE id = ?', [recipeId, c.id]);
+    recordTransition(tx, { entity: 'recipe', id: recipeId, from: null, to: 'draft', actor, at, reason: `promoted from ${c.id}` });
+  });
+  return { id: recipeId, file };
+}
+
+async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string) => Record<string, unknown>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {
+  const row = await resolveRecipeRow(ws, ref);
+  const abs = path.join(ws.root, row.file);
+  const text = await fsp.readFile(abs, 'utf8');
+  const parsed = parseRecipeFile(text, row.file);
+  if (!parsed.ok) throw new AutoSnippetError('INVALID_RECIPE_FILE', `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`, 'Fix the file first.', { problems: parsed.problems });
+  const from = parsed.recipe.status;
+  if (!RECIPE_FLOW[from].some((s) => s.to === to)) refuse(`Recipe ${row.id}`, from, to, RECIPE_FLOW[from], 'Deprecated recipes stay as a record; delete_recipe removes one for good.');
+  const at = new Date().toISOString();
+  await writeFileAtomic(abs, patchFrontmatter(text, { status: to, ...patch(at) }));
+  await syncRecipes(ws);
+  await ws.store.transaction((tx) => recordTransition(tx, { entity: 'recipe', id: row.id, from, to, actor, at, reason }));
+  return { id: row.id, file: row.file, status: to };
+}
+
+export function publishRecipe(ws: Workspace, ref: string, actor: Actor) {
+  return changeRecipeStatus(ws, ref, actor, 'published', (at) => ({ publishedBy: actor, publishedAt: at }));
+}
+
+export async function deprecateRecipe(ws: Workspace, ref: string, actor: Actor, reason: string, replacedBy?: string) {
+  if (!reason.trim()) throw new AutoSnippetError('INVALID_INPUT', 'Deprecating a recipe needs a reason.', 'Say why, and name the recipe that replaces it if there is one (replacedBy).');
+  const replacement = replacedBy ? (await resolveRecipeRow(ws, replacedBy)).id : undefined;
+  const text = replacement ? `${reason.trim()} (replaced by ${replacement})` : reason.trim();
+  return changeRecipeStatus(ws, ref, actor, 'deprecated', (at) => ({ deprecatedBy: actor, deprecatedAt: at, deprecationReason: text }), text);
+}
+
+/** Removes a recipe file and its index rows, usage included. */
+export async function deleteRecipe(ws: Workspace, ref: string, actor: Actor, reason?: string): Promise<{ id: string; file: string }> {
+  const row = await resolveRecipeRow(ws, ref);
+  await fsp.rm(path.join(ws.root, row.file), { force: true });
+  await syncRecipes(ws);
+  const at = new Date().toISOString();
+  await ws.store.transaction((tx) => {
+    tx.run('DELETE FROM recipe_usage WHERE recipe_id = ?', [row.id]);
+    recordTransition(tx, { entity: 'recipe', id: row.id, from: row.status, to: 'deleted', actor, at, reason });
+  });
+  return { id: row.id, file: row.file };
+}
+
+export interface NewRecipe {
+  title: string;
+  category: string;
+  code?: string;
+  language?: string;
+  summary?: string;
+  trigger?: string;
+  knowledgeType?: KnowledgeContent['knowledgeType'];
+  tags?: string[];
+  sourceFiles?: string[];
+}
+
+/**
+ * The file a person's new recipe would be (a draft), without writing it: VS Code writes it through a
+ * WorkspaceEdit so that it can be undone, and the file watcher indexes it.
+ */
+export function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): { file: string; id: string; text: string } {
+  const c = normalizeCandidate({ ...input, summary: input.summary ?? '' }, actor, new Date().toISOString());
+  const { file, id } = freeRecipeLocation(ws, input.category, input.title);
+  const recipe: Recipe = {
+    ...stripCandidate(c),
+    trigger: input.trigger ? c.trigger : triggerFor(input.title),
+    id,
+    kind: c.kind,
+    status: 'draft',
+    file,
+    createdBy: actor,
+    createdAt: c.createdAt,
+  };
+  return { file, id, text: serializeRecipe(recipe) };
+}

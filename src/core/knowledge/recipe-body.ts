@@ -1,0 +1,137 @@
+// The Markdown body of a recipe file: its sections (usage, code, rationale, steps) in and out.
+import type { Recipe, RecipeStep } from './types';
+
+export function bodyOf(r: Recipe): string {
+  const parts: string[] = [`# ${r.title}`];
+  if (r.usageGuide) parts.push(`## When to use\n\n${r.usageGuide.trim()}`);
+  if (r.code) parts.push(`## Code\n\n${fence(r.code, r.language)}`);
+  if (r.rationale) parts.push(`## Rationale\n\n${r.rationale.trim()}`);
+  if (r.steps?.length) {
+    parts.push(
+      '## Steps\n\n' +
+        r.steps
+          .map((s, i) => [`### ${i + 1}. ${s.title.trim()}`, s.description?.trim(), s.code ? fence(s.code, r.language) : undefined].filter(Boolean).join('\n\n'))
+          .join('\n\n'),
+    );
+  }
+  return parts.join('\n\n') + '\n';
+}
+
+/** A fenced block long enough that the code's own backtick runs cannot close it. */
+export function fence(code: string, language: string): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${language === 'text' ? '' : language}\n${code.replace(/\n+$/, '')}\n${f}`;
+}
+
+export interface BodySections {
+  heading?: string;
+  firstParagraph?: string;
+  /** Prose before the first `##` section. */
+  preamble?: string[];
+  usageGuide?: string;
+  code?: { text: string; language?: string };
+  rationale?: string;
+  steps: RecipeStep[];
+}
+
+const SECTION_NAMES: Record<string, 'usage' | 'code' | 'rationale' | 'steps'> = {
+  usage: 'usage', 'usage guide': 'usage', 'when to use': 'usage', 'how to use': 'usage', usage_guide: 'usage', guide: 'usage',
+  code: 'code', example: 'code', snippet: 'code',
+  rationale: 'rationale', why: 'rationale', reasoning: 'rationale',
+  steps: 'steps', 'how to': 'steps',
+};
+
+interface Block { kind: 'text' | 'code' | 'heading'; level?: number; text: string; language?: string }
+
+/** Splits Markdown into headings, fenced code blocks and paragraphs, honouring fences. */
+function blocks(body: string): Block[] {
+  const out: Block[] = [];
+  const lines = body.split('\n');
+  let para: string[] = [];
+  const flush = () => {
+    const t = para.join('\n').trim();
+    if (t) out.push({ kind: 'text', text: t });
+    para = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const open = /^\s{0,3}(`{3,}|~{3,})\s*([^\s`]*)/.exec(line);
+    if (open) {
+      flush();
+      const marker = open[1];
+      const code: string[] = [];
+      i++;
+      while (i < lines.length && !new RegExp(`^\\s{0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i])) code.push(lines[i++]);
+      out.push({ kind: 'code', text: code.join('\n'), language: open[2] || undefined });
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      flush();
+      out.push({ kind: 'heading', level: heading[1].length, text: heading[2] });
+      continue;
+    }
+    if (!line.trim()) flush();
+    else para.push(line);
+  }
+  flush();
+  return out;
+}
+
+export function splitBody(body: string): BodySections {
+  const all = blocks(body);
+  const result: BodySections = { steps: [] };
+  let section: string | undefined;
+  const preamble: Block[] = [];
+  const bySection = new Map<string, Block[]>();
+  for (const b of all) {
+    if (b.kind === 'heading' && b.level === 1 && !result.heading && section === undefined) {
+      result.heading = b.text;
+      continue;
+    }
+    if (b.kind === 'heading' && b.level === 2) {
+      section = SECTION_NAMES[b.text.toLowerCase().replace(/[:.]$/, '')] ?? `other:${b.text}`;
+      if (!bySection.has(section)) bySection.set(section, []);
+      continue;
+    }
+    if (section === undefined) preamble.push(b);
+    else bySection.get(section)!.push(b);
+  }
+
+  const texts = (bs: Block[] | undefined) => bs?.map((b) => (b.kind === 'code' ? fence(b.text, b.language ?? 'text') : b.kind === 'heading' ? `${'#'.repeat(b.level!)} ${b.text}` : b.text)).join('\n\n') || undefined;
+  const firstPara = preamble.find((b) => b.kind === 'text');
+  result.firstParagraph = firstPara?.text.replace(/\s*\n\s*/g, ' ');
+  result.preamble = preamble.filter((b) => b.kind !== 'code').map((b) => b.text);
+
+  const codeSection = bySection.get('code')?.find((b) => b.kind === 'code');
+  const anyCode = codeSection ?? [...preamble, ...[...bySection.entries()].filter(([k]) => k !== 'steps').flatMap(([, v]) => v)].find((b) => b.kind === 'code');
+  if (anyCode) result.code = { text: anyCode.text, language: anyCode.language };
+
+  result.usageGuide = texts(bySection.get('usage'));
+  result.rationale = texts(bySection.get('rationale'));
+  const steps = bySection.get('steps');
+  if (steps) result.steps = readSteps(steps);
+  return result;
+}
+
+function readSteps(bs: Block[]): RecipeStep[] {
+  const steps: RecipeStep[] = [];
+  let current: RecipeStep | undefined;
+  for (const b of bs) {
+    if (b.kind === 'heading') {
+      current = { title: b.text.replace(/^\d+[.)]\s*/, '') };
+      steps.push(current);
+    } else if (b.kind === 'code' && current) {
+      current.code = current.code ? current.code + '\n' + b.text : b.text;
+    } else if (b.kind === 'text') {
+      const items = b.text.split('\n').filter((l) => /^\s*(\d+[.)]|[-*])\s+/.test(l));
+      if (!current && items.length) {
+        for (const item of items) steps.push({ title: item.replace(/^\s*(\d+[.)]|[-*])\s+/, '').trim() });
+      } else if (current) {
+        current.description = current.description ? current.description + '\n\n' + b.text : b.text;
+      }
+    }
+  }
+  return steps;
+}

@@ -1,0 +1,360 @@
+import { createHash } from 'node:crypto';
+import matter from 'gray-matter';
+import { normalizeLanguage } from '../guard/languages';
+import { bodyOf, splitBody } from './recipe-body';
+import {
+  COMPLEXITIES,
+  KNOWLEDGE_TYPES,
+  RELATION_TYPES,
+  SCOPES,
+  type Complexity,
+  type Constraints,
+  type GuardPattern,
+  type KnowledgeType,
+  type Recipe,
+  type RecipeFileProblem,
+  type RecipeStatus,
+  type Relations,
+  type Scope,
+} from './types';
+
+/** Where recipe files live, relative to the workspace root. */
+export const RECIPES_DIR = '.autosnippet/recipes';
+
+const STATUSES: readonly RecipeStatus[] = ['draft', 'published', 'deprecated'];
+
+/** Frontmatter keys in the order they are written. */
+const FIELD_ORDER = [
+  'id', 'title', 'trigger', 'language', 'category', 'knowledgeType', 'status', 'summary', 'tags', 'scope', 'target',
+  'complexity', 'relations', 'constraints', 'sources', 'candidateId', 'createdBy', 'createdAt', 'approvedBy', 'approvedAt',
+  'publishedBy', 'publishedAt', 'deprecatedBy', 'deprecatedAt', 'deprecationReason',
+] as const;
+const KNOWN_FIELDS = new Set<string>(FIELD_ORDER);
+
+export type ParseResult =
+  | { ok: true; recipe: Recipe; warnings: RecipeFileProblem[] }
+  | { ok: false; problems: RecipeFileProblem[] };
+
+/** A short content hash of a recipe file, used to notice changes and renames. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(normalizeText(text)).digest('hex').slice(0, 24);
+}
+
+export function normalizeText(text: string): string {
+  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+/** `Fetch with retry!` → `fetch-with-retry`. */
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return slug || 'recipe';
+}
+
+/** `fetch-with-retry` → `@fetchWithRetry`. */
+export function triggerFor(text: string): string {
+  const words = slugify(text).split('-').filter(Boolean);
+  return '@' + words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+}
+
+/** Workspace-relative path of a recipe file for a category and a title. */
+export function recipeFilePath(category: string, titleOrSlug: string): string {
+  return `${RECIPES_DIR}/${slugify(category)}/${slugify(titleOrSlug)}.md`;
+}
+
+/** The id a file has when its frontmatter names none: its path under the recipes folder, without `.md`. */
+export function idFromPath(file: string): string {
+  const rel = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1) : file;
+  return rel.replace(/\.md$/i, '').split('/').map(slugify).join('/');
+}
+
+/**
+ * Reads a recipe file. Only `title` (or a `# Heading`) and something to say (a `summary`, a first
+ * paragraph or a code block) are required; everything else has a default. Problems name the file and
+ * the field so a person can fix them.
+ */
+export function parseRecipeFile(rawText: string, file: string): ParseResult {
+  const text = normalizeText(rawText);
+  const problems: RecipeFileProblem[] = [];
+  const warnings: RecipeFileProblem[] = [];
+  const fail = (message: string, field?: string) => problems.push({ file, ...(field ? { field } : {}), message });
+  const warn = (message: string, field?: string) => warnings.push({ file, ...(field ? { field } : {}), message });
+
+  let data: Record<string, unknown> = {};
+  let body = text;
+  if (/^---[ \t]*\n/.test(text)) {
+    if (!/\n---[ \t]*(\n|$)/.test(text.slice(3))) return { ok: false, problems: [{ file, message: 'The frontmatter has no closing `---` line.' }] };
+    try {
+      const parsed = matter(text, {});
+      body = parsed.content;
+      if (parsed.data === null || typeof parsed.data !== 'object' || Array.isArray(parsed.data)) {
+        return { ok: false, problems: [{ file, message: 'The frontmatter must be a mapping of fields (title: …, summary: …).' }] };
+      }
+      data = toPlain(parsed.data) as Record<string, unknown>;
+    } catch (e) {
+      const err = e as { reason?: string; message?: string; mark?: { line?: number } };
+      const line = typeof err.mark?.line === 'number' ? ` at line ${err.mark.line + 2}` : '';
+      return { ok: false, problems: [{ file, message: `The frontmatter is not valid YAML${line}: ${err.reason ?? String(err.message).split('\n')[0]}.` }] };
+    }
+  }
+
+  for (const key of Object.keys(data)) {
+    if (KNOWN_FIELDS.has(key)) continue;
+    const camel = key.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (KNOWN_FIELDS.has(camel) && !(camel in data)) {
+      data[camel] = data[key];
+      warn(`Field \`${key}\` should be written \`${camel}\` (camelCase); it was read as \`${camel}\`.`, key);
+    } else {
+      warn(`Unknown field \`${key}\` is ignored. Known fields: ${FIELD_ORDER.join(', ')}.`, key);
+    }
+  }
+
+  const sections = splitBody(body);
+  const str = (key: string): string | undefined => {
+    const v = data[key];
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v === 'string') return v.trim();
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    fail(`\`${key}\` must be text, not ${Array.isArray(v) ? 'a list' : 'a mapping'}.`, key);
+    return undefined;
+  };
+  const oneOf = <T extends string>(key: string, allowed: readonly T[], fallback: T): T => {
+    const v = str(key);
+    if (v === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(v)) return v as T;
+    fail(`\`${key}: ${v}\` is not one of ${allowed.join(', ')}.`, key);
+    return fallback;
+  };
+
+  const title = str('title') ?? sections.heading;
+  if (!title) fail('Missing `title`: add `title: …` to the frontmatter (or a `# Heading` at the top of the body).', 'title');
+
+  const code = sections.code;
+  const summary = str('summary') ?? sections.firstParagraph;
+  // Prose before the first section that is not the summary belongs to the usage guide.
+  const intro = (str('summary') !== undefined ? sections.preamble : sections.preamble?.slice(1))?.join('\n\n');
+  const usageGuide = [intro, sections.usageGuide].filter(Boolean).join('\n\n') || undefined;
+  if (!summary && !code?.text) fail('The recipe says nothing: add a `summary` to the frontmatter, or a paragraph and a fenced code block to the body.', 'summary');
+
+  const knowledgeType = oneOf<KnowledgeType>('knowledgeType', Object.keys(KNOWLEDGE_TYPES) as KnowledgeType[], 'code-pattern');
+  const status = oneOf<RecipeStatus>('status', STATUSES, 'published');
+  const scope = oneOf<Scope>('scope', SCOPES, 'project');
+  const complexity = oneOf<Complexity>('complexity', COMPLEXITIES, 'intermediate');
+
+  let trigger = str('trigger');
+  if (trigger !== undefined) {
+    if (!trigger.startsWith('@')) trigger = '@' + trigger;
+    if (!/^@[\p{L}\p{N}_.-]+$/u.test(trigger)) fail(`\`trigger: ${trigger}\` must be \`@\` followed by letters, digits, \`_\`, \`.\` or \`-\` (no spaces), e.g. \`@fetchWithRetry\`.`, 'trigger');
+  }
+
+  const folder = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1).split('/') : [];
+  const category = str('category') ?? (folder.length > 1 ? folder[0] : 'general');
+  const rawLanguage = (str('language') ?? code?.language ?? 'text').toLowerCase();
+  const language = normalizeLanguage(rawLanguage) ?? rawLanguage;
+
+  let id = str('id');
+  if (id !== undefined && !/^[\p{L}\p{N}][\p{L}\p{N}_./-]*$/u.test(id)) {
+    fail(`\`id: ${id}\` may hold only letters, digits, \`_\`, \`.\`, \`/\` and \`-\`.`, 'id');
+    id = undefined;
+  }
+
+  const tags = stringList(data.tags, 'tags', fail);
+  const sourceFiles = stringList(data.sources, 'sources', fail);
+  const relations = readRelations(data.relations, fail);
+  const constraints = readConstraints(data.constraints, fail);
+
+  if (KNOWLEDGE_TYPES[knowledgeType] === 'pattern' && !code?.text) warn('A pattern usually shows its code: add a fenced code block to the body.', 'code');
+  if (problems.length) return { ok: false, problems };
+
+  const recipe: Recipe = {
+    id: id ?? idFromPath(file),
+    title: title!,
+    trigger: trigger ?? triggerFor(title!),
+    language,
+    category,
+    knowledgeType,
+    kind: KNOWLEDGE_TYPES[knowledgeType],
+    status,
+    summary: summary ?? '',
+    tags,
+    scope,
+    complexity,
+    file,
+  };
+  assignDefined(recipe, {
+    usageGuide,
+    code: code?.text,
+    rationale: sections.rationale,
+    steps: sections.steps.length ? sections.steps : undefined,
+    target: str('target'),
+    relations,
+    constraints,
+    sourceFiles: sourceFiles.length ? sourceFiles : undefined,
+    candidateId: str('candidateId'),
+    createdBy: str('createdBy'),
+    createdAt: str('createdAt'),
+    approvedBy: str('approvedBy'),
+    approvedAt: str('approvedAt'),
+    publishedBy: str('publishedBy'),
+    publishedAt: str('publishedAt'),
+    deprecatedBy: str('deprecatedBy'),
+    deprecatedAt: str('deprecatedAt'),
+    deprecationReason: str('deprecationReason'),
+  });
+  return { ok: true, recipe, warnings };
+}
+
+/** Writes a recipe as Markdown: camelCase frontmatter, then usage, code, rationale and steps sections. */
+export function serializeRecipe(recipe: Recipe): string {
+  return frontmatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
+}
+
+/**
+ * Changes frontmatter fields of a recipe file and leaves its body exactly as the person wrote it.
+ * `undefined` removes a field.
+ */
+export function patchFrontmatter(rawText: string, patch: Record<string, unknown>): string {
+  const text = normalizeText(rawText);
+  let data: Record<string, unknown> = {};
+  let body = text;
+  if (/^---[ \t]*\n/.test(text)) {
+    const parsed = matter(text, {});
+    data = toPlain(parsed.data) as Record<string, unknown>;
+    body = parsed.content;
+  }
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) delete data[k];
+    else data[k] = v;
+  }
+  return frontmatterText(orderFields(data)) + (body.startsWith('\n') ? body : '\n' + body);
+}
+
+function frontmatterOf(r: Recipe): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    id: r.id,
+    title: r.title,
+    trigger: r.trigger,
+    language: r.language,
+    category: r.category,
+    knowledgeType: r.knowledgeType,
+    status: r.status,
+    summary: r.summary || undefined,
+    tags: r.tags.length ? r.tags : undefined,
+    scope: r.scope,
+    target: r.target,
+    complexity: r.complexity,
+    relations: r.relations && Object.keys(r.relations).length ? r.relations : undefined,
+    constraints: r.constraints && Object.keys(r.constraints).length ? r.constraints : undefined,
+    sources: r.sourceFiles?.length ? r.sourceFiles : undefined,
+    candidateId: r.candidateId,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+    approvedBy: r.approvedBy,
+    approvedAt: r.approvedAt,
+    publishedBy: r.publishedBy,
+    publishedAt: r.publishedAt,
+    deprecatedBy: r.deprecatedBy,
+    deprecatedAt: r.deprecatedAt,
+    deprecationReason: r.deprecationReason,
+  };
+  return orderFields(data);
+}
+
+function orderFields(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of FIELD_ORDER) if (data[k] !== undefined) out[k] = data[k];
+  for (const [k, v] of Object.entries(data)) if (!(k in out) && v !== undefined) out[k] = v;
+  return out;
+}
+
+function frontmatterText(data: Record<string, unknown>): string {
+  // gray-matter's YAML engine (js-yaml) quotes whatever would read back as another type.
+  return matter.stringify('', data, { lineWidth: -1 } as never).replace(/\n+$/, '\n');
+}
+
+function stringList(v: unknown, field: string, fail: (m: string, f?: string) => void): string[] {
+  if (v === undefined || v === null || v === '') return [];
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) return v.map((x) => String(x).trim()).filter(Boolean);
+  fail(`\`${field}\` must be a list of text, e.g. \`${field}: [a, b]\`.`, field);
+  return [];
+}
+
+function readRelations(v: unknown, fail: (m: string, f?: string) => void): Relations | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    fail(`\`relations\` must be a mapping such as \`relations: { dependsOn: [other-id] }\` with keys ${RELATION_TYPES.join(', ')}.`, 'relations');
+    return undefined;
+  }
+  const out: Relations = {};
+  for (const [k, list] of Object.entries(v)) {
+    if (!(RELATION_TYPES as readonly string[]).includes(k)) {
+      fail(`\`relations.${k}\` is not a relation; use ${RELATION_TYPES.join(', ')}.`, `relations.${k}`);
+      continue;
+    }
+    const ids = stringList(list, `relations.${k}`, fail);
+    if (ids.length) out[k as keyof Relations] = ids;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Constraints | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    fail('`constraints` must be a mapping with `guards`, `preconditions`, `boundaries` or `sideEffects`.', 'constraints');
+    return undefined;
+  }
+  const c = v as Record<string, unknown>;
+  const out: Constraints = {};
+  for (const key of ['preconditions', 'boundaries', 'sideEffects'] as const) {
+    const list = stringList(c[key], `constraints.${key}`, fail);
+    if (list.length) out[key] = list;
+  }
+  if (c.guards !== undefined) {
+    if (!Array.isArray(c.guards)) fail('`constraints.guards` must be a list of `{ pattern, message }`.', 'constraints.guards');
+    else {
+      const guards: GuardPattern[] = [];
+      c.guards.forEach((g: unknown, i: number) => {
+        const o = g as Record<string, unknown>;
+        if (!o || typeof o.pattern !== 'string' || typeof o.message !== 'string') {
+          fail(`\`constraints.guards[${i}]\` needs \`pattern\` (a regular expression) and \`message\`.`, `constraints.guards[${i}]`);
+          return;
+        }
+        try {
+          new RegExp(o.pattern);
+        } catch (e) {
+          fail(`\`constraints.guards[${i}].pattern\` is not a valid regular expression: ${(e as Error).message}.`, `constraints.guards[${i}].pattern`);
+          return;
+        }
+        const guard: GuardPattern = { pattern: o.pattern, message: o.message };
+        if (o.severity === 'error' || o.severity === 'warning' || o.severity === 'info') guard.severity = o.severity;
+        if (o.mode === 'forbid' || o.mode === 'require') guard.mode = o.mode;
+        guards.push(guard);
+      });
+      if (guards.length) out.guards = guards;
+    }
+  }
+  for (const key of Object.keys(c)) {
+    if (!['guards', 'preconditions', 'boundaries', 'sideEffects'].includes(key)) fail(`\`constraints.${key}\` is not known; use guards, preconditions, boundaries or sideEffects.`, `constraints.${key}`);
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** YAML timestamps come back as Dates; the model keeps ISO strings. */
+function toPlain(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(toPlain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlain(x)]));
+  return v;
+}
+
+function assignDefined<T extends object>(target: T, values: Partial<T>): void {
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
+}

@@ -1,0 +1,363 @@
+/**
+ * Recipe files ↔ the index. The Markdown files under `.autosnippet/recipes/` are the truth; the
+ * database holds a row per file (metadata, content hash, quality), its keyword row and its vector.
+ * `syncRecipes` brings the index in line with the disk: cheap when nothing changed (a stat per file),
+ * in slices when much did, so the extension host is never blocked for long.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { SqlValue, Tx } from '../store/types';
+import type { Workspace } from '../workspace';
+import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
+import { contentQuality, contentScore } from './quality';
+import type { Recipe, RecipeFileProblem } from './types';
+import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, fieldLengths, searchDocument, searchRowValues } from '../search/documents';
+
+export interface SyncReport {
+  scanned: number;
+  added: string[];
+  updated: string[];
+  renamed: { from: string; to: string; id: string }[];
+  removed: string[];
+  unchanged: number;
+  /** Files that could not be indexed, each naming the file and the field. */
+  problems: RecipeFileProblem[];
+  /** Files indexed with remarks (unknown fields, missing code…). */
+  warnings: RecipeFileProblem[];
+  durationMs: number;
+}
+
+export interface SyncOptions {
+  /** Re-read and re-index every file even when unchanged (`rebuild_index`). */
+  force?: boolean;
+  signal?: AbortSignal;
+  progress?(done: number, total: number): void;
+  /** Files per transaction; the event loop gets a turn between slices. */
+  sliceSize?: number;
+}
+
+interface DiskFile { file: string; abs: string; mtime: number; size: number }
+interface IndexRow { rid: number; id: string; file: string; hash: string; mtime: number; size: number }
+interface ProblemRow { file: string; hash: string; mtime: number; size: number }
+
+interface Parsed {
+  disk: DiskFile;
+  hash: string;
+  recipe?: Recipe;
+  problems: RecipeFileProblem[];
+  warnings: RecipeFileProblem[];
+}
+
+const DEFAULT_SLICE = 100;
+
+/** Brings the index in line with the recipe files. Serialized per workspace; safe to call often. */
+export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<SyncReport> {
+  const state = syncState(ws);
+  const run = state.queue.then(() => doSync(ws, options));
+  state.queue = run.catch(() => undefined);
+  return run.finally(() => {
+    state.lastSync = Date.now();
+  });
+}
+
+/**
+ * Syncs when the last sync is older than `maxAgeMs`: every knowledge and search tool calls this, so
+ * a `git pull` or an edit outside VS Code shows up without a watcher (the MCP server has none).
+ */
+export async function ensureIndexFresh(ws: Workspace, maxAgeMs = 2000): Promise<void> {
+  const state = syncState(ws);
+  if (Date.now() - state.lastSync < maxAgeMs) return;
+  state.lastSync = Date.now();
+  await syncRecipes(ws);
+}
+
+function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number } {
+  return ws.service('knowledge.sync', () => ({ queue: Promise.resolve() as Promise<unknown>, lastSync: 0 }));
+}
+
+/** The index generation: bumped by every change to the recipe index, so caches know to reload. */
+export function indexGeneration(ws: Workspace): number {
+  return Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0);
+}
+
+export function bumpGeneration(tx: Tx): void {
+  tx.run("UPDATE knowledge_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
+}
+
+async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
+  const t0 = Date.now();
+  const report: SyncReport = { scanned: 0, added: [], updated: [], renamed: [], removed: [], unchanged: 0, problems: [], warnings: [], durationMs: 0 };
+  const disk = await listRecipeFiles(ws);
+  report.scanned = disk.length;
+
+  const rows = new Map(ws.store.all<IndexRow>('SELECT rid, id, file, hash, mtime, size FROM recipes').map((r) => [r.file, r]));
+  const broken = new Map(ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems').map((r) => [r.file, r]));
+  const model = embedderOf(ws).id;
+  const staleModel = new Set(ws.store.all<{ rid: number }>('SELECT rid FROM recipe_vectors WHERE model <> ?', [model]).map((r) => r.rid));
+
+  const onDisk = new Set(disk.map((d) => d.file));
+  const toRead: DiskFile[] = [];
+  for (const d of disk) {
+    const row = rows.get(d.file);
+    const bad = broken.get(d.file);
+    const same = (r: { mtime: number; size: number } | undefined) => r && r.mtime === d.mtime && r.size === d.size;
+    if (!options.force && (same(row) || same(bad)) && !(row && staleModel.has(row.rid))) report.unchanged++;
+    else toRead.push(d);
+  }
+  const gone = [...rows.values()].filter((r) => !onDisk.has(r.file));
+  const goneProblems = [...broken.keys()].filter((f) => !onDisk.has(f));
+
+  const parsed: Parsed[] = [];
+  for (const d of toRead) {
+    let text: string;
+    try {
+      text = await fsp.readFile(d.abs, 'utf8');
+    } catch {
+      continue; // deleted between listing and reading: the next sync sees it gone
+    }
+    const hash = contentHash(text);
+    const result = parseRecipeFile(text, d.file);
+    parsed.push(result.ok ? { disk: d, hash, recipe: result.recipe, problems: [], warnings: result.warnings } : { disk: d, hash, problems: result.problems, warnings: [] });
+  }
+
+  // A file that vanished and one that appeared with the same content is a rename: keep its row (and usage).
+  const renames = new Map<string, IndexRow>();
+  for (const p of parsed) {
+    if (rows.has(p.disk.file) || !p.recipe) continue;
+    const from = gone.find((g) => g.hash === p.hash && !renames.has(p.disk.file) && ![...renames.values()].includes(g));
+    if (from) renames.set(p.disk.file, from);
+  }
+  const renamedRows = new Set(renames.values());
+  const removals = gone.filter((g) => !renamedRows.has(g));
+
+  if (removals.length || goneProblems.length) {
+    await ws.store.transaction((tx) => {
+      for (const r of removals) {
+        deleteSearchRows(tx, r.rid);
+        tx.run('DELETE FROM recipes WHERE rid = ?', [r.rid]);
+      }
+      for (const f of goneProblems) tx.run('DELETE FROM recipe_file_problems WHERE file = ?', [f]);
+      if (removals.length) bumpGeneration(tx);
+    });
+    report.removed.push(...removals.map((r) => r.id));
+  }
+
+  await writeParsed(ws, parsed, renames, options, report);
+
+  report.problems = ws.store
+    .all<{ problems: string }>('SELECT problems FROM recipe_file_problems ORDER BY file')
+    .flatMap((r) => JSON.parse(r.problems) as RecipeFileProblem[]);
+  report.durationMs = Date.now() - t0;
+  if (report.added.length + report.updated.length + report.removed.length + report.renamed.length) {
+    ws.log.info(`recipes synced: ${report.added.length} added, ${report.updated.length} updated, ${report.renamed.length} renamed, ${report.removed.length} removed, ${report.problems.length} with problems (${report.durationMs} ms)`);
+  }
+  return report;
+}
+
+async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string, IndexRow>, options: SyncOptions, report: SyncReport): Promise<void> {
+  const slice = options.sliceSize ?? DEFAULT_SLICE;
+  const now = new Date().toISOString();
+  for (let i = 0; i < parsed.length; i += slice) {
+    if (options.signal?.aborted) break;
+    const batch = parsed.slice(i, i + slice);
+    const good = batch.filter((p) => p.recipe);
+    const vectors = await embedDocuments(ws, good.map((p) => embeddingText(p.recipe!)), options.signal);
+    const vectorOf = new Map(good.map((p, k) => [p, vectors[k]]));
+    await ws.store.transaction((tx) => applySlice(tx, batch, renames, vectorOf, now, report));
+    for (const p of batch) report.warnings.push(...p.warnings);
+    options.progress?.(Math.min(parsed.length, i + slice), parsed.length);
+    if (i + slice < parsed.length) await new Promise((r) => setImmediate(r));
+  }
+}
+
+/**
+ * Indexes recipe texts as if they were files at the given paths, without touching the disk. For
+ * benchmarks and tools that generate recipes; the next `syncRecipes` removes what has no file.
+ */
+export async function indexRecipeTexts(ws: Workspace, docs: { file: string; text: string }[], options: SyncOptions = {}): Promise<SyncReport> {
+  const report: SyncReport = { scanned: docs.length, added: [], updated: [], renamed: [], removed: [], unchanged: 0, problems: [], warnings: [], durationMs: 0 };
+  const t0 = Date.now();
+  const parsed: Parsed[] = docs.map((d) => {
+    const result = parseRecipeFile(d.text, d.file);
+    const disk = { file: d.file, abs: '', mtime: 0, size: d.text.length };
+    return result.ok ? { disk, hash: contentHash(d.text), recipe: result.recipe, problems: [], warnings: result.warnings } : { disk, hash: contentHash(d.text), problems: result.problems, warnings: [] };
+  });
+  await writeParsed(ws, parsed, new Map(), options, report);
+  report.problems = parsed.flatMap((p) => p.problems);
+  report.durationMs = Date.now() - t0;
+  return report;
+}
+
+function writeProblem(tx: Tx, p: Parsed): void {
+  tx.run('INSERT OR REPLACE INTO recipe_file_problems (file, hash, mtime, size, problems) VALUES (?, ?, ?, ?, ?)', [p.disk.file, p.hash, p.disk.mtime, p.disk.size, JSON.stringify(p.problems)]);
+  const row = tx.get<{ rid: number }>('SELECT rid FROM recipes WHERE file = ?', [p.disk.file]);
+  if (row) {
+    // A recipe that became unreadable leaves the index until it is fixed; its usage stays.
+    deleteSearchRows(tx, row.rid);
+    tx.run('DELETE FROM recipes WHERE rid = ?', [row.rid]);
+    bumpGeneration(tx);
+  }
+}
+
+/**
+ * Writes one slice of parsed files in a handful of statements (sql.js prepares every statement anew,
+ * so row-at-a-time costs more than the work): looks up existing rows and id holders in one query each,
+ * updates changed rows one by one, and inserts new rows, keyword rows and vectors many per statement.
+ * Row ids of new recipes are assigned here and passed as values, so replaying the journal elsewhere
+ * gives the same ids.
+ */
+function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>, now: string, report: SyncReport): void {
+  for (const p of batch) if (!p.recipe) writeProblem(tx, p);
+  const good = batch.filter((p) => p.recipe);
+  if (good.length === 0) return;
+  const lookup = [...good.map((p) => p.disk.file), ...good.flatMap((p) => (renames.has(p.disk.file) ? [renames.get(p.disk.file)!.file] : []))];
+  const byFile = new Map(selectIn<{ rid: number; id: string; file: string; hash: string }>(tx, 'SELECT rid, id, file, hash FROM recipes WHERE file IN', lookup).map((r) => [r.file, r]));
+  const byId = new Map(selectIn<{ rid: number; id: string; file: string }>(tx, 'SELECT rid, id, file FROM recipes WHERE id IN', good.map((p) => p.recipe!.id)).map((r) => [r.id, r]));
+  let nextRid = (tx.get<{ m: number }>('SELECT COALESCE(MAX(rid), 0) AS m FROM recipes')?.m ?? 0) + 1;
+  const claimed = new Map<string, string>();
+  const inserts: SqlValue[][] = [];
+  const ftsRows: SqlValue[][] = [];
+  const vectorRows: SqlValue[][] = [];
+  const lengthRows: SqlValue[][] = [];
+  const rewritten: number[] = [];
+  const indexed: string[] = [];
+
+  for (const p of good) {
+    const r = p.recipe!;
+    const renamedFrom = renames.get(p.disk.file);
+    const existing = byFile.get(p.disk.file) ?? (renamedFrom ? byFile.get(renamedFrom.file) : undefined);
+    const holder = byId.get(r.id);
+    const clash = holder && holder.rid !== existing?.rid ? holder.file : claimed.get(r.id);
+    if (clash) {
+      const problem = { file: p.disk.file, field: 'id', message: `The id "${r.id}" is already used by ${clash}. Give this recipe its own \`id\` in the frontmatter, or remove the other file.` };
+      p.problems = [problem];
+      p.recipe = undefined;
+      writeProblem(tx, p);
+      continue;
+    }
+    claimed.set(r.id, p.disk.file);
+    const values = rowValues(p, now);
+    let rid: number;
+    if (existing) {
+      rid = existing.rid;
+      tx.run(
+        `UPDATE recipes SET id = ?, file = ?, hash = ?, mtime = ?, size = ?, title = ?, trigger = ?, language = ?, category = ?, knowledge_type = ?, kind = ?,
+         status = ?, scope = ?, complexity = ?, summary = ?, tags = ?, meta = ?, quality = ?, updated_at = ? WHERE rid = ?`,
+        [...values, rid],
+      );
+      if (existing.id !== r.id) moveUsage(tx, existing.id, r.id);
+      rewritten.push(rid);
+      if (existing.file !== p.disk.file) report.renamed.push({ from: existing.file, to: p.disk.file, id: r.id });
+      else if (existing.hash !== p.hash) report.updated.push(r.id);
+      else report.unchanged++;
+    } else {
+      rid = nextRid++;
+      inserts.push([rid, ...values]);
+      report.added.push(r.id);
+    }
+    const fts = searchRowValues(searchDocument(r));
+    ftsRows.push([rid, ...fts]);
+    lengthRows.push([rid, fieldLengths(fts)]);
+    const v = vectorOf.get(p)!;
+    vectorRows.push([rid, v.model, v.bytes]);
+    indexed.push(p.disk.file);
+  }
+  insertMany(tx, 'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)', inserts);
+  runIn(tx, 'DELETE FROM recipe_fts WHERE docid IN', rewritten);
+  insertMany(tx, 'INSERT INTO recipe_fts (docid, trigger, title, summary, body)', ftsRows);
+  insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
+  insertMany(tx, 'INSERT OR REPLACE INTO recipe_field_lengths (rid, lengths)', lengthRows);
+  runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
+  bumpGeneration(tx);
+}
+
+function rowValues(p: Parsed, now: string): SqlValue[] {
+  const r = p.recipe!;
+  const quality = contentQuality(r);
+  const meta = {
+    relations: r.relations,
+    constraints: r.constraints,
+    sourceFiles: r.sourceFiles,
+    candidateId: r.candidateId,
+    target: r.target,
+    hasCode: !!r.code,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+    approvedBy: r.approvedBy,
+    approvedAt: r.approvedAt,
+    publishedBy: r.publishedBy,
+    publishedAt: r.publishedAt,
+    deprecatedBy: r.deprecatedBy,
+    deprecatedAt: r.deprecatedAt,
+    deprecationReason: r.deprecationReason,
+    quality,
+  };
+  const updatedAt = [r.deprecatedAt, r.publishedAt, r.approvedAt, r.createdAt, new Date(p.disk.mtime).toISOString()].filter((x): x is string => !!x && !Number.isNaN(Date.parse(x))).sort().pop() ?? now;
+  return [
+    r.id, p.disk.file, p.hash, p.disk.mtime, p.disk.size, r.title, r.trigger, r.language, r.category, r.knowledgeType, r.kind, r.status, r.scope,
+    r.complexity, r.summary, JSON.stringify(r.tags), JSON.stringify(meta), contentScore(quality), updatedAt,
+  ];
+}
+
+const MAX_PARAMS = 9000;
+
+function insertMany(tx: Tx, head: string, rows: SqlValue[][]): void {
+  if (rows.length === 0) return;
+  const width = rows[0].length;
+  const per = Math.max(1, Math.floor(MAX_PARAMS / width));
+  const tuple = `(${new Array(width).fill('?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    tx.run(`${head} VALUES ${chunk.map(() => tuple).join(', ')}`, chunk.flat());
+  }
+}
+
+function selectIn<T>(tx: Tx, head: string, values: SqlValue[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < values.length; i += MAX_PARAMS) {
+    const chunk = values.slice(i, i + MAX_PARAMS);
+    out.push(...tx.all<T>(`${head} (${chunk.map(() => '?').join(', ')})`, chunk));
+  }
+  return out;
+}
+
+function runIn(tx: Tx, head: string, values: SqlValue[]): void {
+  for (let i = 0; i < values.length; i += MAX_PARAMS) {
+    const chunk = values.slice(i, i + MAX_PARAMS);
+    tx.run(`${head} (${chunk.map(() => '?').join(', ')})`, chunk);
+  }
+}
+
+function moveUsage(tx: Tx, from: string, to: string): void {
+  if (tx.get('SELECT 1 AS x FROM recipe_usage WHERE recipe_id = ?', [to])) return;
+  tx.run('UPDATE recipe_usage SET recipe_id = ? WHERE recipe_id = ?', [to, from]);
+}
+
+/** Every `*.md` under `.autosnippet/recipes/`, with its stat. README files are documentation, not recipes. */
+export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
+  const root = path.join(ws.root, RECIPES_DIR);
+  const out: DiskFile[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(abs);
+      else if (e.isFile() && e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') {
+        try {
+          const st = await fsp.stat(abs);
+          out.push({ file: path.relative(ws.root, abs).split(path.sep).join('/'), abs, mtime: st.mtimeMs, size: st.size });
+        } catch {
+          // vanished while listing
+        }
+      }
+    }
+  };
+  await walk(root);
+  return out.sort((a, b) => a.file.localeCompare(b.file));
+}

@@ -1,0 +1,10 @@
+// Search over the recipe index: keyword (BM25 from FTS4 matchinfo), semantic (pluggable embedder), hybrid (RRF), the context funnel.
+export { keywordSearch, matchExpression, type KeywordHit, type SearchFilter } from './keyword';
+export { semanticSearch, MIN_SIMILARITY, type SemanticHit } from './semantic';
+export { reciprocalRankFusion, rankRecipes, RRF_K, type FusedHit, type SearchMode, type RankedHit } from './hybrid';
+export { searchKnowledge, type SearchAnswer, type SearchResult, type SearchRequest } from './results';
+export { contextSearch, type ContextRequest, type ContextAnswer, type ContextResult } from './context';
+export { HashedNgramEmbedder, type Embedder } from './embedder';
+export { useEmbedder, embedderOf, FIELD_WEIGHTS } from './documents';
+export { bm25 } from './bm25';
+export { tokenize, queryTerms } from './text';

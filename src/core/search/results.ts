@@ -1,0 +1,71 @@
+import type { Workspace } from '../workspace';
+import { recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
+import { RECIPE_KINDS, type RecipeKind } from '../knowledge/types';
+import { rankRecipes, type RankedHit, type SearchMode } from './hybrid';
+import type { SearchFilter } from './keyword';
+
+/** A search result: what a reader needs to decide whether to open it (level 1), no code. */
+export interface SearchResult {
+  id: string;
+  kind: RecipeKind;
+  title: string;
+  trigger: string;
+  summary: string;
+  language: string;
+  category: string;
+  status: string;
+  score: number;
+  /** Why it was found: which index, at which rank, on which fields. */
+  why: string[];
+}
+
+export interface SearchAnswer {
+  query: string;
+  mode: SearchMode;
+  total: number;
+  /** Results grouped by kind (rules, then patterns, then facts), best first within each. */
+  groups: { kind: RecipeKind; results: SearchResult[] }[];
+}
+
+export interface SearchRequest extends SearchFilter {
+  query: string;
+  mode?: SearchMode;
+  limit?: number;
+}
+
+export async function searchKnowledge(ws: Workspace, req: SearchRequest): Promise<SearchAnswer> {
+  const mode = req.mode ?? 'hybrid';
+  const limit = req.limit ?? 10;
+  const hits = (await rankRecipes(ws, req.query, mode, req, Math.max(limit * 3, 30))).slice(0, limit);
+  const rows = recipeRowsByRid(ws, hits.map((h) => h.rid));
+  const results = hits.filter((h) => rows.has(h.rid)).map((h) => toResult(rows.get(h.rid)!, h));
+  return {
+    query: req.query,
+    mode,
+    total: results.length,
+    groups: RECIPE_KINDS.map((kind) => ({ kind, results: results.filter((r) => r.kind === kind) })).filter((g) => g.results.length),
+  };
+}
+
+export function toResult(row: RecipeRow, hit: RankedHit): SearchResult {
+  const s = toSummary(row);
+  return {
+    id: s.id,
+    kind: s.kind,
+    title: s.title,
+    trigger: s.trigger,
+    summary: s.summary,
+    language: s.language,
+    category: s.category,
+    status: s.status,
+    score: Math.round(hit.score * 1000) / 1000,
+    why: explainHit(hit),
+  };
+}
+
+export function explainHit(hit: RankedHit): string[] {
+  const why: string[] = [];
+  if (hit.keyword) why.push(`keyword #${hit.keyword.rank} on ${hit.keyword.fields.join(', ')} (${Math.round(hit.keyword.coverage * 100)}% of the terms)`);
+  if (hit.semantic) why.push(`meaning #${hit.semantic.rank} (similarity ${hit.semantic.similarity.toFixed(2)})`);
+  return why;
+}

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { ManifestProblem, Target } from './types';
+
+/** What an ecosystem reader gets: the workspace listing, a reader, and a place for problems. */
+export class DiscoveryContext {
+  private readonly set: Set<string>;
+  private readonly byBase = new Map<string, string[]>();
+  private readonly cache = new Map<string, Promise<string | undefined>>();
+  readonly problems: ManifestProblem[] = [];
+
+  constructor(readonly root: string, readonly files: readonly string[]) {
+    this.set = new Set(files);
+    for (const f of files) {
+      const base = f.slice(f.lastIndexOf('/') + 1);
+      const list = this.byBase.get(base);
+      if (list) list.push(f);
+      else this.byBase.set(base, [f]);
+    }
+  }
+
+  /**
+   * Files with this exact base name, shallowest first. Manifests of sample projects (fixtures,
+   * examples, testdata) are left out unless asked for: a workspace may still declare them as members.
+   */
+  named(base: string, includeSamples = false): string[] {
+    return [...(this.byBase.get(base) ?? [])].filter((f) => includeSamples || !isSamplePath(dirOf(f))).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+  }
+
+  has(rel: string): boolean {
+    return this.set.has(rel);
+  }
+
+  read(rel: string): Promise<string | undefined> {
+    let p = this.cache.get(rel);
+    if (!p) {
+      p = readFile(path.join(this.root, rel), 'utf8').catch(() => undefined);
+      this.cache.set(rel, p);
+    }
+    return p;
+  }
+
+  async readJson(rel: string, parse: (text: string) => unknown = JSON.parse): Promise<Record<string, unknown> | undefined> {
+    const text = await this.read(rel);
+    if (text === undefined) return undefined;
+    try {
+      const v = parse(text);
+      if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+      this.problem(rel, 'the file is not a JSON object');
+    } catch (e) {
+      this.problem(rel, `not valid JSON: ${(e as Error).message}`);
+    }
+    return undefined;
+  }
+
+  problem(manifest: string, message: string): void {
+    this.problems.push({ manifest, message });
+  }
+
+  /** Folders (relative to the workspace) under `base` that match workspace globs such as `packages/*`. */
+  matchDirs(base: string, patterns: string[], manifestName: string): string[] {
+    const include = patterns.filter((p) => !p.startsWith('!')).map((p) => cleanGlob(p));
+    const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => cleanGlob(p.slice(1)));
+    if (include.length === 0) return [];
+    const yes = picomatch(include, { dot: false });
+    const no = exclude.length ? picomatch(exclude) : () => false;
+    const out: string[] = [];
+    for (const m of this.named(manifestName, true)) {
+      const dir = dirOf(m);
+      const rel = relativeTo(base, dir);
+      if (rel === undefined || rel === '') continue;
+      if (yes(rel) && !no(rel)) out.push(dir);
+    }
+    return out.sort();
+  }
+}
+
+export type Discoverer = (ctx: DiscoveryContext) => Promise<Target[]>;
+
+export function dirOf(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i < 0 ? '' : rel.slice(0, i);
+}
+
+export function joinRel(...parts: string[]): string {
+  const joined = path.posix.normalize(parts.filter((p) => p !== '' && p !== '.').join('/') || '.');
+  return joined === '.' ? '' : joined.replace(/\/$/, '');
+}
+
+/** `dir` relative to `base`, or undefined when it is not inside it. */
+export function relativeTo(base: string, dir: string): string | undefined {
+  if (base === '') return dir;
+  if (dir === base) return '';
+  return dir.startsWith(base + '/') ? dir.slice(base.length + 1) : undefined;
+}
+
+function depth(rel: string): number {
+  return rel.split('/').length;
+}
+
+function cleanGlob(p: string): string {
+  return p.trim().replace(/^\.\//, '').replace(/\/+$/, '');
+}
+
+/** 1-based line of the first `needle` at or after `from`; the line of `from` itself when absent. */
+export function lineOf(text: string, needle: string | RegExp, from = 0): number {
+  let at: number;
+  if (typeof needle === 'string') at = text.indexOf(needle, from);
+  else {
+    const re = new RegExp(needle.source, needle.flags.includes('g') ? needle.flags : needle.flags + 'g');
+    re.lastIndex = from;
+    at = re.exec(text)?.index ?? -1;
+  }
+  return lineAt(text, at < 0 ? from : at);
+}
+
+export function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Folders of sample projects inside a repository: their manifests are not the project's targets. */
+export function isSamplePath(rel: string): boolean {
+  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?)(\/|$)/.test(rel);
+}

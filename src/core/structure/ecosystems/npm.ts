@@ -1,0 +1,156 @@
+import { DiscoveryContext, dirOf, isSamplePath, joinRel, lineOf } from '../context';
+import type { DependencyScope, Ecosystem, Target, TargetDependency, TargetKind } from '../types';
+
+const DEP_FIELDS: [string, DependencyScope][] = [
+  ['dependencies', 'prod'],
+  ['devDependencies', 'dev'],
+  ['peerDependencies', 'peer'],
+  ['optionalDependencies', 'optional'],
+];
+
+interface Pkg {
+  manifest: string;
+  dir: string;
+  json: Record<string, unknown>;
+  text: string;
+  ecosystem: Ecosystem;
+  workspaceRoot?: string;
+}
+
+/**
+ * npm, yarn and pnpm: the packages of every workspace (`workspaces` in package.json, or
+ * `pnpm-workspace.yaml`); without workspaces, each package.json outside sample folders.
+ */
+export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
+  const manifests = ctx.named('package.json');
+  const roots: { dir: string; patterns: string[]; ecosystem: Ecosystem }[] = [];
+  for (const m of manifests) {
+    const dir = dirOf(m);
+    const json = await ctx.readJson(m);
+    const pnpm = await ctx.read(joinRel(dir, 'pnpm-workspace.yaml'));
+    let patterns: string[] = [];
+    if (pnpm !== undefined) patterns = pnpmPackages(pnpm);
+    else if (Array.isArray(json?.workspaces)) patterns = json.workspaces.filter(isString);
+    else if (isRecord(json?.workspaces) && Array.isArray(json.workspaces.packages)) patterns = json.workspaces.packages.filter(isString);
+    if (patterns.length) roots.push({ dir, patterns, ecosystem: pnpm !== undefined ? 'pnpm' : managerOf(ctx, dir, json) });
+  }
+
+  const chosen = new Map<string, { ecosystem: Ecosystem; workspaceRoot?: string }>();
+  for (const r of roots) {
+    for (const dir of ctx.matchDirs(r.dir, r.patterns, 'package.json')) {
+      if (!chosen.has(dir)) chosen.set(dir, { ecosystem: r.ecosystem, workspaceRoot: r.dir });
+    }
+  }
+  const rootDirs = new Set(roots.map((r) => r.dir));
+  if (roots.length === 0 || !rootDirs.has('')) {
+    for (const m of manifests) {
+      const dir = dirOf(m);
+      if (chosen.has(dir) || rootDirs.has(dir) || isSamplePath(dir)) continue;
+      if (roots.some((r) => dir.startsWith(r.dir === '' ? '' : r.dir + '/'))) continue;
+      chosen.set(dir, { ecosystem: managerOf(ctx, dir, await ctx.readJson(m)) });
+    }
+  }
+
+  const pkgs: Pkg[] = [];
+  for (const [dir, info] of [...chosen].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const manifest = joinRel(dir, 'package.json');
+    const json = await ctx.readJson(manifest);
+    const text = await ctx.read(manifest);
+    if (!json || text === undefined) continue;
+    pkgs.push({ manifest, dir, json, text, ...info });
+  }
+  const names = new Set(pkgs.map(nameOf));
+  return pkgs.map((p) => toTarget(ctx, p, names));
+}
+
+function toTarget(ctx: DiscoveryContext, p: Pkg, local: Set<string>): Target {
+  const { json, text, manifest, dir } = p;
+  const dependencies: TargetDependency[] = [];
+  for (const [field, scope] of DEP_FIELDS) {
+    const deps = json[field];
+    if (!isRecord(deps)) continue;
+    const sectionAt = text.indexOf(`"${field}"`);
+    for (const [name, version] of Object.entries(deps)) {
+      const dep: TargetDependency = { name, scope, version: String(version), evidence: `${manifest}:${lineOf(text, `"${name}"`, Math.max(0, sectionAt))}` };
+      if (local.has(name) && name !== nameOf(p)) dep.target = name;
+      dependencies.push(dep);
+    }
+  }
+  const hasTs = ctx.has(joinRel(dir, 'tsconfig.json')) || typeof json.types === 'string' || typeof json.typings === 'string' || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
+  return {
+    name: nameOf(p),
+    ecosystem: p.ecosystem,
+    kind: kindOf(p),
+    manifest,
+    dir,
+    language: hasTs ? 'typescript' : 'javascript',
+    dependencies,
+    metadata: compact({
+      version: json.version,
+      description: json.description,
+      private: json.private,
+      main: json.main,
+      module: json.module,
+      types: json.types ?? json.typings,
+      exports: isRecord(json.exports) ? Object.keys(json.exports).slice(0, 20) : json.exports,
+      bin: typeof json.bin === 'string' ? [nameOf(p)] : isRecord(json.bin) ? Object.keys(json.bin) : undefined,
+      scripts: isRecord(json.scripts) ? Object.fromEntries(Object.entries(json.scripts).slice(0, 25)) : undefined,
+      engines: json.engines,
+      type: json.type,
+      packageManager: json.packageManager,
+      workspaceRoot: p.workspaceRoot === undefined ? undefined : p.workspaceRoot || '.',
+    }),
+  };
+}
+
+function nameOf(p: Pkg): string {
+  return typeof p.json.name === 'string' && p.json.name ? p.json.name : p.dir || 'root';
+}
+
+function kindOf(p: Pkg): TargetKind {
+  const engines = p.json.engines;
+  if (isRecord(engines) && 'vscode' in engines) return 'plugin';
+  if (p.json.bin) return 'app';
+  if (/(^|\/)(apps?|examples?)\//.test(p.dir + '/') && !/(^|\/)packages\//.test(p.dir)) return 'app';
+  if (/(^|\/)(tests?|e2e)(\/|$)/.test(p.dir)) return 'test';
+  return 'library';
+}
+
+function managerOf(ctx: DiscoveryContext, dir: string, json: Record<string, unknown> | undefined): Ecosystem {
+  const pm = typeof json?.packageManager === 'string' ? json.packageManager : '';
+  if (pm.startsWith('pnpm') || ctx.has(joinRel(dir, 'pnpm-lock.yaml'))) return 'pnpm';
+  if (pm.startsWith('yarn') || ctx.has(joinRel(dir, 'yarn.lock')) || ctx.has(joinRel(dir, '.yarnrc.yml'))) return 'yarn';
+  return 'npm';
+}
+
+/** The `packages:` list of pnpm-workspace.yaml (block or flow style), without a YAML library. */
+export function pnpmPackages(yaml: string): string[] {
+  const lines = yaml.split(/\r?\n/);
+  const at = lines.findIndex((l) => /^packages\s*:/.test(l));
+  if (at < 0) return [];
+  const inline = /^packages\s*:\s*\[(.*)\]/.exec(lines[at]);
+  if (inline) return inline[1].split(',').map(unquote).filter(Boolean);
+  const out: string[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (/^\S/.test(l)) break;
+    const m = /^\s*-\s*(.+?)\s*(#.*)?$/.exec(l);
+    if (m) out.push(unquote(m[1]));
+  }
+  return out.filter(Boolean);
+}
+
+function unquote(s: string): string {
+  return s.trim().replace(/^['"]|['"]$/g, '');
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+export function compact(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}

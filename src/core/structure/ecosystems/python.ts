@@ -1,0 +1,117 @@
+import { DiscoveryContext, dirOf, isSamplePath, joinRel } from '../context';
+import { parseToml, type TomlDocument } from '../toml';
+import type { DependencyScope, Target, TargetDependency } from '../types';
+import { compact, isRecord } from './npm';
+
+interface Project {
+  manifest: string;
+  dir: string;
+  doc: TomlDocument;
+  name: string;
+}
+
+/** Python: each pyproject.toml that names a project (PEP 621 `[project]` or `[tool.poetry]`). */
+export async function discoverPython(ctx: DiscoveryContext): Promise<Target[]> {
+  const projects: Project[] = [];
+  for (const m of ctx.named('pyproject.toml')) {
+    const dir = dirOf(m);
+    if (isSamplePath(dir)) continue;
+    const text = await ctx.read(m);
+    if (text === undefined) continue;
+    let doc: TomlDocument;
+    try {
+      doc = parseToml(text);
+    } catch (e) {
+      ctx.problem(m, (e as Error).message);
+      continue;
+    }
+    const name = get(doc.data, 'project', 'name') ?? get(doc.data, 'tool', 'poetry', 'name');
+    if (typeof name !== 'string') continue;
+    projects.push({ manifest: m, dir, doc, name });
+  }
+  const byName = new Map(projects.map((p) => [normalize(p.name), p]));
+  const byDir = new Map(projects.map((p) => [p.dir, p]));
+  return projects.map((p) => toTarget(ctx, p, byName, byDir));
+}
+
+function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project>, byDir: Map<string, Project>): Target {
+  const d = p.doc.data;
+  const deps: TargetDependency[] = [];
+  const sources = get(d, 'tool', 'uv', 'sources');
+  const add = (spec: string, scope: DependencyScope, linePath: string, localPath?: string) => {
+    const name = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1];
+    if (!name || name.toLowerCase() === 'python') return;
+    const src = isRecord(sources) ? sources[name] : undefined;
+    const path = localPath ?? (isRecord(src) && typeof src.path === 'string' ? src.path : undefined);
+    const local = (path ? byDir.get(joinRel(p.dir, path)) : undefined) ?? byName.get(normalize(name));
+    const line = p.doc.lines.get(linePath);
+    deps.push({
+      name,
+      ...(local && local !== p ? { target: local.name } : {}),
+      scope,
+      ...(spec.slice(name.length).trim() ? { version: spec.slice(name.length).trim() } : {}),
+      ...(line ? { evidence: `${p.manifest}:${line}` } : {}),
+    });
+  };
+  list(get(d, 'project', 'dependencies')).forEach((s, i) => add(s, 'prod', `project.dependencies.${i}`));
+  const optional = get(d, 'project', 'optional-dependencies');
+  if (isRecord(optional)) for (const [group, specs] of Object.entries(optional)) list(specs).forEach((s, i) => add(s, 'optional', `project.optional-dependencies.${group}.${i}`));
+  const groups = d['dependency-groups'];
+  if (isRecord(groups)) for (const [group, specs] of Object.entries(groups)) list(specs).forEach((s, i) => add(s, group === 'test' ? 'test' : 'dev', `dependency-groups.${group}.${i}`));
+  const poetry = get(d, 'tool', 'poetry');
+  if (isRecord(poetry)) {
+    const table = (t: unknown, scope: DependencyScope, prefix: string) => {
+      if (!isRecord(t)) return;
+      for (const [name, spec] of Object.entries(t)) {
+        const version = typeof spec === 'string' ? spec : isRecord(spec) && typeof spec.version === 'string' ? spec.version : '';
+        add(`${name} ${version}`.trim(), scope, `${prefix}.${name}`, isRecord(spec) && typeof spec.path === 'string' ? spec.path : undefined);
+      }
+    };
+    table(poetry.dependencies, 'prod', 'tool.poetry.dependencies');
+    table(poetry['dev-dependencies'], 'dev', 'tool.poetry.dev-dependencies');
+    if (isRecord(poetry.group)) for (const [g, spec] of Object.entries(poetry.group)) if (isRecord(spec)) table(spec.dependencies, g === 'test' ? 'test' : 'dev', `tool.poetry.group.${g}.dependencies`);
+  }
+  const scripts = get(d, 'project', 'scripts') ?? get(d, 'tool', 'poetry', 'scripts');
+  const pkgDir = [joinRel(p.dir, 'src', importName(p.name)), joinRel(p.dir, importName(p.name))].find((x) => ctx.files.some((f) => f.startsWith(x + '/')));
+  return {
+    name: p.name,
+    ecosystem: 'python',
+    kind: isRecord(scripts) ? 'app' : /(^|\/)tests?(\/|$)/.test(p.dir) ? 'test' : 'library',
+    manifest: p.manifest,
+    dir: p.dir,
+    language: 'python',
+    dependencies: deps,
+    metadata: compact({
+      version: get(d, 'project', 'version') ?? get(d, 'tool', 'poetry', 'version'),
+      description: get(d, 'project', 'description') ?? get(d, 'tool', 'poetry', 'description'),
+      requiresPython: get(d, 'project', 'requires-python'),
+      buildBackend: get(d, 'build-system', 'build-backend'),
+      scripts: isRecord(scripts) ? Object.keys(scripts) : undefined,
+      package: pkgDir,
+      tools: isRecord(d.tool) ? Object.keys(d.tool).sort() : undefined,
+      uvWorkspace: list(get(d, 'tool', 'uv', 'workspace', 'members')).length ? list(get(d, 'tool', 'uv', 'workspace', 'members')) : undefined,
+    }),
+  };
+}
+
+function get(o: unknown, ...path: string[]): unknown {
+  let v = o;
+  for (const k of path) {
+    if (!isRecord(v)) return undefined;
+    v = v[k];
+  }
+  return v;
+}
+
+function list(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** PEP 503 name normalisation. */
+function normalize(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+function importName(name: string): string {
+  return name.toLowerCase().replace(/[-.]+/g, '_');
+}

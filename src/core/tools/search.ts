@@ -1,0 +1,71 @@
+import { ensureIndexFresh, type RecipeKind } from '../knowledge';
+import { contextSearch } from '../search/context';
+import type { SearchMode } from '../search/hybrid';
+import { searchKnowledge } from '../search/results';
+import { searchFilterProperties } from './knowledge-schemas';
+import { defineTool, type ToolDefinition } from './types';
+
+interface SearchInput { query: string; kind?: RecipeKind; language?: string; limit?: number; includeDeprecated?: boolean }
+
+const query = { type: 'string', minLength: 1, maxLength: 500, description: 'What you are looking for, in words or identifiers.' };
+
+function searchTool(name: string, mode: SearchMode, title: string, summary: string, description: string): ToolDefinition {
+  return defineTool<SearchInput, unknown>({
+    name,
+    title,
+    domain: 'search',
+    summary,
+    description:
+      description +
+      ' Results are grouped by kind (rules, patterns, facts), best first, each with id, trigger, title, summary, language, status, a score and why it was found; no code (get_recipe has it).',
+    inputSchema: { type: 'object', properties: { query, ...searchFilterProperties }, required: ['query'], additionalProperties: false },
+    aliases: { q: 'query', text: 'query', keyword: 'query', type: 'kind' },
+    access: 'read',
+    maxOutputChars: 10000,
+    async handler(ws, input) {
+      await ensureIndexFresh(ws);
+      return searchKnowledge(ws, { ...input, mode });
+    },
+  });
+}
+
+interface ContextInput { query: string; currentFile?: string; language?: string; kind?: RecipeKind; touched?: string[]; limit?: number; includeCode?: boolean }
+
+const contextSearchTool = defineTool<ContextInput, unknown>({
+  name: 'context_search',
+  title: 'Knowledge for the task at hand',
+  domain: 'search',
+  summary: 'Call before writing code: the project knowledge that applies to this task, ranked and explained.',
+  description:
+    'The funnel to call before you write code in this project. Describe the task in `query`; pass `currentFile` (or `language`) so recipes of that language rank first, and `touched` — ' +
+    'the recipe ids this conversation already saw — so they are not repeated. Recall (keyword + meaning) → rerank → ranking by relevance, quality, usage, freshness and language match. ' +
+    'Each result gives trigger and summary first, its signals and why it ranked there; includeCode: true adds each recipe\'s code (bounded). When you follow a recipe, call confirm_usage.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query,
+      currentFile: { type: 'string', description: 'Path of the file being edited.' },
+      language: searchFilterProperties.language,
+      kind: searchFilterProperties.kind,
+      touched: { type: 'array', items: { type: 'string' }, maxItems: 200, description: 'Recipe ids already seen in this conversation.' },
+      limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+      includeCode: { type: 'boolean', default: false },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  aliases: { q: 'query', task: 'query', file: 'currentFile', filePath: 'currentFile', seen: 'touched' },
+  access: 'read',
+  maxOutputChars: 14000,
+  async handler(ws, input) {
+    await ensureIndexFresh(ws);
+    return contextSearch(ws, input);
+  },
+});
+
+export const searchTools: ToolDefinition[] = [
+  searchTool('search', 'hybrid', 'Search the knowledge base', 'Find recipes by words and meaning (hybrid: keyword + semantic, fused).', 'Searches the project\'s recipes with keyword search and semantic search together, fused by reciprocal rank fusion.'),
+  searchTool('keyword_search', 'keyword', 'Keyword search', 'Find recipes by exact words: BM25, trigger > title > summary > the rest.', 'Keyword search with BM25, weighting a match in the trigger over the title, the title over the summary, the summary over the rest (usage guide, code, tags). The last word also matches as a prefix.'),
+  searchTool('semantic_search', 'semantic', 'Semantic search', 'Find recipes close in meaning, even with other words.', 'Semantic search over recipe vectors: finds recipes close in meaning though they use other words, inflections or abbreviations (offline vectors; a real embedding model can be plugged in).'),
+  contextSearchTool,
+];

@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host';
+import type { Workspace } from '../../core/workspace';
+
+/** Calls a catalog tool as the person at the keyboard; a refusal or failure becomes an error message. */
+export async function invoke<T = any>(host: ExtensionHost, tool: string, input: Record<string, unknown>): Promise<T | undefined> {
+  let ws: Workspace;
+  try {
+    ws = await host.getWorkspace();
+  } catch (e) {
+    void vscode.window.showErrorMessage((e as Error).message);
+    return undefined;
+  }
+  const result = await host.catalog.invoke(ws, tool, input, { actor: 'human', channel: 'vscode' });
+  if (!result.ok) {
+    host.log.warn(`${tool} failed: ${result.error.code} ${result.error.message}`);
+    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
+    return undefined;
+  }
+  return result.data as T;
+}
+
+/** Every page of a paged tool's array (the catalog bounds each answer), quietly: for views. */
+export async function invokeAll<T>(host: ExtensionHost, tool: string, input: Record<string, unknown>, field: string): Promise<T[]> {
+  const ws = await host.getWorkspace();
+  const out: T[] = [];
+  let cursor: number | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const result = await host.catalog.invoke(ws, tool, { ...input, ...(cursor !== undefined ? { cursor } : {}) }, { actor: 'human', channel: 'vscode' });
+    if (!result.ok) throw new Error(result.error.message);
+    out.push(...((result.data as Record<string, T[]>)[field] ?? []));
+    cursor = result.truncated?.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return out;
+}
+
+/** A modal yes/no; true only when the person pressed the action button. */
+export async function confirm(message: string, detail: string, action: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+}

@@ -1,0 +1,240 @@
+import * as vscode from 'vscode';
+import path from 'node:path';
+import type { ExtensionHost } from '../host';
+import { draftRecipeFile } from '../../core/knowledge/lifecycle';
+import { confirm, invoke, invokeAll } from './catalog-calls';
+import { CandidateFileSystem } from './candidate-editor';
+import { recipeCode } from './trigger-completion';
+import { recipeUri, type CandidateNode, type RecipeEntry, type RecipeNode } from './views';
+
+type Refresh = () => void;
+
+function recipeOf(node: RecipeNode | undefined): RecipeEntry | undefined {
+  return node?.type === 'recipe' ? node.recipe : undefined;
+}
+
+function candidateOf(node: CandidateNode | undefined) {
+  return node?.type === 'candidate' ? node.candidate : undefined;
+}
+
+/** The commands of the Recipes and Candidates views, the palette and the editor. */
+export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh): vscode.Disposable {
+  const reg = vscode.commands.registerCommand;
+  return vscode.Disposable.from(
+    reg('autosnippet.recipes.refresh', refresh),
+    reg('autosnippet.candidates.refresh', refresh),
+    reg('autosnippet.recipes.sync', () => syncWithProgress(host, refresh, true)),
+
+    reg('autosnippet.recipes.open', async (node?: RecipeNode) => {
+      const r = recipeOf(node);
+      const uri = r && recipeUri(host, r.file);
+      if (uri) await vscode.window.showTextDocument(uri, { preview: true });
+    }),
+    reg('autosnippet.recipes.preview', async (node?: RecipeNode) => {
+      const r = recipeOf(node);
+      const uri = r ? recipeUri(host, r.file) : vscode.window.activeTextEditor?.document.uri;
+      if (uri) await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+    }),
+    reg('autosnippet.recipes.publish', async (node?: RecipeNode) => {
+      const r = recipeOf(node);
+      if (!r) return;
+      const done = await invoke(host, 'publish_recipe', { id: r.id });
+      if (done) void vscode.window.showInformationMessage(vscode.l10n.t('Published "{0}".', r.title));
+      refresh();
+    }),
+    reg('autosnippet.recipes.deprecate', async (node?: RecipeNode) => {
+      const r = recipeOf(node);
+      if (!r) return;
+      const reason = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Deprecate "{0}"', r.title),
+        prompt: vscode.l10n.t('Why is it deprecated? Name its replacement if there is one.'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required.')),
+        ignoreFocusOut: true,
+      });
+      if (!reason) return;
+      await invoke(host, 'deprecate_recipe', { id: r.id, reason });
+      refresh();
+    }),
+    reg('autosnippet.recipes.delete', async (node?: RecipeNode) => {
+      const r = recipeOf(node);
+      if (!r) return;
+      if (!(await confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
+      await invoke(host, 'delete_recipe', { id: r.id, confirm: true });
+      refresh();
+    }),
+
+    reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
+      const c = candidateOf(node);
+      if (!c) return;
+      if (!(await confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return;
+      const r = await invoke<{ recipe?: { id: string; file: string } }>(host, 'approve_candidate', { id: c.id });
+      refresh();
+      if (r?.recipe) {
+        const open = vscode.l10n.t('Open Draft');
+        if ((await vscode.window.showInformationMessage(vscode.l10n.t('Approved. Draft recipe {0} written.', r.recipe.id), open)) === open) {
+          const uri = recipeUri(host, r.recipe.file);
+          if (uri) await vscode.window.showTextDocument(uri);
+        }
+      }
+    }),
+    reg('autosnippet.candidates.reject', async (node?: CandidateNode) => {
+      const c = candidateOf(node);
+      if (!c) return;
+      const reason = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Reject "{0}"', c.title),
+        prompt: vscode.l10n.t('Why? Agents read the reason and do not propose it again.'),
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required.')),
+        ignoreFocusOut: true,
+      });
+      if (!reason) return;
+      if (!(await confirm(vscode.l10n.t('Reject "{0}"?', c.title), reason, vscode.l10n.t('Reject')))) return;
+      await invoke(host, 'reject_candidate', { id: c.id, reason });
+      refresh();
+    }),
+    reg('autosnippet.candidates.promote', async (node?: CandidateNode) => {
+      const c = candidateOf(node);
+      if (!c) return;
+      const r = await invoke<{ id: string; file: string }>(host, 'promote_candidate', { id: c.id });
+      refresh();
+      const uri = r && recipeUri(host, r.file);
+      if (uri) await vscode.window.showTextDocument(uri);
+    }),
+    reg('autosnippet.candidates.edit', async (node?: CandidateNode) => {
+      const c = candidateOf(node);
+      if (c) await vscode.window.showTextDocument(CandidateFileSystem.uri(c.id), { preview: true });
+    }),
+
+    reg('autosnippet.recipes.createFromSelection', () => createFromSelection(host)),
+    reg('autosnippet.recipes.search', () => searchRecipes(host)),
+    reg('autosnippet.recipes.insertCode', async (id: string) => {
+      const editor = vscode.window.activeTextEditor;
+      const recipe = await recipeCode(host, id);
+      if (!editor || !recipe?.code) return;
+      await editor.insertSnippet(new vscode.SnippetString().appendText(recipe.code));
+      const ws = await host.getWorkspace();
+      await host.catalog.invoke(ws, 'confirm_usage', { id, event: 'application' }, { actor: 'human', channel: 'vscode' });
+    }),
+  );
+}
+
+export async function syncWithProgress(host: ExtensionHost, refresh: Refresh, verbose: boolean): Promise<void> {
+  await vscode.window.withProgress({ location: { viewId: 'autosnippet.recipes' }, title: vscode.l10n.t('Indexing recipes') }, async () => {
+    const report = await invoke<{ problems: { file: string; field?: string; message: string }[]; added: number; updated: number; removed: string[] }>(host, 'rebuild_index', { force: verbose });
+    refresh();
+    if (!report) return;
+    for (const p of report.problems) host.log.warn(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
+    if (report.problems.length) {
+      const show = vscode.l10n.t('Show Problems');
+      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('{0} recipe files could not be read: {1}', report.problems.length, report.problems[0].message), show);
+      if (picked === show) host.output.show();
+    } else if (verbose) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Recipes indexed: {0} added, {1} updated, {2} removed.', report.added, report.updated, report.removed.length));
+    }
+  });
+}
+
+async function createFromSelection(host: ExtensionHost): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select the code the recipe should show first.'));
+    return;
+  }
+  const ws = await host.getWorkspace();
+  const code = editor.document.getText(editor.selection);
+  const title = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Create Recipe from Selection'),
+    prompt: vscode.l10n.t('Title: what the practice is, e.g. "Wrap HTTP calls in withRetry"'),
+    validateInput: (v) => (v.trim().length >= 3 ? undefined : vscode.l10n.t('Give it a title of a few words.')),
+    ignoreFocusOut: true,
+  });
+  if (!title) return;
+  const categories = [...new Set((await invokeAll<RecipeEntry>(host, 'list_recipes', { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category))].sort();
+  const newCategory = vscode.l10n.t('New category…');
+  let category = categories.length
+    ? await vscode.window.showQuickPick([...categories, newCategory], { title: vscode.l10n.t('Category of "{0}"', title), ignoreFocusOut: true })
+    : newCategory;
+  if (category === newCategory) category = await vscode.window.showInputBox({ title: vscode.l10n.t('New category'), prompt: vscode.l10n.t('e.g. networking, ui, errors'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A category is required.')), ignoreFocusOut: true });
+  if (!category) return;
+
+  const rel = path.relative(ws.root, editor.document.uri.fsPath).split(path.sep).join('/');
+  const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..') ? [`${rel}:${editor.selection.start.line + 1}`] : [];
+  const draft = draftRecipeFile(ws, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, 'human');
+  const uri = vscode.Uri.file(path.join(ws.root, draft.file));
+  // Through a WorkspaceEdit, so that the person can undo the creation; the file watcher indexes it.
+  const edit = new vscode.WorkspaceEdit();
+  edit.createFile(uri, { contents: Buffer.from(draft.text, 'utf8') });
+  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not create {0}.', draft.file));
+    return;
+  }
+  await vscode.window.showTextDocument(uri);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why it is the way here, then publish it from the Recipes view.', draft.id));
+}
+
+interface SearchItem extends vscode.QuickPickItem { id: string; file?: string }
+
+async function searchRecipes(host: ExtensionHost): Promise<void> {
+  const insert: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('insert'), tooltip: vscode.l10n.t('Insert the code at the cursor') };
+  const pick = vscode.window.createQuickPick<SearchItem>();
+  pick.title = vscode.l10n.t('Search Recipes');
+  pick.placeholder = vscode.l10n.t('Describe what you need: words or identifiers');
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  const editor = vscode.window.activeTextEditor;
+  let timer: NodeJS.Timeout | undefined;
+  let seq = 0;
+  const run = async (query: string) => {
+    const mine = ++seq;
+    if (!query.trim()) {
+      pick.items = [];
+      return;
+    }
+    pick.busy = true;
+    const ws = await host.getWorkspace();
+    const r = await host.catalog.invoke(ws, 'search', { query, limit: 20 }, { actor: 'human', channel: 'vscode' });
+    if (mine !== seq) return;
+    pick.busy = false;
+    if (!r.ok) {
+      pick.items = [{ id: '', label: r.error.message }];
+      return;
+    }
+    const groups = (r.data as { groups: { kind: string; results: { id: string; title: string; trigger: string; summary: string; status: string }[] }[] }).groups;
+    pick.items = groups.flatMap((g) => [
+      { id: '', label: g.kind, kind: vscode.QuickPickItemKind.Separator },
+      ...g.results.map((x) => ({
+        id: x.id,
+        label: x.title,
+        description: x.status === 'published' ? x.trigger : `${x.trigger} · ${x.status}`,
+        detail: x.summary,
+        alwaysShow: true,
+        buttons: editor ? [insert] : [],
+      })),
+    ]);
+  };
+  pick.onDidChangeValue((v) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(v), 150);
+  });
+  pick.onDidTriggerItemButton(async (e) => {
+    pick.hide();
+    const recipe = await recipeCode(host, e.item.id);
+    if (editor && recipe?.code) {
+      await editor.insertSnippet(new vscode.SnippetString().appendText(recipe.code));
+      const ws = await host.getWorkspace();
+      await host.catalog.invoke(ws, 'confirm_usage', { id: e.item.id, event: 'application' }, { actor: 'human', channel: 'vscode' });
+    }
+  });
+  pick.onDidAccept(async () => {
+    const item = pick.selectedItems[0];
+    pick.hide();
+    if (!item?.id) return;
+    const recipe = await invoke<{ file: string }>(host, 'get_recipe', { id: item.id });
+    const uri = recipe && recipeUri(host, recipe.file);
+    if (uri) await vscode.window.showTextDocument(uri, { preview: true });
+  });
+  pick.onDidHide(() => {
+    clearTimeout(timer);
+    pick.dispose();
+  });
+  pick.show();
+}

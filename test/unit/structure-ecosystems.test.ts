@@ -1,0 +1,137 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { filesOf, listWorkspaceFiles, structureEdges } from '../../src/core/structure';
+import { assertEvidence, discoverFixture, ECOSYSTEM_FIXTURES, internalEdges, target } from './structure-helpers';
+
+const root = (name: string) => path.join(ECOSYSTEM_FIXTURES, name);
+
+test('npm workspaces: members from the globs, not the sample package; internal dependencies with their manifest lines', async () => {
+  const s = await discoverFixture('npm-workspaces');
+  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['@acme/core', '@acme/utils', '@acme/web']);
+  assert.deepEqual(s.ecosystems, { npm: 3 });
+  assert.deepEqual(internalEdges(s), ['@acme/utils -> @acme/core', '@acme/web -> @acme/core', '@acme/web -> @acme/utils']);
+  const web = target(s, '@acme/web');
+  assert.equal(web.kind, 'app');
+  assert.equal(web.dir, 'apps/web');
+  const dev = web.dependencies.find((d) => d.name === '@acme/core')!;
+  assert.equal(dev.scope, 'dev');
+  assertEvidence(root('npm-workspaces'), dev.evidence, '"@acme/core"');
+  assert.equal(web.dependencies.find((d) => d.name === 'react')?.target, undefined, 'an external package is not a target');
+  assert.equal(target(s, '@acme/core').metadata.main, 'src/index.js');
+});
+
+test('npm workspaces: a target owns its folder; the workspace edges weigh dev dependencies less', async () => {
+  const s = await discoverFixture('npm-workspaces');
+  const listing = await listWorkspaceFiles(root('npm-workspaces'));
+  assert.deepEqual(filesOf(target(s, '@acme/utils'), s.targets, listing.files), ['packages/utils/package.json', 'packages/utils/src/index.js']);
+  const edges = structureEdges(s.targets);
+  assert.equal(edges.find((e) => e.from === 'target:@acme/web' && e.to === 'target:@acme/core')?.weight, 0.5);
+  assert.equal(edges.find((e) => e.from === 'target:@acme/web' && e.to === 'target:@acme/utils')?.weight, 1);
+  assert.ok(edges.every((e) => e.relation === 'depends_on'));
+});
+
+test('pnpm: pnpm-workspace.yaml globs with an exclusion, workspace: protocol, bin makes an app', async () => {
+  const s = await discoverFixture('pnpm');
+  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['@p/api', '@p/db'], 'packages/legacy is excluded by "!packages/legacy"');
+  assert.deepEqual(s.ecosystems, { pnpm: 2 });
+  assert.deepEqual(internalEdges(s), ['@p/api -> @p/db']);
+  assert.equal(target(s, '@p/api').kind, 'app');
+  assertEvidence(root('pnpm'), target(s, '@p/api').dependencies.find((d) => d.target)?.evidence, '"@p/db"');
+});
+
+test('yarn: workspaces.packages form, yarn.lock names the manager, peer dependencies count', async () => {
+  const s = await discoverFixture('yarn');
+  assert.deepEqual(s.ecosystems, { yarn: 2 });
+  assert.deepEqual(internalEdges(s), ['lib-b -> lib-a']);
+  assert.equal(target(s, 'lib-b').dependencies[0].scope, 'peer');
+});
+
+test('TypeScript project references: referenced projects are targets, the solution file is not', async () => {
+  const s = await discoverFixture('tsconfig-references');
+  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['app', 'core']);
+  assert.deepEqual(internalEdges(s), ['app -> core']);
+  const app = target(s, 'app');
+  assert.equal(app.ecosystem, 'typescript');
+  assert.equal(app.metadata.composite, true);
+  assertEvidence(root('tsconfig-references'), app.dependencies[0].evidence, '../core');
+});
+
+test('Swift packages: every target kind, string/.target/.product dependencies, a local package product', async () => {
+  const s = await discoverFixture('swift');
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['App:app', 'AppTests:test', 'Core:library', 'DesignSystem:library', 'Networking:library']);
+  assert.deepEqual(internalEdges(s), ['App -> DesignSystem', 'App -> Networking', 'AppTests -> App', 'Networking -> Core']);
+  const networking = target(s, 'Networking');
+  assert.equal(networking.dir, 'Sources/Networking');
+  assert.deepEqual(networking.dependencies.map((d) => d.name), ['Core', 'swift-log/Logging']);
+  assertEvidence(root('swift'), networking.dependencies[0].evidence, '"Core"');
+  assertEvidence(root('swift'), networking.dependencies[1].evidence, 'swift-log');
+  assert.equal(target(s, 'AppTests').dir, 'Tests/AppTests');
+  assert.deepEqual(target(s, 'Core').metadata.platforms, ['iOS 16', 'macOS 13']);
+  assert.equal(target(s, 'DesignSystem').dir, 'Packages/DesignSystem/Sources/DesignSystem');
+  const listing = await listWorkspaceFiles(root('swift'));
+  assert.deepEqual(filesOf(target(s, 'App'), s.targets, listing.files), ['Sources/App/main.swift']);
+});
+
+test('Cargo workspace: member globs, path dependencies, bin/lib/proc-macro kinds, TOML line evidence', async () => {
+  const s = await discoverFixture('cargo');
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['shop-cli:app', 'shop-core:library', 'shop-macros:plugin']);
+  assert.deepEqual(internalEdges(s), ['shop-cli -> shop-core', 'shop-cli -> shop-macros']);
+  const cli = target(s, 'shop-cli');
+  assert.equal(cli.dependencies.find((d) => d.name === 'shop-macros')?.scope, 'dev');
+  assertEvidence(root('cargo'), cli.dependencies.find((d) => d.name === 'clap')?.evidence, 'clap');
+  assert.deepEqual(cli.metadata.binaries, ['shop']);
+});
+
+test('Go: go.work modules, a require resolved through replace, indirect requires are optional', async () => {
+  const s = await discoverFixture('go');
+  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['example.com/shop/api', 'example.com/shop/lib']);
+  assert.deepEqual(internalEdges(s), ['example.com/shop/api -> example.com/shop/lib']);
+  const api = target(s, 'example.com/shop/api');
+  assert.equal(api.metadata.workspace, 'go.work');
+  assert.equal(api.dependencies.find((d) => d.name === 'golang.org/x/text')?.scope, 'optional');
+  assertEvidence(root('go'), api.dependencies.find((d) => d.target)?.evidence, 'example.com/shop/lib');
+});
+
+test('Python: PEP 621, uv workspace sources and Poetry path dependencies; the nameless root is not a target', async () => {
+  const s = await discoverFixture('python');
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['acme-core:library', 'acme-legacy:library', 'acme-service:app']);
+  assert.deepEqual(internalEdges(s), ['acme-legacy -> acme-core', 'acme-service -> acme-core']);
+  const service = target(s, 'acme-service');
+  assertEvidence(root('python'), service.dependencies.find((d) => d.target)?.evidence, 'acme_core');
+  assert.equal(service.dependencies.find((d) => d.name === 'pytest')?.scope, 'optional');
+  assert.equal(target(s, 'acme-core').metadata.package, 'packages/core/src/acme_core');
+  assert.equal(target(s, 'acme-legacy').metadata.description, 'Old code,\nkept for reference.');
+});
+
+test('Gradle: settings includes over several lines, project(":x") and type-safe projects.x accessors', async () => {
+  const s = await discoverFixture('gradle');
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}:${t.language}`).sort(), [':app:app:kotlin', ':core:data:library:kotlin', ':core:model:library:java']);
+  assert.deepEqual(internalEdges(s), [':app -> :core:data', ':core:data -> :core:model']);
+  const app = target(s, ':app');
+  assert.equal(app.dir, 'app');
+  assert.equal(app.dependencies.find((d) => d.name === 'junit:junit')?.scope, 'test');
+  assertEvidence(root('gradle'), app.dependencies.find((d) => d.target)?.evidence, 'project(":core:data")');
+  assertEvidence(root('gradle'), target(s, ':core:data').dependencies.find((d) => d.target)?.evidence, 'projects.core.model');
+  assert.equal(target(s, ':core:model').dir, 'core/model');
+});
+
+test('Maven: aggregator modules (a commented-out module ignored), ${project.groupId} sibling dependency, war is an app', async () => {
+  const s = await discoverFixture('maven');
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['core:library', 'web:app']);
+  assert.deepEqual(internalEdges(s), ['web -> core']);
+  const web = target(s, 'web');
+  assert.equal(web.metadata.groupId, 'com.acme');
+  assert.equal(web.dependencies.find((d) => d.name === 'junit:junit')?.scope, 'test');
+  assertEvidence(root('maven'), web.dependencies.find((d) => d.target)?.evidence, '<dependency>');
+  assert.deepEqual(s.problems, []);
+});
+
+test('every fixture: one ecosystem each, no manifest problems', async () => {
+  for (const name of ['npm-workspaces', 'pnpm', 'yarn', 'tsconfig-references', 'swift', 'cargo', 'go', 'python', 'gradle', 'maven']) {
+    const s = await discoverFixture(name);
+    assert.equal(Object.keys(s.ecosystems).length, 1, `${name}: ${JSON.stringify(s.ecosystems)}`);
+    assert.deepEqual(s.problems, [], name);
+    assert.ok(structureEdges(s.targets).length >= 1, `${name} has dependency edges`);
+  }
+});
