@@ -84,6 +84,11 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
     const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
     await workbench.settleViewContainer('autosnippet');
+    // Four views share the container: collapse the others so the Skills tree has room to render every row.
+    for (const name of ['Overview', 'Recipes', 'Candidates']) {
+      const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${name}`, 'i') });
+      if ((await header.count()) > 0) await header.first().click();
+    }
     const tree = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /skills/i }) }).locator('.monaco-list').first();
     await tree.waitFor({ state: 'visible', timeout: 30_000 });
     // Expand every source (level 1) so its skills are rendered.

@@ -278,6 +278,14 @@ function installExtension(vsix: string, profileArgs: string[], env: NodeJS.Proce
     const target = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase());
     cpSync(vsix, target, { recursive: true, dereference: true, filter: (src) => !src.includes(`${path.sep}node_modules${path.sep}.cache`) });
     log.write(`copied extension ${vsix} to ${target}\n`);
+    // Once a .vsix has been installed, VS Code loads only the extensions listed in extensions.json.
+    const registry = path.join(extensionsDir, 'extensions.json');
+    if (existsSync(registry)) {
+      const entries = JSON.parse(readFileSync(registry, 'utf8')) as { identifier: { id: string } }[];
+      const id = `${manifest.publisher}.${manifest.name}`.toLowerCase();
+      entries.push({ identifier: { id }, version: manifest.version, location: { $mid: 1, path: target, scheme: 'file' }, relativeLocation: path.basename(target) } as never);
+      writeFileSync(registry, JSON.stringify(entries.filter((e, i, all) => all.findIndex((x) => x.identifier.id === e.identifier.id) === i)));
+    }
     return;
   }
   const r = spawnSync(process.execPath, [codeServerEntry, ...profileArgs, '--install-extension', path.resolve(vsix), '--force'], { env, encoding: 'utf8', timeout: 120_000 });
