@@ -15,6 +15,12 @@ export class ExtensionHost implements vscode.Disposable {
   private opening: Promise<Workspace> | undefined;
   private opened: Workspace | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly dataChanged = new vscode.EventEmitter<void>();
+  /**
+   * Fires (debounced) after any process committed to the workspace's database: this extension host,
+   * an MCP server started for Cursor or Claude, or the CLI. Views refresh on it.
+   */
+  readonly onDidChangeData = this.dataChanged.event;
 
   constructor(readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('AutoSnippet', { log: true });
@@ -31,7 +37,18 @@ export class ExtensionHost implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('autosnippet')) this.opened?.updateSettings(readSettings());
       }),
+      this.dataChanged,
     );
+    if (this.folder) {
+      // Every commit appends to the journal and every checkpoint replaces the image.
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '.autosnippet/autosnippet.db{,.journal}'));
+      let timer: NodeJS.Timeout | undefined;
+      const changed = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => this.dataChanged.fire(), 250);
+      };
+      this.subscriptions.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), new vscode.Disposable(() => clearTimeout(timer)));
+    }
   }
 
   /** The first workspace folder, or undefined when no folder is open. */

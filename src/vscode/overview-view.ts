@@ -37,6 +37,7 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
     changed,
     vscode.window.createTreeView('autosnippet.overview', { treeDataProvider: provider, showCollapseAll: false }),
     vscode.commands.registerCommand('autosnippet.refreshOverview', () => changed.fire()),
+    host.onDidChangeData(() => changed.fire()),
   );
 }
 

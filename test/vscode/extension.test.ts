@@ -1,8 +1,11 @@
 // The real-VS-Code layer: the built extension inside code-server 4.104.0, driven by Chromium.
 //   1. the integration suite (test/vscode/suite, built to out/test/vscode/suite/index.js) runs in
 //      the extension host and must exit with 0;
-//   2. UI checks on a workbench page: the AutoSnippet container opens from the activity bar, and a
-//      screenshot is written to test-output/vscode/workbench-autosnippet.png.
+//   2. UI checks on workbench pages: the AutoSnippet container opens from the activity bar, the Skills
+//      view lists the skills, the Problems panel shows the guard problems of an open file with their
+//      rule ids, and the Candidates view's inline Approve action (with its modal) writes the draft recipe
+//      file. Screenshots go to test-output/vscode/ (workbench-autosnippet.png, skills-view.png,
+//      problems-guard.png, candidates-approve-confirm.png, candidates-approve.png).
 // Needs `bash scripts/setup-vscode.sh` and `node scripts/build.mjs` (scripts/test.mjs runs both).
 // AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH runs another extension folder instead of the repository.
 // AUTOSNIPPET_VSIX=path/to/autosnippet.vsix adds a run of the suite against that package, installed
@@ -10,11 +13,11 @@
 const vsix = process.env.AUTOSNIPPET_VSIX && path.resolve(process.env.AUTOSNIPPET_VSIX);
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { VSCodeSession, builtSuite, codeServerEntry, describeRun, outputDir, repoRoot } from './harness';
+import { VSCodeSession, Workbench, builtSuite, codeServerEntry, describeRun, outputDir, repoRoot } from './harness';
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
 const extensionPath = process.env.AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH ?? repoRoot;
@@ -44,7 +47,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-vscode-'));
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
-    rmSync(path.join(outputDir, 'workbench-autosnippet.png'), { force: true });
+    for (const png of ['workbench-autosnippet.png', 'problems-guard.png', 'candidates-approve-confirm.png', 'candidates-approve.png']) rmSync(path.join(outputDir, png), { force: true });
     session = await VSCodeSession.start({ workspace, extensionDevelopmentPath: extensionPath, installExtensions: [fakeModelExtension], name: 'extension' });
   });
 
@@ -104,6 +107,122 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     assert.equal(new Set(labels.filter((x) => x.startsWith('autosnippet-'))).size, 13, labels.join(', '));
     assert.ok(labels.includes('team-conventions'), labels.join(', '));
   });
+
+  it('the Problems panel lists the AutoSnippet Guard problems of an open file, with their rule ids', async (t) => {
+    // Written after the suite ran, so the guard suite's workspace scan never sees it.
+    const file = path.join(workspace, 'src', 'guarded.ts');
+    writeFileSync(file, 'export function f(m: Map<string, string>, k: string) {\n  return m.get(k)!.length + eval("1");\n}\n');
+    try {
+      const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
+      await openFile(workbench, 'guarded.ts');
+      await workbench.runCommand('View: Focus on Problems View');
+      const panel = workbench.page.locator('.part.panel .markers-panel');
+      await panel.waitFor({ state: 'visible', timeout: 15_000 });
+      // The rows of the Problems tree: a file row ("2 problems in file guarded.ts of folder src"), then its markers.
+      const problems = await eventually('the two guard problems of guarded.ts in the Problems panel', async () => {
+        const rows = await problemRows(workbench);
+        const at = rows.findIndex((r) => /problems? in file guarded\.ts of folder src/.test(r.label));
+        if (at < 0) return undefined;
+        const next = rows.findIndex((r, i) => i > at && / in file /.test(r.label));
+        const mine = rows.slice(at + 1, next < 0 ? undefined : next);
+        return mine.length >= 2 ? mine : undefined;
+      }, 20_000);
+      const file_ = await workbench.screenshot('problems-guard.png');
+      t.diagnostic(`screenshot: ${path.relative(repoRoot, file_)}`);
+      for (const p of problems) t.diagnostic(`${p.label} | ${p.text.replace(/\n/g, ' / ')}`);
+      assert.equal(problems.length, 2, problems.map((p) => p.text).join('\n'));
+      const byRule = new Map(problems.map((p) => [p.text.match(/\bts\/[a-z-]+/)?.[0], p]));
+      assert.deepEqual([...byRule.keys()].sort(), ['ts/no-eval', 'ts/no-non-null-assertion'], problems.map((p) => p.text).join('\n'));
+      for (const p of problems) assert.match(p.text, /AutoSnippet Guard/, `the source is shown: ${p.text}`);
+      const evalRow = byRule.get('ts/no-eval')!;
+      const bangRow = byRule.get('ts/no-non-null-assertion')!;
+      assert.match(evalRow.label, /^Error: eval runs a string as code\..* at line 2 and character 29\. generated by AutoSnippet Guard/, evalRow.label);
+      assert.match(bangRow.label, /^Warning: Non-null assertion .* at line 2 and character 18\. generated by AutoSnippet Guard/, bangRow.label);
+      // The rule id links to the rule's explanation.
+      const link = panel.locator('.monaco-list-row a', { hasText: 'ts/no-eval' });
+      assert.equal(await link.count(), 1, 'the rule id ts/no-eval is a link');
+      t.diagnostic(`ts/no-eval links to ${await link.getAttribute('href')}`);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
+  it('a candidate an agent proposes from another process appears in the open Candidates view without a refresh', async () => {
+    const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
+    const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
+    await workbench.settleViewContainer('autosnippet');
+    for (const name of ['Overview', 'Recipes', 'Skills']) {
+      const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${name}`, 'i') });
+      if ((await header.count()) > 0) await header.first().click();
+    }
+    const candidatesHeader = container.locator('.pane-header').filter({ hasText: /^candidates/i }).first();
+    if ((await candidatesHeader.getAttribute('aria-expanded')) === 'false') await candidatesHeader.click();
+    const pane = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^candidates/i }) });
+    await pane.locator('.monaco-list, .welcome-view').first().waitFor({ state: 'visible', timeout: 20_000 });
+    // The view is open and showing; now another process (the CLI, as an MCP server would) commits.
+    const title = 'Errors crossing a module boundary are wrapped (live update check)';
+    const submitted = cli(workspace, 'submit_candidate', { title, language: 'typescript', summary: 'Wrap errors before they leave a module.' });
+    assert.equal(submitted.data?.status, 'created', JSON.stringify(submitted));
+    const row = pane.locator('.monaco-list-row', { hasText: title });
+    await eventually('the new candidate in the open Candidates view', async () => (await row.count()) === 1, 15_000);
+    cli(workspace, 'reject_candidate', { id: submitted.data.id, reason: 'test cleanup' });
+  });
+
+  it('approving a pending candidate with its inline action in the Candidates view writes the draft recipe file', async (t) => {
+    // A person proposes it through the CLI (it acts as a person), on the workspace the session serves.
+    const category = 'ui-approve';
+    const title = 'Look users up through UserRepository.find (UI check)';
+    const code = 'const user = users.find(id);\nif (!user) throw new Error(`no user ${id}`);';
+    const submitted = cli(workspace, 'submit_candidate', { title, code, language: 'typescript', category, knowledgeType: 'code-pattern', summary: 'Find users by id through the repository, and handle a missing one.', reasoning: { whyStandard: 'src/users.ts keeps users by id.', sources: ['src/users.ts:15'], confidence: 0.7 } });
+    assert.equal(submitted.data?.status, 'created', JSON.stringify(submitted));
+    const candidateId: string = submitted.data.id;
+    const recipesDir = path.join(workspace, '.autosnippet', 'recipes', category);
+    try {
+      const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
+      const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
+      await workbench.settleViewContainer('autosnippet');
+      // Give the Candidates view the room: collapse the other views, expand it.
+      for (const name of ['Overview', 'Recipes', 'Skills']) {
+        const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${name}`, 'i') });
+        if ((await header.count()) > 0) await header.first().click();
+      }
+      const candidatesHeader = container.locator('.pane-header').filter({ hasText: /^candidates/i }).first();
+      if ((await candidatesHeader.getAttribute('aria-expanded')) === 'false') await candidatesHeader.click();
+      const pane = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^candidates/i }) });
+      const row = pane.locator('.monaco-list-row', { hasText: title });
+      await eventually('the candidate in the Candidates view', async () => (await row.count()) === 1 && /pending/.test(await row.innerText()), 20_000);
+
+      // The inline action shows on hover; it asks for a confirmation in a modal.
+      await row.hover();
+      const approve = row.locator('.actions .action-label[aria-label="Approve Candidate"]');
+      await approve.waitFor({ state: 'visible', timeout: 5_000 });
+      await approve.click();
+      const dialog = workbench.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await dialog.innerText(), new RegExp(`Approve "${title.replace(/[.()]/g, '\\$&')}"\\?`));
+      t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('candidates-approve-confirm.png'))}`);
+      await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+
+      // The draft recipe file appears on disk with the candidate's code, and the view shows it approved.
+      const files = await eventually(`a recipe file in .autosnippet/recipes/${category}/`, () => {
+        const f = existsSync(recipesDir) ? readdirSync(recipesDir).filter((x) => x.endsWith('.md')) : [];
+        return f.length ? f : undefined;
+      }, 15_000);
+      assert.equal(files.length, 1, files.join(', '));
+      const markdown = readFileSync(path.join(recipesDir, files[0]), 'utf8');
+      assert.match(markdown, /^status: ["']?draft["']?$/m, markdown);
+      const fenced = markdown.replace(/^---\n[\s\S]*?\n---\n/, '').match(/^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1[ \t]*$/m)?.[2];
+      assert.equal(fenced, code, `the candidate's code in a fenced block:\n${markdown}`);
+      await eventually('the candidate shown as approved', async () => /approved/.test(await row.innerText()), 10_000);
+      const shot = await workbench.screenshot('candidates-approve.png');
+      t.diagnostic(`screenshot: ${path.relative(repoRoot, shot)}`);
+      const after = cli(workspace, 'get_candidate', { id: candidateId });
+      assert.equal(after.data?.status, 'approved', JSON.stringify(after).slice(0, 500));
+      assert.equal(after.data?.recipeId, `${category}/${files[0].replace(/\.md$/, '')}`);
+    } finally {
+      rmSync(recipesDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_000, skip: vsix ? false : 'set AUTOSNIPPET_VSIX=path/to/autosnippet.vsix to run' }, () => {
@@ -126,6 +245,53 @@ describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_0
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it returns a truthy value; fails with `what` after `timeoutMs`. */
+async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`${what} (waited ${timeoutMs} ms)${last ? `; last error: ${String(last)}` : ''}`);
+    await sleep(200);
+  }
+}
+
+/** Opens a workspace file by name through Quick Open (Ctrl+P) and waits for its editor tab. */
+async function openFile(workbench: Workbench, name: string): Promise<void> {
+  const page = workbench.page;
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.part.editor .tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** The Problems tree's rendered rows: their accessible label and their text. */
+async function problemRows(workbench: Workbench): Promise<{ label: string; text: string }[]> {
+  const rows = workbench.page.locator('.part.panel .markers-panel .monaco-list-row');
+  const out: { label: string; text: string }[] = [];
+  for (let i = 0, n = await rows.count(); i < n; i++) {
+    out.push({ label: (await rows.nth(i).getAttribute('aria-label')) ?? '', text: await rows.nth(i).innerText() });
+  }
+  return out;
+}
+
+/** `autosnippet call <tool> <json>` on a workspace (the CLI acts as a person); its JSON answer. */
+function cli(workspace: string, tool: string, input: Record<string, unknown>): any {
+  const local = path.join(extensionPath, 'dist/cli.js');
+  const entry = existsSync(local) ? local : path.join(repoRoot, 'dist/cli.js');
+  const r = spawnSync(process.execPath, [entry, '-w', workspace, 'call', tool, JSON.stringify(input)], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 0, `autosnippet call ${tool} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 /** The first words of the tree's rows (skill names), polled until `done` holds or 20 s pass. */
 async function eventuallyLabels(tree: import('playwright-core').Locator, done: (labels: string[]) => boolean): Promise<string[]> {

@@ -63,19 +63,25 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       refresh();
     }),
 
-    reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
+    // The view's buttons pass the tree node. A second argument `{ confirmed: true }` skips the modal
+    // (for scripted callers such as the integration tests, which cannot press a dialog's button); the
+    // call still runs as the person (actor human) through the Gateway.
+    reg('autosnippet.candidates.approve', async (node?: CandidateNode, options?: CommandOptions) => {
       const c = candidateOf(node);
-      if (!c) return;
-      if (!(await confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return;
-      const r = await invoke<{ recipe?: { id: string; file: string } }>(host, 'approve_candidate', { id: c.id });
+      if (!c) return undefined;
+      if (!confirmedBy(options) && !(await confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
+      const r = await invoke<{ id: string; status: string; recipe?: { id: string; file: string } }>(host, 'approve_candidate', { id: c.id });
       refresh();
-      if (r?.recipe) {
+      const recipe = r?.recipe;
+      if (recipe) {
+        // Not awaited: the command finishes when the candidate is approved, not when the toast is dismissed.
         const open = vscode.l10n.t('Open Draft');
-        if ((await vscode.window.showInformationMessage(vscode.l10n.t('Approved. Draft recipe {0} written.', r.recipe.id), open)) === open) {
-          const uri = recipeUri(host, r.recipe.file);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Approved. Draft recipe {0} written.', recipe.id), open).then(async (picked) => {
+          const uri = picked === open ? recipeUri(host, recipe.file) : undefined;
           if (uri) await vscode.window.showTextDocument(uri);
-        }
+        });
       }
+      return r;
     }),
     reg('autosnippet.candidates.reject', async (node?: CandidateNode) => {
       const c = candidateOf(node);
@@ -104,7 +110,9 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       if (c) await vscode.window.showTextDocument(CandidateFileSystem.uri(c.id), { preview: true });
     }),
 
-    reg('autosnippet.recipes.createFromSelection', () => createFromSelection(host)),
+    // From the editor's context menu the first argument is the document's URI: only a plain
+    // `{ title, category }` object (scripted callers, tests) skips the prompts.
+    reg('autosnippet.recipes.createFromSelection', (args?: unknown) => createFromSelection(host, selectionArgs(args))),
     reg('autosnippet.recipes.search', () => searchRecipes(host)),
     reg('autosnippet.recipes.insertCode', async (id: string) => {
       const editor = vscode.window.activeTextEditor;
@@ -133,28 +141,43 @@ export async function syncWithProgress(host: ExtensionHost, refresh: Refresh, ve
   });
 }
 
-async function createFromSelection(host: ExtensionHost): Promise<void> {
+/** The second argument of commands that normally ask for a confirmation. */
+interface CommandOptions { confirmed?: boolean }
+
+function confirmedBy(options: unknown): boolean {
+  return !!options && typeof options === 'object' && !Array.isArray(options) && (options as CommandOptions).confirmed === true;
+}
+
+/** Arguments of "Create Recipe from Selection" that replace its prompts. */
+export interface CreateFromSelectionArgs { title?: string; category?: string }
+
+function selectionArgs(args: unknown): CreateFromSelectionArgs {
+  if (!args || typeof args !== 'object' || Array.isArray(args) || args instanceof vscode.Uri) return {};
+  const { title, category } = args as Record<string, unknown>;
+  return {
+    ...(typeof title === 'string' && title.trim().length >= 3 ? { title } : {}),
+    ...(typeof category === 'string' && category.trim() ? { category } : {}),
+  };
+}
+
+/** Writes the selection as a draft recipe; answers its id and file, or undefined when nothing was created. */
+async function createFromSelection(host: ExtensionHost, args: CreateFromSelectionArgs = {}): Promise<{ id: string; file: string } | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Select the code the recipe should show first.'));
-    return;
+    return undefined;
   }
   const ws = await host.getWorkspace();
   const code = editor.document.getText(editor.selection);
-  const title = await vscode.window.showInputBox({
+  const title = args.title ?? await vscode.window.showInputBox({
     title: vscode.l10n.t('Create Recipe from Selection'),
     prompt: vscode.l10n.t('Title: what the practice is, e.g. "Wrap HTTP calls in withRetry"'),
     validateInput: (v) => (v.trim().length >= 3 ? undefined : vscode.l10n.t('Give it a title of a few words.')),
     ignoreFocusOut: true,
   });
-  if (!title) return;
-  const categories = [...new Set((await invokeAll<RecipeEntry>(host, 'list_recipes', { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category))].sort();
-  const newCategory = vscode.l10n.t('New category…');
-  let category = categories.length
-    ? await vscode.window.showQuickPick([...categories, newCategory], { title: vscode.l10n.t('Category of "{0}"', title), ignoreFocusOut: true })
-    : newCategory;
-  if (category === newCategory) category = await vscode.window.showInputBox({ title: vscode.l10n.t('New category'), prompt: vscode.l10n.t('e.g. networking, ui, errors'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A category is required.')), ignoreFocusOut: true });
-  if (!category) return;
+  if (!title) return undefined;
+  const category = args.category ?? await pickCategory(host, title);
+  if (!category) return undefined;
 
   const rel = path.relative(ws.root, editor.document.uri.fsPath).split(path.sep).join('/');
   const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..') ? [`${rel}:${editor.selection.start.line + 1}`] : [];
@@ -165,10 +188,21 @@ async function createFromSelection(host: ExtensionHost): Promise<void> {
   edit.createFile(uri, { contents: Buffer.from(draft.text, 'utf8') });
   if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not create {0}.', draft.file));
-    return;
+    return undefined;
   }
   await vscode.window.showTextDocument(uri);
   void vscode.window.showInformationMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why it is the way here, then publish it from the Recipes view.', draft.id));
+  return { id: draft.id, file: draft.file };
+}
+
+async function pickCategory(host: ExtensionHost, title: string): Promise<string | undefined> {
+  const categories = [...new Set((await invokeAll<RecipeEntry>(host, 'list_recipes', { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category))].sort();
+  const newCategory = vscode.l10n.t('New category…');
+  const picked = categories.length
+    ? await vscode.window.showQuickPick([...categories, newCategory], { title: vscode.l10n.t('Category of "{0}"', title), ignoreFocusOut: true })
+    : newCategory;
+  if (picked !== newCategory) return picked;
+  return vscode.window.showInputBox({ title: vscode.l10n.t('New category'), prompt: vscode.l10n.t('e.g. networking, ui, errors'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A category is required.')), ignoreFocusOut: true });
 }
 
 interface SearchItem extends vscode.QuickPickItem { id: string; file?: string }

@@ -45,6 +45,8 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     registerKnowledgeCommands(host, refresh),
     vscode.languages.registerCompletionItemProvider([{ scheme: 'file' }, { scheme: 'untitled' }], completion, '@'),
     new vscode.Disposable(() => clearTimeout(timer)),
+    // Candidates proposed by agents (here or in an MCP server process) show up without a manual refresh.
+    host.onDidChangeData(refresh),
   ];
   const folder = host.folder;
   if (folder) {

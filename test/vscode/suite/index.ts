@@ -8,6 +8,7 @@ import { runRegisteredTests } from './collector';
 import './foundation.suite';
 import './skills.suite';
 import './guard.suite';
+import './knowledge.suite';
 import './agent.suite';
 
 export async function run(): Promise<void> {
