@@ -23,7 +23,21 @@ const common = {
   define: { 'process.env.AUTOSNIPPET_BUNDLED': '"1"' },
 };
 
+// Large libraries that only some code paths need (the ReDoS analysis, the tokenizer's ranks) live in
+// their own files under dist/vendor/ and are loaded on first use, so every bundle starts fast.
+const vendored = { 'recheck/lib/browser.js': 'recheck.js', 'js-tiktoken/ranks/o200k_base': 'o200k_base.js' };
+const vendorPlugin = {
+  name: 'vendor',
+  setup(build) {
+    const filter = new RegExp(`^(${Object.keys(vendored).map((k) => k.replace(/[./]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: `./vendor/${vendored[args.path]}`, external: true }));
+  },
+};
+
 mkdirSync(path.join(root, 'dist'), { recursive: true });
+await Promise.all(Object.entries(vendored).map(([from, to]) =>
+  esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: [require.resolve(from)], outfile: path.join(root, 'dist/vendor', to) }),
+));
 const entries = [
   { in: 'src/vscode/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
   { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [] },
@@ -49,6 +63,7 @@ await Promise.all([...entries, ...testEntries]
       outfile: path.join(root, e.out),
       external: e.external,
       banner: e.banner ? { js: e.banner } : undefined,
+      plugins: e.out.startsWith('dist/') ? [vendorPlugin] : [],
     }),
   ));
 
