@@ -84,15 +84,8 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
   });
 
   it('the Skills view lists the 13 bundled skills and the one from .github/skills', async (t) => {
-    const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
-    const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
-    await workbench.settleViewContainer('autosnippet');
-    // Four views share the container: collapse the others so the Skills tree has room to render every row.
-    for (const name of ['Overview', 'Recipes', 'Candidates']) {
-      const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${name}`, 'i') });
-      if ((await header.count()) > 0) await header.first().click();
-    }
-    const tree = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /skills/i }) }).locator('.monaco-list').first();
+    const { workbench, pane } = await openAutoSnippetView(session, 'Skills');
+    const tree = pane.locator('.monaco-list').first();
     await tree.waitFor({ state: 'visible', timeout: 30_000 });
     // Expand every source (level 1) so its skills are rendered.
     for (let round = 0; round < 4; round++) {
@@ -148,16 +141,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
   });
 
   it('a candidate an agent proposes from another process appears in the open Candidates view without a refresh', async () => {
-    const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
-    const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
-    await workbench.settleViewContainer('autosnippet');
-    for (const name of ['Overview', 'Recipes', 'Skills']) {
-      const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${name}`, 'i') });
-      if ((await header.count()) > 0) await header.first().click();
-    }
-    const candidatesHeader = container.locator('.pane-header').filter({ hasText: /^candidates/i }).first();
-    if ((await candidatesHeader.getAttribute('aria-expanded')) === 'false') await candidatesHeader.click();
-    const pane = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^candidates/i }) });
+    const { pane } = await openAutoSnippetView(session, 'Candidates');
     await pane.locator('.monaco-list, .welcome-view').first().waitFor({ state: 'visible', timeout: 20_000 });
     // The view is open and showing; now another process (the CLI, as an MCP server would) commits.
     const title = 'Errors crossing a module boundary are wrapped (live update check)';
@@ -178,17 +162,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 2
     const candidateId: string = submitted.data.id;
     const recipesDir = path.join(workspace, '.autosnippet', 'recipes', category);
     try {
-      const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
-      const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
-      await workbench.settleViewContainer('autosnippet');
-      // Give the Candidates view the room: collapse the other views, expand it.
-      for (const name of ['Overview', 'Recipes', 'Skills']) {
-        const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${name}`, 'i') });
-        if ((await header.count()) > 0) await header.first().click();
-      }
-      const candidatesHeader = container.locator('.pane-header').filter({ hasText: /^candidates/i }).first();
-      if ((await candidatesHeader.getAttribute('aria-expanded')) === 'false') await candidatesHeader.click();
-      const pane = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^candidates/i }) });
+      const { workbench, pane } = await openAutoSnippetView(session, 'Candidates');
       const row = pane.locator('.monaco-list-row', { hasText: title });
       await eventually('the candidate in the Candidates view', async () => (await row.count()) === 1 && /pending/.test(await row.innerText()), 20_000);
 
@@ -301,4 +275,22 @@ async function eventuallyLabels(tree: import('playwright-core').Locator, done: (
     if (done(labels)) break;
   }
   return labels;
+}
+
+/**
+ * Opens the AutoSnippet container and gives one of its four views the room: the others are collapsed
+ * (a tree renders only the rows that fit), this one expanded.
+ */
+async function openAutoSnippetView(session: VSCodeSession, name: 'Overview' | 'Recipes' | 'Candidates' | 'Skills') {
+  const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
+  const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
+  await workbench.settleViewContainer('autosnippet');
+  for (const other of ['Overview', 'Recipes', 'Candidates', 'Skills'].filter((n) => n !== name)) {
+    const header = container.locator('.pane-header[aria-expanded="true"]').filter({ hasText: new RegExp(`^${other}`, 'i') });
+    if ((await header.count()) > 0) await header.first().click();
+  }
+  const header = container.locator('.pane-header').filter({ hasText: new RegExp(`^${name}`, 'i') }).first();
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  const pane = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: new RegExp(`^${name}`, 'i') }) });
+  return { workbench, container, pane };
 }
