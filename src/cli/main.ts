@@ -64,7 +64,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
           out.stdout(MCP_USAGE);
           return 0;
         }
-        await runMcp(parseMcpArgs(args.length ? args : ['--workspace', workspaceDir]), bundledSkillsDir);
+        // A --workspace after `mcp` wins over one before it.
+        await runMcp(parseMcpArgs(['--workspace', workspaceDir, ...args]), bundledSkillsDir);
         return 0;
       case 'health':
         return await callTool(await ws(), 'health', {}, out);

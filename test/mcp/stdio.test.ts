@@ -119,3 +119,19 @@ async function waitFor(cond: () => boolean, ms: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+test('`autosnippet mcp` from the CLI serves the workspace given before or after the command', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const cliJs = serverJs.replace(/mcp\.js$/, 'cli.js');
+  for (const order of ['before', 'after'] as const) {
+    const dir = realpathSync(tempWorkspace());
+    const args = order === 'before' ? [cliJs, '--workspace', dir, 'mcp', '--log-level', 'warn'] : [cliJs, 'mcp', '--workspace', dir];
+    const c = new Client({ name: 'cli-test', version: '0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
+    const r = (await c.callTool({ name: 'autosnippet_health', arguments: {} })) as { content: { text: string }[] };
+    assert.equal(JSON.parse(r.content[0].text).data.workspace.root, dir, order);
+    await c.close();
+  }
+});
+
