@@ -17,6 +17,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from './suite/poll';
 import { VSCodeSession, Workbench, builtSuite, codeServerEntry, describeRun, outputDir, repoRoot } from './harness';
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
@@ -220,21 +221,6 @@ describe('AutoSnippet installed from a .vsix into code-server', { timeout: 180_0
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `probe` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`${what} (waited ${timeoutMs} ms)${last ? `; last error: ${String(last)}` : ''}`);
-    await sleep(200);
-  }
-}
 
 /** Opens a workspace file by name through Quick Open (Ctrl+P) and waits for its editor tab. */
 async function openFile(workbench: Workbench, name: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
-import type { GuardRule, MatchScope, RuleExample, RuleProblem, Severity } from './rule';
+import type { GuardRule, MatchScope, RuleProblem, Severity } from './rule';
 import type { RuleExclusion } from './runner';
 import schema from '../../../schemas/guard-rules.schema.json';
 
@@ -13,24 +13,14 @@ export interface GuardRulesFile {
   severity?: Record<string, Severity | 'off'>;
 }
 
-export interface ProjectRuleJson {
-  id: string;
-  message: string;
+/** A rule as written in a project file: the rule model with its pattern spelled out as fields. */
+export type ProjectRuleJson = Omit<GuardRule, 'severity' | 'pattern' | 'origin' | 'source' | 'disabledByDefault'> & {
   severity?: Severity;
-  languages: string[];
   regex?: string;
   flags?: string;
   in?: MatchScope;
   query?: string;
-  fix?: string;
-  why: string;
-  suggestion: string;
-  scope?: 'file' | 'target' | 'project';
-  tags?: string[];
-  include?: string[];
-  exclude?: string[];
-  examples?: RuleExample[];
-}
+};
 
 export interface ProjectGuardConfig {
   rules: GuardRule[];
