@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { guardEngine } from '../core/guard';
 import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
-import { isAutoSnippetError } from '../core/errors';
+import { isAutoSnippetError } from '../core/kernel/errors';
 import type { Workspace } from '../core/workspace';
 
 export const GUARD_USAGE = `Usage: autosnippet guard [paths…] [options]

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
-import { stderrLogger } from '../core/log';
+import { stderrLogger } from '../core/kernel/log';
 import { VERSION } from '../core/version';
 import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from '../mcp/run';
 import { skillsCommand } from './skills';

@@ -1,6 +1,6 @@
 // `autosnippet skills …`: validate, list, load and search skills from the command line.
 import path from 'node:path';
-import { isAutoSnippetError } from '../core/errors';
+import { isAutoSnippetError } from '../core/kernel/errors';
 import { skillRegistry } from '../core/skills/registry';
 import { renderCatalog, renderLevel2, summaryOf } from '../core/skills/render';
 import { listSkillResources } from '../core/skills/resources';

@@ -2,7 +2,7 @@ import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Store } from './store/store';
 import { migrations } from './store/schema';
-import { type Logger, silentLogger } from './log';
+import { type Logger, silentLogger } from './kernel/log';
 import { type Settings, type DeepPartial, mergeSettings } from './settings';
 import { VERSION } from './version';
 

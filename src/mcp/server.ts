@@ -2,7 +2,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Workspace } from '../core/workspace';
 import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
-import type { Actor, ToolDefinition } from '../core/tools/types';
+import type { Actor } from '../core/kernel/actors';
+import type { ToolDefinition } from '../core/tools/types';
 import { samplingModel } from './sampling';
 
 export interface McpServerOptions {

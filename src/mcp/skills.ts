@@ -14,7 +14,7 @@ import {
   type ReadResourceResult,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isAutoSnippetError } from '../core/errors';
+import { isAutoSnippetError } from '../core/kernel/errors';
 import { findSection } from '../core/skills/parse';
 import { skillRegistry } from '../core/skills/registry';
 import { level2Of } from '../core/skills/render';

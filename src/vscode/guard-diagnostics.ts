@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { GuardEngine } from '../core/guard/engine';
-import { languageForPath, normalizeLanguage } from '../core/guard/languages';
+import { languageForPath, normalizeLanguage } from '../core/kernel/languages';
 import { severityRank, type Severity, type Violation } from '../core/guard/rule';
 import { relPath } from '../core/guard/files';
 import type { Workspace } from '../core/workspace';

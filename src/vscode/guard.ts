@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import { guardEngine } from '../core/guard';
-import { AutoSnippetError, ErrorCode } from '../core/errors';
+import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
 import type { Violation } from '../core/guard/rule';
 import { scanAndRecord } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';

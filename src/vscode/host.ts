@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type ToolCatalog } from '../core/tools';
-import type { Logger } from '../core/log';
+import type { Logger } from '../core/kernel/log';
 import type { DeepPartial, Settings } from '../core/settings';
 
 /**

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ToolCatalog, createCatalog } from '../../src/core/tools';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../src/core/tools/types';
-import { AutoSnippetError } from '../../src/core/errors';
+import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { languageModelToolsManifest } from '../../src/core/tools/manifest';
 import type { Workspace } from '../../src/core/workspace';
 
@@ -57,7 +57,7 @@ const failing = defineTool({
   access: 'read',
   maxOutputChars: 1000,
   handler: () => {
-    throw new AutoSnippetError('THING_NOT_FOUND', 'No thing.', 'Try another thing.');
+    throw new AutoSnippetError('NOT_FOUND', 'No thing.', 'Try another thing.');
   },
 });
 const approve = defineTool({
@@ -120,7 +120,7 @@ test('an unknown tool gives UNKNOWN_TOOL with the closest names', async () => {
 
 test('a handler error keeps its stable code, message and hint', async () => {
   const r = await catalog.invoke(ws, 'failing', {}, agent);
-  assert.deepEqual(!r.ok && r.error, { code: 'THING_NOT_FOUND', message: 'No thing.', hint: 'Try another thing.' });
+  assert.deepEqual(!r.ok && r.error, { code: 'NOT_FOUND', message: 'No thing.', hint: 'Try another thing.' });
 });
 
 test('review tools are not offered to agents (the Gateway refuses them: see gateway.test.ts)', () => {

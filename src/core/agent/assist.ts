@@ -4,7 +4,7 @@
  * (diagnostic mode: the prompt goes back to the caller). Writes go through the knowledge domain's
  * functions; the Gateway has already passed the tool call that got here.
  */
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { getCandidate, listCandidates, stripCandidate, updateCandidate } from '../knowledge/candidates';
 import type { Candidate, CandidateInput } from '../knowledge/types';
 import { RELATION_TYPES } from '../knowledge/types';

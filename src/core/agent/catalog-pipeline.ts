@@ -4,7 +4,7 @@
  * per step; the answer is compact (each step's data shortened), never the steps' full output.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { ToolCatalog } from '../tools/catalog';
 import type { ToolContext } from '../tools/types';
 import type { Workspace } from '../workspace';

@@ -1,4 +1,4 @@
-import { languageForPath } from '../guard/languages';
+import { languageForPath } from '../kernel/languages';
 import { isTestPath } from './source';
 
 const SKIPPED_NAMES = /\.min\.(js|css)$|\.bundle\.js$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml)$/;

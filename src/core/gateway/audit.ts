@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Actor, ToolContext } from '../tools/types';
+import type { Actor, Channel } from '../kernel/actors';
 
 /** One Gateway decision and, once the call finished, its outcome. */
 export interface AuditEntry {
   id: string;
   time: string;
   actor: Actor;
-  channel: ToolContext['channel'];
+  channel: Channel;
   action: string;
   resource?: string;
   argsDigest: string;

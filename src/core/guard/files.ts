@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import type { GlobSet } from './filters';
-import { languageForPath } from './languages';
+import { languageForPath } from '../kernel/languages';
 
 export interface WorkspaceFile {
   abs: string;

@@ -1,5 +1,5 @@
 import matter from 'gray-matter';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { parseRecipeFile, patchFrontmatter, serializeRecipe } from './recipe-file';
 import { stripCandidate } from './candidates';
 import type { Candidate, CandidateInput } from './types';

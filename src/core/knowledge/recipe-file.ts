@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
-import { normalizeLanguage } from '../guard/languages';
+import { normalizeLanguage } from '../kernel/languages';
 import { bodyOf, splitBody } from './recipe-body';
 import {
   COMPLEXITIES,

@@ -1,8 +1,8 @@
 import { promises as fsp, existsSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import type { Workspace } from '../workspace';
-import { closestNames } from '../skills/names';
+import { closestNames } from '../kernel/names';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
 import { syncRecipes } from './recipe-index';
 import type { ContentQuality } from './quality';

@@ -1,4 +1,4 @@
-import type { Actor } from '../tools/types';
+import type { Actor } from '../kernel/actors';
 
 export type { Actor };
 

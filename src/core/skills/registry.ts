@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
-import { type Logger, silentLogger } from '../log';
+import { AutoSnippetError } from '../kernel/errors';
+import { type Logger, silentLogger } from '../kernel/log';
 import type { Workspace } from '../workspace';
-import { closestNames } from './names';
+import { closestNames } from '../kernel/names';
 import { parseSkill, slugOf, type ParsedSkill } from './parse';
 import type { ShadowedSkill, Skill, SkillSource, SkippedSkill } from './types';
 

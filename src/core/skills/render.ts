@@ -1,4 +1,4 @@
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { findSection, sectionText } from './parse';
 import type { TokenCounter } from './tokens';
 import type { Skill, SkillResource, SkillSection } from './types';

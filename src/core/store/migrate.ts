@@ -1,6 +1,6 @@
 /** Applies pending schema migrations, each once, in version order, each in its own transaction. */
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { Logger } from '../log';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 import type { Migration, Tx } from './types';
 
 interface MigratableStore {

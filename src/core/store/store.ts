@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import type { SqlJsStatic } from 'sql.js';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import { type Logger, silentLogger } from '../log';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { type Logger, silentLogger } from '../kernel/log';
 import { moveAside, removeLeftovers, statKey, writeFileAtomic } from './files';
 import { appendRecord, createJournal, encodeRecord, JOURNAL_HEADER_BYTES, newJournalId, readJournal, truncateJournal, type JournalOp, type JournalRead } from './journal';
 import { FileLock } from './lock';

@@ -1,6 +1,6 @@
 import { opendir } from 'node:fs/promises';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { WorkspaceIgnore } from './ignore';
 
 export interface WorkspaceListing {

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { closestNames } from '../kernel/names';
 import { fitToBound } from './bound';
 import { Gateway } from '../gateway/gateway';
 import type { AccessClass, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
@@ -57,7 +58,7 @@ export class ToolCatalog {
       return failure(name, {
         code: ErrorCode.UnknownTool,
         message: `There is no tool named "${name}".`,
-        hint: `Call capabilities to see the tools. Closest: ${closest(name.replace(TOOL_PREFIX, ''), [...this.byName.keys()]).slice(0, 3).join(', ')}`,
+        hint: `Call capabilities to see the tools. Closest: ${closestNames(name.replace(TOOL_PREFIX, ''), [...this.byName.keys()], 3).join(', ')}`,
       });
     }
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
@@ -167,23 +168,4 @@ export function describeSchema(schema: JsonSchema): string {
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return 'This tool takes no arguments: pass {}.';
   return 'Arguments: ' + props.map(([k, v]) => `${k}: ${Array.isArray(v.type) ? v.type.join('|') : v.type ?? 'any'}${v.enum ? ` (${v.enum.map((x) => JSON.stringify(x)).join('|')})` : ''}${req.has(k) ? ' (required)' : ''}`).join(', ') + '.';
-}
-
-/** Names ordered by closeness to `name` (edit distance), for "did you mean" hints. */
-export function closest(name: string, names: string[]): string[] {
-  return [...names].sort((a, b) => editDistance(name, a) - editDistance(name, b) || a.localeCompare(b));
-}
-
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
 }

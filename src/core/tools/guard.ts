@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { guardEngine } from '../guard';
 import { complianceReport, recentScans, recordScan, summarizeScan } from '../guard/compliance';
 import type { ScanResult } from '../guard/engine';
 import { applyFixes } from '../guard/fix';
-import { knownLanguages } from '../guard/languages';
+import { knownLanguages } from '../kernel/languages';
 import { relPath } from '../guard/files';
 import { severityRank, type Severity, type Violation } from '../guard/rule';
 import type { Workspace } from '../workspace';

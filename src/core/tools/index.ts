@@ -22,5 +22,6 @@ export function createCatalog(): ToolCatalog {
   return catalog;
 }
 
-export { ToolCatalog, TOOL_PREFIX } from './catalog';
-export type { ToolDefinition, ToolResult, ToolContext, Actor, AccessClass } from './types';
+export { ToolCatalog, TOOL_PREFIX, toErrorBody } from './catalog';
+export type { ToolDefinition, ToolResult, ToolContext, AccessClass } from './types';
+export type { Actor, Channel } from '../kernel/actors';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { rerankSkills } from '../agent/routing';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { installSkill } from '../skills/install';
-import { closestNames } from '../skills/names';
+import { closestNames } from '../kernel/names';
 import { skillRegistry } from '../skills/registry';
 import { fitToBudget, level2Of, summaryOf } from '../skills/render';
 import { kindOf, listSkillResources, readSkillFile } from '../skills/resources';

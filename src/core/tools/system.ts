@@ -1,7 +1,8 @@
 import { defineTool, type ToolDefinition } from './types';
 import type { ToolCatalog } from './catalog';
-import { describeSchema, closest, TOOL_PREFIX } from './catalog';
-import { AutoSnippetError } from '../errors';
+import { describeSchema, TOOL_PREFIX } from './catalog';
+import { closestNames } from '../kernel/names';
+import { AutoSnippetError } from '../kernel/errors';
 import type { Workspace } from '../workspace';
 
 /** Something health can count in a workspace (skills, recipes, rules…), contributed by each domain. */
@@ -97,8 +98,8 @@ export function systemTools(catalog: () => ToolCatalog, counters: HealthCounter[
         const cat = catalog();
         const tool = cat.get(input.name);
         if (!tool) {
-          const names = cat.tools.map((t) => t.name);
-          throw new AutoSnippetError('UNKNOWN_TOOL', `There is no tool named "${input.name}".`, `Closest: ${closest(input.name, names).slice(0, 5).join(', ')}.`, { available: closest(input.name, names) });
+          const available = closestNames(input.name, cat.tools.map((t) => t.name));
+          throw new AutoSnippetError('UNKNOWN_TOOL', `There is no tool named "${input.name.slice(0, 200)}".`, `Closest: ${available.slice(0, 5).join(', ')}.`, { available });
         }
         const schema = cat.inputSchema(tool);
         return { name: tool.name, title: tool.title, domain: tool.domain, access: tool.access, description: tool.description, inputSchema: schema, arguments: describeSchema(schema), maxOutputChars: tool.maxOutputChars };

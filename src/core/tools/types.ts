@@ -1,5 +1,7 @@
 import type { Workspace } from '../workspace';
 import type { ChatModel } from '../agent/model';
+import type { Actor, Channel } from '../kernel/actors';
+import type { ErrorCode } from '../kernel/errors';
 
 /**
  * Who may call a tool. `read` changes nothing; `propose` writes proposals an agent may make
@@ -7,8 +9,6 @@ import type { ChatModel } from '../agent/model';
  * such tools are never offered to agents, and run from commands, views and the CLI.
  */
 export type AccessClass = 'read' | 'propose' | 'review';
-
-export type Actor = 'human' | 'copilot_agent' | 'external_agent';
 
 /** A JSON Schema object (draft 2020-12 subset) describing a tool's input. */
 export type JsonSchema = {
@@ -40,7 +40,7 @@ export interface Progress {
 export interface ToolContext {
   actor: Actor;
   /** The channel the call came through, for the audit log and messages. */
-  channel: 'vscode' | 'lm-tool' | 'chat' | 'mcp' | 'cli' | 'test';
+  channel: Channel;
   signal?: AbortSignal;
   progress?(p: Progress): void;
   /** The model AI-assisted tools use (VS Code chat, MCP sampling); without one they answer in diagnostic mode. */
@@ -82,7 +82,7 @@ export interface ToolDefinition<I = any, O = any> {
 }
 
 export interface ToolErrorBody {
-  code: string;
+  code: ErrorCode;
   message: string;
   hint?: string;
   /** The offending input field, for INVALID_INPUT. */

@@ -5,7 +5,7 @@ import { ChatModelError, ModelErrorCode } from '../../core/agent/model';
 import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/agent/prompt';
 import { runAgent, type AgentEvent, type AgentRunResult } from '../../core/agent/react';
 import { catalogToolbox, combineToolboxes, type AgentReference, type AgentToolbox } from '../../core/agent/toolbox';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../core/kernel/log';
 import { skillRegistry } from '../../core/skills/registry';
 import { loadTokenCounter } from '../../core/skills/tokens';
 import type { ToolCatalog, ToolContext } from '../../core/tools';
