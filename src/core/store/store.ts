@@ -1,8 +1,7 @@
 /**
- * The sql.js store shared by several processes (see ARCHITECTURE.md, "One database file, several
- * processes"). The database lives in memory; on disk it is an image (`<db>`) plus a write-ahead
- * journal (`<db>.journal`) of committed transactions, each one appended and flushed before
- * `transaction()` resolves. Checkpoints fold the journal into a new image off the commit path.
+ * The sql.js store shared by several processes (the README's "Data in a workspace" says how).
+ * The database lives in memory; on disk it is an image (`<db>`) plus a write-ahead journal
+ * (`<db>.journal`) of committed transactions, each one appended and flushed before `transaction()` resolves. Checkpoints fold the journal into a new image off the commit path.
  * Writers serialise on a lock file (`<db>.lock`); readers catch up from the journal without it.
  */
 import fs from 'node:fs';

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
 import { readJournal } from '../../src/core/store/journal';
 import { Store } from '../../src/core/store/store';
-import { body, deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from './helpers/store-fixtures';
+import { body, deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from '../unit/helpers/store-fixtures';
 
 after(removeTempDirs);
 
