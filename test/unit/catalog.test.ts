@@ -164,6 +164,49 @@ test('a long text is cut at a paragraph boundary and says how much was left out'
   assert.ok(r.truncated.returned < r.truncated.total);
 });
 
+test('nested content is cut too: a huge string or list deep in the result, NUL characters included', async () => {
+  const nested = defineTool({
+    name: 'nested', title: 'Nested', domain: 'test', summary: 'Nested', description: 'Nested.', access: 'read', maxOutputChars: 2000,
+    inputSchema: { type: 'object', properties: { what: { type: 'string' } } },
+    handler: (_ws, input: { what?: string }) =>
+      input.what === 'list'
+        ? { query: 'q', result: { matches: Array.from({ length: 500 }, (_, i) => ({ name: `m${i}`, text: 'x'.repeat(50) })) } }
+        : { query: '\u0000'.repeat(5000), outline: { lines: 3, detail: { text: 'long '.repeat(100_000) } } },
+  });
+  const cat = new ToolCatalog([nested] as ToolDefinition[]);
+  for (const what of ['text', 'list']) {
+    const r = await cat.invoke(ws, 'nested', { what }, agent);
+    assert.ok(r.ok && r.truncated, `${what}: ${JSON.stringify(r).slice(0, 200)}`);
+    assert.ok(JSON.stringify(r).length <= 2000, `${what}: ${JSON.stringify(r).length} chars`);
+  }
+  const text = await cat.invoke(ws, 'nested', { what: 'text' }, agent);
+  assert.ok(text.ok && (text.data as { outline: { lines: number } }).outline.lines === 3, 'the small fields are kept');
+  const list = await cat.invoke(ws, 'nested', { what: 'list' }, agent);
+  assert.ok(list.ok && list.truncated?.field === 'result.matches' && list.truncated.unit === 'items');
+});
+
+test('a page whose first item alone is over the bound still advances (the item is cut, not skipped forever)', async () => {
+  const huge = defineTool({
+    name: 'huge_items', title: 'Huge', domain: 'test', summary: 'Huge', description: 'Huge.', access: 'read', maxOutputChars: 1000, paginate: 'items',
+    inputSchema: { type: 'object', properties: {} },
+    handler: () => ({ items: [{ id: 0, text: 'y'.repeat(5000) }, { id: 1, text: 'small' }] }),
+  });
+  const cat = new ToolCatalog([huge] as ToolDefinition[]);
+  const first = await cat.invoke(ws, 'huge_items', {}, agent);
+  assert.ok(first.ok && first.truncated?.nextCursor === 1 && JSON.stringify(first).length <= 1000, JSON.stringify(first).slice(0, 300));
+  const second = await cat.invoke(ws, 'huge_items', { cursor: 1 }, agent);
+  assert.deepEqual(second.ok && second.data, { items: [{ id: 1, text: 'small' }] });
+});
+
+test('get_tool_info with a 100,000-character name answers at once, and the error fits the bound', async () => {
+  const cat = createCatalog();
+  const t0 = Date.now();
+  const r = await cat.invoke(ws, 'get_tool_info', { name: 'x'.repeat(100_000) }, agent);
+  assert.ok(!r.ok && ['UNKNOWN_TOOL', 'INVALID_INPUT'].includes(r.error.code), JSON.stringify(r).slice(0, 300));
+  assert.ok(JSON.stringify(r).length < 12_000, 'the error fits the bound');
+  assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms (it took 9 s when the edit distance ran uncapped inside a sort)`);
+});
+
 test('the real catalog: every tool is well formed and names are unique', () => {
   const cat = createCatalog();
   const names = new Set<string>();

@@ -131,3 +131,42 @@ test('query_audit_log filters by actor and result, newest first', async () => {
 test('the audit log lives outside the database and is git-ignored', () => {
   assert.match(readFileSync(path.join(ws.dataDir, '.gitignore'), 'utf8'), /^audit\/$/m);
 });
+
+test('an agent\'s malformed call to a people-only tool is refused as such and audited (not merely INVALID_INPUT)', async () => {
+  for (const input of [{ id: 'c3', actor: 'human' }, { id: 42 }, 'not an object', { id: nest(50_000) }]) {
+    const r = await catalog.invoke(ws, 'approve_thing', input, agent);
+    assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED', JSON.stringify(r).slice(0, 300));
+  }
+  assert.deepEqual(writes, []);
+  const denied = await audit({ action: 'approve_thing', result: 'denied' });
+  assert.equal(denied.length, 4);
+});
+
+test('other spellings of a people-only tool are that tool: refused and audited with the name the agent used', async () => {
+  const spellings = ['approveThing', 'approve-thing', 'autosnippet_approve_thing', 'autosnippet.approve-thing', 'APPROVE_THING', ' approve thing '];
+  for (const name of spellings) {
+    const r = await catalog.invoke(ws, name, { id: 'c4' }, agent);
+    assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED', `${name}: ${JSON.stringify(r)}`);
+  }
+  assert.deepEqual(writes, []);
+  const denied = await audit({ action: 'approve_thing' });
+  assert.equal(denied.length, spellings.length);
+  assert.deepEqual(new Set(denied.map((e) => e.requested ?? 'approve_thing')), new Set(spellings.map((s) => (s === 'autosnippet_approve_thing' ? 'approve_thing' : s))));
+  // A person using another spelling gets UNKNOWN_TOOL with the right name, not an approval.
+  const byPerson = await catalog.invoke(ws, 'approveThing', { id: 'c4' }, human);
+  assert.ok(!byPerson.ok && byPerson.error.code === 'UNKNOWN_TOOL' && /approve_thing/.test(byPerson.error.hint ?? ''));
+});
+
+test('a 50,000-deep argument is INVALID_INPUT, for reads and writes alike, with nothing written', async () => {
+  for (const tool of ['read_thing', 'propose_thing']) {
+    const r = await catalog.invoke(ws, tool, { id: 'x', deep: nest(50_000) }, agent);
+    assert.ok(!r.ok && r.error.code === 'INVALID_INPUT' && /nested deeper/.test(r.error.message), `${tool}: ${JSON.stringify(r).slice(0, 300)}`);
+  }
+  assert.deepEqual(writes, []);
+});
+
+function nest(depth: number): unknown {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) v = { v };
+  return v;
+}

@@ -10,6 +10,8 @@ export interface AuditEntry {
   actor: Actor;
   channel: Channel;
   action: string;
+  /** The name the caller used, when it was not the tool's own (`approveCandidate` for approve_candidate). */
+  requested?: string;
   resource?: string;
   argsDigest: string;
   decision: 'allowed' | 'denied';
@@ -81,13 +83,30 @@ export function newAuditId(): string {
 
 /** A stable digest of the arguments: enough to match calls without storing their content. */
 export function digestArgs(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256');
+  hashCanonical(hash, input, 0);
+  return hash.digest('hex').slice(0, 16);
 }
 
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
-  if (v && typeof v === 'object') {
-    return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonicalJson((v as Record<string, unknown>)[k])).join(',') + '}';
+/** Past this depth a value is hashed as a marker: refused inputs can be 50,000 levels deep. */
+const DIGEST_DEPTH = 32;
+
+function hashCanonical(hash: ReturnType<typeof createHash>, v: unknown, depth: number): void {
+  if (depth > DIGEST_DEPTH) {
+    hash.update('"<deeper>"');
+  } else if (Array.isArray(v)) {
+    hash.update('[');
+    v.forEach((x, i) => (i && hash.update(','), hashCanonical(hash, x, depth + 1)));
+    hash.update(']');
+  } else if (v && typeof v === 'object') {
+    hash.update('{');
+    Object.keys(v).sort().forEach((k, i) => {
+      if (i) hash.update(',');
+      hash.update(JSON.stringify(k) + ':');
+      hashCanonical(hash, (v as Record<string, unknown>)[k], depth + 1);
+    });
+    hash.update('}');
+  } else {
+    hash.update(JSON.stringify(v) ?? 'null');
   }
-  return JSON.stringify(v) ?? 'null';
 }

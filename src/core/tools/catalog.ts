@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
+import { isAgent } from '../kernel/actors';
 import { fitToBound } from './bound';
 import { Gateway } from '../gateway/gateway';
 import type { AccessClass, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
@@ -54,14 +55,10 @@ export class ToolCatalog {
 
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.get(name);
-    if (!tool) {
-      return failure(name, {
-        code: ErrorCode.UnknownTool,
-        message: `There is no tool named "${name}".`,
-        hint: `Call capabilities to see the tools. Closest: ${closestNames(name.replace(TOOL_PREFIX, ''), [...this.byName.keys()], 3).join(', ')}`,
-      });
-    }
+    if (!tool) return this.unknownTool(ws, name, rawInput, ctx);
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
+    // An agent's attempt at a people-only tool is refused and audited before anything else, malformed or not.
+    if (tool.access === 'review' && isAgent(ctx.actor)) return Gateway.for(ws).refuse(tool.name, rawInput, ctx);
 
     const input = this.prepareInput(tool, rawInput);
     if (!input.ok) return failure(tool.name, input.error);
@@ -75,6 +72,7 @@ export class ToolCatalog {
         return failure(tool.name, toErrorBody(e));
       }
       const fitted = fitToBound(data, tool.maxOutputChars, tool.paginate, tool.paginate ? (cursor ?? 0) : undefined);
+      if (!fitted.fits) return failure(tool.name, { code: ErrorCode.OutputTooLarge, message: `The answer of ${tool.name} does not fit its bound of ${tool.maxOutputChars} characters, even cut.`, hint: 'Ask for less: a filter, a smaller limit, one section or chunk.' });
       return fitted.truncated ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated } : { ok: true, tool: tool.name, data: fitted.data };
     };
     if (tool.access === 'read') return execute();
@@ -86,10 +84,31 @@ export class ToolCatalog {
     }
   }
 
+  /**
+   * UNKNOWN_TOOL with the closest names. A name that only spells a people-only tool differently
+   * (`approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate`) is that tool: an agent is
+   * refused with PERMISSION_DENIED and the attempt is audited like a call by its proper name.
+   */
+  private unknownTool(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> | ToolResult {
+    const review = this.tools.filter((t) => t.access === 'review');
+    const meant = review.find((t) => t.name === canonicalToolName(name));
+    if (meant && isAgent(ctx.actor)) return Gateway.for(ws).refuse(meant.name, rawInput, ctx, name);
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    return failure(shown, {
+      code: ErrorCode.UnknownTool,
+      message: `There is no tool named "${shown}".`,
+      hint: `Call capabilities to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
+    });
+  }
+
   private prepareInput(tool: ToolDefinition, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
     if (raw === undefined || raw === null) raw = {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
       return { ok: false, error: { code: ErrorCode.InvalidInput, message: `${tool.name} takes an object of named arguments.`, hint: describeSchema(this.inputSchema(tool)) } };
+    }
+    const deep = deeperThan(raw, MAX_INPUT_DEPTH);
+    if (deep) {
+      return { ok: false, error: { code: ErrorCode.InvalidInput, message: `Invalid input for ${tool.name}: the arguments are nested deeper than ${MAX_INPUT_DEPTH} levels (at "${deep}").`, hint: describeSchema(this.inputSchema(tool)), field: deep.split('.')[0] } };
     }
     const value: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
     for (const [alias, canonical] of Object.entries(tool.aliases ?? {})) {
@@ -128,6 +147,33 @@ export class ToolCatalog {
     }
     return out;
   }
+}
+
+/** No tool's arguments nest deeper than this; deeper input is refused before anything walks it. */
+export const MAX_INPUT_DEPTH = 16;
+
+/** The path where `value` nests deeper than `max`, found without recursion (a 50,000-deep input must not overflow the stack). */
+function deeperThan(value: unknown, max: number): string | undefined {
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 0, path: '' }];
+  while (stack.length) {
+    const { v, depth, path } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return path || '(input)';
+    for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) stack.push({ v: x, depth: depth + 1, path: path ? `${path}.${k}` : k });
+  }
+  return undefined;
+}
+
+/** `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`. */
+export function canonicalToolName(name: string): string {
+  return name
+    .slice(0, 200)
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .replace(/^autosnippet_/, '');
 }
 
 function failure(tool: string, error: ToolErrorBody): ToolResult {

@@ -130,7 +130,9 @@ export const scanProject = defineTool<ScanInput, unknown>({
     properties: { minSeverity },
     additionalProperties: false,
   },
-  access: 'read',
+  // It records the scan for compliance trends: a write, so it passes the Gateway and is audited.
+  access: 'propose',
+  confirmation: () => ({ title: 'Scan the workspace?', message: 'Check every source file against the guard rules and record the result for the compliance trend.' }),
   maxOutputChars: 40_000,
   paginate: 'violations',
   async handler(ws, input, ctx) {
@@ -196,7 +198,9 @@ export const complianceReportTool = defineTool<ComplianceInput, unknown>({
     properties: { rescan: { type: 'boolean', default: false, description: 'Scan the workspace now instead of using the last recorded scan.' } },
     additionalProperties: false,
   },
-  access: 'read',
+  // It records a scan when there is none or when asked to rescan: a write, audited by the Gateway.
+  access: 'propose',
+  confirmation: (input) => ({ title: 'Guard compliance report', message: input.rescan ? 'Scan the workspace now and record the result for the compliance trend.' : 'Report the last recorded scan (scanning and recording one if there is none).' }),
   maxOutputChars: 24_000,
   async handler(ws, input, ctx) {
     assertEnabled(ws);
