@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../../src/core/workspace';
 import { ToolCatalog } from '../../src/core/tools/catalog';
-import { defineTool, type ToolContext, type ToolDefinition } from '../../src/core/tools/types';
+import { defineTool, type ToolContext } from '../../src/core/tools/types';
+import { Input, Opt, Type } from '../../src/core/tools/schema';
 import { auditTools } from '../../src/core/tools/audit';
 
 let ws: Workspace;
@@ -17,26 +18,30 @@ const agent: ToolContext = { actor: 'copilot_agent', channel: 'test' };
 
 const propose = defineTool({
   name: 'propose_thing', title: 'Propose', domain: 'test', summary: 'p', description: 'p', access: 'propose', maxOutputChars: 1000,
-  inputSchema: { type: 'object', properties: { id: { type: 'string' }, items: { type: 'array' } }, additionalProperties: false },
+  inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })), items: Opt(Type.Array(Type.Unknown(), { maxItems: 100 })), deep: Opt(Type.Unknown()) }),
+  outputSchema: Type.Any(),
   batch: { field: 'items', max: 3 },
-  handler: (_ws, input: { id?: string }) => (writes.push(`propose:${input.id}`), { done: true }),
+  handler: (_ws, input) => (writes.push(`propose:${input.id}`), { done: true }),
 });
 const approve = defineTool({
   name: 'approve_thing', title: 'Approve', domain: 'test', summary: 'a', description: 'a', access: 'review', maxOutputChars: 1000,
-  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, additionalProperties: false },
-  handler: (_ws, input: { id: string }) => (writes.push(`approve:${input.id}`), { approved: input.id }),
+  inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })) }),
+  outputSchema: Type.Any(),
+  handler: (_ws, input) => (writes.push(`approve:${input.id}`), { approved: input.id }),
 });
 const remove = defineTool({
   name: 'delete_thing', title: 'Delete', domain: 'test', summary: 'd', description: 'd', access: 'review', destructive: true, maxOutputChars: 1000,
-  inputSchema: { type: 'object', properties: { id: { type: 'string' }, confirm: { type: 'boolean' } }, additionalProperties: false },
-  handler: (_ws, input: { id: string }) => (writes.push(`delete:${input.id}`), { deleted: input.id }),
+  inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })), confirm: Opt(Type.Boolean()) }),
+  outputSchema: Type.Any(),
+  handler: (_ws, input) => (writes.push(`delete:${input.id}`), { deleted: input.id }),
 });
 const read = defineTool({
   name: 'read_thing', title: 'Read', domain: 'test', summary: 'r', description: 'r', access: 'read', maxOutputChars: 1000,
-  inputSchema: { type: 'object', properties: {} },
+  inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })), deep: Opt(Type.Unknown()) }),
+  outputSchema: Type.Any(),
   handler: () => ({ value: 1 }),
 });
-const catalog = new ToolCatalog([propose, approve, remove, read, ...auditTools] as ToolDefinition[]);
+const catalog = new ToolCatalog([propose, approve, remove, read, ...auditTools] );
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'as-gateway-'));

@@ -5,7 +5,8 @@ import { closestNames } from '../kernel/names';
 import { isAgent } from '../kernel/actors';
 import { fitToBound } from './bound';
 import { Gateway } from '../gateway/gateway';
-import type { AccessClass, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
+import type { AccessClass, AnyTool, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 
 /** The prefix every tool carries outside the core (MCP, language-model tools). */
 export const TOOL_PREFIX = 'autosnippet_';
@@ -21,11 +22,11 @@ const cursorProperty: JsonSchema = {
  * it, and every call goes through `invoke`: aliases, schema validation, the handler, the output bound.
  */
 export class ToolCatalog {
-  private readonly byName = new Map<string, ToolDefinition>();
+  private readonly byName = new Map<string, AnyTool>();
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false });
 
-  constructor(tools: readonly ToolDefinition[]) {
+  constructor(tools: readonly AnyTool[]) {
     for (const t of tools) {
       if (this.byName.has(t.name)) throw new Error(`tool declared twice: ${t.name}`);
       if (!/^[a-z][a-z0-9_]*$/.test(t.name)) throw new Error(`tool name must be snake_case: ${t.name}`);
@@ -33,24 +34,46 @@ export class ToolCatalog {
     }
   }
 
-  get tools(): ToolDefinition[] {
+  get tools(): AnyTool[] {
     return [...this.byName.values()];
   }
 
   /** Tools an agent may be offered: everything but `review` (people only). */
-  get agentTools(): ToolDefinition[] {
+  get agentTools(): AnyTool[] {
     return this.tools.filter((t) => t.access !== 'review');
   }
 
-  get(name: string): ToolDefinition | undefined {
+  get(name: string): AnyTool | undefined {
     return this.byName.get(name.startsWith(TOOL_PREFIX) ? name.slice(TOOL_PREFIX.length) : name);
   }
 
-  /** The schema adapters publish: the declared one plus `cursor` for paged tools. */
-  inputSchema(tool: ToolDefinition): JsonSchema {
-    const schema = { type: 'object', properties: {}, ...tool.inputSchema } as JsonSchema;
+  /** The input schema adapters publish (plain JSON): the declared one plus `cursor` for paged tools. */
+  inputSchema(tool: AnyTool): JsonSchema {
+    const schema = plainJson({ type: 'object', properties: {}, ...tool.inputSchema }) as JsonSchema;
     if (tool.paginate) schema.properties = { ...schema.properties, cursor: cursorProperty };
     return schema;
+  }
+
+  /**
+   * The schema of a whole answer (MCP `outputSchema`, matched by `structuredContent`): the result
+   * envelope, whose `data` is the tool's declared output when `ok` is true.
+   */
+  outputSchema(tool: AnyTool): JsonSchema {
+    return plainJson({
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, tool: { type: 'string' }, data: tool.outputSchema, truncated: truncationSchema, error: errorBodySchema },
+      required: ['ok', 'tool'],
+      oneOf: [
+        { properties: { ok: { const: true } }, required: ['data'] },
+        { properties: { ok: { const: false } }, required: ['error'] },
+      ],
+    }) as JsonSchema;
+  }
+
+  /** A typed call for in-process callers: the tool's definition, not its name, gives input and output types. */
+  call<I extends TObject, O extends TSchema>(ws: Workspace, tool: ToolDefinition<I, O>, input: Static<I>, ctx: ToolContext): Promise<ToolResult<Static<O>>> {
+    if (this.byName.get(tool.name) !== tool) throw new Error(`${tool.name} is not a tool of this catalog`);
+    return this.invoke(ws, tool.name, input, ctx) as Promise<ToolResult<Static<O>>>;
   }
 
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
@@ -67,7 +90,7 @@ export class ToolCatalog {
     const execute = async (): Promise<ToolResult> => {
       let data: unknown;
       try {
-        data = await tool.handler(ws, tool.paginate ? args : input.value, ctx);
+        data = await tool.handler(ws, tool.paginate ? args : input.value, { ...ctx, catalog: this });
       } catch (e) {
         return failure(tool.name, toErrorBody(e));
       }
@@ -101,7 +124,7 @@ export class ToolCatalog {
     });
   }
 
-  private prepareInput(tool: ToolDefinition, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
+  private prepareInput(tool: AnyTool, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
     if (raw === undefined || raw === null) raw = {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
       return { ok: false, error: { code: ErrorCode.InvalidInput, message: `${tool.name} takes an object of named arguments.`, hint: describeSchema(this.inputSchema(tool)) } };
@@ -147,6 +170,25 @@ export class ToolCatalog {
     }
     return out;
   }
+}
+
+const truncationSchema = {
+  type: 'object',
+  properties: {
+    field: { type: 'string' }, returned: { type: 'integer' }, total: { type: 'integer' }, unit: { enum: ['items', 'chars'] }, nextCursor: { type: 'integer' }, hint: { type: 'string' },
+  },
+  required: ['field', 'returned', 'total', 'unit', 'hint'],
+};
+
+const errorBodySchema = {
+  type: 'object',
+  properties: { code: { type: 'string' }, message: { type: 'string' }, hint: { type: 'string' }, field: { type: 'string' }, details: { type: 'object' } },
+  required: ['code', 'message'],
+};
+
+/** A schema as plain JSON (TypeBox marks its schemas with symbol keys that JSON drops). */
+function plainJson(schema: object): object {
+  return JSON.parse(JSON.stringify(schema));
 }
 
 /** No tool's arguments nest deeper than this; deeper input is refused before anything walks it. */

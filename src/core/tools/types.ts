@@ -2,6 +2,8 @@ import type { Workspace } from '../workspace';
 import type { ChatModel } from '../agent/model';
 import type { Actor, Channel } from '../kernel/actors';
 import type { ErrorCode } from '../kernel/errors';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { ToolCatalog } from './catalog';
 
 /**
  * Who may call a tool. `read` changes nothing; `propose` writes proposals an agent may make
@@ -36,6 +38,9 @@ export interface Progress {
   total?: number;
 }
 
+/** Something health can count in a workspace (skills, recipes, rules…), contributed by each domain. */
+export type HealthCounter = (ws: Workspace) => Record<string, number> | Promise<Record<string, number>>;
+
 /** What a handler gets besides its input. */
 export interface ToolContext {
   actor: Actor;
@@ -47,7 +52,16 @@ export interface ToolContext {
   model?: ChatModel;
 }
 
-export interface ToolDefinition<I = any, O = any> {
+/** What a handler gets: the caller's context and the catalog it runs in (for tools that call tools). */
+export interface HandlerContext extends ToolContext {
+  catalog: ToolCatalog;
+}
+
+/**
+ * One tool, declared once: its input and output schemas are TypeBox schemas, so they are at once the
+ * JSON Schema that Ajv validates and MCP publishes, and the TypeScript types of the handler.
+ */
+export interface ToolDefinition<I extends TObject = TObject, O extends TSchema = TSchema> {
   /** snake_case; MCP and language-model tools publish it as `autosnippet_<name>`. */
   name: string;
   title: string;
@@ -57,7 +71,9 @@ export interface ToolDefinition<I = any, O = any> {
   summary: string;
   /** The full description a model reads before calling the tool. */
   description: string;
-  inputSchema: JsonSchema;
+  inputSchema: I;
+  /** The shape of `data` in a successful result (MCP `outputSchema`, inside the result envelope). */
+  outputSchema: O;
   access: AccessClass;
   /** Bound on the serialized result in characters; a larger result is cut at a clean boundary. */
   maxOutputChars: number;
@@ -77,9 +93,17 @@ export interface ToolDefinition<I = any, O = any> {
   /** A batch write: the Gateway refuses more than `max` items in `input[field]`. */
   batch?: { field: string; max: number };
   /** Shown before a `propose` tool runs in VS Code. */
-  confirmation?: (input: I) => { title: string; message: string };
-  handler(ws: Workspace, input: I, ctx: ToolContext): Promise<O> | O;
+  confirmation?: (input: Static<I>) => { title: string; message: string };
+  handler(ws: Workspace, input: Static<I>, ctx: HandlerContext): Promise<Static<O>> | Static<O>;
 }
+
+/** Any tool, for lists of tools of different types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any, any>;
+
+/** The TypeScript type of a tool's input and of its result's `data`. */
+export type InputOf<T> = T extends ToolDefinition<infer I, TSchema> ? Static<I> : never;
+export type OutputOf<T> = T extends ToolDefinition<TObject, infer O> ? Static<O> : never;
 
 export interface ToolErrorBody {
   code: ErrorCode;
@@ -106,6 +130,6 @@ export type ToolResult<O = unknown> =
   | { ok: true; tool: string; data: O; truncated?: Truncation }
   | { ok: false; tool: string; error: ToolErrorBody };
 
-export function defineTool<I, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+export function defineTool<I extends TObject, O extends TSchema>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return def;
 }
