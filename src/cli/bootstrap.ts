@@ -1,5 +1,5 @@
 // `autosnippet bootstrap`: the cold start from the command line, through the same catalog tool.
-import type { BootstrapResult } from '../core/bootstrap';
+import type { BootstrapResult } from '../core/tools/adapters';
 import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Workspace } from '../core/workspace';
 

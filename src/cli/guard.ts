@@ -1,8 +1,8 @@
 // `autosnippet guard [paths…]`: the guard for CI, with ESLint's exit codes.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { guardEngine } from '../core/guard';
-import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
+import { guardEngine } from '../core/tools/adapters';
+import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import type { Workspace } from '../core/workspace';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { BootstrapResult } from '../core/bootstrap';
+import type { BootstrapResult } from '../core/tools/adapters';
 import type { ExtensionHost } from './host';
 
 /**

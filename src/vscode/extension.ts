@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
   // Views that need the workspace's registries open it right after activation, off the activation path.
   if (h.folder) {
     void h.getWorkspace().then(
-      (ws) => context.subscriptions.push(registerSkillsView(context, ws), registerGuard(context, ws)),
+      (ws) => context.subscriptions.push(registerSkillsView(h.catalog, ws), registerGuard(h.catalog, ws)),
       (e) => h.log.error('AutoSnippet could not open the workspace', e),
     );
   }

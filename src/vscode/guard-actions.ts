@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { disableCommentFor } from '../core/guard/fix';
+import { disableCommentFor } from '../core/tools/adapters';
 import { lineCommentOf, normalizeLanguage } from '../core/kernel/languages';
 import { GUARD_SOURCE, type GuardDiagnostics } from './guard-diagnostics';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Severity } from '../core/guard/rule';
+import type { Severity } from '../core/tools/adapters';
 
 /** The status-bar item: problem counts (clicking opens the Problems panel), and the trust state. */
 export class GuardStatus implements vscode.Disposable {

@@ -2,19 +2,19 @@
 // The engine is the same one the CLI and the MCP server run; this file only wires it to the editor.
 import * as vscode from 'vscode';
 import path from 'node:path';
-import { guardEngine } from '../core/guard';
+import { guardEngine } from '../core/tools/adapters';
 import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
-import type { Violation } from '../core/guard/rule';
-import { scanAndRecord } from '../core/tools/guard';
+import type { ToolCatalog } from '../core/tools';
+import { scanProject } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
-import { GuardDiagnostics, type CheckOn } from './guard-diagnostics';
+import { GuardDiagnostics, type CheckOn, type ShownViolation } from './guard-diagnostics';
 import { RULE_DOC_SCHEME, RuleDocumentProvider, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
 
 export const SCAN_WORKSPACE_COMMAND = 'autosnippet.guard.scanWorkspace';
 
-export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace): vscode.Disposable {
+export function registerGuard(catalog: ToolCatalog, ws: Workspace): vscode.Disposable {
   const engine = guardEngine(ws);
   const output = vscode.window.createOutputChannel('AutoSnippet Guard', { log: true });
   const diagnostics = new GuardDiagnostics(ws, engine, (m) => output.info(m));
@@ -57,16 +57,30 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
       refreshStatus();
       let last = 0;
       try {
-        const { scan, report } = await scanAndRecord(ws, {
+        // scan_project records the scan for the compliance trend, so it passes the Gateway as the person.
+        const context = {
+          actor: 'human' as const,
+          channel: 'vscode' as const,
           signal: ac.signal,
-          progress: (p) => {
+          progress: (p: { done?: number; total?: number; message?: string }) => {
             const pct = p.total ? ((p.done ?? 0) / p.total) * 100 : 0;
             progress.report({ message: p.message, increment: pct - last });
             last = pct;
           },
-        });
-        const byFile = new Map<string, Violation[]>();
-        for (const v of scan.violations) {
+        };
+        const first = await catalog.call(ws, scanProject, {}, context);
+        if (!first.ok) throw new AutoSnippetError(first.error.code, first.error.message, first.error.hint);
+        const scan = first.data;
+        const violations = [...scan.violations];
+        for (let cursor = first.truncated?.nextCursor; cursor !== undefined; ) {
+          const page = await catalog.invoke(ws, scanProject.name, { cursor }, context);
+          if (!page.ok) throw new AutoSnippetError(page.error.code, page.error.message, page.error.hint);
+          violations.push(...(page.data as typeof scan).violations);
+          cursor = page.truncated?.nextCursor;
+        }
+        const report = scan.compliance;
+        const byFile = new Map<string, ShownViolation[]>();
+        for (const v of violations) {
           let list = byFile.get(v.path!);
           if (!list) byFile.set(v.path!, (list = []));
           list.push(v);
@@ -82,7 +96,7 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
         }
         const c = scan.counts;
         void vscode.window.showInformationMessage(vscode.l10n.t('Guard scanned {0} files: {1} errors, {2} warnings. Compliance {3}% ({4}).', scan.files, c.error, c.warning, report.score, report.trend));
-        if (scan.violations.length) void vscode.commands.executeCommand('workbench.actions.view.problems');
+        if (violations.length) void vscode.commands.executeCommand('workbench.actions.view.problems');
       } catch (e) {
         if (e instanceof AutoSnippetError && e.code === ErrorCode.Cancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Guard scan cancelled.'));
         else void vscode.window.showErrorMessage(vscode.l10n.t('Guard scan failed: {0}', (e as Error).message));

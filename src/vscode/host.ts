@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Logger } from '../core/kernel/log';
-import type { DeepPartial, Settings } from '../core/settings';
+import type { DeepPartial, Settings } from '../core/tools/adapters';
 
 /**
  * Owns the extension's lifetime: the log, the catalog and the core Workspace of the first folder,

@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isValidSkillName, nameProblems } from '../core/skills/names';
-import { skillRegistry, type SkillRegistry } from '../core/skills/registry';
-import { catalogEntry, summaryOf } from '../core/skills/render';
-import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/skills/types';
-import { ToolCatalog } from '../core/tools/catalog';
-import { installSkillTool } from '../core/tools/skills';
+import { catalogEntry, isValidSkillName, nameProblems, skillRegistry, summaryOf, type SkillRegistry } from '../core/tools/adapters';
+import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/tools/adapters';
+import type { ToolCatalog } from '../core/tools';
+import { createSkillTool, installSkillTool } from '../core/tools/skills';
 import type { Workspace } from '../core/workspace';
 import { SkillDiagnostics } from './skills-diagnostics';
 
@@ -22,7 +20,7 @@ type Node =
  * Commands copy a skill's catalog entry, validate, refresh, reveal a skill, create or install one;
  * validation problems of the workspace's skills go to the Problems panel.
  */
-export function registerSkillsView(_context: vscode.ExtensionContext, ws: Workspace): vscode.Disposable {
+export function registerSkillsView(catalog: ToolCatalog, ws: Workspace): vscode.Disposable {
   const registry = skillRegistry(ws);
   const changed = new vscode.EventEmitter<void>();
   const diagnostics = new SkillDiagnostics(registry);
@@ -76,8 +74,8 @@ export function registerSkillsView(_context: vscode.ExtensionContext, ws: Worksp
       const file = node?.kind === 'skill' ? node.skill.file : node?.kind === 'skipped' ? node.item.file : undefined;
       if (file) return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file));
     }),
-    vscode.commands.registerCommand('autosnippet.skills.new', () => createSkill(ws)),
-    vscode.commands.registerCommand('autosnippet.skills.install', () => installSkillFromUi(ws)),
+    vscode.commands.registerCommand('autosnippet.skills.new', () => createSkill(catalog, ws)),
+    vscode.commands.registerCommand('autosnippet.skills.install', () => installSkillFromUi(catalog, ws)),
   );
 }
 
@@ -217,7 +215,8 @@ async function pickSkill(registry: SkillRegistry): Promise<Skill | undefined> {
   return picked?.skill;
 }
 
-async function createSkill(ws: Workspace): Promise<void> {
+/** Asks for a name and a description, then writes the skill through the catalog (so the Gateway audits it). */
+async function createSkill(catalog: ToolCatalog, ws: Workspace): Promise<void> {
   const root = path.join(ws.root, '.autosnippet', 'skills');
   const name = await vscode.window.showInputBox({
     title: vscode.l10n.t('New skill'),
@@ -235,15 +234,16 @@ async function createSkill(ws: Workspace): Promise<void> {
     validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A description is needed: agents choose skills by it.')),
   });
   if (description === undefined) return;
-  const dir = path.join(root, name);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'SKILL.md');
-  writeFileSync(file, `---\nname: ${name}\ndescription: ${JSON.stringify(description.trim())}\n---\n\n# ${name}\n\n## Steps\n\n1. \n\n## Pitfalls\n\n- \n\n<chunk id="examples" description="Worked examples">\n</chunk>\n`);
-  await openAt(file, 11);
+  const result = await catalog.call(ws, createSkillTool, { name, description }, { actor: 'human', channel: 'vscode' });
+  if (!result.ok) {
+    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
+    return;
+  }
+  await openAt(result.data.file, result.data.line);
 }
 
 /** Asks for a folder, a .zip or a git URL and installs it through the catalog (so the Gateway audits it). */
-async function installSkillFromUi(ws: Workspace): Promise<void> {
+async function installSkillFromUi(catalog: ToolCatalog, ws: Workspace): Promise<void> {
   const folder = vscode.l10n.t('From a folder…');
   const zip = vscode.l10n.t('From a .zip file…');
   const git = vscode.l10n.t('From a git URL…');
@@ -256,10 +256,10 @@ async function installSkillFromUi(ws: Workspace): Promise<void> {
     source = await vscode.window.showInputBox({ title: vscode.l10n.t('Install a skill from git'), prompt: vscode.l10n.t('https or ssh URL; add #sub/folder for a skill inside the repository'), placeHolder: 'https://github.com/owner/repo#skills/name' });
   }
   if (!source) return;
-  const catalog = new ToolCatalog([installSkillTool]);
+  const from = source;
   const call = (overwrite: boolean) =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing skill…') }, () =>
-      catalog.invoke(ws, 'install_skill', { source, overwrite }, { actor: 'human', channel: 'vscode' }),
+      catalog.call(ws, installSkillTool, { source: from, overwrite }, { actor: 'human', channel: 'vscode' }),
     );
   let result = await call(false);
   if (!result.ok && result.error.code === 'SKILL_EXISTS') {
@@ -272,8 +272,7 @@ async function installSkillFromUi(ws: Workspace): Promise<void> {
     void vscode.window.showErrorMessage(result.error.message, { modal: Boolean(details), detail: details ?? result.error.hint });
     return;
   }
-  const data = result.data as { name: string; installedTo: string };
-  void vscode.window.showInformationMessage(vscode.l10n.t('Installed skill {0} into {1}.', data.name, data.installedTo));
+  void vscode.window.showInformationMessage(vscode.l10n.t('Installed skill {0} into {1}.', result.data.name, result.data.installedTo));
 }
 
 function toDisposable(d: { dispose(): void }): vscode.Disposable {

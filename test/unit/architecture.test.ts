@@ -34,3 +34,25 @@ test('the MCP server and the CLI never import vscode', () => {
   const offenders = [...files(path.join(src, 'mcp')), ...files(path.join(src, 'cli'))].filter((f) => importsOf(f).includes('vscode'));
   assert.deepEqual(offenders.map((f) => path.relative(src, f)), []);
 });
+
+test('the CLI and the extension reach the core only through the catalog (core/tools, its adapters facade), the Workspace and the kernel', () => {
+  const allowed = /^core\/(tools(\/|$)|workspace$|kernel\/)/;
+  const offenders = [...files(path.join(src, 'cli')), ...files(path.join(src, 'vscode'))].flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('.'))
+      .map((i) => path.relative(src, path.resolve(path.dirname(f), i)))
+      .filter((target) => target.startsWith('core/') && !allowed.test(target))
+      .map((target) => `${path.relative(src, f)} -> ${target}`),
+  );
+  assert.deepEqual(offenders, []);
+});
+
+test('adapters write only through catalog tools: no file writes in src/vscode or src/cli outside the known places', () => {
+  // mcp-config-command writes a client's MCP configuration (not AutoSnippet data); guard -o writes the report a person asked for.
+  const known = new Set(['vscode/mcp-config-command.ts', 'cli/guard.ts']);
+  const offenders = [...files(path.join(src, 'cli')), ...files(path.join(src, 'vscode'))]
+    .filter((f) => !known.has(path.relative(src, f)))
+    .filter((f) => /\b(writeFileSync|appendFileSync|mkdirSync|rmSync|renameSync|unlinkSync|fsp?\.(writeFile|appendFile|mkdir|rm|rename|unlink))\b/.test(readFileSync(f, 'utf8')))
+    .map((f) => path.relative(src, f));
+  assert.deepEqual(offenders, []);
+});

@@ -2,7 +2,7 @@
 // compliance scans, so an agent's call is audited, and refused when the audit line cannot be written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext } from '../../src/core/tools/types';
@@ -33,6 +33,52 @@ test('scan_project and compliance_report are writing tools: audited, and refused
       assert.ok(!refused.ok && refused.error.code === 'GATEWAY_UNAVAILABLE', `${name}: ${JSON.stringify(refused).slice(0, 300)}`);
     }
     assert.equal(scans(), 1, 'no scan was recorded without its audit line');
+  } finally {
+    await cleanup();
+  }
+});
+
+test('"New Skill" and "Create Recipe from Selection" are catalog tools for people: audited, refused to agents', async () => {
+  const { ws, root, cleanup } = await guardWorkspace({});
+  try {
+    const skill = { name: 'release-checklist', description: 'Use when cutting a release.' };
+    const refused = await catalog.invoke(ws, 'create_skill', skill, agent);
+    assert.ok(!refused.ok && refused.error.code === 'PERMISSION_DENIED');
+    assert.ok(!existsSync(path.join(root, '.autosnippet', 'skills', 'release-checklist')));
+    const made = await catalog.invoke(ws, 'create_skill', skill, human);
+    assert.ok(made.ok, JSON.stringify(made));
+    assert.match(readFileSync((made.data as { file: string }).file, 'utf8'), /^---\nname: release-checklist\ndescription: "Use when cutting a release\."\n---/);
+    const again = await catalog.invoke(ws, 'create_skill', skill, human);
+    assert.ok(!again.ok && again.error.code === 'SKILL_EXISTS');
+    const badName = await catalog.invoke(ws, 'create_skill', { ...skill, name: 'Bad Name' }, human);
+    assert.ok(!badName.ok && badName.error.code === 'INVALID_INPUT');
+
+    const recipe = { title: 'Greet through greet()', category: 'style', code: 'greet("x");', language: 'typescript', sourceFiles: ['src/a.ts:1'] };
+    assert.ok(!(await catalog.invoke(ws, 'create_recipe', recipe, agent)).ok);
+    const created = await catalog.invoke(ws, 'create_recipe', recipe, human);
+    assert.ok(created.ok, JSON.stringify(created));
+    const { id, file } = created.data as { id: string; file: string };
+    assert.match(readFileSync(path.join(root, file), 'utf8'), /^status: ["']?draft["']?$/m);
+    const listed = await catalog.invoke(ws, 'get_recipe', { id }, human);
+    assert.ok(listed.ok && (listed.data as { code: string }).code === 'greet("x");', 'indexed at once');
+
+    const log = await catalog.invoke(ws, 'query_audit_log', {}, human);
+    assert.ok(log.ok);
+    const entries = (log.data as { entries: { action: string; actor: string; result: string }[] }).entries;
+    for (const action of ['create_skill', 'create_recipe']) {
+      assert.ok(entries.some((e) => e.action === action && e.actor === 'external_agent' && e.result === 'denied'), `${action} refusal audited`);
+      assert.ok(entries.some((e) => e.action === action && e.actor === 'human' && e.result === 'ok'), `${action} audited`);
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a 60,000-character origin filter is INVALID_INPUT, not a SQLite "pattern too complex"', async () => {
+  const { ws, cleanup } = await guardWorkspace({});
+  try {
+    const r = await catalog.invoke(ws, 'list_candidates', { origin: 'x'.repeat(60_000) }, agent);
+    assert.ok(!r.ok && r.error.code === 'INVALID_INPUT' && r.error.field === 'origin', JSON.stringify(r).slice(0, 300));
   } finally {
     await cleanup();
   }

@@ -1,8 +1,10 @@
 import { approveCandidate, deleteRecipe, deprecateRecipe, ensureIndexFresh, promoteCandidate, publishRecipe, rejectCandidate } from '../knowledge';
-import type { publishRecipe as publishRecipeStatus } from '../knowledge/lifecycle';
-import { candidateRef, recipeRef } from './knowledge-schemas';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { draftRecipeFile, type publishRecipe as publishRecipeStatus } from '../knowledge/lifecycle';
+import { candidateProperties, candidateRef, recipeRef } from './knowledge-schemas';
 import { defineTool, type AnyTool } from './types';
-import { Domain, Input, Name, Opt, Out, StringEnum, Text, Type } from './schema';
+import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 
 const recipeFileOut = Out({ id: Type.String(), file: Type.String() });
 const statusChangeOut = Domain<Awaited<ReturnType<typeof publishRecipeStatus>>>('The recipe id, file and its new status.');
@@ -109,5 +111,34 @@ const del = defineTool({
   },
 });
 
-export const reviewTools: AnyTool[] = [approve, reject, promote, publish, deprecate, del];
-export { approve as approveCandidateTool, reject as rejectCandidateTool, promote as promoteCandidateTool, publish as publishRecipeTool, deprecate as deprecateRecipeTool, del as deleteRecipeTool };
+const createRecipe = defineTool({
+  name: 'create_recipe',
+  title: 'Create a draft recipe',
+  domain: 'knowledge',
+  summary: 'Write a person\'s new recipe (e.g. from a selection) as a draft recipe file, and index it.',
+  description:
+    'Writes a new draft recipe file under .autosnippet/recipes/<category>/ from a title, a category and the code (people only: agents propose with submit_candidate). ' +
+    'A free file name is chosen from the title; the recipe is indexed at once. Returns its id and file.',
+  inputSchema: Input({
+    title: candidateProperties.title,
+    category: Name('The folder it is filed under, e.g. networking.', { minLength: 1 }),
+    code: Opt(Code('The code the recipe shows.', { maxLength: 20_000 })),
+    language: candidateProperties.language,
+    summary: candidateProperties.summary,
+    sourceFiles: Opt(List(FilePath(), 50, { description: 'Where the code comes from, as `path:line`.' })),
+  }),
+  outputSchema: Out({ id: Type.String(), file: Type.String() }),
+  access: 'review',
+  maxOutputChars: 2000,
+  async handler(ws, input, ctx) {
+    const draft = draftRecipeFile(ws, input, ctx.actor);
+    const abs = path.join(ws.root, draft.file);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, draft.text, { flag: 'wx' });
+    await ensureIndexFresh(ws);
+    return { id: draft.id, file: draft.file };
+  },
+});
+
+export const reviewTools: AnyTool[] = [approve, reject, promote, publish, deprecate, del, createRecipe];
+export { createRecipe as createRecipeTool, approve as approveCandidateTool, reject as rejectCandidateTool, promote as promoteCandidateTool, publish as publishRecipeTool, deprecate as deprecateRecipeTool, del as deleteRecipeTool };

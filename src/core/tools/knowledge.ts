@@ -452,6 +452,8 @@ const rebuildIndex = defineTool({
   },
 });
 
+export { rebuildIndex as rebuildIndexTool, submitCandidate as submitCandidateTool, listCandidatesTool, getCandidateTool, getRecipe as getRecipeTool };
+
 export const knowledgeTools: AnyTool[] = [
   submitCandidate,
   submitCandidatesTool,

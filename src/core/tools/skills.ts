@@ -1,4 +1,6 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { nameProblems } from '../skills/names';
 import { rerankSkills } from '../agent/routing';
 import { AutoSnippetError } from '../kernel/errors';
 import { installSkill, type InstallResult } from '../skills/install';
@@ -319,7 +321,35 @@ export const runSkillScriptTool = defineTool({
   },
 });
 
-export const skillTools: AnyTool[] = [listSkills, loadSkill, loadSkillChunk, readSkillResource, searchSkillsTool, installSkillTool, runSkillScriptTool];
+export const createSkillTool = defineTool({
+  name: 'create_skill',
+  title: 'Create a skill',
+  domain: 'skills',
+  summary: 'Start a new skill in .autosnippet/skills from a template (people only).',
+  description:
+    'Writes .autosnippet/skills/<name>/SKILL.md with the name, the description, and sections to fill in (Steps, Pitfalls, a chunk for worked examples). ' +
+    'The name follows the Agent Skills rules (lowercase letters, digits and hyphens). Refused with SKILL_EXISTS when the folder exists. Returns the file and the line to start writing at.',
+  inputSchema: Input({
+    name: skillName('The new skill\'s name, e.g. release-checklist.'),
+    description: Text('What the skill does and when to use it: agents choose skills by it.', { minLength: 1, maxLength: 1024 }),
+  }),
+  outputSchema: Out({ name: Type.String(), file: Type.String(), line: Type.Integer() }),
+  access: 'review',
+  maxOutputChars: 2000,
+  handler(ws, input) {
+    const problems = nameProblems(input.name);
+    if (problems.length) throw new AutoSnippetError('INVALID_INPUT', problems[0].message, 'Use lowercase letters a–z, digits and single hyphens.', { field: 'name' });
+    const dir = path.join(ws.root, '.autosnippet', 'skills', input.name);
+    if (existsSync(dir)) throw new AutoSnippetError('SKILL_EXISTS', `A skill named ${input.name} already exists in .autosnippet/skills.`, 'Choose another name, or edit the existing skill.');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'SKILL.md');
+    writeFileSync(file, `---\nname: ${input.name}\ndescription: ${JSON.stringify(input.description.trim())}\n---\n\n# ${input.name}\n\n## Steps\n\n1. \n\n## Pitfalls\n\n- \n\n<chunk id="examples" description="Worked examples">\n</chunk>\n`, { flag: 'wx' });
+    skillRegistry(ws).refresh();
+    return { name: input.name, file, line: 11 };
+  },
+});
+
+export const skillTools: AnyTool[] = [listSkills, loadSkill, loadSkillChunk, readSkillResource, searchSkillsTool, installSkillTool, createSkillTool, runSkillScriptTool];
 
 /** What `health` counts for skills: the ones in effect, and the shadowed and skipped ones when there are any. */
 export const skillsHealthCounter: HealthCounter = (ws) => {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { MentionedCandidate, MentionedRecipe } from '../../core/agent/mentions';
+import type { MentionedCandidate, MentionedRecipe } from '../../core/tools/adapters';
 import type { ToolCatalog } from '../../core/tools';
 import type { Workspace } from '../../core/workspace';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host';
-import { candidateFromMarkdown, candidateMarkdown } from '../../core/knowledge/candidate-file';
-import type { Candidate } from '../../core/knowledge/types';
+import { candidateFromMarkdown, candidateMarkdown } from '../../core/tools/adapters';
+import type { Candidate } from '../../core/tools/adapters';
 
 export const CANDIDATE_SCHEME = 'autosnippet-candidate';
 

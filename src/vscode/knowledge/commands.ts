@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
-import { draftRecipeFile } from '../../core/knowledge/lifecycle';
+import { createRecipeTool } from '../../core/tools/knowledge-review';
 import { invoke, invokeAll } from './catalog-calls';
 import { CandidateFileSystem } from './candidate-editor';
 import { recipeCode } from './trigger-completion';
@@ -173,16 +173,14 @@ async function createFromSelection(host: ExtensionHost, args: CreateFromSelectio
 
   const rel = path.relative(ws.root, editor.document.uri.fsPath).split(path.sep).join('/');
   const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..') ? [`${rel}:${editor.selection.start.line + 1}`] : [];
-  const draft = draftRecipeFile(ws, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, 'human');
-  const uri = vscode.Uri.file(path.join(ws.root, draft.file));
-  // Through a WorkspaceEdit, so that the person can undo the creation; the file watcher indexes it.
-  const edit = new vscode.WorkspaceEdit();
-  edit.createFile(uri, { contents: Buffer.from(draft.text, 'utf8') });
-  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not create {0}.', draft.file));
+  // A write like any other: through the catalog and the Gateway, as the person (Delete Recipe removes it again).
+  const result = await host.catalog.call(ws, createRecipeTool, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, { actor: 'human', channel: 'vscode' });
+  if (!result.ok) {
+    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
     return undefined;
   }
-  await vscode.window.showTextDocument(uri);
+  const draft = result.data;
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(ws.root, draft.file)));
   void vscode.window.showInformationMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why it is the way here, then publish it from the Recipes view.', draft.id));
   return { id: draft.id, file: draft.file };
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host';
-import { syncRecipes } from '../../core/knowledge/recipe-index';
+import { rebuildIndexTool } from '../../core/tools/knowledge';
 import { CANDIDATE_SCHEME, CandidateFileSystem } from './candidate-editor';
 import { registerKnowledgeCommands } from './commands';
 import { TriggerCompletion } from './trigger-completion';
@@ -28,10 +28,12 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       try {
-        // The watcher runs in the background: sync directly (reads and index only; no knowledge changes hands).
-        const report = await syncRecipes(await host.getWorkspace());
+        // The files changed on disk (an edit, a git pull): bring the index in line, through the catalog like every write.
+        const result = await host.catalog.call(await host.getWorkspace(), rebuildIndexTool, { force: false }, { actor: 'human', channel: 'vscode' });
+        if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+        const report = result.data;
         for (const p of report.problems) host.log.warn(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
-        if (report.added.length + report.updated.length + report.removed.length + report.renamed.length) refresh();
+        if (report.added + report.updated + report.removed.length + report.renamed.length) refresh();
       } catch (e) {
         host.log.error('recipe sync failed', e);
       }
