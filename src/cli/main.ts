@@ -83,8 +83,6 @@ export async function main(argv: string[], out: Output): Promise<number> {
         // A --workspace after `mcp` wins over one before it.
         await runMcp(parseMcpArgs(['--workspace', workspaceDir, ...args]), bundledSkillsDir);
         return 0;
-      case 'health':
-        return await callTool(await ws(), 'health', {}, out);
       case 'tools': {
         const domains = createCatalog().capabilities();
         for (const [domain, tools] of Object.entries(domains)) {
