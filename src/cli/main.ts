@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type AnyTool } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
-import { VERSION } from '../core/tools/adapters';
+import { readSettingsFile, settingsFrom, VERSION } from '../core/tools/adapters';
 import { parseMcpArgs, runMcp, UsageError as McpUsageError, MCP_USAGE } from '../mcp/run';
 import { toolInput, toolOfCommand, toolUsage, UsageError } from './args';
 import { skillsCommand } from './skills';
@@ -63,7 +63,10 @@ export async function main(argv: string[], out: Output): Promise<number> {
   }
   const { workspaceDir, command, args } = split;
   let opened: Workspace | undefined;
-  const ws = async () => (opened ??= await Workspace.open(workspaceDir, { log: stderrLogger('warn'), bundledSkillsDir }));
+  const ws = async () => {
+    const log = stderrLogger('warn');
+    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(workspaceDir, log)) }));
+  };
   try {
     switch (command) {
       case undefined:

@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
+import { readSettingsFile, settingsFrom } from '../core/settings';
 import type { Actor } from '../core/kernel/actors';
 import { createMcpServer, type McpServerOptions } from './server';
 import { startHttpServer } from './http';
@@ -73,7 +74,7 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<v
   console.log = console.error;
   console.info = console.error;
 
-  const ws = await Workspace.open(args.workspace, { log, bundledSkillsDir });
+  const ws = await Workspace.open(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
   const catalog = createCatalog();
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 

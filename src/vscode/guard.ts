@@ -8,7 +8,8 @@ import type { ToolCatalog } from '../core/tools';
 import { scanProject } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
-import { GuardDiagnostics, type CheckOn, type ShownViolation } from './guard-diagnostics';
+import { GuardDiagnostics, type ShownViolation } from './guard-diagnostics';
+import { readSettings, setting } from './host';
 import { RULE_DOC_SCHEME, RuleDocumentProvider, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
 
@@ -23,16 +24,8 @@ export function registerGuard(catalog: ToolCatalog, ws: Workspace): vscode.Dispo
   const refreshStatus = () => status.update(diagnostics.counts(), { enabled: ws.settings.guard.enabled, trusted: ws.settings.trusted, scanning });
 
   const applySettings = () => {
-    const cfg = vscode.workspace.getConfiguration('autosnippet.guard');
-    ws.updateSettings({
-      trusted: vscode.workspace.isTrusted,
-      guard: {
-        enabled: cfg.get<boolean>('enabled', true),
-        exclude: cfg.get<string[]>('exclude', []),
-        severityOverrides: cfg.get<Record<string, string>>('severityOverrides', {}),
-      },
-    });
-    diagnostics.checkOn = cfg.get<CheckOn>('checkOn', 'type');
+    ws.updateSettings(readSettings());
+    diagnostics.checkOn = setting('guard.checkOn');
     if (!ws.settings.guard.enabled) diagnostics.clear();
     else diagnostics.checkOpenDocuments();
     refreshStatus();

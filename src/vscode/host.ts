@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Logger } from '../core/kernel/log';
-import type { DeepPartial, Settings } from '../core/tools/adapters';
+import { SETTINGS, settingDefault, settingsFrom, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
 
 /**
  * Owns the extension's lifetime: the log, the catalog and the core Workspace of the first folder,
@@ -100,17 +100,16 @@ export class ExtensionHost implements vscode.Disposable {
   }
 }
 
-export function readSettings(): DeepPartial<Settings> {
-  const c = vscode.workspace.getConfiguration('autosnippet');
-  return {
-    skills: { allowScripts: c.get<boolean>('skills.allowScripts', false) },
-    guard: {
-      enabled: c.get<boolean>('guard.enabled', true),
-      exclude: c.get<string[]>('guard.exclude', []),
-      severityOverrides: c.get<Record<string, string>>('guard.severityOverrides', {}),
-    },
-    trusted: vscode.workspace.isTrusted,
-  };
+/** The core's settings from VS Code's, through the one settings table. */
+export function readSettings(): Settings {
+  const values: Partial<SettingValues> = {};
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) (values as Record<string, unknown>)[key] = setting(key);
+  return settingsFrom(values, vscode.workspace.isTrusted);
+}
+
+/** One setting, typed by the table (the folder's value when `scope` is given). */
+export function setting<K extends SettingKey>(key: K, scope?: vscode.ConfigurationScope): SettingValue<K> {
+  return vscode.workspace.getConfiguration('autosnippet', scope).get<SettingValue<K>>(key, settingDefault(key));
 }
 
 /** What commands ask the person before a change only people may make. */

@@ -10,7 +10,7 @@ import { skillRegistry } from '../../core/tools/adapters';
 import { loadTokenCounter } from '../../core/tools/adapters';
 import type { ToolCatalog, ToolContext } from '../../core/tools';
 import type { Workspace } from '../../core/workspace';
-import type { ExtensionHost } from '../host';
+import { setting, type ExtensionHost } from '../host';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
 import { otherToolsToolbox } from './other-tools';
@@ -100,7 +100,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
 /** Our agent tools, plus other extensions' tools by relevance when the setting allows, within the model's limit. */
 function chooseTools(host: ChatHost, ws: Workspace, context: Omit<ToolContext, 'signal'>, request: vscode.ChatRequest, maxTools: number, token: vscode.CancellationToken): AgentToolbox {
   const ours = catalogToolbox({ catalog: host.catalog, ws, context });
-  const useOthers = vscode.workspace.getConfiguration('autosnippet').get<boolean>('agent.useOtherTools', false);
+  const useOthers = setting('agent.useOtherTools');
   const room = Math.min(maxTools, VSCODE_TOOL_LIMIT) - ours.specs.length;
   if (!useOthers || room <= 0) return ours;
   return combineToolboxes(ours, otherToolsToolbox(request.prompt, room, request.toolInvocationToken, token));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host';
+import { setting, type ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
 import type { RecipeEntry } from './views';
 
@@ -38,7 +38,7 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
   }
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<(vscode.CompletionItem & { recipeId?: string })[] | undefined> {
-    if (!vscode.workspace.getConfiguration('autosnippet', document.uri).get<boolean>('recipes.triggerCompletion', true)) return undefined;
+    if (!setting('recipes.triggerCompletion', document.uri)) return undefined;
     const before = document.lineAt(position.line).text.slice(0, position.character);
     const typed = TRIGGER_BEFORE_CURSOR.exec(before);
     if (!typed) return undefined;
