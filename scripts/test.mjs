@@ -6,7 +6,7 @@
 // Set-up (build, and for the vscode layer the offline code-server install) happens here, so one
 // command does everything on a fresh machine.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -43,6 +43,7 @@ if (layers.some((l) => l === 'mcp' || l === 'vscode')) run(process.execPath, ['s
 const env = { ...process.env };
 if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {
   const vsix = path.join(root, '.vscode-test', 'autosnippet-test.vsix');
+  mkdirSync(path.dirname(vsix), { recursive: true });
   run(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--out', vsix], { stdio: ['ignore', 'ignore', 'inherit'] });
   env.AUTOSNIPPET_VSIX = vsix;
 }

@@ -56,3 +56,23 @@ test('adapters write only through catalog tools: no file writes in src/vscode or
     .map((f) => path.relative(src, f));
   assert.deepEqual(offenders, []);
 });
+
+test('no upward imports between the layers this repository fixed: agent → tools, knowledge/search → guard, search → knowledge', () => {
+  // Upward = a lower layer importing a higher one. The retrieval layer (context_search, grouped results) sits above knowledge and search.
+  const forbidden: [from: string, to: RegExp][] = [
+    ['core/agent', /^core\/(tools|retrieval)(\/|$)/],
+    ['core/knowledge', /^core\/(guard|tools|retrieval|agent)(\/|$)/],
+    ['core/search', /^core\/(guard|knowledge|retrieval|tools|agent)(\/|$)/],
+    ['core/kernel', /^core\/(?!kernel\/)/],
+  ];
+  const offenders = forbidden.flatMap(([from, to]) =>
+    files(path.join(src, from)).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.startsWith('.'))
+        .map((i) => path.relative(src, path.resolve(path.dirname(f), i)))
+        .filter((target) => to.test(target))
+        .map((target) => `${path.relative(src, f)} -> ${target}`),
+    ),
+  );
+  assert.deepEqual(offenders, []);
+});

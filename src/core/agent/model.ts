@@ -4,7 +4,7 @@
  * model any other way.
  */
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
-import type { JsonSchema } from '../tools/types';
+import type { JsonSchema } from '../kernel/result';
 
 /** A tool as a model sees it. */
 export interface ToolSpec {

@@ -8,7 +8,7 @@
  * references, and cycles, are rejected with PIPELINE_INVALID.
  */
 import { AutoSnippetError, ErrorCode, isErrorCode } from '../kernel/errors';
-import type { JsonSchema, ToolErrorBody, ToolResult } from '../tools/types';
+import type { JsonSchema, ToolErrorBody, ToolResult } from '../kernel/result';
 import { abortableDelay } from './model';
 
 export type StepStatus = 'ok' | 'failed' | 'skipped' | 'cancelled' | 'not_run';

@@ -12,7 +12,8 @@ export type { DeepPartial, Settings, SettingKey, SettingValue, SettingValues } f
 // The @autosnippet chat participant runs the agent loop on VS Code's model: its types and the loop.
 export { ChatModelError, ModelErrorCode, cancelledError } from '../agent/model';
 export type { ChatMessage, ChatPart, ChatModel, ChatRequest, ChatResponse, ToolCall } from '../agent/model';
-export { catalogToolbox, combineToolboxes } from '../agent/toolbox';
+export { catalogToolbox } from './toolbox';
+export { combineToolboxes } from '../agent/toolbox';
 export type { AgentReference, AgentToolbox } from '../agent/toolbox';
 export { rankToolsByRelevance } from '../agent/relevance';
 export { agentCommand } from '../agent/commands';

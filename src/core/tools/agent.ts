@@ -3,7 +3,7 @@
  * `ctx.model` when the channel lends one (VS Code chat, MCP sampling) and otherwise answer in
  * diagnostic mode with the prompt the calling agent can run itself.
  */
-import { runCatalogPipeline } from '../agent/catalog-pipeline';
+import { runCatalogPipeline } from './pipeline-runner';
 import { discoverRelations, enrichCandidate, generateGuardRule, refineCandidates, summarizeCode } from '../agent/assist';
 import { PIPELINES, getPipeline } from '../agent/pipelines';
 import { ENRICH_FIELDS } from '../agent/tasks';

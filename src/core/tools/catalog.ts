@@ -8,8 +8,9 @@ import { Gateway } from '../gateway/gateway';
 import type { AccessClass, AnyTool, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 
-/** The prefix every tool carries outside the core (MCP, language-model tools). */
-export const TOOL_PREFIX = 'autosnippet_';
+import { TOOL_PREFIX } from '../kernel/result';
+
+export { TOOL_PREFIX };
 
 const cursorProperty: JsonSchema = {
   type: 'integer',

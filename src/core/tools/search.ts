@@ -1,7 +1,7 @@
 import { ensureIndexFresh } from '../knowledge';
-import { contextSearch, type ContextAnswer } from '../search/context';
+import { contextSearch, type ContextAnswer } from '../retrieval/context';
 import type { SearchMode } from '../search/hybrid';
-import { searchKnowledge } from '../search/results';
+import { searchKnowledge } from '../retrieval/results';
 import { KINDS, searchFilterProperties } from './knowledge-schemas';
 import { defineTool, type AnyTool } from './types';
 import { Domain, FilePath, Id, Input, List, Opt, Out, StringEnum, Text, Type } from './schema';

@@ -1,7 +1,7 @@
 import type { Workspace } from '../workspace';
 import type { ChatModel } from '../agent/model';
 import type { Actor, Channel } from '../kernel/actors';
-import type { ErrorCode } from '../kernel/errors';
+export type { JsonSchema, ToolErrorBody, ToolResult, Truncation } from '../kernel/result';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ToolCatalog } from './catalog';
 
@@ -11,25 +11,6 @@ import type { ToolCatalog } from './catalog';
  * such tools are never offered to agents, and run from commands, views and the CLI.
  */
 export type AccessClass = 'read' | 'propose' | 'review';
-
-/** A JSON Schema object (draft 2020-12 subset) describing a tool's input. */
-export type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  description?: string;
-  additionalProperties?: boolean | JsonSchema;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  default?: unknown;
-  [k: string]: unknown;
-};
 
 export interface Progress {
   message?: string;
@@ -104,31 +85,6 @@ export type AnyTool = ToolDefinition<any, any>;
 /** The TypeScript type of a tool's input and of its result's `data`. */
 export type InputOf<T> = T extends ToolDefinition<infer I, TSchema> ? Static<I> : never;
 export type OutputOf<T> = T extends ToolDefinition<TObject, infer O> ? Static<O> : never;
-
-export interface ToolErrorBody {
-  code: ErrorCode;
-  message: string;
-  hint?: string;
-  /** The offending input field, for INVALID_INPUT. */
-  field?: string;
-  details?: Record<string, unknown>;
-}
-
-export interface Truncation {
-  /** The array or text field that was cut. */
-  field: string;
-  returned: number;
-  total: number;
-  unit: 'items' | 'chars';
-  /** Pass this as `cursor` to get the next page (paged arrays only). */
-  nextCursor?: number;
-  hint: string;
-}
-
-/** The one envelope every tool result shares, whatever the channel. */
-export type ToolResult<O = unknown> =
-  | { ok: true; tool: string; data: O; truncated?: Truncation }
-  | { ok: false; tool: string; error: ToolErrorBody };
 
 export function defineTool<I extends TObject, O extends TSchema>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return def;

@@ -12,7 +12,7 @@ import { readRecipe, recipeRowsByRid, toSummary, type RecipeRow } from '../knowl
 import { usageOf } from '../knowledge/usage';
 import { adoptionScore } from '../knowledge/quality';
 import type { RecipeKind } from '../knowledge/types';
-import { rankRecipes, type RankedHit } from './hybrid';
+import { rankRecipes, type RankedHit } from '../search/hybrid';
 
 export interface ContextRequest {
   query: string;
