@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod/v4';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Workspace } from '../core/workspace';
 import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
 import type { Actor } from '../core/kernel/actors';
@@ -41,7 +40,7 @@ export function serverInstructions(catalog: ToolCatalog): string {
  * registered schema before its own tools/call check, so with the strict schema a non-object `arguments`
  * failed as an internal error (-32603). Loose here, it reaches the SDK's check and is -32602 Invalid params.
  */
-const ToolsCallRequest = z.object({ method: z.literal('tools/call'), params: z.object({ name: z.string() }).passthrough() }).passthrough();
+const ToolsCallRequest = CallToolRequestSchema.pick({ method: true }).loose();
 
 export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: McpServerOptions = {}): { server: Server; dispose(): void } {
   const server = new Server(
