@@ -18,8 +18,6 @@ export const KNOWLEDGE_USAGE = `Knowledge commands:
   recipes show ID | publish ID | deprecate ID --reason "…" [--replaced-by ID]
 `;
 
-export const KNOWLEDGE_COMMANDS = ['sync', 'search', 'candidates', 'recipes'] as const;
-
 const OPTIONS = {
   json: { type: 'boolean' },
   force: { type: 'boolean' },

@@ -43,7 +43,6 @@ export const KNOWLEDGE_TYPES: Readonly<Record<KnowledgeType, RecipeKind>> = {
   'project-profile': 'fact',
 };
 
-export const KIND_OF = (t: KnowledgeType): RecipeKind => KNOWLEDGE_TYPES[t];
 export const RECIPE_KINDS: readonly RecipeKind[] = ['rule', 'pattern', 'fact'];
 
 export type Scope = 'universal' | 'project' | 'target';
