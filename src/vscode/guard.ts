@@ -66,9 +66,9 @@ export function registerGuard(catalog: ToolCatalog, ws: Workspace): vscode.Dispo
         const scan = first.data;
         const violations = [...scan.violations];
         for (let cursor = first.truncated?.nextCursor; cursor !== undefined; ) {
-          const page = await catalog.invoke(ws, scanProject.name, { cursor }, context);
+          const page = await catalog.call(ws, scanProject, { cursor }, context);
           if (!page.ok) throw new AutoSnippetError(page.error.code, page.error.message, page.error.hint);
-          violations.push(...(page.data as typeof scan).violations);
+          violations.push(...page.data.violations);
           cursor = page.truncated?.nextCursor;
         }
         const report = scan.compliance;

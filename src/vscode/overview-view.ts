@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from './host';
+import { health } from '../core/tools/system';
 
 interface Line { label: string; description?: string; icon: string; tooltip?: string }
 
@@ -20,9 +21,9 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
       if (!host.folder) return [];
       try {
         const ws = await host.getWorkspace();
-        const result = await host.catalog.invoke(ws, 'health', {}, { actor: 'human', channel: 'vscode' });
+        const result = await host.catalog.call(ws, health, {}, { actor: 'human', channel: 'vscode' });
         if (!result.ok) return [{ label: result.error.message, icon: 'error' }];
-        const h = result.data as { version: string; database: { status: string; path: string; imageBytes: number; journalBytes: number }; counts: Record<string, number> };
+        const h = result.data;
         return [
           { label: vscode.l10n.t('Database'), description: `${h.database.status} · ${kb(h.database.imageBytes + h.database.journalBytes)}`, icon: h.database.status === 'ok' ? 'database' : 'warning', tooltip: h.database.path },
           ...Object.entries(h.counts).map(([k, v]) => ({ label: k, description: String(v), icon: iconFor(k) })),

@@ -72,7 +72,7 @@ export class ToolCatalog {
   }
 
   /** A typed call for in-process callers: the tool's definition, not its name, gives input and output types. */
-  call<I extends TObject, O extends TSchema>(ws: Workspace, tool: ToolDefinition<I, O>, input: Static<I>, ctx: ToolContext): Promise<ToolResult<Static<O>>> {
+  call<I extends TObject, O extends TSchema>(ws: Workspace, tool: ToolDefinition<I, O>, input: Static<I> & { cursor?: number }, ctx: ToolContext): Promise<ToolResult<Static<O>>> {
     if (this.byName.get(tool.name) !== tool) throw new Error(`${tool.name} is not a tool of this catalog`);
     return this.invoke(ws, tool.name, input, ctx) as Promise<ToolResult<Static<O>>>;
   }

@@ -319,6 +319,8 @@ const recipeListOut = Out({
   hint: Opt(Type.String()),
 });
 
+const kindFilter = () => Opt(StringEnum(KINDS));
+
 function listTool(name: string, kind: RecipeKind | undefined, title: string, summary: string, description: string) {
   return defineTool({
     name,
@@ -330,7 +332,7 @@ function listTool(name: string, kind: RecipeKind | undefined, title: string, sum
       ' Each entry: id, title, trigger, kind, knowledgeType, language, category, status, summary, tags, quality. Deprecated recipes only with status "deprecated" or "any". Use get_recipe for the code.',
     inputSchema: Input({
       // list_rules, list_patterns and list_facts answer one kind; list_recipes takes it as a filter.
-      ...(kind ? {} : { kind: Opt(StringEnum(KINDS)) }),
+      ...((kind ? {} : { kind: kindFilter() }) as { kind: ReturnType<typeof kindFilter> }),
       status: Opt(StringEnum([...recipeStatus, 'any'])),
       category: Opt(Name()),
       language: Opt(Name(undefined, { maxLength: 64 })),
@@ -342,7 +344,7 @@ function listTool(name: string, kind: RecipeKind | undefined, title: string, sum
     paginate: 'recipes',
     async handler(ws, input) {
       await fresh(ws);
-      const recipes = listRecipes(ws, { ...input, kind: kind ?? (input as { kind?: RecipeKind }).kind });
+      const recipes = listRecipes(ws, { ...input, kind: kind ?? input.kind });
       const problems = ws.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM recipe_file_problems')?.n ?? 0;
       return {
         total: recipes.length,
@@ -452,7 +454,9 @@ const rebuildIndex = defineTool({
   },
 });
 
-export { rebuildIndex as rebuildIndexTool, submitCandidate as submitCandidateTool, listCandidatesTool, getCandidateTool, getRecipe as getRecipeTool };
+export const listRecipesTool = listTool('list_recipes', undefined, 'List recipes', 'Every recipe (rules, patterns, facts) by category, without code.', 'Lists the project\'s recipes by category, filtered by kind, status, category, language or tag.');
+
+export { rebuildIndex as rebuildIndexTool, submitCandidate as submitCandidateTool, listCandidatesTool, getCandidateTool, getRecipe as getRecipeTool, confirmUsage as confirmUsageTool, updateCandidateTool };
 
 export const knowledgeTools: AnyTool[] = [
   submitCandidate,
@@ -464,7 +468,7 @@ export const knowledgeTools: AnyTool[] = [
   updateCandidateTool,
   listCandidatesTool,
   getCandidateTool,
-  listTool('list_recipes', undefined, 'List recipes', 'Every recipe (rules, patterns, facts) by category, without code.', 'Lists the project\'s recipes by category, filtered by kind, status, category, language or tag.'),
+  listRecipesTool,
   getRecipe,
   listTool('list_rules', 'rule', 'List rules', 'The project\'s rules: what code here must or must not do.', 'Lists the recipes of kind rule (code standards, best practices, boundary constraints…).'),
   listTool('list_patterns', 'pattern', 'List patterns', 'The project\'s patterns: how things are done here, with code.', 'Lists the recipes of kind pattern (code patterns, architecture, solutions).'),

@@ -83,8 +83,8 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TSchema =
 export type AnyTool = ToolDefinition<any, any>;
 
 /** The TypeScript type of a tool's input and of its result's `data`. */
-export type InputOf<T> = T extends ToolDefinition<infer I, TSchema> ? Static<I> : never;
-export type OutputOf<T> = T extends ToolDefinition<TObject, infer O> ? Static<O> : never;
+export type InputOf<T> = T extends { inputSchema: infer I extends TSchema } ? Static<I> : never;
+export type OutputOf<T> = T extends { outputSchema: infer O extends TSchema } ? Static<O> : never;
 
 export function defineTool<I extends TObject, O extends TSchema>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return def;

@@ -2,34 +2,12 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
+import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
+import type { OutputOf } from '../../core/tools';
 
-export interface RecipeEntry {
-  id: string;
-  title: string;
-  trigger: string;
-  kind: 'rule' | 'pattern' | 'fact';
-  language: string;
-  category: string;
-  status: 'draft' | 'published' | 'deprecated';
-  summary: string;
-  quality: number;
-  file: string;
-}
-
-export interface CandidateEntry {
-  id: string;
-  title: string;
-  status: 'pending' | 'approved' | 'rejected';
-  kind: string;
-  language: string;
-  category: string;
-  summary: string;
-  confidence: number;
-  origin: string;
-  createdBy: string;
-  recipeId?: string;
-  rejectionReason?: string;
-}
+/** A recipe and a candidate as the views list them: the items of list_recipes and list_candidates. */
+export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number];
+export type CandidateEntry = OutputOf<typeof listCandidatesTool>['candidates'][number];
 
 type RecipeNode = { type: 'category'; name: string; recipes: RecipeEntry[] } | { type: 'recipe'; recipe: RecipeEntry } | { type: 'message'; text: string };
 type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | { type: 'message'; text: string };
@@ -71,7 +49,7 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     if (node) return [];
     if (!this.host.folder) return [];
     try {
-      const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes');
+      const recipes = await invokeAll(this.host, listRecipesTool, { status: 'any' }, 'recipes');
       if (recipes.length === 0) return [{ type: 'message', text: vscode.l10n.t('No recipes yet. Approve a candidate, or select code and run "Create Recipe from Selection".') }];
       const byCategory = new Map<string, RecipeEntry[]>();
       for (const r of recipes) byCategory.set(r.category, [...(byCategory.get(r.category) ?? []), r]);
@@ -114,7 +92,7 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   async getChildren(node?: CandidateNode): Promise<CandidateNode[]> {
     if (node || !this.host.folder) return [];
     try {
-      const list = await invokeAll<CandidateEntry>(this.host, 'list_candidates', { status: 'any', limit: 1000 }, 'candidates');
+      const list = await invokeAll(this.host, listCandidatesTool, { status: 'any', limit: 1000 }, 'candidates');
       if (list.length === 0) return [{ type: 'message', text: vscode.l10n.t('No candidates. Agents propose knowledge with submit_candidate; "Bootstrap Knowledge" scans the project.') }];
       return list.map((candidate) => ({ type: 'candidate', candidate }));
     } catch (e) {
