@@ -181,7 +181,8 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();
   for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
     const batch = proposals.slice(i, i + SUBMIT_BATCH);
-    const result = await submitCandidates(ws, batch.map(toCandidateInput), run.actor);
+    // The scan is the author; the audit log records who started it.
+    const result = await submitCandidates(ws, batch.map(toCandidateInput), 'system');
     // `created` lists the new ids in input order, skipping the inputs reported as duplicates.
     const dupByInput = new Map(result.duplicates.map((d) => [d.input, d.existing]));
     let next = 0;
