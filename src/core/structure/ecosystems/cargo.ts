@@ -34,7 +34,7 @@ export async function discoverCargo(ctx: DiscoveryContext): Promise<Target[]> {
     const ws = doc.data.workspace;
     if (!isRecord(ws) || isSamplePath(dirOf(m))) continue;
     const patterns = [...strs(ws.members), ...strs(ws.exclude).map((x) => '!' + x)];
-    for (const d of ctx.matchDirs(dirOf(m), patterns, 'Cargo.toml')) if (!members.has(d)) members.set(d, m);
+    for (const d of await ctx.matchDirs(dirOf(m), patterns, 'Cargo.toml')) if (!members.has(d)) members.set(d, m);
     if (isRecord(doc.data.package)) members.set(dirOf(m), m);
   }
   const crates: Crate[] = [];
