@@ -42,3 +42,46 @@ test('trpc: a package is a library when it has an entry point, whatever its bin;
   assert.equal(target(s, 'examples-minimal-react-client').kind, 'app');
   assertEvidence(path.join(REAL_FIXTURES, 'trpc'), target(s, '@trpc/client').dependencies.find((d) => d.scope === 'peer')?.evidence, '"@trpc/server"');
 });
+
+test('okhttp: Gradle renames, type-safe accessors to renamed projects, quoted configurations', async () => {
+  const s = await discoverReal('okhttp');
+  const byDir = (dir: string) => s.targets.find((t) => t.dir === dir && t.ecosystem === 'gradle')?.name;
+  assert.equal(byDir('mockwebserver'), ':mockwebserver3', 'project(":mockwebserver").name = "mockwebserver3"');
+  assert.equal(byDir('mockwebserver-deprecated'), ':mockwebserver');
+  assert.equal(byDir('okhttp-logging-interceptor'), ':logging-interceptor');
+  // mockwebserver-deprecated: "friendsApi"(projects.okhttp), api(projects.mockwebserver3), test deps.
+  assert.deepEqual(edges(s, ':mockwebserver'), [':mockwebserver3 (prod)', ':okhttp (prod)', ':okhttp-testing-support (test)', ':okhttp-tls (test)']);
+  assert.deepEqual(edges(s, ':mockwebserver3'), [':mockwebserver3-junit5 (test)', ':okhttp (prod)', ':okhttp-testing-support (test)', ':okhttp-tls (test)']);
+  assertEvidence(path.join(REAL_FIXTURES, 'okhttp'), target(s, ':mockwebserver').dependencies.find((d) => d.target === ':okhttp')?.evidence, '"friendsApi"(projects.okhttp)');
+  assert.deepEqual(edges(s, ':okhttp-testing-support'), [':mockwebserver3 (prod)', ':okhttp (prod)', ':okhttp-dnsoverhttps (prod)', ':okhttp-tls (prod)']);
+});
+
+test('okhttp: Kotlin multiplatform source sets scope dependencies; version catalogs name external libraries', async () => {
+  const s = await discoverReal('okhttp');
+  const okhttp = edges(s, ':okhttp');
+  assert.ok(okhttp.includes(':okhttp-testing-support (test)'), okhttp.join(', '));
+  assert.ok(okhttp.includes(':mockwebserver (test)'), 'jvmTest: projects.mockwebserver is the deprecated module');
+  assert.ok(okhttp.includes(':okhttp-idna-mapping-table (build)'), 'a code-generation classpath is a build dependency');
+  assert.ok(!okhttp.some((e) => e.endsWith('(prod)')), okhttp.join(', '));
+  const okio = target(s, ':okhttp').dependencies.find((d) => d.name === 'com.squareup.okio:okio');
+  assert.equal(okio?.version, '3.18.0', 'libs.square.okio from gradle/libs.versions.toml');
+  assert.equal(okio?.scope, 'prod');
+  assert.equal(target(s, ':okcurl').dependencies.find((d) => d.name === 'com.github.ajalt.clikt:clikt')?.version, '5.1.0');
+});
+
+test('okhttp: Gradle target kinds and languages from what each project is', async () => {
+  const s = await discoverReal('okhttp');
+  const kind = (name: string) => target(s, name).kind;
+  assert.equal(kind(':okcurl'), 'app', 'a jar with a Main-Class');
+  assert.equal(kind(':samples:crawler'), 'app', 'the application plugin');
+  assert.equal(kind(':android-test-app'), 'app', 'com.android.application');
+  assert.equal(kind(':okhttp-hpacktests'), 'test');
+  assert.equal(kind(':samples:compare'), 'test', 'only test sources');
+  assert.equal(kind(':regression-test'), 'test');
+  assert.equal(kind(':okhttp'), 'library');
+  assert.equal(kind(':okhttp-testing-support'), 'library', '"testing" in a name is not a test project');
+  assert.equal(target(s, 'build-logic').kind, 'plugin', 'kotlin-dsl convention plugins');
+  assert.equal(target(s, ':samples:crawler').language, 'java');
+  assert.equal(target(s, ':mockwebserver3').language, 'kotlin');
+  assert.equal(target(s, 'maven-tests').kind, 'test', 'a Maven project that tests the published artifacts');
+});
