@@ -27,7 +27,7 @@ test('trpc: pnpm globs over dot-folders (examples/.test/*, examples/.experimenta
   assert.ok(dirs.includes('examples/.test/monotest-api'));
   assert.ok(dirs.includes('examples/.experimental/next-app-dir'));
   assert.deepEqual(edges(s, 'examples-test-ssg'), ['@trpc/client (prod)', '@trpc/server (prod)']);
-  assert.equal(s.targets.length, 11, 'every package.json but the root one');
+  assert.equal(s.targets.length, 12, 'every package.json but the root one');
 });
 
 test('trpc: a package is a library when it has an entry point, whatever its bin; a CLI, a site and test packages are not', async () => {
@@ -40,6 +40,7 @@ test('trpc: a package is a library when it has an entry point, whatever its bin;
   assert.equal(target(s, 'www').kind, 'app', 'a private Docusaurus site is an app, not a library');
   assert.equal(target(s, '@www/og-image').kind, 'app');
   assert.equal(target(s, 'examples-minimal-react-client').kind, 'app');
+  assert.equal(target(s, 'examples-lambda-url').kind, 'app', 'a private example that exports its handler');
   assertEvidence(path.join(REAL_FIXTURES, 'trpc'), target(s, '@trpc/client').dependencies.find((d) => d.scope === 'peer')?.evidence, '"@trpc/server"');
 });
 
@@ -84,4 +85,41 @@ test('okhttp: Gradle target kinds and languages from what each project is', asyn
   assert.equal(target(s, ':samples:crawler').language, 'java');
   assert.equal(target(s, ':mockwebserver3').language, 'kotlin');
   assert.equal(target(s, 'maven-tests').kind, 'test', 'a Maven project that tests the published artifacts');
+});
+
+test('SDWebImage: Swift package targets with only .h/.m sources are Objective-C; an example package is not a target', async () => {
+  const s = await discoverReal('sdwebimage');
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}:${t.language}`).sort(), ['SDWebImage:library:objective-c', 'SDWebImageMapKit:library:objective-c']);
+  assert.deepEqual(edges(s, 'SDWebImageMapKit'), ['SDWebImage (prod)']);
+});
+
+test('httpx: environment markers are conditions, not versions; a console script behind an optional extra keeps a library a library', async () => {
+  const s = await discoverReal('httpx');
+  const httpx = target(s, 'httpx');
+  assert.equal(httpx.kind, 'library');
+  const brotli = httpx.dependencies.find((d) => d.name === 'brotli')!;
+  assert.equal(brotli.version, undefined, JSON.stringify(brotli));
+  assert.equal(brotli.condition, "platform_python_implementation == 'CPython'");
+  assert.equal(brotli.scope, 'optional');
+  assert.equal(httpx.dependencies.find((d) => d.name === 'httpcore')?.version, '==1.*');
+  assert.equal(httpx.dependencies.find((d) => d.name === 'rich')?.version, '>=10,<15');
+});
+
+test('ripgrep: optional (feature-gated) and target-specific Cargo dependencies; a cargo-fuzz crate is a test', async () => {
+  const s = await discoverReal('ripgrep');
+  assert.deepEqual(edges(s, 'ripgrep'), ['grep (prod)', 'grep-index (optional)', 'ignore (prod)']);
+  assert.ok(edges(s, 'grep').includes('grep-pcre2 (optional)'));
+  const cli = target(s, 'grep-cli');
+  const winapi = cli.dependencies.find((d) => d.name === 'winapi-util');
+  assert.equal(winapi?.condition, 'cfg(windows)', JSON.stringify(cli.dependencies));
+  assert.equal(winapi?.version, '0.1.6');
+  assertEvidence(path.join(REAL_FIXTURES, 'ripgrep'), winapi?.evidence, 'winapi-util');
+  assert.equal(cli.dependencies.find((d) => d.name === 'libc')?.condition, 'cfg(unix)');
+  assert.equal(target(s, 'fuzz').kind, 'test');
+  assert.equal(target(s, 'ripgrep').kind, 'app');
+});
+
+test('cobra: a Go module without a main package is a library', async () => {
+  const s = await discoverReal('cobra');
+  assert.equal(target(s, 'github.com/spf13/cobra').kind, 'library');
 });

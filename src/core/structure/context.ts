@@ -158,5 +158,5 @@ export function lineAt(text: string, index: number): number {
 
 /** Folders of sample projects inside a repository: their manifests are not the project's targets. */
 export function isSamplePath(rel: string): boolean {
-  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?)(\/|$)/.test(rel);
+  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?)(\/|$)/i.test(rel);
 }

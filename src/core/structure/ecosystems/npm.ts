@@ -112,7 +112,7 @@ const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|re
 
 /**
  * What a package is: a test package (by folder or name), a library when it offers an entry point
- * (`main`, `module`, `types` or a `.` export) whatever else it has, a VS Code extension, an app when
+ * (`main`, `module`, `types` or a `.` export) whatever else it has (except a private example), a VS Code extension, an app when
  * it only offers a `bin`, or a private package built on an application framework or kept in an
  * apps/examples folder.
  */
@@ -122,6 +122,8 @@ function kindOf(p: Pkg): TargetKind {
   if (/(^|\/)(\.?tests?|e2e|__tests__)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
   const engines = j.engines;
   if (isRecord(engines) && 'vscode' in engines) return 'plugin';
+  // Example programs are apps, even when they export a handler (a Lambda, a worker).
+  if (j.private === true && isSamplePath(p.dir)) return 'app';
   const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
   if (typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain) return 'library';
   if (j.bin) return 'app';
