@@ -86,7 +86,11 @@ export function loadLabels(dir = LABELS_DIR): Label[] {
     for (const raw of list as Record<string, unknown>[]) {
       const verdict = verdictOf(raw.verdict ?? raw.label ?? raw.decision);
       if (typeof raw.title !== 'string' || typeof raw.repo !== 'string' || !verdict) continue;
-      out.push({ repo: raw.repo, title: raw.title, verdict, contradicted: raw.contradicted === true, generic: raw.generic === true, ...(typeof raw.note === 'string' ? { note: raw.note } : {}) });
+      // `owner/name` or `owner+name`; a rejection's reason says whether the claim was false or generic.
+      const repo = raw.repo.replace('/', '+');
+      const contradicted = raw.contradicted === true || raw.reason === 'false';
+      const generic = raw.generic === true || raw.reason === 'generic';
+      out.push({ repo, title: raw.title, verdict, contradicted, generic, ...(typeof raw.note === 'string' ? { note: raw.note } : {}) });
     }
   }
   return out;
@@ -95,8 +99,8 @@ export function loadLabels(dir = LABELS_DIR): Label[] {
 function verdictOf(v: unknown): Verdict | undefined {
   if (typeof v !== 'string') return undefined;
   const s = v.toLowerCase();
-  if (/^(approve|approved|as[- ]?is|yes|accept)/.test(s)) return 'approve';
   if (/edit/.test(s)) return 'edit';
+  if (/^(approve|approved|as[- ]?is|yes|accept)/.test(s)) return 'approve';
   if (/^(reject|rejected|no)/.test(s)) return 'reject';
   return undefined;
 }
@@ -189,9 +193,8 @@ export function loadExpected(repo: string): ExpectedStructure | undefined {
 
 const RUBRIC = [
   'You are a senior engineer on this project. For each candidate, open every cited file:line in the repository at the given commit and judge the claim as knowledge an AI coding agent should be given about this project.',
-  'verdict: "approve" (true, specific to this project, useful, sources show it; would merge as is), "edit" (right idea, needs a small edit to title, summary, code or sources), "reject" (false, trivial, generic, or not useful).',
-  'contradicted: true when the code base contradicts the claim. generic: true when it is knowledge about the language or a tool that any project using them shares, not about this project.',
-  'Reply with one object per candidate: { "repo", "title", "verdict", "contradicted", "generic", "note" }.',
+  'label: "approve" (true, specific to this project, useful, sources show it; would merge as is), "approve-after-edit" (right idea, needs a small edit to title, summary, code or sources), "reject" (false, generic, trivial, not from production code, wrong sources, unreadable, or a duplicate).',
+  'Reply with one object per candidate, in the form of labels-before.json: { "repo", "title", "label": "approve" | "approve-after-edit" | "reject", "reason" (for a rejection: false, generic, trivial, not-production, wrong-sources, unreadable, duplicate), "note" }.',
 ];
 
 /** A packet for a reviewer who has not seen our code: the claim, and the cited lines with context. */
