@@ -11,6 +11,8 @@ export class Tally {
   count = 0;
   readonly files = new Set<string>();
   readonly samples: Sample[] = [];
+  /** The functions the first occurrences sit in (`get_environment_proxies`), to name the mechanism. */
+  readonly functions = new Set<string>();
 
   constructor(private readonly maxSamples = 8) {}
 
@@ -19,12 +21,25 @@ export class Tally {
     if (!this.files.has(file.path) && this.samples.length < this.maxSamples) {
       this.samples.push({ path: file.path, line, text: (file.lines[line - 1] ?? '').trim().slice(0, 160) });
     }
+    if (this.functions.size < 6) {
+      const fn = enclosingFunction(file.lines, line);
+      if (fn) this.functions.add(fn);
+    }
     this.files.add(file.path);
   }
 
   sources(limit = 6): string[] {
     return this.samples.slice(0, limit).map((s) => `${s.path}:${s.line}`);
   }
+}
+
+/** The function a line sits in, by the nearest declaration above it (within 80 lines). */
+function enclosingFunction(lines: string[], line: number): string | undefined {
+  for (let i = line - 1; i >= 0 && i >= line - 80; i--) {
+    const m = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|internal|static|async|export|override|open|final)\s+)*(?:def|func|fn|fun|function)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/.exec(lines[i]);
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** Tallies by key, created on first use. */

@@ -122,8 +122,9 @@ function kindOf(p: Pkg): TargetKind {
   if (/(^|\/)(\.?tests?|e2e|__tests__)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
   const engines = j.engines;
   if (isRecord(engines) && 'vscode' in engines) return 'plugin';
-  // Example programs are apps, even when they export a handler (a Lambda, a worker).
-  if (j.private === true && isSamplePath(p.dir)) return 'app';
+  // Example programs are apps, even when they export a handler (a Lambda, a worker); so is a private
+  // package that is the whole repository (a service), as nothing else can depend on it.
+  if (j.private === true && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces))) return 'app';
   const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
   if (typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain) return 'library';
   if (j.bin) return 'app';
