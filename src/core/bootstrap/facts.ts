@@ -109,20 +109,19 @@ function extract(file: SourceFile): FileFacts {
   }
   const uses = new Map<string, number>();
   const qualified = new Map<string, Map<string, number>>();
-  // A bare name: not after `.`, `::`, `->` or `?.`, and not the name a declaration introduces.
-  const useRe = /(?<![\w$.:>])([A-Za-z_$][\w$]*)\s*(?:\(|<[\w$<>, .?:[\]]*>\s*\()|(?<![\w$.:>])([A-Z][\w$]*)(?:\.|::)(?=[a-zA-Z_])|(?<=(?:(?<!:):|[<(,]|\bextends|\bimplements|->|\bnew|\bas|\bis|\bthrows?)[ \t]*)(?<![\w$.])([A-Z][\w$]*)\b(?!\s*::)/g;
-  const declBefore = /(?:\b(?:def|func|fn|function|fun|class|struct|enum|interface|protocol|trait|type|typealias|actor|object|extension|impl|let|var|val|const|static|case|macro_rules!)\s+|@(?:interface|implementation|protocol)\s+|[-+]\s*\([^)]*\)\s*)$/;
   // Names inside import statements are bindings, not uses.
   const importLines = new Set(imports.flatMap((i) => (i.names?.length ? Array.from({ length: i.span ?? 1 }, (_, k) => i.line + k) : [])));
-  for (let m = useRe.exec(code); m && uses.size < MAX_USES; m = useRe.exec(code)) {
-    const name = m[1] ?? m[2] ?? m[3];
-    if (KEYWORDS.has(name) || uses.has(name)) continue;
-    if (importLines.size && importLines.has(lines.lineOf(m.index))) continue;
-    if (declBefore.test(code.slice(Math.max(0, m.index - 40), m.index))) continue;
-    uses.set(name, lines.lineOf(m.index));
-  }
+  scanUses(code, (name, at) => {
+    if (uses.size >= MAX_USES || KEYWORDS.has(name) || uses.has(name)) return;
+    const line = lines.lineOf(at);
+    if (importLines.size && importLines.has(line)) return;
+    uses.set(name, line);
+  });
+  // `pkg.Name` matters where a module alias qualifies names: Go packages, Python modules, JS namespaces.
   const qualRe = /(?<![\w$.])([a-z_][\w$]*)\.([A-Za-z_][\w$]*)/g;
-  for (let m = qualRe.exec(code); m && qualified.size < MAX_USES; m = qualRe.exec(code)) {
+  const aliases = new Set(imports.flatMap((i) => (i.alias ? [i.alias] : [])));
+  for (let m = aliases.size ? qualRe.exec(code) : null; m && qualified.size < MAX_USES; m = qualRe.exec(code)) {
+    if (!aliases.has(m[1])) continue;
     if (m[1] === 'self' || m[1] === 'this') continue;
     let names = qualified.get(m[1]);
     if (!names) qualified.set(m[1], (names = new Map()));
@@ -130,6 +129,55 @@ function extract(file: SourceFile): FileFacts {
   }
   const packageName = /^[ \t]*package[ \t]+([\w.]+)/m.exec(code)?.[1];
   return { imports, decls, uses, qualified, ...(packageName ? { packageName } : {}) };
+}
+
+const DECL_KEYWORDS = new Set(['def', 'func', 'fn', 'function', 'fun', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'type', 'typealias', 'actor', 'object', 'extension', 'impl', 'let', 'var', 'val', 'const', 'static', 'case', 'macro_rules']);
+const TYPE_POSITION_WORDS = new Set(['extends', 'implements', 'new', 'as', 'is', 'throw', 'throws']);
+
+/**
+ * Every bare use of a name in masked code: a call (`name(`, `name<T>(`), a type qualifier
+ * (`Name.x`, `Name::x`) or a type position (`: Name`, `<Name`, `(Name`, `extends Name`, `-> Name`).
+ * Not a use: a name after `.`, `::`, `->` or `?.` (a member or a path), or the name a declaration
+ * introduces (`def name`, `class Name`). One pass over the identifiers, no backtracking.
+ */
+function scanUses(code: string, onUse: (name: string, at: number) => void): void {
+  const ident = /[A-Za-z_$][\w$]*/g;
+  let prevWord = '';
+  let prevEnd = 0;
+  for (let m = ident.exec(code); m; m = ident.exec(code)) {
+    const name = m[0];
+    const at = m.index;
+    const end = at + name.length;
+    const word = prevWord;
+    const wordEnd = prevEnd;
+    prevWord = name;
+    prevEnd = end;
+    const before = code.charCodeAt(at - 1);
+    // `.name`, `::name`, `@name`, `#name`: a member, a path, an attribute or a directive.
+    if (before === 46 || (before === 58 && code.charCodeAt(at - 2) === 58) || before === 64 || before === 35) continue;
+    // The last non-blank character before the name.
+    let j = at - 1;
+    while (j >= 0 && isBlank(code.charCodeAt(j))) j--;
+    const onlyBlanksSinceWord = j < wordEnd;
+    // The name a declaration introduces, with only blanks between it and its keyword.
+    if (onlyBlanksSinceWord && DECL_KEYWORDS.has(word)) continue;
+    let k = end;
+    while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
+    const next = code.charCodeAt(k);
+    const capital = name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
+    if (next === 40 /* ( */) onUse(name, at);
+    else if (next === 60 /* < */ && /^<[\w$<>, .?:[\]]*>\s*\(/.test(code.slice(k, k + 120))) onUse(name, at);
+    else if (capital && (next === 46 || (next === 58 && code.charCodeAt(k + 1) === 58)) && /[A-Za-z_]/.test(code[next === 46 ? k + 1 : k + 2] ?? '')) onUse(name, at);
+    else if (capital && !(next === 58 && code.charCodeAt(k + 1) === 58)) {
+      const last = code.charCodeAt(j);
+      // `: Name` (not `::`), `<Name`, `(Name`, `, Name`, `-> Name`, `extends Name`, `new Name`…
+      if ((last === 58 && code.charCodeAt(j - 1) !== 58) || last === 60 || last === 40 || last === 44 || (last === 62 && code.charCodeAt(j - 1) === 45) || (onlyBlanksSinceWord && TYPE_POSITION_WORDS.has(word))) onUse(name, at);
+    }
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /** What a declaration's modifiers, name and place say about who may use it (see DeclFact.visibility). */

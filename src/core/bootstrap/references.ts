@@ -19,7 +19,7 @@ export class ReferenceFinder {
   private spent = 0;
 
   /** @param budgetMs stop parsing (and fall back to the lexical answer) after this much time in total. */
-  constructor(private readonly budgetMs = 800) {}
+  constructor(private readonly budgetMs = 400) {}
 
   /** True when the language of `languageId` has a grammar that loads here. */
   async supports(languageId: string): Promise<boolean> {

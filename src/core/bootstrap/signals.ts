@@ -11,6 +11,8 @@ export interface Signal {
   raw?: boolean;
   /** Count test files too (default: production files only). */
   tests?: boolean;
+  /** Words one of which the text must contain for the regex to be worth running (a cheap pre-check). */
+  hints?: string[];
   /**
    * Modules one of which the file must import for a match to count: an idiom's name alone is not
    * enough (`createContext` is React's only where React is imported). Matched as a prefix.
@@ -45,6 +47,7 @@ export abstract class SignalAnalyzer implements Analyzer {
     let imports: string[] | undefined;
     for (const s of this.signals) {
       if (!s.families.includes(file.family) || (isTest && !s.tests)) continue;
+      if (s.hints && !s.hints.some((h) => file.text.includes(h))) continue;
       if (s.requires) {
         imports ??= factsOf(file).imports.map((i) => i.spec);
         if (!s.requires.some((r) => imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::')))) continue;

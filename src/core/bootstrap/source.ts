@@ -38,7 +38,7 @@ export function sourceFile(path: string, language: string, text: string, target:
   if (marker && marker.line > 0 && !/^\s*(\/\/|#|\/\*|\*|<!--|--|;)/.test(lines[marker.line - 1] ?? '')) cls = classifyFile(path);
   const kind: SourceFile['kind'] = cls.kind === 'test' ? 'test' : cls.kind === 'production' ? 'production' : 'generated';
   let code = masked.code;
-  if (kind === 'production') {
+  if (kind === 'production' && (text.includes('#[cfg(') || text.includes('#[test') || text.includes('import.meta.vitest'))) {
     for (const r of testRegions(text, language)) code = blankLines(code, r.start, r.end);
   }
   const file: SourceFile = { path, language, family: familyOf(language, text), text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}) };

@@ -16,8 +16,10 @@ interface FileRecord {
   imports: ImportFact[];
   packageName?: string;
   /** Names the file declares itself: a use of one of them is the file's own. */
-  declared: Set<string>;
-  uses: Map<string, number>;
+  declared: string[];
+  /** Bare uses as parallel arrays (names, first lines): a Map per file would weigh on large trees. */
+  useNames: string[];
+  useLines: Uint32Array;
   qualified: Map<string, Map<string, number>>;
 }
 
@@ -39,6 +41,8 @@ const MAX_FILES = 20_000;
 export class SymbolIndex {
   private readonly files: FileRecord[] = [];
   private readonly byPath = new Map<string, FileRecord>();
+  /** name → the files that use it bare or qualified: only those can refer to a declaration of that name. */
+  private readonly users = new Map<string, FileRecord[]>();
   readonly definitions = new Map<string, Definition[]>();
 
   add(file: SourceFile): void {
@@ -50,8 +54,9 @@ export class SymbolIndex {
       ...(file.target ? { target: file.target } : {}),
       imports: f.imports,
       ...(f.packageName ? { packageName: f.packageName } : {}),
-      declared: new Set(f.decls.filter((d) => !d.member).map((d) => d.name)),
-      uses: f.uses,
+      declared: f.decls.filter((d) => !d.member).map((d) => d.name),
+      useNames: [...f.uses.keys()],
+      useLines: Uint32Array.from(f.uses.values()),
       qualified: f.qualified,
     };
     this.files.push(rec);
@@ -73,11 +78,24 @@ export class SymbolIndex {
     return (this.byPath.get(p)?.imports ?? []).flatMap((i) => (i.alias ? [i.alias] : []));
   }
 
+  /** name → files that use it: built once, on first need, for the declared names only. */
+  private usersOf(name: string): FileRecord[] {
+    if (this.users.size === 0) {
+      for (const f of this.files) {
+        const seen = new Set<string>();
+        for (const n of f.useNames) if (this.definitions.has(n)) (seen.add(n), push(this.users, n, f));
+        for (const q of f.qualified.values()) for (const n of q.keys()) if (this.definitions.has(n) && !seen.has(n)) (seen.add(n), push(this.users, n, f));
+      }
+      if (this.users.size === 0) this.users.set('', []);
+    }
+    return this.users.get(name) ?? [];
+  }
+
   /** The production files whose uses of `def.name` resolve to `def`, with the line of the first one. */
   usesOf(def: Definition, ctx: AnalysisContext): Use[] {
     const out: Use[] = [];
     const defFile = this.byPath.get(def.path);
-    for (const f of this.files) {
+    for (const f of this.usersOf(def.name)) {
       if (f.path === def.path || f.family !== def.family) continue;
       const line = this.resolve(f, def, defFile, ctx);
       if (line !== undefined) out.push({ path: f.path, line });
@@ -86,8 +104,12 @@ export class SymbolIndex {
   }
 
   private resolve(f: FileRecord, def: Definition, defFile: FileRecord | undefined, ctx: AnalysisContext): number | undefined {
-    const bare = f.uses.get(def.name);
-    if (f.declared.has(def.name)) return undefined;
+    const use = (name: string) => {
+      const i = f.useNames.indexOf(name);
+      return i < 0 ? undefined : f.useLines[i];
+    };
+    const bare = use(def.name);
+    if (f.declared.includes(def.name)) return undefined;
     const binds = (pred: (imp: ImportFact) => boolean) => f.imports.find((i) => pred(i) && i.names?.some((n) => n.imported === def.name || n.local === def.name));
     const viaAlias = (pred: (imp: ImportFact) => boolean) => {
       for (const imp of f.imports) {
@@ -103,7 +125,7 @@ export class SymbolIndex {
         const imp = binds(hits);
         if (imp) {
           const local = imp.names!.find((n) => n.imported === def.name || n.local === def.name)!.local;
-          return f.uses.get(local) ?? (local !== def.name ? undefined : bare);
+          return use(local) ?? (local !== def.name ? undefined : bare);
         }
         return viaAlias(hits);
       }
@@ -112,7 +134,7 @@ export class SymbolIndex {
         const imp = binds(hits);
         if (imp) {
           const local = imp.names!.find((n) => n.imported === def.name)?.local ?? def.name;
-          return f.uses.get(local);
+          return use(local);
         }
         return viaAlias(hits);
       }
@@ -178,4 +200,10 @@ export class SymbolIndex {
     const reaches = (t: string) => module === t || module.startsWith(t + '/');
     return reaches(target) || (!dots && ['src', 'lib'].some((root) => reaches(`${root}/${target}`)));
   }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

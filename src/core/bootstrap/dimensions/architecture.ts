@@ -27,6 +27,9 @@ const ENTRY_POINTS: [RegExp, string, Family[]][] = [
   [/public\s+static\s+void\s+main\s*\(\s*String/, 'Java main', ['java']],
 ];
 
+/** A word each entry-point idiom needs, to skip its regex on files that cannot match. */
+const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
+
 interface RawImports {
   path: string;
   family: Family;
@@ -56,7 +59,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     if (imports.length) this.files.push({ path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}), imports });
     this.productionFiles.push(file.path);
     for (const [re, label, families] of ENTRY_POINTS) {
-      if (!families.includes(file.family)) continue;
+      if (!families.includes(file.family) || !file.text.includes(ENTRY_HINT[label] ?? '')) continue;
       // A Rust binary starts in main.rs or src/bin; a Go one in package main: a `main` elsewhere is an example in a string or a doc.
       if (file.family === 'rust' && !/(^|\/)main\.rs$|\/bin\/[^/]+\.rs$/.test(file.path)) continue;
       if (file.family === 'go' && !/^\s*package\s+main\b/m.test(file.code)) continue;
@@ -176,30 +179,42 @@ export class ArchitectureAnalyzer implements Analyzer {
       }
     }
     const targetDir = new Map(ctx.structure.targets.map((t) => [t.name, t.dir]));
-    const childOf = (parent: string, file: string) => (file.startsWith(parent + '/') ? file.slice(parent.length + 1).split('/') : undefined);
+    // Each import is looked at from every folder above the importing file (linear in imports × depth).
+    const stats = new Map<string, { cross: number; outward: GraphEdge[]; importing: Set<string> }>();
+    const statOf = (parent: string) => {
+      let st = stats.get(parent);
+      if (!st) stats.set(parent, (st = { cross: 0, outward: [], importing: new Set() }));
+      return st;
+    };
+    const visit = (from: string, to: string | undefined, edge?: GraphEdge) => {
+      const a = from.split('/');
+      let parent = '';
+      for (let d = 1; d < a.length - 1; d++) {
+        parent = d === 1 ? a[0] : `${parent}/${a[d - 1]}`;
+        if ((children.get(parent)?.size ?? 0) < 3) continue;
+        const inside = to !== undefined && to.length > parent.length + 1 && to.charCodeAt(parent.length) === 47 && to.startsWith(parent);
+        if (!inside) {
+          if (edge) {
+            const st = statOf(parent);
+            st.outward.push(edge);
+            st.importing.add(a[d]);
+          }
+          continue;
+        }
+        // The child folder the import lands in (none when it is a file right in `parent`).
+        const slash = to!.indexOf('/', parent.length + 1);
+        if (slash > 0 && to!.slice(parent.length + 1, slash) !== a[d]) statOf(parent).cross++;
+      }
+    };
+    for (const e of this.edges) visit(e.from.slice('file:'.length), e.to.slice('file:'.length), e);
+    for (const t of this.targetImports) {
+      const dir = targetDir.get(t.toTarget);
+      if (dir !== undefined) visit(t.from, `${dir}/x/x`);
+    }
     const out: CandidateDraft[] = [];
     const found: { parent: string; kids: string[]; outward: GraphEdge[] }[] = [];
-    for (const [parent, kids] of children) {
-      if (kids.size < 3) continue;
-      let cross = 0;
-      const outward: GraphEdge[] = [];
-      const importing = new Set<string>();
-      for (const e of this.edges) {
-        const a = childOf(parent, e.from.slice('file:'.length));
-        if (!a || a.length < 2) continue;
-        const b = childOf(parent, e.to.slice('file:'.length));
-        if (!b) {
-          outward.push(e);
-          importing.add(a[0]);
-        } else if (b.length >= 2 && b[0] !== a[0]) cross++;
-      }
-      for (const t of this.targetImports) {
-        const a = childOf(parent, t.from);
-        const dir = targetDir.get(t.toTarget);
-        const b = dir !== undefined ? childOf(parent, `${dir}/x`) : undefined;
-        if (a && b && a[0] !== b[0]) cross++;
-      }
-      if (cross === 0 && outward.length >= 3 && importing.size >= 3) found.push({ parent, kids: [...kids].sort(), outward });
+    for (const [parent, st] of stats) {
+      if (st.cross === 0 && st.outward.length >= 3 && st.importing.size >= 3) found.push({ parent, kids: [...children.get(parent)!].sort(), outward: st.outward });
     }
     found.sort((x, y) => y.kids.length - x.kids.length || (x.parent < y.parent ? -1 : 1));
     for (const f of found.slice(0, 2)) {

@@ -16,8 +16,9 @@ const GENERIC = new Set(['main', 'init', 'setup', 'test', 'run', 'start', 'stop'
 /** Languages where the unit of reuse is a package (a folder), not a file. */
 const PACKAGE_SCOPED = new Set<Family>(['go', 'java', 'kotlin']);
 
-/** Shortlisted definitions whose uses are checked in the syntax trees of their users. */
+/** Shortlisted definitions whose uses are checked in the syntax trees of their users, and how many users each. */
 const SHORTLIST = 40;
+const VERIFIED_USERS = 10;
 
 interface Helper {
   def: Definition;
@@ -118,7 +119,8 @@ export class CodePatternAnalyzer implements Analyzer {
           continue;
         }
         const users: Use[] = [];
-        for (const u of h.users) {
+        // Up to ten users are checked in their syntax trees; the rest keep their import-resolved use.
+        for (const u of h.users.slice(0, VERIFIED_USERS)) {
           const text = await ctx.read(u.path);
           if (text === undefined) continue;
           const qualifiers = h.def.family === 'go' || h.def.family === 'python' || h.def.family === 'jsts' ? importAliases(u.path, this.symbols) : [];
@@ -126,7 +128,7 @@ export class CodePatternAnalyzer implements Analyzer {
           if (line === null) continue;
           users.push({ path: u.path, line: line ?? u.line });
         }
-        if (users.length >= 3) out.push({ ...h, users });
+        if (users.length >= 3) out.push({ ...h, users: [...users, ...h.users.slice(VERIFIED_USERS)] });
       }
       return out;
     } finally {
