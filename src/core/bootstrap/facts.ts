@@ -153,8 +153,8 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     prevWord = name;
     prevEnd = end;
     const before = code.charCodeAt(at - 1);
-    // `.name`, `::name`, `@name`, `#name`: a member, a path, an attribute or a directive.
-    if (before === 46 || (before === 58 && code.charCodeAt(at - 2) === 58) || before === 64 || before === 35) continue;
+    // `.name`, `::name`, `#name`: a member, a path or a directive. (`@Name` is a use: a property wrapper, an annotation.)
+    if (before === 46 || (before === 58 && code.charCodeAt(at - 2) === 58) || before === 35) continue;
     // The last non-blank character before the name.
     let j = at - 1;
     while (j >= 0 && isBlank(code.charCodeAt(j))) j--;
@@ -165,7 +165,7 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
     const next = code.charCodeAt(k);
     const capital = name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
-    if (next === 40 /* ( */) onUse(name, at);
+    if (next === 40 /* ( */ || (before === 64 /* @ */ && capital)) onUse(name, at);
     else if (next === 60 /* < */ && /^<[\w$<>, .?:[\]]*>\s*\(/.test(code.slice(k, k + 120))) onUse(name, at);
     else if (capital && (next === 46 || (next === 58 && code.charCodeAt(k + 1) === 58)) && /[A-Za-z_]/.test(code[next === 46 ? k + 1 : k + 2] ?? '')) onUse(name, at);
     else if (capital && !(next === 58 && code.charCodeAt(k + 1) === 58)) {
@@ -212,9 +212,13 @@ function statementAt(text: string, index: number, length: number): string {
   let end = text.indexOf('\n', index + length);
   if (end < 0) end = text.length;
   let stmt = text.slice(start, end);
-  if (stmt.includes('{') && !stmt.includes('}')) {
-    const close = text.indexOf('}', end);
-    if (close > 0 && close - start < 4000) stmt = text.slice(start, close + 1);
+  // A `{ … }` (JS, Rust) or `( … )` (Python, Go) list may continue over several lines.
+  for (const [open, closer] of [['{', '}'], ['(', ')']] as const) {
+    if (stmt.includes(open) && !stmt.includes(closer)) {
+      const close = text.indexOf(closer, end);
+      if (close > 0 && close - start < 4000) stmt = text.slice(start, close + 1);
+      break;
+    }
   }
   return stmt;
 }

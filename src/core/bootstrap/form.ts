@@ -35,13 +35,14 @@ export function fit(text: string, max: number): string {
 export function fitSummary(text: string, max = MAX_SUMMARY): string {
   const t = text.replace(/\s+/g, ' ').trim();
   if (t.length <= max) return t;
-  const sentences = t.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
+  // Sentences end at `.`, `!` or `?` followed by a space: `tsconfig.build.json` is one word.
+  const sentences = t.split(/(?<=[.!?])\s+/);
   let out = '';
   for (const s of sentences) {
-    if ((out + s).trim().length > max) break;
-    out += s;
+    if ((out ? `${out} ${s}` : s).length > max) break;
+    out = out ? `${out} ${s}` : s;
   }
-  return out.trim() || fit(t, max);
+  return out || fit(t, max);
 }
 
 /** The shortest path a reader still recognises: the last two segments when the path is long. */

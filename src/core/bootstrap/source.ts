@@ -41,7 +41,9 @@ export function sourceFile(path: string, language: string, text: string, target:
   if (kind === 'production' && (text.includes('#[cfg(') || text.includes('#[test') || text.includes('import.meta.vitest'))) {
     for (const r of testRegions(text, language)) code = blankLines(code, r.start, r.end);
   }
-  const file: SourceFile = { path, language, family: familyOf(language, text), text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}) };
+  const family = familyOf(language, text);
+  // A header with Objective-C in it is Objective-C, whatever its `.h` says.
+  const file: SourceFile = { path, language: family === 'objc' && language === 'c' ? 'objective-c' : language, family, text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}) };
   if (kind === 'generated') file.generated = marker && marker.line > 0 ? marker : { line: 1, marker: cls.reason };
   return file;
 }

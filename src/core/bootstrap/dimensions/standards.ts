@@ -128,9 +128,10 @@ export class CodeStandardAnalyzer implements Analyzer {
     const top = variants[0];
     if (!top || total < 5 || withAny / total < 0.6 || top.files.length / total < 0.4) return undefined;
     // Cite the folder that holds most of the code first (okhttp/, not a small side module).
+    const head = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '');
     const weight = new Map<string, number>();
-    for (const f of top.files) weight.set(f.path.split('/')[0], (weight.get(f.path.split('/')[0]) ?? 0) + 1);
-    const files = [...top.files].sort((a, b) => (weight.get(b.path.split('/')[0]) ?? 0) - (weight.get(a.path.split('/')[0]) ?? 0) || (a.path < b.path ? -1 : 1));
+    for (const f of top.files) weight.set(head(f.path), (weight.get(head(f.path)) ?? 0) + 1);
+    const files = [...top.files].sort((a, b) => (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1));
     return {
       title: `${lang} source files start with the project's license header`,
       knowledgeType: 'code-standard',
