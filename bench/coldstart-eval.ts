@@ -31,6 +31,8 @@ export type Verdict = 'approve' | 'edit' | 'reject';
 export interface Label {
   repo: string;
   title: string;
+  /** The summary that was judged: a label applies to the same claim, not to a new one under the same title. */
+  summary?: string;
   verdict: Verdict;
   /** The claim is false in this code base. */
   contradicted?: boolean;
@@ -90,7 +92,7 @@ export function loadLabels(dir = LABELS_DIR): Label[] {
       const repo = raw.repo.replace('/', '+');
       const contradicted = raw.contradicted === true || raw.reason === 'false';
       const generic = raw.generic === true || raw.reason === 'generic';
-      out.push({ repo, title: raw.title, verdict, contradicted, generic, ...(typeof raw.note === 'string' ? { note: raw.note } : {}) });
+      out.push({ repo, title: raw.title, ...(typeof raw.summary === 'string' ? { summary: raw.summary } : {}), verdict, contradicted, generic, ...(typeof raw.note === 'string' ? { note: raw.note } : {}) });
     }
   }
   return out;
@@ -105,7 +107,13 @@ function verdictOf(v: unknown): Verdict | undefined {
   return undefined;
 }
 
-const key = (repo: string, title: string) => `${repo}\u0000${title.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+/** A label matches a candidate of the same repository with the same title and, when the label has one, the same summary. */
+const key = (repo: string, title: string, summary?: string) => `${repo}\u0000${norm(title)}\u0000${norm(summary)}`;
+const labelKey = (l: Label) => key(l.repo, l.title, l.summary);
+function labelOf(labels: Map<string, Label>, repo: string, c: { title: string; summary: string }): Label | undefined {
+  return labels.get(key(repo, c.title, c.summary)) ?? labels.get(key(repo, c.title));
+}
 
 export interface ApprovalRow {
   repo: string;
@@ -127,7 +135,7 @@ export function approval(run: RepoRun, labels: Map<string, Label>): ApprovalRow 
   for (const c of run.candidates) {
     if (c.title.length > 100) row.longTitles++;
     if (c.summary.length > 300) row.longSummaries++;
-    const l = labels.get(key(run.repo, c.title));
+    const l = labelOf(labels, run.repo, c);
     if (!l) continue;
     row.labelled++;
     row[l.verdict]++;
@@ -203,7 +211,7 @@ export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<stri
   for (const run of runs) {
     const commit = loadExpected(run.repo)?.commit;
     for (const c of run.candidates) {
-      if (labels.has(key(run.repo, c.title))) continue;
+      if (labelOf(labels, run.repo, c)) continue;
       items.push({
         repo: run.repo,
         commit,
@@ -212,6 +220,7 @@ export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<stri
         language: c.language,
         summary: c.summary,
         ...(c.code ? { code: c.code } : {}),
+        ...(c.rationale ? { details: c.rationale } : {}),
         whyStandard: c.reasoning.whyStandard,
         confidence: c.reasoning.confidence,
         sources: c.reasoning.sources.map((s) => ({ ref: s, lines: citedLines(path.join(reposDir, run.repo), s) })),
@@ -237,7 +246,7 @@ function citedLines(repoDir: string, ref: string): string[] {
 const pct = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)} %` : '-');
 
 export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
-  const byKey = new Map(labels.map((l) => [key(l.repo, l.title), l]));
+  const byKey = new Map(labels.map((l) => [labelKey(l), l]));
   const rows = runs.map((r) => approval(r, byKey));
   const total = rows.reduce((t, r) => {
     for (const k of Object.keys(t) as (keyof ApprovalRow)[]) if (typeof r[k] === 'number') (t[k] as number) += r[k] as number;
@@ -254,7 +263,7 @@ export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
       columns: ['repository', 'candidates', 'labelled', 'approve as is', 'approve after edit', 'rejected', 'contradicted', 'generic', 'titles > 100', 'summaries > 300', '2nd run adds', 'time'],
       rows: [...rows, total].map((r) => [r.repo, r.candidates, r.labelled, pct(r.approve, r.labelled), pct(r.approve + r.edit, r.labelled), pct(r.reject, r.labelled), r.contradicted, r.generic, r.longTitles, r.longSummaries, r.secondRun, `${Math.round(r.ms)} ms`]),
       notes: [
-        `Labels: ${labels.length} in bench/data/coldstart-eval (matched by repository and title). Rates are over the labelled candidates of this run; unlabelled ones go to the review packet (npx tsx bench/coldstart-eval.ts --packet FILE).`,
+        `Labels: ${labels.length} in bench/data/coldstart-eval (matched by repository, title and summary: a new claim under an old title is not judged by the old label). Rates are over the labelled candidates of this run; unlabelled ones go to the review packet (npx tsx bench/coldstart-eval.ts --packet FILE).`,
       ],
     },
     {
@@ -291,7 +300,7 @@ async function main() {
   if (opt('--repos')) process.env.AUTOSNIPPET_EVAL_REPOS = opt('--repos');
   const { runs, tables: ts } = await evaluate(opt('--only')?.split(','));
   for (const t of ts) printTable(t);
-  const labels = new Map(loadLabels().map((l) => [key(l.repo, l.title), l]));
+  const labels = new Map(loadLabels().map((l) => [labelKey(l), l]));
   for (const r of runs) {
     const e = loadExpected(r.repo);
     const s = e ? structureAccuracy(e, r.targets) : undefined;

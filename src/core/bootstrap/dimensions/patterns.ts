@@ -206,7 +206,7 @@ export class CodePatternAnalyzer implements Analyzer {
       found.push({ fam, base, subs: unique });
     }
     found.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
-    for (const { fam, base, subs } of found.slice(0, 4)) {
+    for (const { fam, base, subs } of found.slice(0, 3)) {
       const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
       const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';

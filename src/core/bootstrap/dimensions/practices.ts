@@ -26,11 +26,18 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     { id: 'dispose', families: ['jsts'], re: /^[ \t]+(?:async\s+)?dispose\s*\(\s*\)\s*(?::\s*[\w<>| ]+)?\s*\{/gm },
   ];
   private readonly throws = new Tallies(6);
+  /** The project's own output macros (`message!`, `err_message!` wrapping `eprintln!`): how it talks to its user. */
+  private readonly outputMacros = new Map<string, { path: string; line: number }>();
   private readonly errorTypes = new Map<string, { path: string; line: number; family: Family }>();
 
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
+    if (file.family === 'rust' && file.text.includes('macro_rules!')) {
+      for (const m of file.text.matchAll(/macro_rules!\s+(\w+)\s*\{([\s\S]{0,600}?)\n\}/g)) {
+        if (/\be?println(_locked)?!|\bmessage!/.test(m[2]) && !this.outputMacros.has(m[1])) this.outputMacros.set(m[1], { path: file.path, line: file.text.slice(0, m.index).split('\n').length });
+      }
+    }
     for (const d of factsOf(file).decls) {
       if (d.kind === 'type' && (/(Error|Exception|Failure)$/.test(d.name) || /^(Error|Exception|RuntimeException|BaseException)$/.test(d.base ?? ''))) {
         if (!this.errorTypes.has(d.name)) this.errorTypes.set(d.name, { path: file.path, line: d.line, family: file.family });
@@ -66,9 +73,9 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
           dimension: 'best-practice',
           language,
           category: 'logging',
-          summary: `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${consoleCalls.count ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.`,
+          summary: `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${consoleCalls.count ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.${fam === 'rust' && this.outputMacros.size ? ` Messages for the user go through the project's ${[...this.outputMacros.keys()].slice(0, 3).map((n) => `\`${n}!\``).join(', ')} (${[...this.outputMacros.values()][0].path}).` : ''}`,
           code: '',
-          reasoning: { whyStandard: 'Logger calls outnumber direct console output across the code base.', sources: logger.sources(), confidence: confidence(logger.count / total, total) },
+          reasoning: { whyStandard: 'Logger calls outnumber direct console output across the code base.', sources: [...(fam === 'rust' ? [...this.outputMacros.values()].slice(0, 2).map((m) => `${m.path}:${m.line}`) : []), ...logger.sources()].slice(0, 8), confidence: confidence(logger.count / total, total) },
           tags: ['logging', fam],
         });
       }

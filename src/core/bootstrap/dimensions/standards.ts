@@ -194,9 +194,10 @@ function baseName(p: string): string {
   return b.replace(/(\.(d|test|spec|stories|module|config|generated))?\.[^.]+$/, '');
 }
 
+/** The whole comment a file opens with (a license runs to 30 lines or so), up to 40 lines. */
 function headerBlock(lines: string[], first: number): string {
   const out: string[] = [];
-  for (let i = first; i < lines.length && out.length < 12; i++) {
+  for (let i = first; i < lines.length && out.length < 40; i++) {
     const l = lines[i];
     if (!/^\s*(\/\/|\/\*|\*|#|"""|''')/.test(l) && out.length) break;
     out.push(l.replace(/\s+$/, ''));
