@@ -47,6 +47,7 @@ const cases: [string, FileKind][] = [
   ['okhttp-testing-support/src/main/kotlin/okhttp3/RecordingCookieJar.kt', 'test'],
   ['okhttp/src/commonJvmAndroid/kotlin/okhttp3/internal/platform/Platform.kt', 'production'],
   ['packages/server/src/adapters/latest/handler.ts', 'production'],
+  ['crates/searcher/src/testutil.rs', 'test'],
   ['go.sum', 'generated'],
   ['src/latest/contest.ts', 'production'],
   ['README.md', 'docs'],
