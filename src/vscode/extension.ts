@@ -1,6 +1,6 @@
 // The extension's table of contents: each contribution lives in its own file and returns a Disposable.
 import * as vscode from 'vscode';
-import { ExtensionHost } from './host';
+import { ExtensionHost, modalDialogs, type Dialogs } from './host';
 import { registerLanguageModelTools } from './lm-tools';
 import { mcpLaunches, registerMcpServerProvider, type McpLaunch } from './mcp-provider';
 import { registerMcpConfigCommand } from './mcp-config-command';
@@ -16,6 +16,8 @@ import type { Workspace } from '../core/workspace';
 export interface AutoSnippetApi {
   mcpServerDefinitions(): McpLaunch[];
   getWorkspace(): Promise<Workspace>;
+  /** Only when VS Code runs the extension's own integration tests (ExtensionMode.Test): answer its dialogs. */
+  testing?: { stubDialogs(dialogs: Dialogs | undefined): void };
 }
 
 let host: ExtensionHost | undefined;
@@ -41,7 +43,8 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     );
   }
   h.log.info(`AutoSnippet ${String(context.extension.packageJSON.version)} activated`);
-  return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace() };
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs) } : undefined;
+  return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace(), ...(testing ? { testing } : {}) };
 }
 
 export async function deactivate(): Promise<void> {

@@ -10,6 +10,8 @@ import type { DeepPartial, Settings } from '../core/settings';
  */
 export class ExtensionHost implements vscode.Disposable {
   readonly output: vscode.LogOutputChannel;
+  /** Modal questions to the person. Integration tests replace it (only in ExtensionMode.Test): no argument skips one. */
+  dialogs: Dialogs = modalDialogs;
   readonly log: Logger;
   readonly catalog: ToolCatalog;
   private opening: Promise<Workspace> | undefined;
@@ -110,3 +112,15 @@ export function readSettings(): DeepPartial<Settings> {
     trusted: vscode.workspace.isTrusted,
   };
 }
+
+/** What commands ask the person before a change only people may make. */
+export interface Dialogs {
+  /** A modal yes/no; true only when the person pressed the action button. */
+  confirm(message: string, detail: string, action: string): Promise<boolean>;
+}
+
+export const modalDialogs: Dialogs = {
+  async confirm(message, detail, action) {
+    return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+  },
+};

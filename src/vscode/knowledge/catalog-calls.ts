@@ -35,7 +35,3 @@ export async function invokeAll<T>(host: ExtensionHost, tool: string, input: Rec
   return out;
 }
 
-/** A modal yes/no; true only when the person pressed the action button. */
-export async function confirm(message: string, detail: string, action: string): Promise<boolean> {
-  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
-}

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { draftRecipeFile } from '../../core/knowledge/lifecycle';
-import { confirm, invoke, invokeAll } from './catalog-calls';
+import { invoke, invokeAll } from './catalog-calls';
 import { CandidateFileSystem } from './candidate-editor';
 import { recipeCode } from './trigger-completion';
 import { recipeUri, type CandidateNode, type RecipeEntry, type RecipeNode } from './views';
@@ -58,18 +58,17 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
     reg('autosnippet.recipes.delete', async (node?: RecipeNode) => {
       const r = recipeOf(node);
       if (!r) return;
-      if (!(await confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
       await invoke(host, 'delete_recipe', { id: r.id, confirm: true });
       refresh();
     }),
 
-    // The view's buttons pass the tree node. A second argument `{ confirmed: true }` skips the modal
-    // (for scripted callers such as the integration tests, which cannot press a dialog's button); the
-    // call still runs as the person (actor human) through the Gateway.
-    reg('autosnippet.candidates.approve', async (node?: CandidateNode, options?: CommandOptions) => {
+    // The view's buttons pass the tree node. The person always confirms in a modal: any extension can
+    // run this command, and only the person at the keyboard may approve.
+    reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
       const c = candidateOf(node);
       if (!c) return undefined;
-      if (!confirmedBy(options) && !(await confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
       const r = await invoke<{ id: string; status: string; recipe?: { id: string; file: string } }>(host, 'approve_candidate', { id: c.id });
       refresh();
       const recipe = r?.recipe;
@@ -93,7 +92,7 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
         ignoreFocusOut: true,
       });
       if (!reason) return;
-      if (!(await confirm(vscode.l10n.t('Reject "{0}"?', c.title), reason, vscode.l10n.t('Reject')))) return;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Reject "{0}"?', c.title), reason, vscode.l10n.t('Reject')))) return;
       await invoke(host, 'reject_candidate', { id: c.id, reason });
       refresh();
     }),
@@ -139,13 +138,6 @@ export async function syncWithProgress(host: ExtensionHost, refresh: Refresh, ve
       void vscode.window.showInformationMessage(vscode.l10n.t('Recipes indexed: {0} added, {1} updated, {2} removed.', report.added, report.updated, report.removed.length));
     }
   });
-}
-
-/** The second argument of commands that normally ask for a confirmation. */
-interface CommandOptions { confirmed?: boolean }
-
-function confirmedBy(options: unknown): boolean {
-  return !!options && typeof options === 'object' && !Array.isArray(options) && (options as CommandOptions).confirmed === true;
 }
 
 /** Arguments of "Create Recipe from Selection" that replace its prompts. */
