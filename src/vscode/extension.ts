@@ -10,6 +10,7 @@ import { registerGuard } from './guard';
 import { registerChatParticipant } from './chat/participant';
 import { registerKnowledge } from './knowledge';
 import { registerBootstrapCommand } from './bootstrap-command';
+import { registerReviewPanel } from './review/panel';
 import type { Workspace } from '../core/workspace';
 
 /** What activate() returns: used by tests and by other extensions. */
@@ -33,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerChatParticipant(h),
     registerKnowledge(h),
     registerBootstrapCommand(h),
+    registerReviewPanel(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
   );
   // Views that need the workspace's registries open it right after activation, off the activation path.

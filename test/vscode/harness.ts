@@ -143,6 +143,10 @@ export interface CodeServerOptions {
   /** Extensions to install into the throw-away extensions dir before the server starts: .vsix files,
    *  or unpacked extension folders (copied in; e.g. a test-only fake language-model provider). */
   installExtensions?: string[];
+  /** User settings on top of the quiet defaults, e.g. `{ 'workbench.colorTheme': 'Default Light Modern' }`. */
+  settings?: Record<string, unknown>;
+  /** The display language (`--locale`), e.g. `zh-cn`: the extension's translations are then used. */
+  locale?: string;
 }
 
 export class CodeServer {
@@ -181,7 +185,7 @@ export class CodeServer {
       const profileDir = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-cs-'));
       const userDataDir = path.join(profileDir, 'user-data');
       mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-      writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+      writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...opts.settings }, null, 2));
       const logFile = path.join(logDir, `${opts.name ?? 'code-server'}-server.log`);
       const log = createWriteStream(logFile, { flags: 'w' });
       // The suite appends its lines to AUTOSNIPPET_TEST_LOG (it reaches the extension host through the
@@ -207,6 +211,7 @@ export class CodeServer {
         '--disable-update-check',
         '--disable-workspace-trust',
         '--disable-getting-started-override',
+        ...(opts.locale ? ['--locale', opts.locale] : []),
         ...profileArgs,
         opts.workspace,
       ];

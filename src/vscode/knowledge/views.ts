@@ -107,7 +107,7 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
         (c.rejectionReason ? `\n\n${vscode.l10n.t('Rejected: {0}', c.rejectionReason)}` : ''),
     );
     item.contextValue = `candidate.${c.status}${c.status === 'approved' && !c.recipeId ? '.unpromoted' : ''}`;
-    item.command = { command: 'autosnippet.candidates.edit', title: vscode.l10n.t('Edit Candidate'), arguments: [node] };
+    item.command = { command: 'autosnippet.candidates.review', title: vscode.l10n.t('Review Candidates'), arguments: [node] };
     return item;
   }
 
