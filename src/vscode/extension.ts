@@ -36,6 +36,8 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerBootstrapCommand(h),
     registerReviewPanel(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
+    vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false)),
   );
   // Views that need the workspace's registries open it right after activation, off the activation path.
   if (h.folder) {

@@ -9,7 +9,7 @@ import { scanAndRecord } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
 import { GuardDiagnostics, type CheckOn } from './guard-diagnostics';
-import { RULE_DOC_SCHEME, RuleDocumentProvider, showRule } from './guard-explain';
+import { RULE_DOC_SCHEME, RuleDocumentProvider, renderRuleDocsAsPreview, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
 
 export const SCAN_WORKSPACE_COMMAND = 'autosnippet.guard.scanWorkspace';
@@ -95,7 +95,7 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
   );
 
   const openRule = async (ruleId?: string) => {
-    const id = ruleId ?? (await pickRule());
+    const id = ruleId ?? (await pickRule(vscode.l10n.t('Guard rule to open')));
     if (!id) return;
     const st = await engine.rule(id).catch(() => undefined);
     if (st && st.rule.origin === 'project' && st.rule.source.startsWith('.autosnippet/')) {
@@ -108,9 +108,9 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
     await showRule(id);
   };
 
-  const pickRule = async () => {
+  const pickRule = async (placeHolder: string) => {
     const items = (await engine.rules()).map((s) => ({ label: s.rule.id, description: `${s.severity} · ${s.rule.languages.join(', ')}`, detail: s.rule.message }));
-    return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Guard rule to explain') }))?.label;
+    return (await vscode.window.showQuickPick(items, { placeHolder }))?.label;
   };
 
   const disposables: vscode.Disposable[] = [
@@ -123,10 +123,11 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
     rulesWatcher.onDidDelete(rulesChanged),
     diagnostics.onDidChange(refreshStatus),
     vscode.workspace.registerTextDocumentContentProvider(RULE_DOC_SCHEME, new RuleDocumentProvider(engine)),
+    renderRuleDocsAsPreview(),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new GuardCodeActions(diagnostics), { providedCodeActionKinds: GuardCodeActions.kinds }),
     vscode.commands.registerCommand(SCAN_WORKSPACE_COMMAND, scanWorkspace),
     vscode.commands.registerCommand(EXPLAIN_RULE_COMMAND, async (ruleId?: string) => {
-      const id = ruleId ?? (await pickRule());
+      const id = ruleId ?? (await pickRule(vscode.l10n.t('Guard rule to explain')));
       if (id) await showRule(id);
     }),
     vscode.commands.registerCommand(OPEN_RULE_COMMAND, openRule),

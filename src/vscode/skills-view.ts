@@ -60,10 +60,13 @@ export function registerSkillsView(_context: vscode.ExtensionContext, ws: Worksp
     vscode.commands.registerCommand('autosnippet.skills.validate', async () => {
       registry.refresh();
       const r = diagnostics.refreshAll();
-      const message = vscode.l10n.t('{0} workspace skills checked: {1} errors, {2} warnings.', r.files, r.errors, r.warnings);
+      if (!r.errors && !r.warnings) {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Workspace skills checked: no problems'), 5000);
+        return;
+      }
+      const message = vscode.l10n.t('Workspace skills checked: {0}.', problemCount(r.errors, r.warnings));
       const show = vscode.l10n.t('Show Problems');
-      const pick = r.errors || r.warnings ? await vscode.window.showWarningMessage(message, show) : await vscode.window.showInformationMessage(message);
-      if (pick === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+      if ((await vscode.window.showWarningMessage(message, show)) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
     }),
     vscode.commands.registerCommand('autosnippet.skills.copyCatalogEntry', async (node?: Node) => {
       const skill = node?.kind === 'skill' ? node.skill : await pickSkill(registry);
@@ -141,7 +144,7 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         item.description = node.shadowedBy ? vscode.l10n.t('shadowed by {0}', sourceName(node.shadowedBy)) : summaryOf(skill, 80);
         const tip = new vscode.MarkdownString(undefined, true);
         tip.appendMarkdown(`**${skill.name}**\n\n`).appendText(skill.description);
-        tip.appendMarkdown(`\n\n${vscode.l10n.t('{0} sections, {1} chunks', skill.sections.length, skill.chunks.length)} · `).appendText(skill.file);
+        tip.appendMarkdown(`\n\n${sectionsAndChunks(skill.sections.length, skill.chunks.length)} · `).appendText(skill.file);
         const warnings = skill.problems.filter((p) => p.severity !== 'info');
         if (warnings.length) tip.appendMarkdown('\n\n').appendText(warnings.map((p) => `⚠ ${p.message}`).join('\n'));
         item.tooltip = tip;
@@ -182,6 +185,18 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
       }
     }
   }
+}
+
+function sectionsAndChunks(sections: number, chunks: number): string {
+  const s = sections === 1 ? vscode.l10n.t('1 section') : vscode.l10n.t('{0} sections', sections);
+  const c = chunks === 1 ? vscode.l10n.t('1 chunk') : vscode.l10n.t('{0} chunks', chunks);
+  return `${s}, ${c}`;
+}
+
+function problemCount(errors: number, warnings: number): string {
+  const e = errors === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', errors);
+  const w = warnings === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', warnings);
+  return `${e}, ${w}`;
 }
 
 function sourceLabel(source: SkillSource): string {
@@ -268,12 +283,18 @@ async function installSkillFromUi(ws: Workspace): Promise<void> {
     result = await call(true);
   }
   if (!result.ok) {
-    const details = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) => `${p.line ?? 1}: ${p.message}`).join('\n');
-    void vscode.window.showErrorMessage(result.error.message, { modal: Boolean(details), detail: details ?? result.error.hint });
+    const problems = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) => `${p.line ?? 1}: ${p.message}`).join('\n');
+    // A failing git or unzip writes pages of output: the first line says what happened, the modal the rest.
+    const [headline, ...rest] = result.error.message.split('\n');
+    const detail = [problems ?? rest.join('\n').trim(), result.error.hint].filter(Boolean).join('\n\n');
+    const retry = vscode.l10n.t('Retry');
+    const picked = await vscode.window.showErrorMessage(vscode.l10n.t('The skill was not installed: {0}', headline), { modal: Boolean(detail), detail }, retry);
+    if (picked === retry) await installSkillFromUi(ws);
     return;
   }
   const data = result.data as { name: string; installedTo: string };
-  void vscode.window.showInformationMessage(vscode.l10n.t('Installed skill {0} into {1}.', data.name, data.installedTo));
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Installed skill {0}', data.name), 5000);
+  await openAt(path.join(ws.root, data.installedTo, 'SKILL.md'), 1).catch(() => undefined);
 }
 
 function toDisposable(d: { dispose(): void }): vscode.Disposable {
