@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerReviewPanel(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
     vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false)),
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', { category: `${context.extension.id}#gettingStarted`, step: `${context.extension.id}#gettingStarted#bootstrap` }, false)),
   );
   // Views that need the workspace's registries open it right after activation, off the activation path.
   if (h.folder) {

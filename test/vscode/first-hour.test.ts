@@ -153,4 +153,61 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     for (const id of ids.slice(0, 2)) assert.equal(cli(workspace, 'get_candidate', { id }).data.status, 'approved');
     assert.equal(cli(workspace, 'get_candidate', { id: ids[2] }).data.status, 'pending');
   });
+
+  it('a recipe file with an invalid knowledgeType shows a Problems entry on its line', async (t) => {
+    const dir = path.join(workspace, '.autosnippet/recipes/demo');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'bad-type.md');
+    writeFileSync(file, '---\ntitle: Log errors with their cause\nlanguage: typescript\nknowledgeType: banana\nsummary: Pass the caught error as cause.\n---\n\n```ts\nthrow new Error("failed", { cause: e });\n```\n');
+    const workbench = await session.openWorkbench();
+    await workbench.runCommand('View: Focus on Problems View');
+    const rows = workbench.page.locator('.part.panel .markers-panel .monaco-list-row');
+    const row = rows.filter({ hasText: /knowledgeType: banana is not one of/ });
+    await eventually('the recipe problem in the Problems panel', async () => (await row.count()) === 1, 20_000).catch(async (e) => {
+      await workbench.screenshot('recipe-problem-failed.png');
+      throw e;
+    });
+    const label = (await row.getAttribute('aria-label')) ?? '';
+    t.diagnostic(label);
+    assert.match(label, /^Error: knowledgeType: banana is not one of code-standard/, label);
+    assert.match(label, /at line 4 /, 'on the line of the field');
+    assert.match(label, /AutoSnippet Recipes/);
+    assert.equal(await rows.filter({ hasText: 'bad-type.md' }).count(), 1, 'under its file');
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('recipe-problem.png'))}`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the walkthrough opens', async (t) => {
+    const workbench = await session.openWorkbench();
+    await workbench.runCommand('Welcome: Open Walkthrough...');
+    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with AutoSnippet' }).first().click();
+    const page = workbench.page.locator('.gettingStartedContainer');
+    await page.waitFor({ state: 'visible', timeout: 20_000 });
+    await eventually('the walkthrough and its five steps', async () => (await page.innerText()).includes('Get Started with AutoSnippet') && (await page.locator('.getting-started-step').count()) === 5, 15_000).catch(async (e) => {
+      await workbench.screenshot('walkthrough-failed.png');
+      throw e;
+    });
+    const text = await page.innerText();
+    for (const step of ["Propose your project's conventions", 'Review what was proposed', 'Publish a recipe', 'Guard in the editor', 'Connect an MCP client']) assert.ok(text.includes(step), `step "${step}" in:\n${text}`);
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('walkthrough.png'))}`);
+  });
+
+  // Waits for the store's lazy `.autosnippet/` (issue 14, point 1, core side): Workspace.open still creates it.
+  it('opening a plain folder and the AutoSnippet views leaves the folder untouched', { todo: process.env.AUTOSNIPPET_LAZY_WORKSPACE ? false : 'needs Workspace.open without side effects (store branch)' }, async (t) => {
+    const plain = path.join(tmp, 'plain-python-project');
+    mkdirSync(path.join(plain, 'pkg'), { recursive: true });
+    writeFileSync(path.join(plain, 'pkg', '__init__.py'), 'def main():\n    print("hello")\n');
+    writeFileSync(path.join(plain, 'README.md'), '# A plain project\n');
+    const before = listTree(plain);
+    const workbench = await session.openWorkbench({ folder: plain });
+    await workbench.openViewContainer('autosnippet', 'AutoSnippet');
+    await workbench.settleViewContainer('autosnippet');
+    await sleep(3000); // the views have asked the core for what they show
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('plain-folder.png'))}`);
+    assert.deepEqual(listTree(plain), before, 'nothing was created in the folder');
+  });
 });
+
+function listTree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+}

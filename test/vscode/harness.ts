@@ -506,6 +506,11 @@ export class Workbench {
       try {
         await row.waitFor({ state: 'visible', timeout: 5_000 });
       } catch (e) {
+        // A built-in command may be listed under another category: take the best match then.
+        if (attempt >= 3 && (await this.page.locator('.quick-input-list .monaco-list-row').count()) > 0) {
+          await this.page.keyboard.press('Enter');
+          return;
+        }
         await this.page.keyboard.press('Escape');
         if (attempt >= 6) throw e;
         await sleep(1000);

@@ -4,6 +4,7 @@ import { syncRecipes } from '../../core/knowledge/recipe-index';
 import { CANDIDATE_SCHEME, CandidateFileSystem } from './candidate-editor';
 import { registerKnowledgeCommands } from './commands';
 import { TriggerCompletion } from './trigger-completion';
+import { RecipeDiagnostics } from './recipe-diagnostics';
 import { CandidatesView, RecipesView } from './views';
 
 const SYNC_DEBOUNCE_MS = 300;
@@ -17,6 +18,7 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
   const recipes = new RecipesView(host);
   const candidates = new CandidatesView(host);
   const completion = new TriggerCompletion(host);
+  const diagnostics = new RecipeDiagnostics(host);
   const refresh = () => {
     recipes.refresh();
     candidates.refresh();
@@ -29,8 +31,11 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     timer = setTimeout(async () => {
       try {
         // The watcher runs in the background: sync directly (reads and index only; no knowledge changes hands).
-        const report = await syncRecipes(await host.getWorkspace());
+        const ws = await host.getWorkspace();
+        const report = await syncRecipes(ws);
         for (const p of report.problems) host.log.warn(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
+        // Problems are the full list every time (the index keeps them); warnings come only for re-read files.
+        await diagnostics.show(ws.root, report.problems, []);
         if (report.added.length + report.updated.length + report.removed.length + report.renamed.length) refresh();
       } catch (e) {
         host.log.error('recipe sync failed', e);
@@ -43,6 +48,10 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     vscode.window.createTreeView('autosnippet.candidates', { treeDataProvider: candidates }),
     vscode.workspace.registerFileSystemProvider(CANDIDATE_SCHEME, new CandidateFileSystem(host, refresh), { isCaseSensitive: true }),
     registerKnowledgeCommands(host, refresh),
+    diagnostics,
+    vscode.languages.registerCodeActionsProvider({ language: 'markdown' }, diagnostics, { providedCodeActionKinds: RecipeDiagnostics.kinds }),
+    vscode.workspace.onDidOpenTextDocument((d) => void diagnostics.showCandidate(d).catch(() => undefined)),
+    vscode.workspace.onDidSaveTextDocument((d) => void diagnostics.showCandidate(d).catch(() => undefined)),
     vscode.languages.registerCompletionItemProvider([{ scheme: 'file' }, { scheme: 'untitled' }], completion, '@'),
     new vscode.Disposable(() => clearTimeout(timer)),
     // Candidates proposed by agents (here or in an MCP server process) show up without a manual refresh.
@@ -55,6 +64,10 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     watcher.onDidChange(scheduleSync);
     watcher.onDidDelete(scheduleSync);
     disposables.push(watcher);
+    // Problems of recipe files already there show up without waiting for an edit (only where recipes exist).
+    void vscode.workspace.findFiles(new vscode.RelativePattern(folder, '.autosnippet/recipes/**/*.md'), undefined, 1).then((found) => {
+      if (found.length) scheduleSync();
+    });
   }
   return vscode.Disposable.from(...disposables);
 }
