@@ -136,7 +136,7 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     const written = await eventually('two recipe files', () => {
       const files = ['networking', 'data'].flatMap((c) => {
         const dir = path.join(workspace, '.autosnippet/recipes', c);
-        return existsSync(dir) ? readdirSync(dir).map((f) => `${c}/${f}`) : [];
+        return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => `${c}/${f}`) : [];
       });
       return files.length === 2 ? files : undefined;
     }, 20_000);
