@@ -160,7 +160,7 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     const file = path.join(dir, 'bad-type.md');
     writeFileSync(file, '---\ntitle: Log errors with their cause\nlanguage: typescript\nknowledgeType: banana\nsummary: Pass the caught error as cause.\n---\n\n```ts\nthrow new Error("failed", { cause: e });\n```\n');
     const workbench = await session.openWorkbench();
-    await workbench.runCommand('View: Focus on Problems View');
+    await workbench.runCommand('Problems: Focus on Problems View');
     const rows = workbench.page.locator('.part.panel .markers-panel .monaco-list-row');
     const row = rows.filter({ hasText: /knowledgeType: banana is not one of/ });
     await eventually('the recipe problem in the Problems panel', async () => (await row.count()) === 1, 20_000).catch(async (e) => {
@@ -211,3 +211,81 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
 function listTree(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
 }
+
+describe('the review panel in a dark theme, and in Simplified Chinese', { timeout: 240_000 }, () => {
+  let session: VSCodeSession;
+  let tmp: string;
+  let workspace: string;
+  /** The theme's CSS variables as VS Code gave them to the review page. */
+  let themeStyle = '';
+
+  before(async () => {
+    ensureBuilt();
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-hour-dark-'));
+    workspace = path.join(tmp, 'sample-workspace');
+    cpSync(fixture, workspace, { recursive: true });
+    session = await VSCodeSession.start({ workspace, name: 'first-hour-dark', settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+  });
+
+  after(async () => {
+    await session?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('renders in the dark theme with the theme\'s colours', async (t) => {
+    for (const c of [getJsonCandidate, repositoryCandidate, weakCandidate]) assert.equal(cli(workspace, 'submit_candidate', c).data?.status, 'created');
+    const workbench = await session.openWorkbench();
+    const frame = await openReview(workbench, 'AutoSnippet: Review Candidates', /Review Candidates/);
+    await frame.locator('.row-main', { hasText: getJsonCandidate.title }).click();
+    await frame.locator('pre.code .hljs-keyword').first().waitFor({ state: 'visible', timeout: 10_000 });
+    themeStyle = (await frame.locator('html').getAttribute('style')) ?? '';
+    assert.match(themeStyle, /--vscode-editor-background:\s*#1f1f1f/i, 'Dark Modern\'s editor background reaches the page');
+    const background = await frame.locator('body').evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor);
+    assert.equal(background, 'rgb(31, 31, 31)', 'the page paints the theme\'s background');
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-dark.png'))}`);
+  });
+
+  // code-server cannot switch VS Code's display language here (language packs come from the gallery,
+  // which these machines cannot reach), so the page runs in Chromium on its own: the same bundle and
+  // stylesheet, the dark theme's variables taken from the run above, and the labels the extension
+  // sends in zh-cn (l10n/bundle.l10n.zh-cn.json applied to src/vscode/review/strings.ts).
+  it('the review page in zh-cn shows Chinese labels and lays them out', async (t) => {
+    assert.ok(themeStyle, 'the dark run captured the theme');
+    const page = await session.browser.newPage({ viewport: { width: 1200, height: 800 } });
+    try {
+      const zh = JSON.parse(readFileSync(path.join(repoRoot, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+      const english = [...readFileSync(path.join(repoRoot, 'src/vscode/review/strings.ts'), 'utf8').matchAll(/^\s*(\w+): vscode\.l10n\.t\('((?:[^'\\]|\\.)*)'\)/gm)].map((m) => [m[1], m[2].replace(/\\'/g, "'")] as const);
+      assert.ok(english.length > 50, 'read the review page labels');
+      const strings = Object.fromEntries(english.map(([k, en]) => [k, zh[en] ?? `MISSING ${en}`]));
+      const types = JSON.parse(readFileSync(path.join(repoRoot, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
+      const setup = { strings, knowledgeTypes: [{ value: 'code-pattern', label: types['Code pattern'] }, { value: 'code-standard', label: types['Code standard'] }], folder: workspace, dimensions: {} };
+      const items = [getJsonCandidate, repositoryCandidate, weakCandidate].map((c, i) => ({ id: `cand-${i}`, title: c.title, status: 'pending', kind: 'pattern', knowledgeType: c.knowledgeType, language: c.language, category: c.category, summary: c.summary, confidence: c.reasoning.confidence, origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', dimension: '' }));
+      const detail = { ...getJsonCandidate, id: 'cand-0', status: 'pending', trigger: '@networkCallsGoThroughGetJson', tags: [], origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', issues: [{ field: 'tags', severity: 'weak', message: '（这里是 validate_candidate 的提示）' }], similar: [] };
+      const dist = path.join(repoRoot, 'dist/webview');
+      const html = `<!DOCTYPE html><html lang="zh-cn" style="${themeStyle.replace(/"/g, '&quot;')}"><head><meta charset="utf-8">
+<link rel="stylesheet" href="file://${dist}/codicon.css"><link rel="stylesheet" href="file://${dist}/review.css"></head>
+<body class="vscode-dark"><div id="app"></div><script>
+window.acquireVsCodeApi = () => ({ getState: () => undefined, setState() {}, postMessage(m) {
+  const send = (x) => setTimeout(() => window.postMessage(x, '*'), 0);
+  if (m.type === 'ready') { send({ type: 'setup', setup: ${JSON.stringify(setup)} }); send({ type: 'list', items: ${JSON.stringify(items)} }); send({ type: 'focus', id: 'cand-0' }); }
+  if (m.type === 'select') send({ type: 'detail', detail: ${JSON.stringify(detail)} });
+} });
+</script><script src="file://${dist}/review.js"></script></body></html>`;
+      const file = path.join(tmp, 'review-zh-cn.html');
+      writeFileSync(file, html);
+      await page.goto(`file://${file}`);
+      await page.locator('#detail-title').waitFor({ state: 'visible', timeout: 10_000 });
+      const text = await page.locator('#app').innerText();
+      assert.doesNotMatch(text, /MISSING/, 'every label has its translation');
+      for (const label of ['审阅候选', '按文本筛选', '状态', '分组方式', '为什么这是这里的规范', '出现位置', '批准']) assert.ok(text.includes(label) || (await page.locator(`[placeholder="${label}"]`).count()) > 0, `"${label}" on the page`);
+      await page.locator('.row', { hasText: repositoryCandidate.title }).locator('input[type=checkbox]').check();
+      await page.locator('.row', { hasText: getJsonCandidate.title }).locator('input[type=checkbox]').check();
+      assert.match(await page.locator('#approve-selected').innerText(), /批准 2 个/);
+      const shot = path.join(repoRoot, 'test-output/vscode/review-dark-zh-cn.png');
+      await page.screenshot({ path: shot });
+      t.diagnostic(`screenshot: ${path.relative(repoRoot, shot)}`);
+    } finally {
+      await page.close();
+    }
+  });
+});
