@@ -4,6 +4,7 @@ import { ExtensionHost, modalDialogs, type Dialogs } from './host';
 import { registerLanguageModelTools } from './lm-tools';
 import { mcpLaunches, registerMcpServerProvider, type McpLaunch } from './mcp-provider';
 import { registerMcpConfigCommand } from './mcp-config-command';
+import { refreshLauncher } from './mcp-launcher';
 import { registerOverviewView } from './overview-view';
 import { registerSkillsView } from './skills-view';
 import { registerGuard } from './guard';
@@ -45,6 +46,11 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
       (ws) => context.subscriptions.push(registerSkillsView(context, ws), registerGuard(context, ws)),
       (e) => h.log.error('AutoSnippet could not open the workspace', e),
     );
+  }
+  try {
+    refreshLauncher(context.extensionPath);
+  } catch (e) {
+    h.log.warn(`could not refresh the MCP launcher: ${(e as Error).message}`);
   }
   h.log.info(`AutoSnippet ${String(context.extension.packageJSON.version)} activated`);
   const testing = context.extensionMode === vscode.ExtensionMode.Test ? { stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs) } : undefined;

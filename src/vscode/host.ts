@@ -100,8 +100,9 @@ export class ExtensionHost implements vscode.Disposable {
   }
 }
 
-export function readSettings(): DeepPartial<Settings> {
-  const c = vscode.workspace.getConfiguration('autosnippet');
+/** The settings of a folder (resource-scoped ones such as skills.allowScripts differ per folder). */
+export function readSettings(folder = vscode.workspace.workspaceFolders?.[0]): DeepPartial<Settings> {
+  const c = vscode.workspace.getConfiguration('autosnippet', folder?.uri);
   return {
     skills: { allowScripts: c.get<boolean>('skills.allowScripts', false) },
     guard: {
