@@ -46,7 +46,7 @@ const entries = [
 ];
 const testEntries = [];
 if (!production) {
-  for (const dir of ['test/vscode/suite']) {
+  for (const dir of ['test/vscode/suite', 'test/vscode/multiroot']) {
     const abs = path.join(root, dir);
     if (existsSync(path.join(abs, 'index.ts'))) testEntries.push({ in: `${dir}/index.ts`, out: `out/${dir}/index.js`, external: ['vscode'] });
   }

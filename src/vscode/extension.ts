@@ -36,17 +36,19 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerKnowledge(h),
     registerBootstrapCommand(h),
     registerReviewPanel(h),
+    registerSkillsView(h),
+    registerGuard(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
     vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', { category: `${context.extension.id}#gettingStarted`, step: `${context.extension.id}#gettingStarted#bootstrap` }, false)),
   );
-  // Views that need the workspace's registries open it right after activation, off the activation path.
-  if (h.folder) {
-    void h.getWorkspace().then(
-      (ws) => context.subscriptions.push(registerSkillsView(context, ws), registerGuard(context, ws)),
-      (e) => h.log.error('AutoSnippet could not open the workspace', e),
-    );
-  }
+  // Every folder is opened off the activation path (opening reads and writes nothing): guard checks
+  // each folder's files against its own rules, and each folder's skills are validated.
+  const openFolders = () => {
+    for (const f of h.folders) void h.getWorkspace(f).catch(() => undefined);
+  };
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(openFolders));
+  openFolders();
   try {
     refreshLauncher(context.extensionPath);
   } catch (e) {

@@ -14,7 +14,7 @@ export function ruleIdOf(uri: vscode.Uri): string {
 
 /** Serves the explanation of a rule (the same content guard_explain returns to agents). */
 export class RuleDocumentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly engine: GuardEngine) {}
+  constructor(private readonly engine: Pick<GuardEngine, 'rule'>) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = ruleIdOf(uri);

@@ -15,22 +15,22 @@ export interface McpLaunch {
 }
 
 export function mcpLaunches(host: ExtensionHost): McpLaunch[] {
-  const folder = host.folder;
-  if (!folder || folder.uri.scheme !== 'file') return [];
-  // The team shares an entry in .vscode/mcp.json: VS Code lists that one; a second would be a duplicate.
-  if (sharedEntryIn(folder.uri.fsPath)) return [];
-  return [
-    {
-      label: 'AutoSnippet',
+  // One server per folder: each serves its own recipes, rules and skills.
+  const folders = host.folders;
+  return folders.flatMap((folder) => {
+    // The team shares an entry in .vscode/mcp.json: VS Code lists that one; a second would be a duplicate.
+    if (sharedEntryIn(folder.uri.fsPath)) return [];
+    return [{
+      label: folders.length > 1 ? `AutoSnippet (${folder.name})` : 'AutoSnippet',
       command: process.execPath,
       // VS Code shows everything a server writes to stderr as a warning: only warnings and errors go there.
       args: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'mcp.js').fsPath, '--workspace', folder.uri.fsPath, '--log-level', 'warn'],
       env: { ELECTRON_RUN_AS_NODE: '1', AUTOSNIPPET_ACTOR: 'copilot_agent' },
-    },
-  ];
+    }];
+  });
 }
 
-/** Puts "AutoSnippet" in VS Code's MCP server list, following the open folder. */
+/** Puts "AutoSnippet" in VS Code's MCP server list, one per workspace folder, following folder changes. */
 export function registerMcpServerProvider(host: ExtensionHost): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const version = String(host.context.extension.packageJSON.version ?? '0');
@@ -38,13 +38,10 @@ export function registerMcpServerProvider(host: ExtensionHost): vscode.Disposabl
     changed,
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
     // Writing or removing the shared entry changes what this provider offers.
-    ...(vscode.workspace.workspaceFolders ?? []).map((f) => {
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '.vscode/mcp.json'));
-      w.onDidCreate(() => changed.fire());
-      w.onDidChange(() => changed.fire());
-      w.onDidDelete(() => changed.fire());
-      return w;
-    }),
+    ...(() => {
+      const w = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
+      return [w, w.onDidCreate(() => changed.fire()), w.onDidChange(() => changed.fire()), w.onDidDelete(() => changed.fire())];
+    })(),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: changed.event,
       provideMcpServerDefinitions: () =>

@@ -43,7 +43,7 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
     vscode.window.createTreeView('autosnippet.overview', { treeDataProvider: provider, showCollapseAll: false }),
     vscode.commands.registerCommand('autosnippet.refreshOverview', () => changed.fire()),
     host.onDidChangeData(() => changed.fire()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    host.onDidChangeFolder(() => changed.fire()),
   );
 }
 

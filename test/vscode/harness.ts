@@ -119,7 +119,9 @@ export function workbenchUrl(origin: string, port: number, opts: { folder: strin
   for (const dev of [opts.extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(dev)]);
   if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
-  return `${origin}/?folder=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  // A `.code-workspace` file opens a multi-root workspace; anything else is a folder.
+  const target = opts.folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  return `${origin}/?${target}=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 // ------------------------------------------------------------------ code-server

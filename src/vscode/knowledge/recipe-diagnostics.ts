@@ -45,9 +45,17 @@ export class RecipeDiagnostics implements vscode.Disposable, vscode.CodeActionPr
         byFile.set(uri.toString(), [...(byFile.get(uri.toString()) ?? []), d]);
       }
     }
-    for (const key of this.shown) if (!byFile.has(key)) this.collection.delete(vscode.Uri.parse(key));
-    for (const [key, ds] of byFile) this.collection.set(vscode.Uri.parse(key), ds);
-    this.shown = new Set(byFile.keys());
+    // Only this folder's files: another folder's problems stay.
+    const inRoot = (key: string) => vscode.Uri.parse(key).fsPath.startsWith(root + path.sep);
+    for (const key of [...this.shown].filter(inRoot)) {
+      if (byFile.has(key)) continue;
+      this.collection.delete(vscode.Uri.parse(key));
+      this.shown.delete(key);
+    }
+    for (const [key, ds] of byFile) {
+      this.collection.set(vscode.Uri.parse(key), ds);
+      this.shown.add(key);
+    }
   }
 
   /** A candidate opened as Markdown: what validate_candidate says, on the fields' lines. */

@@ -27,6 +27,8 @@ export class ReviewPanel implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((m: ToExtension) => void this.receive(m).catch((e) => this.fail(e))),
       host.onDidChangeData(() => void this.sendList()),
+      // The panel reviews the folder of the active editor; another folder's file makes it follow.
+      host.onDidChangeFolder(() => void this.receive({ type: 'ready' }).catch((e) => this.fail(e))),
       panel.onDidDispose(() => this.dispose()),
     );
   }
