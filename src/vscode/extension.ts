@@ -40,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerGuard(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
     vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', { category: `${context.extension.id}#gettingStarted`, step: `${context.extension.id}#gettingStarted#bootstrap` }, false)),
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`)),
   );
   // Every folder is opened off the activation path (opening reads and writes nothing): guard checks
   // each folder's files against its own rules, and each folder's skills are validated.

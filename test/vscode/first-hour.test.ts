@@ -177,6 +177,24 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('the side bar speaks in words: the Overview rows lead somewhere, the Recipes view shows the sample\'s recipes', async (t) => {
+    const workbench = await session.openWorkbench();
+    const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
+    await workbench.settleViewContainer('autosnippet');
+    const overview = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^Overview/i }) });
+    const rows = overview.locator('.monaco-list-row');
+    await eventually('the Overview rows', async () => (await rows.count()) >= 6, 20_000);
+    const text = await overview.innerText();
+    for (const label of ['Candidates to review', 'Recipes', 'Skills', 'Guard', 'Tools for agents', 'Index', 'Get started']) assert.ok(text.includes(label), `"${label}" in the Overview:\n${text}`);
+    assert.doesNotMatch(text, /graphEdges|skillsSkipped|\btools\b/, 'no raw keys');
+    const recipes = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^Recipes/i }) });
+    await eventually('the sample\'s recipes', async () => /Call HTTP APIs through getJson/.test(await recipes.innerText()) && /draft/.test(await recipes.innerText()), 20_000);
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('side-bar.png'))}`);
+    // A row runs its command: "Candidates to review" opens the review panel.
+    await rows.filter({ hasText: 'Candidates to review' }).click();
+    await workbench.page.locator('.part.editor .tab.active', { hasText: /Review Candidates/ }).waitFor({ state: 'visible', timeout: 15_000 });
+  });
+
   it('the walkthrough opens', async (t) => {
     const workbench = await session.openWorkbench();
     await workbench.runCommand('Welcome: Open Walkthrough...');
