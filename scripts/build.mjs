@@ -46,7 +46,7 @@ const entries = [
 ];
 const testEntries = [];
 if (!production) {
-  for (const dir of ['test/vscode/suite']) {
+  for (const dir of ['test/vscode/suite', 'test/vscode/multiroot']) {
     const abs = path.join(root, dir);
     if (existsSync(path.join(abs, 'index.ts'))) testEntries.push({ in: `${dir}/index.ts`, out: `out/${dir}/index.js`, external: ['vscode'] });
   }
@@ -66,6 +66,19 @@ await Promise.all([...entries, ...testEntries]
       plugins: e.out.startsWith('dist/') ? [vendorPlugin] : [],
     }),
   ));
+
+// The review panel's page: a browser bundle, its stylesheet and the codicon font, all under dist/webview
+// (the only folder the webview may load from).
+const webview = path.join(root, 'dist/webview');
+mkdirSync(webview, { recursive: true });
+await esbuild.build({
+  entryPoints: [path.join(root, 'src/webview/review/main.ts')],
+  outfile: path.join(webview, 'review.js'),
+  bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', logLevel: 'warning',
+});
+copyFileSync(path.join(root, 'src/webview/review/review.css'), path.join(webview, 'review.css'));
+const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/package.json')), 'dist');
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, f), path.join(webview, f));
 
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
 // Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.
