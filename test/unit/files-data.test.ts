@@ -5,12 +5,12 @@ import { yamlAliasBomb } from './files-helpers';
 
 test('a YAML alias bomb ("billion laughs") is refused in milliseconds with INVALID_YAML, not expanded', () => {
   const t0 = performance.now();
-  const r = parseYaml(yamlAliasBomb(), { subject: 'The front matter' });
+  const r = parseYaml(yamlAliasBomb(), { subject: 'The frontmatter' });
   assert.ok(performance.now() - t0 < 500);
   assert.equal(r.ok, false);
   if (r.ok) return;
   assert.equal(r.problem.code, 'INVALID_YAML');
-  assert.match(r.problem.message, /^The front matter is refused as too complex: it (expands to more than 10000 values|uses more than 100 aliases)/);
+  assert.match(r.problem.message, /^The frontmatter is refused as too complex: it (expands to more than 10000 values|uses more than 100 aliases)/);
 });
 
 test('a few aliases are fine; dates become ISO text; __proto__ stays an ordinary key', () => {
@@ -48,7 +48,7 @@ test('front matter: body and its first line; no front matter; unclosed; a YAML e
   const bad = parseFrontMatter('---\ntitle: A\nsummary: [unclosed\nx: 1\n---\n');
   assert.ok(!bad.ok);
   if (!bad.ok) {
-    assert.match(bad.problem.message, /^The front matter is not valid YAML at line \d+:/);
+    assert.match(bad.problem.message, /^The frontmatter is not valid YAML at line \d+:/);
     assert.ok(bad.problem.line! >= 3 && bad.problem.line! <= 5, String(bad.problem.line));
   }
   const list = parseFrontMatter('---\n- a\n- b\n---\n');

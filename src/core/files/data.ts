@@ -126,11 +126,11 @@ export function parseFrontMatter(text: string, limits: DataLimits = {}): Parsed<
       break;
     }
   }
-  if (close < 0) return problem(ErrorCode.InvalidYaml, 'The front matter has no closing `---` line.', 1);
-  const parsed = parseYaml(lines.slice(1, close).join('\n'), { ...limits, subject: 'The front matter', lineOffset: 1 });
+  if (close < 0) return problem(ErrorCode.InvalidYaml, 'The frontmatter has no closing `---` line.', 1);
+  const parsed = parseYaml(lines.slice(1, close).join('\n'), { ...limits, subject: 'The frontmatter', lineOffset: 1 });
   if (!parsed.ok) return parsed;
   const data = parsed.value ?? {};
-  if (typeof data !== 'object' || Array.isArray(data)) return problem(ErrorCode.InvalidYaml, 'The front matter must be a mapping of fields (`key: value` lines).', 2);
+  if (typeof data !== 'object' || Array.isArray(data)) return problem(ErrorCode.InvalidYaml, 'The frontmatter must be a mapping of fields (`key: value` lines).', 2);
   return { ok: true, value: { present: true, data: data as Record<string, unknown>, body: lines.slice(close + 1).join('\n'), bodyLine: close + 2 } };
 }
 
