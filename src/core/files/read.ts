@@ -33,7 +33,8 @@ const MiB = 1024 * KiB;
  *   embedded and held in the search index for nothing.
  * - skill 1 MiB: the Agent Skills guide asks for a SKILL.md under 500 lines (~20 KB).
  * - skill-resource 4 MiB: references, scripts and assets, served to agents whole or as base64.
- * - guard-rules 2 MiB: about 10,000 rules of typical size; the loader also caps the rule count.
+ * - guard-rules 4 MiB: some 20,000 compact rules. One parse of that is cheap; what would hurt is
+ *   analysing and compiling them all, so the loader caps the rule count (1,000) and reports the rest.
  * - gitignore 2 MiB: the largest real `.gitignore`s are tens of KB. The cost is in the patterns, which
  *   the ignore list bounds by themselves (line length, `**` count, pattern count), so the cap is loose
  *   enough that one absurd line (a megabyte) is dropped alone and the file's other lines still apply.
@@ -45,7 +46,7 @@ export const READ_CAPS: Readonly<Record<ReadKind, number>> = {
   recipe: MiB,
   skill: MiB,
   'skill-resource': 4 * MiB,
-  'guard-rules': 2 * MiB,
+  'guard-rules': 4 * MiB,
   gitignore: 2 * MiB,
   manifest: 4 * MiB,
   source: 4 * MiB,

@@ -88,7 +88,7 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
       text = readRepoFileSync(root, rel, { kind: 'guard-rules' }).text;
     } catch (e) {
       const p = problemOf(rel, e);
-      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: p.message, hint: 'Guard rule files must be regular JSON files inside the workspace, at most 2 MiB.' });
+      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: p.message, hint: 'Guard rule files must be regular JSON files inside the workspace, at most 4 MiB.' });
       continue;
     }
     out.files.push(rel);
