@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs, { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { walkWorkspace, WorkspaceFiles } from '../../src/core/files';
+import { classifyFile, walkWorkspace, WorkspaceFiles } from '../../src/core/files';
 import { fifo, link, socket, tempTree, within } from './files-helpers';
 
 test('one ignore list: nested .gitignore with negation, always-skipped and hidden folders, target/ beside Cargo.toml', async () => {
@@ -90,6 +90,14 @@ test('exclude globs and a filter (e.g. the classifier\'s verdict) narrow the lis
   const root = tempTree({ 'src/a.ts': '', 'src/a.test.ts': '', 'gen/b.ts': '', 'lib/x.min.js': '' });
   const l = await walkWorkspace(root, { exclude: ['gen/**', '*.min.js'], filter: (rel) => !rel.endsWith('.test.ts') });
   assert.deepEqual(l.files, ['src/a.ts']);
+  assert.equal(l.excluded, 3);
+});
+
+test('the filter takes the file classifier\'s verdict: vendored, generated and minified files left out', async () => {
+  const root = tempTree({ 'src/app.ts': '', 'third_party/lib/x.c': '', 'web/app.min.js': '', 'src/api.pb.go': '' });
+  const skipped = new Set(['vendored', 'generated', 'minified']);
+  const l = await walkWorkspace(root, { filter: (rel) => !skipped.has(classifyFile(rel).kind) });
+  assert.deepEqual(l.files, ['src/app.ts']);
   assert.equal(l.excluded, 3);
 });
 

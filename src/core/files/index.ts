@@ -9,3 +9,4 @@ export { parseYaml, parseJson, parseFrontMatter, toPlainData, type DataLimits, t
 export { GlobSet } from './globs';
 export { relPath, isInside, isUnder, shownPath } from './paths';
 export { ProblemList, problemOf, type FileProblem } from './problems';
+export { classifyFile, testRegions, CLASSIFY_HEAD_CHARS, type FileKind, type FileClass, type LineRegion } from './classify';
