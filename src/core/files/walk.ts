@@ -56,6 +56,11 @@ export interface WalkBounds {
 }
 
 const DEFAULTS: Required<WalkBounds> = { maxFiles: 200_000, maxDepth: 32, deadlineMs: 30_000, freshMs: 1000 };
+/**
+ * With a watcher, the disk is still compared this often: watchers drop events (overflow, folders a
+ * user excluded from watching), and a listing must not stay wrong until a restart.
+ */
+const WATCHED_FRESH_MS = 30_000;
 /** Folders read at once: enough to keep the disk busy, few enough to keep the thread pool free for others. */
 const PARALLEL = 16;
 
@@ -146,7 +151,7 @@ export class WorkspaceFiles {
     if (this.folders.has(clean)) this.dirty.add(clean);
   }
 
-  /** A host with a file watcher that calls `invalidate` turns this on: requests then never stat the folders. */
+  /** A host with a file watcher that calls `invalidate` turns this on: requests then compare the disk only every 30 s. */
   setWatched(watched: boolean): void {
     this.watched = watched;
   }
@@ -155,7 +160,8 @@ export class WorkspaceFiles {
     const ticket = ++this.asked;
     for (;;) {
       // `covered`: the last refresh started after this request was made, so it saw what was asked.
-      const fresh = this.walked && this.dirty.size === 0 && (this.watched || this.covered >= ticket || (!options.refresh && Date.now() - this.checkedAt < this.bounds.freshMs));
+      const window = this.watched ? WATCHED_FRESH_MS : this.bounds.freshMs;
+      const fresh = this.walked && this.dirty.size === 0 && (this.covered >= ticket || (!options.refresh && Date.now() - this.checkedAt < window));
       if (fresh) return;
       if (!this.running) {
         const controller = new AbortController();
@@ -199,7 +205,9 @@ export class WorkspaceFiles {
       const changed = new Set(this.dirty);
       this.dirty.clear();
       try {
-        if (!this.watched) for (const rel of await this.changedFolders(signal)) changed.add(rel);
+        // With a watcher, its invalidations are enough until the periodic comparison is due.
+        const compare = !this.watched || started - this.checkedAt >= WATCHED_FRESH_MS || changed.size === 0;
+        if (compare) for (const rel of await this.changedFolders(signal)) changed.add(rel);
         if (changed.size) await this.reread([...changed], signal);
       } catch (e) {
         for (const rel of changed) this.dirty.add(rel);
