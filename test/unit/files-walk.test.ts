@@ -121,13 +121,13 @@ test('cancellable: an aborted signal answers CANCELLED', async () => {
 
 /** Counts directory reads, to tell a cached answer from a walk. */
 function countReaddir(): { count: () => number; restore(): void } {
-  const original = fs.promises.readdir;
+  const original = fs.readdirSync;
   let n = 0;
-  fs.promises.readdir = ((...args: Parameters<typeof original>) => {
+  fs.readdirSync = ((...args: Parameters<typeof original>) => {
     n++;
     return (original as (...a: unknown[]) => unknown)(...args);
   }) as typeof original;
-  return { count: () => n, restore: () => void (fs.promises.readdir = original) };
+  return { count: () => n, restore: () => void (fs.readdirSync = original) };
 }
 
 test('cached: nothing changed, nothing is read again; a new file reads only its folder; an edited .gitignore re-reads its subtree', async () => {

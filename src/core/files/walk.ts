@@ -9,15 +9,14 @@
  * ignore files' modification times (one stat each, at most once per second) and reads again only the
  * folders that changed — adding or removing an entry changes its folder's time.
  */
-import type { Dirent, Stats } from 'node:fs';
-import fs from 'node:fs';
+import fs, { type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import { GlobSet } from './globs';
 import { isIgnored, parseIgnoreFile, skippedFolderReason, type IgnoreScope } from './ignore';
 import { isUnder, joinRel } from './paths';
 import { ProblemList, problemOf, type FileProblem } from './problems';
-import { describeEntry, readRepoFile } from './read';
+import { describeEntry, readRepoFileSync } from './read';
 
 export interface WalkOptions {
   /** Keep only the files this accepts, e.g. guard's "not vendored or generated" from the file classifier. */
@@ -61,8 +60,11 @@ const DEFAULTS: Required<WalkBounds> = { maxFiles: 200_000, maxDepth: 32, deadli
  * user excluded from watching), and a listing must not stay wrong until a restart.
  */
 const WATCHED_FRESH_MS = 30_000;
-/** Folders read at once: enough to keep the disk busy, few enough to keep the thread pool free for others. */
-const PARALLEL = 16;
+/**
+ * Folders are read with synchronous calls (a thread-pool round trip per call made the walk several
+ * times slower) in slices of this many milliseconds, with a turn for the event loop between slices.
+ */
+const SLICE_MS = 8;
 
 interface Folder {
   rel: string;
@@ -235,30 +237,30 @@ export class WorkspaceFiles {
     const deadline = Date.now() + this.bounds.deadlineMs;
     let files = 0;
     for (const f of folders.values()) files += f.files.length;
+    const slice = slicer();
     let queue = start;
     while (queue.length) {
       const next: string[] = [];
-      for (let i = 0; i < queue.length; i += PARALLEL) {
+      for (const rel of queue) {
+        await slice();
         if (signal.aborted) throw cancelled();
         if (Date.now() > deadline) {
-          bounded.add({ path: queue[i], code: 'LISTING_BOUNDED', message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${queue[i] || 'the root'} and the folders after it are not listed.` });
+          bounded.add({ path: rel, code: 'LISTING_BOUNDED', message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${rel || 'the root'} and the folders after it are not listed.` });
           return true;
         }
-        const read = await Promise.all(queue.slice(i, i + PARALLEL).map((rel) => this.readFolder(rel, folders)));
-        for (const folder of read) {
-          if (files + folder.files.length > this.bounds.maxFiles) {
-            folder.files = folder.files.slice(0, Math.max(0, this.bounds.maxFiles - files));
-            folders.set(folder.rel, folder);
-            bounded.add({ path: folder.rel, code: 'LISTING_BOUNDED', message: `The workspace has more than ${this.bounds.maxFiles} files; the listing stops there (shallow folders first).` });
-            return true;
-          }
-          files += folder.files.length;
+        const folder = this.readFolder(rel, folders);
+        if (files + folder.files.length > this.bounds.maxFiles) {
+          folder.files = folder.files.slice(0, Math.max(0, this.bounds.maxFiles - files));
           folders.set(folder.rel, folder);
-          if (folder.depth < this.bounds.maxDepth) next.push(...folder.dirs);
-          else if (folder.dirs.length) {
-            bounded.add({ path: folder.dirs[0], code: 'LISTING_BOUNDED', message: `Folders deeper than ${this.bounds.maxDepth} levels are not listed (${folder.dirs[0]} and others).` });
-            folder.dirs = [];
-          }
+          bounded.add({ path: folder.rel, code: 'LISTING_BOUNDED', message: `The workspace has more than ${this.bounds.maxFiles} files; the listing stops there (shallow folders first).` });
+          return true;
+        }
+        files += folder.files.length;
+        folders.set(folder.rel, folder);
+        if (folder.depth < this.bounds.maxDepth) next.push(...folder.dirs);
+        else if (folder.dirs.length) {
+          bounded.add({ path: folder.dirs[0], code: 'LISTING_BOUNDED', message: `Folders deeper than ${this.bounds.maxDepth} levels are not listed (${folder.dirs[0]} and others).` });
+          folder.dirs = [];
         }
       }
       queue = next;
@@ -267,29 +269,29 @@ export class WorkspaceFiles {
   }
 
   /** Reads one folder: its ignore file, then its entries against the ignore list. */
-  private async readFolder(rel: string, folders: ReadonlyMap<string, Folder>): Promise<Folder> {
+  private readFolder(rel: string, folders: ReadonlyMap<string, Folder>): Folder {
     const abs = path.join(this.root, rel);
     const depth = rel === '' ? 0 : rel.split('/').length;
     const folder: Folder = { rel, depth, mtimeMs: 0, ignoreFiles: [], ignoreKey: '', files: [], dirs: [], ignored: 0, links: 0, problems: [] };
     let entries: Dirent[];
     try {
-      const st = await folderStat(abs, rel);
+      const st = folderStat(abs, rel);
       // A folder replaced by a link since its parent was read is not followed.
       if (!st.isDirectory()) return folder;
       folder.mtimeMs = st.mtimeMs;
-      entries = await fs.promises.readdir(abs, { withFileTypes: true });
+      entries = fs.readdirSync(abs, { withFileTypes: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') folder.problems.push({ path: rel, code: ErrorCode.UnreadableFile, message: `The folder ${rel || '(root)'} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); its files are not listed.` });
       return folder;
     }
     const names = new Set(entries.map((e) => e.name));
-    const own = await this.readIgnoreFiles(rel, names, folder);
+    const own = this.readIgnoreFiles(rel, names, folder);
     const scopes = [...this.scopesAbove(rel, folders), ...(own ? [own] : [])];
     folder.scope = own;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const childRel = joinRel(rel, e.name);
-      const type = await entryType(e, path.join(abs, e.name));
+      const type = entryType(e, path.join(abs, e.name));
       if (type === 'link') {
         folder.links++;
       } else if (type === 'dir') {
@@ -307,18 +309,18 @@ export class WorkspaceFiles {
   }
 
   /** The folder's `.gitignore` (and, at the root, `.git/info/exclude`), read with the safe reader. */
-  private async readIgnoreFiles(rel: string, names: ReadonlySet<string>, folder: Folder): Promise<IgnoreScope | undefined> {
+  private readIgnoreFiles(rel: string, names: ReadonlySet<string>, folder: Folder): IgnoreScope | undefined {
     const files = [names.has('.gitignore') ? joinRel(rel, '.gitignore') : undefined, rel === '' && names.has('.git') ? '.git/info/exclude' : undefined].filter((f): f is string => !!f);
     if (files.length === 0) return undefined;
     const patterns: string[] = [];
     const keys: string[] = [];
     for (const file of files) {
-      const key = await statKey(this.root, file);
+      const key = statKey(this.root, file);
       if (key === undefined) continue; // `.git` is a file (a worktree) or has no info/exclude
       keys.push(key);
       folder.ignoreFiles.push(file);
       try {
-        patterns.push((await readRepoFile(this.root, file, { kind: 'gitignore' })).text);
+        patterns.push(readRepoFileSync(this.root, file, { kind: 'gitignore' }).text);
       } catch (e) {
         if ((e as AutoSnippetError).code === ErrorCode.NotFound) continue;
         const p = problemOf(file, e);
@@ -344,23 +346,24 @@ export class WorkspaceFiles {
 
   /** Folders whose entries or ignore files changed since they were read (one stat each). */
   private async changedFolders(signal: AbortSignal): Promise<string[]> {
-    const all = [...this.folders.values()];
     const changed: string[] = [];
-    for (let i = 0; i < all.length; i += 64) {
+    const slice = slicer();
+    for (const f of this.folders.values()) {
+      await slice();
       if (signal.aborted) throw cancelled();
-      const batch = all.slice(i, i + 64);
-      const stale = await Promise.all(batch.map(async (f) => {
-        const st = await folderStat(path.join(this.root, f.rel), f.rel).catch(() => undefined);
-        if (!st?.isDirectory() || st.mtimeMs !== f.mtimeMs) return true;
-        return f.ignoreKey !== '' && (await this.ignoreKeyNow(f)) !== f.ignoreKey;
-      }));
-      batch.forEach((f, k) => stale[k] && changed.push(f.rel));
+      let st: Stats | undefined;
+      try {
+        st = folderStat(path.join(this.root, f.rel), f.rel);
+      } catch {
+        st = undefined;
+      }
+      if (!st?.isDirectory() || st.mtimeMs !== f.mtimeMs || (f.ignoreKey !== '' && this.ignoreKeyNow(f) !== f.ignoreKey)) changed.push(f.rel);
     }
     return changed;
   }
 
-  private async ignoreKeyNow(f: Folder): Promise<string> {
-    const keys = await Promise.all(f.ignoreFiles.map((file) => statKey(this.root, file)));
+  private ignoreKeyNow(f: Folder): string {
+    const keys = f.ignoreFiles.map((file) => statKey(this.root, file));
     return keys.filter((k) => k !== undefined).join('|');
   }
 
@@ -380,7 +383,7 @@ export class WorkspaceFiles {
       if (!before) continue; // not listed (ignored, or below a folder read again already)
       const parentGone = rel !== '' && !folders.has(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
       if (parentGone) continue;
-      const after = await this.readFolder(rel, folders);
+      const after = this.readFolder(rel, folders);
       folders.set(rel, after);
       if (after.ignoreKey !== before.ignoreKey) {
         // New rules for everything below: walk the sub-folders again.
@@ -434,10 +437,10 @@ export class WorkspaceFiles {
 type EntryType = 'file' | 'dir' | 'link' | 'gone' | string;
 
 /** A directory entry's type; file systems that do not report one (DT_UNKNOWN) get an lstat. */
-async function entryType(e: Dirent, abs: string): Promise<EntryType> {
+function entryType(e: Dirent, abs: string): EntryType {
   let st: Dirent | Stats = e;
   if (!e.isFile() && !e.isDirectory() && !e.isSymbolicLink() && !e.isFIFO() && !e.isSocket() && !e.isCharacterDevice() && !e.isBlockDevice()) {
-    const s = await fs.promises.lstat(abs).catch(() => undefined);
+    const s = fs.lstatSync(abs, { throwIfNoEntry: false });
     if (!s) return 'gone';
     st = s;
   }
@@ -448,15 +451,25 @@ async function entryType(e: Dirent, abs: string): Promise<EntryType> {
 }
 
 /** The root may be a link to the real folder; below it, only real folders are walked. */
-function folderStat(abs: string, rel: string): Promise<Stats> {
-  return rel === '' ? fs.promises.stat(abs) : fs.promises.lstat(abs);
+function folderStat(abs: string, rel: string): Stats {
+  return rel === '' ? fs.statSync(abs) : fs.lstatSync(abs);
 }
 
 /** Size and time of an ignore file (through a link: of what it points to), to notice edits; undefined when absent. */
-async function statKey(root: string, rel: string): Promise<string | undefined> {
+function statKey(root: string, rel: string): string | undefined {
   const abs = path.join(root, rel);
-  const st = await fs.promises.stat(abs).catch(() => fs.promises.lstat(abs).catch(() => undefined));
+  const st = fs.statSync(abs, { throwIfNoEntry: false }) ?? fs.lstatSync(abs, { throwIfNoEntry: false });
   return st ? `${rel}:${st.size}:${st.mtimeMs}:${st.ino}` : undefined;
+}
+
+/** Resolves at once, or after a turn of the event loop when the current slice has run SLICE_MS. */
+function slicer(): () => Promise<void> {
+  let start = performance.now();
+  return async () => {
+    if (performance.now() - start < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    start = performance.now();
+  };
 }
 
 function dropBelow(folders: Map<string, Folder>, rel: string, inclusive = false): void {
