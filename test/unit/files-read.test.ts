@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readRepoBytes, readRepoFile, readRepoFileSync, READ_CAPS, skillBoundary } from '../../src/core/files';
+import { readRepoBytes, readRepoFile, readRepoFileSync, READ_CAPS, RealPathCache, skillBoundary } from '../../src/core/files';
 import { fifo, link, socket, tempTree, within } from './files-helpers';
 
 /** Both readers, so every case is checked on the synchronous and the asynchronous path. */
@@ -103,4 +103,19 @@ test('a cancelled read answers CANCELLED', async () => {
   const c = new AbortController();
   c.abort();
   assert.equal((await refusal(readRepoFile(root, 'a.ts', { kind: 'source', signal: c.signal }))).code, 'CANCELLED');
+});
+
+test('with a real-path cache (one batch of reads), links out of the workspace are still refused and links inside followed', () => {
+  const outside = tempTree({ 'secret.txt': 'password' });
+  const root = tempTree({ 'src/a.ts': 'a', 'src/b.ts': 'b' });
+  link(root, 'src/out.ts', path.join(outside, 'secret.txt'));
+  link(root, 'linked-dir', outside);
+  link(root, 'src/in.ts', path.join(root, 'src', 'a.ts'));
+  const realPaths = new RealPathCache();
+  assert.equal(readRepoFileSync(root, 'src/a.ts', { kind: 'source', realPaths }).text, 'a');
+  assert.equal(readRepoFileSync(root, 'src/b.ts', { kind: 'source', realPaths }).text, 'b');
+  assert.equal(readRepoFileSync(root, 'src/in.ts', { kind: 'source', realPaths }).path, 'src/a.ts');
+  for (const rel of ['src/out.ts', 'linked-dir/secret.txt']) {
+    assert.throws(() => readRepoFileSync(root, rel, { kind: 'source', realPaths }), (e: { code?: string }) => e.code === 'PATH_OUTSIDE_WORKSPACE', rel);
+  }
 });

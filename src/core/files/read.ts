@@ -89,6 +89,35 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Default: the workspace. */
   boundary?: Boundary;
+  /** Synchronous reads of many files in one job (a guard batch): folders' real paths resolved once. */
+  realPaths?: RealPathCache;
+}
+
+/**
+ * Real paths of folders for one batch of reads. Resolving a file's real path costs a system call per
+ * path component; files of one folder share it. Kept for one job only: a folder replaced by a link
+ * later must be seen.
+ */
+export class RealPathCache {
+  private readonly dirs = new Map<string, string>();
+
+  dir(abs: string): string {
+    let real = this.dirs.get(abs);
+    if (real === undefined) {
+      real = fs.realpathSync.native(abs);
+      this.dirs.set(abs, real);
+    }
+    return real;
+  }
+
+  /** The real path of a file and its lstat; a file that is itself a link is resolved in full. */
+  file(abs: string): { real: string; st: fs.Stats } {
+    const candidate = path.join(this.dir(path.dirname(abs)), path.basename(abs));
+    const st = fs.lstatSync(candidate);
+    if (!st.isSymbolicLink()) return { real: candidate, st };
+    const real = fs.realpathSync.native(candidate);
+    return { real, st: fs.lstatSync(real) };
+  }
 }
 
 export interface RepoFileInfo {
@@ -170,9 +199,14 @@ export function readRepoBytesSync(root: string, file: string, options: ReadOptio
   let realRoot: string;
   let st: fs.Stats;
   try {
-    realRoot = fs.realpathSync.native(req.root);
-    real = fs.realpathSync.native(req.abs);
-    st = fs.lstatSync(real);
+    if (options.realPaths) {
+      realRoot = options.realPaths.dir(req.root);
+      ({ real, st } = options.realPaths.file(req.abs));
+    } else {
+      realRoot = fs.realpathSync.native(req.root);
+      real = fs.realpathSync.native(req.abs);
+      st = fs.lstatSync(real);
+    }
   } catch (e) {
     throw missingOrUnreadable(e, req);
   }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { ErrorCode, isAutoSnippetError } from '../errors';
-import { looksBinary, readRepoFileSync } from '../files';
+import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
 import { analyzePattern, type PatternVerdict } from './regex-safety';
 import type { GuardRule, StoppedRule, Violation } from './rule';
 import { RuleRunner, type RunnerConfig } from './runner';
@@ -39,12 +39,13 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
   }
   const r = runner.runner;
   const out: FileCheck[] = [];
+  const realPaths = new RealPathCache();
   for (const f of job.files) {
     let text: string;
     let bytes = 0;
     let mtimeMs = 0;
     try {
-      const file = readRepoFileSync(job.root, f.rel, { kind: 'source', maxBytes: job.maxFileBytes });
+      const file = readRepoFileSync(job.root, f.rel, { kind: 'source', maxBytes: job.maxFileBytes, realPaths });
       ({ text, size: bytes, mtimeMs } = file);
     } catch (e) {
       const st = statSync(f.abs, { throwIfNoEntry: false });
