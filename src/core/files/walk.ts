@@ -9,14 +9,14 @@
  * ignore files' modification times (one stat each, at most once per second) and reads again only the
  * folders that changed — adding or removing an entry changes its folder's time.
  */
-import fs, { type Dirent, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../errors';
+import { folderStat, ignoreKeyNow, readFolder, type Folder } from './folder';
 import { GlobSet } from './globs';
-import { isIgnored, parseIgnoreFile, skippedFolderReason, type IgnoreScope } from './ignore';
-import { isUnder, joinRel } from './paths';
-import { ProblemList, problemOf, type FileProblem } from './problems';
-import { describeEntry, readRepoFileSync } from './read';
+import type { IgnoreScope } from './ignore';
+import { isUnder } from './paths';
+import { ProblemList, type FileProblem } from './problems';
 
 export interface WalkOptions {
   /** Keep only the files this accepts, e.g. guard's "not vendored or generated" from the file classifier. */
@@ -66,20 +66,6 @@ const WATCHED_FRESH_MS = 30_000;
  */
 const SLICE_MS = 8;
 
-interface Folder {
-  rel: string;
-  depth: number;
-  mtimeMs: number;
-  /** Its ignore files, and their stat key ('' when it has none). */
-  ignoreFiles: string[];
-  ignoreKey: string;
-  scope?: IgnoreScope;
-  files: string[];
-  dirs: string[];
-  ignored: number;
-  links: number;
-  problems: FileProblem[];
-}
 
 /** A walk that is not cached: the whole workspace, now. */
 export async function walkWorkspace(root: string, options: WalkOptions & WalkBounds = {}): Promise<WorkspaceListing> {
@@ -248,7 +234,7 @@ export class WorkspaceFiles {
           bounded.add({ path: rel, code: 'LISTING_BOUNDED', message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${rel || 'the root'} and the folders after it are not listed.` });
           return true;
         }
-        const folder = this.readFolder(rel, folders);
+        const folder = readFolder(this.root, rel, this.scopesAbove(rel, folders));
         if (files + folder.files.length > this.bounds.maxFiles) {
           folder.files = folder.files.slice(0, Math.max(0, this.bounds.maxFiles - files));
           folders.set(folder.rel, folder);
@@ -266,71 +252,6 @@ export class WorkspaceFiles {
       queue = next;
     }
     return false;
-  }
-
-  /** Reads one folder: its ignore file, then its entries against the ignore list. */
-  private readFolder(rel: string, folders: ReadonlyMap<string, Folder>): Folder {
-    const abs = path.join(this.root, rel);
-    const depth = rel === '' ? 0 : rel.split('/').length;
-    const folder: Folder = { rel, depth, mtimeMs: 0, ignoreFiles: [], ignoreKey: '', files: [], dirs: [], ignored: 0, links: 0, problems: [] };
-    let entries: Dirent[];
-    try {
-      const st = folderStat(abs, rel);
-      // A folder replaced by a link since its parent was read is not followed.
-      if (!st.isDirectory()) return folder;
-      folder.mtimeMs = st.mtimeMs;
-      entries = fs.readdirSync(abs, { withFileTypes: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') folder.problems.push({ path: rel, code: ErrorCode.UnreadableFile, message: `The folder ${rel || '(root)'} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); its files are not listed.` });
-      return folder;
-    }
-    const names = new Set(entries.map((e) => e.name));
-    const own = this.readIgnoreFiles(rel, names, folder);
-    const scopes = [...this.scopesAbove(rel, folders), ...(own ? [own] : [])];
-    folder.scope = own;
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const childRel = joinRel(rel, e.name);
-      const type = entryType(e, path.join(abs, e.name));
-      if (type === 'link') {
-        folder.links++;
-      } else if (type === 'dir') {
-        if (skippedFolderReason(e.name, names) || isIgnored(scopes, childRel, true)) folder.ignored++;
-        else folder.dirs.push(childRel);
-      } else if (isIgnored(scopes, childRel, false)) {
-        folder.ignored++;
-      } else if (type === 'file') {
-        folder.files.push(childRel);
-      } else if (type !== 'gone' && !folder.problems.some((p) => p.path === childRel)) {
-        folder.problems.push({ path: childRel, code: ErrorCode.NotARegularFile, message: `${childRel} is ${type}, not a regular file; it is not listed and never opened.` });
-      }
-    }
-    return folder;
-  }
-
-  /** The folder's `.gitignore` (and, at the root, `.git/info/exclude`), read with the safe reader. */
-  private readIgnoreFiles(rel: string, names: ReadonlySet<string>, folder: Folder): IgnoreScope | undefined {
-    const files = [names.has('.gitignore') ? joinRel(rel, '.gitignore') : undefined, rel === '' && names.has('.git') ? '.git/info/exclude' : undefined].filter((f): f is string => !!f);
-    if (files.length === 0) return undefined;
-    const patterns: string[] = [];
-    const keys: string[] = [];
-    for (const file of files) {
-      const key = statKey(this.root, file);
-      if (key === undefined) continue; // `.git` is a file (a worktree) or has no info/exclude
-      keys.push(key);
-      folder.ignoreFiles.push(file);
-      try {
-        patterns.push(readRepoFileSync(this.root, file, { kind: 'gitignore' }).text);
-      } catch (e) {
-        if ((e as AutoSnippetError).code === ErrorCode.NotFound) continue;
-        const p = problemOf(file, e);
-        folder.problems.push({ ...p, message: `${p.message} Its ignore rules are not applied.` });
-      }
-    }
-    folder.ignoreKey = keys.join('|');
-    const parsed = parseIgnoreFile(patterns.join('\n'), files[0]);
-    folder.problems.push(...parsed.problems);
-    return parsed.rules ? { base: rel, rules: parsed.rules } : undefined;
   }
 
   private scopesAbove(rel: string, folders: ReadonlyMap<string, Folder>): IgnoreScope[] {
@@ -357,14 +278,9 @@ export class WorkspaceFiles {
       } catch {
         st = undefined;
       }
-      if (!st?.isDirectory() || st.mtimeMs !== f.mtimeMs || (f.ignoreKey !== '' && this.ignoreKeyNow(f) !== f.ignoreKey)) changed.push(f.rel);
+      if (!st?.isDirectory() || st.mtimeMs !== f.mtimeMs || (f.ignoreKey !== '' && ignoreKeyNow(this.root, f) !== f.ignoreKey)) changed.push(f.rel);
     }
     return changed;
-  }
-
-  private ignoreKeyNow(f: Folder): string {
-    const keys = f.ignoreFiles.map((file) => statKey(this.root, file));
-    return keys.filter((k) => k !== undefined).join('|');
   }
 
   /**
@@ -383,7 +299,7 @@ export class WorkspaceFiles {
       if (!before) continue; // not listed (ignored, or below a folder read again already)
       const parentGone = rel !== '' && !folders.has(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
       if (parentGone) continue;
-      const after = this.readFolder(rel, folders);
+      const after = readFolder(this.root, rel, this.scopesAbove(rel, folders));
       folders.set(rel, after);
       if (after.ignoreKey !== before.ignoreKey) {
         // New rules for everything below: walk the sub-folders again.
@@ -432,34 +348,6 @@ export class WorkspaceFiles {
     const kept = exclude || filter ? files.filter((f) => !exclude?.has(f) && (!filter || filter(f))) : files;
     return { files: kept, truncated: this.truncated, ignored, excluded: files.length - kept.length, links, problems, generation: this.generation };
   }
-}
-
-type EntryType = 'file' | 'dir' | 'link' | 'gone' | string;
-
-/** A directory entry's type; file systems that do not report one (DT_UNKNOWN) get an lstat. */
-function entryType(e: Dirent, abs: string): EntryType {
-  let st: Dirent | Stats = e;
-  if (!e.isFile() && !e.isDirectory() && !e.isSymbolicLink() && !e.isFIFO() && !e.isSocket() && !e.isCharacterDevice() && !e.isBlockDevice()) {
-    const s = fs.lstatSync(abs, { throwIfNoEntry: false });
-    if (!s) return 'gone';
-    st = s;
-  }
-  if (st.isSymbolicLink()) return 'link';
-  if (st.isDirectory()) return 'dir';
-  if (st.isFile()) return 'file';
-  return describeEntry(st);
-}
-
-/** The root may be a link to the real folder; below it, only real folders are walked. */
-function folderStat(abs: string, rel: string): Stats {
-  return rel === '' ? fs.statSync(abs) : fs.lstatSync(abs);
-}
-
-/** Size and time of an ignore file (through a link: of what it points to), to notice edits; undefined when absent. */
-function statKey(root: string, rel: string): string | undefined {
-  const abs = path.join(root, rel);
-  const st = fs.statSync(abs, { throwIfNoEntry: false }) ?? fs.lstatSync(abs, { throwIfNoEntry: false });
-  return st ? `${rel}:${st.size}:${st.mtimeMs}:${st.ino}` : undefined;
 }
 
 /** Resolves at once, or after a turn of the event loop when the current slice has run SLICE_MS. */
