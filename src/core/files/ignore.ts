@@ -4,6 +4,7 @@
  * workspace (guard, structure, bootstrap) goes through it, so they all see the same files.
  */
 import ignore, { type Ignore } from 'ignore';
+import { ErrorCode } from '../errors';
 import type { FileProblem } from './problems';
 
 /**
@@ -51,7 +52,7 @@ export interface IgnoreFile {
  */
 export function parseIgnoreFile(text: string, file: string): IgnoreFile {
   const problems: FileProblem[] = [];
-  const dropped = (line: number, why: string) => problems.push({ path: file, code: 'INVALID_IGNORE_LINE', message: `${file} line ${line}: ${why}; the line is not applied.` });
+  const dropped = (line: number, why: string) => problems.push({ path: file, code: ErrorCode.InvalidIgnoreLine, message: `${file} line ${line}: ${why}; the line is not applied.` });
   const kept: { line: number; pattern: string }[] = [];
   let over = 0;
   const lines = text.split(/\r?\n/);
@@ -63,7 +64,7 @@ export function parseIgnoreFile(text: string, file: string): IgnoreFile {
     else if (kept.length >= MAX_PATTERNS) over++;
     else kept.push({ line: i + 1, pattern });
   }
-  if (over) problems.push({ path: file, code: 'INVALID_IGNORE_LINE', message: `${file} has more than ${MAX_PATTERNS} patterns; the last ${over} are not applied.` });
+  if (over) problems.push({ path: file, code: ErrorCode.InvalidIgnoreLine, message: `${file} has more than ${MAX_PATTERNS} patterns; the last ${over} are not applied.` });
   if (kept.length === 0) return { rules: undefined, problems };
   const all = ignore().add(kept.map((k) => k.pattern));
   if (compiles(all)) return { rules: all, problems };

@@ -1,8 +1,10 @@
+import { ErrorCode } from '../errors';
+
 /** Something wrong with one file of the workspace, reported instead of thrown so the rest carries on. */
 export interface FileProblem {
   /** Workspace-relative path of the file (or folder) at fault. */
   path: string;
-  /** A stable code: the AutoSnippetError code of a failed read, or INVALID_IGNORE_LINE, LISTING_BOUNDED. */
+  /** A stable code: the AutoSnippetError code of a failed read, or INVALID_IGNORE_LINE, LISTING_BOUNDED, PROBLEMS_OMITTED. */
   code: string;
   message: string;
 }
@@ -25,12 +27,12 @@ export class ProblemList {
 
   toArray(): FileProblem[] {
     if (this.dropped === 0) return [...this.items];
-    return [...this.items, { path: '', code: 'MORE_PROBLEMS', message: `${this.dropped} more problems of the same kinds are not listed.` }];
+    return [...this.items, { path: '', code: ErrorCode.ProblemsOmitted, message: `${this.dropped} more problems of the same kinds are not listed.` }];
   }
 }
 
 /** A failed read as a problem on that file. */
 export function problemOf(path: string, e: unknown): FileProblem {
   const err = e as { code?: unknown; message?: unknown };
-  return { path, code: typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code) ? err.code : 'UNREADABLE_FILE', message: String(err.message ?? e).slice(0, 500) };
+  return { path, code: typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code) ? err.code : ErrorCode.UnreadableFile, message: String(err.message ?? e).slice(0, 500) };
 }

@@ -76,7 +76,7 @@ export interface Boundary {
 export const WORKSPACE_BOUNDARY: Boundary = { name: 'the workspace', code: ErrorCode.PathOutsideWorkspace };
 
 export function skillBoundary(skill: string): Boundary {
-  return { name: `the folder of skill "${skill}"`, code: 'PATH_OUTSIDE_SKILL' };
+  return { name: `the folder of skill "${skill}"`, code: ErrorCode.PathOutsideSkill };
 }
 
 export interface ReadOptions {

@@ -231,21 +231,21 @@ export class WorkspaceFiles {
         await slice();
         if (signal.aborted) throw cancelled();
         if (Date.now() > deadline) {
-          bounded.add({ path: rel, code: 'LISTING_BOUNDED', message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${rel || 'the root'} and the folders after it are not listed.` });
+          bounded.add({ path: rel, code: ErrorCode.ListingBounded, message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${rel || 'the root'} and the folders after it are not listed.` });
           return true;
         }
         const folder = readFolder(this.root, rel, this.scopesAbove(rel, folders));
         if (files + folder.files.length > this.bounds.maxFiles) {
           folder.files = folder.files.slice(0, Math.max(0, this.bounds.maxFiles - files));
           folders.set(folder.rel, folder);
-          bounded.add({ path: folder.rel, code: 'LISTING_BOUNDED', message: `The workspace has more than ${this.bounds.maxFiles} files; the listing stops there (shallow folders first).` });
+          bounded.add({ path: folder.rel, code: ErrorCode.ListingBounded, message: `The workspace has more than ${this.bounds.maxFiles} files; the listing stops there (shallow folders first).` });
           return true;
         }
         files += folder.files.length;
         folders.set(folder.rel, folder);
         if (folder.depth < this.bounds.maxDepth) next.push(...folder.dirs);
         else if (folder.dirs.length) {
-          bounded.add({ path: folder.dirs[0], code: 'LISTING_BOUNDED', message: `Folders deeper than ${this.bounds.maxDepth} levels are not listed (${folder.dirs[0]} and others).` });
+          bounded.add({ path: folder.dirs[0], code: ErrorCode.ListingBounded, message: `Folders deeper than ${this.bounds.maxDepth} levels are not listed (${folder.dirs[0]} and others).` });
           folder.dirs = [];
         }
       }
