@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import { Workspace } from '../../src/core/workspace';
+import { validateSkillFolder } from '../../src/core/skills/validate';
 import { fifo, link, tempTree, within, yamlAliasBomb } from './files-helpers';
 
 const catalog = createCatalog();
@@ -199,4 +200,12 @@ test('a project rule file with 20,000 rules loads the first 1,000 with a problem
   const checked = ok(await call(ws, 'guard_check', { code: 'eval("x"); foo7();\n', language: 'typescript' }), 'guard_check');
   assert.deepEqual(checked.violations.map((v: { ruleId: string }) => v.ruleId).sort(), ['p/7', 'ts/no-eval']);
   await healthy(ws);
+});
+
+test('validating a skill folder whose SKILL.md is a FIFO reports it instead of blocking', async () => {
+  const dir = tempTree({}, 'as-skill-');
+  fifo(dir, 'SKILL.md');
+  const result = await within(5000, Promise.resolve().then(() => validateSkillFolder(dir)));
+  assert.equal(result.problems[0].rule, 'skill-file');
+  assert.match(result.problems[0].message, /FIFO/);
 });
