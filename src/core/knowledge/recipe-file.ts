@@ -333,7 +333,6 @@ function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Con
   return Object.keys(out).length ? out : undefined;
 }
 
-/** YAML timestamps come back as Dates; the model keeps ISO strings. */
 function assignDefined<T extends object>(target: T, values: Partial<T>): void {
   for (const [k, v] of Object.entries(values)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
 }
