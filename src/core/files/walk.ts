@@ -15,7 +15,7 @@ import { AutoSnippetError, ErrorCode } from '../errors';
 import { folderStat, ignoreKeyNow, readFolder, type Folder } from './folder';
 import { GlobSet } from './globs';
 import type { IgnoreScope } from './ignore';
-import { isUnder } from './paths';
+import { isUnder, relPath } from './paths';
 import { ProblemList, type FileProblem } from './problems';
 
 export interface WalkOptions {
@@ -124,7 +124,7 @@ export class WorkspaceFiles {
   }
 
   /**
-   * Tells the listing that `rel` (a workspace-relative file or folder) was created, deleted or
+   * Tells the listing that `rel` (a file or folder, workspace-relative or absolute) was created, deleted or
    * changed; with no argument, that anything may have. For file watchers: the next `list` reads
    * only the folders concerned.
    */
@@ -133,7 +133,9 @@ export class WorkspaceFiles {
       this.walked = false;
       return;
     }
-    const clean = rel.split(path.sep).join('/').replace(/^\.\/|\/+$/g, '');
+    const inside = path.isAbsolute(rel) ? relPath(this.root, rel) : rel.split(path.sep).join('/');
+    if (inside === undefined) return;
+    const clean = inside.replace(/^\.\/|\/+$/g, '');
     const parent = clean.includes('/') ? clean.slice(0, clean.lastIndexOf('/')) : '';
     this.dirty.add(parent);
     if (this.folders.has(clean)) this.dirty.add(clean);
