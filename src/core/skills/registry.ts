@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../errors';
+import { readRepoFileSync } from '../files';
 import { type Logger, silentLogger } from '../log';
 import type { Workspace } from '../workspace';
 import { closestNames } from './names';
@@ -73,7 +74,11 @@ export class SkillRegistry {
   private versionCounter = 0;
   private folderKeys = new Map<string, string>();
 
+  /** Workspace skills are read only from inside the workspace (a skill folder linked to elsewhere is skipped). */
+  private readonly root: string | undefined;
+
   constructor(options: SkillRegistryOptions) {
+    this.root = options.root;
     this.log = options.log ?? silentLogger;
     this.pollMs = options.pollMs ?? 2000;
     this.sources = defaultSources(options.root, options.bundledDir);
@@ -261,9 +266,10 @@ export class SkillRegistry {
     if (hit && hit.statKey === c.statKey && !hit.result.ok) return hit.result;
     let result: ParsedSkill;
     try {
-      result = parseSkill({ text: readFileSync(c.file, 'utf8'), file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
+      const within = c.source.id === 'bundled' || !this.root ? c.source.dir : this.root;
+      result = parseSkill({ text: readRepoFileSync(within, c.file, { kind: 'skill' }).text, file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
     } catch (e) {
-      result = { ok: false, reason: `SKILL.md could not be read: ${(e as Error).message}`, problems: [] };
+      result = { ok: false, reason: `SKILL.md was not read: ${(e as Error).message}`, problems: [] };
     }
     this.parsed.set(c.file, { statKey: c.statKey, result });
     return result;

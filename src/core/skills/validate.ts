@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readRepoFileSync, skillBoundary } from '../files';
 import path from 'node:path';
 import { normalizeText, readFrontmatter } from './frontmatter';
 import { nameProblems } from './names';
@@ -109,7 +110,7 @@ export function validateSkillFolder(dir: string, options: ValidateOptions = {}):
   const file = path.join(dir, 'SKILL.md');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRepoFileSync(dir, 'SKILL.md', { kind: 'skill', boundary: skillBoundary(path.basename(dir)) }).text;
   } catch (e) {
     return { file, dir, problems: [{ severity: 'error', rule: 'skill-file', message: `SKILL.md could not be read: ${(e as Error).message}` }] };
   }
