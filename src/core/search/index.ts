@@ -6,5 +6,3 @@ export { searchKnowledge, type SearchAnswer, type SearchResult, type SearchReque
 export { contextSearch, type ContextRequest, type ContextAnswer, type ContextResult } from './context';
 export { HashedNgramEmbedder, type Embedder } from './embedder';
 export { useEmbedder, embedderOf, FIELD_WEIGHTS } from './documents';
-export { bm25 } from './bm25';
-export { tokenize, queryTerms } from './text';

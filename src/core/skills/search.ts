@@ -1,167 +1,157 @@
+import { analyze, Bm25fIndex, isStopword, stem, tokenize, type Bm25fField } from '../text';
 import type { Skill } from './types';
 
-/** Field weights: the description is the author's own routing text, so it weighs most; the body least. */
-export const FIELD_WEIGHTS = { name: 2, description: 3, chunks: 2, headings: 2, body: 1 } as const;
-type Field = keyof typeof FIELD_WEIGHTS;
-const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
-const LENGTH_NORMALIZATION: Record<Field, number> = { name: 0.3, description: 0.6, chunks: 0.6, headings: 0.6, body: 0.75 };
-const K1 = 1.2;
+/**
+ * Field weights and length normalisation of skill search (BM25F). The description and `use-when`
+ * lines are the author's own routing text; the name is short and telling; headings and chunk
+ * descriptions say what the body covers; the body is long and weighs least. Measured on the routing
+ * evaluation (bench/skill-routing.bench.ts), tuned on its tuning half.
+ */
+export const SKILL_FIELDS = {
+  name: { weight: 3, b: 0.3 },
+  description: { weight: 2, b: 0.5 },
+  useWhen: { weight: 2, b: 0.5 },
+  headings: { weight: 1, b: 0.5 },
+  chunks: { weight: 1, b: 0.5 },
+  body: { weight: 0.3, b: 0.75 },
+} satisfies Record<string, Bm25fField>;
+export type SkillField = keyof typeof SKILL_FIELDS;
+
+/**
+ * Calibration of the confidence: a logistic function of how much of the query the best skill covers
+ * (idf-weighted) and of its score against the best possible one. Fitted on the evaluation's tuning
+ * half; `NO_MATCH_BELOW` is the threshold chosen there.
+ */
+export const CONFIDENCE_MODEL = { bias: -4.2, coverage: 5.0, strength: 3.5 };
+export const NO_MATCH_BELOW = 0.35;
 
 export interface SkillMatch {
   skill: Skill;
-  /** BM25 score (field-weighted); higher is better, comparable within one query only. */
+  /** BM25F score; higher is better, comparable within one query only. */
   score: number;
+  /** How sure the ranking is that this skill fits the task, in [0, 1]; comparable across queries. */
+  confidence: number;
   /** The words of the query that matched, as the query wrote them. */
   matchedTerms: string[];
 }
 
-interface DocStats {
-  skill: Skill;
-  tf: Record<Field, Map<string, number>>;
-  len: Record<Field, number>;
+export interface SkillSearchOptions {
+  limit?: number;
+  /** Field weights to use instead of `SKILL_FIELDS` (for the evaluation's tuning). */
+  fields?: Record<SkillField, Bm25fField>;
 }
 
 /**
- * Field-weighted BM25 over a set of skills: each field (name, description, chunk descriptions,
- * headings, body) is scored as its own BM25 with its own document frequencies, and the scores are
- * summed with the field weights. Per-field frequencies matter here: a word every skill's body uses
- * ("candidates") is still rare, and telling, in names. Built once per registry snapshot; a query
- * costs a pass over the documents that contain one of its terms.
+ * Skill search over one snapshot of the registry: BM25F over name, description, `use-when`, headings,
+ * chunk descriptions and body, with the shared analyser (Unicode words, CJK bigrams, stopwords,
+ * Porter2 stems). Built once per snapshot; a query costs a pass over the skills that contain one of
+ * its terms.
  */
 export class SkillSearchIndex {
-  private readonly docs: DocStats[];
-  private readonly df = {} as Record<Field, Map<string, number>>;
-  private readonly postings = new Map<string, number[]>();
-  private readonly avgLen: Record<Field, number>;
+  private readonly index: Bm25fIndex<SkillField>;
 
-  constructor(skills: readonly Skill[]) {
-    this.docs = skills.map(statsOf);
-    const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
-    for (const f of FIELDS) this.df[f] = new Map();
-    this.docs.forEach((d, i) => {
-      const terms = new Set<string>();
-      for (const f of FIELDS) {
-        totals[f] += d.len[f];
-        for (const t of d.tf[f].keys()) {
-          terms.add(t);
-          this.df[f].set(t, (this.df[f].get(t) ?? 0) + 1);
-        }
-      }
-      for (const t of terms) {
-        let list = this.postings.get(t);
-        if (!list) this.postings.set(t, (list = []));
-        list.push(i);
-      }
-    });
-    const n = Math.max(1, this.docs.length);
-    this.avgLen = Object.fromEntries(FIELDS.map((f) => [f, Math.max(1, totals[f] / n)])) as Record<Field, number>;
+  constructor(
+    readonly skills: readonly Skill[],
+    fields: Record<SkillField, Bm25fField> = SKILL_FIELDS,
+  ) {
+    this.index = new Bm25fIndex(fields, skills.map(skillTerms));
   }
 
   search(query: string, limit = 5): SkillMatch[] {
-    const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    const n = this.docs.length;
-    const scores = new Map<number, { score: number; matched: Set<string> }>();
-    for (const { term, original } of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const idf = FIELDS.map((f) => {
-        const df = this.df[f].get(term) ?? 0;
-        return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      });
-      for (const i of list) {
-        const d = this.docs[i];
-        let score = 0;
-        FIELDS.forEach((f, k) => {
-          const tf = d.tf[f].get(term);
-          if (!tf) return;
-          const b = LENGTH_NORMALIZATION[f];
-          score += FIELD_WEIGHTS[f] * idf[k] * ((tf * (K1 + 1)) / (tf + K1 * (1 - b + (b * d.len[f]) / this.avgLen[f])));
-        });
-        if (score === 0) continue;
-        let entry = scores.get(i);
-        if (!entry) scores.set(i, (entry = { score: 0, matched: new Set() }));
-        entry.score += score;
-        entry.matched.add(original);
-      }
-    }
-    return [...scores.entries()]
-      .map(([i, e]) => ({ skill: this.docs[i].skill, score: Math.round(e.score * 1000) / 1000, matchedTerms: [...e.matched] }))
-      .sort((a, b) => b.score - a.score || a.skill.name.localeCompare(b.skill.name))
-      .slice(0, Math.max(0, limit));
+    return this.rank(query).slice(0, Math.max(0, limit));
   }
+
+  /** Every skill that shares a term with the query, best first, each with its confidence. */
+  rank(query: string): SkillMatch[] {
+    const { terms, originals } = skillQuery(query);
+    if (terms.length === 0) return [];
+    const matches = this.index.score(terms);
+    if (matches.length === 0) return [];
+    const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t)]));
+    const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+    const best = Math.max(...matches.map((m) => m.score));
+    const ceiling = this.index.maxScore(terms) || 1;
+    return matches
+      .map((m) => {
+        const coverage = m.terms.reduce((s, t) => s + (idf.get(t) ?? 0), 0) / totalIdf;
+        return {
+          skill: this.skills[m.doc],
+          score: Math.round(m.score * 1000) / 1000,
+          confidence: confidenceOf(coverage, m.score / ceiling, m.score / best),
+          matchedTerms: [...new Set(m.terms.map((t) => originals.get(t) ?? t))],
+        };
+      })
+      .sort((a, b) => b.score - a.score || a.skill.name.localeCompare(b.skill.name));
+  }
+
+  /** A term no skill uses still counts in the query's total: it is what the skills lack. */
+  private unknownAwareIdf(term: string): number {
+    return this.index.documentFrequency(term) ? this.index.idf(term) : Math.log(1 + (this.index.size + 0.5) / 0.5);
+  }
+}
+
+/**
+ * Confidence in [0, 1]. `relative` (score against the best of this query) only lowers the runners-up:
+ * the best match's confidence depends on the query's coverage and strength alone.
+ */
+export function confidenceOf(coverage: number, strength: number, relative: number): number {
+  const z = CONFIDENCE_MODEL.bias + CONFIDENCE_MODEL.coverage * coverage + CONFIDENCE_MODEL.strength * Math.min(1, strength);
+  const p = 1 / (1 + Math.exp(-z));
+  return Math.round(p * Math.min(1, relative) * 1000) / 1000;
 }
 
 // One index per snapshot of the registry's skill list (the array is replaced when anything changes).
 const indexes = new WeakMap<readonly Skill[], SkillSearchIndex>();
 
-export function searchSkills(skills: readonly Skill[], query: string, limit = 5): SkillMatch[] {
+export function skillSearchIndex(skills: readonly Skill[]): SkillSearchIndex {
   let index = indexes.get(skills);
   if (!index) indexes.set(skills, (index = new SkillSearchIndex(skills)));
-  return index.search(query, limit);
+  return index;
 }
 
-function statsOf(skill: Skill): DocStats {
-  const text: Record<Field, string> = {
+export function searchSkills(skills: readonly Skill[], query: string, limit = 5): SkillMatch[] {
+  return skillSearchIndex(skills).search(query, limit);
+}
+
+/** The text of each field of a skill, as the index sees it. */
+export function skillFieldText(skill: Skill): Record<SkillField, string> {
+  return {
     name: skill.name,
     description: skill.description,
-    chunks: skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n'),
+    useWhen: useWhenLines(skill).join('\n'),
     headings: skill.sections.map((s) => s.heading).join('\n'),
+    chunks: skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n'),
     body: skill.level2Body,
   };
-  const tf = {} as Record<Field, Map<string, number>>;
-  const len = {} as Record<Field, number>;
-  for (const f of FIELDS) {
-    const m = new Map<string, number>();
-    const tokens = tokenize(text[f]);
-    for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
-    tf[f] = m;
-    len[f] = tokens.length;
-  }
-  return { skill, tf, len };
 }
 
-const STOPWORDS = new Set(
-  'a an and are as at be by can do does for from how i in into is it its me my of on or our please should so that the their then there these this to us use using want we what when where which while who why will with you your'.split(' '),
-);
-
-/** Lowercase words with a light suffix stemmer, stopwords removed. */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (!raw || STOPWORDS.has(raw)) continue;
-    out.push(stem(raw));
-  }
-  return out;
+function skillTerms(skill: Skill): Record<SkillField, string[]> {
+  const text = skillFieldText(skill);
+  return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, analyze(t)])) as Record<SkillField, string[]>;
 }
 
-/** The query's terms, plus adjacent pairs joined ("cold start" also looks for "coldstart"). */
-function queryTerms(query: string): { term: string; original: string }[] {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !STOPWORDS.has(w));
-  const out = new Map<string, string>();
+/** `metadata.use-when` as lines (a list or one string). */
+export function useWhenLines(skill: Pick<Skill, 'metadata'>): string[] {
+  const v = skill.metadata['use-when'];
+  if (Array.isArray(v)) return v.map(String);
+  return typeof v === 'string' ? [v] : [];
+}
+
+/**
+ * The query's terms, plus adjacent words joined ("cold start" also looks for "coldstart"), and for
+ * each term the word the query wrote.
+ */
+export function skillQuery(query: string): { terms: string[]; originals: Map<string, string> } {
+  const originals = new Map<string, string>();
+  const words = tokenize(query).filter((w) => !isStopword(w));
   words.forEach((w, i) => {
-    out.set(stem(w), out.get(stem(w)) ?? w);
+    const t = stem(w);
+    if (!originals.has(t)) originals.set(t, w);
     const next = words[i + 1];
-    if (next) {
+    if (next && /^[a-z]+$/.test(w + next)) {
       const joined = stem(w + next);
-      if (!out.has(joined)) out.set(joined, `${w} ${next}`);
+      if (!originals.has(joined)) originals.set(joined, `${w} ${next}`);
     }
   });
-  return [...out.entries()].map(([term, original]) => ({ term, original }));
-}
-
-/** Strips common English endings, then a final "e", so write/writes/writing/written… meet at "writ". */
-function stem(w: string): string {
-  if (w.length <= 3 || /\d/.test(w)) return w;
-  let s = w;
-  if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
-  else if (s.endsWith('ing') && s.length > 5) s = undouble(s.slice(0, -3));
-  else if (s.endsWith('ed') && s.length > 4) s = undouble(s.slice(0, -2));
-  else if (/(ss|x|ch|sh)es$/.test(s)) s = s.slice(0, -2);
-  else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && !s.endsWith('is')) s = s.slice(0, -1);
-  return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s;
-}
-
-function undouble(w: string): string {
-  return /([^aeiouls])\1$/.test(w) ? w.slice(0, -1) : w;
+  return { terms: [...originals.keys()].slice(0, 48), originals };
 }
