@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import type { Workspace } from '../workspace';
+import { scanSkillRoot, type PassedOver } from './discover';
 import { closestNames } from './names';
 import { parseSkill, slugOf, type ParsedSkill } from './parse';
 import type { ShadowedSkill, Skill, SkillSource, SkippedSkill } from './types';
@@ -49,6 +50,8 @@ interface Candidate {
   folderName: string;
   file: string;
   statKey: string;
+  /** Set when the skill file is not named exactly SKILL.md. */
+  warning?: string;
 }
 
 /** The registry of a workspace, created on first use and disposed with the workspace. */
@@ -177,45 +180,35 @@ export class SkillRegistry {
   }
 
   private current(): Snapshot {
-    const candidates = this.scan();
-    const signature = candidates.map((c) => `${c.file}|${c.statKey}`).join('\n');
+    const { candidates, passedOver } = this.scan();
+    const signature = [...candidates.map((c) => `${c.file}|${c.statKey}`), ...passedOver.map((p) => `${p.path}|${p.reason}`)].join('\n');
     if (this.snapshot && signature === this.signature) return this.snapshot;
     const previous = this.snapshot;
     this.signature = signature;
-    this.snapshot = this.build(candidates);
+    this.snapshot = this.build(candidates, passedOver);
     this.versionCounter++;
     if (previous) this.emit(previous, this.snapshot);
     return this.snapshot;
   }
 
-  private scan(): Candidate[] {
-    const out: Candidate[] = [];
+  /** Skill folders of every source (a bounded recursive scan), and what was passed over with its reason. */
+  private scan(): { candidates: Candidate[]; passedOver: (PassedOver & { source: SkillSource })[] } {
+    const candidates: Candidate[] = [];
+    const passedOver: (PassedOver & { source: SkillSource })[] = [];
     for (const source of this.sources) {
-      let names: string[];
-      try {
-        names = readdirSync(source.dir).sort();
-      } catch {
-        continue;
+      const scan = scanSkillRoot(source.dir);
+      for (const f of scan.found) {
+        candidates.push({ source, dir: f.dir, folderName: f.folderName, file: f.file, statKey: `${f.stats.ino}:${f.stats.size}:${f.stats.mtimeMs}`, warning: f.warning });
       }
-      for (const folderName of names) {
-        if (folderName.startsWith('.')) continue;
-        const dir = path.join(source.dir, folderName);
-        const file = path.join(dir, 'SKILL.md');
-        try {
-          const st = statSync(file);
-          if (st.isFile()) out.push({ source, dir, folderName, file, statKey: `${st.ino}:${st.size}:${st.mtimeMs}` });
-        } catch {
-          // not a skill folder
-        }
-      }
+      for (const p of scan.passedOver) passedOver.push({ ...p, source });
     }
-    return out;
+    return { candidates, passedOver };
   }
 
-  private build(candidates: Candidate[]): Snapshot {
+  private build(candidates: Candidate[], passedOver: (PassedOver & { source: SkillSource })[]): Snapshot {
     const seenFiles = new Set<string>();
     const skills: Skill[] = [];
-    const skipped: SkippedSkill[] = [];
+    const skipped: SkippedSkill[] = passedOver.map((p) => ({ dir: p.path, file: p.path, source: p.source, reason: p.reason, problems: [] }));
     for (const c of candidates) {
       seenFiles.add(c.file);
       const result = this.parseCached(c);
@@ -262,6 +255,7 @@ export class SkillRegistry {
     let result: ParsedSkill;
     try {
       result = parseSkill({ text: readFileSync(c.file, 'utf8'), file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
+      if (c.warning && result.ok) result.skill.problems.unshift({ severity: 'warning', rule: 'skill-file-name', message: c.warning, line: 1 });
     } catch (e) {
       result = { ok: false, reason: `SKILL.md could not be read: ${(e as Error).message}`, problems: [] };
     }
