@@ -40,7 +40,7 @@ test('every skills tool is in the skills domain, has a summary, a description an
   assert.equal(skillTools.find((t) => t.name === 'run_skill_script')!.access, 'propose');
 });
 
-test('list_skills gives level 1 with sources, shadowed and skipped skills; filter and source narrow it', async () => {
+test('list_skills gives level 1 with sources and counts the hidden ones; hidden: true lists them once; filter and source narrow it', async () => {
   const { call } = await setup();
   const all = data(await call('list_skills', {}));
   assert.deepEqual(all.skills.map((s: any) => s.name), ['shared-name', 'gh-only', 'colon-value', 'guard-rules', 'project-coldstart', 'recipe-writing']);
@@ -48,8 +48,12 @@ test('list_skills gives level 1 with sources, shadowed and skipped skills; filte
   assert.equal(cold.summary, 'Use when starting on a new project that has no recipes yet.');
   assert.equal(cold.source, 'bundled');
   assert.equal(cold.chunks, 2);
-  assert.deepEqual(all.shadowed.map((s: any) => `${s.source}>${s.shadowedBy}`), ['claude>project', 'bundled>project']);
-  assert.match(all.skipped[0].reason, /no description/);
+  assert.deepEqual(all.hidden, { shadowed: 2, skipped: 1, hint: 'Call list_skills with hidden: true to see them and why.' });
+  assert.equal(all.shadowed, undefined, 'the hidden list is not repeated on every page of skills');
+  const hidden = data(await call('list_skills', { hidden: true }));
+  assert.equal(hidden.total, 3);
+  assert.deepEqual(hidden.skills.filter((s: any) => s.shadowedBy).map((s: any) => `${s.source}>${s.shadowedBy}`), ['claude>project', 'bundled>project']);
+  assert.match(hidden.skills.find((s: any) => s.skipped).skipped, /no description/);
   assert.deepEqual(data(await call('list_skills', { filter: 'RECIPE' })).skills.map((s: any) => s.name), ['project-coldstart', 'recipe-writing']);
   assert.deepEqual(data(await call('list_skills', { source: 'github' })).skills.map((s: any) => s.name), ['gh-only']);
 });
@@ -91,7 +95,7 @@ test('an unknown skill gives SKILL_NOT_FOUND with the names that exist, closest 
   const e = error(await call('load_skill', { name: 'recipe-writer' }));
   assert.equal(e.code, 'SKILL_NOT_FOUND');
   assert.equal(e.details.available[0], 'recipe-writing');
-  assert.equal(e.details.available.length, 6);
+  assert.equal(e.details.available.length, 5, 'at most 5 closest names, never the whole list');
   assert.ok(e.hint);
   assert.equal(error(await call('load_skill_chunk', { skill: 'nope', chunk: 'x' })).code, 'SKILL_NOT_FOUND');
   assert.equal(error(await call('read_skill_resource', { skill: 'nope', path: 'x' })).code, 'SKILL_NOT_FOUND');

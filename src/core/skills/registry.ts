@@ -103,10 +103,10 @@ export class SkillRegistry {
     const skill = this.get(name);
     if (skill) return skill;
     const names = this.list().map((s) => s.name);
-    const available = closestNames(name, names);
+    const available = closestNames(name.slice(0, 128), names, 5);
     throw new AutoSnippetError(
       'SKILL_NOT_FOUND',
-      `No skill named "${name}".${available.length ? ` Closest: ${available.slice(0, 5).join(', ')}.` : ' No skills are installed.'}`,
+      `No skill named "${name}".${available.length ? ` Closest: ${available.join(', ')}.` : ' No skills are installed.'}`,
       'Call list_skills (or search_skills with the task in words) and use a name it returns.',
       { name, available },
     );

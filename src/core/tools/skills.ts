@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { rerankSkills } from '../agent/routing';
 import { AutoSnippetError } from '../errors';
+import { cutAtWord } from '../text';
 import { installSkill } from '../skills/install';
 import { closestNames } from '../skills/names';
 import { skillRegistry } from '../skills/registry';
@@ -21,7 +22,7 @@ const budgetInputs: Record<string, JsonSchema> = {
 
 const SOURCES = ['project', 'github', 'claude', 'agents', 'bundled'];
 
-interface ListInput { filter?: string; source?: string }
+interface ListInput { filter?: string; source?: string; hidden?: boolean }
 
 export const listSkills = defineTool<ListInput, unknown>({
   name: 'list_skills',
@@ -32,12 +33,13 @@ export const listSkills = defineTool<ListInput, unknown>({
     'Lists the skills available in this workspace (level 1 of progressive loading): name, a one-line summary, when to use it, its source ' +
     '(project, github, claude, agents or bundled) and how many sections and chunks it has. Skills are SKILL.md guides that say how to do a task well. ' +
     'Call this first when you do not know which skill applies, then load_skill the one that fits. To rank skills for a task described in words, use search_skills instead. ' +
-    'Skills hidden by a same-named skill of higher precedence are listed under `shadowed`; folders that could not be read under `skipped`, with the reason.',
+    'The answer counts the skills hidden by a same-named skill of higher precedence (shadowed) and the folders that could not be read (skipped); pass hidden: true to list those instead, each with its reason.',
   inputSchema: {
     type: 'object',
     properties: {
       filter: { type: 'string', description: 'Only skills whose name or description contains this text (case-insensitive).' },
       source: { type: 'string', enum: SOURCES, description: 'Only skills from this source.' },
+      hidden: { type: 'boolean', default: false, description: 'List the shadowed skills and the skipped folders (with the reason) instead of the skills in effect.' },
     },
     additionalProperties: false,
   },
@@ -47,12 +49,28 @@ export const listSkills = defineTool<ListInput, unknown>({
   handler(ws, input) {
     const registry = skillRegistry(ws);
     const needle = input.filter?.toLowerCase().trim();
-    const skills = registry.list().filter((s) => (!input.source || s.source.id === input.source) && (!needle || s.name.toLowerCase().includes(needle) || s.description.toLowerCase().includes(needle)));
+    const wanted = (name: string, description: string, source: string) =>
+      (!input.source || source === input.source) && (!needle || name.toLowerCase().includes(needle) || description.toLowerCase().includes(needle));
+    const shadowed = registry.shadowed().filter((x) => wanted(x.skill.name, x.skill.description, x.skill.source.id));
+    const skipped = registry.skipped().filter((x) => wanted(x.file, x.reason, x.source.id));
+    // Paged answers repeat every field but the paged list, so the hidden ones are a list of their own.
+    if (input.hidden) {
+      return {
+        total: shadowed.length + skipped.length,
+        skills: [
+          ...shadowed.map((x) => ({ name: x.skill.name, source: x.skill.source.id, path: x.skill.file, shadowedBy: x.shadowedBy.source })),
+          ...skipped.map((x) => ({ path: x.file, source: x.source.id, skipped: x.reason })),
+        ],
+      };
+    }
+    const skills = registry.list().filter((s) => wanted(s.name, s.description, s.source.id));
+    const hiddenNote = shadowed.length || skipped.length
+      ? { shadowed: shadowed.length, skipped: skipped.length, hint: 'Call list_skills with hidden: true to see them and why.' }
+      : undefined;
     return {
       total: skills.length,
-      skills: skills.map((s) => ({ name: s.name, summary: summaryOf(s), useWhen: s.useWhen, source: s.source.id, sections: s.sections.length, chunks: s.chunks.length })),
-      shadowed: registry.shadowed().map((x) => ({ name: x.skill.name, source: x.skill.source.id, path: x.skill.file, shadowedBy: x.shadowedBy.source })),
-      skipped: registry.skipped().map((x) => ({ path: x.file, source: x.source.id, reason: x.reason })),
+      skills: skills.map((s) => ({ name: s.name, summary: summaryOf(s), ...(s.useWhen ? { useWhen: cutAtWord(s.useWhen, 200) } : {}), source: s.source.id, sections: s.sections.length, chunks: s.chunks.length })),
+      ...(hiddenNote ? { hidden: hiddenNote } : {}),
     };
   },
 });
