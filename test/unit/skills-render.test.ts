@@ -94,7 +94,7 @@ test('BM25: a term in the name or description outranks the same term deep in a b
     synthetic('deploy-helper', 'Use when shipping a release.', 'Mentions migrations once among many other words about servers and releases.'),
     synthetic('database-migrations', 'Use when writing database migrations.', 'Steps for schema changes.'),
     synthetic('unrelated', 'Use when formatting.', 'Nothing relevant here.'),
-  ]);
+  ], undefined, { semantic: false });
   const r = index.search('how do I write a migration', 5);
   assert.deepEqual(r.map((m) => m.skill.name), ['database-migrations', 'deploy-helper']);
   assert.ok(r[0].score > r[1].score);

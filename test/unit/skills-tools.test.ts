@@ -170,16 +170,21 @@ test('read_skill_resource refuses ../, absolute paths and links that lead out of
   assert.match(data(await call('read_skill_resource', { skill: 'project-coldstart', path: 'references/alias.md' })).content, /nine knowledge dimensions/);
 });
 
-test('search_skills ranks the cold-start skill first for "cold start a new project", with scores and matched terms', async () => {
+test('search_skills ranks the cold-start skill first for "cold start a new project", with confidences and matched terms', async () => {
   const { call } = await setup();
   const d = data(await call('search_skills', { query: 'cold start a new project', mode: 'bm25' }));
   const [first, second] = d.matched_skills;
   assert.equal(first.name, 'project-coldstart');
-  assert.ok(first.score > second.score * 2, `${first.score} vs ${second.score}`);
+  assert.equal(d.no_match, false);
+  assert.ok(first.confidence > 0.5 && first.confidence <= 1, `confidence ${first.confidence}`);
+  assert.ok(!second || first.confidence > second.confidence, `${first.confidence} vs ${second?.confidence}`);
   assert.ok(first.matchedTerms.includes('cold'));
   assert.ok(first.matchedTerms.includes('project'));
   assert.equal(data(await call('search_skills', { query: 'write a guard rule', limit: 1 })).matched_skills[0].name, 'guard-rules');
-  assert.equal(data(await call('search_skills', { query: 'quantum zebra' })).matched_skills.length, 0);
+  const none = data(await call('search_skills', { query: 'quantum zebra' }));
+  assert.equal(none.no_match, true);
+  assert.deepEqual(none.matched_skills, []);
+  assert.match(none.hint, /No skill/);
   assert.equal(error(await call('search_skills', { query: 'x', mode: 'vector' })).code, 'INVALID_INPUT');
 });
 

@@ -91,6 +91,21 @@ export function catalogOrder(skills: readonly Skill[]): Skill[] {
   return skills.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
 }
 
+/**
+ * A search's answer as an `<available-skills>` block for a prompt: each match with its location and
+ * confidence, or a comment saying that no skill fits (and how near the best came).
+ */
+export function renderRoutingXml(routing: { matches: { skill: Skill; confidence: number }[]; noMatch: boolean; nearest?: { skill: Skill; confidence: number } }): string {
+  const lines = routing.matches.map(
+    (m) => `<skill><name>${escapeXml(m.skill.name)}</name><description>${escapeXml(m.skill.description)}</description><location>${escapeXml(m.skill.file)}</location><confidence>${m.confidence}</confidence></skill>`,
+  );
+  if (routing.noMatch) {
+    const nearest = routing.nearest ? ` The nearest, ${routing.nearest.skill.name}, has confidence ${routing.nearest.confidence}.` : '';
+    lines.push(`<!-- No skill fits this task.${escapeXml(nearest)} Do it without a skill. -->`);
+  }
+  return wrapCatalog(lines, 'xml');
+}
+
 /** One skill's line of the catalog. */
 export function catalogEntry(s: Skill, description: string, format: 'xml' | 'markdown', withLocation?: boolean): string {
   if (format === 'markdown') return `- **${s.name}**: ${description}${withLocation ? ` (${s.file})` : ''}`;

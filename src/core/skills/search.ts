@@ -1,4 +1,4 @@
-import { analyze, Bm25fIndex, isStopword, stem, tokenize, type Bm25fField } from '../text';
+import { analyze, Bm25fIndex, HashedNgramEmbedder, isStopword, stem, tokenize, type Bm25fField } from '../text';
 import type { Skill } from './types';
 
 /**
@@ -8,10 +8,10 @@ import type { Skill } from './types';
  * evaluation (bench/skill-routing.bench.ts), tuned on its tuning half.
  */
 export const SKILL_FIELDS = {
-  name: { weight: 3, b: 0.3 },
+  name: { weight: 5, b: 0.3 },
   description: { weight: 2, b: 0.5 },
-  useWhen: { weight: 2, b: 0.5 },
-  headings: { weight: 1, b: 0.5 },
+  useWhen: { weight: 1, b: 0.5 },
+  headings: { weight: 0.5, b: 0.5 },
   chunks: { weight: 1, b: 0.5 },
   body: { weight: 0.3, b: 0.75 },
 } satisfies Record<string, Bm25fField>;
@@ -22,8 +22,16 @@ export type SkillField = keyof typeof SKILL_FIELDS;
  * (idf-weighted) and of its score against the best possible one. Fitted on the evaluation's tuning
  * half; `NO_MATCH_BELOW` is the threshold chosen there.
  */
-export const CONFIDENCE_MODEL = { bias: -4.2, coverage: 5.0, strength: 3.5 };
-export const NO_MATCH_BELOW = 0.35;
+export const CONFIDENCE_MODEL = { bias: -3.55, coverage: 20.35, strength: 1.69, gap: 0.36, similarity: 8.84 };
+
+/**
+ * The semantic signal: offline hashed word and character-trigram vectors with a small table of
+ * programming synonyms (the recipe index's embedder) over each skill's name, description and
+ * `use-when` lines, fused with BM25F by reciprocal rank (constant `k`, weight of the semantic list).
+ */
+export const SEMANTIC = { dimensions: 1024, k: 10, weight: 0.5, shortlist: 50, floor: 0.1 };
+const embedder = new HashedNgramEmbedder(SEMANTIC.dimensions);
+export const NO_MATCH_BELOW = 0.05;
 
 export interface SkillMatch {
   skill: Skill;
@@ -35,10 +43,11 @@ export interface SkillMatch {
   matchedTerms: string[];
 }
 
-export interface SkillSearchOptions {
-  limit?: number;
-  /** Field weights to use instead of `SKILL_FIELDS` (for the evaluation's tuning). */
-  fields?: Record<SkillField, Bm25fField>;
+export interface SkillRouting {
+  matches: SkillMatch[];
+  /** No skill's confidence clears the threshold: no skill fits this task. */
+  noMatch: boolean;
+  nearest?: SkillMatch;
 }
 
 /**
@@ -49,39 +58,107 @@ export interface SkillSearchOptions {
  */
 export class SkillSearchIndex {
   private readonly index: Bm25fIndex<SkillField>;
+  /** The routing text's vector of each skill, `embedder.dimensions` per skill; absent when the semantic signal is off. */
+  private readonly semantic?: Float32Array;
 
   constructor(
     readonly skills: readonly Skill[],
     fields: Record<SkillField, Bm25fField> = SKILL_FIELDS,
+    options: { semantic?: boolean } = {},
   ) {
     this.index = new Bm25fIndex(fields, skills.map(skillTerms));
+    if (options.semantic ?? true) {
+      this.semantic = new Float32Array(skills.length * embedder.dimensions);
+      skills.forEach((s, i) => this.semantic!.set(embedder.embedOne(routingText(s)), i * embedder.dimensions));
+    }
   }
 
   search(query: string, limit = 5): SkillMatch[] {
     return this.rank(query).slice(0, Math.max(0, limit));
   }
 
+  /**
+   * The answer a caller acts on: the matches whose confidence clears `threshold`, or `noMatch` when
+   * none does (then `nearest` is the best there was, to say how far off it is).
+   */
+  route(query: string, limit = 5, threshold = NO_MATCH_BELOW): SkillRouting {
+    const ranked = this.rank(query);
+    const matches = ranked.filter((m) => m.confidence >= threshold).slice(0, Math.max(0, limit));
+    return matches.length ? { matches, noMatch: false } : { matches: [], noMatch: true, nearest: ranked[0] };
+  }
+
   /** Every skill that shares a term with the query, best first, each with its confidence. */
   rank(query: string): SkillMatch[] {
+    return this.scored(query).map(({ match }) => match);
+  }
+
+  /** The ranking with the features the confidence is computed from (for the evaluation's tuning). */
+  explain(query: string): ({ name: string } & ConfidenceFeatures)[] {
+    return this.scored(query).map(({ match, features }) => ({ name: match.skill.name, ...features }));
+  }
+
+  private scored(query: string): { match: SkillMatch; features: ConfidenceFeatures }[] {
     const { terms, originals } = skillQuery(query);
     if (terms.length === 0) return [];
-    const matches = this.index.score(terms);
-    if (matches.length === 0) return [];
+    const lexical = this.index.score(terms).sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const semantic = this.semantic ? this.similarities(query) : [];
+    if (lexical.length === 0 && semantic.length === 0) return [];
+
+    // Reciprocal rank fusion of the two rankings; a skill only one of them finds still ranks.
+    const fused = new Map<number, { rrf: number; lexical?: (typeof lexical)[number]; similarity: number }>();
+    const similarity = new Map(semantic.map((s) => [s.doc, s.similarity]));
+    const entry = (doc: number) => {
+      let e = fused.get(doc);
+      if (!e) fused.set(doc, (e = { rrf: 0, similarity: similarity.get(doc) ?? 0 }));
+      return e;
+    };
+    lexical.forEach((m, r) => {
+      const e = entry(m.doc);
+      e.rrf += 1 / (SEMANTIC.k + r + 1);
+      e.lexical = m;
+    });
+    semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
+    const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t)]));
     const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
-    const best = Math.max(...matches.map((m) => m.score));
     const ceiling = this.index.maxScore(terms) || 1;
-    return matches
-      .map((m) => {
-        const coverage = m.terms.reduce((s, t) => s + (idf.get(t) ?? 0), 0) / totalIdf;
-        return {
-          skill: this.skills[m.doc],
-          score: Math.round(m.score * 1000) / 1000,
-          confidence: confidenceOf(coverage, m.score / ceiling, m.score / best),
-          matchedTerms: [...new Set(m.terms.map((t) => originals.get(t) ?? t))],
-        };
-      })
-      .sort((a, b) => b.score - a.score || a.skill.name.localeCompare(b.skill.name));
+    const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0)) / (SEMANTIC.k + 1);
+    return ranked.map(([doc, e], i) => {
+      // Coverage: the idf-weighted share of the query the skill has. Strength: its BM25F score against
+      // the most any skill could score on these terms. Gap: how far its fused score stands above the
+      // best other skill's. Similarity: how close its description is to the query, word-shape-wise.
+      const other = ranked[i === 0 ? 1 : 0]?.[1].rrf ?? 0;
+      const features: ConfidenceFeatures = {
+        coverage: (e.lexical?.terms ?? []).reduce((s, t) => s + (idf.get(t) ?? 0), 0) / totalIdf,
+        strength: (e.lexical?.score ?? 0) / ceiling,
+        gap: Math.max(0, (e.rrf - other) / bestFused),
+        similarity: Math.max(0, e.similarity),
+      };
+      const match: SkillMatch = {
+        skill: this.skills[doc],
+        score: Math.round((e.rrf / bestFused) * 1000) / 1000,
+        confidence: confidenceOf(features),
+        matchedTerms: [...new Set((e.lexical?.terms ?? []).map((t) => originals.get(t) ?? t))],
+      };
+      return { match, features };
+    });
+  }
+
+  /** Cosine similarity of the query with every skill's routing text, highest first (those above the floor). */
+  private similarities(query: string): { doc: number; similarity: number }[] {
+    const q = embedder.embedOne(query);
+    // The query's vector is sparse (a few hundred features of its words): loop over those only.
+    const nonZero: number[] = [];
+    for (let d = 0; d < q.length; d++) if (q[d] !== 0) nonZero.push(d);
+    const vectors = this.semantic!;
+    const dims = embedder.dimensions;
+    const out: { doc: number; similarity: number }[] = [];
+    for (let doc = 0, offset = 0; doc < this.skills.length; doc++, offset += dims) {
+      let dot = 0;
+      for (const d of nonZero) dot += q[d] * vectors[offset + d];
+      if (dot >= SEMANTIC.floor) out.push({ doc, similarity: dot });
+    }
+    return out.sort((a, b) => b.similarity - a.similarity || a.doc - b.doc);
   }
 
   /** A term no skill uses still counts in the query's total: it is what the skills lack. */
@@ -90,14 +167,17 @@ export class SkillSearchIndex {
   }
 }
 
-/**
- * Confidence in [0, 1]. `relative` (score against the best of this query) only lowers the runners-up:
- * the best match's confidence depends on the query's coverage and strength alone.
- */
-export function confidenceOf(coverage: number, strength: number, relative: number): number {
-  const z = CONFIDENCE_MODEL.bias + CONFIDENCE_MODEL.coverage * coverage + CONFIDENCE_MODEL.strength * Math.min(1, strength);
-  const p = 1 / (1 + Math.exp(-z));
-  return Math.round(p * Math.min(1, relative) * 1000) / 1000;
+export interface ConfidenceFeatures {
+  coverage: number;
+  strength: number;
+  gap: number;
+  similarity: number;
+}
+
+/** The calibrated probability that a skill fits, from its features (logistic model fitted on the evaluation). */
+export function confidenceOf(f: ConfidenceFeatures, model: typeof CONFIDENCE_MODEL = CONFIDENCE_MODEL): number {
+  const z = model.bias + model.coverage * f.coverage + model.strength * Math.min(1, f.strength) + model.gap * Math.min(1, f.gap) + model.similarity * f.similarity;
+  return Math.round(1000 / (1 + Math.exp(-z))) / 1000;
 }
 
 // One index per snapshot of the registry's skill list (the array is replaced when anything changes).
@@ -113,6 +193,8 @@ export function searchSkills(skills: readonly Skill[], query: string, limit = 5)
   return skillSearchIndex(skills).search(query, limit);
 }
 
+const BODY_CHARS = 4000;
+
 /** The text of each field of a skill, as the index sees it. */
 export function skillFieldText(skill: Skill): Record<SkillField, string> {
   return {
@@ -121,8 +203,14 @@ export function skillFieldText(skill: Skill): Record<SkillField, string> {
     useWhen: useWhenLines(skill).join('\n'),
     headings: skill.sections.map((s) => s.heading).join('\n'),
     chunks: skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n'),
-    body: skill.level2Body,
+    // What routes is the start of a body (purpose, steps); the rest of a long body adds cost, not signal.
+    body: skill.level2Body.slice(0, BODY_CHARS),
   };
+}
+
+/** What the semantic signal compares a task with: the skill's own routing text. */
+function routingText(skill: Skill): string {
+  return [skill.name.replace(/-/g, ' '), skill.description, ...useWhenLines(skill)].join('\n');
 }
 
 function skillTerms(skill: Skill): Record<SkillField, string[]> {
@@ -154,4 +242,26 @@ export function skillQuery(query: string): { terms: string[]; originals: Map<str
     }
   });
   return { terms: [...originals.keys()].slice(0, 48), originals };
+}
+
+/** Token budget of the catalog a model chooses from in `search_skills {mode: "llm"}`. */
+export const LLM_CATALOG_TOKENS = 6000;
+export const LLM_SHORTLIST = 30;
+
+/**
+ * The skills a model chooses from: the whole level-1 catalog when it fits `LLM_CATALOG_TOKENS`, else
+ * the 30 best by the ranking, topped up in catalog order (project and bundled skills first) when the
+ * ranking finds fewer, so a request in words the skills do not use still reaches the model.
+ */
+export function llmCandidates(skills: readonly Skill[], query: string, counter: { count(text: string): number }, budget = LLM_CATALOG_TOKENS): Skill[] {
+  const catalogTokens = skills.reduce((n, s) => n + counter.count(`- ${s.name}: ${s.description}`) + 1, 0);
+  if (catalogTokens <= budget) return [...skills];
+  const ranked = skillSearchIndex(skills).rank(query).slice(0, LLM_SHORTLIST).map((m) => m.skill);
+  const chosen = new Set(ranked);
+  const rank = (s: Skill) => (s.source.id === 'project' ? 0 : s.source.id === 'bundled' ? 1 : 2);
+  for (const s of [...skills].sort((a, b) => rank(a) - rank(b))) {
+    if (chosen.size >= LLM_SHORTLIST) break;
+    chosen.add(s);
+  }
+  return [...chosen];
 }

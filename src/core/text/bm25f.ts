@@ -22,49 +22,43 @@ export interface Bm25fMatch {
 }
 
 export class Bm25fIndex<F extends string> {
-  private readonly fieldNames: F[];
-  private readonly tf: Map<string, number>[][];
-  private readonly lengths: number[][];
-  private readonly avgLength: number[];
-  private readonly postings = new Map<string, number[]>();
+  /**
+   * term → the documents that contain it, each with the term's weighted, length-normalised frequency
+   * summed over the fields. Fields and weights are fixed, so this is computed once and a query is a
+   * tight loop over postings.
+   */
+  private readonly postings = new Map<string, { docs: number[]; pseudo: number[] }>();
   readonly size: number;
 
   /** `docs[i][field]` is the analysed terms of that field of document i. */
   constructor(
-    private readonly fields: Record<F, Bm25fField>,
+    fields: Record<F, Bm25fField>,
     docs: readonly Record<F, readonly string[]>[],
     private readonly k1 = 1.2,
   ) {
-    this.fieldNames = Object.keys(fields) as F[];
+    const names = Object.keys(fields) as F[];
     this.size = docs.length;
-    const totals = this.fieldNames.map(() => 0);
-    this.tf = [];
-    this.lengths = [];
+    const avg = names.map((f) => Math.max(1, docs.reduce((n, d) => n + d[f].length, 0) / Math.max(1, docs.length)));
     docs.forEach((doc, i) => {
-      const seen = new Set<string>();
-      const perField = this.fieldNames.map((f, k) => {
-        const m = new Map<string, number>();
-        for (const t of doc[f]) {
-          m.set(t, (m.get(t) ?? 0) + 1);
-          if (!seen.has(t)) {
-            seen.add(t);
-            let list = this.postings.get(t);
-            if (!list) this.postings.set(t, (list = []));
-            list.push(i);
-          }
-        }
-        totals[k] += doc[f].length;
-        return m;
+      const pseudo = new Map<string, number>();
+      names.forEach((f, k) => {
+        const { weight, b } = fields[f];
+        if (weight === 0 || doc[f].length === 0) return;
+        const unit = weight / (1 - b + (b * doc[f].length) / avg[k]);
+        for (const t of doc[f]) pseudo.set(t, (pseudo.get(t) ?? 0) + unit);
       });
-      this.tf.push(perField);
-      this.lengths.push(this.fieldNames.map((f) => doc[f].length));
+      for (const [t, p] of pseudo) {
+        let list = this.postings.get(t);
+        if (!list) this.postings.set(t, (list = { docs: [], pseudo: [] }));
+        list.docs.push(i);
+        list.pseudo.push(p);
+      }
     });
-    this.avgLength = totals.map((t) => Math.max(1, t / Math.max(1, docs.length)));
   }
 
-  /** How many documents contain the term in any field. */
+  /** How many documents contain the term in a field of non-zero weight. */
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.length ?? 0;
+    return this.postings.get(term)?.docs.length ?? 0;
   }
 
   /** Robertson–Spärck Jones idf, never negative. */
@@ -76,22 +70,16 @@ export class Bm25fIndex<F extends string> {
   /** Every document that contains at least one term, with its score; unsorted. */
   score(terms: readonly string[], weights?: ReadonlyMap<string, number>): Bm25fMatch[] {
     const acc = new Map<number, Bm25fMatch>();
+    const k1 = this.k1;
     for (const term of new Set(terms)) {
       const list = this.postings.get(term);
       if (!list) continue;
       const idf = this.idf(term) * (weights?.get(term) ?? 1);
-      for (const i of list) {
-        let pseudo = 0;
-        this.fieldNames.forEach((f, k) => {
-          const tf = this.tf[i][k].get(term);
-          if (!tf) return;
-          const { weight, b } = this.fields[f];
-          pseudo += (weight * tf) / (1 - b + (b * this.lengths[i][k]) / this.avgLength[k]);
-        });
-        if (pseudo === 0) continue;
-        let m = acc.get(i);
-        if (!m) acc.set(i, (m = { doc: i, score: 0, terms: [] }));
-        m.score += (idf * pseudo * (this.k1 + 1)) / (pseudo + this.k1);
+      const { docs, pseudo } = list;
+      for (let j = 0; j < docs.length; j++) {
+        let m = acc.get(docs[j]);
+        if (!m) acc.set(docs[j], (m = { doc: docs[j], score: 0, terms: [] }));
+        m.score += (idf * pseudo[j] * (k1 + 1)) / (pseudo[j] + k1);
         m.terms.push(term);
       }
     }

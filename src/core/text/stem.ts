@@ -10,7 +10,7 @@ export function stem(word: string): string {
   let s = cache.get(word);
   if (s === undefined) {
     s = porter2(BRITISH.get(word) ?? word);
-    if (cache.size >= 20_000) cache.clear();
+    if (cache.size >= 50_000) cache.clear();
     cache.set(word, s);
   }
   return s;

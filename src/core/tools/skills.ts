@@ -8,7 +8,7 @@ import { skillRegistry } from '../skills/registry';
 import { fitToBudget, level2Of, summaryOf } from '../skills/render';
 import { kindOf, listSkillResources, readSkillFile } from '../skills/resources';
 import { runSkillScript } from '../skills/scripts';
-import { searchSkills } from '../skills/search';
+import { llmCandidates, skillSearchIndex, type SkillRouting } from '../skills/search';
 import { loadTokenCounter } from '../skills/tokens';
 import { sectionText } from '../skills/parse';
 import type { Skill } from '../skills/types';
@@ -222,18 +222,18 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   name: 'search_skills',
   title: 'Search skills',
   domain: 'skills',
-  summary: 'The skills that best fit a task described in words, ranked, with scores and matched terms.',
+  summary: 'The skills that fit a task described in words, ranked, each with a confidence in [0, 1]; no_match when none fits.',
   description:
-    'Finds the skills that fit a task you describe in words ("set up guard rules for a Swift project"), ranked by BM25 over each skill\'s name, description, body and chunk descriptions ' +
-    '(name and description weigh most). Each match has a score (higher is better, comparable within one query) and the query terms that matched. ' +
-    'Then load_skill the best match. An empty result means no skill mentions any of the words: try other words or list_skills. ' +
-    'With mode "llm" the BM25 top 10 are re-ranked by the language model (falling back to BM25 when there is none) and the answer is {"matched_skills": [{"name", "description"}]}.',
+    'Finds the skills that fit a task you describe in words, in any language ("set up guard rules for a Swift project"): BM25F over each skill\'s name, description, use-when lines, headings and body, ' +
+    'fused with an offline similarity of the task to each skill\'s description. Each match has a confidence in [0, 1] (the calibrated chance that it fits; comparable across queries) and the words that matched. ' +
+    'When no skill is confident enough the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
+    'With mode "llm" the language model picks from the level-1 catalog (or from the 30 best by the ranking when the catalog is large), so it also finds skills the words miss; without a model the ranking is returned.',
   inputSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, description: 'The task, in words.' },
+      query: { type: 'string', minLength: 1, maxLength: 4000, description: 'The task, in words.' },
       limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many skills to return.' },
-      mode: { type: 'string', enum: ['bm25', 'llm'], default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic) or "llm" (the model re-ranks the BM25 top 10).' },
+      mode: { type: 'string', enum: ['bm25', 'llm'], default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic, offline) or "llm" (the model chooses from the catalog).' },
     },
     required: ['query'],
     additionalProperties: false,
@@ -243,19 +243,28 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   maxOutputChars: 12_000,
   async handler(ws, input, ctx) {
     const limit = input.limit ?? 5;
+    const skills = skillRegistry(ws).list();
     if (input.mode === 'llm') {
-      const top = searchSkills(skillRegistry(ws).list(), input.query, 10);
-      const reranked = await rerankSkills(ctx.model, input.query, top.map((m) => ({ name: m.skill.name, description: m.skill.description })), { limit, signal: ctx.signal });
-      return { query: input.query, mode: 'llm', ...reranked };
+      const counter = await loadTokenCounter();
+      const candidates = llmCandidates(skills, input.query, counter);
+      const chosen = await rerankSkills(ctx.model, input.query, candidates.map((s) => ({ name: s.name, description: s.description })), { limit, signal: ctx.signal });
+      if (chosen.ranking === 'llm') return { query: input.query, mode: 'llm', ranking: 'llm', no_match: chosen.matched_skills.length === 0, matched_skills: chosen.matched_skills, considered: candidates.length };
+      return { query: input.query, mode: 'llm', ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)), ranking: 'bm25', note: chosen.note };
     }
-    const matches = searchSkills(skillRegistry(ws).list(), input.query, limit);
-    return {
-      query: input.query,
-      mode: 'bm25',
-      matched_skills: matches.map((m) => ({ name: m.skill.name, description: m.skill.description, source: m.skill.source.id, score: m.score, matchedTerms: m.matchedTerms })),
-    };
+    return { query: input.query, mode: 'bm25', ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)) };
   },
 });
+
+/** The answer to a search: the matches with their confidence, or no_match with how near the best came. */
+function routingAnswer(r: SkillRouting) {
+  return {
+    no_match: r.noMatch,
+    matched_skills: r.matches.map((m) => ({ name: m.skill.name, description: m.skill.description, source: m.skill.source.id, confidence: m.confidence, matchedTerms: m.matchedTerms })),
+    ...(r.noMatch
+      ? { hint: r.nearest ? `No skill fits this task well (the nearest, ${r.nearest.skill.name}, has confidence ${r.nearest.confidence}). Do it without a skill, or call list_skills.` : 'No skill shares anything with this task. Do it without a skill, or call list_skills.' }
+      : {}),
+  };
+}
 
 interface InstallInput { source: string; name?: string; overwrite?: boolean }
 

@@ -1,4 +1,7 @@
-import { ANALYZER_VERSION, isStopword, stem, tokenize } from '../text';
+import { ANALYZER_VERSION } from './analyze';
+import { stem } from './stem';
+import { isStopword } from './stopwords';
+import { tokenize } from './tokenize';
 
 /**
  * Turns texts into unit vectors whose dot product says how close they are in meaning. The built-in
