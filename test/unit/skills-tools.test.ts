@@ -8,7 +8,7 @@ import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { sourceKind } from '../../src/core/skills/install';
 import type { DeepPartial, Settings } from '../../src/core/settings';
-import { openWorkspace, tempFixture } from './skills-helpers';
+import { openWorkspace, REPO_SKILLS, tempDir, tempFixture } from './skills-helpers';
 
 const catalog = new ToolCatalog(skillTools);
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -58,16 +58,16 @@ test('list_skills gives level 1 with sources and counts the hidden ones; hidden:
   assert.deepEqual(data(await call('list_skills', { source: 'github' })).skills.map((s: any) => s.name), ['gh-only']);
 });
 
-test('load_skill returns the body without chunks, lists the chunks with their size, sections and files', async () => {
+test('load_skill returns the body without chunks, lists the chunks with their size, files and related skills, and little else', async () => {
   const { call } = await setup();
   const d = data(await call('load_skill', { name: 'project-coldstart' }));
   assert.doesNotMatch(d.content, /Scan each package on its own/);
   assert.match(d.content, /## Pitfalls/);
-  assert.deepEqual(d.chunks.map((c: any) => [c.id, c.section, c.loaded]), [['examples', 'Steps', false], ['troubleshooting', 'Pitfalls', false]]);
+  assert.deepEqual(d.chunks.map((c: any) => [c.id, c.loaded]), [['examples', undefined], ['troubleshooting', undefined]]);
   assert.ok(d.chunks.every((c: any) => c.tokens > 0));
-  assert.deepEqual(d.sections.map((s: any) => s.heading), ['Steps', 'Pitfalls', 'Example of the chunk syntax']);
-  assert.ok(d.resources.some((r: any) => r.path === 'references/dimensions.md'));
+  assert.ok(d.files.includes('references/dimensions.md'));
   assert.deepEqual(d.related, ['guard-rules', 'recipe-writing']);
+  assert.deepEqual(Object.keys(d), ['name', 'source', 'content', 'tokens', 'chunks', 'files', 'related']);
   const counter = await loadTokenCounter();
   assert.equal(d.tokens, counter.count(d.content));
 });
@@ -76,6 +76,7 @@ test('load_skill with section returns only that section; an unknown section list
   const { call } = await setup();
   const d = data(await call('load_skill', { name: 'project-coldstart', section: 'pitfalls' }));
   assert.equal(d.section, 'Pitfalls');
+  assert.deepEqual(d.otherSections, ['Steps', 'Example of the chunk syntax']);
   assert.match(d.content, /^## Pitfalls/);
   assert.doesNotMatch(d.content, /Steps|bootstrap_scan|exclude`/);
   assert.deepEqual(d.chunks.map((c: any) => c.id), ['troubleshooting']);
@@ -87,7 +88,7 @@ test('load_skill with section returns only that section; an unknown section list
 test('loaded chunks are marked as loaded in level 2', async () => {
   const { call } = await setup();
   const d = data(await call('load_skill', { name: 'project-coldstart', loadedChunks: ['examples'] }));
-  assert.deepEqual(d.chunks.map((c: any) => c.loaded), [true, false]);
+  assert.deepEqual(d.chunks.map((c: any) => c.loaded ?? false), [true, false]);
 });
 
 test('an unknown skill gives SKILL_NOT_FOUND with the names that exist, closest first', async () => {
@@ -305,4 +306,18 @@ test('install_skill tells folders, .zip files and git URLs apart, and refuses op
 test('health counts the skills in effect, the shadowed and the skipped ones', async () => {
   const { ws } = await setup();
   assert.deepEqual(await skillsHealthCounter(ws), { skills: 6, skillsShadowed: 2, skillsSkipped: 1 });
+});
+
+test('load_skill on the bundled skills: the answer adds little to the text it delivers (JSON escaping, the chunk, file and related lists)', async () => {
+  const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
+  const catalog = new ToolCatalog(skillTools);
+  const counter = await loadTokenCounter();
+  const ctx: ToolContext = { actor: 'external_agent', channel: 'test' };
+  const list = (await catalog.invoke(ws, 'list_skills', {}, ctx)) as any;
+  assert.equal(list.data.skills.length, 13);
+  for (const { name } of list.data.skills) {
+    const r = (await catalog.invoke(ws, 'load_skill', { name }, ctx)) as any;
+    const overhead = counter.count(JSON.stringify(r)) / counter.count(r.data.content) - 1;
+    assert.ok(overhead < 0.25, `${name}: the answer is ${(overhead * 100).toFixed(0)}% larger than its text`);
+  }
 });

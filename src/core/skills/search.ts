@@ -9,7 +9,7 @@ import type { Skill } from './types';
  */
 export const SKILL_FIELDS = {
   name: { weight: 5, b: 0.3 },
-  description: { weight: 2, b: 0.5 },
+  description: { weight: 1, b: 0.5 },
   useWhen: { weight: 1, b: 0.5 },
   headings: { weight: 0.5, b: 0.5 },
   chunks: { weight: 1, b: 0.5 },
@@ -22,7 +22,7 @@ export type SkillField = keyof typeof SKILL_FIELDS;
  * (idf-weighted) and of its score against the best possible one. Fitted on the evaluation's tuning
  * half; `NO_MATCH_BELOW` is the threshold chosen there.
  */
-export const CONFIDENCE_MODEL = { bias: -3.55, coverage: 20.35, strength: 1.69, gap: 0.36, similarity: 8.84 };
+export const CONFIDENCE_MODEL = { bias: -3.59, coverage: 14.42, strength: 3.46, gap: 2.34, similarity: 8.01 };
 
 /**
  * The semantic signal: offline hashed word and character-trigram vectors with a small table of
@@ -31,7 +31,7 @@ export const CONFIDENCE_MODEL = { bias: -3.55, coverage: 20.35, strength: 1.69, 
  */
 export const SEMANTIC = { dimensions: 1024, k: 10, weight: 0.5, shortlist: 50, floor: 0.1 };
 const embedder = new HashedNgramEmbedder(SEMANTIC.dimensions);
-export const NO_MATCH_BELOW = 0.05;
+export const NO_MATCH_BELOW = 0.11;
 
 export interface SkillMatch {
   skill: Skill;

@@ -83,7 +83,7 @@ export const loadSkill = defineTool<LoadInput, unknown>({
   domain: 'skills',
   summary: "Level 2: a skill's instructions (or one ## section), with the list of its chunks and files.",
   description:
-    "Loads one skill's instructions (level 2): the SKILL.md body without its chunks, the chunks it offers (id, description, size in tokens), its sections, files and related skills. " +
+    "Loads one skill's instructions (level 2): the SKILL.md body without its chunks, then the chunks it offers (id, description, size in tokens), its files and related skills. " +
     'Pass `section` (a ## heading, e.g. "Steps") to get only that section, which is much cheaper when you only need part of it. ' +
     'Load a chunk (worked examples, troubleshooting…) with load_skill_chunk and a file with read_skill_resource only when you need it. ' +
     'An unknown name fails with SKILL_NOT_FOUND and the names that exist, closest first. With maxTokens, a body over budget is refused with its size and the size of each section, or cut with truncate: true.',
@@ -113,19 +113,21 @@ export const loadSkill = defineTool<LoadInput, unknown>({
       hint: view.section ? undefined : 'Load one section with `section` (details.sections gives each one\'s size), raise maxTokens, or pass truncate: true.',
       details: view.section ? undefined : { sections: sections.map((s) => ({ heading: s.heading, tokens: s.tokens })) },
     });
+    // Lean: the answer is the text plus what it takes to go one level deeper, and nothing the text
+    // already says (its headings) or that is empty.
+    const files = listSkillResources(skill.dir).map((r) => r.path);
     return {
       name: skill.name,
       source: skill.source.id,
-      file: skill.file,
-      section: view.section?.heading,
+      ...(view.section ? { section: view.section.heading, otherSections: view.otherSections } : {}),
       content: fitted.text,
       tokens: fitted.tokens,
       ...(fitted.note ? { totalTokens: fitted.totalTokens, cut: fitted.note } : {}),
-      chunks: view.chunks.map((c) => ({ ...c, tokens: counter.count(skill.chunks.find((x) => x.id === c.id)!.content) })),
-      sections,
-      resources: listSkillResources(skill.dir),
-      related: skill.related,
-      next: view.chunks.length ? `Load a chunk with load_skill_chunk {"skill": "${skill.name}", "chunk": "<id>"} when you need it.` : undefined,
+      ...(view.chunks.length
+        ? { chunks: view.chunks.map((c) => ({ id: c.id, description: c.description, tokens: counter.count(skill.chunks.find((x) => x.id === c.id)!.content), ...(c.loaded ? { loaded: true } : {}) })) }
+        : {}),
+      ...(files.length ? { files } : {}),
+      ...(skill.related.length ? { related: skill.related } : {}),
     };
   },
 });
