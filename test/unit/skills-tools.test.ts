@@ -67,7 +67,7 @@ test('load_skill returns the body without chunks, lists the chunks with their si
   assert.ok(d.chunks.every((c: any) => c.tokens > 0));
   assert.ok(d.files.includes('references/dimensions.md'));
   assert.deepEqual(d.related, ['guard-rules', 'recipe-writing']);
-  assert.deepEqual(Object.keys(d), ['name', 'source', 'content', 'tokens', 'chunks', 'files', 'related']);
+  assert.deepEqual(Object.keys(d), ['name', 'source', 'file', 'content', 'tokens', 'chunks', 'files', 'related']);
   const counter = await loadTokenCounter();
   assert.equal(d.tokens, counter.count(d.content));
 });

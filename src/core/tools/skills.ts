@@ -119,6 +119,8 @@ export const loadSkill = defineTool<LoadInput, unknown>({
     return {
       name: skill.name,
       source: skill.source.id,
+      // The chat shows the skills it loaded as references to their files.
+      file: skill.file,
       ...(view.section ? { section: view.section.heading, otherSections: view.otherSections } : {}),
       content: fitted.text,
       tokens: fitted.tokens,
