@@ -12,7 +12,8 @@ import { ms, percentile, printTable, sample, type BenchTable } from './lib';
 
 const ENGINES: [string, (skills: readonly Skill[]) => Ranker][] = [
   ['AutoSnippet (BM25F + semantic, confidence)', (s) => oursRanker(s)],
-  ['AutoSnippet, BM25F only', (s) => oursRanker(s, { semantic: false })],
+  ['AutoSnippet, BM25F only (ranking, no threshold)', (s) => oursRanker(s, { semantic: false, threshold: 0 })],
+  ['AutoSnippet, BM25F + semantic (ranking, no threshold)', (s) => oursRanker(s, { threshold: 0 })],
   ['plain BM25 (one field, no stemming)', plainBm25Ranker],
   ['MiniSearch 7 (BM25+, boosts)', miniSearchRanker],
 ];

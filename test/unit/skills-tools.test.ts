@@ -321,3 +321,15 @@ test('load_skill on the bundled skills: the answer adds little to the text it de
     assert.ok(overhead < 0.25, `${name}: the answer is ${(overhead * 100).toFixed(0)}% larger than its text`);
   }
 });
+
+test('search_skills: a request in Chinese finds an English skill through the glossary; an off-topic one is no_match', async () => {
+  const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
+  const catalog = new ToolCatalog(skillTools);
+  const ctx: ToolContext = { actor: 'external_agent', channel: 'test' };
+  const zh = (await catalog.invoke(ws, 'search_skills', { query: '列出项目的模块和它们之间的依赖', limit: 3 }, ctx)) as any;
+  assert.equal(zh.data.no_match, false);
+  assert.equal(zh.data.matched_skills[0].name, 'autosnippet-structure');
+  const off = (await catalog.invoke(ws, 'search_skills', { query: 'what wine goes with grilled salmon' }, ctx)) as any;
+  assert.equal(off.data.no_match, true);
+  assert.deepEqual(off.data.matched_skills, []);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, Bm25fIndex, indexForm, isStopword, queryTerms, stem, tokenize } from '../../src/core/text';
+import { analyze, Bm25fIndex, englishGlosses, indexForm, isStopword, queryTerms, stem, tokenize } from '../../src/core/text';
 
 test('identifiers are split and kept whole', () => {
   assert.deepEqual(tokenize('fetchUserById MAX_RETRIES parseHTTPResponse'), [
@@ -70,4 +70,11 @@ test('BM25F: a rare term in a heavy field beats a common one in the body; satura
   assert.equal(index.documentFrequency('migrat'), 2);
   assert.ok(index.idf('write') > index.idf('migrat'), 'rarer terms weigh more');
   assert.deepEqual(index.search(analyze('kubernetes'), 5), []);
+});
+
+test('a Chinese request gets English glosses from the CC-CEDICT glossary, so it can match English text', () => {
+  const g = englishGlosses('把这几个文件合并成一个，然后部署到测试环境');
+  for (const w of ['merge', 'deploy', 'test']) assert.ok(g.includes(w), `${w} in ${g.join(' ')}`);
+  assert.deepEqual(englishGlosses('no Chinese here'), []);
+  assert.ok(!englishGlosses('我们的').length, 'function words give nothing');
 });

@@ -1,4 +1,4 @@
-import { analyze, Bm25fIndex, HashedNgramEmbedder, isStopword, stem, tokenize, type Bm25fField } from '../text';
+import { analyze, Bm25fIndex, englishGlosses, HashedNgramEmbedder, isStopword, stem, tokenize, type Bm25fField } from '../text';
 import type { Skill } from './types';
 
 /**
@@ -22,16 +22,16 @@ export type SkillField = keyof typeof SKILL_FIELDS;
  * (idf-weighted) and of its score against the best possible one. Fitted on the evaluation's tuning
  * half; `NO_MATCH_BELOW` is the threshold chosen there.
  */
-export const CONFIDENCE_MODEL = { bias: -3.59, coverage: 14.42, strength: 3.46, gap: 2.34, similarity: 8.01 };
+export const CONFIDENCE_MODEL = { bias: -2.75, coverage: 12.2, strength: -0.28, gap: 4.48, similarity: 8.66 };
 
 /**
  * The semantic signal: offline hashed word and character-trigram vectors with a small table of
  * programming synonyms (the recipe index's embedder) over each skill's name, description and
  * `use-when` lines, fused with BM25F by reciprocal rank (constant `k`, weight of the semantic list).
  */
-export const SEMANTIC = { dimensions: 1024, k: 10, weight: 0.5, shortlist: 50, floor: 0.1 };
+export const SEMANTIC = { dimensions: 1024, k: 5, weight: 0.5, shortlist: 50, floor: 0.1 };
 const embedder = new HashedNgramEmbedder(SEMANTIC.dimensions);
-export const NO_MATCH_BELOW = 0.11;
+export const NO_MATCH_BELOW = 0.29;
 
 export interface SkillMatch {
   skill: Skill;
@@ -78,13 +78,14 @@ export class SkillSearchIndex {
   }
 
   /**
-   * The answer a caller acts on: the matches whose confidence clears `threshold`, or `noMatch` when
-   * none does (then `nearest` is the best there was, to say how far off it is).
+   * The answer a caller acts on: the best `limit` matches, each with its confidence, when some skill's
+   * confidence clears `threshold`; else `noMatch` (and `nearest`, the best there was, to say how far
+   * off it is).
    */
   route(query: string, limit = 5, threshold = NO_MATCH_BELOW): SkillRouting {
     const ranked = this.rank(query);
-    const matches = ranked.filter((m) => m.confidence >= threshold).slice(0, Math.max(0, limit));
-    return matches.length ? { matches, noMatch: false } : { matches: [], noMatch: true, nearest: ranked[0] };
+    if (!ranked.some((m) => m.confidence >= threshold)) return { matches: [], noMatch: true, nearest: ranked[0] };
+    return { matches: ranked.slice(0, Math.max(0, limit)), noMatch: false };
   }
 
   /** Every skill that shares a term with the query, best first, each with its confidence. */
@@ -98,10 +99,10 @@ export class SkillSearchIndex {
   }
 
   private scored(query: string): { match: SkillMatch; features: ConfidenceFeatures }[] {
-    const { terms, originals } = skillQuery(query);
+    const { terms, originals, weights, glosses } = skillQuery(query);
     if (terms.length === 0) return [];
-    const lexical = this.index.score(terms).sort((a, b) => b.score - a.score || a.doc - b.doc);
-    const semantic = this.semantic ? this.similarities(query) : [];
+    const lexical = this.index.score(terms, weights).sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const semantic = this.semantic ? this.similarities(glosses.length ? `${query}\n${glosses.join(' ')}` : query) : [];
     if (lexical.length === 0 && semantic.length === 0) return [];
 
     // Reciprocal rank fusion of the two rankings; a skill only one of them finds still ranks.
@@ -119,7 +120,7 @@ export class SkillSearchIndex {
     });
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
     const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
-    const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t)]));
+    const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
     const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
     const ceiling = this.index.maxScore(terms) || 1;
     const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0)) / (SEMANTIC.k + 1);
@@ -229,8 +230,9 @@ export function useWhenLines(skill: Pick<Skill, 'metadata'>): string[] {
  * The query's terms, plus adjacent words joined ("cold start" also looks for "coldstart"), and for
  * each term the word the query wrote.
  */
-export function skillQuery(query: string): { terms: string[]; originals: Map<string, string> } {
+export function skillQuery(query: string): { terms: string[]; originals: Map<string, string>; weights: Map<string, number>; glosses: string[] } {
   const originals = new Map<string, string>();
+  const weights = new Map<string, number>();
   const words = tokenize(query).filter((w) => !isStopword(w));
   words.forEach((w, i) => {
     const t = stem(w);
@@ -241,8 +243,19 @@ export function skillQuery(query: string): { terms: string[]; originals: Map<str
       if (!originals.has(joined)) originals.set(joined, `${w} ${next}`);
     }
   });
-  return { terms: [...originals.keys()].slice(0, 48), originals };
+  // Chinese words also look for their English glosses, at a lower weight: the skills are mostly English.
+  const glosses = englishGlosses(query);
+  for (const g of glosses) {
+    const t = stem(g);
+    if (isStopword(g) || originals.has(t)) continue;
+    originals.set(t, g);
+    weights.set(t, GLOSS_WEIGHT);
+  }
+  return { terms: [...originals.keys()].slice(0, 64), originals, weights, glosses };
 }
+
+/** How much a term that came from translating a Chinese word counts against one the query wrote. */
+export const GLOSS_WEIGHT = 0.3;
 
 /** Token budget of the catalog a model chooses from in `search_skills {mode: "llm"}`. */
 export const LLM_CATALOG_TOKENS = 6000;
