@@ -18,9 +18,10 @@ export const SKILL_FIELDS = {
 export type SkillField = keyof typeof SKILL_FIELDS;
 
 /**
- * Calibration of the confidence: a logistic function of how much of the query the best skill covers
- * (idf-weighted) and of its score against the best possible one. Fitted on the evaluation's tuning
- * half; `NO_MATCH_BELOW` is the threshold chosen there.
+ * Calibration of the confidence: a logistic function of a match's features (`ConfidenceFeatures`),
+ * fitted on the evaluation's tuning half to "the best match is the right skill"
+ * (bench/skill-routing/tune.ts). `NO_MATCH_BELOW` is the threshold chosen there: the most
+ * off-topic requests recognised with at most 5% of the answerable ones refused.
  */
 export const CONFIDENCE_MODEL = { bias: -2.75, coverage: 12.2, strength: -0.28, gap: 4.48, similarity: 8.66 };
 
@@ -35,7 +36,7 @@ export const NO_MATCH_BELOW = 0.29;
 
 export interface SkillMatch {
   skill: Skill;
-  /** BM25F score; higher is better, comparable within one query only. */
+  /** The fused rank score against the best possible one, in (0, 1]; comparable within one query only. */
   score: number;
   /** How sure the ranking is that this skill fits the task, in [0, 1]; comparable across queries. */
   confidence: number;
@@ -53,8 +54,8 @@ export interface SkillRouting {
 /**
  * Skill search over one snapshot of the registry: BM25F over name, description, `use-when`, headings,
  * chunk descriptions and body, with the shared analyser (Unicode words, CJK bigrams, stopwords,
- * Porter2 stems). Built once per snapshot; a query costs a pass over the skills that contain one of
- * its terms.
+ * Porter2 stems, English glosses of Chinese words), fused with the semantic signal. Built once per
+ * snapshot; a query costs a pass over the postings of its terms and one sparse dot product per skill.
  */
 export class SkillSearchIndex {
   private readonly index: Bm25fIndex<SkillField>;
@@ -190,14 +191,10 @@ export function skillSearchIndex(skills: readonly Skill[]): SkillSearchIndex {
   return index;
 }
 
-export function searchSkills(skills: readonly Skill[], query: string, limit = 5): SkillMatch[] {
-  return skillSearchIndex(skills).search(query, limit);
-}
-
 const BODY_CHARS = 4000;
 
 /** The text of each field of a skill, as the index sees it. */
-export function skillFieldText(skill: Skill): Record<SkillField, string> {
+function skillFieldText(skill: Skill): Record<SkillField, string> {
   return {
     name: skill.name,
     description: skill.description,
@@ -220,7 +217,7 @@ function skillTerms(skill: Skill): Record<SkillField, string[]> {
 }
 
 /** `metadata.use-when` as lines (a list or one string). */
-export function useWhenLines(skill: Pick<Skill, 'metadata'>): string[] {
+function useWhenLines(skill: Pick<Skill, 'metadata'>): string[] {
   const v = skill.metadata['use-when'];
   if (Array.isArray(v)) return v.map(String);
   return typeof v === 'string' ? [v] : [];
