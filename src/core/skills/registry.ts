@@ -208,7 +208,7 @@ export class SkillRegistry {
   private build(candidates: Candidate[], passedOver: (PassedOver & { source: SkillSource })[]): Snapshot {
     const seenFiles = new Set<string>();
     const skills: Skill[] = [];
-    const skipped: SkippedSkill[] = passedOver.map((p) => ({ dir: p.path, file: p.path, source: p.source, reason: p.reason, problems: [] }));
+    const skipped: SkippedSkill[] = passedOver.map((p) => ({ dir: p.path, file: p.path, source: p.source, reason: p.reason, problems: [], folder: true }));
     for (const c of candidates) {
       seenFiles.add(c.file);
       const result = this.parseCached(c);
