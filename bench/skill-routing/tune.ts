@@ -1,7 +1,9 @@
-// Tuning of skill search on the tuning half (fold A) of the routing data only: field weights by a
-// grid search on MRR@3, then the confidence model (logistic regression of "the best skill is right"
-// on its coverage and strength) and the "no match" threshold. Prints the constants to put in
-// src/core/skills/search.ts. `npx tsx bench/skill-routing/tune.ts`
+// Tuning of skill search on the tuning half (fold A) of the routing data only: field weights by
+// coordinate ascent on MRR@3, the fusion constants, then the confidence model (logistic regression of
+// "the best skill is right" on its coverage, strength, gap and similarity) and the "no match"
+// threshold. Prints the constants to put in src/core/skills/search.ts.
+// `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
+// The held-out half (fold B) is only ever read by skill-routing.bench.ts.
 import { confidenceOf, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type CONFIDENCE_MODEL, type ConfidenceFeatures, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
@@ -87,7 +89,7 @@ export function tune(): void {
     for (const t of s.tasks) {
       const top = index.explain(t.query)[0];
       const right = !!top && !!t.expected && [t.expected, ...t.alsoAcceptable].includes(top.name);
-      samples.push({ f: top ?? { coverage: 0, strength: 0, gap: 0, similarity: 0 }, y: (process.env.LABEL === "answerable" ? !!t.expected : right) ? 1 : 0, answerable: !!t.expected });
+      samples.push({ f: top ?? { coverage: 0, strength: 0, gap: 0, similarity: 0 }, y: right ? 1 : 0, answerable: !!t.expected });
     }
   }
   const model = fitConfidence(samples);
