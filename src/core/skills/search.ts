@@ -23,7 +23,7 @@ export type SkillField = keyof typeof SKILL_FIELDS;
  * (bench/skill-routing/tune.ts). `NO_MATCH_BELOW` is the threshold chosen there: the most
  * off-topic requests recognised with at most 5% of the answerable ones refused.
  */
-export const CONFIDENCE_MODEL = { bias: -2.75, coverage: 12.2, strength: -0.28, gap: 4.48, similarity: 8.66 };
+export const CONFIDENCE_MODEL = { bias: -3.4, coverage: 6.98, strength: 2.38, gap: 3.94, similarity: 10.6 };
 
 /**
  * The semantic signal: offline hashed word and character-trigram vectors with a small table of
@@ -122,7 +122,9 @@ export class SkillSearchIndex {
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
     const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
-    const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+    // When Chinese words were translated, the skills are read through the translation: the Chinese
+    // terms themselves, which English skills lack, do not count against the coverage.
+    const totalIdf = [...idf.entries()].reduce((a, [t, v]) => a + (glosses.length && HAN.test(t) && !this.index.documentFrequency(t) ? 0 : v), 0) || 1;
     const ceiling = this.index.maxScore(terms) || 1;
     const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0)) / (SEMANTIC.k + 1);
     return ranked.map(([doc, e], i) => {
@@ -192,6 +194,7 @@ export function skillSearchIndex(skills: readonly Skill[]): SkillSearchIndex {
 }
 
 const BODY_CHARS = 4000;
+const HAN = /\p{Script=Han}/u;
 
 /** The text of each field of a skill, as the index sees it. */
 function skillFieldText(skill: Skill): Record<SkillField, string> {
