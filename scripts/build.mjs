@@ -81,6 +81,9 @@ const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/packag
 for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, f), path.join(webview, f));
 
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
+// The Chinese → English glossary of the text layer (CC BY-SA 4.0, licence beside it), read on first use.
+copyFileSync(path.join(root, 'src/core/text/zh-en.json'), path.join(root, 'dist/vendor/zh-en.json'));
+copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
 // Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.
 const grammars = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 mkdirSync(path.join(root, 'dist/tree-sitter'), { recursive: true });

@@ -231,7 +231,9 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         item.tooltip = node.item.file;
         item.iconPath = new vscode.ThemeIcon('error');
         item.contextValue = 'skill.skipped';
-        item.command = openCommand(node.item.file, node.item.problems[0]?.line ?? 1);
+        item.command = node.item.folder
+          ? { command: 'revealInExplorer', title: vscode.l10n.t('Reveal in Explorer'), arguments: [vscode.Uri.file(node.item.file)] }
+          : openCommand(node.item.file, node.item.problems[0]?.line ?? 1);
         return item;
       }
     }

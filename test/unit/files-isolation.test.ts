@@ -103,11 +103,12 @@ test('a skill folder that is a link to outside the workspace is not served; its 
   const outside = tempTree({ 'evil/SKILL.md': '---\nname: evil\ndescription: Served from outside the workspace.\n---\nsecret body\n' });
   const { ws, root } = await open({ '.autosnippet/skills/good/SKILL.md': '---\nname: good\ndescription: A skill inside the workspace.\n---\nbody\n' });
   link(root, '.autosnippet/skills/evil', path.join(outside, 'evil'));
-  const list = ok(await call(ws, 'list_skills'), 'list_skills');
-  const names = JSON.stringify(list);
+  const names = JSON.stringify(ok(await call(ws, 'list_skills'), 'list_skills'));
   assert.ok(names.includes('"good"'));
-  assert.ok(!names.includes('secret body'));
-  assert.match(JSON.stringify(list.skipped), /outside the workspace/);
+  assert.ok(!names.includes('evil'));
+  const hidden = JSON.stringify(ok(await call(ws, 'list_skills', { hidden: true }), 'list_skills'));
+  assert.ok(!hidden.includes('secret body'));
+  assert.match(hidden, /outside the workspace/);
   const r = await call(ws, 'load_skill', { name: 'evil' });
   assert.equal(r.ok, false);
   assert.equal(r.error.code, 'SKILL_NOT_FOUND');
