@@ -90,6 +90,23 @@ describe('store: every byte of the image is checked', () => {
   });
 });
 
+describe('store: a torn journal end is never dropped in silence', () => {
+  it("is reported at open even beside a crashed writer's empty lock file, once that lock is old enough to break", async () => {
+    const dbPath = path.join(tempDir(), 'empty-lock.db');
+    const a = await open(dbPath);
+    await insert(a, 'good');
+    const record = encodeRecord(a.state.sequence + 1, [["INSERT INTO items (id, writer, body) VALUES ('lost', 'w', 'b')"], ['UPDATE counter SET n = n + 1']]);
+    fs.appendFileSync(`${dbPath}.journal`, record.subarray(0, record.length - 3));
+    fs.writeFileSync(`${dbPath}.lock`, ''); // the writer died between creating its lock file and writing its name in it
+
+    const b = await open(dbPath);
+    assert.equal(b.state.lostCommit?.sequence, 2);
+    assert.ok(fs.existsSync(b.state.lostCommit.savedTo));
+    assert.deepEqual(ids(b), ['good']);
+    for (const s of [a, b]) await s.close();
+  });
+});
+
 describe('store: folders where its files should be', () => {
   it('refuses to open when the database path is a folder, with STORE_UNAVAILABLE naming it', async () => {
     const dbPath = path.join(tempDir(), 'dir.db');

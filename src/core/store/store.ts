@@ -13,7 +13,7 @@ import { AutoSnippetError, ErrorCode } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { assertFileOrMissing, moveAside, removeLeftovers, saveTailAside, statKey, writeFileAtomic } from './files';
 import { appendRecord, crc32, crc32Missing, createJournal, encodeRecord, JOURNAL_HEADER_BYTES, newJournalId, readJournal, truncateJournal, type JournalOp, type JournalRead, type JournalTail } from './journal';
-import { FileLock } from './lock';
+import { FileLock, UNREADABLE_LOCK_STALE_MS } from './lock';
 import { migrationStep, pendingMigrations } from './migrate';
 import { applyJournalRead, loadSnapshot, readImage, unsavedSnapshot, type Snapshot } from './snapshot';
 import { configure, DamagedImageError, loadSqlJs, queryRows, setWritable } from './sqljs';
@@ -24,8 +24,8 @@ const DEFAULT_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** close() runs when an editor shuts down; it must not wait the full lock timeout. */
 const CLOSE_LOCK_TIMEOUT_MS = 2_000;
-/** Opening does not wait long for a busy writer to judge a torn journal end; the next write judges it then. */
-const SETTLE_LOCK_TIMEOUT_MS = 1_000;
+/** How long opening waits for the lock to judge a torn journal end: past the age at which a crashed writer's empty lock file is broken. */
+const SETTLE_LOCK_TIMEOUT_MS = UNREADABLE_LOCK_STALE_MS + 1_000;
 const UNSTABLE_LOAD_ATTEMPTS = 5;
 
 type Problem = { kind: 'image-damaged' | 'journal'; reason: string };
@@ -199,7 +199,13 @@ export class Store {
     try {
       await this.enqueue(() => this.withLock(() => this.syncLocked(), SETTLE_LOCK_TIMEOUT_MS));
     } catch (e) {
-      this.log.warn('could not check the end of the store journal now; the next write will', e);
+      this.log.warn('could not take the lock to cut the torn end of the store journal; the next write will', e);
+      this.refresh();
+      const tail = this.snap.journal.tail;
+      // Seconds later a live writer's append would long be complete: report it now rather than stay silent.
+      if (tail?.kind === 'torn' && !(tail.seq !== undefined && tail.seq <= this.snap.seq)) {
+        this.lostCommit = lostCommitOf(tail, this.snap.seq, this.journalPath, 'are still at the end of the journal; the next write cuts them and saves them aside');
+      }
     }
   }
 
@@ -246,7 +252,7 @@ export class Store {
       this.log.info(`cut a torn copy of commit ${tail.seq}, which the image already holds (bytes saved to ${savedTo})`);
       return;
     }
-    this.lostCommit = lostCommitOf(tail, this.snap.seq, savedTo);
+    this.lostCommit = lostCommitOf(tail, this.snap.seq, savedTo, `were saved to ${savedTo}`);
     this.log.warn(`the store journal ended in an incomplete commit: ${this.lostCommit.reason}`);
   }
 
@@ -498,8 +504,8 @@ export class Store {
   }
 }
 
-/** Names the commit a torn tail held: its number, how it began, and where its bytes went. */
-function lostCommitOf(tail: JournalTail, lastKept: number, savedTo: string): LostCommit {
+/** Names the commit a torn tail held: its number, how it began, and where its bytes are. */
+function lostCommitOf(tail: JournalTail, lastKept: number, savedTo: string, bytesWhere: string): LostCommit {
   const sequence = lastKept + 1;
   const what = tail.statement ? `commit ${sequence} (${tail.statement}…)` : `commit ${sequence}`;
   return {
@@ -507,6 +513,6 @@ function lostCommitOf(tail: JournalTail, lastKept: number, savedTo: string): Los
     savedTo,
     reason:
       `${what} was only partly written (${tail.reason}): the process writing it stopped before confirming it, or the file was cut later. ` +
-      `It is lost; the commits up to ${lastKept} are kept, and its bytes were saved to ${savedTo}.`,
+      `It is lost; the commits up to ${lastKept} are kept, and its bytes ${bytesWhere}.`,
   };
 }
