@@ -61,8 +61,9 @@ export class Workspace {
   static start(root: string, options: WorkspaceOptions = {}): Workspace {
     const abs = path.resolve(root);
     const st = statSync(abs, { throwIfNoEntry: false });
-    if (!st) throw new Error(`workspace folder does not exist: ${abs}`);
-    if (!st.isDirectory()) throw new Error(`the workspace is not a folder: ${abs}`);
+    if (!st?.isDirectory()) {
+      throw new AutoSnippetError(ErrorCode.NotFound, st ? `The workspace ${abs} is a file, not a folder.` : `The workspace folder ${abs} does not exist.`, 'Give the project folder (--workspace DIR).');
+    }
     return new Workspace(abs, mergeSettings(options.settings), options.log ?? silentLogger, options.bundledSkillsDir);
   }
 

@@ -113,3 +113,14 @@ test('a line that is not JSON, or not JSON-RPC, gets an error answer and the ser
     s.child.kill('SIGTERM');
   }
 });
+
+test('a workspace folder that does not exist ends the server with exit 1 and one clear line, no stack', { timeout: 30_000 }, async () => {
+  const missing = path.join(os.tmpdir(), 'autosnippet-no-such-folder', 'project');
+  const child = spawn(process.execPath, [serverJs, '--workspace', missing], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  assert.equal(code, 1);
+  assert.match(stderr, /autosnippet mcp: The workspace folder .*project does not exist\.\nGive the project folder/);
+  assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+});
