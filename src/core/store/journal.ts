@@ -27,7 +27,7 @@ const V1_HEADER_MAGIC = Buffer.from('ASJ1');
 const RECORD_MAGIC = Buffer.from('ASR1');
 const MAX_RECORD_BYTES = 512 * 1024 * 1024;
 
-/** CRC-32 (IEEE 802.3) by zlib; `zlib.crc32` exists from Node 20.15 (see `assertCrc32`). */
+/** CRC-32 (IEEE 802.3) by zlib; `zlib.crc32` exists from Node 20.15 (see `crc32Missing`). */
 export function crc32(bytes: Uint8Array): number {
   return zlib.crc32(bytes) >>> 0;
 }
