@@ -11,12 +11,13 @@ import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import { assertFileOrMissing, moveAside, removeLeftovers, saveTailAside, statKey, writeFileAtomic } from './files';
-import { appendRecord, crc32, crc32Missing, createJournal, encodeRecord, JOURNAL_HEADER_BYTES, newJournalId, readJournal, truncateJournal, type JournalOp, type JournalRead, type JournalTail } from './journal';
+import { assertFileOrMissing, moveAside, statKey } from './files';
+import { crc32Missing, readJournal, type JournalOp, type JournalRead } from './journal';
 import { FileLock, UNREADABLE_LOCK_STALE_MS } from './lock';
 import { migrationStep, pendingMigrations } from './migrate';
 import { applyJournalRead, loadSnapshot, readImage, unsavedSnapshot, type Snapshot } from './snapshot';
-import { configure, DamagedImageError, loadSqlJs, queryRows, setWritable } from './sqljs';
+import { appendCommit, cutTornTail, foldable, lostCommitOf, writeImageAndJournal } from './persist';
+import { DamagedImageError, loadSqlJs, queryRows } from './sqljs';
 import { runTransaction } from './tx';
 import type { LostCommit, Migration, Row, SqlParams, StoreOptions, StoreState, TransactionOptions, Tx } from './types';
 
@@ -155,7 +156,7 @@ export class Store {
       if (this.checkpointTimer) clearImmediate(this.checkpointTimer);
       await this.queue;
       try {
-        if (this.foldable()) await this.withLock(() => this.checkpointLocked(true), CLOSE_LOCK_TIMEOUT_MS);
+        if (foldable(this.snap)) await this.withLock(() => this.checkpointLocked(true), CLOSE_LOCK_TIMEOUT_MS);
       } catch (e) {
         this.log.warn('could not checkpoint the store at close; its journal keeps every commit', e);
       }
@@ -218,7 +219,7 @@ export class Store {
       const movedTo = moveAside(this.dbPath);
       const journalMovedTo = fs.existsSync(this.journalPath) ? moveAside(this.journalPath) : undefined;
       this.adopt(unsavedSnapshot(this.SQL, this.migrations));
-      await this.writeImageAndJournal();
+      await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
       const reason = `${e.message}${journalMovedTo ? ` (its journal was moved to ${journalMovedTo})` : ''}`;
       this.recovered = { movedTo, reason };
       this.log.warn(`the database ${this.dbPath} was damaged (${reason}); it was moved to ${movedTo} and a fresh one created, to be rebuilt from the files`);
@@ -234,7 +235,7 @@ export class Store {
   private async repairJournalLocked(reason: string): Promise<void> {
     const kept = this.snap.seq;
     const movedTo = fs.existsSync(this.journalPath) ? moveAside(this.journalPath) : this.journalPath;
-    await this.writeImageAndJournal();
+    await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
     this.problem = undefined;
     this.recovered = { movedTo, reason: `journal damaged: ${reason}; the commits up to ${kept} were kept, those after it were not applied (they are in the journal moved aside)` };
     this.log.warn(`the store journal was damaged (${reason}); it was moved to ${movedTo} and the commits up to ${kept} kept`);
@@ -242,18 +243,10 @@ export class Store {
 
   /** Under the lock: cuts a crashed writer's incomplete last record, keeping its bytes and saying which commit it was. */
   private async cutTornTailLocked(): Promise<void> {
-    const j = this.snap.journal;
-    const tail = j.tail as JournalTail;
-    const savedTo = await saveTailAside(this.journalPath, j.offset);
-    j.key = await truncateJournal(this.journalPath, j.offset);
-    j.size = j.offset;
-    j.tail = undefined;
-    if (tail.seq !== undefined && tail.seq <= this.snap.seq) {
-      this.log.info(`cut a torn copy of commit ${tail.seq}, which the image already holds (bytes saved to ${savedTo})`);
-      return;
-    }
-    this.lostCommit = lostCommitOf(tail, this.snap.seq, savedTo, `were saved to ${savedTo}`);
-    this.log.warn(`the store journal ended in an incomplete commit: ${this.lostCommit.reason}`);
+    const { savedTo, lost } = await cutTornTail(this.snap, this.journalPath);
+    if (!lost) return this.log.info(`cut a torn copy of a commit the image already holds (bytes saved to ${savedTo})`);
+    this.lostCommit = lost;
+    this.log.warn(`the store journal ended in an incomplete commit: ${lost.reason}`);
   }
 
   private adopt(next: Snapshot): void {
@@ -363,14 +356,14 @@ export class Store {
         await this.syncLocked();
         return this.migrateLocked();
       }
-      await this.writeImageAndJournal();
+      await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
       this.log.info(`created the database ${this.dbPath}`);
     });
   }
 
   /** Under the lock, caught up: runs `fn` and makes its statements durable. */
   private async commitLocked<T>(fn: (tx: Tx) => T): Promise<T> {
-    if (!this.snap.journal.id) await this.writeImageAndJournal();
+    if (!this.snap.journal.id) await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
     this.inTransactionFn = true;
     let outcome: { result: T; ops: JournalOp[] };
     try {
@@ -406,61 +399,16 @@ export class Store {
   }
 
   private async appendCommitted(ops: JournalOp[]): Promise<void> {
-    const s = this.snap;
-    const record = encodeRecord(s.seq + 1, ops);
-    const before = s.journal.offset;
-    s.seq += 1;
-    try {
-      s.journal.key = await appendRecord(this.journalPath, record);
-      s.journal.offset = s.journal.size = before + record.length;
-    } catch (e) {
-      // Committed in memory but not durable: take it back out of both.
-      await truncateJournal(this.journalPath, before).catch(() => undefined);
-      this.reload();
-      throw e;
-    }
-  }
-
-  /**
-   * Starts a new journal whose header vouches for the image (size and CRC-32), writing the image
-   * first unless the one on disk is known to hold exactly what memory holds.
-   */
-  private async writeImageAndJournal(): Promise<void> {
-    const s = this.snap;
-    if (s.seq !== s.imageSeq || !s.imageKey || !s.imageSum) await this.writeImage();
-    s.lineage ??= newJournalId();
-    const header = { id: newJournalId(), lineage: s.lineage, baseSeq: s.seq, image: s.imageSum };
-    const key = await createJournal(this.journalPath, header);
-    s.journal = { id: header.id, start: JOURNAL_HEADER_BYTES, offset: JOURNAL_HEADER_BYTES, size: JOURNAL_HEADER_BYTES, key };
-  }
-
-  private async writeImage(): Promise<void> {
-    removeLeftovers(this.dbPath);
-    const s = this.snap;
-    s.lineage ??= newJournalId();
-    setWritable(s.db, true);
-    s.db.run('INSERT OR REPLACE INTO _store_meta (key, value) VALUES (?, ?), (?, ?)', ['sequence', String(s.seq), 'lineage', s.lineage]);
-    const bytes = s.db.export();
-    configure(s.db);
-    await writeFileAtomic(this.dbPath, bytes);
-    s.onDisk = true;
-    s.imageKey = statKey(this.dbPath);
-    s.imageSeq = s.seq;
-    s.imageBytes = bytes.length;
-    s.imageSum = { bytes: bytes.length, crc32: crc32(bytes) };
-  }
-
-  /** Whether image and journal differ from an image that holds everything beside an empty journal vouching for it. */
-  private foldable(): boolean {
-    const s = this.snap;
-    return s.onDisk && (s.seq !== s.imageSeq || !s.imageKey || !s.imageSum || !s.journal.id || s.journal.size > s.journal.start);
+    const appended = await appendCommit(this.snap, this.journalPath, ops);
+    if (appended.ok) return;
+    this.reload(); // committed in memory but not durable: take it back out
+    throw appended.error;
   }
 
   private async checkpointLocked(force: boolean): Promise<void> {
     await this.syncLocked();
     if (!force && this.snap.journal.size < this.checkpointBytes) return; // another process folded it meanwhile
-    // A crash between the image and the journal leaves the new image with the old journal: replay skips what the image holds.
-    if (this.foldable()) await this.writeImageAndJournal();
+    if (foldable(this.snap)) await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
   }
 
   private scheduleCheckpointIfDue(): void {
@@ -502,17 +450,4 @@ export class Store {
   private assertOpen(): void {
     if (this.closed || this.closing) throw new Error(`the store ${this.dbPath} is closed`);
   }
-}
-
-/** Names the commit a torn tail held: its number, how it began, and where its bytes are. */
-function lostCommitOf(tail: JournalTail, lastKept: number, savedTo: string, bytesWhere: string): LostCommit {
-  const sequence = lastKept + 1;
-  const what = tail.statement ? `commit ${sequence} (${tail.statement}…)` : `commit ${sequence}`;
-  return {
-    sequence,
-    savedTo,
-    reason:
-      `${what} was only partly written (${tail.reason}): the process writing it stopped before confirming it, or the file was cut later. ` +
-      `It is lost; the commits up to ${lastKept} are kept, and its bytes ${bytesWhere}.`,
-  };
 }
