@@ -107,6 +107,26 @@ describe('store: a torn journal end is never dropped in silence', () => {
   });
 });
 
+describe('store: a journal cut anywhere inside its last record', () => {
+  it('reports the commit as lost, never as damage, wherever the cut falls (inside the record header too)', async () => {
+    const dbPath = path.join(tempDir(), 'cut.db');
+    const a = await open(dbPath);
+    await insert(a, 'kept');
+    await a.close();
+    const journal = `${dbPath}.journal`;
+    const clean = fs.readFileSync(journal);
+    const record = encodeRecord(2, [["INSERT INTO items (id, writer, body) VALUES ('cut', 'w', 'b')"], ['UPDATE counter SET n = n + 1']]);
+    for (const keep of [1, 4, 7, 12, 19, 20, 21, record.length - 1]) {
+      fs.writeFileSync(journal, Buffer.concat([clean, record.subarray(0, keep)]));
+      const b = await open(dbPath);
+      assert.equal(b.state.recovered, undefined, `cut after ${keep} bytes: not damage`);
+      assert.equal(b.state.lostCommit?.sequence, 2, `cut after ${keep} bytes: commit 2 reported`);
+      assert.deepEqual(ids(b), ['kept']);
+      await b.close();
+    }
+  });
+});
+
 describe('store: folders where its files should be', () => {
   it('refuses to open when the database path is a folder, with STORE_UNAVAILABLE naming it', async () => {
     const dbPath = path.join(tempDir(), 'dir.db');

@@ -185,7 +185,7 @@ function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { ki
   while (pos < buf.length) {
     const at = `record at offset ${base + pos}`;
     if (buf.length - pos < RECORD_HEADER_BYTES) {
-      tail = classifyBadRecord(buf, pos, pos, `${at}: incomplete header (${buf.length - pos} of ${RECORD_HEADER_BYTES} bytes)`);
+      tail = { kind: 'torn', reason: `${at}: incomplete header (${buf.length - pos} of ${RECORD_HEADER_BYTES} bytes)` };
       break;
     }
     if (!buf.subarray(pos, pos + 4).equals(RECORD_MAGIC)) {
