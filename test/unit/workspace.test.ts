@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main';
@@ -91,4 +91,36 @@ test('.autosnippet as a file: the first write answers STORE_UNAVAILABLE, not INT
   assert.match(r.error.code, /STORE_UNAVAILABLE|GATEWAY_UNAVAILABLE/);
   assert.match(r.error.message, /\.autosnippet is a file/);
   await ws.dispose();
+});
+
+test('a database whose image bytes changed is moved aside, said in health, and the recipes are rebuilt from their files', async () => {
+  const repo = plainGitRepo();
+  const recipe = path.join(repo, '.autosnippet', 'recipes', 'networking', 'get-json.md');
+  mkdirSync(path.dirname(recipe), { recursive: true });
+  writeFileSync(recipe, '---\ntitle: Network calls go through getJson\ntrigger: "@getjson"\nlanguage: typescript\ncategory: networking\nknowledgeType: code-pattern\nsummary: Call the network through getJson, never fetch directly.\n---\n\n```ts\nconst users = await getJson<User[]>("/users");\n```\n');
+  const catalog = createCatalog();
+  const ctx = { actor: 'human' as const, channel: 'test' as const };
+  const first = await Workspace.open(repo);
+  const synced = await catalog.invoke(first, 'rebuild_index', {}, ctx);
+  assert.ok(synced.ok, JSON.stringify(synced));
+  await first.dispose();
+
+  const dbPath = path.join(repo, '.autosnippet', 'autosnippet.db');
+  const bytes = readFileSync(dbPath);
+  const at = bytes.indexOf('Network calls go through getJson');
+  assert.ok(at > 0, 'the title is in the image');
+  bytes[at + 8] ^= 0x01; // one flipped bit inside a row
+  writeFileSync(dbPath, bytes);
+
+  const again = await Workspace.open(repo);
+  const health = await catalog.invoke(again, 'health', {}, ctx);
+  assert.ok(health.ok);
+  const db = (health.data as { database: { status: string; recovered?: { movedTo: string; reason: string } } }).database;
+  assert.equal(db.status, 'recovered');
+  assert.match(db.recovered?.reason ?? '', /CRC-32 differs/);
+  assert.ok(existsSync(db.recovered!.movedTo), 'the damaged image is kept beside the new one');
+  const recipes = await catalog.invoke(again, 'list_recipes', {}, ctx);
+  assert.ok(recipes.ok);
+  assert.deepEqual((recipes.data as { recipes: { title: string }[] }).recipes.map((r) => r.title), ['Network calls go through getJson'], 'rebuilt from the file');
+  await again.dispose();
 });
