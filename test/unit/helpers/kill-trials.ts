@@ -4,6 +4,7 @@
 // opened and checked: every acknowledged write present, each transaction applied once, and every
 // commit the cut removed reported by number (a silent loss is a failure).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +12,6 @@ import { buildSync } from 'esbuild';
 import { readJournal } from '../../../src/core/store/journal';
 import { Store } from '../../../src/core/store/store';
 import { body, exited, itemMigrations, onLines, repoRoot, tempDir } from './store-fixtures';
-import { spawn } from 'node:child_process';
 
 export interface KillTally {
   trials: number;
