@@ -3,7 +3,6 @@
  * and where it stands in the image and the journal on disk. Loading and catching up live here.
  */
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { statKey } from './files';
 import { crc32, decodeParams, readJournal, type ImageSum, type JournalRead, type JournalRecord, type JournalTail } from './journal';
@@ -121,11 +120,10 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
   return read.tail?.kind === 'corrupt' ? read.tail.reason : undefined;
 }
 
-/** The image's identity (taken before reading), its bytes (none when there is no image) and, when known, their CRC-32. */
+/** The image's identity (taken before reading) and its bytes; no bytes when there is no image. */
 export interface ImageFile {
   key: string;
   bytes: Buffer | undefined;
-  crc32?: number;
 }
 
 function ignoreMissing(e: unknown): undefined {
@@ -144,51 +142,21 @@ export function readImageSync(dbPath: string): ImageFile {
   return { key, bytes };
 }
 
-const READ_CHUNK_BYTES = 4 * 1024 * 1024;
-
-/**
- * At open: reads without blocking the event loop for the image's size, in large chunks, computing
- * the CRC-32 of each chunk while the next one is read, so checking every byte costs almost no time.
- */
+/** At open, read without blocking the event loop for the image's size. */
 export async function readImage(dbPath: string): Promise<ImageFile> {
   const key = statKey(dbPath);
-  if (!key) return { key, bytes: undefined };
-  let fh: fs.promises.FileHandle;
-  try {
-    fh = await fs.promises.open(dbPath, 'r');
-  } catch (e) {
-    return { key, bytes: ignoreMissing(e) };
-  }
-  try {
-    const size = (await fh.stat()).size;
-    const bytes = Buffer.allocUnsafe(size);
-    let crc = 0;
-    let done = 0;
-    const readAt = (at: number) => (at < size ? fh.read(bytes, at, Math.min(READ_CHUNK_BYTES, size - at), at) : undefined);
-    for (let pending = readAt(0); pending; ) {
-      const { bytesRead } = await pending;
-      if (bytesRead === 0) break; // the file shrank while being read: the caller sees its key changed
-      const from = done;
-      done += bytesRead;
-      pending = readAt(done);
-      crc = zlib.crc32(bytes.subarray(from, done), crc);
-    }
-    return { key, bytes: bytes.subarray(0, done), crc32: crc >>> 0 };
-  } finally {
-    await fh.close();
-  }
+  return { key, bytes: key ? await fs.promises.readFile(dbPath).catch(ignoreMissing) : undefined };
 }
 
 /**
  * How far the journal's header vouches for the image: 'match' (size and CRC-32 agree: every byte is
  * as written), 'mismatch', or 'unknown' (a v1 journal, no journal, or none recorded).
  */
-function checkSum(image: ImageFile & { bytes: Buffer }, read: JournalRead): { state: 'match' | 'unknown' } | { state: 'mismatch'; reason: string } {
+function checkSum(bytes: Buffer, read: JournalRead): { state: 'match' | 'unknown' } | { state: 'mismatch'; reason: string } {
   const want = read.kind === 'ok' ? read.header.image : undefined;
-  const { bytes } = image;
   if (!want) return { state: 'unknown' };
   if (want.bytes !== bytes.length) return { state: 'mismatch', reason: `the image is ${bytes.length} bytes; its journal recorded ${want.bytes} when it was written` };
-  if (want.crc32 !== (image.crc32 ?? crc32(bytes))) return { state: 'mismatch', reason: "the image's CRC-32 differs from the one its journal recorded when it was written: bytes inside its pages changed" };
+  if (want.crc32 !== crc32(bytes)) return { state: 'mismatch', reason: "the image's CRC-32 differs from the one its journal recorded when it was written: bytes inside its pages changed" };
   return { state: 'match' };
 }
 
@@ -219,7 +187,7 @@ export function loadSnapshot(
   const { key: imageKey, bytes } = image;
   const read = readJournal(journalPath);
   if (!bytes && read.kind === 'missing') return undefined;
-  const sum = bytes ? checkSum({ ...image, bytes }, read) : { state: 'unknown' as const };
+  const sum = bytes ? checkSum(bytes, read) : { state: 'unknown' as const };
   const db = openDatabase(SQL, bytes);
   try {
     const seq = bytes ? Number(readMeta(db, 'sequence') ?? 0) : 0;
