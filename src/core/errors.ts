@@ -18,6 +18,8 @@ export const ErrorCode = {
   PermissionDenied: 'PERMISSION_DENIED',
   StoreLocked: 'STORE_LOCKED',
   StoreCorrupt: 'STORE_CORRUPT',
+  /** The database cannot be used at all (a folder where its file should be, a Node.js without zlib.crc32…). */
+  StoreUnavailable: 'STORE_UNAVAILABLE',
   Internal: 'INTERNAL',
   Cancelled: 'CANCELLED',
   OutputTooLarge: 'OUTPUT_TOO_LARGE',

@@ -110,12 +110,7 @@ export class ExtensionHost implements vscode.Disposable {
       }).then(
         (ws) => {
           entry.opened = ws;
-          this.log.info(`workspace ${ws.root} opened (database ${ws.store.state.path})`);
-          if (ws.store.state.recovered) {
-            void vscode.window.showWarningMessage(
-              vscode.l10n.t('The AutoSnippet database was damaged and was moved to {0}. A fresh one was created; recipes and rules are rebuilt from the files.', ws.store.state.recovered.movedTo),
-            );
-          }
+          this.reportStore(ws);
           this.workspaceOpened.fire(ws);
           return ws;
         },
@@ -171,6 +166,27 @@ export class ExtensionHost implements vscode.Disposable {
     }
     if (this.lastFolder && e.removed.some((f) => f.uri.toString() === this.lastFolder!.uri.toString())) this.lastFolder = undefined;
     this.folderChanged.fire();
+  }
+
+  /** Says what a person must know about the database once: it cannot be used, was repaired, or lost its last commit. */
+  private reportStore(ws: Workspace): void {
+    let state: Workspace['store']['state'];
+    try {
+      state = ws.store.state;
+    } catch (e) {
+      // Skills and guard keep working without it; knowledge tools answer with the same message.
+      void vscode.window.showErrorMessage(vscode.l10n.t('AutoSnippet cannot use its database: {0}', (e as Error).message));
+      return;
+    }
+    this.log.info(`workspace ${ws.root} opened (database ${state.path}${state.created ? '' : ', not created yet'})`);
+    if (state.recovered) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('The AutoSnippet database was damaged and was moved to {0}. A fresh one was created; recipes and rules are rebuilt from the files.', state.recovered.movedTo),
+      );
+    }
+    if (state.lostCommit) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The last change to the AutoSnippet database was only partly written when its process stopped, and is lost (change {0}). Everything before it is kept.', state.lostCommit.sequence));
+    }
   }
 
   async dispose(): Promise<void> {
