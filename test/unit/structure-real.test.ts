@@ -3,14 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { discoverStructure, listWorkspaceFiles, type ProjectStructure } from '../../src/core/structure';
+import { discoverStructure, type ProjectStructure } from '../../src/core/structure';
+import { walkWorkspace } from '../../src/core/files';
 import { assertEvidence, target } from './structure-helpers';
 
 export const REAL_FIXTURES = path.join(__dirname, '..', 'fixtures', 'real');
 
 async function discoverReal(name: string): Promise<ProjectStructure> {
   const root = path.join(REAL_FIXTURES, name);
-  const listing = await listWorkspaceFiles(root);
+  const listing = await walkWorkspace(root);
   return discoverStructure(root, listing.files);
 }
 
