@@ -105,7 +105,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       const lines = text.split('\n');
       const sources = on.map((f) => `${c}:${lines.findIndex((l) => l.includes(`"${f}"`)) + 1}`);
       return {
-        title: `TypeScript compiles in strict mode (${on.join(', ')})`,
+        title: `TypeScript compiles in strict mode (${nameList(on, 60, false)})`,
         knowledgeType: 'code-standard',
         dimension: 'agent-guidelines',
         language: 'typescript',
@@ -203,7 +203,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       });
       if (found.length === 0) continue;
       out.push({
-        title: `Lint rules the project enforces: ${found.slice(0, 4).map((f) => f.rule).join(', ')}`,
+        title: `Lint rules the project enforces: ${nameList(found.map((f) => f.rule.replace(/^@typescript-eslint\//, '')), 60)}`,
         knowledgeType: 'boundary-constraint',
         dimension: 'agent-guidelines',
         language: 'typescript',

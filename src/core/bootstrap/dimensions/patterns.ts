@@ -253,7 +253,9 @@ export class CodePatternAnalyzer implements Analyzer {
     const out: CandidateDraft[] = [];
     for (const [fam, list] of byFamily) {
       if (list.length < 3) continue;
-      const sorted = list.sort((a, b) => (a.name < b.name ? -1 : 1));
+      // The managers and caches first: one coder among many says less than the one cache.
+      const rank = (s: { name: string; path: string }) => (/\.sharedCoder$|\.default$|\.instance$/.test(s.name) ? 2 : 0) + (/(^|\/)(Private|internal)\//.test(s.path) ? 1 : 0);
+      const sorted = list.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
       out.push({
         title: fit(`Shared instances: ${nameList(sorted.map((s) => s.name), 70)}`, 100),
         knowledgeType: 'code-pattern',
@@ -347,6 +349,8 @@ async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<string 
     .filter((l) => l && !l.startsWith('@') && !/^-+$/.test(l))
     .join(' ')
     .replace(/\[`?([^\]]+?)`?\]\([^)]*\)/g, '$1')
+    // KDoc and rustdoc links: `[Locale.US]` reads as `Locale.US`.
+    .replace(/\[`?([\w.:#]+)`?\]/g, '$1')
     .replace(/\s+/g, ' ')
     .split(/(?<=[.!?])\s/)[0]
     ?.trim();
