@@ -78,22 +78,6 @@ export function percent(part: number, whole: number): string {
   return whole ? `${Math.round((part / whole) * 100)} %` : '0 %';
 }
 
-/** Each 1-based line of `regex` matches in the masked code (global regexes only). */
-export function matchLines(file: SourceFile, regex: RegExp, onMatch: (line: number, m: RegExpExecArray) => void): number {
-  let n = 0;
-  let lineNo = 1;
-  let lastIndex = 0;
-  regex.lastIndex = 0;
-  for (let m = regex.exec(file.code); m; m = regex.exec(file.code)) {
-    for (let i = lastIndex; i < m.index; i++) if (file.code.charCodeAt(i) === 10) lineNo++;
-    lastIndex = m.index;
-    onMatch(lineNo, m);
-    n++;
-    if (m[0].length === 0) regex.lastIndex++;
-  }
-  return n;
-}
-
 /**
  * Up to `maxLines` lines from `line`: a whole declaration when its braces (or, in Python, its
  * indentation) close within the bound. Common indentation is removed.
@@ -126,12 +110,4 @@ export function excerptFrom(text: string, line: number, maxLines = 14, python = 
 
 function indentOf(l: string): number {
   return l.length - l.trimStart().length;
-}
-
-/** A short, stable listing of places: "path:line  code". */
-export function places(samples: Sample[], limit = 6): string {
-  return samples
-    .slice(0, limit)
-    .map((s) => `${s.path}:${s.line}  ${s.text}`)
-    .join('\n');
 }

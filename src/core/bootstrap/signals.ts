@@ -82,11 +82,3 @@ export abstract class SignalAnalyzer implements Analyzer {
 export function fileList(t: Tally, limit = 3): string {
   return [...t.files].sort().slice(0, limit).map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
 }
-
-/** The sample lines of a tally as a code block: `path:line  code`. */
-export function sampleCode(t: Tally, limit = 5): string {
-  return t.samples
-    .slice(0, limit)
-    .map((s) => `${s.path}:${s.line}  ${s.text}`)
-    .join('\n');
-}

@@ -194,7 +194,3 @@ export class LanguageAnalyzer extends SignalAnalyzer {
     }
   }
 }
-
-export function languageDimensionsOf(fam: Family): string[] {
-  return LANGUAGE_DIMENSIONS[fam] ? [...LANGUAGE_DIMENSIONS[fam]!] : [];
-}
