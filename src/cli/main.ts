@@ -149,6 +149,7 @@ async function toolCommand(tool: AnyTool, args: string[], ws: () => Promise<Work
   else if (result.ok) out.stdout(JSON.stringify(result.data, null, 2) + '\n');
   if (!result.ok) out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
   else if (result.truncated) out.stderr(`${result.truncated.hint}\n`);
+  if (result.notice && !json) out.stderr(`${result.notice}\n`);
   return result.ok ? 0 : 1;
 }
 

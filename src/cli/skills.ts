@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { createCatalog, type ToolResult } from '../core/tools';
 import { listSkills, loadSkill, loadSkillChunk, searchSkillsTool } from '../core/tools/skills';
-import { errorCount, loadTokenCounter, renderCatalog, skillRegistry, validateSkillsIn, type SkillProblem, type SkillValidation } from '../core/tools/adapters';
+import { errorCount, renderRoutingXml, skillRegistry, validateSkillsIn, type SkillProblem, type SkillValidation } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
@@ -20,9 +20,10 @@ Commands:
                               print a skill's instructions (level 2) with its chunks listed,
                               one ## section of it, or one chunk (level 3)
   search "<task>" [--xml] [--limit N]
-                              the skills that fit a task, best first, as
-                              {"matched_skills": [{"name", "description"}]}, or with --xml an
-                              <available-skills> block to paste into an agent's prompt
+                              the skills that fit a task, best first, as {"no_match",
+                              "matched_skills": [{"name", "description", "confidence"}]}, or with
+                              --xml an <available-skills> block to paste into an agent's prompt
+                              (it says so when no skill fits)
   -h, --help                  this help
 
 Exit codes: 0 success, 1 validation errors or a failed command, 2 usage error.
@@ -136,15 +137,24 @@ async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOu
   if (positionals.length) throw new SkillsUsageError('list takes no arguments');
   const w = await ws();
   const catalog = createCatalog();
-  const first = dataOf(await catalog.call(w, listSkills, {}, person));
-  const skills = [...first.skills];
-  for (let cursor = first.skills.length; cursor < first.total; cursor = skills.length) {
-    const page = dataOf(await catalog.invoke(w, listSkills.name, { cursor }, person)) as typeof first;
-    if (!page.skills.length) break;
-    skills.push(...page.skills);
-  }
+  /** Every page of list_skills: the skills in effect, or with hidden the shadowed skills and skipped folders. */
+  const all = async (hidden: boolean) => {
+    const first = dataOf(await catalog.call(w, listSkills, hidden ? { hidden } : {}, person));
+    const items = [...first.skills];
+    for (let cursor = items.length; cursor < first.total; cursor = items.length) {
+      const page = dataOf(await catalog.invoke(w, listSkills.name, { ...(hidden ? { hidden } : {}), cursor }, person)) as typeof first;
+      if (!page.skills.length) break;
+      items.push(...page.skills);
+    }
+    return { first, items };
+  };
+  const { first, items } = await all(false);
+  const skills = items.filter((s) => 'summary' in s);
+  const hidden = first.hidden ? (await all(true)).items : [];
+  const shadowed = hidden.filter((x) => 'shadowedBy' in x);
+  const skipped = hidden.filter((x) => 'skipped' in x).map((x) => ({ path: x.path, source: x.source, reason: x.skipped }));
   if (values.json) {
-    out.stdout(JSON.stringify({ skills, shadowed: first.shadowed, skipped: first.skipped }, null, 2) + '\n');
+    out.stdout(JSON.stringify({ skills, shadowed, skipped }, null, 2) + '\n');
     return 0;
   }
   const width = Math.min(40, Math.max(0, ...skills.map((s) => s.name.length)));
@@ -155,8 +165,8 @@ async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOu
     for (const s of own) out.stdout(`  ${s.name.padEnd(width)}  ${s.summary.length > 100 ? `${s.summary.slice(0, 99)}…` : s.summary}\n`);
   }
   if (skills.length === 0) out.stdout('No skills found. Add a folder with a SKILL.md under .autosnippet/skills.\n');
-  for (const x of first.shadowed) out.stdout(`shadowed: ${x.name} in ${SOURCE_LABELS[x.source] ?? x.source} (hidden by ${x.shadowedBy})\n`);
-  for (const x of first.skipped) out.stdout(`skipped: ${x.path}: ${x.reason}\n`);
+  for (const x of shadowed) out.stdout(`shadowed: ${x.name} in ${SOURCE_LABELS[x.source] ?? x.source} (hidden by ${x.shadowedBy})\n`);
+  for (const x of skipped) out.stdout(`skipped: ${x.path}: ${x.reason}\n`);
   return 0;
 }
 
@@ -172,14 +182,14 @@ async function load(args: string[], ws: () => Promise<Workspace>, out: CommandOu
   }
   const view = dataOf(await catalog.call(w, loadSkill, { name: positionals[0], ...(typeof values.section === 'string' ? { section: values.section } : {}) }, person));
   const lines = [`# Skill: ${view.name}${view.section ? ` — section "${view.section}"` : ''}`, '', view.content];
-  const chunks = view.section ? view.chunks.filter((c) => c.section === view.section) : view.chunks;
-  if (chunks.length) {
+  // With a section, the tool lists only that section's chunks.
+  if (view.chunks?.length) {
     lines.push('', `Chunks of this skill (load one with load_skill_chunk {"skill": "${view.name}", "chunk": "<id>"}):`);
-    for (const c of chunks) lines.push(`- ${c.id}: ${c.description}`);
+    for (const c of view.chunks) lines.push(`- ${c.id}: ${c.description}`);
   }
-  if (view.section) lines.push('', `Other sections: ${view.sections.map((s) => s.heading).filter((h) => h !== view.section).join(' | ')}`);
-  if (view.resources.length) lines.push('', `Files (read one with read_skill_resource): ${view.resources.slice(0, 30).map((r) => r.path).join(', ')}${view.resources.length > 30 ? ', …' : ''}`);
-  if (view.related.length) lines.push('', `Related skills: ${view.related.join(', ')}`);
+  if (view.otherSections?.length) lines.push('', `Other sections: ${view.otherSections.join(' | ')}`);
+  if (view.files?.length) lines.push('', `Files (read one with read_skill_resource): ${view.files.slice(0, 30).join(', ')}${view.files.length > 30 ? ', …' : ''}`);
+  if (view.related?.length) lines.push('', `Related skills: ${view.related.join(', ')}`);
   out.stdout(lines.join('\n') + '\n');
   return 0;
 }
@@ -194,10 +204,11 @@ async function search(args: string[], ws: () => Promise<Workspace>, out: Command
   if (values.xml) {
     // The same ranking as the tool; the block is rendered from the skills it names, with their location.
     const registry = skillRegistry(w);
-    const skills = found.matched_skills.map((m) => registry.require(m.name));
-    out.stdout(renderCatalog(skills, await loadTokenCounter(), { withLocation: true }).text + '\n');
+    const matches = found.matched_skills.map((m) => ({ skill: registry.require(m.name), confidence: m.confidence ?? 0 }));
+    const nearest = found.nearest ? { skill: registry.require(found.nearest.name), confidence: found.nearest.confidence } : undefined;
+    out.stdout(renderRoutingXml({ matches, noMatch: found.no_match, nearest }) + '\n');
   } else {
-    out.stdout(JSON.stringify({ matched_skills: found.matched_skills.map((m) => ({ name: m.name, description: m.description })) }, null, 2) + '\n');
+    out.stdout(JSON.stringify({ no_match: found.no_match, matched_skills: found.matched_skills.map((m) => ({ name: m.name, description: m.description, confidence: m.confidence })) }, null, 2) + '\n');
   }
   return 0;
 }

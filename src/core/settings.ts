@@ -4,10 +4,10 @@
  * test fails when they drift: `npm run gen:manifest`). VS Code fills the values from its settings;
  * the CLI and the MCP server from `.autosnippet/settings.json` (same keys, read only, optional).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { isAutoSnippetError } from './kernel/errors';
 import type { Logger } from './kernel/log';
+import { parseJson, readRepoFileSync } from './files';
 
 const SEVERITY_OR_OFF = ['error', 'warning', 'info', 'hint', 'off'];
 
@@ -115,7 +115,7 @@ export function settingsTable(): string {
   return ['| setting | default | what it does |', '|---|---|---|', ...rows].join('\n');
 }
 
-export const SETTINGS_FILE = path.join('.autosnippet', 'settings.json');
+export const SETTINGS_FILE = '.autosnippet/settings.json';
 const MAX_SETTINGS_BYTES = 256 * 1024;
 
 /**
@@ -124,18 +124,20 @@ const MAX_SETTINGS_BYTES = 256 * 1024;
  * never created. A value of the wrong type is reported and its default used; the others still apply.
  */
 export function readSettingsFile(root: string, log: Logger): Partial<SettingValues> {
-  const file = path.join(root, SETTINGS_FILE);
-  if (!existsSync(file)) return {};
-  let raw: unknown;
+  // Through the safe reader: a regular file inside the workspace, capped, under a deadline.
+  let text: string;
   try {
-    const st = statSync(file);
-    if (!st.isFile()) throw new Error('it is not a regular file');
-    if (st.size > MAX_SETTINGS_BYTES) throw new Error(`it is larger than ${MAX_SETTINGS_BYTES} bytes`);
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readRepoFileSync(root, SETTINGS_FILE, { kind: 'config', maxBytes: MAX_SETTINGS_BYTES }).text;
   } catch (e) {
-    log.warn(`${SETTINGS_FILE} is ignored: ${(e as Error).message}`);
+    if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) log.warn(`${SETTINGS_FILE} is ignored: ${(e as Error).message}`);
     return {};
   }
+  const parsed = parseJson(text, { subject: SETTINGS_FILE });
+  if (!parsed.ok) {
+    log.warn(`${SETTINGS_FILE} is ignored: ${parsed.problem.message}`);
+    return {};
+  }
+  const raw = parsed.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     log.warn(`${SETTINGS_FILE} is ignored: it must be a JSON object of settings.`);
     return {};

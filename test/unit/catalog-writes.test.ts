@@ -21,10 +21,21 @@ test('scan_project and compliance_report are writing tools: audited, and refused
     const ok = await catalog.invoke(ws, 'scan_project', {}, agent);
     assert.ok(ok.ok, JSON.stringify(ok).slice(0, 300));
     assert.equal(scans(), 1);
-    const log = await catalog.invoke(ws, 'query_audit_log', { action: 'scan_project' }, human);
-    assert.ok(log.ok);
-    const [entry] = (log.data as { entries: { actor: string; result: string }[] }).entries;
-    assert.deepEqual([entry.actor, entry.result], ['external_agent', 'ok']);
+    const audited = async () => {
+      const log = await catalog.invoke(ws, 'query_audit_log', { action: 'scan_project' }, human);
+      assert.ok(log.ok);
+      return (log.data as { entries: { actor: string; result: string }[] }).entries;
+    };
+    assert.deepEqual((await audited()).map((e) => [e.actor, e.result]), [['external_agent', 'ok']]);
+    // The scan record is derived: with no .autosnippet/ yet, it and its audit line wait in memory
+    // (a scan leaves the repository untouched) and reach disk with the first real write.
+    assert.equal(existsSync(ws.dataDir), false);
+    const write = await catalog.invoke(ws, 'submit_candidate', { title: 'Never eval input', summary: 'Parse it instead.', language: 'typescript', category: 'security' }, agent);
+    assert.ok(write.ok, JSON.stringify(write).slice(0, 300));
+    const onDisk = readFileSync(path.join(ws.dataDir, 'audit', 'audit.jsonl'), 'utf8');
+    assert.match(onDisk, /"action":"scan_project"[^\n]*"decision":"allowed"/);
+    assert.ok(onDisk.indexOf('"scan_project"') < onDisk.indexOf('"submit_candidate"'), 'the waiting lines come first');
+    assert.deepEqual((await audited()).map((e) => [e.actor, e.result]), [['external_agent', 'ok']], 'written once');
 
     rmSync(path.join(ws.dataDir, 'audit'), { recursive: true, force: true });
     writeFileSync(path.join(ws.dataDir, 'audit'), 'not a folder');

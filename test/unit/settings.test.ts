@@ -65,6 +65,8 @@ test('the CLI follows .autosnippet/settings.json: with guard turned off, guard-c
     };
     const check = ['guard-check', '--code', 'const v = eval(x);\n', '--language', 'typescript'];
     assert.equal((await run(check)).code, 0);
+    assert.equal(existsSync(path.join(dir, '.autosnippet')), false, 'a read-only command creates nothing, a missing settings file included');
+    mkdirSync(path.join(dir, '.autosnippet'));
     writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({ 'autosnippet.guard.enabled': false }));
     const off = await run(check);
     assert.equal(off.code, 1);

@@ -1,8 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import { looksBinary, readRepoFile } from '../files';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { projectSnapshot, structureEdges } from '../structure';
 import type { Actor } from '../kernel/actors';
@@ -17,6 +16,9 @@ import { BestPracticeAnalyzer } from './dimensions/practices';
 import { ProjectProfileAnalyzer } from './dimensions/profile';
 import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
 import { excerptFrom } from './evidence';
+import { fit, fitSummary, MAX_SUMMARY, MAX_TITLE } from './form';
+import { FormattingAnalyzer } from './dimensions/formatting';
+import { triggerFor } from '../knowledge/recipe-file';
 import { dimensionGuides } from './guides';
 import { selectFiles } from './select';
 import { slicer } from './slices';
@@ -60,6 +62,8 @@ export interface BootstrapResult {
     languages: Record<string, number>;
   };
   targets: { count: number; ecosystems: Record<string, number> };
+  /** Files that could not be read or listed (a FIFO `.gitignore`, an unreadable manifest…), at most 10. */
+  problems?: { file: string; message: string }[];
   /** The language of most scanned production files (VS Code id), when there is one. */
   primaryLanguage?: string;
   candidates: { proposed: number; created: number; existing: number; weak: number };
@@ -101,6 +105,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const total = selection.files.length;
   const analyzers = {
     'code-standard': new CodeStandardAnalyzer(),
+    formatting: new FormattingAnalyzer(),
     'code-pattern': new CodePatternAnalyzer(),
     architecture: new ArchitectureAnalyzer(),
     'best-practice': new BestPracticeAnalyzer(),
@@ -124,7 +129,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   for (let i = 0; i < total; i += READ_BATCH) {
     cancelled(scanned, total);
     const batch = selection.files.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((f) => readSource(path.join(ws.root, f.path), maxFileBytes)));
+    const texts = await Promise.all(batch.map((f) => readSource(ws.root, f.path, maxFileBytes)));
     for (let k = 0; k < batch.length; k++) {
       const r = texts[k];
       if (typeof r !== 'string') {
@@ -145,7 +150,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
       scanned++;
       if (file.target !== undefined) containment.push({ from: nodeKey('target', file.target), to: nodeKey('file', file.path), relation: 'contains', weight: 0.5 });
       languages[file.language] = (languages[file.language] ?? 0) + 1;
-      if (!file.isTest && !file.generated) familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
+      if (file.kind === 'production') familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
     }
     progress({ message: `Scanning source files (${scanned} of ${total})`, done: Math.min(total, i + batch.length), total });
   }
@@ -181,7 +186,8 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();
   for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
     const batch = proposals.slice(i, i + SUBMIT_BATCH);
-    const result = await submitCandidates(ws, batch.map(toCandidateInput), run.actor);
+    // The scan is the author; the audit log records who started it.
+    const result = await submitCandidates(ws, batch.map(toCandidateInput), 'system');
     // `created` lists the new ids in input order, skipping the inputs reported as duplicates.
     const dupByInput = new Map(result.duplicates.map((d) => [d.input, d.existing]));
     let next = 0;
@@ -211,6 +217,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   return {
     scanned: { files: scanned, bytes, eligible: selection.eligible, capped: selection.capped || skipped.overBudget > 0, skipped, ignoredByGitignore: listing.ignored, languages },
     targets: { count: structure.targets.length, ecosystems: structure.ecosystems as Record<string, number> },
+    ...(structure.problems.length ? { problems: structure.problems.slice(0, 10).map((p) => ({ file: p.manifest, message: p.message })) } : {}),
     ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
     candidates: { proposed: proposals.length, created, existing, weak },
     dimensions,
@@ -224,14 +231,18 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   };
 }
 
-function toCandidateInput(d: CandidateDraft): CandidateInput {
+/** The candidate as recorded: a title and summary within the reviewer's bounds, a short kebab-case trigger. */
+export function toCandidateInput(d: CandidateDraft): CandidateInput {
+  const title = fit(d.title, MAX_TITLE);
   return {
-    title: d.title,
+    title,
+    trigger: triggerFor(d.trigger ?? title),
     knowledgeType: d.knowledgeType,
     language: d.language,
     category: d.category,
-    summary: d.summary,
+    summary: fitSummary(d.summary, MAX_SUMMARY),
     ...(d.code ? { code: d.code } : {}),
+    ...(d.details ? { rationale: d.details } : {}),
     reasoning: d.reasoning,
     tags: [...new Set(['bootstrap', d.dimension, ...d.tags])],
     scope: d.target ? 'target' : 'project',
@@ -245,7 +256,7 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
   const read = (rel: string) => {
     let p = cache.get(rel);
     if (!p) {
-      p = readSource(path.join(root, rel), 1024 * 1024).then((r) => (typeof r === 'string' ? r : undefined));
+      p = readSource(root, rel, 1024 * 1024).then((r) => (typeof r === 'string' ? r : undefined));
       cache.set(rel, p);
     }
     return p;
@@ -264,15 +275,13 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
   };
 }
 
-async function readSource(abs: string, maxBytes: number): Promise<string | { skipped: 'tooLarge' | 'binary' | 'unreadable' }> {
+async function readSource(root: string, rel: string, maxBytes: number): Promise<string | { skipped: 'tooLarge' | 'binary' | 'unreadable' }> {
   try {
-    const st = await stat(abs);
-    if (st.size > maxBytes) return { skipped: 'tooLarge' };
-    const text = await readFile(abs, 'utf8');
-    if (text.slice(0, 8000).includes('\u0000')) return { skipped: 'binary' };
+    const text = (await readRepoFile(root, rel, { kind: 'source', maxBytes })).text;
+    if (looksBinary(text)) return { skipped: 'binary' };
     return text.replace(/\r\n/g, '\n');
-  } catch {
-    return { skipped: 'unreadable' };
+  } catch (e) {
+    return { skipped: isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge ? 'tooLarge' : 'unreadable' };
   }
 }
 

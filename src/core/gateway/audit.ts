@@ -29,16 +29,36 @@ const KEPT_FILES = 3;
  * processes can share it.
  */
 export class AuditLog {
-  constructor(readonly dir: string) {}
+  /** Lines of derived writes made while the data folder did not exist, written with the next line that is not. */
+  private pending: string[] = [];
+
+  /** `prepare` runs before the first line is written (the workspace creates `.autosnippet/` there). */
+  constructor(
+    readonly dir: string,
+    private readonly prepare: () => void = () => undefined,
+  ) {}
 
   private get file(): string {
     return path.join(this.dir, 'audit.jsonl');
   }
 
-  async append(record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' }): Promise<void> {
+  /**
+   * Appends one line. `deferrable`: the audited write is derived (kept in memory by the store while
+   * nothing is on disk), so while the data folder (`dir`'s parent) does not exist the line waits in
+   * memory with it instead of creating the folder; it is written before the next line that must be.
+   */
+  async append(record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' }, options: { deferrable?: boolean } = {}): Promise<void> {
+    const line = JSON.stringify(record) + '\n';
+    if (options.deferrable && !existsSync(path.dirname(this.dir))) {
+      this.pending.push(line);
+      return;
+    }
+    this.prepare();
     mkdirSync(this.dir, { recursive: true });
     await this.rotateIfLarge();
-    await fsp.appendFile(this.file, JSON.stringify(record) + '\n');
+    const waiting = this.pending.length;
+    await fsp.appendFile(this.file, this.pending.slice(0, waiting).join('') + line);
+    this.pending.splice(0, waiting);
   }
 
   private async rotateIfLarge(): Promise<void> {
@@ -61,9 +81,9 @@ export class AuditLog {
     for (let i = KEPT_FILES - 2; i >= 1; i--) files.push(path.join(this.dir, `audit.${i}.jsonl`));
     files.push(this.file);
     const byId = new Map<string, AuditEntry>();
-    for (const f of files) {
-      if (!existsSync(f)) continue;
-      for (const line of readFileSync(f, 'utf8').split('\n')) {
+    const texts = files.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
+    for (const text of [...texts, this.pending.join('')]) {
+      for (const line of text.split('\n')) {
         if (!line) continue;
         try {
           const { phase: _phase, ...rec } = JSON.parse(line) as AuditEntry & { phase: string };

@@ -20,7 +20,7 @@ export class Gateway {
   constructor(readonly audit: AuditLog) {}
 
   static for(ws: Workspace): Gateway {
-    return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'))));
+    return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'), () => w.ensureDataDir())));
   }
 
   /**
@@ -55,8 +55,9 @@ export class Gateway {
       argsDigest: digestArgs(input),
     };
     const refusal = check(tool, input, ctx);
+    const deferrable = tool.derivedWrite === true;
     try {
-      await this.audit.append({ ...base, phase: 'decision', decision: refusal ? 'denied' : 'allowed', ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}) });
+      await this.audit.append({ ...base, phase: 'decision', decision: refusal ? 'denied' : 'allowed', ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}) }, { deferrable });
     } catch (e) {
       return {
         ok: false,
@@ -72,7 +73,7 @@ export class Gateway {
 
     const result = await execute();
     await this.audit
-      .append({ id, phase: 'outcome', result: result.ok ? 'ok' : 'error', ...(result.ok ? {} : { error: result.error.code }), durationMs: Math.round(performance.now() - started) })
+      .append({ id, phase: 'outcome', result: result.ok ? 'ok' : 'error', ...(result.ok ? {} : { error: result.error.code }), durationMs: Math.round(performance.now() - started) }, { deferrable })
       .catch(() => undefined); // the decision is on record; a lost outcome line must not undo a finished write
     return result;
   }

@@ -22,11 +22,22 @@ export const ERROR_CODES = {
   // store
   STORE_LOCKED: { meaning: 'Another process held the database lock for too long.', action: 'Try again in a moment; if it persists, close the other AutoSnippet processes.' },
   STORE_CORRUPT: { meaning: 'The database file is damaged.', action: 'It was moved aside and a fresh one created; rebuild_index restores the recipes from their files.' },
+  STORE_UNAVAILABLE: { meaning: 'The database cannot be used at all (a folder or a file where `.autosnippet/` or its database should be, a Node.js without zlib.crc32, an open that failed).', action: 'Do what the message says (move the file or folder it names, install Node.js 20.15 or newer); tools that need no database keep working.' },
+  // reading the repository (the file service)
+  NOT_A_REGULAR_FILE: { meaning: 'A FIFO, socket, device or folder was found where a file was expected; it was never opened.', action: 'Replace it with a regular file, or leave it: it is skipped.' },
+  FILE_TOO_LARGE: { meaning: 'A file is over the size cap of its kind (a recipe, a skill, a rule file, a source file) and was not read.', action: 'Make the file smaller or split it; the message gives its size and the cap.' },
+  READ_TIMEOUT: { meaning: 'Reading a file did not finish within its deadline; it was left out.', action: 'Check the disk or network share the file is on, then try again.' },
+  UNREADABLE_FILE: { meaning: 'A file or folder exists but cannot be read (permissions, an I/O error).', action: 'Check its permissions.' },
+  INVALID_YAML: { meaning: 'YAML (front matter, a skill header) does not parse, or exceeds the alias, size or depth limits.', action: 'Fix the YAML at the line named in the message.' },
+  INVALID_JSON: { meaning: 'A JSON file does not parse, or exceeds the size or depth limits.', action: 'Fix the JSON at the line named in the message.' },
+  INVALID_IGNORE_LINE: { meaning: 'A line of a `.gitignore` (or the excludes setting) could not be applied (too long, too many `**`, too many patterns); the other lines apply.', action: 'Shorten or simplify the line named in the problem.' },
+  LISTING_BOUNDED: { meaning: 'Listing the workspace stopped at a bound (time, number of files, depth); the files after it are not listed.', action: 'List generated or vendored folders in .gitignore, or open a smaller folder.' },
+  PROBLEMS_OMITTED: { meaning: 'More problems of the same kinds were found than are listed.', action: 'Fix the ones listed first; the count says how many more there are.' },
   // skills
   SKILL_NOT_FOUND: { meaning: 'No skill has that name.', action: 'Use a name from list_skills or search_skills; the closest names are listed.' },
   SECTION_NOT_FOUND: { meaning: 'The skill has no `##` section with that heading.', action: 'Use one of the headings listed in the answer, or load the whole skill.' },
   CHUNK_NOT_FOUND: { meaning: 'The skill has no chunk with that id.', action: 'Use one of the chunk ids load_skill lists.' },
-  RESOURCE_NOT_FOUND: { meaning: 'The skill folder has no file at that path.', action: 'Use one of the files load_skill lists under `resources`.' },
+  RESOURCE_NOT_FOUND: { meaning: 'The skill folder has no file at that path.', action: 'Use one of the files load_skill lists under `files`.' },
   PATH_OUTSIDE_SKILL: { meaning: 'The path leads outside the skill\'s folder (absolute, `..` or a link).', action: 'Give a path relative to the skill folder.' },
   INVALID_SKILL: { meaning: 'The skill does not pass validation (its SKILL.md has errors).', action: 'Fix the problems listed in `details`; `autosnippet skills validate` shows them too.' },
   SKILL_EXISTS: { meaning: 'A skill of that name is already installed.', action: 'Pass overwrite: true to replace it, or choose another name.' },
@@ -86,9 +97,30 @@ export const ErrorCode = {
   PermissionDenied: 'PERMISSION_DENIED',
   StoreLocked: 'STORE_LOCKED',
   StoreCorrupt: 'STORE_CORRUPT',
+  /** The database cannot be used at all (a folder where its file should be, a Node.js without zlib.crc32…). */
+  StoreUnavailable: 'STORE_UNAVAILABLE',
   Internal: 'INTERNAL',
   Cancelled: 'CANCELLED',
   OutputTooLarge: 'OUTPUT_TOO_LARGE',
+  /** A path (or the link it goes through) leads outside the workspace. */
+  PathOutsideWorkspace: 'PATH_OUTSIDE_WORKSPACE',
+  /** A path (or the link it goes through) leads outside a skill's folder. */
+  PathOutsideSkill: 'PATH_OUTSIDE_SKILL',
+  /** A FIFO, socket, device or folder where a file was expected: never opened. */
+  NotARegularFile: 'NOT_A_REGULAR_FILE',
+  /** A file over the size cap of its kind (see core/files/read.ts). */
+  FileTooLarge: 'FILE_TOO_LARGE',
+  /** A read that did not finish within its deadline. */
+  ReadTimeout: 'READ_TIMEOUT',
+  /** A file that exists but cannot be read (permissions, I/O error). */
+  UnreadableFile: 'UNREADABLE_FILE',
+  /** YAML or JSON that does not parse, or exceeds the alias, size or depth limits. */
+  InvalidYaml: 'INVALID_YAML',
+  InvalidJson: 'INVALID_JSON',
+  /** Problems, not errors: a `.gitignore` line left out, a listing cut at a bound, a list of problems cut. */
+  InvalidIgnoreLine: 'INVALID_IGNORE_LINE',
+  ListingBounded: 'LISTING_BOUNDED',
+  ProblemsOmitted: 'PROBLEMS_OMITTED',
 } as const satisfies Record<string, ErrorCode>;
 
 export function isAutoSnippetError(e: unknown): e is AutoSnippetError {

@@ -46,7 +46,10 @@ export interface Truncation {
   hint: string;
 }
 
-/** The one envelope every tool result shares, whatever the channel. */
+/**
+ * The one envelope every tool result shares, whatever the channel. `notice` says something the caller
+ * did not ask about but should know (the write that created `.autosnippet/`).
+ */
 export type ToolResult<O = unknown> =
-  | { ok: true; tool: string; data: O; truncated?: Truncation }
-  | { ok: false; tool: string; error: ToolErrorBody };
+  | { ok: true; tool: string; data: O; truncated?: Truncation; notice?: string }
+  | { ok: false; tool: string; error: ToolErrorBody; notice?: string };

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
+import { AutoSnippetError } from '../kernel/errors';
+import { parseFrontMatter } from '../files';
 import { normalizeLanguage } from '../kernel/languages';
 import { bodyOf, splitBody } from './recipe-body';
 import {
@@ -58,10 +60,23 @@ export function slugify(text: string): string {
   return slug || 'recipe';
 }
 
-/** `fetch-with-retry` → `@fetchWithRetry`. */
+/** Words a trigger leaves out: they make it longer to type and say nothing. */
+const TRIGGER_STOPWORDS = new Set(['a', 'an', 'the', 'in', 'of', 'to', 'for', 'and', 'or', 'on', 'at', 'is', 'are', 'be', 'by', 'from', 'with', 'as', 'its', 'it', 'this', 'that', 'into', 'not']);
+
+/**
+ * A short kebab-case trigger from a title or a name: `Fetch with retry` → `@fetch-retry`,
+ * `Wrap HTTP calls in withRetry` → `@wrap-http-calls-retry`. At most four words and 32 characters,
+ * never cut inside a word.
+ */
 export function triggerFor(text: string): string {
   const words = slugify(text).split('-').filter(Boolean);
-  return '@' + words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+  const content = words.filter((w) => !TRIGGER_STOPWORDS.has(w));
+  const kept: string[] = [];
+  for (const w of content.length ? content : words) {
+    if (kept.length === 4 || [...kept, w].join('-').length > 32) break;
+    kept.push(w);
+  }
+  return '@' + (kept.join('-') || words[0]?.slice(0, 32) || 'recipe');
 }
 
 /** Workspace-relative path of a recipe file for a category and a title. */
@@ -87,23 +102,10 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   const fail = (message: string, field?: string) => problems.push({ file, ...(field ? { field } : {}), message });
   const warn = (message: string, field?: string) => warnings.push({ file, ...(field ? { field } : {}), message });
 
-  let data: Record<string, unknown> = {};
-  let body = text;
-  if (/^---[ \t]*\n/.test(text)) {
-    if (!/\n---[ \t]*(\n|$)/.test(text.slice(3))) return { ok: false, problems: [{ file, message: 'The frontmatter has no closing `---` line.' }] };
-    try {
-      const parsed = matter(text, {});
-      body = parsed.content;
-      if (parsed.data === null || typeof parsed.data !== 'object' || Array.isArray(parsed.data)) {
-        return { ok: false, problems: [{ file, message: 'The frontmatter must be a mapping of fields (title: …, summary: …).' }] };
-      }
-      data = toPlain(parsed.data) as Record<string, unknown>;
-    } catch (e) {
-      const err = e as { reason?: string; message?: string; mark?: { line?: number } };
-      const line = typeof err.mark?.line === 'number' ? ` at line ${err.mark.line + 2}` : '';
-      return { ok: false, problems: [{ file, message: `The frontmatter is not valid YAML${line}: ${err.reason ?? String(err.message).split('\n')[0]}.` }] };
-    }
-  }
+  const fm = parseFrontMatter(text);
+  if (!fm.ok) return { ok: false, problems: [{ file, message: fm.problem.message }] };
+  const data = fm.value.data;
+  const body = fm.value.body;
 
   for (const key of Object.keys(data)) {
     if (KNOWN_FIELDS.has(key)) continue;
@@ -166,7 +168,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   }
 
   const tags = stringList(data.tags, 'tags', fail);
-  const sourceFiles = stringList(data.sources, 'sources', fail);
+  const sourceFiles = [...new Set([...stringList(data.sources, 'sources', fail), ...sections.sources])];
   const relations = readRelations(data.relations, fail);
   const constraints = readConstraints(data.constraints, fail);
 
@@ -211,7 +213,10 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   return { ok: true, recipe, warnings };
 }
 
-/** Writes a recipe as Markdown: camelCase frontmatter, then usage, code, rationale and steps sections. */
+/**
+ * Writes a recipe as Markdown: a short camelCase frontmatter, then the usage, code, why, steps and
+ * sources sections (sources as links that open the file at the line).
+ */
 export function serializeRecipe(recipe: Recipe): string {
   return frontmatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
 }
@@ -222,13 +227,10 @@ export function serializeRecipe(recipe: Recipe): string {
  */
 export function patchFrontmatter(rawText: string, patch: Record<string, unknown>): string {
   const text = normalizeText(rawText);
-  let data: Record<string, unknown> = {};
-  let body = text;
-  if (/^---[ \t]*\n/.test(text)) {
-    const parsed = matter(text, {});
-    data = toPlain(parsed.data) as Record<string, unknown>;
-    body = parsed.content;
-  }
+  const fm = parseFrontMatter(text);
+  if (!fm.ok) throw new AutoSnippetError('INVALID_RECIPE_FILE', fm.problem.message, 'Fix the frontmatter first.');
+  const data = { ...fm.value.data };
+  const body = fm.value.body;
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) delete data[k];
     else data[k] = v;
@@ -252,7 +254,6 @@ function frontmatterOf(r: Recipe): Record<string, unknown> {
     complexity: r.complexity,
     relations: r.relations && Object.keys(r.relations).length ? r.relations : undefined,
     constraints: r.constraints && Object.keys(r.constraints).length ? r.constraints : undefined,
-    sources: r.sourceFiles?.length ? r.sourceFiles : undefined,
     candidateId: r.candidateId,
     createdBy: r.createdBy,
     createdAt: r.createdAt,
@@ -345,14 +346,6 @@ function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Con
     if (!['guards', 'preconditions', 'boundaries', 'sideEffects'].includes(key)) fail(`\`constraints.${key}\` is not known; use guards, preconditions, boundaries or sideEffects.`, `constraints.${key}`);
   }
   return Object.keys(out).length ? out : undefined;
-}
-
-/** YAML timestamps come back as Dates; the model keeps ISO strings. */
-function toPlain(v: unknown): unknown {
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return v.map(toPlain);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlain(x)]));
-  return v;
 }
 
 function assignDefined<T extends object>(target: T, values: Partial<T>): void {

@@ -1,6 +1,7 @@
 import { promises as fsp, existsSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../kernel/errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { closestNames } from '../kernel/names';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
@@ -21,6 +22,8 @@ export interface RecipeSummary {
   summary: string;
   tags: string[];
   quality: number;
+  /** Whether the recipe has code to insert (a trigger offers only those). */
+  hasCode: boolean;
   file: string;
   updatedAt: string;
 }
@@ -70,6 +73,7 @@ export function toSummary(r: RecipeRow): RecipeSummary {
     summary: r.summary,
     tags: JSON.parse(r.tags) as string[],
     quality: r.quality,
+    hasCode: (JSON.parse(r.meta) as { hasCode?: boolean }).hasCode === true,
     file: r.file,
     updatedAt: r.updated_at,
   };
@@ -139,11 +143,12 @@ export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
   let row = await resolveRecipeRow(ws, ref);
   let text: string;
   try {
-    text = await fsp.readFile(path.join(ws.root, row.file), 'utf8');
-  } catch {
+    text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
+  } catch (e) {
+    if (!isAutoSnippetError(e) || e.code !== ErrorCode.NotFound) throw e;
     await syncRecipes(ws);
     row = findRecipeRow(ws, ref);
-    text = await fsp.readFile(path.join(ws.root, row.file), 'utf8');
+    text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   }
   if (contentHash(text) !== row.hash) await syncRecipes(ws);
   const parsed = parseRecipeFile(text, row.file);

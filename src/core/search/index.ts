@@ -3,7 +3,5 @@
 export { keywordSearch, matchExpression, type KeywordHit, type SearchFilter } from './keyword';
 export { semanticSearch, MIN_SIMILARITY, type SemanticHit } from './semantic';
 export { reciprocalRankFusion, rankRecipes, RRF_K, type FusedHit, type SearchMode, type RankedHit } from './hybrid';
-export { HashedNgramEmbedder, type Embedder } from './embedder';
+export { HashedNgramEmbedder, type Embedder } from '../text';
 export { useEmbedder, embedderOf, FIELD_WEIGHTS } from './documents';
-export { bm25 } from './bm25';
-export { tokenize, queryTerms } from './text';

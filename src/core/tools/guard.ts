@@ -137,6 +137,7 @@ export const scanProject = defineTool({
   outputSchema: Out({ ...scanOut, compliance: Out({ score: Type.Number(), previousScore: Opt(Type.Number()), trend: Type.String() }) }),
   // It records the scan for compliance trends: a write, so it passes the Gateway and is audited.
   access: 'propose',
+  derivedWrite: true,
   confirmation: () => ({ title: 'Scan the workspace?', message: 'Check every source file against the guard rules and record the result for the compliance trend.' }),
   maxOutputChars: 40_000,
   paginate: 'violations',
@@ -203,6 +204,7 @@ export const complianceReportTool = defineTool({
   outputSchema: Domain<ComplianceReport>('Score, counts, per rule and per file with the change since the previous scan, and the trend.'),
   // It records a scan when there is none or when asked to rescan: a write, audited by the Gateway.
   access: 'propose',
+  derivedWrite: true,
   confirmation: (input) => ({ title: 'Guard compliance report', message: input.rescan ? 'Scan the workspace now and record the result for the compliance trend.' : 'Report the last recorded scan (scanning and recording one if there is none).' }),
   maxOutputChars: 24_000,
   async handler(ws, input, ctx) {

@@ -32,8 +32,9 @@ export const health = defineTool({
       imageBytes: Type.Integer(),
       journalBytes: Type.Integer(),
       sequence: Type.Integer(),
-      status: StringEnum(['ok', 'recovered']),
+      status: StringEnum(['not-created', 'ok', 'recovered', 'lost-commit'], { description: 'not-created until the first write (nothing is on disk before it); recovered when a damaged file was moved aside; lost-commit when an incomplete last commit was cut from the journal.' }),
       recovered: Opt(Domain<{ movedTo: string; reason: string }>('The damaged file that was moved aside, and why.')),
+      lostCommit: Opt(Domain<{ sequence: number; savedTo: string; reason: string }>('The incomplete last commit cut from the journal: its number, where its bytes were saved, and why.')),
     }),
     counts: Type.Record(Type.String(), Type.Number()),
   }),
@@ -54,12 +55,14 @@ export const health = defineTool({
       workspace: { root: ws.root, dataDir: ws.dataDir, trusted: ws.settings.trusted },
       database: {
         path: s.path,
+        // Nothing is written before the first write a person or an agent asks for.
+        status: !s.created ? ('not-created' as const) : s.recovered ? ('recovered' as const) : s.lostCommit ? ('lost-commit' as const) : ('ok' as const),
         schemaVersion: s.schemaVersion,
         imageBytes: s.imageBytes,
         journalBytes: s.journalBytes,
         sequence: s.sequence,
-        status: s.recovered ? ('recovered' as const) : ('ok' as const),
         ...(s.recovered ? { recovered: s.recovered } : {}),
+        ...(s.lostCommit ? { lostCommit: s.lostCommit } : {}),
       },
       counts,
     };

@@ -73,6 +73,12 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TSchema =
   destructive?: boolean;
   /** A batch write: the Gateway refuses more than `max` items in `input[field]`. */
   batch?: { field: string; max: number };
+  /**
+   * Its only write is a derived record (a guard scan summary). While `.autosnippet/` does not exist the
+   * store keeps such a record in memory, and the Gateway keeps its audit lines with it: both reach disk
+   * with the first real write, so a read-mostly session leaves the repository untouched.
+   */
+  derivedWrite?: boolean;
   /** Shown before a `propose` tool runs in VS Code. */
   confirmation?: (input: Static<I>) => { title: string; message: string };
   handler(ws: Workspace, input: Static<I>, ctx: HandlerContext): Promise<Static<O>> | Static<O>;

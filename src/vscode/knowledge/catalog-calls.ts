@@ -12,13 +12,13 @@ export async function invoke<I extends TObject, O extends TSchema>(host: Extensi
   try {
     ws = await host.getWorkspace();
   } catch (e) {
-    void vscode.window.showErrorMessage((e as Error).message);
+    showError(host, (e as Error).message);
     return undefined;
   }
   const result = await host.catalog.call(ws, tool, input, person);
   if (!result.ok) {
     host.log.warn(`${tool.name} failed: ${result.error.code} ${result.error.message}`);
-    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
+    showError(host, result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
     return undefined;
   }
   return result.data;
@@ -45,4 +45,12 @@ export async function invokeAll<I extends TObject, O extends TSchema, F extends 
     if (cursor === undefined) break;
   }
   return out;
+}
+
+/** An error the person can act on: the message, and the log with the details one click away. */
+export function showError(host: ExtensionHost, message: string): void {
+  const log = vscode.l10n.t('Show Log');
+  void vscode.window.showErrorMessage(message, log).then((picked) => {
+    if (picked === log) host.output.show();
+  });
 }
