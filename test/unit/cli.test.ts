@@ -49,3 +49,19 @@ test('a catalog tool is a command: flags from its schema, kebab or snake name, d
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a tool command that creates .autosnippet/ says so on stderr; stdout stays the data', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'as-cli-'));
+  try {
+    const args = ['-w', dir, 'submit-candidate', '--title', 'Never eval input', '--summary', 'Parse it instead.', '--language', 'typescript', '--category', 'security'];
+    const first = await run(args);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /Created \.autosnippet\/ in .* for this first write/);
+    assert.ok(JSON.parse(first.stdout).id, 'stdout is the data alone');
+    const second = await run([...args.slice(0, 4), 'Always parse input', ...args.slice(5)]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /Created \.autosnippet/, 'said once');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -27,7 +27,7 @@ export type { BootstrapResult } from '../bootstrap';
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
 export { skillRegistry } from '../skills/registry';
 export type { SkillRegistry } from '../skills/registry';
-export { renderCatalog, renderRoutingXml, summaryOf, catalogEntry } from '../skills/render';
+export { renderRoutingXml, summaryOf, catalogEntry } from '../skills/render';
 export { loadTokenCounter } from '../skills/tokens';
 export type { SkillProblem, ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../skills/types';
 export { validateSkillFolder, validateSkillText } from '../skills/validate';
