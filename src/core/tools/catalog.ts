@@ -210,7 +210,10 @@ function deeperThan(value: unknown, max: number): string | undefined {
   return undefined;
 }
 
-/** `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`. */
+/**
+ * `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`; so are
+ * the forms clients prefix tools with: `mcp__autosnippet__approve_candidate`, `functions.approve_candidate`.
+ */
 export function canonicalToolName(name: string): string {
   return name
     .slice(0, 200)
@@ -219,7 +222,7 @@ export function canonicalToolName(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
-    .replace(/^autosnippet_/, '');
+    .replace(/^(mcp_autosnippet_|functions_)?(autosnippet_)?/, '');
 }
 
 function failure(tool: string, error: ToolErrorBody): ToolResult {
