@@ -212,7 +212,8 @@ function deeperThan(value: unknown, max: number): string | undefined {
 
 /**
  * `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`; so are
- * the forms clients prefix tools with: `mcp__autosnippet__approve_candidate`, `functions.approve_candidate`.
+ * the forms clients prefix tools with: `mcp__autosnippet__approve_candidate`, `functions.approve_candidate`,
+ * `autosnippet_autosnippet_approve_candidate`, `AutoSnippet_approveCandidate`.
  */
 export function canonicalToolName(name: string): string {
   return name
@@ -222,7 +223,7 @@ export function canonicalToolName(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
-    .replace(/^(mcp_autosnippet_|functions_)?(autosnippet_)?/, '');
+    .replace(/^(mcp_autosnippet_|functions_)?(auto_?snippet_)*/, '');
 }
 
 function failure(tool: string, error: ToolErrorBody): ToolResult {
