@@ -108,6 +108,15 @@ test('a field of the wrong type, an unknown field and a bad enum value are each 
   assert.ok(!badEnum.ok && badEnum.error.field === 'mode' && /"a", "b"/.test(badEnum.error.message));
 });
 
+test('an unknown field with a 5,000-character name is named by its start, and the error fits the bound', async () => {
+  const key = 'k'.repeat(5000);
+  const r = await catalog.invoke(ws, 'echo', { text: 'x', [key]: 1 }, agent);
+  assert.ok(!r.ok && r.error.code === 'INVALID_INPUT', JSON.stringify(r).slice(0, 300));
+  assert.ok(JSON.stringify(r).length <= echo.maxOutputChars, `${JSON.stringify(r).length} characters`);
+  assert.match(r.error.message, /unknown field "k{20,}…"/);
+  assert.ok(r.error.field!.startsWith('kkkk') && r.error.field!.length <= 101);
+});
+
 test('non-object input is refused with INVALID_INPUT', async () => {
   const r = await catalog.invoke(ws, 'echo', ['text'], agent);
   assert.ok(!r.ok && r.error.code === 'INVALID_INPUT');

@@ -238,11 +238,15 @@ export function toErrorBody(e: unknown): ToolErrorBody {
   return { code: ErrorCode.Internal, message: `Internal error: ${message}`, hint: 'This is a bug in AutoSnippet; the log has details.' };
 }
 
+/** Longest field path an error repeats: an unknown key can be megabytes long, and the error must fit its bound. */
+const MAX_FIELD_CHARS = 100;
+
 function fieldOf(err: ErrorObject): string | undefined {
   const base = err.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  if (err.keyword === 'required') return [base, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
-  if (err.keyword === 'additionalProperties') return [base, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
-  return base || undefined;
+  let field = base;
+  if (err.keyword === 'required') field = [base, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+  if (err.keyword === 'additionalProperties') field = [base, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+  return field.length > MAX_FIELD_CHARS ? `${field.slice(0, MAX_FIELD_CHARS)}…` : field || undefined;
 }
 
 function explain(err: ErrorObject, field: string | undefined): string {
