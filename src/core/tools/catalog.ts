@@ -80,6 +80,11 @@ export class ToolCatalog {
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.get(name);
     if (!tool) return this.unknownTool(ws, name, rawInput, ctx);
+    const result = await this.invokeTool(ws, tool, rawInput, ctx);
+    return result.ok ? result : errorWithinBound(result, tool.maxOutputChars);
+  }
+
+  private async invokeTool(ws: Workspace, tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
     // An agent's attempt at a people-only tool is refused and audited before anything else, malformed or not.
     if (tool.access === 'review' && isAgent(ctx.actor)) return Gateway.for(ws).refuse(tool.name, rawInput, ctx);
@@ -228,6 +233,34 @@ export function canonicalToolName(name: string): string {
 
 function failure(tool: string, error: ToolErrorBody): ToolResult {
   return { ok: false, tool, error };
+}
+
+/**
+ * An error answer fits its tool's bound as a result does. Messages quote what was asked for, and JSON
+ * escaping can make a quote six times longer (a NUL is `\u0000`): details go first, then the hint and,
+ * if still needed, the message are cut to the longest start that fits, marked with "…". The code and
+ * the field stay whole.
+ */
+function errorWithinBound(result: Extract<ToolResult, { ok: false }>, maxChars: number): ToolResult {
+  const size = (r: ToolResult) => JSON.stringify(r).length;
+  if (size(result) <= maxChars) return result;
+  const { details: _details, ...error } = result.error;
+  let fitted: Extract<ToolResult, { ok: false }> = { ...result, error };
+  for (const key of ['hint', 'message'] as const) {
+    const text = fitted.error[key];
+    if (!text || size(fitted) <= maxChars) continue;
+    const cut = (n: number) => ({ ...fitted, error: { ...fitted.error, [key]: `${text.slice(0, n)}…` } });
+    let lo = 0;
+    let hi = text.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (size(cut(mid)) <= maxChars) lo = mid;
+      else hi = mid - 1;
+    }
+    fitted = cut(lo);
+    if (key === 'hint' && lo === 0) delete fitted.error.hint;
+  }
+  return fitted;
 }
 
 export function toErrorBody(e: unknown): ToolErrorBody {
