@@ -3,7 +3,7 @@
 //   slow   — plain Node too, but long: crash trials with real processes, the full ReDoS analysis (test/slow)
 //   mcp    — the MCP SDK's client against the built dist/mcp.js (test/mcp/**/*.test.ts)
 //   vscode — the built extension inside code-server, driven by Playwright (test/vscode/*.test.ts)
-//   fuzz   — only when asked (`npm run test:fuzz`): 1,000+ SIGKILL trials of the store (test/fuzz)
+//   fuzz   — only when asked (`npm run test:fuzz`): 10,000+ generated MCP calls and 1,000+ SIGKILL trials (test/fuzz)
 // Set-up (build, and for the vscode layer the offline code-server install) happens here, so one
 // command does everything on a fresh machine.
 import { spawnSync } from 'node:child_process';
