@@ -39,7 +39,7 @@ function testFiles(dir) {
 // tsx strips types without checking them: the whole run starts with the compiler.
 if (all) for (const project of ['.', 'src/webview']) run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', project]);
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
-if (layers.some((l) => l === 'mcp' || l === 'vscode')) run(process.execPath, ['scripts/build.mjs']);
+if (layers.some((l) => l === 'mcp' || l === 'vscode' || l === 'fuzz')) run(process.execPath, ['scripts/build.mjs']); // the fuzz suite drives the built server
 // The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.
 const env = { ...process.env };
 if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {
