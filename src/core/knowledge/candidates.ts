@@ -20,7 +20,8 @@ export interface SubmitResult {
 /**
  * Records proposals as pending candidates. Idempotent: an input whose content matches an existing
  * candidate (pending, approved or rejected; or the content an edited candidate started from) or a
- * recipe of the same title and language is reported as a duplicate, not created again. One transaction for the whole batch.
+ * recipe of the same title and language is reported as a duplicate, not created again. One
+ * transaction for the whole batch.
  */
 export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], actor: Author): Promise<SubmitResult> {
   const at = new Date().toISOString();
