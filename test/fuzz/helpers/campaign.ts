@@ -5,6 +5,7 @@
  * for writes. Seeded: each lane draws from its own fork of the run's seed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCatalog } from '../../../src/core/tools';
@@ -34,7 +35,11 @@ export interface CampaignFigures {
   toolsInCatalog: number;
   crashes: number;
   hangs: number;
+  /** Answers after more than 5 s of wall-clock time (the machine's load average is printed beside). */
+  slowAnswers: number;
   slowestMs: number;
+  /** CPU time the server spent on the call that cost it most. */
+  mostCpuMs: number;
   overBound: number;
   answers: Record<AnswerKind, number>;
   pathAttacks: number;
@@ -102,7 +107,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 
     const figures: CampaignFigures = {
       seed: options.seed, calls: 0, byTransport: { stdio: 0, http: 0 }, toolsCovered: 0, toolsInCatalog: specs.length,
-      crashes: 0, hangs: 0, slowestMs: 0, overBound: 0,
+      crashes: 0, hangs: 0, slowAnswers: 0, slowestMs: 0, mostCpuMs: 0, overBound: 0,
       answers: { 'registry-error': 0, 'valid-result': 0, 'rpc-invalid-params': 0, 'rpc-too-large': 0, 'http-413': 0, bad: 0 },
       pathAttacks: 0, pathEscapes: 0, writesOutside: 0,
       reviewAttempts: 0, reviewRefused: 0, reviewProtocolRefusals: 0, reviewUnaudited: 0, restarts: 0, warmUpSlowestMs: 0, seconds: 0,
@@ -137,6 +142,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           figures.calls++;
           figures.byTransport[lane.transport]++;
           figures.slowestMs = Math.max(figures.slowestMs, outcome.ms);
+          figures.mostCpuMs = Math.max(figures.mostCpuMs, outcome.cpuMs ?? 0);
+          if (verdict.slow) figures.slowAnswers++;
           figures.answers[verdict.kind]++;
           if (verdict.crash) figures.crashes++;
           if (verdict.hang) figures.hangs++;
@@ -239,6 +246,16 @@ function digestOf(failures: CampaignFailure[]): string[] {
   return [...byKind.entries()].map(([kind, { n, example }]) => `${n}× ${kind}\n    e.g. ${example.lane} call ${example.index}: ${example.call.slice(0, 400)}`);
 }
 
+/** The 1-minute load average against the cores, e.g. "6.2 on 2 cores". */
+export function loadNote(): string {
+  return `${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`;
+}
+
+/** True when more processes want to run than there are cores: wall-clock times then say little. */
+export function overloaded(): boolean {
+  return os.loadavg()[0] > os.availableParallelism();
+}
+
 /** The figures as the table the suite prints. */
 export function figuresTable(f: CampaignFigures, extra: [string, string, string][] = []): string {
   const rows: [string, string, string][] = [
@@ -246,7 +263,8 @@ export function figuresTable(f: CampaignFigures, extra: [string, string, string]
     ['calls (stdio / HTTP)', `${f.calls} (${f.byTransport.stdio} / ${f.byTransport.http})`, '≥ 10,000 in test:fuzz'],
     ['tools covered', `${f.toolsCovered} of ${f.toolsInCatalog}`, 'every tool, review tools included'],
     ['crashes (server exits)', String(f.crashes), '0'],
-    [`hangs (> ${HANG_MS / 1000} s or no answer)`, `${f.hangs} (slowest ${f.slowestMs} ms)`, '0'],
+    [`hangs (> ${HANG_MS / 1000} s of server CPU, or no answer in 20 s)`, `${f.hangs} (most CPU for one call: ${f.mostCpuMs} ms)`, '0'],
+    [`answers after > ${HANG_MS / 1000} s wall clock`, `${f.slowAnswers} (slowest ${f.slowestMs} ms; load ${loadNote()})`, '0 on a machine not overloaded'],
     ['results over their bound', String(f.overBound), '0'],
     ['answers: registry error code', String(f.answers['registry-error']), ''],
     ['answers: schema-valid result', String(f.answers['valid-result']), ''],

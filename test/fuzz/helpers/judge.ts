@@ -9,7 +9,11 @@ import type { JsonSchema } from '../../../src/core/kernel/result';
 import type { FuzzCall, ToolSpec } from './generate';
 import type { Outcome } from './lane';
 
-/** Answers slower than this count as hangs (issue 10, "Done when"). */
+/**
+ * Issue 10's "hang over 5 s": a call the server spends more than this on (its own CPU time), or one it
+ * does not answer at all. Wall-clock time over it is counted apart (`slow`): on a machine shared by
+ * many processes, a call that needs 1 s of CPU can take 10 s to answer.
+ */
 export const HANG_MS = 5000;
 /** The bound of an answer that names no tool of the catalog (UNKNOWN_TOOL). */
 export const UNKNOWN_TOOL_BOUND = 4000;
@@ -22,6 +26,8 @@ export interface Verdict {
   envelope?: { ok: boolean; tool: string; data?: unknown; error?: { code: string; message: string } };
   crash: boolean;
   hang: boolean;
+  /** Answered after more than HANG_MS of wall-clock time. */
+  slow: boolean;
   overBound: boolean;
   /** A canary (text that exists only outside the workspace) is in the answer. */
   escape: boolean;
@@ -42,10 +48,11 @@ export class Judge {
   }
 
   judge(call: FuzzCall, outcome: Outcome, bytesSent: number): Verdict {
-    const v: Verdict = { kind: 'bad', crash: false, hang: false, overBound: false, escape: false, problems: [] };
-    if (outcome.ms > HANG_MS) {
+    const v: Verdict = { kind: 'bad', crash: false, hang: false, slow: outcome.ms > HANG_MS, overBound: false, escape: false, problems: [] };
+    const busyMs = outcome.cpuMs ?? outcome.ms;
+    if (outcome.kind !== 'timeout' && busyMs > HANG_MS) {
       v.hang = true;
-      v.problems.push(`answered after ${outcome.ms} ms (over ${HANG_MS} ms)`);
+      v.problems.push(`the server spent ${busyMs} ms ${outcome.cpuMs === undefined ? '' : 'of CPU '}on it (over ${HANG_MS} ms; answered after ${outcome.ms} ms)`);
     }
     switch (outcome.kind) {
       case 'closed':
@@ -120,7 +127,7 @@ export class Judge {
       const validate = this.outputValidators.get(envelope.tool);
       if (validate && !validate(envelope)) v.problems.push(`the result does not match the outputSchema: ${this.ajv.errorsText(validate.errors).slice(0, 300)}`);
       else if (!validate && spec.access !== 'review') v.problems.push(`no outputSchema was published for ${envelope.tool}`);
-      if (v.problems.length === 0 || v.problems.every((p) => p.startsWith('answered after'))) v.kind = 'valid-result';
+      if (v.problems.length === 0 || (v.hang && v.problems.length === 1)) v.kind = 'valid-result';
       return;
     }
     const code = envelope.error?.code;
@@ -132,7 +139,7 @@ export class Judge {
     if (typeof code !== 'string' || !isErrorCode(code)) v.problems.push(`error code ${JSON.stringify(code)} is not in the registry`);
     else if (code === 'INTERNAL') v.problems.push(`INTERNAL: ${envelope.error?.message.slice(0, 300)}`);
     if (typeof envelope.error?.message !== 'string' || envelope.error.message.length === 0) v.problems.push('an error without a message');
-    if (v.problems.length === 0 || v.problems.every((p) => p.startsWith('answered after'))) v.kind = 'registry-error';
+    if (v.problems.length === 0 || (v.hang && v.problems.length === 1)) v.kind = 'registry-error';
   }
 
   private checkCanaries(text: string, v: Verdict): void {

@@ -13,13 +13,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, ErrorCode as RpcCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { serverJs } from '../../mcp/client';
 
-export type Outcome =
-  | { kind: 'result'; result: CallToolResult; ms: number }
-  | { kind: 'rpc-error'; code: number; message: string; ms: number }
-  | { kind: 'http-status'; status: number; message: string; ms: number }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'closed'; message: string; ms: number }
-  | { kind: 'client-error'; message: string; ms: number };
+/** `ms`: wall-clock time of the call; `cpuMs`: CPU time the server process used meanwhile (Linux only). */
+export type Outcome = (
+  | { kind: 'result'; result: CallToolResult }
+  | { kind: 'rpc-error'; code: number; message: string }
+  | { kind: 'http-status'; status: number; message: string }
+  | { kind: 'timeout' }
+  | { kind: 'closed'; message: string }
+  | { kind: 'client-error'; message: string }
+) & { ms: number; cpuMs?: number };
 
 export interface LaneOptions {
   transport: 'stdio' | 'http';
@@ -28,6 +30,8 @@ export interface LaneOptions {
 }
 
 const HTTP_TOKEN = 'fuzz-token';
+/** Linux's USER_HZ, the unit of /proc/PID/stat times: 100 on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
 
 export class ServerLane {
   private client!: Client;
@@ -77,6 +81,25 @@ export class ServerLane {
    * checks it and reports what was wrong.
    */
   async call(name: string, args: unknown, timeoutMs: number): Promise<Outcome> {
+    const cpu0 = this.cpuMs();
+    const outcome = await this.timedCall(name, args, timeoutMs);
+    const cpu1 = this.cpuMs();
+    return cpu0 !== undefined && cpu1 !== undefined ? { ...outcome, cpuMs: cpu1 - cpu0 } : outcome;
+  }
+
+  /** CPU time (user + system, all threads) the server process has used so far, from /proc; undefined elsewhere. */
+  private cpuMs(): number | undefined {
+    if (!this.pidValue || this.closed) return undefined;
+    try {
+      // Fields 14 and 15 (utime, stime) in clock ticks, counted after the parenthesised command name.
+      const fields = readFileSync(`/proc/${this.pidValue}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async timedCall(name: string, args: unknown, timeoutMs: number): Promise<Outcome> {
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
     if (this.closed) return { kind: 'closed', message: 'the server had already exited', ms: 0 };
