@@ -47,7 +47,7 @@ export interface CampaignFigures {
   writesOutside: number;
   reviewAttempts: number;
   reviewRefused: number;
-  /** Attempts refused by the protocol layer (-32602: `arguments` not an object) before a tool was named: nothing to audit. */
+  /** Attempts refused by the protocol layer before any tool is looked up (-32602: `arguments` not an object; a message over the size limit): no tool ran. */
   reviewProtocolRefusals: number;
   reviewUnaudited: number;
   restarts: number;
@@ -136,7 +136,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
         for (let index = 0; index < perLane; index++) {
           // Every tool at least once per lane, review tools included, then at random.
           const call: FuzzCall = index < specs.length ? generator.first(specs[index]) : generator.next();
-          const bytes = Buffer.byteLength(JSON.stringify(call.args ?? null) ?? "");
+          const bytes = Buffer.byteLength(JSON.stringify({ name: call.name, arguments: call.args ?? null }));
           const outcome = await lane.call(call.name, call.args, abandonMs);
           const verdict = judge.judge(call, outcome, bytes);
           figures.calls++;
@@ -154,7 +154,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           if (meant) covered.add(meant.name);
           if (meant?.access === 'review') {
             figures.reviewAttempts++;
-            if (verdict.kind === 'rpc-invalid-params') figures.reviewProtocolRefusals++;
+            // Refused before any tool is looked up: `arguments` not an object, or a message over the transport's size limit.
+            if (verdict.kind === 'rpc-invalid-params' || verdict.kind === 'rpc-too-large' || verdict.kind === 'http-413') figures.reviewProtocolRefusals++;
             else {
               expectedAudit.push({ action: meant.name, digest: digestArgs(asServerSees(call.args, undefined) ?? {}) });
               if (verdict.envelope?.ok === false && verdict.envelope.error?.code === 'PERMISSION_DENIED') figures.reviewRefused++;
@@ -277,7 +278,7 @@ export function figuresTable(f: CampaignFigures, extra: [string, string, string]
     ['files changed outside the workspace', String(f.writesOutside), '0'],
     ['agent attempts at review tools', String(f.reviewAttempts), ''],
     ['  refused with PERMISSION_DENIED', String(f.reviewRefused), 'all but the protocol refusals'],
-    ['  refused by the protocol (-32602)', String(f.reviewProtocolRefusals), 'no tool ran'],
+    ['  refused by the protocol (-32602, -32600, HTTP 413)', String(f.reviewProtocolRefusals), 'no tool ran, nothing parsed to audit'],
     ['  unaudited', String(f.reviewUnaudited), '0'],
     ['server restarts', String(f.restarts), '0'],
     ['slowest first call (index builds, not counted)', `${f.warmUpSlowestMs} ms`, ''],
