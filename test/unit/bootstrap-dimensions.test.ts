@@ -128,3 +128,24 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
   assert.equal(excerptFrom('a\nfunction f() {\n  if (x) {\n    y();\n  }\n}\nrest\n', 2), 'function f() {\n  if (x) {\n    y();\n  }\n}');
   assert.equal(excerptFrom('def f():\n    return 1\n\ndef g():\n    pass\n', 1, 10, true), 'def f():\n    return 1');
 });
+
+test('agent files (AGENTS.md, CLAUDE.md, Copilot instructions) each become one agent-instructions candidate, named first in the answer; code blocks and links are not rules', async () => {
+  const ws = await project({
+    'AGENTS.md': '# Working here\n\nRun `make check` before you commit.\n\n```sh\n# never run this in CI\nmake release\n```\n\n- Never edit files under `gen/` by hand; run `make gen`.\n- Tests must not touch the network.\n\n[docs]: https://example.com/always\n',
+    'CLAUDE.md': 'Always use the `log` module, never `console.log`.\n',
+    '.github/copilot-instructions.md': 'Prefer the `Result` type over exceptions in `core/`.\n',
+    'CONTRIBUTING.md': '# Contributing\n\n- Do not add dependencies without an issue.\n- Every change must come with a test.\n',
+    'src/a.ts': 'export const a = 1;\n',
+  });
+  const r = await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const byFile = (f: string) => listCandidates(ws).find((c) => c.reasoning.sources.some((s) => s.startsWith(`${f}:`)))!;
+  const agents = byFile('AGENTS.md');
+  assert.equal(agents.title, 'Agent instructions (`AGENTS.md`): Never edit files under `gen/` by hand; run `make gen`');
+  assert.deepEqual(agents.reasoning.sources, ['AGENTS.md:10', 'AGENTS.md:11']);
+  assert.ok(!/release|example\.com/.test(agents.rationale ?? ''), agents.rationale);
+  assert.match(byFile('CLAUDE.md').title, /never `console\.log`/);
+  assert.match(byFile('.github/copilot-instructions.md').title, /Prefer the `Result` type/);
+  assert.match(byFile('CONTRIBUTING.md').title, /^Rules stated in `CONTRIBUTING.md`/);
+  assert.deepEqual(r.policies?.map((p) => p.file), ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md', 'CONTRIBUTING.md']);
+  assert.match(r.next, /^Read \.github\/copilot-instructions\.md, AGENTS\.md, CLAUDE\.md, CONTRIBUTING\.md first/);
+});

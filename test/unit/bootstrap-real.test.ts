@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
+import { bootstrapKnowledge, type BootstrapResult } from '../../src/core/bootstrap';
 import { listCandidates, type Candidate } from '../../src/core/knowledge';
 import { Workspace } from '../../src/core/workspace';
 
@@ -18,14 +18,14 @@ after(async () => {
   }
 });
 
-async function coldStart(name: string): Promise<{ ws: Workspace; candidates: Candidate[]; titles: string[] }> {
+async function coldStart(name: string): Promise<{ ws: Workspace; candidates: Candidate[]; titles: string[]; result: BootstrapResult }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `as-real-${name}-`));
   cpSync(path.join(REAL, name), dir, { recursive: true });
   const ws = await Workspace.open(dir);
   opened.push({ ws, dir });
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const result = await bootstrapKnowledge(ws, {}, { actor: 'human' });
   const candidates = listCandidates(ws, { status: 'any' });
-  return { ws, candidates, titles: candidates.map((c) => c.title) };
+  return { ws, candidates, titles: candidates.map((c) => c.title), result };
 }
 
 const lineAt = (ws: Workspace, source: string) => {
@@ -65,6 +65,23 @@ test('ripgrep: enum variants (WalkEvent::File, PatternSource::File) are not uses
   const fmt = candidates.find((c) => /rustfmt/.test(c.title));
   assert.ok(fmt && /max_width = 79/.test(fmt.summary), 'the project\'s rustfmt.toml settings, not "4-space indentation"');
   assert.ok(!titles.some((t) => /snake_case|4-space|naming/.test(t)), 'rustc and rustfmt defaults are not project knowledge');
+});
+
+test('ripgrep: AI_POLICY.md becomes an agent-policy candidate with its rules at their lines, and the bootstrap answer names it first', async () => {
+  const { ws, candidates, titles, result } = await coldStart('ripgrep');
+  const policy = candidates.find((c) => c.reasoning.sources.some((s) => s.startsWith('AI_POLICY.md:')));
+  assert.ok(policy, titles.join('\n'));
+  assert.equal(policy.knowledgeType, 'agent-guideline');
+  assert.match(policy.title, /Autonomous agents are not allowed/);
+  assert.match(policy.summary, /Autonomous agents are not allowed/);
+  assert.ok(policy.reasoning.sources.some((s) => lineAt(ws, s).includes('Autonomous agents are not allowed')), policy.reasoning.sources.join(', '));
+  assert.match(policy.rationale ?? '', /Do not copy responses from the AI/);
+  assert.ok(!/uv's AI policy|https?:/.test(policy.rationale ?? ''), 'the link to where the policy was adapted from is not a rule');
+  assert.deepEqual(result.policies?.map((p) => [p.file, p.candidate]), [['AI_POLICY.md', policy.id]]);
+  assert.match(result.next, /^Read AI_POLICY\.md first/);
+  const again = await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.equal(again.candidates.created, 0);
+  assert.deepEqual(again.policies?.map((p) => p.candidate), [policy.id], 'a second run still names the policy');
 });
 
 test('httpx: sync and async APIs side by side, not "I/O is asynchronous"; ruff format found, not "no formatter"; request() methods are not uses of _api.request()', async () => {
