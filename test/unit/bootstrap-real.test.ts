@@ -149,3 +149,28 @@ test('okhttp: nothing mined from samples, testing support or the Maven test proj
   assert.ok(header, titles.join('\n'));
   assert.ok(header.reasoning.sources.every((s) => /^(okhttp|okcurl|mockwebserver)[/-]/.test(s)), header.reasoning.sources.join(', '));
 });
+
+const profileOf = (candidates: Candidate[]) => candidates.find((c) => c.knowledgeType === 'project-profile')!;
+
+test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhttp), what the tests need first (SDWebImage pods, Alamofire\'s local server), and every test file counted (trpc)', async () => {
+  const rg = await coldStart('ripgrep');
+  const rgProfile = profileOf(rg.candidates);
+  assert.match(rgProfile.rationale ?? '', /^- Test: `cargo test --workspace`$/m);
+  assert.match(rgProfile.rationale ?? '', /^- Build: `cargo build --workspace`$/m);
+  assert.match(rgProfile.rationale ?? '', /CI also tests with `cargo test --workspace --features pcre2`/);
+  assert.ok(rgProfile.reasoning.sources.some((s) => s.startsWith('.github/workflows/ci.yml:') && /CARGO \}\} test --verbose --workspace \$\{\{ env\.TARGET_FLAGS/.test(lineAt(rg.ws, s))), rgProfile.reasoning.sources.join(', '));
+
+  const ok = profileOf((await coldStart('okhttp')).candidates);
+  assert.match(ok.rationale ?? '', /^- Test: `\.\/gradlew test allTests`$/m);
+
+  const sd = profileOf((await coldStart('sdwebimage')).candidates);
+  assert.match(sd.rationale ?? '', /^- Test: `xcodebuild test -workspace "SDWebImage\.xcworkspace" -scheme "Tests iOS" -destination "platform=iOS Simulator,name=iPhone 16 Pro Max"/m);
+  assert.match(sd.summary, /The tests need `pod install` first/);
+
+  const af = profileOf((await coldStart('alamofire')).candidates);
+  assert.match(af.summary, /The tests need `firewalk` running first/);
+  assert.match(af.rationale ?? '', /^- Test: `xcodebuild -project "Alamofire\.xcodeproj" -scheme "Alamofire macOS" -destination "platform=macOS" -testPlan macOS clean test`$/m);
+
+  const trpc = profileOf((await coldStart('trpc')).candidates);
+  assert.match(trpc.rationale ?? '', /^- Tests: Vitest, 3 test files/m, 'two of the three use Vitest\'s globals and import nothing');
+});

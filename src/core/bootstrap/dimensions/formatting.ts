@@ -1,4 +1,4 @@
-import { parse as parseJsonc } from 'jsonc-parser';
+import { commandSources } from '../commands';
 import { confidence, percent, Tallies } from '../evidence';
 import { fit } from '../form';
 import { FAMILY_LABEL } from '../source';
@@ -230,49 +230,6 @@ async function editorConfig(ctx: AnalysisContext): Promise<{ source: string; set
   if (i < 0) return undefined;
   const settings = lines.filter((l) => /^\s*(indent_size|indent_style|max_line_length)\s*=/.test(l)).map((l) => l.trim().replace(/\s*=\s*/, ' = '));
   return { source: `.editorconfig:${i + 1}`, settings: [...new Set(settings)].slice(0, 3) };
-}
-
-/**
- * Commands the project runs: package.json scripts, Makefile targets, scripts/ files and CI steps,
- * each with the line that holds it and the command a person types to run it.
- */
-export async function commandSources(ctx: AnalysisContext): Promise<{ command: string; text: string; source: string }[]> {
-  const out: { command: string; text: string; source: string }[] = [];
-  if (ctx.listing.includes('package.json')) {
-    const text = (await ctx.read('package.json')) ?? '';
-    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
-    const pm = json?.packageManager?.startsWith('pnpm') || ctx.listing.includes('pnpm-lock.yaml') || ctx.listing.includes('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.listing.includes('yarn.lock') ? 'yarn' : 'npm run';
-    const lines = text.split('\n');
-    for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
-      if (typeof cmd !== 'string') continue;
-      const at = lines.findIndex((l) => l.includes(`"${name}"`));
-      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}` });
-    }
-  }
-  for (const mk of ctx.listing.filter((f) => /^(Makefile|makefile|GNUmakefile)$/.test(f))) {
-    const lines = ((await ctx.read(mk)) ?? '').split('\n');
-    let target: string | undefined;
-    lines.forEach((l, i) => {
-      const t = /^([\w.-]+)\s*:(?!=)/.exec(l);
-      if (t) target = t[1];
-      else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
-    });
-  }
-  for (const s of ctx.listing.filter((f) => /^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml)$/.test(f))) {
-    const lines = ((await ctx.read(s)) ?? '').split('\n');
-    lines.forEach((l, i) => {
-      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}` });
-    });
-  }
-  for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
-    const lines = ((await ctx.read(wf)) ?? '').split('\n');
-    lines.forEach((l, i) => {
-      const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
-      // A step that depends on the workflow's own variables is not a command a person can run.
-      if (m && m[1].trim() !== '|' && !/\$\{\{|\$[A-Z_]+/.test(m[1])) out.push({ command: m[1].trim(), text: m[1].trim(), source: `${wf}:${i + 1}` });
-    });
-  }
-  return out;
 }
 
 function indentation(lines: string[]): { style: string; line: number } | undefined {
