@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapKnowledge, dimensionGuides } from '../../src/core/bootstrap';
 import { excerptFrom } from '../../src/core/bootstrap/evidence';
@@ -148,4 +148,18 @@ test('agent files (AGENTS.md, CLAUDE.md, Copilot instructions) each become one a
   assert.match(byFile('CONTRIBUTING.md').title, /^Rules stated in `CONTRIBUTING.md`/);
   assert.deepEqual(r.policies?.map((p) => p.file), ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md', 'CONTRIBUTING.md']);
   assert.match(r.next, /^Read \.github\/copilot-instructions\.md, AGENTS\.md, CLAUDE\.md, CONTRIBUTING\.md first/);
+});
+
+test('facts: an import after a `;`-terminated one binds its own names at its own line (trpc splitLink.ts)', () => {
+  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'links', 'splitLink.ts'), 'utf8');
+  const facts = factsOf(sourceFile('packages/client/src/links/splitLink.ts', 'typescript', text, undefined));
+  assert.deepEqual(
+    facts.imports.map((i) => [i.line, i.spec, i.names?.map((n) => n.local)]),
+    [
+      [1, '@trpc/server/observable', ['observable']],
+      [2, '@trpc/server/unstable-core-do-not-import', ['AnyRouter']],
+      [3, './internals/createChain', ['createChain']],
+      [4, './types', ['Operation', 'TRPCLink']],
+    ],
+  );
 });

@@ -89,7 +89,8 @@ function extract(file: SourceFile): FileFacts {
         // Go import blocks: every quoted path inside the parentheses, with its alias when given.
         for (const q of m[0].matchAll(/(?:^|\n)[ \t]*([\w.]+[ \t]+)?"([^"]+)"/g)) addImport(q[2], m.index + (q.index ?? 0) + q[0].indexOf('"'), q[0]);
       } else {
-        const at = m.index + (m[0].length - m[0].trimStart().length);
+        // The match may start at the `;` that ends the previous statement: the import starts after it.
+        const at = m.index + /^[\s;]*/.exec(m[0])![0].length;
         addImport(m[group], at, statementAt(text, at, m[0].length - (at - m.index)));
       }
     }
