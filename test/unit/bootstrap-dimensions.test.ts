@@ -150,6 +150,21 @@ test('agent files (AGENTS.md, CLAUDE.md, Copilot instructions) each become one a
   assert.match(r.next, /^Read \.github\/copilot-instructions\.md, AGENTS\.md, CLAUDE\.md, CONTRIBUTING\.md first/);
 });
 
+test('lint rules are "enforced" only where a script, a hook or CI runs ESLint, else "configured"', async () => {
+  const config = 'export default [{ rules: { "no-console": "error" } }];\n';
+  const bare = await project({ 'eslint.config.js': config, 'src/a.ts': 'export const a = 1;\n' });
+  await bootstrapKnowledge(bare, {}, { actor: 'human' });
+  const configured = listCandidates(bare).find((c) => /^Lint rules/.test(c.title))!;
+  assert.match(configured.title, /^Lint rules the project configures: `no-console`/);
+  assert.match(configured.summary, /No CI step, script or hook runs ESLint/);
+  const run = await project({ 'eslint.config.js': config, 'package.json': '{\n  "name": "x",\n  "scripts": {\n    "lint": "eslint ."\n  }\n}\n', 'src/a.ts': 'export const a = 1;\n' });
+  await bootstrapKnowledge(run, {}, { actor: 'human' });
+  const enforced = listCandidates(run).find((c) => /^Lint rules/.test(c.title))!;
+  assert.match(enforced.title, /^Lint rules the project enforces: `no-console`/);
+  assert.match(enforced.summary, /fails `npm run lint`/);
+  assert.ok(enforced.reasoning.sources.includes('package.json:4'), enforced.reasoning.sources.join(', '));
+});
+
 test('facts: an import after a `;`-terminated one binds its own names at its own line (trpc splitLink.ts)', () => {
   const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'links', 'splitLink.ts'), 'utf8');
   const facts = factsOf(sourceFile('packages/client/src/links/splitLink.ts', 'typescript', text, undefined));

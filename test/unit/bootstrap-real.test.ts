@@ -174,3 +174,21 @@ test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
   const trpc = profileOf((await coldStart('trpc')).candidates);
   assert.match(trpc.rationale ?? '', /^- Tests: Vitest, 3 test files/m, 'two of the three use Vitest\'s globals and import nothing');
 });
+
+test('formatters: "enforced" only where CI, a script or a hook runs the tool (ripgrep\'s cargo fmt --check), else "configured" (Alamofire\'s SwiftFormat); okhttp\'s Spotless cited where the conventions plugin applies it', async () => {
+  const rg = await coldStart('ripgrep');
+  const rustfmt = rg.candidates.find((c) => /rustfmt/.test(c.title))!;
+  assert.match(rustfmt.title, /^Rust formatting is enforced by rustfmt/);
+  assert.match(rustfmt.summary, /CI runs `cargo fmt --all --check`/);
+  assert.ok(rustfmt.reasoning.sources.some((s) => lineAt(rg.ws, s).includes('cargo fmt --all --check')), rustfmt.reasoning.sources.join(', '));
+
+  const af = (await coldStart('alamofire')).candidates.find((c) => /SwiftFormat/.test(c.title))!;
+  assert.match(af.title, /^Swift formatting is configured with SwiftFormat/);
+  assert.match(af.summary, /no CI step, script or hook runs it/);
+
+  const ok = await coldStart('okhttp');
+  const spotless = ok.candidates.find((c) => /Spotless/.test(c.title))!;
+  assert.match(spotless.title, /^Kotlin formatting is enforced by Spotless with ktlint/);
+  assert.match(spotless.reasoning.sources[0], /^build-logic\/src\/main\/kotlin\/okhttp\.quality-conventions\.gradle\.kts:\d+$/);
+  assert.match(lineAt(ok.ws, spotless.reasoning.sources[0]), /com\.diffplug\.spotless/);
+});

@@ -1,5 +1,6 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { languageForPath } from '../../kernel/languages';
+import { commandSources, type ProjectCommand } from '../commands';
 import { fit, nameList } from '../form';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';
@@ -176,6 +177,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
   private async lintRules(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const configs = ctx.listing.filter((f) => /^(eslint\.config\.(js|mjs|cjs|ts)|\.eslintrc(\.(json|js|cjs|yml|yaml))?)$/.test(f));
     const out: CandidateDraft[] = [];
+    let runner: ProjectCommand | null | undefined;
     for (const c of configs) {
       const text = await ctx.read(c);
       if (!text) continue;
@@ -185,15 +187,17 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
         for (const m of l.matchAll(LINT_RULES)) if (!found.some((f) => f.rule === m[1])) found.push({ rule: m[1], level: m[2] === '2' ? 'error' : m[2] === '1' ? 'warn' : m[2], line: i + 1 });
       });
       if (found.length === 0) continue;
+      // Enforced only where CI, a hook or a script runs ESLint; otherwise the rules are only configured.
+      runner ??= (await commandSources(ctx)).find((s) => /\beslint\b/.test(s.text)) ?? null;
       out.push({
-        title: `Lint rules the project enforces: ${nameList(found.map((f) => f.rule.replace(/^@typescript-eslint\//, '')), 60)}`,
+        title: `Lint rules the project ${runner ? 'enforces' : 'configures'}: ${nameList(found.map((f) => f.rule.replace(/^@typescript-eslint\//, '')), 60)}`,
         knowledgeType: 'boundary-constraint',
         dimension: 'agent-guidelines',
         language: 'typescript',
         category: 'agent-guidelines',
-        summary: `${c} sets ${found.map((f) => `${f.rule} (${f.level})`).join(', ')}. Code that breaks them fails lint.`,
+        summary: `${c} sets ${found.map((f) => `${f.rule} (${f.level})`).join(', ')}. ${runner ? `Code that breaks them fails \`${runner.command}\`.` : 'No CI step, script or hook runs ESLint: run it on changed files.'}`,
         code: found.map((f) => lines[f.line - 1].trim()).join('\n'),
-        reasoning: { whyStandard: 'Enforced by the lint configuration.', sources: found.slice(0, 8).map((f) => `${c}:${f.line}`), confidence: 0.9 },
+        reasoning: { whyStandard: runner ? `The lint configuration, run by ${runner.command}.` : 'The lint configuration (nothing runs it automatically).', sources: [...found.slice(0, 7).map((f) => `${c}:${f.line}`), ...(runner ? [runner.source] : [])], confidence: runner ? 0.9 : 0.8 },
         tags: ['agent-guidelines', 'lint'],
       });
     }
