@@ -192,3 +192,19 @@ test('formatters: "enforced" only where CI, a script or a hook runs the tool (ri
   assert.match(spotless.reasoning.sources[0], /^build-logic\/src\/main\/kotlin\/okhttp\.quality-conventions\.gradle\.kts:\d+$/);
   assert.match(lineAt(ok.ws, spotless.reasoning.sources[0]), /com\.diffplug\.spotless/);
 });
+
+test('trpc: AnyRouter, defined in an internal folder but documented for users, is not an "internal" helper to reuse; isObject, which no documentation names, is', async () => {
+  const { candidates, titles } = await coldStart('trpc');
+  assert.ok(!titles.some((t) => /AnyRouter/.test(t)), titles.join('\n'));
+  const helper = candidates.find((c) => /^Reuse the internal `isObject\(\)`/.test(c.title))!;
+  assert.match(helper.reasoning.whyStandard, /no documentation of the project names it/);
+});
+
+test('trpc: prettier is enforced because CI runs `pnpm format-fix`, the script that calls `pnpm format`, which runs prettier', async () => {
+  const { ws, candidates, titles } = await coldStart('trpc');
+  const prettier = candidates.find((c) => /prettier/.test(c.title));
+  assert.ok(prettier, titles.join('\n'));
+  assert.match(prettier.title, /^TypeScript\/JavaScript formatting is enforced by prettier/);
+  assert.match(prettier.summary, /CI runs `pnpm format-fix`/);
+  assert.ok(prettier.reasoning.sources.some((s) => s.startsWith('.github/workflows/lint.yml:') && lineAt(ws, s).includes('pnpm format-fix')), prettier.reasoning.sources.join(', '));
+});

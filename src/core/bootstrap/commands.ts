@@ -173,6 +173,20 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   return s ? { command: s, background } : undefined;
 }
 
+/**
+ * What a command runs, with the project scripts it calls spelled out (`pnpm format-fix` →
+ * `pnpm format --write` → `prettier …`), two levels deep.
+ */
+export function expandedText(c: ProjectCommand, all: readonly ProjectCommand[], depth = 2): string {
+  let text = c.text;
+  if (depth === 0) return text;
+  for (const m of c.text.matchAll(/\b(?:pnpm(?:\s+run)?|npm\s+run|yarn(?:\s+run)?|make)\s+([\w:.-]+)/g)) {
+    const called = new Set([`pnpm ${m[1]}`, `npm run ${m[1]}`, `yarn ${m[1]}`, `make ${m[1]}`]);
+    for (const s of all) if (s !== c && !s.job && called.has(s.command)) text += '\n' + expandedText(s, all, depth - 1);
+  }
+  return text;
+}
+
 /** A command's words, quotes removed (`-scheme "A B"` → `-scheme`, `A B`). */
 export function commandWords(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);

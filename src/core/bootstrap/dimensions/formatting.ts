@@ -1,4 +1,4 @@
-import { commandSources, type ProjectCommand } from '../commands';
+import { commandSources, expandedText, type ProjectCommand } from '../commands';
 import { confidence, percent, Tallies } from '../evidence';
 import { fit } from '../form';
 import { FAMILY_LABEL } from '../source';
@@ -47,7 +47,10 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
   const key = Object.keys(RUNS).find((k) => f.tool.startsWith(k) || f.tool.includes(`via ${k}`) || (k === 'golangci' && /golangci/.test(f.tool)));
   if (!key) return undefined;
   const hook = (s: ProjectCommand) => /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source);
-  const hits = commands.filter((s) => RUNS[key].test(s.text) && (s.job || hook(s) || CHECKS(s.text)));
+  const hits = commands.filter((s) => {
+    const text = expandedText(s, commands);
+    return RUNS[key].test(text) && (s.job || hook(s) || CHECKS(text));
+  });
   const best = hits.find((s) => s.job) ?? hits.find(hook) ?? hits[0];
   if (!best) return undefined;
   return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\`` };

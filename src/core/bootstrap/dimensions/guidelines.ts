@@ -1,6 +1,6 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { languageForPath } from '../../kernel/languages';
-import { commandSources, type ProjectCommand } from '../commands';
+import { commandSources, commandWords, expandedText, type ProjectCommand } from '../commands';
 import { fit, nameList } from '../form';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';
@@ -188,7 +188,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       });
       if (found.length === 0) continue;
       // Enforced only where CI, a hook or a script runs ESLint; otherwise the rules are only configured.
-      runner ??= (await commandSources(ctx)).find((s) => /\beslint\b/.test(s.text)) ?? null;
+      runner ??= eslintRunner(await commandSources(ctx));
       out.push({
         title: `Lint rules the project ${runner ? 'enforces' : 'configures'}: ${nameList(found.map((f) => f.rule.replace(/^@typescript-eslint\//, '')), 60)}`,
         knowledgeType: 'boundary-constraint',
@@ -203,6 +203,12 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     }
     return out;
   }
+}
+
+/** What runs ESLint: CI or a hook running it or a `lint` task (`pnpm turbo lint`), else a script that calls it. */
+function eslintRunner(commands: readonly ProjectCommand[]): ProjectCommand | null {
+  const automatic = commands.filter((s) => s.job || /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source));
+  return automatic.find((s) => /\beslint\b/.test(expandedText(s, commands)) || commandWords(s.command).slice(1).includes('lint')) ?? commands.find((s) => /\beslint\b/.test(expandedText(s, commands))) ?? null;
 }
 
 /** A rule a project document states, where, and how much it matters to an agent. */

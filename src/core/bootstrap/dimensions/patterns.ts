@@ -4,6 +4,7 @@ import { confidence, Tallies } from '../evidence';
 import { fit, nameList, shortPath } from '../form';
 import { slicer } from '../slices';
 import { factsOf } from '../facts';
+import { docIndex } from '../docs';
 import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
@@ -26,6 +27,8 @@ interface Helper {
   modules: string[];
   purpose?: string;
   scope: 'internal' | 'shared';
+  /** The doc file that names it, when one does: then it is not "internal". */
+  documentedIn?: string;
 }
 
 /**
@@ -40,6 +43,7 @@ export class CodePatternAnalyzer implements Analyzer {
   private readonly singletons = new Tallies(8);
   private readonly factories = new Tallies(6);
   private readonly targets = new Map<string, string | undefined>();
+  private docFiles = 0;
 
   visit(file: SourceFile): void {
     if (file.kind !== 'production' || file.family === 'other') return;
@@ -98,8 +102,15 @@ export class CodePatternAnalyzer implements Analyzer {
     ranked.sort((a, b) => Number(a.def.kind === 'type') - Number(b.def.kind === 'type') || b.modules.length - a.modules.length || b.users.length - a.users.length || (a.def.name < b.def.name ? -1 : 1));
     const verified = await this.verify(ranked.slice(0, SHORTLIST), ctx);
     const kept: Helper[] = [];
+    const docs = await docIndex(ctx);
+    this.docFiles = docs.files;
     for (const h of verified) {
       if ((await isTrivial(h.def, ctx)) || (await isEnum(h.def, ctx))) continue;
+      // A name the documentation uses is public API its users read about: a documented type is not
+      // a helper to point out, and a documented function is not "internal".
+      const documentedIn = docs.mention(h.def.name);
+      if (documentedIn && h.def.kind === 'type') continue;
+      if (documentedIn) Object.assign(h, { scope: 'shared', documentedIn });
       if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
       h.purpose = await purposeOf(h.def, ctx);
       kept.push(h);
@@ -176,7 +187,7 @@ export class CodePatternAnalyzer implements Analyzer {
         summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}. Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
         code: await ctx.excerpt(def.path, def.line, 16),
         reasoning: {
-          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; it is ${h.scope === 'internal' ? 'internal to the project' : 'shared between its packages'}, so an agent would not find it in any documentation.`,
+          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
           sources: [`${def.path}:${def.line}`, ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
           confidence: confidence(Math.min(1, 0.6 + users.length / 25), users.length),
         },
