@@ -208,3 +208,17 @@ test('trpc: prettier is enforced because CI runs `pnpm format-fix`, the script t
   assert.match(prettier.summary, /CI runs `pnpm format-fix`/);
   assert.ok(prettier.reasoning.sources.some((s) => s.startsWith('.github/workflows/lint.yml:') && lineAt(ws, s).includes('pnpm format-fix')), prettier.reasoning.sources.join(', '));
 });
+
+test('extension points list every conforming type: all of a Swift type\'s conformances (`@unchecked Sendable, RequestInterceptor`), Kotlin supertypes after a constructor (Android17SocketAdapter), and the refining protocol new types adopt rather than the one it refines', async () => {
+  const af = await coldStart('alamofire');
+  const interceptor = af.candidates.find((c) => /implement `RequestInterceptor`/.test(c.title));
+  assert.ok(interceptor, af.titles.join('\n'));
+  for (const t of ['Adapter', 'Interceptor', 'OfflineRetrier', 'Retrier', 'RetryPolicy']) assert.ok(interceptor.summary.includes(t), `${t}: ${interceptor.summary}`);
+  assert.ok(!af.titles.some((t) => /implement `RequestAdapter`/.test(t)), 'RequestInterceptor refines RequestAdapter: one candidate, for the protocol new interceptors adopt');
+  assert.match(interceptor.summary, /refines `RequestAdapter`/);
+
+  const ok = await coldStart('okhttp');
+  const adapter = ok.candidates.find((c) => /implement `SocketAdapter`/.test(c.title));
+  assert.ok(adapter, ok.titles.join('\n'));
+  assert.match(adapter.summary, /Android17SocketAdapter/);
+});

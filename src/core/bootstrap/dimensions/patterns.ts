@@ -51,11 +51,13 @@ export class CodePatternAnalyzer implements Analyzer {
     this.targets.set(file.path, file.target);
     const facts = factsOf(file);
     for (const d of facts.decls) {
-      if (d.base && d.kind === 'type') {
-        const key = `${file.family}|${d.base}`;
-        const list = this.subclasses.get(key) ?? [];
-        list.push({ name: d.name, path: file.path, line: d.line, text: (file.lines[d.line - 1] ?? '').trim().slice(0, 120) });
-        this.subclasses.set(key, list);
+      if (d.kind === 'type') {
+        for (const base of d.bases ?? (d.base ? [d.base] : [])) {
+          const key = `${file.family}|${base}`;
+          const list = this.subclasses.get(key) ?? [];
+          list.push({ name: d.name, path: file.path, line: d.line, text: (file.lines[d.line - 1] ?? '').trim().slice(0, 120) });
+          this.subclasses.set(key, list);
+        }
       }
       if (file.family === 'jsts' && d.kind === 'function' && d.exported && !d.member && isFactory(d.name, file.lines[d.line - 1] ?? '')) this.factories.get(file.family).add(file, d.line);
     }
@@ -216,8 +218,21 @@ export class CodePatternAnalyzer implements Analyzer {
       if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
       found.push({ fam, base, subs: unique });
     }
-    found.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
-    for (const { fam, base, subs } of found.slice(0, 3)) {
+    // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and
+    // RequestInterceptor) is reached through that type: the refining one is where new types plug in.
+    const refined = new Map<string, string[]>();
+    for (const f of found) {
+      for (const r of found) {
+        if (r === f || r.fam !== f.fam || !f.subs.some((s) => s.name === r.base.name)) continue;
+        const others = f.subs.filter((s) => s.name !== r.base.name);
+        if (others.every((s) => r.subs.some((x) => x.name === s.name))) refined.set(`${r.fam}|${r.base.name}`, [...(refined.get(`${r.fam}|${r.base.name}`) ?? []), f.base.name]);
+      }
+    }
+    const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
+    const kept = found.filter((f) => !dropped.has(`${f.fam}|${f.base.name}`));
+    kept.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
+    for (const { fam, base, subs } of kept.slice(0, 3)) {
+      const refines = refined.get(`${fam}|${base.name}`) ?? [];
       const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
       const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
@@ -227,7 +242,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'types',
-        summary: `\`${base.name}\` (${base.path}:${base.line}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => s.name), 150, false)}. A new type in the same role ${verb}s it too.`,
+        summary: `\`${base.name}\` (${base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => s.name), 150, false)}. A new type in the same role ${verb}s it too.`,
         code: await ctx.excerpt(base.path, base.line, 14),
         reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)], confidence: confidence(0.85, subs.length * 2) },
         tags: ['inheritance', fam],
