@@ -8,6 +8,8 @@ import { languageBullets } from '../../src/core/bootstrap/guides';
 import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
+import { docIndex } from '../../src/core/bootstrap/docs';
+import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
 import type { Workspace } from '../../src/core/workspace';
@@ -177,4 +179,30 @@ test('facts: an import after a `;`-terminated one binds its own names at its own
       [4, './types', ['Operation', 'TRPCLink']],
     ],
   );
+});
+
+test('facts: Kotlin supertypes after an annotated constructor are read, and the constructor\'s visibility is not the class\'s (okhttp Handshake, Android17SocketAdapter)', () => {
+  const handshake = factsOf(sourceFile('okhttp/src/commonJvmAndroid/kotlin/okhttp3/Handshake.kt', 'kotlin', 'package okhttp3\n\nclass Handshake internal constructor(\n  val tlsVersion: TlsVersion,\n) {\n}\n', undefined));
+  assert.deepEqual(handshake.decls.map((d) => [d.name, d.visibility, d.bases ?? []]), [['Handshake', 'public', []]]);
+  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'okhttp', 'okhttp', 'src', 'androidMain', 'kotlin', 'okhttp3', 'internal', 'platform', 'android', 'Android17SocketAdapter.kt'), 'utf8');
+  const adapter = factsOf(sourceFile('okhttp/src/androidMain/kotlin/okhttp3/internal/platform/android/Android17SocketAdapter.kt', 'kotlin', text, undefined)).decls.find((d) => d.name === 'Android17SocketAdapter')!;
+  assert.deepEqual(adapter.bases, ['SocketAdapter']);
+});
+
+test('the same contributor rules in two files (httpx: docs/contributing.md and .github/CONTRIBUTING.md) are one candidate', async () => {
+  const guide = (extra: string) => `# Contributing\n\n${extra}\n\n## Releasing\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n`;
+  const ws = await project({ '.github/CONTRIBUTING.md': guide('Run a single test like this.'), 'docs/contributing.md': guide('For example, to run a single test:'), 'src/a.py': 'A = 1\n' });
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.deepEqual(listCandidates(ws).filter((c) => /^Rules stated/.test(c.title)).map((c) => c.title), ['Rules stated in `.github/CONTRIBUTING.md` (Releasing)']);
+});
+
+test('doc index: names the docs show as code, not prose words, members of other types, file paths or change-log entries', async () => {
+  const files: Record<string, string> = {
+    'README.md': 'Every observable is cold.\n\n```kotlin\nval s = String.format("%d", 1)\nfun <T : AnyRouter> wire(r: T) = Unit\n```\n\nSee `Source/Core/Protected.swift` and `createClient()`.\n',
+    'CHANGELOG.md': '- Fixed `isObject` for arrays.\n',
+  };
+  const index = await docIndex({ listing: Object.keys(files), read: async (rel: string) => files[rel] } as unknown as AnalysisContext);
+  assert.equal(index.mention('AnyRouter'), 'README.md');
+  assert.equal(index.mention('createClient'), 'README.md');
+  for (const name of ['observable', 'format', 'Protected', 'isObject']) assert.equal(index.mention(name), undefined, name);
 });

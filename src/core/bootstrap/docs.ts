@@ -44,11 +44,12 @@ async function build(ctx: AnalysisContext): Promise<DocIndex> {
 
 /**
  * The identifiers a Markdown text shows as code: in fenced blocks and inline code spans (prose words
- * such as "observable" are not API names). File paths and file names name files, not API.
+ * such as "observable" are not API names), not after a `.`. File paths and file names name files.
  */
 function codeWords(text: string): string[] {
   const code = [...text.matchAll(/^\s*(```|~~~)[^\n]*\n([\s\S]*?)^\s*\1/gm)].map((m) => m[2]);
   const spans = [...text.replace(/^\s*(```|~~~)[^\n]*\n[\s\S]*?^\s*\1/gm, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
   const all = [...code, ...spans].join('\n').replace(/\S*\/\S*/g, ' ').replace(/\b[\w-]+\.(swift|mm?|h|kts?|java|[cm]?[jt]sx?|py|go|rs|rb|cc?|cpp)\b/g, ' ');
-  return all.match(/[A-Za-z_$][\w$]{3,}/g) ?? [];
+  // `String.format(…)` is a member of another type, not the project's `format()`.
+  return all.match(/(?<![\w$.])[A-Za-z_$][\w$]{3,}/g) ?? [];
 }

@@ -108,7 +108,9 @@ function extract(file: SourceFile): FileFacts {
       const head = m[0];
       // Go methods have a receiver; elsewhere a member is indented inside its type or impl block.
       const member = file.family === 'go' ? /^func[ \t]*\(/.test(head) : /^[ \t]+\S/.test(head);
-      decls.push({ name, kind, line: lines.lineOf(m.index + head.indexOf(name)), exported, ...(base ? { base, bases } : {}), visibility: visibilityOf(file, name, head, exported), member });
+      // Modifiers before the name are the declaration's (`class X internal constructor` is a public class).
+      const modifiers = head.slice(0, head.indexOf(name) + name.length);
+      decls.push({ name, kind, line: lines.lineOf(m.index + head.indexOf(name)), exported, ...(base ? { base, bases } : {}), visibility: visibilityOf(file, name, modifiers, exported), member });
     }
   }
   const uses = new Map<string, number>();

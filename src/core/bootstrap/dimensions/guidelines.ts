@@ -32,9 +32,14 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     const out: CandidateDraft[] = [];
     // Agent files first: they are the ones an agent must read before it changes anything.
     const files = [...ctx.listing.filter((x) => AGENT_FILES.test(x)).sort(), ...ctx.listing.filter((x) => CONTRIBUTOR_FILES.test(x)).sort()];
+    const seen = new Set<string>();
     for (const f of files) {
       const text = await ctx.read(f);
       if (!text) continue;
+      // The same rules in two places (httpx's docs/contributing.md and .github/CONTRIBUTING.md) are one candidate.
+      const key = statedRules(text, AGENT_FILES.test(f)).map((r) => r.text).join('\n');
+      if (seen.has(key)) continue;
+      seen.add(key);
       out.push(...(AGENT_FILES.test(f) ? agentPolicy(f, text) : contributorRules(f, text)));
     }
 
