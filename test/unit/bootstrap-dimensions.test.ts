@@ -206,3 +206,40 @@ test('doc index: names the docs show as code, not prose words, members of other 
   assert.equal(index.mention('createClient'), 'README.md');
   for (const name of ['observable', 'format', 'Protected', 'isObject']) assert.equal(index.mention(name), undefined, name);
 });
+
+test('Python: proxy variables read through urllib\'s getproxies() are environment reads (httpx _utils.py), so _config.py is not the only place', async () => {
+  const files: Record<string, string> = {
+    'pkg/_config.py': 'import os\n\ndef cert_file():\n    return os.environ.get("SSL_CERT_FILE")\n\ndef cert_dir():\n    return os.environ.get("SSL_CERT_DIR")\n\ndef debug():\n    return os.getenv("DEBUG")\n',
+    'pkg/_utils.py': 'from urllib.request import getproxies\n\ndef get_environment_proxies():\n    proxy_info = getproxies()\n    return proxy_info\n',
+  };
+  for (let i = 0; i < 10; i++) files[`pkg/mod${i}.py`] = `def f${i}(x):\n    return x + ${i}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const env = listCandidates(ws).find((c) => /^Environment variables/.test(c.title));
+  assert.ok(env, titles(ws).join('\n'));
+  assert.equal(env.title, 'Environment variables are read only in `pkg/_config.py` and `pkg/_utils.py`');
+});
+
+test('React: a method named useContext (tRPC\'s `utils.useContext()`) is not React context; `React.useContext(…)` and a bare useContext are', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 3; i++) files[`src/hooks${i}.tsx`] = `import * as React from 'react';\nexport function useThing${i}(utils: any) {\n  return [utils.useContext(), proxy.useContext()];\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.ok(!titles(ws).some((t) => /React context/.test(t)), titles(ws).join('\n'));
+  const real: Record<string, string> = {};
+  for (let i = 0; i < 3; i++) real[`src/ctx${i}.tsx`] = `import * as React from 'react';\nconst C${i} = React.createContext(null);\nexport function useC${i}() {\n  return React.useContext(C${i});\n}\n`;
+  const ws2 = await project(real);
+  await bootstrapKnowledge(ws2, {}, { actor: 'human' });
+  assert.ok(titles(ws2).some((t) => /React context/.test(t)), titles(ws2).join('\n'));
+});
+
+test('a helper of a few lines that only three files use is not worth a candidate (okhttp threadFactory()); the same helper used by five files is', async () => {
+  const helper = 'export function padCell(\n  text: string,\n  width: number,\n): string {\n  return text.padEnd(width, " ");\n}\n';
+  const users = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`src/view${i}/render.ts`, `import { padCell } from '../util/pad';\nexport const row${i} = (a: string) => padCell(a, ${i + 4});\n`]));
+  const few = await project({ 'src/util/pad.ts': helper, ...users(3) });
+  await bootstrapKnowledge(few, {}, { actor: 'human' });
+  assert.ok(!titles(few).some((t) => /padCell/.test(t)), titles(few).join('\n'));
+  const many = await project({ 'src/util/pad.ts': helper, ...users(5) });
+  await bootstrapKnowledge(many, {}, { actor: 'human' });
+  assert.ok(titles(many).some((t) => /Reuse the internal `padCell\(\)`/.test(t)), titles(many).join('\n'));
+});

@@ -173,6 +173,7 @@ test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
 
   const trpc = profileOf((await coldStart('trpc')).candidates);
   assert.match(trpc.rationale ?? '', /^- Tests: Vitest, 3 test files/m, 'two of the three use Vitest\'s globals and import nothing');
+  assert.match(trpc.summary, /Tests: Vitest, 3 test files\./);
 });
 
 test('formatters: "enforced" only where CI, a script or a hook runs the tool (ripgrep\'s cargo fmt --check), else "configured" (Alamofire\'s SwiftFormat); okhttp\'s Spotless cited where the conventions plugin applies it', async () => {
@@ -221,4 +222,10 @@ test('extension points list every conforming type: all of a Swift type\'s confor
   const adapter = ok.candidates.find((c) => /implement `SocketAdapter`/.test(c.title));
   assert.ok(adapter, ok.titles.join('\n'));
   assert.match(adapter.summary, /Android17SocketAdapter/);
+});
+
+test('okhttp: the main() of a side CLI (okcurl) in a library project is not the project\'s entry point', async () => {
+  const { titles } = await coldStart('okhttp');
+  assert.ok(!titles.some((t) => /^Entry point/.test(t)), titles.join('\n'));
+  assert.ok((await coldStart('ripgrep')).titles.some((t) => /^Entry point/.test(t)), 'ripgrep\'s root package is the rg binary');
 });

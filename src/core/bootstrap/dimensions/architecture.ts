@@ -278,6 +278,9 @@ export class ArchitectureAnalyzer implements Analyzer {
     const exists = found.filter((f, i) => ctx.listing.includes(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
     const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;
+    // In a library project a side tool's main() (okhttp's okcurl) is not where the project starts;
+    // an application at the root (ripgrep's rg) is.
+    if (libraries > apps.length && !apps.some((t) => t.dir === '')) return [];
     return [
       {
         title: fit(`Entry point${exists.length === 1 ? '' : 's'}: ${nameList(exists.map((f) => f.path), 80)}`, 100),

@@ -108,6 +108,8 @@ export class CodePatternAnalyzer implements Analyzer {
     this.docFiles = docs.files;
     for (const h of verified) {
       if ((await isTrivial(h.def, ctx)) || (await isEnum(h.def, ctx))) continue;
+      // A few lines only three files use are cheaper to read than to remember (okhttp's threadFactory()).
+      if (h.def.kind === 'function' && new Set(h.users.map((u) => u.path)).size <= 3 && (await bodyLines(h.def, ctx)) <= 3) continue;
       // A name the documentation uses is public API its users read about: a documented type is not
       // a helper to point out, and a documented function is not "internal".
       const documentedIn = docs.mention(h.def.name);
@@ -318,6 +320,27 @@ async function isTrivial(def: Definition, ctx: AnalysisContext): Promise<boolean
   if (def.kind !== 'function') return false;
   const body = (await ctx.excerpt(def.path, def.line, 8)).split('\n').slice(1).map((l) => l.trim()).filter((l) => l && !/^[{}()\]]+;?$/.test(l));
   return body.length === 1 && /^(return\s+)?[\w$]+(\.[\w$]+)+;?$/.test(body[0]);
+}
+
+/**
+ * How many lines of code a function's body has: the lines after its signature (which may span
+ * several lines) that are more indented than the declaration, closing brackets not counted.
+ */
+async function bodyLines(def: Definition, ctx: AnalysisContext): Promise<number> {
+  const lines = ((await ctx.read(def.path)) ?? '').split('\n');
+  const indent = (l: string) => /^\s*/.exec(l)![0].length;
+  const start = def.line - 1;
+  const base = indent(lines[start] ?? '');
+  let body = start;
+  while (body < lines.length && body < start + 12 && !/[{=:]\s*$|=>\s*[^\s]|\{\s*\S/.test(lines[body])) body++;
+  let n = 0;
+  for (let i = body + 1; i < lines.length && i < body + 80; i++) {
+    const l = lines[i];
+    if (!l.trim()) continue;
+    if (indent(l) <= base) break;
+    if (!/^[\s})\]]+[;,]?$/.test(l)) n++;
+  }
+  return n;
 }
 
 /** An enumeration is data the code switches on, not a helper to reuse. */

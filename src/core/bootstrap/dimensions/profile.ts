@@ -132,7 +132,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
+        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
         code: '',
         details,
         reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
