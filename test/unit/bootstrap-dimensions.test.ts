@@ -243,3 +243,18 @@ test('a helper of a few lines that only three files use is not worth a candidate
   await bootstrapKnowledge(many, {}, { actor: 'human' });
   assert.ok(titles(many).some((t) => /Reuse the internal `padCell\(\)`/.test(t)), titles(many).join('\n'));
 });
+
+test('AbortSignal: taking a signal is the platform\'s idiom, not a project convention; the project\'s own signal helpers are (trpc allAbortSignals/raceAbortSignals)', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5; i++) files[`src/op${i}.ts`] = `export async function run${i}(signal: AbortSignal) {\n  const c = new AbortController();\n  if (signal.aborted) return;\n  c.abort();\n}\n`;
+  const plain = await project(files);
+  await bootstrapKnowledge(plain, {}, { actor: 'human' });
+  assert.ok(!titles(plain).some((t) => /AbortSignal|[Cc]ancellation/.test(t)), titles(plain).join('\n'));
+  const signals = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'internals', 'signals.ts'), 'utf8');
+  const own = await project({ ...files, 'src/internals/signals.ts': signals });
+  await bootstrapKnowledge(own, {}, { actor: 'human' });
+  const c = listCandidates(own).find((x) => /allAbortSignals/.test(x.title));
+  assert.ok(c, titles(own).join('\n'));
+  assert.match(c.title, /`allAbortSignals\(\)` and `raceAbortSignals\(\)`/);
+  assert.ok(c.reasoning.sources[0].startsWith('src/internals/signals.ts:'), c.reasoning.sources.join(', '));
+});
