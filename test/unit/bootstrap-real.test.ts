@@ -229,3 +229,17 @@ test('okhttp: the main() of a side CLI (okcurl) in a library project is not the 
   assert.ok(!titles.some((t) => /^Entry point/.test(t)), titles.join('\n'));
   assert.ok((await coldStart('ripgrep')).titles.some((t) => /^Entry point/.test(t)), 'ripgrep\'s root package is the rg binary');
 });
+
+test('Alamofire: an `@_spi(WebSocket)` class is declared too (WebSocketRequest extends Request), and a type reached through another is named with it (UploadRequest via DataRequest)', async () => {
+  const { candidates, titles } = await coldStart('alamofire');
+  const request = candidates.find((c) => /extend `Request`/.test(c.title));
+  assert.ok(request, titles.join('\n'));
+  assert.match(request.summary, /WebSocketRequest/);
+  assert.match(request.summary, /UploadRequest \(via DataRequest\)/);
+});
+
+test('SDWebImage: Objective-C headers count as Objective-C in the profile, not as C', async () => {
+  const profile = profileOf((await coldStart('sdwebimage')).candidates);
+  assert.match(profile.summary, /^objective-c 100 %/);
+  assert.ok(!/(^|, )c \d+ %/.test(profile.summary), profile.summary);
+});

@@ -334,7 +334,7 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
     [/^type[ \t]+(\w+)[ \t]+(?:struct|interface)/gm, 'type', 1, undefined, undefined],
   ],
   swift: [
-    [/^[ \t]*((?:public|open)[ \t]+)?(?:(?:final|internal|private|fileprivate|static|@\w+)[ \t]+)*(?:class|struct|enum|protocol|actor)[ \t]+(\w+)(?:<[^>]*>)?(?:[ \t]*:[ \t]*([^{\n]+))?/gm, 'type', 2, undefined, 3],
+    [/^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*((?:public|open)[ \t]+)?(?:(?:final|internal|private|fileprivate|static|@\w+(?:\([^)\n]*\))?)[ \t]+)*(?:class|struct|enum|protocol|actor)[ \t]+(\w+)(?:<[^>]*>)?(?:[ \t]*:[ \t]*([^{\n]+))?/gm, 'type', 2, undefined, 3],
     [/^[ \t]*((?:public|open)[ \t]+)?(?:(?:static|class|final|internal|private|fileprivate|override|@\w+|nonisolated|mutating)[ \t]+)*func[ \t]+(\w+)/gm, 'function', 2, undefined, undefined],
   ],
   objc: [

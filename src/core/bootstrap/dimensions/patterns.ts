@@ -207,15 +207,15 @@ export class CodePatternAnalyzer implements Analyzer {
   /** Project types that several production types extend: the extension points (descendants counted). */
   private async baseClasses(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const out: CandidateDraft[] = [];
-    const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string }[] }[] = [];
+    const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string }[] }[] = [];
     for (const [key, direct] of this.subclasses) {
       const [fam, baseName] = key.split('|') as [Family, string];
       const defs = (this.symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
       if (defs.length === 0) continue;
       // Objective-C: the public header's @interface, not a private class extension or the .m.
       const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
-      const subs = [...direct];
-      for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of this.subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push(s);
+      const subs: { name: string; path: string; line: number; text: string; via?: string }[] = [...direct];
+      for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of this.subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
       const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
       if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
       found.push({ fam, base, subs: unique });
@@ -244,7 +244,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'types',
-        summary: `\`${base.name}\` (${base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => s.name), 150, false)}. A new type in the same role ${verb}s it too.`,
+        summary: `\`${base.name}\` (${base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), 150, false)}. A new type in the same role ${verb}s it too.`,
         code: await ctx.excerpt(base.path, base.line, 14),
         reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)], confidence: confidence(0.85, subs.length * 2) },
         tags: ['inheritance', fam],

@@ -76,10 +76,12 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     if (file.kind !== 'production') return;
     if (file.target) this.filesPerTarget.set(file.target, (this.filesPerTarget.get(file.target) ?? 0) + 1);
-    const l = this.languages.get(file.language) ?? { files: 0, bytes: 0 };
+    // A `.h` header is C by its extension; in an Objective-C code base it is Objective-C's (merged at the end).
+    const language = file.language === 'c' && file.path.endsWith('.h') ? 'c-header' : file.language;
+    const l = this.languages.get(language) ?? { files: 0, bytes: 0 };
     l.files++;
     l.bytes += file.bytes;
-    this.languages.set(file.language, l);
+    this.languages.set(language, l);
     const seen = new Set<string>();
     for (const imp of factsOf(file).imports) {
       const name = FRAMEWORKS[imp.spec] ? imp.spec : imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0];
@@ -92,6 +94,13 @@ export class ProjectProfileAnalyzer implements Analyzer {
   }
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
+    const headers = this.languages.get('c-header');
+    if (headers) {
+      this.languages.delete('c-header');
+      const owner = this.languages.has('objective-c') ? 'objective-c' : this.languages.has('cpp') && !this.languages.has('c') ? 'cpp' : 'c';
+      const l = this.languages.get(owner) ?? { files: 0, bytes: 0 };
+      this.languages.set(owner, { files: l.files + headers.files, bytes: l.bytes + headers.bytes });
+    }
     const totalBytes = [...this.languages.values()].reduce((n, l) => n + l.bytes, 0);
     if (totalBytes === 0 && ctx.structure.targets.length === 0) return [];
     const langs = [...this.languages.entries()].map(([l, v]) => [l, Math.round((v.bytes / Math.max(1, totalBytes)) * 100)] as const).filter(([, pct]) => pct > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
