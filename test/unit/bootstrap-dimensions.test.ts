@@ -9,6 +9,7 @@ import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
+import { workflowCommands } from '../../src/core/bootstrap/commands';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
@@ -257,4 +258,14 @@ test('AbortSignal: taking a signal is the platform\'s idiom, not a project conve
   assert.ok(c, titles(own).join('\n'));
   assert.match(c.title, /`allAbortSignals\(\)` and `raceAbortSignals\(\)`/);
   assert.ok(c.reasoning.sources[0].startsWith('src/internals/signals.ts:'), c.reasoning.sources.join(', '));
+});
+
+test('CI steps: env and matrix values resolved, chains and multi-line blocks split, output pipes dropped; a workflow that does not parse still gives its one-line steps', () => {
+  const wf = 'env:\n  CARGO: cargo\njobs:\n  test:\n    strategy:\n      matrix:\n        os: [ubuntu, mac]\n    steps:\n    - run: ${{ env.CARGO }} test --verbose --workspace ${{ env.FLAGS }}\n      env:\n        FLAGS:\n    - run: |\n        set -o pipefail\n        server &\n        make check RUNNER=${{ matrix.os }} 2>&1 | tee log.txt\n    - run: deploy ${{ secrets.TOKEN }}\n';
+  assert.deepEqual(workflowCommands('.github/workflows/ci.yml', wf).map((c) => [c.command, c.source, c.background ?? false]), [
+    ['cargo test --workspace', '.github/workflows/ci.yml:9', false],
+    ['server', '.github/workflows/ci.yml:14', true],
+    ['make check RUNNER=ubuntu', '.github/workflows/ci.yml:15', false],
+  ]);
+  assert.deepEqual(workflowCommands('.github/workflows/bad.yml', 'jobs:\n  x:\n   steps:\n  - run: cargo fmt --check\n  bad: [\n').map((c) => c.command), ['cargo fmt --check']);
 });

@@ -71,9 +71,16 @@ interface Job { env?: unknown; steps?: unknown; strategy?: { matrix?: unknown } 
  */
 export function workflowCommands(file: string, text: string): ProjectCommand[] {
   const parsed = parseYaml(text, { subject: file });
-  if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object') return [];
-  const doc = parsed.value as { env?: unknown; jobs?: Record<string, Job> };
   const lines = text.split('\n');
+  if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object') {
+    // A workflow that does not parse still shows its one-line steps; those that need CI's variables are left out.
+    return lines.flatMap((l, i) => {
+      const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
+      const c = m && !/^[|>]/.test(m[1].trim()) ? normalise(m[1], {}, {}) : undefined;
+      return c ? [{ command: c.command, text: c.command, source: `${file}:${i + 1}`, job: `${file}#?`, ...(c.background ? { background: true } : {}) }] : [];
+    });
+  }
+  const doc = parsed.value as { env?: unknown; jobs?: Record<string, Job> };
   let cursor = 0;
   const out: ProjectCommand[] = [];
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
