@@ -104,15 +104,15 @@ export class CodePatternAnalyzer implements Analyzer {
     ranked.sort((a, b) => Number(a.def.kind === 'type') - Number(b.def.kind === 'type') || b.modules.length - a.modules.length || b.users.length - a.users.length || (a.def.name < b.def.name ? -1 : 1));
     const verified = await this.verify(ranked.slice(0, SHORTLIST), ctx);
     const kept: Helper[] = [];
-    const docs = await docIndex(ctx);
-    this.docFiles = docs.files;
+    const docs = verified.length ? await docIndex(ctx) : undefined;
+    this.docFiles = docs?.files ?? 0;
     for (const h of verified) {
       if ((await isTrivial(h.def, ctx)) || (await isEnum(h.def, ctx))) continue;
       // A few lines only three files use are cheaper to read than to remember (okhttp's threadFactory()).
       if (h.def.kind === 'function' && new Set(h.users.map((u) => u.path)).size <= 3 && (await bodyLines(h.def, ctx)) <= 3) continue;
       // A name the documentation uses is public API its users read about: a documented type is not
       // a helper to point out, and a documented function is not "internal".
-      const documentedIn = docs.mention(h.def.name);
+      const documentedIn = docs?.mention(h.def.name);
       if (documentedIn && h.def.kind === 'type') continue;
       if (documentedIn) Object.assign(h, { scope: 'shared', documentedIn });
       if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
