@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapKnowledge, dimensionGuides } from '../../src/core/bootstrap';
 import { excerptFrom } from '../../src/core/bootstrap/evidence';
@@ -8,6 +8,9 @@ import { languageBullets } from '../../src/core/bootstrap/guides';
 import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
+import { docIndex } from '../../src/core/bootstrap/docs';
+import { workflowCommands } from '../../src/core/bootstrap/commands';
+import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
 import type { Workspace } from '../../src/core/workspace';
@@ -127,4 +130,142 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
   assert.equal(sourceFile('x.ts', 'typescript', "const s = 'DO NOT EDIT';\n", undefined).generated, undefined);
   assert.equal(excerptFrom('a\nfunction f() {\n  if (x) {\n    y();\n  }\n}\nrest\n', 2), 'function f() {\n  if (x) {\n    y();\n  }\n}');
   assert.equal(excerptFrom('def f():\n    return 1\n\ndef g():\n    pass\n', 1, 10, true), 'def f():\n    return 1');
+});
+
+test('agent files (AGENTS.md, CLAUDE.md, Copilot instructions) each become one agent-instructions candidate, named first in the answer; code blocks and links are not rules', async () => {
+  const ws = await project({
+    'AGENTS.md': '# Working here\n\nRun `make check` before you commit.\n\n```sh\n# never run this in CI\nmake release\n```\n\n- Never edit files under `gen/` by hand; run `make gen`.\n- Tests must not touch the network.\n\n[docs]: https://example.com/always\n',
+    'CLAUDE.md': 'Always use the `log` module, never `console.log`.\n',
+    '.github/copilot-instructions.md': 'Prefer the `Result` type over exceptions in `core/`.\n',
+    'CONTRIBUTING.md': '# Contributing\n\n- Do not add dependencies without an issue.\n- Every change must come with a test.\n',
+    'src/a.ts': 'export const a = 1;\n',
+  });
+  const r = await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const byFile = (f: string) => listCandidates(ws).find((c) => c.reasoning.sources.some((s) => s.startsWith(`${f}:`)))!;
+  const agents = byFile('AGENTS.md');
+  assert.equal(agents.title, 'Agent instructions (`AGENTS.md`): Never edit files under `gen/` by hand; run `make gen`');
+  assert.deepEqual(agents.reasoning.sources, ['AGENTS.md:10', 'AGENTS.md:11']);
+  assert.ok(!/release|example\.com/.test(agents.rationale ?? ''), agents.rationale);
+  assert.match(byFile('CLAUDE.md').title, /never `console\.log`/);
+  assert.match(byFile('.github/copilot-instructions.md').title, /Prefer the `Result` type/);
+  assert.match(byFile('CONTRIBUTING.md').title, /^Rules stated in `CONTRIBUTING.md`/);
+  assert.deepEqual(r.policies?.map((p) => p.file), ['.github/copilot-instructions.md', 'AGENTS.md', 'CLAUDE.md', 'CONTRIBUTING.md']);
+  assert.match(r.next, /^Read \.github\/copilot-instructions\.md, AGENTS\.md, CLAUDE\.md, CONTRIBUTING\.md first/);
+});
+
+test('lint rules are "enforced" only where a script, a hook or CI runs ESLint, else "configured"', async () => {
+  const config = 'export default [{ rules: { "no-console": "error" } }];\n';
+  const bare = await project({ 'eslint.config.js': config, 'src/a.ts': 'export const a = 1;\n' });
+  await bootstrapKnowledge(bare, {}, { actor: 'human' });
+  const configured = listCandidates(bare).find((c) => /^Lint rules/.test(c.title))!;
+  assert.match(configured.title, /^Lint rules the project configures: `no-console`/);
+  assert.match(configured.summary, /No CI step, script or hook runs ESLint/);
+  const run = await project({ 'eslint.config.js': config, 'package.json': '{\n  "name": "x",\n  "scripts": {\n    "lint": "eslint ."\n  }\n}\n', 'src/a.ts': 'export const a = 1;\n' });
+  await bootstrapKnowledge(run, {}, { actor: 'human' });
+  const enforced = listCandidates(run).find((c) => /^Lint rules/.test(c.title))!;
+  assert.match(enforced.title, /^Lint rules the project enforces: `no-console`/);
+  assert.match(enforced.summary, /fails `npm run lint`/);
+  assert.ok(enforced.reasoning.sources.includes('package.json:4'), enforced.reasoning.sources.join(', '));
+});
+
+test('facts: an import after a `;`-terminated one binds its own names at its own line (trpc splitLink.ts)', () => {
+  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'links', 'splitLink.ts'), 'utf8');
+  const facts = factsOf(sourceFile('packages/client/src/links/splitLink.ts', 'typescript', text, undefined));
+  assert.deepEqual(
+    facts.imports.map((i) => [i.line, i.spec, i.names?.map((n) => n.local)]),
+    [
+      [1, '@trpc/server/observable', ['observable']],
+      [2, '@trpc/server/unstable-core-do-not-import', ['AnyRouter']],
+      [3, './internals/createChain', ['createChain']],
+      [4, './types', ['Operation', 'TRPCLink']],
+    ],
+  );
+});
+
+test('facts: Kotlin supertypes after an annotated constructor are read, and the constructor\'s visibility is not the class\'s (okhttp Handshake, Android17SocketAdapter)', () => {
+  const handshake = factsOf(sourceFile('okhttp/src/commonJvmAndroid/kotlin/okhttp3/Handshake.kt', 'kotlin', 'package okhttp3\n\nclass Handshake internal constructor(\n  val tlsVersion: TlsVersion,\n) {\n}\n', undefined));
+  assert.deepEqual(handshake.decls.map((d) => [d.name, d.visibility, d.bases ?? []]), [['Handshake', 'public', []]]);
+  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'okhttp', 'okhttp', 'src', 'androidMain', 'kotlin', 'okhttp3', 'internal', 'platform', 'android', 'Android17SocketAdapter.kt'), 'utf8');
+  const adapter = factsOf(sourceFile('okhttp/src/androidMain/kotlin/okhttp3/internal/platform/android/Android17SocketAdapter.kt', 'kotlin', text, undefined)).decls.find((d) => d.name === 'Android17SocketAdapter')!;
+  assert.deepEqual(adapter.bases, ['SocketAdapter']);
+});
+
+test('the same contributor rules in two files (httpx: docs/contributing.md and .github/CONTRIBUTING.md) are one candidate', async () => {
+  const guide = (extra: string) => `# Contributing\n\n${extra}\n\n## Releasing\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n`;
+  const ws = await project({ '.github/CONTRIBUTING.md': guide('Run a single test like this.'), 'docs/contributing.md': guide('For example, to run a single test:'), 'src/a.py': 'A = 1\n' });
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.deepEqual(listCandidates(ws).filter((c) => /^Rules stated/.test(c.title)).map((c) => c.title), ['Rules stated in `.github/CONTRIBUTING.md` (Releasing)']);
+});
+
+test('doc index: names the docs show as code, not prose words, members of other types, file paths or change-log entries', async () => {
+  const files: Record<string, string> = {
+    'README.md': 'Every observable is cold.\n\n```kotlin\nval s = String.format("%d", 1)\nfun <T : AnyRouter> wire(r: T) = Unit\n```\n\nSee `Source/Core/Protected.swift` and `createClient()`.\n',
+    'CHANGELOG.md': '- Fixed `isObject` for arrays.\n',
+  };
+  const index = await docIndex({ listing: Object.keys(files), read: async (rel: string) => files[rel] } as unknown as AnalysisContext);
+  assert.equal(index.mention('AnyRouter'), 'README.md');
+  assert.equal(index.mention('createClient'), 'README.md');
+  for (const name of ['observable', 'format', 'Protected', 'isObject']) assert.equal(index.mention(name), undefined, name);
+});
+
+test('Python: proxy variables read through urllib\'s getproxies() are environment reads (httpx _utils.py), so _config.py is not the only place', async () => {
+  const files: Record<string, string> = {
+    'pkg/_config.py': 'import os\n\ndef cert_file():\n    return os.environ.get("SSL_CERT_FILE")\n\ndef cert_dir():\n    return os.environ.get("SSL_CERT_DIR")\n\ndef debug():\n    return os.getenv("DEBUG")\n',
+    'pkg/_utils.py': 'from urllib.request import getproxies\n\ndef get_environment_proxies():\n    proxy_info = getproxies()\n    return proxy_info\n',
+  };
+  for (let i = 0; i < 10; i++) files[`pkg/mod${i}.py`] = `def f${i}(x):\n    return x + ${i}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const env = listCandidates(ws).find((c) => /^Environment variables/.test(c.title));
+  assert.ok(env, titles(ws).join('\n'));
+  assert.equal(env.title, 'Environment variables are read only in `pkg/_config.py` and `pkg/_utils.py`');
+});
+
+test('React: a method named useContext (tRPC\'s `utils.useContext()`) is not React context; `React.useContext(…)` and a bare useContext are', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 3; i++) files[`src/hooks${i}.tsx`] = `import * as React from 'react';\nexport function useThing${i}(utils: any) {\n  return [utils.useContext(), proxy.useContext()];\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.ok(!titles(ws).some((t) => /React context/.test(t)), titles(ws).join('\n'));
+  const real: Record<string, string> = {};
+  for (let i = 0; i < 3; i++) real[`src/ctx${i}.tsx`] = `import * as React from 'react';\nconst C${i} = React.createContext(null);\nexport function useC${i}() {\n  return React.useContext(C${i});\n}\n`;
+  const ws2 = await project(real);
+  await bootstrapKnowledge(ws2, {}, { actor: 'human' });
+  assert.ok(titles(ws2).some((t) => /React context/.test(t)), titles(ws2).join('\n'));
+});
+
+test('a helper of a few lines that only three files use is not worth a candidate (okhttp threadFactory()); the same helper used by five files is', async () => {
+  const helper = 'export function padCell(\n  text: string,\n  width: number,\n): string {\n  return text.padEnd(width, " ");\n}\n';
+  const users = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`src/view${i}/render.ts`, `import { padCell } from '../util/pad';\nexport const row${i} = (a: string) => padCell(a, ${i + 4});\n`]));
+  const few = await project({ 'src/util/pad.ts': helper, ...users(3) });
+  await bootstrapKnowledge(few, {}, { actor: 'human' });
+  assert.ok(!titles(few).some((t) => /padCell/.test(t)), titles(few).join('\n'));
+  const many = await project({ 'src/util/pad.ts': helper, ...users(5) });
+  await bootstrapKnowledge(many, {}, { actor: 'human' });
+  assert.ok(titles(many).some((t) => /Reuse the internal `padCell\(\)`/.test(t)), titles(many).join('\n'));
+});
+
+test('AbortSignal: taking a signal is the platform\'s idiom, not a project convention; the project\'s own signal helpers are (trpc allAbortSignals/raceAbortSignals)', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 5; i++) files[`src/op${i}.ts`] = `export async function run${i}(signal: AbortSignal) {\n  const c = new AbortController();\n  if (signal.aborted) return;\n  c.abort();\n}\n`;
+  const plain = await project(files);
+  await bootstrapKnowledge(plain, {}, { actor: 'human' });
+  assert.ok(!titles(plain).some((t) => /AbortSignal|[Cc]ancellation/.test(t)), titles(plain).join('\n'));
+  const signals = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'internals', 'signals.ts'), 'utf8');
+  const own = await project({ ...files, 'src/internals/signals.ts': signals });
+  await bootstrapKnowledge(own, {}, { actor: 'human' });
+  const c = listCandidates(own).find((x) => /allAbortSignals/.test(x.title));
+  assert.ok(c, titles(own).join('\n'));
+  assert.match(c.title, /`allAbortSignals\(\)` and `raceAbortSignals\(\)`/);
+  assert.ok(c.reasoning.sources[0].startsWith('src/internals/signals.ts:'), c.reasoning.sources.join(', '));
+});
+
+test('CI steps: env and matrix values resolved, chains and multi-line blocks split, output pipes dropped; a workflow that does not parse still gives its one-line steps', () => {
+  const wf = 'env:\n  CARGO: cargo\njobs:\n  test:\n    strategy:\n      matrix:\n        os: [ubuntu, mac]\n    steps:\n    - run: ${{ env.CARGO }} test --verbose --workspace ${{ env.FLAGS }}\n      env:\n        FLAGS:\n    - run: |\n        set -o pipefail\n        server &\n        make check RUNNER=${{ matrix.os }} 2>&1 | tee log.txt\n    - run: deploy ${{ secrets.TOKEN }}\n';
+  assert.deepEqual(workflowCommands('.github/workflows/ci.yml', wf).map((c) => [c.command, c.source, c.background ?? false]), [
+    ['cargo test --workspace', '.github/workflows/ci.yml:9', false],
+    ['server', '.github/workflows/ci.yml:14', true],
+    ['make check RUNNER=ubuntu', '.github/workflows/ci.yml:15', false],
+  ]);
+  assert.deepEqual(workflowCommands('.github/workflows/bad.yml', 'jobs:\n  x:\n   steps:\n  - run: cargo fmt --check\n  bad: [\n').map((c) => c.command), ['cargo fmt --check']);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
+import { bootstrapKnowledge, type BootstrapResult } from '../../src/core/bootstrap';
 import { listCandidates, type Candidate } from '../../src/core/knowledge';
 import { Workspace } from '../../src/core/workspace';
 
@@ -18,14 +18,14 @@ after(async () => {
   }
 });
 
-async function coldStart(name: string): Promise<{ ws: Workspace; candidates: Candidate[]; titles: string[] }> {
+async function coldStart(name: string): Promise<{ ws: Workspace; candidates: Candidate[]; titles: string[]; result: BootstrapResult }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `as-real-${name}-`));
   cpSync(path.join(REAL, name), dir, { recursive: true });
   const ws = await Workspace.open(dir);
   opened.push({ ws, dir });
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const result = await bootstrapKnowledge(ws, {}, { actor: 'human' });
   const candidates = listCandidates(ws, { status: 'any' });
-  return { ws, candidates, titles: candidates.map((c) => c.title) };
+  return { ws, candidates, titles: candidates.map((c) => c.title), result };
 }
 
 const lineAt = (ws: Workspace, source: string) => {
@@ -65,6 +65,23 @@ test('ripgrep: enum variants (WalkEvent::File, PatternSource::File) are not uses
   const fmt = candidates.find((c) => /rustfmt/.test(c.title));
   assert.ok(fmt && /max_width = 79/.test(fmt.summary), 'the project\'s rustfmt.toml settings, not "4-space indentation"');
   assert.ok(!titles.some((t) => /snake_case|4-space|naming/.test(t)), 'rustc and rustfmt defaults are not project knowledge');
+});
+
+test('ripgrep: AI_POLICY.md becomes an agent-policy candidate with its rules at their lines, and the bootstrap answer names it first', async () => {
+  const { ws, candidates, titles, result } = await coldStart('ripgrep');
+  const policy = candidates.find((c) => c.reasoning.sources.some((s) => s.startsWith('AI_POLICY.md:')));
+  assert.ok(policy, titles.join('\n'));
+  assert.equal(policy.knowledgeType, 'agent-guideline');
+  assert.match(policy.title, /Autonomous agents are not allowed/);
+  assert.match(policy.summary, /Autonomous agents are not allowed/);
+  assert.ok(policy.reasoning.sources.some((s) => lineAt(ws, s).includes('Autonomous agents are not allowed')), policy.reasoning.sources.join(', '));
+  assert.match(policy.rationale ?? '', /Do not copy responses from the AI/);
+  assert.ok(!/uv's AI policy|https?:/.test(policy.rationale ?? ''), 'the link to where the policy was adapted from is not a rule');
+  assert.deepEqual(result.policies?.map((p) => [p.file, p.candidate]), [['AI_POLICY.md', policy.id]]);
+  assert.match(result.next, /^Read AI_POLICY\.md first/);
+  const again = await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.equal(again.candidates.created, 0);
+  assert.deepEqual(again.policies?.map((p) => p.candidate), [policy.id], 'a second run still names the policy');
 });
 
 test('httpx: sync and async APIs side by side, not "I/O is asynchronous"; ruff format found, not "no formatter"; request() methods are not uses of _api.request()', async () => {
@@ -131,4 +148,98 @@ test('okhttp: nothing mined from samples, testing support or the Maven test proj
   const header = candidates.find((c) => /Kotlin source files start with/.test(c.title));
   assert.ok(header, titles.join('\n'));
   assert.ok(header.reasoning.sources.every((s) => /^(okhttp|okcurl|mockwebserver)[/-]/.test(s)), header.reasoning.sources.join(', '));
+});
+
+const profileOf = (candidates: Candidate[]) => candidates.find((c) => c.knowledgeType === 'project-profile')!;
+
+test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhttp), what the tests need first (SDWebImage pods, Alamofire\'s local server), and every test file counted (trpc)', async () => {
+  const rg = await coldStart('ripgrep');
+  const rgProfile = profileOf(rg.candidates);
+  assert.match(rgProfile.rationale ?? '', /^- Test: `cargo test --workspace`$/m);
+  assert.match(rgProfile.rationale ?? '', /^- Build: `cargo build --workspace`$/m);
+  assert.match(rgProfile.rationale ?? '', /CI also tests with `cargo test --workspace --features pcre2`/);
+  assert.ok(rgProfile.reasoning.sources.some((s) => s.startsWith('.github/workflows/ci.yml:') && /CARGO \}\} test --verbose --workspace \$\{\{ env\.TARGET_FLAGS/.test(lineAt(rg.ws, s))), rgProfile.reasoning.sources.join(', '));
+
+  const ok = profileOf((await coldStart('okhttp')).candidates);
+  assert.match(ok.rationale ?? '', /^- Test: `\.\/gradlew test allTests`$/m);
+
+  const sd = profileOf((await coldStart('sdwebimage')).candidates);
+  assert.match(sd.rationale ?? '', /^- Test: `xcodebuild test -workspace "SDWebImage\.xcworkspace" -scheme "Tests iOS" -destination "platform=iOS Simulator,name=iPhone 16 Pro Max"/m);
+  assert.match(sd.summary, /The tests need `pod install` first/);
+
+  const af = profileOf((await coldStart('alamofire')).candidates);
+  assert.match(af.summary, /The tests need `firewalk` running first/);
+  assert.match(af.rationale ?? '', /^- Test: `xcodebuild -project "Alamofire\.xcodeproj" -scheme "Alamofire macOS" -destination "platform=macOS" -testPlan macOS clean test`$/m);
+
+  const trpc = profileOf((await coldStart('trpc')).candidates);
+  assert.match(trpc.rationale ?? '', /^- Tests: Vitest, 3 test files/m, 'two of the three use Vitest\'s globals and import nothing');
+  assert.match(trpc.summary, /Tests: Vitest, 3 test files\./);
+});
+
+test('formatters: "enforced" only where CI, a script or a hook runs the tool (ripgrep\'s cargo fmt --check), else "configured" (Alamofire\'s SwiftFormat); okhttp\'s Spotless cited where the conventions plugin applies it', async () => {
+  const rg = await coldStart('ripgrep');
+  const rustfmt = rg.candidates.find((c) => /rustfmt/.test(c.title))!;
+  assert.match(rustfmt.title, /^Rust formatting is enforced by rustfmt/);
+  assert.match(rustfmt.summary, /CI runs `cargo fmt --all --check`/);
+  assert.ok(rustfmt.reasoning.sources.some((s) => lineAt(rg.ws, s).includes('cargo fmt --all --check')), rustfmt.reasoning.sources.join(', '));
+
+  const af = (await coldStart('alamofire')).candidates.find((c) => /SwiftFormat/.test(c.title))!;
+  assert.match(af.title, /^Swift formatting is configured with SwiftFormat/);
+  assert.match(af.summary, /no CI step, script or hook runs it/);
+
+  const ok = await coldStart('okhttp');
+  const spotless = ok.candidates.find((c) => /Spotless/.test(c.title))!;
+  assert.match(spotless.title, /^Kotlin formatting is enforced by Spotless with ktlint/);
+  assert.match(spotless.reasoning.sources[0], /^build-logic\/src\/main\/kotlin\/okhttp\.quality-conventions\.gradle\.kts:\d+$/);
+  assert.match(lineAt(ok.ws, spotless.reasoning.sources[0]), /com\.diffplug\.spotless/);
+});
+
+test('trpc: AnyRouter, defined in an internal folder but documented for users, is not an "internal" helper to reuse; isObject, which no documentation names, is', async () => {
+  const { candidates, titles } = await coldStart('trpc');
+  assert.ok(!titles.some((t) => /AnyRouter/.test(t)), titles.join('\n'));
+  const helper = candidates.find((c) => /^Reuse the internal `isObject\(\)`/.test(c.title))!;
+  assert.match(helper.reasoning.whyStandard, /no documentation of the project names it/);
+});
+
+test('trpc: prettier is enforced because CI runs `pnpm format-fix`, the script that calls `pnpm format`, which runs prettier', async () => {
+  const { ws, candidates, titles } = await coldStart('trpc');
+  const prettier = candidates.find((c) => /prettier/.test(c.title));
+  assert.ok(prettier, titles.join('\n'));
+  assert.match(prettier.title, /^TypeScript\/JavaScript formatting is enforced by prettier/);
+  assert.match(prettier.summary, /CI runs `pnpm format-fix`/);
+  assert.ok(prettier.reasoning.sources.some((s) => s.startsWith('.github/workflows/lint.yml:') && lineAt(ws, s).includes('pnpm format-fix')), prettier.reasoning.sources.join(', '));
+});
+
+test('extension points list every conforming type: all of a Swift type\'s conformances (`@unchecked Sendable, RequestInterceptor`), Kotlin supertypes after a constructor (Android17SocketAdapter), and the refining protocol new types adopt rather than the one it refines', async () => {
+  const af = await coldStart('alamofire');
+  const interceptor = af.candidates.find((c) => /implement `RequestInterceptor`/.test(c.title));
+  assert.ok(interceptor, af.titles.join('\n'));
+  for (const t of ['Adapter', 'Interceptor', 'OfflineRetrier', 'Retrier', 'RetryPolicy']) assert.ok(interceptor.summary.includes(t), `${t}: ${interceptor.summary}`);
+  assert.ok(!af.titles.some((t) => /implement `RequestAdapter`/.test(t)), 'RequestInterceptor refines RequestAdapter: one candidate, for the protocol new interceptors adopt');
+  assert.match(interceptor.summary, /refines `RequestAdapter`/);
+
+  const ok = await coldStart('okhttp');
+  const adapter = ok.candidates.find((c) => /implement `SocketAdapter`/.test(c.title));
+  assert.ok(adapter, ok.titles.join('\n'));
+  assert.match(adapter.summary, /Android17SocketAdapter/);
+});
+
+test('okhttp: the main() of a side CLI (okcurl) in a library project is not the project\'s entry point', async () => {
+  const { titles } = await coldStart('okhttp');
+  assert.ok(!titles.some((t) => /^Entry point/.test(t)), titles.join('\n'));
+  assert.ok((await coldStart('ripgrep')).titles.some((t) => /^Entry point/.test(t)), 'ripgrep\'s root package is the rg binary');
+});
+
+test('Alamofire: an `@_spi(WebSocket)` class is declared too (WebSocketRequest extends Request), and a type reached through another is named with it (UploadRequest via DataRequest)', async () => {
+  const { candidates, titles } = await coldStart('alamofire');
+  const request = candidates.find((c) => /extend `Request`/.test(c.title));
+  assert.ok(request, titles.join('\n'));
+  assert.match(request.summary, /WebSocketRequest/);
+  assert.match(request.summary, /UploadRequest \(via DataRequest\)/);
+});
+
+test('SDWebImage: Objective-C headers count as Objective-C in the profile, not as C', async () => {
+  const profile = profileOf((await coldStart('sdwebimage')).candidates);
+  assert.match(profile.summary, /^objective-c 100 %/);
+  assert.ok(!/(^|, )c \d+ %/.test(profile.summary), profile.summary);
 });

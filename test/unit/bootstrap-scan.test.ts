@@ -85,7 +85,7 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
   }
   assert.equal(byTitle(/Imports between folders point one way: src\/app → src\/features → src\/core/).knowledgeType, 'architecture');
   assert.equal(byTitle(/Folders under `src\/features` do not import each other/).knowledgeType, 'boundary-constraint');
-  assert.ok(byTitle(/Rules stated in `AGENTS\.md`/).rationale?.includes('Never call `fetch`'), 'the stated rules, as a list in the rationale');
+  assert.ok(byTitle(/^Agent instructions \(`AGENTS\.md`\): Never call `fetch`/).rationale?.includes('Never call `fetch`'), 'the stated rules, as a list in the rationale');
   assert.deepEqual(byTitle(/Generated files are not edited by hand/).reasoning.sources, ['src/generated/api-types.ts:1']);
   assert.deepEqual(byTitle(/TypeScript compiles in strict mode/).reasoning.sources, ['tsconfig.json:5', 'tsconfig.json:6']);
   assert.equal(candidates.filter((c) => c.knowledgeType === 'project-profile').length, 1, 'exactly one project profile');

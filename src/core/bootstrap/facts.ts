@@ -26,6 +26,8 @@ export interface DeclFact {
   exported: boolean;
   /** For classes: the base class or first conformance, when declared. */
   base?: string;
+  /** Every supertype declared (Swift conformances, Kotlin supertypes, Python bases), in order. */
+  bases?: string[];
   /**
    * `public`: part of what the module offers outside (exported, `pub`, `public`); `internal`:
    * visible across the module or package but not outside it (Kotlin/Swift `internal`, Rust
@@ -89,7 +91,8 @@ function extract(file: SourceFile): FileFacts {
         // Go import blocks: every quoted path inside the parentheses, with its alias when given.
         for (const q of m[0].matchAll(/(?:^|\n)[ \t]*([\w.]+[ \t]+)?"([^"]+)"/g)) addImport(q[2], m.index + (q.index ?? 0) + q[0].indexOf('"'), q[0]);
       } else {
-        const at = m.index + (m[0].length - m[0].trimStart().length);
+        // The match may start at the `;` that ends the previous statement: the import starts after it.
+        const at = m.index + /^[\s;]*/.exec(m[0])![0].length;
         addImport(m[group], at, statementAt(text, at, m[0].length - (at - m.index)));
       }
     }
@@ -100,11 +103,14 @@ function extract(file: SourceFile): FileFacts {
       const name = m[nameGroup];
       if (!name) continue;
       const exported = exportGroup === undefined ? !name.startsWith('_') && (file.family !== 'go' || /^[A-Z]/.test(name)) : !!m[exportGroup];
-      const base = baseGroup !== undefined ? m[baseGroup]?.trim().split(/[\s<(,{]/)[0] : undefined;
+      const bases = baseGroup !== undefined && m[baseGroup] ? supertypes(m[baseGroup]) : [];
+      const base = bases[0];
       const head = m[0];
       // Go methods have a receiver; elsewhere a member is indented inside its type or impl block.
       const member = file.family === 'go' ? /^func[ \t]*\(/.test(head) : /^[ \t]+\S/.test(head);
-      decls.push({ name, kind, line: lines.lineOf(m.index + head.indexOf(name)), exported, ...(base ? { base } : {}), visibility: visibilityOf(file, name, head, exported), member });
+      // Modifiers before the name are the declaration's (`class X internal constructor` is a public class).
+      const modifiers = head.slice(0, head.indexOf(name) + name.length);
+      decls.push({ name, kind, line: lines.lineOf(m.index + head.indexOf(name)), exported, ...(base ? { base, bases } : {}), visibility: visibilityOf(file, name, modifiers, exported), member });
     }
   }
   const uses = new Map<string, number>();
@@ -204,6 +210,18 @@ function visibilityOf(file: SourceFile, name: string, head: string, exported: bo
     default:
       return exported ? 'public' : 'private';
   }
+}
+
+/**
+ * The type names of a supertype clause: `@unchecked Sendable, RequestInterceptor where T: X` →
+ * Sendable, RequestInterceptor; `Base(arg), Iface` → Base, Iface; Python `(Base, metaclass=M)` → Base.
+ */
+function supertypes(clause: string): string[] {
+  const flat = clause.replace(/\bwhere\b.*$/, '').replace(/<[^<>]*>/g, '').replace(/\([^()]*\)/g, '');
+  return flat
+    .split(',')
+    .map((x) => x.replace(/@\w+/g, '').replace(/\bby\b.*$/, '').trim())
+    .filter((x) => /^[A-Za-z_][\w.]*$/.test(x) && !x.includes('='));
 }
 
 /** The import statement around a match: to the end of the line, or to the closing brace of a `{ … }` list. */
@@ -316,7 +334,7 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
     [/^type[ \t]+(\w+)[ \t]+(?:struct|interface)/gm, 'type', 1, undefined, undefined],
   ],
   swift: [
-    [/^[ \t]*((?:public|open)[ \t]+)?(?:(?:final|internal|private|fileprivate|static|@\w+)[ \t]+)*(?:class|struct|enum|protocol|actor)[ \t]+(\w+)(?:<[^>]*>)?(?:[ \t]*:[ \t]*([\w.]+))?/gm, 'type', 2, undefined, 3],
+    [/^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*((?:public|open)[ \t]+)?(?:(?:final|internal|private|fileprivate|static|@\w+(?:\([^)\n]*\))?)[ \t]+)*(?:class|struct|enum|protocol|actor)[ \t]+(\w+)(?:<[^>]*>)?(?:[ \t]*:[ \t]*([^{\n]+))?/gm, 'type', 2, undefined, 3],
     [/^[ \t]*((?:public|open)[ \t]+)?(?:(?:static|class|final|internal|private|fileprivate|override|@\w+|nonisolated|mutating)[ \t]+)*func[ \t]+(\w+)/gm, 'function', 2, undefined, undefined],
   ],
   objc: [
@@ -333,7 +351,8 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
     [/^[ \t]+(?:(?:public|protected|private|static|final|synchronized|abstract|default)[ \t]+)*(?!return\b|new\b|throw\b|else\b|case\b)[\w.?[\]]+(?:<[^>\n]*>)?[ \t]+(\w+)[ \t]*\(/gm, 'function', 1, undefined, undefined],
   ],
   kotlin: [
-    [/^[ \t]*((?:public)[ \t]+)?(?:(?:abstract|open|sealed|data|enum|inner|private|internal|annotation)[ \t]+)*(?:class|interface|object)[ \t]+(\w+)(?:<[^>]*>)?(?:\([^)]*\))?(?:[ \t]*:[ \t]*([\w.]+))?/gm, 'type', 2, undefined, 3],
+    // Supertypes come after the primary constructor, which may carry annotations and a visibility on lines of its own.
+    [/^[ \t]*((?:public)[ \t]+)?(?:(?:abstract|open|sealed|data|enum|inner|private|internal|annotation)[ \t]+)*(?:class|interface|object)[ \t]+(\w+)(?:<[^>]*>)?(?:\s*(?:@\w+(?:\([^)]*\))?\s*)*(?:(?:private|internal|protected|public)\s+)?constructor)?(?:[ \t]*\([^)]*\))?(?:\s*:\s*([^{\n]+))?/gm, 'type', 2, undefined, 3],
     [/^[ \t]*((?:public)[ \t]+)?(?:(?:suspend|private|internal|override|inline|operator|infix|tailrec)[ \t]+)*fun[ \t]+(?:<[^>]*>[ \t]*)?(?:[\w.]+\.)?(\w+)/gm, 'function', 2, undefined, undefined],
   ],
 };

@@ -67,6 +67,11 @@ export interface BootstrapResult {
   /** The language of most scanned production files (VS Code id), when there is one. */
   primaryLanguage?: string;
   candidates: { proposed: number; created: number; existing: number; weak: number };
+  /**
+   * The project's own rules for agents and contributors (AI_POLICY.md, AGENTS.md, CLAUDE.md, Copilot
+   * instructions, CONTRIBUTING.md), agent files first: the candidate to read before anything else.
+   */
+  policies?: { file: string; candidate: string; rule: string }[];
   dimensions: DimensionResult[];
   graph: { fileImports: number; targetFiles: number; targetDependencies: number };
   durationMs: number;
@@ -184,6 +189,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
 
   progress({ message: `Recording ${proposals.length} candidates`, done: total, total }, true);
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();
+  const policies: NonNullable<BootstrapResult['policies']> = [];
   for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
     const batch = proposals.slice(i, i + SUBMIT_BATCH);
     // The scan is the author; the audit log records who started it.
@@ -194,9 +200,12 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     batch.forEach((d, k) => {
       const entry = byDimension.get(d.dimension) ?? { created: [], existing: [] };
       const existing = dupByInput.get(k);
+      const id = existing ?? (next < result.created.length ? result.created[next++] : undefined);
       if (existing) entry.existing.push(existing);
-      else if (next < result.created.length) entry.created.push(result.created[next++]);
+      else if (id) entry.created.push(id);
       byDimension.set(d.dimension, entry);
+      const file = d.tags.includes('policy') ? d.reasoning.sources[0]?.replace(/:\d+$/, '') : undefined;
+      if (file && id) policies.push({ file, candidate: id, rule: d.title.replace(/^[^:]*:\s*/, '') });
     });
   }
 
@@ -220,15 +229,23 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     ...(structure.problems.length ? { problems: structure.problems.slice(0, 10).map((p) => ({ file: p.manifest, message: p.message })) } : {}),
     ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
     candidates: { proposed: proposals.length, created, existing, weak },
+    ...(policies.length ? { policies } : {}),
     dimensions,
     graph: { fileImports: fileEdges.length, targetFiles: containment.length, targetDependencies: targetEdges.length },
     durationMs: Math.round(performance.now() - t0),
-    next: created
+    next: readFirst(policies) + (created
       ? 'Call enrich_candidates with the created ids to see what each lacks, confirm each claim at its file:line sources, then add what a scan cannot see (call chains, layering rules, agent guidelines). A person reviews them in the Candidates view.'
       : existing
         ? 'Nothing new: every finding is already a candidate or a recipe. Improve the existing candidates instead of running the scan again.'
-        : 'The scan found no evidence strong enough to propose. Check get_targets for the detected languages, and draft candidates by reading the code.',
+        : 'The scan found no evidence strong enough to propose. Check get_targets for the detected languages, and draft candidates by reading the code.'),
   };
+}
+
+/** The project's own rules for agents come before anything the scan inferred. */
+function readFirst(policies: NonNullable<BootstrapResult['policies']>): string {
+  if (!policies.length) return '';
+  const files = [...new Set(policies.map((p) => p.file))];
+  return `Read ${files.join(', ')} first: the project's own rules for agents and contributors (candidates ${policies.map((p) => p.candidate).join(', ')}; ${policies[0].file}: "${policies[0].rule}"). `;
 }
 
 /** The candidate as recorded: a title and summary within the reviewer's bounds, a short kebab-case trigger. */

@@ -83,6 +83,8 @@ class Lexer {
       if (c === DQ) {
         if (family === 'rust' && this.rustRawOrByte()) continue;
         if ((family === 'swift' || family === 'kotlin' || family === 'java' || family === 'python') && text.startsWith('"""', this.i)) { this.delimited(3, '"""', true); continue; }
+        // A Rust string literal may span lines (`&'static str = "\` and text on the next lines).
+        if (family === 'rust') { this.delimited(1, '"', true); continue; }
         this.quoted(DQ, family !== 'hash');
         continue;
       }
@@ -322,7 +324,8 @@ class Lexer {
     if (k > this.i && (text.charCodeAt(k) === DQ || text.charCodeAt(k) === SQ)) {
       if (this.i > 0 && /[\w]/.test(text[this.i - 1])) return false;
       this.i = k;
-      this.quoted(text.charCodeAt(k), true);
+      if (text.charCodeAt(k) === DQ) this.delimited(1, '"', true);
+      else this.quoted(SQ, true);
       return true;
     }
     return false;

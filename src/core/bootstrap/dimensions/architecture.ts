@@ -278,6 +278,9 @@ export class ArchitectureAnalyzer implements Analyzer {
     const exists = found.filter((f, i) => ctx.listing.includes(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
     const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;
+    // In a library project a side tool's main() (okhttp's okcurl) is not where the project starts;
+    // an application at the root (ripgrep's rg) is.
+    if (libraries > apps.length && !apps.some((t) => t.dir === '')) return [];
     return [
       {
         title: fit(`Entry point${exists.length === 1 ? '' : 's'}: ${nameList(exists.map((f) => f.path), 80)}`, 100),
@@ -285,7 +288,7 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: languageOf(ctx.primary ?? 'other', ctx),
         category: 'architecture',
-        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.${libraries ? ' Wire new commands and components there; the library packages stay free of application wiring.' : ' New top-level wiring goes there.'}`,
+        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.${libraries ? ' Application wiring (startup, argument parsing, output) lives there; the library packages do not depend on it.' : ' New top-level wiring goes there.'}`,
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
         reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
         tags: ['entry-point', 'composition-root'],

@@ -1,4 +1,4 @@
-import { parse as parseJsonc } from 'jsonc-parser';
+import { commandSources, expandedText, type ProjectCommand } from '../commands';
 import { confidence, percent, Tallies } from '../evidence';
 import { fit } from '../form';
 import { FAMILY_LABEL } from '../source';
@@ -19,7 +19,44 @@ export interface Formatter {
   command?: string;
   /** The command (a script, a CI step) that checks it. */
   check?: string;
+  /** What runs it without anyone asking: a CI step, a hook, a check script. Absent: it is only configured. */
+  enforcedBy?: { command: string; source: string; where: string };
 }
+
+/** The commands that run each formatter (directly or through the tool that hosts it). */
+const RUNS: Record<string, RegExp> = {
+  rustfmt: /\bcargo\s+(\+\S+\s+)?fmt\b|\brustfmt\b/,
+  SwiftFormat: /\bswiftformat\b/i,
+  'swift-format': /\bswift-format\b/,
+  golangci: /\bgolangci-lint\b|\bgofmt\b|\bgoimports\b|\bgofumpt\b/,
+  ruff: /\bruff\b/,
+  black: /\bblack\b/,
+  prettier: /\bprettier\b/,
+  Biome: /\bbiome\b/,
+  dprint: /\bdprint\b/,
+  // Spotless adds spotlessCheck to Gradle's `check` (which `build` runs).
+  Spotless: /\bspotless(Check|Apply)?\b|gradlew?\s(.*\s)?(check|build)\b/,
+  'clang-format': /\bclang-format\b/,
+};
+
+/**
+ * What makes the formatter more than a configuration: a CI step, a git hook, or a check (`--check`)
+ * in the project's scripts. A script that only rewrites files is a convenience, not enforcement.
+ */
+function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatter['enforcedBy'] {
+  const key = Object.keys(RUNS).find((k) => f.tool.startsWith(k) || f.tool.includes(`via ${k}`) || (k === 'golangci' && /golangci/.test(f.tool)));
+  if (!key) return undefined;
+  const hook = (s: ProjectCommand) => /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source);
+  const hits = commands.filter((s) => {
+    const text = expandedText(s, commands);
+    return RUNS[key].test(text) && (s.job || hook(s) || CHECKS(text));
+  });
+  const best = hits.find((s) => s.job) ?? hits.find(hook) ?? hits[0];
+  if (!best) return undefined;
+  return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\`` };
+}
+
+const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\blint\b/.test(t);
 
 /**
  * Formatting as the project enforces it. A formatter the project configures (rustfmt.toml,
@@ -56,14 +93,14 @@ export class FormattingAnalyzer implements Analyzer {
       if (!fam || !families.includes(fam)) continue;
       const measured = dominant(this.indent, `${fam}|`);
       out.push({
-        title: fit(`${FAMILY_LABEL[fam]} formatting is enforced by ${f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
+        title: fit(`${FAMILY_LABEL[fam]} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
         knowledgeType: 'code-style',
         dimension: 'code-standard',
         language: languageOf(fam, ctx),
         category: 'formatting',
-        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.check ? `, \`${f.check}\` checks` : ''}. Format changed files with it instead of by hand${measured ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
+        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${f.enforcedBy.where === 'CI' ? 'CI runs' : `${f.enforcedBy.where} runs`} \`${f.enforcedBy.command}\`` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
         code: '',
-        reasoning: { whyStandard: `The project's own configuration of ${f.tool}: it decides the formatting, so code written by hand or by an agent must pass through it.`, sources: f.sources.slice(0, 6), confidence: f.command ? 0.9 : 0.8 },
+        reasoning: { whyStandard: `The project's own configuration of ${f.tool}${f.enforcedBy ? `, run by ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where}` : ''}: it decides the formatting, so code written by hand or by an agent must pass through it.`, sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6), confidence: f.enforcedBy ? 0.9 : 0.8 },
         tags: ['formatting', fam, f.tool.toLowerCase().replace(/[^a-z0-9]+/g, '-')],
         trigger: `format-${fam}`,
       });
@@ -190,10 +227,13 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
   for (const f of top(/(^|\/)biome\.jsonc?$/)) out.push({ tool: 'Biome', families: ['jsts'], sources: [`${f}:1`], settings: [], command: command(/\bbiome\b/)?.command ?? 'npx biome format --write .' });
   for (const f of top(/(^|\/)\.?dprint\.jsonc?$/)) out.push({ tool: 'dprint', families: ['jsts'], sources: [`${f}:1`], settings: [], command: 'dprint fmt' });
   // JVM: Spotless / ktlint / ktfmt in the build, with .editorconfig settings.
-  const gradle = ctx.listing.filter((f) => /(^|\/)build\.gradle(\.kts)?$/.test(f) && f.split('/').length <= 2);
+  // Convention plugins (build-logic, buildSrc) apply it to the modules; the build of build-logic itself does not count.
+  const conventions = ctx.listing.filter((f) => /^(build-logic|buildSrc|gradle\/plugins)\/.*\.gradle\.kts$/.test(f) && !/(^|\/)(build|settings)\.gradle\.kts$/.test(f));
+  const gradle = [...conventions, ...ctx.listing.filter((f) => /(^|\/)build\.gradle(\.kts)?$/.test(f) && f.split('/').length <= 2 && !/^(build-logic|buildSrc)\//.test(f))];
   for (const g of gradle) {
     const text = (await ctx.read(g)) ?? '';
-    if (!/spotless|ktlint|ktfmt/i.test(text)) continue;
+    // Declared with `apply false` it is applied elsewhere.
+    if (!/spotless|ktlint|ktfmt/i.test(text.replace(/^.*\bapply\s+false.*$/gm, ''))) continue;
     const tools = ['Spotless', 'ktlint', 'ktfmt', 'google-java-format'].filter((t) => new RegExp(t.replace('-', '[-_]?'), 'i').test(text));
     const editor = await editorConfig(ctx);
     out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.listing.includes('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
@@ -209,6 +249,10 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const covered = new Set(out.flatMap((f) => f.families));
     const families = (['kotlin', 'java', 'swift', 'objc', 'jsts', 'python', 'rust', 'go'] as Family[]).filter((f) => !covered.has(f));
     if (families.length) out.push({ tool: '.editorconfig', families, sources: [editor.source], settings: editor.settings });
+  }
+  for (const f of out) {
+    const by = enforcement(f, scripts);
+    if (by) f.enforcedBy = by;
   }
   return out;
 }
@@ -230,49 +274,6 @@ async function editorConfig(ctx: AnalysisContext): Promise<{ source: string; set
   if (i < 0) return undefined;
   const settings = lines.filter((l) => /^\s*(indent_size|indent_style|max_line_length)\s*=/.test(l)).map((l) => l.trim().replace(/\s*=\s*/, ' = '));
   return { source: `.editorconfig:${i + 1}`, settings: [...new Set(settings)].slice(0, 3) };
-}
-
-/**
- * Commands the project runs: package.json scripts, Makefile targets, scripts/ files and CI steps,
- * each with the line that holds it and the command a person types to run it.
- */
-export async function commandSources(ctx: AnalysisContext): Promise<{ command: string; text: string; source: string }[]> {
-  const out: { command: string; text: string; source: string }[] = [];
-  if (ctx.listing.includes('package.json')) {
-    const text = (await ctx.read('package.json')) ?? '';
-    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
-    const pm = json?.packageManager?.startsWith('pnpm') || ctx.listing.includes('pnpm-lock.yaml') || ctx.listing.includes('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.listing.includes('yarn.lock') ? 'yarn' : 'npm run';
-    const lines = text.split('\n');
-    for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
-      if (typeof cmd !== 'string') continue;
-      const at = lines.findIndex((l) => l.includes(`"${name}"`));
-      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}` });
-    }
-  }
-  for (const mk of ctx.listing.filter((f) => /^(Makefile|makefile|GNUmakefile)$/.test(f))) {
-    const lines = ((await ctx.read(mk)) ?? '').split('\n');
-    let target: string | undefined;
-    lines.forEach((l, i) => {
-      const t = /^([\w.-]+)\s*:(?!=)/.exec(l);
-      if (t) target = t[1];
-      else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
-    });
-  }
-  for (const s of ctx.listing.filter((f) => /^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml)$/.test(f))) {
-    const lines = ((await ctx.read(s)) ?? '').split('\n');
-    lines.forEach((l, i) => {
-      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}` });
-    });
-  }
-  for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
-    const lines = ((await ctx.read(wf)) ?? '').split('\n');
-    lines.forEach((l, i) => {
-      const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
-      // A step that depends on the workflow's own variables is not a command a person can run.
-      if (m && m[1].trim() !== '|' && !/\$\{\{|\$[A-Z_]+/.test(m[1])) out.push({ command: m[1].trim(), text: m[1].trim(), source: `${wf}:${i + 1}` });
-    });
-  }
-  return out;
 }
 
 function indentation(lines: string[]): { style: string; line: number } | undefined {

@@ -1,12 +1,16 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { languageForPath } from '../../kernel/languages';
+import { commandSources, commandWords, expandedText, type ProjectCommand } from '../commands';
 import { fit, nameList } from '../form';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';
 import { languageOf } from './standards';
 
-const INSTRUCTION_FILES = /^(AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|CONTRIBUTING\.md|docs\/CONTRIBUTING\.md|\.github\/CONTRIBUTING\.md|\.github\/copilot-instructions\.md|\.github\/instructions\/[^/]+\.md)$/;
-const IMPERATIVE = /\b(must|never|always|do not|don't|should not|shouldn't|only|required|forbidden|avoid|prefer)\b/i;
+/** Files written for AI tools and agents: their rules come before anything the scan infers. */
+const AGENT_FILES = /^(AI[_-]POLICY\.md|\.github\/AI[_-]POLICY\.md|docs\/AI[_-]POLICY\.md|AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|\.github\/copilot-instructions\.md|\.github\/instructions\/[^/]+\.md)$/i;
+/** Contributor guides: their bulleted rules bind an agent's changes too. */
+const CONTRIBUTOR_FILES = /^(CONTRIBUTING\.md|docs\/CONTRIBUTING\.md|\.github\/CONTRIBUTING\.md)$/i;
+const IMPERATIVE = /\b(must|never|always|do not|don't|should not|shouldn't|only|required|forbidden|avoid|prefer|not allowed|not permitted|are expected to)\b/i;
 const STRICT_FLAGS = ['strict', 'noUncheckedIndexedAccess', 'exactOptionalPropertyTypes', 'noImplicitOverride', 'noImplicitReturns', 'noUnusedLocals', 'noUnusedParameters', 'noFallthroughCasesInSwitch', 'noPropertyAccessFromIndexSignature'];
 const LINT_RULES = /['"]?((?:@typescript-eslint\/)?(?:no-restricted-imports|no-restricted-syntax|no-restricted-globals|no-console|no-explicit-any|no-floating-promises|no-non-null-assertion|no-eval|no-implied-eval|no-misused-promises|explicit-module-boundary-types|consistent-type-imports|import\/no-cycle|import\/no-default-export))['"]?\s*:\s*\[?\s*['"]?(error|warn|2|1)\b/g;
 
@@ -26,32 +30,17 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const out: CandidateDraft[] = [];
-    for (const f of ctx.listing.filter((x) => INSTRUCTION_FILES.test(x)).sort()) {
+    // Agent files first: they are the ones an agent must read before it changes anything.
+    const files = [...ctx.listing.filter((x) => AGENT_FILES.test(x)).sort(), ...ctx.listing.filter((x) => CONTRIBUTOR_FILES.test(x)).sort()];
+    const seen = new Set<string>();
+    for (const f of files) {
       const text = await ctx.read(f);
       if (!text) continue;
-      let heading = '';
-      const rules = text
-        .split('\n')
-        .map((l, i) => {
-          if (/^#{1,4}\s/.test(l)) heading = l.replace(/^#+\s*/, '').trim();
-          return { l: l.trim(), line: i + 1, heading };
-        })
-        .filter(({ l }) => /^([-*+]|\d+\.)\s+/.test(l) && IMPERATIVE.test(l) && l.length < 300)
-        .slice(0, 12);
-      if (rules.length < 2) continue;
-      const sections = [...new Set(rules.map((r) => r.heading).filter(Boolean))];
-      out.push({
-        title: fit(`Rules stated in \`${f}\`${sections.length ? ` (${nameList(sections, 50, false)})` : ''}`, 100),
-        knowledgeType: 'agent-guideline',
-        dimension: 'agent-guidelines',
-        language: 'markdown',
-        category: 'agent-guidelines',
-        summary: `${f} states ${rules.length} must/never rules${sections.length ? ` under ${nameList(sections.map((x) => `"${x}"`), 120, false)}` : ''}; follow them where they apply, before the scan's heuristics.`,
-        code: '',
-        details: rules.map((r) => `- ${r.l.replace(/^([-*+]|\d+\.)\s+/, '')}`).join('\n'),
-        reasoning: { whyStandard: 'Written down by the project itself.', sources: rules.slice(0, 8).map((r) => `${f}:${r.line}`), confidence: 0.9 },
-        tags: ['agent-guidelines', 'documented'],
-      });
+      // The same rules in two places (httpx's docs/contributing.md and .github/CONTRIBUTING.md) are one candidate.
+      const key = statedRules(text, AGENT_FILES.test(f)).map((r) => r.text).join('\n');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(...(AGENT_FILES.test(f) ? agentPolicy(f, text) : contributorRules(f, text)));
     }
 
     // Generated files where the product's code lives: not those of an example, a fixture or a docs site.
@@ -193,6 +182,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
   private async lintRules(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const configs = ctx.listing.filter((f) => /^(eslint\.config\.(js|mjs|cjs|ts)|\.eslintrc(\.(json|js|cjs|yml|yaml))?)$/.test(f));
     const out: CandidateDraft[] = [];
+    let runner: ProjectCommand | null | undefined;
     for (const c of configs) {
       const text = await ctx.read(c);
       if (!text) continue;
@@ -202,20 +192,144 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
         for (const m of l.matchAll(LINT_RULES)) if (!found.some((f) => f.rule === m[1])) found.push({ rule: m[1], level: m[2] === '2' ? 'error' : m[2] === '1' ? 'warn' : m[2], line: i + 1 });
       });
       if (found.length === 0) continue;
+      // Enforced only where CI, a hook or a script runs ESLint; otherwise the rules are only configured.
+      runner ??= eslintRunner(await commandSources(ctx));
       out.push({
-        title: `Lint rules the project enforces: ${nameList(found.map((f) => f.rule.replace(/^@typescript-eslint\//, '')), 60)}`,
+        title: `Lint rules the project ${runner ? 'enforces' : 'configures'}: ${nameList(found.map((f) => f.rule.replace(/^@typescript-eslint\//, '')), 60)}`,
         knowledgeType: 'boundary-constraint',
         dimension: 'agent-guidelines',
         language: 'typescript',
         category: 'agent-guidelines',
-        summary: `${c} sets ${found.map((f) => `${f.rule} (${f.level})`).join(', ')}. Code that breaks them fails lint.`,
+        summary: `${c} sets ${found.map((f) => `${f.rule} (${f.level})`).join(', ')}. ${runner ? `Code that breaks them fails \`${runner.command}\`.` : 'No CI step, script or hook runs ESLint: run it on changed files.'}`,
         code: found.map((f) => lines[f.line - 1].trim()).join('\n'),
-        reasoning: { whyStandard: 'Enforced by the lint configuration.', sources: found.slice(0, 8).map((f) => `${c}:${f.line}`), confidence: 0.9 },
+        reasoning: { whyStandard: runner ? `The lint configuration, run by ${runner.command}.` : 'The lint configuration (nothing runs it automatically).', sources: [...found.slice(0, 7).map((f) => `${c}:${f.line}`), ...(runner ? [runner.source] : [])], confidence: runner ? 0.9 : 0.8 },
         tags: ['agent-guidelines', 'lint'],
       });
     }
     return out;
   }
+}
+
+/** What runs ESLint: CI or a hook running it or a `lint` task (`pnpm turbo lint`), else a script that calls it. */
+function eslintRunner(commands: readonly ProjectCommand[]): ProjectCommand | null {
+  const automatic = commands.filter((s) => s.job || /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source));
+  return automatic.find((s) => /\beslint\b/.test(expandedText(s, commands)) || commandWords(s.command).slice(1).includes('lint')) ?? commands.find((s) => /\beslint\b/.test(expandedText(s, commands))) ?? null;
+}
+
+/** A rule a project document states, where, and how much it matters to an agent. */
+interface StatedRule {
+  text: string;
+  line: number;
+  heading: string;
+  /** Written in bold, or about AI and agents: put first. */
+  weight: number;
+}
+
+/**
+ * An agent policy or instruction file (AI_POLICY.md, AGENTS.md, CLAUDE.md, Copilot instructions):
+ * one candidate whose title is the rule that matters most to an agent, with every stated rule.
+ * Prose counts as well as lists: a policy is often written in paragraphs with the key rule in bold.
+ */
+function agentPolicy(file: string, text: string): CandidateDraft[] {
+  const rules = statedRules(text, true);
+  if (rules.length === 0) return [];
+  const top = [...rules].sort((a, b) => b.weight - a.weight || a.line - b.line);
+  const policy = /policy/i.test(file);
+  const label = policy ? 'Agent policy' : 'Agent instructions';
+  return [{
+    title: fit(`${label} (\`${file}\`): ${top[0].text.replace(/\.$/, '')}`, 100),
+    knowledgeType: 'agent-guideline',
+    dimension: 'agent-guidelines',
+    language: 'markdown',
+    category: 'agent-guidelines',
+    summary: `${top.slice(0, 2).map((r) => r.text).join(' ')} ${file} is the project's ${policy ? 'policy on AI tools and agents' : 'instructions for coding agents'} (${rules.length} rule${rules.length === 1 ? '' : 's'}): read it before changing anything.`,
+    code: '',
+    details: rules.slice(0, 16).map((r) => `- ${r.text} (line ${r.line})`).join('\n'),
+    reasoning: { whyStandard: `Written by the project for AI tools and agents (${file}); it overrides any convention the scan infers.`, sources: top.slice(0, 8).map((r) => `${file}:${r.line}`), confidence: 0.95 },
+    tags: ['agent-guidelines', 'documented', 'policy'],
+    trigger: policy ? 'ai-policy' : 'agent-instructions',
+  }];
+}
+
+/** A contributor guide: its bulleted must/never rules (its prose explains more than it binds). */
+function contributorRules(file: string, text: string): CandidateDraft[] {
+  const rules = statedRules(text, false).slice(0, 12);
+  if (rules.length < 2) return [];
+  const sections = [...new Set(rules.map((r) => r.heading).filter(Boolean))];
+  return [{
+    title: fit(`Rules stated in \`${file}\`${sections.length ? ` (${nameList(sections, 50, false)})` : ''}`, 100),
+    knowledgeType: 'agent-guideline',
+    dimension: 'agent-guidelines',
+    language: 'markdown',
+    category: 'agent-guidelines',
+    summary: `${file} states ${rules.length} must/never rules${sections.length ? ` under ${nameList(sections.map((x) => `"${x}"`), 120, false)}` : ''}; follow them where they apply, before the scan's heuristics.`,
+    code: '',
+    details: rules.map((r) => `- ${r.text}`).join('\n'),
+    reasoning: { whyStandard: 'Written down by the project itself.', sources: rules.slice(0, 8).map((r) => `${file}:${r.line}`), confidence: 0.9 },
+    tags: ['agent-guidelines', 'documented', 'policy'],
+  }];
+}
+
+/**
+ * The must/never rules of a Markdown document, each at the line where it starts: list items, and
+ * with `prose` also the sentences of paragraphs. Code blocks, headings and link definitions are not
+ * rules; Markdown emphasis is dropped from the text.
+ */
+export function statedRules(text: string, prose: boolean): StatedRule[] {
+  const out: StatedRule[] = [];
+  const lines = text.split('\n');
+  let heading = '';
+  let fence = false;
+  let unit: { text: string; line: number; starts: number[] } | undefined;
+  const flush = () => {
+    if (!unit) return;
+    const u = unit;
+    unit = undefined;
+    // Sentences end at `.`, `!` or `?` before a space and a capital or emphasis (`i.e.,` does not).
+    const parts = prose ? u.text.split(/(?<=[.!?])\s+(?=[*_"(]*[A-Z])/) : [u.text];
+    let at = 0;
+    for (const part of parts) {
+      const index = u.text.indexOf(part, at);
+      at = index + part.length;
+      const raw = part.trim();
+      const bold = /^\*\*[^*]+\*\*[.!?]?$|^__[^_]+__[.!?]?$/.test(raw) || /\*\*[^*]{12,}\*\*/.test(raw);
+      const sentence = raw.replace(/\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)/g, '').replace(/\s+/g, ' ').trim();
+      const agent = /\b(agents?|autonomous)\b/i.test(sentence) ? 2 : /\b(LLMs?|AI|Copilot|Claude|Cursor)\b/.test(sentence) ? 1 : 0;
+      if (sentence.length < 12 || sentence.length > 300 || !(IMPERATIVE.test(sentence) || (agent && /\brequires?\b/.test(sentence)))) continue;
+      const line = u.starts.filter((s) => s <= index).length;
+      const strict = /\b(never|must not|do not|don't|not allowed|not permitted|forbidden)\b/i.test(sentence) ? 1 : 0;
+      out.push({ text: sentence, line: u.line + line - 1, heading, weight: (bold ? 2 : 0) + agent + strict });
+    }
+  };
+  lines.forEach((raw, i) => {
+    const l = raw.trim();
+    if (/^(```|~~~)/.test(l)) {
+      flush();
+      fence = !fence;
+      return;
+    }
+    if (fence) return;
+    if (/^#{1,6}\s/.test(l)) {
+      flush();
+      heading = l.replace(/^#+\s*/, '').trim();
+      return;
+    }
+    const item = /^([-*+]|\d+\.)\s+(.*)$/.exec(l);
+    if (!l || /^\[[^\]]+\]:\s*\S+/.test(l) || /^(>|\||<)/.test(l)) return flush();
+    if (item) {
+      flush();
+      unit = { text: item[2], line: i + 1, starts: [0] };
+      return;
+    }
+    if (!unit && !prose) return;
+    if (!unit) unit = { text: l, line: i + 1, starts: [0] };
+    else {
+      unit.starts.push(unit.text.length + 1);
+      unit.text += ' ' + l;
+    }
+  });
+  flush();
+  return out;
 }
 
 /** What an upcoming Swift feature asks of the code, in a few words. */

@@ -70,11 +70,16 @@ export class LanguageAnalyzer extends SignalAnalyzer {
   private readonly macros = new Map<string, { path: string; line: number }>();
   /** Files per target that use an error crate, for scoping. */
   private readonly crateUse = new Map<string, Set<string>>();
+  /** The project's own exported AbortSignal helpers (`allAbortSignals`, `raceAbortSignals`). */
+  private readonly signalHelpers: { name: string; path: string; line: number }[] = [];
 
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
     if (file.language.startsWith('typescript')) this.typeScriptFiles++;
+    if (file.family === 'jsts' && /AbortSignal/.test(file.code)) {
+      for (const d of factsOf(file).decls) if (d.kind === 'function' && d.exported && !d.member && /Abort|Signals?$/.test(d.name) && this.signalHelpers.length < 8) this.signalHelpers.push({ name: d.name, path: file.path, line: d.line });
+    }
     if (file.family === 'python') for (const d of factsOf(file).decls) if (d.kind === 'type' && !d.member && !this.pyClasses.has(d.name)) this.pyClasses.set(d.name, { path: file.path, line: d.line });
     if (file.family === 'objc') {
       for (const m of file.text.matchAll(/^#define[ \t]+(weakify|strongify)\b/gm)) if (!this.macros.has(m[1])) this.macros.set(m[1], { path: file.path, line: file.text.slice(0, m.index).split('\n').length });
@@ -120,9 +125,11 @@ export class LanguageAnalyzer extends SignalAnalyzer {
     switch (f) {
       case 'jsts': {
         const [abort, any, validation] = ['abort', 'any', 'validation'].map(g);
+        const helpers = this.signalHelpers;
         const ts = this.typeScriptFiles;
         return [
-          [abort.count >= 3 && abort.files.size >= 2 ? { title: 'Long-running operations take an `AbortSignal`', type: 'code-pattern', summary: `AbortSignal/AbortController appear ${abort.count} times in ${abort.files.size} production files (${fileList(abort)}): cancellable work accepts a signal and stops when it is aborted.`, evidence: abort, ratio: 0.8, why: 'The cancellation idiom recurs across production modules.', tags: ['async', 'cancellation'] } : undefined],
+          // Taking an AbortSignal is the platform's idiom; the project's own helpers for it are the convention.
+          [abort.count >= 3 && abort.files.size >= 2 && helpers.length ? { title: `Cancellation: combine signals with the project's ${nameList(helpers.map((h) => `${h.name}()`), 70)}`, type: 'code-pattern', summary: `AbortSignal/AbortController appear ${abort.count} times in ${abort.files.size} production files; ${[...new Set(helpers.map((h) => h.path))].map((p) => `\`${p}\``).join(', ')} defines ${nameList(helpers.map((h) => `${h.name}()`), 120)}. Combine or race signals with them instead of wiring abort listeners by hand.`, evidence: abort, ratio: 0.8, why: 'The project wraps the platform idiom in its own helpers, and its cancellable code uses signals across modules.', tags: ['async', 'cancellation'], extraSources: helpers.map((h) => `${h.path}:${h.line}`) } : undefined],
           [
             ts >= 10 && any.files.size / ts <= 0.1
               ? { title: '`any` is avoided in TypeScript code', type: 'code-standard', summary: any.count ? `Only ${any.count} uses of \`any\` in ${any.files.size} of ${ts} production TypeScript files (${percent(any.files.size, ts)}). Type values precisely or use \`unknown\` and narrow.` : `None of the ${ts} scanned production TypeScript files uses \`any\`. Type values precisely or use \`unknown\` and narrow.`, evidence: any, ratio: 1 - any.files.size / ts, support: ts, why: 'Measured over the scanned production TypeScript files.', tags: ['types', 'any'], extraSources: v.ctx.listing.filter((x) => /(^|\/)tsconfig(\.[\w-]+)?\.json$/.test(x)).slice(0, 1).map((x) => `${x}:1`) }

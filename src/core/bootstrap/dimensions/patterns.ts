@@ -4,6 +4,7 @@ import { confidence, Tallies } from '../evidence';
 import { fit, nameList, shortPath } from '../form';
 import { slicer } from '../slices';
 import { factsOf } from '../facts';
+import { docIndex } from '../docs';
 import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
@@ -26,6 +27,8 @@ interface Helper {
   modules: string[];
   purpose?: string;
   scope: 'internal' | 'shared';
+  /** The doc file that names it, when one does: then it is not "internal". */
+  documentedIn?: string;
 }
 
 /**
@@ -40,6 +43,7 @@ export class CodePatternAnalyzer implements Analyzer {
   private readonly singletons = new Tallies(8);
   private readonly factories = new Tallies(6);
   private readonly targets = new Map<string, string | undefined>();
+  private docFiles = 0;
 
   visit(file: SourceFile): void {
     if (file.kind !== 'production' || file.family === 'other') return;
@@ -47,11 +51,13 @@ export class CodePatternAnalyzer implements Analyzer {
     this.targets.set(file.path, file.target);
     const facts = factsOf(file);
     for (const d of facts.decls) {
-      if (d.base && d.kind === 'type') {
-        const key = `${file.family}|${d.base}`;
-        const list = this.subclasses.get(key) ?? [];
-        list.push({ name: d.name, path: file.path, line: d.line, text: (file.lines[d.line - 1] ?? '').trim().slice(0, 120) });
-        this.subclasses.set(key, list);
+      if (d.kind === 'type') {
+        for (const base of d.bases ?? (d.base ? [d.base] : [])) {
+          const key = `${file.family}|${base}`;
+          const list = this.subclasses.get(key) ?? [];
+          list.push({ name: d.name, path: file.path, line: d.line, text: (file.lines[d.line - 1] ?? '').trim().slice(0, 120) });
+          this.subclasses.set(key, list);
+        }
       }
       if (file.family === 'jsts' && d.kind === 'function' && d.exported && !d.member && isFactory(d.name, file.lines[d.line - 1] ?? '')) this.factories.get(file.family).add(file, d.line);
     }
@@ -98,8 +104,17 @@ export class CodePatternAnalyzer implements Analyzer {
     ranked.sort((a, b) => Number(a.def.kind === 'type') - Number(b.def.kind === 'type') || b.modules.length - a.modules.length || b.users.length - a.users.length || (a.def.name < b.def.name ? -1 : 1));
     const verified = await this.verify(ranked.slice(0, SHORTLIST), ctx);
     const kept: Helper[] = [];
+    const docs = verified.length ? await docIndex(ctx) : undefined;
+    this.docFiles = docs?.files ?? 0;
     for (const h of verified) {
       if ((await isTrivial(h.def, ctx)) || (await isEnum(h.def, ctx))) continue;
+      // A few lines only three files use are cheaper to read than to remember (okhttp's threadFactory()).
+      if (h.def.kind === 'function' && new Set(h.users.map((u) => u.path)).size <= 3 && (await bodyLines(h.def, ctx)) <= 3) continue;
+      // A name the documentation uses is public API its users read about: a documented type is not
+      // a helper to point out, and a documented function is not "internal".
+      const documentedIn = docs?.mention(h.def.name);
+      if (documentedIn && h.def.kind === 'type') continue;
+      if (documentedIn) Object.assign(h, { scope: 'shared', documentedIn });
       if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
       h.purpose = await purposeOf(h.def, ctx);
       kept.push(h);
@@ -176,7 +191,7 @@ export class CodePatternAnalyzer implements Analyzer {
         summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}. Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
         code: await ctx.excerpt(def.path, def.line, 16),
         reasoning: {
-          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; it is ${h.scope === 'internal' ? 'internal to the project' : 'shared between its packages'}, so an agent would not find it in any documentation.`,
+          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
           sources: [`${def.path}:${def.line}`, ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
           confidence: confidence(Math.min(1, 0.6 + users.length / 25), users.length),
         },
@@ -192,21 +207,34 @@ export class CodePatternAnalyzer implements Analyzer {
   /** Project types that several production types extend: the extension points (descendants counted). */
   private async baseClasses(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const out: CandidateDraft[] = [];
-    const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string }[] }[] = [];
+    const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string }[] }[] = [];
     for (const [key, direct] of this.subclasses) {
       const [fam, baseName] = key.split('|') as [Family, string];
       const defs = (this.symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
       if (defs.length === 0) continue;
       // Objective-C: the public header's @interface, not a private class extension or the .m.
       const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
-      const subs = [...direct];
-      for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of this.subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push(s);
+      const subs: { name: string; path: string; line: number; text: string; via?: string }[] = [...direct];
+      for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of this.subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
       const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
       if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
       found.push({ fam, base, subs: unique });
     }
-    found.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
-    for (const { fam, base, subs } of found.slice(0, 3)) {
+    // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and
+    // RequestInterceptor) is reached through that type: the refining one is where new types plug in.
+    const refined = new Map<string, string[]>();
+    for (const f of found) {
+      for (const r of found) {
+        if (r === f || r.fam !== f.fam || !f.subs.some((s) => s.name === r.base.name)) continue;
+        const others = f.subs.filter((s) => s.name !== r.base.name);
+        if (others.every((s) => r.subs.some((x) => x.name === s.name))) refined.set(`${r.fam}|${r.base.name}`, [...(refined.get(`${r.fam}|${r.base.name}`) ?? []), f.base.name]);
+      }
+    }
+    const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
+    const kept = found.filter((f) => !dropped.has(`${f.fam}|${f.base.name}`));
+    kept.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
+    for (const { fam, base, subs } of kept.slice(0, 3)) {
+      const refines = refined.get(`${fam}|${base.name}`) ?? [];
       const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
       const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
@@ -216,7 +244,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'types',
-        summary: `\`${base.name}\` (${base.path}:${base.line}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => s.name), 150, false)}. A new type in the same role ${verb}s it too.`,
+        summary: `\`${base.name}\` (${base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), 150, false)}. A new type in the same role ${verb}s it too.`,
         code: await ctx.excerpt(base.path, base.line, 14),
         reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)], confidence: confidence(0.85, subs.length * 2) },
         tags: ['inheritance', fam],
@@ -292,6 +320,27 @@ async function isTrivial(def: Definition, ctx: AnalysisContext): Promise<boolean
   if (def.kind !== 'function') return false;
   const body = (await ctx.excerpt(def.path, def.line, 8)).split('\n').slice(1).map((l) => l.trim()).filter((l) => l && !/^[{}()\]]+;?$/.test(l));
   return body.length === 1 && /^(return\s+)?[\w$]+(\.[\w$]+)+;?$/.test(body[0]);
+}
+
+/**
+ * How many lines of code a function's body has: the lines after its signature (which may span
+ * several lines) that are more indented than the declaration, closing brackets not counted.
+ */
+async function bodyLines(def: Definition, ctx: AnalysisContext): Promise<number> {
+  const lines = ((await ctx.read(def.path)) ?? '').split('\n');
+  const indent = (l: string) => /^\s*/.exec(l)![0].length;
+  const start = def.line - 1;
+  const base = indent(lines[start] ?? '');
+  let body = start;
+  while (body < lines.length && body < start + 12 && !/[{=:]\s*$|=>\s*[^\s]|\{\s*\S/.test(lines[body])) body++;
+  let n = 0;
+  for (let i = body + 1; i < lines.length && i < body + 80; i++) {
+    const l = lines[i];
+    if (!l.trim()) continue;
+    if (indent(l) <= base) break;
+    if (!/^[\s})\]]+[;,]?$/.test(l)) n++;
+  }
+  return n;
 }
 
 /** An enumeration is data the code switches on, not a helper to reuse. */

@@ -1,5 +1,7 @@
+import { languageForPath } from '../../kernel/languages';
 import { factsOf } from '../facts';
-import { commandSources } from './formatting';
+import { pathKind } from '../source';
+import { ciCommand, commandSources } from '../commands';
 import { productTargets } from './architecture';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
@@ -19,6 +21,16 @@ const FRAMEWORKS: Record<string, string> = {
 };
 
 const TEST_FRAMEWORK_NAMES = new Set(['Jest', 'Vitest', 'Mocha', 'AVA', 'node:test', 'Playwright', 'Cypress', 'pytest', 'testify', 'JUnit 4', 'JUnit 5', 'XCTest', 'Swift Testing']);
+
+/** Files a test runner runs, by the naming conventions of each ecosystem (helpers and fixtures are not tests). */
+const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.(py|go)|[^/]+\.(test|spec)\.[cm]?[jt]sx?|[^/]+(Test|Tests|Spec|TestCase)\.(kt|kts|java|swift|m|mm)|[^/]+_spec\.rb)$|(^|\/)tests\/[^/]+\.rs$/;
+
+/** How many test files the project has: every one in the listing, not the sample the scan read; examples' tests left out. */
+function testFileCount(listing: readonly string[]): number {
+  const tests = listing.filter((f) => pathKind(f) === 'test' && !/(^|\/)(examples?|samples?|demos?)\//i.test(f));
+  const named = tests.filter((f) => TEST_FILE.test(f)).length;
+  return named || tests.filter((f) => languageForPath(f)).length;
+}
 
 /** Test frameworks, by what test files import. */
 const TEST_FRAMEWORKS: [RegExp, string][] = [
@@ -64,10 +76,12 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     if (file.kind !== 'production') return;
     if (file.target) this.filesPerTarget.set(file.target, (this.filesPerTarget.get(file.target) ?? 0) + 1);
-    const l = this.languages.get(file.language) ?? { files: 0, bytes: 0 };
+    // A `.h` header is C by its extension; in an Objective-C code base it is Objective-C's (merged at the end).
+    const language = file.language === 'c' && file.path.endsWith('.h') ? 'c-header' : file.language;
+    const l = this.languages.get(language) ?? { files: 0, bytes: 0 };
     l.files++;
     l.bytes += file.bytes;
-    this.languages.set(file.language, l);
+    this.languages.set(language, l);
     const seen = new Set<string>();
     for (const imp of factsOf(file).imports) {
       const name = FRAMEWORKS[imp.spec] ? imp.spec : imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0];
@@ -80,6 +94,13 @@ export class ProjectProfileAnalyzer implements Analyzer {
   }
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
+    const headers = this.languages.get('c-header');
+    if (headers) {
+      this.languages.delete('c-header');
+      const owner = this.languages.has('objective-c') ? 'objective-c' : this.languages.has('cpp') && !this.languages.has('c') ? 'cpp' : 'c';
+      const l = this.languages.get(owner) ?? { files: 0, bytes: 0 };
+      this.languages.set(owner, { files: l.files + headers.files, bytes: l.bytes + headers.bytes });
+    }
     const totalBytes = [...this.languages.values()].reduce((n, l) => n + l.bytes, 0);
     if (totalBytes === 0 && ctx.structure.targets.length === 0) return [];
     const langs = [...this.languages.entries()].map(([l, v]) => [l, Math.round((v.bytes / Math.max(1, totalBytes)) * 100)] as const).filter(([, pct]) => pct > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -99,17 +120,19 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!own.has(name.toLowerCase())) add(FRAMEWORKS[name], e.first);
     const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
-    const commands = await this.commands(ctx);
+    const { list: commands, notes, before } = await this.commands(ctx);
     const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3)])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     const ecosystems = [...new Set(products.map((t) => t.ecosystem))].join(', ') || Object.keys(ctx.structure.ecosystems).join(', ');
-    const testLine = tests.length ? `${tests[0][0]}${tests.length > 1 ? ` (${tests[0][1].files} test files; also ${tests.slice(1, 3).map(([n, e]) => `${n} in ${e.files}`).join(', ')})` : ''}` : '';
+    const testFiles = testFileCount(ctx.listing);
+    const testLine = tests.length ? `${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}${tests.length > 1 ? ` (of the scanned test files, ${tests[0][1].files} use ${tests[0][0]}; also ${tests.slice(1, 3).map(([n, e]) => `${n} in ${e.files}`).join(', ')})` : ''}` : '';
     const details = [
       `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
       `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
       `- Frameworks and libraries: ${[...frameworks.keys()].sort().join(', ') || 'none detected'}`,
       ...(testLine ? [`- Tests: ${testLine}`] : []),
       ...commands.map((c) => `- ${c.label}: \`${c.command}\``),
+      ...notes,
     ].join('\n');
     return [
       {
@@ -118,7 +141,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
+        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
         code: '',
         details,
         reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
@@ -128,8 +151,12 @@ export class ProjectProfileAnalyzer implements Analyzer {
     ];
   }
 
-  /** Commands as a person runs them: the project's own scripts first, then the ecosystem's, then CI steps. */
-  private async commands(ctx: AnalysisContext): Promise<{ label: string; command: string; source: string }[]> {
+  /**
+   * Commands as a person runs them: the project's own scripts first, then what CI runs (the test
+   * command CI agrees on, the build of the test job), then the ecosystem's defaults. Notes say what
+   * must happen before the tests (pods, a local server CI starts) and the other ways CI runs them.
+   */
+  private async commands(ctx: AnalysisContext): Promise<{ list: { label: string; command: string; source: string }[]; notes: string[]; before: string[] }> {
     const out: { label: string; command: string; source: string }[] = [];
     const add = (label: string, command: string, source: string) => {
       if (!out.some((o) => o.label === label || o.command === command)) out.push({ label, command, source });
@@ -137,9 +164,14 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const scripts = await commandSources(ctx);
     for (const label of ['Build', 'Test', 'Lint', 'Format', 'Check']) {
       const re = new RegExp(`^(${label === 'Format' ? 'fmt|format|format-fix' : label.toLowerCase()})\\b`, 'i');
-      const own = scripts.find((s) => !s.command.includes('\n') && !/^\.github\//.test(s.source) && (re.test(s.text) || re.test(s.command.split(/[\s/]/).pop() ?? '')));
+      const own = scripts.find((s) => !s.job && !s.command.includes('\n') && (re.test(s.text) || re.test(s.command.split(/[\s/]/).pop() ?? '')));
       if (own) add(label, own.command, own.source);
     }
+    const ownTest = out.some((o) => o.label === 'Test');
+    const ciTest = ciCommand(scripts, 'test');
+    const ciBuild = ciCommand(scripts, 'build', ciTest?.job);
+    if (ciBuild) add('Build', ciBuild.command, ciBuild.source);
+    if (ciTest) add('Test', ciTest.command, ciTest.source);
     const eco = ctx.structure.ecosystems;
     const manifest = (e: string) => ctx.structure.targets.find((t) => t.ecosystem === e)?.manifest ?? '';
     if (eco.cargo) (add('Build', 'cargo build', `${manifest('cargo')}:1`), add('Test', 'cargo test', `${manifest('cargo')}:1`));
@@ -156,8 +188,15 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     if (eco.maven) (add('Build', 'mvn package', `${manifest('maven')}:1`), add('Test', 'mvn test', `${manifest('maven')}:1`));
     if (eco.python && ctx.structure.targets.some((t) => t.dependencies.some((d) => d.name === 'pytest'))) add('Test', 'pytest', `${manifest('python')}:1`);
-    const ci = scripts.find((s) => /^\.github\//.test(s.source) && /\b(test|build|xcodebuild)\b/.test(s.text) && s.text.length < 160);
-    if (ci && !out.some((o) => o.label === 'Test')) add('CI', ci.command, ci.source);
-    return out;
+    const notes: string[] = [];
+    const before: string[] = [];
+    if (ciTest && !ownTest) {
+      for (const s of ciTest.setup) {
+        before.push(s.background ? `\`${s.command}\` running` : `\`${s.command}\``);
+        notes.push(s.background ? `- Before the tests, CI starts \`${s.command}\` in the background (${s.source}): the tests need it running` : `- Before building or testing, CI runs \`${s.command}\` (${s.source})`);
+      }
+      if (ciTest.variants.length) notes.push(`- CI also tests with ${ciTest.variants.map((v) => `\`${v}\``).join(', ')}`);
+    }
+    return { list: out, notes, before };
   }
 }

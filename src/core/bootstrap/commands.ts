@@ -1,0 +1,237 @@
+// The commands a project runs, as a person would type them: package.json scripts, Makefile
+// targets, scripts/ files, hook configurations and CI steps (with the workflow's variables resolved).
+import { parse as parseJsonc } from 'jsonc-parser';
+import { parseYaml } from '../files';
+import type { AnalysisContext } from './types';
+
+export interface ProjectCommand {
+  /** What a person types. */
+  command: string;
+  /** What it runs (`name: script` for a package script, the command itself otherwise). */
+  text: string;
+  /** `path:line` of the line that holds it. */
+  source: string;
+  /** For a CI step: the workflow job it belongs to, and whether it is started in the background (`… &`). */
+  job?: string;
+  background?: boolean;
+}
+
+/** Every command the project runs, each with the line that holds it. */
+export async function commandSources(ctx: AnalysisContext): Promise<ProjectCommand[]> {
+  const out: ProjectCommand[] = [];
+  if (ctx.listing.includes('package.json')) {
+    const text = (await ctx.read('package.json')) ?? '';
+    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
+    const pm = json?.packageManager?.startsWith('pnpm') || ctx.listing.includes('pnpm-lock.yaml') || ctx.listing.includes('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.listing.includes('yarn.lock') ? 'yarn' : 'npm run';
+    const lines = text.split('\n');
+    for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
+      if (typeof cmd !== 'string') continue;
+      const at = lines.findIndex((l) => l.includes(`"${name}"`));
+      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}` });
+    }
+  }
+  for (const mk of ctx.listing.filter((f) => /^(Makefile|makefile|GNUmakefile)$/.test(f))) {
+    const lines = ((await ctx.read(mk)) ?? '').split('\n');
+    let target: string | undefined;
+    lines.forEach((l, i) => {
+      const t = /^([\w.-]+)\s*:(?!=)/.exec(l);
+      if (t) target = t[1];
+      else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
+    });
+  }
+  // Scripts and git hooks run by hand or on commit: each line is a command.
+  for (const s of ctx.listing.filter((f) => (/^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml)$/.test(f)) || /^\.husky\/[\w.-]+$/.test(f))) {
+    const lines = ((await ctx.read(s)) ?? '').split('\n');
+    lines.forEach((l, i) => {
+      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}` });
+    });
+  }
+  // pre-commit hooks: the hook's id names the tool it runs (`ruff-format`, `rustfmt`, `swiftformat`).
+  for (const f of ctx.listing.filter((x) => /^(\.pre-commit-config\.ya?ml|lefthook\.ya?ml)$/.test(x))) {
+    const lines = ((await ctx.read(f)) ?? '').split('\n');
+    lines.forEach((l, i) => {
+      const m = /^\s*(?:-\s*)?(?:id|run|entry):\s*(.+?)\s*$/.exec(l);
+      if (m) out.push({ command: m[1].replace(/^['"]|['"]$/g, ''), text: m[1].replace(/-/g, ' '), source: `${f}:${i + 1}` });
+    });
+  }
+  for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
+    out.push(...workflowCommands(wf, (await ctx.read(wf)) ?? ''));
+  }
+  return out;
+}
+
+interface Step { run?: unknown; env?: unknown }
+interface Job { env?: unknown; steps?: unknown; strategy?: { matrix?: unknown } }
+
+/**
+ * The commands of a GitHub Actions workflow, one per shell command of each `run:` step (multi-line
+ * blocks and `&&` chains split), with `${{ env.X }}` and `${{ matrix.X }}` replaced by the values the
+ * workflow sets (a matrix by its first combination), output pipes (`| xcpretty`) and `2>&1` removed.
+ * A command that still depends on something only CI has (secrets, step outputs) is left out.
+ */
+export function workflowCommands(file: string, text: string): ProjectCommand[] {
+  const parsed = parseYaml(text, { subject: file });
+  const lines = text.split('\n');
+  if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object') {
+    // A workflow that does not parse still shows its one-line steps; those that need CI's variables are left out.
+    return lines.flatMap((l, i) => {
+      const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
+      const c = m && !/^[|>]/.test(m[1].trim()) ? normalise(m[1], {}, {}) : undefined;
+      return c ? [{ command: c.command, text: c.command, source: `${file}:${i + 1}`, job: `${file}#?`, ...(c.background ? { background: true } : {}) }] : [];
+    });
+  }
+  const doc = parsed.value as { env?: unknown; jobs?: Record<string, Job> };
+  let cursor = 0;
+  const out: ProjectCommand[] = [];
+  for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
+    if (!job || typeof job !== 'object' || !Array.isArray(job.steps)) continue;
+    const matrix = firstCombination(job.strategy?.matrix);
+    for (const step of job.steps as Step[]) {
+      if (!step || typeof step.run !== 'string') continue;
+      const env = { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) };
+      for (const raw of step.run.replace(/\\\n\s*/g, ' ').split('\n')) {
+        const at = findLine(lines, raw.trim(), cursor);
+        if (at >= 0) cursor = at;
+        for (const segment of splitChain(raw)) {
+          const c = normalise(segment, env, matrix);
+          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${jobId}`, ...(c.background ? { background: true } : {}) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function scalars(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v === null ? '' : String(v);
+  }
+  return out;
+}
+
+/** The first combination of a build matrix: each list's first value, completed by the first `include` entry that agrees with it. */
+function firstCombination(matrix: unknown): Record<string, string> {
+  if (!matrix || typeof matrix !== 'object' || Array.isArray(matrix)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(matrix)) {
+    if (k === 'include' || k === 'exclude') continue;
+    const first = Array.isArray(v) ? v[0] : undefined;
+    if (first === null || ['string', 'number', 'boolean'].includes(typeof first)) out[k] = String(first ?? '');
+  }
+  const include = (matrix as { include?: unknown }).include;
+  if (Array.isArray(include)) {
+    const entry = include.map(scalars).find((e) => Object.entries(e).every(([k, v]) => !(k in out) || out[k] === v));
+    if (entry) Object.assign(out, entry);
+  }
+  return out;
+}
+
+function findLine(lines: string[], wanted: string, from: number): number {
+  if (!wanted) return -1;
+  for (let i = from; i < lines.length; i++) if (lines[i].includes(wanted)) return i;
+  return -1;
+}
+
+/** `a && b; c` → `a`, `b`, `c`, outside quotes. */
+function splitChain(line: string): string[] {
+  const out: string[] = [];
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === quote) quote = '';
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === ';' || (ch === '&' && line[i + 1] === '&') || (ch === '|' && line[i + 1] === '|')) {
+      out.push(line.slice(start, i));
+      if (ch !== ';') i++;
+      start = i + 1;
+    } else if (ch === '#' && (i === 0 || /\s/.test(line[i - 1]))) {
+      out.push(line.slice(start, i));
+      return out.filter((s) => s.trim());
+    }
+  }
+  out.push(line.slice(start));
+  return out.filter((s) => s.trim());
+}
+
+/** Pipes that only format the output: the command is what comes before them. */
+const OUTPUT_FILTERS = /\s\|\s*(xcpretty|xcbeautify|tee|cat|grep|sed|awk|head|tail|tr|sort)\b.*$/;
+
+function normalise(segment: string, env: Record<string, string>, matrix: Record<string, string>): { command: string; background: boolean } | undefined {
+  let s = segment.trim();
+  const background = /(^|[^&])&\s*$/.test(s);
+  if (background) s = s.replace(/&\s*$/, '').trim();
+  if (/^(set|echo|export|cd)\b/.test(s)) return undefined;
+  s = s.replace(OUTPUT_FILTERS, '').replace(/\s*\d?>&\d\b/g, '');
+  // Leading variable assignments and `env A=B` only tune the run.
+  s = s.replace(/^(env\s+)?([A-Za-z_]\w*=("[^"]*"|'[^']*'|\S*)\s+)+/, '');
+  let unresolved = false;
+  s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*\}\}/g, (_, scope: string, name: string) => {
+    const table = scope === 'env' ? env : matrix;
+    if (!(name in table) || table[name].includes('${{')) unresolved = true;
+    return table[name] ?? '';
+  });
+  if (unresolved || /\$\{\{|\$\{?[A-Z_][A-Z0-9_]*\}?/.test(s)) return undefined;
+  s = s.replace(/\s--verbose\b/g, '').replace(/\s+/g, ' ').trim();
+  return s ? { command: s, background } : undefined;
+}
+
+/**
+ * What a command runs, with the project scripts it calls spelled out (`pnpm format-fix` →
+ * `pnpm format --write` → `prettier …`), two levels deep.
+ */
+export function expandedText(c: ProjectCommand, all: readonly ProjectCommand[], depth = 2): string {
+  let text = c.text;
+  if (depth === 0) return text;
+  for (const m of c.text.matchAll(/\b(?:pnpm(?:\s+run)?|npm\s+run|yarn(?:\s+run)?|make)\s+([\w:.-]+)/g)) {
+    const called = new Set([`pnpm ${m[1]}`, `npm run ${m[1]}`, `yarn ${m[1]}`, `make ${m[1]}`]);
+    for (const s of all) if (s !== c && !s.job && called.has(s.command)) text += '\n' + expandedText(s, all, depth - 1);
+  }
+  return text;
+}
+
+/** A command's words, quotes removed (`-scheme "A B"` → `-scheme`, `A B`). */
+export function commandWords(command: string): string[] {
+  return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+/**
+ * The command CI runs for `kind`, as a person would run it: among the CI commands of the tool used
+ * most for it, the one closest to what the commands share (`cargo test --workspace` out of
+ * `cargo test --workspace --features pcre2` and `cargo test --workspace`), with the other variants
+ * and what must run before it. With `job`, the commands of that job come first (the test job's build).
+ */
+export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'build', job?: string): { command: string; source: string; job?: string; variants: string[]; setup: ProjectCommand[] } | undefined {
+  // Gradle's `check` runs the tests (and the linters); `cargo check` only type-checks.
+  const verb = (tool: string) => (kind === 'build' ? /^(build|assemble|assembleDebug|assembleRelease)$/ : /gradle/.test(tool) ? /^(test|allTests|jvmTest|check)$/ : /^(test|tests|test-without-building)$/);
+  const ci = commands.filter((c) => c.job && !c.background).map((c) => ({ c, command: c.command, words: commandWords(c.command) }));
+  const all = ci.filter((c) => (kind === 'test' && /^(pytest|tox|nox)$/.test(c.words[0])) || c.words.slice(1).some((w) => verb(c.words[0]).test(w)));
+  // The build the test job runs, when it runs one, rather than a release or cross-compilation build.
+  const inJob = all.filter((c) => c.c.job === job);
+  const hits = inJob.length ? inJob : all;
+  if (!hits.length) return undefined;
+  const groups = new Map<string, typeof hits>();
+  for (const h of hits) groups.set(h.words[0], [...(groups.get(h.words[0]) ?? []), h]);
+  const group = [...groups.values()].sort((a, b) => b.length - a.length)[0];
+  const count = new Map<string, number>();
+  for (const c of group) for (const w of new Set(c.words)) count.set(w, (count.get(w) ?? 0) + 1);
+  // A word most commands share counts for, a rare one (a feature, a platform) against.
+  const score = (words: string[]) => words.reduce((n, w) => n + (count.get(w) ?? 0) / group.length - 0.5, 0);
+  const ranked = [...group].sort((a, b) => score(b.words) - score(a.words) || a.command.length - b.command.length);
+  // `xcodebuild test` builds for testing and runs the tests: CI often splits it in two steps.
+  const shown = (c: string) => c.replace(/^(xcodebuild\s.*)\btest-without-building\b/, '$1test');
+  const best = ranked[0];
+  const variants = [...new Set(ranked.slice(1).map((c) => shown(c.command)))].filter((c) => c !== shown(best.command)).slice(0, 2);
+  return { command: shown(best.command), source: best.c.source, job: best.c.job, variants, setup: setupBefore(commands, best.c) };
+}
+
+/** What CI does in the same job before `step` that a person must do too: install pods, start a server in the background. */
+function setupBefore(commands: readonly ProjectCommand[], step: ProjectCommand): ProjectCommand[] {
+  const job = commands.filter((c) => c.job === step.job);
+  const before = job.slice(0, job.indexOf(step));
+  return before.filter((c) => c.background || /^(bundle exec )?pod install\b|^carthage (bootstrap|update)\b/.test(c.command));
+}
