@@ -1,5 +1,5 @@
 // `autosnippet guard [paths…]`: the guard for CI, with ESLint's exit codes.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { guardEngine } from '../core/guard';
 import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
@@ -18,8 +18,12 @@ Options:
   --quiet                        report errors only
   -h, --help                     this help
 
+Relative paths are read from the current folder when it is inside the workspace, otherwise from the
+workspace folder (-w DIR); a path that does not exist is a usage error.
+
 Exit codes: 0 no errors and at most N warnings; 1 errors, or more than N warnings;
-            2 usage error, configuration error (an invalid or unsafe rule), or internal error.
+            2 usage error (a bad option, a path that does not exist), configuration error (an
+            invalid or unsafe rule), or internal error.
 `;
 
 interface GuardArgs {
@@ -77,7 +81,18 @@ export function parseGuardArgs(args: string[]): GuardArgs {
   return out;
 }
 
-export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }): Promise<number> {
+/**
+ * The paths a person typed, as ESLint reads them: relative to the current folder when it is inside
+ * the workspace (`cd src && autosnippet guard lib`), otherwise relative to the workspace
+ * (`autosnippet -w repo guard src` from anywhere). Absolute paths stay as they are.
+ */
+export function resolveGuardPaths(paths: string[], root: string, cwd: string): string[] {
+  const rel = path.relative(root, cwd);
+  const cwdInside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return paths.map((p) => path.resolve(cwdInside ? cwd : root, p));
+}
+
+export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }, cwd = process.cwd()): Promise<number> {
   let opts: GuardArgs;
   try {
     opts = parseGuardArgs(args);
@@ -97,7 +112,13 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
       for (const p of problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
       return 2;
     }
-    const scan = await engine.scan({ paths: opts.paths.map((p) => path.resolve(p)) });
+    const paths = resolveGuardPaths(opts.paths, w.root, cwd);
+    const missing = opts.paths.filter((_p, i) => !existsSync(paths[i]));
+    if (missing.length) {
+      for (const p of missing) out.stderr(`autosnippet guard: no file or folder "${p}" (looked for ${paths[opts.paths.indexOf(p)]})\n`);
+      return 2;
+    }
+    const scan = await engine.scan({ paths });
     if (opts.quiet) {
       scan.violations = scan.violations.filter((v) => v.severity === 'error');
       scan.counts = { error: scan.counts.error, warning: 0, info: 0, hint: 0 };
@@ -106,7 +127,6 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
     const report = opts.format === 'json' ? jsonReport(scan) : opts.format === 'sarif' ? sarifReport(scan, rules, w.version) : textReport(scan);
     if (opts.outputFile) writeFileSync(path.resolve(opts.outputFile), report);
     else out.stdout(report);
-    for (const s of scan.skipped) if (s.reason === 'not found') out.stderr(`autosnippet guard: ${s.path}: not found\n`);
     const tooManyWarnings = opts.maxWarnings >= 0 && scan.counts.warning > opts.maxWarnings;
     if (tooManyWarnings) out.stderr(`autosnippet guard: ${scan.counts.warning} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
     return scan.counts.error > 0 || tooManyWarnings ? 1 : 0;

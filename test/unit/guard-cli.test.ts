@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
@@ -10,12 +11,12 @@ import { guardWorkspace, rulesFile, writeFiles } from './guard-helpers';
 
 interface Run { code: number; stdout: string; stderr: string }
 
-async function run(root: string, args: string[]): Promise<Run> {
+async function run(root: string, args: string[], cwd?: string): Promise<Run> {
   let stdout = '';
   let stderr = '';
   let ws: Workspace | undefined;
   try {
-    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }, cwd);
     return { code, stdout, stderr };
   } finally {
     await ws?.dispose();
@@ -105,6 +106,27 @@ test('--format sarif is valid SARIF 2.1.0 (checked against the published schema)
     assert.equal(withFix.fixes[0].artifactChanges[0].replacements[0].insertedContent.text, '?.');
     // The schema must actually reject a broken log, or the check above proves nothing.
     assert.equal(validate({ ...sarif, runs: [{ ...run0, results: [{ ...result, level: 'fatal' }] }] }), false);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('relative paths are read like ESLint reads them: from the current folder inside the workspace, else from the workspace', async () => {
+  const { root, cleanup } = await guardWorkspace({ ...files, 'src/lib/error.py': 'value = eval(text)\n' });
+  try {
+    // `autosnippet -w repo guard src` run from a folder outside the workspace checks repo/src.
+    const outside = await run(root, ['src', '--format', 'json'], os.tmpdir());
+    assert.equal(outside.code, 1, outside.stderr);
+    assert.deepEqual(JSON.parse(outside.stdout).violations.map((v: { path: string }) => v.path).sort(), ['src/error.py', 'src/lib/error.py', 'src/warn.ts', 'src/warn.ts']);
+    // From inside the workspace, `lib` means the folder under the current one.
+    const inside = await run(root, ['lib', '--format', 'json'], path.join(root, 'src'));
+    assert.equal(inside.code, 1, inside.stderr);
+    assert.deepEqual(JSON.parse(inside.stdout).violations.map((v: { path: string }) => v.path), ['src/lib/error.py']);
+    // A path that does not exist is a usage error (ESLint exits 2), named in the message.
+    const missing = await run(root, ['nope/x.ts'], root);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no file or folder "nope\/x\.ts"/);
+    assert.equal(missing.stdout, '');
   } finally {
     await cleanup();
   }
