@@ -1,0 +1,242 @@
+/**
+ * What kind of code a file is, by the conventions of its ecosystem: production code, or tests,
+ * fixtures, examples, docs, benchmarks, build scripts, generated, vendored or minified files.
+ * Guard uses it to decide where a rule applies; the cold start mines conventions from production
+ * code only. Pure: it looks at the path and, when given, the first part of the text.
+ */
+
+export type FileKind =
+  | 'production'
+  | 'test'
+  | 'fixture'
+  | 'example'
+  | 'docs'
+  | 'benchmark'
+  | 'build'
+  | 'generated'
+  | 'vendored'
+  | 'minified';
+
+export interface FileClass {
+  kind: FileKind;
+  /** Why, in words a person can check: "folder tests/", "name *_test.go", "header says @generated". */
+  reason: string;
+}
+
+/** A range of lines (1-based, inclusive) inside a file that is test code, such as Rust's `#[cfg(test)] mod tests`. */
+export interface LineRegion {
+  start: number;
+  end: number;
+}
+
+/** How much of a file's start the text checks read. */
+export const CLASSIFY_HEAD_CHARS = 4096;
+
+type FolderRule = { kind: FileKind; test: (segment: string, depth: number) => boolean };
+
+const lower = (names: string) => new Set(names.split(' '));
+
+const VENDORED = lower('vendor vendors vendored third_party third-party thirdparty node_modules bower_components pods carthage external_libs');
+const FIXTURE = lower('fixtures fixture __fixtures__ testdata test-data test_data __snapshots__ snapshots testfixtures test-fixtures test_fixtures');
+const TEST = lower('test tests __tests__ __test__ spec specs e2e testing testutil testutils test-utils test_utils testhelpers test-helpers integration-tests integration_tests androidtest uitests unittests');
+const EXAMPLE = lower('example examples _examples sample samples demo demos playground playgrounds showcase');
+const BENCHMARK = lower('bench benches benchmark benchmarks jmh perf-tests');
+const DOCS = lower('docs documentation website www site _site docsite');
+const SHALLOW_ONLY = lower('site www');
+const BUILD = lower('scripts script buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build');
+
+/** Checked in this order: a test folder inside an examples folder is a test, fixtures inside tests are fixtures. */
+const FOLDER_RULES: FolderRule[] = [
+  { kind: 'vendored', test: (s) => VENDORED.has(s.toLowerCase()) },
+  { kind: 'fixture', test: (s) => FIXTURE.has(s.toLowerCase()) },
+  // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
+  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) },
+  { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_]/i.test(s) || /[-_.](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
+  { kind: 'benchmark', test: (s) => BENCHMARK.has(s.toLowerCase()) || /[-_]bench(marks?)?$/i.test(s) },
+  // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
+  { kind: 'docs', test: (s, d) => (DOCS.has(s.toLowerCase()) && (d <= 1 || !SHALLOW_ONLY.has(s.toLowerCase()))) || s.endsWith('.docc') },
+  { kind: 'build', test: (s, d) => BUILD.has(s.toLowerCase()) && (d <= 2 || s.startsWith('.')) },
+];
+
+const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
+  { kind: 'minified', pattern: /[.-]min\.(js|mjs|cjs|css)$/i, reason: 'name *.min.js' },
+  { kind: 'generated', pattern: /\.(generated|gen|g)\.[^./]+$|\.pb\.(go|swift|cc|h|c)$|_pb2(_grpc)?\.pyi?$|\.designer\.cs$|\.freezed\.dart$/, reason: 'generated file name' },
+  { kind: 'generated', pattern: /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|Gemfile\.lock|poetry\.lock|uv\.lock|Podfile\.lock|Package\.resolved|go\.sum|composer\.lock|gradle\.lockfile)$/, reason: 'lock file' },
+  { kind: 'test', pattern: /_test\.go$/, reason: 'name *_test.go' },
+  { kind: 'test', pattern: /(^|\/)(test_[^/]+|[^/]+_test|conftest)\.py$/, reason: 'name test_*.py / *_test.py' },
+  { kind: 'test', pattern: /\.(test|spec|e2e|e2e-spec|test-d)\.[cm]?[jt]sx?$/, reason: 'name *.test.* / *.spec.*' },
+  { kind: 'test', pattern: /[a-z0-9](Tests?|Spec|IT)\.(java|kt|kts|scala|swift|m|mm)$/, reason: 'name *Test / *Tests / *Spec' },
+  { kind: 'test', pattern: /_(spec|test)\.rb$/, reason: 'name *_spec.rb' },
+  { kind: 'example', pattern: /\.stories\.[cm]?[jt]sx?$|(^|\/)example_[^/]+\.go$/, reason: 'story or example file' },
+  { kind: 'benchmark', pattern: /_bench\.(go|rs)$|\.bench\.[cm]?[jt]s$|(^|\/)bench_[^/]+\.py$/, reason: 'benchmark file name' },
+  { kind: 'docs', pattern: /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i, reason: 'documentation file' },
+  {
+    kind: 'build',
+    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
+    reason: 'build or tool configuration',
+  },
+];
+
+/**
+ * Statements, near the top, that this very file is generated. Loose words ("auto-generated" in a
+ * sentence about other files) do not count, and a header that says the file is kept by hand wins.
+ */
+const GENERATED_MARKERS: RegExp[] = [
+  /@generated\b/,
+  /\bDO NOT EDIT\b/,
+  /\b(this|the) (file|code|source|module)( is| was| has been)? (auto-?generated|automatically generated|machine[- ]generated|generated)\b/i,
+  /^[\s/*#!<>-]*(auto-?generated|automatically generated|generated) (by|from|with|using)\b/im,
+  /\bautogenerated (file|code|source)\b/i,
+];
+const MAINTAINED_BY_HAND = /\b(by hand|maintained manually|manually maintained|hand-?written|hand-?maintained)\b/i;
+
+/** Classifies one file by its workspace-relative, `/`-separated path and, when given, the start of its text. */
+export function classifyFile(rel: string, head?: string): FileClass {
+  const folders = rel.split('/').slice(0, -1);
+  const byFolder = (kinds: FileKind[]): FileClass | undefined => {
+    for (const rule of FOLDER_RULES) {
+      if (!kinds.includes(rule.kind)) continue;
+      const hit = folders.find((f, i) => rule.test(f, i));
+      if (hit) return { kind: rule.kind, reason: `folder ${hit}/` };
+    }
+    return undefined;
+  };
+  const byName = (kinds: FileKind[]): FileClass | undefined => {
+    const rule = FILE_RULES.find((r) => kinds.includes(r.kind) && r.pattern.test(rel));
+    return rule && { kind: rule.kind, reason: rule.reason };
+  };
+  return (
+    byFolder(['vendored', 'fixture']) ??
+    byName(['minified', 'generated']) ??
+    (head !== undefined ? classifyText(head) : undefined) ??
+    byFolder(['test']) ??
+    byName(['test']) ??
+    byFolder(['example', 'benchmark', 'docs', 'build']) ??
+    byName(['example', 'benchmark', 'docs', 'build']) ?? { kind: 'production', reason: 'no test, example, docs, build, generated or vendored convention applies' }
+  );
+}
+
+/** Generated or minified, judged from the start of the text. */
+function classifyText(head: string): FileClass | undefined {
+  const text = head.length > CLASSIFY_HEAD_CHARS ? head.slice(0, CLASSIFY_HEAD_CHARS) : head;
+  // A generated marker counts only in the first comment lines, where generators put it.
+  const top = text.split('\n', 12).join('\n');
+  if (!MAINTAINED_BY_HAND.test(top)) {
+    for (const re of GENERATED_MARKERS) {
+      const marker = re.exec(top);
+      if (marker) return { kind: 'generated', reason: `header says "${marker[0].replace(/^[\s/*#!<>-]+/, '').trim().slice(0, 40)}"` };
+    }
+  }
+  if (looksMinified(text)) return { kind: 'minified', reason: 'long lines with almost no whitespace' };
+  return undefined;
+}
+
+function looksMinified(text: string): boolean {
+  if (text.length < 1000) return false;
+  const lines = text.split('\n');
+  const longest = lines.reduce((m, l) => Math.max(m, l.length), 0);
+  const average = text.length / lines.length;
+  if (longest < 500 || average < 200) return false;
+  const spaces = (text.match(/\s/g) ?? []).length;
+  return spaces / text.length < 0.12;
+}
+
+/** True for every kind but production code. */
+export function isProduction(kind: FileKind): boolean {
+  return kind === 'production';
+}
+
+/**
+ * Test code inside a production file: Rust `#[cfg(test)]` items and `#[test]` functions, in-source
+ * Vitest blocks (`if (import.meta.vitest) { … }`). Other languages keep tests in their own files,
+ * which `classifyFile` already recognises.
+ */
+export function testRegions(text: string, language: string): LineRegion[] {
+  if (language === 'rust') return rustTestRegions(text);
+  if (language === 'typescript' || language === 'typescriptreact' || language === 'javascript' || language === 'javascriptreact') {
+    return blockRegions(text, /^\s*if\s*\(\s*import\.meta\.vitest\s*\)/);
+  }
+  return [];
+}
+
+function rustTestRegions(text: string): LineRegion[] {
+  const lines = text.split('\n');
+  const regions: LineRegion[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*#\[(cfg\(test\)|test|tokio::test|cfg\(all\(test\b[^\]]*\))\]/.test(lines[i])) continue;
+    const end = itemEnd(lines, i);
+    if (end === undefined) continue;
+    regions.push({ start: i + 1, end: end + 1 });
+    i = end;
+  }
+  return regions;
+}
+
+/** Regions that start on a line matching `opener` and run to the end of the block it opens. */
+function blockRegions(text: string, opener: RegExp): LineRegion[] {
+  const lines = text.split('\n');
+  const regions: LineRegion[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!opener.test(lines[i])) continue;
+    const end = itemEnd(lines, i);
+    if (end === undefined) continue;
+    regions.push({ start: i + 1, end: end + 1 });
+    i = end;
+  }
+  return regions;
+}
+
+/**
+ * The last line (0-based) of the item that starts at `from`: the line where the first `{` opened at
+ * or after `from` is closed, or the line of a `;` that ends the item before any brace opens.
+ * Braces inside strings, chars and comments do not count.
+ */
+function itemEnd(lines: string[], from: number): number | undefined {
+  let depth = 0;
+  let opened = false;
+  let inBlockComment = false;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i];
+    // Attribute lines such as `#[cfg(test)]` hold brackets only; skip to the item they decorate.
+    if (!opened && /^\s*#\[.*\]\s*$/.test(line)) continue;
+    let quote: string | undefined;
+    for (let j = 0; j < line.length; j++) {
+      const c = line[j];
+      const next = line[j + 1];
+      if (inBlockComment) {
+        if (c === '*' && next === '/') {
+          inBlockComment = false;
+          j++;
+        }
+        continue;
+      }
+      if (quote) {
+        if (c === '\\') j++;
+        else if (c === quote) quote = undefined;
+        continue;
+      }
+      if (c === '/' && next === '/') break;
+      if (c === '/' && next === '*') {
+        inBlockComment = true;
+        j++;
+        continue;
+      }
+      // A Rust lifetime (`'a`) is not a char literal: only treat `'x'` and `'\n'` as chars.
+      if (c === "'" && !(line[j + 2] === "'" || (next === '\\' && line.indexOf("'", j + 2) > j))) continue;
+      if (c === '"' || c === "'" || c === '`') {
+        quote = c;
+        continue;
+      }
+      if (c === '{') {
+        depth++;
+        opened = true;
+      } else if (c === '}') {
+        depth--;
+        if (opened && depth === 0) return i;
+      } else if (c === ';' && !opened && depth === 0) {
+        return i;
+      }
+    }
+  }
+  return undefined;
+}
