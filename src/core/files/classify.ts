@@ -38,7 +38,7 @@ const lower = (names: string) => new Set(names.split(' '));
 
 const VENDORED = lower('vendor vendors vendored third_party third-party thirdparty node_modules bower_components pods carthage external_libs');
 const FIXTURE = lower('fixtures fixture __fixtures__ testdata test-data test_data __snapshots__ snapshots testfixtures test-fixtures test_fixtures');
-const TEST = lower('test tests __tests__ __test__ spec specs e2e testing testutil testutils test-utils test_utils testhelpers test-helpers integration-tests integration_tests androidtest uitests unittests');
+const TEST = lower('test tests __tests__ __test__ spec specs e2e testing testutil testutils test-utils test_utils testhelpers test-helpers integration-tests integration_tests androidtest uitests unittests __mocks__ mocks');
 const EXAMPLE = lower('example examples _examples sample samples demo demos playground playgrounds showcase');
 const BENCHMARK = lower('bench benches benchmark benchmarks jmh perf-tests');
 const DOCS = lower('docs documentation website www site _site docsite');
@@ -50,7 +50,8 @@ const FOLDER_RULES: FolderRule[] = [
   { kind: 'vendored', test: (s) => VENDORED.has(s.toLowerCase()) },
   { kind: 'fixture', test: (s) => FIXTURE.has(s.toLowerCase()) },
   // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
-  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) },
+  // `okhttp-testing-support`, `android-test`, `test-utils-core`: modules that exist for tests.
+  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /(?:^|[-_.])(?:testing|test-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s) },
   { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_]/i.test(s) || /[-_.](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
   { kind: 'benchmark', test: (s) => BENCHMARK.has(s.toLowerCase()) || /[-_]bench(marks?)?$/i.test(s) },
   // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
@@ -67,6 +68,7 @@ const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
   { kind: 'test', pattern: /\.(test|spec|e2e|e2e-spec|test-d)\.[cm]?[jt]sx?$/, reason: 'name *.test.* / *.spec.*' },
   { kind: 'test', pattern: /[a-z0-9](Tests?|Spec|IT)\.(java|kt|kts|scala|swift|m|mm)$/, reason: 'name *Test / *Tests / *Spec' },
   { kind: 'test', pattern: /_(spec|test)\.rb$/, reason: 'name *_spec.rb' },
+  { kind: 'test', pattern: /(^|\/)(test_?utils?|test_?helpers?|test_?support|testing_?utils?)\.[a-z]+$/i, reason: 'test helper file name' },
   { kind: 'example', pattern: /\.stories\.[cm]?[jt]sx?$|(^|\/)example_[^/]+\.go$/, reason: 'story or example file' },
   { kind: 'benchmark', pattern: /_bench\.(go|rs)$|\.bench\.[cm]?[jt]s$|(^|\/)bench_[^/]+\.py$/, reason: 'benchmark file name' },
   { kind: 'docs', pattern: /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i, reason: 'documentation file' },
@@ -152,9 +154,10 @@ export function isProduction(kind: FileKind): boolean {
  * which `classifyFile` already recognises.
  */
 export function testRegions(text: string, language: string): LineRegion[] {
-  if (language === 'rust') return rustTestRegions(text);
+  // Most files have none: a substring test spares splitting them into lines.
+  if (language === 'rust') return text.includes('#[') ? rustTestRegions(text) : [];
   if (language === 'typescript' || language === 'typescriptreact' || language === 'javascript' || language === 'javascriptreact') {
-    return blockRegions(text, /^\s*if\s*\(\s*import\.meta\.vitest\s*\)/);
+    return text.includes('import.meta.vitest') ? blockRegions(text, /^\s*if\s*\(\s*import\.meta\.vitest\s*\)/) : [];
   }
   return [];
 }

@@ -106,6 +106,7 @@ export class DocumentChecker {
     const trees = new Map<string, TS.Tree>();
     for (const [i, task] of set.tasks.entries()) {
       if (task.kind !== 'structural' || bench?.has(i)) continue;
+      if (task.prefilter && !task.prefilter.test(masked.code)) continue;
       let tree = trees.get(task.grammar);
       if (!tree && prev && prev.setKey === setKey && prev.text === text) tree = prev.trees.get(task.grammar);
       if (tree) trees.set(task.grammar, tree);

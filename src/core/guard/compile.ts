@@ -31,6 +31,8 @@ export interface StructuralTask {
   /** Rule index per query pattern index. */
   ruleOfPattern: number[];
   query: TS.Query;
+  /** Texts whose code this does not match are not parsed for the task. */
+  prefilter?: RegExp;
 }
 
 export type Task = RegexTask | StructuralTask;
@@ -60,7 +62,8 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       const query = grammar ? queries.get(queryKey(grammar, rule.id)) : undefined;
       if (!grammar || !query) return;
       grammars.add(grammar);
-      tasks.push({ kind: 'structural', grammar, ruleOfPattern: Array.from({ length: query.patternCount() }, () => index), query });
+      const prefilter = rule.pattern.prefilter ? new RegExp(rule.pattern.prefilter) : undefined;
+      tasks.push({ kind: 'structural', grammar, ruleOfPattern: Array.from({ length: query.patternCount() }, () => index), query, ...(prefilter ? { prefilter } : {}) });
       return;
     }
     const p = rule.pattern as RegexPattern;

@@ -1,4 +1,8 @@
 import { statSync } from 'node:fs';
+import path from 'node:path';
+import { classifyFile, type FileKind } from '../files/classify';
+import { headerLanguage } from './header-language';
+import { readLinterSettings, type LinterSetting } from './linter-config';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Settings } from '../settings';
@@ -11,7 +15,7 @@ import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules
 import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from './rule';
 import { severityRank } from './rule';
-import { RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
+import { DEFAULT_SKIP_KINDS, RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
 import { grammarFor, TreeSitterHost } from './structural';
 import type { CheckFilesJob, FileCheck } from './worker-tasks';
 
@@ -50,6 +54,8 @@ export interface ScanResult {
   /** Rules stopped by the time budget, per file. */
   stopped: { path: string; ruleId: string; detail: string }[];
   skipped: { path: string; reason: string }[];
+  /** Files not checked for their kind (vendored, generated, minified by default), counted per kind. */
+  notChecked: Partial<Record<FileKind, number>>;
   problems: RuleProblem[];
   threaded: boolean;
 }
@@ -96,7 +102,7 @@ export class GuardEngine {
 
   private key(): string {
     const s = this.host.settings;
-    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude]);
+    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude, s.guard.skipKinds]);
   }
 
   private loaded(): Promise<LoadedState> {
@@ -139,16 +145,43 @@ export class GuardEngine {
       statuses.set(rule.id, why ? { rule, active: false, reason: why, severity: rule.severity } : { rule, active: true, severity: rule.severity });
     }
     const severityOverrides = { ...project.severity, ...s.guard.severityOverrides };
+    const ruleExclusions = [...project.ruleExclusions];
+    const linters = readLinterSettings(this.host.root);
     for (const st of statuses.values()) {
       const o = severityOverrides[st.rule.id];
       if (o === 'off') Object.assign(st, { active: false, reason: 'turned off by a severity override' });
       else if (o && o in severityRank) st.severity = o as Severity;
-      else if (st.rule.disabledByDefault) Object.assign(st, { active: false, reason: 'off by default; turn it on with a severity override' });
+      else this.followLinterConfig(st, linters, ruleExclusions, severityOverrides);
     }
-    const config: RunnerConfig = { severityOverrides, ruleExclusions: project.ruleExclusions };
+    const config: RunnerConfig = { severityOverrides, ruleExclusions, skipKinds: s.guard.skipKinds ?? [...DEFAULT_SKIP_KINDS] };
     const active = [...statuses.values()].filter((st) => st.active).map((st) => st.rule);
     const runner = new RuleRunner(active, config, this.treeSitter);
     return { project, problems, statuses, runner, config, active, exclude: new GlobSet([...project.exclude, ...s.guard.exclude]), rulesKey: `${this.host.root}|${this.stateKey}` };
+  }
+
+  /**
+   * The project's own linter configuration decides where it speaks: a rule whose equivalent it
+   * switched off is off here too (or off for the files it names), and a rule that is off by default
+   * runs when it switched the equivalent on (`unwrap_used = "deny"`). A severity override wins.
+   */
+  private followLinterConfig(st: RuleStatus, linters: LinterSetting[], exclusions: RunnerConfig['ruleExclusions'], overrides: Record<string, string>): void {
+    const equivalents = new Set((st.rule.equivalents ?? []).map((e) => e.toLowerCase()));
+    const matching = linters.filter((o) => equivalents.has(`${o.tool}:${o.name}`));
+    const tool = (o: LinterSetting) => (o.tool === 'noqa' ? 'Ruff/flake8' : o.tool === 'nolint' ? 'golangci-lint' : o.tool === 'suppress' ? 'detekt' : o.tool);
+    if (st.rule.disabledByDefault) {
+      const on = matching.find((o) => o.state === 'on' && !o.files);
+      if (on) overrides[st.rule.id] = st.severity; // the runner reads default-off rules as on when they have an override
+      else Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${st.rule.equivalents?.length ? ` or by enabling ${st.rule.equivalents[0]} in your linter configuration` : ''}` });
+      return;
+    }
+    if (!st.active) return;
+    const off = matching.filter((o) => o.state === 'off');
+    const everywhere = off.find((o) => !o.files);
+    if (everywhere) {
+      Object.assign(st, { active: false, reason: `the project turns ${tool(everywhere)} rule ${everywhere.name} off in ${everywhere.source}; set a severity override to check it anyway` });
+      return;
+    }
+    for (const o of off) exclusions.push({ rule: st.rule.id, paths: o.files! });
   }
 
   /** Regex safety (in a worker) and query compilation; returns rule id → why it was refused. */
@@ -225,8 +258,9 @@ export class GuardEngine {
 
   /** Checks text. With `documentKey` + `incremental`, only the lines around the last edit are re-checked. */
   async check(text: string, language: string, opts: TextCheckOptions = {}): Promise<CheckResult> {
-    const lang = normalizeLanguage(language);
-    if (!lang) throw new AutoSnippetError(ErrorCode.InvalidInput, `Unknown language "${language}".`, `Use one of: ${knownLanguages().join(', ')}.`);
+    const known = normalizeLanguage(language);
+    if (!known) throw new AutoSnippetError(ErrorCode.InvalidInput, `Unknown language "${language}".`, `Use one of: ${knownLanguages().join(', ')}.`);
+    const lang = opts.path !== undefined ? headerLanguage(path.join(this.host.root, opts.path), text, known) : known;
     const state = await this.loaded();
     if (opts.path !== undefined && state.exclude.has(opts.path)) return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
     await state.runner.prepare(lang);
@@ -243,6 +277,16 @@ export class GuardEngine {
     const state = await this.loaded();
     const languages = new Set(knownLanguages().filter((l) => state.runner.rulesFor(l).length > 0));
     const listing = listWorkspaceFiles(this.host.root, { paths: opts.paths, exclude: state.exclude, languages });
+    // Vendored and generated files that their path gives away are not even read.
+    const notChecked: Partial<Record<FileKind, number>> = {};
+    listing.files = listing.files.filter((f) => {
+      const kind = classifyFile(f.rel).kind;
+      if (!state.runner.checks(kind)) {
+        notChecked[kind] = (notChecked[kind] ?? 0) + 1;
+        return false;
+      }
+      return true;
+    });
     const total = listing.files.length;
     opts.progress?.({ done: 0, total, message: `${total} files to check` });
     const results: FileCheck[] = [];
@@ -279,7 +323,8 @@ export class GuardEngine {
     let files = 0;
     for (const r of results) {
       if (r.skipped) {
-        skipped.push({ path: r.path, reason: r.skipped });
+        if (r.kind && !state.runner.checks(r.kind)) notChecked[r.kind] = (notChecked[r.kind] ?? 0) + 1;
+        else skipped.push({ path: r.path, reason: r.skipped });
         continue;
       }
       files++;
@@ -290,7 +335,7 @@ export class GuardEngine {
       }
       for (const s of r.stopped) stopped.push({ path: r.path, ruleId: s.ruleId, detail: s.detail });
     }
-    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, violations, stopped, skipped, problems: state.problems, threaded: this.pool.threaded };
+    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, violations, stopped, skipped, notChecked, problems: state.problems, threaded: this.pool.threaded };
   }
 
   private cached(rel: string, abs: string, key: string): FileCheck | undefined {

@@ -1,3 +1,5 @@
+import type { FileKind } from '../files/classify';
+
 /** The guard's rule model: what a rule says, where it came from, and what a check reports. */
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
@@ -10,6 +12,14 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hin
 export type MatchScope = 'code' | 'comments' | 'strings' | 'any';
 
 export type RuleOrigin = 'builtin' | 'project' | 'recipe' | 'external';
+
+/**
+ * Where a rule applies, by the kind of code a file holds (see files/classify.ts): `production` code
+ * only (hygiene and crash rules: tests unwrap and force-cast on purpose), `all` kinds, or `all-lower`:
+ * every kind, one severity lower outside production code (security rules: eval in a test is still
+ * worth a look, not a failed build). Vendored, generated and minified files are not checked at all.
+ */
+export type RuleReach = 'production' | 'all' | 'all-lower';
 
 export interface RegexPattern {
   kind: 'regex';
@@ -27,6 +37,8 @@ export interface RegexPattern {
 export interface StructuralPattern {
   kind: 'structural';
   query: string;
+  /** A regex over the code (comments and strings blanked) that any file the query can match contains; files without it are not parsed. */
+  prefilter?: string;
 }
 
 export type RulePattern = RegexPattern | StructuralPattern;
@@ -70,6 +82,20 @@ export interface GuardRule {
   source: string;
   /** Off unless turned on (rules that are noisy in some code bases). */
   disabledByDefault?: boolean;
+  /** Where the rule applies; default `all`. */
+  reach?: RuleReach;
+  /**
+   * The same check in the ecosystem's linters, as `tool:name` (`eslint:no-eval`,
+   * `swiftlint:force_unwrapping`, `noqa:E722`, `clippy:unwrap_used`, `nolint:errcheck`,
+   * `suppress:UnsafeCallOnNullableType`): a suppression comment a team wrote for that linter
+   * silences this rule too (see suppressions.ts).
+   */
+  equivalents?: string[];
+  /**
+   * A pattern the file must contain instead of one it must not: a file of the rule's languages with
+   * no match gets one violation on its first line (recipe constraints with `mode: require`).
+   */
+  required?: boolean;
 }
 
 /** 1-based line and column; `end` is exclusive, like LSP/SARIF end columns. */
@@ -109,6 +135,10 @@ export interface CheckResult {
   /** True when the budget ran out: some rules did not run on this text. */
   incomplete: boolean;
   elapsedMs: number;
+  /** The kind of code the text was taken for (see files/classify.ts). */
+  fileKind?: FileKind;
+  /** Why the text was not checked at all (a vendored, generated or minified file). */
+  skipped?: string;
 }
 
 /** A problem with a rule definition found when loading rules (bad JSON, unsafe pattern, …). */

@@ -3,6 +3,8 @@ import { analyzePattern, type PatternVerdict } from './regex-safety';
 import type { GuardRule, StoppedRule, Violation } from './rule';
 import { RuleRunner, type RunnerConfig } from './runner';
 import type { WorkspaceFile } from './files';
+import type { FileKind } from '../files/classify';
+import { headerLanguage } from './header-language';
 
 export interface CheckFilesJob {
   /** Identifies the rule list, so a worker compiles it once for many jobs. */
@@ -23,6 +25,8 @@ export interface FileCheck {
   incomplete: boolean;
   skipped?: string;
   mtimeMs: number;
+  /** The kind of code the file holds (see files/classify.ts). */
+  kind?: FileKind;
 }
 
 let runner: { key: string; runner: RuleRunner } | undefined;
@@ -56,11 +60,12 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
       out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: 'binary', mtimeMs });
       continue;
     }
-    await r.prepare(f.language);
+    const language = headerLanguage(f.abs, text, f.language);
+    await r.prepare(language);
     // Large files get proportionally more time: the budget is there to stop runaway patterns.
     const budgetMs = Math.max(job.budgetMs, (bytes / 1e6) * 500);
-    const res = r.checkText(text, f.language, { path: f.rel, budgetMs });
-    out.push({ path: f.rel, language: f.language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs });
+    const res = r.checkText(text, language, { path: f.rel, budgetMs });
+    out.push({ path: f.rel, language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs, ...(res.skipped ? { skipped: res.skipped } : {}), ...(res.fileKind ? { kind: res.fileKind } : {}) });
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { checkedJustBefore, namedAsIgnored } from './context';
 import { pack } from './pack';
 
 export const jvmRules = pack('jvm', ['java', 'kotlin'], [
@@ -9,9 +10,12 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     why: 'The exception disappears without a trace; the program continues in a state nobody planned for.',
     suggestion: 'Handle it, log it with context, or rethrow it wrapped; if ignoring is right, say why in a comment.',
     tags: ['error-handling'],
+    equivalents: ['suppress:EmptyCatchBlock', 'suppress:PMD.EmptyCatchBlock', 'suppress:SwallowedException', 'suppress:CatchMayIgnoreException'],
+    refine: (m) => !namedAsIgnored(m),
     examples: [
       { bad: 'try { file.delete(); } catch (IOException e) {}', good: 'try { file.delete(); } catch (IOException e) { log.warn("delete failed", e); }' },
       { bad: 'try { f() } catch (e: Exception) {}', good: 'try { f() } catch (e: Exception) { log.warn("f failed", e) }', language: 'kotlin' },
+      { bad: 'try { close() } catch (e: IOException) {\n}', good: 'try { close() } catch (_: IOException) {\n}\ntry { close(); } catch (IOException ignored) {}', language: 'kotlin' },
     ],
   },
   {
@@ -22,6 +26,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     why: 'The trace bypasses the logging setup (levels, context, shipping to the log store), and the error is otherwise treated as handled.',
     suggestion: 'Log it: log.error("what failed", e); or rethrow.',
     tags: ['error-handling', 'logging'],
+    equivalents: ['suppress:CallToPrintStackTrace', 'suppress:PrintStackTrace', 'suppress:AvoidPrintStackTrace', 'suppress:PMD.AvoidPrintStackTrace'],
     examples: [{ bad: 'catch (IOException e) { e.printStackTrace(); }', good: 'catch (IOException e) { log.error("read failed", e); }' }],
   },
   {
@@ -33,6 +38,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     why: 'In Java, == on strings is true only for the same object: equal strings built at run time compare false.',
     suggestion: 'Use "literal".equals(value) or Objects.equals(a, b).',
     tags: ['correctness'],
+    equivalents: ['suppress:StringEquality', 'suppress:ReferenceEquality', 'suppress:StringOperationCanBeSimplified', 'suppress:CompareObjectsWithEquals'],
     examples: [{ bad: 'if (status == "done") { finish(); }', good: 'if ("done".equals(status)) { finish(); }' }],
   },
   {
@@ -40,10 +46,12 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     message: '!! throws NullPointerException on null.',
     severity: 'warning',
     languages: ['kotlin'],
-    regex: String.raw`(?<=[\w)\]])!!`,
+    regex: String.raw`(?<=[\w)\]}])!!`,
     why: '!! turns a nullable value into a crash when it is null, which is exactly the case the type warned about.',
     suggestion: 'Use ?. with ?: for a default, requireNotNull(x) { "why" }, or a smart-cast check.',
     tags: ['crash', 'null-safety'],
+    equivalents: ['suppress:UnsafeCallOnNullableType'],
+    refine: (m) => !checkedJustBefore(m, 'null'),
     examples: [{ bad: 'val name = user!!.name', good: 'val name = user?.name ?: ""' }],
   },
   {
@@ -55,6 +63,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     why: 'runBlocking parks the thread until the coroutine finishes: on Android\'s main thread that is an ANR; inside coroutines it can deadlock the dispatcher.',
     suggestion: 'Make the caller a suspend function, or launch in a lifecycle-bound scope (viewModelScope.launch { … }).',
     tags: ['main-thread', 'coroutines'],
+    equivalents: ['suppress:RunBlockingInSuspendFunction', 'suppress:BlockingMethodInNonBlockingContext'],
     examples: [{ bad: 'val user = runBlocking { api.load() }', good: 'viewModelScope.launch { val user = api.load() }' }],
   },
   {
@@ -66,6 +75,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     why: 'Work in GlobalScope outlives the screen or request that started it: leaks, wasted work, and updates to dead UI.',
     suggestion: 'Use a scope tied to a lifecycle (viewModelScope, lifecycleScope) or one you cancel.',
     tags: ['coroutines', 'memory'],
+    equivalents: ['suppress:GlobalCoroutineUsage', 'suppress:DelicateCoroutinesApi'],
     examples: [{ bad: 'GlobalScope.launch { sync() }', good: 'viewModelScope.launch { sync() }' }],
   },
   {
@@ -76,6 +86,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     why: 'A sleeping thread does nothing else: on a UI thread the app freezes, in a pool it holds a worker hostage, and in tests it makes them slow and flaky.',
     suggestion: 'Schedule the work (ScheduledExecutorService, delay() in coroutines) or wait on the condition you need.',
     tags: ['main-thread', 'performance'],
+    equivalents: ['suppress:SleepInsteadOfDelay', 'suppress:BusyWait', 'suppress:SleepWhileHoldingLock'],
     examples: [{ bad: 'Thread.sleep(1000);', good: 'scheduler.schedule(this::retry, 1, TimeUnit.SECONDS);' }],
   },
 ]);

@@ -9,6 +9,7 @@ export const objcRules = pack('objective-c', ['objective-c'], [
     why: 'self retains the block through the property or ivar, and the block retains self: the object is never deallocated, and the block may run on a dead screen.',
     suggestion: 'Capture a weak reference: __weak typeof(self) weakSelf = self; and use weakSelf (strongify inside if needed).',
     tags: ['memory', 'retain-cycle'],
+    equivalents: ['clang:arc-retain-cycles', 'clang-tidy:clang-diagnostic-arc-retain-cycles'],
     examples: [{
       bad: 'self.completion = ^(NSData *data) {\n  [self handle:data];\n};',
       good: '__weak typeof(self) weakSelf = self;\nself.completion = ^(NSData *data) {\n  [weakSelf handle:data];\n};',
@@ -22,6 +23,7 @@ export const objcRules = pack('objective-c', ['objective-c'], [
     why: 'Called from the main thread, dispatch_sync(main) waits for itself forever; from another thread it blocks it on UI work.',
     suggestion: 'Use dispatch_async(dispatch_get_main_queue(), ^{ … }).',
     tags: ['deadlock', 'main-thread'],
+    equivalents: ['clang-tidy:misc-dispatch-sync-main'],
     examples: [{ bad: 'dispatch_sync(dispatch_get_main_queue(), ^{ [self reload]; });', good: 'dispatch_async(dispatch_get_main_queue(), ^{ [self reload]; });' }],
   },
   {

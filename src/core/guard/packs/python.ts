@@ -11,6 +11,7 @@ export const pythonRules = pack('python', ['python'], [
     why: 'except: catches everything, including Ctrl-C and sys.exit(), so the program cannot be stopped and real bugs are hidden.',
     suggestion: 'Catch the exceptions you expect, or at least `except Exception:`.',
     tags: ['error-handling'],
+    equivalents: ['noqa:E722', 'noqa:B001', 'pylint:bare-except', 'pylint:W0702'],
     examples: [{ bad: 'try:\n    run()\nexcept:\n    log()', good: 'try:\n    run()\nexcept ValueError:\n    log()' }],
   },
   {
@@ -22,6 +23,7 @@ export const pythonRules = pack('python', ['python'], [
     why: 'except …: pass drops the error without a trace: the program goes on in a state nobody expected.',
     suggestion: 'Log the exception, handle it, or use contextlib.suppress(SpecificError) to say the error is expected.',
     tags: ['error-handling'],
+    equivalents: ['noqa:S110', 'noqa:SIM105', 'pylint:W0107'],
     examples: [{ bad: 'try:\n    os.remove(path)\nexcept OSError:\n    pass', good: 'with contextlib.suppress(FileNotFoundError):\n    os.remove(path)' }],
   },
   {
@@ -32,6 +34,7 @@ export const pythonRules = pack('python', ['python'], [
     why: 'eval and exec run whatever string reaches them: any input that flows in is code injection.',
     suggestion: 'Use ast.literal_eval for literals, json.loads for data, or a dispatch dict for choosing functions.',
     tags: ['security', 'injection'],
+    equivalents: ['noqa:S307', 'noqa:S102', 'noqa:PGH001', 'nosec:B307', 'nosec:B102', 'pylint:eval-used', 'pylint:exec-used', 'pylint:W0123', 'pylint:W0122'],
     examples: [{ bad: 'value = eval(text)', good: 'value = ast.literal_eval(text)' }],
   },
   {
@@ -42,6 +45,7 @@ export const pythonRules = pack('python', ['python'], [
     why: 'The default is created once, when the function is defined: items appended in one call show up in the next.',
     suggestion: 'Default to None and create the list inside: def f(items=None): items = [] if items is None else items',
     tags: ['correctness'],
+    equivalents: ['noqa:B006', 'pylint:dangerous-default-value', 'pylint:W0102'],
     examples: [{ bad: 'def add(item, items=[]):\n    items.append(item)', good: 'def add(item, items=None):\n    items = [] if items is None else items' }],
   },
   {
@@ -52,6 +56,7 @@ export const pythonRules = pack('python', ['python'], [
     why: 'With shell=True any interpolated value can inject shell commands (quotes, ;, $()).',
     suggestion: 'Pass the command as a list without a shell: subprocess.run(["git", "log", ref], check=True).',
     tags: ['security', 'injection'],
+    equivalents: ['noqa:S602', 'noqa:S604', 'nosec:B602', 'nosec:B604'],
     examples: [{ bad: 'subprocess.run(f"git log {ref}", shell=True)', good: 'subprocess.run(["git", "log", ref], check=True)' }],
   },
   {
@@ -63,6 +68,7 @@ export const pythonRules = pack('python', ['python'], [
     why: 'With the default or full loader a YAML document can construct Python objects and run code.',
     suggestion: 'Use yaml.safe_load(text).',
     tags: ['security', 'deserialization'],
+    equivalents: ['noqa:S506', 'nosec:B506'],
     examples: [{ bad: 'config = yaml.load(text)', good: 'config = yaml.safe_load(text)' }],
   },
   {
@@ -73,6 +79,8 @@ export const pythonRules = pack('python', ['python'], [
     why: 'time.sleep stops the whole event loop: every other task of the program waits too.',
     suggestion: 'Use await asyncio.sleep(seconds).',
     tags: ['async', 'main-thread'],
+    equivalents: ['noqa:ASYNC251', 'noqa:ASYNC101'],
+    prefilter: String.raw`\bsleep\b`,
     examples: [{ bad: 'async def poll():\n    time.sleep(1)\n', good: 'async def poll():\n    await asyncio.sleep(1)\n' }],
   },
 ]);

@@ -1,4 +1,10 @@
-import { pack } from './pack';
+import { checkedJustBefore } from './context';
+import { pack, type MatchSite } from './pack';
+
+/** `x!.y` → `x?.y`; elsewhere `?` would change the type, so no fix is offered. */
+function optionalChainFix(m: MatchSite): string | undefined {
+  return m.text[m.end] === '.' || m.text[m.end] === '[' || m.text[m.end] === '(' ? '?' : undefined;
+}
 
 export const swiftRules = pack('swift', ['swift'], [
   {
@@ -7,6 +13,7 @@ export const swiftRules = pack('swift', ['swift'], [
     severity: 'warning',
     regex: String.raw`\bas!(?=\s)`,
     fix: 'as?',
+    equivalents: ['swiftlint:force_cast'],
     why: 'as! traps at run time when the cast fails: a server payload or a cell of an unexpected class becomes a crash in the user\'s hands.',
     suggestion: 'Use as? with guard let / if let and handle the other case.',
     tags: ['crash', 'optionals'],
@@ -17,6 +24,7 @@ export const swiftRules = pack('swift', ['swift'], [
     message: 'try! crashes when the call throws.',
     severity: 'warning',
     regex: String.raw`\btry!(?=\s)`,
+    equivalents: ['swiftlint:force_try'],
     why: 'try! turns every error the call can throw into a crash, including the ones that depend on input, disk or network.',
     suggestion: 'Use do { try … } catch { … }, or try? when a nil result is a real answer.',
     tags: ['crash', 'error-handling'],
@@ -26,12 +34,21 @@ export const swiftRules = pack('swift', ['swift'], [
     id: 'swift/force-unwrap',
     message: 'Force unwrap (!) crashes on nil.',
     severity: 'warning',
-    regex: String.raw`(?<=[\w)\]])!(?=\.|\[|\()`,
-    fix: '?',
+    // Any postfix `!` after an expression (`dict[key]!`, `URL(string: s)!`, `throw error!`, `x!,`),
+    // not `!=`, not prefix `!`, not `try!` / `as!`, and not an implicitly unwrapped type (`: Foo!`).
+    regex: String.raw`(?<=[\w)\]}])(?<!\btry|\bas)(?<!(?::|->)\s*(?:[A-Z]\w*(?:\.[A-Z]\w*)*|\[[^\[\]\n]*\]|\([^\n]*\)))!(?![=!])`,
+    fixer: optionalChainFix,
+    refine: (m) => !checkedJustBefore(m, 'nil'),
+    equivalents: ['swiftlint:force_unwrapping'],
     why: 'x! traps when x is nil; optionals that "can never be nil" become nil after the next refactor, and the crash shows up far from the cause.',
     suggestion: 'Unwrap with guard let / if let, use optional chaining x?.y, or give a default with ??.',
     tags: ['crash', 'optionals'],
-    examples: [{ bad: 'let name = user!.name', good: 'let name = user?.name ?? ""' }],
+    examples: [
+      { bad: 'let name = user!.name', good: 'let name = user?.name ?? ""' },
+      { bad: 'let url = URL(string: base)!', good: 'guard let url = URL(string: base) else { throw Failure.badURL }' },
+      { bad: 'let value = parameters[key]!', good: 'var label: UILabel!\nif value != nil, !flag { run(try? load()) }' },
+      { bad: 'throw error!', good: 'let session: Session!\nlet f: ((Int) -> Void)!\nlet m: [String: Any]!\nguard error == nil else { throw error! }' },
+    ],
   },
   {
     id: 'swift/closure-captures-self',
