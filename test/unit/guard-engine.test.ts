@@ -251,3 +251,11 @@ test('rules from another source (recipes) are added and validated like project r
     await cleanup();
   }
 });
+
+test('structural rules see the whole text, not just its first half (query windows are in UTF-16 bytes)', async () => {
+  const filler = Array.from({ length: 200 }, (_, i) => `\tx${i} := ${i}`).join('\n');
+  const go = `package p\n\nfunc f(paths []string) {\n${filler}\n\tfor _, p := range paths {\n\t\tfh, _ := os.Open(p)\n\t\tdefer fh.Close()\n\t}\n}\n`;
+  await runner.prepare('go');
+  const found = runner.checkText(go, 'go').violations.filter((v) => v.ruleId === 'go/defer-in-loop');
+  assert.deepEqual(found.map((v) => v.start.line), [206]);
+});

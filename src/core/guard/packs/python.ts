@@ -18,13 +18,17 @@ export const pythonRules = pack('python', ['python'], [
     id: 'py/except-pass',
     message: 'Exception swallowed with pass.',
     severity: 'warning',
-    regex: String.raw`^[ \t]*except\b[^:\n]*:[ \t]*\n[ \t]*pass\b`,
+    // A comment after the colon (`except OSError:  # best effort`) does not make the block less empty.
+    regex: String.raw`^[ \t]*except\b[^:\n]*:[ \t]*(?:#[^\n]*)?\n[ \t]*pass\b`,
     flags: 'm',
     why: 'except …: pass drops the error without a trace: the program goes on in a state nobody expected.',
     suggestion: 'Log the exception, handle it, or use contextlib.suppress(SpecificError) to say the error is expected.',
     tags: ['error-handling'],
     equivalents: ['noqa:S110', 'noqa:SIM105', 'pylint:W0107'],
-    examples: [{ bad: 'try:\n    os.remove(path)\nexcept OSError:\n    pass', good: 'with contextlib.suppress(FileNotFoundError):\n    os.remove(path)' }],
+    examples: [
+      { bad: 'try:\n    os.remove(path)\nexcept OSError:\n    pass', good: 'with contextlib.suppress(FileNotFoundError):\n    os.remove(path)' },
+      { bad: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    pass', good: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    log.debug("kept %s", path)' },
+    ],
   },
   {
     id: 'py/no-eval',
