@@ -24,6 +24,8 @@ async function run(root: string, args: string[], cwd?: string): Promise<Run> {
 }
 
 const files = {
+  // The team opts in to the non-null rule, off by default (as in typescript-eslint's recommended config).
+  '.autosnippet/guard/team.json': JSON.stringify({ severity: { 'ts/no-non-null-assertion': 'warning' } }),
   'src/clean.ts': 'export const a = 1;\n',
   'src/warn.ts': 'export const n = m.get(k)!.length;\ntry { f(); } catch (e) {}\n',
   'src/error.py': 'value = eval(text)\n',

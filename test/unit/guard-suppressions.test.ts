@@ -2,12 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinRules } from '../../src/core/guard/packs';
 import { RuleRunner } from '../../src/core/guard/runner';
+import { allBuiltinsOn } from './guard-helpers';
 
-const runner = new RuleRunner(builtinRules(), { severityOverrides: { 'rust/unwrap': 'info' }, ruleExclusions: [] });
+// Every rule on, so the suppressions of default-off rules are tested too.
+const runner = new RuleRunner(builtinRules(), { severityOverrides: allBuiltinsOn(builtinRules()), ruleExclusions: [] });
 
 async function found(code: string, language: string, path?: string): Promise<string[]> {
   await runner.prepare(language);
-  return runner.checkText(code, language, { path }).violations.map((v) => `${v.ruleId}@${v.start.line}`);
+  return runner.checkText(code, language, { path, budgetMs: 10_000 }).violations.map((v) => `${v.ruleId}@${v.start.line}`);
 }
 
 test('ESLint and Biome comments silence the equivalent rule: next line, same line, ranges, bare', async () => {

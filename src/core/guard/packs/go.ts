@@ -66,6 +66,8 @@ export const goRules = pack('go', ['go'], [
     suggestion: 'Use a client with a timeout: client := &http.Client{Timeout: 10 * time.Second}; client.Get(url), or a request with a context deadline.',
     tags: ['reliability', 'network'],
     equivalents: ['nolint:noctx', 'nolint:gosec'],
+    // Off by default like golangci's noctx.
+    disabledByDefault: true,
     examples: [{ bad: 'resp, err := http.Get(url)', good: 'resp, err := client.Get(url)' }],
   },
   {

@@ -52,6 +52,9 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     tags: ['crash', 'null-safety'],
     equivalents: ['suppress:UnsafeCallOnNullableType'],
     refine: (m) => !checkedJustBefore(m, 'null'),
+    // Off by default: detekt's UnsafeCallOnNullableType needs type resolution and Kotlin code uses !! for
+    // invariants; on when detekt is configured for it, or with a severity override.
+    disabledByDefault: true,
     examples: [{ bad: 'val name = user!!.name', good: 'val name = user?.name ?: ""' }],
   },
   {
@@ -87,6 +90,8 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     suggestion: 'Schedule the work (ScheduledExecutorService, delay() in coroutines) or wait on the condition you need.',
     tags: ['main-thread', 'performance'],
     equivalents: ['suppress:SleepInsteadOfDelay', 'suppress:BusyWait', 'suppress:SleepWhileHoldingLock'],
+    // Off by default: a sleep in production code is mostly a deliberate back-off; no default inspection reports it.
+    disabledByDefault: true,
     examples: [{ bad: 'Thread.sleep(1000);', good: 'scheduler.schedule(this::retry, 1, TimeUnit.SECONDS);' }],
   },
 ]);

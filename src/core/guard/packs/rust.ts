@@ -74,6 +74,8 @@ export const rustRules = pack('rust', ['rust'], [
     tags: ['unsafe'],
     equivalents: ['clippy:undocumented_unsafe_blocks', 'clippy:multiple_unsafe_ops_per_block'],
     refine: (m) => !safetyComment(m),
+    // Off by default like Clippy's undocumented_unsafe_blocks (a restriction lint).
+    disabledByDefault: true,
     examples: [{ bad: 'let v = unsafe { *ptr };', good: 'let v = slice[index];' }],
   },
   {

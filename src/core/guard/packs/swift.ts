@@ -43,6 +43,9 @@ export const swiftRules = pack('swift', ['swift'], [
     why: 'x! traps when x is nil; optionals that "can never be nil" become nil after the next refactor, and the crash shows up far from the cause.',
     suggestion: 'Unwrap with guard let / if let, use optional chaining x?.y, or give a default with ??.',
     tags: ['crash', 'optionals'],
+    // Off by default like SwiftLint's force_unwrapping (an opt-in rule): in mature code most force
+    // unwraps state an invariant. On when .swiftlint.yml opts in, or with a severity override.
+    disabledByDefault: true,
     examples: [
       { bad: 'let name = user!.name', good: 'let name = user?.name ?? ""' },
       { bad: 'let url = URL(string: base)!', good: 'guard let url = URL(string: base) else { throw Failure.badURL }' },

@@ -57,6 +57,9 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     suggestion: 'Check the value (if (!x) return …), use optional chaining x?.y, or give the type a real guarantee.',
     tags: ['correctness', 'null-safety'],
     equivalents: ['eslint:@typescript-eslint/no-non-null-assertion', 'biome:noNonNullAssertion'],
+    // Off by default like typescript-eslint, which has it only in its strict config; on when the
+    // project's ESLint config enables it (trpc does), or with a severity override.
+    disabledByDefault: true,
     examples: [
       { bad: 'const n = map.get(key)!.length;', good: 'const n = map.get(key)?.length ?? 0;' },
       { bad: 'if (failed) throw lastError!;', good: 'if (failed && lastError) throw lastError;' },
@@ -158,6 +161,8 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     suggestion: 'Use the promise API (fs.promises.readFile, execFile with util.promisify) and await it; keep sync calls to start-up scripts and CLIs.',
     tags: ['performance', 'main-thread'],
     equivalents: ['eslint:n/no-sync', 'eslint:node/no-sync'],
+    // Off by default like n/no-sync: start-up code and CLIs read files synchronously on purpose.
+    disabledByDefault: true,
     examples: [{ bad: 'const text = fs.readFileSync(file, "utf8");', good: 'const text = await fs.promises.readFile(file, "utf8");' }],
   },
   {
@@ -182,6 +187,9 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     suggestion: 'Use the project\'s logger, or remove the line.',
     tags: ['hygiene'],
     equivalents: ['eslint:no-console', 'biome:noConsoleLog', 'biome:noConsole'],
+    // Off by default like ESLint's no-console (not in eslint:recommended): CLIs and servers log on
+    // purpose. On when the ESLint config enables no-console, or with a severity override.
+    disabledByDefault: true,
     examples: [{ bad: 'console.log("user", user);', good: 'log.debug("user", user.id);' }],
   },
 ]);
