@@ -15,11 +15,12 @@ export type RuleOrigin = 'builtin' | 'project' | 'recipe' | 'external';
 
 /**
  * Where a rule applies, by the kind of code a file holds (see files/classify.ts): `production` code
- * only (hygiene and crash rules: tests unwrap and force-cast on purpose), `all` kinds, or `all-lower`:
- * every kind, one severity lower outside production code (security rules: eval in a test is still
- * worth a look, not a failed build). Vendored, generated and minified files are not checked at all.
+ * only (hygiene and crash rules: tests unwrap and force-cast on purpose); `all` kinds; or `security`:
+ * production code at the rule's severity, code that gets copied into products or runs with CI's
+ * secrets (examples, docs, build scripts) one severity lower, and not tests, fixtures or benchmarks,
+ * which never meet an attacker's input. Vendored, generated and minified files are not checked.
  */
-export type RuleReach = 'production' | 'all' | 'all-lower';
+export type RuleReach = 'production' | 'all' | 'security';
 
 export interface RegexPattern {
   kind: 'regex';

@@ -25,8 +25,10 @@ export interface RunnerConfig {
 
 export const DEFAULT_SKIP_KINDS: readonly FileKind[] = ['vendored', 'generated', 'minified'];
 
-/** One severity lower, for rules that reach outside production code (`all-lower`). */
+/** One severity lower, for security rules outside production code. */
 const LOWER: Record<Severity, Severity> = { error: 'warning', warning: 'info', info: 'hint', hint: 'hint' };
+/** Code no attacker's input reaches: security rules stay quiet there. */
+const NEVER_ATTACKED: ReadonlySet<FileKind> = new Set(['test', 'fixture', 'benchmark']);
 
 export interface TextCheckOptions {
   /** Workspace-relative path: enables rule include/exclude globs and appears in violations. */
@@ -161,7 +163,10 @@ export class RuleRunner {
       let severity = this.severities.get(rule.id) ?? rule.severity;
       if (kind !== 'production') {
         if (rule.reach === 'production') continue;
-        if (rule.reach === 'all-lower') severity = LOWER[severity];
+        if (rule.reach === 'security') {
+          if (NEVER_ATTACKED.has(kind)) continue;
+          severity = LOWER[severity];
+        }
       }
       const site = rule.origin === 'builtin' ? { text, code: run.masked.code, start: m.start, end: m.end, language } : undefined;
       if (site && builtinRefiner(rule.id)?.(site) === false) continue;

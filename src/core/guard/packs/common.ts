@@ -15,8 +15,8 @@ export const commonRules = pack('common', ['*'], [
     flags: 'm',
     scope: 'any',
     refine: insideConflict,
-    // A marker breaks a test file as surely as a source file; a fixture may hold one on purpose.
-    reach: 'all-lower',
+    // A marker breaks a test or a build script as surely as a source file.
+    reach: 'all',
     why: 'An unresolved conflict does not compile, or worse, compiles in a language where the marker is valid text.',
     suggestion: 'Resolve the conflict and remove the markers.',
     tags: ['hygiene'],

@@ -42,7 +42,7 @@ export interface BuiltinRuleSpec {
   why: string;
   suggestion: string;
   tags: string[];
-  /** Default: `all-lower` for security rules, `production` for the rest. */
+  /** Default: `security` for security rules, `production` for the rest. */
   reach?: RuleReach;
   /** The same check in linters teams already run (see GuardRule.equivalents). */
   equivalents?: string[];
@@ -87,7 +87,7 @@ export function pack(name: string, languages: string[], specs: BuiltinRuleSpec[]
       origin: 'builtin',
       source: `builtin:${name}`,
       disabledByDefault: s.disabledByDefault,
-      reach: s.reach ?? (s.tags.includes('security') ? 'all-lower' : 'production'),
+      reach: s.reach ?? (s.tags.includes('security') ? 'security' : 'production'),
       equivalents: s.equivalents,
     };
   });

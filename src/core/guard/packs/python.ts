@@ -25,6 +25,10 @@ export const pythonRules = pack('python', ['python'], [
     suggestion: 'Log the exception, handle it, or use contextlib.suppress(SpecificError) to say the error is expected.',
     tags: ['error-handling'],
     equivalents: ['noqa:S110', 'noqa:SIM105', 'pylint:W0107'],
+    // An optional import (`except ImportError: pass`) is Python's idiom, not a swallowed failure.
+    refine: (m) => !/except\s*\(?\s*(?:ImportError|ModuleNotFoundError)\b/.test(m.text.slice(m.start, m.end)),
+    // Off by default like Ruff's S110 (not in its default rule set): in maintained code most are deliberate fallbacks.
+    disabledByDefault: true,
     examples: [
       { bad: 'try:\n    os.remove(path)\nexcept OSError:\n    pass', good: 'with contextlib.suppress(FileNotFoundError):\n    os.remove(path)' },
       { bad: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    pass', good: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    log.debug("kept %s", path)' },
