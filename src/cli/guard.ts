@@ -16,7 +16,13 @@ Options:
   --max-warnings N               fail when there are more than N warnings (default: -1, no limit)
   -o, --output-file FILE         write the report to FILE instead of stdout
   --quiet                        report errors only
+  --baseline write               record today's findings in .autosnippet/guard/baseline.json (commit it);
+                                 with paths, only their entries are replaced
+  --baseline ignore              report every finding, as if there were no baseline
   -h, --help                     this help
+
+With a baseline (the default when .autosnippet/guard/baseline.json exists), only findings that are not
+in it are reported and count for the exit code; SARIF marks each result new, unchanged or absent.
 
 Relative paths are read from the current folder when it is inside the workspace, otherwise from the
 workspace folder (-w DIR); a path that does not exist is a usage error.
@@ -33,12 +39,13 @@ interface GuardArgs {
   outputFile?: string;
   quiet: boolean;
   help: boolean;
+  baseline: 'use' | 'ignore' | 'write';
 }
 
 class UsageError extends Error {}
 
 export function parseGuardArgs(args: string[]): GuardArgs {
-  const out: GuardArgs = { paths: [], format: 'text', maxWarnings: -1, quiet: false, help: false };
+  const out: GuardArgs = { paths: [], format: 'text', maxWarnings: -1, quiet: false, help: false, baseline: 'use' };
   const value = (i: number, flag: string) => {
     const v = args[i + 1];
     if (v === undefined || (v.startsWith('-') && v !== '-1')) throw new UsageError(`${flag} needs a value`);
@@ -73,6 +80,12 @@ export function parseGuardArgs(args: string[]): GuardArgs {
       case '--quiet':
         out.quiet = true;
         break;
+      case '--baseline': {
+        const b = take();
+        if (b !== 'write' && b !== 'ignore' && b !== 'use') throw new UsageError(`--baseline takes write, use or ignore (got "${b}")`);
+        out.baseline = b;
+        break;
+      }
       default:
         if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
         out.paths.push(a);
@@ -118,18 +131,29 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
       for (const p of missing) out.stderr(`autosnippet guard: no file or folder "${p}" (looked for ${paths[opts.paths.indexOf(p)]})\n`);
       return 2;
     }
-    const scan = await engine.scan({ paths });
+    if (opts.baseline === 'write') {
+      const written = await engine.writeBaseline({ paths: opts.paths.length ? paths : undefined });
+      out.stdout(`Recorded ${written.findings} finding${written.findings === 1 ? '' : 's'} in ${path.relative(w.root, written.file)}; commit it. Later runs report only new findings.\n`);
+      return 0;
+    }
+    const scan = await engine.scan({ paths, baseline: opts.baseline });
+    if (scan.problems.length) {
+      for (const p of scan.problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
+      return 2;
+    }
     if (opts.quiet) {
       scan.violations = scan.violations.filter((v) => v.severity === 'error');
       scan.counts = { error: scan.counts.error, warning: 0, info: 0, hint: 0 };
+      scan.newCounts = { error: scan.newCounts.error, warning: 0, info: 0, hint: 0 };
     }
     const rules = (await engine.rules()).map((s) => s.rule);
     const report = opts.format === 'json' ? jsonReport(scan) : opts.format === 'sarif' ? sarifReport(scan, rules, w.version) : textReport(scan);
     if (opts.outputFile) writeFileSync(path.resolve(opts.outputFile), report);
     else out.stdout(report);
-    const tooManyWarnings = opts.maxWarnings >= 0 && scan.counts.warning > opts.maxWarnings;
-    if (tooManyWarnings) out.stderr(`autosnippet guard: ${scan.counts.warning} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
-    return scan.counts.error > 0 || tooManyWarnings ? 1 : 0;
+    const counts = scan.newCounts;
+    const tooManyWarnings = opts.maxWarnings >= 0 && counts.warning > opts.maxWarnings;
+    if (tooManyWarnings) out.stderr(`autosnippet guard: ${counts.warning} ${scan.baseline ? 'new ' : ''}warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+    return counts.error > 0 || tooManyWarnings ? 1 : 0;
   } catch (e) {
     out.stderr(`autosnippet guard: ${isAutoSnippetError(e) ? `${e.code}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : (e as Error).stack ?? String(e)}\n`);
     return 2;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { guardEngine } from '../core/guard';
 import { AutoSnippetError, ErrorCode } from '../core/errors';
 import type { Violation } from '../core/guard/rule';
+import type { FileKind } from '../core/files/classify';
 import { scanAndRecord } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
@@ -30,9 +31,11 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
         enabled: cfg.get<boolean>('enabled', true),
         exclude: cfg.get<string[]>('exclude', []),
         severityOverrides: cfg.get<Record<string, string>>('severityOverrides', {}),
+        skipKinds: cfg.get<FileKind[]>('skipKinds', ['vendored', 'generated', 'minified']),
       },
     });
     diagnostics.checkOn = cfg.get<CheckOn>('checkOn', 'type');
+    diagnostics.showBaselined = cfg.get<boolean>('showBaselined', false);
     if (!ws.settings.guard.enabled) diagnostics.clear();
     else diagnostics.checkOpenDocuments();
     refreshStatus();

@@ -133,3 +133,54 @@ test('relative paths are read like ESLint reads them: from the current folder in
     await cleanup();
   }
 });
+
+test('--baseline write records today\'s findings; later runs pass until something new appears, and survive moved lines', async () => {
+  const { root, cleanup } = await guardWorkspace(files);
+  try {
+    assert.equal((await run(root, [])).code, 1, 'the eval in src/error.py fails the build without a baseline');
+    const written = await run(root, ['--baseline', 'write']);
+    assert.equal(written.code, 0, written.stderr);
+    assert.match(written.stdout, /Recorded 3 findings in \.autosnippet\/guard\/baseline\.json/);
+    const baseline = JSON.parse(readFileSync(path.join(root, '.autosnippet/guard/baseline.json'), 'utf8'));
+    assert.deepEqual(Object.keys(baseline.files), ['src/error.py', 'src/warn.ts']);
+
+    const first = await run(root, []);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.match(first.stdout, /✔ 0 new problems/);
+    assert.match(first.stdout, /3 findings recorded in \.autosnippet\/guard\/baseline\.json not shown/);
+
+    // Lines added above a baselined finding do not make it new.
+    writeFiles(root, { 'src/error.py': '# a comment\n\nimport os\nvalue = eval(text)\n' });
+    assert.equal((await run(root, [])).code, 0);
+
+    // A new violation fails the run, and only it is reported.
+    writeFiles(root, { 'src/error.py': '# a comment\n\nimport os\nvalue = eval(text)\nother = eval(more)\n' });
+    const added = await run(root, ['--format', 'json']);
+    assert.equal(added.code, 1);
+    const report = JSON.parse(added.stdout);
+    assert.deepEqual(report.violations.filter((v: { baselineState: string }) => v.baselineState === 'new').map((v: { start: { line: number } }) => v.start.line), [5]);
+    assert.deepEqual(report.newCounts, { error: 1, warning: 0, info: 0, hint: 0 });
+    assert.equal((await run(root, ['--baseline', 'ignore'])).code, 1);
+
+    // SARIF: new, unchanged, and the fixed finding as absent.
+    writeFiles(root, { 'src/warn.ts': 'export const n = m.get(k)!.length;\n' });
+    const out = path.join(root, 'guard.sarif');
+    await run(root, ['--format', 'sarif', '-o', out]);
+    const sarif = JSON.parse(readFileSync(out, 'utf8'));
+    const schema = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate: ((d: unknown) => boolean) & { errors?: unknown[] | null } = ajv.compile(schema);
+    assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const results = sarif.runs[0].results as { ruleId: string; baselineState: string }[];
+    assert.deepEqual(results.map((r) => `${r.ruleId}:${r.baselineState}`).sort(), ['py/no-eval:new', 'py/no-eval:unchanged', 'ts/no-empty-catch:absent', 'ts/no-non-null-assertion:unchanged']);
+
+    // The baseline is not a rule file, and a broken one is a configuration error.
+    writeFiles(root, { '.autosnippet/guard/baseline.json': '{"version": 1, "files": {"a.ts": [{"rule": "x"}]}}' });
+    const broken = await run(root, []);
+    assert.equal(broken.code, 2);
+    assert.match(broken.stderr, /baseline\.json: the entries of "a\.ts" need rule, fingerprint/);
+  } finally {
+    await cleanup();
+  }
+});

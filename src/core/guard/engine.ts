@@ -2,13 +2,14 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { classifyFile, type FileKind } from '../files/classify';
 import { headerLanguage } from './header-language';
+import { BASELINE_FILE, buildBaseline, compareWithBaseline, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead } from './baseline';
 import { readLinterSettings, type LinterSetting } from './linter-config';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Settings } from '../settings';
 import { WorkerPool } from '../workers/pool';
 import { GlobSet } from './filters';
-import { listWorkspaceFiles } from './files';
+import { listWorkspaceFiles, relPath } from './files';
 import { knownLanguages, normalizeLanguage } from './languages';
 import { builtinRules } from './packs';
 import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
@@ -41,6 +42,8 @@ export interface ScanOptions {
   progress?(p: { done: number; total: number; message?: string }): void;
   budgetMs?: number;
   maxFileBytes?: number;
+  /** Compare with the project's baseline (`.autosnippet/guard/baseline.json`) when there is one; default `use`. */
+  baseline?: 'use' | 'ignore';
 }
 
 export interface ScanResult {
@@ -56,6 +59,10 @@ export interface ScanResult {
   skipped: { path: string; reason: string }[];
   /** Files not checked for their kind (vendored, generated, minified by default), counted per kind. */
   notChecked: Partial<Record<FileKind, number>>;
+  /** Against the baseline, when the project has one: each violation carries its `baselineState`. */
+  baseline?: { file: string; new: number; unchanged: number; absent: AbsentFinding[] };
+  /** Counts of the violations that are not in the baseline (all of them without one). */
+  newCounts: Record<Severity, number>;
   problems: RuleProblem[];
   threaded: boolean;
 }
@@ -98,6 +105,7 @@ export class GuardEngine {
   invalidate(): void {
     this.generation++;
     this.fileCache.clear();
+    this.baselineRead = undefined;
   }
 
   private key(): string {
@@ -264,7 +272,10 @@ export class GuardEngine {
     const state = await this.loaded();
     if (opts.path !== undefined && state.exclude.has(opts.path)) return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
     await state.runner.prepare(lang);
-    return state.runner.checkText(text, lang, { budgetMs: this.budgetMs, ...opts });
+    const res = state.runner.checkText(text, lang, { budgetMs: this.budgetMs, ...opts });
+    const read = opts.path !== undefined && res.violations.length ? this.baseline() : undefined;
+    if (read?.ok) compareWithBaseline(read.baseline, res.violations, (p) => p === opts.path);
+    return res;
   }
 
   forgetDocument(documentKey: string): void {
@@ -335,7 +346,40 @@ export class GuardEngine {
       }
       for (const s of r.stopped) stopped.push({ path: r.path, ruleId: s.ruleId, detail: s.detail });
     }
-    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, violations, stopped, skipped, notChecked, problems: state.problems, threaded: this.pool.threaded };
+    const problems = [...state.problems];
+    let baseline: ScanResult['baseline'];
+    const newCounts = { ...counts };
+    if (opts.baseline !== 'ignore') {
+      const read = this.baseline();
+      if (read.ok) {
+        const scope = scopeOf(this.host.root, opts.paths);
+        const absent = compareWithBaseline(read.baseline, violations, scope);
+        const unchanged = violations.filter((v) => v.baselineState === 'unchanged');
+        for (const v of unchanged) newCounts[v.severity]--;
+        baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent };
+      } else if (!read.missing) problems.push({ source: BASELINE_FILE, code: 'INVALID_BASELINE', message: read.message, hint: 'Fix the file or write it again: autosnippet guard --baseline write.' });
+    }
+    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations, stopped, skipped, notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
+  }
+
+  /**
+   * Records today's findings (of the files under `paths`, or of the whole workspace) as the
+   * project's baseline; entries of files outside `paths` are kept.
+   */
+  async writeBaseline(opts: Omit<ScanOptions, 'baseline'> = {}): Promise<{ file: string; findings: number; scan: ScanResult }> {
+    const scan = await this.scan({ ...opts, baseline: 'ignore' });
+    const previous = opts.paths?.length ? this.baseline() : undefined;
+    const built = buildBaseline(scan.violations, previous?.ok ? previous.baseline : undefined, scopeOf(this.host.root, opts.paths));
+    const file = writeBaseline(this.host.root, built);
+    this.baselineRead = undefined;
+    return { file, findings: scan.violations.length, scan };
+  }
+
+  private baselineRead?: BaselineRead;
+
+  /** The project's baseline, read once per rules generation. */
+  private baseline(): BaselineRead {
+    return (this.baselineRead ??= readBaseline(this.host.root));
   }
 
   private cached(rel: string, abs: string, key: string): FileCheck | undefined {
@@ -394,6 +438,13 @@ function batch<T extends { abs: string }>(files: T[]): T[][] {
   }
   if (cur.length) out.push(cur);
   return out;
+}
+
+/** Which workspace-relative files a scan of `paths` covers (every file without paths). */
+function scopeOf(root: string, paths: string[] | undefined): ((relPath: string) => boolean) | undefined {
+  if (!paths?.length) return undefined;
+  const rels = paths.map((p) => relPath(root, path.resolve(root, p))).filter((r): r is string => r !== undefined);
+  return (file) => rels.some((r) => r === '' || file === r || file.startsWith(`${r}/`));
 }
 
 export function sortViolations(vs: Violation[]): Violation[] {

@@ -121,6 +121,12 @@ export interface Violation {
   suggestion: string;
   /** The replacement for [startOffset, endOffset) when the rule has a fix. */
   fix?: string;
+  /** Stable across line moves: rule, path, the line's text and the match (see baseline.ts). Only with a path. */
+  fingerprint?: string;
+  /** Against the project's baseline: `unchanged` findings were there when it was written. */
+  baselineState?: 'new' | 'unchanged';
+  /** The text of the finding's line (for the baseline file; not in reports). */
+  lineText?: string;
 }
 
 /** A rule that was stopped during a check: it ran past the time budget, or failed. */
@@ -146,7 +152,7 @@ export interface CheckResult {
 export interface RuleProblem {
   source: string;
   ruleId?: string;
-  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES';
+  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE';
   message: string;
   hint?: string;
 }

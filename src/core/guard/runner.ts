@@ -8,6 +8,7 @@ import { builtinFixer, builtinRefiner } from './packs';
 import { SEVERITIES, type CheckResult, type GuardRule, type Severity, type Violation } from './rule';
 import { grammarFor, TreeSitterHost } from './structural';
 import { FileSuppressions } from './suppressions';
+import { fingerprintOf } from './baseline';
 
 export interface RuleExclusion {
   rule: string;
@@ -177,6 +178,8 @@ export class RuleRunner {
       const endLine = line(m.end);
       const fixer = site && builtinFixer(rule.id);
       const fix = fixer ? fixer(site) : m.fix;
+      const matchedText = text.slice(m.start, m.end);
+      const lineText = opts.path !== undefined ? text.slice(run.lineStarts[startLine], startLine + 1 < run.lineStarts.length ? run.lineStarts[startLine + 1] - 1 : text.length) : undefined;
       violations.push({
         ruleId: rule.id,
         severity,
@@ -186,10 +189,11 @@ export class RuleRunner {
         end: { line: endLine + 1, column: m.end - run.lineStarts[endLine] + 1 },
         startOffset: m.start,
         endOffset: m.end,
-        matchedText: text.slice(m.start, m.end),
+        matchedText,
         why: rule.why,
         suggestion: rule.suggestion,
         ...(fix !== undefined ? { fix } : {}),
+        ...(lineText !== undefined ? { fingerprint: fingerprintOf(rule.id, opts.path!, lineText, matchedText), lineText } : {}),
       });
     }
     if (opts.path !== undefined && !run.incomplete) this.missingRequired(set, matched, text, opts.path, file.kind, violations);
@@ -214,6 +218,8 @@ export class RuleRunner {
         matchedText: text.slice(0, firstLine),
         why: rule.why,
         suggestion: rule.suggestion,
+        fingerprint: fingerprintOf(rule.id, path, '', ''),
+        lineText: text.slice(0, firstLine),
       });
     });
   }

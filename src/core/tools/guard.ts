@@ -16,7 +16,7 @@ const minSeverity: JsonSchema = { type: 'string', enum: SEVERITY_ENUM, descripti
 
 /** A violation as tools return it: positions are 1-based; `end` is exclusive. */
 function publicViolation(v: Violation) {
-  const { startOffset: _s, endOffset: _e, ...rest } = v;
+  const { startOffset: _s, endOffset: _e, lineText: _l, ...rest } = v;
   for (const k of Object.keys(rest) as (keyof typeof rest)[]) if (rest[k] === undefined) delete rest[k];
   return rest;
 }
@@ -35,6 +35,8 @@ function scanBody(scan: ScanResult, min?: Severity) {
   return {
     files: scan.files,
     counts: scan.counts,
+    ...(scan.baseline ? { newCounts: scan.newCounts, baseline: { file: scan.baseline.file, new: scan.baseline.new, unchanged: scan.baseline.unchanged, absent: scan.baseline.absent.length } } : {}),
+    notChecked: scan.notChecked,
     durationMs: Math.round(scan.durationMs),
     stopped: scan.stopped,
     skipped: scan.skipped.slice(0, 50),
