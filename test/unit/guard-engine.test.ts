@@ -113,7 +113,7 @@ test('an incremental re-check after edits gives the same result as a full check'
   const doc = new RuleRunner(builtins, { severityOverrides: everyRule, ruleExclusions: [] });
   await doc.prepare('typescript');
   await runner.prepare('typescript');
-  doc.checkText(text, 'typescript', { documentKey: 'doc', incremental: true });
+  doc.checkText(text, 'typescript', { documentKey: 'doc', incremental: true, budgetMs: 10_000 });
   const edits: ((t: string) => string)[] = [
     (t) => t.replace('x300 + 1', 'eval(x300) + 1'),
     (t) => t.replace('const v100 = x100', 'const v100 = m.get(k)!.x'),
@@ -124,8 +124,9 @@ test('an incremental re-check after edits gives the same result as a full check'
   ];
   for (const edit of edits) {
     text = edit(text);
-    const inc = doc.checkText(text, 'typescript', { documentKey: 'doc', incremental: true }).violations;
-    const full = runner.checkText(text, 'typescript').violations;
+    // A generous budget: a busy machine must not make either check incomplete.
+    const inc = doc.checkText(text, 'typescript', { documentKey: 'doc', incremental: true, budgetMs: 10_000 }).violations;
+    const full = runner.checkText(text, 'typescript', { budgetMs: 10_000 }).violations;
     assert.deepEqual(inc.map((v) => [v.ruleId, v.start, v.end]), full.map((v) => [v.ruleId, v.start, v.end]));
   }
 });
