@@ -42,6 +42,15 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
   };
 
   const rulesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/guard/*.json'));
+  // A published recipe's guard constraints are rules too: follow edits of recipe files.
+  const recipesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/recipes/**/*.md'));
+  let recipesTimer: NodeJS.Timeout | undefined;
+  const recipesChanged = () => {
+    clearTimeout(recipesTimer);
+    recipesTimer = setTimeout(() => {
+      void engine.refreshSources(true).then(() => diagnostics.checkOpenDocuments(), (e) => output.warn(`guard: recipe rules could not be refreshed: ${(e as Error).message}`));
+    }, 300);
+  };
   const rulesChanged = () => {
     engine.invalidate();
     void engine.problems().then((ps) => {
@@ -101,9 +110,10 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
     const id = ruleId ?? (await pickRule());
     if (!id) return;
     const st = await engine.rule(id).catch(() => undefined);
-    if (st && st.rule.origin === 'project' && st.rule.source.startsWith('.autosnippet/')) {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(ws.root, st.rule.source)));
-      const at = doc.getText().indexOf(`"${id}"`);
+    const file = st?.rule.file ?? st?.rule.source;
+    if (st && (st.rule.origin === 'project' || st.rule.origin === 'recipe') && file?.startsWith('.autosnippet/')) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(ws.root, file)));
+      const at = Math.max(0, doc.getText().indexOf(st.rule.origin === 'recipe' ? 'guards' : `"${id}"`));
       const pos = doc.positionAt(Math.max(0, at));
       await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos) });
       return;
@@ -124,6 +134,11 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
     rulesWatcher.onDidChange(rulesChanged),
     rulesWatcher.onDidCreate(rulesChanged),
     rulesWatcher.onDidDelete(rulesChanged),
+    recipesWatcher,
+    recipesWatcher.onDidChange(recipesChanged),
+    recipesWatcher.onDidCreate(recipesChanged),
+    recipesWatcher.onDidDelete(recipesChanged),
+    { dispose: () => clearTimeout(recipesTimer) },
     diagnostics.onDidChange(refreshStatus),
     vscode.workspace.registerTextDocumentContentProvider(RULE_DOC_SCHEME, new RuleDocumentProvider(engine)),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new GuardCodeActions(diagnostics), { providedCodeActionKinds: GuardCodeActions.kinds }),
@@ -139,5 +154,7 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
     vscode.workspace.onDidGrantWorkspaceTrust(applySettings),
   ];
   applySettings();
+  // Rules from recipes need the recipe index: catch up once, then check what is open.
+  void engine.refreshSources().then(() => diagnostics.checkOpenDocuments(), () => undefined);
   return vscode.Disposable.from(...disposables);
 }

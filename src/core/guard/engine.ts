@@ -20,6 +20,15 @@ import { DEFAULT_SKIP_KINDS, RuleRunner, type RunnerConfig, type TextCheckOption
 import { grammarFor, TreeSitterHost } from './structural';
 import type { CheckFilesJob, FileCheck } from './worker-tasks';
 
+/** Rules another part of AutoSnippet contributes (see GuardEngine.addRuleSource). */
+export interface RuleSource {
+  /** Changes when the rules change; cheap and synchronous, asked on every use. */
+  key(): string;
+  rules(): GuardRule[];
+  /** Catches up with the files the rules come from; `force` when a watcher saw them change. */
+  refresh?(force?: boolean): Promise<void>;
+}
+
 /** What the engine needs from a workspace (a `Workspace` satisfies it). */
 export interface GuardHost {
   root: string;
@@ -77,7 +86,7 @@ const BATCH_BYTES = 1 << 20;
  * threads.
  */
 export class GuardEngine {
-  private readonly sources = new Map<string, GuardRule[]>();
+  private readonly sources = new Map<string, RuleSource>();
   private readonly verdicts = new Map<string, PatternVerdict>();
   private readonly treeSitter = new TreeSitterHost();
   private readonly fileCache = new Map<string, { key: string; mtimeMs: number; bytes: number; result: FileCheck }>();
@@ -95,10 +104,29 @@ export class GuardEngine {
 
   private readonly budgetMs?: number;
 
-  /** Adds or replaces rules from another source (recipes' constraints, an extension); they are validated like project rules. */
+  /** Adds or replaces a fixed list of rules from another source (an extension); validated like project rules. */
   setRuleSource(name: string, rules: GuardRule[]): void {
-    this.sources.set(name, rules);
+    this.addRuleSource(name, { key: () => '', rules: () => rules });
+  }
+
+  /**
+   * Adds or replaces a source of rules that change on their own (the guard constraints of published
+   * recipes): its rules are read again whenever its key changes.
+   */
+  addRuleSource(name: string, source: RuleSource): void {
+    this.sources.set(name, source);
     this.invalidate();
+  }
+
+  /** Lets every source catch up with the files it reads (before a scan, or, forced, when a watcher saw them change). */
+  async refreshSources(force = false): Promise<void> {
+    for (const [name, s] of this.sources) {
+      try {
+        await s.refresh?.(force);
+      } catch (e) {
+        this.host.log.warn(`guard: the rule source ${name} could not refresh: ${(e as Error).message}`);
+      }
+    }
   }
 
   /** Re-reads the project's rule files on the next use. */
@@ -110,7 +138,14 @@ export class GuardEngine {
 
   private key(): string {
     const s = this.host.settings;
-    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude, s.guard.skipKinds]);
+    const sources = [...this.sources.values()].map((src) => {
+      try {
+        return src.key();
+      } catch {
+        return '?';
+      }
+    });
+    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude, s.guard.skipKinds, sources]);
   }
 
   private loaded(): Promise<LoadedState> {
@@ -130,7 +165,14 @@ export class GuardEngine {
     const problems: RuleProblem[] = [...project.problems];
     const statuses = new Map<string, RuleStatus>();
     for (const rule of builtinRules()) statuses.set(rule.id, { rule, active: true, severity: rule.severity });
-    const foreign: GuardRule[] = [...project.rules, ...[...this.sources.values()].flat()];
+    const foreign: GuardRule[] = [...project.rules];
+    for (const [name, src] of this.sources) {
+      try {
+        foreign.push(...src.rules());
+      } catch (e) {
+        problems.push({ source: name, code: 'UNREADABLE_RULES', message: `The rules of ${name} could not be read: ${(e as Error).message}` });
+      }
+    }
     const seen = new Set<string>();
     const candidates: GuardRule[] = [];
     for (const rule of foreign) {
@@ -285,6 +327,7 @@ export class GuardEngine {
   /** Checks files or folders (workspace scan when `paths` is empty) on worker threads. */
   async scan(opts: ScanOptions = {}): Promise<ScanResult> {
     const t0 = performance.now();
+    await this.refreshSources();
     const state = await this.loaded();
     const languages = new Set(knownLanguages().filter((l) => state.runner.rulesFor(l).length > 0));
     const listing = listWorkspaceFiles(this.host.root, { paths: opts.paths, exclude: state.exclude, languages });

@@ -81,6 +81,8 @@ export interface GuardRule {
   origin: RuleOrigin;
   /** The file or recipe the rule came from; the pack name for built-ins. */
   source: string;
+  /** The workspace-relative file that defines the rule, when it is not `source` itself (a recipe's file). */
+  file?: string;
   /** Off unless turned on (rules that are noisy in some code bases). */
   disabledByDefault?: boolean;
   /** Where the rule applies; default `all`. */

@@ -73,7 +73,9 @@ export const guardCheck = defineTool<CheckInput, unknown>({
   async handler(ws, input) {
     assertEnabled(ws);
     const rel = input.path !== undefined ? toRel(ws, input.path) : undefined;
-    const res = await guardEngine(ws).check(input.code, input.language, { path: rel });
+    const engine = guardEngine(ws);
+    await engine.refreshSources();
+    const res = await engine.check(input.code, input.language, { path: rel });
     const fixed = applyFixes(input.code, res.violations);
     return {
       clean: res.violations.length === 0,
@@ -168,6 +170,7 @@ export const listRules = defineTool<ListRulesInput, unknown>({
   paginate: 'rules',
   async handler(ws, input) {
     const engine = guardEngine(ws);
+    await engine.refreshSources();
     const all = await engine.rules();
     const lang = input.language?.toLowerCase();
     const rules = all.filter((s) => (input.includeInactive || s.active) && (!input.origin || s.rule.origin === input.origin) && (!lang || s.rule.languages.includes('*') || s.rule.languages.includes(lang)));

@@ -83,3 +83,30 @@ test('"Scan workspace" fills the Problems panel for files that are not open', as
     rmSync(path.dirname(uri.fsPath), { recursive: true, force: true });
   }
 }, { timeoutMs: 60_000 });
+
+test("a published recipe's guard constraint shows as a squiggle, and follows edits of the recipe", async () => {
+  await activateExtension();
+  const recipeFile = path.join(workspaceRoot(), '.autosnippet/recipes/guard-suite/use-getjson.md');
+  const recipe = (pattern: string, message: string) => `---\ntitle: Network calls go through getJson\ntrigger: "@getjson"\nlanguage: typescript\ncategory: guard-suite\nknowledgeType: code-standard\nstatus: published\nsummary: Call the network through getJson, never fetch directly.\nconstraints:\n  guards:\n    - pattern: "${pattern}"\n      message: ${message}\n---\n\n\`\`\`ts\nconst users = await getJson('/users');\n\`\`\`\n`;
+  mkdirSync(path.dirname(recipeFile), { recursive: true });
+  writeFileSync(recipeFile, recipe('\\\\bfetch\\\\(', 'Use getJson instead of fetch.'));
+  const uri = fixtureFile('recipe.ts', 'export const load = () => fetch("/users");\nexport const other = () => axios.get("/users");\n');
+  try {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const ds = await eventually('the recipe rule squiggle', () => {
+      const found = guardDiagnostics(uri).filter((d) => codeOf(d) === 'recipe/guard-suite/use-getjson');
+      return found.length ? found : undefined;
+    }, 30_000);
+    assert.equal(ds[0].range.start.line, 0);
+    assert.match(ds[0].message, /Use getJson instead of fetch\./);
+    writeFileSync(recipeFile, recipe('\\\\baxios\\\\.', 'Use getJson instead of axios.'));
+    await eventually('the squiggle follows the edited recipe', () => {
+      const found = guardDiagnostics(uri).filter((d) => codeOf(d) === 'recipe/guard-suite/use-getjson');
+      return found.length === 1 && found[0].range.start.line === 1 ? found : undefined;
+    }, 30_000);
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(path.dirname(recipeFile), { recursive: true, force: true });
+    rmSync(path.dirname(uri.fsPath), { recursive: true, force: true });
+  }
+}, { timeoutMs: 90_000 });
