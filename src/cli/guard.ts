@@ -1,5 +1,6 @@
 // `autosnippet guard [paths…]`: the guard for CI, with ESLint's exit codes.
 import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { guardEngine } from '../core/guard';
 import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
@@ -120,6 +121,8 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
   try {
     const w = await ws();
     const engine = guardEngine(w);
+    // A CI run has the machine to itself: a scan thread per core (the editor leaves one free).
+    engine.pool.resize(os.availableParallelism());
     const problems = await engine.problems();
     if (problems.length) {
       for (const p of problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);

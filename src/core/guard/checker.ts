@@ -1,6 +1,6 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
 import type { TimeBudget } from './budget';
-import type { CompiledRuleSet, Task } from './compile';
+import type { CompiledRuleSet, RegexTask, Task } from './compile';
 import { maskText, type MaskedText } from './mask';
 import { runRegexTask, runStructuralTask, type RawMatch } from './match';
 import type { StoppedRule } from './rule';
@@ -12,12 +12,18 @@ export interface RunOptions {
   /** Re-check only around what changed since the last check of the same document. */
   incremental?: boolean;
   budgetMs: number;
+  /**
+   * Run regexes that are not proven linear under the watchdog (default). A scan worker turns it off:
+   * its whole batch has a deadline, and a worker past it is stopped from outside.
+   */
+  guarded?: boolean;
 }
 
 export interface RunResult {
   matches: RawMatch[];
   masked: MaskedText;
-  lineStarts: number[];
+  /** Offsets where lines start, computed on first use (a file without matches never needs them). */
+  readonly lineStarts: number[];
   stopped: StoppedRule[];
   incomplete: boolean;
   /** Characters actually re-checked (the whole text, or the window around an edit). */
@@ -50,7 +56,8 @@ export class DocumentChecker {
   run(set: CompiledRuleSet, setKey: string, text: string, opts: RunOptions): RunResult {
     const deadline = performance.now() + opts.budgetMs;
     const masked = maskText(text, set.language);
-    const lineStarts = computeLineStarts(text);
+    let starts: number[] | undefined;
+    const lineStarts = () => (starts ??= computeLineStarts(text));
     const key = opts.documentKey;
     const prev = key !== undefined ? this.docs.get(key) : undefined;
     const bench = key !== undefined ? this.benched.get(`${setKey}\u0000${key}`) : undefined;
@@ -61,7 +68,7 @@ export class DocumentChecker {
     let edit: Edit | undefined;
     if (opts.incremental && prev && prev.setKey === setKey) {
       edit = diff(prev.text, text, prev.masked.code, masked.code);
-      const window = edit && editWindow(edit, prev.matches, lineStarts, text.length);
+      const window = edit && editWindow(edit, prev.matches, lineStarts(), text.length);
       if (window) {
         ({ from, to } = window);
         kept = window.kept;
@@ -77,26 +84,33 @@ export class DocumentChecker {
     // Results without a stopped regex rule stay consistent (that rule is benched from now on);
     // a stopped parse or query leaves partial matches, which must not seed an incremental check.
     let storable = true;
-    const regexTasks = set.tasks.filter((t, i) => t.kind === 'regex' && !bench?.has(i));
+    const regexTasks = set.tasks.filter((t, i) => t.kind === 'regex' && !bench?.has(i)) as RegexTask[];
     for (const i of bench ?? []) {
       stopped.push(...stopReport(set, set.tasks[i], opts.budgetMs, 'skipped on this document: it ran past the time budget here before'));
       incomplete = true;
     }
     const input = { raw: text, masked };
+    const runTask = (task: RegexTask) => {
+      const local: RawMatch[] = [];
+      runRegexTask(task, set, input, from, to, local);
+      for (const m of local) matches.push(m);
+    };
+    // Proven-linear regexes (and every regex when the caller keeps its own deadline) run as they are;
+    // the rest under the watchdog, which is the only thing that stops a backtracking regex.
+    const watched = opts.guarded === false ? [] : regexTasks.filter((t) => !t.linear);
+    if (from < to) for (const t of regexTasks) if (opts.guarded === false || t.linear) runTask(t);
     let next = 0;
     let current = -1;
-    while (from < to && next < regexTasks.length) {
+    while (from < to && next < watched.length) {
       const remaining = deadline - performance.now();
       const finished = this.budget.run(() => {
-        for (; next < regexTasks.length; next++) {
+        for (; next < watched.length; next++) {
           current = next;
-          const local: RawMatch[] = [];
-          runRegexTask(regexTasks[next] as Extract<Task, { kind: 'regex' }>, set, input, from, to, local);
-          for (const m of local) matches.push(m);
+          runTask(watched[next]);
         }
       }, remaining / 2);
       if (finished) break;
-      const slow = regexTasks[current];
+      const slow = watched[current];
       stopped.push(...stopReport(set, slow, opts.budgetMs));
       if (key !== undefined) this.benchTask(`${setKey}\u0000${key}`, set.tasks.indexOf(slow));
       incomplete = true;
@@ -143,7 +157,12 @@ export class DocumentChecker {
     } else {
       for (const t of trees.values()) t.delete();
     }
-    return { matches: all, masked, lineStarts, stopped, incomplete, checkedChars: Math.max(0, to - from) };
+    return {
+      matches: all, masked, stopped, incomplete, checkedChars: Math.max(0, to - from),
+      get lineStarts() {
+        return lineStarts();
+      },
+    };
   }
 
   forget(documentKey: string): void {

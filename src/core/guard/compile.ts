@@ -11,6 +11,8 @@ export interface RegexMember {
   sticky: RegExp;
   /** Capture group (in the combined regex) that wraps this member's alternative. */
   group: number;
+  /** One of these is in every match (GuardRule.needles); none in a text means no match there. */
+  needles?: string[];
 }
 
 /**
@@ -23,6 +25,8 @@ export interface RegexTask {
   scope: MatchScope;
   members: RegexMember[];
   combined?: RegExp;
+  /** Every member is proven linear-time (see regex-safety.ts): it needs no watchdog. */
+  linear: boolean;
 }
 
 export interface StructuralTask {
@@ -54,7 +58,7 @@ export function queryKey(grammar: string, ruleId: string): string {
 
 export function compileRuleSet(language: string, rules: GuardRule[], queries: QueryTable): CompiledRuleSet {
   const tasks: Task[] = [];
-  const combinable = new Map<string, { scope: MatchScope; flags: string; members: { index: number; source: string }[] }>();
+  const combinable = new Map<string, { scope: MatchScope; flags: string; linear: boolean; members: { index: number; source: string; needles?: string[] }[] }>();
   const grammars = new Set<string>();
   rules.forEach((rule, index) => {
     if (rule.pattern.kind === 'structural') {
@@ -70,36 +74,38 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
     const flags = normalizeFlags(p.flags);
     const shape = regexShape(p.regex);
     if (rule.origin === 'builtin' && !shape.named && !shape.backreferences) {
-      const key = `${p.scope ?? 'code'}/${flags}`;
+      // Proven-linear rules combine among themselves, so their alternation stays proven.
+      const linear = rule.linear === true;
+      const key = `${p.scope ?? 'code'}/${flags}/${linear}`;
       let g = combinable.get(key);
-      if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, members: [] }));
-      g.members.push({ index, source: p.regex });
+      if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, linear, members: [] }));
+      g.members.push({ index, source: p.regex, needles: rule.needles });
     } else {
-      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)] });
+      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)], linear: rule.linear === true });
     }
   });
   const combinedTasks: RegexTask[] = [];
   for (const g of combinable.values()) {
     if (g.members.length === 1) {
-      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0)] });
+      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0, g.members[0].needles)], linear: g.linear });
       continue;
     }
     let group = 1;
     const members: RegexMember[] = [];
     const parts: string[] = [];
     for (const m of g.members) {
-      members.push(member(m.index, m.source, g.flags, group));
+      members.push(member(m.index, m.source, g.flags, group, m.needles));
       parts.push(`(${m.source})`);
       group += 1 + regexShape(m.source).groups;
     }
-    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g') });
+    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g'), linear: g.linear });
   }
   // Trusted, combined work first: a slow project rule then cannot starve the built-ins.
   return { language, rules, tasks: [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')], grammars: [...grammars] };
 }
 
-function member(index: number, source: string, flags: string, group: number): RegexMember {
-  return { index, global: new RegExp(source, flags + 'g'), sticky: new RegExp(source, flags + 'yd'), group };
+function member(index: number, source: string, flags: string, group: number, needles?: string[]): RegexMember {
+  return { index, global: new RegExp(source, flags + 'g'), sticky: new RegExp(source, flags + 'yd'), group, ...(needles?.length ? { needles } : {}) };
 }
 
 export function normalizeFlags(flags: string | undefined): string {

@@ -18,7 +18,10 @@ import type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from '.
 import { severityRank } from './rule';
 import { DEFAULT_SKIP_KINDS, RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
 import { grammarFor, TreeSitterHost } from './structural';
-import type { CheckFilesJob, FileCheck } from './worker-tasks';
+import { guardWorkerHandlers, type CheckFilesJob, type FileCheck } from './worker-tasks';
+
+/** The guard's worker thread: dist/guard-worker.js beside the bundle, or worker-main.ts from the sources. */
+const GUARD_WORKER = { bundled: 'guard-worker.js', source: path.join(__dirname, 'worker-main.ts') };
 
 /** Rules another part of AutoSnippet contributes (see GuardEngine.addRuleSource). */
 export interface RuleSource {
@@ -77,7 +80,6 @@ export interface ScanResult {
 }
 
 const BATCH_FILES = 24;
-const BATCH_BYTES = 1 << 20;
 
 /**
  * The guard for one workspace: the built-in packs, the project's rules (only when the workspace is
@@ -97,7 +99,7 @@ export class GuardEngine {
   private readonly ownsPool: boolean;
 
   constructor(private readonly host: GuardHost, options: { pool?: WorkerPool; budgetMs?: number } = {}) {
-    this.pool = options.pool ?? new WorkerPool({ log: host.log });
+    this.pool = options.pool ?? new WorkerPool({ entry: GUARD_WORKER, handlers: guardWorkerHandlers, log: host.log });
     this.ownsPool = !options.pool;
     this.budgetMs = options.budgetMs;
   }
@@ -188,8 +190,10 @@ export class GuardEngine {
       candidates.push(rule);
     }
     const invalid = await this.validate(candidates, problems);
-    for (const rule of candidates) {
-      const why = invalid.get(rule.id);
+    for (const candidate of candidates) {
+      const why = invalid.get(candidate.id);
+      const verdict = candidate.pattern.kind === 'regex' ? this.verdicts.get(verdictKey(candidate)) : undefined;
+      const rule = verdict?.linear ? { ...candidate, linear: true } : candidate;
       const replaced = statuses.get(rule.id);
       if (!why && replaced?.rule.origin === 'builtin') this.host.log.info(`guard: ${rule.source} replaces the built-in rule ${rule.id}`);
       statuses.set(rule.id, why ? { rule, active: false, reason: why, severity: rule.severity } : { rule, active: true, severity: rule.severity });
@@ -352,12 +356,29 @@ export class GuardEngine {
     }
     let done = results.length;
     const batches = batch(pending);
-    const job = (files: typeof pending): CheckFilesJob => ({
+    const budgetMs = opts.budgetMs ?? 2000;
+    const job = (files: typeof pending, guarded: boolean): CheckFilesJob => ({
       rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
-      budgetMs: opts.budgetMs ?? 2000, maxFileBytes: opts.maxFileBytes ?? 4 << 20,
+      budgetMs, maxFileBytes: opts.maxFileBytes ?? 4 << 20, guarded,
     });
+    // On worker threads a batch runs without per-file watchdogs, under one deadline for the batch; a
+    // batch past it (a regex backtracking on some file) is run again file by file under watchdogs,
+    // which name and skip the slow rule.
+    const threaded = this.pool.threaded;
+    const runBatch = async (files: typeof pending): Promise<FileCheck[]> => {
+      if (!threaded) return this.pool.run<FileCheck[]>('guard.checkFiles', job(files, true), { signal: opts.signal });
+      // Generous: a batch is a few milliseconds of work unless a regex backtracks on some file.
+      const deadline = 15 * budgetMs + files.length * budgetMs;
+      try {
+        return await this.pool.run<FileCheck[]>('guard.checkFiles', job(files, false), { signal: opts.signal, timeoutMs: deadline });
+      } catch (e) {
+        if (!(e instanceof AutoSnippetError && e.code === 'TIMEOUT')) throw e;
+        this.host.log.warn(`guard: a batch of ${files.length} files ran past ${Math.round(deadline)} ms; checking its files one by one under the time budget`);
+        return this.pool.run<FileCheck[]>('guard.checkFiles', job(files, true), { signal: opts.signal });
+      }
+    };
     await Promise.all(batches.map(async (files) => {
-      const out = await this.pool.run<FileCheck[]>('guard.checkFiles', job(files), { signal: opts.signal });
+      const out = await runBatch(files);
       for (const r of out) {
         results.push(r);
         this.fileCache.set(r.path, { key: state.rulesKey, mtimeMs: r.mtimeMs, bytes: r.bytes, result: r });
@@ -460,26 +481,10 @@ function verdictKey(rule: GuardRule): string {
   return `${p.flags ?? ''}/${p.regex}`;
 }
 
-function batch<T extends { abs: string }>(files: T[]): T[][] {
+/** Files in batches of BATCH_FILES: one message to a worker each, without a stat per file on this thread. */
+function batch<T>(files: T[]): T[][] {
   const out: T[][] = [];
-  let cur: T[] = [];
-  let bytes = 0;
-  for (const f of files) {
-    let size = 0;
-    try {
-      size = statSync(f.abs).size;
-    } catch {
-      /* reported by the worker */
-    }
-    if (cur.length && (cur.length >= BATCH_FILES || bytes + size > BATCH_BYTES)) {
-      out.push(cur);
-      cur = [];
-      bytes = 0;
-    }
-    cur.push(f);
-    bytes += size;
-  }
-  if (cur.length) out.push(cur);
+  for (let i = 0; i < files.length; i += BATCH_FILES) out.push(files.slice(i, i + BATCH_FILES));
   return out;
 }
 

@@ -88,6 +88,16 @@ export interface GuardRule {
   /** Where the rule applies; default `all`. */
   reach?: RuleReach;
   /**
+   * Its regex is proven to run in linear time (recheck's automaton analysis, not its fuzzer), so it
+   * runs without the watchdog. Set by the engine for project rules; checked by a test for built-ins.
+   */
+  linear?: boolean;
+  /**
+   * Substrings one of which any text the rule finds something in contains: a text with none of them
+   * is not searched with the rule's regex at all. Built-in rules that run alone; a test holds them to it.
+   */
+  needles?: string[];
+  /**
    * The same check in the ecosystem's linters, as `tool:name` (`eslint:no-eval`,
    * `swiftlint:force_unwrapping`, `noqa:E722`, `clippy:unwrap_used`, `nolint:errcheck`,
    * `suppress:UnsafeCallOnNullableType`): a suppression comment a team wrote for that linter

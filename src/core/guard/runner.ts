@@ -42,6 +42,8 @@ export interface TextCheckOptions {
   documentKey?: string;
   incremental?: boolean;
   budgetMs?: number;
+  /** False in scan workers, whose batches have their own deadline (see checker.ts). */
+  guarded?: boolean;
 }
 
 export const DEFAULT_BUDGET_MS = 250;
@@ -137,7 +139,10 @@ export class RuleRunner {
       return { violations: [], stopped: [], incomplete: false, elapsedMs: performance.now() - t0, fileKind: file.kind, skipped: `${file.kind} file${file.reason ? ` (${file.reason})` : ''}` };
     }
     const set = this.compiledFor(language);
-    const run = this.checker.run(set, language, text, { documentKey: opts.documentKey, incremental: opts.incremental, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS });
+    const run = this.checker.run(set, language, text, { documentKey: opts.documentKey, incremental: opts.incremental, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS, guarded: opts.guarded });
+    if (run.matches.length === 0 && !set.rules.some((r) => r.required)) {
+      return { violations: [], stopped: run.stopped, incomplete: run.incomplete, elapsedMs: performance.now() - t0, fileKind: file.kind };
+    }
     const line = (offset: number) => lineOf(run.lineStarts, offset);
     const disables = inlineDisables(text, run.masked, line);
     const violations: Violation[] = [];

@@ -25,8 +25,10 @@ export interface Suppression {
   to: number;
 }
 
+const MARKER_WORDS = ['eslint-', 'biome-ignore', 'swiftlint:', 'noqa', 'nosec', 'pylint:', '[allow(', '[expect(', 'nolint', 'NOLINT', '@Suppress', '@file:', '@OptIn', 'noinspection', 'clang diagnostic'];
+
 /** Cheap test first: most files hold none of these words, and are never parsed for suppressions. */
-const MARKERS = /eslint-disable|biome-ignore|swiftlint:|noqa|nosec|pylint:|#!?\[(?:allow|expect)\(|nolint|NOLINT|@(?:file:)?(?:Suppress|OptIn)|noinspection|clang diagnostic/;
+const MARKERS = /eslint-(?:disable|enable)|biome-ignore|swiftlint:|noqa|nosec|pylint:|#!?\[(?:allow|expect)\(|nolint|NOLINT|@(?:file:)?(?:Suppress|OptIn)|noinspection|clang diagnostic/;
 
 export class FileSuppressions {
   private constructor(readonly list: Suppression[]) {}
@@ -34,7 +36,8 @@ export class FileSuppressions {
   static none = new FileSuppressions([]);
 
   static read(text: string, masked: MaskedText, language: string, lineStarts: number[]): FileSuppressions {
-    if (!MARKERS.test(text)) return FileSuppressions.none;
+    // Substring searches are native and fast; the regex runs only when one of them hits.
+    if (!MARKER_WORDS.some((w) => text.includes(w)) || !MARKERS.test(text)) return FileSuppressions.none;
     const reader = new SuppressionReader(text, masked, language, lineStarts);
     return new FileSuppressions(reader.read());
   }
@@ -107,22 +110,23 @@ class SuppressionReader {
     return this.out;
   }
 
-  /** Every comment, one at a time (a run of COMMENT characters). */
+  /** The comments that hold a suppression word, in order (a comment is a run of COMMENT characters). */
   private comments(): void {
     const { kinds } = this.masked;
     const n = kinds.length;
-    let i = 0;
-    while (i < n) {
-      if (kinds[i] !== COMMENT) {
-        const next = kinds.indexOf(COMMENT, i);
-        if (next < 0) break;
-        i = next;
-        continue;
-      }
-      let j = i;
-      while (j < n && kinds[j] === COMMENT) j++;
-      this.comment(i, j);
-      i = j;
+    const markers = new RegExp(MARKERS.source, 'g');
+    let done = -1;
+    let m: RegExpExecArray | null;
+    while ((m = markers.exec(this.text)) !== null) {
+      const at = m.index;
+      if (kinds[at] !== COMMENT || at < done) continue;
+      let from = at;
+      while (from > 0 && kinds[from - 1] === COMMENT) from--;
+      let to = at;
+      while (to < n && kinds[to] === COMMENT) to++;
+      this.comment(from, to);
+      done = to;
+      markers.lastIndex = to;
     }
     this.closeOpenRanges();
   }

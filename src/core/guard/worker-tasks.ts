@@ -14,6 +14,11 @@ export interface CheckFilesJob {
   files: WorkspaceFile[];
   budgetMs: number;
   maxFileBytes: number;
+  /**
+   * False on a worker thread: regexes run without the per-file watchdog, and the job's deadline
+   * (the pool stops the thread past it) guards the whole batch.
+   */
+  guarded: boolean;
 }
 
 export interface FileCheck {
@@ -64,7 +69,7 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
     await r.prepare(language);
     // Large files get proportionally more time: the budget is there to stop runaway patterns.
     const budgetMs = Math.max(job.budgetMs, (bytes / 1e6) * 500);
-    const res = r.checkText(text, language, { path: f.rel, budgetMs });
+    const res = r.checkText(text, language, { path: f.rel, budgetMs, guarded: job.guarded });
     out.push({ path: f.rel, language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs, ...(res.skipped ? { skipped: res.skipped } : {}), ...(res.fileKind ? { kind: res.fileKind } : {}) });
   }
   return out;

@@ -17,6 +17,8 @@ export const commonRules = pack('common', ['*'], [
     refine: insideConflict,
     // A marker breaks a test or a build script as surely as a source file.
     reach: 'all',
+    linear: true,
+    needles: ['<<<<<<<'],
     why: 'An unresolved conflict does not compile, or worse, compiles in a language where the marker is valid text.',
     suggestion: 'Resolve the conflict and remove the markers.',
     tags: ['hygiene'],
@@ -35,6 +37,7 @@ export const commonRules = pack('common', ['*'], [
     regex: String.raw`-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----(?:\\[nr]|[\s|"'+,*])*[A-Za-z0-9/][A-Za-z0-9+/]{39}`,
     scope: 'strings',
     reach: 'production',
+    needles: ['PRIVATE KEY'],
     why: 'A key in the repository is readable by everyone with access to it, in every clone and forever in history.',
     suggestion: 'Remove it, rotate the key, and load it from a secret store or an environment variable.',
     tags: ['security', 'secrets'],

@@ -46,6 +46,10 @@ export interface BuiltinRuleSpec {
   reach?: RuleReach;
   /** The same check in linters teams already run (see GuardRule.equivalents). */
   equivalents?: string[];
+  /** Proven linear-time by recheck (a test holds every built-in to it): runs without the watchdog. */
+  linear?: boolean;
+  /** Substrings one of which any text with a finding contains (see GuardRule.needles). */
+  needles?: string[];
   /** At least one: every built-in rule is tested on its own bad and good code. */
   examples: [RuleExample, ...RuleExample[]];
   /** Narrower than the pack's languages (TypeScript-only syntax, Java-only semantics). */
@@ -89,6 +93,8 @@ export function pack(name: string, languages: string[], specs: BuiltinRuleSpec[]
       disabledByDefault: s.disabledByDefault,
       reach: s.reach ?? (s.tags.includes('security') ? 'security' : 'production'),
       equivalents: s.equivalents,
+      ...(s.linear ? { linear: true } : {}),
+      ...(s.needles ? { needles: s.needles } : {}),
     };
   });
 }
