@@ -38,6 +38,9 @@ interface DocumentState {
   trees: Map<string, TS.Tree>;
 }
 
+/** Characters of built-in regex work small enough to run without the watchdog (an edit's window). */
+const SMALL_WINDOW = 16 * 1024;
+
 /** Lines of context re-checked on each side of an edit, for patterns that span lines. */
 const MARGIN_LINES = 40;
 const MAX_DOCUMENTS = 64;
@@ -95,10 +98,14 @@ export class DocumentChecker {
       runRegexTask(task, set, input, from, to, local);
       for (const m of local) matches.push(m);
     };
-    // Proven-linear regexes (and every regex when the caller keeps its own deadline) run as they are;
-    // the rest under the watchdog, which is the only thing that stops a backtracking regex.
-    const watched = opts.guarded === false ? [] : regexTasks.filter((t) => !t.linear);
-    if (from < to) for (const t of regexTasks) if (opts.guarded === false || t.linear) runTask(t);
+    // Proven-linear regexes run as they are, and so does every regex when the caller keeps its own
+    // deadline, or built-in ones (never worse than quadratic, a test holds them to it) on the few
+    // lines around an edit. The rest run under the watchdog, the only thing that stops a
+    // backtracking regex, at the price of a thread per call.
+    const small = to - from <= SMALL_WINDOW;
+    const free = (t: RegexTask) => opts.guarded === false || t.linear || (small && t.trusted);
+    const watched = regexTasks.filter((t) => !free(t));
+    if (from < to) for (const t of regexTasks) if (free(t)) runTask(t);
     let next = 0;
     let current = -1;
     while (from < to && next < watched.length) {
@@ -128,7 +135,7 @@ export class DocumentChecker {
         let old = prev?.setKey === setKey ? prev.trees.get(task.grammar) : undefined;
         if (old && edit) {
           old = old.copy();
-          old.edit(toTreeEdit(edit, prev!.text, text));
+          old.edit(toTreeEdit(edit, prev!.text, lineStarts()));
         }
         tree = this.treeSitter.parse(task.grammar, text, edit ? old : undefined, deadline);
         if (old && old !== prev?.trees.get(task.grammar)) old.delete();
@@ -229,18 +236,24 @@ interface Edit {
 function diff(oldText: string, newText: string, oldCode: string, newCode: string): Edit | undefined {
   if (oldText === newText) return undefined;
   const max = Math.min(oldText.length, newText.length);
+  const same = (i: number, j: number) => oldText.charCodeAt(i) === newText.charCodeAt(j) && oldCode.charCodeAt(i) === newCode.charCodeAt(j);
+  // Whole chunks first, compared natively; a character loop only inside the chunk that differs.
   let p = 0;
-  while (p < max && oldText.charCodeAt(p) === newText.charCodeAt(p) && oldCode.charCodeAt(p) === newCode.charCodeAt(p)) p++;
-  let s = 0;
+  while (p + CHUNK <= max && oldText.slice(p, p + CHUNK) === newText.slice(p, p + CHUNK) && oldCode.slice(p, p + CHUNK) === newCode.slice(p, p + CHUNK)) p += CHUNK;
+  while (p < max && same(p, p)) p++;
   const maxS = max - p;
-  while (s < maxS) {
-    const a = oldText.length - 1 - s;
-    const b = newText.length - 1 - s;
-    if (oldText.charCodeAt(a) !== newText.charCodeAt(b) || oldCode.charCodeAt(a) !== newCode.charCodeAt(b)) break;
-    s++;
+  let s = 0;
+  while (s + CHUNK <= maxS) {
+    const a = oldText.length - s;
+    const b = newText.length - s;
+    if (oldText.slice(a - CHUNK, a) !== newText.slice(b - CHUNK, b) || oldCode.slice(a - CHUNK, a) !== newCode.slice(b - CHUNK, b)) break;
+    s += CHUNK;
   }
+  while (s < maxS && same(oldText.length - 1 - s, newText.length - 1 - s)) s++;
   return { start: p, oldEnd: oldText.length - s, newEnd: newText.length - s };
 }
+
+const CHUNK = 512;
 
 /**
  * The window to re-check (whole lines around the edit plus a margin) and the previous matches that
@@ -266,20 +279,24 @@ function editWindow(edit: Edit, old: RawMatch[], lineStarts: number[], length: n
   return { from, to, kept };
 }
 
-function toTreeEdit(edit: Edit, oldText: string, newText: string): TS.Edit {
-  const point = (text: string, offset: number) => {
-    const before = text.lastIndexOf('\n', offset - 1);
-    let row = 0;
-    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) row++;
-    return { row, column: offset - (before + 1) };
-  };
+function toTreeEdit(edit: Edit, oldText: string, newLineStarts: number[]): TS.Edit {
+  // Rows from the new text's line starts; the old end's row is the start's plus the lines the edit removed.
+  const point = (row: number, lineStart: number, offset: number) => ({ row, column: offset - lineStart });
+  const startRow = lineOf(newLineStarts, edit.start);
+  const newEndRow = lineOf(newLineStarts, edit.newEnd);
+  let oldEndRow = startRow;
+  let oldLineStart = newLineStarts[startRow];
+  for (let i = oldText.indexOf('\n', edit.start); i !== -1 && i < edit.oldEnd; i = oldText.indexOf('\n', i + 1)) {
+    oldEndRow++;
+    oldLineStart = i + 1;
+  }
   return {
     startIndex: edit.start,
     oldEndIndex: edit.oldEnd,
     newEndIndex: edit.newEnd,
-    startPosition: point(newText, edit.start),
-    oldEndPosition: point(oldText, edit.oldEnd),
-    newEndPosition: point(newText, edit.newEnd),
+    startPosition: point(startRow, newLineStarts[startRow], edit.start),
+    oldEndPosition: point(oldEndRow, oldLineStart, edit.oldEnd),
+    newEndPosition: point(newEndRow, newLineStarts[newEndRow], edit.newEnd),
   } as TS.Edit;
 }
 

@@ -27,6 +27,8 @@ export interface RegexTask {
   combined?: RegExp;
   /** Every member is proven linear-time (see regex-safety.ts): it needs no watchdog. */
   linear: boolean;
+  /** Every member is a built-in rule, which a test keeps from backtracking worse than quadratically. */
+  trusted: boolean;
 }
 
 export interface StructuralTask {
@@ -81,13 +83,13 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, linear, members: [] }));
       g.members.push({ index, source: p.regex, needles: rule.needles });
     } else {
-      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)], linear: rule.linear === true });
+      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)], linear: rule.linear === true, trusted: rule.origin === 'builtin' });
     }
   });
   const combinedTasks: RegexTask[] = [];
   for (const g of combinable.values()) {
     if (g.members.length === 1) {
-      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0, g.members[0].needles)], linear: g.linear });
+      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0, g.members[0].needles)], linear: g.linear, trusted: true });
       continue;
     }
     let group = 1;
@@ -98,7 +100,7 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       parts.push(`(${m.source})`);
       group += 1 + regexShape(m.source).groups;
     }
-    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g'), linear: g.linear });
+    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g'), linear: g.linear, trusted: true });
   }
   // Trusted, combined work first: a slow project rule then cannot starve the built-ins.
   return { language, rules, tasks: [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')], grammars: [...grammars] };

@@ -25,8 +25,6 @@ export interface Suppression {
   to: number;
 }
 
-const MARKER_WORDS = ['eslint-', 'biome-ignore', 'swiftlint:', 'noqa', 'nosec', 'pylint:', '[allow(', '[expect(', 'nolint', 'NOLINT', '@Suppress', '@file:', '@OptIn', 'noinspection', 'clang diagnostic'];
-
 /** Cheap test first: most files hold none of these words, and are never parsed for suppressions. */
 const MARKERS = /eslint-(?:disable|enable)|biome-ignore|swiftlint:|noqa|nosec|pylint:|#!?\[(?:allow|expect)\(|nolint|NOLINT|@(?:file:)?(?:Suppress|OptIn)|noinspection|clang diagnostic/;
 
@@ -36,8 +34,7 @@ export class FileSuppressions {
   static none = new FileSuppressions([]);
 
   static read(text: string, masked: MaskedText, language: string, lineStarts: number[]): FileSuppressions {
-    // Substring searches are native and fast; the regex runs only when one of them hits.
-    if (!MARKER_WORDS.some((w) => text.includes(w)) || !MARKERS.test(text)) return FileSuppressions.none;
+    if (!MARKERS.test(text)) return FileSuppressions.none;
     const reader = new SuppressionReader(text, masked, language, lineStarts);
     return new FileSuppressions(reader.read());
   }

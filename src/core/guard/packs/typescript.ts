@@ -77,9 +77,11 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     severity: 'info',
     languages: ['typescript'],
     // `as any` has its own rule (with a fix); this one covers annotations, generics and signatures.
-    query: '((predefined_type) @match (#eq? @match "any"))',
-    prefilter: String.raw`\bany\b`,
-    refine: (m) => !/\bas\s*$/.test(m.code.slice(Math.max(0, m.start - 12), m.start)),
+    // Lexical, not from the syntax tree: outside type positions `any` can only be an identifier, and
+    // the rule must stay cheap enough to re-check a 5,000-line file on every keystroke. Not a
+    // property (`.any`), a key or parameter named any (`any:`), a call (`any(`), or a declaration.
+    regex: String.raw`(?<![\w$.])(?<!\bas\s+)(?<!\b(?:let|const|var|function|class|interface|type|enum|import)\s+)any(?![\w$]|\s*\??:|\s*\()`,
+    needles: ['any'],
     why: 'A value typed any accepts and returns anything: type errors around it pass the compiler and reach users, and the any spreads to everything it touches.',
     suggestion: 'Use unknown and narrow it, a generic type parameter, or the real type.',
     tags: ['types'],
@@ -87,6 +89,7 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     examples: [
       { bad: 'function parse(input: any): any {\n  return input;\n}', good: 'function parse(input: unknown): Config {\n  return toConfig(input);\n}' },
       { bad: 'const handlers: Record<string, any> = {};', good: 'const handlers: Record<string, Handler> = {};\nconst company = "many";' },
+      { bad: 'let x: any = load();\ntype Key = keyof any;\nconst f = (...args: any[]) => args;', good: 'const ok = list.any((x) => x > 0) || opts.any;\nconst o = { any: 1 };\nfunction pick(any?: string) {}\nconst v = x as any;' },
     ],
   },
   {
