@@ -17,6 +17,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { classifyFile, testRegions, type FileKind } from '../src/core/files/classify';
+import { headerLanguage } from '../src/core/guard/header-language';
 import { languageForPath } from '../src/core/guard/languages';
 import { builtinRules } from '../src/core/guard/packs';
 import { RuleRunner } from '../src/core/guard/runner';
@@ -176,6 +177,8 @@ interface RecallCase {
   path: string;
   /** Known problems, as `rule@line` of the excerpt. */
   expect: string[];
+  /** Checked as production code (an excerpt from tests, to see what the matcher finds). */
+  asProduction?: boolean;
 }
 
 /**
@@ -195,10 +198,11 @@ async function recall(): Promise<{ table: BenchTable; recall: number; extra: num
     const casesFile = path.join(FIXTURES, repo, 'cases.json');
     if (!existsSync(casesFile)) continue;
     for (const c of (JSON.parse(readFileSync(casesFile, 'utf8')) as { cases: RecallCase[] }).cases) {
-      const text = readFileSync(path.join(FIXTURES, repo, c.file), 'utf8');
-      const language = (c as { language?: string }).language ?? languageForPath(c.path)!;
+      const abs = path.join(FIXTURES, repo, c.file);
+      const text = readFileSync(abs, 'utf8');
+      const language = headerLanguage(abs, text, languageForPath(c.path)!);
       await runner.prepare(language);
-      const got = new Set(runner.checkText(text, language, { path: c.path, budgetMs: 10_000 }).violations.map((v) => `${v.ruleId}@${v.start.line}`));
+      const got = new Set(runner.checkText(text, language, { path: c.path, budgetMs: 10_000, ...(c.asProduction ? { kind: 'production' as const } : {}) }).violations.map((v) => `${v.ruleId}@${v.start.line}`));
       for (const e of c.expect) {
         bump(e.split('@')[0], 'expected');
         if (got.has(e)) bump(e.split('@')[0], 'found');

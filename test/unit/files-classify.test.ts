@@ -48,6 +48,7 @@ const cases: [string, FileKind][] = [
   ['mockwebserver/src/main/kotlin/mockwebserver3/MockWebServer.kt', 'production'],
   ['packages/attestation/src/index.ts', 'production'],
   ['src/contest-results/latest.ts', 'production'],
+  ['packages/webapp-testing/src/server.ts', 'production'],
 ];
 
 test('files are classified by the conventions of their ecosystem', () => {

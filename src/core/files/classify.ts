@@ -51,7 +51,7 @@ const FOLDER_RULES: FolderRule[] = [
   { kind: 'fixture', test: (s) => FIXTURE.has(s.toLowerCase()) },
   // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
   // `okhttp-testing-support`, `android-test`, `test-utils-core`: modules that exist for tests.
-  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /(?:^|[-_.])(?:testing|test-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s) },
+  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s) },
   { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_]/i.test(s) || /[-_.](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
   { kind: 'benchmark', test: (s) => BENCHMARK.has(s.toLowerCase()) || /[-_]bench(marks?)?$/i.test(s) },
   // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
