@@ -18,9 +18,30 @@ export const ErrorCode = {
   PermissionDenied: 'PERMISSION_DENIED',
   StoreLocked: 'STORE_LOCKED',
   StoreCorrupt: 'STORE_CORRUPT',
+  /** The database cannot be used at all (a folder where its file should be, a Node.js without zlib.crc32…). */
+  StoreUnavailable: 'STORE_UNAVAILABLE',
   Internal: 'INTERNAL',
   Cancelled: 'CANCELLED',
   OutputTooLarge: 'OUTPUT_TOO_LARGE',
+  /** A path (or the link it goes through) leads outside the workspace. */
+  PathOutsideWorkspace: 'PATH_OUTSIDE_WORKSPACE',
+  /** A path (or the link it goes through) leads outside a skill's folder. */
+  PathOutsideSkill: 'PATH_OUTSIDE_SKILL',
+  /** A FIFO, socket, device or folder where a file was expected: never opened. */
+  NotARegularFile: 'NOT_A_REGULAR_FILE',
+  /** A file over the size cap of its kind (see core/files/read.ts). */
+  FileTooLarge: 'FILE_TOO_LARGE',
+  /** A read that did not finish within its deadline. */
+  ReadTimeout: 'READ_TIMEOUT',
+  /** A file that exists but cannot be read (permissions, I/O error). */
+  UnreadableFile: 'UNREADABLE_FILE',
+  /** YAML or JSON that does not parse, or exceeds the alias, size or depth limits. */
+  InvalidYaml: 'INVALID_YAML',
+  InvalidJson: 'INVALID_JSON',
+  /** Problems, not errors: a `.gitignore` line left out, a listing cut at a bound, a list of problems cut. */
+  InvalidIgnoreLine: 'INVALID_IGNORE_LINE',
+  ListingBounded: 'LISTING_BOUNDED',
+  ProblemsOmitted: 'PROBLEMS_OMITTED',
 } as const;
 
 export function isAutoSnippetError(e: unknown): e is AutoSnippetError {

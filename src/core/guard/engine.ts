@@ -334,17 +334,16 @@ export class GuardEngine {
     await this.refreshSources();
     const state = await this.loaded();
     const languages = new Set(knownLanguages().filter((l) => state.runner.rulesFor(l).length > 0));
-    const listing = listWorkspaceFiles(this.host.root, { paths: opts.paths, exclude: state.exclude, languages });
     // Vendored and generated files that their path gives away are not even read.
     const notChecked: Partial<Record<FileKind, number>> = {};
-    listing.files = listing.files.filter((f) => {
-      const kind = classifyFile(f.rel).kind;
-      if (!state.runner.checks(kind)) {
-        notChecked[kind] = (notChecked[kind] ?? 0) + 1;
-        return false;
-      }
-      return true;
-    });
+    const checked = (rel: string) => {
+      const kind = classifyFile(rel).kind;
+      if (state.runner.checks(kind)) return true;
+      notChecked[kind] = (notChecked[kind] ?? 0) + 1;
+      return false;
+    };
+    const listing = await listWorkspaceFiles(this.host, { paths: opts.paths, exclude: state.exclude, languages, signal: opts.signal });
+    listing.files = listing.files.filter((f) => checked(f.rel));
     const total = listing.files.length;
     opts.progress?.({ done: 0, total, message: `${total} files to check` });
     const results: FileCheck[] = [];
@@ -358,7 +357,7 @@ export class GuardEngine {
     const batches = batch(pending);
     const budgetMs = opts.budgetMs ?? 2000;
     const job = (files: typeof pending, guarded: boolean): CheckFilesJob => ({
-      rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
+      root: this.host.root, rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
       budgetMs, maxFileBytes: opts.maxFileBytes ?? 4 << 20, guarded,
     });
     // On worker threads a batch runs without per-file watchdogs, under one deadline for the batch; a

@@ -8,13 +8,13 @@ export async function invoke<T = any>(host: ExtensionHost, tool: string, input: 
   try {
     ws = await host.getWorkspace();
   } catch (e) {
-    void vscode.window.showErrorMessage((e as Error).message);
+    showError(host, (e as Error).message);
     return undefined;
   }
   const result = await host.catalog.invoke(ws, tool, input, { actor: 'human', channel: 'vscode' });
   if (!result.ok) {
     host.log.warn(`${tool} failed: ${result.error.code} ${result.error.message}`);
-    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
+    showError(host, result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
     return undefined;
   }
   return result.data as T;
@@ -35,7 +35,11 @@ export async function invokeAll<T>(host: ExtensionHost, tool: string, input: Rec
   return out;
 }
 
-/** A modal yes/no; true only when the person pressed the action button. */
-export async function confirm(message: string, detail: string, action: string): Promise<boolean> {
-  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+
+/** An error the person can act on: the message, and the log with the details one click away. */
+export function showError(host: ExtensionHost, message: string): void {
+  const log = vscode.l10n.t('Show Log');
+  void vscode.window.showErrorMessage(message, log).then((picked) => {
+    if (picked === log) host.output.show();
+  });
 }

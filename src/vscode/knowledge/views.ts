@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
+import { knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
 
 export interface RecipeEntry {
   id: string;
   title: string;
   trigger: string;
   kind: 'rule' | 'pattern' | 'fact';
+  knowledgeType: string;
   language: string;
   category: string;
   status: 'draft' | 'published' | 'deprecated';
@@ -21,6 +23,7 @@ export interface CandidateEntry {
   title: string;
   status: 'pending' | 'approved' | 'rejected';
   kind: string;
+  knowledgeType: string;
   language: string;
   category: string;
   summary: string;
@@ -56,11 +59,14 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
       return item;
     }
     const r = node.recipe;
-    const item = new vscode.TreeItem(r.title);
+    const item = new vscode.TreeItem(plainText(r.title));
     item.id = `recipe:${r.id}`;
-    item.description = r.status === 'published' ? r.trigger : `${r.trigger} · ${statusLabel(r.status)}`;
+    item.description = r.status === 'published' ? r.trigger : `${statusLabel(r.status)} · ${r.trigger}`;
     item.iconPath = new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
-    item.tooltip = new vscode.MarkdownString(`**${r.title}** \`${r.trigger}\`\n\n${r.summary}\n\n${vscode.l10n.t('{0} · {1} · {2} · quality {3}', r.kind, r.language, statusLabel(r.status), r.quality.toFixed(2))}`);
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendMarkdown(`**${escapeMarkdown(plainText(r.title))}** `).appendMarkdown(`\`${r.trigger}\``).appendMarkdown('\n\n').appendMarkdown(r.summary).appendMarkdown('\n\n');
+    tip.appendText([knowledgeTypeLabel(r.knowledgeType), r.language, statusLabel(r.status)].join(' · '));
+    item.tooltip = tip;
     item.contextValue = `recipe.${r.status}`;
     item.command = { command: 'autosnippet.recipes.open', title: vscode.l10n.t('Open Recipe'), arguments: [node] };
     return item;
@@ -72,7 +78,8 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     if (!this.host.folder) return [];
     try {
       const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes');
-      if (recipes.length === 0) return [{ type: 'message', text: vscode.l10n.t('No recipes yet. Approve a candidate, or select code and run "Create Recipe from Selection".') }];
+      // Empty: no rows, so the view's welcome content (with its buttons) shows.
+      if (recipes.length === 0) return [];
       const byCategory = new Map<string, RecipeEntry[]>();
       for (const r of recipes) byCategory.set(r.category, [...(byCategory.get(r.category) ?? []), r]);
       const order = { published: 0, draft: 1, deprecated: 2 };
@@ -98,16 +105,16 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   getTreeItem(node: CandidateNode): vscode.TreeItem {
     if (node.type === 'message') return new vscode.TreeItem(node.text);
     const c = node.candidate;
-    const item = new vscode.TreeItem(c.title);
+    const item = new vscode.TreeItem(shorten(plainText(c.title), 90));
     item.id = `candidate:${c.id}`;
-    item.description = `${statusLabel(c.status)} · ${c.kind} · ${Math.round(c.confidence * 100)}%`;
+    item.description = `${statusLabel(c.status)} · ${knowledgeTypeLabel(c.knowledgeType)} · ${percent(c.confidence)}`;
     item.iconPath = new vscode.ThemeIcon(c.status === 'pending' ? 'lightbulb' : c.status === 'approved' ? 'pass' : 'circle-slash');
     item.tooltip = new vscode.MarkdownString(
-      `**${c.title}**\n\n${c.summary || vscode.l10n.t('(no summary)')}\n\n${vscode.l10n.t('Proposed by {0} ({1}) · {2} · {3}', c.createdBy, c.origin, c.language, c.category)}` +
+      `**${escapeMarkdown(plainText(c.title))}**\n\n${c.summary || vscode.l10n.t('(no summary)')}\n\n${vscode.l10n.t('Proposed by {0} · {1} · {2}', proposerLabel(c.origin, c.createdBy), c.language, c.category)}` +
         (c.rejectionReason ? `\n\n${vscode.l10n.t('Rejected: {0}', c.rejectionReason)}` : ''),
     );
     item.contextValue = `candidate.${c.status}${c.status === 'approved' && !c.recipeId ? '.unpromoted' : ''}`;
-    item.command = { command: 'autosnippet.candidates.edit', title: vscode.l10n.t('Edit Candidate'), arguments: [node] };
+    item.command = { command: 'autosnippet.candidates.review', title: vscode.l10n.t('Review Candidates'), arguments: [node] };
     return item;
   }
 
@@ -115,7 +122,7 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
     if (node || !this.host.folder) return [];
     try {
       const list = await invokeAll<CandidateEntry>(this.host, 'list_candidates', { status: 'any', limit: 1000 }, 'candidates');
-      if (list.length === 0) return [{ type: 'message', text: vscode.l10n.t('No candidates. Agents propose knowledge with submit_candidate; "Bootstrap Knowledge" scans the project.') }];
+      // Pending first (the tool's order); decided ones stay below for reference. Empty: the welcome content shows.
       return list.map((candidate) => ({ type: 'candidate', candidate }));
     } catch (e) {
       return [{ type: 'message', text: (e as Error).message }];
@@ -123,16 +130,8 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   }
 }
 
-export function statusLabel(status: string): string {
-  switch (status) {
-    case 'draft': return vscode.l10n.t('draft');
-    case 'published': return vscode.l10n.t('published');
-    case 'deprecated': return vscode.l10n.t('deprecated');
-    case 'pending': return vscode.l10n.t('pending');
-    case 'approved': return vscode.l10n.t('approved');
-    case 'rejected': return vscode.l10n.t('rejected');
-    default: return status;
-  }
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 export function recipeUri(host: ExtensionHost, file: string): vscode.Uri | undefined {
