@@ -3,7 +3,8 @@ import path from 'node:path';
 import { classifyFile, type FileKind } from '../files/classify';
 import { headerLanguage } from './header-language';
 import { BASELINE_FILE, buildBaseline, compareWithBaseline, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead } from './baseline';
-import { readLinterSettings, type LinterSetting } from './linter-config';
+import { followLinterSettings, readLinterSettings } from './linter-config';
+import { PatternVetting } from './vetting';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Settings } from '../settings';
@@ -13,11 +14,10 @@ import { listWorkspaceFiles, relPath } from './files';
 import { knownLanguages, normalizeLanguage } from './languages';
 import { builtinRules } from './packs';
 import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
-import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from './rule';
 import { severityRank } from './rule';
 import { DEFAULT_SKIP_KINDS, RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
-import { grammarFor, TreeSitterHost } from './structural';
+import { TreeSitterHost } from './structural';
 import { guardWorkerHandlers, type CheckFilesJob, type FileCheck } from './worker-tasks';
 
 /** The guard's worker thread: dist/guard-worker.js beside the bundle, or worker-main.ts from the sources. */
@@ -89,17 +89,18 @@ const BATCH_FILES = 24;
  */
 export class GuardEngine {
   private readonly sources = new Map<string, RuleSource>();
-  private readonly verdicts = new Map<string, PatternVerdict>();
   private readonly treeSitter = new TreeSitterHost();
   private readonly fileCache = new Map<string, { key: string; mtimeMs: number; bytes: number; result: FileCheck }>();
   private state?: Promise<LoadedState>;
   private stateKey = '';
   private generation = 0;
   readonly pool: WorkerPool;
+  private readonly vetting: PatternVetting;
   private readonly ownsPool: boolean;
 
   constructor(private readonly host: GuardHost, options: { pool?: WorkerPool; budgetMs?: number } = {}) {
     this.pool = options.pool ?? new WorkerPool({ entry: GUARD_WORKER, handlers: guardWorkerHandlers, log: host.log });
+    this.vetting = new PatternVetting(this.treeSitter, this.pool, host.log);
     this.ownsPool = !options.pool;
     this.budgetMs = options.budgetMs;
   }
@@ -189,10 +190,10 @@ export class GuardEngine {
       }
       candidates.push(rule);
     }
-    const invalid = await this.validate(candidates, problems);
+    const invalid = await this.vetting.vet(candidates, problems);
     for (const candidate of candidates) {
       const why = invalid.get(candidate.id);
-      const verdict = candidate.pattern.kind === 'regex' ? this.verdicts.get(verdictKey(candidate)) : undefined;
+      const verdict = this.vetting.verdictOf(candidate);
       const rule = verdict?.linear ? { ...candidate, linear: true } : candidate;
       const replaced = statuses.get(rule.id);
       if (!why && replaced?.rule.origin === 'builtin') this.host.log.info(`guard: ${rule.source} replaces the built-in rule ${rule.id}`);
@@ -205,87 +206,12 @@ export class GuardEngine {
       const o = severityOverrides[st.rule.id];
       if (o === 'off') Object.assign(st, { active: false, reason: 'turned off by a severity override' });
       else if (o && o in severityRank) st.severity = o as Severity;
-      else this.followLinterConfig(st, linters, ruleExclusions, severityOverrides);
+      else followLinterSettings(st, linters, ruleExclusions, severityOverrides);
     }
     const config: RunnerConfig = { severityOverrides, ruleExclusions, skipKinds: s.guard.skipKinds ?? [...DEFAULT_SKIP_KINDS] };
     const active = [...statuses.values()].filter((st) => st.active).map((st) => st.rule);
     const runner = new RuleRunner(active, config, this.treeSitter);
     return { project, problems, statuses, runner, config, active, exclude: new GlobSet([...project.exclude, ...s.guard.exclude]), rulesKey: `${this.host.root}|${this.stateKey}` };
-  }
-
-  /**
-   * The project's own linter configuration decides where it speaks: a rule whose equivalent it
-   * switched off is off here too (or off for the files it names), and a rule that is off by default
-   * runs when it switched the equivalent on (`unwrap_used = "deny"`). A severity override wins.
-   */
-  private followLinterConfig(st: RuleStatus, linters: LinterSetting[], exclusions: RunnerConfig['ruleExclusions'], overrides: Record<string, string>): void {
-    const equivalents = new Set((st.rule.equivalents ?? []).map((e) => e.toLowerCase()));
-    const matching = linters.filter((o) => equivalents.has(`${o.tool}:${o.name}`));
-    const tool = (o: LinterSetting) => (o.tool === 'noqa' ? 'Ruff/flake8' : o.tool === 'nolint' ? 'golangci-lint' : o.tool === 'suppress' ? 'detekt' : o.tool);
-    if (st.rule.disabledByDefault) {
-      const on = matching.find((o) => o.state === 'on' && !o.files);
-      if (on) overrides[st.rule.id] = st.severity; // the runner reads default-off rules as on when they have an override
-      else Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${st.rule.equivalents?.length ? ` or by enabling ${st.rule.equivalents[0]} in your linter configuration` : ''}` });
-      return;
-    }
-    if (!st.active) return;
-    const off = matching.filter((o) => o.state === 'off');
-    const everywhere = off.find((o) => !o.files);
-    if (everywhere) {
-      Object.assign(st, { active: false, reason: `the project turns ${tool(everywhere)} rule ${everywhere.name} off in ${everywhere.source}; set a severity override to check it anyway` });
-      return;
-    }
-    for (const o of off) exclusions.push({ rule: st.rule.id, paths: o.files! });
-  }
-
-  /** Regex safety (in a worker) and query compilation; returns rule id → why it was refused. */
-  private async validate(rules: GuardRule[], problems: RuleProblem[]): Promise<Map<string, string>> {
-    const invalid = new Map<string, string>();
-    const refuse = (rule: GuardRule, code: RuleProblem['code'], message: string, hint?: string) => {
-      invalid.set(rule.id, message);
-      problems.push({ source: rule.source, ruleId: rule.id, code, message: `${rule.id}: ${message}`, hint });
-    };
-    const toAnalyze: GuardRule[] = [];
-    for (const rule of rules) {
-      const unknown = rule.languages.filter((l) => l !== '*' && !normalizeLanguage(l));
-      if (unknown.length) this.host.log.warn(`guard: rule ${rule.id} names unknown language(s) ${unknown.join(', ')}; known: ${knownLanguages().join(', ')}`);
-      if (rule.pattern.kind === 'regex') {
-        const syntax = checkPatternSyntax(rule.pattern.regex, rule.pattern.flags ?? '');
-        if (syntax) refuse(rule, 'INVALID_RULE', syntax.message!, 'Test the pattern in a JavaScript console: new RegExp(source, flags).');
-        else if (!this.verdicts.has(verdictKey(rule))) toAnalyze.push(rule);
-        continue;
-      }
-      const grammars = [...new Set(rule.languages.map((l) => grammarFor(normalizeLanguage(l) ?? l)).filter((g): g is string => !!g))];
-      if (grammars.length === 0) {
-        refuse(rule, 'INVALID_RULE', `structural patterns need a parser, and there is none for ${rule.languages.join(', ')}.`, 'Use a regex for this language.');
-        continue;
-      }
-      for (const g of grammars) {
-        try {
-          (await this.treeSitter.compileQuery(g, rule.pattern.query)).delete();
-        } catch (e) {
-          refuse(rule, 'INVALID_RULE', `the tree-sitter query does not compile for ${g}: ${(e as Error).message}`, 'Check node names in the grammar (e.g. with the tree-sitter playground).');
-          break;
-        }
-      }
-    }
-    if (toAnalyze.length) {
-      const patterns = toAnalyze.map((r) => ({ source: (r.pattern as { regex: string }).regex, flags: (r.pattern as { flags?: string }).flags ?? '' }));
-      let verdicts: PatternVerdict[];
-      try {
-        verdicts = await this.pool.run<PatternVerdict[]>('guard.analyzePatterns', { patterns, timeoutMs: 2000 }, { timeoutMs: 20_000 + 3000 * patterns.length });
-      } catch (e) {
-        this.host.log.warn(`guard: regex analysis failed (${(e as Error).message}); project patterns run under the time budget only`);
-        verdicts = patterns.map(() => ({ ok: true, status: 'tolerated', message: 'not analyzed' }));
-      }
-      toAnalyze.forEach((r, i) => this.verdicts.set(verdictKey(r), verdicts[i]));
-    }
-    for (const rule of rules) {
-      if (rule.pattern.kind !== 'regex' || invalid.has(rule.id)) continue;
-      const v = this.verdicts.get(verdictKey(rule));
-      if (v && !v.ok) refuse(rule, v.status === 'invalid' ? 'INVALID_RULE' : 'UNSAFE_PATTERN', v.message ?? 'unsafe pattern', 'The rule is not loaded until its pattern is fixed.');
-    }
-    return invalid;
   }
 
   async rules(): Promise<RuleStatus[]> {
@@ -475,10 +401,6 @@ interface LoadedState {
   rulesKey: string;
 }
 
-function verdictKey(rule: GuardRule): string {
-  const p = rule.pattern as { regex: string; flags?: string };
-  return `${p.flags ?? ''}/${p.regex}`;
-}
 
 /** Files in batches of BATCH_FILES: one message to a worker each, without a stat per file on this thread. */
 function batch<T>(files: T[]): T[][] {

@@ -10,6 +10,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { GuardRule, Severity } from './rule';
+import type { RuleExclusion } from './runner';
 
 export interface LinterSetting {
   /** `off`: the project switched the rule off; `on`: it switched on a rule linters leave off by default. */
@@ -177,4 +179,29 @@ function pythonOffs(root: string): LinterSetting[] {
   const disable = pylintrc && /^disable\s*=\s*((?:.*\n?(?:[ \t]+.*\n?)*))/m.exec(pylintrc)?.[1];
   if (disable) for (const x of disable.split(/[\s,]+/).filter(Boolean)) out.push({ state: 'off', tool: 'pylint', name: x.toLowerCase(), source: '.pylintrc' });
   return out;
+}
+
+/**
+ * The project's own linter configuration decides where it speaks: a rule whose equivalent it
+ * switched off is off here too (or off for the files it names), and a rule that is off by default
+ * runs when it switched the equivalent on (`unwrap_used = "deny"`). A severity override wins.
+ */
+export function followLinterSettings(st: { rule: GuardRule; active: boolean; reason?: string; severity: Severity }, linters: LinterSetting[], exclusions: RuleExclusion[], overrides: Record<string, string>): void {
+  const equivalents = new Set((st.rule.equivalents ?? []).map((e) => e.toLowerCase()));
+  const matching = linters.filter((o) => equivalents.has(`${o.tool}:${o.name}`));
+  const tool = (o: LinterSetting) => (o.tool === 'noqa' ? 'Ruff/flake8' : o.tool === 'nolint' ? 'golangci-lint' : o.tool === 'suppress' ? 'detekt' : o.tool);
+  if (st.rule.disabledByDefault) {
+    const on = matching.find((o) => o.state === 'on' && !o.files);
+    if (on) overrides[st.rule.id] = st.severity; // the runner reads default-off rules as on when they have an override
+    else Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${st.rule.equivalents?.length ? ` or by enabling ${st.rule.equivalents[0]} in your linter configuration` : ''}` });
+    return;
+  }
+  if (!st.active) return;
+  const off = matching.filter((o) => o.state === 'off');
+  const everywhere = off.find((o) => !o.files);
+  if (everywhere) {
+    Object.assign(st, { active: false, reason: `the project turns ${tool(everywhere)} rule ${everywhere.name} off in ${everywhere.source}; set a severity override to check it anyway` });
+    return;
+  }
+  for (const o of off) exclusions.push({ rule: st.rule.id, paths: o.files! });
 }
