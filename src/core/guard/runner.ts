@@ -166,14 +166,8 @@ export class RuleRunner {
         regions ??= testRegions(text, language);
         if (regions.some((r) => startLine + 1 >= r.start && startLine + 1 <= r.end)) kind = 'test';
       }
-      let severity = this.severities.get(rule.id) ?? rule.severity;
-      if (kind !== 'production') {
-        if (rule.reach === 'production') continue;
-        if (rule.reach === 'security') {
-          if (NEVER_ATTACKED.has(kind)) continue;
-          severity = LOWER[severity];
-        }
-      }
+      const severity = this.severityIn(rule, kind);
+      if (!severity) continue;
       const site = rule.origin === 'builtin' ? { text, code: run.masked.code, start: m.start, end: m.end, language } : undefined;
       if (site && builtinRefiner(rule.id)?.(site) === false) continue;
       if (rule.equivalents?.length) {
@@ -205,15 +199,24 @@ export class RuleRunner {
     return { violations, stopped: run.stopped, incomplete: run.incomplete, elapsedMs: performance.now() - t0, fileKind: file.kind };
   }
 
+  /** The rule's severity in code of this kind, or undefined where it does not reach (see RuleReach). */
+  private severityIn(rule: GuardRule, kind: FileKind): Severity | undefined {
+    const severity = this.severities.get(rule.id) ?? rule.severity;
+    if (kind === 'production' || !rule.reach || rule.reach === 'all') return severity;
+    if (rule.reach === 'production' || NEVER_ATTACKED.has(kind)) return undefined;
+    return LOWER[severity];
+  }
+
   /** A rule that asks for a pattern (`required`) reports a file without any match on its first line. */
   private missingRequired(set: CompiledRuleSet, matched: Set<number>, text: string, path: string, kind: FileKind, out: Violation[]): void {
     set.rules.forEach((rule, index) => {
       if (!rule.required || matched.has(index) || !this.appliesTo(rule.id, path)) return;
-      if (kind !== 'production' && rule.reach === 'production') return;
+      const severity = this.severityIn(rule, kind);
+      if (!severity) return;
       const firstLine = text.indexOf('\n') < 0 ? text.length : text.indexOf('\n');
       out.push({
         ruleId: rule.id,
-        severity: this.severities.get(rule.id) ?? rule.severity,
+        severity,
         message: rule.message,
         path,
         start: { line: 1, column: 1 },
