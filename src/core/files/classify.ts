@@ -50,9 +50,16 @@ const FOLDER_RULES: FolderRule[] = [
   { kind: 'vendored', test: (s) => VENDORED.has(s.toLowerCase()) },
   { kind: 'fixture', test: (s) => FIXTURE.has(s.toLowerCase()) },
   // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
-  // `okhttp-testing-support`, `android-test`, `test-utils-core`: modules that exist for tests.
-  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s) },
-  { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_]/i.test(s) || /[-_.](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
+  // `container-tests`, `okhttp-hpacktests`, `regression-test`: a test project; `okhttp-testing-support`,
+  // `test-utils-core`: its helpers.
+  {
+    kind: 'test',
+    test: (s) =>
+      TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /[-_](tests?|\w+tests|specs?|e2e)$/i.test(s) ||
+      /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s) || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s),
+  },
+  // `watchOS Example`, `SDWebImage Vision Demo`: Xcode sample folders have spaces in their names.
+  { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_ ]/i.test(s) || /[-_. ](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
   { kind: 'benchmark', test: (s) => BENCHMARK.has(s.toLowerCase()) || /[-_]bench(marks?)?$/i.test(s) },
   // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
   { kind: 'docs', test: (s, d) => (DOCS.has(s.toLowerCase()) && (d <= 1 || !SHALLOW_ONLY.has(s.toLowerCase()))) || s.endsWith('.docc') },
@@ -74,7 +81,7 @@ const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
   { kind: 'docs', pattern: /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i, reason: 'documentation file' },
   {
     kind: 'build',
-    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
+    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Package(@swift-[\d.]+)?\.swift|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
     reason: 'build or tool configuration',
   },
 ];
