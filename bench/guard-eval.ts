@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { classifyFile, testRegions, type FileKind } from '../src/core/files/classify';
 import { headerLanguage } from '../src/core/guard/header-language';
-import { languageForPath } from '../src/core/guard/languages';
+import { languageForPath } from '../src/core/kernel/languages';
 import { builtinRules } from '../src/core/guard/packs';
 import { RuleRunner } from '../src/core/guard/runner';
 import { mergeSettings } from '../src/core/settings';

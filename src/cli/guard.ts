@@ -2,10 +2,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { guardEngine } from '../core/guard';
-import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
-import { isAutoSnippetError } from '../core/errors';
+import { guardEngine, jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
+import { isAutoSnippetError } from '../core/kernel/errors';
+import { createCatalog } from '../core/tools';
+import { writeGuardBaseline } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
+import { parse, UsageError, wholeNumber } from './args';
 
 export const GUARD_USAGE = `Usage: autosnippet guard [paths…] [options]
 
@@ -43,56 +45,28 @@ interface GuardArgs {
   baseline: 'use' | 'ignore' | 'write';
 }
 
-class UsageError extends Error {}
-
 export function parseGuardArgs(args: string[]): GuardArgs {
-  const out: GuardArgs = { paths: [], format: 'text', maxWarnings: -1, quiet: false, help: false, baseline: 'use' };
-  const value = (i: number, flag: string) => {
-    const v = args[i + 1];
-    if (v === undefined || (v.startsWith('-') && v !== '-1')) throw new UsageError(`${flag} needs a value`);
-    return v;
+  const { values, positionals } = parse(args, {
+    help: { type: 'boolean', short: 'h' },
+    format: { type: 'string', short: 'f' },
+    'max-warnings': { type: 'string' },
+    'output-file': { type: 'string', short: 'o' },
+    quiet: { type: 'boolean' },
+    baseline: { type: 'string' },
+  });
+  const format = (values.format as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
+  const baseline = (values.baseline as string | undefined) ?? 'use';
+  if (baseline !== 'write' && baseline !== 'ignore' && baseline !== 'use') throw new UsageError(`--baseline takes write, use or ignore (got "${baseline}")`);
+  return {
+    paths: positionals,
+    format,
+    maxWarnings: wholeNumber(values['max-warnings'] as string | undefined, '--max-warnings (-1 for no limit)', -1) ?? -1,
+    outputFile: values['output-file'] as string | undefined,
+    quiet: values.quiet === true,
+    help: values.help === true,
+    baseline,
   };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const take = () => inline ?? value(i++, flag);
-    switch (flag) {
-      case '-h':
-      case '--help':
-        out.help = true;
-        break;
-      case '-f':
-      case '--format': {
-        const f = take();
-        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${f}")`);
-        out.format = f;
-        break;
-      }
-      case '--max-warnings': {
-        const v = take();
-        if (!/^-?\d+$/.test(v) || Number(v) < -1) throw new UsageError(`--max-warnings takes a whole number, -1 for no limit (got "${v}")`);
-        out.maxWarnings = Number(v);
-        break;
-      }
-      case '-o':
-      case '--output-file':
-        out.outputFile = take();
-        break;
-      case '--quiet':
-        out.quiet = true;
-        break;
-      case '--baseline': {
-        const b = take();
-        if (b !== 'write' && b !== 'ignore' && b !== 'use') throw new UsageError(`--baseline takes write, use or ignore (got "${b}")`);
-        out.baseline = b;
-        break;
-      }
-      default:
-        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-        out.paths.push(a);
-    }
-  }
-  return out;
 }
 
 /**
@@ -135,8 +109,15 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
       return 2;
     }
     if (opts.baseline === 'write') {
-      const written = await engine.writeBaseline({ paths: opts.paths.length ? paths : undefined });
-      out.stdout(`Recorded ${written.findings} finding${written.findings === 1 ? '' : 's'} in ${path.relative(w.root, written.file)}; commit it. Later runs report only new findings.\n`);
+      // A write: through the catalog, so the Gateway audits it (and creates .autosnippet/ if need be).
+      const written = await createCatalog().call(w, writeGuardBaseline, opts.paths.length ? { paths } : {}, { actor: 'human', channel: 'cli' });
+      if (!written.ok) {
+        out.stderr(`autosnippet guard: ${written.error.code}: ${written.error.message}${written.error.hint ? `\n  ${written.error.hint}` : ''}\n`);
+        return 2;
+      }
+      const { findings, file } = written.data;
+      out.stdout(`Recorded ${findings} finding${findings === 1 ? '' : 's'} in ${file}; commit it. Later runs report only new findings.\n`);
+      if (written.notice) out.stderr(`${written.notice}\n`);
       return 0;
     }
     const scan = await engine.scan({ paths, baseline: opts.baseline });

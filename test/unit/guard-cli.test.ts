@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { guardCommand } from '../../src/cli/guard';
+import { createCatalog } from '../../src/core/tools';
 import { Workspace } from '../../src/core/workspace';
 import { guardWorkspace, rulesFile, writeFiles } from './guard-helpers';
 
@@ -180,6 +181,34 @@ test('--baseline write records today\'s findings; later runs pass until somethin
     const broken = await run(root, []);
     assert.equal(broken.code, 2);
     assert.match(broken.stderr, /baseline\.json: the entries of "a\.ts" need rule, fingerprint/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('the baseline is written by people only, through the Gateway: the CLI creates .autosnippet/ and says so; an agent is refused and audited', async () => {
+  const { ws, root, cleanup } = await guardWorkspace({ 'src/error.py': 'value = eval(text)\n' });
+  try {
+    assert.equal((await run(root, [])).code, 1, 'the eval fails the run');
+    assert.ok(!existsSync(path.join(root, '.autosnippet')), 'a scan writes nothing');
+    const written = await run(root, ['--baseline', 'write']);
+    assert.equal(written.code, 0, written.stderr);
+    assert.match(written.stdout, /Recorded 1 finding in \.autosnippet\/guard\/baseline\.json/);
+    assert.match(written.stderr, /Created \.autosnippet\/ in .* for this first write/);
+    assert.match(readFileSync(path.join(root, '.autosnippet/.gitignore'), 'utf8'), /autosnippet\.db/);
+    assert.equal((await run(root, [])).code, 0, 'the recorded eval no longer fails the run');
+
+    // An agent cannot hide a new finding in the baseline.
+    writeFiles(root, { 'src/error.py': 'value = eval(text)\nother = eval(more)\n' });
+    const catalog = createCatalog();
+    const refused = await catalog.invoke(ws, 'write_guard_baseline', {}, { actor: 'external_agent', channel: 'test' });
+    assert.ok(!refused.ok && refused.error.code === 'PERMISSION_DENIED', JSON.stringify(refused).slice(0, 300));
+    assert.equal((await run(root, [])).code, 1, 'the new eval still fails the run');
+
+    const log = await catalog.invoke(ws, 'query_audit_log', { action: 'write_guard_baseline' }, { actor: 'human', channel: 'test' });
+    assert.ok(log.ok, JSON.stringify(log).slice(0, 300));
+    const entries = (log.data as { entries: { actor: string; result: string }[] }).entries.map((e) => `${e.actor}:${e.result}`).sort();
+    assert.deepEqual(entries, ['external_agent:denied', 'human:ok']);
   } finally {
     await cleanup();
   }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { headerLanguage } from '../../src/core/guard/header-language';
-import { languageForPath } from '../../src/core/guard/languages';
+import { languageForPath } from '../../src/core/kernel/languages';
 import { builtinRules } from '../../src/core/guard/packs';
 import { RuleRunner } from '../../src/core/guard/runner';
 import { allBuiltinsOn } from './guard-helpers';

@@ -5,17 +5,20 @@
  * code only. Pure: it looks at the path and, when given, the first part of the text.
  */
 
-export type FileKind =
-  | 'production'
-  | 'test'
-  | 'fixture'
-  | 'example'
-  | 'docs'
-  | 'benchmark'
-  | 'build'
-  | 'generated'
-  | 'vendored'
-  | 'minified';
+export const FILE_KINDS = [
+  'production',
+  'test',
+  'fixture',
+  'example',
+  'docs',
+  'benchmark',
+  'build',
+  'generated',
+  'vendored',
+  'minified',
+] as const;
+
+export type FileKind = (typeof FILE_KINDS)[number];
 
 export interface FileClass {
   kind: FileKind;

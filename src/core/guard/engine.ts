@@ -5,13 +5,13 @@ import { headerLanguage } from './header-language';
 import { BASELINE_FILE, buildBaseline, compareWithBaseline, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead } from './baseline';
 import { followLinterSettings, readLinterSettings } from './linter-config';
 import { PatternVetting } from './vetting';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { Logger } from '../log';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 import type { Settings } from '../settings';
 import { WorkerPool } from '../workers/pool';
 import { GlobSet } from './filters';
 import { listWorkspaceFiles, relPath } from './files';
-import { knownLanguages, normalizeLanguage } from './languages';
+import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import { builtinRules } from './packs';
 import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
 import type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from './rule';
@@ -37,6 +37,8 @@ export interface GuardHost {
   root: string;
   settings: Settings;
   log: Logger;
+  /** Creates `.autosnippet/` (with its .gitignore) before the first file guard writes there: the baseline. */
+  ensureDataDir?(): void;
 }
 
 export interface RuleStatus {
@@ -359,6 +361,7 @@ export class GuardEngine {
     const scan = await this.scan({ ...opts, baseline: 'ignore' });
     const previous = opts.paths?.length ? this.baseline() : undefined;
     const built = buildBaseline(scan.violations, previous?.ok ? previous.baseline : undefined, scopeOf(this.host.root, opts.paths));
+    this.host.ensureDataDir?.();
     const file = writeBaseline(this.host.root, built);
     this.baselineRead = undefined;
     return { file, findings: scan.violations.length, scan };

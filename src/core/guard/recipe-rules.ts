@@ -1,5 +1,5 @@
 import type { RecipeGuards } from '../knowledge/recipe-guards';
-import { normalizeLanguage } from './languages';
+import { normalizeLanguage } from '../kernel/languages';
 import type { GuardRule } from './rule';
 
 /**

@@ -12,7 +12,7 @@
 import { Blocks } from './blocks';
 import { lineOf } from './checker';
 import { COMMENT, type MaskedText } from './mask';
-import { lexFamily } from './languages';
+import { lexFamily } from '../kernel/languages';
 
 export type SuppressionTool = 'eslint' | 'biome' | 'swiftlint' | 'noqa' | 'nosec' | 'pylint' | 'clippy' | 'nolint' | 'suppress' | 'clang' | 'clang-tidy';
 

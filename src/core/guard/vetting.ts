@@ -1,6 +1,6 @@
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import type { WorkerPool } from '../workers/pool';
-import { knownLanguages, normalizeLanguage } from './languages';
+import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { GuardRule, RuleProblem } from './rule';
 import { grammarFor, type TreeSitterHost } from './structural';
