@@ -3,13 +3,14 @@
 // (files/classify.ts), and the precision labelled by a reviewer who has not seen the rules' code;
 // then recall on a labelled set of real-code excerpts with known problems (test/fixtures/guard-real).
 // It also writes a review packet of the findings that have no label yet, with code context, so a
-// reviewer can label them.
+// reviewer can label them. Packets and saved findings quote the repositories' code: they are written
+// outside this repository (only the labels are kept here, in bench/data/guard-eval).
 //
 //   npx tsx bench/guard-eval.ts                    # /work/repos, this tree's engine
-//   npx tsx bench/guard-eval.ts --repos DIR --packet bench/data/guard-eval/review-packet.json
+//   npx tsx bench/guard-eval.ts --repos DIR --packet /work/team/eval/guard/review-packet.json
 //   npx tsx bench/guard-eval.ts --all-rules        # also the rules that are off by default
-//   npx tsx bench/guard-eval.ts --engine OTHER/src/core/guard/engine.ts --save findings.json
-//   npx tsx bench/guard-eval.ts --findings bench/data/guard-eval/findings-before.json
+//   npx tsx bench/guard-eval.ts --engine OTHER/src/core/guard/engine.ts --save /tmp/findings.json
+//   npx tsx bench/guard-eval.ts --findings /tmp/findings.json
 //
 // `--engine` runs another source tree's engine (the `before` figures come from main before issue 13);
 // `--findings` evaluates saved findings instead of scanning.
@@ -281,6 +282,10 @@ async function main(): Promise<void> {
     },
   });
   const reposDir = values.repos!;
+  const packetInRepo = values.packet && path.relative(path.join(__dirname, '..'), path.resolve(values.packet));
+  if (packetInRepo && !packetInRepo.startsWith('..') && !path.isAbsolute(packetInRepo)) {
+    throw new Error(`--packet ${values.packet}: a packet quotes third-party code; write it outside this repository`);
+  }
   let findings: Finding[];
   let notChecked: Record<string, Record<string, number>> = {};
   if (values.findings) {
