@@ -42,7 +42,7 @@ const entries = [
   { in: 'src/vscode/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
   { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [] },
   { in: 'src/cli/main.ts', out: 'dist/cli.js', external: [], banner: '#!/usr/bin/env node' },
-  { in: 'src/core/workers/worker.ts', out: 'dist/worker.js', external: [] },
+  { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
 ];
 const testEntries = [];
 if (!production) {

@@ -1,9 +1,11 @@
 // `autosnippet guard [paths…]`: the guard for CI, with ESLint's exit codes.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { guardEngine } from '../core/tools/adapters';
-import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
+import { guardEngine, jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
 import { isAutoSnippetError } from '../core/kernel/errors';
+import { createCatalog } from '../core/tools';
+import { writeGuardBaseline } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
@@ -17,10 +19,20 @@ Options:
   --max-warnings N               fail when there are more than N warnings (default: -1, no limit)
   -o, --output-file FILE         write the report to FILE instead of stdout
   --quiet                        report errors only
+  --baseline write               record today's findings in .autosnippet/guard/baseline.json (commit it);
+                                 with paths, only their entries are replaced
+  --baseline ignore              report every finding, as if there were no baseline
   -h, --help                     this help
 
+With a baseline (the default when .autosnippet/guard/baseline.json exists), only findings that are not
+in it are reported and count for the exit code; SARIF marks each result new, unchanged or absent.
+
+Relative paths are read from the current folder when it is inside the workspace, otherwise from the
+workspace folder (-w DIR); a path that does not exist is a usage error.
+
 Exit codes: 0 no errors and at most N warnings; 1 errors, or more than N warnings;
-            2 usage error, configuration error (an invalid or unsafe rule), or internal error.
+            2 usage error (a bad option, a path that does not exist), configuration error (an
+            invalid or unsafe rule), or internal error.
 `;
 
 interface GuardArgs {
@@ -30,6 +42,7 @@ interface GuardArgs {
   outputFile?: string;
   quiet: boolean;
   help: boolean;
+  baseline: 'use' | 'ignore' | 'write';
 }
 
 export function parseGuardArgs(args: string[]): GuardArgs {
@@ -39,9 +52,12 @@ export function parseGuardArgs(args: string[]): GuardArgs {
     'max-warnings': { type: 'string' },
     'output-file': { type: 'string', short: 'o' },
     quiet: { type: 'boolean' },
+    baseline: { type: 'string' },
   });
   const format = (values.format as string | undefined) ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
+  const baseline = (values.baseline as string | undefined) ?? 'use';
+  if (baseline !== 'write' && baseline !== 'ignore' && baseline !== 'use') throw new UsageError(`--baseline takes write, use or ignore (got "${baseline}")`);
   return {
     paths: positionals,
     format,
@@ -49,10 +65,22 @@ export function parseGuardArgs(args: string[]): GuardArgs {
     outputFile: values['output-file'] as string | undefined,
     quiet: values.quiet === true,
     help: values.help === true,
+    baseline,
   };
 }
 
-export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }): Promise<number> {
+/**
+ * The paths a person typed, as ESLint reads them: relative to the current folder when it is inside
+ * the workspace (`cd src && autosnippet guard lib`), otherwise relative to the workspace
+ * (`autosnippet -w repo guard src` from anywhere). Absolute paths stay as they are.
+ */
+export function resolveGuardPaths(paths: string[], root: string, cwd: string): string[] {
+  const rel = path.relative(root, cwd);
+  const cwdInside = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return paths.map((p) => path.resolve(cwdInside ? cwd : root, p));
+}
+
+export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }, cwd = process.cwd()): Promise<number> {
   let opts: GuardArgs;
   try {
     opts = parseGuardArgs(args);
@@ -67,24 +95,49 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
   try {
     const w = await ws();
     const engine = guardEngine(w);
+    // A CI run has the machine to itself: a scan thread per core (the editor leaves one free).
+    engine.pool.resize(os.availableParallelism());
     const problems = await engine.problems();
     if (problems.length) {
       for (const p of problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
       return 2;
     }
-    const scan = await engine.scan({ paths: opts.paths.map((p) => path.resolve(p)) });
+    const paths = resolveGuardPaths(opts.paths, w.root, cwd);
+    const missing = opts.paths.filter((_p, i) => !existsSync(paths[i]));
+    if (missing.length) {
+      for (const p of missing) out.stderr(`autosnippet guard: no file or folder "${p}" (looked for ${paths[opts.paths.indexOf(p)]})\n`);
+      return 2;
+    }
+    if (opts.baseline === 'write') {
+      // A write: through the catalog, so the Gateway audits it (and creates .autosnippet/ if need be).
+      const written = await createCatalog().call(w, writeGuardBaseline, opts.paths.length ? { paths } : {}, { actor: 'human', channel: 'cli' });
+      if (!written.ok) {
+        out.stderr(`autosnippet guard: ${written.error.code}: ${written.error.message}${written.error.hint ? `\n  ${written.error.hint}` : ''}\n`);
+        return 2;
+      }
+      const { findings, file } = written.data;
+      out.stdout(`Recorded ${findings} finding${findings === 1 ? '' : 's'} in ${file}; commit it. Later runs report only new findings.\n`);
+      if (written.notice) out.stderr(`${written.notice}\n`);
+      return 0;
+    }
+    const scan = await engine.scan({ paths, baseline: opts.baseline });
+    if (scan.problems.length) {
+      for (const p of scan.problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
+      return 2;
+    }
     if (opts.quiet) {
       scan.violations = scan.violations.filter((v) => v.severity === 'error');
       scan.counts = { error: scan.counts.error, warning: 0, info: 0, hint: 0 };
+      scan.newCounts = { error: scan.newCounts.error, warning: 0, info: 0, hint: 0 };
     }
     const rules = (await engine.rules()).map((s) => s.rule);
     const report = opts.format === 'json' ? jsonReport(scan) : opts.format === 'sarif' ? sarifReport(scan, rules, w.version) : textReport(scan);
     if (opts.outputFile) writeFileSync(path.resolve(opts.outputFile), report);
     else out.stdout(report);
-    for (const s of scan.skipped) if (s.reason === 'not found') out.stderr(`autosnippet guard: ${s.path}: not found\n`);
-    const tooManyWarnings = opts.maxWarnings >= 0 && scan.counts.warning > opts.maxWarnings;
-    if (tooManyWarnings) out.stderr(`autosnippet guard: ${scan.counts.warning} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
-    return scan.counts.error > 0 || tooManyWarnings ? 1 : 0;
+    const counts = scan.newCounts;
+    const tooManyWarnings = opts.maxWarnings >= 0 && counts.warning > opts.maxWarnings;
+    if (tooManyWarnings) out.stderr(`autosnippet guard: ${counts.warning} ${scan.baseline ? 'new ' : ''}warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+    return counts.error > 0 || tooManyWarnings ? 1 : 0;
   } catch (e) {
     out.stderr(`autosnippet guard: ${isAutoSnippetError(e) ? `${e.code}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : (e as Error).stack ?? String(e)}\n`);
     return 2;

@@ -8,6 +8,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { isAutoSnippetError } from './kernel/errors';
 import type { Logger } from './kernel/log';
 import { parseJson, readRepoFileSync } from './files';
+import { FILE_KINDS, type FileKind } from './files/classify';
 
 const SEVERITY_OR_OFF = ['error', 'warning', 'info', 'hint', 'off'];
 
@@ -28,7 +29,7 @@ export const SETTINGS = {
       additionalProperties: { enum: SEVERITY_OR_OFF },
       markdownDescription: 'Severity per rule id; `off` turns a rule off, and a severity turns on rules that are off by default.',
     }),
-    summary: 'Severity per rule id; `off` turns a rule off.',
+    summary: 'Severity per rule id; `off` turns a rule off, a severity turns on a rule that is off by default.',
   },
   'guard.exclude': {
     schema: Type.Array(Type.String(), { default: [], description: 'Workspace-relative globs guard never checks (in addition to .gitignore).' }),
@@ -43,6 +44,21 @@ export const SETTINGS = {
       description: 'When guard checks an open file.',
     }),
     summary: '`type`: while typing (debounced), on open and save; `save`: on open and save only.',
+    editor: true,
+  },
+  'guard.skipKinds': {
+    schema: Type.Array(Type.Unsafe<FileKind>({ enum: [...FILE_KINDS] }), {
+      default: ['vendored', 'generated', 'minified'],
+      markdownDescription: 'Kinds of files guard does not check, as it classifies them by their ecosystem\'s conventions (folders such as `vendor/`, `*.min.js`, a `// Code generated … DO NOT EDIT.` header).',
+    }),
+    summary: 'Kinds of files guard does not check (`vendored`, `generated`, `minified`, `test`, …).',
+  },
+  'guard.showBaselined': {
+    schema: Type.Boolean({
+      default: false,
+      markdownDescription: "Show findings recorded in the project's baseline (`.autosnippet/guard/baseline.json`, written by `autosnippet guard --baseline write`) in the Problems panel, as hints. Off: only new findings are shown.",
+    }),
+    summary: 'Show baselined findings in the Problems panel, as hints.',
     editor: true,
   },
   'agent.useOtherTools': {
@@ -74,7 +90,13 @@ export function settingDefault<K extends SettingKey>(key: K): SettingValue<K> {
 /** Settings the core reads, grouped by domain. */
 export interface Settings {
   skills: { allowScripts: boolean };
-  guard: { enabled: boolean; exclude: string[]; severityOverrides: Record<string, string> };
+  guard: {
+    enabled: boolean;
+    exclude: string[];
+    severityOverrides: Record<string, string>;
+    /** Kinds of files guard does not check (see files/classify.ts). */
+    skipKinds: FileKind[];
+  };
   /** False in an untrusted VS Code workspace: project guard rules and skill scripts do not run. */
   trusted: boolean;
 }
@@ -84,7 +106,12 @@ export function settingsFrom(values: Partial<SettingValues>, trusted = true): Se
   const get = <K extends SettingKey>(key: K): SettingValue<K> => (values[key] ?? settingDefault(key)) as SettingValue<K>;
   return {
     skills: { allowScripts: get('skills.allowScripts') },
-    guard: { enabled: get('guard.enabled'), exclude: get('guard.exclude'), severityOverrides: get('guard.severityOverrides') },
+    guard: {
+      enabled: get('guard.enabled'),
+      exclude: get('guard.exclude'),
+      severityOverrides: get('guard.severityOverrides'),
+      skipKinds: get('guard.skipKinds'),
+    },
     trusted,
   };
 }
@@ -166,8 +193,11 @@ function mismatch(schema: TSchema, value: unknown): string | undefined {
       return typeof value === 'boolean' ? undefined : 'it must be true or false';
     case 'string':
       return typeof value === 'string' ? undefined : 'it must be a string';
-    case 'array':
-      return Array.isArray(value) && value.every((v) => !s.items || !mismatch(s.items, v)) ? undefined : 'it must be a list of strings';
+    case 'array': {
+      if (!Array.isArray(value)) return 'it must be a list';
+      const bad = s.items ? value.findIndex((v) => mismatch(s.items!, v)) : -1;
+      return bad === -1 ? undefined : `${JSON.stringify(value[bad])} in the list: ${mismatch(s.items!, value[bad])}`;
+    }
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it must be an object';
       const each = s.additionalProperties ?? Object.values(s.patternProperties ?? {})[0];

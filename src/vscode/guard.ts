@@ -80,12 +80,22 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
     const scope = vscode.Uri.file(ws.root);
     ws.updateSettings(readSettings({ uri: scope }));
     diagnostics.checkOn = setting('guard.checkOn', scope);
+    diagnostics.showBaselined = setting('guard.showBaselined', scope);
     if (!ws.settings.guard.enabled) diagnostics.clear();
     else diagnostics.checkOpenDocuments();
     refreshStatus();
   };
 
   const rulesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/guard/*.json'));
+  // A published recipe's guard constraints are rules too: follow edits of recipe files.
+  const recipesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/recipes/**/*.md'));
+  let recipesTimer: NodeJS.Timeout | undefined;
+  const recipesChanged = () => {
+    clearTimeout(recipesTimer);
+    recipesTimer = setTimeout(() => {
+      void engine.refreshSources(true).then(() => diagnostics.checkOpenDocuments(), (e) => output.warn(`guard: recipe rules could not be refreshed: ${(e as Error).message}`));
+    }, 300);
+  };
   const rulesChanged = () => {
     engine.invalidate();
     void engine.problems().then((ps) => {
@@ -159,9 +169,10 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
     const id = ruleId ?? (await pickRule(vscode.l10n.t('Guard rule to open')));
     if (!id) return;
     const st = await engine.rule(id).catch(() => undefined);
-    if (st && st.rule.origin === 'project' && st.rule.source.startsWith('.autosnippet/')) {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(ws.root, st.rule.source)));
-      const at = doc.getText().indexOf(`"${id}"`);
+    const file = st?.rule.file ?? st?.rule.source;
+    if (st && (st.rule.origin === 'project' || st.rule.origin === 'recipe') && file?.startsWith('.autosnippet/')) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(ws.root, file)));
+      const at = Math.max(0, doc.getText().indexOf(st.rule.origin === 'recipe' ? 'guards' : `"${id}"`));
       const pos = doc.positionAt(Math.max(0, at));
       await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos) });
       return;
@@ -180,6 +191,11 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
     rulesWatcher.onDidChange(rulesChanged),
     rulesWatcher.onDidCreate(rulesChanged),
     rulesWatcher.onDidDelete(rulesChanged),
+    recipesWatcher,
+    recipesWatcher.onDidChange(recipesChanged),
+    recipesWatcher.onDidCreate(recipesChanged),
+    recipesWatcher.onDidDelete(recipesChanged),
+    { dispose: () => clearTimeout(recipesTimer) },
     diagnostics.onDidChange(refreshStatus),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('autosnippet.guard', vscode.Uri.file(ws.root))) applySettings();
@@ -187,6 +203,8 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
     vscode.workspace.onDidGrantWorkspaceTrust(applySettings),
   ];
   applySettings();
+  // Rules from recipes need the recipe index: catch up once, then check what is open.
+  void engine.refreshSources().then(() => diagnostics.checkOpenDocuments(), () => undefined);
   const all = vscode.Disposable.from(...disposables);
   return {
     ws,

@@ -51,6 +51,14 @@ const cases: [string, FileKind][] = [
   ['go.sum', 'generated'],
   ['src/latest/contest.ts', 'production'],
   ['README.md', 'docs'],
+  ['okhttp-testing-support/src/main/kotlin/okhttp3/DelegatingSSLSocket.kt', 'test'],
+  ['android-test/src/main/kotlin/okhttp/android/test/AndroidTest.kt', 'test'],
+  ['crates/searcher/src/testutil.rs', 'test'],
+  ['src/__mocks__/fs.ts', 'test'],
+  ['mockwebserver/src/main/kotlin/mockwebserver3/MockWebServer.kt', 'production'],
+  ['packages/attestation/src/index.ts', 'production'],
+  ['src/contest-results/latest.ts', 'production'],
+  ['packages/webapp-testing/src/server.ts', 'production'],
 ];
 
 test('files are classified by the conventions of their ecosystem', () => {

@@ -1,21 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { guardCommand } from '../../src/cli/guard';
+import { createCatalog } from '../../src/core/tools';
 import { Workspace } from '../../src/core/workspace';
 import { guardWorkspace, rulesFile, writeFiles } from './guard-helpers';
 
 interface Run { code: number; stdout: string; stderr: string }
 
-async function run(root: string, args: string[]): Promise<Run> {
+async function run(root: string, args: string[], cwd?: string): Promise<Run> {
   let stdout = '';
   let stderr = '';
   let ws: Workspace | undefined;
   try {
-    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }, cwd);
     return { code, stdout, stderr };
   } finally {
     await ws?.dispose();
@@ -23,6 +25,8 @@ async function run(root: string, args: string[]): Promise<Run> {
 }
 
 const files = {
+  // The team opts in to the non-null rule, off by default (as in typescript-eslint's recommended config).
+  '.autosnippet/guard/team.json': JSON.stringify({ severity: { 'ts/no-non-null-assertion': 'warning' } }),
   'src/clean.ts': 'export const a = 1;\n',
   'src/warn.ts': 'export const n = m.get(k)!.length;\ntry { f(); } catch (e) {}\n',
   'src/error.py': 'value = eval(text)\n',
@@ -72,7 +76,7 @@ test('--format json lists every violation with its range, why and suggestion', a
     const report = JSON.parse(r.stdout);
     assert.deepEqual(report.counts, { error: 1, warning: 2, info: 0, hint: 0 });
     const v = report.violations.find((x: { ruleId: string }) => x.ruleId === 'ts/no-non-null-assertion');
-    assert.deepEqual([v.path, v.start, v.end, v.matchedText, v.fix], ['src/warn.ts', { line: 1, column: 26 }, { line: 1, column: 28 }, '!.', '?.']);
+    assert.deepEqual([v.path, v.start, v.end, v.matchedText, v.fix], ['src/warn.ts', { line: 1, column: 26 }, { line: 1, column: 27 }, '!', '?']);
     assert.ok(v.why && v.suggestion);
   } finally {
     await cleanup();
@@ -102,9 +106,109 @@ test('--format sarif is valid SARIF 2.1.0 (checked against the published schema)
     assert.deepEqual(result.locations[0].physicalLocation.artifactLocation, { uri: 'src/error.py', uriBaseId: 'SRCROOT' });
     assert.equal(result.locations[0].physicalLocation.region.startLine, 1);
     const withFix = run0.results.find((x: { ruleId: string }) => x.ruleId === 'ts/no-non-null-assertion');
-    assert.equal(withFix.fixes[0].artifactChanges[0].replacements[0].insertedContent.text, '?.');
+    assert.equal(withFix.fixes[0].artifactChanges[0].replacements[0].insertedContent.text, '?');
     // The schema must actually reject a broken log, or the check above proves nothing.
     assert.equal(validate({ ...sarif, runs: [{ ...run0, results: [{ ...result, level: 'fatal' }] }] }), false);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('relative paths are read like ESLint reads them: from the current folder inside the workspace, else from the workspace', async () => {
+  const { root, cleanup } = await guardWorkspace({ ...files, 'src/lib/error.py': 'value = eval(text)\n' });
+  try {
+    // `autosnippet -w repo guard src` run from a folder outside the workspace checks repo/src.
+    const outside = await run(root, ['src', '--format', 'json'], os.tmpdir());
+    assert.equal(outside.code, 1, outside.stderr);
+    assert.deepEqual(JSON.parse(outside.stdout).violations.map((v: { path: string }) => v.path).sort(), ['src/error.py', 'src/lib/error.py', 'src/warn.ts', 'src/warn.ts']);
+    // From inside the workspace, `lib` means the folder under the current one.
+    const inside = await run(root, ['lib', '--format', 'json'], path.join(root, 'src'));
+    assert.equal(inside.code, 1, inside.stderr);
+    assert.deepEqual(JSON.parse(inside.stdout).violations.map((v: { path: string }) => v.path), ['src/lib/error.py']);
+    // A path that does not exist is a usage error (ESLint exits 2), named in the message.
+    const missing = await run(root, ['nope/x.ts'], root);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no file or folder "nope\/x\.ts"/);
+    assert.equal(missing.stdout, '');
+  } finally {
+    await cleanup();
+  }
+});
+
+test('--baseline write records today\'s findings; later runs pass until something new appears, and survive moved lines', async () => {
+  const { root, cleanup } = await guardWorkspace(files);
+  try {
+    assert.equal((await run(root, [])).code, 1, 'the eval in src/error.py fails the build without a baseline');
+    const written = await run(root, ['--baseline', 'write']);
+    assert.equal(written.code, 0, written.stderr);
+    assert.match(written.stdout, /Recorded 3 findings in \.autosnippet\/guard\/baseline\.json/);
+    const baseline = JSON.parse(readFileSync(path.join(root, '.autosnippet/guard/baseline.json'), 'utf8'));
+    assert.deepEqual(Object.keys(baseline.files), ['src/error.py', 'src/warn.ts']);
+
+    const first = await run(root, []);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.match(first.stdout, /✔ 0 new problems/);
+    assert.match(first.stdout, /3 findings recorded in \.autosnippet\/guard\/baseline\.json not shown/);
+
+    // Lines added above a baselined finding do not make it new.
+    writeFiles(root, { 'src/error.py': '# a comment\n\nimport os\nvalue = eval(text)\n' });
+    assert.equal((await run(root, [])).code, 0);
+
+    // A new violation fails the run, and only it is reported.
+    writeFiles(root, { 'src/error.py': '# a comment\n\nimport os\nvalue = eval(text)\nother = eval(more)\n' });
+    const added = await run(root, ['--format', 'json']);
+    assert.equal(added.code, 1);
+    const report = JSON.parse(added.stdout);
+    assert.deepEqual(report.violations.filter((v: { baselineState: string }) => v.baselineState === 'new').map((v: { start: { line: number } }) => v.start.line), [5]);
+    assert.deepEqual(report.newCounts, { error: 1, warning: 0, info: 0, hint: 0 });
+    assert.equal((await run(root, ['--baseline', 'ignore'])).code, 1);
+
+    // SARIF: new, unchanged, and the fixed finding as absent.
+    writeFiles(root, { 'src/warn.ts': 'export const n = m.get(k)!.length;\n' });
+    const out = path.join(root, 'guard.sarif');
+    await run(root, ['--format', 'sarif', '-o', out]);
+    const sarif = JSON.parse(readFileSync(out, 'utf8'));
+    const schema = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate: ((d: unknown) => boolean) & { errors?: unknown[] | null } = ajv.compile(schema);
+    assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const results = sarif.runs[0].results as { ruleId: string; baselineState: string }[];
+    assert.deepEqual(results.map((r) => `${r.ruleId}:${r.baselineState}`).sort(), ['py/no-eval:new', 'py/no-eval:unchanged', 'ts/no-empty-catch:absent', 'ts/no-non-null-assertion:unchanged']);
+
+    // The baseline is not a rule file, and a broken one is a configuration error.
+    writeFiles(root, { '.autosnippet/guard/baseline.json': '{"version": 1, "files": {"a.ts": [{"rule": "x"}]}}' });
+    const broken = await run(root, []);
+    assert.equal(broken.code, 2);
+    assert.match(broken.stderr, /baseline\.json: the entries of "a\.ts" need rule, fingerprint/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('the baseline is written by people only, through the Gateway: the CLI creates .autosnippet/ and says so; an agent is refused and audited', async () => {
+  const { ws, root, cleanup } = await guardWorkspace({ 'src/error.py': 'value = eval(text)\n' });
+  try {
+    assert.equal((await run(root, [])).code, 1, 'the eval fails the run');
+    assert.ok(!existsSync(path.join(root, '.autosnippet')), 'a scan writes nothing');
+    const written = await run(root, ['--baseline', 'write']);
+    assert.equal(written.code, 0, written.stderr);
+    assert.match(written.stdout, /Recorded 1 finding in \.autosnippet\/guard\/baseline\.json/);
+    assert.match(written.stderr, /Created \.autosnippet\/ in .* for this first write/);
+    assert.match(readFileSync(path.join(root, '.autosnippet/.gitignore'), 'utf8'), /autosnippet\.db/);
+    assert.equal((await run(root, [])).code, 0, 'the recorded eval no longer fails the run');
+
+    // An agent cannot hide a new finding in the baseline.
+    writeFiles(root, { 'src/error.py': 'value = eval(text)\nother = eval(more)\n' });
+    const catalog = createCatalog();
+    const refused = await catalog.invoke(ws, 'write_guard_baseline', {}, { actor: 'external_agent', channel: 'test' });
+    assert.ok(!refused.ok && refused.error.code === 'PERMISSION_DENIED', JSON.stringify(refused).slice(0, 300));
+    assert.equal((await run(root, [])).code, 1, 'the new eval still fails the run');
+
+    const log = await catalog.invoke(ws, 'query_audit_log', { action: 'write_guard_baseline' }, { actor: 'human', channel: 'test' });
+    assert.ok(log.ok, JSON.stringify(log).slice(0, 300));
+    const entries = (log.data as { entries: { actor: string; result: string }[] }).entries.map((e) => `${e.actor}:${e.result}`).sort();
+    assert.deepEqual(entries, ['external_agent:denied', 'human:ok']);
   } finally {
     await cleanup();
   }

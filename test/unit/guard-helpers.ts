@@ -31,3 +31,8 @@ export function writeFiles(root: string, files: Record<string, string>): void {
 export function rulesFile(rules: Partial<ProjectRuleJson>[], extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ rules: rules.map((r) => ({ message: 'project rule', languages: ['typescript'], why: 'because the team agreed', suggestion: 'do the other thing', ...r })), ...extra }, null, 2);
 }
+
+/** Severity overrides that turn on every built-in rule that is off by default, so tests can reach them. */
+export function allBuiltinsOn(rules: { id: string; severity: string; disabledByDefault?: boolean }[]): Record<string, string> {
+  return Object.fromEntries(rules.filter((r) => r.disabledByDefault).map((r) => [r.id, r.severity]));
+}

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { builtinRules } from '../../src/core/guard/packs';
 import { RuleRunner } from '../../src/core/guard/runner';
 import { TreeSitterHost, grammarFor } from '../../src/core/guard/structural';
@@ -17,7 +19,8 @@ function languageOf(rule: GuardRule): string {
 
 async function idsFound(code: string, language: string): Promise<string[]> {
   await runner.prepare(language);
-  const res = runner.checkText(code, language);
+  // A generous budget: the machine running the tests may be busy, and an incomplete check proves nothing.
+  const res = runner.checkText(code, language, { budgetMs: 10_000 });
   assert.equal(res.incomplete, false, `check of ${language} was incomplete: ${JSON.stringify(res.stopped)}`);
   return res.violations.map((v) => v.ruleId);
 }
@@ -54,6 +57,32 @@ test('built-in structural queries compile for every language they name', async (
       const g = grammarFor(l);
       assert.ok(g, `${r.id}: no grammar for ${l}`);
       await assert.doesNotReject(host.compileQuery(g, r.pattern.query), `${r.id} does not compile for ${l}`);
+    }
+  }
+});
+
+test("a built-in rule finds nothing in a text without any of its needles (so such texts are not searched with it)", async () => {
+  // The corpus: every example, and this repository's own sources and fixtures.
+  const texts: { text: string; language: string }[] = rules.flatMap((r) => (r.examples ?? []).flatMap((e) => [e.bad, e.good].map((text) => ({ text, language: e.language ?? languageOf(r) }))));
+  const byExtension: Record<string, string> = { ts: 'typescript', js: 'javascript', swift: 'swift', m: 'objective-c', h: 'objective-c', py: 'python', go: 'go', java: 'java', kt: 'kotlin', rs: 'rust' };
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      const ext = e.name.split('.').pop()!;
+      if (e.isDirectory()) walk(p);
+      else if (byExtension[ext] && statSync(p).size < 500_000) texts.push({ text: readFileSync(p, 'utf8'), language: byExtension[ext] });
+    }
+  };
+  walk(path.join(__dirname, '../../src'));
+  walk(path.join(__dirname, '../fixtures'));
+  for (const r of rules) {
+    if (r.pattern.kind !== 'regex' || !r.needles) continue;
+    // The rule without its needles (its refiner still applies): wherever it finds something, a needle is there.
+    const alone = new RuleRunner([{ ...r, needles: undefined }], { severityOverrides: { [r.id]: r.severity }, ruleExclusions: [] });
+    for (const { text, language } of texts) {
+      if (!r.languages.includes('*') && !r.languages.includes(language)) continue;
+      const found = alone.checkText(text, language, { budgetMs: 10_000 }).violations;
+      if (found.length) assert.ok(r.needles.some((n) => text.includes(n)), `${r.id} found "${found[0].matchedText}" in a text without any of ${JSON.stringify(r.needles)}`);
     }
   }
 });

@@ -79,3 +79,25 @@ test('the time budget interrupts a running regex on this thread', () => {
   assert.ok(performance.now() - t0 < 500);
   assert.equal(budget.run(() => /b/.test('abc'), 50), true);
 });
+
+test('a scan on worker threads runs without per-file watchdogs; a batch that overruns its deadline is checked again under them', async () => {
+  const { ws, cleanup } = await guardWorkspace({
+    '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/slow', regex: '[a-z]+\\d' }, { id: 'project/after', regex: '\\bfetch\\(' }]),
+    // Ordinary code first, so the file does not look minified (minified files are not checked).
+    'src/big.ts': `${Array.from({ length: 300 }, (_, i) => `const x${i} = ${i};`).join('\n')}\nfetch(u);\n${'a'.repeat(60_000)}\n`,
+    'src/small.ts': 'eval(x);\n',
+  });
+  const engine = new GuardEngine(ws);
+  try {
+    const t0 = performance.now();
+    const scan = await engine.scan({ budgetMs: 100 });
+    const elapsed = performance.now() - t0;
+    assert.equal(scan.threaded, true);
+    assert.ok(elapsed < 15_000, `the scan took ${elapsed} ms`);
+    assert.deepEqual(scan.stopped.map((s) => [s.path, s.ruleId]), [['src/big.ts', 'project/slow']]);
+    assert.deepEqual(scan.violations.map((v) => `${v.path}:${v.ruleId}`).sort(), ['src/big.ts:project/after', 'src/small.ts:ts/no-eval']);
+  } finally {
+    await engine.dispose();
+    await cleanup();
+  }
+});

@@ -18,7 +18,7 @@ function error(r: ToolResult): { code: string; message: string; field?: string }
 }
 
 test('guard tools: check, explain, list, with valid and invalid input', async () => {
-  const { ws, cleanup } = await guardWorkspace({});
+  const { ws, cleanup } = await guardWorkspace({}, { guard: { severityOverrides: { 'ts/no-non-null-assertion': 'warning' } } });
   try {
     const checked = data(await catalog.invoke(ws, 'guard_check', { code: 'const n = a!.b;\neval(x);', language: 'ts' }, agent));
     assert.deepEqual(checked.violations.map((v: { ruleId: string }) => v.ruleId), ['ts/no-non-null-assertion', 'ts/no-eval']);
@@ -50,7 +50,7 @@ test('scan_project pages its violations, reports progress, and compliance_report
   const files: Record<string, string> = {};
   for (let i = 0; i < 100; i++) files[`src/f${i}.ts`] = `export const v = eval(x${i});\nconsole.log(v);\n`;
   files['src/clean.ts'] = 'export const ok = 1;\n';
-  const { ws, root, cleanup } = await guardWorkspace(files);
+  const { ws, root, cleanup } = await guardWorkspace(files, { guard: { severityOverrides: { 'ts/no-console-log': 'hint' } } });
   try {
     const progress: number[] = [];
     const first = await catalog.invoke(ws, 'scan_project', {}, { ...agent, progress: (p) => progress.push(p.done ?? 0) });

@@ -35,16 +35,22 @@ test('.autosnippet/settings.json: missing is fine and never created; good values
       'guard.severityOverrides': { 'ts/no-eval': 'off' },
       'autosnippet.guard.enabled': 'no',
       'autosnippet.skills.allowScripts': true,
+      'autosnippet.guard.skipKinds': ['vendored', 'test'],
       'autosnippet.colour': 'blue',
     }));
     const values = readSettingsFile(dir, log);
-    assert.deepEqual(values, { 'guard.exclude': ['dist/**'], 'guard.severityOverrides': { 'ts/no-eval': 'off' }, 'skills.allowScripts': true });
+    assert.deepEqual(values, { 'guard.exclude': ['dist/**'], 'guard.severityOverrides': { 'ts/no-eval': 'off' }, 'skills.allowScripts': true, 'guard.skipKinds': ['vendored', 'test'] });
     assert.equal(warnings.length, 2);
     assert.match(warnings.join('\n'), /"autosnippet\.guard\.enabled" is ignored: it must be true or false/);
     assert.match(warnings.join('\n'), /unknown setting "autosnippet\.colour"/);
     const s = settingsFrom(values);
-    assert.deepEqual(s.guard, { enabled: true, exclude: ['dist/**'], severityOverrides: { 'ts/no-eval': 'off' } });
+    assert.deepEqual(s.guard, { enabled: true, exclude: ['dist/**'], severityOverrides: { 'ts/no-eval': 'off' }, skipKinds: ['vendored', 'test'] });
     assert.equal(s.skills.allowScripts, true);
+
+    // A kind guard does not know is named, and the default kinds stay.
+    writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({ 'autosnippet.guard.skipKinds': ['vendored', 'vendor'] }));
+    assert.deepEqual(readSettingsFile(dir, log), {});
+    assert.match(warnings.at(-1) ?? '', /"autosnippet\.guard\.skipKinds" is ignored: "vendor" in the list: it must be one of "production", "test"/);
 
     writeFileSync(path.join(dir, SETTINGS_FILE), '{ not json');
     assert.deepEqual(readSettingsFile(dir, log), {});

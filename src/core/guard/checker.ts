@@ -1,6 +1,6 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
 import type { TimeBudget } from './budget';
-import type { CompiledRuleSet, Task } from './compile';
+import type { CompiledRuleSet, RegexTask, Task } from './compile';
 import { maskText, type MaskedText } from './mask';
 import { runRegexTask, runStructuralTask, type RawMatch } from './match';
 import type { StoppedRule } from './rule';
@@ -12,12 +12,18 @@ export interface RunOptions {
   /** Re-check only around what changed since the last check of the same document. */
   incremental?: boolean;
   budgetMs: number;
+  /**
+   * Run regexes that are not proven linear under the watchdog (default). A scan worker turns it off:
+   * its whole batch has a deadline, and a worker past it is stopped from outside.
+   */
+  guarded?: boolean;
 }
 
 export interface RunResult {
   matches: RawMatch[];
   masked: MaskedText;
-  lineStarts: number[];
+  /** Offsets where lines start, computed on first use (a file without matches never needs them). */
+  readonly lineStarts: number[];
   stopped: StoppedRule[];
   incomplete: boolean;
   /** Characters actually re-checked (the whole text, or the window around an edit). */
@@ -31,6 +37,9 @@ interface DocumentState {
   matches: RawMatch[];
   trees: Map<string, TS.Tree>;
 }
+
+/** Characters of built-in regex work small enough to run without the watchdog (an edit's window). */
+const SMALL_WINDOW = 16 * 1024;
 
 /** Lines of context re-checked on each side of an edit, for patterns that span lines. */
 const MARGIN_LINES = 40;
@@ -50,7 +59,8 @@ export class DocumentChecker {
   run(set: CompiledRuleSet, setKey: string, text: string, opts: RunOptions): RunResult {
     const deadline = performance.now() + opts.budgetMs;
     const masked = maskText(text, set.language);
-    const lineStarts = computeLineStarts(text);
+    let starts: number[] | undefined;
+    const lineStarts = () => (starts ??= computeLineStarts(text));
     const key = opts.documentKey;
     const prev = key !== undefined ? this.docs.get(key) : undefined;
     const bench = key !== undefined ? this.benched.get(`${setKey}\u0000${key}`) : undefined;
@@ -61,7 +71,7 @@ export class DocumentChecker {
     let edit: Edit | undefined;
     if (opts.incremental && prev && prev.setKey === setKey) {
       edit = diff(prev.text, text, prev.masked.code, masked.code);
-      const window = edit && editWindow(edit, prev.matches, lineStarts, text.length);
+      const window = edit && editWindow(edit, prev.matches, lineStarts(), text.length);
       if (window) {
         ({ from, to } = window);
         kept = window.kept;
@@ -77,26 +87,37 @@ export class DocumentChecker {
     // Results without a stopped regex rule stay consistent (that rule is benched from now on);
     // a stopped parse or query leaves partial matches, which must not seed an incremental check.
     let storable = true;
-    const regexTasks = set.tasks.filter((t, i) => t.kind === 'regex' && !bench?.has(i));
+    const regexTasks = set.tasks.filter((t, i) => t.kind === 'regex' && !bench?.has(i)) as RegexTask[];
     for (const i of bench ?? []) {
       stopped.push(...stopReport(set, set.tasks[i], opts.budgetMs, 'skipped on this document: it ran past the time budget here before'));
       incomplete = true;
     }
     const input = { raw: text, masked };
+    const runTask = (task: RegexTask) => {
+      const local: RawMatch[] = [];
+      runRegexTask(task, set, input, from, to, local);
+      for (const m of local) matches.push(m);
+    };
+    // Proven-linear regexes run as they are, and so does every regex when the caller keeps its own
+    // deadline, or built-in ones (never worse than quadratic, a test holds them to it) on the few
+    // lines around an edit. The rest run under the watchdog, the only thing that stops a
+    // backtracking regex, at the price of a thread per call.
+    const small = to - from <= SMALL_WINDOW;
+    const free = (t: RegexTask) => opts.guarded === false || t.linear || (small && t.trusted);
+    const watched = regexTasks.filter((t) => !free(t));
+    if (from < to) for (const t of regexTasks) if (free(t)) runTask(t);
     let next = 0;
     let current = -1;
-    while (from < to && next < regexTasks.length) {
+    while (from < to && next < watched.length) {
       const remaining = deadline - performance.now();
       const finished = this.budget.run(() => {
-        for (; next < regexTasks.length; next++) {
+        for (; next < watched.length; next++) {
           current = next;
-          const local: RawMatch[] = [];
-          runRegexTask(regexTasks[next] as Extract<Task, { kind: 'regex' }>, set, input, from, to, local);
-          for (const m of local) matches.push(m);
+          runTask(watched[next]);
         }
       }, remaining / 2);
       if (finished) break;
-      const slow = regexTasks[current];
+      const slow = watched[current];
       stopped.push(...stopReport(set, slow, opts.budgetMs));
       if (key !== undefined) this.benchTask(`${setKey}\u0000${key}`, set.tasks.indexOf(slow));
       incomplete = true;
@@ -106,6 +127,7 @@ export class DocumentChecker {
     const trees = new Map<string, TS.Tree>();
     for (const [i, task] of set.tasks.entries()) {
       if (task.kind !== 'structural' || bench?.has(i)) continue;
+      if (task.prefilter && !task.prefilter.test(masked.code)) continue;
       let tree = trees.get(task.grammar);
       if (!tree && prev && prev.setKey === setKey && prev.text === text) tree = prev.trees.get(task.grammar);
       if (tree) trees.set(task.grammar, tree);
@@ -113,7 +135,7 @@ export class DocumentChecker {
         let old = prev?.setKey === setKey ? prev.trees.get(task.grammar) : undefined;
         if (old && edit) {
           old = old.copy();
-          old.edit(toTreeEdit(edit, prev!.text, text));
+          old.edit(toTreeEdit(edit, prev!.text, lineStarts()));
         }
         tree = this.treeSitter.parse(task.grammar, text, edit ? old : undefined, deadline);
         if (old && old !== prev?.trees.get(task.grammar)) old.delete();
@@ -142,7 +164,12 @@ export class DocumentChecker {
     } else {
       for (const t of trees.values()) t.delete();
     }
-    return { matches: all, masked, lineStarts, stopped, incomplete, checkedChars: Math.max(0, to - from) };
+    return {
+      matches: all, masked, stopped, incomplete, checkedChars: Math.max(0, to - from),
+      get lineStarts() {
+        return lineStarts();
+      },
+    };
   }
 
   forget(documentKey: string): void {
@@ -209,18 +236,24 @@ interface Edit {
 function diff(oldText: string, newText: string, oldCode: string, newCode: string): Edit | undefined {
   if (oldText === newText) return undefined;
   const max = Math.min(oldText.length, newText.length);
+  const same = (i: number, j: number) => oldText.charCodeAt(i) === newText.charCodeAt(j) && oldCode.charCodeAt(i) === newCode.charCodeAt(j);
+  // Whole chunks first, compared natively; a character loop only inside the chunk that differs.
   let p = 0;
-  while (p < max && oldText.charCodeAt(p) === newText.charCodeAt(p) && oldCode.charCodeAt(p) === newCode.charCodeAt(p)) p++;
-  let s = 0;
+  while (p + CHUNK <= max && oldText.slice(p, p + CHUNK) === newText.slice(p, p + CHUNK) && oldCode.slice(p, p + CHUNK) === newCode.slice(p, p + CHUNK)) p += CHUNK;
+  while (p < max && same(p, p)) p++;
   const maxS = max - p;
-  while (s < maxS) {
-    const a = oldText.length - 1 - s;
-    const b = newText.length - 1 - s;
-    if (oldText.charCodeAt(a) !== newText.charCodeAt(b) || oldCode.charCodeAt(a) !== newCode.charCodeAt(b)) break;
-    s++;
+  let s = 0;
+  while (s + CHUNK <= maxS) {
+    const a = oldText.length - s;
+    const b = newText.length - s;
+    if (oldText.slice(a - CHUNK, a) !== newText.slice(b - CHUNK, b) || oldCode.slice(a - CHUNK, a) !== newCode.slice(b - CHUNK, b)) break;
+    s += CHUNK;
   }
+  while (s < maxS && same(oldText.length - 1 - s, newText.length - 1 - s)) s++;
   return { start: p, oldEnd: oldText.length - s, newEnd: newText.length - s };
 }
+
+const CHUNK = 512;
 
 /**
  * The window to re-check (whole lines around the edit plus a margin) and the previous matches that
@@ -246,20 +279,24 @@ function editWindow(edit: Edit, old: RawMatch[], lineStarts: number[], length: n
   return { from, to, kept };
 }
 
-function toTreeEdit(edit: Edit, oldText: string, newText: string): TS.Edit {
-  const point = (text: string, offset: number) => {
-    const before = text.lastIndexOf('\n', offset - 1);
-    let row = 0;
-    for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) row++;
-    return { row, column: offset - (before + 1) };
-  };
+function toTreeEdit(edit: Edit, oldText: string, newLineStarts: number[]): TS.Edit {
+  // Rows from the new text's line starts; the old end's row is the start's plus the lines the edit removed.
+  const point = (row: number, lineStart: number, offset: number) => ({ row, column: offset - lineStart });
+  const startRow = lineOf(newLineStarts, edit.start);
+  const newEndRow = lineOf(newLineStarts, edit.newEnd);
+  let oldEndRow = startRow;
+  let oldLineStart = newLineStarts[startRow];
+  for (let i = oldText.indexOf('\n', edit.start); i !== -1 && i < edit.oldEnd; i = oldText.indexOf('\n', i + 1)) {
+    oldEndRow++;
+    oldLineStart = i + 1;
+  }
   return {
     startIndex: edit.start,
     oldEndIndex: edit.oldEnd,
     newEndIndex: edit.newEnd,
-    startPosition: point(newText, edit.start),
-    oldEndPosition: point(oldText, edit.oldEnd),
-    newEndPosition: point(newText, edit.newEnd),
+    startPosition: point(startRow, newLineStarts[startRow], edit.start),
+    oldEndPosition: point(oldEndRow, oldLineStart, edit.oldEnd),
+    newEndPosition: point(newEndRow, newLineStarts[newEndRow], edit.newEnd),
   } as TS.Edit;
 }
 

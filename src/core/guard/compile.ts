@@ -11,6 +11,8 @@ export interface RegexMember {
   sticky: RegExp;
   /** Capture group (in the combined regex) that wraps this member's alternative. */
   group: number;
+  /** One of these is in every match (GuardRule.needles); none in a text means no match there. */
+  needles?: string[];
 }
 
 /**
@@ -23,6 +25,10 @@ export interface RegexTask {
   scope: MatchScope;
   members: RegexMember[];
   combined?: RegExp;
+  /** Every member is proven linear-time (see regex-safety.ts): it needs no watchdog. */
+  linear: boolean;
+  /** Every member is a built-in rule, which a test keeps from backtracking worse than quadratically. */
+  trusted: boolean;
 }
 
 export interface StructuralTask {
@@ -31,6 +37,8 @@ export interface StructuralTask {
   /** Rule index per query pattern index. */
   ruleOfPattern: number[];
   query: TS.Query;
+  /** Texts whose code this does not match are not parsed for the task. */
+  prefilter?: RegExp;
 }
 
 export type Task = RegexTask | StructuralTask;
@@ -52,7 +60,7 @@ export function queryKey(grammar: string, ruleId: string): string {
 
 export function compileRuleSet(language: string, rules: GuardRule[], queries: QueryTable): CompiledRuleSet {
   const tasks: Task[] = [];
-  const combinable = new Map<string, { scope: MatchScope; flags: string; members: { index: number; source: string }[] }>();
+  const combinable = new Map<string, { scope: MatchScope; flags: string; linear: boolean; members: { index: number; source: string; needles?: string[] }[] }>();
   const grammars = new Set<string>();
   rules.forEach((rule, index) => {
     if (rule.pattern.kind === 'structural') {
@@ -60,43 +68,46 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       const query = grammar ? queries.get(queryKey(grammar, rule.id)) : undefined;
       if (!grammar || !query) return;
       grammars.add(grammar);
-      tasks.push({ kind: 'structural', grammar, ruleOfPattern: Array.from({ length: query.patternCount() }, () => index), query });
+      const prefilter = rule.pattern.prefilter ? new RegExp(rule.pattern.prefilter) : undefined;
+      tasks.push({ kind: 'structural', grammar, ruleOfPattern: Array.from({ length: query.patternCount() }, () => index), query, ...(prefilter ? { prefilter } : {}) });
       return;
     }
     const p = rule.pattern as RegexPattern;
     const flags = normalizeFlags(p.flags);
     const shape = regexShape(p.regex);
     if (rule.origin === 'builtin' && !shape.named && !shape.backreferences) {
-      const key = `${p.scope ?? 'code'}/${flags}`;
+      // Proven-linear rules combine among themselves, so their alternation stays proven.
+      const linear = rule.linear === true;
+      const key = `${p.scope ?? 'code'}/${flags}/${linear}`;
       let g = combinable.get(key);
-      if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, members: [] }));
-      g.members.push({ index, source: p.regex });
+      if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, linear, members: [] }));
+      g.members.push({ index, source: p.regex, needles: rule.needles });
     } else {
-      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)] });
+      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)], linear: rule.linear === true, trusted: rule.origin === 'builtin' });
     }
   });
   const combinedTasks: RegexTask[] = [];
   for (const g of combinable.values()) {
     if (g.members.length === 1) {
-      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0)] });
+      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0, g.members[0].needles)], linear: g.linear, trusted: true });
       continue;
     }
     let group = 1;
     const members: RegexMember[] = [];
     const parts: string[] = [];
     for (const m of g.members) {
-      members.push(member(m.index, m.source, g.flags, group));
+      members.push(member(m.index, m.source, g.flags, group, m.needles));
       parts.push(`(${m.source})`);
       group += 1 + regexShape(m.source).groups;
     }
-    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g') });
+    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g'), linear: g.linear, trusted: true });
   }
   // Trusted, combined work first: a slow project rule then cannot starve the built-ins.
   return { language, rules, tasks: [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')], grammars: [...grammars] };
 }
 
-function member(index: number, source: string, flags: string, group: number): RegexMember {
-  return { index, global: new RegExp(source, flags + 'g'), sticky: new RegExp(source, flags + 'yd'), group };
+function member(index: number, source: string, flags: string, group: number, needles?: string[]): RegexMember {
+  return { index, global: new RegExp(source, flags + 'g'), sticky: new RegExp(source, flags + 'yd'), group, ...(needles?.length ? { needles } : {}) };
 }
 
 export function normalizeFlags(flags: string | undefined): string {

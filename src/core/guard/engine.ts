@@ -1,25 +1,44 @@
 import { statSync } from 'node:fs';
+import path from 'node:path';
+import { classifyFile, type FileKind } from '../files/classify';
+import { headerLanguage } from './header-language';
+import { BASELINE_FILE, buildBaseline, compareWithBaseline, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead } from './baseline';
+import { followLinterSettings, readLinterSettings } from './linter-config';
+import { PatternVetting } from './vetting';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 import type { Settings } from '../settings';
 import { WorkerPool } from '../workers/pool';
 import { GlobSet } from './filters';
-import { listWorkspaceFiles } from './files';
+import { listWorkspaceFiles, relPath } from './files';
 import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import { builtinRules } from './packs';
 import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
-import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from './rule';
 import { severityRank } from './rule';
-import { RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
-import { grammarFor, TreeSitterHost } from './structural';
-import type { CheckFilesJob, FileCheck } from './worker-tasks';
+import { DEFAULT_SKIP_KINDS, RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
+import { TreeSitterHost } from './structural';
+import { guardWorkerHandlers, type CheckFilesJob, type FileCheck } from './worker-tasks';
+
+/** The guard's worker thread: dist/guard-worker.js beside the bundle, or worker-main.ts from the sources. */
+const GUARD_WORKER = { bundled: 'guard-worker.js', source: path.join(__dirname, 'worker-main.ts') };
+
+/** Rules another part of AutoSnippet contributes (see GuardEngine.addRuleSource). */
+export interface RuleSource {
+  /** Changes when the rules change; cheap and synchronous, asked on every use. */
+  key(): string;
+  rules(): GuardRule[];
+  /** Catches up with the files the rules come from; `force` when a watcher saw them change. */
+  refresh?(force?: boolean): Promise<void>;
+}
 
 /** What the engine needs from a workspace (a `Workspace` satisfies it). */
 export interface GuardHost {
   root: string;
   settings: Settings;
   log: Logger;
+  /** Creates `.autosnippet/` (with its .gitignore) before the first file guard writes there: the baseline. */
+  ensureDataDir?(): void;
 }
 
 export interface RuleStatus {
@@ -37,6 +56,8 @@ export interface ScanOptions {
   progress?(p: { done: number; total: number; message?: string }): void;
   budgetMs?: number;
   maxFileBytes?: number;
+  /** Compare with the project's baseline (`.autosnippet/guard/baseline.json`) when there is one; default `use`. */
+  baseline?: 'use' | 'ignore';
 }
 
 export interface ScanResult {
@@ -50,12 +71,17 @@ export interface ScanResult {
   /** Rules stopped by the time budget, per file. */
   stopped: { path: string; ruleId: string; detail: string }[];
   skipped: { path: string; reason: string }[];
+  /** Files not checked for their kind (vendored, generated, minified by default), counted per kind. */
+  notChecked: Partial<Record<FileKind, number>>;
+  /** Against the baseline, when the project has one: each violation carries its `baselineState`. */
+  baseline?: { file: string; new: number; unchanged: number; absent: AbsentFinding[] };
+  /** Counts of the violations that are not in the baseline (all of them without one). */
+  newCounts: Record<Severity, number>;
   problems: RuleProblem[];
   threaded: boolean;
 }
 
 const BATCH_FILES = 24;
-const BATCH_BYTES = 1 << 20;
 
 /**
  * The guard for one workspace: the built-in packs, the project's rules (only when the workspace is
@@ -64,39 +90,67 @@ const BATCH_BYTES = 1 << 20;
  * threads.
  */
 export class GuardEngine {
-  private readonly sources = new Map<string, GuardRule[]>();
-  private readonly verdicts = new Map<string, PatternVerdict>();
+  private readonly sources = new Map<string, RuleSource>();
   private readonly treeSitter = new TreeSitterHost();
   private readonly fileCache = new Map<string, { key: string; mtimeMs: number; bytes: number; result: FileCheck }>();
   private state?: Promise<LoadedState>;
   private stateKey = '';
   private generation = 0;
   readonly pool: WorkerPool;
+  private readonly vetting: PatternVetting;
   private readonly ownsPool: boolean;
 
   constructor(private readonly host: GuardHost, options: { pool?: WorkerPool; budgetMs?: number } = {}) {
-    this.pool = options.pool ?? new WorkerPool({ log: host.log });
+    this.pool = options.pool ?? new WorkerPool({ entry: GUARD_WORKER, handlers: guardWorkerHandlers, log: host.log });
+    this.vetting = new PatternVetting(this.treeSitter, this.pool, host.log);
     this.ownsPool = !options.pool;
     this.budgetMs = options.budgetMs;
   }
 
   private readonly budgetMs?: number;
 
-  /** Adds or replaces rules from another source (recipes' constraints, an extension); they are validated like project rules. */
+  /** Adds or replaces a fixed list of rules from another source (an extension); validated like project rules. */
   setRuleSource(name: string, rules: GuardRule[]): void {
-    this.sources.set(name, rules);
+    this.addRuleSource(name, { key: () => '', rules: () => rules });
+  }
+
+  /**
+   * Adds or replaces a source of rules that change on their own (the guard constraints of published
+   * recipes): its rules are read again whenever its key changes.
+   */
+  addRuleSource(name: string, source: RuleSource): void {
+    this.sources.set(name, source);
     this.invalidate();
+  }
+
+  /** Lets every source catch up with the files it reads (before a scan, or, forced, when a watcher saw them change). */
+  async refreshSources(force = false): Promise<void> {
+    for (const [name, s] of this.sources) {
+      try {
+        await s.refresh?.(force);
+      } catch (e) {
+        this.host.log.warn(`guard: the rule source ${name} could not refresh: ${(e as Error).message}`);
+      }
+    }
   }
 
   /** Re-reads the project's rule files on the next use. */
   invalidate(): void {
     this.generation++;
     this.fileCache.clear();
+    this.baselineRead = undefined;
   }
 
   private key(): string {
     const s = this.host.settings;
-    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude]);
+    const sources = [...this.sources.values()].map((src) => {
+      try {
+        return src.key();
+      } catch {
+        return '?';
+      }
+    });
+    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude, s.guard.skipKinds, sources]);
   }
 
   private loaded(): Promise<LoadedState> {
@@ -116,7 +170,14 @@ export class GuardEngine {
     const problems: RuleProblem[] = [...project.problems];
     const statuses = new Map<string, RuleStatus>();
     for (const rule of builtinRules()) statuses.set(rule.id, { rule, active: true, severity: rule.severity });
-    const foreign: GuardRule[] = [...project.rules, ...[...this.sources.values()].flat()];
+    const foreign: GuardRule[] = [...project.rules];
+    for (const [name, src] of this.sources) {
+      try {
+        foreign.push(...src.rules());
+      } catch (e) {
+        problems.push({ source: name, code: 'UNREADABLE_RULES', message: `The rules of ${name} could not be read: ${(e as Error).message}` });
+      }
+    }
     const seen = new Set<string>();
     const candidates: GuardRule[] = [];
     for (const rule of foreign) {
@@ -131,74 +192,28 @@ export class GuardEngine {
       }
       candidates.push(rule);
     }
-    const invalid = await this.validate(candidates, problems);
-    for (const rule of candidates) {
-      const why = invalid.get(rule.id);
+    const invalid = await this.vetting.vet(candidates, problems);
+    for (const candidate of candidates) {
+      const why = invalid.get(candidate.id);
+      const verdict = this.vetting.verdictOf(candidate);
+      const rule = verdict?.linear ? { ...candidate, linear: true } : candidate;
       const replaced = statuses.get(rule.id);
       if (!why && replaced?.rule.origin === 'builtin') this.host.log.info(`guard: ${rule.source} replaces the built-in rule ${rule.id}`);
       statuses.set(rule.id, why ? { rule, active: false, reason: why, severity: rule.severity } : { rule, active: true, severity: rule.severity });
     }
     const severityOverrides = { ...project.severity, ...s.guard.severityOverrides };
+    const ruleExclusions = [...project.ruleExclusions];
+    const linters = readLinterSettings(this.host.root);
     for (const st of statuses.values()) {
       const o = severityOverrides[st.rule.id];
       if (o === 'off') Object.assign(st, { active: false, reason: 'turned off by a severity override' });
       else if (o && o in severityRank) st.severity = o as Severity;
-      else if (st.rule.disabledByDefault) Object.assign(st, { active: false, reason: 'off by default; turn it on with a severity override' });
+      else followLinterSettings(st, linters, ruleExclusions, severityOverrides);
     }
-    const config: RunnerConfig = { severityOverrides, ruleExclusions: project.ruleExclusions };
+    const config: RunnerConfig = { severityOverrides, ruleExclusions, skipKinds: s.guard.skipKinds ?? [...DEFAULT_SKIP_KINDS] };
     const active = [...statuses.values()].filter((st) => st.active).map((st) => st.rule);
     const runner = new RuleRunner(active, config, this.treeSitter);
     return { project, problems, statuses, runner, config, active, exclude: new GlobSet([...project.exclude, ...s.guard.exclude]), rulesKey: `${this.host.root}|${this.stateKey}` };
-  }
-
-  /** Regex safety (in a worker) and query compilation; returns rule id → why it was refused. */
-  private async validate(rules: GuardRule[], problems: RuleProblem[]): Promise<Map<string, string>> {
-    const invalid = new Map<string, string>();
-    const refuse = (rule: GuardRule, code: RuleProblem['code'], message: string, hint?: string) => {
-      invalid.set(rule.id, message);
-      problems.push({ source: rule.source, ruleId: rule.id, code, message: `${rule.id}: ${message}`, hint });
-    };
-    const toAnalyze: GuardRule[] = [];
-    for (const rule of rules) {
-      const unknown = rule.languages.filter((l) => l !== '*' && !normalizeLanguage(l));
-      if (unknown.length) this.host.log.warn(`guard: rule ${rule.id} names unknown language(s) ${unknown.join(', ')}; known: ${knownLanguages().join(', ')}`);
-      if (rule.pattern.kind === 'regex') {
-        const syntax = checkPatternSyntax(rule.pattern.regex, rule.pattern.flags ?? '');
-        if (syntax) refuse(rule, 'INVALID_RULE', syntax.message!, 'Test the pattern in a JavaScript console: new RegExp(source, flags).');
-        else if (!this.verdicts.has(verdictKey(rule))) toAnalyze.push(rule);
-        continue;
-      }
-      const grammars = [...new Set(rule.languages.map((l) => grammarFor(normalizeLanguage(l) ?? l)).filter((g): g is string => !!g))];
-      if (grammars.length === 0) {
-        refuse(rule, 'INVALID_RULE', `structural patterns need a parser, and there is none for ${rule.languages.join(', ')}.`, 'Use a regex for this language.');
-        continue;
-      }
-      for (const g of grammars) {
-        try {
-          (await this.treeSitter.compileQuery(g, rule.pattern.query)).delete();
-        } catch (e) {
-          refuse(rule, 'INVALID_RULE', `the tree-sitter query does not compile for ${g}: ${(e as Error).message}`, 'Check node names in the grammar (e.g. with the tree-sitter playground).');
-          break;
-        }
-      }
-    }
-    if (toAnalyze.length) {
-      const patterns = toAnalyze.map((r) => ({ source: (r.pattern as { regex: string }).regex, flags: (r.pattern as { flags?: string }).flags ?? '' }));
-      let verdicts: PatternVerdict[];
-      try {
-        verdicts = await this.pool.run<PatternVerdict[]>('guard.analyzePatterns', { patterns, timeoutMs: 2000 }, { timeoutMs: 20_000 + 3000 * patterns.length });
-      } catch (e) {
-        this.host.log.warn(`guard: regex analysis failed (${(e as Error).message}); project patterns run under the time budget only`);
-        verdicts = patterns.map(() => ({ ok: true, status: 'tolerated', message: 'not analyzed' }));
-      }
-      toAnalyze.forEach((r, i) => this.verdicts.set(verdictKey(r), verdicts[i]));
-    }
-    for (const rule of rules) {
-      if (rule.pattern.kind !== 'regex' || invalid.has(rule.id)) continue;
-      const v = this.verdicts.get(verdictKey(rule));
-      if (v && !v.ok) refuse(rule, v.status === 'invalid' ? 'INVALID_RULE' : 'UNSAFE_PATTERN', v.message ?? 'unsafe pattern', 'The rule is not loaded until its pattern is fixed.');
-    }
-    return invalid;
   }
 
   async rules(): Promise<RuleStatus[]> {
@@ -225,12 +240,16 @@ export class GuardEngine {
 
   /** Checks text. With `documentKey` + `incremental`, only the lines around the last edit are re-checked. */
   async check(text: string, language: string, opts: TextCheckOptions = {}): Promise<CheckResult> {
-    const lang = normalizeLanguage(language);
-    if (!lang) throw new AutoSnippetError(ErrorCode.InvalidInput, `Unknown language "${language}".`, `Use one of: ${knownLanguages().join(', ')}.`);
+    const known = normalizeLanguage(language);
+    if (!known) throw new AutoSnippetError(ErrorCode.InvalidInput, `Unknown language "${language}".`, `Use one of: ${knownLanguages().join(', ')}.`);
+    const lang = opts.path !== undefined ? headerLanguage(path.join(this.host.root, opts.path), text, known) : known;
     const state = await this.loaded();
     if (opts.path !== undefined && state.exclude.has(opts.path)) return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
     await state.runner.prepare(lang);
-    return state.runner.checkText(text, lang, { budgetMs: this.budgetMs, ...opts });
+    const res = state.runner.checkText(text, lang, { budgetMs: this.budgetMs, ...opts });
+    const read = opts.path !== undefined && res.violations.length ? this.baseline() : undefined;
+    if (read?.ok) compareWithBaseline(read.baseline, res.violations, (p) => p === opts.path);
+    return res;
   }
 
   forgetDocument(documentKey: string): void {
@@ -240,9 +259,19 @@ export class GuardEngine {
   /** Checks files or folders (workspace scan when `paths` is empty) on worker threads. */
   async scan(opts: ScanOptions = {}): Promise<ScanResult> {
     const t0 = performance.now();
+    await this.refreshSources();
     const state = await this.loaded();
     const languages = new Set(knownLanguages().filter((l) => state.runner.rulesFor(l).length > 0));
+    // Vendored and generated files that their path gives away are not even read.
+    const notChecked: Partial<Record<FileKind, number>> = {};
+    const checked = (rel: string) => {
+      const kind = classifyFile(rel).kind;
+      if (state.runner.checks(kind)) return true;
+      notChecked[kind] = (notChecked[kind] ?? 0) + 1;
+      return false;
+    };
     const listing = await listWorkspaceFiles(this.host, { paths: opts.paths, exclude: state.exclude, languages, signal: opts.signal });
+    listing.files = listing.files.filter((f) => checked(f.rel));
     const total = listing.files.length;
     opts.progress?.({ done: 0, total, message: `${total} files to check` });
     const results: FileCheck[] = [];
@@ -254,12 +283,29 @@ export class GuardEngine {
     }
     let done = results.length;
     const batches = batch(pending);
-    const job = (files: typeof pending): CheckFilesJob => ({
+    const budgetMs = opts.budgetMs ?? 2000;
+    const job = (files: typeof pending, guarded: boolean): CheckFilesJob => ({
       root: this.host.root, rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
-      budgetMs: opts.budgetMs ?? 2000, maxFileBytes: opts.maxFileBytes ?? 4 << 20,
+      budgetMs, maxFileBytes: opts.maxFileBytes ?? 4 << 20, guarded,
     });
+    // On worker threads a batch runs without per-file watchdogs, under one deadline for the batch; a
+    // batch past it (a regex backtracking on some file) is run again file by file under watchdogs,
+    // which name and skip the slow rule.
+    const threaded = this.pool.threaded;
+    const runBatch = async (files: typeof pending): Promise<FileCheck[]> => {
+      if (!threaded) return this.pool.run<FileCheck[]>('guard.checkFiles', job(files, true), { signal: opts.signal });
+      // Generous: a batch is a few milliseconds of work unless a regex backtracks on some file.
+      const deadline = 15 * budgetMs + files.length * budgetMs;
+      try {
+        return await this.pool.run<FileCheck[]>('guard.checkFiles', job(files, false), { signal: opts.signal, timeoutMs: deadline });
+      } catch (e) {
+        if (!(e instanceof AutoSnippetError && e.code === 'TIMEOUT')) throw e;
+        this.host.log.warn(`guard: a batch of ${files.length} files ran past ${Math.round(deadline)} ms; checking its files one by one under the time budget`);
+        return this.pool.run<FileCheck[]>('guard.checkFiles', job(files, true), { signal: opts.signal });
+      }
+    };
     await Promise.all(batches.map(async (files) => {
-      const out = await this.pool.run<FileCheck[]>('guard.checkFiles', job(files), { signal: opts.signal });
+      const out = await runBatch(files);
       for (const r of out) {
         results.push(r);
         this.fileCache.set(r.path, { key: state.rulesKey, mtimeMs: r.mtimeMs, bytes: r.bytes, result: r });
@@ -279,7 +325,8 @@ export class GuardEngine {
     let files = 0;
     for (const r of results) {
       if (r.skipped) {
-        skipped.push({ path: r.path, reason: r.skipped });
+        if (r.kind && !state.runner.checks(r.kind)) notChecked[r.kind] = (notChecked[r.kind] ?? 0) + 1;
+        else skipped.push({ path: r.path, reason: r.skipped });
         continue;
       }
       files++;
@@ -290,7 +337,41 @@ export class GuardEngine {
       }
       for (const s of r.stopped) stopped.push({ path: r.path, ruleId: s.ruleId, detail: s.detail });
     }
-    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, violations, stopped, skipped, problems: state.problems, threaded: this.pool.threaded };
+    const problems = [...state.problems];
+    let baseline: ScanResult['baseline'];
+    const newCounts = { ...counts };
+    if (opts.baseline !== 'ignore') {
+      const read = this.baseline();
+      if (read.ok) {
+        const scope = scopeOf(this.host.root, opts.paths);
+        const absent = compareWithBaseline(read.baseline, violations, scope);
+        const unchanged = violations.filter((v) => v.baselineState === 'unchanged');
+        for (const v of unchanged) newCounts[v.severity]--;
+        baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent };
+      } else if (!read.missing) problems.push({ source: BASELINE_FILE, code: 'INVALID_BASELINE', message: read.message, hint: 'Fix the file or write it again: autosnippet guard --baseline write.' });
+    }
+    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations, stopped, skipped, notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
+  }
+
+  /**
+   * Records today's findings (of the files under `paths`, or of the whole workspace) as the
+   * project's baseline; entries of files outside `paths` are kept.
+   */
+  async writeBaseline(opts: Omit<ScanOptions, 'baseline'> = {}): Promise<{ file: string; findings: number; scan: ScanResult }> {
+    const scan = await this.scan({ ...opts, baseline: 'ignore' });
+    const previous = opts.paths?.length ? this.baseline() : undefined;
+    const built = buildBaseline(scan.violations, previous?.ok ? previous.baseline : undefined, scopeOf(this.host.root, opts.paths));
+    this.host.ensureDataDir?.();
+    const file = writeBaseline(this.host.root, built);
+    this.baselineRead = undefined;
+    return { file, findings: scan.violations.length, scan };
+  }
+
+  private baselineRead?: BaselineRead;
+
+  /** The project's baseline, read once per rules generation. */
+  private baseline(): BaselineRead {
+    return (this.baselineRead ??= readBaseline(this.host.root));
   }
 
   private cached(rel: string, abs: string, key: string): FileCheck | undefined {
@@ -323,32 +404,19 @@ interface LoadedState {
   rulesKey: string;
 }
 
-function verdictKey(rule: GuardRule): string {
-  const p = rule.pattern as { regex: string; flags?: string };
-  return `${p.flags ?? ''}/${p.regex}`;
+
+/** Files in batches of BATCH_FILES: one message to a worker each, without a stat per file on this thread. */
+function batch<T>(files: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < files.length; i += BATCH_FILES) out.push(files.slice(i, i + BATCH_FILES));
+  return out;
 }
 
-function batch<T extends { abs: string }>(files: T[]): T[][] {
-  const out: T[][] = [];
-  let cur: T[] = [];
-  let bytes = 0;
-  for (const f of files) {
-    let size = 0;
-    try {
-      size = statSync(f.abs).size;
-    } catch {
-      /* reported by the worker */
-    }
-    if (cur.length && (cur.length >= BATCH_FILES || bytes + size > BATCH_BYTES)) {
-      out.push(cur);
-      cur = [];
-      bytes = 0;
-    }
-    cur.push(f);
-    bytes += size;
-  }
-  if (cur.length) out.push(cur);
-  return out;
+/** Which workspace-relative files a scan of `paths` covers (every file without paths). */
+function scopeOf(root: string, paths: string[] | undefined): ((relPath: string) => boolean) | undefined {
+  if (!paths?.length) return undefined;
+  const rels = paths.map((p) => relPath(root, path.resolve(root, p))).filter((r): r is string => r !== undefined);
+  return (file) => rels.some((r) => r === '' || file === r || file.startsWith(`${r}/`));
 }
 
 export function sortViolations(vs: Violation[]): Violation[] {

@@ -2,10 +2,23 @@ import type { Workspace } from '../workspace';
 import { GuardEngine } from './engine';
 import type { GuardRule } from './rule';
 import { toRule, type ProjectRuleJson } from './project-rules';
+import { publishedRecipeGuards, recipeIndexKey, refreshRecipeIndex } from '../knowledge/recipe-guards';
+import { recipeGuardRules } from './recipe-rules';
 
-/** The workspace's guard engine, created on first use and disposed with the workspace. */
+/**
+ * The workspace's guard engine, created on first use and disposed with the workspace. The guard
+ * constraints of published recipes are one of its rule sources.
+ */
 export function guardEngine(ws: Workspace): GuardEngine {
-  return ws.service('guard', (w) => new GuardEngine(w));
+  return ws.service('guard', (w) => {
+    const engine = new GuardEngine(w);
+    engine.addRuleSource('recipes', {
+      key: () => recipeIndexKey(w),
+      rules: () => recipeGuardRules(publishedRecipeGuards(w)),
+      refresh: (force) => refreshRecipeIndex(w, force),
+    });
+    return engine;
+  });
 }
 
 /**
@@ -18,7 +31,7 @@ export function setGuardRuleSource(ws: Workspace, source: string, rules: (GuardR
 }
 
 export { GuardEngine } from './engine';
-export type { ScanResult, ScanOptions, RuleStatus } from './engine';
+export type { ScanResult, ScanOptions, RuleStatus, RuleSource } from './engine';
 export type { GuardRule, Violation, CheckResult, Severity, RuleProblem } from './rule';
 export { applyFixes, disableCommentFor } from './fix';
 export { textReport, jsonReport, sarifReport, type ReportFormat } from './report';

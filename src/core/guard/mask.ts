@@ -15,7 +15,6 @@ export interface MaskedText {
 const NL = 10, SPACE = 32, SLASH = 47, STAR = 42, BACKSLASH = 92, HASH = 35, DQ = 34, SQ = 39, BT = 96;
 const DOLLAR = 36, LBRACE = 123, RBRACE = 125, AT = 64;
 
-const decoder = new TextDecoder('utf-16le');
 
 /** Characters where something other than plain code may start, per family. */
 const INTERESTING: Record<LexFamily, RegExp> = {
@@ -37,13 +36,34 @@ const INTERESTING: Record<LexFamily, RegExp> = {
  */
 export function maskText(text: string, language: string): MaskedText {
   const family = lexFamily(language);
-  const n = text.length;
-  const kinds = new Uint8Array(n);
-  const out = new Uint16Array(n);
-  for (let i = 0; i < n; i++) out[i] = text.charCodeAt(i);
-  const lex = new Lexer(text, kinds, out, family);
+  const kinds = new Uint8Array(text.length);
+  const lex = new Lexer(text, kinds, family);
   lex.run();
-  return { code: decoder.decode(out), kinds };
+  return { code: blankRanges(text, lex.blanks), kinds };
+}
+
+/**
+ * The text with the given ranges (ascending, disjoint) blanked: spaces for every character but line
+ * breaks, so offsets and lines stay. Done on a UTF-16 buffer with native fills: a JavaScript file
+ * has thousands of strings and comments, and building the text from slices churns the heap.
+ */
+function blankRanges(text: string, ranges: number[]): string {
+  if (ranges.length === 0) return text;
+  let buf = Buffer.from(text, 'utf16le');
+  if (buf.byteOffset % 2) buf = Buffer.from(buf); // a Uint16Array view needs an even offset
+  const units = new Uint16Array(buf.buffer, buf.byteOffset, text.length);
+  for (let r = 0; r < ranges.length; r += 2) {
+    const to = ranges[r + 1];
+    let from = ranges[r];
+    while (from < to) {
+      let nl = text.indexOf('\n', from);
+      if (nl < 0 || nl > to) nl = to;
+      const end = nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      if (end > from) units.fill(SPACE, from, end);
+      from = nl + 1;
+    }
+  }
+  return buf.toString('utf16le');
 }
 
 class Lexer {
@@ -52,10 +72,12 @@ class Lexer {
   private readonly templateStack: number[] = [];
   private braceDepth = 0;
 
+  /** Ranges to blank in the code, as flat [from, to) pairs in ascending order. */
+  readonly blanks: number[] = [];
+
   constructor(
     private readonly text: string,
     private readonly kinds: Uint8Array,
-    private readonly out: Uint16Array,
     private readonly family: LexFamily,
   ) {}
 
@@ -67,9 +89,13 @@ class Lexer {
     // Jump from one character that can start a comment, string or (JS) brace to the next; plain
     // code in between is skipped by the regex engine, which is much faster than a JS loop.
     const interesting = INTERESTING[family];
+    // Braces matter only inside a template literal's `${…}` (to find where it ends); elsewhere a
+    // JavaScript file's many braces would each cost a turn of this loop.
+    const outsideTemplates = family === 'js' ? /[\/"'`]/g : interesting;
     while (this.i < n) {
-      interesting.lastIndex = this.i;
-      const found = interesting.exec(text);
+      const re = this.templateStack.length ? interesting : outsideTemplates;
+      re.lastIndex = this.i;
+      const found = re.exec(text);
       if (!found) break;
       this.i = found.index;
       const c = text.charCodeAt(this.i);
@@ -132,29 +158,22 @@ class Lexer {
     return -1;
   }
 
-  /** Marks [from, to) as `kind`, blanking everything but newlines. */
-  private mark(from: number, to: number, kind: number): void {
-    const { kinds, out, text } = this;
-    for (let k = from; k < to; k++) {
-      kinds[k] = kind;
-      if (kind !== CODE) {
-        const ch = text.charCodeAt(k);
-        if (ch !== NL && ch !== 13) out[k] = SPACE;
-      }
-    }
+  /**
+   * Marks [from, to) as `kind` and blanks it in the code, except `keepStart` characters at its start
+   * and `keepEnd` at its end (a comment's delimiters stay visible).
+   */
+  private mark(from: number, to: number, kind: number, keepStart = 0, keepEnd = 0): void {
+    if (to <= from) return;
+    this.kinds.fill(kind, from, to);
+    if (kind !== CODE && to - keepEnd > from + keepStart) this.blanks.push(from + keepStart, to - keepEnd);
   }
 
   // The delimiters stay visible, so an empty block holding only a comment does not look empty.
   private lineComment(from: number): void {
     let end = this.text.indexOf('\n', from);
     if (end < 0) end = this.text.length;
-    this.mark(from, end, COMMENT);
-    this.keep(from, this.text.charCodeAt(from) === HASH ? 1 : 2);
+    this.mark(from, end, COMMENT, this.text.charCodeAt(from) === HASH ? 1 : 2);
     this.i = end;
-  }
-
-  private keep(from: number, length: number): void {
-    for (let k = from; k < from + length && k < this.text.length; k++) this.out[k] = this.text.charCodeAt(k);
   }
 
   private blockComment(nested: boolean): void {
@@ -171,9 +190,7 @@ class Lexer {
       const close = text.indexOf('*/', from + 2);
       k = close < 0 ? text.length : close + 2;
     }
-    this.mark(from, k, COMMENT);
-    this.keep(from, 2);
-    if (k - from >= 4 && this.text.charCodeAt(k - 1) === SLASH) this.keep(k - 2, 2);
+    this.mark(from, k, COMMENT, 2, k - from >= 4 && this.text.charCodeAt(k - 1) === SLASH ? 2 : 0);
     this.i = k;
   }
 

@@ -32,8 +32,12 @@ export function runRegexTask(task: RegexTask, set: CompiledRuleSet, input: Match
     if (wanted >= 0 && kinds[start] !== wanted) return;
     out.push({ rule: index, start, end, fix: fixFor(set.rules[index], sticky, text, input.raw, start, end) });
   };
+  // A rule that runs alone is skipped in a text holding none of its needles (a multi-line or
+  // look-behind regex costs more than a substring search). A combined task scans once for all its
+  // members anyway, so asking every member's needles first would cost more than it saves.
   if (!task.combined) {
     const m0 = task.members[0];
+    if (m0.needles && !m0.needles.some((n) => input.raw.includes(n))) return;
     const re = m0.global;
     re.lastIndex = from;
     let m: RegExpExecArray | null;

@@ -76,7 +76,8 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
   const out: ProjectGuardConfig = { rules: [], exclude: [], ruleExclusions: [], severity: {}, problems: [], files: [] };
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    // The baseline lives beside the rule files but is not one (see baseline.ts).
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'baseline.json').sort();
   } catch {
     return out;
   }

@@ -21,6 +21,8 @@ export interface PatternVerdict {
   message?: string;
   /** A string that makes the pattern backtrack, from recheck. */
   attack?: string;
+  /** Proven linear-time by recheck's automaton analysis (a fuzzing verdict proves nothing). */
+  linear?: boolean;
 }
 
 /** Syntax and empty-match checks; cheap, synchronous. */
@@ -60,7 +62,7 @@ export function analyzePattern(source: string, flags: string, timeoutMs = 3000):
   // The browser build is recheck's pure-JavaScript backend, with no native binary or JVM to spawn.
   recheck ??= require('recheck/lib/browser.js') as RecheckModule;
   const d = recheck.checkSync(source, flags, { timeout: timeoutMs, checker: 'auto' });
-  if (d.status === 'safe') return { ok: true, status: 'safe', complexity: d.complexity?.summary };
+  if (d.status === 'safe') return { ok: true, status: 'safe', complexity: d.complexity?.summary, linear: !(d.complexity as { isFuzz?: boolean } | undefined)?.isFuzz };
   if (d.status === 'unknown') {
     return { ok: true, status: 'tolerated', message: `Could not prove the pattern safe (${d.error?.kind ?? 'unknown'}); it runs under the time budget.` };
   }

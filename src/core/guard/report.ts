@@ -1,15 +1,17 @@
 import { pathToFileURL } from 'node:url';
 import type { GuardRule, Severity, Violation } from './rule';
 import type { ScanResult } from './engine';
+import { stableHash } from './baseline';
 
 export type ReportFormat = 'text' | 'json' | 'sarif';
 
 const LABEL: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info', hint: 'hint' };
 
-/** ESLint-"stylish"-like text: violations grouped by file, then a summary line. */
+/** ESLint-"stylish"-like text: violations grouped by file, then a summary line. With a baseline, only new findings. */
 export function textReport(scan: ScanResult): string {
   const lines: string[] = [];
-  const byFile = groupByFile(scan.violations);
+  const shown = scan.baseline ? scan.violations.filter((v) => v.baselineState !== 'unchanged') : scan.violations;
+  const byFile = groupByFile(shown);
   for (const [file, vs] of byFile) {
     lines.push(file);
     const pos = vs.map((v) => `${v.start.line}:${v.start.column}`);
@@ -19,10 +21,17 @@ export function textReport(scan: ScanResult): string {
   }
   for (const p of scan.problems) lines.push(`config: ${p.message}${p.hint ? ` (${p.hint})` : ''}`);
   for (const s of scan.stopped) lines.push(`stopped: ${s.ruleId} on ${s.path}: ${s.detail}`);
-  const c = scan.counts;
+  const c = scan.baseline ? scan.newCounts : scan.counts;
   const total = c.error + c.warning + c.info + c.hint;
-  const summary = `${total} problem${total === 1 ? '' : 's'} (${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.info} info, ${c.hint} hint${c.hint === 1 ? '' : 's'}) in ${scan.files} file${scan.files === 1 ? '' : 's'}`;
+  const summary = `${total} ${scan.baseline ? 'new ' : ''}problem${total === 1 ? '' : 's'} (${c.error} error${c.error === 1 ? '' : 's'}, ${c.warning} warning${c.warning === 1 ? '' : 's'}, ${c.info} info, ${c.hint} hint${c.hint === 1 ? '' : 's'}) in ${scan.files} file${scan.files === 1 ? '' : 's'}`;
   lines.push(total ? `✖ ${summary}` : `✔ ${summary}`);
+  const b = scan.baseline;
+  if (b) {
+    lines.push(`  ${b.unchanged} finding${b.unchanged === 1 ? '' : 's'} recorded in ${b.file} not shown (--baseline ignore shows them)`);
+    if (b.absent.length) lines.push(`  ${b.absent.length} baselined finding${b.absent.length === 1 ? ' is' : 's are'} gone: run autosnippet guard --baseline write to drop ${b.absent.length === 1 ? 'it' : 'them'} from the baseline`);
+  }
+  const kinds = Object.entries(scan.notChecked ?? {});
+  if (kinds.length) lines.push(`  not checked: ${kinds.map(([k, n]) => `${n} ${k}`).join(', ')} file${kinds.reduce((a, [, n]) => a + (n ?? 0), 0) === 1 ? '' : 's'} (setting autosnippet.guard.skipKinds)`);
   return lines.join('\n') + '\n';
 }
 
@@ -31,9 +40,11 @@ export function jsonReport(scan: ScanResult): string {
     root: scan.root,
     files: scan.files,
     counts: scan.counts,
-    violations: scan.violations.map(({ startOffset: _s, endOffset: _e, ...v }) => v),
+    ...(scan.baseline ? { newCounts: scan.newCounts, baseline: scan.baseline } : {}),
+    violations: scan.violations.map(({ startOffset: _s, endOffset: _e, lineText: _l, ...v }) => v),
     stopped: scan.stopped,
     skipped: scan.skipped,
+    notChecked: scan.notChecked,
     problems: scan.problems,
   }, null, 2) + '\n';
 }
@@ -66,7 +77,8 @@ export function sarifReport(scan: ScanResult, rules: GuardRule[], toolVersion: s
       level: SARIF_LEVEL[v.severity],
       message: { text: `${v.message} ${v.suggestion}` },
       locations: [{ physicalLocation: { artifactLocation: location, region } }],
-      partialFingerprints: { 'autosnippetGuard/v1': fingerprint(`${v.ruleId}|${v.path}|${v.matchedText}`) },
+      partialFingerprints: { 'autosnippetGuard/v2': v.fingerprint ?? stableHash(`${v.ruleId}|${v.path}|${v.matchedText}`) },
+      ...(scan.baseline ? { baselineState: v.baselineState ?? 'new' } : {}),
       ...(v.fix !== undefined ? {
         fixes: [{
           description: { text: `Replace with "${v.fix}"` },
@@ -75,6 +87,17 @@ export function sarifReport(scan: ScanResult, rules: GuardRule[], toolVersion: s
       } : {}),
     };
   });
+  // Findings of the baseline that this run no longer reports: SARIF's `absent` results.
+  const absent = (scan.baseline?.absent ?? []).map((a) => ({
+    ruleId: a.rule,
+    ...(index.has(a.rule) ? { ruleIndex: index.get(a.rule)! } : {}),
+    kind: 'pass',
+    level: 'none',
+    message: { text: `Fixed since the baseline: ${a.text}` },
+    locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(a.path), uriBaseId: 'SRCROOT' }, region: { startLine: a.line } } }],
+    partialFingerprints: { 'autosnippetGuard/v2': a.fingerprint },
+    baselineState: 'absent',
+  }));
   return JSON.stringify({
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -82,7 +105,7 @@ export function sarifReport(scan: ScanResult, rules: GuardRule[], toolVersion: s
       tool: { driver: { name: 'AutoSnippet Guard', semanticVersion: toolVersion, version: toolVersion, informationUri: 'https://github.com/autosnippet/autosnippet', rules: descriptors } },
       originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(scan.root.endsWith('/') ? scan.root : scan.root + '/').href } },
       columnKind: 'utf16CodeUnits',
-      results,
+      results: [...results, ...absent],
       invocations: [{
         executionSuccessful: scan.problems.length === 0,
         toolConfigurationNotifications: scan.problems.map((p) => ({ level: 'error', message: { text: p.message }, ...(p.ruleId ? { descriptor: { id: p.ruleId } } : {}) })),
@@ -103,12 +126,3 @@ function groupByFile(vs: Violation[]): Map<string, Violation[]> {
   return m;
 }
 
-/** FNV-1a, hex: a stable fingerprint that survives line moves. */
-function fingerprint(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}

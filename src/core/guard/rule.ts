@@ -1,3 +1,5 @@
+import type { FileKind } from '../files/classify';
+
 /** The guard's rule model: what a rule says, where it came from, and what a check reports. */
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
@@ -10,6 +12,15 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hin
 export type MatchScope = 'code' | 'comments' | 'strings' | 'any';
 
 export type RuleOrigin = 'builtin' | 'project' | 'recipe' | 'external';
+
+/**
+ * Where a rule applies, by the kind of code a file holds (see files/classify.ts): `production` code
+ * only (hygiene and crash rules: tests unwrap and force-cast on purpose); `all` kinds; or `security`:
+ * production code at the rule's severity, code that gets copied into products or runs with CI's
+ * secrets (examples, docs, build scripts) one severity lower, and not tests, fixtures or benchmarks,
+ * which never meet an attacker's input. Vendored, generated and minified files are not checked.
+ */
+export type RuleReach = 'production' | 'all' | 'security';
 
 export interface RegexPattern {
   kind: 'regex';
@@ -27,6 +38,8 @@ export interface RegexPattern {
 export interface StructuralPattern {
   kind: 'structural';
   query: string;
+  /** A regex over the code (comments and strings blanked) that any file the query can match contains; files without it are not parsed. */
+  prefilter?: string;
 }
 
 export type RulePattern = RegexPattern | StructuralPattern;
@@ -68,8 +81,34 @@ export interface GuardRule {
   origin: RuleOrigin;
   /** The file or recipe the rule came from; the pack name for built-ins. */
   source: string;
+  /** The workspace-relative file that defines the rule, when it is not `source` itself (a recipe's file). */
+  file?: string;
   /** Off unless turned on (rules that are noisy in some code bases). */
   disabledByDefault?: boolean;
+  /** Where the rule applies; default `all`. */
+  reach?: RuleReach;
+  /**
+   * Its regex is proven to run in linear time (recheck's automaton analysis, not its fuzzer), so it
+   * runs without the watchdog. Set by the engine for project rules; checked by a test for built-ins.
+   */
+  linear?: boolean;
+  /**
+   * Substrings one of which any text the rule finds something in contains: a text with none of them
+   * is not searched with the rule's regex at all. Built-in rules that run alone; a test holds them to it.
+   */
+  needles?: string[];
+  /**
+   * The same check in the ecosystem's linters, as `tool:name` (`eslint:no-eval`,
+   * `swiftlint:force_unwrapping`, `noqa:E722`, `clippy:unwrap_used`, `nolint:errcheck`,
+   * `suppress:UnsafeCallOnNullableType`): a suppression comment a team wrote for that linter
+   * silences this rule too (see suppressions.ts).
+   */
+  equivalents?: string[];
+  /**
+   * A pattern the file must contain instead of one it must not: a file of the rule's languages with
+   * no match gets one violation on its first line (recipe constraints with `mode: require`).
+   */
+  required?: boolean;
 }
 
 /** 1-based line and column; `end` is exclusive, like LSP/SARIF end columns. */
@@ -94,6 +133,12 @@ export interface Violation {
   suggestion: string;
   /** The replacement for [startOffset, endOffset) when the rule has a fix. */
   fix?: string;
+  /** Stable across line moves: rule, path, the line's text and the match (see baseline.ts). Only with a path. */
+  fingerprint?: string;
+  /** Against the project's baseline: `unchanged` findings were there when it was written. */
+  baselineState?: 'new' | 'unchanged';
+  /** The text of the finding's line (for the baseline file; not in reports). */
+  lineText?: string;
 }
 
 /** A rule that was stopped during a check: it ran past the time budget, or failed. */
@@ -109,13 +154,17 @@ export interface CheckResult {
   /** True when the budget ran out: some rules did not run on this text. */
   incomplete: boolean;
   elapsedMs: number;
+  /** The kind of code the text was taken for (see files/classify.ts). */
+  fileKind?: FileKind;
+  /** Why the text was not checked at all (a vendored, generated or minified file). */
+  skipped?: string;
 }
 
 /** A problem with a rule definition found when loading rules (bad JSON, unsafe pattern, …). */
 export interface RuleProblem {
   source: string;
   ruleId?: string;
-  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES';
+  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE';
   message: string;
   hint?: string;
 }

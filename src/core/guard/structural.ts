@@ -118,7 +118,9 @@ export class TreeSitterHost {
 /** Runs one compiled query over a tree (optionally a window of it) and reports the `@match` nodes. */
 export function runQuery(query: TS.Query, tree: TS.Tree, from: number, to: number, deadline?: number): { matches: StructuralMatch[]; complete: boolean } {
   let stopped = false;
-  const options: TS.QueryOptions = { startIndex: from, endIndex: to };
+  // The wasm binding takes query ranges in bytes of the UTF-16 text it parsed (two per code unit),
+  // while nodes report code-unit offsets: without the factor only the first half of a text is queried.
+  const options: TS.QueryOptions = { startIndex: from * 2, endIndex: to * 2 };
   if (deadline !== undefined) {
     (options as { progressCallback?: () => boolean }).progressCallback = () => {
       if (performance.now() > deadline) stopped = true;

@@ -5,6 +5,8 @@ import { analyzePattern, type PatternVerdict } from './regex-safety';
 import type { GuardRule, StoppedRule, Violation } from './rule';
 import { RuleRunner, type RunnerConfig } from './runner';
 import type { WorkspaceFile } from './files';
+import type { FileKind } from '../files/classify';
+import { headerLanguage } from './header-language';
 
 export interface CheckFilesJob {
   /** The workspace: files are read through the safe reader, never outside it. */
@@ -16,6 +18,11 @@ export interface CheckFilesJob {
   files: WorkspaceFile[];
   budgetMs: number;
   maxFileBytes: number;
+  /**
+   * False on a worker thread: regexes run without the per-file watchdog, and the job's deadline
+   * (the pool stops the thread past it) guards the whole batch.
+   */
+  guarded: boolean;
 }
 
 export interface FileCheck {
@@ -27,6 +34,8 @@ export interface FileCheck {
   incomplete: boolean;
   skipped?: string;
   mtimeMs: number;
+  /** The kind of code the file holds (see files/classify.ts). */
+  kind?: FileKind;
 }
 
 let runner: { key: string; runner: RuleRunner } | undefined;
@@ -58,11 +67,12 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
       out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: 'binary', mtimeMs });
       continue;
     }
-    await r.prepare(f.language);
+    const language = headerLanguage(f.abs, text, f.language);
+    await r.prepare(language);
     // Large files get proportionally more time: the budget is there to stop runaway patterns.
     const budgetMs = Math.max(job.budgetMs, (bytes / 1e6) * 500);
-    const res = r.checkText(text, f.language, { path: f.rel, budgetMs });
-    out.push({ path: f.rel, language: f.language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs });
+    const res = r.checkText(text, language, { path: f.rel, budgetMs, guarded: job.guarded });
+    out.push({ path: f.rel, language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs, ...(res.skipped ? { skipped: res.skipped } : {}), ...(res.fileKind ? { kind: res.fileKind } : {}) });
   }
   return out;
 }

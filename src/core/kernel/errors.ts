@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   UNSAFE_PATTERN: { meaning: 'A guard rule\'s regular expression can backtrack catastrophically and was refused.', action: 'Rewrite the pattern without nested or overlapping quantifiers.' },
   DUPLICATE_RULE: { meaning: 'Two guard rules have the same id; the first wins.', action: 'Rename one of them.' },
   UNREADABLE_RULES: { meaning: 'A guard rule file is not valid JSON.', action: 'Fix the JSON of the file named in the problem.' },
+  INVALID_BASELINE: { meaning: 'The guard baseline (.autosnippet/guard/baseline.json) is not valid: every finding counts as new.', action: 'Fix the file, or write it again with autosnippet guard --baseline write.' },
   // agent and models
   PIPELINE_NOT_FOUND: { meaning: 'No built-in pipeline has that name.', action: 'Use one of the pipelines run_pipeline lists.' },
   PIPELINE_INVALID: { meaning: 'A pipeline definition is malformed (a cycle, an unknown step).', action: 'A bug in the pipeline: report it.' },

@@ -17,10 +17,19 @@ const SEVERITY_ENUM = ['error', 'warning', 'info', 'hint'] as const satisfies re
 const minSeverity = Opt(StringEnum(SEVERITY_ENUM, { description: 'Leave out violations less severe than this (default: hint, i.e. everything).' }));
 
 const countsOut = Out({ error: Type.Integer(), warning: Type.Integer(), info: Type.Integer(), hint: Type.Integer() });
-const violationsOut = Domain<ReturnType<typeof publicViolation>[]>('Each violation: rule id, severity, path, 1-based range (end exclusive), matched text, why and the suggested fix.', 'array');
+const violationsOut = Domain<ReturnType<typeof publicViolation>[]>(
+  'Each violation: rule id, severity, path, 1-based range (end exclusive), matched text, why and the suggested fix; with a path, its fingerprint, and with a baseline its baselineState (new or unchanged).',
+  'array',
+);
 const scanOut = {
   files: Type.Integer(),
   counts: countsOut,
+  newCounts: Opt(Out(countsOut.properties, { description: 'With a baseline: the counts of findings not in it (the ones that fail a CI run).' })),
+  baseline: Opt(Out(
+    { file: Type.String(), new: Type.Integer(), unchanged: Type.Integer(), absent: Type.Integer() },
+    { description: 'With a baseline (.autosnippet/guard/baseline.json): findings new since it, still there, and gone. Each violation has its baselineState.' },
+  )),
+  notChecked: Domain<ScanResult['notChecked']>('Files not checked for their kind, counted per kind (vendored, generated, minified by default; setting autosnippet.guard.skipKinds).'),
   durationMs: Type.Number(),
   stopped: Domain<ScanResult['stopped']>('Rules stopped by their time budget, per file.', 'array'),
   skipped: Domain<ScanResult['skipped']>('Files left out, with the reason.', 'array'),
@@ -30,7 +39,7 @@ const scanOut = {
 
 /** A violation as tools return it: positions are 1-based; `end` is exclusive. */
 function publicViolation(v: Violation) {
-  const { startOffset: _s, endOffset: _e, ...rest } = v;
+  const { startOffset: _s, endOffset: _e, lineText: _l, ...rest } = v;
   for (const k of Object.keys(rest) as (keyof typeof rest)[]) if (rest[k] === undefined) delete rest[k];
   return rest;
 }
@@ -49,6 +58,8 @@ function scanBody(scan: ScanResult, min?: Severity) {
   return {
     files: scan.files,
     counts: scan.counts,
+    ...(scan.baseline ? { newCounts: scan.newCounts, baseline: { file: scan.baseline.file, new: scan.baseline.new, unchanged: scan.baseline.unchanged, absent: scan.baseline.absent.length } } : {}),
+    notChecked: scan.notChecked,
     durationMs: Math.round(scan.durationMs),
     stopped: scan.stopped,
     skipped: scan.skipped.slice(0, 50),
@@ -87,7 +98,9 @@ export const guardCheck = defineTool({
   async handler(ws, input) {
     assertEnabled(ws);
     const rel = input.path !== undefined ? toRel(ws, input.path) : undefined;
-    const res = await guardEngine(ws).check(input.code, input.language, { path: rel });
+    const engine = guardEngine(ws);
+    await engine.refreshSources();
+    const res = await engine.check(input.code, input.language, { path: rel });
     const fixed = applyFixes(input.code, res.violations);
     return {
       clean: res.violations.length === 0,
@@ -168,7 +181,9 @@ export const listRules = defineTool({
     trusted: Type.Boolean(),
     problems: Domain<RuleProblem[]>('Rules or rule files that could not be loaded.', 'array'),
     rules: Type.Array(Out({
-      id: Type.String(), severity: Type.String(), languages: Type.Array(Type.String()), message: Type.String(), origin: Type.String(), source: Type.String(),
+      id: Type.String(), severity: Type.String(), languages: Type.Array(Type.String()), message: Type.String(),
+      origin: StringEnum(['builtin', 'project', 'recipe', 'external']),
+      source: Type.String({ description: 'Where it is defined: the built-in pack, the rule file (.autosnippet/guard/x.json), or recipe:<id> for a recipe\'s guard constraint.' }),
       kind: Type.String(), hasFix: Type.Boolean(), tags: Type.Array(Type.String()), active: Type.Boolean(), reason: Opt(Type.String()),
     })),
   }),
@@ -177,6 +192,7 @@ export const listRules = defineTool({
   paginate: 'rules',
   async handler(ws, input) {
     const engine = guardEngine(ws);
+    await engine.refreshSources();
     const all = await engine.rules();
     const lang = input.language?.toLowerCase();
     const rules = all.filter((s) => (input.includeInactive || s.active) && (!input.origin || s.rule.origin === input.origin) && (!lang || s.rule.languages.includes('*') || s.rule.languages.includes(lang)));
@@ -218,6 +234,32 @@ export const complianceReportTool = defineTool({
   },
 });
 
+export const writeGuardBaseline = defineTool({
+  name: 'write_guard_baseline',
+  title: 'Write the guard baseline',
+  domain: 'guard',
+  summary: "Records today's guard findings in .autosnippet/guard/baseline.json, so later scans report only new ones (people only).",
+  description:
+    'Scans the workspace (or only the given files or folders, whose entries alone are replaced) and records every finding in .autosnippet/guard/baseline.json, by fingerprints ' +
+    'that survive moved lines. From then on scans, the CLI (its exit code) and the Problems panel report only findings that are not in it; commit the file. People only: ' +
+    "accepting today's findings is the team's decision, so an agent's call is refused and audited.",
+  inputSchema: Input({
+    paths: Opt(List(FilePath(undefined, { minLength: 1 }), 500, { description: 'Only these files or folders (workspace-relative or absolute); their entries are replaced, the others kept.' })),
+  }),
+  outputSchema: Out({
+    file: Type.String({ description: 'The baseline file, workspace-relative.' }),
+    findings: Type.Integer({ description: 'Findings recorded by this write.' }),
+    files: Type.Integer({ description: 'Files checked.' }),
+  }),
+  access: 'review',
+  maxOutputChars: 2000,
+  async handler(ws, input, ctx) {
+    assertEnabled(ws);
+    const written = await guardEngine(ws).writeBaseline({ paths: input.paths, signal: ctx.signal, progress: progressOf(ctx) });
+    return { file: relPath(ws.root, written.file) ?? written.file, findings: written.findings, files: written.scan.files };
+  },
+});
+
 export const guardExplain = defineTool({
   name: 'guard_explain',
   title: 'Explain a guard rule',
@@ -251,7 +293,7 @@ export const guardExplain = defineTool({
   },
 });
 
-export const guardTools: AnyTool[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain];
+export const guardTools: AnyTool[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain, writeGuardBaseline];
 
 /** A scan of the whole workspace, recorded for compliance trends (an identical scan within a minute is not recorded twice). */
 export async function scanAndRecord(ws: Workspace, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<{ scan: ScanResult; report: ReturnType<typeof complianceReport> }> {

@@ -4,7 +4,20 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AutoSnippetError, ErrorCode, isErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
-import { workerHandlers } from './handlers';
+
+/** What a worker can be asked to do, by message `kind`. Each handler is plain, synchronous-or-async code. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- payloads are each handler's own type
+export type WorkerHandler = (payload: any) => unknown | Promise<unknown>;
+
+/**
+ * Where a pool's threads start: the bundled file beside the bundle (`guard-worker.js` in dist/), or
+ * the TypeScript source (tests, bench) loaded through tsx. The entry calls `serveJobs` with the same
+ * handlers the pool runs on the caller's thread when threads cannot start.
+ */
+export interface WorkerEntry {
+  bundled: string;
+  source: string;
+}
 
 interface Job {
   id: number;
@@ -24,10 +37,10 @@ interface Slot {
 }
 
 /**
- * Worker threads for work that must stay off the caller's thread (workspace scans, regex analysis).
- * Bundled, the entry is dist/worker.js beside the bundle; from TypeScript sources (tests, bench) it
- * is worker.ts loaded through tsx. When neither can start, jobs run on this thread, one per
- * macrotask, so callers still get their answers (just not in parallel).
+ * Worker threads for work that must stay off the caller's thread (workspace scans, regex analysis),
+ * for whichever domain hands it an entry and its handlers (the pool knows none of them). When no
+ * thread can start, jobs run on this thread, one per macrotask, so callers still get their answers
+ * (just not in parallel).
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -35,15 +48,32 @@ export class WorkerPool {
   private nextId = 1;
   private disabled = false;
   private disposed = false;
-  readonly size: number;
+  private threads: number;
+  private readonly entry: { file: string; eval?: string } | undefined;
 
-  constructor(private readonly options: { size?: number; log?: Logger } = {}) {
-    this.size = Math.max(1, options.size ?? Math.min(4, Math.max(1, os.availableParallelism() - 1)));
+  /** Threads by default: every core but one, which stays free for the editor or the caller. */
+  static spareCores(): number {
+    return Math.max(1, os.availableParallelism() - 1);
+  }
+
+  constructor(private readonly options: { entry: WorkerEntry; handlers: Record<string, WorkerHandler>; size?: number; log?: Logger }) {
+    this.threads = Math.max(1, options.size ?? WorkerPool.spareCores());
+    this.entry = resolveEntry(options.entry);
+  }
+
+  get size(): number {
+    return this.threads;
+  }
+
+  /** Uses up to `n` threads from now on (a CI scan takes every core; the editor leaves one free). */
+  resize(n: number): void {
+    this.threads = Math.max(1, Math.floor(n));
+    this.pump();
   }
 
   /** False when jobs run on the caller's thread. */
   get threaded(): boolean {
-    return !this.disabled && workerEntry() !== undefined;
+    return !this.disabled && this.entry !== undefined;
   }
 
   run<T>(kind: string, payload: unknown, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
@@ -57,9 +87,9 @@ export class WorkerPool {
 
   private pump(): void {
     while (this.queue.length) {
-      if (this.disabled || !workerEntry()) {
+      if (this.disabled || !this.entry) {
         const job = this.queue.shift()!;
-        setImmediate(() => void runInThread(job));
+        setImmediate(() => void runInThread(job, this.options.handlers));
         continue;
       }
       let slot = this.slots.find((s) => !s.job);
@@ -75,7 +105,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot | undefined {
-    const entry = workerEntry()!;
+    const entry = this.entry!;
     let worker: Worker;
     try {
       worker = entry.eval ? new Worker(entry.eval, { eval: true }) : new Worker(entry.file);
@@ -160,27 +190,22 @@ function cancelled(): AutoSnippetError {
   return new AutoSnippetError(ErrorCode.Cancelled, 'The operation was cancelled.');
 }
 
-let entryCache: { file: string; eval?: string } | null | undefined;
-
-function workerEntry(): { file: string; eval?: string } | undefined {
-  if (entryCache !== undefined) return entryCache ?? undefined;
-  const js = path.join(__dirname, 'worker.js');
-  const ts = path.join(__dirname, 'worker.ts');
-  if (existsSync(js)) entryCache = { file: js };
-  else if (existsSync(ts)) {
-    try {
-      const tsx = require.resolve('tsx/cjs');
-      entryCache = { file: ts, eval: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(ts)});` };
-    } catch {
-      entryCache = null;
-    }
-  } else entryCache = null;
-  return entryCache ?? undefined;
+/** The bundled entry when it exists beside the bundle, else the TypeScript source through tsx. */
+function resolveEntry(entry: WorkerEntry): { file: string; eval?: string } | undefined {
+  const bundled = path.join(__dirname, entry.bundled);
+  if (existsSync(bundled)) return { file: bundled };
+  if (!existsSync(entry.source)) return undefined;
+  try {
+    const tsx = require.resolve('tsx/cjs');
+    return { file: entry.source, eval: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry.source)});` };
+  } catch {
+    return undefined;
+  }
 }
 
-async function runInThread(job: Job): Promise<void> {
+async function runInThread(job: Job, handlers: Record<string, WorkerHandler>): Promise<void> {
   if (job.signal?.aborted) return job.reject(cancelled());
-  const handler = workerHandlers()[job.kind];
+  const handler = handlers[job.kind];
   try {
     if (!handler) throw new Error(`no worker handler for "${job.kind}"`);
     job.resolve(await handler(job.payload));

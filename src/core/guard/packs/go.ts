@@ -1,24 +1,51 @@
-import { pack } from './pack';
+import { enclosingFunction } from './context';
+import { pack, type MatchSite } from './pack';
+
+/**
+ * Standard-library calls whose second result is not an error (`v, _ := m.Load(k)`, `r, _ :=
+ * utf8.DecodeRuneInString(s)`): discarding it loses nothing.
+ */
+const SECOND_RESULT_NOT_ERROR = /(?:^|\.)(?:Load|LoadOrStore|LoadAndDelete|LookupEnv|DecodeRune|DecodeRuneInString|DecodeLastRune|DecodeLastRuneInString|Cut|CutPrefix|CutSuffix|SetString|Float64|Int64|Uint64|Caller|ReadBuildInfo|Deadline|Value)\($/;
+
+/**
+ * A panic the function's doc announces ("panics if …"), in a Must… function, or in init(): Go's
+ * convention for programmer errors, not a failure callers should handle.
+ */
+function announcedPanic(m: MatchSite): boolean {
+  const fn = enclosingFunction(m.text, m.code, m.start, /\bfunc\b/);
+  if (!fn) return false;
+  return /\bpanic/i.test(fn.doc) || /\bfunc\s*(?:\([^)]*\)\s*)?(?:Must[A-Z_]\w*|init)\s*\(/.test(fn.header);
+}
 
 export const goRules = pack('go', ['go'], [
   {
     id: 'go/discarded-error',
     message: 'The error result of the call is discarded.',
     severity: 'warning',
-    regex: String.raw`\b\w+\s*,\s*_\s*:?=\s*[\w.]*\w\(`,
+    // `_, _ = fmt.Fprintf(…)` discards every result on purpose: only a kept value beside a dropped one counts.
+    regex: String.raw`\b(?!_\b)\w+\s*,\s*_\s*:?=\s*[\w.]*\w\(`,
+    refine: (m) => !SECOND_RESULT_NOT_ERROR.test(m.text.slice(m.start, m.end).replace(/^.*=\s*/, '')),
+    needles: ['_'],
     why: 'Assigning the error to _ hides failures: the other results are zero values and the program goes on with them.',
     suggestion: 'Check the error: if err != nil { return fmt.Errorf("…: %w", err) }.',
     tags: ['error-handling'],
-    examples: [{ bad: 'n, _ := strconv.Atoi(s)', good: 'n, err := strconv.Atoi(s)\nif err != nil {\n\treturn err\n}' }],
+    equivalents: ['nolint:errcheck', 'nolint:gosec'],
+    examples: [
+      { bad: 'n, _ := strconv.Atoi(s)', good: 'n, err := strconv.Atoi(s)\nif err != nil {\n\treturn err\n}' },
+      { bad: 'left, _ = strconv.ParseInt(av.String(), 10, 64)', good: '_, _ = fmt.Fprintf(&sb, "\\t%v\\n", s)\nv, _ := cache.Load(key)' },
+    ],
   },
   {
     id: 'go/empty-error-check',
     message: 'Error checked but not handled.',
     severity: 'warning',
     regex: String.raw`\bif\s+err\s*!=\s*nil\s*\{\s*\}`,
+    linear: true,
+    needles: ['err'],
     why: 'An empty if err != nil block swallows the error while looking as if it were handled.',
     suggestion: 'Return or wrap the error, or log it with context.',
     tags: ['error-handling'],
+    equivalents: ['nolint:staticcheck', 'nolint:revive'],
     examples: [{ bad: 'if err != nil {}', good: 'if err != nil {\n\treturn fmt.Errorf("load: %w", err)\n}' }],
   },
   {
@@ -29,6 +56,8 @@ export const goRules = pack('go', ['go'], [
     why: 'Deferred calls pile up until the function returns: files and locks opened in each iteration stay open for the whole loop (too many open files, held locks).',
     suggestion: 'Move the loop body into a function (so defer runs per iteration), or close explicitly at the end of the iteration.',
     tags: ['resources'],
+    equivalents: ['nolint:gocritic', 'nolint:revive'],
+    prefilter: String.raw`\bdefer\b`,
     examples: [{ bad: 'func f(paths []string) {\n\tfor _, p := range paths {\n\t\tf, _ := os.Open(p)\n\t\tdefer f.Close()\n\t}\n}', good: 'func f(paths []string) {\n\tfor _, p := range paths {\n\t\tprocess(p)\n\t}\n}' }],
   },
   {
@@ -36,9 +65,14 @@ export const goRules = pack('go', ['go'], [
     message: 'The default HTTP client has no timeout.',
     severity: 'info',
     regex: String.raw`\bhttp\.(?:Get|Post|Head|PostForm)\s*\(`,
+    linear: true,
+    needles: ['http.'],
     why: 'http.Get and friends use http.DefaultClient, which waits forever for a server that stops answering; goroutines and connections pile up.',
     suggestion: 'Use a client with a timeout: client := &http.Client{Timeout: 10 * time.Second}; client.Get(url), or a request with a context deadline.',
     tags: ['reliability', 'network'],
+    equivalents: ['nolint:noctx', 'nolint:gosec'],
+    // Off by default like golangci's noctx.
+    disabledByDefault: true,
     examples: [{ bad: 'resp, err := http.Get(url)', good: 'resp, err := client.Get(url)' }],
   },
   {
@@ -46,9 +80,17 @@ export const goRules = pack('go', ['go'], [
     message: 'panic in library code.',
     severity: 'info',
     regex: String.raw`(?<![\w.])panic\s*\(`,
+    refine: (m) => !announcedPanic(m),
+    needles: ['panic'],
     why: 'A panic takes down the whole program unless someone recovers it; callers cannot handle it as an error.',
     suggestion: 'Return an error; keep panic for programming errors that can never happen at run time.',
     tags: ['error-handling'],
-    examples: [{ bad: 'if cfg == nil {\n\tpanic("no config")\n}', good: 'if cfg == nil {\n\treturn errors.New("no config")\n}' }],
+    // No default Go linter reports panic: most panics in libraries are documented programmer errors.
+    // On with a severity override.
+    disabledByDefault: true,
+    examples: [
+      { bad: 'func load(cfg *Config) {\n\tif cfg == nil {\n\t\tpanic("no config")\n\t}\n}', good: 'func load(cfg *Config) error {\n\tif cfg == nil {\n\t\treturn errors.New("no config")\n\t}\n\treturn nil\n}' },
+      { bad: 'func Parse(s string) T {\n\tpanic(s)\n}', good: '// MustParse is like Parse but panics if s is invalid.\nfunc MustParse(s string) T {\n\tpanic(s)\n}\n\n// Eq compares a and b. Unsupported types will panic.\nfunc Eq(a, b any) bool {\n\tpanic("unsupported")\n}' },
+    ],
   },
 ]);

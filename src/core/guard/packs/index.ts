@@ -8,7 +8,9 @@ import { rustRules } from './rust';
 import { swiftRules } from './swift';
 import { typescriptRules } from './typescript';
 
-/** Every built-in rule, one pack per language family. */
+export { builtinFixer, builtinRefiner } from './pack';
+
+/** Every built-in rule, one pack per language family. (Importing this module also registers their refiners and fixers.) */
 export function builtinRules(): GuardRule[] {
   return [...typescriptRules, ...swiftRules, ...objcRules, ...pythonRules, ...goRules, ...jvmRules, ...rustRules, ...commonRules];
 }

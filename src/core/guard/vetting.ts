@@ -1,0 +1,77 @@
+import type { Logger } from '../kernel/log';
+import type { WorkerPool } from '../workers/pool';
+import { knownLanguages, normalizeLanguage } from '../kernel/languages';
+import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
+import type { GuardRule, RuleProblem } from './rule';
+import { grammarFor, type TreeSitterHost } from './structural';
+
+/**
+ * Vets the rules a workspace brings (project files, recipes): patterns that compile, queries that fit
+ * their grammar, and regexes recheck's analysis (on a worker thread) finds safe, its verdicts kept per
+ * pattern so a rule file edited elsewhere is not analysed again.
+ */
+export class PatternVetting {
+  private readonly verdicts = new Map<string, PatternVerdict>();
+
+  constructor(private readonly treeSitter: TreeSitterHost, private readonly pool: WorkerPool, private readonly log: Logger) {}
+
+  /** The analysis of a regex rule's pattern, once vetted. */
+  verdictOf(rule: GuardRule): PatternVerdict | undefined {
+    return rule.pattern.kind === 'regex' ? this.verdicts.get(verdictKey(rule)) : undefined;
+  }
+
+  /** Regex safety (in a worker) and query compilation; returns rule id → why it was refused. */
+  async vet(rules: GuardRule[], problems: RuleProblem[]): Promise<Map<string, string>> {
+    const invalid = new Map<string, string>();
+    const refuse = (rule: GuardRule, code: RuleProblem['code'], message: string, hint?: string) => {
+      invalid.set(rule.id, message);
+      problems.push({ source: rule.source, ruleId: rule.id, code, message: `${rule.id}: ${message}`, hint });
+    };
+    const toAnalyze: GuardRule[] = [];
+    for (const rule of rules) {
+      const unknown = rule.languages.filter((l) => l !== '*' && !normalizeLanguage(l));
+      if (unknown.length) this.log.warn(`guard: rule ${rule.id} names unknown language(s) ${unknown.join(', ')}; known: ${knownLanguages().join(', ')}`);
+      if (rule.pattern.kind === 'regex') {
+        const syntax = checkPatternSyntax(rule.pattern.regex, rule.pattern.flags ?? '');
+        if (syntax) refuse(rule, 'INVALID_RULE', syntax.message!, 'Test the pattern in a JavaScript console: new RegExp(source, flags).');
+        else if (!this.verdicts.has(verdictKey(rule))) toAnalyze.push(rule);
+        continue;
+      }
+      const grammars = [...new Set(rule.languages.map((l) => grammarFor(normalizeLanguage(l) ?? l)).filter((g): g is string => !!g))];
+      if (grammars.length === 0) {
+        refuse(rule, 'INVALID_RULE', `structural patterns need a parser, and there is none for ${rule.languages.join(', ')}.`, 'Use a regex for this language.');
+        continue;
+      }
+      for (const g of grammars) {
+        try {
+          (await this.treeSitter.compileQuery(g, rule.pattern.query)).delete();
+        } catch (e) {
+          refuse(rule, 'INVALID_RULE', `the tree-sitter query does not compile for ${g}: ${(e as Error).message}`, 'Check node names in the grammar (e.g. with the tree-sitter playground).');
+          break;
+        }
+      }
+    }
+    if (toAnalyze.length) {
+      const patterns = toAnalyze.map((r) => ({ source: (r.pattern as { regex: string }).regex, flags: (r.pattern as { flags?: string }).flags ?? '' }));
+      let verdicts: PatternVerdict[];
+      try {
+        verdicts = await this.pool.run<PatternVerdict[]>('guard.analyzePatterns', { patterns, timeoutMs: 2000 }, { timeoutMs: 20_000 + 3000 * patterns.length });
+      } catch (e) {
+        this.log.warn(`guard: regex analysis failed (${(e as Error).message}); project patterns run under the time budget only`);
+        verdicts = patterns.map(() => ({ ok: true, status: 'tolerated', message: 'not analyzed' }));
+      }
+      toAnalyze.forEach((r, i) => this.verdicts.set(verdictKey(r), verdicts[i]));
+    }
+    for (const rule of rules) {
+      if (rule.pattern.kind !== 'regex' || invalid.has(rule.id)) continue;
+      const v = this.verdicts.get(verdictKey(rule));
+      if (v && !v.ok) refuse(rule, v.status === 'invalid' ? 'INVALID_RULE' : 'UNSAFE_PATTERN', v.message ?? 'unsafe pattern', 'The rule is not loaded until its pattern is fixed.');
+    }
+    return invalid;
+  }
+}
+
+function verdictKey(rule: GuardRule): string {
+  const p = rule.pattern as { regex: string; flags?: string };
+  return `${p.flags ?? ''}/${p.regex}`;
+}

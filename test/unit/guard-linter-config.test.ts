@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { guardEngine } from '../../src/core/guard';
+import { eslintSettings, readLinterSettings } from '../../src/core/guard/linter-config';
+import { guardWorkspace } from './guard-helpers';
+
+// The shape of trpc's eslint.config.js (MIT): a block for every TypeScript file, one for tests.
+const ESLINT_FLAT = `export default tseslint.config(
+  { ignores: ['**/vendor/**'] },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      // Todo: do we want these?
+      '@typescript-eslint/no-explicit-any': 'off',
+      'unicorn/filename-case': ['error', { case: 'camelCase' }],
+    },
+  },
+  {
+    files: ['**/test/**/*', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-console': 0,
+    },
+  },
+);
+`;
+
+test('ESLint settings are read with the files their block is limited to', () => {
+  const got = eslintSettings(ESLINT_FLAT, 'eslint.config.js').map((s) => [s.state, s.name, s.files ?? 'all']);
+  assert.deepEqual(got, [
+    ['on', '@typescript-eslint/no-non-null-assertion', 'all'],
+    ['off', '@typescript-eslint/no-explicit-any', 'all'],
+    ['on', 'unicorn/filename-case', 'all'],
+    ['off', '@typescript-eslint/no-non-null-assertion', ['**/test/**/*', '**/*.test.ts']],
+    ['off', 'no-console', ['**/test/**/*', '**/*.test.ts']],
+  ]);
+});
+
+test('a rule the project switched off in its linter config is off in guard, with the reason; a severity override wins', async () => {
+  const { ws, root, cleanup } = await guardWorkspace({
+    'eslint.config.js': ESLINT_FLAT,
+    'src/a.ts': 'export function f(x: any) { return m.get(x)!.y as any; }\n',
+  });
+  try {
+    const engine = guardEngine(ws);
+    const any = await engine.rule('ts/no-explicit-any');
+    assert.equal(any.active, false);
+    assert.match(any.reason ?? '', /eslint rule @typescript-eslint\/no-explicit-any off in eslint\.config\.js/);
+    const scan = await engine.scan();
+    assert.deepEqual(scan.violations.map((v) => v.ruleId), ['ts/no-non-null-assertion']);
+    ws.updateSettings({ guard: { severityOverrides: { 'ts/no-explicit-any': 'warning' } } });
+    const again = await engine.check('let x: any;', 'typescript', { path: 'src/b.ts' });
+    assert.deepEqual(again.violations.map((v) => [v.ruleId, v.severity]), [['ts/no-explicit-any', 'warning']]);
+    void root;
+  } finally {
+    await cleanup();
+  }
+});
+
+test('SwiftLint, Ruff, golangci, detekt and Cargo settings are read; Cargo can switch a default-off rule on', async () => {
+  const { ws, root, cleanup } = await guardWorkspace({
+    '.swiftlint.yml': 'disabled_rules: # rule identifiers\n  - force_cast\n  - line_length\nopt_in_rules:\n  - force_unwrapping\n',
+    'pyproject.toml': '[tool.ruff.lint]\nselect = ["E", "B"]\nignore = ["B904", "E722"]\n\n[tool.ruff.lint.per-file-ignores]\n"__init__.py" = ["F403"]\n',
+    '.golangci.yml': 'linters:\n  default: none\n  enable:\n    - errcheck\n  disable:\n    - gocritic\n',
+    'config/detekt/detekt.yml': 'potential-bugs:\n  UnsafeCallOnNullableType:\n    active: false\n',
+    'Cargo.toml': '[package]\nname = "x"\n\n[lints.clippy]\nunwrap_used = "deny"\ntodo = { level = "allow", priority = 1 }\n',
+    'src/lib.rs': 'fn f() -> u8 { s.parse().unwrap() }\nfn g() { todo!() }\n',
+    'app.swift': 'let a = x as! A\nlet b = y!.z\n',
+    'tool.py': 'try:\n    run()\nexcept:\n    log()\n',
+  });
+  try {
+    const settings = readLinterSettings(root).map((s) => `${s.state}:${s.tool}:${s.name}${s.files ? `@${s.files.join(',')}` : ''}`).sort();
+    assert.deepEqual(settings, [
+      'off:clippy:todo', 'off:nolint:gocritic', 'off:noqa:b904', 'off:noqa:e722', 'off:noqa:f403@**/__init__.py', 'off:suppress:unsafecallonnullabletype', 'off:swiftlint:force_cast', 'off:swiftlint:line_length',
+      'on:clippy:unwrap_used', 'on:nolint:errcheck', 'on:swiftlint:force_unwrapping',
+    ]);
+    const scan = await guardEngine(ws).scan();
+    assert.deepEqual(scan.violations.map((v) => `${v.path}:${v.ruleId}`).sort(), ['app.swift:swift/force-unwrap', 'src/lib.rs:rust/unwrap']);
+  } finally {
+    await cleanup();
+  }
+});

@@ -1,0 +1,57 @@
+// Guard on excerpts of real code (test/fixtures/guard-real/<repository>/cases.json, each with its
+// repository's licence and commit): every case lists exactly what guard must report there — so each
+// is a true-positive and a true-negative test at once — checked as the file it came from (or, with
+// asProduction, as production code). Every rule is on, the ones that are off by default too.
+// bench/guard-eval.ts reports recall on the same cases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { headerLanguage } from '../../src/core/guard/header-language';
+import { languageForPath } from '../../src/core/kernel/languages';
+import { builtinRules } from '../../src/core/guard/packs';
+import { RuleRunner } from '../../src/core/guard/runner';
+import { allBuiltinsOn } from './guard-helpers';
+
+const FIXTURES = path.join(__dirname, '../fixtures/guard-real');
+
+interface Case {
+  file: string;
+  path: string;
+  lines: string;
+  asProduction?: boolean;
+  expect: string[];
+  note: string;
+}
+
+const rules = builtinRules();
+const runner = new RuleRunner(rules, { severityOverrides: allBuiltinsOn(rules), ruleExclusions: [] });
+
+for (const repo of readdirSync(FIXTURES).sort()) {
+  const file = path.join(FIXTURES, repo, 'cases.json');
+  if (!existsSync(file)) continue;
+  const { repository, commit, cases } = JSON.parse(readFileSync(file, 'utf8')) as { repository: string; commit: string; cases: Case[] };
+  test(`${repository}@${commit.slice(0, 7)}: guard reports exactly the labelled problems in ${cases.length} excerpts`, async () => {
+    assert.ok(existsSync(path.join(FIXTURES, repo, 'cases.json')) && readdirSync(path.join(FIXTURES, repo)).some((n) => /^(LICEN[CS]E|COPYING|UNLICENSE)/i.test(n)), `${repo} needs its licence beside the excerpts`);
+    for (const c of cases) {
+      const abs = path.join(FIXTURES, repo, c.file);
+      const text = readFileSync(abs, 'utf8');
+      const language = headerLanguage(abs, text, languageForPath(c.path)!);
+      await runner.prepare(language);
+      const res = runner.checkText(text, language, { path: c.path, budgetMs: 10_000, ...(c.asProduction ? { kind: 'production' as const } : {}) });
+      assert.equal(res.incomplete, false, `${repo}/${c.file}: the check was incomplete`);
+      const found = [...new Set(res.violations.map((v) => `${v.ruleId}@${v.start.line}`))].sort();
+      assert.deepEqual(found, [...c.expect].sort(), `${repo}/${c.file} (${c.path}:${c.lines}${c.asProduction ? ', as production code' : ''}): ${c.note}`);
+    }
+  });
+}
+
+test('an Objective-C header is checked with the Objective-C rules', async () => {
+  const header = readFileSync(path.join(FIXTURES, 'sdwebimage/SDWebImageManager.h'), 'utf8');
+  assert.equal(headerLanguage('/nowhere/SDWebImageManager.h', header, 'c'), 'objective-c');
+  assert.equal(headerLanguage('/nowhere/zlib.h', '#ifndef ZLIB_H\n#define ZLIB_H\nint deflate(void);\n#endif\n', 'c'), 'c');
+  const strong = header.replace('@property (weak, nonatomic, nullable) id <SDWebImageManagerDelegate> delegate;', '@property (strong, nonatomic, nullable) id <SDWebImageManagerDelegate> delegate;');
+  await runner.prepare('objective-c');
+  const res = runner.checkText(strong, headerLanguage('/nowhere/SDWebImageManager.h', strong, 'c'), { path: 'SDWebImage/Core/SDWebImageManager.h' });
+  assert.deepEqual(res.violations.map((v) => v.ruleId), ['objc/strong-delegate']);
+});
