@@ -1,5 +1,5 @@
-// Search over the recipe index: keyword (BM25 from FTS4 matchinfo), semantic (pluggable embedder), hybrid (RRF), the context funnel.
-export { keywordSearch, matchExpression, type KeywordHit, type SearchFilter } from './keyword';
+// Search over the recipe index: keyword (BM25F), semantic (pluggable embedder), hybrid (RRF), the context funnel; served from an in-memory index.
+export { keywordSearch, keywordQuery, type KeywordHit, type SearchFilter } from './keyword';
 export { semanticSearch, MIN_SIMILARITY, type SemanticHit } from './semantic';
 export { reciprocalRankFusion, rankRecipes, RRF_K, type FusedHit, type SearchMode, type RankedHit } from './hybrid';
 export { searchKnowledge, type SearchAnswer, type SearchResult, type SearchRequest } from './results';
