@@ -35,7 +35,7 @@ export async function run(): Promise<BenchTable[]> {
       columns: ['skills', 'call', 'p50', 'p95', 'runs'],
       rows,
       notes: [
-        'Every call checks the skill files on disk (one stat per SKILL.md) so edits are seen without a restart; the first call also parses every skill.',
+        'Every call stats the folders the last scan listed (added or removed skills are seen at once); load_skill stats its one SKILL.md; every SKILL.md is compared at most once a second (30 s with the VS Code watcher). The first call parses every skill.',
         'load_skill counts tokens of the body, each section and each chunk with the real tokenizer (o200k_base).',
       ],
     });
