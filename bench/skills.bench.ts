@@ -130,7 +130,7 @@ async function searchComparison(skills: Skill[]): Promise<BenchTable> {
 }
 
 /** Writes `n` skills with realistic shape: frontmatter, four sections, two chunks, ~4 KB each. */
-function generateSkills(dir: string, n: number): void {
+export function generateSkills(dir: string, n: number): void {
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const vocab = ('project recipe guard rule candidate review swift objective typescript javascript module target package structure dependency graph ' +
