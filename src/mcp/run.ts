@@ -6,7 +6,6 @@ import { stderrLogger } from '../core/kernel/log';
 import { readSettingsFile, settingsFrom } from '../core/settings';
 import type { Actor } from '../core/kernel/actors';
 import { createMcpServer, type McpServerOptions } from './server';
-import { startHttpServer } from './http';
 import { registerSkillsOnServer } from './skills';
 import { StdioTransport } from './stdio';
 
@@ -101,6 +100,8 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<v
   });
 
   if (args.http !== undefined) {
+    // Loaded only for --http: on stdio the HTTP stack is never evaluated.
+    const { startHttpServer } = require('./http') as typeof import('./http');
     const http = await startHttpServer({ port: args.http, token: args.token, allowedOrigins: args.allowedOrigins, log, createServer: make });
     closeTransport = http.close;
     log.info(`MCP server for ${ws.root} listening on ${http.url}${args.token ? ' (bearer token required)' : ''}`);
