@@ -1,7 +1,8 @@
 // MCP server: process start to the first tools/list answer, against the smallest MCP SDK server with
 // one tool, on a new workspace, on existing ones with 1,000 / 10,000 indexed recipes and with 1,000
 // skills; and the tools/call round trip for health against the one-tool server's tool.
-// BENCH_MCP_RECIPES (default 1000,10000) sets the recipe counts; BENCH_MCP_ROUNDS (default 7) the runs.
+// BENCH_MCP_RECIPES (default 1000,10000) sets the recipe counts; BENCH_MCP_ROUNDS (default 7) the runs;
+// BENCH_MCP_BASELINE=/path/to/another/dist/mcp.js adds that build's start on the same workspaces (before/after).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,13 +43,17 @@ export async function run(): Promise<BenchTable[]> {
   const rounds = Number(process.env.BENCH_MCP_ROUNDS ?? 7);
   const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-mcp-'));
   try {
-    const ours = (root: string) => [serverJs, '--workspace', root];
+    const baseline = process.env.BENCH_MCP_BASELINE;
     const targets: Target[] = [{ label: 'MCP SDK server with one tool (unbundled, the floor)', args: [oneToolJs] }];
-    targets.push({ label: 'AutoSnippet, new workspace (13 bundled skills)', args: ours(mkdtempSync(path.join(temp, 'new-'))) });
-    for (const n of sizes) targets.push({ label: `AutoSnippet, existing workspace, ${n.toLocaleString('en')} recipes indexed`, args: ours(await indexedWorkspace(temp, n)) });
+    const ours = (label: string, root: string) => {
+      targets.push({ label: `AutoSnippet, ${label}`, args: [serverJs, '--workspace', root] });
+      if (baseline) targets.push({ label: `baseline build, ${label}`, args: [baseline, '--workspace', root] });
+    };
+    ours('new workspace (13 bundled skills)', mkdtempSync(path.join(temp, 'new-')));
+    for (const n of sizes) ours(`existing workspace, ${n.toLocaleString('en')} recipes indexed`, await indexedWorkspace(temp, n));
     const skillsRoot = mkdtempSync(path.join(temp, 'skills-'));
     generateSkills(path.join(skillsRoot, '.agents', 'skills'), 1000);
-    targets.push({ label: 'AutoSnippet, 1,000 workspace skills', args: ours(skillsRoot) });
+    ours('1,000 workspace skills', skillsRoot);
 
     // Interleaved: each round starts every target once, so the shared machine's load falls on all alike.
     const starts = targets.map(() => [] as number[]);
@@ -81,6 +86,7 @@ export async function run(): Promise<BenchTable[]> {
         notes: [
           'Runs interleaved round by round (every server once per round); medians of a shared 2-core machine.',
           'AutoSnippet V2 (the seed system) is not on the npm registry, so it is not in this table.',
+          ...(baseline ? [`baseline build: ${baseline}`] : []),
         ],
       },
       {
