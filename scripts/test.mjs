@@ -3,7 +3,7 @@
 //   slow   — plain Node too, but long: crash trials with real processes, the full ReDoS analysis (test/slow)
 //   mcp    — the MCP SDK's client against the built dist/mcp.js (test/mcp/**/*.test.ts)
 //   vscode — the built extension inside code-server, driven by Playwright (test/vscode/*.test.ts)
-//   fuzz   — only when asked (`npm run test:fuzz`): 1,000+ SIGKILL trials of the store (test/fuzz)
+//   fuzz   — only when asked (`npm run test:fuzz`): 10,000+ generated MCP calls and 1,000+ SIGKILL trials (test/fuzz)
 // Set-up (build, and for the vscode layer the offline code-server install) happens here, so one
 // command does everything on a fresh machine.
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,7 @@ function testFiles(dir) {
 // tsx strips types without checking them: the whole run starts with the compiler.
 if (all) for (const project of ['.', 'src/webview']) run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', project]);
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
-if (layers.some((l) => l === 'mcp' || l === 'vscode')) run(process.execPath, ['scripts/build.mjs']);
+if (layers.some((l) => l === 'mcp' || l === 'vscode' || l === 'fuzz')) run(process.execPath, ['scripts/build.mjs']); // the fuzz suite drives the built server
 // The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.
 const env = { ...process.env };
 if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {

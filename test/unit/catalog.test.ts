@@ -77,7 +77,21 @@ const approve = defineTool({
   maxOutputChars: 1000,
   handler: () => ({ approved: true }),
 });
-const catalog = new ToolCatalog([echo, items, longText, failing, approve] );
+const echoingError = defineTool({
+  name: 'echoing_error',
+  title: 'Echoing error',
+  domain: 'test',
+  summary: 'Fails quoting its input',
+  description: 'Fails with a message that quotes its input, as "no recipe named …" does.',
+  inputSchema: Input({ id: Type.String({ maxLength: 300 }) }),
+  outputSchema: Type.Any(),
+  access: 'read',
+  maxOutputChars: 1000,
+  handler: (_ws, input) => {
+    throw new AutoSnippetError('NOT_FOUND', `Nothing is named "${input.id}".`, `Names close to "${input.id}": none.`, { wanted: input.id });
+  },
+});
+const catalog = new ToolCatalog([echo, items, longText, failing, approve, echoingError]);
 
 test('valid input reaches the handler and comes back in the envelope', async () => {
   const r = await catalog.invoke(ws, 'echo', { text: 'hi' }, agent);
@@ -106,6 +120,25 @@ test('a field of the wrong type, an unknown field and a bad enum value are each 
   assert.ok(!unknown.ok && unknown.error.field === 'colour' && /unknown field "colour"/.test(unknown.error.message));
   const badEnum = await catalog.invoke(ws, 'echo', { text: 'x', mode: 'c' }, agent);
   assert.ok(!badEnum.ok && badEnum.error.field === 'mode' && /"a", "b"/.test(badEnum.error.message));
+});
+
+test('an unknown field with a 5,000-character name is named by its start, and the error fits the bound', async () => {
+  const key = 'k'.repeat(5000);
+  const r = await catalog.invoke(ws, 'echo', { text: 'x', [key]: 1 }, agent);
+  assert.ok(!r.ok && r.error.code === 'INVALID_INPUT', JSON.stringify(r).slice(0, 300));
+  assert.ok(JSON.stringify(r).length <= echo.maxOutputChars, `${JSON.stringify(r).length} characters`);
+  assert.match(r.error.message, /unknown field "k{20,}…"/);
+  assert.ok(r.error.field!.startsWith('kkkk') && r.error.field!.length <= 101);
+});
+
+test('an error that quotes its input fits the bound even when JSON escaping makes the quote six times longer (300 NULs)', async () => {
+  const r = await catalog.invoke(ws, 'echoing_error', { id: '\u0000'.repeat(300) }, agent);
+  assert.ok(!r.ok && r.error.code === 'NOT_FOUND', JSON.stringify(r).slice(0, 200));
+  assert.ok(JSON.stringify(r).length <= echoingError.maxOutputChars, `${JSON.stringify(r).length} characters`);
+  assert.match(r.error.message, /^Nothing is named "\u0000+…$/);
+  // A short one is left whole.
+  const short = await catalog.invoke(ws, 'echoing_error', { id: 'x' }, agent);
+  assert.deepEqual(short, { ok: false, tool: 'echoing_error', error: { code: 'NOT_FOUND', message: 'Nothing is named "x".', hint: 'Names close to "x": none.', details: { wanted: 'x' } } });
 });
 
 test('non-object input is refused with INVALID_INPUT', async () => {

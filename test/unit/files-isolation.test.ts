@@ -9,7 +9,7 @@ import { createCatalog } from '../../src/core/tools';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import { Workspace } from '../../src/core/workspace';
 import { validateSkillFolder } from '../../src/core/skills/validate';
-import { fifo, link, tempTree, within, yamlAliasBomb } from './files-helpers';
+import { fifo, link, socket, tempTree, within, yamlAliasBomb } from './files-helpers';
 
 const catalog = createCatalog();
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -128,6 +128,23 @@ test('a YAML alias bomb in a recipe\'s frontmatter: rebuild_index reports that f
   assert.equal(report.problems[0].file, '.autosnippet/recipes/networking/bomb.md');
   assert.match(report.problems[0].message, /too complex/);
   ok(await call(ws, 'search', { query: 'getJson' }), 'search');
+  await healthy(ws);
+});
+
+test('a recipe that is a FIFO, a socket or a link out of the workspace is a problem naming it, not silently left out', async () => {
+  const { ws, root } = await open({ '.autosnippet/recipes/networking/get-json.md': RECIPE });
+  const outside = tempTree({ 'recipe.md': RECIPE.replace('getJson', 'outsideJson') }, 'as-outside-');
+  fifo(root, '.autosnippet/recipes/networking/pipe.md');
+  await socket(root, '.autosnippet/recipes/networking/socket.md');
+  link(root, '.autosnippet/recipes/networking/linked.md', path.join(outside, 'recipe.md'));
+  const report = ok(await call(ws, 'rebuild_index', { force: true }), 'rebuild_index');
+  assert.equal(report.added, 1);
+  const named = report.problems.map((p: { file: string; message: string }) => `${p.file}: ${p.message}`).sort();
+  assert.equal(named.length, 3, JSON.stringify(named));
+  assert.match(named[0], /linked\.md: .*outside the workspace/);
+  assert.match(named[1], /pipe\.md: .*FIFO/);
+  assert.match(named[2], /socket\.md: .*socket/);
+  assert.ok(!JSON.stringify(ok(await call(ws, 'list_recipes'), 'list_recipes')).includes('outsideJson'));
   await healthy(ws);
 });
 

@@ -167,6 +167,17 @@ test('other spellings of a people-only tool are that tool: refused and audited w
   assert.ok(!byPerson.ok && byPerson.error.code === 'UNKNOWN_TOOL' && /approve_thing/.test(byPerson.error.hint ?? ''));
 });
 
+test('a people-only tool named the way MCP clients prefix tools (mcp__server__tool, functions.tool, the server name twice) is refused and audited too', async () => {
+  const spellings = ['mcp__autosnippet__approve_thing', 'mcp__autosnippet__autosnippet_approve_thing', 'functions.approve_thing', 'functions.autosnippet_approve_thing', 'autosnippet_autosnippet_approve_thing', 'AutoSnippet_approveThing'];
+  for (const name of spellings) {
+    const r = await catalog.invoke(ws, name, { id: 'c5' }, agent);
+    assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED', `${name}: ${JSON.stringify(r)}`);
+  }
+  assert.deepEqual(writes, []);
+  const denied = await audit({ action: 'approve_thing', result: 'denied' });
+  assert.deepEqual(new Set(denied.map((e) => e.requested)), new Set(spellings));
+});
+
 test('a 50,000-deep argument is INVALID_INPUT, for reads and writes alike, with nothing written', async () => {
   for (const tool of ['read_thing', 'propose_thing']) {
     const r = await catalog.invoke(ws, tool, { id: 'x', deep: nest(50_000) }, agent);

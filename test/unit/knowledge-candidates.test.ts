@@ -17,6 +17,20 @@ const good = {
   reasoning: { whyStandard: 'All 12 API clients in src/api do it this way.', sources: ['src/api/users.ts:42', 'src/api/orders.ts:17'], confidence: 0.9 },
 };
 
+test('proposing again the original of a candidate that was since edited is a duplicate of it, not an INTERNAL id clash', async () => {
+  const ws = await tempWorkspace();
+  try {
+    const [id] = (await submitCandidates(ws, [good], 'external_agent')).created;
+    // The edit changes the fingerprint; the candidate keeps the id the original content gave it.
+    await updateCandidate(ws, id, { title: 'Wrap every HTTP call in withRetry' }, 'external_agent');
+    const again = await submitCandidates(ws, [good], 'system');
+    assert.deepEqual(again, { created: [], duplicates: [{ input: 0, existing: id }] });
+    assert.equal(getCandidate(ws, id).title, 'Wrap every HTTP call in withRetry', 'the edited candidate is kept as it is');
+  } finally {
+    ws.dispose();
+  }
+});
+
 test('submitCandidates is idempotent: the same proposal twice is a duplicate, not a second candidate', async () => {
   const ws = await tempWorkspace();
   try {

@@ -19,8 +19,9 @@ export interface SubmitResult {
 
 /**
  * Records proposals as pending candidates. Idempotent: an input whose content matches an existing
- * candidate (pending, approved or rejected) or a recipe of the same title and language is reported
- * as a duplicate, not created again. One transaction for the whole batch.
+ * candidate (pending, approved or rejected; or the content an edited candidate started from) or a
+ * recipe of the same title and language is reported as a duplicate, not created again. One
+ * transaction for the whole batch.
  */
 export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], actor: Author): Promise<SubmitResult> {
   const at = new Date().toISOString();
@@ -32,6 +33,8 @@ export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], 
       const existing =
         seen.get(c.fingerprint) ??
         tx.get<{ id: string }>('SELECT id FROM candidates WHERE fingerprint = ?', [c.fingerprint])?.id ??
+        // An edited candidate keeps the id its original content gave it: that content again is a duplicate of it.
+        tx.get<{ id: string }>('SELECT id FROM candidates WHERE id = ?', [c.id])?.id ??
         tx.get<{ id: string }>('SELECT id FROM recipes WHERE lower(title) = ? AND language = ?', [normalizeTitle(c.title), c.language])?.id;
       if (existing) {
         result.duplicates.push({ input: i, existing });

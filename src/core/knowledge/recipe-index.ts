@@ -335,7 +335,11 @@ function moveUsage(tx: Tx, from: string, to: string): void {
   tx.run('UPDATE recipe_usage SET recipe_id = ? WHERE recipe_id = ?', [to, from]);
 }
 
-/** Every `*.md` under `.autosnippet/recipes/`, with its stat. README files are documentation, not recipes. */
+/**
+ * Every `*.md` under `.autosnippet/recipes/`, with its stat. README files are documentation, not recipes.
+ * Links and special files (FIFOs, sockets) are listed too: the safe reader refuses them with a problem
+ * that names them, where leaving them out would be silence.
+ */
 export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
   const root = path.join(ws.root, RECIPES_DIR);
   const out: DiskFile[] = [];
@@ -350,9 +354,9 @@ export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
       if (e.name.startsWith('.')) continue;
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) await walk(abs);
-      else if (e.isFile() && e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') {
+      else if (e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') {
         try {
-          const st = await fsp.stat(abs);
+          const st = await fsp.stat(abs).catch(() => fsp.lstat(abs)); // a dangling link is listed too
           out.push({ file: path.relative(ws.root, abs).split(path.sep).join('/'), abs, mtime: st.mtimeMs, size: st.size });
         } catch {
           // vanished while listing

@@ -80,6 +80,11 @@ export class ToolCatalog {
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.get(name);
     if (!tool) return this.unknownTool(ws, name, rawInput, ctx);
+    const result = await this.invokeTool(ws, tool, rawInput, ctx);
+    return result.ok ? result : errorWithinBound(result, tool.maxOutputChars);
+  }
+
+  private async invokeTool(ws: Workspace, tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
     // An agent's attempt at a people-only tool is refused and audited before anything else, malformed or not.
     if (tool.access === 'review' && isAgent(ctx.actor)) return Gateway.for(ws).refuse(tool.name, rawInput, ctx);
@@ -210,7 +215,11 @@ function deeperThan(value: unknown, max: number): string | undefined {
   return undefined;
 }
 
-/** `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`. */
+/**
+ * `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`; so are
+ * the forms clients prefix tools with: `mcp__autosnippet__approve_candidate`, `functions.approve_candidate`,
+ * `autosnippet_autosnippet_approve_candidate`, `AutoSnippet_approveCandidate`.
+ */
 export function canonicalToolName(name: string): string {
   return name
     .slice(0, 200)
@@ -219,11 +228,39 @@ export function canonicalToolName(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
-    .replace(/^autosnippet_/, '');
+    .replace(/^(mcp_autosnippet_|functions_)?(auto_?snippet_)*/, '');
 }
 
 function failure(tool: string, error: ToolErrorBody): ToolResult {
   return { ok: false, tool, error };
+}
+
+/**
+ * An error answer fits its tool's bound as a result does. Messages quote what was asked for, and JSON
+ * escaping can make a quote six times longer (a NUL is `\u0000`): details go first, then the hint and,
+ * if still needed, the message are cut to the longest start that fits, marked with "…". The code and
+ * the field stay whole.
+ */
+function errorWithinBound(result: Extract<ToolResult, { ok: false }>, maxChars: number): ToolResult {
+  const size = (r: ToolResult) => JSON.stringify(r).length;
+  if (size(result) <= maxChars) return result;
+  const { details: _details, ...error } = result.error;
+  let fitted: Extract<ToolResult, { ok: false }> = { ...result, error };
+  for (const key of ['hint', 'message'] as const) {
+    const text = fitted.error[key];
+    if (!text || size(fitted) <= maxChars) continue;
+    const cut = (n: number) => ({ ...fitted, error: { ...fitted.error, [key]: `${text.slice(0, n)}…` } });
+    let lo = 0;
+    let hi = text.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (size(cut(mid)) <= maxChars) lo = mid;
+      else hi = mid - 1;
+    }
+    fitted = cut(lo);
+    if (key === 'hint' && lo === 0) delete fitted.error.hint;
+  }
+  return fitted;
 }
 
 export function toErrorBody(e: unknown): ToolErrorBody {
@@ -234,11 +271,15 @@ export function toErrorBody(e: unknown): ToolErrorBody {
   return { code: ErrorCode.Internal, message: `Internal error: ${message}`, hint: 'This is a bug in AutoSnippet; the log has details.' };
 }
 
+/** Longest field path an error repeats: an unknown key can be megabytes long, and the error must fit its bound. */
+const MAX_FIELD_CHARS = 100;
+
 function fieldOf(err: ErrorObject): string | undefined {
   const base = err.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  if (err.keyword === 'required') return [base, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
-  if (err.keyword === 'additionalProperties') return [base, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
-  return base || undefined;
+  let field = base;
+  if (err.keyword === 'required') field = [base, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+  if (err.keyword === 'additionalProperties') field = [base, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+  return field.length > MAX_FIELD_CHARS ? `${field.slice(0, MAX_FIELD_CHARS)}…` : field || undefined;
 }
 
 function explain(err: ErrorObject, field: string | undefined): string {
