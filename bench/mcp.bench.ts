@@ -1,41 +1,105 @@
-// MCP server: process start to the first tools/list answer, and the tools/call round trip for health.
-import { mkdtempSync } from 'node:fs';
+// MCP server: process start to the first tools/list answer, against the smallest MCP SDK server with
+// one tool, on a new workspace, on existing ones with 1,000 / 10,000 indexed recipes and with 1,000
+// skills; and the tools/call round trip for health against the one-tool server's tool.
+// BENCH_MCP_RECIPES (default 1000,10000) sets the recipe counts; BENCH_MCP_ROUNDS (default 7) the runs;
+// BENCH_MCP_BASELINE=/path/to/another/dist/mcp.js adds that build's start on the same workspaces (before/after).
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { syncRecipes } from '../src/core/knowledge';
+import { Workspace } from '../src/core/workspace';
 import { ms, percentile, sample, type BenchTable } from './lib';
+import { benchCorpus, writeRecipeFiles } from './recipe-corpus';
+import { generateSkills } from './skills.bench';
 
 const serverJs = path.join(__dirname, '..', 'dist', 'mcp.js');
+const oneToolJs = path.join(__dirname, 'servers', 'one-tool.mjs');
 
-async function startAndList(workspace: string): Promise<{ client: Client; startMs: number }> {
+interface Target { label: string; args: string[] }
+
+async function startAndList(target: Target): Promise<{ client: Client; startMs: number }> {
   const t0 = performance.now();
   const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', workspace], stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: target.args, stderr: 'ignore' }));
   await client.listTools();
   return { client, startMs: performance.now() - t0 };
 }
 
+/** A workspace whose recipes are on disk and already indexed (the database exists), as after a first run. */
+async function indexedWorkspace(temp: string, recipes: number): Promise<string> {
+  const root = path.join(temp, `recipes-${recipes}`);
+  writeRecipeFiles(root, benchCorpus(recipes));
+  const ws = await Workspace.open(root);
+  await syncRecipes(ws);
+  await ws.dispose();
+  return root;
+}
+
 export async function run(): Promise<BenchTable[]> {
-  const starts: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const ws = mkdtempSync(path.join(os.tmpdir(), 'as-bench-mcp-'));
-    const { client, startMs } = await startAndList(ws);
-    starts.push(startMs);
-    await client.close();
+  const sizes = (process.env.BENCH_MCP_RECIPES ?? '1000,10000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const rounds = Number(process.env.BENCH_MCP_ROUNDS ?? 7);
+  const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-mcp-'));
+  try {
+    const baseline = process.env.BENCH_MCP_BASELINE;
+    const targets: Target[] = [{ label: 'MCP SDK server with one tool (unbundled, the floor)', args: [oneToolJs] }];
+    const ours = (label: string, root: string) => {
+      targets.push({ label: `AutoSnippet, ${label}`, args: [serverJs, '--workspace', root] });
+      if (baseline) targets.push({ label: `baseline build, ${label}`, args: [baseline, '--workspace', root] });
+    };
+    ours('new workspace (13 bundled skills)', mkdtempSync(path.join(temp, 'new-')));
+    for (const n of sizes) ours(`existing workspace, ${n.toLocaleString('en')} recipes indexed`, await indexedWorkspace(temp, n));
+    const skillsRoot = mkdtempSync(path.join(temp, 'skills-'));
+    generateSkills(path.join(skillsRoot, '.agents', 'skills'), 1000);
+    ours('1,000 workspace skills', skillsRoot);
+
+    // Interleaved: each round starts every target once, so the shared machine's load falls on all alike.
+    const starts = targets.map(() => [] as number[]);
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, t] of targets.entries()) {
+        const { client, startMs } = await startAndList(t);
+        starts[i].push(startMs);
+        await client.close();
+      }
+    }
+    const floor = percentile(starts[0], 50);
+    const startRows = targets.map((t, i) => [t.label, ms(percentile(starts[i], 50)), ms(percentile(starts[i], 95)), i === 0 ? '1×' : `${(percentile(starts[i], 50) / floor).toFixed(2)}×`, starts[i].length]);
+
+    // health round trips, in alternating blocks of 20 calls.
+    const a = await startAndList(targets[1]);
+    const b = await startAndList(targets[0]);
+    const oursCalls: number[] = [];
+    const floorCalls: number[] = [];
+    for (let block = 0; block < 10; block++) {
+      oursCalls.push(...(await sample(20, () => a.client.callTool({ name: 'autosnippet_health', arguments: {} }), block === 0 ? 10 : 0)));
+      floorCalls.push(...(await sample(20, () => b.client.callTool({ name: 'health', arguments: {} }), block === 0 ? 10 : 0)));
+    }
+    await a.client.close();
+    await b.client.close();
+    return [
+      {
+        title: 'MCP server start: process spawn → first tools/list answer (stdio, SDK client)',
+        columns: ['server', 'p50', 'p95', 'p50 vs one-tool server', 'runs'],
+        rows: startRows,
+        notes: [
+          'Runs interleaved round by round (every server once per round); medians of a shared 2-core machine.',
+          'AutoSnippet V2 (the seed system) is not on the npm registry, so it is not in this table.',
+          ...(baseline ? [`baseline build: ${baseline}`] : []),
+        ],
+      },
+      {
+        title: 'MCP tools/call round trip: health',
+        columns: ['server', 'p50', 'p95', 'calls'],
+        rows: [
+          ['AutoSnippet autosnippet_health (new workspace)', ms(percentile(oursCalls, 50)), ms(percentile(oursCalls, 95)), oursCalls.length],
+          ['MCP SDK server with one tool (constant answer)', ms(percentile(floorCalls, 50)), ms(percentile(floorCalls, 95)), floorCalls.length],
+        ],
+        notes: ['Alternating blocks of 20 calls on one connection each.'],
+      },
+    ];
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
   }
-  const { client } = await startAndList(mkdtempSync(path.join(os.tmpdir(), 'as-bench-mcp-')));
-  const calls = await sample(200, () => client.callTool({ name: 'autosnippet_health', arguments: {} }), 10);
-  await client.close();
-  return [
-    {
-      title: 'MCP server (stdio, SDK client)',
-      columns: ['measure', 'p50', 'p95', 'runs'],
-      rows: [
-        ['start → first tools/list answer (cold process, new workspace)', ms(percentile(starts, 50)), ms(percentile(starts, 95)), starts.length],
-        ['tools/call round trip: health', ms(percentile(calls, 50)), ms(percentile(calls, 95)), calls.length],
-      ],
-    },
-  ];
 }

@@ -35,7 +35,7 @@ export async function run(): Promise<BenchTable[]> {
       columns: ['skills', 'call', 'p50', 'p95', 'runs'],
       rows,
       notes: [
-        'Every call checks the skill files on disk (one stat per SKILL.md) so edits are seen without a restart; the first call also parses every skill.',
+        'Every call stats the folders the last scan listed (added or removed skills are seen at once); load_skill stats its one SKILL.md; every SKILL.md is compared at most once a second (30 s with the VS Code watcher). The first call parses every skill.',
         'load_skill counts tokens of the body, each section and each chunk with the real tokenizer (o200k_base).',
       ],
     });
@@ -130,7 +130,7 @@ async function searchComparison(skills: Skill[]): Promise<BenchTable> {
 }
 
 /** Writes `n` skills with realistic shape: frontmatter, four sections, two chunks, ~4 KB each. */
-function generateSkills(dir: string, n: number): void {
+export function generateSkills(dir: string, n: number): void {
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const vocab = ('project recipe guard rule candidate review swift objective typescript javascript module target package structure dependency graph ' +

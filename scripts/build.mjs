@@ -20,7 +20,8 @@ const common = {
   // jsonc-parser's UMD main loads its parts with a require esbuild cannot follow; its ESM build bundles.
   mainFields: ['module', 'main'],
   // Bundles run from dist/, so __dirname there is where the wasm lives.
-  define: { 'process.env.AUTOSNIPPET_BUNDLED': '"1"' },
+  // The version as a constant, so no bundle carries package.json (src/core/version.ts).
+  define: { 'process.env.AUTOSNIPPET_BUNDLED': '"1"', AUTOSNIPPET_VERSION: JSON.stringify(require('../package.json').version) },
 };
 
 // Large libraries that only some code paths need (the ReDoS analysis, the tokenizer's ranks) live in

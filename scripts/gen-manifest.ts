@@ -1,6 +1,6 @@
 // Rewrites what is generated from the code: package.json's contributes.languageModelTools (from the
-// tool catalog) and contributes.configuration (from the settings table), and the README's error-code
-// and settings tables. Unit tests fail when
+// tool catalog) and contributes.configuration (from the settings table), the README's error-code
+// and settings tables, and src/mcp/manifest.json (the MCP server's first answers, from the catalog). Unit tests fail when
 // either drifts; run `npm run gen:manifest` then.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { createCatalog } from '../src/core/tools';
 import { languageModelToolsManifest } from '../src/core/tools/manifest';
 import { errorCodeTable, replaceGenerated } from '../src/core/tools/docs';
 import { configurationManifest, settingsTable } from '../src/core/settings';
+import { mcpManifest } from '../src/mcp/manifest';
 
 const root = path.join(__dirname, '..');
 const pkgFile = path.join(root, 'package.json');
@@ -21,3 +22,8 @@ const readmeFile = path.join(root, 'README.md');
 const readme = replaceGenerated(replaceGenerated(readFileSync(readmeFile, 'utf8'), 'error-codes', errorCodeTable()), 'settings', settingsTable());
 writeFileSync(readmeFile, readme);
 console.log('README.md: error-code and settings tables');
+
+const mcpManifestFile = path.join(root, 'src', 'mcp', 'manifest.json');
+const manifest = mcpManifest(createCatalog());
+writeFileSync(mcpManifestFile, JSON.stringify(manifest) + '\n');
+console.log(`src/mcp/manifest.json: ${manifest.tools.length} MCP tools`);

@@ -1,3 +1,6 @@
-// Replaced at bundle time would be nicer; reading package.json keeps one source of truth for now.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-export const VERSION: string = (require('../../package.json') as { version: string }).version;
+// The bundles get the version as a constant at build time (scripts/build.mjs), so they do not carry
+// package.json (170 KB evaluated at every start); unbundled (tests, tsx) it is read from package.json.
+declare const AUTOSNIPPET_VERSION: string | undefined;
+
+export const VERSION: string =
+  typeof AUTOSNIPPET_VERSION === 'string' ? AUTOSNIPPET_VERSION : (require(['..', '..', 'package.json'].join('/')) as { version: string }).version;

@@ -1,74 +1,25 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
 import { readSettingsFile, settingsFrom } from '../core/settings';
-import type { Actor } from '../core/kernel/actors';
+import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
-import { startHttpServer } from './http';
 import { registerSkillsOnServer } from './skills';
 import { StdioTransport } from './stdio';
 
-export interface McpArgs {
-  workspace: string;
-  http?: number;
-  token?: string;
-  allowedOrigins: string[];
-  actor: Actor;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
-}
-
-export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL]
-
-Runs the AutoSnippet MCP server for the workspace DIR (default: the current folder).
-  --workspace DIR        the project folder to serve
-  --http PORT            serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 = any free port)
-  --token TOKEN          with --http: require "Authorization: Bearer TOKEN" (or set AUTOSNIPPET_MCP_TOKEN)
-  --allow-origin ORIGIN  with --http: also accept this Origin header (loopback origins are always accepted)
-  --log-level LEVEL      debug | info | warn | error (logs go to stderr; stdout carries only the protocol)
-`;
-
-export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): McpArgs {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' } },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
-  }
-  const args: McpArgs = {
-    // The last --workspace wins: `autosnippet -w A mcp -w B` serves B.
-    workspace: path.resolve((values.workspace as string[] | undefined)?.at(-1) ?? process.cwd()),
-    token: (values.token as string | undefined) ?? (env.AUTOSNIPPET_MCP_TOKEN || undefined),
-    allowedOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
-    actor: env.AUTOSNIPPET_ACTOR === 'copilot_agent' ? 'copilot_agent' : 'external_agent',
-    logLevel: 'info',
-  };
-  if (values.http !== undefined) {
-    const port = Number(values.http);
-    if (!/^\d+$/.test(values.http as string) || port > 65535) throw new UsageError('--http takes a port number (0–65535)');
-    args.http = port;
-  }
-  const level = values['log-level'] as string | undefined;
-  if (level !== undefined) {
-    if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level is one of debug, info, warn, error');
-    args.logLevel = level as McpArgs['logLevel'];
-  }
-  return args;
-}
-
-export class UsageError extends Error {}
+export { parseMcpArgs, UsageError, MCP_USAGE, type McpArgs } from './args';
 
 /** Extensions of the server beyond tools (skills as resources and prompts, …), in one list. */
 const serverExtensions: NonNullable<McpServerOptions['extend']> = [registerSkillsOnServer];
 
+/** The streams the stdio server reads and writes: the process's own, or the front's hand-over (front.ts). */
+export interface McpStdio {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+}
+
 /** Starts the server and resolves when it has shut down (stdin closed, SIGTERM, SIGINT). */
-export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<void> {
+export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: McpStdio = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
   const log = stderrLogger(args.logLevel);
   // stdout carries only the protocol: anything a dependency prints goes to stderr instead.
   console.log = console.error;
@@ -95,18 +46,20 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<v
   const done = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void shutdown(sig).then(resolve));
     if (args.http === undefined) {
-      process.stdin.once('end', () => void shutdown('stdin closed').then(resolve));
-      process.stdin.once('close', () => void shutdown('stdin closed').then(resolve));
+      stdio.stdin.once('end', () => void shutdown('stdin closed').then(resolve));
+      stdio.stdin.once('close', () => void shutdown('stdin closed').then(resolve));
     }
   });
 
   if (args.http !== undefined) {
+    // Loaded only for --http: on stdio the HTTP stack is never evaluated.
+    const { startHttpServer } = require('./http') as typeof import('./http');
     const http = await startHttpServer({ port: args.http, token: args.token, allowedOrigins: args.allowedOrigins, log, createServer: make });
     closeTransport = http.close;
     log.info(`MCP server for ${ws.root} listening on ${http.url}${args.token ? ' (bearer token required)' : ''}`);
   } else {
     const { server, dispose } = make();
-    const transport = new StdioTransport(log);
+    const transport = new StdioTransport(log, stdio.stdin, stdio.stdout);
     await server.connect(transport);
     closeTransport = async () => {
       dispose();

@@ -1,9 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Workspace } from '../core/workspace';
-import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
+import type { ToolCatalog } from '../core/tools';
 import type { Actor } from '../core/kernel/actors';
-import type { AnyTool } from '../core/tools/types';
+import { mcpManifest } from './manifest';
 import { samplingModel } from './sampling';
 
 export interface McpServerOptions {
@@ -13,27 +13,7 @@ export interface McpServerOptions {
   extend?: Array<(server: Server, ws: Workspace) => (() => void) | void>;
 }
 
-/** MCP annotations follow from the access class: read tools are read-only and idempotent. */
-export function annotationsFor(tool: AnyTool): Tool['annotations'] {
-  const read = tool.access === 'read';
-  return { title: tool.title, readOnlyHint: read, destructiveHint: tool.access === 'review', idempotentHint: read, openWorldHint: false };
-}
-
-/** What an agent reads first: where to start, in a few lines, mentioning only tools that exist. */
-export function serverInstructions(catalog: ToolCatalog): string {
-  const has = (n: string) => Boolean(catalog.get(n));
-  const t = (n: string) => TOOL_PREFIX + n;
-  const lines = [
-    'AutoSnippet holds this project\'s own knowledge: reviewed recipes (patterns, rules, facts), candidates awaiting review, guard rules, and skills (how-to guides for agents).',
-    `Start with ${t('health')} to check the workspace, then ${t('capabilities')} for the tool list (${t('get_tool_info')} gives one tool's schema).`,
-  ];
-  if (has('search_skills')) lines.push(`Before a task, find the guide for it: ${t('search_skills')} {query} or ${t('list_skills')}, then ${t('load_skill')} {name} (add section to load one part; chunks are loaded with ${t('load_skill_chunk')}). If unsure, load autosnippet-intent.`);
-  if (has('context_search')) lines.push(`Before writing code, call ${t('context_search')} to get the project's patterns for it.`);
-  if (has('guard_check')) lines.push(`After writing code, call ${t('guard_check')} on it and fix what it reports.`);
-  if (has('submit_candidate')) lines.push(`Propose new knowledge with ${t('submit_candidate')}; people approve it. You cannot approve, publish or delete.`);
-  lines.push('Every result is JSON {ok, data} or {ok:false, error:{code, message, hint}} (also as structured content, described by each tool\'s outputSchema); when a result says "truncated", follow its hint to get the rest.');
-  return lines.join('\n');
-}
+export { annotationsFor, serverInstructions } from './manifest';
 
 /**
  * tools/call as the protocol layer parses it, loosened on purpose: the SDK parses a request with the
@@ -43,25 +23,12 @@ export function serverInstructions(catalog: ToolCatalog): string {
 const ToolsCallRequest = CallToolRequestSchema.pick({ method: true }).loose();
 
 export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: McpServerOptions = {}): { server: Server; dispose(): void } {
-  const server = new Server(
-    { name: 'autosnippet', title: 'AutoSnippet', version: ws.version },
-    {
-      capabilities: { tools: {}, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
-      instructions: serverInstructions(catalog),
-    },
-  );
+  // The same object manifest.json holds (the entry point answers the first requests from that file).
+  const manifest = mcpManifest(catalog);
+  const server = new Server(manifest.serverInfo, { capabilities: manifest.capabilities, instructions: manifest.instructions });
   const actor = options.actor ?? 'external_agent';
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: catalog.agentTools.map((tool) => ({
-      name: TOOL_PREFIX + tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: catalog.inputSchema(tool) as Tool['inputSchema'],
-      outputSchema: catalog.outputSchema(tool) as Tool['outputSchema'],
-      annotations: annotationsFor(tool),
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: manifest.tools }));
 
   server.setRequestHandler(ToolsCallRequest, async (request, extra): Promise<CallToolResult> => {
     // The SDK checked the request against the full CallToolRequestSchema before calling us.

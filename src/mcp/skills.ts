@@ -42,8 +42,18 @@ export function skillUri(name: string, ...parts: string[]): string {
  */
 export function registerSkillsOnServer(server: Server, ws: Workspace): () => void {
   const registry = skillRegistry(ws);
+  // Watching starts with the client's first list: a client that never listed has no list to go stale,
+  // and the server starts without reading a single SKILL.md (1,000 skills took seconds before tools/list).
+  let subscription: { dispose(): void } | undefined;
+  const watch = () => {
+    subscription ??= registry.onDidChange(() => {
+      void server.sendResourceListChanged().catch(() => undefined);
+      void server.sendPromptListChanged().catch(() => undefined);
+    });
+  };
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    watch();
     const { items, nextCursor } = pageOf(registry.list().flatMap(resourcesOf), request.params?.cursor, PAGE_SIZE);
     return { resources: items, ...(nextCursor ? { nextCursor } : {}) };
   });
@@ -69,6 +79,7 @@ export function registerSkillsOnServer(server: Server, ws: Workspace): () => voi
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+    watch();
     const { items, nextCursor } = pageOf(registry.list(), request.params?.cursor, PROMPT_PAGE_SIZE);
     return { prompts: items.map(promptOf), ...(nextCursor ? { nextCursor } : {}) };
   });
@@ -94,11 +105,7 @@ export function registerSkillsOnServer(server: Server, ws: Workspace): () => voi
     };
   });
 
-  const subscription = registry.onDidChange(() => {
-    void server.sendResourceListChanged().catch(() => undefined);
-    void server.sendPromptListChanged().catch(() => undefined);
-  });
-  return () => subscription.dispose();
+  return () => subscription?.dispose();
 }
 
 function promptOf(s: Skill): Prompt {

@@ -107,10 +107,12 @@ function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
   const registry = skillRegistry(ws);
   const diagnostics = new SkillDiagnostics(registry);
   diagnostics.refreshAll();
-  // Edits are seen on the next call anyway; the watcher makes the view and the Problems panel follow at once.
+  // The watcher makes the view and the Problems panel follow at once, and lets requests trust the registry for 30 s.
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(ws.root), '{.autosnippet,.github,.claude,.agents}/skills/**'));
   let timer: NodeJS.Timeout | undefined;
+  registry.setWatched(true);
   const onDisk = () => {
+    registry.invalidate();
     clearTimeout(timer);
     timer = setTimeout(() => registry.refresh(), 150);
   };
@@ -124,6 +126,7 @@ function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
     diagnostics,
     dispose: () => {
       clearTimeout(timer);
+      registry.setWatched(false);
       sub.dispose();
       watcher.dispose();
       diagnostics.dispose();

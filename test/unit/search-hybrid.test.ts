@@ -23,13 +23,17 @@ async function seed(ws: Awaited<ReturnType<typeof tempWorkspace>>) {
   await syncRecipes(ws);
 }
 
-test('search fuses keyword and meaning and groups the results by kind', async () => {
+test('search fuses keyword and meaning and groups the results by kind, the best result first', async () => {
   const ws = await tempWorkspace();
   try {
     await seed(ws);
     const r = await call(ws, 'search', { query: 'retry http requests' }, agent);
     assert.equal(r.mode, 'hybrid');
-    assert.deepEqual(r.groups.map((g: { kind: string }) => g.kind), ['rule', 'pattern', 'fact']);
+    assert.deepEqual(r.groups.map((g: { kind: string }) => g.kind).sort(), ['fact', 'pattern', 'rule']);
+    const heads = r.groups.map((g: { results: { score: number }[] }) => g.results[0].score);
+    assert.deepEqual(heads, [...heads].sort((a, b) => b - a), 'groups in the order of their best results');
+    const best = await call(ws, 'search', { query: 'wrap requests in withRetry' }, agent);
+    assert.equal(best.groups[0].results[0].id, 'net/retry', 'the best result comes first, whatever its kind');
     const patterns = r.groups.find((g: { kind: string }) => g.kind === 'pattern').results;
     assert.equal(patterns[0].id, 'net/retry');
     assert.equal(patterns[0].why.length, 2, 'found by both indexes');

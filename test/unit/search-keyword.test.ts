@@ -1,37 +1,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syncRecipes } from '../../src/core/knowledge';
-import { keywordSearch, matchExpression, FIELD_WEIGHTS } from '../../src/core/search';
-import { bm25, tokenize } from '../../src/core/text';
+import { rmSync } from 'node:fs';
+import { keywordSearch, keywordQuery, semanticSearch, FIELD_WEIGHTS } from '../../src/core/search';
+import { Bm25fIndex, tokenize } from '../../src/core/text';
+import { Workspace } from '../../src/core/workspace';
 import { indexRecipeTexts } from '../../src/core/knowledge/recipe-index';
 import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
 import { tempWorkspace, writeRecipe, recipeText, call } from './knowledge-helpers';
-import type { Workspace } from '../../src/core/workspace';
 
 const ids = (ws: Workspace, hits: { rid: number }[]) => {
   const rows = recipeRowsByRid(ws, hits.map((h) => h.rid));
   return hits.map((h) => rows.get(h.rid)!.id);
 };
 
-test('BM25 from matchinfo: more hits, rarer terms and heavier fields score higher', () => {
-  // p=1 phrase, c=2 columns, n=10 rows, avg lengths, this row's lengths, then hits/total/docs per column
-  const info = (tf0: number, tf1: number, docs0: number, docs1: number, len0 = 5, len1 = 5) => new Uint8Array(new Uint32Array([1, 2, 10, 5, 5, len0, len1, tf0, tf0, docs0, tf1, tf1, docs1]).buffer);
-  const one = bm25(info(1, 0, 5, 5), [1, 1]).score;
-  assert.ok(bm25(info(2, 0, 5, 5), [1, 1]).score > one, 'term frequency');
-  assert.ok(bm25(info(1, 0, 1, 5), [1, 1]).score > one, 'rarity (idf)');
-  assert.ok(bm25(info(1, 0, 5, 5, 2), [1, 1]).score > one, 'shorter field');
-  assert.ok(bm25(info(1, 0, 5, 5), [4, 1]).score > bm25(info(0, 1, 5, 5), [4, 1]).score, 'field weight');
-  assert.deepEqual(bm25(info(0, 1, 5, 5), [1, 1]).columns, [1]);
-});
-
-test('query words are split like identifiers; no FTS syntax leaks in', () => {
+test('query words are split like identifiers; the last word is a prefix unless a space follows it', () => {
   assert.deepEqual(tokenize('fetchUserById MAX_RETRIES'), ['fetchuserbyid', 'fetch', 'user', 'by', 'id', 'maxretries', 'max', 'retries']);
   assert.deepEqual(tokenize('网络请求'), ['网络', '络请', '请求']);
-  assert.equal(matchExpression('how to "retry" OR NEAR(x) -z')!.expr, 'retri OR near OR x OR z', 'stems, no stopwords, no operators');
-  assert.equal(matchExpression('fetch user')!.expr, 'fetch OR user*');
-  assert.equal(matchExpression('fetch user ')!.expr, 'fetch OR user');
-  assert.equal(matchExpression('the of')!.expr, 'the OR of', 'only stop words: they are searched after all');
-  assert.equal(matchExpression('!!!'), undefined);
+  assert.deepEqual(keywordQuery('how to "retry" OR NEAR(x) -z'), { terms: ['retri', 'near', 'x', 'z'], prefixLast: false }, 'stems, no stopwords; a one-letter word is no prefix');
+  assert.deepEqual(keywordQuery('fetch user'), { terms: ['fetch', 'user'], prefixLast: true });
+  assert.deepEqual(keywordQuery('fetch user '), { terms: ['fetch', 'user'], prefixLast: false });
+  assert.deepEqual(keywordQuery('the of')?.terms, ['the', 'of'], 'only stop words: they are searched after all');
+  assert.equal(keywordQuery('!!!'), undefined);
 });
 
 test('keyword search finds the expected recipe first; a trigger match outranks a body match', async () => {
@@ -72,7 +62,7 @@ test('keyword search finds the expected recipe first; a trigger match outranks a
   }
 });
 
-test('BM25 from per-row hits and cached lengths equals BM25 from matchinfo pcnalx', async () => {
+test('the top-k of the in-memory index is the exhaustive BM25F ranking (trigger 8, title 4, summary 2, rest 1)', async () => {
   const ws = await tempWorkspace();
   try {
     const verbs = ['retry', 'parse', 'render', 'cache', 'validate', 'encrypt', 'paginate', 'debounce'];
@@ -83,18 +73,51 @@ test('BM25 from per-row hits and cached lengths equals BM25 from matchinfo pcnal
       return { file: `.autosnippet/recipes/g/r${i}.md`, text: `---\ntitle: ${v} the ${n} number ${i}\nsummary: Always ${v} ${n}s through the ${n} service layer ${i % 97}.\n---\n\nUse ${n}Service for ${i % 3 ? 'long ' + 'text '.repeat(i % 13) : 'it'}.\n\n\`\`\`ts\n${v}${n}${i}()\n\`\`\`\n` };
     });
     await indexRecipeTexts(ws, docs, { sliceSize: 100 });
-    for (const q of ['retry token service', 'encrypt the invoice through the service layer', 'paginate cookie number 123', 'text']) {
-      const fast = await keywordSearch(ws, q, {}, 300);
-      assert.ok(fast.length > 0, q);
-      const reference = new Map(
-        ws.store
-          .all<{ rid: number; mi: Uint8Array }>("SELECT docid AS rid, matchinfo(recipe_fts, 'pcnalx') AS mi FROM recipe_fts WHERE recipe_fts MATCH ?", [matchExpression(q)!.expr])
-          .map((r) => [r.rid, bm25(r.mi, FIELD_WEIGHTS).score]),
-      );
-      assert.equal(fast.length, reference.size, q);
-      for (const h of fast) assert.ok(Math.abs(h.score - reference.get(h.rid)!) < 1e-9, `${q}: ${h.score} vs ${reference.get(h.rid)}`);
+    // The reference: the text layer's BM25F over the stored fields, scoring every document.
+    const rows = ws.store.all<{ rid: number; trigger: string; title: string; summary: string; body: string }>('SELECT rid, trigger, title, summary, body FROM recipe_terms ORDER BY rid');
+    const split = (v: string) => (v ? v.split(' ') : []);
+    const reference = new Bm25fIndex(
+      { trigger: { weight: FIELD_WEIGHTS[0], b: 0.75 }, title: { weight: FIELD_WEIGHTS[1], b: 0.75 }, summary: { weight: FIELD_WEIGHTS[2], b: 0.75 }, body: { weight: FIELD_WEIGHTS[3], b: 0.75 } },
+      rows.map((r) => ({ trigger: split(r.trigger), title: split(r.title), summary: split(r.summary), body: split(r.body) })),
+    );
+    for (const q of ['retry token service ', 'encrypt the invoice through the service layer ', 'paginate cookie number 123 ', 'text ', 'long report chunk ']) {
+      const expected = reference.search(keywordQuery(q)!.terms, 10).map((m) => ({ rid: rows[m.doc].rid, score: m.score }));
+      const got = await keywordSearch(ws, q, {}, 10);
+      assert.deepEqual(got.map((h) => h.rid), expected.map((h) => h.rid), q);
+      for (const [i, h] of got.entries()) assert.ok(Math.abs(h.score - expected[i].score) < 1e-4, `${q}: ${h.score} vs ${expected[i].score}`);
     }
   } finally {
+    await ws.cleanup();
+  }
+});
+
+test('the index follows changes: added, edited and removed recipes, and another process\'s commits', async () => {
+  const ws = await tempWorkspace();
+  const other = await Workspace.open(ws.root);
+  try {
+    const filler = Array.from({ length: 40 }, (_, i) => writeRecipe(ws, `g/r${i}.md`, recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` })));
+    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    await syncRecipes(ws);
+    assert.deepEqual(ids(ws, await keywordSearch(ws, 'withRetry ')), ['net/retry']);
+
+    // edited: found by its new words, not by its old ones
+    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }));
+    await syncRecipes(ws);
+    assert.deepEqual(ids(ws, await keywordSearch(ws, 'withBackoff ')), ['net/retry']);
+    assert.deepEqual(await keywordSearch(ws, 'withRetry '), []);
+
+    // removed
+    rmSync(filler[3]);
+    await syncRecipes(ws);
+    assert.ok(!ids(ws, await keywordSearch(ws, 'helper number 3 ', {}, 50)).includes('g/r3'));
+
+    // another process adds a recipe: this one finds it through the journal and the change log
+    writeRecipe(other, 'db/tx.md', recipeText({ title: 'Transactions wrap every write', trigger: '@inTransaction', summary: 'Call inTransaction around writes.' }));
+    await syncRecipes(other);
+    assert.deepEqual(ids(ws, await keywordSearch(ws, 'inTransaction ')), ['db/tx']);
+    assert.equal((await semanticSearch(ws, 'transactions wrap every write'))[0]?.rid, (await keywordSearch(ws, 'inTransaction '))[0].rid);
+  } finally {
+    await other.dispose();
     await ws.cleanup();
   }
 });

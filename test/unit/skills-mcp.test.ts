@@ -95,6 +95,8 @@ test('a skill added on disk sends resources/list_changed and prompts/list_change
   let promptsChanged = 0;
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void resourcesChanged++);
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => void promptsChanged++);
+  // A client is told about changes to the lists it has seen: watching starts with its first list.
+  assert.ok(!(await client.listResources()).resources.some((r) => r.uri === 'skill://late/SKILL.md'));
   writeSkill(path.join(fx.root, '.github', 'skills', 'late'), skillText('name: late\ndescription: Use when added late.'));
   await eventually(() => resourcesChanged > 0 && promptsChanged > 0, 5000);
   assert.ok((await client.listResources()).resources.some((r) => r.uri === 'skill://late/SKILL.md'));

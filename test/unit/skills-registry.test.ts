@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { closestNames } from '../../src/core/kernel/names';
@@ -83,6 +83,57 @@ test('an unchanged disk returns the same snapshot (no re-parse)', () => {
   const a = reg.list();
   assert.equal(reg.list(), a);
   assert.equal(reg.get('guard-rules'), reg.get('guard-rules'));
+});
+
+/** Sets every folder under `dir` ten seconds back, so the registry trusts their times (none is "racy"). */
+function ageFolders(dir: string): void {
+  const old = new Date(Date.now() - 10_000);
+  utimesSync(dir, old, old);
+  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) ageFolders(path.join(dir, e.name));
+}
+
+test('freshness without checking every file: added and removed skills are seen by the next call, an edit by the next load, by the list after invalidate() or within freshMs', async () => {
+  const fx = tempFixture();
+  ageFolders(fx.base);
+  const reg = new SkillRegistry({ root: fx.root, bundledDir: fx.bundled, freshMs: 60_000 });
+  const names = () => reg.list().map((s) => s.name);
+  assert.ok(names().includes('gh-only'));
+
+  // added: its parent folder's time changed
+  writeSkill(path.join(fx.root, '.github', 'skills', 'added-one'), skillText('name: added-one\ndescription: Use when a skill was just added.'));
+  assert.ok(names().includes('added-one'));
+  ageFolders(fx.base);
+  assert.ok(names().includes('added-one'));
+
+  // removed
+  rmSync(path.join(fx.root, '.github', 'skills', 'gh-only'), { recursive: true });
+  assert.ok(!names().includes('gh-only'));
+  ageFolders(fx.base);
+
+  // a skills folder that did not exist is created
+  writeSkill(path.join(fx.root, '.claude', 'skills', 'nested', 'late-comer'), skillText('name: late-comer\ndescription: Use when the folder came later.'));
+  assert.ok(names().includes('late-comer'));
+  ageFolders(fx.base);
+
+  // changed in place: loading that skill sees it at once (one stat)
+  const file = path.join(fx.root, '.github', 'skills', 'added-one', 'SKILL.md');
+  writeFileSync(file, skillText('name: added-one\ndescription: Use when the skill was edited in place.'));
+  assert.equal(reg.get('added-one')!.description, 'Use when the skill was edited in place.');
+  assert.equal(reg.list().find((s) => s.name === 'added-one')!.description, 'Use when the skill was edited in place.');
+
+  // changed in place again: a watcher's invalidate() makes the list see it at once, even when watched
+  reg.setWatched(true);
+  writeFileSync(file, skillText('name: added-one\ndescription: Use when a watcher saw the second edit.'));
+  reg.invalidate();
+  assert.equal(reg.list().find((s) => s.name === 'added-one')!.description, 'Use when a watcher saw the second edit.');
+
+  // without a watcher or a load, the list sees an edit within freshMs
+  const quick = new SkillRegistry({ root: fx.root, bundledDir: fx.bundled, freshMs: 50 });
+  assert.equal(quick.get('added-one')!.description, 'Use when a watcher saw the second edit.');
+  writeFileSync(file, skillText('name: added-one\ndescription: Use when nobody loads it, third edit.'));
+  await eventually(() => quick.list().find((s) => s.name === 'added-one')!.description === 'Use when nobody loads it, third edit.');
+  reg.dispose();
+  quick.dispose();
 });
 
 test('onDidChange fires for changes on disk without anyone calling, and stops after dispose', async () => {

@@ -13,7 +13,7 @@ import type { Workspace } from '../workspace';
 import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { contentQuality, contentScore } from './quality';
 import type { Recipe, RecipeFileProblem } from './types';
-import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, fieldLengths, searchDocument, searchRowValues } from '../search/documents';
+import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowValues } from '../search/documents';
 
 export interface SyncReport {
   scanned: number;
@@ -77,13 +77,16 @@ function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number }
   return ws.service('knowledge.sync', () => ({ queue: Promise.resolve() as Promise<unknown>, lastSync: 0 }));
 }
 
-/** The index generation: bumped by every change to the recipe index, so caches know to reload. */
+/** The index generation: bumped by every change to the recipe index, so caches know to reload or catch up. */
 export function indexGeneration(ws: Workspace): number {
   return Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0);
 }
 
-export function bumpGeneration(tx: Tx): void {
+/** Starts a new generation and records the recipes (row ids) it changed, added or removed, for the search index to catch up on. */
+export function bumpGeneration(tx: Tx, rids: number[]): void {
   tx.run("UPDATE knowledge_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
+  const generation = Number(tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value);
+  insertMany(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', rids.map((rid) => [rid, generation]));
 }
 
 async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
@@ -143,7 +146,7 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
         tx.run('DELETE FROM recipes WHERE rid = ?', [r.rid]);
       }
       for (const f of goneProblems) tx.run('DELETE FROM recipe_file_problems WHERE file = ?', [f]);
-      if (removals.length) bumpGeneration(tx);
+      if (removals.length) bumpGeneration(tx, removals.map((r) => r.rid));
     });
     report.removed.push(...removals.map((r) => r.id));
   }
@@ -201,7 +204,7 @@ function writeProblem(tx: Tx, p: Parsed): void {
     // A recipe that became unreadable leaves the index until it is fixed; its usage stays.
     deleteSearchRows(tx, row.rid);
     tx.run('DELETE FROM recipes WHERE rid = ?', [row.rid]);
-    bumpGeneration(tx);
+    bumpGeneration(tx, [row.rid]);
   }
 }
 
@@ -222,10 +225,8 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
   let nextRid = (tx.get<{ m: number }>('SELECT COALESCE(MAX(rid), 0) AS m FROM recipes')?.m ?? 0) + 1;
   const claimed = new Map<string, string>();
   const inserts: SqlValue[][] = [];
-  const ftsRows: SqlValue[][] = [];
+  const termRows: SqlValue[][] = [];
   const vectorRows: SqlValue[][] = [];
-  const lengthRows: SqlValue[][] = [];
-  const rewritten: number[] = [];
   const indexed: string[] = [];
 
   for (const p of good) {
@@ -252,7 +253,6 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
         [...values, rid],
       );
       if (existing.id !== r.id) moveUsage(tx, existing.id, r.id);
-      rewritten.push(rid);
       if (existing.file !== p.disk.file) report.renamed.push({ from: existing.file, to: p.disk.file, id: r.id });
       else if (existing.hash !== p.hash) report.updated.push(r.id);
       else report.unchanged++;
@@ -261,20 +261,16 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
       inserts.push([rid, ...values]);
       report.added.push(r.id);
     }
-    const fts = searchRowValues(searchDocument(r));
-    ftsRows.push([rid, ...fts]);
-    lengthRows.push([rid, fieldLengths(fts)]);
+    termRows.push([rid, ...searchRowValues(searchDocument(r))]);
     const v = vectorOf.get(p)!;
     vectorRows.push([rid, v.model, v.bytes]);
     indexed.push(p.disk.file);
   }
   insertMany(tx, 'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)', inserts);
-  runIn(tx, 'DELETE FROM recipe_fts WHERE docid IN', rewritten);
-  insertMany(tx, 'INSERT INTO recipe_fts (docid, trigger, title, summary, body)', ftsRows);
+  insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
-  insertMany(tx, 'INSERT OR REPLACE INTO recipe_field_lengths (rid, lengths)', lengthRows);
   runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
-  bumpGeneration(tx);
+  bumpGeneration(tx, termRows.map((row) => row[0] as number));
 }
 
 function rowValues(p: Parsed, now: string): SqlValue[] {

@@ -1,6 +1,6 @@
 import type { Workspace } from '../workspace';
 import { recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
-import { RECIPE_KINDS, type RecipeKind } from '../knowledge/types';
+import type { RecipeKind } from '../knowledge/types';
 import { rankRecipes, type RankedHit, type SearchMode } from '../search/hybrid';
 import type { SearchFilter } from '../search/keyword';
 
@@ -23,7 +23,7 @@ export interface SearchAnswer {
   query: string;
   mode: SearchMode;
   total: number;
-  /** Results grouped by kind (rules, then patterns, then facts), best first within each. */
+  /** Results grouped by kind, best first within each; the group holding the best result comes first, and so on. */
   groups: { kind: RecipeKind; results: SearchResult[] }[];
 }
 
@@ -43,8 +43,19 @@ export async function searchKnowledge(ws: Workspace, req: SearchRequest): Promis
     query: req.query,
     mode,
     total: results.length,
-    groups: RECIPE_KINDS.map((kind) => ({ kind, results: results.filter((r) => r.kind === kind) })).filter((g) => g.results.length),
+    groups: groupByKind(results),
   };
+}
+
+/** Groups ranked results by kind, keeping rank order: a group comes before another when its best result ranks higher. */
+export function groupByKind(results: SearchResult[]): { kind: RecipeKind; results: SearchResult[] }[] {
+  const groups = new Map<RecipeKind, SearchResult[]>();
+  for (const r of results) {
+    const group = groups.get(r.kind);
+    if (group) group.push(r);
+    else groups.set(r.kind, [r]);
+  }
+  return [...groups].map(([kind, results]) => ({ kind, results }));
 }
 
 export function toResult(row: RecipeRow, hit: RankedHit): SearchResult {

@@ -3,7 +3,7 @@ import type { Workspace } from '../workspace';
 import { HashedNgramEmbedder, quantize, type Embedder } from '../text';
 import { indexForm } from '../text';
 
-/** The fields of a recipe that search sees, in the keyword index's column order. */
+/** The fields of a recipe that search sees, in the keyword index's field order. */
 export interface SearchDocument {
   trigger: string;
   title: string;
@@ -16,7 +16,7 @@ export interface SearchDocument {
 export const FIELD_WEIGHTS = [8, 4, 2, 1] as const;
 export const FIELD_NAMES = ['trigger', 'title', 'summary', 'body'] as const;
 
-/** What the keyword index stores of the code and long texts: enough to find by, not a copy of the file. */
+/** What the keyword index keeps of the code and long texts: enough to find by, not a copy of the file. */
 const MAX_REST_CHARS = 6000;
 
 export interface IndexableRecipe {
@@ -64,20 +64,14 @@ export function useEmbedder(ws: Workspace, embedder: Embedder): void {
   ws.service('search.embedder', () => ({ embedder })).embedder = embedder;
 }
 
-/** The keyword index's columns for a document (trigger, title, summary, body), in search form. */
+/** The keyword index's fields of a document (trigger, title, summary, body), each as its terms separated by spaces. */
 export function searchRowValues(doc: SearchDocument): string[] {
   return [indexForm(doc.trigger), indexForm(doc.title), indexForm(doc.summary), indexForm(doc.rest)];
 }
 
-/** Token counts of the keyword columns, as the FTS4 tokenizer sees them (the text is pre-split on spaces). */
-export function fieldLengths(values: string[]): string {
-  return values.map((v) => (v ? v.split(' ').length : 0)).join(',');
-}
-
 export function deleteSearchRows(tx: Tx, rid: number): void {
-  tx.run('DELETE FROM recipe_fts WHERE docid = ?', [rid]);
+  tx.run('DELETE FROM recipe_terms WHERE rid = ?', [rid]);
   tx.run('DELETE FROM recipe_vectors WHERE rid = ?', [rid]);
-  tx.run('DELETE FROM recipe_field_lengths WHERE rid = ?', [rid]);
 }
 
 export async function embedDocuments(ws: Workspace, texts: string[], signal?: AbortSignal): Promise<{ model: string; bytes: Uint8Array }[]> {

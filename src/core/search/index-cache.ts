@@ -1,125 +1,178 @@
 import type { Workspace } from '../workspace';
-import { embedderOf } from './documents';
+import { embedderOf, FIELD_WEIGHTS } from './documents';
 import type { SearchFilter } from './keyword';
+import { MAX_SLOTS, TermIndex } from './term-index';
+import { VectorIndex } from './vector-index';
 
 /**
- * What search keeps in memory per workspace, reloaded when the index generation changes (another
- * process's sync included): per recipe its kind, language and status for filtering, its field
- * lengths for BM25, and its vector in one int8 matrix with its sign bits for the semantic shortlist.
+ * What recipe search serves queries from: the workspace's recipes in memory, per document a slot in
+ * a keyword index (BM25F, impact-ordered postings) and a vector index, with its kind, language and
+ * status for filtering. The sql.js tables stay the durable store; this is built from them once per
+ * process and then follows the index generation: each change to the recipe index records the
+ * recipes it touched in `recipe_changes` at the new generation, so catching up (this process's
+ * commits and other processes' alike, which the store applies from the journal) reads only those.
  */
-export interface SearchIndexCache {
+export interface SearchIndex {
   generation: number;
   model: string;
-  size: number;
-  rids: Int32Array;
-  /** rid → row in the arrays below. */
-  row: Map<number, number>;
+  terms: TermIndex;
+  vectors: VectorIndex;
+  /** slot → rid, kind, language (lower case), deprecated. */
+  rid: number[];
   kind: string[];
   language: string[];
   deprecated: Uint8Array;
-  /** Token counts of trigger, title, summary, body: 4 per row. */
-  lengths: Uint32Array;
-  dims: number;
-  /** int8 vectors, `dims` per row; rows without a vector of the current model are zero. */
-  vectors: Int8Array;
-  hasVector: Uint8Array;
-  /** Sign bits of each vector, `words` 32-bit words per row. */
-  bits: Int32Array;
-  words: number;
+  slotOf: Map<number, number>;
 }
 
 export const FIELD_COUNT = 4;
-
+/** BM25F's field weights (trigger, title, summary, rest) and length normalisation. */
+const FIELDS = FIELD_WEIGHTS.map((weight) => ({ weight, b: 0.75 }));
 const PAGE = 2000;
+/** Above this many changed recipes since the index's generation, reading them one by one costs more than a rebuild. */
+const CATCH_UP_MAX = 5000;
+/** Below this many recipes a rebuild takes a few milliseconds, so it is done before answering. */
+const SMALL = 5000;
 
-/**
- * The cache, reloaded when the index generation changed. The reload reads pages of rows with a turn
- * of the event loop between them, so a large index does not block the extension host; callers that
- * arrive during a reload share it.
- */
-export async function searchIndexCache(ws: Workspace): Promise<SearchIndexCache> {
-  const holder = ws.service('search.cache', () => ({ current: undefined as SearchIndexCache | undefined, loading: undefined as Promise<SearchIndexCache> | undefined }));
-  const generation = currentGeneration(ws);
-  const model = embedderOf(ws).id;
-  if (holder.current && holder.current.generation === generation && holder.current.model === model) return holder.current;
-  holder.loading ??= load(ws).finally(() => (holder.loading = undefined));
-  holder.current = await holder.loading;
-  return holder.current;
+interface Holder {
+  current?: SearchIndex;
+  building?: Promise<SearchIndex>;
 }
 
-function currentGeneration(ws: Workspace): number {
+/**
+ * The index, at the store's current generation. The first call builds it (pages of rows with a turn
+ * of the event loop between them, so a large index does not block the extension host; callers that
+ * arrive meanwhile share the build); later calls apply what changed since.
+ */
+export async function searchIndex(ws: Workspace): Promise<SearchIndex> {
+  const holder = ws.service('search.index', () => ({}) as Holder);
+  const model = embedderOf(ws).id;
+  for (let attempt = 0; ; attempt++) {
+    const ix = holder.current;
+    const generation = currentGeneration(ws);
+    const usable = ix && ix.model === model && (ix.generation === generation || catchUp(ws, ix, generation));
+    if (!ix || !usable) {
+      // A build reads the store as it is when it starts: catch up with what landed meanwhile on the next turn.
+      const built = await rebuild(ws, holder);
+      if (attempt < 2) continue;
+      return built;
+    }
+    if (needsRebuild(ix)) {
+      if (ix.terms.live < SMALL && attempt < 2) {
+        await rebuild(ws, holder);
+        continue;
+      }
+      void rebuild(ws, holder).catch((e) => ws.log.warn('rebuilding the search index failed; the current one keeps serving', e));
+    }
+    return ix;
+  }
+}
+
+/** Drops the workspace's index, so the next search builds it again from the store. */
+export function resetSearchIndex(ws: Workspace): void {
+  const holder = ws.service('search.index', () => ({}) as Holder);
+  holder.current = undefined;
+}
+
+function rebuild(ws: Workspace, holder: Holder): Promise<SearchIndex> {
+  holder.building ??= build(ws)
+    .then((ix) => (holder.current = ix))
+    .finally(() => (holder.building = undefined));
+  return holder.building;
+}
+
+/** The averages BM25F normalises by have moved, or removed documents fill half the index. */
+function needsRebuild(ix: SearchIndex): boolean {
+  const t = ix.terms;
+  return (t.drift > 0.25 && Math.abs(t.live - t.builtWith) > 8) || (t.garbage > 0.5 && t.slotCount > 64) || t.slotCount > MAX_SLOTS - 4 * PAGE;
+}
+
+export function currentGeneration(ws: Workspace): number {
   return Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0);
 }
 
-interface Row { rid: number; kind: string; language: string; status: string; vec: Uint8Array | null; lengths: string | null }
+interface Row { rid: number; kind: string; language: string; status: string; vec: Uint8Array | null; trigger: string | null; title: string | null; summary: string | null; body: string | null }
 
-async function load(ws: Workspace): Promise<SearchIndexCache> {
-  for (let attempt = 0; ; attempt++) {
-    const generation = currentGeneration(ws);
-    const embedder = embedderOf(ws);
-    const pages: Row[][] = [];
-    for (let after = -1; ; ) {
-      const page = ws.store.all<Row>(
-        `SELECT r.rid AS rid, r.kind AS kind, r.language AS language, r.status AS status, v.vec AS vec, l.lengths AS lengths
-         FROM recipes r LEFT JOIN recipe_vectors v ON v.rid = r.rid AND v.model = ? LEFT JOIN recipe_field_lengths l ON l.rid = r.rid
-         WHERE r.rid > ? ORDER BY r.rid LIMIT ?`,
-        [embedder.id, after, PAGE],
-      );
-      if (page.length === 0) break;
-      pages.push(page);
-      after = page[page.length - 1].rid;
-      if (page.length < PAGE) break;
-      await new Promise((r) => setImmediate(r));
-    }
-    // Another process changed the index while we read: read again (a few times at most).
-    if (currentGeneration(ws) !== generation && attempt < 3) continue;
-    return build(pages, generation, embedder.id, embedder.dimensions);
+const SELECT_ROWS = `SELECT r.rid AS rid, r.kind AS kind, r.language AS language, r.status AS status, v.vec AS vec, t.trigger AS trigger, t.title AS title, t.summary AS summary, t.body AS body
+  FROM recipes r LEFT JOIN recipe_vectors v ON v.rid = r.rid AND v.model = ? LEFT JOIN recipe_terms t ON t.rid = r.rid`;
+
+const fieldsOf = (r: Row): string[][] => [r.trigger, r.title, r.summary, r.body].map((v) => (v ? v.split(' ') : []));
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function build(ws: Workspace): Promise<SearchIndex> {
+  // Read before the rows: a commit landing meanwhile is read again by the next catch-up (applying a change twice is harmless).
+  const generation = currentGeneration(ws);
+  const embedder = embedderOf(ws);
+  const rows: Row[] = [];
+  for (let after = -1; ; ) {
+    const page = ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid > ? ORDER BY r.rid LIMIT ?`, [embedder.id, after, PAGE]);
+    rows.push(...page);
+    if (page.length < PAGE) break;
+    after = page[page.length - 1].rid;
+    await pause();
   }
-}
-
-function build(pages: Row[][], generation: number, model: string, dims: number): SearchIndexCache {
-  const n = pages.reduce((a, p) => a + p.length, 0);
-  const words = Math.ceil(dims / 32);
-  const c: SearchIndexCache = {
+  const fields = rows.map(fieldsOf);
+  const ix: SearchIndex = {
     generation,
-    model,
-    size: n,
-    rids: new Int32Array(n),
-    row: new Map(),
-    kind: new Array<string>(n),
-    language: new Array<string>(n),
-    deprecated: new Uint8Array(n),
-    lengths: new Uint32Array(n * FIELD_COUNT),
-    dims,
-    vectors: new Int8Array(n * dims),
-    hasVector: new Uint8Array(n),
-    bits: new Int32Array(n * words),
-    words,
+    model: embedder.id,
+    terms: new TermIndex(FIELDS, fields.map((f) => f.map((words) => words.length))),
+    vectors: new VectorIndex(embedder.dimensions, Math.max(1024, rows.length)),
+    rid: [],
+    kind: [],
+    language: [],
+    deprecated: new Uint8Array(Math.max(1024, rows.length)),
+    slotOf: new Map(),
   };
-  let i = 0;
-  for (const page of pages) {
-    for (const r of page) {
-      c.rids[i] = r.rid;
-      c.row.set(r.rid, i);
-      c.kind[i] = r.kind;
-      c.language[i] = r.language.toLowerCase();
-      c.deprecated[i] = r.status === 'deprecated' ? 1 : 0;
-      if (r.lengths) r.lengths.split(',').forEach((x, j) => (c.lengths[i * FIELD_COUNT + j] = Number(x)));
-      if (r.vec) {
-        c.vectors.set(new Int8Array(r.vec.buffer, r.vec.byteOffset, Math.min(dims, r.vec.byteLength)), i * dims);
-        c.hasVector[i] = 1;
-        for (let d = 0; d < dims; d++) if (c.vectors[i * dims + d] > 0) c.bits[i * words + (d >>> 5)] |= 1 << (d & 31);
-      }
-      i++;
-    }
+  for (let i = 0; i < rows.length; i++) {
+    addRow(ix, rows[i], fields[i]);
+    if (i % PAGE === PAGE - 1) await pause();
   }
-  return c;
+  await ix.terms.sortAll(pause);
+  return ix;
 }
 
-/** Whether row `i` passes a filter. */
-export function passes(c: SearchIndexCache, i: number, filter: SearchFilter): boolean {
-  if (!filter.includeDeprecated && c.deprecated[i]) return false;
-  if (filter.kind && c.kind[i] !== filter.kind) return false;
-  if (filter.language && c.language[i] !== filter.language.toLowerCase()) return false;
+/** Applies the changes since the index's generation; false when there are too many to apply one by one. */
+function catchUp(ws: Workspace, ix: SearchIndex, generation: number): boolean {
+  const changed = ws.store.all<{ rid: number }>('SELECT rid FROM recipe_changes WHERE generation > ?', [ix.generation]).map((r) => r.rid);
+  if (changed.length > CATCH_UP_MAX) return false;
+  const rows = new Map<number, Row>();
+  for (let i = 0; i < changed.length; i += 500) {
+    const chunk = changed.slice(i, i + 500);
+    for (const r of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [ix.model, ...chunk])) rows.set(r.rid, r);
+  }
+  for (const rid of changed) {
+    const slot = ix.slotOf.get(rid);
+    if (slot !== undefined) {
+      ix.terms.remove(slot);
+      ix.vectors.clear(slot);
+      ix.slotOf.delete(rid);
+    }
+    const row = rows.get(rid);
+    if (row) addRow(ix, row, fieldsOf(row));
+  }
+  ix.generation = generation;
+  return true;
+}
+
+function addRow(ix: SearchIndex, r: Row, fields: string[][]): void {
+  const slot = ix.terms.add(fields);
+  ix.slotOf.set(r.rid, slot);
+  ix.rid[slot] = r.rid;
+  ix.kind[slot] = r.kind;
+  ix.language[slot] = r.language.toLowerCase();
+  if (slot >= ix.deprecated.length) {
+    const next = new Uint8Array(Math.max(slot + 1, ix.deprecated.length * 2));
+    next.set(ix.deprecated);
+    ix.deprecated = next;
+  }
+  ix.deprecated[slot] = r.status === 'deprecated' ? 1 : 0;
+  if (r.vec) ix.vectors.set(slot, r.vec);
+}
+
+/** Whether the document in `slot` passes a filter. */
+export function passes(ix: SearchIndex, slot: number, filter: SearchFilter): boolean {
+  if (!filter.includeDeprecated && ix.deprecated[slot]) return false;
+  if (filter.kind && ix.kind[slot] !== filter.kind) return false;
+  if (filter.language && ix.language[slot] !== filter.language.toLowerCase()) return false;
   return true;
 }

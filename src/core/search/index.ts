@@ -1,6 +1,6 @@
-// Search over the recipe index: keyword (BM25 from FTS4 matchinfo), semantic (pluggable embedder), hybrid (RRF).
+// Search over the recipe index: keyword (BM25F), semantic (pluggable embedder), hybrid (RRF); served from an in-memory index.
 // The context funnel and the grouped results are the retrieval layer above knowledge (core/retrieval).
-export { keywordSearch, matchExpression, type KeywordHit, type SearchFilter } from './keyword';
+export { keywordSearch, keywordQuery, type KeywordHit, type SearchFilter } from './keyword';
 export { semanticSearch, MIN_SIMILARITY, type SemanticHit } from './semantic';
 export { reciprocalRankFusion, rankRecipes, RRF_K, type FusedHit, type SearchMode, type RankedHit } from './hybrid';
 export { HashedNgramEmbedder, type Embedder } from '../text';

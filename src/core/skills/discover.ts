@@ -34,11 +34,17 @@ export interface PassedOver {
 export interface SkillScan {
   found: FoundSkillFolder[];
   passedOver: PassedOver[];
+  /**
+   * The folders whose entries were read (the root first, when it exists): a skill folder added to or
+   * removed from the tree changes one of their modification times, so a caller can tell that the scan
+   * is out of date with one stat per folder listed instead of scanning again.
+   */
+  listed: string[];
 }
 
 /** Skill folders under `root` (the root itself is never a skill), in a stable order. */
 export function scanSkillRoot(root: string, maxDepth = MAX_SCAN_DEPTH): SkillScan {
-  const scan: SkillScan = { found: [], passedOver: [] };
+  const scan: SkillScan = { found: [], passedOver: [], listed: [] };
   const linked = new Set<string>();
   const realRoot = realPath(root);
   let visited = 0;
@@ -80,6 +86,7 @@ export function scanSkillRoot(root: string, maxDepth = MAX_SCAN_DEPTH): SkillSca
         scan.passedOver.push({ path: child, reason: `folder could not be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
         continue;
       }
+      scan.listed.push(child);
       const lower = inner.find((x) => x.name !== 'SKILL.md' && x.name.toLowerCase() === 'skill.md');
       const lowerStats = lower && statSync(path.join(child, lower.name), { throwIfNoEntry: false });
       if (lower && lowerStats?.isFile()) {
@@ -101,6 +108,7 @@ export function scanSkillRoot(root: string, maxDepth = MAX_SCAN_DEPTH): SkillSca
   } catch {
     return scan; // no such skills folder: nothing to report
   }
+  scan.listed.push(root);
   walk(root, top, 0);
   if (tooDeep) {
     scan.passedOver.push({

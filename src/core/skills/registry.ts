@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFileSync } from '../files';
@@ -27,7 +27,20 @@ export interface SkillRegistryOptions {
   log?: Logger;
   /** How often to look for changes on disk while someone listens to `onDidChange`. */
   pollMs?: number;
+  /**
+   * How long a check of every SKILL.md is trusted before the next one (default 1 s, as the workspace
+   * file listing); 30 s once a host's file watcher calls `invalidate` (`setWatched`).
+   */
+  freshMs?: number;
 }
+
+/** With a watcher, every SKILL.md is still compared this often: watchers drop events. */
+const WATCHED_FRESH_MS = 30_000;
+/**
+ * A folder changed this recently may change again within the same clock tick of the file system and
+ * keep its modification time: it is not trusted until it is older (git's "racy" entries).
+ */
+const RACY_MS = 100;
 
 export interface SkillsChange {
   version: number;
@@ -43,6 +56,10 @@ interface Snapshot {
   skipped: SkippedSkill[];
   /** name → stat key of its SKILL.md, to tell what changed. */
   keys: Map<string, string>;
+  /** Every skill file (shadowed and skipped included) and its stat key when scanned. */
+  files: Map<string, string>;
+  /** The folders the scan listed (and the source roots), with their modification time then ('' when absent or racy). */
+  folders: Map<string, string>;
 }
 
 interface Candidate {
@@ -61,14 +78,23 @@ export function skillRegistry(ws: Workspace): SkillRegistry {
 }
 
 /**
- * Every skill the workspace can see, by precedence. Reading is cheap and always current: each access
- * compares a signature of the skill files (one stat per SKILL.md) and re-parses only files that
- * changed, so edits on disk are seen on the next call without a restart or a watcher.
+ * Every skill the workspace can see, by precedence, kept current without a watcher and without
+ * checking every file on every call:
+ * - each access stats the folders the last scan listed (the source roots and the folders above the
+ *   skill folders: a handful), so a skill folder added, removed or renamed is seen by the next call;
+ * - `get`/`require` (loading one skill) also stat that skill's file, so an edit to it is seen at once;
+ * - every SKILL.md is compared (one stat each) at most once per `freshMs` (1 s), or at once after
+ *   `invalidate()` or `refresh()`; a host with a file watcher calls `invalidate` and `setWatched`.
+ * Only files whose stat changed are parsed again.
  */
 export class SkillRegistry {
   readonly sources: SkillSource[];
   private readonly log: Logger;
   private readonly pollMs: number;
+  private readonly freshMs: number;
+  private watched = false;
+  /** When every skill file was last compared with the disk (0: due now). */
+  private checkedAt = 0;
   private snapshot: Snapshot | undefined;
   private signature = '';
   private readonly parsed = new Map<string, { statKey: string; result: ParsedSkill }>();
@@ -84,6 +110,7 @@ export class SkillRegistry {
     this.root = options.root;
     this.log = options.log ?? silentLogger;
     this.pollMs = options.pollMs ?? 2000;
+    this.freshMs = options.freshMs ?? 1000;
     this.sources = defaultSources(options.root, options.bundledDir);
   }
 
@@ -98,8 +125,15 @@ export class SkillRegistry {
     return this.current().skills;
   }
 
+  /** The skill of that name (or its lowercase or slug form), as its file is on disk now. */
   get(name: string): Skill | undefined {
-    const snap = this.current();
+    const found = this.lookup(this.current(), name);
+    // One stat keeps the skill being loaded exact; a miss looks again, in case it was just written.
+    if (found && statKeyOf(found.file) === this.snapshot?.files.get(found.file)) return found;
+    return this.lookup(this.current(true), name);
+  }
+
+  private lookup(snap: Snapshot, name: string): Skill | undefined {
     return snap.byKey.get(name) ?? snap.byKey.get(name.toLowerCase()) ?? snap.byKey.get(slugOf(name));
   }
 
@@ -128,8 +162,18 @@ export class SkillRegistry {
   /** Looks at the disk now; returns true when something changed (and tells the listeners). */
   refresh(): boolean {
     const before = this.versionCounter;
-    this.current();
+    this.current(true);
     return this.versionCounter !== before;
+  }
+
+  /** A file watcher saw a change under a skills folder: the next access compares every skill file. */
+  invalidate(): void {
+    this.checkedAt = 0;
+  }
+
+  /** A host whose file watcher calls `invalidate` turns this on: every file is then compared only every 30 s. */
+  setWatched(watched: boolean): void {
+    this.watched = watched;
   }
 
   /** Called after skills change on disk; polling starts with the first listener and stops with the last. */
@@ -160,7 +204,10 @@ export class SkillRegistry {
 
   /** A refresh that also notices files added to or removed from a skill's folders (for resource lists). */
   private poll(): void {
-    if (this.refresh()) {
+    // Not forced: the poll compares every file only when freshMs has passed, as a request would.
+    const before = this.versionCounter;
+    this.current();
+    if (this.versionCounter !== before) {
       this.folderKeys = this.folderSignatures();
       return;
     }
@@ -184,33 +231,61 @@ export class SkillRegistry {
     return out;
   }
 
-  private current(): Snapshot {
-    const { candidates, passedOver } = this.scan();
+  private current(force = false): Snapshot {
+    const now = Date.now();
+    if (this.snapshot && !force) {
+      const due = now - this.checkedAt >= (this.watched ? WATCHED_FRESH_MS : this.freshMs);
+      if (!this.foldersChanged(this.snapshot) && (!due || !this.filesChanged(this.snapshot))) {
+        if (due) this.checkedAt = now;
+        return this.snapshot;
+      }
+    }
+    this.checkedAt = now;
+    const { candidates, passedOver, listed } = this.scan();
     const signature = [...candidates.map((c) => `${c.file}|${c.statKey}`), ...passedOver.map((p) => `${p.path}|${p.reason}`)].join('\n');
-    if (this.snapshot && signature === this.signature) return this.snapshot;
+    const folders = folderKeys(listed, now);
+    if (this.snapshot && signature === this.signature) {
+      this.snapshot.folders = folders;
+      return this.snapshot;
+    }
     const previous = this.snapshot;
     this.signature = signature;
-    this.snapshot = this.build(candidates, passedOver);
+    this.snapshot = { ...this.build(candidates, passedOver), files: new Map(candidates.map((c) => [c.file, c.statKey])), folders };
     this.versionCounter++;
     if (previous) this.emit(previous, this.snapshot);
     return this.snapshot;
   }
 
-  /** Skill folders of every source (a bounded recursive scan), and what was passed over with its reason. */
-  private scan(): { candidates: Candidate[]; passedOver: (PassedOver & { source: SkillSource })[] } {
+  /** True when a folder the last scan listed (or a source root) was changed, created or removed since. */
+  private foldersChanged(snap: Snapshot): boolean {
+    for (const [dir, key] of snap.folders) if (key === '' || folderKeyOf(dir) !== key) return true;
+    return false;
+  }
+
+  /** True when a skill file's stat differs from the scan's (edited in place, replaced or removed). */
+  private filesChanged(snap: Snapshot): boolean {
+    for (const [file, key] of snap.files) if (statKeyOf(file) !== key) return true;
+    return false;
+  }
+
+  /** Skill folders of every source (a bounded recursive scan), what was passed over with its reason, and the folders listed. */
+  private scan(): { candidates: Candidate[]; passedOver: (PassedOver & { source: SkillSource })[]; listed: string[] } {
     const candidates: Candidate[] = [];
     const passedOver: (PassedOver & { source: SkillSource })[] = [];
+    const listed: string[] = [];
     for (const source of this.sources) {
       const scan = scanSkillRoot(source.dir);
       for (const f of scan.found) {
-        candidates.push({ source, dir: f.dir, folderName: f.folderName, file: f.file, statKey: `${f.stats.ino}:${f.stats.size}:${f.stats.mtimeMs}`, warning: f.warning });
+        candidates.push({ source, dir: f.dir, folderName: f.folderName, file: f.file, statKey: statKey(f.stats), warning: f.warning });
       }
       for (const p of scan.passedOver) passedOver.push({ ...p, source });
+      // The root is watched even when absent, so a skills folder created later is seen.
+      listed.push(source.dir, ...scan.listed.filter((d) => d !== source.dir));
     }
-    return { candidates, passedOver };
+    return { candidates, passedOver, listed };
   }
 
-  private build(candidates: Candidate[], passedOver: (PassedOver & { source: SkillSource })[]): Snapshot {
+  private build(candidates: Candidate[], passedOver: (PassedOver & { source: SkillSource })[]): Omit<Snapshot, 'files' | 'folders'> {
     const seenFiles = new Set<string>();
     const skills: Skill[] = [];
     const skipped: SkippedSkill[] = passedOver.map((p) => ({ dir: p.path, file: p.path, source: p.source, reason: p.reason, problems: [], folder: true }));
@@ -286,6 +361,32 @@ export class SkillRegistry {
       }
     }
   }
+}
+
+function statKey(st: Stats): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** The stat key of a skill file now ('' when it is gone or not a file). */
+function statKeyOf(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st?.isFile() ? statKey(st) : '';
+}
+
+/** A folder's modification time now ('-' when absent), through links as the scan follows them. */
+function folderKeyOf(dir: string): string {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.mtimeMs}` : '-';
+}
+
+/** The folders' keys as of `now`; a folder changed within RACY_MS gets '' (not trusted: looked at again next time). */
+function folderKeys(dirs: string[], now: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const dir of dirs) {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    out.set(dir, !st ? '-' : now - st.mtimeMs < RACY_MS ? '' : `${st.ino}:${st.mtimeMs}`);
+  }
+  return out;
 }
 
 export function defaultSources(root: string | undefined, bundledDir: string | undefined): SkillSource[] {

@@ -148,4 +148,16 @@ export const migrations: Migration[] = [
     name: 'search: token counts of each recipe field, for BM25 without reading FTS4 doc sizes per row',
     up: `CREATE TABLE recipe_field_lengths (rid INTEGER PRIMARY KEY, lengths TEXT NOT NULL);`,
   },
+  {
+    version: 7,
+    name: 'search: recipe terms in a plain table for the in-memory index (FTS4 dropped), and the recipes each index generation changed',
+    up: `
+      CREATE TABLE recipe_terms (rid INTEGER PRIMARY KEY, trigger TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL, body TEXT NOT NULL);
+      INSERT INTO recipe_terms (rid, trigger, title, summary, body) SELECT docid, trigger, title, summary, body FROM recipe_fts;
+      DROP TABLE recipe_fts;
+      DROP TABLE recipe_field_lengths;
+      CREATE TABLE recipe_changes (rid INTEGER PRIMARY KEY, generation INTEGER NOT NULL);
+      CREATE INDEX recipe_changes_generation ON recipe_changes (generation);
+    `,
+  },
 ];

@@ -6,7 +6,6 @@ export { tokenize } from './tokenize';
 export { stem } from './stem';
 export { isStopword } from './stopwords';
 export { Bm25fIndex, type Bm25fField, type Bm25fMatch } from './bm25f';
-export { bm25, bm25Hits, queryStats, MATCHINFO_FORMAT, STATS_FORMAT, HITS_FORMAT, type Bm25Score, type QueryStats } from './bm25-matchinfo';
 export { sentenceAt, cutAtWord } from './sentences';
 export { HashedNgramEmbedder, quantize, type Embedder } from './embedder';
 export { englishGlosses } from './translate';

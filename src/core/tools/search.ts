@@ -29,7 +29,7 @@ function searchTool(name: string, mode: SearchMode, title: string, summary: stri
     summary,
     description:
       description +
-      ' Results are grouped by kind (rules, patterns, facts), best first, each with id, trigger, title, summary, language, status, a score and why it was found; no code (get_recipe has it).',
+      ' Results are grouped by kind (rule, pattern, fact), best first: the first group holds the best result, and each result has id, trigger, title, summary, language, status, a score and why it was found; no code (get_recipe has it).',
     inputSchema: Input({ query, ...searchFilterProperties }),
     outputSchema: searchOut,
     aliases: { q: 'query', text: 'query', keyword: 'query', type: 'kind' },

@@ -1,0 +1,447 @@
+/**
+ * The keyword side of recipe search, held in memory: an inverted index scored with BM25F and built
+ * for top-k (see ARCHITECTURE.md, "Search").
+ *
+ * - Each document has weighted fields (trigger 8, title 4, summary 2, rest 1). A term's frequencies
+ *   in the fields are length-normalised, weighted and summed into one pseudo-frequency per document
+ *   (BM25F), saturated once with k1 and multiplied by the term's idf at query time.
+ * - Postings are impact-ordered: each term's list runs from the highest pseudo-frequency down, packed
+ *   as one float64 per posting (the float32 bits of the pseudo-frequency above a 22-bit slot), so a
+ *   list sorts natively and reads without objects.
+ * - Top-k uses the threshold algorithm over those lists: take postings from the list whose next
+ *   impact is highest, score each new document fully from its forward entry, and stop once the
+ *   impacts still ahead in all lists together cannot beat the k-th score. A query touches the head of
+ *   its lists, not every matching document. When impacts are flat (many documents alike, so the
+ *   threshold falls slowly) and a few hundred documents were scored without reaching it, the query
+ *   finishes term at a time instead: one sequential pass over its lists into score accumulators,
+ *   whose cost is bounded by the lists' lengths. Both give the exact BM25F top-k.
+ * - Documents are added and removed one at a time (a slot each; an update is a removal and an add).
+ *   Lengths are normalised against the average lengths frozen when the index was built, so adding a
+ *   document never rescores the others; the owner rebuilds when the corpus has grown or shrunk enough
+ *   for those averages to be off (see `drift`).
+ */
+
+export interface TermField {
+  /** How much a term here counts against one in a field of weight 1. */
+  weight: number;
+  /** Length normalisation in [0, 1]. */
+  b: number;
+}
+
+export interface TermHit {
+  slot: number;
+  score: number;
+  /** Bit i set when query terms matched field i. */
+  fieldMask: number;
+  /** How many of the query's terms (a prefix counts as one) matched. */
+  termsMatched: number;
+}
+
+export interface TermQuery {
+  terms: string[];
+  /** The last term also matches as a prefix (the query was typed so far). */
+  prefixLast: boolean;
+  limit: number;
+  /** Slots that may be returned (filters: kind, language, deprecated). */
+  accept(slot: number): boolean;
+}
+
+const SLOT_BITS = 22;
+const SLOT_SPAN = 2 ** SLOT_BITS;
+/** Slots are recycled only by a rebuild; past this many the owner must rebuild. */
+export const MAX_SLOTS = SLOT_SPAN - 1;
+/** A prefix stands for at most this many terms: the exact term first, then the shortest completions. */
+const MAX_EXPANSIONS = 24;
+/** Completions of a prefix count half: a finished word more likely means itself. */
+const EXPANSION_WEIGHT = 0.5;
+/** Documents the threshold algorithm scores before the query is finished term at a time. */
+const TA_BUDGET = 64;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+// The slot is stored inverted, so that descending order puts lower slots first among equal impacts.
+const pack = (pseudo: number, slot: number) => {
+  f32[0] = pseudo;
+  return u32[0] * SLOT_SPAN + (SLOT_SPAN - 1 - slot);
+};
+const slotOf = (key: number) => SLOT_SPAN - 1 - (key % SLOT_SPAN);
+const pseudoOf = (key: number) => {
+  u32[0] = Math.floor(key / SLOT_SPAN);
+  return f32[0];
+};
+
+interface Postings {
+  keys: Float64Array;
+  length: number;
+  /** Live postings (the list also holds removed documents' until it is next compacted). */
+  live: number;
+  /** Appended since the list was last sorted. */
+  dirty: boolean;
+}
+
+export class TermIndex {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly postings: Postings[] = [];
+  /** Terms in code-point order for prefix lookup; terms added since are in `unsortedTerms`. */
+  private sortedTerms: string[] = [];
+  private unsortedTerms: string[] = [];
+  // Forward entries: per slot, a range of (term id, pseudo-frequency, field mask) in shared pools.
+  private fwdStart = new Int32Array(1024);
+  private fwdLength = new Int32Array(1024);
+  private fwdTerm = new Int32Array(16384);
+  private fwdPseudo = new Float32Array(16384);
+  private fwdFields = new Uint8Array(16384);
+  private fwdUsed = 0;
+  private alive = new Uint8Array(1024);
+  private seen = new Uint32Array(1024);
+  private stamp = 0;
+  // Accumulators of the term-at-a-time pass, per slot; `touched` lists the slots in use.
+  private accScore = new Float64Array(1024);
+  private accGroups = new Int32Array(1024);
+  private touched = new Int32Array(1024);
+  private listOfTerm = new Int32Array(1024).fill(-1);
+  private slots = 0;
+  /** Documents in the index now. */
+  live = 0;
+  /** Documents when the average lengths were frozen. */
+  readonly builtWith: number;
+  private readonly avg: Float64Array;
+
+  /**
+   * `sample` gives the field lengths the averages are frozen from (usually every document about to
+   * be added); `fields` the weights and length normalisation, in field order.
+   */
+  constructor(
+    private readonly fields: readonly TermField[],
+    sample: readonly (readonly number[])[],
+    private readonly k1 = 1.2,
+  ) {
+    this.builtWith = sample.length;
+    this.avg = new Float64Array(fields.length);
+    for (let f = 0; f < fields.length; f++) {
+      let sum = 0;
+      for (const lengths of sample) sum += lengths[f];
+      this.avg[f] = Math.max(1, sample.length ? sum / sample.length : 1);
+    }
+  }
+
+  /** How far the corpus has moved from the one the averages were frozen on, as a share of it. */
+  get drift(): number {
+    return Math.abs(this.live - this.builtWith) / Math.max(1, this.builtWith);
+  }
+
+  /** Share of the slots and postings held by removed documents. */
+  get garbage(): number {
+    return this.slots === 0 ? 0 : 1 - this.live / this.slots;
+  }
+
+  get slotCount(): number {
+    return this.slots;
+  }
+
+  /** Adds a document (its fields' analysed terms) under a fresh slot and returns the slot. */
+  add(fieldTerms: readonly (readonly string[])[]): number {
+    const slot = this.slots++;
+    if (slot >= MAX_SLOTS) throw new Error('search index full: rebuild it');
+    this.ensureSlots(this.slots);
+    const pseudo = new Map<number, number>();
+    const mask = new Map<number, number>();
+    for (let f = 0; f < this.fields.length; f++) {
+      const words = fieldTerms[f] ?? [];
+      if (words.length === 0) continue;
+      const { weight, b } = this.fields[f];
+      const unit = weight / (1 - b + (b * words.length) / this.avg[f]);
+      for (const word of words) {
+        const id = this.termId(word);
+        pseudo.set(id, (pseudo.get(id) ?? 0) + unit);
+        mask.set(id, (mask.get(id) ?? 0) | (1 << f));
+      }
+    }
+    this.ensureForward(this.fwdUsed + pseudo.size);
+    this.fwdStart[slot] = this.fwdUsed;
+    this.fwdLength[slot] = pseudo.size;
+    for (const [id, p] of pseudo) {
+      const at = this.fwdUsed++;
+      this.fwdTerm[at] = id;
+      this.fwdPseudo[at] = p;
+      this.fwdFields[at] = mask.get(id)!;
+      const list = this.postings[id];
+      if (list.length === list.keys.length) list.keys = grow(list.keys, list.length * 2);
+      list.keys[list.length++] = pack(p, slot);
+      list.live++;
+      list.dirty = true;
+    }
+    this.alive[slot] = 1;
+    this.live++;
+    return slot;
+  }
+
+  /** Removes a document; its postings are skipped from now on and dropped when their list is next sorted. */
+  remove(slot: number): void {
+    if (!this.alive[slot]) return;
+    this.alive[slot] = 0;
+    this.live--;
+    const start = this.fwdStart[slot];
+    for (let i = start; i < start + this.fwdLength[slot]; i++) {
+      const list = this.postings[this.fwdTerm[i]];
+      list.live--;
+      if (list.live < list.length / 2) list.dirty = true;
+    }
+  }
+
+  /** Sorts every list into impact order; `yieldEvery` lists, awaits `pause` so a large build does not block. */
+  async sortAll(pause?: () => Promise<void>, yieldEvery = 20_000): Promise<void> {
+    let since = 0;
+    for (let id = 0; id < this.postings.length; id++) {
+      since += this.postings[id].length;
+      this.prepare(id);
+      if (pause && since >= yieldEvery) {
+        since = 0;
+        await pause();
+      }
+    }
+  }
+
+  /** The best `limit` accepted documents, highest score first (ties: lower slot first). */
+  search(q: TermQuery): TermHit[] {
+    const lists = this.queryLists(q.terms, q.prefixLast);
+    if (lists.length === 0 || q.limit <= 0) return [];
+    this.stamp++;
+    if (this.stamp === 0xffffffff) (this.seen.fill(0), (this.stamp = 1));
+    for (let l = 0; l < lists.length; l++) this.listOfTerm[lists[l].term] = l;
+    try {
+      return this.thresholdTopK(lists, q) ?? this.termAtATime(lists, q);
+    } finally {
+      for (const l of lists) this.listOfTerm[l.term] = -1;
+    }
+  }
+
+  /** The threshold algorithm; undefined when it scored TA_BUDGET documents without finishing. */
+  private thresholdTopK(lists: QueryList[], q: TermQuery): TermHit[] | undefined {
+    const k1 = this.k1;
+    const impact = (l: QueryList, pseudo: number) => (l.idf * pseudo * (k1 + 1)) / (pseudo + k1);
+    const pos = new Int32Array(lists.length);
+    const head = new Float64Array(lists.length);
+    for (let l = 0; l < lists.length; l++) head[l] = lists[l].length ? impact(lists[l], pseudoOf(lists[l].keys[0])) : 0;
+    const top: TermHit[] = [];
+    let scored = 0;
+    for (;;) {
+      let best = -1;
+      let bound = 0;
+      for (let l = 0; l < lists.length; l++) {
+        bound += head[l];
+        if (head[l] > 0 && (best < 0 || head[l] > head[best])) best = l;
+      }
+      if (best < 0 || (top.length >= q.limit && bound <= top[top.length - 1].score)) break;
+      if (scored >= TA_BUDGET) return undefined;
+      const list = lists[best];
+      // A few postings at a time from the chosen list before looking at the heads again.
+      const end = Math.min(list.length, pos[best] + 8);
+      for (; pos[best] < end; pos[best]++) {
+        const slot = slotOf(list.keys[pos[best]]);
+        if (this.seen[slot] === this.stamp || !this.alive[slot]) continue;
+        this.seen[slot] = this.stamp;
+        if (!q.accept(slot)) continue;
+        scored++;
+        const hit = this.scoreSlot(slot, lists);
+        insertTop(top, hit, q.limit);
+      }
+      head[best] = pos[best] < list.length ? impact(list, pseudoOf(list.keys[pos[best]])) : 0;
+    }
+    return top;
+  }
+
+  /** Every posting of every list, added into per-document accumulators; then the best `limit`. */
+  private termAtATime(lists: QueryList[], q: TermQuery): TermHit[] {
+    const k1 = this.k1;
+    const { accScore, accGroups, alive } = this;
+    let used = 0;
+    for (const list of lists) {
+      const bit = 1 << list.group;
+      const keys = list.keys;
+      for (let j = 0; j < list.length; j++) {
+        const key = keys[j];
+        const slot = SLOT_SPAN - 1 - (key % SLOT_SPAN);
+        if (!alive[slot]) continue;
+        u32[0] = Math.floor(key / SLOT_SPAN);
+        const p = f32[0];
+        if (accGroups[slot] === 0) {
+          if (used === this.touched.length) this.touched = grow(this.touched, used * 2);
+          this.touched[used++] = slot;
+        }
+        accScore[slot] += (list.idf * p * (k1 + 1)) / (p + k1);
+        accGroups[slot] |= bit;
+      }
+    }
+    // Field masks only for the documents that will be returned: from their forward entries.
+    const top: TermHit[] = [];
+    const touched = this.touched;
+    for (let i = 0; i < used; i++) {
+      const slot = touched[i];
+      const score = accScore[slot];
+      if ((top.length < q.limit || score >= top[top.length - 1].score) && q.accept(slot)) {
+        let termsMatched = 0;
+        for (let g = accGroups[slot]; g; g &= g - 1) termsMatched++;
+        insertTop(top, { slot, score, fieldMask: 0, termsMatched }, q.limit);
+      }
+      accScore[slot] = 0;
+      accGroups[slot] = 0;
+    }
+    for (const hit of top) hit.fieldMask = this.fieldMaskOf(hit.slot);
+    return top;
+  }
+
+  /** Which fields of a document the query's terms matched (the query's lists must be marked in `listOfTerm`). */
+  private fieldMaskOf(slot: number): number {
+    let mask = 0;
+    const start = this.fwdStart[slot];
+    for (let i = start; i < start + this.fwdLength[slot]; i++) if (this.listOfTerm[this.fwdTerm[i]] >= 0) mask |= this.fwdFields[i];
+    return mask;
+  }
+
+  /** A document's full score on the query's lists, from its forward entry. */
+  private scoreSlot(slot: number, lists: QueryList[]): TermHit {
+    const k1 = this.k1;
+    let score = 0;
+    let fieldMask = 0;
+    let groups = 0;
+    const start = this.fwdStart[slot];
+    for (let i = start; i < start + this.fwdLength[slot]; i++) {
+      const l = this.listOfTerm[this.fwdTerm[i]];
+      if (l < 0) continue;
+      const p = this.fwdPseudo[i];
+      score += (lists[l].idf * p * (k1 + 1)) / (p + k1);
+      fieldMask |= this.fwdFields[i];
+      groups |= 1 << lists[l].group;
+    }
+    let termsMatched = 0;
+    for (let g = groups; g; g &= g - 1) termsMatched++;
+    return { slot, score, fieldMask, termsMatched };
+  }
+
+  /** One list per query term, and per completion of the prefix, each with its idf (times its weight). */
+  private queryLists(terms: string[], prefixLast: boolean): QueryList[] {
+    const out: QueryList[] = [];
+    const n = Math.max(1, this.live);
+    const push = (id: number, group: number, weight: number) => {
+      const list = this.prepare(id);
+      if (list.live === 0) return;
+      const idf = Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5)) * weight;
+      out.push({ term: id, group, idf, keys: list.keys, length: list.length });
+    };
+    terms.slice(0, 31).forEach((t, group) => {
+      const last = group === terms.length - 1;
+      if (last && prefixLast) {
+        for (const word of this.completions(t)) if (word === t || !terms.includes(word)) push(this.termIds.get(word)!, group, word === t ? 1 : EXPANSION_WEIGHT);
+        return;
+      }
+      const id = this.termIds.get(t);
+      if (id !== undefined) push(id, group, 1);
+    });
+    return out;
+  }
+
+  /** The term itself if indexed, then its shortest completions, at most MAX_EXPANSIONS in all. */
+  private completions(prefix: string): string[] {
+    if (this.unsortedTerms.length) {
+      this.sortedTerms = this.sortedTerms.concat(this.unsortedTerms).sort(byCodePoint);
+      this.unsortedTerms = [];
+    }
+    const sorted = this.sortedTerms;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: string[] = [];
+    for (let i = lo; i < sorted.length && sorted[i].startsWith(prefix); i++) {
+      if (this.postings[this.termIds.get(sorted[i])!].live > 0) found.push(sorted[i]);
+    }
+    found.sort((a, b) => a.length - b.length || byCodePoint(a, b));
+    return found.slice(0, MAX_EXPANSIONS);
+  }
+
+  /** A term's list in impact order, without removed documents. */
+  private prepare(id: number): Postings {
+    const list = this.postings[id];
+    if (!list.dirty) return list;
+    let keys = list.keys.subarray(0, list.length);
+    if (list.live < list.length) keys = keys.filter((key) => this.alive[slotOf(key)] === 1);
+    keys.sort();
+    keys.reverse();
+    list.keys = keys.length === list.keys.length ? keys : Float64Array.from(keys);
+    list.length = keys.length;
+    list.dirty = false;
+    return list;
+  }
+
+  private termId(word: string): number {
+    let id = this.termIds.get(word);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(word, id);
+      this.terms.push(word);
+      this.postings.push({ keys: new Float64Array(4), length: 0, live: 0, dirty: false });
+      this.unsortedTerms.push(word);
+      if (id >= this.listOfTerm.length) {
+        const next = new Int32Array(this.listOfTerm.length * 2).fill(-1);
+        next.set(this.listOfTerm);
+        this.listOfTerm = next;
+      }
+    }
+    return id;
+  }
+
+  private ensureSlots(n: number): void {
+    if (n <= this.alive.length) return;
+    const size = Math.max(n, this.alive.length * 2);
+    this.fwdStart = grow(this.fwdStart, size);
+    this.fwdLength = grow(this.fwdLength, size);
+    this.alive = grow(this.alive, size);
+    this.seen = grow(this.seen, size);
+    this.accScore = grow(this.accScore, size);
+    this.accGroups = grow(this.accGroups, size);
+  }
+
+  private ensureForward(n: number): void {
+    if (n <= this.fwdTerm.length) return;
+    const size = Math.max(n, this.fwdTerm.length * 2);
+    this.fwdTerm = grow(this.fwdTerm, size);
+    this.fwdPseudo = grow(this.fwdPseudo, size);
+    this.fwdFields = grow(this.fwdFields, size);
+  }
+}
+
+interface QueryList {
+  term: number;
+  /** Index of the query term this list stands for (completions of a prefix share one). */
+  group: number;
+  idf: number;
+  keys: Float64Array;
+  length: number;
+}
+
+/** Inserts a hit into a top list kept sorted (score descending, then slot ascending), at most `limit` long. */
+function insertTop(top: TermHit[], hit: TermHit, limit: number): void {
+  const last = top[top.length - 1];
+  if (top.length >= limit && (hit.score < last.score || (hit.score === last.score && hit.slot > last.slot))) return;
+  let at = top.length;
+  while (at > 0 && (top[at - 1].score < hit.score || (top[at - 1].score === hit.score && top[at - 1].slot > hit.slot))) at--;
+  top.splice(at, 0, hit);
+  if (top.length > limit) top.pop();
+}
+
+type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+
+function grow<T extends Typed>(a: T, size: number): T {
+  const next = new (a.constructor as new (n: number) => T)(size);
+  next.set(a);
+  return next;
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

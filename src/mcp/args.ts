@@ -1,0 +1,59 @@
+// The MCP server's command line, apart from the server itself: the entry point reads it before
+// anything heavy is loaded (see front.ts).
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Actor } from '../core/kernel/actors';
+
+export interface McpArgs {
+  workspace: string;
+  http?: number;
+  token?: string;
+  allowedOrigins: string[];
+  actor: Actor;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL]
+
+Runs the AutoSnippet MCP server for the workspace DIR (default: the current folder).
+  --workspace DIR        the project folder to serve
+  --http PORT            serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 = any free port)
+  --token TOKEN          with --http: require "Authorization: Bearer TOKEN" (or set AUTOSNIPPET_MCP_TOKEN)
+  --allow-origin ORIGIN  with --http: also accept this Origin header (loopback origins are always accepted)
+  --log-level LEVEL      debug | info | warn | error (logs go to stderr; stdout carries only the protocol)
+`;
+
+export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): McpArgs {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' } },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+  }
+  const args: McpArgs = {
+    // The last --workspace wins: `autosnippet -w A mcp -w B` serves B.
+    workspace: path.resolve((values.workspace as string[] | undefined)?.at(-1) ?? process.cwd()),
+    token: (values.token as string | undefined) ?? (env.AUTOSNIPPET_MCP_TOKEN || undefined),
+    allowedOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
+    actor: env.AUTOSNIPPET_ACTOR === 'copilot_agent' ? 'copilot_agent' : 'external_agent',
+    logLevel: 'info',
+  };
+  if (values.http !== undefined) {
+    const port = Number(values.http);
+    if (!/^\d+$/.test(values.http as string) || port > 65535) throw new UsageError('--http takes a port number (0–65535)');
+    args.http = port;
+  }
+  const level = values['log-level'] as string | undefined;
+  if (level !== undefined) {
+    if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level is one of debug, info, warn, error');
+    args.logLevel = level as McpArgs['logLevel'];
+  }
+  return args;
+}
+
+export class UsageError extends Error {}
