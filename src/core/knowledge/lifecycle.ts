@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AutoSnippetError } from '../errors';
 import type { Workspace } from '../workspace';
 import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
+import { computeFingerprints } from './freshness-fingerprint';
 import { parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
 import { syncRecipes } from './recipe-index';
 import { freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
@@ -101,6 +102,7 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
     approvedBy: c.decidedBy ?? actor,
     approvedAt: c.decidedAt ?? at,
   };
+  recipe.fingerprints = await computeFingerprints(ws.root, recipe);
   await writeFileAtomic(path.join(ws.root, file), serializeRecipe(recipe), { exclusive: true });
   await syncRecipes(ws);
   await ws.store.transaction((tx) => {
@@ -110,7 +112,7 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
   return { id: recipeId, file };
 }
 
-async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string) => Record<string, unknown>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {
+async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string, recipe: Recipe) => Record<string, unknown> | Promise<Record<string, unknown>>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {
   const row = await resolveRecipeRow(ws, ref);
   const abs = path.join(ws.root, row.file);
   const text = await fsp.readFile(abs, 'utf8');
@@ -119,14 +121,19 @@ async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: 
   const from = parsed.recipe.status;
   if (!RECIPE_FLOW[from].some((s) => s.to === to)) refuse(`Recipe ${row.id}`, from, to, RECIPE_FLOW[from], 'Deprecated recipes stay as a record; delete_recipe removes one for good.');
   const at = new Date().toISOString();
-  await writeFileAtomic(abs, patchFrontmatter(text, { status: to, ...patch(at) }));
+  await writeFileAtomic(abs, patchFrontmatter(text, { status: to, ...(await patch(at, parsed.recipe)) }));
   await syncRecipes(ws);
   await ws.store.transaction((tx) => recordTransition(tx, { entity: 'recipe', id: row.id, from, to, actor, at, reason }));
   return { id: row.id, file: row.file, status: to };
 }
 
+/** Publishes a draft; sources without a fingerprint get one (recorded ones are kept: publishing is not a review of the code). */
 export function publishRecipe(ws: Workspace, ref: string, actor: Actor) {
-  return changeRecipeStatus(ws, ref, actor, 'published', (at) => ({ publishedBy: actor, publishedAt: at }));
+  return changeRecipeStatus(ws, ref, actor, 'published', async (at, recipe) => ({
+    publishedBy: actor,
+    publishedAt: at,
+    fingerprints: await computeFingerprints(ws.root, recipe, recipe.fingerprints),
+  }));
 }
 
 export async function deprecateRecipe(ws: Workspace, ref: string, actor: Actor, reason: string, replacedBy?: string) {
@@ -165,7 +172,7 @@ export interface NewRecipe {
  * The file a person's new recipe would be (a draft), without writing it: VS Code writes it through a
  * WorkspaceEdit so that it can be undone, and the file watcher indexes it.
  */
-export function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): { file: string; id: string; text: string } {
+export async function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): Promise<{ file: string; id: string; text: string }> {
   const c = normalizeCandidate({ ...input, summary: input.summary ?? '' }, actor, new Date().toISOString());
   const { file, id } = freeRecipeLocation(ws, input.category, input.title);
   const recipe: Recipe = {
@@ -178,5 +185,6 @@ export function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): 
     createdBy: actor,
     createdAt: c.createdAt,
   };
+  recipe.fingerprints = await computeFingerprints(ws.root, recipe);
   return { file, id, text: serializeRecipe(recipe) };
 }

@@ -181,7 +181,7 @@ async function createFromSelection(host: ExtensionHost, args: CreateFromSelectio
 
   const rel = path.relative(ws.root, editor.document.uri.fsPath).split(path.sep).join('/');
   const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..') ? [`${rel}:${editor.selection.start.line + 1}`] : [];
-  const draft = draftRecipeFile(ws, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, 'human');
+  const draft = await draftRecipeFile(ws, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, 'human');
   const uri = vscode.Uri.file(path.join(ws.root, draft.file));
   // Through a WorkspaceEdit, so that the person can undo the creation; the file watcher indexes it.
   const edit = new vscode.WorkspaceEdit();
