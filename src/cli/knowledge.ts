@@ -2,6 +2,7 @@
 // run as a person (actor 'human', channel 'cli'). Text for people by default, --json for programs.
 import type { Workspace } from '../core/workspace';
 import { createCatalog, type ToolResult } from '../core/tools';
+import { recipesAccept, recipesCheck } from './freshness';
 
 export interface KnowledgeOutput {
   stdout(s: string): void;
@@ -15,6 +16,9 @@ export const KNOWLEDGE_USAGE = `Knowledge commands:
   candidates show ID | approve ID [--no-promote] [--category C] | reject ID --reason "…"
   recipes [list] [--kind K] [--status draft|published|deprecated|any] [--json]
   recipes show ID | publish ID | deprecate ID --reason "…" [--replaced-by ID]
+  recipes check [ID] [--status draft|published|any] [--all] [--json]
+                                            recipes whose cited code changed; exit 1 when a published one is stale
+  recipes accept ID                         after review: point the recipe at its code as it is now
 `;
 
 export const KNOWLEDGE_COMMANDS = ['sync', 'search', 'candidates', 'recipes'] as const;
@@ -28,7 +32,7 @@ function parseArgs(args: string[]): Parsed {
     if (a.startsWith('--')) {
       const [key, inline] = a.slice(2).split('=', 2);
       if (inline !== undefined) out.flags[key] = inline;
-      else if (['json', 'no-promote'].includes(key)) out.flags[key] = true;
+      else if (['json', 'no-promote', 'all'].includes(key)) out.flags[key] = true;
       else if (i + 1 < args.length) out.flags[key] = args[++i];
       else out.flags[key] = true;
     } else out.positional.push(a);
@@ -124,6 +128,12 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
           if (!id) return usage('recipes deprecate needs an id');
           if (!str('reason')) return usage('recipes deprecate needs --reason "why"');
           return finish(await call('deprecate_recipe', { id, reason: str('reason'), ...(str('replaced-by') ? { replacedBy: str('replaced-by') } : {}) }), (r) => `Deprecated ${r.id}.\n`);
+        case 'check':
+          if (str('status') && !['draft', 'published', 'any'].includes(str('status')!)) return usage('--status is draft, published or any');
+          return recipesCheck(call, out, { id, status: str('status'), json, all: flags.all === true });
+        case 'accept':
+          if (!id) return usage('recipes accept needs an id');
+          return recipesAccept(call, out, id, json);
         default:
           return usage(`unknown subcommand "${sub}"`);
       }

@@ -8,13 +8,15 @@ import { agentTools } from './agent';
 import { knowledgeTools } from './knowledge';
 import { graphTools, graphHealthCounter } from './graph';
 import { knowledgeHealthCounter } from '../knowledge';
+import { freshnessHealthCounter } from '../knowledge/freshness';
+import { freshnessTools } from './freshness';
 
 /** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
 function domainTools(catalog: () => ToolCatalog): ToolDefinition[] {
-  return [...auditTools, ...skillTools, ...knowledgeTools, ...graphTools, ...guardTools, ...agentTools(catalog)];
+  return [...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...graphTools, ...guardTools, ...agentTools(catalog)];
 }
 
-const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, graphHealthCounter];
+const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, freshnessHealthCounter, graphHealthCounter];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {
