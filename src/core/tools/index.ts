@@ -10,10 +10,11 @@ import { graphTools, graphHealthCounter } from './graph';
 import { knowledgeHealthCounter } from '../knowledge';
 import { freshnessHealthCounter } from '../knowledge/freshness';
 import { freshnessTools } from './freshness';
+import { exportTools } from './export';
 
 /** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
 function domainTools(catalog: () => ToolCatalog): ToolDefinition[] {
-  return [...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...graphTools, ...guardTools, ...agentTools(catalog)];
+  return [...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...graphTools, ...guardTools, ...agentTools(catalog)];
 }
 
 const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, freshnessHealthCounter, graphHealthCounter];

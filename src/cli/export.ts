@@ -1,0 +1,76 @@
+// `autosnippet export --to agents|copilot|claude|cursor`: the published recipes into the instruction
+// files agents read, inside a marked block. Writes only what a person asks for; --dry-run writes nothing.
+import type { Workspace } from '../core/workspace';
+import { createCatalog } from '../core/tools';
+import { EXPORT_TARGETS, type ExportTarget } from '../core/export';
+import { UsageError } from '../mcp/run';
+
+export const EXPORT_USAGE = `Usage: autosnippet export --to agents|copilot|claude|cursor[,…] [--max-chars N] [--dry-run] [--json]
+
+Writes the published recipes into the instruction files agents read on every request, inside a block
+between <!-- autosnippet:begin --> and <!-- autosnippet:end --> markers (text around it is kept):
+  agents    AGENTS.md
+  copilot   .github/copilot-instructions.md, .github/instructions/autosnippet-<language>.instructions.md
+  claude    CLAUDE.md, .claude/rules/autosnippet-<language>.md
+  cursor    .cursor/rules/autosnippet.mdc, .cursor/rules/autosnippet-<language>.mdc
+--max-chars N   size budget per file (default: agents 12000, copilot 4000, claude 8000, cursor 6000)
+--dry-run       print what would change; write nothing
+`;
+
+interface Out { stdout(s: string): void; stderr(s: string): void }
+
+interface FileReport { target: string; path: string; action: string; chars: number; budget: number; listed: number; omitted: number; note?: string; text?: string }
+
+export async function exportCommand(args: string[], ws: () => Promise<Workspace>, out: Out): Promise<number> {
+  const targets: ExportTarget[] = [];
+  let maxChars: number | undefined;
+  let dryRun = false;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split('=', 2);
+    const value = () => inline ?? args[++i];
+    switch (flag) {
+      case '-h':
+      case '--help':
+        out.stdout(EXPORT_USAGE);
+        return 0;
+      case '--to':
+        for (const t of (value() ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+          if (!(EXPORT_TARGETS as readonly string[]).includes(t)) throw new UsageError(`--to takes ${EXPORT_TARGETS.join(', ')}; got "${t}"`);
+          targets.push(t as ExportTarget);
+        }
+        break;
+      case '--max-chars':
+        maxChars = Number(value());
+        if (!Number.isInteger(maxChars) || maxChars < 500) throw new UsageError('--max-chars takes a whole number of at least 500');
+        break;
+      case '--dry-run':
+        dryRun = true;
+        break;
+      case '--json':
+        json = true;
+        break;
+      default:
+        throw new UsageError(`export: unknown argument "${args[i]}"\n\n${EXPORT_USAGE}`);
+    }
+  }
+  if (targets.length === 0) throw new UsageError(`export needs --to, e.g. autosnippet export --to agents\n\n${EXPORT_USAGE}`);
+  const result = await createCatalog().invoke(await ws(), 'export_recipes', { to: [...new Set(targets)], dryRun, ...(maxChars ? { maxChars } : {}) }, { actor: 'human', channel: 'cli' });
+  if (!result.ok) {
+    if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
+    out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+    return 1;
+  }
+  const data = result.data as { published: number; files: FileReport[]; hint: string };
+  if (json) {
+    out.stdout(JSON.stringify(data, null, 2) + '\n');
+    return 0;
+  }
+  const verb: Record<string, string> = dryRun ? { create: 'would create', update: 'would update', unchanged: 'unchanged', skipped: 'skipped' } : { create: 'created', update: 'updated', unchanged: 'unchanged', skipped: 'skipped' };
+  for (const f of data.files) {
+    out.stdout(`${(verb[f.action] ?? f.action).padEnd(13)} ${f.path}${f.action === 'skipped' ? `: ${f.note}` : `  ${f.listed} recipes, ${f.chars}/${f.budget} characters${f.omitted ? `, ${f.omitted} left out` : ''}`}\n`);
+  }
+  if (data.files.length === 0) out.stdout('Nothing to export.\n');
+  out.stderr(`${data.hint}\n`);
+  return 0;
+}
