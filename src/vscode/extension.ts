@@ -10,6 +10,8 @@ import { registerGuard } from './guard';
 import { registerChatParticipant } from './chat/participant';
 import { registerKnowledge } from './knowledge';
 import { registerBootstrapCommand } from './bootstrap-command';
+import { registerFreshness } from './freshness';
+import { registerExport } from './export-command';
 import type { Workspace } from '../core/workspace';
 
 /** What activate() returns: used by tests and by other extensions. */
@@ -31,6 +33,8 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerChatParticipant(h),
     registerKnowledge(h),
     registerBootstrapCommand(h),
+    registerFreshness(h),
+    registerExport(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
   );
   // Views that need the workspace's registries open it right after activation, off the activation path.

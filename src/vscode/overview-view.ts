@@ -46,5 +46,5 @@ function kb(bytes: number): string {
 }
 
 function iconFor(kind: string): string {
-  return ({ tools: 'tools', skills: 'book', recipes: 'notebook', rules: 'shield', candidates: 'lightbulb' } as Record<string, string>)[kind] ?? 'circle-small';
+  return ({ tools: 'tools', skills: 'book', recipes: 'notebook', rules: 'shield', candidates: 'lightbulb', stale: 'warning' } as Record<string, string>)[kind] ?? 'circle-small';
 }

@@ -199,6 +199,25 @@ test('the excerpt: a change inside the code the recipe shows (not on the cited l
   }
 });
 
+test('a changed cited line inside the excerpt is one change: the excerpt then, the same span of the file now', async () => {
+  const ws = await tempWorkspace();
+  try {
+    writeSource(ws, 'src/http.ts', HTTP_TS);
+    const id = await published(ws, 'aligned', [`src/http.ts:${FETCH_LINE}`], EXCERPT);
+    edit(ws, 'src/http.ts', 'await fetch(url, { signal: controller.signal })', 'await fetch(url)');
+    const recipe = await readRecipe(ws, id);
+    const changes = await describeChanges(ws, recipe, await checkRecipeNow(ws, recipe));
+    assert.equal(changes.length, 1, JSON.stringify(changes.map((c) => c.state)));
+    assert.equal(changes[0].then?.origin, 'recipe excerpt');
+    assert.equal(changes[0].then?.text, EXCERPT);
+    assert.equal(changes[0].now?.startLine, 4, 'the excerpt starts at line 4 of src/http.ts');
+    assert.equal(changes[0].now?.text.split('\n').length, EXCERPT.split('\n').length);
+    assert.match(changes[0].now!.text, /await fetch\(url\);/);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test('"then" of a changed line comes from git history when the recipe has no excerpt of it', async () => {
   const ws = await tempWorkspace();
   try {

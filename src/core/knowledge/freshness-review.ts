@@ -9,7 +9,7 @@ import matter from 'gray-matter';
 import { AutoSnippetError } from '../errors';
 import type { Workspace } from '../workspace';
 import { checkRecipe, type RecipeFreshness, type SourceFreshness } from './freshness-check';
-import { computeFingerprints, parseSourceRef, SourceText } from './freshness-fingerprint';
+import { computeFingerprints, parseSourceRef, SourceText, type SourceRef } from './freshness-fingerprint';
 import { fileHistory } from './freshness-git';
 import { CachedSourceAccess, freshnessTracker } from './freshness';
 import { contentHash, normalizeText, parseRecipeFile, patchFrontmatter } from './recipe-file';
@@ -43,7 +43,11 @@ export async function checkRecipeNow(ws: Workspace, recipe: Recipe): Promise<Rec
   return checkRecipe({ id: recipe.id, sources: recipe.sourceFiles ?? [], fingerprints: recipe.fingerprints, code: recipe.code }, new CachedSourceAccess(ws.root));
 }
 
-/** Then and now for every source that is not fresh, and for the excerpt when it changed. */
+/**
+ * Then and now for every source that is not fresh, and for the excerpt when it changed. Both sides
+ * cover the same span: the recorded lines with the context "then" has (the whole excerpt, or a few
+ * lines of an earlier version), and the same span around where the lines are now.
+ */
 export async function describeChanges(ws: Workspace, recipe: Recipe, verdict: RecipeFreshness): Promise<SourceChange[]> {
   const access = new CachedSourceAccess(ws.root);
   const out: SourceChange[] = [];
@@ -54,47 +58,63 @@ export async function describeChanges(ws: Workspace, recipe: Recipe, verdict: Re
       out.push({ source: s.source, state: s.state, message: s.message });
       continue;
     }
-    const start = ref.start;
-    const end = ref.end ?? start;
     const recorded = recipe.fingerprints?.sources?.[s.source];
+    const then = recorded ? await recordedLines(ws, recipe, ref, recorded) : undefined;
     // Now: where the lines moved to, or the same lines of the file (renamed or not).
-    const nowRef = s.movedTo ? parseSourceRef(s.movedTo) : ref;
-    const nowRead = nowRef ? await access.read(nowRef.path) : undefined;
-    const nowStart = Math.max(1, (nowRef?.start ?? start) - CONTEXT_LINES);
-    const nowEnd = (nowRef?.end ?? nowRef?.start ?? end) + CONTEXT_LINES;
-    const now = nowRead?.ok ? side(nowRef!.path, nowRead.text, nowStart, nowEnd) : undefined;
-    const then = recorded ? await recordedLines(ws, recipe, ref.path, recorded, start, end) : undefined;
-    out.push({ source: s.source, state: s.state, message: s.message, ...(then ? { then } : {}), ...(now ? { now } : {}) });
+    const nowRef = (s.movedTo ? parseSourceRef(s.movedTo) : ref) ?? ref;
+    const nowRead = await access.read(nowRef.path);
+    const before = then?.before ?? CONTEXT_LINES;
+    const after = then?.after ?? CONTEXT_LINES;
+    const now = nowRead.ok ? side(nowRef.path, nowRead.text, (nowRef.start ?? ref.start) - before, (nowRef.end ?? nowRef.start ?? ref.start) + after) : undefined;
+    out.push({ source: s.source, state: s.state, message: s.message, ...(then ? { then: then.side } : {}), ...(now ? { now } : {}) });
   }
-  if (verdict.excerpt?.state === 'changed' && recipe.code) {
-    const first = (recipe.sourceFiles ?? []).map(parseSourceRef).find((r) => r && r.start !== undefined);
-    const read = first ? await access.read(first.path) : undefined;
-    const length = recipe.code.split('\n').length;
-    const now = read?.ok && first ? side(first.path, read.text, first.start!, first.start! + length - 1) : undefined;
-    out.push({ source: first?.raw ?? 'code', state: 'excerpt', message: verdict.excerpt.message, then: { origin: 'recipe excerpt', startLine: 1, text: cap(recipe.code) }, ...(now ? { now } : {}) });
+  // The excerpt on its own, unless a source's change already shows it as "then".
+  if (verdict.excerpt?.state === 'changed' && recipe.code && !out.some((c) => c.then?.origin === EXCERPT)) {
+    const refs = (recipe.sourceFiles ?? []).map(parseSourceRef).filter((r): r is SourceRef => !!r && r.start !== undefined);
+    const excerpt = new SourceText(recipe.code);
+    // Align on a cited line the excerpt holds; else start at the first cited line.
+    const anchor = refs.map((r) => ({ r, at: excerptOffset(excerpt, recipe.fingerprints?.sources?.[r.raw], r) })).find((x) => x.at) ?? (refs[0] ? { r: refs[0], at: undefined } : undefined);
+    const read = anchor ? await access.read(anchor.r.path) : undefined;
+    const first = anchor ? anchor.r.start! - (anchor.at ? anchor.at.start - 1 : 0) : 1;
+    const now = read?.ok && anchor ? side(anchor.r.path, read.text, first, first + excerpt.lines.length - 1) : undefined;
+    out.push({ source: anchor?.r.raw ?? 'code', state: 'excerpt', message: verdict.excerpt.message, then: { origin: EXCERPT, startLine: 1, text: cap(recipe.code) }, ...(now ? { now } : {}) });
   }
   return out;
 }
 
+const EXCERPT = 'recipe excerpt';
+
+function excerptOffset(excerpt: SourceText, recorded: string | undefined, ref: SourceRef): { start: number; end: number } | undefined {
+  if (!recorded || ref.start === undefined) return undefined;
+  return excerpt.findBlock(recorded, (ref.end ?? ref.start) - ref.start + 1, 1);
+}
+
 /**
  * The recorded lines of a source, found again: in the recipe's own excerpt (the code was copied from
- * there), or in the file's git history (the newest version whose lines there hash as recorded).
+ * there), or in the file's git history (the newest version whose lines there hash as recorded); with
+ * how many lines of context "then" shows before and after them.
  */
-async function recordedLines(ws: Workspace, recipe: Recipe, file: string, recorded: string, start: number, end: number): Promise<ChangeSide | undefined> {
-  const length = end - start + 1;
+async function recordedLines(ws: Workspace, recipe: Recipe, ref: SourceRef, recorded: string): Promise<{ side: ChangeSide; before: number; after: number } | undefined> {
+  const start = ref.start!;
+  const end = ref.end ?? start;
   if (recipe.code) {
     const excerpt = new SourceText(recipe.code);
-    if (excerpt.findBlock(recorded, length, 1)) return { origin: 'recipe excerpt', startLine: 1, text: cap(recipe.code) };
+    const at = excerptOffset(excerpt, recorded, ref);
+    if (at) return { side: { origin: EXCERPT, startLine: 1, text: cap(recipe.code) }, before: at.start - 1, after: excerpt.lines.length - at.end };
   }
-  for await (const version of fileHistory(ws.root, file)) {
+  for await (const version of fileHistory(ws.root, ref.path)) {
     const text = new SourceText(version.text);
-    const at = text.hashAt(start, end) === recorded ? { start, end } : text.findBlock(recorded, length, start);
-    if (at) return side(`git ${version.commit.slice(0, 7)}`, text, Math.max(1, at.start - CONTEXT_LINES), at.end + CONTEXT_LINES);
+    const at = text.hashAt(start, end) === recorded ? { start, end } : text.findBlock(recorded, end - start + 1, start);
+    if (!at) continue;
+    const before = Math.min(CONTEXT_LINES, at.start - 1);
+    const after = Math.min(CONTEXT_LINES, text.lines.length - at.end);
+    return { side: side(`git ${version.commit.slice(0, 7)}`, text, at.start - before, at.end + after), before, after };
   }
   return undefined;
 }
 
-function side(origin: string, text: SourceText, start: number, end: number): ChangeSide {
+function side(origin: string, text: SourceText, from: number, end: number): ChangeSide {
+  const start = Math.max(1, from);
   const last = Math.min(text.lines.length, end, start + MAX_SIDE_LINES - 1);
   return { origin, startLine: start, text: text.text(start, last) };
 }

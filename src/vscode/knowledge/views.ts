@@ -14,6 +14,9 @@ export interface RecipeEntry {
   summary: string;
   quality: number;
   file: string;
+  /** Set when the code the recipe cites changed (`stale`) or moved (`moved`) since it was recorded. */
+  freshness?: 'stale' | 'moved';
+  freshnessReason?: string;
 }
 
 export interface CandidateEntry {
@@ -58,10 +61,13 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     const r = node.recipe;
     const item = new vscode.TreeItem(r.title);
     item.id = `recipe:${r.id}`;
-    item.description = r.status === 'published' ? r.trigger : `${r.trigger} · ${statusLabel(r.status)}`;
-    item.iconPath = new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
-    item.tooltip = new vscode.MarkdownString(`**${r.title}** \`${r.trigger}\`\n\n${r.summary}\n\n${vscode.l10n.t('{0} · {1} · {2} · quality {3}', r.kind, r.language, statusLabel(r.status), r.quality.toFixed(2))}`);
-    item.contextValue = `recipe.${r.status}`;
+    item.description = [r.trigger, r.status === 'published' ? undefined : statusLabel(r.status), r.freshness ? freshnessLabel(r.freshness) : undefined].filter(Boolean).join(' · ');
+    item.iconPath = r.freshness === 'stale'
+      ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
+    item.tooltip = new vscode.MarkdownString(`**${r.title}** \`${r.trigger}\`\n\n${r.summary}\n\n${vscode.l10n.t('{0} · {1} · {2} · quality {3}', r.kind, r.language, statusLabel(r.status), r.quality.toFixed(2))}${r.freshnessReason ? `\n\n$(warning) ${r.freshnessReason}` : ''}`, true);
+    // `recipe.<status>` plus `.stale` or `.moved`: menus match the status with a regular expression.
+    item.contextValue = `recipe.${r.status}${r.freshness ? `.${r.freshness}` : ''}`;
     item.command = { command: 'autosnippet.recipes.open', title: vscode.l10n.t('Open Recipe'), arguments: [node] };
     return item;
   }
@@ -72,6 +78,7 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     if (!this.host.folder) return [];
     try {
       const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes');
+      await this.markFreshness(recipes);
       if (recipes.length === 0) return [{ type: 'message', text: vscode.l10n.t('No recipes yet. Approve a candidate, or select code and run "Create Recipe from Selection".') }];
       const byCategory = new Map<string, RecipeEntry[]>();
       for (const r of recipes) byCategory.set(r.category, [...(byCategory.get(r.category) ?? []), r]);
@@ -83,6 +90,24 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
       return [{ type: 'message', text: (e as Error).message }];
     }
   }
+
+  /** Marks recipes whose cited code changed or moved (the tracker's last verdicts; a failure only loses the marks). */
+  private async markFreshness(recipes: RecipeEntry[]): Promise<void> {
+    try {
+      const problems = await invokeAll<{ id: string; freshness: 'stale' | 'moved'; reason: string }>(this.host, 'check_recipe_freshness', { problemsOnly: true }, 'recipes');
+      const byId = new Map(problems.map((p) => [p.id, p]));
+      for (const r of recipes) {
+        const p = byId.get(r.id);
+        if (p) Object.assign(r, { freshness: p.freshness, freshnessReason: p.reason });
+      }
+    } catch (e) {
+      this.host.log.warn(`freshness marks unavailable: ${(e as Error).message}`);
+    }
+  }
+}
+
+function freshnessLabel(f: 'stale' | 'moved'): string {
+  return f === 'stale' ? vscode.l10n.t('stale') : vscode.l10n.t('moved');
 }
 
 /** The Candidates view: pending first, then approved and rejected. */
