@@ -39,7 +39,7 @@ function ensurePrerequisites(): void {
   assert.ok(existsSync(builtSuite), `the suite was not built: ${builtSuite}`);
 }
 
-describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 360_000 }, () => {
+describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 480_000 }, () => {
   let session: VSCodeSession;
   let tmp: string;
   let workspace: string;
