@@ -124,9 +124,10 @@ export type SourceRead =
 
 /**
  * Reads a cited file: only a regular file whose real path is inside the workspace, at most
- * MAX_SOURCE_BYTES. `stamp` (mtime and size) lets a tracker notice the next change without reading.
+ * MAX_SOURCE_BYTES. `stamp` (mtime and size) lets a tracker notice the next change without reading;
+ * `known` is the text read before, returned as it is when the stamp did not change.
  */
-export async function readSource(root: string, rel: string): Promise<SourceRead> {
+export async function readSource(root: string, rel: string, known?: { stamp: string; text: SourceText }): Promise<SourceRead> {
   const abs = path.join(root, rel);
   let st: import('node:fs').Stats;
   try {
@@ -137,6 +138,8 @@ export async function readSource(root: string, rel: string): Promise<SourceRead>
   const stamp = sourceStamp(st);
   if (!st.isFile()) return { ok: false, reason: 'not-a-file', stamp };
   if (st.size > MAX_SOURCE_BYTES) return { ok: false, reason: 'too-large', stamp };
+  // Unchanged since it was last read (and checked to be inside the workspace then): no read.
+  if (known && known.stamp === stamp) return { ok: true, text: known.text, stamp };
   try {
     const real = realpathSync(abs);
     const realRoot = realpathSync(root);

@@ -9,7 +9,7 @@ import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace';
 import { checkRecipe, type Freshness, type RecipeFreshness, type SourceAccess, type TrackedRecipe } from './freshness-check';
-import { parseSourceRef, readSource, sourceStamp, type SourceRead, type SourceRef } from './freshness-fingerprint';
+import { parseSourceRef, readSource, sourceStamp, type SourceRead, type SourceRef, type SourceText } from './freshness-fingerprint';
 import { gitRenames, hasGit, untrackedFiles } from './freshness-git';
 import { indexGeneration } from './recipe-index';
 import { parseRecipeFile } from './recipe-file';
@@ -56,6 +56,8 @@ export class FreshnessTracker {
   private queue: Promise<unknown> = Promise.resolve();
   private lastRefresh = 0;
   private readonly listeners = new Set<(report: RefreshReport) => void>();
+  /** Cited files read before, so a refresh reads only the files that changed. */
+  private readonly texts = new SourceTextCache();
 
   constructor(private readonly ws: Workspace) {}
 
@@ -122,7 +124,7 @@ export class FreshnessTracker {
     if (options.changedFiles?.length) for (const id of this.citing.get(GIT_INDEX) ?? []) toCheck.add(id);
     if (options.all) for (const id of this.known.keys()) toCheck.add(id);
 
-    const access = new CachedSourceAccess(this.ws.root);
+    const access = new CachedSourceAccess(this.ws.root, this.texts);
     const changed: string[] = [];
     for (const id of toCheck) {
       const recipe = this.known.get(id);
@@ -241,13 +243,15 @@ export class CachedSourceAccess implements SourceAccess {
   private renames?: Promise<Map<string, string> | undefined>;
   private untracked?: Promise<string[]>;
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly root: string, private readonly texts?: SourceTextCache) {}
 
   read(rel: string): Promise<SourceRead> {
     let r = this.reads.get(rel);
     if (!r) {
-      r = readSource(this.root, rel).then((read) => {
+      r = readSource(this.root, rel, this.texts?.get(rel)).then((read) => {
         this.stamps.set(rel, read.stamp);
+        if (read.ok) this.texts?.set(rel, read.stamp, read.text);
+        else this.texts?.delete(rel);
         return read;
       });
       this.reads.set(rel, r);
@@ -273,6 +277,41 @@ export class CachedSourceAccess implements SourceAccess {
       }
     }
     return sameName.length === 1 ? sameName[0] : undefined;
+  }
+}
+
+/** Texts of cited files by path, with their stamp; the least recently used go first past a size bound. */
+class SourceTextCache {
+  private readonly entries = new Map<string, { stamp: string; text: SourceText; size: number }>();
+  private size = 0;
+  constructor(private readonly maxChars = 32 * 1024 * 1024) {}
+
+  get(rel: string): { stamp: string; text: SourceText } | undefined {
+    const e = this.entries.get(rel);
+    if (e) {
+      this.entries.delete(rel);
+      this.entries.set(rel, e);
+    }
+    return e;
+  }
+
+  set(rel: string, stamp: string, text: SourceText): void {
+    this.delete(rel);
+    const size = text.lines.reduce((n, l) => n + l.length + 1, 0);
+    this.entries.set(rel, { stamp, text, size });
+    this.size += size;
+    for (const [k, e] of this.entries) {
+      if (this.size <= this.maxChars) break;
+      this.entries.delete(k);
+      this.size -= e.size;
+    }
+  }
+
+  delete(rel: string): void {
+    const e = this.entries.get(rel);
+    if (!e) return;
+    this.entries.delete(rel);
+    this.size -= e.size;
   }
 }
 
