@@ -42,7 +42,8 @@ export async function recipesCheck(call: Call, out: Out, options: { id?: string;
     }
     const count = (f: CheckedRecipe['freshness']) => recipes.filter((r) => r.freshness === f).length;
     out.stdout(`${recipes.length} recipes checked: ${count('stale')} stale (${stalePublished.length} published), ${count('moved')} moved, ${count('untracked')} untracked, ${count('fresh')} fresh.\n`);
-    if (stalePublished.length) out.stderr(`${stalePublished.length} published recipes cite code that changed: review each (autosnippet recipes check ID --json shows the lines then and now), then edit it or run autosnippet recipes accept ID.\n`);
+    const n = stalePublished.length;
+    if (n) out.stderr(`${n} published recipe${n === 1 ? ' cites' : 's cite'} code that changed: review each (autosnippet recipes check ID --json shows the lines then and now), then edit it or run autosnippet recipes accept ID.\n`);
   }
   return stalePublished.length ? 1 : 0;
 }

@@ -129,7 +129,7 @@ test('autosnippet recipes check exits 1 when a published recipe is stale (0 when
     const stale = capture();
     assert.equal(await main(argv('recipes', 'check'), stale.io), 1);
     assert.match(stale.out.stdout, /^STALE {5}networking\/abort-timeout\n {10}src\/http\.ts:7: The cited line 7 changed/m);
-    assert.match(stale.out.stderr, /1 published recipes cite code that changed/);
+    assert.match(stale.out.stderr, /1 published recipe cites code that changed/);
 
     const json = capture();
     assert.equal(await main(argv('recipes', 'check', '--json'), json.io), 1);
