@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Workspace } from '../workspace';
 import { checkRecipe, type Freshness, type RecipeFreshness, type SourceAccess, type TrackedRecipe } from './freshness-check';
 import { parseSourceRef, readSource, sourceStamp, type SourceRead, type SourceRef, type SourceText } from './freshness-fingerprint';
-import { gitRenames, hasGit, untrackedFiles } from './freshness-git';
+import { gitRenames, untrackedFiles } from './freshness-git';
 import { indexGeneration } from './recipe-index';
 import { parseRecipeFile } from './recipe-file';
 import type { Fingerprints, RecipeStatus } from './types';
@@ -136,7 +136,7 @@ export class FreshnessTracker {
       this.index(id, verdict, recipe);
     }
     for (const [p, stamp] of access.stamps) this.stamps.set(p, stamp);
-    if (hasGit(this.ws.root)) this.stamps.set(GIT_INDEX, stampOf(path.join(this.ws.root, GIT_INDEX)));
+    this.stamps.set(GIT_INDEX, stampOf(path.join(this.ws.root, GIT_INDEX)));
     this.lastRefresh = Date.now();
     const report = { checked: toCheck.size, changed, durationMs: Date.now() - t0 };
     if (changed.length) for (const l of this.listeners) l(report);
