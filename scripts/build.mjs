@@ -46,7 +46,7 @@ const entries = [
 ];
 const testEntries = [];
 if (!production) {
-  for (const dir of ['test/vscode/suite']) {
+  for (const dir of ['test/vscode/suite', 'test/vscode/multiroot']) {
     const abs = path.join(root, dir);
     if (existsSync(path.join(abs, 'index.ts'))) testEntries.push({ in: `${dir}/index.ts`, out: `out/${dir}/index.js`, external: ['vscode'] });
   }
@@ -67,7 +67,23 @@ await Promise.all([...entries, ...testEntries]
     }),
   ));
 
+// The review panel's page: a browser bundle, its stylesheet and the codicon font, all under dist/webview
+// (the only folder the webview may load from).
+const webview = path.join(root, 'dist/webview');
+mkdirSync(webview, { recursive: true });
+await esbuild.build({
+  entryPoints: [path.join(root, 'src/webview/review/main.ts')],
+  outfile: path.join(webview, 'review.js'),
+  bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', logLevel: 'warning',
+});
+copyFileSync(path.join(root, 'src/webview/review/review.css'), path.join(webview, 'review.css'));
+const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/package.json')), 'dist');
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, f), path.join(webview, f));
+
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
+// The Chinese → English glossary of the text layer (CC BY-SA 4.0, licence beside it), read on first use.
+copyFileSync(path.join(root, 'src/core/text/zh-en.json'), path.join(root, 'dist/vendor/zh-en.json'));
+copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
 // Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.
 const grammars = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 mkdirSync(path.join(root, 'dist/tree-sitter'), { recursive: true });

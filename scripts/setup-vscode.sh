@@ -2,7 +2,7 @@
 # Installs what the real-VS-Code test layer and `npm start` need, without downloading anything except
 # from the npm registry and Debian's package archive (see ../shared/vscode-offline-testing.md):
 #
-#   - Debian packages: chromium, ripgrep (and a C/C++ tool chain + python3 for the native modules);
+#   - Debian packages: chromium, ripgrep, fonts-wqy-microhei (and a C/C++ tool chain + python3 for the native modules);
 #   - code-server 4.104.0 (= VS Code 1.104.0) into .vscode-test/, with its install steps done by hand
 #     because its own postinstall downloads things.
 #
@@ -27,11 +27,14 @@ die() { printf '[setup-vscode] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- Debian packages
 # package -> a command it provides
-declare -A NEED=([chromium]=chromium [ripgrep]=rg)
+# (fonts-wqy-microhei: a CJK font, so screenshots of the zh-cn UI show Chinese, not empty boxes)
+declare -A NEED=([chromium]=chromium [ripgrep]=rg [fonts-wqy-microhei]=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc)
 apt_missing() {
-  local missing=() pkg
+  local missing=() pkg need
   for pkg in "$@"; do
-    if ! command -v "${NEED[$pkg]:-$pkg}" >/dev/null 2>&1; then missing+=("$pkg"); fi
+    need="${NEED[$pkg]:-$pkg}"
+    if [[ "$need" == /* ]]; then [ -e "$need" ] || missing+=("$pkg")
+    elif ! command -v "$need" >/dev/null 2>&1; then missing+=("$pkg"); fi
   done
   echo "${missing[@]:-}"
 }
@@ -64,7 +67,7 @@ mkdir -p "$DIR"
 fast_ok() {
   [ -z "${AUTOSNIPPET_SETUP_FORCE:-}" ] && [ -f "$STAMP" ] \
     && [ -f "$CS/out/node/entry.js" ] && [ -x "$VSC/node_modules/@vscode/ripgrep/bin/rg" ] \
-    && [ -z "$(apt_missing chromium ripgrep)" ]
+    && [ -z "$(apt_missing chromium ripgrep fonts-wqy-microhei)" ]
 }
 if fast_ok; then
   exit 0
@@ -87,7 +90,7 @@ if ! have_step native || ! have_step argon2; then
   NEED[g++]=g++; NEED[make]=make; NEED[python3]=python3
   read -r -a build_pkgs <<<"$(apt_missing g++ make python3)"
 fi
-read -r -a run_pkgs <<<"$(apt_missing chromium ripgrep)"
+read -r -a run_pkgs <<<"$(apt_missing chromium ripgrep fonts-wqy-microhei)"
 apt_install "${run_pkgs[@]}" "${build_pkgs[@]}"
 command -v chromium >/dev/null 2>&1 || die "chromium is still missing after apt-get"
 command -v rg >/dev/null 2>&1 || die "rg (ripgrep) is still missing after apt-get"

@@ -62,6 +62,7 @@ export async function bootstrapCommand(args: string[], ws: () => Promise<Workspa
       },
     });
     if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
+    else if (result.notice) out.stderr(`${result.notice}\n`);
     if (!result.ok) {
       out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
       return 1;

@@ -1,6 +1,7 @@
 // `autosnippet export --to agents|copilot|claude|cursor`: the published recipes into the instruction
 // files agents read, inside a marked block. Writes only what a person asks for; --dry-run writes nothing.
-import type { Workspace } from '../core/workspace';
+import { existsSync } from 'node:fs';
+import { DATA_DIR, type Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { EXPORT_TARGETS, type ExportTarget } from '../core/export';
 import { UsageError } from '../mcp/run';
@@ -55,12 +56,19 @@ export async function exportCommand(args: string[], ws: () => Promise<Workspace>
     }
   }
   if (targets.length === 0) throw new UsageError(`export needs --to, e.g. autosnippet export --to agents\n\n${EXPORT_USAGE}`);
-  const result = await createCatalog().invoke(await ws(), 'export_recipes', { to: [...new Set(targets)], dryRun, ...(maxChars ? { maxChars } : {}) }, { actor: 'human', channel: 'cli' });
+  const workspace = await ws();
+  // Recipes live in .autosnippet/: without it there is nothing to export, and the audited write would create the folder.
+  if (!existsSync(workspace.dataDir)) {
+    out.stderr(`Nothing to export: ${workspace.root} has no ${DATA_DIR}/ folder, so no published recipes.\n`);
+    return 0;
+  }
+  const result = await createCatalog().invoke(workspace, 'export_recipes', { to: [...new Set(targets)], dryRun, ...(maxChars ? { maxChars } : {}) }, { actor: 'human', channel: 'cli' });
   if (!result.ok) {
     if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
     out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
     return 1;
   }
+  if (result.notice) out.stderr(`${result.notice}\n`);
   const data = result.data as { published: number; files: FileReport[]; hint: string };
   if (json) {
     out.stdout(JSON.stringify(data, null, 2) + '\n');

@@ -55,6 +55,7 @@ export async function recipesAccept(call: Call, out: Out, id: string, json: bool
     out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
     return 1;
   }
+  if (result.notice) out.stderr(`${result.notice}\n`);
   const r = result.data as { id: string; file: string; moved: { from: string; to: string }[]; recorded: string[]; freshness: string };
   if (json) out.stdout(JSON.stringify(r, null, 2) + '\n');
   else {

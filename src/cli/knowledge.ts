@@ -56,6 +56,7 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
       out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
       return 1;
     }
+    if (result.notice) out.stderr(`${result.notice}\n`);
     out.stdout(json ? JSON.stringify(result.data, null, 2) + '\n' : text(result.data));
     return 0;
   };

@@ -2,10 +2,9 @@
 import path from 'node:path';
 import { isAutoSnippetError } from '../core/errors';
 import { skillRegistry } from '../core/skills/registry';
-import { renderCatalog, renderLevel2, summaryOf } from '../core/skills/render';
+import { renderLevel2, renderRoutingXml, summaryOf } from '../core/skills/render';
 import { listSkillResources } from '../core/skills/resources';
-import { searchSkills } from '../core/skills/search';
-import { loadTokenCounter } from '../core/skills/tokens';
+import { skillSearchIndex } from '../core/skills/search';
 import type { SkillProblem } from '../core/skills/types';
 import { errorCount, validateSkillsIn, type SkillValidation } from '../core/skills/validate';
 import type { Workspace } from '../core/workspace';
@@ -22,9 +21,10 @@ Commands:
                               print a skill's instructions (level 2) with its chunks listed,
                               one ## section of it, or one chunk (level 3)
   search "<task>" [--xml] [--limit N]
-                              the skills that fit a task, best first, as
-                              {"matched_skills": [{"name", "description"}]}, or with --xml an
-                              <available-skills> block to paste into an agent's prompt
+                              the skills that fit a task, best first, as {"no_match",
+                              "matched_skills": [{"name", "description", "confidence"}]}, or with
+                              --xml an <available-skills> block to paste into an agent's prompt
+                              (it says so when no skill fits)
   -h, --help                  this help
 
 Exit codes: 0 success, 1 validation errors or a failed command, 2 usage error.
@@ -179,12 +179,11 @@ async function search(args: string[], ws: () => Promise<Workspace>, out: Command
   if (!query) throw new SkillsUsageError('search needs a task in words: autosnippet skills search "set up guard rules"');
   const limit = options.limit === undefined ? 5 : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new SkillsUsageError('--limit must be a positive whole number');
-  const matches = searchSkills(skillRegistry(await ws()).list(), query, limit);
+  const routing = skillSearchIndex(skillRegistry(await ws()).list()).route(query, limit);
   if (options.xml) {
-    const counter = await loadTokenCounter();
-    out.stdout(renderCatalog(matches.map((m) => m.skill), counter, { withLocation: true }).text + '\n');
+    out.stdout(renderRoutingXml(routing) + '\n');
   } else {
-    out.stdout(JSON.stringify({ matched_skills: matches.map((m) => ({ name: m.skill.name, description: m.skill.description })) }, null, 2) + '\n');
+    out.stdout(JSON.stringify({ no_match: routing.noMatch, matched_skills: routing.matches.map((m) => ({ name: m.skill.name, description: m.skill.description, confidence: m.confidence })) }, null, 2) + '\n');
   }
   return 0;
 }

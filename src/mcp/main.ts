@@ -1,6 +1,7 @@
 // Entry point of dist/mcp.js: the MCP server on its own (VS Code's definition provider, Cursor,
 // Claude Desktop). `autosnippet mcp` runs the same code.
 import path from 'node:path';
+import { isAutoSnippetError } from '../core/errors';
 import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from './run';
 
 async function main(): Promise<void> {
@@ -14,6 +15,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(e instanceof UsageError ? `autosnippet mcp: ${e.message}\n\n${MCP_USAGE}` : `autosnippet mcp: ${(e as Error).stack ?? e}\n`);
+  let text: string;
+  if (e instanceof UsageError) text = `${e.message}\n\n${MCP_USAGE}`;
+  else if (isAutoSnippetError(e)) text = `${e.message}${e.hint ? `\n${e.hint}` : ''}\n`;
+  else text = `${(e as Error).stack ?? e}\n`; // a bug: the stack helps whoever reports it
+  process.stderr.write(`autosnippet mcp: ${text}`);
   process.exit(e instanceof UsageError ? 2 : 1);
 });

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/log';
@@ -7,6 +6,7 @@ import type { Actor } from '../core/tools/types';
 import { createMcpServer, type McpServerOptions } from './server';
 import { startHttpServer } from './http';
 import { registerSkillsOnServer } from './skills';
+import { StdioTransport } from './stdio';
 
 export interface McpArgs {
   workspace: string;
@@ -84,7 +84,9 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<v
   console.log = console.error;
   console.info = console.error;
 
-  const ws = await Workspace.open(args.workspace, { log, bundledSkillsDir });
+  // The store opens (and migrates) in the background: `initialize` and `tools/list` need no database,
+  // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
+  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir });
   const catalog = createCatalog();
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 
@@ -114,7 +116,7 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<v
     log.info(`MCP server for ${ws.root} listening on ${http.url}${args.token ? ' (bearer token required)' : ''}`);
   } else {
     const { server, dispose } = make();
-    const transport = new StdioServerTransport();
+    const transport = new StdioTransport(log);
     await server.connect(transport);
     closeTransport = async () => {
       dispose();

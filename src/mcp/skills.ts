@@ -15,6 +15,7 @@ import {
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isAutoSnippetError } from '../core/errors';
+import { closestNames } from '../core/skills/names';
 import { findSection } from '../core/skills/parse';
 import { skillRegistry } from '../core/skills/registry';
 import { level2Of } from '../core/skills/render';
@@ -25,7 +26,9 @@ import type { Workspace } from '../core/workspace';
 export const SKILL_SCHEME = 'skill://';
 /** MCP's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
+/** Resources per page of resources/list, and prompts per page of prompts/list. */
 const PAGE_SIZE = 500;
+const PROMPT_PAGE_SIZE = 100;
 
 export function skillUri(name: string, ...parts: string[]): string {
   return SKILL_SCHEME + [name, ...parts].map((p) => p.split('/').map(encodeURIComponent).join('/')).join('/');
@@ -41,11 +44,8 @@ export function registerSkillsOnServer(server: Server, ws: Workspace): () => voi
   const registry = skillRegistry(ws);
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    const all = registry.list().flatMap(resourcesOf);
-    const start = request.params?.cursor ? Number(request.params.cursor) : 0;
-    if (!Number.isInteger(start) || start < 0) throw new McpError(McpErrorCode.InvalidParams, `Invalid cursor: ${request.params?.cursor}`);
-    const page = all.slice(start, start + PAGE_SIZE);
-    return { resources: page, ...(start + PAGE_SIZE < all.length ? { nextCursor: String(start + PAGE_SIZE) } : {}) };
+    const { items, nextCursor } = pageOf(registry.list().flatMap(resourcesOf), request.params?.cursor, PAGE_SIZE);
+    return { resources: items, ...(nextCursor ? { nextCursor } : {}) };
   });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
@@ -68,21 +68,17 @@ export function registerSkillsOnServer(server: Server, ws: Workspace): () => voi
     }
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: registry.list().map((s): Prompt => ({
-      name: s.name,
-      title: s.name,
-      description: s.description,
-      arguments: [
-        { name: 'section', description: `Load only this ## section${s.sections.length ? ` (${s.sections.map((x) => x.heading).join(' | ')})` : ''}.`, required: false },
-        { name: 'task', description: 'The task to do with this skill.', required: false },
-      ],
-    })),
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+    const { items, nextCursor } = pageOf(registry.list(), request.params?.cursor, PROMPT_PAGE_SIZE);
+    return { prompts: items.map(promptOf), ...(nextCursor ? { nextCursor } : {}) };
+  });
 
   server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
     const skill = registry.get(request.params.name);
-    if (!skill) throw new McpError(McpErrorCode.InvalidParams, `No skill prompt named "${request.params.name}". Prompts: ${registry.list().map((s) => s.name).join(', ')}.`);
+    if (!skill) {
+      const closest = closestNames(request.params.name.slice(0, 128), registry.list().map((s) => s.name), 5);
+      throw new McpError(McpErrorCode.InvalidParams, `No skill prompt named "${request.params.name}".${closest.length ? ` Closest: ${closest.join(', ')}.` : ' There are no skills.'}`);
+    }
     const section = request.params.arguments?.section?.trim() || undefined;
     const task = request.params.arguments?.task?.trim();
     let text: string;
@@ -103,6 +99,25 @@ export function registerSkillsOnServer(server: Server, ws: Workspace): () => voi
     void server.sendPromptListChanged().catch(() => undefined);
   });
   return () => subscription.dispose();
+}
+
+function promptOf(s: Skill): Prompt {
+  return {
+    name: s.name,
+    title: s.name,
+    description: s.description,
+    arguments: [
+      { name: 'section', description: `Load only this ## section${s.sections.length ? ` (${s.sections.map((x) => x.heading).join(' | ')})` : ''}.`, required: false },
+      { name: 'task', description: 'The task to do with this skill.', required: false },
+    ],
+  };
+}
+
+/** One page of a list: the cursor is the offset of its first item. */
+function pageOf<T>(all: readonly T[], cursor: string | undefined, size: number): { items: T[]; nextCursor?: string } {
+  const start = cursor ? Number(cursor) : 0;
+  if (!Number.isInteger(start) || start < 0) throw new McpError(McpErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+  return { items: all.slice(start, start + size), ...(start + size < all.length ? { nextCursor: String(start + size) } : {}) };
 }
 
 function resourcesOf(skill: Skill): Resource[] {

@@ -3,7 +3,10 @@
 // edit, so the person can undo it. With `autosnippet.export.onPublish` set, a change to the published
 // recipes re-exports to those targets on its own (the person opted in).
 import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { ExtensionHost } from './host';
+import { DATA_DIR, type Workspace } from '../core/workspace';
 import { invoke, invokeAll } from './knowledge/catalog-calls';
 
 type Target = 'agents' | 'copilot' | 'claude' | 'cursor';
@@ -11,36 +14,56 @@ interface PlannedFile { path: string; action: 'create' | 'update' | 'unchanged' 
 
 const LAST_TARGETS = 'autosnippet.export.lastTargets';
 
-const TARGET_ITEMS: { id: Target; label: string; detail: string }[] = [
-  { id: 'agents', label: 'AGENTS.md', detail: 'Read by Codex, Copilot, Cursor and most coding agents' },
-  { id: 'copilot', label: 'GitHub Copilot', detail: '.github/copilot-instructions.md and .github/instructions/autosnippet-<language>.instructions.md' },
-  { id: 'claude', label: 'Claude Code', detail: 'CLAUDE.md and .claude/rules/autosnippet-<language>.md' },
-  { id: 'cursor', label: 'Cursor', detail: '.cursor/rules/autosnippet.mdc and autosnippet-<language>.mdc' },
-];
+function targetItems(): { id: Target; label: string; detail: string }[] {
+  return [
+    { id: 'agents', label: 'AGENTS.md', detail: vscode.l10n.t('Read by Codex, Copilot, Cursor and most coding agents') },
+    { id: 'copilot', label: 'GitHub Copilot', detail: vscode.l10n.t('{0} and {1}', '.github/copilot-instructions.md', '.github/instructions/autosnippet-<language>.instructions.md') },
+    { id: 'claude', label: 'Claude Code', detail: vscode.l10n.t('{0} and {1}', 'CLAUDE.md', '.claude/rules/autosnippet-<language>.md') },
+    { id: 'cursor', label: 'Cursor', detail: vscode.l10n.t('{0} and {1}', '.cursor/rules/autosnippet.mdc', 'autosnippet-<language>.mdc') },
+  ];
+}
 
+/**
+ * The export command, and the opt-in re-export: each folder whose `autosnippet.export.onPublish`
+ * names targets re-exports when its published recipes change (a folder is followed once its
+ * Workspace opens, and let go when it is removed).
+ */
 export function registerExport(host: ExtensionHost): vscode.Disposable {
-  let published: string | undefined;
-  const onDataChanged = async () => {
-    const targets = vscode.workspace.getConfiguration('autosnippet').get<Target[]>('export.onPublish', []);
-    if (!host.workspace) return;
-    const now = await publishedSignature(host).catch(() => undefined);
+  /** What each folder's published recipes said last time, by folder root. */
+  const published = new Map<string, string>();
+  const reexport = async (ws: Workspace) => {
+    const folder = host.folderOf(ws);
+    if (!folder) return;
+    const now = await publishedSignature(host, folder).catch(() => undefined);
     if (now === undefined) return;
-    const before = published;
-    published = now;
+    const before = published.get(ws.root);
+    published.set(ws.root, now);
+    const targets = vscode.workspace.getConfiguration('autosnippet', folder.uri).get<Target[]>('export.onPublish', []);
     if (before === undefined || before === now || targets.length === 0) return;
-    const r = await invoke<{ written: string[] }>(host, 'export_recipes', { to: targets });
+    const r = await invoke<{ written: string[] }>(host, 'export_recipes', { to: targets }, folder);
     if (r?.written.length) vscode.window.setStatusBarMessage(vscode.l10n.t('AutoSnippet: recipes exported to {0}', r.written.join(', ')), 5000);
   };
-  void host.getWorkspace().then(() => onDataChanged(), () => undefined);
+  const opened = new Map<string, Workspace>();
+  const start = (ws: Workspace) => {
+    opened.set(ws.root, ws);
+    void reexport(ws);
+  };
+  const foldersChanged = () => {
+    const roots = new Set(host.folders.map((f) => f.uri.fsPath));
+    for (const root of opened.keys()) if (!roots.has(root)) (opened.delete(root), published.delete(root));
+  };
+  if (host.workspace) start(host.workspace);
   return vscode.Disposable.from(
     vscode.commands.registerCommand('autosnippet.exportRecipes', (args?: { to?: Target[] }) => exportRecipes(host, args)),
-    host.onDidChangeData(() => void onDataChanged()),
+    host.onDidOpenWorkspace(start),
+    host.onDidChangeFolder(foldersChanged),
+    host.onDidChangeData(() => opened.forEach((ws) => void reexport(ws))),
   );
 }
 
 /** What the published recipes say, in one string: a re-export is due when it changes. */
-async function publishedSignature(host: ExtensionHost): Promise<string> {
-  const recipes = await invokeAll<{ id: string; title: string; trigger: string; summary: string; kind: string; language: string; file: string }>(host, 'list_recipes', { status: 'published' }, 'recipes');
+async function publishedSignature(host: ExtensionHost, folder: vscode.WorkspaceFolder): Promise<string> {
+  const recipes = await invokeAll<{ id: string; title: string; trigger: string; summary: string; kind: string; language: string; file: string }>(host, 'list_recipes', { status: 'published' }, 'recipes', folder);
   return JSON.stringify(recipes.map((r) => [r.id, r.title, r.trigger, r.summary, r.kind, r.language, r.file]));
 }
 
@@ -48,10 +71,16 @@ async function publishedSignature(host: ExtensionHost): Promise<string> {
 async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Promise<{ written: string[] } | undefined> {
   const folder = host.folder;
   if (!folder) return undefined;
+  // Recipes live in .autosnippet/: without it there is nothing to export, and even a dry run (a write
+  // tool, audited) would create the folder.
+  if (!existsSync(path.join(folder.uri.fsPath, DATA_DIR))) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('There are no published recipes to export yet.'));
+    return { written: [] };
+  }
   let targets = args?.to;
   if (!targets?.length) {
     const last = host.context.workspaceState.get<Target[]>(LAST_TARGETS, ['agents']);
-    const picked = await vscode.window.showQuickPick(TARGET_ITEMS.map((t) => ({ ...t, picked: last.includes(t.id) })), {
+    const picked = await vscode.window.showQuickPick(targetItems().map((t) => ({ ...t, picked: last.includes(t.id) })), {
       title: vscode.l10n.t('Export the published recipes to'),
       placeHolder: vscode.l10n.t('Only the AutoSnippet block of each file is written; your own text around it is kept.'),
       canPickMany: true,
@@ -63,7 +92,7 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
   }
   let files: PlannedFile[];
   try {
-    files = await invokeAll<PlannedFile>(host, 'export_recipes', { to: targets, dryRun: true }, 'files');
+    files = await invokeAll<PlannedFile>(host, 'export_recipes', { to: targets, dryRun: true }, 'files', folder);
   } catch (e) {
     void vscode.window.showErrorMessage((e as Error).message);
     return undefined;

@@ -1,15 +1,17 @@
 // The extension's table of contents: each contribution lives in its own file and returns a Disposable.
 import * as vscode from 'vscode';
-import { ExtensionHost } from './host';
+import { ExtensionHost, modalDialogs, type Dialogs } from './host';
 import { registerLanguageModelTools } from './lm-tools';
 import { mcpLaunches, registerMcpServerProvider, type McpLaunch } from './mcp-provider';
 import { registerMcpConfigCommand } from './mcp-config-command';
+import { refreshLauncher } from './mcp-launcher';
 import { registerOverviewView } from './overview-view';
 import { registerSkillsView } from './skills-view';
 import { registerGuard } from './guard';
 import { registerChatParticipant } from './chat/participant';
 import { registerKnowledge } from './knowledge';
 import { registerBootstrapCommand } from './bootstrap-command';
+import { registerReviewPanel } from './review/panel';
 import { registerFreshness } from './freshness';
 import { registerExport } from './export-command';
 import type { Workspace } from '../core/workspace';
@@ -18,6 +20,8 @@ import type { Workspace } from '../core/workspace';
 export interface AutoSnippetApi {
   mcpServerDefinitions(): McpLaunch[];
   getWorkspace(): Promise<Workspace>;
+  /** Only when VS Code runs the extension's own integration tests (ExtensionMode.Test): answer its dialogs. */
+  testing?: { stubDialogs(dialogs: Dialogs | undefined): void };
 }
 
 let host: ExtensionHost | undefined;
@@ -33,19 +37,30 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerChatParticipant(h),
     registerKnowledge(h),
     registerBootstrapCommand(h),
+    registerReviewPanel(h),
+    registerSkillsView(h),
+    registerGuard(h),
     registerFreshness(h),
     registerExport(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
+    vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`)),
   );
-  // Views that need the workspace's registries open it right after activation, off the activation path.
-  if (h.folder) {
-    void h.getWorkspace().then(
-      (ws) => context.subscriptions.push(registerSkillsView(context, ws), registerGuard(context, ws)),
-      (e) => h.log.error('AutoSnippet could not open the workspace', e),
-    );
+  // Every folder is opened off the activation path (opening reads and writes nothing): guard checks
+  // each folder's files against its own rules, and each folder's skills are validated.
+  const openFolders = () => {
+    for (const f of h.folders) void h.getWorkspace(f).catch(() => undefined);
+  };
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(openFolders));
+  openFolders();
+  try {
+    refreshLauncher(context.extensionPath);
+  } catch (e) {
+    h.log.warn(`could not refresh the MCP launcher: ${(e as Error).message}`);
   }
   h.log.info(`AutoSnippet ${String(context.extension.packageJSON.version)} activated`);
-  return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace() };
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs) } : undefined;
+  return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace(), ...(testing ? { testing } : {}) };
 }
 
 export async function deactivate(): Promise<void> {

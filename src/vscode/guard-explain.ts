@@ -14,7 +14,7 @@ export function ruleIdOf(uri: vscode.Uri): string {
 
 /** Serves the explanation of a rule (the same content guard_explain returns to agents). */
 export class RuleDocumentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly engine: GuardEngine) {}
+  constructor(private readonly engine: Pick<GuardEngine, 'rule'>) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = ruleIdOf(uri);
@@ -28,7 +28,8 @@ export class RuleDocumentProvider implements vscode.TextDocumentContentProvider 
 
 export function ruleMarkdown(s: RuleStatus): string {
   const r = s.rule;
-  const fence = (code: string) => '```\n' + code + '\n```';
+  const info = fenceLanguage(r.languages[0]);
+  const fence = (code: string, lang = '') => '```' + lang + '\n' + code + '\n```';
   const pattern = r.pattern.kind === 'regex' ? `Regular expression (${r.pattern.scope ?? 'code'}): \`${r.pattern.regex}\`${r.pattern.flags ? ` flags \`${r.pattern.flags}\`` : ''}` : `Tree-sitter query:\n\n${fence(r.pattern.query)}`;
   const lines = [
     `# ${r.id}`,
@@ -44,8 +45,8 @@ export function ruleMarkdown(s: RuleStatus): string {
     '',
     r.suggestion,
     '',
-    ...(r.fix !== undefined ? [`${vscode.l10n.t('Quick fix replaces the match with')} \`${r.fix}\`.`, ''] : []),
-    ...(r.examples ?? []).flatMap((ex, i) => [`## ${vscode.l10n.t('Example')} ${i + 1}`, '', vscode.l10n.t('Reported:'), '', fence(ex.bad), '', vscode.l10n.t('Instead:'), '', fence(ex.good), '']),
+    ...(r.fix === undefined ? [] : r.fix === '' ? [vscode.l10n.t('The quick fix removes the match.'), ''] : [vscode.l10n.t('The quick fix replaces the match with {0}.', `\`${r.fix}\``), '']),
+    ...(r.examples ?? []).flatMap((ex, i) => [`## ${vscode.l10n.t('Example {0}', i + 1)}`, '', vscode.l10n.t('Reported:'), '', fence(ex.bad, info), '', vscode.l10n.t('Instead:'), '', fence(ex.good, info), '']),
     `## ${vscode.l10n.t('Pattern')}`,
     '',
     pattern,
@@ -60,4 +61,27 @@ export async function showRule(ruleId: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(ruleDocUri(ruleId));
   await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
   await vscode.commands.executeCommand('markdown.showPreview', doc.uri).then(undefined, () => vscode.window.showTextDocument(doc, { preview: true }));
+}
+
+/** The Markdown fence info string for a guard language id (the preview highlights by it). */
+function fenceLanguage(language: string | undefined): string {
+  const map: Record<string, string> = { typescriptreact: 'tsx', javascriptreact: 'jsx', 'objective-c': 'objectivec', 'objective-cpp': 'objectivec', shellscript: 'sh' };
+  return language ? map[language] ?? language : '';
+}
+
+/**
+ * A rule's explanation is read rendered: when its document opens as text (the rule link in a hover or
+ * in the Problems panel does that), the Markdown preview replaces the text editor.
+ */
+export function renderRuleDocsAsPreview(): vscode.Disposable {
+  return vscode.window.onDidChangeActiveTextEditor(async (editor) => {
+    const doc = editor?.document;
+    if (doc?.uri.scheme !== RULE_DOC_SCHEME) return;
+    await showRule(ruleIdOf(doc.uri));
+    for (const group of vscode.window.tabGroups.all) {
+      for (const tab of group.tabs) {
+        if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === doc.uri.toString()) await vscode.window.tabGroups.close(tab);
+      }
+    }
+  });
 }

@@ -7,23 +7,78 @@ import { AutoSnippetError, ErrorCode } from '../core/errors';
 import type { Violation } from '../core/guard/rule';
 import { scanAndRecord } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
+import type { GuardEngine } from '../core/guard/engine';
+import type { ExtensionHost } from './host';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
 import { GuardDiagnostics, type CheckOn } from './guard-diagnostics';
-import { RULE_DOC_SCHEME, RuleDocumentProvider, showRule } from './guard-explain';
+import { RULE_DOC_SCHEME, RuleDocumentProvider, renderRuleDocsAsPreview, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
 
 export const SCAN_WORKSPACE_COMMAND = 'autosnippet.guard.scanWorkspace';
 
-export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace): vscode.Disposable {
-  const engine = guardEngine(ws);
+/** Guard of one workspace folder: its engine, its diagnostics, its rule files, its commands' work. */
+interface FolderGuard extends vscode.Disposable {
+  readonly ws: Workspace;
+  readonly engine: GuardEngine;
+  readonly actions: GuardCodeActions;
+  refreshStatus(): void;
+  scanWorkspace(): Thenable<void>;
+  explainRule(ruleId?: string): Promise<void>;
+  openRule(ruleId?: string): Promise<void>;
+}
+
+/**
+ * Guard in every workspace folder: each folder's files are checked against that folder's rules (a
+ * folder is served once its Workspace opens, and dropped when it is removed); the commands act on the
+ * folder of the active editor. Registered synchronously at activation.
+ */
+export function registerGuard(host: ExtensionHost): vscode.Disposable {
   const output = vscode.window.createOutputChannel('AutoSnippet Guard', { log: true });
-  const diagnostics = new GuardDiagnostics(ws, engine, (m) => output.info(m));
   const status = new GuardStatus();
+  const guards = new Map<string, FolderGuard>();
+  const start = (ws: Workspace) => {
+    if (!guards.has(ws.root)) guards.set(ws.root, guardFolder(ws, output, status, () => host.workspace === ws));
+  };
+  const current = async (): Promise<FolderGuard> => {
+    const ws = await host.getWorkspace();
+    start(ws);
+    return guards.get(ws.root)!;
+  };
+  const forDocument = (uri: vscode.Uri) => [...guards.values()].find((g) => uri.fsPath === g.ws.root || uri.fsPath.startsWith(g.ws.root + path.sep));
+  const foldersChanged = () => {
+    const roots = new Set(host.folders.map((f) => f.uri.fsPath));
+    for (const [root, g] of guards) if (!roots.has(root)) (g.dispose(), guards.delete(root));
+    host.workspace && guards.get(host.workspace.root)?.refreshStatus();
+  };
+  const fail = (e: unknown) => void vscode.window.showErrorMessage((e as Error).message);
+  if (host.workspace) start(host.workspace);
+  return vscode.Disposable.from(
+    output,
+    status,
+    host.onDidOpenWorkspace(start),
+    host.onDidChangeFolder(foldersChanged),
+    vscode.workspace.registerTextDocumentContentProvider(RULE_DOC_SCHEME, new RuleDocumentProvider({ rule: async (id) => (await current()).engine.rule(id) })),
+    renderRuleDocsAsPreview(),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, {
+      provideCodeActions: (doc, range, context) => forDocument(doc.uri)?.actions.provideCodeActions(doc, range, context),
+    }, { providedCodeActionKinds: GuardCodeActions.kinds }),
+    vscode.commands.registerCommand(SCAN_WORKSPACE_COMMAND, () => current().then((g) => g.scanWorkspace(), fail)),
+    vscode.commands.registerCommand(EXPLAIN_RULE_COMMAND, (ruleId?: string) => current().then((g) => g.explainRule(ruleId), fail)),
+    vscode.commands.registerCommand(OPEN_RULE_COMMAND, (ruleId?: string) => current().then((g) => g.openRule(ruleId), fail)),
+    new vscode.Disposable(() => guards.forEach((g) => g.dispose())),
+  );
+}
+
+function guardFolder(ws: Workspace, output: vscode.LogOutputChannel, status: GuardStatus, isCurrent: () => boolean): FolderGuard {
+  const engine = guardEngine(ws);
+  const diagnostics = new GuardDiagnostics(ws, engine, (m) => output.info(m));
   let scanning = false;
-  const refreshStatus = () => status.update(diagnostics.counts(), { enabled: ws.settings.guard.enabled, trusted: ws.settings.trusted, scanning });
+  const refreshStatus = () => {
+    if (isCurrent()) status.update(diagnostics.counts(), { enabled: ws.settings.guard.enabled, trusted: ws.settings.trusted, scanning });
+  };
 
   const applySettings = () => {
-    const cfg = vscode.workspace.getConfiguration('autosnippet.guard');
+    const cfg = vscode.workspace.getConfiguration('autosnippet.guard', vscode.Uri.file(ws.root));
     ws.updateSettings({
       trusted: vscode.workspace.isTrusted,
       guard: {
@@ -95,7 +150,7 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
   );
 
   const openRule = async (ruleId?: string) => {
-    const id = ruleId ?? (await pickRule());
+    const id = ruleId ?? (await pickRule(vscode.l10n.t('Guard rule to open')));
     if (!id) return;
     const st = await engine.rule(id).catch(() => undefined);
     if (st && st.rule.origin === 'project' && st.rule.source.startsWith('.autosnippet/')) {
@@ -108,33 +163,36 @@ export function registerGuard(_context: vscode.ExtensionContext, ws: Workspace):
     await showRule(id);
   };
 
-  const pickRule = async () => {
+  const pickRule = async (placeHolder: string) => {
     const items = (await engine.rules()).map((s) => ({ label: s.rule.id, description: `${s.severity} · ${s.rule.languages.join(', ')}`, detail: s.rule.message }));
-    return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Guard rule to explain') }))?.label;
+    return (await vscode.window.showQuickPick(items, { placeHolder }))?.label;
   };
 
   const disposables: vscode.Disposable[] = [
-    output,
     diagnostics,
-    status,
     rulesWatcher,
     rulesWatcher.onDidChange(rulesChanged),
     rulesWatcher.onDidCreate(rulesChanged),
     rulesWatcher.onDidDelete(rulesChanged),
     diagnostics.onDidChange(refreshStatus),
-    vscode.workspace.registerTextDocumentContentProvider(RULE_DOC_SCHEME, new RuleDocumentProvider(engine)),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new GuardCodeActions(diagnostics), { providedCodeActionKinds: GuardCodeActions.kinds }),
-    vscode.commands.registerCommand(SCAN_WORKSPACE_COMMAND, scanWorkspace),
-    vscode.commands.registerCommand(EXPLAIN_RULE_COMMAND, async (ruleId?: string) => {
-      const id = ruleId ?? (await pickRule());
-      if (id) await showRule(id);
-    }),
-    vscode.commands.registerCommand(OPEN_RULE_COMMAND, openRule),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('autosnippet.guard')) applySettings();
+      if (e.affectsConfiguration('autosnippet.guard', vscode.Uri.file(ws.root))) applySettings();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(applySettings),
   ];
   applySettings();
-  return vscode.Disposable.from(...disposables);
+  const all = vscode.Disposable.from(...disposables);
+  return {
+    ws,
+    engine,
+    actions: new GuardCodeActions(diagnostics),
+    refreshStatus,
+    scanWorkspace,
+    explainRule: async (ruleId?: string) => {
+      const id = ruleId ?? (await pickRule(vscode.l10n.t('Guard rule to explain')));
+      if (id) await showRule(id);
+    },
+    openRule,
+    dispose: () => all.dispose(),
+  };
 }

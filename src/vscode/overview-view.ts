@@ -1,9 +1,18 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from './host';
 
-interface Line { label: string; description?: string; icon: string; tooltip?: string }
+interface Line { label: string; description?: string; icon: string; tooltip?: string; command?: vscode.Command }
 
-/** The Overview view: what `health` reports, so a person sees at a glance that AutoSnippet works. */
+interface Health {
+  version: string;
+  database: { status: string; path: string; imageBytes: number; journalBytes: number };
+  counts: Record<string, number>;
+}
+
+/**
+ * The Overview view: what the workspace holds, in words, each row leading somewhere (its view or
+ * its command). It follows every commit through the host's journal watcher, from any process.
+ */
 export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const provider: vscode.TreeDataProvider<Line> = {
@@ -13,23 +22,19 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
       item.description = line.description;
       item.iconPath = new vscode.ThemeIcon(line.icon);
       item.tooltip = line.tooltip;
+      item.command = line.command;
+      item.accessibilityInformation = { label: [line.label, line.description].filter(Boolean).join(', ') };
       return item;
     },
     async getChildren(parent) {
-      if (parent) return [];
-      if (!host.folder) return [];
+      if (parent || !host.folder) return [];
       try {
         const ws = await host.getWorkspace();
         const result = await host.catalog.invoke(ws, 'health', {}, { actor: 'human', channel: 'vscode' });
-        if (!result.ok) return [{ label: result.error.message, icon: 'error' }];
-        const h = result.data as { version: string; database: { status: string; path: string; imageBytes: number; journalBytes: number }; counts: Record<string, number> };
-        return [
-          { label: vscode.l10n.t('Database'), description: `${h.database.status} · ${kb(h.database.imageBytes + h.database.journalBytes)}`, icon: h.database.status === 'ok' ? 'database' : 'warning', tooltip: h.database.path },
-          ...Object.entries(h.counts).map(([k, v]) => ({ label: k, description: String(v), icon: iconFor(k) })),
-          { label: vscode.l10n.t('Version'), description: h.version, icon: 'info' },
-        ];
+        if (!result.ok) return [{ label: result.error.message, icon: 'error', command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') } }];
+        return overviewLines(result.data as Health);
       } catch (e) {
-        return [{ label: (e as Error).message, icon: 'error' }];
+        return [{ label: (e as Error).message, icon: 'error', command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') } }];
       }
     },
   };
@@ -38,13 +43,70 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
     vscode.window.createTreeView('autosnippet.overview', { treeDataProvider: provider, showCollapseAll: false }),
     vscode.commands.registerCommand('autosnippet.refreshOverview', () => changed.fire()),
     host.onDidChangeData(() => changed.fire()),
+    host.onDidChangeFolder(() => changed.fire()),
   );
 }
 
-function kb(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+function overviewLines(h: Health): Line[] {
+  const n = (key: string) => h.counts[key] ?? 0;
+  const cmd = (command: string, title: string): vscode.Command => ({ command, title });
+  const pending = n('candidates');
+  const lines: Line[] = [
+    {
+      label: vscode.l10n.t('Candidates to review'),
+      description: String(pending),
+      icon: pending ? 'lightbulb-autofix' : 'lightbulb',
+      tooltip: vscode.l10n.t('Knowledge proposed by agents or the cold-start scan, waiting for you. Click to review.'),
+      command: cmd('autosnippet.candidates.review', vscode.l10n.t('Review Candidates')),
+    },
+    {
+      label: vscode.l10n.t('Recipes'),
+      description: n('stale') ? vscode.l10n.t('{0} · {1} stale', n('recipes'), n('stale')) : String(n('recipes')),
+      icon: n('stale') ? 'warning' : 'notebook',
+      tooltip: n('stale')
+        ? vscode.l10n.t('Reviewed patterns, rules and facts of this project; {0} cite code that changed since they were recorded. Click to show them.', n('stale'))
+        : vscode.l10n.t('Reviewed patterns, rules and facts of this project. Click to show them.'),
+      command: cmd('autosnippet.recipes.focus', vscode.l10n.t('Show Recipes')),
+    },
+    {
+      label: vscode.l10n.t('Skills'),
+      description: n('skillsSkipped') ? vscode.l10n.t('{0} · {1} not loaded', n('skills'), n('skillsSkipped')) : String(n('skills')),
+      icon: n('skillsSkipped') ? 'warning' : 'book',
+      tooltip: vscode.l10n.t('Guides agents load a little at a time. Click to show them.'),
+      command: cmd('autosnippet.skills.focus', vscode.l10n.t('Show Skills')),
+    },
+    {
+      label: vscode.l10n.t('Guard'),
+      description: vscode.l10n.t('scan the workspace'),
+      icon: 'shield',
+      tooltip: vscode.l10n.t('Check every file against the guard rules; problems go to the Problems panel.'),
+      command: cmd('autosnippet.guard.scanWorkspace', vscode.l10n.t('Scan Workspace with Guard')),
+    },
+    {
+      label: vscode.l10n.t('Tools for agents'),
+      description: vscode.l10n.t('{0} · connect a client', n('tools')),
+      icon: 'plug',
+      tooltip: vscode.l10n.t('Copilot in VS Code has them already. Click to connect Cursor, Claude Desktop or another MCP client.'),
+      command: cmd('autosnippet.writeMcpConfig', vscode.l10n.t('Connect an MCP Client…')),
+    },
+    {
+      label: vscode.l10n.t('Index'),
+      description: h.database.status === 'ok' ? vscode.l10n.t('healthy · {0}', size(h.database.imageBytes + h.database.journalBytes)) : vscode.l10n.t('recovered from a damaged file'),
+      icon: h.database.status === 'ok' ? 'database' : 'warning',
+      tooltip: vscode.l10n.t('{0}\nRebuilt from the recipe files whenever needed. Click to show the log.', h.database.path),
+      command: cmd('autosnippet.showLog', vscode.l10n.t('Show Log')),
+    },
+    {
+      label: vscode.l10n.t('Get started'),
+      description: vscode.l10n.t('version {0}', h.version),
+      icon: 'rocket',
+      tooltip: vscode.l10n.t('A walkthrough: bootstrap, review, publish, guard, connect an MCP client.'),
+      command: cmd('autosnippet.gettingStarted', vscode.l10n.t('Get Started with AutoSnippet')),
+    },
+  ];
+  return lines;
 }
 
-function iconFor(kind: string): string {
-  return ({ tools: 'tools', skills: 'book', recipes: 'notebook', rules: 'shield', candidates: 'lightbulb', stale: 'warning' } as Record<string, string>)[kind] ?? 'circle-small';
+function size(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -9,6 +9,7 @@ import { ToolCatalog } from '../core/tools/catalog';
 import { installSkillTool } from '../core/tools/skills';
 import type { Workspace } from '../core/workspace';
 import { SkillDiagnostics } from './skills-diagnostics';
+import type { ExtensionHost } from './host';
 
 type Node =
   | { kind: 'source'; source: SkillSource; skills: Skill[]; shadowed: ShadowedSkill[]; skipped: SkippedSkill[] }
@@ -18,55 +19,72 @@ type Node =
   | { kind: 'skipped'; item: SkippedSkill };
 
 /**
- * The Skills view: sources → skills → sections and chunks; a click opens SKILL.md at that line.
- * Commands copy a skill's catalog entry, validate, refresh, reveal a skill, create or install one;
- * validation problems of the workspace's skills go to the Problems panel.
+ * The Skills view: sources → skills → sections and chunks of the current folder; a click opens
+ * SKILL.md at that line. Commands copy a skill's catalog entry, validate, refresh, reveal a skill,
+ * create or install one. Every folder's own skills are validated into the Problems panel (a folder is
+ * served once its Workspace opens, and dropped when it is removed). Registered synchronously.
  */
-export function registerSkillsView(_context: vscode.ExtensionContext, ws: Workspace): vscode.Disposable {
-  const registry = skillRegistry(ws);
+export function registerSkillsView(host: ExtensionHost): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
-  const diagnostics = new SkillDiagnostics(registry);
-  const provider = new SkillsTreeProvider(registry, changed.event);
+  const folders = new Map<string, FolderSkills>();
+  const start = (ws: Workspace) => {
+    if (folders.has(ws.root)) return;
+    const f = folderSkills(ws, () => {
+      if (host.workspace === ws) update();
+    });
+    folders.set(ws.root, f);
+  };
+  const current = async (): Promise<FolderSkills> => {
+    const ws = await host.getWorkspace();
+    start(ws);
+    return folders.get(ws.root)!;
+  };
+  const provider = new SkillsTreeProvider(() => (host.workspace ? folders.get(host.workspace.root)?.registry : undefined), changed.event);
   const view = vscode.window.createTreeView('autosnippet.skills', { treeDataProvider: provider, showCollapseAll: true });
-
   const update = () => {
+    const registry = host.workspace && folders.get(host.workspace.root)?.registry;
     changed.fire();
-    diagnostics.refreshAll();
-    const own = registry.list().some((s) => s.source.id !== 'bundled') || registry.skipped().some((s) => s.source.id !== 'bundled');
+    if (!registry) return;
+    const own = registry.list().some((x) => x.source.id !== 'bundled') || registry.skipped().some((x) => x.source.id !== 'bundled');
     view.message = own ? undefined : vscode.l10n.t('No skills in this workspace yet: only the bundled ones. Add a folder with a SKILL.md under .autosnippet/skills (or .github/skills, .claude/skills, .agents/skills).');
   };
-  update();
-
-  // Edits are seen on the next call anyway; the watcher makes the view and the Problems panel follow at once.
-  const watchers = vscode.workspace.workspaceFolders?.filter((f) => f.uri.fsPath === ws.root).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '{.autosnippet,.github,.claude,.agents}/skills/**'))) ?? [];
-  let timer: NodeJS.Timeout | undefined;
-  const onDisk = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => registry.refresh(), 150);
+  const foldersChanged = () => {
+    const roots = new Set(host.folders.map((f) => f.uri.fsPath));
+    for (const [root, f] of folders) if (!roots.has(root)) (f.dispose(), folders.delete(root));
+    // The view shows the current folder: open it (lazily) and show it.
+    void current().then(update, () => changed.fire());
   };
-  for (const w of watchers) w.onDidCreate(onDisk), w.onDidChange(onDisk), w.onDidDelete(onDisk);
+  if (host.workspace) start(host.workspace);
+  void current().then(update, () => undefined);
 
   return vscode.Disposable.from(
     changed,
     view,
-    diagnostics,
-    ...watchers,
-    { dispose: () => clearTimeout(timer) },
-    toDisposable(registry.onDidChange(update)),
-    vscode.commands.registerCommand('autosnippet.skills.refresh', () => {
-      registry.refresh();
+    host.onDidOpenWorkspace((ws) => {
+      start(ws);
+      if (host.workspace === ws) update();
+    }),
+    host.onDidChangeFolder(foldersChanged),
+    new vscode.Disposable(() => folders.forEach((f) => f.dispose())),
+    vscode.commands.registerCommand('autosnippet.skills.refresh', async () => {
+      const f = await current();
+      f.registry.refresh();
       update();
     }),
     vscode.commands.registerCommand('autosnippet.skills.validate', async () => {
-      registry.refresh();
-      const r = diagnostics.refreshAll();
-      const message = vscode.l10n.t('{0} workspace skills checked: {1} errors, {2} warnings.', r.files, r.errors, r.warnings);
+      const f = await current();
+      f.registry.refresh();
+      const r = f.diagnostics.refreshAll();
+      if (!r.errors && !r.warnings) {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Workspace skills checked: no problems'), 5000);
+        return;
+      }
+      const message = vscode.l10n.t('Workspace skills checked: {0}.', problemCount(r.errors, r.warnings));
       const show = vscode.l10n.t('Show Problems');
-      const pick = r.errors || r.warnings ? await vscode.window.showWarningMessage(message, show) : await vscode.window.showInformationMessage(message);
-      if (pick === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+      if ((await vscode.window.showWarningMessage(message, show)) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
     }),
     vscode.commands.registerCommand('autosnippet.skills.copyCatalogEntry', async (node?: Node) => {
-      const skill = node?.kind === 'skill' ? node.skill : await pickSkill(registry);
+      const skill = node?.kind === 'skill' ? node.skill : await pickSkill((await current()).registry);
       if (!skill) return;
       await vscode.env.clipboard.writeText(catalogEntry(skill, skill.description, 'xml'));
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the catalog entry of {0}', skill.name), 3000);
@@ -76,20 +94,56 @@ export function registerSkillsView(_context: vscode.ExtensionContext, ws: Worksp
       const file = node?.kind === 'skill' ? node.skill.file : node?.kind === 'skipped' ? node.item.file : undefined;
       if (file) return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file));
     }),
-    vscode.commands.registerCommand('autosnippet.skills.new', () => createSkill(ws)),
-    vscode.commands.registerCommand('autosnippet.skills.install', () => installSkillFromUi(ws)),
+    vscode.commands.registerCommand('autosnippet.skills.new', async () => createSkill(await host.getWorkspace())),
+    vscode.commands.registerCommand('autosnippet.skills.install', async () => installSkillFromUi(await host.getWorkspace())),
   );
 }
 
+/** One folder's skills: its registry, its Problems, and a watcher that follows edits on disk. */
+interface FolderSkills extends vscode.Disposable {
+  registry: SkillRegistry;
+  diagnostics: SkillDiagnostics;
+}
+
+function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
+  const registry = skillRegistry(ws);
+  const diagnostics = new SkillDiagnostics(registry);
+  diagnostics.refreshAll();
+  // Edits are seen on the next call anyway; the watcher makes the view and the Problems panel follow at once.
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(ws.root), '{.autosnippet,.github,.claude,.agents}/skills/**'));
+  let timer: NodeJS.Timeout | undefined;
+  const onDisk = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => registry.refresh(), 150);
+  };
+  watcher.onDidCreate(onDisk), watcher.onDidChange(onDisk), watcher.onDidDelete(onDisk);
+  const sub = registry.onDidChange(() => {
+    diagnostics.refreshAll();
+    changed();
+  });
+  return {
+    registry,
+    diagnostics,
+    dispose: () => {
+      clearTimeout(timer);
+      sub.dispose();
+      watcher.dispose();
+      diagnostics.dispose();
+    },
+  };
+}
+
 class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
-  constructor(private readonly registry: SkillRegistry, readonly onDidChangeTreeData: vscode.Event<void>) {}
+  constructor(private readonly registryOf: () => SkillRegistry | undefined, readonly onDidChangeTreeData: vscode.Event<void>) {}
 
   getChildren(node?: Node): Node[] {
     if (!node) {
-      const skills = this.registry.list();
-      const shadowed = this.registry.shadowed();
-      const skipped = this.registry.skipped();
-      return this.registry.sources
+      const registry = this.registryOf();
+      if (!registry) return [];
+      const skills = registry.list();
+      const shadowed = registry.shadowed();
+      const skipped = registry.skipped();
+      return registry.sources
         .map((source): Node => ({
           kind: 'source',
           source,
@@ -141,7 +195,7 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         item.description = node.shadowedBy ? vscode.l10n.t('shadowed by {0}', sourceName(node.shadowedBy)) : summaryOf(skill, 80);
         const tip = new vscode.MarkdownString(undefined, true);
         tip.appendMarkdown(`**${skill.name}**\n\n`).appendText(skill.description);
-        tip.appendMarkdown(`\n\n${vscode.l10n.t('{0} sections, {1} chunks', skill.sections.length, skill.chunks.length)} · `).appendText(skill.file);
+        tip.appendMarkdown(`\n\n${sectionsAndChunks(skill.sections.length, skill.chunks.length)} · `).appendText(skill.file);
         const warnings = skill.problems.filter((p) => p.severity !== 'info');
         if (warnings.length) tip.appendMarkdown('\n\n').appendText(warnings.map((p) => `⚠ ${p.message}`).join('\n'));
         item.tooltip = tip;
@@ -177,11 +231,25 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         item.tooltip = node.item.file;
         item.iconPath = new vscode.ThemeIcon('error');
         item.contextValue = 'skill.skipped';
-        item.command = openCommand(node.item.file, node.item.problems[0]?.line ?? 1);
+        item.command = node.item.folder
+          ? { command: 'revealInExplorer', title: vscode.l10n.t('Reveal in Explorer'), arguments: [vscode.Uri.file(node.item.file)] }
+          : openCommand(node.item.file, node.item.problems[0]?.line ?? 1);
         return item;
       }
     }
   }
+}
+
+function sectionsAndChunks(sections: number, chunks: number): string {
+  const s = sections === 1 ? vscode.l10n.t('1 section') : vscode.l10n.t('{0} sections', sections);
+  const c = chunks === 1 ? vscode.l10n.t('1 chunk') : vscode.l10n.t('{0} chunks', chunks);
+  return `${s}, ${c}`;
+}
+
+function problemCount(errors: number, warnings: number): string {
+  const e = errors === 1 ? vscode.l10n.t('1 error') : vscode.l10n.t('{0} errors', errors);
+  const w = warnings === 1 ? vscode.l10n.t('1 warning') : vscode.l10n.t('{0} warnings', warnings);
+  return `${e}, ${w}`;
 }
 
 function sourceLabel(source: SkillSource): string {
@@ -268,14 +336,16 @@ async function installSkillFromUi(ws: Workspace): Promise<void> {
     result = await call(true);
   }
   if (!result.ok) {
-    const details = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) => `${p.line ?? 1}: ${p.message}`).join('\n');
-    void vscode.window.showErrorMessage(result.error.message, { modal: Boolean(details), detail: details ?? result.error.hint });
+    const problems = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) => `${p.line ?? 1}: ${p.message}`).join('\n');
+    // A failing git or unzip writes pages of output: the first line says what happened, the modal the rest.
+    const [headline, ...rest] = result.error.message.split('\n');
+    const detail = [problems ?? rest.join('\n').trim(), result.error.hint].filter(Boolean).join('\n\n');
+    const retry = vscode.l10n.t('Retry');
+    const picked = await vscode.window.showErrorMessage(vscode.l10n.t('The skill was not installed: {0}', headline), { modal: Boolean(detail), detail }, retry);
+    if (picked === retry) await installSkillFromUi(ws);
     return;
   }
   const data = result.data as { name: string; installedTo: string };
-  void vscode.window.showInformationMessage(vscode.l10n.t('Installed skill {0} into {1}.', data.name, data.installedTo));
-}
-
-function toDisposable(d: { dispose(): void }): vscode.Disposable {
-  return new vscode.Disposable(() => d.dispose());
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Installed skill {0}', data.name), 5000);
+  await openAt(path.join(ws.root, data.installedTo, 'SKILL.md'), 1).catch(() => undefined);
 }

@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serverJs, tempWorkspace } from './client';
@@ -72,4 +73,29 @@ test('a foreign Origin is refused with 403; a loopback Origin is accepted', asyn
 test('requests without a session that are not initialize are refused with 400', async () => {
   const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
   assert.equal(await post({ authorization: `Bearer ${TOKEN}` }, list), 400);
+});
+
+/** A request whose status line is read even when the server answers before the body is sent. */
+function rawRequest(lines: string[], body = ''): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end([...lines, `content-length: ${Buffer.byteLength(body)}`, '', body].join('\r\n')));
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (got += d));
+    socket.on('end', () => resolve(got.split('\r\n')[0]));
+    socket.on('error', reject);
+  });
+}
+
+test('a body over 4 MiB is answered 413 (not a reset), and the server keeps serving', async () => {
+  const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(5 * 1024 * 1024) } });
+  assert.equal(await post({ authorization: `Bearer ${TOKEN}` }, big), 413);
+  assert.equal(await post({ authorization: `Bearer ${TOKEN}` }), 200);
+});
+
+test('a duplicate Host (or Authorization) header is refused with 400', async () => {
+  const head = (extra: string[]) => ['POST /mcp HTTP/1.1', 'content-type: application/json', 'accept: application/json, text/event-stream', 'connection: close', ...extra];
+  assert.equal(await rawRequest(head([`host: 127.0.0.1:${port}`, `authorization: Bearer ${TOKEN}`]), initialize), 'HTTP/1.1 200 OK');
+  assert.equal(await rawRequest(head([`host: 127.0.0.1:${port}`, 'host: evil.example', `authorization: Bearer ${TOKEN}`]), initialize), 'HTTP/1.1 400 Bad Request');
+  assert.equal(await rawRequest(head([`host: 127.0.0.1:${port}`, `authorization: Bearer ${TOKEN}`, 'authorization: Bearer other']), initialize), 'HTTP/1.1 400 Bad Request');
 });

@@ -40,12 +40,12 @@ test('tools/list: every tool carries the prefix and annotations that follow its 
   assert.ok(!tools.some((t) => /approve|publish|delete|deprecate|reject|install_skill/.test(t.name)), 'review tools are not offered');
 });
 
-test('health answers with this workspace and a healthy database', async () => {
+test('health answers with this workspace and a database not yet created (nothing was written)', async () => {
   const { envelope, isError } = await call(client, 'autosnippet_health', {});
   assert.equal(isError, false);
   assert.equal(envelope.ok, true);
   assert.equal(envelope.data.workspace.root, workspace);
-  assert.equal(envelope.data.database.status, 'ok');
+  assert.equal(envelope.data.database.status, 'not-created');
   assert.ok(envelope.data.database.schemaVersion >= 1);
   assert.ok(envelope.data.counts.tools >= 3);
 });

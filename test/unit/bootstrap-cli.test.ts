@@ -18,6 +18,7 @@ test('autosnippet bootstrap: progress on stderr, a readable summary on stdout, t
   const first = capture();
   assert.equal(await bootstrapCommand(['--max-files', '50'], async () => ws, first.io, catalog), 0);
   assert.match(first.out.stderr, /^Listing the workspace/m);
+  assert.match(first.out.stderr, /^Created \.autosnippet\/ in .* for this first write/m, 'the first write says it created the folder');
   assert.match(first.out.stderr, /Scanning 16 source files \[0\/16\]/);
   assert.match(first.out.stdout, /^Scanned 16 of 16 source files/);
   assert.match(first.out.stdout, /Created \d+ candidates, 0 already known/);
@@ -29,6 +30,7 @@ test('autosnippet bootstrap: progress on stderr, a readable summary on stdout, t
   assert.equal(envelope.ok, true);
   assert.equal(envelope.data.candidates.created, 0);
   assert.ok(envelope.data.candidates.existing >= 1);
+  assert.doesNotMatch(second.out.stderr, /Created \.autosnippet/);
 });
 
 test('autosnippet bootstrap: usage errors exit 2, tool errors exit 1', async () => {

@@ -271,3 +271,17 @@ test('an export with nothing published creates no file, and empties the block of
     await ws.cleanup();
   }
 });
+
+test('autosnippet export in a folder without .autosnippet/ says there is nothing to export and writes nothing (no folder, no audit line)', async () => {
+  const ws = await tempWorkspace();
+  try {
+    const out = { stdout: '', stderr: '' };
+    const code = await main(['--workspace', ws.root, 'export', '--to', 'agents'], { stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s) });
+    assert.equal(code, 0, out.stderr);
+    assert.match(out.stderr, /^Nothing to export: .* has no \.autosnippet\/ folder, so no published recipes\.$/m);
+    assert.ok(!existsSync(path.join(ws.root, '.autosnippet')), 'no .autosnippet/ was created');
+    assert.ok(!existsSync(path.join(ws.root, 'AGENTS.md')));
+  } finally {
+    await ws.cleanup();
+  }
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { publishRecipe, readRecipe, submitCandidates } from '../../src/core/knowledge';
@@ -9,6 +10,7 @@ import { syncRecipes } from '../../src/core/knowledge/recipe-index';
 import { acceptFreshnessUpdate, checkRecipeNow, describeChanges, rewriteSources } from '../../src/core/knowledge/freshness-review';
 import { call, tempWorkspace } from './knowledge-helpers';
 import { citingRecipe, edit, git, gitInit, HTTP_TS, readText, writeSource } from './freshness-helpers';
+import { fifo, link } from './files-helpers';
 
 const FETCH_LINE = 7; // `const res = await fetch(url, { signal: controller.signal });`
 const EXCERPT = HTTP_TS.split('\n').slice(3, 11).join('\n');
@@ -128,6 +130,42 @@ test('a deleted file makes its recipes stale; lines past the new end of a file t
     assert.match(tracker.get(short)!.reason, /src\/http\.ts now has 5 lines/);
   } finally {
     await ws.cleanup();
+  }
+});
+
+test('a cited file swapped for a FIFO or for a link out of the workspace is not read: the safe reader\'s reason, promptly, and the other recipes are still checked', async () => {
+  const ws = await tempWorkspace();
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-outside-'));
+  try {
+    writeSource(ws, 'src/http.ts', HTTP_TS);
+    writeSource(ws, 'src/pipe.ts', 'export const a = 1;\n');
+    writeSource(ws, 'src/linked.ts', 'export const b = 2;\n');
+    const ok = await published(ws, 'ok', [`src/http.ts:${FETCH_LINE}`]);
+    const piped = await published(ws, 'piped', ['src/pipe.ts:1']);
+    const linked = await published(ws, 'linked', ['src/linked.ts:1']);
+    rmSync(path.join(ws.root, 'src/pipe.ts'));
+    fifo(ws.root, 'src/pipe.ts');
+    rmSync(path.join(ws.root, 'src/linked.ts'));
+    writeFileSync(path.join(outside, 'secret.ts'), 'export const b = 2;\n');
+    link(ws.root, 'src/linked.ts', path.join(outside, 'secret.ts'));
+    edit(ws, 'src/http.ts', 'await fetch(url, { signal: controller.signal })', 'await fetch(url)');
+
+    const tracker = freshnessTracker(ws);
+    const started = Date.now();
+    await tracker.refresh();
+    assert.ok(Date.now() - started < 5000, 'the FIFO was never opened for reading');
+    assert.equal(tracker.get(ok)?.freshness, 'stale', 'the other recipes are still checked');
+    assert.equal(tracker.get(piped)?.sources[0].state, 'unreadable');
+    assert.equal(tracker.get(piped)?.freshness, 'untracked');
+    assert.match(tracker.get(piped)!.reason, /^src\/pipe\.ts:1: src\/pipe\.ts is a FIFO \(named pipe\), not a regular file; it was not opened\. It is not checked\.$/);
+    assert.equal(tracker.get(linked)?.sources[0].state, 'unreadable');
+    assert.match(tracker.get(linked)!.reason, /src\/linked\.ts is outside the workspace/);
+    // A link out of the workspace is not followed by the review either.
+    const changes = await describeChanges(ws, await readRecipe(ws, linked), tracker.get(linked)!);
+    assert.deepEqual(changes, []);
+  } finally {
+    await ws.cleanup();
+    rmSync(outside, { recursive: true, force: true });
   }
 });
 

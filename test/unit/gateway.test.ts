@@ -1,6 +1,6 @@
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Workspace } from '../../src/core/workspace';
@@ -109,7 +109,7 @@ test('reads do not pass the Gateway and leave no audit entries', async () => {
 });
 
 test('when the Gateway cannot record its decision, the write is refused and does not happen', async () => {
-  rmSync(path.join(ws.dataDir, 'audit'), { recursive: true, force: true });
+  mkdirSync(ws.dataDir, { recursive: true });
   writeFileSync(path.join(ws.dataDir, 'audit'), 'not a folder');
   const r = await catalog.invoke(ws, 'propose_thing', { id: 'p1' }, agent);
   assert.ok(!r.ok && r.error.code === 'GATEWAY_UNAVAILABLE', JSON.stringify(r));
@@ -128,6 +128,11 @@ test('query_audit_log filters by actor and result, newest first', async () => {
   assert.deepEqual(all.map((e) => e.resource), ['id:c', 'id:b', 'id:a']);
 });
 
-test('the audit log lives outside the database and is git-ignored', () => {
+test('the audit log lives outside the database and is git-ignored', async () => {
+  assert.equal(existsSync(ws.dataDir), false, 'opening the workspace created nothing');
+  const r = await catalog.invoke(ws, 'propose_thing', { id: 'p1' }, agent);
+  assert.ok(r.ok);
+  assert.match(r.notice ?? '', /Created \.autosnippet\/ in .* for this first write/);
   assert.match(readFileSync(path.join(ws.dataDir, '.gitignore'), 'utf8'), /^audit\/$/m);
+  assert.equal((await catalog.invoke(ws, 'propose_thing', { id: 'p2' }, agent)).notice, undefined, 'said once');
 });

@@ -94,17 +94,20 @@ test('load prints level 2, a section or a chunk; unknown names exit 1 with the c
   assert.equal((await run(['load'], ws)).code, 2);
 });
 
-test('search prints {"matched_skills": [{name, description}]} best first, or an <available-skills> block with --xml', async () => {
+test('search prints {"no_match", "matched_skills": [{name, description, confidence}]} best first, or an <available-skills> block with --xml', async () => {
   const { ws } = await fixtureWorkspace();
   const r = await run(['search', 'cold start a new project', '--limit', '2'], ws);
   assert.equal(r.code, 0);
   const json = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(json), ['matched_skills']);
-  assert.equal(json.matched_skills.length, 2);
-  assert.deepEqual(Object.keys(json.matched_skills[0]), ['name', 'description']);
+  assert.deepEqual(Object.keys(json), ['no_match', 'matched_skills']);
+  assert.equal(json.no_match, false);
+  assert.ok(json.matched_skills.length >= 1);
+  assert.deepEqual(Object.keys(json.matched_skills[0]), ['name', 'description', 'confidence']);
   assert.equal(json.matched_skills[0].name, 'project-coldstart');
   const xml = await run(['search', 'guard rules', '--xml', '--limit', '1'], ws);
-  assert.match(xml.stdout, /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules[^<]*<\/description><location>[^<]*guard-rules[\\/]SKILL\.md<\/location><\/skill>\n<\/available-skills>\n$/);
+  assert.match(xml.stdout, /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules[^<]*<\/description><location>[^<]*guard-rules[\\/]SKILL\.md<\/location><confidence>(0\.\d+|1)<\/confidence><\/skill>\n<\/available-skills>\n$/);
+  const none = await run(['search', '今晚想做番茄炒蛋', '--xml'], ws);
+  assert.match(none.stdout, /^<available-skills>\n<!-- No skill fits this task\..*-->\n<\/available-skills>\n$/, 'the XML form says when no skill fits');
   assert.equal((await run(['search'], ws)).code, 2);
   assert.equal((await run(['search', 'x', '--limit', 'lots'], ws)).code, 2);
 });

@@ -8,7 +8,7 @@ import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { sourceKind } from '../../src/core/skills/install';
 import type { DeepPartial, Settings } from '../../src/core/settings';
-import { openWorkspace, tempFixture } from './skills-helpers';
+import { openWorkspace, REPO_SKILLS, tempDir, tempFixture } from './skills-helpers';
 
 const catalog = new ToolCatalog(skillTools);
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -40,7 +40,7 @@ test('every skills tool is in the skills domain, has a summary, a description an
   assert.equal(skillTools.find((t) => t.name === 'run_skill_script')!.access, 'propose');
 });
 
-test('list_skills gives level 1 with sources, shadowed and skipped skills; filter and source narrow it', async () => {
+test('list_skills gives level 1 with sources and counts the hidden ones; hidden: true lists them once; filter and source narrow it', async () => {
   const { call } = await setup();
   const all = data(await call('list_skills', {}));
   assert.deepEqual(all.skills.map((s: any) => s.name), ['shared-name', 'gh-only', 'colon-value', 'guard-rules', 'project-coldstart', 'recipe-writing']);
@@ -48,22 +48,26 @@ test('list_skills gives level 1 with sources, shadowed and skipped skills; filte
   assert.equal(cold.summary, 'Use when starting on a new project that has no recipes yet.');
   assert.equal(cold.source, 'bundled');
   assert.equal(cold.chunks, 2);
-  assert.deepEqual(all.shadowed.map((s: any) => `${s.source}>${s.shadowedBy}`), ['claude>project', 'bundled>project']);
-  assert.match(all.skipped[0].reason, /no description/);
+  assert.deepEqual(all.hidden, { shadowed: 2, skipped: 1, hint: 'Call list_skills with hidden: true to see them and why.' });
+  assert.equal(all.shadowed, undefined, 'the hidden list is not repeated on every page of skills');
+  const hidden = data(await call('list_skills', { hidden: true }));
+  assert.equal(hidden.total, 3);
+  assert.deepEqual(hidden.skills.filter((s: any) => s.shadowedBy).map((s: any) => `${s.source}>${s.shadowedBy}`), ['claude>project', 'bundled>project']);
+  assert.match(hidden.skills.find((s: any) => s.skipped).skipped, /no description/);
   assert.deepEqual(data(await call('list_skills', { filter: 'RECIPE' })).skills.map((s: any) => s.name), ['project-coldstart', 'recipe-writing']);
   assert.deepEqual(data(await call('list_skills', { source: 'github' })).skills.map((s: any) => s.name), ['gh-only']);
 });
 
-test('load_skill returns the body without chunks, lists the chunks with their size, sections and files', async () => {
+test('load_skill returns the body without chunks, lists the chunks with their size, files and related skills, and little else', async () => {
   const { call } = await setup();
   const d = data(await call('load_skill', { name: 'project-coldstart' }));
   assert.doesNotMatch(d.content, /Scan each package on its own/);
   assert.match(d.content, /## Pitfalls/);
-  assert.deepEqual(d.chunks.map((c: any) => [c.id, c.section, c.loaded]), [['examples', 'Steps', false], ['troubleshooting', 'Pitfalls', false]]);
+  assert.deepEqual(d.chunks.map((c: any) => [c.id, c.loaded]), [['examples', undefined], ['troubleshooting', undefined]]);
   assert.ok(d.chunks.every((c: any) => c.tokens > 0));
-  assert.deepEqual(d.sections.map((s: any) => s.heading), ['Steps', 'Pitfalls', 'Example of the chunk syntax']);
-  assert.ok(d.resources.some((r: any) => r.path === 'references/dimensions.md'));
+  assert.ok(d.files.includes('references/dimensions.md'));
   assert.deepEqual(d.related, ['guard-rules', 'recipe-writing']);
+  assert.deepEqual(Object.keys(d), ['name', 'source', 'file', 'content', 'tokens', 'chunks', 'files', 'related']);
   const counter = await loadTokenCounter();
   assert.equal(d.tokens, counter.count(d.content));
 });
@@ -72,6 +76,7 @@ test('load_skill with section returns only that section; an unknown section list
   const { call } = await setup();
   const d = data(await call('load_skill', { name: 'project-coldstart', section: 'pitfalls' }));
   assert.equal(d.section, 'Pitfalls');
+  assert.deepEqual(d.otherSections, ['Steps', 'Example of the chunk syntax']);
   assert.match(d.content, /^## Pitfalls/);
   assert.doesNotMatch(d.content, /Steps|bootstrap_scan|exclude`/);
   assert.deepEqual(d.chunks.map((c: any) => c.id), ['troubleshooting']);
@@ -83,7 +88,7 @@ test('load_skill with section returns only that section; an unknown section list
 test('loaded chunks are marked as loaded in level 2', async () => {
   const { call } = await setup();
   const d = data(await call('load_skill', { name: 'project-coldstart', loadedChunks: ['examples'] }));
-  assert.deepEqual(d.chunks.map((c: any) => c.loaded), [true, false]);
+  assert.deepEqual(d.chunks.map((c: any) => c.loaded ?? false), [true, false]);
 });
 
 test('an unknown skill gives SKILL_NOT_FOUND with the names that exist, closest first', async () => {
@@ -91,7 +96,7 @@ test('an unknown skill gives SKILL_NOT_FOUND with the names that exist, closest 
   const e = error(await call('load_skill', { name: 'recipe-writer' }));
   assert.equal(e.code, 'SKILL_NOT_FOUND');
   assert.equal(e.details.available[0], 'recipe-writing');
-  assert.equal(e.details.available.length, 6);
+  assert.equal(e.details.available.length, 5, 'at most 5 closest names, never the whole list');
   assert.ok(e.hint);
   assert.equal(error(await call('load_skill_chunk', { skill: 'nope', chunk: 'x' })).code, 'SKILL_NOT_FOUND');
   assert.equal(error(await call('read_skill_resource', { skill: 'nope', path: 'x' })).code, 'SKILL_NOT_FOUND');
@@ -166,16 +171,21 @@ test('read_skill_resource refuses ../, absolute paths and links that lead out of
   assert.match(data(await call('read_skill_resource', { skill: 'project-coldstart', path: 'references/alias.md' })).content, /nine knowledge dimensions/);
 });
 
-test('search_skills ranks the cold-start skill first for "cold start a new project", with scores and matched terms', async () => {
+test('search_skills ranks the cold-start skill first for "cold start a new project", with confidences and matched terms', async () => {
   const { call } = await setup();
   const d = data(await call('search_skills', { query: 'cold start a new project', mode: 'bm25' }));
   const [first, second] = d.matched_skills;
   assert.equal(first.name, 'project-coldstart');
-  assert.ok(first.score > second.score * 2, `${first.score} vs ${second.score}`);
+  assert.equal(d.no_match, false);
+  assert.ok(first.confidence > 0.5 && first.confidence <= 1, `confidence ${first.confidence}`);
+  assert.ok(!second || first.confidence > second.confidence, `${first.confidence} vs ${second?.confidence}`);
   assert.ok(first.matchedTerms.includes('cold'));
   assert.ok(first.matchedTerms.includes('project'));
   assert.equal(data(await call('search_skills', { query: 'write a guard rule', limit: 1 })).matched_skills[0].name, 'guard-rules');
-  assert.equal(data(await call('search_skills', { query: 'quantum zebra' })).matched_skills.length, 0);
+  const none = data(await call('search_skills', { query: 'quantum zebra' }));
+  assert.equal(none.no_match, true);
+  assert.deepEqual(none.matched_skills, []);
+  assert.match(none.hint, /No skill/);
   assert.equal(error(await call('search_skills', { query: 'x', mode: 'vector' })).code, 'INVALID_INPUT');
 });
 
@@ -296,4 +306,30 @@ test('install_skill tells folders, .zip files and git URLs apart, and refuses op
 test('health counts the skills in effect, the shadowed and the skipped ones', async () => {
   const { ws } = await setup();
   assert.deepEqual(await skillsHealthCounter(ws), { skills: 6, skillsShadowed: 2, skillsSkipped: 1 });
+});
+
+test('load_skill on the bundled skills: the answer adds little to the text it delivers (JSON escaping, the chunk, file and related lists)', async () => {
+  const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
+  const catalog = new ToolCatalog(skillTools);
+  const counter = await loadTokenCounter();
+  const ctx: ToolContext = { actor: 'external_agent', channel: 'test' };
+  const list = (await catalog.invoke(ws, 'list_skills', {}, ctx)) as any;
+  assert.equal(list.data.skills.length, 13);
+  for (const { name } of list.data.skills) {
+    const r = (await catalog.invoke(ws, 'load_skill', { name }, ctx)) as any;
+    const overhead = counter.count(JSON.stringify(r)) / counter.count(r.data.content) - 1;
+    assert.ok(overhead < 0.25, `${name}: the answer is ${(overhead * 100).toFixed(0)}% larger than its text`);
+  }
+});
+
+test('search_skills: a request in Chinese finds an English skill through the glossary; an off-topic one is no_match', async () => {
+  const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
+  const catalog = new ToolCatalog(skillTools);
+  const ctx: ToolContext = { actor: 'external_agent', channel: 'test' };
+  const zh = (await catalog.invoke(ws, 'search_skills', { query: '列出项目的模块和它们之间的依赖', limit: 3 }, ctx)) as any;
+  assert.equal(zh.data.no_match, false);
+  assert.equal(zh.data.matched_skills[0].name, 'autosnippet-structure');
+  const off = (await catalog.invoke(ws, 'search_skills', { query: 'what wine goes with grilled salmon' }, ctx)) as any;
+  assert.equal(off.data.no_match, true);
+  assert.deepEqual(off.data.matched_skills, []);
 });

@@ -5,13 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
-import { readJournal } from '../../src/core/store/journal';
 import { Store } from '../../src/core/store/store';
-import { body, deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from './helpers/store-fixtures';
+import { deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from './helpers/store-fixtures';
+import { describeTally, emptyTally, killLane } from './helpers/kill-trials';
 
 after(removeTempDirs);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('store reliability', () => {
   it('two processes committing 500 writes each at the same time end with all 1,000', async (t) => {
@@ -44,20 +42,20 @@ describe('store reliability', () => {
     t.diagnostic(`2 processes × 500 commits = ${rows.length} rows in ${seconds.toFixed(1)} s (incl. process start); checkpoint images seen per writer: ${images.join(', ')}`);
   });
 
-  it('a writer killed with SIGKILL at random moments never loses an acknowledged write or breaks the database', async (t) => {
-    const lanes = 2; // two databases side by side, 30 trials each
-    const trialsPerLane = 30;
-    const tally = { trials: 0, duringStartup: 0, acked: 0, rows: 0, midCheckpoint: 0, tornTail: 0, lockLeft: 0, imageMb: 0, reopenMs: [] as number[] };
+  it('writers killed with SIGKILL at random moments never lose an acknowledged write, and a cut journal is never a silent loss', async (t) => {
+    // The short form of test/fuzz/store-sigkill.test.ts (1,000+ trials).
+    const lanes = 2;
+    const trialsPerLane = 20;
+    const tally = emptyTally();
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: lanes }, (_, lane) => killLane(lane, trialsPerLane, tally)));
-    const seconds = (performance.now() - t0) / 1000;
-    t.diagnostic(
-      `${tally.trials} SIGKILL trials (${tally.duringStartup} during start-up) on ${lanes} databases: ${tally.acked} writes acknowledged, all present after every kill ` +
-        `(${tally.rows} rows incl. seed); kill left a checkpoint's temp file ${tally.midCheckpoint}×, a torn journal tail ${tally.tornTail}×, the lock ${tally.lockLeft}×; ` +
-        `images ${tally.imageMb.toFixed(1)} MB in all; reopen after kill p50 ${median(tally.reopenMs).toFixed(0)} ms, max ${Math.max(...tally.reopenMs).toFixed(0)} ms; ${seconds.toFixed(1)} s`,
-    );
+    await Promise.all(Array.from({ length: lanes }, (_, lane) => killLane(lane, trialsPerLane, tally, { cutEvery: 3, pairEvery: 4 })));
+    t.diagnostic(describeTally(tally, (performance.now() - t0) / 1000));
     assert.equal(tally.trials, lanes * trialsPerLane);
     assert.ok(tally.acked > tally.trials, 'the writers got writes in before being killed');
+    assert.equal(tally.ackedLost, 0, 'no acknowledged write lost');
+    assert.equal(tally.silentLosses, 0, 'every commit a cut removed was reported');
+    assert.equal(tally.damageReports, 0, 'a kill never looks like damage');
+    assert.ok(tally.cutReported > 0, 'some cuts removed a commit (and it was reported)');
   });
 
   it('a lock left by a killed process does not block the next writer', async (t) => {
@@ -105,68 +103,3 @@ describe('store reliability', () => {
     t.diagnostic(`4 breakers; first got the lock ${(spans[0].acquiredAt - startAt).toFixed(1)} ms after the start signal; no overlap`);
   });
 });
-
-interface KillTally {
-  trials: number;
-  duringStartup: number;
-  acked: number;
-  rows: number;
-  midCheckpoint: number;
-  tornTail: number;
-  lockLeft: number;
-  imageMb: number;
-  reopenMs: number[];
-}
-
-/** Kills a writer of one database `trials` times; after each kill, opens the database and checks every acknowledged write. */
-async function killLane(lane: number, trials: number, tally: KillTally): Promise<void> {
-  const dbPath = path.join(tempDir(), 'kill.db');
-  // A couple of MB in the image and a small checkpointBytes, so kills also land inside checkpoints.
-  const seed = await Store.open({ dbPath, migrations: itemMigrations });
-  await seed.transaction((tx) => {
-    for (let i = 0; i < 2000; i++) tx.run('INSERT INTO items (id, writer, body) VALUES (?, ?, ?)', [`seed-${i}`, 'seed', body(`seed-${i}`, 1000)]);
-    tx.run('UPDATE counter SET n = n + 2000');
-  });
-  await seed.close();
-  const acked = new Set<string>();
-  for (let trial = 0; trial < trials; trial++) {
-    const name = `lane ${lane} trial ${trial}`;
-    const child = spawnHelper('store-writer.ts', [dbPath, `l${lane}t${trial}`, 'forever', String(16 * 1024), '1000']);
-    const exit = exited(child);
-    const duringStartup = trial % 6 === 0;
-    let writing: () => void = () => undefined;
-    const firstWrite = new Promise<void>((r) => (writing = r));
-    onLines(child, (line) => line !== 'ready' && (acked.add(line), writing()));
-    // Start-up kills land anywhere from spawn on; the others while writes and checkpoints are flowing.
-    if (duringStartup) await sleep(Math.random() * 900);
-    else await Promise.race([firstWrite.then(() => sleep(Math.random() * 300)), exit]);
-    child.kill('SIGKILL');
-    const result = await exit;
-    assert.equal(result.signal, 'SIGKILL', `${name}: the writer ended by itself: ${result.stderr}`);
-    tally.trials++;
-    if (duringStartup) tally.duringStartup++;
-
-    const left = fs.readdirSync(path.dirname(dbPath));
-    if (left.some((f) => f.includes('.tmp-'))) tally.midCheckpoint++;
-    if (left.includes('kill.db.lock')) tally.lockLeft++;
-    const j = readJournal(`${dbPath}.journal`);
-    if (j.kind === 'ok' && j.tail?.kind === 'torn') tally.tornTail++;
-
-    const r0 = performance.now();
-    const store = await Store.open({ dbPath, migrations: itemMigrations, lockTimeoutMs: 5000 });
-    tally.reopenMs.push(performance.now() - r0);
-    assert.equal(store.state.recovered, undefined, `${name}: a kill must never look like damage`);
-    const present = new Set(store.all<{ id: string }>('SELECT id FROM items').map((r) => r.id));
-    for (const id of acked) assert.ok(present.has(id), `${name}: ${id} was acknowledged but is missing`);
-    assert.equal(store.get<{ n: number }>('SELECT n FROM counter')?.n, present.size, `${name}: each transaction applied exactly once`);
-    if (trial === trials - 1) tally.rows += present.size;
-    await store.close(); // takes the lock the dead writer may have left, cuts a torn tail, checkpoints
-  }
-  tally.acked += acked.size;
-  tally.imageMb += fs.statSync(dbPath).size / 2 ** 20;
-}
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}

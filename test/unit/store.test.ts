@@ -111,9 +111,13 @@ describe('store: several instances on one file', () => {
     const dbPath = path.join(tempDir(), 's.db');
     const a = await open(dbPath);
     const b = await open(dbPath);
+    assert.equal(fs.existsSync(dbPath), false, 'nothing on disk before the first write');
     await insert(a, 'a1');
+    const created = fs.statSync(dbPath).ino;
     await a.transaction((tx) => tx.run('UPDATE items SET body = ? WHERE id = ?', [new Uint8Array([0, 1, 255]), 'a1']));
-    assert.equal(fs.existsSync(dbPath), false, 'no image yet: b can only learn from the journal');
+    assert.equal(fs.statSync(dbPath).ino, created, 'the image is the one the first write created, with the schema only');
+    const journaled = readJournal(`${dbPath}.journal`);
+    assert.equal(journaled.kind === 'ok' && journaled.records.length, 2, 'b can only learn a1 from the journal');
     assert.deepEqual(ids(b), ['a1']);
     assert.deepEqual(b.get<{ body: Uint8Array }>('SELECT body FROM items')?.body, new Uint8Array([0, 1, 255]));
 
@@ -145,12 +149,14 @@ describe('store: several instances on one file', () => {
   it('checkpoints on its own once the journal passes checkpointBytes, after the commit resolved', async () => {
     const dbPath = path.join(tempDir(), 'c.db');
     const store = await open(dbPath, { checkpointBytes: 4096 });
-    let i = 0;
+    await insert(store, 'r0', 400);
+    const created = fs.statSync(dbPath).ino;
+    let i = 1;
     while (store.state.journalBytes < 4096) await insert(store, `r${i++}`, 400);
-    assert.equal(fs.existsSync(dbPath), false, 'the commit that crossed the threshold did not wait for a checkpoint');
+    assert.equal(fs.statSync(dbPath).ino, created, 'the commit that crossed the threshold did not wait for a checkpoint');
     for (let waited = 0; store.state.journalBytes > JOURNAL_HEADER_BYTES && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     assert.equal(store.state.journalBytes, JOURNAL_HEADER_BYTES, 'the journal was folded in the background');
-    assert.ok(fs.existsSync(dbPath), 'into an image');
+    assert.notEqual(fs.statSync(dbPath).ino, created, 'into a new image');
     const other = await open(dbPath);
     assert.equal(ids(other).length, i);
     await store.close();
@@ -159,26 +165,48 @@ describe('store: several instances on one file', () => {
 });
 
 describe('store: damage', () => {
-  it('ignores a torn record at the end of the journal, and the next writer cuts it', async () => {
+  it('reports a torn last record as a lost commit, named with how it began, keeps its bytes and every commit before it', async () => {
     const dbPath = path.join(tempDir(), 't.db');
     const a = await open(dbPath);
     await insert(a, 'good');
     const journal = `${dbPath}.journal`;
     const goodSize = fs.statSync(journal).size;
     const record = encodeRecord(a.state.sequence + 1, [["INSERT INTO items VALUES ('torn', 't', 'x')"]]);
-    fs.appendFileSync(journal, record.subarray(0, record.length - 7)); // a writer that died mid-append
+    fs.appendFileSync(journal, record.subarray(0, record.length - 7)); // a writer that died mid-append, or a cut file
 
     const b = await open(dbPath);
     assert.deepEqual(ids(b), ['good']);
-    assert.equal(fs.statSync(journal).size, goodSize + record.length - 7, 'readers leave the file alone');
+    const lost = b.state.lostCommit;
+    assert.ok(lost, 'the lost commit is reported, not dropped in silence');
+    assert.equal(lost.sequence, a.state.sequence + 1);
+    assert.match(lost.reason, /commit 2 \(INSERT INTO items VALUES \('torn'.*incomplete \(\d+ of \d+ bytes written\)/);
+    assert.deepEqual(fs.readFileSync(lost.savedTo), record.subarray(0, record.length - 7), 'its bytes are kept beside the journal');
+    assert.equal(fs.statSync(journal).size, goodSize, 'cut under the lock at open');
     await insert(b, 'next');
-    const read = readJournal(journal);
-    assert.equal(read.kind, 'ok');
-    assert.equal(read.kind === 'ok' && read.tail, undefined, 'no torn bytes left');
     const c = await open(dbPath);
     assert.deepEqual(ids(c), ['good', 'next']);
     assert.equal(c.state.recovered, undefined);
+    assert.equal(c.state.lostCommit, undefined, 'reported once, by the process that found it');
     for (const s of [a, b, c]) await s.close();
+  });
+
+  it("leaves a live writer's append in progress alone: a torn end is judged only under the lock", async () => {
+    const dbPath = path.join(tempDir(), 'live.db');
+    const a = await open(dbPath);
+    await insert(a, 'good');
+    const journal = `${dbPath}.journal`;
+    const record = encodeRecord(a.state.sequence + 1, [["INSERT INTO items (id, writer, body) VALUES ('slow', 'w', 'b')"], ['UPDATE counter SET n = n + 1']]);
+    const writer = new FileLock(`${dbPath}.lock`, 1000);
+    assert.ok(writer.tryAcquire());
+    fs.appendFileSync(journal, record.subarray(0, 30)); // the writer's append has begun
+    const opening = open(dbPath);
+    await new Promise((r) => setTimeout(r, 50));
+    fs.appendFileSync(journal, record.subarray(30)); // and completes, then the writer unlocks
+    writer.release();
+    const b = await opening;
+    assert.equal(b.state.lostCommit, undefined);
+    assert.deepEqual(ids(b), ['good', 'slow']);
+    for (const s of [a, b]) await s.close();
   });
 
   it('loses and duplicates nothing when a checkpoint died between the image rename and the journal reset', async () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { filesOf, listWorkspaceFiles, structureEdges } from '../../src/core/structure';
+import { filesOf, structureEdges } from '../../src/core/structure';
+import { walkWorkspace } from '../../src/core/files';
 import { assertEvidence, discoverFixture, ECOSYSTEM_FIXTURES, internalEdges, target } from './structure-helpers';
 
 const root = (name: string) => path.join(ECOSYSTEM_FIXTURES, name);
@@ -23,7 +24,7 @@ test('npm workspaces: members from the globs, not the sample package; internal d
 
 test('npm workspaces: a target owns its folder; the workspace edges weigh dev dependencies less', async () => {
   const s = await discoverFixture('npm-workspaces');
-  const listing = await listWorkspaceFiles(root('npm-workspaces'));
+  const listing = await walkWorkspace(root('npm-workspaces'));
   assert.deepEqual(filesOf(target(s, '@acme/utils'), s.targets, listing.files), ['packages/utils/package.json', 'packages/utils/src/index.js']);
   const edges = structureEdges(s.targets);
   assert.equal(edges.find((e) => e.from === 'target:@acme/web' && e.to === 'target:@acme/core')?.weight, 0.5);
@@ -69,7 +70,7 @@ test('Swift packages: every target kind, string/.target/.product dependencies, a
   assert.equal(target(s, 'AppTests').dir, 'Tests/AppTests');
   assert.deepEqual(target(s, 'Core').metadata.platforms, ['iOS 16', 'macOS 13']);
   assert.equal(target(s, 'DesignSystem').dir, 'Packages/DesignSystem/Sources/DesignSystem');
-  const listing = await listWorkspaceFiles(root('swift'));
+  const listing = await walkWorkspace(root('swift'));
   assert.deepEqual(filesOf(target(s, 'App'), s.targets, listing.files), ['Sources/App/main.swift']);
 });
 

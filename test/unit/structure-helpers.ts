@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { Workspace } from '../../src/core/workspace';
-import { discoverStructure, listWorkspaceFiles, type ProjectStructure, type Target } from '../../src/core/structure';
+import { discoverStructure, type ProjectStructure, type Target } from '../../src/core/structure';
+import { walkWorkspace } from '../../src/core/files';
 import type { ToolContext, ToolErrorBody, ToolResult } from '../../src/core/tools/types';
 
 export const ECOSYSTEM_FIXTURES = path.join(__dirname, '..', 'fixtures', 'ecosystems');
@@ -41,7 +42,7 @@ export async function closeWorkspaces(): Promise<void> {
 /** Discovery straight on the fixture folder (read-only, no store). */
 export async function discoverFixture(name: string): Promise<ProjectStructure> {
   const root = path.join(ECOSYSTEM_FIXTURES, name);
-  const listing = await listWorkspaceFiles(root);
+  const listing = await walkWorkspace(root);
   return discoverStructure(root, listing.files);
 }
 

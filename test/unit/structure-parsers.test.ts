@@ -8,7 +8,8 @@ import { child, childText, parseXml } from '../../src/core/structure/xml';
 import { pnpmPackages } from '../../src/core/structure/ecosystems/npm';
 import { includes } from '../../src/core/structure/ecosystems/gradle';
 import { parseGoMod } from '../../src/core/structure/ecosystems/go';
-import { discoverStructure, listWorkspaceFiles } from '../../src/core/structure';
+import { discoverStructure } from '../../src/core/structure';
+import { walkWorkspace } from '../../src/core/files';
 
 function tempTree(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-structure-'));
@@ -133,10 +134,10 @@ test('listing respects root and nested .gitignore (with negation) and always ski
     '.github/workflows/ci.yml': '',
   });
   try {
-    const l = await listWorkspaceFiles(dir);
+    const l = await walkWorkspace(dir);
     assert.deepEqual(l.files, ['.github/workflows/ci.yml', '.gitignore', 'crate/Cargo.toml', 'keep.log', 'pkg/.gitignore', 'pkg/ok.ts', 'src/a.ts']);
     assert.ok(l.ignored >= 6);
-    const capped = await listWorkspaceFiles(dir, { maxEntries: 3 });
+    const capped = await walkWorkspace(dir, { maxFiles: 3 });
     assert.equal(capped.truncated, true);
     assert.equal(capped.files.length, 3);
   } finally {
@@ -156,7 +157,7 @@ test('a tsconfig project in a package folder merges into the package; clashing n
     'broken/pyproject.toml': '[project\nname = "x"',
   });
   try {
-    const l = await listWorkspaceFiles(dir);
+    const l = await walkWorkspace(dir);
     const s = await discoverStructure(dir, l.files);
     assert.deepEqual(s.targets.map((t) => `${t.name}:${t.ecosystem}`).sort(), ['cargo:a:cargo', 'npm:a:npm', 'b:npm'].sort());
     const b = s.targets.find((t) => t.name === 'b')!;
@@ -183,7 +184,7 @@ test('manifests of sample projects (fixtures, examples, testdata) are not target
     'testdata/m/go.mod': 'module example.com/m\n',
   });
   try {
-    const l = await listWorkspaceFiles(dir);
+    const l = await walkWorkspace(dir);
     const s = await discoverStructure(dir, l.files);
     assert.deepEqual(s.targets.map((t) => t.name), ['declared-example']);
   } finally {

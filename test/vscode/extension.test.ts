@@ -39,7 +39,7 @@ function ensurePrerequisites(): void {
   assert.ok(existsSync(builtSuite), `the suite was not built: ${builtSuite}`);
 }
 
-describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 480_000 }, () => {
+describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 540_000 }, () => {
   let session: VSCodeSession;
   let tmp: string;
   let workspace: string;
@@ -110,7 +110,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 4
     try {
       const workbench = await session.openWorkbench({ timeoutMs: 60_000 });
       await openFile(workbench, 'guarded.ts');
-      await workbench.runCommand('View: Focus on Problems View');
+      await workbench.runCommand('Problems: Focus on Problems View');
       const panel = workbench.page.locator('.part.panel .markers-panel');
       await panel.waitFor({ state: 'visible', timeout: 15_000 });
       // The rows of the Problems tree: a file row ("2 problems in file guarded.ts of folder src"), then its markers.
@@ -170,7 +170,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 4
 
       // The inline action shows on hover; it asks for a confirmation in a modal.
       await row.hover();
-      const approve = row.locator('.actions .action-label[aria-label="Approve Candidate"]');
+      const approve = row.locator('.actions .action-label[aria-label="Approve Candidate…"]');
       await approve.waitFor({ state: 'visible', timeout: 5_000 });
       await approve.click();
       const dialog = workbench.page.locator('.monaco-dialog-box');

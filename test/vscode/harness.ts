@@ -119,7 +119,9 @@ export function workbenchUrl(origin: string, port: number, opts: { folder: strin
   for (const dev of [opts.extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(dev)]);
   if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
-  return `${origin}/?folder=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  // A `.code-workspace` file opens a multi-root workspace; anything else is a folder.
+  const target = opts.folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  return `${origin}/?${target}=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 // ------------------------------------------------------------------ code-server
@@ -143,6 +145,10 @@ export interface CodeServerOptions {
   /** Extensions to install into the throw-away extensions dir before the server starts: .vsix files,
    *  or unpacked extension folders (copied in; e.g. a test-only fake language-model provider). */
   installExtensions?: string[];
+  /** User settings on top of the quiet defaults, e.g. `{ 'workbench.colorTheme': 'Default Light Modern' }`. */
+  settings?: Record<string, unknown>;
+  /** The display language (`--locale`), e.g. `zh-cn`: the extension's translations are then used. */
+  locale?: string;
 }
 
 export class CodeServer {
@@ -181,7 +187,8 @@ export class CodeServer {
       const profileDir = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-cs-'));
       const userDataDir = path.join(profileDir, 'user-data');
       mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-      writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+      writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...opts.settings }, null, 2));
+      if (opts.locale && !opts.locale.startsWith('en')) registerLanguage(userDataDir, opts.locale);
       const logFile = path.join(logDir, `${opts.name ?? 'code-server'}-server.log`);
       const log = createWriteStream(logFile, { flags: 'w' });
       // The suite appends its lines to AUTOSNIPPET_TEST_LOG (it reaches the extension host through the
@@ -207,6 +214,7 @@ export class CodeServer {
         '--disable-update-check',
         '--disable-workspace-trust',
         '--disable-getting-started-override',
+        ...(opts.locale ? ['--locale', opts.locale] : []),
         ...profileArgs,
         opts.workspace,
       ];
@@ -264,6 +272,20 @@ export class CodeServer {
     await new Promise<void>((r) => this.log.end(() => r()));
     if (!this.keepProfile) rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+/**
+ * Makes VS Code accept `--locale` for a language with no language pack here (the packs come from the
+ * extension gallery, which these machines cannot reach): an empty pack, so VS Code's own UI stays in
+ * English while every extension, AutoSnippet included, runs in that language with its own translations.
+ */
+function registerLanguage(userDataDir: string, locale: string): void {
+  const translations = path.join(userDataDir, 'test-language-pack', 'main.i18n.json');
+  mkdirSync(path.dirname(translations), { recursive: true });
+  writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify({
+    [locale]: { hash: `autosnippet-test-${locale}`, label: locale, extensions: [], translations: { vscode: translations } },
+  }));
 }
 
 /**
@@ -490,12 +512,25 @@ export class Workbench {
 
   /** Runs a command through the command palette (F1), by its label. */
   async runCommand(label: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${label}`);
-    await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible' });
-    await this.page.keyboard.press('Enter');
+    // An extension's commands reach the palette a moment after the workbench shows: try a few times.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      const input = this.page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(`>${label}`);
+      // The list filters as it renders: wait for the command itself, not for whatever row came first.
+      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 5_000 });
+      } catch (e) {
+        await this.page.keyboard.press('Escape');
+        if (attempt >= 6) throw e;
+        await sleep(1000);
+        continue;
+      }
+      await row.click();
+      return;
+    }
   }
 
   async screenshot(name: string): Promise<string> {

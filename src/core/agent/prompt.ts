@@ -5,7 +5,7 @@
  * kept within a budget: over it, skill descriptions are shortened first, then tools are left out with
  * a note that says how to find them.
  */
-import { renderCatalog } from '../skills/render';
+import { catalogOrder, renderCatalog } from '../skills/render';
 import type { TokenCounter } from '../skills/tokens';
 import type { Skill } from '../skills/types';
 import { protocolInstructions } from './action-protocol';
@@ -80,7 +80,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   let text = '';
   let skills: SystemPrompt['skills'] = { included: [], shortened: [], omitted: (options.skills ?? []).map((s) => s.name) };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const rendered = options.skills?.length && skillsBudget > 40 ? renderCatalog(options.skills, counter, { maxTokens: skillsBudget - 12, format: 'markdown' }) : undefined;
+    const rendered = options.skills?.length && skillsBudget > 40 ? renderCatalog(catalogOrder(options.skills), counter, { maxTokens: skillsBudget - 12, format: 'markdown' }) : undefined;
     const skillsText = rendered
       ? `## Skills\nGuides for tasks; load one with ${has('load_skill') ?? 'load_skill'} before you start the task.\n${rendered.text}`
       : options.skills?.length

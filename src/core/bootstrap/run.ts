@@ -1,8 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../errors';
+import { looksBinary, readRepoFile } from '../files';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { projectSnapshot, structureEdges } from '../structure';
 import type { Actor } from '../tools/types';
@@ -60,6 +59,8 @@ export interface BootstrapResult {
     languages: Record<string, number>;
   };
   targets: { count: number; ecosystems: Record<string, number> };
+  /** Files that could not be read or listed (a FIFO `.gitignore`, an unreadable manifest…), at most 10. */
+  problems?: { file: string; message: string }[];
   /** The language of most scanned production files (VS Code id), when there is one. */
   primaryLanguage?: string;
   candidates: { proposed: number; created: number; existing: number; weak: number };
@@ -124,7 +125,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   for (let i = 0; i < total; i += READ_BATCH) {
     cancelled(scanned, total);
     const batch = selection.files.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((f) => readSource(path.join(ws.root, f.path), maxFileBytes)));
+    const texts = await Promise.all(batch.map((f) => readSource(ws.root, f.path, maxFileBytes)));
     for (let k = 0; k < batch.length; k++) {
       const r = texts[k];
       if (typeof r !== 'string') {
@@ -211,6 +212,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   return {
     scanned: { files: scanned, bytes, eligible: selection.eligible, capped: selection.capped || skipped.overBudget > 0, skipped, ignoredByGitignore: listing.ignored, languages },
     targets: { count: structure.targets.length, ecosystems: structure.ecosystems as Record<string, number> },
+    ...(structure.problems.length ? { problems: structure.problems.slice(0, 10).map((p) => ({ file: p.manifest, message: p.message })) } : {}),
     ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
     candidates: { proposed: proposals.length, created, existing, weak },
     dimensions,
@@ -245,7 +247,7 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
   const read = (rel: string) => {
     let p = cache.get(rel);
     if (!p) {
-      p = readSource(path.join(root, rel), 1024 * 1024).then((r) => (typeof r === 'string' ? r : undefined));
+      p = readSource(root, rel, 1024 * 1024).then((r) => (typeof r === 'string' ? r : undefined));
       cache.set(rel, p);
     }
     return p;
@@ -264,15 +266,13 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
   };
 }
 
-async function readSource(abs: string, maxBytes: number): Promise<string | { skipped: 'tooLarge' | 'binary' | 'unreadable' }> {
+async function readSource(root: string, rel: string, maxBytes: number): Promise<string | { skipped: 'tooLarge' | 'binary' | 'unreadable' }> {
   try {
-    const st = await stat(abs);
-    if (st.size > maxBytes) return { skipped: 'tooLarge' };
-    const text = await readFile(abs, 'utf8');
-    if (text.slice(0, 8000).includes('\u0000')) return { skipped: 'binary' };
+    const text = (await readRepoFile(root, rel, { kind: 'source', maxBytes })).text;
+    if (looksBinary(text)) return { skipped: 'binary' };
     return text.replace(/\r\n/g, '\n');
-  } catch {
-    return { skipped: 'unreadable' };
+  } catch (e) {
+    return { skipped: isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge ? 'tooLarge' : 'unreadable' };
   }
 }
 

@@ -2,7 +2,7 @@
  * The marked block an export owns inside a file. Everything between the two markers is replaced on
  * the next export; everything around it is the person's and is kept byte for byte.
  */
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../errors';
 
 export const BLOCK_BEGIN = '<!-- autosnippet:begin — generated from the published recipes in .autosnippet/recipes; `autosnippet export` replaces this block, so write your own text outside it -->';
 export const BLOCK_END = '<!-- autosnippet:end -->';
@@ -22,7 +22,7 @@ export function findBlock(text: string, file: string): BlockLocation | undefined
   if (begins.length === 0 && ends.length === 0) return undefined;
   if (begins.length !== 1 || ends.length !== 1 || ends[0].index! < begins[0].index!) {
     throw new AutoSnippetError(
-      'EXPORT_BLOCK_DAMAGED',
+      ErrorCode.ExportBlockDamaged,
       `${file} has ${begins.length} "autosnippet:begin" and ${ends.length} "autosnippet:end" markers; an export needs exactly one of each, in that order.`,
       `Fix the markers in ${file} by hand (or delete both and the text between them), then export again. Nothing was written to it.`,
       { file, begins: begins.length, ends: ends.length },

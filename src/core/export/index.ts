@@ -4,9 +4,10 @@
  * writing (a dry run, or VS Code applying it as an undoable edit); `writeExport` writes a plan.
  * Nothing is written unless a person asks.
  */
-import { lstatSync, promises as fsp, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../errors';
+import { formatBytes, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { listRecipes, writeFileAtomic } from '../knowledge/recipes';
 import { freshnessTracker } from '../knowledge/freshness';
@@ -111,7 +112,7 @@ export async function writeExport(ws: Workspace, plan: ExportPlan): Promise<stri
   for (const f of plan.files) {
     if (f.action !== 'create' && f.action !== 'update') continue;
     const unsafe = unsafeDestination(ws.root, f.path);
-    if (unsafe) throw new AutoSnippetError('EXPORT_UNSAFE_PATH', unsafe, 'Nothing was written to it; export the other targets, or replace the link by a file.');
+    if (unsafe) throw new AutoSnippetError(ErrorCode.ExportUnsafePath, unsafe, 'Nothing was written to it; export the other targets, or replace the link by a file.');
     await writeFileAtomic(realPathOf(ws.root, f.path), f.text);
     written.push(f.path);
   }
@@ -119,17 +120,16 @@ export async function writeExport(ws: Workspace, plan: ExportPlan): Promise<stri
 }
 
 async function readExisting(root: string, rel: string): Promise<string | undefined> {
-  const abs = realPathOf(root, rel);
-  let size: number;
   try {
-    size = (await fsp.stat(abs)).size;
-  } catch {
-    return undefined;
+    return (await readRepoFile(root, rel, { kind: 'config', maxBytes: MAX_EXISTING_BYTES })).text;
+  } catch (e) {
+    if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) return undefined;
+    if (isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge) {
+      const size = Number(e.details?.size ?? 0);
+      throw new AutoSnippetError(ErrorCode.ExportFileTooLarge, `${rel} is ${size ? formatBytes(size) : `over ${formatBytes(MAX_EXISTING_BYTES)}`}; an instruction file an export updates may be at most ${formatBytes(MAX_EXISTING_BYTES)}.`, `Shorten ${rel}, or export to another target. Nothing was written.`);
+    }
+    throw e;
   }
-  if (size > MAX_EXISTING_BYTES) {
-    throw new AutoSnippetError('EXPORT_FILE_TOO_LARGE', `${rel} is ${Math.round(size / 1024)} KB; an instruction file an export updates may be at most ${MAX_EXISTING_BYTES / 1024} KB.`, `Shorten ${rel}, or export to another target. Nothing was written.`);
-  }
-  return fsp.readFile(abs, 'utf8');
 }
 
 /**

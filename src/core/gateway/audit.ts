@@ -27,13 +27,18 @@ const KEPT_FILES = 3;
  * processes can share it.
  */
 export class AuditLog {
-  constructor(readonly dir: string) {}
+  /** `prepare` runs before the first line is written (the workspace creates `.autosnippet/` there). */
+  constructor(
+    readonly dir: string,
+    private readonly prepare: () => void = () => undefined,
+  ) {}
 
   private get file(): string {
     return path.join(this.dir, 'audit.jsonl');
   }
 
   async append(record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' }): Promise<void> {
+    this.prepare();
     mkdirSync(this.dir, { recursive: true });
     await this.rotateIfLarge();
     await fsp.appendFile(this.file, JSON.stringify(record) + '\n');

@@ -20,7 +20,7 @@ export class Gateway {
   constructor(readonly audit: AuditLog) {}
 
   static for(ws: Workspace): Gateway {
-    return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'))));
+    return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'), () => w.ensureDataDir())));
   }
 
   async run(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext, execute: () => Promise<ToolResult>): Promise<ToolResult> {

@@ -50,6 +50,7 @@ export async function replaceEdges(ws: Workspace, origin: EdgeOrigin, edges: Gra
   for (let i = 0; i === 0 || i < wanted.length; i += ROWS_PER_TRANSACTION) {
     const slice = wanted.slice(i, i + ROWS_PER_TRANSACTION);
     const last = i + ROWS_PER_TRANSACTION >= wanted.length;
+    // Computed from the project (and recomputed when missing): no reason on its own to create the database.
     await ws.store.transaction((tx) => {
       if (i === 0) {
         tx.run('DELETE FROM graph_edges WHERE origin = ?', [origin]);
@@ -65,7 +66,7 @@ export async function replaceEdges(ws: Workspace, origin: EdgeOrigin, edges: Gra
         tx.run('INSERT INTO graph_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [digestKey, digest]);
         tx.run(`INSERT INTO graph_meta (key, value) VALUES ('version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
       }
-    });
+    }, { derived: true });
     if (!last) await new Promise((resolve) => setImmediate(resolve));
   }
   return { edges: wanted.length, changed: true };

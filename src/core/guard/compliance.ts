@@ -64,7 +64,10 @@ export function summarizeScan(scan: ScanResult, rulesActive: number, finishedAt:
 
 type StoreLike = Pick<Store, 'transaction' | 'all' | 'get'>;
 
-/** Appends a scan summary and drops scans beyond the last KEPT_SCANS, in one transaction. */
+/**
+ * Appends a scan summary and drops scans beyond the last KEPT_SCANS, in one transaction. Read tools
+ * record it, so it is derived: it creates no database in a project without an .autosnippet folder.
+ */
 export async function recordScan(store: StoreLike, s: ScanSummary): Promise<number> {
   return store.transaction((tx) => {
     const { lastInsertRowid: id } = tx.run(
@@ -80,7 +83,7 @@ export async function recordScan(store: StoreLike, s: ScanSummary): Promise<numb
       tx.run('DELETE FROM guard_scans WHERE id <= ?', [cutoff.id]);
     }
     return id;
-  });
+  }, { derived: true });
 }
 
 interface ScanRow {

@@ -242,7 +242,7 @@ export class GuardEngine {
     const t0 = performance.now();
     const state = await this.loaded();
     const languages = new Set(knownLanguages().filter((l) => state.runner.rulesFor(l).length > 0));
-    const listing = listWorkspaceFiles(this.host.root, { paths: opts.paths, exclude: state.exclude, languages });
+    const listing = await listWorkspaceFiles(this.host, { paths: opts.paths, exclude: state.exclude, languages, signal: opts.signal });
     const total = listing.files.length;
     opts.progress?.({ done: 0, total, message: `${total} files to check` });
     const results: FileCheck[] = [];
@@ -255,7 +255,7 @@ export class GuardEngine {
     let done = results.length;
     const batches = batch(pending);
     const job = (files: typeof pending): CheckFilesJob => ({
-      rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
+      root: this.host.root, rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
       budgetMs: opts.budgetMs ?? 2000, maxFileBytes: opts.maxFileBytes ?? 4 << 20,
     });
     await Promise.all(batches.map(async (files) => {

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../errors';
+import { describeEntry, isUnder, relPath, shownPath, workspaceFiles } from '../files';
 import type { GlobSet } from './filters';
 import { languageForPath } from './languages';
+
+export { relPath } from '../files';
 
 export interface WorkspaceFile {
   abs: string;
@@ -14,116 +16,83 @@ export interface WorkspaceFile {
 
 export interface FileListing {
   files: WorkspaceFile[];
-  /** Explicitly named paths that were not checked, and why. */
+  /** Explicitly named paths that were not checked, files the listing could not handle, and why. */
   skipped: { path: string; reason: string }[];
 }
 
-/** Folders never worth scanning, whatever .gitignore says. */
-const ALWAYS_SKIPPED = new Set(['.git', 'node_modules', '.hg', '.svn']);
-
-interface IgnoreScope {
-  /** Workspace-relative folder the .gitignore sits in ('' for the root). */
-  base: string;
-  ig: Ignore;
+export interface ListOptions {
+  /** Workspace-relative or absolute; default the whole workspace. */
+  paths?: string[];
+  exclude: GlobSet;
+  languages?: Set<string>;
+  /** Files of the workspace listing to leave out (e.g. vendored or generated, by the file classifier). */
+  filter?: (rel: string) => boolean;
+  signal?: AbortSignal;
 }
 
 /**
- * The files to check under `paths` (workspace-relative or absolute; default the whole workspace):
- * source files of known languages, minus what .gitignore files (nested ones too) and the guard
- * excludes leave out. A file named explicitly is checked even if .gitignore lists it.
+ * The files to check under `paths` (default the whole workspace): source files of known languages
+ * from the workspace listing (one ignore list: `.gitignore`s and the always-skipped folders), minus
+ * the guard excludes. A file named explicitly is checked even if `.gitignore` lists it; a path that
+ * leads outside the workspace — with `..` or through a link — is refused.
  */
-export function listWorkspaceFiles(root: string, opts: { paths?: string[]; exclude: GlobSet; languages?: Set<string> }): FileListing {
+export async function listWorkspaceFiles(host: { root: string }, opts: ListOptions): Promise<FileListing> {
+  const root = host.root;
   const out: FileListing = { files: [], skipped: [] };
+  const listing = await workspaceFiles(host).list({ signal: opts.signal, filter: opts.filter });
+  for (const p of listing.problems) out.skipped.push({ path: p.path, reason: p.message });
   const seen = new Set<string>();
-  const wanted = (language: string | undefined) => language !== undefined && (!opts.languages || opts.languages.has(language));
-  for (const p of opts.paths?.length ? opts.paths : ['.']) {
-    const abs = path.resolve(root, p);
-    const rel = relPath(root, abs);
-    if (rel === undefined) throw new AutoSnippetError('PATH_OUTSIDE_WORKSPACE', `${p} is outside the workspace ${root}.`, 'Give paths inside the workspace folder, relative to it or absolute.');
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      out.skipped.push({ path: p, reason: 'not found' });
+  const add = (rel: string): boolean => {
+    const language = languageForPath(rel);
+    if (language === undefined || (opts.languages && !opts.languages.has(language)) || opts.exclude.has(rel) || seen.has(rel)) return false;
+    seen.add(rel);
+    out.files.push({ abs: path.join(root, rel), rel, language });
+    return true;
+  };
+  if (!opts.paths?.length) {
+    for (const rel of listing.files) add(rel);
+    return out;
+  }
+  const realRoot = realpathSync.native(root);
+  for (const p of opts.paths) {
+    const named = resolveNamed(root, realRoot, p);
+    if ('missing' in named) {
+      out.skipped.push({ path: shownPath(p), reason: 'not found' });
       continue;
     }
+    const { rel, st } = named;
     if (st.isFile()) {
-      const language = languageForPath(abs);
-      if (!wanted(language)) out.skipped.push({ path: rel, reason: 'no guard rules for this file type' });
+      const language = languageForPath(rel);
+      if (language === undefined || (opts.languages && !opts.languages.has(language))) out.skipped.push({ path: rel, reason: 'no guard rules for this file type' });
       else if (opts.exclude.has(rel)) out.skipped.push({ path: rel, reason: 'excluded by the guard settings' });
-      else if (!seen.has(rel)) {
-        seen.add(rel);
-        out.files.push({ abs, rel, language: language! });
+      else add(rel);
+    } else if (st.isDirectory()) {
+      let any = false;
+      for (const f of listing.files) if (isUnder(f, rel) && add(f)) any = true;
+      if (!any && !listing.files.some((f) => isUnder(f, rel))) {
+        out.skipped.push({ path: rel || '.', reason: 'nothing to check: the folder is empty, ignored by .gitignore, or always skipped (node_modules, dist, vendor, build output, hidden folders)' });
       }
-      continue;
+    } else {
+      out.skipped.push({ path: rel, reason: `${describeEntry(st)}, not a regular file: never opened` });
     }
-    walk(root, abs, rel, ancestorsIgnores(root, rel), opts.exclude, wanted, seen, out.files);
   }
   return out;
 }
 
-function walk(root: string, dirAbs: string, dirRel: string, scopes: IgnoreScope[], exclude: GlobSet, wanted: (l: string | undefined) => boolean, seen: Set<string>, files: WorkspaceFile[]): void {
-  const own = readIgnore(dirAbs, dirRel);
-  const active = own ? [...scopes, own] : scopes;
-  let entries;
+/** A named path's real location inside the workspace, or PATH_OUTSIDE_WORKSPACE when it leads out (`..`, absolute, a link). */
+function resolveNamed(root: string, realRoot: string, p: string): { rel: string; st: Stats } | { missing: true } {
+  const outside = (why: string) =>
+    new AutoSnippetError(ErrorCode.PathOutsideWorkspace, `${shownPath(p)} is outside the workspace ${root}: ${why}.`, 'Give paths inside the workspace folder, relative to it or absolute; links that lead out of it are not followed.', { path: shownPath(p) });
+  if (p.includes('\0')) throw new AutoSnippetError(ErrorCode.InvalidInput, `The path ${JSON.stringify(shownPath(p))} contains a NUL character.`, 'Give a plain relative path.');
+  const abs = path.resolve(root, p);
+  if (relPath(root, abs) === undefined) throw outside('the path leads out of it');
+  let real: string;
   try {
-    entries = readdirSync(dirAbs, { withFileTypes: true });
+    real = realpathSync.native(abs);
   } catch {
-    return;
+    return { missing: true };
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
-    const isDir = e.isDirectory();
-    if (!isDir && !e.isFile()) continue; // symlinks and specials are not followed
-    if (isDir && ALWAYS_SKIPPED.has(e.name)) continue;
-    if (ignored(active, rel, isDir) || exclude.has(rel)) continue;
-    if (isDir) walk(root, path.join(dirAbs, e.name), rel, active, exclude, wanted, seen, files);
-    else {
-      const language = languageForPath(e.name);
-      if (wanted(language) && !seen.has(rel)) {
-        seen.add(rel);
-        files.push({ abs: path.join(dirAbs, e.name), rel, language: language! });
-      }
-    }
-  }
-}
-
-function ignored(scopes: IgnoreScope[], rel: string, isDir: boolean): boolean {
-  for (const s of scopes) {
-    const sub = s.base ? rel.slice(s.base.length + 1) : rel;
-    if (s.base && !rel.startsWith(s.base + '/')) continue;
-    if (s.ig.ignores(isDir ? sub + '/' : sub)) return true;
-  }
-  return false;
-}
-
-function readIgnore(dirAbs: string, dirRel: string): IgnoreScope | undefined {
-  const file = path.join(dirAbs, '.gitignore');
-  if (!existsSync(file)) return undefined;
-  try {
-    return { base: dirRel, ig: ignore().add(readFileSync(file, 'utf8')) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The .gitignore files of the folders above `rel` (a scan of a sub-folder still honours them). */
-function ancestorsIgnores(root: string, rel: string): IgnoreScope[] {
-  const scopes: IgnoreScope[] = [];
-  if (!rel) return scopes;
-  const parts = rel.split('/');
-  for (let i = 0; i < parts.length; i++) {
-    const base = parts.slice(0, i).join('/');
-    const s = readIgnore(path.join(root, base), base);
-    if (s) scopes.push(s);
-  }
-  return scopes;
-}
-
-/** Workspace-relative `/` path, or undefined when outside the workspace. */
-export function relPath(root: string, abs: string): string | undefined {
-  const rel = path.relative(root, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return rel.split(path.sep).join('/');
+  const rel = relPath(realRoot, real);
+  if (rel === undefined) throw outside('it resolves, through a link, to a place outside it');
+  return { rel, st: lstatSync(real) };
 }

@@ -1,4 +1,3 @@
-import picomatch from 'picomatch';
 import { COMMENT, type MaskedText } from './mask';
 
 /** `autosnippet-guard-disable-next-line id1, id2 -- why` and `…-disable-line`, in comments only. */
@@ -36,20 +35,5 @@ export function isDisabled(disables: InlineDisables, line: number, ruleId: strin
   return d !== undefined && (d === '*' || d.has(ruleId));
 }
 
-/** Workspace-relative path globs, compiled once. */
-export class GlobSet {
-  private readonly match: (p: string) => boolean;
-  readonly empty: boolean;
+export { GlobSet } from '../files/globs';
 
-  constructor(globs: readonly string[]) {
-    this.empty = globs.length === 0;
-    const matchers = globs.map((g) => picomatch(g.replace(/^\.\//, ''), { dot: true }));
-    // A bare folder name or glob without a slash matches at any depth, like .gitignore.
-    const basenames = globs.filter((g) => !g.includes('/')).map((g) => picomatch(g, { dot: true }));
-    this.match = (p) => matchers.some((m) => m(p)) || basenames.some((m) => p.split('/').some((seg) => m(seg)));
-  }
-
-  has(relPath: string): boolean {
-    return !this.empty && this.match(relPath.replace(/\\/g, '/'));
-  }
-}

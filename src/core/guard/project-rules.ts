@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { parseJson, problemOf, readRepoFileSync, shownPath } from '../files';
 import type { GuardRule, MatchScope, RuleProblem, Severity } from './rule';
 import type { RuleExclusion } from './runner';
 import schema from '../../../schemas/guard-rules.schema.json';
@@ -34,14 +35,42 @@ export interface ProjectGuardConfig {
 
 export const GUARD_RULES_SCHEMA = schema;
 
-let validator: ReturnType<Ajv['compile']> | undefined;
+/**
+ * At most this many project rules load (the built-in packs have about fifty): each regex is analysed
+ * and compiled, so a file with 20,000 rules would take the server's memory and minutes of analysis.
+ */
+export const MAX_PROJECT_RULES = 1000;
+/** At most this many globs per list (`exclude`, a rule exclusion's `paths`): every path is matched against each. */
+export const MAX_GLOBS = 1000;
 
-function validate(data: unknown): ErrorObject[] {
-  validator ??= new Ajv({ allErrors: true, strict: false }).compile(schema);
-  return validator(data) ? [] : (validator.errors ?? []);
+let validators: { file: ValidateFunction; rule: ValidateFunction } | undefined;
+
+/** One validator for a file's shape (rules unchecked) and one for a single rule, so a bad rule only costs itself. */
+function validatorsOf(): { file: ValidateFunction; rule: ValidateFunction } {
+  if (validators) return validators;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addSchema(schema);
+  const rule = ajv.getSchema(`${schema.$id}#/definitions/rule`)!;
+  const shape = { ...schema, $id: `${schema.$id.replace(/\.schema\.json$/, '')}-file.schema.json`, properties: { ...schema.properties, rules: { type: 'array' } } };
+  validators = { file: ajv.compile(shape), rule };
+  return validators;
 }
 
-/** Reads every `*.json` in `<root>/.autosnippet/guard/`, in name order. Problems are collected, not thrown. */
+function schemaProblems(rel: string, where: string, errors: readonly ErrorObject[] | null | undefined, ruleId?: string): RuleProblem[] {
+  return (errors ?? []).slice(0, 3).map((e): RuleProblem => ({
+    source: rel,
+    ...(ruleId ? { ruleId } : {}),
+    code: 'INVALID_RULE',
+    message: `${rel}${where || e.instancePath ? ` at ${where}${e.instancePath}` : ''}: ${e.message ?? 'does not match the schema'}${e.params && 'additionalProperty' in e.params ? ` ("${shownPath(String(e.params.additionalProperty), 60)}")` : ''}${ruleId ? '; this rule is not loaded, the others are' : ''}`,
+    hint: 'See schemas/guard-rules.schema.json for the fields a rule takes.',
+  }));
+}
+
+/**
+ * Reads every `*.json` in `<root>/.autosnippet/guard/`, in name order, with the safe reader. Problems
+ * are collected, not thrown: a file that cannot be read or parsed is left out, a rule that does not
+ * match the schema is left out alone, and rules past MAX_PROJECT_RULES are reported, not loaded.
+ */
 export function readProjectGuardConfig(root: string): ProjectGuardConfig {
   const dir = path.join(root, '.autosnippet', 'guard');
   const out: ProjectGuardConfig = { rules: [], exclude: [], ruleExclusions: [], severity: {}, problems: [], files: [] };
@@ -51,40 +80,55 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
   } catch {
     return out;
   }
+  const { file: validateFile, rule: validateRule } = validatorsOf();
   for (const name of names) {
     const rel = `.autosnippet/guard/${name}`;
-    const abs = path.join(dir, name);
+    let text: string;
     try {
-      if (!statSync(abs).isFile()) continue;
-    } catch {
+      text = readRepoFileSync(root, rel, { kind: 'guard-rules' }).text;
+    } catch (e) {
+      const p = problemOf(rel, e);
+      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: p.message, hint: 'Guard rule files must be regular JSON files inside the workspace, at most 4 MiB.' });
       continue;
     }
     out.files.push(rel);
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(abs, 'utf8'));
-    } catch (e) {
-      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: `${rel} is not valid JSON: ${(e as Error).message}`, hint: 'Fix the JSON; the schema is schemas/guard-rules.schema.json.' });
+    const parsed = parseJson(text, { subject: rel });
+    if (!parsed.ok) {
+      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: parsed.problem.message, hint: 'Fix the JSON; the schema is schemas/guard-rules.schema.json.' });
       continue;
     }
-    const errors = validate(data);
-    if (errors.length) {
-      out.problems.push(...errors.slice(0, 5).map((e): RuleProblem => ({
-        source: rel,
-        ruleId: ruleIdAt(data, e.instancePath),
-        code: 'INVALID_RULE',
-        message: `${rel}${e.instancePath ? ` at ${e.instancePath}` : ''}: ${e.message ?? 'does not match the schema'}${e.params && 'additionalProperty' in e.params ? ` ("${String(e.params.additionalProperty)}")` : ''}`,
-        hint: 'See schemas/guard-rules.schema.json for the fields a rule takes.',
-      })));
+    const data = parsed.value;
+    if (!validateFile(data)) {
+      out.problems.push(...schemaProblems(rel, '', validateFile.errors));
       continue;
     }
     const file = data as GuardRulesFile;
-    for (const r of file.rules ?? []) out.rules.push(toRule(r, rel));
-    out.exclude.push(...(file.exclude ?? []));
-    out.ruleExclusions.push(...(file.ruleExclusions ?? []).map(({ rule, paths }) => ({ rule, paths })));
+    const rules = file.rules ?? [];
+    const room = Math.max(0, MAX_PROJECT_RULES - out.rules.length);
+    if (rules.length > room) {
+      out.problems.push({ source: rel, code: 'INVALID_RULE', message: `${rel} has ${rules.length} rules; ${room ? `only the first ${room} are loaded` : 'none are loaded'}: at most ${MAX_PROJECT_RULES} project rules load in all.`, hint: 'Keep the rules that matter; split or remove the others.' });
+    }
+    rules.slice(0, room).forEach((r, i) => {
+      if (validateRule(r)) out.rules.push(toRule(r, rel));
+      else out.problems.push(...schemaProblems(rel, `/rules/${i}`, validateRule.errors, ruleIdOf(r)));
+    });
+    out.exclude.push(...capped(file.exclude ?? [], rel, 'exclude', out.problems));
+    out.ruleExclusions.push(...(file.ruleExclusions ?? []).map(({ rule, paths }) => ({ rule, paths: capped(paths, rel, `the exclusion of ${rule}`, out.problems) })));
     Object.assign(out.severity, file.severity ?? {});
   }
   return out;
+}
+
+function capped(globs: string[], rel: string, what: string, problems: RuleProblem[]): string[] {
+  if (globs.length <= MAX_GLOBS) return globs;
+  problems.push({ source: rel, code: 'INVALID_RULE', message: `${rel}: ${what} lists ${globs.length} globs; only the first ${MAX_GLOBS} apply.`, hint: 'Use broader globs (a folder name matches at any depth).' });
+  return globs.slice(0, MAX_GLOBS);
+}
+
+/** A rule's id for a problem, when it has a usable one. */
+function ruleIdOf(rule: unknown): string | undefined {
+  const id = (rule as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? shownPath(id, 100) : undefined;
 }
 
 export function toRule(r: ProjectRuleJson, source: string, origin: GuardRule['origin'] = 'project'): GuardRule {
@@ -105,11 +149,4 @@ export function toRule(r: ProjectRuleJson, source: string, origin: GuardRule['or
     origin,
     source,
   };
-}
-
-function ruleIdAt(data: unknown, pointer: string): string | undefined {
-  const m = /^\/rules\/(\d+)/.exec(pointer);
-  if (!m) return undefined;
-  const rule = (data as GuardRulesFile).rules?.[Number(m[1])];
-  return typeof rule?.id === 'string' ? rule.id : undefined;
 }

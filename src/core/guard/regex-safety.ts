@@ -27,13 +27,17 @@ export interface PatternVerdict {
 export function checkPatternSyntax(source: string, flags: string): PatternVerdict | undefined {
   const bad = flags.replace(/[imsu]/g, '');
   if (bad) return { ok: false, status: 'invalid', message: `Unsupported regex flag(s) "${bad}": use any of i, m, s, u (g and y are set by the engine).` };
-  let re: RegExp;
+  // V8 compiles a pattern on its first match, so a huge one fails in test(), not in the constructor.
+  let matchesEmpty: boolean;
   try {
-    re = new RegExp(source, flags);
+    const re = new RegExp(source, flags);
+    matchesEmpty = re.test('') || re.test('\n');
   } catch (e) {
-    return { ok: false, status: 'invalid', message: `The pattern does not compile: ${(e as Error).message}` };
+    // The engine's message quotes the whole pattern: keep the answer small.
+    const message = String((e as Error).message).replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, 'Invalid regular expression: ');
+    return { ok: false, status: 'invalid', message: `The pattern does not compile: ${message.slice(0, 300)}` };
   }
-  if (re.test('') || re.test('\n')) return { ok: false, status: 'invalid', message: 'The pattern matches empty text, so it would report every position. Make it require at least one character.' };
+  if (matchesEmpty) return { ok: false, status: 'invalid', message: 'The pattern matches empty text, so it would report every position. Make it require at least one character.' };
   return undefined;
 }
 

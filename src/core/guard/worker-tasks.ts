@@ -1,10 +1,14 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { ErrorCode, isAutoSnippetError } from '../errors';
+import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
 import { analyzePattern, type PatternVerdict } from './regex-safety';
 import type { GuardRule, StoppedRule, Violation } from './rule';
 import { RuleRunner, type RunnerConfig } from './runner';
 import type { WorkspaceFile } from './files';
 
 export interface CheckFilesJob {
+  /** The workspace: files are read through the safe reader, never outside it. */
+  root: string;
   /** Identifies the rule list, so a worker compiles it once for many jobs. */
   rulesKey: string;
   rules: GuardRule[];
@@ -35,24 +39,22 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
   }
   const r = runner.runner;
   const out: FileCheck[] = [];
+  const realPaths = new RealPathCache();
   for (const f of job.files) {
     let text: string;
     let bytes = 0;
     let mtimeMs = 0;
     try {
-      const st = statSync(f.abs);
-      bytes = st.size;
-      mtimeMs = st.mtimeMs;
-      if (st.size > job.maxFileBytes) {
-        out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: `larger than ${Math.round(job.maxFileBytes / 1024)} KiB`, mtimeMs });
-        continue;
-      }
-      text = readFileSync(f.abs, 'utf8');
+      const file = readRepoFileSync(job.root, f.rel, { kind: 'source', maxBytes: job.maxFileBytes, realPaths });
+      ({ text, size: bytes, mtimeMs } = file);
     } catch (e) {
-      out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: `unreadable: ${(e as Error).message}`, mtimeMs });
+      const st = statSync(f.abs, { throwIfNoEntry: false });
+      const tooLarge = isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge;
+      const skipped = tooLarge ? `larger than ${Math.round(job.maxFileBytes / 1024)} KiB` : `unreadable: ${(e as Error).message}`;
+      out.push({ path: f.rel, language: f.language, bytes: st?.size ?? 0, violations: [], stopped: [], incomplete: false, skipped, mtimeMs: st?.mtimeMs ?? 0 });
       continue;
     }
-    if (text.slice(0, 8000).includes('\u0000')) {
+    if (looksBinary(text)) {
       out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: 'binary', mtimeMs });
       continue;
     }

@@ -1,6 +1,6 @@
-import matter from 'gray-matter';
 import { AutoSnippetError } from '../errors';
-import { parseRecipeFile, patchFrontmatter, serializeRecipe } from './recipe-file';
+import { parseFrontMatter } from '../files';
+import { normalizeText, parseRecipeFile, patchFrontmatter, serializeRecipe } from './recipe-file';
 import { stripCandidate } from './candidates';
 import type { Candidate, CandidateInput } from './types';
 
@@ -19,7 +19,8 @@ export function candidateFromMarkdown(text: string, name: string): Partial<Candi
   if (!parsed.ok) {
     throw new AutoSnippetError('INVALID_RECIPE_FILE', parsed.problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join(' '), 'Fix the fields named and save again.', { problems: parsed.problems });
   }
-  const data = matter(text, {}).data as { whyStandard?: unknown; confidence?: unknown };
+  const fm = parseFrontMatter(normalizeText(text));
+  const data = (fm.ok ? fm.value.data : {}) as { whyStandard?: unknown; confidence?: unknown };
   const r = parsed.recipe;
   const confidence = typeof data.confidence === 'number' ? data.confidence : Number(data.confidence);
   return {

@@ -2,7 +2,7 @@ import type { Workspace } from '../workspace';
 import { embeddingText } from '../search/documents';
 import { keywordSearch } from '../search/keyword';
 import { embedQuery, semanticSearch } from '../search/semantic';
-import { tokenize, isStopword } from '../search/text';
+import { analyze } from '../text';
 import { fingerprintOf, normalizeCandidate } from './candidates';
 import { recipeRowsByRid } from './recipes';
 import type { CandidateInput } from './types';
@@ -80,7 +80,7 @@ export async function checkDuplicate(ws: Workspace, input: CandidateInput, limit
 }
 
 function words(text: string): Set<string> {
-  return new Set(tokenize(text).filter((w) => !isStopword(w)).map((w) => singular(w)));
+  return new Set(analyze(text));
 }
 
 /** Dice coefficient of two word sets. */
@@ -89,11 +89,4 @@ function dice(a: Set<string>, b: Set<string>): number {
   let both = 0;
   for (const w of a) if (b.has(w)) both++;
   return (2 * both) / (a.size + b.size);
-}
-
-/** `retries` → `retry`, `calls` → `call`: enough to match a title's plural with its singular. */
-function singular(w: string): string {
-  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
-  return w;
 }

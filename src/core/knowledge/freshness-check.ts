@@ -4,7 +4,7 @@
  * code excerpt still appears in a cited file. Pure over an `SourceAccess` (how files are read and
  * where git says a file went), so the tracker, the accept step and tests share it.
  */
-import { formatSourceRef, hashLines, parseSourceRef, splitLines, unreadableReason, type SourceRead, type SourceRef } from './freshness-fingerprint';
+import { formatSourceRef, hashLines, parseSourceRef, splitLines, type SourceRead, type SourceRef } from './freshness-fingerprint';
 import type { Fingerprints } from './types';
 
 export type SourceState = 'fresh' | 'moved' | 'changed' | 'deleted' | 'untracked' | 'unreadable';
@@ -75,7 +75,7 @@ async function checkSource(raw: string, recorded: string | undefined, access: So
     if (!moved.ok) return { state: { source: raw, state: 'deleted', message: `${ref.path} was renamed to ${renamed}, which cannot be read.` } };
     return { state: locate(raw, ref, recorded, moved.text, renamed), readFrom: renamed };
   }
-  if (!read.ok) return { state: { source: raw, state: 'unreadable', message: `${ref.path} ${unreadableReason(read.reason)}: it is not checked.` } };
+  if (!read.ok) return { state: { source: raw, state: 'unreadable', message: `${read.problem} It is not checked.` } };
   return { state: locate(raw, ref, recorded, read.text, ref.path), readFrom: ref.path };
 }
 
@@ -141,5 +141,7 @@ function verdict(sources: SourceFreshness[], excerpt: ExcerptFreshness | undefin
   const checked = sources.some((s) => s.state === 'fresh') || excerpt?.state === 'fresh';
   if (checked) return { freshness: 'fresh', reason: excerpt?.state === 'fresh' ? 'The cited code and the excerpt are as recorded.' : 'The cited code is as recorded.' };
   if (sources.length === 0) return { freshness: 'untracked', reason: 'The recipe cites no source, so there is nothing to compare.' };
+  const unreadable = sources.find((s) => s.state === 'unreadable');
+  if (unreadable) return { freshness: 'untracked', reason: `${unreadable.source}: ${unreadable.message}` };
   return { freshness: 'untracked', reason: 'No fingerprint was recorded for its sources: accept an update to start tracking them.' };
 }

@@ -5,8 +5,10 @@
  * ignore indentation and blank lines, so reformatting is not a change.
  */
 import { createHash } from 'node:crypto';
-import { promises as fsp, realpathSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { ErrorCode, isAutoSnippetError } from '../errors';
+import { readRepoFile } from '../files';
 import type { Fingerprints } from './types';
 
 /** A cited place: a workspace-relative file and, usually, a line or a range of lines (1-based, inclusive). */
@@ -116,52 +118,33 @@ export class SourceText {
   }
 }
 
-export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
-
 export type SourceRead =
   | { ok: true; text: SourceText; stamp: string }
-  | { ok: false; reason: 'missing' | 'outside' | 'not-a-file' | 'too-large'; stamp: string };
+  /** `missing`: no file there (it may have moved); `unreadable`: the file service refused it, `problem` says why. */
+  | { ok: false; reason: 'missing' | 'unreadable'; problem: string; stamp: string };
 
 /**
- * Reads a cited file: only a regular file whose real path is inside the workspace, at most
- * MAX_SOURCE_BYTES. `stamp` (mtime and size) lets a tracker notice the next change without reading;
- * `known` is the text read before, returned as it is when the stamp did not change.
+ * Reads a cited file through the workspace's one safe reader (regular files only, real path inside
+ * the workspace, the size cap of source files, a deadline). `stamp` (mtime and size) lets a tracker
+ * notice the next change without reading; `known` is the text read before, returned as it is when
+ * the stamp did not change.
  */
 export async function readSource(root: string, rel: string, known?: { stamp: string; text: SourceText }): Promise<SourceRead> {
-  const abs = path.join(root, rel);
-  let st: import('node:fs').Stats;
-  try {
-    st = await fsp.stat(abs);
-  } catch {
-    return { ok: false, reason: 'missing', stamp: 'missing' };
-  }
+  const st = await fsp.stat(path.join(root, rel)).catch(() => undefined);
+  if (!st) return { ok: false, reason: 'missing', problem: `${rel} does not exist.`, stamp: 'missing' };
   const stamp = sourceStamp(st);
-  if (!st.isFile()) return { ok: false, reason: 'not-a-file', stamp };
-  if (st.size > MAX_SOURCE_BYTES) return { ok: false, reason: 'too-large', stamp };
-  // Unchanged since it was last read (and checked to be inside the workspace then): no read.
-  if (known && known.stamp === stamp) return { ok: true, text: known.text, stamp };
+  // Unchanged since it was last read (and admitted by the reader then): no read.
+  if (known && known.stamp === stamp && st.isFile()) return { ok: true, text: known.text, stamp };
   try {
-    const real = realpathSync(abs);
-    const realRoot = realpathSync(root);
-    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return { ok: false, reason: 'outside', stamp };
-    return { ok: true, text: new SourceText(await fsp.readFile(abs, 'utf8')), stamp };
-  } catch {
-    return { ok: false, reason: 'missing', stamp: 'missing' };
+    return { ok: true, text: new SourceText((await readRepoFile(root, rel, { kind: 'source' })).text), stamp };
+  } catch (e) {
+    if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) return { ok: false, reason: 'missing', problem: e.message, stamp: 'missing' };
+    return { ok: false, reason: 'unreadable', problem: (e as Error).message, stamp };
   }
 }
 
 export function sourceStamp(st: { mtimeMs: number; size: number }): string {
   return `${st.mtimeMs}:${st.size}`;
-}
-
-/** Why a cited file could not be read, for a person. */
-export function unreadableReason(reason: Exclude<SourceRead, { ok: true }>['reason']): string {
-  switch (reason) {
-    case 'missing': return 'does not exist';
-    case 'outside': return 'leads outside the workspace (a link)';
-    case 'not-a-file': return 'is not a regular file';
-    case 'too-large': return `is larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB`;
-  }
 }
 
 /**

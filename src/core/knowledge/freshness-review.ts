@@ -3,10 +3,9 @@
  * the update — the references move to where the lines are now and fresh fingerprints are recorded.
  * Nothing here runs on its own: the check only proposes, a person accepts.
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import matter from 'gray-matter';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../errors';
+import { parseFrontMatter, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { checkRecipe, type RecipeFreshness, type SourceFreshness } from './freshness-check';
 import { computeFingerprints, parseSourceRef, SourceText, type SourceRef } from './freshness-fingerprint';
@@ -144,18 +143,18 @@ export interface AcceptResult {
 export async function acceptFreshnessUpdate(ws: Workspace, ref: string): Promise<AcceptResult> {
   const row = await resolveRecipeRow(ws, ref);
   const abs = path.join(ws.root, row.file);
-  const original = await fsp.readFile(abs, 'utf8');
+  const original = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   const parsed = parseRecipeFile(original, row.file);
-  if (!parsed.ok) throw new AutoSnippetError('INVALID_RECIPE_FILE', `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`, 'Fix the file first.', { problems: parsed.problems });
+  if (!parsed.ok) throw new AutoSnippetError(ErrorCode.InvalidRecipeFile, `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`, 'Fix the file first.', { problems: parsed.problems });
   const verdict = await checkRecipeNow(ws, parsed.recipe);
   const moved = verdict.sources.filter((s) => s.movedTo && s.movedTo !== s.source).map((s) => ({ from: s.source, to: s.movedTo! }));
   const rewritten = rewriteSources(normalizeText(original), moved);
   const reparsed = parseRecipeFile(rewritten, row.file);
-  if (!reparsed.ok) throw new AutoSnippetError('INTERNAL', `Rewriting the sources of ${row.file} made it unreadable.`, 'Edit the sources by hand; nothing was written.');
+  if (!reparsed.ok) throw new AutoSnippetError(ErrorCode.Internal, `Rewriting the sources of ${row.file} made it unreadable.`, 'Edit the sources by hand; nothing was written.');
   const fingerprints = await computeFingerprints(ws.root, reparsed.recipe);
   const text = patchFrontmatter(rewritten, { fingerprints });
-  if (contentHash(await fsp.readFile(abs, 'utf8')) !== contentHash(original)) {
-    throw new AutoSnippetError('CONFLICT', `${row.file} changed while the update was prepared.`, 'Check the recipe again and accept once more.');
+  if (contentHash((await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text) !== contentHash(original)) {
+    throw new AutoSnippetError(ErrorCode.Conflict, `${row.file} changed while the update was prepared.`, 'Check the recipe again and accept once more.');
   }
   await writeFileAtomic(abs, text);
   await syncRecipes(ws);
@@ -171,8 +170,8 @@ export async function acceptFreshnessUpdate(ws: Workspace, ref: string): Promise
 export function rewriteSources(text: string, moves: { from: string; to: string }[]): string {
   if (moves.length === 0) return text;
   let out = text;
-  const fm = /^---[ \t]*\n/.test(out) ? matter(out, {}) : undefined;
-  const listed = fm?.data?.sources;
+  const fm = parseFrontMatter(out);
+  const listed = fm.ok ? fm.value.data.sources : undefined;
   if (listed !== undefined) {
     const map = new Map(moves.map((m) => [m.from, m.to]));
     const list = typeof listed === 'string' ? listed.split(',').map((s) => s.trim()) : Array.isArray(listed) ? listed.map(String) : [];

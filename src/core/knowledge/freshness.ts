@@ -5,9 +5,10 @@
  * It runs off the request path: VS Code's file watcher feeds it the changed files (debounced); other
  * channels stat the cited files (no reads) and re-check what changed. Readers get the last verdicts.
  */
-import { promises as fsp, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace';
+import { readRepoFile } from '../files';
 import { checkRecipe, type Freshness, type RecipeFreshness, type SourceAccess, type TrackedRecipe } from './freshness-check';
 import { parseSourceRef, readSource, sourceStamp, type SourceRead, type SourceRef, type SourceText } from './freshness-fingerprint';
 import { gitRenames, untrackedFiles } from './freshness-git';
@@ -175,7 +176,7 @@ export class FreshnessTracker {
 
   private async recipeCode(file: string): Promise<string | undefined> {
     try {
-      const parsed = parseRecipeFile(await fsp.readFile(path.join(this.ws.root, file), 'utf8'), file);
+      const parsed = parseRecipeFile((await readRepoFile(this.ws.root, file, { kind: 'recipe' })).text, file);
       return parsed.ok ? parsed.recipe.code : undefined;
     } catch {
       return undefined;

@@ -7,6 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../errors';
+import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
 import { computeFingerprints } from './freshness-fingerprint';
@@ -115,7 +116,7 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
 async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string, recipe: Recipe) => Record<string, unknown> | Promise<Record<string, unknown>>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {
   const row = await resolveRecipeRow(ws, ref);
   const abs = path.join(ws.root, row.file);
-  const text = await fsp.readFile(abs, 'utf8');
+  const text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   const parsed = parseRecipeFile(text, row.file);
   if (!parsed.ok) throw new AutoSnippetError('INVALID_RECIPE_FILE', `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`, 'Fix the file first.', { problems: parsed.problems });
   const from = parsed.recipe.status;

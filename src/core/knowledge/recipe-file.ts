@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
+import { AutoSnippetError } from '../errors';
+import { parseFrontMatter } from '../files';
 import { normalizeLanguage } from '../guard/languages';
 import { bodyOf, splitBody } from './recipe-body';
 import {
@@ -88,23 +90,10 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   const fail = (message: string, field?: string) => problems.push({ file, ...(field ? { field } : {}), message });
   const warn = (message: string, field?: string) => warnings.push({ file, ...(field ? { field } : {}), message });
 
-  let data: Record<string, unknown> = {};
-  let body = text;
-  if (/^---[ \t]*\n/.test(text)) {
-    if (!/\n---[ \t]*(\n|$)/.test(text.slice(3))) return { ok: false, problems: [{ file, message: 'The frontmatter has no closing `---` line.' }] };
-    try {
-      const parsed = matter(text, {});
-      body = parsed.content;
-      if (parsed.data === null || typeof parsed.data !== 'object' || Array.isArray(parsed.data)) {
-        return { ok: false, problems: [{ file, message: 'The frontmatter must be a mapping of fields (title: …, summary: …).' }] };
-      }
-      data = toPlain(parsed.data) as Record<string, unknown>;
-    } catch (e) {
-      const err = e as { reason?: string; message?: string; mark?: { line?: number } };
-      const line = typeof err.mark?.line === 'number' ? ` at line ${err.mark.line + 2}` : '';
-      return { ok: false, problems: [{ file, message: `The frontmatter is not valid YAML${line}: ${err.reason ?? String(err.message).split('\n')[0]}.` }] };
-    }
-  }
+  const fm = parseFrontMatter(text);
+  if (!fm.ok) return { ok: false, problems: [{ file, message: fm.problem.message }] };
+  const data = fm.value.data;
+  const body = fm.value.body;
 
   for (const key of Object.keys(data)) {
     if (KNOWN_FIELDS.has(key)) continue;
@@ -225,13 +214,10 @@ export function serializeRecipe(recipe: Recipe): string {
  */
 export function patchFrontmatter(rawText: string, patch: Record<string, unknown>): string {
   const text = normalizeText(rawText);
-  let data: Record<string, unknown> = {};
-  let body = text;
-  if (/^---[ \t]*\n/.test(text)) {
-    const parsed = matter(text, {});
-    data = toPlain(parsed.data) as Record<string, unknown>;
-    body = parsed.content;
-  }
+  const fm = parseFrontMatter(text);
+  if (!fm.ok) throw new AutoSnippetError('INVALID_RECIPE_FILE', fm.problem.message, 'Fix the frontmatter first.');
+  const data = { ...fm.value.data };
+  const body = fm.value.body;
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) delete data[k];
     else data[k] = v;
@@ -370,14 +356,6 @@ function readFingerprints(v: unknown, warn: (m: string, f?: string) => void): Fi
     if (Object.keys(sources).length) out.sources = sources;
   }
   return out.code || out.sources ? out : undefined;
-}
-
-/** YAML timestamps come back as Dates; the model keeps ISO strings. */
-function toPlain(v: unknown): unknown {
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return v.map(toPlain);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlain(x)]));
-  return v;
 }
 
 function assignDefined<T extends object>(target: T, values: Partial<T>): void {

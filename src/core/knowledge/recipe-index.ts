@@ -6,6 +6,8 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { ErrorCode, isAutoSnippetError } from '../errors';
+import { readRepoFile } from '../files';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
 import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
@@ -111,9 +113,13 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
   for (const d of toRead) {
     let text: string;
     try {
-      text = await fsp.readFile(d.abs, 'utf8');
-    } catch {
-      continue; // deleted between listing and reading: the next sync sees it gone
+      text = (await readRepoFile(ws.root, d.file, { kind: 'recipe', signal: options.signal })).text;
+    } catch (e) {
+      if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) continue; // deleted between listing and reading: the next sync sees it gone
+      if (isAutoSnippetError(e) && e.code === ErrorCode.Cancelled) throw e;
+      // Too large, a FIFO, a link out of the workspace: a problem on that file, remembered until it changes.
+      parsed.push({ disk: d, hash: `unreadable:${d.size}:${d.mtime}`, problems: [{ file: d.file, message: (e as Error).message }], warnings: [] });
+      continue;
     }
     const hash = contentHash(text);
     const result = parseRecipeFile(text, d.file);

@@ -1,6 +1,7 @@
 import { promises as fsp, existsSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../errors';
+import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { closestNames } from '../skills/names';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
@@ -139,11 +140,12 @@ export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
   let row = await resolveRecipeRow(ws, ref);
   let text: string;
   try {
-    text = await fsp.readFile(path.join(ws.root, row.file), 'utf8');
-  } catch {
+    text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
+  } catch (e) {
+    if (!isAutoSnippetError(e) || e.code !== ErrorCode.NotFound) throw e;
     await syncRecipes(ws);
     row = findRecipeRow(ws, ref);
-    text = await fsp.readFile(path.join(ws.root, row.file), 'utf8');
+    text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   }
   if (contentHash(text) !== row.hash) await syncRecipes(ws);
   const parsed = parseRecipeFile(text, row.file);

@@ -1,7 +1,7 @@
 import type { Tx } from '../store/types';
 import type { Workspace } from '../workspace';
-import { HashedNgramEmbedder, quantize, type Embedder } from './embedder';
-import { indexForm } from './text';
+import { HashedNgramEmbedder, quantize, type Embedder } from '../text';
+import { indexForm } from '../text';
 
 /** The fields of a recipe that search sees, in the keyword index's column order. */
 export interface SearchDocument {

@@ -4,7 +4,5 @@ export { semanticSearch, MIN_SIMILARITY, type SemanticHit } from './semantic';
 export { reciprocalRankFusion, rankRecipes, RRF_K, type FusedHit, type SearchMode, type RankedHit } from './hybrid';
 export { searchKnowledge, type SearchAnswer, type SearchResult, type SearchRequest } from './results';
 export { contextSearch, type ContextRequest, type ContextAnswer, type ContextResult } from './context';
-export { HashedNgramEmbedder, type Embedder } from './embedder';
+export { HashedNgramEmbedder, type Embedder } from '../text';
 export { useEmbedder, embedderOf, FIELD_WEIGHTS } from './documents';
-export { bm25 } from './bm25';
-export { tokenize, queryTerms } from './text';

@@ -1,8 +1,7 @@
 import type { Workspace } from '../workspace';
-import { bm25Hits, HITS_FORMAT, queryStats, STATS_FORMAT } from './bm25';
+import { bm25Hits, HITS_FORMAT, queryStats, queryTerms, STATS_FORMAT } from '../text';
 import { FIELD_NAMES, FIELD_WEIGHTS } from './documents';
 import { FIELD_COUNT, passes, searchIndexCache } from './index-cache';
-import { queryTerms } from './text';
 
 export interface SearchFilter {
   kind?: string;

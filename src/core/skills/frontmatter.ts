@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import { parseFrontMatter } from '../files';
 import type { SkillProblem } from './types';
 
 export interface Frontmatter {
@@ -36,44 +36,22 @@ export function readFrontmatter(text: string): FrontmatterResult {
     return { ok: false, reason: 'the frontmatter has no closing `---` line', problems: [problem] };
   }
   const problems: SkillProblem[] = [];
-  let parsed = tryMatter(text);
+  let parsed = parseFrontMatter(text);
   if (!parsed.ok) {
     const repaired = quoteUnquotedColons(text);
-    const retry = repaired.lines.length ? tryMatter(repaired.text) : parsed;
+    const retry = repaired.lines.length ? parseFrontMatter(repaired.text) : parsed;
     if (!retry.ok) {
-      const problem: SkillProblem = { severity: 'error', rule: 'frontmatter-yaml', message: `The frontmatter is not valid YAML: ${parsed.message}`, line: parsed.line };
-      return { ok: false, reason: `unreadable YAML frontmatter${parsed.line ? ` (line ${parsed.line})` : ''}: ${parsed.message}`, problems: [problem] };
+      const { message, line } = parsed.problem;
+      const problem: SkillProblem = { severity: 'error', rule: 'frontmatter-yaml', message, line };
+      return { ok: false, reason: `unreadable YAML frontmatter${line ? ` (line ${line})` : ''}: ${message}`, problems: [problem] };
     }
     for (const line of repaired.lines) {
       problems.push({ severity: 'warning', rule: 'frontmatter-unquoted-colon', message: 'This value contains `: ` without quotes, which is not valid YAML; it was read as a quoted string. Put the value in quotes.', line });
     }
     parsed = retry;
   }
-  const { data, content } = parsed;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    const problem: SkillProblem = { severity: 'error', rule: 'frontmatter-yaml', message: 'The frontmatter must be a YAML mapping of fields (name: …, description: …).', line: 2 };
-    return { ok: false, reason: 'the frontmatter is not a mapping of fields', problems: [problem] };
-  }
-  const prefix = text.slice(0, text.length - content.length);
-  return {
-    ok: true,
-    value: { data: data as Record<string, unknown>, body: content, bodyLine: countNewlines(prefix) + 1, fieldLines: fieldLinesOf(text), problems },
-  };
-}
-
-type MatterAttempt = { ok: true; data: unknown; content: string } | { ok: false; message: string; line?: number };
-
-function tryMatter(text: string): MatterAttempt {
-  try {
-    // Passing options (even empty ones) keeps gray-matter from caching every text it has seen.
-    const file = matter(text, {});
-    return { ok: true, data: file.data, content: file.content };
-  } catch (e) {
-    const err = e as { reason?: string; message?: string; mark?: { line?: number } };
-    // The raw matter starts right after the opening `---`, so its line 0 is line 1 of the file.
-    const line = typeof err.mark?.line === 'number' ? err.mark.line + 1 : undefined;
-    return { ok: false, message: err.reason ?? String(err.message ?? e).split('\n')[0], line };
-  }
+  const { data, body, bodyLine } = parsed.value;
+  return { ok: true, value: { data, body, bodyLine, fieldLines: fieldLinesOf(text), problems } };
 }
 
 const KEY_VALUE = /^(\s*(?:-\s+)?)([A-Za-z0-9_.-]+):[ \t]+(.*?)\s*$/;
@@ -116,10 +94,4 @@ function fieldLinesOf(text: string): Record<string, number> {
     if (nested && top === 'metadata') out[`metadata.${nested[1]}`] ??= i + 1;
   }
   return out;
-}
-
-function countNewlines(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
-  return n;
 }

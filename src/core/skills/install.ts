@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import { readFrontmatter, normalizeText } from './frontmatter';
+import { readRepoFileSync, skillBoundary } from '../files';
 import { isValidSkillName } from './names';
 import type { SkillProblem } from './types';
 import { errorCount, validateSkillText } from './validate';
@@ -56,7 +57,7 @@ export async function installSkill(options: InstallOptions): Promise<InstallResu
       }
     }
     const folder = pickSkillFolder(root, options.name, options.source);
-    const text = normalizeText(readFileSync(path.join(folder, 'SKILL.md'), 'utf8'));
+    const text = normalizeText(readRepoFileSync(folder, 'SKILL.md', { kind: 'skill', boundary: skillBoundary(path.basename(folder)) }).text);
     const fm = readFrontmatter(text);
     const declared = fm.ok && typeof fm.value.data.name === 'string' ? fm.value.data.name : '';
     const name = isValidSkillName(declared) ? declared : path.basename(folder);

@@ -1,3 +1,4 @@
+import { sentenceAt } from '../text';
 import { normalizeText, readFrontmatter } from './frontmatter';
 import type { Skill, SkillChunk, SkillProblem, SkillSection, SkillSource } from './types';
 
@@ -239,6 +240,6 @@ function useWhenOf(metadata: Record<string, unknown>, description: string): stri
   const declared = metadata['use-when'] ?? metadata.useWhen ?? metadata.use_when;
   if (Array.isArray(declared)) return declared.map((x) => scalarText(x)).filter(Boolean).join('; ') || undefined;
   if (scalarText(declared)) return scalarText(declared);
-  const m = /\b((?:use|load|read)\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:when|whenever|before|for)\b[^.]*(?:\.|$))/i.exec(description);
-  return m ? m[1].trim() : undefined;
+  const m = /\b(?:use|load|read)\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:when|whenever|before|for)\b/i.exec(description);
+  return m ? sentenceAt(description, m.index).trim() : undefined;
 }

@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../errors';
+import { readRepoFileSync } from '../files';
 import { type Logger, silentLogger } from '../log';
 import type { Workspace } from '../workspace';
+import { scanSkillRoot, type PassedOver } from './discover';
 import { closestNames } from './names';
 import { parseSkill, slugOf, type ParsedSkill } from './parse';
 import type { ShadowedSkill, Skill, SkillSource, SkippedSkill } from './types';
@@ -49,6 +51,8 @@ interface Candidate {
   folderName: string;
   file: string;
   statKey: string;
+  /** Set when the skill file is not named exactly SKILL.md. */
+  warning?: string;
 }
 
 /** The registry of a workspace, created on first use and disposed with the workspace. */
@@ -73,7 +77,11 @@ export class SkillRegistry {
   private versionCounter = 0;
   private folderKeys = new Map<string, string>();
 
+  /** Workspace skills are read only from inside the workspace (a skill folder linked to elsewhere is skipped). */
+  private readonly root: string | undefined;
+
   constructor(options: SkillRegistryOptions) {
+    this.root = options.root;
     this.log = options.log ?? silentLogger;
     this.pollMs = options.pollMs ?? 2000;
     this.sources = defaultSources(options.root, options.bundledDir);
@@ -100,10 +108,10 @@ export class SkillRegistry {
     const skill = this.get(name);
     if (skill) return skill;
     const names = this.list().map((s) => s.name);
-    const available = closestNames(name, names);
+    const available = closestNames(name.slice(0, 128), names, 5);
     throw new AutoSnippetError(
       'SKILL_NOT_FOUND',
-      `No skill named "${name}".${available.length ? ` Closest: ${available.slice(0, 5).join(', ')}.` : ' No skills are installed.'}`,
+      `No skill named "${name}".${available.length ? ` Closest: ${available.join(', ')}.` : ' No skills are installed.'}`,
       'Call list_skills (or search_skills with the task in words) and use a name it returns.',
       { name, available },
     );
@@ -177,45 +185,35 @@ export class SkillRegistry {
   }
 
   private current(): Snapshot {
-    const candidates = this.scan();
-    const signature = candidates.map((c) => `${c.file}|${c.statKey}`).join('\n');
+    const { candidates, passedOver } = this.scan();
+    const signature = [...candidates.map((c) => `${c.file}|${c.statKey}`), ...passedOver.map((p) => `${p.path}|${p.reason}`)].join('\n');
     if (this.snapshot && signature === this.signature) return this.snapshot;
     const previous = this.snapshot;
     this.signature = signature;
-    this.snapshot = this.build(candidates);
+    this.snapshot = this.build(candidates, passedOver);
     this.versionCounter++;
     if (previous) this.emit(previous, this.snapshot);
     return this.snapshot;
   }
 
-  private scan(): Candidate[] {
-    const out: Candidate[] = [];
+  /** Skill folders of every source (a bounded recursive scan), and what was passed over with its reason. */
+  private scan(): { candidates: Candidate[]; passedOver: (PassedOver & { source: SkillSource })[] } {
+    const candidates: Candidate[] = [];
+    const passedOver: (PassedOver & { source: SkillSource })[] = [];
     for (const source of this.sources) {
-      let names: string[];
-      try {
-        names = readdirSync(source.dir).sort();
-      } catch {
-        continue;
+      const scan = scanSkillRoot(source.dir);
+      for (const f of scan.found) {
+        candidates.push({ source, dir: f.dir, folderName: f.folderName, file: f.file, statKey: `${f.stats.ino}:${f.stats.size}:${f.stats.mtimeMs}`, warning: f.warning });
       }
-      for (const folderName of names) {
-        if (folderName.startsWith('.')) continue;
-        const dir = path.join(source.dir, folderName);
-        const file = path.join(dir, 'SKILL.md');
-        try {
-          const st = statSync(file);
-          if (st.isFile()) out.push({ source, dir, folderName, file, statKey: `${st.ino}:${st.size}:${st.mtimeMs}` });
-        } catch {
-          // not a skill folder
-        }
-      }
+      for (const p of scan.passedOver) passedOver.push({ ...p, source });
     }
-    return out;
+    return { candidates, passedOver };
   }
 
-  private build(candidates: Candidate[]): Snapshot {
+  private build(candidates: Candidate[], passedOver: (PassedOver & { source: SkillSource })[]): Snapshot {
     const seenFiles = new Set<string>();
     const skills: Skill[] = [];
-    const skipped: SkippedSkill[] = [];
+    const skipped: SkippedSkill[] = passedOver.map((p) => ({ dir: p.path, file: p.path, source: p.source, reason: p.reason, problems: [], folder: true }));
     for (const c of candidates) {
       seenFiles.add(c.file);
       const result = this.parseCached(c);
@@ -261,9 +259,11 @@ export class SkillRegistry {
     if (hit && hit.statKey === c.statKey && !hit.result.ok) return hit.result;
     let result: ParsedSkill;
     try {
-      result = parseSkill({ text: readFileSync(c.file, 'utf8'), file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
+      const within = c.source.id === 'bundled' || !this.root ? c.source.dir : this.root;
+      result = parseSkill({ text: readRepoFileSync(within, c.file, { kind: 'skill' }).text, file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
+      if (c.warning && result.ok) result.skill.problems.unshift({ severity: 'warning', rule: 'skill-file-name', message: c.warning, line: 1 });
     } catch (e) {
-      result = { ok: false, reason: `SKILL.md could not be read: ${(e as Error).message}`, problems: [] };
+      result = { ok: false, reason: `SKILL.md was not read: ${(e as Error).message}`, problems: [] };
     }
     this.parsed.set(c.file, { statKey: c.statKey, result });
     return result;

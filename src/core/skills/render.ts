@@ -1,13 +1,12 @@
 import { AutoSnippetError } from '../errors';
+import { cutAtWord, sentenceAt } from '../text';
 import { findSection, sectionText } from './parse';
 import type { TokenCounter } from './tokens';
 import type { Skill, SkillResource, SkillSection } from './types';
 
 /** One sentence that says what a skill is for, for catalogs (level 1). */
 export function summaryOf(skill: Pick<Skill, 'description'>, maxChars = 160): string {
-  const d = skill.description.replace(/\s+/g, ' ').trim();
-  const first = /^(.+?[.!?])(\s|$)/.exec(d)?.[1] ?? d;
-  return first.length <= maxChars ? first : `${first.slice(0, maxChars - 1).replace(/\s+\S*$/, '')}…`;
+  return cutAtWord(sentenceAt(skill.description.replace(/\s+/g, ' ').trim()), maxChars);
 }
 
 export interface CatalogOptions {
@@ -80,6 +79,31 @@ export function renderCatalog(skills: readonly Skill[], counter: TokenCounter, o
   }
   const note = omissionNote(skills.map((s) => s.name), format);
   return { text: note, tokens: counter.count(note), included: [], shortened: [], omitted: skills.map((s) => s.name) };
+}
+
+/**
+ * The order skills take in a prompt's catalog: the project's own skills, then the bundled ones (the
+ * skills of this tool), then those of other clients' folders, which can number in the hundreds. A
+ * budget that runs out then leaves out a cloned collection, not the skills the rules name.
+ */
+export function catalogOrder(skills: readonly Skill[]): Skill[] {
+  const rank = (s: Skill) => (s.source.id === 'project' ? 0 : s.source.id === 'bundled' ? 1 : 2);
+  return skills.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
+}
+
+/**
+ * A search's answer as an `<available-skills>` block for a prompt: each match with its location and
+ * confidence, or a comment saying that no skill fits (and how near the best came).
+ */
+export function renderRoutingXml(routing: { matches: { skill: Skill; confidence: number }[]; noMatch: boolean; nearest?: { skill: Skill; confidence: number } }): string {
+  const lines = routing.matches.map(
+    (m) => `<skill><name>${escapeXml(m.skill.name)}</name><description>${escapeXml(m.skill.description)}</description><location>${escapeXml(m.skill.file)}</location><confidence>${m.confidence}</confidence></skill>`,
+  );
+  if (routing.noMatch) {
+    const nearest = routing.nearest ? ` The nearest, ${routing.nearest.skill.name}, has confidence ${routing.nearest.confidence}.` : '';
+    lines.push(`<!-- No skill fits this task.${escapeXml(nearest)} Do it without a skill. -->`);
+  }
+  return wrapCatalog(lines, 'xml');
 }
 
 /** One skill's line of the catalog. */

@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError } from '../errors';
+import { looksBinary, readRepoBytesSync, skillBoundary } from '../files';
 import type { ResourceKind, Skill, SkillResource } from './types';
 
 const MAX_LISTED = 500;
@@ -111,9 +112,10 @@ export function readSkillFile(skill: Pick<Skill, 'name' | 'dir'>, relPath: strin
   if (st.size > maxBytes) {
     throw new AutoSnippetError('BUDGET_EXCEEDED', `"${rel}" is ${st.size} bytes, more than the ${maxBytes} that can be read at once.`, 'Open the file from the skill folder directly.', { skill: skill.name, path: rel, size: st.size });
   }
-  const bytes = readFileSync(real);
+  // The safe reader: a FIFO or device in the folder is refused (NOT_A_REGULAR_FILE) instead of blocking.
+  const bytes = readRepoBytesSync(skill.dir, rel, { kind: 'skill-resource', maxBytes, boundary: skillBoundary(skill.name) }).bytes;
   const mimeType = mimeTypeOf(rel);
-  if (isBinary(bytes)) {
+  if (looksBinary(bytes)) {
     return { path: rel, size: st.size, binary: true, mimeType, base64: options.allowBinary ? bytes.toString('base64') : undefined };
   }
   return { path: rel, size: st.size, binary: false, mimeType, text: bytes.toString('utf8') };
@@ -131,12 +133,6 @@ function realInside(root: string, abs: string): string | undefined {
 function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-function isBinary(bytes: Buffer): boolean {
-  const n = Math.min(bytes.length, 8000);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
 }
 
 const MIME: Record<string, string> = {

@@ -1,167 +1,280 @@
+import { analyze, Bm25fIndex, englishGlosses, HashedNgramEmbedder, isStopword, stem, tokenize, type Bm25fField } from '../text';
 import type { Skill } from './types';
 
-/** Field weights: the description is the author's own routing text, so it weighs most; the body least. */
-export const FIELD_WEIGHTS = { name: 2, description: 3, chunks: 2, headings: 2, body: 1 } as const;
-type Field = keyof typeof FIELD_WEIGHTS;
-const FIELDS = Object.keys(FIELD_WEIGHTS) as Field[];
-const LENGTH_NORMALIZATION: Record<Field, number> = { name: 0.3, description: 0.6, chunks: 0.6, headings: 0.6, body: 0.75 };
-const K1 = 1.2;
+/**
+ * Field weights and length normalisation of skill search (BM25F). The description and `use-when`
+ * lines are the author's own routing text; the name is short and telling; headings and chunk
+ * descriptions say what the body covers; the body is long and weighs least. Measured on the routing
+ * evaluation (bench/skill-routing.bench.ts), tuned on its tuning half.
+ */
+export const SKILL_FIELDS = {
+  name: { weight: 5, b: 0.3 },
+  description: { weight: 1, b: 0.5 },
+  useWhen: { weight: 1, b: 0.5 },
+  headings: { weight: 0.5, b: 0.5 },
+  chunks: { weight: 1, b: 0.5 },
+  body: { weight: 0.3, b: 0.75 },
+} satisfies Record<string, Bm25fField>;
+export type SkillField = keyof typeof SKILL_FIELDS;
+
+/**
+ * Calibration of the confidence: a logistic function of a match's features (`ConfidenceFeatures`),
+ * fitted on the evaluation's tuning half to "the best match is the right skill"
+ * (bench/skill-routing/tune.ts). `NO_MATCH_BELOW` is the threshold chosen there: the most
+ * off-topic requests recognised with at most 5% of the answerable ones refused.
+ */
+export const CONFIDENCE_MODEL = { bias: -3.4, coverage: 6.98, strength: 2.38, gap: 3.94, similarity: 10.6 };
+
+/**
+ * The semantic signal: offline hashed word and character-trigram vectors with a small table of
+ * programming synonyms (the recipe index's embedder) over each skill's name, description and
+ * `use-when` lines, fused with BM25F by reciprocal rank (constant `k`, weight of the semantic list).
+ */
+export const SEMANTIC = { dimensions: 1024, k: 5, weight: 0.5, shortlist: 50, floor: 0.1 };
+const embedder = new HashedNgramEmbedder(SEMANTIC.dimensions);
+export const NO_MATCH_BELOW = 0.29;
 
 export interface SkillMatch {
   skill: Skill;
-  /** BM25 score (field-weighted); higher is better, comparable within one query only. */
+  /** The fused rank score against the best possible one, in (0, 1]; comparable within one query only. */
   score: number;
+  /** How sure the ranking is that this skill fits the task, in [0, 1]; comparable across queries. */
+  confidence: number;
   /** The words of the query that matched, as the query wrote them. */
   matchedTerms: string[];
 }
 
-interface DocStats {
-  skill: Skill;
-  tf: Record<Field, Map<string, number>>;
-  len: Record<Field, number>;
+export interface SkillRouting {
+  matches: SkillMatch[];
+  /** No skill's confidence clears the threshold: no skill fits this task. */
+  noMatch: boolean;
+  nearest?: SkillMatch;
 }
 
 /**
- * Field-weighted BM25 over a set of skills: each field (name, description, chunk descriptions,
- * headings, body) is scored as its own BM25 with its own document frequencies, and the scores are
- * summed with the field weights. Per-field frequencies matter here: a word every skill's body uses
- * ("candidates") is still rare, and telling, in names. Built once per registry snapshot; a query
- * costs a pass over the documents that contain one of its terms.
+ * Skill search over one snapshot of the registry: BM25F over name, description, `use-when`, headings,
+ * chunk descriptions and body, with the shared analyser (Unicode words, CJK bigrams, stopwords,
+ * Porter2 stems, English glosses of Chinese words), fused with the semantic signal. Built once per
+ * snapshot; a query costs a pass over the postings of its terms and one sparse dot product per skill.
  */
 export class SkillSearchIndex {
-  private readonly docs: DocStats[];
-  private readonly df = {} as Record<Field, Map<string, number>>;
-  private readonly postings = new Map<string, number[]>();
-  private readonly avgLen: Record<Field, number>;
+  private readonly index: Bm25fIndex<SkillField>;
+  /** The routing text's vector of each skill, `embedder.dimensions` per skill; absent when the semantic signal is off. */
+  private readonly semantic?: Float32Array;
 
-  constructor(skills: readonly Skill[]) {
-    this.docs = skills.map(statsOf);
-    const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
-    for (const f of FIELDS) this.df[f] = new Map();
-    this.docs.forEach((d, i) => {
-      const terms = new Set<string>();
-      for (const f of FIELDS) {
-        totals[f] += d.len[f];
-        for (const t of d.tf[f].keys()) {
-          terms.add(t);
-          this.df[f].set(t, (this.df[f].get(t) ?? 0) + 1);
-        }
-      }
-      for (const t of terms) {
-        let list = this.postings.get(t);
-        if (!list) this.postings.set(t, (list = []));
-        list.push(i);
-      }
-    });
-    const n = Math.max(1, this.docs.length);
-    this.avgLen = Object.fromEntries(FIELDS.map((f) => [f, Math.max(1, totals[f] / n)])) as Record<Field, number>;
+  constructor(
+    readonly skills: readonly Skill[],
+    fields: Record<SkillField, Bm25fField> = SKILL_FIELDS,
+    options: { semantic?: boolean } = {},
+  ) {
+    this.index = new Bm25fIndex(fields, skills.map(skillTerms));
+    if (options.semantic ?? true) {
+      this.semantic = new Float32Array(skills.length * embedder.dimensions);
+      skills.forEach((s, i) => this.semantic!.set(embedder.embedOne(routingText(s)), i * embedder.dimensions));
+    }
   }
 
   search(query: string, limit = 5): SkillMatch[] {
-    const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    const n = this.docs.length;
-    const scores = new Map<number, { score: number; matched: Set<string> }>();
-    for (const { term, original } of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const idf = FIELDS.map((f) => {
-        const df = this.df[f].get(term) ?? 0;
-        return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      });
-      for (const i of list) {
-        const d = this.docs[i];
-        let score = 0;
-        FIELDS.forEach((f, k) => {
-          const tf = d.tf[f].get(term);
-          if (!tf) return;
-          const b = LENGTH_NORMALIZATION[f];
-          score += FIELD_WEIGHTS[f] * idf[k] * ((tf * (K1 + 1)) / (tf + K1 * (1 - b + (b * d.len[f]) / this.avgLen[f])));
-        });
-        if (score === 0) continue;
-        let entry = scores.get(i);
-        if (!entry) scores.set(i, (entry = { score: 0, matched: new Set() }));
-        entry.score += score;
-        entry.matched.add(original);
-      }
-    }
-    return [...scores.entries()]
-      .map(([i, e]) => ({ skill: this.docs[i].skill, score: Math.round(e.score * 1000) / 1000, matchedTerms: [...e.matched] }))
-      .sort((a, b) => b.score - a.score || a.skill.name.localeCompare(b.skill.name))
-      .slice(0, Math.max(0, limit));
+    return this.rank(query).slice(0, Math.max(0, limit));
   }
+
+  /**
+   * The answer a caller acts on: the best `limit` matches, each with its confidence, when some skill's
+   * confidence clears `threshold`; else `noMatch` (and `nearest`, the best there was, to say how far
+   * off it is).
+   */
+  route(query: string, limit = 5, threshold = NO_MATCH_BELOW): SkillRouting {
+    const ranked = this.rank(query);
+    if (!ranked.some((m) => m.confidence >= threshold)) return { matches: [], noMatch: true, nearest: ranked[0] };
+    return { matches: ranked.slice(0, Math.max(0, limit)), noMatch: false };
+  }
+
+  /** Every skill that shares a term with the query, best first, each with its confidence. */
+  rank(query: string): SkillMatch[] {
+    return this.scored(query).map(({ match }) => match);
+  }
+
+  /** The ranking with the features the confidence is computed from (for the evaluation's tuning). */
+  explain(query: string): ({ name: string } & ConfidenceFeatures)[] {
+    return this.scored(query).map(({ match, features }) => ({ name: match.skill.name, ...features }));
+  }
+
+  private scored(query: string): { match: SkillMatch; features: ConfidenceFeatures }[] {
+    const { terms, originals, weights, glosses } = skillQuery(query);
+    if (terms.length === 0) return [];
+    const lexical = this.index.score(terms, weights).sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const semantic = this.semantic ? this.similarities(glosses.length ? `${query}\n${glosses.join(' ')}` : query) : [];
+    if (lexical.length === 0 && semantic.length === 0) return [];
+
+    // Reciprocal rank fusion of the two rankings; a skill only one of them finds still ranks.
+    const fused = new Map<number, { rrf: number; lexical?: (typeof lexical)[number]; similarity: number }>();
+    const similarity = new Map(semantic.map((s) => [s.doc, s.similarity]));
+    const entry = (doc: number) => {
+      let e = fused.get(doc);
+      if (!e) fused.set(doc, (e = { rrf: 0, similarity: similarity.get(doc) ?? 0 }));
+      return e;
+    };
+    lexical.forEach((m, r) => {
+      const e = entry(m.doc);
+      e.rrf += 1 / (SEMANTIC.k + r + 1);
+      e.lexical = m;
+    });
+    semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
+    const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
+    const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
+    // When Chinese words were translated, the skills are read through the translation: the Chinese
+    // terms themselves, which English skills lack, do not count against the coverage.
+    const totalIdf = [...idf.entries()].reduce((a, [t, v]) => a + (glosses.length && HAN.test(t) && !this.index.documentFrequency(t) ? 0 : v), 0) || 1;
+    const ceiling = this.index.maxScore(terms) || 1;
+    const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0)) / (SEMANTIC.k + 1);
+    return ranked.map(([doc, e], i) => {
+      // Coverage: the idf-weighted share of the query the skill has. Strength: its BM25F score against
+      // the most any skill could score on these terms. Gap: how far its fused score stands above the
+      // best other skill's. Similarity: how close its description is to the query, word-shape-wise.
+      const other = ranked[i === 0 ? 1 : 0]?.[1].rrf ?? 0;
+      const features: ConfidenceFeatures = {
+        coverage: (e.lexical?.terms ?? []).reduce((s, t) => s + (idf.get(t) ?? 0), 0) / totalIdf,
+        strength: (e.lexical?.score ?? 0) / ceiling,
+        gap: Math.max(0, (e.rrf - other) / bestFused),
+        similarity: Math.max(0, e.similarity),
+      };
+      const match: SkillMatch = {
+        skill: this.skills[doc],
+        score: Math.round((e.rrf / bestFused) * 1000) / 1000,
+        confidence: confidenceOf(features),
+        matchedTerms: [...new Set((e.lexical?.terms ?? []).map((t) => originals.get(t) ?? t))],
+      };
+      return { match, features };
+    });
+  }
+
+  /** Cosine similarity of the query with every skill's routing text, highest first (those above the floor). */
+  private similarities(query: string): { doc: number; similarity: number }[] {
+    const q = embedder.embedOne(query);
+    // The query's vector is sparse (a few hundred features of its words): loop over those only.
+    const nonZero: number[] = [];
+    for (let d = 0; d < q.length; d++) if (q[d] !== 0) nonZero.push(d);
+    const vectors = this.semantic!;
+    const dims = embedder.dimensions;
+    const out: { doc: number; similarity: number }[] = [];
+    for (let doc = 0, offset = 0; doc < this.skills.length; doc++, offset += dims) {
+      let dot = 0;
+      for (const d of nonZero) dot += q[d] * vectors[offset + d];
+      if (dot >= SEMANTIC.floor) out.push({ doc, similarity: dot });
+    }
+    return out.sort((a, b) => b.similarity - a.similarity || a.doc - b.doc);
+  }
+
+  /** A term no skill uses still counts in the query's total: it is what the skills lack. */
+  private unknownAwareIdf(term: string): number {
+    return this.index.documentFrequency(term) ? this.index.idf(term) : Math.log(1 + (this.index.size + 0.5) / 0.5);
+  }
+}
+
+export interface ConfidenceFeatures {
+  coverage: number;
+  strength: number;
+  gap: number;
+  similarity: number;
+}
+
+/** The calibrated probability that a skill fits, from its features (logistic model fitted on the evaluation). */
+export function confidenceOf(f: ConfidenceFeatures, model: typeof CONFIDENCE_MODEL = CONFIDENCE_MODEL): number {
+  const z = model.bias + model.coverage * f.coverage + model.strength * Math.min(1, f.strength) + model.gap * Math.min(1, f.gap) + model.similarity * f.similarity;
+  return Math.round(1000 / (1 + Math.exp(-z))) / 1000;
 }
 
 // One index per snapshot of the registry's skill list (the array is replaced when anything changes).
 const indexes = new WeakMap<readonly Skill[], SkillSearchIndex>();
 
-export function searchSkills(skills: readonly Skill[], query: string, limit = 5): SkillMatch[] {
+export function skillSearchIndex(skills: readonly Skill[]): SkillSearchIndex {
   let index = indexes.get(skills);
   if (!index) indexes.set(skills, (index = new SkillSearchIndex(skills)));
-  return index.search(query, limit);
+  return index;
 }
 
-function statsOf(skill: Skill): DocStats {
-  const text: Record<Field, string> = {
+const BODY_CHARS = 4000;
+const HAN = /\p{Script=Han}/u;
+
+/** The text of each field of a skill, as the index sees it. */
+function skillFieldText(skill: Skill): Record<SkillField, string> {
+  return {
     name: skill.name,
     description: skill.description,
-    chunks: skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n'),
+    useWhen: useWhenLines(skill).join('\n'),
     headings: skill.sections.map((s) => s.heading).join('\n'),
-    body: skill.level2Body,
+    chunks: skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n'),
+    // What routes is the start of a body (purpose, steps); the rest of a long body adds cost, not signal.
+    body: skill.level2Body.slice(0, BODY_CHARS),
   };
-  const tf = {} as Record<Field, Map<string, number>>;
-  const len = {} as Record<Field, number>;
-  for (const f of FIELDS) {
-    const m = new Map<string, number>();
-    const tokens = tokenize(text[f]);
-    for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
-    tf[f] = m;
-    len[f] = tokens.length;
-  }
-  return { skill, tf, len };
 }
 
-const STOPWORDS = new Set(
-  'a an and are as at be by can do does for from how i in into is it its me my of on or our please should so that the their then there these this to us use using want we what when where which while who why will with you your'.split(' '),
-);
-
-/** Lowercase words with a light suffix stemmer, stopwords removed. */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (!raw || STOPWORDS.has(raw)) continue;
-    out.push(stem(raw));
-  }
-  return out;
+/** What the semantic signal compares a task with: the skill's own routing text. */
+function routingText(skill: Skill): string {
+  return [skill.name.replace(/-/g, ' '), skill.description, ...useWhenLines(skill)].join('\n');
 }
 
-/** The query's terms, plus adjacent pairs joined ("cold start" also looks for "coldstart"). */
-function queryTerms(query: string): { term: string; original: string }[] {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !STOPWORDS.has(w));
-  const out = new Map<string, string>();
+function skillTerms(skill: Skill): Record<SkillField, string[]> {
+  const text = skillFieldText(skill);
+  return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, analyze(t)])) as Record<SkillField, string[]>;
+}
+
+/** `metadata.use-when` as lines (a list or one string). */
+function useWhenLines(skill: Pick<Skill, 'metadata'>): string[] {
+  const v = skill.metadata['use-when'];
+  if (Array.isArray(v)) return v.map(String);
+  return typeof v === 'string' ? [v] : [];
+}
+
+/**
+ * The query's terms, plus adjacent words joined ("cold start" also looks for "coldstart"), and for
+ * each term the word the query wrote.
+ */
+export function skillQuery(query: string): { terms: string[]; originals: Map<string, string>; weights: Map<string, number>; glosses: string[] } {
+  const originals = new Map<string, string>();
+  const weights = new Map<string, number>();
+  const words = tokenize(query).filter((w) => !isStopword(w));
   words.forEach((w, i) => {
-    out.set(stem(w), out.get(stem(w)) ?? w);
+    const t = stem(w);
+    if (!originals.has(t)) originals.set(t, w);
     const next = words[i + 1];
-    if (next) {
+    if (next && /^[a-z]+$/.test(w + next)) {
       const joined = stem(w + next);
-      if (!out.has(joined)) out.set(joined, `${w} ${next}`);
+      if (!originals.has(joined)) originals.set(joined, `${w} ${next}`);
     }
   });
-  return [...out.entries()].map(([term, original]) => ({ term, original }));
+  // Chinese words also look for their English glosses, at a lower weight: the skills are mostly English.
+  const glosses = englishGlosses(query);
+  for (const g of glosses) {
+    const t = stem(g);
+    if (isStopword(g) || originals.has(t)) continue;
+    originals.set(t, g);
+    weights.set(t, GLOSS_WEIGHT);
+  }
+  return { terms: [...originals.keys()].slice(0, 64), originals, weights, glosses };
 }
 
-/** Strips common English endings, then a final "e", so write/writes/writing/written… meet at "writ". */
-function stem(w: string): string {
-  if (w.length <= 3 || /\d/.test(w)) return w;
-  let s = w;
-  if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
-  else if (s.endsWith('ing') && s.length > 5) s = undouble(s.slice(0, -3));
-  else if (s.endsWith('ed') && s.length > 4) s = undouble(s.slice(0, -2));
-  else if (/(ss|x|ch|sh)es$/.test(s)) s = s.slice(0, -2);
-  else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && !s.endsWith('is')) s = s.slice(0, -1);
-  return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s;
-}
+/** How much a term that came from translating a Chinese word counts against one the query wrote. */
+export const GLOSS_WEIGHT = 0.3;
 
-function undouble(w: string): string {
-  return /([^aeiouls])\1$/.test(w) ? w.slice(0, -1) : w;
+/** Token budget of the catalog a model chooses from in `search_skills {mode: "llm"}`. */
+export const LLM_CATALOG_TOKENS = 6000;
+export const LLM_SHORTLIST = 30;
+
+/**
+ * The skills a model chooses from: the whole level-1 catalog when it fits `LLM_CATALOG_TOKENS`, else
+ * the 30 best by the ranking, topped up in catalog order (project and bundled skills first) when the
+ * ranking finds fewer, so a request in words the skills do not use still reaches the model.
+ */
+export function llmCandidates(skills: readonly Skill[], query: string, counter: { count(text: string): number }, budget = LLM_CATALOG_TOKENS): Skill[] {
+  const catalogTokens = skills.reduce((n, s) => n + counter.count(`- ${s.name}: ${s.description}`) + 1, 0);
+  if (catalogTokens <= budget) return [...skills];
+  const ranked = skillSearchIndex(skills).rank(query).slice(0, LLM_SHORTLIST).map((m) => m.skill);
+  const chosen = new Set(ranked);
+  const rank = (s: Skill) => (s.source.id === 'project' ? 0 : s.source.id === 'bundled' ? 1 : 2);
+  for (const s of [...skills].sort((a, b) => rank(a) - rank(b))) {
+    if (chosen.size >= LLM_SHORTLIST) break;
+    chosen.add(s);
+  }
+  return [...chosen];
 }

@@ -96,6 +96,8 @@ export interface SkippedSkill {
   source: SkillSource;
   reason: string;
   problems: SkillProblem[];
+  /** `file` is a folder the scan passed over (too deep, unreadable), not a skill file that failed to load. */
+  folder?: boolean;
 }
 
 /** A skill hidden by one of the same name from a source of higher precedence. */

@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRepoFileSync, skillBoundary } from '../files';
 import path from 'node:path';
+import { scanSkillRoot, skillFileIn } from './discover';
 import { normalizeText, readFrontmatter } from './frontmatter';
 import { nameProblems } from './names';
 import { parseBody } from './parse';
@@ -105,45 +107,34 @@ export interface SkillValidation {
   problems: SkillProblem[];
 }
 
-export function validateSkillFolder(dir: string, options: ValidateOptions = {}): SkillValidation {
-  const file = path.join(dir, 'SKILL.md');
+export function validateSkillFolder(dir: string, options: ValidateOptions = {}, file = path.join(dir, 'SKILL.md'), warning?: string): SkillValidation {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRepoFileSync(dir, path.basename(file), { kind: 'skill', boundary: skillBoundary(path.basename(dir)) }).text;
   } catch (e) {
     return { file, dir, problems: [{ severity: 'error', rule: 'skill-file', message: `SKILL.md could not be read: ${(e as Error).message}` }] };
   }
-  return { file, dir, problems: validateSkillText(text, path.basename(dir), options) };
+  const problems = validateSkillText(text, path.basename(dir), options);
+  if (warning) problems.unshift({ severity: 'warning', rule: 'skill-file-name', message: warning, line: 1 });
+  return { file, dir, problems };
 }
 
 /**
- * Validates what a folder holds: a skill (it has SKILL.md), a folder of skills, or a workspace (its
- * `.autosnippet/skills`, `.github/skills`, `.claude/skills`, `.agents/skills`).
+ * Validates what a folder holds: a skill (it has SKILL.md), a workspace (its `.autosnippet/skills`,
+ * `.github/skills`, `.claude/skills`, `.agents/skills`), or a folder of skills, found by the same
+ * bounded recursive scan as the registry (plain files such as a README are passed over).
  */
 export function validateSkillsIn(dir: string, options: ValidateOptions = {}): SkillValidation[] {
   const folders = skillFoldersIn(dir);
-  const knownNames = new Set([...folders.map((f) => path.basename(f)), ...(options.knownNames ?? [])]);
-  return folders.map((f) => validateSkillFolder(f, { knownNames }));
+  const knownNames = new Set([...folders.map((f) => path.basename(f.dir)), ...(options.knownNames ?? [])]);
+  return folders.map((f) => validateSkillFolder(f.dir, { knownNames }, f.file, f.warning));
 }
 
-export function skillFoldersIn(dir: string): string[] {
-  if (existsSync(path.join(dir, 'SKILL.md'))) return [dir];
-  const children = childSkillFolders(dir);
-  if (children.length) return children;
-  return WORKSPACE_SKILL_FOLDERS.flatMap((f) => childSkillFolders(path.join(dir, ...f.dir.split('/'))));
-}
-
-function childSkillFolders(dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => !n.startsWith('.'))
-    .map((n) => path.join(dir, n))
-    .filter((p) => statSync(path.join(p, 'SKILL.md'), { throwIfNoEntry: false })?.isFile());
+export function skillFoldersIn(dir: string): { dir: string; file: string; warning?: string }[] {
+  const own = skillFileIn(dir);
+  if (own.file) return [{ dir, file: own.file, warning: own.warning }];
+  const roots = WORKSPACE_SKILL_FOLDERS.map((f) => path.join(dir, ...f.dir.split('/'))).filter((r) => existsSync(r));
+  return (roots.length ? roots : [dir]).flatMap((r) => scanSkillRoot(r).found);
 }
 
 export function errorCount(problems: readonly SkillProblem[]): number {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AutoSnippetError, ErrorCode } from '../errors';
 
 /**
  * A file's identity for change detection: device, inode, size and change times. A rename over the
@@ -66,12 +67,47 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array): Promis
   await fsyncDir(target);
 }
 
+/**
+ * Throws a clear STORE_UNAVAILABLE when something other than a regular file sits where the store
+ * keeps one (a folder named like the database, a FIFO…). Nothing there is fine.
+ */
+export function assertFileOrMissing(p: string, what: string): void {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (!st || st.isFile()) return;
+  const kind = st.isDirectory() ? 'a folder' : 'not a regular file';
+  throw new AutoSnippetError(
+    ErrorCode.StoreUnavailable,
+    `The ${what} path ${p} is ${kind}; AutoSnippet keeps its ${what} in a file there.`,
+    `Move or rename ${p} (AutoSnippet never deletes it), then try again.`,
+    { path: p },
+  );
+}
+
+function asideName(p: string, label: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  let target = `${p}.${label}-${stamp}`;
+  for (let i = 1; fs.existsSync(target); i++) target = `${p}.${label}-${stamp}-${i}`;
+  return target;
+}
+
 /** Renames `p` to `<p>.corrupt-<timestamp>` (never deletes it) and returns the new path. */
 export function moveAside(p: string): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  let target = `${p}.corrupt-${stamp}`;
-  for (let i = 1; fs.existsSync(target); i++) target = `${p}.corrupt-${stamp}-${i}`;
+  const target = asideName(p, 'corrupt');
   fs.renameSync(p, target);
+  return target;
+}
+
+/** Copies the bytes of `p` from offset `from` on to `<p>.torn-<timestamp>`, durably, and returns that path. */
+export async function saveTailAside(p: string, from: number): Promise<string> {
+  const bytes = (await fs.promises.readFile(p)).subarray(from);
+  const target = asideName(p, 'torn');
+  const fh = await fs.promises.open(target, 'wx');
+  try {
+    await fh.writeFile(bytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
   return target;
 }
 

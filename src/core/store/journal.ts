@@ -1,45 +1,58 @@
 /**
  * The write-ahead journal beside the database image: one framed record per committed transaction.
  *
- * File layout: a 32-byte header, then records.
- *   header: "ASJ1" | id (8) | lineage (8) | baseSeq (u64) | crc32 of the preceding 28 bytes
+ * File layout: a header, then records.
+ *   header v2 (48 bytes): "ASJ2" | id (8) | lineage (8) | baseSeq (u64) | image size (u64) | image crc32 (u32)
+ *                         | 4 zero bytes | crc32 of the preceding 44 bytes
+ *   header v1 (32 bytes, still read): "ASJ1" | id (8) | lineage (8) | baseSeq (u64) | crc32 of the preceding 28 bytes
  *   record: "ASR1" | payload length (u32) | crc32 of seq+payload (u32) | seq (u64) | payload (JSON)
  * `id` changes whenever the journal is replaced, so a reader's cached offset is never applied to
  * another file. `lineage` names the database the journal belongs to; `baseSeq` is the image's
- * sequence when the journal was started. Records carry global, contiguous sequence numbers.
+ * sequence when the journal was started, and the image's size and checksum let a reader verify
+ * every byte of the image it continues without SQLite's slow page walk. Records carry global,
+ * contiguous sequence numbers.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import type { SqlParams, SqlValue } from './types';
 import { fileKey, fsyncDir, tempPathFor } from './files';
 
-export const JOURNAL_HEADER_BYTES = 32;
+/** Size of the header this version writes; a v1 journal's records start at 32. */
+export const JOURNAL_HEADER_BYTES = 48;
+const V1_HEADER_BYTES = 32;
 export const RECORD_HEADER_BYTES = 20;
-const HEADER_MAGIC = Buffer.from('ASJ1');
+const HEADER_MAGIC = Buffer.from('ASJ2');
+const V1_HEADER_MAGIC = Buffer.from('ASJ1');
 const RECORD_MAGIC = Buffer.from('ASR1');
 const MAX_RECORD_BYTES = 512 * 1024 * 1024;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (IEEE 802.3), as zlib computes it. */
+/** CRC-32 (IEEE 802.3) by zlib; `zlib.crc32` exists from Node 20.15 (see `crc32Missing`). */
 export function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return zlib.crc32(bytes) >>> 0;
+}
+
+/** Node older than 20.15 has no zlib.crc32: say so plainly instead of failing on the first commit. */
+export function crc32Missing(): string | undefined {
+  return typeof (zlib as { crc32?: unknown }).crc32 === 'function'
+    ? undefined
+    : `AutoSnippet needs Node.js 20.15 or newer (this is ${process.version}): its database checksums use zlib.crc32.`;
+}
+
+/** The image a journal continues: its size and CRC-32, so a reader can check every byte of it. */
+export interface ImageSum {
+  bytes: number;
+  crc32: number;
 }
 
 export interface JournalHeader {
   id: string;
   lineage: string;
   baseSeq: number;
+  /** The image this journal was started after; absent in v1 journals and when there was none. */
+  image?: ImageSum;
+  /** Where the records start (the header's own size). */
+  size: number;
 }
 
 /** A bound value as stored in JSON: blobs as base64, non-finite numbers by name. */
@@ -69,31 +82,48 @@ export type JournalRead =
       size: number;
       key: string;
       /** Bytes after validEnd that are not a record: a crashed writer's tail, or damage with data after it. */
-      tail?: { kind: 'torn' | 'corrupt'; reason: string };
+      tail?: JournalTail;
     };
+
+/** What follows the last good record. `seq` and `statement` describe the bad record as far as it can be read. */
+export interface JournalTail {
+  kind: 'torn' | 'corrupt';
+  reason: string;
+  /** The commit the bad record claims to be (unverified: its checksum failed or it is incomplete). */
+  seq?: number;
+  /** How the first statement of that commit begins, when its bytes say so. */
+  statement?: string;
+}
 
 export function newJournalId(): string {
   return randomBytes(8).toString('hex');
 }
 
-export function encodeHeader(h: JournalHeader): Buffer {
+export function encodeHeader(h: Omit<JournalHeader, 'size'>): Buffer {
   const buf = Buffer.alloc(JOURNAL_HEADER_BYTES);
   HEADER_MAGIC.copy(buf, 0);
   Buffer.from(h.id, 'hex').copy(buf, 4, 0, 8);
   Buffer.from(h.lineage, 'hex').copy(buf, 12, 0, 8);
   buf.writeBigUInt64LE(BigInt(h.baseSeq), 20);
-  buf.writeUInt32LE(crc32(buf.subarray(0, 28)), 28);
+  buf.writeBigUInt64LE(BigInt(h.image?.bytes ?? 0), 28);
+  buf.writeUInt32LE(h.image?.crc32 ?? 0, 36);
+  buf.writeUInt32LE(crc32(buf.subarray(0, 44)), 44);
   return buf;
 }
 
 function decodeHeader(buf: Buffer): JournalHeader | string {
-  if (buf.length < JOURNAL_HEADER_BYTES) return `journal header is truncated (${buf.length} bytes)`;
-  if (!buf.subarray(0, 4).equals(HEADER_MAGIC)) return 'journal header has the wrong magic number';
-  if (buf.readUInt32LE(28) !== crc32(buf.subarray(0, 28))) return 'journal header checksum mismatch';
+  const v1 = buf.length >= 4 && buf.subarray(0, 4).equals(V1_HEADER_MAGIC);
+  const size = v1 ? V1_HEADER_BYTES : JOURNAL_HEADER_BYTES;
+  if (buf.length < size) return `journal header is truncated (${buf.length} bytes)`;
+  if (!v1 && !buf.subarray(0, 4).equals(HEADER_MAGIC)) return 'journal header has the wrong magic number';
+  if (buf.readUInt32LE(size - 4) !== crc32(buf.subarray(0, size - 4))) return 'journal header checksum mismatch';
+  const imageBytes = v1 ? 0 : Number(buf.readBigUInt64LE(28));
   return {
     id: buf.toString('hex', 4, 12),
     lineage: buf.toString('hex', 12, 20),
     baseSeq: Number(buf.readBigUInt64LE(20)),
+    ...(imageBytes > 0 ? { image: { bytes: imageBytes, crc32: buf.readUInt32LE(36) } } : {}),
+    size,
   };
 }
 
@@ -134,19 +164,28 @@ export function encodeRecord(seq: number, ops: JournalOp[]): Buffer {
 }
 
 /** A bad record is the crashed writer's tail when nothing but zeros (or nothing) follows it. */
-function classifyBadRecord(buf: Buffer, from: number, recordEnd: number, reason: string): { kind: 'torn' | 'corrupt'; reason: string } {
-  for (let i = Math.max(recordEnd, from); i < buf.length; i++) if (buf[i] !== 0) return { kind: 'corrupt', reason };
-  return { kind: 'torn', reason };
+function classifyBadRecord(buf: Buffer, from: number, recordEnd: number, reason: string): JournalTail {
+  for (let i = Math.max(recordEnd, from); i < buf.length; i++) if (buf[i] !== 0) return { kind: 'corrupt', reason, ...describeBadRecord(buf, from) };
+  return { kind: 'torn', reason, ...describeBadRecord(buf, from) };
+}
+
+/** The commit number and first statement of a record that failed its checks, as far as its bytes go. */
+function describeBadRecord(buf: Buffer, at: number): Pick<JournalTail, 'seq' | 'statement'> {
+  if (buf.length - at < RECORD_HEADER_BYTES || !buf.subarray(at, at + 4).equals(RECORD_MAGIC)) return {};
+  const seq = Number(buf.readBigUInt64LE(at + 12));
+  const head = buf.toString('utf8', at + RECORD_HEADER_BYTES, Math.min(buf.length, at + RECORD_HEADER_BYTES + 200));
+  const statement = /^\[\["((?:[^"\\]|\\.){1,80})/.exec(head)?.[1]?.replace(/\s+/g, ' ').trim();
+  return { seq, ...(statement ? { statement } : {}) };
 }
 
 function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { kind: 'ok' }>, 'kind' | 'header' | 'size' | 'key'> {
   const records: JournalRecord[] = [];
   let pos = 0;
-  let tail: { kind: 'torn' | 'corrupt'; reason: string } | undefined;
+  let tail: JournalTail | undefined;
   while (pos < buf.length) {
     const at = `record at offset ${base + pos}`;
     if (buf.length - pos < RECORD_HEADER_BYTES) {
-      tail = { kind: 'torn', reason: `${at}: incomplete header` };
+      tail = { kind: 'torn', reason: `${at}: incomplete header (${buf.length - pos} of ${RECORD_HEADER_BYTES} bytes)` };
       break;
     }
     if (!buf.subarray(pos, pos + 4).equals(RECORD_MAGIC)) {
@@ -156,7 +195,8 @@ function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { ki
     const length = buf.readUInt32LE(pos + 4);
     const end = pos + RECORD_HEADER_BYTES + length;
     if (length > MAX_RECORD_BYTES || end > buf.length) {
-      tail = { kind: 'torn', reason: `${at}: extends past the end of the file` };
+      const written = buf.length - pos;
+      tail = { kind: 'torn', reason: `${at}: incomplete (${written} of ${RECORD_HEADER_BYTES + length} bytes written)`, ...describeBadRecord(buf, pos) };
       break;
     }
     if (buf.readUInt32LE(pos + 8) !== crc32(buf.subarray(pos + 12, end))) {
@@ -168,7 +208,7 @@ function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { ki
       ops = JSON.parse(buf.toString('utf8', pos + RECORD_HEADER_BYTES, end)) as JournalOp[];
       if (!Array.isArray(ops)) throw new Error('not a list of statements');
     } catch (e) {
-      tail = { kind: 'corrupt', reason: `${at}: unreadable payload (${(e as Error).message})` };
+      tail = { kind: 'corrupt', reason: `${at}: unreadable payload (${(e as Error).message})`, seq: Number(buf.readBigUInt64LE(pos + 12)) };
       break;
     }
     records.push({ seq: Number(buf.readBigUInt64LE(pos + 12)), ops, end: base + end });
@@ -197,7 +237,7 @@ export function readJournal(journalPath: string, from?: { id: string | null; off
     fs.readSync(fd, headerBuf, 0, headerBuf.length, 0);
     const header = decodeHeader(headerBuf);
     if (typeof header === 'string') return { kind: 'damaged', reason: header, key };
-    const start = from && from.id === header.id && from.offset >= JOURNAL_HEADER_BYTES ? Math.min(from.offset, size) : JOURNAL_HEADER_BYTES;
+    const start = from && from.id === header.id && from.offset >= header.size ? Math.min(from.offset, size) : header.size;
     const body = Buffer.alloc(size - start);
     let got = 0;
     while (got < body.length) {
@@ -212,7 +252,7 @@ export function readJournal(journalPath: string, from?: { id: string | null; off
 }
 
 /** Starts a journal with only a header, replacing any existing one atomically. Returns its identity. */
-export async function createJournal(journalPath: string, header: JournalHeader): Promise<string> {
+export async function createJournal(journalPath: string, header: Omit<JournalHeader, 'size'>): Promise<string> {
   const tmp = tempPathFor(journalPath);
   const fh = await fs.promises.open(tmp, 'wx');
   try {

@@ -49,6 +49,14 @@ export function readLock(lockPath: string): LockSighting | undefined {
   }
   try {
     const st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile()) {
+      throw new AutoSnippetError(
+        ErrorCode.StoreUnavailable,
+        `The lock path ${lockPath} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}, so no process can take the database's write lock.`,
+        `Move or remove ${lockPath} (AutoSnippet creates this file for each write and removes it after), then try again.`,
+        { lockPath },
+      );
+    }
     const raw = fs.readFileSync(fd);
     return { raw, owner: parseOwner(raw), ino: st.ino, mtimeNs: st.mtimeNs, mtimeMs: Number(st.mtimeMs) };
   } finally {

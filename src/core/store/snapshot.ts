@@ -5,22 +5,28 @@
 import fs from 'node:fs';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { statKey } from './files';
-import { decodeParams, JOURNAL_HEADER_BYTES, readJournal, type JournalRead, type JournalRecord } from './journal';
-import { openDatabase, readMeta, runStatement, setWritable } from './sqljs';
+import { crc32, decodeParams, readJournal, type ImageSum, type JournalRead, type JournalRecord, type JournalTail } from './journal';
+import { migrateInMemory } from './migrate';
+import { DamagedImageError, openDatabase, quickCheck, readMeta, runStatement, setWritable } from './sqljs';
+import type { Migration } from './types';
 
 export interface JournalCursor {
   /** Id of the journal file read so far (null: none, or unreadable). */
   id: string | null;
+  /** Where its records start (the header's size); 0 when there is none. */
+  start: number;
   /** Offset just past the last record read. */
   offset: number;
   size: number;
   /** The journal's identity when last read; equal identity means nothing new to read. */
   key: string;
-  tail?: { kind: 'torn' | 'corrupt'; reason: string };
+  tail?: JournalTail;
 }
 
 export interface Snapshot {
   db: Database;
+  /** False while nothing is on disk: the database then lives in memory until the first write creates it. */
+  onDisk: boolean;
   /** Highest sequence applied to `db`. */
   seq: number;
   /** Sequence the image file on disk contains (as of imageKey). */
@@ -29,10 +35,24 @@ export interface Snapshot {
   lineage: string | null;
   imageKey: string;
   imageBytes: number;
+  /** Size and checksum of the image on disk when the current journal's header vouches for it. */
+  imageSum?: ImageSum;
   journal: JournalCursor;
 }
 
-export const emptyCursor = (): JournalCursor => ({ id: null, offset: 0, size: 0, key: '' });
+export const emptyCursor = (): JournalCursor => ({ id: null, start: 0, offset: 0, size: 0, key: '' });
+
+/** The database before anything is on disk: the full schema, in memory only. */
+export function unsavedSnapshot(SQL: SqlJsStatic, migrations: Migration[]): Snapshot {
+  const db = openDatabase(SQL, undefined);
+  try {
+    migrateInMemory(db, migrations);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return { db, onDisk: false, seq: 0, imageSeq: 0, lineage: null, imageKey: '', imageBytes: 0, journal: emptyCursor() };
+}
 
 /** Applies one journaled transaction. Statements that failed originally are replayed for their partial effects. */
 function applyRecord(db: Database, record: JournalRecord): void {
@@ -71,7 +91,7 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
     return undefined;
   }
   if (read.kind === 'damaged') {
-    snap.journal = { id: null, offset: 0, size: 0, key: read.key };
+    snap.journal = { ...emptyCursor(), key: read.key };
     return read.reason;
   }
   const { header } = read;
@@ -80,7 +100,9 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
   else if (header.lineage !== snap.lineage) return notContinuing(`it belongs to database ${header.lineage}, the image is ${snap.lineage}`);
   if (header.baseSeq > snap.seq) return notContinuing(`it starts after sequence ${header.baseSeq}, the image holds ${snap.seq}`);
   const continuing = snap.journal.id === header.id;
-  snap.journal = { id: header.id, offset: continuing ? snap.journal.offset : JOURNAL_HEADER_BYTES, size: read.size, key: read.key };
+  snap.journal = { id: header.id, start: header.size, offset: continuing ? snap.journal.offset : header.size, size: read.size, key: read.key };
+  // A journal another process started vouches for the image it started from (a fresh load checked that itself).
+  if (!continuing && !fresh) snap.imageSum = header.baseSeq === snap.imageSeq ? header.image : undefined;
   for (const record of read.records) {
     if (record.seq > snap.seq) {
       if (record.seq !== snap.seq + 1) return fresh ? `journal record ${record.seq} follows ${snap.seq}: records are missing` : 'reload';
@@ -127,30 +149,63 @@ export async function readImage(dbPath: string): Promise<ImageFile> {
 }
 
 /**
- * Loads the image and applies the journal to it. `stable` is false when the image was replaced
- * while loading (retry). Throws DamagedImageError when the image is not a healthy database.
+ * How far the journal's header vouches for the image: 'match' (size and CRC-32 agree: every byte is
+ * as written), 'mismatch', or 'unknown' (a v1 journal, no journal, or none recorded).
+ */
+function checkSum(bytes: Buffer, read: JournalRead): { state: 'match' | 'unknown' } | { state: 'mismatch'; reason: string } {
+  const want = read.kind === 'ok' ? read.header.image : undefined;
+  if (!want) return { state: 'unknown' };
+  if (want.bytes !== bytes.length) return { state: 'mismatch', reason: `the image is ${bytes.length} bytes; its journal recorded ${want.bytes} when it was written` };
+  if (want.crc32 !== crc32(bytes)) return { state: 'mismatch', reason: "the image's CRC-32 differs from the one its journal recorded when it was written: bytes inside its pages changed" };
+  return { state: 'match' };
+}
+
+/**
+ * A checkpoint that died between renaming its image into place and starting the new journal leaves
+ * the new image beside the old journal of the same database, whose header describes the previous
+ * image: this image then holds more than the journal's base. (Its records may since have been cut,
+ * so they are not asked to reach it.) A damaged image shows the base it was written with.
+ */
+function interruptedCheckpoint(imageSeq: number, lineage: string | undefined, read: JournalRead): boolean {
+  return read.kind === 'ok' && imageSeq > read.header.baseSeq && lineage === read.header.lineage;
+}
+
+/**
+ * Loads the image and applies the journal to it; undefined when neither exists. `stable` is false
+ * when the image was replaced while loading (retry). Throws DamagedImageError when the image is not
+ * the one its journal recorded (bytes changed inside its pages) or not a healthy database. SQLite's
+ * page walk runs only with `deepCheck` and when no checksum vouches for the image (after an
+ * unclean shutdown, or a journal from before checksums).
  */
 export function loadSnapshot(
   SQL: SqlJsStatic,
   dbPath: string,
   journalPath: string,
-  verify: boolean,
+  deepCheck: boolean,
   image: ImageFile = readImageSync(dbPath),
-): { snapshot: Snapshot; problem?: string; stable: boolean } {
+): { snapshot: Snapshot; problem?: string; stable: boolean } | undefined {
   const { key: imageKey, bytes } = image;
-  const db = openDatabase(SQL, bytes, verify);
+  const read = readJournal(journalPath);
+  if (!bytes && read.kind === 'missing') return undefined;
+  const sum = bytes ? checkSum(bytes, read) : { state: 'unknown' as const };
+  const db = openDatabase(SQL, bytes);
   try {
     const seq = bytes ? Number(readMeta(db, 'sequence') ?? 0) : 0;
+    const lineage = bytes ? readMeta(db, 'lineage') : undefined;
+    if (sum.state === 'mismatch' && !interruptedCheckpoint(seq, lineage, read)) throw new DamagedImageError(sum.reason);
+    if (bytes && sum.state !== 'match' && deepCheck) quickCheck(db);
     const snapshot: Snapshot = {
       db,
+      onDisk: true,
       seq,
       imageSeq: seq,
-      lineage: bytes ? readMeta(db, 'lineage') ?? null : null,
+      lineage: lineage ?? null,
       imageKey: bytes ? imageKey : '',
       imageBytes: bytes?.length ?? 0,
+      ...(sum.state === 'match' && read.kind === 'ok' ? { imageSum: read.header.image } : {}),
       journal: emptyCursor(),
     };
-    const outcome = applyJournalRead(snapshot, readJournal(journalPath), true);
+    const outcome = applyJournalRead(snapshot, read, true);
     const stable = statKey(dbPath) === snapshot.imageKey;
     return { snapshot, problem: outcome === 'reload' ? undefined : outcome, stable };
   } catch (e) {

@@ -45,27 +45,33 @@ export function setWritable(db: Database, writable: boolean): void {
 }
 
 /**
- * Opens a database from an image (or an empty one). With `verify`, runs `PRAGMA quick_check`.
- * Throws DamagedImageError when the bytes are not a healthy SQLite database.
+ * Opens a database from an image (or an empty one). Throws DamagedImageError when the bytes are not
+ * a SQLite database at all; `quickCheck` is the deeper (and slower) structural check.
  */
-export function openDatabase(SQL: SqlJsStatic, bytes: Uint8Array | undefined, verify: boolean): Database {
+export function openDatabase(SQL: SqlJsStatic, bytes: Uint8Array | undefined): Database {
   if (bytes && bytes.length === 0) throw new DamagedImageError('the database file is empty');
   let db: Database | undefined;
   try {
     db = new SQL.Database(bytes ?? null);
     db.exec('SELECT count(*) FROM sqlite_master');
-    if (verify) {
-      const problems = db.exec('PRAGMA quick_check')[0]?.values.map((r) => String(r[0])) ?? ['no result'];
-      if (problems.length !== 1 || problems[0] !== 'ok') throw new DamagedImageError(`integrity check failed: ${problems.slice(0, 3).join('; ')}`);
-    }
     db.exec(STORE_TABLES);
     configure(db);
     return db;
   } catch (e) {
     db?.close();
-    if (e instanceof DamagedImageError) throw e;
     throw new DamagedImageError(`not a readable SQLite database: ${(e as Error).message ?? String(e)}`);
   }
+}
+
+/** SQLite's own page walk (`PRAGMA quick_check`): linear in the image, so only when no checksum vouches for it. */
+export function quickCheck(db: Database): void {
+  let problems: string[];
+  try {
+    problems = db.exec('PRAGMA quick_check')[0]?.values.map((r) => String(r[0])) ?? ['no result'];
+  } catch (e) {
+    problems = [(e as Error).message ?? String(e)];
+  }
+  if (problems.length !== 1 || problems[0] !== 'ok') throw new DamagedImageError(`integrity check failed: ${problems.slice(0, 3).join('; ')}`);
 }
 
 /** Named parameters may be given without their prefix; sql.js needs it (`:id`, `@id` or `$id`). */

@@ -4,24 +4,29 @@
  * journal (`<db>.journal`) of committed transactions, each one appended and flushed before
  * `transaction()` resolves. Checkpoints fold the journal into a new image off the commit path.
  * Writers serialise on a lock file (`<db>.lock`); readers catch up from the journal without it.
+ * Nothing is written before the first write: until then the schema lives in memory only.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import { moveAside, removeLeftovers, statKey, writeFileAtomic } from './files';
-import { appendRecord, createJournal, encodeRecord, JOURNAL_HEADER_BYTES, newJournalId, readJournal, truncateJournal, type JournalOp, type JournalRead } from './journal';
-import { FileLock } from './lock';
-import { applyJournalRead, emptyCursor, loadSnapshot, readImage, type Snapshot } from './snapshot';
-import { configure, DamagedImageError, loadSqlJs, openDatabase, queryRows, setWritable } from './sqljs';
+import { assertFileOrMissing, moveAside, statKey } from './files';
+import { crc32Missing, readJournal, type JournalOp, type JournalRead } from './journal';
+import { FileLock, UNREADABLE_LOCK_STALE_MS } from './lock';
+import { migrationStep, pendingMigrations } from './migrate';
+import { applyJournalRead, loadSnapshot, readImage, unsavedSnapshot, type Snapshot } from './snapshot';
+import { appendCommit, cutTornTail, foldable, lostCommitOf, writeImageAndJournal } from './persist';
+import { DamagedImageError, loadSqlJs, queryRows } from './sqljs';
 import { runTransaction } from './tx';
-import { applyMigrations } from './migrate';
-import type { Row, SqlParams, StoreOptions, StoreState, Tx } from './types';
+import type { LostCommit, Migration, Row, SqlParams, StoreOptions, StoreState, TransactionOptions, Tx } from './types';
 
 const DEFAULT_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** close() runs when an editor shuts down; it must not wait the full lock timeout. */
 const CLOSE_LOCK_TIMEOUT_MS = 2_000;
+/** How long opening waits for the lock to judge a torn journal end: past the age at which a crashed writer's empty lock file is broken. */
+const SETTLE_LOCK_TIMEOUT_MS = UNREADABLE_LOCK_STALE_MS + 1_000;
 const UNSTABLE_LOAD_ATTEMPTS = 5;
 
 type Problem = { kind: 'image-damaged' | 'journal'; reason: string };
@@ -32,9 +37,12 @@ export class Store {
   private snap!: Snapshot;
   private problem: Problem | undefined;
   private recovered: StoreState['recovered'];
+  private lostCommit: LostCommit | undefined;
   private readonly lock: FileLock;
   private readonly log: Logger;
   private readonly checkpointBytes: number;
+  private readonly migrations: Migration[];
+  private readonly beforeCreate: StoreOptions['beforeCreate'];
   private queue: Promise<unknown> = Promise.resolve();
   private holdingLock = false;
   private inTransactionFn = false;
@@ -52,15 +60,31 @@ export class Store {
     this.lockPath = `${dbPath}.lock`;
     this.log = opts.log ?? silentLogger;
     this.checkpointBytes = opts.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
+    this.migrations = opts.migrations;
+    this.beforeCreate = opts.beforeCreate;
     this.lock = new FileLock(this.lockPath, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, this.log);
   }
 
-  /** Opens or creates the database, recovering from damage, and applies pending migrations. */
+  /**
+   * Opens the database, recovering from damage, and applies pending migrations. When there is no
+   * database yet, creates nothing: the schema lives in memory until the first write.
+   */
   static async open(opts: StoreOptions): Promise<Store> {
+    const missing = crc32Missing();
+    if (missing) throw new AutoSnippetError(ErrorCode.StoreUnavailable, missing, 'Install Node.js 20.15 or newer (VS Code 1.104 and later run a newer one already).');
+    assertFileOrMissing(opts.dbPath, 'database');
+    assertFileOrMissing(`${opts.dbPath}.journal`, 'database journal');
     const store = new Store(await loadSqlJs(), opts.dbPath, opts);
     try {
       await store.load();
-      await applyMigrations(store, opts.migrations, store.log);
+      if (store.snap.onDisk && pendingMigrations(store.snap.db, store.migrations).length > 0) {
+        await store.enqueue(() =>
+          store.withLock(async () => {
+            await store.syncLocked();
+            await store.migrateLocked();
+          }),
+        );
+      }
     } catch (e) {
       store.snap?.db.close();
       store.closed = true;
@@ -73,11 +97,13 @@ export class Store {
     const s = this.snap;
     return {
       path: this.dbPath,
+      created: s.onDisk,
       schemaVersion: this.closed ? this.schemaVersionAtClose : this.schemaVersion(),
       imageBytes: s.imageBytes,
       journalBytes: s.journal.size,
       sequence: s.seq,
       ...(this.recovered ? { recovered: this.recovered } : {}),
+      ...(this.lostCommit ? { lostCommit: this.lostCommit } : {}),
     };
   }
 
@@ -93,27 +119,25 @@ export class Store {
   /**
    * Runs `fn` (synchronous, deterministic) in a transaction under the cross-process lock, after
    * catching up with other processes. Resolves once the transaction is durable in the journal.
+   * The first such write creates the database on disk (see TransactionOptions for derived rows).
    */
-  async transaction<T>(fn: (tx: Tx) => T): Promise<T> {
+  async transaction<T>(fn: (tx: Tx) => T, options: TransactionOptions = {}): Promise<T> {
     this.assertOpen();
     if (this.inTransactionFn) throw new Error('transaction() called inside a transaction function: use the tx it was given');
     try {
-      return await this.enqueue(() =>
-        this.withLock(async () => {
-          await this.syncLocked();
-          await this.ensureJournal();
-          this.inTransactionFn = true;
-          let outcome: { result: T; ops: JournalOp[] };
-          try {
-            outcome = runTransaction(this.snap.db, fn, () => this.reload());
-          } finally {
-            this.inTransactionFn = false;
+      return await this.enqueue(async () => {
+        if (!this.snap.onDisk) {
+          this.refresh();
+          if (!this.snap.onDisk) {
+            if (options.derived && !fs.existsSync(path.dirname(this.dbPath))) return this.runInMemory(fn);
+            await this.create();
           }
-          const { result, ops } = outcome;
-          if (ops.length > 0) await this.appendCommitted(ops);
-          return result;
-        }),
-      );
+        }
+        return this.withLock(async () => {
+          await this.syncLocked();
+          return this.commitLocked(fn);
+        });
+      });
     } finally {
       this.scheduleCheckpointIfDue();
     }
@@ -132,9 +156,7 @@ export class Store {
       if (this.checkpointTimer) clearImmediate(this.checkpointTimer);
       await this.queue;
       try {
-        if (this.snap.seq !== this.snap.imageSeq || this.snap.journal.size > JOURNAL_HEADER_BYTES) {
-          await this.withLock(() => this.checkpointLocked(true), CLOSE_LOCK_TIMEOUT_MS);
-        }
+        if (foldable(this.snap)) await this.withLock(() => this.checkpointLocked(true), CLOSE_LOCK_TIMEOUT_MS);
       } catch (e) {
         this.log.warn('could not checkpoint the store at close; its journal keeps every commit', e);
       }
@@ -156,16 +178,36 @@ export class Store {
         if (!(e instanceof DamagedImageError)) throw e;
         break;
       }
+      if (!loaded) return this.adopt(unsavedSnapshot(this.SQL, this.migrations));
       if (!loaded.stable) {
         loaded.snapshot.db.close();
         continue;
       }
       this.adopt(loaded.snapshot);
-      if (!loaded.problem) return;
-      break;
+      if (loaded.problem) break;
+      if (this.snap.journal.tail?.kind === 'torn') await this.settleTornTail();
+      return;
     }
     // Damage, or another process kept replacing the image: look again under the lock, where nothing moves.
-    await this.withLock(() => this.recoverLocked());
+    await this.enqueue(() => this.withLock(() => this.recoverLocked()));
+  }
+
+  /**
+   * A torn last record is a live writer's append in progress, or a crashed writer's: only under the
+   * lock (no append in progress) can it be told apart, so it is reported at open, not at the next write.
+   */
+  private async settleTornTail(): Promise<void> {
+    try {
+      await this.enqueue(() => this.withLock(() => this.syncLocked(), SETTLE_LOCK_TIMEOUT_MS));
+    } catch (e) {
+      this.log.warn('could not take the lock to cut the torn end of the store journal; the next write will', e);
+      this.refresh();
+      const tail = this.snap.journal.tail;
+      // Seconds later a live writer's append would long be complete: report it now rather than stay silent.
+      if (tail?.kind === 'torn' && !(tail.seq !== undefined && tail.seq <= this.snap.seq)) {
+        this.lostCommit = lostCommitOf(tail, this.snap.seq, this.journalPath, 'are still at the end of the journal; the next write cuts them and saves them aside');
+      }
+    }
   }
 
   private async recoverLocked(): Promise<void> {
@@ -176,26 +218,35 @@ export class Store {
       if (!(e instanceof DamagedImageError)) throw e;
       const movedTo = moveAside(this.dbPath);
       const journalMovedTo = fs.existsSync(this.journalPath) ? moveAside(this.journalPath) : undefined;
-      this.adopt({ db: openDatabase(this.SQL, undefined, false), seq: 0, imageSeq: 0, lineage: newJournalId(), imageKey: '', imageBytes: 0, journal: emptyCursor() });
-      await this.writeImage();
-      await this.startJournal();
+      this.adopt(unsavedSnapshot(this.SQL, this.migrations));
+      await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
       const reason = `${e.message}${journalMovedTo ? ` (its journal was moved to ${journalMovedTo})` : ''}`;
       this.recovered = { movedTo, reason };
-      this.log.warn(`the database ${this.dbPath} was damaged (${reason}); it was moved to ${movedTo} and a fresh one created`);
+      this.log.warn(`the database ${this.dbPath} was damaged (${reason}); it was moved to ${movedTo} and a fresh one created, to be rebuilt from the files`);
       return;
     }
+    if (!loaded) return this.adopt(unsavedSnapshot(this.SQL, this.migrations));
     this.adopt(loaded.snapshot);
     if (loaded.problem) await this.repairJournalLocked(loaded.problem);
+    else if (this.snap.journal.tail?.kind === 'torn') await this.cutTornTailLocked();
   }
 
   /** Keeps what the journal held before the damage (in a new image) and moves the journal aside. */
   private async repairJournalLocked(reason: string): Promise<void> {
-    await this.writeImage();
+    const kept = this.snap.seq;
     const movedTo = fs.existsSync(this.journalPath) ? moveAside(this.journalPath) : this.journalPath;
-    await this.startJournal();
+    await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
     this.problem = undefined;
-    this.recovered = { movedTo, reason: `journal damaged: ${reason}; the commits before the damage were kept` };
-    this.log.warn(`the store journal was damaged (${reason}); it was moved to ${movedTo} and the commits before the damage kept`);
+    this.recovered = { movedTo, reason: `journal damaged: ${reason}; the commits up to ${kept} were kept, those after it were not applied (they are in the journal moved aside)` };
+    this.log.warn(`the store journal was damaged (${reason}); it was moved to ${movedTo} and the commits up to ${kept} kept`);
+  }
+
+  /** Under the lock: cuts a crashed writer's incomplete last record, keeping its bytes and saying which commit it was. */
+  private async cutTornTailLocked(): Promise<void> {
+    const { savedTo, lost } = await cutTornTail(this.snap, this.journalPath);
+    if (!lost) return this.log.info(`cut a torn copy of a commit the image already holds (bytes saved to ${savedTo})`);
+    this.lostCommit = lost;
+    this.log.warn(`the store journal ended in an incomplete commit: ${lost.reason}`);
   }
 
   private adopt(next: Snapshot): void {
@@ -218,6 +269,7 @@ export class Store {
         this.log.error(`the database image ${this.dbPath} cannot be read: ${e.message}`);
         return;
       }
+      if (!loaded) return this.adopt(unsavedSnapshot(this.SQL, this.migrations));
       if (!loaded.stable && attempt < UNSTABLE_LOAD_ATTEMPTS) {
         loaded.snapshot.db.close();
         continue;
@@ -253,6 +305,10 @@ export class Store {
 
   private catchUp(): void {
     const s = this.snap;
+    if (!s.onDisk) {
+      if (statKey(this.dbPath) || statKey(this.journalPath)) this.reload(); // another process created it
+      return;
+    }
     const imageKey = statKey(this.dbPath);
     let read: JournalRead;
     if (imageKey !== s.imageKey) {
@@ -284,70 +340,75 @@ export class Store {
       throw new AutoSnippetError(ErrorCode.StoreCorrupt, `the database image is damaged: ${this.problem.reason}`, 'Reopen the workspace: the damaged file is then moved aside and a fresh database created.');
     }
     if (this.problem) return this.repairJournalLocked(this.problem.reason);
-    const j = this.snap.journal;
-    if (j.tail?.kind === 'torn') {
-      this.log.info(`cutting a torn record at the end of the store journal (${j.tail.reason})`);
-      j.key = await truncateJournal(this.journalPath, j.offset);
-      j.size = j.offset;
-      j.tail = undefined;
-    }
+    if (this.snap.journal.tail?.kind === 'torn') await this.cutTornTailLocked();
   }
 
   // ---- writing ----
 
-  private async appendCommitted(ops: JournalOp[]): Promise<void> {
-    const s = this.snap;
-    const record = encodeRecord(s.seq + 1, ops);
-    const before = s.journal.offset;
-    s.seq += 1;
+  /** The first write: the folder (through beforeCreate), then an image of what is in memory and an empty journal. */
+  private async create(): Promise<void> {
+    await this.beforeCreate?.();
+    fs.mkdirSync(path.dirname(this.dbPath), { recursive: true });
+    await this.withLock(async () => {
+      this.catchUp();
+      if (this.snap.onDisk) {
+        // Another process created it meanwhile (perhaps an older version): bring its schema up to date.
+        await this.syncLocked();
+        return this.migrateLocked();
+      }
+      await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
+      this.log.info(`created the database ${this.dbPath}`);
+    });
+  }
+
+  /** Under the lock, caught up: runs `fn` and makes its statements durable. */
+  private async commitLocked<T>(fn: (tx: Tx) => T): Promise<T> {
+    if (!this.snap.journal.id) await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
+    this.inTransactionFn = true;
+    let outcome: { result: T; ops: JournalOp[] };
     try {
-      s.journal.key = await appendRecord(this.journalPath, record);
-      s.journal.offset = s.journal.size = before + record.length;
-    } catch (e) {
-      // Committed in memory but not durable: take it back out of both.
-      await truncateJournal(this.journalPath, before).catch(() => undefined);
-      this.reload();
-      throw e;
+      outcome = runTransaction(this.snap.db, fn, () => this.reload());
+    } finally {
+      this.inTransactionFn = false;
+    }
+    if (outcome.ops.length > 0) await this.appendCommitted(outcome.ops);
+    return outcome.result;
+  }
+
+  /** A derived write while nothing is on disk: applied in memory, written with the first real write. */
+  private runInMemory<T>(fn: (tx: Tx) => T): T {
+    this.inTransactionFn = true;
+    try {
+      return runTransaction(this.snap.db, fn, () => this.reload()).result;
+    } finally {
+      this.inTransactionFn = false;
     }
   }
 
-  /** Makes sure a journal of this database exists; it must start where the image ends. */
-  private async ensureJournal(): Promise<void> {
-    if (this.snap.journal.id) return;
-    if (this.snap.seq !== this.snap.imageSeq) await this.writeImage();
-    await this.startJournal();
+  private async migrateLocked(): Promise<void> {
+    const at = new Date().toISOString();
+    for (const m of pendingMigrations(this.snap.db, this.migrations)) {
+      try {
+        await this.commitLocked(migrationStep(m, at));
+      } catch (e) {
+        if (e instanceof AutoSnippetError) throw e;
+        throw new AutoSnippetError(ErrorCode.Internal, `database migration ${m.version} (${m.name}) failed: ${(e as Error).message}`, 'This is a bug in AutoSnippet; please report it.');
+      }
+      this.log.info(`applied database migration ${m.version}: ${m.name}`);
+    }
   }
 
-  private async startJournal(): Promise<void> {
-    const s = this.snap;
-    s.lineage ??= newJournalId();
-    const header = { id: newJournalId(), lineage: s.lineage, baseSeq: s.seq };
-    const key = await createJournal(this.journalPath, header);
-    s.journal = { id: header.id, offset: JOURNAL_HEADER_BYTES, size: JOURNAL_HEADER_BYTES, key };
-  }
-
-  private async writeImage(): Promise<void> {
-    removeLeftovers(this.dbPath);
-    const s = this.snap;
-    s.lineage ??= newJournalId();
-    setWritable(s.db, true);
-    s.db.run('INSERT OR REPLACE INTO _store_meta (key, value) VALUES (?, ?), (?, ?)', ['sequence', String(s.seq), 'lineage', s.lineage]);
-    const bytes = s.db.export();
-    configure(s.db);
-    await writeFileAtomic(this.dbPath, bytes);
-    s.imageKey = statKey(this.dbPath);
-    s.imageSeq = s.seq;
-    s.imageBytes = bytes.length;
+  private async appendCommitted(ops: JournalOp[]): Promise<void> {
+    const appended = await appendCommit(this.snap, this.journalPath, ops);
+    if (appended.ok) return;
+    this.reload(); // committed in memory but not durable: take it back out
+    throw appended.error;
   }
 
   private async checkpointLocked(force: boolean): Promise<void> {
     await this.syncLocked();
-    const s = this.snap;
-    if (!force && s.journal.size < this.checkpointBytes) return; // another process folded it meanwhile
-    if (s.seq !== s.imageSeq || !s.imageKey) await this.writeImage();
-    else if (s.journal.size <= JOURNAL_HEADER_BYTES) return;
-    // A crash here leaves the new image with the old journal: replay skips what the image holds.
-    await this.startJournal();
+    if (!force && this.snap.journal.size < this.checkpointBytes) return; // another process folded it meanwhile
+    if (foldable(this.snap)) await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
   }
 
   private scheduleCheckpointIfDue(): void {

@@ -21,11 +21,35 @@ export interface StoreOptions {
   checkpointBytes?: number;
   /** How long a writer waits for the lock before failing with STORE_LOCKED. */
   lockTimeoutMs?: number;
+  /**
+   * Called once before the store writes its first file, when nothing was on disk (the workspace
+   * creates `.autosnippet/` and its `.gitignore` here). Until then the database lives in memory.
+   */
+  beforeCreate?: () => void | Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The rows can be computed again (a cache of the project's structure, a scan summary): while
+   * nothing is on disk and the database's folder does not exist, keep them in memory rather than
+   * create the database for them. Other writes create it.
+   */
+  derived?: boolean;
+}
+
+/** A commit that was only partly written when the store found it: cut from the journal, its bytes kept. */
+export interface LostCommit {
+  sequence: number;
+  /** Where the partial record's bytes were saved. */
+  savedTo: string;
+  reason: string;
 }
 
 /** What the store can say about itself, for `health` and for the UI. */
 export interface StoreState {
   path: string;
+  /** False until the first write: nothing is on disk before it. */
+  created: boolean;
   schemaVersion: number;
   imageBytes: number;
   journalBytes: number;
@@ -33,6 +57,8 @@ export interface StoreState {
   sequence: number;
   /** Set when a damaged database was moved aside at open. */
   recovered?: { movedTo: string; reason: string };
+  /** Set when this process found (and cut) an incomplete last commit in the journal. */
+  lostCommit?: LostCommit;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { ErrorCode, isAutoSnippetError } from '../errors';
+import { readRepoFile } from '../files';
 import type { ManifestProblem, Target } from './types';
 
 /** What an ecosystem reader gets: the workspace listing, a reader, and a place for problems. */
@@ -35,7 +36,14 @@ export class DiscoveryContext {
   read(rel: string): Promise<string | undefined> {
     let p = this.cache.get(rel);
     if (!p) {
-      p = readFile(path.join(this.root, rel), 'utf8').catch(() => undefined);
+      p = readRepoFile(this.root, rel, { kind: 'manifest' }).then(
+        (f) => f.text,
+        (e) => {
+          // Readers probe for optional manifests: only a file that exists and cannot be read is a problem.
+          if (!isAutoSnippetError(e) || e.code !== ErrorCode.NotFound) this.problem(rel, (e as Error).message);
+          return undefined;
+        },
+      );
       this.cache.set(rel, p);
     }
     return p;

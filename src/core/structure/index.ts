@@ -2,13 +2,11 @@ import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode } from '../errors';
 import { closestNames } from '../skills/names';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
+import { workspaceFiles, type WorkspaceListing } from '../files';
 import { discoverStructure } from './discover';
-import { listWorkspaceFiles, type WorkspaceListing } from './listing';
 import type { Ecosystem, ProjectStructure, Target } from './types';
 
 export * from './types';
-export { listWorkspaceFiles, type WorkspaceListing } from './listing';
-export { WorkspaceIgnore, ALWAYS_SKIPPED_DIRS } from './ignore';
 export { discoverStructure } from './discover';
 
 /** How long a discovery is reused before the disk is read again. */
@@ -40,8 +38,10 @@ async function discovered(ws: Workspace, options: { refresh?: boolean; signal?: 
   const cache = ws.service('structure', () => new StructureCache());
   if (!options.refresh && cache.current && Date.now() - cache.current.at < FRESH_MS) return cache.current;
   cache.pending ??= (async () => {
-    const listing = await listWorkspaceFiles(ws.root, { signal: options.signal });
+    const listing = await workspaceFiles(ws).list({ signal: options.signal, refresh: options.refresh });
     const structure = await discoverStructure(ws.root, listing.files, listing.truncated);
+    // An ignore file that could not be read changes what is listed: say so beside the manifests.
+    structure.problems.push(...listing.problems.map((p) => ({ manifest: p.path, message: p.message })));
     for (const p of structure.problems) ws.log.warn(`structure: ${p.manifest}: ${p.message}`);
     return { at: Date.now(), listing, structure };
   })().finally(() => {

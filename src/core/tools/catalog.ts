@@ -69,6 +69,7 @@ export class ToolCatalog {
     const execute = async (): Promise<ToolResult> => {
       let data: unknown;
       try {
+        await ws.storeReady; // the MCP server answers before its store has opened
         data = await tool.handler(ws, tool.paginate ? args : input.value, ctx);
       } catch (e) {
         return failure(tool.name, toErrorBody(e));
@@ -79,7 +80,9 @@ export class ToolCatalog {
     if (tool.access === 'read') return execute();
     // Every write, whatever the channel, passes the Gateway; if the Gateway fails, the write does not happen.
     try {
-      return await Gateway.for(ws).run(tool, input.value as Record<string, unknown>, ctx, execute);
+      const result = await Gateway.for(ws).run(tool, input.value as Record<string, unknown>, ctx, execute);
+      const notice = ws.takeCreationNotice(); // the write that created .autosnippet/ says so
+      return notice ? { ...result, notice } : result;
     } catch (e) {
       return failure(tool.name, { code: 'GATEWAY_UNAVAILABLE', message: `The write was refused: the Gateway failed (${(e as Error).message}).`, hint: 'Check the AutoSnippet log; nothing was changed.' });
     }

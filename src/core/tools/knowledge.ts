@@ -1,6 +1,5 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { AutoSnippetError } from '../errors';
+import { readRepoFile, shownPath } from '../files';
 import type { Workspace } from '../workspace';
 import {
   checkDuplicate, ensureIndexFresh, findRecipeRow, getCandidate, knowledgeOverview, listCandidates, listRecipes, missingFields, parseRecipeFile, readRecipe,
@@ -106,15 +105,11 @@ const submitDraftRecipes = defineTool<{ files?: string[]; drafts?: { markdown: s
     const texts: { name: string; text: string }[] = [];
     const problems: { file: string; field?: string; message: string }[] = [];
     for (const f of input.files ?? []) {
-      const abs = path.resolve(ws.root, f);
-      if (!abs.startsWith(ws.root + path.sep)) {
-        problems.push({ file: f, message: 'The path is outside the workspace.' });
-        continue;
-      }
+      // Only regular files whose real location is inside the workspace: a link to a file outside is refused.
       try {
-        texts.push({ name: f, text: await fsp.readFile(abs, 'utf8') });
+        texts.push({ name: f, text: (await readRepoFile(ws.root, f, { kind: 'recipe', signal: ctx.signal })).text });
       } catch (e) {
-        problems.push({ file: f, message: `Cannot read it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.` });
+        problems.push({ file: shownPath(f), message: (e as Error).message });
       }
     }
     (input.drafts ?? []).forEach((d, i) => texts.push({ name: d.file ?? `drafts[${i}]`, text: d.markdown }));

@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { rerankSkills } from '../agent/routing';
 import { AutoSnippetError } from '../errors';
+import { cutAtWord } from '../text';
 import { installSkill } from '../skills/install';
 import { closestNames } from '../skills/names';
 import { skillRegistry } from '../skills/registry';
 import { fitToBudget, level2Of, summaryOf } from '../skills/render';
 import { kindOf, listSkillResources, readSkillFile } from '../skills/resources';
 import { runSkillScript } from '../skills/scripts';
-import { searchSkills } from '../skills/search';
+import { llmCandidates, skillSearchIndex, type SkillRouting } from '../skills/search';
 import { loadTokenCounter } from '../skills/tokens';
 import { sectionText } from '../skills/parse';
 import type { Skill } from '../skills/types';
@@ -21,7 +22,7 @@ const budgetInputs: Record<string, JsonSchema> = {
 
 const SOURCES = ['project', 'github', 'claude', 'agents', 'bundled'];
 
-interface ListInput { filter?: string; source?: string }
+interface ListInput { filter?: string; source?: string; hidden?: boolean }
 
 export const listSkills = defineTool<ListInput, unknown>({
   name: 'list_skills',
@@ -32,12 +33,13 @@ export const listSkills = defineTool<ListInput, unknown>({
     'Lists the skills available in this workspace (level 1 of progressive loading): name, a one-line summary, when to use it, its source ' +
     '(project, github, claude, agents or bundled) and how many sections and chunks it has. Skills are SKILL.md guides that say how to do a task well. ' +
     'Call this first when you do not know which skill applies, then load_skill the one that fits. To rank skills for a task described in words, use search_skills instead. ' +
-    'Skills hidden by a same-named skill of higher precedence are listed under `shadowed`; folders that could not be read under `skipped`, with the reason.',
+    'The answer counts the skills hidden by a same-named skill of higher precedence (shadowed) and the folders that could not be read (skipped); pass hidden: true to list those instead, each with its reason.',
   inputSchema: {
     type: 'object',
     properties: {
       filter: { type: 'string', description: 'Only skills whose name or description contains this text (case-insensitive).' },
       source: { type: 'string', enum: SOURCES, description: 'Only skills from this source.' },
+      hidden: { type: 'boolean', default: false, description: 'List the shadowed skills and the skipped folders (with the reason) instead of the skills in effect.' },
     },
     additionalProperties: false,
   },
@@ -47,12 +49,28 @@ export const listSkills = defineTool<ListInput, unknown>({
   handler(ws, input) {
     const registry = skillRegistry(ws);
     const needle = input.filter?.toLowerCase().trim();
-    const skills = registry.list().filter((s) => (!input.source || s.source.id === input.source) && (!needle || s.name.toLowerCase().includes(needle) || s.description.toLowerCase().includes(needle)));
+    const wanted = (name: string, description: string, source: string) =>
+      (!input.source || source === input.source) && (!needle || name.toLowerCase().includes(needle) || description.toLowerCase().includes(needle));
+    const shadowed = registry.shadowed().filter((x) => wanted(x.skill.name, x.skill.description, x.skill.source.id));
+    const skipped = registry.skipped().filter((x) => wanted(x.file, x.reason, x.source.id));
+    // Paged answers repeat every field but the paged list, so the hidden ones are a list of their own.
+    if (input.hidden) {
+      return {
+        total: shadowed.length + skipped.length,
+        skills: [
+          ...shadowed.map((x) => ({ name: x.skill.name, source: x.skill.source.id, path: x.skill.file, shadowedBy: x.shadowedBy.source })),
+          ...skipped.map((x) => ({ path: x.file, source: x.source.id, skipped: x.reason })),
+        ],
+      };
+    }
+    const skills = registry.list().filter((s) => wanted(s.name, s.description, s.source.id));
+    const hiddenNote = shadowed.length || skipped.length
+      ? { shadowed: shadowed.length, skipped: skipped.length, hint: 'Call list_skills with hidden: true to see them and why.' }
+      : undefined;
     return {
       total: skills.length,
-      skills: skills.map((s) => ({ name: s.name, summary: summaryOf(s), useWhen: s.useWhen, source: s.source.id, sections: s.sections.length, chunks: s.chunks.length })),
-      shadowed: registry.shadowed().map((x) => ({ name: x.skill.name, source: x.skill.source.id, path: x.skill.file, shadowedBy: x.shadowedBy.source })),
-      skipped: registry.skipped().map((x) => ({ path: x.file, source: x.source.id, reason: x.reason })),
+      skills: skills.map((s) => ({ name: s.name, summary: summaryOf(s), ...(s.useWhen ? { useWhen: cutAtWord(s.useWhen, 200) } : {}), source: s.source.id, sections: s.sections.length, chunks: s.chunks.length })),
+      ...(hiddenNote ? { hidden: hiddenNote } : {}),
     };
   },
 });
@@ -65,7 +83,7 @@ export const loadSkill = defineTool<LoadInput, unknown>({
   domain: 'skills',
   summary: "Level 2: a skill's instructions (or one ## section), with the list of its chunks and files.",
   description:
-    "Loads one skill's instructions (level 2): the SKILL.md body without its chunks, the chunks it offers (id, description, size in tokens), its sections, files and related skills. " +
+    "Loads one skill's instructions (level 2): the SKILL.md body without its chunks, then the chunks it offers (id, description, size in tokens), its files and related skills. " +
     'Pass `section` (a ## heading, e.g. "Steps") to get only that section, which is much cheaper when you only need part of it. ' +
     'Load a chunk (worked examples, troubleshooting…) with load_skill_chunk and a file with read_skill_resource only when you need it. ' +
     'An unknown name fails with SKILL_NOT_FOUND and the names that exist, closest first. With maxTokens, a body over budget is refused with its size and the size of each section, or cut with truncate: true.',
@@ -95,19 +113,23 @@ export const loadSkill = defineTool<LoadInput, unknown>({
       hint: view.section ? undefined : 'Load one section with `section` (details.sections gives each one\'s size), raise maxTokens, or pass truncate: true.',
       details: view.section ? undefined : { sections: sections.map((s) => ({ heading: s.heading, tokens: s.tokens })) },
     });
+    // Lean: the answer is the text plus what it takes to go one level deeper, and nothing the text
+    // already says (its headings) or that is empty.
+    const files = listSkillResources(skill.dir).map((r) => r.path);
     return {
       name: skill.name,
       source: skill.source.id,
+      // The chat shows the skills it loaded as references to their files.
       file: skill.file,
-      section: view.section?.heading,
+      ...(view.section ? { section: view.section.heading, otherSections: view.otherSections } : {}),
       content: fitted.text,
       tokens: fitted.tokens,
       ...(fitted.note ? { totalTokens: fitted.totalTokens, cut: fitted.note } : {}),
-      chunks: view.chunks.map((c) => ({ ...c, tokens: counter.count(skill.chunks.find((x) => x.id === c.id)!.content) })),
-      sections,
-      resources: listSkillResources(skill.dir),
-      related: skill.related,
-      next: view.chunks.length ? `Load a chunk with load_skill_chunk {"skill": "${skill.name}", "chunk": "<id>"} when you need it.` : undefined,
+      ...(view.chunks.length
+        ? { chunks: view.chunks.map((c) => ({ id: c.id, description: c.description, tokens: counter.count(skill.chunks.find((x) => x.id === c.id)!.content), ...(c.loaded ? { loaded: true } : {}) })) }
+        : {}),
+      ...(files.length ? { files } : {}),
+      ...(skill.related.length ? { related: skill.related } : {}),
     };
   },
 });
@@ -204,18 +226,18 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   name: 'search_skills',
   title: 'Search skills',
   domain: 'skills',
-  summary: 'The skills that best fit a task described in words, ranked, with scores and matched terms.',
+  summary: 'The skills that fit a task described in words, ranked, each with a confidence in [0, 1]; no_match when none fits.',
   description:
-    'Finds the skills that fit a task you describe in words ("set up guard rules for a Swift project"), ranked by BM25 over each skill\'s name, description, body and chunk descriptions ' +
-    '(name and description weigh most). Each match has a score (higher is better, comparable within one query) and the query terms that matched. ' +
-    'Then load_skill the best match. An empty result means no skill mentions any of the words: try other words or list_skills. ' +
-    'With mode "llm" the BM25 top 10 are re-ranked by the language model (falling back to BM25 when there is none) and the answer is {"matched_skills": [{"name", "description"}]}.',
+    'Finds the skills that fit a task you describe in words, in any language ("set up guard rules for a Swift project"): BM25F over each skill\'s name, description, use-when lines, headings and body, ' +
+    'fused with an offline similarity of the task to each skill\'s description. Each match has a confidence in [0, 1] (the calibrated chance that it fits; comparable across queries) and the words that matched. ' +
+    'When no skill is confident enough the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
+    'With mode "llm" the language model picks from the level-1 catalog (or from the 30 best by the ranking when the catalog is large), so it also finds skills the words miss; without a model the ranking is returned.',
   inputSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, description: 'The task, in words.' },
+      query: { type: 'string', minLength: 1, maxLength: 4000, description: 'The task, in words.' },
       limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many skills to return.' },
-      mode: { type: 'string', enum: ['bm25', 'llm'], default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic) or "llm" (the model re-ranks the BM25 top 10).' },
+      mode: { type: 'string', enum: ['bm25', 'llm'], default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic, offline) or "llm" (the model chooses from the catalog).' },
     },
     required: ['query'],
     additionalProperties: false,
@@ -225,19 +247,28 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   maxOutputChars: 12_000,
   async handler(ws, input, ctx) {
     const limit = input.limit ?? 5;
+    const skills = skillRegistry(ws).list();
     if (input.mode === 'llm') {
-      const top = searchSkills(skillRegistry(ws).list(), input.query, 10);
-      const reranked = await rerankSkills(ctx.model, input.query, top.map((m) => ({ name: m.skill.name, description: m.skill.description })), { limit, signal: ctx.signal });
-      return { query: input.query, mode: 'llm', ...reranked };
+      const counter = await loadTokenCounter();
+      const candidates = llmCandidates(skills, input.query, counter);
+      const chosen = await rerankSkills(ctx.model, input.query, candidates.map((s) => ({ name: s.name, description: s.description })), { limit, signal: ctx.signal });
+      if (chosen.ranking === 'llm') return { query: input.query, mode: 'llm', ranking: 'llm', no_match: chosen.matched_skills.length === 0, matched_skills: chosen.matched_skills, considered: candidates.length };
+      return { query: input.query, mode: 'llm', ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)), ranking: 'bm25', note: chosen.note };
     }
-    const matches = searchSkills(skillRegistry(ws).list(), input.query, limit);
-    return {
-      query: input.query,
-      mode: 'bm25',
-      matched_skills: matches.map((m) => ({ name: m.skill.name, description: m.skill.description, source: m.skill.source.id, score: m.score, matchedTerms: m.matchedTerms })),
-    };
+    return { query: input.query, mode: 'bm25', ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)) };
   },
 });
+
+/** The answer to a search: the matches with their confidence, or no_match with how near the best came. */
+function routingAnswer(r: SkillRouting) {
+  return {
+    no_match: r.noMatch,
+    matched_skills: r.matches.map((m) => ({ name: m.skill.name, description: m.skill.description, source: m.skill.source.id, confidence: m.confidence, matchedTerms: m.matchedTerms })),
+    ...(r.noMatch
+      ? { hint: r.nearest ? `No skill fits this task well (the nearest, ${r.nearest.skill.name}, has confidence ${r.nearest.confidence}). Do it without a skill, or call list_skills.` : 'No skill shares anything with this task. Do it without a skill, or call list_skills.' }
+      : {}),
+  };
+}
 
 interface InstallInput { source: string; name?: string; overwrite?: boolean }
 

@@ -37,12 +37,14 @@ export function systemTools(catalog: () => ToolCatalog, counters: HealthCounter[
           workspace: { root: ws.root, dataDir: ws.dataDir, trusted: ws.settings.trusted },
           database: {
             path: s.path,
+            // Nothing is written before the first write a person or an agent asks for.
+            status: !s.created ? 'not-created' : s.recovered ? 'recovered' : s.lostCommit ? 'lost-commit' : 'ok',
             schemaVersion: s.schemaVersion,
             imageBytes: s.imageBytes,
             journalBytes: s.journalBytes,
             sequence: s.sequence,
-            status: s.recovered ? 'recovered' : 'ok',
             ...(s.recovered ? { recovered: s.recovered } : {}),
+            ...(s.lostCommit ? { lostCommit: s.lostCommit } : {}),
           },
           counts,
         };

@@ -103,8 +103,8 @@ export interface Truncation {
 
 /** The one envelope every tool result shares, whatever the channel. */
 export type ToolResult<O = unknown> =
-  | { ok: true; tool: string; data: O; truncated?: Truncation }
-  | { ok: false; tool: string; error: ToolErrorBody };
+  | { ok: true; tool: string; data: O; truncated?: Truncation; notice?: string }
+  | { ok: false; tool: string; error: ToolErrorBody; notice?: string };
 
 export function defineTool<I, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return def;

@@ -2,15 +2,45 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { draftRecipeFile } from '../../core/knowledge/lifecycle';
-import { confirm, invoke, invokeAll } from './catalog-calls';
+import { invoke, invokeAll } from './catalog-calls';
 import { CandidateFileSystem } from './candidate-editor';
 import { recipeCode } from './trigger-completion';
 import { recipeUri, type CandidateNode, type RecipeEntry, type RecipeNode } from './views';
+import { plainText, statusLabel } from '../labels';
 
 type Refresh = () => void;
 
 function recipeOf(node: RecipeNode | undefined): RecipeEntry | undefined {
   return node?.type === 'recipe' ? node.recipe : undefined;
+}
+
+/**
+ * The recipe a command acts on: the tree node it was run on, the recipe file in the active editor,
+ * or (from the palette) one the person picks among those `fits` allows.
+ */
+async function recipeFor(host: ExtensionHost, node: RecipeNode | undefined, placeHolder: string, fits: (r: RecipeEntry) => boolean = () => true): Promise<RecipeEntry | undefined> {
+  const fromNode = recipeOf(node);
+  if (fromNode) return fromNode;
+  let recipes: RecipeEntry[];
+  try {
+    recipes = await invokeAll<RecipeEntry>(host, 'list_recipes', { status: 'any' }, 'recipes');
+  } catch (e) {
+    void vscode.window.showErrorMessage((e as Error).message);
+    return undefined;
+  }
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const inEditor = active && recipes.find((r) => recipeUri(host, r.file)?.fsPath === active.fsPath);
+  if (inEditor && fits(inEditor)) return inEditor;
+  const choices = recipes.filter(fits);
+  if (!choices.length) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No recipe fits this command yet.'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    choices.map((r) => ({ label: r.title, description: `${r.trigger} · ${statusLabel(r.status)}`, detail: plainText(r.summary), recipe: r })),
+    { placeHolder, matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.recipe;
 }
 
 function candidateOf(node: CandidateNode | undefined) {
@@ -26,24 +56,26 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
     reg('autosnippet.recipes.sync', () => syncWithProgress(host, refresh, true)),
 
     reg('autosnippet.recipes.open', async (node?: RecipeNode) => {
-      const r = recipeOf(node);
+      const r = await recipeFor(host, node, vscode.l10n.t('Recipe to open'));
       const uri = r && recipeUri(host, r.file);
       if (uri) await vscode.window.showTextDocument(uri, { preview: true });
     }),
     reg('autosnippet.recipes.preview', async (node?: RecipeNode) => {
-      const r = recipeOf(node);
-      const uri = r ? recipeUri(host, r.file) : vscode.window.activeTextEditor?.document.uri;
+      const r = await recipeFor(host, node, vscode.l10n.t('Recipe to preview'));
+      const uri = r && recipeUri(host, r.file);
       if (uri) await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
     }),
+    // Publishing is what reaches agents: it asks once, like approving.
     reg('autosnippet.recipes.publish', async (node?: RecipeNode) => {
-      const r = recipeOf(node);
+      const r = await recipeFor(host, node, vscode.l10n.t('Draft recipe to publish'), (x) => x.status === 'draft');
       if (!r) return;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Publish "{0}"?', r.title), vscode.l10n.t('Agents, search and completions use it from now on. You can deprecate it later.'), vscode.l10n.t('Publish')))) return;
       const done = await invoke(host, 'publish_recipe', { id: r.id });
-      if (done) void vscode.window.showInformationMessage(vscode.l10n.t('Published "{0}".', r.title));
       refresh();
+      if (done) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Published "{0}"', r.title), 5000);
     }),
     reg('autosnippet.recipes.deprecate', async (node?: RecipeNode) => {
-      const r = recipeOf(node);
+      const r = await recipeFor(host, node, vscode.l10n.t('Published recipe to deprecate'), (x) => x.status === 'published');
       if (!r) return;
       const reason = await vscode.window.showInputBox({
         title: vscode.l10n.t('Deprecate "{0}"', r.title),
@@ -56,31 +88,23 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       refresh();
     }),
     reg('autosnippet.recipes.delete', async (node?: RecipeNode) => {
-      const r = recipeOf(node);
+      const r = await recipeFor(host, node, vscode.l10n.t('Recipe to delete'));
       if (!r) return;
-      if (!(await confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
       await invoke(host, 'delete_recipe', { id: r.id, confirm: true });
       refresh();
     }),
 
-    // The view's buttons pass the tree node. A second argument `{ confirmed: true }` skips the modal
-    // (for scripted callers such as the integration tests, which cannot press a dialog's button); the
-    // call still runs as the person (actor human) through the Gateway.
-    reg('autosnippet.candidates.approve', async (node?: CandidateNode, options?: CommandOptions) => {
+    // The view's buttons pass the tree node. The person always confirms in a modal: any extension can
+    // run this command, and only the person at the keyboard may approve.
+    reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
       const c = candidateOf(node);
       if (!c) return undefined;
-      if (!confirmedBy(options) && !(await confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
       const r = await invoke<{ id: string; status: string; recipe?: { id: string; file: string } }>(host, 'approve_candidate', { id: c.id });
       refresh();
-      const recipe = r?.recipe;
-      if (recipe) {
-        // Not awaited: the command finishes when the candidate is approved, not when the toast is dismissed.
-        const open = vscode.l10n.t('Open Draft');
-        void vscode.window.showInformationMessage(vscode.l10n.t('Approved. Draft recipe {0} written.', recipe.id), open).then(async (picked) => {
-          const uri = picked === open ? recipeUri(host, recipe.file) : undefined;
-          if (uri) await vscode.window.showTextDocument(uri);
-        });
-      }
+      // The Recipes view shows the new draft; a toast would only repeat it.
+      if (r?.recipe) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Approved: draft recipe {0}', r.recipe.file), 5000);
       return r;
     }),
     reg('autosnippet.candidates.reject', async (node?: CandidateNode) => {
@@ -92,8 +116,8 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
         validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required.')),
         ignoreFocusOut: true,
       });
+      // Typing the reason and pressing Enter is the confirmation; Escape cancels.
       if (!reason) return;
-      if (!(await confirm(vscode.l10n.t('Reject "{0}"?', c.title), reason, vscode.l10n.t('Reject')))) return;
       await invoke(host, 'reject_candidate', { id: c.id, reason });
       refresh();
     }),
@@ -136,16 +160,9 @@ export async function syncWithProgress(host: ExtensionHost, refresh: Refresh, ve
       const picked = await vscode.window.showWarningMessage(vscode.l10n.t('{0} recipe files could not be read: {1}', report.problems.length, report.problems[0].message), show);
       if (picked === show) host.output.show();
     } else if (verbose) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Recipes indexed: {0} added, {1} updated, {2} removed.', report.added, report.updated, report.removed.length));
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Recipes indexed: {0} added, {1} updated, {2} removed.', report.added, report.updated, report.removed.length), 5000);
     }
   });
-}
-
-/** The second argument of commands that normally ask for a confirmation. */
-interface CommandOptions { confirmed?: boolean }
-
-function confirmedBy(options: unknown): boolean {
-  return !!options && typeof options === 'object' && !Array.isArray(options) && (options as CommandOptions).confirmed === true;
 }
 
 /** Arguments of "Create Recipe from Selection" that replace its prompts. */
@@ -191,7 +208,7 @@ async function createFromSelection(host: ExtensionHost, args: CreateFromSelectio
     return undefined;
   }
   await vscode.window.showTextDocument(uri);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why it is the way here, then publish it from the Recipes view.', draft.id));
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why, then publish it from the Recipes view.', draft.id), 8000);
   return { id: draft.id, file: draft.file };
 }
 

@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
+import { freshnessLabel, knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
 
 export interface RecipeEntry {
   id: string;
   title: string;
   trigger: string;
   kind: 'rule' | 'pattern' | 'fact';
+  knowledgeType: string;
   language: string;
   category: string;
   status: 'draft' | 'published' | 'deprecated';
@@ -24,6 +26,7 @@ export interface CandidateEntry {
   title: string;
   status: 'pending' | 'approved' | 'rejected';
   kind: string;
+  knowledgeType: string;
   language: string;
   category: string;
   summary: string;
@@ -59,13 +62,17 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
       return item;
     }
     const r = node.recipe;
-    const item = new vscode.TreeItem(r.title);
+    const item = new vscode.TreeItem(plainText(r.title));
     item.id = `recipe:${r.id}`;
-    item.description = [r.trigger, r.status === 'published' ? undefined : statusLabel(r.status), r.freshness ? freshnessLabel(r.freshness) : undefined].filter(Boolean).join(' · ');
+    item.description = [r.status === 'published' ? undefined : statusLabel(r.status), r.freshness ? freshnessLabel(r.freshness) : undefined, r.trigger].filter(Boolean).join(' · ');
     item.iconPath = r.freshness === 'stale'
       ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
       : new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
-    item.tooltip = new vscode.MarkdownString(`**${r.title}** \`${r.trigger}\`\n\n${r.summary}\n\n${vscode.l10n.t('{0} · {1} · {2} · quality {3}', r.kind, r.language, statusLabel(r.status), r.quality.toFixed(2))}${r.freshnessReason ? `\n\n$(warning) ${r.freshnessReason}` : ''}`, true);
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendMarkdown(`**${escapeMarkdown(plainText(r.title))}** `).appendMarkdown(`\`${r.trigger}\``).appendMarkdown('\n\n').appendMarkdown(r.summary).appendMarkdown('\n\n');
+    tip.appendText([knowledgeTypeLabel(r.knowledgeType), r.language, statusLabel(r.status)].join(' · '));
+    if (r.freshnessReason) tip.appendMarkdown('\n\n$(warning) ').appendText(r.freshnessReason);
+    item.tooltip = tip;
     // `recipe.<status>` plus `.stale` or `.moved`: menus match the status with a regular expression.
     item.contextValue = `recipe.${r.status}${r.freshness ? `.${r.freshness}` : ''}`;
     item.command = { command: 'autosnippet.recipes.open', title: vscode.l10n.t('Open Recipe'), arguments: [node] };
@@ -75,11 +82,13 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
   async getChildren(node?: RecipeNode): Promise<RecipeNode[]> {
     if (node?.type === 'category') return node.recipes.map((recipe) => ({ type: 'recipe', recipe }));
     if (node) return [];
-    if (!this.host.folder) return [];
+    const folder = this.host.folder;
+    if (!folder) return [];
     try {
-      const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes');
-      await this.markFreshness(recipes);
-      if (recipes.length === 0) return [{ type: 'message', text: vscode.l10n.t('No recipes yet. Approve a candidate, or select code and run "Create Recipe from Selection".') }];
+      const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes', folder);
+      await this.markFreshness(recipes, folder);
+      // Empty: no rows, so the view's welcome content (with its buttons) shows.
+      if (recipes.length === 0) return [];
       const byCategory = new Map<string, RecipeEntry[]>();
       for (const r of recipes) byCategory.set(r.category, [...(byCategory.get(r.category) ?? []), r]);
       const order = { published: 0, draft: 1, deprecated: 2 };
@@ -92,9 +101,9 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
   }
 
   /** Marks recipes whose cited code changed or moved (the tracker's last verdicts; a failure only loses the marks). */
-  private async markFreshness(recipes: RecipeEntry[]): Promise<void> {
+  private async markFreshness(recipes: RecipeEntry[], folder: vscode.WorkspaceFolder): Promise<void> {
     try {
-      const problems = await invokeAll<{ id: string; freshness: 'stale' | 'moved'; reason: string }>(this.host, 'check_recipe_freshness', { problemsOnly: true }, 'recipes');
+      const problems = await invokeAll<{ id: string; freshness: 'stale' | 'moved'; reason: string }>(this.host, 'check_recipe_freshness', { problemsOnly: true }, 'recipes', folder);
       const byId = new Map(problems.map((p) => [p.id, p]));
       for (const r of recipes) {
         const p = byId.get(r.id);
@@ -104,10 +113,6 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
       this.host.log.warn(`freshness marks unavailable: ${(e as Error).message}`);
     }
   }
-}
-
-function freshnessLabel(f: 'stale' | 'moved'): string {
-  return f === 'stale' ? vscode.l10n.t('stale') : vscode.l10n.t('moved');
 }
 
 /** The Candidates view: pending first, then approved and rejected. */
@@ -123,16 +128,16 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   getTreeItem(node: CandidateNode): vscode.TreeItem {
     if (node.type === 'message') return new vscode.TreeItem(node.text);
     const c = node.candidate;
-    const item = new vscode.TreeItem(c.title);
+    const item = new vscode.TreeItem(shorten(plainText(c.title), 90));
     item.id = `candidate:${c.id}`;
-    item.description = `${statusLabel(c.status)} · ${c.kind} · ${Math.round(c.confidence * 100)}%`;
+    item.description = `${statusLabel(c.status)} · ${knowledgeTypeLabel(c.knowledgeType)} · ${percent(c.confidence)}`;
     item.iconPath = new vscode.ThemeIcon(c.status === 'pending' ? 'lightbulb' : c.status === 'approved' ? 'pass' : 'circle-slash');
     item.tooltip = new vscode.MarkdownString(
-      `**${c.title}**\n\n${c.summary || vscode.l10n.t('(no summary)')}\n\n${vscode.l10n.t('Proposed by {0} ({1}) · {2} · {3}', c.createdBy, c.origin, c.language, c.category)}` +
+      `**${escapeMarkdown(plainText(c.title))}**\n\n${c.summary || vscode.l10n.t('(no summary)')}\n\n${vscode.l10n.t('Proposed by {0} · {1} · {2}', proposerLabel(c.origin, c.createdBy), c.language, c.category)}` +
         (c.rejectionReason ? `\n\n${vscode.l10n.t('Rejected: {0}', c.rejectionReason)}` : ''),
     );
     item.contextValue = `candidate.${c.status}${c.status === 'approved' && !c.recipeId ? '.unpromoted' : ''}`;
-    item.command = { command: 'autosnippet.candidates.edit', title: vscode.l10n.t('Edit Candidate'), arguments: [node] };
+    item.command = { command: 'autosnippet.candidates.review', title: vscode.l10n.t('Review Candidates'), arguments: [node] };
     return item;
   }
 
@@ -140,7 +145,7 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
     if (node || !this.host.folder) return [];
     try {
       const list = await invokeAll<CandidateEntry>(this.host, 'list_candidates', { status: 'any', limit: 1000 }, 'candidates');
-      if (list.length === 0) return [{ type: 'message', text: vscode.l10n.t('No candidates. Agents propose knowledge with submit_candidate; "Bootstrap Knowledge" scans the project.') }];
+      // Pending first (the tool's order); decided ones stay below for reference. Empty: the welcome content shows.
       return list.map((candidate) => ({ type: 'candidate', candidate }));
     } catch (e) {
       return [{ type: 'message', text: (e as Error).message }];
@@ -148,16 +153,8 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   }
 }
 
-export function statusLabel(status: string): string {
-  switch (status) {
-    case 'draft': return vscode.l10n.t('draft');
-    case 'published': return vscode.l10n.t('published');
-    case 'deprecated': return vscode.l10n.t('deprecated');
-    case 'pending': return vscode.l10n.t('pending');
-    case 'approved': return vscode.l10n.t('approved');
-    case 'rejected': return vscode.l10n.t('rejected');
-    default: return status;
-  }
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 export function recipeUri(host: ExtensionHost, file: string): vscode.Uri | undefined {

@@ -13,6 +13,7 @@ import { freshnessTracker } from '../../../src/core/knowledge/freshness';
 import { listRecipes } from '../../../src/core/knowledge/recipes';
 import { createCatalog } from '../../../src/core/tools';
 import type { Workspace } from '../../../src/core/workspace';
+import type { AutoSnippetApi } from '../../../src/vscode/extension';
 
 const CATEGORY = 'vscode-suite-freshness';
 const GREETING = 'src/greeting.ts';
@@ -22,7 +23,7 @@ async function workspace(): Promise<Workspace> {
   return ((await activateExtension()) as unknown as { getWorkspace(): Promise<Workspace> }).getWorkspace();
 }
 
-/** Writes a draft recipe citing src/greeting.ts, waits for the index, and publishes it as the view's action does. */
+/** Writes a draft recipe citing src/greeting.ts, waits for the index, and publishes it as the view's action does (confirmed once). */
 async function publishedRecipe(ws: Workspace): Promise<string> {
   const root = workspaceRoot();
   const lines = readFileSync(path.join(root, GREETING), 'utf8').split('\n');
@@ -36,7 +37,22 @@ async function publishedRecipe(ws: Workspace): Promise<string> {
   assert.ok(synced.ok, JSON.stringify(synced));
   const entry = listRecipes(ws, { status: 'any', category: CATEGORY }).find((x) => x.id === id);
   assert.ok(entry, `${id} is indexed`);
-  await vscode.commands.executeCommand('autosnippet.recipes.publish', { type: 'recipe', recipe: entry });
+  const api = (await activateExtension()) as unknown as AutoSnippetApi;
+  if (api.testing) {
+    // The view's action asks once; the test answers as the person would.
+    const asked: string[] = [];
+    api.testing.stubDialogs({ confirm: async (message) => (asked.push(message), true) });
+    try {
+      await vscode.commands.executeCommand('autosnippet.recipes.publish', { type: 'recipe', recipe: entry });
+    } finally {
+      api.testing.stubDialogs(undefined);
+    }
+    assert.deepEqual(asked, ['Publish "Greetings go through greet (suite)"?']);
+  } else {
+    // An installed extension runs in production mode, where its modal cannot be answered: publish as the command does.
+    const done = await createCatalog().invoke(ws, 'publish_recipe', { id }, { actor: 'human', channel: 'test' });
+    assert.ok(done.ok, JSON.stringify(done));
+  }
   assert.match(readFileSync(file, 'utf8'), /^fingerprints:/m, 'publishing recorded the fingerprints');
   return id;
 }

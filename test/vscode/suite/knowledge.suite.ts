@@ -2,19 +2,19 @@
 // the Candidates view's inline button does. Each test removes the recipe files it made, so the other
 // suites (and the UI checks that run after the suite on the same workspace) see the fixture as it was.
 //
-// Both commands normally ask the person (input boxes, a modal) and the extension host cannot answer
-// those: they take an argument that replaces the prompts ({ title, category }) or the modal
-// ({ confirmed: true }); everything after the prompts is the code path a person runs.
+// "Create Recipe from Selection" takes an argument that replaces its input boxes ({ title, category });
+// the approval's modal is answered by stubbing the extension's dialogs (api.testing, present only when
+// VS Code runs these tests against the extension under development): no argument can skip it.
 // Candidates are submitted through the catalog as an agent (vscode.lm.invokeTool of a `propose` tool
 // without a chat request's toolInvocationToken makes VS Code show a modal confirmation first).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { test } from './collector';
+import { log, test } from './collector';
 import { activateExtension, eventually, toolResultJson, workspaceRoot } from './expect';
 import { createCatalog } from '../../../src/core/tools';
-import type { Workspace } from '../../../src/core/workspace';
+import type { AutoSnippetApi } from '../../../src/vscode/extension';
 
 /** A read tool through vscode.lm, as an agent calls it; fails unless it answered ok. */
 async function lmTool(name: string, input: Record<string, unknown>): Promise<any> {
@@ -89,7 +89,14 @@ test('"Create Recipe from Selection" writes a draft recipe file with the selecte
 }, { timeoutMs: 40_000 });
 
 test('approving a candidate as the Candidates view does writes its draft recipe file, and it is no longer pending', async () => {
-  const api = (await activateExtension()) as unknown as { getWorkspace(): Promise<Workspace> };
+  const api = (await activateExtension()) as unknown as AutoSnippetApi;
+  if (!api.testing) {
+    log('    (skipped: an installed extension runs in production mode, where its approval modal cannot be answered by a test)');
+    return;
+  }
+  const asked: string[] = [];
+  let answer = false;
+  api.testing.stubDialogs({ confirm: async (message) => (asked.push(message), answer) });
   const ws = await api.getWorkspace();
   const category = 'vscode-suite-approve';
   const title = 'Fetch JSON through getJson with a timeout (suite)';
@@ -110,12 +117,21 @@ test('approving a candidate as the Candidates view does writes its draft recipe 
     const entry = pending.candidates.find((c: { id: string }) => c.id === id);
     assert.ok(entry, `${id} is listed as pending`);
     const node = { type: 'candidate', candidate: entry };
-    const answer = await vscode.commands.executeCommand<{ status?: string; recipe?: { id: string; file: string } } | undefined>('autosnippet.candidates.approve', node, { confirmed: true });
-    assert.equal(answer?.status, 'approved', `the command answers the approval: ${JSON.stringify(answer)}`);
+
+    // Another extension cannot skip the person's confirmation: `{ confirmed: true }` still asks, and "no" approves nothing.
+    const refused = await vscode.commands.executeCommand('autosnippet.candidates.approve', node, { confirmed: true });
+    assert.deepEqual(asked, [`Approve "${title}"?`], 'the modal was shown');
+    assert.equal(refused, undefined, 'without the person\'s yes nothing is approved');
+    assert.ok((await lmTool('list_candidates', { status: 'pending', limit: 1000 })).candidates.some((c: { id: string }) => c.id === id), `${id} is still pending`);
+
+    answer = true;
+    const approved = await vscode.commands.executeCommand<{ status?: string; recipe?: { id: string; file: string } } | undefined>('autosnippet.candidates.approve', node);
+    assert.equal(asked.length, 2, 'the person was asked again');
+    assert.equal(approved?.status, 'approved', `the command answers the approval: ${JSON.stringify(approved)}`);
 
     // The draft recipe file is on disk, under the candidate's category, with its code.
     const [file] = await eventually(`a recipe file under .autosnippet/recipes/${category}/`, () => { const f = recipeFiles(category); return f.length ? f : undefined; }, 10_000);
-    assert.equal(answer?.recipe?.file, file);
+    assert.equal(approved?.recipe?.file, file);
     const markdown = readFileSync(path.join(workspaceRoot(), file), 'utf8');
     assert.match(markdown, /^status: ["']?draft["']?$/m, markdown);
     assert.equal(fencedCode(markdown.replace(/^---\n[\s\S]*?\n---\n/, '')), code, `the candidate's code in a fenced block:\n${markdown}`);
@@ -126,15 +142,16 @@ test('approving a candidate as the Candidates view does writes its draft recipe 
     const candidate = await lmTool('get_candidate', { id });
     assert.equal(candidate.status, 'approved');
     assert.equal(candidate.decidedBy, 'human', 'the command approves as the person');
-    assert.equal(candidate.recipeId, answer?.recipe?.id);
+    assert.equal(candidate.recipeId, approved?.recipe?.id);
     const listed = await lmTool('list_recipes', { status: 'any', category });
-    assert.deepEqual(listed.recipes.map((r: { id: string }) => r.id), [answer?.recipe?.id], 'the draft is indexed');
+    assert.deepEqual(listed.recipes.map((r: { id: string }) => r.id), [approved?.recipe?.id], 'the draft is indexed');
 
     // A decided candidate cannot be approved twice: the command refuses and writes nothing.
-    const again = await vscode.commands.executeCommand('autosnippet.candidates.approve', node, { confirmed: true });
+    const again = await vscode.commands.executeCommand('autosnippet.candidates.approve', node);
     assert.equal(again, undefined, 'a second approval is refused');
     assert.equal(recipeFiles(category).length, 1, 'no second file');
   } finally {
+    api.testing.stubDialogs(undefined);
     await removeCategory(category);
   }
 }, { timeoutMs: 40_000 });

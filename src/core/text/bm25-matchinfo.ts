@@ -8,6 +8,7 @@
  *   l[c]         tokens in each column of this row
  *   x[p][c][3]   per phrase and column: hits in this row, hits in all rows, rows with a hit
  * Each column gets its own idf and length normalisation, then a weight (BM25F-like).
+ * Recipe search uses it; documents held in memory use `Bm25fIndex`.
  */
 export const MATCHINFO_FORMAT = 'pcnalx';
 

@@ -1,4 +1,7 @@
-import { isStopword, tokenize } from './text';
+import { ANALYZER_VERSION } from './analyze';
+import { stem } from './stem';
+import { isStopword } from './stopwords';
+import { tokenize } from './tokenize';
 
 /**
  * Turns texts into unit vectors whose dot product says how close they are in meaning. The built-in
@@ -21,7 +24,7 @@ export interface Embedder {
 export class HashedNgramEmbedder implements Embedder {
   readonly id: string;
   constructor(readonly dimensions = 256) {
-    this.id = `hashed-ngram-v1-${dimensions}`;
+    this.id = `hashed-ngram-v2-a${ANALYZER_VERSION}-${dimensions}`;
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
@@ -65,10 +68,6 @@ function trigrams(word: string): string[] {
   return out;
 }
 
-function stem(word: string): string {
-  return word.replace(/(ations?|ation|ings?|ers?|ed|ies|es|s)$/, '');
-}
-
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
@@ -110,7 +109,10 @@ const SYNONYMS: string[][] = [
 
 const CONCEPTS = new Map<string, string>();
 SYNONYMS.forEach((group, i) => {
-  for (const w of group) if (!CONCEPTS.has(w)) CONCEPTS.set(w, String(i));
+  for (const w of group) {
+    if (!CONCEPTS.has(w)) CONCEPTS.set(w, String(i));
+    if (!CONCEPTS.has(stem(w))) CONCEPTS.set(stem(w), String(i));
+  }
 });
 
 /** int8 storage: 1 byte per dimension, enough for ranking by dot product. */

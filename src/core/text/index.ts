@@ -1,0 +1,12 @@
+/**
+ * The one text layer every search uses (skills and recipes): how text becomes terms, and BM25.
+ */
+export { analyze, indexForm, queryTerms, ANALYZER_VERSION } from './analyze';
+export { tokenize } from './tokenize';
+export { stem } from './stem';
+export { isStopword } from './stopwords';
+export { Bm25fIndex, type Bm25fField, type Bm25fMatch } from './bm25f';
+export { bm25, bm25Hits, queryStats, MATCHINFO_FORMAT, STATS_FORMAT, HITS_FORMAT, type Bm25Score, type QueryStats } from './bm25-matchinfo';
+export { sentenceAt, cutAtWord } from './sentences';
+export { HashedNgramEmbedder, quantize, type Embedder } from './embedder';
+export { englishGlosses } from './translate';

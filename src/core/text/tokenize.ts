@@ -1,0 +1,109 @@
+import { isStopword } from './stopwords';
+
+/**
+ * Words of a text in search form, in order, with repeats, in lower case:
+ * - identifiers are split and kept whole: `fetchUserById` → fetchuserbyid, fetch, user, by, id;
+ * - scripts written without spaces (Chinese, Japanese, Thai…) are cut into words by
+ *   `Intl.Segmenter`; function words (的, 了, の, を…) split a run into stretches, and each stretch
+ *   gives its overlapping character bigrams plus its words of three or more characters. Bigrams match
+ *   whatever the segmenter's dictionary says; the words add precision where it knows them.
+ * Stopwords are kept here (the keyword index stores every word); `analyze` drops them.
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  // A plain (non-Unicode) scan first: several times faster, and most text is ASCII. Pieces that touch
+  // (no separator between them: "café", "用Python写") form one group; a group with characters
+  // beyond ASCII goes through the Unicode-aware path.
+  let group = '';
+  let ascii = true;
+  let end = -1;
+  const flush = () => {
+    if (group) (ascii ? asciiWord(group, out) : unicodeWords(group, out));
+    group = '';
+    ascii = true;
+  };
+  PIECES.lastIndex = 0;
+  for (let m = PIECES.exec(text); m; m = PIECES.exec(text)) {
+    if (m.index !== end) flush();
+    group += m[0];
+    if (m[0].charCodeAt(0) >= 0x80) ascii = false;
+    end = m.index + m[0].length;
+  }
+  flush();
+  return out;
+}
+
+const PIECES = /[A-Za-z0-9_$]+|[^\x00-\x7F]+/g;
+
+function asciiWord(word: string, out: string[]): void {
+  if (PLAIN.test(word)) out.push(word);
+  else splitIdentifier(word, out);
+}
+
+/** Words of a text that has characters beyond ASCII. */
+function unicodeWords(text: string, out: string[]): void {
+  for (const raw of text.match(WORD) ?? []) {
+    if (PLAIN.test(raw)) {
+      out.push(raw);
+      continue;
+    }
+    if (!UNSPACED.test(raw)) {
+      splitIdentifier(raw, out);
+      continue;
+    }
+    for (const run of raw.match(RUNS) ?? []) {
+      if (UNSPACED.test(run)) unspacedTerms(run, out);
+      else splitIdentifier(run, out);
+    }
+  }
+}
+
+const WORD = /[\p{L}\p{N}\p{M}_$]+/gu;
+// Most words of English text and code: nothing to split, nothing to segment.
+const PLAIN = /^[a-z0-9]+$/;
+// Han, Hiragana, Katakana (and their extensions), Thai, Lao, Khmer, Myanmar: no spaces between words.
+const UNSPACED_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}ー々';
+const UNSPACED = new RegExp(`[${UNSPACED_CLASS}]`, 'u');
+const RUNS = new RegExp(`[${UNSPACED_CLASS}\\p{M}]+|[^${UNSPACED_CLASS}]+`, 'gu');
+
+// Immutable and costly to create, so one per process.
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+function unspacedTerms(run: string, out: string[]): void {
+  let stretch = '';
+  const flush = () => {
+    const chars = [...stretch];
+    if (chars.length === 1) out.push(stretch);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+    stretch = '';
+  };
+  for (const { segment, isWordLike } of segmenter.segment(run)) {
+    if (!isWordLike || isStopword(segment)) {
+      flush();
+      continue;
+    }
+    stretch += segment;
+    if ([...segment].length >= 3) out.push(segment);
+  }
+  flush();
+}
+
+/** `fetchUserById` → fetchuserbyid, fetch, user, by, id; `MAX_RETRIES` → maxretries, max, retries. */
+function splitIdentifier(word: string, out: string[]): void {
+  const whole = word.replace(/[_$]/g, '').toLowerCase();
+  if (!/\p{Lu}/u.test(word.slice(1)) && !/[_$]/.test(word)) {
+    if (whole) out.push(whole);
+    return;
+  }
+  const parts = word
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .split(/[\s_$]+/)
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
+  if (parts.length <= 1) {
+    if (whole) out.push(whole);
+    return;
+  }
+  out.push(whole, ...parts);
+}

@@ -1,0 +1,317 @@
+import * as vscode from 'vscode';
+import path from 'node:path';
+import type { ExtensionHost } from '../host';
+import { dimensionLabel, dimensionOf, knowledgeTypeLabels, proposerLabel } from '../labels';
+import type { Workspace } from '../../core/workspace';
+import { parseSource, type CandidateEdit, type ReviewDetail, type ReviewListItem, type ReviewOutcome, type ToExtension, type ToPage } from '../../webview/review/protocol';
+import { reviewStrings } from './strings';
+
+export const REVIEW_VIEW_TYPE = 'autosnippet.review';
+
+/**
+ * The candidate review panel: a webview that lists the candidates (grouped, filtered, sorted),
+ * renders one in full (claim, why, code, sources, confidence, similar knowledge), edits it in place,
+ * and approves or rejects several at once after one confirmation. Every write is a catalog tool run
+ * as the person; the page only sends messages.
+ */
+export class ReviewPanel implements vscode.Disposable {
+  private static current: ReviewPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private selected: string | undefined;
+
+  private constructor(private readonly host: ExtensionHost, readonly panel: vscode.WebviewPanel) {
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'webview')] };
+    webview.html = pageHtml(webview, host.context.extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(host.context.extensionUri, 'media', 'autosnippet.svg');
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: ToExtension) => void this.receive(m).catch((e) => this.fail(e))),
+      host.onDidChangeData(() => void this.sendList()),
+      // The panel reviews the folder of the active editor; another folder's file makes it follow.
+      host.onDidChangeFolder(() => void this.receive({ type: 'ready' }).catch((e) => this.fail(e))),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** Opens the panel (or brings it forward), showing `candidateId` when given. */
+  static show(host: ExtensionHost, candidateId?: string): ReviewPanel {
+    if (ReviewPanel.current) {
+      ReviewPanel.current.panel.reveal(undefined, false);
+    } else {
+      const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('Review Candidates'), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+      ReviewPanel.current = new ReviewPanel(host, panel);
+    }
+    if (candidateId) ReviewPanel.current.focus(candidateId);
+    return ReviewPanel.current;
+  }
+
+  /** After a window reload: VS Code hands back the panel it kept; its page restores its own state. */
+  static revive(host: ExtensionHost, panel: vscode.WebviewPanel): void {
+    ReviewPanel.current?.dispose();
+    ReviewPanel.current = new ReviewPanel(host, panel);
+  }
+
+  private focus(id: string): void {
+    this.selected = id;
+    void this.post({ type: 'focus', id });
+  }
+
+  private post(message: ToPage): Thenable<boolean> {
+    return this.panel.webview.postMessage(message);
+  }
+
+  private async workspace(): Promise<Workspace> {
+    return this.host.getWorkspace();
+  }
+
+  /** A catalog tool as the person; a refusal comes back as the error body, never as a toast. */
+  private async call<T>(tool: string, input: Record<string, unknown>): Promise<{ ok: true; data: T } | { ok: false; message: string; field?: string }> {
+    const ws = await this.workspace();
+    const r = await this.host.catalog.invoke(ws, tool, input, { actor: 'human', channel: 'vscode' });
+    if (r.ok) return { ok: true, data: r.data as T };
+    this.host.log.warn(`${tool}: ${r.error.code} ${r.error.message}`);
+    return { ok: false, message: r.error.hint ? `${r.error.message} ${r.error.hint}` : r.error.message, ...(r.error.field ? { field: r.error.field } : {}) };
+  }
+
+  private async receive(m: ToExtension): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        await this.post({ type: 'setup', setup: { strings: reviewStrings(), knowledgeTypes: Object.entries(knowledgeTypeLabels()).map(([value, label]) => ({ value, label })), folder: (await this.workspace()).root, dimensions: dimensionLabels() } });
+        await this.sendList();
+        if (this.selected) await this.post({ type: 'focus', id: this.selected });
+        return;
+      case 'refresh':
+        return this.sendList();
+      case 'select':
+        this.selected = m.id;
+        return this.sendDetail(m.id);
+      case 'openSource':
+        return this.openSource(m.source);
+      case 'openFile':
+        return this.openSource(`${m.file}:1`);
+      case 'approve':
+        return this.approve(m.ids);
+      case 'reject':
+        return this.reject(m.ids, m.reason);
+      case 'edit':
+        return this.edit(m.id, m.edit);
+    }
+  }
+
+  private async sendList(): Promise<void> {
+    const items: ReviewListItem[] = [];
+    let cursor: number | undefined;
+    const ws = await this.workspace();
+    for (let page = 0; page < 100; page++) {
+      const r = await this.host.catalog.invoke(ws, 'list_candidates', { status: 'any', limit: 1000, ...(cursor !== undefined ? { cursor } : {}) }, { actor: 'human', channel: 'vscode' });
+      if (!r.ok) return this.fail(new Error(r.error.message));
+      const page_ = (r.data as { candidates: Omit<ReviewListItem, 'proposer' | 'dimension'>[] }).candidates;
+      items.push(...page_.map((c) => ({ ...c, proposer: proposerLabel(c.origin, c.createdBy), dimension: dimensionOf(c.origin) })));
+      cursor = r.truncated?.nextCursor;
+      if (cursor === undefined) break;
+    }
+    await this.post({ type: 'list', items });
+  }
+
+  private async sendDetail(id: string): Promise<void> {
+    const got = await this.call<Omit<ReviewDetail, 'issues' | 'similar' | 'proposer' | 'decider'>>('get_candidate', { id });
+    if (!got.ok) {
+      await this.post({ type: 'detailMissing', id, message: got.message });
+      return;
+    }
+    const c = got.data;
+    const [validation, duplicates] = await Promise.all([
+      this.call<{ issues: ReviewDetail['issues'] }>('validate_candidate', { id }),
+      c.status === 'pending' ? this.call<{ recipes: { id: string; title: string; similarity: number; status: string }[]; candidates: { id: string; title: string; similarity: number }[] }>('check_duplicate', { id, limit: 5 }) : undefined,
+    ]);
+    const similar: ReviewDetail['similar'] = duplicates?.ok
+      ? [
+        ...duplicates.data.recipes.filter((r) => r.similarity >= 0.5).map((r) => ({ id: r.id, title: r.title, similarity: r.similarity, kind: 'recipe' as const, status: r.status })),
+        ...duplicates.data.candidates.filter((r) => r.similarity >= 0.5).map((r) => ({ id: r.id, title: r.title, similarity: r.similarity, kind: 'candidate' as const })),
+      ].sort((a, b) => b.similarity - a.similarity).slice(0, 5)
+      : [];
+    const detail: ReviewDetail = {
+      id: c.id, title: c.title, status: c.status, trigger: c.trigger, language: c.language, category: c.category, knowledgeType: c.knowledgeType,
+      summary: c.summary, usageGuide: c.usageGuide, rationale: c.rationale, code: c.code, tags: c.tags ?? [], reasoning: c.reasoning,
+      origin: c.origin, proposer: proposerLabel(c.origin, c.createdBy), ...(c.decidedBy ? { decider: proposerLabel('', c.decidedBy) } : {}), createdBy: c.createdBy, createdAt: c.createdAt, decidedBy: c.decidedBy, decidedAt: c.decidedAt, rejectionReason: c.rejectionReason, recipeId: c.recipeId,
+      issues: validation.ok ? validation.data.issues : [],
+      similar,
+    };
+    await this.post({ type: 'detail', detail });
+  }
+
+  /** Opens `path:line` of the workspace in an editor, at that line; refuses paths outside the workspace. */
+  private async openSource(source: string): Promise<void> {
+    const parsed = parseSource(source) ?? { file: source, line: 1 };
+    const ws = await this.workspace();
+    const abs = path.resolve(ws.root, parsed.file);
+    if (abs !== ws.root && !abs.startsWith(ws.root + path.sep)) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is outside the workspace; it was not opened.', parsed.file));
+      return;
+    }
+    const uri = vscode.Uri.file(abs);
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} does not exist (any more) in this workspace.', parsed.file));
+      return;
+    }
+    const start = new vscode.Position(parsed.line - 1, 0);
+    const end = new vscode.Position((parsed.endLine ?? parsed.line) - 1, 0);
+    await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(start, end) });
+  }
+
+  private async titlesOf(ids: string[]): Promise<Map<string, string>> {
+    const titles = new Map<string, string>();
+    for (const id of ids) {
+      const r = await this.call<{ title: string }>('get_candidate', { id });
+      titles.set(id, r.ok ? r.data.title : id);
+    }
+    return titles;
+  }
+
+  private async approve(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const titles = await this.titlesOf(ids);
+    const message = ids.length === 1 ? vscode.l10n.t('Approve "{0}"?', titles.get(ids[0])!) : vscode.l10n.t('Approve {0} candidates?', ids.length);
+    const detail = [
+      ...(ids.length > 1 ? [...titles.values()].map((t) => `• ${t}`) : []),
+      '',
+      vscode.l10n.t('Each becomes a draft recipe file under .autosnippet/recipes/ that you can still edit. Agents use a recipe only once you publish it.'),
+    ].join('\n').trim();
+    if (!(await this.host.dialogs.confirm(message, detail, vscode.l10n.t('Approve')))) return;
+    await this.post({ type: 'busy', busy: true });
+    const files: NonNullable<ReviewOutcome['files']> = [];
+    const failed: NonNullable<ReviewOutcome['failed']> = [];
+    for (const id of ids) {
+      const r = await this.call<{ recipe?: { id: string; file: string } }>('approve_candidate', { id });
+      if (r.ok && r.data.recipe) files.push({ title: titles.get(id)!, file: r.data.recipe.file });
+      else if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
+    }
+    const done = ids.length - failed.length;
+    await this.post({
+      type: 'outcome',
+      outcome: {
+        kind: failed.length && !done ? 'error' : 'approved',
+        message: done === 1 ? vscode.l10n.t('Approved 1 candidate: its draft recipe is below. Publish it from the Recipes view when it reads well; delete the file to undo.') : vscode.l10n.t('Approved {0} candidates: their draft recipes are below. Publish them from the Recipes view when they read well; delete a file to undo.', done),
+        files,
+        ...(failed.length ? { failed } : {}),
+      },
+    });
+    await this.post({ type: 'busy', busy: false });
+    await this.sendList();
+    refreshViews();
+  }
+
+  private async reject(ids: string[], reason: string): Promise<void> {
+    if (!ids.length || !reason.trim()) return;
+    const titles = await this.titlesOf(ids);
+    const message = ids.length === 1 ? vscode.l10n.t('Reject "{0}"?', titles.get(ids[0])!) : vscode.l10n.t('Reject {0} candidates?', ids.length);
+    const detail = [...(ids.length > 1 ? [...titles.values()].map((t) => `• ${t}`) : []), '', vscode.l10n.t('Reason: {0}', reason.trim()), vscode.l10n.t('Agents read the reason and do not propose the same again.')].join('\n').trim();
+    if (!(await this.host.dialogs.confirm(message, detail, vscode.l10n.t('Reject')))) return;
+    await this.post({ type: 'busy', busy: true });
+    const failed: NonNullable<ReviewOutcome['failed']> = [];
+    for (const id of ids) {
+      const r = await this.call('reject_candidate', { id, reason: reason.trim() });
+      if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
+    }
+    const done = ids.length - failed.length;
+    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done ? 'error' : 'rejected', message: vscode.l10n.t('Rejected {0} of {1}. Rejected candidates stay listed under "Rejected" with their reason.', done, ids.length), ...(failed.length ? { failed } : {}) } });
+    await this.post({ type: 'busy', busy: false });
+    await this.sendList();
+    refreshViews();
+  }
+
+  private async edit(id: string, edit: CandidateEdit): Promise<void> {
+    const { whyStandard, ...fields } = edit;
+    const input: Record<string, unknown> = { id, ...fields, ...(whyStandard !== undefined ? { reasoning: { whyStandard } } : {}) };
+    const r = await this.call('update_candidate', input);
+    await this.post({ type: 'editResult', id, ok: r.ok, ...(r.ok ? {} : { message: r.message, field: r.field }) });
+    if (r.ok) {
+      await this.sendList();
+      await this.sendDetail(id);
+      refreshViews();
+    }
+  }
+
+  private async fail(e: unknown): Promise<void> {
+    this.host.log.error('review panel', e);
+    await this.post({ type: 'outcome', outcome: { kind: 'error', message: (e as Error).message } });
+  }
+
+  dispose(): void {
+    if (ReviewPanel.current === this) ReviewPanel.current = undefined;
+    this.disposables.splice(0).forEach((d) => d.dispose());
+    this.panel.dispose();
+  }
+}
+
+function dimensionLabels(): Record<string, string> {
+  const ids = ['code-standard', 'code-pattern', 'best-practice', 'architecture', 'event-data-flow', 'agent-guidelines', 'project-profile'];
+  return Object.fromEntries(ids.map((id) => [id, dimensionLabel(id)]));
+}
+
+/** The Candidates and Recipes views show what the panel changed. */
+function refreshViews(): void {
+  void vscode.commands.executeCommand('autosnippet.candidates.refresh').then(undefined, () => undefined);
+}
+
+function nonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  for (let i = 0; i < 32; i++) out += chars[Math.floor(Math.random() * chars.length)];
+  return out;
+}
+
+/** The page: a strict Content-Security-Policy (scripts only with the nonce, resources only from dist/webview). */
+function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
+  const n = nonce();
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource}`,
+    `script-src 'nonce-${n}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('codicon.css')}">
+<link rel="stylesheet" href="${asset('review.css')}">
+<title>${vscode.l10n.t('Review Candidates')}</title>
+</head>
+<body>
+<div id="app" aria-busy="true"></div>
+<script nonce="${n}" src="${asset('review.js')}"></script>
+</body>
+</html>`;
+}
+
+/** The command, the tree's click and the serializer that restores the panel after a reload. */
+export function registerReviewPanel(host: ExtensionHost): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('autosnippet.candidates.review', (arg?: unknown) => {
+      ReviewPanel.show(host, candidateIdOf(arg));
+    }),
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, {
+      async deserializeWebviewPanel(panel) {
+        ReviewPanel.revive(host, panel);
+      },
+    }),
+    new vscode.Disposable(() => ReviewPanel['current']?.dispose()),
+  );
+}
+
+/** The command's argument: a Candidates tree node, a candidate id, or nothing. */
+function candidateIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object') {
+    const node = arg as { type?: string; candidate?: { id?: unknown } };
+    if (node.type === 'candidate' && typeof node.candidate?.id === 'string') return node.candidate.id;
+  }
+  return undefined;
+}

@@ -1,0 +1,489 @@
+// The candidate review page (runs in a VS Code webview). It renders what the extension sends and
+// sends back what the person asked for; it never writes anything itself. Its state (filters,
+// selection, the candidate on show) survives being hidden and a window reload (getState/setState).
+import { highlight } from './highlight';
+import type { CandidateEdit, ReviewDetail, ReviewListItem, ReviewOutcome, ReviewSetup, ToExtension, ToPage } from './protocol';
+
+declare function acquireVsCodeApi(): { postMessage(m: ToExtension): void; getState(): unknown; setState(s: unknown): void };
+const vscode = acquireVsCodeApi();
+
+type Status = 'pending' | 'approved' | 'rejected' | 'all';
+type GroupBy = 'category' | 'dimension' | 'language' | 'none';
+type SortBy = 'confidence' | 'newest' | 'title';
+
+interface PageState {
+  status: Status;
+  language: string;
+  groupBy: GroupBy;
+  sortBy: SortBy;
+  text: string;
+  selectedId?: string;
+  checked: string[];
+  collapsed: string[];
+}
+
+const saved = (vscode.getState() ?? {}) as Partial<PageState>;
+const state: PageState = { status: 'pending', language: '', groupBy: 'category', sortBy: 'confidence', text: '', checked: [], collapsed: [], ...saved };
+let setup: ReviewSetup | undefined;
+let items: ReviewListItem[] | undefined;
+let detail: ReviewDetail | undefined;
+let detailError: string | undefined;
+let outcome: ReviewOutcome | undefined;
+let editing = false;
+let editError: { message: string; field?: string } | undefined;
+let rejecting = false;
+let busy = false;
+
+const app = document.getElementById('app')!;
+const lang = document.documentElement.lang || 'en';
+
+function persist(): void {
+  vscode.setState(state);
+}
+
+function t(key: string, ...args: (string | number)[]): string {
+  const s = setup?.strings[key] ?? key;
+  return s.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)] ?? ''));
+}
+
+// ---------------------------------------------------------------- DOM helpers
+
+type Attrs = Record<string, string | boolean | number | undefined | ((e: Event) => void)>;
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Node | string | undefined | false)[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.replace(/^on/, '').toLowerCase(), v);
+    else if (k === 'className') el.className = String(v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+function icon(name: string, label?: string): HTMLElement {
+  return h('span', { className: `codicon codicon-${name}`, 'aria-hidden': label ? undefined : 'true', 'aria-label': label, role: label ? 'img' : undefined });
+}
+
+function button(label: string, onClick: () => void, opts: { icon?: string; secondary?: boolean; title?: string; disabled?: boolean; id?: string } = {}): HTMLButtonElement {
+  return h('button', { type: 'button', id: opts.id, className: opts.secondary ? 'secondary' : 'primary', title: opts.title, disabled: opts.disabled || busy, onclick: () => onClick() }, opts.icon ? icon(opts.icon) : undefined, h('span', {}, label));
+}
+
+function present(...nodes: (Node | string | undefined)[]): (Node | string)[] {
+  return nodes.filter((n): n is Node | string => n !== undefined);
+}
+
+function send(m: ToExtension): void {
+  vscode.postMessage(m);
+}
+
+function relativeTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  const minutes = Math.round((then - Date.now()) / 60000);
+  if (Math.abs(minutes) < 60) return rtf.format(minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (Math.abs(hours) < 24) return rtf.format(hours, 'hour');
+  return rtf.format(Math.round(hours / 24), 'day');
+}
+
+function percent(x: number): string {
+  return `${Math.round(Math.max(0, Math.min(1, x)) * 100)}%`;
+}
+
+function typeLabel(type: string): string {
+  return setup?.knowledgeTypes.find((k) => k.value === type)?.label ?? type;
+}
+
+// ---------------------------------------------------------------- the list
+
+function shown(): ReviewListItem[] {
+  if (!items) return [];
+  const text = state.text.trim().toLowerCase();
+  const list = items.filter((c) =>
+    (state.status === 'all' || c.status === state.status) &&
+    (!state.language || c.language === state.language) &&
+    (!text || `${c.title} ${c.summary} ${c.category}`.toLowerCase().includes(text)));
+  const by: Record<SortBy, (a: ReviewListItem, b: ReviewListItem) => number> = {
+    confidence: (a, b) => b.confidence - a.confidence || a.title.localeCompare(b.title),
+    newest: (a, b) => b.createdAt.localeCompare(a.createdAt),
+    title: (a, b) => a.title.localeCompare(b.title, lang),
+  };
+  return list.sort(by[state.sortBy]);
+}
+
+function groupKey(c: ReviewListItem): string {
+  switch (state.groupBy) {
+    case 'category': return c.category;
+    case 'dimension': return c.dimension;
+    case 'language': return c.language;
+    default: return '';
+  }
+}
+
+function groupLabel(key: string): string {
+  if (state.groupBy === 'dimension') return key ? setup?.dimensions[key] ?? key : t('otherDimension');
+  return key;
+}
+
+function groups(list: ReviewListItem[]): [string, ReviewListItem[]][] {
+  const map = new Map<string, ReviewListItem[]>();
+  for (const c of list) map.set(groupKey(c), [...(map.get(groupKey(c)) ?? []), c]);
+  return [...map.entries()].sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : groupLabel(a).localeCompare(groupLabel(b), lang)));
+}
+
+function toggleChecked(ids: string[], on: boolean): void {
+  const set = new Set(state.checked);
+  for (const id of ids) on ? set.add(id) : set.delete(id);
+  state.checked = [...set];
+  persist();
+  render();
+}
+
+function select(id: string): void {
+  if (state.selectedId !== id) {
+    state.selectedId = id;
+    detail = undefined;
+    detailError = undefined;
+    editing = false;
+    editError = undefined;
+    persist();
+    send({ type: 'select', id });
+  }
+  render();
+}
+
+function renderToolbar(): HTMLElement {
+  const languages = [...new Set((items ?? []).map((c) => c.language))].sort();
+  const selectBox = (label: string, value: string, options: [string, string][], onChange: (v: string) => void, id: string) =>
+    h('label', { className: 'field', for: id }, h('span', {}, label),
+      (() => {
+        const s = h('select', { id, onchange: (e) => onChange((e.target as HTMLSelectElement).value) }, ...options.map(([v, l]) => h('option', { value: v, selected: v === value }, l)));
+        return s;
+      })());
+  const search = h('input', { type: 'search', id: 'filter-text', placeholder: t('search'), 'aria-label': t('search'), value: state.text });
+  search.addEventListener('input', () => {
+    state.text = search.value;
+    persist();
+    renderList();
+  });
+  return h('div', { className: 'toolbar', role: 'toolbar', 'aria-label': t('title') },
+    h('div', { className: 'search' }, icon('filter'), search),
+    selectBox(t('status'), state.status, [['pending', t('statusPending')], ['approved', t('statusApproved')], ['rejected', t('statusRejected')], ['all', t('statusAll')]], (v) => { state.status = v as Status; persist(); render(); }, 'filter-status'),
+    selectBox(t('language'), state.language, [['', t('languageAll')], ...languages.map((l): [string, string] => [l, l])], (v) => { state.language = v; persist(); render(); }, 'filter-language'),
+    selectBox(t('groupBy'), state.groupBy, [['category', t('groupCategory')], ['dimension', t('groupDimension')], ['language', t('groupLanguage')], ['none', t('groupNone')]], (v) => { state.groupBy = v as GroupBy; persist(); render(); }, 'group-by'),
+    selectBox(t('sortBy'), state.sortBy, [['confidence', t('sortConfidence')], ['newest', t('sortNewest')], ['title', t('sortTitle')]], (v) => { state.sortBy = v as SortBy; persist(); render(); }, 'sort-by'),
+    h('button', { type: 'button', className: 'icon', title: t('refresh'), 'aria-label': t('refresh'), onclick: () => send({ type: 'refresh' }) }, icon('refresh')),
+  );
+}
+
+function pendingChecked(): string[] {
+  const pending = new Set((items ?? []).filter((c) => c.status === 'pending').map((c) => c.id));
+  return state.checked.filter((id) => pending.has(id));
+}
+
+function renderSelectionBar(): HTMLElement | undefined {
+  const ids = pendingChecked();
+  if (!ids.length) return undefined;
+  if (rejecting) {
+    const reason = h('input', { type: 'text', id: 'reject-reason', placeholder: t('rejectReason'), 'aria-label': t('rejectReason') });
+    const go = () => {
+      if (!reason.value.trim()) {
+        reason.setAttribute('aria-invalid', 'true');
+        reason.focus();
+        return;
+      }
+      rejecting = false;
+      send({ type: 'reject', ids, reason: reason.value.trim() });
+    };
+    reason.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') go();
+      if (e.key === 'Escape') { rejecting = false; render(); }
+    });
+    queueMicrotask(() => reason.focus());
+    return h('div', { className: 'selection-bar', role: 'region', 'aria-label': t('selected', ids.length) },
+      h('span', { className: 'count' }, t('selected', ids.length)), reason,
+      button(t('rejectN', ids.length).replace(/…$/, ''), go, { icon: 'close', id: 'reject-go' }),
+      button(t('cancel'), () => { rejecting = false; render(); }, { secondary: true }));
+  }
+  return h('div', { className: 'selection-bar', role: 'region', 'aria-label': t('selected', ids.length) },
+    h('span', { className: 'count' }, t('selected', ids.length)),
+    button(t('approveN', ids.length), () => send({ type: 'approve', ids }), { icon: 'check', id: 'approve-selected' }),
+    button(t('rejectN', ids.length), () => { rejecting = true; render(); }, { icon: 'close', secondary: true, id: 'reject-selected' }),
+    button(t('clearSelection'), () => toggleChecked(state.checked, false), { secondary: true }));
+}
+
+function renderOutcome(): HTMLElement | undefined {
+  if (!outcome) return undefined;
+  const o = outcome;
+  return h('div', { className: `outcome ${o.kind}`, role: o.kind === 'error' ? 'alert' : 'status' },
+    icon(o.kind === 'error' ? 'error' : o.kind === 'rejected' ? 'circle-slash' : 'pass'),
+    h('div', { className: 'outcome-body' },
+      h('p', {}, o.message),
+      o.files?.length ? h('ul', {}, ...o.files.map((f) => h('li', {}, h('a', { href: '#', className: 'file-link', onclick: (e) => { e.preventDefault(); send({ type: 'openFile', file: f.file }); } }, f.file), ` — ${f.title}`))) : '',
+      o.failed?.length ? h('div', {}, h('p', {}, t('failed')), h('ul', {}, ...o.failed.map((f) => h('li', {}, `${f.title}: ${f.message}`)))) : ''),
+    h('button', { type: 'button', className: 'icon', title: t('dismiss'), 'aria-label': t('dismiss'), onclick: () => { outcome = undefined; render(); } }, icon('close')));
+}
+
+let listEl: HTMLElement | undefined;
+
+function renderList(): void {
+  if (!listEl) return;
+  const list = shown();
+  listEl.replaceChildren();
+  listEl.setAttribute('aria-busy', String(items === undefined));
+  if (items === undefined) {
+    listEl.append(h('p', { className: 'empty' }, t('loading')));
+    return;
+  }
+  if (!list.length) {
+    listEl.append(h('div', { className: 'empty' }, h('p', {}, items.length ? t('empty') : t('emptyAll'))));
+    return;
+  }
+  const checked = new Set(state.checked);
+  const pending = list.filter((c) => c.status === 'pending');
+  listEl.append(h('div', { className: 'list-head' },
+    h('label', { className: 'check' }, (() => {
+      const all = h('input', { type: 'checkbox', id: 'select-all', disabled: !pending.length, checked: pending.length > 0 && pending.every((c) => checked.has(c.id)), onchange: (e) => toggleChecked(pending.map((c) => c.id), (e.target as HTMLInputElement).checked) });
+      return all;
+    })(), h('span', {}, t('selectAll'))),
+    h('span', { className: 'muted' }, t('count', list.length, items.length))));
+  for (const [key, members] of groups(list)) {
+    const open = !state.collapsed.includes(key);
+    const groupPending = members.filter((c) => c.status === 'pending');
+    const section = h('section', { className: 'group', 'aria-label': groupLabel(key) || t('title') });
+    if (state.groupBy !== 'none') {
+      const head = h('div', { className: 'group-head' },
+        h('button', { type: 'button', className: 'twistie', 'aria-expanded': String(open), onclick: () => { state.collapsed = open ? [...state.collapsed, key] : state.collapsed.filter((k) => k !== key); persist(); renderList(); } },
+          icon(open ? 'chevron-down' : 'chevron-right'), h('span', { className: 'group-name' }, groupLabel(key)), h('span', { className: 'badge' }, String(members.length))),
+        groupPending.length ? h('input', { type: 'checkbox', title: t('selectGroup', groupLabel(key)), 'aria-label': t('selectGroup', groupLabel(key)), checked: groupPending.every((c) => checked.has(c.id)), onchange: (e) => toggleChecked(groupPending.map((c) => c.id), (e.target as HTMLInputElement).checked) }) : undefined);
+      section.append(head);
+    }
+    if (open) {
+      const ul = h('ul', { className: 'rows', role: 'list' });
+      for (const c of members) ul.append(renderRow(c, checked.has(c.id)));
+      section.append(ul);
+    }
+    listEl.append(section);
+  }
+}
+
+function renderRow(c: ReviewListItem, isChecked: boolean): HTMLElement {
+  const selected = c.id === state.selectedId;
+  const box = h('input', { type: 'checkbox', 'aria-label': c.title, checked: isChecked, disabled: c.status !== 'pending', onchange: (e) => toggleChecked([c.id], (e.target as HTMLInputElement).checked) });
+  const open = h('button', { type: 'button', className: 'row-main', 'data-id': c.id, 'aria-current': selected ? 'true' : undefined, onclick: () => select(c.id) },
+    h('span', { className: 'row-title' }, c.title),
+    h('span', { className: 'row-meta' },
+      h('span', { className: `status ${c.status}` }, t(`status${c.status[0].toUpperCase()}${c.status.slice(1)}`)),
+      h('span', {}, typeLabel(c.knowledgeType)),
+      h('span', {}, c.language),
+      h('span', { className: 'confidence', title: t('confidence') }, percent(c.confidence))));
+  open.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const rows = [...document.querySelectorAll<HTMLButtonElement>('.row-main')];
+    const next = rows[rows.indexOf(open) + (e.key === 'ArrowDown' ? 1 : -1)];
+    if (next) { e.preventDefault(); next.focus(); }
+  });
+  return h('li', { className: `row${selected ? ' selected' : ''}${c.status !== 'pending' ? ' decided' : ''}`, 'data-id': c.id }, box, open);
+}
+
+// ---------------------------------------------------------------- the detail
+
+function renderDetail(): HTMLElement {
+  const pane = h('div', { className: 'detail', role: 'region', 'aria-label': detail?.title ?? t('pickOne'), 'aria-live': 'polite' });
+  if (!state.selectedId) return (pane.append(h('p', { className: 'empty' }, t('pickOne'))), pane);
+  if (detailError) return (pane.append(h('p', { className: 'empty' }, detailError)), pane);
+  if (!detail || detail.id !== state.selectedId) return (pane.append(h('p', { className: 'empty' }, t('loading'))), pane);
+  const d = detail;
+  if (editing) return (pane.append(renderEditor(d)), pane);
+
+  const section = (title: string, ...body: (Node | string | undefined)[]) => h('section', {}, h('h3', {}, title), ...body);
+  const code = d.code ? (() => {
+    const pre = h('pre', { className: 'code', tabindex: 0, 'aria-label': t('code') });
+    const codeEl = h('code', { className: `hljs language-${d.language}` });
+    const html = highlight(d.code, d.language);
+    if (html !== undefined) codeEl.innerHTML = html; // escaped by highlight.js
+    else codeEl.textContent = d.code;
+    pre.append(codeEl);
+    return pre;
+  })() : h('p', { className: 'muted' }, t('noCode'));
+
+  pane.append(...present(
+    h('header', {},
+      h('h2', { id: 'detail-title' }, d.title),
+      h('div', { className: 'meta' },
+        h('span', { className: `status ${d.status}` }, t(`status${d.status[0].toUpperCase()}${d.status.slice(1)}`)),
+        h('span', {}, typeLabel(d.knowledgeType)),
+        h('span', {}, d.language),
+        h('span', {}, d.category),
+        h('code', {}, d.trigger)),
+      h('p', { className: 'muted' }, t('proposedBy', d.proposer, relativeTime(d.createdAt))),
+      d.status !== 'pending' && d.decider ? h('p', { className: 'muted' }, t('decided', t(`status${d.status[0].toUpperCase()}${d.status.slice(1)}`), d.decider, relativeTime(d.decidedAt))) : undefined,
+      d.rejectionReason ? h('p', { className: 'muted' }, t('rejectedBecause', d.rejectionReason)) : undefined,
+      h('div', { className: 'confidence-meter' },
+        h('label', { for: 'confidence' }, t('confidence')),
+        h('meter', { id: 'confidence', min: 0, max: 1, low: 0.5, high: 0.75, optimum: 1, value: d.reasoning.confidence }),
+        h('span', {}, percent(d.reasoning.confidence)))),
+    d.status === 'pending' ? h('div', { className: 'actions' },
+      button(t('approve'), () => send({ type: 'approve', ids: [d.id] }), { icon: 'check', id: 'approve-one' }),
+      button(t('reject'), () => { state.checked = [d.id]; rejecting = true; persist(); render(); }, { icon: 'close', secondary: true }),
+      button(t('edit'), () => { editing = true; editError = undefined; render(); }, { icon: 'edit', secondary: true, id: 'edit-one' })) : undefined,
+    d.recipeId ? h('p', {}, h('a', { href: '#', className: 'file-link', onclick: (e) => { e.preventDefault(); send({ type: 'openFile', file: `.autosnippet/recipes/${d.recipeId}.md` }); } }, t('openRecipe'))) : undefined,
+    section(t('claim'), h('p', {}, d.summary || '—')),
+    section(t('why'), h('p', {}, d.reasoning.whyStandard || t('noWhy'))),
+    d.usageGuide ? section(t('usage'), h('p', { className: 'prose' }, d.usageGuide)) : undefined,
+    section(t('code'), code),
+    section(t('sources'), d.reasoning.sources.length
+      ? h('ul', { className: 'sources' }, ...d.reasoning.sources.map((s) => {
+        const m = /^(.+?):(\d+)/.exec(s);
+        return h('li', {}, h('a', { href: '#', className: 'source-link', title: m ? t('openSource', m[1], m[2]) : s, onclick: (e) => { e.preventDefault(); send({ type: 'openSource', source: s }); } }, icon('go-to-file'), h('span', {}, s)));
+      }))
+      : h('p', { className: 'warning' }, icon('warning'), ` ${t('noSources')}`)),
+    d.status === 'pending' ? section(t('similar'), d.similar.length
+      ? h('ul', { className: 'similar' }, ...d.similar.map((s) => h('li', {}, h('span', { className: 'badge' }, percent(s.similarity)), ` ${s.title} `, h('span', { className: 'muted' }, `(${s.kind === 'recipe' ? t('similarRecipe') : t('similarCandidate')} ${s.id})`))))
+      : h('p', { className: 'muted' }, t('noSimilar'))) : undefined,
+    d.status === 'pending' && d.issues.length ? section(t('issues'), h('ul', { className: 'issues' }, ...d.issues.map((i) => h('li', {}, icon(i.severity === 'invalid' ? 'error' : 'info'), h('span', {}, ` ${i.message}`))))) : undefined,
+  ));
+  return pane;
+}
+
+function renderEditor(d: ReviewDetail): HTMLElement {
+  const form = h('form', { className: 'editor', novalidate: true, 'aria-labelledby': 'edit-title' });
+  const fields: { key: keyof CandidateEdit; label: string; value: string; multiline?: number; check?: (v: string) => string | undefined }[] = [
+    { key: 'title', label: t('fieldTitle'), value: d.title, check: (v) => (v.trim().length < 3 || v.length > 200 ? t('errTitle') : undefined) },
+    { key: 'summary', label: t('fieldSummary'), value: d.summary, multiline: 3, check: (v) => (v.length > 2000 ? t('errSummary') : undefined) },
+    { key: 'whyStandard', label: t('fieldWhy'), value: d.reasoning.whyStandard, multiline: 3 },
+    { key: 'trigger', label: t('fieldTrigger'), value: d.trigger, check: (v) => (/^@?[\p{L}\p{N}_.-]+$/u.test(v.trim()) ? undefined : t('errTrigger')) },
+    { key: 'category', label: t('fieldCategory'), value: d.category, check: (v) => (v.trim() ? undefined : t('errCategory')) },
+    { key: 'language', label: t('fieldLanguage'), value: d.language },
+    { key: 'code', label: t('fieldCode'), value: d.code ?? '', multiline: 10 },
+  ];
+  form.append(h('h2', { id: 'edit-title' }, d.title));
+  const inputs = new Map<string, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>();
+  const errors = new Map<string, HTMLElement>();
+  const add = (key: string, label: string, control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement) => {
+    const id = `edit-${key}`;
+    control.id = id;
+    control.setAttribute('aria-describedby', `${id}-error`);
+    const err = h('div', { className: 'error', id: `${id}-error`, role: 'alert' });
+    inputs.set(key, control);
+    errors.set(key, err);
+    form.append(h('div', { className: 'form-row' }, h('label', { for: id }, label), control, err));
+  };
+  for (const f of fields) {
+    const control = f.multiline ? h('textarea', { rows: f.multiline, spellcheck: f.key !== 'code' ? 'true' : 'false', className: f.key === 'code' ? 'mono' : undefined }) : h('input', { type: 'text' });
+    control.value = f.value;
+    add(f.key, f.label, control);
+    if (f.key === 'summary') {
+      const type = h('select', {}, ...(setup?.knowledgeTypes ?? []).map((k) => h('option', { value: k.value, selected: k.value === d.knowledgeType }, k.label)));
+      add('knowledgeType', t('fieldType'), type);
+    }
+  }
+  if (editError) {
+    const err = errors.get(editError.field === 'reasoning' ? 'whyStandard' : editError.field ?? '') ?? undefined;
+    if (err) err.textContent = editError.message;
+    else form.append(h('p', { className: 'error', role: 'alert' }, editError.message));
+  }
+  const save = () => {
+    let bad: HTMLElement | undefined;
+    const edit: CandidateEdit = {};
+    for (const f of fields) {
+      const v = inputs.get(f.key)!.value;
+      const problem = f.check?.(v);
+      errors.get(f.key)!.textContent = problem ?? '';
+      inputs.get(f.key)!.setAttribute('aria-invalid', problem ? 'true' : 'false');
+      if (problem && !bad) bad = inputs.get(f.key)!;
+      if (v !== f.value) (edit as Record<string, string>)[f.key] = f.key === 'trigger' && !v.startsWith('@') ? `@${v.trim()}` : v;
+    }
+    const type = inputs.get('knowledgeType')!.value;
+    if (type !== d.knowledgeType) edit.knowledgeType = type;
+    if (bad) return bad.focus();
+    if (!Object.keys(edit).length) { editing = false; render(); return; }
+    send({ type: 'edit', id: d.id, edit });
+  };
+  form.addEventListener('submit', (e) => { e.preventDefault(); save(); });
+  form.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') { editing = false; render(); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); save(); }
+  });
+  form.append(h('div', { className: 'actions' },
+    h('button', { type: 'submit', className: 'primary', id: 'edit-save', disabled: busy }, icon('save'), h('span', {}, t('save'))),
+    button(t('cancel'), () => { editing = false; editError = undefined; render(); }, { secondary: true })));
+  queueMicrotask(() => inputs.get('title')?.focus());
+  return form;
+}
+
+// ---------------------------------------------------------------- page
+
+function render(): void {
+  if (!setup) {
+    app.replaceChildren(h('p', { className: 'empty' }, '…'));
+    return;
+  }
+  const focused = document.activeElement?.id;
+  document.title = t('title');
+  listEl = h('div', { className: 'list', role: 'region', 'aria-label': t('title') });
+  app.setAttribute('aria-busy', String(busy));
+  app.replaceChildren(
+    h('header', { className: 'top' }, h('h1', {}, t('title')), busy ? h('span', { className: 'muted' }, icon('loading codicon-modifier-spin'), ` ${t('working')}`) : undefined),
+    renderToolbar(),
+    renderSelectionBar() ?? '',
+    renderOutcome() ?? '',
+    h('main', { className: 'split' }, listEl, renderDetail()),
+  );
+  renderList();
+  if (focused) document.getElementById(focused)?.focus();
+}
+
+window.addEventListener('message', (event: MessageEvent<ToPage>) => {
+  const m = event.data;
+  switch (m.type) {
+    case 'setup':
+      setup = m.setup;
+      break;
+    case 'list': {
+      items = m.items;
+      const known = new Set(items.filter((c) => c.status === 'pending').map((c) => c.id));
+      state.checked = state.checked.filter((id) => known.has(id));
+      persist();
+      // Ask again when the candidate on show changed status meanwhile (approved here, or by another process).
+      const current = items.find((c) => c.id === state.selectedId);
+      if (current && (!detail || detail.status !== current.status)) send({ type: 'select', id: current.id });
+      break;
+    }
+    case 'detail':
+      if (m.detail.id === state.selectedId) detail = m.detail;
+      break;
+    case 'detailMissing':
+      if (m.id === state.selectedId) detailError = m.message;
+      break;
+    case 'focus': {
+      state.selectedId = undefined;
+      const c = items?.find((x) => x.id === m.id);
+      if (c && state.status !== 'all' && c.status !== state.status) state.status = 'all';
+      select(m.id);
+      document.querySelector<HTMLElement>(`.row-main[data-id="${CSS.escape(m.id)}"]`)?.focus();
+      return;
+    }
+    case 'outcome':
+      outcome = m.outcome;
+      state.checked = [];
+      persist();
+      break;
+    case 'editResult':
+      if (m.ok) { editing = false; editError = undefined; outcome = { kind: 'updated', message: t('saved') }; }
+      else editError = { message: m.message ?? '', field: m.field };
+      break;
+    case 'busy':
+      busy = m.busy;
+      break;
+  }
+  render();
+});
+
+render();
+send({ type: 'ready' });

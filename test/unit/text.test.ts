@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze, Bm25fIndex, englishGlosses, indexForm, isStopword, queryTerms, stem, tokenize } from '../../src/core/text';
+
+test('identifiers are split and kept whole', () => {
+  assert.deepEqual(tokenize('fetchUserById MAX_RETRIES parseHTTPResponse'), [
+    'fetchuserbyid', 'fetch', 'user', 'by', 'id',
+    'maxretries', 'max', 'retries',
+    'parsehttpresponse', 'parse', 'http', 'response',
+  ]);
+  assert.deepEqual(tokenize('plain words, v2 and http2'), ['plain', 'words', 'v2', 'and', 'http2']);
+});
+
+test('Chinese: function words split the run, every stretch gives bigrams, so a request matches a description', () => {
+  // 帮我 / 给 / 这个 are function words: they are dropped and cut the run.
+  const q = tokenize('帮我给这个项目写单元测试');
+  assert.ok(q.includes('项目') && q.includes('单元') && q.includes('测试'), q.join(' '));
+  assert.ok(!q.some((t) => t.includes('帮') || t.includes('这')), `function words leak: ${q.join(' ')}`);
+  const doc = new Set(analyze('为 TypeScript 代码编写单元测试，并检查覆盖率'));
+  assert.ok(analyze('写单元测试').some((t) => doc.has(t)), 'a request in Chinese shares terms with a Chinese description');
+  assert.deepEqual(tokenize('网络请求'), ['网络', '络请', '请求']);
+  assert.deepEqual(tokenize('写'), ['写'], 'a single character is a term');
+});
+
+test('Japanese: kana and kanji are segmented too; Latin words inside a CJK run are split out', () => {
+  const t = tokenize('プルリクエストのレビューをお願いします');
+  assert.ok(t.includes('プルリクエスト'), t.join(' '));
+  assert.ok(t.includes('レビュー'), t.join(' '));
+  assert.ok(!t.includes('の') && !t.includes('を'));
+  assert.deepEqual(tokenize('用Python写脚本').filter((x) => /^[a-z]+$/.test(x)), ['python']);
+});
+
+test('stopwords: function words and request filler, including "if", "them", "have" and the s of "\'s"', () => {
+  for (const w of ['if', 'them', 'have', 's', 'the', 'please', 'help', 'want', 'using', '的', 'の']) assert.ok(isStopword(w), w);
+  for (const w of ['theme', 'test', 'guard', 'skill', 'new', 'swift', 'react']) assert.ok(!isStopword(w), w);
+  assert.deepEqual(analyze("Fix them if the user's theme breaks"), ['fix', 'user', 'theme', 'break']);
+});
+
+test('stemming meets inflections without merging unrelated words', () => {
+  assert.equal(stem('writing'), stem('writes'));
+  assert.equal(stem('migrations'), stem('migration'));
+  assert.equal(stem('retries'), stem('retry'));
+  assert.equal(stem('analyse'), stem('analyze'), 'British and American spellings meet');
+  assert.notEqual(stem('theme'), stem('them'));
+  assert.notEqual(stem('skill'), stem('skull'));
+  assert.notEqual(stem('test'), stem('text'));
+  assert.equal(stem('404'), '404');
+  assert.equal(stem('网络'), '网络');
+});
+
+test('queryTerms: distinct, stemmed, stopwords only when nothing else is left', () => {
+  assert.deepEqual(queryTerms('how do I retry failed requests, retrying them'), ['retri', 'fail', 'request']);
+  assert.deepEqual(queryTerms('how to'), ['how', 'to']);
+  assert.deepEqual(queryTerms('!!!'), []);
+  assert.equal(indexForm('Retrying requests'), 'retri request');
+});
+
+test('BM25F: a rare term in a heavy field beats a common one in the body; saturation caps repeats', () => {
+  const fields = { title: { weight: 3, b: 0.5 }, body: { weight: 1, b: 0.75 } };
+  const doc = (title: string, body: string) => ({ title: analyze(title), body: analyze(body) });
+  const index = new Bm25fIndex(fields, [
+    doc('Database migrations', 'Write the migration, run it, check the schema.'),
+    doc('Release notes', 'Mentions migration migration migration migration migration migration in passing, among words.'),
+    doc('Formatting', 'Nothing to do with it.'),
+  ]);
+  const r = index.search(analyze('write a migration'), 5);
+  assert.deepEqual(r.map((m) => m.doc), [0, 1]);
+  assert.deepEqual(r[0].terms.sort(), ['migrat', 'write']);
+  assert.ok(r[0].score <= index.maxScore(analyze('write a migration')));
+  assert.equal(index.documentFrequency('migrat'), 2);
+  assert.ok(index.idf('write') > index.idf('migrat'), 'rarer terms weigh more');
+  assert.deepEqual(index.search(analyze('kubernetes'), 5), []);
+});
+
+test('a Chinese request gets English glosses from the CC-CEDICT glossary, so it can match English text', () => {
+  const g = englishGlosses('把这几个文件合并成一个，然后部署到测试环境');
+  for (const w of ['merge', 'deploy', 'test']) assert.ok(g.includes(w), `${w} in ${g.join(' ')}`);
+  assert.deepEqual(englishGlosses('no Chinese here'), []);
+  assert.ok(!englishGlosses('我们的').length, 'function words give nothing');
+});
