@@ -112,6 +112,31 @@ test('the same lines elsewhere in the file are a move, proposed as an update; ac
   }
 });
 
+test('a recipe approved from a candidate lists its sources as links in its Sources section; accepting a move rewrites the link and its #L anchor', async () => {
+  const ws = await tempWorkspace();
+  try {
+    writeSource(ws, 'src/http.ts', HTTP_TS);
+    const { created } = await submitCandidates(ws, [{ title: 'Requests abort after a timeout', summary: 'getJson aborts after timeoutMs.', code: EXCERPT, language: 'typescript', category: 'networking', reasoning: { whyStandard: 'One wrapper.', sources: [`src/http.ts:${FETCH_LINE}`], confidence: 0.9 } }], 'copilot_agent');
+    const approved = await call(ws, 'approve_candidate', { id: created[0] });
+    const file = approved.recipe.file as string;
+    assert.match(readText(ws, file), /^## Sources\n\n- \[src\/http\.ts:7\]\(\.\.\/\.\.\/\.\.\/src\/http\.ts#L7\)$/m);
+    writeSource(ws, 'src/http.ts', '// Requests.\n\n' + HTTP_TS);
+    const tracker = freshnessTracker(ws);
+    await tracker.refresh();
+    assert.equal(tracker.get(approved.recipe.id)?.freshness, 'moved');
+
+    const accepted = await acceptFreshnessUpdate(ws, approved.recipe.id);
+    assert.deepEqual(accepted.moved, [{ from: 'src/http.ts:7', to: 'src/http.ts:9' }]);
+    assert.equal(accepted.freshness, 'fresh');
+    const text = readText(ws, file);
+    assert.match(text, /^- \[src\/http\.ts:9\]\(\.\.\/\.\.\/\.\.\/src\/http\.ts#L9\)$/m);
+    assert.doesNotMatch(text, /http\.ts(:7|#L7)/);
+    assert.deepEqual((await readRecipe(ws, approved.recipe.id)).sourceFiles, ['src/http.ts:9']);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test('a deleted file makes its recipes stale; lines past the new end of a file too', async () => {
   const ws = await tempWorkspace();
   try {

@@ -15,6 +15,7 @@ export interface RecipeEntry {
   status: 'draft' | 'published' | 'deprecated';
   summary: string;
   quality: number;
+  hasCode?: boolean;
   file: string;
   /** Set when the code the recipe cites changed (`stale`) or moved (`moved`) since it was recorded. */
   freshness?: 'stale' | 'moved';
