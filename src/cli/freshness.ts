@@ -1,33 +1,25 @@
 // `autosnippet recipes check | accept`: freshness from the command line. `check` exits 1 when a
 // published recipe is stale, so CI can keep the knowledge base true to the code.
-import type { ToolResult } from '../core/tools';
+import type { OutputOf, ToolCatalog, ToolResult } from '../core/tools';
+import type { Workspace } from '../core/workspace';
+import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/tools/freshness';
 
 interface Out { stdout(s: string): void; stderr(s: string): void }
-type Call = (tool: string, input: Record<string, unknown>) => Promise<ToolResult>;
 
-interface CheckedRecipe {
-  id: string;
-  status: string;
-  freshness: 'fresh' | 'stale' | 'moved' | 'untracked';
-  reason: string;
-  sources: { source: string; state: string; movedTo?: string }[];
-}
+type CheckedRecipe = OutputOf<typeof checkRecipeFreshnessTool>['recipes'][number];
 
+const person = { actor: 'human', channel: 'cli' } as const;
 const LABEL: Record<CheckedRecipe['freshness'], string> = { stale: 'STALE', moved: 'MOVED', untracked: 'UNTRACKED', fresh: 'fresh' };
 
-export async function recipesCheck(call: Call, out: Out, options: { id?: string; status?: string; json: boolean; all: boolean }): Promise<number> {
+export async function recipesCheck(catalog: ToolCatalog, ws: Workspace, out: Out, options: { id?: string; status?: 'draft' | 'published' | 'any'; json: boolean; all: boolean }): Promise<number> {
   const input = options.id ? { id: options.id, details: options.json } : { ...(options.status ? { status: options.status } : {}) };
   const recipes: CheckedRecipe[] = [];
-  let data: Record<string, unknown> | undefined;
+  let data: OutputOf<typeof checkRecipeFreshnessTool> | undefined;
   for (let cursor: number | undefined = 0; cursor !== undefined; ) {
-    const result = await call('check_recipe_freshness', { ...input, ...(cursor ? { cursor } : {}) });
-    if (!result.ok) {
-      if (options.json) out.stdout(JSON.stringify(result, null, 2) + '\n');
-      out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
-      return 2;
-    }
-    data ??= result.data as Record<string, unknown>;
-    recipes.push(...((result.data as { recipes: CheckedRecipe[] }).recipes));
+    const result: ToolResult<OutputOf<typeof checkRecipeFreshnessTool>> = await catalog.call(ws, checkRecipeFreshnessTool, { ...input, ...(cursor ? { cursor } : {}) }, person);
+    if (!result.ok) return failed(result, out, options.json, 2);
+    data ??= result.data;
+    recipes.push(...result.data.recipes);
     cursor = result.truncated?.nextCursor;
   }
   const stalePublished = recipes.filter((r) => r.freshness === 'stale' && r.status === 'published');
@@ -35,8 +27,7 @@ export async function recipesCheck(call: Call, out: Out, options: { id?: string;
     out.stdout(JSON.stringify({ ...data, recipes }, null, 2) + '\n');
   } else {
     for (const r of recipes) {
-      if (r.freshness === 'fresh' && !options.all && !options.id) continue;
-      if (r.freshness === 'untracked' && !options.all && !options.id) continue;
+      if ((r.freshness === 'fresh' || r.freshness === 'untracked') && !options.all && !options.id) continue;
       out.stdout(`${LABEL[r.freshness].padEnd(9)} ${r.id}${r.status === 'published' ? '' : ` [${r.status}]`}\n          ${r.reason}\n`);
       if (r.freshness === 'moved') out.stdout(`          accept with: autosnippet recipes accept ${r.id}\n`);
     }
@@ -48,19 +39,21 @@ export async function recipesCheck(call: Call, out: Out, options: { id?: string;
   return stalePublished.length ? 1 : 0;
 }
 
-export async function recipesAccept(call: Call, out: Out, id: string, json: boolean): Promise<number> {
-  const result = await call('accept_recipe_freshness', { id });
-  if (!result.ok) {
-    if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
-    out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
-    return 1;
-  }
+export async function recipesAccept(catalog: ToolCatalog, ws: Workspace, out: Out, id: string, json: boolean): Promise<number> {
+  const result = await catalog.call(ws, acceptRecipeFreshnessTool, { id }, person);
+  if (!result.ok) return failed(result, out, json, 1);
   if (result.notice) out.stderr(`${result.notice}\n`);
-  const r = result.data as { id: string; file: string; moved: { from: string; to: string }[]; recorded: string[]; freshness: string };
+  const r = result.data;
   if (json) out.stdout(JSON.stringify(r, null, 2) + '\n');
   else {
     for (const m of r.moved) out.stdout(`${m.from} → ${m.to}\n`);
     out.stdout(`${r.id}: ${r.recorded.length} sources recorded in ${r.file}; now ${r.freshness}.\n`);
   }
   return 0;
+}
+
+function failed(result: Extract<ToolResult, { ok: false }>, out: Out, json: boolean, code: number): number {
+  if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
+  out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+  return code;
 }

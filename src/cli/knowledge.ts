@@ -2,6 +2,7 @@
 // run as a person (actor 'human', channel 'cli'). Text for people by default, --json for programs.
 import type { Workspace } from '../core/workspace';
 import { createCatalog, type ToolResult } from '../core/tools';
+import { parse } from './args';
 import { recipesAccept, recipesCheck } from './freshness';
 
 export interface KnowledgeOutput {
@@ -21,33 +22,35 @@ export const KNOWLEDGE_USAGE = `Knowledge commands:
   recipes accept ID                         after review: point the recipe at its code as it is now
 `;
 
-export const KNOWLEDGE_COMMANDS = ['sync', 'search', 'candidates', 'recipes'] as const;
-
-interface Parsed { positional: string[]; flags: Record<string, string | true> }
-
-function parseArgs(args: string[]): Parsed {
-  const out: Parsed = { positional: [], flags: {} };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.startsWith('--')) {
-      const [key, inline] = a.slice(2).split('=', 2);
-      if (inline !== undefined) out.flags[key] = inline;
-      else if (['json', 'no-promote', 'all'].includes(key)) out.flags[key] = true;
-      else if (i + 1 < args.length) out.flags[key] = args[++i];
-      else out.flags[key] = true;
-    } else out.positional.push(a);
-  }
-  return out;
-}
+const OPTIONS = {
+  json: { type: 'boolean' },
+  force: { type: 'boolean' },
+  'no-promote': { type: 'boolean' },
+  all: { type: 'boolean' },
+  kind: { type: 'string' },
+  language: { type: 'string' },
+  limit: { type: 'string' },
+  mode: { type: 'string' },
+  status: { type: 'string' },
+  category: { type: 'string' },
+  reason: { type: 'string' },
+  'replaced-by': { type: 'string' },
+} as const;
 
 export async function knowledgeCommand(command: string, args: string[], ws: () => Promise<Workspace>, out: KnowledgeOutput): Promise<number> {
-  const { positional, flags } = parseArgs(args);
-  const json = flags.json === true;
-  const str = (k: string) => (typeof flags[k] === 'string' ? (flags[k] as string) : undefined);
   const usage = (message: string) => {
     out.stderr(`autosnippet ${command}: ${message}\n\n${KNOWLEDGE_USAGE}`);
     return 2;
   };
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args, OPTIONS);
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  const { positionals: positional, values: flags } = parsed;
+  const json = flags.json === true;
+  const str = (k: keyof typeof OPTIONS) => (typeof flags[k] === 'string' ? (flags[k] as string) : undefined);
   const catalog = createCatalog();
   const call = async (tool: string, input: Record<string, unknown>): Promise<ToolResult> => catalog.invoke(await ws(), tool, input, { actor: 'human', channel: 'cli' });
   const finish = (result: ToolResult, text: (data: any) => string): number => {
@@ -63,7 +66,7 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
 
   switch (command) {
     case 'sync': {
-      const result = await call('rebuild_index', { force: flags.force === true || flags.force === 'true' });
+      const result = await call('rebuild_index', { force: flags.force === true });
       const code = finish(result, (r) => `${r.scanned} recipe files: ${r.added} added, ${r.updated} updated, ${r.renamed.length} renamed, ${r.removed.length} removed (${r.durationMs} ms)\n`);
       if (result.ok) {
         const problems = (result.data as { problems: { file: string; field?: string; message: string }[] }).problems;
@@ -129,12 +132,14 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
           if (!id) return usage('recipes deprecate needs an id');
           if (!str('reason')) return usage('recipes deprecate needs --reason "why"');
           return finish(await call('deprecate_recipe', { id, reason: str('reason'), ...(str('replaced-by') ? { replacedBy: str('replaced-by') } : {}) }), (r) => `Deprecated ${r.id}.\n`);
-        case 'check':
-          if (str('status') && !['draft', 'published', 'any'].includes(str('status')!)) return usage('--status is draft, published or any');
-          return recipesCheck(call, out, { id, status: str('status'), json, all: flags.all === true });
+        case 'check': {
+          const status = str('status');
+          if (status !== undefined && status !== 'draft' && status !== 'published' && status !== 'any') return usage('--status is draft, published or any');
+          return recipesCheck(catalog, await ws(), out, { id, status, json, all: flags.all === true });
+        }
         case 'accept':
           if (!id) return usage('recipes accept needs an id');
-          return recipesAccept(call, out, id, json);
+          return recipesAccept(catalog, await ws(), out, id, json);
         default:
           return usage(`unknown subcommand "${sub}"`);
       }

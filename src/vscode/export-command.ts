@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionHost } from './host';
 import { DATA_DIR, type Workspace } from '../core/workspace';
+import { exportRecipesTool, type ExportTarget as Target } from '../core/tools/export';
+import { listRecipesTool } from '../core/tools/knowledge';
 import { invoke, invokeAll } from './knowledge/catalog-calls';
-
-type Target = 'agents' | 'copilot' | 'claude' | 'cursor';
-interface PlannedFile { path: string; action: 'create' | 'update' | 'unchanged' | 'skipped'; text?: string; listed: number; omitted: number; note?: string }
+import { setting } from './host';
 
 const LAST_TARGETS = 'autosnippet.export.lastTargets';
 
@@ -38,9 +38,9 @@ export function registerExport(host: ExtensionHost): vscode.Disposable {
     if (now === undefined) return;
     const before = published.get(ws.root);
     published.set(ws.root, now);
-    const targets = vscode.workspace.getConfiguration('autosnippet', folder.uri).get<Target[]>('export.onPublish', []);
+    const targets = setting('export.onPublish', folder.uri);
     if (before === undefined || before === now || targets.length === 0) return;
-    const r = await invoke<{ written: string[] }>(host, 'export_recipes', { to: targets }, folder);
+    const r = await invoke(host, exportRecipesTool, { to: targets }, folder);
     if (r?.written.length) vscode.window.setStatusBarMessage(vscode.l10n.t('AutoSnippet: recipes exported to {0}', r.written.join(', ')), 5000);
   };
   const opened = new Map<string, Workspace>();
@@ -63,7 +63,7 @@ export function registerExport(host: ExtensionHost): vscode.Disposable {
 
 /** What the published recipes say, in one string: a re-export is due when it changes. */
 async function publishedSignature(host: ExtensionHost, folder: vscode.WorkspaceFolder): Promise<string> {
-  const recipes = await invokeAll<{ id: string; title: string; trigger: string; summary: string; kind: string; language: string; file: string }>(host, 'list_recipes', { status: 'published' }, 'recipes', folder);
+  const recipes = await invokeAll(host, listRecipesTool, { status: 'published' }, 'recipes', folder);
   return JSON.stringify(recipes.map((r) => [r.id, r.title, r.trigger, r.summary, r.kind, r.language, r.file]));
 }
 
@@ -90,9 +90,9 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     targets = picked.map((p) => p.id);
     await host.context.workspaceState.update(LAST_TARGETS, targets);
   }
-  let files: PlannedFile[];
+  let files: Awaited<ReturnType<typeof planFiles>>;
   try {
-    files = await invokeAll<PlannedFile>(host, 'export_recipes', { to: targets, dryRun: true }, 'files', folder);
+    files = await planFiles(host, targets, folder);
   } catch (e) {
     void vscode.window.showErrorMessage((e as Error).message);
     return undefined;
@@ -133,4 +133,9 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
       if (picked === open) await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, written[0]));
     });
   return { written };
+}
+
+/** Every file the export would write, with its new text (a dry run: nothing is written). */
+function planFiles(host: ExtensionHost, targets: Target[], folder: vscode.WorkspaceFolder) {
+  return invokeAll(host, exportRecipesTool, { to: targets, dryRun: true }, 'files', folder);
 }

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from './host';
 import type { Workspace } from '../core/workspace';
-import { freshnessTracker } from '../core/knowledge/freshness';
+import { freshnessTracker } from '../core/tools/adapters';
+import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/tools/freshness';
 import { invoke } from './knowledge/catalog-calls';
 import { sourceChangeLabel } from './labels';
 import type { RecipeNode } from './knowledge/views';
@@ -15,10 +16,6 @@ export const FRESHNESS_SCHEME = 'autosnippet-freshness';
 const DEBOUNCE_MS = 300;
 /** Folders whose changes never concern a cited source. */
 const IGNORED = /^(\.autosnippet|\.git|node_modules)(\/|$)/;
-
-interface ChangeSide { origin: string; startLine: number; text: string }
-interface SourceChange { source: string; state: string; message: string; then?: ChangeSide; now?: ChangeSide }
-interface CheckAnswer { recipes: { id: string; title: string; freshness: string; reason: string }[]; changes?: SourceChange[] }
 
 /** What "Review Changes" opened, for callers such as tests. */
 export interface ReviewOpened { left: string; right: string; source: string; title: string }
@@ -143,7 +140,7 @@ async function reviewChanges(host: ExtensionHost, documents: ChangeDocuments, ta
   const folder = folderOf(host, target);
   if (!folder) return undefined;
   const { id } = target;
-  const answer = await invoke<CheckAnswer>(host, 'check_recipe_freshness', { id, details: true }, folder);
+  const answer = await invoke(host, checkRecipeFreshnessTool, { id, details: true }, folder);
   const recipe = answer?.recipes[0];
   if (!answer || !recipe) return undefined;
   const changes = answer.changes ?? [];
@@ -173,7 +170,7 @@ async function reviewChanges(host: ExtensionHost, documents: ChangeDocuments, ta
 async function acceptFreshness(host: ExtensionHost, target: RecipeTarget | undefined, refreshView: () => void): Promise<unknown> {
   const folder = target && folderOf(host, target);
   if (!target || !folder) return undefined;
-  const r = await invoke<{ id: string; moved: { from: string; to: string }[]; recorded: string[]; freshness: string }>(host, 'accept_recipe_freshness', { id: target.id }, folder);
+  const r = await invoke(host, acceptRecipeFreshnessTool, { id: target.id }, folder);
   if (!r) return undefined;
   refreshView();
   vscode.window.setStatusBarMessage(
@@ -191,8 +188,8 @@ function folderOf(host: ExtensionHost, target: RecipeTarget): vscode.WorkspaceFo
 }
 
 async function checkAll(host: ExtensionHost, refreshView: () => void): Promise<void> {
-  const r = await invoke<{ counts: Record<string, number> }>(host, 'check_recipe_freshness', {});
-  if (!r) return;
+  const r = await invoke(host, checkRecipeFreshnessTool, {});
+  if (!r?.counts) return;
   refreshView();
   const { stale = 0, moved = 0, fresh = 0, untracked = 0 } = r.counts;
   void vscode.window.showInformationMessage(vscode.l10n.t('Recipes checked against their code: {0} stale, {1} moved, {2} up to date, {3} not tracked.', stale, moved, fresh, untracked));

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { publishRecipe, readRecipe } from '../../src/core/knowledge';
 import { createCatalog } from '../../src/core/tools';
-import { contextSearch } from '../../src/core/search/context';
+import { contextSearch } from '../../src/core/retrieval/context';
 import { freshnessTracker } from '../../src/core/knowledge/freshness';
 import { main } from '../../src/cli/main';
 import { agent, human, tempWorkspace } from './knowledge-helpers';

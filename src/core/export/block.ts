@@ -2,7 +2,7 @@
  * The marked block an export owns inside a file. Everything between the two markers is replaced on
  * the next export; everything around it is the person's and is kept byte for byte.
  */
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 
 export const BLOCK_BEGIN = '<!-- autosnippet:begin — generated from the published recipes in .autosnippet/recipes; `autosnippet export` replaces this block, so write your own text outside it -->';
 export const BLOCK_END = '<!-- autosnippet:end -->';

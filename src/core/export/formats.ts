@@ -11,7 +11,7 @@
  * - Cursor: `.cursor/rules/*.mdc` with frontmatter `description`, `globs` (comma-separated) and
  *   `alwaysApply` (boolean): always-on for language-neutral recipes, auto-attached by glob per language.
  */
-import { extensionsFor, knownLanguages, ruleLanguagesFor } from '../guard/languages';
+import { extensionsFor, knownLanguages, ruleLanguagesFor } from '../kernel/languages';
 
 export type ExportTarget = 'agents' | 'copilot' | 'claude' | 'cursor';
 export const EXPORT_TARGETS: readonly ExportTarget[] = ['agents', 'copilot', 'claude', 'cursor'];

@@ -6,7 +6,7 @@
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { formatBytes, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { listRecipes, writeFileAtomic } from '../knowledge/recipes';

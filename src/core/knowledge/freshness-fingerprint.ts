@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { ErrorCode, isAutoSnippetError } from '../errors';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
 import type { Fingerprints } from './types';
 

@@ -4,7 +4,7 @@
  * Nothing here runs on its own: the check only proposes, a person accepts.
  */
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { parseFrontMatter, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { checkRecipe, type RecipeFreshness, type SourceFreshness } from './freshness-check';

@@ -1,10 +1,14 @@
 import { ensureIndexFresh } from '../knowledge';
-import { describeTargets, EXPORT_TARGETS, planExport, writeExport, type ExportTarget } from '../export';
-import { defineTool, type ToolDefinition } from './types';
+import { describeTargets, EXPORT_TARGETS, planExport, writeExport } from '../export';
+import { FilePath, Input, List, Opt, Out, StringEnum, Type } from './schema';
+import { defineTool, type AnyTool } from './types';
 
-interface ExportInput { to: ExportTarget[]; dryRun?: boolean; maxChars?: number }
+/** Where export_recipes writes: `agents`, `copilot`, `claude`, `cursor` (adapters offer these choices). */
+export { EXPORT_TARGETS, type ExportTarget } from '../export';
 
-const exportRecipes = defineTool<ExportInput, unknown>({
+const ACTIONS = ['create', 'update', 'unchanged', 'skipped'] as const;
+
+export const exportRecipesTool = defineTool({
   name: 'export_recipes',
   title: 'Export recipes to agent instruction files',
   domain: 'knowledge',
@@ -15,16 +19,30 @@ const exportRecipes = defineTool<ExportInput, unknown>({
     '`claude` → CLAUDE.md and .claude/rules/autosnippet-<language>.md (paths); `cursor` → .cursor/rules/autosnippet.mdc (alwaysApply) and autosnippet-<language>.mdc (globs). ' +
     'Only the block between the autosnippet:begin and autosnippet:end markers is written; text around it is kept. Each file stays within a size budget (maxChars, default per target) and says what it left out. ' +
     'dryRun: true answers every file\'s new text without writing.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      to: { type: 'array', items: { type: 'string', enum: [...EXPORT_TARGETS] }, minItems: 1, uniqueItems: true, description: 'Where to export: agents, copilot, claude, cursor.' },
-      dryRun: { type: 'boolean', default: false, description: 'Answer the files\' new text; write nothing.' },
-      maxChars: { type: 'integer', minimum: 500, maximum: 100000, description: 'Size budget per file in characters (default: 12000 agents, 4000 copilot, 8000 claude, 6000 cursor).' },
-    },
-    required: ['to'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    to: List(StringEnum(EXPORT_TARGETS), EXPORT_TARGETS.length, { minItems: 1, uniqueItems: true, description: 'Where to export: agents, copilot, claude, cursor.' }),
+    dryRun: Opt(Type.Boolean({ default: false, description: 'Answer the files\' new text; write nothing.' })),
+    maxChars: Opt(Type.Integer({ minimum: 500, maximum: 100000, description: 'Size budget per file in characters (default: 12000 agents, 4000 copilot, 8000 claude, 6000 cursor).' })),
+  }),
+  outputSchema: Out({
+    dryRun: Type.Boolean(),
+    published: Type.Integer({ description: 'How many recipes are published.' }),
+    written: Type.Array(Type.String(), { description: 'The files written (none in a dry run).' }),
+    files: Type.Array(Out({
+      target: StringEnum(EXPORT_TARGETS),
+      path: FilePath(),
+      action: StringEnum(ACTIONS),
+      chars: Type.Integer(),
+      budget: Type.Integer(),
+      listed: Type.Integer({ description: 'Recipes the file lists.' }),
+      omitted: Type.Integer({ description: 'Recipes left out to stay within the budget (the file says so).' }),
+      omittedIds: Opt(Type.Array(Type.String(), { description: 'The first 20 recipes left out.' })),
+      note: Opt(Type.String({ description: 'Why a file is skipped.' })),
+      text: Opt(Type.String({ description: 'In a dry run: the whole file as it would be written.' })),
+    })),
+    hint: Type.String(),
+    targets: Type.Array(Out({ id: StringEnum(EXPORT_TARGETS), label: Type.String(), files: Type.String(), maxChars: Type.Integer() })),
+  }),
   aliases: { target: 'to', targets: 'to', format: 'to' },
   access: 'review',
   maxOutputChars: 60000,
@@ -54,4 +72,4 @@ const exportRecipes = defineTool<ExportInput, unknown>({
   },
 });
 
-export const exportTools: ToolDefinition[] = [exportRecipes];
+export const exportTools: AnyTool[] = [exportRecipesTool];

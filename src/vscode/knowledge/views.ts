@@ -2,41 +2,18 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
+import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
+import { checkRecipeFreshnessTool } from '../../core/tools/freshness';
+import type { OutputOf } from '../../core/tools';
 import { freshnessLabel, knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
 
-export interface RecipeEntry {
-  id: string;
-  title: string;
-  trigger: string;
-  kind: 'rule' | 'pattern' | 'fact';
-  knowledgeType: string;
-  language: string;
-  category: string;
-  status: 'draft' | 'published' | 'deprecated';
-  summary: string;
-  quality: number;
-  hasCode?: boolean;
-  file: string;
+/** A recipe and a candidate as the views list them: the items of list_recipes and list_candidates. */
+export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number] & {
   /** Set when the code the recipe cites changed (`stale`) or moved (`moved`) since it was recorded. */
   freshness?: 'stale' | 'moved';
   freshnessReason?: string;
-}
-
-export interface CandidateEntry {
-  id: string;
-  title: string;
-  status: 'pending' | 'approved' | 'rejected';
-  kind: string;
-  knowledgeType: string;
-  language: string;
-  category: string;
-  summary: string;
-  confidence: number;
-  origin: string;
-  createdBy: string;
-  recipeId?: string;
-  rejectionReason?: string;
-}
+};
+export type CandidateEntry = OutputOf<typeof listCandidatesTool>['candidates'][number];
 
 type RecipeNode = { type: 'category'; name: string; recipes: RecipeEntry[] } | { type: 'recipe'; recipe: RecipeEntry } | { type: 'message'; text: string };
 type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | { type: 'message'; text: string };
@@ -86,7 +63,7 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     const folder = this.host.folder;
     if (!folder) return [];
     try {
-      const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes', folder);
+      const recipes: RecipeEntry[] = await invokeAll(this.host, listRecipesTool, { status: 'any' }, 'recipes', folder);
       await this.markFreshness(recipes, folder);
       // Empty: no rows, so the view's welcome content (with its buttons) shows.
       if (recipes.length === 0) return [];
@@ -104,11 +81,11 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
   /** Marks recipes whose cited code changed or moved (the tracker's last verdicts; a failure only loses the marks). */
   private async markFreshness(recipes: RecipeEntry[], folder: vscode.WorkspaceFolder): Promise<void> {
     try {
-      const problems = await invokeAll<{ id: string; freshness: 'stale' | 'moved'; reason: string }>(this.host, 'check_recipe_freshness', { problemsOnly: true }, 'recipes', folder);
+      const problems = await invokeAll(this.host, checkRecipeFreshnessTool, { problemsOnly: true }, 'recipes', folder);
       const byId = new Map(problems.map((p) => [p.id, p]));
       for (const r of recipes) {
         const p = byId.get(r.id);
-        if (p) Object.assign(r, { freshness: p.freshness, freshnessReason: p.reason });
+        if (p && (p.freshness === 'stale' || p.freshness === 'moved')) Object.assign(r, { freshness: p.freshness, freshnessReason: p.reason });
       }
     } catch (e) {
       this.host.log.warn(`freshness marks unavailable: ${(e as Error).message}`);
@@ -145,7 +122,7 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   async getChildren(node?: CandidateNode): Promise<CandidateNode[]> {
     if (node || !this.host.folder) return [];
     try {
-      const list = await invokeAll<CandidateEntry>(this.host, 'list_candidates', { status: 'any', limit: 1000 }, 'candidates');
+      const list = await invokeAll(this.host, listCandidatesTool, { status: 'any', limit: 1000 }, 'candidates');
       // Pending first (the tool's order); decided ones stay below for reference. Empty: the welcome content shows.
       return list.map((candidate) => ({ type: 'candidate', candidate }));
     } catch (e) {
