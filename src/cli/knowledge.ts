@@ -3,6 +3,7 @@
 import type { Workspace } from '../core/workspace';
 import { createCatalog, type ToolResult } from '../core/tools';
 import { parse } from './args';
+import { recipesAccept, recipesCheck } from './freshness';
 
 export interface KnowledgeOutput {
   stdout(s: string): void;
@@ -16,12 +17,16 @@ export const KNOWLEDGE_USAGE = `Knowledge commands:
   candidates show ID | approve ID [--no-promote] [--category C] | reject ID --reason "…"
   recipes [list] [--kind K] [--status draft|published|deprecated|any] [--json]
   recipes show ID | publish ID | deprecate ID --reason "…" [--replaced-by ID]
+  recipes check [ID] [--status draft|published|any] [--all] [--json]
+                                            recipes whose cited code changed; exit 1 when a published one is stale
+  recipes accept ID                         after review: point the recipe at its code as it is now
 `;
 
 const OPTIONS = {
   json: { type: 'boolean' },
   force: { type: 'boolean' },
   'no-promote': { type: 'boolean' },
+  all: { type: 'boolean' },
   kind: { type: 'string' },
   language: { type: 'string' },
   limit: { type: 'string' },
@@ -127,6 +132,14 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
           if (!id) return usage('recipes deprecate needs an id');
           if (!str('reason')) return usage('recipes deprecate needs --reason "why"');
           return finish(await call('deprecate_recipe', { id, reason: str('reason'), ...(str('replaced-by') ? { replacedBy: str('replaced-by') } : {}) }), (r) => `Deprecated ${r.id}.\n`);
+        case 'check': {
+          const status = str('status');
+          if (status !== undefined && status !== 'draft' && status !== 'published' && status !== 'any') return usage('--status is draft, published or any');
+          return recipesCheck(catalog, await ws(), out, { id, status, json, all: flags.all === true });
+        }
+        case 'accept':
+          if (!id) return usage('recipes accept needs an id');
+          return recipesAccept(catalog, await ws(), out, id, json);
         default:
           return usage(`unknown subcommand "${sub}"`);
       }

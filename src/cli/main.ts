@@ -12,6 +12,7 @@ import { skillsCommand } from './skills';
 import { guardCommand } from './guard';
 import { knowledgeCommand, KNOWLEDGE_USAGE } from './knowledge';
 import { bootstrapCommand } from './bootstrap';
+import { exportCommand } from './export';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -27,6 +28,7 @@ Commands:
   skills <command>          validate, list, load and search skills; autosnippet skills -h
   bootstrap [--max-files N] cold start: scan the project and propose candidates for review
   guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
+  export --to TARGETS       write the published recipes into AGENTS.md, Copilot, Claude or Cursor instruction files; autosnippet export -h
 
 Options:
   --workspace DIR, -w DIR   the project folder (default: the current folder)
@@ -104,6 +106,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         return await bootstrapCommand(args, ws, out);
       case 'guard':
         return await guardCommand(args, ws, out);
+      case 'export':
+        return await exportCommand(args, ws, out);
       case 'skills':
         return await skillsCommand(args, ws, out);
       case 'call': {

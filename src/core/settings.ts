@@ -75,6 +75,16 @@ export const SETTINGS = {
     summary: "Typing a recipe's trigger offers its code as a snippet.",
     editor: true,
   },
+  'export.onPublish': {
+    schema: Type.Array(Type.Unsafe<'agents' | 'copilot' | 'claude' | 'cursor'>({ type: 'string', enum: ['agents', 'copilot', 'claude', 'cursor'] }), {
+      uniqueItems: true,
+      default: [],
+      scope: 'resource',
+      markdownDescription: 'Re-export the published recipes to these agent instruction files whenever a recipe is published, deprecated or edited (`agents`: AGENTS.md, `copilot`, `claude`, `cursor`). Empty (the default): nothing is written until you run **AutoSnippet: Export Recipes to Agent Instruction Files…**.',
+    }),
+    summary: 'Re-export to these targets (`agents`, `copilot`, `claude`, `cursor`) when the published recipes change; empty: only when you run the export.',
+    editor: true,
+  },
 } satisfies Record<string, { schema: TSchema; summary: string; editor?: boolean }>;
 
 export type SettingKey = keyof typeof SETTINGS;

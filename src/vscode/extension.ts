@@ -12,6 +12,8 @@ import { registerChatParticipant } from './chat/participant';
 import { registerKnowledge } from './knowledge';
 import { registerBootstrapCommand } from './bootstrap-command';
 import { registerReviewPanel } from './review/panel';
+import { registerFreshness } from './freshness';
+import { registerExport } from './export-command';
 import type { Workspace } from '../core/workspace';
 
 /** What activate() returns: used by tests and by other extensions. */
@@ -38,6 +40,8 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerReviewPanel(h),
     registerSkillsView(h),
     registerGuard(h),
+    registerFreshness(h),
+    registerExport(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
     vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`)),

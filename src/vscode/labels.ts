@@ -99,3 +99,26 @@ export function shorten(text: string, max: number): string {
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.5 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
+
+/** A recipe's freshness: whether the code it cites is as recorded. */
+export function freshnessLabel(freshness: string): string {
+  switch (freshness) {
+    case 'stale': return vscode.l10n.t('stale');
+    case 'moved': return vscode.l10n.t('moved');
+    case 'fresh': return vscode.l10n.t('up to date');
+    case 'untracked': return vscode.l10n.t('not tracked');
+    default: return freshness;
+  }
+}
+
+/** What happened to one cited source of a recipe (a row of "Review Changes"). */
+export function sourceChangeLabel(state: string): string {
+  switch (state) {
+    case 'changed': return vscode.l10n.t('lines changed');
+    case 'deleted': return vscode.l10n.t('file gone');
+    case 'moved': return vscode.l10n.t('lines moved');
+    case 'excerpt': return vscode.l10n.t("the recipe's code");
+    case 'unreadable': return vscode.l10n.t('cannot be read');
+    default: return state;
+  }
+}

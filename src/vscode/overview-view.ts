@@ -59,9 +59,11 @@ function overviewLines(h: Health): Line[] {
     },
     {
       label: vscode.l10n.t('Recipes'),
-      description: String(n('recipes')),
-      icon: 'notebook',
-      tooltip: vscode.l10n.t('Reviewed patterns, rules and facts of this project. Click to show them.'),
+      description: n('stale') ? vscode.l10n.t('{0} · {1} stale', n('recipes'), n('stale')) : String(n('recipes')),
+      icon: n('stale') ? 'warning' : 'notebook',
+      tooltip: n('stale')
+        ? vscode.l10n.t('Reviewed patterns, rules and facts of this project; {0} cite code that changed since they were recorded. Click to show them.', n('stale'))
+        : vscode.l10n.t('Reviewed patterns, rules and facts of this project. Click to show them.'),
       command: cmd('autosnippet.recipes.focus', vscode.l10n.t('Show Recipes')),
     },
     {

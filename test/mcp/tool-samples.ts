@@ -60,3 +60,4 @@ toolSamples.get_targets = { valid: {}, invalid: { kind: 'widget' }, invalidField
 toolSamples.get_target_files = { valid: { target: 'sample-workspace' }, invalid: {}, invalidField: 'target' };
 toolSamples.get_target_metadata = { valid: { target: 'sample-workspace' }, invalid: { target: '' }, invalidField: 'target' };
 toolSamples.bootstrap_knowledge = { valid: { maxFiles: 50 }, invalid: { maxFiles: 0 }, invalidField: 'maxFiles' };
+toolSamples.check_recipe_freshness = { valid: { problemsOnly: true }, invalid: { status: 'stale' }, invalidField: 'status' };

@@ -4,8 +4,9 @@
 //   2. UI checks on workbench pages: the AutoSnippet container opens from the activity bar, the Skills
 //      view lists the skills, the Problems panel shows the guard problems of an open file with their
 //      rule ids, and the Candidates view's inline Approve action (with its modal) writes the draft recipe
-//      file. Screenshots go to test-output/vscode/ (workbench-autosnippet.png, skills-view.png,
-//      problems-guard.png, candidates-approve-confirm.png, candidates-approve.png).
+//      file; editing code a published recipe cites marks it stale in the Recipes view, whose Review
+//      Changes action opens the diff. Screenshots go to test-output/vscode/ (workbench-autosnippet.png, skills-view.png,
+//      problems-guard.png, candidates-approve-confirm.png, candidates-approve.png, recipes-stale.png, freshness-review.png).
 // Needs `bash scripts/setup-vscode.sh` and `node scripts/build.mjs` (scripts/test.mjs runs both).
 // AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH runs another extension folder instead of the repository.
 // AUTOSNIPPET_VSIX=path/to/autosnippet.vsix adds a run of the suite against that package, installed
@@ -13,7 +14,7 @@
 const vsix = process.env.AUTOSNIPPET_VSIX && path.resolve(process.env.AUTOSNIPPET_VSIX);
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +39,7 @@ function ensurePrerequisites(): void {
   assert.ok(existsSync(builtSuite), `the suite was not built: ${builtSuite}`);
 }
 
-describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 420_000 }, () => {
+describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 540_000 }, () => {
   let session: VSCodeSession;
   let tmp: string;
   let workspace: string;
@@ -196,6 +197,49 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 4
       assert.equal(after.data?.recipeId, `${category}/${files[0].replace(/\.md$/, '')}`);
     } finally {
       rmSync(recipesDir, { recursive: true, force: true });
+    }
+  });
+  it('editing the code a published recipe cites marks it stale in the Recipes view within 2 s, and its Review Changes action shows the diff', async (t) => {
+    const category = 'ui-freshness';
+    const title = 'Users are looked up in UserRepository.byId (freshness check)';
+    const users = path.join(workspace, 'src', 'users.ts');
+    const original = readFileSync(users, 'utf8');
+    const lines = original.split('\n');
+    const cited = lines.findIndex((l) => l.includes('return this.byId.get(id);')) + 1;
+    assert.ok(cited > 0, 'src/users.ts of the fixture has the lookup');
+    const recipeDir = path.join(workspace, '.autosnippet', 'recipes', category);
+    mkdirSync(recipeDir, { recursive: true });
+    writeFileSync(path.join(recipeDir, 'find-users.md'), `---\ntitle: ${JSON.stringify(title)}\nsummary: Find users through UserRepository.find.\nlanguage: typescript\nstatus: draft\nsources: ["src/users.ts:${cited}"]\n---\n\n\`\`\`ts\n${lines.slice(cited - 2, cited + 1).join('\n')}\n\`\`\`\n`);
+    try {
+      const published = cli(workspace, 'publish_recipe', { id: `${category}/find-users` });
+      assert.equal(published.data?.status, 'published', JSON.stringify(published));
+      const { workbench, pane } = await openAutoSnippetView(session, 'Recipes');
+      const row = pane.locator('.monaco-list-row', { hasText: title });
+      await eventually('the published recipe in the Recipes view', async () => (await row.count()) === 1, 20_000);
+      assert.doesNotMatch(await row.innerText(), /stale/);
+
+      writeFileSync(users, original.replace('return this.byId.get(id);', 'return this.byId.get(Number(id));'));
+      const edited = Date.now();
+      await eventually('the recipe marked stale in the Recipes view', async () => /stale/.test(await row.innerText()), 2_000);
+      t.diagnostic(`marked stale ${Date.now() - edited} ms after the edit`);
+      t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('recipes-stale.png'))}`);
+
+      await row.hover();
+      const review = row.locator('.actions .action-label[aria-label="Review Changes"]');
+      await review.waitFor({ state: 'visible', timeout: 5_000 });
+      await review.click();
+      const diff = workbench.page.locator('.part.editor .monaco-diff-editor');
+      await diff.first().waitFor({ state: 'visible', timeout: 10_000 });
+      const tab = workbench.page.locator('.part.editor .tab.active');
+      assert.match(await tab.innerText(), /\(recorded ↔ now\)/);
+      const side = (which: 'original' | 'modified') => diff.first().locator(`.editor.${which} .view-lines`).innerText();
+      await eventually('both sides of the diff rendered', async () => /byId\.get/.test(await side('original')) && /byId\.get/.test(await side('modified')), 10_000);
+      assert.match((await side('original')).replace(/\s+/g, ' '), /return this\.byId\.get\(id\);/);
+      assert.match((await side('modified')).replace(/\s+/g, ' '), /return this\.byId\.get\(Number\(id\)\);/);
+      t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('freshness-review.png'))}`);
+    } finally {
+      writeFileSync(users, original);
+      rmSync(recipeDir, { recursive: true, force: true });
     }
   });
 });

@@ -48,7 +48,12 @@ export const ERROR_CODES = {
   CANDIDATE_NOT_FOUND: { meaning: 'No candidate has that id.', action: 'Use an id from list_candidates.' },
   INVALID_RECIPE_FILE: { meaning: 'A recipe file (or draft) cannot be read: bad front matter or a field of the wrong kind.', action: 'Fix the file and field named in the message.' },
   INVALID_TRANSITION: { meaning: 'The lifecycle does not allow that change (e.g. approving a rejected candidate).', action: 'Check the status first; the message says which transitions are allowed.' },
+  CONFLICT: { meaning: 'A file changed on disk between reading it and writing it back (another editor, a git checkout); nothing was written.', action: 'Check the thing again (it was re-read) and repeat the change.' },
   DUPLICATE: { meaning: 'The change would create something that already exists.', action: 'Use the existing one named in the message, or change the title or code.' },
+  // export to agents' instruction files
+  EXPORT_BLOCK_DAMAGED: { meaning: 'An instruction file\'s autosnippet:begin / autosnippet:end markers do not pair up, so the exported block cannot be found safely; nothing was written to it.', action: 'Fix or remove the markers in the file the message names, then export again.' },
+  EXPORT_UNSAFE_PATH: { meaning: 'An export destination is a link out of the workspace or not a regular file; nothing was written to it.', action: 'Replace the link by a regular file, or export to another target.' },
+  EXPORT_FILE_TOO_LARGE: { meaning: 'An existing instruction file is over the size an export updates; nothing was written to it.', action: 'Shorten the file the message names, or export to another target.' },
   // guard
   GUARD_DISABLED: { meaning: 'Guard is turned off for this workspace.', action: 'Turn on the autosnippet.guard.enabled setting.' },
   RULE_NOT_FOUND: { meaning: 'No guard rule has that id.', action: 'Use one of the closest ids listed; guard_rules lists them all.' },
@@ -122,6 +127,16 @@ export const ErrorCode = {
   InvalidIgnoreLine: 'INVALID_IGNORE_LINE',
   ListingBounded: 'LISTING_BOUNDED',
   ProblemsOmitted: 'PROBLEMS_OMITTED',
+  /** A recipe file whose frontmatter or fields cannot be read. */
+  InvalidRecipeFile: 'INVALID_RECIPE_FILE',
+  /** A file changed on disk between reading it and writing it back: nothing was written. */
+  Conflict: 'CONFLICT',
+  /** Export: an instruction file's autosnippet:begin / autosnippet:end markers do not pair up. */
+  ExportBlockDamaged: 'EXPORT_BLOCK_DAMAGED',
+  /** Export: a destination that is a link out of the workspace, or not a regular file. */
+  ExportUnsafePath: 'EXPORT_UNSAFE_PATH',
+  /** Export: an existing instruction file over the size an export updates. */
+  ExportFileTooLarge: 'EXPORT_FILE_TOO_LARGE',
 } as const satisfies Record<string, ErrorCode>;
 
 export function isAutoSnippetError(e: unknown): e is AutoSnippetError {

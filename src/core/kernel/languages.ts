@@ -72,3 +72,10 @@ export function ruleLanguagesFor(language: string): string[] {
   const base = LANGUAGES[language]?.base;
   return base ? [language, base] : [language];
 }
+
+/** The file extensions of these languages (`.ts`, `.swift`…): the globs an exported rules file applies to. */
+export function extensionsFor(languages: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const l of languages) out.push(...(LANGUAGES[l]?.extensions ?? []));
+  return out;
+}

@@ -10,6 +10,7 @@ import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
+import { computeFingerprints } from './freshness-fingerprint';
 import { isSourceListing, listingSources } from './recipe-body';
 import { parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
 import { syncRecipes } from './recipe-index';
@@ -104,6 +105,7 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
     approvedBy: c.decidedBy ?? actor,
     approvedAt: c.decidedAt ?? at,
   };
+  recipe.fingerprints = await computeFingerprints(ws.root, recipe);
   await writeFileAtomic(path.join(ws.root, file), serializeRecipe(recipe), { exclusive: true });
   await syncRecipes(ws);
   await ws.store.transaction((tx) => {
@@ -127,7 +129,7 @@ export function recipeEvidence(c: Candidate): Pick<Recipe, 'code' | 'rationale' 
   return { code: listing ? undefined : c.code, rationale: why.filter(Boolean).join('\n\n'), sourceFiles: sources.length ? sources : undefined };
 }
 
-async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string) => Record<string, unknown>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {
+async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string, recipe: Recipe) => Record<string, unknown> | Promise<Record<string, unknown>>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {
   const row = await resolveRecipeRow(ws, ref);
   const abs = path.join(ws.root, row.file);
   const text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
@@ -136,14 +138,19 @@ async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: 
   const from = parsed.recipe.status;
   if (!RECIPE_FLOW[from].some((s) => s.to === to)) refuse(`Recipe ${row.id}`, from, to, RECIPE_FLOW[from], 'Deprecated recipes stay as a record; delete_recipe removes one for good.');
   const at = new Date().toISOString();
-  await writeFileAtomic(abs, patchFrontmatter(text, { status: to, ...patch(at) }));
+  await writeFileAtomic(abs, patchFrontmatter(text, { status: to, ...(await patch(at, parsed.recipe)) }));
   await syncRecipes(ws);
   await ws.store.transaction((tx) => recordTransition(tx, { entity: 'recipe', id: row.id, from, to, actor, at, reason }));
   return { id: row.id, file: row.file, status: to };
 }
 
+/** Publishes a draft; sources without a fingerprint get one (recorded ones are kept: publishing is not a review of the code). */
 export function publishRecipe(ws: Workspace, ref: string, actor: Actor) {
-  return changeRecipeStatus(ws, ref, actor, 'published', (at) => ({ publishedBy: actor, publishedAt: at }));
+  return changeRecipeStatus(ws, ref, actor, 'published', async (at, recipe) => ({
+    publishedBy: actor,
+    publishedAt: at,
+    fingerprints: await computeFingerprints(ws.root, recipe, recipe.fingerprints),
+  }));
 }
 
 export async function deprecateRecipe(ws: Workspace, ref: string, actor: Actor, reason: string, replacedBy?: string) {
@@ -182,7 +189,7 @@ export interface NewRecipe {
  * The file a person's new recipe would be (a draft), without writing it: the create_recipe tool writes it
  * through the Gateway and indexes it.
  */
-export function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): { file: string; id: string; text: string } {
+export async function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): Promise<{ file: string; id: string; text: string }> {
   const c = normalizeCandidate({ ...input, summary: input.summary ?? '' }, actor, new Date().toISOString());
   const { file, id } = freeRecipeLocation(ws, input.category, input.title);
   const recipe: Recipe = {
@@ -195,5 +202,6 @@ export function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): 
     createdBy: actor,
     createdAt: c.createdAt,
   };
+  recipe.fingerprints = await computeFingerprints(ws.root, recipe);
   return { file, id, text: serializeRecipe(recipe) };
 }

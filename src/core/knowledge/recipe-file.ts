@@ -11,6 +11,7 @@ import {
   SCOPES,
   type Complexity,
   type Constraints,
+  type Fingerprints,
   type GuardPattern,
   type KnowledgeType,
   type Recipe,
@@ -28,7 +29,7 @@ const STATUSES: readonly RecipeStatus[] = ['draft', 'published', 'deprecated'];
 /** Frontmatter keys in the order they are written. */
 const FIELD_ORDER = [
   'id', 'title', 'trigger', 'language', 'category', 'knowledgeType', 'status', 'summary', 'tags', 'scope', 'target',
-  'complexity', 'relations', 'constraints', 'sources', 'candidateId', 'createdBy', 'createdAt', 'approvedBy', 'approvedAt',
+  'complexity', 'relations', 'constraints', 'sources', 'fingerprints', 'candidateId', 'createdBy', 'createdAt', 'approvedBy', 'approvedAt',
   'publishedBy', 'publishedAt', 'deprecatedBy', 'deprecatedAt', 'deprecationReason',
 ] as const;
 const KNOWN_FIELDS = new Set<string>(FIELD_ORDER);
@@ -171,6 +172,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   const sourceFiles = [...new Set([...stringList(data.sources, 'sources', fail), ...sections.sources])];
   const relations = readRelations(data.relations, fail);
   const constraints = readConstraints(data.constraints, fail);
+  const fingerprints = readFingerprints(data.fingerprints, warn);
 
   if (KNOWLEDGE_TYPES[knowledgeType] === 'pattern' && !code?.text) warn('A pattern usually shows its code: add a fenced code block to the body.', 'code');
   if (problems.length) return { ok: false, problems };
@@ -199,6 +201,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
     relations,
     constraints,
     sourceFiles: sourceFiles.length ? sourceFiles : undefined,
+    fingerprints,
     candidateId: str('candidateId'),
     createdBy: str('createdBy'),
     createdAt: str('createdAt'),
@@ -254,6 +257,7 @@ function frontmatterOf(r: Recipe): Record<string, unknown> {
     complexity: r.complexity,
     relations: r.relations && Object.keys(r.relations).length ? r.relations : undefined,
     constraints: r.constraints && Object.keys(r.constraints).length ? r.constraints : undefined,
+    fingerprints: r.fingerprints,
     candidateId: r.candidateId,
     createdBy: r.createdBy,
     createdAt: r.createdAt,
@@ -346,6 +350,27 @@ function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Con
     if (!['guards', 'preconditions', 'boundaries', 'sideEffects'].includes(key)) fail(`\`constraints.${key}\` is not known; use guards, preconditions, boundaries or sideEffects.`, `constraints.${key}`);
   }
   return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * `fingerprints: { code: <hash>, sources: { "path:line": <hash> } }`. A damaged value only loses
+ * staleness tracking (with a warning), never the recipe.
+ */
+function readFingerprints(v: unknown, warn: (m: string, f?: string) => void): Fingerprints | undefined {
+  if (v === undefined || v === null) return undefined;
+  const hash = (x: unknown) => typeof x === 'string' && /^[0-9a-f]{6,64}$/.test(x);
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    warn('`fingerprints` must be a mapping `{ code, sources }`; it is ignored, so staleness is not tracked until an update is accepted.', 'fingerprints');
+    return undefined;
+  }
+  const o = v as Record<string, unknown>;
+  const out: Fingerprints = {};
+  if (hash(o.code)) out.code = o.code as string;
+  if (o.sources && typeof o.sources === 'object' && !Array.isArray(o.sources)) {
+    const sources = Object.fromEntries(Object.entries(o.sources as Record<string, unknown>).filter(([, h]) => hash(h))) as Record<string, string>;
+    if (Object.keys(sources).length) out.sources = sources;
+  }
+  return out.code || out.sources ? out : undefined;
 }
 
 function assignDefined<T extends object>(target: T, values: Partial<T>): void {

@@ -280,6 +280,7 @@ function rowValues(p: Parsed, now: string): SqlValue[] {
     relations: r.relations,
     constraints: r.constraints,
     sourceFiles: r.sourceFiles,
+    fingerprints: r.fingerprints,
     candidateId: r.candidateId,
     target: r.target,
     hasCode: !!r.code,

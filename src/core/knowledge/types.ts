@@ -107,6 +107,16 @@ export interface KnowledgeContent {
   sourceFiles?: string[];
 }
 
+/**
+ * What a recipe recorded about the code it cites: per source (`path:line` as written in the recipe),
+ * a hash of the cited lines; `code`, a hash of the recipe's code when it is an excerpt of a cited file.
+ * Written when a recipe is created, approved or published, and refreshed only when a person accepts an update.
+ */
+export interface Fingerprints {
+  code?: string;
+  sources?: Record<string, string>;
+}
+
 export interface StatusChange {
   from: string | null;
   to: string;
@@ -132,6 +142,8 @@ export interface Recipe extends KnowledgeContent {
   deprecationReason?: string;
   /** The candidate this recipe was promoted from. */
   candidateId?: string;
+  /** Hashes of the cited lines and of the code excerpt, recorded so staleness can be told (see freshness). */
+  fingerprints?: Fingerprints;
   /** Workspace-relative path of the Markdown file, with forward slashes. */
   file: string;
 }

@@ -4,13 +4,15 @@
  *   2. rerank   — relevance from the fused rank, term coverage on the strong fields and similarity;
  *   3. signals  — relevance, quality, usage, freshness, language match with the current file;
  *   4. session  — what the conversation already touched is not repeated, only listed.
- * Every result says why it ranked where it did. Results are compact; code only on request, bounded.
+ * A recipe whose cited code changed since it was recorded (stale, see knowledge/freshness) ranks lower
+ * and says so. Every result says why it ranked where it did. Results are compact; code only on request, bounded.
  */
 import type { Workspace } from '../workspace';
 import { languageForPath, normalizeLanguage, ruleLanguagesFor } from '../kernel/languages';
 import { readRecipe, recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
 import { usageOf } from '../knowledge/usage';
 import { adoptionScore } from '../knowledge/quality';
+import { freshnessTracker } from '../knowledge/freshness';
 import type { RecipeKind } from '../knowledge/types';
 import { rankRecipes, type RankedHit } from '../search/hybrid';
 
@@ -40,6 +42,8 @@ export interface ContextResult {
   score: number;
   signals: { relevance: number; quality: number; usage: number; freshness: number; language: number };
   why: string[];
+  /** Set when the code the recipe cites changed since it was recorded: what changed. Check the code before following it. */
+  stale?: string;
   code?: string;
 }
 
@@ -54,6 +58,8 @@ export interface ContextAnswer {
 }
 
 const WEIGHTS = { relevance: 0.55, quality: 0.15, usage: 0.1, freshness: 0.08, language: 0.12 };
+/** A stale recipe keeps its place only against much weaker matches. */
+const STALE_FACTOR = 0.7;
 const RECALL_DEPTH = 40;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -66,6 +72,9 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
   const recalled = await rankRecipes(ws, req.query, 'hybrid', { kind: req.kind }, RECALL_DEPTH);
   const rows = recipeRowsByRid(ws, recalled.map((h) => h.rid));
   const usage = usageOf(ws, [...rows.values()].map((r) => r.id));
+  // The last verdicts; a check runs in the background so the request never waits for it.
+  const tracker = freshnessTracker(ws);
+  tracker.refreshSoon();
 
   // 2. rerank + 3. signals
   const topFused = recalled[0]?.score ?? 1;
@@ -81,8 +90,10 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
       const lang = languageMatch(row, language);
       let score = WEIGHTS.relevance * relevance + WEIGHTS.quality * quality + WEIGHTS.usage * use + WEIGHTS.freshness * freshness + WEIGHTS.language * lang;
       if (row.status === 'draft') score *= 0.9;
+      const stale = tracker.get(row.id)?.freshness === 'stale' ? tracker.get(row.id)!.reason : undefined;
+      if (stale) score *= STALE_FACTOR;
       const signals = { relevance: r2(relevance), quality: r2(quality), usage: r2(use), freshness: r2(freshness), language: r2(lang) };
-      return { hit, row, score, signals };
+      return { hit, row, score, signals, stale };
     })
     .sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
 
@@ -104,7 +115,8 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
       status: sum.status,
       score: r2(s.score),
       signals: s.signals,
-      why: explain(s.hit, s.signals, s.row, language, usage.get(s.row.id)?.adoptions ?? 0),
+      why: explain(s.hit, s.signals, s.row, language, usage.get(s.row.id)?.adoptions ?? 0, s.stale),
+      ...(s.stale ? { stale: s.stale } : {}),
     };
     if (req.includeCode) result.code = await boundedCode(ws, sum.id, req.maxCodeChars ?? 1200);
     results.push(result);
@@ -142,7 +154,7 @@ function languageMatch(row: RecipeRow, language: string | undefined): number {
   return 0;
 }
 
-function explain(hit: RankedHit, s: ContextResult['signals'], row: RecipeRow, language: string | undefined, adoptions: number): string[] {
+function explain(hit: RankedHit, s: ContextResult['signals'], row: RecipeRow, language: string | undefined, adoptions: number, stale: string | undefined): string[] {
   const why: string[] = [];
   if (hit.keyword) why.push(`matched ${hit.keyword.fields.join(', ')} (keyword #${hit.keyword.rank}, ${Math.round(hit.keyword.coverage * 100)}% of the terms)`);
   if (hit.semantic) why.push(`close in meaning (#${hit.semantic.rank}, similarity ${hit.semantic.similarity.toFixed(2)})`);
@@ -151,6 +163,7 @@ function explain(hit: RankedHit, s: ContextResult['signals'], row: RecipeRow, la
   if (adoptions > 0) why.push(`adopted ${adoptions}×`);
   if (s.freshness < 0.5) why.push('not updated for over 8 months');
   if (row.status === 'draft') why.push('draft: not yet published');
+  if (stale) why.push('stale: the code it cites changed since it was recorded (ranked lower; check_recipe_freshness has the details)');
   return why;
 }
 

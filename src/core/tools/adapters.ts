@@ -38,6 +38,10 @@ export { disableCommentFor } from '../guard/fix';
 export { severityRank } from '../guard/rule';
 export type { Severity, Violation } from '../guard/rule';
 export { relPath } from '../guard/files';
+// The Recipes view's stale marks follow the code as it is edited: VS Code's file watcher feeds the changed
+// files to the freshness tracker (in memory, it writes nothing) and listens for changed verdicts.
+export { freshnessTracker } from '../knowledge/freshness';
+export type { FreshnessTracker, RefreshReport } from '../knowledge/freshness';
 
 // `autosnippet skills validate <dir>` lints any folder of skills, not only the workspace's.
 export { errorCount, validateSkillsIn } from '../skills/validate';

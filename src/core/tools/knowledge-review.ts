@@ -131,7 +131,7 @@ const createRecipe = defineTool({
   access: 'review',
   maxOutputChars: 2000,
   async handler(ws, input, ctx) {
-    const draft = draftRecipeFile(ws, input, ctx.actor);
+    const draft = await draftRecipeFile(ws, input, ctx.actor);
     const abs = path.join(ws.root, draft.file);
     mkdirSync(path.dirname(abs), { recursive: true });
     writeFileSync(abs, draft.text, { flag: 'wx' });

@@ -50,7 +50,7 @@ export const contextSearchTool = defineTool({
   description:
     'The funnel to call before you write code in this project. Describe the task in `query`; pass `currentFile` (or `language`) so recipes of that language rank first, and `touched` — ' +
     'the recipe ids this conversation already saw — so they are not repeated. Recall (keyword + meaning) → rerank → ranking by relevance, quality, usage, freshness and language match. ' +
-    'Each result gives trigger and summary first, its signals and why it ranked there; includeCode: true adds each recipe\'s code (bounded). When you follow a recipe, call confirm_usage.',
+    'Each result gives trigger and summary first, its signals and why it ranked there; includeCode: true adds each recipe\'s code (bounded). A recipe whose cited code changed since it was recorded ranks lower and carries `stale` (what changed): read that code before following it. When you follow a recipe, call confirm_usage.',
   inputSchema: Input({
     query,
     currentFile: Opt(FilePath('Path of the file being edited.')),

@@ -5,13 +5,14 @@ import { AutoSnippetError } from '../kernel/errors';
 import { knowledgeHealthCounter } from '../knowledge';
 import { skillsHealthCounter } from './skills';
 import { graphHealthCounter } from './graph';
+import { freshnessHealthCounter } from '../knowledge/freshness';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
 import type { JsonSchema } from './types';
 
 const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'agent'];
 
 /** What health counts, contributed by each domain. */
-const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, graphHealthCounter];
+const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, freshnessHealthCounter, graphHealthCounter];
 
 const ACCESS = ['read', 'propose', 'review'] as const;
 
@@ -21,7 +22,7 @@ export const health = defineTool({
   domain: 'system',
   summary: 'Version, workspace, database state and counts: call first to check AutoSnippet is ready.',
   description:
-    'Reports the AutoSnippet version, the workspace root it serves, the state of its database (path, schema version, size, journal, whether a damaged file was recovered) and counts of what it knows (tools, skills, recipes, rules). Takes no arguments. Call it first in a session, or when another tool behaves unexpectedly.',
+    'Reports the AutoSnippet version, the workspace root it serves, the state of its database (path, schema version, size, journal, whether a damaged file was recovered) and counts of what it knows (tools, skills, recipes, rules, and `stale`: recipes whose cited code changed since they were recorded). Takes no arguments. Call it first in a session, or when another tool behaves unexpectedly.',
   inputSchema: Input({}),
   outputSchema: Out({
     version: Type.String(),

@@ -6,11 +6,14 @@ import type { Static, TObject, TSchema } from '../../core/tools/schema';
 
 const person = { actor: 'human', channel: 'vscode' } as const;
 
+/** A folder to act on instead of the current one (the folder of the active editor). */
+export type FolderTarget = vscode.Uri | vscode.WorkspaceFolder;
+
 /** Calls a catalog tool as the person at the keyboard; a refusal or failure becomes an error message. */
-export async function invoke<I extends TObject, O extends TSchema>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>): Promise<Static<O> | undefined> {
+export async function invoke<I extends TObject, O extends TSchema>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>, target?: FolderTarget): Promise<Static<O> | undefined> {
   let ws: Workspace;
   try {
-    ws = await host.getWorkspace();
+    ws = await host.getWorkspace(target);
   } catch (e) {
     showError(host, (e as Error).message);
     return undefined;
@@ -33,8 +36,8 @@ export async function quietly<I extends TObject, O extends TSchema>(host: Extens
 type ItemOf<T> = T extends readonly (infer E)[] ? E : never;
 
 /** Every page of a paged tool's list (the catalog bounds each answer), quietly: for views. */
-export async function invokeAll<I extends TObject, O extends TSchema, F extends keyof Static<O>>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>, field: F): Promise<ItemOf<Static<O>[F]>[]> {
-  const ws = await host.getWorkspace();
+export async function invokeAll<I extends TObject, O extends TSchema, F extends keyof Static<O>>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>, field: F, target?: FolderTarget): Promise<ItemOf<Static<O>[F]>[]> {
+  const ws = await host.getWorkspace(target);
   const out: ItemOf<Static<O>[F]>[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < 1000; page++) {

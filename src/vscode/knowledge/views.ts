@@ -3,11 +3,16 @@ import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
 import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
+import { checkRecipeFreshnessTool } from '../../core/tools/freshness';
 import type { OutputOf } from '../../core/tools';
-import { knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
+import { freshnessLabel, knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
 
 /** A recipe and a candidate as the views list them: the items of list_recipes and list_candidates. */
-export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number];
+export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number] & {
+  /** Set when the code the recipe cites changed (`stale`) or moved (`moved`) since it was recorded. */
+  freshness?: 'stale' | 'moved';
+  freshnessReason?: string;
+};
 export type CandidateEntry = OutputOf<typeof listCandidatesTool>['candidates'][number];
 
 type RecipeNode = { type: 'category'; name: string; recipes: RecipeEntry[] } | { type: 'recipe'; recipe: RecipeEntry } | { type: 'message'; text: string };
@@ -37,13 +42,17 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     const r = node.recipe;
     const item = new vscode.TreeItem(plainText(r.title));
     item.id = `recipe:${r.id}`;
-    item.description = r.status === 'published' ? r.trigger : `${statusLabel(r.status)} · ${r.trigger}`;
-    item.iconPath = new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
+    item.description = [r.status === 'published' ? undefined : statusLabel(r.status), r.freshness ? freshnessLabel(r.freshness) : undefined, r.trigger].filter(Boolean).join(' · ');
+    item.iconPath = r.freshness === 'stale'
+      ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown(`**${escapeMarkdown(plainText(r.title))}** `).appendMarkdown(`\`${r.trigger}\``).appendMarkdown('\n\n').appendMarkdown(r.summary).appendMarkdown('\n\n');
     tip.appendText([knowledgeTypeLabel(r.knowledgeType), r.language, statusLabel(r.status)].join(' · '));
+    if (r.freshnessReason) tip.appendMarkdown('\n\n$(warning) ').appendText(r.freshnessReason);
     item.tooltip = tip;
-    item.contextValue = `recipe.${r.status}`;
+    // `recipe.<status>` plus `.stale` or `.moved`: menus match the status with a regular expression.
+    item.contextValue = `recipe.${r.status}${r.freshness ? `.${r.freshness}` : ''}`;
     item.command = { command: 'autosnippet.recipes.open', title: vscode.l10n.t('Open Recipe'), arguments: [node] };
     return item;
   }
@@ -51,9 +60,11 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
   async getChildren(node?: RecipeNode): Promise<RecipeNode[]> {
     if (node?.type === 'category') return node.recipes.map((recipe) => ({ type: 'recipe', recipe }));
     if (node) return [];
-    if (!this.host.folder) return [];
+    const folder = this.host.folder;
+    if (!folder) return [];
     try {
-      const recipes = await invokeAll(this.host, listRecipesTool, { status: 'any' }, 'recipes');
+      const recipes: RecipeEntry[] = await invokeAll(this.host, listRecipesTool, { status: 'any' }, 'recipes', folder);
+      await this.markFreshness(recipes, folder);
       // Empty: no rows, so the view's welcome content (with its buttons) shows.
       if (recipes.length === 0) return [];
       const byCategory = new Map<string, RecipeEntry[]>();
@@ -64,6 +75,20 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
         .map(([name, list]) => ({ type: 'category', name, recipes: list.sort((a, b) => order[a.status] - order[b.status] || a.title.localeCompare(b.title)) }));
     } catch (e) {
       return [{ type: 'message', text: (e as Error).message }];
+    }
+  }
+
+  /** Marks recipes whose cited code changed or moved (the tracker's last verdicts; a failure only loses the marks). */
+  private async markFreshness(recipes: RecipeEntry[], folder: vscode.WorkspaceFolder): Promise<void> {
+    try {
+      const problems = await invokeAll(this.host, checkRecipeFreshnessTool, { problemsOnly: true }, 'recipes', folder);
+      const byId = new Map(problems.map((p) => [p.id, p]));
+      for (const r of recipes) {
+        const p = byId.get(r.id);
+        if (p && (p.freshness === 'stale' || p.freshness === 'moved')) Object.assign(r, { freshness: p.freshness, freshnessReason: p.reason });
+      }
+    } catch (e) {
+      this.host.log.warn(`freshness marks unavailable: ${(e as Error).message}`);
     }
   }
 }

@@ -1,12 +1,16 @@
 // Multi-root: run by test/vscode/multiroot.test.ts in a window with two folders, `alpha` (the sample
 // workspace: a project guard rule against direct fetch(, the recipe @getJson, the skill add-a-user-field)
-// and `beta` (its own recipe and skill, no project rule). Each folder's recipes, skills and squiggles
-// are its own, the tools follow the folder of the active file, and a folder removed at run time is let go.
+// and `beta` (its own recipe and skill, no project rule). Each folder's recipes, skills, squiggles and
+// freshness are their own, the tools follow the folder of the active file, and a folder removed at run time is let go.
 import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { runRegisteredTests, test } from '../suite/collector';
 import { activateExtension, eventually, toolResultJson } from '../suite/expect';
+import { freshnessTracker } from '../../../src/core/knowledge/freshness';
+import { createCatalog } from '../../../src/core/tools';
+import type { Workspace } from '../../../src/core/workspace';
 
 function folder(name: string): vscode.WorkspaceFolder {
   const f = vscode.workspace.workspaceFolders?.find((x) => x.name === name);
@@ -60,6 +64,35 @@ test('the MCP server definitions: one per folder', async () => {
   assert.deepEqual(defs.map((d) => d.label).sort(), ['AutoSnippet (alpha)', 'AutoSnippet (beta)']);
   for (const name of ['alpha', 'beta']) assert.ok(defs.some((d) => d.args.includes(folder(name).uri.fsPath)), `a server for ${name}`);
 });
+
+test('freshness is per folder: beta\'s tracker follows beta\'s files while alpha is the active folder, and alpha\'s check does not see beta\'s recipe', async () => {
+  const api = (await activateExtension()) as unknown as { getWorkspace(): Promise<Workspace> };
+  await open('beta', 'src/api.ts');
+  const beta = await api.getWorkspace();
+  assert.equal(beta.root, folder('beta').uri.fsPath);
+  // A file of its own, so the other tests' files (and their squiggles) are left alone.
+  const source = path.join(beta.root, 'src/loader.ts');
+  const recipeFile = path.join(beta.root, '.autosnippet/recipes/beta/load-through-api.md');
+  try {
+    writeFileSync(source, 'export async function loadAll(): Promise<string> {\n  const res = await fetch("/api");\n  return res.text();\n}\n');
+    writeFileSync(recipeFile, '---\ntitle: Load through the API\nsummary: Fetch from /api.\nlanguage: typescript\nstatus: draft\nsources: ["src/loader.ts:2"]\n---\n\n```ts\nconst res = await fetch("/api");\n```\n');
+    const catalog = createCatalog();
+    assert.ok((await catalog.invoke(beta, 'rebuild_index', { force: false }, { actor: 'human', channel: 'test' })).ok);
+    const published = await catalog.invoke(beta, 'publish_recipe', { id: 'beta/load-through-api' }, { actor: 'human', channel: 'test' });
+    assert.ok(published.ok, JSON.stringify(published));
+    const tracker = freshnessTracker(beta);
+    await eventually('beta\'s recipe checked fresh', () => tracker.get('beta/load-through-api')?.freshness === 'fresh', 10_000);
+
+    await open('alpha', 'src/profile.ts');
+    writeFileSync(source, readFileSync(source, 'utf8').replace('fetch("/api")', 'fetch("/api/v2")'));
+    await eventually('beta\'s watcher marks the recipe stale', () => tracker.get('beta/load-through-api')?.freshness === 'stale', 5_000);
+    const alpha = await tool('check_recipe_freshness', {});
+    assert.ok(!alpha.recipes.some((r: { id: string }) => r.id.startsWith('beta/')), `alpha's check lists alpha's recipes only: ${JSON.stringify(alpha.recipes.map((r: { id: string }) => r.id))}`);
+  } finally {
+    rmSync(source, { force: true });
+    rmSync(recipeFile, { force: true });
+  }
+}, { timeoutMs: 60_000 });
 
 test('a folder removed at run time is let go: its squiggles go, the tools serve the other folder', async () => {
   await activateExtension();

@@ -9,6 +9,7 @@ import './foundation.suite';
 import './skills.suite';
 import './guard.suite';
 import './knowledge.suite';
+import './freshness.suite';
 import './agent.suite';
 
 export async function run(): Promise<void> {

@@ -1,0 +1,173 @@
+/**
+ * Export of the published recipes to the instruction files agents read on every request, so the
+ * knowledge reaches agents that do not speak MCP. `planExport` computes every file's new text without
+ * writing (a dry run, or VS Code applying it as an undoable edit); `writeExport` writes a plan.
+ * Nothing is written unless a person asks.
+ */
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import { formatBytes, readRepoFile } from '../files';
+import type { Workspace } from '../workspace';
+import { listRecipes, writeFileAtomic } from '../knowledge/recipes';
+import { freshnessTracker } from '../knowledge/freshness';
+import { findBlock, outsideLength, withBlock } from './block';
+import { filesFor, languageGroup, languageName, TARGETS, type ExportFileSpec, type ExportTarget } from './formats';
+import { renderBlock, type ExportRecipe } from './render';
+
+export { EXPORT_TARGETS, TARGETS, type ExportTarget } from './formats';
+
+const MAX_EXISTING_BYTES = 1024 * 1024;
+
+export interface PlannedFile {
+  target: ExportTarget;
+  path: string;
+  action: 'create' | 'update' | 'unchanged' | 'skipped';
+  /** The whole file as it would be written. */
+  text: string;
+  chars: number;
+  budget: number;
+  listed: string[];
+  omitted: string[];
+  /** Why a file is skipped (a link to a file already exported, a file outside the workspace…). */
+  note?: string;
+}
+
+export interface ExportPlan {
+  published: number;
+  files: PlannedFile[];
+}
+
+export interface ExportOptions {
+  targets: ExportTarget[];
+  /** Size budget per file in characters, instead of each target's default. */
+  maxChars?: number;
+}
+
+/** Every file the export would write, with its new text, and what each lists and leaves out. */
+export async function planExport(ws: Workspace, options: ExportOptions): Promise<ExportPlan> {
+  const tracker = freshnessTracker(ws);
+  await tracker.refresh();
+  const recipes: ExportRecipe[] = listRecipes(ws, { status: 'published' }).map((r) => {
+    const verdict = tracker.get(r.id);
+    return {
+      id: r.id, title: r.title, trigger: r.trigger, kind: r.kind, summary: r.summary, quality: r.quality, file: r.file,
+      group: languageGroup(r.language),
+      ...(verdict?.freshness === 'stale' ? { stale: verdict.reason } : {}),
+    };
+  });
+  const groups = [...new Set(recipes.map((r) => r.group))];
+  const files: PlannedFile[] = [];
+  const realTargets = new Map<string, string>();
+  for (const target of [...new Set(options.targets)]) {
+    const specs = filesFor(target, groups, options.maxChars);
+    for (const spec of specs) {
+      const mine = spec.language === undefined ? recipes : recipes.filter((r) => r.group === spec.language);
+      const planned = await planFile(ws, spec, mine, scopeNote(spec, specs, recipes));
+      // Two targets can be one file (CLAUDE.md is often a link to AGENTS.md): write it once.
+      const real = realPathOf(ws.root, spec.path);
+      const first = realTargets.get(real);
+      if (first && planned.action !== 'skipped') files.push({ ...planned, action: 'skipped', note: `${spec.path} is the same file as ${first}, exported above.` });
+      else {
+        files.push(planned);
+        realTargets.set(real, spec.path);
+      }
+    }
+  }
+  return { published: recipes.length, files: files.filter((f) => !(f.action === 'skipped' && !f.note)) };
+}
+
+async function planFile(ws: Workspace, spec: ExportFileSpec, recipes: ExportRecipe[], note: string | undefined): Promise<PlannedFile> {
+  const base = { target: spec.target, path: spec.path, budget: spec.maxChars };
+  const unsafe = unsafeDestination(ws.root, spec.path);
+  if (unsafe) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: recipes.map((r) => r.id), note: unsafe };
+  const existing = await readExisting(ws.root, spec.path);
+  // A file is created only when it has something to say; an existing block is always brought up to date.
+  if (existing === undefined && recipes.length === 0) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
+  if (existing !== undefined && recipes.length === 0 && !findBlock(existing, spec.path)) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
+  const outside = existing === undefined ? (spec.frontmatter ? spec.frontmatter.length + 2 : 1) : outsideLength(existing, spec.path) + 2;
+  const block = renderBlock(recipes, { file: spec.path, budget: Math.max(0, spec.maxChars - outside), sections: spec.language === undefined, scopeNote: note });
+  const text = withBlock(existing, block.text, spec.path, spec.frontmatter);
+  return {
+    ...base,
+    action: existing === undefined ? 'create' : existing === text ? 'unchanged' : 'update',
+    text,
+    chars: text.length,
+    listed: block.listed.map((r) => r.id),
+    omitted: block.omitted.map((r) => r.id),
+  };
+}
+
+/** A line telling agents where the recipes of the other scopes are. */
+function scopeNote(spec: ExportFileSpec, specs: ExportFileSpec[], recipes: ExportRecipe[]): string | undefined {
+  if (spec.language === undefined) return undefined;
+  if (spec.language !== '') return `These apply to ${languageName(spec.language)} files; the rules for all code are in ${specs.find((s) => s.language === '')?.path}.`;
+  const others = specs.filter((s) => s.language && recipes.some((r) => r.group === s.language));
+  return others.length ? `Language-specific recipes are in ${others.map((s) => `${s.path} (${languageName(s.language!)})`).join(', ')}.` : undefined;
+}
+
+/** Writes the files of a plan that changed; answers the paths written. */
+export async function writeExport(ws: Workspace, plan: ExportPlan): Promise<string[]> {
+  const written: string[] = [];
+  for (const f of plan.files) {
+    if (f.action !== 'create' && f.action !== 'update') continue;
+    const unsafe = unsafeDestination(ws.root, f.path);
+    if (unsafe) throw new AutoSnippetError(ErrorCode.ExportUnsafePath, unsafe, 'Nothing was written to it; export the other targets, or replace the link by a file.');
+    await writeFileAtomic(realPathOf(ws.root, f.path), f.text);
+    written.push(f.path);
+  }
+  return written;
+}
+
+async function readExisting(root: string, rel: string): Promise<string | undefined> {
+  try {
+    return (await readRepoFile(root, rel, { kind: 'config', maxBytes: MAX_EXISTING_BYTES })).text;
+  } catch (e) {
+    if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) return undefined;
+    if (isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge) {
+      const size = Number(e.details?.size ?? 0);
+      throw new AutoSnippetError(ErrorCode.ExportFileTooLarge, `${rel} is ${size ? formatBytes(size) : `over ${formatBytes(MAX_EXISTING_BYTES)}`}; an instruction file an export updates may be at most ${formatBytes(MAX_EXISTING_BYTES)}.`, `Shorten ${rel}, or export to another target. Nothing was written.`);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Why a destination must not be written, if it must not: a file (or a folder on its way) that is a
+ * link leading outside the workspace, or something other than a regular file.
+ */
+function unsafeDestination(root: string, rel: string): string | undefined {
+  const realRoot = realpathSync(root);
+  let dir = root;
+  for (const part of rel.split('/')) {
+    dir = path.join(dir, part);
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) {
+      let real: string;
+      try {
+        real = realpathSync(dir);
+      } catch {
+        return `${rel} is a broken link; AutoSnippet does not write through it.`;
+      }
+      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return `${rel} leads outside the workspace (a link to ${real}); AutoSnippet does not write there.`;
+      if (dir === path.join(root, rel) && !statSync(real).isFile()) return `${rel} is a link to something other than a file.`;
+    } else if (dir !== path.join(root, rel) && !st.isDirectory()) return `${path.relative(root, dir)} is not a folder, so ${rel} cannot be written.`;
+    else if (dir === path.join(root, rel) && !st.isFile()) return `${rel} is not a regular file.`;
+  }
+  return undefined;
+}
+
+/** The path a write lands on: through links (inside the workspace), so a linked CLAUDE.md stays a link. */
+function realPathOf(root: string, rel: string): string {
+  const abs = path.join(root, rel);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+export function describeTargets(): { id: ExportTarget; label: string; files: string; maxChars: number }[] {
+  return (Object.keys(TARGETS) as ExportTarget[]).map((id) => ({ id, label: TARGETS[id].label, files: TARGETS[id].describe, maxChars: TARGETS[id].maxChars }));
+}
