@@ -10,3 +10,4 @@ export { bm25, bm25Hits, queryStats, MATCHINFO_FORMAT, STATS_FORMAT, HITS_FORMAT
 export { sentenceAt, cutAtWord } from './sentences';
 export { HashedNgramEmbedder, quantize, type Embedder } from './embedder';
 export { englishGlosses } from './translate';
+export { WordVectors, wordVectors, cosine, parseWordVectors } from './meaning';
