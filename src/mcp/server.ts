@@ -75,7 +75,9 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
           },
     });
     ws.log.debug(`tools/call ${name} ${result.ok ? 'ok' : result.error.code} in ${Date.now() - started} ms`);
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], isError: !result.ok };
+    // A tool with a text form (a skill's Markdown) answers in it; the envelope then travels as structured content.
+    const text = catalog.resultText(result);
+    return { content: [{ type: 'text', text }], ...(result.ok && catalog.get(result.tool)?.text ? { structuredContent: result as unknown as Record<string, unknown> } : {}), isError: !result.ok };
   });
 
   const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void => typeof c === 'function');

@@ -27,7 +27,7 @@ export function registerLanguageModelTools(host: ExtensionHost): vscode.Disposab
         try {
           const ws = await host.getWorkspace();
           const result = await host.catalog.invoke(ws, tool.name, options.input, { actor: 'copilot_agent', channel: 'lm-tool', signal: controller.signal });
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(result))]);
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(host.catalog.resultText(result))]);
         } catch (e) {
           const error = { code: 'NO_WORKSPACE', message: (e as Error).message, hint: vscode.l10n.t('Open a folder in VS Code, then try again.') };
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ ok: false, tool: tool.name, error }))]);

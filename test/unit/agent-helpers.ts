@@ -9,7 +9,7 @@ import { ToolCatalog } from '../../src/core/tools/catalog';
 import { defineTool, type ToolDefinition } from '../../src/core/tools/types';
 import { systemTools } from '../../src/core/tools/system';
 import { agentTools } from '../../src/core/tools/agent';
-import { loadSkill } from '../../src/core/tools/skills';
+import { loadSkill, loadSkillChunk } from '../../src/core/tools/skills';
 import { submitCandidates } from '../../src/core/knowledge/candidates';
 
 export const REPO_SKILLS = path.join(__dirname, '..', '..', 'skills');
@@ -69,7 +69,7 @@ export const approveTool = defineTool<{ id: string }, unknown>({
 
 /** The system tools, load_skill, the agent tools and `extra`, in one catalog. */
 export function testCatalog(extra: ToolDefinition[] = []): ToolCatalog {
-  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, []), loadSkill as ToolDefinition, ...agentTools(() => catalog), ...extra]);
+  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, []), loadSkill as ToolDefinition, loadSkillChunk as ToolDefinition, ...agentTools(() => catalog), ...extra]);
   return catalog;
 }
 

@@ -22,7 +22,7 @@ export type SkillField = keyof typeof SKILL_FIELDS;
  * fitted on the evaluation's tuning half to "the best match is the right skill"
  * (bench/skill-routing/tune.ts).
  */
-export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -5.23, coverage: 6.35, routingCoverage: 0.28, strength: 2.67, gap: 3.83, similarity: 10.21, meaning: 2.25, meaningGap: -1.84 };
+export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -7.08, coverage: 3.78, routingCoverage: 5.01, strength: 5.26, gap: 2.64, similarity: 11.71, meaning: 4.29, meaningGap: -1.09 };
 
 /**
  * The semantic signal: offline hashed word and character-trigram vectors with a small table of
@@ -44,8 +44,8 @@ export const MEANING = { weight: 0, shortlist: 50 };
  * "some skill fits this request" with both classes weighted equally. `NO_MATCH_BELOW` is the threshold
  * chosen there: the most off-topic requests recognised with at most 5% of the answerable ones refused.
  */
-export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -5.69, routingCoverage: 9.18, meaning: 6.36 };
-export const NO_MATCH_BELOW = 0.32;
+export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -5.67, routingCoverage: 10.41, meaning: 6.16 };
+export const NO_MATCH_BELOW = 0.34;
 
 export interface SkillMatch {
   skill: Skill;
@@ -125,7 +125,7 @@ export class SkillSearchIndex {
     const lexical = this.index.score(terms, weights).sort((a, b) => b.score - a.score || a.doc - b.doc);
     const semantic = this.semantic ? this.similarities(glosses.length ? `${query}\n${glosses.join(' ')}` : query) : [];
     const meaning = this.meaningRanking(query);
-    if (lexical.length === 0 && semantic.length === 0 && meaning.length === 0) return [];
+    if (lexical.length === 0 && semantic.length === 0 && (MEANING.weight === 0 || meaning.length === 0)) return [];
 
     // Reciprocal rank fusion of the two rankings; a skill only one of them finds still ranks.
     const fused = new Map<number, { rrf: number; lexical?: (typeof lexical)[number]; similarity: number }>();
@@ -142,7 +142,7 @@ export class SkillSearchIndex {
       e.lexical = m;
     });
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
-    meaning.slice(0, MEANING.shortlist).forEach((s, r) => (entry(s.doc).rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
+    if (MEANING.weight > 0) meaning.slice(0, MEANING.shortlist).forEach((s, r) => (entry(s.doc).rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
     const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
     // When Chinese words were translated, the skills are read through the translation: the Chinese

@@ -5,7 +5,7 @@ import { cutAtWord } from '../text';
 import { installSkill } from '../skills/install';
 import { closestNames } from '../skills/names';
 import { skillRegistry } from '../skills/registry';
-import { fitToBudget, level2Of, summaryOf } from '../skills/render';
+import { fitToBudget, level2Markdown, level2Of, level3Markdown, summaryOf, type Level2Answer } from '../skills/render';
 import { kindOf, listSkillResources, readSkillFile } from '../skills/resources';
 import { runSkillScript } from '../skills/scripts';
 import { llmCandidates, skillSearchIndex, type SkillRouting } from '../skills/search';
@@ -101,6 +101,7 @@ export const loadSkill = defineTool<LoadInput, unknown>({
   aliases: { skillName: 'name', skill_name: 'name', skill: 'name', sectionName: 'section', section_name: 'section', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 80_000,
+  text: (out) => level2Markdown(out as Level2Answer),
   async handler(ws, input) {
     const skill = skillRegistry(ws).require(input.name);
     const counter = await loadTokenCounter();
@@ -157,6 +158,7 @@ export const loadSkillChunk = defineTool<ChunkInput, unknown>({
   aliases: { skillName: 'skill', skill_name: 'skill', name: 'skill', chunk_id: 'chunk', chunkId: 'chunk', id: 'chunk', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 60_000,
+  text: (out) => level3Markdown(out as { skill: string; chunk: string; content: string; cut?: string }),
   async handler(ws, input) {
     const skill = skillRegistry(ws).require(input.skill);
     const chunk = skill.chunks.find((c) => c.id === input.chunk) ?? skill.chunks.find((c) => c.id.toLowerCase() === input.chunk.toLowerCase());
@@ -165,6 +167,8 @@ export const loadSkillChunk = defineTool<ChunkInput, unknown>({
     const fitted = fitToBudget(chunk.content, counter, { maxTokens: input.maxTokens, truncate: input.truncate, what: `Chunk "${chunk.id}" of skill "${skill.name}"` });
     return {
       skill: skill.name,
+      // The chat shows the skills it loaded as references to their files.
+      file: skill.file,
       chunk: chunk.id,
       description: chunk.description,
       line: chunk.line,

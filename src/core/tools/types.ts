@@ -78,6 +78,12 @@ export interface ToolDefinition<I = any, O = any> {
   batch?: { field: string; max: number };
   /** Shown before a `propose` tool runs in VS Code. */
   confirmation?: (input: I) => { title: string; message: string };
+  /**
+   * The successful result as a model reads it, when plain text says it better than JSON (a skill's
+   * Markdown, unescaped): MCP's text content, language-model tools and the chat agent send this, and
+   * MCP also sends the envelope as structured content.
+   */
+  text?: (output: O) => string;
   handler(ws: Workspace, input: I, ctx: ToolContext): Promise<O> | O;
 }
 
