@@ -69,18 +69,27 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
   assert.match(errors.code ?? '', /class AppError extends Error/);
   assert.ok(errors.reasoning.sources.slice(1).every((s) => lineAt(ws, s).includes('throw new AppError')));
 
-  const helper = byTitle(/Use `createLogger\(\)` from src\/core\/create-logger\.ts/);
+  const helper = byTitle(/Reuse the internal `createLogger\(\)`/);
   assert.equal(helper.knowledgeType, 'code-pattern');
+  assert.equal(helper.reasoning.sources[0], 'src/core/create-logger.ts:7', 'the declaration line');
   assert.ok(helper.reasoning.sources.slice(1).every((s) => lineAt(ws, s).includes('createLogger(')));
+  assert.equal(helper.trigger, '@create-logger', 'a short kebab-case trigger named after the helper');
+  assert.equal(helper.createdBy, 'system', 'the scan is the author');
 
   assert.equal(byTitle(/file names use kebab-case/).knowledgeType, 'code-standard');
+  for (const c of candidates) {
+    assert.ok(c.title.length <= 100, `title over 100: ${c.title}`);
+    assert.ok(c.summary.length <= 300, `summary over 300: ${c.summary}`);
+    assert.match(c.trigger, /^@[a-z0-9]+(-[a-z0-9]+)*$/, `kebab-case trigger: ${c.trigger}`);
+    assert.ok(!c.code || !/^\S+:\d+\s/m.test(c.code), `code is code, not a listing of places: ${c.title}`);
+  }
   assert.equal(byTitle(/Imports between folders point one way: src\/app → src\/features → src\/core/).knowledgeType, 'architecture');
   assert.equal(byTitle(/Folders under `src\/features` do not import each other/).knowledgeType, 'boundary-constraint');
-  assert.ok(byTitle(/Rules stated in `AGENTS\.md`/).code?.includes('Never call `fetch`'));
+  assert.ok(byTitle(/Rules stated in `AGENTS\.md`/).rationale?.includes('Never call `fetch`'), 'the stated rules, as a list in the rationale');
   assert.deepEqual(byTitle(/Generated files are not edited by hand/).reasoning.sources, ['src/generated/api-types.ts:1']);
   assert.deepEqual(byTitle(/TypeScript compiles in strict mode/).reasoning.sources, ['tsconfig.json:5', 'tsconfig.json:6']);
   assert.equal(candidates.filter((c) => c.knowledgeType === 'project-profile').length, 1, 'exactly one project profile');
-  assert.match(byTitle(/Project profile/).code ?? '', /Build: npm run build/);
+  assert.match(byTitle(/Project profile/).rationale ?? '', /Build: `npm run build`/);
 
   // Patterns are not learned from generated code or tests.
   assert.ok(!candidates.some((c) => c.reasoning.sources.some((s) => s.startsWith('test/')) && c.knowledgeType !== 'project-profile'));
@@ -91,7 +100,8 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
   assert.equal(dims['code-standard'].guideFrom, 'autosnippet-coldstart');
   assert.match(dims['code-standard'].guide, /naming/);
   assert.equal(dims['jsts-async'].guideFrom, 'autosnippet-reference-jsts');
-  assert.ok(dims['jsts-async'].created.length >= 1);
+  assert.ok(dims['jsts-type-safety'].created.length >= 1);
+  assert.equal(dims['jsts-async'].created.length, 0, 'async/await over .then() is the language\'s advice, not this project\'s');
   assert.equal(result.dimensions.reduce((n: number, d: any) => n + d.created.length, 0), result.candidates.created);
 
   // The file imports are in the graph.
@@ -116,9 +126,9 @@ test('bootstrap is idempotent: the second run creates nothing and names the exis
 
 test('bootstrap respects .gitignore: ignored code teaches nothing (and the same code, not ignored, would)', async () => {
   const leak = (dir: string) => {
-    mkdirSync(path.join(dir, 'vendored-copy'), { recursive: true });
-    writeFileSync(path.join(dir, 'vendored-copy', 'leak-helper.ts'), 'export function leakedHelperXyz(n: number): number {\n  return n;\n}\n');
-    for (const f of ['one', 'two', 'three', 'four']) writeFileSync(path.join(dir, 'vendored-copy', `use-${f}.ts`), `import { leakedHelperXyz } from './leak-helper';\nexport const ${f} = leakedHelperXyz(1);\n`);
+    mkdirSync(path.join(dir, 'vendored-copy', 'internal'), { recursive: true });
+    writeFileSync(path.join(dir, 'vendored-copy', 'internal', 'leak-helper.ts'), 'export function leakedHelperXyz(n: number): number {\n  const twice = n * 2;\n  return twice - n;\n}\n');
+    for (const f of ['one', 'two', 'three', 'four']) writeFileSync(path.join(dir, 'vendored-copy', `use-${f}.ts`), `import { leakedHelperXyz } from './internal/leak-helper';\nexport const ${f} = leakedHelperXyz(1);\n`);
   };
   const ignored = await fixtureWorkspace('bootstrap-ts', (dir) => {
     leak(dir);

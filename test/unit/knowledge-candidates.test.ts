@@ -46,7 +46,7 @@ test('submitCandidates is idempotent: the same proposal twice is a duplicate, no
 
     const c = getCandidate(ws, first.created[0]);
     assert.equal(c.kind, 'pattern');
-    assert.equal(c.trigger, '@wrapHttpCallsInWithRetry');
+    assert.equal(c.trigger, '@wrap-http-calls-retry');
     assert.deepEqual(c.reasoning.sources, good.reasoning.sources);
   } finally {
     await ws.cleanup();
@@ -154,7 +154,8 @@ test('a candidate round-trips through its editable Markdown form', async () => {
     const c = getCandidate(ws, created[0]);
     const md = candidateMarkdown(c);
     assert.match(md, /^whyStandard: All 12 API clients/m);
-    const edited = md.replace(/^confidence: .*$/m, 'confidence: 0.7').replace(/## Rationale\n\n.*\n/, '').replace(/^\s*- '?src\/api\/orders\.ts:17'?\n/m, '');
+    const edited = md.replace(/^confidence: .*$/m, 'confidence: 0.7').replace(/## Why\n\n.*\n/, '').replace(/^- \[src\/api\/orders\.ts:17\]\(.*\)\n/m, '');
+    assert.match(md, /^## Sources\n\n- \[src\/api\/users\.ts:42\]\(src\/api\/users\.ts#L42\)$/m, 'sources are links that open the file at the line');
     await updateCandidate(ws, c.id, candidateFromMarkdown(edited, `${c.id}.md`), 'human');
     const after = getCandidate(ws, c.id);
     assert.equal(after.reasoning.confidence, 0.7);

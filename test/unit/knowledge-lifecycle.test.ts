@@ -146,3 +146,51 @@ test('agents may propose but not review; delete needs confirm: true', async () =
     await ws.cleanup();
   }
 });
+
+test('approving a scan candidate writes code only when it is code, and keeps its reasoning, confidence and sources as links', async () => {
+  const ws = await tempWorkspace();
+  try {
+    // What the cold start used to propose: a "code" block that is a listing of places.
+    const listing = {
+      title: 'Escaping closures capture weak self',
+      summary: '12 weak captures in 5 files.',
+      code: 'Source/Core/DataRequest.swift:145  task = Task { [weak self] in\nSource/Core/Session.swift:88  queue.async { [weak self] in',
+      language: 'swift',
+      category: 'memory',
+      knowledgeType: 'best-practice' as const,
+      reasoning: { whyStandard: 'The capture list recurs in escaping closures.', sources: ['Source/Core/DataRequest.swift:145'], confidence: 0.82 },
+      origin: 'bootstrap:swift-safety',
+    };
+    const { created } = await submitCandidates(ws, [listing, proposal('Fetch with retry')], 'system');
+    assert.equal(getCandidate(ws, created[0]).createdBy, 'system');
+    const approved = await call(ws, 'approve_candidate', { id: created[0] });
+    const text = readFileSync(path.join(ws.root, approved.recipe.file), 'utf8');
+    assert.doesNotMatch(text, /```/, 'no code block: a listing of places is not code');
+    assert.match(text, /## Why\n\nThe capture list recurs in escaping closures\.\n\nConfidence when proposed: 0\.82 \(the cold-start scan\)\./);
+    assert.match(text, /## Sources\n\n- \[Source\/Core\/DataRequest\.swift:145\]\(\.\.\/\.\.\/\.\.\/Source\/Core\/DataRequest\.swift#L145\)\n- \[Source\/Core\/Session\.swift:88\]/);
+    const front = text.slice(0, text.indexOf('\n---', 3));
+    assert.doesNotMatch(front, /sources:|DataRequest/, 'the front matter stays short: sources live in the body');
+    const recipe = await readRecipe(ws, approved.recipe.id);
+    assert.equal(recipe.code, undefined);
+    assert.deepEqual(recipe.sourceFiles, ['Source/Core/DataRequest.swift:145', 'Source/Core/Session.swift:88']);
+
+    const withCode = await call(ws, 'approve_candidate', { id: created[1] });
+    const r2 = await readRecipe(ws, withCode.recipe.id);
+    assert.equal(r2.code, 'await withRetry(() => fetch(url));', 'real code is kept');
+    assert.deepEqual(r2.sourceFiles, ['src/api/users.ts:10']);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test('a recipe file whose code block is a listing of places reads back with no code to insert', async () => {
+  const ws = await tempWorkspace();
+  try {
+    writeRecipe(ws, 'memory/weak.md', '---\ntitle: Weak captures\nlanguage: swift\nsummary: Closures capture weak self.\n---\n\n```swift\nSource/Core/DataRequest.swift:145  task = Task { [weak self] in\n```\n');
+    const r = await readRecipe(ws, 'memory/weak');
+    assert.equal(r.code, undefined);
+    assert.deepEqual(r.sourceFiles, ['Source/Core/DataRequest.swift:145']);
+  } finally {
+    await ws.cleanup();
+  }
+});

@@ -60,7 +60,7 @@ test('a minimal hand-written file gets sensible defaults', () => {
   assert.equal(r.language, 'typescript', 'the fence language is normalized');
   assert.equal(r.category, 'logging', 'the folder is the category');
   assert.equal(r.id, 'logging/errors', 'the path is the id');
-  assert.equal(r.trigger, '@logErrorsWithContext');
+  assert.equal(r.trigger, '@log-errors-context');
   assert.equal(r.knowledgeType, 'code-pattern');
   assert.equal(r.kind, 'pattern');
   assert.equal(r.status, 'published');
@@ -119,5 +119,7 @@ test('patchFrontmatter changes fields and keeps the body byte for byte', () => {
 test('slugs and triggers', () => {
   assert.equal(slugify('Fetch with Retry!'), 'fetch-with-retry');
   assert.equal(slugify('useHTTPClient'), 'use-httpclient');
-  assert.equal(triggerFor('Fetch with retry'), '@fetchWithRetry');
+  assert.equal(triggerFor('Fetch with retry'), '@fetch-retry');
+  assert.equal(triggerFor('Use `Protected` from Source/Core/Protected.swift for locked state'), '@use-protected-source-core', 'four words at most, none cut');
+  assert.equal(triggerFor('Internationalization-compatibility-layer-for-everything'), '@internationalization', 'never cut inside a word');
 });

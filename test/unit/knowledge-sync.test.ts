@@ -62,7 +62,7 @@ test('a hand-written minimal file indexes; a malformed one is reported and does 
     assert.equal(report.problems.length, 1);
     assert.equal(report.problems[0].file, '.autosnippet/recipes/ui/broken.md');
     assert.equal(report.problems[0].field, 'knowledgeType');
-    const r = await readRecipe(ws, '@useTheButtonComponent');
+    const r = await readRecipe(ws, '@use-button-component');
     assert.equal(r.language, 'typescriptreact');
     assert.equal(r.category, 'ui');
 

@@ -11,6 +11,8 @@ export class Tally {
   count = 0;
   readonly files = new Set<string>();
   readonly samples: Sample[] = [];
+  /** The functions the first occurrences sit in (`get_environment_proxies`), to name the mechanism. */
+  readonly functions = new Set<string>();
 
   constructor(private readonly maxSamples = 8) {}
 
@@ -19,12 +21,25 @@ export class Tally {
     if (!this.files.has(file.path) && this.samples.length < this.maxSamples) {
       this.samples.push({ path: file.path, line, text: (file.lines[line - 1] ?? '').trim().slice(0, 160) });
     }
+    if (this.functions.size < 6) {
+      const fn = enclosingFunction(file.lines, line);
+      if (fn) this.functions.add(fn);
+    }
     this.files.add(file.path);
   }
 
   sources(limit = 6): string[] {
     return this.samples.slice(0, limit).map((s) => `${s.path}:${s.line}`);
   }
+}
+
+/** The function a line sits in, by the nearest declaration above it (within 80 lines). */
+function enclosingFunction(lines: string[], line: number): string | undefined {
+  for (let i = line - 1; i >= 0 && i >= line - 80; i--) {
+    const m = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|internal|static|async|export|override|open|final)\s+)*(?:def|func|fn|fun|function)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/.exec(lines[i]);
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** Tallies by key, created on first use. */
@@ -63,22 +78,6 @@ export function percent(part: number, whole: number): string {
   return whole ? `${Math.round((part / whole) * 100)} %` : '0 %';
 }
 
-/** Each 1-based line of `regex` matches in the masked code (global regexes only). */
-export function matchLines(file: SourceFile, regex: RegExp, onMatch: (line: number, m: RegExpExecArray) => void): number {
-  let n = 0;
-  let lineNo = 1;
-  let lastIndex = 0;
-  regex.lastIndex = 0;
-  for (let m = regex.exec(file.code); m; m = regex.exec(file.code)) {
-    for (let i = lastIndex; i < m.index; i++) if (file.code.charCodeAt(i) === 10) lineNo++;
-    lastIndex = m.index;
-    onMatch(lineNo, m);
-    n++;
-    if (m[0].length === 0) regex.lastIndex++;
-  }
-  return n;
-}
-
 /**
  * Up to `maxLines` lines from `line`: a whole declaration when its braces (or, in Python, its
  * indentation) close within the bound. Common indentation is removed.
@@ -111,12 +110,4 @@ export function excerptFrom(text: string, line: number, maxLines = 14, python = 
 
 function indentOf(l: string): number {
   return l.length - l.trimStart().length;
-}
-
-/** A short, stable listing of places: "path:line  code". */
-export function places(samples: Sample[], limit = 6): string {
-  return samples
-    .slice(0, limit)
-    .map((s) => `${s.path}:${s.line}  ${s.text}`)
-    .join('\n');
 }

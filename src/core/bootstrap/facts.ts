@@ -5,7 +5,17 @@ export interface ImportFact {
   /** The module as written: `./errors`, `react`, `Foundation`, `github.com/x/y`, `.models`. */
   spec: string;
   line: number;
+  /**
+   * The names this import binds in the file: `{ a, b as c }` gives a, c (with `from` a, b); a
+   * namespace or module alias (`* as ns`, `import x.y as z`, Go's package name) is in `alias`.
+   */
+  names?: { local: string; imported: string }[];
+  alias?: string;
+  /** How many lines the statement spans (a `{ … }` list may take several). */
+  span?: number;
 }
+
+export type Visibility = 'public' | 'internal' | 'private';
 
 export type DeclKind = 'function' | 'type' | 'constant';
 
@@ -16,14 +26,29 @@ export interface DeclFact {
   exported: boolean;
   /** For classes: the base class or first conformance, when declared. */
   base?: string;
+  /**
+   * `public`: part of what the module offers outside (exported, `pub`, `public`); `internal`:
+   * visible across the module or package but not outside it (Kotlin/Swift `internal`, Rust
+   * `pub(crate)`, Go lower-case, files in internal folders); `private`: file or type only.
+   */
+  visibility: Visibility;
+  /** Declared inside a type or an impl block (a method, a nested type), not at the top level. */
+  member: boolean;
 }
 
 /** What several dimensions need from one file, extracted once. */
 export interface FileFacts {
   imports: ImportFact[];
   decls: DeclFact[];
-  /** Identifiers called (`name(`) or used as a type (`Name.`), with their first line. */
+  /**
+   * Identifiers called (`name(`) or used as a type (`Name.`), with their first line. Qualified
+   * occurrences (`x.name(`, `Enum::Name`, `pkg.Name`) and declarations are not uses of a bare name.
+   */
   uses: Map<string, number>;
+  /** `pkg.Name` occurrences (Go, Python modules, JS namespaces): qualifier → names with their first line. */
+  qualified: Map<string, Map<string, number>>;
+  /** Java/Kotlin `package x.y`, Go `package name`. */
+  packageName?: string;
 }
 
 const cache = new WeakMap<SourceFile, FileFacts>();
@@ -41,6 +66,7 @@ const KEYWORDS = new Set([
   'if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'typeof', 'await', 'async', 'new', 'super', 'this', 'import', 'require',
   'guard', 'init', 'func', 'def', 'print', 'elif', 'with', 'assert', 'not', 'and', 'or', 'in', 'is', 'sizeof', 'defer', 'go', 'make',
   'len', 'append', 'fn', 'match', 'loop', 'constructor', 'get', 'set', 'of', 'when', 'fun', 'else', 'do', 'try', 'throw', 'case', 'let', 'var', 'const',
+  'pub', 'impl', 'where', 'yield', 'lambda', 'elif', 'except', 'raise', 'from', 'use', 'mod', 'crate', 'super', 'sizeof', 'typeof', 'instanceof',
   'String', 'Number', 'Boolean', 'Object', 'Array', 'Promise', 'Error', 'Map', 'Set', 'Date', 'JSON', 'Math', 'Symbol', 'Self', 'self',
 ]);
 
@@ -52,16 +78,20 @@ function extract(file: SourceFile): FileFacts {
   const decls: DeclFact[] = [];
   const { text, code } = file;
   const isCode = (offset: number) => code[offset] === text[offset];
-  const addImport = (spec: string, offset: number) => {
-    if (spec && isCode(offset)) imports.push({ spec, line: lines.lineOf(offset) });
+  const addImport = (spec: string, offset: number, statement = '') => {
+    const span = statement.split('\n').length;
+    if (spec && isCode(offset)) imports.push({ spec, line: lines.lineOf(offset), ...bindings(file.family, spec, statement), ...(span > 1 ? { span } : {}) });
   };
   for (const [re, group] of IMPORTS[file.family] ?? []) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (group === -1) {
-        // Go import blocks: every quoted path inside the parentheses.
-        for (const q of m[0].matchAll(/"([^"]+)"/g)) addImport(q[1], m.index + (q.index ?? 0));
-      } else addImport(m[group], m.index + (m[0].length - m[0].trimStart().length));
+        // Go import blocks: every quoted path inside the parentheses, with its alias when given.
+        for (const q of m[0].matchAll(/(?:^|\n)[ \t]*([\w.]+[ \t]+)?"([^"]+)"/g)) addImport(q[2], m.index + (q.index ?? 0) + q[0].indexOf('"'), q[0]);
+      } else {
+        const at = m.index + (m[0].length - m[0].trimStart().length);
+        addImport(m[group], at, statementAt(text, at, m[0].length - (at - m.index)));
+      }
     }
   }
   for (const [re, kind, nameGroup, exportGroup, baseGroup] of DECLS[file.family] ?? []) {
@@ -71,17 +101,173 @@ function extract(file: SourceFile): FileFacts {
       if (!name) continue;
       const exported = exportGroup === undefined ? !name.startsWith('_') && (file.family !== 'go' || /^[A-Z]/.test(name)) : !!m[exportGroup];
       const base = baseGroup !== undefined ? m[baseGroup]?.trim().split(/[\s<(,{]/)[0] : undefined;
-      decls.push({ name, kind, line: lines.lineOf(m.index + m[0].indexOf(name)), exported, ...(base ? { base } : {}) });
+      const head = m[0];
+      // Go methods have a receiver; elsewhere a member is indented inside its type or impl block.
+      const member = file.family === 'go' ? /^func[ \t]*\(/.test(head) : /^[ \t]+\S/.test(head);
+      decls.push({ name, kind, line: lines.lineOf(m.index + head.indexOf(name)), exported, ...(base ? { base } : {}), visibility: visibilityOf(file, name, head, exported), member });
     }
   }
   const uses = new Map<string, number>();
-  const useRe = file.family === 'go' ? /(?<![\w$])(?:\w+\.)?([A-Za-z_]\w*)\s*\(|(?<![\w$.])([A-Z]\w*)\.(?=[a-z_])/g : /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(|(?<![\w$.])([A-Z][\w$]*)\.(?=[a-z_])/g;
-  for (let m = useRe.exec(code); m && uses.size < MAX_USES; m = useRe.exec(code)) {
-    const name = m[1] ?? m[2];
-    if (KEYWORDS.has(name) || uses.has(name)) continue;
-    uses.set(name, lines.lineOf(m.index));
+  const qualified = new Map<string, Map<string, number>>();
+  // Names inside import statements are bindings, not uses.
+  const importLines = new Set(imports.flatMap((i) => (i.names?.length ? Array.from({ length: i.span ?? 1 }, (_, k) => i.line + k) : [])));
+  scanUses(code, (name, at) => {
+    if (uses.size >= MAX_USES || KEYWORDS.has(name) || uses.has(name)) return;
+    const line = lines.lineOf(at);
+    if (importLines.size && importLines.has(line)) return;
+    uses.set(name, line);
+  });
+  // `pkg.Name` matters where a module alias qualifies names: Go packages, Python modules, JS namespaces.
+  const qualRe = /(?<![\w$.])([a-z_][\w$]*)\.([A-Za-z_][\w$]*)/g;
+  const aliases = new Set(imports.flatMap((i) => (i.alias ? [i.alias] : [])));
+  for (let m = aliases.size ? qualRe.exec(code) : null; m && qualified.size < MAX_USES; m = qualRe.exec(code)) {
+    if (!aliases.has(m[1])) continue;
+    if (m[1] === 'self' || m[1] === 'this') continue;
+    let names = qualified.get(m[1]);
+    if (!names) qualified.set(m[1], (names = new Map()));
+    if (!names.has(m[2])) names.set(m[2], lines.lineOf(m.index));
   }
-  return { imports, decls, uses };
+  const packageName = /^[ \t]*package[ \t]+([\w.]+)/m.exec(code)?.[1];
+  return { imports, decls, uses, qualified, ...(packageName ? { packageName } : {}) };
+}
+
+const DECL_KEYWORDS = new Set(['def', 'func', 'fn', 'function', 'fun', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'type', 'typealias', 'actor', 'object', 'extension', 'impl', 'let', 'var', 'val', 'const', 'static', 'case', 'macro_rules']);
+const TYPE_POSITION_WORDS = new Set(['extends', 'implements', 'new', 'as', 'is', 'throw', 'throws']);
+
+/**
+ * Every bare use of a name in masked code: a call (`name(`, `name<T>(`), a type qualifier
+ * (`Name.x`, `Name::x`) or a type position (`: Name`, `<Name`, `(Name`, `extends Name`, `-> Name`).
+ * Not a use: a name after `.`, `::`, `->` or `?.` (a member or a path), or the name a declaration
+ * introduces (`def name`, `class Name`). One pass over the identifiers, no backtracking.
+ */
+function scanUses(code: string, onUse: (name: string, at: number) => void): void {
+  const ident = /[A-Za-z_$][\w$]*/g;
+  let prevWord = '';
+  let prevEnd = 0;
+  for (let m = ident.exec(code); m; m = ident.exec(code)) {
+    const name = m[0];
+    const at = m.index;
+    const end = at + name.length;
+    const word = prevWord;
+    const wordEnd = prevEnd;
+    prevWord = name;
+    prevEnd = end;
+    const before = code.charCodeAt(at - 1);
+    // `.name`, `::name`, `#name`: a member, a path or a directive. (`@Name` is a use: a property wrapper, an annotation.)
+    if (before === 46 || (before === 58 && code.charCodeAt(at - 2) === 58) || before === 35) continue;
+    // The last non-blank character before the name.
+    let j = at - 1;
+    while (j >= 0 && isBlank(code.charCodeAt(j))) j--;
+    const onlyBlanksSinceWord = j < wordEnd;
+    // The name a declaration introduces, with only blanks between it and its keyword.
+    if (onlyBlanksSinceWord && DECL_KEYWORDS.has(word)) continue;
+    let k = end;
+    while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
+    const next = code.charCodeAt(k);
+    const capital = name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
+    if (next === 40 /* ( */ || (before === 64 /* @ */ && capital)) onUse(name, at);
+    else if (next === 60 /* < */ && /^<[\w$<>, .?:[\]]*>\s*\(/.test(code.slice(k, k + 120))) onUse(name, at);
+    else if (capital && (next === 46 || (next === 58 && code.charCodeAt(k + 1) === 58)) && /[A-Za-z_]/.test(code[next === 46 ? k + 1 : k + 2] ?? '')) onUse(name, at);
+    else if (capital && !(next === 58 && code.charCodeAt(k + 1) === 58)) {
+      const last = code.charCodeAt(j);
+      // `: Name` (not `::`), `<Name`, `(Name`, `, Name`, `-> Name`, `extends Name`, `new Name`…
+      if ((last === 58 && code.charCodeAt(j - 1) !== 58) || last === 60 || last === 40 || last === 44 || (last === 62 && code.charCodeAt(j - 1) === 45) || (onlyBlanksSinceWord && TYPE_POSITION_WORDS.has(word))) onUse(name, at);
+    }
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** What a declaration's modifiers, name and place say about who may use it (see DeclFact.visibility). */
+function visibilityOf(file: SourceFile, name: string, head: string, exported: boolean): Visibility {
+  const internalPath = /(^|\/)(internal|internals|_internal|private|impl|detail|[\w-]*do-not-import[\w-]*)(\/|$)/i.test(file.path);
+  switch (file.family) {
+    case 'swift':
+      return /\b(private|fileprivate)\b/.test(head) ? 'private' : /\b(public|open)\b/.test(head) && !internalPath ? 'public' : 'internal';
+    case 'kotlin':
+      return /\bprivate\b/.test(head) ? 'private' : /\binternal\b/.test(head) || internalPath ? 'internal' : 'public';
+    case 'java':
+      return /\bprivate\b/.test(head) ? 'private' : /\bpublic\b/.test(head) && !internalPath ? 'public' : 'internal';
+    case 'rust':
+      return /\bpub\s*\(/.test(head) ? 'internal' : /\bpub\b/.test(head) ? (internalPath ? 'internal' : 'public') : 'private';
+    case 'go':
+      return /^[A-Z]/.test(name) && !internalPath ? 'public' : 'internal';
+    case 'python':
+      // A module or package whose name starts with `_` is internal unless its package re-exports the name.
+      return name.startsWith('_') ? 'private' : /(^|\/)_[a-z]\w*(\/|\.py$)/.test(file.path) || internalPath ? 'internal' : 'public';
+    case 'objc':
+      return /(^|\/)(Private|Internal)(\/|$)|(Private|Internal)\.h$/.test(file.path) ? 'internal' : 'public';
+    case 'jsts':
+      return !exported ? 'private' : internalPath ? 'internal' : 'public';
+    default:
+      return exported ? 'public' : 'private';
+  }
+}
+
+/** The import statement around a match: to the end of the line, or to the closing brace of a `{ … }` list. */
+function statementAt(text: string, index: number, length: number): string {
+  const start = text.lastIndexOf('\n', index) + 1;
+  let end = text.indexOf('\n', index + length);
+  if (end < 0) end = text.length;
+  let stmt = text.slice(start, end);
+  // A `{ … }` (JS, Rust) or `( … )` (Python, Go) list may continue over several lines.
+  for (const [open, closer] of [['{', '}'], ['(', ')']] as const) {
+    if (stmt.includes(open) && !stmt.includes(closer)) {
+      const close = text.indexOf(closer, end);
+      if (close > 0 && close - start < 4000) stmt = text.slice(start, close + 1);
+      break;
+    }
+  }
+  return stmt;
+}
+
+/** The names an import statement binds (see ImportFact.names / alias). */
+function bindings(family: Family, spec: string, stmt: string): Pick<ImportFact, 'names' | 'alias'> {
+  const list = (s: string, sep: RegExp) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x && x !== '*' && !/^type$/.test(x))
+      .map((x) => {
+        const [imported, local] = x.replace(/^type\s+/, '').split(sep).map((y) => y.trim());
+        return { imported, local: local || imported };
+      })
+      .filter((b) => /^[\w$]+$/.test(b.imported) && /^[\w$]+$/.test(b.local));
+  switch (family) {
+    case 'jsts': {
+      const ns = /\*\s+as\s+([\w$]+)/.exec(stmt)?.[1];
+      const braces = /\{([^}]*)\}/.exec(stmt)?.[1];
+      const def = /^\s*(?:import|export)\s+(?:type\s+)?([\w$]+)\s*(?:,|from\b)/.exec(stmt)?.[1];
+      const names = [...(braces ? list(braces, /\s+as\s+/) : []), ...(def && def !== 'type' ? [{ imported: 'default', local: def }] : [])];
+      return { ...(names.length ? { names } : {}), ...(ns ? { alias: ns } : {}) };
+    }
+    case 'python': {
+      const from = /^\s*from\s+\S+\s+import\s+\(?([^)#\n]*(?:\n[^)#]*)*)\)?/.exec(stmt);
+      if (from) return { names: list(from[1].replace(/\n/g, ','), /\s+as\s+/) };
+      const as = /^\s*import\s+[\w.]+\s+as\s+(\w+)/.exec(stmt)?.[1];
+      return { alias: as ?? spec.split('.').pop()! };
+    }
+    case 'rust': {
+      const braces = /\{([^}]*)\}/.exec(stmt)?.[1];
+      if (braces) return { names: list(braces.replace(/\n/g, ' '), /\s+as\s+/) };
+      const m = /::([\w]+)(?:\s+as\s+(\w+))?\s*;/.exec(stmt);
+      return m ? { names: [{ imported: m[1], local: m[2] ?? m[1] }] } : {};
+    }
+    case 'go': {
+      const alias = /^\s*(?:import\s+)?([\w.]+)\s+"/.exec(stmt)?.[1];
+      return { alias: alias && alias !== 'import' ? alias : spec.split('/').pop()!.replace(/^go-|\.go$|-go$/g, '').replace(/\/v\d+$/, '') };
+    }
+    case 'java':
+    case 'kotlin': {
+      const last = spec.split('.').pop()!;
+      const as = /\bas\s+(\w+)/.exec(stmt)?.[1];
+      return last === '*' ? {} : { names: [{ imported: last, local: as ?? last }] };
+    }
+    default:
+      return {};
+  }
 }
 
 type ImportRule = [RegExp, number];
@@ -134,7 +320,8 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
     [/^[ \t]*((?:public|open)[ \t]+)?(?:(?:static|class|final|internal|private|fileprivate|override|@\w+|nonisolated|mutating)[ \t]+)*func[ \t]+(\w+)/gm, 'function', 2, undefined, undefined],
   ],
   objc: [
-    [/^@(?:interface|protocol)[ \t]+(\w+)(?:[ \t]*:[ \t]*(\w+))?/gm, 'type', 1, undefined, 2],
+    // A category or class extension (`@interface UIColor (SDHexString)`) adds to a type; it does not declare one.
+    [/^@(?:interface|protocol)[ \t]+(\w+)(?![ \t]*\()(?:[ \t]*:[ \t]*(\w+))?/gm, 'type', 1, undefined, 2],
     [/^[-+][ \t]*\([^)]*\)[ \t]*(\w+)/gm, 'function', 1, undefined, undefined],
   ],
   rust: [

@@ -16,6 +16,9 @@ import { BestPracticeAnalyzer } from './dimensions/practices';
 import { ProjectProfileAnalyzer } from './dimensions/profile';
 import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
 import { excerptFrom } from './evidence';
+import { fit, fitSummary, MAX_SUMMARY, MAX_TITLE } from './form';
+import { FormattingAnalyzer } from './dimensions/formatting';
+import { triggerFor } from '../knowledge/recipe-file';
 import { dimensionGuides } from './guides';
 import { selectFiles } from './select';
 import { slicer } from './slices';
@@ -102,6 +105,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const total = selection.files.length;
   const analyzers = {
     'code-standard': new CodeStandardAnalyzer(),
+    formatting: new FormattingAnalyzer(),
     'code-pattern': new CodePatternAnalyzer(),
     architecture: new ArchitectureAnalyzer(),
     'best-practice': new BestPracticeAnalyzer(),
@@ -146,7 +150,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
       scanned++;
       if (file.target !== undefined) containment.push({ from: nodeKey('target', file.target), to: nodeKey('file', file.path), relation: 'contains', weight: 0.5 });
       languages[file.language] = (languages[file.language] ?? 0) + 1;
-      if (!file.isTest && !file.generated) familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
+      if (file.kind === 'production') familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
     }
     progress({ message: `Scanning source files (${scanned} of ${total})`, done: Math.min(total, i + batch.length), total });
   }
@@ -182,7 +186,8 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();
   for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
     const batch = proposals.slice(i, i + SUBMIT_BATCH);
-    const result = await submitCandidates(ws, batch.map(toCandidateInput), run.actor);
+    // The scan is the author; the audit log records who started it.
+    const result = await submitCandidates(ws, batch.map(toCandidateInput), 'system');
     // `created` lists the new ids in input order, skipping the inputs reported as duplicates.
     const dupByInput = new Map(result.duplicates.map((d) => [d.input, d.existing]));
     let next = 0;
@@ -226,14 +231,18 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   };
 }
 
-function toCandidateInput(d: CandidateDraft): CandidateInput {
+/** The candidate as recorded: a title and summary within the reviewer's bounds, a short kebab-case trigger. */
+export function toCandidateInput(d: CandidateDraft): CandidateInput {
+  const title = fit(d.title, MAX_TITLE);
   return {
-    title: d.title,
+    title,
+    trigger: triggerFor(d.trigger ?? title),
     knowledgeType: d.knowledgeType,
     language: d.language,
     category: d.category,
-    summary: d.summary,
+    summary: fitSummary(d.summary, MAX_SUMMARY),
     ...(d.code ? { code: d.code } : {}),
+    ...(d.details ? { rationale: d.details } : {}),
     reasoning: d.reasoning,
     tags: [...new Set(['bootstrap', d.dimension, ...d.tags])],
     scope: d.target ? 'target' : 'project',

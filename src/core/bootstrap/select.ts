@@ -1,7 +1,5 @@
 import { languageForPath } from '../guard/languages';
-import { isTestPath } from './source';
-
-const SKIPPED_NAMES = /\.min\.(js|css)$|\.bundle\.js$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml)$/;
+import { pathKind } from './source';
 
 export interface Selection {
   /** Files to read, in the order the analysers see them. */
@@ -10,20 +8,27 @@ export interface Selection {
   eligible: number;
   /** True when `eligible` exceeded the bound and some were left out. */
   capped: boolean;
+  /** Source files left out because they are not code the project writes: examples, docs, vendored… by kind. */
+  notProduction: Record<string, number>;
 }
 
 /**
  * Picks at most `maxFiles` source files so that a bound keeps the scan representative: folders take
  * turns (one file each per round, in path order), production code first, tests capped at a fifth.
+ * Examples, fixtures, docs, benchmarks, build scripts, vendored, generated and minified files (the
+ * shared classifier's verdict from the path) teach no convention and are not read.
  */
 export function selectFiles(listing: readonly string[], maxFiles: number): Selection {
   const prod: { path: string; language: string }[] = [];
   const tests: { path: string; language: string }[] = [];
+  const notProduction: Record<string, number> = {};
   for (const path of listing) {
-    if (SKIPPED_NAMES.test(path)) continue;
     const language = languageForPath(path);
     if (!language) continue;
-    (isTestPath(path) ? tests : prod).push({ path, language });
+    const kind = pathKind(path);
+    if (kind === 'production') prod.push({ path, language });
+    else if (kind === 'test') tests.push({ path, language });
+    else notProduction[kind] = (notProduction[kind] ?? 0) + 1;
   }
   const eligible = prod.length + tests.length;
   const testShare = Math.min(tests.length, Math.floor(maxFiles / 5));
@@ -31,7 +36,7 @@ export function selectFiles(listing: readonly string[], maxFiles: number): Selec
   const testOrder = roundRobin(tests);
   const takeProd = Math.min(prodOrder.length, maxFiles - testShare);
   const files = [...prodOrder.slice(0, takeProd), ...testOrder.slice(0, Math.min(testOrder.length, maxFiles - takeProd))];
-  return { files, eligible, capped: eligible > files.length };
+  return { files, eligible, capped: eligible > files.length, notProduction };
 }
 
 function roundRobin<T extends { path: string }>(items: T[]): T[] {

@@ -1,4 +1,5 @@
 import { Tallies, type Tally } from './evidence';
+import { factsOf } from './facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from './types';
 
 /** A code idiom counted over the scanned files: a global regex over the masked code (or the raw text). */
@@ -10,6 +11,13 @@ export interface Signal {
   raw?: boolean;
   /** Count test files too (default: production files only). */
   tests?: boolean;
+  /** Words one of which the text must contain for the regex to be worth running (a cheap pre-check). */
+  hints?: string[];
+  /**
+   * Modules one of which the file must import for a match to count: an idiom's name alone is not
+   * enough (`createContext` is React's only where React is imported). Matched as a prefix.
+   */
+  requires?: string[];
 }
 
 /** Read access to the counts, for the rules that turn them into drafts. */
@@ -33,10 +41,17 @@ export abstract class SignalAnalyzer implements Analyzer {
   private readonly empty = new Tallies(0);
 
   visit(file: SourceFile): void {
-    if (file.generated) return;
-    if (!file.isTest) this.fileCounts.set(file.family, (this.fileCounts.get(file.family) ?? 0) + 1);
+    if (file.kind === 'generated') return;
+    const isTest = file.kind === 'test';
+    if (!isTest) this.fileCounts.set(file.family, (this.fileCounts.get(file.family) ?? 0) + 1);
+    let imports: string[] | undefined;
     for (const s of this.signals) {
-      if (!s.families.includes(file.family) || (file.isTest && !s.tests)) continue;
+      if (!s.families.includes(file.family) || (isTest && !s.tests)) continue;
+      if (s.hints && !s.hints.some((h) => file.text.includes(h))) continue;
+      if (s.requires) {
+        imports ??= factsOf(file).imports.map((i) => i.spec);
+        if (!s.requires.some((r) => imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::')))) continue;
+      }
       const text = s.raw ? file.text : file.code;
       s.re.lastIndex = 0;
       let line = 1;
@@ -44,7 +59,7 @@ export abstract class SignalAnalyzer implements Analyzer {
       for (let m = s.re.exec(text); m; m = s.re.exec(text)) {
         for (let i = scanned; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
         scanned = m.index;
-        this.tallies.get(`${file.family}|${s.id}${file.isTest ? '|test' : ''}`).add(file, line);
+        this.tallies.get(`${file.family}|${s.id}${isTest ? '|test' : ''}`).add(file, line);
         if (m[0].length === 0) s.re.lastIndex++;
       }
     }
@@ -66,12 +81,4 @@ export abstract class SignalAnalyzer implements Analyzer {
 /** The file names of a tally's samples, as inline code, for titles and summaries. */
 export function fileList(t: Tally, limit = 3): string {
   return [...t.files].sort().slice(0, limit).map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
-}
-
-/** The sample lines of a tally as a code block: `path:line  code`. */
-export function sampleCode(t: Tally, limit = 5): string {
-  return t.samples
-    .slice(0, limit)
-    .map((s) => `${s.path}:${s.line}  ${s.text}`)
-    .join('\n');
 }

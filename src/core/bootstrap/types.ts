@@ -21,8 +21,12 @@ export interface SourceFile {
   code: string;
   lines: string[];
   bytes: number;
-  isTest: boolean;
-  /** Has a "generated, do not edit" marker: only the agent-guidelines dimension looks at it. */
+  /**
+   * What the file is (the shared classifier): conventions are mined from `production` files only;
+   * `test` files inform test-scoped findings; `generated` ones only the agent-guidelines dimension.
+   */
+  kind: 'production' | 'test' | 'generated';
+  /** For a generated file: the line and text of its marker. */
   generated?: { line: number; marker: string };
   /** The target whose folder holds the file, when there is one. */
   target?: string;
@@ -36,11 +40,15 @@ export interface CandidateDraft {
   language: string;
   category: string;
   summary: string;
-  /** A real excerpt of the project (or a listing built from it) that shows the claim. */
+  /** A real excerpt of the project's code that shows the claim, or '' (a listing of places is not code). */
   code: string;
+  /** Longer facts that are not code (a dependency list, a profile), kept in the rationale as Markdown. */
+  details?: string;
   reasoning: { whyStandard: string; sources: string[]; confidence: number };
   tags: string[];
   target?: string;
+  /** A short kebab-case trigger naming the subject (`protected`, `afError`); derived from the title when absent. */
+  trigger?: string;
 }
 
 /** What every analyser may consult when it turns its evidence into drafts. */

@@ -50,8 +50,14 @@ const FOLDER_RULES: FolderRule[] = [
   { kind: 'vendored', test: (s) => VENDORED.has(s.toLowerCase()) },
   { kind: 'fixture', test: (s) => FIXTURE.has(s.toLowerCase()) },
   // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
-  { kind: 'test', test: (s) => TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) },
-  { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_]/i.test(s) || /[-_.](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
+  // `container-tests`, `okhttp-hpacktests`, `regression-test`: a test project; `okhttp-testing-support`: its helpers.
+  {
+    kind: 'test',
+    test: (s) =>
+      TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /[-_](tests?|\w+tests|specs?|e2e)$/i.test(s) || /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s),
+  },
+  // `watchOS Example`, `SDWebImage Vision Demo`: Xcode sample folders have spaces in their names.
+  { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_ ]/i.test(s) || /[-_. ](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
   { kind: 'benchmark', test: (s) => BENCHMARK.has(s.toLowerCase()) || /[-_]bench(marks?)?$/i.test(s) },
   // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
   { kind: 'docs', test: (s, d) => (DOCS.has(s.toLowerCase()) && (d <= 1 || !SHALLOW_ONLY.has(s.toLowerCase()))) || s.endsWith('.docc') },
@@ -67,12 +73,13 @@ const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
   { kind: 'test', pattern: /\.(test|spec|e2e|e2e-spec|test-d)\.[cm]?[jt]sx?$/, reason: 'name *.test.* / *.spec.*' },
   { kind: 'test', pattern: /[a-z0-9](Tests?|Spec|IT)\.(java|kt|kts|scala|swift|m|mm)$/, reason: 'name *Test / *Tests / *Spec' },
   { kind: 'test', pattern: /_(spec|test)\.rb$/, reason: 'name *_spec.rb' },
+  { kind: 'test', pattern: /(^|\/)(testutils?|test_utils?|test_helpers?|testhelpers?)\.[a-z]+$/, reason: 'test helper file' },
   { kind: 'example', pattern: /\.stories\.[cm]?[jt]sx?$|(^|\/)example_[^/]+\.go$/, reason: 'story or example file' },
   { kind: 'benchmark', pattern: /_bench\.(go|rs)$|\.bench\.[cm]?[jt]s$|(^|\/)bench_[^/]+\.py$/, reason: 'benchmark file name' },
   { kind: 'docs', pattern: /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i, reason: 'documentation file' },
   {
     kind: 'build',
-    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
+    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Package(@swift-[\d.]+)?\.swift|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
     reason: 'build or tool configuration',
   },
 ];

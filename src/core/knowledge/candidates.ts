@@ -6,7 +6,7 @@ import { closestNames } from '../skills/names';
 import { languageForPath, normalizeLanguage } from '../guard/languages';
 import { triggerFor } from './recipe-file';
 import { recordTransition } from './transitions';
-import { KNOWLEDGE_TYPES, type Actor, type Candidate, type CandidateInput, type CandidateReasoning, type CandidateStatus, type KnowledgeContent } from './types';
+import { KNOWLEDGE_TYPES, type Actor, type Author, type Candidate, type CandidateInput, type CandidateReasoning, type CandidateStatus, type KnowledgeContent } from './types';
 
 export type { CandidateInput };
 
@@ -22,7 +22,7 @@ export interface SubmitResult {
  * candidate (pending, approved or rejected) or a recipe of the same title and language is reported
  * as a duplicate, not created again. One transaction for the whole batch.
  */
-export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], actor: Actor): Promise<SubmitResult> {
+export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], actor: Author): Promise<SubmitResult> {
   const at = new Date().toISOString();
   const prepared = inputs.map((input) => normalizeCandidate(input, actor, at));
   return ws.store.transaction((tx) => {

@@ -10,6 +10,7 @@ import { AutoSnippetError } from '../errors';
 import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
+import { isSourceListing, listingSources } from './recipe-body';
 import { parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
 import { syncRecipes } from './recipe-index';
 import { freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
@@ -91,6 +92,7 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
   const { file, id: recipeId } = freeRecipeLocation(ws, category, c.title);
   const recipe: Recipe = {
     ...stripCandidate(c),
+    ...recipeEvidence(c),
     category,
     id: recipeId,
     kind: KNOWLEDGE_TYPES[c.knowledgeType],
@@ -109,6 +111,20 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
     recordTransition(tx, { entity: 'recipe', id: recipeId, from: null, to: 'draft', actor, at, reason: `promoted from ${c.id}` });
   });
   return { id: recipeId, file };
+}
+
+/**
+ * What a recipe keeps of a candidate's evidence: its code only when it is code (a listing of
+ * `path:line` places becomes sources), the reasoning and the confidence in the Why section, every
+ * source once.
+ */
+export function recipeEvidence(c: Candidate): Pick<Recipe, 'code' | 'rationale' | 'sourceFiles'> {
+  const listing = c.code !== undefined && isSourceListing(c.code);
+  const sources = [...new Set([...c.reasoning.sources, ...(c.sourceFiles ?? []), ...(listing ? listingSources(c.code!) : [])])];
+  const why = [c.rationale?.trim(), c.reasoning.whyStandard.trim() && c.reasoning.whyStandard.trim() !== c.rationale?.trim() ? c.reasoning.whyStandard.trim() : undefined];
+  const origin = c.origin.startsWith('bootstrap:') ? 'the cold-start scan' : c.createdBy;
+  why.push(`Confidence when proposed: ${c.reasoning.confidence.toFixed(2)} (${origin}).`);
+  return { code: listing ? undefined : c.code, rationale: why.filter(Boolean).join('\n\n'), sourceFiles: sources.length ? sources : undefined };
 }
 
 async function changeRecipeStatus(ws: Workspace, ref: string, actor: Actor, to: RecipeStatus, patch: (at: string) => Record<string, unknown>, reason?: string): Promise<{ id: string; file: string; status: RecipeStatus }> {

@@ -5,7 +5,7 @@ export function bodyOf(r: Recipe): string {
   const parts: string[] = [`# ${r.title}`];
   if (r.usageGuide) parts.push(`## When to use\n\n${r.usageGuide.trim()}`);
   if (r.code) parts.push(`## Code\n\n${fence(r.code, r.language)}`);
-  if (r.rationale) parts.push(`## Rationale\n\n${r.rationale.trim()}`);
+  if (r.rationale) parts.push(`## Why\n\n${r.rationale.trim()}`);
   if (r.steps?.length) {
     parts.push(
       '## Steps\n\n' +
@@ -14,7 +14,41 @@ export function bodyOf(r: Recipe): string {
           .join('\n\n'),
     );
   }
+  if (r.sourceFiles?.length) parts.push(`## Sources\n\n${r.sourceFiles.map((s) => `- ${sourceLink(s, r.file)}`).join('\n')}`);
   return parts.join('\n\n') + '\n';
+}
+
+/** `src/a.ts:12` as a Markdown link that opens the file at the line, relative to the recipe file. */
+export function sourceLink(source: string, recipeFile: string): string {
+  const m = /^(.+?)(?::(\d+))?$/.exec(source.trim());
+  if (!m || /^[a-z]+:\/\//i.test(source) || m[1].startsWith('/') || m[1].split('/').includes('..')) return source;
+  const up = '../'.repeat(Math.max(0, recipeFile.split('/').length - 1));
+  return `[${source}](${up}${encodeURI(m[1])}${m[2] ? `#L${m[2]}` : ''})`;
+}
+
+/** A Sources list item back to `path:line`: the link's text, or a plain `path:line`. */
+function sourceOf(item: string): string | undefined {
+  const t = item.replace(/^\s*[-*+]\s+/, '').trim();
+  const link = /^\[([^\]]+)\]\(([^)]*)\)/.exec(t);
+  const text = (link ? link[1] : t).replace(/^`|`$/g, '');
+  return /^[^\s]+(:\d+)?$/.test(text) ? text : undefined;
+}
+
+/**
+ * True when a "code" block is a listing of places (`path:line  text` on every line), as older
+ * cold-start candidates carried: those are sources, never code to insert.
+ */
+export function isSourceListing(code: string): boolean {
+  const lines = code.split('\n').filter((l) => l.trim());
+  return lines.length > 0 && lines.every((l) => /^\s*[^\s:]+\.[\w]+:\d+(\s|$)/.test(l) || /^\s*[^\s:]+\/[^\s:]*:\d+(\s|$)/.test(l));
+}
+
+/** The `path:line` of each line of a listing. */
+export function listingSources(code: string): string[] {
+  return code
+    .split('\n')
+    .map((l) => /^\s*([^\s]+:\d+)/.exec(l)?.[1])
+    .filter((x): x is string => !!x);
 }
 
 /** A fenced block long enough that the code's own backtick runs cannot close it. */
@@ -33,13 +67,16 @@ export interface BodySections {
   code?: { text: string; language?: string };
   rationale?: string;
   steps: RecipeStep[];
+  /** The items of a `## Sources` section, as `path:line`. */
+  sources: string[];
 }
 
-const SECTION_NAMES: Record<string, 'usage' | 'code' | 'rationale' | 'steps'> = {
+const SECTION_NAMES: Record<string, 'usage' | 'code' | 'rationale' | 'steps' | 'sources'> = {
   usage: 'usage', 'usage guide': 'usage', 'when to use': 'usage', 'how to use': 'usage', usage_guide: 'usage', guide: 'usage',
   code: 'code', example: 'code', snippet: 'code',
   rationale: 'rationale', why: 'rationale', reasoning: 'rationale',
   steps: 'steps', 'how to': 'steps',
+  sources: 'sources', evidence: 'sources', 'seen in': 'sources',
 };
 
 interface Block { kind: 'text' | 'code' | 'heading'; level?: number; text: string; language?: string }
@@ -81,7 +118,7 @@ function blocks(body: string): Block[] {
 
 export function splitBody(body: string): BodySections {
   const all = blocks(body);
-  const result: BodySections = { steps: [] };
+  const result: BodySections = { steps: [], sources: [] };
   let section: string | undefined;
   const preamble: Block[] = [];
   const bySection = new Map<string, Block[]>();
@@ -105,8 +142,17 @@ export function splitBody(body: string): BodySections {
   result.preamble = preamble.filter((b) => b.kind !== 'code').map((b) => b.text);
 
   const codeSection = bySection.get('code')?.find((b) => b.kind === 'code');
-  const anyCode = codeSection ?? [...preamble, ...[...bySection.entries()].filter(([k]) => k !== 'steps').flatMap(([, v]) => v)].find((b) => b.kind === 'code');
-  if (anyCode) result.code = { text: anyCode.text, language: anyCode.language };
+  const anyCode = codeSection ?? [...preamble, ...[...bySection.entries()].filter(([k]) => k !== 'steps' && k !== 'sources').flatMap(([, v]) => v)].find((b) => b.kind === 'code');
+  // A listing of places is evidence, not code: it must never be inserted into someone's source.
+  if (anyCode && isSourceListing(anyCode.text)) result.sources.push(...listingSources(anyCode.text));
+  else if (anyCode) result.code = { text: anyCode.text, language: anyCode.language };
+  for (const b of bySection.get('sources') ?? []) {
+    if (b.kind !== 'text') continue;
+    for (const line of b.text.split('\n')) {
+      const src = sourceOf(line);
+      if (src) result.sources.push(src);
+    }
+  }
 
   result.usageGuide = texts(bySection.get('usage'));
   result.rationale = texts(bySection.get('rationale'));

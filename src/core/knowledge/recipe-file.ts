@@ -60,10 +60,23 @@ export function slugify(text: string): string {
   return slug || 'recipe';
 }
 
-/** `fetch-with-retry` → `@fetchWithRetry`. */
+/** Words a trigger leaves out: they make it longer to type and say nothing. */
+const TRIGGER_STOPWORDS = new Set(['a', 'an', 'the', 'in', 'of', 'to', 'for', 'and', 'or', 'on', 'at', 'is', 'are', 'be', 'by', 'from', 'with', 'as', 'its', 'it', 'this', 'that', 'into', 'not']);
+
+/**
+ * A short kebab-case trigger from a title or a name: `Fetch with retry` → `@fetch-retry`,
+ * `Wrap HTTP calls in withRetry` → `@wrap-http-calls-retry`. At most four words and 32 characters,
+ * never cut inside a word.
+ */
 export function triggerFor(text: string): string {
   const words = slugify(text).split('-').filter(Boolean);
-  return '@' + words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+  const content = words.filter((w) => !TRIGGER_STOPWORDS.has(w));
+  const kept: string[] = [];
+  for (const w of content.length ? content : words) {
+    if (kept.length === 4 || [...kept, w].join('-').length > 32) break;
+    kept.push(w);
+  }
+  return '@' + (kept.join('-') || words[0]?.slice(0, 32) || 'recipe');
 }
 
 /** Workspace-relative path of a recipe file for a category and a title. */
@@ -155,7 +168,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   }
 
   const tags = stringList(data.tags, 'tags', fail);
-  const sourceFiles = stringList(data.sources, 'sources', fail);
+  const sourceFiles = [...new Set([...stringList(data.sources, 'sources', fail), ...sections.sources])];
   const relations = readRelations(data.relations, fail);
   const constraints = readConstraints(data.constraints, fail);
 
@@ -200,7 +213,10 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   return { ok: true, recipe, warnings };
 }
 
-/** Writes a recipe as Markdown: camelCase frontmatter, then usage, code, rationale and steps sections. */
+/**
+ * Writes a recipe as Markdown: a short camelCase frontmatter, then the usage, code, why, steps and
+ * sources sections (sources as links that open the file at the line).
+ */
 export function serializeRecipe(recipe: Recipe): string {
   return frontmatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
 }
@@ -238,7 +254,6 @@ function frontmatterOf(r: Recipe): Record<string, unknown> {
     complexity: r.complexity,
     relations: r.relations && Object.keys(r.relations).length ? r.relations : undefined,
     constraints: r.constraints && Object.keys(r.constraints).length ? r.constraints : undefined,
-    sources: r.sourceFiles?.length ? r.sourceFiles : undefined,
     candidateId: r.candidateId,
     createdBy: r.createdBy,
     createdAt: r.createdAt,

@@ -22,6 +22,8 @@ export interface RecipeSummary {
   summary: string;
   tags: string[];
   quality: number;
+  /** Whether the recipe has code to insert (a trigger offers only those). */
+  hasCode: boolean;
   file: string;
   updatedAt: string;
 }
@@ -71,6 +73,7 @@ export function toSummary(r: RecipeRow): RecipeSummary {
     summary: r.summary,
     tags: JSON.parse(r.tags) as string[],
     quality: r.quality,
+    hasCode: (JSON.parse(r.meta) as { hasCode?: boolean }).hasCode === true,
     file: r.file,
     updatedAt: r.updated_at,
   };

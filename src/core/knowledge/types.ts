@@ -2,6 +2,9 @@ import type { Actor } from '../tools/types';
 
 export type { Actor };
 
+/** Who created a record: a caller, or `system` for what a scan found on its own (the cold start). */
+export type Author = Actor | 'system';
+
 /** What a piece of knowledge is about. Each type implies a kind (see KNOWLEDGE_TYPES). */
 export type KnowledgeType =
   | 'code-standard'

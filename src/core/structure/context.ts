@@ -1,3 +1,4 @@
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ErrorCode, isAutoSnippetError } from '../errors';
@@ -10,6 +11,8 @@ export class DiscoveryContext {
   private readonly byBase = new Map<string, string[]>();
   private readonly cache = new Map<string, Promise<string | undefined>>();
   readonly problems: ManifestProblem[] = [];
+  /** Manifests found outside the listing (in hidden folders a workspace glob names). */
+  private readonly extra = new Set<string>();
 
   constructor(readonly root: string, readonly files: readonly string[]) {
     this.set = new Set(files);
@@ -30,7 +33,7 @@ export class DiscoveryContext {
   }
 
   has(rel: string): boolean {
-    return this.set.has(rel);
+    return this.set.has(rel) || this.extra.has(rel);
   }
 
   read(rel: string): Promise<string | undefined> {
@@ -66,21 +69,54 @@ export class DiscoveryContext {
     this.problems.push({ manifest, message });
   }
 
-  /** Folders (relative to the workspace) under `base` that match workspace globs such as `packages/*`. */
-  matchDirs(base: string, patterns: string[], manifestName: string): string[] {
+  /**
+   * Folders (relative to the workspace) under `base` that match workspace globs such as `packages/*`.
+   * A glob that names a hidden folder (`examples/.test/*`) matches it, as the package managers do,
+   * although the workspace listing leaves hidden folders out: those few are read from the disk.
+   */
+  async matchDirs(base: string, patterns: string[], manifestName: string): Promise<string[]> {
     const include = patterns.filter((p) => !p.startsWith('!')).map((p) => cleanGlob(p));
     const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => cleanGlob(p.slice(1)));
     if (include.length === 0) return [];
     const yes = picomatch(include, { dot: false });
-    const no = exclude.length ? picomatch(exclude) : () => false;
-    const out: string[] = [];
-    for (const m of this.named(manifestName, true)) {
-      const dir = dirOf(m);
+    const hidden = include.filter((p) => p.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..'));
+    const yesHidden = hidden.length ? picomatch(hidden, { dot: true }) : () => false;
+    const no = exclude.length ? picomatch(exclude, { dot: true }) : () => false;
+    const out = new Set<string>();
+    const consider = (dir: string) => {
       const rel = relativeTo(base, dir);
-      if (rel === undefined || rel === '') continue;
-      if (yes(rel) && !no(rel)) out.push(dir);
+      if (rel === undefined || rel === '') return;
+      if ((yes(rel) || yesHidden(rel)) && !no(rel)) out.add(dir);
+    };
+    for (const m of this.named(manifestName, true)) consider(dirOf(m));
+    for (const pattern of hidden) for (const dir of await this.expandDirs(base, pattern.split('/'), manifestName)) consider(dir);
+    return [...out].sort();
+  }
+
+  /** Folders matching a glob segment by segment (`*` and literal names), that hold `manifestName`. */
+  private async expandDirs(dir: string, segments: string[], manifestName: string): Promise<string[]> {
+    if (segments.length === 0) {
+      const manifest = joinRel(dir, manifestName);
+      if (!this.has(manifest)) {
+        const found = await stat(path.join(this.root, manifest)).then((st) => st.isFile(), () => false);
+        if (!found) return [];
+        this.extra.add(manifest);
+      }
+      return [dir];
     }
-    return out.sort();
+    const [seg, ...rest] = segments;
+    if (seg === '**') return [];
+    if (!/[*?[{]/.test(seg)) return this.expandDirs(joinRel(dir, seg), rest, manifestName);
+    const match = picomatch(seg, { dot: true });
+    let names: string[];
+    try {
+      names = (await readdir(path.join(this.root, dir), { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== 'node_modules' && match(e.name)).map((e) => e.name);
+    } catch {
+      return [];
+    }
+    const out: string[] = [];
+    for (const n of names.sort()) out.push(...(await this.expandDirs(joinRel(dir, n), rest, manifestName)));
+    return out;
   }
 }
 
@@ -131,5 +167,5 @@ export function lineAt(text: string, index: number): number {
 
 /** Folders of sample projects inside a repository: their manifests are not the project's targets. */
 export function isSamplePath(rel: string): boolean {
-  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?)(\/|$)/.test(rel);
+  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?)(\/|$)/i.test(rel);
 }

@@ -12,6 +12,8 @@ export interface TargetDependency {
   target?: string;
   scope: DependencyScope;
   version?: string;
+  /** When it applies only on some platforms or interpreters: `cfg(windows)`, `python_version < '3.11'`. */
+  condition?: string;
   /** Where it is declared, as `path:line`. */
   evidence?: string;
 }

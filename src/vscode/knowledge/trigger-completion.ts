@@ -15,7 +15,8 @@ const RELATED: Record<string, string[]> = {
 };
 
 /**
- * Typing a recipe's trigger (`@fetchRetry`) offers the recipe's code as a snippet. The list of
+ * Typing a recipe's trigger (`@fetch-retry`) offers the recipe's code as a snippet; recipes without
+ * code (facts, rules stated in prose, scan findings whose evidence is a list of places) are not offered. The list of
  * triggers is cached for a few seconds and dropped whenever the recipe index changes. The code is
  * read only when needed: for the preview of the item the person looks at (resolve), and on accept,
  * where the item removes the typed trigger and its command inserts the code as a snippet (an item's
@@ -51,7 +52,8 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
       return undefined;
     }
     return recipes
-      .filter((r) => r.kind !== 'fact' && (languages.has(r.language) || r.language === 'text'))
+      // Only recipes with code: a trigger inserts code, never a fact or a rule's prose.
+      .filter((r) => r.kind !== 'fact' && r.hasCode !== false && (languages.has(r.language) || r.language === 'text'))
       .map((r) => {
         const item: vscode.CompletionItem & { recipeId?: string } = new vscode.CompletionItem({ label: r.trigger, description: r.title }, vscode.CompletionItemKind.Snippet);
         item.range = range;

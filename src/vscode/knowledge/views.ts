@@ -15,6 +15,7 @@ export interface RecipeEntry {
   status: 'draft' | 'published' | 'deprecated';
   summary: string;
   quality: number;
+  hasCode?: boolean;
   file: string;
 }
 

@@ -155,3 +155,37 @@ test('approving a candidate as the Candidates view does writes its draft recipe 
     await removeCategory(category);
   }
 }, { timeoutMs: 40_000 });
+
+test('typing a trigger offers only recipes that have code, and accepting one inserts that code', async () => {
+  await activateExtension();
+  const category = 'vscode-suite-triggers';
+  const dir = path.join(workspaceRoot(), '.autosnippet', 'recipes', category);
+  const doc = await vscode.workspace.openTextDocument({ language: 'typescript', content: '@suite-\n' });
+  try {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'with-code.md'), '---\ntitle: Greet with greet (suite)\ntrigger: "@suite-greet"\nlanguage: typescript\nsummary: Build greetings with greet.\n---\n\n```ts\nconst message = greet(name);\n```\n');
+    // What the cold start used to write: a "code" block that is a list of places. It is not code.
+    writeFileSync(path.join(dir, 'listing.md'), '---\ntitle: Weak captures (suite)\ntrigger: "@suite-listing"\nlanguage: typescript\nknowledgeType: code-pattern\nsummary: A listing of places.\n---\n\n```ts\nsrc/greeting.ts:3  export function greet(name: string) {\nsrc/greeting.ts:7  return greet(other);\n```\n');
+    await eventually('both recipes are indexed', async () => (await lmTool('list_recipes', { status: 'any', category })).total === 2, 10_000);
+
+    const editor = await vscode.window.showTextDocument(doc);
+    const end = new vscode.Position(0, '@suite-'.length);
+    const labels = async () => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, end, '@');
+      return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label)).filter((l) => l.startsWith('@suite-'));
+    };
+    await eventually('the recipe with code is offered', async () => (await labels()).includes('@suite-greet'), 15_000);
+    assert.deepEqual(await labels(), ['@suite-greet'], 'the recipe whose code block is a listing of places is not offered');
+
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, end, '@');
+    const item = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === '@suite-greet')!;
+    await editor.edit((e) => e.replace(new vscode.Range(new vscode.Position(0, 0), end), ''));
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    await eventually('the code is inserted', async () => doc.getText().includes('const message = greet(name);'), 10_000);
+    log('typed @suite-, accepted @suite-greet: the code was inserted; @suite-listing was never offered');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await removeCategory(category);
+  }
+});

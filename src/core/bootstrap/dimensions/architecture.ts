@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { nodeKey, type GraphEdge } from '../../graph';
 import { confidence, Tallies } from '../evidence';
+import { fit, nameList } from '../form';
+import { pathKind } from '../source';
 import { slicer } from '../slices';
 import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
@@ -25,6 +27,9 @@ const ENTRY_POINTS: [RegExp, string, Family[]][] = [
   [/public\s+static\s+void\s+main\s*\(\s*String/, 'Java main', ['java']],
 ];
 
+/** A word each entry-point idiom needs, to skip its regex on files that cannot match. */
+const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
+
 interface RawImports {
   path: string;
   family: Family;
@@ -32,25 +37,32 @@ interface RawImports {
   imports: ImportFact[];
 }
 
+/** Target kinds whose code is the product (not a test suite, not a sample). */
+const PRODUCT_KINDS = new Set(['library', 'app', 'plugin', 'module']);
+
 /**
- * Dimension 3, architecture: import direction between layers (folders or targets), the boundaries
- * that follow from it, module dependencies from the manifests, and the entry points. Also yields the
- * file → file import edges for the knowledge graph.
+ * Dimension 3, architecture, over production code: module dependencies as the manifests declare
+ * them (what the build enforces), import direction and boundaries between the folders of a single
+ * package (imports resolved, package imports included), sibling folders that stay independent, and
+ * the entry points of the project's applications. Also yields the file → file import edges.
  */
 export class ArchitectureAnalyzer implements Analyzer {
   private readonly files: RawImports[] = [];
   private readonly entries = new Tallies(12);
   private readonly productionFiles: string[] = [];
   private edges: GraphEdge[] = [];
+  private targetImports: { from: string; toTarget: string; evidence: string }[] = [];
 
   visit(file: SourceFile): void {
-    if (file.generated || file.family === 'other') return;
+    if (file.kind !== 'production' || file.family === 'other') return;
     const imports = factsOf(file).imports;
-    if (!file.isTest && imports.length) this.files.push({ path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}), imports });
-    if (file.isTest) return;
+    if (imports.length) this.files.push({ path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}), imports });
     this.productionFiles.push(file.path);
     for (const [re, label, families] of ENTRY_POINTS) {
-      if (!families.includes(file.family)) continue;
+      if (!families.includes(file.family) || !file.text.includes(ENTRY_HINT[label] ?? '')) continue;
+      // A Rust binary starts in main.rs or src/bin; a Go one in package main: a `main` elsewhere is an example in a string or a doc.
+      if (file.family === 'rust' && !/(^|\/)main\.rs$|\/bin\/[^/]+\.rs$/.test(file.path)) continue;
+      if (file.family === 'go' && !/^\s*package\s+main\b/m.test(file.code)) continue;
       // Raw text, since some idioms live in strings (`'__main__'`); a match inside a comment does not count.
       const m = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
       for (let hit = m.exec(file.text); hit; hit = m.exec(file.text)) {
@@ -69,22 +81,26 @@ export class ArchitectureAnalyzer implements Analyzer {
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const resolver = new ImportResolver(ctx);
-    const useTargets = ctx.structure.targets.length >= 2;
-    const unitOf = (p: string, target?: string) => (useTargets ? target : layerOf(p));
+    const products = productTargets(ctx);
+    const singlePackage = products.length <= 1;
     const unitEdges = new Map<string, { count: number; sources: string[] }>();
     const fileEdges = new Map<string, GraphEdge>();
+    this.targetImports = [];
     const checkpoint = slicer();
     for (const f of this.files) {
       await checkpoint();
-      const fromUnit = unitOf(f.path, f.target);
+      const fromUnit = layerOf(f.path);
       for (const imp of f.imports) {
         const resolved = resolver.resolve(f, imp.spec);
         if (!resolved) continue;
+        if (resolved.target && resolved.target !== f.target) this.targetImports.push({ from: f.path, toTarget: resolved.target, evidence: `${f.path}:${imp.line}` });
         if (resolved.file && fileEdges.size < MAX_FILE_EDGES) {
           const k = `${f.path}\u0000${resolved.file}`;
           if (!fileEdges.has(k) && resolved.file !== f.path) fileEdges.set(k, { from: nodeKey('file', f.path), to: nodeKey('file', resolved.file), relation: 'imports', weight: 1, evidence: `${f.path}:${imp.line}` });
         }
-        const toUnit = resolved.target && useTargets ? resolved.target : resolved.file ? unitOf(resolved.file, resolver.targetOf(resolved.file)) : undefined;
+        // Folder layering only inside one package: between packages the manifests say it, and the build enforces it.
+        if (!singlePackage) continue;
+        const toUnit = resolved.file ? layerOf(resolved.file) : undefined;
         if (!fromUnit || !toUnit || fromUnit === toUnit) continue;
         const k = `${fromUnit}\u0000${toUnit}`;
         const e = unitEdges.get(k) ?? { count: 0, sources: [] };
@@ -95,57 +111,62 @@ export class ArchitectureAnalyzer implements Analyzer {
     }
     this.edges = [...fileEdges.values()];
     const fam = ctx.primary ?? 'other';
-    return [...this.layering(unitEdges, useTargets, fam, ctx), ...this.independentSiblings(fam, ctx), ...this.moduleDependencies(ctx), ...(await this.entryPoints(ctx))];
+    return [...this.layering(unitEdges, fam, ctx), ...this.independentSiblings(fam, ctx), ...this.moduleDependencies(ctx), ...(await this.entryPoints(ctx))];
   }
 
-  private layering(unitEdges: Map<string, { count: number; sources: string[] }>, useTargets: boolean, fam: Family, ctx: AnalysisContext): CandidateDraft[] {
+  private layering(unitEdges: Map<string, { count: number; sources: string[] }>, fam: Family, ctx: AnalysisContext): CandidateDraft[] {
     const edges = [...unitEdges.entries()].map(([k, v]) => ({ from: k.split('\u0000')[0], to: k.split('\u0000')[1], ...v }));
     const units = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort();
     if (units.length < 3 || edges.length < 2) return [];
     const order = topological(units, edges);
-    const what = useTargets ? 'targets' : 'folders';
     const out: CandidateDraft[] = [];
     const language = languageOf(fam, ctx);
+    const total = edges.reduce((n, e) => n + e.count, 0);
     if (order) {
       const sorted = [...edges].sort((a, b) => order.indexOf(a.from) - order.indexOf(b.from) || order.indexOf(a.to) - order.indexOf(b.to));
       out.push({
-        title: `Imports between ${what} point one way: ${order.join(' → ')}`,
+        title: fit(`Imports between folders point one way: ${order.join(' → ')}`, 100),
         knowledgeType: 'architecture',
         dimension: 'architecture',
         language,
         category: 'architecture',
-        summary: `Across ${edges.reduce((n, e) => n + e.count, 0)} imports between ${units.length} ${what} there is no cycle: ${sorted.map((e) => `${e.from} → ${e.to} (${e.count})`).join(', ')}. Keep new imports in this direction.`,
-        code: sorted.map((e) => `${e.from} → ${e.to}`).join('\n'),
-        reasoning: { whyStandard: `Measured from the resolved imports of every scanned source file; the ${what} form a directed acyclic graph.`, sources: sorted.flatMap((e) => e.sources.slice(0, 1)).slice(0, 8), confidence: confidence(0.9, edges.reduce((n, e) => n + e.count, 0)) },
+        summary: `Across ${total} imports between ${units.length} folders there is no cycle (${sorted.slice(0, 5).map((e) => `${e.from} → ${e.to} ×${e.count}`).join(', ')}${sorted.length > 5 ? ', …' : ''}). Keep new imports in this direction.`,
+        code: '',
+        details: sorted.map((e) => `- ${e.from} → ${e.to} (${e.count} imports)`).join('\n'),
+        reasoning: { whyStandard: 'Measured from the resolved imports of every scanned production file; the folders form a directed acyclic graph.', sources: sorted.flatMap((e) => e.sources.slice(0, 1)).slice(0, 8), confidence: confidence(0.9, total) },
         tags: ['layering', 'imports'],
+        trigger: 'import-direction',
       });
     }
-    // A widely used unit that imports none of its users is a boundary.
+    // A widely used folder that imports none of its users is a boundary.
     const dependents = new Map<string, typeof edges>();
     for (const e of edges) dependents.set(e.to, [...(dependents.get(e.to) ?? []), e]);
     const boundaries = [...dependents.entries()]
       .filter(([unit, ins]) => ins.length >= 2 && ins.reduce((n, e) => n + e.count, 0) >= 5 && !edges.some((e) => e.from === unit && ins.some((i) => i.from === e.to)))
       .sort((a, b) => b[1].reduce((n, e) => n + e.count, 0) - a[1].reduce((n, e) => n + e.count, 0) || (a[0] < b[0] ? -1 : 1))
-      .slice(0, 3);
+      .slice(0, 2);
     for (const [unit, ins] of boundaries) {
       const users = ins.map((e) => e.from).sort();
-      const total = ins.reduce((n, e) => n + e.count, 0);
+      const n = ins.reduce((k, e) => k + e.count, 0);
       out.push({
-        title: `\`${unit}\` does not import ${users.map((u) => `\`${u}\``).join(', ')}`,
+        title: fit(`\`${unit}\` never imports the folders that use it (${nameList(users, 50)})`, 100),
         knowledgeType: 'boundary-constraint',
         dimension: 'architecture',
         language,
         category: 'architecture',
-        summary: `${users.length} ${what} import \`${unit}\` (${total} imports) and \`${unit}\` imports none of them back. Keep it that way: shared code must not reach up into its users.`,
-        code: users.map((u) => `${u} → ${unit}   (allowed)\n${unit} → ${u}   (not allowed)`).join('\n'),
-        reasoning: { whyStandard: 'The dependency is one-directional in every scanned file.', sources: ins.flatMap((e) => e.sources.slice(0, 2)).slice(0, 6), confidence: confidence(0.9, total) },
+        summary: `${users.length} folders import \`${unit}\` (${n} imports) and \`${unit}\` imports none of them back. Keep it that way: shared code must not reach up into its users.`,
+        code: '',
+        reasoning: { whyStandard: 'The dependency is one-directional in every scanned production file.', sources: ins.flatMap((e) => e.sources.slice(0, 2)).slice(0, 6), confidence: confidence(0.9, n) },
         tags: ['boundary', 'imports'],
       });
     }
     return out;
   }
 
-  /** Sibling folders (features, screens, plugins) that never import one another, though they import shared code. */
+  /**
+   * Sibling folders (features, screens, plugins) that never import one another, though they import
+   * shared code. Imports of a sibling package by name count as crossings too.
+   */
   private independentSiblings(fam: Family, ctx: AnalysisContext): CandidateDraft[] {
     const children = new Map<string, Set<string>>();
     for (const p of this.productionFiles) {
@@ -157,24 +178,43 @@ export class ArchitectureAnalyzer implements Analyzer {
         children.set(parent, set);
       }
     }
-    const childOf = (parent: string, file: string) => (file.startsWith(parent + '/') ? file.slice(parent.length + 1).split('/') : undefined);
+    const targetDir = new Map(ctx.structure.targets.map((t) => [t.name, t.dir]));
+    // Each import is looked at from every folder above the importing file (linear in imports × depth).
+    const stats = new Map<string, { cross: number; outward: GraphEdge[]; importing: Set<string> }>();
+    const statOf = (parent: string) => {
+      let st = stats.get(parent);
+      if (!st) stats.set(parent, (st = { cross: 0, outward: [], importing: new Set() }));
+      return st;
+    };
+    const visit = (from: string, to: string | undefined, edge?: GraphEdge) => {
+      const a = from.split('/');
+      let parent = '';
+      for (let d = 1; d < a.length - 1; d++) {
+        parent = d === 1 ? a[0] : `${parent}/${a[d - 1]}`;
+        if ((children.get(parent)?.size ?? 0) < 3) continue;
+        const inside = to !== undefined && to.length > parent.length + 1 && to.charCodeAt(parent.length) === 47 && to.startsWith(parent);
+        if (!inside) {
+          if (edge) {
+            const st = statOf(parent);
+            st.outward.push(edge);
+            st.importing.add(a[d]);
+          }
+          continue;
+        }
+        // The child folder the import lands in (none when it is a file right in `parent`).
+        const slash = to!.indexOf('/', parent.length + 1);
+        if (slash > 0 && to!.slice(parent.length + 1, slash) !== a[d]) statOf(parent).cross++;
+      }
+    };
+    for (const e of this.edges) visit(e.from.slice('file:'.length), e.to.slice('file:'.length), e);
+    for (const t of this.targetImports) {
+      const dir = targetDir.get(t.toTarget);
+      if (dir !== undefined) visit(t.from, `${dir}/x/x`);
+    }
     const out: CandidateDraft[] = [];
     const found: { parent: string; kids: string[]; outward: GraphEdge[] }[] = [];
-    for (const [parent, kids] of children) {
-      if (kids.size < 3) continue;
-      let cross = 0;
-      const outward: GraphEdge[] = [];
-      const importing = new Set<string>();
-      for (const e of this.edges) {
-        const a = childOf(parent, e.from.slice('file:'.length));
-        if (!a || a.length < 2) continue;
-        const b = childOf(parent, e.to.slice('file:'.length));
-        if (!b) {
-          outward.push(e);
-          importing.add(a[0]);
-        } else if (b.length >= 2 && b[0] !== a[0]) cross++;
-      }
-      if (cross === 0 && outward.length >= 3 && importing.size >= 3) found.push({ parent, kids: [...kids].sort(), outward });
+    for (const [parent, st] of stats) {
+      if (st.cross === 0 && st.outward.length >= 3 && st.importing.size >= 3) found.push({ parent, kids: [...children.get(parent)!].sort(), outward: st.outward });
     }
     found.sort((x, y) => y.kids.length - x.kids.length || (x.parent < y.parent ? -1 : 1));
     for (const f of found.slice(0, 2)) {
@@ -185,65 +225,79 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: languageOf(fam, ctx),
         category: 'architecture',
-        summary: `${f.kids.length} sibling folders (${f.kids.slice(0, 6).join(', ')}) import shared code (${shared.slice(0, 4).join(', ')}) ${f.outward.length} times and never one another. Share code by moving it out of ${f.parent}, not by importing a sibling.`,
-        code: f.kids.map((k) => `${f.parent}/${k} → ${shared.slice(0, 3).join(', ')}`).join('\n'),
-        reasoning: { whyStandard: 'No import crosses between these siblings in the scanned code, while each imports shared modules.', sources: [...new Map(f.outward.map((e) => [e.from, e.evidence!])).values()].slice(0, 6), confidence: confidence(0.9, f.outward.length) },
+        summary: `${f.kids.length} sibling folders (${nameList(f.kids, 80, false)}) import shared code (${nameList(shared, 60, false)}) ${f.outward.length} times and never one another. Share code by moving it out of ${f.parent}, not by importing a sibling.`,
+        code: '',
+        reasoning: { whyStandard: 'No import crosses between these siblings in the scanned production code (package imports included), while each imports shared modules.', sources: [...new Map(f.outward.map((e) => [e.from, e.evidence!])).values()].slice(0, 6), confidence: confidence(0.9, f.outward.length) },
         tags: ['boundary', 'modules', 'imports'],
       });
     }
     return out;
   }
 
+  /** The dependencies between the product's own packages, as the manifests declare them (tests, dev tools and samples aside). */
   private moduleDependencies(ctx: AnalysisContext): CandidateDraft[] {
-    const targets = ctx.structure.targets;
-    const internal = targets.flatMap((t) => t.dependencies.filter((d) => d.target).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence })));
-    if (targets.length < 2 || internal.length === 0) return [];
+    const products = productTargets(ctx);
+    const names = new Set(products.map((t) => t.name));
+    const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence })));
+    const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
+    if (products.length < 3 || pairs.length < 3) return [];
     const byFrom = new Map<string, string[]>();
-    for (const e of internal) byFrom.set(e.from, [...new Set([...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`])]);
-    const leaves = targets.filter((t) => !internal.some((e) => e.from === t.name)).map((t) => t.name);
-    const ecosystems = Object.keys(ctx.structure.ecosystems).join(', ');
+    for (const e of pairs) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`]);
+    const used = new Set(pairs.map((e) => e.to));
+    const users = new Set(pairs.map((e) => e.from));
+    const base = products.filter((t) => used.has(t.name) && !users.has(t.name)).map((t) => t.name);
+    const top = products.filter((t) => users.has(t.name) && !used.has(t.name)).map((t) => t.name);
+    const ecosystems = [...new Set(products.map((t) => t.ecosystem))].join(', ');
     return [
       {
         title: 'Module dependencies declared in the build manifests',
         knowledgeType: 'module-dependency',
         dimension: 'architecture',
-        language: ctx.structure.targets[0]?.language ?? 'text',
+        language: products[0]?.language ?? 'text',
         category: 'architecture',
-        summary: `${targets.length} targets (${ecosystems}); ${internal.length} internal dependencies. Targets with no internal dependency: ${leaves.slice(0, 8).join(', ') || 'none'}. Add a dependency in the manifest before importing across targets.`,
-        code: [...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `${from} → ${tos.sort().join(', ')}`).join('\n'),
-        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: internal.map((e) => e.evidence).filter((x): x is string => !!x).slice(0, 8), confidence: 0.9 },
-        tags: ['modules', 'dependencies', ...Object.keys(ctx.structure.ecosystems)],
+        summary: `${products.length} ${ecosystems} packages of the product (tests and samples aside) with ${pairs.length} dependencies between them. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}. Declare a dependency in the manifest before importing across packages.`,
+        code: '',
+        details: [...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`).join('\n'),
+        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: pairs.map((e) => e.evidence).filter((x): x is string => !!x).slice(0, 8), confidence: 0.9 },
+        tags: ['modules', 'dependencies', ...new Set(products.map((t) => t.ecosystem))],
+        trigger: 'module-dependencies',
       },
     ];
   }
 
+  /** Where the project's applications start (not a library's examples, tests or build scripts). */
   private async entryPoints(ctx: AnalysisContext): Promise<CandidateDraft[]> {
-    const found = this.entries.entries().flatMap(([label, t]) => t.samples.map((s) => ({ label, ...s })));
-    for (const t of ctx.structure.targets) {
-      const bin = t.metadata.bin;
+    const apps = productTargets(ctx).filter((t) => t.kind === 'app');
+    if (apps.length === 0) return [];
+    const inApp = (p: string) => apps.some((t) => [t.dir, ...(t.extraDirs ?? [])].some((d) => d === '' || p.startsWith(d + '/')));
+    const found = this.entries.entries().flatMap(([label, t]) => t.samples.filter((s) => inApp(s.path)).map((s) => ({ label, ...s })));
+    for (const t of apps) {
       const main = t.metadata.main;
       if (typeof main === 'string') found.push({ label: `${t.name} main`, path: path.posix.join(t.dir, main.replace(/^\.\//, '')), line: 1, text: '' });
-      if (Array.isArray(bin)) found.push({ label: `${t.name} bin`, path: t.manifest, line: 1, text: bin.join(', ') });
     }
-    if (found.length === 0) return [];
-    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-    const unique = found.filter((f, i) => found.findIndex((g) => g.path === f.path && g.label === f.label) === i).slice(0, 12);
-    const exists = unique.filter((f) => ctx.listing.includes(f.path));
+    const exists = found.filter((f, i) => ctx.listing.includes(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
+    const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;
     return [
       {
-        title: `Entry points: ${[...new Set(exists.map((f) => f.path))].slice(0, 3).join(', ')}`,
+        title: fit(`Entry point${exists.length === 1 ? '' : 's'}: ${nameList(exists.map((f) => f.path), 80)}`, 100),
         knowledgeType: 'architecture',
         dimension: 'architecture',
         language: languageOf(ctx.primary ?? 'other', ctx),
         category: 'architecture',
-        summary: `Execution starts in ${exists.length} place${exists.length === 1 ? '' : 's'}: ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}. Wiring of new components belongs here, not in library code.`,
-        code: exists.map((f) => `${f.path}:${f.line}  ${f.label}`).join('\n'),
-        reasoning: { whyStandard: 'Found by the entry-point idioms of each language and by the manifests\' main/bin fields.', sources: exists.map((f) => `${f.path}:${f.line}`).slice(0, 8), confidence: 0.8 },
+        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.${libraries ? ' Wire new commands and components there; the library packages stay free of application wiring.' : ' New top-level wiring goes there.'}`,
+        code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
+        reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
         tags: ['entry-point', 'composition-root'],
+        trigger: 'entry-points',
       },
     ];
   }
+}
+
+/** The targets that are the product: libraries, apps and plugins outside test, sample and docs folders. */
+export function productTargets(ctx: AnalysisContext): AnalysisContext['structure']['targets'] {
+  return ctx.structure.targets.filter((t) => PRODUCT_KINDS.has(t.kind) && pathKind(t.dir === '' ? 'x' : `${t.dir}/x`) === 'production' && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir));
 }
 
 /** Folder that stands for a layer: `src/core` for `src/core/graph/x.ts`, `lib` for `lib/x.py`. */

@@ -1,6 +1,7 @@
 import { confidence } from '../evidence';
 import { FAMILY_LABEL } from '../source';
-import { fileList, sampleCode, SignalAnalyzer, type Signal, type SignalView } from '../signals';
+import { fit, nameList } from '../form';
+import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
 import type { CandidateDraft, Family } from '../types';
 import type { KnowledgeType } from '../../knowledge/types';
 import { languageOf } from './standards';
@@ -9,6 +10,8 @@ interface Mechanism {
   id: string;
   families: Family[];
   re: RegExp;
+  /** The library that gives the idiom its meaning: a match counts only in a file that imports it. */
+  requires: string[];
   type: KnowledgeType;
   title: string;
   explain: string;
@@ -16,27 +19,24 @@ interface Mechanism {
 
 /** The ways state and events move that the scan can recognise, with what each means for a newcomer. */
 const MECHANISMS: Mechanism[] = [
-  { id: 'vscode-events', families: ['jsts'], re: /\bnew\s+(?:vscode\.)?EventEmitter\s*<|\breadonly\s+onDid\w+\s*[:=]/g, type: 'event-flow', title: 'Events are `vscode.EventEmitter`s exposed as `onDid…` properties', explain: 'Components publish changes through an EventEmitter and expose its `event` as a read-only `onDid…` property; listeners return Disposables.' },
-  { id: 'node-events', families: ['jsts'], re: /\bextends\s+EventEmitter\b|\bnew\s+EventEmitter\s*\(\s*\)|\.emit\s*\(\s*['"]/g, type: 'event-flow', title: 'Components communicate through Node `EventEmitter` events', explain: 'Producers `emit` named events; consumers subscribe with `on`.' },
-  { id: 'dom-events', families: ['jsts'], re: /\.addEventListener\s*\(/g, type: 'event-flow', title: 'UI reacts to DOM events registered with `addEventListener`', explain: 'Handlers are attached with addEventListener.' },
-  { id: 'rxjs', families: ['jsts'], re: /\bnew\s+(?:Behavior|Replay|Async)?Subject\s*<|\bObservable\s*<|\.pipe\s*\(\s*(?:map|filter|switchMap|mergeMap|tap)\b/g, type: 'data-flow', title: 'State flows through RxJS observables', explain: 'Subjects hold state; consumers derive streams with `pipe` operators.' },
-  { id: 'redux', families: ['jsts'], re: /\bcreateSlice\s*\(|\bconfigureStore\s*\(|\buseSelector\s*\(|\buseDispatch\s*\(/g, type: 'data-flow', title: 'Application state lives in a Redux store', explain: 'Slices own state and reducers; components read with useSelector and write with dispatched actions.' },
-  { id: 'stores', families: ['jsts'], re: /\bdefineStore\s*\(|\bcreate\s*\(\s*\(\s*set\b|\bcreateStore\s*\(/g, type: 'data-flow', title: 'Shared state lives in stores (Pinia/Zustand style)', explain: 'State and its mutations are defined together in a store module.' },
-  { id: 'server-state', families: ['jsts'], re: /\buseQuery\s*\(|\buseMutation\s*\(|\buseSWR\s*\(/g, type: 'data-flow', title: 'Server data is fetched and cached with query hooks', explain: 'Components read remote data through useQuery/useSWR instead of fetching in effects.' },
-  { id: 'react-context', families: ['jsts'], re: /\bcreateContext\s*[<(]|\buseContext\s*\(/g, type: 'data-flow', title: 'Cross-cutting state is shared through React context', explain: 'Providers own the state; consumers read it with useContext.' },
-  { id: 'swiftui-state', families: ['swift'], re: /@(?:StateObject|ObservedObject|EnvironmentObject|Observable|Published|Bindable)\b/g, type: 'data-flow', title: 'SwiftUI state is owned by observable models', explain: 'View models are observable; views own them with @StateObject/@State and children observe them.' },
-  { id: 'combine', families: ['swift'], re: /\b(?:PassthroughSubject|CurrentValueSubject|AnyCancellable)\b|\.sink\s*\{/g, type: 'data-flow', title: 'Values are streamed with Combine publishers', explain: 'Subjects publish; subscribers `sink` and keep AnyCancellables.' },
-  { id: 'notification-center', families: ['swift', 'objc'], re: /\bNotificationCenter\.default\.(?:post|addObserver|publisher)\b|\[\[NSNotificationCenter\s+defaultCenter\]\s+(?:postNotification|addObserver)/g, type: 'event-flow', title: 'Broadcast events go through NotificationCenter', explain: 'Senders post named notifications; observers register and must remove their tokens.' },
-  { id: 'delegates', families: ['swift', 'objc'], re: /\bweak\s+var\s+delegate\b|@property\s*\([^)]*weak[^)]*\)\s*id\s*<\w+Delegate>/g, type: 'event-flow', title: 'Objects report back to their owners through weak delegates', explain: 'A component declares a delegate protocol and holds its delegate weakly.' },
-  { id: 'kotlin-flow', families: ['kotlin'], re: /\bMutableStateFlow\b|\bStateFlow\s*<|\bSharedFlow\b|\bLiveData\s*</g, type: 'data-flow', title: 'UI state is exposed as StateFlow/LiveData', explain: 'View models hold a private mutable flow and expose a read-only one.' },
-  { id: 'go-channels', families: ['go'], re: /\bmake\s*\(\s*(?:chan|<-chan|chan<-)\b|\bselect\s*\{/g, type: 'data-flow', title: 'Goroutines communicate over channels', explain: 'Work is handed between goroutines on channels, multiplexed with select.' },
-  { id: 'python-signals', families: ['python'], re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g, type: 'event-flow', title: 'Decoupled reactions are wired with signals', explain: 'Senders fire signals; receivers connect handlers.' },
+  { id: 'vscode-events', families: ['jsts'], re: /\bnew\s+(?:vscode\.)?EventEmitter\s*<|\breadonly\s+onDid\w+\s*[:=]/g, requires: ['vscode'], type: 'event-flow', title: 'Events are `vscode.EventEmitter`s exposed as `onDid…` properties', explain: 'Components publish changes through an EventEmitter and expose its `event` as a read-only `onDid…` property; listeners return Disposables.' },
+  { id: 'node-events', families: ['jsts'], re: /\bextends\s+EventEmitter\b|\bnew\s+EventEmitter\s*\(\s*\)/g, requires: ['events', 'node:events', 'eventemitter3'], type: 'event-flow', title: 'Components communicate through Node `EventEmitter` events', explain: 'Producers `emit` named events; consumers subscribe with `on`.' },
+  { id: 'rxjs', families: ['jsts'], re: /\bnew\s+(?:Behavior|Replay|Async)?Subject\s*<|\bObservable\s*<|\.pipe\s*\(\s*(?:map|filter|switchMap|mergeMap|tap)\b/g, requires: ['rxjs'], type: 'data-flow', title: 'State flows through RxJS observables', explain: 'Subjects hold state; consumers derive streams with `pipe` operators.' },
+  { id: 'redux', families: ['jsts'], re: /\bcreateSlice\s*\(|\bconfigureStore\s*\(|\buseSelector\s*\(|\buseDispatch\s*\(/g, requires: ['redux', '@reduxjs/toolkit', 'react-redux'], type: 'data-flow', title: 'Application state lives in a Redux store', explain: 'Slices own state and reducers; components read with useSelector and write with dispatched actions.' },
+  { id: 'stores', families: ['jsts'], re: /\bdefineStore\s*\(|\bcreate\s*\(\s*\(\s*set\b|\bcreateStore\s*\(/g, requires: ['pinia', 'zustand', 'redux'], type: 'data-flow', title: 'Shared state lives in stores (Pinia/Zustand style)', explain: 'State and its mutations are defined together in a store module.' },
+  { id: 'server-state', families: ['jsts'], re: /\buseQuery\s*\(|\buseMutation\s*\(|\buseSWR\s*\(/g, requires: ['@tanstack/react-query', 'react-query', 'swr', '@tanstack/vue-query'], type: 'data-flow', title: 'Server data is fetched and cached with query hooks', explain: 'Components read remote data through useQuery/useSWR instead of fetching in effects.' },
+  { id: 'react-context', families: ['jsts'], re: /\bcreateContext\s*[<(]|\buseContext\s*\(/g, requires: ['react', 'preact'], type: 'data-flow', title: 'Cross-cutting state is shared through React context', explain: 'Providers own the state; consumers read it with useContext.' },
+  { id: 'swiftui-state', families: ['swift'], re: /@(?:StateObject|ObservedObject|EnvironmentObject|Observable|Published|Bindable)\b/g, requires: ['SwiftUI', 'Observation', 'Combine'], type: 'data-flow', title: 'SwiftUI state is owned by observable models', explain: 'View models are observable; views own them with @StateObject/@State and children observe them.' },
+  { id: 'combine', families: ['swift'], re: /\b(?:PassthroughSubject|CurrentValueSubject|AnyCancellable)\b|\.sink\s*\{/g, requires: ['Combine'], type: 'data-flow', title: 'Values are streamed with Combine publishers', explain: 'Subjects publish; subscribers `sink` and keep AnyCancellables.' },
+  { id: 'kotlin-flow', families: ['kotlin'], re: /\bMutableStateFlow\b|\bStateFlow\s*<|\bSharedFlow\b|\bLiveData\s*</g, requires: ['kotlinx.coroutines.flow', 'androidx.lifecycle'], type: 'data-flow', title: 'UI state is exposed as StateFlow/LiveData', explain: 'View models hold a private mutable flow and expose a read-only one.' },
+  { id: 'python-signals', families: ['python'], re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g, requires: ['django', 'blinker'], type: 'event-flow', title: 'Decoupled reactions are wired with signals', explain: 'Senders fire signals; receivers connect handlers.' },
 ];
 
 /** Where one kind of side effect happens; few files means a boundary worth keeping. */
 const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean }[] = [
   { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
-  { id: 'http', what: 'HTTP requests', families: ['swift', 'objc'], re: /\bURLSession\b|\bNSURLSession\b|\bAF\.request\b|\bAlamofire\b/g },
+  { id: 'http', what: 'HTTP requests', families: ['swift'], re: /\bURLSession\.shared\b|\.dataTask\s*\(|\bURLSession\s*\(\s*configuration|\bAF\.request\b/g },
+  { id: 'http', what: 'HTTP requests', families: ['objc'], re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g },
   { id: 'http', what: 'HTTP requests', families: ['python'], re: /\brequests\.(?:get|post|put|patch|delete|request|Session)\b|\bhttpx\.\w+|\baiohttp\.ClientSession\b/g },
   { id: 'http', what: 'HTTP requests', families: ['go'], re: /\bhttp\.(?:Get|Post|NewRequest|NewRequestWithContext|DefaultClient)\b|&http\.Client\s*\{/g },
   { id: 'http', what: 'HTTP requests', families: ['java', 'kotlin'], re: /\bOkHttpClient\b|\bHttpClient\.new|\bRetrofit\.Builder\b|\bWebClient\.create\b/g },
@@ -48,10 +48,14 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
   { id: 'sql', what: 'SQL statements', families: ['jsts', 'python', 'go', 'java', 'kotlin', 'rust', 'swift'], re: /['"`]\s*(?:SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX)\s)/g, raw: true },
 ];
 
-/** Dimension 5, event and data flow: how state and events move, and where side effects are confined. */
+/**
+ * Dimension 5, event and data flow, over production code: the state and event mechanisms the project
+ * builds on (an idiom counts only where its library is imported: `createContext` is React's only in a
+ * file that imports React), and where side effects are confined.
+ */
 export class FlowAnalyzer extends SignalAnalyzer {
   protected readonly signals: Signal[] = [
-    ...MECHANISMS.map((m) => ({ id: m.id, families: m.families, re: m.re })),
+    ...MECHANISMS.map((m) => ({ id: m.id, families: m.families, re: m.re, requires: m.requires })),
     ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw })),
   ];
 
@@ -67,8 +71,8 @@ export class FlowAnalyzer extends SignalAnalyzer {
           dimension: 'event-data-flow',
           language: languageOf(fam, v.ctx),
           category: 'data-flow',
-          summary: `${m.explain} Seen ${t.count} times in ${t.files.size} files, e.g. ${fileList(t)}.`,
-          code: sampleCode(t, 6),
+          summary: `${m.explain} Seen ${t.count} times in ${t.files.size} production files, e.g. ${fileList(t)}.`,
+          code: '',
           reasoning: { whyStandard: 'The mechanism recurs across several files of the scanned production code.', sources: t.sources(), confidence: confidence(Math.min(1, 0.6 + t.files.size / 20), t.count) },
           tags: ['data-flow', m.id, fam],
         });
@@ -84,14 +88,16 @@ export class FlowAnalyzer extends SignalAnalyzer {
         const files = v.files(fam);
         if (t.count < 3 || files < 10 || t.files.size > 3 || t.files.size / files > 0.2) continue;
         const where = [...t.files].sort();
+        const full = nameList(where, 52);
+        const names = full.includes(' more') || full.length > 60 ? where.map((f) => f.slice(f.lastIndexOf('/') + 1)) : where;
         out.push({
-          title: `${b.what} ${b.id === 'env' ? 'are read' : b.id === 'sql' ? 'are written' : 'are made'} only in ${where.map((f) => `\`${f}\``).join(', ')}`,
+          title: fit(`${b.what} ${b.id === 'env' ? 'are read' : b.id === 'sql' ? 'are written' : 'are made'} only in ${nameList(names, 52)}`, 100),
           knowledgeType: 'boundary-constraint',
           dimension: 'event-data-flow',
           language: languageOf(fam, v.ctx),
           category: 'boundaries',
-          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned ${FAMILY_LABEL[fam]} files sit in ${where.length} file${where.length === 1 ? '' : 's'}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`,
-          code: sampleCode(t, 6),
+          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned production ${FAMILY_LABEL[fam]} files sit in ${nameList(where, 120, false)}${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`,
+          code: '',
           reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: t.sources(), confidence: confidence(1 - t.files.size / files, t.count) },
           tags: ['boundary', b.id, fam],
         });

@@ -1,122 +1,226 @@
+import path from 'node:path';
+import { languageForPath } from '../../guard/languages';
 import { confidence, Tallies } from '../evidence';
+import { fit, nameList, shortPath } from '../form';
 import { slicer } from '../slices';
-import { factsOf, type DeclFact } from '../facts';
+import { factsOf } from '../facts';
+import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
+import { SymbolIndex, type Definition, type Use } from '../symbols';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
 
-interface Definition extends DeclFact {
-  path: string;
-  family: Family;
-  target?: string;
+/** Names too generic to call a project pattern even when they are everywhere. */
+const GENERIC = new Set(['main', 'init', 'setup', 'test', 'run', 'start', 'stop', 'get', 'set', 'create', 'update', 'delete', 'render', 'handler', 'handle', 'log', 'debug', 'assert', 'expect', 'describe', 'it', 'default', 'index', 'value', 'error', 'toString', 'equals', 'hashCode', 'description', 'body', 'New', 'String', 'Error', 'Result', 'Options', 'Config', 'Context', 'Builder']);
+
+/** Languages where the unit of reuse is a package (a folder), not a file. */
+const PACKAGE_SCOPED = new Set<Family>(['go', 'java', 'kotlin']);
+
+/** Shortlisted definitions whose uses are checked in the syntax trees of their users, and how many users each. */
+const SHORTLIST = 40;
+const VERIFIED_USERS = 10;
+
+interface Helper {
+  def: Definition;
+  users: Use[];
+  modules: string[];
+  purpose?: string;
+  scope: 'internal' | 'shared';
 }
 
-/** Names too generic to call a project pattern even when they are everywhere. */
-const GENERIC = new Set(['main', 'init', 'setup', 'test', 'run', 'start', 'stop', 'get', 'set', 'create', 'update', 'delete', 'render', 'handler', 'handle', 'log', 'debug', 'assert', 'expect', 'describe', 'it', 'default', 'index', 'value', 'error', 'toString', 'equals', 'hashCode', 'description', 'body', 'New', 'String', 'Error', 'Result']);
-
-const MAX_DEFINITIONS = 50_000;
-const LINE_SPAN = 2 ** 20;
-
 /**
- * Dimension 2, code pattern: the project's own helpers and types that many files call (its wrappers),
- * base classes with several subclasses, factory functions, and shared instances.
+ * Dimension 2, code pattern: the project's own internal helpers and types that several modules
+ * reuse (uses resolved through imports, qualifiers and scope, never by bare name; public API,
+ * methods and trivial getters left out; near-duplicates merged), the base types its extension
+ * points are built on, factory functions (JS/TS), and its shared instances.
  */
 export class CodePatternAnalyzer implements Analyzer {
-  private readonly definitions = new Map<string, Definition[]>();
-  /** name → production files that use it, packed as `fileIndex * 2^20 + line` to stay small on large trees. */
-  private readonly uses = new Map<string, number[]>();
-  private readonly paths: string[] = [];
-  private readonly subclasses = new Tallies(8);
-  private readonly singletons = new Tallies(6);
+  private readonly symbols = new SymbolIndex();
+  private readonly subclasses = new Map<string, { name: string; path: string; line: number; text: string }[]>();
+  private readonly singletons = new Tallies(8);
   private readonly factories = new Tallies(6);
-  private defined = 0;
+  private readonly targets = new Map<string, string | undefined>();
 
   visit(file: SourceFile): void {
-    if (file.isTest || file.generated || file.family === 'other') return;
+    if (file.kind !== 'production' || file.family === 'other') return;
+    this.symbols.add(file);
+    this.targets.set(file.path, file.target);
     const facts = factsOf(file);
     for (const d of facts.decls) {
-      if (d.base && d.kind === 'type') this.subclasses.get(`${file.family}|${d.base}`).add(file, d.line);
-      if (d.kind === 'function' && d.exported && isFactory(d.name, file.lines[d.line - 1] ?? '')) this.factories.get(file.family).add(file, d.line);
-      // Error types are the best-practice dimension's (the error model), not a shared helper.
-      if (/(Error|Exception)$/.test(d.name) || /(Error|Exception)$/.test(d.base ?? '')) continue;
-      if (!d.exported || d.name.length < 4 || GENERIC.has(d.name) || this.defined >= MAX_DEFINITIONS) continue;
-      const list = this.definitions.get(d.name) ?? [];
-      list.push({ ...d, path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}) });
-      this.definitions.set(d.name, list);
-      this.defined++;
+      if (d.base && d.kind === 'type') {
+        const key = `${file.family}|${d.base}`;
+        const list = this.subclasses.get(key) ?? [];
+        list.push({ name: d.name, path: file.path, line: d.line, text: (file.lines[d.line - 1] ?? '').trim().slice(0, 120) });
+        this.subclasses.set(key, list);
+      }
+      if (file.family === 'jsts' && d.kind === 'function' && d.exported && !d.member && isFactory(d.name, file.lines[d.line - 1] ?? '')) this.factories.get(file.family).add(file, d.line);
     }
-    const fileIndex = this.paths.push(file.path) - 1;
-    for (const [name, line] of facts.uses) {
-      const packed = fileIndex * LINE_SPAN + Math.min(line, LINE_SPAN - 1);
-      const list = this.uses.get(name);
-      if (list) list.push(packed);
-      else this.uses.set(name, [packed]);
+    const shared = /(?:static\s+(?:let|var|val|final)\s+(shared\w*|instance|default|sharedInstance)\b|\+\s*\([^)]*\)\s*(shared\w*)\s*;|@property\s*\([^)]*\bclass\b[^)]*\)\s*[\w<>]+\s*\*\s*(shared\w*)\s*;)/g;
+    const types = facts.decls.filter((d) => d.kind === 'type');
+    for (let m = shared.exec(file.code); m; m = shared.exec(file.code)) {
+      if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
+      const line = lineOf(file.code, m.index);
+      const owner = [...types].reverse().find((t) => t.line <= line)?.name;
+      if (owner) this.singletons.get(`${file.family}|${owner}.${m[1] ?? m[2] ?? m[3]}`).add(file, line);
     }
-    const shared = /(?:static\s+(?:let|var|val|final)\s+(?:shared|instance|default|sharedInstance)\b|\+\s*\(instancetype\)\s*shared\w*|static\s+getInstance\s*\(|companion\s+object\s*\{[^}]*\bINSTANCE\b)/g;
-    for (let m = shared.exec(file.code); m; m = shared.exec(file.code)) this.singletons.get(file.family).add(file, lineOf(file.code, m.index));
   }
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     return [...(await this.helpers(ctx)), ...(await this.baseClasses(ctx)), ...this.factoryDrafts(ctx), ...this.singletonDrafts(ctx)];
   }
 
-  /** Defined once, used from at least three other production files: the project's own vocabulary. */
+  /** Internal helpers and types that several modules reuse: what an agent would otherwise write again. */
   private async helpers(ctx: AnalysisContext): Promise<CandidateDraft[]> {
-    const ranked: { def: Definition; users: { path: string; line: number }[] }[] = [];
+    const multiTarget = ctx.structure.targets.filter((t) => t.kind === 'library' || t.kind === 'app').length >= 2;
+    const moduleOf = (p: string) => (multiTarget ? this.targets.get(p) ?? topModule(p) : topModule(p));
+    const libraries = new Set(ctx.structure.targets.filter((t) => t.kind === 'library' || t.kind === 'plugin').map((t) => t.name));
+    const ranked: Helper[] = [];
     const checkpoint = slicer();
-    for (const [name, defs] of this.definitions) {
+    for (const [name, defs] of this.symbols.definitions) {
       await checkpoint();
-      if (defs.length !== 1) continue;
+      if (defs.length !== 1 || name.length < 4 || GENERIC.has(name) || /(Error|Exception)$/.test(name)) continue;
       const def = defs[0];
-      const users = (this.uses.get(name) ?? []).map((p) => ({ path: this.paths[Math.floor(p / LINE_SPAN)], line: p % LINE_SPAN })).filter((u) => u.path !== def.path);
-      if (users.length >= 3) ranked.push({ def, users });
+      if (def.member || def.visibility === 'private' || def.kind === 'constant') continue;
+      // What a library publishes is its API, documented for its users; an app's exports are its own business.
+      const api = def.visibility === 'public' && (libraries.has(def.target ?? '') || (def.target === undefined && libraries.size > 0));
+      if (api && (def.kind === 'type' || !multiTarget)) continue;
+      const users = this.symbols.usesOf(def, ctx);
+      if (users.length < 3) continue;
+      const modules = [...new Set([def.path, ...users.map((u) => u.path)].map(moduleOf))];
+      // Reuse across modules: packages (folders) in Go, Java and Kotlin; in the other languages a file is a module.
+      if (PACKAGE_SCOPED.has(def.family) && new Set([def.path, ...users.map((u) => u.path)].map((p) => path.posix.dirname(p))).size < 2) continue;
+      if (!PACKAGE_SCOPED.has(def.family) && multiTarget && modules.length < 2 && new Set(users.map((u) => path.posix.dirname(u.path))).size < 2) continue;
+      // A public function counts only as a utility several other packages reuse.
+      if (api && new Set(users.map((u) => this.targets.get(u.path)).filter((t) => t !== def.target)).size < 2) continue;
+      ranked.push({ def, users, modules, scope: api ? 'shared' : 'internal' });
     }
-    ranked.sort((a, b) => b.users.length - a.users.length || (a.def.name < b.def.name ? -1 : 1));
+    // Helpers (functions) before types, then the widest reuse: an agent misses a helper more easily than a type.
+    ranked.sort((a, b) => Number(a.def.kind === 'type') - Number(b.def.kind === 'type') || b.modules.length - a.modules.length || b.users.length - a.users.length || (a.def.name < b.def.name ? -1 : 1));
+    const verified = await this.verify(ranked.slice(0, SHORTLIST), ctx);
+    const kept: Helper[] = [];
+    for (const h of verified) {
+      if ((await isTrivial(h.def, ctx)) || (await isEnum(h.def, ctx))) continue;
+      if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
+      h.purpose = await purposeOf(h.def, ctx);
+      kept.push(h);
+    }
+    return (await this.merged(kept, ctx)).slice(0, 5);
+  }
+
+  /** Keeps the uses the syntax tree confirms (where a grammar loads); drops helpers left with too few. */
+  private async verify(helpers: Helper[], ctx: AnalysisContext): Promise<Helper[]> {
+    const finder = new ReferenceFinder();
+    try {
+      const out: Helper[] = [];
+      for (const h of helpers) {
+        const language = languageForPath(h.def.path) ?? '';
+        if (!(await finder.supports(language))) {
+          out.push(h);
+          continue;
+        }
+        const users: Use[] = [];
+        // Up to ten users are checked in their syntax trees; the rest keep their import-resolved use.
+        for (const u of h.users.slice(0, VERIFIED_USERS)) {
+          const text = await ctx.read(u.path);
+          if (text === undefined) continue;
+          const qualifiers = h.def.family === 'go' || h.def.family === 'python' || h.def.family === 'jsts' ? importAliases(u.path, this.symbols) : [];
+          const line = finder.firstUse(u.path, languageForPath(u.path) ?? language, text, h.def.name, qualifiers);
+          if (line === null) continue;
+          users.push({ path: u.path, line: line ?? u.line });
+        }
+        if (users.length >= 3) out.push({ ...h, users: [...users, ...h.users.slice(VERIFIED_USERS)] });
+      }
+      return out;
+    } finally {
+      finder.dispose();
+    }
+  }
+
+  /** One candidate per helper, or one for a family of near-identical ones (`…Serializer`s in one folder). */
+  private async merged(helpers: Helper[], ctx: AnalysisContext): Promise<CandidateDraft[]> {
+    const groups = new Map<string, Helper[]>();
+    for (const h of helpers) {
+      const suffix = /[a-z0-9]([A-Z][a-z0-9]{4,})$/.exec(h.def.name)?.[1];
+      const key = suffix && h.def.kind === 'type' ? `${h.def.family}|${path.posix.dirname(h.def.path)}|${suffix}` : `${h.def.path}|${h.def.name}`;
+      groups.set(key, [...(groups.get(key) ?? []), h]);
+    }
+    // A family is three or more near-identical names; fewer stay separate.
+    for (const [key, group] of [...groups]) {
+      if (group.length > 1 && group.length < 3) {
+        groups.delete(key);
+        for (const h of group) groups.set(`${h.def.path}|${h.def.name}`, [h]);
+      }
+    }
     const out: CandidateDraft[] = [];
-    for (const { def, users } of ranked.slice(0, 8)) {
-      const text = await ctx.read(def.path);
-      if (text === undefined) continue;
-      const code = await ctx.excerpt(def.path, def.line, 16);
-      const folders = new Set(users.map((u) => u.path.split('/').slice(0, -1).join('/')));
-      const what = def.kind === 'type' ? `type \`${def.name}\`` : `\`${def.name}()\``;
+    for (const group of groups.values()) {
+      const [h] = group;
+      const { def } = h;
+      const what = def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
+      const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
+      const modules = [...new Set(group.flatMap((g) => g.modules))].sort();
+      const kindWord = h.scope === 'internal' ? 'internal ' : '';
+      const title =
+        group.length > 1
+          ? `Reuse the ${kindWord}${nameList(group.map((g) => g.def.name), 60)} types of ${shortPath(path.posix.dirname(def.path), 30)}`
+          : h.scope === 'shared' && def.target
+            ? `Reuse ${what} from \`${def.target}\`${h.purpose ? `: ${h.purpose}` : ''}`
+            : h.purpose
+              ? `Reuse the ${kindWord}${what}: ${h.purpose}`
+              : `Reuse the ${kindWord}${what} from ${shortPath(def.path, 50)}`;
       out.push({
-        title: `Use ${what} from ${def.path}`,
+        title: fit(title, 100),
         knowledgeType: 'code-pattern',
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${what} is defined once (${def.path}:${def.line}) and used from ${users.length} other files in ${folders.size} folders. Reuse it instead of writing a local variant.`,
-        code,
+        summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}. Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
+        code: await ctx.excerpt(def.path, def.line, 16),
         reasoning: {
-          whyStandard: `A project definition used across ${users.length} files is how this code base does that job.`,
+          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; it is ${h.scope === 'internal' ? 'internal to the project' : 'shared between its packages'}, so an agent would not find it in any documentation.`,
           sources: [`${def.path}:${def.line}`, ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
           confidence: confidence(Math.min(1, 0.6 + users.length / 25), users.length),
         },
-        tags: ['shared', 'wrapper', def.family],
-        ...(def.target ? { target: def.target } : {}),
+        tags: ['shared', 'helper', def.family],
+        trigger: def.name,
+        // Used only inside its own package: a target-scoped finding.
+        ...(def.target && users.every((u) => this.targets.get(u.path) === def.target) && ctx.structure.targets.length > 1 ? { target: def.target } : {}),
       });
     }
     return out;
   }
 
+  /** Project types that several production types extend: the extension points (descendants counted). */
   private async baseClasses(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const out: CandidateDraft[] = [];
-    const entries = this.subclasses.entries().filter(([k, t]) => t.files.size >= 3 && !/^(Error|Exception|RuntimeException|NSObject|Object|Codable|Equatable|Hashable|Sendable|Identifiable|View|Decodable|Encodable)$/.test(k.split('|')[1]));
-    entries.sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
-    for (const [key, t] of entries.slice(0, 4)) {
-      const [fam, base] = key.split('|') as [Family, string];
-      const def = this.definitions.get(base)?.[0];
-      const code = def ? await ctx.excerpt(def.path, def.line, 14) : t.samples.map((s) => s.text).join('\n');
+    const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string }[] }[] = [];
+    for (const [key, direct] of this.subclasses) {
+      const [fam, baseName] = key.split('|') as [Family, string];
+      const defs = (this.symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
+      if (defs.length === 0) continue;
+      // Objective-C: the public header's @interface, not a private class extension or the .m.
+      const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
+      const subs = [...direct];
+      for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of this.subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push(s);
+      const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
+      if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
+      found.push({ fam, base, subs: unique });
+    }
+    found.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
+    for (const { fam, base, subs } of found.slice(0, 3)) {
+      const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
+      const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
       out.push({
-        title: `${FAMILY_LABEL[fam]} types extend \`${base}\``,
+        title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
         knowledgeType: 'inheritance',
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'types',
-        summary: `${t.count} types in ${t.files.size} files derive from \`${base}\`${def ? ` (defined at ${def.path}:${def.line})` : ''}: ${t.samples.slice(0, 4).map((s) => s.text.replace(/\s*\{?\s*$/, '')).join('; ')}. A new one of the same role follows suit.`,
-        code,
-        reasoning: { whyStandard: 'Several independent types share this base, so it is the project\'s extension point.', sources: [...(def ? [`${def.path}:${def.line}`] : []), ...t.sources(5)], confidence: confidence(0.85, t.count) },
+        summary: `\`${base.name}\` (${base.path}:${base.line}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => s.name), 150, false)}. A new type in the same role ${verb}s it too.`,
+        code: await ctx.excerpt(base.path, base.line, 14),
+        reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)], confidence: confidence(0.85, subs.length * 2) },
         tags: ['inheritance', fam],
+        trigger: `extend-${base.name}`,
       });
     }
     return out;
@@ -127,34 +231,133 @@ export class CodePatternAnalyzer implements Analyzer {
       .entries()
       .filter(([, t]) => t.files.size >= 3)
       .map(([fam, t]) => ({
-        title: `${FAMILY_LABEL[fam as Family]} objects are built by \`create…()\` factory functions`,
+        title: `${FAMILY_LABEL[fam as Family]} services are built by \`create…()\` factory functions`,
         knowledgeType: 'code-pattern' as const,
         dimension: 'code-pattern',
         language: languageOf(fam as Family, ctx),
         category: 'construction',
-        summary: `${t.count} exported factory functions in ${t.files.size} files (${t.samples.slice(0, 4).map((s) => s.text.replace(/\s*\{\s*$/, '')).join('; ')}). Expose new services the same way rather than exporting classes to instantiate.`,
+        summary: `${t.count} exported factory functions in ${t.files.size} production files (${t.samples.slice(0, 3).map((s) => `\`${/(\w+)\s*[(<]/.exec(s.text)?.[1] ?? s.text}\``).join(', ')}). Expose new services the same way rather than exporting classes to instantiate.`,
         code: t.samples.slice(0, 5).map((s) => s.text).join('\n'),
-        reasoning: { whyStandard: 'The factory naming recurs across modules.', sources: t.sources(), confidence: confidence(0.8, t.count) },
+        reasoning: { whyStandard: 'The factory naming recurs across production modules.', sources: t.sources(), confidence: confidence(0.8, t.count) },
         tags: ['factory', fam],
       }));
   }
 
+  /** The shared instances the project publishes, by name: use these instead of new instances. */
   private singletonDrafts(ctx: AnalysisContext): CandidateDraft[] {
-    return this.singletons
-      .entries()
-      .filter(([, t]) => t.files.size >= 2)
-      .map(([fam, t]) => ({
-        title: `Shared instances are exposed as ${fam === 'objc' ? '`+shared…` class methods' : fam === 'kotlin' ? '`object` / companion instances' : '`static … shared`'}`,
-        knowledgeType: 'code-pattern' as const,
+    const byFamily = new Map<Family, { name: string; path: string; line: number }[]>();
+    for (const [key, t] of this.singletons.entries()) {
+      const [fam, name] = key.split('|') as [Family, string];
+      byFamily.set(fam, [...(byFamily.get(fam) ?? []), { name, path: t.samples[0].path, line: t.samples[0].line }]);
+    }
+    const out: CandidateDraft[] = [];
+    for (const [fam, list] of byFamily) {
+      if (list.length < 3) continue;
+      // The managers and caches first: one coder among many says less than the one cache.
+      const rank = (s: { name: string; path: string }) => (/\.sharedCoder$|\.default$|\.instance$/.test(s.name) ? 2 : 0) + (/(^|\/)(Private|internal)\//.test(s.path) ? 1 : 0);
+      const sorted = list.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
+      out.push({
+        title: fit(`Shared instances: ${nameList(sorted.map((s) => s.name), 70)}`, 100),
+        knowledgeType: 'code-pattern',
         dimension: 'code-pattern',
-        language: languageOf(fam as Family, ctx),
+        language: languageOf(fam, ctx),
         category: 'construction',
-        summary: `${t.count} types publish a shared instance (${t.samples.slice(0, 4).map((s) => s.path).join(', ')}).`,
-        code: t.samples.slice(0, 5).map((s) => s.text).join('\n'),
-        reasoning: { whyStandard: 'The same singleton accessor appears in several types.', sources: t.sources(), confidence: confidence(0.75, t.count) },
+        summary: `${sorted.length} types publish a shared instance (${nameList(sorted.map((s) => s.name), 200, false)}). Use these rather than creating new instances, unless the code needs its own configuration.`,
+        code: '',
+        reasoning: { whyStandard: 'Declared as class-level shared accessors in the production sources.', sources: sorted.slice(0, 8).map((s) => `${s.path}:${s.line}`), confidence: confidence(0.8, sorted.length * 2) },
         tags: ['singleton', fam],
-      }));
+        trigger: 'shared-instances',
+      });
+    }
+    return out;
   }
+}
+
+/** The first folder that tells modules apart: `Source/Core` for `Source/Core/Request.swift`. */
+function topModule(p: string): string {
+  const parts = p.split('/');
+  const roots = new Set(['src', 'lib', 'source', 'sources', 'pkg', 'internal', 'app', 'main', 'kotlin', 'java', 'crates', 'packages']);
+  let i = 0;
+  while (i < parts.length - 2 && roots.has(parts[i].toLowerCase())) i++;
+  return parts.slice(0, Math.min(parts.length - 1, i + 1)).join('/') || '.';
+}
+
+/** Import aliases a file qualifies names with (`pkg.Name`, `module.name`, `ns.name`). */
+function importAliases(file: string, symbols: SymbolIndex): string[] {
+  return symbols.aliasesOf(file);
+}
+
+/** A getter: a function whose whole body hands back a field (`return this.x`, `self.x`, `c.parent`). */
+async function isTrivial(def: Definition, ctx: AnalysisContext): Promise<boolean> {
+  if (def.kind !== 'function') return false;
+  const body = (await ctx.excerpt(def.path, def.line, 8)).split('\n').slice(1).map((l) => l.trim()).filter((l) => l && !/^[{}()\]]+;?$/.test(l));
+  return body.length === 1 && /^(return\s+)?[\w$]+(\.[\w$]+)+;?$/.test(body[0]);
+}
+
+/** An enumeration is data the code switches on, not a helper to reuse. */
+async function isEnum(def: Definition, ctx: AnalysisContext): Promise<boolean> {
+  const line = ((await ctx.read(def.path)) ?? '').split('\n')[def.line - 1] ?? '';
+  return def.kind === 'type' && /\benum\b/.test(line);
+}
+
+/** Python: a name its package's `__init__.py` imports is the package's public API. */
+async function reexported(def: Definition, ctx: AnalysisContext): Promise<boolean> {
+  let dir = path.posix.dirname(def.path);
+  for (let depth = 0; depth < 3 && dir && dir !== '.'; depth++, dir = path.posix.dirname(dir)) {
+    const init = await ctx.read(`${dir}/__init__.py`);
+    if (init && new RegExp(`\\bimport\\b[^\\n]*\\b${def.name}\\b|["']${def.name}["']`).test(init)) return true;
+  }
+  return false;
+}
+
+/** What a definition is for, from the first sentence of its doc comment (or Python docstring). */
+async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<string | undefined> {
+  const text = await ctx.read(def.path);
+  if (!text) return undefined;
+  const lines = text.split('\n');
+  const doc: string[] = [];
+  if (def.family === 'python') {
+    for (let i = def.line; i < Math.min(lines.length, def.line + 4); i++) {
+      const m = /^\s*(?:r|u)?("""|''')\s*(.*)$/.exec(lines[i]);
+      if (m) {
+        doc.push(m[2].replace(/("""|''').*$/, ''));
+        for (let j = i + 1; j < lines.length && !m[2].includes(m[1]) && doc.join(' ').length < 200; j++) {
+          if (lines[j].includes(m[1])) {
+            doc.push(lines[j].replace(/("""|''').*$/, ''));
+            break;
+          }
+          doc.push(lines[j]);
+        }
+        break;
+      }
+    }
+  } else {
+    // The comment block right above the declaration (attributes and annotations in between are skipped).
+    let i = def.line - 2;
+    while (i >= 0 && /^\s*(@|#\[|\[)/.test(lines[i]) && !/^\s*\/[/*]/.test(lines[i])) i--;
+    const end = i;
+    if (end >= 0 && /^\s*\*\/\s*$|\*\/\s*$/.test(lines[end])) {
+      while (i >= 0 && i > end - 80 && !/^\s*\/\*/.test(lines[i])) i--;
+      for (let k = Math.max(0, i); k <= end; k++) doc.push(lines[k].trim().replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*\s?/, ''));
+    } else {
+      while (i >= 0 && /^\s*\/\/\/?/.test(lines[i]) && i > end - 40) i--;
+      for (let k = i + 1; k <= end; k++) doc.push(lines[k].trim().replace(/^\/\/\/?\s?/, ''));
+    }
+  }
+  const sentence = doc
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('@') && !/^-+$/.test(l))
+    .join(' ')
+    .replace(/\[`?([^\]]+?)`?\]\([^)]*\)/g, '$1')
+    // KDoc and rustdoc links: `[Locale.US]` reads as `Locale.US`.
+    .replace(/\[`?([\w.:#]+)`?\]/g, '$1')
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s/)[0]
+    ?.trim();
+  // A URL, a heading or a fragment is not a purpose.
+  if (!sentence || sentence.length < 12 || /https?:\/\/|^#|^[^A-Za-z`]/.test(sentence) || !/\s/.test(sentence)) return undefined;
+  const lower = /^[A-Z](?:[a-z]|\s)/.test(sentence) ? sentence[0].toLowerCase() + sentence.slice(1) : sentence;
+  return lower.replace(/\.$/, '').replace(/`/g, '');
 }
 
 /** `createLogger(…): Logger`, `makeStore(): Store<…>`: a function named after the type it returns. */

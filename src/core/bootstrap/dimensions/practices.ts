@@ -1,23 +1,20 @@
 import { confidence, percent, Tallies } from '../evidence';
 import { factsOf } from '../facts';
 import { FAMILY_LABEL } from '../source';
-import { fileList, sampleCode, SignalAnalyzer, type Signal, type SignalView } from '../signals';
+import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
 import type { AnalysisContext, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
 
-const BRACE_CATCH: Family[] = ['jsts', 'java', 'kotlin', 'swift'];
-
-/** Dimension 4, best practice: the error model, swallowed errors, logging, resource cleanup. */
+/**
+ * Dimension 4, best practice, over production code: the project's error model (its own error types
+ * thrown instead of built-in ones), how it logs, and its own clean-up protocol.
+ */
 export class BestPracticeAnalyzer extends SignalAnalyzer {
   protected readonly signals: Signal[] = [
-    { id: 'catch', families: BRACE_CATCH, re: /\bcatch\b\s*(?:\([^)]*\))?\s*(?:let\s+\w+\s*)?\{/g },
-    { id: 'catch-empty', families: BRACE_CATCH, re: /\bcatch\b\s*(?:\([^)]*\))?\s*\{\s*\}/g },
-    { id: 'catch', families: ['python'], re: /^[ \t]*except\b[^:\n]*:/gm },
-    { id: 'catch-empty', families: ['python'], re: /^[ \t]*except\b[^:\n]*:[ \t]*\n[ \t]*pass\b/gm },
-    { id: 'logger', families: ['jsts', 'python', 'java', 'kotlin'], re: /(?<![\w$])(?:[\w$]+\.)?(?:log|logger|LOG|LOGGER|Log|_log|_logger)\s*\.\s*(?:debug|info|warn|warning|error|trace|fatal|exception)\s*\(/g },
+    { id: 'logger', families: ['jsts', 'python', 'java', 'kotlin'], re: /(?<![\w$])(?:[\w$]+\.)?(?:log|logger|LOG|LOGGER|Log|_log|_logger)\s*\.\s*(?:debug|info|warn|warning|error|trace|fatal|exception)\s*\(/g, hints: ['log', 'LOG', 'Log'] },
     { id: 'logger', families: ['swift'], re: /\bLogger\s*\(|\bos_log\s*\(|(?<![\w$])(?:log|logger)\s*\.\s*(?:debug|info|notice|error|fault|warning)\s*\(/g },
     { id: 'logger', families: ['go'], re: /\bslog\.\w+\(|\blog\.(?:Print|Printf|Println|Fatal|Fatalf)\(|\bzap\.\w+|\blogrus\.\w+|\blogger\.\w+\(/g },
-    { id: 'logger', families: ['rust'], re: /\b(?:tracing::)?(?:info|warn|error|debug|trace)!\s*\(/g },
+    { id: 'logger', families: ['rust'], re: /\b(?:log::|tracing::)(?:info|warn|error|debug|trace)!\s*\(|(?<![\w:])(?:info|warn|error|debug|trace)!\s*\(/g },
     { id: 'logger', families: ['objc'], re: /\bos_log\w*\s*\(|\bDDLog\w+\s*\(/g },
     { id: 'console', families: ['jsts'], re: /\bconsole\.(?:log|debug|info|warn|error)\s*\(/g },
     { id: 'console', families: ['python', 'swift'], re: /(?<![\w.])print\s*\(/g },
@@ -27,19 +24,20 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     { id: 'console', families: ['java'], re: /\bSystem\.(?:out|err)\.print/g },
     { id: 'console', families: ['kotlin'], re: /(?<![\w.])println\s*\(/g },
     { id: 'dispose', families: ['jsts'], re: /^[ \t]+(?:async\s+)?dispose\s*\(\s*\)\s*(?::\s*[\w<>| ]+)?\s*\{/gm },
-    { id: 'finally', families: ['jsts', 'java', 'kotlin', 'python'], re: /\bfinally\b\s*:?\s*\{?/g },
-    { id: 'defer-close', families: ['go'], re: /\bdefer\s+[\w.]+\.(?:Close|Unlock|Done|Stop|Cancel)\(\)|\bdefer\s+cancel\(\)/g },
-    { id: 'defer', families: ['swift'], re: /\bdefer\s*\{/g },
-    { id: 'with', families: ['python'], re: /^[ \t]*(?:async\s+)?with\s+[\w.]+\(/gm },
-    { id: 'use', families: ['kotlin'], re: /\.use\s*\{/g },
-    { id: 'try-with', families: ['java'], re: /\btry\s*\(/g },
   ];
   private readonly throws = new Tallies(6);
+  /** The project's own output macros (`message!`, `err_message!` wrapping `eprintln!`): how it talks to its user. */
+  private readonly outputMacros = new Map<string, { path: string; line: number }>();
   private readonly errorTypes = new Map<string, { path: string; line: number; family: Family }>();
 
   override visit(file: SourceFile): void {
     super.visit(file);
-    if (file.isTest || file.generated) return;
+    if (file.kind !== 'production') return;
+    if (file.family === 'rust' && file.text.includes('macro_rules!')) {
+      for (const m of file.text.matchAll(/macro_rules!\s+(\w+)\s*\{([\s\S]{0,600}?)\n\}/g)) {
+        if (/\be?println(_locked)?!|\bmessage!/.test(m[2]) && !this.outputMacros.has(m[1])) this.outputMacros.set(m[1], { path: file.path, line: file.text.slice(0, m.index).split('\n').length });
+      }
+    }
     for (const d of factsOf(file).decls) {
       if (d.kind === 'type' && (/(Error|Exception|Failure)$/.test(d.name) || /^(Error|Exception|RuntimeException|BaseException)$/.test(d.base ?? ''))) {
         if (!this.errorTypes.has(d.name)) this.errorTypes.set(d.name, { path: file.path, line: d.line, family: file.family });
@@ -65,22 +63,6 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
       const errorModel = await this.errorModel(fam, language, lang, v.ctx);
       if (errorModel) out.push(errorModel);
 
-      const catches = v.get(fam, 'catch');
-      const empty = v.get(fam, 'catch-empty');
-      if (catches.count >= 10 && empty.count === 0) {
-        out.push({
-          title: `${lang} code never swallows errors with an empty ${fam === 'python' ? 'except' : 'catch'}`,
-          knowledgeType: 'best-practice',
-          dimension: 'best-practice',
-          language,
-          category: 'error-handling',
-          summary: `None of the ${catches.count} ${fam === 'python' ? 'except' : 'catch'} blocks in ${catches.files.size} files is empty: each one handles, reports or rethrows the error.`,
-          code: sampleCode(catches, 4),
-          reasoning: { whyStandard: 'Counted over every handler in the scanned production code.', sources: catches.sources(), confidence: confidence(1, catches.count) },
-          tags: ['error-handling', fam],
-        });
-      }
-
       const logger = v.get(fam, 'logger');
       const consoleCalls = v.get(fam, 'console');
       const total = logger.count + consoleCalls.count;
@@ -91,9 +73,9 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
           dimension: 'best-practice',
           language,
           category: 'logging',
-          summary: `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${consoleCalls.count ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.`,
-          code: sampleCode(logger, 5),
-          reasoning: { whyStandard: 'Logger calls outnumber direct console output across the code base.', sources: logger.sources(), confidence: confidence(logger.count / total, total) },
+          summary: `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${consoleCalls.count ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.${fam === 'rust' && this.outputMacros.size ? ` Messages for the user go through the project's ${[...this.outputMacros.keys()].slice(0, 3).map((n) => `\`${n}!\``).join(', ')} (${[...this.outputMacros.values()][0].path}).` : ''}`,
+          code: '',
+          reasoning: { whyStandard: 'Logger calls outnumber direct console output across the code base.', sources: [...(fam === 'rust' ? [...this.outputMacros.values()].slice(0, 2).map((m) => `${m.path}:${m.line}`) : []), ...logger.sources()].slice(0, 8), confidence: confidence(logger.count / total, total) },
           tags: ['logging', fam],
         });
       }
@@ -128,31 +110,23 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
   }
 }
 
+/** Only clean-up idioms that are the project's own design (a `dispose()` protocol), not the language's (`defer`, `with`, `use`). */
 function cleanup(v: SignalView, fam: Family, language: string): CandidateDraft[] {
-  const rule = (id: string, min: number, title: string, summary: string): CandidateDraft | undefined => {
-    const t = v.get(fam, id);
-    if (t.count < min || t.files.size < 2) return undefined;
-    return {
-      title,
+  const t = v.get(fam, 'dispose');
+  if (fam !== 'jsts' || t.count < 3 || t.files.size < 2) return [];
+  return [
+    {
+      title: 'Objects that hold resources implement `dispose()`',
       knowledgeType: 'best-practice',
       dimension: 'best-practice',
       language,
       category: 'resources',
-      summary: summary.replace('{n}', String(t.count)).replace('{files}', String(t.files.size)),
-      code: sampleCode(t, 5),
-      reasoning: { whyStandard: 'The same clean-up idiom recurs across files.', sources: t.sources(), confidence: confidence(0.8, t.count) },
+      summary: `${t.count} classes in ${t.files.size} production files release what they hold in a \`dispose()\` method; owners call it when they are done.`,
+      code: '',
+      reasoning: { whyStandard: 'The same clean-up protocol recurs across production files.', sources: t.sources(), confidence: confidence(0.8, t.count) },
       tags: ['resources', 'cleanup', fam],
-    };
-  };
-  const drafts = [
-    fam === 'jsts' ? rule('dispose', 3, 'Objects that hold resources implement `dispose()`', '{n} classes in {files} files release what they hold in a `dispose()` method; owners call it when they are done.') : undefined,
-    fam === 'go' ? rule('defer-close', 3, 'Resources are released with `defer` right after they are acquired', '{n} `defer …Close()/Unlock()/cancel()` calls in {files} files.') : undefined,
-    fam === 'swift' ? rule('defer', 3, 'Clean-up runs in `defer` blocks', '{n} `defer` blocks in {files} files.') : undefined,
-    fam === 'python' ? rule('with', 5, 'Files, locks and sessions are opened with `with`', '{n} `with` statements in {files} files scope resources.') : undefined,
-    fam === 'kotlin' ? rule('use', 3, 'Closeable resources are used with `.use { }`', '{n} `.use { }` blocks in {files} files.') : undefined,
-    fam === 'java' ? rule('try-with', 3, 'Closeable resources are opened in try-with-resources', '{n} try-with-resources statements in {files} files.') : undefined,
+    },
   ];
-  return drafts.filter((d): d is CandidateDraft => !!d);
 }
 
 function consoleName(fam: Family): string {

@@ -1,4 +1,6 @@
 import { factsOf } from '../facts';
+import { commandSources } from './formatting';
+import { productTargets } from './architecture';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
 
@@ -16,13 +18,52 @@ const FRAMEWORKS: Record<string, string> = {
   SwiftUI: 'SwiftUI', UIKit: 'UIKit', AppKit: 'AppKit', Combine: 'Combine', XCTest: 'XCTest', Testing: 'Swift Testing', Alamofire: 'Alamofire', RxSwift: 'RxSwift', SwiftData: 'SwiftData', CoreData: 'Core Data',
 };
 
-/** Dimension 6, project profile: exactly one candidate with stack, targets, frameworks and commands. */
+const TEST_FRAMEWORK_NAMES = new Set(['Jest', 'Vitest', 'Mocha', 'AVA', 'node:test', 'Playwright', 'Cypress', 'pytest', 'testify', 'JUnit 4', 'JUnit 5', 'XCTest', 'Swift Testing']);
+
+/** Test frameworks, by what test files import. */
+const TEST_FRAMEWORKS: [RegExp, string][] = [
+  [/^org\.junit\.jupiter/, 'JUnit 5'],
+  [/^org\.junit(\.|$)(?!jupiter)/, 'JUnit 4'],
+  [/^kotlin\.test/, 'kotlin.test'],
+  [/^XCTest$/, 'XCTest'],
+  [/^Testing$/, 'Swift Testing'],
+  [/^pytest$/, 'pytest'],
+  [/^unittest$/, 'unittest'],
+  [/^vitest/, 'Vitest'],
+  [/^(@jest\/globals|jest)$/, 'Jest'],
+  [/^mocha$/, 'Mocha'],
+  [/^node:test$/, 'node:test'],
+  [/^@playwright\/test$/, 'Playwright'],
+  [/^github\.com\/stretchr\/testify/, 'testify'],
+];
+
+/**
+ * Dimension 6, project profile: exactly one candidate with the stack (from production code only),
+ * the product's targets, its frameworks (never the project itself), the test framework the tests
+ * actually use, and commands a person can run as written.
+ */
 export class ProjectProfileAnalyzer implements Analyzer {
   private readonly languages = new Map<string, { files: number; bytes: number }>();
   private readonly imported = new Map<string, { files: number; first: string }>();
+  private readonly testFrameworks = new Map<string, { files: number; first: string }>();
+  private readonly filesPerTarget = new Map<string, number>();
 
   visit(file: SourceFile): void {
-    if (file.generated) return;
+    if (file.kind === 'test') {
+      const seen = new Set<string>();
+      for (const imp of factsOf(file).imports) {
+        const hit = TEST_FRAMEWORKS.find(([re]) => re.test(imp.spec));
+        if (!hit || seen.has(hit[1])) continue;
+        seen.add(hit[1]);
+        const e = this.testFrameworks.get(hit[1]) ?? { files: 0, first: `${file.path}:${imp.line}` };
+        e.files++;
+        this.testFrameworks.set(hit[1], e);
+      }
+      if (file.family === 'go' && /^import[\s\S]*?"testing"/m.test(file.code)) this.testFrameworks.set('go test', { files: (this.testFrameworks.get('go test')?.files ?? 0) + 1, first: this.testFrameworks.get('go test')?.first ?? `${file.path}:1` });
+      return;
+    }
+    if (file.kind !== 'production') return;
+    if (file.target) this.filesPerTarget.set(file.target, (this.filesPerTarget.get(file.target) ?? 0) + 1);
     const l = this.languages.get(file.language) ?? { files: 0, bytes: 0 };
     l.files++;
     l.bytes += file.bytes;
@@ -41,25 +82,34 @@ export class ProjectProfileAnalyzer implements Analyzer {
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const totalBytes = [...this.languages.values()].reduce((n, l) => n + l.bytes, 0);
     if (totalBytes === 0 && ctx.structure.targets.length === 0) return [];
-    const langs = [...this.languages.entries()].sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1));
-    const targets = ctx.structure.targets;
+    const langs = [...this.languages.entries()].map(([l, v]) => [l, Math.round((v.bytes / Math.max(1, totalBytes)) * 100)] as const).filter(([, pct]) => pct > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    // The biggest packages first: they say most about the project.
+    const products = [...productTargets(ctx)].sort((a, b) => (this.filesPerTarget.get(b.name) ?? 0) - (this.filesPerTarget.get(a.name) ?? 0));
+    const others = ctx.structure.targets.length - products.length;
+    const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
     const frameworks = new Map<string, string>();
-    for (const t of targets) {
-      for (const d of t.dependencies) if (FRAMEWORKS[d.name] && d.evidence && !frameworks.has(FRAMEWORKS[d.name])) frameworks.set(FRAMEWORKS[d.name], d.evidence);
+    const add = (name: string, evidence: string) => {
+      // Test frameworks belong to the Tests line, measured on the test files.
+      if (!own.has(name.toLowerCase()) && !frameworks.has(name) && !TEST_FRAMEWORK_NAMES.has(name)) frameworks.set(name, evidence);
+    };
+    for (const t of products) {
+      for (const d of t.dependencies) if (FRAMEWORKS[d.name] && d.evidence && d.scope !== 'dev' && d.scope !== 'test' && !own.has(d.name.toLowerCase())) add(FRAMEWORKS[d.name], d.evidence);
       const engines = t.metadata.engines as Record<string, unknown> | undefined;
-      if (engines && typeof engines === 'object' && 'vscode' in engines) frameworks.set('VS Code extension API', `${t.manifest}:1`);
+      if (engines && typeof engines === 'object' && 'vscode' in engines) add('VS Code extension API', `${t.manifest}:1`);
     }
-    for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!frameworks.has(FRAMEWORKS[name])) frameworks.set(FRAMEWORKS[name], e.first);
+    for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!own.has(name.toLowerCase())) add(FRAMEWORKS[name], e.first);
+    const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
     const commands = await this.commands(ctx);
-    const sources = [...new Set([...targets.slice(0, 3).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...[...frameworks.values()].slice(0, 4)])].slice(0, 10);
+    const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3)])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
-    const ecosystems = Object.keys(ctx.structure.ecosystems).join(', ');
-    const code = [
-      `Languages: ${langs.map(([l]) => l).sort().join(', ') || 'none detected'}`,
-      `Ecosystems: ${Object.keys(ctx.structure.ecosystems).sort().join(', ') || 'no build manifest'}`,
-      `Targets: ${targets.slice(0, 20).map((t) => `${t.name} (${t.kind})`).join(', ')}${targets.length > 20 ? `, … ${targets.length - 20} more` : ''}`,
-      `Frameworks and tools: ${[...frameworks.keys()].sort().join(', ') || 'none detected'}`,
-      ...commands.map((c) => `${c.label}: ${c.command}`),
+    const ecosystems = [...new Set(products.map((t) => t.ecosystem))].join(', ') || Object.keys(ctx.structure.ecosystems).join(', ');
+    const testLine = tests.length ? `${tests[0][0]}${tests.length > 1 ? ` (${tests[0][1].files} test files; also ${tests.slice(1, 3).map(([n, e]) => `${n} in ${e.files}`).join(', ')})` : ''}` : '';
+    const details = [
+      `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
+      `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
+      `- Frameworks and libraries: ${[...frameworks.keys()].sort().join(', ') || 'none detected'}`,
+      ...(testLine ? [`- Tests: ${testLine}`] : []),
+      ...commands.map((c) => `- ${c.label}: \`${c.command}\``),
     ].join('\n');
     return [
       {
@@ -68,39 +118,37 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `Languages by size: ${langs.slice(0, 5).map(([l, s]) => `${l} ${Math.round((s.bytes / Math.max(1, totalBytes)) * 100)} %`).join(', ') || 'none'}. ${targets.length} target${targets.length === 1 ? '' : 's'}${ecosystems ? ` (${ecosystems})` : ''}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 8).join(', ')}.` : ''} ${commands.length ? `Build and test with ${commands.slice(0, 3).map((c) => `\`${c.command}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
-        code,
-        reasoning: { whyStandard: 'Read from the build manifests, CI workflows and the scanned sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
+        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
+        code: '',
+        details,
+        reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
         tags: ['project-profile', ...Object.keys(ctx.structure.ecosystems)],
+        trigger: 'project-profile',
       },
     ];
   }
 
+  /** Commands as a person runs them: the project's own scripts first, then the ecosystem's, then CI steps. */
   private async commands(ctx: AnalysisContext): Promise<{ label: string; command: string; source: string }[]> {
     const out: { label: string; command: string; source: string }[] = [];
-    const root = ctx.structure.targets.find((t) => t.dir === '' && (t.ecosystem === 'npm' || t.ecosystem === 'pnpm' || t.ecosystem === 'yarn'));
-    const rootPkg = ctx.listing.includes('package.json') ? await ctx.read('package.json') : undefined;
-    if (rootPkg) {
-      try {
-        const json = JSON.parse(rootPkg) as { scripts?: Record<string, string>; packageManager?: string };
-        const pm = root?.ecosystem === 'pnpm' || json.packageManager?.startsWith('pnpm') ? 'pnpm' : root?.ecosystem === 'yarn' || json.packageManager?.startsWith('yarn') || ctx.listing.includes('yarn.lock') ? 'yarn' : 'npm';
-        for (const s of ['build', 'test', 'lint', 'typecheck']) {
-          if (!json.scripts?.[s]) continue;
-          const line = rootPkg.split('\n').findIndex((l) => l.includes(`"${s}"`)) + 1;
-          out.push({ label: s[0].toUpperCase() + s.slice(1), command: s === 'test' && pm === 'npm' ? 'npm test' : `${pm} run ${s}`, source: `package.json:${line || 1}` });
-        }
-      } catch {
-        // A broken package.json is reported by structure.
-      }
+    const add = (label: string, command: string, source: string) => {
+      if (!out.some((o) => o.label === label || o.command === command)) out.push({ label, command, source });
+    };
+    const scripts = await commandSources(ctx);
+    for (const label of ['Build', 'Test', 'Lint', 'Format', 'Check']) {
+      const re = new RegExp(`^(${label === 'Format' ? 'fmt|format|format-fix' : label.toLowerCase()})\\b`, 'i');
+      const own = scripts.find((s) => !s.command.includes('\n') && !/^\.github\//.test(s.source) && (re.test(s.text) || re.test(s.command.split(/[\s/]/).pop() ?? '')));
+      if (own) add(label, own.command, own.source);
     }
     const eco = ctx.structure.ecosystems;
-    const add = (label: string, command: string, source: string) => {
-      if (!out.some((o) => o.label === label)) out.push({ label, command, source });
-    };
     const manifest = (e: string) => ctx.structure.targets.find((t) => t.ecosystem === e)?.manifest ?? '';
     if (eco.cargo) (add('Build', 'cargo build', `${manifest('cargo')}:1`), add('Test', 'cargo test', `${manifest('cargo')}:1`));
     if (eco.go) (add('Build', 'go build ./...', `${manifest('go')}:1`), add('Test', 'go test ./...', `${manifest('go')}:1`));
-    if (eco.swift) (add('Build', 'swift build', `${manifest('swift')}:1`), add('Test', 'swift test', `${manifest('swift')}:1`));
+    // `swift test` only runs where the package declares test targets.
+    if (eco.swift) {
+      add('Build', 'swift build', `${manifest('swift')}:1`);
+      if (ctx.structure.targets.some((t) => t.ecosystem === 'swift' && t.kind === 'test')) add('Test', 'swift test', `${manifest('swift')}:1`);
+    }
     if (eco.gradle) {
       const gw = ctx.listing.includes('gradlew') ? './gradlew' : 'gradle';
       add('Build', `${gw} build`, `${manifest('gradle')}:1`);
@@ -108,21 +156,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     if (eco.maven) (add('Build', 'mvn package', `${manifest('maven')}:1`), add('Test', 'mvn test', `${manifest('maven')}:1`));
     if (eco.python && ctx.structure.targets.some((t) => t.dependencies.some((d) => d.name === 'pytest'))) add('Test', 'pytest', `${manifest('python')}:1`);
-    const makefile = ctx.listing.includes('Makefile') ? await ctx.read('Makefile') : undefined;
-    if (makefile) {
-      const lines = makefile.split('\n');
-      for (const target of ['build', 'test', 'lint']) {
-        const i = lines.findIndex((l) => new RegExp(`^${target}\\s*:`).test(l));
-        if (i >= 0) add(target[0].toUpperCase() + target.slice(1), `make ${target}`, `Makefile:${i + 1}`);
-      }
-    }
-    for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).slice(0, 3)) {
-      const text = await ctx.read(wf);
-      if (!text) continue;
-      const lines = text.split('\n');
-      const i = lines.findIndex((l) => /^\s*(?:-\s*)?run:\s*\S/.test(l) && /\b(test|build|lint|check)\b/.test(l));
-      if (i >= 0) add('CI', lines[i].replace(/^\s*(?:-\s*)?run:\s*/, '').trim().slice(0, 120), `${wf}:${i + 1}`);
-    }
+    const ci = scripts.find((s) => /^\.github\//.test(s.source) && /\b(test|build|xcodebuild)\b/.test(s.text) && s.text.length < 160);
+    if (ci && !out.some((o) => o.label === 'Test')) add('CI', ci.command, ci.source);
     return out;
   }
 }

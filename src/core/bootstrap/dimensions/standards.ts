@@ -1,58 +1,74 @@
-import { confidence, percent, places, Tallies, type Sample, type Tally } from '../evidence';
+import { confidence, percent, Tallies, type Sample, type Tally } from '../evidence';
 import { factsOf } from '../facts';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 
 type Style = 'kebab-case' | 'snake_case' | 'camelCase' | 'PascalCase';
 
-/** Dimension 1, code standard: naming measured over files and declarations, formatting, exports, headers. */
+/** The naming each language's own conventions (and compilers, linters) already impose: not project knowledge. */
+const FILE_NORM: Partial<Record<Family, Style[]>> = {
+  swift: ['PascalCase'], objc: ['PascalCase'], kotlin: ['PascalCase'], java: ['PascalCase'], python: ['snake_case'], rust: ['snake_case'], go: ['snake_case'],
+};
+const DECL_NORM: Partial<Record<Family, Record<'type' | 'function', Style[]>>> = {
+  swift: { type: ['PascalCase'], function: ['camelCase'] },
+  objc: { type: ['PascalCase'], function: ['camelCase'] },
+  kotlin: { type: ['PascalCase'], function: ['camelCase'] },
+  java: { type: ['PascalCase'], function: ['camelCase'] },
+  python: { type: ['PascalCase'], function: ['snake_case'] },
+  rust: { type: ['PascalCase'], function: ['snake_case'] },
+  go: { type: ['PascalCase', 'camelCase'], function: ['PascalCase', 'camelCase'] },
+  jsts: { type: ['PascalCase'], function: ['camelCase'] },
+};
+
+/**
+ * Dimension 1, code standard, over production files only: file naming where the language leaves it
+ * open (JS/TS) or the project departs from its language's norm, declaration naming only where it
+ * departs, the license header the files share, and the export style of JS/TS modules. What the
+ * language or its standard tools already impose is not proposed.
+ */
 export class CodeStandardAnalyzer implements Analyzer {
   private readonly fileStyles = new Tallies(6);
   private readonly declStyles = new Tallies(6);
-  private readonly format = new Tallies(4);
   private readonly exportsTally = new Tallies(6);
-  private readonly headers = new Tallies(6);
   private readonly filesByFamily = new Map<Family, number>();
-  private readonly headerText = new Map<string, string>();
+  /** Normalised header text → files that open with it. */
+  private readonly headers = new Map<string, { family: Family; text: string; files: Sample[] }>();
+  private readonly headerCounts = new Map<Family, number>();
 
   visit(file: SourceFile): void {
-    if (file.isTest || file.family === 'other') return;
+    if (file.kind !== 'production' || file.family === 'other') return;
     const fam = file.family;
     this.filesByFamily.set(fam, (this.filesByFamily.get(fam) ?? 0) + 1);
 
-    const style = styleOf(baseName(file.path));
+    const base = baseName(file.path);
+    // Names the language or its tools fix: module-info, package-info, index, __init__, main, mod, lib.
+    const style = /^(module-info|package-info|index|__init__|__main__|main|mod|lib)$/.test(base) ? undefined : styleOf(base);
     if (style) this.fileStyles.get(`${fam}|${style}`).add(file, 1);
 
     for (const d of factsOf(file).decls) {
+      if (d.kind === 'constant') continue;
       const s = styleOf(d.name);
-      if (d.kind === 'constant') this.declStyles.get(`${fam}|constant|${/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(d.name) ? 'UPPER_SNAKE_CASE' : s ?? 'single-word'}`).add(file, d.line);
-      else if (s) this.declStyles.get(`${fam}|${d.kind}|${s}`).add(file, d.line);
+      if (s) this.declStyles.get(`${fam}|${d.kind}|${s}`).add(file, d.line);
     }
 
-    const indent = indentation(file.lines);
-    if (indent) this.format.get(`${fam}|indent|${indent.style}`).add(file, indent.line);
     if (fam === 'jsts') {
-      const imp = /^[ \t]*import\b[^\n]*?\bfrom[ \t]*(['"])[^\n]*$|^[ \t]*import[ \t]*(['"])[^\n]*$/m.exec(file.text);
-      if (imp) {
-        const line = lineAt(file.text, imp.index);
-        this.format.get(`jsts|quote|${(imp[1] ?? imp[2]) === "'" ? 'single' : 'double'}`).add(file, line);
-        this.format.get(`jsts|semicolon|${/;\s*$/.test(imp[0]) ? 'yes' : 'no'}`).add(file, line);
-      }
       const defaults = /^export\s+default\b/m.exec(file.code);
       const named = /^export\s+(?:async\s+)?(?:const|let|function|class|interface|type|enum|abstract)\b|^export\s*\{/m.exec(file.code);
       if (defaults) this.exportsTally.get('default').add(file, lineAt(file.code, defaults.index));
       else if (named) this.exportsTally.get('named').add(file, lineAt(file.code, named.index));
     }
 
-    const first = file.lines.findIndex((l) => l.trim() !== '' && !l.startsWith('#!'));
-    if (first >= 0) {
-      const l = file.lines[first].trim();
-      if (/^(\/\/|\/\*|#(?!import|include|define|if|pragma|!)|"""|''')/.test(l)) {
-        const block = headerBlock(file.lines, first);
-        const kind = /copyright|license|spdx/i.test(block) ? 'license' : 'comment';
-        this.headers.get(`${fam}|${kind}`).add(file, first + 1);
-        if (kind === 'license' && !this.headerText.has(fam)) this.headerText.set(fam, block);
-      } else this.headers.get(`${fam}|none`).add(file, first + 1);
+    this.headerCounts.set(fam, (this.headerCounts.get(fam) ?? 0) + 1);
+    const first = file.lines.findIndex((l) => l.trim() !== '' && !l.startsWith('#!') && !/^\/\/\s*swift-tools-version/.test(l));
+    if (first >= 0 && /^(\/\/|\/\*|#(?!import|include|define|if|pragma|!)|"""|\'\'\')/.test(file.lines[first].trim())) {
+      const block = headerBlock(file.lines, first);
+      if (/copyright|license|spdx|\(c\)/i.test(block)) {
+        // Years and file names differ from file to file; the header is the same.
+        const key = `${fam}|${block.replace(/\d{4}(\s*[-–]\s*\d{4})?/g, 'YEAR').replace(/^\s*(\/\/|\*|#)\s*[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)\s*$/gim, '$1 FILE').replace(/\s+/g, ' ')}`;
+        const h = this.headers.get(key) ?? { family: fam, text: block, files: [] };
+        h.files.push({ path: file.path, line: first + 1, text: file.lines[first].trim() });
+        this.headers.set(key, h);
+      }
     }
   }
 
@@ -63,49 +79,39 @@ export class CodeStandardAnalyzer implements Analyzer {
       const lang = FAMILY_LABEL[fam];
       const language = languageOf(fam, ctx);
       const fileNaming = dominant(this.fileStyles, `${fam}|`);
-      if (fileNaming && fileNaming.total >= 5 && fileNaming.ratio >= 0.8) {
+      const norm = FILE_NORM[fam];
+      if (fileNaming && fileNaming.total >= 5 && fileNaming.ratio >= 0.8 && !norm?.includes(fileNaming.key as Style)) {
         const t = fileNaming.tally;
-        const exceptions = fileNaming.others.flatMap(([, o]) => o.samples.slice(0, 2).map((s) => s.path)).slice(0, 4);
+        const exceptions = fileNaming.others.flatMap(([, o]) => o.samples.slice(0, 2).map((s) => s.path)).slice(0, 3);
         out.push({
-          title: `${lang} file names use ${fileNaming.key}`,
+          title: norm ? `${lang} file names use ${fileNaming.key}, not the usual ${norm[0]}` : `${lang} file names use ${fileNaming.key}`,
           knowledgeType: 'code-standard',
           dimension: 'code-standard',
           language,
           category: 'naming',
-          summary: `${t.count} of ${fileNaming.total} multi-word ${lang} file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : ''}. Name new files the same way.`,
-          code: t.samples.slice(0, 6).map((s) => s.path).join('\n'),
-          reasoning: { whyStandard: `Measured over every scanned ${lang} source file whose name has more than one word.`, sources: t.sources(), confidence: confidence(fileNaming.ratio, t.count) },
+          summary: `${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : ''}. Name new files the same way.`,
+          code: '',
+          reasoning: { whyStandard: `Measured over every scanned production ${lang} file whose name has more than one word${norm ? '' : '; the language sets no convention for file names, so this one is the project\'s'}.`, sources: t.sources(), confidence: confidence(fileNaming.ratio, t.count) },
           tags: ['naming', 'files', fam],
+          trigger: `${fam}-file-names`,
         });
       }
-      const parts: string[] = [];
-      const sources: string[] = [];
-      const samples: Sample[] = [];
-      let minRatio = 1;
-      let support = 0;
-      for (const kind of ['type', 'function', 'constant'] as const) {
-        const d = dominant(this.declStyles, `${fam}|${kind}|`, kind === 'constant' ? ['single-word'] : []);
-        if (!d || d.total < 5 || d.ratio < 0.85) continue;
-        parts.push(`${kind === 'type' ? 'types' : kind === 'function' ? 'functions' : 'module constants'} ${d.key} (${percent(d.tally.count, d.total)} of ${d.total})`);
-        sources.push(...d.tally.sources(2));
-        samples.push(...d.tally.samples.slice(0, 2));
-        minRatio = Math.min(minRatio, d.ratio);
-        support += d.total;
-      }
-      if (parts.length >= 2) {
+      for (const kind of ['type', 'function'] as const) {
+        const d = dominant(this.declStyles, `${fam}|${kind}|`);
+        const usual = DECL_NORM[fam]?.[kind] ?? [];
+        if (!d || d.total < 10 || d.ratio < 0.85 || usual.includes(d.key as Style)) continue;
         out.push({
-          title: `${lang} naming: ${parts.map((p) => p.replace(/ \(.*$/, '')).join(', ')}`,
+          title: `${lang} ${kind === 'type' ? 'types' : 'functions'} are named in ${d.key}, not the usual ${usual[0]}`,
           knowledgeType: 'code-standard',
           dimension: 'code-standard',
           language,
           category: 'naming',
-          summary: `Declarations in ${lang} follow one naming scheme: ${parts.join('; ')}.`,
-          code: places(samples),
-          reasoning: { whyStandard: 'Counted over the top-level declarations of the scanned sources.', sources, confidence: confidence(minRatio, support) },
+          summary: `${d.tally.count} of ${d.total} top-level ${kind === 'type' ? 'types' : 'functions'} (${percent(d.tally.count, d.total)}) use ${d.key}, where ${lang} code usually uses ${usual.join(' or ')}. Follow the project.`,
+          code: '',
+          reasoning: { whyStandard: 'Counted over the top-level declarations of the scanned production sources; the project departs from the language convention.', sources: d.tally.sources(), confidence: confidence(d.ratio, d.total) },
           tags: ['naming', fam],
         });
       }
-      out.push(...this.formatting(fam, lang, language, ctx));
       const header = this.header(fam, lang, language);
       if (header) out.push(header);
     }
@@ -114,54 +120,29 @@ export class CodeStandardAnalyzer implements Analyzer {
     return out;
   }
 
-  private formatting(fam: Family, lang: string, language: string, ctx: AnalysisContext): CandidateDraft[] {
-    const indent = dominant(this.format, `${fam}|indent|`);
-    if (!indent || indent.total < 5 || indent.ratio < 0.8) return [];
-    const bits = [`${indent.key === 'tabs' ? 'tab' : indent.key} indentation`];
-    const sources = indent.tally.sources(3);
-    let ratio = indent.ratio;
-    if (fam === 'jsts') {
-      const q = dominant(this.format, 'jsts|quote|');
-      const semi = dominant(this.format, 'jsts|semicolon|');
-      if (q && q.total >= 5 && q.ratio >= 0.85) {
-        bits.push(`${q.key} quotes`);
-        ratio = Math.min(ratio, q.ratio);
-      }
-      if (semi && semi.total >= 5 && semi.ratio >= 0.85) {
-        bits.push(semi.key === 'yes' ? 'semicolons' : 'no semicolons');
-        ratio = Math.min(ratio, semi.ratio);
-      }
-    }
-    const configs = ctx.listing.filter((f) => /(^|\/)(\.editorconfig|\.prettierrc(\.\w+)?|prettier\.config\.\w+|\.swiftformat|\.swiftlint\.yml|rustfmt\.toml|\.clang-format|biome\.json|dprint\.json|\.rubocop\.yml)$/.test(f) && f.split('/').length <= 2);
-    return [
-      {
-        title: `${lang} code uses ${bits.join(', ')}`,
-        knowledgeType: 'code-style',
-        dimension: 'code-standard',
-        language,
-        category: 'formatting',
-        summary: `${percent(indent.tally.count, indent.total)} of ${indent.total} ${lang} files indent with ${indent.key === 'tabs' ? 'tabs' : indent.key.replace('-space', ' spaces')}.${configs.length ? ` Formatter configuration: ${configs.join(', ')}.` : ' No formatter configuration was found, so keep it by hand.'}`,
-        code: indent.tally.samples.slice(0, 3).map((s) => `${s.path}:${s.line}`).join('\n'),
-        reasoning: { whyStandard: 'Measured on the first indented line of every scanned file' + (fam === 'jsts' ? ' and on the import statements' : '') + '.', sources: [...sources, ...configs.map((c) => `${c}:1`)], confidence: confidence(ratio, indent.total) },
-        tags: ['formatting', fam],
-      },
-    ];
-  }
-
+  /** The license header most production files of a language open with (years aside). */
   private header(fam: Family, lang: string, language: string): CandidateDraft | undefined {
-    const license = this.headers.peek(`${fam}|license`);
-    const total = ['license', 'comment', 'none'].reduce((n, k) => n + (this.headers.peek(`${fam}|${k}`)?.count ?? 0), 0);
-    if (!license || total < 5 || license.count / total < 0.6) return undefined;
+    const total = this.headerCounts.get(fam) ?? 0;
+    const variants = [...this.headers.values()].filter((h) => h.family === fam).sort((a, b) => b.files.length - a.files.length);
+    const withAny = variants.reduce((n, h) => n + h.files.length, 0);
+    const top = variants[0];
+    if (!top || total < 5 || withAny / total < 0.6 || top.files.length / total < 0.4) return undefined;
+    // Cite the folder that holds most of the code first (okhttp/, not a small side module).
+    const head = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '');
+    const weight = new Map<string, number>();
+    for (const f of top.files) weight.set(head(f.path), (weight.get(head(f.path)) ?? 0) + 1);
+    const files = [...top.files].sort((a, b) => (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1));
     return {
-      title: `${lang} source files start with a license header`,
+      title: `${lang} source files start with the project's license header`,
       knowledgeType: 'code-standard',
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${license.count} of ${total} ${lang} files (${percent(license.count, total)}) open with a copyright/license comment. Start new files with the same header.`,
-      code: this.headerText.get(fam) ?? '',
-      reasoning: { whyStandard: 'Measured on the first lines of every scanned source file.', sources: license.sources(), confidence: confidence(license.count / total, total) },
+      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use exactly this one (the year aside). Start new files with it.`,
+      code: top.text,
+      reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: files.slice(0, 6).map((s) => `${s.path}:${s.line}`), confidence: confidence(withAny / total, total) },
       tags: ['license', 'header', fam],
+      trigger: `${fam}-license-header`,
     };
   }
 
@@ -181,9 +162,9 @@ export class CodeStandardAnalyzer implements Analyzer {
       dimension: 'code-standard',
       language: languageOf('jsts', ctx),
       category: 'modules',
-      summary: `${t.count} of ${total} modules with exports (${percent(t.count, total)}) use ${useNamed ? 'only named exports' : 'a default export'}.${other?.samples.length ? ` Exceptions: ${other.samples.slice(0, 3).map((s) => s.path).join(', ')}.` : ''}`,
-      code: places(t.samples, 4),
-      reasoning: { whyStandard: 'Counted over every scanned JS/TS module that exports something.', sources: t.sources(), confidence: confidence(t.count / total, total) },
+      summary: `${t.count} of ${total} production modules with exports (${percent(t.count, total)}) use ${useNamed ? 'only named exports' : 'a default export'}.${other?.samples.length ? ` Exceptions: ${other.samples.slice(0, 3).map((s) => s.path).join(', ')}.` : ''}`,
+      code: '',
+      reasoning: { whyStandard: 'Counted over every scanned production JS/TS module that exports something.', sources: t.sources(), confidence: confidence(t.count / total, total) },
       tags: ['modules', 'exports', 'jsts'],
     };
   }
@@ -213,20 +194,10 @@ function baseName(p: string): string {
   return b.replace(/(\.(d|test|spec|stories|module|config|generated))?\.[^.]+$/, '');
 }
 
-function indentation(lines: string[]): { style: string; line: number } | undefined {
-  for (let i = 0; i < lines.length && i < 400; i++) {
-    const m = /^([ \t]+)\S/.exec(lines[i]);
-    if (!m || lines[i].trimStart().startsWith('*')) continue;
-    if (m[1].startsWith('\t')) return { style: 'tabs', line: i + 1 };
-    const n = m[1].length;
-    if (n === 2 || n === 4 || n === 3 || n === 8) return { style: `${n === 8 ? 4 : n}-space`, line: i + 1 };
-  }
-  return undefined;
-}
-
+/** The whole comment a file opens with (a license runs to 30 lines or so), up to 40 lines. */
 function headerBlock(lines: string[], first: number): string {
   const out: string[] = [];
-  for (let i = first; i < lines.length && out.length < 12; i++) {
+  for (let i = first; i < lines.length && out.length < 40; i++) {
     const l = lines[i];
     if (!/^\s*(\/\/|\/\*|\*|#|"""|''')/.test(l) && out.length) break;
     out.push(l.replace(/\s+$/, ''));

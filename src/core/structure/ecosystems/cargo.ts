@@ -34,7 +34,7 @@ export async function discoverCargo(ctx: DiscoveryContext): Promise<Target[]> {
     const ws = doc.data.workspace;
     if (!isRecord(ws) || isSamplePath(dirOf(m))) continue;
     const patterns = [...strs(ws.members), ...strs(ws.exclude).map((x) => '!' + x)];
-    for (const d of ctx.matchDirs(dirOf(m), patterns, 'Cargo.toml')) if (!members.has(d)) members.set(d, m);
+    for (const d of await ctx.matchDirs(dirOf(m), patterns, 'Cargo.toml')) if (!members.has(d)) members.set(d, m);
     if (isRecord(doc.data.package)) members.set(dirOf(m), m);
   }
   const crates: Crate[] = [];
@@ -61,23 +61,32 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const data = c.doc.data;
   const pkg = data.package as Record<string, unknown>;
   const dependencies: TargetDependency[] = [];
-  for (const [section, scope] of SECTIONS) {
-    const deps = data[section];
-    if (!isRecord(deps)) continue;
-    for (const [key, spec] of Object.entries(deps)) {
-      const real = isRecord(spec) && typeof spec.package === 'string' ? spec.package : key;
-      const version = typeof spec === 'string' ? spec : isRecord(spec) && typeof spec.version === 'string' ? spec.version : undefined;
-      const line = c.doc.lines.get(`${section}.${key}`);
-      const dep: TargetDependency = { name: real, scope, ...(version ? { version } : {}), ...(line ? { evidence: `${c.manifest}:${line}` } : {}) };
-      if (local.has(real) && real !== c.name) dep.target = real;
-      dependencies.push(dep);
+  // `[dependencies]` and friends, then the same sections under `[target.'cfg(…)'.…]`.
+  const tables: { prefix: string; table: Record<string, unknown>; condition?: string }[] = [{ prefix: '', table: data }];
+  if (isRecord(data.target)) for (const [cfg, t] of Object.entries(data.target)) if (isRecord(t)) tables.push({ prefix: `target.${cfg}.`, table: t, condition: cfg });
+  for (const { prefix, table, condition } of tables) {
+    for (const [section, sectionScope] of SECTIONS) {
+      const deps = table[section];
+      if (!isRecord(deps)) continue;
+      for (const [key, spec] of Object.entries(deps)) {
+        const real = isRecord(spec) && typeof spec.package === 'string' ? spec.package : key;
+        const version = typeof spec === 'string' ? spec : isRecord(spec) && typeof spec.version === 'string' ? spec.version : undefined;
+        // A feature-gated dependency is only built when its feature is on.
+        const scope = sectionScope === 'prod' && isRecord(spec) && spec.optional === true ? 'optional' : sectionScope;
+        const line = c.doc.lines.get(`${prefix}${section}.${key}`);
+        const dep: TargetDependency = { name: real, scope, ...(version ? { version } : {}), ...(condition ? { condition } : {}), ...(line ? { evidence: `${c.manifest}:${line}` } : {}) };
+        if (local.has(real) && real !== c.name) dep.target = real;
+        dependencies.push(dep);
+      }
     }
   }
   const bins = Array.isArray(data.bin) ? data.bin.filter(isRecord).map((b) => String(b.name ?? '')) : [];
   const lib = isRecord(data.lib) ? data.lib : undefined;
   const hasMain = ctx.has(joinRel(c.dir, 'src/main.rs'));
   const hasLib = ctx.has(joinRel(c.dir, 'src/lib.rs')) || !!lib;
-  const kind: TargetKind = lib?.['proc-macro'] === true ? 'plugin' : (bins.length || hasMain) && !hasLib ? 'app' : 'library';
+  const metadata = isRecord(pkg.metadata) ? pkg.metadata : {};
+  const kind: TargetKind =
+    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : lib?.['proc-macro'] === true ? 'plugin' : (bins.length || hasMain) && !hasLib ? 'app' : 'library';
   return {
     name: c.name,
     ecosystem: 'cargo',

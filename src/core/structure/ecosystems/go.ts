@@ -32,6 +32,8 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   }
   const byPath = new Map(mods.map((m) => [m.module, m]));
   const byDir = new Map(mods.map((m) => [m.dir, m]));
+  const kinds = new Map<GoMod, 'app' | 'library'>();
+  for (const m of mods) kinds.set(m, await kindOf(ctx, m));
   return mods.map((m) => {
     const dependencies: TargetDependency[] = m.requires.map((r) => {
       const rep = m.replaces.find((x) => x.from === r.path);
@@ -47,7 +49,7 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
     return {
       name: m.module,
       ecosystem: 'go' as const,
-      kind: 'module' as const,
+      kind: kinds.get(m)!,
       manifest: m.manifest,
       dir: m.dir,
       language: 'go',
@@ -62,6 +64,14 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
       }),
     };
   });
+}
+
+/** An app when the module's root package is `main` (or it only has commands under cmd/), else a library. */
+async function kindOf(ctx: DiscoveryContext, m: GoMod): Promise<'app' | 'library'> {
+  const rootFile = ctx.files.find((f) => dirOf(f) === m.dir && f.endsWith('.go') && !f.endsWith('_test.go'));
+  if (rootFile) return /^\s*package\s+main\b/m.test((await ctx.read(rootFile)) ?? '') ? 'app' : 'library';
+  const packages = ctx.files.filter((f) => f.startsWith(m.dir === '' ? '' : m.dir + '/') && f.endsWith('.go') && !f.endsWith('_test.go'));
+  return packages.length && packages.every((f) => f.startsWith(joinRel(m.dir, 'cmd') + '/')) ? 'app' : 'library';
 }
 
 export function parseGoMod(manifest: string, text: string): GoMod {

@@ -1,14 +1,22 @@
 import { DiscoveryContext, dirOf, isSamplePath, joinRel, lineAt } from '../context';
-import type { DependencyScope, Target, TargetDependency, TargetKind } from '../types';
+import type { Target, TargetDependency, TargetKind } from '../types';
+import { maskGradleComments, readVersionCatalog, scriptDependencies, type CatalogEntry } from './gradle-build';
 import { compact } from './npm';
 
 interface Subproject {
+  /** The include path as written (`:mockwebserver`). */
+  included: string;
+  /** The path after `project(":x").name = "y"` renames (`:mockwebserver3`): the project's name. */
   path: string;
   dir: string;
   line: number;
 }
 
-/** Gradle: the projects `settings.gradle(.kts)` includes, and their `project(":x")` dependencies. */
+/**
+ * Gradle: the projects each `settings.gradle(.kts)` includes (renames and custom folders applied),
+ * their dependencies on one another (`project(":x")`, type-safe `projects.x` accessors, quoted
+ * custom configurations, Kotlin multiplatform source sets) and on libraries (version catalogs).
+ */
 export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
   const targets: Target[] = [];
   const settingsFiles = [...ctx.named('settings.gradle.kts'), ...ctx.named('settings.gradle')].filter((s) => !isSamplePath(dirOf(s)));
@@ -18,36 +26,42 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
     const base = dirOf(settings);
     const rootName = /rootProject\.name\s*=\s*["']([^"']+)["']/.exec(text)?.[1];
     const subprojects = includes(text, base);
-    const projects: Subproject[] = subprojects.length ? subprojects : [{ path: ':', dir: base, line: 1 }];
-    const byPath = new Map(projects.map((p) => [p.path, p]));
+    const projects: Subproject[] = subprojects.length ? subprojects : [{ included: ':', path: ':', dir: base, line: 1 }];
+    // Renamed paths first: after the renames `:mockwebserver` may name another project than the one included so.
+    const byPath = new Map<string, Subproject>();
+    for (const p of projects) byPath.set(p.path, p);
+    for (const p of projects) if (!byPath.has(p.included)) byPath.set(p.included, p);
     const byAccessor = new Map(projects.map((p) => [accessor(p.path), p]));
+    const catalogFile = joinRel(base, 'gradle/libs.versions.toml');
+    const catalog = ctx.has(catalogFile) ? readVersionCatalog((await ctx.read(catalogFile)) ?? '') : new Map<string, CatalogEntry>();
     for (const p of projects) {
       const buildFile = [joinRel(p.dir, 'build.gradle.kts'), joinRel(p.dir, 'build.gradle')].find((f) => ctx.has(f));
       const build = buildFile ? ((await ctx.read(buildFile)) ?? '') : '';
       const manifest = buildFile ?? settings;
       const deps: TargetDependency[] = [];
-      for (const m of build.matchAll(/\b(\w+)\s*\(?\s*project\s*\(\s*(?:path\s*[:=]\s*)?["'](:[^"']*)["']/g)) {
-        const dep = byPath.get(m[2]);
-        deps.push({ name: m[2], ...(dep ? { target: nameOf(dep, rootName) } : {}), scope: scopeOf(m[1]), evidence: `${manifest}:${lineAt(build, m.index)}` });
+      for (const d of scriptDependencies(build)) {
+        const evidence = `${manifest}:${d.line}`;
+        if (d.ref.kind === 'accessor' || d.ref.kind === 'path') {
+          const dep = d.ref.kind === 'accessor' ? byAccessor.get(d.ref.value) : byPath.get(d.ref.value);
+          if (d.ref.kind === 'accessor' && !dep && /\.(version|name|path|group)$/.test(d.ref.value)) continue;
+          deps.push({ name: dep?.path ?? d.ref.value, ...(dep ? { target: nameOf(dep, rootName) } : {}), scope: d.scope, evidence });
+        } else if (d.ref.kind === 'catalog') {
+          const lib = catalog.get(d.ref.value);
+          deps.push({ name: lib?.module ?? `libs.${d.ref.value}`, scope: d.scope, ...(lib?.version ? { version: lib.version } : {}), evidence });
+        } else deps.push({ name: d.ref.value, scope: d.scope, ...(d.ref.version ? { version: d.ref.version } : {}), evidence });
       }
-      for (const m of build.matchAll(/\b(\w+)\s*\(?\s*projects\.([\w.]+)/g)) {
-        const dep = byAccessor.get(m[2]);
-        deps.push({ name: dep?.path ?? m[2], ...(dep ? { target: nameOf(dep, rootName) } : {}), scope: scopeOf(m[1]), evidence: `${manifest}:${lineAt(build, m.index)}` });
-      }
-      for (const m of build.matchAll(/\b(implementation|api|compileOnly|runtimeOnly|testImplementation|androidTestImplementation|kapt|ksp|annotationProcessor)\s*\(?\s*["']([\w.-]+:[\w.-]+)(?::([^"']+))?["']/g)) {
-        deps.push({ name: m[2], scope: scopeOf(m[1]), ...(m[3] ? { version: m[3] } : {}), evidence: `${manifest}:${lineAt(build, m.index)}` });
-      }
-      const plugins = [...build.matchAll(/\bid\s*\(?\s*["']([\w.-]+)["']|\bkotlin\s*\(\s*["']([\w.-]+)["']|\balias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)|^\s*(application|`java-library`|java-library|`java-gradle-plugin`)\s*$/gm)].map((m) => m[1] ?? (m[2] ? `kotlin-${m[2]}` : m[3] ?? m[4]?.replace(/`/g, '')));
+      const plugins = pluginsOf(build);
       targets.push({
         name: nameOf(p, rootName),
         ecosystem: 'gradle',
-        kind: kindOf(plugins, p.dir),
+        kind: kindOf(ctx, p, plugins, build),
         manifest,
         dir: p.dir,
-        language: buildFile?.endsWith('.kts') || plugins.some((x) => /kotlin/.test(x)) || ctx.files.some((f) => f.startsWith(joinRel(p.dir, 'src') + '/') && f.endsWith('.kt')) ? 'kotlin' : 'java',
+        language: languageOf(ctx, p.dir, buildFile, plugins),
         dependencies: deps,
         metadata: compact({
           gradlePath: p.path,
+          ...(p.included !== p.path ? { includedAs: p.included } : {}),
           settings: `${settings}:${p.line}`,
           rootProject: rootName,
           plugins: plugins.length ? [...new Set(plugins)] : undefined,
@@ -60,23 +74,27 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
   return targets;
 }
 
-/** `include(":app", ":core:data")`, `include ':a', ':b'` (over several lines), and custom `projectDir`s. */
+/** `include(":app", ":core:data")`, `include ':a', ':b'` (over several lines), renames and custom `projectDir`s. */
 export function includes(text: string, base: string): Subproject[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' ')).replace(/\/\/[^\n]*/g, (m) => ' '.repeat(m.length));
+  const code = maskGradleComments(text);
   const out: Subproject[] = [];
   for (const m of code.matchAll(/\binclude\b(?!Build)\s*(\(([^)]*)\)|((?:[^\n]*,[ \t]*\n)*[^\n]*))/g)) {
     const args = m[2] ?? m[3] ?? '';
     const argsAt = m.index + m[0].indexOf(args);
     for (const s of args.matchAll(/["'](:?[\w.:-]+)["']/g)) {
       const p = s[1].startsWith(':') ? s[1] : ':' + s[1];
-      if (out.some((o) => o.path === p)) continue;
-      out.push({ path: p, dir: joinRel(base, p.slice(1).replace(/:/g, '/')), line: lineAt(text, argsAt + (s.index ?? 0)) });
+      if (out.some((o) => o.included === p)) continue;
+      out.push({ included: p, path: p, dir: joinRel(base, p.slice(1).replace(/:/g, '/')), line: lineAt(text, argsAt + (s.index ?? 0)) });
     }
   }
   for (const m of code.matchAll(/project\s*\(\s*["'](:[\w.:-]+)["']\s*\)\s*\.projectDir\s*=\s*(?:file|new\s+File)\s*\(([^)]*)\)/g)) {
-    const p = out.find((o) => o.path === m[1]);
+    const p = out.find((o) => o.included === m[1]);
     const dir = [...m[2].matchAll(/["']([^"']+)["']/g)].pop()?.[1];
     if (p && dir) p.dir = joinRel(base, dir);
+  }
+  for (const m of code.matchAll(/project\s*\(\s*["'](:[\w.:-]+)["']\s*\)\s*\.name\s*=\s*["']([\w.-]+)["']/g)) {
+    const p = out.find((o) => o.included === m[1]);
+    if (p) p.path = `${p.included.slice(0, p.included.lastIndexOf(':'))}:${m[2]}`;
   }
   return out;
 }
@@ -94,15 +112,41 @@ function accessor(path: string): string {
     .join('.');
 }
 
-function scopeOf(configuration: string): DependencyScope {
-  if (/^(test|androidTest)/i.test(configuration)) return 'test';
-  if (/^(compileOnly|annotationProcessor|kapt|ksp)/.test(configuration)) return 'build';
-  return 'prod';
+function pluginsOf(build: string): string[] {
+  const code = maskGradleComments(build);
+  const block = /\bplugins\s*\{([^}]*)\}/.exec(code)?.[1] ?? '';
+  const applied = [...code.matchAll(/apply\s*(?:\(\s*)?plugin\s*[:=]\s*["']([\w.-]+)["']/g)].map((m) => m[1]);
+  return [
+    ...[...block.matchAll(/\bid\s*\(?\s*["']([\w.-]+)["']|\bkotlin\s*\(\s*["']([\w.-]+)["']|\balias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)|^\s*`?([\w-]+)`?\s*$/gm)].map((m) => m[1] ?? (m[2] ? `kotlin-${m[2]}` : m[3] ?? m[4])),
+    ...applied,
+  ];
 }
 
-function kindOf(plugins: string[], dir: string): TargetKind {
-  if (plugins.some((p) => /application$|^application$/.test(p))) return 'app';
-  if (plugins.some((p) => /gradle-plugin/.test(p))) return 'plugin';
-  if (/(^|\/)(app|apps)(\/|$)/.test(dir) && plugins.length === 0) return 'app';
+/**
+ * What a project is: a test project by its name or because it has only test sources, an app when it
+ * applies the application plugin (or Android's) or its jar names a Main-Class, a plugin when it
+ * builds Gradle plugins, a sample program when it sits in a samples folder, otherwise a library.
+ */
+function kindOf(ctx: DiscoveryContext, p: Subproject, plugins: string[], build: string): TargetKind {
+  const name = p.path.split(':').pop() ?? '';
+  if (/(^|[-_])(tests?|test-app-tests)$|tests$/i.test(name) && !/^testing/.test(name)) return 'test';
+  if (plugins.some((x) => x === 'application' || x === 'com.android.application' || x === 'android.application' || x === 'android-application')) return 'app';
+  if (/["']Main-Class["']\s*(?:to|:)/.test(build) || /\bapplication\s*\{[^}]*mainClass/.test(build)) return 'app';
+  if (plugins.some((x) => /gradle-plugin|kotlin-dsl/.test(x))) return 'plugin';
+  const sources = ctx.files.filter((f) => f.startsWith(joinRel(p.dir, 'src') + '/') && /\.(kt|java|kts|groovy|scala)$/.test(f));
+  if (sources.length && sources.every((f) => /\/src\/(test|\w*Test|androidTest|testFixtures)\//.test(f))) return 'test';
+  if (isSamplePath(p.dir)) return 'app';
   return 'library';
+}
+
+/** Kotlin or Java, by the production sources (the test sources when there are none), then the build. */
+function languageOf(ctx: DiscoveryContext, dir: string, buildFile: string | undefined, plugins: string[]): string {
+  const under = ctx.files.filter((f) => f.startsWith(joinRel(dir, 'src') + '/'));
+  const main = under.filter((f) => !/\/src\/(test|\w*Test|androidTest|testFixtures)\//.test(f));
+  for (const files of [main, under]) {
+    const kt = files.filter((f) => f.endsWith('.kt')).length;
+    const java = files.filter((f) => f.endsWith('.java') && !f.endsWith('module-info.java')).length;
+    if (kt || java) return kt >= java ? 'kotlin' : 'java';
+  }
+  return buildFile?.endsWith('.kts') || plugins.some((x) => /kotlin/.test(x)) ? 'kotlin' : 'java';
 }

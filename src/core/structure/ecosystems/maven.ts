@@ -65,7 +65,13 @@ function toTarget(ctx: DiscoveryContext, p: Pom, byCoord: Map<string, Pom>, byAr
     };
   });
   const plugins = childrenNamed(child(child(p.project, 'build'), 'plugins'), 'plugin').map((pl) => childText(pl, 'artifactId') ?? '');
-  const kind: TargetKind = p.packaging === 'maven-plugin' ? 'plugin' : ['war', 'ear'].includes(p.packaging) || plugins.some((x) => /spring-boot-maven-plugin|exec-maven-plugin/.test(x)) ? 'app' : 'library';
+  const kind: TargetKind = p.packaging === 'maven-plugin'
+    ? 'plugin'
+    : /(^|[-_])(tests?|it)$|tests$/.test(p.artifactId)
+      ? 'test'
+      : ['war', 'ear'].includes(p.packaging) || plugins.some((x) => /spring-boot-maven-plugin|exec-maven-plugin/.test(x))
+        ? 'app'
+        : 'library';
   const kotlin = plugins.includes('kotlin-maven-plugin') || ctx.files.some((f) => f.startsWith(joinRel(p.dir, 'src/main/kotlin') + '/'));
   return {
     name: p.artifactId,

@@ -37,7 +37,7 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
 
   const chosen = new Map<string, { ecosystem: Ecosystem; workspaceRoot?: string }>();
   for (const r of roots) {
-    for (const dir of ctx.matchDirs(r.dir, r.patterns, 'package.json')) {
+    for (const dir of await ctx.matchDirs(r.dir, r.patterns, 'package.json')) {
       if (!chosen.has(dir)) chosen.set(dir, { ecosystem: r.ecosystem, workspaceRoot: r.dir });
     }
   }
@@ -107,12 +107,30 @@ function nameOf(p: Pkg): string {
   return typeof p.json.name === 'string' && p.json.name ? p.json.name : p.dir || 'root';
 }
 
+/** Dependencies that make a private package an application (a site, a server, a UI). */
+const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|react-native|@remix-run\/\w+|astro|gatsby|@sveltejs\/kit|@angular\/core|electron)$/;
+
+/**
+ * What a package is: a test package (by folder or name), a library when it offers an entry point
+ * (`main`, `module`, `types` or a `.` export) whatever else it has (except a private example), a VS Code extension, an app when
+ * it only offers a `bin`, or a private package built on an application framework or kept in an
+ * apps/examples folder.
+ */
 function kindOf(p: Pkg): TargetKind {
-  const engines = p.json.engines;
+  const j = p.json;
+  const name = typeof j.name === 'string' ? j.name : '';
+  if (/(^|\/)(\.?tests?|e2e|__tests__)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
+  const engines = j.engines;
   if (isRecord(engines) && 'vscode' in engines) return 'plugin';
-  if (p.json.bin) return 'app';
-  if (/(^|\/)(apps?|examples?)\//.test(p.dir + '/') && !/(^|\/)packages\//.test(p.dir)) return 'app';
-  if (/(^|\/)(tests?|e2e)(\/|$)/.test(p.dir)) return 'test';
+  // Example programs are apps, even when they export a handler (a Lambda, a worker); so is a private
+  // package that is the whole repository (a service), as nothing else can depend on it.
+  if (j.private === true && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces))) return 'app';
+  const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
+  if (typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain) return 'library';
+  if (j.bin) return 'app';
+  const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
+  if (j.private === true && Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d))) return 'app';
+  if (/(^|\/)(apps?|examples?|www|site|website)\//.test(p.dir + '/') && !/(^|\/)packages\//.test(p.dir)) return 'app';
   return 'library';
 }
 

@@ -38,9 +38,14 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
   const d = p.doc.data;
   const deps: TargetDependency[] = [];
   const sources = get(d, 'tool', 'uv', 'sources');
-  const add = (spec: string, scope: DependencyScope, linePath: string, localPath?: string) => {
-    const name = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1];
+  const add = (raw: string, scope: DependencyScope, linePath: string, localPath?: string) => {
+    // PEP 508: `name[extras] (version) ; marker`. The marker is a condition, not part of the version.
+    const [spec, ...marker] = raw.split(';');
+    const condition = marker.join(';').trim();
+    const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*\(?\s*([^)]*?)\s*\)?\s*$/.exec(spec);
+    const name = m?.[1];
     if (!name || name.toLowerCase() === 'python') return;
+    const version = m?.[3]?.trim();
     const src = isRecord(sources) ? sources[name] : undefined;
     const path = localPath ?? (isRecord(src) && typeof src.path === 'string' ? src.path : undefined);
     const local = (path ? byDir.get(joinRel(p.dir, path)) : undefined) ?? byName.get(normalize(name));
@@ -49,7 +54,8 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
       name,
       ...(local && local !== p ? { target: local.name } : {}),
       scope,
-      ...(spec.slice(name.length).trim() ? { version: spec.slice(name.length).trim() } : {}),
+      ...(version ? { version } : {}),
+      ...(condition ? { condition } : {}),
       ...(line ? { evidence: `${p.manifest}:${line}` } : {}),
     });
   };
@@ -76,7 +82,7 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
   return {
     name: p.name,
     ecosystem: 'python',
-    kind: isRecord(scripts) ? 'app' : /(^|\/)tests?(\/|$)/.test(p.dir) ? 'test' : 'library',
+    kind: kindOf(p, scripts, optional),
     manifest: p.manifest,
     dir: p.dir,
     language: 'python',
@@ -92,6 +98,17 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
       uvWorkspace: list(get(d, 'tool', 'uv', 'workspace', 'members')).length ? list(get(d, 'tool', 'uv', 'workspace', 'members')) : undefined,
     }),
   };
+}
+
+/**
+ * A project with console scripts is an app, unless its scripts need an optional extra (`cli`): then
+ * the command line is an add-on and the package a library. Test projects by folder.
+ */
+function kindOf(p: Project, scripts: unknown, optional: unknown): Target['kind'] {
+  if (/(^|\/)tests?(\/|$)/.test(p.dir)) return 'test';
+  if (!isRecord(scripts)) return 'library';
+  const extras = isRecord(optional) ? Object.keys(optional) : [];
+  return extras.some((e) => /^(cli|console|cmd|command-line|scripts)$/i.test(e)) ? 'library' : 'app';
 }
 
 function get(o: unknown, ...path: string[]): unknown {

@@ -88,7 +88,7 @@ function readPackage(ctx: DiscoveryContext, manifest: string, raw: string): Swif
         kind,
         manifest,
         dir: tdir,
-        language: 'swift',
+        language: sourceLanguage(ctx, tdir),
         dependencies: [],
         metadata: compact({
           package: name,
@@ -104,6 +104,21 @@ function readPackage(ctx: DiscoveryContext, manifest: string, raw: string): Swif
     });
   }
   return { manifest, dir, name, products, targets };
+}
+
+/**
+ * A package target may be Swift, Objective-C or C: with no Xcode project to ask, the sources say
+ * which (`.swift` files; else `.m`/`.mm` with their headers; else C or C++).
+ */
+function sourceLanguage(ctx: DiscoveryContext, dir: string): string {
+  const count = (re: RegExp) => ctx.files.filter((f) => (dir === '' || f.startsWith(dir + '/')) && re.test(f)).length;
+  if (count(/\.swift$/) > 0) return 'swift';
+  const m = count(/\.m$/);
+  const mm = count(/\.mm$/);
+  if (m + mm > 0) return mm > m ? 'objective-cpp' : 'objective-c';
+  if (count(/\.(cpp|cc|cxx|hpp)$/) > 0) return 'cpp';
+  if (count(/\.[ch]$/) > 0) return 'c';
+  return 'swift';
 }
 
 function defaultDir(ctx: DiscoveryContext, pkgDir: string, name: string, test: boolean): string {

@@ -1,0 +1,326 @@
+// The cold start judged on real repositories nobody here wrote: for each one, runs bootstrap on a
+// copy, prints the approval rates from a blind reviewer's labels, checks the project map against
+// targets and module edges read from the manifests by hand (bench/data/coldstart-structure), and
+// writes a review packet of the candidates that have no label yet.
+//
+//   npx tsx bench/coldstart-eval.ts [--repos DIR] [--only NAME,…] [--packet FILE] [--dump DIR]
+//
+// `npm run bench -- coldstart` runs the same evaluation (without writing the packet) when the
+// repositories are present. Repositories: AUTOSNIPPET_EVAL_REPOS or /work/repos, one folder each,
+// named `owner+name`.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Workspace } from '../src/core/workspace';
+import { bootstrapKnowledge } from '../src/core/bootstrap';
+import { listCandidates, type Candidate } from '../src/core/knowledge';
+import { projectStructure, type Target } from '../src/core/structure';
+import { printTable, type BenchTable } from './lib';
+
+const DATA = path.join(__dirname, 'data');
+const STRUCTURE_DIR = path.join(DATA, 'coldstart-structure');
+const LABELS_DIR = path.join(DATA, 'coldstart-eval');
+const SKILLS = path.join(__dirname, '..', 'skills');
+
+export const EVAL_REPOS = ['Alamofire+Alamofire', 'trpc+trpc', 'encode+httpx', 'spf13+cobra', 'BurntSushi+ripgrep', 'square+okhttp', 'SDWebImage+SDWebImage'];
+
+/** What the reviewer said about one candidate. */
+export type Verdict = 'approve' | 'edit' | 'reject';
+
+export interface Label {
+  repo: string;
+  title: string;
+  /** The summary that was judged: a label applies to the same claim, not to a new one under the same title. */
+  summary?: string;
+  verdict: Verdict;
+  /** The claim is false in this code base. */
+  contradicted?: boolean;
+  /** Language or tool knowledge, not knowledge about this project. */
+  generic?: boolean;
+  note?: string;
+}
+
+interface ExpectedStructure {
+  repo: string;
+  commit: string;
+  targets: { name: string; dir: string; kind: string; language?: string }[];
+  edges: { from: string; to: string; scope: string }[];
+}
+
+export interface RepoRun {
+  repo: string;
+  ms: number;
+  secondRunCreated: number;
+  candidates: Candidate[];
+  targets: Target[];
+}
+
+/** Runs the cold start twice on a throw-away copy of the repository. */
+export async function runRepo(reposDir: string, repo: string): Promise<RepoRun> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'as-eval-'));
+  try {
+    cpSync(path.join(reposDir, repo), dir, { recursive: true });
+    const ws = await Workspace.open(dir, { bundledSkillsDir: SKILLS });
+    try {
+      const t0 = performance.now();
+      await bootstrapKnowledge(ws, {}, { actor: 'human' });
+      const ms = performance.now() - t0;
+      const again = await bootstrapKnowledge(ws, {}, { actor: 'human' });
+      const candidates = listCandidates(ws, { status: 'any' }).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+      const targets = (await projectStructure(ws)).targets;
+      return { repo, ms, secondRunCreated: again.candidates.created, candidates, targets };
+    } finally {
+      await ws.dispose();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Labels from every JSON file under bench/data/coldstart-eval (arrays of labels, or `{ labels: [...] }`). */
+export function loadLabels(dir = LABELS_DIR): Label[] {
+  if (!existsSync(dir)) return [];
+  const out: Label[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && !x.startsWith('review-packet'))) {
+    const data = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as unknown;
+    const list = Array.isArray(data) ? data : Array.isArray((data as { labels?: unknown }).labels) ? (data as { labels: unknown[] }).labels : [];
+    for (const raw of list as Record<string, unknown>[]) {
+      const verdict = verdictOf(raw.verdict ?? raw.label ?? raw.decision);
+      if (typeof raw.title !== 'string' || typeof raw.repo !== 'string' || !verdict) continue;
+      // `owner/name` or `owner+name`; a rejection's reason says whether the claim was false or generic.
+      const repo = raw.repo.replace('/', '+');
+      const contradicted = raw.contradicted === true || raw.reason === 'false';
+      const generic = raw.generic === true || raw.reason === 'generic';
+      out.push({ repo, title: raw.title, ...(typeof raw.summary === 'string' ? { summary: raw.summary } : {}), verdict, contradicted, generic, ...(typeof raw.note === 'string' ? { note: raw.note } : {}) });
+    }
+  }
+  return out;
+}
+
+function verdictOf(v: unknown): Verdict | undefined {
+  if (typeof v !== 'string') return undefined;
+  const s = v.toLowerCase();
+  if (/edit/.test(s)) return 'edit';
+  if (/^(approve|approved|as[- ]?is|yes|accept)/.test(s)) return 'approve';
+  if (/^(reject|rejected|no)/.test(s)) return 'reject';
+  return undefined;
+}
+
+const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+/** A label matches a candidate of the same repository with the same title and, when the label has one, the same summary. */
+const key = (repo: string, title: string, summary?: string) => `${repo}\u0000${norm(title)}\u0000${norm(summary)}`;
+const labelKey = (l: Label) => key(l.repo, l.title, l.summary);
+function labelOf(labels: Map<string, Label>, repo: string, c: { title: string; summary: string }): Label | undefined {
+  return labels.get(key(repo, c.title, c.summary)) ?? labels.get(key(repo, c.title));
+}
+
+export interface ApprovalRow {
+  repo: string;
+  candidates: number;
+  labelled: number;
+  approve: number;
+  edit: number;
+  reject: number;
+  contradicted: number;
+  generic: number;
+  longTitles: number;
+  longSummaries: number;
+  secondRun: number;
+  ms: number;
+}
+
+export function approval(run: RepoRun, labels: Map<string, Label>): ApprovalRow {
+  const row: ApprovalRow = { repo: run.repo, candidates: run.candidates.length, labelled: 0, approve: 0, edit: 0, reject: 0, contradicted: 0, generic: 0, longTitles: 0, longSummaries: 0, secondRun: run.secondRunCreated, ms: run.ms };
+  for (const c of run.candidates) {
+    if (c.title.length > 100) row.longTitles++;
+    if (c.summary.length > 300) row.longSummaries++;
+    const l = labelOf(labels, run.repo, c);
+    if (!l) continue;
+    row.labelled++;
+    row[l.verdict]++;
+    if (l.contradicted) row.contradicted++;
+    if (l.generic) row.generic++;
+  }
+  return row;
+}
+
+export interface StructureRow {
+  repo: string;
+  targetsExpected: number;
+  targetsFound: number;
+  targetsRight: number;
+  targetsExtra: number;
+  edgesExpected: number;
+  edgesRight: number;
+  edgesWrong: number;
+  problems: string[];
+}
+
+/** Targets match by folder; a target is right when its name, kind and (when given) language match too. */
+export function structureAccuracy(expected: ExpectedStructure, found: Target[]): StructureRow {
+  const problems: string[] = [];
+  const byDir = new Map(found.map((t) => [t.dir, t]));
+  const nameOf = new Map<string, string>();
+  let right = 0;
+  let matched = 0;
+  for (const e of expected.targets) {
+    const t = byDir.get(e.dir);
+    if (!t) {
+      problems.push(`missing target ${e.name} (${e.dir || '.'})`);
+      continue;
+    }
+    matched++;
+    nameOf.set(t.name, e.name);
+    const wrong = [t.name !== e.name ? `name ${t.name}` : '', t.kind !== e.kind ? `kind ${t.kind} (expected ${e.kind})` : '', e.language && t.language !== e.language ? `language ${t.language} (expected ${e.language})` : ''].filter(Boolean);
+    if (wrong.length) problems.push(`${e.name}: ${wrong.join(', ')}`);
+    else right++;
+  }
+  const expectedDirs = new Set(expected.targets.map((t) => t.dir));
+  const extra = found.filter((t) => !expectedDirs.has(t.dir));
+  for (const t of extra) problems.push(`extra target ${t.name} (${t.dir || '.'})`);
+  const want = new Set(expected.edges.map((e) => `${e.from} → ${e.to} (${e.scope})`));
+  const got = new Set<string>();
+  for (const t of found) {
+    for (const d of t.dependencies) {
+      if (!d.target || d.target === t.name) continue;
+      got.add(`${nameOf.get(t.name) ?? t.name} → ${nameOf.get(d.target) ?? d.target} (${d.scope})`);
+    }
+  }
+  const edgesRight = [...want].filter((e) => got.has(e)).length;
+  const wrongEdges = [...got].filter((e) => !want.has(e));
+  for (const e of [...want].filter((x) => !got.has(x))) problems.push(`missing edge ${e}`);
+  for (const e of wrongEdges) problems.push(`wrong edge ${e}`);
+  return { repo: expected.repo, targetsExpected: expected.targets.length, targetsFound: matched, targetsRight: right, targetsExtra: extra.length, edgesExpected: want.size, edgesRight, edgesWrong: wrongEdges.length, problems };
+}
+
+export function loadExpected(repo: string): ExpectedStructure | undefined {
+  const f = path.join(STRUCTURE_DIR, `${repo}.json`);
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as ExpectedStructure) : undefined;
+}
+
+const RUBRIC = [
+  'You are a senior engineer on this project. For each candidate, open every cited file:line in the repository at the given commit and judge the claim as knowledge an AI coding agent should be given about this project.',
+  'label: "approve" (true, specific to this project, useful, sources show it; would merge as is), "approve-after-edit" (right idea, needs a small edit to title, summary, code or sources), "reject" (false, generic, trivial, not from production code, wrong sources, unreadable, or a duplicate).',
+  'Reply with one object per candidate, in the form of labels-before.json: { "repo", "title", "label": "approve" | "approve-after-edit" | "reject", "reason" (for a rejection: false, generic, trivial, not-production, wrong-sources, unreadable, duplicate), "note" }.',
+];
+
+/** A packet for a reviewer who has not seen our code: the claim, and the cited lines with context. */
+export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<string, Label>): unknown {
+  const items = [];
+  for (const run of runs) {
+    const commit = loadExpected(run.repo)?.commit;
+    for (const c of run.candidates) {
+      if (labelOf(labels, run.repo, c)) continue;
+      items.push({
+        repo: run.repo,
+        commit,
+        title: c.title,
+        knowledgeType: c.knowledgeType,
+        language: c.language,
+        summary: c.summary,
+        ...(c.code ? { code: c.code } : {}),
+        ...(c.rationale ? { details: c.rationale } : {}),
+        whyStandard: c.reasoning.whyStandard,
+        confidence: c.reasoning.confidence,
+        sources: c.reasoning.sources.map((s) => ({ ref: s, lines: citedLines(path.join(reposDir, run.repo), s) })),
+      });
+    }
+  }
+  return { rubric: RUBRIC, candidates: items };
+}
+
+/** The cited line with two lines of context either side, each prefixed by its number. */
+function citedLines(repoDir: string, ref: string): string[] {
+  const m = /^(.*):(\d+)$/.exec(ref);
+  if (!m) return [];
+  const file = path.join(repoDir, m[1]);
+  if (!file.startsWith(repoDir + path.sep) || !existsSync(file)) return ['(file not found)'];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const at = Number(m[2]);
+  const out: string[] = [];
+  for (let i = Math.max(1, at - 2); i <= Math.min(lines.length, at + 2); i++) out.push(`${i === at ? '>' : ' '}${String(i).padStart(5)}  ${lines[i - 1].slice(0, 200)}`);
+  return out;
+}
+
+const pct = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)} %` : '-');
+
+export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
+  const byKey = new Map(labels.map((l) => [labelKey(l), l]));
+  const rows = runs.map((r) => approval(r, byKey));
+  const total = rows.reduce((t, r) => {
+    for (const k of Object.keys(t) as (keyof ApprovalRow)[]) if (typeof r[k] === 'number') (t[k] as number) += r[k] as number;
+    return t;
+  }, { repo: 'all', candidates: 0, labelled: 0, approve: 0, edit: 0, reject: 0, contradicted: 0, generic: 0, longTitles: 0, longSummaries: 0, secondRun: 0, ms: 0 } as ApprovalRow);
+  const structure = runs.map((r) => {
+    const e = loadExpected(r.repo);
+    return e ? structureAccuracy(e, r.targets) : undefined;
+  }).filter((x): x is StructureRow => !!x);
+  const sum = (k: keyof StructureRow) => structure.reduce((n, s) => n + (s[k] as number), 0);
+  return [
+    {
+      title: 'Cold start on real repositories: approval by a blind reviewer',
+      columns: ['repository', 'candidates', 'labelled', 'approve as is', 'approve after edit', 'rejected', 'contradicted', 'generic', 'titles > 100', 'summaries > 300', '2nd run adds', 'time'],
+      rows: [...rows, total].map((r) => [r.repo, r.candidates, r.labelled, pct(r.approve, r.labelled), pct(r.approve + r.edit, r.labelled), pct(r.reject, r.labelled), r.contradicted, r.generic, r.longTitles, r.longSummaries, r.secondRun, `${Math.round(r.ms)} ms`]),
+      notes: [
+        `Labels: ${labels.length} in bench/data/coldstart-eval (matched by repository, title and summary: a new claim under an old title is not judged by the old label). Rates are over the labelled candidates of this run; unlabelled ones go to the review packet (npx tsx bench/coldstart-eval.ts --packet FILE).`,
+      ],
+    },
+    {
+      title: 'Project map on real repositories: targets and module edges vs the manifests',
+      columns: ['repository', 'targets expected', 'found', 'right', 'extra', 'edges expected', 'right', 'wrong'],
+      rows: [
+        ...structure.map((s) => [s.repo, s.targetsExpected, s.targetsFound, `${s.targetsRight} (${pct(s.targetsRight, s.targetsExpected)})`, s.targetsExtra, s.edgesExpected, `${s.edgesRight} (${pct(s.edgesRight, s.edgesExpected)})`, s.edgesWrong]),
+        ['all', sum('targetsExpected'), sum('targetsFound'), `${sum('targetsRight')} (${pct(sum('targetsRight'), sum('targetsExpected'))})`, sum('targetsExtra'), sum('edgesExpected'), `${sum('edgesRight')} (${pct(sum('edgesRight'), sum('edgesExpected'))})`, sum('edgesWrong')],
+      ],
+      notes: ['Expected lists: bench/data/coldstart-structure/<repo>.json, read from the manifests by hand. A target is right when found in its folder with the expected name, kind and language; an edge is right when the same (from, to, scope) is found.'],
+    },
+  ];
+}
+
+export function reposDir(): string {
+  return process.env.AUTOSNIPPET_EVAL_REPOS ?? '/work/repos';
+}
+
+/** For `npm run bench`: the evaluation tables when the repositories are on this machine. */
+export async function evaluate(only?: string[]): Promise<{ runs: RepoRun[]; tables: BenchTable[] }> {
+  const dir = reposDir();
+  const repos = EVAL_REPOS.filter((r) => existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase()))));
+  const runs: RepoRun[] = [];
+  for (const r of repos) runs.push(await runRepo(dir, r));
+  return { runs, tables: tables(runs, loadLabels()) };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const opt = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  if (opt('--repos')) process.env.AUTOSNIPPET_EVAL_REPOS = opt('--repos');
+  const { runs, tables: ts } = await evaluate(opt('--only')?.split(','));
+  for (const t of ts) printTable(t);
+  const labels = new Map(loadLabels().map((l) => [labelKey(l), l]));
+  for (const r of runs) {
+    const e = loadExpected(r.repo);
+    const s = e ? structureAccuracy(e, r.targets) : undefined;
+    if (s?.problems.length) console.log(`\n${r.repo} map: ${s.problems.slice(0, 12).join('; ')}${s.problems.length > 12 ? `; … ${s.problems.length - 12} more` : ''}`);
+  }
+  const packet = opt('--packet');
+  if (packet) {
+    mkdirSync(path.dirname(packet), { recursive: true });
+    const p = reviewPacket(reposDir(), runs, labels) as { candidates: unknown[] };
+    writeFileSync(packet, JSON.stringify(p, null, 2) + '\n');
+    console.log(`\nReview packet: ${p.candidates.length} unlabelled candidates → ${packet}`);
+  }
+  const dump = opt('--dump');
+  if (dump) {
+    mkdirSync(dump, { recursive: true });
+    for (const r of runs) writeFileSync(path.join(dump, `${r.repo}.json`), JSON.stringify({ candidates: r.candidates, targets: r.targets }, null, 1));
+  }
+}
+
+if (require.main === module) main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

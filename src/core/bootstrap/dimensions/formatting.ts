@@ -1,0 +1,288 @@
+import { parse as parseJsonc } from 'jsonc-parser';
+import { confidence, percent, Tallies } from '../evidence';
+import { fit } from '../form';
+import { FAMILY_LABEL } from '../source';
+import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
+import { dominant, languageOf } from './standards';
+
+/** The indentation each language's own style guide or standard formatter already uses. */
+const INDENT_NORM: Partial<Record<Family, string>> = { swift: '4-space', objc: '4-space', python: '4-space', rust: '4-space', kotlin: '4-space', java: '4-space', go: 'tabs' };
+
+/** A formatter the project configures, where, with what settings, and the command that runs it. */
+export interface Formatter {
+  tool: string;
+  families: Family[];
+  /** `path:line` of the configuration (and of the command that enforces it). */
+  sources: string[];
+  settings: string[];
+  /** The command that formats the code. */
+  command?: string;
+  /** The command (a script, a CI step) that checks it. */
+  check?: string;
+}
+
+/**
+ * Formatting as the project enforces it. A formatter the project configures (rustfmt.toml,
+ * .swiftformat, prettier, ruff, golangci's gofmt, Spotless/ktlint, clang-format, .editorconfig) is
+ * proposed with its settings and the command to run; indentation kept by hand only when the
+ * project departs from its language's norm, or for JS/TS (no norm), and only after looking for
+ * every formatter configuration of the ecosystem (the counter-evidence).
+ */
+export class FormattingAnalyzer implements Analyzer {
+  private readonly indent = new Tallies(4);
+  private readonly quotes = new Tallies(4);
+  private readonly semicolons = new Tallies(4);
+
+  visit(file: SourceFile): void {
+    if (file.kind !== 'production' || file.family === 'other') return;
+    const i = indentation(file.lines);
+    if (i) this.indent.get(`${file.family}|${i.style}`).add(file, i.line);
+    if (file.family === 'jsts') {
+      const imp = /^[ \t]*import\b[^\n]*?\bfrom[ \t]*(['"])[^\n]*$|^[ \t]*import[ \t]*(['"])[^\n]*$/m.exec(file.text);
+      if (imp) {
+        const line = file.text.slice(0, imp.index).split('\n').length;
+        this.quotes.get((imp[1] ?? imp[2]) === "'" ? 'single' : 'double').add(file, line);
+        this.semicolons.get(/;\s*$/.test(imp[0]) ? 'yes' : 'no').add(file, line);
+      }
+    }
+  }
+
+  async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
+    const formatters = await findFormatters(ctx);
+    const families = [...new Set(this.indent.entries().map(([k]) => k.split('|')[0] as Family))];
+    const out: CandidateDraft[] = [];
+    for (const f of formatters) {
+      const fam = f.families.find((x) => families.includes(x)) ?? (f.families.length === 1 ? f.families[0] : undefined);
+      if (!fam || !families.includes(fam)) continue;
+      const measured = dominant(this.indent, `${fam}|`);
+      out.push({
+        title: fit(`${FAMILY_LABEL[fam]} formatting is enforced by ${f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
+        knowledgeType: 'code-style',
+        dimension: 'code-standard',
+        language: languageOf(fam, ctx),
+        category: 'formatting',
+        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.check ? `, \`${f.check}\` checks` : ''}. Format changed files with it instead of by hand${measured ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
+        code: '',
+        reasoning: { whyStandard: `The project's own configuration of ${f.tool}: it decides the formatting, so code written by hand or by an agent must pass through it.`, sources: f.sources.slice(0, 6), confidence: f.command ? 0.9 : 0.8 },
+        tags: ['formatting', fam, f.tool.toLowerCase().replace(/[^a-z0-9]+/g, '-')],
+        trigger: `format-${fam}`,
+      });
+    }
+    for (const fam of families) {
+      if (formatters.some((f) => f.families.includes(fam))) continue;
+      const measured = dominant(this.indent, `${fam}|`);
+      if (!measured || measured.total < 8 || measured.ratio < 0.85) continue;
+      const norm = INDENT_NORM[fam];
+      if (norm === measured.key) continue;
+      const bits = [`${measured.key === 'tabs' ? 'tab' : measured.key} indentation`];
+      let ratio = measured.ratio;
+      if (fam === 'jsts') {
+        const q = dominant(this.quotes, '');
+        const semi = dominant(this.semicolons, '');
+        if (q && q.total >= 5 && q.ratio >= 0.85) (bits.push(`${q.key} quotes`), (ratio = Math.min(ratio, q.ratio)));
+        if (semi && semi.total >= 5 && semi.ratio >= 0.85) (bits.push(semi.key === 'yes' ? 'semicolons' : 'no semicolons'), (ratio = Math.min(ratio, semi.ratio)));
+      }
+      const lang = FAMILY_LABEL[fam];
+      out.push({
+        title: `${lang} code uses ${bits.join(', ')}${norm ? `, not the usual ${norm}` : ''}`,
+        knowledgeType: 'code-style',
+        dimension: 'code-standard',
+        language: languageOf(fam, ctx),
+        category: 'formatting',
+        summary: `${percent(measured.tally.count, measured.total)} of ${measured.total} production ${lang} files indent with ${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', ' spaces')}. No formatter configuration was found (${CHECKED[fam] ?? 'none known'}), so keep it by hand.`,
+        code: '',
+        reasoning: { whyStandard: `Measured on the first indented line of every scanned production file; looked for ${CHECKED[fam] ?? 'formatter configurations'} and found none.`, sources: measured.tally.sources(4), confidence: confidence(ratio, measured.total) },
+        tags: ['formatting', fam],
+      });
+    }
+    return out;
+  }
+}
+
+/** What the scan looks for before it says there is no formatter, per language. */
+const CHECKED: Partial<Record<Family, string>> = {
+  jsts: 'prettier, biome, dprint, .editorconfig, a format script',
+  python: 'ruff, black, yapf, autopep8 in pyproject/setup.cfg/scripts, .editorconfig',
+  go: 'golangci formatters, gofmt/goimports in a Makefile or CI',
+  rust: 'rustfmt.toml, cargo fmt in CI',
+  swift: '.swiftformat, .swift-format, .swiftlint.yml',
+  objc: '.clang-format, .editorconfig',
+  kotlin: 'Spotless, ktlint, ktfmt, .editorconfig',
+  java: 'Spotless, google-java-format, checkstyle, .editorconfig',
+};
+
+/** Every formatter configuration of the workspace, with its settings and its command. */
+export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]> {
+  const out: Formatter[] = [];
+  const top = (re: RegExp) => ctx.listing.filter((f) => re.test(f) && f.split('/').length <= 2).sort((a, b) => a.split('/').length - b.split('/').length);
+  const lineOf = (text: string, re: RegExp) => {
+    const i = text.split('\n').findIndex((l) => re.test(l));
+    return i < 0 ? 1 : i + 1;
+  };
+  const scripts = await commandSources(ctx);
+  // The command that formats, preferring a script named for it, and the one that only checks.
+  const checks = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/--list-different/.test(t) && !/--write/.test(t));
+  const named = (c: string) => (/(^|[\s/])(format|fmt|format-fix|fmt-fix|prettier|lint)$/.test(c) ? 1 : 0);
+  const command = (re: RegExp): { command: string; source: string; check?: string } | undefined => {
+    const hits = scripts.filter((s) => re.test(s.text));
+    const writes = (t: string) => (/--write\b|\s-w\b|--fix\b/.test(t) ? 1 : 0);
+    const apply = hits.filter((s) => !checks(s.text)).sort((a, b) => named(b.command) + writes(b.text) - named(a.command) - writes(a.text))[0];
+    const check = hits.filter((s) => checks(s.text)).sort((a, b) => named(b.command) - named(a.command))[0];
+    if (apply) return { command: apply.command, source: apply.source, ...(check ? { check: check.command } : {}) };
+    if (!check) return undefined;
+    // Only a check (a CI step, `make fmt`): the tool's own command applies it, when it is a plain call.
+    const direct = check.source.startsWith('.github/') && /^\S+( \S+)*$/.test(check.command) ? check.command.replace(/\s+(--check|--diff)\b/g, '') : undefined;
+    return { command: direct ?? '', source: check.source, check: check.command };
+  };
+
+  // Rust: rustfmt.toml settings, `cargo fmt --check` in CI.
+  for (const f of top(/(^|\/)\.?rustfmt\.toml$/)) {
+    const text = (await ctx.read(f)) ?? '';
+    const cmd = command(/\bcargo\s+(\+\S+\s+)?fmt\b/);
+    out.push({ tool: 'rustfmt', families: ['rust'], sources: [`${f}:1`, ...(cmd ? [cmd.source] : [])], settings: tomlSettings(text), command: cmd?.command || 'cargo fmt', ...(cmd?.check ? { check: cmd.check } : {}) });
+  }
+  // Swift.
+  for (const f of top(/(^|\/)\.swiftformat$/)) {
+    const text = (await ctx.read(f)) ?? '';
+    const settings = text.split('\n').filter((l) => /^--(indent|maxwidth|swiftversion|wraparguments|self)\b/.test(l.trim())).map((l) => l.trim()).slice(0, 4);
+    const cmd = command(/\bswiftformat\b/);
+    out.push({ tool: 'SwiftFormat', families: ['swift'], sources: [`${f}:1`, ...(cmd ? [cmd.source] : [])], settings, command: cmd?.command || 'swiftformat .', ...(cmd?.check ? { check: cmd.check } : {}) });
+  }
+  for (const f of top(/(^|\/)\.swift-format$/)) out.push({ tool: 'swift-format', families: ['swift'], sources: [`${f}:1`], settings: [], command: 'swift-format format -i -r .' });
+  // Go: golangci formatters, gofmt in a Makefile.
+  for (const f of top(/(^|\/)\.golangci\.(ya?ml|toml|json)$/)) {
+    const text = (await ctx.read(f)) ?? '';
+    const tools = ['gofmt', 'gofumpt', 'goimports', 'gci'].filter((t) => new RegExp(`^\\s*-\\s*${t}\\b`, 'm').test(text));
+    if (!tools.length) continue;
+    const cmd = command(/\bgofmt\b|\bgoimports\b|\bgolangci-lint\s+fmt\b/);
+    const apply = cmd?.command || (tools.includes('goimports') ? 'goimports -w .' : 'gofmt -w .');
+    out.push({ tool: `${tools.join(' and ')} (via golangci-lint)`, families: ['go'], sources: [`${f}:${lineOf(text, new RegExp(`^\\s*-\\s*${tools[0]}\\b`))}`, ...(cmd ? [cmd.source] : [])], settings: [], command: apply, ...(cmd?.check ? { check: cmd.check } : {}) });
+  }
+  // Python: ruff or black in pyproject, or in the project's scripts.
+  for (const f of top(/(^|\/)(pyproject\.toml|ruff\.toml|\.ruff\.toml)$/)) {
+    const text = (await ctx.read(f)) ?? '';
+    const ruffCmd = command(/\bruff\s+format\b/);
+    const blackCmd = command(/\bblack\b/);
+    if (/^\[tool\.ruff/m.test(text) || f.endsWith('ruff.toml') || ruffCmd) {
+      const settings = [/^line-length\s*=\s*\d+/m.exec(text)?.[0]].filter((x): x is string => !!x);
+      out.push({ tool: 'ruff', families: ['python'], sources: [`${f}:${lineOf(text, /^\[tool\.ruff|line-length/)}`, ...(ruffCmd ? [ruffCmd.source] : [])], settings, command: ruffCmd?.command || 'ruff format', ...(ruffCmd?.check ? { check: ruffCmd.check } : {}) });
+    } else if (/^\[tool\.black\]/m.test(text) || blackCmd) {
+      out.push({ tool: 'black', families: ['python'], sources: [`${f}:${lineOf(text, /^\[tool\.black\]/)}`, ...(blackCmd ? [blackCmd.source] : [])], settings: [], command: blackCmd?.command || 'black .', ...(blackCmd?.check ? { check: blackCmd.check } : {}) });
+    }
+  }
+  // JS/TS: prettier, biome, dprint.
+  const prettier = top(/(^|\/)(\.prettierrc(\.\w+)?|prettier\.config\.[cm]?[jt]s)$/);
+  let pkgPrettier: string | undefined;
+  if (!prettier.length && ctx.listing.includes('package.json')) {
+    const pkg = (await ctx.read('package.json')) ?? '';
+    if (/"prettier"\s*:\s*[{"]/.test(pkg) && /"prettier"\s*:\s*\{/.test(pkg)) pkgPrettier = `package.json:${lineOf(pkg, /"prettier"\s*:\s*\{/)}`;
+  }
+  if (prettier.length || pkgPrettier) {
+    const f = prettier[0];
+    const text = f ? (await ctx.read(f)) ?? '' : '';
+    const settings = ['printWidth', 'singleQuote', 'semi', 'trailingComma', 'tabWidth', 'useTabs'].flatMap((k) => {
+      const m = new RegExp(`['"]?${k}['"]?\\s*[:=]\\s*([^,\\n}]+)`).exec(text);
+      return m ? [`${k}: ${m[1].trim()}`] : [];
+    });
+    const cmd = command(/\bprettier\b.*--write|\bformat(-fix)?\b/);
+    out.push({ tool: 'prettier', families: ['jsts'], sources: [f ? `${f}:1` : pkgPrettier!, ...(cmd ? [cmd.source] : [])], settings, command: cmd?.command || 'npx prettier --write .', ...(cmd?.check ? { check: cmd.check } : {}) });
+  }
+  for (const f of top(/(^|\/)biome\.jsonc?$/)) out.push({ tool: 'Biome', families: ['jsts'], sources: [`${f}:1`], settings: [], command: command(/\bbiome\b/)?.command ?? 'npx biome format --write .' });
+  for (const f of top(/(^|\/)\.?dprint\.jsonc?$/)) out.push({ tool: 'dprint', families: ['jsts'], sources: [`${f}:1`], settings: [], command: 'dprint fmt' });
+  // JVM: Spotless / ktlint / ktfmt in the build, with .editorconfig settings.
+  const gradle = ctx.listing.filter((f) => /(^|\/)build\.gradle(\.kts)?$/.test(f) && f.split('/').length <= 2);
+  for (const g of gradle) {
+    const text = (await ctx.read(g)) ?? '';
+    if (!/spotless|ktlint|ktfmt/i.test(text)) continue;
+    const tools = ['Spotless', 'ktlint', 'ktfmt', 'google-java-format'].filter((t) => new RegExp(t.replace('-', '[-_]?'), 'i').test(text));
+    const editor = await editorConfig(ctx);
+    out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.listing.includes('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
+    break;
+  }
+  for (const f of top(/(^|\/)\.clang-format$/)) {
+    const text = (await ctx.read(f)) ?? '';
+    out.push({ tool: 'clang-format', families: ['objc'], sources: [`${f}:1`], settings: text.split('\n').filter((l) => /^(BasedOnStyle|IndentWidth|ColumnLimit)\s*:/.test(l)).map((l) => l.trim()), command: 'clang-format -i' });
+  }
+  // An .editorconfig alone still says how to indent, for the languages no formatter above covers.
+  const editor = await editorConfig(ctx);
+  if (editor && editor.settings.length) {
+    const covered = new Set(out.flatMap((f) => f.families));
+    const families = (['kotlin', 'java', 'swift', 'objc', 'jsts', 'python', 'rust', 'go'] as Family[]).filter((f) => !covered.has(f));
+    if (families.length) out.push({ tool: '.editorconfig', families, sources: [editor.source], settings: editor.settings });
+  }
+  return out;
+}
+
+/** `key = value` settings of a TOML formatter configuration (rustfmt). */
+function tomlSettings(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[\w-]+\s*=/.test(l) && !/^edition\b/.test(l))
+    .slice(0, 4);
+}
+
+async function editorConfig(ctx: AnalysisContext): Promise<{ source: string; settings: string[] } | undefined> {
+  if (!ctx.listing.includes('.editorconfig')) return undefined;
+  const text = (await ctx.read('.editorconfig')) ?? '';
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => /^\s*indent_(size|style)\s*=/.test(l));
+  if (i < 0) return undefined;
+  const settings = lines.filter((l) => /^\s*(indent_size|indent_style|max_line_length)\s*=/.test(l)).map((l) => l.trim().replace(/\s*=\s*/, ' = '));
+  return { source: `.editorconfig:${i + 1}`, settings: [...new Set(settings)].slice(0, 3) };
+}
+
+/**
+ * Commands the project runs: package.json scripts, Makefile targets, scripts/ files and CI steps,
+ * each with the line that holds it and the command a person types to run it.
+ */
+export async function commandSources(ctx: AnalysisContext): Promise<{ command: string; text: string; source: string }[]> {
+  const out: { command: string; text: string; source: string }[] = [];
+  if (ctx.listing.includes('package.json')) {
+    const text = (await ctx.read('package.json')) ?? '';
+    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
+    const pm = json?.packageManager?.startsWith('pnpm') || ctx.listing.includes('pnpm-lock.yaml') || ctx.listing.includes('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.listing.includes('yarn.lock') ? 'yarn' : 'npm run';
+    const lines = text.split('\n');
+    for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
+      if (typeof cmd !== 'string') continue;
+      const at = lines.findIndex((l) => l.includes(`"${name}"`));
+      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}` });
+    }
+  }
+  for (const mk of ctx.listing.filter((f) => /^(Makefile|makefile|GNUmakefile)$/.test(f))) {
+    const lines = ((await ctx.read(mk)) ?? '').split('\n');
+    let target: string | undefined;
+    lines.forEach((l, i) => {
+      const t = /^([\w.-]+)\s*:(?!=)/.exec(l);
+      if (t) target = t[1];
+      else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
+    });
+  }
+  for (const s of ctx.listing.filter((f) => /^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml)$/.test(f))) {
+    const lines = ((await ctx.read(s)) ?? '').split('\n');
+    lines.forEach((l, i) => {
+      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}` });
+    });
+  }
+  for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
+    const lines = ((await ctx.read(wf)) ?? '').split('\n');
+    lines.forEach((l, i) => {
+      const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
+      // A step that depends on the workflow's own variables is not a command a person can run.
+      if (m && m[1].trim() !== '|' && !/\$\{\{|\$[A-Z_]+/.test(m[1])) out.push({ command: m[1].trim(), text: m[1].trim(), source: `${wf}:${i + 1}` });
+    });
+  }
+  return out;
+}
+
+function indentation(lines: string[]): { style: string; line: number } | undefined {
+  for (let i = 0; i < lines.length && i < 400; i++) {
+    const m = /^([ \t]+)\S/.exec(lines[i]);
+    if (!m || lines[i].trimStart().startsWith('*')) continue;
+    if (m[1].startsWith('\t')) return { style: 'tabs', line: i + 1 };
+    const n = m[1].length;
+    if (n === 2 || n === 4 || n === 3 || n === 8) return { style: `${n === 8 ? 4 : n}-space`, line: i + 1 };
+  }
+  return undefined;
+}
+

@@ -1,0 +1,209 @@
+import path from 'node:path';
+import type { AnalysisContext, Family, SourceFile } from './types';
+import { factsOf, type DeclFact, type ImportFact } from './facts';
+
+/** A top-level declaration of a production file. */
+export interface Definition extends DeclFact {
+  path: string;
+  family: Family;
+  target?: string;
+}
+
+interface FileRecord {
+  path: string;
+  family: Family;
+  target?: string;
+  imports: ImportFact[];
+  packageName?: string;
+  /** Names the file declares itself: a use of one of them is the file's own. */
+  declared: string[];
+  /** Bare uses as parallel arrays (names, first lines): a Map per file would weigh on large trees. */
+  useNames: string[];
+  useLines: Uint32Array;
+  qualified: Map<string, Map<string, number>>;
+}
+
+export interface Use {
+  path: string;
+  line: number;
+}
+
+const JS_EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js', '/index.mjs'];
+const MAX_FILES = 20_000;
+
+/**
+ * The declarations and uses of the scanned production files, and the rules that decide whether a
+ * use of a name in one file refers to a given declaration in another: through an import that binds
+ * it (from that file, its package or its module), a qualifier that names its module, or the
+ * language's own scope (same package in Go and Java/Kotlin, same module in Swift). A bare name
+ * alone is never enough.
+ */
+export class SymbolIndex {
+  private readonly files: FileRecord[] = [];
+  private readonly byPath = new Map<string, FileRecord>();
+  /** name → the files that use it bare or qualified: only those can refer to a declaration of that name. */
+  private readonly users = new Map<string, FileRecord[]>();
+  readonly definitions = new Map<string, Definition[]>();
+
+  add(file: SourceFile): void {
+    if (file.kind !== 'production' || file.family === 'other' || this.files.length >= MAX_FILES) return;
+    const f = factsOf(file);
+    const rec: FileRecord = {
+      path: file.path,
+      family: file.family,
+      ...(file.target ? { target: file.target } : {}),
+      imports: f.imports,
+      ...(f.packageName ? { packageName: f.packageName } : {}),
+      declared: f.decls.filter((d) => !d.member).map((d) => d.name),
+      useNames: [...f.uses.keys()],
+      useLines: Uint32Array.from(f.uses.values()),
+      qualified: f.qualified,
+    };
+    this.files.push(rec);
+    this.byPath.set(file.path, rec);
+    for (const d of f.decls) {
+      if (d.member) continue;
+      const list = this.definitions.get(d.name) ?? [];
+      list.push({ ...d, path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}) });
+      this.definitions.set(d.name, list);
+    }
+  }
+
+  fileOf(p: string): { family: Family; target?: string; packageName?: string } | undefined {
+    return this.byPath.get(p);
+  }
+
+  /** The module aliases a file imports (`* as ns`, Go package names, `import x.y as z`). */
+  aliasesOf(p: string): string[] {
+    return (this.byPath.get(p)?.imports ?? []).flatMap((i) => (i.alias ? [i.alias] : []));
+  }
+
+  /** name → files that use it: built once, on first need, for the declared names only. */
+  private usersOf(name: string): FileRecord[] {
+    if (this.users.size === 0) {
+      for (const f of this.files) {
+        const seen = new Set<string>();
+        for (const n of f.useNames) if (this.definitions.has(n)) (seen.add(n), push(this.users, n, f));
+        for (const q of f.qualified.values()) for (const n of q.keys()) if (this.definitions.has(n) && !seen.has(n)) (seen.add(n), push(this.users, n, f));
+      }
+      if (this.users.size === 0) this.users.set('', []);
+    }
+    return this.users.get(name) ?? [];
+  }
+
+  /** The production files whose uses of `def.name` resolve to `def`, with the line of the first one. */
+  usesOf(def: Definition, ctx: AnalysisContext): Use[] {
+    const out: Use[] = [];
+    const defFile = this.byPath.get(def.path);
+    for (const f of this.usersOf(def.name)) {
+      if (f.path === def.path || f.family !== def.family) continue;
+      const line = this.resolve(f, def, defFile, ctx);
+      if (line !== undefined) out.push({ path: f.path, line });
+    }
+    return out;
+  }
+
+  private resolve(f: FileRecord, def: Definition, defFile: FileRecord | undefined, ctx: AnalysisContext): number | undefined {
+    const use = (name: string) => {
+      const i = f.useNames.indexOf(name);
+      return i < 0 ? undefined : f.useLines[i];
+    };
+    const bare = use(def.name);
+    if (f.declared.includes(def.name)) return undefined;
+    const binds = (pred: (imp: ImportFact) => boolean) => f.imports.find((i) => pred(i) && i.names?.some((n) => n.imported === def.name || n.local === def.name));
+    const viaAlias = (pred: (imp: ImportFact) => boolean) => {
+      for (const imp of f.imports) {
+        if (!imp.alias || !pred(imp)) continue;
+        const line = f.qualified.get(imp.alias)?.get(def.name);
+        if (line !== undefined) return line;
+      }
+      return undefined;
+    };
+    switch (def.family) {
+      case 'jsts': {
+        const hits = (imp: ImportFact) => this.jsImportReaches(f.path, imp.spec, def, ctx);
+        const imp = binds(hits);
+        if (imp) {
+          const local = imp.names!.find((n) => n.imported === def.name || n.local === def.name)!.local;
+          return use(local) ?? (local !== def.name ? undefined : bare);
+        }
+        return viaAlias(hits);
+      }
+      case 'python': {
+        const hits = (imp: ImportFact) => this.pyImportReaches(f.path, imp.spec, def);
+        const imp = binds(hits);
+        if (imp) {
+          const local = imp.names!.find((n) => n.imported === def.name)?.local ?? def.name;
+          return use(local);
+        }
+        return viaAlias(hits);
+      }
+      case 'go': {
+        if (path.posix.dirname(f.path) === path.posix.dirname(def.path)) return bare;
+        return viaAlias((imp) => imp.spec.endsWith('/' + path.posix.dirname(def.path)) || (path.posix.dirname(def.path) !== '.' && imp.spec.endsWith(path.posix.dirname(def.path))));
+      }
+      case 'rust': {
+        const sameCrate = f.target === def.target;
+        const crateName = (def.target ?? '').replace(/-/g, '_');
+        const imp = binds((i) => (sameCrate && /^(crate|super|self)::/.test(i.spec)) || (!!crateName && (i.spec === crateName || i.spec.startsWith(crateName + '::'))));
+        return imp ? bare : undefined;
+      }
+      case 'java':
+      case 'kotlin': {
+        const pkg = defFile?.packageName;
+        if (!pkg) return undefined;
+        if (f.packageName === pkg) return bare;
+        const imp = f.imports.find((i) => i.spec === `${pkg}.${def.name}` || i.spec === `${pkg}.*` || i.spec === pkg);
+        return imp ? bare : undefined;
+      }
+      case 'swift': {
+        if (f.target !== undefined && f.target === def.target) return bare;
+        return def.target && f.imports.some((i) => i.spec === def.target) ? bare : undefined;
+      }
+      case 'objc': {
+        const header = def.path.endsWith('.h') ? def.path : def.path.replace(/\.mm?$/, '.h');
+        const base = header.slice(header.lastIndexOf('/') + 1);
+        if (f.path.replace(/\.mm?$/, '.h') === header) return bare;
+        return f.imports.some((i) => i.spec === base || i.spec.endsWith('/' + base)) ? bare : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Whether a JS/TS import specifier reaches the file of `def`: directly, through an index, or through its package. */
+  private jsImportReaches(from: string, spec: string, def: Definition, ctx: AnalysisContext): boolean {
+    if (spec.startsWith('.')) {
+      const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(m|c)?js$/, '');
+      for (const ext of JS_EXTENSIONS) {
+        const candidate = base + ext;
+        if (candidate === def.path || candidate === def.path.replace(/\.(m|c)?[jt]sx?$/, '') + ext) return true;
+        // An index that re-exports what lives below it.
+        if (/\/index\.[cm]?[jt]sx?$/.test(candidate) && def.path.startsWith(path.posix.dirname(candidate) + '/') && ctx.listing.includes(candidate)) return true;
+      }
+      return false;
+    }
+    const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+    return !!def.target && pkg === def.target;
+  }
+
+  /**
+   * Whether a Python import (`.models`, `httpx._utils`, `httpx`) names the module of `def`, or a
+   * package above it (which then re-exports the name).
+   */
+  private pyImportReaches(from: string, spec: string, def: Definition): boolean {
+    const module = def.path.replace(/\.py$/, '').replace(/\/__init__$/, '');
+    const dots = /^\.*/.exec(spec)![0].length;
+    const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
+    const target = dots ? path.posix.normalize(path.posix.join(path.posix.dirname(from), ...Array(dots - 1).fill('..'), rest)) : rest;
+    if (!target || target === '.') return false;
+    const reaches = (t: string) => module === t || module.startsWith(t + '/');
+    return reaches(target) || (!dots && ['src', 'lib'].some((root) => reaches(`${root}/${target}`)));
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

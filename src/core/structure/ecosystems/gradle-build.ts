@@ -1,0 +1,155 @@
+// Reading Gradle build scripts without running Gradle: comments and strings masked, the block each
+// dependency sits in (a Kotlin multiplatform source set), configurations (quoted custom ones too),
+// and version-catalog aliases.
+import { lineAt } from '../context';
+import { parseToml } from '../toml';
+import type { DependencyScope } from '../types';
+import { isRecord } from './npm';
+
+/** The script with comments blanked and string contents kept (offsets and lines unchanged). */
+export function maskGradleComments(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') {
+        out += ' ';
+        i++;
+      }
+      if (i < text.length) out += '\n';
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1;
+    } else out += c;
+  }
+  return out;
+}
+
+/** For each offset of an opening brace's block, the names of the enclosing blocks (`kotlin`, `sourceSets`, `jvmTest`). */
+export function blockPath(code: string): (offset: number) => string[] {
+  const opens: { at: number; end: number; name: string }[] = [];
+  const stack: { at: number; name: string }[] = [];
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < code.length && code[j] !== c && code[j] !== '\n') j += code[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (c === '{') stack.push({ at: i, name: blockName(code.slice(Math.max(0, i - 120), i)) });
+    else if (c === '}') {
+      const open = stack.pop();
+      if (open) opens.push({ at: open.at, end: i, name: open.name });
+    }
+  }
+  return (offset) =>
+    opens
+      .filter((o) => o.at < offset && offset < o.end)
+      .sort((a, b) => a.at - b.at)
+      .map((o) => o.name);
+}
+
+/** `jvmTest` for `val jvmTest by getting {`, `commonJvmAndroid` for `create("commonJvmAndroid") {`, `dependencies` for `dependencies {`. */
+function blockName(before: string): string {
+  const m =
+    /val\s+(\w+)\s+by\s+(?:getting|creating)\s*$/.exec(before.trimEnd()) ??
+    /(?:create|getByName|named|register)\s*(?:<[^>]*>)?\s*\(\s*"([\w-]+)"[^)]*\)\s*$/.exec(before.trimEnd()) ??
+    /(\w+)\s*(?:\([^()]*\))?\s*$/.exec(before.trimEnd());
+  return m?.[1] ?? '';
+}
+
+/** Prod, test or build, from the configuration and the source set it is declared in. */
+export function gradleScope(configuration: string, blocks: string[]): DependencyScope {
+  if (/test/i.test(configuration) || blocks.some((b) => /(^test|Test)(\w*)$/.test(b) && b !== 'testing')) return 'test';
+  if (/^(compileOnly|annotationProcessor|kapt|ksp|compileOnlyApi)$|CompileOnly$/.test(configuration)) return 'build';
+  if (/^(api|implementation|runtimeOnly|compile|runtime)$|(Api|Implementation|RuntimeOnly)$/.test(configuration)) return 'prod';
+  // A configuration the script creates itself (a code generator's classpath, say).
+  return 'build';
+}
+
+export interface CatalogEntry {
+  module: string;
+  version?: string;
+  line: number;
+}
+
+/** `gradle/libs.versions.toml`: accessor (`square.okio`) → module and version. */
+export function readVersionCatalog(text: string): Map<string, CatalogEntry> {
+  const out = new Map<string, CatalogEntry>();
+  let doc;
+  try {
+    doc = parseToml(text);
+  } catch {
+    return out;
+  }
+  const versions = isRecord(doc.data.versions) ? doc.data.versions : {};
+  const libraries = isRecord(doc.data.libraries) ? doc.data.libraries : {};
+  for (const [alias, spec] of Object.entries(libraries)) {
+    let module: string | undefined;
+    let version: string | undefined;
+    if (typeof spec === 'string') {
+      const parts = spec.split(':');
+      module = parts.slice(0, 2).join(':');
+      version = parts[2];
+    } else if (isRecord(spec)) {
+      module = typeof spec.module === 'string' ? spec.module : typeof spec.group === 'string' && typeof spec.name === 'string' ? `${spec.group}:${spec.name}` : undefined;
+      const v = spec.version;
+      if (typeof v === 'string') version = v;
+      else if (isRecord(v) && typeof v.ref === 'string' && typeof versions[v.ref] === 'string') version = versions[v.ref] as string;
+      else if (typeof (spec as Record<string, unknown>)['version.ref'] === 'string') version = versions[(spec as Record<string, string>)['version.ref']] as string | undefined;
+    }
+    if (!module) continue;
+    out.set(alias.replace(/[-_]/g, '.'), { module, ...(version ? { version } : {}), line: doc.lines.get(`libraries.${alias}`) ?? 1 });
+  }
+  return out;
+}
+
+export interface ScriptDependency {
+  configuration: string;
+  /** `projects.core.dataModel` accessor, a `project(":x")` path, a catalog alias, or a `group:artifact` string. */
+  ref: { kind: 'accessor' | 'path' | 'catalog' | 'coordinates'; value: string; version?: string };
+  scope: DependencyScope;
+  line: number;
+}
+
+/** Every dependency declaration of a build script, with the scope its configuration and source set give it. */
+export function scriptDependencies(text: string): ScriptDependency[] {
+  const code = maskGradleComments(text);
+  const blocks = blockPath(code);
+  const out: ScriptDependency[] = [];
+  // `api(x)`, `"friendsApi"(x)`, `testImplementation x` (Groovy), each followed by what it names.
+  const config = String.raw`(?:\b([a-z]\w*)|"([a-z]\w*)")\s*(?:\(\s*|\s+)`;
+  const patterns: [RegExp, ScriptDependency['ref']['kind']][] = [
+    [new RegExp(config + String.raw`projects\.([\w.]+?)(?=\s*[)\s{,]|$)`, 'gm'), 'accessor'],
+    [new RegExp(config + String.raw`project\s*\(\s*(?:path\s*[:=]\s*)?["'](:[^"']*)["']`, 'gm'), 'path'],
+    [new RegExp(config + String.raw`libs\.([\w.]+?)(?=\s*[)\s{,]|$)`, 'gm'), 'catalog'],
+    [new RegExp(config + String.raw`["']([\w.-]+:[\w.-]+(?::[^"'$]+)?)["']`, 'gm'), 'coordinates'],
+  ];
+  const seen = new Set<number>();
+  for (const [re, kind] of patterns) {
+    for (const m of code.matchAll(re)) {
+      const configuration = m[1] ?? m[2];
+      if (NOT_CONFIGURATIONS.has(configuration) || seen.has(m.index)) continue;
+      let value = m[3];
+      if (kind === 'catalog' && (value.startsWith('plugins.') || value.startsWith('versions.') || value.startsWith('bundles.'))) continue;
+      let version: string | undefined;
+      if (kind === 'coordinates') {
+        const parts = value.split(':');
+        value = parts.slice(0, 2).join(':');
+        version = parts[2];
+      }
+      seen.add(m.index);
+      out.push({ configuration, ref: { kind, value, ...(version ? { version } : {}) }, scope: gradleScope(configuration, blocks(m.index)), line: lineAt(text, m.index) });
+    }
+  }
+  return out.sort((a, b) => a.line - b.line);
+}
+
+/** Calls that take a project or library but declare no dependency. */
+const NOT_CONFIGURATIONS = new Set(['id', 'alias', 'kotlin', 'plugin', 'apply', 'from', 'version', 'platform', 'enforcedPlatform', 'exclude', 'include', 'includeBuild', 'evaluationDependsOn', 'project', 'files', 'fileTree', 'classpath', 'set', 'add', 'get', 'getByName', 'named', 'create', 'register', 'if', 'when', 'println', 'listOf', 'setOf', 'mapOf']);
