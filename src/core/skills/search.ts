@@ -124,13 +124,12 @@ export class SkillSearchIndex {
     if (terms.length === 0) return [];
     const lexical = this.index.score(terms, weights).sort((a, b) => b.score - a.score || a.doc - b.doc);
     const semantic = this.semantic ? this.similarities(glosses.length ? `${query}\n${glosses.join(' ')}` : query) : [];
-    const meaning = this.meaningRanking(query);
-    if (lexical.length === 0 && semantic.length === 0 && (MEANING.weight === 0 || meaning.length === 0)) return [];
+    const meaning = this.meaningSimilarities(query);
+    if (lexical.length === 0 && semantic.length === 0 && (MEANING.weight === 0 || !meaning)) return [];
 
     // Reciprocal rank fusion of the two rankings; a skill only one of them finds still ranks.
     const fused = new Map<number, { rrf: number; lexical?: (typeof lexical)[number]; similarity: number }>();
     const similarity = new Map(semantic.map((s) => [s.doc, s.similarity]));
-    const meaningOf = new Map(meaning.map((s) => [s.doc, s.similarity]));
     const entry = (doc: number) => {
       let e = fused.get(doc);
       if (!e) fused.set(doc, (e = { rrf: 0, similarity: similarity.get(doc) ?? 0 }));
@@ -142,7 +141,7 @@ export class SkillSearchIndex {
       e.lexical = m;
     });
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
-    if (MEANING.weight > 0) meaning.slice(0, MEANING.shortlist).forEach((s, r) => (entry(s.doc).rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
+    if (meaning && MEANING.weight > 0) meaning.ranked().slice(0, MEANING.shortlist).forEach((doc, r) => (entry(doc).rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
     const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
     // When Chinese words were translated, the skills are read through the translation: the Chinese
@@ -150,7 +149,6 @@ export class SkillSearchIndex {
     const totalIdf = [...idf.entries()].reduce((a, [t, v]) => a + (glosses.length && HAN.test(t) && !this.index.documentFrequency(t) ? 0 : v), 0) || 1;
     const ceiling = this.index.maxScore(terms) || 1;
     const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0) + (this.meanings ? MEANING.weight : 0)) / (SEMANTIC.k + 1);
-    const bestMeaning = meaning[0]?.similarity ?? 0;
     return ranked.map(([doc, e], i) => {
       // Coverage: the idf-weighted share of the query the skill has. Strength: its BM25F score against
       // the most any skill could score on these terms. Gap: how far its fused score stands above the
@@ -162,8 +160,8 @@ export class SkillSearchIndex {
         strength: (e.lexical?.score ?? 0) / ceiling,
         gap: Math.max(0, (e.rrf - other) / bestFused),
         similarity: Math.max(0, e.similarity),
-        meaning: meaningOf.get(doc) ?? 0,
-        meaningGap: bestMeaning ? (meaningOf.get(doc) ?? 0) - (i === 0 ? meaning.find((m) => m.doc !== doc)?.similarity ?? 0 : bestMeaning) : 0,
+        meaning: meaning?.of[doc] ?? 0,
+        meaningGap: meaning ? meaning.of[doc] - (doc === meaning.best ? meaning.second : meaning.of[meaning.best]) : 0,
       };
       const match: SkillMatch = {
         skill: this.skills[doc],
@@ -192,14 +190,24 @@ export class SkillSearchIndex {
     return out.sort((a, b) => b.similarity - a.similarity || a.doc - b.doc);
   }
 
-  /** Cosine of the query's meaning with every skill's, highest first. */
-  private meaningRanking(query: string): { doc: number; similarity: number }[] {
-    const vectors = this.meanings && wordVectors();
-    const q = vectors?.meaningOf(query);
-    if (!q) return [];
-    const out: { doc: number; similarity: number }[] = [];
-    this.meanings!.forEach((m, doc) => m && out.push({ doc, similarity: cosine(q, m) }));
-    return out.sort((a, b) => b.similarity - a.similarity || a.doc - b.doc);
+  /**
+   * Cosine of the query's meaning with every skill's (0 where a skill has no known word), the best
+   * skill and the runner-up's cosine; sorting them all is left to the fusion, which needs it only when
+   * the meaning list has a weight.
+   */
+  private meaningSimilarities(query: string): { of: Float32Array; best: number; second: number; ranked(): number[] } | undefined {
+    const q = this.meanings && wordVectors()?.meaningOf(query);
+    if (!q) return undefined;
+    const of = new Float32Array(this.skills.length);
+    let best = 0;
+    let second = -Infinity;
+    this.meanings!.forEach((m, doc) => {
+      of[doc] = m ? cosine(q, m) : 0;
+      if (doc === 0) return;
+      if (of[doc] > of[best]) [best, second] = [doc, of[best]];
+      else if (of[doc] > second) second = of[doc];
+    });
+    return { of, best, second: Number.isFinite(second) ? second : 0, ranked: () => [...of.keys()].sort((a, b) => of[b] - of[a] || a - b) };
   }
 
   /** A term no skill uses still counts in the query's total: it is what the skills lack. */
