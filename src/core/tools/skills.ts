@@ -234,7 +234,7 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
   description:
     'Finds the skills that fit a task you describe in words, in any language ("set up guard rules for a Swift project"): BM25F over each skill\'s name, description, use-when lines, headings and body, ' +
     'fused with an offline similarity of the task to each skill\'s description. Each match has a confidence in [0, 1] (the calibrated chance that it fits; comparable across queries) and the words that matched. ' +
-    'When no skill is confident enough the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
+    'When no skill fits the request (the best match covers too little of it in its own description and use-when lines, and is too far from it in meaning) the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
     'With mode "llm" the language model picks from the level-1 catalog (or from the 30 best by the ranking when the catalog is large), so it also finds skills the words miss; without a model the ranking is returned.',
   inputSchema: {
     type: 'object',
