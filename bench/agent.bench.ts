@@ -6,37 +6,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { requestText, type ChatModel, type ChatRequest, type ChatResponse } from '../src/core/agent/model';
-import { runCatalogPipeline } from '../src/core/agent/catalog-pipeline';
+import { runCatalogPipeline } from '../src/core/tools/pipeline-runner';
 import { runPipeline, type PipelineDefinition, type PipelineStep } from '../src/core/agent/pipeline';
 import { buildSystemPrompt } from '../src/core/agent/prompt';
 import { runAgent } from '../src/core/agent/react';
 import { ScriptedModel } from '../src/core/agent/scripted';
-import { catalogToolbox } from '../src/core/agent/toolbox';
+import { catalogToolbox } from '../src/core/tools/toolbox';
 import { textOf } from '../src/core/agent/model';
 import { skillRegistry } from '../src/core/skills/registry';
 import { loadTokenCounter, type TokenCounter } from '../src/core/skills/tokens';
-import { createCatalog } from '../src/core/tools';
-import { agentTools } from '../src/core/tools/agent';
+import { allTools } from '../src/core/tools';
 import { ToolCatalog } from '../src/core/tools/catalog';
-import { graphTools } from '../src/core/tools/graph';
-import { knowledgeTools } from '../src/core/tools/knowledge';
-import { defineTool, type ToolDefinition, type ToolResult } from '../src/core/tools/types';
+import { defineTool, type AnyTool, type ToolResult } from '../src/core/tools/types';
+import { Input, Opt, Out, Type } from '../src/core/tools/schema';
 import { Workspace } from '../src/core/workspace';
 import { median, ms, percentile, ratio, type BenchTable } from './lib';
 
 const repo = path.join(__dirname, '..');
 const bundledSkillsDir = path.join(repo, 'skills');
 
-/** The catalog as the extension serves it once every domain is wired: createCatalog() plus any domain not in it yet. */
-function fullCatalog(extra: ToolDefinition[] = []): ToolCatalog {
-  const base = createCatalog();
-  const catalog: ToolCatalog = new ToolCatalog(dedupe([...base.tools, ...knowledgeTools, ...graphTools, ...agentTools(() => catalog), ...extra]));
-  return catalog;
-}
-
-function dedupe(tools: ToolDefinition[]): ToolDefinition[] {
-  const seen = new Set<string>();
-  return tools.filter((t) => !seen.has(t.name) && seen.add(t.name));
+/** The catalog as the extension serves it, plus `extra` tools. */
+function fullCatalog(extra: AnyTool[] = []): ToolCatalog {
+  return new ToolCatalog([...allTools, ...extra]);
 }
 
 export async function run(): Promise<BenchTable[]> {
@@ -208,9 +199,10 @@ async function pipelineTable(temp: string): Promise<BenchTable> {
   try {
     const touch = defineTool({
       name: 'bench_touch', title: 'touch', domain: 'bench', summary: 's', description: 'd', access: 'read', maxOutputChars: 4000,
-      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false },
-      handler: (_ws, input: { n?: number }) => ({ n: input.n ?? 0, items: [1, 2, 3] }),
-    }) as ToolDefinition;
+      inputSchema: Input({ n: Opt(Type.Integer()) }),
+      outputSchema: Out({ n: Type.Integer(), items: Type.Array(Type.Integer()) }),
+      handler: (_ws, input) => ({ n: input.n ?? 0, items: [1, 2, 3] }),
+    });
     const catalog = new ToolCatalog([touch]);
     const steps: PipelineStep[] = Array.from({ length: 20 }, (_, i) => ({ id: `s${i}`, tool: 'bench_touch', params: { n: i }, ...(i % 4 ? { dependsOn: [`s${i - 1}`] } : {}) }));
     const def: PipelineDefinition = { name: 'catalog-bench', summary: '', steps };

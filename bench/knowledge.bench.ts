@@ -12,7 +12,8 @@ import { Workspace } from '../src/core/workspace';
 import { indexRecipeTexts } from '../src/core/knowledge/recipe-index';
 import { checkDuplicate } from '../src/core/knowledge/duplicates';
 import { recipeRowsByRid } from '../src/core/knowledge/recipes';
-import { keywordSearch, semanticSearch, searchKnowledge, contextSearch } from '../src/core/search';
+import { keywordSearch, semanticSearch } from '../src/core/search';
+import { searchKnowledge, contextSearch } from '../src/core/retrieval';
 import { type BenchTable, ms, percentile, printTable, sample } from './lib';
 
 const DOMAINS = ['network', 'auth', 'database', 'cache', 'logging', 'ui', 'navigation', 'storage', 'payment', 'search', 'upload', 'analytics', 'config', 'testing', 'security', 'session', 'queue', 'sync', 'media', 'notification'];

@@ -1,16 +1,20 @@
-// Runs the test layers with Node's own test runner. `npm test` runs all three:
-//   unit   — the core in plain Node (test/unit/**/*.test.ts)
+// Runs the test layers with Node's own test runner. `npm test` type-checks, then runs every layer:
+//   unit   — the core in plain Node, fast (test/unit/**/*.test.ts; `npm run test:unit`, under a minute)
+//   slow   — plain Node too, but long: crash trials with real processes, the full ReDoS analysis (test/slow)
 //   mcp    — the MCP SDK's client against the built dist/mcp.js (test/mcp/**/*.test.ts)
 //   vscode — the built extension inside code-server, driven by Playwright (test/vscode/*.test.ts)
+//   fuzz   — only when asked (`npm run test:fuzz`): 1,000+ SIGKILL trials of the store (test/fuzz)
 // Set-up (build, and for the vscode layer the offline code-server install) happens here, so one
 // command does everything on a fresh machine.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const layers = asked.length ? asked : ['unit', 'mcp', 'vscode'];
+const all = asked.length === 0;
+const layers = all ? ['unit', 'slow', 'mcp', 'vscode'] : asked;
 const passthrough = process.argv.slice(2).filter((a) => a.startsWith('-'));
 
 function run(cmd, args, opts = {}) {
@@ -32,12 +36,15 @@ function testFiles(dir) {
   return out.sort();
 }
 
+// tsx strips types without checking them: the whole run starts with the compiler.
+if (all) for (const project of ['.', 'src/webview']) run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', project]);
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
-if (layers.some((l) => l !== 'unit')) run(process.execPath, ['scripts/build.mjs']);
+if (layers.some((l) => l === 'mcp' || l === 'vscode')) run(process.execPath, ['scripts/build.mjs']);
 // The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.
 const env = { ...process.env };
 if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {
   const vsix = path.join(root, '.vscode-test', 'autosnippet-test.vsix');
+  mkdirSync(path.dirname(vsix), { recursive: true });
   run(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--out', vsix], { stdio: ['ignore', 'ignore', 'inherit'] });
   env.AUTOSNIPPET_VSIX = vsix;
 }
@@ -47,4 +54,6 @@ if (files.length === 0) {
   console.error(`no test files found for: ${layers.join(', ')}`);
   process.exit(1);
 }
-run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...passthrough, ...files], { env });
+// Test files mostly wait (processes, timers, disk): two at a time even on two cores (Node's default is cores - 1).
+const concurrency = `--test-concurrency=${Math.max(2, os.availableParallelism())}`;
+run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', concurrency, ...passthrough, ...files], { env });

@@ -1,7 +1,8 @@
 // `autosnippet bootstrap`: the cold start from the command line, through the same catalog tool.
-import type { BootstrapResult } from '../core/bootstrap';
+import type { BootstrapResult } from '../core/tools/adapters';
 import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Workspace } from '../core/workspace';
+import { parse, wholeNumber } from './args';
 
 export const BOOTSTRAP_USAGE = `Usage: autosnippet bootstrap [--max-files N] [--max-file-bytes N] [--dimension ID]... [--json]
 
@@ -75,29 +76,27 @@ export async function bootstrapCommand(args: string[], ws: () => Promise<Workspa
 }
 
 function parseArgs(args: string[]): { input: Record<string, unknown>; json: boolean } {
-  const input: Record<string, unknown> = {};
-  const dimensions: string[] = [];
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined || v.startsWith('--')) throw new BootstrapUsageError(`${a} needs a value`);
-      return v;
-    };
-    const integer = () => {
-      const v = value();
-      if (!/^\d+$/.test(v)) throw new BootstrapUsageError(`${a} takes a whole number, not "${v}"`);
-      return Number(v);
-    };
-    if (a === '--json') json = true;
-    else if (a === '--max-files') input.maxFiles = integer();
-    else if (a === '--max-file-bytes') input.maxFileBytes = integer();
-    else if (a === '--dimension') dimensions.push(value());
-    else throw new BootstrapUsageError(`unknown argument "${a}"`);
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parse(args, { json: { type: 'boolean' }, 'max-files': { type: 'string' }, 'max-file-bytes': { type: 'string' }, dimension: { type: 'string', multiple: true } }, false));
+  } catch (e) {
+    throw new BootstrapUsageError((e as Error).message);
   }
-  if (dimensions.length) input.dimensions = dimensions;
-  return { input, json };
+  const integer = (flag: string) => {
+    try {
+      return wholeNumber(values[flag] as string | undefined, `--${flag}`, 0);
+    } catch (e) {
+      throw new BootstrapUsageError((e as Error).message);
+    }
+  };
+  const input: Record<string, unknown> = {};
+  const maxFiles = integer('max-files');
+  const maxFileBytes = integer('max-file-bytes');
+  if (maxFiles !== undefined) input.maxFiles = maxFiles;
+  if (maxFileBytes !== undefined) input.maxFileBytes = maxFileBytes;
+  const dimensions = values.dimension as string[] | undefined;
+  if (dimensions?.length) input.dimensions = dimensions;
+  return { input, json: values.json === true };
 }
 
 /** A few lines a person reads: what was scanned, what was created per dimension, what to do next. */

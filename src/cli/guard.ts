@@ -1,10 +1,11 @@
 // `autosnippet guard [paths…]`: the guard for CI, with ESLint's exit codes.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { guardEngine } from '../core/guard';
-import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/guard/report';
-import { isAutoSnippetError } from '../core/errors';
+import { guardEngine } from '../core/tools/adapters';
+import { jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
+import { isAutoSnippetError } from '../core/kernel/errors';
 import type { Workspace } from '../core/workspace';
+import { parse, UsageError, wholeNumber } from './args';
 
 export const GUARD_USAGE = `Usage: autosnippet guard [paths…] [options]
 
@@ -31,50 +32,24 @@ interface GuardArgs {
   help: boolean;
 }
 
-class UsageError extends Error {}
-
 export function parseGuardArgs(args: string[]): GuardArgs {
-  const out: GuardArgs = { paths: [], format: 'text', maxWarnings: -1, quiet: false, help: false };
-  const value = (i: number, flag: string) => {
-    const v = args[i + 1];
-    if (v === undefined || (v.startsWith('-') && v !== '-1')) throw new UsageError(`${flag} needs a value`);
-    return v;
+  const { values, positionals } = parse(args, {
+    help: { type: 'boolean', short: 'h' },
+    format: { type: 'string', short: 'f' },
+    'max-warnings': { type: 'string' },
+    'output-file': { type: 'string', short: 'o' },
+    quiet: { type: 'boolean' },
+  });
+  const format = (values.format as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
+  return {
+    paths: positionals,
+    format,
+    maxWarnings: wholeNumber(values['max-warnings'] as string | undefined, '--max-warnings (-1 for no limit)', -1) ?? -1,
+    outputFile: values['output-file'] as string | undefined,
+    quiet: values.quiet === true,
+    help: values.help === true,
   };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const take = () => inline ?? value(i++, flag);
-    switch (flag) {
-      case '-h':
-      case '--help':
-        out.help = true;
-        break;
-      case '-f':
-      case '--format': {
-        const f = take();
-        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${f}")`);
-        out.format = f;
-        break;
-      }
-      case '--max-warnings': {
-        const v = take();
-        if (!/^-?\d+$/.test(v) || Number(v) < -1) throw new UsageError(`--max-warnings takes a whole number, -1 for no limit (got "${v}")`);
-        out.maxWarnings = Number(v);
-        break;
-      }
-      case '-o':
-      case '--output-file':
-        out.outputFile = take();
-        break;
-      case '--quiet':
-        out.quiet = true;
-        break;
-      default:
-        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-        out.paths.push(a);
-    }
-  }
-  return out;
 }
 
 export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }): Promise<number> {

@@ -2,6 +2,7 @@
 // run as a person (actor 'human', channel 'cli'). Text for people by default, --json for programs.
 import type { Workspace } from '../core/workspace';
 import { createCatalog, type ToolResult } from '../core/tools';
+import { parse } from './args';
 
 export interface KnowledgeOutput {
   stdout(s: string): void;
@@ -17,33 +18,34 @@ export const KNOWLEDGE_USAGE = `Knowledge commands:
   recipes show ID | publish ID | deprecate ID --reason "…" [--replaced-by ID]
 `;
 
-export const KNOWLEDGE_COMMANDS = ['sync', 'search', 'candidates', 'recipes'] as const;
-
-interface Parsed { positional: string[]; flags: Record<string, string | true> }
-
-function parseArgs(args: string[]): Parsed {
-  const out: Parsed = { positional: [], flags: {} };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.startsWith('--')) {
-      const [key, inline] = a.slice(2).split('=', 2);
-      if (inline !== undefined) out.flags[key] = inline;
-      else if (['json', 'no-promote'].includes(key)) out.flags[key] = true;
-      else if (i + 1 < args.length) out.flags[key] = args[++i];
-      else out.flags[key] = true;
-    } else out.positional.push(a);
-  }
-  return out;
-}
+const OPTIONS = {
+  json: { type: 'boolean' },
+  force: { type: 'boolean' },
+  'no-promote': { type: 'boolean' },
+  kind: { type: 'string' },
+  language: { type: 'string' },
+  limit: { type: 'string' },
+  mode: { type: 'string' },
+  status: { type: 'string' },
+  category: { type: 'string' },
+  reason: { type: 'string' },
+  'replaced-by': { type: 'string' },
+} as const;
 
 export async function knowledgeCommand(command: string, args: string[], ws: () => Promise<Workspace>, out: KnowledgeOutput): Promise<number> {
-  const { positional, flags } = parseArgs(args);
-  const json = flags.json === true;
-  const str = (k: string) => (typeof flags[k] === 'string' ? (flags[k] as string) : undefined);
   const usage = (message: string) => {
     out.stderr(`autosnippet ${command}: ${message}\n\n${KNOWLEDGE_USAGE}`);
     return 2;
   };
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args, OPTIONS);
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  const { positionals: positional, values: flags } = parsed;
+  const json = flags.json === true;
+  const str = (k: keyof typeof OPTIONS) => (typeof flags[k] === 'string' ? (flags[k] as string) : undefined);
   const catalog = createCatalog();
   const call = async (tool: string, input: Record<string, unknown>): Promise<ToolResult> => catalog.invoke(await ws(), tool, input, { actor: 'human', channel: 'cli' });
   const finish = (result: ToolResult, text: (data: any) => string): number => {
@@ -59,7 +61,7 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
 
   switch (command) {
     case 'sync': {
-      const result = await call('rebuild_index', { force: flags.force === true || flags.force === 'true' });
+      const result = await call('rebuild_index', { force: flags.force === true });
       const code = finish(result, (r) => `${r.scanned} recipe files: ${r.added} added, ${r.updated} updated, ${r.renamed.length} renamed, ${r.removed.length} removed (${r.durationMs} ms)\n`);
       if (result.ok) {
         const problems = (result.data as { problems: { file: string; field?: string; message: string }[] }).problems;

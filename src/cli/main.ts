@@ -1,11 +1,13 @@
 // `autosnippet`: the command line. Every command is a call on the same catalog the MCP server and
 // VS Code use; output is JSON on stdout where a program reads it, messages on stderr.
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
-import { createCatalog } from '../core/tools';
-import { stderrLogger } from '../core/log';
-import { VERSION } from '../core/version';
-import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from '../mcp/run';
+import { createCatalog, type AnyTool } from '../core/tools';
+import { stderrLogger } from '../core/kernel/log';
+import { readSettingsFile, settingsFrom, VERSION } from '../core/tools/adapters';
+import { parseMcpArgs, runMcp, UsageError as McpUsageError, MCP_USAGE } from '../mcp/run';
+import { toolInput, toolOfCommand, toolUsage, UsageError } from './args';
 import { skillsCommand } from './skills';
 import { guardCommand } from './guard';
 import { knowledgeCommand, KNOWLEDGE_USAGE } from './knowledge';
@@ -19,6 +21,8 @@ Commands:
   mcp [options]             run the MCP server (stdio, or --http PORT); autosnippet mcp -h for options
   health                    version, workspace, database state and counts (JSON)
   tools [domain]            the tool catalog, one line per tool
+  <tool> [--field value…]   any catalog tool as a person, flags from its input (autosnippet <tool> -h),
+                            e.g. autosnippet list-recipes --status any; --json prints the envelope
   call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
   skills <command>          validate, list, load and search skills; autosnippet skills -h
   bootstrap [--max-files N] cold start: scan the project and propose candidates for review
@@ -38,16 +42,31 @@ export interface Output {
 
 const bundledSkillsDir = path.join(__dirname, '..', 'skills');
 
+/** Options before the command (`autosnippet -w DIR guard src`), and the command with its own arguments. */
+function splitGlobal(argv: string[]): { workspaceDir: string; command?: string; args: string[] } {
+  const { tokens } = parseArgs({ args: argv, options: { workspace: { type: 'string', short: 'w' } }, allowPositionals: true, strict: false, tokens: true });
+  const first = tokens.find((t) => t.kind === 'positional' || (t.kind === 'option' && t.name !== 'workspace'));
+  const globalTokens = tokens.filter((t) => first === undefined || t.index < first.index);
+  const ws = globalTokens.find((t) => t.kind === 'option' && t.name === 'workspace');
+  if (ws && ws.kind === 'option' && ws.value === undefined) throw new UsageError('--workspace needs a folder');
+  const rest = first === undefined ? [] : argv.slice(first.index);
+  return { workspaceDir: path.resolve(ws?.kind === 'option' ? ws.value ?? '.' : process.cwd()), command: rest[0], args: rest.slice(1) };
+}
+
 export async function main(argv: string[], out: Output): Promise<number> {
-  let workspaceDir = process.cwd();
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if ((argv[i] === '--workspace' || argv[i] === '-w') && argv[0] !== 'mcp') workspaceDir = path.resolve(argv[++i] ?? '.');
-    else rest.push(argv[i]);
+  let split: ReturnType<typeof splitGlobal>;
+  try {
+    split = splitGlobal(argv);
+  } catch (e) {
+    out.stderr(`autosnippet: ${(e as Error).message}\nRun autosnippet --help for usage.\n`);
+    return 2;
   }
-  const [command, ...args] = rest;
+  const { workspaceDir, command, args } = split;
   let opened: Workspace | undefined;
-  const ws = async () => (opened ??= await Workspace.open(workspaceDir, { log: stderrLogger('warn'), bundledSkillsDir }));
+  const ws = async () => {
+    const log = stderrLogger('warn');
+    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(workspaceDir, log)) }));
+  };
   try {
     switch (command) {
       case undefined:
@@ -67,8 +86,6 @@ export async function main(argv: string[], out: Output): Promise<number> {
         // A --workspace after `mcp` wins over one before it.
         await runMcp(parseMcpArgs(['--workspace', workspaceDir, ...args]), bundledSkillsDir);
         return 0;
-      case 'health':
-        return await callTool(await ws(), 'health', {}, out);
       case 'tools': {
         const domains = createCatalog().capabilities();
         for (const [domain, tools] of Object.entries(domains)) {
@@ -101,11 +118,14 @@ export async function main(argv: string[], out: Output): Promise<number> {
         }
         return await callTool(await ws(), args[0], input, out);
       }
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+      default: {
+        const tool = toolOfCommand(createCatalog(), command);
+        if (!tool) throw new UsageError(`unknown command "${command}"`);
+        return await toolCommand(tool, args, ws, out);
+      }
     }
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof McpUsageError) {
       out.stderr(`autosnippet: ${e.message}\nRun autosnippet --help for usage.\n`);
       return 2;
     }
@@ -114,6 +134,23 @@ export async function main(argv: string[], out: Output): Promise<number> {
   } finally {
     await opened?.dispose();
   }
+}
+
+/** A catalog tool as a command: flags from its schema, the result's data as JSON (the envelope with --json). */
+async function toolCommand(tool: AnyTool, args: string[], ws: () => Promise<Workspace>, out: Output): Promise<number> {
+  const catalog = createCatalog();
+  const { input, json, help } = toolInput(catalog, tool, args);
+  if (help) {
+    out.stdout(toolUsage(catalog, tool));
+    return 0;
+  }
+  const result = await catalog.invoke(await ws(), tool.name, input, { actor: 'human', channel: 'cli' });
+  if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
+  else if (result.ok) out.stdout(JSON.stringify(result.data, null, 2) + '\n');
+  if (!result.ok) out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+  else if (result.truncated) out.stderr(`${result.truncated.hint}\n`);
+  if (result.notice && !json) out.stderr(`${result.notice}\n`);
+  return result.ok ? 0 : 1;
 }
 
 async function callTool(ws: Workspace, name: string, input: unknown, out: Output): Promise<number> {

@@ -1,13 +1,12 @@
-// `autosnippet skills …`: validate, list, load and search skills from the command line.
+// `autosnippet skills …`: validate, list, load and search skills from the command line. List, load and
+// search are the catalog's list_skills, load_skill(_chunk) and search_skills, as a person.
 import path from 'node:path';
-import { isAutoSnippetError } from '../core/errors';
-import { skillRegistry } from '../core/skills/registry';
-import { renderLevel2, renderRoutingXml, summaryOf } from '../core/skills/render';
-import { listSkillResources } from '../core/skills/resources';
-import { skillSearchIndex } from '../core/skills/search';
-import type { SkillProblem } from '../core/skills/types';
-import { errorCount, validateSkillsIn, type SkillValidation } from '../core/skills/validate';
+import { isAutoSnippetError } from '../core/kernel/errors';
+import { createCatalog, type ToolResult } from '../core/tools';
+import { listSkills, loadSkill, loadSkillChunk, searchSkillsTool } from '../core/tools/skills';
+import { errorCount, renderRoutingXml, skillRegistry, validateSkillsIn, type SkillProblem, type SkillValidation } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
+import { parse, UsageError, wholeNumber } from './args';
 
 export const SKILLS_USAGE = `Usage: autosnippet skills <command>
 
@@ -35,7 +34,7 @@ export interface CommandOutput {
   stderr(s: string): void;
 }
 
-class SkillsUsageError extends Error {}
+const SkillsUsageError = UsageError;
 
 export async function skillsCommand(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
   const [command, ...rest] = args;
@@ -65,6 +64,11 @@ export async function skillsCommand(args: string[], ws: () => Promise<Workspace>
       out.stderr(`autosnippet skills: ${e.message}\n\n${SKILLS_USAGE}`);
       return 2;
     }
+    if (e instanceof ToolFailure) {
+      const { code, message, hint } = e.result.error;
+      out.stderr(`${code}: ${message}${hint ? `\n${hint}` : ''}\n`);
+      return 1;
+    }
     if (isAutoSnippetError(e)) {
       out.stderr(`${e.code}: ${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
       return 1;
@@ -73,27 +77,22 @@ export async function skillsCommand(args: string[], ws: () => Promise<Workspace>
   }
 }
 
-/** Splits `--flag value` options from positional arguments; `flags` lists the boolean ones. */
-function parseArgs(args: string[], valued: string[], flags: string[]): { positional: string[]; options: Record<string, string | true> } {
-  const positional: string[] = [];
-  const options: Record<string, string | true> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.startsWith('--')) {
-      const [key, inline] = a.slice(2).split('=', 2);
-      if (valued.includes(key)) {
-        const v = inline ?? args[++i];
-        if (v === undefined) throw new SkillsUsageError(`--${key} needs a value`);
-        options[key] = v;
-      } else if (flags.includes(key)) options[key] = true;
-      else throw new SkillsUsageError(`unknown option --${key}`);
-    } else positional.push(a);
+/** Refusals of a tool become the CLI's error (exit 1). */
+class ToolFailure extends Error {
+  constructor(readonly result: Extract<ToolResult, { ok: false }>) {
+    super(result.error.message);
   }
-  return { positional, options };
 }
 
+function dataOf<T>(result: ToolResult<T>): T {
+  if (!result.ok) throw new ToolFailure(result);
+  return result.data;
+}
+
+const person = { actor: 'human', channel: 'cli' } as const;
+
 async function validate(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
-  const { positional, options } = parseArgs(args, [], ['json']);
+  const { positionals: positional, values: options } = parse(args, { json: { type: 'boolean' } });
   if (positional.length > 1) throw new SkillsUsageError('validate takes at most one folder');
   let results: SkillValidation[];
   if (positional[0]) {
@@ -128,62 +127,81 @@ export function formatProblem(file: string, p: SkillProblem): string {
   return `${file}:${p.line ?? 1}: ${p.severity} [${p.rule}] ${p.message}`;
 }
 
+/** Source ids as people read them. */
+const SOURCE_LABELS: Record<string, string> = {
+  project: 'Project (.autosnippet/skills)', github: 'GitHub (.github/skills)', claude: 'Claude (.claude/skills)', agents: 'Agents (.agents/skills)', bundled: 'Bundled with AutoSnippet',
+};
+
 async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
-  const { positional, options } = parseArgs(args, [], ['json']);
-  if (positional.length) throw new SkillsUsageError('list takes no arguments');
-  const registry = skillRegistry(await ws());
-  const skills = registry.list();
-  if (options.json) {
-    out.stdout(JSON.stringify({
-      skills: skills.map((s) => ({ name: s.name, description: s.description, source: s.source.id, path: s.file })),
-      shadowed: registry.shadowed().map((x) => ({ name: x.skill.name, source: x.skill.source.id, path: x.skill.file, shadowedBy: x.shadowedBy.source })),
-      skipped: registry.skipped().map((x) => ({ path: x.file, source: x.source.id, reason: x.reason })),
-    }, null, 2) + '\n');
+  const { positionals, values } = parse(args, { json: { type: 'boolean' } });
+  if (positionals.length) throw new SkillsUsageError('list takes no arguments');
+  const w = await ws();
+  const catalog = createCatalog();
+  /** Every page of list_skills: the skills in effect, or with hidden the shadowed skills and skipped folders. */
+  const all = async (hidden: boolean) => {
+    const first = dataOf(await catalog.call(w, listSkills, hidden ? { hidden } : {}, person));
+    const items = [...first.skills];
+    for (let cursor = items.length; cursor < first.total; cursor = items.length) {
+      const page = dataOf(await catalog.invoke(w, listSkills.name, { ...(hidden ? { hidden } : {}), cursor }, person)) as typeof first;
+      if (!page.skills.length) break;
+      items.push(...page.skills);
+    }
+    return { first, items };
+  };
+  const { first, items } = await all(false);
+  const skills = items.filter((s) => 'summary' in s);
+  const hidden = first.hidden ? (await all(true)).items : [];
+  const shadowed = hidden.filter((x) => 'shadowedBy' in x);
+  const skipped = hidden.filter((x) => 'skipped' in x).map((x) => ({ path: x.path, source: x.source, reason: x.skipped }));
+  if (values.json) {
+    out.stdout(JSON.stringify({ skills, shadowed, skipped }, null, 2) + '\n');
     return 0;
   }
   const width = Math.min(40, Math.max(0, ...skills.map((s) => s.name.length)));
-  for (const source of registry.sources) {
+  for (const source of Object.keys(SOURCE_LABELS)) {
     const own = skills.filter((s) => s.source === source);
     if (own.length === 0) continue;
-    out.stdout(`${source.label}\n`);
-    for (const s of own) out.stdout(`  ${s.name.padEnd(width)}  ${summaryOf(s, 100)}\n`);
+    out.stdout(`${SOURCE_LABELS[source]}\n`);
+    for (const s of own) out.stdout(`  ${s.name.padEnd(width)}  ${s.summary.length > 100 ? `${s.summary.slice(0, 99)}…` : s.summary}\n`);
   }
   if (skills.length === 0) out.stdout('No skills found. Add a folder with a SKILL.md under .autosnippet/skills.\n');
-  for (const x of registry.shadowed()) out.stdout(`shadowed: ${x.skill.name} in ${x.skill.source.label} (hidden by ${x.shadowedBy.source})\n`);
-  for (const x of registry.skipped()) out.stdout(`skipped: ${x.file}: ${x.reason}\n`);
+  for (const x of shadowed) out.stdout(`shadowed: ${x.name} in ${SOURCE_LABELS[x.source] ?? x.source} (hidden by ${x.shadowedBy})\n`);
+  for (const x of skipped) out.stdout(`skipped: ${x.path}: ${x.reason}\n`);
   return 0;
 }
 
 async function load(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
-  const { positional, options } = parseArgs(args, ['section', 'chunk'], []);
-  if (positional.length !== 1) throw new SkillsUsageError('load takes one skill name: autosnippet skills load <name> [--section S] [--chunk C]');
-  if (options.section && options.chunk) throw new SkillsUsageError('give --section or --chunk, not both');
-  const skill = skillRegistry(await ws()).require(positional[0]);
-  if (typeof options.chunk === 'string') {
-    const id = options.chunk;
-    const chunk = skill.chunks.find((c) => c.id === id);
-    if (!chunk) {
-      out.stderr(`CHUNK_NOT_FOUND: Skill "${skill.name}" has no chunk "${id}". Its chunks: ${skill.chunks.map((c) => c.id).join(', ') || '(none)'}.\n`);
-      return 1;
-    }
-    out.stdout(chunk.content + '\n');
+  const { positionals, values } = parse(args, { section: { type: 'string' }, chunk: { type: 'string' } });
+  if (positionals.length !== 1) throw new SkillsUsageError('load takes one skill name: autosnippet skills load <name> [--section S] [--chunk C]');
+  if (values.section !== undefined && values.chunk !== undefined) throw new SkillsUsageError('give --section or --chunk, not both');
+  const catalog = createCatalog();
+  const w = await ws();
+  if (typeof values.chunk === 'string') {
+    out.stdout(dataOf(await catalog.call(w, loadSkillChunk, { skill: positionals[0], chunk: values.chunk }, person)).content + '\n');
     return 0;
   }
-  out.stdout(renderLevel2(skill, { section: typeof options.section === 'string' ? options.section : undefined, resources: listSkillResources(skill.dir) }) + '\n');
+  const result = await catalog.call(w, loadSkill, { name: positionals[0], ...(typeof values.section === 'string' ? { section: values.section } : {}) }, person);
+  dataOf(result);
+  // The same Markdown a model reads: the body as written, then the chunks, files and related skills.
+  out.stdout(catalog.resultText(result) + '\n');
   return 0;
 }
 
 async function search(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
-  const { positional, options } = parseArgs(args, ['limit'], ['xml']);
-  const query = positional.join(' ').trim();
+  const { positionals, values } = parse(args, { limit: { type: 'string' }, xml: { type: 'boolean' } });
+  const query = positionals.join(' ').trim();
   if (!query) throw new SkillsUsageError('search needs a task in words: autosnippet skills search "set up guard rules"');
-  const limit = options.limit === undefined ? 5 : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new SkillsUsageError('--limit must be a positive whole number');
-  const routing = skillSearchIndex(skillRegistry(await ws()).list()).route(query, limit);
-  if (options.xml) {
-    out.stdout(renderRoutingXml(routing) + '\n');
+  const limit = wholeNumber(values.limit as string | undefined, '--limit', 1) ?? 5;
+  const w = await ws();
+  const found = dataOf(await createCatalog().call(w, searchSkillsTool, { query, limit }, person));
+  if (values.xml) {
+    // The same ranking as the tool; the block is rendered from the skills it names, with their location.
+    const registry = skillRegistry(w);
+    const matches = found.matched_skills.map((m) => ({ skill: registry.require(m.name), confidence: m.confidence ?? 0 }));
+    const nearest = found.nearest ? { skill: registry.require(found.nearest.name), confidence: found.nearest.confidence } : undefined;
+    out.stdout(renderRoutingXml({ matches, noMatch: found.no_match, nearest }) + '\n');
   } else {
-    out.stdout(JSON.stringify({ no_match: routing.noMatch, matched_skills: routing.matches.map((m) => ({ name: m.skill.name, description: m.skill.description, confidence: m.confidence })) }, null, 2) + '\n');
+    out.stdout(JSON.stringify({ no_match: found.no_match, matched_skills: found.matched_skills.map((m) => ({ name: m.name, description: m.description, confidence: m.confidence })) }, null, 2) + '\n');
   }
   return 0;
 }

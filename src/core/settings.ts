@@ -1,4 +1,77 @@
-/** Settings the core reads. Adapters fill them from VS Code configuration, CLI flags or defaults. */
+/**
+ * Every setting, in one table: its schema (which is also its TypeScript type) and its description.
+ * package.json's `contributes.configuration` and the README's table are generated from it (a unit
+ * test fails when they drift: `npm run gen:manifest`). VS Code fills the values from its settings;
+ * the CLI and the MCP server from `.autosnippet/settings.json` (same keys, read only, optional).
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { isAutoSnippetError } from './kernel/errors';
+import type { Logger } from './kernel/log';
+import { parseJson, readRepoFileSync } from './files';
+
+const SEVERITY_OR_OFF = ['error', 'warning', 'info', 'hint', 'off'];
+
+/** Key (after `autosnippet.`) → schema with default and description; `editor: true` only matters inside VS Code. */
+export const SETTINGS = {
+  'skills.allowScripts': {
+    schema: Type.Boolean({ default: false, scope: 'resource', markdownDescription: "Allow agents to run scripts from a skill's `scripts/` folder (only in a trusted workspace; every run is confirmed)." }),
+    summary: 'Let agents run skill scripts (trusted workspaces only; confirmed each time).',
+  },
+  'guard.enabled': {
+    schema: Type.Boolean({ default: true, description: 'Check code against the guard rules.' }),
+    summary: 'Check code against the guard rules.',
+  },
+  'guard.severityOverrides': {
+    schema: Type.Unsafe<Record<string, 'error' | 'warning' | 'info' | 'hint' | 'off'>>({
+      type: 'object',
+      default: {},
+      additionalProperties: { enum: SEVERITY_OR_OFF },
+      markdownDescription: 'Severity per rule id; `off` turns a rule off, and a severity turns on rules that are off by default.',
+    }),
+    summary: 'Severity per rule id; `off` turns a rule off.',
+  },
+  'guard.exclude': {
+    schema: Type.Array(Type.String(), { default: [], description: 'Workspace-relative globs guard never checks (in addition to .gitignore).' }),
+    summary: 'Globs guard never checks (besides `.gitignore`).',
+  },
+  'guard.checkOn': {
+    schema: Type.Unsafe<'type' | 'save'>({
+      type: 'string',
+      enum: ['type', 'save'],
+      default: 'type',
+      enumDescriptions: ['Check while typing (debounced), on open and on save.', 'Check only on open and on save.'],
+      description: 'When guard checks an open file.',
+    }),
+    summary: '`type`: while typing (debounced), on open and save; `save`: on open and save only.',
+    editor: true,
+  },
+  'agent.useOtherTools': {
+    schema: Type.Boolean({
+      default: false,
+      scope: 'window',
+      markdownDescription: "Let `@autosnippet` also offer the model tools that other extensions and MCP servers registered in VS Code, the most relevant to the request first, within the model's tool limit. Off: only AutoSnippet's own tools.",
+    }),
+    summary: 'Let `@autosnippet` also offer tools other extensions and MCP servers registered.',
+    editor: true,
+  },
+  'recipes.triggerCompletion': {
+    schema: Type.Boolean({ default: true, scope: 'resource', markdownDescription: "Typing a recipe's trigger (`@name`) offers its code as a snippet." }),
+    summary: "Typing a recipe's trigger offers its code as a snippet.",
+    editor: true,
+  },
+} satisfies Record<string, { schema: TSchema; summary: string; editor?: boolean }>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = Static<(typeof SETTINGS)[K]['schema']>;
+export type SettingValues = { [K in SettingKey]: SettingValue<K> };
+
+export const SETTINGS_PREFIX = 'autosnippet.';
+
+export function settingDefault<K extends SettingKey>(key: K): SettingValue<K> {
+  return structuredClone(SETTINGS[key].schema.default) as SettingValue<K>;
+}
+
+/** Settings the core reads, grouped by domain. */
 export interface Settings {
   skills: { allowScripts: boolean };
   guard: { enabled: boolean; exclude: string[]; severityOverrides: Record<string, string> };
@@ -6,11 +79,17 @@ export interface Settings {
   trusted: boolean;
 }
 
-export const defaultSettings: Settings = {
-  skills: { allowScripts: false },
-  guard: { enabled: true, exclude: [], severityOverrides: {} },
-  trusted: true,
-};
+/** The core's settings from values by key (missing ones take their default). */
+export function settingsFrom(values: Partial<SettingValues>, trusted = true): Settings {
+  const get = <K extends SettingKey>(key: K): SettingValue<K> => (values[key] ?? settingDefault(key)) as SettingValue<K>;
+  return {
+    skills: { allowScripts: get('skills.allowScripts') },
+    guard: { enabled: get('guard.enabled'), exclude: get('guard.exclude'), severityOverrides: get('guard.severityOverrides') },
+    trusted,
+  };
+}
+
+export const defaultSettings: Settings = settingsFrom({});
 
 export function mergeSettings(partial?: DeepPartial<Settings>): Settings {
   return {
@@ -21,3 +100,81 @@ export function mergeSettings(partial?: DeepPartial<Settings>): Settings {
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** package.json's `contributes.configuration`. */
+export function configurationManifest(): { title: string; properties: Record<string, object> } {
+  return {
+    title: 'AutoSnippet',
+    properties: Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [SETTINGS_PREFIX + key, JSON.parse(JSON.stringify(s.schema))])),
+  };
+}
+
+/** The README's settings table. */
+export function settingsTable(): string {
+  const rows = Object.entries(SETTINGS).map(([key, s]) => `| \`${SETTINGS_PREFIX}${key}\` | \`${JSON.stringify(s.schema.default)}\` | ${s.summary.replace(/\|/g, '\\|')}${'editor' in s && s.editor ? ' (VS Code only)' : ''} |`);
+  return ['| setting | default | what it does |', '|---|---|---|', ...rows].join('\n');
+}
+
+export const SETTINGS_FILE = '.autosnippet/settings.json';
+const MAX_SETTINGS_BYTES = 256 * 1024;
+
+/**
+ * The settings of `.autosnippet/settings.json` for the CLI and the MCP server: the keys of VS Code's
+ * settings (`"autosnippet.guard.exclude": ["dist/**"]`). Read only; a missing file is no error and is
+ * never created. A value of the wrong type is reported and its default used; the others still apply.
+ */
+export function readSettingsFile(root: string, log: Logger): Partial<SettingValues> {
+  // Through the safe reader: a regular file inside the workspace, capped, under a deadline.
+  let text: string;
+  try {
+    text = readRepoFileSync(root, SETTINGS_FILE, { kind: 'config', maxBytes: MAX_SETTINGS_BYTES }).text;
+  } catch (e) {
+    if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) log.warn(`${SETTINGS_FILE} is ignored: ${(e as Error).message}`);
+    return {};
+  }
+  const parsed = parseJson(text, { subject: SETTINGS_FILE });
+  if (!parsed.ok) {
+    log.warn(`${SETTINGS_FILE} is ignored: ${parsed.problem.message}`);
+    return {};
+  }
+  const raw = parsed.value;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    log.warn(`${SETTINGS_FILE} is ignored: it must be a JSON object of settings.`);
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const key = name.startsWith(SETTINGS_PREFIX) ? name.slice(SETTINGS_PREFIX.length) : name;
+    const setting = (SETTINGS as Record<string, { schema: TSchema }>)[key];
+    if (!setting) {
+      log.warn(`${SETTINGS_FILE}: unknown setting "${name}" is ignored. Settings: ${Object.keys(SETTINGS).map((k) => SETTINGS_PREFIX + k).join(', ')}.`);
+      continue;
+    }
+    const problem = mismatch(setting.schema, value);
+    if (problem) log.warn(`${SETTINGS_FILE}: "${name}" is ignored: ${problem}.`);
+    else out[key] = value;
+  }
+  return out as Partial<SettingValues>;
+}
+
+/** Why `value` does not fit a setting's schema (the few shapes settings have), or undefined. */
+function mismatch(schema: TSchema, value: unknown): string | undefined {
+  const s = schema as { type?: string; enum?: unknown[]; items?: TSchema; additionalProperties?: TSchema; patternProperties?: Record<string, TSchema> };
+  if (s.enum && !s.enum.includes(value)) return `it must be one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  switch (s.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'it must be true or false';
+    case 'string':
+      return typeof value === 'string' ? undefined : 'it must be a string';
+    case 'array':
+      return Array.isArray(value) && value.every((v) => !s.items || !mismatch(s.items, v)) ? undefined : 'it must be a list of strings';
+    case 'object': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it must be an object';
+      const each = s.additionalProperties ?? Object.values(s.patternProperties ?? {})[0];
+      const bad = each ? Object.entries(value).find(([, v]) => mismatch(each, v)) : undefined;
+      return bad ? `"${bad[0]}": ${mismatch(each!, bad[1])}` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

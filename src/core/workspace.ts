@@ -2,8 +2,8 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Store } from './store/store';
 import { migrations } from './store/schema';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from './errors';
-import { type Logger, silentLogger } from './log';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from './kernel/errors';
+import { type Logger, silentLogger } from './kernel/log';
 import { type Settings, type DeepPartial, mergeSettings } from './settings';
 import { VERSION } from './version';
 

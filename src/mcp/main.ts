@@ -1,7 +1,7 @@
 // Entry point of dist/mcp.js: the MCP server on its own (VS Code's definition provider, Cursor,
 // Claude Desktop). `autosnippet mcp` runs the same code.
 import path from 'node:path';
-import { isAutoSnippetError } from '../core/errors';
+import { isAutoSnippetError } from '../core/kernel/errors';
 import { parseMcpArgs, runMcp, UsageError, MCP_USAGE } from './run';
 
 async function main(): Promise<void> {

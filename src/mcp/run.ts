@@ -1,8 +1,10 @@
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
-import { stderrLogger } from '../core/log';
-import type { Actor } from '../core/tools/types';
+import { stderrLogger } from '../core/kernel/log';
+import { readSettingsFile, settingsFrom } from '../core/settings';
+import type { Actor } from '../core/kernel/actors';
 import { createMcpServer, type McpServerOptions } from './server';
 import { startHttpServer } from './http';
 import { registerSkillsOnServer } from './skills';
@@ -28,46 +30,34 @@ Runs the AutoSnippet MCP server for the workspace DIR (default: the current fold
 `;
 
 export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): McpArgs {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' } },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+  }
   const args: McpArgs = {
-    workspace: process.cwd(),
-    token: env.AUTOSNIPPET_MCP_TOKEN || undefined,
-    allowedOrigins: [],
+    // The last --workspace wins: `autosnippet -w A mcp -w B` serves B.
+    workspace: path.resolve((values.workspace as string[] | undefined)?.at(-1) ?? process.cwd()),
+    token: (values.token as string | undefined) ?? (env.AUTOSNIPPET_MCP_TOKEN || undefined),
+    allowedOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
     actor: env.AUTOSNIPPET_ACTOR === 'copilot_agent' ? 'copilot_agent' : 'external_agent',
     logLevel: 'info',
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    switch (a) {
-      case '--workspace':
-      case '-w':
-        args.workspace = path.resolve(value());
-        break;
-      case '--http': {
-        const port = Number(value());
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--http takes a port number (0–65535)');
-        args.http = port;
-        break;
-      }
-      case '--token':
-        args.token = value();
-        break;
-      case '--allow-origin':
-        args.allowedOrigins.push(value());
-        break;
-      case '--log-level': {
-        const l = value();
-        if (!['debug', 'info', 'warn', 'error'].includes(l)) throw new UsageError('--log-level is one of debug, info, warn, error');
-        args.logLevel = l as McpArgs['logLevel'];
-        break;
-      }
-      default:
-        throw new UsageError(`unknown option ${a}`);
-    }
+  if (values.http !== undefined) {
+    const port = Number(values.http);
+    if (!/^\d+$/.test(values.http as string) || port > 65535) throw new UsageError('--http takes a port number (0–65535)');
+    args.http = port;
+  }
+  const level = values['log-level'] as string | undefined;
+  if (level !== undefined) {
+    if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level is one of debug, info, warn, error');
+    args.logLevel = level as McpArgs['logLevel'];
   }
   return args;
 }
@@ -86,7 +76,7 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string): Promise<v
 
   // The store opens (and migrates) in the background: `initialize` and `tools/list` need no database,
   // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
-  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir });
+  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
   const catalog = createCatalog();
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 

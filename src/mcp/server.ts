@@ -1,8 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Workspace } from '../core/workspace';
 import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
-import type { Actor, ToolDefinition } from '../core/tools/types';
+import type { Actor } from '../core/kernel/actors';
+import type { AnyTool } from '../core/tools/types';
 import { samplingModel } from './sampling';
 
 export interface McpServerOptions {
@@ -13,7 +14,7 @@ export interface McpServerOptions {
 }
 
 /** MCP annotations follow from the access class: read tools are read-only and idempotent. */
-export function annotationsFor(tool: ToolDefinition): Tool['annotations'] {
+export function annotationsFor(tool: AnyTool): Tool['annotations'] {
   const read = tool.access === 'read';
   return { title: tool.title, readOnlyHint: read, destructiveHint: tool.access === 'review', idempotentHint: read, openWorldHint: false };
 }
@@ -30,9 +31,16 @@ export function serverInstructions(catalog: ToolCatalog): string {
   if (has('context_search')) lines.push(`Before writing code, call ${t('context_search')} to get the project's patterns for it.`);
   if (has('guard_check')) lines.push(`After writing code, call ${t('guard_check')} on it and fix what it reports.`);
   if (has('submit_candidate')) lines.push(`Propose new knowledge with ${t('submit_candidate')}; people approve it. You cannot approve, publish or delete.`);
-  lines.push('Every result is JSON {ok, data} or {ok:false, error:{code, message, hint}}; when a result says "truncated", follow its hint to get the rest.');
+  lines.push('Every result is JSON {ok, data} or {ok:false, error:{code, message, hint}} (also as structured content, described by each tool\'s outputSchema); when a result says "truncated", follow its hint to get the rest.');
   return lines.join('\n');
 }
+
+/**
+ * tools/call as the protocol layer parses it, loosened on purpose: the SDK parses a request with the
+ * registered schema before its own tools/call check, so with the strict schema a non-object `arguments`
+ * failed as an internal error (-32603). Loose here, it reaches the SDK's check and is -32602 Invalid params.
+ */
+const ToolsCallRequest = CallToolRequestSchema.pick({ method: true }).loose();
 
 export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: McpServerOptions = {}): { server: Server; dispose(): void } {
   const server = new Server(
@@ -50,16 +58,18 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
       title: tool.title,
       description: tool.description,
       inputSchema: catalog.inputSchema(tool) as Tool['inputSchema'],
+      outputSchema: catalog.outputSchema(tool) as Tool['outputSchema'],
       annotations: annotationsFor(tool),
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const name = request.params.name;
+  server.setRequestHandler(ToolsCallRequest, async (request, extra): Promise<CallToolResult> => {
+    // The SDK checked the request against the full CallToolRequestSchema before calling us.
+    const { name, arguments: args, _meta } = (request as CallToolRequest).params;
     // Review tools are not listed; if called anyway, the Gateway refuses them (and audits the refusal).
-    const progressToken = request.params._meta?.progressToken;
+    const progressToken = _meta?.progressToken;
     const started = Date.now();
-    const result = await catalog.invoke(ws, name, request.params.arguments ?? {}, {
+    const result = await catalog.invoke(ws, name, args ?? {}, {
       actor,
       channel: 'mcp',
       signal: extra.signal,
@@ -75,9 +85,9 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
           },
     });
     ws.log.debug(`tools/call ${name} ${result.ok ? 'ok' : result.error.code} in ${Date.now() - started} ms`);
-    // A tool with a text form (a skill's Markdown) answers in it; the envelope then travels as structured content.
-    const text = catalog.resultText(result);
-    return { content: [{ type: 'text', text }], ...(result.ok && catalog.get(result.tool)?.text ? { structuredContent: result as unknown as Record<string, unknown> } : {}), isError: !result.ok };
+    // The envelope as structured content (matching the tool's outputSchema), and as text: a tool's text
+    // form where it has one (a skill's Markdown, unescaped), else the envelope's JSON for older clients.
+    return { content: [{ type: 'text', text: catalog.resultText(result) }], structuredContent: result as unknown as Record<string, unknown>, isError: !result.ok };
   });
 
   const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void => typeof c === 'function');

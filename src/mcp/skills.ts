@@ -14,8 +14,8 @@ import {
   type ReadResourceResult,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isAutoSnippetError } from '../core/errors';
-import { closestNames } from '../core/skills/names';
+import { isAutoSnippetError } from '../core/kernel/errors';
+import { closestNames } from '../core/kernel/names';
 import { findSection } from '../core/skills/parse';
 import { skillRegistry } from '../core/skills/registry';
 import { level2Of } from '../core/skills/render';

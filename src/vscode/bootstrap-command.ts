@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { BootstrapResult } from '../core/bootstrap';
+import { bootstrapKnowledgeTool } from '../core/tools/graph';
 import type { ExtensionHost } from './host';
 
 /**
@@ -22,7 +22,7 @@ export function registerBootstrapCommand(host: ExtensionHost): vscode.Disposable
         const cancel = token.onCancellationRequested(() => controller.abort());
         let shown = 0;
         return host.catalog
-          .invoke(ws, 'bootstrap_knowledge', {}, {
+          .call(ws, bootstrapKnowledgeTool, {}, {
             actor: 'human',
             channel: 'vscode',
             signal: controller.signal,
@@ -42,7 +42,7 @@ export function registerBootstrapCommand(host: ExtensionHost): vscode.Disposable
       host.log.warn(`bootstrap_knowledge: ${result.error.code}: ${result.error.message}`);
       return;
     }
-    const r = result.data as BootstrapResult;
+    const r = result.data;
     host.log.info(`bootstrap: ${r.scanned.files} files scanned, ${r.candidates.created} candidates created, ${r.candidates.existing} already known (${r.durationMs} ms)`);
     await vscode.commands.executeCommand('autosnippet.candidates.refresh').then(undefined, () => undefined);
     const open = vscode.l10n.t('Open Candidates');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { disableCommentFor } from '../core/guard/fix';
-import { lineCommentOf, normalizeLanguage } from '../core/guard/languages';
+import { disableCommentFor } from '../core/tools/adapters';
+import { lineCommentOf, normalizeLanguage } from '../core/kernel/languages';
 import { GUARD_SOURCE, type GuardDiagnostics } from './guard-diagnostics';
 
 export const EXPLAIN_RULE_COMMAND = 'autosnippet.guard.explainRule';

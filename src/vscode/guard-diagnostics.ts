@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { GuardEngine } from '../core/guard/engine';
-import { languageForPath, normalizeLanguage } from '../core/guard/languages';
-import { severityRank, type Severity, type Violation } from '../core/guard/rule';
-import { relPath } from '../core/guard/files';
+import type { GuardEngine } from '../core/tools/adapters';
+import { languageForPath, normalizeLanguage } from '../core/kernel/languages';
+import { severityRank, type Severity, type Violation } from '../core/tools/adapters';
+import { relPath } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 import { ruleDocUri } from './guard-explain';
 
@@ -20,6 +20,9 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
 
 export type CheckOn = 'type' | 'save';
 
+/** A violation as shown: the engine's, or a tool's (which leaves out the character offsets). */
+export type ShownViolation = Omit<Violation, 'startOffset' | 'endOffset'>;
+
 /**
  * Turns the engine's violations into diagnostics: on open and save, and (debounced, incrementally)
  * while typing. Keeps the violations behind each diagnostic so quick fixes can find their fix.
@@ -28,7 +31,7 @@ export class GuardDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('autosnippet-guard');
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly violations = new Map<string, Map<string, Violation>>();
+  private readonly violations = new Map<string, Map<string, ShownViolation>>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   checkOn: CheckOn = 'type';
@@ -84,9 +87,9 @@ export class GuardDiagnostics implements vscode.Disposable {
   }
 
   /** Replaces the diagnostics of one file, most severe first, capped at what VS Code shows. */
-  set(uri: vscode.Uri, violations: readonly Violation[]): void {
+  set(uri: vscode.Uri, violations: readonly ShownViolation[]): void {
     const sorted = [...violations].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.start.line - b.start.line || a.start.column - b.start.column).slice(0, MAX_DIAGNOSTICS_PER_FILE);
-    const byKey = new Map<string, Violation>();
+    const byKey = new Map<string, ShownViolation>();
     const diagnostics = sorted.map((v) => {
       const d = toDiagnostic(v);
       byKey.set(diagnosticKey(v.ruleId, d.range), v);
@@ -98,7 +101,7 @@ export class GuardDiagnostics implements vscode.Disposable {
   }
 
   /** The violation behind a diagnostic (quick fixes get copies of diagnostics, so look up by rule and range). */
-  violationFor(uri: vscode.Uri, d: vscode.Diagnostic): Violation | undefined {
+  violationFor(uri: vscode.Uri, d: vscode.Diagnostic): ShownViolation | undefined {
     const id = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
     return this.violations.get(uri.toString())?.get(diagnosticKey(id, d.range));
   }
@@ -128,7 +131,7 @@ export class GuardDiagnostics implements vscode.Disposable {
   }
 }
 
-export function toDiagnostic(v: Violation): vscode.Diagnostic {
+export function toDiagnostic(v: ShownViolation): vscode.Diagnostic {
   const range = new vscode.Range(v.start.line - 1, v.start.column - 1, v.end.line - 1, v.end.column - 1);
   const d = new vscode.Diagnostic(range, `${v.message} ${v.suggestion}`, SEVERITY[v.severity]);
   d.source = GUARD_SOURCE;

@@ -2,15 +2,14 @@
 // The engine is the same one the CLI and the MCP server run; this file only wires it to the editor.
 import * as vscode from 'vscode';
 import path from 'node:path';
-import { guardEngine } from '../core/guard';
-import { AutoSnippetError, ErrorCode } from '../core/errors';
-import type { Violation } from '../core/guard/rule';
-import { scanAndRecord } from '../core/tools/guard';
+import { guardEngine, type GuardEngine } from '../core/tools/adapters';
+import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
+import type { ToolCatalog } from '../core/tools';
+import { scanProject } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
-import type { GuardEngine } from '../core/guard/engine';
-import type { ExtensionHost } from './host';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
-import { GuardDiagnostics, type CheckOn } from './guard-diagnostics';
+import { GuardDiagnostics, type ShownViolation } from './guard-diagnostics';
+import { readSettings, setting, type ExtensionHost } from './host';
 import { RULE_DOC_SCHEME, RuleDocumentProvider, renderRuleDocsAsPreview, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
 
@@ -37,7 +36,7 @@ export function registerGuard(host: ExtensionHost): vscode.Disposable {
   const status = new GuardStatus();
   const guards = new Map<string, FolderGuard>();
   const start = (ws: Workspace) => {
-    if (!guards.has(ws.root)) guards.set(ws.root, guardFolder(ws, output, status, () => host.workspace === ws));
+    if (!guards.has(ws.root)) guards.set(ws.root, guardFolder(host.catalog, ws, output, status, () => host.workspace === ws));
   };
   const current = async (): Promise<FolderGuard> => {
     const ws = await host.getWorkspace();
@@ -69,7 +68,7 @@ export function registerGuard(host: ExtensionHost): vscode.Disposable {
   );
 }
 
-function guardFolder(ws: Workspace, output: vscode.LogOutputChannel, status: GuardStatus, isCurrent: () => boolean): FolderGuard {
+function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutputChannel, status: GuardStatus, isCurrent: () => boolean): FolderGuard {
   const engine = guardEngine(ws);
   const diagnostics = new GuardDiagnostics(ws, engine, (m) => output.info(m));
   let scanning = false;
@@ -78,16 +77,9 @@ function guardFolder(ws: Workspace, output: vscode.LogOutputChannel, status: Gua
   };
 
   const applySettings = () => {
-    const cfg = vscode.workspace.getConfiguration('autosnippet.guard', vscode.Uri.file(ws.root));
-    ws.updateSettings({
-      trusted: vscode.workspace.isTrusted,
-      guard: {
-        enabled: cfg.get<boolean>('enabled', true),
-        exclude: cfg.get<string[]>('exclude', []),
-        severityOverrides: cfg.get<Record<string, string>>('severityOverrides', {}),
-      },
-    });
-    diagnostics.checkOn = cfg.get<CheckOn>('checkOn', 'type');
+    const scope = vscode.Uri.file(ws.root);
+    ws.updateSettings(readSettings({ uri: scope }));
+    diagnostics.checkOn = setting('guard.checkOn', scope);
     if (!ws.settings.guard.enabled) diagnostics.clear();
     else diagnostics.checkOpenDocuments();
     refreshStatus();
@@ -112,16 +104,30 @@ function guardFolder(ws: Workspace, output: vscode.LogOutputChannel, status: Gua
       refreshStatus();
       let last = 0;
       try {
-        const { scan, report } = await scanAndRecord(ws, {
+        // scan_project records the scan for the compliance trend, so it passes the Gateway as the person.
+        const context = {
+          actor: 'human' as const,
+          channel: 'vscode' as const,
           signal: ac.signal,
-          progress: (p) => {
+          progress: (p: { done?: number; total?: number; message?: string }) => {
             const pct = p.total ? ((p.done ?? 0) / p.total) * 100 : 0;
             progress.report({ message: p.message, increment: pct - last });
             last = pct;
           },
-        });
-        const byFile = new Map<string, Violation[]>();
-        for (const v of scan.violations) {
+        };
+        const first = await catalog.call(ws, scanProject, {}, context);
+        if (!first.ok) throw new AutoSnippetError(first.error.code, first.error.message, first.error.hint);
+        const scan = first.data;
+        const violations = [...scan.violations];
+        for (let cursor = first.truncated?.nextCursor; cursor !== undefined; ) {
+          const page = await catalog.call(ws, scanProject, { cursor }, context);
+          if (!page.ok) throw new AutoSnippetError(page.error.code, page.error.message, page.error.hint);
+          violations.push(...page.data.violations);
+          cursor = page.truncated?.nextCursor;
+        }
+        const report = scan.compliance;
+        const byFile = new Map<string, ShownViolation[]>();
+        for (const v of violations) {
           let list = byFile.get(v.path!);
           if (!list) byFile.set(v.path!, (list = []));
           list.push(v);
@@ -137,7 +143,7 @@ function guardFolder(ws: Workspace, output: vscode.LogOutputChannel, status: Gua
         }
         const c = scan.counts;
         void vscode.window.showInformationMessage(vscode.l10n.t('Guard scanned {0} files: {1} errors, {2} warnings. Compliance {3}% ({4}).', scan.files, c.error, c.warning, report.score, report.trend));
-        if (scan.violations.length) void vscode.commands.executeCommand('workbench.actions.view.problems');
+        if (violations.length) void vscode.commands.executeCommand('workbench.actions.view.problems');
       } catch (e) {
         if (e instanceof AutoSnippetError && e.code === ErrorCode.Cancelled) void vscode.window.showInformationMessage(vscode.l10n.t('Guard scan cancelled.'));
         else void vscode.window.showErrorMessage(vscode.l10n.t('Guard scan failed: {0}', (e as Error).message));

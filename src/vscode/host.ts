@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type ToolCatalog } from '../core/tools';
-import type { Logger } from '../core/log';
-import type { DeepPartial, Settings } from '../core/settings';
+import type { Logger } from '../core/kernel/log';
+import { SETTINGS, settingDefault, settingsFrom, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
 
 /**
  * Owns the extension's lifetime: the log, the catalog, and one core Workspace per workspace folder,
@@ -198,18 +198,16 @@ export class ExtensionHost implements vscode.Disposable {
   }
 }
 
-/** The settings of a folder (resource-scoped ones such as skills.allowScripts differ per folder). */
-export function readSettings(folder = vscode.workspace.workspaceFolders?.[0]): DeepPartial<Settings> {
-  const c = vscode.workspace.getConfiguration('autosnippet', folder?.uri);
-  return {
-    skills: { allowScripts: c.get<boolean>('skills.allowScripts', false) },
-    guard: {
-      enabled: c.get<boolean>('guard.enabled', true),
-      exclude: c.get<string[]>('guard.exclude', []),
-      severityOverrides: c.get<Record<string, string>>('guard.severityOverrides', {}),
-    },
-    trusted: vscode.workspace.isTrusted,
-  };
+/** A folder's settings (resource-scoped ones such as skills.allowScripts differ per folder), through the one settings table. */
+export function readSettings(folder: { uri: vscode.Uri } | undefined = vscode.workspace.workspaceFolders?.[0]): Settings {
+  const values: Partial<SettingValues> = {};
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) (values as Record<string, unknown>)[key] = setting(key, folder?.uri);
+  return settingsFrom(values, vscode.workspace.isTrusted);
+}
+
+/** One setting, typed by the table (the folder's value when `scope` is given). */
+export function setting<K extends SettingKey>(key: K, scope?: vscode.ConfigurationScope): SettingValue<K> {
+  return vscode.workspace.getConfiguration('autosnippet', scope).get<SettingValue<K>>(key, settingDefault(key));
 }
 
 /** What commands ask the person before a change only people may make. */

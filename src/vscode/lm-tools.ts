@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { TOOL_PREFIX } from '../core/tools';
+import { TOOL_PREFIX, toErrorBody, type ToolResult } from '../core/tools';
+import type { Workspace } from '../core/workspace';
 import type { ExtensionHost } from './host';
 
 /**
@@ -24,13 +25,18 @@ export function registerLanguageModelTools(host: ExtensionHost): vscode.Disposab
       async invoke(options, token) {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
+        const answer = (result: ToolResult) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(host.catalog.resultText(result))]);
+        let ws: Workspace;
         try {
-          const ws = await host.getWorkspace();
-          const result = await host.catalog.invoke(ws, tool.name, options.input, { actor: 'copilot_agent', channel: 'lm-tool', signal: controller.signal });
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(host.catalog.resultText(result))]);
+          ws = await host.getWorkspace();
         } catch (e) {
-          const error = { code: 'NO_WORKSPACE', message: (e as Error).message, hint: vscode.l10n.t('Open a folder in VS Code, then try again.') };
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ ok: false, tool: tool.name, error }))]);
+          return answer({ ok: false, tool: tool.name, error: { code: 'NO_WORKSPACE', message: (e as Error).message, hint: vscode.l10n.t('Open a folder in VS Code, then try again.') } });
+        }
+        try {
+          return answer(await host.catalog.invoke(ws, tool.name, options.input, { actor: 'copilot_agent', channel: 'lm-tool', signal: controller.signal }));
+        } catch (e) {
+          host.log.error(`${tool.name} failed`, e);
+          return answer({ ok: false, tool: tool.name, error: toErrorBody(e) });
         } finally {
           sub.dispose();
         }

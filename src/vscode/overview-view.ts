@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from './host';
+import type { OutputOf } from '../core/tools';
+import { health } from '../core/tools/system';
 
 interface Line { label: string; description?: string; icon: string; tooltip?: string; command?: vscode.Command }
 
-interface Health {
-  version: string;
-  database: { status: string; path: string; imageBytes: number; journalBytes: number };
-  counts: Record<string, number>;
-}
+type Health = OutputOf<typeof health>;
 
 /**
  * The Overview view: what the workspace holds, in words, each row leading somewhere (its view or
@@ -30,9 +28,9 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
       if (parent || !host.folder) return [];
       try {
         const ws = await host.getWorkspace();
-        const result = await host.catalog.invoke(ws, 'health', {}, { actor: 'human', channel: 'vscode' });
+        const result = await host.catalog.call(ws, health, {}, { actor: 'human', channel: 'vscode' });
         if (!result.ok) return [{ label: result.error.message, icon: 'error', command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') } }];
-        return overviewLines(result.data as Health);
+        return overviewLines(result.data);
       } catch (e) {
         return [{ label: (e as Error).message, icon: 'error', command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') } }];
       }
@@ -89,8 +87,8 @@ function overviewLines(h: Health): Line[] {
     },
     {
       label: vscode.l10n.t('Index'),
-      description: h.database.status === 'ok' ? vscode.l10n.t('healthy · {0}', size(h.database.imageBytes + h.database.journalBytes)) : vscode.l10n.t('recovered from a damaged file'),
-      icon: h.database.status === 'ok' ? 'database' : 'warning',
+      description: indexState(h.database),
+      icon: h.database.status === 'ok' || h.database.status === 'not-created' ? 'database' : 'warning',
       tooltip: vscode.l10n.t('{0}\nRebuilt from the recipe files whenever needed. Click to show the log.', h.database.path),
       command: cmd('autosnippet.showLog', vscode.l10n.t('Show Log')),
     },
@@ -103,6 +101,15 @@ function overviewLines(h: Health): Line[] {
     },
   ];
   return lines;
+}
+
+function indexState(db: Health['database']): string {
+  switch (db.status) {
+    case 'ok': return vscode.l10n.t('healthy · {0}', size(db.imageBytes + db.journalBytes));
+    case 'not-created': return vscode.l10n.t('not created yet: nothing is written until the first change');
+    case 'recovered': return vscode.l10n.t('recovered from a damaged file');
+    case 'lost-commit': return vscode.l10n.t('its last change was lost: see the log');
+  }
 }
 
 function size(bytes: number): string {

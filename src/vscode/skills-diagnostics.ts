@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
-import type { SkillRegistry } from '../core/skills/registry';
-import type { SkillProblem } from '../core/skills/types';
-import { validateSkillFolder, validateSkillText } from '../core/skills/validate';
+import type { SkillRegistry } from '../core/tools/adapters';
+import type { SkillProblem } from '../core/tools/adapters';
+import { validateSkillFolder, validateSkillText } from '../core/tools/adapters';
 
 const SOURCE = 'AutoSnippet Skills';
 

@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isValidSkillName, nameProblems } from '../core/skills/names';
-import { skillRegistry, type SkillRegistry } from '../core/skills/registry';
-import { catalogEntry, summaryOf } from '../core/skills/render';
-import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/skills/types';
-import { ToolCatalog } from '../core/tools/catalog';
-import { installSkillTool } from '../core/tools/skills';
+import { catalogEntry, isValidSkillName, nameProblems, skillRegistry, summaryOf, type SkillRegistry } from '../core/tools/adapters';
+import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/tools/adapters';
+import type { ToolCatalog } from '../core/tools';
+import { createSkillTool, installSkillTool } from '../core/tools/skills';
 import type { Workspace } from '../core/workspace';
 import { SkillDiagnostics } from './skills-diagnostics';
 import type { ExtensionHost } from './host';
@@ -94,8 +92,8 @@ export function registerSkillsView(host: ExtensionHost): vscode.Disposable {
       const file = node?.kind === 'skill' ? node.skill.file : node?.kind === 'skipped' ? node.item.file : undefined;
       if (file) return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file));
     }),
-    vscode.commands.registerCommand('autosnippet.skills.new', async () => createSkill(await host.getWorkspace())),
-    vscode.commands.registerCommand('autosnippet.skills.install', async () => installSkillFromUi(await host.getWorkspace())),
+    vscode.commands.registerCommand('autosnippet.skills.new', async () => createSkill(host.catalog, await host.getWorkspace())),
+    vscode.commands.registerCommand('autosnippet.skills.install', async () => installSkillFromUi(host.catalog, await host.getWorkspace())),
   );
 }
 
@@ -285,7 +283,8 @@ async function pickSkill(registry: SkillRegistry): Promise<Skill | undefined> {
   return picked?.skill;
 }
 
-async function createSkill(ws: Workspace): Promise<void> {
+/** Asks for a name and a description, then writes the skill through the catalog (so the Gateway audits it). */
+async function createSkill(catalog: ToolCatalog, ws: Workspace): Promise<void> {
   const root = path.join(ws.root, '.autosnippet', 'skills');
   const name = await vscode.window.showInputBox({
     title: vscode.l10n.t('New skill'),
@@ -303,15 +302,16 @@ async function createSkill(ws: Workspace): Promise<void> {
     validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A description is needed: agents choose skills by it.')),
   });
   if (description === undefined) return;
-  const dir = path.join(root, name);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'SKILL.md');
-  writeFileSync(file, `---\nname: ${name}\ndescription: ${JSON.stringify(description.trim())}\n---\n\n# ${name}\n\n## Steps\n\n1. \n\n## Pitfalls\n\n- \n\n<chunk id="examples" description="Worked examples">\n</chunk>\n`);
-  await openAt(file, 11);
+  const result = await catalog.call(ws, createSkillTool, { name, description }, { actor: 'human', channel: 'vscode' });
+  if (!result.ok) {
+    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
+    return;
+  }
+  await openAt(result.data.file, result.data.line);
 }
 
 /** Asks for a folder, a .zip or a git URL and installs it through the catalog (so the Gateway audits it). */
-async function installSkillFromUi(ws: Workspace): Promise<void> {
+async function installSkillFromUi(catalog: ToolCatalog, ws: Workspace): Promise<void> {
   const folder = vscode.l10n.t('From a folder…');
   const zip = vscode.l10n.t('From a .zip file…');
   const git = vscode.l10n.t('From a git URL…');
@@ -324,10 +324,10 @@ async function installSkillFromUi(ws: Workspace): Promise<void> {
     source = await vscode.window.showInputBox({ title: vscode.l10n.t('Install a skill from git'), prompt: vscode.l10n.t('https or ssh URL; add #sub/folder for a skill inside the repository'), placeHolder: 'https://github.com/owner/repo#skills/name' });
   }
   if (!source) return;
-  const catalog = new ToolCatalog([installSkillTool]);
+  const from = source;
   const call = (overwrite: boolean) =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing skill…') }, () =>
-      catalog.invoke(ws, 'install_skill', { source, overwrite }, { actor: 'human', channel: 'vscode' }),
+      catalog.call(ws, installSkillTool, { source: from, overwrite }, { actor: 'human', channel: 'vscode' }),
     );
   let result = await call(false);
   if (!result.ok && result.error.code === 'SKILL_EXISTS') {
@@ -342,10 +342,9 @@ async function installSkillFromUi(ws: Workspace): Promise<void> {
     const detail = [problems ?? rest.join('\n').trim(), result.error.hint].filter(Boolean).join('\n\n');
     const retry = vscode.l10n.t('Retry');
     const picked = await vscode.window.showErrorMessage(vscode.l10n.t('The skill was not installed: {0}', headline), { modal: Boolean(detail), detail }, retry);
-    if (picked === retry) await installSkillFromUi(ws);
+    if (picked === retry) await installSkillFromUi(catalog, ws);
     return;
   }
-  const data = result.data as { name: string; installedTo: string };
-  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Installed skill {0}', data.name), 5000);
-  await openAt(path.join(ws.root, data.installedTo, 'SKILL.md'), 1).catch(() => undefined);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Installed skill {0}', result.data.name), 5000);
+  await openAt(path.join(ws.root, result.data.installedTo, 'SKILL.md'), 1).catch(() => undefined);
 }

@@ -1,6 +1,6 @@
 // Issue 10, "Done when": at least 1,000 SIGKILL trials with no acknowledged write lost and no silent
 // loss on a torn journal. Run with `npm run test:fuzz` (several minutes); the unit suite runs a short
-// form of the same trials (test/unit/store-reliability.test.ts). AUTOSNIPPET_KILL_TRIALS overrides the count.
+// form of the same trials (test/slow/store-reliability.test.ts). AUTOSNIPPET_KILL_TRIALS overrides the count.
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, it } from 'node:test';

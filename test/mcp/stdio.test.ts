@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Ajv from 'ajv';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectStdio, call, tempWorkspace, serverJs } from './client';
 import { toolSamples } from './tool-samples';
 
@@ -68,6 +70,34 @@ test('every published tool answers a valid call with ok, and an invalid one with
     assert.equal(bad.envelope.error?.code, 'INVALID_INPUT', `${t.name}: ${JSON.stringify(bad.envelope.error)}`);
     assert.equal(bad.envelope.error?.field, sample.invalidField, `${t.name} names the bad field`);
   }
+});
+
+test('every tool publishes an outputSchema, and every answer (ok or not) carries structuredContent that validates against it', async () => {
+  const { tools } = await client.listTools();
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  for (const t of tools) {
+    assert.equal(t.outputSchema?.type, 'object', `${t.name} has an outputSchema`);
+    const validate = ajv.compile(t.outputSchema as object);
+    const sample = toolSamples[t.name.replace(/^autosnippet_/, '')];
+    for (const args of [sample.valid, sample.invalid]) {
+      // The SDK client itself checks structuredContent against the outputSchema it listed; Ajv says where it fails.
+      const r = (await client.callTool({ name: t.name, arguments: args })) as { structuredContent?: unknown; content: { text: string }[] };
+      assert.ok(r.structuredContent, `${t.name} answers with structuredContent`);
+      assert.deepEqual(r.structuredContent, JSON.parse(r.content[0].text), `${t.name}: the text form is the same envelope`);
+      assert.ok(validate(r.structuredContent), `${t.name}(${JSON.stringify(args)}): ${ajv.errorsText(validate.errors)}`);
+    }
+  }
+});
+
+test('non-object arguments are JSON-RPC -32602 Invalid params, and the server keeps serving', async () => {
+  for (const bad of [[1, 2], 'text', 42, null]) {
+    await assert.rejects(
+      client.request({ method: 'tools/call', params: { name: 'autosnippet_health', arguments: bad as unknown as Record<string, unknown> } }, CallToolResultSchema),
+      (e: { code?: number }) => e.code === -32602,
+      `arguments ${JSON.stringify(bad)}`,
+    );
+  }
+  assert.equal((await call(client, 'autosnippet_health', {})).envelope.ok, true);
 });
 
 test('an unknown tool is an error with the closest names', async () => {

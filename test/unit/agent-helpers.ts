@@ -6,7 +6,8 @@ import path from 'node:path';
 import { after } from 'node:test';
 import { Workspace } from '../../src/core/workspace';
 import { ToolCatalog } from '../../src/core/tools/catalog';
-import { defineTool, type ToolDefinition } from '../../src/core/tools/types';
+import { defineTool, type AnyTool } from '../../src/core/tools/types';
+import { Input, Opt, Out, Type } from '../../src/core/tools/schema';
 import { systemTools } from '../../src/core/tools/system';
 import { agentTools } from '../../src/core/tools/agent';
 import { loadSkill, loadSkillChunk } from '../../src/core/tools/skills';
@@ -30,47 +31,50 @@ export async function tempWorkspace(): Promise<Workspace> {
 }
 
 /** A read tool that answers with its input. */
-export const echoTool = defineTool<{ text?: string }, unknown>({
+export const echoTool = defineTool({
   name: 'echo', title: 'Echo', domain: 'test', summary: 'Answers with its input.', description: 'Answers with its input.',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+  inputSchema: Input({ text: Opt(Type.String({ maxLength: 1000 })) }),
+  outputSchema: Out({ echoed: Type.String() }),
   access: 'read', maxOutputChars: 2000,
   handler: (_ws, input) => ({ echoed: input.text ?? '' }),
 });
 
 /** A read tool that waits until cancelled (or 5 s). */
-export const waitTool = defineTool<Record<string, never>, unknown>({
+export const waitTool = defineTool({
   name: 'wait_forever', title: 'Wait', domain: 'test', summary: 'Waits.', description: 'Waits until cancelled.',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  inputSchema: Input({}),
+  outputSchema: Out({ waited: Type.Boolean() }),
   access: 'read', maxOutputChars: 2000,
   handler: (_ws, _input, ctx) =>
-    new Promise((resolve) => {
+    new Promise<{ waited: boolean }>((resolve) => {
       const timer = setTimeout(() => resolve({ waited: true }), 5000);
       ctx.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve({ waited: false }); }, { once: true });
     }),
 });
 
 /** A propose tool that records what it was asked, for Gateway checks. */
-export function recordingProposeTool(log: string[]): ToolDefinition {
-  return defineTool<{ title: string }, unknown>({
+export function recordingProposeTool(log: string[]): AnyTool {
+  return defineTool({
     name: 'note_proposal', title: 'Note', domain: 'test', summary: 'Records a proposal.', description: 'Records a proposal.',
-    inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false },
+    inputSchema: Input({ title: Type.String({ maxLength: 200 }) }),
+    outputSchema: Out({ noted: Type.String() }),
     access: 'propose', maxOutputChars: 2000,
     handler: (_ws, input, ctx) => (log.push(`${ctx.actor}:${input.title}`), { noted: input.title }),
   });
 }
 
 /** A review tool (people only): the Gateway must refuse it to agents. */
-export const approveTool = defineTool<{ id: string }, unknown>({
+export const approveTool = defineTool({
   name: 'approve_thing', title: 'Approve', domain: 'test', summary: 'People only.', description: 'People only.',
-  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: Type.String({ maxLength: 200 }) }),
+  outputSchema: Out({ approved: Type.String() }),
   access: 'review', maxOutputChars: 2000,
   handler: (_ws, input) => ({ approved: input.id }),
 });
 
-/** The system tools, load_skill, the agent tools and `extra`, in one catalog. */
-export function testCatalog(extra: ToolDefinition[] = []): ToolCatalog {
-  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, []), loadSkill as ToolDefinition, loadSkillChunk as ToolDefinition, ...agentTools(() => catalog), ...extra]);
-  return catalog;
+/** The system tools, load_skill and load_skill_chunk, the agent tools and `extra`, in one catalog. */
+export function testCatalog(extra: AnyTool[] = []): ToolCatalog {
+  return new ToolCatalog([...systemTools, loadSkill, loadSkillChunk, ...agentTools, ...extra]);
 }
 
 /** Pending candidates as the cold-start scan would leave them. */

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { literal, parseReference, planPipeline, readPath, runPipeline, type PipelineContext, type PipelineDefinition, type PipelineEvent, type StepExecutor } from '../../src/core/agent/pipeline';
 import type { ToolResult } from '../../src/core/tools/types';
+import type { ErrorCode } from '../../src/core/kernel/errors';
 
 const ok = (tool: string, data: unknown): ToolResult => ({ ok: true, tool, data });
-const fail = (tool: string, code = 'FLAKY', message = 'it broke'): ToolResult => ({ ok: false, tool, error: { code, message } });
+const fail = (tool: string, code: ErrorCode = 'TOOL_FAILED', message = 'it broke'): ToolResult => ({ ok: false, tool, error: { code, message } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An executor that records calls and answers from a table of tool → handler. */
@@ -112,7 +113,7 @@ test("errorStrategy 'fail' stops the pipeline after the failing layer", async ()
   assert.equal(run.failedStep, 'a');
   assert.deepEqual(run.steps.map((s) => s.status), ['failed', 'ok', 'not_run', 'not_run']);
   assert.deepEqual(calls.map((c) => c.tool), ['bad', 'good'], 'its sibling finished, nothing after ran');
-  assert.deepEqual(run.steps[0].error, { code: 'FLAKY', message: 'it broke' });
+  assert.deepEqual(run.steps[0].error, { code: 'TOOL_FAILED', message: 'it broke' });
   assert.equal(events.at(-1)?.type, 'pipeline_finished');
 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSystemPrompt, SKILL_FOR_TASK } from '../../src/core/agent/prompt';
-import { catalogToolbox } from '../../src/core/agent/toolbox';
+import { catalogToolbox } from '../../src/core/tools/toolbox';
 import { skillRegistry } from '../../src/core/skills/registry';
 import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { tempWorkspace, testCatalog } from './agent-helpers';

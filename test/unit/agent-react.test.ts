@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAgent, MAX_TOOL_ROUNDS, type AgentEvent } from '../../src/core/agent/react';
 import { ScriptedModel } from '../../src/core/agent/scripted';
-import { catalogToolbox } from '../../src/core/agent/toolbox';
+import { catalogToolbox } from '../../src/core/tools/toolbox';
 import { ChatModelError, textOf, type ChatRequest } from '../../src/core/agent/model';
 import { approveTool, echoTool, recordingProposeTool, tempWorkspace, testCatalog, waitTool } from './agent-helpers';
 

@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { samplingModel } from '../../src/mcp/sampling';
 import { runAgent } from '../../src/core/agent/react';
-import { catalogToolbox } from '../../src/core/agent/toolbox';
+import { catalogToolbox } from '../../src/core/tools/toolbox';
 import { ChatModelError } from '../../src/core/agent/model';
 import { echoTool, tempWorkspace, testCatalog } from './agent-helpers';
 

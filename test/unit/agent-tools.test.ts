@@ -5,7 +5,8 @@ import { rerankSkills } from '../../src/core/agent/routing';
 import { textOf, type ChatRequest } from '../../src/core/agent/model';
 import { getCandidate, submitCandidates } from '../../src/core/knowledge/candidates';
 import { validateCandidate } from '../../src/core/knowledge/validate';
-import { defineTool, type ToolContext, type ToolDefinition } from '../../src/core/tools/types';
+import { defineTool, type AnyTool, type ToolContext } from '../../src/core/tools/types';
+import { Input, Opt, Type } from '../../src/core/tools/schema';
 import type { Workspace } from '../../src/core/workspace';
 import { auditTools } from '../../src/core/tools/audit';
 import { searchSkillsTool } from '../../src/core/tools/skills';
@@ -16,11 +17,12 @@ const json = (v: unknown) => ({ text: '```json\n' + JSON.stringify(v) + '\n```' 
 const userOf = (r: Omit<ChatRequest, 'onText'>) => textOf(r.messages[r.messages.length - 1]);
 
 /** Stand-ins for the knowledge domain's scan and gap list, answering in the shapes of the real ones. */
-function coldStartStubs(created: { ids: string[] }): ToolDefinition[] {
+function coldStartStubs(created: { ids: string[] }): AnyTool[] {
   return [
     defineTool({
       name: 'bootstrap_knowledge', title: 'scan', domain: 'knowledge', summary: 's', description: 's', access: 'propose', maxOutputChars: 8000,
-      inputSchema: { type: 'object', properties: { maxFiles: { type: 'integer' } }, additionalProperties: false },
+      inputSchema: Input({ maxFiles: Opt(Type.Integer()) }),
+      outputSchema: Type.Any(),
       async handler(ws: Workspace) {
         created.ids = await seedCandidates(ws, 6);
         return {
@@ -32,10 +34,11 @@ function coldStartStubs(created: { ids: string[] }): ToolDefinition[] {
     }),
     defineTool({
       name: 'enrich_candidates', title: 'gaps', domain: 'knowledge', summary: 'g', description: 'g', access: 'read', maxOutputChars: 8000,
-      inputSchema: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
-      handler: (ws: Workspace, input: { ids: string[] }) => ({ candidates: input.ids.map((id) => ({ id, missing: validateCandidate(getCandidate(ws, id)).issues.map((i) => i.field) })) }),
+      inputSchema: Input({ ids: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }) }),
+      outputSchema: Type.Any(),
+      handler: (ws: Workspace, input) => ({ candidates: input.ids.map((id) => ({ id, missing: validateCandidate(getCandidate(ws, id)).issues.map((i) => i.field) })) }),
     }),
-  ] as ToolDefinition[];
+  ];
 }
 
 test('without a model every AI-assisted tool answers in diagnostic mode: what is missing and the prompt, never an error', async () => {
@@ -233,7 +236,7 @@ test('rerankSkills: the model re-ranks the BM25 candidates; without a model, or 
 test('the Gateway sees the agent tools as proposals: writes are audited under the agent actor', async () => {
   const ws = await tempWorkspace();
   const [id] = await submitCandidates(ws, [{ title: 'Errors are wrapped in AppError before crossing a module', language: 'swift' }], 'copilot_agent').then((r) => r.created);
-  const catalog = testCatalog(auditTools as ToolDefinition[]);
+  const catalog = testCatalog(auditTools);
   const result = await catalog.invoke(ws, 'enrich_candidate', { id, fields: { category: 'errors' } }, agentCtx());
   assert.equal(result.ok, true);
   const log = await catalog.invoke(ws, 'query_audit_log', { action: 'enrich_candidate' }, { actor: 'human', channel: 'test' });
@@ -247,7 +250,7 @@ test('the Gateway sees the agent tools as proposals: writes are audited under th
 
 test('search_skills mode "llm" re-ranks with the model and answers {matched_skills: [{name, description}]}; without a model it falls back to BM25', async () => {
   const ws = await tempWorkspace();
-  const catalog = testCatalog([searchSkillsTool as ToolDefinition]);
+  const catalog = testCatalog([searchSkillsTool]);
   const model = new ScriptedModel([json({ matched_skills: ['autosnippet-guard'] })]);
   const withModel = await catalog.invoke(ws, 'search_skills', { query: 'check my code against the project rules', mode: 'llm', limit: 1 }, agentCtx(model));
   assert.equal(withModel.ok, true, JSON.stringify(withModel));
@@ -264,7 +267,7 @@ test('search_skills mode "llm" re-ranks with the model and answers {matched_skil
 
 test('search_skills mode "llm" gives the model the whole catalog, so it answers where the words find nothing; an empty choice is no_match', async () => {
   const ws = await tempWorkspace();
-  const catalog = testCatalog([searchSkillsTool as ToolDefinition]);
+  const catalog = testCatalog([searchSkillsTool]);
   // A request in Chinese that shares no word with any bundled skill: the lexical ranking finds nothing.
   const query = '那个东西到底该怎么弄才好';
   const lexical = await catalog.invoke(ws, 'search_skills', { query }, agentCtx());

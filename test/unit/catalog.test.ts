@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ToolCatalog, createCatalog } from '../../src/core/tools';
-import { defineTool, type ToolContext, type ToolDefinition } from '../../src/core/tools/types';
-import { AutoSnippetError } from '../../src/core/errors';
+import { defineTool, type ToolContext } from '../../src/core/tools/types';
+import { Input, Opt, Out, StringEnum, Type } from '../../src/core/tools/schema';
+import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { languageModelToolsManifest } from '../../src/core/tools/manifest';
 import type { Workspace } from '../../src/core/workspace';
 
@@ -18,11 +19,12 @@ const echo = defineTool({
   domain: 'test',
   summary: 'Echo',
   description: 'Echoes its input.',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 1 }, mode: { enum: ['a', 'b'] } }, required: ['text'], additionalProperties: false },
+  inputSchema: Input({ text: Type.String({ maxLength: 100 }), count: Opt(Type.Integer({ minimum: 1 })), mode: Opt(StringEnum(['a', 'b'])) }),
+  outputSchema: Out({ text: Type.String() }),
   aliases: { message: 'text' },
   access: 'read',
   maxOutputChars: 1000,
-  handler: (_ws, input: { text: string }) => ({ text: input.text }),
+  handler: (_ws, input) => ({ text: input.text }),
 });
 const items = defineTool({
   name: 'items',
@@ -30,11 +32,12 @@ const items = defineTool({
   domain: 'test',
   summary: 'Items',
   description: 'Many items.',
-  inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false },
+  inputSchema: Input({ n: Opt(Type.Integer()) }),
+  outputSchema: Out({ total: Type.Integer(), items: Type.Array(Out({ id: Type.Integer(), label: Type.String() })) }),
   access: 'read',
   maxOutputChars: 1000,
   paginate: 'items',
-  handler: (_ws, input: { n?: number }) => ({ total: input.n ?? 100, items: Array.from({ length: input.n ?? 100 }, (_, i) => ({ id: i, label: `item number ${i}` })) }),
+  handler: (_ws, input) => ({ total: input.n ?? 100, items: Array.from({ length: input.n ?? 100 }, (_, i) => ({ id: i, label: `item number ${i}` })) }),
 });
 const longText = defineTool({
   name: 'long_text',
@@ -42,7 +45,8 @@ const longText = defineTool({
   domain: 'test',
   summary: 'Long',
   description: 'A long text.',
-  inputSchema: { type: 'object', properties: {} },
+  inputSchema: Input({}),
+  outputSchema: Type.Any(),
   access: 'read',
   maxOutputChars: 1500,
   handler: () => ({ title: 'doc', body: Array.from({ length: 40 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(10)}`).join('\n\n') }),
@@ -53,11 +57,12 @@ const failing = defineTool({
   domain: 'test',
   summary: 'Fails',
   description: 'Fails.',
-  inputSchema: { type: 'object', properties: {} },
+  inputSchema: Input({}),
+  outputSchema: Type.Any(),
   access: 'read',
   maxOutputChars: 1000,
   handler: () => {
-    throw new AutoSnippetError('THING_NOT_FOUND', 'No thing.', 'Try another thing.');
+    throw new AutoSnippetError('NOT_FOUND', 'No thing.', 'Try another thing.');
   },
 });
 const approve = defineTool({
@@ -66,12 +71,13 @@ const approve = defineTool({
   domain: 'test',
   summary: 'Approve',
   description: 'People only.',
-  inputSchema: { type: 'object', properties: {} },
+  inputSchema: Input({}),
+  outputSchema: Type.Any(),
   access: 'review',
   maxOutputChars: 1000,
   handler: () => ({ approved: true }),
 });
-const catalog = new ToolCatalog([echo, items, longText, failing, approve] as ToolDefinition[]);
+const catalog = new ToolCatalog([echo, items, longText, failing, approve] );
 
 test('valid input reaches the handler and comes back in the envelope', async () => {
   const r = await catalog.invoke(ws, 'echo', { text: 'hi' }, agent);
@@ -120,7 +126,7 @@ test('an unknown tool gives UNKNOWN_TOOL with the closest names', async () => {
 
 test('a handler error keeps its stable code, message and hint', async () => {
   const r = await catalog.invoke(ws, 'failing', {}, agent);
-  assert.deepEqual(!r.ok && r.error, { code: 'THING_NOT_FOUND', message: 'No thing.', hint: 'Try another thing.' });
+  assert.deepEqual(!r.ok && r.error, { code: 'NOT_FOUND', message: 'No thing.', hint: 'Try another thing.' });
 });
 
 test('review tools are not offered to agents (the Gateway refuses them: see gateway.test.ts)', () => {
@@ -164,6 +170,51 @@ test('a long text is cut at a paragraph boundary and says how much was left out'
   assert.ok(r.truncated.returned < r.truncated.total);
 });
 
+test('nested content is cut too: a huge string or list deep in the result, NUL characters included', async () => {
+  const nested = defineTool({
+    name: 'nested', title: 'Nested', domain: 'test', summary: 'Nested', description: 'Nested.', access: 'read', maxOutputChars: 2000,
+    inputSchema: Input({ what: Opt(Type.String({ maxLength: 10 })) }),
+    outputSchema: Type.Any(),
+    handler: (_ws, input) =>
+      input.what === 'list'
+        ? { query: 'q', result: { matches: Array.from({ length: 500 }, (_, i) => ({ name: `m${i}`, text: 'x'.repeat(50) })) } }
+        : { query: '\u0000'.repeat(5000), outline: { lines: 3, detail: { text: 'long '.repeat(100_000) } } },
+  });
+  const cat = new ToolCatalog([nested] );
+  for (const what of ['text', 'list']) {
+    const r = await cat.invoke(ws, 'nested', { what }, agent);
+    assert.ok(r.ok && r.truncated, `${what}: ${JSON.stringify(r).slice(0, 200)}`);
+    assert.ok(JSON.stringify(r).length <= 2000, `${what}: ${JSON.stringify(r).length} chars`);
+  }
+  const text = await cat.invoke(ws, 'nested', { what: 'text' }, agent);
+  assert.ok(text.ok && (text.data as { outline: { lines: number } }).outline.lines === 3, 'the small fields are kept');
+  const list = await cat.invoke(ws, 'nested', { what: 'list' }, agent);
+  assert.ok(list.ok && list.truncated?.field === 'result.matches' && list.truncated.unit === 'items');
+});
+
+test('a page whose first item alone is over the bound still advances (the item is cut, not skipped forever)', async () => {
+  const huge = defineTool({
+    name: 'huge_items', title: 'Huge', domain: 'test', summary: 'Huge', description: 'Huge.', access: 'read', maxOutputChars: 1000, paginate: 'items',
+    inputSchema: Input({}),
+  outputSchema: Type.Any(),
+    handler: () => ({ items: [{ id: 0, text: 'y'.repeat(5000) }, { id: 1, text: 'small' }] }),
+  });
+  const cat = new ToolCatalog([huge] );
+  const first = await cat.invoke(ws, 'huge_items', {}, agent);
+  assert.ok(first.ok && first.truncated?.nextCursor === 1 && JSON.stringify(first).length <= 1000, JSON.stringify(first).slice(0, 300));
+  const second = await cat.invoke(ws, 'huge_items', { cursor: 1 }, agent);
+  assert.deepEqual(second.ok && second.data, { items: [{ id: 1, text: 'small' }] });
+});
+
+test('get_tool_info with a 100,000-character name answers at once, and the error fits the bound', async () => {
+  const cat = createCatalog();
+  const t0 = Date.now();
+  const r = await cat.invoke(ws, 'get_tool_info', { name: 'x'.repeat(100_000) }, agent);
+  assert.ok(!r.ok && ['UNKNOWN_TOOL', 'INVALID_INPUT'].includes(r.error.code), JSON.stringify(r).slice(0, 300));
+  assert.ok(JSON.stringify(r).length < 12_000, 'the error fits the bound');
+  assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms (it took 9 s when the edit distance ran uncapped inside a sort)`);
+});
+
 test('the real catalog: every tool is well formed and names are unique', () => {
   const cat = createCatalog();
   const names = new Set<string>();
@@ -176,6 +227,21 @@ test('the real catalog: every tool is well formed and names are unique', () => {
     assert.ok(t.maxOutputChars > 0);
   }
   assert.ok(names.has('health') && names.has('capabilities'));
+});
+
+test('every string of every tool input has a maxLength and every list a maxItems (ids and names short)', () => {
+  const cat = createCatalog();
+  const unbounded: string[] = [];
+  const walk = (schema: Record<string, any>, at: string) => {
+    if (schema.type === 'string' && !schema.enum && typeof schema.maxLength !== 'number') unbounded.push(`${at}: string without maxLength`);
+    if (schema.type === 'array' && typeof schema.maxItems !== 'number') unbounded.push(`${at}: array without maxItems`);
+    if (/(^|\.)(id|ids|name|skill|chunk|ruleId|target)(\[\])?$/.test(at) && schema.type === 'string' && schema.maxLength > 300) unbounded.push(`${at}: an id or name longer than 300`);
+    for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v as Record<string, any>, `${at}.${k}`);
+    if (schema.items) walk(schema.items, `${at}[]`);
+    for (const v of Object.values(schema.patternProperties ?? {})) walk(v as Record<string, any>, `${at}{}`);
+  };
+  for (const t of cat.tools) walk(cat.inputSchema(t), t.name);
+  assert.deepEqual(unbounded, []);
 });
 
 test('package.json languageModelTools is generated from the catalog (run `npm run gen:manifest` when this fails)', () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syncRecipes, recordUsage } from '../../src/core/knowledge';
-import { reciprocalRankFusion, RRF_K, contextSearch } from '../../src/core/search';
+import { reciprocalRankFusion, RRF_K } from '../../src/core/search';
+import { contextSearch } from '../../src/core/retrieval';
 import { tempWorkspace, writeRecipe, recipeText, call, agent } from './knowledge-helpers';
 
 test('reciprocal rank fusion: Σ 1/(k + rank); agreement beats a single first place', () => {

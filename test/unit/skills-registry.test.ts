@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../../src/core/errors';
-import { closestNames } from '../../src/core/skills/names';
+import { AutoSnippetError } from '../../src/core/kernel/errors';
+import { closestNames } from '../../src/core/kernel/names';
 import { SkillRegistry, type SkillsChange } from '../../src/core/skills/registry';
 import { eventually, skillText, tempFixture, writeSkill } from './skills-helpers';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AutoSnippetError } from '../../src/core/errors';
+import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { parseSkill } from '../../src/core/skills/parse';
 import { SkillRegistry } from '../../src/core/skills/registry';
 import { fitToBudget, renderCatalog, renderLevel2 } from '../../src/core/skills/render';

@@ -33,13 +33,14 @@ function error(r: ToolResult): { code: string; message: string; hint?: string; d
 }
 
 test('every skills tool is in the skills domain, has a summary, a description and a known access class', () => {
-  assert.deepEqual(skillTools.map((t) => t.name), ['list_skills', 'load_skill', 'load_skill_chunk', 'read_skill_resource', 'search_skills', 'install_skill', 'run_skill_script']);
+  assert.deepEqual(skillTools.map((t) => t.name), ['list_skills', 'load_skill', 'load_skill_chunk', 'read_skill_resource', 'search_skills', 'install_skill', 'create_skill', 'run_skill_script']);
   for (const t of skillTools) {
     assert.equal(t.domain, 'skills');
     assert.ok(t.summary.length > 20 && t.summary.length <= 120, `${t.name} summary: ${t.summary.length}`);
     assert.ok(t.description.length > t.summary.length);
   }
   assert.equal(skillTools.find((t) => t.name === 'install_skill')!.access, 'review');
+  assert.equal(skillTools.find((t) => t.name === 'create_skill')!.access, 'review');
   assert.equal(skillTools.find((t) => t.name === 'run_skill_script')!.access, 'propose');
 });
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, describe, it } from 'node:test';
-import { isAutoSnippetError } from '../../src/core/errors';
+import { isAutoSnippetError } from '../../src/core/kernel/errors';
 import { crc32, encodeRecord, readJournal } from '../../src/core/store/journal';
 import { Store } from '../../src/core/store/store';
 import { body, itemMigrations, removeTempDirs, tempDir } from './helpers/store-fixtures';

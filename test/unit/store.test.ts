@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isAutoSnippetError } from '../../src/core/errors';
+import { isAutoSnippetError } from '../../src/core/kernel/errors';
 import { encodeRecord, JOURNAL_HEADER_BYTES, readJournal } from '../../src/core/store/journal';
 import { breakStaleLock, FileLock, isStale, readLock } from '../../src/core/store/lock';
 import { Store } from '../../src/core/store/store';

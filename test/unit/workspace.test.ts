@@ -40,7 +40,7 @@ test("the CLI's read commands leave a repository untouched; its first write crea
     assert.equal(gitStatus(repo), '', `${args.join(' ')} wrote into the repository`);
   }
   const health = JSON.parse((await cli(repo, 'health')).stdout);
-  assert.equal(health.data.database.status, 'not-created');
+  assert.equal(health.database.status, 'not-created');
 
   const proposal = { title: 'Never eval', summary: 'Parse input instead of eval().', code: 'JSON.parse(text)', language: 'typescript', category: 'security' };
   const r = await cli(repo, 'call', 'submit_candidate', JSON.stringify(proposal));

@@ -4,24 +4,32 @@
  * (diagnostic mode: the prompt goes back to the caller). Writes go through the knowledge domain's
  * functions; the Gateway has already passed the tool call that got here.
  */
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { getCandidate, listCandidates, stripCandidate, updateCandidate } from '../knowledge/candidates';
 import type { Candidate, CandidateInput } from '../knowledge/types';
 import { RELATION_TYPES } from '../knowledge/types';
 import { validateCandidate } from '../knowledge/validate';
-import type { ToolContext } from '../tools/types';
+import type { Actor } from '../kernel/actors';
 import type { Workspace } from '../workspace';
 import { diagnosticAnswer } from './diagnostic';
-import { assistantText, completeJson, extractJson, isCancellation, throwIfAborted, userText, type ChatMessage } from './model';
+import { assistantText, completeJson, extractJson, isCancellation, throwIfAborted, userText, type ChatMessage, type ChatModel } from './model';
 import { checkRuleAgainstExamples, toGuardRule, type RuleCheck } from './rule-check';
 import {
   ENRICH_FIELDS, checkCodeSummary, checkEnrichment, checkGuardRuleAnswer, checkRefinements, checkRelations, enrichPrompt, guardRulePrompt, refinePrompt, relationsPrompt, summarizeCodePrompt,
   type CodeSummary, type DiscoveredRelation, type EnrichField, type ProposedRegexRule, type Refinement,
 } from './tasks';
 
+/** What an AI-assisted step needs of its caller (a tool's context has it): who asks, the model if any, cancellation. */
+export interface AssistContext {
+  actor: Actor;
+  model?: ChatModel;
+  signal?: AbortSignal;
+  progress?(p: { message?: string; done?: number; total?: number }): void;
+}
+
 // ------------------------------------------------------------------ summarize_code
 
-export async function summarizeCode(input: { code: string; language: string; maxWords?: number }, ctx: ToolContext) {
+export async function summarizeCode(input: { code: string; language: string; maxWords?: number }, ctx: AssistContext) {
   const prompt = summarizeCodePrompt(input.code, input.language, input.maxWords ?? 80);
   const outline = outlineOf(input.code);
   if (!ctx.model) return diagnosticAnswer(prompt, 'Run the prompt yourself; its JSON answer is the summary.', { outline });
@@ -41,7 +49,7 @@ function outlineOf(code: string): { lines: number; declarations: string[] } {
 
 export type EnrichFields = Partial<Pick<CandidateInput, EnrichField>>;
 
-export async function enrichCandidate(ws: Workspace, input: { id: string; fields?: EnrichFields; overwrite?: boolean }, ctx: ToolContext) {
+export async function enrichCandidate(ws: Workspace, input: { id: string; fields?: EnrichFields; overwrite?: boolean }, ctx: AssistContext) {
   const candidate = getCandidate(ws, input.id);
   requirePending(candidate);
   const before = validateCandidate(stripCandidate(candidate));
@@ -59,7 +67,7 @@ export async function enrichCandidate(ws: Workspace, input: { id: string; fields
   return applyEnrichment(ws, candidate, fields, 'model', ctx);
 }
 
-async function applyEnrichment(ws: Workspace, candidate: Candidate, fields: EnrichFields, mode: 'applied' | 'model', ctx: ToolContext) {
+async function applyEnrichment(ws: Workspace, candidate: Candidate, fields: EnrichFields, mode: 'applied' | 'model', ctx: AssistContext) {
   const patch = Object.fromEntries(Object.entries(fields).filter(([k, v]) => (ENRICH_FIELDS as readonly string[]).includes(k) && !isEmpty(v))) as EnrichFields;
   const changed = Object.keys(patch);
   const updated = changed.length ? await updateCandidate(ws, candidate.id, patch, ctx.actor) : candidate;
@@ -77,7 +85,7 @@ export interface RefineInput {
   batchSize?: number;
 }
 
-export async function refineCandidates(ws: Workspace, input: RefineInput, ctx: ToolContext) {
+export async function refineCandidates(ws: Workspace, input: RefineInput, ctx: AssistContext) {
   const skipped: { id: string; reason: string }[] = [];
   const known = listCandidates(ws, { status: 'pending', limit: 500 }).map((c) => ({ id: c.id, title: c.title }));
   const knownIds = new Set(known.map((k) => k.id));
@@ -142,7 +150,7 @@ function selectCandidates(ws: Workspace, ids: string[] | undefined, limit: numbe
   return out;
 }
 
-async function applyRefinements(ws: Workspace, refinements: readonly Refinement[], knownIds: Set<string>, ctx: ToolContext) {
+async function applyRefinements(ws: Workspace, refinements: readonly Refinement[], knownIds: Set<string>, ctx: AssistContext) {
   const refined: { id: string; changed: string[] }[] = [];
   const failed: { id: string; error: string }[] = [];
   for (const r of refinements) {
@@ -185,7 +193,7 @@ function mergeRelations(a: Candidate['relations'], b: NonNullable<Candidate['rel
 
 // ------------------------------------------------------------------ discover_relations
 
-export async function discoverRelations(ws: Workspace, input: { candidateIds?: string[]; limit?: number }, ctx: ToolContext) {
+export async function discoverRelations(ws: Workspace, input: { candidateIds?: string[]; limit?: number }, ctx: AssistContext) {
   const skipped: { id: string; reason: string }[] = [];
   const limit = input.limit ?? 25;
   const items = input.candidateIds ? selectCandidates(ws, input.candidateIds, limit, skipped) : listCandidates(ws, { status: 'pending', limit });
@@ -217,7 +225,7 @@ export interface GuardRuleInput {
   maxAttempts?: number;
 }
 
-export async function generateGuardRule(input: GuardRuleInput, ctx: ToolContext) {
+export async function generateGuardRule(input: GuardRuleInput, ctx: AssistContext) {
   const good = input.goodExamples ?? [];
   const next = (check: RuleCheck) =>
     check.passes

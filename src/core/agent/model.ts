@@ -3,8 +3,8 @@
  * (src/mcp/sampling.ts), and the scripted model of the tests (./scripted.ts). Handlers never reach a
  * model any other way.
  */
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { JsonSchema } from '../tools/types';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { JsonSchema } from '../kernel/result';
 
 /** A tool as a model sees it. */
 export interface ToolSpec {
@@ -76,7 +76,7 @@ export const ModelErrorCode = {
 } as const;
 
 export class ChatModelError extends AutoSnippetError {
-  constructor(code: string, message: string, hint?: string, details?: Record<string, unknown>) {
+  constructor(code: ErrorCode, message: string, hint?: string, details?: Record<string, unknown>) {
     super(code, message, hint, details);
     this.name = 'ChatModelError';
   }

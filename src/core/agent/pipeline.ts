@@ -7,8 +7,8 @@
  * repeat a failed call. Everything is checked before anything runs: unknown steps, tools and
  * references, and cycles, are rejected with PIPELINE_INVALID.
  */
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { JsonSchema, ToolErrorBody, ToolResult } from '../tools/types';
+import { AutoSnippetError, ErrorCode, isErrorCode } from '../kernel/errors';
+import type { JsonSchema, ToolErrorBody, ToolResult } from '../kernel/result';
 import { abortableDelay } from './model';
 
 export type StepStatus = 'ok' | 'failed' | 'skipped' | 'cancelled' | 'not_run';
@@ -308,7 +308,7 @@ async function runStep(step: PipelineStep, layer: number, ctx: PipelineContext, 
     try {
       result = await options.execute(step.tool, params, options.signal);
     } catch (e) {
-      result = { ok: false, tool: step.tool, error: { code: (e as { code?: string }).code ?? ErrorCode.Internal, message: (e as Error).message ?? String(e) } };
+      result = { ok: false, tool: step.tool, error: { code: codeOf(e), message: (e as Error).message ?? String(e) } };
     }
     if (result.ok) return finish({ status: 'ok', attempts: attempt, data: result.data });
     error = result.error;
@@ -327,4 +327,10 @@ async function runStep(step: PipelineStep, layer: number, ctx: PipelineContext, 
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Literal) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/** The stable code of a thrown error, INTERNAL when it has none from the registry. */
+function codeOf(e: unknown): ErrorCode {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && isErrorCode(code) ? code : ErrorCode.Internal;
 }

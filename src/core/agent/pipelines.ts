@@ -1,7 +1,7 @@
 /**
  * The built-in pipelines. A new one is a PipelineDefinition added to PIPELINES in one line.
  */
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import type { PipelineContext, PipelineDefinition } from './pipeline';
 
 /** Language → the reference skill whose chunk `look-for` ("What to look for") guides the scan's candidates. */

@@ -6,7 +6,7 @@
 import { ActionBlockFilter, correctionMessage, formatResultText, parseActions, protocolInstructions, toTextProtocol, type ActionProblem } from './action-protocol';
 import { assistantText, assistantTurn, isCancellation, userText, type ChatMessage, type ChatModel, type ChatResponse, type ToolCall } from './model';
 import type { AgentReference, AgentToolbox, ToolOutcome } from './toolbox';
-import type { ToolResult } from '../tools/types';
+import type { ToolResult } from '../kernel/result';
 
 export const MAX_TOOL_ROUNDS = 6;
 

@@ -4,7 +4,7 @@
  * strings, time budget) on a one-rule set; the slow ReDoS analysis runs when the rule is loaded.
  */
 import { checkPatternSyntax } from '../guard/regex-safety';
-import { normalizeLanguage } from '../guard/languages';
+import { normalizeLanguage } from '../kernel/languages';
 import { RuleRunner } from '../guard/runner';
 import type { GuardRule } from '../guard/rule';
 import type { ProposedRegexRule } from './tasks';

@@ -6,6 +6,7 @@
  */
 import { formatAction } from './action-protocol';
 import { ChatModelError, ModelErrorCode, abortableDelay, cancelledError, type ChatModel, type ChatRequest, type ChatResponse, type ToolCall } from './model';
+import type { ErrorCode } from '../kernel/errors';
 
 export interface ScriptedToolCall {
   name: string;
@@ -18,7 +19,7 @@ export interface ScriptTurnData {
   text?: string;
   toolCalls?: ScriptedToolCall[];
   /** Fail this request with a ChatModelError of this code. */
-  error?: { code: string; message: string };
+  error?: { code: ErrorCode; message: string };
   /** Wait this long before answering (cancellation tests). */
   delayMs?: number;
 }

@@ -1,12 +1,11 @@
 /**
- * What the agent may call: the catalog's agent tools (every call through `catalog.invoke`, so through
- * validation, the output bound and, for writes, the Gateway), optionally joined with tools from
- * elsewhere (other VS Code extensions). Each result also says which skills and recipes it touched.
+ * What the agent may call: a toolbox of tool specs and an invoke (tools/toolbox.ts makes one of the
+ * catalog, VS Code of other extensions' tools), joined into one. Each result also says which skills and
+ * recipes it touched.
  */
 import path from 'node:path';
 import type { Workspace } from '../workspace';
-import { TOOL_PREFIX, type ToolCatalog } from '../tools/catalog';
-import type { ToolContext, ToolResult } from '../tools/types';
+import { TOOL_PREFIX, type ToolResult } from '../kernel/result';
 import type { ToolCall, ToolSpec } from './model';
 
 /** A skill or recipe the agent used, for the chat's references. */
@@ -29,32 +28,6 @@ export interface ToolOutcome {
 export interface AgentToolbox {
   readonly specs: readonly ToolSpec[];
   invoke(call: ToolCall, signal?: AbortSignal): Promise<ToolOutcome>;
-}
-
-export interface CatalogToolboxOptions {
-  catalog: ToolCatalog;
-  ws: Workspace;
-  /** Actor, channel, model, progress: passed to every call. */
-  context: Omit<ToolContext, 'signal'>;
-  /** Only these tools (names without the prefix); default: every tool an agent may use. */
-  only?: readonly string[];
-  /** Offer the tools as `autosnippet_<name>`, the names the skills use. Default true. */
-  prefixed?: boolean;
-}
-
-/** The catalog as the agent's toolbox. Tool descriptions are the one-line summaries: get_tool_info has the rest. */
-export function catalogToolbox(options: CatalogToolboxOptions): AgentToolbox {
-  const { catalog, ws, context } = options;
-  const prefix = options.prefixed === false ? '' : TOOL_PREFIX;
-  const tools = catalog.agentTools.filter((t) => !options.only || options.only.includes(t.name));
-  const specs: ToolSpec[] = tools.map((t) => ({ name: prefix + t.name, description: t.summary, inputSchema: catalog.inputSchema(t) }));
-  return {
-    specs,
-    async invoke(call, signal) {
-      const result = await catalog.invoke(ws, call.name, call.input, { ...context, signal });
-      return { ok: result.ok, text: catalog.resultText(result), result, references: referencesOf(ws, result) };
-    },
-  };
 }
 
 /** Several toolboxes as one; a name is served by the first box that offers it. */

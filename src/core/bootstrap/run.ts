@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { looksBinary, readRepoFile } from '../files';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { projectSnapshot, structureEdges } from '../structure';
-import type { Actor } from '../tools/types';
+import type { Actor } from '../kernel/actors';
 import { submitCandidates } from '../knowledge/candidates';
 import type { CandidateInput } from '../knowledge/types';
 import { ArchitectureAnalyzer } from './dimensions/architecture';

@@ -1,4 +1,4 @@
-import { languageForPath } from '../guard/languages';
+import { languageForPath } from '../kernel/languages';
 import { pathKind } from './source';
 
 export interface Selection {

@@ -7,7 +7,7 @@
  * a problem with a line, never a crash and never silence.
  */
 import yaml from 'js-yaml';
-import { ErrorCode } from '../errors';
+import { ErrorCode } from '../kernel/errors';
 
 export interface DataLimits {
   /** Nesting depth; default 64. */

@@ -1,7 +1,7 @@
 /** Reading one folder of the workspace for the walker: its ignore files and its entries. */
 import fs, { type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
-import { ErrorCode, isAutoSnippetError } from '../errors';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { isIgnored, parseIgnoreFile, skippedFolderReason, type IgnoreScope } from './ignore';
 import { joinRel } from './paths';
 import { problemOf, type FileProblem } from './problems';

@@ -4,7 +4,7 @@
  * workspace (guard, structure, bootstrap) goes through it, so they all see the same files.
  */
 import ignore, { type Ignore } from 'ignore';
-import { ErrorCode } from '../errors';
+import { ErrorCode } from '../kernel/errors';
 import type { FileProblem } from './problems';
 
 /**

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../errors';
+import { ErrorCode } from '../kernel/errors';
 
 /** Something wrong with one file of the workspace, reported instead of thrown so the rest carries on. */
 export interface FileProblem {

@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { isInside, relPath, shownPath } from './paths';
 
 export type ReadKind = 'recipe' | 'skill' | 'skill-resource' | 'guard-rules' | 'gitignore' | 'manifest' | 'source' | 'config';
@@ -70,7 +70,7 @@ const KIND_LABEL: Record<ReadKind, string> = {
 /** What a root is, for messages and the error code of a path that leaves it. */
 export interface Boundary {
   name: string;
-  code: string;
+  code: ErrorCode;
 }
 
 export const WORKSPACE_BOUNDARY: Boundary = { name: 'the workspace', code: ErrorCode.PathOutsideWorkspace };

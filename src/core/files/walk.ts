@@ -11,7 +11,7 @@
  */
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { folderStat, ignoreKeyNow, readFolder, type Folder } from './folder';
 import { GlobSet } from './globs';
 import type { IgnoreScope } from './ignore';

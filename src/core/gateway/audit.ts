@@ -1,15 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Actor, ToolContext } from '../tools/types';
+import type { Actor, Channel } from '../kernel/actors';
 
 /** One Gateway decision and, once the call finished, its outcome. */
 export interface AuditEntry {
   id: string;
   time: string;
   actor: Actor;
-  channel: ToolContext['channel'];
+  channel: Channel;
   action: string;
+  /** The name the caller used, when it was not the tool's own (`approveCandidate` for approve_candidate). */
+  requested?: string;
   resource?: string;
   argsDigest: string;
   decision: 'allowed' | 'denied';
@@ -27,6 +29,9 @@ const KEPT_FILES = 3;
  * processes can share it.
  */
 export class AuditLog {
+  /** Lines of derived writes made while the data folder did not exist, written with the next line that is not. */
+  private pending: string[] = [];
+
   /** `prepare` runs before the first line is written (the workspace creates `.autosnippet/` there). */
   constructor(
     readonly dir: string,
@@ -37,11 +42,23 @@ export class AuditLog {
     return path.join(this.dir, 'audit.jsonl');
   }
 
-  async append(record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' }): Promise<void> {
+  /**
+   * Appends one line. `deferrable`: the audited write is derived (kept in memory by the store while
+   * nothing is on disk), so while the data folder (`dir`'s parent) does not exist the line waits in
+   * memory with it instead of creating the folder; it is written before the next line that must be.
+   */
+  async append(record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' }, options: { deferrable?: boolean } = {}): Promise<void> {
+    const line = JSON.stringify(record) + '\n';
+    if (options.deferrable && !existsSync(path.dirname(this.dir))) {
+      this.pending.push(line);
+      return;
+    }
     this.prepare();
     mkdirSync(this.dir, { recursive: true });
     await this.rotateIfLarge();
-    await fsp.appendFile(this.file, JSON.stringify(record) + '\n');
+    const waiting = this.pending.length;
+    await fsp.appendFile(this.file, this.pending.slice(0, waiting).join('') + line);
+    this.pending.splice(0, waiting);
   }
 
   private async rotateIfLarge(): Promise<void> {
@@ -64,9 +81,9 @@ export class AuditLog {
     for (let i = KEPT_FILES - 2; i >= 1; i--) files.push(path.join(this.dir, `audit.${i}.jsonl`));
     files.push(this.file);
     const byId = new Map<string, AuditEntry>();
-    for (const f of files) {
-      if (!existsSync(f)) continue;
-      for (const line of readFileSync(f, 'utf8').split('\n')) {
+    const texts = files.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
+    for (const text of [...texts, this.pending.join('')]) {
+      for (const line of text.split('\n')) {
         if (!line) continue;
         try {
           const { phase: _phase, ...rec } = JSON.parse(line) as AuditEntry & { phase: string };
@@ -86,13 +103,30 @@ export function newAuditId(): string {
 
 /** A stable digest of the arguments: enough to match calls without storing their content. */
 export function digestArgs(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256');
+  hashCanonical(hash, input, 0);
+  return hash.digest('hex').slice(0, 16);
 }
 
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
-  if (v && typeof v === 'object') {
-    return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonicalJson((v as Record<string, unknown>)[k])).join(',') + '}';
+/** Past this depth a value is hashed as a marker: refused inputs can be 50,000 levels deep. */
+const DIGEST_DEPTH = 32;
+
+function hashCanonical(hash: ReturnType<typeof createHash>, v: unknown, depth: number): void {
+  if (depth > DIGEST_DEPTH) {
+    hash.update('"<deeper>"');
+  } else if (Array.isArray(v)) {
+    hash.update('[');
+    v.forEach((x, i) => (i && hash.update(','), hashCanonical(hash, x, depth + 1)));
+    hash.update(']');
+  } else if (v && typeof v === 'object') {
+    hash.update('{');
+    Object.keys(v).sort().forEach((k, i) => {
+      if (i) hash.update(',');
+      hash.update(JSON.stringify(k) + ':');
+      hashCanonical(hash, (v as Record<string, unknown>)[k], depth + 1);
+    });
+    hash.update('}');
+  } else {
+    hash.update(JSON.stringify(v) ?? 'null');
   }
-  return JSON.stringify(v) ?? 'null';
 }

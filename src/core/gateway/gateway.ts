@@ -23,6 +23,25 @@ export class Gateway {
     return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'), () => w.ensureDataDir())));
   }
 
+  /**
+   * Refuses an agent's call to a people-only tool (`action`) and audits it, whatever its arguments:
+   * malformed ones included. `requested` is the name the agent used when it was not the tool's own.
+   */
+  async refuse(action: string, rawArgs: unknown, ctx: ToolContext, requested?: string): Promise<ToolResult> {
+    const error = permissionDenied(action, ctx);
+    const args = typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs) ? (rawArgs as Record<string, unknown>) : {};
+    try {
+      await this.audit.append({
+        id: newAuditId(), phase: 'decision', time: new Date().toISOString(), actor: ctx.actor, channel: ctx.channel, action,
+        ...(requested !== undefined ? { requested: requested.slice(0, 200) } : {}),
+        resource: resourceOf(args), argsDigest: digestArgs(rawArgs), decision: 'denied', result: 'denied', error: error.code, durationMs: 0,
+      });
+    } catch {
+      // Refused either way; a refusal that could not be recorded is still a refusal.
+    }
+    return { ok: false, tool: action, error };
+  }
+
   async run(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext, execute: () => Promise<ToolResult>): Promise<ToolResult> {
     const started = performance.now();
     const id = newAuditId();
@@ -36,8 +55,9 @@ export class Gateway {
       argsDigest: digestArgs(input),
     };
     const refusal = check(tool, input, ctx);
+    const deferrable = tool.derivedWrite === true;
     try {
-      await this.audit.append({ ...base, phase: 'decision', decision: refusal ? 'denied' : 'allowed', ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}) });
+      await this.audit.append({ ...base, phase: 'decision', decision: refusal ? 'denied' : 'allowed', ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}) }, { deferrable });
     } catch (e) {
       return {
         ok: false,
@@ -53,20 +73,14 @@ export class Gateway {
 
     const result = await execute();
     await this.audit
-      .append({ id, phase: 'outcome', result: result.ok ? 'ok' : 'error', ...(result.ok ? {} : { error: result.error.code }), durationMs: Math.round(performance.now() - started) })
+      .append({ id, phase: 'outcome', result: result.ok ? 'ok' : 'error', ...(result.ok ? {} : { error: result.error.code }), durationMs: Math.round(performance.now() - started) }, { deferrable })
       .catch(() => undefined); // the decision is on record; a lost outcome line must not undo a finished write
     return result;
   }
 }
 
 function check(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext): ToolErrorBody | undefined {
-  if (tool.access === 'review' && !(constitution.reviewActors as readonly string[]).includes(ctx.actor)) {
-    return {
-      code: 'PERMISSION_DENIED',
-      message: `${tool.name} changes reviewed knowledge and is for people only; ${ctx.actor} may not run it.`,
-      hint: 'Propose the change instead (for example submit_candidate); a person approves it in VS Code or with the CLI.',
-    };
-  }
+  if (tool.access === 'review' && !(constitution.reviewActors as readonly string[]).includes(ctx.actor)) return permissionDenied(tool.name, ctx);
   if (tool.destructive && input[constitution.confirmField] !== true) {
     return {
       code: 'CONFIRMATION_REQUIRED',
@@ -87,6 +101,14 @@ function check(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolCo
     }
   }
   return undefined;
+}
+
+function permissionDenied(action: string, ctx: ToolContext): ToolErrorBody {
+  return {
+    code: 'PERMISSION_DENIED',
+    message: `${action} changes reviewed knowledge and is for people only; ${ctx.actor} may not run it.`,
+    hint: 'Propose the change instead (for example submit_candidate); a person approves it in VS Code or with the CLI.',
+  };
 }
 
 function resourceOf(input: Record<string, unknown>): string | undefined {

@@ -1,6 +1,6 @@
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import { closestNames } from '../skills/names';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { closestNames } from '../kernel/names';
 import { EdgeIndex } from './algorithms';
 import { graphVersion, loadEdges } from './edges';
 import type { GraphEdge, NodeKey } from './types';

@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { Logger } from '../log';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 import type { Settings } from '../settings';
 import { WorkerPool } from '../workers/pool';
 import { GlobSet } from './filters';
 import { listWorkspaceFiles } from './files';
-import { knownLanguages, normalizeLanguage } from './languages';
+import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import { builtinRules } from './packs';
 import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
 import { checkPatternSyntax, type PatternVerdict } from './regex-safety';

@@ -1,9 +1,9 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { describeEntry, isUnder, relPath, shownPath, workspaceFiles } from '../files';
 import type { GlobSet } from './filters';
-import { languageForPath } from './languages';
+import { languageForPath } from '../kernel/languages';
 
 export { relPath } from '../files';
 

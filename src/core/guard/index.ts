@@ -22,4 +22,4 @@ export type { ScanResult, ScanOptions, RuleStatus } from './engine';
 export type { GuardRule, Violation, CheckResult, Severity, RuleProblem } from './rule';
 export { applyFixes, disableCommentFor } from './fix';
 export { textReport, jsonReport, sarifReport, type ReportFormat } from './report';
-export { languageForPath, normalizeLanguage, lineCommentOf } from './languages';
+export { languageForPath, normalizeLanguage, lineCommentOf } from '../kernel/languages';

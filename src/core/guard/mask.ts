@@ -1,4 +1,4 @@
-import { lexFamily, type LexFamily } from './languages';
+import { lexFamily, type LexFamily } from '../kernel/languages';
 
 /** What each character of a text is: code, part of a comment, or inside a string/regex literal. */
 export const CODE = 0;

@@ -2,7 +2,7 @@ import { TimeBudget } from './budget';
 import { DocumentChecker, lineOf } from './checker';
 import { compileRuleSet, queryKey, type CompiledRuleSet, type QueryTable } from './compile';
 import { GlobSet, inlineDisables, isDisabled } from './filters';
-import { ruleLanguagesFor } from './languages';
+import { ruleLanguagesFor } from '../kernel/languages';
 import { SEVERITIES, type CheckResult, type GuardRule, type Severity, type Violation } from './rule';
 import { grammarFor, TreeSitterHost } from './structural';
 

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { ErrorCode, isAutoSnippetError } from '../errors';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
 import { analyzePattern, type PatternVerdict } from './regex-safety';
 import type { GuardRule, StoppedRule, Violation } from './rule';

@@ -1,4 +1,4 @@
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { parseFrontMatter } from '../files';
 import { normalizeText, parseRecipeFile, patchFrontmatter, serializeRecipe } from './recipe-file';
 import { stripCandidate } from './candidates';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import type { Tx } from '../store/types';
 import type { Workspace } from '../workspace';
-import { closestNames } from '../skills/names';
-import { languageForPath, normalizeLanguage } from '../guard/languages';
+import { closestNames } from '../kernel/names';
+import { languageForPath, normalizeLanguage } from '../kernel/languages';
 import { triggerFor } from './recipe-file';
 import { recordTransition } from './transitions';
 import { KNOWLEDGE_TYPES, type Actor, type Author, type Candidate, type CandidateInput, type CandidateReasoning, type CandidateStatus, type KnowledgeContent } from './types';

@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
@@ -179,8 +179,8 @@ export interface NewRecipe {
 }
 
 /**
- * The file a person's new recipe would be (a draft), without writing it: VS Code writes it through a
- * WorkspaceEdit so that it can be undone, and the file watcher indexes it.
+ * The file a person's new recipe would be (a draft), without writing it: the create_recipe tool writes it
+ * through the Gateway and indexes it.
  */
 export function draftRecipeFile(ws: Workspace, input: NewRecipe, actor: Actor): { file: string; id: string; text: string } {
   const c = normalizeCandidate({ ...input, summary: input.summary ?? '' }, actor, new Date().toISOString());

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { parseFrontMatter } from '../files';
-import { normalizeLanguage } from '../guard/languages';
+import { normalizeLanguage } from '../kernel/languages';
 import { bodyOf, splitBody } from './recipe-body';
 import {
   COMPLEXITIES,

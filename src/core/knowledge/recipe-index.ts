@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { ErrorCode, isAutoSnippetError } from '../errors';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';

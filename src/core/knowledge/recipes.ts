@@ -1,9 +1,9 @@
 import { promises as fsp, existsSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../errors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
-import { closestNames } from '../skills/names';
+import { closestNames } from '../kernel/names';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
 import { syncRecipes } from './recipe-index';
 import type { ContentQuality } from './quality';

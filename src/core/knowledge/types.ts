@@ -1,4 +1,4 @@
-import type { Actor } from '../tools/types';
+import type { Actor } from '../kernel/actors';
 
 export type { Actor };
 
@@ -46,7 +46,6 @@ export const KNOWLEDGE_TYPES: Readonly<Record<KnowledgeType, RecipeKind>> = {
   'project-profile': 'fact',
 };
 
-export const KIND_OF = (t: KnowledgeType): RecipeKind => KNOWLEDGE_TYPES[t];
 export const RECIPE_KINDS: readonly RecipeKind[] = ['rule', 'pattern', 'fact'];
 
 export type Scope = 'universal' | 'project' | 'target';

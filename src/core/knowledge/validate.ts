@@ -1,4 +1,4 @@
-import { normalizeLanguage } from '../guard/languages';
+import { normalizeLanguage } from '../kernel/languages';
 import { KNOWLEDGE_TYPES, type CandidateInput } from './types';
 
 export type IssueSeverity = 'missing' | 'weak' | 'invalid';

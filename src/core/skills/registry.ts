@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFileSync } from '../files';
-import { type Logger, silentLogger } from '../log';
+import { type Logger, silentLogger } from '../kernel/log';
 import type { Workspace } from '../workspace';
 import { scanSkillRoot, type PassedOver } from './discover';
-import { closestNames } from './names';
+import { closestNames } from '../kernel/names';
 import { parseSkill, slugOf, type ParsedSkill } from './parse';
 import type { ShadowedSkill, Skill, SkillSource, SkippedSkill } from './types';
 

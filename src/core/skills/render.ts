@@ -1,4 +1,4 @@
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { cutAtWord, sentenceAt } from '../text';
 import { findSection, sectionText } from './parse';
 import type { TokenCounter } from './tokens';

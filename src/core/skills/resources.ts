@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { looksBinary, readRepoBytesSync, skillBoundary } from '../files';
 import type { ResourceKind, Skill, SkillResource } from './types';
 

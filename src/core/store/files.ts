@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 
 /**
  * A file's identity for change detection: device, inode, size and change times. A rename over the

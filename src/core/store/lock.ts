@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { Logger } from '../log';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 
 export interface LockOwner {
   pid: number;

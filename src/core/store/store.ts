@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import { type Logger, silentLogger } from '../log';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { type Logger, silentLogger } from '../kernel/log';
 import { assertFileOrMissing, moveAside, statKey } from './files';
 import { crc32Missing, readJournal, type JournalOp, type JournalRead } from './journal';
 import { FileLock, UNREADABLE_LOCK_STALE_MS } from './lock';

@@ -1,4 +1,4 @@
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 
 /** A value that may be bound to a statement. Blobs are journaled as base64. */
 export type SqlValue = string | number | null | Uint8Array;

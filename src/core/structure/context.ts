@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { ErrorCode, isAutoSnippetError } from '../errors';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
 import type { ManifestProblem, Target } from './types';
 

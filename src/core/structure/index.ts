@@ -1,6 +1,6 @@
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import { closestNames } from '../skills/names';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { closestNames } from '../kernel/names';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { workspaceFiles, type WorkspaceListing } from '../files';
 import { discoverStructure } from './discover';

@@ -121,7 +121,3 @@ export function quantize(v: Float32Array): Uint8Array {
   for (let i = 0; i < v.length; i++) out[i] = Math.max(-127, Math.min(127, Math.round(v[i] * 127)));
   return new Uint8Array(out.buffer);
 }
-
-export function dequantizeInto(bytes: Uint8Array, into: Int8Array, offset: number): void {
-  into.set(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset);
-}

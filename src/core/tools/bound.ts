@@ -2,42 +2,40 @@ import type { Truncation } from './types';
 
 /** Room kept for the truncation note itself, so the whole answer stays within the bound. */
 const NOTE_ROOM = 400;
+/** Cuts tried before giving up; each removes at least the excess from the largest piece. */
+const MAX_CUTS = 64;
+
+type Path = (string | number)[];
 
 /**
  * Fits a result into `maxChars` of JSON. A paged array is sliced from `cursor` and says where to go on;
- * otherwise the largest top-level array is cut between items, or the largest text between paragraphs
- * (lines if it must). Never cuts silently: the returned `truncated` says what was left out.
+ * then, while the answer is still too large, the largest text or list anywhere in it (nested ones
+ * included) is cut: lists between items, text at a paragraph, line or word. Never cuts silently: the
+ * returned `truncated` says what was left out. Returns `undefined` data only if nothing can be cut.
  */
-export function fitToBound(data: unknown, maxChars: number, pageField?: string, cursor?: number): { data: unknown; truncated?: Truncation } {
-  if (pageField && isRecord(data) && Array.isArray(data[pageField])) return page(data, pageField, cursor ?? 0, maxChars);
-  if (size(data) <= maxChars) return { data };
+export function fitToBound(data: unknown, maxChars: number, pageField?: string, cursor?: number): { data: unknown; truncated?: Truncation; fits: boolean } {
+  let truncated: Truncation | undefined;
+  if (pageField && isRecord(data) && Array.isArray(data[pageField])) ({ data, truncated } = page(data, pageField, cursor ?? 0, maxChars));
+  if (size(data) <= (truncated ? maxChars - NOTE_ROOM : maxChars)) return { data, truncated, fits: true };
 
-  if (typeof data === 'string') {
-    const text = cutText(data, maxChars - NOTE_ROOM);
-    return { data: text, truncated: textNote('(result)', text.length, data.length) };
+  const budget = maxChars - NOTE_ROOM;
+  for (let i = 0; i < MAX_CUTS; i++) {
+    const total = size(data);
+    if (total <= budget) break;
+    const piece = largestPiece(data);
+    if (!piece) break;
+    const cut = cutPiece(piece.value, piece.size - (total - budget));
+    data = replaceAt(data, piece.path, cut.value);
+    truncated ??= cut.note(pathName(piece.path));
   }
-  if (Array.isArray(data)) {
-    const n = fitCount(data.length, (k) => size(data.slice(0, k)), maxChars - NOTE_ROOM);
-    return { data: data.slice(0, n), truncated: itemsNote('(result)', n, data.length) };
-  }
-  if (!isRecord(data)) return { data };
-
-  const field = largestField(data);
-  if (!field) return { data };
-  const value = data[field];
-  if (Array.isArray(value)) {
-    const n = fitCount(value.length, (k) => size({ ...data, [field]: value.slice(0, k) }), maxChars - NOTE_ROOM);
-    return { data: { ...data, [field]: value.slice(0, n) }, truncated: itemsNote(field, n, value.length) };
-  }
-  const rest = size({ ...data, [field]: '' });
-  const text = cutText(value as string, Math.max(0, maxChars - NOTE_ROOM - rest));
-  return { data: { ...data, [field]: text }, truncated: textNote(field, text.length, (value as string).length) };
+  return { data, truncated, fits: size(data) <= budget };
 }
 
 function page(data: Record<string, unknown>, field: string, cursor: number, maxChars: number): { data: unknown; truncated?: Truncation } {
   const all = data[field] as unknown[];
   const rest = all.slice(cursor);
-  const n = fitCount(rest.length, (k) => size({ ...data, [field]: rest.slice(0, k) }), maxChars - NOTE_ROOM);
+  // At least one item per page, even one too large to fit alone (it is cut below): a page of none would never advance.
+  const n = Math.max(Math.min(1, rest.length), fitCount(rest.length, (k) => size({ ...data, [field]: rest.slice(0, k) }), maxChars - NOTE_ROOM));
   const out = { ...data, [field]: rest.slice(0, n) };
   if (cursor + n >= all.length) return { data: out };
   return {
@@ -53,7 +51,7 @@ function page(data: Record<string, unknown>, field: string, cursor: number, maxC
   };
 }
 
-/** Largest k in [0, max] with measure(k) <= budget (measure grows with k). At least one item when any exists and it fits alone. */
+/** Largest k in [0, max] with measure(k) <= budget (measure grows with k). */
 function fitCount(max: number, measure: (k: number) => number, budget: number): number {
   let lo = 0;
   let hi = max;
@@ -76,15 +74,48 @@ export function cutText(text: string, budget: number): string {
   return head;
 }
 
-function largestField(data: Record<string, unknown>): string | undefined {
-  let best: string | undefined;
-  let bestSize = 0;
-  for (const [k, v] of Object.entries(data)) {
-    if (!Array.isArray(v) && typeof v !== 'string') continue;
-    const s = size(v);
-    if (s > bestSize) [best, bestSize] = [k, s];
-  }
+/** The string or array anywhere in `data` whose JSON is largest, with its path: what to cut first. */
+function largestPiece(data: unknown): { path: Path; value: string | unknown[]; size: number } | undefined {
+  let best: { path: Path; value: string | unknown[]; size: number } | undefined;
+  const visit = (v: unknown, path: Path, depth: number): number => {
+    let s: number;
+    if (typeof v === 'string') s = size(v);
+    else if (Array.isArray(v)) s = depth > 64 ? size(v) : 2 + v.reduce((n: number, x, i) => n + visit(x, [...path, i], depth + 1) + (i ? 1 : 0), 0);
+    else if (isRecord(v)) {
+      if (depth > 64) return size(v);
+      const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+      return 2 + entries.reduce((n, [k, x], i) => n + size(k) + 1 + visit(x, [...path, k], depth + 1) + (i ? 1 : 0), 0);
+    } else return size(v);
+    if ((typeof v === 'string' ? v.length > 0 : v.length > 0) && (!best || s > best.size)) best = { path, value: v, size: s };
+    return s;
+  };
+  visit(data, [], 0);
   return best;
+}
+
+/** Cuts a text or a list so its JSON takes at most `target` characters (at least something goes). */
+function cutPiece(value: string | unknown[], target: number): { value: string | unknown[]; note: (field: string) => Truncation } {
+  if (typeof value === 'string') {
+    // Escapes make JSON longer than the text: keep the same share of characters as of JSON.
+    const keep = Math.min(value.length - 1, Math.max(0, Math.floor((value.length * Math.max(0, target - 2)) / size(value))));
+    const text = cutText(value, keep);
+    return { value: text, note: (field) => textNote(field, text.length, value.length) };
+  }
+  const n = Math.min(value.length - 1, fitCount(value.length, (k) => size(value.slice(0, k)), Math.max(2, target)));
+  return { value: value.slice(0, n), note: (field) => itemsNote(field, n, value.length) };
+}
+
+function replaceAt(data: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(data)) return data.map((x, i) => (i === head ? replaceAt(x, rest, value) : x));
+  const record = data as Record<string, unknown>;
+  return { ...record, [head]: replaceAt(record[head as string], rest, value) };
+}
+
+function pathName(path: Path): string {
+  if (path.length === 0) return '(result)';
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
 function itemsNote(field: string, returned: number, total: number): Truncation {
@@ -103,7 +134,7 @@ function textNote(field: string, returned: number, total: number): Truncation {
     returned,
     total,
     unit: 'chars',
-    hint: `The text was cut at a paragraph boundary after ${returned} of ${total} characters. Ask for a smaller part (a section or a chunk) to read the rest.`,
+    hint: `The text of ${field} was cut at a paragraph boundary after ${returned} of ${total} characters. Ask for a smaller part (a section or a chunk) to read the rest.`,
   };
 }
 

@@ -1,12 +1,16 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode } from '../errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { closestNames } from '../kernel/names';
+import { isAgent } from '../kernel/actors';
 import { fitToBound } from './bound';
 import { Gateway } from '../gateway/gateway';
-import type { AccessClass, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
+import type { AccessClass, AnyTool, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 
-/** The prefix every tool carries outside the core (MCP, language-model tools). */
-export const TOOL_PREFIX = 'autosnippet_';
+import { TOOL_PREFIX } from '../kernel/result';
+
+export { TOOL_PREFIX };
 
 const cursorProperty: JsonSchema = {
   type: 'integer',
@@ -19,11 +23,11 @@ const cursorProperty: JsonSchema = {
  * it, and every call goes through `invoke`: aliases, schema validation, the handler, the output bound.
  */
 export class ToolCatalog {
-  private readonly byName = new Map<string, ToolDefinition>();
+  private readonly byName = new Map<string, AnyTool>();
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false });
 
-  constructor(tools: readonly ToolDefinition[]) {
+  constructor(tools: readonly AnyTool[]) {
     for (const t of tools) {
       if (this.byName.has(t.name)) throw new Error(`tool declared twice: ${t.name}`);
       if (!/^[a-z][a-z0-9_]*$/.test(t.name)) throw new Error(`tool name must be snake_case: ${t.name}`);
@@ -31,36 +35,54 @@ export class ToolCatalog {
     }
   }
 
-  get tools(): ToolDefinition[] {
+  get tools(): AnyTool[] {
     return [...this.byName.values()];
   }
 
   /** Tools an agent may be offered: everything but `review` (people only). */
-  get agentTools(): ToolDefinition[] {
+  get agentTools(): AnyTool[] {
     return this.tools.filter((t) => t.access !== 'review');
   }
 
-  get(name: string): ToolDefinition | undefined {
+  get(name: string): AnyTool | undefined {
     return this.byName.get(name.startsWith(TOOL_PREFIX) ? name.slice(TOOL_PREFIX.length) : name);
   }
 
-  /** The schema adapters publish: the declared one plus `cursor` for paged tools. */
-  inputSchema(tool: ToolDefinition): JsonSchema {
-    const schema = { type: 'object', properties: {}, ...tool.inputSchema } as JsonSchema;
+  /** The input schema adapters publish (plain JSON): the declared one plus `cursor` for paged tools. */
+  inputSchema(tool: AnyTool): JsonSchema {
+    const schema = plainJson({ type: 'object', properties: {}, ...tool.inputSchema }) as JsonSchema;
     if (tool.paginate) schema.properties = { ...schema.properties, cursor: cursorProperty };
     return schema;
   }
 
+  /**
+   * The schema of a whole answer (MCP `outputSchema`, matched by `structuredContent`): the result
+   * envelope, whose `data` is the tool's declared output when `ok` is true.
+   */
+  outputSchema(tool: AnyTool): JsonSchema {
+    return plainJson({
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, tool: { type: 'string' }, data: tool.outputSchema, truncated: truncationSchema, error: errorBodySchema },
+      required: ['ok', 'tool'],
+      oneOf: [
+        { properties: { ok: { const: true } }, required: ['data'] },
+        { properties: { ok: { const: false } }, required: ['error'] },
+      ],
+    }) as JsonSchema;
+  }
+
+  /** A typed call for in-process callers: the tool's definition, not its name, gives input and output types. */
+  call<I extends TObject, O extends TSchema>(ws: Workspace, tool: ToolDefinition<I, O>, input: Static<I> & { cursor?: number }, ctx: ToolContext): Promise<ToolResult<Static<O>>> {
+    if (this.byName.get(tool.name) !== tool) throw new Error(`${tool.name} is not a tool of this catalog`);
+    return this.invoke(ws, tool.name, input, ctx) as Promise<ToolResult<Static<O>>>;
+  }
+
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.get(name);
-    if (!tool) {
-      return failure(name, {
-        code: ErrorCode.UnknownTool,
-        message: `There is no tool named "${name}".`,
-        hint: `Call capabilities to see the tools. Closest: ${closest(name.replace(TOOL_PREFIX, ''), [...this.byName.keys()]).slice(0, 3).join(', ')}`,
-      });
-    }
+    if (!tool) return this.unknownTool(ws, name, rawInput, ctx);
     if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
+    // An agent's attempt at a people-only tool is refused and audited before anything else, malformed or not.
+    if (tool.access === 'review' && isAgent(ctx.actor)) return Gateway.for(ws).refuse(tool.name, rawInput, ctx);
 
     const input = this.prepareInput(tool, rawInput);
     if (!input.ok) return failure(tool.name, input.error);
@@ -70,11 +92,12 @@ export class ToolCatalog {
       let data: unknown;
       try {
         await ws.storeReady; // the MCP server answers before its store has opened
-        data = await tool.handler(ws, tool.paginate ? args : input.value, ctx);
+        data = await tool.handler(ws, tool.paginate ? args : input.value, { ...ctx, catalog: this });
       } catch (e) {
         return failure(tool.name, toErrorBody(e));
       }
       const fitted = fitToBound(data, tool.maxOutputChars, tool.paginate, tool.paginate ? (cursor ?? 0) : undefined);
+      if (!fitted.fits) return failure(tool.name, { code: ErrorCode.OutputTooLarge, message: `The answer of ${tool.name} does not fit its bound of ${tool.maxOutputChars} characters, even cut.`, hint: 'Ask for less: a filter, a smaller limit, one section or chunk.' });
       return fitted.truncated ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated } : { ok: true, tool: tool.name, data: fitted.data };
     };
     if (tool.access === 'read') return execute();
@@ -88,10 +111,31 @@ export class ToolCatalog {
     }
   }
 
-  private prepareInput(tool: ToolDefinition, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
+  /**
+   * UNKNOWN_TOOL with the closest names. A name that only spells a people-only tool differently
+   * (`approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate`) is that tool: an agent is
+   * refused with PERMISSION_DENIED and the attempt is audited like a call by its proper name.
+   */
+  private unknownTool(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> | ToolResult {
+    const review = this.tools.filter((t) => t.access === 'review');
+    const meant = review.find((t) => t.name === canonicalToolName(name));
+    if (meant && isAgent(ctx.actor)) return Gateway.for(ws).refuse(meant.name, rawInput, ctx, name);
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    return failure(shown, {
+      code: ErrorCode.UnknownTool,
+      message: `There is no tool named "${shown}".`,
+      hint: `Call capabilities to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
+    });
+  }
+
+  private prepareInput(tool: AnyTool, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
     if (raw === undefined || raw === null) raw = {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
       return { ok: false, error: { code: ErrorCode.InvalidInput, message: `${tool.name} takes an object of named arguments.`, hint: describeSchema(this.inputSchema(tool)) } };
+    }
+    const deep = deeperThan(raw, MAX_INPUT_DEPTH);
+    if (deep) {
+      return { ok: false, error: { code: ErrorCode.InvalidInput, message: `Invalid input for ${tool.name}: the arguments are nested deeper than ${MAX_INPUT_DEPTH} levels (at "${deep}").`, hint: describeSchema(this.inputSchema(tool)), field: deep.split('.')[0] } };
     }
     const value: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
     for (const [alias, canonical] of Object.entries(tool.aliases ?? {})) {
@@ -143,6 +187,52 @@ export class ToolCatalog {
   }
 }
 
+const truncationSchema = {
+  type: 'object',
+  properties: {
+    field: { type: 'string' }, returned: { type: 'integer' }, total: { type: 'integer' }, unit: { enum: ['items', 'chars'] }, nextCursor: { type: 'integer' }, hint: { type: 'string' },
+  },
+  required: ['field', 'returned', 'total', 'unit', 'hint'],
+};
+
+const errorBodySchema = {
+  type: 'object',
+  properties: { code: { type: 'string' }, message: { type: 'string' }, hint: { type: 'string' }, field: { type: 'string' }, details: { type: 'object' } },
+  required: ['code', 'message'],
+};
+
+/** A schema as plain JSON (TypeBox marks its schemas with symbol keys that JSON drops). */
+function plainJson(schema: object): object {
+  return JSON.parse(JSON.stringify(schema));
+}
+
+/** No tool's arguments nest deeper than this; deeper input is refused before anything walks it. */
+export const MAX_INPUT_DEPTH = 16;
+
+/** The path where `value` nests deeper than `max`, found without recursion (a 50,000-deep input must not overflow the stack). */
+function deeperThan(value: unknown, max: number): string | undefined {
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 0, path: '' }];
+  while (stack.length) {
+    const { v, depth, path } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return path || '(input)';
+    for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) stack.push({ v: x, depth: depth + 1, path: path ? `${path}.${k}` : k });
+  }
+  return undefined;
+}
+
+/** `approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate` → `approve_candidate`. */
+export function canonicalToolName(name: string): string {
+  return name
+    .slice(0, 200)
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .replace(/^autosnippet_/, '');
+}
+
 function failure(tool: string, error: ToolErrorBody): ToolResult {
   return { ok: false, tool, error };
 }
@@ -181,23 +271,4 @@ export function describeSchema(schema: JsonSchema): string {
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return 'This tool takes no arguments: pass {}.';
   return 'Arguments: ' + props.map(([k, v]) => `${k}: ${Array.isArray(v.type) ? v.type.join('|') : v.type ?? 'any'}${v.enum ? ` (${v.enum.map((x) => JSON.stringify(x)).join('|')})` : ''}${req.has(k) ? ' (required)' : ''}`).join(', ') + '.';
-}
-
-/** Names ordered by closeness to `name` (edit distance), for "did you mean" hints. */
-export function closest(name: string, names: string[]): string[] {
-  return [...names].sort((a, b) => editDistance(name, a) - editDistance(name, b) || a.localeCompare(b));
-}
-
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
 }

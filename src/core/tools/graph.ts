@@ -3,15 +3,19 @@ import path from 'node:path';
 import type { Workspace } from '../workspace';
 import { bootstrapKnowledge, CORE_DIMENSIONS, LANGUAGE_DIMENSIONS, type BootstrapResult } from '../bootstrap';
 import { knowledgeGraph, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH, normalizeRelation, parseNodeKey, requireNode, type EdgeIndex } from '../graph';
+import type { GraphStats, ImpactEntry, Neighbour, PathStep } from '../graph/types';
 import { recipeEdgeSource } from '../graph/recipe-edges';
 import { ensureIndexFresh } from '../knowledge/recipe-index';
 import { projectStructure, requireTarget, syncStructureGraph, targetFiles, type Ecosystem, type TargetKind } from '../structure';
-import type { HealthCounter } from './system';
-import { defineTool, type ToolDefinition } from './types';
+import { defineTool, type AnyTool, type HealthCounter } from './types';
+import { Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
 
-const ECOSYSTEMS: Ecosystem[] = ['npm', 'pnpm', 'yarn', 'typescript', 'swift', 'cargo', 'go', 'python', 'gradle', 'maven'];
-const KINDS: TargetKind[] = ['library', 'app', 'test', 'plugin', 'module'];
+const ECOSYSTEMS = ['npm', 'pnpm', 'yarn', 'typescript', 'swift', 'cargo', 'go', 'python', 'gradle', 'maven'] as const satisfies readonly Ecosystem[];
+const KINDS = ['library', 'app', 'test', 'plugin', 'module'] as const satisfies readonly TargetKind[];
 const NODE_HELP = 'A node: "target:<name>", "recipe:<id>" or "file:<path>"; a bare name is tried as each.';
+const node = (description = NODE_HELP) => FilePath(description, { minLength: 1 });
+const relation = (description?: string) => Name(description, { maxLength: 64 });
+const nodeOut = { node: Type.String(), kind: Type.String(), name: Type.String() };
 
 /** The graph as the tools see it: manifests and recipe files caught up first (both cheap when unchanged). */
 async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
@@ -45,7 +49,7 @@ function describeNode(key: string): { node: string; kind: string; name: string }
   return { node: key, kind: p.kind ?? 'other', name: p.id };
 }
 
-const graphQuery = defineTool<{ node: string; direction?: 'out' | 'in' | 'both'; relation?: string }, unknown>({
+const graphQuery = defineTool({
   name: 'graph_query',
   title: 'Graph neighbours',
   domain: 'graph',
@@ -55,16 +59,12 @@ const graphQuery = defineTool<{ node: string; direction?: 'out' | 'in' | 'both';
     'Nodes are recipes ("recipe:<id>"), targets from the build manifests ("target:<name>") and files ("file:<path>"); relations include depends_on (manifests), imports and contains ' +
     '(files, from bootstrap_knowledge), applies_to and references (recipes) and the recipes\' own relations. Relation names are normalised: ' +
     '`dependsOn`, `depends-on` and `depends_on` are the same relation. Each edge carries its evidence as `path:line` when known. Paged: pass `cursor` for more.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      node: { type: 'string', minLength: 1, description: NODE_HELP },
-      direction: { type: 'string', enum: ['out', 'in', 'both'], default: 'both', description: 'out: what the node points to; in: what points to it.' },
-      relation: { type: 'string', description: 'Only this relation (any spelling: dependsOn, depends-on…).' },
-    },
-    required: ['node'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    node: node(),
+    direction: Opt(StringEnum(['out', 'in', 'both'], { default: 'both', description: 'out: what the node points to; in: what points to it.' })),
+    relation: Opt(relation('Only this relation (any spelling: dependsOn, depends-on…).')),
+  }),
+  outputSchema: Out({ ...nodeOut, total: Type.Integer(), neighbours: Domain<Neighbour[]>('Each neighbour with direction, relation and evidence.', 'array') }),
   aliases: { id: 'node', name: 'node', nodeId: 'node', target: 'node' },
   access: 'read',
   maxOutputChars: 12_000,
@@ -77,7 +77,7 @@ const graphQuery = defineTool<{ node: string; direction?: 'out' | 'in' | 'both';
   },
 });
 
-const graphImpact = defineTool<{ node: string; depth?: number; relations?: string[] }, unknown>({
+const graphImpact = defineTool({
   name: 'graph_impact',
   title: 'Impact of a change',
   domain: 'graph',
@@ -87,16 +87,17 @@ const graphImpact = defineTool<{ node: string; depth?: number; relations?: strin
     'Direct dependents come first (depth 1), then transitive ones, each with `via`, the chain from the dependent down to X. A file reaches the files that import it and the target that contains it ' +
     '(after bootstrap_knowledge), and through that target its dependents. Recipes that apply to or reference X are included and counted separately: ' +
     'they may need updating. Relations that only say two things are alike (related_to, conflicts_with) are not followed. Paged: pass `cursor` for more.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      node: { type: 'string', minLength: 1, description: NODE_HELP },
-      depth: { type: 'integer', minimum: 1, maximum: MAX_IMPACT_DEPTH, default: MAX_IMPACT_DEPTH, description: 'How many hops to follow.' },
-      relations: { type: 'array', items: { type: 'string' }, description: 'Follow only these relations (default: every dependency relation).' },
-    },
-    required: ['node'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    node: node(),
+    depth: Opt(Type.Integer({ minimum: 1, maximum: MAX_IMPACT_DEPTH, default: MAX_IMPACT_DEPTH, description: 'How many hops to follow.' })),
+    relations: Opt(List(relation(), 20, { description: 'Follow only these relations (default: every dependency relation).' })),
+  }),
+  outputSchema: Out({
+    ...nodeOut,
+    depth: Type.Integer(),
+    counts: Out({ direct: Type.Integer(), transitive: Type.Integer(), recipes: Type.Integer() }),
+    dependents: Domain<ImpactEntry[]>('Each dependent with its depth and the chain (`via`) down to the node.', 'array'),
+  }),
   aliases: { id: 'node', name: 'node', target: 'node', maxDepth: 'depth' },
   access: 'read',
   maxOutputChars: 14_000,
@@ -118,7 +119,7 @@ const graphImpact = defineTool<{ node: string; depth?: number; relations?: strin
   },
 });
 
-const graphPath = defineTool<{ from: string; to: string; maxDepth?: number; directed?: boolean }, unknown>({
+const graphPath = defineTool({
   name: 'graph_path',
   title: 'Path between two nodes',
   domain: 'graph',
@@ -127,17 +128,22 @@ const graphPath = defineTool<{ from: string; to: string; maxDepth?: number; dire
     `Finds the shortest path from \`from\` to \`to\` following edges in their direction (a dependency chain), at most ${MAX_PATH_DEPTH} edges. ` +
     'Each step names the relation and its evidence (`path:line`). With directed: false edges are also walked backwards (any connection). ' +
     `No path within ${MAX_PATH_DEPTH} edges means no dependency the graph knows of, not proof that there is none; the answer says whether an undirected connection exists.`,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      from: { type: 'string', minLength: 1, description: NODE_HELP },
-      to: { type: 'string', minLength: 1, description: NODE_HELP },
-      maxDepth: { type: 'integer', minimum: 1, maximum: MAX_PATH_DEPTH, default: MAX_PATH_DEPTH, description: 'Longest path to look for, in edges.' },
-      directed: { type: 'boolean', default: true, description: 'Follow edges only in their direction.' },
-    },
-    required: ['from', 'to'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    from: node(),
+    to: node(),
+    maxDepth: Opt(Type.Integer({ minimum: 1, maximum: MAX_PATH_DEPTH, default: MAX_PATH_DEPTH, description: 'Longest path to look for, in edges.' })),
+    directed: Opt(Type.Boolean({ default: true, description: 'Follow edges only in their direction.' })),
+  }),
+  outputSchema: Out({
+    found: Type.Boolean(),
+    from: Type.String(),
+    to: Type.String(),
+    length: Opt(Type.Integer()),
+    path: Opt(Type.Array(Type.String())),
+    steps: Opt(Domain<PathStep[]>('Each edge of the path with its relation and evidence.', 'array')),
+    maxDepth: Opt(Type.Integer()),
+    explanation: Opt(Type.String()),
+  }),
   aliases: { source: 'from', target: 'to', depth: 'maxDepth' },
   access: 'read',
   maxOutputChars: 8000,
@@ -161,7 +167,7 @@ const graphPath = defineTool<{ from: string; to: string; maxDepth?: number; dire
   },
 });
 
-const graphStats = defineTool<{ top?: number }, unknown>({
+const graphStats = defineTool({
   name: 'graph_stats',
   title: 'Graph overview',
   domain: 'graph',
@@ -169,7 +175,8 @@ const graphStats = defineTool<{ top?: number }, unknown>({
   description:
     'An overview of the knowledge graph: how many nodes (recipes, targets, files) and edges, edges per relation, the nodes with the most dependents and the most dependencies, ' +
     'the number of connected components, and up to five dependency cycles. Use it to find the core modules before an analysis or a cold start.',
-  inputSchema: { type: 'object', properties: { top: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'How many nodes to list in the rankings.' } }, additionalProperties: false },
+  inputSchema: Input({ top: Opt(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'How many nodes to list in the rankings.' })) }),
+  outputSchema: Domain<GraphStats>('Counts by kind and relation, rankings, components and cycles.'),
   access: 'read',
   maxOutputChars: 10_000,
   async handler(ws, input) {
@@ -178,7 +185,7 @@ const graphStats = defineTool<{ top?: number }, unknown>({
   },
 });
 
-const getTargets = defineTool<{ ecosystem?: Ecosystem; kind?: TargetKind; filter?: string; refresh?: boolean }, unknown>({
+const getTargets = defineTool({
   name: 'get_targets',
   title: 'Project targets',
   domain: 'structure',
@@ -187,16 +194,22 @@ const getTargets = defineTool<{ ecosystem?: Ecosystem; kind?: TargetKind; filter
     'Reads the build manifests of every ecosystem found (npm/pnpm/yarn workspaces, TypeScript project references, Package.swift, Cargo workspaces, go.work/go.mod, pyproject.toml, ' +
     'settings.gradle, pom.xml modules) and lists the targets: name, ecosystem, kind (library, app, test, plugin, module), language, manifest and folder, and the other targets each depends on. ' +
     'A folder is not a target: only what a manifest declares is. Manifests that could not be read are listed under `problems`. Paged: pass `cursor` for more.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      ecosystem: { type: 'string', enum: ECOSYSTEMS, description: 'Only targets of this ecosystem.' },
-      kind: { type: 'string', enum: KINDS, description: 'Only targets of this kind.' },
-      filter: { type: 'string', description: 'Only targets whose name or folder contains this text.' },
-      refresh: { type: 'boolean', default: false, description: 'Read the manifests again now instead of the answer cached for a few seconds.' },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    ecosystem: Opt(StringEnum(ECOSYSTEMS, { description: 'Only targets of this ecosystem.' })),
+    kind: Opt(StringEnum(KINDS, { description: 'Only targets of this kind.' })),
+    filter: Opt(Name('Only targets whose name or folder contains this text.')),
+    refresh: Opt(Type.Boolean({ default: false, description: 'Read the manifests again now instead of the answer cached for a few seconds.' })),
+  }),
+  outputSchema: Out({
+    total: Type.Integer(),
+    ecosystems: Domain<Record<string, number>>('Targets per ecosystem found.'),
+    problems: Opt(Domain<unknown[]>('Manifests that could not be read.', 'array')),
+    note: Opt(Type.String()),
+    targets: Type.Array(Out({
+      name: Type.String(), ecosystem: Type.String(), kind: Type.String(), language: Opt(Type.String()), manifest: Type.String(), dir: Type.String(),
+      dependsOn: Type.Array(Type.String()), externalDependencies: Type.Integer(),
+    })),
+  }),
   access: 'read',
   maxOutputChars: 16_000,
   paginate: 'targets',
@@ -223,7 +236,7 @@ const getTargets = defineTool<{ ecosystem?: Ecosystem; kind?: TargetKind; filter
   },
 });
 
-const getTargetFiles = defineTool<{ target: string; language?: string; under?: string }, unknown>({
+const getTargetFiles = defineTool({
   name: 'get_target_files',
   title: 'Files of a target',
   domain: 'structure',
@@ -231,16 +244,12 @@ const getTargetFiles = defineTool<{ target: string; language?: string; under?: s
   description:
     'Lists the files that belong to a target: everything under its folder that .gitignore leaves, minus the folders of other targets nested inside it. ' +
     'Filter by extension-based language or by a sub-folder. The answer is paged: pass `cursor` to continue; do not assume the first page is everything.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      target: { type: 'string', minLength: 1, description: 'A target name from get_targets.' },
-      language: { type: 'string', description: 'Only files with this extension (e.g. "ts", "swift", ".py").' },
-      under: { type: 'string', description: 'Only files under this workspace-relative folder.' },
-    },
-    required: ['target'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    target: Name('A target name from get_targets.', { minLength: 1, maxLength: 300 }),
+    language: Opt(Name('Only files with this extension (e.g. "ts", "swift", ".py").', { maxLength: 32 })),
+    under: Opt(FilePath('Only files under this workspace-relative folder.')),
+  }),
+  outputSchema: Out({ target: Type.String(), dir: Type.String(), total: Type.Integer(), files: Type.Array(Type.String()) }),
   aliases: { name: 'target', targetName: 'target' },
   access: 'read',
   maxOutputChars: 12_000,
@@ -254,7 +263,7 @@ const getTargetFiles = defineTool<{ target: string; language?: string; under?: s
   },
 });
 
-const getTargetMetadata = defineTool<{ target: string }, unknown>({
+const getTargetMetadata = defineTool({
   name: 'get_target_metadata',
   title: 'Target details',
   domain: 'structure',
@@ -262,7 +271,16 @@ const getTargetMetadata = defineTool<{ target: string }, unknown>({
   description:
     'Everything known about one target: ecosystem, kind, language, manifest and folder, what the manifest says (version, entry points, scripts, platforms, plugins…), ' +
     'each declared dependency (internal ones name the target) with the `path:line` that declares it, the targets that depend on it, its file count, and the recipes linked to it in the graph.',
-  inputSchema: { type: 'object', properties: { target: { type: 'string', minLength: 1, description: 'A target name from get_targets.' } }, required: ['target'], additionalProperties: false },
+  inputSchema: Input({ target: Name('A target name from get_targets.', { minLength: 1, maxLength: 300 }) }),
+  outputSchema: Out({
+    name: Type.String(), ecosystem: Type.String(), kind: Type.String(), language: Opt(Type.String()), manifest: Type.String(), dir: Type.String(),
+    extraDirs: Opt(Type.Array(Type.String())),
+    metadata: Domain<Record<string, unknown>>('What the manifest says: version, entry points, scripts, platforms…'),
+    files: Type.Integer(),
+    dependents: Domain<unknown[]>('Targets that depend on it, with scope and evidence.', 'array'),
+    recipes: Type.Array(Out({ recipe: Type.String(), relation: Type.String() })),
+    dependencies: Domain<unknown[]>('Each declared dependency with the `path:line` that declares it.', 'array'),
+  }),
   aliases: { name: 'target', targetName: 'target' },
   access: 'read',
   maxOutputChars: 14_000,
@@ -291,13 +309,7 @@ const getTargetMetadata = defineTool<{ target: string }, unknown>({
   },
 });
 
-interface BootstrapInput {
-  maxFiles?: number;
-  maxFileBytes?: number;
-  dimensions?: string[];
-}
-
-const bootstrap = defineTool<BootstrapInput, BootstrapResult>({
+const bootstrap = defineTool({
   name: 'bootstrap_knowledge',
   title: 'Bootstrap knowledge (cold start)',
   domain: 'knowledge',
@@ -308,19 +320,12 @@ const bootstrap = defineTool<BootstrapInput, BootstrapResult>({
     'and the two dimensions of each language found (jsts-async, jsts-type-safety, swift-concurrency, swift-safety, objc-memory, objc-api-safety, …). Every finding becomes a pending candidate with ' +
     'reasoning, a calibrated confidence and `path:line` sources; a person reviews them. Running it again creates no duplicates. The answer is a compact summary: counts, candidate ids per dimension, ' +
     'and for each dimension what to look for by reading (from the autosnippet-coldstart skill and the language reference skills). Next: enrich_candidates with the new ids.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      maxFiles: { type: 'integer', minimum: 1, maximum: 20_000, description: 'Read at most this many source files (default 2000).' },
-      maxFileBytes: { type: 'integer', minimum: 1024, maximum: 4 * 1024 * 1024, description: 'Skip files larger than this (default 262144).' },
-      dimensions: {
-        type: 'array',
-        items: { type: 'string', enum: [...CORE_DIMENSIONS, ...Object.values(LANGUAGE_DIMENSIONS).flat()] },
-        description: 'Only propose candidates for these dimensions.',
-      },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    maxFiles: Opt(Type.Integer({ minimum: 1, maximum: 20_000, description: 'Read at most this many source files (default 2000).' })),
+    maxFileBytes: Opt(Type.Integer({ minimum: 1024, maximum: 4 * 1024 * 1024, description: 'Skip files larger than this (default 262144).' })),
+    dimensions: Opt(List(StringEnum([...CORE_DIMENSIONS, ...Object.values(LANGUAGE_DIMENSIONS).flat()]), 50, { description: 'Only propose candidates for these dimensions.' })),
+  }),
+  outputSchema: Domain<BootstrapResult>('What was scanned, the candidates created per dimension, and what to do next.'),
   aliases: { max_files: 'maxFiles', limit: 'maxFiles' },
   access: 'propose',
   maxOutputChars: 12_000,
@@ -330,7 +335,9 @@ const bootstrap = defineTool<BootstrapInput, BootstrapResult>({
   },
 });
 
-export const graphTools: ToolDefinition[] = [graphQuery, graphImpact, graphPath, graphStats, getTargets, getTargetFiles, getTargetMetadata, bootstrap];
+export { bootstrap as bootstrapKnowledgeTool };
+
+export const graphTools: AnyTool[] = [graphQuery, graphImpact, graphPath, graphStats, getTargets, getTargetFiles, getTargetMetadata, bootstrap];
 
 /** For `health`: how many edges the knowledge graph stores (cheap: one count). */
 export const graphHealthCounter: HealthCounter = (ws) => ({ graphEdges: Number(ws.store.get<{ n: number }>('SELECT count(*) AS n FROM graph_edges')?.n ?? 0) });

@@ -1,18 +1,32 @@
 import path from 'node:path';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { guardEngine } from '../guard';
 import { complianceReport, recentScans, recordScan, summarizeScan } from '../guard/compliance';
 import type { ScanResult } from '../guard/engine';
 import { applyFixes } from '../guard/fix';
-import { knownLanguages } from '../guard/languages';
+import { knownLanguages } from '../kernel/languages';
 import { relPath } from '../guard/files';
-import { severityRank, type Severity, type Violation } from '../guard/rule';
+import { severityRank, type RuleProblem, type Severity, type StoppedRule, type Violation } from '../guard/rule';
 import type { Workspace } from '../workspace';
-import { defineTool, type JsonSchema, type ToolContext, type ToolDefinition } from './types';
+import { defineTool, type AnyTool, type ToolContext } from './types';
+import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
+import type { ComplianceReport } from '../guard/compliance';
 
-const SEVERITY_ENUM = ['error', 'warning', 'info', 'hint'];
+const SEVERITY_ENUM = ['error', 'warning', 'info', 'hint'] as const satisfies readonly Severity[];
 
-const minSeverity: JsonSchema = { type: 'string', enum: SEVERITY_ENUM, description: 'Leave out violations less severe than this (default: hint, i.e. everything).' };
+const minSeverity = Opt(StringEnum(SEVERITY_ENUM, { description: 'Leave out violations less severe than this (default: hint, i.e. everything).' }));
+
+const countsOut = Out({ error: Type.Integer(), warning: Type.Integer(), info: Type.Integer(), hint: Type.Integer() });
+const violationsOut = Domain<ReturnType<typeof publicViolation>[]>('Each violation: rule id, severity, path, 1-based range (end exclusive), matched text, why and the suggested fix.', 'array');
+const scanOut = {
+  files: Type.Integer(),
+  counts: countsOut,
+  durationMs: Type.Number(),
+  stopped: Domain<ScanResult['stopped']>('Rules stopped by their time budget, per file.', 'array'),
+  skipped: Domain<ScanResult['skipped']>('Files left out, with the reason.', 'array'),
+  problems: Domain<RuleProblem[]>('Rules or rule files that could not be loaded.', 'array'),
+  violations: violationsOut,
+};
 
 /** A violation as tools return it: positions are 1-based; `end` is exclusive. */
 function publicViolation(v: Violation) {
@@ -43,9 +57,7 @@ function scanBody(scan: ScanResult, min?: Severity) {
   };
 }
 
-interface CheckInput { code: string; language: string; path?: string }
-
-export const guardCheck = defineTool<CheckInput, unknown>({
+export const guardCheck = defineTool({
   name: 'guard_check',
   title: 'Check code against the guard rules',
   domain: 'guard',
@@ -55,16 +67,20 @@ export const guardCheck = defineTool<CheckInput, unknown>({
     'TypeScript/JavaScript, Swift, Objective-C, Python, Go, Java/Kotlin and Rust. Each violation has the rule id, severity, range (1-based line/column, end exclusive), the matched text, ' +
     'why it matters and the suggested fix; `fixedCode` is the code with every automatic fix applied, when a rule has one. Pass `path` (workspace-relative) when the code belongs to a file, ' +
     'so path-scoped rules and exclusions apply. Comments and strings are not matched unless a rule asks for them. Use guard_explain for a rule\'s rationale and examples.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      code: { type: 'string', maxLength: 2_000_000, description: 'The source text to check.' },
-      language: { type: 'string', minLength: 1, description: `VS Code language id or common alias: ${knownLanguages().join(', ')} (ts, py, objc… also work).` },
-      path: { type: 'string', description: 'Workspace-relative path of the file the code belongs to (optional).' },
-    },
-    required: ['code', 'language'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    code: Code('The source text to check.', { maxLength: 2_000_000 }),
+    language: Name(`VS Code language id or common alias: ${knownLanguages().join(', ')} (ts, py, objc… also work).`, { minLength: 1, maxLength: 64 }),
+    path: Opt(FilePath('Workspace-relative path of the file the code belongs to (optional).')),
+  }),
+  outputSchema: Out({
+    clean: Type.Boolean(),
+    counts: countsOut,
+    incomplete: Opt(Type.Boolean()),
+    stopped: Domain<StoppedRule[]>('Rules stopped by their time budget.', 'array'),
+    fixedCode: Opt(Type.String()),
+    fixesApplied: Opt(Type.Integer()),
+    violations: violationsOut,
+  }),
   access: 'read',
   maxOutputChars: 24_000,
   paginate: 'violations',
@@ -84,9 +100,7 @@ export const guardCheck = defineTool<CheckInput, unknown>({
   },
 });
 
-interface AuditInput { paths: string[]; minSeverity?: Severity }
-
-export const guardAuditFiles = defineTool<AuditInput, unknown>({
+export const guardAuditFiles = defineTool({
   name: 'guard_audit_files',
   title: 'Audit files with the guard rules',
   domain: 'guard',
@@ -95,15 +109,11 @@ export const guardAuditFiles = defineTool<AuditInput, unknown>({
     'Checks the given files or folders (workspace-relative or absolute, inside the workspace) against the guard rules, on worker threads. Folders are walked respecting .gitignore and the guard excludes; ' +
     'a file named explicitly is checked even if .gitignore lists it. Returns counts per severity and the violations (rule id, severity, path, range, matched text, why, suggested fix). ' +
     'Use it after editing files; use scan_project for the whole workspace and its compliance trend.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      paths: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'string', minLength: 1 }, description: 'Files or folders to check.' },
-      minSeverity,
-    },
-    required: ['paths'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    paths: List(FilePath(undefined, { minLength: 1 }), 500, { minItems: 1, description: 'Files or folders to check.' }),
+    minSeverity,
+  }),
+  outputSchema: Out(scanOut),
   access: 'read',
   maxOutputChars: 40_000,
   paginate: 'violations',
@@ -114,9 +124,7 @@ export const guardAuditFiles = defineTool<AuditInput, unknown>({
   },
 });
 
-interface ScanInput { paths?: string[]; minSeverity?: Severity }
-
-export const scanProject = defineTool<ScanInput, unknown>({
+export const scanProject = defineTool({
   name: 'scan_project',
   title: 'Scan the workspace with the guard rules',
   domain: 'guard',
@@ -125,12 +133,12 @@ export const scanProject = defineTool<ScanInput, unknown>({
     'Scans every source file of the workspace (respecting .gitignore and the guard excludes) on worker threads, with progress notifications, and records a summary in the database so ' +
     'compliance_report can show the trend. Returns counts per severity, the compliance score (share of files without errors or warnings) and its trend, and the violations, paged: pass the ' +
     '`nextCursor` you get back as `cursor` for the next page (files unchanged since the last scan are not re-read). Use minSeverity: "warning" to see only what blocks a build.',
-  inputSchema: {
-    type: 'object',
-    properties: { minSeverity },
-    additionalProperties: false,
-  },
-  access: 'read',
+  inputSchema: Input({ minSeverity }),
+  outputSchema: Out({ ...scanOut, compliance: Out({ score: Type.Number(), previousScore: Opt(Type.Number()), trend: Type.String() }) }),
+  // It records the scan for compliance trends: a write, so it passes the Gateway and is audited.
+  access: 'propose',
+  derivedWrite: true,
+  confirmation: () => ({ title: 'Scan the workspace?', message: 'Check every source file against the guard rules and record the result for the compliance trend.' }),
   maxOutputChars: 40_000,
   paginate: 'violations',
   async handler(ws, input, ctx) {
@@ -141,9 +149,7 @@ export const scanProject = defineTool<ScanInput, unknown>({
   },
 });
 
-interface ListRulesInput { language?: string; origin?: string; includeInactive?: boolean }
-
-export const listRules = defineTool<ListRulesInput, unknown>({
+export const listRules = defineTool({
   name: 'guard_rules',
   title: 'List guard rules',
   domain: 'guard',
@@ -152,15 +158,20 @@ export const listRules = defineTool<ListRulesInput, unknown>({
     'Lists the guard rules of this workspace: the built-in packs, the project\'s rules (.autosnippet/guard/*.json) and rules from recipes, with id, severity (after overrides), languages, message, ' +
     'origin, source and whether it has an automatic fix. Inactive rules (turned off, refused as unsafe, or project rules in an untrusted workspace) are listed with the reason when ' +
     'includeInactive is true. `problems` lists rule files or rules that could not be loaded. Use guard_explain for one rule in full.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      language: { type: 'string', description: 'Only rules for this language id (rules for every language included).' },
-      origin: { type: 'string', enum: ['builtin', 'project', 'recipe', 'external'], description: 'Only rules from this origin.' },
-      includeInactive: { type: 'boolean', default: false, description: 'Also list rules that do not run, with the reason.' },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    language: Opt(Name('Only rules for this language id (rules for every language included).', { maxLength: 64 })),
+    origin: Opt(StringEnum(['builtin', 'project', 'recipe', 'external'], { description: 'Only rules from this origin.' })),
+    includeInactive: Opt(Type.Boolean({ default: false, description: 'Also list rules that do not run, with the reason.' })),
+  }),
+  outputSchema: Out({
+    total: Type.Integer(),
+    trusted: Type.Boolean(),
+    problems: Domain<RuleProblem[]>('Rules or rule files that could not be loaded.', 'array'),
+    rules: Type.Array(Out({
+      id: Type.String(), severity: Type.String(), languages: Type.Array(Type.String()), message: Type.String(), origin: Type.String(), source: Type.String(),
+      kind: Type.String(), hasFix: Type.Boolean(), tags: Type.Array(Type.String()), active: Type.Boolean(), reason: Opt(Type.String()),
+    })),
+  }),
   access: 'read',
   maxOutputChars: 30_000,
   paginate: 'rules',
@@ -181,9 +192,7 @@ export const listRules = defineTool<ListRulesInput, unknown>({
   },
 });
 
-interface ComplianceInput { rescan?: boolean }
-
-export const complianceReportTool = defineTool<ComplianceInput, unknown>({
+export const complianceReportTool = defineTool({
   name: 'compliance_report',
   title: 'Guard compliance report',
   domain: 'guard',
@@ -191,12 +200,12 @@ export const complianceReportTool = defineTool<ComplianceInput, unknown>({
   description:
     'Reports how well the workspace follows its guard rules: the score (share of files without errors or warnings), counts per severity, violations per rule and for the files with the most, ' +
     'each with the change since the previous scan, and the rules that stopped firing. Reads the last recorded scan; scans first when there is none or when rescan is true.',
-  inputSchema: {
-    type: 'object',
-    properties: { rescan: { type: 'boolean', default: false, description: 'Scan the workspace now instead of using the last recorded scan.' } },
-    additionalProperties: false,
-  },
-  access: 'read',
+  inputSchema: Input({ rescan: Opt(Type.Boolean({ default: false, description: 'Scan the workspace now instead of using the last recorded scan.' })) }),
+  outputSchema: Domain<ComplianceReport>('Score, counts, per rule and per file with the change since the previous scan, and the trend.'),
+  // It records a scan when there is none or when asked to rescan: a write, audited by the Gateway.
+  access: 'propose',
+  derivedWrite: true,
+  confirmation: (input) => ({ title: 'Guard compliance report', message: input.rescan ? 'Scan the workspace now and record the result for the compliance trend.' : 'Report the last recorded scan (scanning and recording one if there is none).' }),
   maxOutputChars: 24_000,
   async handler(ws, input, ctx) {
     assertEnabled(ws);
@@ -209,9 +218,7 @@ export const complianceReportTool = defineTool<ComplianceInput, unknown>({
   },
 });
 
-interface ExplainInput { ruleId: string }
-
-export const guardExplain = defineTool<ExplainInput, unknown>({
+export const guardExplain = defineTool({
   name: 'guard_explain',
   title: 'Explain a guard rule',
   domain: 'guard',
@@ -219,12 +226,15 @@ export const guardExplain = defineTool<ExplainInput, unknown>({
   description:
     'Explains one guard rule: what it reports, why it matters, what to write instead, its pattern (regex or tree-sitter query), its automatic fix if any, examples of code it reports and ' +
     'the corrected code, where it comes from, whether it runs here, and how to silence it on one line. An unknown id fails with RULE_NOT_FOUND and the closest ids.',
-  inputSchema: {
-    type: 'object',
-    properties: { ruleId: { type: 'string', minLength: 1, description: 'Rule id, e.g. ts/no-eval or project/no-direct-fetch.' } },
-    required: ['ruleId'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({ ruleId: Name('Rule id, e.g. ts/no-eval or project/no-direct-fetch.', { minLength: 1, maxLength: 200 }) }),
+  outputSchema: Out({
+    id: Type.String(), message: Type.String(), severity: Type.String(), languages: Type.Array(Type.String()), why: Type.String(), suggestion: Type.String(),
+    pattern: Domain<Record<string, unknown>>('The regex (with flags and where it looks) or the tree-sitter query.'),
+    fix: Opt(Type.String()),
+    examples: Domain<unknown[]>('Code it reports and the corrected code.', 'array'),
+    tags: Type.Array(Type.String()), scope: Type.String(), origin: Type.String(), source: Type.String(), active: Type.Boolean(), reason: Opt(Type.String()),
+    disableOnce: Type.String(),
+  }),
   aliases: { id: 'ruleId', rule: 'ruleId' },
   access: 'read',
   maxOutputChars: 12_000,
@@ -241,7 +251,7 @@ export const guardExplain = defineTool<ExplainInput, unknown>({
   },
 });
 
-export const guardTools: ToolDefinition[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain];
+export const guardTools: AnyTool[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain];
 
 /** A scan of the whole workspace, recorded for compliance trends (an identical scan within a minute is not recorded twice). */
 export async function scanAndRecord(ws: Workspace, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<{ scan: ScanResult; report: ReturnType<typeof complianceReport> }> {

@@ -1,26 +1,21 @@
 import { ToolCatalog } from './catalog';
-import { systemTools, type HealthCounter } from './system';
-import type { ToolDefinition } from './types';
+import { systemTools } from './system';
+import type { AnyTool } from './types';
 import { auditTools } from './audit';
-import { skillTools, skillsHealthCounter } from './skills';
+import { skillTools } from './skills';
 import { guardTools } from './guard';
 import { agentTools } from './agent';
 import { knowledgeTools } from './knowledge';
-import { graphTools, graphHealthCounter } from './graph';
-import { knowledgeHealthCounter } from '../knowledge';
+import { graphTools } from './graph';
 
-/** Each domain's tools, in the order capabilities lists them. Add a domain here in one line. */
-function domainTools(catalog: () => ToolCatalog): ToolDefinition[] {
-  return [...auditTools, ...skillTools, ...knowledgeTools, ...graphTools, ...guardTools, ...agentTools(catalog)];
-}
-
-const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, graphHealthCounter];
+/** Every tool, in the order capabilities lists them. Add a domain here in one line. */
+export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...graphTools, ...guardTools, ...agentTools];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {
-  const catalog: ToolCatalog = new ToolCatalog([...systemTools(() => catalog, counters), ...domainTools(() => catalog)]);
-  return catalog;
+  return new ToolCatalog(allTools);
 }
 
-export { ToolCatalog, TOOL_PREFIX } from './catalog';
-export type { ToolDefinition, ToolResult, ToolContext, Actor, AccessClass } from './types';
+export { ToolCatalog, TOOL_PREFIX, toErrorBody } from './catalog';
+export type { ToolDefinition, ToolResult, ToolContext, AccessClass, AnyTool, InputOf, OutputOf } from './types';
+export type { Actor, Channel } from '../kernel/actors';

@@ -1,16 +1,24 @@
 import { approveCandidate, deleteRecipe, deprecateRecipe, ensureIndexFresh, promoteCandidate, publishRecipe, rejectCandidate } from '../knowledge';
-import { candidateRef, recipeRef } from './knowledge-schemas';
-import { defineTool, type ToolDefinition } from './types';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { draftRecipeFile, type publishRecipe as publishRecipeStatus } from '../knowledge/lifecycle';
+import { candidateProperties, candidateRef, recipeRef } from './knowledge-schemas';
+import { defineTool, type AnyTool } from './types';
+import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
+
+const recipeFileOut = Out({ id: Type.String(), file: Type.String() });
+const statusChangeOut = Domain<Awaited<ReturnType<typeof publishRecipeStatus>>>('The recipe id, file and its new status.');
 
 // ---- people only (access 'review': the catalog never offers these to agents) ----
 
-const approve = defineTool<{ id: string; promote?: boolean; category?: string; note?: string }, unknown>({
+const approve = defineTool({
   name: 'approve_candidate',
   title: 'Approve a candidate',
   domain: 'knowledge',
   summary: 'Approve a pending candidate; by default it becomes a draft recipe file at once.',
   description: 'Approves a pending candidate (people only). With promote (default true) it is written as a draft recipe file under .autosnippet/recipes/<category>/ and indexed; category overrides the candidate\'s.',
-  inputSchema: { type: 'object', properties: { id: candidateRef, promote: { type: 'boolean', default: true }, category: { type: 'string' }, note: { type: 'string' } }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: candidateRef(), promote: Opt(Type.Boolean({ default: true })), category: Opt(Name()), note: Opt(Text()) }),
+  outputSchema: Out({ id: Type.String(), status: StringEnum(['pending', 'approved', 'rejected']), recipe: Opt(recipeFileOut) }),
   aliases: { candidateId: 'id' },
   access: 'review',
   maxOutputChars: 4000,
@@ -20,13 +28,14 @@ const approve = defineTool<{ id: string; promote?: boolean; category?: string; n
   },
 });
 
-const reject = defineTool<{ id: string; reason: string }, unknown>({
+const reject = defineTool({
   name: 'reject_candidate',
   title: 'Reject a candidate',
   domain: 'knowledge',
   summary: 'Reject a pending candidate, with the reason.',
   description: 'Rejects a pending candidate (people only). The reason is kept, and the same proposal submitted again is reported as a duplicate of the rejected one.',
-  inputSchema: { type: 'object', properties: { id: candidateRef, reason: { type: 'string', minLength: 1 } }, required: ['id', 'reason'], additionalProperties: false },
+  inputSchema: Input({ id: candidateRef(), reason: Text(undefined, { minLength: 1 }) }),
+  outputSchema: Out({ id: Type.String(), status: StringEnum(['pending', 'approved', 'rejected']), reason: Opt(Type.String()) }),
   aliases: { candidateId: 'id' },
   access: 'review',
   maxOutputChars: 2000,
@@ -36,26 +45,28 @@ const reject = defineTool<{ id: string; reason: string }, unknown>({
   },
 });
 
-const promote = defineTool<{ id: string; category?: string }, unknown>({
+const promote = defineTool({
   name: 'promote_candidate',
   title: 'Promote a candidate',
   domain: 'knowledge',
   summary: 'Write an approved candidate as a draft recipe file.',
   description: 'Promotes an approved candidate that is not yet a recipe (approved with promote: false, or its draft was deleted) to a draft recipe file (people only).',
-  inputSchema: { type: 'object', properties: { id: candidateRef, category: { type: 'string' } }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: candidateRef(), category: Opt(Name()) }),
+  outputSchema: recipeFileOut,
   aliases: { candidateId: 'id' },
   access: 'review',
   maxOutputChars: 2000,
   handler: (ws, input, ctx) => promoteCandidate(ws, input.id, ctx.actor, input),
 });
 
-const publish = defineTool<{ id: string }, unknown>({
+const publish = defineTool({
   name: 'publish_recipe',
   title: 'Publish a recipe',
   domain: 'knowledge',
   summary: 'Publish a draft recipe.',
   description: 'Marks a draft recipe published (people only): its file\'s frontmatter gets status: published, publishedBy and publishedAt.',
-  inputSchema: { type: 'object', properties: { id: recipeRef }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: recipeRef() }),
+  outputSchema: statusChangeOut,
   aliases: { recipeId: 'id' },
   access: 'review',
   maxOutputChars: 2000,
@@ -65,13 +76,14 @@ const publish = defineTool<{ id: string }, unknown>({
   },
 });
 
-const deprecate = defineTool<{ id: string; reason: string; replacedBy?: string }, unknown>({
+const deprecate = defineTool({
   name: 'deprecate_recipe',
   title: 'Deprecate a recipe',
   domain: 'knowledge',
   summary: 'Deprecate a published recipe, with the reason (and its replacement).',
   description: 'Marks a published recipe deprecated (people only), with the reason and, optionally, the recipe that replaces it. Deprecated recipes leave search unless asked for.',
-  inputSchema: { type: 'object', properties: { id: recipeRef, reason: { type: 'string', minLength: 1 }, replacedBy: recipeRef }, required: ['id', 'reason'], additionalProperties: false },
+  inputSchema: Input({ id: recipeRef(), reason: Text(undefined, { minLength: 1 }), replacedBy: Opt(recipeRef()) }),
+  outputSchema: statusChangeOut,
   aliases: { recipeId: 'id' },
   access: 'review',
   maxOutputChars: 2000,
@@ -81,13 +93,14 @@ const deprecate = defineTool<{ id: string; reason: string; replacedBy?: string }
   },
 });
 
-const del = defineTool<{ id: string; confirm: boolean; reason?: string }, unknown>({
+const del = defineTool({
   name: 'delete_recipe',
   title: 'Delete a recipe',
   domain: 'knowledge',
   summary: 'Delete a recipe file and its index entry (needs confirm: true).',
   description: 'Deletes a recipe\'s Markdown file and its index rows and usage counts (people only). It cannot be undone from AutoSnippet (git can): pass confirm: true once the person has confirmed.',
-  inputSchema: { type: 'object', properties: { id: recipeRef, confirm: { type: 'boolean', description: 'Must be true: the person confirmed the deletion.' }, reason: { type: 'string' } }, required: ['id', 'confirm'], additionalProperties: false },
+  inputSchema: Input({ id: recipeRef(), confirm: Type.Boolean({ description: 'Must be true: the person confirmed the deletion.' }), reason: Opt(Text()) }),
+  outputSchema: Out({ id: Type.String(), file: Type.String(), deleted: Type.Boolean() }),
   aliases: { recipeId: 'id' },
   access: 'review',
   destructive: true,
@@ -98,4 +111,34 @@ const del = defineTool<{ id: string; confirm: boolean; reason?: string }, unknow
   },
 });
 
-export const reviewTools: ToolDefinition[] = [approve, reject, promote, publish, deprecate, del];
+const createRecipe = defineTool({
+  name: 'create_recipe',
+  title: 'Create a draft recipe',
+  domain: 'knowledge',
+  summary: 'Write a person\'s new recipe (e.g. from a selection) as a draft recipe file, and index it.',
+  description:
+    'Writes a new draft recipe file under .autosnippet/recipes/<category>/ from a title, a category and the code (people only: agents propose with submit_candidate). ' +
+    'A free file name is chosen from the title; the recipe is indexed at once. Returns its id and file.',
+  inputSchema: Input({
+    title: candidateProperties.title,
+    category: Name('The folder it is filed under, e.g. networking.', { minLength: 1 }),
+    code: Opt(Code('The code the recipe shows.', { maxLength: 20_000 })),
+    language: candidateProperties.language,
+    summary: candidateProperties.summary,
+    sourceFiles: Opt(List(FilePath(), 50, { description: 'Where the code comes from, as `path:line`.' })),
+  }),
+  outputSchema: Out({ id: Type.String(), file: Type.String() }),
+  access: 'review',
+  maxOutputChars: 2000,
+  async handler(ws, input, ctx) {
+    const draft = draftRecipeFile(ws, input, ctx.actor);
+    const abs = path.join(ws.root, draft.file);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, draft.text, { flag: 'wx' });
+    await ensureIndexFresh(ws);
+    return { id: draft.id, file: draft.file };
+  },
+});
+
+export const reviewTools: AnyTool[] = [approve, reject, promote, publish, deprecate, del, createRecipe];
+export { createRecipe as createRecipeTool, approve as approveCandidateTool, reject as rejectCandidateTool, promote as promoteCandidateTool, publish as publishRecipeTool, deprecate as deprecateRecipeTool, del as deleteRecipeTool };

@@ -1,65 +1,52 @@
-import { COMPLEXITIES, KNOWLEDGE_TYPES, RELATION_TYPES, SCOPES, USAGE_EVENTS } from '../knowledge/types';
-import type { JsonSchema } from './types';
+import { COMPLEXITIES, KNOWLEDGE_TYPES, RELATION_TYPES, SCOPES, USAGE_EVENTS, type Candidate, type KnowledgeType, type Recipe, type RecipeKind, type RelationType } from '../knowledge/types';
+import { Code, Domain, FilePath, Id, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 
-const stringList = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
+const stringList = (description: string, maxItems = 50) => List(Text(undefined, { maxLength: 1000 }), maxItems, { description });
+const idList = (description: string, maxItems = 50) => List(Id(), maxItems, { description });
+
+export const KNOWLEDGE_TYPE_NAMES = Object.keys(KNOWLEDGE_TYPES) as KnowledgeType[];
+export const KINDS = ['rule', 'pattern', 'fact'] as const satisfies readonly RecipeKind[];
+
+const relationList = (r: RelationType) => Opt(idList(`Recipe ids this one ${r === 'dependsOn' ? 'depends on' : r}.`));
+const relationsProperties = Object.fromEntries(RELATION_TYPES.map((r) => [r, relationList(r)])) as Record<RelationType, ReturnType<typeof relationList>>;
 
 /** The fields of a proposal. Only `title` is required; validate_candidate says what else is missing. */
-export const candidateProperties: Record<string, JsonSchema> = {
-  title: { type: 'string', minLength: 1, maxLength: 200, description: 'What the practice is, in 8–80 characters: "Wrap HTTP calls in withRetry".' },
-  summary: { type: 'string', maxLength: 2000, description: 'One or two sentences: what to do and when.' },
-  code: { type: 'string', maxLength: 20000, description: 'The essential code from the project (not a placeholder).' },
-  language: { type: 'string', description: 'VS Code language id: typescript, swift, python…' },
-  category: { type: 'string', description: 'The folder it is filed under, e.g. networking, ui, errors.' },
-  knowledgeType: { type: 'string', enum: Object.keys(KNOWLEDGE_TYPES), description: 'What kind of knowledge; it implies the kind (rule, pattern or fact).' },
-  trigger: { type: 'string', description: '`@name` a person types to insert the code; derived from the title when omitted.' },
-  tags: stringList('3–6 words people would search for.'),
-  usageGuide: { type: 'string', maxLength: 8000, description: 'When to use it, when not, what to watch out for.' },
-  rationale: { type: 'string', maxLength: 4000, description: 'Why the project does it this way.' },
-  steps: {
-    type: 'array',
-    items: { type: 'object', properties: { title: { type: 'string' }, description: { type: 'string' }, code: { type: 'string' } }, required: ['title'], additionalProperties: false },
-    description: 'Ordered steps, for a how-to.',
-  },
-  scope: { type: 'string', enum: [...SCOPES], description: 'universal (any project), project (default) or target (one package/module: name it in `target`).' },
-  target: { type: 'string', description: 'The package or module a target-scoped recipe applies to.' },
-  complexity: { type: 'string', enum: [...COMPLEXITIES] },
-  relations: {
-    type: 'object',
-    properties: Object.fromEntries(RELATION_TYPES.map((r) => [r, stringList(`Recipe ids this one ${r === 'dependsOn' ? 'depends on' : r}.`)])),
-    additionalProperties: false,
-  },
-  constraints: {
-    type: 'object',
-    properties: {
-      guards: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { pattern: { type: 'string' }, message: { type: 'string' }, severity: { enum: ['error', 'warning', 'info'] }, mode: { enum: ['forbid', 'require'] } },
-          required: ['pattern', 'message'],
-          additionalProperties: false,
-        },
-        description: 'Guard patterns (regular expressions) that enforce it.',
-      },
-      preconditions: stringList('What must hold before it applies.'),
-      boundaries: stringList('Where it does not apply.'),
-      sideEffects: stringList('What it changes besides its result.'),
-    },
-    additionalProperties: false,
-  },
-  sourceFiles: stringList('Where the project does this, as `path:line`.'),
-  reasoning: {
-    type: 'object',
-    properties: {
-      whyStandard: { type: 'string', description: 'Why it is a standard here, not a one-off: how often, who relies on it.' },
-      sources: stringList('Evidence as `path:line`.'),
-      confidence: { type: 'number', minimum: 0, maximum: 1 },
-    },
-    additionalProperties: false,
-  },
+export const candidateProperties = {
+  title: Text('What the practice is, in 8–80 characters: "Wrap HTTP calls in withRetry".', { minLength: 1, maxLength: 200 }),
+  summary: Opt(Text('One or two sentences: what to do and when.', { maxLength: 2000 })),
+  code: Opt(Code('The essential code from the project (not a placeholder).', { maxLength: 20_000 })),
+  language: Opt(Name('VS Code language id: typescript, swift, python…', { maxLength: 64 })),
+  category: Opt(Name('The folder it is filed under, e.g. networking, ui, errors.')),
+  knowledgeType: Opt(StringEnum(KNOWLEDGE_TYPE_NAMES, { description: 'What kind of knowledge; it implies the kind (rule, pattern or fact).' })),
+  trigger: Opt(Name('`@name` a person types to insert the code; derived from the title when omitted.')),
+  tags: Opt(List(Name(undefined, { maxLength: 64 }), 20, { description: '3–6 words people would search for.' })),
+  usageGuide: Opt(Text('When to use it, when not, what to watch out for.', { maxLength: 8000 })),
+  rationale: Opt(Text('Why the project does it this way.', { maxLength: 4000 })),
+  steps: Opt(List(Input({ title: Text(undefined, { maxLength: 200 }), description: Opt(Text()), code: Opt(Code(undefined, { maxLength: 20_000 })) }), 30, { description: 'Ordered steps, for a how-to.' })),
+  scope: Opt(StringEnum(SCOPES, { description: 'universal (any project), project (default) or target (one package/module: name it in `target`).' })),
+  target: Opt(Name('The package or module a target-scoped recipe applies to.')),
+  complexity: Opt(StringEnum(COMPLEXITIES)),
+  relations: Opt(Input(relationsProperties)),
+  constraints: Opt(Input({
+    guards: Opt(List(Input({
+      pattern: Text(undefined, { maxLength: 2000 }),
+      message: Text(undefined, { maxLength: 500 }),
+      severity: Opt(StringEnum(['error', 'warning', 'info'])),
+      mode: Opt(StringEnum(['forbid', 'require'])),
+    }), 20, { description: 'Guard patterns (regular expressions) that enforce it.' })),
+    preconditions: Opt(stringList('What must hold before it applies.')),
+    boundaries: Opt(stringList('Where it does not apply.')),
+    sideEffects: Opt(stringList('What it changes besides its result.')),
+  })),
+  sourceFiles: Opt(List(FilePath(), 50, { description: 'Where the project does this, as `path:line`.' })),
+  reasoning: Opt(Input({
+    whyStandard: Opt(Text('Why it is a standard here, not a one-off: how often, who relies on it.', { maxLength: 4000 })),
+    sources: Opt(List(FilePath(), 50, { description: 'Evidence as `path:line`.' })),
+    confidence: Opt(Type.Number({ minimum: 0, maximum: 1 })),
+  })),
 };
 
-export const candidateSchema: JsonSchema = { type: 'object', properties: candidateProperties, required: ['title'], additionalProperties: false };
+export const candidateSchema = Input(candidateProperties);
 
 /** Names agents use for our fields. */
 export const candidateAliases: Record<string, string> = {
@@ -72,13 +59,25 @@ export const candidateAliases: Record<string, string> = {
   source_files: 'sourceFiles',
 };
 
-export const searchFilterProperties: Record<string, JsonSchema> = {
-  kind: { type: 'string', enum: ['rule', 'pattern', 'fact'], description: 'Only rules, patterns or facts.' },
-  language: { type: 'string', description: 'Only recipes of this language (VS Code language id).' },
-  limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-  includeDeprecated: { type: 'boolean', default: false, description: 'Also deprecated recipes.' },
+export const searchFilterProperties = {
+  kind: Opt(StringEnum(KINDS, { description: 'Only rules, patterns or facts.' })),
+  language: Opt(Name('Only recipes of this language (VS Code language id).', { maxLength: 64 })),
+  limit: Opt(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+  includeDeprecated: Opt(Type.Boolean({ default: false, description: 'Also deprecated recipes.' })),
 };
 
-export const recipeRef: JsonSchema = { type: 'string', minLength: 1, description: 'Recipe id (e.g. "networking/fetch-with-retry"), its trigger ("@fetchWithRetry") or its file path.' };
-export const candidateRef: JsonSchema = { type: 'string', minLength: 1, description: 'Candidate id, e.g. "cand-0e4590491305".' };
-export const usageEvents = [...USAGE_EVENTS];
+export const recipeRef = (description = 'Recipe id (e.g. "networking/fetch-with-retry"), its trigger ("@fetchWithRetry") or its file path.') => Id(description, { maxLength: 300 });
+export const candidateRef = (description = 'Candidate id, e.g. "cand-0e4590491305".') => Id(description);
+export const usageEvents = USAGE_EVENTS;
+
+/** Validation of a proposal, as the knowledge tools answer it. */
+export const validationSchema = Out({
+  ok: Type.Boolean(),
+  score: Type.Number(),
+  missing: Type.Array(Type.String()),
+  issues: Type.Array(Out({ field: Type.String(), severity: Type.String(), message: Type.String() })),
+});
+
+/** A candidate or recipe in full (its TypeScript type is the knowledge domain's). */
+export const candidateOut = Domain<Candidate>('A candidate with every field.');
+export const recipeOut = Domain<Recipe>('A recipe with every field.');

@@ -1,18 +1,27 @@
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFile, shownPath } from '../files';
 import type { Workspace } from '../workspace';
 import {
   checkDuplicate, ensureIndexFresh, findRecipeRow, getCandidate, knowledgeOverview, listCandidates, listRecipes, missingFields, parseRecipeFile, readRecipe,
-  recipeInsight, recordUsage, submitCandidates, syncRecipes, updateCandidate, usageOf, validateCandidate, type CandidateInput, type RecipeKind, type UsageEvent,
+  recipeInsight, recordUsage, submitCandidates, syncRecipes, updateCandidate, usageOf, validateCandidate, type CandidateInput, type RecipeKind,
 } from '../knowledge';
 import { history } from '../knowledge/insights';
 import { qualityScores } from '../knowledge/quality';
 import { recipeMeta } from '../knowledge/recipes';
 import { transitionsOf } from '../knowledge/transitions';
-import { candidateAliases, candidateProperties, candidateRef, candidateSchema, recipeRef, usageEvents } from './knowledge-schemas';
+import { candidateAliases, candidateOut, candidateProperties, candidateRef, candidateSchema, KINDS, recipeOut, recipeRef, usageEvents, validationSchema } from './knowledge-schemas';
 import { searchTools } from './search';
 import { reviewTools } from './knowledge-review';
-import { defineTool, type ToolDefinition } from './types';
+import { defineTool, type AnyTool } from './types';
+import type { DuplicateReport } from '../knowledge/duplicates';
+import type { SyncReport } from '../knowledge/recipe-index';
+import type { RecipeSummary } from '../knowledge/recipes';
+import type { StatusChange, UsageStats } from '../knowledge/types';
+import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
+
+const problemsOut = Type.Array(Out({ file: Type.String(), field: Opt(Type.String()), message: Type.String() }));
+const candidateStatus = ['pending', 'approved', 'rejected'] as const;
+const recipeStatus = ['draft', 'published', 'deprecated'] as const;
 
 const BATCH_MAX = 50;
 
@@ -21,7 +30,7 @@ async function fresh(ws: Workspace): Promise<void> {
   await ensureIndexFresh(ws);
 }
 
-const submitCandidate = defineTool<CandidateInput, unknown>({
+const submitCandidate = defineTool({
   name: 'submit_candidate',
   title: 'Submit a knowledge candidate',
   domain: 'knowledge',
@@ -31,6 +40,14 @@ const submitCandidate = defineTool<CandidateInput, unknown>({
     'and reasoning {whyStandard, sources as `path:line`, confidence}. The answer carries a validation (each missing or weak field) and the nearest existing recipes. ' +
     'Submitting the same thing twice does not create it twice: the answer says `duplicate` and names the existing one. Call check_duplicate first when unsure.',
   inputSchema: candidateSchema,
+  outputSchema: Out({
+    id: Type.String(),
+    status: StringEnum(['created', 'duplicate']),
+    hint: Opt(Type.String()),
+    validation: validationSchema,
+    similar: Opt(Domain<DuplicateReport['recipes']>('Existing recipes close to it (similarity ≥ 0.6).', 'array')),
+    similarHint: Opt(Type.String()),
+  }),
   aliases: candidateAliases,
   access: 'propose',
   maxOutputChars: 6000,
@@ -43,7 +60,7 @@ const submitCandidate = defineTool<CandidateInput, unknown>({
     const near = dup ? undefined : await checkDuplicate(ws, input, 3);
     return {
       id: dup?.existing ?? result.created[0],
-      status: dup ? 'duplicate' : 'created',
+      status: dup ? ('duplicate' as const) : ('created' as const),
       ...(dup ? { hint: `It is already known as ${dup.existing}; nothing was created.` } : {}),
       validation: { ok: validation.ok, score: validation.score, missing: missingFields(validation), issues: validation.issues },
       ...(near && near.verdict !== 'unique' ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint } : {}),
@@ -51,7 +68,7 @@ const submitCandidate = defineTool<CandidateInput, unknown>({
   },
 });
 
-const submitCandidatesTool = defineTool<{ candidates: CandidateInput[] }, unknown>({
+const submitCandidatesTool = defineTool({
   name: 'submit_candidates',
   title: 'Submit knowledge candidates',
   domain: 'knowledge',
@@ -59,7 +76,13 @@ const submitCandidatesTool = defineTool<{ candidates: CandidateInput[] }, unknow
   description:
     `Records several proposals as pending candidates in one go (at most ${BATCH_MAX}). Each has the fields of submit_candidate. ` +
     'The answer lists the ids created, the inputs (by index) that duplicate an existing candidate or recipe, and per created candidate the fields still missing.',
-  inputSchema: { type: 'object', properties: { candidates: { type: 'array', items: candidateSchema, minItems: 1 } }, required: ['candidates'], additionalProperties: false },
+  inputSchema: Input({ candidates: List(candidateSchema, BATCH_MAX * 2, { minItems: 1 }) }),
+  outputSchema: Out({
+    created: Type.Array(Type.String()),
+    duplicates: Type.Array(Out({ input: Type.Integer(), existing: Type.String() })),
+    missing: Type.Array(Out({ id: Type.String(), missing: Type.Array(Type.String()) })),
+    hint: Opt(Type.String()),
+  }),
   aliases: { items: 'candidates' },
   access: 'propose',
   batch: { field: 'candidates', max: BATCH_MAX },
@@ -78,7 +101,7 @@ const submitCandidatesTool = defineTool<{ candidates: CandidateInput[] }, unknow
   },
 });
 
-const submitDraftRecipes = defineTool<{ files?: string[]; drafts?: { markdown: string; file?: string }[] }, unknown>({
+const submitDraftRecipes = defineTool({
   name: 'submit_draft_recipes',
   title: 'Submit draft recipe files',
   domain: 'knowledge',
@@ -87,14 +110,11 @@ const submitDraftRecipes = defineTool<{ files?: string[]; drafts?: { markdown: s
     'Reads recipe drafts in the recipe file format (YAML frontmatter with title, summary, language, category, knowledgeType, tags…, and a body with the code in a fenced block) ' +
     'and records each as a pending candidate. Pass `files` (workspace-relative paths of .md drafts you wrote) or `drafts` (the Markdown text). ' +
     'A draft that cannot be read is reported with the file and field at fault; the others are still submitted. Nothing is published: a person reviews every candidate.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      files: { type: 'array', items: { type: 'string' }, description: 'Workspace-relative paths of Markdown drafts.' },
-      drafts: { type: 'array', items: { type: 'object', properties: { markdown: { type: 'string', minLength: 1 }, file: { type: 'string' } }, required: ['markdown'], additionalProperties: false } },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    files: Opt(List(FilePath(), BATCH_MAX * 2, { description: 'Workspace-relative paths of Markdown drafts.' })),
+    drafts: Opt(List(Input({ markdown: Code(undefined, { minLength: 1, maxLength: 60_000 }), file: Opt(FilePath()) }), BATCH_MAX * 2)),
+  }),
+  outputSchema: Out({ created: Type.Array(Type.String()), duplicates: Type.Array(Out({ draft: Type.String(), existing: Type.String() })), problems: problemsOut }),
   access: 'propose',
   batch: { field: 'files', max: BATCH_MAX },
   maxOutputChars: 10000,
@@ -134,7 +154,7 @@ const submitDraftRecipes = defineTool<{ files?: string[]; drafts?: { markdown: s
   },
 });
 
-const validateCandidateTool = defineTool<{ id?: string; candidate?: CandidateInput }, unknown>({
+const validateCandidateTool = defineTool({
   name: 'validate_candidate',
   title: 'Validate a candidate',
   domain: 'knowledge',
@@ -142,7 +162,8 @@ const validateCandidateTool = defineTool<{ id?: string; candidate?: CandidateInp
   description:
     'Checks a proposal field by field before (or after) you submit it: pass `candidate` (the fields of submit_candidate) or `id` of a submitted candidate. ' +
     'Returns ok (no missing or invalid field), a score 0..1, and one issue per field at fault with severity missing, weak or invalid and what to write instead.',
-  inputSchema: { type: 'object', properties: { id: candidateRef, candidate: candidateSchema }, additionalProperties: false },
+  inputSchema: Input({ id: Opt(candidateRef()), candidate: Opt(candidateSchema) }),
+  outputSchema: Out({ id: Opt(Type.String()), ...validationSchema.properties }),
   access: 'read',
   maxOutputChars: 6000,
   handler(ws, input) {
@@ -153,7 +174,7 @@ const validateCandidateTool = defineTool<{ id?: string; candidate?: CandidateInp
   },
 });
 
-const checkDuplicateTool = defineTool<{ id?: string; title?: string; summary?: string; code?: string; trigger?: string; language?: string; limit?: number }, unknown>({
+const checkDuplicateTool = defineTool({
   name: 'check_duplicate',
   title: 'Check for duplicates',
   domain: 'knowledge',
@@ -162,19 +183,16 @@ const checkDuplicateTool = defineTool<{ id?: string; title?: string; summary?: s
     'Before proposing knowledge, checks whether the project already has it: returns the nearest recipes (and pending candidates) with a similarity 0..1 and what makes them close ' +
     '(same trigger, similar title, close in meaning), and a verdict: duplicate (≥ 0.85: do not submit), similar (≥ 0.6: submit only if yours adds something) or unique. ' +
     'Pass the proposal\'s title (and summary, code when you have them), or `id` of a submitted candidate.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      id: candidateRef,
-      title: candidateProperties.title,
-      summary: candidateProperties.summary,
-      code: candidateProperties.code,
-      trigger: candidateProperties.trigger,
-      language: candidateProperties.language,
-      limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    id: Opt(candidateRef()),
+    title: Opt(candidateProperties.title),
+    summary: candidateProperties.summary,
+    code: candidateProperties.code,
+    trigger: candidateProperties.trigger,
+    language: candidateProperties.language,
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
+  }),
+  outputSchema: Domain<DuplicateReport>('The nearest recipes and candidates with similarity, reasons and a verdict.'),
   aliases: { description: 'summary', content: 'code' },
   access: 'read',
   maxOutputChars: 6000,
@@ -188,7 +206,7 @@ const checkDuplicateTool = defineTool<{ id?: string; title?: string; summary?: s
   },
 });
 
-const enrichCandidates = defineTool<{ ids?: string[]; limit?: number }, unknown>({
+const enrichCandidates = defineTool({
   name: 'enrich_candidates',
   title: 'What candidates lack',
   domain: 'knowledge',
@@ -196,7 +214,15 @@ const enrichCandidates = defineTool<{ ids?: string[]; limit?: number }, unknown>
   description:
     'For the given candidates (or the pending ones, weakest first) lists each missing or weak field with what to write. AutoSnippet calls no model here: you, the calling agent, ' +
     'read the cited sources and fill the fields in with update_candidate {id, …fields}. Candidates with nothing missing are left out.',
-  inputSchema: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }, additionalProperties: false },
+  inputSchema: Input({ ids: Opt(List(candidateRef(), 100)), limit: Opt(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
+  outputSchema: Out({
+    total: Type.Integer(),
+    candidates: Type.Array(Out({
+      id: Type.String(), title: Type.String(), status: StringEnum(candidateStatus), score: Type.Number(), sources: Type.Array(Type.String()),
+      fill: Type.Array(Out({ field: Type.String(), severity: Type.String(), what: Type.String() })),
+    })),
+    next: Type.String(),
+  }),
   access: 'read',
   maxOutputChars: 12000,
   paginate: 'candidates',
@@ -212,13 +238,14 @@ const enrichCandidates = defineTool<{ ids?: string[]; limit?: number }, unknown>
   },
 });
 
-const updateCandidateTool = defineTool<{ id: string } & Partial<CandidateInput>, unknown>({
+const updateCandidateTool = defineTool({
   name: 'update_candidate',
   title: 'Update a pending candidate',
   domain: 'knowledge',
   summary: 'Fill in or correct fields of a pending candidate (what enrich_candidates asked for).',
   description: 'Changes fields of a pending candidate; fields you leave out keep their value. Approved and rejected candidates cannot change (INVALID_TRANSITION). Returns the new validation.',
-  inputSchema: { type: 'object', properties: { id: candidateRef, ...candidateProperties, title: { ...candidateProperties.title } }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: candidateRef(), ...candidateProperties, title: Opt(candidateProperties.title) }),
+  outputSchema: Out({ id: Type.String(), status: StringEnum(candidateStatus), validation: validationSchema }),
   aliases: candidateAliases,
   access: 'propose',
   maxOutputChars: 6000,
@@ -230,17 +257,24 @@ const updateCandidateTool = defineTool<{ id: string } & Partial<CandidateInput>,
   },
 });
 
-const listCandidatesTool = defineTool<{ status?: 'pending' | 'approved' | 'rejected' | 'any'; origin?: string; limit?: number }, unknown>({
+const listCandidatesTool = defineTool({
   name: 'list_candidates',
   title: 'List candidates',
   domain: 'knowledge',
   summary: 'Proposed knowledge waiting for review (pending first), or decided.',
   description: 'Lists candidates with their status, kind, language, category, confidence, origin and who proposed them; pending first, newest first. Filter by status or origin (e.g. "bootstrap").',
-  inputSchema: {
-    type: 'object',
-    properties: { status: { enum: ['pending', 'approved', 'rejected', 'any'], default: 'pending' }, origin: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 } },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    status: Opt(StringEnum([...candidateStatus, 'any'], { default: 'pending' })),
+    origin: Opt(Name('Only candidates from this origin, e.g. "bootstrap" (a prefix).')),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
+  }),
+  outputSchema: Out({
+    total: Type.Integer(),
+    candidates: Type.Array(Out({
+      id: Type.String(), title: Type.String(), status: StringEnum(candidateStatus), kind: StringEnum(KINDS), knowledgeType: Type.String(), language: Type.String(), category: Type.String(),
+      summary: Type.String(), confidence: Type.Number(), origin: Type.String(), createdBy: Type.String(), createdAt: Type.String(), recipeId: Opt(Type.String()), rejectionReason: Opt(Type.String()),
+    })),
+  }),
   access: 'read',
   maxOutputChars: 12000,
   paginate: 'candidates',
@@ -256,13 +290,14 @@ const listCandidatesTool = defineTool<{ status?: 'pending' | 'approved' | 'rejec
   },
 });
 
-const getCandidateTool = defineTool<{ id: string }, unknown>({
+const getCandidateTool = defineTool({
   name: 'get_candidate',
   title: 'Get a candidate',
   domain: 'knowledge',
   summary: 'One candidate in full: content, reasoning, status and history.',
   description: 'Returns a candidate with every field, its reasoning (whyStandard, sources, confidence), its status and the transitions recorded for it.',
-  inputSchema: { type: 'object', properties: { id: candidateRef }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: candidateRef() }),
+  outputSchema: Type.Intersect([candidateOut, Out({ history: Domain<StatusChange[]>('Its status changes, oldest first.', 'array') })]),
   aliases: { candidateId: 'id' },
   access: 'read',
   maxOutputChars: 16000,
@@ -272,8 +307,17 @@ const getCandidateTool = defineTool<{ id: string }, unknown>({
   },
 });
 
-function listTool(name: string, kind: RecipeKind | undefined, title: string, summary: string, description: string): ToolDefinition {
-  return defineTool<{ kind?: RecipeKind; status?: 'draft' | 'published' | 'deprecated' | 'any'; category?: string; language?: string; tag?: string }, unknown>({
+const recipeListOut = Out({
+  total: Type.Integer(),
+  recipes: Domain<Omit<RecipeSummary, 'updatedAt'>[]>('id, title, trigger, kind, knowledgeType, language, category, status, summary, tags, quality and file of each recipe.', 'array'),
+  filesWithProblems: Opt(Type.Integer()),
+  hint: Opt(Type.String()),
+});
+
+const kindFilter = () => Opt(StringEnum(KINDS));
+
+function listTool(name: string, kind: RecipeKind | undefined, title: string, summary: string, description: string) {
+  return defineTool({
     name,
     title,
     domain: 'knowledge',
@@ -281,17 +325,15 @@ function listTool(name: string, kind: RecipeKind | undefined, title: string, sum
     description:
       description +
       ' Each entry: id, title, trigger, kind, knowledgeType, language, category, status, summary, tags, quality. Deprecated recipes only with status "deprecated" or "any". Use get_recipe for the code.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        ...(kind ? {} : { kind: { type: 'string', enum: ['rule', 'pattern', 'fact'] } }),
-        status: { type: 'string', enum: ['draft', 'published', 'deprecated', 'any'] },
-        category: { type: 'string' },
-        language: { type: 'string' },
-        tag: { type: 'string' },
-      },
-      additionalProperties: false,
-    },
+    inputSchema: Input({
+      // list_rules, list_patterns and list_facts answer one kind; list_recipes takes it as a filter.
+      ...((kind ? {} : { kind: kindFilter() }) as { kind: ReturnType<typeof kindFilter> }),
+      status: Opt(StringEnum([...recipeStatus, 'any'])),
+      category: Opt(Name()),
+      language: Opt(Name(undefined, { maxLength: 64 })),
+      tag: Opt(Name(undefined, { maxLength: 64 })),
+    }),
+    outputSchema: recipeListOut,
     access: 'read',
     maxOutputChars: 12000,
     paginate: 'recipes',
@@ -308,7 +350,7 @@ function listTool(name: string, kind: RecipeKind | undefined, title: string, sum
   });
 }
 
-const getRecipe = defineTool<{ id: string; history?: boolean }, unknown>({
+const getRecipe = defineTool({
   name: 'get_recipe',
   title: 'Get a recipe',
   domain: 'knowledge',
@@ -316,7 +358,12 @@ const getRecipe = defineTool<{ id: string; history?: boolean }, unknown>({
   description:
     'Returns one recipe (by id, trigger such as "@fetchWithRetry", or file path) with all its fields: summary, usage guide, the code, rationale, steps, tags, relations, constraints, source files, ' +
     'status and who created, approved and published it, plus quality scores and usage counts. history: true adds the status history. An unknown id fails with RECIPE_NOT_FOUND and the closest ids.',
-  inputSchema: { type: 'object', properties: { id: recipeRef, history: { type: 'boolean', default: false } }, required: ['id'], additionalProperties: false },
+  inputSchema: Input({ id: recipeRef(), history: Opt(Type.Boolean({ default: false })) }),
+  outputSchema: Type.Intersect([recipeOut, Out({
+    quality: Domain<ReturnType<typeof qualityScores>>('Quality scores: completeness, clarity, evidence, adoption, overall.'),
+    usage: Domain<UsageStats>('Usage counters.'),
+    history: Opt(Domain<StatusChange[]>('Status changes, oldest first.', 'array')),
+  })]),
   aliases: { recipeId: 'id', trigger: 'id', name: 'id' },
   access: 'read',
   maxOutputChars: 20000,
@@ -329,7 +376,7 @@ const getRecipe = defineTool<{ id: string; history?: boolean }, unknown>({
   },
 });
 
-const recipeInsights = defineTool<{ id?: string }, unknown>({
+const recipeInsights = defineTool({
   name: 'recipe_insights',
   title: 'Recipe insights',
   domain: 'knowledge',
@@ -338,7 +385,8 @@ const recipeInsights = defineTool<{ id?: string }, unknown>({
     'With `id`: one recipe\'s quality scores (completeness, clarity, evidence, adoption) and what would raise them, its usage, status history, relations (and whether their targets exist), ' +
     'what refers to it and its nearest recipes. Without: the knowledge base at a glance — counts by status, kind and category, candidates by status, the most used and never used recipes, ' +
     'the lowest quality ones with what they lack, duplicate triggers and recipe files that could not be read.',
-  inputSchema: { type: 'object', properties: { id: recipeRef }, additionalProperties: false },
+  inputSchema: Input({ id: Opt(recipeRef()) }),
+  outputSchema: Domain<Awaited<ReturnType<typeof recipeInsight>> | ReturnType<typeof knowledgeOverview>>('One recipe\'s insight, or the knowledge base at a glance.'),
   aliases: { recipeId: 'id' },
   access: 'read',
   maxOutputChars: 12000,
@@ -348,7 +396,7 @@ const recipeInsights = defineTool<{ id?: string }, unknown>({
   },
 });
 
-const confirmUsage = defineTool<{ id: string; event?: UsageEvent; count?: number }, unknown>({
+const confirmUsage = defineTool({
   name: 'confirm_usage',
   title: 'Confirm a recipe was used',
   domain: 'knowledge',
@@ -356,12 +404,12 @@ const confirmUsage = defineTool<{ id: string; event?: UsageEvent; count?: number
   description:
     'Counts a use of a recipe, which feeds its quality and its rank in context_search: `adoption` (you wrote code following it; the default), `application` (you applied its code), ' +
     '`view`, `helpful` / `unhelpful` (feedback), `guard_hit` (its guard pattern caught something). Counters only; nothing else is stored.',
-  inputSchema: {
-    type: 'object',
-    properties: { id: recipeRef, event: { type: 'string', enum: usageEvents, default: 'adoption' }, count: { type: 'integer', minimum: 1, maximum: 1000, default: 1 } },
-    required: ['id'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    id: recipeRef(),
+    event: Opt(StringEnum(usageEvents, { default: 'adoption' })),
+    count: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 1 })),
+  }),
+  outputSchema: Out({ id: Type.String(), usage: Domain<UsageStats>('The recipe\'s usage counters after this one.') }),
   aliases: { recipeId: 'id', usageType: 'event', type: 'event' },
   access: 'propose',
   maxOutputChars: 2000,
@@ -371,7 +419,7 @@ const confirmUsage = defineTool<{ id: string; event?: UsageEvent; count?: number
   },
 });
 
-const rebuildIndex = defineTool<{ force?: boolean }, unknown>({
+const rebuildIndex = defineTool({
   name: 'rebuild_index',
   title: 'Rebuild the recipe index',
   domain: 'knowledge',
@@ -379,7 +427,20 @@ const rebuildIndex = defineTool<{ force?: boolean }, unknown>({
   description:
     'Brings the database in line with the recipe files under .autosnippet/recipes (they are the truth): adds, updates, renames and removes index rows, re-embeds vectors. ' +
     'force (default true) re-reads every file even when unchanged. Reports what changed and every file that could not be read, naming the file and the field at fault. Usage counts are kept.',
-  inputSchema: { type: 'object', properties: { force: { type: 'boolean', default: true } }, additionalProperties: false },
+  inputSchema: Input({ force: Opt(Type.Boolean({ default: true })) }),
+  outputSchema: Out({
+    scanned: Type.Integer(),
+    added: Type.Integer(),
+    updated: Type.Integer(),
+    addedIds: Type.Array(Type.String()),
+    updatedIds: Type.Array(Type.String()),
+    renamed: Domain<SyncReport['renamed']>('Files renamed on disk: from, to, id.', 'array'),
+    removed: Type.Array(Type.String()),
+    unchanged: Type.Integer(),
+    problems: problemsOut,
+    warnings: problemsOut,
+    durationMs: Type.Number(),
+  }),
   access: 'propose',
   maxOutputChars: 12000,
   async handler(ws, input, ctx) {
@@ -388,7 +449,11 @@ const rebuildIndex = defineTool<{ force?: boolean }, unknown>({
   },
 });
 
-export const knowledgeTools: ToolDefinition[] = [
+export const listRecipesTool = listTool('list_recipes', undefined, 'List recipes', 'Every recipe (rules, patterns, facts) by category, without code.', 'Lists the project\'s recipes by category, filtered by kind, status, category, language or tag.');
+
+export { rebuildIndex as rebuildIndexTool, submitCandidate as submitCandidateTool, listCandidatesTool, getCandidateTool, getRecipe as getRecipeTool, confirmUsage as confirmUsageTool, updateCandidateTool, validateCandidateTool, checkDuplicateTool };
+
+export const knowledgeTools: AnyTool[] = [
   submitCandidate,
   submitCandidatesTool,
   submitDraftRecipes,
@@ -398,7 +463,7 @@ export const knowledgeTools: ToolDefinition[] = [
   updateCandidateTool,
   listCandidatesTool,
   getCandidateTool,
-  listTool('list_recipes', undefined, 'List recipes', 'Every recipe (rules, patterns, facts) by category, without code.', 'Lists the project\'s recipes by category, filtered by kind, status, category, language or tag.'),
+  listRecipesTool,
   getRecipe,
   listTool('list_rules', 'rule', 'List rules', 'The project\'s rules: what code here must or must not do.', 'Lists the recipes of kind rule (code standards, best practices, boundary constraints…).'),
   listTool('list_patterns', 'pattern', 'List patterns', 'The project\'s patterns: how things are done here, with code.', 'Lists the recipes of kind pattern (code patterns, architecture, solutions).'),

@@ -1,16 +1,28 @@
-import { ensureIndexFresh, type RecipeKind } from '../knowledge';
-import { contextSearch } from '../search/context';
+import { ensureIndexFresh } from '../knowledge';
+import { contextSearch, type ContextAnswer } from '../retrieval/context';
 import type { SearchMode } from '../search/hybrid';
-import { searchKnowledge } from '../search/results';
-import { searchFilterProperties } from './knowledge-schemas';
-import { defineTool, type ToolDefinition } from './types';
+import { searchKnowledge } from '../retrieval/results';
+import { KINDS, searchFilterProperties } from './knowledge-schemas';
+import { defineTool, type AnyTool } from './types';
+import { Domain, FilePath, Id, Input, List, Opt, Out, StringEnum, Text, Type } from './schema';
 
-interface SearchInput { query: string; kind?: RecipeKind; language?: string; limit?: number; includeDeprecated?: boolean }
+const query = Text('What you are looking for, in words or identifiers.', { minLength: 1, maxLength: 500 });
 
-const query = { type: 'string', minLength: 1, maxLength: 500, description: 'What you are looking for, in words or identifiers.' };
+const searchOut = Out({
+  query: Type.String(),
+  mode: StringEnum(['hybrid', 'keyword', 'semantic']),
+  total: Type.Integer(),
+  groups: Type.Array(Out({
+    kind: StringEnum(KINDS),
+    results: Type.Array(Out({
+      id: Type.String(), kind: StringEnum(KINDS), title: Type.String(), trigger: Type.String(), summary: Type.String(), language: Type.String(),
+      category: Type.String(), status: Type.String(), score: Type.Number(), why: Type.Array(Type.String()),
+    })),
+  })),
+});
 
-function searchTool(name: string, mode: SearchMode, title: string, summary: string, description: string): ToolDefinition {
-  return defineTool<SearchInput, unknown>({
+function searchTool(name: string, mode: SearchMode, title: string, summary: string, description: string) {
+  return defineTool({
     name,
     title,
     domain: 'search',
@@ -18,7 +30,8 @@ function searchTool(name: string, mode: SearchMode, title: string, summary: stri
     description:
       description +
       ' Results are grouped by kind (rules, patterns, facts), best first, each with id, trigger, title, summary, language, status, a score and why it was found; no code (get_recipe has it).',
-    inputSchema: { type: 'object', properties: { query, ...searchFilterProperties }, required: ['query'], additionalProperties: false },
+    inputSchema: Input({ query, ...searchFilterProperties }),
+    outputSchema: searchOut,
     aliases: { q: 'query', text: 'query', keyword: 'query', type: 'kind' },
     access: 'read',
     maxOutputChars: 10000,
@@ -29,9 +42,7 @@ function searchTool(name: string, mode: SearchMode, title: string, summary: stri
   });
 }
 
-interface ContextInput { query: string; currentFile?: string; language?: string; kind?: RecipeKind; touched?: string[]; limit?: number; includeCode?: boolean }
-
-const contextSearchTool = defineTool<ContextInput, unknown>({
+export const contextSearchTool = defineTool({
   name: 'context_search',
   title: 'Knowledge for the task at hand',
   domain: 'search',
@@ -40,20 +51,23 @@ const contextSearchTool = defineTool<ContextInput, unknown>({
     'The funnel to call before you write code in this project. Describe the task in `query`; pass `currentFile` (or `language`) so recipes of that language rank first, and `touched` — ' +
     'the recipe ids this conversation already saw — so they are not repeated. Recall (keyword + meaning) → rerank → ranking by relevance, quality, usage, freshness and language match. ' +
     'Each result gives trigger and summary first, its signals and why it ranked there; includeCode: true adds each recipe\'s code (bounded). When you follow a recipe, call confirm_usage.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query,
-      currentFile: { type: 'string', description: 'Path of the file being edited.' },
-      language: searchFilterProperties.language,
-      kind: searchFilterProperties.kind,
-      touched: { type: 'array', items: { type: 'string' }, maxItems: 200, description: 'Recipe ids already seen in this conversation.' },
-      limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
-      includeCode: { type: 'boolean', default: false },
-    },
-    required: ['query'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    query,
+    currentFile: Opt(FilePath('Path of the file being edited.')),
+    language: searchFilterProperties.language,
+    kind: searchFilterProperties.kind,
+    touched: Opt(List(Id(), 200, { description: 'Recipe ids already seen in this conversation.' })),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
+    includeCode: Opt(Type.Boolean({ default: false })),
+  }),
+  outputSchema: Out({
+    query: Type.String(),
+    language: Opt(Type.String()),
+    results: Domain<ContextAnswer['results']>('The recipes that apply, best first, each with its signals and why it ranked there.', 'array'),
+    alreadySeen: Type.Array(Out({ id: Type.String(), title: Type.String() })),
+    funnel: Out({ recalled: Type.Integer(), reranked: Type.Integer(), returned: Type.Integer(), skippedTouched: Type.Integer() }),
+    hint: Opt(Type.String()),
+  }),
   aliases: { q: 'query', task: 'query', file: 'currentFile', filePath: 'currentFile', seen: 'touched' },
   access: 'read',
   maxOutputChars: 14000,
@@ -63,8 +77,10 @@ const contextSearchTool = defineTool<ContextInput, unknown>({
   },
 });
 
-export const searchTools: ToolDefinition[] = [
-  searchTool('search', 'hybrid', 'Search the knowledge base', 'Find recipes by words and meaning (hybrid: keyword + semantic, fused).', 'Searches the project\'s recipes with keyword search and semantic search together, fused by reciprocal rank fusion.'),
+export const searchRecipesTool = searchTool('search', 'hybrid', 'Search the knowledge base', 'Find recipes by words and meaning (hybrid: keyword + semantic, fused).', 'Searches the project\'s recipes with keyword search and semantic search together, fused by reciprocal rank fusion.');
+
+export const searchTools: AnyTool[] = [
+  searchRecipesTool,
   searchTool('keyword_search', 'keyword', 'Keyword search', 'Find recipes by exact words: BM25, trigger > title > summary > the rest.', 'Keyword search with BM25, weighting a match in the trigger over the title, the title over the summary, the summary over the rest (usage guide, code, tags). The last word also matches as a prefix.'),
   searchTool('semantic_search', 'semantic', 'Semantic search', 'Find recipes close in meaning, even with other words.', 'Semantic search over recipe vectors: finds recipes close in meaning though they use other words, inflections or abbreviations (offline vectors; a real embedding model can be plugged in).'),
   contextSearchTool,

@@ -1,30 +1,34 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { nameProblems } from '../skills/names';
 import { rerankSkills } from '../agent/routing';
-import { AutoSnippetError } from '../errors';
+import { AutoSnippetError } from '../kernel/errors';
 import { cutAtWord } from '../text';
-import { installSkill } from '../skills/install';
-import { closestNames } from '../skills/names';
+import { installSkill, type InstallResult } from '../skills/install';
+import { closestNames } from '../kernel/names';
 import { skillRegistry } from '../skills/registry';
-import { fitToBudget, level2Markdown, level2Of, level3Markdown, summaryOf, type Level2Answer } from '../skills/render';
+import { fitToBudget, level2Markdown, level2Of, level3Markdown, summaryOf } from '../skills/render';
 import { kindOf, listSkillResources, readSkillFile } from '../skills/resources';
 import { runSkillScript } from '../skills/scripts';
 import { llmCandidates, skillSearchIndex, type SkillRouting } from '../skills/search';
 import { loadTokenCounter } from '../skills/tokens';
 import { sectionText } from '../skills/parse';
 import type { Skill } from '../skills/types';
-import type { HealthCounter } from './system';
-import { defineTool, type JsonSchema, type ToolDefinition } from './types';
+import { defineTool, type AnyTool, type HealthCounter } from './types';
+import { Code, Domain, FilePath, Id, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 
-const budgetInputs: Record<string, JsonSchema> = {
-  maxTokens: { type: 'integer', minimum: 1, description: 'Token budget for the returned text. Larger text is refused with its size (BUDGET_EXCEEDED), or cut when truncate is true.' },
-  truncate: { type: 'boolean', default: false, description: 'With maxTokens: cut the text to fit and add a note saying what was left out, instead of refusing.' },
+const budgetInputs = {
+  maxTokens: Opt(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Token budget for the returned text. Larger text is refused with its size (BUDGET_EXCEEDED), or cut when truncate is true.' })),
+  truncate: Opt(Type.Boolean({ default: false, description: 'With maxTokens: cut the text to fit and add a note saying what was left out, instead of refusing.' })),
 };
 
-const SOURCES = ['project', 'github', 'claude', 'agents', 'bundled'];
+/** What a budgeted text answer adds when it was cut. */
+const budgetOutputs = { tokens: Type.Integer(), totalTokens: Opt(Type.Integer()), cut: Opt(Type.String()) };
 
-interface ListInput { filter?: string; source?: string; hidden?: boolean }
+const SOURCES = ['project', 'github', 'claude', 'agents', 'bundled'] as const;
+const skillName = (description = 'Skill name.') => Name(description, { minLength: 1 });
 
-export const listSkills = defineTool<ListInput, unknown>({
+export const listSkills = defineTool({
   name: 'list_skills',
   title: 'List skills',
   domain: 'skills',
@@ -34,15 +38,23 @@ export const listSkills = defineTool<ListInput, unknown>({
     '(project, github, claude, agents or bundled) and how many sections and chunks it has. Skills are SKILL.md guides that say how to do a task well. ' +
     'Call this first when you do not know which skill applies, then load_skill the one that fits. To rank skills for a task described in words, use search_skills instead. ' +
     'The answer counts the skills hidden by a same-named skill of higher precedence (shadowed) and the folders that could not be read (skipped); pass hidden: true to list those instead, each with its reason.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      filter: { type: 'string', description: 'Only skills whose name or description contains this text (case-insensitive).' },
-      source: { type: 'string', enum: SOURCES, description: 'Only skills from this source.' },
-      hidden: { type: 'boolean', default: false, description: 'List the shadowed skills and the skipped folders (with the reason) instead of the skills in effect.' },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    filter: Opt(Name('Only skills whose name or description contains this text (case-insensitive).')),
+    source: Opt(StringEnum(SOURCES, { description: 'Only skills from this source.' })),
+    hidden: Opt(Type.Boolean({ default: false, description: 'List the shadowed skills and the skipped folders (with the reason) instead of the skills in effect.' })),
+  }),
+  outputSchema: Out({
+    total: Type.Integer(),
+    // One list, paged: the skills in effect, or with hidden: true the shadowed skills and the skipped folders.
+    skills: Type.Array(
+      Type.Union([
+        Out({ name: Type.String(), summary: Type.String(), useWhen: Opt(Type.String()), source: Type.String(), sections: Type.Integer(), chunks: Type.Integer() }),
+        Out({ name: Type.String(), source: Type.String(), path: Type.String(), shadowedBy: Type.String() }),
+        Out({ path: Type.String(), source: Type.String(), skipped: Type.String({ description: 'Why the folder could not be read.' }) }),
+      ]),
+    ),
+    hidden: Opt(Out({ shadowed: Type.Integer(), skipped: Type.Integer(), hint: Type.String() }, { description: 'How many skills are shadowed and folders skipped, when there are any.' })),
+  }),
   access: 'read',
   maxOutputChars: 24_000,
   paginate: 'skills',
@@ -75,9 +87,7 @@ export const listSkills = defineTool<ListInput, unknown>({
   },
 });
 
-interface LoadInput { name: string; section?: string; maxTokens?: number; truncate?: boolean; loadedChunks?: string[] }
-
-export const loadSkill = defineTool<LoadInput, unknown>({
+export const loadSkill = defineTool({
   name: 'load_skill',
   title: 'Load a skill',
   domain: 'skills',
@@ -87,21 +97,29 @@ export const loadSkill = defineTool<LoadInput, unknown>({
     'Pass `section` (a ## heading, e.g. "Steps") to get only that section, which is much cheaper when you only need part of it. ' +
     'Load a chunk (worked examples, troubleshooting…) with load_skill_chunk and a file with read_skill_resource only when you need it. ' +
     'An unknown name fails with SKILL_NOT_FOUND and the names that exist, closest first. With maxTokens, a body over budget is refused with its size and the size of each section, or cut with truncate: true.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', minLength: 1, description: 'Skill name, as list_skills or search_skills returns it.' },
-      section: { type: 'string', description: 'A ## heading of the skill (case-insensitive); returns only that section.' },
-      ...budgetInputs,
-      loadedChunks: { type: 'array', items: { type: 'string' }, description: 'Ids of chunks of this skill you already loaded; they are marked as loaded.' },
-    },
-    required: ['name'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    name: skillName('Skill name, as list_skills or search_skills returns it.'),
+    section: Opt(Name('A ## heading of the skill (case-insensitive); returns only that section.', { maxLength: 300 })),
+    ...budgetInputs,
+    loadedChunks: Opt(List(Id(), 100, { description: 'Ids of chunks of this skill you already loaded; they are marked as loaded.' })),
+  }),
+  // Lean: fields that would be empty are left out.
+  outputSchema: Out({
+    name: Type.String(),
+    source: Type.String(),
+    file: Type.String({ description: 'The SKILL.md path.' }),
+    section: Opt(Type.String()),
+    otherSections: Opt(Type.Array(Type.String(), { description: 'With section: the headings of the other sections.' })),
+    content: Type.String(),
+    ...budgetOutputs,
+    chunks: Opt(Type.Array(Out({ id: Type.String(), description: Type.String(), tokens: Type.Integer(), loaded: Opt(Type.Boolean({ description: 'Only when true: you loaded it already.' })) }))),
+    files: Opt(Type.Array(Type.String(), { description: 'The files of the skill folder besides SKILL.md, for read_skill_resource.' })),
+    related: Opt(Type.Array(Type.String())),
+  }),
   aliases: { skillName: 'name', skill_name: 'name', skill: 'name', sectionName: 'section', section_name: 'section', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 80_000,
-  text: (out) => level2Markdown(out as Level2Answer),
+  text: level2Markdown,
   async handler(ws, input) {
     const skill = skillRegistry(ws).require(input.name);
     const counter = await loadTokenCounter();
@@ -135,9 +153,7 @@ export const loadSkill = defineTool<LoadInput, unknown>({
   },
 });
 
-interface ChunkInput { skill: string; chunk: string; maxTokens?: number; truncate?: boolean }
-
-export const loadSkillChunk = defineTool<ChunkInput, unknown>({
+export const loadSkillChunk = defineTool({
   name: 'load_skill_chunk',
   title: 'Load a skill chunk',
   domain: 'skills',
@@ -145,20 +161,16 @@ export const loadSkillChunk = defineTool<ChunkInput, unknown>({
   description:
     'Loads one chunk of a skill (level 3): a block the skill keeps out of its body because it is only needed sometimes, such as worked examples or troubleshooting. ' +
     'load_skill lists each chunk\'s id, description and size. An unknown chunk fails with CHUNK_NOT_FOUND and the ids that exist. Takes the same maxTokens/truncate budget as load_skill.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      skill: { type: 'string', minLength: 1, description: 'Skill name.' },
-      chunk: { type: 'string', minLength: 1, description: 'Chunk id, as load_skill lists it.' },
-      ...budgetInputs,
-    },
-    required: ['skill', 'chunk'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    skill: skillName(),
+    chunk: Id('Chunk id, as load_skill lists it.'),
+    ...budgetInputs,
+  }),
+  outputSchema: Out({ skill: Type.String(), file: Type.String({ description: 'The SKILL.md path.' }), chunk: Type.String(), description: Type.String(), line: Type.Integer(), content: Type.String(), ...budgetOutputs }),
   aliases: { skillName: 'skill', skill_name: 'skill', name: 'skill', chunk_id: 'chunk', chunkId: 'chunk', id: 'chunk', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 60_000,
-  text: (out) => level3Markdown(out as { skill: string; chunk: string; content: string; cut?: string }),
+  text: level3Markdown,
   async handler(ws, input) {
     const skill = skillRegistry(ws).require(input.skill);
     const chunk = skill.chunks.find((c) => c.id === input.chunk) ?? skill.chunks.find((c) => c.id.toLowerCase() === input.chunk.toLowerCase());
@@ -189,9 +201,7 @@ function chunkNotFound(skill: Skill, wanted: string): AutoSnippetError {
   );
 }
 
-interface ResourceInput { skill: string; path: string; maxTokens?: number; truncate?: boolean }
-
-export const readSkillResource = defineTool<ResourceInput, unknown>({
+export const readSkillResource = defineTool({
   name: 'read_skill_resource',
   title: 'Read a skill file',
   domain: 'skills',
@@ -200,16 +210,24 @@ export const readSkillResource = defineTool<ResourceInput, unknown>({
     "Reads a file of a skill's folder (level 3), such as references/api.md, a template in assets/ or a script in scripts/ (to read it, not run it). " +
     'load_skill lists the files. The path is relative to the skill folder; absolute paths, `..` and links that lead outside the folder are refused (PATH_OUTSIDE_SKILL). ' +
     'Binary files are described, not returned. Takes the same maxTokens/truncate budget as load_skill.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      skill: { type: 'string', minLength: 1, description: 'Skill name.' },
-      path: { type: 'string', minLength: 1, description: 'Path relative to the skill folder, e.g. "references/guide.md".' },
-      ...budgetInputs,
-    },
-    required: ['skill', 'path'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    skill: skillName(),
+    path: FilePath('Path relative to the skill folder, e.g. "references/guide.md".', { minLength: 1 }),
+    ...budgetInputs,
+  }),
+  outputSchema: Out({
+    skill: Type.String(),
+    path: Type.String(),
+    kind: Type.String(),
+    size: Type.Integer(),
+    mimeType: Type.String(),
+    binary: Type.Boolean(),
+    note: Opt(Type.String()),
+    content: Opt(Type.String()),
+    tokens: Opt(Type.Integer()),
+    totalTokens: Opt(Type.Integer()),
+    cut: Opt(Type.String()),
+  }),
   aliases: { skillName: 'skill', skill_name: 'skill', name: 'skill', file: 'path', file_path: 'path', filePath: 'path', resource: 'path', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 80_000,
@@ -224,9 +242,7 @@ export const readSkillResource = defineTool<ResourceInput, unknown>({
   },
 });
 
-interface SearchInput { query: string; limit?: number; mode?: 'bm25' | 'llm' }
-
-export const searchSkillsTool = defineTool<SearchInput, unknown>({
+export const searchSkillsTool = defineTool({
   name: 'search_skills',
   title: 'Search skills',
   domain: 'skills',
@@ -236,16 +252,22 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
     'fused with an offline similarity of the task to each skill\'s description. Each match has a confidence in [0, 1] (the calibrated chance that it fits; comparable across queries) and the words that matched. ' +
     'When no skill fits the request (the best match covers too little of it in its own description and use-when lines, and is too far from it in meaning) the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
     'With mode "llm" the language model picks from the level-1 catalog (or from the 30 best by the ranking when the catalog is large), so it also finds skills the words miss; without a model the ranking is returned.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', minLength: 1, maxLength: 4000, description: 'The task, in words.' },
-      limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many skills to return.' },
-      mode: { type: 'string', enum: ['bm25', 'llm'], default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic, offline) or "llm" (the model chooses from the catalog).' },
-    },
-    required: ['query'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    query: Text('The task, in words.', { minLength: 1, maxLength: 4000 }),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'How many skills to return.' })),
+    mode: Opt(StringEnum(['bm25', 'llm'], { default: 'bm25', description: 'Ranking method: "bm25" (fast, deterministic, offline) or "llm" (the model chooses from the catalog).' })),
+  }),
+  outputSchema: Out({
+    query: Type.String(),
+    mode: StringEnum(['bm25', 'llm']),
+    no_match: Type.Boolean({ description: 'True when no skill is confident enough: matched_skills is empty.' }),
+    matched_skills: Type.Array(Out({ name: Type.String(), description: Type.String(), source: Opt(Type.String()), confidence: Opt(Type.Number()), matchedTerms: Opt(Type.Array(Type.String())) })),
+    nearest: Opt(Out({ name: Type.String(), confidence: Type.Number() }, { description: 'With no_match: the skill that came nearest, and its confidence.' })),
+    hint: Opt(Type.String()),
+    ranking: Opt(StringEnum(['bm25', 'llm'])),
+    considered: Opt(Type.Integer({ description: 'How many skills the model chose from.' })),
+    note: Opt(Type.String()),
+  }),
   aliases: { task: 'query', q: 'query', top_k: 'limit', topK: 'limit' },
   access: 'read',
   maxOutputChars: 12_000,
@@ -256,10 +278,10 @@ export const searchSkillsTool = defineTool<SearchInput, unknown>({
       const counter = await loadTokenCounter();
       const candidates = llmCandidates(skills, input.query, counter);
       const chosen = await rerankSkills(ctx.model, input.query, candidates.map((s) => ({ name: s.name, description: s.description })), { limit, signal: ctx.signal });
-      if (chosen.ranking === 'llm') return { query: input.query, mode: 'llm', ranking: 'llm', no_match: chosen.matched_skills.length === 0, matched_skills: chosen.matched_skills, considered: candidates.length };
-      return { query: input.query, mode: 'llm', ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)), ranking: 'bm25', note: chosen.note };
+      if (chosen.ranking === 'llm') return { query: input.query, mode: 'llm' as const, ranking: 'llm' as const, no_match: chosen.matched_skills.length === 0, matched_skills: chosen.matched_skills, considered: candidates.length };
+      return { query: input.query, mode: 'llm' as const, ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)), ranking: 'bm25' as const, note: chosen.note };
     }
-    return { query: input.query, mode: 'bm25', ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)) };
+    return { query: input.query, mode: 'bm25' as const, ...routingAnswer(skillSearchIndex(skills).route(input.query, limit)) };
   },
 });
 
@@ -268,15 +290,14 @@ function routingAnswer(r: SkillRouting) {
   return {
     no_match: r.noMatch,
     matched_skills: r.matches.map((m) => ({ name: m.skill.name, description: m.skill.description, source: m.skill.source.id, confidence: m.confidence, matchedTerms: m.matchedTerms })),
+    ...(r.noMatch && r.nearest ? { nearest: { name: r.nearest.skill.name, confidence: r.nearest.confidence } } : {}),
     ...(r.noMatch
       ? { hint: r.nearest ? `No skill fits this task well (the nearest, ${r.nearest.skill.name}, has confidence ${r.nearest.confidence}). Do it without a skill, or call list_skills.` : 'No skill shares anything with this task. Do it without a skill, or call list_skills.' }
       : {}),
   };
 }
 
-interface InstallInput { source: string; name?: string; overwrite?: boolean }
-
-export const installSkillTool = defineTool<InstallInput, unknown>({
+export const installSkillTool = defineTool({
   name: 'install_skill',
   title: 'Install a skill',
   domain: 'skills',
@@ -285,16 +306,18 @@ export const installSkillTool = defineTool<InstallInput, unknown>({
     "Installs a skill into the workspace's .autosnippet/skills folder, from a local folder, a local .zip file, or a git URL (cloned with --depth 1; add #sub/folder to take a skill from a subfolder). " +
     'The skill is validated first and refused with INVALID_SKILL and the problems when it has errors. An installed skill of the same name is only replaced with overwrite: true. ' +
     'When the source holds several skills, pass `name` to choose one. Symbolic links are not copied.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      source: { type: 'string', minLength: 1, description: 'Folder path, .zip path (relative to the workspace root or absolute), or git URL.' },
-      name: { type: 'string', description: 'The skill folder to take when the source holds several.' },
-      overwrite: { type: 'boolean', default: false, description: 'Replace an installed skill of the same name.' },
-    },
-    required: ['source'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    source: FilePath('Folder path, .zip path (relative to the workspace root or absolute), or git URL.', { minLength: 1 }),
+    name: Opt(Name('The skill folder to take when the source holds several.')),
+    overwrite: Opt(Type.Boolean({ default: false, description: 'Replace an installed skill of the same name.' })),
+  }),
+  outputSchema: Out({
+    name: Type.String(),
+    installedTo: Type.String(),
+    kind: StringEnum(['folder', 'zip', 'git']),
+    replaced: Type.Boolean(),
+    problems: Domain<InstallResult['problems']>('Validation warnings and files left out.', 'array'),
+  }),
   aliases: { url: 'source', path: 'source', skillName: 'name', skill_name: 'name' },
   access: 'review',
   maxOutputChars: 12_000,
@@ -305,9 +328,7 @@ export const installSkillTool = defineTool<InstallInput, unknown>({
   },
 });
 
-interface RunInput { skill: string; script: string; args?: string[]; timeoutMs?: number }
-
-export const runSkillScriptTool = defineTool<RunInput, unknown>({
+export const runSkillScriptTool = defineTool({
   name: 'run_skill_script',
   title: 'Run a skill script',
   domain: 'skills',
@@ -316,17 +337,13 @@ export const runSkillScriptTool = defineTool<RunInput, unknown>({
     "Runs a file from a skill's scripts/ folder with the given arguments (no shell; the workspace root as working directory) and returns its exit code, stdout and stderr (each cut at 16 KB). " +
     'Python, shell, Node, Ruby, Perl and PowerShell files run with their interpreter; other files must be executable. Stopped after timeoutMs (default 30 s, at most 120 s). ' +
     'Refused with SCRIPTS_DISABLED unless the workspace is trusted and the setting autosnippet.skills.allowScripts is on; then read the script with read_skill_resource and follow it by hand.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      skill: { type: 'string', minLength: 1, description: 'Skill name.' },
-      script: { type: 'string', minLength: 1, description: 'Path under the skill\'s scripts/ folder, e.g. "check.py" or "scripts/check.py".' },
-      args: { type: 'array', items: { type: 'string' }, maxItems: 64, description: 'Arguments, one string each (no shell quoting).' },
-      timeoutMs: { type: 'integer', minimum: 100, maximum: 120_000, description: 'Time limit in milliseconds.' },
-    },
-    required: ['skill', 'script'],
-    additionalProperties: false,
-  },
+  inputSchema: Input({
+    skill: skillName(),
+    script: FilePath('Path under the skill\'s scripts/ folder, e.g. "check.py" or "scripts/check.py".', { minLength: 1 }),
+    args: Opt(List(Code(undefined, { maxLength: 4000 }), 64, { description: 'Arguments, one string each (no shell quoting).' })),
+    timeoutMs: Opt(Type.Integer({ minimum: 100, maximum: 120_000, description: 'Time limit in milliseconds.' })),
+  }),
+  outputSchema: Domain<Awaited<ReturnType<typeof runSkillScript>>>('The exit code, stdout and stderr (each cut at 16 KB), and whether it timed out.'),
   aliases: { skillName: 'skill', skill_name: 'skill', name: 'skill', path: 'script', arguments: 'args' },
   access: 'propose',
   maxOutputChars: 40_000,
@@ -348,7 +365,36 @@ export const runSkillScriptTool = defineTool<RunInput, unknown>({
   },
 });
 
-export const skillTools: ToolDefinition[] = [listSkills, loadSkill, loadSkillChunk, readSkillResource, searchSkillsTool, installSkillTool, runSkillScriptTool];
+export const createSkillTool = defineTool({
+  name: 'create_skill',
+  title: 'Create a skill',
+  domain: 'skills',
+  summary: 'Start a new skill in .autosnippet/skills from a template (people only).',
+  description:
+    'Writes .autosnippet/skills/<name>/SKILL.md with the name, the description, and sections to fill in (Steps, Pitfalls, a chunk for worked examples). ' +
+    'The name follows the Agent Skills rules (lowercase letters, digits and hyphens). Refused with SKILL_EXISTS when the folder exists. Returns the file and the line to start writing at.',
+  inputSchema: Input({
+    name: skillName('The new skill\'s name, e.g. release-checklist.'),
+    description: Text('What the skill does and when to use it: agents choose skills by it.', { minLength: 1, maxLength: 1024 }),
+  }),
+  outputSchema: Out({ name: Type.String(), file: Type.String(), line: Type.Integer() }),
+  access: 'review',
+  maxOutputChars: 2000,
+  handler(ws, input) {
+    const problems = nameProblems(input.name);
+    if (problems.length) throw new AutoSnippetError('INVALID_INPUT', problems[0].message, 'Use lowercase letters a–z, digits and single hyphens.', { field: 'name' });
+    const dir = path.join(ws.root, '.autosnippet', 'skills', input.name);
+    if (existsSync(dir)) throw new AutoSnippetError('SKILL_EXISTS', `A skill named ${input.name} already exists in .autosnippet/skills.`, 'Choose another name, or edit the existing skill.');
+    ws.ensureDataDir();
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'SKILL.md');
+    writeFileSync(file, `---\nname: ${input.name}\ndescription: ${JSON.stringify(input.description.trim())}\n---\n\n# ${input.name}\n\n## Steps\n\n1. \n\n## Pitfalls\n\n- \n\n<chunk id="examples" description="Worked examples">\n</chunk>\n`, { flag: 'wx' });
+    skillRegistry(ws).refresh();
+    return { name: input.name, file, line: 11 };
+  },
+});
+
+export const skillTools: AnyTool[] = [listSkills, loadSkill, loadSkillChunk, readSkillResource, searchSkillsTool, installSkillTool, createSkillTool, runSkillScriptTool];
 
 /** What `health` counts for skills: the ones in effect, and the shadowed and skipped ones when there are any. */
 export const skillsHealthCounter: HealthCounter = (ws) => {

@@ -1,5 +1,9 @@
 import type { Workspace } from '../workspace';
 import type { ChatModel } from '../agent/model';
+import type { Actor, Channel } from '../kernel/actors';
+export type { JsonSchema, ToolErrorBody, ToolResult, Truncation } from '../kernel/result';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { ToolCatalog } from './catalog';
 
 /**
  * Who may call a tool. `read` changes nothing; `propose` writes proposals an agent may make
@@ -8,27 +12,6 @@ import type { ChatModel } from '../agent/model';
  */
 export type AccessClass = 'read' | 'propose' | 'review';
 
-export type Actor = 'human' | 'copilot_agent' | 'external_agent';
-
-/** A JSON Schema object (draft 2020-12 subset) describing a tool's input. */
-export type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  description?: string;
-  additionalProperties?: boolean | JsonSchema;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  default?: unknown;
-  [k: string]: unknown;
-};
-
 export interface Progress {
   message?: string;
   /** Work done so far and the total, when known. */
@@ -36,18 +19,30 @@ export interface Progress {
   total?: number;
 }
 
+/** Something health can count in a workspace (skills, recipes, rules…), contributed by each domain. */
+export type HealthCounter = (ws: Workspace) => Record<string, number> | Promise<Record<string, number>>;
+
 /** What a handler gets besides its input. */
 export interface ToolContext {
   actor: Actor;
   /** The channel the call came through, for the audit log and messages. */
-  channel: 'vscode' | 'lm-tool' | 'chat' | 'mcp' | 'cli' | 'test';
+  channel: Channel;
   signal?: AbortSignal;
   progress?(p: Progress): void;
   /** The model AI-assisted tools use (VS Code chat, MCP sampling); without one they answer in diagnostic mode. */
   model?: ChatModel;
 }
 
-export interface ToolDefinition<I = any, O = any> {
+/** What a handler gets: the caller's context and the catalog it runs in (for tools that call tools). */
+export interface HandlerContext extends ToolContext {
+  catalog: ToolCatalog;
+}
+
+/**
+ * One tool, declared once: its input and output schemas are TypeBox schemas, so they are at once the
+ * JSON Schema that Ajv validates and MCP publishes, and the TypeScript types of the handler.
+ */
+export interface ToolDefinition<I extends TObject = TObject, O extends TSchema = TSchema> {
   /** snake_case; MCP and language-model tools publish it as `autosnippet_<name>`. */
   name: string;
   title: string;
@@ -57,7 +52,9 @@ export interface ToolDefinition<I = any, O = any> {
   summary: string;
   /** The full description a model reads before calling the tool. */
   description: string;
-  inputSchema: JsonSchema;
+  inputSchema: I;
+  /** The shape of `data` in a successful result (MCP `outputSchema`, inside the result envelope). */
+  outputSchema: O;
   access: AccessClass;
   /** Bound on the serialized result in characters; a larger result is cut at a clean boundary. */
   maxOutputChars: number;
@@ -76,42 +73,31 @@ export interface ToolDefinition<I = any, O = any> {
   destructive?: boolean;
   /** A batch write: the Gateway refuses more than `max` items in `input[field]`. */
   batch?: { field: string; max: number };
+  /**
+   * Its only write is a derived record (a guard scan summary). While `.autosnippet/` does not exist the
+   * store keeps such a record in memory, and the Gateway keeps its audit lines with it: both reach disk
+   * with the first real write, so a read-mostly session leaves the repository untouched.
+   */
+  derivedWrite?: boolean;
   /** Shown before a `propose` tool runs in VS Code. */
-  confirmation?: (input: I) => { title: string; message: string };
+  confirmation?: (input: Static<I>) => { title: string; message: string };
   /**
    * The successful result as a model reads it, when plain text says it better than JSON (a skill's
-   * Markdown, unescaped): MCP's text content, language-model tools and the chat agent send this, and
-   * MCP also sends the envelope as structured content.
+   * Markdown, unescaped): MCP's text content, language-model tools and the chat agent send this; MCP
+   * sends the envelope as structured content either way.
    */
-  text?: (output: O) => string;
-  handler(ws: Workspace, input: I, ctx: ToolContext): Promise<O> | O;
+  text?: (output: Static<O>) => string;
+  handler(ws: Workspace, input: Static<I>, ctx: HandlerContext): Promise<Static<O>> | Static<O>;
 }
 
-export interface ToolErrorBody {
-  code: string;
-  message: string;
-  hint?: string;
-  /** The offending input field, for INVALID_INPUT. */
-  field?: string;
-  details?: Record<string, unknown>;
-}
+/** Any tool, for lists of tools of different types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any, any>;
 
-export interface Truncation {
-  /** The array or text field that was cut. */
-  field: string;
-  returned: number;
-  total: number;
-  unit: 'items' | 'chars';
-  /** Pass this as `cursor` to get the next page (paged arrays only). */
-  nextCursor?: number;
-  hint: string;
-}
+/** The TypeScript type of a tool's input and of its result's `data`. */
+export type InputOf<T> = T extends { inputSchema: infer I extends TSchema } ? Static<I> : never;
+export type OutputOf<T> = T extends { outputSchema: infer O extends TSchema } ? Static<O> : never;
 
-/** The one envelope every tool result shares, whatever the channel. */
-export type ToolResult<O = unknown> =
-  | { ok: true; tool: string; data: O; truncated?: Truncation; notice?: string }
-  | { ok: false; tool: string; error: ToolErrorBody; notice?: string };
-
-export function defineTool<I, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+export function defineTool<I extends TObject, O extends TSchema>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return def;
 }

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { Logger } from '../log';
+import { AutoSnippetError, ErrorCode, isErrorCode } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 import { workerHandlers } from './handlers';
 
 interface Job {
@@ -91,7 +91,7 @@ export class WorkerPool {
       if (!job || job.id !== msg.id) return;
       this.finish(slot);
       if (msg.ok) job.resolve(msg.result);
-      else job.reject(msg.error?.code ? new AutoSnippetError(msg.error.code, msg.error.message) : new Error(msg.error?.message));
+      else job.reject(msg.error?.code && isErrorCode(msg.error.code) ? new AutoSnippetError(msg.error.code, msg.error.message) : new Error(msg.error?.message));
       this.pump();
     });
     worker.on('error', (e) => {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ChatModelError, ModelErrorCode, cancelledError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResponse, type ToolCall } from '../../core/agent/model';
+import { ChatModelError, ModelErrorCode, cancelledError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResponse, type ToolCall } from '../../core/tools/adapters';
 
 /** VS Code's limit on the tools of one request. */
 export const VSCODE_TOOL_LIMIT = 128;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { TOOL_PREFIX } from '../../core/tools';
-import { rankToolsByRelevance } from '../../core/agent/relevance';
-import type { AgentToolbox } from '../../core/agent/toolbox';
+import { rankToolsByRelevance } from '../../core/tools/adapters';
+import type { AgentToolbox } from '../../core/tools/adapters';
 
 /**
  * Tools other extensions and MCP servers registered in VS Code, the ones most relevant to the request,

@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import { agentCommand } from '../../core/agent/commands';
-import { candidatesIn, draftRecipesIn } from '../../core/agent/mentions';
-import { ChatModelError, ModelErrorCode } from '../../core/agent/model';
-import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/agent/prompt';
-import { runAgent, type AgentEvent, type AgentRunResult } from '../../core/agent/react';
-import { catalogToolbox, combineToolboxes, type AgentReference, type AgentToolbox } from '../../core/agent/toolbox';
-import type { Logger } from '../../core/log';
-import { skillRegistry } from '../../core/skills/registry';
-import { loadTokenCounter } from '../../core/skills/tokens';
+import { agentCommand } from '../../core/tools/adapters';
+import { candidatesIn, draftRecipesIn } from '../../core/tools/adapters';
+import { ChatModelError, ModelErrorCode } from '../../core/tools/adapters';
+import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/tools/adapters';
+import { runAgent, type AgentEvent, type AgentRunResult } from '../../core/tools/adapters';
+import { catalogToolbox, combineToolboxes, type AgentReference, type AgentToolbox } from '../../core/tools/adapters';
+import type { Logger } from '../../core/kernel/log';
+import { skillRegistry } from '../../core/tools/adapters';
+import { loadTokenCounter } from '../../core/tools/adapters';
 import type { ToolCatalog, ToolContext } from '../../core/tools';
 import type { Workspace } from '../../core/workspace';
-import type { ExtensionHost } from '../host';
+import { setting, type ExtensionHost } from '../host';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
 import { otherToolsToolbox } from './other-tools';
@@ -100,7 +100,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
 /** Our agent tools, plus other extensions' tools by relevance when the setting allows, within the model's limit. */
 function chooseTools(host: ChatHost, ws: Workspace, context: Omit<ToolContext, 'signal'>, request: vscode.ChatRequest, maxTools: number, token: vscode.CancellationToken): AgentToolbox {
   const ours = catalogToolbox({ catalog: host.catalog, ws, context });
-  const useOthers = vscode.workspace.getConfiguration('autosnippet').get<boolean>('agent.useOtherTools', false);
+  const useOthers = setting('agent.useOtherTools');
   const room = Math.min(maxTools, VSCODE_TOOL_LIMIT) - ours.specs.length;
   if (!useOthers || room <= 0) return ours;
   return combineToolboxes(ours, otherToolsToolbox(request.prompt, room, request.toolInvocationToken, token));

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import type { MentionedCandidate, MentionedRecipe } from '../../core/agent/mentions';
+import type { MentionedCandidate, MentionedRecipe } from '../../core/tools/adapters';
 import type { ToolCatalog } from '../../core/tools';
+import { approveCandidateTool, publishRecipeTool } from '../../core/tools/knowledge-review';
 import type { Workspace } from '../../core/workspace';
 
 /** Runs a people-only tool from a chat button, after the person confirms. */
@@ -30,7 +31,8 @@ export function registerConfirmActionCommand(host: ActionHost): vscode.Disposabl
     const picked = await vscode.window.showWarningMessage(approve ? vscode.l10n.t('Approve "{0}"?', name) : vscode.l10n.t('Publish "{0}"?', name), { modal: true, detail }, verb);
     if (picked !== verb) return;
     const ws = await host.getWorkspace();
-    const result = await host.catalog.invoke(ws, action.tool, { id: action.id }, { actor: 'human', channel: 'chat' });
+    const person = { actor: 'human', channel: 'chat' } as const;
+    const result = approve ? await host.catalog.call(ws, approveCandidateTool, { id: action.id }, person) : await host.catalog.call(ws, publishRecipeTool, { id: action.id }, person);
     if (result.ok) void vscode.window.showInformationMessage(approve ? vscode.l10n.t('Approved "{0}".', name) : vscode.l10n.t('Published "{0}".', name));
     else void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
   });

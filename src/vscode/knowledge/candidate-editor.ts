@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host';
-import { candidateFromMarkdown, candidateMarkdown } from '../../core/knowledge/candidate-file';
-import type { Candidate } from '../../core/knowledge/types';
+import { getCandidateTool, updateCandidateTool } from '../../core/tools/knowledge';
+import { candidateFromMarkdown, candidateMarkdown } from '../../core/tools/adapters';
+import type { Candidate } from '../../core/tools/adapters';
 
 export const CANDIDATE_SCHEME = 'autosnippet-candidate';
 
@@ -26,9 +27,9 @@ export class CandidateFileSystem implements vscode.FileSystemProvider {
 
   private async candidate(uri: vscode.Uri): Promise<Candidate> {
     const ws = await this.host.getWorkspace();
-    const r = await this.host.catalog.invoke(ws, 'get_candidate', { id: this.idOf(uri) }, { actor: 'human', channel: 'vscode' });
+    const r = await this.host.catalog.call(ws, getCandidateTool, { id: this.idOf(uri) }, { actor: 'human', channel: 'vscode' });
     if (!r.ok) throw vscode.FileSystemError.FileNotFound(uri);
-    return r.data as Candidate;
+    return r.data;
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -50,7 +51,7 @@ export class CandidateFileSystem implements vscode.FileSystemProvider {
       throw vscode.FileSystemError.NoPermissions((e as Error).message);
     }
     const ws = await this.host.getWorkspace();
-    const r = await this.host.catalog.invoke(ws, 'update_candidate', { id, ...patch }, { actor: 'human', channel: 'vscode' });
+    const r = await this.host.catalog.call(ws, updateCandidateTool, { id, ...patch }, { actor: 'human', channel: 'vscode' });
     if (!r.ok) throw vscode.FileSystemError.NoPermissions(`${r.error.message}${r.error.hint ? ` ${r.error.hint}` : ''}`);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     this.onSaved();

@@ -1,9 +1,13 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host';
 import type { Workspace } from '../../core/workspace';
+import type { ToolDefinition } from '../../core/tools';
+import type { Static, TObject, TSchema } from '../../core/tools/schema';
+
+const person = { actor: 'human', channel: 'vscode' } as const;
 
 /** Calls a catalog tool as the person at the keyboard; a refusal or failure becomes an error message. */
-export async function invoke<T = any>(host: ExtensionHost, tool: string, input: Record<string, unknown>): Promise<T | undefined> {
+export async function invoke<I extends TObject, O extends TSchema>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>): Promise<Static<O> | undefined> {
   let ws: Workspace;
   try {
     ws = await host.getWorkspace();
@@ -11,30 +15,37 @@ export async function invoke<T = any>(host: ExtensionHost, tool: string, input: 
     showError(host, (e as Error).message);
     return undefined;
   }
-  const result = await host.catalog.invoke(ws, tool, input, { actor: 'human', channel: 'vscode' });
+  const result = await host.catalog.call(ws, tool, input, person);
   if (!result.ok) {
-    host.log.warn(`${tool} failed: ${result.error.code} ${result.error.message}`);
+    host.log.warn(`${tool.name} failed: ${result.error.code} ${result.error.message}`);
     showError(host, result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
     return undefined;
   }
-  return result.data as T;
+  return result.data;
 }
 
-/** Every page of a paged tool's array (the catalog bounds each answer), quietly: for views. */
-export async function invokeAll<T>(host: ExtensionHost, tool: string, input: Record<string, unknown>, field: string): Promise<T[]> {
+/** A catalog tool's answer as the person, quietly: undefined when it failed (for previews and completions). */
+export async function quietly<I extends TObject, O extends TSchema>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>): Promise<Static<O> | undefined> {
+  const result = await host.catalog.call(await host.getWorkspace(), tool, input, person);
+  return result.ok ? result.data : undefined;
+}
+
+type ItemOf<T> = T extends readonly (infer E)[] ? E : never;
+
+/** Every page of a paged tool's list (the catalog bounds each answer), quietly: for views. */
+export async function invokeAll<I extends TObject, O extends TSchema, F extends keyof Static<O>>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>, field: F): Promise<ItemOf<Static<O>[F]>[]> {
   const ws = await host.getWorkspace();
-  const out: T[] = [];
+  const out: ItemOf<Static<O>[F]>[] = [];
   let cursor: number | undefined;
   for (let page = 0; page < 1000; page++) {
-    const result = await host.catalog.invoke(ws, tool, { ...input, ...(cursor !== undefined ? { cursor } : {}) }, { actor: 'human', channel: 'vscode' });
+    const result = await host.catalog.call(ws, tool, { ...input, ...(cursor !== undefined ? { cursor } : {}) }, person);
     if (!result.ok) throw new Error(result.error.message);
-    out.push(...((result.data as Record<string, T[]>)[field] ?? []));
+    out.push(...((result.data[field] ?? []) as ItemOf<Static<O>[F]>[]));
     cursor = result.truncated?.nextCursor;
     if (cursor === undefined) break;
   }
   return out;
 }
-
 
 /** An error the person can act on: the message, and the log with the details one click away. */
 export function showError(host: ExtensionHost, message: string): void {

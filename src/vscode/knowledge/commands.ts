@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
-import { draftRecipeFile } from '../../core/knowledge/lifecycle';
-import { invoke, invokeAll } from './catalog-calls';
+import { createRecipeTool } from '../../core/tools/knowledge-review';
+import { invoke, invokeAll, showError } from './catalog-calls';
+import { approveCandidateTool, deleteRecipeTool, deprecateRecipeTool, promoteCandidateTool, publishRecipeTool, rejectCandidateTool } from '../../core/tools/knowledge-review';
+import { confirmUsageTool, getRecipeTool, listRecipesTool, rebuildIndexTool } from '../../core/tools/knowledge';
+import { searchRecipesTool } from '../../core/tools/search';
 import { CandidateFileSystem } from './candidate-editor';
 import { recipeCode } from './trigger-completion';
 import { recipeUri, type CandidateNode, type RecipeEntry, type RecipeNode } from './views';
@@ -23,7 +26,7 @@ async function recipeFor(host: ExtensionHost, node: RecipeNode | undefined, plac
   if (fromNode) return fromNode;
   let recipes: RecipeEntry[];
   try {
-    recipes = await invokeAll<RecipeEntry>(host, 'list_recipes', { status: 'any' }, 'recipes');
+    recipes = await invokeAll(host, listRecipesTool, { status: 'any' }, 'recipes');
   } catch (e) {
     void vscode.window.showErrorMessage((e as Error).message);
     return undefined;
@@ -70,7 +73,7 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       const r = await recipeFor(host, node, vscode.l10n.t('Draft recipe to publish'), (x) => x.status === 'draft');
       if (!r) return;
       if (!(await host.dialogs.confirm(vscode.l10n.t('Publish "{0}"?', r.title), vscode.l10n.t('Agents, search and completions use it from now on. You can deprecate it later.'), vscode.l10n.t('Publish')))) return;
-      const done = await invoke(host, 'publish_recipe', { id: r.id });
+      const done = await invoke(host, publishRecipeTool, { id: r.id });
       refresh();
       if (done) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Published "{0}"', r.title), 5000);
     }),
@@ -84,14 +87,14 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
         ignoreFocusOut: true,
       });
       if (!reason) return;
-      await invoke(host, 'deprecate_recipe', { id: r.id, reason });
+      await invoke(host, deprecateRecipeTool, { id: r.id, reason });
       refresh();
     }),
     reg('autosnippet.recipes.delete', async (node?: RecipeNode) => {
       const r = await recipeFor(host, node, vscode.l10n.t('Recipe to delete'));
       if (!r) return;
       if (!(await host.dialogs.confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
-      await invoke(host, 'delete_recipe', { id: r.id, confirm: true });
+      await invoke(host, deleteRecipeTool, { id: r.id, confirm: true });
       refresh();
     }),
 
@@ -101,7 +104,7 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       const c = candidateOf(node);
       if (!c) return undefined;
       if (!(await host.dialogs.confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
-      const r = await invoke<{ id: string; status: string; recipe?: { id: string; file: string } }>(host, 'approve_candidate', { id: c.id });
+      const r = await invoke(host, approveCandidateTool, { id: c.id });
       refresh();
       // The Recipes view shows the new draft; a toast would only repeat it.
       if (r?.recipe) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Approved: draft recipe {0}', r.recipe.file), 5000);
@@ -118,13 +121,13 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       });
       // Typing the reason and pressing Enter is the confirmation; Escape cancels.
       if (!reason) return;
-      await invoke(host, 'reject_candidate', { id: c.id, reason });
+      await invoke(host, rejectCandidateTool, { id: c.id, reason });
       refresh();
     }),
     reg('autosnippet.candidates.promote', async (node?: CandidateNode) => {
       const c = candidateOf(node);
       if (!c) return;
-      const r = await invoke<{ id: string; file: string }>(host, 'promote_candidate', { id: c.id });
+      const r = await invoke(host, promoteCandidateTool, { id: c.id });
       refresh();
       const uri = r && recipeUri(host, r.file);
       if (uri) await vscode.window.showTextDocument(uri);
@@ -144,14 +147,14 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       if (!editor || !recipe?.code) return;
       await editor.insertSnippet(new vscode.SnippetString().appendText(recipe.code));
       const ws = await host.getWorkspace();
-      await host.catalog.invoke(ws, 'confirm_usage', { id, event: 'application' }, { actor: 'human', channel: 'vscode' });
+      await host.catalog.call(ws, confirmUsageTool, { id, event: 'application' }, { actor: 'human', channel: 'vscode' });
     }),
   );
 }
 
 export async function syncWithProgress(host: ExtensionHost, refresh: Refresh, verbose: boolean): Promise<void> {
   await vscode.window.withProgress({ location: { viewId: 'autosnippet.recipes' }, title: vscode.l10n.t('Indexing recipes') }, async () => {
-    const report = await invoke<{ problems: { file: string; field?: string; message: string }[]; added: number; updated: number; removed: string[] }>(host, 'rebuild_index', { force: verbose });
+    const report = await invoke(host, rebuildIndexTool, { force: verbose });
     refresh();
     if (!report) return;
     for (const p of report.problems) host.log.warn(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
@@ -198,22 +201,20 @@ async function createFromSelection(host: ExtensionHost, args: CreateFromSelectio
 
   const rel = path.relative(ws.root, editor.document.uri.fsPath).split(path.sep).join('/');
   const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..') ? [`${rel}:${editor.selection.start.line + 1}`] : [];
-  const draft = draftRecipeFile(ws, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, 'human');
-  const uri = vscode.Uri.file(path.join(ws.root, draft.file));
-  // Through a WorkspaceEdit, so that the person can undo the creation; the file watcher indexes it.
-  const edit = new vscode.WorkspaceEdit();
-  edit.createFile(uri, { contents: Buffer.from(draft.text, 'utf8') });
-  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not create {0}.', draft.file));
+  // A write like any other: through the catalog and the Gateway, as the person (Delete Recipe removes it again).
+  const result = await host.catalog.call(ws, createRecipeTool, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, { actor: 'human', channel: 'vscode' });
+  if (!result.ok) {
+    showError(host, result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
     return undefined;
   }
-  await vscode.window.showTextDocument(uri);
+  const draft = result.data;
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(ws.root, draft.file)));
   vscode.window.setStatusBarMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why, then publish it from the Recipes view.', draft.id), 8000);
   return { id: draft.id, file: draft.file };
 }
 
 async function pickCategory(host: ExtensionHost, title: string): Promise<string | undefined> {
-  const categories = [...new Set((await invokeAll<RecipeEntry>(host, 'list_recipes', { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category))].sort();
+  const categories = [...new Set((await invokeAll(host, listRecipesTool, { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category))].sort();
   const newCategory = vscode.l10n.t('New category…');
   const picked = categories.length
     ? await vscode.window.showQuickPick([...categories, newCategory], { title: vscode.l10n.t('Category of "{0}"', title), ignoreFocusOut: true })
@@ -242,14 +243,14 @@ async function searchRecipes(host: ExtensionHost): Promise<void> {
     }
     pick.busy = true;
     const ws = await host.getWorkspace();
-    const r = await host.catalog.invoke(ws, 'search', { query, limit: 20 }, { actor: 'human', channel: 'vscode' });
+    const r = await host.catalog.call(ws, searchRecipesTool, { query, limit: 20 }, { actor: 'human', channel: 'vscode' });
     if (mine !== seq) return;
     pick.busy = false;
     if (!r.ok) {
       pick.items = [{ id: '', label: r.error.message }];
       return;
     }
-    const groups = (r.data as { groups: { kind: string; results: { id: string; title: string; trigger: string; summary: string; status: string }[] }[] }).groups;
+    const groups = r.data.groups;
     pick.items = groups.flatMap((g) => [
       { id: '', label: g.kind, kind: vscode.QuickPickItemKind.Separator },
       ...g.results.map((x) => ({
@@ -272,14 +273,14 @@ async function searchRecipes(host: ExtensionHost): Promise<void> {
     if (editor && recipe?.code) {
       await editor.insertSnippet(new vscode.SnippetString().appendText(recipe.code));
       const ws = await host.getWorkspace();
-      await host.catalog.invoke(ws, 'confirm_usage', { id: e.item.id, event: 'application' }, { actor: 'human', channel: 'vscode' });
+      await host.catalog.call(ws, confirmUsageTool, { id: e.item.id, event: 'application' }, { actor: 'human', channel: 'vscode' });
     }
   });
   pick.onDidAccept(async () => {
     const item = pick.selectedItems[0];
     pick.hide();
     if (!item?.id) return;
-    const recipe = await invoke<{ file: string }>(host, 'get_recipe', { id: item.id });
+    const recipe = await invoke(host, getRecipeTool, { id: item.id });
     const uri = recipe && recipeUri(host, recipe.file);
     if (uri) await vscode.window.showTextDocument(uri, { preview: true });
   });

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host';
-import { syncRecipes } from '../../core/knowledge/recipe-index';
+import { rebuildIndexTool } from '../../core/tools/knowledge';
 import { CANDIDATE_SCHEME, CandidateFileSystem } from './candidate-editor';
 import { registerKnowledgeCommands } from './commands';
 import { TriggerCompletion } from './trigger-completion';
@@ -32,13 +32,15 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     timers.set(key, setTimeout(async () => {
       timers.delete(key);
       try {
-        // The watcher runs in the background: sync directly (reads and index only; no knowledge changes hands).
+        // The files changed on disk (an edit, a git pull): bring the index in line, through the catalog like every write.
         const ws = await host.getWorkspace(folder);
-        const report = await syncRecipes(ws);
+        const result = await host.catalog.call(ws, rebuildIndexTool, { force: false }, { actor: 'human', channel: 'vscode' });
+        if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+        const report = result.data;
         for (const p of report.problems) host.log.warn(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
         // Problems are the full list every time (the index keeps them); warnings come only for re-read files.
         await diagnostics.show(ws.root, report.problems, []);
-        if (report.added.length + report.updated.length + report.removed.length + report.renamed.length) refresh();
+        if (report.added + report.updated + report.removed.length + report.renamed.length) refresh();
       } catch (e) {
         host.log.error('recipe sync failed', e);
       }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
-import { editDistance } from '../../core/skills/names';
+import { editDistance } from '../../core/kernel/names';
+import { validateCandidateTool } from '../../core/tools/knowledge';
 import { CANDIDATE_SCHEME } from './candidate-editor';
 
 /** A problem the index reports for a recipe file (rebuild_index's `problems` and `warnings`). */
@@ -63,9 +64,9 @@ export class RecipeDiagnostics implements vscode.Disposable, vscode.CodeActionPr
     if (doc.uri.scheme !== CANDIDATE_SCHEME) return;
     const id = doc.uri.path.replace(/^\//, '').replace(/\.md$/, '');
     const ws = await this.host.getWorkspace();
-    const r = await this.host.catalog.invoke(ws, 'validate_candidate', { id }, { actor: 'human', channel: 'vscode' });
+    const r = await this.host.catalog.call(ws, validateCandidateTool, { id }, { actor: 'human', channel: 'vscode' });
     if (!r.ok) return;
-    const issues = (r.data as { issues: { field: string; severity: string; message: string }[] }).issues;
+    const issues = r.data.issues;
     const text = doc.getText();
     this.collection.set(doc.uri, issues.map((i) => {
       const field = i.field === 'reasoning.whyStandard' ? 'whyStandard' : i.field.split('.').pop();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host';
-import { invokeAll } from './catalog-calls';
+import { setting, type ExtensionHost } from '../host';
+import { invokeAll, quietly } from './catalog-calls';
+import { getRecipeTool, listRecipesTool } from '../../core/tools/knowledge';
 import type { RecipeEntry } from './views';
 
 const TRIGGER_BEFORE_CURSOR = /@[\p{L}\p{N}_.-]*$/u;
@@ -33,13 +34,13 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
 
   private async recipes(): Promise<RecipeEntry[]> {
     if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.recipes;
-    const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', {}, 'recipes');
+    const recipes = await invokeAll(this.host, listRecipesTool, {}, 'recipes');
     this.cache = { at: Date.now(), recipes };
     return recipes;
   }
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<(vscode.CompletionItem & { recipeId?: string })[] | undefined> {
-    if (!vscode.workspace.getConfiguration('autosnippet', document.uri).get<boolean>('recipes.triggerCompletion', true)) return undefined;
+    if (!setting('recipes.triggerCompletion', document.uri)) return undefined;
     const before = document.lineAt(position.line).text.slice(0, position.character);
     const typed = TRIGGER_BEFORE_CURSOR.exec(before);
     if (!typed) return undefined;
@@ -79,7 +80,5 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
 
 /** A recipe's code, quietly (undefined when it cannot be read). */
 export async function recipeCode(host: ExtensionHost, id: string): Promise<{ code?: string; summary: string; language: string } | undefined> {
-  const ws = await host.getWorkspace();
-  const r = await host.catalog.invoke(ws, 'get_recipe', { id }, { actor: 'human', channel: 'vscode' });
-  return r.ok ? (r.data as { code?: string; summary: string; language: string }) : undefined;
+  return quietly(host, getRecipeTool, { id });
 }

@@ -2,38 +2,13 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { invokeAll } from './catalog-calls';
+import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
+import type { OutputOf } from '../../core/tools';
 import { knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
 
-export interface RecipeEntry {
-  id: string;
-  title: string;
-  trigger: string;
-  kind: 'rule' | 'pattern' | 'fact';
-  knowledgeType: string;
-  language: string;
-  category: string;
-  status: 'draft' | 'published' | 'deprecated';
-  summary: string;
-  quality: number;
-  hasCode?: boolean;
-  file: string;
-}
-
-export interface CandidateEntry {
-  id: string;
-  title: string;
-  status: 'pending' | 'approved' | 'rejected';
-  kind: string;
-  knowledgeType: string;
-  language: string;
-  category: string;
-  summary: string;
-  confidence: number;
-  origin: string;
-  createdBy: string;
-  recipeId?: string;
-  rejectionReason?: string;
-}
+/** A recipe and a candidate as the views list them: the items of list_recipes and list_candidates. */
+export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number];
+export type CandidateEntry = OutputOf<typeof listCandidatesTool>['candidates'][number];
 
 type RecipeNode = { type: 'category'; name: string; recipes: RecipeEntry[] } | { type: 'recipe'; recipe: RecipeEntry } | { type: 'message'; text: string };
 type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | { type: 'message'; text: string };
@@ -78,7 +53,7 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     if (node) return [];
     if (!this.host.folder) return [];
     try {
-      const recipes = await invokeAll<RecipeEntry>(this.host, 'list_recipes', { status: 'any' }, 'recipes');
+      const recipes = await invokeAll(this.host, listRecipesTool, { status: 'any' }, 'recipes');
       // Empty: no rows, so the view's welcome content (with its buttons) shows.
       if (recipes.length === 0) return [];
       const byCategory = new Map<string, RecipeEntry[]>();
@@ -122,7 +97,7 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   async getChildren(node?: CandidateNode): Promise<CandidateNode[]> {
     if (node || !this.host.folder) return [];
     try {
-      const list = await invokeAll<CandidateEntry>(this.host, 'list_candidates', { status: 'any', limit: 1000 }, 'candidates');
+      const list = await invokeAll(this.host, listCandidatesTool, { status: 'any', limit: 1000 }, 'candidates');
       // Pending first (the tool's order); decided ones stay below for reference. Empty: the welcome content shows.
       return list.map((candidate) => ({ type: 'candidate', candidate }));
     } catch (e) {

@@ -3,6 +3,10 @@ import path from 'node:path';
 import type { ExtensionHost } from '../host';
 import { dimensionLabel, dimensionOf, knowledgeTypeLabels, proposerLabel } from '../labels';
 import type { Workspace } from '../../core/workspace';
+import type { InputOf, ToolDefinition } from '../../core/tools';
+import type { Static, TObject, TSchema } from '../../core/tools/schema';
+import { checkDuplicateTool, getCandidateTool, listCandidatesTool, updateCandidateTool, validateCandidateTool } from '../../core/tools/knowledge';
+import { approveCandidateTool, rejectCandidateTool } from '../../core/tools/knowledge-review';
 import { parseSource, type CandidateEdit, type ReviewDetail, type ReviewListItem, type ReviewOutcome, type ToExtension, type ToPage } from '../../webview/review/protocol';
 import { reviewStrings } from './strings';
 
@@ -65,11 +69,11 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   /** A catalog tool as the person; a refusal comes back as the error body, never as a toast. */
-  private async call<T>(tool: string, input: Record<string, unknown>): Promise<{ ok: true; data: T } | { ok: false; message: string; field?: string }> {
+  private async call<I extends TObject, O extends TSchema>(tool: ToolDefinition<I, O>, input: Static<I>): Promise<{ ok: true; data: Static<O> } | { ok: false; message: string; field?: string }> {
     const ws = await this.workspace();
-    const r = await this.host.catalog.invoke(ws, tool, input, { actor: 'human', channel: 'vscode' });
-    if (r.ok) return { ok: true, data: r.data as T };
-    this.host.log.warn(`${tool}: ${r.error.code} ${r.error.message}`);
+    const r = await this.host.catalog.call(ws, tool, input, { actor: 'human', channel: 'vscode' });
+    if (r.ok) return { ok: true, data: r.data };
+    this.host.log.warn(`${tool.name}: ${r.error.code} ${r.error.message}`);
     return { ok: false, message: r.error.hint ? `${r.error.message} ${r.error.hint}` : r.error.message, ...(r.error.field ? { field: r.error.field } : {}) };
   }
 
@@ -103,9 +107,9 @@ export class ReviewPanel implements vscode.Disposable {
     let cursor: number | undefined;
     const ws = await this.workspace();
     for (let page = 0; page < 100; page++) {
-      const r = await this.host.catalog.invoke(ws, 'list_candidates', { status: 'any', limit: 1000, ...(cursor !== undefined ? { cursor } : {}) }, { actor: 'human', channel: 'vscode' });
+      const r = await this.host.catalog.call(ws, listCandidatesTool, { status: 'any', limit: 1000, ...(cursor !== undefined ? { cursor } : {}) }, { actor: 'human', channel: 'vscode' });
       if (!r.ok) return this.fail(new Error(r.error.message));
-      const page_ = (r.data as { candidates: Omit<ReviewListItem, 'proposer' | 'dimension'>[] }).candidates;
+      const page_ = r.data.candidates;
       items.push(...page_.map((c) => ({ ...c, proposer: proposerLabel(c.origin, c.createdBy), dimension: dimensionOf(c.origin) })));
       cursor = r.truncated?.nextCursor;
       if (cursor === undefined) break;
@@ -114,15 +118,15 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private async sendDetail(id: string): Promise<void> {
-    const got = await this.call<Omit<ReviewDetail, 'issues' | 'similar' | 'proposer' | 'decider'>>('get_candidate', { id });
+    const got = await this.call(getCandidateTool, { id });
     if (!got.ok) {
       await this.post({ type: 'detailMissing', id, message: got.message });
       return;
     }
     const c = got.data;
     const [validation, duplicates] = await Promise.all([
-      this.call<{ issues: ReviewDetail['issues'] }>('validate_candidate', { id }),
-      c.status === 'pending' ? this.call<{ recipes: { id: string; title: string; similarity: number; status: string }[]; candidates: { id: string; title: string; similarity: number }[] }>('check_duplicate', { id, limit: 5 }) : undefined,
+      this.call(validateCandidateTool, { id }),
+      c.status === 'pending' ? this.call(checkDuplicateTool, { id, limit: 5 }) : undefined,
     ]);
     const similar: ReviewDetail['similar'] = duplicates?.ok
       ? [
@@ -164,7 +168,7 @@ export class ReviewPanel implements vscode.Disposable {
   private async titlesOf(ids: string[]): Promise<Map<string, string>> {
     const titles = new Map<string, string>();
     for (const id of ids) {
-      const r = await this.call<{ title: string }>('get_candidate', { id });
+      const r = await this.call(getCandidateTool, { id });
       titles.set(id, r.ok ? r.data.title : id);
     }
     return titles;
@@ -184,7 +188,7 @@ export class ReviewPanel implements vscode.Disposable {
     const files: NonNullable<ReviewOutcome['files']> = [];
     const failed: NonNullable<ReviewOutcome['failed']> = [];
     for (const id of ids) {
-      const r = await this.call<{ recipe?: { id: string; file: string } }>('approve_candidate', { id });
+      const r = await this.call(approveCandidateTool, { id });
       if (r.ok && r.data.recipe) files.push({ title: titles.get(id)!, file: r.data.recipe.file });
       else if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
     }
@@ -212,7 +216,7 @@ export class ReviewPanel implements vscode.Disposable {
     await this.post({ type: 'busy', busy: true });
     const failed: NonNullable<ReviewOutcome['failed']> = [];
     for (const id of ids) {
-      const r = await this.call('reject_candidate', { id, reason: reason.trim() });
+      const r = await this.call(rejectCandidateTool, { id, reason: reason.trim() });
       if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
     }
     const done = ids.length - failed.length;
@@ -224,8 +228,9 @@ export class ReviewPanel implements vscode.Disposable {
 
   private async edit(id: string, edit: CandidateEdit): Promise<void> {
     const { whyStandard, ...fields } = edit;
-    const input: Record<string, unknown> = { id, ...fields, ...(whyStandard !== undefined ? { reasoning: { whyStandard } } : {}) };
-    const r = await this.call('update_candidate', input);
+    // The page's fields as they came; the tool's schema checks them (a knowledgeType it does not know is refused).
+    const input = { id, ...fields, ...(whyStandard !== undefined ? { reasoning: { whyStandard } } : {}) } as InputOf<typeof updateCandidateTool>;
+    const r = await this.call(updateCandidateTool, input);
     await this.post({ type: 'editResult', id, ok: r.ok, ...(r.ok ? {} : { message: r.message, field: r.field }) });
     if (r.ok) {
       await this.sendList();

@@ -1,5 +1,5 @@
 import { parse as parseJsonc } from 'jsonc-parser';
-import { languageForPath } from '../../guard/languages';
+import { languageForPath } from '../../kernel/languages';
 import { fit, nameList } from '../form';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { languageForPath } from '../../guard/languages';
+import { languageForPath } from '../../kernel/languages';
 import { confidence, Tallies } from '../evidence';
 import { fit, nameList, shortPath } from '../form';
 import { slicer } from '../slices';

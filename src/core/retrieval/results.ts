@@ -1,8 +1,8 @@
 import type { Workspace } from '../workspace';
 import { recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
 import { RECIPE_KINDS, type RecipeKind } from '../knowledge/types';
-import { rankRecipes, type RankedHit, type SearchMode } from './hybrid';
-import type { SearchFilter } from './keyword';
+import { rankRecipes, type RankedHit, type SearchMode } from '../search/hybrid';
+import type { SearchFilter } from '../search/keyword';
 
 /** A search result: what a reader needs to decide whether to open it (level 1), no code. */
 export interface SearchResult {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
 import { Store } from '../../src/core/store/store';
-import { deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from './helpers/store-fixtures';
-import { describeTally, emptyTally, killLane } from './helpers/kill-trials';
+import { deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from '../unit/helpers/store-fixtures';
+import { describeTally, emptyTally, killLane } from '../unit/helpers/kill-trials';
 
 after(removeTempDirs);
 

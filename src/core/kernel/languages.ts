@@ -72,9 +72,3 @@ export function ruleLanguagesFor(language: string): string[] {
   const base = LANGUAGES[language]?.base;
   return base ? [language, base] : [language];
 }
-
-export function extensionsFor(languages: Iterable<string>): string[] {
-  const out: string[] = [];
-  for (const l of languages) out.push(...(LANGUAGES[l]?.extensions ?? []));
-  return out;
-}

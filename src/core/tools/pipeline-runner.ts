@@ -4,12 +4,12 @@
  * per step; the answer is compact (each step's data shortened), never the steps' full output.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import { AutoSnippetError, ErrorCode } from '../errors';
-import type { ToolCatalog } from '../tools/catalog';
-import type { ToolContext } from '../tools/types';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { ToolCatalog } from './catalog';
+import type { ToolContext } from './types';
 import type { Workspace } from '../workspace';
-import { runPipeline, type PipelineDefinition, type PipelineEvent, type PipelineRun } from './pipeline';
-import { createdCandidateIds } from './pipelines';
+import { runPipeline, type PipelineDefinition, type PipelineEvent, type PipelineRun } from '../agent/pipeline';
+import { createdCandidateIds } from '../agent/pipelines';
 
 export interface CatalogPipelineOptions {
   onEvent?(event: PipelineEvent): void;

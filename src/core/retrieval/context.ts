@@ -7,12 +7,12 @@
  * Every result says why it ranked where it did. Results are compact; code only on request, bounded.
  */
 import type { Workspace } from '../workspace';
-import { languageForPath, normalizeLanguage, ruleLanguagesFor } from '../guard/languages';
+import { languageForPath, normalizeLanguage, ruleLanguagesFor } from '../kernel/languages';
 import { readRecipe, recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
 import { usageOf } from '../knowledge/usage';
 import { adoptionScore } from '../knowledge/quality';
 import type { RecipeKind } from '../knowledge/types';
-import { rankRecipes, type RankedHit } from './hybrid';
+import { rankRecipes, type RankedHit } from '../search/hybrid';
 
 export interface ContextRequest {
   query: string;

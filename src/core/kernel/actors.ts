@@ -1,0 +1,15 @@
+/** Who is calling, and through which channel: what the Gateway decides on and the audit log records. */
+
+export const ACTORS = ['human', 'copilot_agent', 'external_agent'] as const;
+
+/** A person at the keyboard (`human`), the `@autosnippet` chat agent, or any other agent (MCP, agent mode). */
+export type Actor = (typeof ACTORS)[number];
+
+export const CHANNELS = ['vscode', 'lm-tool', 'chat', 'mcp', 'cli', 'test'] as const;
+
+/** The adapter a call came through. */
+export type Channel = (typeof CHANNELS)[number];
+
+export function isAgent(actor: Actor): boolean {
+  return actor !== 'human';
+}

@@ -1,0 +1,52 @@
+/**
+ * What the adapters (src/vscode, src/cli) may use of the core besides the catalog, the Workspace and
+ * the kernel — one list, so the boundary is visible and can only shrink (test/unit/architecture.test.ts
+ * refuses any other core import in an adapter). Everything here reads or renders; nothing writes:
+ * every write goes through a catalog tool and the Gateway.
+ */
+
+export { VERSION } from '../version';
+export { SETTINGS, settingDefault, settingsFrom, readSettingsFile } from '../settings';
+export type { DeepPartial, Settings, SettingKey, SettingValue, SettingValues } from '../settings';
+
+// The @autosnippet chat participant runs the agent loop on VS Code's model: its types and the loop.
+export { ChatModelError, ModelErrorCode, cancelledError } from '../agent/model';
+export type { ChatMessage, ChatPart, ChatModel, ChatRequest, ChatResponse, ToolCall } from '../agent/model';
+export { catalogToolbox } from './toolbox';
+export { combineToolboxes } from '../agent/toolbox';
+export type { AgentReference, AgentToolbox } from '../agent/toolbox';
+export { rankToolsByRelevance } from '../agent/relevance';
+export { agentCommand } from '../agent/commands';
+export { candidatesIn, draftRecipesIn } from '../agent/mentions';
+export type { MentionedCandidate, MentionedRecipe } from '../agent/mentions';
+export { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../agent/prompt';
+export { runAgent } from '../agent/react';
+export type { AgentEvent, AgentRunResult } from '../agent/react';
+export type { BootstrapResult } from '../bootstrap';
+
+// Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
+export { skillRegistry } from '../skills/registry';
+export type { SkillRegistry } from '../skills/registry';
+export { renderRoutingXml, summaryOf, catalogEntry } from '../skills/render';
+export { loadTokenCounter } from '../skills/tokens';
+export type { SkillProblem, ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../skills/types';
+export { validateSkillFolder, validateSkillText } from '../skills/validate';
+export { isValidSkillName, nameProblems } from '../skills/names';
+export { guardEngine } from '../guard';
+export type { GuardEngine, RuleStatus } from '../guard/engine';
+export { disableCommentFor } from '../guard/fix';
+export { severityRank } from '../guard/rule';
+export type { Severity, Violation } from '../guard/rule';
+export { relPath } from '../guard/files';
+
+// `autosnippet skills validate <dir>` lints any folder of skills, not only the workspace's.
+export { errorCount, validateSkillsIn } from '../skills/validate';
+export type { SkillValidation } from '../skills/validate';
+
+// Report formats of `autosnippet guard` (text, JSON, SARIF) over the engine's scan.
+export { jsonReport, sarifReport, textReport } from '../guard/report';
+export type { ReportFormat } from '../guard/report';
+
+// The candidate editor shows a candidate in the recipe file format and reads it back.
+export { candidateFromMarkdown, candidateMarkdown } from '../knowledge/candidate-file';
+export type { Candidate } from '../knowledge/types';

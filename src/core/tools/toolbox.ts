@@ -1,0 +1,35 @@
+/**
+ * The catalog as the agent's toolbox: the catalog's agent tools, every call through `catalog.invoke`
+ * (validation, the output bound and, for writes, the Gateway).
+ */
+import type { Workspace } from '../workspace';
+import { TOOL_PREFIX, type ToolCatalog } from './catalog';
+import type { ToolContext } from './types';
+import { referencesOf, type AgentToolbox } from '../agent/toolbox';
+import type { ToolSpec } from '../agent/model';
+
+export interface CatalogToolboxOptions {
+  catalog: ToolCatalog;
+  ws: Workspace;
+  /** Actor, channel, model, progress: passed to every call. */
+  context: Omit<ToolContext, 'signal'>;
+  /** Only these tools (names without the prefix); default: every tool an agent may use. */
+  only?: readonly string[];
+  /** Offer the tools as `autosnippet_<name>`, the names the skills use. Default true. */
+  prefixed?: boolean;
+}
+
+/** The catalog as the agent's toolbox. Tool descriptions are the one-line summaries: get_tool_info has the rest. */
+export function catalogToolbox(options: CatalogToolboxOptions): AgentToolbox {
+  const { catalog, ws, context } = options;
+  const prefix = options.prefixed === false ? '' : TOOL_PREFIX;
+  const tools = catalog.agentTools.filter((t) => !options.only || options.only.includes(t.name));
+  const specs: ToolSpec[] = tools.map((t) => ({ name: prefix + t.name, description: t.summary, inputSchema: catalog.inputSchema(t) }));
+  return {
+    specs,
+    async invoke(call, signal) {
+      const result = await catalog.invoke(ws, call.name, call.input, { ...context, signal });
+      return { ok: result.ok, text: catalog.resultText(result), result, references: referencesOf(ws, result) };
+    },
+  };
+}
