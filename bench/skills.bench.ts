@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SkillRegistry } from '../src/core/skills/registry';
-import { level2Of, renderCatalog, renderLevel2 } from '../src/core/skills/render';
+import { level2Of, renderCatalog, renderLevel2, renderRoutingXml } from '../src/core/skills/render';
 import { SkillSearchIndex } from '../src/core/skills/search';
 import { loadTokenCounter, type TokenCounter } from '../src/core/skills/tokens';
 import type { Skill } from '../src/core/skills/types';
@@ -25,6 +25,7 @@ export async function run(): Promise<BenchTable[]> {
   if (bundled.length) tables.push(tokenTable(bundled, counter));
   const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-skills-'));
   try {
+    if (bundled.length) tables.push(await answerOverheadTable(bundledDir, path.join(temp, 'ws-overhead'), counter));
     const generatedDir = path.join(temp, 'generated');
     generateSkills(generatedDir, 1000);
     const rows: (string | number)[][] = [];
@@ -51,28 +52,70 @@ function tokenTable(skills: Skill[], counter: TokenCounter): BenchTable {
   const allWhole = counter.count(skills.map((s) => readFileSync(s.file, 'utf8')).join('\n\n'));
   const catalog = renderCatalog(skills, counter).tokens;
   const level2 = skills.map((s) => counter.count(renderLevel2(s)));
-  const chunkOf = (s: Skill) => (s.chunks.length ? counter.count(s.chunks[0].content) : 0);
-  // The section a task most often needs is the largest one (usually the steps); take that, not the smallest.
-  const sectionOf = (s: Skill) => Math.max(0, ...s.sections.map((x) => counter.count(renderLevel2(s, { section: x.heading }))));
+  const chunkSizes = (s: Skill) => s.chunks.map((c) => counter.count(c.content));
+  // "One chunk": the mean chunk of the skill (a task loads the one it needs), and the largest as the worst case.
+  const meanChunk = (s: Skill) => (s.chunks.length ? chunkSizes(s).reduce((a, b) => a + b, 0) / s.chunks.length : 0);
+  const maxChunk = (s: Skill) => Math.max(0, ...chunkSizes(s));
+  // Level 1 for a task when the agent asks search_skills instead of holding the catalog: its answer (top 3).
+  const index = new SkillSearchIndex(skills);
+  const searchAnswer = (s: Skill) => counter.count(renderRoutingXml(index.route(s.description, 3)));
   const mean = (v: number[]) => Math.round(v.reduce((a, b) => a + b, 0) / v.length);
+  const baseline = catalog + mean(whole);
   const rows: [string, number][] = [
     [`every SKILL.md whole in the prompt (${skills.length} files)`, allWhole],
     [`level 1 catalog of all ${skills.length} skills (name + description)`, catalog],
-    ['catalog + one SKILL.md whole (the usual skill loader), mean', catalog + mean(whole)],
+    ['catalog + one SKILL.md whole (the usual skill loader), mean', baseline],
     ['catalog + level 2 of one skill (body without chunks), mean', catalog + mean(level2)],
-    ['catalog + level 2 + one chunk, mean', catalog + mean(skills.map((s, i) => level2[i] + chunkOf(s)))],
-    ['catalog + one ## section (largest) + one chunk, mean', catalog + mean(skills.map((s) => sectionOf(s) + chunkOf(s)))],
+    ['catalog + level 2 + one chunk (mean chunk), mean', catalog + mean(skills.map((s, i) => level2[i] + meanChunk(s)))],
+    ['catalog + level 2 + the largest chunk, mean', catalog + mean(skills.map((s, i) => level2[i] + maxChunk(s)))],
+    ['search_skills answer (top 3) + level 2 + one chunk (mean chunk), mean', mean(skills.map((s, i) => searchAnswer(s) + level2[i] + meanChunk(s)))],
   ];
-  const chunked = skills.filter((s) => s.chunks.length).length;
+  const perSkill = skills.map((s, i) => (catalog + level2[i] + meanChunk(s)) / (catalog + whole[i]));
+  const perSkillMax = skills.map((s, i) => (catalog + level2[i] + maxChunk(s)) / (catalog + whole[i]));
   return {
     title: `Skills: prompt tokens for one task (o200k_base, ${skills.length} bundled skills)`,
-    columns: ['what is in the prompt', 'tokens', 'vs every SKILL.md whole'],
-    rows: rows.map(([label, tokens]) => [label, tokens, tokens === allWhole ? '1×' : `${(allWhole / tokens).toFixed(1)}× fewer`]),
+    columns: ['what is in the prompt', 'tokens', 'vs catalog + one SKILL.md whole'],
+    rows: rows.map(([label, tokens]) => [label, tokens, (tokens / baseline).toFixed(2)]),
     notes: [
-      `One SKILL.md whole: mean ${mean(whole)} tokens (min ${Math.min(...whole)}, max ${Math.max(...whole)}); its level 2: mean ${mean(level2)}; ${chunked} of ${skills.length} skills have chunks (${skills.reduce((n, s) => n + s.chunks.length, 0)} in all).`,
-      `Level 2 + one chunk against loading the same SKILL.md whole: ${(mean(whole) / mean(skills.map((s, i) => level2[i] + chunkOf(s)))).toFixed(2)}× fewer tokens for the skill itself.`,
+      `One SKILL.md whole: mean ${mean(whole)} tokens (min ${Math.min(...whole)}, max ${Math.max(...whole)}); its level 2: mean ${mean(level2)}; ${skills.reduce((n, s) => n + s.chunks.length, 0)} chunks in all, mean ${mean(skills.map(meanChunk))} tokens.`,
+      `Per skill, catalog + level 2 + one chunk against catalog + that SKILL.md whole: ${Math.min(...perSkill).toFixed(2)}–${Math.max(...perSkill).toFixed(2)} with its mean chunk, ${Math.min(...perSkillMax).toFixed(2)}–${Math.max(...perSkillMax).toFixed(2)} with its largest.`,
     ],
   };
+}
+
+/** What a load_skill answer carries beyond what it delivers (the body, one line per chunk, file and related skill), as JSON and as the Markdown text form. */
+async function answerOverheadTable(bundledDir: string, root: string, counter: TokenCounter): Promise<BenchTable> {
+  mkdirSync(root, { recursive: true });
+  const ws = await Workspace.open(root, { bundledSkillsDir: bundledDir });
+  try {
+    const catalog = new ToolCatalog(skillTools);
+    const names = new SkillRegistry({ bundledDir }).list().map((s) => s.name);
+    const json: number[] = [];
+    const text: number[] = [];
+    const bodyOnly: number[] = [];
+    for (const name of names) {
+      const r = await catalog.invoke(ws, 'load_skill', { name }, agent);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      const d = r.data as { content: string; chunks?: { id: string; description: string }[]; files?: string[]; related?: string[] };
+      const delivered = counter.count([d.content, ...(d.chunks ?? []).map((c) => `- ${c.id}: ${c.description}`), ...(d.files ?? []), ...(d.related ?? [])].join('\n'));
+      json.push(counter.count(JSON.stringify(r)) / delivered - 1);
+      text.push(counter.count(catalog.resultText(r)) / delivered - 1);
+      bodyOnly.push(counter.count(catalog.resultText(r)) / counter.count(d.content) - 1);
+    }
+    const range = (v: number[]) => `${(Math.min(...v) * 100).toFixed(1)}–${(Math.max(...v) * 100).toFixed(1)}%`;
+    return {
+      title: `load_skill: what the answer carries beyond what it delivers (${names.length} bundled skills, o200k_base)`,
+      columns: ['form', 'overhead (min–max)'],
+      rows: [
+        ['Markdown text form (what MCP content, language-model tools and the chat agent send)', range(text)],
+        ['JSON envelope (the structured content; what every tool sent before)', range(json)],
+        ['Markdown text form against the body alone (chunk, file and related lines counted as overhead)', range(bodyOnly)],
+      ],
+      notes: ['What it delivers: the body as written, one line per chunk (id and description), file and related skill.'],
+    };
+  } finally {
+    await ws.dispose();
+  }
 }
 
 async function latencyRows(label: string, skillsDir: string, root: string, runs: number): Promise<(string | number)[][]> {

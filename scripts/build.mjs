@@ -85,6 +85,9 @@ copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist
 // The Chinese → English glossary of the text layer (CC BY-SA 4.0, licence beside it), read on first use.
 copyFileSync(path.join(root, 'src/core/text/zh-en.json'), path.join(root, 'dist/vendor/zh-en.json'));
 copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
+// The word vectors of skill search's meaning signal (GloVe, PDDL; licence beside it), read on first use.
+copyFileSync(path.join(root, 'src/core/text/word-vectors.bin'), path.join(root, 'dist/vendor/word-vectors.bin'));
+copyFileSync(path.join(root, 'src/core/text/word-vectors.LICENSE.md'), path.join(root, 'dist/vendor/word-vectors.LICENSE.md'));
 // Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.
 const grammars = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 mkdirSync(path.join(root, 'dist/tree-sitter'), { recursive: true });

@@ -3,8 +3,9 @@
 // "the best skill is right" on its coverage, strength, gap and similarity) and the "no match"
 // threshold. Prints the constants to put in src/core/skills/search.ts.
 // `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
-// The held-out half (fold B) is only ever read by skill-routing.bench.ts.
-import { confidenceOf, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type CONFIDENCE_MODEL, type ConfidenceFeatures, type SkillField } from '../../src/core/skills/search';
+// The held-out half (fold B) is only ever read by skill-routing.bench.ts, and by CROSS=1, which fits
+// the "no match" model on B to measure it on A for the cross-validated figures (nothing it fits ships).
+import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
 import { bundledSkills, catalogSkills, fold, loadTasks, type RoutingTask } from './data';
@@ -43,21 +44,21 @@ function tuneWeights(sets: { skills: Skill[]; tasks: RoutingTask[] }[]): Fields 
 }
 
 /** Logistic regression by gradient descent on the features → is the best skill right. */
-function fitConfidence(samples: { f: ConfidenceFeatures; y: number }[]): typeof CONFIDENCE_MODEL {
-  const keys = ['coverage', 'strength', 'gap', 'similarity'] as const;
-  const w = { bias: 0, coverage: 0, strength: 0, gap: 0, similarity: 0 };
+export function fitConfidence(samples: { f: ConfidenceFeatures; y: number }[], keys: readonly (keyof ConfidenceFeatures)[] = CONFIDENCE_FEATURES): ConfidenceModel {
+  const zero = () => Object.fromEntries([['bias', 0], ...CONFIDENCE_FEATURES.map((k) => [k, 0])]) as ConfidenceModel;
+  const w = zero();
   for (let it = 0; it < 20000; it++) {
-    const g = { bias: 0, coverage: 0, strength: 0, gap: 0, similarity: 0 };
+    const g = zero();
     for (const s of samples) {
       const e = confidenceOf(s.f, w) - s.y;
       g.bias += e;
-      for (const k of keys) g[k] += e * Math.min(1, s.f[k]);
+      for (const k of keys) g[k] += e * clampFeature(s.f[k]);
     }
     const lr = 2 / samples.length;
     w.bias -= lr * g.bias;
     for (const k of keys) w[k] -= lr * g[k];
   }
-  return { bias: round(w.bias), coverage: round(w.coverage), strength: round(w.strength), gap: round(w.gap), similarity: round(w.similarity) };
+  return Object.fromEntries(Object.entries(w).map(([k, v]) => [k, round(v)])) as ConfidenceModel;
 }
 
 const round = (v: number) => Math.round(v * 100) / 100;
@@ -72,43 +73,114 @@ export function tune(): void {
   ];
   const fields = process.env.TUNE_WEIGHTS === '0' ? SKILL_FIELDS : tuneWeights(sets);
   // The fusion: RRF constant and the semantic list's weight (SEMANTIC is read at query time).
-  let bestFusion = { k: SEMANTIC.k, weight: SEMANTIC.weight, score: mrr(fields, sets) };
+  let bestFusion = { k: SEMANTIC.k, weight: SEMANTIC.weight, meaning: MEANING.weight, score: mrr(fields, sets) };
   for (const k of [5, 10, 20, 60]) {
     for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
-      Object.assign(SEMANTIC, { k, weight });
-      const score = mrr(fields, sets);
-      if (score > bestFusion.score + 1e-9) bestFusion = { k, weight, score };
+      for (const meaning of [0, 0.1, 0.25, 0.5]) {
+        Object.assign(SEMANTIC, { k, weight });
+        MEANING.weight = meaning;
+        const score = mrr(fields, sets);
+        if (score > bestFusion.score + 1e-9) bestFusion = { k, weight, meaning, score };
+      }
     }
   }
   Object.assign(SEMANTIC, { k: bestFusion.k, weight: bestFusion.weight });
-  console.log(`fusion: MRR@3 on fold A = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}`);
+  MEANING.weight = bestFusion.meaning;
+  console.log(`fusion: MRR@3 on fold A = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}`);
 
-  const samples: { f: ConfidenceFeatures; y: number; answerable: boolean }[] = [];
+  const samples = featureSamples(sets, fields);
+  const model = fitConfidence(samples);
+  console.log('confidence model:', JSON.stringify(model));
+  const fit = fitNoMatch(samples);
+  console.log(`fit model: ${JSON.stringify(fit.model)}\nno-match threshold: ${fit.threshold} (on fold A: no-match recall ${pct(fit.recall)}, answerable refused ${pct(fit.refused)})`);
+  if (process.env.CROSS === '1') crossValidate(fields);
+}
+
+type Sample = { f: ConfidenceFeatures; y: number; answerable: boolean };
+const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+
+/** The best match's features for each request, with whether it is right and whether any skill fits. */
+function featureSamples(sets: { skills: Skill[]; tasks: RoutingTask[] }[], fields: Fields): Sample[] {
+  const samples: Sample[] = [];
   for (const s of sets) {
     const index = new SkillSearchIndex(s.skills, fields);
     for (const t of s.tasks) {
       const top = index.explain(t.query)[0];
       const right = !!top && !!t.expected && [t.expected, ...t.alsoAcceptable].includes(top.name);
-      samples.push({ f: top ?? { coverage: 0, strength: 0, gap: 0, similarity: 0 }, y: right ? 1 : 0, answerable: !!t.expected });
+      samples.push({ f: top ?? NO_FEATURES, y: right ? 1 : 0, answerable: !!t.expected });
     }
   }
-  const model = fitConfidence(samples);
-  console.log('confidence model:', JSON.stringify(model));
-  // The threshold: as many unanswerable requests recognised as possible with at most 5% of the answerable refused.
-  const conf = (f: ConfidenceFeatures) => confidenceOf(f, model);
-  let bestThreshold = 0;
-  let bestRecall = -1;
-  for (let th = 0; th <= 0.8; th += 0.01) {
-    const refused = samples.filter((s) => s.answerable && conf(s.f) < th).length / samples.filter((s) => s.answerable).length;
-    const recall = samples.filter((s) => !s.answerable && conf(s.f) < th).length / samples.filter((s) => !s.answerable).length;
-    if (refused <= 0.05 && recall >= bestRecall) [bestThreshold, bestRecall] = [round(th), recall];
+  return samples;
+}
+
+const NO_FEATURES: ConfidenceFeatures = { coverage: 0, routingCoverage: 0, strength: 0, gap: 0, similarity: 0, meaning: 0, meaningGap: 0 };
+/** What tells "fits" from "shares words" (measured on fold A: the best separation at ≤ 5% refused, and the most stable across folds). */
+export const FIT_FEATURES = ['routingCoverage', 'meaning'] as const;
+
+/**
+ * The "no match" model: logistic regression of "some skill fits" on FIT_FEATURES with both classes
+ * weighted equally (off-topic requests are few), then the threshold that recognises the most of them
+ * with at most 5% of the answerable requests refused.
+ */
+function fitNoMatch(samples: Sample[]): { model: { bias: number } & Partial<ConfidenceModel>; threshold: number; recall: number; refused: number } {
+  const pos = samples.filter((s) => s.answerable).length;
+  const neg = samples.length - pos || 1;
+  const w: { bias: number } & Partial<Record<keyof ConfidenceFeatures, number>> = { bias: 0 };
+  for (const k of FIT_FEATURES) w[k] = 0;
+  for (let it = 0; it < 6000; it++) {
+    const g: Record<string, number> = { bias: 0 };
+    for (const s of samples) {
+      const e = (fitOf(s.f, w) - (s.answerable ? 1 : 0)) * (s.answerable ? 0.5 / pos : 0.5 / neg);
+      g.bias += e;
+      for (const k of FIT_FEATURES) g[k] = (g[k] ?? 0) + e * clampFeature(s.f[k]);
+    }
+    w.bias -= 4 * g.bias;
+    // A little weight decay: twenty off-topic requests do not pin down large weights.
+    for (const k of FIT_FEATURES) w[k] = w[k]! - 4 * g[k] - 0.002 * w[k]!;
   }
-  for (let th = 0.05; th <= 0.61; th += 0.05) {
-    const refused = samples.filter((s) => s.answerable && conf(s.f) < th).length / samples.filter((s) => s.answerable).length;
-    const recall = samples.filter((s) => !s.answerable && conf(s.f) < th).length / samples.filter((s) => !s.answerable).length;
-    console.log(`  threshold ${th.toFixed(2)}: answerable refused ${(refused * 100).toFixed(0)}%, no-match recall ${(recall * 100).toFixed(0)}%`);
+  const model = Object.fromEntries(Object.entries(w).map(([k, v]) => [k, round(v!)])) as { bias: number } & Partial<ConfidenceModel>;
+  let best = { threshold: 0, recall: -1, refused: 0 };
+  for (let th = 0; th <= 1; th += 0.01) {
+    const r = noMatchFigures(samples, model, th);
+    if (r.refused <= 0.05 && r.recall >= best.recall) best = { threshold: round(th), ...r };
   }
-  console.log(`no-match threshold: ${bestThreshold} (recall on fold A ${(bestRecall * 100).toFixed(0)}%)`);
+  return { model, ...best };
+}
+
+function noMatchFigures(samples: Sample[], model: { bias: number } & Partial<ConfidenceModel>, threshold: number): { recall: number; refused: number; precision: number } {
+  const answerable = samples.filter((s) => s.answerable);
+  const off = samples.filter((s) => !s.answerable);
+  const refused = answerable.filter((s) => fitOf(s.f, model) < threshold).length;
+  const caught = off.filter((s) => fitOf(s.f, model) < threshold).length;
+  return { recall: caught / (off.length || 1), refused: refused / (answerable.length || 1), precision: caught / (caught + refused || 1) };
+}
+
+/**
+ * Two-fold cross-validation of the "no match" model, for reporting only (CROSS=1): fitted on one half,
+ * measured on the other, both ways. The constants that ship are always the ones fitted on fold A.
+ */
+function crossValidate(fields: Fields): void {
+  const catalog = catalogSkills();
+  const bundled = bundledSkills();
+  const half = (f: 'A' | 'B') => {
+    const tasks = loadTasks().filter((t) => fold(t) === f);
+    return featureSamples([{ skills: catalog, tasks: tasks.filter((t) => t.set === 'catalog') }, { skills: bundled, tasks: tasks.filter((t) => t.set === 'bundled') }], fields);
+  };
+  const halves = { A: half('A'), B: half('B') };
+  let caught = 0, off = 0, refused = 0, answerable = 0, flagged = 0;
+  for (const [train, test] of [['A', 'B'], ['B', 'A']] as const) {
+    const fit = fitNoMatch(halves[train]);
+    const r = noMatchFigures(halves[test], fit.model, fit.threshold);
+    const offN = halves[test].filter((s) => !s.answerable).length;
+    const ansN = halves[test].length - offN;
+    console.log(`cross-validation: fitted on ${train} (threshold ${fit.threshold}), on ${test}: no-match recall ${pct(r.recall)} of ${offN}, precision ${pct(r.precision)}, answerable refused ${pct(r.refused)} of ${ansN}`);
+    caught += r.recall * offN;
+    off += offN;
+    refused += r.refused * ansN;
+    answerable += ansN;
+    flagged += r.recall * offN + r.refused * ansN;
+  }
+  console.log(`cross-validation, both folds: no-match recall ${pct(caught / off)}, precision ${pct(caught / flagged)}, answerable refused ${pct(refused / answerable)}`);
 }
 
 if (require.main === module) tune();

@@ -180,17 +180,10 @@ async function load(args: string[], ws: () => Promise<Workspace>, out: CommandOu
     out.stdout(dataOf(await catalog.call(w, loadSkillChunk, { skill: positionals[0], chunk: values.chunk }, person)).content + '\n');
     return 0;
   }
-  const view = dataOf(await catalog.call(w, loadSkill, { name: positionals[0], ...(typeof values.section === 'string' ? { section: values.section } : {}) }, person));
-  const lines = [`# Skill: ${view.name}${view.section ? ` — section "${view.section}"` : ''}`, '', view.content];
-  // With a section, the tool lists only that section's chunks.
-  if (view.chunks?.length) {
-    lines.push('', `Chunks of this skill (load one with load_skill_chunk {"skill": "${view.name}", "chunk": "<id>"}):`);
-    for (const c of view.chunks) lines.push(`- ${c.id}: ${c.description}`);
-  }
-  if (view.otherSections?.length) lines.push('', `Other sections: ${view.otherSections.join(' | ')}`);
-  if (view.files?.length) lines.push('', `Files (read one with read_skill_resource): ${view.files.slice(0, 30).join(', ')}${view.files.length > 30 ? ', …' : ''}`);
-  if (view.related?.length) lines.push('', `Related skills: ${view.related.join(', ')}`);
-  out.stdout(lines.join('\n') + '\n');
+  const result = await catalog.call(w, loadSkill, { name: positionals[0], ...(typeof values.section === 'string' ? { section: values.section } : {}) }, person);
+  dataOf(result);
+  // The same Markdown a model reads: the body as written, then the chunks, files and related skills.
+  out.stdout(catalog.resultText(result) + '\n');
   return 0;
 }
 

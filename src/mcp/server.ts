@@ -52,8 +52,9 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
           },
     });
     ws.log.debug(`tools/call ${name} ${result.ok ? 'ok' : result.error.code} in ${Date.now() - started} ms`);
-    // The envelope twice: as structured content (matching the tool's outputSchema) and as text for older clients.
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as unknown as Record<string, unknown>, isError: !result.ok };
+    // The envelope as structured content (matching the tool's outputSchema), and as text: a tool's text
+    // form where it has one (a skill's Markdown, unescaped), else the envelope's JSON for older clients.
+    return { content: [{ type: 'text', text: catalog.resultText(result) }], structuredContent: result as unknown as Record<string, unknown>, isError: !result.ok };
   });
 
   const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void => typeof c === 'function');

@@ -25,7 +25,7 @@ export function registerLanguageModelTools(host: ExtensionHost): vscode.Disposab
       async invoke(options, token) {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
-        const answer = (result: ToolResult) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(result))]);
+        const answer = (result: ToolResult) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(host.catalog.resultText(result))]);
         let ws: Workspace;
         try {
           ws = await host.getWorkspace();

@@ -32,11 +32,14 @@ export interface Envelope {
   truncated?: { nextCursor?: number; hint: string };
 }
 
-/** Calls a tool and parses the one-envelope JSON text every tool answers with. */
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ envelope: Envelope; isError: boolean }> {
-  const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
+/**
+ * Calls a tool and returns its envelope: the one JSON text every tool answers with, or, for a tool
+ * whose text is Markdown (load_skill, load_skill_chunk), the structured content beside that text.
+ */
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ envelope: Envelope; isError: boolean; text: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; structuredContent?: Envelope; isError?: boolean };
   assertOneText(r.content);
-  return { envelope: JSON.parse(r.content[0].text) as Envelope, isError: Boolean(r.isError) };
+  return { envelope: r.structuredContent ?? (JSON.parse(r.content[0].text) as Envelope), isError: Boolean(r.isError), text: r.content[0].text };
 }
 
 function assertOneText(content: { type: string; text: string }[]): void {

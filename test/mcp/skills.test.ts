@@ -45,6 +45,17 @@ test('load_skill of an unknown name answers SKILL_NOT_FOUND with the closest nam
   assert.match(envelope.error?.message + JSON.stringify(envelope.error), /autosnippet-guard/);
 });
 
+test('load_skill answers in Markdown (the body unescaped, one line per chunk) with the envelope as structured content', async () => {
+  const { envelope, text, isError } = await call(client, 'autosnippet_load_skill', { name: 'autosnippet-guard' });
+  assert.equal(isError, false);
+  assert.ok(text.startsWith(envelope.data.content), 'the text opens with the body as written');
+  assert.doesNotMatch(text, /\\n|\\"/, 'nothing escaped');
+  for (const c of envelope.data.chunks) assert.ok(text.includes(`- ${c.id}: ${c.description}`), c.id);
+  assert.ok(text.length < JSON.stringify(envelope).length * 0.85, 'the text is smaller than the JSON it replaces');
+  const chunk = await call(client, 'autosnippet_load_skill_chunk', { skill: 'autosnippet-guard', chunk: 'pitfalls' });
+  assert.match(chunk.text, /^# autosnippet-guard — chunk "pitfalls"\n\n### Pitfalls/);
+});
+
 test('read_skill_resource refuses paths out of the skill folder', async () => {
   for (const p of ['../autosnippet-guard/SKILL.md', '/etc/passwd']) {
     const { envelope, isError } = await call(client, 'autosnippet_read_skill_resource', { skill: 'autosnippet-intent', path: p });

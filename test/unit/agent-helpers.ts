@@ -10,7 +10,7 @@ import { defineTool, type AnyTool } from '../../src/core/tools/types';
 import { Input, Opt, Out, Type } from '../../src/core/tools/schema';
 import { systemTools } from '../../src/core/tools/system';
 import { agentTools } from '../../src/core/tools/agent';
-import { loadSkill } from '../../src/core/tools/skills';
+import { loadSkill, loadSkillChunk } from '../../src/core/tools/skills';
 import { submitCandidates } from '../../src/core/knowledge/candidates';
 
 export const REPO_SKILLS = path.join(__dirname, '..', '..', 'skills');
@@ -72,9 +72,9 @@ export const approveTool = defineTool({
   handler: (_ws, input) => ({ approved: input.id }),
 });
 
-/** The system tools, load_skill, the agent tools and `extra`, in one catalog. */
+/** The system tools, load_skill and load_skill_chunk, the agent tools and `extra`, in one catalog. */
 export function testCatalog(extra: AnyTool[] = []): ToolCatalog {
-  return new ToolCatalog([...systemTools, loadSkill, ...agentTools, ...extra]);
+  return new ToolCatalog([...systemTools, loadSkill, loadSkillChunk, ...agentTools, ...extra]);
 }
 
 /** Pending candidates as the cold-start scan would leave them. */

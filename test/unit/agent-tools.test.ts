@@ -195,7 +195,8 @@ test('run_pipeline bootstrap_full_pipeline: scan → (gaps ∥ language skill) �
   assert.deepEqual(data.steps.map((s: any) => [s.id, s.status]), [['bootstrap', 'ok'], ['gaps', 'ok'], ['language_skill', 'ok'], ['refine', 'ok']]);
   assert.deepEqual(data.candidateIds, created.ids);
   const skill = data.steps.find((s: any) => s.id === 'language_skill').data;
-  assert.equal(skill.name, 'autosnippet-reference-swift');
+  assert.equal(skill.skill, 'autosnippet-reference-swift');
+  assert.equal(skill.chunk, 'look-for');
   assert.match(skill.file, /SKILL\.md$/, 'the skill file survives the compaction, for references');
   assert.equal(getCandidate(ws, created.ids[0]).summary, `Refined ${created.ids[0]}`);
   assert.ok(progress.some((m) => /bootstrap_full_pipeline: refine/.test(m)));

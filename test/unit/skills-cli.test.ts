@@ -78,7 +78,7 @@ test('load prints level 2, a section or a chunk; unknown names exit 1 with the c
   const { ws } = await fixtureWorkspace();
   const body = await run(['load', 'project-coldstart'], ws);
   assert.equal(body.code, 0);
-  assert.match(body.stdout, /^# Skill: project-coldstart/);
+  assert.match(body.stdout, /^# Cold start\n/, "the body as written, as load_skill gives it to a model");
   assert.match(body.stdout, /- examples: Worked examples for large monorepos/);
   assert.doesNotMatch(body.stdout, /Scan each package on its own/);
   const section = await run(['load', 'project-coldstart', '--section', 'Pitfalls'], ws);

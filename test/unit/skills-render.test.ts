@@ -70,9 +70,9 @@ test('level 2 lists the chunks under the body and marks those already loaded', (
   const skill = bundled().find((s) => s.name === 'project-coldstart')!;
   const text = renderLevel2(skill, { loadedChunks: ['troubleshooting'] });
   assert.match(text, /- examples: Worked examples for large monorepos\n/);
-  assert.match(text, /- troubleshooting: What to do when the scan finds nothing \(already loaded in this conversation\)/);
+  assert.match(text, /- troubleshooting: What to do when the scan finds nothing \(already loaded\)/);
   assert.doesNotMatch(text, /Scan each package on its own/);
-  assert.match(text, /Related skills: guard-rules, recipe-writing/);
+  assert.match(text, /Related: guard-rules, recipe-writing/);
   const section = renderLevel2(skill, { section: 'Steps' });
   assert.match(section, /Other sections: Pitfalls \| Example of the chunk syntax/);
   assert.doesNotMatch(section, /troubleshooting/);

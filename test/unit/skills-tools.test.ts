@@ -9,6 +9,9 @@ import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { sourceKind } from '../../src/core/skills/install';
 import type { DeepPartial, Settings } from '../../src/core/settings';
 import { openWorkspace, REPO_SKILLS, tempDir, tempFixture } from './skills-helpers';
+import { dimensionGuides } from '../../src/core/bootstrap';
+import { skillRegistry } from '../../src/core/skills/registry';
+import { findSection, skillPartText } from '../../src/core/skills/parse';
 
 const catalog = new ToolCatalog(skillTools);
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -309,7 +312,7 @@ test('health counts the skills in effect, the shadowed and the skipped ones', as
   assert.deepEqual(await skillsHealthCounter(ws), { skills: 6, skillsShadowed: 2, skillsSkipped: 1 });
 });
 
-test('load_skill on the bundled skills: the answer adds little to the text it delivers (JSON escaping, the chunk, file and related lists)', async () => {
+test('load_skill on the bundled skills: the answer a model reads is the Markdown of level 2 with at most 5% around it; chunks likewise', async () => {
   const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
   const catalog = new ToolCatalog(skillTools);
   const counter = await loadTokenCounter();
@@ -320,9 +323,21 @@ test('load_skill on the bundled skills: the answer adds little to the text it de
     const r = (await catalog.invoke(ws, 'load_skill', { name }, ctx)) as any;
     // The SKILL.md path starts with wherever the repository is checked out: count it from a fixed root.
     r.data.file = path.join('/repo', path.relative(path.dirname(REPO_SKILLS), r.data.file));
-    const overhead = counter.count(JSON.stringify(r)) / counter.count(r.data.content) - 1;
-    assert.ok(overhead < 0.25, `${name}: the answer is ${(overhead * 100).toFixed(0)}% larger than its text`);
+    const answer = catalog.resultText(r);
+    // What it delivers: the body as written, and one line per chunk, file and related skill.
+    const delivered = [r.data.content, ...r.data.chunks.map((c: any) => `- ${c.id}: ${c.description}`), ...(r.data.files ?? []), ...(r.data.related ?? [])].join('\n');
+    assert.ok(answer.includes(r.data.content), `${name}: the body is carried as written, unescaped`);
+    const overhead = counter.count(answer) / counter.count(delivered) - 1;
+    assert.ok(overhead <= 0.05, `${name}: the answer is ${(overhead * 100).toFixed(1)}% larger than what it delivers`);
+    for (const c of r.data.chunks) {
+      const chunk = (await catalog.invoke(ws, 'load_skill_chunk', { skill: name, chunk: c.id }, ctx)) as any;
+      const text = catalog.resultText(chunk);
+      assert.ok(text.includes(chunk.data.content));
+      assert.ok(counter.count(text) / counter.count(chunk.data.content) - 1 <= 0.05 || counter.count(text) - counter.count(chunk.data.content) <= 16, `${name}/${c.id}: the chunk's answer adds more than its header`);
+    }
   }
+  const bad = await catalog.invoke(ws, 'load_skill', { name: 'no-such-skill' }, ctx);
+  assert.equal(JSON.parse(catalog.resultText(bad)).error.code, 'SKILL_NOT_FOUND', 'a failure stays the JSON envelope, with its code');
 });
 
 test('search_skills: a request in Chinese finds an English skill through the glossary; an off-topic one is no_match', async () => {
@@ -335,4 +350,18 @@ test('search_skills: a request in Chinese finds an English skill through the glo
   const off = (await catalog.invoke(ws, 'search_skills', { query: 'what wine goes with grilled salmon' }, ctx)) as any;
   assert.equal(off.data.no_match, true);
   assert.deepEqual(off.data.matched_skills, []);
+});
+
+test('the bundled skills keep their reference tables in chunks, and the cold start still reads them (section or chunk)', async () => {
+  const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
+  const guides = dimensionGuides(ws, ['swift']);
+  assert.ok(guides.filter((g) => g.from === 'autosnippet-coldstart').length >= 7, 'the nine dimensions table, from its chunk');
+  assert.ok(guides.some((g) => g.from === 'autosnippet-reference-swift'), 'the Swift dimensions, from their chunk');
+  const registry = skillRegistry(ws);
+  const swift = registry.require('autosnippet-reference-swift');
+  assert.equal(findSection(swift, 'What to look for'), undefined, 'not in level 2 any more');
+  assert.match(skillPartText(swift, 'What to look for') ?? '', /^### What to look for/);
+  assert.equal(skillPartText(swift, 'look-for'), skillPartText(swift, 'What to look for'), 'by id or by heading');
+  assert.match(skillPartText(swift, 'Steps') ?? '', /^1\. /m, 'a section still comes first');
+  assert.equal(skillPartText(swift, 'No such part'), undefined);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, Bm25fIndex, englishGlosses, indexForm, isStopword, queryTerms, stem, tokenize } from '../../src/core/text';
+import { analyze, Bm25fIndex, cosine, englishGlosses, indexForm, isStopword, parseWordVectors, queryTerms, stem, tokenize, wordVectors } from '../../src/core/text';
 
 test('identifiers are split and kept whole', () => {
   assert.deepEqual(tokenize('fetchUserById MAX_RETRIES parseHTTPResponse'), [
@@ -77,4 +77,22 @@ test('a Chinese request gets English glosses from the CC-CEDICT glossary, so it 
   for (const w of ['merge', 'deploy', 'test']) assert.ok(g.includes(w), `${w} in ${g.join(' ')}`);
   assert.deepEqual(englishGlosses('no Chinese here'), []);
   assert.ok(!englishGlosses('我们的').length, 'function words give nothing');
+});
+
+test('meaning: words near in meaning are near without sharing a word; Chinese reaches the same space through its glosses', () => {
+  const v = wordVectors();
+  assert.ok(v, 'the bundled word vectors load');
+  const at = (a: string, b: string) => cosine(v.meaningOf(a)!, v.meaningOf(b)!);
+  const release = 'publish a new version to the package registry';
+  assert.ok(at('release the library', release) > at('cook dinner with rice and spinach', release) + 0.2);
+  assert.ok(at('make a slide deck', 'create a presentation') > at('make a slide deck', 'query the database'));
+  assert.ok(at('发布新版本', release) > at('做晚饭', release));
+  assert.equal(v.meaningOf('的 了 the of'), undefined, 'only function words: no meaning');
+});
+
+test('meaning: a file that is not a word-vector table is refused with a reason', () => {
+  assert.throws(() => parseWordVectors(new Uint8Array([1, 2, 3])), /not a word-vector table/);
+  const good = Buffer.concat([Buffer.from('ASWV1'), Buffer.from([2, 0, 0, 0, 2, 0, 3, 0, 0, 0]), Buffer.from('a\nb'), Buffer.from([127, 0, 0, 127])]);
+  assert.equal(parseWordVectors(good).size, 2);
+  assert.throws(() => parseWordVectors(good.subarray(0, good.length - 1)), /wrong size/);
 });

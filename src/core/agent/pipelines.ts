@@ -4,7 +4,7 @@
 import { AutoSnippetError } from '../kernel/errors';
 import type { PipelineContext, PipelineDefinition } from './pipeline';
 
-/** Language → the reference skill whose "What to look for" guides the scan's candidates. */
+/** Language → the reference skill whose chunk `look-for` ("What to look for") guides the scan's candidates. */
 const REFERENCE_SKILLS: Record<string, string> = {
   swift: 'autosnippet-reference-swift',
   'objective-c': 'autosnippet-reference-objc',
@@ -30,7 +30,7 @@ export const bootstrapFullPipeline: PipelineDefinition = {
   summary: "Cold start: scan the workspace into candidates, list their gaps and load the language's reference skill in parallel, then refine them.",
   description:
     'Runs bootstrap_knowledge (heuristic scan → pending candidates), then enrich_candidates (what each new candidate lacks) in parallel with load_skill of the ' +
-    "primary language's reference skill (section \"What to look for\"), then refine_bootstrap_candidates (sharper summaries, insight, relations, confidence, tags; " +
+    "primary language's reference skill (its chunk \"look-for\"), then refine_bootstrap_candidates (sharper summaries, insight, relations, confidence, tags; " +
     'needs a model, otherwise answers with the prompt). Idempotent like the scan: a second run creates no duplicates.',
   inputSchema: {
     type: 'object',
@@ -63,11 +63,11 @@ export const bootstrapFullPipeline: PipelineDefinition = {
     },
     {
       id: 'language_skill',
-      tool: 'load_skill',
-      description: "The primary language's reference skill, section \"What to look for\".",
+      tool: 'load_skill_chunk',
+      description: "The primary language's reference skill, its chunk \"look-for\" (what to look for).",
       dependsOn: ['bootstrap'],
       when: (ctx) => Boolean(referenceSkillFor(languageOf(ctx))),
-      params: (ctx) => ({ name: referenceSkillFor(languageOf(ctx)), section: 'What to look for' }),
+      params: (ctx) => ({ skill: referenceSkillFor(languageOf(ctx)), chunk: 'look-for' }),
       errorStrategy: 'continue',
     },
     {

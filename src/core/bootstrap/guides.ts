@@ -1,6 +1,6 @@
 import type { Workspace } from '../workspace';
 import { skillRegistry } from '../skills/registry';
-import { findSection, sectionText } from '../skills/parse';
+import { skillPartText } from '../skills/parse';
 import type { Skill } from '../skills/types';
 import { LANGUAGE_DIMENSIONS } from './dimensions/language';
 import { CORE_DIMENSIONS, type Family } from './types';
@@ -60,9 +60,9 @@ export function dimensionGuides(ws: Workspace, families: Family[]): DimensionGui
   const guides = new Map<string, DimensionGuide>();
   for (const id of CORE_DIMENSIONS) guides.set(id, { id, lookFor: BUILT_IN[id], from: 'built-in' });
   const coldstart = skill(ws, 'autosnippet-coldstart');
-  const table = coldstart ? findSection(coldstart, 'The nine dimensions') : undefined;
+  const table = coldstart ? skillPartText(coldstart, 'The nine dimensions') : undefined;
   if (coldstart && table) {
-    for (const line of sectionText(coldstart, table).split('\n')) {
+    for (const line of table.split('\n')) {
       const cells = line.split('|').map((c) => c.trim());
       const id = CORE_LABELS[cells[2]?.toLowerCase() ?? ''];
       if (id && cells[3]) guides.set(id, { id, lookFor: cells[3], from: coldstart.name });
@@ -74,9 +74,9 @@ export function dimensionGuides(ws: Workspace, families: Family[]): DimensionGui
     for (const id of ids) guides.set(id, { id, lookFor: BUILT_IN[id] ?? id, from: 'built-in' });
     const name = REFERENCE_SKILL[fam];
     const ref = name ? skill(ws, name) : undefined;
-    const section = ref ? findSection(ref, 'Language dimensions') : undefined;
+    const section = ref ? skillPartText(ref, 'Language dimensions') : undefined;
     if (!ref || !section) continue;
-    for (const [id, text] of languageBullets(sectionText(ref, section))) {
+    for (const [id, text] of languageBullets(section)) {
       if (ids.includes(id)) guides.set(id, { id, lookFor: text, from: ref.name });
     }
   }

@@ -186,6 +186,19 @@ export function sectionText(skill: Skill, section: SkillSection): string {
   return collapseBlankLines(kept).join('\n').trim();
 }
 
+/**
+ * The text of a named part of a skill, wherever the author put it: a `##` section (without its chunks),
+ * else a chunk whose id or first heading matches (a skill may keep a reference table out of its body
+ * in a chunk). Undefined when neither exists.
+ */
+export function skillPartText(skill: Skill, name: string): string | undefined {
+  const section = findSection(skill, name);
+  if (section) return sectionText(skill, section);
+  const slug = slugOf(name.trim().replace(/^#+\s*/, ''));
+  const chunk = skill.chunks.find((c) => c.id.toLowerCase() === name.toLowerCase() || slugOf(/^#+\s*(.*)$/m.exec(c.content)?.[1] ?? '') === slug);
+  return chunk?.content;
+}
+
 /** Finds a section by heading or slug, ignoring case and a leading number ("2. Steps"). */
 export function findSection(skill: Skill, wanted: string): SkillSection | undefined {
   const w = wanted.trim().replace(/^#+\s*/, '');

@@ -186,17 +186,55 @@ export function level2Of(skill: Skill, options: Level2Options = {}): Level2View 
 /** Level 2 as text for a prompt: the body, then the chunks (loaded ones marked), files and related skills. */
 export function renderLevel2(skill: Skill, options: Level2Options = {}): string {
   const view = level2Of(skill, options);
-  const out = [`# Skill: ${skill.name}${view.section ? ` — section "${view.section.heading}"` : ''}`, '', view.content];
-  if (view.chunks.length) {
-    out.push('', `Chunks of this skill (load one with load_skill_chunk {"skill": "${skill.name}", "chunk": "<id>"}):`);
-    for (const c of view.chunks) out.push(`- ${c.id}: ${c.description}${c.loaded ? ' (already loaded in this conversation)' : ''}`);
+  return level2Markdown({
+    name: skill.name,
+    section: view.section?.heading,
+    content: view.content,
+    chunks: view.chunks,
+    otherSections: view.otherSections,
+    files: options.resources?.map((r) => r.path),
+    related: skill.related,
+  });
+}
+
+/** What level 2 says, as `load_skill` returns it and a prompt shows it. */
+export interface Level2Answer {
+  name: string;
+  section?: string;
+  content: string;
+  /** The note saying what a budget cut off, when it did. */
+  cut?: string;
+  chunks?: { id: string; description: string; tokens?: number; loaded?: boolean }[];
+  otherSections?: string[];
+  files?: string[];
+  related?: string[];
+}
+
+/**
+ * Level 2 as Markdown: the body as written (unescaped; after a one-line header for a section), then one line per chunk
+ * (id, when to load it) and the other sections, files and related skills; sizes and paths are in the
+ * structured answer. This is the text a
+ * model reads; it adds a few tokens to the body, where JSON would escape every quote and line break.
+ */
+export function level2Markdown(a: Level2Answer): string {
+  // The caller named the skill; a header is only needed to say which section this is.
+  const out = a.section ? [`# ${a.name} — ${a.section}`, '', a.content] : [a.content];
+  if (a.cut) out.push('', a.cut);
+  if (a.chunks?.length) {
+    out.push('', 'Chunks (load_skill_chunk):');
+    for (const c of a.chunks) out.push(`- ${c.id}: ${c.description}${c.loaded ? ' (already loaded)' : ''}`);
   }
-  if (view.otherSections.length) out.push('', `Other sections: ${view.otherSections.join(' | ')}`);
-  if (options.resources?.length) {
-    out.push('', `Files (read one with read_skill_resource): ${options.resources.slice(0, 30).map((r) => r.path).join(', ')}${options.resources.length > 30 ? ', …' : ''}`);
-  }
-  if (skill.related.length) out.push('', `Related skills: ${skill.related.join(', ')}`);
+  // The lists after the chunks follow each other line by line: every blank line is a token.
+  if (a.otherSections?.length) out.push(`Other sections: ${a.otherSections.join(' | ')}`);
+  if (a.files?.length) out.push(`Files (read_skill_resource): ${a.files.slice(0, 30).join(', ')}${a.files.length > 30 ? ', …' : ''}`);
+  if (a.related?.length) out.push(`Related: ${a.related.join(', ')}`);
   return out.join('\n');
+}
+
+/** A chunk or a resource file as Markdown: a one-line header, then the text as written. */
+export function level3Markdown(a: { skill: string; chunk?: string; path?: string; content: string; cut?: string }): string {
+  const what = a.chunk !== undefined ? `chunk "${a.chunk}"` : `file ${a.path}`;
+  return [`# ${a.skill} — ${what}`, '', a.content, ...(a.cut ? ['', a.cut] : [])].join('\n');
 }
 
 export interface BudgetResult {

@@ -1,4 +1,4 @@
-import { analyze, Bm25fIndex, englishGlosses, HashedNgramEmbedder, isStopword, stem, tokenize, type Bm25fField } from '../text';
+import { analyze, Bm25fIndex, cosine, englishGlosses, HashedNgramEmbedder, isStopword, stem, tokenize, wordVectors, type Bm25fField } from '../text';
 import type { Skill } from './types';
 
 /**
@@ -20,10 +20,9 @@ export type SkillField = keyof typeof SKILL_FIELDS;
 /**
  * Calibration of the confidence: a logistic function of a match's features (`ConfidenceFeatures`),
  * fitted on the evaluation's tuning half to "the best match is the right skill"
- * (bench/skill-routing/tune.ts). `NO_MATCH_BELOW` is the threshold chosen there: the most
- * off-topic requests recognised with at most 5% of the answerable ones refused.
+ * (bench/skill-routing/tune.ts).
  */
-export const CONFIDENCE_MODEL = { bias: -3.4, coverage: 6.98, strength: 2.38, gap: 3.94, similarity: 10.6 };
+export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -7.08, coverage: 3.78, routingCoverage: 5.01, strength: 5.26, gap: 2.64, similarity: 11.71, meaning: 4.29, meaningGap: -1.09 };
 
 /**
  * The semantic signal: offline hashed word and character-trigram vectors with a small table of
@@ -32,7 +31,21 @@ export const CONFIDENCE_MODEL = { bias: -3.4, coverage: 6.98, strength: 2.38, ga
  */
 export const SEMANTIC = { dimensions: 1024, k: 5, weight: 0.5, shortlist: 50, floor: 0.1 };
 const embedder = new HashedNgramEmbedder(SEMANTIC.dimensions);
-export const NO_MATCH_BELOW = 0.29;
+
+/**
+ * The meaning signal: GloVe word vectors (src/core/text/meaning.ts) of the skill's routing text
+ * against the request's, a third ranking fused by reciprocal rank with its own weight.
+ */
+export const MEANING = { weight: 0, shortlist: 50 };
+/**
+ * "No skill fits": a second logistic function, of the best match's features that tell "fits" from
+ * "shares words" — how much of the request the skill's own routing text (name, description, use-when)
+ * covers, and how close the request's meaning is to that text — fitted on the tuning half to
+ * "some skill fits this request" with both classes weighted equally. `NO_MATCH_BELOW` is the threshold
+ * chosen there: the most off-topic requests recognised with at most 5% of the answerable ones refused.
+ */
+export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -5.67, routingCoverage: 10.41, meaning: 6.16 };
+export const NO_MATCH_BELOW = 0.34;
 
 export interface SkillMatch {
   skill: Skill;
@@ -61,17 +74,24 @@ export class SkillSearchIndex {
   private readonly index: Bm25fIndex<SkillField>;
   /** The routing text's vector of each skill, `embedder.dimensions` per skill; absent when the semantic signal is off. */
   private readonly semantic?: Float32Array;
+  /** The meaning vector of each skill's routing text (undefined where no word is known); absent when the signal is off. */
+  private readonly meanings?: (Float32Array | undefined)[];
+  /** The analysed terms of each skill's routing text (name, description, use-when). */
+  private readonly routingTerms: Set<string>[];
 
   constructor(
     readonly skills: readonly Skill[],
     fields: Record<SkillField, Bm25fField> = SKILL_FIELDS,
-    options: { semantic?: boolean } = {},
+    options: { semantic?: boolean; meaning?: boolean } = {},
   ) {
     this.index = new Bm25fIndex(fields, skills.map(skillTerms));
     if (options.semantic ?? true) {
       this.semantic = new Float32Array(skills.length * embedder.dimensions);
       skills.forEach((s, i) => this.semantic!.set(embedder.embedOne(routingText(s)), i * embedder.dimensions));
     }
+    this.routingTerms = skills.map((s) => new Set(analyze(routingText(s))));
+    const vectors = (options.meaning ?? true) ? wordVectors() : null;
+    if (vectors) this.meanings = skills.map((s) => vectors.meaningOf(routingText(s)));
   }
 
   search(query: string, limit = 5): SkillMatch[] {
@@ -84,9 +104,9 @@ export class SkillSearchIndex {
    * off it is).
    */
   route(query: string, limit = 5, threshold = NO_MATCH_BELOW): SkillRouting {
-    const ranked = this.rank(query);
-    if (!ranked.some((m) => m.confidence >= threshold)) return { matches: [], noMatch: true, nearest: ranked[0] };
-    return { matches: ranked.slice(0, Math.max(0, limit)), noMatch: false };
+    const scored = this.scored(query);
+    if (!scored.length || fitOf(scored[0].features) < threshold) return { matches: [], noMatch: true, nearest: scored[0]?.match };
+    return { matches: scored.slice(0, Math.max(0, limit)).map((s) => s.match), noMatch: false };
   }
 
   /** Every skill that shares a term with the query, best first, each with its confidence. */
@@ -104,7 +124,8 @@ export class SkillSearchIndex {
     if (terms.length === 0) return [];
     const lexical = this.index.score(terms, weights).sort((a, b) => b.score - a.score || a.doc - b.doc);
     const semantic = this.semantic ? this.similarities(glosses.length ? `${query}\n${glosses.join(' ')}` : query) : [];
-    if (lexical.length === 0 && semantic.length === 0) return [];
+    const meaning = this.meaningSimilarities(query);
+    if (lexical.length === 0 && semantic.length === 0 && (MEANING.weight === 0 || !meaning)) return [];
 
     // Reciprocal rank fusion of the two rankings; a skill only one of them finds still ranks.
     const fused = new Map<number, { rrf: number; lexical?: (typeof lexical)[number]; similarity: number }>();
@@ -120,13 +141,14 @@ export class SkillSearchIndex {
       e.lexical = m;
     });
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
+    if (meaning && MEANING.weight > 0) meaning.ranked().slice(0, MEANING.shortlist).forEach((doc, r) => (entry(doc).rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
     const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
     // When Chinese words were translated, the skills are read through the translation: the Chinese
     // terms themselves, which English skills lack, do not count against the coverage.
     const totalIdf = [...idf.entries()].reduce((a, [t, v]) => a + (glosses.length && HAN.test(t) && !this.index.documentFrequency(t) ? 0 : v), 0) || 1;
     const ceiling = this.index.maxScore(terms) || 1;
-    const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0)) / (SEMANTIC.k + 1);
+    const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0) + (this.meanings ? MEANING.weight : 0)) / (SEMANTIC.k + 1);
     return ranked.map(([doc, e], i) => {
       // Coverage: the idf-weighted share of the query the skill has. Strength: its BM25F score against
       // the most any skill could score on these terms. Gap: how far its fused score stands above the
@@ -134,9 +156,12 @@ export class SkillSearchIndex {
       const other = ranked[i === 0 ? 1 : 0]?.[1].rrf ?? 0;
       const features: ConfidenceFeatures = {
         coverage: (e.lexical?.terms ?? []).reduce((s, t) => s + (idf.get(t) ?? 0), 0) / totalIdf,
+        routingCoverage: (e.lexical?.terms ?? []).reduce((s, t) => s + (this.routingTerms[doc].has(t) ? idf.get(t) ?? 0 : 0), 0) / totalIdf,
         strength: (e.lexical?.score ?? 0) / ceiling,
         gap: Math.max(0, (e.rrf - other) / bestFused),
         similarity: Math.max(0, e.similarity),
+        meaning: meaning?.of[doc] ?? 0,
+        meaningGap: meaning ? meaning.of[doc] - (doc === meaning.best ? meaning.second : meaning.of[meaning.best]) : 0,
       };
       const match: SkillMatch = {
         skill: this.skills[doc],
@@ -165,6 +190,26 @@ export class SkillSearchIndex {
     return out.sort((a, b) => b.similarity - a.similarity || a.doc - b.doc);
   }
 
+  /**
+   * Cosine of the query's meaning with every skill's (0 where a skill has no known word), the best
+   * skill and the runner-up's cosine; sorting them all is left to the fusion, which needs it only when
+   * the meaning list has a weight.
+   */
+  private meaningSimilarities(query: string): { of: Float32Array; best: number; second: number; ranked(): number[] } | undefined {
+    const q = this.meanings && wordVectors()?.meaningOf(query);
+    if (!q) return undefined;
+    const of = new Float32Array(this.skills.length);
+    let best = 0;
+    let second = -Infinity;
+    this.meanings!.forEach((m, doc) => {
+      of[doc] = m ? cosine(q, m) : 0;
+      if (doc === 0) return;
+      if (of[doc] > of[best]) [best, second] = [doc, of[best]];
+      else if (of[doc] > second) second = of[doc];
+    });
+    return { of, best, second: Number.isFinite(second) ? second : 0, ranked: () => [...of.keys()].sort((a, b) => of[b] - of[a] || a - b) };
+  }
+
   /** A term no skill uses still counts in the query's total: it is what the skills lack. */
   private unknownAwareIdf(term: string): number {
     return this.index.documentFrequency(term) ? this.index.idf(term) : Math.log(1 + (this.index.size + 0.5) / 0.5);
@@ -172,17 +217,38 @@ export class SkillSearchIndex {
 }
 
 export interface ConfidenceFeatures {
+  /** The idf-weighted share of the query's terms the skill has anywhere (name to body). */
   coverage: number;
+  /** The same share over the skill's routing text only (name, description, use-when): what it says it is for. */
+  routingCoverage: number;
   strength: number;
   gap: number;
   similarity: number;
+  /** Cosine of the request's meaning (word vectors) with the skill's routing text. */
+  meaning: number;
+  /** How far that cosine stands above the best other skill's (negative when another is closer). */
+  meaningGap: number;
 }
 
+export type ConfidenceModel = { bias: number } & Record<keyof ConfidenceFeatures, number>;
+export const CONFIDENCE_FEATURES = ['coverage', 'routingCoverage', 'strength', 'gap', 'similarity', 'meaning', 'meaningGap'] as const satisfies readonly (keyof ConfidenceFeatures)[];
+
 /** The calibrated probability that a skill fits, from its features (logistic model fitted on the evaluation). */
-export function confidenceOf(f: ConfidenceFeatures, model: typeof CONFIDENCE_MODEL = CONFIDENCE_MODEL): number {
-  const z = model.bias + model.coverage * f.coverage + model.strength * Math.min(1, f.strength) + model.gap * Math.min(1, f.gap) + model.similarity * f.similarity;
+export function confidenceOf(f: ConfidenceFeatures, model: ConfidenceModel = CONFIDENCE_MODEL): number {
+  let z = model.bias;
+  for (const k of CONFIDENCE_FEATURES) z += model[k] * clampFeature(f[k]);
   return Math.round(1000 / (1 + Math.exp(-z))) / 1000;
 }
+
+/** How likely it is that some skill fits the request, from its best match's features (`FIT_MODEL`). */
+export function fitOf(f: ConfidenceFeatures, model: Partial<ConfidenceModel> & { bias: number } = FIT_MODEL): number {
+  let z = model.bias;
+  for (const k of CONFIDENCE_FEATURES) z += (model[k] ?? 0) * clampFeature(f[k]);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Features enter the model within [-1, 1]: a score ratio past 1 says no more than 1. */
+export const clampFeature = (v: number) => Math.max(-1, Math.min(1, v));
 
 // One index per snapshot of the registry's skill list (the array is replaced when anything changes).
 const indexes = new WeakMap<readonly Skill[], SkillSearchIndex>();

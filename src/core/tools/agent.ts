@@ -91,7 +91,7 @@ export const refineBootstrapCandidatesTool = defineTool({
   summary: 'Sharper summaries, insight, relations, calibrated confidence and tags for the pending candidates of a cold start (uses the model).',
   description:
     'Improves pending candidates the cold-start scan created (or the ones named in candidateIds), five per model request: a summary specific to the project, the insight (why it matters here, stored as the rationale), a usage guide where one is missing, ' +
-    'relations to other pending candidates, a calibrated confidence and tags. languageGuide (the "What to look for" section of the language\'s reference skill) sharpens the result. ' +
+    'relations to other pending candidates, a calibrated confidence and tags. languageGuide (the chunk "look-for" of the language\'s reference skill) sharpens the result. ' +
     `Pass \`refinements\` to apply results you produced yourself. ${NO_MODEL_NOTE}`,
   inputSchema: Input({
     candidateIds: Opt(idList(50, 'The candidates to refine; default: pending candidates from the cold-start scan.')),

@@ -170,6 +170,17 @@ export class ToolCatalog {
     return { ok: true, value };
   }
 
+  /**
+   * A result as text for a model: a tool's text form when it has one and the call succeeded (with a
+   * line saying what the output bound cut), else the JSON envelope.
+   */
+  resultText(result: ToolResult): string {
+    const text = result.ok ? this.byName.get(result.tool)?.text : undefined;
+    if (!text || !result.ok) return JSON.stringify(result);
+    const notes = [result.truncated ? `[Cut to fit the output bound: ${result.truncated.returned} of ${result.truncated.total} ${result.truncated.unit} of ${result.truncated.field}.]` : '', result.notice ?? ''].filter(Boolean);
+    return [text(result.data), ...notes].join('\n\n');
+  }
+
   /** Level-1 catalog: every tool an actor may use, one line each, grouped by domain. */
   capabilities(access: AccessClass[] = ['read', 'propose', 'review']): Record<string, { name: string; summary: string; access: AccessClass }[]> {
     const out: Record<string, { name: string; summary: string; access: AccessClass }[]> = {};

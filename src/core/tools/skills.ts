@@ -7,7 +7,7 @@ import { cutAtWord } from '../text';
 import { installSkill, type InstallResult } from '../skills/install';
 import { closestNames } from '../kernel/names';
 import { skillRegistry } from '../skills/registry';
-import { fitToBudget, level2Of, summaryOf } from '../skills/render';
+import { fitToBudget, level2Markdown, level2Of, level3Markdown, summaryOf } from '../skills/render';
 import { kindOf, listSkillResources, readSkillFile } from '../skills/resources';
 import { runSkillScript } from '../skills/scripts';
 import { llmCandidates, skillSearchIndex, type SkillRouting } from '../skills/search';
@@ -119,6 +119,7 @@ export const loadSkill = defineTool({
   aliases: { skillName: 'name', skill_name: 'name', skill: 'name', sectionName: 'section', section_name: 'section', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 80_000,
+  text: level2Markdown,
   async handler(ws, input) {
     const skill = skillRegistry(ws).require(input.name);
     const counter = await loadTokenCounter();
@@ -165,10 +166,11 @@ export const loadSkillChunk = defineTool({
     chunk: Id('Chunk id, as load_skill lists it.'),
     ...budgetInputs,
   }),
-  outputSchema: Out({ skill: Type.String(), chunk: Type.String(), description: Type.String(), line: Type.Integer(), content: Type.String(), ...budgetOutputs }),
+  outputSchema: Out({ skill: Type.String(), file: Type.String({ description: 'The SKILL.md path.' }), chunk: Type.String(), description: Type.String(), line: Type.Integer(), content: Type.String(), ...budgetOutputs }),
   aliases: { skillName: 'skill', skill_name: 'skill', name: 'skill', chunk_id: 'chunk', chunkId: 'chunk', id: 'chunk', max_tokens: 'maxTokens' },
   access: 'read',
   maxOutputChars: 60_000,
+  text: level3Markdown,
   async handler(ws, input) {
     const skill = skillRegistry(ws).require(input.skill);
     const chunk = skill.chunks.find((c) => c.id === input.chunk) ?? skill.chunks.find((c) => c.id.toLowerCase() === input.chunk.toLowerCase());
@@ -177,6 +179,8 @@ export const loadSkillChunk = defineTool({
     const fitted = fitToBudget(chunk.content, counter, { maxTokens: input.maxTokens, truncate: input.truncate, what: `Chunk "${chunk.id}" of skill "${skill.name}"` });
     return {
       skill: skill.name,
+      // The chat shows the skills it loaded as references to their files.
+      file: skill.file,
       chunk: chunk.id,
       description: chunk.description,
       line: chunk.line,
@@ -246,7 +250,7 @@ export const searchSkillsTool = defineTool({
   description:
     'Finds the skills that fit a task you describe in words, in any language ("set up guard rules for a Swift project"): BM25F over each skill\'s name, description, use-when lines, headings and body, ' +
     'fused with an offline similarity of the task to each skill\'s description. Each match has a confidence in [0, 1] (the calibrated chance that it fits; comparable across queries) and the words that matched. ' +
-    'When no skill is confident enough the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
+    'When no skill fits the request (the best match covers too little of it in its own description and use-when lines, and is too far from it in meaning) the answer is no_match: true with an empty matched_skills: do the task without a skill, or try list_skills. Then load_skill the best match. ' +
     'With mode "llm" the language model picks from the level-1 catalog (or from the 30 best by the ranking when the catalog is large), so it also finds skills the words miss; without a model the ranking is returned.',
   inputSchema: Input({
     query: Text('The task, in words.', { minLength: 1, maxLength: 4000 }),

@@ -29,7 +29,7 @@ export function catalogToolbox(options: CatalogToolboxOptions): AgentToolbox {
     specs,
     async invoke(call, signal) {
       const result = await catalog.invoke(ws, call.name, call.input, { ...context, signal });
-      return { ok: result.ok, text: JSON.stringify(result), result, references: referencesOf(ws, result) };
+      return { ok: result.ok, text: catalog.resultText(result), result, references: referencesOf(ws, result) };
     },
   };
 }

@@ -81,6 +81,12 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TSchema =
   derivedWrite?: boolean;
   /** Shown before a `propose` tool runs in VS Code. */
   confirmation?: (input: Static<I>) => { title: string; message: string };
+  /**
+   * The successful result as a model reads it, when plain text says it better than JSON (a skill's
+   * Markdown, unescaped): MCP's text content, language-model tools and the chat agent send this; MCP
+   * sends the envelope as structured content either way.
+   */
+  text?: (output: Static<O>) => string;
   handler(ws: Workspace, input: Static<I>, ctx: HandlerContext): Promise<Static<O>> | Static<O>;
 }
 

@@ -100,18 +100,29 @@ export class Judge {
     const text = parts[0].text;
     this.checkCanaries(text, v);
     let envelope: Verdict['envelope'];
+    let textIsJson = true;
     try {
       envelope = JSON.parse(text);
     } catch {
-      v.problems.push(`the text is not JSON: ${text.slice(0, 200)}`);
-      return;
+      textIsJson = false;
+    }
+    // A tool may declare a text form for models (load_skill answers in Markdown): the envelope is then
+    // the structured content, and only a successful answer may use that form.
+    if (!textIsJson) {
+      const structured = result.structuredContent as Verdict['envelope'];
+      if (!structured || typeof structured !== 'object' || structured.ok !== true) {
+        v.problems.push(`the text is not JSON: ${text.slice(0, 200)}`);
+        return;
+      }
+      envelope = structured;
+      this.checkCanaries(JSON.stringify(structured), v);
     }
     if (!envelope || typeof envelope !== 'object' || typeof envelope.ok !== 'boolean') {
       v.problems.push(`not a result envelope: ${text.slice(0, 200)}`);
       return;
     }
     v.envelope = envelope;
-    if (JSON.stringify(result.structuredContent) !== text) v.problems.push('structuredContent differs from the text');
+    if (textIsJson && JSON.stringify(result.structuredContent) !== text) v.problems.push('structuredContent differs from the text');
     if (Boolean(result.isError) === envelope.ok) v.problems.push(`isError is ${result.isError} on an answer with ok: ${envelope.ok}`);
     const spec = this.specs.get(envelope.tool);
     if (envelope.ok) {
