@@ -113,7 +113,7 @@ export function writeRecipeFiles(root: string, docs: BenchRecipe[]): void {
   for (const d of docs) {
     const abs = path.join(root, d.file);
     const dir = path.dirname(abs);
-    if (!dirs.has(dir)) (mkdirSync(dir, { recursive: true }), dirs.add(dir));
+    if (!dirs.has(dir)) { mkdirSync(dir, { recursive: true }); dirs.add(dir); }
     writeFileSync(abs, d.text);
   }
 }

@@ -1,4 +1,4 @@
-// Runs the test layers with Node's own test runner. `npm test` type-checks, then runs every layer:
+// Runs the test layers with Node's own test runner. `npm test` type-checks and lints, then runs every layer:
 //   unit   — the core in plain Node, fast (test/unit/**/*.test.ts; `npm run test:unit`, under a minute)
 //   slow   — plain Node too, but long: crash trials with real processes, the full ReDoS analysis (test/slow)
 //   mcp    — the MCP SDK's client against the built dist/mcp.js (test/mcp/**/*.test.ts)
@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+const LINT_TARGETS = ['src', 'test', 'bench', 'scripts', 'eslint', 'eslint.config.mjs'];
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const all = asked.length === 0;
@@ -38,6 +39,8 @@ function testFiles(dir) {
 
 // tsx strips types without checking them: the whole run starts with the compiler.
 if (all) for (const project of ['.', 'src/webview']) run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', project]);
+// Then the lint: typescript-eslint's rules and the layering (eslint/layers.mjs).
+if (all) run(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), ...LINT_TARGETS]);
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
 if (layers.some((l) => l === 'mcp' || l === 'vscode' || l === 'fuzz')) run(process.execPath, ['scripts/build.mjs']); // the fuzz suite drives the built server
 // The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.

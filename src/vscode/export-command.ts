@@ -50,7 +50,7 @@ export function registerExport(host: ExtensionHost): vscode.Disposable {
   };
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const root of opened.keys()) if (!roots.has(root)) (opened.delete(root), published.delete(root));
+    for (const root of opened.keys()) if (!roots.has(root)) { opened.delete(root); published.delete(root); }
   };
   if (host.workspace) start(host.workspace);
   return vscode.Disposable.from(

@@ -57,7 +57,7 @@ export function registerFreshness(host: ExtensionHost): vscode.Disposable {
   };
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const [root, f] of folders) if (!roots.has(root)) (f.dispose(), folders.delete(root));
+    for (const [root, f] of folders) if (!roots.has(root)) { f.dispose(); folders.delete(root); }
   };
   if (host.workspace) start(host.workspace);
   return vscode.Disposable.from(

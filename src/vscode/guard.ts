@@ -46,7 +46,7 @@ export function registerGuard(host: ExtensionHost): vscode.Disposable {
   const forDocument = (uri: vscode.Uri) => [...guards.values()].find((g) => uri.fsPath === g.ws.root || uri.fsPath.startsWith(g.ws.root + path.sep));
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const [root, g] of guards) if (!roots.has(root)) (g.dispose(), guards.delete(root));
+    for (const [root, g] of guards) if (!roots.has(root)) { g.dispose(); guards.delete(root); }
     host.workspace && guards.get(host.workspace.root)?.refreshStatus();
   };
   const fail = (e: unknown) => void vscode.window.showErrorMessage((e as Error).message);

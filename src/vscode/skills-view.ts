@@ -48,7 +48,7 @@ export function registerSkillsView(host: ExtensionHost): vscode.Disposable {
   };
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const [root, f] of folders) if (!roots.has(root)) (f.dispose(), folders.delete(root));
+    for (const [root, f] of folders) if (!roots.has(root)) { f.dispose(); folders.delete(root); }
     // The view shows the current folder: open it (lazily) and show it.
     void current().then(update, () => changed.fire());
   };
@@ -116,7 +116,7 @@ function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
     clearTimeout(timer);
     timer = setTimeout(() => registry.refresh(), 150);
   };
-  watcher.onDidCreate(onDisk), watcher.onDidChange(onDisk), watcher.onDidDelete(onDisk);
+  { watcher.onDidCreate(onDisk); watcher.onDidChange(onDisk); watcher.onDidDelete(onDisk); }
   const sub = registry.onDidChange(() => {
     diagnostics.refreshAll();
     changed();

@@ -83,8 +83,8 @@ export class SymbolIndex {
     if (this.users.size === 0) {
       for (const f of this.files) {
         const seen = new Set<string>();
-        for (const n of f.useNames) if (this.definitions.has(n)) (seen.add(n), push(this.users, n, f));
-        for (const q of f.qualified.values()) for (const n of q.keys()) if (this.definitions.has(n) && !seen.has(n)) (seen.add(n), push(this.users, n, f));
+        for (const n of f.useNames) if (this.definitions.has(n)) { seen.add(n); push(this.users, n, f); }
+        for (const q of f.qualified.values()) for (const n of q.keys()) if (this.definitions.has(n) && !seen.has(n)) { seen.add(n); push(this.users, n, f); }
       }
       if (this.users.size === 0) this.users.set('', []);
     }

@@ -111,8 +111,8 @@ export interface CandidateFilter {
 export function listCandidates(ws: Workspace, filter: CandidateFilter = {}): Candidate[] {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (filter.status && filter.status !== 'any') (where.push('status = ?'), params.push(filter.status));
-  if (filter.origin) (where.push('origin LIKE ?'), params.push(filter.origin + '%'));
+  if (filter.status && filter.status !== 'any') { where.push('status = ?'); params.push(filter.status); }
+  if (filter.origin) { where.push('origin LIKE ?'); params.push(filter.origin + '%'); }
   const rows = ws.store.all<CandidateRow>(
     `SELECT ${CANDIDATE_COLUMNS} FROM candidates ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
      ORDER BY CASE status WHEN 'pending' THEN 0 WHEN 'approved' THEN 1 ELSE 2 END, created_at DESC, id LIMIT ?`,

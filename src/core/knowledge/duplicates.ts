@@ -52,8 +52,8 @@ export async function checkDuplicate(ws: Workspace, input: CandidateInput, limit
     const titleSim = dice(titleWords, words(row.title));
     const reasons: string[] = [];
     let sim = 0.65 * cos + 0.35 * titleSim;
-    if (row.trigger === c.trigger) (sim = Math.max(sim, 0.95), reasons.push(`same trigger ${row.trigger}`));
-    if (row.title.trim().toLowerCase() === c.title.trim().toLowerCase()) (sim = Math.max(sim, 0.9), reasons.push('same title'));
+    if (row.trigger === c.trigger) { sim = Math.max(sim, 0.95); reasons.push(`same trigger ${row.trigger}`); }
+    if (row.title.trim().toLowerCase() === c.title.trim().toLowerCase()) { sim = Math.max(sim, 0.9); reasons.push('same title'); }
     else if (titleSim >= 0.5) reasons.push(`similar title (${titleSim.toFixed(2)})`);
     if (cos >= 0.5) reasons.push(`close in meaning (${cos.toFixed(2)})`);
     recipes.push({ id: row.id, title: row.title, trigger: row.trigger, status: row.status, similarity: Math.round(Math.min(1, sim) * 100) / 100, reasons });

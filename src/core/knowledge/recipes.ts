@@ -91,11 +91,11 @@ export interface RecipeFilter {
 export function listRecipes(ws: Workspace, filter: RecipeFilter = {}): RecipeSummary[] {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (filter.kind) (where.push('kind = ?'), params.push(filter.kind));
-  if (filter.status && filter.status !== 'any') (where.push('status = ?'), params.push(filter.status));
+  if (filter.kind) { where.push('kind = ?'); params.push(filter.kind); }
+  if (filter.status && filter.status !== 'any') { where.push('status = ?'); params.push(filter.status); }
   else if (!filter.status) where.push("status <> 'deprecated'");
-  if (filter.category) (where.push('category = ? COLLATE NOCASE'), params.push(filter.category));
-  if (filter.language) (where.push('language = ? COLLATE NOCASE'), params.push(filter.language));
+  if (filter.category) { where.push('category = ? COLLATE NOCASE'); params.push(filter.category); }
+  if (filter.language) { where.push('language = ? COLLATE NOCASE'); params.push(filter.language); }
   const rows = ws.store.all<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY category COLLATE NOCASE, title COLLATE NOCASE`, params);
   const tag = filter.tag?.toLowerCase();
   return rows.map(toSummary).filter((r) => !tag || r.tags.some((t) => t.toLowerCase() === tag));

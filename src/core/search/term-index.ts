@@ -208,7 +208,7 @@ export class TermIndex {
     const lists = this.queryLists(q.terms, q.prefixLast);
     if (lists.length === 0 || q.limit <= 0) return [];
     this.stamp++;
-    if (this.stamp === 0xffffffff) (this.seen.fill(0), (this.stamp = 1));
+    if (this.stamp === 0xffffffff) { this.seen.fill(0); this.stamp = 1; }
     for (let l = 0; l < lists.length; l++) this.listOfTerm[lists[l].term] = l;
     try {
       return this.thresholdTopK(lists, q) ?? this.termAtATime(lists, q);

@@ -221,7 +221,7 @@ export async function runHostileCases(specs: ToolSpec[], options: { cases?: Host
         };
         if (!hostile) {
           // The oversized message: an error (any), within 5 s, then health.
-          if (outcome.kind === 'closed') (figures.crashes++, fail('the server went away'));
+          if (outcome.kind === 'closed') { figures.crashes++; fail('the server went away'); }
           else if (outcome.kind === 'timeout' || (outcome.cpuMs ?? outcome.ms) > HANG_MS) fail(`answered after ${outcome.ms} ms (${outcome.cpuMs} ms of CPU)`);
           else figures.answeredInTime++;
           continue;

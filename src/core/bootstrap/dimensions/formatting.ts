@@ -116,8 +116,8 @@ export class FormattingAnalyzer implements Analyzer {
       if (fam === 'jsts') {
         const q = dominant(this.quotes, '');
         const semi = dominant(this.semicolons, '');
-        if (q && q.total >= 5 && q.ratio >= 0.85) (bits.push(`${q.key} quotes`), (ratio = Math.min(ratio, q.ratio)));
-        if (semi && semi.total >= 5 && semi.ratio >= 0.85) (bits.push(semi.key === 'yes' ? 'semicolons' : 'no semicolons'), (ratio = Math.min(ratio, semi.ratio)));
+        if (q && q.total >= 5 && q.ratio >= 0.85) { bits.push(`${q.key} quotes`); ratio = Math.min(ratio, q.ratio); }
+        if (semi && semi.total >= 5 && semi.ratio >= 0.85) { bits.push(semi.key === 'yes' ? 'semicolons' : 'no semicolons'); ratio = Math.min(ratio, semi.ratio); }
       }
       const lang = FAMILY_LABEL[fam];
       out.push({

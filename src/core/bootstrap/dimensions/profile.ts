@@ -174,8 +174,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     if (ciTest) add('Test', ciTest.command, ciTest.source);
     const eco = ctx.structure.ecosystems;
     const manifest = (e: string) => ctx.structure.targets.find((t) => t.ecosystem === e)?.manifest ?? '';
-    if (eco.cargo) (add('Build', 'cargo build', `${manifest('cargo')}:1`), add('Test', 'cargo test', `${manifest('cargo')}:1`));
-    if (eco.go) (add('Build', 'go build ./...', `${manifest('go')}:1`), add('Test', 'go test ./...', `${manifest('go')}:1`));
+    if (eco.cargo) { add('Build', 'cargo build', `${manifest('cargo')}:1`); add('Test', 'cargo test', `${manifest('cargo')}:1`); }
+    if (eco.go) { add('Build', 'go build ./...', `${manifest('go')}:1`); add('Test', 'go test ./...', `${manifest('go')}:1`); }
     // `swift test` only runs where the package declares test targets.
     if (eco.swift) {
       add('Build', 'swift build', `${manifest('swift')}:1`);
@@ -186,7 +186,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       add('Build', `${gw} build`, `${manifest('gradle')}:1`);
       add('Test', `${gw} test`, `${manifest('gradle')}:1`);
     }
-    if (eco.maven) (add('Build', 'mvn package', `${manifest('maven')}:1`), add('Test', 'mvn test', `${manifest('maven')}:1`));
+    if (eco.maven) { add('Build', 'mvn package', `${manifest('maven')}:1`); add('Test', 'mvn test', `${manifest('maven')}:1`); }
     if (eco.python && ctx.structure.targets.some((t) => t.dependencies.some((d) => d.name === 'pytest'))) add('Test', 'pytest', `${manifest('python')}:1`);
     const notes: string[] = [];
     const before: string[] = [];

@@ -1,0 +1,49 @@
+// The layering is a lint rule (eslint/layers.mjs, run by `npm run lint` inside `npm test`): an upward
+// import fails the lint, a legal one passes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = path.join(__dirname, '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'autosnippet/layers').map((m) => m.message);
+}
+
+test('an upward import fails the lint, with the reason', async () => {
+  const cases: [file: string, code: string, says: RegExp][] = [
+    ['src/core/kernel/x.ts', "import { ToolCatalog } from '../tools/catalog';\nexport const c = ToolCatalog;\n", /kernel is the bottom layer/],
+    ['src/cli/x.ts', "import { RuleRunner } from '../core/guard/engine';\nexport const r = RuleRunner;\n", /only through the catalog/],
+    ['src/core/text/x.ts', "export { searchRecipes } from '../knowledge/recipes';\n", /text and file layers build on the kernel only/],
+    ['src/core/knowledge/x.ts', "export const load = () => import('../guard/engine');\n", /knowledge sits below guard/],
+    ['src/core/guard/x.ts', "import { createCatalog } from '../tools/catalog';\nexport const c = createCatalog;\n", /domains do not import the catalog/],
+    ['src/core/store/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n", /run without VS Code/],
+    ['src/webview/review/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", /runs in a browser/],
+    ['src/core/workspace-extra.ts', "import { run } from '../mcp/run';\nexport const r = run;\n", /imports no adapter/],
+  ];
+  for (const [file, code, says] of cases) {
+    const errors = await layerErrors(file, code);
+    assert.equal(errors.length, 1, `${file}: ${code.trim()} -> ${JSON.stringify(errors)}`);
+    assert.match(errors[0], says);
+  }
+});
+
+test('legal imports pass: down the layers, the adapters facade, a type the gateway names', async () => {
+  const cases: [file: string, code: string][] = [
+    ['src/cli/x.ts', "import { createCatalog } from '../core/tools/catalog';\nimport { AutoSnippetError } from '../core/kernel/errors';\nimport { openWorkspace } from '../core/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n"],
+    ['src/core/files/x.ts', "import { AutoSnippetError } from '../kernel/errors';\nexport const e = AutoSnippetError;\n"],
+    ['src/core/guard/x.ts', "import { classifyFile } from '../files/classify';\nexport const c = classifyFile;\n"],
+    ['src/core/gateway/x.ts', "import type { ToolContext } from '../tools/types';\nexport type C = ToolContext;\n"],
+    ['src/core/tools/x.ts', "import { searchRecipes } from '../retrieval/context';\nexport const s = searchRecipes;\n"],
+  ];
+  for (const [file, code] of cases) assert.deepEqual(await layerErrors(file, code), [], `${file}: ${code.trim()}`);
+});
+
+test('the tree as it is passes its own layering', async () => {
+  const results = await eslint.lintFiles(['src']);
+  const errors = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'autosnippet/layers').map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+  assert.deepEqual(errors, []);
+});
