@@ -243,6 +243,9 @@ export class GuardEngine {
     const known = normalizeLanguage(language);
     if (!known) throw new AutoSnippetError(ErrorCode.InvalidInput, `Unknown language "${language}".`, `Use one of: ${knownLanguages().join(', ')}.`);
     const lang = opts.path !== undefined ? headerLanguage(path.join(this.host.root, opts.path), text, known) : known;
+    // A whole-file check (a file opened or saved, not a keystroke) lets the rule sources catch up, at
+    // most every 2 s: a recipe rule a watcher event missed still reaches the file.
+    if (!opts.incremental) await this.refreshSources();
     const state = await this.loaded();
     if (opts.path !== undefined && state.exclude.has(opts.path)) return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
     await state.runner.prepare(lang);
