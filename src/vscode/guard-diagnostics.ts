@@ -31,6 +31,8 @@ export class GuardDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('autosnippet-guard');
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** The latest check started per document: an older check that finishes later is dropped. */
+  private readonly tickets = new Map<string, number>();
   private readonly violations = new Map<string, Map<string, ShownViolation>>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -47,7 +49,10 @@ export class GuardDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (this.checkOn === 'type' && e.contentChanges.length) this.schedule(e.document);
       }),
-      vscode.workspace.onDidCloseTextDocument((d) => this.engine.forgetDocument(d.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.tickets.delete(d.uri.toString());
+        this.engine.forgetDocument(d.uri.toString());
+      }),
     );
   }
 
@@ -78,9 +83,14 @@ export class GuardDiagnostics implements vscode.Disposable {
       return;
     }
     const version = doc.version;
+    // Checks of one document can finish out of order (one waits for the rules to reload, a later one
+    // does not): only the latest check started may set its diagnostics.
+    const key = doc.uri.toString();
+    const ticket = (this.tickets.get(key) ?? 0) + 1;
+    this.tickets.set(key, ticket);
     try {
-      const res = await this.engine.check(doc.getText(), language, { path: rel, documentKey: doc.uri.toString(), incremental });
-      if (doc.version !== version || doc.isClosed) return; // a newer check is on its way
+      const res = await this.engine.check(doc.getText(), language, { path: rel, documentKey: key, incremental });
+      if (this.tickets.get(key) !== ticket || doc.version !== version || doc.isClosed) return; // a newer check is on its way
       for (const s of res.stopped) this.log(`guard: ${s.ruleId} on ${rel ?? doc.uri.toString()}: ${s.detail}`);
       this.set(doc.uri, res.violations);
     } catch (e) {

@@ -87,8 +87,9 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
   };
 
   const rulesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/guard/*.json'));
-  // A published recipe's guard constraints are rules too: follow edits of recipe files.
-  const recipesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/recipes/**/*.md'));
+  // A published recipe's guard constraints are rules too: follow edits of recipe files. Folders too:
+  // a recursive watcher can miss a file written right after its new folder, never the folder itself.
+  const recipesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/recipes/**'));
   let recipesTimer: NodeJS.Timeout | undefined;
   const recipesChanged = () => {
     clearTimeout(recipesTimer);
