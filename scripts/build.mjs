@@ -35,13 +35,23 @@ const vendorPlugin = {
   },
 };
 
+// dist/mcp.js is the MCP server's small front (src/mcp/main.ts: Node built-ins, the arguments, the first
+// answers); its one require of the server proper becomes a require of dist/mcp-server.js, read only then.
+const mcpFrontPlugin = {
+  name: 'mcp-front',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/serve$/ }, (args) => (args.importer.endsWith(path.join('src', 'mcp', 'main.ts')) ? { path: './mcp-server.js', external: true } : undefined));
+  },
+};
+
 mkdirSync(path.join(root, 'dist'), { recursive: true });
 await Promise.all(Object.entries(vendored).map(([from, to]) =>
   esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: [require.resolve(from)], outfile: path.join(root, 'dist/vendor', to) }),
 ));
 const entries = [
   { in: 'src/vscode/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
-  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [] },
+  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [], plugins: [mcpFrontPlugin] },
+  { in: 'src/mcp/serve.ts', out: 'dist/mcp-server.js', external: [] },
   { in: 'src/cli/main.ts', out: 'dist/cli.js', external: [], banner: '#!/usr/bin/env node' },
   { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
 ];
@@ -64,7 +74,7 @@ await Promise.all([...entries, ...testEntries]
       outfile: path.join(root, e.out),
       external: e.external,
       banner: e.banner ? { js: e.banner } : undefined,
-      plugins: e.out.startsWith('dist/') ? [vendorPlugin] : [],
+      plugins: [...(e.plugins ?? []), ...(e.out.startsWith('dist/') ? [vendorPlugin] : [])],
     }),
   ));
 
@@ -82,6 +92,8 @@ const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/packag
 for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, f), path.join(webview, f));
 
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
+// The MCP server's first answers (initialize, tools/list), generated from the catalog; read by dist/mcp.js.
+copyFileSync(path.join(root, 'src/mcp/manifest.json'), path.join(root, 'dist/mcp-manifest.json'));
 // The Chinese → English glossary of the text layer (CC BY-SA 4.0, licence beside it), read on first use.
 copyFileSync(path.join(root, 'src/core/text/zh-en.json'), path.join(root, 'dist/vendor/zh-en.json'));
 copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));

@@ -1,19 +1,20 @@
 // Entry point of dist/mcp.js: the MCP server on its own (VS Code's definition provider, Cursor,
-// Claude Desktop). `autosnippet mcp` runs the same server. On stdio, `initialize` and `tools/list` are
-// answered from the generated manifest before the server is even evaluated (front.ts): everything
-// heavy is `require`d when needed, which the bundler turns into code evaluated only then.
+// Claude Desktop). `autosnippet mcp` runs the same server. This file is bundled on its own, small, from
+// Node built-ins only: on stdio it answers `initialize` and `tools/list` from the manifest file
+// (front.ts) before the server bundle, dist/mcp-server.js (serve.ts), is even read from disk.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMcpArgs, UsageError, MCP_USAGE, type McpArgs } from './args';
+import { parseMcpArgs, UsageError, MCP_USAGE } from './args';
 import { startFront } from './front';
 import type { McpManifest } from './manifest';
 import type { McpStdio } from './run';
 
 const bundledSkills = path.join(__dirname, '..', 'skills');
+/** The generated manifest: beside the bundle as mcp-manifest.json (scripts/build.mjs), beside this file in the sources. */
+const manifestFile = path.join(__dirname, process.env.AUTOSNIPPET_BUNDLED ? 'mcp-manifest.json' : 'manifest.json');
 
-function serve(args: McpArgs, stdio?: McpStdio): void {
-  const { runMcp } = require('./run') as typeof import('./run');
-  runMcp(args, bundledSkills, stdio).then(() => process.exit(0), fail);
-}
+/** The server proper; the build turns this require into one of dist/mcp-server.js, loaded only now. */
+const server = () => require('./serve') as typeof import('./serve');
 
 function main(): void {
   const argv = process.argv.slice(2);
@@ -22,27 +23,18 @@ function main(): void {
     return;
   }
   const args = parseMcpArgs(argv);
-  if (args.http !== undefined) return serve(args);
-  const manifest = require('./manifest.json') as McpManifest;
-  startFront({ manifest, load: (stdio) => serve(args, stdio) });
-}
-
-function fail(e: unknown): void {
-  let text: string;
-  if (e instanceof UsageError) text = `${e.message}\n\n${MCP_USAGE}`;
-  else if (isAutoSnippetError(e)) text = `${e.message}${e.hint ? `\n${e.hint}` : ''}\n`;
-  else text = `${(e as Error).stack ?? e}\n`; // a bug: the stack helps whoever reports it
-  process.stderr.write(`autosnippet mcp: ${text}`);
-  process.exit(e instanceof UsageError ? 2 : 1);
-}
-
-/** The kernel's check, without loading the kernel for a usage error. */
-function isAutoSnippetError(e: unknown): e is { message: string; hint?: string } {
-  return (require('../core/kernel/errors') as typeof import('../core/kernel/errors')).isAutoSnippetError(e);
+  const serve = (stdio?: McpStdio) => server().serveMcp(args, bundledSkills, stdio);
+  if (args.http !== undefined) return serve();
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as McpManifest;
+  startFront({ manifest, load: serve });
 }
 
 try {
   main();
 } catch (e) {
-  fail(e);
+  if (e instanceof UsageError) {
+    process.stderr.write(`autosnippet mcp: ${e.message}\n\n${MCP_USAGE}`);
+    process.exit(2);
+  }
+  server().exitWithError(e);
 }
