@@ -3,6 +3,8 @@
 // skills; and the tools/call round trip for health against the one-tool server's tool.
 // BENCH_MCP_RECIPES (default 1000,10000) sets the recipe counts; BENCH_MCP_ROUNDS (default 7) the runs;
 // BENCH_MCP_BASELINE=/path/to/another/dist/mcp.js adds that build's start on the same workspaces (before/after).
+// Also the first `search` in a fresh server process, right after tools/list and 1 s later (an agent's
+// first call after a model turn), against the next search on the same connection.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +21,28 @@ const serverJs = path.join(__dirname, '..', 'dist', 'mcp.js');
 const oneToolJs = path.join(__dirname, 'servers', 'one-tool.mjs');
 
 interface Target { label: string; args: string[] }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const QUERIES = ['retry failed request in the network layer', 'validate expired token before the auth module', 'cache large image in storage'];
+
+/** A fresh server: tools/list, then `search` after `waitMs`, then another (warm) search. */
+async function firstSearch(args: string[], waitMs: number): Promise<{ first: number; warm: number }> {
+  const { client } = await startAndList({ label: '', args });
+  try {
+    await sleep(waitMs);
+    const search = async (query: string) => {
+      const t0 = performance.now();
+      const r = (await client.callTool({ name: 'autosnippet_search', arguments: { query, limit: 10 } })) as { isError?: boolean };
+      if (r.isError) throw new Error(`search failed: ${JSON.stringify(r)}`);
+      return performance.now() - t0;
+    };
+    const first = await search(QUERIES[0]);
+    await search(QUERIES[1]);
+    return { first, warm: await search(QUERIES[2]) };
+  } finally {
+    await client.close();
+  }
+}
 
 async function startAndList(target: Target): Promise<{ client: Client; startMs: number }> {
   const t0 = performance.now();
@@ -50,7 +74,11 @@ export async function run(): Promise<BenchTable[]> {
       if (baseline) targets.push({ label: `baseline build, ${label}`, args: [baseline, '--workspace', root] });
     };
     ours('new workspace (13 bundled skills)', mkdtempSync(path.join(temp, 'new-')));
-    for (const n of sizes) ours(`existing workspace, ${n.toLocaleString('en')} recipes indexed`, await indexedWorkspace(temp, n));
+    const indexed: [number, string][] = [];
+    for (const n of sizes) {
+      indexed.push([n, await indexedWorkspace(temp, n)]);
+      ours(`existing workspace, ${n.toLocaleString('en')} recipes indexed`, indexed.at(-1)![1]);
+    }
     const skillsRoot = mkdtempSync(path.join(temp, 'skills-'));
     generateSkills(path.join(skillsRoot, '.agents', 'skills'), 1000);
     ours('1,000 workspace skills', skillsRoot);
@@ -78,6 +106,27 @@ export async function run(): Promise<BenchTable[]> {
     }
     await a.client.close();
     await b.client.close();
+
+    // The first search of a fresh process, interleaved build by build, round by round.
+    const builds: [string, string][] = [['AutoSnippet', serverJs], ...(baseline ? [['baseline build', baseline] as [string, string]] : [])];
+    const searchRows: (string | number)[][] = [];
+    const searchRounds = Math.max(3, Math.ceil(rounds / 2));
+    for (const [n, root] of indexed) {
+      const cells = builds.map(() => ({ now: [] as number[], later: [] as number[], warm: [] as number[] }));
+      for (let r = 0; r < searchRounds; r++) {
+        for (const [i, [, js]] of builds.entries()) {
+          const now = await firstSearch([js, '--workspace', root], 0);
+          const later = await firstSearch([js, '--workspace', root], 1000);
+          cells[i].now.push(now.first);
+          cells[i].later.push(later.first);
+          cells[i].warm.push(now.warm, later.warm);
+        }
+      }
+      for (const [i, [name]] of builds.entries()) {
+        const c = cells[i];
+        searchRows.push([n.toLocaleString('en'), name, ms(percentile(c.now, 50)), ms(percentile(c.later, 50)), ms(percentile(c.warm, 50)), c.now.length]);
+      }
+    }
     return [
       {
         title: 'MCP server start: process spawn → first tools/list answer (stdio, SDK client)',
@@ -97,6 +146,12 @@ export async function run(): Promise<BenchTable[]> {
           ['MCP SDK server with one tool (constant answer)', ms(percentile(floorCalls, 50)), ms(percentile(floorCalls, 95)), floorCalls.length],
         ],
         notes: ['Alternating blocks of 20 calls on one connection each.'],
+      },
+      {
+        title: 'The first `search` in a fresh MCP server process (stdio, SDK client; hybrid search, limit 10)',
+        columns: ['recipes', 'server', 'first search right after tools/list (p50)', 'first search 1 s after tools/list (p50)', 'a later search (p50)', 'runs'],
+        rows: searchRows,
+        notes: ['Each run starts a new server on the already indexed workspace. A later search = the third search on the same connection. Builds and rounds interleaved; medians of a shared 2-core machine.'],
       },
     ];
   } finally {

@@ -2,6 +2,7 @@ import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
 import { readSettingsFile, settingsFrom } from '../core/settings';
+import { prepareRecipeSearch } from '../core/tools/adapters';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
 import { registerSkillsOnServer } from './skills';
@@ -28,6 +29,8 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
   // The store opens (and migrates) in the background: `initialize` and `tools/list` need no database,
   // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
   const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
+  // Then, in slices in the background, the recipe search index: the agent's first `search` finds it built.
+  void prepareRecipeSearch(ws);
   const catalog = createCatalog();
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 

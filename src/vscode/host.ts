@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Logger } from '../core/kernel/log';
-import { SETTINGS, settingDefault, settingsFrom, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
+import { prepareRecipeSearch, SETTINGS, settingDefault, settingsFrom, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
 
 /**
  * Owns the extension's lifetime: the log, the catalog, and one core Workspace per workspace folder,
@@ -112,6 +112,8 @@ export class ExtensionHost implements vscode.Disposable {
           entry.opened = ws;
           this.reportStore(ws);
           this.workspaceOpened.fire(ws);
+          // In slices in the background: the first recipe search (chat, agent tools) finds the index built.
+          void prepareRecipeSearch(ws);
           return ws;
         },
         (e) => {

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { syncRecipes } from '../../src/core/knowledge';
-import { rmSync } from 'node:fs';
+import { syncRecipes, prepareRecipeSearch } from '../../src/core/knowledge';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { keywordSearch, keywordQuery, semanticSearch, FIELD_WEIGHTS } from '../../src/core/search';
 import { Bm25fIndex, tokenize } from '../../src/core/text';
 import { Workspace } from '../../src/core/workspace';
@@ -119,5 +121,45 @@ test('the index follows changes: added, edited and removed recipes, and another 
   } finally {
     await other.dispose();
     await ws.cleanup();
+  }
+});
+
+test('prepareRecipeSearch indexes the files and builds the search index before the first search, which then serves from it', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-prepare-'));
+  const ws = Workspace.start(root);
+  try {
+    for (let i = 0; i < 300; i++) writeRecipe(ws, `g/r${i}.md`, recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` }));
+    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    await prepareRecipeSearch(ws);
+    const prepared = ws.service('search.index', () => ({}) as { current?: object }).current;
+    assert.ok(prepared, 'the search index is built');
+    assert.deepEqual(ids(ws, await keywordSearch(ws, 'withRetry ')), ['net/retry']);
+    assert.equal(ws.service('search.index', () => ({}) as { current?: object }).current, prepared, 'the first search used the prepared index');
+
+    // A file that changes later is still picked up by the search after it (the index catches up).
+    writeRecipe(ws, 'g/r7.md', recipeText({ title: 'Debounce the search box', summary: 'Use debounceInput for typing.' }));
+    await syncRecipes(ws);
+    assert.deepEqual(ids(ws, await keywordSearch(ws, 'debounceInput ')), ['g/r7']);
+  } finally {
+    await ws.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('prepareRecipeSearch on a folder without AutoSnippet writes nothing and never rejects, even when the store cannot open', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-prepare-'));
+  try {
+    const ws = Workspace.start(root);
+    await prepareRecipeSearch(ws);
+    assert.deepEqual(readdirSync(root), [], 'no .autosnippet/ for a read');
+    await ws.dispose();
+
+    writeFileSync(path.join(root, '.autosnippet'), 'a file where the folder should be');
+    const broken = Workspace.start(root);
+    await prepareRecipeSearch(broken);
+    await assert.rejects(keywordSearch(broken, 'anything'), /STORE|database|\.autosnippet/i);
+    await broken.dispose();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

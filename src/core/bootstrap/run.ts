@@ -21,7 +21,7 @@ import { FormattingAnalyzer } from './dimensions/formatting';
 import { triggerFor } from '../knowledge/recipe-file';
 import { dimensionGuides } from './guides';
 import { selectFiles } from './select';
-import { slicer } from './slices';
+import { slicer } from '../kernel/slices';
 import { sourceFile } from './source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family } from './types';
 

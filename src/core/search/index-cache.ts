@@ -1,3 +1,4 @@
+import { slicer } from '../kernel/slices';
 import type { Workspace } from '../workspace';
 import { embedderOf, FIELD_WEIGHTS } from './documents';
 import type { SearchFilter } from './keyword';
@@ -28,7 +29,8 @@ export interface SearchIndex {
 export const FIELD_COUNT = 4;
 /** BM25F's field weights (trigger, title, summary, rest) and length normalisation. */
 const FIELDS = FIELD_WEIGHTS.map((weight) => ({ weight, b: 0.75 }));
-const PAGE = 2000;
+/** Rows read from the store per query while building (about 10 ms of sql.js work each). */
+const PAGE = 1000;
 /** Above this many changed recipes since the index's generation, reading them one by one costs more than a rebuild. */
 const CATCH_UP_MAX = 5000;
 /** Below this many recipes a rebuild takes a few milliseconds, so it is done before answering. */
@@ -97,21 +99,29 @@ const SELECT_ROWS = `SELECT r.rid AS rid, r.kind AS kind, r.language AS language
   FROM recipes r LEFT JOIN recipe_vectors v ON v.rid = r.rid AND v.model = ? LEFT JOIN recipe_terms t ON t.rid = r.rid`;
 
 const fieldsOf = (r: Row): string[][] => [r.trigger, r.title, r.summary, r.body].map((v) => (v ? v.split(' ') : []));
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Builds the index from the store in slices of at most SLICE_MS of work, so a large corpus never
+ * holds the event loop (the extension host's, or the MCP server's while a request waits) for long.
+ */
 async function build(ws: Workspace): Promise<SearchIndex> {
+  const turn = slicer();
   // Read before the rows: a commit landing meanwhile is read again by the next catch-up (applying a change twice is harmless).
   const generation = currentGeneration(ws);
   const embedder = embedderOf(ws);
   const rows: Row[] = [];
   for (let after = -1; ; ) {
     const page = ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid > ? ORDER BY r.rid LIMIT ?`, [embedder.id, after, PAGE]);
-    rows.push(...page);
+    for (const row of page) rows.push(row);
+    await turn();
     if (page.length < PAGE) break;
     after = page[page.length - 1].rid;
-    await pause();
   }
-  const fields = rows.map(fieldsOf);
+  const fields: string[][][] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    fields[i] = fieldsOf(rows[i]);
+    if ((i & 63) === 63) await turn();
+  }
   const ix: SearchIndex = {
     generation,
     model: embedder.id,
@@ -125,9 +135,9 @@ async function build(ws: Workspace): Promise<SearchIndex> {
   };
   for (let i = 0; i < rows.length; i++) {
     addRow(ix, rows[i], fields[i]);
-    if (i % PAGE === PAGE - 1) await pause();
+    if ((i & 63) === 63) await turn();
   }
-  await ix.terms.sortAll(pause);
+  await ix.terms.sortAll(turn);
   return ix;
 }
 

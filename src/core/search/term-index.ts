@@ -190,8 +190,8 @@ export class TermIndex {
     }
   }
 
-  /** Sorts every list into impact order; `yieldEvery` lists, awaits `pause` so a large build does not block. */
-  async sortAll(pause?: () => Promise<void>, yieldEvery = 20_000): Promise<void> {
+  /** Sorts every list into impact order; every `yieldEvery` postings it awaits `pause` (a slicer), so a large build does not block. */
+  async sortAll(pause?: () => Promise<void> | undefined, yieldEvery = 2_000): Promise<void> {
     let since = 0;
     for (let id = 0; id < this.postings.length; id++) {
       since += this.postings[id].length;

@@ -3,7 +3,7 @@ import { nodeKey, type GraphEdge } from '../../graph';
 import { confidence, Tallies } from '../evidence';
 import { fit, nameList } from '../form';
 import { pathKind } from '../source';
-import { slicer } from '../slices';
+import { slicer } from '../../kernel/slices';
 import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';

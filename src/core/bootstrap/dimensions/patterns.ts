@@ -2,7 +2,7 @@ import path from 'node:path';
 import { languageForPath } from '../../kernel/languages';
 import { confidence, Tallies } from '../evidence';
 import { fit, nameList, shortPath } from '../form';
-import { slicer } from '../slices';
+import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
 import { docIndex } from '../docs';
 import { ReferenceFinder } from '../references';
