@@ -32,6 +32,8 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
   // Then, in slices in the background, the recipe search index: the agent's first `search` finds it built.
   void prepareRecipeSearch(ws);
   const catalog = createCatalog();
+  // Off the request path, a tool per turn: agents' first calls find their input validators compiled.
+  void catalog.precompileInputs();
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 
   let stopping: Promise<void> | undefined;

@@ -98,6 +98,20 @@ test('valid input reaches the handler and comes back in the envelope', async () 
   assert.deepEqual(r, { ok: true, tool: 'echo', data: { text: 'hi' } });
 });
 
+test('precompileInputs compiles every agent tool\'s validator ahead of its first call, and validation is unchanged', async () => {
+  const fresh = new ToolCatalog([echo, items, approve]);
+  const compiled = () => (fresh as unknown as { validators: Map<string, unknown> }).validators;
+  assert.equal(compiled().size, 0);
+  const pending = fresh.precompileInputs();
+  assert.equal(compiled().size, 0, 'nothing is compiled before the event loop turns');
+  await pending;
+  assert.deepEqual([...compiled().keys()].sort(), fresh.agentTools.map((t) => t.name).sort());
+  assert.ok(!compiled().has('approve_thing'), 'a people-only tool is left to its first call');
+  assert.deepEqual(await fresh.invoke(ws, 'echo', { text: 'hi' }, agent), { ok: true, tool: 'echo', data: { text: 'hi' } });
+  const bad = await fresh.invoke(ws, 'echo', { text: 3 }, agent);
+  assert.equal(!bad.ok && bad.error.code, 'INVALID_INPUT');
+});
+
 test('the prefixed MCP name resolves to the same tool', async () => {
   const r = await catalog.invoke(ws, 'autosnippet_echo', { text: 'x' }, agent);
   assert.equal(r.ok, true);

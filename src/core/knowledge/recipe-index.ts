@@ -52,6 +52,8 @@ interface Parsed {
 }
 
 const DEFAULT_SLICE = 100;
+/** Recipe files stat'ed at once while listing. */
+const STAT_BATCH = 64;
 
 /** Brings the index in line with the recipe files. Serialized per workspace; safe to call often. */
 export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<SyncReport> {
@@ -362,6 +364,14 @@ function moveUsage(tx: Tx, from: string, to: string): void {
 export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
   const root = path.join(ws.root, RECIPES_DIR);
   const out: DiskFile[] = [];
+  const statOne = async (abs: string) => {
+    try {
+      const st = await fsp.stat(abs).catch(() => fsp.lstat(abs)); // a dangling link is listed too
+      out.push({ file: path.relative(ws.root, abs).split(path.sep).join('/'), abs, mtime: st.mtimeMs, size: st.size });
+    } catch {
+      // vanished while listing
+    }
+  };
   const walk = async (dir: string): Promise<void> => {
     let entries: import('node:fs').Dirent[];
     try {
@@ -369,20 +379,16 @@ export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
     } catch {
       return;
     }
+    const files: string[] = [];
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) await walk(abs);
-      else if (e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') {
-        try {
-          const st = await fsp.stat(abs).catch(() => fsp.lstat(abs)); // a dangling link is listed too
-          out.push({ file: path.relative(ws.root, abs).split(path.sep).join('/'), abs, mtime: st.mtimeMs, size: st.size });
-        } catch {
-          // vanished while listing
-        }
-      }
+      else if (e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') files.push(abs);
     }
+    // Stats in parallel batches: one at a time, 10,000 recipes took half a second.
+    for (let i = 0; i < files.length; i += STAT_BATCH) await Promise.all(files.slice(i, i + STAT_BATCH).map(statOne));
   };
   await walk(root);
-  return out.sort((a, b) => a.file.localeCompare(b.file));
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

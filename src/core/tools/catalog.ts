@@ -133,6 +133,28 @@ export class ToolCatalog {
     });
   }
 
+  /**
+   * Compiles the input validators of these tools (default: every tool an agent may call) before their
+   * first call, one tool per turn of the event loop. A server calls it after start, so an agent's first
+   * call does not wait for Ajv (2–25 ms a tool; 140 ms for all of them).
+   */
+  async precompileInputs(names: string[] = this.agentTools.map((t) => t.name)): Promise<void> {
+    for (const name of names) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const tool = this.get(name);
+      if (tool) this.validatorOf(tool);
+    }
+  }
+
+  private validatorOf(tool: AnyTool): ValidateFunction {
+    let validate = this.validators.get(tool.name);
+    if (!validate) {
+      validate = this.ajv.compile(this.inputSchema(tool));
+      this.validators.set(tool.name, validate);
+    }
+    return validate;
+  }
+
   private prepareInput(tool: AnyTool, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
     if (raw === undefined || raw === null) raw = {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -149,11 +171,7 @@ export class ToolCatalog {
         delete value[alias];
       }
     }
-    let validate = this.validators.get(tool.name);
-    if (!validate) {
-      validate = this.ajv.compile(this.inputSchema(tool));
-      this.validators.set(tool.name, validate);
-    }
+    const validate = this.validatorOf(tool);
     if (!validate(value)) {
       const err = validate.errors?.[0];
       const field = err ? fieldOf(err) : undefined;
