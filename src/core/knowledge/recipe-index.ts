@@ -5,8 +5,10 @@
  * in slices when much did, so the extension host is never blocked for long.
  */
 import { promises as fsp } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import { slicer } from '../kernel/slices';
 import { readRepoFile } from '../files';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
@@ -51,7 +53,13 @@ interface Parsed {
   warnings: RecipeFileProblem[];
 }
 
-const DEFAULT_SLICE = 100;
+/** Files per transaction while writing: the first slice, the bounds, and the synchronous work one slice aims at. */
+const FIRST_SLICE = 25;
+const MIN_SLICE = 10;
+const MAX_SLICE = 500;
+const SLICE_TARGET_MS = 20;
+/** Index rows read per query (about 5 ms of sql.js work). */
+const ROW_PAGE = 1000;
 /** Recipe files stat'ed at once while listing. */
 const STAT_BATCH = 64;
 
@@ -115,7 +123,7 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
   const disk = await listRecipeFiles(ws);
   report.scanned = disk.length;
 
-  const rows = new Map(ws.store.all<IndexRow>('SELECT rid, id, file, hash, mtime, size FROM recipes').map((r) => [r.file, r]));
+  const rows = new Map((await indexRows(ws)).map((r) => [r.file, r]));
   const broken = new Map(ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems').map((r) => [r.file, r]));
   const model = embedderOf(ws).id;
   const staleModel = new Set(ws.store.all<{ rid: number }>('SELECT rid FROM recipe_vectors WHERE model <> ?', [model]).map((r) => r.rid));
@@ -183,19 +191,46 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
   return report;
 }
 
+/** Every index row, a page at a time with a turn of the event loop between pages (10k rows at once held the thread for 40–130 ms). */
+async function indexRows(ws: Workspace): Promise<IndexRow[]> {
+  const turn = slicer();
+  const out: IndexRow[] = [];
+  for (let after = -1; ; ) {
+    const page = ws.store.all<IndexRow>('SELECT rid, id, file, hash, mtime, size FROM recipes WHERE rid > ? ORDER BY rid LIMIT ?', [after, ROW_PAGE]);
+    for (const row of page) out.push(row);
+    if (page.length < ROW_PAGE) return out;
+    after = page[page.length - 1].rid;
+    await turn();
+  }
+}
+
+/**
+ * Writes the parsed files a slice per transaction, with a turn of the event loop between slices. Unless
+ * the caller fixes the slice size, it follows the time a slice's synchronous work (embedding and the
+ * statements) took, aiming at SLICE_TARGET_MS: a fixed 100 files held the extension host for 60–100 ms
+ * when every row was rewritten, while small rows could take many more.
+ */
 async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string, IndexRow>, options: SyncOptions, report: SyncReport): Promise<void> {
-  const slice = options.sliceSize ?? DEFAULT_SLICE;
+  let size = options.sliceSize ?? FIRST_SLICE;
   const now = new Date().toISOString();
-  for (let i = 0; i < parsed.length; i += slice) {
+  for (let i = 0; i < parsed.length; ) {
     if (options.signal?.aborted) break;
-    const batch = parsed.slice(i, i + slice);
+    const batch = parsed.slice(i, i + size);
     const good = batch.filter((p) => p.recipe);
+    let busy = performance.now();
     const vectors = await embedDocuments(ws, good.map((p) => embeddingText(p.recipe!)), options.signal);
+    busy = performance.now() - busy;
     const vectorOf = new Map(good.map((p, k) => [p, vectors[k]]));
-    await ws.store.transaction((tx) => applySlice(tx, batch, renames, vectorOf, now, report));
+    await ws.store.transaction((tx) => {
+      const t0 = performance.now();
+      applySlice(tx, batch, renames, vectorOf, now, report);
+      busy += performance.now() - t0;
+    });
     for (const p of batch) report.warnings.push(...p.warnings);
-    options.progress?.(Math.min(parsed.length, i + slice), parsed.length);
-    if (i + slice < parsed.length) await new Promise((r) => setImmediate(r));
+    i += batch.length;
+    options.progress?.(i, parsed.length);
+    if (options.sliceSize === undefined) size = Math.max(MIN_SLICE, Math.min(MAX_SLICE, 2 * size, Math.round((size * SLICE_TARGET_MS) / Math.max(1, busy))));
+    if (i < parsed.length) await new Promise((r) => setImmediate(r));
   }
 }
 
