@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { syncRecipes, prepareRecipeSearch } from '../../src/core/knowledge';
+import { syncRecipes } from '../../src/core/knowledge';
+import { prepareRecipeSearch } from '../../src/core/retrieval';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

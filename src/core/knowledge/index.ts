@@ -2,7 +2,7 @@
 export * from './types';
 export { submitCandidates, listCandidates, getCandidate, updateCandidate, normalizeCandidate, fingerprintOf, type SubmitResult, type CandidateFilter } from './candidates';
 export { approveCandidate, rejectCandidate, promoteCandidate, publishRecipe, deprecateRecipe, deleteRecipe, draftRecipeFile, type NewRecipe } from './lifecycle';
-export { syncRecipes, ensureIndexFresh, prepareRecipeSearch, type SyncReport, type SyncOptions } from './recipe-index';
+export { syncRecipes, ensureIndexFresh, type SyncReport, type SyncOptions } from './recipe-index';
 export { listRecipes, readRecipe, findRecipeRow, resolveRecipeRow, knowledgeCounts, type RecipeSummary, type RecipeFilter } from './recipes';
 export { parseRecipeFile, serializeRecipe, patchFrontmatter, slugify, triggerFor, recipeFilePath, RECIPES_DIR } from './recipe-file';
 export { validateCandidate, missingFields, type Validation, type FieldIssue } from './validate';

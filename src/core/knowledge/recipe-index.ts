@@ -16,7 +16,6 @@ import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { contentQuality, contentScore } from './quality';
 import type { Recipe, RecipeFileProblem } from './types';
 import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowValues } from '../search/documents';
-import { searchIndex } from '../search/index-cache';
 
 export interface SyncReport {
   scanned: number;
@@ -82,23 +81,6 @@ export async function ensureIndexFresh(ws: Workspace, maxAgeMs = 2000): Promise<
   if (Date.now() - state.lastSync < maxAgeMs) return;
   state.lastSync = Date.now();
   await syncRecipes(ws);
-}
-
-/**
- * Gets recipe search ready before anyone asks, in the background once the store has opened: the index
- * is brought in line with the files, then the in-memory search index is built (in slices, so the
- * thread stays responsive). A server calls it at start, so its first `search` answers about as fast as
- * the next; a search that comes meanwhile waits for the same work instead of starting its own. Never
- * rejects: when it fails, the first search does the work and reports the problem.
- */
-export async function prepareRecipeSearch(ws: Workspace): Promise<void> {
-  try {
-    await ws.storeReady;
-    await ensureIndexFresh(ws);
-    await searchIndex(ws);
-  } catch (e) {
-    ws.log.debug('preparing recipe search in the background failed; the first search will try again', e);
-  }
 }
 
 function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number } {

@@ -44,7 +44,7 @@ export { freshnessTracker } from '../knowledge/freshness';
 export type { FreshnessTracker, RefreshReport } from '../knowledge/freshness';
 // A server readies recipe search when a workspace opens, so the first `search` is not the one that builds
 // the index. It writes only the derived index (what every read tool's freshness check writes), never knowledge.
-export { prepareRecipeSearch } from '../knowledge/recipe-index';
+export { prepareRecipeSearch } from '../retrieval/prepare';
 
 // `autosnippet skills validate <dir>` lints any folder of skills, not only the workspace's.
 export { errorCount, validateSkillsIn } from '../skills/validate';
