@@ -3,6 +3,7 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseYaml } from '../files';
 import type { AnalysisContext } from './types';
+import { lookup } from '../kernel/tables';
 
 export interface ProjectCommand {
   /** What a person types. */
@@ -172,8 +173,9 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   let unresolved = false;
   s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*\}\}/g, (_, scope: string, name: string) => {
     const table = scope === 'env' ? env : matrix;
-    if (!(name in table) || table[name].includes('${{')) unresolved = true;
-    return table[name] ?? '';
+    const value = lookup(table, name);
+    if (value === undefined || value.includes('${{')) unresolved = true;
+    return value ?? '';
   });
   if (unresolved || /\$\{\{|\$\{?[A-Z_][A-Z0-9_]*\}?/.test(s)) return undefined;
   s = s.replace(/\s--verbose\b/g, '').replace(/\s+/g, ' ').trim();

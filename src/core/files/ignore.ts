@@ -6,6 +6,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { ErrorCode } from '../kernel/errors';
 import type { FileProblem } from './problems';
+import { lookup } from '../kernel/tables';
 
 /**
  * Folders never read, whatever `.gitignore` says: dependencies, build output, caches and tool state.
@@ -28,7 +29,8 @@ const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github']);
 export function skippedFolderReason(name: string, siblings: ReadonlySet<string>): string | undefined {
   if (ALWAYS_SKIPPED_DIRS.has(name)) return 'always skipped (dependencies, build output or tool state)';
   if (name.startsWith('.') && !HIDDEN_KEPT.has(name)) return 'a hidden folder';
-  if (OUTPUT_BESIDE[name]?.some((m) => siblings.has(m))) return `build output beside ${OUTPUT_BESIDE[name].filter((m) => siblings.has(m)).join(', ')}`;
+  const manifests = lookup(OUTPUT_BESIDE, name)?.filter((m) => siblings.has(m));
+  if (manifests?.length) return `build output beside ${manifests.join(', ')}`;
   return undefined;
 }
 
