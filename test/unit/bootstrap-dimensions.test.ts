@@ -9,7 +9,7 @@ import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
-import { workflowCommands } from '../../src/core/bootstrap/commands';
+import { ciCommand, circleCommands, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
@@ -268,4 +268,71 @@ test('CI steps: env and matrix values resolved, chains and multi-line blocks spl
     ['make check RUNNER=ubuntu', '.github/workflows/ci.yml:15', false],
   ]);
   assert.deepEqual(workflowCommands('.github/workflows/bad.yml', 'jobs:\n  x:\n   steps:\n  - run: cargo fmt --check\n  bad: [\n').map((c) => c.command), ['cargo fmt --check']);
+});
+
+test('CI steps of GitLab CI and CircleCI: jobs with their variables, default before_script, parallel matrix; templates and parameters left out', () => {
+  const gl = [
+    'variables:',
+    '  PIP_CACHE_DIR: .cache',
+    '  TOX: tox',
+    'default:',
+    '  before_script:',
+    '    - pip install -e .[dev]',
+    'stages: [test]',
+    '.template:',
+    '  script: [echo hidden]',
+    'lint:',
+    '  script:',
+    '    - ruff check src && $TOX -e lint',
+    'test:',
+    '  parallel:',
+    '    matrix:',
+    '      - PY: ["3.12", "3.11"]',
+    '        OS: linux',
+    '  before_script: []',
+    '  script:',
+    '    - python$PY -m pytest tests --os ${OS}',
+    '    - deploy $CI_JOB_TOKEN',
+  ].join('\n');
+  assert.deepEqual(gitlabCommands('.gitlab-ci.yml', gl).map((c) => [c.command, c.source, c.job]), [
+    ['pip install -e .[dev]', '.gitlab-ci.yml:6', '.gitlab-ci.yml#lint'],
+    ['ruff check src', '.gitlab-ci.yml:12', '.gitlab-ci.yml#lint'],
+    ['tox -e lint', '.gitlab-ci.yml:12', '.gitlab-ci.yml#lint'],
+    ['python3.12 -m pytest tests --os linux', '.gitlab-ci.yml:20', '.gitlab-ci.yml#test'],
+  ]);
+  const circle = [
+    'version: 2.1',
+    'jobs:',
+    '  build:',
+    '    docker: [{ image: cimg/go:1.22 }]',
+    '    environment:',
+    '      GOFLAGS: -mod=mod',
+    '    steps:',
+    '      - checkout',
+    '      - run: go build ./...',
+    '      - run:',
+    '          name: Tests',
+    '          command: |',
+    '            go test $GOFLAGS ./...',
+    '            go vet << parameters.pkg >>',
+  ].join('\n');
+  assert.deepEqual(circleCommands('.circleci/config.yml', circle).map((c) => [c.command, c.source]), [
+    ['go build ./...', '.circleci/config.yml:9'],
+    ['go test -mod=mod ./...', '.circleci/config.yml:13'],
+  ]);
+  assert.equal(ciCommand(gitlabCommands('.gitlab-ci.yml', gl), 'test')?.command, 'python3.12 -m pytest tests --os linux', 'python -m pytest is the tests; tox -e lint is not');
+  assert.equal(ciCommand(circleCommands('.circleci/config.yml', circle), 'test')?.command, 'go test -mod=mod ./...');
+});
+
+test('GitLab CI of a real project (wayland): scripts inherited through extends, ${X:-default} as a person runs it, lines of the shared template', () => {
+  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'wayland', 'gitlab-ci.yml'), 'utf8');
+  const commands = gitlabCommands('.gitlab-ci.yml', text);
+  const test = ciCommand(commands, 'test');
+  assert.equal(test?.command, 'meson test --num-processes 4');
+  assert.equal(test?.source, '.gitlab-ci.yml:229');
+  // Every job that extends .do-build runs it, each pointing at the template's line.
+  const runs = commands.filter((c) => c.command === 'meson test --num-processes 4');
+  assert.equal(runs.length, 6);
+  assert.deepEqual([...new Set(runs.map((c) => c.source))], ['.gitlab-ci.yml:229']);
+  assert.ok(!commands.some((c) => c.job?.includes('#.')), 'hidden templates are not jobs');
 });

@@ -23,7 +23,7 @@ export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([
 const OUTPUT_BESIDE: Readonly<Record<string, readonly string[]>> = { target: ['Cargo.toml', 'pom.xml'] };
 
 /** Hidden folders still worth reading (CI workflows, agent instructions). */
-const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github']);
+const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github', '.circleci']);
 
 /** Why a folder named `name` is never walked, given the names beside it; undefined when it is walked. */
 export function skippedFolderReason(name: string, siblings: ReadonlySet<string>): string | undefined {
