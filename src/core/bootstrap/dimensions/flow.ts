@@ -32,6 +32,9 @@ const MECHANISMS: Mechanism[] = [
   { id: 'python-signals', families: ['python'], re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g, requires: ['django', 'blinker'], type: 'event-flow', title: 'Decoupled reactions are wired with signals', explain: 'Senders fire signals; receivers connect handlers.' },
 ];
 
+/** The least share of the production files of a language that use a mechanism for it to be the project's way. */
+const MECHANISM_SHARE = 0.05;
+
 /** Where one kind of side effect happens; few files means a boundary worth keeping. */
 const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean }[] = [
   { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
@@ -65,7 +68,8 @@ export class FlowAnalyzer extends SignalAnalyzer {
     for (const m of MECHANISMS) {
       for (const fam of m.families) {
         const t = v.get(fam, m.id);
-        if (t.count < 3 || t.files.size < 2) continue;
+        // The project's way only where it is common: a few adapter files of a large code base are not.
+        if (t.count < 3 || t.files.size < Math.max(2, MECHANISM_SHARE * v.files(fam))) continue;
         out.push({
           title: m.title,
           knowledgeType: m.type,
