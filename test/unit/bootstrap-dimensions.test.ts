@@ -358,3 +358,18 @@ test('generated files: a few small shims a setup tool wrote once (trpc bin/inten
   await bootstrapKnowledge(regenerated, {}, { actor: 'human' });
   assert.ok(titles(regenerated).some((t) => /Generated files are not edited by hand/.test(t)), titles(regenerated).join('\n'));
 });
+
+test('Rust: the project\'s own output macros lead the logging candidate (ripgrep\'s message!/err_message!), the logger share follows', async () => {
+  const files: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "tool"\nversion = "0.1.0"\n',
+    'src/messages.rs': 'macro_rules! message {\n    ($($tt:tt)*) => {\n        eprintln!("rg: {}", format_args!($($tt)*));\n    }\n}\n\nmacro_rules! err_message {\n    ($($tt:tt)*) => {\n        crate::messages::set_errored();\n        message!($($tt)*);\n    }\n}\n',
+  };
+  for (let i = 0; i < 3; i++) files[`src/part${i}.rs`] = `pub fn run${i}(n: u32) {\n    log::debug!("starting {}", n);\n    log::trace!("step {}", n);\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => x.category === 'logging');
+  assert.ok(c, titles(ws).join('\n'));
+  assert.equal(c.title, 'Rust output for the user goes through `message!` and `err_message!`, logs through a logger');
+  assert.match(c.summary, /^Output for the user goes through `message!` and `err_message!` \(src\/messages\.rs\), not println!; 6 of 7 log calls \(86 %\) in 3 files go through a logger\.$/);
+  assert.ok(c.reasoning.sources[0].startsWith('src/messages.rs:'), c.reasoning.sources.join(', '));
+});
