@@ -373,3 +373,17 @@ test('Rust: the project\'s own output macros lead the logging candidate (ripgrep
   assert.match(c.summary, /^Output for the user goes through `message!` and `err_message!` \(src\/messages\.rs\), not println!; 6 of 7 log calls \(86 %\) in 3 files go through a logger\.$/);
   assert.ok(c.reasoning.sources[0].startsWith('src/messages.rs:'), c.reasoning.sources.join(', '));
 });
+
+test('environment variables named by a function of the project (cobra configEnvVar) are read through it: the boundary candidate says so', async () => {
+  const files: Record<string, string> = {
+    'go.mod': 'module example.com/tool\n\ngo 1.21\n',
+    'env.go': 'package tool\n\nimport "os"\n\nfunc configEnvVar(name, suffix string) string {\n\treturn name + "_" + suffix\n}\n\nfunc getEnvConfig(name, suffix string) string {\n\tv := os.Getenv(configEnvVar(name, suffix))\n\tif v == "" {\n\t\tv = os.Getenv(configEnvVar("TOOL", suffix))\n\t}\n\treturn v\n}\n',
+    'debug.go': 'package tool\n\nimport "os"\n\nfunc debugFile() string {\n\treturn os.Getenv("TOOL_DEBUG_FILE")\n}\n',
+  };
+  for (let i = 0; i < 10; i++) files[`part${i}.go`] = `package tool\n\nfunc Part${i}(n int) int {\n\treturn n * ${i + 2}\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => /^Environment variables are read only in/.test(x.title));
+  assert.ok(c, titles(ws).join('\n'));
+  assert.match(c.summary, /the project's own settings are named by `configEnvVar\(\)`\. Read new ones there and name them with it, not as literals\./);
+});

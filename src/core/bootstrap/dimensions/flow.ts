@@ -2,7 +2,7 @@ import { confidence } from '../evidence';
 import { FAMILY_LABEL } from '../source';
 import { fit, nameList } from '../form';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
-import type { CandidateDraft, Family } from '../types';
+import type { CandidateDraft, Family, SourceFile } from '../types';
 import type { KnowledgeType } from '../../knowledge/types';
 import { languageOf } from './standards';
 
@@ -31,6 +31,9 @@ const MECHANISMS: Mechanism[] = [
   { id: 'kotlin-flow', families: ['kotlin'], re: /\bMutableStateFlow\b|\bStateFlow\s*<|\bSharedFlow\b|\bLiveData\s*</g, requires: ['kotlinx.coroutines.flow', 'androidx.lifecycle'], type: 'data-flow', title: 'UI state is exposed as StateFlow/LiveData', explain: 'View models hold a private mutable flow and expose a read-only one.' },
   { id: 'python-signals', families: ['python'], re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g, requires: ['django', 'blinker'], type: 'event-flow', title: 'Decoupled reactions are wired with signals', explain: 'Senders fire signals; receivers connect handlers.' },
 ];
+
+/** `os.Getenv(configEnvVar(…))`: the variable's name comes from a function of the project. */
+const ENV_NAME_BUILDER = /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|env::var|System\.getenv)\s*\(\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(/g;
 
 /** The least share of the production files of a language that use a mechanism for it to be the project's way. */
 const MECHANISM_SHARE = 0.05;
@@ -63,6 +66,15 @@ export class FlowAnalyzer extends SignalAnalyzer {
     ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw })),
   ];
 
+  /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */
+  private readonly envNameBuilders = new Map<string, number>();
+
+  override visit(file: SourceFile): void {
+    super.visit(file);
+    if (file.kind !== 'production') return;
+    for (const m of file.code.matchAll(ENV_NAME_BUILDER)) this.envNameBuilders.set(m[1], (this.envNameBuilders.get(m[1]) ?? 0) + 1);
+  }
+
   protected propose(v: SignalView): CandidateDraft[] {
     const out: CandidateDraft[] = [];
     for (const m of MECHANISMS) {
@@ -93,6 +105,8 @@ export class FlowAnalyzer extends SignalAnalyzer {
         const files = v.files(fam);
         if (t.count < 3 || files < 10 || t.files.size > 3 || t.files.size / files > 0.2) continue;
         const where = [...t.files].sort();
+        // The project's own way of naming its variables: one function builds the names of several reads.
+        const builders = b.id === 'env' ? [...this.envNameBuilders].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]).map(([name]) => `${name}()`) : [];
         const full = nameList(where, 52);
         const names = full.includes(' more') || full.length > 60 ? where.map((f) => f.slice(f.lastIndexOf('/') + 1)) : where;
         out.push({
@@ -101,7 +115,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
           dimension: 'event-data-flow',
           language: languageOf(fam, v.ctx),
           category: 'boundaries',
-          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned production ${FAMILY_LABEL[fam]} files sit in ${nameList(where, 120, false)}${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`,
+          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned production ${FAMILY_LABEL[fam]} files sit in ${nameList(where, 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
           code: '',
           reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: t.sources(), confidence: confidence(1 - t.files.size / files, t.count) },
           tags: ['boundary', b.id, fam],
