@@ -9,7 +9,7 @@ import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
-import { workflowCommands } from '../../src/core/bootstrap/commands';
+import { ciCommand, circleCommands, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
@@ -268,4 +268,122 @@ test('CI steps: env and matrix values resolved, chains and multi-line blocks spl
     ['make check RUNNER=ubuntu', '.github/workflows/ci.yml:15', false],
   ]);
   assert.deepEqual(workflowCommands('.github/workflows/bad.yml', 'jobs:\n  x:\n   steps:\n  - run: cargo fmt --check\n  bad: [\n').map((c) => c.command), ['cargo fmt --check']);
+});
+
+test('CI steps of GitLab CI and CircleCI: jobs with their variables, default before_script, parallel matrix; templates and parameters left out', () => {
+  const gl = [
+    'variables:',
+    '  PIP_CACHE_DIR: .cache',
+    '  TOX: tox',
+    'default:',
+    '  before_script:',
+    '    - pip install -e .[dev]',
+    'stages: [test]',
+    '.template:',
+    '  script: [echo hidden]',
+    'lint:',
+    '  script:',
+    '    - ruff check src && $TOX -e lint',
+    'test:',
+    '  parallel:',
+    '    matrix:',
+    '      - PY: ["3.12", "3.11"]',
+    '        OS: linux',
+    '  before_script: []',
+    '  script:',
+    '    - python$PY -m pytest tests --os ${OS}',
+    '    - deploy $CI_JOB_TOKEN',
+  ].join('\n');
+  assert.deepEqual(gitlabCommands('.gitlab-ci.yml', gl).map((c) => [c.command, c.source, c.job]), [
+    ['pip install -e .[dev]', '.gitlab-ci.yml:6', '.gitlab-ci.yml#lint'],
+    ['ruff check src', '.gitlab-ci.yml:12', '.gitlab-ci.yml#lint'],
+    ['tox -e lint', '.gitlab-ci.yml:12', '.gitlab-ci.yml#lint'],
+    ['python3.12 -m pytest tests --os linux', '.gitlab-ci.yml:20', '.gitlab-ci.yml#test'],
+  ]);
+  const circle = [
+    'version: 2.1',
+    'jobs:',
+    '  build:',
+    '    docker: [{ image: cimg/go:1.22 }]',
+    '    environment:',
+    '      GOFLAGS: -mod=mod',
+    '    steps:',
+    '      - checkout',
+    '      - run: go build ./...',
+    '      - run:',
+    '          name: Tests',
+    '          command: |',
+    '            go test $GOFLAGS ./...',
+    '            go vet << parameters.pkg >>',
+  ].join('\n');
+  assert.deepEqual(circleCommands('.circleci/config.yml', circle).map((c) => [c.command, c.source]), [
+    ['go build ./...', '.circleci/config.yml:9'],
+    ['go test -mod=mod ./...', '.circleci/config.yml:13'],
+  ]);
+  assert.equal(ciCommand(gitlabCommands('.gitlab-ci.yml', gl), 'test')?.command, 'python3.12 -m pytest tests --os linux', 'python -m pytest is the tests; tox -e lint is not');
+  assert.equal(ciCommand(circleCommands('.circleci/config.yml', circle), 'test')?.command, 'go test -mod=mod ./...');
+});
+
+test('GitLab CI of a real project (wayland): scripts inherited through extends, ${X:-default} as a person runs it, lines of the shared template', () => {
+  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'wayland', 'gitlab-ci.yml'), 'utf8');
+  const commands = gitlabCommands('.gitlab-ci.yml', text);
+  const test = ciCommand(commands, 'test');
+  assert.equal(test?.command, 'meson test --num-processes 4');
+  assert.equal(test?.source, '.gitlab-ci.yml:229');
+  // Every job that extends .do-build runs it, each pointing at the template's line.
+  const runs = commands.filter((c) => c.command === 'meson test --num-processes 4');
+  assert.equal(runs.length, 6);
+  assert.deepEqual([...new Set(runs.map((c) => c.source))], ['.gitlab-ci.yml:229']);
+  assert.ok(!commands.some((c) => c.job?.includes('#.')), 'hidden templates are not jobs');
+});
+
+test('a state mechanism used by a few framework-adapter files of a large code base is not how the project shares state (trpc: React context in 4 of 161 modules)', async () => {
+  const context: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) context[`src/react/ctx${i}.tsx`] = `import * as React from 'react';\nconst C${i} = React.createContext(null);\nexport function useC${i}() {\n  return React.useContext(C${i});\n}\n`;
+  const rest: Record<string, string> = {};
+  for (let i = 0; i < 96; i++) rest[`src/core/mod${i}.ts`] = `export function work${i}(n: number): number {\n  return n * ${i + 1};\n}\n`;
+  const ws = await project({ ...context, ...rest });
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.ok(!titles(ws).some((t) => /React context/.test(t)), titles(ws).join('\n'));
+});
+
+test('generated files: a few small shims a setup tool wrote once (trpc bin/intent.js) are not worth a candidate; a header that says DO NOT EDIT is', async () => {
+  const shim = '#!/usr/bin/env node\n// Auto-generated by @tanstack/intent setup\n// Exposes the intent end-user CLI for consumers of this library.\ntry {\n  await import("@tanstack/intent/intent-library");\n} catch (e) {\n  throw e;\n}\n';
+  const base: Record<string, string> = { 'packages/core/src/index.ts': 'export const one = 1;\n' };
+  for (const p of ['client', 'server', 'next']) base[`packages/${p}/bin/intent.js`] = shim;
+  const shims = await project(base);
+  await bootstrapKnowledge(shims, {}, { actor: 'human' });
+  assert.ok(!titles(shims).some((t) => /Generated files/.test(t)), titles(shims).join('\n'));
+  const regenerated = await project({ ...base, 'packages/core/src/api-types.ts': '// Code generated by openapi-typescript. DO NOT EDIT.\nexport interface User {\n  id: string;\n}\n' });
+  await bootstrapKnowledge(regenerated, {}, { actor: 'human' });
+  assert.ok(titles(regenerated).some((t) => /Generated files are not edited by hand/.test(t)), titles(regenerated).join('\n'));
+});
+
+test('Rust: the project\'s own output macros lead the logging candidate (ripgrep\'s message!/err_message!), the logger share follows', async () => {
+  const files: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "tool"\nversion = "0.1.0"\n',
+    'src/messages.rs': 'macro_rules! message {\n    ($($tt:tt)*) => {\n        eprintln!("rg: {}", format_args!($($tt)*));\n    }\n}\n\nmacro_rules! err_message {\n    ($($tt:tt)*) => {\n        crate::messages::set_errored();\n        message!($($tt)*);\n    }\n}\n',
+  };
+  for (let i = 0; i < 3; i++) files[`src/part${i}.rs`] = `pub fn run${i}(n: u32) {\n    log::debug!("starting {}", n);\n    log::trace!("step {}", n);\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => x.category === 'logging');
+  assert.ok(c, titles(ws).join('\n'));
+  assert.equal(c.title, 'Rust output for the user goes through `message!` and `err_message!`, logs through a logger');
+  assert.match(c.summary, /^Output for the user goes through `message!` and `err_message!` \(src\/messages\.rs\), not println!; 6 of 7 log calls \(86 %\) in 3 files go through a logger\.$/);
+  assert.ok(c.reasoning.sources[0].startsWith('src/messages.rs:'), c.reasoning.sources.join(', '));
+});
+
+test('environment variables named by a function of the project (cobra configEnvVar) are read through it: the boundary candidate says so', async () => {
+  const files: Record<string, string> = {
+    'go.mod': 'module example.com/tool\n\ngo 1.21\n',
+    'env.go': 'package tool\n\nimport "os"\n\nfunc configEnvVar(name, suffix string) string {\n\treturn name + "_" + suffix\n}\n\nfunc getEnvConfig(name, suffix string) string {\n\tv := os.Getenv(configEnvVar(name, suffix))\n\tif v == "" {\n\t\tv = os.Getenv(configEnvVar("TOOL", suffix))\n\t}\n\treturn v\n}\n',
+    'debug.go': 'package tool\n\nimport "os"\n\nfunc debugFile() string {\n\treturn os.Getenv("TOOL_DEBUG_FILE")\n}\n',
+  };
+  for (let i = 0; i < 10; i++) files[`part${i}.go`] = `package tool\n\nfunc Part${i}(n int) int {\n\treturn n * ${i + 2}\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => /^Environment variables are read only in/.test(x.title));
+  assert.ok(c, titles(ws).join('\n'));
+  assert.match(c.summary, /the project's own settings are named by `configEnvVar\(\)`\. Read new ones there and name them with it, not as literals\./);
 });

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { RuleRunner } from '../../src/core/guard/runner';
 import { builtinRules } from '../../src/core/guard/packs';
 import { maskText } from '../../src/core/guard/mask';
@@ -261,4 +263,18 @@ test('structural rules see the whole text, not just its first half (query window
   await runner.prepare('go');
   const found = runner.checkText(go, 'go').violations.filter((v) => v.ruleId === 'go/defer-in-loop');
   assert.deepEqual(found.map((v) => v.start.line), [206]);
+});
+
+test('a FIFO named explicitly is reported once among the skipped files, and the scan answers', async () => {
+  const { ws, root, cleanup } = await guardWorkspace({ 'src/a.ts': 'export const a = 1;\n' });
+  try {
+    assert.equal(spawnSync('mkfifo', [path.join(root, 'src/pipe.ts')]).status, 0);
+    for (const paths of [['src/pipe.ts'], ['src'], ['src/pipe.ts', 'src']]) {
+      const scan = await guardEngine(ws).scan({ paths });
+      assert.deepEqual(scan.skipped.map((s) => s.path), ['src/pipe.ts'], JSON.stringify(paths));
+      assert.match(scan.skipped[0].reason, /FIFO/);
+    }
+  } finally {
+    await cleanup();
+  }
 });

@@ -58,13 +58,14 @@ test('a slow pattern is stopped by the time budget, reported, and benched for th
     const t0 = performance.now();
     const res = await engine.check(text, 'typescript', { documentKey: 'big.ts' });
     const elapsed = performance.now() - t0;
-    assert.ok(elapsed < 400, `the check took ${elapsed} ms`);
+    // Without the budget the pattern runs about 7 s here; the margin is for a busy machine, not a speed target.
+    assert.ok(elapsed < 2000, `the check took ${elapsed} ms`);
     assert.equal(res.incomplete, true);
     assert.deepEqual(res.stopped.map((s) => [s.ruleId, s.reason]), [['project/slow', 'budget']]);
     assert.deepEqual(res.violations.map((v) => v.ruleId).sort(), ['project/after', 'ts/no-eval'], 'the other rules still ran');
     const again = await engine.check(text + '\n', 'typescript', { documentKey: 'big.ts', incremental: true });
     assert.match(again.stopped[0].detail, /skipped on this document/);
-    assert.ok(again.elapsedMs < 50, `benched re-check took ${again.elapsedMs} ms`);
+    assert.ok(again.elapsedMs < 1000, `benched re-check took ${again.elapsedMs} ms (it would run about 7 s, or the 100 ms budget, if not benched)`);
   } finally {
     await engine.dispose();
     await cleanup();
@@ -76,7 +77,8 @@ test('the time budget interrupts a running regex on this thread', () => {
   const t0 = performance.now();
   const finished = budget.run(() => /^(a+)+$/.test('a'.repeat(40) + '!'), 50);
   assert.equal(finished, false);
-  assert.ok(performance.now() - t0 < 500);
+  // Unbounded, this backtracking runs for minutes.
+  assert.ok(performance.now() - t0 < 3000);
   assert.equal(budget.run(() => /b/.test('abc'), 50), true);
 });
 

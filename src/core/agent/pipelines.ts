@@ -3,6 +3,7 @@
  */
 import { AutoSnippetError } from '../kernel/errors';
 import type { PipelineContext, PipelineDefinition } from './pipeline';
+import { lookup } from '../kernel/tables';
 
 /** Language → the reference skill whose chunk `look-for` ("What to look for") guides the scan's candidates. */
 const REFERENCE_SKILLS: Record<string, string> = {
@@ -18,7 +19,7 @@ const REFERENCE_SKILLS: Record<string, string> = {
 };
 
 export function referenceSkillFor(language: string | undefined): string | undefined {
-  return language ? REFERENCE_SKILLS[language.trim().toLowerCase()] : undefined;
+  return language ? lookup(REFERENCE_SKILLS, language.trim().toLowerCase()) : undefined;
 }
 
 /**

@@ -82,7 +82,7 @@ export function checkEnrichment(v: unknown): string[] {
     if (!(ENRICH_FIELDS as readonly string[]).includes(k)) continue;
     if (k === 'tags' ? !isStringArray(value) : typeof value !== 'string') problems.push(`"${k}" has the wrong type`);
   }
-  if (typeof v.knowledgeType === 'string' && !(v.knowledgeType in KNOWLEDGE_TYPES)) problems.push(`"knowledgeType" must be one of ${Object.keys(KNOWLEDGE_TYPES).join(', ')}`);
+  if (typeof v.knowledgeType === 'string' && !Object.hasOwn(KNOWLEDGE_TYPES, v.knowledgeType)) problems.push(`"knowledgeType" must be one of ${Object.keys(KNOWLEDGE_TYPES).join(', ')}`);
   if (typeof v.complexity === 'string' && !(COMPLEXITIES as readonly string[]).includes(v.complexity)) problems.push(`"complexity" must be one of ${COMPLEXITIES.join(', ')}`);
   if (typeof v.scope === 'string' && !(SCOPES as readonly string[]).includes(v.scope)) problems.push(`"scope" must be one of ${SCOPES.join(', ')}`);
   if (!ENRICH_FIELDS.some((f) => f in v)) problems.push(`the object fills none of the fields ${ENRICH_FIELDS.join(', ')}`);

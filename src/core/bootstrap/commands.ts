@@ -1,8 +1,10 @@
 // The commands a project runs, as a person would type them: package.json scripts, Makefile
-// targets, scripts/ files, hook configurations and CI steps (with the workflow's variables resolved).
+// targets, scripts/ files, hook configurations and CI steps (GitHub Actions, GitLab CI, CircleCI;
+// with the CI file's variables resolved).
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseYaml } from '../files';
 import type { AnalysisContext } from './types';
+import { lookup } from '../kernel/tables';
 
 export interface ProjectCommand {
   /** What a person types. */
@@ -57,7 +59,117 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
     out.push(...workflowCommands(wf, (await ctx.read(wf)) ?? ''));
   }
+  if (ctx.listing.includes('.gitlab-ci.yml')) out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
+  for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) if (ctx.listing.includes(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
   return out;
+}
+
+/** One CI job as a list of shell scripts, with the variables its shell sees. */
+interface CiJob {
+  id: string;
+  env: Record<string, string>;
+  matrix?: Record<string, string>;
+  scripts: string[];
+}
+
+/** The commands of CI jobs: one per shell command of each script (multi-line blocks and `&&` chains split), each with its line. */
+function jobCommands(file: string, text: string, jobs: readonly CiJob[]): ProjectCommand[] {
+  const lines = text.split('\n');
+  let cursor = 0;
+  const out: ProjectCommand[] = [];
+  for (const job of jobs) {
+    for (const script of job.scripts) {
+      for (const raw of script.replace(/\\\n\s*/g, ' ').split('\n')) {
+        // Scripts shared through templates were written above the job: look back when not found ahead.
+        const ahead = findLine(lines, raw.trim(), cursor);
+        const at = ahead >= 0 ? ahead : findLine(lines, raw.trim(), 0);
+        if (at >= 0) cursor = at;
+        for (const segment of splitChain(raw)) {
+          const c = normalise(segment, job.env, job.matrix ?? {});
+          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${job.id}`, ...(c.background ? { background: true } : {}) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A YAML value that is a mapping, or undefined. */
+function mapping(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A GitLab `script:` (a string or a list, nested lists from YAML anchors flattened). */
+function scriptLines(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.flatMap(scriptLines) : [];
+}
+
+/** Top-level keys of `.gitlab-ci.yml` that are not jobs. */
+const GITLAB_KEYWORDS = new Set(['default', 'include', 'stages', 'variables', 'workflow', 'image', 'services', 'cache', 'before_script', 'after_script']);
+
+/**
+ * The commands of a GitLab CI file: each job's `before_script` (its own or the default one) and
+ * `script`, with `$VAR` resolved from the file's and the job's `variables` and the first combination
+ * of `parallel: matrix`. Hidden jobs (`.name`, templates) are left out.
+ */
+export function gitlabCommands(file: string, text: string): ProjectCommand[] {
+  const parsed = parseYaml(text, { subject: file });
+  const doc = parsed.ok ? mapping(parsed.value) : undefined;
+  if (!doc) return [];
+  const defaults = mapping(doc.default);
+  const globalBefore = scriptLines(defaults?.before_script ?? doc.before_script);
+  const jobs: CiJob[] = [];
+  for (const [id, value] of Object.entries(doc)) {
+    if (id.startsWith('.') || GITLAB_KEYWORDS.has(id) || !mapping(value)) continue;
+    const job = extended(doc, id);
+    if (job.script === undefined) continue;
+    const parallel = mapping(job.parallel);
+    const entry = Array.isArray(parallel?.matrix) ? mapping(parallel.matrix[0]) : undefined;
+    // A matrix value is one value or a list of them.
+    const combination = { ...scalars(entry), ...firstCombination(entry) };
+    const env = { ...scalars(doc.variables), ...scalars(job.variables), ...combination };
+    jobs.push({ id, env, scripts: [...(job.before_script !== undefined ? scriptLines(job.before_script) : globalBefore), ...scriptLines(job.script)] });
+  }
+  return jobCommands(file, text, jobs);
+}
+
+/**
+ * A GitLab job with what it `extends` merged in, as GitLab does: mappings deeply, anything else
+ * replaced, the job's own keys last. Templates from other files (`include:`) are not known and add nothing.
+ */
+function extended(doc: Record<string, unknown>, id: string, depth = 0): Record<string, unknown> {
+  const job = mapping(lookup(doc, id)) ?? {};
+  if (depth > 10) return job;
+  const parents = typeof job.extends === 'string' ? [job.extends] : Array.isArray(job.extends) ? job.extends.filter((e): e is string => typeof e === 'string') : [];
+  return [...parents.map((p) => extended(doc, p, depth + 1)), job].reduce<Record<string, unknown>>(deepMerge, {});
+}
+
+function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const [x, y] = [mapping(out[k]), mapping(v)];
+    out[k] = x && y ? deepMerge(x, y) : v;
+  }
+  return out;
+}
+
+/** The commands of a CircleCI configuration: each job's `run` steps (`run: cmd` or `run: { command }`), with its `environment`. */
+export function circleCommands(file: string, text: string): ProjectCommand[] {
+  const parsed = parseYaml(text, { subject: file });
+  const doc = parsed.ok ? mapping(parsed.value) : undefined;
+  const jobs: CiJob[] = [];
+  for (const [id, value] of Object.entries(mapping(doc?.jobs) ?? {})) {
+    const job = mapping(value);
+    if (!job || !Array.isArray(job.steps)) continue;
+    const scripts = job.steps.flatMap((step) => {
+      const run = mapping(step)?.run;
+      const command = typeof run === 'string' ? run : mapping(run)?.command;
+      return typeof command === 'string' ? [command] : [];
+    });
+    jobs.push({ id, env: scalars(job.environment), scripts });
+  }
+  return jobCommands(file, text, jobs);
 }
 
 interface Step { run?: unknown; env?: unknown }
@@ -81,25 +193,16 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     });
   }
   const doc = parsed.value as { env?: unknown; jobs?: Record<string, Job> };
-  let cursor = 0;
-  const out: ProjectCommand[] = [];
+  const jobs: CiJob[] = [];
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
     if (!job || typeof job !== 'object' || !Array.isArray(job.steps)) continue;
     const matrix = firstCombination(job.strategy?.matrix);
+    // Each step has its own env: one CiJob per step keeps them apart, under the job's id.
     for (const step of job.steps as Step[]) {
-      if (!step || typeof step.run !== 'string') continue;
-      const env = { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) };
-      for (const raw of step.run.replace(/\\\n\s*/g, ' ').split('\n')) {
-        const at = findLine(lines, raw.trim(), cursor);
-        if (at >= 0) cursor = at;
-        for (const segment of splitChain(raw)) {
-          const c = normalise(segment, env, matrix);
-          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${jobId}`, ...(c.background ? { background: true } : {}) });
-        }
-      }
+      if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, scripts: [step.run] });
     }
   }
-  return out;
+  return jobCommands(file, text, jobs);
 }
 
 function scalars(value: unknown): Record<string, string> {
@@ -172,10 +275,14 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   let unresolved = false;
   s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*\}\}/g, (_, scope: string, name: string) => {
     const table = scope === 'env' ? env : matrix;
-    if (!(name in table) || table[name].includes('${{')) unresolved = true;
-    return table[name] ?? '';
+    const value = lookup(table, name);
+    if (value === undefined || value.includes('${{')) unresolved = true;
+    return value ?? '';
   });
-  if (unresolved || /\$\{\{|\$\{?[A-Z_][A-Z0-9_]*\}?/.test(s)) return undefined;
+  // The shell's own variables, where the CI file sets them (`env:`, `variables:`, `environment:`).
+  // `${X:-default}` is the default where CI does not set X, as on a person's machine.
+  s = s.replace(/\$(?:\{([A-Za-z_]\w*)(?::-([^}$]*))?\}|([A-Za-z_]\w*))/g, (whole, braced?: string, fallback?: string, bare?: string) => lookup(env, (braced ?? bare)!) ?? fallback ?? whole);
+  if (unresolved || /\$\{\{|\$\{?[A-Z_][A-Z0-9_]*\}?|<<\s*(parameters|pipeline)\./.test(s)) return undefined;
   s = s.replace(/\s--verbose\b/g, '').replace(/\s+/g, ' ').trim();
   return s ? { command: s, background } : undefined;
 }
@@ -209,7 +316,7 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   // Gradle's `check` runs the tests (and the linters); `cargo check` only type-checks.
   const verb = (tool: string) => (kind === 'build' ? /^(build|assemble|assembleDebug|assembleRelease)$/ : /gradle/.test(tool) ? /^(test|allTests|jvmTest|check)$/ : /^(test|tests|test-without-building)$/);
   const ci = commands.filter((c) => c.job && !c.background).map((c) => ({ c, command: c.command, words: commandWords(c.command) }));
-  const all = ci.filter((c) => (kind === 'test' && /^(pytest|tox|nox)$/.test(c.words[0])) || c.words.slice(1).some((w) => verb(c.words[0]).test(w)));
+  const all = ci.filter((c) => (kind === 'test' && isPythonTestRun(c.words)) || c.words.slice(1).some((w) => verb(c.words[0]).test(w)));
   // The build the test job runs, when it runs one, rather than a release or cross-compilation build.
   const inJob = all.filter((c) => c.c.job === job);
   const hits = inJob.length ? inJob : all;
@@ -227,6 +334,15 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   const best = ranked[0];
   const variants = [...new Set(ranked.slice(1).map((c) => shown(c.command)))].filter((c) => c !== shown(best.command)).slice(0, 2);
   return { command: shown(best.command), source: best.c.source, job: best.c.job, variants, setup: setupBefore(commands, best.c) };
+}
+
+/** `pytest …`, `python -m pytest …`, and tox or nox unless the environment it runs is a linter's or the docs'. */
+function isPythonTestRun(words: readonly string[]): boolean {
+  const tool = /^python[\d.]*$/.test(words[0]) && words[1] === '-m' ? words[2] : words[0];
+  if (tool === 'pytest' || tool === 'unittest') return true;
+  if (tool !== 'tox' && tool !== 'nox') return false;
+  const env = words.findIndex((w) => w === '-e' || w === '-s' || w === '--session');
+  return env < 0 || !/lint|fmt|format|doc|type|mypy|style|check/i.test(words[env + 1] ?? '');
 }
 
 /** What CI does in the same job before `step` that a person must do too: install pods, start a server in the background. */

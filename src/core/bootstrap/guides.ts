@@ -4,6 +4,7 @@ import { skillPartText } from '../skills/parse';
 import type { Skill } from '../skills/types';
 import { LANGUAGE_DIMENSIONS } from './dimensions/language';
 import { CORE_DIMENSIONS, type Family } from './types';
+import { lookup } from '../kernel/tables';
 
 /** What a dimension is about: shown with its results so an agent knows what to add by reading. */
 export interface DimensionGuide {
@@ -64,7 +65,7 @@ export function dimensionGuides(ws: Workspace, families: Family[]): DimensionGui
   if (coldstart && table) {
     for (const line of table.split('\n')) {
       const cells = line.split('|').map((c) => c.trim());
-      const id = CORE_LABELS[cells[2]?.toLowerCase() ?? ''];
+      const id = lookup(CORE_LABELS, cells[2]?.toLowerCase() ?? '');
       if (id && cells[3]) guides.set(id, { id, lookFor: cells[3], from: coldstart.name });
     }
   }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
-import { looksBinary, readRepoFile } from '../files';
+import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { projectSnapshot, structureEdges } from '../structure';
 import type { Actor } from '../kernel/actors';
@@ -79,7 +79,8 @@ export interface BootstrapResult {
 }
 
 export const DEFAULTS = { maxFiles: 2000, maxFileBytes: 256 * 1024, maxTotalBytes: 48 * 1024 * 1024 };
-const READ_BATCH = 16;
+/** Progress and the cancel check every this many files. */
+const PROGRESS_EVERY = 16;
 const SUBMIT_BATCH = 50;
 
 /**
@@ -130,35 +131,39 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   let bytes = 0;
   let scanned = 0;
   const checkpoint = slicer();
+  // Read synchronously, as guard's workers do: an awaited read is seven round trips through the event
+  // loop (realpath, lstat, open, fstat, reads), which the analysis keeps busy, so they were a third of a scan.
+  const realPaths = new RealPathCache();
   progress({ message: `Scanning ${total} source files`, done: 0, total }, true);
-  for (let i = 0; i < total; i += READ_BATCH) {
-    cancelled(scanned, total);
-    const batch = selection.files.slice(i, i + READ_BATCH);
-    const texts = await Promise.all(batch.map((f) => readSource(ws.root, f.path, maxFileBytes)));
-    for (let k = 0; k < batch.length; k++) {
-      const r = texts[k];
-      if (typeof r !== 'string') {
-        skipped[r.skipped]++;
-        continue;
-      }
-      if (bytes + r.length > maxTotalBytes) {
-        skipped.overBudget++;
-        continue;
-      }
-      bytes += r.length;
-      const file = sourceFile(batch[k].path, batch[k].language, r, targetOf(batch[k].path));
-      // A large file can take several slices: the event loop gets a turn between analysers too.
-      for (const a of all) {
-        a.visit(file);
-        await checkpoint();
-      }
-      scanned++;
-      if (file.target !== undefined) containment.push({ from: nodeKey('target', file.target), to: nodeKey('file', file.path), relation: 'contains', weight: 0.5 });
-      languages[file.language] = (languages[file.language] ?? 0) + 1;
-      if (file.kind === 'production') familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
+  for (let i = 0; i < total; i++) {
+    if (i % PROGRESS_EVERY === 0) {
+      cancelled(scanned, total);
+      if (i > 0) progress({ message: `Scanning source files (${scanned} of ${total})`, done: i, total });
     }
-    progress({ message: `Scanning source files (${scanned} of ${total})`, done: Math.min(total, i + batch.length), total });
+    const { path: rel, language } = selection.files[i];
+    const r = readSource(ws.root, rel, maxFileBytes, realPaths);
+    await checkpoint();
+    if (typeof r !== 'string') {
+      skipped[r.skipped]++;
+      continue;
+    }
+    if (bytes + r.length > maxTotalBytes) {
+      skipped.overBudget++;
+      continue;
+    }
+    bytes += r.length;
+    const file = sourceFile(rel, language, r, targetOf(rel));
+    // A large file can take several slices: the event loop gets a turn between analysers too.
+    for (const a of all) {
+      a.visit(file);
+      await checkpoint();
+    }
+    scanned++;
+    if (file.target !== undefined) containment.push({ from: nodeKey('target', file.target), to: nodeKey('file', file.path), relation: 'contains', weight: 0.5 });
+    languages[file.language] = (languages[file.language] ?? 0) + 1;
+    if (file.kind === 'production') familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
   }
+  progress({ message: `Scanning source files (${scanned} of ${total})`, done: total, total });
   cancelled(scanned, total);
 
   progress({ message: 'Analysing the nine dimensions', done: total, total }, true);
@@ -270,10 +275,15 @@ export function toCandidateInput(d: CandidateDraft): CandidateInput {
 
 function analysisContext(root: string, structure: AnalysisContext['structure'], listing: readonly string[], familyCounts: AnalysisContext['familyCounts'], primary: Family | undefined): AnalysisContext {
   const cache = new Map<string, Promise<string | undefined>>();
+  const realPaths = new RealPathCache();
   const read = (rel: string) => {
     let p = cache.get(rel);
     if (!p) {
-      p = readSource(root, rel, 1024 * 1024).then((r) => (typeof r === 'string' ? r : undefined));
+      // A turn of the event loop before each read: an analyser that reads many files must not hold it.
+      p = yieldToEventLoop().then(() => {
+        const r = readSource(root, rel, 1024 * 1024, realPaths);
+        return typeof r === 'string' ? r : undefined;
+      });
       cache.set(rel, p);
     }
     return p;
@@ -292,9 +302,9 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
   };
 }
 
-async function readSource(root: string, rel: string, maxBytes: number): Promise<string | { skipped: 'tooLarge' | 'binary' | 'unreadable' }> {
+function readSource(root: string, rel: string, maxBytes: number, realPaths?: RealPathCache): string | { skipped: 'tooLarge' | 'binary' | 'unreadable' } {
   try {
-    const text = (await readRepoFile(root, rel, { kind: 'source', maxBytes })).text;
+    const text = readRepoFileSync(root, rel, { kind: 'source', maxBytes, realPaths }).text;
     if (looksBinary(text)) return { skipped: 'binary' };
     return text.replace(/\r\n/g, '\n');
   } catch (e) {

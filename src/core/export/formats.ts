@@ -12,6 +12,7 @@
  *   `alwaysApply` (boolean): always-on for language-neutral recipes, auto-attached by glob per language.
  */
 import { extensionsFor, knownLanguages, ruleLanguagesFor } from '../kernel/languages';
+import { lookup } from '../kernel/tables';
 
 export type ExportTarget = 'agents' | 'copilot' | 'claude' | 'cursor';
 export const EXPORT_TARGETS: readonly ExportTarget[] = ['agents', 'copilot', 'claude', 'cursor'];
@@ -62,7 +63,7 @@ const NAMES: Record<string, string> = {
 };
 
 export function languageName(group: string): string {
-  return NAMES[group] ?? (group ? group[0].toUpperCase() + group.slice(1) : 'All code');
+  return lookup(NAMES, group) ?? (group ? group[0].toUpperCase() + group.slice(1) : 'All code');
 }
 
 /** The files a target writes for these language groups ('' = language-neutral recipes). */

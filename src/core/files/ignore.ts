@@ -6,6 +6,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { ErrorCode } from '../kernel/errors';
 import type { FileProblem } from './problems';
+import { lookup } from '../kernel/tables';
 
 /**
  * Folders never read, whatever `.gitignore` says: dependencies, build output, caches and tool state.
@@ -22,13 +23,14 @@ export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([
 const OUTPUT_BESIDE: Readonly<Record<string, readonly string[]>> = { target: ['Cargo.toml', 'pom.xml'] };
 
 /** Hidden folders still worth reading (CI workflows, agent instructions). */
-const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github']);
+const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github', '.circleci']);
 
 /** Why a folder named `name` is never walked, given the names beside it; undefined when it is walked. */
 export function skippedFolderReason(name: string, siblings: ReadonlySet<string>): string | undefined {
   if (ALWAYS_SKIPPED_DIRS.has(name)) return 'always skipped (dependencies, build output or tool state)';
   if (name.startsWith('.') && !HIDDEN_KEPT.has(name)) return 'a hidden folder';
-  if (OUTPUT_BESIDE[name]?.some((m) => siblings.has(m))) return `build output beside ${OUTPUT_BESIDE[name].filter((m) => siblings.has(m)).join(', ')}`;
+  const manifests = lookup(OUTPUT_BESIDE, name)?.filter((m) => siblings.has(m));
+  if (manifests?.length) return `build output beside ${manifests.join(', ')}`;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import { NODE_KINDS, type NodeKey, type NodeKind } from './types';
+import { lookup } from '../kernel/tables';
 
 /** Spellings people and tools use for the same relation, after case folding. */
 const SYNONYMS: Record<string, string> = {
@@ -32,7 +33,7 @@ export function normalizeRelation(name: string): string {
     .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toLowerCase();
-  return SYNONYMS[snake] ?? snake;
+  return lookup(SYNONYMS, snake) ?? snake;
 }
 
 /** Relations that say two things are alike or alternatives, not that one needs the other. */

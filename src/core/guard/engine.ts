@@ -323,13 +323,15 @@ export class GuardEngine {
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
     const violations: Violation[] = [];
     const stopped: ScanResult['stopped'] = [];
-    const skipped = [...listing.skipped];
+    // A path named explicitly can be skipped by the listing and by a worker too: each path once, the first reason.
+    const skippedByPath = new Map<string, ScanResult['skipped'][number]>();
+    for (const s of listing.skipped) if (!skippedByPath.has(s.path)) skippedByPath.set(s.path, s);
     let bytes = 0;
     let files = 0;
     for (const r of results) {
       if (r.skipped) {
         if (r.kind && !state.runner.checks(r.kind)) notChecked[r.kind] = (notChecked[r.kind] ?? 0) + 1;
-        else skipped.push({ path: r.path, reason: r.skipped });
+        else if (!skippedByPath.has(r.path)) skippedByPath.set(r.path, { path: r.path, reason: r.skipped });
         continue;
       }
       files++;
@@ -353,7 +355,7 @@ export class GuardEngine {
         baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent };
       } else if (!read.missing) problems.push({ source: BASELINE_FILE, code: 'INVALID_BASELINE', message: read.message, hint: 'Fix the file or write it again: autosnippet guard --baseline write.' });
     }
-    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations, stopped, skipped, notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
+    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations, stopped, skipped: [...skippedByPath.values()], notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
   }
 
   /**

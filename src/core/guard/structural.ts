@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from '@vscode/tree-sitter-wasm';
+import { lookup } from '../kernel/tables';
 
 /**
  * Structural patterns: tree-sitter queries over grammars compiled to WebAssembly
@@ -28,7 +29,7 @@ const GRAMMARS: Record<string, string> = {
 };
 
 export function grammarFor(language: string): string | undefined {
-  return GRAMMARS[language];
+  return lookup(GRAMMARS, language);
 }
 
 export function structuralLanguages(): string[] {

@@ -1,4 +1,5 @@
 /** Language ids (VS Code's), the files they cover, and how their comments and strings look. */
+import { lookup } from './tables';
 
 export type LexFamily = 'js' | 'swift' | 'kotlin' | 'java' | 'go' | 'rust' | 'c' | 'python' | 'hash';
 
@@ -49,8 +50,8 @@ export function knownLanguages(): string[] {
 
 export function normalizeLanguage(id: string): string | undefined {
   const lower = id.trim().toLowerCase();
-  if (LANGUAGES[lower]) return lower;
-  return ALIASES[lower];
+  if (lookup(LANGUAGES, lower)) return lower;
+  return lookup(ALIASES, lower);
 }
 
 export function languageForPath(p: string): string | undefined {
@@ -60,22 +61,22 @@ export function languageForPath(p: string): string | undefined {
 }
 
 export function lexFamily(language: string): LexFamily {
-  return LANGUAGES[language]?.family ?? 'c';
+  return lookup(LANGUAGES, language)?.family ?? 'c';
 }
 
 export function lineCommentOf(language: string): string {
-  return LANGUAGES[language]?.lineComment ?? '//';
+  return lookup(LANGUAGES, language)?.lineComment ?? '//';
 }
 
 /** The language ids whose rules apply to a document of `language`: itself and its base. */
 export function ruleLanguagesFor(language: string): string[] {
-  const base = LANGUAGES[language]?.base;
+  const base = lookup(LANGUAGES, language)?.base;
   return base ? [language, base] : [language];
 }
 
 /** The file extensions of these languages (`.ts`, `.swift`…): the globs an exported rules file applies to. */
 export function extensionsFor(languages: Iterable<string>): string[] {
   const out: string[] = [];
-  for (const l of languages) out.push(...(LANGUAGES[l]?.extensions ?? []));
+  for (const l of languages) out.push(...(lookup(LANGUAGES, l)?.extensions ?? []));
   return out;
 }

@@ -51,7 +51,7 @@ export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], 
 
 /** Fills defaults, derives the kind and the fingerprint. Pure: the same input gives the same candidate. */
 export function normalizeCandidate(input: CandidateInput, actor: Actor | string, at: string): Candidate {
-  const knowledgeType = input.knowledgeType && input.knowledgeType in KNOWLEDGE_TYPES ? input.knowledgeType : 'code-pattern';
+  const knowledgeType = input.knowledgeType && Object.hasOwn(KNOWLEDGE_TYPES, input.knowledgeType) ? input.knowledgeType : 'code-pattern';
   const sources = uniq([...(input.reasoning?.sources ?? []), ...(input.sourceFiles ?? [])].map((s) => s.trim()).filter(Boolean));
   const language = input.language?.trim() ? normalizeLanguage(input.language.trim()) ?? input.language.trim().toLowerCase() : languageFromSources(sources) ?? 'text';
   const title = input.title.trim();

@@ -1,5 +1,6 @@
 // The Markdown body of a recipe file: its sections (usage, code, rationale, steps) in and out.
 import type { Recipe, RecipeStep } from './types';
+import { lookup } from '../kernel/tables';
 
 export function bodyOf(r: Recipe): string {
   const parts: string[] = [`# ${r.title}`];
@@ -128,7 +129,7 @@ export function splitBody(body: string): BodySections {
       continue;
     }
     if (b.kind === 'heading' && b.level === 2) {
-      section = SECTION_NAMES[b.text.toLowerCase().replace(/[:.]$/, '')] ?? `other:${b.text}`;
+      section = lookup(SECTION_NAMES, b.text.toLowerCase().replace(/[:.]$/, '')) ?? `other:${b.text}`;
       if (!bySection.has(section)) bySection.set(section, []);
       continue;
     }

@@ -33,7 +33,7 @@ export function validateCandidate(c: CandidateInput): Validation {
     return !bad;
   };
   const title = c.title?.trim() ?? '';
-  const kind = c.knowledgeType && c.knowledgeType in KNOWLEDGE_TYPES ? KNOWLEDGE_TYPES[c.knowledgeType] : undefined;
+  const kind = c.knowledgeType && Object.hasOwn(KNOWLEDGE_TYPES, c.knowledgeType) ? KNOWLEDGE_TYPES[c.knowledgeType] : undefined;
 
   if (check(!title, 'title', 'missing', 'Give it a title that names the practice, e.g. "Wrap HTTP calls in withRetry".')) {
     check(title.length < 8, 'title', 'weak', `The title "${title}" is very short; say what the practice is in 8–80 characters.`);

@@ -38,7 +38,7 @@ const ALIASES: Record<string, string> = {
 
 /** The code as highlighted HTML (escaped by highlight.js), or undefined for a language it does not know. */
 export function highlight(code: string, language: string): string | undefined {
-  const name = ALIASES[language] ?? language;
+  const name = Object.hasOwn(ALIASES, language) ? ALIASES[language] : language;
   if (!hljs.getLanguage(name)) return undefined;
   return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
 }

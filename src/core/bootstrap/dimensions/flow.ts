@@ -2,7 +2,7 @@ import { confidence } from '../evidence';
 import { FAMILY_LABEL } from '../source';
 import { fit, nameList } from '../form';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
-import type { CandidateDraft, Family } from '../types';
+import type { CandidateDraft, Family, SourceFile } from '../types';
 import type { KnowledgeType } from '../../knowledge/types';
 import { languageOf } from './standards';
 
@@ -32,6 +32,12 @@ const MECHANISMS: Mechanism[] = [
   { id: 'python-signals', families: ['python'], re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g, requires: ['django', 'blinker'], type: 'event-flow', title: 'Decoupled reactions are wired with signals', explain: 'Senders fire signals; receivers connect handlers.' },
 ];
 
+/** `os.Getenv(configEnvVar(…))`: the variable's name comes from a function of the project. */
+const ENV_NAME_BUILDER = /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|env::var|System\.getenv)\s*\(\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(/g;
+
+/** The least share of the production files of a language that use a mechanism for it to be the project's way. */
+const MECHANISM_SHARE = 0.05;
+
 /** Where one kind of side effect happens; few files means a boundary worth keeping. */
 const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean }[] = [
   { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
@@ -60,12 +66,22 @@ export class FlowAnalyzer extends SignalAnalyzer {
     ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw })),
   ];
 
+  /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */
+  private readonly envNameBuilders = new Map<string, number>();
+
+  override visit(file: SourceFile): void {
+    super.visit(file);
+    if (file.kind !== 'production') return;
+    for (const m of file.code.matchAll(ENV_NAME_BUILDER)) this.envNameBuilders.set(m[1], (this.envNameBuilders.get(m[1]) ?? 0) + 1);
+  }
+
   protected propose(v: SignalView): CandidateDraft[] {
     const out: CandidateDraft[] = [];
     for (const m of MECHANISMS) {
       for (const fam of m.families) {
         const t = v.get(fam, m.id);
-        if (t.count < 3 || t.files.size < 2) continue;
+        // The project's way only where it is common: a few adapter files of a large code base are not.
+        if (t.count < 3 || t.files.size < Math.max(2, MECHANISM_SHARE * v.files(fam))) continue;
         out.push({
           title: m.title,
           knowledgeType: m.type,
@@ -89,6 +105,8 @@ export class FlowAnalyzer extends SignalAnalyzer {
         const files = v.files(fam);
         if (t.count < 3 || files < 10 || t.files.size > 3 || t.files.size / files > 0.2) continue;
         const where = [...t.files].sort();
+        // The project's own way of naming its variables: one function builds the names of several reads.
+        const builders = b.id === 'env' ? [...this.envNameBuilders].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]).map(([name]) => `${name}()`) : [];
         const full = nameList(where, 52);
         const names = full.includes(' more') || full.length > 60 ? where.map((f) => f.slice(f.lastIndexOf('/') + 1)) : where;
         out.push({
@@ -97,7 +115,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
           dimension: 'event-data-flow',
           language: languageOf(fam, v.ctx),
           category: 'boundaries',
-          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned production ${FAMILY_LABEL[fam]} files sit in ${nameList(where, 120, false)}${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`,
+          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned production ${FAMILY_LABEL[fam]} files sit in ${nameList(where, 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
           code: '',
           reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: t.sources(), confidence: confidence(1 - t.files.size / files, t.count) },
           tags: ['boundary', b.id, fam],

@@ -14,13 +14,18 @@ const IMPERATIVE = /\b(must|never|always|do not|don't|should not|shouldn't|only|
 const STRICT_FLAGS = ['strict', 'noUncheckedIndexedAccess', 'exactOptionalPropertyTypes', 'noImplicitOverride', 'noImplicitReturns', 'noUnusedLocals', 'noUnusedParameters', 'noFallthroughCasesInSwitch', 'noPropertyAccessFromIndexSignature'];
 const LINT_RULES = /['"]?((?:@typescript-eslint\/)?(?:no-restricted-imports|no-restricted-syntax|no-restricted-globals|no-console|no-explicit-any|no-floating-promises|no-non-null-assertion|no-eval|no-implied-eval|no-misused-promises|explicit-module-boundary-types|consistent-type-imports|import\/no-cycle|import\/no-default-export))['"]?\s*:\s*\[?\s*['"]?(error|warn|2|1)\b/g;
 
+/** A generated file's header that says editing it is pointless: it is regenerated from a source. */
+const FORBIDS_EDITS = /\bdo not (edit|modify)\b|\bdon't (edit|modify)\b|changes (to this file )?(will|may) be (lost|overwritten)|@generated\b/i;
+/** Marked generated code this long is worth a candidate even when its header does not forbid edits. */
+const MIN_GENERATED_LINES = 200;
+
 /** Dimension 7, agent guidelines: rules the project states, generated code, compiler and lint strictness. */
 export class AgentGuidelinesAnalyzer implements Analyzer {
-  private readonly generated: { path: string; line: number; marker: string }[] = [];
+  private readonly generated: { path: string; line: number; marker: string; lines: number; forbidsEdits: boolean }[] = [];
   private readonly rustLints: { path: string; line: number; text: string }[] = [];
 
   visit(file: SourceFile): void {
-    if (file.generated) this.generated.push({ path: file.path, ...file.generated });
+    if (file.generated) this.generated.push({ path: file.path, ...file.generated, lines: file.lines.length, forbidsEdits: FORBIDS_EDITS.test(file.lines.slice(0, 12).join('\n')) });
     if (file.kind === 'production' && file.family === 'rust' && /(^|\/)(lib|main)\.rs$/.test(file.path)) {
       file.lines.forEach((l, i) => {
         if (/^#!\[(forbid|deny)\((unsafe_code|warnings|clippy::\w+|missing_docs)/.test(l)) this.rustLints.push({ path: file.path, line: i + 1, text: l.trim() });
@@ -46,8 +51,12 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     // Generated files where the product's code lives: not those of an example, a fixture or a docs site.
     const named = ctx.listing.filter((x) => pathKind(x) === 'generated' && !/\.(lock|sum)$|lock\.(json|yaml)$|\.resolved$/.test(x) && pathKind(x.replace(/[^/]+$/, 'x')) === 'production' && languageForPath(x)).map((path) => ({ path, line: 1, marker: 'generated file name' }));
     const inProduct = (p: string) => pathKind(p.replace(/[^/]+$/, 'x')) === 'production';
-    const generated = [...this.generated.filter((g) => inProduct(g.path)), ...named.filter((n) => !this.generated.some((g) => g.path === n.path))].sort((a, b) => (a.path < b.path ? -1 : 1));
-    if (generated.length >= 1) {
+    const marked = this.generated.filter((g) => inProduct(g.path));
+    const generated = [...marked, ...named.filter((n) => !this.generated.some((g) => g.path === n.path))].sort((a, b) => (a.path < b.path ? -1 : 1));
+    // Worth an agent's attention when regenerated from a source (named so, or saying not to edit) or
+    // when there is much of it; not for a few small files a setup tool wrote once (trpc's bin shims).
+    const worthSaying = generated.length > marked.length || marked.some((g) => g.forbidsEdits) || marked.reduce((n, g) => n + g.lines, 0) >= MIN_GENERATED_LINES;
+    if (generated.length >= 1 && worthSaying) {
       const dirs = [...new Set(generated.map((g) => g.path.split('/').slice(0, -1).join('/') || '.'))];
       out.push({
         title: fit(`Generated files are not edited by hand (${nameList(dirs, 60, false)})`, 100),

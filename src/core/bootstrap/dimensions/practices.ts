@@ -1,5 +1,6 @@
 import { confidence, percent, Tallies } from '../evidence';
 import { factsOf } from '../facts';
+import { nameList } from '../form';
 import { FAMILY_LABEL } from '../source';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
 import type { AnalysisContext, CandidateDraft, Family, SourceFile } from '../types';
@@ -67,13 +68,19 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
       const consoleCalls = v.get(fam, 'console');
       const total = logger.count + consoleCalls.count;
       if (logger.count >= 5 && logger.count / total >= 0.75) {
+        // The project's own output macros are what an agent would miss: they lead when there are some (ripgrep's `message!`).
+        const macros = fam === 'rust' && this.outputMacros.size ? [...this.outputMacros.keys()].slice(0, 3).map((n) => `${n}!`) : [];
+        // Direct output inside the files that define those macros is the macros at work.
+        const macroFiles = new Set([...this.outputMacros.values()].map((m) => m.path));
+        const elsewhere = macros.length ? [...consoleCalls.files].filter((f) => !macroFiles.has(f)) : [...consoleCalls.files];
+        const logged = `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${elsewhere.length ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.`;
         out.push({
-          title: `${lang} code logs through a logger, not ${consoleName(fam)}`,
+          title: macros.length ? `${lang} output for the user goes through ${nameList(macros, 40)}, logs through a logger` : `${lang} code logs through a logger, not ${consoleName(fam)}`,
           knowledgeType: 'best-practice',
           dimension: 'best-practice',
           language,
           category: 'logging',
-          summary: `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${consoleCalls.count ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.${fam === 'rust' && this.outputMacros.size ? ` Messages for the user go through the project's ${[...this.outputMacros.keys()].slice(0, 3).map((n) => `\`${n}!\``).join(', ')} (${[...this.outputMacros.values()][0].path}).` : ''}`,
+          summary: macros.length ? `Output for the user goes through ${nameList(macros, 80)} (${[...this.outputMacros.values()][0].path}), not ${consoleName(fam)}; ${logged.charAt(0).toLowerCase()}${logged.slice(1)}` : logged,
           code: '',
           reasoning: { whyStandard: 'Logger calls outnumber direct console output across the code base.', sources: [...(fam === 'rust' ? [...this.outputMacros.values()].slice(0, 2).map((m) => `${m.path}:${m.line}`) : []), ...logger.sources()].slice(0, 8), confidence: confidence(logger.count / total, total) },
           tags: ['logging', fam],
