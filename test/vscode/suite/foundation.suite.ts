@@ -30,7 +30,7 @@ test('vscode.lm.invokeTool autosnippet_health returns the workspace', async () =
   assertSamePath(json.data?.workspace?.root, workspaceRoot(), 'health data.workspace.root');
 });
 
-test('the MCP server definition starts a server that answers tools/list', async () => {
+test('the MCP server definition starts a server that answers tools/list and a tool call', async () => {
   const api = await activateExtension();
   const defs = api.mcpServerDefinitions();
   assert.ok(Array.isArray(defs) && defs.length > 0, 'mcpServerDefinitions() returned no definitions');
@@ -46,6 +46,10 @@ test('the MCP server definition starts a server that answers tools/list', async 
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     assert.ok(names.includes('autosnippet_health'), `tools/list has no autosnippet_health: ${names.join(', ')}`);
+    // tools/list comes from the small front (dist/mcp.js); a tool call needs the server bundle beside it.
+    const health = (await client.callTool({ name: 'autosnippet_health', arguments: {} })) as { structuredContent?: { ok?: boolean; data?: { workspace?: { root?: string } } } };
+    assert.equal(health.structuredContent?.ok, true, `health failed: ${JSON.stringify(health)}`);
+    assertSamePath(health.structuredContent?.data?.workspace?.root, workspaceRoot(), 'the MCP server\'s health data.workspace.root');
   } catch (e) {
     throw new Error(`MCP server "${def.label}" (${def.command} ${def.args.join(' ')}) failed: ${String(e)}\nits stderr:\n${stderr.slice(-2000)}`);
   } finally {
