@@ -14,7 +14,7 @@ export const LAYERS = [
   [/^core\/agent\//, /^core\/(tools|retrieval)(\/|$)/, 'the agent runs tools it is given, it imports none'],
   [/^core\/knowledge\//, /^core\/(guard|agent)(\/|$)/, 'knowledge sits below guard and the agent'],
   [/^core\/search\//, /^core\/(guard|knowledge|agent)(\/|$)/, 'search is below knowledge'],
-  [/^(cli|vscode)\//, /^core\/(?!tools(\/|$)|workspace$|kernel\/)/, 'adapters reach the core only through the catalog (core/tools, its adapters facade), the Workspace and the kernel'],
+  [/^(cli|vscode)\//, /^core\/(?!tools(\/|$)|workspace$|kernel\/|version$)/, 'adapters reach the core only through the catalog (core/tools, its adapters facade), the Workspace, the kernel and the version constant'],
 ];
 /** Bare module names a folder may not import. */
 export const MODULES = [

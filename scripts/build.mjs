@@ -35,14 +35,18 @@ const vendorPlugin = {
   },
 };
 
-// dist/mcp.js is the MCP server's small front (src/mcp/main.ts: Node built-ins, the arguments, the first
-// answers); its one require of the server proper becomes a require of dist/mcp-server.js, read only then.
-const mcpFrontPlugin = {
-  name: 'mcp-front',
+// Small fronts: dist/mcp.js (src/mcp/main.ts: the arguments and the MCP server's first answers) and
+// dist/cli.js (src/cli/bin.ts: `--version`) are Node built-ins and little else; each one's require of
+// the program proper becomes a require of its own bundle, read only when needed.
+const fronts = { 'src/mcp/main.ts': ['./serve', './mcp-server.js'], 'src/cli/bin.ts': ['./main', './cli-main.js'] };
+const frontPlugin = (front) => ({
+  name: 'front',
   setup(build) {
-    build.onResolve({ filter: /^\.\/serve$/ }, (args) => (args.importer.endsWith(path.join('src', 'mcp', 'main.ts')) ? { path: './mcp-server.js', external: true } : undefined));
+    const [request, bundle] = fronts[front];
+    const importer = path.join(root, front);
+    build.onResolve({ filter: /^\.\/\w+$/ }, (args) => (args.importer === importer && args.path === request ? { path: bundle, external: true } : undefined));
   },
-};
+});
 
 mkdirSync(path.join(root, 'dist'), { recursive: true });
 await Promise.all(Object.entries(vendored).map(([from, to]) =>
@@ -50,9 +54,10 @@ await Promise.all(Object.entries(vendored).map(([from, to]) =>
 ));
 const entries = [
   { in: 'src/vscode/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
-  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [], plugins: [mcpFrontPlugin] },
+  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [], plugins: [frontPlugin('src/mcp/main.ts')] },
   { in: 'src/mcp/serve.ts', out: 'dist/mcp-server.js', external: [] },
-  { in: 'src/cli/main.ts', out: 'dist/cli.js', external: [], banner: '#!/usr/bin/env node' },
+  { in: 'src/cli/bin.ts', out: 'dist/cli.js', external: [], banner: '#!/usr/bin/env node', plugins: [frontPlugin('src/cli/bin.ts')] },
+  { in: 'src/cli/main.ts', out: 'dist/cli-main.js', external: [] },
   { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
 ];
 const testEntries = [];

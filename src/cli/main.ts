@@ -163,13 +163,3 @@ async function callTool(ws: Workspace, name: string, input: unknown, out: Output
   if (!result.ok) out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
   return result.ok ? 0 : 1;
 }
-
-if (require.main === module) {
-  main(process.argv.slice(2), { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) }).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`autosnippet: ${(e as Error).stack ?? e}\n`);
-      process.exit(1);
-    },
-  );
-}

@@ -1,8 +1,9 @@
 // The built server's small front (dist/mcp.js): it answers a client's first requests from the
-// manifest file without the server bundle (dist/mcp-server.js), which it reads only afterwards.
+// manifest file without the server bundle (dist/mcp-server.js), which it reads only afterwards. And the
+// CLI's (dist/cli.js): `--version` without the CLI bundle (dist/cli-main.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,4 +44,19 @@ test('initialize and tools/list are answered from the manifest before the server
   assert.equal(answers[0].result.serverInfo?.name, 'autosnippet');
   assert.deepEqual(answers[1].result.tools?.map((t) => t.name), manifest.tools.map((t) => t.name));
   assert.ok(manifest.tools.length > 20);
+});
+
+test('dist/cli.js answers --version without the CLI bundle, and hands every other command to it', () => {
+  const version = (JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+  const alone = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-cli-front-'));
+  copyFileSync(path.join(dist, 'cli.js'), path.join(alone, 'cli.js'));
+  const bare = spawnSync(process.execPath, [path.join(alone, 'cli.js'), '--version'], { encoding: 'utf8' });
+  assert.equal(bare.status, 0, bare.stderr);
+  assert.equal(bare.stdout, `${version}\n`);
+  const other = spawnSync(process.execPath, [path.join(alone, 'cli.js'), 'tools'], { encoding: 'utf8' });
+  assert.notEqual(other.status, 0);
+  assert.match(other.stderr, /cli-main\.js/);
+  const built = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'tools', 'system'], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
+  assert.match(built.stdout, /health/);
 });
