@@ -127,10 +127,15 @@ test('the index follows changes: added, edited and removed recipes, and another 
 
 test('prepareRecipeSearch indexes the files and builds the search index before the first search, which then serves from it', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-prepare-'));
+  // An earlier session left a database.
+  const earlier = await Workspace.open(root);
+  for (let i = 0; i < 300; i++) writeRecipe(earlier, `g/r${i}.md`, recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` }));
+  await syncRecipes(earlier);
+  await earlier.dispose();
+  // A file added while no server ran; then a server starts and prepares search.
+  writeRecipe(earlier, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
   const ws = Workspace.start(root);
   try {
-    for (let i = 0; i < 300; i++) writeRecipe(ws, `g/r${i}.md`, recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` }));
-    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
     await prepareRecipeSearch(ws);
     const prepared = ws.service('search.index', () => ({}) as { current?: object }).current;
     assert.ok(prepared, 'the search index is built');
@@ -147,13 +152,18 @@ test('prepareRecipeSearch indexes the files and builds the search index before t
   }
 });
 
-test('prepareRecipeSearch on a folder without AutoSnippet writes nothing and never rejects, even when the store cannot open', async () => {
+test('prepareRecipeSearch creates no database and never rejects, even when the store cannot open', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-prepare-'));
   try {
     const ws = Workspace.start(root);
     await prepareRecipeSearch(ws);
     assert.deepEqual(readdirSync(root), [], 'no .autosnippet/ for a read');
+    // A fresh clone: recipe files, no database (it is not committed). Starting a server creates none.
+    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    await prepareRecipeSearch(ws);
+    assert.deepEqual(readdirSync(path.join(root, '.autosnippet')), ['recipes']);
     await ws.dispose();
+    rmSync(path.join(root, '.autosnippet'), { recursive: true });
 
     writeFileSync(path.join(root, '.autosnippet'), 'a file where the folder should be');
     const broken = Workspace.start(root);

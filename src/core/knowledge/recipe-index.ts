@@ -190,7 +190,7 @@ async function indexRows(ws: Workspace): Promise<IndexRow[]> {
  * Writes the parsed files a slice per transaction, with a turn of the event loop between slices. Unless
  * the caller fixes the slice size, it follows the time a slice's synchronous work (embedding and the
  * statements) took, aiming at SLICE_TARGET_MS: a fixed 100 files held the extension host for 60–100 ms
- * when every row was rewritten, while small rows could take many more.
+ * when every row was rewritten, and small recipes fit many more in the same time.
  */
 async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string, IndexRow>, options: SyncOptions, report: SyncReport): Promise<void> {
   let size = options.sliceSize ?? FIRST_SLICE;
