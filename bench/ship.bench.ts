@@ -42,7 +42,7 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-const kb = (n: number | undefined) => (n === undefined ? '-' : n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(2)} MB` : `${(n / 1024).toFixed(0)} KB`);
+const kb = (n: number | undefined) => (n === undefined ? '-' : n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(2)} MB` : n >= 10240 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024).toFixed(1)} KB`);
 
 export async function run(): Promise<BenchTable[]> {
   const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-ship-'));
