@@ -29,11 +29,11 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
   // The store opens (and migrates) in the background: `initialize` and `tools/list` need no database,
   // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
   const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
-  // Then, in slices in the background, the recipe search index: the agent's first `search` finds it built.
-  void prepareRecipeSearch(ws);
   const catalog = createCatalog();
-  // Off the request path, a tool per turn: agents' first calls find their input validators compiled.
-  void catalog.precompileInputs();
+  // Then, in the background: the recipe search index, built in slices (the agent's first `search` finds
+  // it built), and after it the tools' input validators, a tool per turn (its first calls find them
+  // compiled). One after the other, so a request that comes at once competes with as little as can be.
+  void prepareRecipeSearch(ws).then(() => catalog.precompileInputs());
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 
   let stopping: Promise<void> | undefined;
