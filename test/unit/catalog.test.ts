@@ -110,6 +110,19 @@ test('precompileInputs compiles every agent tool\'s validator ahead of its first
   assert.deepEqual(await fresh.invoke(ws, 'echo', { text: 'hi' }, agent), { ok: true, tool: 'echo', data: { text: 'hi' } });
   const bad = await fresh.invoke(ws, 'echo', { text: 3 }, agent);
   assert.equal(!bad.ok && bad.error.code, 'INVALID_INPUT');
+
+  // While calls keep coming, it waits for a quiet moment instead of compiling between them.
+  const busy = new ToolCatalog([echo, items]);
+  const busyCompiled = () => (busy as unknown as { validators: Map<string, unknown> }).validators;
+  await busy.invoke(ws, 'echo', { text: 'a' }, agent);
+  const waiting = busy.precompileInputs(['items'], 40);
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    await busy.invoke(ws, 'echo', { text: 'b' }, agent);
+  }
+  assert.ok(!busyCompiled().has('items'), 'not compiled while calls come every 10 ms');
+  await waiting;
+  assert.ok(busyCompiled().has('items'));
 });
 
 test('the prefixed MCP name resolves to the same tool', async () => {

@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
@@ -25,6 +26,9 @@ const cursorProperty: JsonSchema = {
 export class ToolCatalog {
   private readonly byName = new Map<string, AnyTool>();
   private readonly validators = new Map<string, ValidateFunction>();
+  /** Calls running now, and when the last one started or ended (precompileInputs works in the quiet between). */
+  private callsInFlight = 0;
+  private lastCallAt = 0;
   private readonly ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false });
 
   constructor(tools: readonly AnyTool[]) {
@@ -80,8 +84,15 @@ export class ToolCatalog {
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.get(name);
     if (!tool) return this.unknownTool(ws, name, rawInput, ctx);
-    const result = await this.invokeTool(ws, tool, rawInput, ctx);
-    return result.ok ? result : errorWithinBound(result, tool.maxOutputChars);
+    this.callsInFlight++;
+    this.lastCallAt = performance.now();
+    try {
+      const result = await this.invokeTool(ws, tool, rawInput, ctx);
+      return result.ok ? result : errorWithinBound(result, tool.maxOutputChars);
+    } finally {
+      this.callsInFlight--;
+      this.lastCallAt = performance.now();
+    }
   }
 
   private async invokeTool(ws: Workspace, tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
@@ -135,12 +146,14 @@ export class ToolCatalog {
 
   /**
    * Compiles the input validators of these tools (default: every tool an agent may call) before their
-   * first call, one tool per turn of the event loop. A server calls it after start, so an agent's first
-   * call does not wait for Ajv (2–25 ms a tool; 140 ms for all of them).
+   * first call, a tool per turn of the event loop, pausing while calls run or ran in the last `quietMs`,
+   * so a busy stretch of calls is not slowed by it. A server calls it after start, so an agent's first call (usually after some thinking)
+   * does not wait for Ajv: 2–25 ms a tool, 140 ms for all of them.
    */
-  async precompileInputs(names: string[] = this.agentTools.map((t) => t.name)): Promise<void> {
+  async precompileInputs(names: string[] = this.agentTools.map((t) => t.name), quietMs = 50): Promise<void> {
     for (const name of names) {
       await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.callsInFlight > 0 || performance.now() - this.lastCallAt < quietMs) await new Promise<void>((resolve) => setTimeout(resolve, quietMs));
       const tool = this.get(name);
       if (tool) this.validatorOf(tool);
     }
