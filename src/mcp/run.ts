@@ -31,8 +31,8 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
   const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
   const catalog = createCatalog();
   // Then, in the background: the recipe search index, built in slices (the agent's first `search` finds
-  // it built), and after it the tools' input validators, a tool per turn (its first calls find them
-  // compiled). One after the other, so a request that comes at once competes with as little as can be.
+  // it built), and after it the tools' input validators, compiled in quiet moments (their first calls
+  // find them ready). One after the other, so a request that comes at once competes with little.
   void prepareRecipeSearch(ws).then(() => catalog.precompileInputs());
   const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
 
