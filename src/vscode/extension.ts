@@ -21,7 +21,7 @@ export interface AutoSnippetApi {
   mcpServerDefinitions(): McpLaunch[];
   getWorkspace(): Promise<Workspace>;
   /** Only when VS Code runs the extension's own integration tests (ExtensionMode.Test): answer its dialogs. */
-  testing?: { stubDialogs(dialogs: Dialogs | undefined): void };
+  testing?: { stubDialogs(dialogs: Dialogs | undefined): void; candidatesTree(): Promise<{ label: string; children?: string[] }[]> };
 }
 
 let host: ExtensionHost | undefined;
@@ -59,7 +59,9 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     h.log.warn(`could not refresh the MCP launcher: ${(e as Error).message}`);
   }
   h.log.info(`AutoSnippet ${String(context.extension.packageJSON.version)} activated`);
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs) } : undefined;
+  const testing = context.extensionMode === vscode.ExtensionMode.Test
+    ? { stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs), candidatesTree: async () => (await h.candidatesTree?.()) ?? [] }
+    : undefined;
   return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace(), ...(testing ? { testing } : {}) };
 }
 

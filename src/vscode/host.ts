@@ -15,6 +15,8 @@ export class ExtensionHost implements vscode.Disposable {
   readonly output: vscode.LogOutputChannel;
   /** Modal questions to the person. Integration tests replace it (only in ExtensionMode.Test): no argument skips one. */
   dialogs: Dialogs = modalDialogs;
+  /** The Candidates view's tree, as a person sees it (labels, and the children of a group): for integration tests. */
+  candidatesTree?: () => Promise<{ label: string; children?: string[] }[]>;
   readonly log: Logger;
   readonly catalog: ToolCatalog;
   private readonly workspaces = new Map<string, { opening: Promise<Workspace>; opened?: Workspace }>();

@@ -19,7 +19,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 // __filename, not __dirname: tsx's tsImport (used by scripts/start.mjs) sets only the former correctly.
 export const repoRoot = path.resolve(path.dirname(__filename), '../..');
 export const outputDir = path.join(repoRoot, 'test-output/vscode');
-export const codeServerDir = path.join(path.resolve(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR ?? '.vscode-test'), 'node_modules/code-server');
+export const codeServerDir = path.join(path.resolve(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR || '.vscode-test'), 'node_modules/code-server');
 export const codeServerEntry = path.join(codeServerDir, 'out/node/entry.js');
 export const builtSuite = path.join(repoRoot, 'out/test/vscode/suite/index.js');
 export const chromiumPath = process.env.AUTOSNIPPET_CHROMIUM ?? '/usr/bin/chromium';

@@ -17,6 +17,7 @@ const SYNC_DEBOUNCE_MS = 300;
 export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
   const recipes = new RecipesView(host);
   const candidates = new CandidatesView(host);
+  host.candidatesTree = () => candidates.labels();
   const completion = new TriggerCompletion(host);
   const diagnostics = new RecipeDiagnostics(host);
   const refresh = () => {

@@ -16,7 +16,7 @@ export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number] & 
 export type CandidateEntry = OutputOf<typeof listCandidatesTool>['candidates'][number];
 
 type RecipeNode = { type: 'category'; name: string; recipes: RecipeEntry[] } | { type: 'recipe'; recipe: RecipeEntry } | { type: 'message'; text: string };
-type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | { type: 'message'; text: string };
+type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | { type: 'decided'; candidates: CandidateEntry[] } | { type: 'message'; text: string };
 
 const KIND_ICON: Record<string, string> = { rule: 'law', pattern: 'symbol-snippet', fact: 'info' };
 
@@ -93,7 +93,7 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
   }
 }
 
-/** The Candidates view: pending first, then approved and rejected. */
+/** The Candidates view: the pending ones, then a collapsed group of the approved and rejected ones. */
 export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -105,6 +105,14 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
 
   getTreeItem(node: CandidateNode): vscode.TreeItem {
     if (node.type === 'message') return new vscode.TreeItem(node.text);
+    if (node.type === 'decided') {
+      const item = new vscode.TreeItem(vscode.l10n.t('Decided ({0})', node.candidates.length), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = 'candidates:decided';
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.tooltip = vscode.l10n.t('Candidates already approved or rejected, kept for reference.');
+      item.contextValue = 'candidates.decided';
+      return item;
+    }
     const c = node.candidate;
     const item = new vscode.TreeItem(shorten(plainText(c.title), 90));
     item.id = `candidate:${c.id}`;
@@ -119,12 +127,22 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
     return item;
   }
 
+  /** The tree as labels: each top-level item, with the labels of a group's children. */
+  async labels(): Promise<{ label: string; children?: string[] }[]> {
+    const label = (n: CandidateNode) => String(this.getTreeItem(n).label);
+    return Promise.all((await this.getChildren()).map(async (n) => ({ label: label(n), ...(n.type === 'decided' ? { children: (await this.getChildren(n)).map(label) } : {}) })));
+  }
+
   async getChildren(node?: CandidateNode): Promise<CandidateNode[]> {
+    if (node?.type === 'decided') return node.candidates.map((candidate) => ({ type: 'candidate', candidate }));
     if (node || !this.host.folder) return [];
     try {
       const list = await invokeAll(this.host, listCandidatesTool, { status: 'any', limit: 1000 }, 'candidates');
-      // Pending first (the tool's order); decided ones stay below for reference. Empty: the welcome content shows.
-      return list.map((candidate) => ({ type: 'candidate', candidate }));
+      // What waits for review at the top level; decided ones in one collapsed group below, for reference,
+      // so the list does not grow with every review. Empty: the welcome content shows.
+      const pending: CandidateNode[] = list.filter((c) => c.status === 'pending').map((candidate) => ({ type: 'candidate', candidate }));
+      const decided = list.filter((c) => c.status !== 'pending');
+      return decided.length ? [...pending, { type: 'decided', candidates: decided }] : pending;
     } catch (e) {
       return [{ type: 'message', text: (e as Error).message }];
     }

@@ -117,6 +117,8 @@ test('approving a candidate as the Candidates view does writes its draft recipe 
     const entry = pending.candidates.find((c: { id: string }) => c.id === id);
     assert.ok(entry, `${id} is listed as pending`);
     const node = { type: 'candidate', candidate: entry };
+    // The view shows it at the top level, where what waits for review is.
+    await eventually('the candidate at the top of the Candidates view', async () => (await api.testing!.candidatesTree()).some((n) => n.label === title), 10_000);
 
     // Another extension cannot skip the person's confirmation: `{ confirmed: true }` still asks, and "no" approves nothing.
     const refused = await vscode.commands.executeCommand('autosnippet.candidates.approve', node, { confirmed: true });
@@ -145,6 +147,14 @@ test('approving a candidate as the Candidates view does writes its draft recipe 
     assert.equal(candidate.recipeId, approved?.recipe?.id);
     const listed = await lmTool('list_recipes', { status: 'any', category });
     assert.deepEqual(listed.recipes.map((r: { id: string }) => r.id), [approved?.recipe?.id], 'the draft is indexed');
+
+    // The view moves it into the collapsed group of decided candidates: the top level keeps what waits for review.
+    const tree = await eventually('the candidate under "Decided" in the Candidates view', async () => {
+      const t = await api.testing!.candidatesTree();
+      return t.some((n) => n.children?.includes(title)) ? t : undefined;
+    }, 10_000);
+    assert.ok(!tree.some((n) => n.label === title), `not at the top level any more: ${JSON.stringify(tree)}`);
+    assert.match(tree[tree.length - 1].label, /^Decided \(\d+\)$/, 'the group comes last');
 
     // A decided candidate cannot be approved twice: the command refuses and writes nothing.
     const again = await vscode.commands.executeCommand('autosnippet.candidates.approve', node);
