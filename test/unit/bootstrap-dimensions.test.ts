@@ -141,7 +141,7 @@ test('agent files (AGENTS.md, CLAUDE.md, Copilot instructions) each become one a
     'src/a.ts': 'export const a = 1;\n',
   });
   const r = await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const byFile = (f: string) => listCandidates(ws).find((c) => c.reasoning.sources.some((s) => s.startsWith(`${f}:`)))!;
+  const byFile = (f: string) => listCandidates(ws).find((c) => c.knowledgeType === 'agent-guideline' && c.reasoning.sources.some((s) => s.startsWith(`${f}:`)))!;
   const agents = byFile('AGENTS.md');
   assert.equal(agents.title, 'Agent instructions (`AGENTS.md`): Never edit files under `gen/` by hand; run `make gen`');
   assert.deepEqual(agents.reasoning.sources, ['AGENTS.md:10', 'AGENTS.md:11']);

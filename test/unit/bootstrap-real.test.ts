@@ -70,6 +70,8 @@ test('ripgrep: enum variants (WalkEvent::File, PatternSource::File) are not uses
 test('ripgrep: AI_POLICY.md becomes an agent-policy candidate with its rules at their lines, and the bootstrap answer names it first', async () => {
   const { ws, candidates, titles, result } = await coldStart('ripgrep');
   const policy = candidates.find((c) => c.reasoning.sources.some((s) => s.startsWith('AI_POLICY.md:')));
+  // The rule in full: the label gives way when both do not fit in 100 characters.
+  assert.equal(policy?.title, '`AI_POLICY.md`: Autonomous agents are not allowed to be used for contributing to this project');
   assert.ok(policy, titles.join('\n'));
   assert.equal(policy.knowledgeType, 'agent-guideline');
   assert.match(policy.title, /Autonomous agents are not allowed/);
@@ -107,6 +109,8 @@ test('cobra: gofmt/goimports enforced by golangci-lint, not "no formatter"; publ
   const fmt = candidates.find((c) => /golangci-lint/.test(c.title));
   assert.ok(fmt, titles.join('\n'));
   assert.ok(fmt.reasoning.sources.includes('.golangci.yml:9'), fmt.reasoning.sources.join(', '));
+  // golangci-lint version 2 applies the formatters it configures; goimports is not installed on its own.
+  assert.match(fmt.title, /run `golangci-lint fmt`/);
   assert.ok(!titles.some((t) => /`(Commands|Name|HasParent|CommandPath|IsAvailableCommand)\(\)`/.test(t)), titles.join('\n'));
   assert.ok(!titles.some((t) => /snake_case|defer|tab indentation/.test(t)), titles.join('\n'));
   const header = candidates.find((c) => /license header/.test(c.title));

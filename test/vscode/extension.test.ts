@@ -189,7 +189,12 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 5
       assert.match(markdown, /^status: ["']?draft["']?$/m, markdown);
       const fenced = markdown.replace(/^---\n[\s\S]*?\n---\n/, '').match(/^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1[ \t]*$/m)?.[2];
       assert.equal(fenced, code, `the candidate's code in a fenced block:\n${markdown}`);
-      await eventually('the candidate shown as approved', async () => /approved/.test(await row.innerText()), 10_000);
+      // The view moves it out of the pending ones into the collapsed "Decided" group; opened, it shows it approved.
+      await eventually('the candidate gone from the pending ones', async () => (await row.count()) === 0, 10_000);
+      const decided = pane.locator('.monaco-list-row', { hasText: /Decided \(\d+\)/ });
+      await decided.waitFor({ state: 'visible', timeout: 10_000 });
+      await decided.click();
+      await eventually('the candidate shown as approved under "Decided"', async () => (await row.count()) === 1 && /approved/.test(await row.innerText()), 10_000);
       const shot = await workbench.screenshot('candidates-approve.png');
       t.diagnostic(`screenshot: ${path.relative(repoRoot, shot)}`);
       const after = cli(workspace, 'get_candidate', { id: candidateId });

@@ -192,7 +192,8 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const tools = ['gofmt', 'gofumpt', 'goimports', 'gci'].filter((t) => new RegExp(`^\\s*-\\s*${t}\\b`, 'm').test(text));
     if (!tools.length) continue;
     const cmd = command(/\bgofmt\b|\bgoimports\b|\bgolangci-lint\s+fmt\b/);
-    const apply = cmd?.command || (tools.includes('goimports') ? 'goimports -w .' : 'gofmt -w .');
+    // golangci-lint applies the formatters it configures: `fmt` in version 2, `run --fix` before.
+    const apply = cmd?.command || (/^version:\s*["']?2\b/m.test(text) ? 'golangci-lint fmt' : 'golangci-lint run --fix');
     out.push({ tool: `${tools.join(' and ')} (via golangci-lint)`, families: ['go'], sources: [`${f}:${lineOf(text, new RegExp(`^\\s*-\\s*${tools[0]}\\b`))}`, ...(cmd ? [cmd.source] : [])], settings: [], command: apply, ...(cmd?.check ? { check: cmd.check } : {}) });
   }
   // Python: ruff or black in pyproject, or in the project's scripts.

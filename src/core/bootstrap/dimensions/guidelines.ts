@@ -245,8 +245,11 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
   const top = [...rules].sort((a, b) => b.weight - a.weight || a.line - b.line);
   const policy = /policy/i.test(file);
   const label = policy ? 'Agent policy' : 'Agent instructions';
+  const rule = top[0].text.replace(/\.$/, '');
+  // The rule whole rather than the label: a cut rule can say the opposite of what it says in full.
+  const labelled = `${label} (\`${file}\`): ${rule}`;
   return [{
-    title: fit(`${label} (\`${file}\`): ${top[0].text.replace(/\.$/, '')}`, 100),
+    title: labelled.length <= 100 ? labelled : fit(`\`${file}\`: ${rule}`, 100),
     knowledgeType: 'agent-guideline',
     dimension: 'agent-guidelines',
     language: 'markdown',
