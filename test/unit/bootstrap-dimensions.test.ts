@@ -387,3 +387,16 @@ test('environment variables named by a function of the project (cobra configEnvV
   assert.ok(c, titles(ws).join('\n'));
   assert.match(c.summary, /the project's own settings are named by `configEnvVar\(\)`\. Read new ones there and name them with it, not as literals\./);
 });
+
+test('a helper\'s purpose is in its title only whole: a doc comment that does not fit is left out, not cut (okhttp Settings)', async () => {
+  const long = '/**\n * Settings describe characteristics of the sending peer, which are used by the receiving peer to tune its flow control windows and frame sizes.\n */\n';
+  const helper = (doc: string) => `${doc}export function tuneWindow(\n  size: number,\n  peer: number,\n): number {\n  return Math.min(size, peer) * 2;\n}\n`;
+  const users = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`src/view${i}/render.ts`, `import { tuneWindow } from '../util/window';\nexport const w${i} = (a: number) => tuneWindow(a, ${i + 4});\n`]));
+  const ws = await project({ 'src/util/window.ts': helper(long), ...users });
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const t = titles(ws).find((x) => /tuneWindow/.test(x));
+  assert.ok(t?.endsWith('| Reuse the internal `tuneWindow()` from src/util/window.ts'), t);
+  const short = await project({ 'src/util/window.ts': helper('/** Doubles the smaller of two window sizes. */\n'), ...users });
+  await bootstrapKnowledge(short, {}, { actor: 'human' });
+  assert.ok(titles(short).some((x) => x.endsWith('| Reuse the internal `tuneWindow()`: doubles the smaller of two window sizes')), titles(short).join('\n'));
+});

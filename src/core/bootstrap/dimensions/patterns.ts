@@ -174,14 +174,15 @@ export class CodePatternAnalyzer implements Analyzer {
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
       const modules = [...new Set(group.flatMap((g) => g.modules))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
-      const title =
+      // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
+      const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && def.target ? `Reuse ${what} from \`${def.target}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
+      const plain =
         group.length > 1
           ? `Reuse the ${kindWord}${nameList(group.map((g) => g.def.name), 60)} types of ${shortPath(path.posix.dirname(def.path), 30)}`
           : h.scope === 'shared' && def.target
-            ? `Reuse ${what} from \`${def.target}\`${h.purpose ? `: ${h.purpose}` : ''}`
-            : h.purpose
-              ? `Reuse the ${kindWord}${what}: ${h.purpose}`
-              : `Reuse the ${kindWord}${what} from ${shortPath(def.path, 50)}`;
+            ? `Reuse ${what} from \`${def.target}\``
+            : `Reuse the ${kindWord}${what} from ${shortPath(def.path, 50)}`;
+      const title = withPurpose && withPurpose.length <= 100 ? withPurpose : plain;
       out.push({
         title: fit(title, 100),
         knowledgeType: 'code-pattern',
