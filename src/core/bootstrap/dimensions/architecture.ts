@@ -288,7 +288,7 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: languageOf(ctx.primary ?? 'other', ctx),
         category: 'architecture',
-        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.${libraries ? ' Application wiring (startup, argument parsing, output) lives there; the library packages do not depend on it.' : ' New top-level wiring goes there.'}`,
+        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.${libraries ? ' The application starts there and calls into its own modules; the library packages do not depend on it.' : ' New top-level wiring goes there.'}`,
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
         reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
         tags: ['entry-point', 'composition-root'],
