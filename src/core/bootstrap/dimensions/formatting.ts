@@ -237,7 +237,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     if (!/spotless|ktlint|ktfmt/i.test(text.replace(/^.*\bapply\s+false.*$/gm, ''))) continue;
     const tools = ['Spotless', 'ktlint', 'ktfmt', 'google-java-format'].filter((t) => new RegExp(t.replace('-', '[-_]?'), 'i').test(text));
     const editor = await editorConfig(ctx);
-    out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.listing.includes('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
+    out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.listing.includes('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
     break;
   }
   for (const f of top(/(^|\/)\.clang-format$/)) {
