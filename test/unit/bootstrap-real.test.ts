@@ -166,6 +166,8 @@ test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
 
   const ok = profileOf((await coldStart('okhttp')).candidates);
   assert.match(ok.rationale ?? '', /^- Test: `\.\/gradlew test allTests`$/m);
+  // Okio is OkHttp's core dependency (the blind reviewer: "none detected" missed it).
+  assert.match(ok.rationale ?? '', /^- Frameworks and libraries: .*\bOkio\b/m);
 
   const sd = profileOf((await coldStart('sdwebimage')).candidates);
   assert.match(sd.rationale ?? '', /^- Test: `xcodebuild test -workspace "SDWebImage\.xcworkspace" -scheme "Tests iOS" -destination "platform=iOS Simulator,name=iPhone 16 Pro Max"/m);

@@ -16,6 +16,10 @@ const FRAMEWORKS: Record<string, string> = {
   django: 'Django', flask: 'Flask', fastapi: 'FastAPI', pydantic: 'Pydantic', sqlalchemy: 'SQLAlchemy', pytest: 'pytest', celery: 'Celery', numpy: 'NumPy', pandas: 'pandas',
   'github.com/gin-gonic/gin': 'Gin', 'github.com/labstack/echo/v4': 'Echo', 'gorm.io/gorm': 'GORM', 'github.com/spf13/cobra': 'Cobra', 'github.com/stretchr/testify': 'testify',
   tokio: 'Tokio', 'actix-web': 'Actix Web', axum: 'Axum', serde: 'Serde', clap: 'clap', diesel: 'Diesel', anyhow: 'anyhow', thiserror: 'thiserror',
+  'com.squareup.okio:okio': 'Okio', 'com.squareup.okhttp3:okhttp': 'OkHttp', 'com.squareup.retrofit2:retrofit': 'Retrofit', 'com.squareup.moshi:moshi': 'Moshi',
+  'com.google.code.gson:gson': 'Gson', 'com.fasterxml.jackson.core:jackson-databind': 'Jackson', 'com.google.guava:guava': 'Guava', 'io.reactivex.rxjava3:rxjava': 'RxJava',
+  'org.jetbrains.kotlinx:kotlinx-coroutines-core': 'Kotlin coroutines', 'org.jetbrains.kotlinx:kotlinx-serialization-json': 'kotlinx.serialization',
+  'com.google.dagger:dagger': 'Dagger', 'com.google.dagger:hilt-android': 'Hilt', 'androidx.compose.ui:ui': 'Jetpack Compose', 'androidx.room:room-runtime': 'Room',
   'org.springframework.boot:spring-boot-starter': 'Spring Boot', 'org.springframework.boot:spring-boot-starter-web': 'Spring Boot', 'io.ktor:ktor-server-core': 'Ktor', 'junit:junit': 'JUnit 4', 'org.junit.jupiter:junit-jupiter': 'JUnit 5',
   SwiftUI: 'SwiftUI', UIKit: 'UIKit', AppKit: 'AppKit', Combine: 'Combine', XCTest: 'XCTest', Testing: 'Swift Testing', Alamofire: 'Alamofire', RxSwift: 'RxSwift', SwiftData: 'SwiftData', CoreData: 'Core Data',
 };
