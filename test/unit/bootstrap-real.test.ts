@@ -172,6 +172,9 @@ test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
   const sd = profileOf((await coldStart('sdwebimage')).candidates);
   assert.match(sd.rationale ?? '', /^- Test: `xcodebuild test -workspace "SDWebImage\.xcworkspace" -scheme "Tests iOS" -destination "platform=iOS Simulator,name=iPhone 16 Pro Max"/m);
   assert.match(sd.summary, /The tests need `pod install` first/);
+  // Swift package targets holding Objective-C are not "swift targets" (blind review).
+  assert.match(sd.summary, /\d SwiftPM targets?\b/);
+  assert.doesNotMatch(sd.summary, /swift targets?\b/);
 
   const af = profileOf((await coldStart('alamofire')).candidates);
   assert.match(af.summary, /The tests need `firewalk` running first/);

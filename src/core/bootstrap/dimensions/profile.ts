@@ -127,7 +127,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const { list: commands, notes, before } = await this.commands(ctx);
     const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3)])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
-    const ecosystems = [...new Set(products.map((t) => t.ecosystem))].join(', ') || Object.keys(ctx.structure.ecosystems).join(', ');
+    // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
+    const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e);
+    const ecosystems = [...new Set(products.map((t) => label(t.ecosystem)))].join(', ') || Object.keys(ctx.structure.ecosystems).map(label).join(', ');
     const testFiles = testFileCount(ctx.listing);
     const testLine = tests.length ? `${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}${tests.length > 1 ? ` (of the scanned test files, ${tests[0][1].files} use ${tests[0][0]}; also ${tests.slice(1, 3).map(([n, e]) => `${n} in ${e.files}`).join(', ')})` : ''}` : '';
     const details = [
