@@ -400,3 +400,17 @@ test('a helper\'s purpose is in its title only whole: a doc comment that does no
   await bootstrapKnowledge(short, {}, { actor: 'human' });
   assert.ok(titles(short).some((x) => x.endsWith('| Reuse the internal `tuneWindow()`: doubles the smaller of two window sizes')), titles(short).join('\n'));
 });
+
+test('an extension point says where its implementations are listed (okhttp PlatformRegistry, socketAdapters): a new one must be added there too', async () => {
+  const files: Record<string, string> = {
+    'src/platform/platform.ts': 'export abstract class Platform {\n  abstract name(): string;\n}\n',
+    'src/platform/registry.ts': "import { AndroidPlatform } from './android';\nimport { JdkPlatform } from './jdk';\nimport { ConscryptPlatform } from './conscrypt';\n\nexport function findPlatform() {\n  return [AndroidPlatform, JdkPlatform, ConscryptPlatform].map((P) => new P());\n}\n",
+  };
+  for (const [file, name] of [['android', 'AndroidPlatform'], ['jdk', 'JdkPlatform'], ['conscrypt', 'ConscryptPlatform']]) files[`src/platform/${file}.ts`] = `import { Platform } from './platform';\n\nexport class ${name} extends Platform {\n  name(): string {\n    return '${file}';\n  }\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(c, titles(ws).join('\n'));
+  assert.match(c.summary, /A new type in the same role extends it too and is added where the others are listed: `registry\.ts:\d+`\.$/);
+  assert.ok(c.reasoning.sources.some((s) => s.startsWith('src/platform/registry.ts:')), c.reasoning.sources.join(', '));
+});

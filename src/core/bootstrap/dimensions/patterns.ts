@@ -239,20 +239,47 @@ export class CodePatternAnalyzer implements Analyzer {
       const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
       const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
+      const sites = this.registrationSites(fam, sorted, ctx);
+      // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
+      const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
+      const listed = nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), sites.length ? 70 : 150, false);
       out.push({
         title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
         knowledgeType: 'inheritance',
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'types',
-        summary: `\`${base.name}\` (${base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), 150, false)}. A new type in the same role ${verb}s it too.`,
+        summary: `\`${base.name}\` (${sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${listed}. A new type in the same role ${verb}s it too${registered}.`,
         code: await ctx.excerpt(base.path, base.line, 14),
-        reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)], confidence: confidence(0.85, subs.length * 2) },
+        reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
         tags: ['inheritance', fam],
         trigger: `extend-${base.name}`,
       });
     }
     return out;
+  }
+
+  /**
+   * Where the implementations of an extension point are listed (okhttp's PlatformRegistry, its
+   * socketAdapters lists): a production file, not one of theirs, that uses at least a third of them
+   * (and two). A new implementation has to be added there too, or it is never used.
+   */
+  private registrationSites(fam: Family, subs: readonly { name: string; path: string }[], ctx: AnalysisContext): { path: string; line: number; names: Set<string> }[] {
+    const own = new Set(subs.map((s) => s.path));
+    const hits = new Map<string, { path: string; line: number; names: Set<string> }>();
+    for (const s of subs) {
+      const def = (this.symbols.definitions.get(s.name) ?? []).find((d) => d.family === fam && d.path === s.path);
+      if (!def) continue;
+      for (const u of this.symbols.usesOf(def, ctx)) {
+        if (own.has(u.path)) continue;
+        const h = hits.get(u.path) ?? { path: u.path, line: u.line, names: new Set<string>() };
+        h.names.add(s.name);
+        h.line = Math.min(h.line, u.line);
+        hits.set(u.path, h);
+      }
+    }
+    const least = Math.max(2, Math.ceil(subs.length / 3));
+    return [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
   }
 
   private factoryDrafts(ctx: AnalysisContext): CandidateDraft[] {
