@@ -152,6 +152,10 @@ test('okhttp: nothing mined from samples, testing support or the Maven test proj
   const header = candidates.find((c) => /Kotlin source files start with/.test(c.title));
   assert.ok(header, titles.join('\n'));
   assert.ok(header.reasoning.sources.every((s) => /^(okhttp|okcurl|mockwebserver)[/-]/.test(s)), header.reasoning.sources.join(', '));
+  // Projects renamed in settings.gradle.kts: a dependency on :mockwebserver is the mockwebserver-deprecated/ folder (blind review).
+  const modules = candidates.find((c) => c.knowledgeType === 'module-dependency');
+  assert.match(modules?.summary ?? '', /project names differ from their folders \(e\.g\. :mockwebserver is mockwebserver-deprecated\/\)/);
+  assert.match(modules?.rationale ?? '', /:mockwebserver3 is mockwebserver\//);
 });
 
 const profileOf = (candidates: Candidate[]) => candidates.find((c) => c.knowledgeType === 'project-profile')!;

@@ -248,6 +248,14 @@ export class ArchitectureAnalyzer implements Analyzer {
     const base = products.filter((t) => used.has(t.name) && !users.has(t.name)).map((t) => t.name);
     const top = products.filter((t) => users.has(t.name) && !used.has(t.name)).map((t) => t.name);
     const ecosystems = [...new Set(products.map((t) => t.ecosystem))].join(', ');
+    // Gradle projects renamed in settings (okhttp's mockwebserver/ is :mockwebserver3): what a dependency names is not the folder.
+    const folderOf = (t: (typeof products)[number]) => t.dir.split('/').pop();
+    const nameOf = (t: (typeof products)[number]) => t.name.replace(/^:/, '').split(':').pop();
+    // The most misleading first: a name that is another project's folder (:mockwebserver is mockwebserver-deprecated/).
+    const misleading = (t: (typeof products)[number]) => (products.some((o) => o !== t && folderOf(o) === nameOf(t)) ? 0 : 1);
+    const renamed = products.filter((t) => t.ecosystem === 'gradle' && t.dir && nameOf(t) !== folderOf(t)).sort((a, b) => misleading(a) - misleading(b) || (a.name < b.name ? -1 : 1));
+    const renames = renamed.map((t) => `${t.name} is ${t.dir}/`);
+    const renamedNote = renamed.length ? ` ${renamed.length === 1 ? 'One project name differs from its folder' : `${renamed.length} project names differ from their folders`} (${renamed.length > 1 ? 'e.g. ' : ''}${renames[0]}).` : '';
     return [
       {
         title: 'Module dependencies declared in the build manifests',
@@ -255,9 +263,9 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: products[0]?.language ?? 'text',
         category: 'architecture',
-        summary: `${products.length} ${ecosystems} packages of the product (tests and samples aside) with ${pairs.length} dependencies between them. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}. Declare a dependency in the manifest before importing across packages.`,
+        summary: `${products.length} ${ecosystems} packages of the product (tests and samples aside) with ${pairs.length} dependencies between them. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote} Declare a dependency in the manifest before importing across packages.`,
         code: '',
-        details: [...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`).join('\n'),
+        details: [...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`), ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : [])].join('\n'),
         reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: pairs.map((e) => e.evidence).filter((x): x is string => !!x).slice(0, 8), confidence: 0.9 },
         tags: ['modules', 'dependencies', ...new Set(products.map((t) => t.ecosystem))],
         trigger: 'module-dependencies',
