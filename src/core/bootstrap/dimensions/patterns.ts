@@ -10,6 +10,7 @@ import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
+import { extensionPoints, type Subclasses } from './extension-points';
 
 /** Names too generic to call a project pattern even when they are everywhere. */
 const GENERIC = new Set(['main', 'init', 'setup', 'test', 'run', 'start', 'stop', 'get', 'set', 'create', 'update', 'delete', 'render', 'handler', 'handle', 'log', 'debug', 'assert', 'expect', 'describe', 'it', 'default', 'index', 'value', 'error', 'toString', 'equals', 'hashCode', 'description', 'body', 'New', 'String', 'Error', 'Result', 'Options', 'Config', 'Context', 'Builder']);
@@ -39,7 +40,7 @@ interface Helper {
  */
 export class CodePatternAnalyzer implements Analyzer {
   private readonly symbols = new SymbolIndex();
-  private readonly subclasses = new Map<string, { name: string; path: string; line: number; text: string }[]>();
+  private readonly subclasses: Subclasses = new Map();
   private readonly singletons = new Tallies(8);
   private readonly factories = new Tallies(6);
   private readonly targets = new Map<string, string | undefined>();
@@ -72,7 +73,7 @@ export class CodePatternAnalyzer implements Analyzer {
   }
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
-    return [...(await this.helpers(ctx)), ...(await this.baseClasses(ctx)), ...this.factoryDrafts(ctx), ...this.singletonDrafts(ctx)];
+    return [...(await this.helpers(ctx)), ...(await extensionPoints(this.symbols, this.subclasses, ctx)), ...this.factoryDrafts(ctx), ...this.singletonDrafts(ctx)];
   }
 
   /** Internal helpers and types that several modules reuse: what an agent would otherwise write again. */
@@ -203,83 +204,6 @@ export class CodePatternAnalyzer implements Analyzer {
       });
     }
     return out;
-  }
-
-  /** Project types that several production types extend: the extension points (descendants counted). */
-  private async baseClasses(ctx: AnalysisContext): Promise<CandidateDraft[]> {
-    const out: CandidateDraft[] = [];
-    const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string }[] }[] = [];
-    for (const [key, direct] of this.subclasses) {
-      const [fam, baseName] = key.split('|') as [Family, string];
-      const defs = (this.symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
-      if (defs.length === 0) continue;
-      // Objective-C: the public header's @interface, not a private class extension or the .m.
-      const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
-      const subs: { name: string; path: string; line: number; text: string; via?: string }[] = [...direct];
-      for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of this.subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
-      const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
-      if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
-      found.push({ fam, base, subs: unique });
-    }
-    // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and
-    // RequestInterceptor) is reached through that type: the refining one is where new types plug in.
-    const refined = new Map<string, string[]>();
-    for (const f of found) {
-      for (const r of found) {
-        if (r === f || r.fam !== f.fam || !f.subs.some((s) => s.name === r.base.name)) continue;
-        const others = f.subs.filter((s) => s.name !== r.base.name);
-        if (others.every((s) => r.subs.some((x) => x.name === s.name))) refined.set(`${r.fam}|${r.base.name}`, [...(refined.get(`${r.fam}|${r.base.name}`) ?? []), f.base.name]);
-      }
-    }
-    const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
-    const kept = found.filter((f) => !dropped.has(`${f.fam}|${f.base.name}`));
-    kept.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
-    for (const { fam, base, subs } of kept.slice(0, 3)) {
-      const refines = refined.get(`${fam}|${base.name}`) ?? [];
-      const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
-      const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
-      const sites = this.registrationSites(fam, sorted, ctx);
-      // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
-      const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
-      const listed = nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), sites.length ? 70 : 150, false);
-      out.push({
-        title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
-        knowledgeType: 'inheritance',
-        dimension: 'code-pattern',
-        language: languageOf(fam, ctx),
-        category: 'types',
-        summary: `\`${base.name}\` (${sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${listed}. A new type in the same role ${verb}s it too${registered}.`,
-        code: await ctx.excerpt(base.path, base.line, 14),
-        reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
-        tags: ['inheritance', fam],
-        trigger: `extend-${base.name}`,
-      });
-    }
-    return out;
-  }
-
-  /**
-   * Where the implementations of an extension point are listed (okhttp's PlatformRegistry, its
-   * socketAdapters lists): a production file, not one of theirs, that uses at least a third of them
-   * (and two). A new implementation has to be added there too, or it is never used.
-   */
-  private registrationSites(fam: Family, subs: readonly { name: string; path: string }[], ctx: AnalysisContext): { path: string; line: number; names: Set<string> }[] {
-    const own = new Set(subs.map((s) => s.path));
-    const hits = new Map<string, { path: string; line: number; names: Set<string> }>();
-    for (const s of subs) {
-      const def = (this.symbols.definitions.get(s.name) ?? []).find((d) => d.family === fam && d.path === s.path);
-      if (!def) continue;
-      for (const u of this.symbols.usesOf(def, ctx)) {
-        if (own.has(u.path)) continue;
-        const h = hits.get(u.path) ?? { path: u.path, line: u.line, names: new Set<string>() };
-        h.names.add(s.name);
-        h.line = Math.min(h.line, u.line);
-        hits.set(u.path, h);
-      }
-    }
-    const least = Math.max(2, Math.ceil(subs.length / 3));
-    return [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
   }
 
   private factoryDrafts(ctx: AnalysisContext): CandidateDraft[] {

@@ -1,0 +1,88 @@
+// Extension points of the cold start's code-pattern dimension: project types several production
+// types extend or implement, and where the implementations are listed, so a new one is added there too.
+import { confidence } from '../evidence';
+import { fit, nameList } from '../form';
+import { FAMILY_LABEL } from '../source';
+import type { Definition, SymbolIndex } from '../symbols';
+import type { AnalysisContext, CandidateDraft, Family } from '../types';
+import { languageOf } from './standards';
+
+/** `family|base` → the types that extend or implement it directly. */
+export type Subclasses = Map<string, { name: string; path: string; line: number; text: string }[]>;
+
+/** Project types that several production types extend: the extension points (descendants counted). */
+export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclasses, ctx: AnalysisContext): Promise<CandidateDraft[]> {
+  const out: CandidateDraft[] = [];
+  const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string }[] }[] = [];
+  for (const [key, direct] of subclasses) {
+    const [fam, baseName] = key.split('|') as [Family, string];
+    const defs = (symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
+    if (defs.length === 0) continue;
+    // Objective-C: the public header's @interface, not a private class extension or the .m.
+    const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
+    const subs: { name: string; path: string; line: number; text: string; via?: string }[] = [...direct];
+    for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
+    const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
+    if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
+    found.push({ fam, base, subs: unique });
+  }
+  // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and
+  // RequestInterceptor) is reached through that type: the refining one is where new types plug in.
+  const refined = new Map<string, string[]>();
+  for (const f of found) {
+    for (const r of found) {
+      if (r === f || r.fam !== f.fam || !f.subs.some((s) => s.name === r.base.name)) continue;
+      const others = f.subs.filter((s) => s.name !== r.base.name);
+      if (others.every((s) => r.subs.some((x) => x.name === s.name))) refined.set(`${r.fam}|${r.base.name}`, [...(refined.get(`${r.fam}|${r.base.name}`) ?? []), f.base.name]);
+    }
+  }
+  const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
+  const kept = found.filter((f) => !dropped.has(`${f.fam}|${f.base.name}`));
+  kept.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
+  for (const { fam, base, subs } of kept.slice(0, 3)) {
+    const refines = refined.get(`${fam}|${base.name}`) ?? [];
+    const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
+    const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
+    const sites = registrationSites(symbols, fam, sorted, ctx);
+    // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
+    const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
+    const listed = nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), sites.length ? 70 : 150, false);
+    out.push({
+      title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
+      knowledgeType: 'inheritance',
+      dimension: 'code-pattern',
+      language: languageOf(fam, ctx),
+      category: 'types',
+      summary: `\`${base.name}\` (${sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${listed}. A new type in the same role ${verb}s it too${registered}.`,
+      code: await ctx.excerpt(base.path, base.line, 14),
+      reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
+      tags: ['inheritance', fam],
+      trigger: `extend-${base.name}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * Where the implementations of an extension point are listed (okhttp's PlatformRegistry, its
+ * socketAdapters lists): a production file, not one of theirs, that uses at least a third of them
+ * (and two). A new implementation has to be added there too, or it is never used.
+ */
+function registrationSites(symbols: SymbolIndex, fam: Family, subs: readonly { name: string; path: string }[], ctx: AnalysisContext): { path: string; line: number; names: Set<string> }[] {
+  const own = new Set(subs.map((s) => s.path));
+  const hits = new Map<string, { path: string; line: number; names: Set<string> }>();
+  for (const s of subs) {
+    const def = (symbols.definitions.get(s.name) ?? []).find((d) => d.family === fam && d.path === s.path);
+    if (!def) continue;
+    for (const u of symbols.usesOf(def, ctx)) {
+      if (own.has(u.path)) continue;
+      const h = hits.get(u.path) ?? { path: u.path, line: u.line, names: new Set<string>() };
+      h.names.add(s.name);
+      h.line = Math.min(h.line, u.line);
+      hits.set(u.path, h);
+    }
+  }
+  const least = Math.max(2, Math.ceil(subs.length / 3));
+  return [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
+}
