@@ -29,7 +29,7 @@ const DATA = path.join(__dirname, 'data/guard-eval');
 const FIXTURES = path.join(__dirname, '../test/fixtures/guard-real');
 
 /** The repositories of the evaluation, as `owner/name` with the commit they were judged at. */
-const REPOSITORIES: Record<string, string> = JSON.parse(readFileSync(path.join(DATA, 'labels-before.json'), 'utf8')).repositories;
+const REPOSITORIES: Record<string, string> = JSON.parse(readFileSync(path.join(DATA, 'repositories.json'), 'utf8')).repositories;
 
 export interface Finding {
   repo: string;

@@ -141,6 +141,16 @@ test('rules that are off by default run only when a severity override turns them
   assert.deepEqual(on.checkText(loop, 'javascript').violations.map((v) => [v.ruleId, v.severity, v.start.line]), [['ts/await-in-loop', 'warning', 3]]);
 });
 
+test('a Go error assigned to _ is reported only when the team opts in, as errcheck reports it only with check-blank', async () => {
+  const go = 'package p\n\nfunc f(s string) int64 {\n\tn, _ := strconv.ParseInt(s, 10, 64)\n\treturn n\n}\n';
+  const defaults = new RuleRunner(builtins, { severityOverrides: {}, ruleExclusions: [] });
+  await defaults.prepare('go');
+  assert.deepEqual(defaults.checkText(go, 'go').violations, []);
+  const on = new RuleRunner(builtins, { severityOverrides: { 'go/discarded-error': 'warning' }, ruleExclusions: [] });
+  await on.prepare('go');
+  assert.deepEqual(on.checkText(go, 'go').violations.map((v) => [v.ruleId, v.start.line]), [['go/discarded-error', 4]]);
+});
+
 test('severity overrides change severity and "off" removes the rule', () => {
   const r = new RuleRunner(builtins, { severityOverrides: { 'ts/no-eval': 'info', 'ts/no-debugger': 'off' }, ruleExclusions: [] });
   const v = r.checkText('eval(x); debugger;', 'typescript').violations;

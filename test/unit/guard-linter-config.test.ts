@@ -81,3 +81,20 @@ test('SwiftLint, Ruff, golangci, detekt and Cargo settings are read; Cargo can s
     await cleanup();
   }
 });
+
+test('enabling errcheck or gosec in golangci-lint does not turn on go/discarded-error: neither reports `_` by default (check-blank; G104 is excluded); check-blank: true does', async () => {
+  const go = { 'main.go': 'package main\n\nimport "strconv"\n\nfunc f(s string) int {\n\tn, _ := strconv.Atoi(s)\n\treturn n\n}\n' };
+  const enabled = 'version: "2"\nlinters:\n  enable:\n    - errcheck\n    - gosec\n';
+  const plain = await guardWorkspace({ ...go, '.golangci.yml': enabled });
+  try {
+    assert.deepEqual((await guardEngine(plain.ws).scan()).violations.map((v) => v.ruleId), []);
+  } finally {
+    await plain.cleanup();
+  }
+  const blank = await guardWorkspace({ ...go, '.golangci.yml': `${enabled}  settings:\n    errcheck:\n      check-blank: true\n` });
+  try {
+    assert.deepEqual((await guardEngine(blank.ws).scan()).violations.map((v) => `${v.path}:${v.ruleId}:${v.start.line}`), ['main.go:go/discarded-error:6']);
+  } finally {
+    await blank.cleanup();
+  }
+});

@@ -62,6 +62,8 @@ export function readLinterSettings(root: string): LinterSetting[] {
   if (golangci) {
     for (const name of yamlList(golangci[1]!, 'disable')) out.push({ state: 'off', tool: 'nolint', name, source: golangci[0] });
     for (const name of yamlList(golangci[1]!, 'enable')) out.push({ state: 'on', tool: 'nolint', name, source: golangci[0] });
+    // errcheck reports errors assigned to `_` only with this setting (and gosec's G104 is excluded by golangci's defaults).
+    if (/^\s*check-blank:\s*true\b/m.test(golangci[1]!)) out.push({ state: 'on', tool: 'nolint', name: 'errcheck.check-blank', source: golangci[0] });
   }
   for (const rel of ['detekt.yml', 'config/detekt/detekt.yml', 'config/detekt.yml', 'detekt-config.yml']) {
     const text = read(root, rel);
@@ -191,9 +193,11 @@ export function followLinterSettings(st: { rule: GuardRule; active: boolean; rea
   const matching = linters.filter((o) => equivalents.has(`${o.tool}:${o.name}`));
   const tool = (o: LinterSetting) => (o.tool === 'noqa' ? 'Ruff/flake8' : o.tool === 'nolint' ? 'golangci-lint' : o.tool === 'suppress' ? 'detekt' : o.tool);
   if (st.rule.disabledByDefault) {
-    const on = matching.find((o) => o.state === 'on' && !o.files);
+    const enabledBy = st.rule.enabledBy ?? st.rule.equivalents ?? [];
+    const switches = new Set(enabledBy.map((e) => e.toLowerCase()));
+    const on = linters.find((o) => o.state === 'on' && !o.files && switches.has(`${o.tool}:${o.name}`));
     if (on) overrides[st.rule.id] = st.severity; // the runner reads default-off rules as on when they have an override
-    else Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${st.rule.equivalents?.length ? ` or by enabling ${st.rule.equivalents[0]} in your linter configuration` : ''}` });
+    else Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${enabledBy.length ? ` or by enabling ${enabledBy[0]} in your linter configuration` : ''}` });
     return;
   }
   if (!st.active) return;

@@ -105,6 +105,13 @@ export interface GuardRule {
    */
   equivalents?: string[];
   /**
+   * For a rule that is off by default: the linter settings (`tool:name`, as read by linter-config.ts)
+   * that turn it on. Defaults to `equivalents`; set when enabling the equivalent linter does not, by
+   * that linter's own defaults, report what this rule reports (errcheck leaves `_` alone unless
+   * `check-blank` is set).
+   */
+  enabledBy?: string[];
+  /**
    * A pattern the file must contain instead of one it must not: a file of the rule's languages with
    * no match gets one violation on its first line (recipe constraints with `mode: require`).
    */

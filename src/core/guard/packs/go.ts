@@ -30,6 +30,10 @@ export const goRules = pack('go', ['go'], [
     suggestion: 'Check the error: if err != nil { return fmt.Errorf("…: %w", err) }.',
     tags: ['error-handling'],
     equivalents: ['nolint:errcheck', 'nolint:gosec'],
+    // Off by default like errcheck's check-blank: `_` is how Go code says "dropped on purpose", and
+    // the blind reviews of real code read it that way (cobra's Gt/Lt parse-or-zero helpers).
+    disabledByDefault: true,
+    enabledBy: ['nolint:errcheck.check-blank'],
     examples: [
       { bad: 'n, _ := strconv.Atoi(s)', good: 'n, err := strconv.Atoi(s)\nif err != nil {\n\treturn err\n}' },
       { bad: 'left, _ = strconv.ParseInt(av.String(), 10, 64)', good: '_, _ = fmt.Fprintf(&sb, "\\t%v\\n", s)\nv, _ := cache.Load(key)' },

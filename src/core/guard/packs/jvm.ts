@@ -1,5 +1,13 @@
 import { checkedJustBefore, namedAsIgnored } from './context';
-import { pack } from './pack';
+import { pack, type MatchSite } from './pack';
+
+/**
+ * The handler already writes to System.err itself (a message, then the trace): stderr is the
+ * channel it chose, typically because there is no log yet (a logging bridge whose own set-up failed).
+ */
+function reportsToStderr(m: MatchSite): boolean {
+  return /\bSystem\.err\.print/.test(m.code.slice(m.code.lastIndexOf('{', m.start) + 1, m.start));
+}
 
 export const jvmRules = pack('jvm', ['java', 'kotlin'], [
   {
@@ -30,7 +38,11 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     suggestion: 'Log it: log.error("what failed", e); or rethrow.',
     tags: ['error-handling', 'logging'],
     equivalents: ['suppress:CallToPrintStackTrace', 'suppress:PrintStackTrace', 'suppress:AvoidPrintStackTrace', 'suppress:PMD.AvoidPrintStackTrace'],
-    examples: [{ bad: 'catch (IOException e) { e.printStackTrace(); }', good: 'catch (IOException e) { log.error("read failed", e); }' }],
+    refine: (m) => !reportsToStderr(m),
+    examples: [
+      { bad: 'catch (IOException e) { e.printStackTrace(); }', good: 'catch (IOException e) { log.error("read failed", e); }' },
+      { bad: 'catch (e: IOException) {\n  e.printStackTrace()\n}', good: 'catch (e: LinkageError) {\n  System.err.println("no logger: running without Android")\n  e.printStackTrace()\n}', language: 'kotlin' },
+    ],
   },
   {
     id: 'java/string-reference-equality',

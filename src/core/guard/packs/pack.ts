@@ -46,6 +46,8 @@ export interface BuiltinRuleSpec {
   reach?: RuleReach;
   /** The same check in linters teams already run (see GuardRule.equivalents). */
   equivalents?: string[];
+  /** Linter settings that turn a default-off rule on (see GuardRule.enabledBy). */
+  enabledBy?: string[];
   /** Proven linear-time by recheck (a test holds every built-in to it): runs without the watchdog. */
   linear?: boolean;
   /** Substrings one of which any text with a finding contains (see GuardRule.needles). */
@@ -93,6 +95,7 @@ export function pack(name: string, languages: string[], specs: BuiltinRuleSpec[]
       disabledByDefault: s.disabledByDefault,
       reach: s.reach ?? (s.tags.includes('security') ? 'security' : 'production'),
       equivalents: s.equivalents,
+      ...(s.enabledBy ? { enabledBy: s.enabledBy } : {}),
       ...(s.linear ? { linear: true } : {}),
       ...(s.needles ? { needles: s.needles } : {}),
     };
