@@ -1,4 +1,24 @@
-import { pack } from './pack';
+import { pack, type MatchSite } from './pack';
+
+/**
+ * The handler re-raises (a bare `raise` among its own statements): it only looks at the exception on
+ * the way through, so Ctrl-C and SystemExit still propagate. Ruff's E722 leaves such handlers alone.
+ */
+function handlerReraises(m: MatchSite): boolean {
+  const lineEnd = m.code.indexOf('\n', m.end);
+  const rest = m.code.slice(m.end, lineEnd < 0 ? undefined : lineEnd);
+  if (/^\s*raise\s*(?:#.*)?$/.test(rest)) return true; // except: raise
+  const indent = /^[ \t]*/.exec(m.text.slice(m.text.lastIndexOf('\n', m.start) + 1))![0].length;
+  let bodyIndent = -1;
+  for (const line of m.code.slice(lineEnd + 1).split('\n')) {
+    if (!line.trim()) continue;
+    const at = /^[ \t]*/.exec(line)![0].length;
+    if (at <= indent) break;
+    if (bodyIndent < 0) bodyIndent = at;
+    if (at === bodyIndent && /^\s*raise\s*(?:#.*)?$/.test(line)) return true;
+  }
+  return false;
+}
 
 export const pythonRules = pack('python', ['python'], [
   {
@@ -14,7 +34,11 @@ export const pythonRules = pack('python', ['python'], [
     suggestion: 'Catch the exceptions you expect, or at least `except Exception:`.',
     tags: ['error-handling'],
     equivalents: ['noqa:E722', 'noqa:B001', 'pylint:bare-except', 'pylint:W0702'],
-    examples: [{ bad: 'try:\n    run()\nexcept:\n    log()', good: 'try:\n    run()\nexcept ValueError:\n    log()' }],
+    refine: (m) => !handlerReraises(m),
+    examples: [
+      { bad: 'try:\n    run()\nexcept:\n    log()', good: 'try:\n    run()\nexcept ValueError:\n    log()' },
+      { bad: 'try:\n    run()\nexcept:\n    if verbose:\n        raise\n    log()', good: 'try:\n    run()\nexcept:\n    rollback()\n    raise' },
+    ],
   },
   {
     id: 'py/except-pass',
