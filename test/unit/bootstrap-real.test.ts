@@ -215,6 +215,20 @@ test('trpc: AnyRouter, defined in an internal folder but documented for users, i
   assert.match(helper.reasoning.whyStandard, /no documentation of the project names it/);
 });
 
+test('trpc: getTRPCErrorFromUnknown lives in an internal folder but @trpc/server exports it, through a barrel file: not "internal"; helpers other packages import say from where', async () => {
+  const { ws, candidates, titles } = await coldStart('trpc');
+  const error = candidates.find((c) => /`getTRPCErrorFromUnknown\(\)`/.test(c.title));
+  assert.ok(error, titles.join('\n'));
+  assert.doesNotMatch(error.title, /internal/);
+  assert.match(error.title, /from `@trpc\/server`/);
+  assert.match(error.reasoning.whyStandard, /exports it publicly \(packages\/server\/src\/@trpc\/server\/index\.ts:\d+\)/);
+  assert.ok(error.reasoning.sources.some((s) => s.startsWith('packages/server/src/@trpc/server/index.ts:') && /getTRPCErrorFromUnknown/.test(lineAt(ws, s))), error.reasoning.sources.join(', '));
+  // Imported through ../../@trpc/server, whose index passes it on from the barrel that passes on error/TRPCError.ts.
+  assert.ok(error.reasoning.sources.some((s) => s.startsWith('packages/server/src/adapters/next-app-dir/nextAppDirCaller.ts:')), error.reasoning.sources.join(', '));
+  const helper = candidates.find((c) => /`isObject\(\)`/.test(c.title))!;
+  assert.match(helper.summary, /Other packages import it from `@trpc\/server\/unstable-core-do-not-import`/);
+});
+
 test('trpc: prettier is enforced because CI runs `pnpm format-fix`, the script that calls `pnpm format`, which runs prettier', async () => {
   const { ws, candidates, titles } = await coldStart('trpc');
   const prettier = candidates.find((c) => /prettier/.test(c.title));

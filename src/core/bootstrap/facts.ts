@@ -11,6 +11,8 @@ export interface ImportFact {
    */
   names?: { local: string; imported: string }[];
   alias?: string;
+  /** `export { a } from './x'` (JS/TS): the names are passed on to the file's own importers. */
+  reexport?: boolean;
   /** How many lines the statement spans (a `{ … }` list may take several). */
   span?: number;
 }
@@ -82,7 +84,7 @@ function extract(file: SourceFile): FileFacts {
   const isCode = (offset: number) => code[offset] === text[offset];
   const addImport = (spec: string, offset: number, statement = '') => {
     const span = statement.split('\n').length;
-    if (spec && isCode(offset)) imports.push({ spec, line: lines.lineOf(offset), ...bindings(file.family, spec, statement), ...(span > 1 ? { span } : {}) });
+    if (spec && isCode(offset)) imports.push({ spec, line: lines.lineOf(offset), ...bindings(file.family, spec, statement), ...(file.family === 'jsts' && /^\s*export\b/.test(statement) ? { reexport: true } : {}), ...(span > 1 ? { span } : {}) });
   };
   for (const [re, group] of IMPORTS[file.family] ?? []) {
     re.lastIndex = 0;
@@ -186,9 +188,12 @@ function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
+/** Folders whose code a module keeps to itself, whatever its modifiers say. */
+export const INTERNAL_PATH = /(^|\/)(internal|internals|_internal|private|impl|detail|[\w-]*do-not-import[\w-]*)(\/|$)/i;
+
 /** What a declaration's modifiers, name and place say about who may use it (see DeclFact.visibility). */
 function visibilityOf(file: SourceFile, name: string, head: string, exported: boolean): Visibility {
-  const internalPath = /(^|\/)(internal|internals|_internal|private|impl|detail|[\w-]*do-not-import[\w-]*)(\/|$)/i.test(file.path);
+  const internalPath = INTERNAL_PATH.test(file.path);
   switch (file.family) {
     case 'swift':
       return /\b(private|fileprivate)\b/.test(head) ? 'private' : /\b(public|open)\b/.test(head) && !internalPath ? 'public' : 'internal';
@@ -255,6 +260,8 @@ function bindings(family: Family, spec: string, stmt: string): Pick<ImportFact, 
       .filter((b) => /^[\w$]+$/.test(b.imported) && /^[\w$]+$/.test(b.local));
   switch (family) {
     case 'jsts': {
+      // Comments inside a `{ … }` list (a `@deprecated` note, a `// ---` divider) are not names.
+      stmt = stmt.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
       const ns = /\*\s+as\s+([\w$]+)/.exec(stmt)?.[1];
       const braces = /\{([^}]*)\}/.exec(stmt)?.[1];
       const def = /^\s*(?:import|export)\s+(?:type\s+)?([\w$]+)\s*(?:,|from\b)/.exec(stmt)?.[1];

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AnalysisContext, Family, SourceFile } from './types';
-import { factsOf, type DeclFact, type ImportFact } from './facts';
+import { factsOf, INTERNAL_PATH, type DeclFact, type ImportFact } from './facts';
 
 /** A top-level declaration of a production file. */
 export interface Definition extends DeclFact {
@@ -171,8 +171,52 @@ export class SymbolIndex {
     }
   }
 
+  /**
+   * A JS/TS definition that a file of its package outside any internal folder re-exports by name
+   * (trpc's `@trpc/server/index.ts` passing on `getTRPCErrorFromUnknown` from
+   * `unstable-core-do-not-import/`): that file and line, since the name is then public API.
+   */
+  async publicReexport(def: Definition, ctx: AnalysisContext): Promise<Use | undefined> {
+    if (def.family !== 'jsts') return undefined;
+    for (const f of this.files) {
+      if (f.family !== 'jsts' || f.target !== def.target || f.path === def.path || INTERNAL_PATH.test(f.path.replace(/\.[cm]?[jt]sx?$/, ''))) continue;
+      const imp = f.imports.find((i) => i.reexport && i.names?.some((n) => n.imported === def.name) && this.jsImportReaches(f.path, i.spec, def, ctx));
+      if (!imp) continue;
+      // The line of the statement that names it (an export list may span many lines).
+      const lines = (await ctx.read(f.path))?.split('\n') ?? [];
+      const named = new RegExp(`\\b${def.name.replace(/\$/g, '\\$')}\\b`);
+      let line = imp.line;
+      for (let l = imp.line; l < imp.line + (imp.span ?? 1) && l <= lines.length; l++) {
+        if (named.test(lines[l - 1])) {
+          line = l;
+          break;
+        }
+      }
+      return { path: f.path, line };
+    }
+    return undefined;
+  }
+
+  /**
+   * The package specifier other packages' files import a JS/TS definition through, the most used
+   * one (`@trpc/server/unstable-core-do-not-import`, not just the package name); undefined when none does.
+   */
+  importSpecifier(def: Definition, users: readonly Use[]): string | undefined {
+    if (def.family !== 'jsts' || !def.target) return undefined;
+    const counts = new Map<string, number>();
+    for (const u of users) {
+      const f = this.byPath.get(u.path);
+      if (!f || f.target === def.target) continue;
+      for (const i of f.imports) {
+        const pkg = i.spec.startsWith('@') ? i.spec.split('/').slice(0, 2).join('/') : i.spec.split('/')[0];
+        if (pkg === def.target && i.names?.some((n) => n.imported === def.name)) counts.set(i.spec, (counts.get(i.spec) ?? 0) + 1);
+      }
+    }
+    return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  }
+
   /** Whether a JS/TS import specifier reaches the file of `def`: directly, through an index, or through its package. */
-  private jsImportReaches(from: string, spec: string, def: Definition, ctx: AnalysisContext): boolean {
+  private jsImportReaches(from: string, spec: string, def: Definition, ctx: AnalysisContext, depth = 0): boolean {
     if (spec.startsWith('.')) {
       const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(m|c)?js$/, '');
       for (const ext of JS_EXTENSIONS) {
@@ -180,6 +224,9 @@ export class SymbolIndex {
         if (candidate === def.path || candidate === def.path.replace(/\.(m|c)?[jt]sx?$/, '') + ext) return true;
         // An index that re-exports what lives below it.
         if (/\/index\.[cm]?[jt]sx?$/.test(candidate) && def.path.startsWith(path.posix.dirname(candidate) + '/') && ctx.listing.includes(candidate)) return true;
+        // A barrel file elsewhere that passes the name on (`export * from './x'`, `export { name } from './x'`), a few hops at most.
+        const barrel = depth < 3 ? this.byPath.get(candidate) : undefined;
+        if (barrel?.imports.some((i) => i.reexport && ((!i.names && !i.alias) || i.names?.some((n) => n.imported === def.name)) && this.jsImportReaches(barrel.path, i.spec, def, ctx, depth + 1))) return true;
       }
       return false;
     }

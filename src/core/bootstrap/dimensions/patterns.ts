@@ -30,6 +30,8 @@ interface Helper {
   scope: 'internal' | 'shared';
   /** The doc file that names it, when one does: then it is not "internal". */
   documentedIn?: string;
+  /** `path:line` of a public entry file of its package that re-exports it (JS/TS): then it is not "internal" either. */
+  exportedFrom?: string;
 }
 
 /**
@@ -116,6 +118,9 @@ export class CodePatternAnalyzer implements Analyzer {
       const documentedIn = docs?.mention(h.def.name);
       if (documentedIn && h.def.kind === 'type') continue;
       if (documentedIn) Object.assign(h, { scope: 'shared', documentedIn });
+      const exported = h.scope === 'internal' ? await this.symbols.publicReexport(h.def, ctx) : undefined;
+      if (exported && h.def.kind === 'type') continue;
+      if (exported) Object.assign(h, { scope: 'shared', exportedFrom: `${exported.path}:${exported.line}` });
       if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
       h.purpose = await purposeOf(h.def, ctx);
       kept.push(h);
@@ -175,13 +180,15 @@ export class CodePatternAnalyzer implements Analyzer {
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
       const modules = [...new Set(group.flatMap((g) => g.modules))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
+      // Where other packages import it from, as they write it (`@trpc/server/unstable-core-do-not-import`).
+      const from = group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target;
       // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
-      const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && def.target ? `Reuse ${what} from \`${def.target}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
+      const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && from ? `Reuse ${what} from \`${from}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
       const plain =
         group.length > 1
           ? `Reuse the ${kindWord}${nameList(group.map((g) => g.def.name), 60)} types of ${shortPath(path.posix.dirname(def.path), 30)}`
-          : h.scope === 'shared' && def.target
-            ? `Reuse ${what} from \`${def.target}\``
+          : h.scope === 'shared' && from
+            ? `Reuse ${what} from \`${from}\``
             : `Reuse the ${kindWord}${what} from ${shortPath(def.path, 50)}`;
       const title = withPurpose && withPurpose.length <= 100 ? withPurpose : plain;
       out.push({
@@ -190,11 +197,11 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}. Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
+        summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
         code: await ctx.excerpt(def.path, def.line, 16),
         reasoning: {
-          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
-          sources: [`${def.path}:${def.line}`, ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
+          whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
+          sources: [`${def.path}:${def.line}`, ...(h.exportedFrom && group.length === 1 ? [h.exportedFrom] : []), ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
           confidence: confidence(Math.min(1, 0.6 + users.length / 25), users.length),
         },
         tags: ['shared', 'helper', def.family],
