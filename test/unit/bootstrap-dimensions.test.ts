@@ -132,6 +132,23 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
   assert.equal(excerptFrom('def f():\n    return 1\n\ndef g():\n    pass\n', 1, 10, true), 'def f():\n    return 1');
 });
 
+test('a code excerpt never stops mid-statement: a block up to twice the line budget is whole; a longer one ends after a whole statement of its body, marked as cut (blind review: "code excerpts are cut off mid-statement")', () => {
+  // trpc's getTRPCErrorFromUnknown: 21 lines, over the 16-line budget of a helper excerpt.
+  const fn = ['export function getTRPCErrorFromUnknown(cause: unknown): TRPCError {', '  if (cause instanceof TRPCError) {', '    return cause;', '  }', "  if (cause instanceof Error && cause.name === 'TRPCError') {", '    return cause as TRPCError;', '  }', '', '  const trpcError = new TRPCError({', "    code: 'INTERNAL_SERVER_ERROR',", '    cause,', '  });', '', '  // Inherit stack from error', '  if (cause instanceof Error && cause.stack) {', '    trpcError.stack = cause.stack;', '  }', '', '  return trpcError;', '}'];
+  assert.equal(excerptFrom(['// a', ...fn, 'export class TRPCError {}'].join('\n'), 2, 16), fn.join('\n'));
+  // A long function: cut after the last whole statement of its body within the budget, then `…` and the closing brace.
+  const body = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? `  if (x${i}) {` : i % 4 === 3 ? '  }' : `    step${i}();`));
+  const long = ['function run() {', ...body, '}'];
+  const cut = excerptFrom(long.join('\n'), 1, 14).split('\n');
+  assert.deepEqual(cut.slice(0, -2), long.slice(0, 13));
+  assert.deepEqual(cut.slice(-2), ['  // …', '}']);
+  // Python: the body up to twice the budget, else cut at a line of the body's own indentation.
+  const py = ['def f(x):', ...Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? `    if x > ${i}:` : `        y${i}(x)`))];
+  const pcut = excerptFrom(py.join('\n'), 1, 10, true).split('\n');
+  assert.equal(pcut[pcut.length - 1], '    # …');
+  assert.ok(/^ {8}y\d+\(x\)$/.test(pcut[pcut.length - 2]), pcut.join('\n'));
+});
+
 test('agent files (AGENTS.md, CLAUDE.md, Copilot instructions) each become one agent-instructions candidate, named first in the answer; code blocks and links are not rules', async () => {
   const ws = await project({
     'AGENTS.md': '# Working here\n\nRun `make check` before you commit.\n\n```sh\n# never run this in CI\nmake release\n```\n\n- Never edit files under `gen/` by hand; run `make gen`.\n- Tests must not touch the network.\n\n[docs]: https://example.com/always\n',

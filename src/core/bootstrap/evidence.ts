@@ -79,29 +79,69 @@ export function percent(part: number, whole: number): string {
 }
 
 /**
- * Up to `maxLines` lines from `line`: a whole declaration when its braces (or, in Python, its
- * indentation) close within the bound. Common indentation is removed.
+ * The declaration at `line`: whole when its braces (or, in Python, its indentation) close within
+ * twice `maxLines`; else cut after the last whole statement of its body within `maxLines`, marked
+ * `// …` (`# …`) and closed, so an excerpt never stops mid-statement. Common indentation is removed.
  */
 export function excerptFrom(text: string, line: number, maxLines = 14, python = false): string {
-  const lines = text.split('\n').slice(Math.max(0, line - 1), Math.max(0, line - 1) + maxLines);
+  const all = text.split('\n');
+  const from = Math.max(0, line - 1);
+  // A block that ends within twice the budget is shown whole: a cut costs more than a few lines.
+  const lines = all.slice(from, from + maxLines * 2);
+  const more = from + lines.length < all.length;
   const out: string[] = [];
+  const firstIndent = indentOf(lines[0] ?? '');
   let depth = 0;
   let opened = false;
-  const firstIndent = indentOf(lines[0] ?? '');
+  let closed = false;
+  /** The last line (index in `out`) after which the body is back at its own top level, within the budget. */
+  let lastWhole = -1;
+  let bodyIndent = -1;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (python && i > 0 && l.trim() && indentOf(l) <= firstIndent) break;
-    out.push(l);
-    if (!python) {
-      for (const c of l.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '').replace(/\/\/.*$/, '')) {
-        if (c === '{') {
-          depth++;
-          opened = true;
-        } else if (c === '}') depth--;
+    if (python) {
+      if (i > 0 && l.trim()) {
+        if (indentOf(l) <= firstIndent) {
+          closed = true;
+          break;
+        }
+        if (bodyIndent < 0) bodyIndent = indentOf(l);
+        if (indentOf(l) === bodyIndent && i <= maxLines) lastWhole = out.length - 1;
       }
-      if (opened && depth <= 0) break;
-      if (!opened && i === 0 && /;\s*$/.test(l)) break;
+      out.push(l);
+      continue;
     }
+    // A declaration without braces (`fun f() = …`, a constant) ends at the first blank line.
+    if (!opened && i > 0 && !l.trim() && out.some((x) => /[^=!<>]=(?!=)/.test(x))) {
+      closed = true;
+      break;
+    }
+    out.push(l);
+    for (const c of l.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '').replace(/\/\/.*$/, '')) {
+      if (c === '{') {
+        depth++;
+        opened = true;
+      } else if (c === '}') depth--;
+    }
+    if (opened && depth <= 0) {
+      closed = true;
+      break;
+    }
+    if (!opened && i === 0 && /;\s*$/.test(l)) {
+      closed = true;
+      break;
+    }
+    if (opened && depth === 1 && i < maxLines && l.trim() && !/^\s*(\/\/|\/\*|\*|#)/.test(l)) lastWhole = i;
+  }
+  if (!closed && !python && !opened) out.splice(maxLines);
+  else if (!closed && more) {
+    if (lastWhole >= 0) {
+      out.splice(lastWhole + 1);
+      while (out.length > 1 && !out[out.length - 1].trim()) out.pop();
+      const inner = python ? bodyIndent : Math.max(firstIndent + 2, indentOf(lines.find((x, j) => j > 0 && x.trim()) ?? ''));
+      out.push(`${' '.repeat(inner)}${python ? '#' : '//'} …`);
+      if (!python) out.push(`${' '.repeat(firstIndent)}}`);
+    } else out.splice(maxLines);
   }
   while (out.length && !out[out.length - 1].trim()) out.pop();
   const indent = Math.min(...out.filter((l) => l.trim()).map(indentOf));
