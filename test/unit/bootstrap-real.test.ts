@@ -187,6 +187,21 @@ test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
   const trpc = profileOf((await coldStart('trpc')).candidates);
   assert.match(trpc.rationale ?? '', /^- Tests: Vitest, 3 test files/m, 'two of the three use Vitest\'s globals and import nothing');
   assert.match(trpc.summary, /Tests: Vitest, 3 test files\./);
+  // The blind reviewer: `pnpm test` is bare vitest, which keeps watching in a terminal; CI also typechecks.
+  assert.match(trpc.rationale ?? '', /^- `pnpm test` starts Vitest in watch mode in a terminal; `pnpm test --run` runs the tests once$/m);
+  assert.match(trpc.rationale ?? '', /^- Typecheck: `pnpm typecheck-packages`$/m);
+  assert.match(trpc.rationale ?? '', /^- Language version: Node \^24\.0\.0 \(package\.json:6\)$/m);
+});
+
+test('profiles: with no well-known framework, the runtime dependencies (httpx: httpcore, anyio; cobra: pflag) and the language floor the manifest sets (Go 1.15, Python >=3.9), as the blind reviewer asked', async () => {
+  const httpx = await coldStart('httpx');
+  const hp = profileOf(httpx.candidates);
+  assert.match(hp.rationale ?? '', /^- Frameworks and libraries: none of the well-known ones; it depends on certifi, httpcore, anyio, idna$/m);
+  assert.match(hp.rationale ?? '', /^- Language version: Python >=3\.9 \(pyproject\.toml:9\)$/m);
+  assert.ok(hp.reasoning.sources.includes('pyproject.toml:9'), hp.reasoning.sources.join(', '));
+  const cobra = profileOf((await coldStart('cobra')).candidates);
+  assert.match(cobra.rationale ?? '', /^- Frameworks and libraries: none of the well-known ones; it depends on .*github\.com\/spf13\/pflag/m);
+  assert.match(cobra.rationale ?? '', /^- Language version: Go 1\.15 or newer \(the code must build with it\) \(go\.mod:3\)$/m);
 });
 
 test('formatters: "enforced" only where CI, a script or a hook runs the tool (ripgrep\'s cargo fmt --check), else "configured" (Alamofire\'s SwiftFormat); okhttp\'s Spotless cited where the conventions plugin applies it', async () => {

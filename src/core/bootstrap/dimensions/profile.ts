@@ -53,6 +53,15 @@ const TEST_FRAMEWORKS: [RegExp, string][] = [
   [/^github\.com\/stretchr\/testify/, 'testify'],
 ];
 
+/** The oldest language or tool version a manifest declares: what an agent must not write past. */
+const VERSION_FLOORS: { manifest: RegExp; re: RegExp; say: (v: string) => string }[] = [
+  { manifest: /(^|\/)go\.mod$/, re: /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*$/m, say: (v) => `Go ${v} or newer (the code must build with it)` },
+  { manifest: /(^|\/)pyproject\.toml$/, re: /^requires-python[ \t]*=[ \t]*["']([^"'\n]+)["']/m, say: (v) => `Python ${v}` },
+  { manifest: /(^|\/)Cargo\.toml$/, re: /^rust-version[ \t]*=[ \t]*"([^"\n]+)"/m, say: (v) => `Rust ${v} or newer` },
+  { manifest: /(^|\/)Package\.swift$/, re: /swift-tools-version:[ \t]*([\d.]+)/, say: (v) => `swift-tools-version ${v}` },
+  { manifest: /(^|\/)package\.json$/, re: /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]+)"/, say: (v) => `Node ${v}` },
+];
+
 /**
  * Dimension 6, project profile: exactly one candidate with the stack (from production code only),
  * the product's targets, its frameworks (never the project itself), the test framework the tests
@@ -124,8 +133,11 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!own.has(name.toLowerCase())) add(FRAMEWORKS[name], e.first);
     const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
+    // No well-known framework: the runtime dependencies say what the code is built on (httpx: httpcore, anyio…).
+    const deps = frameworks.size ? [] : [...new Map(products.flatMap((t) => t.dependencies).filter((d) => d.scope === 'prod' && d.evidence && !own.has(d.name.toLowerCase())).map((d) => [d.name, d.evidence!])).entries()];
+    const floor = await versionFloor(ctx, products.map((t) => t.manifest));
     const { list: commands, notes, before } = await this.commands(ctx);
-    const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3)])].slice(0, 10);
+    const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
     const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e);
@@ -135,7 +147,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const details = [
       `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
       `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
-      `- Frameworks and libraries: ${[...frameworks.keys()].sort().join(', ') || 'none detected'}`,
+      `- Frameworks and libraries: ${[...frameworks.keys()].sort().join(', ') || (deps.length ? `none of the well-known ones; it depends on ${deps.slice(0, 6).map(([n]) => n).join(', ')}${deps.length > 6 ? ` and ${deps.length - 6} more` : ''}` : 'none detected')}`,
+      ...(floor ? [`- Language version: ${floor.text} (${floor.source})`] : []),
       ...(testLine ? [`- Tests: ${testLine}`] : []),
       ...commands.map((c) => `- ${c.label}: \`${c.command}\``),
       ...notes,
@@ -168,8 +181,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
       if (!out.some((o) => o.label === label || o.command === command)) out.push({ label, command, source });
     };
     const scripts = await commandSources(ctx);
-    for (const label of ['Build', 'Test', 'Lint', 'Format', 'Check']) {
-      const re = new RegExp(`^(${label === 'Format' ? 'fmt|format|format-fix' : label.toLowerCase()})\\b`, 'i');
+    for (const label of ['Build', 'Test', 'Typecheck', 'Lint', 'Format', 'Check']) {
+      const re = new RegExp(`^(${label === 'Format' ? 'fmt|format|format-fix' : label === 'Typecheck' ? 'typecheck|type-check|check-types' : label.toLowerCase()})\\b`, 'i');
       const own = scripts.find((s) => !s.job && !s.command.includes('\n') && (re.test(s.text) || re.test(s.command.split(/[\s/]/).pop() ?? '')));
       if (own) add(label, own.command, own.source);
     }
@@ -196,6 +209,12 @@ export class ProjectProfileAnalyzer implements Analyzer {
     if (eco.python && ctx.structure.targets.some((t) => t.dependencies.some((d) => d.name === 'pytest'))) add('Test', 'pytest', `${manifest('python')}:1`);
     const notes: string[] = [];
     const before: string[] = [];
+    // A test script that is bare `vitest` keeps watching in a terminal (CI sets CI=true, so it runs once there).
+    const test = out.find((o) => o.label === 'Test');
+    const body = test && scripts.find((s) => !s.job && s.command === test.command)?.text;
+    if (test && body && /^[\w:.-]+:\s*vitest(?![^&|;]*(?:\brun\b|--run|--watch=false))/.test(body)) {
+      notes.push(`- \`${test.command}\` starts Vitest in watch mode in a terminal; \`${test.command}${/^npm\b/.test(test.command) ? ' --' : ''} --run\` runs the tests once`);
+    }
     if (ciTest && !ownTest) {
       for (const s of ciTest.setup) {
         before.push(s.background ? `\`${s.command}\` running` : `\`${s.command}\``);
@@ -205,4 +224,17 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     return { list: out, notes, before };
   }
+}
+
+/** The first version floor the product manifests (then the root ones) declare, with its line. */
+async function versionFloor(ctx: AnalysisContext, manifests: string[]): Promise<{ text: string; source: string } | undefined> {
+  for (const m of [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'])]) {
+    const floor = VERSION_FLOORS.find((f) => f.manifest.test(m));
+    if (!floor || !ctx.listing.includes(m)) continue;
+    const text = await ctx.read(m);
+    const hit = text === undefined ? null : floor.re.exec(text);
+    if (!hit || text === undefined) continue;
+    return { text: floor.say(hit[1]), source: `${m}:${text.slice(0, hit.index + hit[0].indexOf(hit[1])).split('\n').length}` };
+  }
+  return undefined;
 }
