@@ -3,7 +3,10 @@
 // targets and module edges read from the manifests by hand (bench/data/coldstart-structure), and
 // writes a review packet of the candidates that have no label yet.
 //
-//   npx tsx bench/coldstart-eval.ts [--repos DIR] [--only NAME,…] [--packet FILE] [--dump DIR]
+//   npx tsx bench/coldstart-eval.ts [--repos DIR] [--only NAME,…] [--packet FILE [--all]] [--dump DIR]
+//
+// `--all` puts every candidate in the packet, labelled or not, for a fresh round of judgement; a
+// later round's label of the same candidate (repository, title, summary) wins over an earlier one.
 //
 // `npm run bench -- coldstart` runs the same evaluation (without writing the packet) when the
 // repositories are present. Repositories: AUTOSNIPPET_EVAL_REPOS or /work/repos, one folder each,
@@ -82,7 +85,10 @@ export async function runRepo(reposDir: string, repo: string): Promise<RepoRun> 
 export function loadLabels(dir = LABELS_DIR): Label[] {
   if (!existsSync(dir)) return [];
   const out: Label[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json') && !x.startsWith('review-packet'))) {
+  // Oldest first, so that a later round's judgement of the same candidate wins (labels-before, then labels-after-1, -2, …).
+  const files = readdirSync(dir).filter((x) => x.endsWith('.json') && !x.startsWith('review-packet'));
+  const round = (f: string) => (/before/.test(f) ? -1 : Number(/(\d+)\.json$/.exec(f)?.[1] ?? 0));
+  for (const f of files.sort((a, b) => round(a) - round(b) || (a < b ? -1 : 1))) {
     const data = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as unknown;
     const list = Array.isArray(data) ? data : Array.isArray((data as { labels?: unknown }).labels) ? (data as { labels: unknown[] }).labels : [];
     for (const raw of list as Record<string, unknown>[]) {
@@ -206,12 +212,12 @@ const RUBRIC = [
 ];
 
 /** A packet for a reviewer who has not seen our code: the claim, and the cited lines with context. */
-export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<string, Label>): unknown {
+export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<string, Label>, all = false): unknown {
   const items = [];
   for (const run of runs) {
     const commit = loadExpected(run.repo)?.commit;
     for (const c of run.candidates) {
-      if (labelOf(labels, run.repo, c)) continue;
+      if (!all && labelOf(labels, run.repo, c)) continue;
       items.push({
         repo: run.repo,
         commit,
@@ -309,9 +315,10 @@ async function main() {
   const packet = opt('--packet');
   if (packet) {
     mkdirSync(path.dirname(packet), { recursive: true });
-    const p = reviewPacket(reposDir(), runs, labels) as { candidates: unknown[] };
+    const all = args.includes('--all');
+    const p = reviewPacket(reposDir(), runs, labels, all) as { candidates: unknown[] };
     writeFileSync(packet, JSON.stringify(p, null, 2) + '\n');
-    console.log(`\nReview packet: ${p.candidates.length} unlabelled candidates → ${packet}`);
+    console.log(`\nReview packet: ${p.candidates.length} ${all ? '' : 'unlabelled '}candidates → ${packet}`);
   }
   const dump = opt('--dump');
   if (dump) {
