@@ -80,13 +80,16 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     message: 'runBlocking blocks the calling thread.',
     severity: 'warning',
     languages: ['kotlin'],
-    regex: String.raw`\brunBlocking\s*(?:<[^>\n]*>)?\s*\{`,
+    regex: String.raw`\brunBlocking\s*(?:<[^>\n]*>)?\s*(?:\([^()\n]*\)\s*)?\{`,
     needles: ['runBlocking'],
     why: 'runBlocking parks the thread until the coroutine finishes: on Android\'s main thread that is an ANR; inside coroutines it can deadlock the dispatcher.',
     suggestion: 'Make the caller a suspend function, or launch in a lifecycle-bound scope (viewModelScope.launch { … }).',
     tags: ['main-thread', 'coroutines'],
     equivalents: ['suppress:RunBlockingInSuspendFunction', 'suppress:BlockingMethodInNonBlockingContext'],
-    examples: [{ bad: 'val user = runBlocking { api.load() }', good: 'viewModelScope.launch { val user = api.load() }' }],
+    examples: [
+      { bad: 'val user = runBlocking { api.load() }', good: 'viewModelScope.launch { val user = api.load() }' },
+      { bad: 'runBlocking(Dispatchers.IO) {\n    sync()\n}', good: 'scope.launch(Dispatchers.IO) {\n    sync()\n}' },
+    ],
   },
   {
     id: 'kotlin/global-scope',

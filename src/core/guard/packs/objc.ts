@@ -32,13 +32,16 @@ export const objcRules = pack('objective-c', ['objective-c'], [
     id: 'objc/strong-delegate',
     message: 'Delegate property is strong (retain cycle).',
     severity: 'warning',
-    regex: String.raw`(@property\s*\((?:\s*\w+(?:\s*=\s*\w+)?\s*,)*\s*)(?:strong|retain)((?:\s*,\s*\w+(?:\s*=\s*\w+)?)*\s*\)\s*id\s*<\w+>\s*\w*[Dd]elegate\b)`,
+    regex: String.raw`(@property\s*\((?:\s*\w+(?:\s*=\s*\w+)?\s*,)*\s*)(?:strong|retain)((?:\s*,\s*\w+(?:\s*=\s*\w+)?)*\s*\)\s*(?:IBOutlet\s+)?(?:id\b\s*(?:<[\w\s,]+>)?|\w+\s*<[\w\s,]+>\s*\*)\s*\w*[Dd]elegate\b)`,
     fix: '$1weak$2',
     needles: ['@property'],
     why: 'The delegate usually owns the object that holds it; a strong reference back makes a cycle and neither is freed.',
     suggestion: 'Declare delegates weak: @property (nonatomic, weak) id<FooDelegate> delegate;',
     tags: ['memory', 'retain-cycle'],
-    examples: [{ bad: '@property (nonatomic, strong) id<LoaderDelegate> delegate;', good: '@property (nonatomic, weak) id<LoaderDelegate> delegate;' }],
+    examples: [
+      { bad: '@property (nonatomic, strong) id<LoaderDelegate> delegate;', good: '@property (nonatomic, weak) id<LoaderDelegate> delegate;' },
+      { bad: '@property (nonatomic, retain) NSObject<LoaderDelegate>* delegate;', good: '@property (nonatomic, assign) NSObject<LoaderDelegate>* delegate;\n@property (atomic, strong) dispatch_queue_t delegateQueue;' },
+    ],
   },
   {
     id: 'objc/main-thread-sleep',
