@@ -187,9 +187,10 @@ function rustTestRegions(text: string): LineRegion[] {
   const lines = text.split('\n');
   const regions: LineRegion[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*#\[(cfg\(test\)|test|tokio::test|cfg\(all\(test\b[^\]]*\))\]/.test(lines[i])) continue;
-    const end = itemEnd(lines, i);
-    if (end === undefined) continue;
+    // Test items, and items compiled only for the documentation (`#[cfg(docsrs)]`): neither is production code.
+    if (!/^\s*#\[(cfg\(test\)|test|tokio::test|cfg\(all\(test\b[^\]]*\)|cfg\(docsrs\))\]/.test(lines[i])) continue;
+    // Not closed (a file being edited, an excerpt): the test item runs to the end of the text.
+    const end = itemEnd(lines, i) ?? lines.length - 1;
     regions.push({ start: i + 1, end: end + 1 });
     i = end;
   }

@@ -61,14 +61,18 @@ export const rustRules = pack('rust', ['rust'], [
     id: 'rust/transmute',
     message: 'mem::transmute reinterprets bits without checks.',
     severity: 'warning',
-    regex: String.raw`\bmem::transmute\b`,
-    linear: true,
+    // `mem::transmute`, or a bare call after `use std::mem::transmute;` (helix) — not a method or a declaration.
+    regex: String.raw`(?:\bmem::|(?<![\w.:]))transmute\s*(?:::\s*<|\()`,
+    refine: (m) => !/\bfn\s+$/.test(m.code.slice(Math.max(0, m.start - 16), m.start)),
     needles: ['transmute'],
     why: 'transmute is undefined behaviour whenever sizes, alignment or validity invariants do not hold, and the compiler cannot check them.',
     suggestion: 'Use safe conversions (from_ne_bytes, as casts, bytemuck::cast for plain data).',
     tags: ['unsafe', 'memory'],
     equivalents: ['clippy:transmute_ptr_to_ptr', 'clippy:useless_transmute'],
-    examples: [{ bad: 'let f: f32 = unsafe { std::mem::transmute(bits) };', good: 'let f = f32::from_bits(bits);' }],
+    examples: [
+      { bad: 'let f: f32 = unsafe { std::mem::transmute(bits) };', good: 'let f = f32::from_bits(bits);' },
+      { bad: 'use std::mem::transmute;\nlet s: &\'static str = unsafe { transmute(line) };', good: 'use std::mem::transmute;\nfn transmute(x: u8) -> u8 { x }\nlet y = value.transmute();' },
+    ],
   },
   {
     id: 'rust/unsafe-block',

@@ -62,7 +62,8 @@ export const swiftRules = pack('swift', ['swift'], [
     id: 'swift/closure-captures-self',
     message: 'Stored or long-lived closure captures self strongly (retain cycle).',
     severity: 'warning',
-    regex: String.raw`(?:\bself\.\w+\s*=\s*|\.(?:sink|observe|scheduledTimer|addObserver)\b[^{\n]*)\{(?!\s*\[\s*(?:weak|unowned)\s+self)[^}]*\bself\b`,
+    // A DispatchSource keeps its handlers (setEventHandler…) as long as the source lives: kept by self, a cycle.
+    regex: String.raw`(?:\bself\.\w+\s*=\s*|\.(?:sink|observe|scheduledTimer|addObserver|setEventHandler|setCancelHandler|setRegistrationHandler)\b[^{\n]*)\{(?!\s*\[\s*(?:weak|unowned)\s+self)[^}]*\bself\b`,
     needles: ['self'],
     why: 'self keeps the closure (a stored property, a Combine subscription, a timer, an observer) and the closure keeps self: neither is ever freed, and the closure keeps running after the screen is gone.',
     suggestion: 'Capture self weakly: { [weak self] in guard let self else { return } … }.',
@@ -94,6 +95,8 @@ export const swiftRules = pack('swift', ['swift'], [
     why: 'On the main thread a sleep freezes the UI (and the watchdog kills apps that hang at launch); in concurrent code it holds a cooperative-pool thread hostage.',
     suggestion: 'Use try await Task.sleep(for:) in async code, or schedule work with DispatchQueue.asyncAfter.',
     tags: ['main-thread', 'performance'],
+    // `func sleep(` declares one (RxSwift's VirtualTimeScheduler), it does not call it.
+    refine: (m) => !/\bfunc\s+$/.test(m.code.slice(Math.max(0, m.start - 16), m.start)),
     examples: [{ bad: 'Thread.sleep(forTimeInterval: 1)', good: 'try await Task.sleep(for: .seconds(1))' }],
   },
 ]);
