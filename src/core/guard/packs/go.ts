@@ -68,7 +68,8 @@ export const goRules = pack('go', ['go'], [
     id: 'go/http-default-client',
     message: 'The default HTTP client has no timeout.',
     severity: 'info',
-    regex: String.raw`\bhttp\.(?:Get|Post|Head|PostForm)\s*\(`,
+    // The package helpers and http.DefaultClient itself (`http.DefaultClient.Do(req)`).
+    regex: String.raw`\bhttp\.(?:DefaultClient\.(?:Do|Get|Post|Head|PostForm)|Get|Post|Head|PostForm)\s*\(`,
     linear: true,
     needles: ['http.'],
     why: 'http.Get and friends use http.DefaultClient, which waits forever for a server that stops answering; goroutines and connections pile up.',
@@ -77,7 +78,7 @@ export const goRules = pack('go', ['go'], [
     equivalents: ['nolint:noctx', 'nolint:gosec'],
     // Off by default like golangci's noctx.
     disabledByDefault: true,
-    examples: [{ bad: 'resp, err := http.Get(url)', good: 'resp, err := client.Get(url)' }],
+    examples: [{ bad: 'resp, err := http.Get(url)\nres, err := http.DefaultClient.Do(req)', good: 'resp, err := client.Get(url)' }],
   },
   {
     id: 'go/panic',

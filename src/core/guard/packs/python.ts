@@ -20,6 +20,30 @@ function handlerReraises(m: MatchSite): boolean {
   return false;
 }
 
+/**
+ * Whether the innermost def around `offset` is an `async def`, found by indentation: each line above
+ * with less indentation opens a block that holds the match. Lines that close brackets (`):` of a
+ * multi-line signature) continue a statement and open nothing.
+ */
+function insideAsyncDef(code: string, offset: number): boolean {
+  const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
+  let indent = /^[ \t]*/.exec(code.slice(lineStart))![0].length;
+  let end = lineStart - 1;
+  while (end > 0 && indent > 0) {
+    const start = code.lastIndexOf('\n', end - 1) + 1;
+    const line = code.slice(start, end);
+    end = start - 1;
+    const text = line.trimStart();
+    if (!text || /^[)\]}]/.test(text)) continue;
+    const own = line.length - text.length;
+    if (own >= indent) continue;
+    indent = own;
+    if (/^async\s+def\b/.test(text)) return true;
+    if (/^(?:def|class)\b/.test(text)) return false;
+  }
+  return false;
+}
+
 export const pythonRules = pack('python', ['python'], [
   {
     id: 'py/bare-except',
@@ -89,7 +113,8 @@ export const pythonRules = pack('python', ['python'], [
     id: 'py/shell-true',
     message: 'subprocess with shell=True runs the command through a shell.',
     severity: 'warning',
-    regex: String.raw`\bsubprocess\.\w+\s*\([^)]*\bshell\s*=\s*True\b`,
+    // The command may hold calls of its own (`"{} -V".format(nvcc), shell=True`): two levels of parentheses.
+    regex: String.raw`\bsubprocess\.\w+\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\bshell\s*=\s*True\b`,
     needles: ['shell'],
     why: 'With shell=True any interpolated value can inject shell commands (quotes, ;, $()).',
     suggestion: 'Pass the command as a list without a shell: subprocess.run(["git", "log", ref], check=True).',
@@ -101,9 +126,10 @@ export const pythonRules = pack('python', ['python'], [
     id: 'py/yaml-load',
     message: 'yaml.load can build arbitrary objects.',
     severity: 'warning',
-    regex: String.raw`\byaml\.load\s*\((?![^)]*\bLoader\s*=\s*(?:yaml\.)?(?:Safe|Base)Loader\b)`,
+    // yaml.unsafe_load and yaml.full_load are yaml.load with the unsafe and the full loader.
+    regex: String.raw`\byaml\.(?:load|unsafe_load|full_load)\s*\((?![^)]*\bLoader\s*=\s*(?:yaml\.)?(?:Safe|Base)Loader\b)`,
     fix: 'yaml.safe_load(',
-    needles: ['yaml.load'],
+    needles: ['yaml.load', 'yaml.unsafe_load', 'yaml.full_load'],
     why: 'With the default or full loader a YAML document can construct Python objects and run code.',
     suggestion: 'Use yaml.safe_load(text).',
     tags: ['security', 'deserialization'],
@@ -114,12 +140,18 @@ export const pythonRules = pack('python', ['python'], [
     id: 'py/blocking-sleep-in-async',
     message: 'time.sleep inside async def blocks the event loop.',
     severity: 'warning',
-    query: `(function_definition "async" body: (block (expression_statement (call function: (attribute object: (identifier) @obj attribute: (identifier) @fn)) @match)) (#eq? @obj "time") (#eq? @fn "sleep"))`,
+    // At any depth of the async def (in a loop, an if, a try), not only as its direct statement; a sync
+    // def nested in it is sync code.
+    regex: String.raw`(?<![\w.])time\.sleep\s*\(`,
+    needles: ['sleep'],
+    refine: (m) => insideAsyncDef(m.code, m.start),
     why: 'time.sleep stops the whole event loop: every other task of the program waits too.',
     suggestion: 'Use await asyncio.sleep(seconds).',
     tags: ['async', 'main-thread'],
     equivalents: ['noqa:ASYNC251', 'noqa:ASYNC101'],
-    prefilter: String.raw`\bsleep\b`,
-    examples: [{ bad: 'async def poll():\n    time.sleep(1)\n', good: 'async def poll():\n    await asyncio.sleep(1)\n' }],
+    examples: [
+      { bad: 'async def poll():\n    time.sleep(1)\n', good: 'async def poll():\n    await asyncio.sleep(1)\n' },
+      { bad: 'async def poll(\n    client,\n):\n    while True:\n        if client.busy:\n            time.sleep(1)\n', good: 'async def main():\n    def work():\n        time.sleep(1)\n    await asyncio.to_thread(work)\n' },
+    ],
   },
 ]);
