@@ -43,14 +43,18 @@ export const goRules = pack('go', ['go'], [
     id: 'go/empty-error-check',
     message: 'Error checked but not handled.',
     severity: 'warning',
-    regex: String.raw`\bif\s+err\s*!=\s*nil\s*\{\s*\}`,
+    // Also the check after an init statement (`if err := f(\n…\n); err != nil {}`), the call spanning lines.
+    regex: String.raw`(?:\bif|;)\s*err\s*!=\s*nil\s*\{\s*\}`,
     linear: true,
     needles: ['err'],
     why: 'An empty if err != nil block swallows the error while looking as if it were handled.',
     suggestion: 'Return or wrap the error, or log it with context.',
     tags: ['error-handling'],
     equivalents: ['nolint:staticcheck', 'nolint:revive'],
-    examples: [{ bad: 'if err != nil {}', good: 'if err != nil {\n\treturn fmt.Errorf("load: %w", err)\n}' }],
+    examples: [
+      { bad: 'if err != nil {}', good: 'if err != nil {\n\treturn fmt.Errorf("load: %w", err)\n}' },
+      { bad: 'if err := save(\n\tpath,\n); err != nil {\n}', good: 'if err := save(path); err != nil {\n\tlog.Println(err)\n}' },
+    ],
   },
   {
     id: 'go/defer-in-loop',
