@@ -74,6 +74,41 @@ export function insideAsync(code: string, offset: number): boolean {
 }
 
 /**
+ * Whether `offset` sits directly in a parenthesised list (a call's arguments, a declaration's
+ * parameters) whose text before `(` matches `callee` (`/\bsubprocess\.\w+\s*$/`, `/\bdef\s+\w+\s*$/`).
+ */
+export function insideParensOf(code: string, offset: number, callee: RegExp): boolean {
+  let depth = 0;
+  for (let i = offset - 1; i >= 0 && i >= offset - 4000; i--) {
+    const c = code[i];
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if (c === '(' || c === '[' || c === '{') {
+      if (depth === 0) return c === '(' && callee.test(code.slice(Math.max(0, i - 120), i));
+      depth--;
+    }
+  }
+  return false;
+}
+
+const LOOP_HEADER = /\b(?:for|while)\s*(?:await\s*)?\(|\bdo\s*$/;
+const FUNCTION_HEADER = /\bfunction\b|=>\s*$|(?:^|[\s,{(])(?!(?:if|for|while|switch|catch|with|return|else)\b)[\w$]+\s*\([^()]*\)\s*(?::\s*[^{}]+)?$/;
+
+/**
+ * Whether `offset` runs once per iteration of a loop (JS/TS): the nearest enclosing loop body comes
+ * before any function around it, as ESLint's no-await-in-loop reads it (a callback in the loop is its
+ * own function and may run concurrently).
+ */
+export function insideLoopBody(code: string, offset: number): boolean {
+  const blocks = blocksOf(code);
+  for (const b of blocks.enclosing(offset)) {
+    const header = headerOf(code, blocks.openOf(b)).text.trim();
+    if (LOOP_HEADER.test(header)) return true;
+    if (FUNCTION_HEADER.test(header)) return false;
+  }
+  return false;
+}
+
+/**
  * The innermost function around `offset` whose header matches `header` (`/\bfn\b/` for Rust,
  * `/\bfunc\b/` for Go): its header text and the comment right above it.
  */

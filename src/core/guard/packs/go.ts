@@ -23,7 +23,7 @@ export const goRules = pack('go', ['go'], [
     message: 'The error result of the call is discarded.',
     severity: 'warning',
     // `_, _ = fmt.Fprintf(…)` discards every result on purpose: only a kept value beside a dropped one counts.
-    regex: String.raw`\b(?!_\b)\w+\s*,\s*_\s*:?=\s*[\w.]*\w\(`,
+    regex: String.raw`\b(?!_\b)\w+\s*(?:,\s*_\s*)+:?=\s*[\w.]*\w\(`,
     refine: (m) => !SECOND_RESULT_NOT_ERROR.test(m.text.slice(m.start, m.end).replace(/^.*=\s*/, '')),
     needles: ['_'],
     why: 'Assigning the error to _ hides failures: the other results are zero values and the program goes on with them.',
@@ -36,6 +36,7 @@ export const goRules = pack('go', ['go'], [
     enabledBy: ['nolint:errcheck.check-blank'],
     examples: [
       { bad: 'n, _ := strconv.Atoi(s)', good: 'n, err := strconv.Atoi(s)\nif err != nil {\n\treturn err\n}' },
+      { bad: 'val, _, _ := parseToken(raw)', good: '_, _, _ = fmt.Sscan(s, &a, &b)' },
       { bad: 'left, _ = strconv.ParseInt(av.String(), 10, 64)', good: '_, _ = fmt.Fprintf(&sb, "\\t%v\\n", s)\nv, _ := cache.Load(key)' },
     ],
   },
@@ -60,13 +61,22 @@ export const goRules = pack('go', ['go'], [
     id: 'go/defer-in-loop',
     message: 'defer inside a loop runs only when the function returns.',
     severity: 'warning',
-    query: '(for_statement body: (block (statement_list (defer_statement) @match)))',
+    // Directly in the loop's body, or in a case of a switch or select there (helm's tar extraction).
+    query: `[
+      (for_statement body: (block (statement_list (defer_statement) @match)))
+      (for_statement body: (block (statement_list (expression_switch_statement (expression_case (statement_list (defer_statement) @match))))))
+      (for_statement body: (block (statement_list (type_switch_statement (type_case (statement_list (defer_statement) @match))))))
+      (for_statement body: (block (statement_list (select_statement (communication_case (statement_list (defer_statement) @match))))))
+    ]`,
     why: 'Deferred calls pile up until the function returns: files and locks opened in each iteration stay open for the whole loop (too many open files, held locks).',
     suggestion: 'Move the loop body into a function (so defer runs per iteration), or close explicitly at the end of the iteration.',
     tags: ['resources'],
     equivalents: ['nolint:gocritic', 'nolint:revive'],
     prefilter: String.raw`\bdefer\b`,
-    examples: [{ bad: 'func f(paths []string) {\n\tfor _, p := range paths {\n\t\tf, _ := os.Open(p)\n\t\tdefer f.Close()\n\t}\n}', good: 'func f(paths []string) {\n\tfor _, p := range paths {\n\t\tprocess(p)\n\t}\n}' }],
+    examples: [
+      { bad: 'func f(paths []string) {\n\tfor _, p := range paths {\n\t\tf, _ := os.Open(p)\n\t\tdefer f.Close()\n\t}\n}', good: 'func f(paths []string) {\n\tfor _, p := range paths {\n\t\tprocess(p)\n\t}\n}' },
+      { bad: 'func f(r *tar.Reader) {\n\tfor {\n\t\th, _ := r.Next()\n\t\tswitch h.Typeflag {\n\t\tcase tar.TypeReg:\n\t\t\tout, _ := os.Create(h.Name)\n\t\t\tdefer out.Close()\n\t\t}\n\t}\n}', good: 'func f(tx *sql.Tx, rows []row) error {\n\tfor _, r := range rows {\n\t\tif err := insert(tx, r); err != nil {\n\t\t\tdefer tx.Rollback()\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}' },
+    ],
   },
   {
     id: 'go/http-default-client',

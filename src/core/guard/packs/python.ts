@@ -1,3 +1,4 @@
+import { insideParensOf } from './context';
 import { pack, type MatchSite } from './pack';
 
 /**
@@ -101,7 +102,9 @@ export const pythonRules = pack('python', ['python'], [
     id: 'py/mutable-default',
     message: 'Mutable default argument is shared between calls.',
     severity: 'warning',
-    regex: String.raw`\bdef\s+\w+\s*\([^)]*?=\s*(?:\[\s*\]|\{\s*\}|list\(\)|dict\(\)|set\(\))`,
+    // Reported at the parameter (as Ruff's B006), which may be lines below the `def`.
+    regex: String.raw`\b[A-Za-z_]\w*\s*(?::[^=\n()]*?)?=\s*(?:\[\s*\]|\{\s*\}|list\(\)|dict\(\)|set\(\))(?=\s*[,)])`,
+    refine: (m) => insideParensOf(m.code, m.start, /\bdef\s+\w+\s*$/),
     needles: ['def'],
     why: 'The default is created once, when the function is defined: items appended in one call show up in the next.',
     suggestion: 'Default to None and create the list inside: def f(items=None): items = [] if items is None else items',
@@ -113,8 +116,9 @@ export const pythonRules = pack('python', ['python'], [
     id: 'py/shell-true',
     message: 'subprocess with shell=True runs the command through a shell.',
     severity: 'warning',
-    // The command may hold calls of its own (`"{} -V".format(nvcc), shell=True`): two levels of parentheses.
-    regex: String.raw`\bsubprocess\.\w+\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?\bshell\s*=\s*True\b`,
+    // Reported at `shell=True`, in the arguments of a subprocess call (which may hold calls of their own).
+    regex: String.raw`\bshell\s*=\s*True\b`,
+    refine: (m) => insideParensOf(m.code, m.start, /\bsubprocess\.\w+\s*$/),
     needles: ['shell'],
     why: 'With shell=True any interpolated value can inject shell commands (quotes, ;, $()).',
     suggestion: 'Pass the command as a list without a shell: subprocess.run(["git", "log", ref], check=True).',

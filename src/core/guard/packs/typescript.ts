@@ -1,4 +1,4 @@
-import { namedAsIgnored } from './context';
+import { insideLoopBody, namedAsIgnored } from './context';
 import { pack, type MatchSite } from './pack';
 
 /** The `!` of `x!.y` becomes `?` (`x?.y`), of `x![i]` / `f!()` `?.`; elsewhere `?` would change what the code means. */
@@ -128,11 +128,9 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     id: 'ts/await-in-loop',
     message: 'await inside a loop runs the iterations one after another.',
     severity: 'info',
-    query: `[
-      (for_statement body: (statement_block (expression_statement (await_expression) @match)))
-      (for_in_statement body: (statement_block (expression_statement (await_expression) @match)))
-      (while_statement body: (statement_block (expression_statement (await_expression) @match)))
-    ]`,
+    // Any await in a loop's body, at any depth (a declaration, a condition), but not in a callback.
+    query: '(await_expression) @match',
+    refine: (m) => insideLoopBody(m.code, m.start),
     why: 'Each await waits for the previous iteration: independent requests that could overlap take n times as long.',
     suggestion: 'When iterations are independent, start them together: await Promise.all(items.map((item) => work(item))). Keep the loop when order matters.',
     tags: ['performance', 'async'],
@@ -141,7 +139,10 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     // Parsing costs ~40 ms per 5,000 lines on first open, against ~10 ms for all regex rules: opt in
     // with a severity override.
     disabledByDefault: true,
-    examples: [{ bad: 'for (const id of ids) {\n  await fetchUser(id);\n}', good: 'await Promise.all(ids.map((id) => fetchUser(id)));' }],
+    examples: [
+      { bad: 'for (const id of ids) {\n  await fetchUser(id);\n}', good: 'await Promise.all(ids.map((id) => fetchUser(id)));' },
+      { bad: 'for (const item of items) {\n  if (item.ok) {\n    const body = await item.text();\n    use(body);\n  }\n}', good: 'for (const item of items) {\n  queue.push(async () => {\n    await item.text();\n  });\n}' },
+    ],
   },
   {
     id: 'ts/no-debugger',
@@ -153,6 +154,8 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     needles: ['debugger'],
     why: 'A debugger statement stops every user with the developer tools open and is never meant to ship.',
     suggestion: 'Remove it; use a breakpoint in the editor instead.',
+    // A debugger statement stops any run under an inspector, tests and build scripts too (as ESLint's no-debugger).
+    reach: 'all',
     tags: ['hygiene'],
     equivalents: ['eslint:no-debugger', 'biome:noDebugger'],
     examples: [{ bad: 'function f() {\n  debugger;\n  return 1;\n}', good: 'function f() {\n  return 1;\n}\nconst imports = { debugger() { return 0; } };' }],
