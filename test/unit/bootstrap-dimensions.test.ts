@@ -214,6 +214,16 @@ test('the same contributor rules in two files (httpx: docs/contributing.md and .
   assert.deepEqual(listCandidates(ws).filter((c) => /^Rules stated/.test(c.title)).map((c) => c.title), ['Rules stated in `.github/CONTRIBUTING.md` (Releasing)']);
 });
 
+test('a contributor-rules candidate says the rules, the sentence that binds in each (blind review: "states 2 must/never rules" told an agent nothing)', async () => {
+  const ws = await project({
+    '.github/CONTRIBUTING.md': '# Contributing\n\n- Don\u2019t change public API lightly, avoid if possible, and include your reasoning in the PR if essential. It causes pain for developers.\n- OkHttp is a small and light dependency. Don\'t introduce new dependencies or major new functionality.\n',
+    'src/a.py': 'A = 1\n',
+  });
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => /^Rules stated/.test(x.title))!;
+  assert.equal(c.summary, `.github/CONTRIBUTING.md ("Contributing"): Don\u2019t change public API lightly, avoid if possible, and include your reasoning in the PR if essential; Don't introduce new dependencies or major new functionality.`);
+});
+
 test('doc index: names the docs show as code, not prose words, members of other types, file paths or change-log entries', async () => {
   const files: Record<string, string> = {
     'README.md': 'Every observable is cold.\n\n```kotlin\nval s = String.format("%d", 1)\nfun <T : AnyRouter> wire(r: T) = Unit\n```\n\nSee `Source/Core/Protected.swift` and `createClient()`.\n',

@@ -244,6 +244,14 @@ test('trpc: getTRPCErrorFromUnknown lives in an internal folder but @trpc/server
   assert.match(helper.summary, /Other packages import it from `@trpc\/server\/unstable-core-do-not-import`/);
 });
 
+test('license headers: cobra\'s one year range is copied as it is; the header shown is the newest file\'s', async () => {
+  const cobra = await coldStart('cobra');
+  const header = cobra.candidates.find((c) => /license header/.test(c.title));
+  assert.ok(header, cobra.titles.join('\n'));
+  assert.match(header.summary, /years as they are: every one says 2013-2023\./);
+  assert.match(header.code ?? '', /^\/\/ Copyright 2013-2023 The Cobra Authors$/m);
+});
+
 test('trpc: prettier is enforced because CI runs `pnpm format-fix`, the script that calls `pnpm format`, which runs prettier', async () => {
   const { ws, candidates, titles } = await coldStart('trpc');
   const prettier = candidates.find((c) => /prettier/.test(c.title));

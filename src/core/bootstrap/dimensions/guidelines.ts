@@ -268,13 +268,26 @@ function contributorRules(file: string, text: string): CandidateDraft[] {
   const rules = statedRules(text, false).slice(0, 12);
   if (rules.length < 2) return [];
   const sections = [...new Set(rules.map((r) => r.heading).filter(Boolean))];
+  // The rules themselves, as many as fit: a summary that only counts them tells an agent nothing.
+  const head = `${file}${sections.length ? ` (${nameList(sections.map((x) => `"${x}"`), 80, false)})` : ''}: `;
+  let said = '';
+  let shown = 0;
+  for (const r of rules) {
+    // The sentence that binds (must, never, don't…); the others explain it (the details keep it whole).
+    const sentences = r.text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z])/);
+    const rule = (sentences.find((x) => IMPERATIVE.test(x.replace(/’/g, "'"))) ?? sentences[0]).replace(/[.;:]+$/, '');
+    const next = said ? `${said}; ${rule}` : rule;
+    if (head.length + next.length > 255) break;
+    said = next;
+    shown++;
+  }
   return [{
     title: fit(`Rules stated in \`${file}\`${sections.length ? ` (${nameList(sections, 50, false)})` : ''}`, 100),
     knowledgeType: 'agent-guideline',
     dimension: 'agent-guidelines',
     language: 'markdown',
     category: 'agent-guidelines',
-    summary: `${file} states ${rules.length} must/never rules${sections.length ? ` under ${nameList(sections.map((x) => `"${x}"`), 120, false)}` : ''}; follow them where they apply, before the scan's heuristics.`,
+    summary: fit(`${head}${said || rules[0].text.replace(/\s+/g, ' ').trim()}${shown < rules.length ? ` (and ${rules.length - shown} more)` : ''}.`, 300),
     code: '',
     details: rules.map((r) => `- ${r.text}`).join('\n'),
     reasoning: { whyStandard: 'Written down by the project itself.', sources: rules.slice(0, 8).map((r) => `${file}:${r.line}`), confidence: 0.9 },

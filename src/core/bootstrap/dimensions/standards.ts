@@ -32,7 +32,7 @@ export class CodeStandardAnalyzer implements Analyzer {
   private readonly exportsTally = new Tallies(6);
   private readonly filesByFamily = new Map<Family, number>();
   /** Normalised header text → files that open with it. */
-  private readonly headers = new Map<string, { family: Family; text: string; files: Sample[] }>();
+  private readonly headers = new Map<string, { family: Family; text: string; files: Sample[]; years: Map<string, number>; newest: number }>();
   private readonly headerCounts = new Map<Family, number>();
 
   visit(file: SourceFile): void {
@@ -65,8 +65,15 @@ export class CodeStandardAnalyzer implements Analyzer {
       if (/copyright|license|spdx|\(c\)/i.test(block)) {
         // Years and file names differ from file to file; the header is the same.
         const key = `${fam}|${block.replace(/\d{4}(\s*[-–]\s*\d{4})?/g, 'YEAR').replace(/^\s*(\/\/|\*|#)\s*[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)\s*$/gim, '$1 FILE').replace(/\s+/g, ' ')}`;
-        const h = this.headers.get(key) ?? { family: fam, text: block, files: [] };
+        const h = this.headers.get(key) ?? { family: fam, text: block, files: [], years: new Map<string, number>(), newest: 0 };
         h.files.push({ path: file.path, line: first + 1, text: file.lines[first].trim() });
+        const years = /\d{4}(?:\s*[-–]\s*\d{4})?/.exec(block)?.[0];
+        if (years) {
+          h.years.set(years, (h.years.get(years) ?? 0) + 1);
+          const last = Number(years.slice(-4));
+          // The newest file's header (a year a file was written in): the text with that year is shown.
+          if (last > h.newest) Object.assign(h, { newest: last, text: block });
+        }
         this.headers.set(key, h);
       }
     }
@@ -125,8 +132,14 @@ export class CodeStandardAnalyzer implements Analyzer {
     const total = this.headerCounts.get(fam) ?? 0;
     const variants = [...this.headers.values()].filter((h) => h.family === fam).sort((a, b) => b.files.length - a.files.length);
     const withAny = variants.reduce((n, h) => n + h.files.length, 0);
-    const top = variants[0];
-    if (!top || total < 5 || withAny / total < 0.6 || top.files.length / total < 0.4) return undefined;
+    const common = variants[0];
+    if (!common || total < 5 || withAny / total < 0.6 || common.files.length / total < 0.4) return undefined;
+    // The header new files get: the one of the newest files, when a few files already use it (okhttp's
+    // "OkHttp Authors" replaced "Square, Inc."); else the most common.
+    const current = variants.filter((v) => v.files.length >= 3).sort((a, b) => b.newest - a.newest || b.files.length - a.files.length)[0] ?? common;
+    const top = current.newest > common.newest ? current : common;
+    // One range in every file (cobra's 2013-2023) is copied as it is; single years are the year a file was written.
+    const yearsAlike = top.years.size === 1 && [...top.years.values()][0] === top.files.length && /[-–]/.test([...top.years.keys()][0]);
     // Cite the folder that holds most of the code first (okhttp/, not a small side module).
     const head = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '');
     const weight = new Map<string, number>();
@@ -138,7 +151,7 @@ export class CodeStandardAnalyzer implements Analyzer {
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use exactly this one (the year aside). Start new files with it.`,
+      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year' : ''}.`,
       code: top.text,
       reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: files.slice(0, 6).map((s) => `${s.path}:${s.line}`), confidence: confidence(withAny / total, total) },
       tags: ['license', 'header', fam],
