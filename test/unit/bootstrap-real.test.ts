@@ -179,6 +179,8 @@ test('profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
   // Swift package targets holding Objective-C are not "swift targets" (blind review).
   assert.match(sd.summary, /\d SwiftPM targets?\b/);
   assert.doesNotMatch(sd.summary, /swift targets?\b/);
+  // The blind reviewer: the profile should say the oldest iOS it must run on.
+  assert.match(sd.rationale ?? '', /^- Platforms, oldest supported: macOS 10\.11, iOS 9, tvOS 9, watchOS 2 \(Package\.swift\)$/m);
 
   const af = profileOf((await coldStart('alamofire')).candidates);
   assert.match(af.summary, /The tests need `firewalk` running first/);
@@ -242,6 +244,8 @@ test('trpc: getTRPCErrorFromUnknown lives in an internal folder but @trpc/server
   assert.ok(error.reasoning.sources.some((s) => s.startsWith('packages/server/src/adapters/next-app-dir/nextAppDirCaller.ts:')), error.reasoning.sources.join(', '));
   const helper = candidates.find((c) => /`isObject\(\)`/.test(c.title))!;
   assert.match(helper.summary, /Other packages import it from `@trpc\/server\/unstable-core-do-not-import`/);
+  // How it is called, a whole statement from another folder (blind review: "show how it is called").
+  assert.match(error.code ?? '', /\n\/\/ Used in packages\/[\w/.-]+\.ts:\d+:\n.*getTRPCErrorFromUnknown\(\w+\);?$/);
 });
 
 test('license headers: cobra\'s one year range is copied as it is; the header shown is the newest file\'s', async () => {

@@ -198,7 +198,7 @@ export class CodePatternAnalyzer implements Analyzer {
         language: languageOf(def.family, ctx),
         category: 'shared-code',
         summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
-        code: await ctx.excerpt(def.path, def.line, 16),
+        code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
           sources: [`${def.path}:${def.line}`, ...(h.exportedFrom && group.length === 1 ? [h.exportedFrom] : []), ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
@@ -380,4 +380,23 @@ function lineOf(text: string, index: number): number {
   let n = 1;
   for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) n++;
   return n;
+}
+
+/**
+ * A definition's excerpt followed by one line that uses it, from another folder where possible: how it
+ * is called says more than its body (the blind reviewers asked for it).
+ */
+async function withUsage(excerpt: string, def: Definition | undefined, users: readonly Use[], ctx: AnalysisContext): Promise<string> {
+  if (!def) return excerpt;
+  const named = new RegExp(`\\b${def.name.replace(/\$/g, '\\$')}\\b`);
+  const ordered = [...users].sort((a, b) => Number(path.posix.dirname(a.path) === path.posix.dirname(def.path)) - Number(path.posix.dirname(b.path) === path.posix.dirname(def.path)));
+  for (const u of ordered.slice(0, 10)) {
+    const line = (await ctx.read(u.path))?.split('\n')[u.line - 1]?.trim();
+    if (!line || line.length > 140 || !named.test(line) || /^(import|from|use|#import|#include)\b/.test(line)) continue;
+    // A whole statement, not the middle of one (`isObject(obj) &&`, `: f(x);`, `g((o) => {`).
+    if (/^[:?&|.+*/=,)\]}]/.test(line) || /(?:&&|\|\||[(,{[=+?:]|=>)\s*$/.test(line)) continue;
+    const comment = def.family === 'python' ? '#' : '//';
+    return `${excerpt}\n\n${comment} Used in ${u.path}:${u.line}:\n${line}`;
+  }
+  return excerpt;
 }

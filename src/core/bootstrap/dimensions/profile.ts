@@ -149,6 +149,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
       `- Frameworks and libraries: ${[...frameworks.keys()].sort().join(', ') || (deps.length ? `none of the well-known ones; it depends on ${deps.slice(0, 6).map(([n]) => n).join(', ')}${deps.length > 6 ? ` and ${deps.length - 6} more` : ''}` : 'none detected')}`,
       ...(floor ? [`- Language version: ${floor.text} (${floor.source})`] : []),
+      ...platformsLine(products),
       ...(testLine ? [`- Tests: ${testLine}`] : []),
       ...commands.map((c) => `- ${c.label}: \`${c.command}\``),
       ...notes,
@@ -237,4 +238,11 @@ async function versionFloor(ctx: AnalysisContext, manifests: string[]): Promise<
     return { text: floor.say(hit[1]), source: `${m}:${text.slice(0, hit.index + hit[0].indexOf(hit[1])).split('\n').length}` };
   }
   return undefined;
+}
+
+/** The oldest OS versions a Swift package supports (`platforms:` in Package.swift): what the code may call. */
+function platformsLine(products: readonly { ecosystem: string; manifest: string; metadata: Record<string, unknown> }[]): string[] {
+  const t = products.find((p) => p.ecosystem === 'swift' && Array.isArray(p.metadata.platforms) && (p.metadata.platforms as unknown[]).length);
+  if (!t) return [];
+  return [`- Platforms, oldest supported: ${(t.metadata.platforms as string[]).join(', ')} (${t.manifest})`];
 }
