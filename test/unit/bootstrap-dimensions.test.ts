@@ -441,3 +441,16 @@ test('an extension point says where its implementations are listed (okhttp Platf
   assert.match(c.summary, /A new type in the same role extends it too and is added where the others are listed: `registry\.ts:\d+`\.$/);
   assert.ok(c.reasoning.sources.some((s) => s.startsWith('src/platform/registry.ts:')), c.reasoning.sources.join(', '));
 });
+
+test('Rust: files that name anyhow by path (anyhow::Result, no use line) count as its users, as in ripgrep\'s search.rs', async () => {
+  const by = (n: number) => `pub fn f${n}() -> anyhow::Result<()> {\n    anyhow::bail!("no {}", ${n});\n}\n`;
+  const ws = await project({
+    'Cargo.toml': '[package]\nname = "tool"\nversion = "0.1.0"\n\n[dependencies]\nanyhow = "1"\n',
+    'src/main.rs': 'use anyhow::Context;\nfn main() -> anyhow::Result<()> {\n    run().context("run")?;\n    Ok(())\n}\n',
+    ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`src/m${n}.rs`, by(n)])),
+  });
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => /anyhow/.test(x.title));
+  assert.ok(c, listCandidates(ws).map((x) => x.title).join('\n'));
+  assert.match(c.summary, /^\d+ uses in 6 files of tool\b/);
+});

@@ -50,7 +50,8 @@ export abstract class SignalAnalyzer implements Analyzer {
       if (s.hints && !s.hints.some((h) => file.text.includes(h))) continue;
       if (s.requires) {
         imports ??= factsOf(file).imports.map((i) => i.spec);
-        if (!s.requires.some((r) => imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::')))) continue;
+        // Rust also names a crate by its path without a `use` (`anyhow::Result` in ripgrep's search.rs).
+        if (!s.requires.some((r) => imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::')) || (file.family === 'rust' && file.code.includes(`${r}::`)))) continue;
       }
       const text = s.raw ? file.text : file.code;
       s.re.lastIndex = 0;

@@ -42,7 +42,7 @@ const SIGNALS: Signal[] = [
   s('python', 'dataclass', /^[ \t]*@dataclass\b/gm, ['dataclasses']),
   s('python', 'pydantic', /\(\s*BaseModel\s*\)/g, ['pydantic']),
   s('rust', 'thiserror', /#\[derive\([^)]*\bError\b[^)]*\)\]|#\[error\(/g, ['thiserror']),
-  s('rust', 'anyhow', /\banyhow::|\banyhow!\s*\(|\.with_context\s*\(|\.context\s*\(/g, ['anyhow']),
+  s('rust', 'anyhow', /\banyhow::|\banyhow!\s*\(|\bbail!\s*\(|\.with_context\s*\(|\.context\s*\(/g, ['anyhow']),
   s('java', 'nullAnn', /@(?:Nullable|NonNull|Nonnull|NotNull)\b/g),
 ];
 
@@ -85,7 +85,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
       for (const m of file.text.matchAll(/^#define[ \t]+(weakify|strongify)\b/gm)) if (!this.macros.has(m[1])) this.macros.set(m[1], { path: file.path, line: file.text.slice(0, m.index).split('\n').length });
     }
     if (file.family === 'rust' && file.target) {
-      for (const crate of ['anyhow', 'thiserror']) if (factsOf(file).imports.some((i) => i.spec === crate || i.spec.startsWith(crate + '::'))) this.crateUse.set(`${crate}|${file.target}`, (this.crateUse.get(`${crate}|${file.target}`) ?? new Set()).add(file.path));
+      for (const crate of ['anyhow', 'thiserror']) if (factsOf(file).imports.some((i) => i.spec === crate || i.spec.startsWith(crate + '::')) || file.code.includes(`${crate}::`)) this.crateUse.set(`${crate}|${file.target}`, (this.crateUse.get(`${crate}|${file.target}`) ?? new Set()).add(file.path));
     }
   }
 
@@ -188,7 +188,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
           [],
           [
             te.count >= 2 && thiserrorIn.length ? { title: `Error types derive \`thiserror::Error\` in ${nameList(thiserrorIn, 50)}`, type: 'code-pattern', summary: `${te.count} derives in ${te.files.size} files of ${nameList(thiserrorIn, 80, false)}${all > thiserrorIn.length ? `; the other crates define their error types by hand` : ''}.`, evidence: te, ratio: 0.85, why: 'The derive recurs in the crates that depend on thiserror.', tags: ['errors'] } : undefined,
-            ah.count >= 3 && anyhowIn.length ? { title: `Application errors use \`anyhow\` with \`.context()\` in ${nameList(anyhowIn, 50)}`, type: 'code-pattern', summary: `${ah.count} uses in ${ah.files.size} files of ${nameList(anyhowIn, 80, false)}${all > anyhowIn.length ? '; the library crates keep their own error types' : ''}.`, evidence: ah, ratio: 0.8, why: 'Counted in the files that import anyhow.', tags: ['errors'] } : undefined,
+            ah.count >= 3 && anyhowIn.length ? { title: `Application errors go through \`anyhow\` (its Result, bail!, .context()) in ${nameList(anyhowIn, 40)}`, type: 'code-pattern', summary: `${ah.count} uses in ${ah.files.size} files of ${nameList(anyhowIn, 80, false)}${all > anyhowIn.length ? '; the library crates keep their own error types' : ''}.`, evidence: ah, ratio: 0.8, why: 'Counted in the files that import anyhow.', tags: ['errors'] } : undefined,
           ],
         ];
       }
