@@ -10,6 +10,7 @@ import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
 import { ciCommand, circleCommands, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
+import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
@@ -453,4 +454,10 @@ test('Rust: files that name anyhow by path (anyhow::Result, no use line) count a
   const c = listCandidates(ws).find((x) => /anyhow/.test(x.title));
   assert.ok(c, listCandidates(ws).map((x) => x.title).join('\n'));
   assert.match(c.summary, /^\d+ uses in 6 files of tool\b/);
+});
+
+test('an extension point cites where its implementations are listed together (Alamofire\'s switch in Session.perform), not the file\'s first use of one', () => {
+  const lines = ['func request() -> DataRequest {', '  fatalError()', '}', ...Array(20).fill('// …'), 'switch request {', 'case let r as UploadRequest: performUpload(r)', 'case let r as DataRequest: performData(r)', 'case let r as DownloadRequest: performDownload(r)', '}'];
+  assert.equal(listedTogether(lines, ['DataRequest', 'UploadRequest', 'DownloadRequest']), 25);
+  assert.equal(listedTogether(['let a: DataRequest'], ['DataRequest', 'UploadRequest']), undefined);
 });

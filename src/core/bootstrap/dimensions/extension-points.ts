@@ -44,7 +44,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
     const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
-    const sites = registrationSites(symbols, fam, sorted, ctx);
+    const sites = await registrationSites(symbols, fam, sorted, ctx);
     // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
     const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
     const listed = nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), sites.length ? 70 : 150, false);
@@ -69,7 +69,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
  * socketAdapters lists): a production file, not one of theirs, that uses at least a third of them
  * (and two). A new implementation has to be added there too, or it is never used.
  */
-function registrationSites(symbols: SymbolIndex, fam: Family, subs: readonly { name: string; path: string }[], ctx: AnalysisContext): { path: string; line: number; names: Set<string> }[] {
+async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readonly { name: string; path: string }[], ctx: AnalysisContext): Promise<{ path: string; line: number; names: Set<string> }[]> {
   const own = new Set(subs.map((s) => s.path));
   const hits = new Map<string, { path: string; line: number; names: Set<string> }>();
   for (const s of subs) {
@@ -84,5 +84,26 @@ function registrationSites(symbols: SymbolIndex, fam: Family, subs: readonly { n
     }
   }
   const least = Math.max(2, Math.ceil(subs.length / 3));
-  return [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
+  const sites = [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
+  // The line where they are listed together (a switch over them, a list literal), not the file's first use of one.
+  for (const site of sites) {
+    const lines = ((await ctx.read(site.path)) ?? '').split('\n');
+    const at = listedTogether(lines, [...site.names]);
+    if (at) site.line = at;
+  }
+  return sites;
+}
+
+/** The first line of the 12-line window that names the most of `names` (at least two), if one does. */
+export function listedTogether(lines: readonly string[], names: readonly string[]): number | undefined {
+  const res = names.map((n) => new RegExp(`\\b${n.replace(/\$/g, '\\$')}\\b`));
+  const per = lines.map((l) => res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0));
+  let best: { line: number; count: number } | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    if (!per[i].length) continue;
+    const seen = new Set<number>();
+    for (let j = i; j < Math.min(lines.length, i + 12); j++) for (const k of per[j]) seen.add(k);
+    if (seen.size >= 2 && (!best || seen.size > best.count)) best = { line: i + 1, count: seen.size };
+  }
+  return best?.line;
 }
