@@ -52,6 +52,11 @@ test('trpc: packages that import each other by name are not "independent"; no Rx
   assert.match(helper.title, /^Reuse the internal `isObject\(\)`/);
   assert.ok(helper.reasoning.sources.some((s) => s.startsWith('packages/client/src/TRPCClientError.ts:') && lineAt(ws, s).includes('isObject(')), 'the client imports it from @trpc/server/unstable-core-do-not-import');
   assert.ok(!titles.some((t) => /examples?-|examples\//.test(t)), 'nothing from the example apps');
+  // The client's signal helpers are the client's rule: the server cannot import them (blind review).
+  const cancel = candidates.find((c) => /^Cancellation/.test(c.title));
+  assert.ok(cancel, titles.join('\n'));
+  assert.match(cancel.title, /^Cancellation in `@trpc\/client`: combine signals with `allAbortSignals\(\)` and `raceAbortSignals\(\)`$/);
+  assert.ok(cancel.reasoning.sources.every((s) => s.startsWith('packages/client/')), cancel.reasoning.sources.join(', '));
 });
 
 test('ripgrep: enum variants (WalkEvent::File, PatternSource::File) are not uses of a type File; a file maintained by hand is not "generated"; a `fn main` in a string is not an entry point', async () => {

@@ -1,5 +1,5 @@
 import type { KnowledgeType } from '../../knowledge/types';
-import { confidence, percent, type Tally } from '../evidence';
+import { confidence, percent, Tally } from '../evidence';
 import { factsOf } from '../facts';
 import { nameList } from '../form';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
@@ -71,14 +71,24 @@ export class LanguageAnalyzer extends SignalAnalyzer {
   /** Files per target that use an error crate, for scoping. */
   private readonly crateUse = new Map<string, Set<string>>();
   /** The project's own exported AbortSignal helpers (`allAbortSignals`, `raceAbortSignals`). */
-  private readonly signalHelpers: { name: string; path: string; line: number }[] = [];
+  private readonly signalHelpers: { name: string; path: string; line: number; target?: string }[] = [];
+  /** AbortSignal/AbortController per target: a package's helpers are a rule for that package only. */
+  private readonly abortByTarget = new Map<string, Tally>();
 
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
     if (file.language.startsWith('typescript')) this.typeScriptFiles++;
     if (file.family === 'jsts' && /AbortSignal/.test(file.code)) {
-      for (const d of factsOf(file).decls) if (d.kind === 'function' && d.exported && !d.member && /Abort|Signals?$/.test(d.name) && this.signalHelpers.length < 8) this.signalHelpers.push({ name: d.name, path: file.path, line: d.line });
+      for (const d of factsOf(file).decls) if (d.kind === 'function' && d.exported && !d.member && /Abort|Signals?$/.test(d.name) && this.signalHelpers.length < 8) this.signalHelpers.push({ name: d.name, path: file.path, line: d.line, ...(file.target ? { target: file.target } : {}) });
+    }
+    if (file.family === 'jsts' && file.target) {
+      const uses = [...file.code.matchAll(/\bAbortSignal\b|\bAbortController\b/g)];
+      if (uses.length) {
+        const t = this.abortByTarget.get(file.target) ?? new Tally();
+        t.add(file, file.code.slice(0, uses[0].index).split('\n').length, uses.length);
+        this.abortByTarget.set(file.target, t);
+      }
     }
     if (file.family === 'python') for (const d of factsOf(file).decls) if (d.kind === 'type' && !d.member && !this.pyClasses.has(d.name)) this.pyClasses.set(d.name, { path: file.path, line: d.line });
     if (file.family === 'objc') {
@@ -127,9 +137,13 @@ export class LanguageAnalyzer extends SignalAnalyzer {
         const [abort, any, validation] = ['abort', 'any', 'validation'].map(g);
         const helpers = this.signalHelpers;
         const ts = this.typeScriptFiles;
+        // Helpers of one package, in a project where others use signals too: the rule is that package's (trpc's client; its server has its own).
+        const helperTargets = [...new Set(helpers.map((h) => h.target))];
+        const scope = helperTargets.length === 1 && helperTargets[0] && this.abortByTarget.size > 1 ? helperTargets[0] : undefined;
+        const signals = (scope && this.abortByTarget.get(scope)) || abort;
         return [
           // Taking an AbortSignal is the platform's idiom; the project's own helpers for it are the convention.
-          [abort.count >= 3 && abort.files.size >= 2 && helpers.length ? { title: `Cancellation: combine signals with the project's ${nameList(helpers.map((h) => `${h.name}()`), 70)}`, type: 'code-pattern', summary: `AbortSignal/AbortController appear ${abort.count} times in ${abort.files.size} production files; ${[...new Set(helpers.map((h) => h.path))].map((p) => `\`${p}\``).join(', ')} defines ${nameList(helpers.map((h) => `${h.name}()`), 120)}. Combine or race signals with them instead of wiring abort listeners by hand.`, evidence: abort, ratio: 0.8, why: 'The project wraps the platform idiom in its own helpers, and its cancellable code uses signals across modules.', tags: ['async', 'cancellation'], extraSources: helpers.map((h) => `${h.path}:${h.line}`) } : undefined],
+          [signals.count >= 3 && signals.files.size >= 2 && helpers.length ? { title: scope ? `Cancellation in \`${scope}\`: combine signals with ${nameList(helpers.map((h) => `${h.name}()`), 60)}` : `Cancellation: combine signals with the project's ${nameList(helpers.map((h) => `${h.name}()`), 70)}`, type: 'code-pattern', summary: `${scope ? `In ${scope}, ` : ''}AbortSignal/AbortController appear ${signals.count} times in ${signals.files.size} production files; ${[...new Set(helpers.map((h) => h.path))].map((p) => `\`${p}\``).join(', ')} defines ${nameList(helpers.map((h) => `${h.name}()`), 120)}. Combine or race signals with them instead of wiring abort listeners by hand.`, evidence: signals, ratio: 0.8, why: 'The project wraps the platform idiom in its own helpers, and its cancellable code uses signals across modules.', tags: ['async', 'cancellation'], extraSources: helpers.map((h) => `${h.path}:${h.line}`) } : undefined],
           [
             ts >= 10 && any.files.size / ts <= 0.1
               ? { title: '`any` is avoided in TypeScript code', type: 'code-standard', summary: any.count ? `Only ${any.count} uses of \`any\` in ${any.files.size} of ${ts} production TypeScript files (${percent(any.files.size, ts)}). Type values precisely or use \`unknown\` and narrow.` : `None of the ${ts} scanned production TypeScript files uses \`any\`. Type values precisely or use \`unknown\` and narrow.`, evidence: any, ratio: 1 - any.files.size / ts, support: ts, why: 'Measured over the scanned production TypeScript files.', tags: ['types', 'any'], extraSources: v.ctx.listing.filter((x) => /(^|\/)tsconfig(\.[\w-]+)?\.json$/.test(x)).slice(0, 1).map((x) => `${x}:1`) }
