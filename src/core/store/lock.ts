@@ -85,6 +85,51 @@ const sameFile = (now: LockSighting | undefined, judged: LockSighting) =>
 const ownerJson = (): string => JSON.stringify({ pid: process.pid, hostname: os.hostname(), createdAt: new Date().toISOString(), token: randomBytes(8).toString('hex') });
 
 /**
+ * Creates `target` holding `content`, or returns false when it exists. The content is written to a
+ * private file first and linked into place (link() never overwrites), so the file is never seen
+ * empty: a creator paused between create and write (a loaded machine) cannot have its fresh lock
+ * judged an abandoned, unreadable one and broken under it. Where hard links are not supported,
+ * falls back to an exclusive create and write.
+ */
+function createWith(target: string, content: string): boolean {
+  const tmp = `${target}.${process.pid}-${randomBytes(4).toString('hex')}.new`;
+  try {
+    fs.writeFileSync(tmp, content, { flag: 'wx' });
+  } catch {
+    return createExclusive(target, content);
+  }
+  try {
+    fs.linkSync(tmp, target);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') return createExclusive(target, content);
+    throw e;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function createExclusive(target: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(target, 'wx');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // EPERM: on Windows a lock file being deleted still blocks creation for a moment.
+    if (code === 'EEXIST' || code === 'EPERM') return false;
+    throw e;
+  }
+  try {
+    fs.writeSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+/**
  * Removes the lock file judged stale in `judged`, if it is still that very file. Breakers take
  * turns through a guard file (`<lock>.break`, created with O_EXCL). While one holds the guard no
  * other breaker removes the lock file, its dead owner cannot, and nobody can create a new one
@@ -105,13 +150,7 @@ export function breakStaleLock(lockPath: string, judged: LockSighting, log?: Log
 }
 
 function takeGuard(guard: string, log?: Logger): boolean {
-  try {
-    fs.writeFileSync(guard, ownerJson(), { flag: 'wx' });
-    return true;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST' && code !== 'EPERM') throw e;
-  }
+  if (createWith(guard, ownerJson())) return true;
   const seen = readLock(guard);
   if (seen && isStale(seen)) removeStaleGuard(guard, seen, log);
   return false;
@@ -161,23 +200,10 @@ export class FileLock {
     return this.token !== undefined;
   }
 
-  /** Creates the lock file, or fails at once when it exists. Sync and tiny so a crash rarely leaves it empty. */
+  /** Creates the lock file, whole, or fails at once when it exists. */
   tryAcquire(): boolean {
     const content = ownerJson();
-    let fd: number;
-    try {
-      fd = fs.openSync(this.path, 'wx');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      // EPERM: on Windows a lock file being deleted still blocks creation for a moment.
-      if (code === 'EEXIST' || code === 'EPERM') return false;
-      throw e;
-    }
-    try {
-      fs.writeSync(fd, content);
-    } finally {
-      fs.closeSync(fd);
-    }
+    if (!createWith(this.path, content)) return false;
     this.token = (JSON.parse(content) as LockOwner).token;
     return true;
   }

@@ -31,7 +31,10 @@ async function main(): Promise<void> {
     } else await sleep(1);
   }
   const acquiredAt = now();
+  // The order of holding, written by the holders themselves into one append-only log: no clocks to compare.
+  fs.appendFileSync(`${lockPath}.order`, `enter ${process.pid}\n`);
   await sleep(Number(holdMs));
+  fs.appendFileSync(`${lockPath}.order`, `exit ${process.pid}\n`);
   const releasedAt = now();
   lock.release();
   process.stdout.write(JSON.stringify({ acquiredAt, releasedAt }) + '\n');
