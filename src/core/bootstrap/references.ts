@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type * as TS from '@vscode/tree-sitter-wasm';
 import { grammarFor, TreeSitterHost } from '../guard/structural';
 
@@ -16,10 +15,13 @@ const QUALIFIER_FIELDS = ['object', 'operand', 'path', 'scope', 'module', 'packa
 export class ReferenceFinder {
   private readonly host = new TreeSitterHost();
   private readonly trees = new Map<string, TS.Tree | null>();
-  private spent = 0;
+  private parsed = 0;
 
-  /** @param budgetMs stop parsing (and fall back to the lexical answer) after this much time in total. */
-  constructor(private readonly budgetMs = 400) {}
+  /**
+   * @param budgetChars stop parsing (and fall back to the lexical answer) after this much source in
+   * total: a size, not a time, so the same project gives the same candidates on a loaded machine.
+   */
+  constructor(private readonly budgetChars = 3_000_000) {}
 
   /** True when the language of `languageId` has a grammar that loads here. */
   async supports(languageId: string): Promise<boolean> {
@@ -55,10 +57,10 @@ export class ReferenceFinder {
   private tree(key: string, languageId: string, text: string): TS.Tree | null | undefined {
     if (this.trees.has(key)) return this.trees.get(key) ?? undefined;
     const g = grammarFor(languageId);
-    if (!g || !this.host.isReady(g) || this.spent > this.budgetMs) return undefined;
-    const t0 = performance.now();
-    const tree = this.host.parse(g, text, undefined, t0 + 200) ?? null;
-    this.spent += performance.now() - t0;
+    if (!g || !this.host.isReady(g) || this.parsed + text.length > this.budgetChars) return undefined;
+    this.parsed += text.length;
+    // No deadline per file either: a parse cut short by a slow moment would change the answer.
+    const tree = this.host.parse(g, text) ?? null;
     this.trees.set(key, tree);
     return tree ?? undefined;
   }

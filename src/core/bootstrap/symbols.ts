@@ -44,9 +44,11 @@ export class SymbolIndex {
   /** name → the files that use it bare or qualified: only those can refer to a declaration of that name. */
   private readonly users = new Map<string, FileRecord[]>();
   readonly definitions = new Map<string, Definition[]>();
+  private reexports: Map<string, { f: FileRecord; imp: ImportFact }[]> | undefined;
 
   add(file: SourceFile): void {
     if (file.kind !== 'production' || file.family === 'other' || this.files.length >= MAX_FILES) return;
+    this.reexports = undefined;
     const f = factsOf(file);
     const rec: FileRecord = {
       path: file.path,
@@ -178,10 +180,16 @@ export class SymbolIndex {
    */
   async publicReexport(def: Definition, ctx: AnalysisContext): Promise<Use | undefined> {
     if (def.family !== 'jsts') return undefined;
-    for (const f of this.files) {
-      if (f.family !== 'jsts' || f.target !== def.target || f.path === def.path || INTERNAL_PATH.test(f.path.replace(/\.[cm]?[jt]sx?$/, ''))) continue;
-      const imp = f.imports.find((i) => i.reexport && i.names?.some((n) => n.imported === def.name) && this.jsImportReaches(f.path, i.spec, def, ctx));
-      if (!imp) continue;
+    if (!this.reexports) {
+      // Built once: name → the public (non-internal) files that pass it on, with the statement.
+      this.reexports = new Map();
+      for (const f of this.files) {
+        if (f.family !== 'jsts' || INTERNAL_PATH.test(f.path.replace(/\.[cm]?[jt]sx?$/, ''))) continue;
+        for (const i of f.imports) if (i.reexport) for (const n of i.names ?? []) push(this.reexports, n.imported, { f, imp: i });
+      }
+    }
+    for (const { f, imp } of this.reexports.get(def.name) ?? []) {
+      if (f.target !== def.target || f.path === def.path || !this.jsImportReaches(f.path, imp.spec, def, ctx)) continue;
       // The line of the statement that names it (an export list may span many lines).
       const lines = (await ctx.read(f.path))?.split('\n') ?? [];
       const named = new RegExp(`\\b${def.name.replace(/\$/g, '\\$')}\\b`);
