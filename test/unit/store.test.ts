@@ -364,6 +364,23 @@ describe('store: the write lock', () => {
     assert.equal(fs.existsSync(lockPath), false);
   });
 
+  it('breaking a stale lock also removes the files dead writers left aside (lock and guard written aside, then linked)', async () => {
+    const dir = tempDir();
+    const lockPath = path.join(dir, 'o.lock');
+    const dead = await deadPid();
+    fs.writeFileSync(lockPath, lockContent(dead));
+    fs.writeFileSync(`${lockPath}.${dead}-0a1b2c3d.new`, lockContent(dead));
+    fs.writeFileSync(`${lockPath}.break.${dead}-0a1b2c3d.new`, lockContent(dead));
+    const live = `${lockPath}.${process.pid}-0a1b2c3d.new`;
+    fs.writeFileSync(live, lockContent(process.pid));
+    assert.equal(breakStaleLock(lockPath, readLock(lockPath)!), true);
+    assert.deepEqual(fs.readdirSync(dir).sort(), [path.basename(live)], 'only the live writer\'s file is left');
+    const lock = new FileLock(lockPath, 1000);
+    assert.equal(lock.tryAcquire(), true);
+    assert.equal(JSON.parse(fs.readFileSync(lockPath, 'utf8')).pid, process.pid, 'the lock is whole as soon as it exists');
+    lock.release();
+  });
+
   it('gets past a breaker that died during its turn (a stale .break guard)', async () => {
     const lockPath = path.join(tempDir(), 'g.lock');
     const dead = await deadPid();

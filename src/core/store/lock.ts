@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 
@@ -111,6 +112,22 @@ function createWith(target: string, content: string): boolean {
   }
 }
 
+/** Removes the files `createWith` writes aside that a process killed mid-way left behind (their pid is dead). */
+function sweepOrphans(target: string): void {
+  const dir = path.dirname(target);
+  const prefix = `${path.basename(target)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.new$/.exec(name.slice(prefix.length)) : null;
+    if (m && !isProcessAlive(Number(m[1]))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 function createExclusive(target: string, content: string): boolean {
   let fd: number;
   try {
@@ -143,6 +160,8 @@ export function breakStaleLock(lockPath: string, judged: LockSighting, log?: Log
     if (!sameFile(readLock(lockPath), judged)) return false;
     fs.rmSync(lockPath, { force: true });
     log?.warn(`broke a stale store lock ${describe(judged.owner)}`);
+    sweepOrphans(lockPath);
+    sweepOrphans(guard);
     return true;
   } finally {
     fs.rmSync(guard, { force: true });
