@@ -51,3 +51,8 @@ export function shortPath(p: string, max = 48): string {
   const parts = p.split('/');
   return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : p;
 }
+
+/** A pattern for an identifier as a whole word (`$` in JS names taken literally). */
+export function wordPattern(name: string): RegExp {
+  return new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\b`);
+}

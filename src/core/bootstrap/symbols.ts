@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AnalysisContext, Family, SourceFile } from './types';
 import { factsOf, INTERNAL_PATH, type DeclFact, type ImportFact } from './facts';
+import { wordPattern } from './form';
 
 /** A top-level declaration of a production file. */
 export interface Definition extends DeclFact {
@@ -192,7 +193,7 @@ export class SymbolIndex {
       if (f.target !== def.target || f.path === def.path || !this.jsImportReaches(f.path, imp.spec, def, ctx)) continue;
       // The line of the statement that names it (an export list may span many lines).
       const lines = (await ctx.read(f.path))?.split('\n') ?? [];
-      const named = new RegExp(`\\b${def.name.replace(/\$/g, '\\$')}\\b`);
+      const named = wordPattern(def.name);
       let line = imp.line;
       for (let l = imp.line; l < imp.line + (imp.span ?? 1) && l <= lines.length; l++) {
         if (named.test(lines[l - 1])) {

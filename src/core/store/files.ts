@@ -113,16 +113,18 @@ export async function saveTailAside(p: string, from: number): Promise<string> {
 
 /** Removes temporary files left by writers that crashed. Call only while holding the write lock. */
 export function removeLeftovers(dbPath: string): void {
-  const dir = path.dirname(dbPath);
   const base = path.basename(dbPath);
   const prefixes = [`${base}.tmp-`, `${base}.journal.tmp-`];
+  removeFilesIn(path.dirname(dbPath), (name) => prefixes.some((p) => name.startsWith(p)));
+}
+
+/** Removes the files of `dir` whose names `doomed` picks; a folder that cannot be read is left alone. */
+export function removeFilesIn(dir: string, doomed: (name: string) => boolean): void {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
     return;
   }
-  for (const name of names) {
-    if (prefixes.some((p) => name.startsWith(p))) fs.rmSync(path.join(dir, name), { force: true });
-  }
+  for (const name of names) if (doomed(name)) fs.rmSync(path.join(dir, name), { force: true });
 }

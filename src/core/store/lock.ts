@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
+import { removeFilesIn } from './files';
 
 export interface LockOwner {
   pid: number;
@@ -114,18 +115,11 @@ function createWith(target: string, content: string): boolean {
 
 /** Removes the files `createWith` writes aside that a process killed mid-way left behind (their pid is dead). */
 function sweepOrphans(target: string): void {
-  const dir = path.dirname(target);
   const prefix = `${path.basename(target)}.`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  removeFilesIn(path.dirname(target), (name) => {
     const m = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.new$/.exec(name.slice(prefix.length)) : null;
-    if (m && !isProcessAlive(Number(m[1]))) fs.rmSync(path.join(dir, name), { force: true });
-  }
+    return !!m && !isProcessAlive(Number(m[1]));
+  });
 }
 
 function createExclusive(target: string, content: string): boolean {

@@ -1,7 +1,7 @@
 // Extension points of the cold start's code-pattern dimension: project types several production
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
 import { confidence } from '../evidence';
-import { fit, nameList } from '../form';
+import { fit, nameList, wordPattern } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
@@ -96,7 +96,7 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
 
 /** The first line of the 12-line window that names the most of `names` (at least two), if one does. */
 export function listedTogether(lines: readonly string[], names: readonly string[]): number | undefined {
-  const res = names.map((n) => new RegExp(`\\b${n.replace(/\$/g, '\\$')}\\b`));
+  const res = names.map(wordPattern);
   const per = lines.map((l) => res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0));
   let best: { line: number; count: number } | undefined;
   for (let i = 0; i < lines.length; i++) {

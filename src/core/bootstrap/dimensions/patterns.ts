@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { languageForPath } from '../../kernel/languages';
 import { confidence, Tallies } from '../evidence';
-import { fit, nameList, shortPath } from '../form';
+import { fit, nameList, shortPath, wordPattern } from '../form';
 import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
 import { docIndex } from '../docs';
@@ -388,7 +388,7 @@ function lineOf(text: string, index: number): number {
  */
 async function withUsage(excerpt: string, def: Definition | undefined, users: readonly Use[], ctx: AnalysisContext): Promise<string> {
   if (!def) return excerpt;
-  const named = new RegExp(`\\b${def.name.replace(/\$/g, '\\$')}\\b`);
+  const named = wordPattern(def.name);
   const ordered = [...users].sort((a, b) => Number(path.posix.dirname(a.path) === path.posix.dirname(def.path)) - Number(path.posix.dirname(b.path) === path.posix.dirname(def.path)));
   for (const u of ordered.slice(0, 10)) {
     const line = (await ctx.read(u.path))?.split('\n')[u.line - 1]?.trim();

@@ -154,8 +154,9 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     needles: ['debugger'],
     why: 'A debugger statement stops every user with the developer tools open and is never meant to ship.',
     suggestion: 'Remove it; use a breakpoint in the editor instead.',
-    // A debugger statement stops any run under an inspector, tests and build scripts too (as ESLint's no-debugger).
-    reach: 'all',
+    // A debugger statement stops any run under an inspector, a build script's too (vite's rollup config):
+    // it reaches build scripts and examples one severity lower, so no error is reported outside production.
+    reach: 'security',
     tags: ['hygiene'],
     equivalents: ['eslint:no-debugger', 'biome:noDebugger'],
     examples: [{ bad: 'function f() {\n  debugger;\n  return 1;\n}', good: 'function f() {\n  return 1;\n}\nconst imports = { debugger() { return 0; } };' }],
