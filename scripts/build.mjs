@@ -99,8 +99,9 @@ for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons,
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist/sql-wasm.wasm'));
 // The MCP server's first answers (initialize, tools/list), generated from the catalog; read by dist/mcp.js.
 copyFileSync(path.join(root, 'src/mcp/manifest.json'), path.join(root, 'dist/mcp-manifest.json'));
-// The Chinese → English glossary of the text layer (CC BY-SA 4.0, licence beside it), read on first use.
+// The Chinese → English glossaries of the text layer (general: CC BY-SA 4.0, licence beside it; developer: ours), read on first use.
 copyFileSync(path.join(root, 'src/core/text/zh-en.json'), path.join(root, 'dist/vendor/zh-en.json'));
+copyFileSync(path.join(root, 'src/core/text/zh-en-dev.json'), path.join(root, 'dist/vendor/zh-en-dev.json'));
 copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
 // The word vectors of skill search's meaning signal (GloVe, PDDL; licence beside it), read on first use.
 copyFileSync(path.join(root, 'src/core/text/word-vectors.bin'), path.join(root, 'dist/vendor/word-vectors.bin'));

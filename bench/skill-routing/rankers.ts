@@ -7,7 +7,8 @@ import type { Ranker } from './evaluate';
 
 /** AutoSnippet's search_skills: BM25F over the shared analyser, with its confidence and "no match". */
 export function oursRanker(skills: readonly Skill[], options: { fields?: Record<SkillField, Bm25fField>; threshold?: number; semantic?: boolean } = {}): Ranker {
-  const index = new SkillSearchIndex(skills, options.fields, { semantic: options.semantic });
+  // `semantic: false` leaves BM25F alone: neither the n-gram similarity nor the word-vector meaning.
+  const index = new SkillSearchIndex(skills, options.fields, { semantic: options.semantic, meaning: options.semantic });
   return (query) => {
     const r = index.route(query, 5, options.threshold);
     return { ranked: (r.noMatch ? index.search(query, 5) : r.matches).map((m) => m.skill.name), noMatch: r.noMatch };

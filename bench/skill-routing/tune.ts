@@ -1,10 +1,10 @@
-// Tuning of skill search on the tuning half (fold A) of the routing data only: field weights by
-// coordinate ascent on MRR@3, the fusion constants, then the confidence model (logistic regression of
-// "the best skill is right" on its coverage, strength, gap and similarity) and the "no match"
-// threshold. Prints the constants to put in src/core/skills/search.ts.
+// Tuning of skill search on the tuning rounds of the routing data only (folds A, B, C: rounds 1 and
+// 2): field weights by coordinate ascent on MRR@3, the fusion constants, then the confidence model
+// (logistic regression of "the best skill is right" on its coverage, strength, gap and similarity) and
+// the "no match" threshold. Prints the constants to put in src/core/skills/search.ts.
 // `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
-// The held-out half (fold B) is only ever read by skill-routing.bench.ts, and by CROSS=1, which fits
-// the "no match" model on B to measure it on A for the cross-validated figures (nothing it fits ships).
+// The test round (fold D) is only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
+// cross-validation of the "no match" model over round 1's halves (nothing it fits ships).
 import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
@@ -39,7 +39,7 @@ function tuneWeights(sets: { skills: Skill[]; tasks: RoutingTask[] }[]): Fields 
       }
     }
   }
-  console.log(`weights: MRR@3 on fold A = ${bestScore.toFixed(3)}`, JSON.stringify(Object.fromEntries(Object.entries(best).map(([k, v]) => [k, v.weight]))));
+  console.log(`weights: MRR@3 on folds ${TUNING_FOLDS} = ${bestScore.toFixed(3)}`, JSON.stringify(Object.fromEntries(Object.entries(best).map(([k, v]) => [k, v.weight]))));
   return best;
 }
 
@@ -63,8 +63,11 @@ export function fitConfidence(samples: { f: ConfidenceFeatures; y: number }[], k
 
 const round = (v: number) => Math.round(v * 100) / 100;
 
+/** The parts tuned on: rounds 1 and 2 (folds A, B, C); round 3 (D), the test, is never read here. */
+const TUNING_FOLDS = process.env.TUNE_FOLDS ?? 'ABC';
+
 export function tune(): void {
-  const tasks = loadTasks().filter((t) => fold(t) === 'A');
+  const tasks = loadTasks().filter((t) => TUNING_FOLDS.includes(fold(t)));
   const catalog = catalogSkills();
   const bundled = bundledSkills();
   const sets = [
@@ -86,13 +89,13 @@ export function tune(): void {
   }
   Object.assign(SEMANTIC, { k: bestFusion.k, weight: bestFusion.weight });
   MEANING.weight = bestFusion.meaning;
-  console.log(`fusion: MRR@3 on fold A = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}`);
+  console.log(`fusion: MRR@3 on folds ${TUNING_FOLDS} = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}`);
 
   const samples = featureSamples(sets, fields);
   const model = fitConfidence(samples);
   console.log('confidence model:', JSON.stringify(model));
   const fit = fitNoMatch(samples);
-  console.log(`fit model: ${JSON.stringify(fit.model)}\nno-match threshold: ${fit.threshold} (on fold A: no-match recall ${pct(fit.recall)}, answerable refused ${pct(fit.refused)})`);
+  console.log(`fit model: ${JSON.stringify(fit.model)}\nno-match threshold: ${fit.threshold} (on folds ${TUNING_FOLDS}: no-match recall ${pct(fit.recall)}, answerable refused ${pct(fit.refused)})`);
   if (process.env.CROSS === '1') crossValidate(fields);
 }
 
@@ -157,7 +160,7 @@ function noMatchFigures(samples: Sample[], model: { bias: number } & Partial<Con
 
 /**
  * Two-fold cross-validation of the "no match" model, for reporting only (CROSS=1): fitted on one half,
- * measured on the other, both ways. The constants that ship are always the ones fitted on fold A.
+ * measured on the other, both ways. The constants that ship are the ones fitted on the tuning rounds.
  */
 function crossValidate(fields: Fields): void {
   const catalog = catalogSkills();

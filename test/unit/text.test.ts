@@ -79,6 +79,17 @@ test('a Chinese request gets English glosses from the CC-CEDICT glossary, so it 
   assert.ok(!englishGlosses('我们的').length, 'function words give nothing');
 });
 
+test('the developer glossary wins over the general one and reaches words of one and four characters', () => {
+  // CC-CEDICT alone reads 仓库 as a warehouse and 注入 as pouring: a developer means a repository and an injection.
+  const repo = englishGlosses('帮我把这个仓库的 CI 修好');
+  assert.ok(repo.includes('repository') && !repo.includes('warehouse'), repo.join(' '));
+  assert.ok(englishGlosses('担心有 SQL 注入').includes('injection'));
+  // A single character is read only when no longer word starts there: 审 alone is "review", 审查 its own word.
+  assert.ok(englishGlosses('帮我审一下这段代码').includes('review'));
+  // Four characters: a whole term before its parts (事后 "afterwards" + 分析 "analysis").
+  assert.deepEqual(englishGlosses('写一份事后分析'), ['write', 'postmortem']);
+});
+
 test('meaning: words near in meaning are near without sharing a word; Chinese reaches the same space through its glosses', () => {
   const v = wordVectors();
   assert.ok(v, 'the bundled word vectors load');

@@ -4,14 +4,15 @@ import type { Skill } from './types';
 /**
  * Field weights and length normalisation of skill search (BM25F). The description and `use-when`
  * lines are the author's own routing text; the name is short and telling; headings and chunk
- * descriptions say what the body covers; the body is long and weighs least. Measured on the routing
- * evaluation (bench/skill-routing.bench.ts), tuned on its tuning half.
+ * descriptions say what the body covers; the body is long and weighs least (headings add nothing the
+ * chunks do not). Measured on the routing evaluation (bench/skill-routing.bench.ts), tuned on its
+ * rounds 1 and 2.
  */
 export const SKILL_FIELDS = {
-  name: { weight: 5, b: 0.3 },
+  name: { weight: 3, b: 0.3 },
   description: { weight: 1, b: 0.5 },
   useWhen: { weight: 1, b: 0.5 },
-  headings: { weight: 0.5, b: 0.5 },
+  headings: { weight: 0, b: 0.5 },
   chunks: { weight: 1, b: 0.5 },
   body: { weight: 0.3, b: 0.75 },
 } satisfies Record<string, Bm25fField>;
@@ -19,33 +20,36 @@ export type SkillField = keyof typeof SKILL_FIELDS;
 
 /**
  * Calibration of the confidence: a logistic function of a match's features (`ConfidenceFeatures`),
- * fitted on the evaluation's tuning half to "the best match is the right skill"
+ * fitted on the evaluation's tuning rounds (1 and 2) to "the best match is the right skill"
  * (bench/skill-routing/tune.ts).
  */
-export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -7.08, coverage: 3.78, routingCoverage: 5.01, strength: 5.26, gap: 2.64, similarity: 11.71, meaning: 4.29, meaningGap: -1.09 };
+export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -14.01, coverage: 4.14, routingCoverage: 5.58, strength: 5.83, gap: 8.92, similarity: 8.15, meaning: 11.63, meaningGap: -13.01 };
 
 /**
  * The semantic signal: offline hashed word and character-trigram vectors with a small table of
  * programming synonyms (the recipe index's embedder) over each skill's name, description and
  * `use-when` lines, fused with BM25F by reciprocal rank (constant `k`, weight of the semantic list).
+ * Fitted on rounds 1 and 2 of the evaluation, its list adds nothing to the ranking (weight 0); its
+ * similarity still tells the confidence how close a skill's wording is.
  */
-export const SEMANTIC = { dimensions: 1024, k: 5, weight: 0.5, shortlist: 50, floor: 0.1 };
+export const SEMANTIC = { dimensions: 1024, k: 10, weight: 0, shortlist: 50, floor: 0.1 };
 const embedder = new HashedNgramEmbedder(SEMANTIC.dimensions);
 
 /**
  * The meaning signal: GloVe word vectors (src/core/text/meaning.ts) of the skill's routing text
- * against the request's, a third ranking fused by reciprocal rank with its own weight.
+ * against the request's, a third ranking fused by reciprocal rank with its own weight; it re-orders
+ * the skills the words found (requests that say the same thing in other words).
  */
-export const MEANING = { weight: 0, shortlist: 50 };
+export const MEANING = { weight: 0.1, shortlist: 50 };
 /**
  * "No skill fits": a second logistic function, of the best match's features that tell "fits" from
  * "shares words" — how much of the request the skill's own routing text (name, description, use-when)
- * covers, and how close the request's meaning is to that text — fitted on the tuning half to
+ * covers, and how close the request's meaning is to that text — fitted on the tuning rounds to
  * "some skill fits this request" with both classes weighted equally. `NO_MATCH_BELOW` is the threshold
  * chosen there: the most off-topic requests recognised with at most 5% of the answerable ones refused.
  */
-export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -5.67, routingCoverage: 10.41, meaning: 6.16 };
-export const NO_MATCH_BELOW = 0.34;
+export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -7.88, routingCoverage: 7.57, meaning: 9.27 };
+export const NO_MATCH_BELOW = 0.23;
 
 export interface SkillMatch {
   skill: Skill;
@@ -141,7 +145,8 @@ export class SkillSearchIndex {
       e.lexical = m;
     });
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
-    if (meaning && MEANING.weight > 0) meaning.ranked().slice(0, MEANING.shortlist).forEach((doc, r) => (entry(doc).rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
+    // The meaning list re-orders the skills the words found; on its own it would list every skill.
+    if (meaning && MEANING.weight > 0) meaning.ranked().slice(0, MEANING.shortlist).forEach((doc, r) => fused.get(doc) && (fused.get(doc)!.rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
     const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
     // When Chinese words were translated, the skills are read through the translation: the Chinese

@@ -3,10 +3,14 @@ import path from 'node:path';
 import { isStopword } from './stopwords';
 
 /**
- * English words for the Chinese words of a text, from a glossary derived from CC-CEDICT
- * (`zh-en.json`, CC BY-SA 4.0; scripts/gen-zh-glossary.mjs makes it): a request written in Chinese
- * can then find a skill or a recipe written in English. Words are found by forward maximum matching
- * (three characters, then two) over each run of Han characters; function words are skipped.
+ * English words for the Chinese words of a text, so that a request written in Chinese can find a
+ * skill or a recipe written in English. Two glossaries:
+ * - `zh-en-dev.json` (ours, MIT): the vocabulary of software work as developers write it (仓库 →
+ *   repository, 周报 → weekly status report, 挂 → fail crash), one to four characters; it wins over
+ * - `zh-en.json` (CC BY-SA 4.0, derived from CC-CEDICT by scripts/gen-zh-glossary.mjs): general
+ *   words of two or three characters.
+ * Words are found by forward maximum matching (four characters down to one) over each run of Han
+ * characters; function words are skipped.
  */
 export function englishGlosses(text: string): string[] {
   const runs = text.match(/\p{Script=Han}+/gu);
@@ -17,8 +21,7 @@ export function englishGlosses(text: string): string[] {
     const chars = [...run];
     for (let i = 0; i < chars.length; ) {
       let matched = 0;
-      for (const n of [3, 2]) {
-        if (i + n > chars.length) continue;
+      for (let n = Math.min(MAX_WORD, chars.length - i); n >= 1; n--) {
         const word = chars.slice(i, i + n).join('');
         const gloss = glossary.get(word);
         if (gloss === undefined) continue;
@@ -32,19 +35,24 @@ export function englishGlosses(text: string): string[] {
   return out;
 }
 
+const MAX_WORD = 4;
 let glossary: Map<string, string> | undefined;
 
+/** Both glossaries in one map, the developer one over the general one. */
 function loadGlossary(): Map<string, string> {
   if (glossary) return glossary;
-  // Beside this module in the sources; in dist/vendor/ when bundled.
-  for (const file of [path.join(__dirname, 'zh-en.json'), path.join(__dirname, 'vendor', 'zh-en.json')]) {
+  glossary = new Map([...Object.entries(readBeside('zh-en.json')), ...Object.entries(readBeside('zh-en-dev.json'))]);
+  return glossary;
+}
+
+/** A glossary file beside this module in the sources, or in dist/vendor/ when bundled; empty when missing. */
+function readBeside(name: string): Record<string, string> {
+  for (const file of [path.join(__dirname, name), path.join(__dirname, 'vendor', name)]) {
     try {
-      glossary = new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>));
-      return glossary;
+      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
     } catch {
       // try the next place
     }
   }
-  glossary = new Map();
-  return glossary;
+  return {};
 }
