@@ -59,6 +59,13 @@ const cases: [string, FileKind][] = [
   ['packages/attestation/src/index.ts', 'production'],
   ['src/contest-results/latest.ts', 'production'],
   ['packages/webapp-testing/src/server.ts', 'production'],
+  // Applications (session 21): alacritty's `#[cfg(test)] mod tests;` lives in tests.rs beside its module;
+  // NetNewsWire keeps its build tools (a copy of Swift's gyb) in buildscripts/.
+  ['alacritty_terminal/src/grid/tests.rs', 'test'],
+  ['alacritty_terminal/src/grid/storage.rs', 'production'],
+  ['src/contests.rs', 'production'],
+  ['buildscripts/gyb.py', 'build'],
+  ['build-scripts/release.sh', 'build'],
 ];
 
 test('files are classified by the conventions of their ecosystem', () => {

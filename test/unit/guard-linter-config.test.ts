@@ -5,10 +5,13 @@ import { eslintSettings, readLinterSettings } from '../../src/core/guard/linter-
 import { guardWorkspace } from './guard-helpers';
 
 // The shape of trpc's eslint.config.js (MIT): a block for every TypeScript file, one for tests.
-const ESLINT_FLAT = `export default tseslint.config(
+const ESLINT_FLAT = `import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
   { ignores: ['**/vendor/**'] },
   {
     files: ['**/*.ts', '**/*.tsx'],
+    extends: [...tseslint.configs.recommended],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'error',
       // Todo: do we want these?
@@ -29,12 +32,45 @@ const ESLINT_FLAT = `export default tseslint.config(
 test('ESLint settings are read with the files their block is limited to', () => {
   const got = eslintSettings(ESLINT_FLAT, 'eslint.config.js').map((s) => [s.state, s.name, s.files ?? 'all']);
   assert.deepEqual(got, [
+    ['on', '@typescript-eslint/no-explicit-any', 'all'], // by tseslint.configs.recommended
     ['on', '@typescript-eslint/no-non-null-assertion', 'all'],
     ['off', '@typescript-eslint/no-explicit-any', 'all'],
     ['on', 'unicorn/filename-case', 'all'],
     ['off', '@typescript-eslint/no-non-null-assertion', ['**/test/**/*', '**/*.test.ts']],
     ['off', 'no-console', ['**/test/**/*', '**/*.test.ts']],
   ]);
+});
+
+test("explicit any is reported where the project's linter reports it: a typescript-eslint or Next preset that includes no-explicit-any, or Biome; not under a config that leaves it out", async () => {
+  const anyCode = { 'src/a.ts': 'export function f(x: any) { return x as any; }\n' };
+  const reported = async (config: Record<string, string>) => {
+    const { ws, cleanup } = await guardWorkspace({ ...anyCode, ...config });
+    try {
+      return (await guardEngine(ws).scan()).violations.map((v) => v.ruleId).sort();
+    } finally {
+      await cleanup();
+    }
+  };
+  const both = ['ts/no-explicit-any', 'ts/no-explicit-any-cast'];
+  assert.deepEqual(await reported({ '.eslintrc.json': '{ "extends": ["eslint:recommended", "plugin:@typescript-eslint/recommended"] }' }), both);
+  assert.deepEqual(await reported({ 'eslint.config.mjs': "import ts from 'typescript-eslint';\nexport default ts.config(...ts.configs.strictTypeChecked);\n" }), both);
+  assert.deepEqual(await reported({ '.eslintrc.json': '{ "extends": ["next/core-web-vitals", "next/typescript"] }' }), both);
+  assert.deepEqual(await reported({ 'biome.json': '{ "linter": { "enabled": true } }' }), both);
+  // excalidraw's shape: react-app and a shared config, neither turns no-explicit-any on; the team writes any freely.
+  assert.deepEqual(await reported({ '.eslintrc.json': '{ "extends": ["@excalidraw/eslint-config", "react-app"] }' }), []);
+  // Only the type-aware rules: no-explicit-any is not among them. Another plugin's recommended set is not typescript-eslint's.
+  assert.deepEqual(await reported({ '.eslintrc.json': '{ "extends": ["plugin:@typescript-eslint/recommended-requiring-type-checking"] }' }), []);
+  assert.deepEqual(await reported({ 'eslint.config.js': "import reactHooks from 'eslint-plugin-react-hooks';\nexport default [reactHooks.configs.recommended];\n" }), []);
+  assert.deepEqual(await reported({ 'biome.json': '{ "linter": { "rules": { "recommended": false } } }' }), []);
+  assert.deepEqual(await reported({}), []);
+  // Turned on by a preset, off by name for some files: those files are left out, as the linter leaves them.
+  const perFile = "import tseslint from 'typescript-eslint';\nexport default tseslint.config(...tseslint.configs.recommended, { files: ['src/legacy/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } });\n";
+  const { ws, cleanup } = await guardWorkspace({ ...anyCode, 'src/legacy/old.ts': 'export const x: any = 1;\n', 'eslint.config.mjs': perFile });
+  try {
+    assert.deepEqual((await guardEngine(ws).scan()).violations.map((v) => `${v.path}:${v.ruleId}`).sort(), ['src/a.ts:ts/no-explicit-any', 'src/a.ts:ts/no-explicit-any-cast']);
+  } finally {
+    await cleanup();
+  }
 });
 
 test('a rule the project switched off in its linter config is off in guard, with the reason; a severity override wins', async () => {

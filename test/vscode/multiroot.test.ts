@@ -25,6 +25,8 @@ describe('AutoSnippet in a multi-root workspace', { timeout: 240_000 }, () => {
     mkdirSync(path.join(beta, 'src'), { recursive: true });
     mkdirSync(path.join(beta, '.autosnippet/recipes/beta'), { recursive: true });
     mkdirSync(path.join(beta, '.autosnippet/skills/beta-release-notes'), { recursive: true });
+    // beta lints with typescript-eslint's recommended set, so guard reports `as any` there as its linter would.
+    writeFileSync(path.join(beta, 'eslint.config.mjs'), "import tseslint from 'typescript-eslint';\n\nexport default tseslint.config(...tseslint.configs.recommended);\n");
     writeFileSync(path.join(beta, 'src/api.ts'), 'export async function load(names: Map<string, string>, k: string) {\n  const res = await fetch("/api");\n  return (names.get(k) as any).length + (await res.text()).length;\n}\n');
     writeFileSync(path.join(beta, '.autosnippet/recipes/beta/log-with-context.md'), '---\ntitle: Log errors with their context\nlanguage: typescript\nknowledgeType: best-practice\nsummary: Pass the request id to every log line.\n---\n\n```ts\nlog.error("failed", { requestId });\n```\n');
     writeFileSync(path.join(beta, '.autosnippet/skills/beta-release-notes/SKILL.md'), '---\nname: beta-release-notes\ndescription: Use when writing release notes for beta.\n---\n\n# Release notes\n\n## Steps\n\n1. List the user-facing changes.\n');

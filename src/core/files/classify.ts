@@ -46,7 +46,7 @@ const EXAMPLE = lower('example examples _examples sample samples demo demos play
 const BENCHMARK = lower('bench benches benchmark benchmarks jmh perf-tests');
 const DOCS = lower('docs documentation website www site _site docsite');
 const SHALLOW_ONLY = lower('site www');
-const BUILD = lower('scripts script buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build');
+const BUILD = lower('scripts script buildscripts build-scripts build_scripts buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build');
 
 /** Checked in this order: a test folder inside an examples folder is a test, fixtures inside tests are fixtures. */
 const FOLDER_RULES: FolderRule[] = [
@@ -74,6 +74,7 @@ const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
   { kind: 'generated', pattern: /\.(generated|gen|g)\.[^./]+$|\.pb\.(go|swift|cc|h|c)$|_pb2(_grpc)?\.pyi?$|\.designer\.cs$|\.freezed\.dart$/, reason: 'generated file name' },
   { kind: 'generated', pattern: /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|Gemfile\.lock|poetry\.lock|uv\.lock|Podfile\.lock|Package\.resolved|go\.sum|composer\.lock|gradle\.lockfile)$/, reason: 'lock file' },
   { kind: 'test', pattern: /_test\.go$/, reason: 'name *_test.go' },
+  { kind: 'test', pattern: /(^|\/)tests\.rs$/, reason: 'name tests.rs (a #[cfg(test)] module file)' },
   { kind: 'test', pattern: /(^|\/)(test_[^/]+|[^/]+_test|conftest)\.py$/, reason: 'name test_*.py / *_test.py' },
   { kind: 'test', pattern: /\.(test|spec|e2e|e2e-spec|test-d)\.[cm]?[jt]sx?$/, reason: 'name *.test.* / *.spec.*' },
   { kind: 'test', pattern: /[a-z0-9](Tests?|Spec|IT)\.(java|kt|kts|scala|swift|m|mm)$/, reason: 'name *Test / *Tests / *Spec' },

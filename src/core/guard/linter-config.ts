@@ -50,7 +50,10 @@ export function readLinterSettings(root: string): LinterSetting[] {
   if (pkg?.includes('"eslintConfig"')) out.push(...eslintSettings(pkg, 'package.json'));
   for (const rel of ['biome.json', 'biome.jsonc']) {
     const text = read(root, rel);
-    if (text) for (const m of text.matchAll(/"(no[A-Z]\w*|use[A-Z]\w*)"\s*:\s*(?:"off"|\{\s*"level"\s*:\s*"off")/g)) out.push({ state: 'off', tool: 'biome', name: m[1].toLowerCase(), source: rel });
+    if (!text) continue;
+    for (const m of text.matchAll(/"(no[A-Z]\w*|use[A-Z]\w*)"\s*:\s*(?:"off"|\{\s*"level"\s*:\s*"off")/g)) out.push({ state: 'off', tool: 'biome', name: m[1].toLowerCase(), source: rel });
+    // Biome lints with its recommended rules unless told not to.
+    if (!/"recommended"\s*:\s*false/.test(text)) for (const name of BIOME_RECOMMENDED) out.push({ state: 'on', tool: 'biome', name, source: rel });
   }
   const swiftlint = read(root, '.swiftlint.yml') ?? read(root, '.swiftlint.yaml');
   if (swiftlint) {
@@ -80,12 +83,33 @@ export function readLinterSettings(root: string): LinterSetting[] {
   return out;
 }
 
+/** Rules of Biome's recommended set that guard rules name as equivalents and leave off by default. */
+const BIOME_RECOMMENDED = ['noexplicitany'];
+
+/**
+ * Rules that presets a configuration extends turn on, for the guard rules that are off by default
+ * and follow them: typescript-eslint's recommended, strict and all sets (legacy `plugin:` names and
+ * flat `configs.*` of the name the config imports typescript-eslint as) and Next's `next/typescript`
+ * include no-explicit-any; its `…-requiring-type-checking` and stylistic sets do not.
+ */
+function presetRules(text: string): { name: string; at: number }[] {
+  const out: { name: string; at: number }[] = [];
+  const any = '@typescript-eslint/no-explicit-any';
+  for (const m of text.matchAll(/["']plugin:@typescript-eslint\/(?:recommended|strict|all)(?:-type-checked)?["']|["']next\/typescript["']/g)) out.push({ name: any, at: m.index! });
+  for (const imp of text.matchAll(/\bimport\s+(\w+)\s+from\s+["']typescript-eslint["']|\b(\w+)\s*=\s*require\(\s*["']typescript-eslint["']\s*\)/g)) {
+    const binding = imp[1] ?? imp[2];
+    for (const m of text.matchAll(new RegExp(String.raw`\b${binding}\.configs\.(?:recommended|strict|all)(?:TypeChecked)?\b`, 'g'))) out.push({ name: any, at: m.index! });
+  }
+  return out;
+}
+
 /**
  * `'rule-name': 'off'` (or 0, or ['off', …]; `'error'`/`'warn'`/1/2 for on) anywhere in an ESLint
- * configuration, limited to the `files` globs of the innermost object around it that has some.
+ * configuration, limited to the `files` globs of the innermost object around it that has some; and
+ * the rules the presets it extends turn on (`presetRules`).
  */
 export function eslintSettings(text: string, source: string): LinterSetting[] {
-  const out: LinterSetting[] = [];
+  const out: LinterSetting[] = presetRules(text).map((p) => ({ state: 'on', tool: 'eslint', name: p.name, files: filesAround(text, p.at), source }));
   const re = /["']?((?:@[\w-]+\/)?[\w-]+(?:\/[\w-]+)*)["']?\s*:\s*(?:\[\s*)?(?:["'](off|warn|error)["']|([012])\b)/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
@@ -192,17 +216,20 @@ export function followLinterSettings(st: { rule: GuardRule; active: boolean; rea
   const equivalents = new Set((st.rule.equivalents ?? []).map((e) => e.toLowerCase()));
   const matching = linters.filter((o) => equivalents.has(`${o.tool}:${o.name}`));
   const tool = (o: LinterSetting) => (o.tool === 'noqa' ? 'Ruff/flake8' : o.tool === 'nolint' ? 'golangci-lint' : o.tool === 'suppress' ? 'detekt' : o.tool);
+  const off = matching.filter((o) => o.state === 'off');
+  const everywhere = off.find((o) => !o.files);
   if (st.rule.disabledByDefault) {
     const enabledBy = st.rule.enabledBy ?? st.rule.equivalents ?? [];
     const switches = new Set(enabledBy.map((e) => e.toLowerCase()));
     const on = linters.find((o) => o.state === 'on' && !o.files && switches.has(`${o.tool}:${o.name}`));
-    if (on) overrides[st.rule.id] = st.severity; // the runner reads default-off rules as on when they have an override
-    else Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${enabledBy.length ? ` or by enabling ${enabledBy[0]} in your linter configuration` : ''}` });
-    return;
-  }
-  if (!st.active) return;
-  const off = matching.filter((o) => o.state === 'off');
-  const everywhere = off.find((o) => !o.files);
+    if (!on) {
+      Object.assign(st, { active: false, reason: `off by default; turn it on with a severity override${enabledBy.length ? ` or by enabling ${enabledBy[0]} in your linter configuration` : ''}` });
+      return;
+    }
+    // Turned on by the project's linter; a setting that turns it off by name still wins below, as in
+    // the linter itself (a preset includes the rule, a later `'rule': 'off'` removes it).
+    if (!everywhere) overrides[st.rule.id] = st.severity; // the runner reads default-off rules as on when they have an override
+  } else if (!st.active) return;
   if (everywhere) {
     Object.assign(st, { active: false, reason: `the project turns ${tool(everywhere)} rule ${everywhere.name} off in ${everywhere.source}; set a severity override to check it anyway` });
     return;
