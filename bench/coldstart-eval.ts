@@ -26,7 +26,11 @@ const STRUCTURE_DIR = path.join(DATA, 'coldstart-structure');
 const LABELS_DIR = path.join(DATA, 'coldstart-eval');
 const SKILLS = path.join(__dirname, '..', 'skills');
 
-export const EVAL_REPOS = ['Alamofire+Alamofire', 'trpc+trpc', 'encode+httpx', 'spf13+cobra', 'BurntSushi+ripgrep', 'square+okhttp', 'SDWebImage+SDWebImage'];
+/** Seven libraries since issue 15 was filed, and six applications added in session 21 (commits in bench/data/guard-eval/repositories.json). */
+export const EVAL_REPOS = [
+  'Alamofire+Alamofire', 'trpc+trpc', 'encode+httpx', 'spf13+cobra', 'BurntSushi+ripgrep', 'square+okhttp', 'SDWebImage+SDWebImage',
+  'excalidraw+excalidraw', 'Ranchero-Software+NetNewsWire', 'saleor+saleor', 'photoprism+photoprism', 'alacritty+alacritty', 'android+nowinandroid',
+];
 
 /** What the reviewer said about one candidate. */
 export type Verdict = 'approve' | 'edit' | 'reject';

@@ -24,9 +24,13 @@ test('one ignore list: nested .gitignore with negation, always-skipped and hidde
     'other/target/kept.txt': '',
     '.hidden/z.ts': '',
     '.github/workflows/ci.yml': '',
+    // Hidden folders of hooks and CI that the cold start reads: husky's git hooks, sourcehut's builds (alacritty), GitLab's templates.
+    '.husky/pre-commit': '',
+    '.builds/linux.yml': '',
+    '.gitlab/ci/test.yml': '',
   });
   const l = await walkWorkspace(root);
-  assert.deepEqual(l.files, ['.github/workflows/ci.yml', '.gitignore', 'crate/Cargo.toml', 'keep.log', 'other/target/kept.txt', 'pkg/.gitignore', 'pkg/important.log', 'pkg/ok.ts', 'src/a.ts']);
+  assert.deepEqual(l.files, ['.builds/linux.yml', '.github/workflows/ci.yml', '.gitignore', '.gitlab/ci/test.yml', '.husky/pre-commit', 'crate/Cargo.toml', 'keep.log', 'other/target/kept.txt', 'pkg/.gitignore', 'pkg/important.log', 'pkg/ok.ts', 'src/a.ts']);
   assert.ok(l.ignored >= 8, String(l.ignored));
   assert.deepEqual(l.problems, []);
 });

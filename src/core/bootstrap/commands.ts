@@ -61,6 +61,29 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   }
   if (ctx.listing.includes('.gitlab-ci.yml')) out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
   for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) if (ctx.listing.includes(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
+  for (const f of ctx.listing.filter((x) => /^(\.builds\/[^/]+|\.build)\.ya?ml$/.test(x)).sort()) out.push(...sourcehutCommands(f, (await ctx.read(f)) ?? ''));
+  return out;
+}
+
+/** A sourcehut build manifest (`.build.yml`, `.builds/*.yml`): each task under `tasks:` is a job, each line of its script a step. */
+export function sourcehutCommands(file: string, text: string): ProjectCommand[] {
+  const out: ProjectCommand[] = [];
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => /^tasks:\s*$/.test(l));
+  if (start < 0) return out;
+  let job: string | undefined;
+  let itemIndent = -1;
+  for (let i = start + 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (/^\S/.test(l)) break; // the next top-level key
+    const item = /^(\s*)-\s+([\w.-]+):\s*[|>]?-?\s*$/.exec(l);
+    if (item) {
+      [job, itemIndent] = [item[2], item[1].length];
+      continue;
+    }
+    const step = l.trim();
+    if (job && step && !step.startsWith('#') && l.length - l.trimStart().length > itemIndent) out.push({ command: step, text: step, source: `${file}:${i + 1}`, job });
+  }
   return out;
 }
 

@@ -19,6 +19,19 @@ export function nameList(names: readonly string[], budget = 60, code = true): st
   return `${shown.join(', ')} and ${rest} more`;
 }
 
+/** Each path by its shortest tail of folders that no other path of the list shares (`order/models.py`, `locks.py`). */
+export function distinctTails(paths: readonly string[]): string[] {
+  const parts = paths.map((p) => p.split('/'));
+  const tail = (i: number, n: number) => parts[i].slice(-n).join('/');
+  return parts.map((segments, i) => {
+    for (let n = 1; n < segments.length; n++) {
+      const mine = tail(i, n);
+      if (!parts.some((_, j) => j !== i && tail(j, n) === mine)) return mine;
+    }
+    return paths[i];
+  });
+}
+
 /** Cuts text to `max` characters at a word boundary, with an ellipsis when cut; never inside a backtick span. */
 export function fit(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim();

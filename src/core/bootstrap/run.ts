@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
@@ -168,7 +170,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
 
   progress({ message: 'Analysing the nine dimensions', done: total, total }, true);
   const primary = (Object.entries(familyCounts) as [Family, number][]).filter(([f]) => f !== 'other').sort((a, b) => b[1] - a[1])[0]?.[0];
-  const ctx = analysisContext(ws.root, structure, listing.files, familyCounts, primary);
+  const ctx = analysisContext(ws.root, structure, withRootToolConfigs(ws.root, listing.files), familyCounts, primary);
   const drafts: CandidateDraft[] = [];
   for (const a of all) {
     cancelled(scanned, total);
@@ -271,6 +273,27 @@ export function toCandidateInput(d: CandidateDraft): CandidateInput {
     ...(d.target ? { target: d.target } : {}),
     origin: `bootstrap:${d.dimension}`,
   };
+}
+
+/**
+ * Tool configurations read by name at the root. One that exists is part of the project even when a
+ * broad `.gitignore` pattern covers it (saleor ignores `.*` and tracks `.pre-commit-config.yaml`):
+ * git ignores only untracked files, and a checkout holds what was tracked.
+ */
+const ROOT_TOOL_CONFIGS = ['.pre-commit-config.yaml', '.pre-commit-config.yml', 'lefthook.yml', 'lefthook.yaml', '.editorconfig', '.prettierrc', '.prettierrc.json', '.prettierrc.yaml', '.prettierrc.yml', '.swiftlint.yml', '.swiftformat', '.swift-format', 'rustfmt.toml', '.rustfmt.toml', '.golangci.yml', '.golangci.yaml', '.clang-format', '.gitlab-ci.yml', '.build.yml'];
+
+function withRootToolConfigs(root: string, listing: readonly string[]): readonly string[] {
+  const have = new Set(listing);
+  const extra = ROOT_TOOL_CONFIGS.filter((f) => !have.has(f) && isFile(path.join(root, f)));
+  return extra.length ? [...listing, ...extra].sort() : listing;
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function analysisContext(root: string, structure: AnalysisContext['structure'], listing: readonly string[], familyCounts: AnalysisContext['familyCounts'], primary: Family | undefined): AnalysisContext {

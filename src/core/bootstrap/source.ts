@@ -44,7 +44,8 @@ export function sourceFile(path: string, language: string, text: string, target:
   const family = familyOf(language, text);
   // A header with Objective-C in it is Objective-C, whatever its `.h` says.
   const file: SourceFile = { path, language: family === 'objc' && language === 'c' ? 'objective-c' : language, family, text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}) };
-  if (kind === 'generated') file.generated = marker && marker.line > 0 ? marker : { line: 1, marker: cls.reason };
+  // Only what the classifier found generated (by a header or a name): minified, vendored or example code is not mined either, but nothing says it is regenerated.
+  if (cls.kind === 'generated') file.generated = marker && marker.line > 0 ? marker : { line: 1, marker: cls.reason };
   return file;
 }
 

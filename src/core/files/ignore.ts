@@ -22,8 +22,8 @@ export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([
 /** Folders that are build output only beside the manifest that produces them (`target/` of Cargo and Maven). */
 const OUTPUT_BESIDE: Readonly<Record<string, readonly string[]>> = { target: ['Cargo.toml', 'pom.xml'] };
 
-/** Hidden folders still worth reading (CI workflows, agent instructions). */
-const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github', '.circleci']);
+/** Hidden folders still worth reading (CI workflows and templates, git hooks, agent instructions). */
+const HIDDEN_KEPT: ReadonlySet<string> = new Set(['.github', '.circleci', '.gitlab', '.builds', '.husky']);
 
 /** Why a folder named `name` is never walked, given the names beside it; undefined when it is walked. */
 export function skippedFolderReason(name: string, siblings: ReadonlySet<string>): string | undefined {

@@ -1,6 +1,6 @@
 import { confidence } from '../evidence';
 import { FAMILY_LABEL } from '../source';
-import { fit, nameList } from '../form';
+import { distinctTails, fit, nameList } from '../form';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
 import type { CandidateDraft, Family, SourceFile } from '../types';
 import type { KnowledgeType } from '../../knowledge/types';
@@ -108,7 +108,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
         // The project's own way of naming its variables: one function builds the names of several reads.
         const builders = b.id === 'env' ? [...this.envNameBuilders].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]).map(([name]) => `${name}()`) : [];
         const full = nameList(where, 52);
-        const names = full.includes(' more') || full.length > 60 ? where.map((f) => f.slice(f.lastIndexOf('/') + 1)) : where;
+        const names = full.includes(' more') || full.length > 60 ? distinctTails(where) : where;
         out.push({
           title: fit(`${b.what} ${b.id === 'env' ? 'are read' : b.id === 'sql' ? 'are written' : 'are made'} only in ${nameList(names, 52)}`, 100),
           knowledgeType: 'boundary-constraint',

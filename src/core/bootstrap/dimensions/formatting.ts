@@ -29,7 +29,8 @@ const RUNS: Record<string, RegExp> = {
   SwiftFormat: /\bswiftformat\b/i,
   'swift-format': /\bswift-format\b/,
   golangci: /\bgolangci-lint\b|\bgofmt\b|\bgoimports\b|\bgofumpt\b/,
-  ruff: /\bruff\b/,
+  // `ruff check` lints; only `ruff format` formats.
+  ruff: /\bruff\s+format\b/,
   black: /\bblack\b/,
   prettier: /\bprettier\b/,
   Biome: /\bbiome\b/,
@@ -51,7 +52,9 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
     const text = expandedText(s, commands);
     return RUNS[key].test(text) && (s.job || hook(s) || CHECKS(text));
   });
-  const best = hits.find((s) => s.job) ?? hits.find(hook) ?? hits[0];
+  // A step that checks beats one that merely names the tool (`rustup toolchain install nightly -c rustfmt`).
+  const checking = (s: ProjectCommand) => CHECKS(expandedText(s, commands));
+  const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits[0];
   if (!best) return undefined;
   return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\`` };
 }
@@ -165,7 +168,8 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const writes = (t: string) => (/--write\b|\s-w\b|--fix\b/.test(t) ? 1 : 0);
     const apply = hits.filter((s) => !checks(s.text)).sort((a, b) => named(b.command) + writes(b.text) - named(a.command) - writes(a.text))[0];
     const check = hits.filter((s) => checks(s.text)).sort((a, b) => named(b.command) - named(a.command))[0];
-    if (apply) return { command: apply.command, source: apply.source, ...(check ? { check: check.command } : {}) };
+    // A pre-commit hook's id (`ruff-format`) is not what a person types; its words are (`ruff format`).
+    if (apply) return { command: /^(\.pre-commit-config|lefthook)/.test(apply.source) ? apply.text : apply.command, source: apply.source, ...(check ? { check: check.command } : {}) };
     if (!check) return undefined;
     // Only a check (a CI step, `make fmt`): the tool's own command applies it, when it is a plain call.
     const direct = check.source.startsWith('.github/') && /^\S+( \S+)*$/.test(check.command) ? check.command.replace(/\s+(--check|--diff)\b/g, '') : undefined;

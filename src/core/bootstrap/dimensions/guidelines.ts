@@ -18,6 +18,7 @@ const LINT_RULES = /['"]?((?:@typescript-eslint\/)?(?:no-restricted-imports|no-r
 const FORBIDS_EDITS = /\bdo not (edit|modify)\b|\bdon't (edit|modify)\b|changes (to this file )?(will|may) be (lost|overwritten)|@generated\b/i;
 /** Marked generated code this long is worth a candidate even when its header does not forbid edits. */
 const MIN_GENERATED_LINES = 200;
+const MIGRATIONS = /(^|\/)(migrations|alembic\/versions|db\/migrate)\//;
 
 /** Dimension 7, agent guidelines: rules the project states, generated code, compiler and lint strictness. */
 export class AgentGuidelinesAnalyzer implements Analyzer {
@@ -50,7 +51,8 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
 
     // Generated files where the product's code lives: not those of an example, a fixture or a docs site.
     const named = ctx.listing.filter((x) => pathKind(x) === 'generated' && !/\.(lock|sum)$|lock\.(json|yaml)$|\.resolved$/.test(x) && pathKind(x.replace(/[^/]+$/, 'x')) === 'production' && languageForPath(x)).map((path) => ({ path, line: 1, marker: 'generated file name' }));
-    const inProduct = (p: string) => pathKind(p.replace(/[^/]+$/, 'x')) === 'production';
+    // Database migrations are generated once and then the project's own, edited and written by hand.
+    const inProduct = (p: string) => pathKind(p.replace(/[^/]+$/, 'x')) === 'production' && !MIGRATIONS.test(p);
     const marked = this.generated.filter((g) => inProduct(g.path));
     const generated = [...marked, ...named.filter((n) => !this.generated.some((g) => g.path === n.path))].sort((a, b) => (a.path < b.path ? -1 : 1));
     // Worth an agent's attention when regenerated from a source (named so, or saying not to edit) or
@@ -76,15 +78,19 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     out.push(...(await this.swiftSettings(ctx)));
     out.push(...(await this.lintRules(ctx)));
     if (this.rustLints.length) {
+      // Clippy's lints fail `cargo clippy`, not the build; rustc's own (unsafe_code, warnings, missing_docs) fail the build.
+      const texts = [...new Set(this.rustLints.map((l) => l.text))];
+      const clippyOnly = texts.every((t) => /^#!\[\w+\((clippy::\w+(,\s*)?)+\)\]/.test(t));
+      const compiler = texts.some((t) => /\b(unsafe_code|warnings|missing_docs)\b/.test(t));
       out.push({
         title: `Crate-level lints: ${[...new Set(this.rustLints.map((l) => l.text))].slice(0, 3).join(' ')}`,
         knowledgeType: 'code-standard',
         dimension: 'agent-guidelines',
         language: 'rust',
         category: 'agent-guidelines',
-        summary: 'The crate roots forbid or deny these lints; code that triggers them does not compile.',
+        summary: `The crate roots forbid or deny these lints; ${clippyOnly ? 'code that triggers them fails `cargo clippy`' : compiler && texts.some((t) => /clippy::/.test(t)) ? 'code that triggers the compiler lints does not compile, and the Clippy ones fail `cargo clippy`' : 'code that triggers them does not compile'}.`,
         code: [...new Set(this.rustLints.map((l) => l.text))].join('\n'),
-        reasoning: { whyStandard: 'Enforced by the compiler.', sources: this.rustLints.slice(0, 6).map((l) => `${l.path}:${l.line}`), confidence: 0.95 },
+        reasoning: { whyStandard: clippyOnly ? 'Enforced by Clippy.' : 'Enforced by the compiler.', sources: this.rustLints.slice(0, 6).map((l) => `${l.path}:${l.line}`), confidence: 0.95 },
         tags: ['agent-guidelines', 'compiler', 'rust'],
       });
     }
