@@ -421,6 +421,50 @@ test('crate-level Clippy lints fail `cargo clippy`, not the build (alacritty); r
   assert.match(await lints('#![forbid(unsafe_code)]'), /does not compile\.$/);
 });
 
+test('profile commands as the project names them (applications): the script named build over build-node, `make test` that runs its parts, no formatter read from a build script\'s code, no `swift build` without a root Package.swift, a CI step in a subfolder is not the project\'s tests, the primary language\'s version', async () => {
+  const profileOf = async (files: Record<string, string>) => {
+    const ws = await project(files);
+    await bootstrapKnowledge(ws, {}, { actor: 'human' });
+    const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
+    assert.ok(p, titles(ws).join('\n'));
+    return p.rationale ?? '';
+  };
+  // excalidraw's shape: build-node listed before build; an esbuild script with `format: "esm"`.
+  const web: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'whiteboard', private: true, scripts: { 'build-node': 'node ./scripts/build-node.js', build: 'vite build', test: 'vitest' } }, null, 2),
+    'scripts/buildBase.js': 'export const config = {\n  bundle: true,\n  format: "esm",\n  target: "es2020",\n};\n',
+  };
+  for (let i = 0; i < 4; i++) web[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  const w = await profileOf(web);
+  assert.match(w, /Build: `npm run build`/);
+  assert.ok(!/buildBase|Format:/.test(w), w);
+  // photoprism's shape: Go first, `test: test-js test-go`; saleor's: Python first, Node engines too, a semgrep job in .semgrep.
+  const svc: Record<string, string> = {
+    'go.mod': 'module example.org/photos\n\ngo 1.22.0\n',
+    'Makefile': 'test: test-js test-go\ntest-js:\n\tcd frontend && npm test\ntest-go:\n\tgo test ./...\n',
+    'pyproject.toml': '[project]\nname = "tools"\nrequires-python = ">=3.12"\n',
+    'package.json': JSON.stringify({ name: 'photos-frontend', private: true, engines: { node: '>=20 <22' } }),
+    '.github/workflows/semgrep.yml': 'name: semgrep\non: [push]\njobs:\n  rules:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Test rules\n        working-directory: .semgrep\n        run: make check-rules\n',
+  };
+  for (let i = 0; i < 6; i++) svc[`internal/part${i}/part.go`] = `package part${i}\n\nfunc Run(n int) int {\n\treturn n + ${i}\n}\n`;
+  const g = await profileOf(svc);
+  assert.match(g, /Test: `make test`/);
+  assert.ok(!/check-rules/.test(g), g);
+  const py: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "shop"\nrequires-python = ">=3.12"\ndependencies = ["django>=5"]\n\n[dependency-groups]\ndev = ["pytest>=8"]\n',
+    'package.json': JSON.stringify({ name: 'shop', private: true, engines: { node: '>=20 <22' } }),
+    '.github/workflows/test-semgrep-rules.yml': 'name: semgrep rules\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Test rules\n        working-directory: .semgrep\n        run: make test\n',
+  };
+  for (let i = 0; i < 6; i++) py[`shop/mod${i}.py`] = `def work${i}(n):\n    return n * ${i + 1}\n`;
+  const p = await profileOf(py);
+  assert.match(p, /Language version: Python >=3\.12/);
+  assert.ok(!/make test/.test(p), p);
+  // NetNewsWire's shape: Swift packages under Modules/, an Xcode project at the root.
+  const mac: Record<string, string> = { 'Modules/Core/Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(\n  name: "Core",\n  targets: [.target(name: "Core")]\n)\n' };
+  for (let i = 0; i < 4; i++) mac[`Modules/Core/Sources/Core/Part${i}.swift`] = `public func part${i}(_ n: Int) -> Int {\n    n + ${i}\n}\n`;
+  assert.ok(!/`swift build`/.test(await profileOf(mac)));
+});
+
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',

@@ -36,13 +36,18 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
     const lines = ((await ctx.read(mk)) ?? '').split('\n');
     let target: string | undefined;
     lines.forEach((l, i) => {
-      const t = /^([\w.-]+)\s*:(?!=)/.exec(l);
-      if (t) target = t[1];
-      else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
+      const t = /^([\w.-]+)\s*:(?!=)(.*)$/.exec(l);
+      if (t) {
+        target = t[1];
+        // A target made of others (`test: test-js test-go`) runs them.
+        const parts = t[2].replace(/#.*$/, '').trim().split(/\s+/).filter((p) => /^[\w.-]+$/.test(p));
+        if (parts.length && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${parts.map((p) => `make ${p}`).join(' && ')}`, source: `${mk}:${i + 1}` });
+      } else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
     });
   }
-  // Scripts and git hooks run by hand or on commit: each line is a command.
-  for (const s of ctx.listing.filter((f) => (/^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml)$/.test(f)) || /^\.husky\/[\w.-]+$/.test(f))) {
+  // Shell scripts and git hooks run by hand or on commit: each line is a command. (A script in a
+  // programming language is code, not commands: excalidraw's esbuild config has `format: "esm"`.)
+  for (const s of ctx.listing.filter((f) => (/^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml|[cm]?[jt]sx?|py|rb|go|rs|swift|kts?|java|pl|php|lua)$/.test(f)) || /^\.husky\/[\w.-]+$/.test(f))) {
     const lines = ((await ctx.read(s)) ?? '').split('\n');
     lines.forEach((l, i) => {
       if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}` });
@@ -195,8 +200,11 @@ export function circleCommands(file: string, text: string): ProjectCommand[] {
   return jobCommands(file, text, jobs);
 }
 
-interface Step { run?: unknown; env?: unknown }
-interface Job { env?: unknown; steps?: unknown; strategy?: { matrix?: unknown } }
+interface Step { run?: unknown; env?: unknown; 'working-directory'?: unknown }
+interface Job { env?: unknown; steps?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
+
+/** A step run inside a hidden folder works on a tool's own files (saleor's `.semgrep` rules), not on the project. */
+const inToolFolder = (dir: unknown) => typeof dir === 'string' && /^(\.\/)?\.[^./]/.test(dir.trim());
 
 /**
  * The commands of a GitHub Actions workflow, one per shell command of each `run:` step (multi-line
@@ -222,6 +230,7 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     const matrix = firstCombination(job.strategy?.matrix);
     // Each step has its own env: one CiJob per step keeps them apart, under the job's id.
     for (const step of job.steps as Step[]) {
+      if (inToolFolder(step?.['working-directory'] ?? job.defaults?.run?.['working-directory'])) continue;
       if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, scripts: [step.run] });
     }
   }

@@ -53,8 +53,10 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
     return RUNS[key].test(text) && (s.job || hook(s) || CHECKS(text));
   });
   // A step that checks beats one that merely names the tool (`rustup toolchain install nightly -c rustfmt`).
+  // The command that runs the tool itself before one that reaches it through others (`make default` → `make all` → …).
   const checking = (s: ProjectCommand) => CHECKS(expandedText(s, commands));
-  const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits[0];
+  const direct = (s: ProjectCommand) => RUNS[key].test(s.text);
+  const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits.find(direct) ?? hits[0];
   if (!best) return undefined;
   return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\`` };
 }

@@ -1,7 +1,7 @@
 import { languageForPath } from '../../kernel/languages';
 import { factsOf } from '../facts';
 import { pathKind } from '../source';
-import { ciCommand, commandSources } from '../commands';
+import { ciCommand, commandSources, type ProjectCommand } from '../commands';
 import { productTargets } from './architecture';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
@@ -54,6 +54,8 @@ const TEST_FRAMEWORKS: [RegExp, string][] = [
 ];
 
 /** The oldest language or tool version a manifest declares: what an agent must not write past. */
+const PRIMARY_MANIFEST: Partial<Record<Family, RegExp>> = { go: /(^|\/)go\.mod$/, python: /(^|\/)pyproject\.toml$/, rust: /(^|\/)Cargo\.toml$/, swift: /(^|\/)Package\.swift$/, jsts: /(^|\/)package\.json$/ };
+
 const VERSION_FLOORS: { manifest: RegExp; re: RegExp; say: (v: string) => string }[] = [
   { manifest: /(^|\/)go\.mod$/, re: /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*$/m, say: (v) => `Go ${v} or newer (the code must build with it)` },
   { manifest: /(^|\/)pyproject\.toml$/, re: /^requires-python[ \t]*=[ \t]*["']([^"'\n]+)["']/m, say: (v) => `Python ${v}` },
@@ -135,7 +137,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
     // No well-known framework: the runtime dependencies say what the code is built on (httpx: httpcore, anyio…).
     const deps = frameworks.size ? [] : [...new Map(products.flatMap((t) => t.dependencies).filter((d) => d.scope === 'prod' && d.evidence && !own.has(d.name.toLowerCase())).map((d) => [d.name, d.evidence!])).entries()];
-    const floor = await versionFloor(ctx, products.map((t) => t.manifest));
+    const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
     const { list: commands, notes, before } = await this.commands(ctx);
     const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
@@ -184,7 +186,10 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const scripts = await commandSources(ctx);
     for (const label of ['Build', 'Test', 'Typecheck', 'Lint', 'Format', 'Check']) {
       const re = new RegExp(`^(${label === 'Format' ? 'fmt|format|format-fix' : label === 'Typecheck' ? 'typecheck|type-check|check-types' : label.toLowerCase()})\\b`, 'i');
-      const own = scripts.find((s) => !s.job && !s.command.includes('\n') && (re.test(s.text) || re.test(s.command.split(/[\s/]/).pop() ?? '')));
+      const named = (s: ProjectCommand) => s.command.split(/[\s/]/).pop() ?? '';
+      const mine = scripts.filter((s) => !s.job && !s.command.includes('\n') && (re.test(s.text) || re.test(named(s))));
+      // The script named exactly so (`build`, `make test`) before its variants (`build-node`, `test-js`).
+      const own = mine.find((s) => re.test(named(s)) && named(s).length === re.exec(named(s))![0].length) ?? mine[0];
       if (own) add(label, own.command, own.source);
     }
     const ownTest = out.some((o) => o.label === 'Test');
@@ -197,9 +202,10 @@ export class ProjectProfileAnalyzer implements Analyzer {
     if (eco.cargo) { add('Build', 'cargo build', `${manifest('cargo')}:1`); add('Test', 'cargo test', `${manifest('cargo')}:1`); }
     if (eco.go) { add('Build', 'go build ./...', `${manifest('go')}:1`); add('Test', 'go test ./...', `${manifest('go')}:1`); }
     // `swift test` only runs where the package declares test targets.
-    if (eco.swift) {
-      add('Build', 'swift build', `${manifest('swift')}:1`);
-      if (ctx.structure.targets.some((t) => t.ecosystem === 'swift' && t.kind === 'test')) add('Test', 'swift test', `${manifest('swift')}:1`);
+    // `swift build` and `swift test` work where the package is the root (NetNewsWire's sit under Modules/).
+    if (eco.swift && ctx.listing.includes('Package.swift')) {
+      add('Build', 'swift build', 'Package.swift:1');
+      if (ctx.structure.targets.some((t) => t.ecosystem === 'swift' && t.kind === 'test')) add('Test', 'swift test', 'Package.swift:1');
     }
     if (eco.gradle) {
       const gw = ctx.listing.includes('gradlew') ? './gradlew' : 'gradle';
@@ -228,8 +234,11 @@ export class ProjectProfileAnalyzer implements Analyzer {
 }
 
 /** The first version floor the product manifests (then the root ones) declare, with its line. */
-async function versionFloor(ctx: AnalysisContext, manifests: string[]): Promise<{ text: string; source: string } | undefined> {
-  for (const m of [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'])]) {
+async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: Family | undefined): Promise<{ text: string; source: string } | undefined> {
+  // The primary language's manifests first: saleor is Python with a package.json for its tooling.
+  const own = primary && PRIMARY_MANIFEST[primary];
+  const ordered = [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'])].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
+  for (const m of ordered) {
     const floor = VERSION_FLOORS.find((f) => f.manifest.test(m));
     if (!floor || !ctx.listing.includes(m)) continue;
     const text = await ctx.read(m);
