@@ -65,6 +65,8 @@ const cases: [string, FileKind][] = [
   ['alacritty_terminal/src/grid/storage.rs', 'production'],
   ['src/contests.rs', 'production'],
   ['buildscripts/gyb.py', 'build'],
+  // photoprism's stand-in OpenID provider for its tests.
+  ['docker/dummy/oidc/app/main.go', 'test'],
   // Folders below a JVM source root are a package name, not a convention: nowinandroid's package is
   // com.google.samples.apps.nowinandroid, and Android's template package is com.example.
   ['core/data/src/main/kotlin/com/google/samples/apps/nowinandroid/core/data/OfflineFirstNewsRepository.kt', 'production'],
