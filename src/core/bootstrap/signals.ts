@@ -1,5 +1,6 @@
 import { Tallies, type Tally } from './evidence';
 import { factsOf } from './facts';
+import { distinctTails } from './form';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from './types';
 
 /** A code idiom counted over the scanned files: a global regex over the masked code (or the raw text). */
@@ -81,5 +82,7 @@ export abstract class SignalAnalyzer implements Analyzer {
 
 /** The file names of a tally's samples, as inline code, for titles and summaries. */
 export function fileList(t: Tally, limit = 3): string {
-  return [...t.files].sort().slice(0, limit).map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
+  // By the shortest tail that tells them apart: a Kotlin file's full path alone can fill a summary.
+  const names = distinctTails([...t.files].sort());
+  return names.slice(0, limit).map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
 }
