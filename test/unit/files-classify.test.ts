@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFile, testRegions, type FileKind } from '../../src/core/files/classify';
+import { classifyFile, conventionPath, testRegions, type FileKind } from '../../src/core/files/classify';
 
 // Paths as they appear in public repositories (Alamofire, trpc, httpx, cobra, ripgrep, okhttp, SDWebImage).
 const cases: [string, FileKind][] = [
@@ -100,6 +100,12 @@ test('a file that only mentions generated code, or says it is kept by hand, is p
   assert.equal(classifyFile('packages/excalidraw/fonts/ComicShanns/index.ts', font).kind, 'production');
   // A marker far below the top does not count.
   assert.equal(classifyFile('src/a.ts', 'x\n'.repeat(40) + '// DO NOT EDIT\n').kind, 'production');
+});
+
+test('a JVM path without its package folders, for conventions that read folder names (nowinandroid counted 5 of its 52 test files: its package is com.google.samples)', () => {
+  assert.equal(conventionPath('feature/foryou/src/test/kotlin/com/google/samples/apps/nowinandroid/ForYouViewModelTest.kt'), 'feature/foryou/src/test/kotlin/ForYouViewModelTest.kt');
+  assert.equal(conventionPath('samples/guide/src/main/java/okhttp3/recipes/PostString.java'), 'samples/guide/src/main/java/PostString.java');
+  assert.equal(conventionPath('src/samples/app.ts'), 'src/samples/app.ts');
 });
 
 test('minified text is recognised without a .min name', () => {

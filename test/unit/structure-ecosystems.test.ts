@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { filesOf, structureEdges } from '../../src/core/structure';
 import { walkWorkspace } from '../../src/core/files';
+import { discoverStructure } from '../../src/core/structure';
+import { tempTree } from './files-helpers';
 import { assertEvidence, discoverFixture, ECOSYSTEM_FIXTURES, internalEdges, target } from './structure-helpers';
 
 const root = (name: string) => path.join(ECOSYSTEM_FIXTURES, name);
@@ -115,6 +117,19 @@ test('Gradle: settings includes over several lines, project(":x") and type-safe 
   assertEvidence(root('gradle'), app.dependencies.find((d) => d.target)?.evidence, 'project(":core:data")');
   assertEvidence(root('gradle'), target(s, ':core:data').dependencies.find((d) => d.target)?.evidence, 'projects.core.model');
   assert.equal(target(s, ':core:model').dir, 'core/model');
+});
+
+test('Gradle: an app applied through a convention plugin (nowinandroid: alias(libs.plugins.nowinandroid.android.application)) is an app', async () => {
+  const root = tempTree({
+    'settings.gradle.kts': 'rootProject.name = "nia"\ninclude(":app")\ninclude(":core:data")\n',
+    'app/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.application)\n    alias(libs.plugins.nowinandroid.android.application.compose)\n}\n',
+    'app/src/main/kotlin/com/example/nia/MainActivity.kt': 'package com.example.nia\n\nclass MainActivity\n',
+    'core/data/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.library)\n}\n',
+    'core/data/src/main/kotlin/com/example/nia/data/Repo.kt': 'package com.example.nia.data\n\nclass Repo\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.equal(target(s, ':app').kind, 'app');
+  assert.equal(target(s, ':core:data').kind, 'library');
 });
 
 test('Maven: aggregator modules (a commented-out module ignored), ${project.groupId} sibling dependency, war is an app', async () => {

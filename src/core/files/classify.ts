@@ -129,6 +129,12 @@ export function classifyFile(rel: string, head?: string): FileClass {
   );
 }
 
+/** A path without the package folders below a JVM source root: `app/src/main/kotlin/Foo.kt` for `app/src/main/kotlin/com/example/Foo.kt`. */
+export function conventionPath(rel: string): string {
+  const parts = rel.split('/');
+  return [...conventionFolders(parts.slice(0, -1)), parts[parts.length - 1]].join('/');
+}
+
 /**
  * The folders whose names can follow a convention: below a JVM source root (`src/main/kotlin`,
  * `src/test/java`) the folders are a package name (`com/example/app`, `com/google/samples/…`).

@@ -1,3 +1,4 @@
+import { conventionPath } from '../../files/classify';
 import { languageForPath } from '../../kernel/languages';
 import { factsOf } from '../facts';
 import { pathKind } from '../source';
@@ -31,7 +32,8 @@ const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.(py|go)|[^/]+\.(test|spec)\
 
 /** How many test files the project has: every one in the listing, not the sample the scan read; examples' tests left out. */
 function testFileCount(listing: readonly string[]): number {
-  const tests = listing.filter((f) => pathKind(f) === 'test' && !/(^|\/)(examples?|samples?|demos?)\//i.test(f));
+  // Examples' own tests aside; a package named `samples` (com.google.samples) is not an examples folder.
+  const tests = listing.filter((f) => pathKind(f) === 'test' && !/(^|\/)(examples?|samples?|demos?)\//i.test(conventionPath(f)));
   const named = tests.filter((f) => TEST_FILE.test(f)).length;
   return named || tests.filter((f) => languageForPath(f)).length;
 }

@@ -130,7 +130,8 @@ function pluginsOf(build: string): string[] {
 function kindOf(ctx: DiscoveryContext, p: Subproject, plugins: string[], build: string): TargetKind {
   const name = p.path.split(':').pop() ?? '';
   if (/(^|[-_])(tests?|test-app-tests)$|tests$/i.test(name) && !/^testing/.test(name)) return 'test';
-  if (plugins.some((x) => x === 'application' || x === 'com.android.application' || x === 'android.application' || x === 'android-application')) return 'app';
+  // Also through a convention plugin named for it (`libs.plugins.nowinandroid.android.application`).
+  if (plugins.some((x) => x === 'application' || x === 'com.android.application' || x === 'android.application' || x === 'android-application' || /[.-]android[.-]application$/.test(x))) return 'app';
   if (/["']Main-Class["']\s*(?:to|:)/.test(build) || /\bapplication\s*\{[^}]*mainClass/.test(build)) return 'app';
   if (plugins.some((x) => /gradle-plugin|kotlin-dsl/.test(x))) return 'plugin';
   const sources = ctx.files.filter((f) => f.startsWith(joinRel(p.dir, 'src') + '/') && /\.(kt|java|kts|groovy|scala)$/.test(f));
