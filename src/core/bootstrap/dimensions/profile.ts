@@ -55,9 +55,10 @@ const TEST_FRAMEWORKS: [RegExp, string][] = [
   [/^github\.com\/stretchr\/testify/, 'testify'],
 ];
 
-/** The oldest language or tool version a manifest declares: what an agent must not write past. */
+/** The manifest that sets each language's version floor, read first for the project's primary language. */
 const PRIMARY_MANIFEST: Partial<Record<Family, RegExp>> = { go: /(^|\/)go\.mod$/, python: /(^|\/)pyproject\.toml$/, rust: /(^|\/)Cargo\.toml$/, swift: /(^|\/)Package\.swift$/, jsts: /(^|\/)package\.json$/ };
 
+/** The oldest language or tool version a manifest declares: what an agent must not write past. */
 const VERSION_FLOORS: { manifest: RegExp; re: RegExp; say: (v: string) => string }[] = [
   { manifest: /(^|\/)go\.mod$/, re: /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*$/m, say: (v) => `Go ${v} or newer (the code must build with it)` },
   { manifest: /(^|\/)pyproject\.toml$/, re: /^requires-python[ \t]*=[ \t]*["']([^"'\n]+)["']/m, say: (v) => `Python ${v}` },

@@ -96,7 +96,7 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     equivalents: ['eslint:@typescript-eslint/no-explicit-any', 'biome:noExplicitAny'],
     // Whether to write any is a project's choice: on where its linter reports it (a typescript-eslint
     // recommended/strict preset, next/typescript, Biome, or the rule by name). excalidraw, which leaves
-    // it out, writes 390 anys by design; 328 findings there were all judged not worth fixing.
+    // it out, writes about 390 anys by design: of its 328 findings, a blind sample of 25 had none worth fixing.
     disabledByDefault: true,
     examples: [
       { bad: 'function parse(input: any): any {\n  return input;\n}', good: 'function parse(input: unknown): Config {\n  return toConfig(input);\n}' },
