@@ -465,6 +465,23 @@ test('profile commands as the project names them (applications): the script name
   assert.ok(!/`swift build`/.test(await profileOf(mac)));
 });
 
+test('the profile gives the commands an agent instructions file lists, with their line (nowinandroid AGENTS.md: assemble, spotlessApply, {variant}Test)', async () => {
+  const files: Record<string, string> = {
+    'settings.gradle.kts': 'rootProject.name = "nia"\ninclude(":app")\n',
+    'gradlew': '#!/bin/sh\n',
+    'app/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.application)\n}\n',
+    'AGENTS.md': '# Agents\n\n## Commands\n\n- Build: `./gradlew assemble{Variant}`. Typically `assembleDemoDebug`.\n- Fix linting/formatting: `./gradlew spotlessApply`\n- Run local tests: `./gradlew {variant}Test`\n- Use `ComposeTestRule` in UI tests.\n',
+  };
+  for (let i = 0; i < 4; i++) files[`app/src/main/kotlin/com/example/nia/Part${i}.kt`] = `package com.example.nia\n\nfun part${i}(n: Int): Int = n + ${i}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(p, titles(ws).join('\n'));
+  assert.match(p.rationale ?? '', /- AGENTS\.md gives: Build `\.\/gradlew assemble\{Variant\}` \(AGENTS\.md:5\); Fix linting\/formatting `\.\/gradlew spotlessApply` \(AGENTS\.md:6\); Run local tests `\.\/gradlew \{variant\}Test` \(AGENTS\.md:7\)/);
+  assert.ok(!/ComposeTestRule`? \(/.test(p.rationale ?? ''), 'a class name is not a command');
+  assert.match(p.summary, /AGENTS\.md gives its own commands/);
+});
+
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',

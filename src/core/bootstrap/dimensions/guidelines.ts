@@ -7,7 +7,7 @@ import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../t
 import { languageOf } from './standards';
 
 /** Files written for AI tools and agents: their rules come before anything the scan infers. */
-const AGENT_FILES = /^(AI[_-]POLICY\.md|\.github\/AI[_-]POLICY\.md|docs\/AI[_-]POLICY\.md|AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|\.github\/copilot-instructions\.md|\.github\/instructions\/[^/]+\.md)$/i;
+export const AGENT_FILES = /^(AI[_-]POLICY\.md|\.github\/AI[_-]POLICY\.md|docs\/AI[_-]POLICY\.md|AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|\.github\/copilot-instructions\.md|\.github\/instructions\/[^/]+\.md)$/i;
 /** Contributor guides: their bulleted rules bind an agent's changes too. */
 const CONTRIBUTOR_FILES = /^(CONTRIBUTING\.md|docs\/CONTRIBUTING\.md|\.github\/CONTRIBUTING\.md)$/i;
 const IMPERATIVE = /\b(must|never|always|do not|don't|should not|shouldn't|only|required|forbidden|avoid|prefer|not allowed|not permitted|are expected to)\b/i;

@@ -4,6 +4,7 @@ import { factsOf } from '../facts';
 import { pathKind } from '../source';
 import { ciCommand, commandSources, type ProjectCommand } from '../commands';
 import { productTargets } from './architecture';
+import { AGENT_FILES } from './guidelines';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
 
@@ -54,6 +55,26 @@ const TEST_FRAMEWORKS: [RegExp, string][] = [
   [/^@playwright\/test$/, 'Playwright'],
   [/^github\.com\/stretchr\/testify/, 'testify'],
 ];
+
+/** A command a person types: a build tool or runner first, then its arguments. */
+const RUNNER = /^(\.\/gradlew|gradle|yarn|npm|npx|pnpm|bun|make|cargo|go|swift|xcodebuild|pytest|uv|python3?|poetry|tox|nox|bundle|rake|mvn|\.\/mvnw|dotnet|just|bazel|deno)(\s|$)/;
+
+/**
+ * The commands the agent instructions list (`- Run local tests: \`./gradlew {variant}Test\``), each with
+ * the words before it as its label and its line: the project's own word on how to build and test,
+ * which reviewers expect over what CI or the ecosystem suggest. One file, the first that has any.
+ */
+async function agentFileCommands(ctx: AnalysisContext): Promise<{ file: string; label: string; command: string; source: string }[]> {
+  for (const file of ctx.listing.filter((f) => AGENT_FILES.test(f)).sort()) {
+    const out: { file: string; label: string; command: string; source: string }[] = [];
+    ((await ctx.read(file)) ?? '').split('\n').forEach((line, i) => {
+      const m = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?([^`:*]{2,40}?)(?:\*\*)?:\s*(?:\*\*)?[^`]*`([^`]+)`/.exec(line);
+      if (m && RUNNER.test(m[2].trim()) && out.length < 6 && !out.some((o) => o.command === m[2].trim())) out.push({ file, label: m[1].trim(), command: m[2].trim(), source: `${file}:${i + 1}` });
+    });
+    if (out.length) return out;
+  }
+  return [];
+}
 
 /** The manifest that sets each language's version floor, read first for the project's primary language. */
 const PRIMARY_MANIFEST: Partial<Record<Family, RegExp>> = { go: /(^|\/)go\.mod$/, python: /(^|\/)pyproject\.toml$/, rust: /(^|\/)Cargo\.toml$/, swift: /(^|\/)Package\.swift$/, jsts: /(^|\/)package\.json$/ };
@@ -142,6 +163,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const deps = frameworks.size ? [] : [...new Map(products.flatMap((t) => t.dependencies).filter((d) => d.scope === 'prod' && d.evidence && !own.has(d.name.toLowerCase())).map((d) => [d.name, d.evidence!])).entries()];
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
     const { list: commands, notes, before } = await this.commands(ctx);
+    const agentCommands = await agentFileCommands(ctx);
     const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
@@ -157,6 +179,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       ...platformsLine(products),
       ...(testLine ? [`- Tests: ${testLine}`] : []),
       ...commands.map((c) => `- ${c.label}: \`${c.command}\``),
+      ...(agentCommands.length ? [`- ${agentCommands[0].file} gives: ${agentCommands.map((c) => `${c.label} \`${c.command}\` (${c.source})`).join('; ')}`] : []),
       ...notes,
     ].join('\n');
     return [
@@ -166,7 +189,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''}`.replace(/\s+/g, ' ').trim(),
+        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''} ${agentCommands.length ? `${agentCommands[0].file} gives its own commands; follow them.` : ''}`.replace(/\s+/g, ' ').trim(),
         code: '',
         details,
         reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
