@@ -557,6 +557,21 @@ test('a helper\'s purpose is in its title only whole: a doc comment that does no
   assert.ok(titles(short).some((x) => x.endsWith('| Reuse the internal `tuneWindow()`: doubles the smaller of two window sizes')), titles(short).join('\n'));
 });
 
+test('a settings or config type is not a helper to reuse (alacritty UiConfig, Font "font config"; okhttp Settings: rejected in every round); a wrapper type is', async () => {
+  const type = (name: string, doc: string) => `/** ${doc} */\nexport class ${name} {\n  constructor(private readonly value: number) {}\n  read(): number {\n    return this.value;\n  }\n  write(next: number): ${name} {\n    return new ${name}(next);\n  }\n}\n`;
+  const files: Record<string, string> = {
+    'src/config/ui.ts': type('UiConfig', 'The root configuration of the user interface.'),
+    'src/config/font.ts': type('Font', 'Font config.'),
+    'src/sync/protected.ts': type('Protected', 'A thread-safe wrapper around a value.'),
+  };
+  for (let i = 0; i < 5; i++) files[`src/view${i}/render.ts`] = `import { UiConfig } from '../config/ui';\nimport { Font } from '../config/font';\nimport { Protected } from '../sync/protected';\nexport const v${i} = (c: UiConfig, f: Font, p: Protected) => c.read() + f.read() + p.read() + ${i};\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const t = titles(ws);
+  assert.ok(t.some((x) => /Reuse the internal `Protected`/.test(x)), t.join('\n'));
+  assert.ok(!t.some((x) => /`UiConfig`|`Font`/.test(x)), t.join('\n'));
+});
+
 test('an extension point says where its implementations are listed (okhttp PlatformRegistry, socketAdapters): a new one must be added there too', async () => {
   const files: Record<string, string> = {
     'src/platform/platform.ts': 'export abstract class Platform {\n  abstract name(): string;\n}\n',

@@ -13,6 +13,8 @@ import { languageOf } from './standards';
 import { extensionPoints, type Subclasses } from './extension-points';
 
 /** Names too generic to call a project pattern even when they are everywhere. */
+/** Type names of settings and configuration holders. */
+const CONFIG_TYPE = /(Config|Configuration|Settings|Options|Preferences|Prefs)$/;
 const GENERIC = new Set(['main', 'init', 'setup', 'test', 'run', 'start', 'stop', 'get', 'set', 'create', 'update', 'delete', 'render', 'handler', 'handle', 'log', 'debug', 'assert', 'expect', 'describe', 'it', 'default', 'index', 'value', 'error', 'toString', 'equals', 'hashCode', 'description', 'body', 'New', 'String', 'Error', 'Result', 'Options', 'Config', 'Context', 'Builder']);
 
 /** Languages where the unit of reuse is a package (a folder), not a file. */
@@ -123,6 +125,10 @@ export class CodePatternAnalyzer implements Analyzer {
       if (exported) Object.assign(h, { scope: 'shared', exportedFrom: `${exported.path}:${exported.line}` });
       if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
       h.purpose = await purposeOf(h.def, ctx);
+      // A settings or configuration type is the shape of the project's settings, not something anyone
+      // would rewrite as a local variant (okhttp's Settings, alacritty's UiConfig and Font were rejected
+      // in every blind round; wrappers such as Alamofire's Protected were approved).
+      if (h.def.kind === 'type' && (CONFIG_TYPE.test(h.def.name) || /^(the )?(\w+ )?(root )?(config|configuration|settings)( (of|for|section)\b|\.?$)/i.test(h.purpose ?? ''))) continue;
       kept.push(h);
     }
     return (await this.merged(kept, ctx)).slice(0, 5);
