@@ -500,6 +500,8 @@ test('files named in a title by their shortest distinct tails (saleor: two model
   assert.deepEqual(distinctTails(['saleor/core/db/locks.py', 'saleor/discount/models.py', 'saleor/order/models.py']), ['locks.py', 'discount/models.py', 'order/models.py']);
   assert.deepEqual(distinctTails(['a/x/index.ts', 'b/x/index.ts', 'c/util.ts']), ['a/x/index.ts', 'b/x/index.ts', 'util.ts']);
   assert.deepEqual(distinctTails(['src/a.ts']), ['a.ts']);
+  // Only the shown ones are named, distinct among them all.
+  assert.deepEqual(distinctTails(['a/x/index.ts'], ['a/x/index.ts', 'b/x/index.ts', 'c/util.ts']), ['a/x/index.ts']);
 });
 
 test('a source file with inline data that looks minified (excalidraw: an SVG logo, a base64 font) is not a generated file to keep hands off', async () => {

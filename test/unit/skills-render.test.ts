@@ -101,6 +101,16 @@ test('BM25: a term in the name or description outranks the same term deep in a b
   assert.deepEqual(r[0].matchedTerms.sort(), ['migration', 'write']);
 });
 
+test('a request that shares no word with any skill (typos) is still ranked by how close its letters are, not by catalog order', () => {
+  const index = new SkillSearchIndex([
+    synthetic('kubernetes-costs', 'Use when estimating kubernetes cluster costs.', 'Body.'),
+    synthetic('kubernetes-deploy', 'Use when deploying services to kubernetes clusters.', 'Body.'),
+  ]);
+  const r = index.search('kuberntes deploiing servces clustrs', 5);
+  assert.equal(r.length, 2);
+  assert.equal(r[0]?.skill.name, 'kubernetes-deploy', r.map((m) => m.skill.name).join(', '));
+});
+
 test('skill search analyses text with the shared analyser; joined pairs match compound names', () => {
   assert.deepEqual(analyze('The Rules for Starting projects, writes and writing'), ['rule', 'start', 'project', 'write', 'write']);
   const index = new SkillSearchIndex([synthetic('coldstart', 'Use when the index is empty.', 'Body.'), synthetic('other', 'Use when the weather changes.', 'Body.')]);

@@ -19,16 +19,20 @@ export function nameList(names: readonly string[], budget = 60, code = true): st
   return `${shown.join(', ')} and ${rest} more`;
 }
 
-/** Each path by its shortest tail of folders that no other path of the list shares (`order/models.py`, `locks.py`). */
-export function distinctTails(paths: readonly string[]): string[] {
-  const parts = paths.map((p) => p.split('/'));
-  const tail = (i: number, n: number) => parts[i].slice(-n).join('/');
-  return parts.map((segments, i) => {
+/**
+ * Each path by its shortest tail of folders that no other path of `among` shares (`order/models.py`,
+ * `locks.py`); `among` defaults to the paths themselves. Cost: paths × among × depth.
+ */
+export function distinctTails(paths: readonly string[], among: readonly string[] = paths): string[] {
+  const tail = (segments: string[], n: number) => segments.slice(-n).join('/');
+  return paths.map((p) => {
+    const segments = p.split('/');
+    const others = among.filter((o) => o !== p).map((o) => o.split('/'));
     for (let n = 1; n < segments.length; n++) {
-      const mine = tail(i, n);
-      if (!parts.some((_, j) => j !== i && tail(j, n) === mine)) return mine;
+      const mine = tail(segments, n);
+      if (!others.some((o) => tail(o, n) === mine)) return mine;
     }
-    return paths[i];
+    return p;
   });
 }
 

@@ -83,6 +83,7 @@ export abstract class SignalAnalyzer implements Analyzer {
 /** The file names of a tally's samples, as inline code, for titles and summaries. */
 export function fileList(t: Tally, limit = 3): string {
   // By the shortest tail that tells them apart: a Kotlin file's full path alone can fill a summary.
-  const names = distinctTails([...t.files].sort());
-  return names.slice(0, limit).map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
+  const all = [...t.files].sort();
+  const names = distinctTails(all.slice(0, limit), all);
+  return names.map((f) => `\`${f}\``).join(', ') + (t.files.size > limit ? ` and ${t.files.size - limit} more` : '');
 }

@@ -146,8 +146,14 @@ export class SkillSearchIndex {
     });
     semantic.slice(0, SEMANTIC.shortlist).forEach((s, r) => (entry(s.doc).rrf += SEMANTIC.weight / (SEMANTIC.k + r + 1)));
     // The meaning list re-orders the skills the words found; on its own it would list every skill.
-    if (meaning && MEANING.weight > 0) meaning.ranked().slice(0, MEANING.shortlist).forEach((doc, r) => fused.get(doc) && (fused.get(doc)!.rrf += MEANING.weight / (SEMANTIC.k + r + 1)));
-    const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0]);
+    if (meaning && MEANING.weight > 0) {
+      meaning.ranked().slice(0, MEANING.shortlist).forEach((doc, r) => {
+        const e = fused.get(doc);
+        if (e) e.rrf += MEANING.weight / (SEMANTIC.k + r + 1);
+      });
+    }
+    // Equal fused scores (skills only the letters found: typos, when the semantic list has no weight) by similarity.
+    const ranked = [...fused.entries()].sort((a, b) => b[1].rrf - a[1].rrf || b[1].similarity - a[1].similarity || a[0] - b[0]);
     const idf = new Map(terms.map((t) => [t, this.unknownAwareIdf(t) * (weights.get(t) ?? 1)]));
     // When Chinese words were translated, the skills are read through the translation: the Chinese
     // terms themselves, which English skills lack, do not count against the coverage.
