@@ -232,6 +232,40 @@ describe('store: damage', () => {
     for (const s of [a, b, c]) await s.close();
   });
 
+  it('does not report a loss when a cut inside a record header hides a commit the image already holds', async () => {
+    // Found by the SIGKILL trials: a checkpoint died after the image rename, then the old journal lost
+    // the end of its last record, down to 7 of its header's 20 bytes, so the record's number is unreadable.
+    // Records are numbered without gaps, so the torn one is the one after the last whole record.
+    const dbPath = path.join(tempDir(), 'h.db');
+    const a = await open(dbPath);
+    for (const id of ['r1', 'r2', 'r3']) await insert(a, id);
+    const read = readJournal(`${dbPath}.journal`);
+    assert.ok(read.kind === 'ok' && read.records.length === 3);
+    const oldJournal = fs.readFileSync(`${dbPath}.journal`).subarray(0, read.records[1].end + 7);
+    await a.checkpoint();
+    fs.writeFileSync(`${dbPath}.journal`, oldJournal);
+
+    const b = await open(dbPath);
+    assert.deepEqual(ids(b), ['r1', 'r2', 'r3']);
+    assert.equal(b.state.lostCommit, undefined, 'commit 3 is in the image: nothing was lost');
+    assert.equal(b.state.recovered, undefined);
+    await insert(b, 'r4');
+    const c = await open(dbPath);
+    assert.deepEqual(ids(c), ['r1', 'r2', 'r3', 'r4']);
+    assert.equal(c.get<{ n: number }>('SELECT n FROM counter')?.n, 4, 'no record replayed twice');
+
+    // And when the commit is not in the image, the loss is reported with its number.
+    const d = path.join(tempDir(), 'h2.db');
+    const e = await open(d);
+    for (const id of ['s1', 's2']) await insert(e, id);
+    const full = fs.readFileSync(`${d}.journal`);
+    const record = encodeRecord(e.state.sequence + 1, [["INSERT INTO items VALUES ('s3', 't', 'x')"]]);
+    fs.writeFileSync(`${d}.journal`, Buffer.concat([full, record.subarray(0, 7)]));
+    const f = await open(d);
+    assert.equal(f.state.lostCommit?.sequence, e.state.sequence + 1);
+    for (const s of [a, b, c, e, f]) await s.close();
+  });
+
   it('moves a garbage database file aside, keeps its bytes, and starts fresh', async () => {
     const dir = tempDir();
     const dbPath = path.join(dir, 'g.db');

@@ -35,7 +35,7 @@ export async function writeImageAndJournal(s: Snapshot, dbPath: string, journalP
   s.lineage ??= newJournalId();
   const header = { id: newJournalId(), lineage: s.lineage, baseSeq: s.seq, image: s.imageSum };
   const key = await createJournal(journalPath, header);
-  s.journal = { id: header.id, start: JOURNAL_HEADER_BYTES, offset: JOURNAL_HEADER_BYTES, size: JOURNAL_HEADER_BYTES, key };
+  s.journal = { id: header.id, start: JOURNAL_HEADER_BYTES, offset: JOURNAL_HEADER_BYTES, lastSeq: s.seq, size: JOURNAL_HEADER_BYTES, key };
 }
 
 /** Whether disk differs from an image holding everything beside an empty journal that vouches for it. */
@@ -54,6 +54,7 @@ export async function appendCommit(s: Snapshot, journalPath: string, ops: Journa
   try {
     s.journal.key = await appendRecord(journalPath, record);
     s.journal.offset = s.journal.size = before + record.length;
+    s.journal.lastSeq = s.seq;
     return { ok: true };
   } catch (error) {
     await truncateJournal(journalPath, before).catch(() => undefined);

@@ -17,6 +17,8 @@ export interface JournalCursor {
   start: number;
   /** Offset just past the last record read. */
   offset: number;
+  /** Number of the last whole record read (the header's base before any): records are numbered without gaps. */
+  lastSeq: number;
   size: number;
   /** The journal's identity when last read; equal identity means nothing new to read. */
   key: string;
@@ -40,7 +42,7 @@ export interface Snapshot {
   journal: JournalCursor;
 }
 
-export const emptyCursor = (): JournalCursor => ({ id: null, start: 0, offset: 0, size: 0, key: '' });
+export const emptyCursor = (): JournalCursor => ({ id: null, start: 0, offset: 0, lastSeq: 0, size: 0, key: '' });
 
 /** The database before anything is on disk: the full schema, in memory only. */
 export function unsavedSnapshot(SQL: SqlJsStatic, migrations: Migration[]): Snapshot {
@@ -100,7 +102,9 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
   else if (header.lineage !== snap.lineage) return notContinuing(`it belongs to database ${header.lineage}, the image is ${snap.lineage}`);
   if (header.baseSeq > snap.seq) return notContinuing(`it starts after sequence ${header.baseSeq}, the image holds ${snap.seq}`);
   const continuing = snap.journal.id === header.id;
-  snap.journal = { id: header.id, start: header.size, offset: continuing ? snap.journal.offset : header.size, size: read.size, key: read.key };
+  snap.journal = continuing
+    ? { ...snap.journal, size: read.size, key: read.key }
+    : { id: header.id, start: header.size, offset: header.size, lastSeq: header.baseSeq, size: read.size, key: read.key };
   // A journal another process started vouches for the image it started from (a fresh load checked that itself).
   if (!continuing && !fresh) snap.imageSum = header.baseSeq === snap.imageSeq ? header.image : undefined;
   for (const record of read.records) {
@@ -114,9 +118,11 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
       snap.seq = record.seq;
     }
     snap.journal.offset = record.end;
+    snap.journal.lastSeq = record.seq;
   }
   snap.journal.offset = Math.max(snap.journal.offset, read.validEnd);
-  snap.journal.tail = read.tail;
+  // A record cut inside its header has no readable number; it can only be the one after the last whole record.
+  snap.journal.tail = read.tail && read.tail.seq === undefined ? { ...read.tail, seq: snap.journal.lastSeq + 1 } : read.tail;
   return read.tail?.kind === 'corrupt' ? read.tail.reason : undefined;
 }
 
