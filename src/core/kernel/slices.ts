@@ -19,3 +19,19 @@ export function slicer(ms = SLICE_MS): () => Promise<void> | undefined {
     );
   };
 }
+
+/**
+ * Once per turn of the event loop: `first()` is true the first time it is asked in a turn and false
+ * after that until the next one. A request that reads several times in one turn then looks at the
+ * disk once (and sees one state), while anything that waits for I/O looks again.
+ */
+export class TurnGate {
+  private open = true;
+
+  first(): boolean {
+    if (!this.open) return false;
+    this.open = false;
+    setImmediate(() => (this.open = true));
+    return true;
+  }
+}

@@ -159,6 +159,12 @@ export class SkillRegistry {
     return this.current().skipped;
   }
 
+  /** How many skills there are, shadowed and skipped, from one look at the disk. */
+  counts(): { skills: number; shadowed: number; skipped: number } {
+    const s = this.current();
+    return { skills: s.skills.length, shadowed: s.shadowed.length, skipped: s.skipped.length };
+  }
+
   /** Looks at the disk now; returns true when something changed (and tells the listeners). */
   refresh(): boolean {
     const before = this.versionCounter;

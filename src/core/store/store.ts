@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { type Logger, silentLogger } from '../kernel/log';
+import { TurnGate } from '../kernel/slices';
 import { assertFileOrMissing, moveAside, statKey } from './files';
 import { crc32Missing, readJournal, type JournalOp, type JournalRead } from './journal';
 import { FileLock, UNREADABLE_LOCK_STALE_MS } from './lock';
@@ -38,6 +39,8 @@ export class Store {
   private problem: Problem | undefined;
   private recovered: StoreState['recovered'];
   private lostCommit: LostCommit | undefined;
+  /** Reads look for other processes' commits once per event-loop turn. */
+  private readonly lookTurn = new TurnGate();
   private readonly lock: FileLock;
   private readonly log: Logger;
   private readonly checkpointBytes: number;
@@ -293,9 +296,9 @@ export class Store {
     }
   }
 
-  /** Before a read: applies other processes' commits. Two stats when nothing changed. */
+  /** Before a read: applies other processes' commits. Two stats when nothing changed, once per event-loop turn. */
   private refresh(): void {
-    if (this.holdingLock || this.inTransactionFn) return;
+    if (this.holdingLock || this.inTransactionFn || !this.lookTurn.first()) return;
     try {
       this.catchUp();
     } catch (e) {

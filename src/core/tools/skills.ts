@@ -398,8 +398,6 @@ export const skillTools: AnyTool[] = [listSkills, loadSkill, loadSkillChunk, rea
 
 /** What `health` counts for skills: the ones in effect, and the shadowed and skipped ones when there are any. */
 export const skillsHealthCounter: HealthCounter = (ws) => {
-  const registry = skillRegistry(ws);
-  const shadowed = registry.shadowed().length;
-  const skipped = registry.skipped().length;
-  return { skills: registry.list().length, ...(shadowed ? { skillsShadowed: shadowed } : {}), ...(skipped ? { skillsSkipped: skipped } : {}) };
+  const { skills, shadowed, skipped } = skillRegistry(ws).counts();
+  return { skills, ...(shadowed ? { skillsShadowed: shadowed } : {}), ...(skipped ? { skillsSkipped: skipped } : {}) };
 };
