@@ -140,3 +140,71 @@ export function checkedJustBefore(m: MatchSite, nil: 'nil' | 'null'): boolean {
   const before = m.code.slice(lineStart, m.start - name.length);
   return new RegExp(`\\b${name}\\s*[!=]=\\s*${nil}\\b`).test(before);
 }
+
+/** A call whose function says it escapes or sanitizes markup: `escapeHtml(x)`, `Util.encodeHTML(x)`, `DOMPurify.sanitize(x)`. */
+const ESCAPING_CALL = /^(?:[\w$]+\s*\.\s*)*[\w$]*(?:escape|encode|saniti[sz]e|purify)[\w$]*\s*\(/i;
+const ESCAPING_TAG = /(?:^|[^\w$.])(?:[\w$]+\s*\.\s*)*[\w$]*(?:escape|saniti[sz]e)[\w$]*\s*$/i;
+
+/**
+ * Whether the value assigned after `m.end` (an `=` or `+=`) is built only from string literals and
+ * the results of escaping or sanitizing calls, as eslint-plugin-no-unsanitized accepts an escaping
+ * template: such markup carries no data as markup. Anything else (a variable, a property, another
+ * call) is data that may hold markup.
+ */
+export function assignsOnlyEscapedMarkup(m: MatchSite): boolean {
+  const { code } = m;
+  const operands: string[] = [];
+  let depth = 0;
+  let escapedByTag = false;
+  let from = m.end;
+  let i = m.end;
+  const push = (to: number) => operands.push(code.slice(from, to).trim());
+  for (; i < code.length; i++) {
+    const c = code[i];
+    if (c === '`') {
+      // A template: its text is constant, each `${…}` inside it an operand of its own (or, inside a
+      // call's parentheses, part of that operand); an escaping tag (Sanitizer.escapeHTML`…`) escapes them all.
+      const tagged = depth === 0 && ESCAPING_TAG.test(code.slice(Math.max(from, i - 120), i));
+      escapedByTag ||= tagged;
+      for (i++; i < code.length && code[i] !== '`'; i++) {
+        if (code[i] !== '$' || code[i + 1] !== '{') continue;
+        const start = i + 2;
+        let d = 0;
+        for (i += 2; i < code.length && !(code[i] === '}' && d === 0); i++) {
+          if (code[i] === '{') d++;
+          else if (code[i] === '}') d--;
+        }
+        if (depth === 0 && !tagged) operands.push(code.slice(start, i).trim());
+      }
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && (c === ';' || c === ',')) break;
+    else if (depth === 0 && c === '+') {
+      push(i);
+      from = i + 1;
+    } else if (depth === 0 && c === '\n') {
+      // The statement goes on when this line ends with `+` or the next one starts with it.
+      const before = code.slice(from, i).trim();
+      const after = code.slice(i + 1).trimStart();
+      if (before !== '' && !after.startsWith('+')) break;
+    }
+  }
+  push(i);
+  // Templates at the top level were split into their `${…}` operands above; their text is constant.
+  const dynamic = operands.map((o) => o.replace(/^(?:[\w$.\s]*)`[^`]*`$/, '').trim()).filter((o) => o !== '');
+  if (dynamic.length === 0) return escapedByTag; // else a constant string, which the regex leaves out already
+  return dynamic.every((o) => /^(["'])\s*\1$/.test(o) || (ESCAPING_CALL.test(o.slice(0, 200)) && balancedCall(o)));
+}
+
+/** `f(…)` whose closing parenthesis ends the operand (not `f(x).y` or `f(x) || y`). */
+function balancedCall(expr: string): boolean {
+  const open = expr.indexOf('(');
+  let depth = 0;
+  for (let i = open; i < expr.length; i++) {
+    if (expr[i] === '(') depth++;
+    else if (expr[i] === ')' && --depth === 0) return expr.slice(i + 1).trim() === '';
+  }
+  return false;
+}

@@ -1,4 +1,4 @@
-import { insideLoopBody, namedAsIgnored } from './context';
+import { assignsOnlyEscapedMarkup, insideLoopBody, namedAsIgnored } from './context';
 import { pack, type MatchSite } from './pack';
 
 /** The `!` of `x!.y` becomes `?` (`x?.y`), of `x![i]` / `f!()` `?.`; elsewhere `?` would change what the code means. */
@@ -177,6 +177,8 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     // Not a constant string (one literal, no interpolation): it injects nothing.
     regex: String.raw`\.(?:inner|outer)HTML\s*(?:\+)?=(?!=)(?!\s*(?:"[^"\\\r\n]*"|'[^'\\\r\n]*'|\x60[^\x60$\\]*\x60)\s*(?:[;,)\r\n]|$))`,
     needles: ['HTML'],
+    // Markup whose data all passes an escaping or sanitizing call carries no data as markup.
+    refine: (m) => !assignsOnlyEscapedMarkup(m),
     why: 'Markup built from data runs any script it contains (cross-site scripting) and drops the event listeners of the replaced nodes.',
     suggestion: 'Set textContent for text, build nodes with createElement, or sanitize with a vetted sanitizer (DOMPurify) first.',
     tags: ['security', 'xss'],
@@ -185,6 +187,11 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
       { bad: 'el.innerHTML = "<b>" + name + "</b>";', good: 'el.textContent = name;' },
       // A constant string injects nothing: emptying a node, a fixed word, fixed icon markup.
       { bad: 'caption.innerHTML += `<p>${item.Description}</p>`;\nel.innerHTML = html;', good: 'caption.innerHTML = "";\nel.innerHTML = \'error\';\ncaption.innerHTML += \'<i class="mdi mdi-image"></i>\';\nel.outerHTML = `<hr>`;' },
+      // Data that passes an escaping or sanitizing call first; a value beside it, or a call on its result, still counts.
+      {
+        bad: 'el.innerHTML = "<b>" + Util.encodeHTML(title) + "</b>" + note;\nel.innerHTML = escapeHtml(a).replace(/x/g, b);\nel.innerHTML = `<p>${escapeHtml(a)}${b}</p>`;',
+        good: 'caption.innerHTML = "<h4>" + Util.encodeHTML(item.Title) + "</h4>";\nel.innerHTML = `<p>${escapeHtml(text)}</p>`;\nel.innerHTML = DOMPurify.sanitize(html);\nel.innerHTML = Sanitizer.escapeHTML`<b>${name}</b>`;\nbody.innerHTML =\n  "<p>" +\n  encodeHTML(a) +\n  "</p>";',
+      },
     ],
   },
   {
