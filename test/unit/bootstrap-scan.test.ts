@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { ToolCatalog } from '../../src/core/tools/catalog';
@@ -35,6 +35,23 @@ function lineAt(ws: Workspace, source: string): string {
   const [, file, line] = /^(.+):(\d+)$/.exec(source)!;
   return readFileSync(path.join(ws.root, file), 'utf8').split('\n')[Number(line) - 1];
 }
+
+test('six sibling feature folders that import shared code and never each other are stated as a boundary', async () => {
+  // Two more features, made like the fixture's billing feature.
+  const ws = await fixtureWorkspace('bootstrap-ts', (dir) => {
+    const billing = path.join(dir, 'src/features/billing');
+    for (const name of ['search', 'settings']) {
+      const to = path.join(dir, 'src/features', name);
+      mkdirSync(to, { recursive: true });
+      for (const f of readdirSync(billing)) writeFileSync(path.join(to, f.replace('billing', name)), readFileSync(path.join(billing, f), 'utf8').replaceAll('billing', name).replaceAll('Billing', name[0].toUpperCase() + name.slice(1)));
+    }
+  });
+  await bootstrap(ws);
+  const boundary = listCandidates(ws).find((c) => /Folders under `src\/features` do not import each other/.test(c.title));
+  assert.ok(boundary, listCandidates(ws).map((c) => c.title).join('\n'));
+  assert.equal(boundary.knowledgeType, 'boundary-constraint');
+  assert.match(boundary.summary, /^6 sibling folders \(billing, catalog, orders, search, settings and users\)/);
+});
 
 test('bootstrap finds the project\'s conventions as pending candidates with file:line sources', async () => {
   const ws = await fixtureWorkspace('bootstrap-ts');
@@ -84,7 +101,8 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
     assert.ok(!c.code || !/^\S+:\d+\s/m.test(c.code), `code is code, not a listing of places: ${c.title}`);
   }
   assert.equal(byTitle(/Imports between folders point one way: src\/app → src\/features → src\/core/).knowledgeType, 'architecture');
-  assert.equal(byTitle(/Folders under `src\/features` do not import each other/).knowledgeType, 'boundary-constraint');
+  // Four feature folders that happen not to import each other are not yet a boundary (see the six below).
+  assert.ok(!candidates.some((c) => /do not import each other/.test(c.title)));
   assert.ok(byTitle(/^Agent instructions \(`AGENTS\.md`\): Never call `fetch`/).rationale?.includes('Never call `fetch`'), 'the stated rules, as a list in the rationale');
   assert.deepEqual(byTitle(/Generated files are not edited by hand/).reasoning.sources, ['src/generated/api-types.ts:1']);
   assert.deepEqual(byTitle(/TypeScript compiles in strict mode/).reasoning.sources, ['tsconfig.json:5', 'tsconfig.json:6']);

@@ -8,6 +8,9 @@ import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
 
+/** Sibling folders that never import one another are a boundary worth stating from this many on. */
+const MIN_INDEPENDENT_SIBLINGS = 6;
+
 const SOURCE_ROOTS = new Set(['src', 'lib', 'app', 'source', 'Sources', 'pkg', 'internal', 'cmd', 'packages', 'apps', 'modules', 'libs', 'services', 'crates']);
 const JS_EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js', '/index.jsx'];
 const MAX_FILE_EDGES = 20_000;
@@ -214,7 +217,10 @@ export class ArchitectureAnalyzer implements Analyzer {
     const out: CandidateDraft[] = [];
     const found: { parent: string; kids: string[]; outward: GraphEdge[] }[] = [];
     for (const [parent, st] of stats) {
-      if (st.cross === 0 && st.outward.length >= 3 && st.importing.size >= 3) found.push({ parent, kids: [...children.get(parent)!].sort(), outward: st.outward });
+      // Three to five folders that happen not to import each other are a coincidence, not a boundary
+      // (photoprism's internal/ai and internal/auth, saleor's account mutations were rejected blind);
+      // plugins and features come in larger sets.
+      if (st.cross === 0 && st.outward.length >= 3 && st.importing.size >= 3 && children.get(parent)!.size >= MIN_INDEPENDENT_SIBLINGS) found.push({ parent, kids: [...children.get(parent)!].sort(), outward: st.outward });
     }
     found.sort((x, y) => y.kids.length - x.kids.length || (x.parent < y.parent ? -1 : 1));
     for (const f of found.slice(0, 2)) {

@@ -53,6 +53,8 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
   { id: 'env', what: 'Environment variables', families: ['rust'], re: /\benv::var\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['java', 'kotlin'], re: /\bSystem\.getenv\s*\(/g },
   { id: 'sql', what: 'SQL statements', families: ['jsts', 'python', 'go', 'java', 'kotlin', 'rust', 'swift'], re: /['"`]\s*(?:SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX)\s)/g, raw: true },
+  // Django migrations write SQL too (saleor: 107 of them), whatever their statements begin with.
+  { id: 'sql', what: 'SQL statements', families: ['python'], re: /\bRunSQL\s*\(/g },
 ];
 
 /**

@@ -27,6 +27,7 @@ export interface Formatter {
 const RUNS: Record<string, RegExp> = {
   rustfmt: /\bcargo\s+(\+\S+\s+)?fmt\b|\brustfmt\b/,
   SwiftFormat: /\bswiftformat\b/i,
+  SwiftLint: /\bswiftlint\b/,
   'swift-format': /\bswift-format\b/,
   golangci: /\bgolangci-lint\b|\bgofmt\b|\bgoimports\b|\bgofumpt\b/,
   // `ruff check` lints; only `ruff format` formats.
@@ -97,6 +98,11 @@ export class FormattingAnalyzer implements Analyzer {
       const fam = f.families.find((x) => families.includes(x)) ?? (f.families.length === 1 ? f.families[0] : undefined);
       if (!fam || !families.includes(fam)) continue;
       const measured = dominant(this.indent, `${fam}|`);
+      if (f.tool === '.editorconfig') {
+        // Most of the code not following it says the project does not keep to it.
+        if (!measured || measured.ratio >= 0.8) out.push(editorConfigCandidate(f, fam, measured, ctx));
+        continue;
+      }
       out.push({
         title: fit(`${FAMILY_LABEL[fam]} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
         knowledgeType: 'code-style',
@@ -141,6 +147,27 @@ export class FormattingAnalyzer implements Analyzer {
   }
 }
 
+/**
+ * `.editorconfig` is not a formatter: editors apply its indentation as people type, and nothing checks
+ * it. Said as the indentation the project asks for, with what was looked for and not found.
+ */
+function editorConfigCandidate(f: Formatter, fam: Family, measured: ReturnType<typeof dominant>, ctx: AnalysisContext): CandidateDraft {
+  const lang = FAMILY_LABEL[fam];
+  const follows = measured ? `; ${percent(measured.tally.count, measured.total)} of the production ${lang} files follow it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')})` : '';
+  return {
+    title: fit(`${lang} indentation follows .editorconfig (${f.settings.join(', ')})`, 100),
+    knowledgeType: 'code-style',
+    dimension: 'code-standard',
+    language: languageOf(fam, ctx),
+    category: 'formatting',
+    summary: `.editorconfig sets ${f.settings.join(', ')}${follows}. Editors apply it as you type; no formatter checks it (looked for ${(CHECKED[fam] ?? 'formatter configurations').replace(/, \.editorconfig/, '')}), so keep new code to it.`,
+    code: '',
+    reasoning: { whyStandard: "The repository's .editorconfig states the indentation; no formatter or linter configuration for the language was found.", sources: f.sources, confidence: measured && measured.ratio >= 0.85 ? 0.8 : 0.6 },
+    tags: ['formatting', fam, 'editorconfig'],
+    trigger: `format-${fam}`,
+  };
+}
+
 /** What the scan looks for before it says there is no formatter, per language. */
 const CHECKED: Partial<Record<Family, string>> = {
   jsts: 'prettier, biome, dprint, .editorconfig, a format script',
@@ -171,6 +198,9 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const apply = hits.filter((s) => !checks(s.text)).sort((a, b) => named(b.command) + writes(b.text) - named(a.command) - writes(a.text))[0];
     const check = hits.filter((s) => checks(s.text)).sort((a, b) => named(b.command) - named(a.command))[0];
     // A pre-commit hook's id (`ruff-format`) is not what a person types; its words are (`ruff format`).
+    // A `fix` or `format` script that runs the formatting script with the others is the one to type (`yarn fix`).
+    const whole = apply && !apply.job && scripts.find((s) => s !== apply && !s.job && /(^|[\s:])(fix|format|fmt)$/.test(s.command) && s.text.includes(apply.command));
+    if (whole) return { command: whole.command, source: whole.source, ...(check ? { check: check.command } : {}) };
     if (apply) return { command: /^(\.pre-commit-config|lefthook)/.test(apply.source) ? apply.text : apply.command, source: apply.source, ...(check ? { check: check.command } : {}) };
     if (!check) return undefined;
     // Only a check (a CI step, `make fmt`): the tool's own command applies it, when it is a plain call.
@@ -182,7 +212,9 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
   for (const f of top(/(^|\/)\.?rustfmt\.toml$/)) {
     const text = (await ctx.read(f)) ?? '';
     const cmd = command(/\bcargo\s+(\+\S+\s+)?fmt\b/);
-    out.push({ tool: 'rustfmt', families: ['rust'], sources: [`${f}:1`, ...(cmd ? [cmd.source] : [])], settings: tomlSettings(text), command: cmd?.command || 'cargo fmt', ...(cmd?.check ? { check: cmd.check } : {}) });
+    // The toolchain CI formats with (`cargo +nightly fmt -- --check`: the configuration uses nightly-only options).
+    const toolchain = /\bcargo\s+(\+\S+)\s+fmt\b/.exec(cmd?.check ?? cmd?.command ?? '')?.[1];
+    out.push({ tool: 'rustfmt', families: ['rust'], sources: [`${f}:1`, ...(cmd ? [cmd.source] : [])], settings: tomlSettings(text), command: cmd?.command || (toolchain ? `cargo ${toolchain} fmt` : 'cargo fmt'), ...(cmd?.check ? { check: cmd.check } : {}) });
   }
   // Swift.
   for (const f of top(/(^|\/)\.swiftformat$/)) {
@@ -192,6 +224,14 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     out.push({ tool: 'SwiftFormat', families: ['swift'], sources: [`${f}:1`, ...(cmd ? [cmd.source] : [])], settings, command: cmd?.command || 'swiftformat .', ...(cmd?.check ? { check: cmd.check } : {}) });
   }
   for (const f of top(/(^|\/)\.swift-format$/)) out.push({ tool: 'swift-format', families: ['swift'], sources: [`${f}:1`], settings: [], command: 'swift-format format -i -r .' });
+  // SwiftLint checks style (and `--fix` corrects what it can) where no Swift formatter is configured.
+  if (!out.some((f) => f.families.includes('swift'))) {
+    for (const f of top(/(^|\/)\.swiftlint\.ya?ml$/).slice(0, 1)) {
+      const run = scripts.find((c) => /(^|[\s;&|])swiftlint(\s+lint)?(\s|$)/.test(c.text) && !/--fix|\binstall\b/.test(c.text));
+      const check = run?.command.replace(/\s+--reporter[= ]\S+/, '');
+      out.push({ tool: 'SwiftLint', families: ['swift'], sources: [`${f}:1`, ...(run ? [run.source] : [])], settings: [], command: 'swiftlint --fix', ...(check ? { check } : {}) });
+    }
+  }
   // Go: golangci formatters, gofmt in a Makefile.
   for (const f of top(/(^|\/)\.golangci\.(ya?ml|toml|json)$/)) {
     const text = (await ctx.read(f)) ?? '';
@@ -218,8 +258,16 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
   const prettier = top(/(^|\/)(\.prettierrc(\.\w+)?|prettier\.config\.[cm]?[jt]s)$/);
   let pkgPrettier: string | undefined;
   if (!prettier.length && ctx.listing.includes('package.json')) {
+    // The top-level `prettier` key: settings, or a shared configuration's name (`"@excalidraw/prettier-config"`);
+    // a `"prettier": "2.6.2"` under the dependencies is only the tool.
     const pkg = (await ctx.read('package.json')) ?? '';
-    if (/"prettier"\s*:\s*[{"]/.test(pkg) && /"prettier"\s*:\s*\{/.test(pkg)) pkgPrettier = `package.json:${lineOf(pkg, /"prettier"\s*:\s*\{/)}`;
+    const config = topLevelKey(pkg, 'prettier');
+    if (config !== undefined) {
+      // The key's own line: of the lines naming it, the least indented.
+      const lines = pkg.split('\n');
+      const at = lines.map((l, i) => ({ i, indent: /^(\s*)"prettier"\s*:/.exec(l)?.[1].length })).filter((x) => x.indent !== undefined).sort((a, b) => a.indent! - b.indent!)[0];
+      pkgPrettier = `package.json:${(at?.i ?? 0) + 1}`;
+    }
   }
   if (prettier.length || pkgPrettier) {
     const f = prettier[0];
@@ -262,6 +310,16 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     if (by) f.enforcedBy = by;
   }
   return out;
+}
+
+/** The value of a top-level key of a JSON text, or undefined (also when the text is not JSON). */
+function topLevelKey(json: string, key: string): unknown {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `key = value` settings of a TOML formatter configuration (rustfmt). */

@@ -32,7 +32,9 @@ const SIGNALS: Signal[] = [
   s('jsts', 'validation', /\bz\.object\s*\(|\.safeParse\s*\(|\bajv\.compile\s*\(|\bnew\s+Ajv\b|\bv\.object\s*\(|\byup\.object\s*\(/g, ['zod', 'ajv', 'valibot', 'yup']),
   s('swift', 'mainActor', /@MainActor\b/g),
   s('swift', 'actor', /^[ \t]*(?:(?:public|private|internal|fileprivate|final)[ \t]+)*actor[ \t]+\w+/gm),
-  s('swift', 'gcdMain', /\bDispatchQueue\.main\.(?:async|sync)\b/g),
+  s('swift', 'gcdMain', /\bDispatchQueue\.main\.(?:async|asyncAfter|sync)\b/g),
+  // The other guards of shared state: locks and serial queues (what an actor would be measured against).
+  s('swift', 'locks', /\b(?:OSAllocatedUnfairLock|NSLock|NSRecursiveLock|os_unfair_lock|pthread_mutex_t)\b|\bDispatchQueue\s*\(\s*label\s*:/g),
   s('swift', 'finalClass', /\bfinal\s+class\s+\w+/g),
   s('swift', 'classDecl', /(?<!final\s)\bclass\s+(?!func\b|var\b|let\b)\w+/g),
   s('objc', 'weakify', /@weakify\s*\(\s*self\s*\)/g),
@@ -153,12 +155,14 @@ export class LanguageAnalyzer extends SignalAnalyzer {
         ];
       }
       case 'swift': {
-        const [main, gcd, actor, fin, cls] = ['mainActor', 'gcdMain', 'actor', 'finalClass', 'classDecl'].map(g);
+        const [main, gcd, actor, fin, cls, locks] = ['mainActor', 'gcdMain', 'actor', 'finalClass', 'classDecl', 'locks'].map(g);
         const total = main.count + gcd.count;
         return [
           [
             main.count >= 3 && gcd.count / Math.max(1, total) <= 0.25 ? { title: 'UI state is isolated with `@MainActor`, not `DispatchQueue.main`', type: 'best-practice', summary: `${main.count} \`@MainActor\` annotations against ${gcd.count} \`DispatchQueue.main\` hops in production code.`, evidence: main, ratio: main.count / total, why: 'Counted over the scanned production Swift sources.', tags: ['main-actor'] } : undefined,
-            actor.count >= 2 ? { title: 'Shared mutable state is guarded by actors', type: 'code-pattern', summary: `${actor.count} actor types (${actor.samples.slice(0, 4).map((x) => x.text).join('; ')}).`, evidence: actor, ratio: 0.85, why: 'Several independent actors own shared state.', tags: ['actors'] } : undefined,
+            // Actors are the project's guard of shared state only where locks and serial queues are fewer
+            // (NetNewsWire's 3 database actors beside 18 locks were rejected as contradicted).
+            actor.count >= 2 && actor.count >= locks.count ? { title: 'Shared mutable state is guarded by actors', type: 'code-pattern', summary: `${actor.count} actor types (${actor.samples.slice(0, 4).map((x) => x.text).join('; ')}).`, evidence: actor, ratio: 0.85, why: 'Several independent actors own shared state.', tags: ['actors'] } : undefined,
           ],
           [fin.count + cls.count >= 8 && fin.count / (fin.count + cls.count) >= 0.8 ? { title: 'Classes are `final` unless designed for subclassing', type: 'code-standard', summary: `${fin.count} of ${fin.count + cls.count} production classes (${percent(fin.count, fin.count + cls.count)}) are final.`, evidence: fin, ratio: fin.count / (fin.count + cls.count), why: 'Counted over the class declarations of the production code.', tags: ['final'] } : undefined],
         ];

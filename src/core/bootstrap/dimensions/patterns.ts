@@ -166,14 +166,17 @@ export class CodePatternAnalyzer implements Analyzer {
   /** One candidate per helper, or one for a family of near-identical ones (`…Serializer`s in one folder). */
   private async merged(helpers: Helper[], ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const groups = new Map<string, Helper[]>();
+    const functionFamilies = functionFamilyKeys(helpers);
     for (const h of helpers) {
       const suffix = /[a-z0-9]([A-Z][a-z0-9]{4,})$/.exec(h.def.name)?.[1];
-      const key = suffix && h.def.kind === 'type' ? `${h.def.family}|${path.posix.dirname(h.def.path)}|${suffix}` : `${h.def.path}|${h.def.name}`;
+      const key = functionFamilies.get(h) ?? (suffix && h.def.kind === 'type' ? `${h.def.family}|${path.posix.dirname(h.def.path)}|${suffix}` : `${h.def.path}|${h.def.name}`);
       groups.set(key, [...(groups.get(key) ?? []), h]);
     }
-    // A family is three or more near-identical names; fewer stay separate.
+    // A family of types is three or more near-identical names; fewer stay separate. Functions of one
+    // file that share a word (AuditErr, AuditWarn; isDevEnv, isTestEnv) are one family from two on:
+    // the blind reviewers rejected each member as a repeat of the first.
     for (const [key, group] of [...groups]) {
-      if (group.length > 1 && group.length < 3) {
+      if (group.length > 1 && group.length < 3 && !functionFamilies.has(group[0])) {
         groups.delete(key);
         for (const h of group) groups.set(`${h.def.path}|${h.def.name}`, [h]);
       }
@@ -190,8 +193,11 @@ export class CodePatternAnalyzer implements Analyzer {
       const from = group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target;
       // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
       const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && from ? `Reuse ${what} from \`${from}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
+      const family = functionFamilies.get(h)?.split('|').pop();
       const plain =
-        group.length > 1
+        group.length > 1 && family
+          ? `Reuse the ${kindWord}\`${family.startsWith('^') ? `${family.slice(1)}…` : family}()\` helpers of ${shortPath(def.path, 50)}`
+          : group.length > 1
           ? `Reuse the ${kindWord}${nameList(group.map((g) => g.def.name), 60)} types of ${shortPath(path.posix.dirname(def.path), 30)}`
           : h.scope === 'shared' && from
             ? `Reuse ${what} from \`${from}\``
@@ -203,7 +209,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
+        summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}${g.def.kind === 'function' ? '()' : ''}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
         code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
@@ -264,6 +270,36 @@ export class CodePatternAnalyzer implements Analyzer {
     }
     return out;
   }
+}
+
+/** Words of a name that say little about a family: verbs every helper starts with. */
+const COMMON_FIRST_WORDS = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'make', 'new', 'create', 'with', 'on', 'do', 'can', 'should', 'as', 'parse', 'read', 'write', 'load', 'build', 'find', 'add', 'remove', 'update']);
+
+/**
+ * Functions of one file that share their first word (`Audit` in AuditErr, AuditWarn) or, past a
+ * common verb, their first and last (`is…Env` in isDevEnv, isTestEnv): each member's family key,
+ * `path|^Word` or `path|first…Last`, for the families of two or more.
+ */
+function functionFamilyKeys(helpers: readonly Helper[]): Map<Helper, string> {
+  const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/).filter(Boolean);
+  const keysOf = (h: Helper): string[] => {
+    const w = words(h.def.name);
+    if (w.length < 2) return [];
+    const out: string[] = [];
+    if (w[0].length >= 4 && !COMMON_FIRST_WORDS.has(w[0].toLowerCase())) out.push(`${h.def.path}|^${w[0]}`);
+    // The last word alone joins unrelated helpers (isObject, emptyObject): with the first, it names a family (is…Env).
+    if (w.length >= 3 && w[w.length - 1].length >= 3) out.push(`${h.def.path}|${w[0]}…${w[w.length - 1]}`);
+    return out;
+  };
+  const count = new Map<string, number>();
+  const functions = helpers.filter((h) => h.def.kind === 'function');
+  for (const h of functions) for (const k of keysOf(h)) count.set(k, (count.get(k) ?? 0) + 1);
+  const out = new Map<Helper, string>();
+  for (const h of functions) {
+    const best = keysOf(h).filter((k) => (count.get(k) ?? 0) >= 2).sort((a, b) => count.get(b)! - count.get(a)!)[0];
+    if (best) out.set(h, best);
+  }
+  return out;
 }
 
 /** The first folder that tells modules apart: `Source/Core` for `Source/Core/Request.swift`. */
