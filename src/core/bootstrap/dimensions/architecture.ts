@@ -54,7 +54,7 @@ export class ArchitectureAnalyzer implements Analyzer {
   private readonly entries = new Tallies(12);
   private readonly productionFiles: string[] = [];
   private edges: GraphEdge[] = [];
-  private targetImports: { from: string; toTarget: string; evidence: string }[] = [];
+  private targetImports: { from: string; fromTarget?: string; toTarget: string; evidence: string }[] = [];
 
   visit(file: SourceFile): void {
     if (file.kind !== 'production' || file.family === 'other') return;
@@ -96,7 +96,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       for (const imp of f.imports) {
         const resolved = resolver.resolve(f, imp.spec);
         if (!resolved) continue;
-        if (resolved.target && resolved.target !== f.target) this.targetImports.push({ from: f.path, toTarget: resolved.target, evidence: `${f.path}:${imp.line}` });
+        if (resolved.target && resolved.target !== f.target) this.targetImports.push({ from: f.path, fromTarget: f.target, toTarget: resolved.target, evidence: `${f.path}:${imp.line}` });
         if (resolved.file && fileEdges.size < MAX_FILE_EDGES) {
           const k = `${f.path}\u0000${resolved.file}`;
           if (!fileEdges.has(k) && resolved.file !== f.path) fileEdges.set(k, { from: nodeKey('file', f.path), to: nodeKey('file', resolved.file), relation: 'imports', weight: 1, evidence: `${f.path}:${imp.line}` });
@@ -247,6 +247,15 @@ export class ArchitectureAnalyzer implements Analyzer {
     const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence })));
     const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
     if (products.length < 3 || pairs.length < 3) return [];
+    // The claim is that the manifests are the module graph: production code that imports another
+    // package without declaring it (excalidraw's packages reach each other through tsconfig paths)
+    // contradicts it.
+    const declared = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target).map((d) => `${t.name}\u0000${d.target}`)));
+    // Only where a package must declare what it imports itself (npm, Cargo); Gradle's `api` and
+    // SwiftPM pass dependencies on to their users.
+    const direct = new Set(products.filter((t) => ['npm', 'pnpm', 'yarn', 'cargo'].includes(t.ecosystem)).map((t) => t.name));
+    const undeclared = this.targetImports.filter((i) => i.fromTarget && direct.has(i.fromTarget) && names.has(i.toTarget) && !declared.has(`${i.fromTarget}\u0000${i.toTarget}`));
+    if (undeclared.length > 0) return [];
     const byFrom = new Map<string, string[]>();
     for (const e of pairs) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`]);
     const used = new Set(pairs.map((e) => e.to));

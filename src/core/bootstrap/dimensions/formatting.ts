@@ -21,6 +21,8 @@ export interface Formatter {
   check?: string;
   /** What runs it without anyone asking: a CI step, a hook, a check script. Absent: it is only configured. */
   enforcedBy?: { command: string; source: string; where: string };
+  /** Configured, but how the code is formatted is not seen (prettier run only on other files): no claim either way. */
+  silent?: true;
 }
 
 /** The commands that run each formatter (directly or through the tool that hosts it). */
@@ -95,12 +97,17 @@ export class FormattingAnalyzer implements Analyzer {
     const families = [...new Set(this.indent.entries().map(([k]) => k.split('|')[0] as Family))];
     const out: CandidateDraft[] = [];
     for (const f of formatters) {
+      if (f.silent) continue;
       const fam = f.families.find((x) => families.includes(x)) ?? (f.families.length === 1 ? f.families[0] : undefined);
       if (!fam || !families.includes(fam)) continue;
       const measured = dominant(this.indent, `${fam}|`);
       if (f.tool === '.editorconfig') {
         // Most of the code not following it says the project does not keep to it.
         if (!measured || measured.ratio >= 0.8) out.push(editorConfigCandidate(f, fam, measured, ctx));
+        continue;
+      }
+      if (f.tool === 'SwiftLint') {
+        out.push(linterCandidate(f, fam, measured, ctx));
         continue;
       }
       out.push({
@@ -165,6 +172,29 @@ function editorConfigCandidate(f: Formatter, fam: Family, measured: ReturnType<t
     reasoning: { whyStandard: "The repository's .editorconfig states the indentation; no formatter or linter configuration for the language was found.", sources: f.sources, confidence: measured && measured.ratio >= 0.85 ? 0.8 : 0.6 },
     tags: ['formatting', fam, 'editorconfig'],
     trigger: `format-${fam}`,
+  };
+}
+
+/**
+ * A linter that checks style where no formatter is configured (SwiftLint): what CI runs and how
+ * strictly, the command that corrects what it can, and the indentation the code keeps.
+ */
+function linterCandidate(f: Formatter, fam: Family, measured: ReturnType<typeof dominant>, ctx: AnalysisContext): CandidateDraft {
+  const lang = FAMILY_LABEL[fam];
+  const run = f.enforcedBy?.command ?? f.check;
+  const strict = run && /--strict\b/.test(run);
+  const indent = measured && measured.ratio >= 0.8 ? ` The code is indented with ${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', ' spaces')} (${percent(measured.tally.count, measured.total)} of files).` : '';
+  return {
+    title: fit(`${lang} code must pass ${f.tool}${run ? ` (${f.enforcedBy?.where === 'CI' ? 'CI runs' : 'checked by'} \`${run.replace(/\s+--reporter[= ]\S+/, '')}\`)` : ''}`, 100),
+    knowledgeType: 'code-style',
+    dimension: 'code-standard',
+    language: languageOf(fam, ctx),
+    category: 'formatting',
+    summary: `${f.tool} is configured in ${f.sources[0].replace(/:\d+$/, '')}${run ? `; ${f.enforcedBy?.where === 'CI' ? 'CI runs' : 'the project runs'} \`${run}\`${strict ? ', so any warning fails the build' : ''}` : '; nothing runs it yet'}. Run it on changed files before committing; \`${f.command}\` corrects what it can.${indent}`,
+    code: '',
+    reasoning: { whyStandard: `The project's ${f.tool} configuration${f.enforcedBy ? `, run by ${f.enforcedBy.where}` : ''}: code that does not pass it does not merge.`, sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6), confidence: f.enforcedBy ? 0.9 : 0.7 },
+    tags: ['formatting', 'lint', fam, f.tool.toLowerCase()],
+    trigger: `lint-${fam}`,
   };
 }
 
@@ -269,7 +299,16 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       pkgPrettier = `package.json:${(at?.i ?? 0) + 1}`;
     }
   }
-  if (prettier.length || pkgPrettier) {
+  // Prettier run only on other files (excalidraw: `prettier "**/*.{css,scss,json,md,html,yml}"`, with
+  // eslint formatting the code) is not the code's formatter.
+  const prettierRuns = scripts.filter((c) => /\bprettier\b/.test(c.text));
+  const globs = prettierRuns.flatMap((c) => [...c.text.matchAll(/["']?[^\s"']*\*[^\s"']*["']?/g)].map((m) => m[0]));
+  const codeGlob = (g: string) => /\.\{?[^}]*\b(?:[cm]?[jt]sx?)\b|\*["']?$|\*\*\/\*["']?$/.test(g);
+  const othersOnly = globs.length > 0 && !globs.some(codeGlob) && !prettierRuns.some((c) => /\bprettier\b[^|&;]*\s\.(\s|$)/.test(c.text));
+  // Then the code is formatted some other way (excalidraw: ESLint's prettier rules from a shared
+  // configuration) that is not seen here: no formatting claim for JS/TS, not even "no formatter".
+  if ((prettier.length || pkgPrettier) && othersOnly) out.push({ tool: 'prettier', families: ['jsts'], sources: [prettier[0] ? `${prettier[0]}:1` : pkgPrettier!], settings: [], silent: true });
+  if ((prettier.length || pkgPrettier) && !othersOnly) {
     const f = prettier[0];
     const text = f ? (await ctx.read(f)) ?? '' : '';
     const settings = ['printWidth', 'singleQuote', 'semi', 'trailingComma', 'tabWidth', 'useTabs'].flatMap((k) => {

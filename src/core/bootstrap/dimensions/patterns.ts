@@ -89,7 +89,9 @@ export class CodePatternAnalyzer implements Analyzer {
     const checkpoint = slicer();
     for (const [name, defs] of this.symbols.definitions) {
       await checkpoint();
-      if (defs.length !== 1 || name.length < 4 || GENERIC.has(name) || /(Error|Exception)$/.test(name)) continue;
+      // Overloads of one function (TypeScript's `pointFrom(x, y)` / `pointFrom(coords)`) are one definition.
+      const single = defs.length === 1 || defs.every((d) => d.path === defs[0].path && d.kind === 'function' && defs[0].kind === 'function');
+      if (!single || name.length < 4 || GENERIC.has(name) || /(Error|Exception)$/.test(name)) continue;
       const def = defs[0];
       if (def.member || def.visibility === 'private' || def.kind === 'constant') continue;
       // What a library publishes is its API, documented for its users; an app's exports are its own business.
@@ -209,7 +211,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${group.map((g) => `\`${g.def.name}${g.def.kind === 'function' ? '()' : ''}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
         code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
@@ -223,6 +225,27 @@ export class CodePatternAnalyzer implements Analyzer {
       });
     }
     return out;
+  }
+
+  /**
+   * Every function of the family's file that shares its words, the most used first (the verified
+   * members lead): the reviewers asked for the family, not the members that happened to rank.
+   */
+  private familyMembers(group: Helper[], family: string, ctx: AnalysisContext): string[] {
+    const file = group[0].def.path;
+    const [first, last] = family.startsWith('^') ? [family.slice(1), undefined] : family.split('…');
+    const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/).filter(Boolean);
+    const fits = (name: string) => {
+      const w = words(name);
+      return w.length >= 2 && w[0] === first && (last === undefined || (w.length >= 3 && w[w.length - 1] === last));
+    };
+    const used = new Map(group.map((g) => [g.def.name, g.users.length]));
+    for (const [name, defs] of this.symbols.definitions) {
+      if (used.has(name) || !fits(name)) continue;
+      const d = defs.find((x) => x.path === file && x.kind === 'function' && !x.member && x.visibility !== 'private');
+      if (d) used.set(name, this.symbols.usesOf(d, ctx).length);
+    }
+    return [...used].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
   }
 
   private factoryDrafts(ctx: AnalysisContext): CandidateDraft[] {
@@ -406,7 +429,10 @@ async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<string 
     ?.trim();
   // A URL, a heading or a fragment is not a purpose.
   if (!sentence || sentence.length < 12 || /https?:\/\/|^#|^[^A-Za-z`]/.test(sentence) || !/\s/.test(sentence)) return undefined;
-  const lower = /^[A-Z](?:[a-z]|\s)/.test(sentence) ? sentence[0].toLowerCase() + sentence.slice(1) : sentence;
+  // Go doc comments open with the name itself ("UpdateCounts updates precalculated counts"): the rest is the purpose.
+  const rest = def.family === 'go' && sentence.startsWith(`${def.name} `) ? sentence.slice(def.name.length + 1) : '';
+  const named = rest.length >= 12 && /\s/.test(rest) ? rest : sentence;
+  const lower = /^[A-Z](?:[a-z]|\s)/.test(named) ? named[0].toLowerCase() + named.slice(1) : named;
   return lower.replace(/\.$/, '').replace(/`/g, '');
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { confidence, percent, Tallies, type Sample, type Tally } from '../evidence';
 import { factsOf } from '../facts';
 import { FAMILY_LABEL } from '../source';
@@ -31,6 +32,8 @@ export class CodeStandardAnalyzer implements Analyzer {
   private readonly declStyles = new Tallies(6);
   private readonly exportsTally = new Tallies(6);
   private readonly filesByFamily = new Map<Family, number>();
+  /** The folders of each family's production files: a convention held in one of many is that folder's. */
+  private readonly foldersByFamily = new Map<Family, Set<string>>();
   /** Normalised header text → files that open with it. */
   private readonly headers = new Map<string, { family: Family; text: string; files: Sample[]; years: Map<string, number>; newest: number }>();
   private readonly headerCounts = new Map<Family, number>();
@@ -39,6 +42,9 @@ export class CodeStandardAnalyzer implements Analyzer {
     if (file.kind !== 'production' || file.family === 'other') return;
     const fam = file.family;
     this.filesByFamily.set(fam, (this.filesByFamily.get(fam) ?? 0) + 1);
+    const folders = this.foldersByFamily.get(fam) ?? new Set<string>();
+    folders.add(path.posix.dirname(file.path));
+    this.foldersByFamily.set(fam, folders);
 
     const base = baseName(file.path);
     // Names the language or its tools fix: module-info, package-info, index, __init__, main, mod, lib.
@@ -107,6 +113,11 @@ export class CodeStandardAnalyzer implements Analyzer {
         const d = dominant(this.declStyles, `${fam}|${kind}|`);
         const usual = DECL_NORM[fam]?.[kind] ?? [];
         if (!d || d.total < 10 || d.ratio < 0.85 || usual.includes(d.key as Style)) continue;
+        // A folder's habit is not the project's: photoprism's PascalCase functions were 31 of 33 in
+        // src/options, and a blind reviewer found camelCase everywhere else.
+        const folders = new Map<string, number>();
+        for (const f of d.tally.files) folders.set(path.posix.dirname(f), (folders.get(path.posix.dirname(f)) ?? 0) + 1);
+        if (folders.size > 0 && Math.max(...folders.values()) / d.tally.files.size > 0.5 && (this.foldersByFamily.get(fam)?.size ?? 0) > 2) continue;
         out.push({
           title: `${lang} ${kind === 'type' ? 'types' : 'functions'} are named in ${d.key}, not the usual ${usual[0]}`,
           knowledgeType: 'code-standard',
