@@ -130,3 +130,20 @@ test('actors are not "the guard of shared state" where locks are more common; Di
   assert.ok(!titles.some((t) => /guarded by actors/.test(t)), titles.join('\n'));
   assert.ok(!titles.some((t) => /not `DispatchQueue\.main`/.test(t)), titles.join('\n'));
 });
+
+test('"log through a logger, not print()" is said with how the files get their logger and the lint rule that bans printing, and not at all without either', async () => {
+  const py: Record<string, string> = { 'pyproject.toml': '[project]\nname = "shop"\nversion = "1.0"\n\n[tool.ruff.lint]\nselect = ["E", "F", "T20"]\n' };
+  for (let i = 0; i < 6; i++) py[`shop/app${i}/tasks.py`] = `import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef run_${i}(order):\n    logger.info("running %s", order)\n    if not order:\n        logger.warning("empty order")\n`;
+  const withSetup = await coldStart(py);
+  const log = withSetup.candidates.find((c) => c.category === 'logging');
+  assert.ok(log, withSetup.titles.join('\n'));
+  assert.equal(log.title, 'Python code logs through `logging.getLogger(__name__)` loggers, not print()');
+  assert.match(log.summary, /^6 files get their logger with `logger = logging\.getLogger\(__name__\)`\./);
+  assert.match(log.summary, /The linter's T20 rules ban print\(\) \(pyproject\.toml:6\)\./);
+
+  // The same calls on loggers made every which way, and no lint rule: only the language's advice is left.
+  const bare: Record<string, string> = { 'pyproject.toml': '[project]\nname = "shop"\nversion = "1.0"\n' };
+  for (let i = 0; i < 6; i++) bare[`shop/app${i}/tasks.py`] = `def run_${i}(order, log):\n    log.info("running %s", order)\n    if not order:\n        log.warning("empty order")\n`;
+  const generic = await coldStart(bare);
+  assert.ok(!generic.candidates.some((c) => c.category === 'logging'), generic.titles.join('\n'));
+});

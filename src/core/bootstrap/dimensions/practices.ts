@@ -1,6 +1,6 @@
 import { confidence, percent, Tallies } from '../evidence';
 import { factsOf } from '../facts';
-import { nameList } from '../form';
+import { fit, nameList } from '../form';
 import { FAMILY_LABEL } from '../source';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
 import type { AnalysisContext, CandidateDraft, Family, SourceFile } from '../types';
@@ -31,9 +31,24 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
   private readonly outputMacros = new Map<string, { path: string; line: number }>();
   private readonly errorTypes = new Map<string, { path: string; line: number; family: Family }>();
 
+  /** How files get their logger (`logger = logging.getLogger(__name__)`), by normalised form, per family. */
+  private readonly loggerSetups = new Tallies(4);
+
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
+    const setup = LOGGER_SETUP[file.family];
+    if (setup) {
+      setup.lastIndex = 0;
+      const m = setup.exec(file.code);
+      if (m) {
+        const line = file.code.slice(0, m.index).split('\n').length;
+        const text = (file.lines[line - 1] ?? '').trim();
+        // The category or name argument differs per file; the form is what they share.
+        const form = text.replace(/(["'])(?:(?!\1).)*\1/g, '"…"').replace(/\s+/g, ' ').slice(0, 120);
+        this.loggerSetups.get(`${file.family}|${form}`).add(file, line);
+      }
+    }
     if (file.family === 'rust' && file.text.includes('macro_rules!')) {
       for (const m of file.text.matchAll(/macro_rules!\s+(\w+)\s*\{([\s\S]{0,600}?)\n\}/g)) {
         if (/\be?println(_locked)?!|\bmessage!/.test(m[2]) && !this.outputMacros.has(m[1])) this.outputMacros.set(m[1], { path: file.path, line: file.text.slice(0, m.index).split('\n').length });
@@ -70,19 +85,32 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
       if (logger.count >= 5 && logger.count / total >= 0.75) {
         // The project's own output macros are what an agent would miss: they lead when there are some (ripgrep's `message!`).
         const macros = fam === 'rust' && this.outputMacros.size ? [...this.outputMacros.keys()].slice(0, 3).map((n) => `${n}!`) : [];
+        // "Log through a logger" alone is any language's advice (rejected blind as generic): it is the
+        // project's knowledge with how its files get their logger, or the lint rule that bans printing.
+        const setup = this.loggerSetups.entries().filter(([k]) => k.startsWith(`${fam}|`)).sort((a, b) => b[1].files.size - a[1].files.size)[0];
+        const own = setup && setup[1].files.size >= 3 ? { form: setup[0].slice(fam.length + 1), tally: setup[1] } : undefined;
+        const ban = await printBan(fam, v.ctx);
+        if (!macros.length && !own && !ban) {
+          out.push(...cleanup(v, fam, language));
+          continue;
+        }
         // Direct output inside the files that define those macros is the macros at work.
         const macroFiles = new Set([...this.outputMacros.values()].map((m) => m.path));
         const elsewhere = macros.length ? [...consoleCalls.files].filter((f) => !macroFiles.has(f)) : [...consoleCalls.files];
-        const logged = `${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${elsewhere.length ? `; ${consoleName(fam)} remains in ${fileList(consoleCalls)}` : ''}.`;
+        // What the logger is made with (`Logger(subsystem: Logger.nnwSubsystem, category: "…")`), without the declaration.
+        const made = own?.form.replace(/^[^=]*=\s*/, '').replace(/\s*\{$/, '');
+        const setupSentence = own ? `${own.tally.files.size} files get their logger with \`${own.form}\`. ` : '';
+        const remains = elsewhere.length ? `; ${consoleName(fam)} remains in ${consoleCalls.files.size} file${consoleCalls.files.size === 1 ? '' : 's'} (${fileList(consoleCalls, 2)})` : '';
+        const logged = `${setupSentence}${logger.count} of ${total} log calls (${percent(logger.count, total)}) in ${logger.files.size} files go through a logger${remains}.${ban ? ` ${ban.text} (${ban.source}).` : ''}`;
         out.push({
-          title: macros.length ? `${lang} output for the user goes through ${nameList(macros, 40)}, logs through a logger` : `${lang} code logs through a logger, not ${consoleName(fam)}`,
+          title: fit(macros.length ? `${lang} output for the user goes through ${nameList(macros, 40)}, logs through a logger` : made ? `${lang} code logs through \`${made}\` loggers, not ${consoleName(fam)}` : `${lang} code logs through a logger: ${ban!.short}`, 100),
           knowledgeType: 'best-practice',
           dimension: 'best-practice',
           language,
           category: 'logging',
           summary: macros.length ? `Output for the user goes through ${nameList(macros, 80)} (${[...this.outputMacros.values()][0].path}), not ${consoleName(fam)}; ${logged.charAt(0).toLowerCase()}${logged.slice(1)}` : logged,
           code: '',
-          reasoning: { whyStandard: 'Logger calls outnumber direct console output across the code base.', sources: [...(fam === 'rust' ? [...this.outputMacros.values()].slice(0, 2).map((m) => `${m.path}:${m.line}`) : []), ...logger.sources()].slice(0, 8), confidence: confidence(logger.count / total, total) },
+          reasoning: { whyStandard: ban ? `Logger calls outnumber direct output, and the project's linter bans printing.` : 'Logger calls outnumber direct console output across the code base.', sources: [...(ban ? [ban.source] : []), ...(fam === 'rust' ? [...this.outputMacros.values()].slice(0, 2).map((m) => `${m.path}:${m.line}`) : []), ...(own ? own.tally.sources(2) : []), ...logger.sources()].slice(0, 8), confidence: confidence(logger.count / total, total) },
           tags: ['logging', fam],
         });
       }
@@ -134,6 +162,42 @@ function cleanup(v: SignalView, fam: Family, language: string): CandidateDraft[]
       tags: ['resources', 'cleanup', fam],
     },
   ];
+}
+
+/** How a file gets its logger, per language: the first such line of a file is its setup. */
+const LOGGER_SETUP: Partial<Record<Family, RegExp>> = {
+  python: /^[ \t]*\w+[ \t]*=[ \t]*(?:logging\.)?getLogger\s*\(/gm,
+  swift: /\b(?:let|var)\s+\w+\s*=\s*Logger\s*\(\s*subsystem\s*:/g,
+  kotlin: /\b(?:val|var)\s+\w+\s*=\s*(?:LoggerFactory\.getLogger|Logger\.getLogger|KotlinLogging\.logger)\b/g,
+  java: /\bLogger\s+\w+\s*=\s*(?:LoggerFactory\.getLogger|Logger\.getLogger|LogManager\.getLogger)\s*\(/g,
+  go: /\b\w+\s*(?::=|=)\s*(?:slog\.New|zap\.New\w*|logrus\.New)\s*\(/g,
+};
+
+/** The project's linter banning direct printing: ruff/flake8's T20 (T201), ESLint's no-console, Clippy's print_stdout. */
+async function printBan(fam: Family, ctx: AnalysisContext): Promise<{ text: string; short: string; source: string } | undefined> {
+  const find = async (files: string[], re: RegExp) => {
+    for (const f of files.filter((x) => ctx.listing.includes(x))) {
+      const text = (await ctx.read(f)) ?? '';
+      const i = text.split('\n').findIndex((l) => re.test(l));
+      if (i >= 0) return `${f}:${i + 1}`;
+    }
+    return undefined;
+  };
+  if (fam === 'python') {
+    const at = await find(['pyproject.toml', 'ruff.toml', '.ruff.toml', 'setup.cfg', '.flake8', 'tox.ini'], /["'\s,=[]T20\d?["'\s,\]]|\bT201\b/);
+    return at ? { text: "The linter's T20 rules ban print()", short: 'print() is banned (T20)', source: at } : undefined;
+  }
+  if (fam === 'jsts') {
+    const configs = ctx.listing.filter((f) => /^(\.eslintrc(\.\w+)?|eslint\.config\.[cm]?[jt]s|package\.json)$/.test(f));
+    const at = await find(configs, /["']?no-console["']?\s*:\s*\[?\s*["']?(error|warn|2|1)\b/);
+    return at ? { text: "ESLint's no-console rule reports console calls", short: 'console is banned (no-console)', source: at } : undefined;
+  }
+  if (fam === 'rust') {
+    const roots = ctx.listing.filter((f) => /(^|\/)(Cargo\.toml|clippy\.toml|src\/(main|lib)\.rs)$/.test(f) && f.split('/').length <= 3);
+    const at = await find(roots, /\bprint_(stdout|stderr)\b/);
+    return at ? { text: "Clippy's print_stdout/print_stderr lints are on", short: 'printing is linted (print_stdout)', source: at } : undefined;
+  }
+  return undefined;
 }
 
 function consoleName(fam: Family): string {
