@@ -86,3 +86,22 @@ test("a built-in rule finds nothing in a text without any of its needles (so suc
     }
   }
 });
+
+test('a text holding the needles of only some rules is searched with just those, and finds exactly what each rule finds alone', async () => {
+  // Every JavaScript rule's bad examples, in changing subsets: the combined search narrowed to the
+  // rules whose needles are present must report what the rules report one by one.
+  const js = rules.filter((r) => r.pattern.kind === 'regex' && (r.languages.includes('javascript') || r.languages.includes('*')));
+  const bad = js.flatMap((r) => (r.examples ?? []).filter((e) => !e.language || e.language === 'javascript').map((e) => e.bad));
+  const alone = js.map((r) => new RuleRunner([r], { severityOverrides: { [r.id]: r.severity }, ruleExclusions: [] }));
+  const together = new RuleRunner(js, { severityOverrides: Object.fromEntries(js.map((r) => [r.id, r.severity])), ruleExclusions: [] });
+  const key = (v: { ruleId: string; startOffset: number; endOffset: number }) => `${v.ruleId}@${v.startOffset}-${v.endOffset}`;
+  for (let mask = 1; mask < 64; mask += 5) {
+    const text = bad.filter((_, i) => (mask >> i % 6) & 1).join('\n\n');
+    const expected = alone.flatMap((r) => r.checkText(text, 'javascript', { budgetMs: 10_000 }).violations).map(key).sort();
+    const got = together.checkText(text, 'javascript', { budgetMs: 10_000 }).violations.map(key).sort();
+    assert.deepEqual(got, expected, `subset ${mask}`);
+    assert.ok(expected.length > 0, 'the subset has something to find');
+  }
+  // A text with none of the needles: nothing, and nothing searched.
+  assert.deepEqual(together.checkText('const a = 1;\nexport default a;\n', 'javascript').violations, []);
+});

@@ -57,6 +57,9 @@ export class DocumentChecker {
   constructor(private readonly budget: TimeBudget, private readonly treeSitter: TreeSitterHost) {}
 
   run(set: CompiledRuleSet, setKey: string, text: string, opts: RunOptions): RunResult {
+    // A text no rule can match (it holds none of their needles) and no document to remember: the
+    // most files of a scan. Nothing is masked or searched; the masked text is made only if asked for.
+    if (opts.documentKey === undefined && set.needles && !set.needles.some((n) => text.includes(n))) return untouched(text, set.language);
     const deadline = performance.now() + opts.budgetMs;
     const masked = maskText(text, set.language);
     let starts: number[] | undefined;
@@ -195,6 +198,21 @@ export class DocumentChecker {
       this.forget(oldest);
     }
   }
+}
+
+/** The result for a text nothing was searched in: no matches, the masked text and line starts on demand. */
+function untouched(text: string, language: string): RunResult {
+  let masked: MaskedText | undefined;
+  let starts: number[] | undefined;
+  return {
+    matches: [], stopped: [], incomplete: false, checkedChars: 0,
+    get masked() {
+      return (masked ??= maskText(text, language));
+    },
+    get lineStarts() {
+      return (starts ??= computeLineStarts(text));
+    },
+  };
 }
 
 function stopReport(set: CompiledRuleSet, task: Task, budgetMs: number, why?: string): StoppedRule[] {

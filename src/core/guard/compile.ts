@@ -47,6 +47,11 @@ export interface CompiledRuleSet {
   language: string;
   rules: GuardRule[];
   tasks: Task[];
+  /**
+   * When every rule is a regex rule with needles: all of them. A text holding none cannot match any
+   * rule, so a scan skips it whole (not even masked). Absent when some rule has no needles.
+   */
+  needles?: string[];
   /** Grammars the structural tasks need (loaded before the first check). */
   grammars: string[];
 }
@@ -103,7 +108,10 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
     combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g'), linear: g.linear, trusted: true });
   }
   // Trusted, combined work first: a slow project rule then cannot starve the built-ins.
-  return { language, rules, tasks: [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')], grammars: [...grammars] };
+  const all = [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')];
+  const gated = all.every((t) => t.kind === 'regex' && t.members.every((m) => m.needles?.length)) && !rules.some((r) => r.required);
+  const needles = gated ? [...new Set(all.flatMap((t) => (t as RegexTask).members.flatMap((m) => m.needles!)))] : undefined;
+  return { language, rules, tasks: all, grammars: [...grammars], ...(needles ? { needles } : {}) };
 }
 
 function member(index: number, source: string, flags: string, group: number, needles?: string[]): RegexMember {

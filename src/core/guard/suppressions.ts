@@ -12,7 +12,7 @@
 import { Blocks } from './blocks';
 import { lineOf } from './checker';
 import { COMMENT, type MaskedText } from './mask';
-import { lexFamily } from '../kernel/languages';
+import { lexFamily, type LexFamily } from '../kernel/languages';
 
 export type SuppressionTool = 'eslint' | 'biome' | 'swiftlint' | 'noqa' | 'nosec' | 'pylint' | 'clippy' | 'nolint' | 'suppress' | 'clang' | 'clang-tidy';
 
@@ -25,8 +25,22 @@ export interface Suppression {
   to: number;
 }
 
-/** Cheap test first: most files hold none of these words, and are never parsed for suppressions. */
-const MARKERS = /eslint-(?:disable|enable)|biome-ignore|swiftlint:|noqa|nosec|pylint:|#!?\[(?:allow|expect)\(|nolint|NOLINT|@(?:file:)?(?:Suppress|OptIn)|noinspection|clang diagnostic/;
+/**
+ * The words a suppression of each family holds: a cheap test first (most files hold none and are
+ * never parsed for suppressions), and only the family's own, so a large JavaScript file is not
+ * searched for Python's or Kotlin's words.
+ */
+const MARKERS: Record<LexFamily, RegExp | undefined> = {
+  js: /eslint-(?:disable|enable)|biome-ignore/,
+  swift: /swiftlint:/,
+  python: /noqa|nosec|pylint:/,
+  hash: /noqa|nosec|pylint:/,
+  go: /nolint/,
+  kotlin: /@(?:file:)?(?:Suppress|OptIn)|noinspection/,
+  java: /@(?:file:)?(?:Suppress|OptIn)|noinspection/,
+  rust: /#!?\[(?:allow|expect)\(/,
+  c: /NOLINT|clang diagnostic/,
+};
 
 export class FileSuppressions {
   private constructor(readonly list: Suppression[]) {}
@@ -34,7 +48,8 @@ export class FileSuppressions {
   static none = new FileSuppressions([]);
 
   static read(text: string, masked: MaskedText, language: string, lineStarts: number[]): FileSuppressions {
-    if (!MARKERS.test(text)) return FileSuppressions.none;
+    const markers = MARKERS[lexFamily(language)];
+    if (!markers?.test(text)) return FileSuppressions.none;
     const reader = new SuppressionReader(text, masked, language, lineStarts);
     return new FileSuppressions(reader.read());
   }
@@ -57,7 +72,7 @@ export class FileSuppressions {
 class SuppressionReader {
   private readonly out: Suppression[] = [];
   private blocks?: Blocks;
-  private readonly family: string;
+  private readonly family: LexFamily;
 
   constructor(
     private readonly text: string,
@@ -111,7 +126,7 @@ class SuppressionReader {
   private comments(): void {
     const { kinds } = this.masked;
     const n = kinds.length;
-    const markers = new RegExp(MARKERS.source, 'g');
+    const markers = new RegExp(MARKERS[this.family]!.source, 'g');
     let done = -1;
     let m: RegExpExecArray | null;
     while ((m = markers.exec(this.text)) !== null) {
