@@ -147,3 +147,17 @@ test('"log through a logger, not print()" is said with how the files get their l
   const generic = await coldStart(bare);
   assert.ok(!generic.candidates.some((c) => c.category === 'logging'), generic.titles.join('\n'));
 });
+
+test('a Rust type used through references (`&SizeInfo`, `&mut SizeInfo`) counts in every file that takes one', async () => {
+  const files: Record<string, string> = { 'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\nedition = "2021"\n' };
+  files['src/display.rs'] = '/// The window\'s pixel and cell geometry, owned by the display.\npub struct SizeInfo {\n    pub width: f32,\n    pub height: f32,\n    pub cell_width: f32,\n    pub cell_height: f32,\n}\n\nimpl SizeInfo {\n    pub fn columns(&self) -> usize {\n        (self.width / self.cell_width) as usize\n    }\n}\n';
+  const users = ['renderer', 'cursor', 'damage', 'input', 'message_bar'];
+  files['src/main.rs'] = `mod display;\n${users.map((u) => `mod ${u};`).join('\n')}\n\nfn main() {}\n`;
+  users.forEach((u, i) => {
+    files[`src/${u}.rs`] = `use crate::display::SizeInfo;\n\npub fn draw_${u}(size: ${i % 2 ? '&mut ' : '&'}SizeInfo, x: usize) -> usize {\n    let columns = size.columns();\n    if x > columns {\n        return columns;\n    }\n    x\n}\n`;
+  });
+  const { candidates, titles } = await coldStart(files);
+  const helper = candidates.find((c) => /`SizeInfo`/.test(c.title));
+  assert.ok(helper, titles.join('\n'));
+  assert.match(helper.summary, /is used from 5 files/);
+});
