@@ -256,6 +256,8 @@ export class ArchitectureAnalyzer implements Analyzer {
     const direct = new Set(products.filter((t) => ['npm', 'pnpm', 'yarn', 'cargo'].includes(t.ecosystem)).map((t) => t.name));
     const undeclared = this.targetImports.filter((i) => i.fromTarget && direct.has(i.fromTarget) && names.has(i.toTarget) && !declared.has(`${i.fromTarget}\u0000${i.toTarget}`));
     if (undeclared.length > 0) return [];
+    // Dependencies for tests only are not part of the product's graph, but they are in the manifests: say how many.
+    const testOnly = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && (d.scope === 'dev' || d.scope === 'test')).map((d) => `${t.name}\u0000${d.target}`)).filter((k) => !pairs.some((e) => `${e.from}\u0000${e.to}` === k))).size;
     const byFrom = new Map<string, string[]>();
     for (const e of pairs) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`]);
     const used = new Set(pairs.map((e) => e.to));
@@ -278,7 +280,7 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: products[0]?.language ?? 'text',
         category: 'architecture',
-        summary: `${products.length} ${ecosystems} packages of the product (tests and samples aside) with ${pairs.length} dependencies between them. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote} Declare a dependency in the manifest before importing across packages.`,
+        summary: `${products.length} ${ecosystems} packages of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote} Declare a dependency in the manifest before importing across packages.`,
         code: '',
         details: [...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`), ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : [])].join('\n'),
         reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: pairs.map((e) => e.evidence).filter((x): x is string => !!x).slice(0, 8), confidence: 0.9 },
