@@ -161,3 +161,16 @@ test('a Rust type used through references (`&SizeInfo`, `&mut SizeInfo`) counts 
   assert.ok(helper, titles.join('\n'));
   assert.match(helper.summary, /is used from 5 files/);
 });
+
+test('agent instructions lead with a rule that names the code, not with chat manners; a typographic apostrophe ("Don’t") still makes a rule', async () => {
+  const files: Record<string, string> = {
+    'CLAUDE.md': '# Working here\n\nAvoid providing explanations unless asked.\n\nPrefer short answers in the chat.\n\n## Code\n\nPrefer idiomatic modern Swift.\n\nDon’t use `...` or `…` in Logger messages.\n\nDon’t do force unwrapping of optionals.\n',
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader")])\n',
+  };
+  for (let i = 0; i < 4; i++) files[`Sources/Reader/Feed${i}.swift`] = `final class Feed${i} {\n\tvar title = ""\n}\n`;
+  const { candidates, titles } = await coldStart(files);
+  const agent = candidates.find((c) => c.knowledgeType === 'agent-guideline');
+  assert.ok(agent, titles.join('\n'));
+  assert.equal(agent.title, 'Agent instructions (`CLAUDE.md`): Don’t use `...` or `…` in Logger messages');
+  assert.match(agent.rationale ?? '', /Don’t do force unwrapping of optionals/);
+});

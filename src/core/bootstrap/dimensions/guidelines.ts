@@ -325,11 +325,17 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       const raw = part.trim();
       const bold = /^\*\*[^*]+\*\*[.!?]?$|^__[^_]+__[.!?]?$/.test(raw) || /\*\*[^*]{12,}\*\*/.test(raw);
       const sentence = raw.replace(/\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)/g, '').replace(/\s+/g, ' ').trim();
+      // Typographic apostrophes read as plain ones (NetNewsWire's "Don’t do force unwrapping" was not a rule); the text stays as written.
+      const plain = sentence.replace(/[’‘]/g, "'");
       const agent = /\b(agents?|autonomous)\b/i.test(sentence) ? 2 : /\b(LLMs?|AI|Copilot|Claude|Cursor)\b/.test(sentence) ? 1 : 0;
-      if (sentence.length < 12 || sentence.length > 300 || !(IMPERATIVE.test(sentence) || (agent && /\brequires?\b/.test(sentence)))) continue;
+      if (sentence.length < 12 || sentence.length > 300 || !(IMPERATIVE.test(plain) || (agent && /\brequires?\b/.test(sentence)))) continue;
       const line = u.starts.filter((s) => s <= index).length;
-      const strict = /\b(never|must not|do not|don't|not allowed|not permitted|forbidden)\b/i.test(sentence) ? 1 : 0;
-      out.push({ text: sentence, line: u.line + line - 1, heading, weight: (bold ? 2 : 0) + agent + strict });
+      const strict = /\b(never|must not|do not|don't|not allowed|not permitted|forbidden)\b/i.test(plain) ? 1 : 0;
+      // A rule that names the code (`pointFrom`, `call_event`, a path) binds more than one about manners;
+      // one about how to talk in a chat is no coding rule (blind reviewers: "leads with chat etiquette").
+      const concrete = /`[^`]+`/.test(sentence) ? 1 : 0;
+      const chat = CHAT_MANNERS.test(sentence) ? -2 : 0;
+      out.push({ text: sentence, line: u.line + line - 1, heading, weight: (bold ? 2 : 0) + agent + strict + concrete + chat });
     }
   };
   lines.forEach((raw, i) => {
@@ -362,6 +368,9 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
   flush();
   return out;
 }
+
+/** Rules about how an assistant talks rather than about the code. */
+const CHAT_MANNERS = /\b(explanations?|explain|respond|responses?|reply|replies|conversation|chat|tone|verbose|verbosity|teach(ing)?|apologi[sz]e|ask (me|the user)|clarifying questions?)\b/i;
 
 /** What an upcoming Swift feature asks of the code, in a few words. */
 const SWIFT_FEATURES: Record<string, string> = {
