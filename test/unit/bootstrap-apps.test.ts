@@ -2,29 +2,14 @@
 // small workspaces written here in the image of what they saw, one test per finding.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { bootstrapKnowledge } from '../../src/core/bootstrap';
 import { listCandidates, type Candidate } from '../../src/core/knowledge';
-import { Workspace } from '../../src/core/workspace';
+import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
-const opened: { ws: Workspace; dir: string }[] = [];
-after(async () => {
-  for (const { ws, dir } of opened.splice(0)) {
-    await ws.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+after(closeWorkspaces);
 
 async function coldStart(files: Record<string, string>): Promise<{ candidates: Candidate[]; titles: string[] }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'as-apps-'));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-  const ws = await Workspace.open(dir);
-  opened.push({ ws, dir });
+  const ws = await workspaceWith(files);
   await bootstrapKnowledge(ws, {}, { actor: 'human' });
   const candidates = listCandidates(ws, { status: 'any' });
   return { candidates, titles: candidates.map((c) => c.title) };

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapKnowledge, dimensionGuides } from '../../src/core/bootstrap';
 import { excerptFrom } from '../../src/core/bootstrap/evidence';
@@ -14,19 +14,12 @@ import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-po
 import { distinctTails } from '../../src/core/bootstrap/form';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
-import { closeWorkspaces, emptyWorkspace } from './structure-helpers';
+import { closeWorkspaces, emptyWorkspace, workspaceWith } from './structure-helpers';
 import type { Workspace } from '../../src/core/workspace';
 
 after(closeWorkspaces);
 
-async function project(files: Record<string, string>): Promise<Workspace> {
-  const ws = await emptyWorkspace();
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(ws.root, rel)), { recursive: true });
-    writeFileSync(path.join(ws.root, rel), text);
-  }
-  return ws;
-}
+const project = workspaceWith;
 
 const titles = (ws: Workspace) => listCandidates(ws).map((c) => `${c.origin} | ${c.title}`);
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -29,6 +29,16 @@ export async function emptyWorkspace(): Promise<Workspace> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-graph-'));
   const ws = await Workspace.open(dir);
   opened.push({ ws, dir });
+  return ws;
+}
+
+/** A workspace holding these files (workspace-relative path → text), opened after they are written. */
+export async function workspaceWith(files: Record<string, string>): Promise<Workspace> {
+  const ws = await emptyWorkspace();
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(ws.root, rel)), { recursive: true });
+    writeFileSync(path.join(ws.root, rel), text);
+  }
   return ws;
 }
 

@@ -49,7 +49,7 @@ export function runRegexTask(task: RegexTask, set: CompiledRuleSet, input: Match
   }
   // Only the members whose needles the text holds take part: fewer alternatives, a faster scan.
   const present = presentMembers(task, input.raw);
-  if (present.members.length === 0) return;
+  if (!present) return;
   const re = present.combined!;
   const members = present.members;
   const nextAllowed = new Array<number>(members.length).fill(from);
@@ -81,11 +81,11 @@ export function runRegexTask(task: RegexTask, set: CompiledRuleSet, input: Match
 
 const subsets = new WeakMap<RegexTask, Map<string, RegexTask>>();
 
-/** The combined task narrowed to the members a text can match (by their needles), compiled once per subset. */
-function presentMembers(task: RegexTask, raw: string): RegexTask {
+/** The combined task narrowed to the members a text can match (by their needles), compiled once per subset; undefined when none can. */
+function presentMembers(task: RegexTask, raw: string): RegexTask | undefined {
   const keep = task.members.filter((m) => !m.needles || m.needles.some((n) => raw.includes(n)));
   if (keep.length === task.members.length) return task;
-  if (keep.length === 0) return { ...task, members: [] };
+  if (keep.length === 0) return undefined;
   let cache = subsets.get(task);
   if (!cache) subsets.set(task, (cache = new Map()));
   const key = keep.map((m) => m.index).join(',');

@@ -257,7 +257,8 @@ export class ArchitectureAnalyzer implements Analyzer {
     const undeclared = this.targetImports.filter((i) => i.fromTarget && direct.has(i.fromTarget) && names.has(i.toTarget) && !declared.has(`${i.fromTarget}\u0000${i.toTarget}`));
     if (undeclared.length > 0) return [];
     // Dependencies for tests only are not part of the product's graph, but they are in the manifests: say how many.
-    const testOnly = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && (d.scope === 'dev' || d.scope === 'test')).map((d) => `${t.name}\u0000${d.target}`)).filter((k) => !pairs.some((e) => `${e.from}\u0000${e.to}` === k))).size;
+    const product = new Set(pairs.map((e) => `${e.from}\u0000${e.to}`));
+    const testOnly = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && (d.scope === 'dev' || d.scope === 'test')).map((d) => `${t.name}\u0000${d.target}`)).filter((k) => !product.has(k))).size;
     const byFrom = new Map<string, string[]>();
     for (const e of pairs) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`]);
     const used = new Set(pairs.map((e) => e.to));

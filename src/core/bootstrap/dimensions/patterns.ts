@@ -234,7 +234,6 @@ export class CodePatternAnalyzer implements Analyzer {
   private familyMembers(group: Helper[], family: string, ctx: AnalysisContext): string[] {
     const file = group[0].def.path;
     const [first, last] = family.startsWith('^') ? [family.slice(1), undefined] : family.split('…');
-    const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/).filter(Boolean);
     const fits = (name: string) => {
       const w = words(name);
       return w.length >= 2 && w[0] === first && (last === undefined || (w.length >= 3 && w[w.length - 1] === last));
@@ -295,6 +294,11 @@ export class CodePatternAnalyzer implements Analyzer {
   }
 }
 
+/** The words of a name, case kept: `isDevEnv` → is, Dev, Env; `audit_err` → audit, err. */
+function words(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/).filter(Boolean);
+}
+
 /** Words of a name that say little about a family: verbs every helper starts with. */
 const COMMON_FIRST_WORDS = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'make', 'new', 'create', 'with', 'on', 'do', 'can', 'should', 'as', 'parse', 'read', 'write', 'load', 'build', 'find', 'add', 'remove', 'update']);
 
@@ -304,7 +308,6 @@ const COMMON_FIRST_WORDS = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'ma
  * `path|^Word` or `path|first…Last`, for the families of two or more.
  */
 function functionFamilyKeys(helpers: readonly Helper[]): Map<Helper, string> {
-  const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_]+/).filter(Boolean);
   const keysOf = (h: Helper): string[] => {
     const w = words(h.def.name);
     if (w.length < 2) return [];
