@@ -486,7 +486,7 @@ test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo 
   await bootstrapKnowledge(ws, {}, { actor: 'human' });
   const fmt = listCandidates(ws).find((c) => /formatting is enforced by rustfmt/.test(c.title));
   assert.ok(fmt, titles(ws).join('\n'));
-  assert.match(fmt.summary, /CI runs `cargo \+nightly fmt -- --check`/);
+  assert.match(fmt.summary, /CI checks with `cargo \+nightly fmt -- --check`/);
 });
 
 test('files named in a title by their shortest distinct tails (saleor: two models.py are discount/models.py and order/models.py)', () => {

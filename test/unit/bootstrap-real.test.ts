@@ -159,7 +159,7 @@ test('okhttp: nothing mined from samples, testing support or the Maven test proj
   assert.ok(header.reasoning.sources.every((s) => /^(okhttp|okcurl|mockwebserver)[/-]/.test(s)), header.reasoning.sources.join(', '));
   // Projects renamed in settings.gradle.kts: a dependency on :mockwebserver is the mockwebserver-deprecated/ folder (blind review).
   const modules = candidates.find((c) => c.knowledgeType === 'module-dependency');
-  assert.match(modules?.summary ?? '', /project names differ from their folders \(e\.g\. :mockwebserver is mockwebserver-deprecated\/\)/);
+  assert.match(modules?.summary ?? '', /project names differ from their folders \(such as :mockwebserver is mockwebserver-deprecated\/\)/);
   assert.match(modules?.rationale ?? '', /:mockwebserver3 is mockwebserver\//);
 });
 
@@ -215,7 +215,7 @@ test('formatters: "enforced" only where CI, a script or a hook runs the tool (ri
   const rg = await coldStart('ripgrep');
   const rustfmt = rg.candidates.find((c) => /rustfmt/.test(c.title))!;
   assert.match(rustfmt.title, /^Rust formatting is enforced by rustfmt/);
-  assert.match(rustfmt.summary, /CI runs `cargo fmt --all --check`/);
+  assert.match(rustfmt.summary, /CI checks with `cargo fmt --all --check`/);
   assert.ok(rustfmt.reasoning.sources.some((s) => lineAt(rg.ws, s).includes('cargo fmt --all --check')), rustfmt.reasoning.sources.join(', '));
 
   const af = (await coldStart('alamofire')).candidates.find((c) => /SwiftFormat/.test(c.title))!;

@@ -1,3 +1,4 @@
+import type { Definition } from './symbols';
 import type { AnalysisContext } from './types';
 
 /** Files that document the project for its users; change logs name internals too, so they do not count. */
@@ -52,4 +53,57 @@ function codeWords(text: string): string[] {
   const all = [...code, ...spans].join('\n').replace(/\S*\/\S*/g, ' ').replace(/\b[\w-]+\.(swift|mm?|h|kts?|java|[cm]?[jt]sx?|py|go|rs|rb|cc?|cpp)\b/g, ' ');
   // `String.format(…)` is a member of another type, not the project's `format()`.
   return all.match(/(?<![\w$.])[A-Za-z_$][\w$]{3,}/g) ?? [];
+}
+
+/** What a definition is for, from the first sentence of its doc comment (or Python docstring). */
+export async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<string | undefined> {
+  const text = await ctx.read(def.path);
+  if (!text) return undefined;
+  const lines = text.split('\n');
+  const doc: string[] = [];
+  if (def.family === 'python') {
+    for (let i = def.line; i < Math.min(lines.length, def.line + 4); i++) {
+      const m = /^\s*(?:r|u)?("""|''')\s*(.*)$/.exec(lines[i]);
+      if (m) {
+        doc.push(m[2].replace(/("""|''').*$/, ''));
+        for (let j = i + 1; j < lines.length && !m[2].includes(m[1]) && doc.join(' ').length < 200; j++) {
+          if (lines[j].includes(m[1])) {
+            doc.push(lines[j].replace(/("""|''').*$/, ''));
+            break;
+          }
+          doc.push(lines[j]);
+        }
+        break;
+      }
+    }
+  } else {
+    // The comment block right above the declaration (attributes and annotations in between are skipped).
+    let i = def.line - 2;
+    while (i >= 0 && /^\s*(@|#\[|\[)/.test(lines[i]) && !/^\s*\/[/*]/.test(lines[i])) i--;
+    const end = i;
+    if (end >= 0 && /^\s*\*\/\s*$|\*\/\s*$/.test(lines[end])) {
+      while (i >= 0 && i > end - 80 && !/^\s*\/\*/.test(lines[i])) i--;
+      for (let k = Math.max(0, i); k <= end; k++) doc.push(lines[k].trim().replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*\s?/, ''));
+    } else {
+      while (i >= 0 && /^\s*\/\/\/?/.test(lines[i]) && i > end - 40) i--;
+      for (let k = i + 1; k <= end; k++) doc.push(lines[k].trim().replace(/^\/\/\/?\s?/, ''));
+    }
+  }
+  const sentence = doc
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('@') && !/^-+$/.test(l))
+    .join(' ')
+    .replace(/\[`?([^\]]+?)`?\]\([^)]*\)/g, '$1')
+    // KDoc and rustdoc links: `[Locale.US]` reads as `Locale.US`.
+    .replace(/\[`?([\w.:#]+)`?\]/g, '$1')
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s/)[0]
+    ?.trim();
+  // A URL, a heading or a fragment is not a purpose.
+  if (!sentence || sentence.length < 12 || /https?:\/\/|^#|^[^A-Za-z`]/.test(sentence) || !/\s/.test(sentence)) return undefined;
+  // Go doc comments open with the name itself ("UpdateCounts updates precalculated counts"): the rest is the purpose.
+  const rest = def.family === 'go' && sentence.startsWith(`${def.name} `) ? sentence.slice(def.name.length + 1) : '';
+  const named = rest.length >= 12 && /\s/.test(rest) ? rest : sentence;
+  const lower = /^[A-Z](?:[a-z]|\s)/.test(named) ? named[0].toLowerCase() + named.slice(1) : named;
+  return lower.replace(/\.$/, '').replace(/`/g, '');
 }

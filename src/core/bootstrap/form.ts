@@ -69,6 +69,9 @@ export function shortPath(p: string, max = 48): string {
   return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : p;
 }
 
+/** A line that imports names (`import`, `use`, `#import`, `from … import`): it names a type without using it. */
+export const IMPORT_LINE = /^\s*(?:import|@import|#import|#include|(?:pub(?:\([^)]*\))?\s+)?use|from\s+\S+\s+import|using)\b/;
+
 /** A pattern for an identifier as a whole word (`$` in JS names taken literally). */
 export function wordPattern(name: string): RegExp {
   return new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\b`);

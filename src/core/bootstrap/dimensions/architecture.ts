@@ -7,6 +7,7 @@ import { slicer } from '../../kernel/slices';
 import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
+import type { Ecosystem } from '../../structure/types';
 
 /** Sibling folders that never import one another are a boundary worth stating from this many on. */
 const MIN_INDEPENDENT_SIBLINGS = 6;
@@ -246,7 +247,8 @@ export class ArchitectureAnalyzer implements Analyzer {
     const names = new Set(products.map((t) => t.name));
     const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence })));
     const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
-    if (products.length < 3 || pairs.length < 3) return [];
+    // A graph of four packages or fewer is read at a glance in the root manifest (a reviewer rejected alacritty's 4 crates and 3 edges as trivial).
+    if (products.length < 5 || pairs.length < 3) return [];
     // The claim is that the manifests are the module graph: production code that imports another
     // package without declaring it (excalidraw's packages reach each other through tsconfig paths)
     // contradicts it.
@@ -265,7 +267,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     const users = new Set(pairs.map((e) => e.from));
     const base = products.filter((t) => used.has(t.name) && !users.has(t.name)).map((t) => t.name);
     const top = products.filter((t) => users.has(t.name) && !used.has(t.name)).map((t) => t.name);
-    const ecosystems = [...new Set(products.map((t) => t.ecosystem))].join(', ');
+    const units = [...new Set(products.map((t) => UNIT[t.ecosystem]))].join(', ');
     // Gradle projects renamed in settings (okhttp's mockwebserver/ is :mockwebserver3): what a dependency names is not the folder.
     const folderOf = (t: (typeof products)[number]) => t.dir.split('/').pop();
     const nameOf = (t: (typeof products)[number]) => t.name.replace(/^:/, '').split(':').pop();
@@ -273,7 +275,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     const misleading = (t: (typeof products)[number]) => (products.some((o) => o !== t && folderOf(o) === nameOf(t)) ? 0 : 1);
     const renamed = products.filter((t) => t.ecosystem === 'gradle' && t.dir && nameOf(t) !== folderOf(t)).sort((a, b) => misleading(a) - misleading(b) || (a.name < b.name ? -1 : 1));
     const renames = renamed.map((t) => `${t.name} is ${t.dir}/`);
-    const renamedNote = renamed.length ? ` ${renamed.length === 1 ? 'One project name differs from its folder' : `${renamed.length} project names differ from their folders`} (${renamed.length > 1 ? 'e.g. ' : ''}${renames[0]}).` : '';
+    const renamedNote = renamed.length ? ` ${renamed.length === 1 ? 'One project name differs from its folder' : `${renamed.length} project names differ from their folders`} (${renamed.length > 1 ? 'such as ' : ''}${renames[0]}).` : '';
     return [
       {
         title: 'Module dependencies declared in the build manifests',
@@ -281,10 +283,11 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: products[0]?.language ?? 'text',
         category: 'architecture',
-        summary: `${products.length} ${ecosystems} packages of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote} Declare a dependency in the manifest before importing across packages.`,
+        // No "declare a dependency before importing": the build tool says so itself (three reviewers called it generic).
+        summary: `${products.length} ${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote}`,
         code: '',
         details: [...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`), ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : [])].join('\n'),
-        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: pairs.map((e) => e.evidence).filter((x): x is string => !!x).slice(0, 8), confidence: 0.9 },
+        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: onePerFile(pairs.map((e) => e.evidence).filter((x): x is string => !!x)).slice(0, 8), confidence: 0.9 },
         tags: ['modules', 'dependencies', ...new Set(products.map((t) => t.ecosystem))],
         trigger: 'module-dependencies',
       },
@@ -446,4 +449,20 @@ class ImportResolver {
         return undefined;
     }
   }
+}
+
+/** What one product is called in each build system: SwiftPM's unit is a target, Gradle's a project. */
+const UNIT: Record<Ecosystem, string> = { swift: 'SwiftPM targets', gradle: 'Gradle projects', maven: 'Maven modules', cargo: 'Cargo crates', go: 'Go modules', npm: 'npm packages', pnpm: 'pnpm packages', yarn: 'yarn packages', typescript: 'TypeScript projects', python: 'Python packages' };
+
+/** `path:line` sources with one line of each file first (the reviewers saw eight lines of one manifest). */
+export function onePerFile(sources: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const first: string[] = [];
+  const rest: string[] = [];
+  for (const s of sources) {
+    const file = s.replace(/:\d+$/, '');
+    (seen.has(file) ? rest : first).push(s);
+    seen.add(file);
+  }
+  return [...first, ...rest];
 }

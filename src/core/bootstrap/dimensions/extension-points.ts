@@ -1,11 +1,16 @@
 // Extension points of the cold start's code-pattern dimension: project types several production
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
 import { confidence } from '../evidence';
-import { fit, nameList, wordPattern } from '../form';
+import { purposeOf } from '../docs';
+import { methodsOf } from '../members';
+import { fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
 import { languageOf } from './standards';
+
+/** Names of stand-ins for tests and demos: not implementations of their own. */
+const STAND_IN = /^(NoOp|Noop|Stub|Fake|Mock|Dummy|Test|Empty|Null|Demo|Preview)[A-Z]|(Stub|Fake|Mock|Dummy)$/;
 
 /** `family|base` → the types that extend or implement it directly. */
 export type Subclasses = Map<string, { name: string; path: string; line: number; text: string }[]>;
@@ -24,6 +29,8 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
     const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
     if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
+    // A real implementation and its stand-ins (NoOp, Stub, Fake…) are a seam for tests, not a place new types plug in (nowinandroid's AnalyticsHelper).
+    if (unique.filter((s) => !STAND_IN.test(s.name)).length < 2) continue;
     found.push({ fam, base, subs: unique });
   }
   // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and
@@ -45,16 +52,27 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
     const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
     const sites = await registrationSites(symbols, fam, sorted, ctx);
+    // What the base is for, from its doc comment: the reviewers asked what a protocol is for before who adopts it.
+    const purpose = await purposeOf(base, ctx);
+    const basePath = sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : shortPath(base.path, 40);
     // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
     const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
-    const listed = nameList(sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name)), sites.length ? 70 : 150, false);
+    const names = sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name));
+    // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
+    // What a new implementation provides: the methods the protocol declares.
+    const required = verb === 'implement' ? (await methodsOf(base, ctx, true)).slice(0, 4) : [];
+    const summaryWith = (budget: number, withPurpose: boolean, withRequired = true) =>
+      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false)}. A new type in the same role ${verb}s it too${withRequired && required.length ? `, with ${nameList(required.map((m) => `${m}()`), 80)}${registered ? ',' : ''}` : ''}${registered}.`;
+    const tries: [number, boolean][] = [[400, true], [200, true], [150, true], [100, true], [400, false], [200, false], [150, false], [70, true], [100, false], [70, false]];
+    const options = tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose));
+    const summary = options.find((o) => o.length <= MAX_SUMMARY) ?? summaryWith(60, false, false);
     out.push({
       title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
       knowledgeType: 'inheritance',
       dimension: 'code-pattern',
       language: languageOf(fam, ctx),
       category: 'types',
-      summary: `\`${base.name}\` (${sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : base.path}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''}) is the base of ${subs.length} production types: ${listed}. A new type in the same role ${verb}s it too${registered}.`,
+      summary,
       code: await ctx.excerpt(base.path, base.line, 14),
       reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
       tags: ['inheritance', fam],
@@ -83,21 +101,26 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
       hits.set(u.path, h);
     }
   }
-  const least = Math.max(2, Math.ceil(subs.length / 3));
+  // Half of them at least: a helper that type-checks a few (NetNewsWire's read-filter exceptions) is not where they are listed.
+  const least = Math.max(2, Math.ceil(subs.length / 2));
   const sites = [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
-  // The line where they are listed together (a switch over them, a list literal), not the file's first use of one.
+  // The line where they are listed together (a switch over them, a list literal), not the file's first use of one;
+  // a file that only imports them lists nothing.
+  const listed: typeof sites = [];
   for (const site of sites) {
     const lines = ((await ctx.read(site.path)) ?? '').split('\n');
-    const at = listedTogether(lines, [...site.names]);
-    if (at) site.line = at;
+    const names = [...site.names].map(wordPattern);
+    // Else the first line that uses one: an import line names a type without listing it.
+    const at = listedTogether(lines, [...site.names]) ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
+    if (at) listed.push({ ...site, line: at });
   }
-  return sites;
+  return listed;
 }
 
-/** The first line of the 12-line window that names the most of `names` (at least two), if one does. */
+/** The first line of the 12-line window that names the most of `names` (at least two), if one does; import lines do not count. */
 export function listedTogether(lines: readonly string[], names: readonly string[]): number | undefined {
   const res = names.map(wordPattern);
-  const per = lines.map((l) => res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0));
+  const per = lines.map((l) => (IMPORT_LINE.test(l) ? [] : res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0)));
   let best: { line: number; count: number } | undefined;
   for (let i = 0; i < lines.length; i++) {
     if (!per[i].length) continue;

@@ -41,6 +41,9 @@ const ENV_NAME_BUILDER = /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|
 const MECHANISM_SHARE = 0.05;
 
 /** Where one kind of side effect happens; few files means a boundary worth keeping. */
+/** What a boundary's count counts, said as such. */
+const SITES: Record<string, string> = { http: 'places that make HTTP requests or set up an HTTP client', env: 'places that read environment variables', sql: 'places that write SQL' };
+
 const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean }[] = [
   { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
   { id: 'http', what: 'HTTP requests', families: ['swift'], re: /\bURLSession\.shared\b|\.dataTask\s*\(|\bURLSession\s*\(\s*configuration|\bAF\.request\b/g },
@@ -119,7 +122,8 @@ export class FlowAnalyzer extends SignalAnalyzer {
           dimension: 'event-data-flow',
           language: languageOf(fam, v.ctx),
           category: 'boundaries',
-          summary: `All ${t.count} ${b.what.toLowerCase()} of the ${files} scanned production ${FAMILY_LABEL[fam]} files sit in ${nameList(where, 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
+          // Counted are places in the code (an env read, a client built), not variables or requests: the reviewers counted the latter.
+          summary: `Of the ${files} scanned production ${FAMILY_LABEL[fam]} files, only ${where.length === 1 ? 'one holds' : `${where.length} hold`} the ${t.count} ${SITES[b.id] ?? b.what.toLowerCase()}: ${nameList(where, 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
           code: '',
           reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: t.sources(), confidence: confidence(1 - t.files.size / files, t.count) },
           tags: ['boundary', b.id, fam],

@@ -20,7 +20,8 @@ export interface Formatter {
   /** The command (a script, a CI step) that checks it. */
   check?: string;
   /** What runs it without anyone asking: a CI step, a hook, a check script. Absent: it is only configured. */
-  enforcedBy?: { command: string; source: string; where: string };
+  /** `checks`: the run only reports (`gofmt -l`, `--check`, `--diff`): it checks the formatting, it does not format. */
+  enforcedBy?: { command: string; source: string; where: string; checks: boolean };
   /** Configured, but how the code is formatted is not seen (prettier run only on other files): no claim either way. */
   silent?: true;
 }
@@ -61,7 +62,9 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
   const direct = (s: ProjectCommand) => RUNS[key].test(s.text);
   const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits.find(direct) ?? hits[0];
   if (!best) return undefined;
-  return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\`` };
+  const text = expandedText(best, commands);
+  const checks = /--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b/.test(text) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
+  return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\``, checks };
 }
 
 const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\blint\b/.test(t);
@@ -116,7 +119,8 @@ export class FormattingAnalyzer implements Analyzer {
         dimension: 'code-standard',
         language: languageOf(fam, ctx),
         category: 'formatting',
-        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${f.enforcedBy.where === 'CI' ? 'CI runs' : `${f.enforcedBy.where} runs`} \`${f.enforcedBy.command}\`` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
+        // How much of the code follows it is said only when nothing enforces it (a reviewer called "91 % of files" meaningless).
+        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where} ${f.enforcedBy.checks ? 'checks with' : 'runs'} \`${f.enforcedBy.command}\`` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured && !f.enforcedBy ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
         code: '',
         reasoning: { whyStandard: `The project's own configuration of ${f.tool}${f.enforcedBy ? `, run by ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where}` : ''}: it decides the formatting, so code written by hand or by an agent must pass through it.`, sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6), confidence: f.enforcedBy ? 0.9 : 0.8 },
         tags: ['formatting', fam, f.tool.toLowerCase().replace(/[^a-z0-9]+/g, '-')],

@@ -1,7 +1,7 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { languageForPath } from '../../kernel/languages';
 import { commandSources, commandWords, expandedText, type ProjectCommand } from '../commands';
-import { fit, nameList } from '../form';
+import { fit, MAX_SUMMARY, nameList } from '../form';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';
 import { languageOf } from './standards';
@@ -24,12 +24,15 @@ const MIGRATIONS = /(^|\/)(migrations|alembic\/versions|db\/migrate)\//;
 export class AgentGuidelinesAnalyzer implements Analyzer {
   private readonly generated: { path: string; line: number; marker: string; lines: number; forbidsEdits: boolean }[] = [];
   private readonly rustLints: { path: string; line: number; text: string }[] = [];
+  private readonly crateRoots: string[] = [];
 
   visit(file: SourceFile): void {
     if (file.generated) this.generated.push({ path: file.path, ...file.generated, lines: file.lines.length, forbidsEdits: FORBIDS_EDITS.test(file.lines.slice(0, 12).join('\n')) });
     if (file.kind === 'production' && file.family === 'rust' && /(^|\/)(lib|main)\.rs$/.test(file.path)) {
+      this.crateRoots.push(file.path);
       file.lines.forEach((l, i) => {
-        if (/^#!\[(forbid|deny)\((unsafe_code|warnings|clippy::\w+|missing_docs)/.test(l)) this.rustLints.push({ path: file.path, line: i + 1, text: l.trim() });
+        // `#![cfg_attr(clippy, deny(warnings))]`: every Clippy warning fails `cargo clippy` (alacritty).
+        if (/^#!\[(?:(forbid|deny)\((unsafe_code|warnings|clippy::\w+|missing_docs)|cfg_attr\(clippy,\s*(deny|forbid)\()/.test(l)) this.rustLints.push({ path: file.path, line: i + 1, text: l.trim() });
       });
     }
   }
@@ -80,7 +83,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     if (this.rustLints.length) {
       // Clippy's lints fail `cargo clippy`, not the build; rustc's own (unsafe_code, warnings, missing_docs) fail the build.
       const texts = [...new Set(this.rustLints.map((l) => l.text))];
-      const clippyOnly = texts.every((t) => /^#!\[\w+\((clippy::\w+(,\s*)?)+\)\]/.test(t));
+      const clippyOnly = texts.every((t) => /^#!\[\w+\((clippy::\w+(,\s*)?)+\)\]|^#!\[cfg_attr\(clippy,/.test(t));
       const compiler = texts.some((t) => /\b(unsafe_code|warnings|missing_docs)\b/.test(t));
       out.push({
         title: `Crate-level lints: ${[...new Set(this.rustLints.map((l) => l.text))].slice(0, 3).join(' ')}`,
@@ -88,13 +91,29 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
         dimension: 'agent-guidelines',
         language: 'rust',
         category: 'agent-guidelines',
-        summary: `The crate roots forbid or deny these lints; ${clippyOnly ? 'code that triggers them fails `cargo clippy`' : compiler && texts.some((t) => /clippy::/.test(t)) ? 'code that triggers the compiler lints does not compile, and the Clippy ones fail `cargo clippy`' : 'code that triggers them does not compile'}.`,
+        summary: `${this.lintedCrates(texts)}; ${clippyOnly ? `code that triggers ${lintCount(texts) === 1 ? 'it' : 'them'} fails \`cargo clippy\`` : compiler && texts.some((t) => /clippy/.test(t)) ? 'code that triggers the compiler lints does not compile, and the Clippy ones fail `cargo clippy`' : `code that triggers ${lintCount(texts) === 1 ? 'it' : 'them'} does not compile`}.`,
         code: [...new Set(this.rustLints.map((l) => l.text))].join('\n'),
         reasoning: { whyStandard: clippyOnly ? 'Enforced by Clippy.' : 'Enforced by the compiler.', sources: this.rustLints.slice(0, 6).map((l) => `${l.path}:${l.line}`), confidence: 0.95 },
         tags: ['agent-guidelines', 'compiler', 'rust'],
       });
     }
     return out;
+  }
+
+  /** Which crate roots set the lints ("3 of 4 crate roots (…; not alacritty_config) deny…"): the reviewers found "the crate roots" overclaimed. */
+  private lintedCrates(texts: readonly string[]): string {
+    const crate = (p: string) => {
+      const parts = p.split('/');
+      const src = parts.lastIndexOf('src');
+      return src > 0 ? parts[src - 1] : src === 0 || parts.length < 2 ? 'the root crate' : parts[parts.length - 2];
+    };
+    const roots = [...new Set(this.crateRoots)];
+    const linted = new Set(this.rustLints.map((l) => l.path));
+    const verbs = [...new Set(this.rustLints.map((l) => /\bforbid\(/.test(l.text) ? 'forbid' : 'deny'))].join(' and ');
+    const what = lintCount(texts) === 1 ? 'this lint' : 'these lints';
+    if (linted.size === roots.length) return `${roots.length === 1 ? 'The crate root' : `All ${roots.length} crate roots`} ${verbs} ${what}`;
+    const without = roots.filter((r) => !linted.has(r)).map(crate);
+    return `${linted.size} of ${roots.length} crate roots (${nameList([...linted].map(crate), 70, false)}; not ${nameList(without, 50, false)}) ${verbs} ${what}`;
   }
 
   private async compilerStrictness(ctx: AnalysisContext): Promise<CandidateDraft | undefined> {
@@ -260,13 +279,49 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
     dimension: 'agent-guidelines',
     language: 'markdown',
     category: 'agent-guidelines',
-    summary: `${top.slice(0, 2).map((r) => r.text).join(' ')} ${file} is the project's ${policy ? 'policy on AI tools and agents' : 'instructions for coding agents'} (${rules.length} rule${rules.length === 1 ? '' : 's'}): read it before changing anything.`,
+    summary: agentSummary(file, text, top, policy),
     code: '',
     details: rules.slice(0, 16).map((r) => `- ${r.text} (line ${r.line})`).join('\n'),
     reasoning: { whyStandard: `Written by the project for AI tools and agents (${file}); it overrides any convention the scan infers.`, sources: top.slice(0, 8).map((r) => `${file}:${r.line}`), confidence: 0.95 },
     tags: ['agent-guidelines', 'documented', 'policy'],
     trigger: policy ? 'ai-policy' : 'agent-instructions',
   }];
+}
+
+/** How many lints the attribute lines name (`#![deny(clippy::all, clippy::if_not_else)]` is two). */
+const lintCount = (texts: readonly string[]) => new Set(texts.flatMap((t) => t.match(/\b(?:unsafe_code|warnings|missing_docs|clippy::\w+)/g) ?? [])).size;
+
+/** The sentences of a document's paragraphs (headings and code blocks left out), bold marks removed. */
+function proseSentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?```/g, '')
+    .split(/\n\s*\n/)
+    .filter((p) => !/^\s*#/.test(p))
+    .flatMap((p) => p.replace(/\*\*/g, '').replace(/^[>*\s-]+/, '').replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+/));
+}
+
+/** A rule as a sentence: "Always run `yarn test:update` before committing" ran into the next one without its full stop. */
+const sentence = (t: string) => (/[.!?…:]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
+
+/** Commands in backticks or a shell block: an instruction file that gives them is more than its rules. */
+const GIVES_COMMANDS = /`(?:yarn|npm|pnpm|npx|bun|\.\/gradlew|gradle|cargo|go|make|swift|xcodebuild|python3?|pytest|uv|poetry|tox|\.\/[\w/.-]+\.sh)\b[^`]*`|```(?:sh|bash|shell|console)\b/;
+
+/**
+ * The rules that matter most, then what the file is. No count of rules: the reviewers counted
+ * commands and notes as well and called every count wrong. A policy's permission ("using AI as a
+ * tool is welcome") is said with its ban, or the ban reads as "refuse to work".
+ */
+function agentSummary(file: string, text: string, top: readonly StatedRule[], policy: boolean): string {
+  const shown = [top[0].text];
+  // The permission is often prose, not a stated rule (ripgrep: "Using AI (i.e., LLMs) as tools for coding is welcome.").
+  const permits = (t: string) => /\b(welcome|encouraged|allowed to use|may use|is fine|is ok(ay)?)\b/i.test(t) && !/\b(not|never|no)\b/i.test(t);
+  const permission = policy ? top.find((r) => r !== top[0] && permits(r.text))?.text ?? proseSentences(text).find(permits) : undefined;
+  if (permission) shown.push(permission);
+  else if (top[1]) shown.push(top[1].text);
+  const what = policy ? 'policy on AI tools and agents' : `instructions for coding agents${GIVES_COMMANDS.test(text) ? ', with its build and test commands' : ''}`;
+  const tail = ` ${file} is the project's ${what}: read it whole before changing anything.`;
+  const both = shown.map(sentence).join(' ');
+  return (both.length + tail.length <= MAX_SUMMARY ? both : fit(sentence(shown[0]), MAX_SUMMARY - tail.length)) + tail;
 }
 
 /** A contributor guide: its bulleted must/never rules (its prose explains more than it binds). */

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { languageForPath } from '../../kernel/languages';
 import { confidence, Tallies } from '../evidence';
-import { fit, nameList, shortPath, wordPattern } from '../form';
+import { fit, IMPORT_LINE, nameList, shortPath, wordPattern } from '../form';
 import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
-import { docIndex } from '../docs';
+import { docIndex, purposeOf } from '../docs';
+import { calledMethods, callsSentence } from '../members';
 import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
@@ -205,13 +206,20 @@ export class CodePatternAnalyzer implements Analyzer {
             ? `Reuse ${what} from \`${from}\``
             : `Reuse the ${kindWord}${what} from ${shortPath(def.path, 50)}`;
       const title = withPurpose && withPurpose.length <= 100 ? withPurpose : plain;
+      // A type is said with the methods other files call on it; "instead of a local variant" is for functions.
+      // A protocol or interface is said with its implementations: a new one is another of them (NNW's AccountDelegate).
+      const declLine = group.length === 1 && def.kind === 'type' ? ((await ctx.read(def.path)) ?? '').split('\n')[def.line - 1] ?? '' : '';
+      const impls = /\b(protocol|interface|trait)\b/.test(declLine) ? (this.subclasses.get(`${def.family}|${def.name}`) ?? []).map((x) => x.name) : [];
+      const implemented = impls.length >= 2 ? `It is implemented by ${nameList(impls, 90)}; a new variant implements it too.` : '';
+      // The implementations first: what a new one must do matters more than which methods callers use.
+      const calls = [implemented, group.length === 1 ? callsSentence(await calledMethods(def, users, ctx)) : ''].filter(Boolean).join(' ');
       out.push({
         title: fit(title, 100),
         knowledgeType: 'code-pattern',
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`,
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
         code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
@@ -386,59 +394,6 @@ async function reexported(def: Definition, ctx: AnalysisContext): Promise<boolea
   return false;
 }
 
-/** What a definition is for, from the first sentence of its doc comment (or Python docstring). */
-async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<string | undefined> {
-  const text = await ctx.read(def.path);
-  if (!text) return undefined;
-  const lines = text.split('\n');
-  const doc: string[] = [];
-  if (def.family === 'python') {
-    for (let i = def.line; i < Math.min(lines.length, def.line + 4); i++) {
-      const m = /^\s*(?:r|u)?("""|''')\s*(.*)$/.exec(lines[i]);
-      if (m) {
-        doc.push(m[2].replace(/("""|''').*$/, ''));
-        for (let j = i + 1; j < lines.length && !m[2].includes(m[1]) && doc.join(' ').length < 200; j++) {
-          if (lines[j].includes(m[1])) {
-            doc.push(lines[j].replace(/("""|''').*$/, ''));
-            break;
-          }
-          doc.push(lines[j]);
-        }
-        break;
-      }
-    }
-  } else {
-    // The comment block right above the declaration (attributes and annotations in between are skipped).
-    let i = def.line - 2;
-    while (i >= 0 && /^\s*(@|#\[|\[)/.test(lines[i]) && !/^\s*\/[/*]/.test(lines[i])) i--;
-    const end = i;
-    if (end >= 0 && /^\s*\*\/\s*$|\*\/\s*$/.test(lines[end])) {
-      while (i >= 0 && i > end - 80 && !/^\s*\/\*/.test(lines[i])) i--;
-      for (let k = Math.max(0, i); k <= end; k++) doc.push(lines[k].trim().replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*\s?/, ''));
-    } else {
-      while (i >= 0 && /^\s*\/\/\/?/.test(lines[i]) && i > end - 40) i--;
-      for (let k = i + 1; k <= end; k++) doc.push(lines[k].trim().replace(/^\/\/\/?\s?/, ''));
-    }
-  }
-  const sentence = doc
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('@') && !/^-+$/.test(l))
-    .join(' ')
-    .replace(/\[`?([^\]]+?)`?\]\([^)]*\)/g, '$1')
-    // KDoc and rustdoc links: `[Locale.US]` reads as `Locale.US`.
-    .replace(/\[`?([\w.:#]+)`?\]/g, '$1')
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s/)[0]
-    ?.trim();
-  // A URL, a heading or a fragment is not a purpose.
-  if (!sentence || sentence.length < 12 || /https?:\/\/|^#|^[^A-Za-z`]/.test(sentence) || !/\s/.test(sentence)) return undefined;
-  // Go doc comments open with the name itself ("UpdateCounts updates precalculated counts"): the rest is the purpose.
-  const rest = def.family === 'go' && sentence.startsWith(`${def.name} `) ? sentence.slice(def.name.length + 1) : '';
-  const named = rest.length >= 12 && /\s/.test(rest) ? rest : sentence;
-  const lower = /^[A-Z](?:[a-z]|\s)/.test(named) ? named[0].toLowerCase() + named.slice(1) : named;
-  return lower.replace(/\.$/, '').replace(/`/g, '');
-}
-
 /** `createLogger(…): Logger`, `makeStore(): Store<…>`: a function named after the type it returns. */
 function isFactory(name: string, line: string): boolean {
   const m = /^(?:create|make|new)([A-Z]\w*)$/.exec(name);
@@ -463,7 +418,7 @@ async function withUsage(excerpt: string, def: Definition | undefined, users: re
   const ordered = [...users].sort((a, b) => Number(path.posix.dirname(a.path) === path.posix.dirname(def.path)) - Number(path.posix.dirname(b.path) === path.posix.dirname(def.path)));
   for (const u of ordered.slice(0, 10)) {
     const line = (await ctx.read(u.path))?.split('\n')[u.line - 1]?.trim();
-    if (!line || line.length > 140 || !named.test(line) || /^(import|from|use|#import|#include)\b/.test(line)) continue;
+    if (!line || line.length > 140 || !named.test(line) || IMPORT_LINE.test(line)) continue;
     // A whole statement, not the middle of one (`isObject(obj) &&`, `: f(x);`, `g((o) => {`).
     if (/^[:?&|.+*/=,)\]}]/.test(line) || /(?:&&|\|\||[(,{[=+?:]|=>)\s*$/.test(line)) continue;
     const comment = def.family === 'python' ? '#' : '//';

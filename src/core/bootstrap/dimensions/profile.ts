@@ -2,6 +2,7 @@ import { conventionPath } from '../../files/classify';
 import { languageForPath } from '../../kernel/languages';
 import { factsOf } from '../facts';
 import { pathKind } from '../source';
+import { nameList } from '../form';
 import { ciCommand, commandSources, type ProjectCommand } from '../commands';
 import { productTargets } from './architecture';
 import { AGENT_FILES } from './guidelines';
@@ -189,7 +190,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''} ${agentCommands.length ? `${agentCommands[0].file} gives its own commands; follow them.` : ''}`.replace(/\s+/g, ' ').trim(),
+        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${nameList(tests.filter(([, t]) => t.files >= tests[0][1].files / 4).map(([n]) => n), 40, false)}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''} ${agentCommands.length ? `${agentCommands[0].file} gives its own commands; follow them.` : ''}`.replace(/\s+/g, ' ').trim(),
         code: '',
         details,
         reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },

@@ -1,0 +1,160 @@
+// The cold start's candidates said the way the blind reviewers of session 22 asked: a type with the
+// methods its callers use, an extension point with its purpose and its list (not an import line),
+// counts of what was counted, the crates a lint is in, no advice the build tool gives itself.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bootstrapKnowledge } from '../../src/core/bootstrap';
+import { listCandidates, type Candidate } from '../../src/core/knowledge';
+import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
+import { onePerFile } from '../../src/core/bootstrap/dimensions/architecture';
+import { closeWorkspaces, workspaceWith } from './structure-helpers';
+
+after(closeWorkspaces);
+
+async function coldStart(files: Record<string, string>): Promise<Candidate[]> {
+  const ws = await workspaceWith(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  return listCandidates(ws, { status: 'any' });
+}
+
+const find = (cs: Candidate[], re: RegExp): Candidate => {
+  const c = cs.find((x) => re.test(x.title));
+  assert.ok(c, `no title matches ${re}:\n${cs.map((x) => x.title).join('\n')}`);
+  return c;
+};
+
+test('a helper type is said with the methods other files call on it (Protected: write, read), not "instead of a local variant"', async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
+    'Sources/Core/Protected.swift': '/// A thread-safe wrapper around a value.\nfinal class Protected<Value> {\n    private var value: Value\n    init(_ value: Value) {\n        self.value = value\n    }\n\n    func read<U>(_ closure: (Value) -> U) -> U {\n        closure(value)\n    }\n\n    func write<U>(_ closure: (inout Value) -> U) -> U {\n        closure(&value)\n    }\n}\n',
+  };
+  for (const [i, dir] of ['Core', 'Features', 'Extensions', 'Core', 'Features'].entries()) {
+    files[`Sources/${dir}/User${i}.swift`] = `final class User${i} {\n    private let state = Protected<Int>(0)\n    private let log = Journal()\n\n    func bump() {\n        state.write { $0 += ${i} }\n        state.write { $0 += 1 }\n        log.write("bump")\n        log.read { _ in }\n    }\n\n    var current: Int {\n        state.read { $0 }\n    }\n}\n`;
+  }
+  const c = find(await coldStart(files), /Reuse the internal `Protected`/);
+  // `log.write(…)` on a Journal is another type's method of the same name: not counted.
+  assert.match(c.summary, /Other files call its `write` \(10 times\) and `read` \(5\)\./);
+  assert.doesNotMatch(c.summary, /instead of writing a local variant/);
+});
+
+test('a protocol used across files is said with its implementations (NetNewsWire\'s AccountDelegate)', async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Sync", targets: [.target(name: "Sync", path: "Sources")])\n',
+    'Sources/Account/AccountDelegate.swift': 'protocol AccountDelegate {\n    func refresh(_ id: String)\n}\n',
+  };
+  for (const name of ['Local', 'Feedbin', 'Feedly']) {
+    files[`Sources/Account/${name}/${name}AccountDelegate.swift`] = `final class ${name}AccountDelegate: AccountDelegate {\n    func refresh(_ id: String) {\n        print(id)\n    }\n}\n`;
+  }
+  for (const dir of ['Timeline', 'Sidebar', 'Settings']) files[`Sources/${dir}/Use.swift`] = `struct ${dir}Use {\n    let delegate: AccountDelegate\n    func go() {\n        delegate.refresh("${dir}")\n    }\n}\n`;
+  const c = find(await coldStart(files), /`AccountDelegate`/);
+  assert.match(c.summary, /It is implemented by `\w+AccountDelegate`, `\w+AccountDelegate` and `\w+AccountDelegate`; a new variant implements it too\./);
+});
+
+test('an extension point says what its base is for (its doc comment), names every implementation that fits, and cites where they are listed, not the import lines above', async () => {
+  const files: Record<string, string> = {
+    'src/platform/platform.ts': '/** Access to platform-specific features such as TLS and logging. */\nexport abstract class Platform {\n  abstract name(): string;\n}\n',
+    'src/platform/registry.ts': "import { AndroidPlatform } from './android';\nimport { JdkPlatform } from './jdk';\nimport { ConscryptPlatform } from './conscrypt';\nimport { BouncyPlatform } from './bouncy';\n\nexport function log(message: string): void {\n  console.log(message);\n}\n\nexport function findPlatform() {\n  return [AndroidPlatform, JdkPlatform, ConscryptPlatform, BouncyPlatform].map((P) => new P());\n}\n",
+  };
+  for (const [file, name] of [['android', 'AndroidPlatform'], ['jdk', 'JdkPlatform'], ['conscrypt', 'ConscryptPlatform'], ['bouncy', 'BouncyPlatform']]) files[`src/platform/${file}.ts`] = `import { Platform } from './platform';\n\nexport class ${name} extends Platform {\n  name(): string {\n    return '${file}';\n  }\n}\n`;
+  const c = (await coldStart(files)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(c);
+  assert.match(c.summary, /^`Platform` \(platform\.ts:2\) — access to platform-specific features such as TLS and logging — is the base of 4 production types: AndroidPlatform, BouncyPlatform, ConscryptPlatform and JdkPlatform\./);
+  assert.match(c.summary, /added where the others are listed: `registry\.ts:11`\.$/);
+  // Import lines name types without listing them.
+  assert.equal(listedTogether(['import { A } from "./a";', 'import { B } from "./b";', '', 'const all = [A, B];'], ['A', 'B']), 4);
+});
+
+test('module dependencies: each ecosystem\'s unit (SwiftPM targets), no "declare a dependency first" (the build says so), one source per manifest first; four packages are read at a glance', async () => {
+  const manifest = (targets: string[]) =>
+    `// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(\n    name: "Reader",\n    targets: [\n${targets.map((t, i) => `        .target(name: "${t}", dependencies: [${targets.slice(0, i).map((d) => `"${d}"`).join(', ')}], path: "Sources/${t}"),`).join('\n')}\n    ]\n)\n`;
+  const workspace = (targets: string[]) => {
+    const files: Record<string, string> = { 'Package.swift': manifest(targets) };
+    for (const t of targets) for (const i of [1, 2]) files[`Sources/${t}/${t}${i}.swift`] = `public struct ${t}${i} {\n    public init() {}\n}\n`;
+    return files;
+  };
+  const cs = await coldStart(workspace(['Base', 'Parser', 'Store', 'Sync', 'Views']));
+  const c = cs.find((x) => x.knowledgeType === 'module-dependency');
+  assert.ok(c, cs.map((x) => x.title).join('\n'));
+  assert.match(c.summary, /^5 SwiftPM targets of the product/);
+  assert.doesNotMatch(c.summary, /Declare a dependency/);
+  assert.ok(!(await coldStart(workspace(['Base', 'Parser', 'Store', 'Sync']))).some((x) => x.knowledgeType === 'module-dependency'));
+  assert.deepEqual(onePerFile(['a/Package.swift:3', 'a/Package.swift:4', 'b/Package.swift:2', 'a/Package.swift:5']), ['a/Package.swift:3', 'b/Package.swift:2', 'a/Package.swift:4', 'a/Package.swift:5']);
+});
+
+test('agent instructions: each rule ends its sentence, no count of "rules" (the files hold commands too, and reviewers counted them), a policy\'s permission is said with its ban', async () => {
+  const base: Record<string, string> = {};
+  for (let i = 0; i < 3; i++) base[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  const claude = find(await coldStart({ ...base, 'CLAUDE.md': '# Notes\n\n## Commands\n\n- `yarn test:typecheck` checks types\n\n## Testing\n\n- **Always run `yarn test:update` before committing**\n' }), /CLAUDE\.md/);
+  assert.match(claude.summary, /before committing\. CLAUDE\.md is the project's instructions for coding agents, with its build and test commands: read it whole before changing anything\.$/);
+  assert.doesNotMatch(claude.summary, /\(\d+ rules?\)/);
+
+  const policy = find(
+    await coldStart({ ...base, 'AI_POLICY.md': '# AI policy\n\nUsing AI as a tool for coding is welcome.\n\n**Autonomous agents are not allowed to be used for contributing to this project.**\n\nAI should not be used to write comments to maintainers.\n' }),
+    /AI_POLICY\.md/,
+  );
+  assert.match(policy.summary, /^Autonomous agents are not allowed to be used for contributing to this project\. Using AI as a tool for coding is welcome\./);
+});
+
+test('crate lints say which crate roots set them and how many lints, and `cfg_attr(clippy, deny(warnings))` counts as a Clippy lint (alacritty, ripgrep)', async () => {
+  const files: Record<string, string> = {
+    'Cargo.toml': '[workspace]\nmembers = ["core", "config", "term"]\n',
+    'core/Cargo.toml': '[package]\nname = "core"\nversion = "0.1.0"\n',
+    'core/src/lib.rs': '#![deny(missing_docs)]\n\n//! Core.\n\n/// Adds.\npub fn add(a: u32) -> u32 {\n    a + 1\n}\n',
+    'term/Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',
+    'term/src/lib.rs': '#![deny(missing_docs)]\n\n//! Term.\n\n/// Subtracts.\npub fn sub(a: u32) -> u32 {\n    a - 1\n}\n',
+    'config/Cargo.toml': '[package]\nname = "config"\nversion = "0.1.0"\n',
+    'config/src/lib.rs': 'pub fn read(a: u32) -> u32 {\n    a * 2\n}\n',
+  };
+  const c = find(await coldStart(files), /Crate-level lints/);
+  assert.match(c.summary, /^2 of 3 crate roots \(core and term; not config\) deny this lint; code that triggers it does not compile\.$/);
+
+  const clippy = find(await coldStart({ 'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n', 'src/main.rs': '#![deny(clippy::all, clippy::if_not_else)]\n#![cfg_attr(clippy, deny(warnings))]\n\nfn main() {}\n' }), /Crate-level lints/);
+  assert.match(clippy.summary, /^The crate root deny these lints; code that triggers them fails `cargo clippy`\.$/);
+});
+
+test('a formatter run that only reports (`gofmt -l`) checks; it is not said to format', async () => {
+  const files: Record<string, string> = {
+    'go.mod': 'module example.com/cli\n\ngo 1.22\n',
+    '.golangci.yml': 'version: "2"\nformatters:\n  enable:\n    - gofmt\n',
+    Makefile: 'SRC := $(shell find . -name "*.go")\n\nfmt:\n\t@test -z $(shell gofmt -l $(SRC)) || (gofmt -d $(SRC); exit 1)\n',
+    '.github/workflows/ci.yml': 'name: ci\non: push\njobs:\n  fmt:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make fmt\n',
+  };
+  for (let i = 0; i < 4; i++) files[`cmd${i}.go`] = `package cli\n\nfunc Run${i}(n int) int {\n\treturn n + ${i}\n}\n`;
+  const c = find(await coldStart(files), /Go formatting/);
+  assert.match(c.summary, /CI checks with `make fmt`/);
+  assert.doesNotMatch(c.summary, /the code follows it/);
+});
+
+test('boundaries count the places that read the environment, not "variables"; the profile names each test framework a quarter of the tests use', async () => {
+  const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "client"\nversion = "1.0"\n' };
+  files['client/_config.py'] = 'import os\n\n\ndef cert_file():\n    return os.environ.get("SSL_CERT_FILE")\n\n\ndef cert_dir():\n    return os.environ.get("SSL_CERT_DIR")\n\n\ndef proxy():\n    return os.getenv("HTTP_PROXY")\n';
+  for (let i = 0; i < 10; i++) files[`client/part${i}.py`] = `def part${i}(n):\n    return n + ${i}\n`;
+  const env = find(await coldStart(files), /^Environment variables are read only in/);
+  assert.match(env.summary, /^Of the 11 scanned production Python files, only one holds the 3 places that read environment variables: client\/_config\.py/);
+
+  const swift: Record<string, string> = { 'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources"), .testTarget(name: "FeedsTests", dependencies: ["Feeds"], path: "Tests")])\n' };
+  for (let i = 0; i < 3; i++) swift[`Sources/Feed${i}.swift`] = `public struct Feed${i} {\n    public init() {}\n}\n`;
+  for (let i = 0; i < 3; i++) swift[`Tests/Old${i}Tests.swift`] = `import XCTest\n\nfinal class Old${i}Tests: XCTestCase {\n    func testIt() {}\n}\n`;
+  for (let i = 0; i < 2; i++) swift[`Tests/New${i}Tests.swift`] = `import Testing\n\n@Test func new${i}() {}\n`;
+  const profile = (await coldStart(swift)).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(profile);
+  assert.match(profile.summary, /Tests: XCTest and Swift Testing, 5 test files\./);
+});
+
+test('an extension point lists what its protocol requires (not what an extension adds, not a nested type\'s methods); a real implementation with stand-ins (NoOp, Stub) is a seam for tests, not an extension point', async () => {
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources")])\n',
+    'Sources/Fetch/ArticleFetcher.swift': 'protocol ArticleFetcher {\n    func fetchArticles() -> [String]\n    func fetchUnread() -> [String]\n\n    struct Options {\n        func describe() -> String { "" }\n    }\n}\n\nextension ArticleFetcher {\n    func fetchAll() -> [String] {\n        fetchArticles()\n    }\n}\n',
+  };
+  for (const name of ['Feed', 'Folder', 'SmartFeed']) swift[`Sources/${name}/${name}.swift`] = `final class ${name}: ArticleFetcher {\n    func fetchArticles() -> [String] { [] }\n    func fetchUnread() -> [String] { [] }\n}\n`;
+  const c = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(c);
+  assert.match(c.summary, /A new type in the same role implements it too, with `fetchArticles\(\)` and `fetchUnread\(\)`\.$/);
+
+  const kotlin: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "news"\n', 'build.gradle.kts': 'plugins { kotlin("jvm") }\n' };
+  const dir = 'src/main/kotlin/news/analytics';
+  kotlin[`${dir}/AnalyticsHelper.kt`] = 'package news.analytics\n\ninterface AnalyticsHelper {\n    fun logEvent(name: String)\n}\n';
+  for (const name of ['NoOpAnalyticsHelper', 'StubAnalyticsHelper', 'FirebaseAnalyticsHelper']) kotlin[`${dir}/${name}.kt`] = `package news.analytics\n\nclass ${name} : AnalyticsHelper {\n    override fun logEvent(name: String) {\n        println(name)\n    }\n}\n`;
+  const cs = await coldStart(kotlin);
+  assert.ok(!cs.some((x) => x.knowledgeType === 'inheritance'), cs.map((x) => x.title).join('\n'));
+});
