@@ -472,7 +472,7 @@ test('the profile gives the commands an agent instructions file lists, with thei
   assert.ok(p, titles(ws).join('\n'));
   assert.match(p.rationale ?? '', /- AGENTS\.md gives: Build `\.\/gradlew assemble\{Variant\}` \(AGENTS\.md:5\); Fix linting\/formatting `\.\/gradlew spotlessApply` \(AGENTS\.md:6\); Run local tests `\.\/gradlew \{variant\}Test` \(AGENTS\.md:7\)/);
   assert.ok(!/ComposeTestRule`? \(/.test(p.rationale ?? ''), 'a class name is not a command');
-  assert.match(p.summary, /AGENTS\.md gives its own commands/);
+  assert.match(p.summary, /Commands from AGENTS\.md: `\.\/gradlew assemble\{Variant\}`, `\.\/gradlew spotlessApply`, `\.\/gradlew \{variant\}Test`\.$/);
 });
 
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {

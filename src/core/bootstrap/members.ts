@@ -112,9 +112,9 @@ export async function calledMethods(def: Definition, users: readonly Use[], ctx:
     .map(([name, calls]) => ({ name, calls }));
 }
 
-/** "Other files call its `read` (23 times), `write` (9) and `value` (2)." */
+/** "Other files call its `read`, `write` and `value`." (most called first; counts left out: a reviewer recounting through fields declared elsewhere found them off.) */
 export function callsSentence(calls: readonly { name: string; calls: number }[]): string {
   if (calls.length === 0) return '';
-  const items = calls.map((c, i) => `\`${c.name}\` (${c.calls}${i === 0 ? ' times' : ''})`);
+  const items = calls.map((c) => `\`${c.name}\``);
   return `Other files call its ${items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]}.`;
 }

@@ -2,7 +2,7 @@ import { conventionPath } from '../../files/classify';
 import { languageForPath } from '../../kernel/languages';
 import { factsOf } from '../facts';
 import { pathKind } from '../source';
-import { nameList } from '../form';
+import { fit, nameList } from '../form';
 import { ciCommand, commandSources, type ProjectCommand } from '../commands';
 import { productTargets } from './architecture';
 import { AGENT_FILES } from './guidelines';
@@ -70,7 +70,7 @@ async function agentFileCommands(ctx: AnalysisContext): Promise<{ file: string; 
     const out: { file: string; label: string; command: string; source: string }[] = [];
     ((await ctx.read(file)) ?? '').split('\n').forEach((line, i) => {
       const m = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?([^`:*]{2,40}?)(?:\*\*)?:\s*(?:\*\*)?[^`]*`([^`]+)`/.exec(line);
-      if (m && RUNNER.test(m[2].trim()) && out.length < 6 && !out.some((o) => o.command === m[2].trim())) out.push({ file, label: m[1].trim(), command: m[2].trim(), source: `${file}:${i + 1}` });
+      if (m && (RUNNER.test(m[2].trim()) || /^\.\/[\w./-]+\.sh\b/.test(m[2].trim())) && out.length < 6 && !out.some((o) => o.command === m[2].trim())) out.push({ file, label: m[1].trim(), command: m[2].trim(), source: `${file}:${i + 1}` });
     });
     if (out.length) return out;
   }
@@ -165,7 +165,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
     const { list: commands, notes, before } = await this.commands(ctx);
     const agentCommands = await agentFileCommands(ctx);
-    const sources = [...new Set([...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
+    const sources = [...new Set([...agentCommands.slice(0, 2).map((c) => c.source), ...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
     const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e);
@@ -183,6 +183,14 @@ export class ProjectProfileAnalyzer implements Analyzer {
       ...(agentCommands.length ? [`- ${agentCommands[0].file} gives: ${agentCommands.map((c) => `${c.label} \`${c.command}\` (${c.source})`).join('; ')}`] : []),
       ...notes,
     ].join('\n');
+    // The agent file's own commands when it gives them (the reviewers asked for CLAUDE.md's
+    // build_and_test.sh, AGENTS.md's assembleDemoDebug rather than "follow them"), else the project's.
+    const said = (c: string) => `\`${c.length <= 70 ? c : fit(c, 60)}\``;
+    const shownCommands = agentCommands.length
+      ? `Commands from ${agentCommands[0].file}: ${agentCommands.slice(0, 3).map((c) => said(c.command)).join(', ')}.`
+      : commands.length
+        ? `Commands: ${commands.slice(0, 3).map((c) => said(c.command)).join(', ')}.`
+        : '';
     return [
       {
         title: 'Project profile: stack, targets, build and test commands',
@@ -190,7 +198,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${nameList(tests.filter(([, t]) => t.files >= tests[0][1].files / 4).map(([n]) => n), 40, false)}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${commands.length ? `Commands: ${commands.slice(0, 3).map((c) => `\`${c.command.length <= 70 ? c.command : `${c.command.split(' ').slice(0, 2).join(' ')} …`}\``).join(', ')}.` : ''} ${agentCommands.length ? `${agentCommands[0].file} gives its own commands; follow them.` : ''}`.replace(/\s+/g, ' ').trim(),
+        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${nameList(tests.filter(([, t]) => t.files >= tests[0][1].files / 4).map(([n]) => n), 40, false)}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${shownCommands}`.replace(/\s+/g, ' ').trim(),
         code: '',
         details,
         reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
