@@ -170,3 +170,24 @@ test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md
   assert.match(profile.summary, /Commands from CLAUDE\.md: `\.\/buildscripts\/build_and_test\.sh`, `npm run typecheck`\.$/);
   assert.ok(profile.reasoning.sources.includes('CLAUDE.md:5'), profile.reasoning.sources.join(', '));
 });
+
+test('the stack of a Kotlin app is what its files import most (Compose, Hilt, Room, nowinandroid), never the project\'s own packages (okhttp imports okhttp3)', async () => {
+  const files: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "news"\n', 'build.gradle.kts': 'plugins { kotlin("jvm") }\n' };
+  const dir = 'src/main/kotlin/okhttp3/news';
+  for (let i = 0; i < 4; i++) files[`${dir}/Screen${i}.kt`] = `package okhttp3.news\n\nimport androidx.compose.runtime.Composable\nimport dagger.hilt.android.lifecycle.HiltViewModel\nimport okhttp3.news.model.Item\n\n@Composable\nfun Screen${i}(item: Item) {\n    println(item)\n}\n`;
+  files[`${dir}/Store.kt`] = 'package okhttp3.news\n\nimport androidx.room.Dao\n\n@Dao\ninterface Store {\n    fun all(): List<String>\n}\n';
+  const profile = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(profile);
+  assert.match(profile.summary, /Uses Jetpack Compose, Hilt, Room\./);
+  assert.doesNotMatch(profile.summary, /OkHttp/);
+});
+
+test('a boundary says the project interface its files implement, declared elsewhere: other code depends on that (nowinandroid\'s NiaNetworkDataSource)', async () => {
+  const files: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "news"\n', 'build.gradle.kts': 'plugins { kotlin("jvm") }\n' };
+  const dir = 'core/network/src/main/kotlin/com/example/news/core/network';
+  files[`${dir}/NewsDataSource.kt`] = 'package com.example.news.core.network\n\ninterface NewsDataSource {\n    suspend fun topics(): List<String>\n}\n';
+  files[`${dir}/retrofit/RetrofitNews.kt`] = 'package com.example.news.core.network.retrofit\n\nimport com.example.news.core.network.NewsDataSource\nimport okhttp3.OkHttpClient\nimport retrofit2.Retrofit\n\ninternal class RetrofitNews @Inject constructor(\n    json: String,\n) : NewsDataSource {\n    private val client = OkHttpClient()\n    private val other = OkHttpClient()\n    private val api = Retrofit.Builder().build()\n\n    override suspend fun topics(): List<String> = listOf(json)\n}\n';
+  for (let i = 0; i < 10; i++) files[`feature/f${i}/src/main/kotlin/com/example/news/feature/f${i}/View${i}.kt`] = `package com.example.news.feature.f${i}\n\nimport com.example.news.core.network.NewsDataSource\n\nsuspend fun view${i}(source: NewsDataSource): Int = source.topics().size + ${i}\n`;
+  const c = find(await coldStart(files), /^HTTP requests are made only in/);
+  assert.match(c.summary, /: RetrofitNews\.kt\. New code goes through `NewsDataSource` \(implemented by `RetrofitNews`\), not through these files directly\.$/);
+});

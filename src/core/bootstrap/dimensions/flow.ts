@@ -5,6 +5,7 @@ import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signa
 import type { CandidateDraft, Family, SourceFile } from '../types';
 import type { KnowledgeType } from '../../knowledge/types';
 import { languageOf } from './standards';
+import { factsOf } from '../facts';
 
 interface Mechanism {
   id: string;
@@ -76,10 +77,31 @@ export class FlowAnalyzer extends SignalAnalyzer {
   /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */
   private readonly envNameBuilders = new Map<string, number>();
 
+  /** Production types by file, with what they extend or implement: the abstraction a boundary hides behind. */
+  private readonly typesOf = new Map<string, { name: string; bases: string[] }[]>();
+  private readonly projectTypes = new Map<string, string>();
+
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
     for (const m of file.code.matchAll(ENV_NAME_BUILDER)) this.envNameBuilders.set(m[1], (this.envNameBuilders.get(m[1]) ?? 0) + 1);
+    const types = factsOf(file).decls.filter((d) => d.kind === 'type' && !d.member);
+    for (const t of types) this.projectTypes.set(t.name, file.path);
+    const based = types.filter((t) => t.bases?.length || t.base).map((t) => ({ name: t.name, bases: t.bases ?? [t.base!] }));
+    if (based.length) this.typesOf.set(file.path, based);
+  }
+
+  /**
+   * The project's own interface the boundary's files implement, declared elsewhere (nowinandroid's
+   * RetrofitNiaNetwork is a NiaNetworkDataSource): other code reaches the boundary through it, which
+   * the blind reviewers said was the rule to state.
+   */
+  private behind(files: readonly string[]): string {
+    const own = new Set(files);
+    const found = files.flatMap((f) => (this.typesOf.get(f) ?? []).flatMap((t) => t.bases.filter((b) => this.projectTypes.has(b) && !own.has(this.projectTypes.get(b)!)).map((b) => ({ base: b, by: t.name }))));
+    if (found.length === 0) return '';
+    const bases = [...new Set(found.map((x) => x.base))];
+    return ` New code goes through ${nameList(bases, 60)} (implemented by ${nameList([...new Set(found.map((x) => x.by))], 60)}), not through these files directly.`;
   }
 
   protected propose(v: SignalView): CandidateDraft[] {
@@ -116,6 +138,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
         const builders = b.id === 'env' ? [...this.envNameBuilders].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]).map(([name]) => `${name}()`) : [];
         const full = nameList(where, 52);
         const names = full.includes(' more') || full.length > 60 ? distinctTails(where) : where;
+        const behind = this.behind(where);
         out.push({
           title: fit(`${b.what} ${b.id === 'env' ? 'are read' : b.id === 'sql' ? 'are written' : 'are made'} only in ${nameList(names, 52)}`, 100),
           knowledgeType: 'boundary-constraint',
@@ -123,7 +146,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
           language: languageOf(fam, v.ctx),
           category: 'boundaries',
           // Counted are places in the code (an env read, a client built), not variables or requests: the reviewers counted the latter.
-          summary: `Of the ${files} scanned production ${FAMILY_LABEL[fam]} files, only ${where.length === 1 ? 'one holds' : `${where.length} hold`} the ${t.count} ${SITES[b.id] ?? b.what.toLowerCase()}: ${nameList(where, 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
+          summary: `Of the ${files} scanned production ${FAMILY_LABEL[fam]} files, only ${where.length === 1 ? 'one holds' : `${where.length} hold`} the ${t.count} ${SITES[b.id] ?? b.what.toLowerCase()}: ${nameList(where.join(', ').length <= 60 ? where : where.length === 1 ? [where[0].slice(where[0].lastIndexOf('/') + 1)] : distinctTails(where), 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : behind ? `.${behind}` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
           code: '',
           reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: t.sources(), confidence: confidence(1 - t.files.size / files, t.count) },
           tags: ['boundary', b.id, fam],

@@ -23,9 +23,19 @@ const FRAMEWORKS: Record<string, string> = {
   'com.google.code.gson:gson': 'Gson', 'com.fasterxml.jackson.core:jackson-databind': 'Jackson', 'com.google.guava:guava': 'Guava', 'io.reactivex.rxjava3:rxjava': 'RxJava',
   'org.jetbrains.kotlinx:kotlinx-coroutines-core': 'Kotlin coroutines', 'org.jetbrains.kotlinx:kotlinx-serialization-json': 'kotlinx.serialization',
   'com.google.dagger:dagger': 'Dagger', 'com.google.dagger:hilt-android': 'Hilt', 'androidx.compose.ui:ui': 'Jetpack Compose', 'androidx.room:room-runtime': 'Room',
+  'androidx.work:work-runtime': 'WorkManager', 'androidx.datastore:datastore': 'DataStore', 'io.coil-kt:coil': 'Coil',
   'org.springframework.boot:spring-boot-starter': 'Spring Boot', 'org.springframework.boot:spring-boot-starter-web': 'Spring Boot', 'io.ktor:ktor-server-core': 'Ktor', 'junit:junit': 'JUnit 4', 'org.junit.jupiter:junit-jupiter': 'JUnit 5',
   SwiftUI: 'SwiftUI', UIKit: 'UIKit', AppKit: 'AppKit', Combine: 'Combine', XCTest: 'XCTest', Testing: 'Swift Testing', Alamofire: 'Alamofire', RxSwift: 'RxSwift', SwiftData: 'SwiftData', CoreData: 'Core Data',
 };
+
+/** JVM packages by import prefix (Kotlin and Java import classes, not packages): the key is an entry of FRAMEWORKS. */
+const JVM_PACKAGES: [string, string][] = [
+  ['androidx.compose', 'androidx.compose.ui:ui'], ['dagger.hilt', 'com.google.dagger:hilt-android'], ['androidx.room', 'androidx.room:room-runtime'],
+  ['androidx.work', 'androidx.work:work-runtime'], ['androidx.datastore', 'androidx.datastore:datastore'], ['coil', 'io.coil-kt:coil'], ['coil3', 'io.coil-kt:coil'],
+  ['retrofit2', 'com.squareup.retrofit2:retrofit'], ['okhttp3', 'com.squareup.okhttp3:okhttp'], ['okio', 'com.squareup.okio:okio'], ['kotlinx.coroutines', 'org.jetbrains.kotlinx:kotlinx-coroutines-core'],
+  ['kotlinx.serialization', 'org.jetbrains.kotlinx:kotlinx-serialization-json'], ['io.ktor.server', 'io.ktor:ktor-server-core'], ['org.springframework.boot', 'org.springframework.boot:spring-boot-starter'],
+  ['com.google.gson', 'com.google.code.gson:gson'], ['com.squareup.moshi', 'com.squareup.moshi:moshi'], ['io.reactivex.rxjava3', 'io.reactivex.rxjava3:rxjava'],
+];
 
 const TEST_FRAMEWORK_NAMES = new Set(['Jest', 'Vitest', 'Mocha', 'AVA', 'node:test', 'Playwright', 'Cypress', 'pytest', 'testify', 'JUnit 4', 'JUnit 5', 'XCTest', 'Swift Testing']);
 
@@ -99,6 +109,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
   private readonly imported = new Map<string, { files: number; first: string }>();
   private readonly testFrameworks = new Map<string, { files: number; first: string }>();
   private readonly filesPerTarget = new Map<string, number>();
+  /** JVM import prefixes seen, and the project's own packages: okhttp's own `okhttp3` is not a library it uses. */
+  private readonly jvmPrefix = new Map<string, string>();
+  private readonly ownPackages = new Set<string>();
 
   visit(file: SourceFile): void {
     if (file.kind === 'test') {
@@ -116,6 +129,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     if (file.kind !== 'production') return;
     if (file.target) this.filesPerTarget.set(file.target, (this.filesPerTarget.get(file.target) ?? 0) + 1);
+    const pkg = (file.family === 'kotlin' || file.family === 'java') && /^\s*package\s+([\w.]+)/m.exec(file.code)?.[1];
+    if (pkg) this.ownPackages.add(pkg);
     // A `.h` header is C by its extension; in an Objective-C code base it is Objective-C's (merged at the end).
     const language = file.language === 'c' && file.path.endsWith('.h') ? 'c-header' : file.language;
     const l = this.languages.get(language) ?? { files: 0, bytes: 0 };
@@ -124,7 +139,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
     this.languages.set(language, l);
     const seen = new Set<string>();
     for (const imp of factsOf(file).imports) {
-      const name = FRAMEWORKS[imp.spec] ? imp.spec : imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0];
+      const jvm = JVM_PACKAGES.find(([prefix]) => imp.spec === prefix || imp.spec.startsWith(`${prefix}.`));
+      if (jvm) this.jvmPrefix.set(jvm[1], jvm[0]);
+      const name = jvm?.[1] ?? (FRAMEWORKS[imp.spec] ? imp.spec : imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0]);
       if (!FRAMEWORKS[name] || seen.has(name)) continue;
       seen.add(name);
       const e = this.imported.get(name) ?? { files: 0, first: `${file.path}:${imp.line}` };
@@ -153,12 +170,17 @@ export class ProjectProfileAnalyzer implements Analyzer {
       // Test frameworks belong to the Tests line, measured on the test files.
       if (!own.has(name.toLowerCase()) && !frameworks.has(name) && !TEST_FRAMEWORK_NAMES.has(name)) frameworks.set(name, evidence);
     };
+    // What the most files import first (nowinandroid is Compose, Hilt and Room before Retrofit), then what the manifests declare.
+    const ownJvm = (name: string) => {
+      const prefix = this.jvmPrefix.get(name);
+      return prefix !== undefined && [...this.ownPackages].some((p) => p === prefix || p.startsWith(`${prefix}.`));
+    };
+    for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!own.has(name.toLowerCase()) && !ownJvm(name)) add(FRAMEWORKS[name], e.first);
     for (const t of products) {
       for (const d of t.dependencies) if (FRAMEWORKS[d.name] && d.evidence && d.scope !== 'dev' && d.scope !== 'test' && !own.has(d.name.toLowerCase())) add(FRAMEWORKS[d.name], d.evidence);
       const engines = t.metadata.engines as Record<string, unknown> | undefined;
       if (engines && typeof engines === 'object' && 'vscode' in engines) add('VS Code extension API', `${t.manifest}:1`);
     }
-    for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!own.has(name.toLowerCase())) add(FRAMEWORKS[name], e.first);
     const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
     // No well-known framework: the runtime dependencies say what the code is built on (httpx: httpcore, anyio…).
     const deps = frameworks.size ? [] : [...new Map(products.flatMap((t) => t.dependencies).filter((d) => d.scope === 'prod' && d.evidence && !own.has(d.name.toLowerCase())).map((d) => [d.name, d.evidence!])).entries()];
