@@ -170,12 +170,17 @@ export interface StructureRow {
 /** Targets match by folder; a target is right when its name, kind and (when given) language match too. */
 export function structureAccuracy(expected: ExpectedStructure, found: Target[]): StructureRow {
   const problems: string[] = [];
-  const byDir = new Map(found.map((t) => [t.dir, t]));
+  // Several targets may share a folder (an Xcode project's targets, npm and Python manifests side by side): the same name first.
+  const byDir = new Map<string, Target[]>();
+  for (const t of found) byDir.set(t.dir, [...(byDir.get(t.dir) ?? []), t]);
+  const used = new Set<Target>();
   const nameOf = new Map<string, string>();
   let right = 0;
   let matched = 0;
   for (const e of expected.targets) {
-    const t = byDir.get(e.dir);
+    const here = (byDir.get(e.dir) ?? []).filter((x) => !used.has(x));
+    const t = here.find((x) => x.name === e.name) ?? here.find((x) => !expected.targets.some((o) => o.dir === e.dir && o.name === x.name));
+    if (t) used.add(t);
     if (!t) {
       problems.push(`missing target ${e.name} (${e.dir || '.'})`);
       continue;

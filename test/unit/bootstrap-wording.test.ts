@@ -169,6 +169,9 @@ test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md
   assert.ok(profile);
   assert.match(profile.summary, /Commands from CLAUDE\.md: `\.\/buildscripts\/build_and_test\.sh`, `npm run typecheck`\.$/);
   assert.ok(profile.reasoning.sources.includes('CLAUDE.md:5'), profile.reasoning.sources.join(', '));
+  // The generic script commands are not offered beside the agent file's own.
+  assert.doesNotMatch(profile.rationale ?? '', /^- (Build|Test): /m);
+  assert.match(profile.rationale ?? '', /^- CLAUDE\.md gives: /m);
 });
 
 test('the stack of a Kotlin app is what its files import most (Compose, Hilt, Room, nowinandroid), never the project\'s own packages (okhttp imports okhttp3)', async () => {
@@ -190,4 +193,21 @@ test('a boundary says the project interface its files implement, declared elsewh
   for (let i = 0; i < 10; i++) files[`feature/f${i}/src/main/kotlin/com/example/news/feature/f${i}/View${i}.kt`] = `package com.example.news.feature.f${i}\n\nimport com.example.news.core.network.NewsDataSource\n\nsuspend fun view${i}(source: NewsDataSource): Int = source.topics().size + ${i}\n`;
   const c = find(await coldStart(files), /^HTTP requests are made only in/);
   assert.match(c.summary, /: RetrofitNews\.kt\. New code goes through `NewsDataSource` \(implemented by `RetrofitNews`\), not through these files directly\.$/);
+});
+
+test('the module graph says how many of its edges convention plugins add, and cites a plugin first (nowinandroid: the reviewers called them the most useful part)', async () => {
+  const files: Record<string, string> = {
+    'settings.gradle.kts': 'pluginManagement {\n    includeBuild("build-logic")\n}\nrootProject.name = "nia"\n' + ['core:ui', 'core:model', 'core:data', 'feature:a', 'feature:b', 'feature:c'].map((p) => `include(":${p}")`).join('\n') + '\n',
+    'build-logic/convention/build.gradle.kts': 'gradlePlugin {\n    plugins {\n        register("feature") {\n            id = "nia.feature"\n            implementationClass = "FeatureConventionPlugin"\n        }\n    }\n}\n',
+    'build-logic/convention/src/main/kotlin/FeatureConventionPlugin.kt': 'class FeatureConventionPlugin : Plugin<Project> {\n    override fun apply(target: Project) {\n        dependencies {\n            "implementation"(project(":core:ui"))\n        }\n    }\n}\n',
+    'core/ui/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\ndependencies {\n    implementation(project(":core:model"))\n}\n',
+    'core/model/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\n',
+    'core/data/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\ndependencies {\n    implementation(project(":core:model"))\n}\n',
+  };
+  for (const f of ['a', 'b', 'c']) files[`feature/${f}/build.gradle.kts`] = 'plugins {\n    id("nia.feature")\n}\ndependencies {\n    implementation(project(":core:data"))\n}\n';
+  for (const p of ['core/ui', 'core/model', 'core/data', 'feature/a', 'feature/b', 'feature/c']) files[`${p}/src/main/kotlin/com/example/${p.replace('/', '')}/Part.kt`] = `package com.example.${p.replace('/', '')}\n\nclass Part\n`;
+  const c = (await coldStart(files)).find((x) => x.knowledgeType === 'module-dependency');
+  assert.ok(c);
+  assert.match(c.summary, /with 8 dependencies between them; 3 of them are added by convention plugins \(`FeatureConventionPlugin`\)\./);
+  assert.equal(c.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/FeatureConventionPlugin.kt:4');
 });

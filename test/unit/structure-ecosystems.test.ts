@@ -76,9 +76,9 @@ test('Swift packages: every target kind, string/.target/.product dependencies, a
   assert.deepEqual(filesOf(target(s, 'App'), s.targets, listing.files), ['Sources/App/main.swift']);
 });
 
-test('Cargo workspace: member globs, path dependencies, bin/lib/proc-macro kinds, TOML line evidence', async () => {
+test('Cargo workspace: member globs, path dependencies, bin/lib kinds (a proc-macro crate is a library, as Cargo says), TOML line evidence', async () => {
   const s = await discoverFixture('cargo');
-  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['shop-cli:app', 'shop-core:library', 'shop-macros:plugin']);
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['shop-cli:app', 'shop-core:library', 'shop-macros:library']);
   assert.deepEqual(internalEdges(s), ['shop-cli -> shop-core', 'shop-cli -> shop-macros']);
   const cli = target(s, 'shop-cli');
   assert.equal(cli.dependencies.find((d) => d.name === 'shop-macros')?.scope, 'dev');
@@ -150,4 +150,49 @@ test('every fixture: one ecosystem each, no manifest problems', async () => {
     assert.deepEqual(s.problems, [], name);
     assert.ok(structureEdges(s.targets).length >= 1, `${name} has dependency edges`);
   }
+});
+
+test('what an application is, read from the applications of the evaluation: a private package shipped to browsers (browserslist), TypeScript by its own files; a Go module of commands over internal/; a dummy Go module is a test fixture; a Django project', async () => {
+  const root = tempTree({
+    'package.json': JSON.stringify({ name: 'board', private: true, workspaces: ['board-app', 'packages/*'] }),
+    'board-app/package.json': JSON.stringify({ name: 'board-app', private: true, browserslist: { production: ['>0.2%'] }, dependencies: { react: '19' } }),
+    'board-app/App.tsx': 'export const App = () => null;\n',
+    'packages/common/package.json': JSON.stringify({ name: '@board/common', main: 'index.js' }),
+    'packages/common/index.js': 'module.exports = {};\n',
+    'go.mod': 'module example.com/photos\n\ngo 1.22\n',
+    'cmd/photos/main.go': 'package main\n\nfunc main() {}\n',
+    'internal/api/api.go': 'package api\n\nfunc Serve() {}\n',
+    'internal/entity/photo.go': 'package entity\n\ntype Photo struct{}\n',
+    'pkg/fs/fs.go': 'package fs\n\nfunc Exists() bool { return true }\n',
+    'docker/dummy/oidc/go.mod': 'module caos-test-op\n\ngo 1.22\n',
+    'docker/dummy/oidc/main.go': 'package main\n\nfunc main() {}\n',
+    'shop/pyproject.toml': '[project]\nname = "shop"\nversion = "1.0"\n',
+    'shop/manage.py': 'import django\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(
+    s.targets.map((t) => `${t.name}:${t.kind}:${t.language}`).sort(),
+    ['@board/common:library:javascript', 'board-app:app:typescript', 'caos-test-op:test:go', 'example.com/photos:app:go', 'shop:app:python'],
+  );
+});
+
+test('Gradle: a convention plugin that adds project dependencies adds them to every project that applies it, by catalog alias or id, through the plugins it applies (nowinandroid\'s feature.impl adds :core:ui and :core:designsystem)', async () => {
+  const root = tempTree({
+    'settings.gradle.kts': 'pluginManagement {\n    includeBuild("build-logic")\n}\nrootProject.name = "nia"\ninclude(":core:ui")\ninclude(":core:designsystem")\ninclude(":core:navigation")\ninclude(":feature:foryou:impl")\ninclude(":feature:foryou:api")\n',
+    'gradle/libs.versions.toml': '[plugins]\nnia-feature-impl = { id = "nia.feature.impl" }\nnia-feature-api = { id = "nia.feature.api" }\nnia-library = { id = "nia.library" }\n',
+    'build-logic/convention/build.gradle.kts': 'plugins {\n    `kotlin-dsl`\n}\ngradlePlugin {\n    plugins {\n        register("featureImpl") {\n            id = libs.plugins.nia.feature.impl.get().pluginId\n            implementationClass = "FeatureImplConventionPlugin"\n        }\n        register("featureApi") {\n            id = "nia.feature.api"\n            implementationClass = "FeatureApiConventionPlugin"\n        }\n        register("library") {\n            id = libs.plugins.nia.library.get().pluginId\n            implementationClass = "LibraryConventionPlugin"\n        }\n    }\n}\n',
+    'build-logic/convention/src/main/kotlin/FeatureImplConventionPlugin.kt': 'class FeatureImplConventionPlugin : Plugin<Project> {\n    override fun apply(target: Project) {\n        with(target) {\n            apply(plugin = "nia.library")\n            dependencies {\n                "implementation"(project(":core:ui"))\n                "implementation"(libs.findLibrary("androidx.tracing").get())\n            }\n        }\n    }\n}\n',
+    'build-logic/convention/src/main/kotlin/FeatureApiConventionPlugin.kt': 'class FeatureApiConventionPlugin : Plugin<Project> {\n    override fun apply(target: Project) {\n        dependencies {\n            "api"(project(":core:navigation"))\n        }\n    }\n}\n',
+    'build-logic/convention/src/main/kotlin/LibraryConventionPlugin.kt': 'class LibraryConventionPlugin : Plugin<Project> {\n    override fun apply(target: Project) {\n        dependencies {\n            "implementation"(project(":core:designsystem"))\n        }\n    }\n}\n',
+    'core/ui/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\n',
+    'core/designsystem/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\n',
+    'core/navigation/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\n',
+    'feature/foryou/impl/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nia.feature.impl)\n}\ndependencies {\n    implementation(projects.feature.foryou.api)\n}\n',
+    'feature/foryou/api/build.gradle.kts': 'plugins {\n    id("nia.feature.api")\n}\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(internalEdges(s).filter((e) => e.startsWith(':feature')), [':feature:foryou:api -> :core:navigation', ':feature:foryou:impl -> :core:designsystem', ':feature:foryou:impl -> :core:ui', ':feature:foryou:impl -> :feature:foryou:api']);
+  const ui = target(s, ':feature:foryou:impl').dependencies.find((d) => d.target === ':core:ui')!;
+  assert.equal(ui.via, 'convention-plugin');
+  assert.equal(ui.evidence, 'build-logic/convention/src/main/kotlin/FeatureImplConventionPlugin.kt:6');
 });

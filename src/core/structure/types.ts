@@ -16,6 +16,8 @@ export interface TargetDependency {
   condition?: string;
   /** Where it is declared, as `path:line`. */
   evidence?: string;
+  /** Declared on its behalf elsewhere: by a Gradle convention plugin it applies (evidence is the plugin's line). */
+  via?: 'convention-plugin';
 }
 
 /** A package, crate, module or build target, as its manifest declares it. */

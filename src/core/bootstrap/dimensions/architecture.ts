@@ -245,7 +245,7 @@ export class ArchitectureAnalyzer implements Analyzer {
   private moduleDependencies(ctx: AnalysisContext): CandidateDraft[] {
     const products = productTargets(ctx);
     const names = new Set(products.map((t) => t.name));
-    const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence })));
+    const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence, via: d.via })));
     const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
     // A graph of four packages or fewer is read at a glance in the root manifest (a reviewer rejected alacritty's 4 crates and 3 edges as trivial).
     if (products.length < 5 || pairs.length < 3) return [];
@@ -275,6 +275,10 @@ export class ArchitectureAnalyzer implements Analyzer {
     const misleading = (t: (typeof products)[number]) => (products.some((o) => o !== t && folderOf(o) === nameOf(t)) ? 0 : 1);
     const renamed = products.filter((t) => t.ecosystem === 'gradle' && t.dir && nameOf(t) !== folderOf(t)).sort((a, b) => misleading(a) - misleading(b) || (a.name < b.name ? -1 : 1));
     const renames = renamed.map((t) => `${t.name} is ${t.dir}/`);
+    // Edges a convention plugin adds to every project that applies it: the reviewers called them the most useful part of nowinandroid's graph.
+    const conventional = pairs.filter((e) => e.via === 'convention-plugin');
+    const pluginFiles = [...new Set(conventional.map((e) => (e.evidence ?? '').replace(/:\d+$/, '').split('/').pop()!.replace(/\.(kt|java)$/, '')))];
+    const conventionNote = conventional.length ? `; ${conventional.length} of them are added by convention plugins (${nameList(pluginFiles, 90)})` : '';
     const renamedNote = renamed.length ? ` ${renamed.length === 1 ? 'One project name differs from its folder' : `${renamed.length} project names differ from their folders`} (${renamed.length > 1 ? 'such as ' : ''}${renames[0]}).` : '';
     return [
       {
@@ -284,10 +288,10 @@ export class ArchitectureAnalyzer implements Analyzer {
         language: products[0]?.language ?? 'text',
         category: 'architecture',
         // No "declare a dependency before importing": the build tool says so itself (three reviewers called it generic).
-        summary: `${products.length} ${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote}`,
+        summary: `${products.length} ${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}${conventionNote}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote}`,
         code: '',
         details: [...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`), ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : [])].join('\n'),
-        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: onePerFile(pairs.map((e) => e.evidence).filter((x): x is string => !!x)).slice(0, 8), confidence: 0.9 },
+        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: onePerFile([...conventional, ...pairs.filter((e) => e.via !== 'convention-plugin')].map((e) => e.evidence).filter((x): x is string => !!x)).slice(0, 8), confidence: 0.9 },
         tags: ['modules', 'dependencies', ...new Set(products.map((t) => t.ecosystem))],
         trigger: 'module-dependencies',
       },

@@ -201,7 +201,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
       ...(floor ? [`- Language version: ${floor.text} (${floor.source})`] : []),
       ...platformsLine(products),
       ...(testLine ? [`- Tests: ${testLine}`] : []),
-      ...commands.map((c) => `- ${c.label}: \`${c.command}\``),
+      // The agent file's commands replace the generic ones (a reviewer found `./gradlew build` beside AGENTS.md's assembleDemoDebug contradictory).
+      ...(agentCommands.length ? [] : commands.map((c) => `- ${c.label}: \`${c.command}\``)),
       ...(agentCommands.length ? [`- ${agentCommands[0].file} gives: ${agentCommands.map((c) => `${c.label} \`${c.command}\` (${c.source})`).join('; ')}`] : []),
       ...notes,
     ].join('\n');

@@ -86,7 +86,7 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const hasLib = ctx.has(joinRel(c.dir, 'src/lib.rs')) || !!lib;
   const metadata = isRecord(pkg.metadata) ? pkg.metadata : {};
   const kind: TargetKind =
-    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : lib?.['proc-macro'] === true ? 'plugin' : (bins.length || hasMain) && !hasLib ? 'app' : 'library';
+    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : (bins.length || hasMain) && !hasLib ? 'app' : 'library';
   return {
     name: c.name,
     ecosystem: 'cargo',

@@ -32,7 +32,7 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   }
   const byPath = new Map(mods.map((m) => [m.module, m]));
   const byDir = new Map(mods.map((m) => [m.dir, m]));
-  const kinds = new Map<GoMod, 'app' | 'library'>();
+  const kinds = new Map<GoMod, 'app' | 'library' | 'test'>();
   for (const m of mods) kinds.set(m, await kindOf(ctx, m));
   return mods.map((m) => {
     const dependencies: TargetDependency[] = m.requires.map((r) => {
@@ -66,12 +66,22 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   });
 }
 
-/** An app when the module's root package is `main` (or it only has commands under cmd/), else a library. */
-async function kindOf(ctx: DiscoveryContext, m: GoMod): Promise<'app' | 'library'> {
+/**
+ * An app when the module's root package is `main`, or it has commands under cmd/ and most of its
+ * other code is internal/ (nothing outside can import it: photoprism); a test fixture when it sits in
+ * a dummy, mock or testdata folder; else a library.
+ */
+async function kindOf(ctx: DiscoveryContext, m: GoMod): Promise<'app' | 'library' | 'test'> {
+  if (/(^|\/)(testdata|dummy|mocks?|fixtures?)(\/|$)/.test(m.dir)) return 'test';
   const rootFile = ctx.files.find((f) => dirOf(f) === m.dir && f.endsWith('.go') && !f.endsWith('_test.go'));
   if (rootFile) return /^\s*package\s+main\b/m.test((await ctx.read(rootFile)) ?? '') ? 'app' : 'library';
-  const packages = ctx.files.filter((f) => f.startsWith(m.dir === '' ? '' : m.dir + '/') && f.endsWith('.go') && !f.endsWith('_test.go'));
-  return packages.length && packages.every((f) => f.startsWith(joinRel(m.dir, 'cmd') + '/')) ? 'app' : 'library';
+  // Files of a module nested inside this one (photoprism's docker/dummy/oidc) are that module's.
+  const nested = ctx.files.filter((f) => f.endsWith('/go.mod') && dirOf(f) !== m.dir && (m.dir === '' || f.startsWith(m.dir + '/'))).map((f) => dirOf(f) + '/');
+  const packages = ctx.files.filter((f) => f.startsWith(m.dir === '' ? '' : m.dir + '/') && f.endsWith('.go') && !f.endsWith('_test.go') && !nested.some((n) => f.startsWith(n)));
+  const cmd = joinRel(m.dir, 'cmd') + '/';
+  const commands = packages.filter((f) => f.startsWith(cmd));
+  const internal = packages.filter((f) => f.startsWith(joinRel(m.dir, 'internal') + '/'));
+  return packages.length && (commands.length === packages.length || (commands.length > 0 && internal.length > (packages.length - commands.length) / 2)) ? 'app' : 'library';
 }
 
 export function parseGoMod(manifest: string, text: string): GoMod {

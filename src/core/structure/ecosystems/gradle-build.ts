@@ -153,3 +153,66 @@ export function scriptDependencies(text: string): ScriptDependency[] {
 
 /** Calls that take a project or library but declare no dependency. */
 const NOT_CONFIGURATIONS = new Set(['id', 'alias', 'kotlin', 'plugin', 'apply', 'from', 'version', 'platform', 'enforcedPlatform', 'exclude', 'include', 'includeBuild', 'evaluationDependsOn', 'project', 'files', 'fileTree', 'classpath', 'set', 'add', 'get', 'getByName', 'named', 'create', 'register', 'if', 'when', 'println', 'listOf', 'setOf', 'mapOf']);
+
+/** A project dependency a convention plugin adds to every project that applies it. */
+export interface ConventionDependency {
+  dep: ScriptDependency;
+  /** `path:line` in the plugin's source. */
+  evidence: string;
+}
+
+/**
+ * Convention plugins of an included build (nowinandroid's build-logic): each plugin registered in a
+ * `gradlePlugin { plugins { register(…) { id = …; implementationClass = … } } }` block, by its id and
+ * by its catalog accessor (`nowinandroid.android.feature.impl`), with the project dependencies its
+ * class adds (`"implementation"(project(":core:ui"))`), including those of the plugins it applies.
+ */
+export async function conventionPlugins(files: readonly string[], read: (f: string) => Promise<string | undefined>, catalogText: string): Promise<Map<string, ConventionDependency[]>> {
+  const out = new Map<string, ConventionDependency[]>();
+  const builds = files.filter((f) => /(^|\/)build\.gradle\.kts$/.test(f));
+  const registered: { keys: string[]; className: string; dir: string }[] = [];
+  // The catalog's plugins: accessor (dashes as dots) ↔ id.
+  const idOfAccessor = new Map<string, string>();
+  try {
+    const plugins = parseToml(catalogText).data.plugins;
+    if (isRecord(plugins)) for (const [alias, spec] of Object.entries(plugins)) {
+      const id = typeof spec === 'string' ? spec.split(':')[0] : isRecord(spec) && typeof spec.id === 'string' ? spec.id : undefined;
+      if (id) idOfAccessor.set(alias.replace(/[-_]/g, '.'), id);
+    }
+  } catch {
+    // An unreadable catalog: plugins are found by literal id only.
+  }
+  for (const f of builds) {
+    const text = (await read(f)) ?? '';
+    if (!/\bgradlePlugin\s*\{/.test(text)) continue;
+    for (const m of maskGradleComments(text).matchAll(/\bregister\s*\(\s*"[^"]*"\s*\)\s*\{([^}]*)\}/g)) {
+      const body = m[1];
+      const className = /implementationClass\s*=\s*"([\w.]+)"/.exec(body)?.[1];
+      if (!className) continue;
+      const literal = /\bid\s*=\s*"([\w.-]+)"/.exec(body)?.[1];
+      const viaCatalog = /\bid\s*=\s*libs\.plugins\.([\w.]+?)(?:\.asProvider\(\))?\.get\(\)\.pluginId/.exec(body)?.[1];
+      const id = literal ?? (viaCatalog ? idOfAccessor.get(viaCatalog) : undefined);
+      const keys = [id, viaCatalog, ...[...idOfAccessor].filter(([, v]) => v === id).map(([k]) => k)].filter((k): k is string => !!k);
+      registered.push({ keys: [...new Set(keys)], className: className.split('.').pop()!, dir: f.slice(0, f.lastIndexOf('/') + 1) });
+    }
+  }
+  const own = new Map<string, { deps: ConventionDependency[]; applies: string[] }>();
+  for (const r of registered) {
+    const source = files.find((f) => f.startsWith(r.dir) && (f.endsWith(`/${r.className}.kt`) || f.endsWith(`/${r.className}.java`)));
+    const text = source ? ((await read(source)) ?? '') : '';
+    const deps = source ? scriptDependencies(text).filter((d) => d.ref.kind === 'path' || d.ref.kind === 'accessor').map((dep) => ({ dep, evidence: `${source}:${dep.line}` })) : [];
+    const applies = [...text.matchAll(/\bapply\s*\(\s*plugin\s*=\s*"([\w.-]+)"|pluginManager\.apply\s*\(\s*"([\w.-]+)"/g)].map((m) => m[1] ?? m[2]);
+    for (const k of r.keys) own.set(k, { deps, applies });
+  }
+  const resolve = (key: string, seen: Set<string>): ConventionDependency[] => {
+    const p = own.get(key);
+    if (!p || seen.has(key)) return [];
+    seen.add(key);
+    return [...p.deps, ...p.applies.flatMap((a) => resolve(a, seen))];
+  };
+  for (const key of own.keys()) {
+    const all = resolve(key, new Set());
+    if (all.length) out.set(key, all);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { DiscoveryContext, dirOf, isSamplePath, joinRel, lineAt } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
-import { maskGradleComments, readVersionCatalog, scriptDependencies, type CatalogEntry } from './gradle-build';
+import { conventionPlugins, maskGradleComments, readVersionCatalog, scriptDependencies, type CatalogEntry } from './gradle-build';
 import { compact } from './npm';
 
 interface Subproject {
@@ -33,7 +33,10 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
     for (const p of projects) if (!byPath.has(p.included)) byPath.set(p.included, p);
     const byAccessor = new Map(projects.map((p) => [accessor(p.path), p]));
     const catalogFile = joinRel(base, 'gradle/libs.versions.toml');
-    const catalog = ctx.has(catalogFile) ? readVersionCatalog((await ctx.read(catalogFile)) ?? '') : new Map<string, CatalogEntry>();
+    const catalogText = ctx.has(catalogFile) ? ((await ctx.read(catalogFile)) ?? '') : '';
+    const catalog = catalogText ? readVersionCatalog(catalogText) : new Map<string, CatalogEntry>();
+    // Convention plugins of the included builds under this settings file (build-logic).
+    const conventions = await conventionPlugins(ctx.files.filter((f) => base === '' || f.startsWith(base + '/')), (f) => ctx.read(f), catalogText);
     for (const p of projects) {
       const buildFile = [joinRel(p.dir, 'build.gradle.kts'), joinRel(p.dir, 'build.gradle')].find((f) => ctx.has(f));
       const build = buildFile ? ((await ctx.read(buildFile)) ?? '') : '';
@@ -51,6 +54,12 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
         } else deps.push({ name: d.ref.value, scope: d.scope, ...(d.ref.version ? { version: d.ref.version } : {}), evidence });
       }
       const plugins = pluginsOf(build);
+      // What the convention plugins it applies add (nowinandroid's feature.impl adds :core:ui and :core:designsystem).
+      for (const { dep: d, evidence } of plugins.flatMap((x) => conventions.get(x) ?? [])) {
+        const dep = d.ref.kind === 'accessor' ? byAccessor.get(d.ref.value) : byPath.get(d.ref.value);
+        if (!dep || deps.some((x) => x.target === nameOf(dep, rootName) && x.scope === d.scope)) continue;
+        deps.push({ name: dep.path, target: nameOf(dep, rootName), scope: d.scope, evidence, via: 'convention-plugin' });
+      }
       targets.push({
         name: nameOf(p, rootName),
         ecosystem: 'gradle',

@@ -76,7 +76,7 @@ function toTarget(ctx: DiscoveryContext, p: Pkg, local: Set<string>): Target {
       dependencies.push(dep);
     }
   }
-  const hasTs = ctx.has(joinRel(dir, 'tsconfig.json')) || typeof json.types === 'string' || typeof json.typings === 'string' || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
+  const hasTs = ctx.has(joinRel(dir, 'tsconfig.json')) || ctx.files.some((f) => dirOf(f) === dir && /\.tsx?$/.test(f) && !f.endsWith('.d.ts')) || typeof json.types === 'string' || typeof json.typings === 'string' || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
   return {
     name: nameOf(p),
     ecosystem: p.ecosystem,
@@ -130,6 +130,8 @@ function kindOf(p: Pkg): TargetKind {
   if (j.bin) return 'app';
   const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
   if (j.private === true && Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d))) return 'app';
+  // A private package that says which browsers it ships to is a web app bundle (excalidraw-app, photoprism's frontend).
+  if (j.private === true && (isRecord(j.browserslist) || Array.isArray(j.browserslist) || typeof j.browserslist === 'string')) return 'app';
   if (/(^|\/)(apps?|examples?|www|site|website)\//.test(p.dir + '/') && !/(^|\/)packages\//.test(p.dir)) return 'app';
   return 'library';
 }

@@ -82,7 +82,7 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
   return {
     name: p.name,
     ecosystem: 'python',
-    kind: kindOf(p, scripts, optional),
+    kind: kindOf(p, scripts, optional, ctx.has(joinRel(p.dir, 'manage.py'))),
     manifest: p.manifest,
     dir: p.dir,
     language: 'python',
@@ -104,8 +104,10 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
  * A project with console scripts is an app, unless its scripts need an optional extra (`cli`): then
  * the command line is an add-on and the package a library. Test projects by folder.
  */
-function kindOf(p: Project, scripts: unknown, optional: unknown): Target['kind'] {
+function kindOf(p: Project, scripts: unknown, optional: unknown, django: boolean): Target['kind'] {
   if (/(^|\/)tests?(\/|$)/.test(p.dir)) return 'test';
+  // A Django project (manage.py beside the manifest) is a site you run: saleor.
+  if (django) return 'app';
   if (!isRecord(scripts)) return 'library';
   const extras = isRecord(optional) ? Object.keys(optional) : [];
   return extras.some((e) => /^(cli|console|cmd|command-line|scripts)$/i.test(e)) ? 'library' : 'app';
