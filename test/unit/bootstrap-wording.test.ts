@@ -211,3 +211,24 @@ test('the module graph says how many of its edges convention plugins add, and ci
   assert.match(c.summary, /with 8 dependencies between them; 3 of them are added by convention plugins \(`FeatureConventionPlugin`\)\./);
   assert.equal(c.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/FeatureConventionPlugin.kt:4');
 });
+
+test('entry points: a Django site starts at its ASGI application and its Celery app, not manage.py (saleor); a Go generator built only by go generate is not one (photoprism)', async () => {
+  const django: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "shop"\nversion = "1.0"\n',
+    'manage.py': '#!/usr/bin/env python\nimport sys\n\nif __name__ == "__main__":\n    from django.core.management import execute_from_command_line\n    execute_from_command_line(sys.argv)\n',
+    'shop/asgi/__init__.py': 'from django.core.asgi import get_asgi_application\n\napplication = get_asgi_application()\n',
+    'shop/celeryconf.py': 'from celery import Celery\n\napp = Celery("shop")\n',
+  };
+  for (let i = 0; i < 4; i++) django[`shop/part${i}.py`] = `def part${i}(n):\n    return n + ${i}\n`;
+  const site = find(await coldStart(django), /^Entry point/);
+  assert.equal(site.title, 'Entry points: `shop/asgi/__init__.py` and `shop/celeryconf.py`');
+
+  const go: Record<string, string> = {
+    'go.mod': 'module example.com/photos\n\ngo 1.22\n',
+    'cmd/photos/main.go': 'package main\n\nfunc main() {}\n',
+    'internal/ai/gen.go': '//go:build ignore\n\npackage main\n\nfunc main() {}\n',
+  };
+  for (let i = 0; i < 4; i++) go[`internal/p${i}/p.go`] = `package p${i}\n\nfunc Run() int { return ${i} }\n`;
+  const app = find(await coldStart(go), /^Entry point/);
+  assert.equal(app.title, 'Entry point: `cmd/photos/main.go`');
+});

@@ -196,3 +196,54 @@ test('Gradle: a convention plugin that adds project dependencies adds them to ev
   assert.equal(ui.via, 'convention-plugin');
   assert.equal(ui.evidence, 'build-logic/convention/src/main/kotlin/FeatureImplConventionPlugin.kt:6');
 });
+
+test('Xcode: an application project\'s native targets (app, extension, test bundle) with the local package products they link and the targets they embed or test (NetNewsWire); none when the root is a Swift package', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const pbxproj = [
+    '// !$*UTF8*$!',
+    '{',
+    '\tobjects = {',
+    `\t\t${id(1)} /* Reader */ = {`,
+    '\t\t\tisa = PBXNativeTarget;',
+    `\t\t\tdependencies = (\n\t\t\t\t${id(5)} /* PBXTargetDependency */,\n\t\t\t);`,
+    '\t\t\tname = Reader;',
+    `\t\t\tpackageProductDependencies = (\n\t\t\t\t${id(7)} /* Account */,\n\t\t\t\t${id(8)} /* Sparkle */,\n\t\t\t);`,
+    '\t\t\tproductType = "com.apple.product-type.application";',
+    '\t\t};',
+    `\t\t${id(2)} /* Reader Share Extension */ = {`,
+    '\t\t\tisa = PBXNativeTarget;',
+    '\t\t\tname = "Reader Share Extension";',
+    '\t\t\tproductType = "com.apple.product-type.app-extension";',
+    '\t\t};',
+    `\t\t${id(3)} /* ReaderTests */ = {`,
+    '\t\t\tisa = PBXNativeTarget;',
+    `\t\t\tdependencies = (\n\t\t\t\t${id(6)} /* PBXTargetDependency */,\n\t\t\t);`,
+    '\t\t\tname = ReaderTests;',
+    '\t\t\tproductType = "com.apple.product-type.bundle.unit-test";',
+    '\t\t};',
+    `\t\t${id(5)} /* PBXTargetDependency */ = {\n\t\t\tisa = PBXTargetDependency;\n\t\t\ttarget = ${id(2)} /* Reader Share Extension */;\n\t\t};`,
+    `\t\t${id(6)} /* PBXTargetDependency */ = {\n\t\t\tisa = PBXTargetDependency;\n\t\t\ttarget = ${id(1)} /* Reader */;\n\t\t};`,
+    `\t\t${id(7)} /* Account */ = {isa = XCSwiftPackageProductDependency; productName = Account; };`,
+    `\t\t${id(8)} /* Sparkle */ = {isa = XCSwiftPackageProductDependency; productName = Sparkle; };`,
+    '\t};',
+    '}',
+  ].join('\n');
+  const files = {
+    'Reader.xcodeproj/project.pbxproj': pbxproj,
+    'Reader/App.swift': 'import Account\n',
+    'Modules/Account/Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Account", targets: [.target(name: "Account")])\n',
+    'Modules/Account/Sources/Account/Account.swift': 'public struct Account {}\n',
+  };
+  const app = tempTree(files);
+  const s = await discoverStructure(app, (await walkWorkspace(app)).files);
+  assert.deepEqual(s.targets.filter((t) => t.ecosystem === 'xcode').map((t) => `${t.name}:${t.kind}`), ['Reader:app', 'Reader Share Extension:app', 'ReaderTests:test']);
+  assert.deepEqual(internalEdges(s), ['Reader -> Account', 'Reader -> Reader Share Extension', 'ReaderTests -> Reader']);
+  assert.equal(target(s, 'ReaderTests').dependencies[0].scope, 'test');
+  assert.equal(target(s, 'Reader').dependencies.find((d) => d.name === 'Sparkle')?.target, undefined, 'an external package is not a target');
+  assert.match(target(s, 'Reader').dependencies[0].evidence ?? '', /^Reader\.xcodeproj\/project\.pbxproj:\d+$/);
+
+  const library = { ...files, 'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Reader")])\n' };
+  const libRoot = tempTree(library);
+  const lib = await discoverStructure(libRoot, (await walkWorkspace(libRoot)).files);
+  assert.ok(!lib.targets.some((t) => t.ecosystem === 'xcode'));
+});

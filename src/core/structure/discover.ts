@@ -7,10 +7,11 @@ import { discoverNpm } from './ecosystems/npm';
 import { discoverPython } from './ecosystems/python';
 import { discoverSwift } from './ecosystems/swift';
 import { discoverTypeScript } from './ecosystems/typescript';
+import { discoverXcode } from './ecosystems/xcode';
 import type { Ecosystem, ProjectStructure, Target } from './types';
 
 /** Every ecosystem's reader, in the order their targets are listed. */
-const DISCOVERERS: Discoverer[] = [discoverNpm, discoverTypeScript, discoverSwift, discoverCargo, discoverGo, discoverPython, discoverGradle, discoverMaven];
+const DISCOVERERS: Discoverer[] = [discoverNpm, discoverTypeScript, discoverSwift, discoverXcode, discoverCargo, discoverGo, discoverPython, discoverGradle, discoverMaven];
 
 const JS_ECOSYSTEMS = new Set<Ecosystem>(['npm', 'pnpm', 'yarn']);
 

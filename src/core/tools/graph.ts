@@ -10,7 +10,7 @@ import { projectStructure, requireTarget, syncStructureGraph, targetFiles, type 
 import { defineTool, type AnyTool, type HealthCounter } from './types';
 import { Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
 
-const ECOSYSTEMS = ['npm', 'pnpm', 'yarn', 'typescript', 'swift', 'cargo', 'go', 'python', 'gradle', 'maven'] as const satisfies readonly Ecosystem[];
+const ECOSYSTEMS = ['npm', 'pnpm', 'yarn', 'typescript', 'swift', 'xcode', 'cargo', 'go', 'python', 'gradle', 'maven'] as const satisfies readonly Ecosystem[];
 const KINDS = ['library', 'app', 'test', 'plugin', 'module'] as const satisfies readonly TargetKind[];
 const NODE_HELP = 'A node: "target:<name>", "recipe:<id>" or "file:<path>"; a bare name is tried as each.';
 const node = (description = NODE_HELP) => FilePath(description, { minLength: 1 });

@@ -18,6 +18,9 @@ const MAX_FILE_EDGES = 20_000;
 
 const ENTRY_POINTS: [RegExp, string, Family[]][] = [
   [/^if\s+__name__\s*==\s*['"]__main__['"]/m, 'script entry (__main__)', ['python']],
+  // A Django or ASGI site starts where the server loads `application` (saleor: uvicorn saleor.asgi:application), workers at the Celery app.
+  [/^application\s*=\s*get_(?:asgi|wsgi)_application\s*\(/m, 'ASGI/WSGI application', ['python']],
+  [/^\w+\s*=\s*Celery\s*\(/m, 'Celery app', ['python']],
   [/^func\s+main\s*\(\s*\)/m, 'Go main', ['go']],
   [/^\s*(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(/m, 'Rust main', ['rust']],
   [/^@main\b|^\s*@main\s+(?:struct|class|enum)/m, 'Swift @main', ['swift']],
@@ -32,7 +35,7 @@ const ENTRY_POINTS: [RegExp, string, Family[]][] = [
 ];
 
 /** A word each entry-point idiom needs, to skip its regex on files that cannot match. */
-const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
+const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'ASGI/WSGI application': '_application', 'Celery app': 'Celery', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
 
 interface RawImports {
   path: string;
@@ -67,6 +70,10 @@ export class ArchitectureAnalyzer implements Analyzer {
       // A Rust binary starts in main.rs or src/bin; a Go one in package main: a `main` elsewhere is an example in a string or a doc.
       if (file.family === 'rust' && !/(^|\/)main\.rs$|\/bin\/[^/]+\.rs$/.test(file.path)) continue;
       if (file.family === 'go' && !/^\s*package\s+main\b/m.test(file.code)) continue;
+      // A Go file built only by `go generate` (`//go:build ignore`) is a generator, not a program of the project (photoprism's gen.go files).
+      if (file.family === 'go' && /^\/\/go:build\s+ignore\b|^\/\/\s*\+build\s+ignore\b/m.test(file.text)) continue;
+      // Django's manage.py runs management commands; the site starts at its ASGI/WSGI application.
+      if (label === 'script entry (__main__)' && /\bexecute_from_command_line\b/.test(file.text)) continue;
       // Raw text, since some idioms live in strings (`'__main__'`); a match inside a comment does not count.
       const m = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
       for (let hit = m.exec(file.text); hit; hit = m.exec(file.text)) {
@@ -456,7 +463,7 @@ class ImportResolver {
 }
 
 /** What one product is called in each build system: SwiftPM's unit is a target, Gradle's a project. */
-const UNIT: Record<Ecosystem, string> = { swift: 'SwiftPM targets', gradle: 'Gradle projects', maven: 'Maven modules', cargo: 'Cargo crates', go: 'Go modules', npm: 'npm packages', pnpm: 'pnpm packages', yarn: 'yarn packages', typescript: 'TypeScript projects', python: 'Python packages' };
+const UNIT: Record<Ecosystem, string> = { swift: 'SwiftPM targets', xcode: 'Xcode targets', gradle: 'Gradle projects', maven: 'Maven modules', cargo: 'Cargo crates', go: 'Go modules', npm: 'npm packages', pnpm: 'pnpm packages', yarn: 'yarn packages', typescript: 'TypeScript projects', python: 'Python packages' };
 
 /** `path:line` sources with one line of each file first (the reviewers saw eight lines of one manifest). */
 export function onePerFile(sources: readonly string[]): string[] {

@@ -190,7 +190,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const sources = [...new Set([...agentCommands.slice(0, 2).map((c) => c.source), ...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
-    const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e);
+    const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e === 'xcode' ? 'Xcode' : e);
     const ecosystems = [...new Set(products.map((t) => label(t.ecosystem)))].join(', ') || Object.keys(ctx.structure.ecosystems).map(label).join(', ');
     const testFiles = testFileCount(ctx.listing);
     const testLine = tests.length ? `${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}${tests.length > 1 ? ` (of the scanned test files, ${tests[0][1].files} use ${tests[0][0]}; also ${tests.slice(1, 3).map(([n, e]) => `${n} in ${e.files}`).join(', ')})` : ''}` : '';
