@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapKnowledge } from '../../src/core/bootstrap';
 import { listCandidates, type Candidate } from '../../src/core/knowledge';
-import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
+import { listedTogether, onlyTypeChecks } from '../../src/core/bootstrap/dimensions/extension-points';
 import { onePerFile } from '../../src/core/bootstrap/dimensions/architecture';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
@@ -231,4 +231,23 @@ test('entry points: a Django site starts at its ASGI application and its Celery 
   for (let i = 0; i < 4; i++) go[`internal/p${i}/p.go`] = `package p${i}\n\nfunc Run() int { return ${i} }\n`;
   const app = find(await coldStart(go), /^Entry point/);
   assert.equal(app.title, 'Entry point: `cmd/photos/main.go`');
+});
+
+test('type checks are not where implementations are listed (NetNewsWire\'s read-filter exceptions), a registry is; a protocol of one property is not an extension point', async () => {
+  assert.equal(onlyTypeChecks(['if feed is SmartFeed {', '} else if let f = feed as? Folder {', '  return f is Feed'], ['SmartFeed', 'Folder', 'Feed']), true);
+  assert.equal(onlyTypeChecks(['let all: [Platform] = [Jdk9Platform(), ConscryptPlatform()]'], ['Jdk9Platform', 'ConscryptPlatform']), false);
+  assert.equal(onlyTypeChecks(['if (x instanceof A || isinstance(y, (B, C))) {'], ['A', 'B', 'C']), true);
+
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources")])\n',
+    'Sources/Fetch/ArticleFetcher.swift': 'protocol ArticleFetcher {\n    func fetchArticles() -> [String]\n}\n',
+    'Sources/Fetch/DisplayNameProvider.swift': 'protocol DisplayNameProvider {\n    var nameForDisplay: String { get }\n}\n',
+    'Sources/Timeline/Filter.swift': 'func exceptions(_ f: Any) -> Bool {\n    if f is SmartFeed { return true }\n    if f is Folder { return true }\n    return f is Feed\n}\n',
+  };
+  for (const name of ['Feed', 'Folder', 'SmartFeed']) files[`Sources/${name}/${name}.swift`] = `final class ${name}: ArticleFetcher, DisplayNameProvider {\n    var nameForDisplay: String { "${name}" }\n    func fetchArticles() -> [String] { [] }\n}\n`;
+  const cs = await coldStart(files);
+  const fetcher = cs.find((x) => x.knowledgeType === 'inheritance' && /ArticleFetcher/.test(x.title));
+  assert.ok(fetcher, cs.map((x) => x.title).join('\n'));
+  assert.doesNotMatch(fetcher.summary, /where the others are listed/);
+  assert.ok(!cs.some((x) => x.knowledgeType === 'inheritance' && /DisplayNameProvider/.test(x.title)), cs.map((x) => x.title).join('\n'));
 });

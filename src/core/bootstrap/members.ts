@@ -71,8 +71,10 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
  * A call counts only on one of these or on the type itself: `continuation.resume()` is not
  * `AccountDelegate.resume` (a blind reviewer found the counts by bare name false).
  */
-export function receiversOf(text: string, name: string, family: Definition['family']): Set<string> {
+export function receiversOf(source: string, name: string, family: Definition['family']): Set<string> {
   const out = new Set<string>();
+  // Declarations are short lines; a long (minified or generated) line would make the qualified-name patterns backtrack.
+  const text = source.split('\n').filter((l) => l.length <= 400 && l.includes(name)).join('\n');
   const add = (re: RegExp) => {
     for (const m of text.matchAll(re)) {
       const n = m[1] ?? m[2];

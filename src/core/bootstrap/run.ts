@@ -5,7 +5,7 @@ import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
-import { projectSnapshot, structureEdges } from '../structure';
+import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
 import type { Actor } from '../kernel/actors';
 import { submitCandidates } from '../knowledge/candidates';
 import type { CandidateInput } from '../knowledge/types';
@@ -123,7 +123,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     language: new LanguageAnalyzer(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
-  const targetDirs = structure.targets.flatMap((t) => [t.dir, ...(t.extraDirs ?? [])].map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
+  const targetDirs = structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
   const targetOf = (p: string) => targetDirs.find((t) => t.dir === '' || p.startsWith(t.dir + '/'))?.name;
 
   const skipped = { tooLarge: 0, binary: 0, unreadable: 0, overBudget: 0 };

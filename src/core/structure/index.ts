@@ -100,10 +100,15 @@ export async function targetFiles(ws: Workspace, target: Target): Promise<string
   return files;
 }
 
+/** The folders whose files are the target's: an Xcode target's `dir` is where its project file is, not a folder it owns (NetNewsWire's targets all sit at the root). */
+export function ownedDirs(t: Target): string[] {
+  return t.ecosystem === 'xcode' ? (t.extraDirs ?? []) : [t.dir, ...(t.extraDirs ?? [])];
+}
+
 export function filesOf(target: Target, all: Target[], listing: readonly string[]): string[] {
   const family = (e: Ecosystem) => (e === 'npm' || e === 'pnpm' || e === 'yarn' || e === 'typescript' ? 'js' : e);
-  const dirs = [target.dir, ...(target.extraDirs ?? [])];
-  const others = all.filter((o) => o !== target && family(o.ecosystem) === family(target.ecosystem)).flatMap((o) => [o.dir, ...(o.extraDirs ?? [])]);
+  const dirs = ownedDirs(target);
+  const others = all.filter((o) => o !== target && family(o.ecosystem) === family(target.ecosystem)).flatMap(ownedDirs);
   const inside = (f: string, d: string) => d === '' || f.startsWith(d + '/');
   return listing.filter((f) => {
     const own = dirs.filter((d) => inside(f, d)).reduce((m, d) => Math.max(m, d.length), -1);

@@ -30,7 +30,7 @@ export interface Target {
   manifest: string;
   /** Workspace-relative folder of the target's files ('' for the root). */
   dir: string;
-  /** More folders of the target's files (a Swift target's custom path, a Gradle source set). */
+  /** More folders of the target's files (a Swift target's custom path, a Gradle source set; an Xcode target's synchronized folders, its only ones). */
   extraDirs?: string[];
   /** Main language, from the ecosystem. */
   language: string;

@@ -7,7 +7,7 @@ import { slicer } from '../../kernel/slices';
 import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
-import type { Ecosystem } from '../../structure/types';
+import { ownedDirs, type Ecosystem } from '../../structure';
 
 /** Sibling folders that never import one another are a boundary worth stating from this many on. */
 const MIN_INDEPENDENT_SIBLINGS = 6;
@@ -328,7 +328,8 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: languageOf(ctx.primary ?? 'other', ctx),
         category: 'architecture',
-        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.${libraries ? ' The application starts there and calls into its own modules; the library packages do not depend on it.' : ' New top-level wiring goes there.'}`,
+        // Where execution starts, and no more: "new top-level wiring goes there" was false where a main only builds the CLI (photoprism).
+        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.`,
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
         reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
         tags: ['entry-point', 'composition-root'],
@@ -406,7 +407,7 @@ class ImportResolver {
       if (t.ecosystem === 'go') this.goModules.push({ module: t.name, dir: t.dir, name: t.name });
       if (t.ecosystem === 'swift') this.packages.set(t.name, t.name);
     }
-    this.targetDirs = ctx.structure.targets.flatMap((t) => [t.dir, ...(t.extraDirs ?? [])].map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
+    this.targetDirs = ctx.structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
     this.pyRoots = ['', 'src', ...ctx.structure.targets.filter((t) => t.ecosystem === 'python').flatMap((t) => [t.dir, path.posix.join(t.dir, 'src')])];
   }
 

@@ -31,6 +31,8 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
     // A real implementation and its stand-ins (NoOp, Stub, Fake…) are a seam for tests, not a place new types plug in (nowinandroid's AnalyticsHelper).
     if (unique.filter((s) => !STAND_IN.test(s.name)).length < 2) continue;
+    // A protocol of one property (`nameForDisplay`) is a label every model wears, not a place new types plug in (rejected twice as trivial).
+    if (await onePropertyProtocol(base, ctx)) continue;
     found.push({ fam, base, subs: unique });
   }
   // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and
@@ -112,7 +114,9 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
     const names = [...site.names].map(wordPattern);
     // Else the first line that uses one: an import line names a type without listing it.
     const at = listedTogether(lines, [...site.names]) ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
-    if (at) listed.push({ ...site, line: at });
+    // Type checks (`is Feed`, `as? Folder`, `instanceof`) ask what a value is; they do not list where new types are added
+    // (NetNewsWire's read-filter exceptions were cited as the ArticleFetcher registry, and judged false twice).
+    if (at && !onlyTypeChecks(lines.slice(at - 1, at + 11), [...site.names])) listed.push({ ...site, line: at });
   }
   return listed;
 }
@@ -129,4 +133,27 @@ export function listedTogether(lines: readonly string[], names: readonly string[
     if (seen.size >= 2 && (!best || seen.size > best.count)) best = { line: i + 1, count: seen.size };
   }
   return best?.line;
+}
+
+/** Every mention of the names in these lines is a type check (`is X`, `as? X`, `case let x as X`, `instanceof X`, `isinstance(v, X)`). */
+export function onlyTypeChecks(lines: readonly string[], names: readonly string[]): boolean {
+  let mentions = 0;
+  for (const l of lines) {
+    for (const n of names) {
+      const all = l.match(new RegExp(`\\b${n}\\b`, 'g'))?.length ?? 0;
+      const checks = l.match(new RegExp(`(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*)${n}\\b`, 'g'))?.length ?? 0;
+      if (all > checks) return false;
+      mentions += all;
+    }
+  }
+  return mentions > 0;
+}
+
+/** A protocol or interface whose body declares a single property and no method. */
+async function onePropertyProtocol(base: Definition, ctx: AnalysisContext): Promise<boolean> {
+  const lines = ((await ctx.read(base.path)) ?? '').split('\n');
+  if (!/\b(protocol|interface|trait)\b/.test(lines[base.line - 1] ?? '')) return false;
+  const body: string[] = [];
+  for (let i = base.line; i < lines.length && !/^\s*\}/.test(lines[i]); i++) if (lines[i].trim() && !/^\s*(\/\/|\*|\/\*)/.test(lines[i])) body.push(lines[i]);
+  return body.length === 1 && /^\s*(?:(?:public|internal|abstract|override)\s+)*(?:var|val|let)\s+\w+/.test(body[0]);
 }

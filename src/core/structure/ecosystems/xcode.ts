@@ -55,12 +55,15 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         if (!dep || !other || other.isa !== 'PBXNativeTarget') continue;
         dependencies.push({ name: nameOf(other), target: nameOf(other), scope, evidence: evidence(dep) });
       }
+      // Its files: the folders Xcode keeps in sync with the target (Xcode 16); `dir` is where the project is, not what it owns.
+      const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) => field(objects.get(id)?.body ?? '', 'path')).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
       out.push({
         name: nameOf(t),
         ecosystem: 'xcode',
         kind,
         manifest: pbxproj,
         dir: projectDir,
+        ...(folders.length ? { extraDirs: folders } : {}),
         language,
         dependencies,
         metadata: { productType: productType.replace(/^"|"$/g, ''), project: dirOf(pbxproj) },
