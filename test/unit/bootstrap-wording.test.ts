@@ -234,7 +234,7 @@ test('entry points: a Django site starts at its ASGI application and its Celery 
 });
 
 test('type checks are not where implementations are listed (NetNewsWire\'s read-filter exceptions), a registry is; a protocol of one property is not an extension point', async () => {
-  assert.equal(onlyTypeChecks(['if feed is SmartFeed {', '} else if let f = feed as? Folder {', '  return f is Feed'], ['SmartFeed', 'Folder', 'Feed']), true);
+  assert.equal(onlyTypeChecks(['func exceptions(_ item: SidebarItem?) {', 'if item is SmartFeed {', '} else if let f = item as? Folder {', '  return f is Feed'], ['SidebarItem', 'SmartFeed', 'Folder', 'Feed']), true);
   assert.equal(onlyTypeChecks(['let all: [Platform] = [Jdk9Platform(), ConscryptPlatform()]'], ['Jdk9Platform', 'ConscryptPlatform']), false);
   assert.equal(onlyTypeChecks(['if (x instanceof A || isinstance(y, (B, C))) {'], ['A', 'B', 'C']), true);
 
