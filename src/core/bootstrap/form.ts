@@ -72,7 +72,10 @@ export function shortPath(p: string, max = 48): string {
 /** A line that imports names (`import`, `use`, `#import`, `from … import`): it names a type without using it. */
 export const IMPORT_LINE = /^\s*(?:import|@import|#import|#include|(?:pub(?:\([^)]*\))?\s+)?use|from\s+\S+\s+import|using)\b/;
 
-/** A pattern for an identifier as a whole word (`$` in JS names taken literally). */
+/** An identifier for a pattern: `$` in JS names taken literally. */
+export const escapeName = (name: string): string => name.replace(/\$/g, '\\$');
+
+/** A pattern for an identifier as a whole word. */
 export function wordPattern(name: string): RegExp {
-  return new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\b`);
+  return new RegExp(`\\b${escapeName(name)}\\b`);
 }

@@ -3,6 +3,7 @@
 // alacritty's `Scheduler.schedule`) rather than "use it instead of writing a local variant".
 import path from 'node:path';
 import type { Definition, Use } from './symbols';
+import { escapeName } from './form';
 import type { AnalysisContext } from './types';
 
 /** Names that say nothing about a type's API even when they are called. */
@@ -22,11 +23,12 @@ const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'catch', 'fu
 /** The methods declared for `def` (its body; Rust `impl` blocks; Go methods of its package). */
 export async function methodsOf(def: Definition, ctx: AnalysisContext, own = false): Promise<string[]> {
   const names = new Set<string>();
+  const name = escapeName(def.name);
   const add = (n: string | undefined) => {
     if (n && !KEYWORDS.has(n) && !NOT_API.has(n) && n !== def.name && !n.startsWith('_')) names.add(n);
   };
   if (def.family === 'go') {
-    const receiver = new RegExp(`^func\\s*\\(\\s*\\w+\\s+\\*?${def.name}(?:\\[[^\\]]*\\])?\\s*\\)\\s*([A-Z]\\w*)`, 'gm');
+    const receiver = new RegExp(`^func\\s*\\(\\s*\\w+\\s+\\*?${name}(?:\\[[^\\]]*\\])?\\s*\\)\\s*([A-Z]\\w*)`, 'gm');
     const dir = path.posix.dirname(def.path);
     for (const f of ctx.listing.filter((p) => p.endsWith('.go') && !p.endsWith('_test.go') && path.posix.dirname(p) === dir)) {
       for (const m of ((await ctx.read(f)) ?? '').matchAll(receiver)) add(m[1]);
@@ -58,7 +60,7 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
   const [body] = bodies;
   if (body && def.family === 'kotlin') for (let i = body[0]; i < body[1]; i++) if (/^\s*companion object\b.*\{\s*$/.test(lines[i])) blockFrom(i);
   // Methods added in the same file: Rust `impl Name` blocks (not trait impls), Swift `extension Name`.
-  const more = def.family === 'rust' ? new RegExp(`^impl\\b(?:<[^>]*>)?\\s*${def.name}\\b(?!.*\\bfor\\b)`) : def.family === 'swift' ? new RegExp(`^(?:public |internal )?extension\\s+${def.name}\\b`) : undefined;
+  const more = def.family === 'rust' ? new RegExp(`^impl\\b(?:<[^>]*>)?\\s*${name}\\b(?!.*\\bfor\\b)`) : def.family === 'swift' ? new RegExp(`^(?:public |internal )?extension\\s+${name}\\b`) : undefined;
   // `own`: what the declaration itself requires, not what extensions add (a protocol's requirements).
   if (more && !own) lines.forEach((l, i) => more.test(l) && blockFrom(i));
   for (const [from, to, depth] of bodies) for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) add(method.exec(lines[i])?.[1]);
@@ -71,10 +73,11 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
  * A call counts only on one of these or on the type itself: `continuation.resume()` is not
  * `AccountDelegate.resume` (a blind reviewer found the counts by bare name false).
  */
-export function receiversOf(source: string, name: string, family: Definition['family']): Set<string> {
+export function receiversOf(source: string, identifier: string, family: Definition['family']): Set<string> {
   const out = new Set<string>();
+  const name = escapeName(identifier);
   // Declarations are short lines; a long (minified or generated) line would make the qualified-name patterns backtrack.
-  const text = source.split('\n').filter((l) => l.length <= 400 && l.includes(name)).join('\n');
+  const text = source.split('\n').filter((l) => l.length <= 400 && l.includes(identifier)).join('\n');
   const add = (re: RegExp) => {
     for (const m of text.matchAll(re)) {
       const n = m[1] ?? m[2];
@@ -94,15 +97,14 @@ export async function calledMethods(def: Definition, users: readonly Use[], ctx:
   const methods = await methodsOf(def, ctx);
   if (methods.length === 0) return [];
   const counts = new Map<string, number>();
-  const escape = (n: string) => n.replace(/\$/g, '\\$');
   for (const u of new Set(users.map((x) => x.path))) {
     const text = (await ctx.read(u)) ?? '';
-    const receivers = [...receiversOf(text, def.name, def.family)].map(escape);
-    const names = `(${methods.map(escape).join('|')})\\b\\s*[({]`;
+    const receivers = [...receiversOf(text, def.name, def.family)].map(escapeName);
+    const names = `(${methods.map(escapeName).join('|')})\\b\\s*[({]`;
     // On the type itself (`Platform.get(`, `Name::new(`), on what its accessor returns (`Platform.get().log(`), on a value of the type.
     const calls = [
-      new RegExp(`\\b${escape(def.name)}\\s*(?:\\.|::)${names}`, 'g'),
-      new RegExp(`\\b${escape(def.name)}(?:\\.|::)\\w+\\(\\)\\s*[?!]?\\.${names}`, 'g'),
+      new RegExp(`\\b${escapeName(def.name)}\\s*(?:\\.|::)${names}`, 'g'),
+      new RegExp(`\\b${escapeName(def.name)}(?:\\.|::)\\w+\\(\\)\\s*[?!]?\\.${names}`, 'g'),
       ...(receivers.length ? [new RegExp(`\\b(?:${receivers.join('|')})\\s*[?!]?\\s*(?:\\.|::|->)${names}`, 'g')] : []),
     ];
     for (const call of calls) for (const m of text.matchAll(call)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);

@@ -3,7 +3,7 @@
 import { confidence } from '../evidence';
 import { purposeOf } from '../docs';
 import { methodsOf } from '../members';
-import { fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
+import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
@@ -140,9 +140,9 @@ export function onlyTypeChecks(lines: readonly string[], names: readonly string[
   let mentions = 0;
   for (const l of lines) {
     for (const n of names) {
-      const all = l.match(new RegExp(`\\b${n}\\b`, 'g'))?.length ?? 0;
+      const all = l.match(new RegExp(`\\b${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       // A type check, or a parameter's type annotation (`_ item: SidebarItem?`): neither lists anything.
-      const checks = l.match(new RegExp(`(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*|\\w\\s*:\\s*)${n}\\b`, 'g'))?.length ?? 0;
+      const checks = l.match(new RegExp(`(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*|\\w\\s*:\\s*)${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       if (all > checks) return false;
       mentions += all;
     }
