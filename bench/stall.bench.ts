@@ -15,7 +15,7 @@ import { benchCorpus, writeRecipeFiles } from './recipe-corpus';
 
 interface Phase { phase: string; took: number; stall: number }
 
-const PHASES = ['first index (no database): rebuild_index', 'first search (builds the search index)', 'rebuild_index force (every file re-read)', 'search after the rebuild (index rebuilt)', 'a second search (warm)'];
+const PHASES = ['first index (no database): rebuild_index', 'first search (builds the search index)', 'rebuild_index force (every file re-read)', 'search after the rebuild (index rebuilt)', 'a second search (warm)', 'first search after reopening (a window reload)'];
 
 /** Runs in the child: the phases on `root`, with the modules of the checkout `checkout`. */
 async function probe(checkout: string, root: string): Promise<Phase[]> {
@@ -46,6 +46,9 @@ async function probe(checkout: string, root: string): Promise<Phase[]> {
   await measure(PHASES[3], search);
   await measure(PHASES[4], search);
   await ws.dispose();
+  const again = await Workspace.open(root, { bundledSkillsDir: path.join(checkout, 'skills') });
+  await measure(PHASES[5], () => catalog.invoke(again, 'search', { query: 'retry failed request in the network layer', limit: 10 }, ctx));
+  await again.dispose();
   return out;
 }
 

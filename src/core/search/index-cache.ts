@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { slicer } from '../kernel/slices';
 import type { Workspace } from '../workspace';
 import { embedderOf, FIELD_WEIGHTS } from './documents';
 import type { SearchFilter } from './keyword';
 import { MAX_SLOTS, TermIndex } from './term-index';
 import { VectorIndex } from './vector-index';
+import { indexFileChunks, readIndexFile, writeIndexFile } from './index-file';
 
 /**
  * What recipe search serves queries from: the workspace's recipes in memory, per document a slot in
@@ -15,6 +18,8 @@ import { VectorIndex } from './vector-index';
  */
 export interface SearchIndex {
   generation: number;
+  /** Built from the database rows in this process, or read from the file an earlier process saved. */
+  origin: 'built' | 'saved';
   model: string;
   terms: TermIndex;
   vectors: VectorIndex;
@@ -36,10 +41,25 @@ const CATCH_UP_MAX = 5000;
 /** Below this many recipes a rebuild takes a few milliseconds, so it is done before answering. */
 const SMALL = 5000;
 
+/** Changes applied one by one since the index was last saved before it is saved again. */
+const SAVE_AFTER = 1000;
+
 interface Holder {
   current?: SearchIndex;
   building?: Promise<SearchIndex>;
+  /** The saved index has been tried (once per process: after that, a rebuild builds). */
+  triedSaved?: boolean;
+  /** Changes applied since the index was last saved. */
+  unsaved: number;
+  saving?: Promise<void>;
+  dispose(): Promise<void>;
 }
+
+const holderOf = (ws: Workspace) =>
+  ws.service('search.index', (): Holder => {
+    const holder: Holder = { unsaved: 0, dispose: async () => void (await holder.saving) };
+    return holder;
+  });
 
 /**
  * The index, at the store's current generation. The first call builds it (pages of rows with a turn
@@ -47,12 +67,13 @@ interface Holder {
  * arrive meanwhile share the build); later calls apply what changed since.
  */
 export async function searchIndex(ws: Workspace): Promise<SearchIndex> {
-  const holder = ws.service('search.index', () => ({}) as Holder);
+  const holder = holderOf(ws);
   const model = embedderOf(ws).id;
   for (let attempt = 0; ; attempt++) {
     const ix = holder.current;
     const generation = currentGeneration(ws);
-    const usable = ix && ix.model === model && (ix.generation === generation || catchUp(ws, ix, generation));
+    const usable = ix && ix.model === model && (ix.generation === generation || catchUp(ws, holder, ix, generation));
+    if (usable && holder.unsaved >= SAVE_AFTER) save(ws, holder, ix);
     if (!ix || !usable) {
       // A build reads the store as it is when it starts: catch up with what landed meanwhile on the next turn.
       const built = await rebuild(ws, holder);
@@ -72,16 +93,72 @@ export async function searchIndex(ws: Workspace): Promise<SearchIndex> {
 
 /** Drops the workspace's index, so the next search builds it again from the store. */
 export function resetSearchIndex(ws: Workspace): void {
-  const holder = ws.service('search.index', () => ({}) as Holder);
-  holder.current = undefined;
+  holderOf(ws).current = undefined;
+}
+
+/** Settles once the index being saved (if any) is on disk or has failed to be. */
+export async function searchIndexSaved(ws: Workspace): Promise<void> {
+  await holderOf(ws).saving;
 }
 
 function rebuild(ws: Workspace, holder: Holder): Promise<SearchIndex> {
-  holder.building ??= build(ws)
+  holder.building ??= (holder.triedSaved ? buildAndSave(ws, holder) : loadOrBuild(ws, holder))
     .then((ix) => (holder.current = ix))
     .finally(() => (holder.building = undefined));
   return holder.building;
 }
+
+/** Where the index is saved: beside the database image, under its name (so its .gitignore covers it). */
+export const searchIndexFile = (ws: Workspace) => `${ws.store.dbPath}.search`;
+
+/**
+ * The index saved by an earlier process, caught up to the store, when it was saved from this store
+ * with this embedder and still counts what the store holds; otherwise a fresh build.
+ */
+async function loadOrBuild(ws: Workspace, holder: Holder): Promise<SearchIndex> {
+  holder.triedSaved = true;
+  const loaded = await readIndexFile(searchIndexFile(ws));
+  let reason = 'reason' in loaded ? loaded.reason : '';
+  if ('ix' in loaded) {
+    const generation = currentGeneration(ws);
+    if (loaded.key.storeId !== storeId(ws)) reason = 'saved from another database';
+    else if (loaded.key.model !== embedderOf(ws).id) reason = `saved with the embedder ${loaded.key.model}`;
+    else if (loaded.key.generation > generation) reason = `saved at generation ${loaded.key.generation}, ahead of the database's ${generation}`;
+    else if (!catchUp(ws, holder, loaded.ix, generation)) reason = 'too many changes since it was saved';
+    else if (loaded.ix.terms.live !== recipeCount(ws)) reason = `it holds ${loaded.ix.terms.live} recipes where the database has ${recipeCount(ws)}`;
+    else return loaded.ix;
+  }
+  if (reason !== 'none saved') ws.log.info(`the saved search index was not used (${reason}); building it from the database`);
+  return buildAndSave(ws, holder);
+}
+
+async function buildAndSave(ws: Workspace, holder: Holder): Promise<SearchIndex> {
+  const ix = await build(ws);
+  holder.unsaved = 0;
+  // Copying the index for the file is one synchronous step: let the build's last slice end first.
+  await new Promise((resolve) => setImmediate(resolve));
+  save(ws, holder, ix);
+  return ix;
+}
+
+/**
+ * Saves the index in the background: its bytes are copied now, so later changes do not reach the
+ * file half-way. Skipped while another save runs, and where the database has no folder on disk.
+ */
+function save(ws: Workspace, holder: Holder, ix: SearchIndex): void {
+  if (holder.saving) return;
+  const file = searchIndexFile(ws);
+  if (!existsSync(path.dirname(file))) return;
+  const chunks = indexFileChunks(ix, { storeId: storeId(ws), generation: ix.generation, model: ix.model });
+  holder.unsaved = 0;
+  if (!chunks) return;
+  holder.saving = writeIndexFile(file, chunks)
+    .catch((e) => ws.log.warn(`saving the search index to ${file} failed; the next process builds it again`, e))
+    .finally(() => (holder.saving = undefined));
+}
+
+const storeId = (ws: Workspace) => ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'store_id'")?.value ?? '';
+const recipeCount = (ws: Workspace) => ws.store.get<{ n: number }>('SELECT count(*) AS n FROM recipes')?.n ?? 0;
 
 /** The averages BM25F normalises by have moved, or removed documents fill half the index. */
 function needsRebuild(ix: SearchIndex): boolean {
@@ -124,6 +201,7 @@ async function build(ws: Workspace): Promise<SearchIndex> {
   }
   const ix: SearchIndex = {
     generation,
+    origin: 'built',
     model: embedder.id,
     terms: new TermIndex(FIELDS, fields.map((f) => f.map((words) => words.length))),
     vectors: new VectorIndex(embedder.dimensions, Math.max(1024, rows.length)),
@@ -142,9 +220,10 @@ async function build(ws: Workspace): Promise<SearchIndex> {
 }
 
 /** Applies the changes since the index's generation; false when there are too many to apply one by one. */
-function catchUp(ws: Workspace, ix: SearchIndex, generation: number): boolean {
+function catchUp(ws: Workspace, holder: Holder, ix: SearchIndex, generation: number): boolean {
   const changed = ws.store.all<{ rid: number }>('SELECT rid FROM recipe_changes WHERE generation > ?', [ix.generation]).map((r) => r.rid);
   if (changed.length > CATCH_UP_MAX) return false;
+  holder.unsaved += changed.length;
   const rows = new Map<number, Row>();
   for (let i = 0; i < changed.length; i += 500) {
     const chunk = changed.slice(i, i + 500);

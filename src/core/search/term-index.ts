@@ -80,12 +80,16 @@ interface Postings {
 }
 
 export class TermIndex {
+  /** Term → id; a restored index's own terms are found by binary search instead (see `idOf`). */
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
+  /** By term id; a restored index fills it on first use of each term (see `list`). */
   private readonly postings: Postings[] = [];
-  /** Terms in code-point order for prefix lookup; terms added since are in `unsortedTerms`. */
-  private sortedTerms: string[] = [];
-  private unsortedTerms: string[] = [];
+  /** A restored index's lists, one after another, and where each term's starts (one more entry than terms). */
+  private restored?: { keys: Float64Array; start: Float64Array; order: Int32Array };
+  /** Term ids in code-point order of their terms, for prefix lookup; ids of terms added since are in `unsortedIds`. */
+  private sortedIds: number[] = [];
+  private unsortedIds: number[] = [];
   // Forward entries: per slot, a range of (term id, pseudo-frequency, field mask) in shared pools.
   private fwdStart = new Int32Array(1024);
   private fwdLength = new Int32Array(1024);
@@ -166,7 +170,7 @@ export class TermIndex {
       this.fwdTerm[at] = id;
       this.fwdPseudo[at] = p;
       this.fwdFields[at] = mask.get(id)!;
-      const list = this.postings[id];
+      const list = this.list(id);
       if (list.length === list.keys.length) list.keys = grow(list.keys, list.length * 2);
       list.keys[list.length++] = pack(p, slot);
       list.live++;
@@ -184,7 +188,7 @@ export class TermIndex {
     this.live--;
     const start = this.fwdStart[slot];
     for (let i = start; i < start + this.fwdLength[slot]; i++) {
-      const list = this.postings[this.fwdTerm[i]];
+      const list = this.list(this.fwdTerm[i]);
       list.live--;
       if (list.live < list.length / 2) list.dirty = true;
     }
@@ -194,13 +198,79 @@ export class TermIndex {
   async sortAll(pause?: () => Promise<void> | undefined, yieldEvery = 2_000): Promise<void> {
     let since = 0;
     for (let id = 0; id < this.postings.length; id++) {
-      since += this.postings[id].length;
-      this.prepare(id);
+      since += this.prepare(id).length;
       if (pause && since >= yieldEvery) {
         since = 0;
         await pause();
       }
     }
+  }
+
+  /** Whether a slot holds a document (not removed). */
+  isAlive(slot: number): boolean {
+    return this.alive[slot] === 1;
+  }
+
+  /**
+   * Everything the index holds, as copies in flat typed arrays, to be saved and restored by
+   * `TermIndex.restore` without re-analysing a document. Lists are sorted (and compacted) first.
+   */
+  image(): TermIndexImage {
+    this.sortTerms();
+    const n = this.terms.length;
+    const restored = this.restored;
+    // A restored list never touched since is copied from where it was read, without making it an object.
+    const untouched = (id: number) => restored !== undefined && this.postings[id] === undefined;
+    const lengths = new Int32Array(n);
+    let total = 0;
+    for (let id = 0; id < n; id++) total += lengths[id] = untouched(id) ? restored!.start[id + 1] - restored!.start[id] : this.prepare(id).length;
+    const keys = new Float64Array(total);
+    for (let id = 0, at = 0; id < n; at += lengths[id], id++) {
+      keys.set(untouched(id) ? restored!.keys.subarray(restored!.start[id], restored!.start[id + 1]) : this.postings[id].keys.subarray(0, lengths[id]), at);
+    }
+    const used = this.fwdUsed;
+    return {
+      meta: { k1: this.k1, fields: this.fields.map((f) => ({ ...f })), avg: [...this.avg], builtWith: this.builtWith, live: this.live, slots: this.slots, forward: used, terms: this.terms.length, postings: total },
+      terms: this.terms.slice(),
+      sorted: Int32Array.from(this.sortedIds),
+      lengths,
+      keys,
+      fwdStart: this.fwdStart.slice(0, this.slots),
+      fwdLength: this.fwdLength.slice(0, this.slots),
+      fwdTerm: this.fwdTerm.slice(0, used),
+      fwdPseudo: this.fwdPseudo.slice(0, used),
+      fwdFields: this.fwdFields.slice(0, used),
+      alive: this.alive.slice(0, this.slots),
+    };
+  }
+
+  /** An index from an image (see `image`); its arrays are used as they are, not copied. */
+  static restore(img: TermIndexImage): TermIndex {
+    const m = img.meta;
+    const ix = new TermIndex(m.fields, [], m.k1);
+    (ix as { builtWith: number }).builtWith = m.builtWith;
+    ix.avg.set(m.avg);
+    ix.live = m.live;
+    ix.slots = m.slots;
+    ix.ensureSlots(Math.max(1024, m.slots));
+    ix.fwdStart.set(img.fwdStart);
+    ix.fwdLength.set(img.fwdLength);
+    ix.alive.set(img.alive);
+    ix.fwdTerm = img.fwdTerm;
+    ix.fwdPseudo = img.fwdPseudo;
+    ix.fwdFields = img.fwdFields;
+    ix.fwdUsed = m.forward;
+    const n = img.terms.length;
+    const start = new Float64Array(n + 1);
+    for (let id = 0; id < n; id++) {
+      ix.terms.push(img.terms[id]);
+      start[id + 1] = start[id] + img.lengths[id];
+    }
+    ix.postings.length = n;
+    ix.restored = { keys: img.keys, start, order: img.sorted };
+    ix.sortedIds = Array.from(img.sorted);
+    ix.listOfTerm = new Int32Array(Math.max(1024, img.terms.length)).fill(-1);
+    return ix;
   }
 
   /** The best `limit` accepted documents, highest score first (ties: lower slot first). */
@@ -333,10 +403,10 @@ export class TermIndex {
     terms.slice(0, 31).forEach((t, group) => {
       const last = group === terms.length - 1;
       if (last && prefixLast) {
-        for (const word of this.completions(t)) if (word === t || !terms.includes(word)) push(this.termIds.get(word)!, group, word === t ? 1 : EXPANSION_WEIGHT);
+        for (const word of this.completions(t)) if (word === t || !terms.includes(word)) push(this.idOf(word)!, group, word === t ? 1 : EXPANSION_WEIGHT);
         return;
       }
-      const id = this.termIds.get(t);
+      const id = this.idOf(t);
       if (id !== undefined) push(id, group, 1);
     });
     return out;
@@ -344,29 +414,33 @@ export class TermIndex {
 
   /** The term itself if indexed, then its shortest completions, at most MAX_EXPANSIONS in all. */
   private completions(prefix: string): string[] {
-    if (this.unsortedTerms.length) {
-      this.sortedTerms = this.sortedTerms.concat(this.unsortedTerms).sort(byCodePoint);
-      this.unsortedTerms = [];
-    }
-    const sorted = this.sortedTerms;
+    this.sortTerms();
+    const { sortedIds: sorted, terms } = this;
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (sorted[mid] < prefix) lo = mid + 1;
+      if (terms[sorted[mid]] < prefix) lo = mid + 1;
       else hi = mid;
     }
     const found: string[] = [];
-    for (let i = lo; i < sorted.length && sorted[i].startsWith(prefix); i++) {
-      if (this.postings[this.termIds.get(sorted[i])!].live > 0) found.push(sorted[i]);
+    for (let i = lo; i < sorted.length && terms[sorted[i]].startsWith(prefix); i++) {
+      if (this.list(sorted[i]).live > 0) found.push(terms[sorted[i]]);
     }
     found.sort((a, b) => a.length - b.length || byCodePoint(a, b));
     return found.slice(0, MAX_EXPANSIONS);
   }
 
+  private sortTerms(): void {
+    if (this.unsortedIds.length === 0) return;
+    const terms = this.terms;
+    this.sortedIds = this.sortedIds.concat(this.unsortedIds).sort((a, b) => byCodePoint(terms[a], terms[b]));
+    this.unsortedIds = [];
+  }
+
   /** A term's list in impact order, without removed documents. */
   private prepare(id: number): Postings {
-    const list = this.postings[id];
+    const list = this.list(id);
     if (!list.dirty) return list;
     let keys = list.keys.subarray(0, list.length);
     if (list.live < list.length) keys = keys.filter((key) => this.alive[slotOf(key)] === 1);
@@ -378,14 +452,39 @@ export class TermIndex {
     return list;
   }
 
+  /** A term's id: a restored index's terms by binary search over their code-point order (no map of every term to build on load), later ones from the map. */
+  private idOf(word: string): number | undefined {
+    const found = this.termIds.get(word);
+    if (found !== undefined || !this.restored) return found;
+    const { order } = this.restored;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.terms[order[mid]] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < order.length && this.terms[order[lo]] === word ? order[lo] : undefined;
+  }
+
+  private list(id: number): Postings {
+    let list = this.postings[id];
+    if (!list) {
+      const { keys, start } = this.restored!;
+      const length = start[id + 1] - start[id];
+      list = this.postings[id] = { keys: keys.subarray(start[id], start[id + 1]), length, live: length, dirty: false };
+    }
+    return list;
+  }
+
   private termId(word: string): number {
-    let id = this.termIds.get(word);
+    let id = this.idOf(word);
     if (id === undefined) {
       id = this.terms.length;
       this.termIds.set(word, id);
       this.terms.push(word);
       this.postings.push({ keys: new Float64Array(4), length: 0, live: 0, dirty: false });
-      this.unsortedTerms.push(word);
+      this.unsortedIds.push(id);
       if (id >= this.listOfTerm.length) {
         const next = new Int32Array(this.listOfTerm.length * 2).fill(-1);
         next.set(this.listOfTerm);
@@ -413,6 +512,24 @@ export class TermIndex {
     this.fwdPseudo = grow(this.fwdPseudo, size);
     this.fwdFields = grow(this.fwdFields, size);
   }
+}
+
+/** What `TermIndex.image` gives and `TermIndex.restore` takes. */
+export interface TermIndexImage {
+  meta: { k1: number; fields: TermField[]; avg: number[]; builtWith: number; live: number; slots: number; forward: number; terms: number; postings: number };
+  /** By term id. */
+  terms: string[];
+  /** Term ids in code-point order of their terms. */
+  sorted: Int32Array<ArrayBuffer>;
+  /** Per term id, the length of its list; the lists follow one another in `keys`. */
+  lengths: Int32Array<ArrayBuffer>;
+  keys: Float64Array<ArrayBuffer>;
+  fwdStart: Int32Array<ArrayBuffer>;
+  fwdLength: Int32Array<ArrayBuffer>;
+  fwdTerm: Int32Array<ArrayBuffer>;
+  fwdPseudo: Float32Array<ArrayBuffer>;
+  fwdFields: Uint8Array<ArrayBuffer>;
+  alive: Uint8Array<ArrayBuffer>;
 }
 
 interface QueryList {

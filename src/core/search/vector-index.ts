@@ -71,6 +71,25 @@ export class VectorIndex {
     return top;
   }
 
+  /** The vectors as copies: per dimension the first `slots` values (column-major), and which slots have one. */
+  image(): VectorIndexImage {
+    const n = this.slots;
+    const columns = new Int8Array(this.dims * n);
+    for (let d = 0; d < this.dims; d++) columns.set(this.columns.subarray(d * this.capacity, d * this.capacity + n), d * n);
+    return { dims: this.dims, slots: n, columns, has: this.has.slice(0, n) };
+  }
+
+  /** An index over the image's arrays, used in place (the first vector added past them copies them into room to grow). */
+  static restore(img: VectorIndexImage): VectorIndex {
+    const ix = new VectorIndex(img.dims, 0);
+    ix.capacity = img.slots;
+    ix.columns = img.columns;
+    ix.has = img.has;
+    ix.scores = new Float32Array(img.slots);
+    ix.slots = img.slots;
+    return ix;
+  }
+
   private grow(capacity: number): void {
     const next = new Int8Array(this.dims * capacity);
     for (let d = 0; d < this.dims; d++) next.set(this.columns.subarray(d * this.capacity, (d + 1) * this.capacity), d * capacity);
@@ -81,4 +100,12 @@ export class VectorIndex {
     this.scores = new Float32Array(capacity);
     this.capacity = capacity;
   }
+}
+
+/** What `VectorIndex.image` gives and `VectorIndex.restore` takes. */
+export interface VectorIndexImage {
+  dims: number;
+  slots: number;
+  columns: Int8Array<ArrayBuffer>;
+  has: Uint8Array<ArrayBuffer>;
 }

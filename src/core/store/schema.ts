@@ -160,4 +160,9 @@ export const migrations: Migration[] = [
       CREATE INDEX recipe_changes_generation ON recipe_changes (generation);
     `,
   },
+  {
+    version: 8,
+    name: 'search: a random id for the store, so that a search index saved beside it is never read into another',
+    up: `INSERT OR IGNORE INTO knowledge_meta (key, value) VALUES ('store_id', lower(hex(randomblob(8))));`,
+  },
 ];
