@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, Bm25fIndex, cosine, englishGlosses, indexForm, isStopword, parseWordVectors, queryTerms, stem, tokenize, wordVectors } from '../../src/core/text';
+import { splitAsciiIdentifier, splitIdentifier } from '../../src/core/text/tokenize';
 
 test('identifiers are split and kept whole', () => {
   assert.deepEqual(tokenize('fetchUserById MAX_RETRIES parseHTTPResponse'), [
@@ -106,4 +107,23 @@ test('meaning: a file that is not a word-vector table is refused with a reason',
   const good = Buffer.concat([Buffer.from('ASWV1'), Buffer.from([2, 0, 0, 0, 2, 0, 3, 0, 0, 0]), Buffer.from('a\nb'), Buffer.from([127, 0, 0, 127])]);
   assert.equal(parseWordVectors(good).size, 2);
   assert.throws(() => parseWordVectors(good.subarray(0, good.length - 1)), /wrong size/);
+});
+
+test('ASCII identifiers are split by character codes exactly as the Unicode rules split them', () => {
+  const split = (f: (w: string, out: string[]) => void, w: string) => {
+    const out: string[] = ['before'];
+    f(w, out);
+    return out;
+  };
+  const named = ['fetchUserById', 'MAX_RETRIES', 'HTTPServer', 'parseHTTPResponse2XX', 'v2Api', '__init__', '_', '$$', 'a_b', 'a_Bc', 'aBCd', 'ABC', 'Abc', 'URLSession', 'x$y', 'iOS13Only', 'getURLForID', 'A', 'aB', 'AB_cD'];
+  for (const w of named) assert.deepEqual(split(splitAsciiIdentifier, w), split(splitIdentifier, w), w);
+  assert.deepEqual(split(splitAsciiIdentifier, 'HTTPServer'), ['before', 'httpserver', 'http', 'server']);
+  // Random words over the characters that matter (cases, digits, separators), seeded.
+  const alphabet = 'aAbBzZ09_$';
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let k = 0; k < 5000; k++) {
+    const w = Array.from({ length: 1 + Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    assert.deepEqual(split(splitAsciiIdentifier, w), split(splitIdentifier, w), w);
+  }
 });

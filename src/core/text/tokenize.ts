@@ -37,7 +37,49 @@ const PIECES = /[A-Za-z0-9_$]+|[^\x00-\x7F]+/g;
 
 function asciiWord(word: string, out: string[]): void {
   if (PLAIN.test(word)) out.push(word);
-  else splitIdentifier(word, out);
+  else splitAsciiIdentifier(word, out);
+}
+
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLowerOrDigit = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/**
+ * `splitIdentifier` for a word of ASCII letters, digits, `_` and `$`, by character codes: the same
+ * pieces without the Unicode regular expressions, which are most of the time an index build spends
+ * on words. A piece starts after `_`/`$`, at an upper-case letter after a lower-case letter or digit
+ * (`userId`), and at the last capital of a run followed by a lower-case letter (`HTTPServer`).
+ */
+export function splitAsciiIdentifier(word: string, out: string[]): void {
+  const n = word.length;
+  const first = out.length;
+  let whole = '';
+  let piece = '';
+  for (let i = 0; i < n; i++) {
+    const c = word.charCodeAt(i);
+    if (c === 95 || c === 36) {
+      if (piece) out.push(piece);
+      piece = '';
+      continue;
+    }
+    if (i > 0 && isUpper(c)) {
+      const before = word.charCodeAt(i - 1);
+      const after = i + 1 < n ? word.charCodeAt(i + 1) : 0;
+      if ((isLowerOrDigit(before) || (isUpper(before) && after >= 97 && after <= 122)) && piece) {
+        out.push(piece);
+        piece = '';
+      }
+    }
+    const lower = isUpper(c) ? String.fromCharCode(c + 32) : word[i];
+    piece += lower;
+    whole += lower;
+  }
+  if (piece) out.push(piece);
+  if (out.length - first <= 1) {
+    out.length = first;
+    if (whole) out.push(whole);
+    return;
+  }
+  out.splice(first, 0, whole);
 }
 
 /** Words of a text that has characters beyond ASCII. */
@@ -89,7 +131,7 @@ function unspacedTerms(run: string, out: string[]): void {
 }
 
 /** `fetchUserById` → fetchuserbyid, fetch, user, by, id; `MAX_RETRIES` → maxretries, max, retries. */
-function splitIdentifier(word: string, out: string[]): void {
+export function splitIdentifier(word: string, out: string[]): void {
   const whole = word.replace(/[_$]/g, '').toLowerCase();
   if (!/\p{Lu}/u.test(word.slice(1)) && !/[_$]/.test(word)) {
     if (whole) out.push(whole);
