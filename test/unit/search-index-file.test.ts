@@ -179,13 +179,14 @@ test('a saved index that cannot be written is reported in the log and search ans
 
 test('a restored term index ranks like the original, before and after documents are added and removed', () => {
   const fields = [{ weight: 8, b: 0.75 }, { weight: 4, b: 0.75 }, { weight: 2, b: 0.75 }, { weight: 1, b: 0.75 }];
-  const doc = (i: number) => [[`t${i % 7}`], ['alpha', `w${i % 11}`, `w${i % 5}`], ['beta', `w${i % 3}`], Array.from({ length: i % 9 }, (_, k) => `z${(i + k) % 13}`)];
+  // Documents from 200 on bring new terms (w200…), which the restored index must merge into its term order for prefixes.
+  const doc = (i: number) => [[`t${i % 7}`], ['alpha', `w${i % 11}`, `w${i % 5}`], ['beta', `w${i % 3}`, ...(i >= 200 ? [`w${i}`] : [])], Array.from({ length: i % 9 }, (_, k) => `z${(i + k) % 13}`)];
   const original = new TermIndex(fields, Array.from({ length: 200 }, (_, i) => doc(i).map((f) => f.length)));
   for (let i = 0; i < 200; i++) original.add(doc(i));
   for (let i = 0; i < 200; i += 9) original.remove(i);
   const restored = TermIndex.restore(original.image());
   const ask = (ix: TermIndex) =>
-    [['alpha', 'w3'], ['t2', 'z5'], ['w'], ['beta', 'w1', 'z1']].map((terms, n) => ix.search({ terms, prefixLast: n === 2, limit: 8, accept: (s) => s % 4 !== 1 }));
+    [['alpha', 'w3'], ['t2', 'z5'], ['w'], ['beta', 'w1', 'z1'], ['w2'], ['w23']].map((terms, n) => ix.search({ terms, prefixLast: n >= 4 || n === 2, limit: 8, accept: (s) => s % 4 !== 1 }));
   assert.deepEqual(ask(restored), ask(original));
   // The same changes on both: lists that shared one buffer when read must not disturb each other.
   for (const ix of [original, restored]) {
@@ -194,4 +195,7 @@ test('a restored term index ranks like the original, before and after documents 
   }
   assert.deepEqual(ask(restored), ask(original));
   assert.equal(restored.live, original.live);
+  // "w23" as a prefix stands for the terms w230…w239 added after the restore (slots 200 on: slot = document number).
+  const w23 = ask(restored)[5].map((h) => h.slot).sort((a, b) => a - b);
+  assert.deepEqual(w23, Array.from({ length: 10 }, (_, k) => 230 + k).filter((slot) => slot % 4 !== 1), 'every live document with a w23… term');
 });

@@ -66,8 +66,11 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
  */
 export function indexFileChunks(ix: SearchIndex, key: SavedIndexKey): Uint8Array[] | undefined {
   const terms = ix.terms.image();
+  const termText = terms.terms.join('\n');
   // Terms are analysed words and hold no line break; one that did could not be split back.
-  if (terms.terms.some((t) => t.includes('\n'))) return undefined;
+  let lines = 1;
+  for (let at = termText.indexOf('\n'); at >= 0; at = termText.indexOf('\n', at + 1)) lines++;
+  if (terms.terms.length > 0 && lines !== terms.terms.length) return undefined;
   const vectors = ix.vectors.image();
   const slots = terms.meta.slots;
   const codes = (values: string[]) => {
@@ -97,7 +100,7 @@ export function indexFileChunks(ix: SearchIndex, key: SavedIndexKey): Uint8Array
     fwdPseudo: terms.fwdPseudo,
     fwdFields: terms.fwdFields,
     alive: terms.alive,
-    terms: Buffer.from(terms.terms.join('\n'), 'utf8'),
+    terms: Buffer.from(termText, 'utf8'),
     columns: vectors.columns,
     has: vectors.has,
     rid,

@@ -433,9 +433,20 @@ export class TermIndex {
 
   private sortTerms(): void {
     if (this.unsortedIds.length === 0) return;
-    const terms = this.terms;
-    this.sortedIds = this.sortedIds.concat(this.unsortedIds).sort((a, b) => byCodePoint(terms[a], terms[b]));
+    // Terms added since the last sort are in the map (only a restored index's own terms are not):
+    // sorted as strings (the engine's native order, UTF-16 code units like byCodePoint), then merged.
+    const { terms, termIds, sortedIds } = this;
+    const fresh = this.unsortedIds.map((id) => terms[id]).sort().map((t) => termIds.get(t)!);
     this.unsortedIds = [];
+    if (sortedIds.length === 0) {
+      this.sortedIds = fresh;
+      return;
+    }
+    const merged = new Array<number>(sortedIds.length + fresh.length);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < merged.length; k++) merged[k] = j >= fresh.length || (i < sortedIds.length && terms[sortedIds[i]] < terms[fresh[j]]) ? sortedIds[i++] : fresh[j++];
+    this.sortedIds = merged;
   }
 
   /** A term's list in impact order, without removed documents. */
