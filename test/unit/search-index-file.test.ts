@@ -3,11 +3,11 @@
 // not belong (damaged, cut short, another database's) is ignored and replaced, never trusted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { keywordSearch, semanticSearch } from '../../src/core/search';
-import { searchIndex, searchIndexFile, searchIndexSaved } from '../../src/core/search/index-cache';
+import { currentGeneration, savePacing, searchIndex, searchIndexFile, searchIndexSaved } from '../../src/core/search/index-cache';
 import { TermIndex } from '../../src/core/search/term-index';
 import { indexRecipeTexts } from '../../src/core/knowledge/recipe-index';
 import { syncRecipes } from '../../src/core/knowledge';
@@ -160,6 +160,39 @@ test('a saved index that is cut short, damaged or another database\'s is not use
   }
 });
 
+test('a save is abandoned when the index takes changes while it is being copied, and made again later with them', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-saved-index-'));
+  const log = recordingLog();
+  const ws = await Workspace.open(root, { log });
+  const pacing = savePacing.turn;
+  // Every step of the copy waits until the test opens the gate.
+  const gate: (() => void)[] = [];
+  savePacing.turn = () => () => new Promise<void>((resolve) => gate.push(resolve));
+  try {
+    await indexRecipeTexts(ws, corpus(300), { sliceSize: 100 });
+    assert.equal((await keywordSearch(ws, 'retry token ')).length > 0, true); // builds, and starts a save that waits at its first step
+    await new Promise((r) => setImmediate(r));
+    assert.equal(gate.length, 1, 'the save is waiting half-way');
+    await indexRecipeTexts(ws, [{ file: '.autosnippet/recipes/db/tx.md', text: '---\ntitle: Transactions wrap every write\nsummary: Call inTransaction around writes.\n---\n\n```ts\ninTransaction(() => write())\n```\n' }]);
+    assert.equal((await keywordSearch(ws, 'inTransaction ')).length, 1, 'the search index took the change');
+    savePacing.turn = pacing;
+    gate.splice(0).forEach((open) => open());
+    await searchIndexSaved(ws);
+    assert.equal(existsSync(searchIndexFile(ws)), false, 'the half-copied index was not written');
+    await keywordSearch(ws, 'anything ');
+    await searchIndexSaved(ws);
+    const saved = readFileSync(searchIndexFile(ws));
+    const header = JSON.parse(saved.toString('utf8', 12, 12 + saved.readUInt32LE(8))) as { key: { generation: number } };
+    assert.equal(header.key.generation, currentGeneration(ws), 'saved again, with the change');
+    assert.deepEqual(log.lines.filter((l) => /search index/.test(l)), []);
+  } finally {
+    savePacing.turn = pacing;
+    gate.splice(0).forEach((open) => open());
+    await ws.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('a saved index that cannot be written is reported in the log and search answers all the same', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-saved-index-'));
   const log = recordingLog();
@@ -177,14 +210,14 @@ test('a saved index that cannot be written is reported in the log and search ans
   }
 });
 
-test('a restored term index ranks like the original, before and after documents are added and removed', () => {
+test('a restored term index ranks like the original, before and after documents are added and removed', async () => {
   const fields = [{ weight: 8, b: 0.75 }, { weight: 4, b: 0.75 }, { weight: 2, b: 0.75 }, { weight: 1, b: 0.75 }];
   // Documents from 200 on bring new terms (w200…), which the restored index must merge into its term order for prefixes.
   const doc = (i: number) => [[`t${i % 7}`], ['alpha', `w${i % 11}`, `w${i % 5}`], ['beta', `w${i % 3}`, ...(i >= 200 ? [`w${i}`] : [])], Array.from({ length: i % 9 }, (_, k) => `z${(i + k) % 13}`)];
   const original = new TermIndex(fields, Array.from({ length: 200 }, (_, i) => doc(i).map((f) => f.length)));
   for (let i = 0; i < 200; i++) original.add(doc(i));
   for (let i = 0; i < 200; i += 9) original.remove(i);
-  const restored = TermIndex.restore(original.image());
+  const restored = TermIndex.restore(await original.image());
   const ask = (ix: TermIndex) =>
     [['alpha', 'w3'], ['t2', 'z5'], ['w'], ['beta', 'w1', 'z1'], ['w2'], ['w23']].map((terms, n) => ix.search({ terms, prefixLast: n >= 4 || n === 2, limit: 8, accept: (s) => s % 4 !== 1 }));
   assert.deepEqual(ask(restored), ask(original));

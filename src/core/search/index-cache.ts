@@ -23,6 +23,8 @@ export interface SearchIndex {
   model: string;
   terms: TermIndex;
   vectors: VectorIndex;
+  /** Bumped whenever changes are applied (a copy being saved is then abandoned). */
+  changes: number;
   /** slot → rid, kind, language (lower case), deprecated. */
   rid: number[];
   kind: string[];
@@ -34,8 +36,8 @@ export interface SearchIndex {
 export const FIELD_COUNT = 4;
 /** BM25F's field weights (trigger, title, summary, rest) and length normalisation. */
 const FIELDS = FIELD_WEIGHTS.map((weight) => ({ weight, b: 0.75 }));
-/** Rows read from the store per query while building (about 10 ms of sql.js work each). */
-const PAGE = 1000;
+/** Rows read from the store per query while building: with their terms, 1,000 took 20–45 ms of sql.js work on the 2-core machine, longer than a slice should be. */
+const PAGE = 250;
 /** Above this many changed recipes since the index's generation, reading them one by one costs more than a rebuild. */
 const CATCH_UP_MAX = 5000;
 /** Below this many recipes a rebuild takes a few milliseconds, so it is done before answering. */
@@ -135,27 +137,42 @@ async function loadOrBuild(ws: Workspace, holder: Holder): Promise<SearchIndex> 
 async function buildAndSave(ws: Workspace, holder: Holder): Promise<SearchIndex> {
   const ix = await build(ws);
   holder.unsaved = 0;
-  // Copying the index for the file is one synchronous step: let the build's last slice end first.
-  await new Promise((resolve) => setImmediate(resolve));
   save(ws, holder, ix);
   return ix;
 }
 
 /**
- * Saves the index in the background: its bytes are copied now, so later changes do not reach the
- * file half-way. Skipped while another save runs, and where the database has no folder on disk.
+ * Saves the index in the background: its bytes are copied in slices first (abandoned when changes
+ * are applied meanwhile, and tried again on a later search), then written. Skipped while another
+ * save runs, and where the database has no folder on disk.
  */
 function save(ws: Workspace, holder: Holder, ix: SearchIndex): void {
   if (holder.saving) return;
   const file = searchIndexFile(ws);
   if (!existsSync(path.dirname(file))) return;
-  const chunks = indexFileChunks(ix, { storeId: storeId(ws), generation: ix.generation, model: ix.model });
   holder.unsaved = 0;
-  if (!chunks) return;
-  holder.saving = writeIndexFile(file, chunks)
-    .catch((e) => ws.log.warn(`saving the search index to ${file} failed; the next process builds it again`, e))
+  const key = { storeId: storeId(ws), generation: ix.generation, model: ix.model };
+  const changes = ix.changes;
+  const turn = savePacing.turn();
+  const pause = () => {
+    const yielded = turn();
+    return yielded?.then(() => {
+      if (ix.changes !== changes) throw CHANGED;
+    });
+  };
+  holder.saving = indexFileChunks(ix, key, pause)
+    .then((chunks) => chunks && writeIndexFile(file, chunks))
+    .catch((e) => {
+      if (e === CHANGED) holder.unsaved = Math.max(holder.unsaved, SAVE_AFTER);
+      else ws.log.warn(`saving the search index to ${file} failed; the next process builds it again`, e);
+    })
     .finally(() => (holder.saving = undefined));
 }
+
+const CHANGED = new Error('the search index changed while it was being copied');
+
+/** How a save yields between its steps: a slicer; tests put a gate here to hold a save half-way. */
+export const savePacing = { turn: (): (() => Promise<void> | undefined) => slicer() };
 
 const storeId = (ws: Workspace) => ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'store_id'")?.value ?? '';
 const recipeCount = (ws: Workspace) => ws.store.get<{ n: number }>('SELECT count(*) AS n FROM recipes')?.n ?? 0;
@@ -202,6 +219,7 @@ async function build(ws: Workspace): Promise<SearchIndex> {
   const ix: SearchIndex = {
     generation,
     origin: 'built',
+    changes: 0,
     model: embedder.id,
     terms: new TermIndex(FIELDS, fields.map((f) => f.map((words) => words.length))),
     vectors: new VectorIndex(embedder.dimensions, Math.max(1024, rows.length)),
@@ -224,6 +242,7 @@ function catchUp(ws: Workspace, holder: Holder, ix: SearchIndex, generation: num
   const changed = ws.store.all<{ rid: number }>('SELECT rid FROM recipe_changes WHERE generation > ?', [ix.generation]).map((r) => r.rid);
   if (changed.length > CATCH_UP_MAX) return false;
   holder.unsaved += changed.length;
+  if (changed.length > 0) ix.changes++;
   const rows = new Map<number, Row>();
   for (let i = 0; i < changed.length; i += 500) {
     const chunk = changed.slice(i, i + 500);

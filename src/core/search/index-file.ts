@@ -62,15 +62,18 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 /**
  * The bytes of an index, as chunks to write in order. Everything is copied before this returns, so
- * the index may change while the chunks are written.
+ * the index may change while the chunks are written, but not while they are made: the copy awaits
+ * `pause` between steps (a slicer, so a large index does not hold the event loop), and the caller's
+ * pause throws to abandon it when the index changed meanwhile.
  */
-export function indexFileChunks(ix: SearchIndex, key: SavedIndexKey): Uint8Array[] | undefined {
-  const terms = ix.terms.image();
+export async function indexFileChunks(ix: SearchIndex, key: SavedIndexKey, pause: () => Promise<void> | undefined = () => undefined): Promise<Uint8Array[] | undefined> {
+  const terms = await ix.terms.image(pause);
   const termText = terms.terms.join('\n');
   // Terms are analysed words and hold no line break; one that did could not be split back.
   let lines = 1;
   for (let at = termText.indexOf('\n'); at >= 0; at = termText.indexOf('\n', at + 1)) lines++;
   if (terms.terms.length > 0 && lines !== terms.terms.length) return undefined;
+  await pause();
   const vectors = ix.vectors.image();
   const slots = terms.meta.slots;
   const codes = (values: string[]) => {
@@ -227,6 +230,7 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   const ix: SearchIndex = {
     generation: header.key.generation,
     origin: 'saved',
+    changes: 0,
     model: header.key.model,
     terms: termIndex,
     vectors,

@@ -214,8 +214,10 @@ export class TermIndex {
   /**
    * Everything the index holds, as copies in flat typed arrays, to be saved and restored by
    * `TermIndex.restore` without re-analysing a document. Lists are sorted (and compacted) first.
+   * Every few thousand lists it awaits `pause` (a slicer that may also throw to abandon the copy):
+   * the index must not change meanwhile.
    */
-  image(): TermIndexImage {
+  async image(pause: () => Promise<void> | undefined = () => undefined): Promise<TermIndexImage> {
     this.sortTerms();
     const n = this.terms.length;
     const restored = this.restored;
@@ -223,11 +225,16 @@ export class TermIndex {
     const untouched = (id: number) => restored !== undefined && this.postings[id] === undefined;
     const lengths = new Int32Array(n);
     let total = 0;
-    for (let id = 0; id < n; id++) total += lengths[id] = untouched(id) ? restored!.start[id + 1] - restored!.start[id] : this.prepare(id).length;
+    for (let id = 0; id < n; id++) {
+      total += lengths[id] = untouched(id) ? restored!.start[id + 1] - restored!.start[id] : this.prepare(id).length;
+      if ((id & 4095) === 4095) await pause();
+    }
     const keys = new Float64Array(total);
     for (let id = 0, at = 0; id < n; at += lengths[id], id++) {
       keys.set(untouched(id) ? restored!.keys.subarray(restored!.start[id], restored!.start[id + 1]) : this.postings[id].keys.subarray(0, lengths[id]), at);
+      if ((id & 4095) === 4095) await pause();
     }
+    await pause();
     const used = this.fwdUsed;
     return {
       meta: { k1: this.k1, fields: this.fields.map((f) => ({ ...f })), avg: [...this.avg], builtWith: this.builtWith, live: this.live, slots: this.slots, forward: used, terms: this.terms.length, postings: total },
