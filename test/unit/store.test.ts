@@ -107,6 +107,33 @@ describe('store: persistence and migrations', () => {
 });
 
 describe('store: several instances on one file', () => {
+  it('a memo is computed once and again after any commit: this instance\'s, another\'s, or a derived write before the file exists', async () => {
+    // In a folder that does not exist yet, so a derived write is held in memory (the first real write creates it).
+    const dbPath = path.join(tempDir(), 'data', 'memo.db');
+    const beforeCreate = () => void fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    const a = await open(dbPath, { beforeCreate });
+    const b = await open(dbPath, { beforeCreate });
+    let computed = 0;
+    const count = (s: Store) => s.memo('count', () => (computed++, s.get<{ n: number }>('SELECT count(*) AS n FROM items')!.n));
+    assert.equal(count(a), 0);
+    assert.equal(count(a), 0);
+    assert.equal(computed, 1, 'reused while nothing changed');
+    await a.transaction((tx) => tx.run('INSERT INTO items (id, writer, body) VALUES (?, ?, ?)', ['d', 'test', body('d', 10)]), { derived: true });
+    assert.equal(fs.existsSync(dbPath), false, 'a derived write stays in memory');
+    assert.equal(count(a), 1, 'after a write held in memory');
+    await insert(a, 'one');
+    assert.equal(count(a), 2, 'after this instance commits');
+    assert.equal(count(b), 2, 'the derived row went to disk with the first real write');
+    await insert(b, 'two');
+    await new Promise((r) => setImmediate(r)); // a looks at the disk once per turn of the event loop
+    assert.equal(count(a), 3, "after another instance's commit");
+    const before = computed;
+    assert.equal(count(a), 3);
+    assert.equal(computed, before);
+    await a.close();
+    await b.close();
+  });
+
   it("sees another instance's commits without reopening: from the journal, then across its checkpoints", async (t) => {
     const dbPath = path.join(tempDir(), 's.db');
     const a = await open(dbPath);

@@ -16,6 +16,7 @@ import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { contentQuality, contentScore } from './quality';
 import type { Recipe, RecipeFileProblem } from './types';
 import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowValues } from '../search/documents';
+import { currentGeneration } from '../search/index-cache';
 
 export interface SyncReport {
   scanned: number;
@@ -89,7 +90,7 @@ function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number }
 
 /** The index generation: bumped by every change to the recipe index, so caches know to reload or catch up. */
 export function indexGeneration(ws: Workspace): number {
-  return Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0);
+  return currentGeneration(ws);
 }
 
 /** Starts a new generation and records the recipes (row ids) it changed, added or removed, for the search index to catch up on. */

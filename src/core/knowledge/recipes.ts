@@ -164,10 +164,13 @@ export function recipeMeta(row: RecipeRow): RecipeMeta {
 
 /** Counts for `health` and the overview. */
 export function knowledgeCounts(ws: Workspace): { recipes: number; candidates: number; pendingCandidates: number } {
-  const recipes = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM recipes WHERE status <> 'deprecated'")?.n ?? 0;
-  const candidates = ws.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM candidates')?.n ?? 0;
-  const pendingCandidates = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM candidates WHERE status = 'pending'")?.n ?? 0;
-  return { recipes, candidates, pendingCandidates };
+  // Asked by every `health`: counted again only after a commit.
+  return ws.store.memo('knowledge.counts', () => {
+    const recipes = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM recipes WHERE status <> 'deprecated'")?.n ?? 0;
+    const candidates = ws.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM candidates')?.n ?? 0;
+    const pendingCandidates = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM candidates WHERE status = 'pending'")?.n ?? 0;
+    return { recipes, candidates, pendingCandidates };
+  });
 }
 
 /**

@@ -183,8 +183,9 @@ function needsRebuild(ix: SearchIndex): boolean {
   return (t.drift > 0.25 && Math.abs(t.live - t.builtWith) > 8) || (t.garbage > 0.5 && t.slotCount > 64) || t.slotCount > MAX_SLOTS - 4 * PAGE;
 }
 
+/** The recipe index's generation: bumped by every change to it (see `bumpGeneration`), read again only after a commit. */
 export function currentGeneration(ws: Workspace): number {
-  return Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0);
+  return ws.store.memo('knowledge.generation', () => Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0));
 }
 
 interface Row { rid: number; kind: string; language: string; status: string; vec: Uint8Array | null; trigger: string | null; title: string | null; summary: string | null; body: string | null }

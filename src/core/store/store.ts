@@ -41,6 +41,7 @@ export class Store {
   private lostCommit: LostCommit | undefined;
   /** Reads look for other processes' commits once per event-loop turn. */
   private readonly lookTurn = new TurnGate();
+  private readonly memos = new Map<string, { snap: Snapshot; seq: number; value: unknown }>();
   private readonly lock: FileLock;
   private readonly log: Logger;
   private readonly checkpointBytes: number;
@@ -118,6 +119,23 @@ export class Store {
   get<T = Row>(sql: string, params?: SqlParams): T | undefined {
     return this.read(() => queryRows<T>(this.snap.db, sql, params, 1)[0]);
   }
+  /**
+   * A value computed from the database (counts, summaries), reused until a commit of this process or
+   * of another one changes the database. `key` names the computation; `compute` reads through `get`
+   * and `all`. Inside a transaction it is computed afresh and not kept.
+   */
+  memo<T>(key: string, compute: () => T): T {
+    return this.read(() => {
+      const s = this.snap;
+      if (this.holdingLock || this.inTransactionFn) return compute();
+      const hit = this.memos.get(key);
+      if (hit && hit.snap === s && hit.seq === s.seq) return hit.value as T;
+      const value = compute();
+      this.memos.set(key, { snap: s, seq: s.seq, value });
+      return value;
+    });
+  }
+
 
   /**
    * Runs `fn` (synchronous, deterministic) in a transaction under the cross-process lock, after
@@ -373,6 +391,7 @@ export class Store {
       outcome = runTransaction(this.snap.db, fn, () => this.reload());
     } finally {
       this.inTransactionFn = false;
+      this.memos.clear();
     }
     if (outcome.ops.length > 0) await this.appendCommitted(outcome.ops);
     return outcome.result;
@@ -385,6 +404,7 @@ export class Store {
       return runTransaction(this.snap.db, fn, () => this.reload()).result;
     } finally {
       this.inTransactionFn = false;
+      this.memos.clear();
     }
   }
 

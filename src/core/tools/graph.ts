@@ -340,4 +340,4 @@ export { bootstrap as bootstrapKnowledgeTool };
 export const graphTools: AnyTool[] = [graphQuery, graphImpact, graphPath, graphStats, getTargets, getTargetFiles, getTargetMetadata, bootstrap];
 
 /** For `health`: how many edges the knowledge graph stores (cheap: one count). */
-export const graphHealthCounter: HealthCounter = (ws) => ({ graphEdges: Number(ws.store.get<{ n: number }>('SELECT count(*) AS n FROM graph_edges')?.n ?? 0) });
+export const graphHealthCounter: HealthCounter = (ws) => ({ graphEdges: ws.store.memo('graph.edges', () => Number(ws.store.get<{ n: number }>('SELECT count(*) AS n FROM graph_edges')?.n ?? 0)) });
