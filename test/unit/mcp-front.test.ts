@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import Ajv from 'ajv';
+import guardRulesSchema from '../../schemas/guard-rules.schema.json';
 import { createCatalog } from '../../src/core/tools';
 import { startFront } from '../../src/mcp/front';
 import { mcpManifest, type McpManifest } from '../../src/mcp/manifest';
@@ -85,4 +87,19 @@ test('a tools/list before initialize, or with a cursor, is the server\'s to answ
   assert.ok(loaded.stdin);
   assert.deepEqual(loaded.read.split('\n').filter(Boolean).map((l) => JSON.parse(l).id), [1, 2, 3]);
   assert.deepEqual(out.map((m) => m.id), [2], 'only the initialize was answered early');
+});
+
+test('every published input and output schema, and the guard rules schema, is valid JSON Schema (they are not checked at run time)', () => {
+  const ajv = new Ajv({ strict: false });
+  const tools = mcpManifest(createCatalog()).tools as { name: string; inputSchema: object; outputSchema?: object }[];
+  assert.ok(tools.length > 40);
+  for (const t of tools) {
+    for (const [which, schema] of [['input', t.inputSchema], ['output', t.outputSchema]] as const) {
+      if (!schema) continue;
+      assert.equal(ajv.validateSchema(schema), true, `${t.name} ${which}: ${ajv.errorsText(ajv.errors)}`);
+    }
+  }
+  assert.equal(ajv.validateSchema(guardRulesSchema), true, `guard-rules.schema.json: ${ajv.errorsText(ajv.errors)}`);
+  // The check can fail: a type that is not a JSON Schema type.
+  assert.equal(ajv.validateSchema({ type: 'object', properties: { a: { type: 'text' } } }), false);
 });

@@ -29,7 +29,9 @@ export class ToolCatalog {
   /** Calls running now, and when the last one started or ended (precompileInputs works in the quiet between). */
   private callsInFlight = 0;
   private lastCallAt = 0;
-  private readonly ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false });
+  // No check of our own schemas against the JSON Schema meta-schema on every start: compiling that
+  // meta-schema took 250 ms of an agent's first call (the schemas are checked once, in the tests).
+  private readonly ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false, validateSchema: false });
 
   constructor(tools: readonly AnyTool[]) {
     for (const t of tools) {
