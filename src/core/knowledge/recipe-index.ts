@@ -17,6 +17,7 @@ import { contentQuality, contentScore } from './quality';
 import type { Recipe, RecipeFileProblem } from './types';
 import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowValues } from '../search/documents';
 import { currentGeneration } from '../search/index-cache';
+import { recipeFolderWatch } from './recipe-watch';
 
 export interface SyncReport {
   scanned: number;
@@ -66,7 +67,11 @@ const STAT_BATCH = 64;
 /** Brings the index in line with the recipe files. Serialized per workspace; safe to call often. */
 export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<SyncReport> {
   const state = syncState(ws);
-  const run = state.queue.then(() => doSync(ws, options));
+  const run = state.queue.then(() => {
+    recipeFolderWatch(ws).walking();
+    state.walks++;
+    return doSync(ws, options);
+  });
   state.queue = run.catch(() => undefined);
   return run.finally(() => {
     state.lastSync = Date.now();
@@ -74,19 +79,37 @@ export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<S
 }
 
 /**
- * Syncs when the last sync is older than `maxAgeMs`: every knowledge and search tool calls this, so
- * a `git pull` or an edit outside VS Code shows up without a watcher (the MCP server has none).
+ * Syncs when the recipe files may have changed and the last sync is older than `maxAgeMs`: every
+ * knowledge and search tool calls this, so a `git pull` or an edit outside VS Code shows up. A watcher
+ * on the recipe folder tells when nothing changed, so a request then walks nothing; without one (see
+ * RecipeFolderWatch) every call older than `maxAgeMs` walks the folder. Once `SAFETY_WALK_MS` has
+ * passed without a walk, one runs in the background all the same, for events a watcher can miss.
  */
 export async function ensureIndexFresh(ws: Workspace, maxAgeMs = 2000): Promise<void> {
   const state = syncState(ws);
   if (Date.now() - state.lastSync < maxAgeMs) return;
+  const changed = await recipeFolderWatch(ws).mayHaveChanged();
+  const since = Date.now() - state.lastSync;
+  if (since < maxAgeMs) return; // another call started a sync meanwhile
+  if (!changed) {
+    if (since < SAFETY_WALK_MS) return;
+    state.lastSync = Date.now();
+    void syncRecipes(ws).catch((e) => ws.log.warn('the background check of the recipe files failed', e));
+    return;
+  }
   state.lastSync = Date.now();
   await syncRecipes(ws);
 }
 
-function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number } {
-  return ws.service('knowledge.sync', () => ({ queue: Promise.resolve() as Promise<unknown>, lastSync: 0 }));
+/** A walk of the recipe folder at least this often even when its watcher reported nothing. */
+const SAFETY_WALK_MS = 60_000;
+
+function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number; walks: number } {
+  return ws.service('knowledge.sync', () => ({ queue: Promise.resolve() as Promise<unknown>, lastSync: 0, walks: 0 }));
 }
+
+/** How many times this process walked the workspace's recipe folder (each sync walks it once). */
+export const recipeFolderWalks = (ws: Workspace) => syncState(ws).walks;
 
 /** The index generation: bumped by every change to the recipe index, so caches know to reload or catch up. */
 export function indexGeneration(ws: Workspace): number {

@@ -1,0 +1,60 @@
+// Freshness without walking: with the recipe folder watched, a knowledge or search call does not
+// stat every recipe file to learn that nothing changed, and still sees every kind of change at once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureIndexFresh, recipeFolderWalks } from '../../src/core/knowledge/recipe-index';
+import { keywordSearch } from '../../src/core/search';
+import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
+import type { Workspace } from '../../src/core/workspace';
+import { recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
+
+const found = async (ws: Workspace, query: string) => {
+  const hits = await keywordSearch(ws, query);
+  const rows = recipeRowsByRid(ws, hits.map((h) => h.rid));
+  return hits.map((h) => rows.get(h.rid)!.id);
+};
+
+test('a watched recipe folder is walked only when a file in it changed: added, edited in place, removed, or the folder replaced', async () => {
+  const ws = await tempWorkspace();
+  try {
+    for (let i = 0; i < 20; i++) writeRecipe(ws, `g/r${i}.md`, recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` }));
+    // maxAgeMs 0: without a watcher every one of these calls would walk the folder.
+    await ensureIndexFresh(ws, 0);
+    const walked = recipeFolderWalks(ws);
+    for (let i = 0; i < 5; i++) await ensureIndexFresh(ws, 0);
+    assert.equal(recipeFolderWalks(ws), walked, 'nothing changed: no walk');
+
+    // Each change is written just before the call, as an agent's edit followed by its search.
+    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    await ensureIndexFresh(ws, 0);
+    assert.deepEqual(await found(ws, 'withRetry '), ['net/retry'], 'an added file');
+
+    writeFileSync(path.join(ws.root, '.autosnippet/recipes/net/retry.md'), recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }));
+    await ensureIndexFresh(ws, 0);
+    assert.deepEqual(await found(ws, 'withBackoff '), ['net/retry'], 'a file edited in place');
+
+    rmSync(path.join(ws.root, '.autosnippet/recipes/g/r3.md'));
+    await ensureIndexFresh(ws, 0);
+    assert.ok(!(await found(ws, 'helper number 3 ')).includes('g/r3'), 'a removed file');
+
+    const after = recipeFolderWalks(ws);
+    await ensureIndexFresh(ws, 0);
+    assert.equal(recipeFolderWalks(ws), after, 'quiet again');
+
+    // The whole folder replaced (a checkout of another branch): the old watcher sees nothing of the new one.
+    const recipes = path.join(ws.root, '.autosnippet/recipes');
+    renameSync(recipes, path.join(ws.root, 'old-recipes'));
+    mkdirSync(path.join(recipes, 'db'), { recursive: true });
+    writeFileSync(path.join(recipes, 'db/tx.md'), recipeText({ title: 'Transactions wrap every write', trigger: '@inTransaction', summary: 'Call inTransaction around writes.' }));
+    await ensureIndexFresh(ws, 0);
+    assert.deepEqual(await found(ws, 'inTransaction '), ['db/tx']);
+    assert.deepEqual(await found(ws, 'withBackoff '), [], 'the replaced folder\'s recipes are gone');
+    writeFileSync(path.join(recipes, 'db/tx.md'), recipeText({ title: 'Transactions wrap every write', trigger: '@withTransaction', summary: 'Call withTransaction around writes.' }));
+    await ensureIndexFresh(ws, 0);
+    assert.deepEqual(await found(ws, 'withTransaction '), ['db/tx'], 'the new folder is watched too');
+  } finally {
+    await ws.cleanup();
+  }
+});
