@@ -23,10 +23,12 @@ const oneToolJs = path.join(__dirname, 'servers', 'one-tool.mjs');
 interface Target { label: string; args: string[] }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Longer than the 2 s after which a call checks the recipe files again. */
+const IDLE_MS = 2500;
 const QUERIES = ['retry failed request in the network layer', 'validate expired token before the auth module', 'cache large image in storage'];
 
-/** A fresh server: tools/list, then `search` after `waitMs`, then another (warm) search. */
-async function firstSearch(args: string[], waitMs: number): Promise<{ first: number; warm: number }> {
+/** A fresh server: tools/list, then `search` after `waitMs`, two more (warm), and with `idleMs`, one more after that long without a call. */
+async function firstSearch(args: string[], waitMs: number, idleMs = 0): Promise<{ first: number; warm: number; idle?: number }> {
   const { client } = await startAndList({ label: '', args });
   try {
     await sleep(waitMs);
@@ -38,7 +40,10 @@ async function firstSearch(args: string[], waitMs: number): Promise<{ first: num
     };
     const first = await search(QUERIES[0]);
     await search(QUERIES[1]);
-    return { first, warm: await search(QUERIES[2]) };
+    const warm = await search(QUERIES[2]);
+    if (!idleMs) return { first, warm };
+    await sleep(idleMs);
+    return { first, warm, idle: await search(QUERIES[1]) };
   } finally {
     await client.close();
   }
@@ -147,19 +152,20 @@ export async function run(): Promise<BenchTable[]> {
     const searchRows: (string | number)[][] = [];
     const searchRounds = Math.max(3, Math.ceil(rounds / 2));
     for (const [n, root] of indexed) {
-      const cells = builds.map(() => ({ now: [] as number[], later: [] as number[], warm: [] as number[] }));
+      const cells = builds.map(() => ({ now: [] as number[], later: [] as number[], warm: [] as number[], idle: [] as number[] }));
       for (let r = 0; r < searchRounds; r++) {
         for (const [i, [, js]] of builds.entries()) {
           const now = await firstSearch([js, '--workspace', root], 0);
-          const later = await firstSearch([js, '--workspace', root], 1000);
+          const later = await firstSearch([js, '--workspace', root], 1000, IDLE_MS);
           cells[i].now.push(now.first);
           cells[i].later.push(later.first);
           cells[i].warm.push(now.warm, later.warm);
+          cells[i].idle.push(later.idle!);
         }
       }
       for (const [i, [name]] of builds.entries()) {
         const c = cells[i];
-        searchRows.push([n.toLocaleString('en'), name, ms(percentile(c.now, 50)), ms(percentile(c.later, 50)), ms(percentile(c.warm, 50)), c.now.length]);
+        searchRows.push([n.toLocaleString('en'), name, ms(percentile(c.now, 50)), ms(percentile(c.later, 50)), ms(percentile(c.warm, 50)), ms(percentile(c.idle, 50)), c.now.length]);
       }
     }
     return [
@@ -185,9 +191,9 @@ export async function run(): Promise<BenchTable[]> {
       },
       {
         title: 'The first `search` in a fresh MCP server process (stdio, SDK client; hybrid search, limit 10)',
-        columns: ['recipes', 'server', 'first search right after tools/list (p50)', 'first search 1 s after tools/list (p50)', 'a later search (p50)', 'runs'],
+        columns: ['recipes', 'server', 'first search right after tools/list (p50)', 'first search 1 s after tools/list (p50)', 'a later search (p50)', `a search after ${IDLE_MS / 1000} s without a call (p50)`, 'runs'],
         rows: searchRows,
-        notes: ['Each run starts a new server on the already indexed workspace. A later search = the third search on the same connection. Builds and rounds interleaved; medians of a shared 2-core machine.'],
+        notes: [`Each run starts a new server on the already indexed workspace. A later search = the third search on the same connection. After ${IDLE_MS / 1000} s without a call the server checks the recipe files again before answering (more than 2 s since the last check). Builds and rounds interleaved; medians of a shared 2-core machine.`],
       },
     ];
   } finally {
