@@ -2,13 +2,26 @@
 // stat every recipe file to learn that nothing changed, and still sees every kind of change at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureIndexFresh, recipeFolderWalks } from '../../src/core/knowledge/recipe-index';
 import { keywordSearch } from '../../src/core/search';
 import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
 import type { Workspace } from '../../src/core/workspace';
 import { recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
+
+/** The kernel watches this process holds (Linux). */
+function inotifyWatches(): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).includes('inotify')) n += (readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').match(/inotify wd/g) ?? []).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
 
 const found = async (ws: Workspace, query: string) => {
   const hits = await keywordSearch(ws, query);
@@ -39,9 +52,21 @@ test('a watched recipe folder is walked only when a file in it changed: added, e
     await ensureIndexFresh(ws, 0);
     assert.ok(!(await found(ws, 'helper number 3 ')).includes('g/r3'), 'a removed file');
 
+    // A folder created after watching started, and a file in it written at once.
+    writeRecipe(ws, 'ui/deep/list.md', recipeText({ title: 'Virtualized lists', trigger: '@virtualList', summary: 'Render long lists with VirtualList.' }));
+    await ensureIndexFresh(ws, 0);
+    assert.deepEqual(await found(ws, 'VirtualList '), ['ui/deep/list'], 'a file in a new folder');
+    writeFileSync(path.join(ws.root, '.autosnippet/recipes/ui/deep/list.md'), recipeText({ title: 'Windowed lists', trigger: '@windowedList', summary: 'Render long lists with WindowedList.' }));
+    await ensureIndexFresh(ws, 0);
+    assert.deepEqual(await found(ws, 'WindowedList '), ['ui/deep/list'], 'the new folder is watched');
+
     const after = recipeFolderWalks(ws);
     await ensureIndexFresh(ws, 0);
     assert.equal(recipeFolderWalks(ws), after, 'quiet again');
+    if (process.platform === 'linux') {
+      // A kernel watch per folder (recipes, g, net, ui, ui/deep), not one per file.
+      assert.ok(inotifyWatches() <= 6, `${inotifyWatches()} inotify watches`);
+    }
 
     // The whole folder replaced (a checkout of another branch): the old watcher sees nothing of the new one.
     const recipes = path.join(ws.root, '.autosnippet/recipes');
