@@ -61,6 +61,34 @@ test('removed documents are never returned; filters apply; fields and the matche
   assert.equal(index.live, 2);
 });
 
+test('lists already searched take later documents and removals: every live match is found, and no removed one', () => {
+  // Two passes: the threshold algorithm (skewed words) and term at a time (flat words) read the lists unpacked and kept.
+  for (const [vocabulary, zipf] of [[5000, true], [40, false]] as const) {
+    const docs = corpus(1200, vocabulary, zipf, 7);
+    const index = new TermIndex(FIELDS, docs.slice(0, 800).map((d) => d.map((f) => f.length)));
+    const queries = [['w1', 'w2'], ['w3', 'w10', 'w4'], ['w0', 'w5', 'w6', 'w7', 'w8']];
+    const check = (live: Set<number>, label: string) => {
+      for (const terms of queries) {
+        const got = index.search({ terms, prefixLast: false, limit: 10, accept: () => true }).map((h) => h.slot);
+        for (const slot of got) assert.ok(live.has(slot), `${label}: removed document ${slot} returned for ${terms.join(' ')}`);
+        const best = index.search({ terms, prefixLast: false, limit: 1200, accept: () => true }).map((h) => h.slot);
+        const expected = [...live].filter((slot) => terms.some((t) => docs[slot].some((f) => f.includes(t))));
+        assert.deepEqual([...best].sort((a, b) => a - b), expected.sort((a, b) => a - b), `${label}: every live match of ${terms.join(' ')}`);
+      }
+    };
+    const live = new Set<number>();
+    for (let i = 0; i < 800; i++) live.add(index.add(docs[i]));
+    check(live, 'built');
+    for (let i = 800; i < 1200; i++) live.add(index.add(docs[i]));
+    check(live, 'after adding to searched lists');
+    for (let i = 0; i < 1200; i += 3) {
+      index.remove(i);
+      live.delete(i);
+    }
+    check(live, 'after removing a third');
+  }
+});
+
 test('the last term matches as a prefix: the word itself at full weight, its completions at half', () => {
   const docs = [
     [['retri'], [], [], []],
