@@ -160,6 +160,27 @@ test('a saved index that is cut short, damaged or another database\'s is not use
   }
 });
 
+test('a saved index that counts other recipes than the database (a restored backup, a lost commit) is not used', async () => {
+  const { root, ws } = await indexedWorkspace();
+  try {
+    // A recipe leaves the database without a recorded change, so catching up cannot see it.
+    await ws.store.transaction((tx) => tx.run('DELETE FROM recipes WHERE rid = (SELECT max(rid) FROM recipes)'));
+    await ws.dispose();
+    const log = recordingLog();
+    const fresh = await Workspace.open(root, { log });
+    try {
+      const ix = await searchIndex(fresh);
+      assert.equal(ix.origin, 'built');
+      assert.equal(ix.terms.live, 299);
+      assert.ok(log.lines.some((l) => /it holds 300 recipes where the database has 299/.test(l)), log.lines.join('\n'));
+    } finally {
+      await fresh.dispose();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('a save is abandoned when the index takes changes while it is being copied, and made again later with them', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-saved-index-'));
   const log = recordingLog();

@@ -123,11 +123,12 @@ async function loadOrBuild(ws: Workspace, holder: Holder): Promise<SearchIndex> 
   let reason = 'reason' in loaded ? loaded.reason : '';
   if ('ix' in loaded) {
     const generation = currentGeneration(ws);
+    const recipes = () => ws.store.get<{ n: number }>('SELECT count(*) AS n FROM recipes')?.n ?? 0;
     if (loaded.key.storeId !== storeId(ws)) reason = 'saved from another database';
     else if (loaded.key.model !== embedderOf(ws).id) reason = `saved with the embedder ${loaded.key.model}`;
     else if (loaded.key.generation > generation) reason = `saved at generation ${loaded.key.generation}, ahead of the database's ${generation}`;
     else if (!catchUp(ws, holder, loaded.ix, generation)) reason = 'too many changes since it was saved';
-    else if (loaded.ix.terms.live !== recipeCount(ws)) reason = `it holds ${loaded.ix.terms.live} recipes where the database has ${recipeCount(ws)}`;
+    else if (loaded.ix.terms.live !== recipes()) reason = `it holds ${loaded.ix.terms.live} recipes where the database has ${recipes()}`;
     else return loaded.ix;
   }
   if (reason !== 'none saved') ws.log.info(`the saved search index was not used (${reason}); building it from the database`);
@@ -175,7 +176,6 @@ const CHANGED = new Error('the search index changed while it was being copied');
 export const savePacing = { turn: (): (() => Promise<void> | undefined) => slicer() };
 
 const storeId = (ws: Workspace) => ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'store_id'")?.value ?? '';
-const recipeCount = (ws: Workspace) => ws.store.get<{ n: number }>('SELECT count(*) AS n FROM recipes')?.n ?? 0;
 
 /** The averages BM25F normalises by have moved, or removed documents fill half the index. */
 function needsRebuild(ix: SearchIndex): boolean {
