@@ -5,7 +5,7 @@ import path from 'node:path';
 import { guardEngine, jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { createCatalog } from '../core/tools';
-import { writeGuardBaseline } from '../core/tools/guard';
+import { markGuardFindingReviewed, writeGuardBaseline } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
@@ -22,6 +22,9 @@ Options:
   --baseline write               record today's findings in .autosnippet/guard/baseline.json (commit it);
                                  with paths, only their entries are replaced
   --baseline ignore              report every finding, as if there were no baseline
+  --review FILE:LINE --rule ID --reason TEXT
+                                 mark one finding reviewed: the code is intended, for that reason
+                                 (kept in the baseline file; later runs do not report it)
   -h, --help                     this help
 
 With a baseline (the default when .autosnippet/guard/baseline.json exists), only findings that are not
@@ -43,6 +46,7 @@ interface GuardArgs {
   quiet: boolean;
   help: boolean;
   baseline: 'use' | 'ignore' | 'write';
+  review?: { path: string; line: number; rule: string; reason: string };
 }
 
 export function parseGuardArgs(args: string[]): GuardArgs {
@@ -53,12 +57,25 @@ export function parseGuardArgs(args: string[]): GuardArgs {
     'output-file': { type: 'string', short: 'o' },
     quiet: { type: 'boolean' },
     baseline: { type: 'string' },
+    review: { type: 'string' },
+    rule: { type: 'string' },
+    reason: { type: 'string' },
   });
   const format = (values.format as string | undefined) ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
   const baseline = (values.baseline as string | undefined) ?? 'use';
   if (baseline !== 'write' && baseline !== 'ignore' && baseline !== 'use') throw new UsageError(`--baseline takes write, use or ignore (got "${baseline}")`);
+  let review: GuardArgs['review'];
+  if (values.review !== undefined || values.rule !== undefined || values.reason !== undefined) {
+    const at = /^(.+):(\d+)$/.exec((values.review as string | undefined) ?? '');
+    if (!at) throw new UsageError('--review takes FILE:LINE (the line a finding starts on)');
+    if (!values.rule) throw new UsageError('--review needs --rule ID (the finding\'s rule)');
+    if (!(values.reason as string | undefined)?.trim()) throw new UsageError('--review needs --reason TEXT (why the code is right as it is)');
+    if (positionals.length || values.baseline !== undefined) throw new UsageError('--review marks one finding: give no paths and no --baseline with it');
+    review = { path: at[1], line: Number(at[2]), rule: values.rule as string, reason: values.reason as string };
+  }
   return {
+    ...(review ? { review } : {}),
     paths: positionals,
     format,
     maxWarnings: wholeNumber(values['max-warnings'] as string | undefined, '--max-warnings (-1 for no limit)', -1) ?? -1,
@@ -107,6 +124,18 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
     if (missing.length) {
       for (const p of missing) out.stderr(`autosnippet guard: no file or folder "${p}" (looked for ${paths[opts.paths.indexOf(p)]})\n`);
       return 2;
+    }
+    if (opts.review) {
+      const r = opts.review;
+      const file = resolveGuardPaths([r.path], w.root, cwd)[0];
+      const marked = await createCatalog().call(w, markGuardFindingReviewed, { path: file, line: r.line, ruleId: r.rule, reason: r.reason }, { actor: 'human', channel: 'cli' });
+      if (!marked.ok) {
+        out.stderr(`autosnippet guard: ${marked.error.code}: ${marked.error.message}${marked.error.hint ? `\n  ${marked.error.hint}` : ''}\n`);
+        return 2;
+      }
+      const m = marked.data;
+      out.stdout(`${m.replaced ? 'Replaced the reason of' : 'Marked'} ${m.ruleId} at ${m.path}:${m.line} reviewed in ${m.file}; commit it.\n`);
+      return 0;
     }
     if (opts.baseline === 'write') {
       // A write: through the catalog, so the Gateway audits it (and creates .autosnippet/ if need be).

@@ -5,8 +5,9 @@ import { GUARD_SOURCE, type GuardDiagnostics } from './guard-diagnostics';
 
 export const EXPLAIN_RULE_COMMAND = 'autosnippet.guard.explainRule';
 export const OPEN_RULE_COMMAND = 'autosnippet.guard.openRule';
+export const MARK_REVIEWED_COMMAND = 'autosnippet.guard.markReviewed';
 
-/** Quick fixes for guard diagnostics: apply the rule's fix, disable the rule for the line, open the rule. */
+/** Quick fixes for guard diagnostics: apply the rule's fix, disable the rule for the line, mark the finding reviewed, open the rule. */
 export class GuardCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
@@ -35,6 +36,13 @@ export class GuardCodeActions implements vscode.CodeActionProvider {
       disable.edit.insert(doc.uri, line.range.start, disableCommentFor(line.text, ruleId, lineCommentOf(normalizeLanguage(doc.languageId) ?? doc.languageId)));
       disable.diagnostics = [d];
       actions.push(disable);
+      if (doc.uri.scheme === 'file' && v?.fingerprint) {
+        const title = v.reviewed !== undefined ? vscode.l10n.t('Change why this {0} finding is intended…', ruleId) : vscode.l10n.t('Mark this {0} finding reviewed: the code is intended…', ruleId);
+        const review = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+        review.command = { command: MARK_REVIEWED_COMMAND, title, arguments: [doc.uri, d.range.start.line + 1, ruleId] };
+        review.diagnostics = [d];
+        actions.push(review);
+      }
       const open = new vscode.CodeAction(vscode.l10n.t('Open rule {0}', ruleId), vscode.CodeActionKind.QuickFix);
       open.command = { command: OPEN_RULE_COMMAND, title: open.title, arguments: [ruleId] };
       open.diagnostics = [d];

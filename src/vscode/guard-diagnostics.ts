@@ -37,7 +37,7 @@ export class GuardDiagnostics implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   checkOn: CheckOn = 'type';
-  /** Show findings recorded in the project's baseline (as hints); hidden by default, like the CLI does. */
+  /** Show findings recorded in the project's baseline or marked reviewed (as hints); hidden by default, like the CLI does. */
   showBaselined = false;
 
   constructor(private readonly ws: Workspace, private readonly engine: GuardEngine, private readonly log: (m: string) => void) {
@@ -101,7 +101,7 @@ export class GuardDiagnostics implements vscode.Disposable {
   /** Replaces the diagnostics of one file, most severe first, capped at what VS Code shows. */
   set(uri: vscode.Uri, all: readonly ShownViolation[]): void {
     const violations = this.showBaselined
-      ? all.map((v) => (v.baselineState === 'unchanged' ? { ...v, severity: 'hint' as const, message: `${v.message} (in the baseline)` } : v))
+      ? all.map((v) => (v.baselineState === 'unchanged' ? { ...v, severity: 'hint' as const, message: `${v.message} ${v.reviewed !== undefined ? vscode.l10n.t('(reviewed: {0})', v.reviewed) : vscode.l10n.t('(in the baseline)')}` } : v))
       : all.filter((v) => v.baselineState !== 'unchanged');
     const sorted = [...violations].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.start.line - b.start.line || a.start.column - b.start.column).slice(0, MAX_DIAGNOSTICS_PER_FILE);
     const byKey = new Map<string, ShownViolation>();

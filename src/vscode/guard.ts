@@ -2,12 +2,12 @@
 // The engine is the same one the CLI and the MCP server run; this file only wires it to the editor.
 import * as vscode from 'vscode';
 import path from 'node:path';
-import { guardEngine, type GuardEngine } from '../core/tools/adapters';
+import { guardEngine, MAX_REVIEW_REASON, type GuardEngine } from '../core/tools/adapters';
 import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
 import type { ToolCatalog } from '../core/tools';
-import { scanProject } from '../core/tools/guard';
+import { markGuardFindingReviewed, scanProject } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
-import { EXPLAIN_RULE_COMMAND, GuardCodeActions, OPEN_RULE_COMMAND } from './guard-actions';
+import { EXPLAIN_RULE_COMMAND, GuardCodeActions, MARK_REVIEWED_COMMAND, OPEN_RULE_COMMAND } from './guard-actions';
 import { GuardDiagnostics, type ShownViolation } from './guard-diagnostics';
 import { readSettings, setting, type ExtensionHost } from './host';
 import { RULE_DOC_SCHEME, RuleDocumentProvider, renderRuleDocsAsPreview, showRule } from './guard-explain';
@@ -24,6 +24,7 @@ interface FolderGuard extends vscode.Disposable {
   scanWorkspace(): Thenable<void>;
   explainRule(ruleId?: string): Promise<void>;
   openRule(ruleId?: string): Promise<void>;
+  markReviewed(uri: vscode.Uri, line: number, ruleId: string, reason?: string): Promise<void>;
 }
 
 /**
@@ -64,6 +65,12 @@ export function registerGuard(host: ExtensionHost): vscode.Disposable {
     vscode.commands.registerCommand(SCAN_WORKSPACE_COMMAND, () => current().then((g) => g.scanWorkspace(), fail)),
     vscode.commands.registerCommand(EXPLAIN_RULE_COMMAND, (ruleId?: string) => current().then((g) => g.explainRule(ruleId), fail)),
     vscode.commands.registerCommand(OPEN_RULE_COMMAND, (ruleId?: string) => current().then((g) => g.openRule(ruleId), fail)),
+    // `reason` is for callers that already have one (a keybinding, a test); the quick fix asks for it.
+    vscode.commands.registerCommand(MARK_REVIEWED_COMMAND, (uri: vscode.Uri, line: number, ruleId: string, reason?: string) => {
+      const g = uri && forDocument(uri);
+      if (!g) return void vscode.window.showErrorMessage(vscode.l10n.t('Guard findings can be marked reviewed from the Problems panel or the light bulb of a file in the workspace.'));
+      return g.markReviewed(uri, line, ruleId, reason).catch(fail);
+    }),
     new vscode.Disposable(() => guards.forEach((g) => g.dispose())),
   );
 }
@@ -181,6 +188,26 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
     await showRule(id);
   };
 
+  /** Asks why the code is intended and records the finding as reviewed (as the person, audited by the Gateway). */
+  const markReviewed = async (uri: vscode.Uri, line: number, ruleId: string, given?: string) => {
+    const reason = given?.trim() ? given : await vscode.window.showInputBox({
+      title: vscode.l10n.t('Mark the {0} finding on line {1} reviewed', ruleId, line),
+      prompt: vscode.l10n.t('Why is the code right as it is? Kept with the finding in .autosnippet/guard/baseline.json (commit it) and shown in reports.'),
+      placeHolder: vscode.l10n.t('e.g. parsing is the validity check here; null is the answer for a bad link'),
+      ignoreFocusOut: true,
+      validateInput: (text) => (!text.trim() ? vscode.l10n.t('Give a reason.') : text.trim().length > MAX_REVIEW_REASON ? vscode.l10n.t('Keep the reason to {0} characters.', MAX_REVIEW_REASON) : undefined),
+    });
+    if (reason === undefined) return;
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const marked = await catalog.call(ws, markGuardFindingReviewed, { path: uri.fsPath, line, ruleId, reason, ...(doc?.isDirty ? { code: doc.getText() } : {}) }, { actor: 'human', channel: 'vscode' });
+    if (!marked.ok) {
+      void vscode.window.showErrorMessage(marked.error.hint ? `${marked.error.message} ${marked.error.hint}` : marked.error.message);
+      return;
+    }
+    if (doc) await diagnostics.checkDocument(doc);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Marked {0} at {1}:{2} reviewed in {3}. Commit the file so the team and CI see it.', marked.data.ruleId, marked.data.path, marked.data.line, marked.data.file));
+  };
+
   const pickRule = async (placeHolder: string) => {
     const items = (await engine.rules()).map((s) => ({ label: s.rule.id, description: `${s.severity} · ${s.rule.languages.join(', ')}`, detail: s.rule.message }));
     return (await vscode.window.showQuickPick(items, { placeHolder }))?.label;
@@ -218,6 +245,7 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
       if (id) await showRule(id);
     },
     openRule,
+    markReviewed,
     dispose: () => all.dispose(),
   };
 }

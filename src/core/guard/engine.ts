@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { classifyFile, type FileKind } from '../files/classify';
 import { headerLanguage } from './header-language';
-import { BASELINE_FILE, buildBaseline, compareWithBaseline, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead } from './baseline';
+import { BASELINE_FILE, BaselineError, buildBaseline, compareWithBaseline, markReviewed, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead, type ReviewTarget } from './baseline';
 import { followLinterSettings, readLinterSettings } from './linter-config';
 import { PatternVetting } from './vetting';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
@@ -74,7 +74,7 @@ export interface ScanResult {
   /** Files not checked for their kind (vendored, generated, minified by default), counted per kind. */
   notChecked: Partial<Record<FileKind, number>>;
   /** Against the baseline, when the project has one: each violation carries its `baselineState`. */
-  baseline?: { file: string; new: number; unchanged: number; absent: AbsentFinding[] };
+  baseline?: { file: string; new: number; unchanged: number; absent: AbsentFinding[]; /** Of `unchanged`, those marked reviewed. */ reviewed: number };
   /** Counts of the violations that are not in the baseline (all of them without one). */
   newCounts: Record<Severity, number>;
   problems: RuleProblem[];
@@ -337,6 +337,9 @@ export class GuardEngine {
       files++;
       bytes += r.bytes;
       for (const v of r.violations) {
+        // A cached file's violations carry the marks of the last comparison: compare afresh.
+        delete v.baselineState;
+        delete v.reviewed;
         counts[v.severity]++;
         violations.push(v);
       }
@@ -352,7 +355,7 @@ export class GuardEngine {
         const absent = compareWithBaseline(read.baseline, violations, scope);
         const unchanged = violations.filter((v) => v.baselineState === 'unchanged');
         for (const v of unchanged) newCounts[v.severity]--;
-        baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent };
+        baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent, reviewed: unchanged.filter((v) => v.reviewed !== undefined).length };
       } else if (!read.missing) problems.push({ source: BASELINE_FILE, code: 'INVALID_BASELINE', message: read.message, hint: 'Fix the file or write it again: autosnippet guard --baseline write.' });
     }
     return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations, stopped, skipped: [...skippedByPath.values()], notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
@@ -364,12 +367,29 @@ export class GuardEngine {
    */
   async writeBaseline(opts: Omit<ScanOptions, 'baseline'> = {}): Promise<{ file: string; findings: number; scan: ScanResult }> {
     const scan = await this.scan({ ...opts, baseline: 'ignore' });
-    const previous = opts.paths?.length ? this.baseline() : undefined;
-    const built = buildBaseline(scan.violations, previous?.ok ? previous.baseline : undefined, scopeOf(this.host.root, opts.paths));
+    this.baselineRead = undefined;
+    const previous = this.baseline();
+    const scope = scopeOf(this.host.root, opts.paths);
+    // Findings a person marked reviewed stay reviewed, not baselined.
+    if (previous.ok && previous.baseline.reviewed) compareWithBaseline({ version: 1, files: {}, reviewed: previous.baseline.reviewed }, scan.violations, scope);
+    const built = buildBaseline(scan.violations, previous.ok ? previous.baseline : undefined, scope);
     this.host.ensureDataDir?.();
     const file = writeBaseline(this.host.root, built);
     this.baselineRead = undefined;
-    return { file, findings: scan.violations.length, scan };
+    return { file, findings: scan.violations.filter((v) => v.reviewed === undefined).length, scan };
+  }
+
+  /** Marks one finding reviewed with a person's reason (see baseline.ts `markReviewed`); later checks hide it. */
+  markReviewed(target: ReviewTarget, reason: string, opts: { alreadyReviewed?: boolean } = {}): string {
+    this.host.ensureDataDir?.();
+    try {
+      return markReviewed(this.host.root, target, reason, opts);
+    } catch (e) {
+      if (e instanceof BaselineError) throw new AutoSnippetError(ErrorCode.InvalidInput, e.message);
+      throw e;
+    } finally {
+      this.baselineRead = undefined;
+    }
   }
 
   private baselineRead?: BaselineRead;

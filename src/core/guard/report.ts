@@ -27,7 +27,9 @@ export function textReport(scan: ScanResult): string {
   lines.push(total ? `✖ ${summary}` : `✔ ${summary}`);
   const b = scan.baseline;
   if (b) {
-    lines.push(`  ${b.unchanged} finding${b.unchanged === 1 ? '' : 's'} recorded in ${b.file} not shown (--baseline ignore shows them)`);
+    const baselined = b.unchanged - b.reviewed;
+    if (baselined || !b.reviewed) lines.push(`  ${baselined} finding${baselined === 1 ? '' : 's'} recorded in ${b.file} not shown (--baseline ignore shows them)`);
+    if (b.reviewed) lines.push(`  ${b.reviewed} finding${b.reviewed === 1 ? '' : 's'} marked reviewed not shown (--baseline ignore shows them)`);
     if (b.absent.length) lines.push(`  ${b.absent.length} baselined finding${b.absent.length === 1 ? ' is' : 's are'} gone: run autosnippet guard --baseline write to drop ${b.absent.length === 1 ? 'it' : 'them'} from the baseline`);
   }
   const kinds = Object.entries(scan.notChecked ?? {});
@@ -79,6 +81,8 @@ export function sarifReport(scan: ScanResult, rules: GuardRule[], toolVersion: s
       locations: [{ physicalLocation: { artifactLocation: location, region } }],
       partialFingerprints: { 'autosnippetGuard/v2': v.fingerprint ?? stableHash(`${v.ruleId}|${v.path}|${v.matchedText}`) },
       ...(scan.baseline ? { baselineState: v.baselineState ?? 'new' } : {}),
+      // A person judged it intended: a suppression with their reason, as SARIF viewers show it.
+      ...(scan.baseline && v.reviewed !== undefined ? { suppressions: [{ kind: 'external', status: 'accepted', justification: v.reviewed }] } : {}),
       ...(v.fix !== undefined ? {
         fixes: [{
           description: { text: `Replace with "${v.fix}"` },

@@ -144,6 +144,8 @@ export interface Violation {
   fingerprint?: string;
   /** Against the project's baseline: `unchanged` findings were there when it was written. */
   baselineState?: 'new' | 'unchanged';
+  /** Marked reviewed by a person (then `baselineState` is `unchanged`): the reason they gave. */
+  reviewed?: string;
   /** The text of the finding's line (for the baseline file; not in reports). */
   lineText?: string;
 }

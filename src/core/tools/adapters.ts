@@ -35,6 +35,7 @@ export { isValidSkillName, nameProblems } from '../skills/names';
 export { guardEngine } from '../guard';
 export type { GuardEngine, RuleStatus } from '../guard/engine';
 export { disableCommentFor } from '../guard/fix';
+export { MAX_REVIEW_REASON } from '../guard/baseline';
 export { severityRank } from '../guard/rule';
 export type { Severity, Violation } from '../guard/rule';
 export { relPath } from '../guard/files';

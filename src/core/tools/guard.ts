@@ -4,7 +4,9 @@ import { guardEngine } from '../guard';
 import { complianceReport, recentScans, recordScan, summarizeScan } from '../guard/compliance';
 import type { ScanResult } from '../guard/engine';
 import { applyFixes } from '../guard/fix';
-import { knownLanguages } from '../kernel/languages';
+import { knownLanguages, languageForPath } from '../kernel/languages';
+import { readRepoFile } from '../files';
+import { MAX_REVIEW_REASON } from '../guard/baseline';
 import { relPath } from '../guard/files';
 import { severityRank, type RuleProblem, type Severity, type StoppedRule, type Violation } from '../guard/rule';
 import type { Workspace } from '../workspace';
@@ -260,6 +262,50 @@ export const writeGuardBaseline = defineTool({
   },
 });
 
+export const markGuardFindingReviewed = defineTool({
+  name: 'mark_guard_finding_reviewed',
+  title: 'Mark a guard finding reviewed',
+  domain: 'guard',
+  summary: 'Records that a person reviewed one guard finding and judged the code intended, with the reason (people only).',
+  description:
+    'Marks one finding (its rule, at a line of a file) as reviewed: the code is right as it is, for the reason given. The mark is kept in .autosnippet/guard/baseline.json by a fingerprint ' +
+    'that survives moved lines (commit it); from then on scans, the CLI and the Problems panel do not report the finding, SARIF reports it as suppressed with the reason, and a new baseline ' +
+    'keeps it. Without `code`, the file is read from disk; pass `code` to mark a finding in unsaved text. People only: judging code intended is the team\'s decision, so an agent\'s call is refused and audited.',
+  inputSchema: Input({
+    path: FilePath('The file, workspace-relative or absolute.', { minLength: 1 }),
+    line: Type.Integer({ minimum: 1, description: 'The 1-based line the finding starts on.' }),
+    ruleId: Name('The rule id, e.g. ts/no-empty-catch.', { minLength: 1, maxLength: 200 }),
+    reason: Type.String({ minLength: 1, maxLength: MAX_REVIEW_REASON, description: 'Why the code is right as it is (shown in reports and SARIF).' }),
+    code: Opt(Code('The file\'s current text, when it differs from disk (an unsaved editor).', { maxLength: 4_000_000 })),
+  }),
+  outputSchema: Out({
+    file: Type.String({ description: 'The baseline file, workspace-relative.' }),
+    path: Type.String(), line: Type.Integer(), ruleId: Type.String(), reason: Type.String(),
+    replaced: Type.Boolean({ description: 'The finding was already marked reviewed: its reason was replaced.' }),
+  }),
+  aliases: { rule: 'ruleId', file: 'path', justification: 'reason' },
+  access: 'review',
+  maxOutputChars: 2000,
+  async handler(ws, input, ctx) {
+    assertEnabled(ws);
+    const rel = toRel(ws, input.path);
+    const language = languageForPath(rel);
+    if (!language) throw new AutoSnippetError('INVALID_INPUT', `Guard does not check ${rel}: no rules for its language.`);
+    const text = input.code ?? (await readRepoFile(ws.root, rel, { kind: 'source', signal: ctx.signal })).text;
+    const engine = guardEngine(ws);
+    const res = await engine.check(text, language, { path: rel });
+    const atLine = res.violations.filter((v) => v.start.line === input.line);
+    const v = atLine.find((x) => x.ruleId === input.ruleId);
+    if (!v?.fingerprint) {
+      const here = atLine.map((x) => x.ruleId);
+      throw new AutoSnippetError('NOT_FOUND', `Guard reports no ${input.ruleId} finding on line ${input.line} of ${rel}.`,
+        here.length ? `That line has: ${[...new Set(here)].join(', ')}.` : 'Check the line number against a fresh guard_audit_files result.');
+    }
+    const file = engine.markReviewed({ path: rel, rule: v.ruleId, fingerprint: v.fingerprint, line: v.start.line, lineText: v.lineText ?? '' }, input.reason, { alreadyReviewed: v.reviewed !== undefined });
+    return { file: relPath(ws.root, file) ?? file, path: rel, line: v.start.line, ruleId: v.ruleId, reason: input.reason.trim().replace(/\s+/g, ' '), replaced: v.reviewed !== undefined };
+  },
+});
+
 export const guardExplain = defineTool({
   name: 'guard_explain',
   title: 'Explain a guard rule',
@@ -293,7 +339,7 @@ export const guardExplain = defineTool({
   },
 });
 
-export const guardTools: AnyTool[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain, writeGuardBaseline];
+export const guardTools: AnyTool[] = [guardCheck, guardAuditFiles, scanProject, listRules, complianceReportTool, guardExplain, writeGuardBaseline, markGuardFindingReviewed];
 
 /** A scan of the whole workspace, recorded for compliance trends (an identical scan within a minute is not recorded twice). */
 export async function scanAndRecord(ws: Workspace, ctx: Pick<ToolContext, 'signal' | 'progress'>): Promise<{ scan: ScanResult; report: ReturnType<typeof complianceReport> }> {

@@ -1,7 +1,7 @@
 // Guard inside VS Code: squiggles on open, the quick fix, the workspace scan into the Problems panel.
 // The files are written into the fixture workspace by the tests themselves and removed afterwards.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { test } from './collector';
@@ -69,6 +69,37 @@ test('the quick fix applies the rule\'s fix to the text', async () => {
   } finally {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     rmSync(uri.fsPath, { force: true });
+  }
+});
+
+test('"Mark reviewed" is offered for a finding, records it in the baseline file with the reason, and the squiggle goes away', async () => {
+  await activateExtension();
+  const uri = fixtureFile('reviewed.ts', 'export const run = (code: string) => eval(code);\n');
+  const baseline = path.join(workspaceRoot(), '.autosnippet/guard/baseline.json');
+  const before = existsSync(baseline) ? readFileSync(baseline, 'utf8') : undefined;
+  try {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const d = await eventually('an eval diagnostic', () => guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-eval'), 20_000);
+    const actions = await eventually('the quick fixes', async () => {
+      const current = guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-eval') ?? d;
+      return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, current.range, vscode.CodeActionKind.QuickFix.value);
+    }, 10_000);
+    const mark = actions.find((a) => /Mark this ts\/no-eval finding reviewed/.test(a.title));
+    assert.ok(mark?.command, `no "mark reviewed" among: ${actions.map((a) => a.title).join(', ')}`);
+    const [target, line, rule] = mark.command.arguments ?? [];
+    assert.equal(String(target), String(uri));
+    assert.deepEqual([line, rule], [1, 'ts/no-eval']);
+    // The quick fix asks the person for the reason in an input box (VS Code's own); the command also
+    // takes it as an argument, which is how this test gives it.
+    await vscode.commands.executeCommand(mark.command.command, ...mark.command.arguments!, 'The playground runs what its user typed, in their own tab.');
+    await eventually('the squiggle goes away', () => guardDiagnostics(uri).length === 0, 10_000);
+    const written = JSON.parse(readFileSync(baseline, 'utf8')) as { reviewed?: Record<string, { rule: string; reason: string }[]> };
+    assert.deepEqual(written.reviewed?.['guard-suite/reviewed.ts']?.map((e) => [e.rule, e.reason]), [['ts/no-eval', 'The playground runs what its user typed, in their own tab.']]);
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(uri.fsPath, { force: true });
+    if (before === undefined) rmSync(baseline, { force: true });
+    else writeFileSync(baseline, before);
   }
 });
 
