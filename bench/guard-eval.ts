@@ -151,7 +151,12 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
   }
   const labelled = rows.filter((r) => r.label);
   const real = labelled.filter((r) => r.label === 'real-problem').length;
+  // The same lines, judged by two blind reviewers: not a real problem in the findings' sample, a known
+  // problem in the recall set. No rule change can satisfy both labels.
+  const known = knownProblemLines();
+  const contested = labelled.filter((r) => r.label !== 'real-problem' && known.has(`${r.repo}|${r.path}|${r.line}|${r.rule}`));
   const summary = {
+    contested: contested.length,
     findings: rows.length,
     errors: rows.filter((r) => r.severity === 'error').length,
     errorsOutsideProduction: rows.filter((r) => r.severity === 'error' && r.kind !== 'production').length,
@@ -161,13 +166,33 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
     unlabelled: rows.length - labelled.length,
   };
   perRepo.rows.push(['all', summary.findings, summary.errors, pct(summary.inProduction, summary.findings), summary.errorsOutsideProduction, '', summary.labelled, real, pct(real, summary.labelled)]);
-  perRepo.notes = [`Labels: ${[...labels.values()].length} in ${DATA}/labels-*.json; ${summary.unlabelled} current findings have none yet (see the review packet).`];
+  perRepo.notes = [
+    `Contested: ${contested.length} of the ${labelled.length - real} findings labelled other than a real problem sit on lines the recall set (test/fixtures/guard-real) labels a known problem of that rule, by another blind reviewer: ${contested.map((r) => `${r.repo.split('/')[1]} ${r.path}:${r.line} ${r.rule}`).join('; ') || 'none'}.`,`Labels: ${[...labels.values()].length} in ${DATA}/labels-*.json; ${summary.unlabelled} current findings have none yet (see the review packet).`];
   return { tables: [perRepo, perRule], summary };
 }
 
 function countBy(xs: string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}
+
+/** `repository|path|line|rule` of every known problem in the recall set, at its line in the repository. */
+function knownProblemLines(): Set<string> {
+  const out = new Set<string>();
+  for (const repo of existsSync(FIXTURES) ? readdirSync(FIXTURES) : []) {
+    const casesFile = path.join(FIXTURES, repo, 'cases.json');
+    if (!existsSync(casesFile)) continue;
+    const data = JSON.parse(readFileSync(casesFile, 'utf8')) as { repository: string; cases: (RecallCase & { lines?: string })[] };
+    for (const c of data.cases) {
+      const first = Number(/^(\d+)/.exec(c.lines ?? '')?.[1]);
+      if (!first) continue;
+      for (const e of c.expect) {
+        const [rule, at] = e.split('@');
+        out.add(`${data.repository}|${c.path}|${first + Number(at) - 1}|${rule}`);
+      }
+    }
+  }
   return out;
 }
 

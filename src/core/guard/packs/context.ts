@@ -195,7 +195,10 @@ export function assignsOnlyEscapedMarkup(m: MatchSite): boolean {
   // Templates at the top level were split into their `${…}` operands above; their text is constant.
   const dynamic = operands.map((o) => o.replace(/^(?:[\w$.\s]*)`[^`]*`$/, '').trim()).filter((o) => o !== '');
   if (dynamic.length === 0) return escapedByTag; // else a constant string, which the regex leaves out already
-  return dynamic.every((o) => /^(["'])\s*\1$/.test(o) || (ESCAPING_CALL.test(o.slice(0, 200)) && balancedCall(o)));
+  // The element's own markup, wrapped in constant markup (`el.innerHTML = "<b>" + el.innerHTML + "</b>"`), adds no data.
+  const target = /[\w$.[\]]+$/.exec(code.slice(code.lastIndexOf('\n', m.start - 1) + 1, m.start))?.[0];
+  const own = target && `${target}${code.slice(m.start, m.end).match(/^\.(?:inner|outer)HTML/)?.[0] ?? ''}`.replace(/\s+/g, '');
+  return dynamic.every((o) => /^(["'])\s*\1$/.test(o) || (ESCAPING_CALL.test(o.slice(0, 200)) && balancedCall(o)) || (own !== undefined && o.replace(/\s+/g, '') === own));
 }
 
 /** `f(…)` whose closing parenthesis ends the operand (not `f(x).y` or `f(x) || y`). */
@@ -207,4 +210,10 @@ function balancedCall(expr: string): boolean {
     else if (expr[i] === ')' && --depth === 0) return expr.slice(i + 1).trim() === '';
   }
   return false;
+}
+
+
+/** The text inside the block whose `{` is at `open` (nested blocks included). */
+export function bracedBody(code: string, open: number): string {
+  return code.slice(open + 1, (blocksOf(code).closeAt(open) ?? code.length) - 1);
 }

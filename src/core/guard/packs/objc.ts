@@ -1,11 +1,14 @@
 import { pack } from './pack';
+import { bracedBody } from './context';
 
 export const objcRules = pack('objective-c', ['objective-c'], [
   {
     id: 'objc/block-retain-cycle',
     message: 'Block stored by self captures self (retain cycle).',
     severity: 'warning',
-    regex: String.raw`(?:\bself\.\w+|\b_\w+)\s*=\s*\^[^{;]*\{[^}]*\bself\b`,
+    // The assignment of a block literal; the block's whole body (nested blocks too) is read for `self`.
+    regex: String.raw`(?:\bself\.\w+|\b_\w+)\s*=\s*\^[^{;]*\{`,
+    refine: (m) => /\bself\b/.test(bracedBody(m.code, m.end - 1)),
     needles: ['^'],
     why: 'self retains the block through the property or ivar, and the block retains self: the object is never deallocated, and the block may run on a dead screen.',
     suggestion: 'Capture a weak reference: __weak typeof(self) weakSelf = self; and use weakSelf (strongify inside if needed).',
@@ -14,6 +17,10 @@ export const objcRules = pack('objective-c', ['objective-c'], [
     examples: [{
       bad: 'self.completion = ^(NSData *data) {\n  [self handle:data];\n};',
       good: '__weak typeof(self) weakSelf = self;\nself.completion = ^(NSData *data) {\n  [weakSelf handle:data];\n};',
+    }, {
+      // hammerspoon: `self` only inside a nested block, after the first `}`.
+      bad: '__weak HSCamera *weakSelf = self;\nself.watcherBlock = ^(UInt32 n) {\n  for (UInt32 i = 0; i < n; i++) {\n    [events addObject:@(i)];\n  }\n  dispatch_async(dispatch_get_main_queue(), ^{\n    if (self.callback == LUA_NOREF) { return; }\n  });\n};',
+      good: 'self.watcherBlock = ^(UInt32 n) {\n  for (UInt32 i = 0; i < n; i++) {\n    [events addObject:@(i)];\n  }\n};\n[self start];',
     }],
   },
   {

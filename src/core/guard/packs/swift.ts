@@ -19,7 +19,12 @@ export const swiftRules = pack('swift', ['swift'], [
     why: 'as! traps at run time when the cast fails: a server payload or a cell of an unexpected class becomes a crash in the user\'s hands.',
     suggestion: 'Use as? with guard let / if let and handle the other case.',
     tags: ['crash', 'optionals'],
-    examples: [{ bad: 'let cell = table.dequeueReusableCell(withIdentifier: id) as! UserCell', good: 'guard let cell = table.dequeueReusableCell(withIdentifier: id) as? UserCell else { return UITableViewCell() }' }],
+    // `x.copy() as! T`: NSCopying's copy() returns Any, and the cast restores the receiver's own class (Kingfisher).
+    refine: (m) => !/\.(?:mutableC|c)opy\(\s*\)\s*$/.test(m.code.slice(Math.max(0, m.start - 40), m.start)),
+    examples: [
+      { bad: 'let cell = table.dequeueReusableCell(withIdentifier: id) as! UserCell', good: 'guard let cell = table.dequeueReusableCell(withIdentifier: id) as? UserCell else { return UITableViewCell() }' },
+      { bad: 'let item = items.first(where: isNew) as! Item', good: 'guard images == nil else { return base.copy() as! KFCrossPlatformImage }\nlet list = array.mutableCopy() as! NSMutableArray' },
+    ],
   },
   {
     id: 'swift/force-try',

@@ -187,10 +187,10 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
       { bad: 'el.innerHTML = "<b>" + name + "</b>";', good: 'el.textContent = name;' },
       // A constant string injects nothing: emptying a node, a fixed word, fixed icon markup.
       { bad: 'caption.innerHTML += `<p>${item.Description}</p>`;\nel.innerHTML = html;', good: 'caption.innerHTML = "";\nel.innerHTML = \'error\';\ncaption.innerHTML += \'<i class="mdi mdi-image"></i>\';\nel.outerHTML = `<hr>`;' },
-      // Data that passes an escaping or sanitizing call first; a value beside it, or a call on its result, still counts.
+      // Data that passes an escaping or sanitizing call first, or the element's own markup wrapped; a value beside it, a call on its result, or another element's markup still counts.
       {
-        bad: 'el.innerHTML = "<b>" + Util.encodeHTML(title) + "</b>" + note;\nel.innerHTML = escapeHtml(a).replace(/x/g, b);\nel.innerHTML = `<p>${escapeHtml(a)}${b}</p>`;',
-        good: 'caption.innerHTML = "<h4>" + Util.encodeHTML(item.Title) + "</h4>";\nel.innerHTML = `<p>${escapeHtml(text)}</p>`;\nel.innerHTML = DOMPurify.sanitize(html);\nel.innerHTML = Sanitizer.escapeHTML`<b>${name}</b>`;\nbody.innerHTML =\n  "<p>" +\n  encodeHTML(a) +\n  "</p>";',
+        bad: 'el.innerHTML = "<b>" + other.innerHTML + "</b>";\nel.innerHTML = "<b>" + Util.encodeHTML(title) + "</b>" + note;\nel.innerHTML = escapeHtml(a).replace(/x/g, b);\nel.innerHTML = `<p>${escapeHtml(a)}${b}</p>`;',
+        good: 'caption.innerHTML = "<button>" + caption.innerHTML + "</button>";\ncaption.innerHTML = "<h4>" + Util.encodeHTML(item.Title) + "</h4>";\nel.innerHTML = `<p>${escapeHtml(text)}</p>`;\nel.innerHTML = DOMPurify.sanitize(html);\nel.innerHTML = Sanitizer.escapeHTML`<b>${name}</b>`;\nbody.innerHTML =\n  "<p>" +\n  encodeHTML(a) +\n  "</p>";',
       },
     ],
   },
