@@ -6,8 +6,10 @@ export const objcRules = pack('objective-c', ['objective-c'], [
     id: 'objc/block-retain-cycle',
     message: 'Block stored by self captures self (retain cycle).',
     severity: 'warning',
-    // The assignment of a block literal; the block's whole body (nested blocks too) is read for `self`.
-    regex: String.raw`(?:\bself\.\w+|\b_\w+)\s*=\s*\^[^{;]*\{`,
+    // A block literal that self keeps: assigned to a property or ivar, given to a setter of self or of
+    // what self holds (`[self.op setDoneBlock:^{…}]`), or made the handler of a dispatch source self
+    // holds. The block's whole body (nested blocks too) is read for `self`.
+    regex: String.raw`(?:(?:\bself\.\w+|\b_\w+)\s*=\s*|\[\s*(?:self(?:\.\w+)?|_\w+)\s+set\w+:\s*|\bdispatch_source_set_(?:event|cancel|registration)_handler\s*\(\s*(?:_\w+|self\.\w+)\s*,\s*)\^[^{;]*\{`,
     refine: (m) => /\bself\b/.test(bracedBody(m.code, m.end - 1)),
     needles: ['^'],
     why: 'self retains the block through the property or ivar, and the block retains self: the object is never deallocated, and the block may run on a dead screen.',
@@ -21,6 +23,10 @@ export const objcRules = pack('objective-c', ['objective-c'], [
       // hammerspoon: `self` only inside a nested block, after the first `}`.
       bad: '__weak HSCamera *weakSelf = self;\nself.watcherBlock = ^(UInt32 n) {\n  for (UInt32 i = 0; i < n; i++) {\n    [events addObject:@(i)];\n  }\n  dispatch_async(dispatch_get_main_queue(), ^{\n    if (self.callback == LUA_NOREF) { return; }\n  });\n};',
       good: 'self.watcherBlock = ^(UInt32 n) {\n  for (UInt32 i = 0; i < n; i++) {\n    [events addObject:@(i)];\n  }\n};\n[self start];',
+    }, {
+      // CocoaLumberjack: the timer source is an ivar; RestKit: a setter of an object self holds.
+      bad: 'dispatch_source_set_event_handler(_saveTimer, ^{ @autoreleasepool {\n  [self performSave];\n} });\n[self.operation setCompletionBlock:^{\n  [self finish];\n}];',
+      good: 'dispatch_source_set_event_handler(timer, ^{ [self performSave]; });\n[operation setCompletionBlock:^{ [self finish]; }];\n__weak typeof(self) weakSelf = self;\n[self.operation setCompletionBlock:^{ [weakSelf finish]; }];',
     }],
   },
   {

@@ -15,7 +15,9 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     message: 'eval runs a string as code.',
     severity: 'error',
     // Not a method declared with the name (`eval(ev, index) {`): a call's arguments are not followed by a body.
-    regex: String.raw`(?<![\w$.])eval\s*\((?![^()]*\)\s*\{)`,
+    // Also looked up by a computed key (`globalRoot['eval'](…)`, coffeescript): the masked string is four blanks.
+    regex: String.raw`(?<![\w$.])eval\s*\((?![^()]*\)\s*\{)|\[\s*(["'\x60]) {4}\1\s*\]\s*\(`,
+    refine: (m) => m.code[m.start] !== '[' || /^\[\s*(["'`])eval\1/.test(m.text.slice(m.start, m.end)),
     needles: ['eval'],
     why: 'eval executes whatever string reaches it with the caller\'s scope: any input that flows into it is code injection, and it defeats bundlers, minifiers and CSP.',
     suggestion: 'Parse data with JSON.parse, look values up in a map, or call the function directly instead of building code as a string.',
@@ -23,6 +25,7 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     equivalents: ['eslint:no-eval', 'biome:noGlobalEval'],
     examples: [
       { bad: 'const value = eval(userInput);', good: 'const value = JSON.parse(userInput);' },
+      { bad: "return globalRoot['eval'](compile(code, options));", good: "return handlers['load'](code);\nconst x = table[\"eval\"];" },
       // A method of one's own named eval is not the global (photoprism's Input.eval classifies a click).
       { bad: 'return eval(`(${text})`);', good: 'class Input {\n  eval(ev, index) {\n    return this.clickType(ev, index);\n  }\n}\nconst kind = this.input.eval(ev, 1);' },
     ],
