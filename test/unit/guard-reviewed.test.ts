@@ -131,6 +131,12 @@ test('marking reviewed is for people: an agent is refused and audited; a reason 
     // Unsaved text: the finding is looked for in the code given, not on disk.
     const unsaved = await catalog.invoke(ws, 'mark_guard_finding_reviewed', { ...input, line: 9, code: `\n${CONFIG}` }, { actor: 'human', channel: 'test' });
     assert.ok(unsaved.ok, JSON.stringify(unsaved).slice(0, 300));
+    // The same line on disk (one line up) is that finding: an agent auditing the file sees the person's reason.
+    const audit = await catalog.invoke(ws, 'guard_audit_files', { paths: ['src/config.py'] }, { actor: 'external_agent', channel: 'test' });
+    assert.ok(audit.ok, JSON.stringify(audit).slice(0, 300));
+    const data = audit.data as { baseline: { new: number; unchanged: number; reviewed: number }; violations: { start: { line: number }; baselineState: string; reviewed?: string }[] };
+    assert.deepEqual([data.baseline.new, data.baseline.unchanged, data.baseline.reviewed], [1, 1, 1]);
+    assert.deepEqual(data.violations.map((v) => [v.start.line, v.baselineState, v.reviewed]), [[4, 'new', undefined], [8, 'unchanged', 'The agent thinks it is fine.']]);
 
     const broken = '{"version": 1, "files": {"a.py": [{"rule": "x"}]}}';
     writeFiles(root, { [BASELINE_FILE]: broken });

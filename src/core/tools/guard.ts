@@ -20,7 +20,7 @@ const minSeverity = Opt(StringEnum(SEVERITY_ENUM, { description: 'Leave out viol
 
 const countsOut = Out({ error: Type.Integer(), warning: Type.Integer(), info: Type.Integer(), hint: Type.Integer() });
 const violationsOut = Domain<ReturnType<typeof publicViolation>[]>(
-  'Each violation: rule id, severity, path, 1-based range (end exclusive), matched text, why and the suggested fix; with a path, its fingerprint, and with a baseline its baselineState (new or unchanged).',
+  'Each violation: rule id, severity, path, 1-based range (end exclusive), matched text, why and the suggested fix; with a path, its fingerprint, and with a baseline its baselineState (new or unchanged) and, for a finding a person marked reviewed, `reviewed`: their reason the code is intended.',
   'array',
 );
 const scanOut = {
@@ -28,7 +28,7 @@ const scanOut = {
   counts: countsOut,
   newCounts: Opt(Out(countsOut.properties, { description: 'With a baseline: the counts of findings not in it (the ones that fail a CI run).' })),
   baseline: Opt(Out(
-    { file: Type.String(), new: Type.Integer(), unchanged: Type.Integer(), absent: Type.Integer() },
+    { file: Type.String(), new: Type.Integer(), unchanged: Type.Integer(), absent: Type.Integer(), reviewed: Type.Integer({ description: 'Of the unchanged ones, those a person marked reviewed (intended code).' }) },
     { description: 'With a baseline (.autosnippet/guard/baseline.json): findings new since it, still there, and gone. Each violation has its baselineState.' },
   )),
   notChecked: Domain<ScanResult['notChecked']>('Files not checked for their kind, counted per kind (vendored, generated, minified by default; setting autosnippet.guard.skipKinds).'),
@@ -60,7 +60,7 @@ function scanBody(scan: ScanResult, min?: Severity) {
   return {
     files: scan.files,
     counts: scan.counts,
-    ...(scan.baseline ? { newCounts: scan.newCounts, baseline: { file: scan.baseline.file, new: scan.baseline.new, unchanged: scan.baseline.unchanged, absent: scan.baseline.absent.length } } : {}),
+    ...(scan.baseline ? { newCounts: scan.newCounts, baseline: { file: scan.baseline.file, new: scan.baseline.new, unchanged: scan.baseline.unchanged, absent: scan.baseline.absent.length, reviewed: scan.baseline.reviewed } } : {}),
     notChecked: scan.notChecked,
     durationMs: Math.round(scan.durationMs),
     stopped: scan.stopped,
