@@ -1,8 +1,8 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
 import type { TimeBudget } from './budget';
 import type { CompiledRuleSet, RegexTask, Task } from './compile';
-import { maskText, type MaskedText } from './mask';
-import { runRegexTask, runStructuralTask, type RawMatch } from './match';
+import { maskText, remaskText, type MaskedText } from './mask';
+import { NeedleIndex, runRegexTask, runStructuralTask, type RawMatch } from './match';
 import type { StoppedRule } from './rule';
 import type { TreeSitterHost } from './structural';
 
@@ -34,6 +34,7 @@ interface DocumentState {
   setKey: string;
   text: string;
   masked: MaskedText;
+  needles: NeedleIndex;
   matches: RawMatch[];
   trees: Map<string, TS.Tree>;
 }
@@ -61,11 +62,13 @@ export class DocumentChecker {
     // most files of a scan. Nothing is masked or searched; the masked text is made only if asked for.
     if (opts.documentKey === undefined && set.needles && !set.needles.some((n) => text.includes(n))) return untouched(text, set.language);
     const deadline = performance.now() + opts.budgetMs;
-    const masked = maskText(text, set.language);
     let starts: number[] | undefined;
     const lineStarts = () => (starts ??= computeLineStarts(text));
     const key = opts.documentKey;
     const prev = key !== undefined ? this.docs.get(key) : undefined;
+    // While typing, only the lines around the edit are lexed again; a file opened or saved is masked whole.
+    const changed: { edit?: Edit } = {};
+    const masked = opts.incremental && prev && prev.setKey === setKey ? remaskText(prev, text, set.language, changed) : maskText(text, set.language);
     const bench = key !== undefined ? this.benched.get(`${setKey}\u0000${key}`) : undefined;
 
     let from = 0;
@@ -73,7 +76,8 @@ export class DocumentChecker {
     let kept: RawMatch[] = [];
     let edit: Edit | undefined;
     if (opts.incremental && prev && prev.setKey === setKey) {
-      edit = diff(prev.text, text, prev.masked.code, masked.code);
+      // Re-masking found where the text and its mask changed; else compare both.
+      edit = prev.text === text ? undefined : (changed.edit ?? diff(prev.text, text, prev.masked.code, masked.code));
       const window = edit && editWindow(edit, prev.matches, lineStarts(), text.length);
       if (window) {
         ({ from, to } = window);
@@ -95,7 +99,9 @@ export class DocumentChecker {
       stopped.push(...stopReport(set, set.tasks[i], opts.budgetMs, 'skipped on this document: it ran past the time budget here before'));
       incomplete = true;
     }
-    const input = { raw: text, masked };
+    // Needles found in the previous version's unchanged text are not searched for again.
+    const needles = new NeedleIndex(text, edit && prev ? { index: prev.needles, ...edit } : !edit && prev?.text === text ? { index: prev.needles, start: text.length, oldEnd: text.length, newEnd: text.length } : undefined);
+    const input = { raw: text, masked, has: (n: string) => needles.has(n) };
     const runTask = (task: RegexTask) => {
       const local: RawMatch[] = [];
       runRegexTask(task, set, input, from, to, local);
@@ -128,6 +134,9 @@ export class DocumentChecker {
     }
 
     const trees = new Map<string, TS.Tree>();
+    // Where each grammar's queries must run again: the edit's window, widened to the syntax the edit
+    // changed (a slash or a quote can re-shape the tree far below the lines around it).
+    const reach = new Map<string, { from: number; to: number }>();
     for (const [i, task] of set.tasks.entries()) {
       if (task.kind !== 'structural' || bench?.has(i)) continue;
       if (task.prefilter && !task.prefilter.test(masked.code)) continue;
@@ -141,6 +150,7 @@ export class DocumentChecker {
           old.edit(toTreeEdit(edit, prev!.text, lineStarts()));
         }
         tree = this.treeSitter.parse(task.grammar, text, edit ? old : undefined, deadline);
+        if (tree && from < to) reach.set(task.grammar, old && edit ? widened(tree.getChangedRanges(old), from, to, lineStarts(), text.length) : { from: 0, to: text.length });
         if (old && old !== prev?.trees.get(task.grammar)) old.delete();
         if (!tree) {
           incomplete = true;
@@ -150,7 +160,16 @@ export class DocumentChecker {
         }
         trees.set(task.grammar, tree);
       }
-      if (from < to && !runStructuralTask(task, tree, from, to, deadline, matches)) {
+      let [qFrom, qTo] = [from, to];
+      const wide = reach.get(task.grammar);
+      if (wide && (wide.from < from || wide.to > to)) {
+        // The task's earlier matches in the wider reach are found again; one that reaches into it from before is too.
+        const own = new Set(task.ruleOfPattern);
+        if (kept.some((m) => own.has(m.rule) && m.start < wide.from && m.end > wide.from)) [qFrom, qTo] = [0, text.length];
+        else [qFrom, qTo] = [wide.from, wide.to];
+        kept = kept.filter((m) => !own.has(m.rule) || m.start < qFrom || m.start >= qTo);
+      }
+      if (qFrom < qTo && !runStructuralTask(task, tree, qFrom, qTo, deadline, matches)) {
         incomplete = true;
         storable = false;
         stopped.push(...stopReport(set, task, opts.budgetMs));
@@ -161,7 +180,7 @@ export class DocumentChecker {
     if (key !== undefined) {
       if (prev) for (const [g, t] of prev.trees) if (trees.get(g) !== t) t.delete();
       this.docs.delete(key);
-      if (storable) this.docs.set(key, { setKey, text, masked, matches: all, trees });
+      if (storable) this.docs.set(key, { setKey, text, masked, needles, matches: all, trees });
       else for (const t of trees.values()) t.delete();
       this.evict();
     } else {
@@ -295,6 +314,16 @@ function editWindow(edit: Edit, old: RawMatch[], lineStarts: number[], length: n
     }
   }
   return { from, to, kept };
+}
+
+/** The window [from, to) grown to whole lines around the ranges whose syntax changed. */
+function widened(ranges: readonly TS.Range[], from: number, to: number, lineStarts: number[], length: number): { from: number; to: number } {
+  for (const r of ranges) {
+    from = Math.min(from, lineStarts[lineOf(lineStarts, r.startIndex)]);
+    const next = lineOf(lineStarts, Math.max(r.startIndex, r.endIndex - 1)) + 1;
+    to = Math.max(to, next < lineStarts.length ? lineStarts[next] : length);
+  }
+  return { from, to };
 }
 
 function toTreeEdit(edit: Edit, oldText: string, newLineStarts: number[]): TS.Edit {
