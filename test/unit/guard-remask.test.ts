@@ -57,7 +57,7 @@ test('re-masking around an edit equals masking the whole text, over 6,000 chaine
   for (const [language, original] of texts) {
     const rand = rng(language.length * 7919);
     let text = original;
-    let masked = maskText(text, language);
+    let masked = maskText(text, language, { forRemask: true });
     for (let step = 0; step < 800; step++) {
       const at = Math.floor(rand() * (text.length + 1));
       const roll = rand();
@@ -68,7 +68,7 @@ test('re-masking around an edit equals masking the whole text, over 6,000 chaine
       const what = `${language}, edit ${step} (at ${at}, -${remove}, +${JSON.stringify(insert)})`;
       same(again, maskText(next, language), what);
       // Every so often, start over from a full mask (a file reopened), so both paths seed later edits.
-      masked = step % 97 === 0 ? maskText(next, language) : again;
+      masked = step % 97 === 0 ? maskText(next, language, { forRemask: true }) : again;
       text = next;
       edits++;
     }
@@ -78,7 +78,7 @@ test('re-masking around an edit equals masking the whole text, over 6,000 chaine
 
 test('an edit that opens a block comment re-masks to the end; closing it again brings the rest back', () => {
   const text = 'const a = 1;\nconst b = "x";\n// c\nconst d = `t ${e} f`;\nconst g = 2 / 3;\n';
-  const m = maskText(text, 'typescript');
+  const m = maskText(text, 'typescript', { forRemask: true });
   const opened = text.replace('const b', '/* const b');
   const om = remaskText({ text, masked: m }, opened, 'typescript');
   assert.equal(om.code, maskText(opened, 'typescript').code);
@@ -89,7 +89,7 @@ test('an edit that opens a block comment re-masks to the end; closing it again b
 
 test('a line that starts with a slash is lexed by the token before it: deleting that token turns a division into a regex literal', () => {
   const text = 'const a = b\n/x/g.test(s);\nconst c = 1;\n';
-  const m = maskText(text, 'javascript');
+  const m = maskText(text, 'javascript', { forRemask: true });
   assert.ok(!/\/ \//.test(m.code), 'b / x / g: a division');
   const next = text.replace('= b\n', '=\n');
   const again = remaskText({ text, masked: m }, next, 'javascript');

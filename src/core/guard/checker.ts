@@ -68,7 +68,7 @@ export class DocumentChecker {
     const prev = key !== undefined ? this.docs.get(key) : undefined;
     // While typing, only the lines around the edit are lexed again; a file opened or saved is masked whole.
     const changed: { edit?: Edit } = {};
-    const masked = opts.incremental && prev && prev.setKey === setKey ? remaskText(prev, text, set.language, changed) : maskText(text, set.language);
+    const masked = opts.incremental && prev && prev.setKey === setKey ? remaskText(prev, text, set.language, changed) : maskText(text, set.language, { forRemask: key !== undefined });
     const bench = key !== undefined ? this.benched.get(`${setKey}\u0000${key}`) : undefined;
 
     let from = 0;

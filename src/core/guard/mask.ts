@@ -36,12 +36,13 @@ const INTERESTING: Record<LexFamily, RegExp> = {
  * language's family. It is not a parser: it errs toward "code" on malformed input, and it never
  * looks back more than one token (for JavaScript's regex-or-division question).
  */
-export function maskText(text: string, language: string): MaskedText {
+export function maskText(text: string, language: string, opts: { forRemask?: boolean } = {}): MaskedText {
   const family = lexFamily(language);
   const kinds = new Uint8Array(text.length);
   const lex = new Lexer(text, kinds, family);
   lex.run();
-  return { code: blankRanges(text, lex.blanks), kinds, lexed: { blanks: lex.blanks, templates: lex.templates } };
+  // What a later `remaskText` starts from: kept only for a document being edited (not a scan's thousands of files).
+  return { code: blankRanges(text, lex.blanks), kinds, ...(opts.forRemask ? { lexed: { blanks: lex.blanks, templates: lex.templates } } : {}) };
 }
 
 /**
@@ -54,7 +55,7 @@ export function maskText(text: string, language: string): MaskedText {
 export function remaskText(prev: { text: string; masked: MaskedText }, text: string, language: string, changed?: { edit?: TextEdit }): MaskedText {
   const old = prev.text;
   const lexed = prev.masked.lexed;
-  if (!lexed || old === text) return old === text ? prev.masked : maskText(text, language);
+  if (!lexed || old === text) return old === text ? prev.masked : maskText(text, language, { forRemask: true });
   const diff = textDiff(old, text);
   const { masked, from, until } = remask(prev, lexed, text, language, diff);
   if (changed) changed.edit = codeEdit(prev.masked.code, masked.code, diff, from, until);
