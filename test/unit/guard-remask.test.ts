@@ -11,6 +11,7 @@ import { languageForPath } from '../../src/core/kernel/languages';
 import { builtinRules } from '../../src/core/guard/packs';
 import { RuleRunner } from '../../src/core/guard/runner';
 import { allBuiltinsOn } from './guard-helpers';
+import { rng } from '../../bench/recipe-corpus';
 
 const FIXTURES = path.join(__dirname, '../fixtures/guard-real');
 
@@ -27,15 +28,6 @@ function corpus(): Map<string, string> {
     }
   }
   return new Map([...byLanguage].map(([l, texts]) => [l, texts.join('\n')]));
-}
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // What a person types that changes how everything after it lexes, and ordinary text.
