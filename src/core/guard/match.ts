@@ -27,8 +27,8 @@ export interface MatchInput {
  * text (150 KB searched for each of twenty needles took half a millisecond of it).
  */
 export class NeedleIndex {
-  /** Per needle: an occurrence as early and one as late as known (undefined: none known), or -1 for both when absent. */
-  private readonly at = new Map<string, { first?: number; last?: number }>();
+  /** Per needle: absent, or an occurrence as early (`first`) and one as late (`last`, found when a next version asks) as known. */
+  private readonly at = new Map<string, { absent?: true; first?: number; last?: number }>();
 
   constructor(private readonly text: string, private readonly previous?: { index: NeedleIndex; start: number; oldEnd: number; newEnd: number }) {}
 
@@ -38,29 +38,27 @@ export class NeedleIndex {
       w = this.carried(needle) ?? this.search(needle, 0, this.text.length);
       this.at.set(needle, w);
     }
-    return w.first !== -1;
+    return !w.absent;
   }
 
-  private carried(needle: string): { first?: number; last?: number } | undefined {
+  private carried(needle: string): { absent?: true; first?: number; last?: number } | undefined {
     const p = this.previous;
     const before = p?.index.at.get(needle);
     if (!p || !before) return undefined;
     const { start, oldEnd, newEnd } = p;
-    if (before.first === -1) {
-      // Absent before: only text that changed can hold it now.
-      return this.search(needle, Math.max(0, start - needle.length + 1), Math.min(this.text.length, newEnd + needle.length - 1));
-    }
+    // Absent before: only text that changed can hold it now.
+    if (before.absent) return this.search(needle, Math.max(0, start - needle.length + 1), Math.min(this.text.length, newEnd + needle.length - 1));
     if (before.first !== undefined && before.first + needle.length <= start) return { first: before.first };
-    if (before.last !== undefined && before.last >= oldEnd) return { last: before.last - oldEnd + newEnd };
+    before.last ??= p.index.text.lastIndexOf(needle);
+    if (before.last >= oldEnd) return { last: before.last - oldEnd + newEnd };
     return undefined;
   }
 
   /** Occurrences wholly inside [from, to) (a slice: indexOf alone would run on to the end of the text). */
-  private search(needle: string, from: number, to: number): { first?: number; last?: number } {
+  private search(needle: string, from: number, to: number): { absent?: true; first?: number } {
     const part = from === 0 && to === this.text.length ? this.text : this.text.slice(from, to);
     const first = part.indexOf(needle);
-    if (first < 0) return { first: -1, last: -1 };
-    return { first: from + first, last: from + part.lastIndexOf(needle) };
+    return first < 0 ? { absent: true } : { first: from + first };
   }
 }
 

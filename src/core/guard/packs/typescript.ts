@@ -16,7 +16,8 @@ export const typescriptRules = pack('typescript', ['typescript', 'javascript'], 
     severity: 'error',
     // Not a method declared with the name (`eval(ev, index) {`): a call's arguments are not followed by a body.
     // Also looked up by a computed key (`globalRoot['eval'](…)`, coffeescript): the masked string is four blanks.
-    regex: String.raw`(?<![\w$.])eval\s*\((?![^()]*\)\s*\{)|\[\s*(["'\x60]) {4}\1\s*\]\s*\(`,
+    // (No backreference: the rule stays in the combined scan of the built-in rules.)
+    regex: String.raw`(?<![\w$.])eval\s*\((?![^()]*\)\s*\{)|\[\s*(?:" {4}"|' {4}'|\x60 {4}\x60)\s*\]\s*\(`,
     refine: (m) => m.code[m.start] !== '[' || /^\[\s*(["'`])eval\1/.test(m.text.slice(m.start, m.end)),
     needles: ['eval'],
     why: 'eval executes whatever string reaches it with the caller\'s scope: any input that flows into it is code injection, and it defeats bundlers, minifiers and CSP.',
