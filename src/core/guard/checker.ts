@@ -176,6 +176,7 @@ export class DocumentChecker {
       }
     }
 
+    needles.settle();
     const all = kept.length ? mergeSorted(kept, matches) : matches.sort(byStart);
     if (key !== undefined) {
       if (prev) for (const [g, t] of prev.trees) if (trees.get(g) !== t) t.delete();

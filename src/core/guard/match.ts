@@ -30,7 +30,12 @@ export class NeedleIndex {
   /** Per needle: absent, or an occurrence as early (`first`) and one as late (`last`, found when a next version asks) as known. */
   private readonly at = new Map<string, { absent?: true; first?: number; last?: number }>();
 
-  constructor(private readonly text: string, private readonly previous?: { index: NeedleIndex; start: number; oldEnd: number; newEnd: number }) {}
+  constructor(private readonly text: string, private previous?: { index: NeedleIndex; start: number; oldEnd: number; newEnd: number }) {}
+
+  /** Lets go of the previous version once this one is checked (else every version of a document would stay reachable). */
+  settle(): void {
+    this.previous = undefined;
+  }
 
   has(needle: string): boolean {
     let w = this.at.get(needle);
