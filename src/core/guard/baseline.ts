@@ -169,9 +169,18 @@ function sortedByFile<T>(byFile: Record<string, T>): Record<string, T> {
   return sorted;
 }
 
-/** Writes the baseline next to the rule files (temporary file, then rename), under the baseline's lock. */
-export function writeBaseline(root: string, baseline: BaselineFile): string {
-  return withBaselineLock(root, () => writeUnlocked(root, baseline));
+/**
+ * Writes the baseline of today's findings next to the rule files (temporary file, then rename), under
+ * the baseline's lock and merged with the file as it is then: the findings people marked reviewed stay
+ * reviewed (a mark made while the scan ran is not lost), and with `scope` the other files' entries stay.
+ */
+export function writeBaseline(root: string, violations: Violation[], scope?: (relPath: string) => boolean): string {
+  return withBaselineLock(root, () => {
+    const read = readBaseline(root);
+    const previous = read.ok ? read.baseline : undefined;
+    if (previous?.reviewed) compareWithBaseline({ version: 1, files: {}, reviewed: previous.reviewed }, violations, scope);
+    return writeUnlocked(root, buildBaseline(violations, previous, scope));
+  });
 }
 
 function writeUnlocked(root: string, baseline: BaselineFile): string {
@@ -266,7 +275,8 @@ function withBaselineLock<T>(root: string, write: () => T): T {
 /**
  * Marks each violation new or unchanged against the baseline (in order, so the first `count`
  * identical findings of a file are the baselined ones; reviewed ones first, with their reason) and
- * lists the baseline's findings that are gone (not the reviewed ones: a new baseline drops those). With `scope`, findings of files outside it are not reported absent (they were not checked).
+ * lists the baseline's findings that are gone (not the reviewed ones: a new baseline drops those).
+ * With `scope`, findings of files outside it are not reported absent (they were not checked).
  */
 export function compareWithBaseline(baseline: BaselineFile, violations: Violation[], scope?: (relPath: string) => boolean): AbsentFinding[] {
   const left = new Map<string, Map<string, number>>();

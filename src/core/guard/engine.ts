@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { classifyFile, type FileKind } from '../files/classify';
 import { headerLanguage } from './header-language';
-import { BASELINE_FILE, BaselineError, buildBaseline, compareWithBaseline, markReviewed, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead, type ReviewTarget } from './baseline';
+import { BASELINE_FILE, BaselineError, compareWithBaseline, markReviewed, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead, type ReviewTarget } from './baseline';
 import { followLinterSettings, readLinterSettings } from './linter-config';
 import { PatternVetting } from './vetting';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
@@ -367,14 +367,9 @@ export class GuardEngine {
    */
   async writeBaseline(opts: Omit<ScanOptions, 'baseline'> = {}): Promise<{ file: string; findings: number; scan: ScanResult }> {
     const scan = await this.scan({ ...opts, baseline: 'ignore' });
-    this.baselineRead = undefined;
-    const previous = this.baseline();
-    const scope = scopeOf(this.host.root, opts.paths);
-    // Findings a person marked reviewed stay reviewed, not baselined.
-    if (previous.ok && previous.baseline.reviewed) compareWithBaseline({ version: 1, files: {}, reviewed: previous.baseline.reviewed }, scan.violations, scope);
-    const built = buildBaseline(scan.violations, previous.ok ? previous.baseline : undefined, scope);
     this.host.ensureDataDir?.();
-    const file = writeBaseline(this.host.root, built);
+    // Findings a person marked reviewed stay reviewed, not baselined (writeBaseline marks them).
+    const file = writeBaseline(this.host.root, scan.violations, scopeOf(this.host.root, opts.paths));
     this.baselineRead = undefined;
     return { file, findings: scan.violations.filter((v) => v.reviewed === undefined).length, scan };
   }
