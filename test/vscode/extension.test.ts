@@ -353,7 +353,7 @@ async function openFile(workbench: Workbench, name: string): Promise<void> {
 /** The Problems tree's rendered rows: their accessible label and their text. */
 async function problemRows(workbench: Workbench): Promise<{ label: string; text: string }[]> {
   // Read in one go: the tree re-renders its rows while markers change, so row-by-row reads can wait on a row that is gone.
-  return workbench.page.locator('.part.panel .markers-panel .monaco-list-row').evaluateAll((rows) => rows.map((r) => ({ label: r.getAttribute('aria-label') ?? '', text: (r as HTMLElement).innerText })));
+  return workbench.page.locator('.part.panel .markers-panel .monaco-list-row').evaluateAll((rows) => rows.map((r) => ({ label: r.getAttribute('aria-label') ?? '', text: (r as unknown as { innerText: string }).innerText })));
 }
 
 /** `autosnippet call <tool> <json>` on a workspace (the CLI acts as a person); its JSON answer. */
