@@ -5,24 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
-import { guardCommand } from '../../src/cli/guard';
 import { createCatalog } from '../../src/core/tools';
-import { Workspace } from '../../src/core/workspace';
-import { guardWorkspace, rulesFile, writeFiles } from './guard-helpers';
+import { guardWorkspace, rulesFile, writeFiles, runGuardCli } from './guard-helpers';
 
-interface Run { code: number; stdout: string; stderr: string }
-
-async function run(root: string, args: string[], cwd?: string): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  let ws: Workspace | undefined;
-  try {
-    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }, cwd);
-    return { code, stdout, stderr };
-  } finally {
-    await ws?.dispose();
-  }
-}
+const run = (root: string, args: string[], cwd?: string) => runGuardCli(root, args, cwd);
 
 const files = {
   // The team opts in to the non-null rule, off by default (as in typescript-eslint's recommended config).

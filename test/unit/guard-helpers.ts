@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Workspace } from '../../src/core/workspace';
 import type { DeepPartial, Settings } from '../../src/core/settings';
 import type { ProjectRuleJson } from '../../src/core/guard/project-rules';
+import { guardCommand } from '../../src/cli/guard';
 
 /** A temporary workspace with the given files (path → content). */
 export async function guardWorkspace(files: Record<string, string>, settings?: DeepPartial<Settings>): Promise<{ ws: Workspace; root: string; cleanup(): Promise<void> }> {
@@ -18,6 +19,21 @@ export async function guardWorkspace(files: Record<string, string>, settings?: D
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+export interface GuardRun { code: number; stdout: string; stderr: string }
+
+/** `autosnippet guard ARGS` on a workspace, in process (a workspace opened for the run, closed after). */
+export async function runGuardCli(root: string, args: string[], cwd?: string): Promise<GuardRun> {
+  let stdout = '';
+  let stderr = '';
+  let ws: Workspace | undefined;
+  try {
+    const code = await guardCommand(args, async () => (ws ??= await Workspace.open(root)), { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) }, cwd);
+    return { code, stdout, stderr };
+  } finally {
+    await ws?.dispose();
+  }
 }
 
 export function writeFiles(root: string, files: Record<string, string>): void {

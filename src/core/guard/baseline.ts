@@ -208,12 +208,12 @@ export interface ReviewTarget {
  * already reviewed replaces its reason. Returns the file written.
  */
 export function markReviewed(root: string, target: ReviewTarget, reason: string, opts: { alreadyReviewed?: boolean; date?: string } = {}): string {
-  const why = reason.trim().replace(/\s+/g, ' ');
-  if (!why) throw new BaselineError('A reviewed finding needs a reason: say why the code is right as it is.');
-  if (why.length > MAX_REVIEW_REASON) throw new BaselineError(`The reason is ${why.length} characters; keep it to ${MAX_REVIEW_REASON}.`);
+  const why = reviewReason(reason);
+  if (!why) throw new BaselineError('INVALID_INPUT', 'A reviewed finding needs a reason: say why the code is right as it is.');
+  if (why.length > MAX_REVIEW_REASON) throw new BaselineError('INVALID_INPUT', `The reason is ${why.length} characters; keep it to ${MAX_REVIEW_REASON}.`);
   return withBaselineLock(root, () => {
     const read = readBaseline(root);
-    if (!read.ok && !read.missing) throw new BaselineError(read.message);
+    if (!read.ok && !read.missing) throw new BaselineError('INVALID_BASELINE', read.message);
     const b: BaselineFile = read.ok ? read.baseline : { version: 1, files: {} };
     const inBaseline = b.files[target.path]?.find((e) => e.fingerprint === target.fingerprint);
     if (inBaseline && !opts.alreadyReviewed) {
@@ -238,7 +238,17 @@ export function markReviewed(root: string, target: ReviewTarget, reason: string,
   });
 }
 
-export class BaselineError extends Error {}
+/** A reason as it is kept: trimmed, white space runs as one space. */
+export function reviewReason(reason: string): string {
+  return reason.trim().replace(/\s+/g, ' ');
+}
+
+/** Why a baseline write was refused: the input, the file as it is, or another process writing it. */
+export class BaselineError extends Error {
+  constructor(readonly code: 'INVALID_INPUT' | 'INVALID_BASELINE' | 'CONFLICT', message: string) {
+    super(message);
+  }
+}
 
 const LOCK_WAIT_MS = 2000;
 /** A lock older than this was left by a process that died while writing. */
@@ -260,7 +270,7 @@ function withBaselineLock<T>(root: string, write: () => T): T {
       } catch {
         // gone meanwhile: try again
       }
-      if (Date.now() > deadline) throw new BaselineError(`${BASELINE_FILE} is being written by another process (${BASELINE_FILE}.lock exists); try again, or delete the lock file if no autosnippet is running.`);
+      if (Date.now() > deadline) throw new BaselineError('CONFLICT', `${BASELINE_FILE} is being written by another process (${BASELINE_FILE}.lock exists); try again, or delete the lock file if no autosnippet is running.`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 15);
     }
   }

@@ -1,7 +1,7 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
 import type { TimeBudget } from './budget';
 import type { CompiledRuleSet, RegexTask, Task } from './compile';
-import { maskText, remaskText, type MaskedText } from './mask';
+import { changedSpan, maskText, remaskText, type MaskedText, type TextEdit } from './mask';
 import { NeedleIndex, runRegexTask, runStructuralTask, type RawMatch } from './match';
 import type { StoppedRule } from './rule';
 import type { TreeSitterHost } from './structural';
@@ -77,7 +77,7 @@ export class DocumentChecker {
     let edit: Edit | undefined;
     if (opts.incremental && prev && prev.setKey === setKey) {
       // Re-masking found where the text and its mask changed; else compare both.
-      edit = prev.text === text ? undefined : (changed.edit ?? diff(prev.text, text, prev.masked.code, masked.code));
+      edit = prev.text === text ? undefined : (changed.edit ?? changedSpan(prev.text, text, prev.masked.code, masked.code));
       const window = edit && editWindow(edit, prev.matches, lineStarts(), text.length);
       if (window) {
         ({ from, to } = window);
@@ -263,35 +263,9 @@ export function lineOf(lineStarts: number[], offset: number): number {
   return lo;
 }
 
-interface Edit {
-  /** Common prefix length. */
-  start: number;
-  oldEnd: number;
-  newEnd: number;
-}
+/** The changed span: [start, oldEnd) before the edit, [start, newEnd) after. */
+type Edit = TextEdit;
 
-/** The changed span between two versions, over the raw and the masked text (masking can change far away). */
-function diff(oldText: string, newText: string, oldCode: string, newCode: string): Edit | undefined {
-  if (oldText === newText) return undefined;
-  const max = Math.min(oldText.length, newText.length);
-  const same = (i: number, j: number) => oldText.charCodeAt(i) === newText.charCodeAt(j) && oldCode.charCodeAt(i) === newCode.charCodeAt(j);
-  // Whole chunks first, compared natively; a character loop only inside the chunk that differs.
-  let p = 0;
-  while (p + CHUNK <= max && oldText.slice(p, p + CHUNK) === newText.slice(p, p + CHUNK) && oldCode.slice(p, p + CHUNK) === newCode.slice(p, p + CHUNK)) p += CHUNK;
-  while (p < max && same(p, p)) p++;
-  const maxS = max - p;
-  let s = 0;
-  while (s + CHUNK <= maxS) {
-    const a = oldText.length - s;
-    const b = newText.length - s;
-    if (oldText.slice(a - CHUNK, a) !== newText.slice(b - CHUNK, b) || oldCode.slice(a - CHUNK, a) !== newCode.slice(b - CHUNK, b)) break;
-    s += CHUNK;
-  }
-  while (s < maxS && same(oldText.length - 1 - s, newText.length - 1 - s)) s++;
-  return { start: p, oldEnd: oldText.length - s, newEnd: newText.length - s };
-}
-
-const CHUNK = 512;
 
 /**
  * The window to re-check (whole lines around the edit plus a margin) and the previous matches that

@@ -380,7 +380,7 @@ export class GuardEngine {
     try {
       return markReviewed(this.host.root, target, reason, opts);
     } catch (e) {
-      if (e instanceof BaselineError) throw new AutoSnippetError(ErrorCode.InvalidInput, e.message);
+      if (e instanceof BaselineError) throw new AutoSnippetError(e.code, e.message);
       throw e;
     } finally {
       this.baselineRead = undefined;

@@ -56,7 +56,7 @@ export function remaskText(prev: { text: string; masked: MaskedText }, text: str
   const old = prev.text;
   const lexed = prev.masked.lexed;
   if (!lexed || old === text) return old === text ? prev.masked : maskText(text, language, { forRemask: true });
-  const diff = textDiff(old, text);
+  const diff = changedSpan(old, text);
   const { masked, from, until } = remask(prev, lexed, text, language, diff);
   if (changed) changed.edit = codeEdit(prev.masked.code, masked.code, diff, from, until);
   return masked;
@@ -137,18 +137,30 @@ function remask(prev: { text: string; masked: MaskedText }, lexed: NonNullable<M
   return { from: r, until, masked: { code, kinds, lexed: { blanks: [...before, ...lex.blanks, ...after], templates: [...templatesBefore, ...lex.templates, ...templatesAfter] } } };
 }
 
-/** The common prefix and suffix of two texts: the edit is [start, oldEnd) in the old one, [start, newEnd) in the new. */
-function textDiff(a: string, b: string): TextEdit {
-  const max = Math.min(a.length, b.length);
+/**
+ * The changed span between two versions of a text: their common prefix and suffix, over the text and,
+ * when given, over its masks too (a quote typed on one line changes the mask far below it).
+ */
+export function changedSpan(oldText: string, newText: string, oldCode = oldText, newCode = newText): TextEdit {
+  const max = Math.min(oldText.length, newText.length);
+  const same = (i: number, j: number) => oldText.charCodeAt(i) === newText.charCodeAt(j) && oldCode.charCodeAt(i) === newCode.charCodeAt(j);
+  // Whole chunks first, compared natively; a character loop only inside the chunk that differs.
   let p = 0;
-  while (p + 512 <= max && a.slice(p, p + 512) === b.slice(p, p + 512)) p += 512;
-  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
-  let s = 0;
+  while (p + CHUNK <= max && oldText.slice(p, p + CHUNK) === newText.slice(p, p + CHUNK) && oldCode.slice(p, p + CHUNK) === newCode.slice(p, p + CHUNK)) p += CHUNK;
+  while (p < max && same(p, p)) p++;
   const maxS = max - p;
-  while (s + 512 <= maxS && a.slice(a.length - s - 512, a.length - s) === b.slice(b.length - s - 512, b.length - s)) s += 512;
-  while (s < maxS && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
-  return { start: p, oldEnd: a.length - s, newEnd: b.length - s };
+  let s = 0;
+  while (s + CHUNK <= maxS) {
+    const a = oldText.length - s;
+    const b = newText.length - s;
+    if (oldText.slice(a - CHUNK, a) !== newText.slice(b - CHUNK, b) || oldCode.slice(a - CHUNK, a) !== newCode.slice(b - CHUNK, b)) break;
+    s += CHUNK;
+  }
+  while (s < maxS && same(oldText.length - 1 - s, newText.length - 1 - s)) s++;
+  return { start: p, oldEnd: oldText.length - s, newEnd: newText.length - s };
 }
+
+const CHUNK = 512;
 
 /**
  * The text with the given ranges (ascending, disjoint) blanked: spaces for every character but line

@@ -6,7 +6,7 @@ import type { ScanResult } from '../guard/engine';
 import { applyFixes } from '../guard/fix';
 import { knownLanguages, languageForPath } from '../kernel/languages';
 import { readRepoFile } from '../files';
-import { MAX_REVIEW_REASON } from '../guard/baseline';
+import { MAX_REVIEW_REASON, reviewReason } from '../guard/baseline';
 import { relPath } from '../guard/files';
 import { severityRank, type RuleProblem, type Severity, type StoppedRule, type Violation } from '../guard/rule';
 import type { Workspace } from '../workspace';
@@ -302,7 +302,7 @@ export const markGuardFindingReviewed = defineTool({
         here.length ? `That line has: ${[...new Set(here)].join(', ')}.` : 'Check the line number against a fresh guard_audit_files result.');
     }
     const file = engine.markReviewed({ path: rel, rule: v.ruleId, fingerprint: v.fingerprint, line: v.start.line, lineText: v.lineText ?? '' }, input.reason, { alreadyReviewed: v.reviewed !== undefined });
-    return { file: relPath(ws.root, file) ?? file, path: rel, line: v.start.line, ruleId: v.ruleId, reason: input.reason.trim().replace(/\s+/g, ' '), replaced: v.reviewed !== undefined };
+    return { file: relPath(ws.root, file) ?? file, path: rel, line: v.start.line, ruleId: v.ruleId, reason: reviewReason(input.reason), replaced: v.reviewed !== undefined };
   },
 });
 
