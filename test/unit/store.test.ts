@@ -40,6 +40,21 @@ describe('store: persistence and migrations', () => {
     await c.close();
   });
 
+  it("reports another process's migration in its state, and keeps the version between commits", async () => {
+    const dbPath = path.join(tempDir(), 'sv.db');
+    const v1: Migration = { version: 1, name: 'notes', up: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)' };
+    const v2: Migration = { version: 2, name: 'tags', up: 'ALTER TABLE notes ADD COLUMN tag TEXT' };
+    const a = await Store.open({ dbPath, migrations: [v1] });
+    await a.transaction((tx) => tx.run("INSERT INTO notes (text) VALUES ('x')"));
+    assert.equal(a.state.schemaVersion, 1);
+    const b = await Store.open({ dbPath, migrations: [v1, v2] }); // a is still open: a second process migrates
+    assert.equal(b.state.schemaVersion, 2);
+    await new Promise((resolve) => setImmediate(resolve)); // a looks at the disk once per turn of the event loop
+    assert.equal(a.state.schemaVersion, 2, "a's state follows b's migration");
+    await b.close();
+    await a.close();
+  });
+
   it('applies migrations once, in version order, and a new one on reopen', async () => {
     const dbPath = path.join(tempDir(), 'm.db');
     const v1: Migration = { version: 1, name: 'notes', up: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)' };

@@ -98,11 +98,13 @@ export class Store {
   }
 
   get state(): StoreState {
+    // Kept until a commit: `health` reads the state on every call, and the query was most of its time.
+    const schemaVersion = this.closed ? this.schemaVersionAtClose : this.memo('store.schemaVersion', () => this.schemaVersion());
     const s = this.snap;
     return {
       path: this.dbPath,
       created: s.onDisk,
-      schemaVersion: this.closed ? this.schemaVersionAtClose : this.schemaVersion(),
+      schemaVersion,
       imageBytes: s.imageBytes,
       journalBytes: s.journal.size,
       sequence: s.seq,
