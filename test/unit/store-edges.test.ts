@@ -66,6 +66,30 @@ describe('store: every byte of the image is checked', () => {
     await c.close();
   });
 
+  it('checks an image larger than one read piece (8 MiB) whole: a clean one opens as it is, a flipped byte near its end is caught', async () => {
+    const dir = tempDir();
+    const dbPath = path.join(dir, 'large.db');
+    const a = await open(dbPath);
+    for (let i = 0; i < 20; i++) await insert(a, `big${String(i).padStart(2, '0')}`, 1024 * 1024);
+    await a.close();
+    const size = fs.statSync(dbPath).size;
+    assert.ok(size > 2 * 8 * 1024 * 1024, `the image spans at least three pieces (${size} bytes)`);
+
+    const b = await open(dbPath);
+    assert.equal(b.state.recovered, undefined, 'the checksum of the pieces is the checksum of the whole image');
+    assert.equal(ids(b).length, 20);
+    await b.close();
+
+    const bytes = fs.readFileSync(dbPath);
+    const at = bytes.lastIndexOf('big19 the quick brown fox');
+    assert.ok(at > 2 * 8 * 1024 * 1024, 'the flipped byte is in the third piece or later');
+    bytes[at + 11] ^= 0x20;
+    fs.writeFileSync(dbPath, bytes);
+    const c = await open(dbPath);
+    assert.match(c.state.recovered?.reason ?? '', /CRC-32 differs/);
+    await c.close();
+  });
+
   it("reads a journal written before checksums (its header has no image CRC), checks the image with SQLite's page walk, and upgrades it on close", async () => {
     const dir = tempDir();
     const dbPath = path.join(dir, 'old.db');

@@ -27,9 +27,9 @@ const V1_HEADER_MAGIC = Buffer.from('ASJ1');
 const RECORD_MAGIC = Buffer.from('ASR1');
 const MAX_RECORD_BYTES = 512 * 1024 * 1024;
 
-/** CRC-32 (IEEE 802.3) by zlib; `zlib.crc32` exists from Node 20.15 (see `crc32Missing`). */
-export function crc32(bytes: Uint8Array): number {
-  return zlib.crc32(bytes) >>> 0;
+/** CRC-32 (IEEE 802.3) by zlib, continuing `previous` (the CRC of the bytes before these); `zlib.crc32` exists from Node 20.15 (see `crc32Missing`). */
+export function crc32(bytes: Uint8Array, previous = 0): number {
+  return zlib.crc32(bytes, previous) >>> 0;
 }
 
 /** Node older than 20.15 has no zlib.crc32: say so plainly instead of failing on the first commit. */
