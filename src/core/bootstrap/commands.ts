@@ -21,10 +21,10 @@ export interface ProjectCommand {
 /** Every command the project runs, each with the line that holds it. */
 export async function commandSources(ctx: AnalysisContext): Promise<ProjectCommand[]> {
   const out: ProjectCommand[] = [];
-  if (ctx.listing.includes('package.json')) {
+  if (ctx.has('package.json')) {
     const text = (await ctx.read('package.json')) ?? '';
     const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
-    const pm = json?.packageManager?.startsWith('pnpm') || ctx.listing.includes('pnpm-lock.yaml') || ctx.listing.includes('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.listing.includes('yarn.lock') ? 'yarn' : 'npm run';
+    const pm = json?.packageManager?.startsWith('pnpm') || ctx.has('pnpm-lock.yaml') || ctx.has('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.has('yarn.lock') ? 'yarn' : 'npm run';
     const lines = text.split('\n');
     for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
       if (typeof cmd !== 'string') continue;
@@ -64,8 +64,8 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
     out.push(...workflowCommands(wf, (await ctx.read(wf)) ?? ''));
   }
-  if (ctx.listing.includes('.gitlab-ci.yml')) out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
-  for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) if (ctx.listing.includes(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
+  if (ctx.has('.gitlab-ci.yml')) out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
+  for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) if (ctx.has(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
   for (const f of ctx.listing.filter((x) => /^(\.builds\/[^/]+|\.build)\.ya?ml$/.test(x)).sort()) out.push(...sourcehutCommands(f, (await ctx.read(f)) ?? ''));
   return out;
 }

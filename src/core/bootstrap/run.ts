@@ -299,6 +299,7 @@ function isFile(abs: string): boolean {
 function analysisContext(root: string, structure: AnalysisContext['structure'], listing: readonly string[], familyCounts: AnalysisContext['familyCounts'], primary: Family | undefined): AnalysisContext {
   const cache = new Map<string, Promise<string | undefined>>();
   const realPaths = new RealPathCache();
+  const listed = new Set(listing);
   const read = (rel: string) => {
     let p = cache.get(rel);
     if (!p) {
@@ -315,6 +316,7 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
     root,
     structure,
     listing,
+    has: (rel) => listed.has(rel),
     familyCounts,
     primary,
     read,

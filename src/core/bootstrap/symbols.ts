@@ -113,7 +113,8 @@ export class SymbolIndex {
     };
     const bare = use(def.name);
     if (f.declared.includes(def.name)) return undefined;
-    const binds = (pred: (imp: ImportFact) => boolean) => f.imports.find((i) => pred(i) && i.names?.some((n) => n.imported === def.name || n.local === def.name));
+    // The names first: whether an import reaches the definition's file is the costly question.
+    const binds = (pred: (imp: ImportFact) => boolean) => f.imports.find((i) => i.names?.some((n) => n.imported === def.name || n.local === def.name) && pred(i));
     const viaAlias = (pred: (imp: ImportFact) => boolean) => {
       for (const imp of f.imports) {
         if (!imp.alias || !pred(imp)) continue;
@@ -232,7 +233,7 @@ export class SymbolIndex {
         const candidate = base + ext;
         if (candidate === def.path || candidate === def.path.replace(/\.(m|c)?[jt]sx?$/, '') + ext) return true;
         // An index that re-exports what lives below it.
-        if (/\/index\.[cm]?[jt]sx?$/.test(candidate) && def.path.startsWith(path.posix.dirname(candidate) + '/') && ctx.listing.includes(candidate)) return true;
+        if (/\/index\.[cm]?[jt]sx?$/.test(candidate) && def.path.startsWith(path.posix.dirname(candidate) + '/') && ctx.has(candidate)) return true;
         // A barrel file elsewhere that passes the name on (`export * from './x'`, `export { name } from './x'`), a few hops at most.
         const barrel = depth < 3 ? this.byPath.get(candidate) : undefined;
         if (barrel?.imports.some((i) => i.reexport && ((!i.names && !i.alias) || i.names?.some((n) => n.imported === def.name)) && this.jsImportReaches(barrel.path, i.spec, def, ctx, depth + 1))) return true;

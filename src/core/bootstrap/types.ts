@@ -57,6 +57,8 @@ export interface AnalysisContext {
   structure: ProjectStructure;
   /** Every file of the listing (not only the scanned ones): manifests, configs, docs. */
   listing: readonly string[];
+  /** Whether the listing holds this path: a set lookup, where `listing.includes` walks every file. */
+  has(rel: string): boolean;
   /** Scanned files per language family. */
   familyCounts: Partial<Record<Family, number>>;
   /** The dominant language family of the scanned sources. */

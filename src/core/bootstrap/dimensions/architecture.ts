@@ -315,7 +315,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       const main = t.metadata.main;
       if (typeof main === 'string') found.push({ label: `${t.name} main`, path: path.posix.join(t.dir, main.replace(/^\.\//, '')), line: 1, text: '' });
     }
-    const exists = found.filter((f, i) => ctx.listing.includes(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
+    const exists = found.filter((f, i) => ctx.has(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
     const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;
     // In a library project a side tool's main() (okhttp's okcurl) is not where the project starts;

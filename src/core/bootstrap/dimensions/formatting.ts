@@ -291,7 +291,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
   // JS/TS: prettier, biome, dprint.
   const prettier = top(/(^|\/)(\.prettierrc(\.\w+)?|prettier\.config\.[cm]?[jt]s)$/);
   let pkgPrettier: string | undefined;
-  if (!prettier.length && ctx.listing.includes('package.json')) {
+  if (!prettier.length && ctx.has('package.json')) {
     // The top-level `prettier` key: settings, or a shared configuration's name (`"@excalidraw/prettier-config"`);
     // a `"prettier": "2.6.2"` under the dependencies is only the tool.
     const pkg = (await ctx.read('package.json')) ?? '';
@@ -334,7 +334,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     if (!/spotless|ktlint|ktfmt/i.test(text.replace(/^.*\bapply\s+false.*$/gm, ''))) continue;
     const tools = ['Spotless', 'ktlint', 'ktfmt', 'google-java-format'].filter((t) => new RegExp(t.replace('-', '[-_]?'), 'i').test(text));
     const editor = await editorConfig(ctx);
-    out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.listing.includes('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
+    out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
     break;
   }
   for (const f of top(/(^|\/)\.clang-format$/)) {
@@ -375,7 +375,7 @@ function tomlSettings(text: string): string[] {
 }
 
 async function editorConfig(ctx: AnalysisContext): Promise<{ source: string; settings: string[] } | undefined> {
-  if (!ctx.listing.includes('.editorconfig')) return undefined;
+  if (!ctx.has('.editorconfig')) return undefined;
   const text = (await ctx.read('.editorconfig')) ?? '';
   const lines = text.split('\n');
   const i = lines.findIndex((l) => /^\s*indent_(size|style)\s*=/.test(l));

@@ -176,7 +176,7 @@ const LOGGER_SETUP: Partial<Record<Family, RegExp>> = {
 /** The project's linter banning direct printing: ruff/flake8's T20 (T201), ESLint's no-console, Clippy's print_stdout. */
 async function printBan(fam: Family, ctx: AnalysisContext): Promise<{ text: string; short: string; source: string } | undefined> {
   const find = async (files: string[], re: RegExp) => {
-    for (const f of files.filter((x) => ctx.listing.includes(x))) {
+    for (const f of files.filter((x) => ctx.has(x))) {
       const text = (await ctx.read(f)) ?? '';
       const i = text.split('\n').findIndex((l) => re.test(l));
       if (i >= 0) return `${f}:${i + 1}`;

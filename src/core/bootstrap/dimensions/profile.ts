@@ -261,12 +261,12 @@ export class ProjectProfileAnalyzer implements Analyzer {
     if (eco.go) { add('Build', 'go build ./...', `${manifest('go')}:1`); add('Test', 'go test ./...', `${manifest('go')}:1`); }
     // `swift test` only runs where the package declares test targets.
     // `swift build` and `swift test` work where the package is the root (NetNewsWire's sit under Modules/).
-    if (eco.swift && ctx.listing.includes('Package.swift')) {
+    if (eco.swift && ctx.has('Package.swift')) {
       add('Build', 'swift build', 'Package.swift:1');
       if (ctx.structure.targets.some((t) => t.ecosystem === 'swift' && t.kind === 'test')) add('Test', 'swift test', 'Package.swift:1');
     }
     if (eco.gradle) {
-      const gw = ctx.listing.includes('gradlew') ? './gradlew' : 'gradle';
+      const gw = ctx.has('gradlew') ? './gradlew' : 'gradle';
       add('Build', `${gw} build`, `${manifest('gradle')}:1`);
       add('Test', `${gw} test`, `${manifest('gradle')}:1`);
     }
@@ -298,7 +298,7 @@ async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: 
   const ordered = [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'])].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
   for (const m of ordered) {
     const floor = VERSION_FLOORS.find((f) => f.manifest.test(m));
-    if (!floor || !ctx.listing.includes(m)) continue;
+    if (!floor || !ctx.has(m)) continue;
     const text = await ctx.read(m);
     const hit = text === undefined ? null : floor.re.exec(text);
     if (!hit || text === undefined) continue;
