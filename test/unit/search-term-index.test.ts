@@ -42,6 +42,32 @@ for (const [label, zipf] of [['skewed', true], ['flat', false]] as const) {
   });
 }
 
+test('top-k stays exact on random queries with filters, against the exhaustive ranking', async () => {
+  for (const [vocabulary, zipf, seed] of [[300, true, 3], [80, false, 5]] as const) {
+    const docs = corpus(4000, vocabulary, zipf, seed);
+    const index = new TermIndex(FIELDS, docs.map((d) => d.map((f) => f.length)));
+    for (const d of docs) index.add(d);
+    await index.sortAll();
+    const ref = reference(docs);
+    let s = seed;
+    const random = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 60; n++) {
+      // Distinct terms, as queryTerms gives them.
+      const terms = [...new Set(Array.from({ length: 1 + Math.floor(random() * 5) }, () => `w${Math.floor(random() * (vocabulary / 3))}`))];
+      const keep = n % 3; // no filter, every other document, or the documents whose slot is not a multiple of 7
+      const accept = (slot: number) => keep === 0 || (keep === 1 ? slot % 2 === 0 : slot % 7 !== 0);
+      for (const limit of [1, 10]) {
+        const got = index.search({ terms, prefixLast: false, limit, accept });
+        const want = ref.search(terms, docs.length).filter((m) => accept(m.doc)).slice(0, limit);
+        const label = `${terms.join(' ')} @${limit}, filter ${keep}`;
+        assert.deepEqual(got.map((h) => h.slot), want.map((m) => m.doc), label);
+        got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i].score) < 1e-3, `${label}: ${h.score} vs ${want[i].score}`));
+        got.forEach((h, i) => assert.equal(h.termsMatched, new Set(want[i].terms).size, label));
+      }
+    }
+  }
+});
+
 test('removed documents are never returned; filters apply; fields and the matched share are reported', async () => {
   const docs = [
     [['fetchretry', 'fetch', 'retri'], ['fetch', 'retri'], ['wrap', 'http', 'call'], []],
