@@ -251,3 +251,25 @@ test('type checks are not where implementations are listed (NetNewsWire\'s read-
   assert.doesNotMatch(fetcher.summary, /where the others are listed/);
   assert.ok(!cs.some((x) => x.knowledgeType === 'inheritance' && /DisplayNameProvider/.test(x.title)), cs.map((x) => x.title).join('\n'));
 });
+
+test("the profile cites the line of a manifest that shows the target or the build, not line 1 under a licence header (okhttp's build.gradle.kts, trpc's package.json)", async () => {
+  const licence = '/*\n * Copyright (C) 2024 Example\n *\n * Licensed under the Apache License, Version 2.0\n */\n';
+  const gradle: Record<string, string> = {
+    'settings.gradle.kts': `${licence}rootProject.name = "net"\ninclude(":core")\n`,
+    'build.gradle.kts': `${licence}plugins {\n  kotlin("jvm") version "2.0.0" apply false\n}\n`,
+    'core/build.gradle.kts': `${licence}plugins {\n  kotlin("jvm")\n}\n`,
+  };
+  for (let i = 0; i < 3; i++) gradle[`core/src/main/kotlin/net/Part${i}.kt`] = `package net\n\nclass Part${i} {\n    fun run(): Int = ${i}\n}\n`;
+  const kotlin = (await coldStart(gradle)).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(kotlin);
+  const cited = kotlin.reasoning.sources.filter((s) => /gradle\.kts:/.test(s));
+  assert.ok(cited.length > 0, kotlin.reasoning.sources.join(', '));
+  for (const s of cited) assert.match(s, /gradle\.kts:(6|7)$/, `past the licence header: ${kotlin.reasoning.sources.join(', ')}`);
+
+  const npm: Record<string, string> = { 'package.json': JSON.stringify({ private: true, description: 'a web app', name: 'web', scripts: { build: 'tsc' }, dependencies: { react: '^18.0.0' } }, null, 2) };
+  for (let i = 0; i < 3; i++) npm[`src/part${i}.tsx`] = `import React from 'react';\nexport function Part${i}() {\n  return <div>{${i}}</div>;\n}\n`;
+  const web = (await coldStart(npm)).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(web);
+  assert.ok(!web.reasoning.sources.includes('package.json:1'), web.reasoning.sources.join(', '));
+  assert.ok(web.reasoning.sources.includes('package.json:4'), `the "name" line: ${web.reasoning.sources.join(', ')}`);
+});

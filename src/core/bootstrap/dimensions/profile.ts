@@ -187,7 +187,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
     const { list: commands, notes, before } = await this.commands(ctx);
     const agentCommands = await agentFileCommands(ctx);
-    const sources = [...new Set([...agentCommands.slice(0, 2).map((c) => c.source), ...products.slice(0, 2).map((t) => `${t.manifest}:1`), ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
+    const declared = await Promise.all(products.slice(0, 2).map((t) => manifestLine(ctx, t.manifest, namedIn(t.name))));
+    const sources = [...new Set([...agentCommands.slice(0, 2).map((c) => c.source), ...declared, ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
     const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e === 'xcode' ? 'Xcode' : e);
@@ -256,22 +257,40 @@ export class ProjectProfileAnalyzer implements Analyzer {
     if (ciBuild) add('Build', ciBuild.command, ciBuild.source);
     if (ciTest) add('Test', ciTest.command, ciTest.source);
     const eco = ctx.structure.ecosystems;
-    const manifest = (e: string) => ctx.structure.targets.find((t) => t.ecosystem === e)?.manifest ?? '';
-    if (eco.cargo) { add('Build', 'cargo build', `${manifest('cargo')}:1`); add('Test', 'cargo test', `${manifest('cargo')}:1`); }
-    if (eco.go) { add('Build', 'go build ./...', `${manifest('go')}:1`); add('Test', 'go test ./...', `${manifest('go')}:1`); }
+    // The ecosystem's defaults cite the manifest's line that makes them apply, past any licence header.
+    const manifest = (e: string, find?: RegExp) => manifestLine(ctx, ctx.structure.targets.find((t) => t.ecosystem === e)?.manifest ?? '', find);
+    if (eco.cargo) {
+      const at = await manifest('cargo', /^\s*\[(package|workspace)\]/);
+      add('Build', 'cargo build', at);
+      add('Test', 'cargo test', at);
+    }
+    if (eco.go) {
+      const at = await manifest('go', /^module\s/);
+      add('Build', 'go build ./...', at);
+      add('Test', 'go test ./...', at);
+    }
     // `swift test` only runs where the package declares test targets.
     // `swift build` and `swift test` work where the package is the root (NetNewsWire's sit under Modules/).
     if (eco.swift && ctx.has('Package.swift')) {
-      add('Build', 'swift build', 'Package.swift:1');
-      if (ctx.structure.targets.some((t) => t.ecosystem === 'swift' && t.kind === 'test')) add('Test', 'swift test', 'Package.swift:1');
+      const at = await manifestLine(ctx, 'Package.swift', /\bPackage\s*\(/);
+      add('Build', 'swift build', at);
+      if (ctx.structure.targets.some((t) => t.ecosystem === 'swift' && t.kind === 'test')) add('Test', 'swift test', at);
     }
     if (eco.gradle) {
       const gw = ctx.has('gradlew') ? './gradlew' : 'gradle';
-      add('Build', `${gw} build`, `${manifest('gradle')}:1`);
-      add('Test', `${gw} test`, `${manifest('gradle')}:1`);
+      const at = await manifest('gradle');
+      add('Build', `${gw} build`, at);
+      add('Test', `${gw} test`, at);
     }
-    if (eco.maven) { add('Build', 'mvn package', `${manifest('maven')}:1`); add('Test', 'mvn test', `${manifest('maven')}:1`); }
-    if (eco.python && ctx.structure.targets.some((t) => t.dependencies.some((d) => d.name === 'pytest'))) add('Test', 'pytest', `${manifest('python')}:1`);
+    if (eco.maven) {
+      const at = await manifest('maven', /<artifactId>/);
+      add('Build', 'mvn package', at);
+      add('Test', 'mvn test', at);
+    }
+    if (eco.python) {
+      const pytest = ctx.structure.targets.flatMap((t) => t.dependencies).find((d) => d.name === 'pytest');
+      if (pytest) add('Test', 'pytest', pytest.evidence ?? (await manifest('python')));
+    }
     const notes: string[] = [];
     const before: string[] = [];
     // A test script that is bare `vitest` keeps watching in a terminal (CI sets CI=true, so it runs once there).
@@ -308,6 +327,29 @@ async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: 
 }
 
 /** The oldest OS versions a Swift package supports (`platforms:` in Package.swift): what the code may call. */
+/**
+ * `manifest:line` for the line that shows a fact: the first line `find` matches, else the first line
+ * of code (past a licence header, comments and lone brackets); line 1 when the file cannot be read.
+ * Reviewers rejected sources that cite a copyright line.
+ */
+async function manifestLine(ctx: AnalysisContext, manifest: string, find?: RegExp): Promise<string> {
+  const lines = (await ctx.read(manifest))?.split('\n') ?? [];
+  const code = (line: string) => {
+    const t = line.trim();
+    return t !== '' && !/^(\/\/|#(?!\w)|\/\*|\*|<!--|<\?xml)/.test(t) && !/^[{}[\]()]+,?$/.test(t);
+  };
+  const at = find ? lines.findIndex((l) => code(l) && find.test(l)) : -1;
+  const first = at >= 0 ? at : lines.findIndex(code);
+  return `${manifest}:${first >= 0 ? first + 1 : 1}`;
+}
+
+/** A target's own name as a manifest writes it: whole (`"@trpc/server"`) or its last part, quoted or after a colon (`include(":core")`). */
+function namedIn(name: string): RegExp {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const last = name.split(/[/:]/).filter(Boolean).pop() ?? name;
+  return new RegExp(`["':](?:${escape(name)}|${escape(last)})["'\\s,)]`);
+}
+
 function platformsLine(products: readonly { ecosystem: string; manifest: string; metadata: Record<string, unknown> }[]): string[] {
   const t = products.find((p) => p.ecosystem === 'swift' && Array.isArray(p.metadata.platforms) && (p.metadata.platforms as unknown[]).length);
   if (!t) return [];
