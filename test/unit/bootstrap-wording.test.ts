@@ -273,3 +273,23 @@ test("the profile cites the line of a manifest that shows the target or the buil
   assert.ok(!web.reasoning.sources.includes('package.json:1'), web.reasoning.sources.join(', '));
   assert.ok(web.reasoning.sources.includes('package.json:4'), `the "name" line: ${web.reasoning.sources.join(', ')}`);
 });
+
+test("the profile lists the application first, then the biggest packages (nowinandroid's :app was fifth, after four libraries), but not a small tool beside a library", async () => {
+  const files: Record<string, string> = {
+    'settings.gradle.kts': 'rootProject.name = "news"\ninclude(":app")\ninclude(":core:data")\n',
+    'build.gradle.kts': 'plugins {\n  id("com.android.application") version "8.5.0" apply false\n}\n',
+    'app/build.gradle.kts': 'plugins {\n  id("com.android.application")\n}\ndependencies {\n  implementation(project(":core:data"))\n}\n',
+    'core/data/build.gradle.kts': 'plugins {\n  id("com.android.library")\n}\n',
+    'app/src/main/kotlin/news/MainActivity.kt': 'package news\n\nclass MainActivity {\n    fun start(): Int = 1\n}\n',
+    'app/src/main/kotlin/news/NewsApp.kt': 'package news\n\nclass NewsApp {\n    fun create(): Int = 2\n}\n',
+  };
+  for (let i = 0; i < 6; i++) files[`core/data/src/main/kotlin/news/data/Repo${i}.kt`] = `package news.data\n\nclass Repo${i} {\n    fun load(): Int = ${i}\n}\n`;
+  const profile = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(profile);
+  assert.match(profile.rationale ?? '', /^- Targets: :app \(app\), :core:data \(library\)/m);
+
+  // okhttp's okcurl: a command-line tool with a few files beside the library it demonstrates.
+  for (let i = 6; i < 12; i++) files[`core/data/src/main/kotlin/news/data/Repo${i}.kt`] = `package news.data\n\nclass Repo${i} {\n    fun load(): Int = ${i}\n}\n`;
+  const library = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.match(library?.rationale ?? '', /^- Targets: :core:data \(library\), :app \(app\)/m);
+});

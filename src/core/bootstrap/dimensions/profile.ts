@@ -161,8 +161,13 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const totalBytes = [...this.languages.values()].reduce((n, l) => n + l.bytes, 0);
     if (totalBytes === 0 && ctx.structure.targets.length === 0) return [];
     const langs = [...this.languages.entries()].map(([l, v]) => [l, Math.round((v.bytes / Math.max(1, totalBytes)) * 100)] as const).filter(([, pct]) => pct > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    // The biggest packages first: they say most about the project.
-    const products = [...productTargets(ctx)].sort((a, b) => (this.filesPerTarget.get(b.name) ?? 0) - (this.filesPerTarget.get(a.name) ?? 0));
+    // The applications first (nowinandroid's :app, saleor's Django app), then the biggest packages:
+    // they say most about the project. Not an app extension, nor a small tool beside a library
+    // (okhttp's okcurl, trpc's codemod CLI): an app leads when it has a quarter of the largest's files.
+    const files = (t: { name: string }) => this.filesPerTarget.get(t.name) ?? 0;
+    const largest = Math.max(0, ...productTargets(ctx).map(files));
+    const leads = (t: { name: string; kind: string; metadata: Record<string, unknown> }) => t.kind === 'app' && !/extension/i.test(String(t.metadata.productType ?? '')) && files(t) * 4 >= largest;
+    const products = [...productTargets(ctx)].sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
     const others = ctx.structure.targets.length - products.length;
     const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
     const frameworks = new Map<string, string>();
