@@ -17,6 +17,11 @@ async function coldStart(files: Record<string, string>): Promise<Candidate[]> {
   return listCandidates(ws, { status: 'any' });
 }
 
+/** The cold start's project profile of these files. */
+async function profileOf(files: Record<string, string>): Promise<Candidate | undefined> {
+  return (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+}
+
 const find = (cs: Candidate[], re: RegExp): Candidate => {
   const c = cs.find((x) => re.test(x.title));
   assert.ok(c, `no title matches ${re}:\n${cs.map((x) => x.title).join('\n')}`);
@@ -136,7 +141,7 @@ test('boundaries count the places that read the environment, not "variables"; th
   for (let i = 0; i < 3; i++) swift[`Sources/Feed${i}.swift`] = `public struct Feed${i} {\n    public init() {}\n}\n`;
   for (let i = 0; i < 3; i++) swift[`Tests/Old${i}Tests.swift`] = `import XCTest\n\nfinal class Old${i}Tests: XCTestCase {\n    func testIt() {}\n}\n`;
   for (let i = 0; i < 2; i++) swift[`Tests/New${i}Tests.swift`] = `import Testing\n\n@Test func new${i}() {}\n`;
-  const profile = (await coldStart(swift)).find((c) => c.origin === 'bootstrap:project-profile');
+  const profile = await profileOf(swift);
   assert.ok(profile);
   assert.match(profile.summary, /Tests: XCTest and Swift Testing, 5 test files\./);
 });
@@ -165,7 +170,7 @@ test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md
     'CLAUDE.md': '# CLAUDE.md\n\n## Commands\n\n- **Full build and test**: `./buildscripts/build_and_test.sh` - builds and runs all tests\n- **Types**: `npm run typecheck`\n',
   };
   for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
-  const profile = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  const profile = await profileOf(files);
   assert.ok(profile);
   assert.match(profile.summary, /Commands from CLAUDE\.md: `\.\/buildscripts\/build_and_test\.sh`, `npm run typecheck`\.$/);
   assert.ok(profile.reasoning.sources.includes('CLAUDE.md:5'), profile.reasoning.sources.join(', '));
@@ -179,7 +184,7 @@ test('the stack of a Kotlin app is what its files import most (Compose, Hilt, Ro
   const dir = 'src/main/kotlin/okhttp3/news';
   for (let i = 0; i < 4; i++) files[`${dir}/Screen${i}.kt`] = `package okhttp3.news\n\nimport androidx.compose.runtime.Composable\nimport dagger.hilt.android.lifecycle.HiltViewModel\nimport okhttp3.news.model.Item\n\n@Composable\nfun Screen${i}(item: Item) {\n    println(item)\n}\n`;
   files[`${dir}/Store.kt`] = 'package okhttp3.news\n\nimport androidx.room.Dao\n\n@Dao\ninterface Store {\n    fun all(): List<String>\n}\n';
-  const profile = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  const profile = await profileOf(files);
   assert.ok(profile);
   assert.match(profile.summary, /Uses Jetpack Compose, Hilt, Room\./);
   assert.doesNotMatch(profile.summary, /OkHttp/);
@@ -260,7 +265,7 @@ test("the profile cites the line of a manifest that shows the target or the buil
     'core/build.gradle.kts': `${licence}plugins {\n  kotlin("jvm")\n}\n`,
   };
   for (let i = 0; i < 3; i++) gradle[`core/src/main/kotlin/net/Part${i}.kt`] = `package net\n\nclass Part${i} {\n    fun run(): Int = ${i}\n}\n`;
-  const kotlin = (await coldStart(gradle)).find((c) => c.origin === 'bootstrap:project-profile');
+  const kotlin = await profileOf(gradle);
   assert.ok(kotlin);
   const cited = kotlin.reasoning.sources.filter((s) => /gradle\.kts:/.test(s));
   assert.ok(cited.length > 0, kotlin.reasoning.sources.join(', '));
@@ -268,7 +273,7 @@ test("the profile cites the line of a manifest that shows the target or the buil
 
   const npm: Record<string, string> = { 'package.json': JSON.stringify({ private: true, description: 'a web app', name: 'web', scripts: { build: 'tsc' }, dependencies: { react: '^18.0.0' } }, null, 2) };
   for (let i = 0; i < 3; i++) npm[`src/part${i}.tsx`] = `import React from 'react';\nexport function Part${i}() {\n  return <div>{${i}}</div>;\n}\n`;
-  const web = (await coldStart(npm)).find((c) => c.origin === 'bootstrap:project-profile');
+  const web = await profileOf(npm);
   assert.ok(web);
   assert.ok(!web.reasoning.sources.includes('package.json:1'), web.reasoning.sources.join(', '));
   assert.ok(web.reasoning.sources.includes('package.json:4'), `the "name" line: ${web.reasoning.sources.join(', ')}`);
@@ -284,12 +289,12 @@ test("the profile lists the application first, then the biggest packages (nowina
     'app/src/main/kotlin/news/NewsApp.kt': 'package news\n\nclass NewsApp {\n    fun create(): Int = 2\n}\n',
   };
   for (let i = 0; i < 6; i++) files[`core/data/src/main/kotlin/news/data/Repo${i}.kt`] = `package news.data\n\nclass Repo${i} {\n    fun load(): Int = ${i}\n}\n`;
-  const profile = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  const profile = await profileOf(files);
   assert.ok(profile);
   assert.match(profile.rationale ?? '', /^- Targets: :app \(app\), :core:data \(library\)/m);
 
   // okhttp's okcurl: a command-line tool with a few files beside the library it demonstrates.
   for (let i = 6; i < 12; i++) files[`core/data/src/main/kotlin/news/data/Repo${i}.kt`] = `package news.data\n\nclass Repo${i} {\n    fun load(): Int = ${i}\n}\n`;
-  const library = (await coldStart(files)).find((c) => c.origin === 'bootstrap:project-profile');
+  const library = await profileOf(files);
   assert.match(library?.rationale ?? '', /^- Targets: :core:data \(library\), :app \(app\)/m);
 });
