@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ERROR_CODES } from '../../src/core/kernel/errors';
-import { closestNames, editDistance } from '../../src/core/kernel/names';
+import { closestNames, editDistance, escapeRegExp } from '../../src/core/kernel/names';
 import { errorCodeTable, generatedBlock } from '../../src/core/tools/docs';
 
 const root = path.join(__dirname, '..', '..');
@@ -52,4 +52,12 @@ test('closestNames answers at once for a 100,000-character name over a thousand 
   assert.equal(near.length, 5);
   // Uncapped, one 100,000 × 50 distance per name takes seconds; capped, a thousand take milliseconds.
   assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+});
+
+test('escapeRegExp: every character a pattern gives a meaning matches itself', () => {
+  const text = 'github.com/a+b (x|y)?*^$[1]{2}\\z';
+  const re = new RegExp(`^${escapeRegExp(text)}$`);
+  assert.ok(re.test(text));
+  assert.ok(!re.test(text.replace('.', 'X')), 'a dot is not any character');
+  assert.ok(!new RegExp(escapeRegExp('a+')).test('aa'), 'a plus is not a repetition');
 });

@@ -39,3 +39,8 @@ export function editDistance(a: string, b: string): number {
   }
   return prev[b.length];
 }
+
+/** `text` to be matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

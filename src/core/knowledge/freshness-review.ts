@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { escapeRegExp } from '../kernel/names';
 import { parseFrontMatter, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
 import { checkRecipe, type RecipeFreshness, type SourceFreshness } from './freshness-check';
@@ -197,7 +198,7 @@ export function rewriteSources(text: string, moves: { from: string; to: string }
 
 /** Replaces `from` where it stands on its own (`a.ts:1` is not the start of `a.ts:12`), after `before` if given. */
 function replaceWhole(line: string, from: string, to: string, before?: RegExp): string {
-  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(from);
   const lead = before ? `(?<=${before.source})` : '(?<![\\w./-])';
   return line.replace(new RegExp(`${lead}${escaped}(?![\\w-])`, 'g'), () => to);
 }

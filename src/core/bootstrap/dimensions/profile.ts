@@ -1,5 +1,7 @@
 import { conventionPath } from '../../files/classify';
 import { languageForPath } from '../../kernel/languages';
+import { escapeRegExp } from '../../kernel/names';
+import type { Target } from '../../structure';
 import { factsOf } from '../facts';
 import { pathKind } from '../source';
 import { fit, nameList } from '../form';
@@ -161,13 +163,14 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const totalBytes = [...this.languages.values()].reduce((n, l) => n + l.bytes, 0);
     if (totalBytes === 0 && ctx.structure.targets.length === 0) return [];
     const langs = [...this.languages.entries()].map(([l, v]) => [l, Math.round((v.bytes / Math.max(1, totalBytes)) * 100)] as const).filter(([, pct]) => pct > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    // The applications first (nowinandroid's :app, saleor's Django app), then the biggest packages:
-    // they say most about the project. Not an app extension, nor a small tool beside a library
-    // (okhttp's okcurl, trpc's codemod CLI): an app leads when it has a quarter of the largest's files.
-    const files = (t: { name: string }) => this.filesPerTarget.get(t.name) ?? 0;
-    const largest = Math.max(0, ...productTargets(ctx).map(files));
-    const leads = (t: { name: string; kind: string; metadata: Record<string, unknown> }) => t.kind === 'app' && !/extension/i.test(String(t.metadata.productType ?? '')) && files(t) * 4 >= largest;
-    const products = [...productTargets(ctx)].sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
+    // The applications first (nowinandroid's :app), then the biggest packages: they say most about
+    // the project. Not an app extension, nor a small tool beside a library (okhttp's okcurl, trpc's
+    // codemod CLI): an app leads when it has a quarter of the largest target's files.
+    const files = (t: Target) => this.filesPerTarget.get(t.name) ?? 0;
+    const products = [...productTargets(ctx)];
+    const largest = Math.max(0, ...products.map(files));
+    const leads = (t: Target) => t.kind === 'app' && !/extension/i.test(String(t.metadata.productType ?? '')) && files(t) * 4 >= largest;
+    products.sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
     const others = ctx.structure.targets.length - products.length;
     const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
     const frameworks = new Map<string, string>();
@@ -331,7 +334,6 @@ async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: 
   return undefined;
 }
 
-/** The oldest OS versions a Swift package supports (`platforms:` in Package.swift): what the code may call. */
 /**
  * `manifest:line` for the line that shows a fact: the first line `find` matches, else the first line
  * of code (past a licence header, comments and lone brackets); line 1 when the file cannot be read.
@@ -350,11 +352,11 @@ async function manifestLine(ctx: AnalysisContext, manifest: string, find?: RegEx
 
 /** A target's own name as a manifest writes it: whole (`"@trpc/server"`) or its last part, quoted or after a colon (`include(":core")`). */
 function namedIn(name: string): RegExp {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const last = name.split(/[/:]/).filter(Boolean).pop() ?? name;
-  return new RegExp(`["':](?:${escape(name)}|${escape(last)})["'\\s,)]`);
+  return new RegExp(`["':](?:${escapeRegExp(name)}|${escapeRegExp(last)})["'\\s,)]`);
 }
 
+/** The oldest OS versions a Swift package supports (`platforms:` in Package.swift): what the code may call. */
 function platformsLine(products: readonly { ecosystem: string; manifest: string; metadata: Record<string, unknown> }[]): string[] {
   const t = products.find((p) => p.ecosystem === 'swift' && Array.isArray(p.metadata.platforms) && (p.metadata.platforms as unknown[]).length);
   if (!t) return [];
