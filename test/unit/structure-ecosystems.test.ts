@@ -132,6 +132,57 @@ test('Gradle: an app applied through a convention plugin (nowinandroid: alias(li
   assert.equal(target(s, ':core:data').kind, 'library');
 });
 
+test('Gradle: an Android test project (nowinandroid\'s :benchmarks, android.test convention plugin) is a test that instruments the app it names; support code only tests use is a test project', async () => {
+  const root = tempTree({
+    'settings.gradle.kts': 'rootProject.name = "nia"\ninclude(":app")\ninclude(":benchmarks")\ninclude(":core:testing")\ninclude(":core:screenshot-testing")\ninclude(":ui-test-hilt-manifest")\ninclude(":core:data")\n',
+    'app/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.application)\n}\n',
+    'benchmarks/build.gradle.kts': 'plugins {\n    alias(libs.plugins.baselineprofile)\n    alias(libs.plugins.nowinandroid.android.test)\n}\n\nandroid {\n    namespace = "com.example.nia.benchmarks"\n    targetProjectPath = ":app"\n}\n',
+    'benchmarks/src/main/kotlin/com/example/nia/StartupBenchmark.kt': 'package com.example.nia\n\nclass StartupBenchmark\n',
+    'core/testing/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.library)\n}\ndependencies {\n    api(projects.core.data)\n}\n',
+    'core/testing/src/main/kotlin/com/example/nia/testing/TestDispatcherRule.kt': 'package com.example.nia.testing\n\nclass TestDispatcherRule\n',
+    'core/screenshot-testing/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.library)\n}\n',
+    'ui-test-hilt-manifest/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.library)\n}\n',
+    'core/data/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.library)\n}\ndependencies {\n    testImplementation(projects.core.testing)\n}\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(
+    s.targets.map((t) => `${t.name}:${t.kind}`).sort(),
+    [':app:app', ':benchmarks:test', ':core:data:library', ':core:screenshot-testing:test', ':core:testing:test', ':ui-test-hilt-manifest:test'],
+  );
+  const app = target(s, ':benchmarks').dependencies.find((d) => d.target === ':app');
+  assert.equal(app?.scope, 'test');
+  assert.equal(app?.evidence, 'benchmarks/build.gradle.kts:8');
+});
+
+test('npm: a package with its own lockfile outside the workspaces is a project of its own (excalidraw\'s Docusaurus site), JavaScript by its files, its registry dependency not a local edge; a root manifest with nothing to import is the project\'s scripts (saleor\'s release tooling)', async () => {
+  const root = tempTree({
+    'package.json': JSON.stringify({ name: 'board-monorepo', private: true, workspaces: ['packages/*'] }),
+    'packages/board/package.json': JSON.stringify({ name: '@board/board', version: '0.18.0', main: 'index.js' }),
+    'packages/board/index.js': 'module.exports = {};\n',
+    'dev-docs/package.json': JSON.stringify({ name: 'docs', private: true, dependencies: { '@docusaurus/core': '2.2.0', '@board/board': '0.18.0' } }),
+    'dev-docs/yarn.lock': '# yarn lockfile v1\n',
+    'dev-docs/tsconfig.json': '{ "extends": "@tsconfig/docusaurus/tsconfig.json" }\n',
+    'dev-docs/docusaurus.config.js': 'module.exports = {};\n',
+    'dev-docs/sidebars.js': 'module.exports = {};\n',
+    'dev-docs/src/pages/index.js': 'export default function Home() {}\n',
+    'dev-docs/src/theme/Root.tsx': 'export default function Root() {}\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  const docs = target(s, 'docs');
+  assert.equal(`${docs.dir}:${docs.kind}:${docs.language}`, 'dev-docs:app:javascript');
+  assert.equal(docs.dependencies.find((d) => d.name === '@board/board')?.target, undefined, 'outside the workspace, 0.18.0 comes from the registry');
+
+  const release = tempTree({
+    'package.json': JSON.stringify({ name: 'shop', version: '3.24.0', devDependencies: { 'release-it': '^19.0.4' }, scripts: { release: 'release-it' } }),
+    'pyproject.toml': '[project]\nname = "shop"\nversion = "3.24.0"\n',
+    'manage.py': 'import django\n',
+  });
+  const r = await discoverStructure(release, (await walkWorkspace(release)).files);
+  assert.equal(r.targets.find((t) => t.ecosystem === 'npm')?.kind, 'app');
+  const lib = tempTree({ 'package.json': JSON.stringify({ name: 'tiny' }), 'index.js': 'module.exports = 1;\n' });
+  assert.equal((await discoverStructure(lib, (await walkWorkspace(lib)).files)).targets[0].kind, 'library', 'an index.js is an entry point');
+});
+
 test('Maven: aggregator modules (a commented-out module ignored), ${project.groupId} sibling dependency, war is an app', async () => {
   const s = await discoverFixture('maven');
   assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['core:library', 'web:app']);

@@ -81,7 +81,7 @@ test('okhttp: Gradle target kinds and languages from what each project is', asyn
   assert.equal(kind(':samples:compare'), 'test', 'only test sources');
   assert.equal(kind(':regression-test'), 'test');
   assert.equal(kind(':okhttp'), 'library');
-  assert.equal(kind(':okhttp-testing-support'), 'library', '"testing" in a name is not a test project');
+  assert.equal(kind(':okhttp-testing-support'), 'test', 'support code for tests, as nowinandroid\'s :core:testing');
   assert.equal(target(s, 'build-logic').kind, 'plugin', 'kotlin-dsl convention plugins');
   assert.equal(target(s, ':samples:crawler').language, 'java');
   assert.equal(target(s, ':mockwebserver3').language, 'kotlin');

@@ -53,6 +53,10 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
           deps.push({ name: lib?.module ?? `libs.${d.ref.value}`, scope: d.scope, ...(lib?.version ? { version: lib.version } : {}), evidence });
         } else deps.push({ name: d.ref.value, scope: d.scope, ...(d.ref.version ? { version: d.ref.version } : {}), evidence });
       }
+      // An Android test project instruments the app it names (`targetProjectPath = ":app"`).
+      const instrumented = /\btargetProjectPath\s*=\s*["'](:[\w.:-]+)["']/.exec(maskGradleComments(build));
+      const target = instrumented && byPath.get(instrumented[1]);
+      if (instrumented) deps.push({ name: target?.path ?? instrumented[1], ...(target ? { target: nameOf(target, rootName) } : {}), scope: 'test', evidence: `${manifest}:${lineAt(build, instrumented.index)}` });
       const plugins = pluginsOf(build);
       // What the convention plugins it applies add (nowinandroid's feature.impl adds :core:ui and :core:designsystem).
       for (const { dep: d, evidence } of plugins.flatMap((x) => conventions.get(x) ?? [])) {
@@ -133,7 +137,8 @@ function pluginsOf(build: string): string[] {
 
 /**
  * What a project is: a test project by its name or because it has only test sources, an app when it
- * applies the application plugin (or Android's) or its jar names a Main-Class, a plugin when it
+ * applies the application plugin (or Android's) or its jar names a Main-Class, a test project when it
+ * applies Android's test plugin or its name has the word "test" or "testing", a plugin when it
  * builds Gradle plugins, a sample program when it sits in a samples folder, otherwise a library.
  */
 function kindOf(ctx: DiscoveryContext, p: Subproject, plugins: string[], build: string): TargetKind {
@@ -142,6 +147,10 @@ function kindOf(ctx: DiscoveryContext, p: Subproject, plugins: string[], build: 
   // Also through a convention plugin named for it (`libs.plugins.nowinandroid.android.application`).
   if (plugins.some((x) => x === 'application' || x === 'com.android.application' || x === 'android.application' || x === 'android-application' || /[.-]android[.-]application$/.test(x))) return 'app';
   if (/["']Main-Class["']\s*(?:to|:)/.test(build) || /\bapplication\s*\{[^}]*mainClass/.test(build)) return 'app';
+  // Android's test plugin (benchmarks, baseline profiles), and support code only tests use (`:core:testing`,
+  // `:okhttp-testing-support`, `:ui-test-hilt-manifest`): a word "test" or "testing" in the name.
+  if (plugins.some((x) => x === 'com.android.test' || /(^|[.-])android[.-]test$/.test(x))) return 'test';
+  if (name.split(/[-_.]/).some((w) => /^(tests?|testing)$/i.test(w))) return 'test';
   if (plugins.some((x) => /gradle-plugin|kotlin-dsl/.test(x))) return 'plugin';
   const sources = ctx.files.filter((f) => f.startsWith(joinRel(p.dir, 'src') + '/') && /\.(kt|java|kts|groovy|scala)$/.test(f));
   if (sources.length && sources.every((f) => /\/src\/(test|\w*Test|androidTest|testFixtures)\//.test(f))) return 'test';

@@ -19,7 +19,8 @@ interface Pkg {
 
 /**
  * npm, yarn and pnpm: the packages of every workspace (`workspaces` in package.json, or
- * `pnpm-workspace.yaml`); without workspaces, each package.json outside sample folders.
+ * `pnpm-workspace.yaml`); without workspaces, each package.json outside sample folders; and any
+ * package with its own lockfile.
  */
 export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
   const manifests = ctx.named('package.json');
@@ -51,6 +52,14 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
     }
   }
 
+  // A package with its own lockfile is a project of its own, even inside a workspace's folder
+  // (excalidraw's Docusaurus site in dev-docs, outside the workspaces, with its own yarn.lock).
+  for (const m of manifests) {
+    const dir = dirOf(m);
+    if (chosen.has(dir) || rootDirs.has(dir) || isSamplePath(dir) || !LOCKFILES.some((f) => ctx.has(joinRel(dir, f)))) continue;
+    chosen.set(dir, { ecosystem: managerOf(ctx, dir, await ctx.readJson(m)) });
+  }
+
   const pkgs: Pkg[] = [];
   for (const [dir, info] of [...chosen].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const manifest = joinRel(dir, 'package.json');
@@ -59,11 +68,31 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
     if (!json || text === undefined) continue;
     pkgs.push({ manifest, dir, json, text, ...info });
   }
-  const names = new Set(pkgs.map(nameOf));
-  return pkgs.map((p) => toTarget(ctx, p, names));
+  // A dependency resolves to a package of the same workspace (or of none, as before), or to any
+  // local package through a `file:`/`link:`/`workspace:` range; otherwise it comes from the registry.
+  const workspaceOf = new Map(pkgs.map((p) => [nameOf(p), p.workspaceRoot]));
+  const sources = sourceCounts(ctx, new Set(pkgs.map((p) => p.dir)));
+  return pkgs.map((p) => toTarget(ctx, p, workspaceOf, sources.get(p.dir)));
 }
 
-function toTarget(ctx: DiscoveryContext, p: Pkg, local: Set<string>): Target {
+/** The JavaScript and TypeScript files of each package, counted to the nearest package folder above them. */
+function sourceCounts(ctx: DiscoveryContext, dirs: Set<string>): Map<string, { js: number; ts: number }> {
+  const out = new Map<string, { js: number; ts: number }>();
+  for (const f of ctx.files) {
+    const ts = /\.(ts|tsx|mts|cts)$/.test(f) && !/\.d\.[mc]?ts$/.test(f);
+    if (!ts && !/\.(js|jsx|mjs|cjs)$/.test(f)) continue;
+    let dir = dirOf(f);
+    while (!dirs.has(dir) && dir !== '') dir = dirOf(dir);
+    if (!dirs.has(dir)) continue;
+    let c = out.get(dir);
+    if (!c) out.set(dir, (c = { js: 0, ts: 0 }));
+    if (ts) c.ts++;
+    else c.js++;
+  }
+  return out;
+}
+
+function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string | undefined>, sources: { js: number; ts: number } | undefined): Target {
   const { json, text, manifest, dir } = p;
   const dependencies: TargetDependency[] = [];
   for (const [field, scope] of DEP_FIELDS) {
@@ -72,15 +101,18 @@ function toTarget(ctx: DiscoveryContext, p: Pkg, local: Set<string>): Target {
     const sectionAt = text.indexOf(`"${field}"`);
     for (const [name, version] of Object.entries(deps)) {
       const dep: TargetDependency = { name, scope, version: String(version), evidence: `${manifest}:${lineOf(text, `"${name}"`, Math.max(0, sectionAt))}` };
-      if (local.has(name) && name !== nameOf(p)) dep.target = name;
+      const linked = workspaceOf.has(name) && (workspaceOf.get(name) === p.workspaceRoot || /^(file|link|workspace|portal):/.test(String(version)));
+      if (linked && name !== nameOf(p)) dep.target = name;
       dependencies.push(dep);
     }
   }
-  const hasTs = ctx.has(joinRel(dir, 'tsconfig.json')) || ctx.files.some((f) => dirOf(f) === dir && /\.tsx?$/.test(f) && !f.endsWith('.d.ts')) || typeof json.types === 'string' || typeof json.typings === 'string' || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
+  // The language most of its own files are written in (a Docusaurus site with an editor-only
+  // tsconfig is JavaScript); without sources, what its manifest and configuration say.
+  const hasTs = sources && sources.js + sources.ts > 0 ? sources.ts >= sources.js : ctx.has(joinRel(dir, 'tsconfig.json')) || ctx.files.some((f) => dirOf(f) === dir && /\.tsx?$/.test(f) && !f.endsWith('.d.ts')) || typeof json.types === 'string' || typeof json.typings === 'string' || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
   return {
     name: nameOf(p),
     ecosystem: p.ecosystem,
-    kind: kindOf(p),
+    kind: kindOf(p, ['index.js', 'index.mjs', 'index.cjs', 'index.ts'].some((f) => ctx.has(joinRel(dir, f)))),
     manifest,
     dir,
     language: hasTs ? 'typescript' : 'javascript',
@@ -107,16 +139,18 @@ function nameOf(p: Pkg): string {
   return typeof p.json.name === 'string' && p.json.name ? p.json.name : p.dir || 'root';
 }
 
+const LOCKFILES = ['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
+
 /** Dependencies that make a private package an application (a site, a server, a UI). */
 const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|react-native|@remix-run\/\w+|astro|gatsby|@sveltejs\/kit|@angular\/core|electron)$/;
 
 /**
  * What a package is: a test package (by folder or name), a library when it offers an entry point
  * (`main`, `module`, `types` or a `.` export) whatever else it has (except a private example), a VS Code extension, an app when
- * it only offers a `bin`, or a private package built on an application framework or kept in an
- * apps/examples folder.
+ * it only offers a `bin` or is the repository's root manifest with nothing to import, or a private
+ * package built on an application framework or kept in an apps/examples folder.
  */
-function kindOf(p: Pkg): TargetKind {
+function kindOf(p: Pkg, hasIndex: boolean): TargetKind {
   const j = p.json;
   const name = typeof j.name === 'string' ? j.name : '';
   if (/(^|\/)(\.?tests?|e2e|__tests__)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
@@ -128,6 +162,9 @@ function kindOf(p: Pkg): TargetKind {
   const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
   if (typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain) return 'library';
   if (j.bin) return 'app';
+  // The repository's own manifest with nothing another package could import (no entry point, no
+  // index file, no published `files`) holds the project's scripts: saleor's release tooling beside its Django server.
+  if (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !j.files && !hasIndex) return 'app';
   const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
   if (j.private === true && Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d))) return 'app';
   // A private package that says which browsers it ships to is a web app bundle (excalidraw-app, photoprism's frontend).
