@@ -29,7 +29,7 @@ const SKILLS = path.join(__dirname, '..', 'skills');
 /** Seven libraries since issue 15 was filed, and six applications added in session 21 (commits in bench/data/guard-eval/repositories.json). */
 export const EVAL_REPOS = [
   'Alamofire+Alamofire', 'trpc+trpc', 'encode+httpx', 'spf13+cobra', 'BurntSushi+ripgrep', 'square+okhttp', 'SDWebImage+SDWebImage',
-  'excalidraw+excalidraw', 'Ranchero-Software+NetNewsWire', 'saleor+saleor', 'photoprism+photoprism', 'alacritty+alacritty', 'android+nowinandroid',
+  'excalidraw+excalidraw', 'Ranchero-Software+NetNewsWire', 'saleor+saleor', 'photoprism+photoprism', 'alacritty+alacritty', 'android+nowinandroid', 'coil-kt+coil', 'colinhacks+zod',
 ];
 
 /** What the reviewer said about one candidate. */

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs, { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { classifyFile, walkWorkspace, WorkspaceFiles } from '../../src/core/files';
 import { fifo, link, socket, tempTree, within } from './files-helpers';
+import { parseIndex } from '../../src/core/files/tracked';
 
 test('one ignore list: nested .gitignore with negation, always-skipped and hidden folders, target/ beside Cargo.toml', async () => {
   const root = tempTree({
@@ -33,6 +35,29 @@ test('one ignore list: nested .gitignore with negation, always-skipped and hidde
   assert.deepEqual(l.files, ['.builds/linux.yml', '.github/workflows/ci.yml', '.gitignore', '.gitlab/ci/test.yml', '.husky/pre-commit', 'crate/Cargo.toml', 'keep.log', 'other/target/kept.txt', 'pkg/.gitignore', 'pkg/important.log', 'pkg/ok.ts', 'src/a.ts']);
   assert.ok(l.ignored >= 8, String(l.ignored));
   assert.deepEqual(l.problems, []);
+});
+
+test('a file git tracks is listed though an ignore file matches it (zod commits packages/zod/package.json under a `**/package.json` rule), in index versions 2 and 4; an untracked ignored file stays out; a damaged index leaves the ignore files in charge', async () => {
+  const root = tempTree({
+    'package.json': '{"private": true}\n',
+    'packages/zod/.gitignore': '**/*.js\n**/package.json\n',
+    'packages/zod/package.json': '{"name": "zod"}\n',
+    'packages/zod/src/index.ts': 'export {};\n',
+    'packages/zod/index.js': 'built\n',
+    'packages/zod/v4/package.json': '{"type": "module"}\n',
+  });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+  git('init', '-q');
+  git('add', '-A');
+  git('add', '-f', 'packages/zod/package.json');
+  const listed = (l: { files: string[] }) => l.files.filter((f) => f.startsWith('packages/zod/') && !f.endsWith('.gitignore'));
+  assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/package.json', 'packages/zod/src/index.ts'], 'tracked package.json listed; untracked v4/package.json and the built index.js ignored');
+  git('update-index', '--index-version', '4');
+  assert.deepEqual([...parseIndex(readFileSync(path.join(root, '.git', 'index')))].sort(), ['package.json', 'packages/zod/.gitignore', 'packages/zod/package.json', 'packages/zod/src/index.ts']);
+  assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/package.json', 'packages/zod/src/index.ts'], 'index version 4 (paths prefix-compressed)');
+  const index = readFileSync(path.join(root, '.git', 'index'));
+  writeFileSync(path.join(root, '.git', 'index'), index.subarray(0, 40));
+  assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/src/index.ts'], 'a cut index: the ignore files alone decide, nothing thrown');
 });
 
 test('a FIFO .gitignore (root or nested) is reported and not applied; the listing answers at once', async () => {

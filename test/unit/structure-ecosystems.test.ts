@@ -154,6 +154,47 @@ test('Gradle: an Android test project (nowinandroid\'s :benchmarks, android.test
   assert.equal(app?.evidence, 'benchmarks/build.gradle.kts:8');
 });
 
+test('Gradle, read on coil: `commonTest.dependencies {}` is test scope; a published test library (named in buildSrc\'s publicModules) stays a library; a BOM constrains the published projects it loops over; targetProjectPath with a property\'s default; a baseline-profile producer; buildSrc by its folder\'s name', async () => {
+  const root = tempTree({
+    'settings.gradle.kts': 'rootProject.name = "coil-root"\ninclude(":coil-core")\ninclude(":coil-test")\ninclude(":coil-bom")\ninclude(":internal:benchmark")\ninclude(":internal:test-roborazzi")\ninclude(":samples:compose-android")\n',
+    'buildSrc/settings.gradle.kts': 'rootProject.name = "coil"\n',
+    'buildSrc/build.gradle.kts': 'plugins {\n    `kotlin-dsl`\n}\n',
+    'buildSrc/src/main/kotlin/coil3/utils.kt': 'package coil3\n\nval publicModules = setOf(\n    "coil-core",\n    "coil-test",\n)\n',
+    'coil-core/build.gradle.kts': 'plugins {\n    id("kotlin-multiplatform")\n}\n\nbaselineProfile {\n    variants {\n        create("androidMain") {\n            from(project(":internal:benchmark"))\n        }\n    }\n}\n',
+    'coil-test/build.gradle.kts': 'plugins {\n    id("kotlin-multiplatform")\n}\nkotlin {\n    sourceSets {\n        commonMain {\n            dependencies {\n                api(projects.coilCore)\n            }\n        }\n    }\n}\n',
+    'coil-bom/build.gradle.kts': 'import coil3.publicModules\n\nplugins {\n    id("java-platform")\n}\n\ndependencies {\n    constraints {\n        for (subproject in rootProject.subprojects) {\n            if (subproject.name in publicModules) {\n                api(subproject)\n            }\n        }\n    }\n}\n',
+    'internal/benchmark/build.gradle.kts': 'plugins {\n    id("com.android.test")\n}\n\nandroid {\n    val targetProject = System.getProperty("project", "compose-android")\n    targetProjectPath = ":samples:$targetProject"\n}\n',
+    'internal/test-roborazzi/build.gradle.kts': 'plugins {\n    id("kotlin-multiplatform")\n}\nkotlin {\n    sourceSets {\n        commonTest.dependencies {\n            implementation(projects.coilCore)\n            implementation(projects.coilTest)\n        }\n    }\n}\n',
+    'samples/compose-android/build.gradle.kts': 'plugins {\n    id("com.android.application")\n}\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.equal(target(s, ':coil-test').kind, 'library', 'published for other people\'s tests');
+  assert.equal(target(s, 'buildSrc').kind, 'plugin');
+  assert.deepEqual(internalEdges(s), [
+    ':coil-bom -> :coil-core', ':coil-bom -> :coil-test', ':coil-core -> :internal:benchmark', ':coil-test -> :coil-core',
+    ':internal:benchmark -> :samples:compose-android', ':internal:test-roborazzi -> :coil-core', ':internal:test-roborazzi -> :coil-test',
+  ]);
+  const scope = (from: string, to: string) => target(s, from).dependencies.find((d) => d.target === to)?.scope;
+  assert.equal(scope(':internal:test-roborazzi', ':coil-core'), 'test');
+  assert.equal(scope(':coil-core', ':internal:benchmark'), 'build');
+  assert.equal(scope(':internal:benchmark', ':samples:compose-android'), 'test');
+  assert.equal(scope(':coil-bom', ':coil-test'), 'prod');
+});
+
+test('npm, read on zod: a private workspace package nothing depends on that neither runs nor installs a command is a test or benchmark harness; a private site is still an app', async () => {
+  const root = tempTree({
+    'package.json': JSON.stringify({ name: 'zod-root', private: true }),
+    'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+    'packages/zod/package.json': JSON.stringify({ name: 'zod', main: './index.cjs' }),
+    'packages/resolution/package.json': JSON.stringify({ name: '@zod/resolution', private: true, main: './dist/index.cjs', scripts: { 'test:all': 'vitest run' }, dependencies: { zod: 'workspace:*' } }),
+    'packages/bench/package.json': JSON.stringify({ name: '@zod/benchmarks', private: true, scripts: { bench: 'tsx index.ts' }, devDependencies: { zod: 'workspace:*' } }),
+    'packages/docs/package.json': JSON.stringify({ name: '@zod/docs', private: true, scripts: { dev: 'next dev' }, dependencies: { next: '15', zod: 'workspace:*', '@zod/shared': 'workspace:*' } }),
+    'packages/shared/package.json': JSON.stringify({ name: '@zod/shared', private: true, main: 'index.js' }),
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['@zod/benchmarks:test', '@zod/docs:app', '@zod/resolution:test', '@zod/shared:library', 'zod:library'], 'a private package the site depends on is its library');
+});
+
 test('npm: a package with its own lockfile outside the workspaces is a project of its own (excalidraw\'s Docusaurus site), JavaScript by its files, its registry dependency not a local edge; a root manifest with nothing to import is the project\'s scripts (saleor\'s release tooling)', async () => {
   const root = tempTree({
     'package.json': JSON.stringify({ name: 'board-monorepo', private: true, workspaces: ['packages/*'] }),

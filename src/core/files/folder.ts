@@ -6,6 +6,7 @@ import { isIgnored, parseIgnoreFile, skippedFolderReason, type IgnoreScope } fro
 import { joinRel } from './paths';
 import { problemOf, type FileProblem } from './problems';
 import { describeEntry, readRepoFileSync } from './read';
+import { trackedFiles } from './tracked';
 
 /** One folder as the walker last read it. */
 export interface Folder {
@@ -44,6 +45,9 @@ export function readFolder(root: string, rel: string, above: readonly IgnoreScop
   const scopes = own ? [...above, own] : above;
   folder.scope = own;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A file git tracks is listed even when an ignore file matches it, as git does (read once per folder, when needed).
+  let tracked: ReadonlySet<string> | undefined | null = null;
+  const isTracked = (file: string) => (tracked === null ? (tracked = trackedFiles(root)) : tracked)?.has(file) ?? false;
   for (const e of entries) {
     const childRel = joinRel(rel, e.name);
     const type = entryType(e, path.join(abs, e.name));
@@ -52,7 +56,7 @@ export function readFolder(root: string, rel: string, above: readonly IgnoreScop
     } else if (type === 'dir') {
       if (skippedFolderReason(e.name, names) || isIgnored(scopes, childRel, true)) folder.ignored++;
       else folder.dirs.push(childRel);
-    } else if (isIgnored(scopes, childRel, false)) {
+    } else if (isIgnored(scopes, childRel, false) && !isTracked(childRel)) {
       folder.ignored++;
     } else if (type === 'file') {
       folder.files.push(childRel);

@@ -55,13 +55,17 @@ export function blockPath(code: string): (offset: number) => string[] {
       .map((o) => o.name);
 }
 
-/** `jvmTest` for `val jvmTest by getting {`, `commonJvmAndroid` for `create("commonJvmAndroid") {`, `dependencies` for `dependencies {`. */
+/**
+ * `jvmTest` for `val jvmTest by getting {`, `commonJvmAndroid` for `create("commonJvmAndroid") {`,
+ * `dependencies` for `dependencies {`, the source set for `commonTest.dependencies {` (its scope).
+ */
 function blockName(before: string): string {
   const m =
     /val\s+(\w+)\s+by\s+(?:getting|creating)\s*$/.exec(before.trimEnd()) ??
+    /(?:\b(\w+)|(?:getByName|named)\s*\(\s*"([\w-]+)"\s*\))\s*\.\s*dependencies\s*$/.exec(before.trimEnd()) ??
     /(?:create|getByName|named|register)\s*(?:<[^>]*>)?\s*\(\s*"([\w-]+)"[^)]*\)\s*$/.exec(before.trimEnd()) ??
     /(\w+)\s*(?:\([^()]*\))?\s*$/.exec(before.trimEnd());
-  return m?.[1] ?? '';
+  return m?.[1] ?? m?.[2] ?? '';
 }
 
 /** Prod, test or build, from the configuration and the source set it is declared in. */
@@ -148,6 +152,10 @@ export function scriptDependencies(text: string): ScriptDependency[] {
       out.push({ configuration, ref: { kind, value, ...(version ? { version } : {}) }, scope: gradleScope(configuration, blocks(m.index)), line: lineAt(text, m.index) });
     }
   }
+  // The baseline-profile plugin's producer: `baselineProfile { variants { … { from(project(":benchmark")) } } }`.
+  for (const m of code.matchAll(/\bfrom\s*\(\s*project\s*\(\s*["'](:[^"']*)["']/g)) {
+    if (blocks(m.index).includes('baselineProfile')) out.push({ configuration: 'baselineProfile', ref: { kind: 'path', value: m[1] }, scope: 'build', line: lineAt(text, m.index) });
+  }
   return out.sort((a, b) => a.line - b.line);
 }
 
@@ -215,4 +223,29 @@ export async function conventionPlugins(files: readonly string[], read: (f: stri
     if (all.length) out.set(key, all);
   }
   return out;
+}
+
+/**
+ * The projects a build names as published in a list of its build logic (coil's
+ * `val publicModules = setOf("coil", "coil-core", …)` in buildSrc): a list whose name says public or
+ * published, of project names.
+ */
+export async function publishedLists(files: readonly string[], read: (f: string) => Promise<string | undefined>): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (const f of files) {
+    if (!/(^|\/)(buildSrc|build-logic)\/.*\.kts?$|(^|\/)build\.gradle\.kts$/.test(f)) continue;
+    const text = (await read(f)) ?? '';
+    for (const m of text.matchAll(/\bval\s+(\w*(?:[Pp]ublic|[Pp]ublish)\w*)\s*(?::[^=]+)?=\s*(?:setOf|listOf|arrayOf|mutableSetOf)\s*\(([^)]*)\)/g)) {
+      out.set(m[1], new Set([...m[2].matchAll(/"([\w.-]+)"/g)].map((x) => x[1])));
+    }
+  }
+  return out;
+}
+
+/** A string of a build script with `$name` and `${name}` filled in from the script's own `val name = … "literal"` (the last literal: a property's default). */
+export function interpolate(build: string, value: string): string {
+  return value.replace(/\$\{?(\w+)\}?/g, (whole, name: string) => {
+    const line = new RegExp(String.raw`\bval\s+${name}\s*(?::[^=\n]+)?=([^\n]*)`).exec(build)?.[1] ?? '';
+    return [...line.matchAll(/"([^"$]*)"/g)].pop()?.[1] ?? whole;
+  });
 }

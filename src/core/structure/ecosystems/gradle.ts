@@ -1,6 +1,6 @@
 import { DiscoveryContext, dirOf, isSamplePath, joinRel, lineAt } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
-import { conventionPlugins, maskGradleComments, readVersionCatalog, scriptDependencies, type CatalogEntry } from './gradle-build';
+import { conventionPlugins, interpolate, maskGradleComments, publishedLists, readVersionCatalog, scriptDependencies, type CatalogEntry } from './gradle-build';
 import { compact } from './npm';
 
 interface Subproject {
@@ -36,7 +36,10 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
     const catalogText = ctx.has(catalogFile) ? ((await ctx.read(catalogFile)) ?? '') : '';
     const catalog = catalogText ? readVersionCatalog(catalogText) : new Map<string, CatalogEntry>();
     // Convention plugins of the included builds under this settings file (build-logic).
-    const conventions = await conventionPlugins(ctx.files.filter((f) => base === '' || f.startsWith(base + '/')), (f) => ctx.read(f), catalogText);
+    const buildFiles = ctx.files.filter((f) => base === '' || f.startsWith(base + '/'));
+    const conventions = await conventionPlugins(buildFiles, (f) => ctx.read(f), catalogText);
+    const published = await publishedLists(buildFiles, (f) => ctx.read(f));
+    const isPublished = (name: string) => [...published.values()].some((names) => names.has(name));
     for (const p of projects) {
       const buildFile = [joinRel(p.dir, 'build.gradle.kts'), joinRel(p.dir, 'build.gradle')].find((f) => ctx.has(f));
       const build = buildFile ? ((await ctx.read(buildFile)) ?? '') : '';
@@ -54,9 +57,18 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
         } else deps.push({ name: d.ref.value, scope: d.scope, ...(d.ref.version ? { version: d.ref.version } : {}), evidence });
       }
       // An Android test project instruments the app it names (`targetProjectPath = ":app"`).
-      const instrumented = /\btargetProjectPath\s*=\s*["'](:[\w.:-]+)["']/.exec(maskGradleComments(build));
-      const target = instrumented && byPath.get(instrumented[1]);
-      if (instrumented) deps.push({ name: target?.path ?? instrumented[1], ...(target ? { target: nameOf(target, rootName) } : {}), scope: 'test', evidence: `${manifest}:${lineAt(build, instrumented.index)}` });
+      const instrumented = /\btargetProjectPath\s*=\s*"(:[^"]+)"/.exec(maskGradleComments(build));
+      if (instrumented) {
+        const path = interpolate(build, instrumented[1]);
+        const target = byPath.get(path);
+        deps.push({ name: target?.path ?? path, ...(target ? { target: nameOf(target, rootName) } : {}), scope: 'test', evidence: `${manifest}:${lineAt(build, instrumented.index)}` });
+      }
+      // A BOM (java-platform) constrains the versions of the projects it lists, or of the published ones when it loops over them.
+      if (/\bjava-platform\b/.test(build) && /\bconstraints\s*\{[\s\S]*\bin\s+(\w+)/.test(build)) {
+        const list = published.get(/\bconstraints\s*\{[\s\S]*\bin\s+(\w+)/.exec(build)![1]);
+        const at = `${manifest}:${lineAt(build, build.search(/\bconstraints\s*\{/))}`;
+        for (const p of projects) if (list?.has(p.path.split(':').pop()!)) deps.push({ name: p.path, target: nameOf(p, rootName), scope: 'prod', evidence: at });
+      }
       const plugins = pluginsOf(build);
       // What the convention plugins it applies add (nowinandroid's feature.impl adds :core:ui and :core:designsystem).
       for (const { dep: d, evidence } of plugins.flatMap((x) => conventions.get(x) ?? [])) {
@@ -67,7 +79,7 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
       targets.push({
         name: nameOf(p, rootName),
         ecosystem: 'gradle',
-        kind: kindOf(ctx, p, plugins, build),
+        kind: kindOf(ctx, p, plugins, build, isPublished(p.path.split(':').pop() ?? '')),
         manifest,
         dir: p.dir,
         language: languageOf(ctx, p.dir, buildFile, plugins),
@@ -113,6 +125,8 @@ export function includes(text: string, base: string): Subproject[] {
 }
 
 function nameOf(p: Subproject, rootName: string | undefined): string {
+  // buildSrc is Gradle's build-logic folder whatever its settings call it (coil's says "coil", as the product).
+  if (p.path === ':' && p.dir.split('/').pop() === 'buildSrc') return 'buildSrc';
   return p.path === ':' ? rootName ?? (p.dir.split('/').pop() || 'root') : p.path;
 }
 
@@ -138,19 +152,21 @@ function pluginsOf(build: string): string[] {
 /**
  * What a project is: a test project by its name or because it has only test sources, an app when it
  * applies the application plugin (or Android's) or its jar names a Main-Class, a test project when it
- * applies Android's test plugin or its name has the word "test" or "testing", a plugin when it
+ * applies Android's test plugin or its name has the word "test" or "testing" and it is not published, a plugin when it
  * builds Gradle plugins, a sample program when it sits in a samples folder, otherwise a library.
  */
-function kindOf(ctx: DiscoveryContext, p: Subproject, plugins: string[], build: string): TargetKind {
+function kindOf(ctx: DiscoveryContext, p: Subproject, plugins: string[], build: string, listedAsPublished: boolean): TargetKind {
   const name = p.path.split(':').pop() ?? '';
-  if (/(^|[-_])(tests?|test-app-tests)$|tests$/i.test(name) && !/^testing/.test(name)) return 'test';
+  // Published for other people's tests (coil-test), a project is a library whatever its name.
+  const published = listedAsPublished || plugins.some((x) => /maven-publish|\.publish\b|publish-conventions/.test(x)) || /\b(mavenPublishing|publishing)\s*\{/.test(build);
+  if (!published && /(^|[-_])(tests?|test-app-tests)$|tests$/i.test(name) && !/^testing/.test(name)) return 'test';
   // Also through a convention plugin named for it (`libs.plugins.nowinandroid.android.application`).
   if (plugins.some((x) => x === 'application' || x === 'com.android.application' || x === 'android.application' || x === 'android-application' || /[.-]android[.-]application$/.test(x))) return 'app';
   if (/["']Main-Class["']\s*(?:to|:)/.test(build) || /\bapplication\s*\{[^}]*mainClass/.test(build)) return 'app';
   // Android's test plugin (benchmarks, baseline profiles), and support code only tests use (`:core:testing`,
   // `:okhttp-testing-support`, `:ui-test-hilt-manifest`): a word "test" or "testing" in the name.
   if (plugins.some((x) => x === 'com.android.test' || /(^|[.-])android[.-]test$/.test(x))) return 'test';
-  if (name.split(/[-_.]/).some((w) => /^(tests?|testing)$/i.test(w))) return 'test';
+  if (!published && name.split(/[-_.]/).some((w) => /^(tests?|testing)$/i.test(w))) return 'test';
   if (plugins.some((x) => /gradle-plugin|kotlin-dsl/.test(x))) return 'plugin';
   const sources = ctx.files.filter((f) => f.startsWith(joinRel(p.dir, 'src') + '/') && /\.(kt|java|kts|groovy|scala)$/.test(f));
   if (sources.length && sources.every((f) => /\/src\/(test|\w*Test|androidTest|testFixtures)\//.test(f))) return 'test';

@@ -72,7 +72,8 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
   // local package through a `file:`/`link:`/`workspace:` range; otherwise it comes from the registry.
   const workspaceOf = new Map(pkgs.map((p) => [nameOf(p), p.workspaceRoot]));
   const sources = sourceCounts(ctx, new Set(pkgs.map((p) => p.dir)));
-  return pkgs.map((p) => toTarget(ctx, p, workspaceOf, sources.get(p.dir)));
+  const dependedOn = new Set(pkgs.flatMap((p) => DEP_FIELDS.flatMap(([field]) => (isRecord(p.json[field]) ? Object.keys(p.json[field]) : []))));
+  return pkgs.map((p) => toTarget(ctx, p, workspaceOf, sources.get(p.dir), dependedOn.has(nameOf(p))));
 }
 
 /** The JavaScript and TypeScript files of each package, counted to the nearest package folder above them. */
@@ -92,7 +93,7 @@ function sourceCounts(ctx: DiscoveryContext, dirs: Set<string>): Map<string, { j
   return out;
 }
 
-function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string | undefined>, sources: { js: number; ts: number } | undefined): Target {
+function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string | undefined>, sources: { js: number; ts: number } | undefined, dependedOn: boolean): Target {
   const { json, text, manifest, dir } = p;
   const dependencies: TargetDependency[] = [];
   for (const [field, scope] of DEP_FIELDS) {
@@ -112,7 +113,7 @@ function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string
   return {
     name: nameOf(p),
     ecosystem: p.ecosystem,
-    kind: kindOf(p, ['index.js', 'index.mjs', 'index.cjs', 'index.ts'].some((f) => ctx.has(joinRel(dir, f)))),
+    kind: kindOf(p, ['index.js', 'index.mjs', 'index.cjs', 'index.ts'].some((f) => ctx.has(joinRel(dir, f))), dependedOn),
     manifest,
     dir,
     language: hasTs ? 'typescript' : 'javascript',
@@ -139,6 +140,9 @@ function nameOf(p: Pkg): string {
   return typeof p.json.name === 'string' && p.json.name ? p.json.name : p.dir || 'root';
 }
 
+/** Folders of applications (and not of packages). */
+const APP_FOLDER = /^(?!(?:.*\/)?packages\/)(?:.*\/)?(apps?|examples?|www|site|website)\//;
+
 const LOCKFILES = ['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
 
 /** Dependencies that make a private package an application (a site, a server, a UI). */
@@ -150,7 +154,7 @@ const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|re
  * it only offers a `bin` or is the repository's root manifest with nothing to import, or a private
  * package built on an application framework or kept in an apps/examples folder.
  */
-function kindOf(p: Pkg, hasIndex: boolean): TargetKind {
+function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   const j = p.json;
   const name = typeof j.name === 'string' ? j.name : '';
   if (/(^|\/)(\.?tests?|e2e|__tests__)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
@@ -159,17 +163,24 @@ function kindOf(p: Pkg, hasIndex: boolean): TargetKind {
   // Example programs are apps, even when they export a handler (a Lambda, a worker); so is a private
   // package that is the whole repository (a service), as nothing else can depend on it.
   if (j.private === true && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces))) return 'app';
+  const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
+  const app = Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d));
+  // A private workspace package nothing depends on that neither runs (no framework, no start, dev
+  // or serve script) nor installs a command is a harness around the others: tests, benchmarks,
+  // type-check and bundle checks (zod's packages/integration, bench, tsc, treeshake, resolution).
+  const scripts = isRecord(j.scripts) ? Object.keys(j.scripts) : [];
+  const runs = app || !!j.browserslist || scripts.some((k) => /^(start|dev|serve|preview)\b/.test(k)) || APP_FOLDER.test(p.dir + '/');
+  if (j.private === true && p.workspaceRoot !== undefined && !dependedOn && !j.bin && !runs) return 'test';
   const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
   if (typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain) return 'library';
   if (j.bin) return 'app';
   // The repository's own manifest with nothing another package could import (no entry point, no
   // index file, no published `files`) holds the project's scripts: saleor's release tooling beside its Django server.
   if (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !j.files && !hasIndex) return 'app';
-  const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
-  if (j.private === true && Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d))) return 'app';
+  if (j.private === true && app) return 'app';
   // A private package that says which browsers it ships to is a web app bundle (excalidraw-app, photoprism's frontend).
   if (j.private === true && (isRecord(j.browserslist) || Array.isArray(j.browserslist) || typeof j.browserslist === 'string')) return 'app';
-  if (/(^|\/)(apps?|examples?|www|site|website)\//.test(p.dir + '/') && !/(^|\/)packages\//.test(p.dir)) return 'app';
+  if (APP_FOLDER.test(p.dir + '/')) return 'app';
   return 'library';
 }
 
