@@ -30,6 +30,7 @@ const SKILLS = path.join(__dirname, '..', 'skills');
 export const EVAL_REPOS = [
   'Alamofire+Alamofire', 'trpc+trpc', 'encode+httpx', 'spf13+cobra', 'BurntSushi+ripgrep', 'square+okhttp', 'SDWebImage+SDWebImage',
   'excalidraw+excalidraw', 'Ranchero-Software+NetNewsWire', 'saleor+saleor', 'photoprism+photoprism', 'alacritty+alacritty', 'android+nowinandroid', 'coil-kt+coil', 'colinhacks+zod',
+  'google+gson', 'sharkdp+fd', 'pallets+flask', 'gin-gonic+gin', 'onevcat+Kingfisher', 'AFNetworking+AFNetworking',
 ];
 
 /** What the reviewer said about one candidate. */

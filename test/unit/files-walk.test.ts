@@ -50,7 +50,7 @@ test('a file git tracks is listed though an ignore file matches it (zod commits 
   git('init', '-q');
   git('add', '-A');
   git('add', '-f', 'packages/zod/package.json');
-  const listed = (l: { files: string[] }) => l.files.filter((f) => f.startsWith('packages/zod/') && !f.endsWith('.gitignore'));
+  const listed = (l: { files: readonly string[] }) => l.files.filter((f) => f.startsWith('packages/zod/') && !f.endsWith('.gitignore'));
   assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/package.json', 'packages/zod/src/index.ts'], 'tracked package.json listed; untracked v4/package.json and the built index.js ignored');
   git('update-index', '--index-version', '4');
   assert.deepEqual([...parseIndex(readFileSync(path.join(root, '.git', 'index')))].sort(), ['package.json', 'packages/zod/.gitignore', 'packages/zod/package.json', 'packages/zod/src/index.ts']);

@@ -224,6 +224,22 @@ test('npm: a package with its own lockfile outside the workspaces is a project o
   assert.equal((await discoverStructure(lib, (await walkWorkspace(lib)).files)).targets[0].kind, 'library', 'an index.js is an entry point');
 });
 
+test('Python and Maven, read on flask and gson: example programs with their own pyproject are apps that depend on the library (by normalised name); a typed library keeps its CLI; Maven test modules by a word in the artifactId or by a test-module property', async () => {
+  const root = tempTree({
+    'pyproject.toml': '[project]\nname = "Flask"\nversion = "3.2"\nclassifiers = [\n    "Topic :: Software Development :: Libraries :: Application Frameworks",\n    "Typing :: Typed",\n]\n\n[project.scripts]\nflask = "flask.cli:main"\n',
+    'src/flask/__init__.py': '',
+    'examples/tutorial/pyproject.toml': '[project]\nname = "flaskr"\nversion = "1.0"\ndependencies = [\n    "flask",\n]\n',
+    'examples/tutorial/flaskr/__init__.py': '',
+    'pom.xml': '<project><modelVersion>4.0.0</modelVersion><groupId>com.google.code.gson</groupId><artifactId>gson-parent</artifactId><version>2.14</version><packaging>pom</packaging><modules><module>gson</module><module>metrics</module><module>test-jpms</module></modules></project>\n',
+    'gson/pom.xml': '<project><parent><groupId>com.google.code.gson</groupId><artifactId>gson-parent</artifactId><version>2.14</version></parent><artifactId>gson</artifactId></project>\n',
+    'metrics/pom.xml': '<project><parent><groupId>com.google.code.gson</groupId><artifactId>gson-parent</artifactId><version>2.14</version></parent><artifactId>gson-metrics</artifactId><properties>\n    <gson.isTestModule>true</gson.isTestModule>\n  </properties><dependencies><dependency><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId><version>${project.parent.version}</version></dependency></dependencies></project>\n',
+    'test-jpms/pom.xml': '<project><parent><groupId>com.google.code.gson</groupId><artifactId>gson-parent</artifactId><version>2.14</version></parent><artifactId>test-jpms</artifactId></project>\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['Flask:library', 'flaskr:app', 'gson-metrics:test', 'gson:library', 'test-jpms:test']);
+  assert.deepEqual(internalEdges(s), ['flaskr -> Flask', 'gson-metrics -> gson']);
+});
+
 test('Maven: aggregator modules (a commented-out module ignored), ${project.groupId} sibling dependency, war is an app', async () => {
   const s = await discoverFixture('maven');
   assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['core:library', 'web:app']);

@@ -67,7 +67,7 @@ function toTarget(ctx: DiscoveryContext, p: Pom, byCoord: Map<string, Pom>, byAr
   const plugins = childrenNamed(child(child(p.project, 'build'), 'plugins'), 'plugin').map((pl) => childText(pl, 'artifactId') ?? '');
   const kind: TargetKind = p.packaging === 'maven-plugin'
     ? 'plugin'
-    : /(^|[-_])(tests?|it)$|tests$/.test(p.artifactId)
+    : /(^|[-_])(tests?|it)([-_]|$)|tests$/.test(p.artifactId) || isTestModule(p.project)
       ? 'test'
       : ['war', 'ear'].includes(p.packaging) || plugins.some((x) => /spring-boot-maven-plugin|exec-maven-plugin/.test(x))
         ? 'app'
@@ -98,4 +98,9 @@ function scopeOf(scope: string | undefined): DependencyScope {
   if (scope === 'provided' || scope === 'system') return 'build';
   if (scope === 'runtime') return 'prod';
   return 'prod';
+}
+
+/** A module that says it is one (gson's `<gson.isTestModule>true</gson.isTestModule>`, which its parent reads to skip javadoc and deploy). */
+function isTestModule(project: XmlElement | undefined): boolean {
+  return (child(project, 'properties')?.children ?? []).some((c) => /test-?module$/i.test(c.name) && c.text.trim() === 'true');
 }

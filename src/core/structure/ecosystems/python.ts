@@ -10,12 +10,11 @@ interface Project {
   name: string;
 }
 
-/** Python: each pyproject.toml that names a project (PEP 621 `[project]` or `[tool.poetry]`). */
+/** Python: each pyproject.toml that names a project (PEP 621 `[project]` or `[tool.poetry]`), example programs too (flask's examples/tutorial). */
 export async function discoverPython(ctx: DiscoveryContext): Promise<Target[]> {
   const projects: Project[] = [];
-  for (const m of ctx.named('pyproject.toml')) {
+  for (const m of ctx.named('pyproject.toml', true)) {
     const dir = dirOf(m);
-    if (isSamplePath(dir)) continue;
     const text = await ctx.read(m);
     if (text === undefined) continue;
     let doc: TomlDocument;
@@ -82,7 +81,7 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
   return {
     name: p.name,
     ecosystem: 'python',
-    kind: kindOf(p, scripts, optional, ctx.has(joinRel(p.dir, 'manage.py'))),
+    kind: kindOf(p, scripts, optional, ctx.has(joinRel(p.dir, 'manage.py')), get(d, 'project', 'classifiers')),
     manifest: p.manifest,
     dir: p.dir,
     language: 'python',
@@ -101,14 +100,17 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
 }
 
 /**
- * A project with console scripts is an app, unless its scripts need an optional extra (`cli`): then
- * the command line is an add-on and the package a library. Test projects by folder.
+ * A project with console scripts is an app, unless its scripts need an optional extra (`cli`) or its
+ * classifiers say it is a library or typed: then the command line is an add-on and the package a
+ * library. Test projects by folder, example programs by folder.
  */
-function kindOf(p: Project, scripts: unknown, optional: unknown, django: boolean): Target['kind'] {
+function kindOf(p: Project, scripts: unknown, optional: unknown, django: boolean, classifiers: unknown): Target['kind'] {
   if (/(^|\/)tests?(\/|$)/.test(p.dir)) return 'test';
-  // A Django project (manage.py beside the manifest) is a site you run: saleor.
-  if (django) return 'app';
+  // A Django project (manage.py beside the manifest) is a site you run: saleor; so is an example program.
+  if (django || isSamplePath(p.dir)) return 'app';
   if (!isRecord(scripts)) return 'library';
+  // A package that says it is a library, or ships types for importers, is one whatever command it adds (flask's `flask` CLI).
+  if (Array.isArray(classifiers) && classifiers.some((c) => typeof c === 'string' && /^(Topic :: Software Development :: Libraries\b|Typing :: Typed)/.test(c))) return 'library';
   const extras = isRecord(optional) ? Object.keys(optional) : [];
   return extras.some((e) => /^(cli|console|cmd|command-line|scripts)$/i.test(e)) ? 'library' : 'app';
 }
