@@ -64,10 +64,11 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
         deps.push({ name: target?.path ?? path, ...(target ? { target: nameOf(target, rootName) } : {}), scope: 'test', evidence: `${manifest}:${lineAt(build, instrumented.index)}` });
       }
       // A BOM (java-platform) constrains the versions of the projects it lists, or of the published ones when it loops over them.
-      if (/\bjava-platform\b/.test(build) && /\bconstraints\s*\{[\s\S]*\bin\s+(\w+)/.test(build)) {
-        const list = published.get(/\bconstraints\s*\{[\s\S]*\bin\s+(\w+)/.exec(build)![1]);
-        const at = `${manifest}:${lineAt(build, build.search(/\bconstraints\s*\{/))}`;
-        for (const p of projects) if (list?.has(p.path.split(':').pop()!)) deps.push({ name: p.path, target: nameOf(p, rootName), scope: 'prod', evidence: at });
+      const bom = /\bjava-platform\b/.test(build) ? /\bconstraints\s*\{[\s\S]*?\bin\s+(\w+)\s*\)/.exec(build) : null;
+      const list = bom ? published.get(bom[1]) : undefined;
+      if (bom && list) {
+        const at = `${manifest}:${lineAt(build, bom.index)}`;
+        for (const p of projects) if (list.has(p.path.split(':').pop()!)) deps.push({ name: p.path, target: nameOf(p, rootName), scope: 'prod', evidence: at });
       }
       const plugins = pluginsOf(build);
       // What the convention plugins it applies add (nowinandroid's feature.impl adds :core:ui and :core:designsystem).
