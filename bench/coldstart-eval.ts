@@ -172,8 +172,9 @@ export interface StructureRow {
 export function structureAccuracy(expected: ExpectedStructure, found: Target[]): StructureRow {
   const problems: string[] = [];
   // Several targets may share a folder (an Xcode project's targets, npm and Python manifests side by side): the same name first.
+  // A target is in its folder, or in one of the folders it owns besides (an Xcode target's sources beside its project).
   const byDir = new Map<string, Target[]>();
-  for (const t of found) byDir.set(t.dir, [...(byDir.get(t.dir) ?? []), t]);
+  for (const t of found) for (const d of new Set([t.dir, ...(t.extraDirs ?? [])])) byDir.set(d, [...(byDir.get(d) ?? []), t]);
   const used = new Set<Target>();
   const nameOf = new Map<string, string>();
   let right = 0;
@@ -193,7 +194,7 @@ export function structureAccuracy(expected: ExpectedStructure, found: Target[]):
     else right++;
   }
   const expectedDirs = new Set(expected.targets.map((t) => t.dir));
-  const extra = found.filter((t) => !expectedDirs.has(t.dir));
+  const extra = found.filter((t) => !used.has(t) && ![t.dir, ...(t.extraDirs ?? [])].some((d) => expectedDirs.has(d)));
   for (const t of extra) problems.push(`extra target ${t.name} (${t.dir || '.'})`);
   const want = new Set(expected.edges.map((e) => `${e.from} → ${e.to} (${e.scope})`));
   const got = new Set<string>();

@@ -159,3 +159,27 @@ test('agent instructions lead with a rule that names the code, not with chat man
   assert.equal(agent.title, 'Agent instructions (`CLAUDE.md`): Don’t use `...` or `…` in Logger messages');
   assert.match(agent.rationale ?? '', /Don’t do force unwrapping of optionals/);
 });
+
+test('a Python service beside a root package.json of release scripts (saleor): its files belong to the Python target, and no candidate names the npm manifest or an ecosystem prefix', async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'shop', version: '3.24.0', devDependencies: { 'release-it': '^19.0.4' }, scripts: { release: 'release-it' } }, null, 2),
+    'pyproject.toml': '[project]\nname = "shop"\nversion = "3.24.0"\ndependencies = ["django>=5"]\n',
+    'manage.py': 'import os\nimport sys\n\nif __name__ == "__main__":\n    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")\n',
+    'shop/__init__.py': '',
+    'shop/core/__init__.py': '',
+    'shop/core/ids.py': 'def from_global_id_or_error(global_id, only_type=None):\n    """Resolve a global ID or raise a validation error."""\n    kind, _, pk = global_id.partition(":")\n    if only_type and kind != only_type:\n        raise ValueError(f"Must receive a {only_type} id")\n    return kind, pk\n',
+  };
+  for (const app of ['checkout', 'orders', 'payments', 'products', 'accounts']) {
+    files[`shop/${app}/__init__.py`] = '';
+    files[`shop/${app}/mutations.py`] = `from shop.core.ids import from_global_id_or_error\n\n\ndef resolve_${app}(global_id):\n    _, pk = from_global_id_or_error(global_id, "${app}")\n    return pk\n`;
+  }
+  const { candidates, titles } = await coldStart(files);
+  const helper = candidates.find((c) => /from_global_id_or_error/.test(c.title));
+  assert.ok(helper, titles.join('\n'));
+  const named = candidates.filter((c) => /npm:|python:/.test(`${c.title} ${c.summary}`));
+  assert.deepEqual(named.map((c) => `${c.title} | ${c.summary}`), []);
+  // Named apart, the helper's module is still the Python project, not the release manifest that sits in the same folder.
+  const apart = await coldStart({ ...files, 'package.json': JSON.stringify({ name: 'shop-release', version: '3.24.0', devDependencies: { 'release-it': '^19.0.4' } }, null, 2) });
+  const summary = apart.candidates.find((c) => /from_global_id_or_error/.test(c.title))?.summary ?? '';
+  assert.match(summary, /used from 5 files across shop\./);
+});

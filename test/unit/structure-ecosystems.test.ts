@@ -305,7 +305,7 @@ test('Gradle: a convention plugin that adds project dependencies adds them to ev
   assert.equal(ui.evidence, 'build-logic/convention/src/main/kotlin/FeatureImplConventionPlugin.kt:6');
 });
 
-test('Xcode: an application project\'s native targets (app, extension, test bundle) with the local package products they link and the targets they embed or test (NetNewsWire); none when the root is a Swift package', async () => {
+test('Xcode: an application project\'s native targets (app, extension, test bundle) with the local package products they link and the targets they embed or test (NetNewsWire); beside a root Swift package, the Xcode target of a package target\'s name is the package\'s', async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const pbxproj = [
     '// !$*UTF8*$!',
@@ -353,5 +353,49 @@ test('Xcode: an application project\'s native targets (app, extension, test bund
   const library = { ...files, 'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Reader")])\n' };
   const libRoot = tempTree(library);
   const lib = await discoverStructure(libRoot, (await walkWorkspace(libRoot)).files);
-  assert.ok(!lib.targets.some((t) => t.ecosystem === 'xcode'));
+  assert.deepEqual(lib.targets.map((t) => `${t.ecosystem}:${t.name}:${t.kind}`).sort(), ['swift:Account:library', 'swift:Reader:library', 'xcode:Reader Share Extension:app', 'xcode:ReaderTests:test']);
+  assert.deepEqual(internalEdges(lib), ['ReaderTests -> Reader'], 'the merged Xcode target is the package target');
+});
+
+test('Xcode beside a root Swift package (Kingfisher): demo apps in their own project link the package\'s built framework, a test bundle compiles its own folder and some Objective-C it borrows; each target owns the folder of its Info.plist and of what it compiles', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
+  const project = (objects: string[]) => ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n');
+  const settings = (n: number, plist: string) => object(n, `\t\t\tisa = XCBuildConfiguration;\n\t\t\tbuildSettings = {\n\t\t\t\tINFOPLIST_FILE = "${plist}";\n\t\t\t};\n\t\t\tname = Debug;`);
+  const root = tempTree({
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Kingfisher", targets: [.target(name: "Kingfisher", path: "Sources")])\n',
+    'Sources/General/KF.swift': 'public enum KF {}\n',
+    'Tests/KingfisherTests/ImageCacheTests.swift': 'import XCTest\n',
+    'Tests/KingfisherTests/Info.plist': '<plist/>\n',
+    'Tests/Dependency/Nocilla/LSStubRequest.m': '#import "LSStubRequest.h"\n',
+    'Tests/Dependency/Nocilla/LSStubRequest.h': '@interface LSStubRequest\n@end\n',
+    'Tests/Dependency/Nocilla/LSNocilla.h': '@interface LSNocilla\n@end\n',
+    'Demo/Demo/Kingfisher-Demo/AppDelegate.swift': 'import Kingfisher\n',
+    'Demo/Demo/Kingfisher-Demo/Info.plist': '<plist/>\n',
+    'Kingfisher.xcodeproj/project.pbxproj': project([
+      object(1, '\t\t\tisa = PBXNativeTarget;\n\t\t\tname = Kingfisher;\n\t\t\tproductType = "com.apple.product-type.framework";'),
+      object(2, `\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = ${id(3)};\n\t\t\tbuildPhases = (\n\t\t\t\t${id(5)},\n\t\t\t);\n\t\t\tname = KingfisherTests;\n\t\t\tproductType = "com.apple.product-type.bundle.unit-test";`),
+      object(3, `\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = (\n\t\t\t\t${id(4)},\n\t\t\t);`),
+      settings(4, 'Tests/KingfisherTests/Info.plist'),
+      object(5, `\t\t\tisa = PBXSourcesBuildPhase;\n\t\t\tfiles = (\n\t\t\t\t${id(6)},\n\t\t\t\t${id(7)},\n\t\t\t);`),
+      `\t\t${id(6)} = {isa = PBXBuildFile; fileRef = ${id(8)}; };`,
+      `\t\t${id(7)} = {isa = PBXBuildFile; fileRef = ${id(9)}; };`,
+      `\t\t${id(8)} = {isa = PBXFileReference; path = ImageCacheTests.swift; sourceTree = "<group>"; };`,
+      `\t\t${id(9)} = {isa = PBXFileReference; path = Tests/Dependency/Nocilla/LSStubRequest.m; sourceTree = SOURCE_ROOT; };`,
+      object(10, `\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n\t\t\t\t${id(8)},\n\t\t\t);\n\t\t\tpath = Tests/KingfisherTests;\n\t\t\tsourceTree = "<group>";`),
+    ]),
+    'Demo/Kingfisher-Demo.xcodeproj/project.pbxproj': project([
+      object(1, `\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = ${id(3)};\n\t\t\tbuildPhases = (\n\t\t\t\t${id(5)},\n\t\t\t);\n\t\t\tname = "Kingfisher-Demo";\n\t\t\tproductType = "com.apple.product-type.application";`),
+      object(3, `\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = (\n\t\t\t\t${id(4)},\n\t\t\t);`),
+      settings(4, 'Demo/Kingfisher-Demo/Info.plist'),
+      object(5, `\t\t\tisa = PBXFrameworksBuildPhase;\n\t\t\tfiles = (\n\t\t\t\t${id(6)},\n\t\t\t);`),
+      `\t\t${id(6)} /* Kingfisher.framework in Frameworks */ = {isa = PBXBuildFile; fileRef = ${id(7)}; };`,
+      `\t\t${id(7)} /* Kingfisher.framework */ = {isa = PBXFileReference; explicitFileType = wrapper.framework; path = Kingfisher.framework; sourceTree = BUILT_PRODUCTS_DIR; };`,
+    ]),
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(s.targets.map((t) => `${t.ecosystem}:${t.name}:${t.kind}:${t.language}`), ['swift:Kingfisher:library:swift', 'xcode:Kingfisher-Demo:app:swift', 'xcode:KingfisherTests:test:swift']);
+  assert.deepEqual(internalEdges(s), ['Kingfisher-Demo -> Kingfisher']);
+  assert.deepEqual(target(s, 'Kingfisher-Demo').extraDirs, ['Demo/Demo/Kingfisher-Demo']);
+  assert.deepEqual(target(s, 'KingfisherTests').extraDirs, ['Tests/KingfisherTests', 'Tests'], 'its Info.plist\'s folder, and the folder of all it compiles (its own tests and the borrowed Nocilla source)');
 });

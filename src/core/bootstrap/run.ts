@@ -123,8 +123,14 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     language: new LanguageAnalyzer(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
-  const targetDirs = structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
-  const targetOf = (p: string) => targetDirs.find((t) => t.dir === '' || p.startsWith(t.dir + '/'))?.name;
+  const targetDirs = structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name, ecosystem: t.ecosystem }))).sort((a, b) => b.dir.length - a.dir.length);
+  // The deepest target folder holding the file; of targets sharing that folder (saleor's root package.json
+  // beside its pyproject.toml), the one whose ecosystem builds the file's language.
+  const targetOf = (p: string, language: string) => {
+    const holding = targetDirs.filter((t) => t.dir === '' || p.startsWith(t.dir + '/'));
+    const deepest = holding.filter((t) => t.dir.length === holding[0]?.dir.length);
+    return (deepest.find((t) => builds(t.ecosystem, language)) ?? deepest[0])?.name;
+  };
 
   const skipped = { tooLarge: 0, binary: 0, unreadable: 0, overBudget: 0 };
   const languages: Record<string, number> = {};
@@ -154,7 +160,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
       continue;
     }
     bytes += r.length;
-    const file = sourceFile(rel, language, r, targetOf(rel));
+    const file = sourceFile(rel, language, r, targetOf(rel, language));
     // A large file can take several slices: the event loop gets a turn between analysers too.
     for (const a of all) {
       a.visit(file);
@@ -351,4 +357,13 @@ function throttle(report: BootstrapRun['progress']): (p: { message: string; done
     last = now;
     report(p);
   };
+}
+
+/** Whether an ecosystem's targets compile files of a language (a language id of the scan: `python`, `typescriptreact`…). */
+function builds(ecosystem: string, language: string): boolean {
+  const languages: Record<string, RegExp> = {
+    npm: /^(java|type)script/, pnpm: /^(java|type)script/, yarn: /^(java|type)script/, typescript: /^(java|type)script/,
+    python: /^python$/, cargo: /^rust$/, go: /^go$/, swift: /^(swift|objective-c)/, xcode: /^(swift|objective-c)/, gradle: /^(kotlin|java)$/, maven: /^(kotlin|java)$/,
+  };
+  return languages[ecosystem]?.test(language) ?? false;
 }

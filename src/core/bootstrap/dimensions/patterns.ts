@@ -190,10 +190,10 @@ export class CodePatternAnalyzer implements Analyzer {
       const { def } = h;
       const what = def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
-      const modules = [...new Set(group.flatMap((g) => g.modules))].sort();
+      const modules = [...new Set(group.flatMap((g) => g.modules).map((m) => shownTarget(m)!))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
       // Where other packages import it from, as they write it (`@trpc/server/unstable-core-do-not-import`).
-      const from = group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target;
+      const from = shownTarget(group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target);
       // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
       const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && from ? `Reuse ${what} from \`${from}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
       const family = functionFamilies.get(h)?.split('|').pop();
@@ -219,7 +219,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== def.target && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
         code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
@@ -334,6 +334,11 @@ function functionFamilyKeys(helpers: readonly Helper[]): Map<Helper, string> {
     if (best) out.set(h, best);
   }
   return out;
+}
+
+/** A target's name as a reader knows it: without the ecosystem prefix that tells two same-named manifests apart (`python:saleor`). */
+function shownTarget(name: string | undefined): string | undefined {
+  return name?.replace(/^(npm|pnpm|yarn|typescript|python|cargo|go|swift|xcode|gradle|maven):(?=.)/, '');
 }
 
 /** The first folder that tells modules apart: `Source/Core` for `Source/Core/Request.swift`. */

@@ -1,9 +1,9 @@
-// Xcode projects (`*.xcodeproj/project.pbxproj`) of applications: their native targets (apps,
-// extensions, test bundles, frameworks) and what each depends on: the local Swift packages' products
-// it links and the targets it embeds or tests. In a repository whose root is a Swift package (a
-// library: Alamofire, SDWebImage) the Xcode projects build the same code, its tests or demos, and are
-// not read; nor are example and demo projects.
-import { DiscoveryContext, dirOf, isSamplePath, joinRel } from '../context';
+// Xcode projects (`*.xcodeproj/project.pbxproj`): their native targets (apps, extensions, test
+// bundles, frameworks, demo apps) and what each depends on: the local Swift packages' products it
+// links, the frameworks of this repository it links, and the targets it embeds or tests. Beside a
+// root Swift package (a library: Kingfisher, Alamofire) an Xcode target of the same name as a
+// package target builds the same code and is the package's; the others (tests, demos) are listed.
+import { DiscoveryContext, dirOf, joinRel } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
 
 /** One object of the project file: its id, `isa` and body text. */
@@ -19,44 +19,69 @@ const TEST_TYPES = /\.(bundle\.unit-test|bundle\.ui-testing)"?$/;
 
 export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
   const out: Target[] = [];
-  // A repository whose root is a Swift package is a library: its Xcode projects build the same code, its tests or its demos.
-  if (ctx.has('Package.swift')) return out;
-  const projects = ctx.files.filter((f) => f.endsWith('.xcodeproj/project.pbxproj') && !isSamplePath(f) && !/(^|\/)Pods\/|(^|\/)[^/]*(example|demo|sample)[^/]*\//i.test(f));
+  const projects = ctx.files.filter((f) => f.endsWith('.xcodeproj/project.pbxproj') && !/(^|\/)Pods\//.test(f));
   if (projects.length === 0) return out;
   // Names of the repository's own Swift package targets: a linked product of the same name is one of them.
   const packageTargets = new Set<string>();
-  for (const manifest of ctx.named('Package.swift')) {
+  for (const manifest of ctx.named('Package.swift', true)) {
     for (const m of ((await ctx.read(manifest)) ?? '').matchAll(/\.(?:target|executableTarget|binaryTarget)\s*\(\s*name:\s*"([^"]+)"/g)) packageTargets.add(m[1]);
   }
-  const language = ctx.files.some((f) => f.endsWith('.swift')) ? 'swift' : 'objective-c';
+  const rootPackage = ctx.has('Package.swift');
   for (const pbxproj of projects) {
     const projectDir = dirOf(dirOf(pbxproj));
-    if (ctx.has(joinRel(projectDir, 'Package.swift'))) continue;
+    // A project inside a Swift package's own folder (other than the root's) is that package's.
+    if (projectDir !== '' && ctx.has(joinRel(projectDir, 'Package.swift'))) continue;
     const text = await ctx.read(pbxproj);
     if (!text) continue;
     const objects = new Map(pbxObjects(text).map((o) => [o.id, o]));
     const natives = [...objects.values()].filter((o) => o.isa === 'PBXNativeTarget');
     const nameOf = (o: PbxObject) => field(o.body, 'name') ?? o.id;
+    // The native target that builds each product file of this project (`productReference`).
+    const producerOf = new Map(natives.map((t) => [field(t.body, 'productReference') ?? '', t]));
+    // The group each file or group sits in, to resolve `<group>`-relative paths.
+    const parents = new Map<string, string>();
+    for (const o of objects.values()) if (/Group$/.test(o.isa)) for (const id of list(o.body, 'children')) parents.set(id, o.id);
     for (const t of natives) {
+      // Beside a root package, the Xcode target of a package target's name builds the same code.
+      if (rootPackage && packageTargets.has(nameOf(t))) continue;
       const productType = field(t.body, 'productType') ?? '';
       const kind: TargetKind = TEST_TYPES.test(productType) ? 'test' : APP_TYPES.test(productType) ? 'app' : 'library';
       const scope = kind === 'test' ? 'test' : 'prod';
       const dependencies: TargetDependency[] = [];
       const evidence = (o: PbxObject) => `${pbxproj}:${o.line}`;
+      const add = (name: string, target: string | undefined, o: PbxObject) => {
+        if (target === nameOf(t) || dependencies.some((d) => d.target !== undefined && d.target === target)) return;
+        dependencies.push({ name, ...(target ? { target } : {}), scope, evidence: evidence(o) });
+      };
       for (const id of list(t.body, 'packageProductDependencies')) {
         const product = objects.get(id);
         const name = product ? field(product.body, 'productName') : undefined;
-        if (!product || !name) continue;
-        dependencies.push({ name, ...(packageTargets.has(name) ? { target: name } : {}), scope, evidence: evidence(product) });
+        if (product && name) add(name, packageTargets.has(name) ? name : undefined, product);
       }
       for (const id of list(t.body, 'dependencies')) {
         const dep = objects.get(id);
         const other = dep ? objects.get(field(dep.body, 'target') ?? '') : undefined;
-        if (!dep || !other || other.isa !== 'PBXNativeTarget') continue;
-        dependencies.push({ name: nameOf(other), target: nameOf(other), scope, evidence: evidence(dep) });
+        if (dep && other && other.isa === 'PBXNativeTarget') add(nameOf(other), nameOf(other), dep);
       }
-      // Its files: the folders Xcode keeps in sync with the target (Xcode 16); `dir` is where the project is, not what it owns.
+      // Frameworks it links: another target's product of this project, or a package target's built product (`Kingfisher.framework`).
+      for (const phase of list(t.body, 'buildPhases').map((id) => objects.get(id)).filter((o) => o?.isa === 'PBXFrameworksBuildPhase')) {
+        for (const buildFile of list(phase!.body, 'files').map((id) => objects.get(id))) {
+          const ref = buildFile && field(buildFile.body, 'fileRef');
+          const file = ref ? objects.get(ref) : undefined;
+          if (!buildFile || !file) continue;
+          const producer = producerOf.get(ref!);
+          const product = /^([^/]+)\.framework$/.exec(field(file.body, 'path') ?? '')?.[1];
+          if (producer) add(nameOf(producer), nameOf(producer), buildFile);
+          else if (product && packageTargets.has(product) && field(file.body, 'sourceTree') === 'BUILT_PRODUCTS_DIR') add(product, product, buildFile);
+        }
+      }
+      // Its files: the folders Xcode keeps in sync with the target (Xcode 16), and the folder of its Info.plist;
+      // `dir` is where the project is.
       const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) => field(objects.get(id)?.body ?? '', 'path')).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
+      const compiled = compiledFiles(objects, parents, t, projectDir);
+      for (const own of [infoPlistFolder(objects, t, projectDir), sourcesFolder(compiled)]) {
+        if (own && own !== projectDir && !folders.includes(own) && ctx.files.some((f) => f.startsWith(own + '/'))) folders.push(own);
+      }
       out.push({
         name: nameOf(t),
         ecosystem: 'xcode',
@@ -64,13 +89,70 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         manifest: pbxproj,
         dir: projectDir,
         ...(folders.length ? { extraDirs: folders } : {}),
-        language,
+        language: languageOf(compiled) ?? languageOf(ctx.files.filter((f) => folders.some((d) => f.startsWith(d + '/')))) ?? languageOf(ctx.files.filter((f) => projectDir === '' || f.startsWith(projectDir + '/'))) ?? 'swift',
         dependencies,
         metadata: { productType: productType.replace(/^"|"$/g, ''), project: dirOf(pbxproj) },
       });
     }
   }
   return out;
+}
+
+/** The folder of a target's Info.plist (`INFOPLIST_FILE`, relative to the project's folder), when its build settings name one. */
+function infoPlistFolder(objects: Map<string, PbxObject>, target: PbxObject, projectDir: string): string | undefined {
+  const configurations = list(objects.get(field(target.body, 'buildConfigurationList') ?? '')?.body ?? '', 'buildConfigurations');
+  for (const id of configurations) {
+    const plist = field(objects.get(id)?.body ?? '', 'INFOPLIST_FILE')?.replace(/^\$\((SRCROOT|PROJECT_DIR|SOURCE_ROOT)\)\//, '').replace(/^\.\//, '');
+    if (plist && !plist.includes('$(') && !plist.startsWith('/') && !plist.split('/').includes('..')) return dirOf(joinRel(projectDir, plist));
+  }
+  return undefined;
+}
+
+/** The deepest folder that holds every source file the target compiles, when they resolve to the repository. */
+function sourcesFolder(files: readonly string[]): string | undefined {
+  if (files.length === 0) return undefined;
+  let common = dirOf(files[0]).split('/');
+  for (const f of files) {
+    const parts = dirOf(f).split('/');
+    let i = 0;
+    while (i < common.length && i < parts.length && common[i] === parts[i]) i++;
+    common = common.slice(0, i);
+  }
+  return common.join('/');
+}
+
+/** The files a target compiles (its Sources build phase), as repository paths, where they resolve to one. */
+function compiledFiles(objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): string[] {
+  const pathOf = (id: string, depth = 0): string | undefined => {
+    const o = objects.get(id);
+    if (!o || depth > 64) return undefined;
+    const own = field(o.body, 'path') ?? '';
+    const tree = field(o.body, 'sourceTree');
+    if (tree === 'SOURCE_ROOT') return joinRel(projectDir, own);
+    if (tree !== '<group>') return undefined;
+    const parent = parents.get(id);
+    const base = parent ? pathOf(parent, depth + 1) : projectDir;
+    return base === undefined ? undefined : joinRel(base, own);
+  };
+  const out: string[] = [];
+  for (const phase of list(target.body, 'buildPhases').map((id) => objects.get(id)).filter((o) => o?.isa === 'PBXSourcesBuildPhase')) {
+    for (const buildFile of list(phase!.body, 'files')) {
+      const file = pathOf(field(objects.get(buildFile)?.body ?? '', 'fileRef') ?? '');
+      if (file !== undefined && !file.split('/').includes('..')) out.push(file);
+    }
+  }
+  return out;
+}
+
+/** Swift or Objective-C, whichever most of these files are written in; undefined when they hold neither. */
+function languageOf(files: readonly string[]): string | undefined {
+  let swift = 0;
+  let objc = 0;
+  for (const f of files) {
+    if (f.endsWith('.swift')) swift++;
+    else if (/\.(m|mm|h)$/.test(f)) objc++;
+  }
+  return swift + objc === 0 ? undefined : swift >= objc ? 'swift' : 'objective-c';
 }
 
 /** The objects of a project file (`ID /* comment *\/ = { isa = X; … };`), each with its body, braces matched outside strings. */
