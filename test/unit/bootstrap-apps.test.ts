@@ -183,3 +183,57 @@ test('a Python service beside a root package.json of release scripts (saleor): i
   const summary = apart.candidates.find((c) => /from_global_id_or_error/.test(c.title))?.summary ?? '';
   assert.match(summary, /used from 5 files across shop\./);
 });
+
+test('Go: no "imports point one way" or "never imports its users" between packages (the compiler refuses cycles: gin\'s blind reviewer); a Rust binary in its crate\'s src/main.rs is Cargo\'s default, not an entry-point candidate (fd)', async () => {
+  const go: Record<string, string> = { 'go.mod': 'module example.com/web\n\ngo 1.22\n' };
+  go['internal/fs/fs.go'] = 'package fs\n\n// Open opens a file.\nfunc Open(name string) string { return name }\n';
+  go['internal/bytesconv/bytesconv.go'] = 'package bytesconv\n\n// ToBytes converts.\nfunc ToBytes(s string) []byte { return []byte(s) }\n';
+  go['codec/json.go'] = 'package codec\n\n// Marshal encodes.\nfunc Marshal(v any) []byte { return nil }\n';
+  for (const [dir, n] of [['binding', 3], ['render', 3]] as const) {
+    for (let i = 1; i <= n; i++) go[`${dir}/${dir}${i}.go`] = `package ${dir}\n\nimport (\n\t"example.com/web/codec"\n\t"example.com/web/internal/bytesconv"\n\t"example.com/web/internal/fs"\n)\n\n// Do${i} works.\nfunc Do${i}(s string) []byte {\n\t_ = fs.Open(s)\n\t_ = codec.Marshal(s)\n\treturn bytesconv.ToBytes(s)\n}\n`;
+  }
+  const { titles } = await coldStart(go);
+  assert.ok(!titles.some((t) => /Folders import only|never imports the folders/.test(t)), titles.join('\n'));
+
+  const rust = await coldStart({ 'Cargo.toml': '[package]\nname = "fd-find"\nversion = "10.0.0"\nedition = "2021"\n\n[[bin]]\nname = "fd"\npath = "src/main.rs"\n', 'src/main.rs': 'mod walk;\n\nfn main() {\n    walk::run();\n}\n', 'src/walk.rs': 'pub fn run() {}\n' });
+  assert.ok(!rust.titles.some((t) => /^Entry point/.test(t)), rust.titles.join('\n'));
+});
+
+test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, no "keep it by hand"), golangci-lint run by its GitHub action (gin, not "no CI step runs it")', async () => {
+  const java: Record<string, string> = {
+    'pom.xml': '<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.google.code.gson</groupId>\n  <artifactId>gson-parent</artifactId>\n  <version>2.14</version>\n  <build>\n    <plugins>\n      <plugin>\n        <groupId>com.diffplug.spotless</groupId>\n        <artifactId>spotless-maven-plugin</artifactId>\n        <configuration>\n          <java>\n            <googleJavaFormat>\n              <style>GOOGLE</style>\n            </googleJavaFormat>\n          </java>\n        </configuration>\n        <executions><execution><goals><goal>check</goal></goals></execution></executions>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n',
+    '.github/workflows/build.yml': 'name: build\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Build\n        run: mvn verify javadoc:jar\n',
+  };
+  for (let i = 1; i <= 6; i++) java[`gson/src/main/java/com/google/gson/C${i}.java`] = `package com.google.gson;\n\npublic final class C${i} {\n  private final int v;\n\n  public C${i}(int v) {\n    this.v = v;\n  }\n\n  public int get() {\n    if (v > 0) {\n      return v;\n    }\n    return 0;\n  }\n}\n`;
+  const j = await coldStart(java);
+  const spotless = j.candidates.find((c) => /formatting is enforced by Spotless with google-java-format: run `mvn spotless:apply`/.test(c.title));
+  assert.ok(spotless, j.titles.join('\n'));
+  assert.match(spotless.summary, /CI runs `mvn verify javadoc:jar`/);
+  assert.ok(!j.candidates.some((c) => /keep it by hand/.test(c.summary)), j.titles.join('\n'));
+
+  const go: Record<string, string> = {
+    'go.mod': 'module example.com/gin\n\ngo 1.22\n',
+    '.golangci.yml': 'version: "2"\nformatters:\n  enable:\n    - gofmt\n    - goimports\n',
+    '.github/workflows/gin.yml': 'name: Run Tests\non: push\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Setup golangci-lint\n        uses: golangci/golangci-lint-action@v9\n        with:\n          version: v2.11\n          args: --verbose\n',
+  };
+  for (let i = 1; i <= 4; i++) go[`ctx${i}.go`] = `package gin\n\n// Handler${i} handles.\nfunc Handler${i}(s string) string {\n\tif s == "" {\n\t\treturn "none"\n\t}\n\treturn s\n}\n`;
+  const g = await coldStart(go);
+  const fmt = g.candidates.find((c) => /Go formatting/.test(c.title));
+  assert.ok(fmt, g.titles.join('\n'));
+  assert.match(fmt.summary, /CI runs `golangci-lint run --verbose`/);
+  assert.doesNotMatch(fmt.summary, /no CI step/);
+});
+
+test('Kotlin multiplatform source sets (commonMain, jsMain, …) are not sibling folders that "do not import each other": they share one package without imports (coil\'s blind reviewer)', async () => {
+  const files: Record<string, string> = {
+    'settings.gradle.kts': 'rootProject.name = "coil"\ninclude(":coil-core")\ninclude(":coil-network-ktor3")\n',
+    'coil-core/build.gradle.kts': 'plugins {\n    id("kotlin-multiplatform")\n}\n',
+    'coil-core/src/commonMain/kotlin/coil3/Image.kt': 'package coil3\n\n/** An image. */\nclass Image(val size: Int)\n',
+    'coil-network-ktor3/build.gradle.kts': 'plugins {\n    id("kotlin-multiplatform")\n}\nkotlin {\n    sourceSets {\n        commonMain.dependencies {\n            api(projects.coilCore)\n        }\n    }\n}\n',
+  };
+  for (const set of ['commonMain', 'jsMain', 'jvmCommonMain', 'nativeMain', 'nonJvmCommonMain', 'wasmJsMain', 'appleMain']) {
+    for (const n of [1, 2]) files[`coil-network-ktor3/src/${set}/kotlin/coil3/network/ktor3/${set}${n}.kt`] = `package coil3.network.ktor3\n\nimport coil3.Image\n\n/** Loads on ${set}. */\ninternal fun load${set}${n}(size: Int): Image = Image(size)\n`;
+  }
+  const { titles } = await coldStart(files);
+  assert.ok(!titles.some((t) => /do not import each other/.test(t)), titles.join('\n'));
+});

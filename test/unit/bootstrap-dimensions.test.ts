@@ -202,6 +202,11 @@ test('facts: Kotlin supertypes after an annotated constructor are read, and the 
   assert.deepEqual(adapter.bases, ['SocketAdapter']);
 });
 
+test('facts: a Kotlin extension function on a generic receiver is declared by its own name, not the receiver\'s (coil collections.kt: `fun <T> List<T>.forEachIndices` is not a function `List`)', () => {
+  const f = factsOf(sourceFile('coil-core/src/commonMain/kotlin/coil3/util/collections.kt', 'kotlin', 'package coil3.util\n\n/** @see forEach */\ninternal inline fun <T> List<T>.forEachIndices(action: (T) -> Unit) {\n    for (i in indices) action(get(i))\n}\n\ninternal fun <K, V> Map<K, List<V>>?.orEmptyLists(): Map<K, List<V>> = this ?: emptyMap()\n', undefined));
+  assert.deepEqual(f.decls.map((d) => d.name), ['forEachIndices', 'orEmptyLists']);
+});
+
 test('the same contributor rules in two files (httpx: docs/contributing.md and .github/CONTRIBUTING.md) are one candidate', async () => {
   const guide = (extra: string) => `# Contributing\n\n${extra}\n\n## Releasing\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n`;
   const ws = await project({ '.github/CONTRIBUTING.md': guide('Run a single test like this.'), 'docs/contributing.md': guide('For example, to run a single test:'), 'src/a.py': 'A = 1\n' });

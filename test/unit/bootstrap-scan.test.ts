@@ -100,7 +100,7 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
     assert.match(c.trigger, /^@[a-z0-9]+(-[a-z0-9]+)*$/, `kebab-case trigger: ${c.trigger}`);
     assert.ok(!c.code || !/^\S+:\d+\s/m.test(c.code), `code is code, not a listing of places: ${c.title}`);
   }
-  assert.equal(byTitle(/Imports between folders point one way: src\/app → src\/features → src\/core/).knowledgeType, 'architecture');
+  assert.equal(byTitle(/Folders import only those listed after them: src\/app, src\/features, src\/core/).knowledgeType, 'architecture');
   // Four feature folders that happen not to import each other are not yet a boundary (see the six below).
   assert.ok(!candidates.some((c) => /do not import each other/.test(c.title)));
   assert.ok(byTitle(/^Agent instructions \(`AGENTS\.md`\): Never call `fetch`/).rationale?.includes('Never call `fetch`'), 'the stated rules, as a list in the rationale');

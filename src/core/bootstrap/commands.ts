@@ -200,7 +200,7 @@ export function circleCommands(file: string, text: string): ProjectCommand[] {
   return jobCommands(file, text, jobs);
 }
 
-interface Step { run?: unknown; env?: unknown; 'working-directory'?: unknown }
+interface Step { run?: unknown; uses?: unknown; with?: { args?: unknown }; env?: unknown; 'working-directory'?: unknown }
 interface Job { env?: unknown; steps?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
 
 /** A step run inside a hidden folder works on a tool's own files (saleor's `.semgrep` rules), not on the project. */
@@ -234,8 +234,26 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
       if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, scripts: [step.run] });
     }
   }
-  return jobCommands(file, text, jobs);
+  const out = jobCommands(file, text, jobs);
+  // An action that runs a project tool stands for the tool's command (gin's lint job: golangci-lint-action).
+  for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
+    if (!job || typeof job !== 'object' || !Array.isArray(job.steps)) continue;
+    for (const step of job.steps as Step[]) {
+      const uses = typeof step?.uses === 'string' ? step.uses : '';
+      const tool = ACTION_COMMANDS.find(([re]) => re.test(uses));
+      if (!tool) continue;
+      const at = lines.findIndex((l) => l.includes(uses));
+      const args = typeof step.with?.args === 'string' ? ` ${step.with.args}` : '';
+      out.push({ command: tool[1] + args, text: tool[1] + args, source: `${file}:${at + 1}`, job: `${file}#${jobId}` });
+    }
+  }
+  return out;
 }
+
+/** GitHub Actions that run a tool of the project, and the command each stands for. */
+const ACTION_COMMANDS: [RegExp, string][] = [
+  [/^golangci\/golangci-lint-action@/, 'golangci-lint run'],
+];
 
 function scalars(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};

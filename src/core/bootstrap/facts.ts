@@ -361,6 +361,6 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
   kotlin: [
     // Supertypes come after the primary constructor, which may carry annotations and a visibility on lines of its own.
     [/^[ \t]*((?:public)[ \t]+)?(?:(?:abstract|open|sealed|data|enum|inner|private|internal|annotation)[ \t]+)*(?:class|interface|object)[ \t]+(\w+)(?:<[^>]*>)?(?:\s*(?:@\w+(?:\([^)]*\))?\s*)*(?:(?:private|internal|protected|public)\s+)?constructor)?(?:[ \t]*\([^)]*\))?(?:\s*:\s*([^{\n]+))?/gm, 'type', 2, undefined, 3],
-    [/^[ \t]*((?:public)[ \t]+)?(?:(?:suspend|private|internal|override|inline|operator|infix|tailrec)[ \t]+)*fun[ \t]+(?:<[^>]*>[ \t]*)?(?:[\w.]+\.)?(\w+)/gm, 'function', 2, undefined, undefined],
+    [/^[ \t]*((?:public)[ \t]+)?(?:(?:suspend|private|internal|override|inline|operator|infix|tailrec)[ \t]+)*fun[ \t]+(?:<[^>]*>[ \t]*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\??\.)?(\w+)/gm, 'function', 2, undefined, undefined],
   ],
 };

@@ -12,7 +12,7 @@ const NOT_API = new Set(['init', 'new', 'constructor', 'toString', 'equals', 'ha
 /** What declares a method, per family: the name is group 1. */
 const METHOD: Partial<Record<Definition['family'], RegExp>> = {
   swift: /^\s*(?:(?:public|internal|open|fileprivate|static|class|final|override|mutating|nonisolated|@\w+(?:\([^)]*\))?)\s+)*func\s+(\w+)/,
-  kotlin: /^\s*(?:(?:public|internal|protected|override|open|suspend|inline|operator|infix|final|abstract|actual|expect|@\w+)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)\s*\(/,
+  kotlin: /^\s*(?:(?:public|internal|protected|override|open|suspend|inline|operator|infix|final|abstract|actual|expect|@\w+)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\??\.)?(\w+)\s*\(/,
   java: /^\s*(?:(?:public|protected|static|final|synchronized|abstract|default|@\w+)\s+)+[\w<>[\],.? ]+?\s+(\w+)\s*\(/,
   jsts: /^\s*(?:(?:public|protected|static|async|readonly|override|get|set)\s+)*(\w+)\s*(?:<[^>]*>)?\s*\([^)]*\)?\s*(?::[^={]*)?\{?\s*$/,
   python: /^\s+(?:async\s+)?def\s+([a-zA-Z]\w*)\s*\(/,

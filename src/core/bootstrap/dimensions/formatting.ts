@@ -40,7 +40,7 @@ const RUNS: Record<string, RegExp> = {
   Biome: /\bbiome\b/,
   dprint: /\bdprint\b/,
   // Spotless adds spotlessCheck to Gradle's `check` (which `build` runs).
-  Spotless: /\bspotless(Check|Apply)?\b|gradlew?\s(.*\s)?(check|build)\b/,
+  Spotless: /\bspotless(Check|Apply|:check|:apply)?\b|gradlew?\s(.*\s)?(check|build)\b|\bmvnw?\s(.*\s)?(verify|install)\b/,
   'clang-format': /\bclang-format\b/,
 };
 
@@ -67,7 +67,7 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
   return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\``, checks };
 }
 
-const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\blint\b/.test(t);
+const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\bspotless:check\b|\blint\b/.test(t);
 
 /**
  * Formatting as the project enforces it. A formatter the project configures (rustfmt.toml,
@@ -336,6 +336,17 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const editor = await editorConfig(ctx);
     out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
     break;
+  }
+  // Maven: the Spotless plugin in a parent or top-level pom (gson: google-java-format, checked by `mvn verify`).
+  if (!out.some((f) => f.families.includes('java'))) {
+    for (const pom of ctx.listing.filter((f) => /(^|\/)pom\.xml$/.test(f) && f.split('/').length <= 2)) {
+      const text = (await ctx.read(pom)) ?? '';
+      if (!/<artifactId>\s*spotless-maven-plugin\s*<\/artifactId>/.test(text)) continue;
+      const tools = ['Spotless', ...(/<googleJavaFormat\b/.test(text) ? ['google-java-format'] : /<palantirJavaFormat\b/.test(text) ? ['palantir-java-format'] : [])];
+      const editor = await editorConfig(ctx);
+      out.push({ tool: tools.join(' with '), families: ['java', 'kotlin'], sources: [`${pom}:${lineOf(text, /spotless-maven-plugin/)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: `${ctx.has('mvnw') ? './mvnw' : 'mvn'} spotless:apply` });
+      break;
+    }
   }
   for (const f of top(/(^|\/)\.clang-format$/)) {
     const text = (await ctx.read(f)) ?? '';
