@@ -237,3 +237,28 @@ test('Kotlin multiplatform source sets (commonMain, jsMain, …) are not sibling
   const { titles } = await coldStart(files);
   assert.ok(!titles.some((t) => /do not import each other/.test(t)), titles.join('\n'));
 });
+
+test('a base type whose own documentation discourages new subclasses is not an extension point (gson\'s JsonElement); an OkHttp call and a Ktor client are HTTP places too (coil)', async () => {
+  const java = (doc: string): Record<string, string> => {
+    const files: Record<string, string> = {
+      'pom.xml': '<project><modelVersion>4.0.0</modelVersion><groupId>com.google.code.gson</groupId><artifactId>gson</artifactId><version>2.14</version></project>\n',
+      'src/main/java/com/google/gson/JsonElement.java': `package com.google.gson;\n\n/** A class representing an element of Json. */\npublic abstract class JsonElement {\n  /**\n   * ${doc}\n   */\n  @Deprecated\n  public JsonElement() {}\n\n  public abstract JsonElement deepCopy();\n}\n`,
+    };
+    for (const name of ['JsonArray', 'JsonNull', 'JsonObject', 'JsonPrimitive']) files[`src/main/java/com/google/gson/${name}.java`] = `package com.google.gson;\n\npublic final class ${name} extends JsonElement {\n  @Override\n  public ${name} deepCopy() {\n    return this;\n  }\n}\n`;
+    return files;
+  };
+  const closed = await coldStart(java('@deprecated Creating custom {@code JsonElement} subclasses is highly discouraged and can lead to undefined behavior.'));
+  assert.ok(!closed.titles.some((t) => /extend `JsonElement`/.test(t)), closed.titles.join('\n'));
+  const open = await coldStart(java('Creates an element.'));
+  assert.ok(open.titles.some((t) => /extend `JsonElement`/.test(t)), open.titles.join('\n'));
+
+  const kotlin: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "coil"\n', 'build.gradle.kts': 'plugins {\n    kotlin("jvm")\n}\n' };
+  kotlin['src/main/kotlin/coil3/network/okhttp/OkHttpNetworkFetcher.kt'] = 'package coil3.network.okhttp\n\nimport okhttp3.OkHttpClient\n\nfun okHttpFactory(): OkHttpClient = OkHttpClient()\n\nfun okHttpBuilder(): OkHttpClient.Builder = OkHttpClient.Builder()\n';
+  kotlin['src/main/kotlin/coil3/network/okhttp/CallFactoryNetworkClient.kt'] = 'package coil3.network.okhttp\n\nimport okhttp3.Call\nimport okhttp3.Request\n\nclass CallFactoryNetworkClient(private val callFactory: Call.Factory) {\n    fun execute(request: Request) = callFactory.newCall(request).execute()\n}\n';
+  kotlin['src/main/kotlin/coil3/network/ktor/KtorNetworkFetcher.kt'] = 'package coil3.network.ktor\n\nimport io.ktor.client.HttpClient\n\nfun ktorFactory() = HttpClient()\n';
+  for (let i = 1; i <= 14; i++) kotlin[`src/main/kotlin/coil3/util/Util${i}.kt`] = `package coil3.util\n\nfun util${i}(x: Int): Int = x + ${i}\n`;
+  const k = await coldStart(kotlin);
+  const http = k.candidates.find((c) => /^HTTP requests are made only in/.test(c.title));
+  assert.ok(http, k.titles.join('\n'));
+  for (const f of ['OkHttpNetworkFetcher.kt', 'CallFactoryNetworkClient.kt', 'KtorNetworkFetcher.kt']) assert.ok(`${http.title} ${http.summary}`.includes(f), `${http.title} | ${http.summary}`);
+});

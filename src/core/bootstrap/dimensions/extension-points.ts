@@ -11,6 +11,8 @@ import { languageOf } from './standards';
 
 /** Names of stand-ins for tests and demos: not implementations of their own. */
 const STAND_IN = /^(NoOp|Noop|Stub|Fake|Mock|Dummy|Test|Empty|Null|Demo|Preview)[A-Z]|(Stub|Fake|Mock|Dummy)$/;
+/** What a base type's own documentation says when new subclasses are not wanted. */
+const DISCOURAGED = /\bsubclass(?:es|ing)?\b[^.\n]{0,60}\b(?:is|are)\s+(?:highly\s+|strongly\s+)?(?:discouraged|not\s+(?:allowed|supported|intended|permitted))|\b(?:do\s+not|don't|must\s+not|should\s+not|never)\s+(?:subclass|extend|implement)\s+this\b/i;
 
 /** `family|base` → the types that extend or implement it directly. */
 export type Subclasses = Map<string, { name: string; path: string; line: number; text: string }[]>;
@@ -33,6 +35,8 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     if (unique.filter((s) => !STAND_IN.test(s.name)).length < 2) continue;
     // A protocol of one property (`nameForDisplay`) is a label every model wears, not a place new types plug in (rejected twice as trivial).
     if (await onePropertyProtocol(base, ctx)) continue;
+    // A base whose own code says not to subclass it (gson's JsonElement: "Creating custom JsonElement subclasses is highly discouraged") is a closed set.
+    if (DISCOURAGED.test((await ctx.read(base.path)) ?? '')) continue;
     found.push({ fam, base, subs: unique });
   }
   // A base whose other implementers all adopt a refining type it also lists (RequestAdapter and

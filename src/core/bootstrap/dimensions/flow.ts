@@ -51,7 +51,7 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
   { id: 'http', what: 'HTTP requests', families: ['objc'], re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g },
   { id: 'http', what: 'HTTP requests', families: ['python'], re: /\brequests\.(?:get|post|put|patch|delete|request|Session)\b|\bhttpx\.\w+|\baiohttp\.ClientSession\b/g },
   { id: 'http', what: 'HTTP requests', families: ['go'], re: /\bhttp\.(?:Get|Post|NewRequest|NewRequestWithContext|DefaultClient)\b|&http\.Client\s*\{/g },
-  { id: 'http', what: 'HTTP requests', families: ['java', 'kotlin'], re: /\bOkHttpClient\b|\bHttpClient\.new|\bRetrofit\.Builder\b|\bWebClient\.create\b/g },
+  { id: 'http', what: 'HTTP requests', families: ['java', 'kotlin'], re: /\bOkHttpClient\b|\bHttpClient\.new|\bRetrofit\.Builder\b|\bWebClient\.create\b|(?<![\w.])HttpClient\s*[({]|\.newCall\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['jsts'], re: /\bprocess\.env\b/g },
   // urllib's getproxies() reads the *_proxy variables.
   { id: 'env', what: 'Environment variables', families: ['python'], re: /\bos\.environ\b|\bos\.getenv\s*\(|(?<![\w.])getproxies(?:_environment)?\s*\(|\brequest\.getproxies\s*\(/g },
