@@ -3,6 +3,7 @@
 // links, the frameworks of this repository it links, and the targets it embeds or tests. Beside a
 // root Swift package (a library: Kingfisher, Alamofire) an Xcode target of the same name as a
 // package target builds the same code and is the package's; the others (tests, demos) are listed.
+import { posix } from 'node:path';
 import { DiscoveryContext, dirOf, joinRel } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
 
@@ -128,17 +129,22 @@ function compiledFiles(objects: Map<string, PbxObject>, parents: Map<string, str
     if (!o || depth > 64) return undefined;
     const own = field(o.body, 'path') ?? '';
     const tree = field(o.body, 'sourceTree');
-    if (tree === 'SOURCE_ROOT') return joinRel(projectDir, own);
+    if (tree === 'SOURCE_ROOT') return inRepo(joinRel(projectDir, own));
     if (tree !== '<group>') return undefined;
     const parent = parents.get(id);
     const base = parent ? pathOf(parent, depth + 1) : projectDir;
-    return base === undefined ? undefined : joinRel(base, own);
+    return base === undefined ? undefined : inRepo(joinRel(base, own));
+  };
+  // `Example/../AFNetworking` is `AFNetworking`; a path that climbs out of the repository is not one of its files.
+  const inRepo = (p: string) => {
+    const n = posix.normalize(p);
+    return n === '.' ? '' : n.startsWith('../') || n === '..' ? undefined : n;
   };
   const out: string[] = [];
   for (const phase of list(target.body, 'buildPhases').map((id) => objects.get(id)).filter((o) => o?.isa === 'PBXSourcesBuildPhase')) {
     for (const buildFile of list(phase!.body, 'files')) {
       const file = pathOf(field(objects.get(buildFile)?.body ?? '', 'fileRef') ?? '');
-      if (file !== undefined && !file.split('/').includes('..')) out.push(file);
+      if (file !== undefined) out.push(file);
     }
   }
   return out;
