@@ -399,3 +399,37 @@ test('Xcode beside a root Swift package (Kingfisher): demo apps in their own pro
   assert.deepEqual(target(s, 'Kingfisher-Demo').extraDirs, ['Demo/Demo/Kingfisher-Demo']);
   assert.deepEqual(target(s, 'KingfisherTests').extraDirs, ['Tests/KingfisherTests', 'Tests'], 'its Info.plist\'s folder, and the folder of all it compiles (its own tests and the borrowed Nocilla source)');
 });
+
+test('Xcode: an example project links another project\'s framework through a reference proxy (Alamofire\'s iOS Example → "Alamofire iOS") or a stale build path, resolved to the framework target for its own platform (AFNetworking\'s macOS Example → "AFNetworking macOS")', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const project = (objects: string[]) => ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n');
+  const configured = (n: number, sdk: string) => [
+    `\t\t${id(n)} = {isa = XCConfigurationList; buildConfigurations = (${id(n + 1)}, ); };`,
+    `\t\t${id(n + 1)} = {isa = XCBuildConfiguration; buildSettings = { SDKROOT = ${sdk}; }; name = Debug; };`,
+  ];
+  const framework = (n: number, name: string, sdk: string) => [
+    `\t\t${id(n)} = {isa = PBXNativeTarget; buildConfigurationList = ${id(n + 1)}; name = "${name}"; productReference = ${id(n + 3)}; productType = "com.apple.product-type.framework"; };`,
+    ...configured(n + 1, sdk),
+    `\t\t${id(n + 3)} = {isa = PBXFileReference; path = Lib.framework; sourceTree = BUILT_PRODUCTS_DIR; };`,
+  ];
+  const app = (n: number, name: string, sdk: string, linked: number) => [
+    `\t\t${id(n)} = {isa = PBXNativeTarget; buildConfigurationList = ${id(n + 1)}; buildPhases = (${id(n + 3)}, ); name = "${name}"; productType = "com.apple.product-type.application"; };`,
+    ...configured(n + 1, sdk),
+    `\t\t${id(n + 3)} = {isa = PBXFrameworksBuildPhase; files = (${id(n + 4)}, ); };`,
+    `\t\t${id(n + 4)} = {isa = PBXBuildFile; fileRef = ${id(linked)}; };`,
+  ];
+  const root = tempTree({
+    'Lib.xcodeproj/project.pbxproj': project([...framework(0x10, 'Lib iOS', 'iphoneos'), ...framework(0x20, 'Lib macOS', 'macosx')]),
+    'Lib/Lib.m': '#import "Lib.h"\n',
+    'Example/Example.xcodeproj/project.pbxproj': project([
+      ...app(0x30, 'iOS Example', 'iphoneos', 0x50),
+      ...app(0x40, 'macOS Example', 'macosx', 0x60),
+      `\t\t${id(0x50)} = {isa = PBXReferenceProxy; fileType = wrapper.framework; path = Lib.framework; remoteRef = ${id(0x51)}; sourceTree = BUILT_PRODUCTS_DIR; };`,
+      `\t\t${id(0x51)} = {isa = PBXContainerItemProxy; proxyType = 2; remoteInfo = "Lib iOS"; };`,
+      `\t\t${id(0x60)} = {isa = PBXFileReference; lastKnownFileType = wrapper.framework; name = Lib.framework; path = "../../Library/Developer/Xcode/DerivedData/Lib-abc/Build/Products/Debug-iphoneos/Lib.framework"; sourceTree = "<group>"; };`,
+    ]),
+    'Example/iOS Example/AppDelegate.m': '#import <Lib/Lib.h>\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(internalEdges(s), ['iOS Example -> Lib iOS', 'macOS Example -> Lib macOS']);
+});

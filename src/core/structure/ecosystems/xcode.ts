@@ -28,6 +28,9 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     for (const m of ((await ctx.read(manifest)) ?? '').matchAll(/\.(?:target|executableTarget|binaryTarget)\s*\(\s*name:\s*"([^"]+)"/g)) packageTargets.add(m[1]);
   }
   const rootPackage = ctx.has('Package.swift');
+  const nameOf = (o: PbxObject) => field(o.body, 'name') ?? o.id;
+  // Every project first: an example project links the frameworks another project of the repository builds.
+  const parsed: { pbxproj: string; projectDir: string; objects: Map<string, PbxObject>; natives: PbxObject[] }[] = [];
   for (const pbxproj of projects) {
     const projectDir = dirOf(dirOf(pbxproj));
     // A project inside a Swift package's own folder (other than the root's) is that package's.
@@ -35,8 +38,18 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     const text = await ctx.read(pbxproj);
     if (!text) continue;
     const objects = new Map(pbxObjects(text).map((o) => [o.id, o]));
-    const natives = [...objects.values()].filter((o) => o.isa === 'PBXNativeTarget');
-    const nameOf = (o: PbxObject) => field(o.body, 'name') ?? o.id;
+    parsed.push({ pbxproj, projectDir, objects, natives: [...objects.values()].filter((o) => o.isa === 'PBXNativeTarget') });
+  }
+  const listed = (t: PbxObject) => !(rootPackage && packageTargets.has(nameOf(t)));
+  const targetNames = new Set(parsed.flatMap((p) => p.natives.filter(listed).map(nameOf)));
+  // Framework targets by product name, with the platform they build for (AFNetworking iOS, macOS, tvOS, watchOS all make AFNetworking.framework).
+  const frameworks = parsed.flatMap((p) => p.natives.filter((t) => listed(t) && /\.framework"?$/.test(field(t.body, 'productType') ?? '')).map((t) => ({ product: productOf(p.objects, t), name: nameOf(t), sdk: sdkOf(p.objects, t) })));
+  /** The target a linked `X.framework` of another project is: the framework target for the same platform, else a package target of that name. */
+  const linkedFramework = (product: string, sdk: string | undefined) => {
+    const same = frameworks.filter((f) => f.product === product);
+    return (same.find((f) => f.sdk !== undefined && f.sdk === sdk) ?? (same.length === 1 ? same[0] : undefined))?.name ?? (packageTargets.has(product) ? product : undefined);
+  };
+  for (const { pbxproj, projectDir, objects, natives } of parsed) {
     // The native target that builds each product file of this project (`productReference`).
     const producerOf = new Map(natives.map((t) => [field(t.body, 'productReference') ?? '', t]));
     // The group each file or group sits in, to resolve `<group>`-relative paths.
@@ -44,7 +57,8 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     for (const o of objects.values()) if (/Group$/.test(o.isa)) for (const id of list(o.body, 'children')) parents.set(id, o.id);
     for (const t of natives) {
       // Beside a root package, the Xcode target of a package target's name builds the same code.
-      if (rootPackage && packageTargets.has(nameOf(t))) continue;
+      if (!listed(t)) continue;
+      const sdk = sdkOf(objects, t);
       const productType = field(t.body, 'productType') ?? '';
       const kind: TargetKind = TEST_TYPES.test(productType) ? 'test' : APP_TYPES.test(productType) ? 'app' : 'library';
       const scope = kind === 'test' ? 'test' : 'prod';
@@ -71,9 +85,15 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
           const file = ref ? objects.get(ref) : undefined;
           if (!buildFile || !file) continue;
           const producer = producerOf.get(ref!);
-          const product = /^([^/]+)\.framework$/.exec(field(file.body, 'path') ?? '')?.[1];
+          const product = /(?:^|\/)([^/]+)\.framework$/.exec(field(file.body, 'path') ?? '')?.[1];
+          // Another project's target through a reference proxy (Alamofire's iOS Example links "Alamofire iOS").
+          const remote = file.isa === 'PBXReferenceProxy' ? field(objects.get(field(file.body, 'remoteRef') ?? '')?.body ?? '', 'remoteInfo') : undefined;
           if (producer) add(nameOf(producer), nameOf(producer), buildFile);
-          else if (product && packageTargets.has(product) && field(file.body, 'sourceTree') === 'BUILT_PRODUCTS_DIR') add(product, product, buildFile);
+          else if (remote && targetNames.has(remote)) add(remote, remote, buildFile);
+          else if (product && field(file.body, 'sourceTree') !== 'SDKROOT') {
+            const target = linkedFramework(product, sdk);
+            if (target) add(product, target, buildFile);
+          }
         }
       }
       // Its files: the folders Xcode keeps in sync with the target (Xcode 16), and the folder of its Info.plist;
@@ -97,6 +117,25 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     }
   }
   return out;
+}
+
+/** The name of the file a target builds (`AFNetworking` for every platform's `AFNetworking.framework`), else its product name. */
+function productOf(objects: Map<string, PbxObject>, target: PbxObject): string {
+  const file = field(objects.get(field(target.body, 'productReference') ?? '')?.body ?? '', 'path');
+  return /(?:^|\/)([^/]+)\.\w+$/.exec(file ?? '')?.[1] ?? field(target.body, 'productName') ?? field(target.body, 'name') ?? '';
+}
+
+/** The platform a target builds for (`SDKROOT` of its build settings, else of the project's). */
+function sdkOf(objects: Map<string, PbxObject>, target: PbxObject): string | undefined {
+  const settingIn = (listId: string | undefined) => {
+    for (const id of list(objects.get(listId ?? '')?.body ?? '', 'buildConfigurations')) {
+      const sdk = field(objects.get(id)?.body ?? '', 'SDKROOT');
+      if (sdk) return sdk;
+    }
+    return undefined;
+  };
+  const project = [...objects.values()].find((o) => o.isa === 'PBXProject');
+  return settingIn(field(target.body, 'buildConfigurationList')) ?? settingIn(project && field(project.body, 'buildConfigurationList'));
 }
 
 /** The folder of a target's Info.plist (`INFOPLIST_FILE`, relative to the project's folder), when its build settings name one. */
