@@ -433,3 +433,25 @@ test('Xcode: an example project links another project\'s framework through a ref
   const s = await discoverStructure(root, (await walkWorkspace(root)).files);
   assert.deepEqual(internalEdges(s), ['iOS Example -> Lib iOS', 'macOS Example -> Lib macOS']);
 });
+
+test('CocoaPods: a Podfile target installs the repository\'s own pod (`:path => \'./\'`, directly or through a def) and so depends on the targets that hold its subspecs and theirs (SDWebImage\'s demos and tests)', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const pbxproj = ['// !$*UTF8*$!', '{', '\tobjects = {',
+    `\t\t${id(1)} = {isa = PBXNativeTarget; name = "Demo iOS"; productType = "com.apple.product-type.application"; };`,
+    `\t\t${id(2)} = {isa = PBXNativeTarget; name = "Demo Watch"; productType = "com.apple.product-type.watchkit2-extension"; };`,
+    `\t\t${id(3)} = {isa = PBXNativeTarget; name = "Tests iOS"; productType = "com.apple.product-type.bundle.unit-test"; };`,
+    '\t};', '}'].join('\n');
+  const root = tempTree({
+    'Package.swift': '// swift-tools-version:5.3\nimport PackageDescription\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Img"), .target(name: "ImgMapKit", dependencies: ["Img"], path: "ImgMapKit")])\n',
+    'Img/Core/Img.m': '#import "Img.h"\n',
+    'ImgMapKit/MapKit/MKAnnotationView+Img.m': '#import "Img.h"\n',
+    'Img.podspec': "Pod::Spec.new do |s|\n  s.name = 'Img'\n  s.default_subspec = 'Core'\n\n  s.subspec 'Core' do |core|\n    core.source_files = 'Img/Core/*.{h,m}'\n  end\n\n  s.subspec 'MapKit' do |mk|\n    mk.source_files = 'ImgMapKit/MapKit/*.{h,m}'\n    mk.dependency 'Img/Core'\n  end\nend\n",
+    'Podfile': "use_frameworks!\n\ndef example_pods\n  pod 'Img/MapKit', :path => './'\n  pod 'Other', :git => 'https://example.invalid/other.git'\nend\n\ntarget 'Demo iOS' do\n  project 'Examples/Demo'\n  example_pods\nend\n\ntarget 'Demo Watch' do\n  project 'Examples/Demo'\n  pod 'Img/Core', :path => './'\nend\n\ntarget 'Tests iOS' do\n  pod 'Img', :path => './'\nend\n",
+    'Examples/Demo.xcodeproj/project.pbxproj': pbxproj,
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(internalEdges(s), ['Demo Watch -> Img', 'Demo iOS -> Img', 'Demo iOS -> ImgMapKit', 'ImgMapKit -> Img', 'Tests iOS -> Img']);
+  const demo = target(s, 'Demo iOS').dependencies.find((d) => d.target === 'ImgMapKit');
+  assert.equal(demo?.evidence, 'Podfile:4');
+  assert.equal(target(s, 'Tests iOS').dependencies[0].scope, 'test');
+});

@@ -49,6 +49,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     const same = frameworks.filter((f) => f.product === product);
     return (same.find((f) => f.sdk !== undefined && f.sdk === sdk) ?? (same.length === 1 ? same[0] : undefined))?.name ?? (packageTargets.has(product) ? product : undefined);
   };
+  const pods = await podfileLinks(ctx, packageTargets, targetNames);
   for (const { pbxproj, projectDir, objects, natives } of parsed) {
     // The native target that builds each product file of this project (`productReference`).
     const producerOf = new Map(natives.map((t) => [field(t.body, 'productReference') ?? '', t]));
@@ -96,6 +97,8 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
           }
         }
       }
+      // The repository's own pods its Podfile target installs (SDWebImage's demos and tests: `pod 'SDWebImage/MapKit', :path => './'`).
+      for (const link of pods.get(nameOf(t)) ?? []) if (!dependencies.some((d) => d.target === link.target)) dependencies.push({ name: link.pod, target: link.target, scope, evidence: link.evidence });
       // Its files: the folders Xcode keeps in sync with the target (Xcode 16), and the folder of its Info.plist;
       // `dir` is where the project is.
       const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) => field(objects.get(id)?.body ?? '', 'path')).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
@@ -114,6 +117,56 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         dependencies,
         metadata: { productType: productType.replace(/^"|"$/g, ''), project: dirOf(pbxproj) },
       });
+    }
+  }
+  return out;
+}
+
+/**
+ * What each Podfile target installs from this repository (`pod 'X/Sub', :path => '…'`, directly or
+ * through a `def` it calls), as the targets that hold that code: the package or Xcode target named
+ * for the pod and subspec (`SDWebImageMapKit` for `SDWebImage/MapKit`) or for the pod, with the
+ * subspecs it depends on in its podspec.
+ */
+async function podfileLinks(ctx: DiscoveryContext, packageTargets: ReadonlySet<string>, targetNames: ReadonlySet<string>): Promise<Map<string, { pod: string; target: string; evidence: string }[]>> {
+  const out = new Map<string, { pod: string; target: string; evidence: string }[]>();
+  for (const podfile of ctx.named('Podfile', true)) {
+    const text = (await ctx.read(podfile)) ?? '';
+    const lines = text.split('\n');
+    // Local pods by line, and the defs (a name and the pods of its body).
+    const localPod = (l: string) => /^\s*pod\s+['"]([^'"]+)['"]\s*,.*:path\s*=>\s*['"]([^'"]*)['"]/.exec(l);
+    const defs = new Map<string, { pod: string; path: string; line: number }[]>();
+    let def: string | undefined;
+    let target: string | undefined;
+    const installs = new Map<string, { pod: string; path: string; line: number }[]>();
+    lines.forEach((l, i) => {
+      const d = /^\s*def\s+(\w+)/.exec(l);
+      const t = /^\s*target\s+['"]([^'"]+)['"]\s+do\b/.exec(l);
+      const p = localPod(l);
+      if (d) def = d[1];
+      else if (t) [target, def] = [t[1], undefined];
+      else if (/^end\b/.test(l)) [target, def] = [undefined, undefined];
+      else if (p && def) defs.set(def, [...(defs.get(def) ?? []), { pod: p[1], path: p[2], line: i + 1 }]);
+      else if (p && target) installs.set(target, [...(installs.get(target) ?? []), { pod: p[1], path: p[2], line: i + 1 }]);
+      else if (target && /^\s*(\w+)\s*$/.test(l) && defs.has(l.trim())) installs.set(target, [...(installs.get(target) ?? []), ...defs.get(l.trim())!]);
+    });
+    for (const [xcodeTarget, list] of installs) {
+      if (!targetNames.has(xcodeTarget)) continue;
+      for (const p of list) {
+        const [pod, sub] = p.pod.split('/');
+        const podspec = joinRel(joinRel(dirOf(podfile), p.path.replace(/^\.\/?/, '')), `${pod}.podspec`);
+        const spec = ctx.has(podspec) ? ((await ctx.read(podspec)) ?? '') : '';
+        // The subspec and those it depends on within the pod (MapKit depends on Core).
+        const subspecs = new Set<string>(sub ? [sub] : (/default_subspecs?\s*=\s*(.+)/.exec(spec)?.[1].match(/['"]([^'"]+)['"]/g) ?? []).map((x) => x.slice(1, -1)));
+        for (const m of spec.matchAll(/subspec\s+['"](\w+)['"]\s+do\s*\|\w+\|([\s\S]*?)\n\s*end\b/g)) {
+          if (subspecs.has(m[1])) for (const dep of m[2].matchAll(/dependency\s+['"]([^'"/]+)\/(\w+)['"]/g)) if (dep[1] === pod) subspecs.add(dep[2]);
+        }
+        // Each subspec is the target named for it, else the pod's own (`SDWebImage/Core` is SDWebImage when nothing is named SDWebImageCore).
+        const known = (n: string) => packageTargets.has(n) || targetNames.has(n);
+        const names = new Set([...subspecs].map((x) => [`${pod}${x}`, pod].find(known)).filter((n): n is string => !!n));
+        if (subspecs.size === 0 && known(pod)) names.add(pod);
+        for (const name of names) out.set(xcodeTarget, [...(out.get(xcodeTarget) ?? []), { pod: p.pod, target: name, evidence: `${podfile}:${p.line}` }]);
+      }
     }
   }
   return out;
