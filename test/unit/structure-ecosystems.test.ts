@@ -60,7 +60,7 @@ test('TypeScript project references: referenced projects are targets, the soluti
   assertEvidence(root('tsconfig-references'), app.dependencies[0].evidence, '../core');
 });
 
-test('Swift packages: every target kind, string/.target/.product dependencies, a local package product', async () => {
+test('Swift packages: every target kind, string/.target/.product dependencies, a local package product, test targets\' dependencies in test scope', async () => {
   const s = await discoverFixture('swift');
   assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}`).sort(), ['App:app', 'AppTests:test', 'Core:library', 'DesignSystem:library', 'Networking:library']);
   assert.deepEqual(internalEdges(s), ['App -> DesignSystem', 'App -> Networking', 'AppTests -> App', 'Networking -> Core']);
@@ -70,6 +70,8 @@ test('Swift packages: every target kind, string/.target/.product dependencies, a
   assertEvidence(root('swift'), networking.dependencies[0].evidence, '"Core"');
   assertEvidence(root('swift'), networking.dependencies[1].evidence, 'swift-log');
   assert.equal(target(s, 'AppTests').dir, 'Tests/AppTests');
+  assert.deepEqual(target(s, 'AppTests').dependencies.map((d) => `${d.target}:${d.scope}`), ['App:test'], 'a test target\'s dependencies are test dependencies');
+  assert.equal(target(s, 'App').dependencies.find((d) => d.target === 'Networking')?.scope, 'prod');
   assert.deepEqual(target(s, 'Core').metadata.platforms, ['iOS 16', 'macOS 13']);
   assert.equal(target(s, 'DesignSystem').dir, 'Packages/DesignSystem/Sources/DesignSystem');
   const listing = await walkWorkspace(root('swift'));

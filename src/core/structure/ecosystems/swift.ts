@@ -35,7 +35,8 @@ export async function discoverSwift(ctx: DiscoveryContext): Promise<Target[]> {
   }
   for (const pkg of packages) {
     for (const t of pkg.targets) {
-      t.target.dependencies = t.deps.map((d) => resolve(pkg, packages, d.expr, `${pkg.manifest}:${d.line}`)).filter((d): d is TargetDependency => !!d);
+      // A test target's dependencies are test dependencies, as Gradle's testImplementation and Cargo's dev-dependencies are.
+      t.target.dependencies = t.deps.map((d) => resolve(pkg, packages, d.expr, `${pkg.manifest}:${d.line}`)).filter((d): d is TargetDependency => !!d).map((d) => (t.target.kind === 'test' ? { ...d, scope: 'test' as const } : d));
     }
   }
   const all = packages.flatMap((p) => p.targets.map((t) => ({ pkg: p, t: t.target })));
