@@ -448,7 +448,7 @@ test('CocoaPods: a Podfile target installs the repository\'s own pod (`:path => 
     'Img/Core/Img.m': '#import "Img.h"\n',
     'ImgMapKit/MapKit/MKAnnotationView+Img.m': '#import "Img.h"\n',
     'Img.podspec': "Pod::Spec.new do |s|\n  s.name = 'Img'\n  s.default_subspec = 'Core'\n\n  s.subspec 'Core' do |core|\n    core.source_files = 'Img/Core/*.{h,m}'\n  end\n\n  s.subspec 'MapKit' do |mk|\n    mk.source_files = 'ImgMapKit/MapKit/*.{h,m}'\n    mk.dependency 'Img/Core'\n  end\nend\n",
-    'Podfile': "use_frameworks!\n\ndef example_pods\n  pod 'Img/MapKit', :path => './'\n  pod 'Other', :git => 'https://example.invalid/other.git'\nend\n\ntarget 'Demo iOS' do\n  project 'Examples/Demo'\n  example_pods\nend\n\ntarget 'Demo Watch' do\n  project 'Examples/Demo'\n  pod 'Img/Core', :path => './'\nend\n\ntarget 'Tests iOS' do\n  pod 'Img', :path => './'\nend\n",
+    'Podfile': "use_frameworks!\n\ndef example_pods\n  pod 'Img/MapKit', :path => './'\n  pod 'Other', :git => 'https://example.invalid/other.git'\nend\n\ntarget 'Demo iOS' do\n  project 'Examples/Demo'\n  example_pods\nend\n\ntarget 'Demo Watch' do\n  project 'Examples/Demo'\n  pod 'Img/Core', path: './'\nend\n\ntarget 'Tests iOS' do\n  pod 'Img', :path => './'\nend\n",
     'Examples/Demo.xcodeproj/project.pbxproj': pbxproj,
   });
   const s = await discoverStructure(root, (await walkWorkspace(root)).files);

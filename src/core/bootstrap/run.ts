@@ -26,6 +26,7 @@ import { selectFiles } from './select';
 import { slicer } from '../kernel/slices';
 import { sourceFile } from './source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family } from './types';
+import { lookup } from '../kernel/tables';
 
 export interface BootstrapOptions {
   /** At most this many source files are read (default 2,000). */
@@ -127,9 +128,13 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   // The deepest target folder holding the file; of targets sharing that folder (saleor's root package.json
   // beside its pyproject.toml), the one whose ecosystem builds the file's language.
   const targetOf = (p: string, language: string) => {
-    const holding = targetDirs.filter((t) => t.dir === '' || p.startsWith(t.dir + '/'));
-    const deepest = holding.filter((t) => t.dir.length === holding[0]?.dir.length);
-    return (deepest.find((t) => builds(t.ecosystem, language)) ?? deepest[0])?.name;
+    const holds = (t: (typeof targetDirs)[number]) => t.dir === '' || p.startsWith(t.dir + '/');
+    const first = targetDirs.findIndex(holds);
+    if (first < 0) return undefined;
+    for (let i = first; i < targetDirs.length && targetDirs[i].dir.length === targetDirs[first].dir.length; i++) {
+      if (holds(targetDirs[i]) && lookup(BUILDS, targetDirs[i].ecosystem)?.test(language)) return targetDirs[i].name;
+    }
+    return targetDirs[first].name;
   };
 
   const skipped = { tooLarge: 0, binary: 0, unreadable: 0, overBudget: 0 };
@@ -359,11 +364,8 @@ function throttle(report: BootstrapRun['progress']): (p: { message: string; done
   };
 }
 
-/** Whether an ecosystem's targets compile files of a language (a language id of the scan: `python`, `typescriptreact`…). */
-function builds(ecosystem: string, language: string): boolean {
-  const languages: Record<string, RegExp> = {
-    npm: /^(java|type)script/, pnpm: /^(java|type)script/, yarn: /^(java|type)script/, typescript: /^(java|type)script/,
-    python: /^python$/, cargo: /^rust$/, go: /^go$/, swift: /^(swift|objective-c)/, xcode: /^(swift|objective-c)/, gradle: /^(kotlin|java)$/, maven: /^(kotlin|java)$/,
-  };
-  return languages[ecosystem]?.test(language) ?? false;
-}
+/** The languages each ecosystem's targets compile (language ids of the scan: `python`, `typescriptreact`…). */
+const BUILDS: Readonly<Record<string, RegExp>> = {
+  npm: /^(java|type)script/, pnpm: /^(java|type)script/, yarn: /^(java|type)script/, typescript: /^(java|type)script/,
+  python: /^python$/, cargo: /^rust$/, go: /^go$/, swift: /^(swift|objective-c)/, xcode: /^(swift|objective-c)/, gradle: /^(kotlin|java)$/, maven: /^(kotlin|java)$/,
+};

@@ -134,7 +134,7 @@ async function podfileLinks(ctx: DiscoveryContext, packageTargets: ReadonlySet<s
     const text = (await ctx.read(podfile)) ?? '';
     const lines = text.split('\n');
     // Local pods by line, and the defs (a name and the pods of its body).
-    const localPod = (l: string) => /^\s*pod\s+['"]([^'"]+)['"]\s*,.*:path\s*=>\s*['"]([^'"]*)['"]/.exec(l);
+    const localPod = (l: string) => /^\s*pod\s+['"]([^'"]+)['"]\s*,.*(?::path\s*=>|\bpath:)\s*['"]([^'"]*)['"]/.exec(l);
     const defs = new Map<string, { pod: string; path: string; line: number }[]>();
     let def: string | undefined;
     let target: string | undefined;
