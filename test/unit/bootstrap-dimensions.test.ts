@@ -9,7 +9,7 @@ import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
-import { ciCommand, circleCommands, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
+import { ciChecks, ciCommand, circleCommands, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
 import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
 import { distinctTails } from '../../src/core/bootstrap/form';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
@@ -297,6 +297,39 @@ test('CI steps: env and matrix values resolved, chains and multi-line blocks spl
   assert.deepEqual(workflowCommands('.github/workflows/bad.yml', 'jobs:\n  x:\n   steps:\n  - run: cargo fmt --check\n  bad: [\n').map((c) => c.command), ['cargo fmt --check']);
 });
 
+test('CI steps as a person types them: a CI expression with a default stays one value (gson `${{ matrix.extra-mvn-args || \'\' }}`), a one-word variable loses its quotes (fd `"${MSRV_FEATURES}"`)', () => {
+  const wf = 'env:\n  MSRV_FEATURES: "--all-features"\njobs:\n  build:\n    strategy:\n      matrix:\n        java: [17, 21]\n        include:\n          - java: 11\n            extra-mvn-args: -Denforcer.fail=false\n    steps:\n      - run: mvn verify javadoc:jar ${{ matrix.extra-mvn-args || \'\' }}\n  msrv:\n    steps:\n      - run: cargo test --locked "${MSRV_FEATURES}"\n';
+  assert.deepEqual(workflowCommands('.github/workflows/build.yml', wf).map((c) => c.command), ['mvn verify javadoc:jar', 'cargo test --locked --all-features']);
+});
+
+test('the tests CI runs: Maven\'s verify (gson), not a build that skips them; tox behind `uv run` (flask), not its typing environment; a fastlane test lane (Kingfisher)', () => {
+  const gson = 'jobs:\n  build:\n    steps:\n      - run: mvn verify javadoc:jar\n  repro:\n    steps:\n      - run: mvn clean verify artifact:compare -Dmaven.test.skip --projects gson\n';
+  assert.deepEqual(ciCommand(workflowCommands('.github/workflows/build.yml', gson), 'test')?.command, 'mvn verify javadoc:jar');
+  assert.equal(ciCommand(workflowCommands('.github/workflows/build.yml', 'jobs:\n  repro:\n    steps:\n      - run: mvn clean verify -Dmaven.test.skip\n'), 'test'), undefined);
+  const flask = 'jobs:\n  tests:\n    steps:\n      - run: uv run --locked --no-default-groups --group dev tox run -e typing\n      - run: uv run --locked --no-default-groups --group dev tox run\n';
+  assert.equal(ciCommand(workflowCommands('.github/workflows/tests.yaml', flask), 'test')?.command, 'uv run --locked --no-default-groups --group dev tox run');
+  const kf = 'jobs:\n  run-test:\n    steps:\n      - run: bundle install\n      - run: bundle exec fastlane test_ci\n';
+  assert.equal(ciCommand(workflowCommands('.github/workflows/test.yaml', kf), 'test')?.command, 'bundle exec fastlane test_ci');
+});
+
+test('the checks CI runs that change nothing: fd\'s rustfmt and Clippy, zod\'s lint:check but not its lint that rewrites files, NetNewsWire\'s SwiftLint but not installing it, flask\'s pre-commit behind uv', () => {
+  const fd = 'jobs:\n  fmt:\n    steps:\n      - run: cargo fmt -- --check\n  clippy:\n    steps:\n      - run: cargo clippy --all-targets --all-features -- -Dwarnings\n  msrv:\n    steps:\n      - run: cargo clippy --locked --all-targets\n      - run: cargo test --locked\n';
+  assert.deepEqual(ciChecks(workflowCommands('.github/workflows/CICD.yml', fd)).map((c) => [c.command, c.source]), [
+    ['cargo fmt -- --check', '.github/workflows/CICD.yml:4'],
+    ['cargo clippy --all-targets --all-features -- -Dwarnings', '.github/workflows/CICD.yml:7'],
+  ]);
+  const zod = [
+    { command: 'pnpm lint', text: 'lint: biome lint --write .', source: 'package.json:3', origin: 'package' as const },
+    { command: 'pnpm lint:check', text: 'lint:check: biome lint .', source: 'package.json:4', origin: 'package' as const },
+    ...workflowCommands('.github/workflows/test.yml', 'jobs:\n  lint:\n    steps:\n      - run: pnpm lint\n      - run: pnpm lint:check\n      - run: pnpm test\n'),
+  ];
+  assert.deepEqual(ciChecks(zod).map((c) => c.command), ['pnpm lint:check']);
+  const nnw = 'jobs:\n  lint:\n    steps:\n      - run: brew install swiftlint\n      - run: swiftlint lint --strict\n';
+  assert.deepEqual(ciChecks(workflowCommands('.github/workflows/ci.yml', nnw)).map((c) => c.command), ['swiftlint lint --strict']);
+  const flask = 'jobs:\n  main:\n    steps:\n      - run: uv run --locked --group pre-commit pre-commit run --all-files\n      - run: uv run --group dev tox run -e typing\n      - run: uv run --group dev tox run\n';
+  assert.deepEqual(ciChecks(workflowCommands('.github/workflows/pre-commit.yaml', flask)).map((c) => c.command), ['uv run --locked --group pre-commit pre-commit run --all-files', 'uv run --group dev tox run -e typing']);
+});
+
 test('CI steps of GitLab CI and CircleCI: jobs with their variables, default before_script, parallel matrix; templates and parameters left out', () => {
   const gl = [
     'variables:',
@@ -463,21 +496,87 @@ test('profile commands as the project names them (applications): the script name
   assert.ok(!/`swift build`/.test(await profileOf(mac)));
 });
 
-test('the profile gives the commands an agent instructions file lists, with their line (nowinandroid AGENTS.md: assemble, spotlessApply, {variant}Test)', async () => {
+test('the profile gives the commands an agent instructions file lists, with their line, not templates to fill in (nowinandroid AGENTS.md: spotlessApply, not assemble{Variant}); CI\'s concrete test task beside them', async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "nia"\ninclude(":app")\n',
     'gradlew': '#!/bin/sh\n',
     'app/build.gradle.kts': 'plugins {\n    alias(libs.plugins.nowinandroid.android.application)\n}\n',
     'AGENTS.md': '# Agents\n\n## Commands\n\n- Build: `./gradlew assemble{Variant}`. Typically `assembleDemoDebug`.\n- Fix linting/formatting: `./gradlew spotlessApply`\n- Run local tests: `./gradlew {variant}Test`\n- Use `ComposeTestRule` in UI tests.\n',
+    '.github/workflows/Build.yaml': 'jobs:\n  test:\n    steps:\n      - run: ./gradlew spotlessCheck --no-configuration-cache\n      - run: ./gradlew testDemoDebug\n',
   };
   for (let i = 0; i < 4; i++) files[`app/src/main/kotlin/com/example/nia/Part${i}.kt`] = `package com.example.nia\n\nfun part${i}(n: Int): Int = n + ${i}\n`;
   const ws = await project(files);
   await bootstrapKnowledge(ws, {}, { actor: 'human' });
   const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
   assert.ok(p, titles(ws).join('\n'));
-  assert.match(p.rationale ?? '', /- AGENTS\.md gives: Build `\.\/gradlew assemble\{Variant\}` \(AGENTS\.md:5\); Fix linting\/formatting `\.\/gradlew spotlessApply` \(AGENTS\.md:6\); Run local tests `\.\/gradlew \{variant\}Test` \(AGENTS\.md:7\)/);
-  assert.ok(!/ComposeTestRule`? \(/.test(p.rationale ?? ''), 'a class name is not a command');
-  assert.match(p.summary, /Commands from AGENTS\.md: `\.\/gradlew assemble\{Variant\}`, `\.\/gradlew spotlessApply`, `\.\/gradlew \{variant\}Test`\.$/);
+  assert.match(p.rationale ?? '', /^- AGENTS\.md gives: Fix linting\/formatting `\.\/gradlew spotlessApply` \(AGENTS\.md:6\)$/m);
+  assert.ok(!/\{variant\}|ComposeTestRule`? \(/i.test(p.rationale ?? ''), 'a template or a class name is not a command');
+  assert.match(p.rationale ?? '', /^- CI tests with `\.\/gradlew testDemoDebug` \(\.github\/workflows\/Build\.yaml:5\)$/m);
+  assert.match(p.summary, /Commands from AGENTS\.md: `\.\/gradlew spotlessApply`\. CI tests with `\.\/gradlew testDemoDebug` and checks `\.\/gradlew spotlessCheck --no-configuration-cache`\.$/);
+});
+
+test('agent files list commands either way round (coil: `- \\`./gradlew lint\\`: run Android lint`) and in fenced shell blocks, labelled by the comment above (Kingfisher); a summary leads with the test, the build and a check', async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'img', private: true }),
+    'AGENTS.md': '# Guide\n\n## Commands\n- `npm run lint`: run the lint checks.\n- `npm run dev` - start the dev server\n\n### Tests\n```bash\n# Install dependencies\nnpm ci\n\n# Run all tests\nnpm test\nnpm run build # the bundle\nnpm run release -- --version X.X.X\n```\n',
+  };
+  for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(p, titles(ws).join('\n'));
+  assert.match(p.rationale ?? '', /^- AGENTS\.md gives: run the lint checks `npm run lint` \(AGENTS\.md:4\); start the dev server `npm run dev` \(AGENTS\.md:5\); Install dependencies `npm ci` \(AGENTS\.md:10\); Run all tests `npm test` \(AGENTS\.md:13\); Run all tests `npm run build` \(AGENTS\.md:14\)$/m);
+  assert.match(p.summary, /Commands from AGENTS\.md: `npm test`, `npm run build`, `npm run lint`\.$/);
+});
+
+test('profile commands: a line of a packaging script is no formatter (fd create-deb.sh writes `Format:`), a pre-commit hook id is no command (flask check-merge-conflict), and the project\'s own lint that CI does not run gives way to what CI checks (gin: make lint runs golint, CI golangci-lint)', async () => {
+  const files: Record<string, string> = {
+    'go.mod': 'module example.org/web\n\ngo 1.22\n',
+    'Makefile': 'test:\n\tgo test ./...\nlint:\n\tgolint ./...\n',
+    'scripts/create-deb.sh': '#!/bin/bash\ncat > copyright <<EOF\nFormat: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nEOF\n',
+    '.pre-commit-config.yaml': 'repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    hooks:\n      - id: check-merge-conflict\n',
+    '.github/workflows/ci.yml': 'jobs:\n  lint:\n    steps:\n      - uses: golangci/golangci-lint-action@v8\n  test:\n    steps:\n      - run: make test\n',
+  };
+  for (let i = 0; i < 4; i++) files[`part${i}.go`] = `package web\n\nfunc Run${i}(n int) int {\n\treturn n + ${i}\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(p, titles(ws).join('\n'));
+  assert.ok(!/create-deb|check-merge-conflict|make lint|Format:|Check:/.test(`${p.summary}\n${p.rationale}`), p.rationale);
+  assert.match(p.rationale ?? '', /^- Test: `make test`$/m);
+  assert.match(p.rationale ?? '', /^- CI checks \(a change must pass them\): `golangci-lint run` \(\.github\/workflows\/ci\.yml:4\)$/m);
+  assert.match(p.summary, /CI checks `golangci-lint run`\.$/);
+});
+
+test('the profile\'s stack: what the product\'s files import, not a scratch script beside it (zod mm.mjs: esbuild), and a library only a small target uses is named with it (gson: Guava in proto); Package@swift-5.9.swift is the manifest a current toolchain reads (Kingfisher)', async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
+    'packages/core/package.json': JSON.stringify({ name: 'core', version: '1.0.0', main: 'index.js' }),
+    'packages/react/package.json': JSON.stringify({ name: 'core-react', version: '1.0.0', main: 'index.js', dependencies: { core: '1.0.0' }, peerDependencies: { react: '18' } }),
+    'mm.mjs': "import * as esbuild from 'esbuild';\nawait esbuild.build({ entryPoints: ['a.ts'] });\n",
+    'packages/react/src/hook.tsx': "import React from 'react';\nexport function useCore() {\n  return React.useState(0);\n}\n",
+  };
+  for (let i = 0; i < 6; i++) files[`packages/core/src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(p, titles(ws).join('\n'));
+  assert.match(p.rationale ?? '', /^- Frameworks and libraries: React \(in core-react\)$/m);
+  assert.doesNotMatch(p.summary, /esbuild|Uses React/);
+
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.1\nimport PackageDescription\n\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
+    'Package@swift-5.9.swift': '// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
+    'fastlane/actions/bump.rb': 'module Fastlane\n  module Actions\n    class BumpAction < Action\n      def self.run(params)\n        puts params\n      end\n    end\n  end\nend\n',
+    'Gemfile': "source 'https://rubygems.org'\ngem 'fastlane'\n",
+  };
+  for (let i = 0; i < 4; i++) swift[`Sources/Part${i}.swift`] = `public func part${i}(_ n: Int) -> Int {\n    n + ${i}\n}\n`;
+  const ws2 = await project(swift);
+  await bootstrapKnowledge(ws2, {}, { actor: 'human' });
+  const s2 = listCandidates(ws2).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(s2, titles(ws2).join('\n'));
+  assert.match(s2.rationale ?? '', /^- Language version: swift-tools-version 5\.9 \(Package@swift-5\.9\.swift:1\)$/m);
+  assert.match(s2.summary, /^swift 100 %;/, 'fastlane\'s Ruby is build tooling, not production code');
 });
 
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {

@@ -16,6 +16,11 @@ export interface ProjectCommand {
   /** For a CI step: the workflow job it belongs to, and whether it is started in the background (`… &`). */
   job?: string;
   background?: boolean;
+  /**
+   * Where it comes from: a package.json script, a Makefile target, a line of a script file, a hook
+   * configuration (a pre-commit hook's id names a tool, it is not a command), or a CI step.
+   */
+  origin: 'package' | 'make' | 'script' | 'hook' | 'ci';
 }
 
 /** Every command the project runs, each with the line that holds it. */
@@ -29,7 +34,7 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
     for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
       if (typeof cmd !== 'string') continue;
       const at = lines.findIndex((l) => l.includes(`"${name}"`));
-      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}` });
+      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}`, origin: 'package' });
     }
   }
   for (const mk of ctx.listing.filter((f) => /^(Makefile|makefile|GNUmakefile)$/.test(f))) {
@@ -41,8 +46,8 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
         target = t[1];
         // A target made of others (`test: test-js test-go`) runs them.
         const parts = t[2].replace(/#.*$/, '').trim().split(/\s+/).filter((p) => /^[\w.-]+$/.test(p));
-        if (parts.length && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${parts.map((p) => `make ${p}`).join(' && ')}`, source: `${mk}:${i + 1}` });
-      } else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}` });
+        if (parts.length && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${parts.map((p) => `make ${p}`).join(' && ')}`, source: `${mk}:${i + 1}`, origin: 'make' });
+      } else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}`, origin: 'make' });
     });
   }
   // Shell scripts and git hooks run by hand or on commit: each line is a command. (A script in a
@@ -50,7 +55,7 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   for (const s of ctx.listing.filter((f) => (/^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml|[cm]?[jt]sx?|py|rb|go|rs|swift|kts?|java|pl|php|lua)$/.test(f)) || /^\.husky\/[\w.-]+$/.test(f))) {
     const lines = ((await ctx.read(s)) ?? '').split('\n');
     lines.forEach((l, i) => {
-      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}` });
+      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}`, origin: 'script' });
     });
   }
   // pre-commit hooks: the hook's id names the tool it runs (`ruff-format`, `rustfmt`, `swiftformat`).
@@ -58,7 +63,7 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
     const lines = ((await ctx.read(f)) ?? '').split('\n');
     lines.forEach((l, i) => {
       const m = /^\s*(?:-\s*)?(?:id|run|entry):\s*(.+?)\s*$/.exec(l);
-      if (m) out.push({ command: m[1].replace(/^['"]|['"]$/g, ''), text: m[1].replace(/-/g, ' '), source: `${f}:${i + 1}` });
+      if (m) out.push({ command: m[1].replace(/^['"]|['"]$/g, ''), text: m[1].replace(/-/g, ' '), source: `${f}:${i + 1}`, origin: 'hook' });
     });
   }
   for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
@@ -87,7 +92,7 @@ export function sourcehutCommands(file: string, text: string): ProjectCommand[] 
       continue;
     }
     const step = l.trim();
-    if (job && step && !step.startsWith('#') && l.length - l.trimStart().length > itemIndent) out.push({ command: step, text: step, source: `${file}:${i + 1}`, job });
+    if (job && step && !step.startsWith('#') && l.length - l.trimStart().length > itemIndent) out.push({ command: step, text: step, source: `${file}:${i + 1}`, job, origin: 'ci' });
   }
   return out;
 }
@@ -114,7 +119,7 @@ function jobCommands(file: string, text: string, jobs: readonly CiJob[]): Projec
         if (at >= 0) cursor = at;
         for (const segment of splitChain(raw)) {
           const c = normalise(segment, job.env, job.matrix ?? {});
-          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${job.id}`, ...(c.background ? { background: true } : {}) });
+          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${job.id}`, origin: 'ci', ...(c.background ? { background: true } : {}) });
         }
       }
     }
@@ -220,7 +225,7 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     return lines.flatMap((l, i) => {
       const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
       const c = m && !/^[|>]/.test(m[1].trim()) ? normalise(m[1], {}, {}) : undefined;
-      return c ? [{ command: c.command, text: c.command, source: `${file}:${i + 1}`, job: `${file}#?`, ...(c.background ? { background: true } : {}) }] : [];
+      return c ? [{ command: c.command, text: c.command, source: `${file}:${i + 1}`, job: `${file}#?`, origin: 'ci' as const, ...(c.background ? { background: true } : {}) }] : [];
     });
   }
   const doc = parsed.value as { env?: unknown; jobs?: Record<string, Job> };
@@ -244,7 +249,7 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
       if (!tool) continue;
       const at = lines.findIndex((l) => l.includes(uses));
       const args = typeof step.with?.args === 'string' ? ` ${step.with.args}` : '';
-      out.push({ command: tool[1] + args, text: tool[1] + args, source: `${file}:${at + 1}`, job: `${file}#${jobId}` });
+      out.push({ command: tool[1] + args, text: tool[1] + args, source: `${file}:${at + 1}`, job: `${file}#${jobId}`, origin: 'ci' });
     }
   }
   return out;
@@ -298,7 +303,11 @@ function splitChain(line: string): string[] {
       continue;
     }
     if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === ';' || (ch === '&' && line[i + 1] === '&') || (ch === '|' && line[i + 1] === '|')) {
+    else if (ch === '$' && line.startsWith('${{', i)) {
+      // A CI expression (`${{ matrix.args || '' }}`) is one value, whatever operators it holds.
+      const end = line.indexOf('}}', i);
+      if (end >= 0) i = end + 1;
+    } else if (ch === ';' || (ch === '&' && line[i + 1] === '&') || (ch === '|' && line[i + 1] === '|')) {
       out.push(line.slice(start, i));
       if (ch !== ';') i++;
       start = i + 1;
@@ -323,11 +332,18 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   // Leading variable assignments and `env A=B` only tune the run.
   s = s.replace(/^(env\s+)?([A-Za-z_]\w*=("[^"]*"|'[^']*'|\S*)\s+)+/, '');
   let unresolved = false;
-  s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*\}\}/g, (_, scope: string, name: string) => {
+  // `${{ matrix.extra-args || '' }}`: the literal after `||` where the workflow sets nothing.
+  s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*(?:\|\|\s*'([^']*)'\s*)?\}\}/g, (_, scope: string, name: string, fallback?: string) => {
     const table = scope === 'env' ? env : matrix;
-    const value = lookup(table, name);
+    const set = lookup(table, name);
+    const value = fallback !== undefined && !set ? fallback : set;
     if (value === undefined || value.includes('${{')) unresolved = true;
     return value ?? '';
+  });
+  // A variable quoted to keep it one word (`"${FEATURES}"`) is typed without the quotes when its value is one word.
+  s = s.replace(/"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"/g, (whole, braced?: string, bare?: string) => {
+    const value = lookup(env, (braced ?? bare)!);
+    return value !== undefined && /^[^\s'"$`\\]+$/.test(value) ? value : whole;
   });
   // The shell's own variables, where the CI file sets them (`env:`, `variables:`, `environment:`).
   // `${X:-default}` is the default where CI does not set X, as on a person's machine.
@@ -364,9 +380,17 @@ export function commandWords(command: string): string[] {
  */
 export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'build', job?: string): { command: string; source: string; job?: string; variants: string[]; setup: ProjectCommand[] } | undefined {
   // Gradle's `check` runs the tests (and the linters); `cargo check` only type-checks.
-  const verb = (tool: string) => (kind === 'build' ? /^(build|assemble|assembleDebug|assembleRelease)$/ : /gradle/.test(tool) ? /^(test|allTests|jvmTest|check)$/ : /^(test|tests|test-without-building)$/);
-  const ci = commands.filter((c) => c.job && !c.background).map((c) => ({ c, command: c.command, words: commandWords(c.command) }));
-  const all = ci.filter((c) => (kind === 'test' && isPythonTestRun(c.words)) || c.words.slice(1).some((w) => verb(c.words[0]).test(w)));
+  // Maven's `verify` runs the tests and the checks bound after them; a fastlane lane is named for what it does (`test_ci`).
+  const verb = (tool: string) =>
+    tool === 'fastlane' ? (kind === 'build' ? /(^|_)build(_|$)/ : /(^|_)tests?(_|$)/)
+    : kind === 'build' ? /^(build|assemble|assembleDebug|assembleRelease)$/
+    : /gradle/.test(tool) ? /^(test|allTests|jvmTest|check|test[A-Z]\w*)$/
+    : /^(\.\/)?mvnw?$/.test(tool) ? /^(test|verify)$/
+    : /^(test|tests|test-without-building)$/;
+  const ci = commands.filter((c) => c.job && !c.background).map((c) => ({ c, command: c.command, words: toolWords(commandWords(c.command)) }));
+  // A build that skips the tests (`mvn clean verify -Dmaven.test.skip`) is no test run.
+  const skipsTests = (words: readonly string[]) => words.some((w) => /^-D(maven\.test\.skip|skipTests)(=true)?$/.test(w));
+  const all = ci.filter((c) => (kind === 'test' && isPythonTestRun(c.words)) || (c.words.slice(1).some((w) => verb(c.words[0]).test(w)) && (kind === 'build' || !skipsTests(c.words))));
   // The build the test job runs, when it runs one, rather than a release or cross-compilation build.
   const inJob = all.filter((c) => c.c.job === job);
   const hits = inJob.length ? inJob : all;
@@ -378,12 +402,71 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   for (const c of group) for (const w of new Set(c.words)) count.set(w, (count.get(w) ?? 0) + 1);
   // A word most commands share counts for, a rare one (a feature, a platform) against.
   const score = (words: string[]) => words.reduce((n, w) => n + (count.get(w) ?? 0) / group.length - 0.5, 0);
-  const ranked = [...group].sort((a, b) => score(b.words) - score(a.words) || a.command.length - b.command.length);
+  // Fewest words no other command has first: the plain run, not the one job's special case (gson's
+  // `mvn verify` over `mvn clean test --projects gson --activate-profiles gson-subset`).
+  const own = (words: string[]) => words.filter((w) => count.get(w) === 1).length;
+  const ranked = [...group].sort((a, b) => own(a.words) - own(b.words) || score(b.words) - score(a.words) || a.command.length - b.command.length);
   // `xcodebuild test` builds for testing and runs the tests: CI often splits it in two steps.
   const shown = (c: string) => c.replace(/^(xcodebuild\s.*)\btest-without-building\b/, '$1test');
   const best = ranked[0];
   const variants = [...new Set(ranked.slice(1).map((c) => shown(c.command)))].filter((c) => c !== shown(best.command)).slice(0, 2);
   return { command: shown(best.command), source: best.c.source, job: best.c.job, variants, setup: setupBefore(commands, best.c) };
+}
+
+/** Tools that check code and change nothing, by what a command runs (its script spelled out). */
+const CHECK_TOOLS = new RegExp([
+  String.raw`\bcargo(?:\s+\+\S+)?\s+(?:clippy\b|fmt\b[^\n]*--check)`, String.raw`\brustfmt\b[^\n]*--check`, String.raw`\bgofmt\s+-[ld]`, String.raw`\bgo\s+vet\b`,
+  String.raw`\bgolangci-lint\s+run\b`, String.raw`\bstaticcheck\b`, String.raw`\bswiftlint\b`, String.raw`\bswiftformat\b[^\n]*--lint`, String.raw`\bktlint\b`, String.raw`\bdetekt\b`,
+  String.raw`\bspotless(?:Check|:check)\b`, String.raw`\b(?:checkKotlinAbi|apiCheck|dependencyGuard)\b`, String.raw`\beslint\b`, String.raw`\bprettier\b[^\n]*(?:--check|--list-different|\s-[cl]\b)`,
+  String.raw`\bbiome\s+(?:check|lint|ci|format)\b`, String.raw`\b(?:vue-)?tsc\b[^\n]*--noEmit`, String.raw`\bruff\s+(?:check\b|format\b[^\n]*--check)`, String.raw`\b(?:black|isort)\b[^\n]*--check`,
+  String.raw`\b(?:flake8|pylint|mypy|pyright)\b`, String.raw`\bpre-commit\s+run\b`,
+].join('|'));
+/** A script or target named for a check (`lint:check`, `check:circular`, `typecheck-packages`, `test:typecheck`). */
+const CHECK_NAME = /(^|[:_-])(lint|typecheck|type-check|check|checks)([:_-]|$)/;
+/** What makes a command change files: it fixes, it does not check. */
+const WRITES = /(^|\s)(--write|--fix|-w|fix|apply)(\s|$)|spotlessApply|spotless:apply|updateKotlinAbi|apiDump|[:-]fix\b/;
+
+/**
+ * The checks CI runs that change nothing and are not the tests or the build: linters, formatters in
+ * check mode, type checks, API and dependency guards (fd's `cargo clippy … -- -Dwarnings` and
+ * `cargo fmt -- --check`, zod's `pnpm lint:check`, gin's golangci-lint action). A change must pass
+ * them, so an agent runs them before it is done. One per tool and subcommand, in CI's order.
+ */
+export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] {
+  const out: ProjectCommand[] = [];
+  const seen = new Set<string>();
+  for (const c of commands) {
+    if (!c.job || c.background) continue;
+    const words = toolWords(commandWords(c.command));
+    // The task a runner runs (`pnpm lint:check`, `./gradlew spotlessCheck`), or the script's own name (`scripts/check`).
+    const runner = /^(pnpm|npm|yarn|bun|make|just|(\.\/)?gradlew|gradle|(\.\/)?mvnw?)$/.test(words[0]);
+    const name = runner ? words.slice(1).find((w) => !w.startsWith('-') && w !== 'run') : words[0].split('/').pop();
+    const env = /^(tox|nox)$/.test(words[0]) ? words[words.findIndex((w) => w === '-e' || w === '-s' || w === '--session') + 1] : undefined;
+    const text = expandedText(c, commands);
+    const checks = CHECK_TOOLS.test(text) || (!!name && CHECK_NAME.test(name)) || (!!env && /lint|typ(e|ing)|style|mypy|pyright|check|fmt|format/i.test(env));
+    // Installing the checker (`brew install swiftlint`) is not the check.
+    if (!checks || WRITES.test(text) || /^(install|add|i)$/.test(words[1] ?? '')) continue;
+    const key = (runner ? `${words[0]} ${name}` : words.slice(0, 2).join(' ')) + (env ? ` ${env}` : '');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+
+/** Options of the environment runners below that take a value (`uv run --group dev …`). */
+const RUNNER_VALUE_OPTIONS = new Set(['--group', '--only-group', '--with', '--python', '-p', '--extra', '--package', '--directory', '--env-file', '-e', '--env', '--gemfile']);
+
+/**
+ * A command's words from the tool it runs: an environment runner in front is not the tool
+ * (`uv run --locked --group dev tox run` → `tox run`, `bundle exec fastlane test_ci` → `fastlane test_ci`).
+ */
+export function toolWords(words: readonly string[]): string[] {
+  const runner = (/^(uv|poetry|pipenv|pdm|hatch|rye)$/.test(words[0]) && words[1] === 'run') || (words[0] === 'bundle' && words[1] === 'exec');
+  if (!runner) return [...words];
+  let i = 2;
+  while (i < words.length && words[i].startsWith('-')) i += RUNNER_VALUE_OPTIONS.has(words[i]) ? 2 : 1;
+  return i < words.length ? words.slice(i) : [...words];
 }
 
 /** `pytest …`, `python -m pytest …`, and tox or nox unless the environment it runs is a linter's or the docs'. */
@@ -392,7 +475,7 @@ function isPythonTestRun(words: readonly string[]): boolean {
   if (tool === 'pytest' || tool === 'unittest') return true;
   if (tool !== 'tox' && tool !== 'nox') return false;
   const env = words.findIndex((w) => w === '-e' || w === '-s' || w === '--session');
-  return env < 0 || !/lint|fmt|format|doc|type|mypy|style|check/i.test(words[env + 1] ?? '');
+  return env < 0 || !/lint|fmt|format|doc|typ(e|ing)|mypy|pyright|style|check/i.test(words[env + 1] ?? '');
 }
 
 /** What CI does in the same job before `step` that a person must do too: install pods, start a server in the background. */

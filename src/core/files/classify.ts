@@ -46,7 +46,7 @@ const EXAMPLE = lower('example examples _examples sample samples demo demos play
 const BENCHMARK = lower('bench benches benchmark benchmarks jmh perf-tests');
 const DOCS = lower('docs documentation website www site _site docsite');
 const SHALLOW_ONLY = lower('site www');
-const BUILD = lower('scripts script buildscripts build-scripts build_scripts buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build');
+const BUILD = lower('scripts script buildscripts build-scripts build_scripts buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build fastlane');
 
 /** Checked in this order: a test folder inside an examples folder is a test, fixtures inside tests are fixtures. */
 const FOLDER_RULES: FolderRule[] = [
@@ -85,7 +85,7 @@ const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
   { kind: 'docs', pattern: /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i, reason: 'documentation file' },
   {
     kind: 'build',
-    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Package(@swift-[\d.]+)?\.swift|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
+    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Package(@swift-[\d.]+)?\.swift|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Appfile|Matchfile|Pluginfile|Gemfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
     reason: 'build or tool configuration',
   },
 ];

@@ -4,8 +4,8 @@ import { escapeRegExp } from '../../kernel/names';
 import type { Target } from '../../structure';
 import { factsOf } from '../facts';
 import { pathKind } from '../source';
-import { fit, nameList } from '../form';
-import { ciCommand, commandSources, type ProjectCommand } from '../commands';
+import { fit, MAX_SUMMARY, nameList } from '../form';
+import { ciChecks, ciCommand, commandSources, type ProjectCommand } from '../commands';
 import { productTargets } from './architecture';
 import { AGENT_FILES } from './guidelines';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
@@ -73,31 +73,63 @@ const TEST_FRAMEWORKS: [RegExp, string][] = [
 const RUNNER = /^(\.\/gradlew|gradle|yarn|npm|npx|pnpm|bun|make|cargo|go|swift|xcodebuild|pytest|uv|python3?|poetry|tox|nox|bundle|rake|mvn|\.\/mvnw|dotnet|just|bazel|deno)(\s|$)/;
 
 /**
- * The commands the agent instructions list (`- Run local tests: \`./gradlew {variant}Test\``), each with
- * the words before it as its label and its line: the project's own word on how to build and test,
- * which reviewers expect over what CI or the ecosystem suggest. One file, the first that has any.
+ * The commands the agent instructions list, each with the words around it as its label and its line:
+ * the project's own word on how to build and test, which reviewers expect over what CI or the
+ * ecosystem suggest. Bullets either way round (`- Run local tests: \`./gradlew test\``, coil's
+ * `- \`./gradlew lint\`: run Android lint checks.`) and fenced shell blocks (Kingfisher's, labelled by
+ * the comment or heading above). A template a person must fill in (`<path>`, `{Variant}`, `X.X.X`) or
+ * a watch mode is not a command to run as written. One file, the first that has any.
  */
 async function agentFileCommands(ctx: AnalysisContext): Promise<{ file: string; label: string; command: string; source: string }[]> {
+  const runnable = (c: string) => (RUNNER.test(c) || /^\.\/[\w./-]+\.sh\b/.test(c)) && !/<[^>]+>|\{\w+\}|\bX\.X\b|(^|[\s:])(--)?watch\b/.test(c);
   for (const file of ctx.listing.filter((f) => AGENT_FILES.test(f)).sort()) {
     const out: { file: string; label: string; command: string; source: string }[] = [];
+    const add = (label: string, command: string, line: number) => {
+      if (runnable(command) && out.length < 6 && !out.some((o) => o.command === command)) out.push({ file, label: label.trim(), command, source: `${file}:${line + 1}` });
+    };
+    let fence = false;
+    let heading = '';
+    let comment = '';
     ((await ctx.read(file)) ?? '').split('\n').forEach((line, i) => {
-      const m = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?([^`:*]{2,40}?)(?:\*\*)?:\s*(?:\*\*)?[^`]*`([^`]+)`/.exec(line);
-      if (m && (RUNNER.test(m[2].trim()) || /^\.\/[\w./-]+\.sh\b/.test(m[2].trim())) && out.length < 6 && !out.some((o) => o.command === m[2].trim())) out.push({ file, label: m[1].trim(), command: m[2].trim(), source: `${file}:${i + 1}` });
+      if (/^\s*(```|~~~)/.test(line)) {
+        fence = !fence;
+        comment = '';
+        return;
+      }
+      if (fence) {
+        const c = /^\s*#\s*(.+)$/.exec(line);
+        if (c) comment = c[1];
+        else if (line.trim()) add(comment || heading, line.trim().replace(/^\$\s+/, '').replace(/\s+#.*$/, ''), i);
+        return;
+      }
+      const h = /^#{1,6}\s+(.+)$/.exec(line);
+      if (h) heading = h[1].trim();
+      const labelFirst = /^\s*(?:[-*]|\d+\.)\s+(?:\*\*)?([^`:*]{2,40}?)(?:\*\*)?:\s*(?:\*\*)?[^`]*`([^`]+)`/.exec(line);
+      if (labelFirst) return add(labelFirst[1], labelFirst[2].trim(), i);
+      const commandFirst = /^\s*(?:[-*]|\d+\.)\s+`([^`]+)`\s*(?::|-|—|–)\s*([^.(;]{2,60})/.exec(line);
+      if (commandFirst) add(commandFirst[2], commandFirst[1].trim(), i);
     });
     if (out.length) return out;
   }
   return [];
 }
 
+/** The commands a summary has room for: a test, a build and a check first (what every change needs), then the rest in the file's order. */
+function leadingCommands<T extends { label: string; command: string }>(commands: readonly T[], n: number): T[] {
+  const about = (re: RegExp) => commands.find((c) => re.test(`${c.label} ${c.command}`));
+  const lead = [about(/\btests?\b|Test\b/), about(/\b(build|assemble)/i), about(/\b(lint|check|spotless|format)/i)].filter((c): c is T => !!c);
+  return [...new Set([...lead, ...commands])].slice(0, n);
+}
+
 /** The manifest that sets each language's version floor, read first for the project's primary language. */
-const PRIMARY_MANIFEST: Partial<Record<Family, RegExp>> = { go: /(^|\/)go\.mod$/, python: /(^|\/)pyproject\.toml$/, rust: /(^|\/)Cargo\.toml$/, swift: /(^|\/)Package\.swift$/, jsts: /(^|\/)package\.json$/ };
+const PRIMARY_MANIFEST: Partial<Record<Family, RegExp>> = { go: /(^|\/)go\.mod$/, python: /(^|\/)pyproject\.toml$/, rust: /(^|\/)Cargo\.toml$/, swift: /(^|\/)Package(@swift-[\d.]+)?\.swift$/, jsts: /(^|\/)package\.json$/ };
 
 /** The oldest language or tool version a manifest declares: what an agent must not write past. */
 const VERSION_FLOORS: { manifest: RegExp; re: RegExp; say: (v: string) => string }[] = [
   { manifest: /(^|\/)go\.mod$/, re: /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*$/m, say: (v) => `Go ${v} or newer (the code must build with it)` },
   { manifest: /(^|\/)pyproject\.toml$/, re: /^requires-python[ \t]*=[ \t]*["']([^"'\n]+)["']/m, say: (v) => `Python ${v}` },
   { manifest: /(^|\/)Cargo\.toml$/, re: /^rust-version[ \t]*=[ \t]*"([^"\n]+)"/m, say: (v) => `Rust ${v} or newer` },
-  { manifest: /(^|\/)Package\.swift$/, re: /swift-tools-version:[ \t]*([\d.]+)/, say: (v) => `swift-tools-version ${v}` },
+  { manifest: /(^|\/)Package(@swift-[\d.]+)?\.swift$/, re: /swift-tools-version:[ \t]*([\d.]+)/, say: (v) => `swift-tools-version ${v}` },
   { manifest: /(^|\/)package\.json$/, re: /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]+)"/, say: (v) => `Node ${v}` },
 ];
 
@@ -108,9 +140,12 @@ const VERSION_FLOORS: { manifest: RegExp; re: RegExp; say: (v: string) => string
  */
 export class ProjectProfileAnalyzer implements Analyzer {
   private readonly languages = new Map<string, { files: number; bytes: number }>();
-  private readonly imported = new Map<string, { files: number; first: string }>();
+  /** Per framework, the production files that import it by target (`''` for a file no target owns), with the first import. */
+  private readonly imported = new Map<string, Map<string, { files: number; first: string }>>();
   private readonly testFrameworks = new Map<string, { files: number; first: string }>();
   private readonly filesPerTarget = new Map<string, number>();
+  /** Production files no target owns. */
+  private unowned = 0;
   /** JVM import prefixes seen, and the project's own packages: okhttp's own `okhttp3` is not a library it uses. */
   private readonly jvmPrefix = new Map<string, string>();
   private readonly ownPackages = new Set<string>();
@@ -131,6 +166,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     if (file.kind !== 'production') return;
     if (file.target) this.filesPerTarget.set(file.target, (this.filesPerTarget.get(file.target) ?? 0) + 1);
+    else this.unowned++;
     const pkg = (file.family === 'kotlin' || file.family === 'java') && /^\s*package\s+([\w.]+)/m.exec(file.code)?.[1];
     if (pkg) this.ownPackages.add(pkg);
     // A `.h` header is C by its extension; in an Objective-C code base it is Objective-C's (merged at the end).
@@ -146,9 +182,11 @@ export class ProjectProfileAnalyzer implements Analyzer {
       const name = jvm?.[1] ?? (FRAMEWORKS[imp.spec] ? imp.spec : imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0]);
       if (!FRAMEWORKS[name] || seen.has(name)) continue;
       seen.add(name);
-      const e = this.imported.get(name) ?? { files: 0, first: `${file.path}:${imp.line}` };
+      const byTarget = this.imported.get(name) ?? new Map<string, { files: number; first: string }>();
+      const e = byTarget.get(file.target ?? '') ?? { files: 0, first: `${file.path}:${imp.line}` };
       e.files++;
-      this.imported.set(name, e);
+      byTarget.set(file.target ?? '', e);
+      this.imported.set(name, byTarget);
     }
   }
 
@@ -174,29 +212,58 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const others = ctx.structure.targets.length - products.length;
     const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
     const frameworks = new Map<string, string>();
-    const add = (name: string, evidence: string) => {
+    /** The product targets that use each framework: one only some small targets use is named with them (gson's Guava: in proto). */
+    const users = new Map<string, Set<string>>();
+    const add = (name: string, evidence: string, target?: string) => {
       // Test frameworks belong to the Tests line, measured on the test files.
-      if (!own.has(name.toLowerCase()) && !frameworks.has(name) && !TEST_FRAMEWORK_NAMES.has(name)) frameworks.set(name, evidence);
+      if (own.has(name.toLowerCase()) || TEST_FRAMEWORK_NAMES.has(name)) return;
+      if (!frameworks.has(name)) frameworks.set(name, evidence);
+      if (target) users.set(name, (users.get(name) ?? new Set()).add(target));
     };
+    // Imports by the products' own files; not by a docs site, a tool or a scratch script beside them
+    // (zod's mm.mjs imports esbuild, the library does not). Files no target owns count only where the
+    // targets own few of the files (the map could not place them).
+    const productNames = new Set(products.map((t) => t.name));
+    const owned = [...this.filesPerTarget.values()].reduce((n, v) => n + v, 0);
+    const counts = (t: string) => (t === '' ? owned < this.unowned : !productNames.size || productNames.has(t));
+    const imported = [...this.imported.entries()].map(([name, byTarget]) => {
+      const used = [...byTarget.entries()].filter(([t]) => counts(t)).sort((a, b) => (this.filesPerTarget.get(b[0]) ?? 0) - (this.filesPerTarget.get(a[0]) ?? 0));
+      return { name, files: used.reduce((n, [, e]) => n + e.files, 0), first: used[0]?.[1].first ?? '', targets: used.map(([t]) => t).filter(Boolean) };
+    }).filter((u) => u.files > 0);
     // What the most files import first (nowinandroid is Compose, Hilt and Room before Retrofit), then what the manifests declare.
     const ownJvm = (name: string) => {
       const prefix = this.jvmPrefix.get(name);
       return prefix !== undefined && [...this.ownPackages].some((p) => p === prefix || p.startsWith(`${prefix}.`));
     };
-    for (const [name, e] of [...this.imported.entries()].sort((a, b) => b[1].files - a[1].files)) if (!own.has(name.toLowerCase()) && !ownJvm(name)) add(FRAMEWORKS[name], e.first);
+    for (const u of imported.sort((a, b) => b.files - a.files)) {
+      if (own.has(u.name.toLowerCase()) || ownJvm(u.name)) continue;
+      add(FRAMEWORKS[u.name], u.first);
+      for (const t of u.targets) add(FRAMEWORKS[u.name], u.first, t);
+    }
     for (const t of products) {
-      for (const d of t.dependencies) if (FRAMEWORKS[d.name] && d.evidence && d.scope !== 'dev' && d.scope !== 'test' && !own.has(d.name.toLowerCase())) add(FRAMEWORKS[d.name], d.evidence);
+      for (const d of t.dependencies) if (FRAMEWORKS[d.name] && d.evidence && d.scope !== 'dev' && d.scope !== 'test' && !own.has(d.name.toLowerCase())) add(FRAMEWORKS[d.name], d.evidence, t.name);
       const engines = t.metadata.engines as Record<string, unknown> | undefined;
       if (engines && typeof engines === 'object' && 'vscode' in engines) add('VS Code extension API', `${t.manifest}:1`);
     }
+    const lead = products[0]?.name;
+    const shownName = (name: string) => {
+      const by = [...(users.get(name) ?? [])];
+      return products.length > 1 && lead && by.length && by.length <= 2 && !by.includes(lead) ? `${name} (in ${by.join(', ')})` : name;
+    };
+    // The summary names what the product as a whole is built on; the details say where the rest is used.
+    const summaryFrameworks = [...frameworks.keys()].filter((n) => shownName(n) === n);
     const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
     // No well-known framework: the runtime dependencies say what the code is built on (httpx: httpcore, anyio…).
     const deps = frameworks.size ? [] : [...new Map(products.flatMap((t) => t.dependencies).filter((d) => d.scope === 'prod' && d.evidence && !own.has(d.name.toLowerCase())).map((d) => [d.name, d.evidence!])).entries()];
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
-    const { list: commands, notes, before } = await this.commands(ctx);
+    const { list: commands, notes, before, checks: ciChecked, ciTest } = await this.commands(ctx);
     const agentCommands = await agentFileCommands(ctx);
+    // A check the agent file already gives (coil's spotlessCheck) is said once.
+    const checks = ciChecked.filter((c) => !agentCommands.some((a) => a.command === c.command));
+    // Beside the agent file's commands, the tests CI runs when the file does not give that command.
+    const ciTestToo = agentCommands.length && ciTest && !agentCommands.some((c) => c.command === ciTest.command) ? ciTest : undefined;
     const declared = await Promise.all(products.slice(0, 2).map((t) => manifestLine(ctx, t.manifest, namedIn(t.name))));
-    const sources = [...new Set([...agentCommands.slice(0, 2).map((c) => c.source), ...declared, ...commands.map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
+    const sources = [...new Set([...agentCommands.slice(0, 2).map((c) => c.source), ...declared, ...commands.map((c) => c.source), ...(ciTestToo ? [ciTestToo.source] : []), ...checks.slice(0, 2).map((c) => c.source), ...tests.slice(0, 1).map(([, e]) => e.first), ...[...frameworks.values()].slice(0, 3), ...deps.slice(0, 1).map(([, e]) => e), ...(floor ? [floor.source] : [])])].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
     // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
     const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e === 'xcode' ? 'Xcode' : e);
@@ -206,23 +273,27 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const details = [
       `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
       `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
-      `- Frameworks and libraries: ${[...frameworks.keys()].sort().join(', ') || (deps.length ? `none of the well-known ones; it depends on ${deps.slice(0, 6).map(([n]) => n).join(', ')}${deps.length > 6 ? ` and ${deps.length - 6} more` : ''}` : 'none detected')}`,
+      `- Frameworks and libraries: ${[...frameworks.keys()].sort().map(shownName).join(', ') || (deps.length ? `none of the well-known ones; it depends on ${deps.slice(0, 6).map(([n]) => n).join(', ')}${deps.length > 6 ? ` and ${deps.length - 6} more` : ''}` : 'none detected')}`,
       ...(floor ? [`- Language version: ${floor.text} (${floor.source})`] : []),
       ...platformsLine(products),
       ...(testLine ? [`- Tests: ${testLine}`] : []),
       // The agent file's commands replace the generic ones (a reviewer found `./gradlew build` beside AGENTS.md's assembleDemoDebug contradictory).
       ...(agentCommands.length ? [] : commands.map((c) => `- ${c.label}: \`${c.command}\``)),
       ...(agentCommands.length ? [`- ${agentCommands[0].file} gives: ${agentCommands.map((c) => `${c.label} \`${c.command}\` (${c.source})`).join('; ')}`] : []),
+      ...(ciTestToo ? [`- CI tests with \`${ciTestToo.command}\` (${ciTestToo.source})`] : []),
+      ...(checks.length ? [`- CI checks (a change must pass them): ${checks.slice(0, 6).map((c) => `\`${c.command}\` (${c.source})`).join(', ')}`] : []),
       ...notes,
     ].join('\n');
     // The agent file's own commands when it gives them (the reviewers asked for CLAUDE.md's
     // build_and_test.sh, AGENTS.md's assembleDemoDebug rather than "follow them"), else the project's.
     const said = (c: string) => `\`${c.length <= 70 ? c : fit(c, 60)}\``;
     const shownCommands = agentCommands.length
-      ? `Commands from ${agentCommands[0].file}: ${agentCommands.slice(0, 3).map((c) => said(c.command)).join(', ')}.`
+      ? `Commands from ${agentCommands[0].file}: ${leadingCommands(agentCommands, 3).map((c) => said(c.command)).join(', ')}.`
       : commands.length
         ? `Commands: ${commands.slice(0, 3).map((c) => said(c.command)).join(', ')}.`
         : '';
+    const shownChecks = checks.slice(0, 3).map((c) => said(c.command));
+    const ciSaid = ciTestToo || shownChecks.length ? `CI ${[...(ciTestToo ? [`tests with ${said(ciTestToo.command)}`] : []), ...(shownChecks.length ? [`checks ${shownChecks.join(', ')}`] : [])].join(' and ')}.` : '';
     return [
       {
         title: 'Project profile: stack, targets, build and test commands',
@@ -230,7 +301,14 @@ export class ProjectProfileAnalyzer implements Analyzer {
         dimension: 'project-profile',
         language: fam ? languageOf(fam, ctx) : 'text',
         category: 'project',
-        summary: `${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}. ${frameworks.size ? `Uses ${[...frameworks.keys()].slice(0, 5).join(', ')}.` : ''} ${testLine ? `Tests: ${nameList(tests.filter(([, t]) => t.files >= tests[0][1].files / 4).map(([n]) => n), 40, false)}${testFiles ? `, ${testFiles} test files` : ''}.` : ''} ${before.length ? `The tests need ${before.join(' and ')} first.` : ''} ${shownCommands}`.replace(/\s+/g, ' ').trim(),
+        summary: summaryWithin(MAX_SUMMARY, [
+          [`${langs.slice(0, 3).map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'No source'}; ${products.length} ${ecosystems} target${products.length === 1 ? '' : 's'}.`, 1],
+          [summaryFrameworks.length ? `Uses ${summaryFrameworks.slice(0, 5).join(', ')}.` : '', 3],
+          [testLine ? `Tests: ${nameList(tests.filter(([, t]) => t.files >= tests[0][1].files / 4).map(([n]) => n), 40, false)}${testFiles ? `, ${testFiles} test files` : ''}.` : '', 4],
+          [before.length ? `The tests need ${before.join(' and ')} first.` : '', 1],
+          [shownCommands, 1],
+          [ciSaid, 2],
+        ]),
         code: '',
         details,
         reasoning: { whyStandard: 'Read from the build manifests, the scripts and CI workflows, and the scanned production and test sources.', sources: sources.length ? sources : [`${ctx.listing[0] ?? 'README.md'}:1`], confidence: 0.9 },
@@ -245,7 +323,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
    * command CI agrees on, the build of the test job), then the ecosystem's defaults. Notes say what
    * must happen before the tests (pods, a local server CI starts) and the other ways CI runs them.
    */
-  private async commands(ctx: AnalysisContext): Promise<{ list: { label: string; command: string; source: string }[]; notes: string[]; before: string[] }> {
+  private async commands(ctx: AnalysisContext): Promise<{ list: { label: string; command: string; source: string }[]; notes: string[]; before: string[]; checks: ProjectCommand[]; ciTest?: { command: string; source: string } }> {
     const out: { label: string; command: string; source: string }[] = [];
     const add = (label: string, command: string, source: string) => {
       if (!out.some((o) => o.label === label || o.command === command)) out.push({ label, command, source });
@@ -254,7 +332,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
     for (const label of ['Build', 'Test', 'Typecheck', 'Lint', 'Format', 'Check']) {
       const re = new RegExp(`^(${label === 'Format' ? 'fmt|format|format-fix' : label === 'Typecheck' ? 'typecheck|type-check|check-types' : label.toLowerCase()})\\b`, 'i');
       const named = (s: ProjectCommand) => s.command.split(/[\s/]/).pop() ?? '';
-      const mine = scripts.filter((s) => !s.job && !s.command.includes('\n') && (re.test(s.text) || re.test(named(s))));
+      // A package script or a Makefile target by its name or what it runs; a script file by its name
+      // only (fd's create-deb.sh writes a `Format:` line, it is no formatter); a hook's id is no command.
+      const mine = scripts.filter((s) => (s.origin === 'package' || s.origin === 'make' || s.origin === 'script') && !s.command.includes('\n') && ((s.origin !== 'script' && re.test(s.text)) || re.test(named(s))));
       // The script named exactly so (`build`, `make test`) before its variants (`build-node`, `test-js`).
       const own = mine.find((s) => re.test(named(s)) && named(s).length === re.exec(named(s))![0].length) ?? mine[0];
       if (own) add(label, own.command, own.source);
@@ -299,6 +379,15 @@ export class ProjectProfileAnalyzer implements Analyzer {
       const pytest = ctx.structure.targets.flatMap((t) => t.dependencies).find((d) => d.name === 'pytest');
       if (pytest) add('Test', 'pytest', pytest.evidence ?? (await manifest('python')));
     }
+    // What CI checks beyond the tests; the project's own lint and format scripts only when CI runs them
+    // too (gin's `make lint` runs the retired golint, CI runs golangci-lint; zod's `pnpm lint` rewrites files).
+    const checks = ciChecks(scripts).filter((c) => c.command !== ciTest?.command && !out.some((o) => o.command === c.command));
+    const ci = scripts.filter((s) => s.job);
+    const ranByCi = (command: string) => ci.some((c) => c.command === command || c.command.endsWith(` ${command}`));
+    if (checks.length) for (const label of ['Lint', 'Format', 'Check']) {
+      const i = out.findIndex((o) => o.label === label);
+      if (i >= 0 && !ranByCi(out[i].command)) out.splice(i, 1);
+    }
     const notes: string[] = [];
     const before: string[] = [];
     // A test script that is bare `vitest` keeps watching in a terminal (CI sets CI=true, so it runs once there).
@@ -314,15 +403,42 @@ export class ProjectProfileAnalyzer implements Analyzer {
       }
       if (ciTest.variants.length) notes.push(`- CI also tests with ${ciTest.variants.map((v) => `\`${v}\``).join(', ')}`);
     }
-    return { list: out, notes, before };
+    return { list: out, notes, before, checks, ciTest };
   }
+}
+
+/**
+ * Sentences in their order, within `max` characters: when they do not all fit, the least needed go
+ * first (a higher rank), so the commands an agent runs outlast the stack a reader can see in the details.
+ */
+function summaryWithin(max: number, parts: [text: string, rank: number][]): string {
+  const kept = parts.map(([t, rank]) => [t.replace(/\s+/g, ' ').trim(), rank] as const).filter(([t]) => t);
+  const text = () => kept.map(([t]) => t).join(' ');
+  while (text().length > max && kept.length > 1) {
+    const worst = kept.reduce((w, p, i) => (p[1] >= kept[w][1] ? i : w), 0);
+    kept.splice(worst, 1);
+  }
+  return text();
+}
+
+/** `Package@swift-5.10.swift` after `Package@swift-5.9.swift`: by the numbers in the names. */
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((s) => (/(\d+(?:\.\d+)*)\.swift$/.exec(s)?.[1] ?? '0').split('.').map(Number));
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
 }
 
 /** The first version floor the product manifests (then the root ones) declare, with its line. */
 async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: Family | undefined): Promise<{ text: string; source: string } | undefined> {
   // The primary language's manifests first: saleor is Python with a package.json for its tooling.
   const own = primary && PRIMARY_MANIFEST[primary];
-  const ordered = [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'])].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
+  // A Swift toolchain reads the newest `Package@swift-X.swift` it supports over Package.swift (Kingfisher: 5.9 over 5.1).
+  const newest = (m: string) => {
+    const dir = m.slice(0, m.lastIndexOf('/') + 1);
+    const variants = ctx.listing.filter((f) => f.startsWith(dir) && /^Package@swift-[\d.]+\.swift$/.test(f.slice(dir.length)));
+    return variants.sort((a, b) => compareVersions(b, a))[0] ?? m;
+  };
+  const ordered = [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'].map((m) => (/(^|\/)Package\.swift$/.test(m) ? newest(m) : m)))].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
   for (const m of ordered) {
     const floor = VERSION_FLOORS.find((f) => f.manifest.test(m));
     if (!floor || !ctx.has(m)) continue;
