@@ -23,6 +23,15 @@ const project = workspaceWith;
 
 const titles = (ws: Workspace) => listCandidates(ws).map((c) => `${c.origin} | ${c.title}`);
 
+/** The project-profile candidate a cold start of `files` proposes. */
+async function profileCandidate(files: Record<string, string>) {
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
+  assert.ok(p, titles(ws).join('\n'));
+  return p;
+}
+
 test('Swift: the project\'s own choices (@MainActor over GCD, final classes, package features), not the language\'s advice', async () => {
   const files: Record<string, string> = {
     'Package.swift': '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: "Feed", targets: [.target(name: "Model"), .target(name: "Feed", dependencies: ["Model"], swiftSettings: [.enableUpcomingFeature("ExistentialAny")]), .target(name: "Profile", dependencies: ["Model"])], swiftLanguageModes: [.v5])\n',
@@ -505,10 +514,7 @@ test('the profile gives the commands an agent instructions file lists, with thei
     '.github/workflows/Build.yaml': 'jobs:\n  test:\n    steps:\n      - run: ./gradlew spotlessCheck --no-configuration-cache\n      - run: ./gradlew testDemoDebug\n',
   };
   for (let i = 0; i < 4; i++) files[`app/src/main/kotlin/com/example/nia/Part${i}.kt`] = `package com.example.nia\n\nfun part${i}(n: Int): Int = n + ${i}\n`;
-  const ws = await project(files);
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
-  assert.ok(p, titles(ws).join('\n'));
+  const p = await profileCandidate(files);
   assert.match(p.rationale ?? '', /^- AGENTS\.md gives: Fix linting\/formatting `\.\/gradlew spotlessApply` \(AGENTS\.md:6\)$/m);
   assert.ok(!/\{variant\}|ComposeTestRule`? \(/i.test(p.rationale ?? ''), 'a template or a class name is not a command');
   assert.match(p.rationale ?? '', /^- CI tests with `\.\/gradlew testDemoDebug` \(\.github\/workflows\/Build\.yaml:5\)$/m);
@@ -521,10 +527,7 @@ test('agent files list commands either way round (coil: `- \\`./gradlew lint\\`:
     'AGENTS.md': '# Guide\n\n## Commands\n- `npm run lint`: run the lint checks.\n- `npm run dev` - start the dev server\n\n### Tests\n```bash\n# Install dependencies\nnpm ci\n\n# Run all tests\nnpm test\nnpm run build # the bundle\nnpm run release -- --version X.X.X\n```\n',
   };
   for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
-  const ws = await project(files);
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
-  assert.ok(p, titles(ws).join('\n'));
+  const p = await profileCandidate(files);
   assert.match(p.rationale ?? '', /^- AGENTS\.md gives: run the lint checks `npm run lint` \(AGENTS\.md:4\); start the dev server `npm run dev` \(AGENTS\.md:5\); Install dependencies `npm ci` \(AGENTS\.md:10\); Run all tests `npm test` \(AGENTS\.md:13\); Run all tests `npm run build` \(AGENTS\.md:14\)$/m);
   assert.match(p.summary, /Commands from AGENTS\.md: `npm test`, `npm run build`, `npm run lint`\.$/);
 });
@@ -538,10 +541,7 @@ test('profile commands: a line of a packaging script is no formatter (fd create-
     '.github/workflows/ci.yml': 'jobs:\n  lint:\n    steps:\n      - uses: golangci/golangci-lint-action@v8\n  test:\n    steps:\n      - run: make test\n',
   };
   for (let i = 0; i < 4; i++) files[`part${i}.go`] = `package web\n\nfunc Run${i}(n int) int {\n\treturn n + ${i}\n}\n`;
-  const ws = await project(files);
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
-  assert.ok(p, titles(ws).join('\n'));
+  const p = await profileCandidate(files);
   assert.ok(!/create-deb|check-merge-conflict|make lint|Format:|Check:/.test(`${p.summary}\n${p.rationale}`), p.rationale);
   assert.match(p.rationale ?? '', /^- Test: `make test`$/m);
   assert.match(p.rationale ?? '', /^- CI checks \(a change must pass them\): `golangci-lint run` \(\.github\/workflows\/ci\.yml:4\)$/m);
@@ -557,10 +557,7 @@ test('the profile\'s stack: what the product\'s files import, not a scratch scri
     'packages/react/src/hook.tsx': "import React from 'react';\nexport function useCore() {\n  return React.useState(0);\n}\n",
   };
   for (let i = 0; i < 6; i++) files[`packages/core/src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
-  const ws = await project(files);
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
-  assert.ok(p, titles(ws).join('\n'));
+  const p = await profileCandidate(files);
   assert.match(p.rationale ?? '', /^- Frameworks and libraries: React \(in core-react\)$/m);
   assert.doesNotMatch(p.summary, /esbuild|Uses React/);
 
@@ -571,10 +568,7 @@ test('the profile\'s stack: what the product\'s files import, not a scratch scri
     'Gemfile': "source 'https://rubygems.org'\ngem 'fastlane'\n",
   };
   for (let i = 0; i < 4; i++) swift[`Sources/Part${i}.swift`] = `public func part${i}(_ n: Int) -> Int {\n    n + ${i}\n}\n`;
-  const ws2 = await project(swift);
-  await bootstrapKnowledge(ws2, {}, { actor: 'human' });
-  const s2 = listCandidates(ws2).find((c) => c.origin === 'bootstrap:project-profile');
-  assert.ok(s2, titles(ws2).join('\n'));
+  const s2 = await profileCandidate(swift);
   assert.match(s2.rationale ?? '', /^- Language version: swift-tools-version 5\.9 \(Package@swift-5\.9\.swift:1\)$/m);
   assert.match(s2.summary, /^swift 100 %;/, 'fastlane\'s Ruby is build tooling, not production code');
 });
