@@ -339,6 +339,27 @@ test('the checks CI runs that change nothing: fd\'s rustfmt and Clippy, zod\'s l
   assert.deepEqual(ciChecks(workflowCommands('.github/workflows/pre-commit.yaml', flask)).map((c) => c.command), ['uv run --locked --group pre-commit pre-commit run --all-files', 'uv run --group dev tox run -e typing']);
 });
 
+test('CI steps no change has to pass are not CI\'s commands: a workflow run only on release tags (alacritty), a job switched off with `if: false` (okhttp), a step for a matrix value the matrix never takes (nowinandroid); a project\'s test workflow before a special one (saleor\'s migrations, zod\'s release)', () => {
+  assert.deepEqual(workflowCommands('.github/workflows/release.yml', 'on:\n  push:\n    tags: ["v*"]\njobs:\n  mac:\n    steps:\n      - run: cargo test --release\n'), []);
+  assert.equal(workflowCommands('.github/workflows/ci.yml', 'on:\n  push:\n    branches: [main]\n    tags: ["v*"]\njobs:\n  t:\n    steps:\n      - run: cargo test\n').length, 1);
+  const wf = 'on: [pull_request]\njobs:\n  windows:\n    if: false\n    steps:\n      - run: ./gradlew test -Pwin\n  android:\n    strategy:\n      matrix:\n        api-level: [26, 34]\n    steps:\n      - if: matrix.api-level == 30\n        run: ./gradlew testDemoDebugUnitTest\n      - if: ${{ matrix.api-level == 34 }}\n        run: ./gradlew connectedDemoDebugAndroidTest\n';
+  assert.deepEqual(workflowCommands('.github/workflows/build.yml', wf).map((c) => c.command), ['./gradlew connectedDemoDebugAndroidTest']);
+  const saleor = [
+    ...workflowCommands('.github/workflows/test-migrations-compatibility.yml', 'jobs:\n  m:\n    steps:\n      - run: uv run pytest -n 0 --reuse-db\n'),
+    ...workflowCommands('.github/workflows/tests.yaml', 'jobs:\n  t:\n    steps:\n      - run: uv run pytest -m "not e2e" -n logical\n'),
+  ];
+  assert.equal(ciCommand(saleor, 'test')?.command, 'uv run pytest -m "not e2e" -n logical');
+  // CI's report files are not part of running the tests; a cross-compilation is not the build.
+  const reports = workflowCommands('.github/workflows/ci.yml', 'jobs:\n  t:\n    steps:\n      - run: uv run pytest -m "not e2e" --junitxml=junit/test-results.xml -o junit_family=legacy -n logical\n      - run: cargo build --target=x86_64-apple-darwin\n');
+  assert.equal(reports[0].command, 'uv run pytest -m "not e2e" -n logical');
+  assert.equal(ciCommand(reports, 'build'), undefined);
+  const zod = [
+    ...workflowCommands('.github/workflows/release.yml', 'on:\n  push:\n    branches: [main]\njobs:\n  r:\n    steps:\n      - run: pnpm lint:check\n'),
+    ...workflowCommands('.github/workflows/test.yml', 'jobs:\n  lint:\n    steps:\n      - run: pnpm lint:check\n'),
+  ];
+  assert.deepEqual(ciChecks(zod).map((c) => c.source), ['.github/workflows/test.yml:4']);
+});
+
 test('CI steps of GitLab CI and CircleCI: jobs with their variables, default before_script, parallel matrix; templates and parameters left out', () => {
   const gl = [
     'variables:',

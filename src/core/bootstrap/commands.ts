@@ -205,8 +205,27 @@ export function circleCommands(file: string, text: string): ProjectCommand[] {
   return jobCommands(file, text, jobs);
 }
 
-interface Step { run?: unknown; uses?: unknown; with?: { args?: unknown }; env?: unknown; 'working-directory'?: unknown }
-interface Job { env?: unknown; steps?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
+interface Step { if?: unknown; run?: unknown; uses?: unknown; with?: { args?: unknown }; env?: unknown; 'working-directory'?: unknown }
+interface Job { if?: unknown; env?: unknown; steps?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
+
+/**
+ * Whether a job or step can run at all: not `if: false` (okhttp's disabled Windows job), and not a
+ * matrix value the matrix never takes (nowinandroid's `if: matrix.api-level == 30` over [26, 34]).
+ * Any other condition may hold.
+ */
+function canRun(condition: unknown, matrix: unknown): boolean {
+  if (condition === false) return false;
+  if (typeof condition !== 'string') return true;
+  const expr = condition.trim().replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1');
+  if (expr === 'false') return false;
+  const m = /^matrix\.([\w-]+)\s*==\s*(?:'([^']*)'|"([^"]*)"|([\w.-]+))$/.exec(expr);
+  const table = mapping(matrix);
+  if (!m || !table) return true;
+  const wanted = m[2] ?? m[3] ?? m[4];
+  const include = Array.isArray(table.include) ? table.include.map(mapping) : [];
+  const values = [...(Array.isArray(table[m[1]]) ? (table[m[1]] as unknown[]) : []), ...include.map((e) => e?.[m[1]])].filter((v) => v !== undefined);
+  return !values.length || values.some((v) => String(v) === wanted);
+}
 
 /** A step run inside a hidden folder works on a tool's own files (saleor's `.semgrep` rules), not on the project. */
 const inToolFolder = (dir: unknown) => typeof dir === 'string' && /^(\.\/)?\.[^./]/.test(dir.trim());
@@ -228,22 +247,24 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
       return c ? [{ command: c.command, text: c.command, source: `${file}:${i + 1}`, job: `${file}#?`, origin: 'ci' as const, ...(c.background ? { background: true } : {}) }] : [];
     });
   }
-  const doc = parsed.value as { env?: unknown; jobs?: Record<string, Job> };
+  const doc = parsed.value as { on?: unknown; env?: unknown; jobs?: Record<string, Job> };
+  if (!checksChanges(doc.on)) return [];
   const jobs: CiJob[] = [];
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
-    if (!job || typeof job !== 'object' || !Array.isArray(job.steps)) continue;
+    if (!job || typeof job !== 'object' || !Array.isArray(job.steps) || !canRun(job.if, undefined)) continue;
     const matrix = firstCombination(job.strategy?.matrix);
     // Each step has its own env: one CiJob per step keeps them apart, under the job's id.
     for (const step of job.steps as Step[]) {
-      if (inToolFolder(step?.['working-directory'] ?? job.defaults?.run?.['working-directory'])) continue;
+      if (inToolFolder(step?.['working-directory'] ?? job.defaults?.run?.['working-directory']) || !canRun(step?.if, job.strategy?.matrix)) continue;
       if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, scripts: [step.run] });
     }
   }
   const out = jobCommands(file, text, jobs);
   // An action that runs a project tool stands for the tool's command (gin's lint job: golangci-lint-action).
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
-    if (!job || typeof job !== 'object' || !Array.isArray(job.steps)) continue;
+    if (!job || typeof job !== 'object' || !Array.isArray(job.steps) || !canRun(job.if, undefined)) continue;
     for (const step of job.steps as Step[]) {
+      if (!canRun(step?.if, job.strategy?.matrix)) continue;
       const uses = typeof step?.uses === 'string' ? step.uses : '';
       const tool = ACTION_COMMANDS.find(([re]) => re.test(uses));
       if (!tool) continue;
@@ -253,6 +274,21 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     }
   }
   return out;
+}
+
+/**
+ * Whether a workflow runs on the changes people make (a pull request, a push to a branch, a merge
+ * queue), not only on a release tag, a published release, a schedule or by hand: alacritty's release
+ * workflow builds with `cargo test --release` on tags, which no change has to pass. Unknown triggers count.
+ */
+function checksChanges(on: unknown): boolean {
+  if (on === undefined || on === null) return true;
+  const events = typeof on === 'string' ? { [on]: null } : Array.isArray(on) ? Object.fromEntries(on.map((e) => [String(e), null])) : mapping(on);
+  if (!events) return true;
+  return Object.entries(events).some(([event, config]) => {
+    if (event === 'push') return !(mapping(config)?.tags !== undefined && mapping(config)?.branches === undefined);
+    return !['release', 'schedule', 'workflow_dispatch', 'repository_dispatch', 'workflow_run', 'create', 'delete', 'registry_package', 'deployment', 'issues', 'issue_comment', 'discussion', 'label', 'milestone', 'page_build', 'watch', 'fork', 'gollum', 'public', 'status', 'check_run', 'check_suite'].includes(event);
+  });
 }
 
 /** GitHub Actions that run a tool of the project, and the command each stands for. */
@@ -349,7 +385,8 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   // `${X:-default}` is the default where CI does not set X, as on a person's machine.
   s = s.replace(/\$(?:\{([A-Za-z_]\w*)(?::-([^}$]*))?\}|([A-Za-z_]\w*))/g, (whole, braced?: string, fallback?: string, bare?: string) => lookup(env, (braced ?? bare)!) ?? fallback ?? whole);
   if (unresolved || /\$\{\{|\$\{?[A-Z_][A-Z0-9_]*\}?|<<\s*(parameters|pipeline)\./.test(s)) return undefined;
-  s = s.replace(/\s--verbose\b/g, '').replace(/\s+/g, ' ').trim();
+  // Report files for CI's dashboards are not part of running the tests (`--junitxml=junit/results.xml`).
+  s = s.replace(/\s--verbose\b/g, '').replace(/\s(--junit-?xml|--resultlog|--cov-report|--django-db-bench)(=|\s+)\S+|\s-o\s+junit_\w+=\S+/g, '').replace(/\s+/g, ' ').trim();
   return s ? { command: s, background } : undefined;
 }
 
@@ -390,7 +427,9 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   const ci = commands.filter((c) => c.job && !c.background).map((c) => ({ c, command: c.command, words: toolWords(commandWords(c.command)) }));
   // A build that skips the tests (`mvn clean verify -Dmaven.test.skip`) is no test run.
   const skipsTests = (words: readonly string[]) => words.some((w) => /^-D(maven\.test\.skip|skipTests)(=true)?$/.test(w));
-  const all = ci.filter((c) => (kind === 'test' && isPythonTestRun(c.words)) || (c.words.slice(1).some((w) => verb(c.words[0]).test(w)) && (kind === 'build' || !skipsTests(c.words))));
+  // Nor is a cross-compilation (`cargo build --target=x86_64-apple-darwin`) the project's build.
+  const cross = (words: readonly string[]) => words.some((w) => /^--target(=|$)/.test(w));
+  const all = ci.filter((c) => (kind === 'test' && isPythonTestRun(c.words)) || (c.words.slice(1).some((w) => verb(c.words[0]).test(w)) && (kind === 'build' ? !cross(c.words) : !skipsTests(c.words))));
   // The build the test job runs, when it runs one, rather than a release or cross-compilation build.
   const inJob = all.filter((c) => c.c.job === job);
   const hits = inJob.length ? inJob : all;
@@ -405,7 +444,9 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   // Fewest words no other command has first: the plain run, not the one job's special case (gson's
   // `mvn verify` over `mvn clean test --projects gson --activate-profiles gson-subset`).
   const own = (words: string[]) => words.filter((w) => count.get(w) === 1).length;
-  const ranked = [...group].sort((a, b) => own(a.words) - own(b.words) || score(b.words) - score(a.words) || a.command.length - b.command.length);
+  // A workflow named for the project's checks (tests.yaml, ci.yml) before one for a special case (saleor's migrations).
+  const special = (c: (typeof group)[number]) => Number(!mainWorkflow(c.c.job));
+  const ranked = [...group].sort((a, b) => special(a) - special(b) || own(a.words) - own(b.words) || score(b.words) - score(a.words) || a.command.length - b.command.length);
   // `xcodebuild test` builds for testing and runs the tests: CI often splits it in two steps.
   const shown = (c: string) => c.replace(/^(xcodebuild\s.*)\btest-without-building\b/, '$1test');
   const best = ranked[0];
@@ -435,7 +476,8 @@ const WRITES = /(^|\s)(--write|--fix|-w|fix|apply)(\s|$)|spotlessApply|spotless:
 export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] {
   const out: ProjectCommand[] = [];
   const seen = new Set<string>();
-  for (const c of commands) {
+  // The checks of the workflow named for them (test.yml) before a publishing workflow's copy (zod's release.yml).
+  for (const c of [...commands].sort((a, b) => Number(!mainWorkflow(a.job)) - Number(!mainWorkflow(b.job)))) {
     if (!c.job || c.background) continue;
     const words = toolWords(commandWords(c.command));
     // The task a runner runs (`pnpm lint:check`, `./gradlew spotlessCheck`), or the script's own name (`scripts/check`).
@@ -453,6 +495,9 @@ export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] 
   }
   return out;
 }
+
+/** A CI file named for the project's checks (tests.yaml, ci.yml, build.yml), not for one special case or a release. */
+const mainWorkflow = (job: string | undefined) => /(^|\/)(tests?|ci|build|main|checks?|lint|pr|pull[-_]requests?)\.ya?ml#/i.test(job ?? '');
 
 /** Options of the environment runners below that take a value (`uv run --group dev …`). */
 const RUNNER_VALUE_OPTIONS = new Set(['--group', '--only-group', '--with', '--python', '-p', '--extra', '--package', '--directory', '--env-file', '-e', '--env', '--gemfile']);
