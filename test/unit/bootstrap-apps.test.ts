@@ -38,6 +38,21 @@ test('helpers of one file that share their first word are one candidate for the 
   for (const name of ['AuditErr', 'AuditWarn', 'AuditInfo', 'AuditDebug']) assert.ok(audit[0].summary.includes(`\`${name}()\``), audit[0].summary);
 });
 
+test('a file whose every function is a shared helper is one candidate (gin bytesconv.go: StringToBytes and BytesToString), said as used where it is used, not where it is defined', async () => {
+  const files: Record<string, string> = { 'go.mod': 'module example.com/web\n\ngo 1.22\n' };
+  files['internal/bytesconv/bytesconv.go'] = 'package bytesconv\n\nimport "unsafe"\n\n// StringToBytes converts a string to a byte slice without a memory allocation.\nfunc StringToBytes(s string) []byte {\n\tif s == "" {\n\t\treturn nil\n\t}\n\treturn unsafe.Slice(unsafe.StringData(s), len(s))\n}\n\n// BytesToString converts a byte slice to a string without a memory allocation.\nfunc BytesToString(b []byte) string {\n\tif len(b) == 0 {\n\t\treturn ""\n\t}\n\treturn unsafe.String(unsafe.SliceData(b), len(b))\n}\n';
+  for (const pkg of ['render', 'binding', 'auth']) {
+    for (const n of [1, 2]) {
+      files[`${pkg}/${pkg}_${n}.go`] = `package ${pkg}\n\nimport "example.com/web/internal/bytesconv"\n\n// Write${n} does ${pkg} work.\nfunc Write${n}(s string) string {\n\tb := bytesconv.StringToBytes(s)\n\treturn bytesconv.BytesToString(b)\n}\n`;
+    }
+  }
+  const { candidates, titles } = await coldStart(files);
+  const conv = candidates.filter((c) => /ToBytes|ToString/.test(c.title));
+  assert.equal(conv.length, 1, titles.join('\n'));
+  assert.equal(conv[0].title, 'Reuse the internal helpers of bytesconv.go: `BytesToString()` and `StringToBytes()`');
+  assert.match(conv[0].summary, /^`BytesToString\(\)`, `StringToBytes\(\)` \(internal\/bytesconv\/bytesconv\.go\) are used from 6 files across auth, binding and render\./);
+});
+
 test('.editorconfig is indentation editors apply, not a formatter; prettier run only on other files is not the TypeScript formatter, and nothing claims "no formatter" then', async () => {
   const files: Record<string, string> = {
     '.editorconfig': 'root = true\n\n[*]\nindent_style = space\nindent_size = 2\n',

@@ -594,6 +594,25 @@ test('the profile\'s stack: what the product\'s files import, not a scratch scri
   assert.match(s2.summary, /^swift 100 %;/, 'fastlane\'s Ruby is build tooling, not production code');
 });
 
+test('the profile counts what it can show: a manifest with no code of its own is no product (saleor\'s release-it package.json), no framework is used by more test files than there are (nowinandroid: 53 of 52), and a check too long to say whole stays in the details', async () => {
+  const files: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "shop"\nrequires-python = ">=3.12"\ndependencies = ["django>=5"]\n\n[dependency-groups]\ndev = ["pytest>=8"]\n',
+    'package.json': JSON.stringify({ name: 'shop-release', private: true, scripts: { release: 'release-it' } }),
+    'tests/test_orders.py': 'import pytest\n\n\ndef test_total():\n    assert 1 + 1 == 2\n',
+    'tests/test_models.py': 'import unittest\n\n\nclass ModelTest(unittest.TestCase):\n    def test_name(self):\n        self.assertEqual("a", "a")\n',
+    'tests/conftest.py': 'import pytest\n\n\n@pytest.fixture\ndef client():\n    return object()\n',
+    'tests/helpers.py': 'import pytest\n\n\ndef skip_slow():\n    return pytest.mark.skip\n',
+    '.github/workflows/lint.yml': 'jobs:\n  lint:\n    steps:\n      - run: uv run --locked --no-default-groups --group lint pre-commit run --show-diff-on-failure --all-files\n',
+  };
+  for (let i = 0; i < 6; i++) files[`shop/mod${i}.py`] = `import django\n\n\ndef work${i}(n):\n    return n * ${i + 1}\n`;
+  const p = await profileCandidate(files);
+  assert.match(p.rationale ?? '', /^- Targets: (python:)?shop \(\w+\)$/m);
+  assert.match(p.summary, /; 1 python target\./);
+  assert.match(p.rationale ?? '', /^- Tests: pytest, 2 test files \(of the scanned test files, 1 use pytest; also unittest in 1\)$/m);
+  assert.match(p.rationale ?? '', /^- CI checks \(a change must pass them\): `uv run --locked --no-default-groups --group lint pre-commit run --show-diff-on-failure --all-files`/m);
+  assert.ok(!p.summary.includes('…'), p.summary);
+});
+
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',

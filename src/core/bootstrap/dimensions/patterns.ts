@@ -134,7 +134,7 @@ export class CodePatternAnalyzer implements Analyzer {
       if (h.def.kind === 'type' && (CONFIG_TYPE.test(h.def.name) || /^(the )?(\w+ )?(root )?(config|configuration|settings)( (of|for|section)\b|\.?$)/i.test(h.purpose ?? ''))) continue;
       kept.push(h);
     }
-    return (await this.merged(kept, ctx)).slice(0, 5);
+    return (await this.merged(kept, ctx, moduleOf)).slice(0, 5);
   }
 
   /** Keeps the uses the syntax tree confirms (where a grammar loads); drops helpers left with too few. */
@@ -167,19 +167,22 @@ export class CodePatternAnalyzer implements Analyzer {
   }
 
   /** One candidate per helper, or one for a family of near-identical ones (`…Serializer`s in one folder). */
-  private async merged(helpers: Helper[], ctx: AnalysisContext): Promise<CandidateDraft[]> {
+  private async merged(helpers: Helper[], ctx: AnalysisContext, moduleOf: (p: string) => string): Promise<CandidateDraft[]> {
     const groups = new Map<string, Helper[]>();
     const functionFamilies = functionFamilyKeys(helpers);
+    // A file whose every function is a helper here is one set of helpers (gin's bytesconv.go:
+    // StringToBytes and BytesToString; Kingfisher's get/setAssociatedObject): reviewers asked for one card.
+    const wholeFiles = this.wholeHelperFiles(helpers.filter((h) => !functionFamilies.has(h)));
     for (const h of helpers) {
       const suffix = /[a-z0-9]([A-Z][a-z0-9]{4,})$/.exec(h.def.name)?.[1];
-      const key = functionFamilies.get(h) ?? (suffix && h.def.kind === 'type' ? `${h.def.family}|${path.posix.dirname(h.def.path)}|${suffix}` : `${h.def.path}|${h.def.name}`);
+      const key = functionFamilies.get(h) ?? (wholeFiles.has(h.def.path) ? `${h.def.path}|*` : suffix && h.def.kind === 'type' ? `${h.def.family}|${path.posix.dirname(h.def.path)}|${suffix}` : `${h.def.path}|${h.def.name}`);
       groups.set(key, [...(groups.get(key) ?? []), h]);
     }
     // A family of types is three or more near-identical names; fewer stay separate. Functions of one
     // file that share a word (AuditErr, AuditWarn; isDevEnv, isTestEnv) are one family from two on:
     // the blind reviewers rejected each member as a repeat of the first.
     for (const [key, group] of [...groups]) {
-      if (group.length > 1 && group.length < 3 && !functionFamilies.has(group[0])) {
+      if (group.length > 1 && group.length < 3 && !functionFamilies.has(group[0]) && !wholeFiles.has(group[0].def.path)) {
         groups.delete(key);
         for (const h of group) groups.set(`${h.def.path}|${h.def.name}`, [h]);
       }
@@ -190,15 +193,19 @@ export class CodePatternAnalyzer implements Analyzer {
       const { def } = h;
       const what = def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
-      const modules = [...new Set(group.flatMap((g) => g.modules).map((m) => shownTarget(m)!))].sort();
+      // Where it is used, not where it is defined (nowinandroid's DynamicAsyncImage is used in :core:ui and two features, defined in :core:designsystem).
+      const modules = [...new Set(users.map((u) => shownTarget(moduleOf(u.path))!))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
       // Where other packages import it from, as they write it (`@trpc/server/unstable-core-do-not-import`).
       const from = shownTarget(group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target);
       // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
       const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && from ? `Reuse ${what} from \`${from}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
       const family = functionFamilies.get(h)?.split('|').pop();
+      const names = group.map((g) => `\`${g.def.name}()\``);
       const plain =
-        group.length > 1 && family
+        group.length > 1 && wholeFiles.has(def.path)
+          ? ((head) => `${head}${nameList(group.map((g) => `${g.def.name}()`), 100 - head.length)}`)(`Reuse the ${kindWord}helpers of ${path.posix.basename(def.path)}: `)
+          : group.length > 1 && family
           ? `Reuse the ${kindWord}\`${family.startsWith('^') ? `${family.slice(1)}…` : family}()\` helpers of ${shortPath(def.path, 50)}`
           : group.length > 1
           ? `Reuse the ${kindWord}${nameList(group.map((g) => g.def.name), 60)} types of ${shortPath(path.posix.dirname(def.path), 30)}`
@@ -219,7 +226,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : group.map((g) => `\`${g.def.name}\``).join(', ')} (${def.path})` : `${what} (${def.path}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
         code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
@@ -233,6 +240,17 @@ export class CodePatternAnalyzer implements Analyzer {
       });
     }
     return out;
+  }
+
+  /** Files that define two or more of `helpers` and no other top-level function: their helpers are one set. */
+  private wholeHelperFiles(helpers: readonly Helper[]): Set<string> {
+    const byFile = new Map<string, number>();
+    for (const h of helpers) if (h.def.kind === 'function') byFile.set(h.def.path, (byFile.get(h.def.path) ?? 0) + 1);
+    const functions = new Map<string, number>();
+    for (const defs of this.symbols.definitions.values()) {
+      for (const d of defs) if (d.kind === 'function' && !d.member && byFile.has(d.path)) functions.set(d.path, (functions.get(d.path) ?? 0) + 1);
+    }
+    return new Set([...byFile].filter(([file, n]) => n >= 2 && functions.get(file) === n).map(([file]) => file));
   }
 
   /**

@@ -142,7 +142,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
   private readonly languages = new Map<string, { files: number; bytes: number }>();
   /** Per framework, the production files that import it by target (`''` for a file no target owns), with the first import. */
   private readonly imported = new Map<string, Map<string, { files: number; first: string }>>();
-  private readonly testFrameworks = new Map<string, { files: number; first: string }>();
+  /** Test files that use each framework: all the scanned ones, and those named as tests (what the test-file count counts). */
+  private readonly testFrameworks = new Map<string, { files: number; named: number; first: string }>();
   private readonly filesPerTarget = new Map<string, number>();
   /** Production files no target owns. */
   private unowned = 0;
@@ -152,16 +153,21 @@ export class ProjectProfileAnalyzer implements Analyzer {
 
   visit(file: SourceFile): void {
     if (file.kind === 'test') {
+      const named = TEST_FILE.test(file.path) ? 1 : 0;
+      const count = (framework: string, line: number) => {
+        const e = this.testFrameworks.get(framework) ?? { files: 0, named: 0, first: `${file.path}:${line}` };
+        e.files++;
+        e.named += named;
+        this.testFrameworks.set(framework, e);
+      };
       const seen = new Set<string>();
       for (const imp of factsOf(file).imports) {
         const hit = TEST_FRAMEWORKS.find(([re]) => re.test(imp.spec));
         if (!hit || seen.has(hit[1])) continue;
         seen.add(hit[1]);
-        const e = this.testFrameworks.get(hit[1]) ?? { files: 0, first: `${file.path}:${imp.line}` };
-        e.files++;
-        this.testFrameworks.set(hit[1], e);
+        count(hit[1], imp.line);
       }
-      if (file.family === 'go' && /^import[\s\S]*?"testing"/m.test(file.code)) this.testFrameworks.set('go test', { files: (this.testFrameworks.get('go test')?.files ?? 0) + 1, first: this.testFrameworks.get('go test')?.first ?? `${file.path}:1` });
+      if (file.family === 'go' && /^import[\s\S]*?"testing"/m.test(file.code)) count('go test', 1);
       return;
     }
     if (file.kind !== 'production') return;
@@ -205,11 +211,13 @@ export class ProjectProfileAnalyzer implements Analyzer {
     // the project. Not an app extension, nor a small tool beside a library (okhttp's okcurl, trpc's
     // codemod CLI): an app leads when it has a quarter of the largest target's files.
     const files = (t: Target) => this.filesPerTarget.get(t.name) ?? 0;
-    const products = [...productTargets(ctx)];
+    const allProducts = [...productTargets(ctx)];
+    // A manifest that owns no production file (saleor's package.json runs release-it) is tooling, not a product.
+    const products = allProducts.some((t) => files(t) > 0) ? allProducts.filter((t) => files(t) > 0) : allProducts;
     const largest = Math.max(0, ...products.map(files));
     const leads = (t: Target) => t.kind === 'app' && !/extension/i.test(String(t.metadata.productType ?? '')) && files(t) * 4 >= largest;
     products.sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
-    const others = ctx.structure.targets.length - products.length;
+    const others = ctx.structure.targets.length - allProducts.length;
     const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
     const frameworks = new Map<string, string>();
     /** The product targets that use each framework: one only some small targets use is named with them (gson's Guava: in proto). */
@@ -252,7 +260,10 @@ export class ProjectProfileAnalyzer implements Analyzer {
     };
     // The summary names what the product as a whole is built on; the details say where the rest is used.
     const summaryFrameworks = [...frameworks.keys()].filter((n) => shownName(n) === n);
-    const tests = [...this.testFrameworks.entries()].sort((a, b) => b[1].files - a[1].files);
+    // Counted over the files the test-file count counts, so that no framework is used by more files
+    // than there are tests (nowinandroid: 53 of 52 counted helpers and rules too).
+    const byName = [...this.testFrameworks.values()].some((e) => e.named > 0);
+    const tests = [...this.testFrameworks.entries()].map(([n, e]) => [n, { first: e.first, files: byName ? e.named : e.files }] as const).filter(([, e]) => e.files > 0).sort((a, b) => b[1].files - a[1].files);
     // No well-known framework: the runtime dependencies say what the code is built on (httpx: httpcore, anyio…).
     const deps = frameworks.size ? [] : [...new Map(products.flatMap((t) => t.dependencies).filter((d) => d.scope === 'prod' && d.evidence && !own.has(d.name.toLowerCase())).map((d) => [d.name, d.evidence!])).entries()];
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
@@ -292,7 +303,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
       : commands.length
         ? `Commands: ${commands.slice(0, 3).map((c) => said(c.command)).join(', ')}.`
         : '';
-    const shownChecks = checks.slice(0, 3).map((c) => said(c.command));
+    // A check cut mid-command reads as a wrong command: a long one is left to the details.
+    const shownChecks = checks.filter((c) => c.command.length <= 70).slice(0, 3).map((c) => said(c.command));
     const ciSaid = ciTestToo || shownChecks.length ? `CI ${[...(ciTestToo ? [`tests with ${said(ciTestToo.command)}`] : []), ...(shownChecks.length ? [`checks ${shownChecks.join(', ')}`] : [])].join(' and ')}.` : '';
     return [
       {
