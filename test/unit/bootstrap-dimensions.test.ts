@@ -353,6 +353,9 @@ test('CI steps no change has to pass are not CI\'s commands: a workflow run only
   const reports = workflowCommands('.github/workflows/ci.yml', 'jobs:\n  t:\n    steps:\n      - run: uv run pytest -m "not e2e" --junitxml=junit/test-results.xml -o junit_family=legacy -n logical\n      - run: cargo build --target=x86_64-apple-darwin\n');
   assert.equal(reports[0].command, 'uv run pytest -m "not e2e" -n logical');
   assert.equal(ciCommand(reports, 'build'), undefined);
+  // A command continued over lines is cited at its own first line, not the line before it.
+  const continued = workflowCommands('.github/workflows/tests.yaml', 'jobs:\n  t:\n    steps:\n      - run: |\n          uv sync --locked\n          uv run pytest \\\n            -m "not e2e" \\\n            -n logical\n');
+  assert.deepEqual(continued.map((c) => [c.command, c.source]), [['uv sync --locked', '.github/workflows/tests.yaml:5'], ['uv run pytest -m "not e2e" -n logical', '.github/workflows/tests.yaml:6']]);
   const zod = [
     ...workflowCommands('.github/workflows/release.yml', 'on:\n  push:\n    branches: [main]\njobs:\n  r:\n    steps:\n      - run: pnpm lint:check\n'),
     ...workflowCommands('.github/workflows/test.yml', 'jobs:\n  lint:\n    steps:\n      - run: pnpm lint:check\n'),

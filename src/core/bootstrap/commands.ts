@@ -112,10 +112,14 @@ function jobCommands(file: string, text: string, jobs: readonly CiJob[]): Projec
   const out: ProjectCommand[] = [];
   for (const job of jobs) {
     for (const script of job.scripts) {
-      for (const raw of script.replace(/\\\n\s*/g, ' ').split('\n')) {
+      // A command continued over lines (`\\` at the end) is one command, found by its first line
+      // (saleor's pytest over five lines was cited at the `uv sync` line before it).
+      for (const logical of script.split(/(?<!\\)\n/)) {
+        const raw = logical.replace(/\\\n\s*/g, ' ');
+        const first = logical.split(/\\\n/)[0].trim();
         // Scripts shared through templates were written above the job: look back when not found ahead.
-        const ahead = findLine(lines, raw.trim(), cursor);
-        const at = ahead >= 0 ? ahead : findLine(lines, raw.trim(), 0);
+        const ahead = findLine(lines, first, cursor);
+        const at = ahead >= 0 ? ahead : findLine(lines, first, 0);
         if (at >= 0) cursor = at;
         for (const segment of splitChain(raw)) {
           const c = normalise(segment, job.env, job.matrix ?? {});

@@ -212,8 +212,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
     // codemod CLI): an app leads when it has a quarter of the largest target's files.
     const files = (t: Target) => this.filesPerTarget.get(t.name) ?? 0;
     const allProducts = [...productTargets(ctx)];
-    // A manifest that owns no production file (saleor's package.json runs release-it) is tooling, not a product.
-    const products = allProducts.some((t) => files(t) > 0) ? allProducts.filter((t) => files(t) > 0) : allProducts;
+    // A manifest that owns no production file (saleor's package.json runs release-it) is tooling, not a
+    // product; an Xcode target is one, though it compiles a folder another target owns (AFNetworking iOS and tvOS).
+    const products = allProducts.some((t) => files(t) > 0) ? allProducts.filter((t) => files(t) > 0 || t.ecosystem === 'xcode') : allProducts;
     const largest = Math.max(0, ...products.map(files));
     const leads = (t: Target) => t.kind === 'app' && !/extension/i.test(String(t.metadata.productType ?? '')) && files(t) * 4 >= largest;
     products.sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
