@@ -51,6 +51,21 @@ test('a file whose every function is a shared helper is one candidate (gin bytes
   assert.equal(conv.length, 1, titles.join('\n'));
   assert.equal(conv[0].title, 'Reuse the internal helpers of bytesconv.go: `BytesToString()` and `StringToBytes()`');
   assert.match(conv[0].summary, /^`BytesToString\(\)`, `StringToBytes\(\)` \(internal\/bytesconv\/bytesconv\.go\) are used from 6 files across auth, binding and render\./);
+  assert.match(conv[0].code ?? '', /func StringToBytes[\s\S]*func BytesToString/, 'both helpers are shown');
+});
+
+test('an annotation the project puts on declarations is said as one (okhttp @OkHttpInternalApi, coil @MainThread), not as a helper to reuse instead of a local variant', async () => {
+  const files: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "img"\ninclude(":core")\ninclude(":network")\n', 'core/build.gradle.kts': 'plugins { kotlin("jvm") }\n', 'network/build.gradle.kts': 'plugins { kotlin("jvm") }\ndependencies { implementation(project(":core")) }\n' };
+  files['core/src/main/kotlin/img/annotation/annotations.kt'] = 'package img.annotation\n\n/**\n * Marks declarations that should only be called from the main thread.\n */\n@MustBeDocumented\n@Retention(value = AnnotationRetention.SOURCE)\ninternal annotation class MainThread\n';
+  for (const [mod, n] of [['core', 1], ['core', 2], ['network', 3], ['network', 4]] as const) {
+    files[`${mod}/src/main/kotlin/img/${mod}/Loader${n}.kt`] = `package img.${mod}\n\nimport img.annotation.MainThread\n\nclass Loader${n} {\n    @MainThread\n    fun start(): Int {\n        val a = ${n}\n        val b = a * 2\n        return a + b\n    }\n}\n`;
+  }
+  const { candidates, titles } = await coldStart(files);
+  const card = candidates.find((c) => /MainThread/.test(c.title));
+  assert.ok(card, titles.join('\n'));
+  assert.equal(card.title, 'Mark declarations with the internal `@MainThread` annotation');
+  assert.match(card.summary, /^`@MainThread` \(.*annotations\.kt:8\) — marks declarations that should only be called from the main thread — is used from 4 files across .*\. New declarations of the same kind carry `@MainThread` too\.$/);
+  assert.doesNotMatch(card.summary, /local variant/);
 });
 
 test('.editorconfig is indentation editors apply, not a formatter; prettier run only on other files is not the TypeScript formatter, and nothing claims "no formatter" then', async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapKnowledge, dimensionGuides } from '../../src/core/bootstrap';
 import { excerptFrom } from '../../src/core/bootstrap/evidence';
+import { receiversOf } from '../../src/core/bootstrap/members';
 import { languageBullets } from '../../src/core/bootstrap/guides';
 import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
@@ -294,6 +295,15 @@ test('AbortSignal: taking a signal is the platform\'s idiom, not a project conve
   assert.ok(c, titles(own).join('\n'));
   assert.match(c.title, /`allAbortSignals\(\)` and `raceAbortSignals\(\)`/);
   assert.ok(c.reasoning.sources[0].startsWith('src/internals/signals.ts:'), c.reasoning.sources.join(', '));
+});
+
+test('values of a type are the names declared with it, unless the file declares the same name with another type too (gson TypeAdapters: `LazilyParsedNumber value` in one method, `Number value` in others)', () => {
+  const one = 'class A {\n  void write(JsonWriter out, LazilyParsedNumber number) {\n    out.value(number.longValue());\n  }\n}\n';
+  assert.deepEqual([...receiversOf(one, 'LazilyParsedNumber', 'java')], ['number']);
+  const two = 'class A {\n  void write(JsonWriter out, LazilyParsedNumber value) {\n    out.value(value);\n  }\n  void other(JsonWriter out, Number value) {\n    out.value(value.longValue());\n  }\n}\n';
+  assert.deepEqual([...receiversOf(two, 'LazilyParsedNumber', 'java')], []);
+  const kotlin = 'fun a(lock: Lockable) {\n  lock.assertHeld()\n}\nfun b(config: Config) {\n  val lock = config.lock\n}\n';
+  assert.deepEqual([...receiversOf(kotlin, 'Lockable', 'kotlin')], ['lock'], 'a name declared without a type stays');
 });
 
 test('CI steps: env and matrix values resolved, chains and multi-line blocks split, output pipes dropped; a workflow that does not parse still gives its one-line steps', () => {

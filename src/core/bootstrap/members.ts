@@ -88,6 +88,17 @@ export function receiversOf(source: string, identifier: string, family: Definiti
   add(new RegExp(`\\b(?:let|var|val|const|auto)\\s+(?:mut\\s+)?(\\w+)\\s*=\\s*(?:new\\s+)?(?:[\\w.]+\\.|[\\w:]+::)?${name}\\s*(?:<[^>]*>)?\\s*(?:[({]|\\.\\w|::\\w)`, 'g'));
   if (family === 'go') add(new RegExp(`[(,{]\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b|^\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b`, 'gm'));
   if (family === 'java') add(new RegExp(`\\b${name}(?:<[^>]*>)?\\s+(\\w+)\\s*[=;,)]`, 'g'));
+  // A name the file also declares with another type (`LazilyParsedNumber value` in one method of gson's
+  // TypeAdapters, `Number value` in others) says nothing about which calls are on this type.
+  for (const n of out) {
+    const typed = new RegExp(`\\b${escapeName(n)}\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Z][\\w.:]*)|\\b([A-Z][\\w.]*)(?:<[^>]*>)?\\s+${escapeName(n)}\\s*[=;,)]`, 'g');
+    for (const m of source.matchAll(typed)) {
+      if ((m[1] ?? m[2]).split(/[.:]/).pop() !== identifier) {
+        out.delete(n);
+        break;
+      }
+    }
+  }
   return out;
 }
 

@@ -191,15 +191,20 @@ export class CodePatternAnalyzer implements Analyzer {
     for (const group of groups.values()) {
       const [h] = group;
       const { def } = h;
-      const what = def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
+
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
       // Where it is used, not where it is defined (nowinandroid's DynamicAsyncImage is used in :core:ui and two features, defined in :core:designsystem).
       const modules = [...new Set(users.map((u) => shownTarget(moduleOf(u.path))!))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
+      const declLine = group.length === 1 && def.kind === 'type' ? ((await ctx.read(def.path)) ?? '').split('\n')[def.line - 1] ?? '' : '';
+      // An annotation is put on declarations, not reused in place of a local variant (okhttp's
+      // @OkHttpInternalApi marks internal APIs other modules may use; coil's @MainThread marks main-thread-only calls).
+      const annotation = /\bannotation\s+class\b|@interface\b/.test(declLine);
+      const what = annotation ? `\`@${def.name}\`` : def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
       // Where other packages import it from, as they write it (`@trpc/server/unstable-core-do-not-import`).
       const from = shownTarget(group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target);
       // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
-      const withPurpose = group.length === 1 && h.purpose ? (h.scope === 'shared' && from ? `Reuse ${what} from \`${from}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
+      const withPurpose = group.length === 1 && h.purpose ? (annotation ? `Mark declarations with the ${kindWord}\`@${def.name}\`: ${h.purpose}` : h.scope === 'shared' && from ? `Reuse ${what} from \`${from}\`: ${h.purpose}` : `Reuse the ${kindWord}${what}: ${h.purpose}`) : undefined;
       const family = functionFamilies.get(h)?.split('|').pop();
       const names = group.map((g) => `\`${g.def.name}()\``);
       const plain =
@@ -209,13 +214,14 @@ export class CodePatternAnalyzer implements Analyzer {
           ? `Reuse the ${kindWord}\`${family.startsWith('^') ? `${family.slice(1)}…` : family}()\` helpers of ${shortPath(def.path, 50)}`
           : group.length > 1
           ? `Reuse the ${kindWord}${nameList(group.map((g) => g.def.name), 60)} types of ${shortPath(path.posix.dirname(def.path), 30)}`
+          : annotation
+            ? `Mark declarations with the ${kindWord}\`@${def.name}\` annotation`
           : h.scope === 'shared' && from
             ? `Reuse ${what} from \`${from}\``
             : `Reuse the ${kindWord}${what} from ${shortPath(def.path, 50)}`;
       const title = withPurpose && withPurpose.length <= 100 ? withPurpose : plain;
       // A type is said with the methods other files call on it; "instead of a local variant" is for functions.
       // A protocol or interface is said with its implementations: a new one is another of them (NNW's AccountDelegate).
-      const declLine = group.length === 1 && def.kind === 'type' ? ((await ctx.read(def.path)) ?? '').split('\n')[def.line - 1] ?? '' : '';
       const impls = /\b(protocol|interface|trait)\b/.test(declLine) ? (this.subclasses.get(`${def.family}|${def.name}`) ?? []).map((x) => x.name) : [];
       const implemented = impls.length >= 2 ? `It is implemented by ${nameList(impls, 90)}; a new variant implements it too.` : '';
       // The implementations first: what a new one must do matters more than which methods callers use.
@@ -226,8 +232,9 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
-        code: await withUsage(await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${annotation ? `New declarations of the same kind carry \`@${def.name}\` too.` : calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
+        // A file's whole set of helpers is shown whole (gin's bytesconv.go: both functions).
+        code: await withUsage(wholeFiles.has(def.path) ? (await Promise.all([...group].sort((a, b) => a.def.line - b.def.line).map((g) => ctx.excerpt(def.path, g.def.line, 8)))).join('\n\n') : await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
           sources: [`${def.path}:${def.line}`, ...(h.exportedFrom && group.length === 1 ? [h.exportedFrom] : []), ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
