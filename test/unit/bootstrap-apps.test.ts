@@ -243,7 +243,7 @@ test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, 
 
   const go: Record<string, string> = {
     'go.mod': 'module example.com/gin\n\ngo 1.22\n',
-    '.golangci.yml': 'version: "2"\nformatters:\n  enable:\n    - gofmt\n    - goimports\n',
+    '.golangci.yml': 'version: "2"\nformatters:\n  enable:\n    - gofmt\n    - gofumpt\n    - goimports\n',
     '.github/workflows/gin.yml': 'name: Run Tests\non: push\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Setup golangci-lint\n        uses: golangci/golangci-lint-action@v9\n        with:\n          version: v2.11\n          args: --verbose\n',
   };
   for (let i = 1; i <= 4; i++) go[`ctx${i}.go`] = `package gin\n\n// Handler${i} handles.\nfunc Handler${i}(s string) string {\n\tif s == "" {\n\t\treturn "none"\n\t}\n\treturn s\n}\n`;
@@ -252,6 +252,8 @@ test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, 
   assert.ok(fmt, g.titles.join('\n'));
   assert.match(fmt.summary, /CI runs `golangci-lint run --verbose`/);
   assert.doesNotMatch(fmt.summary, /no CI step/);
+  // Three formatters and the command fit in the title, which was cut before the command.
+  assert.equal(fmt.title, 'Go formatting is enforced by gofmt, gofumpt and goimports: run `golangci-lint fmt`');
 });
 
 test('Kotlin multiplatform source sets (commonMain, jsMain, …) are not sibling folders that "do not import each other": they share one package without imports (coil\'s blind reviewer)', async () => {

@@ -1,6 +1,6 @@
 import { commandSources, expandedText, type ProjectCommand } from '../commands';
 import { confidence, percent, Tallies } from '../evidence';
-import { fit } from '../form';
+import { fit, nameList } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { dominant, languageOf } from './standards';
@@ -114,7 +114,8 @@ export class FormattingAnalyzer implements Analyzer {
         continue;
       }
       out.push({
-        title: fit(`${FAMILY_LABEL[fam]} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
+        // The command says "via golangci-lint" already (gin's title was cut before its command).
+        title: fit(`${FAMILY_LABEL[fam]} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${f.command?.startsWith('golangci-lint') ? f.tool.replace(/ \(via golangci-lint\)$/, '') : f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
         knowledgeType: 'code-style',
         dimension: 'code-standard',
         language: languageOf(fam, ctx),
@@ -274,7 +275,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const cmd = command(/\bgofmt\b|\bgoimports\b|\bgolangci-lint\s+fmt\b/);
     // golangci-lint applies the formatters it configures: `fmt` in version 2, `run --fix` before.
     const apply = cmd?.command || (/^version:\s*["']?2\b/m.test(text) ? 'golangci-lint fmt' : 'golangci-lint run --fix');
-    out.push({ tool: `${tools.join(' and ')} (via golangci-lint)`, families: ['go'], sources: [`${f}:${lineOf(text, new RegExp(`^\\s*-\\s*${tools[0]}\\b`))}`, ...(cmd ? [cmd.source] : [])], settings: [], command: apply, ...(cmd?.check ? { check: cmd.check } : {}) });
+    out.push({ tool: `${nameList(tools, 60, false)} (via golangci-lint)`, families: ['go'], sources: [`${f}:${lineOf(text, new RegExp(`^\\s*-\\s*${tools[0]}\\b`))}`, ...(cmd ? [cmd.source] : [])], settings: [], command: apply, ...(cmd?.check ? { check: cmd.check } : {}) });
   }
   // Python: ruff or black in pyproject, or in the project's scripts.
   for (const f of top(/(^|\/)(pyproject\.toml|ruff\.toml|\.ruff\.toml)$/)) {
