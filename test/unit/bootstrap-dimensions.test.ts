@@ -626,6 +626,23 @@ test('the profile counts what it can show: a manifest with no code of its own is
   assert.ok(!p.summary.includes('…'), p.summary);
 });
 
+test('compiler strictness is what the root tsconfig gets through `extends` (zod: .configs/tsconfig.base.json), never a docs site\'s own config', async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'schema', private: true }),
+    'tsconfig.json': '{\n  "extends": "./.configs/tsconfig.base",\n  "compilerOptions": { "module": "nodenext" }\n}\n',
+    '.configs/tsconfig.base.json': '{\n  "compilerOptions": {\n    "target": "es2020",\n    "strict": true,\n    "exactOptionalPropertyTypes": true,\n    "noUnusedLocals": true\n  }\n}\n',
+    'docs/tsconfig.json': '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n',
+  };
+  for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const c = listCandidates(ws).find((x) => /TypeScript compiles in strict mode/.test(x.title));
+  assert.ok(c, titles(ws).join('\n'));
+  assert.equal(c.title, 'TypeScript compiles in strict mode (strict, exactOptionalPropertyTypes and noUnusedLocals)');
+  assert.match(c.summary, /^tsconfig\.json, through \.configs\/tsconfig\.base\.json, turns on strict, exactOptionalPropertyTypes, noUnusedLocals: new code must type-check under them/);
+  assert.deepEqual(c.reasoning.sources, ['.configs/tsconfig.base.json:4', '.configs/tsconfig.base.json:5', '.configs/tsconfig.base.json:6']);
+});
+
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',

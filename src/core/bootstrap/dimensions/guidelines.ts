@@ -14,6 +14,31 @@ const IMPERATIVE = /\b(must|never|always|do not|don't|should not|shouldn't|only|
 const STRICT_FLAGS = ['strict', 'noUncheckedIndexedAccess', 'exactOptionalPropertyTypes', 'noImplicitOverride', 'noImplicitReturns', 'noUnusedLocals', 'noUnusedParameters', 'noFallthroughCasesInSwitch', 'noPropertyAccessFromIndexSignature'];
 const LINT_RULES = /['"]?((?:@typescript-eslint\/)?(?:no-restricted-imports|no-restricted-syntax|no-restricted-globals|no-console|no-explicit-any|no-floating-promises|no-non-null-assertion|no-eval|no-implied-eval|no-misused-promises|explicit-module-boundary-types|consistent-type-imports|import\/no-cycle|import\/no-default-export))['"]?\s*:\s*\[?\s*['"]?(error|warn|2|1)\b/g;
 
+/**
+ * A tsconfig's compiler options with those of the configs it extends (relative paths, four deep),
+ * each with the `file:line` that sets it: the config's own settings win over what it extends.
+ */
+async function tsconfigOptions(ctx: AnalysisContext, config: string, depth = 0): Promise<Map<string, { value: unknown; source: string }>> {
+  const text = await ctx.read(config);
+  if (!text) return new Map();
+  const json = parseJsonc(text, [], { allowTrailingComma: true }) as { extends?: unknown; compilerOptions?: Record<string, unknown> } | undefined;
+  const base = typeof json?.extends === 'string' && json.extends.startsWith('.') && depth < 4 ? await tsconfigOptions(ctx, joinPath(config, json.extends), depth + 1) : new Map<string, { value: unknown; source: string }>();
+  const lines = text.split('\n');
+  for (const [flag, value] of Object.entries(json?.compilerOptions ?? {})) base.set(flag, { value, source: `${config}:${lines.findIndex((l) => l.includes(`"${flag}"`)) + 1}` });
+  return base;
+}
+
+/** `a/b/tsconfig.json` + `../c/base.json` → `a/c/base.json` (a `.json` added when left out). */
+function joinPath(from: string, rel: string): string {
+  const parts = from.split('/').slice(0, -1);
+  for (const p of rel.split('/')) {
+    if (p === '..') parts.pop();
+    else if (p !== '.' && p) parts.push(p);
+  }
+  const out = parts.join('/');
+  return out.endsWith('.json') ? out : `${out}.json`;
+}
+
 /** A generated file's header that says editing it is pointless: it is regenerated from a source. */
 const FORBIDS_EDITS = /\bdo not (edit|modify)\b|\bdon't (edit|modify)\b|changes (to this file )?(will|may) be (lost|overwritten)|@generated\b/i;
 /** Marked generated code this long is worth a candidate even when its header does not forbid edits. */
@@ -117,23 +142,24 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
   }
 
   private async compilerStrictness(ctx: AnalysisContext): Promise<CandidateDraft | undefined> {
-    const configs = ctx.listing.filter((f) => /(^|\/)tsconfig(\.[\w-]+)?\.json$/.test(f) && f.split('/').length <= 3).sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+    // The root config first, then the shallowest; never a docs site's or an example's own (zod's
+    // packages/docs was cited while the library's flags come from .configs/tsconfig.base.json).
+    const configs = ctx.listing
+      .filter((f) => /(^|\/)tsconfig(\.[\w-]+)?\.json$/.test(f) && f.split('/').length <= 3 && ['production', 'build'].includes(pathKind(f)))
+      .sort((a, b) => Number(b === 'tsconfig.json') - Number(a === 'tsconfig.json') || a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
     for (const c of configs) {
-      const text = await ctx.read(c);
-      if (!text) continue;
-      const json = parseJsonc(text, [], { allowTrailingComma: true }) as { compilerOptions?: Record<string, unknown> } | undefined;
-      const opts = json?.compilerOptions ?? {};
-      const on = STRICT_FLAGS.filter((f) => opts[f] === true);
+      const options = await tsconfigOptions(ctx, c);
+      const on = STRICT_FLAGS.filter((f) => options.get(f)?.value === true);
       if (!on.includes('strict')) continue;
-      const lines = text.split('\n');
-      const sources = on.map((f) => `${c}:${lines.findIndex((l) => l.includes(`"${f}"`)) + 1}`);
+      const sources = [...new Set(on.map((f) => options.get(f)!.source))];
+      const from = [...new Set(sources.map((s) => s.replace(/:\d+$/, '')))];
       return {
-        title: `TypeScript compiles in strict mode (${nameList(on, 60, false)})`,
+        title: `TypeScript compiles in strict mode (${nameList(on, 58, false)})`,
         knowledgeType: 'code-standard',
         dimension: 'agent-guidelines',
         language: 'typescript',
         category: 'agent-guidelines',
-        summary: `${c} turns on ${on.join(', ')}. Generated or suggested code must type-check under these flags: no implicit any, no unchecked nulls${on.includes('noUncheckedIndexedAccess') ? ', indexed access may be undefined' : ''}.`,
+        summary: `${from[0] === c ? c : `${c}, through ${nameList(from.filter((f) => f !== c), 80, false)},`} turns on ${on.join(', ')}: new code must type-check under them${on.length <= 3 ? ' (no implicit any, no unchecked nulls)' : ''}.`,
         code: on.map((f) => `"${f}": true`).join('\n'),
         reasoning: { whyStandard: 'Enforced by the compiler configuration.', sources, confidence: 0.95 },
         tags: ['agent-guidelines', 'compiler', 'typescript'],
