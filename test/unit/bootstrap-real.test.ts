@@ -133,6 +133,9 @@ test('Alamofire: Swift 5 language mode is not strict concurrency; the Existentia
   assert.equal(helper?.title, 'Reuse the internal `Protected`: a thread-safe wrapper around a value');
   const header = candidates.find((c) => /license header/.test(c.title));
   assert.ok(header && !/swift-tools-version/.test(header.code ?? ''), 'the header of a source file, not of Package.swift');
+  // Its second line names each file: the template says so instead of copying one file's name.
+  assert.match(header.code ?? '', /^\/\/\n\/\/  <file name>\.swift\n/);
+  assert.match(header.summary, /Start new files with it, the file's own name in it/);
   assert.ok(!titles.some((t) => /PascalCase|camelCase|4-space|\[weak self\]|defer/.test(t)), titles.join('\n'));
 });
 

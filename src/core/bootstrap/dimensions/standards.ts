@@ -156,14 +156,18 @@ export class CodeStandardAnalyzer implements Analyzer {
     const weight = new Map<string, number>();
     for (const f of top.files) weight.set(head(f.path), (weight.get(head(f.path)) ?? 0) + 1);
     const files = [...top.files].sort((a, b) => (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1));
+    // A line that names the file (`//  Alamofire.swift`) names each file's own: the template says so.
+    const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/gim;
+    const named = FILE_LINE.test(top.text);
+    const code = top.text.replace(FILE_LINE, '$1<file name>.$2$3');
     return {
       title: `${lang} source files start with the project's license header`,
       knowledgeType: 'code-standard',
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year' : ''}.`,
-      code: top.text,
+      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year' : ''}.`,
+      code,
       reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: files.slice(0, 6).map((s) => `${s.path}:${s.line}`), confidence: confidence(withAny / total, total) },
       tags: ['license', 'header', fam],
       trigger: `${fam}-license-header`,
