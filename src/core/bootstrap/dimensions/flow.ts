@@ -45,7 +45,7 @@ const MECHANISM_SHARE = 0.05;
 /** What a boundary's count counts, said as such. */
 const SITES: Record<string, string> = { http: 'places that make HTTP requests or set up an HTTP client', env: 'places that read environment variables', sql: 'places that write SQL' };
 
-const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean }[] = [
+const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean; hints?: string[] }[] = [
   { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
   { id: 'http', what: 'HTTP requests', families: ['swift'], re: /\bURLSession\.shared\b|\.dataTask\s*\(|\bURLSession\s*\(\s*configuration|\bAF\.request\b/g },
   { id: 'http', what: 'HTTP requests', families: ['objc'], re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g },
@@ -58,7 +58,7 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
   { id: 'env', what: 'Environment variables', families: ['go'], re: /\bos\.(?:Getenv|LookupEnv)\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['rust'], re: /\benv::var\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['java', 'kotlin'], re: /\bSystem\.getenv\s*\(/g },
-  { id: 'sql', what: 'SQL statements', families: ['jsts', 'python', 'go', 'java', 'kotlin', 'rust', 'swift'], re: /['"`]\s*(?:SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX)\s)/g, raw: true },
+  { id: 'sql', what: 'SQL statements', families: ['jsts', 'python', 'go', 'java', 'kotlin', 'rust', 'swift'], re: /['"`]\s*(?:SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX)\s)/g, raw: true, hints: ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE'] },
   // Django migrations write SQL too (saleor: 107 of them), whatever their statements begin with.
   { id: 'sql', what: 'SQL statements', families: ['python'], re: /\bRunSQL\s*\(/g },
 ];
@@ -71,7 +71,7 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
 export class FlowAnalyzer extends SignalAnalyzer {
   protected readonly signals: Signal[] = [
     ...MECHANISMS.map((m) => ({ id: m.id, families: m.families, re: m.re, requires: m.requires })),
-    ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw })),
+    ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw, hints: b.hints })),
   ];
 
   /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */

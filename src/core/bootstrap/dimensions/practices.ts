@@ -24,7 +24,7 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     { id: 'console', families: ['objc'], re: /\bNSLog\s*\(/g },
     { id: 'console', families: ['java'], re: /\bSystem\.(?:out|err)\.print/g },
     { id: 'console', families: ['kotlin'], re: /(?<![\w.])println\s*\(/g },
-    { id: 'dispose', families: ['jsts'], re: /^[ \t]+(?:async\s+)?dispose\s*\(\s*\)\s*(?::\s*[\w<>| ]+)?\s*\{/gm },
+    { id: 'dispose', families: ['jsts'], re: /^[ \t]+(?:async\s+)?dispose\s*\(\s*\)\s*(?::\s*[\w<>| ]+)?\s*\{/gm, hints: ['dispose'] },
   ];
   private readonly throws = new Tallies(6);
   /** The project's own output macros (`message!`, `err_message!` wrapping `eprintln!`): how it talks to its user. */
