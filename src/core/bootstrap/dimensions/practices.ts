@@ -12,7 +12,9 @@ import { languageOf } from './standards';
  */
 export class BestPracticeAnalyzer extends SignalAnalyzer {
   protected readonly signals: Signal[] = [
-    { id: 'logger', families: ['jsts', 'python', 'java', 'kotlin'], re: /(?<![\w$])(?:[\w$]+\.)?(?:log|logger|LOG|LOGGER|Log|_log|_logger)\s*\.\s*(?:debug|info|warn|warning|error|trace|fatal|exception)\s*\(/g, hints: ['log', 'LOG', 'Log'] },
+    // `this.log.info(`, `self.logger.error(`: the name before the dot is not matched, only the logger after it, whose
+    // line is the same; an optional `[\w$]+\.` prefix made every identifier a start to backtrack from (~70 ms on 5,000 files).
+    { id: 'logger', families: ['jsts', 'python', 'java', 'kotlin'], re: /(?<![\w$])(?:log|logger|LOG|LOGGER|Log|_log|_logger)\s*\.\s*(?:debug|info|warn|warning|error|trace|fatal|exception)\s*\(/g, hints: ['log', 'LOG', 'Log'] },
     { id: 'logger', families: ['swift'], re: /\bLogger\s*\(|\bos_log\s*\(|(?<![\w$])(?:log|logger)\s*\.\s*(?:debug|info|notice|error|fault|warning)\s*\(/g },
     { id: 'logger', families: ['go'], re: /\bslog\.\w+\(|\blog\.(?:Print|Printf|Println|Fatal|Fatalf)\(|\bzap\.\w+|\blogrus\.\w+|\blogger\.\w+\(/g },
     { id: 'logger', families: ['rust'], re: /\b(?:log::|tracing::)(?:info|warn|error|debug|trace)!\s*\(|(?<![\w:])(?:info|warn|error|debug|trace)!\s*\(/g },
