@@ -35,7 +35,7 @@ export interface LineRegion {
 /** How much of a file's start the text checks read. */
 export const CLASSIFY_HEAD_CHARS = 4096;
 
-type FolderRule = { kind: FileKind; test: (segment: string, depth: number) => boolean };
+type FolderRule = { kind: FileKind; test: (segment: string, depth: number, lower: string) => boolean };
 
 const lower = (names: string) => new Set(names.split(' '));
 
@@ -48,25 +48,37 @@ const DOCS = lower('docs documentation website www site _site docsite');
 const SHALLOW_ONLY = lower('site www');
 const BUILD = lower('scripts script buildscripts build-scripts build_scripts buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build fastlane');
 
-/** Checked in this order: a test folder inside an examples folder is a test, fixtures inside tests are fixtures. */
+/**
+ * Checked in this order: a test folder inside an examples folder is a test, fixtures inside tests are fixtures.
+ * `lower` is the segment in lower case, computed once per path. Each rule's patterns all contain one of a few
+ * words (`test`, `spec`, `e2e`; `example`, `sample`, `demo`; `bench`), so a folder name without any of them is
+ * only looked up in the sets: most folders are not a test or an example, and the patterns cost more than the
+ * rest of classifying a file, which every scan does for every path several times.
+ */
 const FOLDER_RULES: FolderRule[] = [
-  { kind: 'vendored', test: (s) => VENDORED.has(s.toLowerCase()) },
-  { kind: 'fixture', test: (s) => FIXTURE.has(s.toLowerCase()) },
+  { kind: 'vendored', test: (_s, _d, l) => VENDORED.has(l) },
+  { kind: 'fixture', test: (_s, _d, l) => FIXTURE.has(l) },
   // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
   // `container-tests`, `okhttp-hpacktests`, `regression-test`: a test project; `okhttp-testing-support`,
   // `test-utils-core`: its helpers.
   {
     kind: 'test',
-    test: (s) =>
-      TEST.has(s.toLowerCase()) || /[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /[-_](tests?|\w+tests|specs?|e2e)$/i.test(s) ||
-      /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s) || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s),
+    test: (s, _d, l) =>
+      TEST.has(l) ||
+      ((l.includes('test') || l.includes('spec') || l.includes('e2e')) &&
+        (/[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /[-_](tests?|\w+tests|specs?|e2e)$/i.test(s) ||
+          /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s) || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s))),
   },
   // `watchOS Example`, `SDWebImage Vision Demo`: Xcode sample folders have spaces in their names.
-  { kind: 'example', test: (s) => EXAMPLE.has(s.toLowerCase()) || /^(examples?|samples?|demos?)[-_ ]/i.test(s) || /[-_. ](examples?|samples?|demos?)$/i.test(s) || s.endsWith('.playground') },
-  { kind: 'benchmark', test: (s) => BENCHMARK.has(s.toLowerCase()) || /[-_]bench(marks?)?$/i.test(s) },
+  {
+    kind: 'example',
+    test: (s, _d, l) =>
+      EXAMPLE.has(l) || ((l.includes('example') || l.includes('sample') || l.includes('demo')) && (/^(examples?|samples?|demos?)[-_ ]/i.test(s) || /[-_. ](examples?|samples?|demos?)$/i.test(s))) || s.endsWith('.playground'),
+  },
+  { kind: 'benchmark', test: (s, _d, l) => BENCHMARK.has(l) || (l.includes('bench') && /[-_]bench(marks?)?$/i.test(s)) },
   // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
-  { kind: 'docs', test: (s, d) => (DOCS.has(s.toLowerCase()) && (d <= 1 || !SHALLOW_ONLY.has(s.toLowerCase()))) || s.endsWith('.docc') },
-  { kind: 'build', test: (s, d) => BUILD.has(s.toLowerCase()) && (d <= 2 || s.startsWith('.')) },
+  { kind: 'docs', test: (s, d, l) => (DOCS.has(l) && (d <= 1 || !SHALLOW_ONLY.has(l))) || s.endsWith('.docc') },
+  { kind: 'build', test: (s, d, l) => BUILD.has(l) && (d <= 2 || s.startsWith('.')) },
 ];
 
 const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
@@ -106,27 +118,41 @@ const MAINTAINED_BY_HAND = /\b(by hand|maintained manually|manually maintained|h
 /** Classifies one file by its workspace-relative, `/`-separated path and, when given, the start of its text. */
 export function classifyFile(rel: string, head?: string): FileClass {
   const folders = conventionFolders(rel.split('/').slice(0, -1));
-  const byFolder = (kinds: FileKind[]): FileClass | undefined => {
-    for (const rule of FOLDER_RULES) {
-      if (!kinds.includes(rule.kind)) continue;
-      const hit = folders.find((f, i) => rule.test(f, i));
-      if (hit) return { kind: rule.kind, reason: `folder ${hit}/` };
-    }
-    return undefined;
-  };
-  const byName = (kinds: FileKind[]): FileClass | undefined => {
-    const rule = FILE_RULES.find((r) => kinds.includes(r.kind) && r.pattern.test(rel));
-    return rule && { kind: rule.kind, reason: rule.reason };
-  };
+  const lowered = folders.map((f) => f.toLowerCase());
   return (
-    byFolder(['vendored', 'fixture']) ??
-    byName(['minified', 'generated']) ??
+    byFolder(folders, lowered, FOLDERS_FIRST) ??
+    byName(rel, NAMES_FIRST) ??
     (head !== undefined ? classifyText(head) : undefined) ??
-    byFolder(['test']) ??
-    byName(['test']) ??
-    byFolder(['example', 'benchmark', 'docs', 'build']) ??
-    byName(['example', 'benchmark', 'docs', 'build']) ?? { kind: 'production', reason: 'no test, example, docs, build, generated or vendored convention applies' }
+    byFolder(folders, lowered, FOLDERS_TEST) ??
+    byName(rel, NAMES_TEST) ??
+    byFolder(folders, lowered, FOLDERS_REST) ??
+    byName(rel, NAMES_REST) ?? { kind: 'production', reason: 'no test, example, docs, build, generated or vendored convention applies' }
   );
+}
+
+// The rules of each step, in their order, chosen once: classifyFile runs for every path several times per scan,
+// and closures made per call (named, so tsx's keepNames defines their name each time) were a third of its cost.
+const foldersOf = (kinds: FileKind[]) => FOLDER_RULES.filter((r) => kinds.includes(r.kind));
+const namesOf = (kinds: FileKind[]) => FILE_RULES.filter((r) => kinds.includes(r.kind));
+const FOLDERS_FIRST = foldersOf(['vendored', 'fixture']);
+const FOLDERS_TEST = foldersOf(['test']);
+const FOLDERS_REST = foldersOf(['example', 'benchmark', 'docs', 'build']);
+const NAMES_FIRST = namesOf(['minified', 'generated']);
+const NAMES_TEST = namesOf(['test']);
+const NAMES_REST = namesOf(['example', 'benchmark', 'docs', 'build']);
+
+/** The first rule, in order, that the first matching folder satisfies. */
+function byFolder(folders: string[], lowered: string[], rules: FolderRule[]): FileClass | undefined {
+  for (const rule of rules) {
+    const i = folders.findIndex((f, d) => rule.test(f, d, lowered[d]));
+    if (i >= 0 && folders[i]) return { kind: rule.kind, reason: `folder ${folders[i]}/` };
+  }
+  return undefined;
+}
+
+function byName(rel: string, rules: typeof FILE_RULES): FileClass | undefined {
+  const rule = rules.find((r) => r.pattern.test(rel));
+  return rule && { kind: rule.kind, reason: rule.reason };
 }
 
 /** A path without the package folders below a JVM source root: `app/src/main/kotlin/Foo.kt` for `app/src/main/kotlin/com/example/Foo.kt`. */
