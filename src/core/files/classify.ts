@@ -118,14 +118,22 @@ const MAINTAINED_BY_HAND = /\b(by hand|maintained manually|manually maintained|h
 /** Classifies one file by its workspace-relative, `/`-separated path and, when given, the start of its text. */
 export function classifyFile(rel: string, head?: string): FileClass {
   const folders = conventionFolders(rel.split('/').slice(0, -1));
-  const lowered = folders.map((f) => f.toLowerCase());
+  // Only the folders some folder rule can match are tested by the rules: most paths have none.
+  const lowered: string[] = [];
+  const marked: number[] = [];
+  for (let i = 0; i < folders.length; i++) {
+    const l = folders[i].toLowerCase();
+    lowered.push(l);
+    if (FOLDER_NAMES.has(l) || FOLDER_WORDS.test(l) || folders[i].endsWith('.playground') || folders[i].endsWith('.docc')) marked.push(i);
+  }
+  const noFolder = marked.length === 0;
   return (
-    byFolder(folders, lowered, FOLDERS_FIRST) ??
+    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_FIRST)) ??
     byName(rel, NAMES_FIRST) ??
     (head !== undefined ? classifyText(head) : undefined) ??
-    byFolder(folders, lowered, FOLDERS_TEST) ??
+    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_TEST)) ??
     byName(rel, NAMES_TEST) ??
-    byFolder(folders, lowered, FOLDERS_REST) ??
+    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_REST)) ??
     byName(rel, NAMES_REST) ?? { kind: 'production', reason: 'no test, example, docs, build, generated or vendored convention applies' }
   );
 }
@@ -141,11 +149,18 @@ const NAMES_FIRST = namesOf(['minified', 'generated']);
 const NAMES_TEST = namesOf(['test']);
 const NAMES_REST = namesOf(['example', 'benchmark', 'docs', 'build']);
 
-/** The first rule, in order, that the first matching folder satisfies. */
-function byFolder(folders: string[], lowered: string[], rules: FolderRule[]): FileClass | undefined {
+/**
+ * What a folder must be or hold, in lower case, for a folder rule to match it (besides a `.playground`
+ * or `.docc` ending): a name of one of the rules' sets, or a word one of their patterns needs.
+ */
+const FOLDER_NAMES = new Set([...VENDORED, ...FIXTURE, ...TEST, ...EXAMPLE, ...BENCHMARK, ...DOCS, ...BUILD]);
+const FOLDER_WORDS = /test|spec|e2e|example|sample|demo|bench/;
+
+/** The first rule, in order, that the first matching folder satisfies; `marked`: the folders any rule can match, in order. */
+function byFolder(folders: string[], lowered: string[], marked: number[], rules: FolderRule[]): FileClass | undefined {
   for (const rule of rules) {
-    const i = folders.findIndex((f, d) => rule.test(f, d, lowered[d]));
-    if (i >= 0 && folders[i]) return { kind: rule.kind, reason: `folder ${folders[i]}/` };
+    const i = marked.find((d) => rule.test(folders[d], d, lowered[d]));
+    if (i !== undefined && folders[i]) return { kind: rule.kind, reason: `folder ${folders[i]}/` };
   }
   return undefined;
 }
