@@ -15,6 +15,12 @@ const QUALIFIER_FIELDS = ['object', 'operand', 'path', 'scope', 'module', 'packa
 export class ReferenceFinder {
   private readonly host = new TreeSitterHost();
   private readonly trees = new Map<string, TS.Tree | null>();
+  /**
+   * Per file, its identifier nodes by name, listed once: the cold start asks about several names in
+   * the same files (277 questions about 79 files on 5,000 files of JavaScript), and listing every
+   * identifier of a tree for each question was a third of its helpers' verification.
+   */
+  private readonly identifiers = new Map<string, Map<string, TS.Node[]>>();
   private parsed = 0;
 
   /**
@@ -43,10 +49,19 @@ export class ReferenceFinder {
   firstUse(key: string, languageId: string, text: string, name: string, qualifiers: string[] = []): number | null | undefined {
     const tree = this.tree(key, languageId, text);
     if (!tree) return undefined;
-    const nodes = tree.rootNode.descendantsOfType(IDENTIFIERS);
+    let byName = this.identifiers.get(key);
+    if (!byName) {
+      byName = new Map();
+      for (const node of tree.rootNode.descendantsOfType(IDENTIFIERS)) {
+        if (!node) continue;
+        const list = byName.get(node.text);
+        if (list) list.push(node);
+        else byName.set(node.text, [node]);
+      }
+      this.identifiers.set(key, byName);
+    }
     let best: number | null = null;
-    for (const node of nodes) {
-      if (!node || node.text !== name) continue;
+    for (const node of byName.get(name) ?? []) {
       if (!isGenuineUse(node, qualifiers)) continue;
       const line = node.startPosition.row + 1;
       if (best === null || line < best) best = line;
@@ -66,6 +81,7 @@ export class ReferenceFinder {
   }
 
   dispose(): void {
+    this.identifiers.clear();
     for (const t of this.trees.values()) t?.delete();
     this.trees.clear();
     this.host.dispose();
