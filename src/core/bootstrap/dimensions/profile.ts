@@ -31,13 +31,15 @@ const FRAMEWORKS: Record<string, string> = {
 };
 
 /** JVM packages by import prefix (Kotlin and Java import classes, not packages): the key is an entry of FRAMEWORKS. */
-const JVM_PACKAGES: [string, string][] = [
+const JVM_PACKAGE_LIST: [string, string][] = [
   ['androidx.compose', 'androidx.compose.ui:ui'], ['dagger.hilt', 'com.google.dagger:hilt-android'], ['androidx.room', 'androidx.room:room-runtime'],
   ['androidx.work', 'androidx.work:work-runtime'], ['androidx.datastore', 'androidx.datastore:datastore'], ['coil', 'io.coil-kt:coil'], ['coil3', 'io.coil-kt:coil'],
   ['retrofit2', 'com.squareup.retrofit2:retrofit'], ['okhttp3', 'com.squareup.okhttp3:okhttp'], ['okio', 'com.squareup.okio:okio'], ['kotlinx.coroutines', 'org.jetbrains.kotlinx:kotlinx-coroutines-core'],
   ['kotlinx.serialization', 'org.jetbrains.kotlinx:kotlinx-serialization-json'], ['io.ktor.server', 'io.ktor:ktor-server-core'], ['org.springframework.boot', 'org.springframework.boot:spring-boot-starter'],
   ['com.google.gson', 'com.google.code.gson:gson'], ['com.squareup.moshi', 'com.squareup.moshi:moshi'], ['io.reactivex.rxjava3', 'io.reactivex.rxjava3:rxjava'],
 ];
+/** With each prefix followed by its dot, made once: every import of every production file is looked up. */
+const JVM_PACKAGES: [string, string, string][] = JVM_PACKAGE_LIST.map(([prefix, artifact]) => [prefix, artifact, `${prefix}.`]);
 
 const TEST_FRAMEWORK_NAMES = new Set(['Jest', 'Vitest', 'Mocha', 'AVA', 'node:test', 'Playwright', 'Cypress', 'pytest', 'testify', 'JUnit 4', 'JUnit 5', 'XCTest', 'Swift Testing']);
 
@@ -183,7 +185,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     this.languages.set(language, l);
     const seen = new Set<string>();
     for (const imp of factsOf(file).imports) {
-      const jvm = JVM_PACKAGES.find(([prefix]) => imp.spec === prefix || imp.spec.startsWith(`${prefix}.`));
+      const jvm = JVM_PACKAGES.find(([prefix, , dotted]) => imp.spec === prefix || imp.spec.startsWith(dotted));
       if (jvm) this.jvmPrefix.set(jvm[1], jvm[0]);
       const name = jvm?.[1] ?? (FRAMEWORKS[imp.spec] ? imp.spec : imp.spec.startsWith('@') ? imp.spec.split('/').slice(0, 2).join('/') : imp.spec.split('/')[0]);
       if (!FRAMEWORKS[name] || seen.has(name)) continue;
