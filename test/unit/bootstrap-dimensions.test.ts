@@ -643,6 +643,18 @@ test('compiler strictness is what the root tsconfig gets through `extends` (zod:
   assert.deepEqual(c.reasoning.sources, ['.configs/tsconfig.base.json:4', '.configs/tsconfig.base.json:5', '.configs/tsconfig.base.json:6']);
 });
 
+test('the profile says an Xcode app extension is one (NetNewsWire\'s widget was listed as a third app)', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const native = (n: number, name: string, type: string) => `\t\t${id(n)} /* ${name} */ = {\n\t\t\tisa = PBXNativeTarget;\n\t\t\tname = "${name}";\n\t\t\tproductType = "com.apple.product-type.${type}";\n\t\t};`;
+  const files: Record<string, string> = {
+    'Reader.xcodeproj/project.pbxproj': ['// !$*UTF8*$!', '{', '\tobjects = {', native(1, 'Reader', 'application'), native(2, 'Reader Widget Extension', 'app-extension'), '\t};', '}'].join('\n'),
+  };
+  for (let i = 0; i < 4; i++) files[`Reader/Part${i}.swift`] = `func part${i}(_ n: Int) -> Int {\n    n + ${i}\n}\n`;
+  const p = await profileCandidate(files);
+  assert.match(p.rationale ?? '', /^- Targets: .*Reader Widget Extension \(app extension\)/m);
+  assert.match(p.rationale ?? '', /^- Targets: .*Reader \(app\)/m);
+});
+
 test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',

@@ -286,7 +286,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const testLine = tests.length ? `${tests[0][0]}${testFiles ? `, ${testFiles} test files` : ''}${tests.length > 1 ? ` (of the scanned test files, ${tests[0][1].files} use ${tests[0][0]}; also ${tests.slice(1, 3).map(([n, e]) => `${n} in ${e.files}`).join(', ')})` : ''}` : '';
     const details = [
       `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
-      `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
+      // An Xcode app extension (NetNewsWire's widget) is said as one, not as a third app.
+      `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? '')) ? 'app extension' : t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
       `- Frameworks and libraries: ${[...frameworks.keys()].sort().map(shownName).join(', ') || (deps.length ? `none of the well-known ones; it depends on ${deps.slice(0, 6).map(([n]) => n).join(', ')}${deps.length > 6 ? ` and ${deps.length - 6} more` : ''}` : 'none detected')}`,
       ...(floor ? [`- Language version: ${floor.text} (${floor.source})`] : []),
       ...platformsLine(products),
