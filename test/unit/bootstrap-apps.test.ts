@@ -66,6 +66,12 @@ test('an annotation the project puts on declarations is said as one (okhttp @OkH
   assert.equal(card.title, 'Mark declarations with the internal `@MainThread` annotation');
   assert.match(card.summary, /^`@MainThread` \(.*annotations\.kt:8\) — marks declarations that should only be called from the main thread — is used from 4 files across .*\. New declarations of the same kind carry `@MainThread` too\.$/);
   assert.doesNotMatch(card.summary, /local variant/);
+  assert.equal(card.code?.split('\n// Used in')[0], '@MustBeDocumented\n@Retention(value = AnnotationRetention.SOURCE)\ninternal annotation class MainThread\n', 'the annotation, not what follows it');
+
+  // An opt-in requirement (okhttp's @OkHttpInternalApi): code that uses what it marks opts in.
+  files['core/src/main/kotlin/img/annotation/annotations.kt'] = 'package img.annotation\n\n/**\n * Marks declarations that should only be called from the main thread.\n */\n@RequiresOptIn(level = RequiresOptIn.Level.ERROR)\n@Retention(value = AnnotationRetention.BINARY)\ninternal annotation class MainThread\n';
+  const optIn = (await coldStart(files)).candidates.find((c) => /MainThread/.test(c.title));
+  assert.match(optIn?.summary ?? '', /It requires opt-in: code outside that uses what it marks says `@OptIn\(MainThread::class\)`\./);
 });
 
 test('.editorconfig is indentation editors apply, not a formatter; prettier run only on other files is not the TypeScript formatter, and nothing claims "no formatter" then', async () => {

@@ -641,6 +641,11 @@ test('compiler strictness is what the root tsconfig gets through `extends` (zod:
   assert.equal(c.title, 'TypeScript compiles in strict mode (strict, exactOptionalPropertyTypes and noUnusedLocals)');
   assert.match(c.summary, /^tsconfig\.json, through \.configs\/tsconfig\.base\.json, turns on strict, exactOptionalPropertyTypes, noUnusedLocals: new code must type-check under them/);
   assert.deepEqual(c.reasoning.sources, ['.configs/tsconfig.base.json:4', '.configs/tsconfig.base.json:5', '.configs/tsconfig.base.json:6']);
+
+  // `strict` alone is how most projects compile: not worth a card (excalidraw's was rejected as trivial).
+  const plain = await project({ ...files, '.configs/tsconfig.base.json': '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n' });
+  await bootstrapKnowledge(plain, {}, { actor: 'human' });
+  assert.ok(!titles(plain).some((t) => /strict mode/.test(t)), titles(plain).join('\n'));
 });
 
 test('the profile says an Xcode app extension is one (NetNewsWire\'s widget was listed as a third app)', async () => {

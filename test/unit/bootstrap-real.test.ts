@@ -134,8 +134,8 @@ test('Alamofire: Swift 5 language mode is not strict concurrency; the Existentia
   const header = candidates.find((c) => /license header/.test(c.title));
   assert.ok(header && !/swift-tools-version/.test(header.code ?? ''), 'the header of a source file, not of Package.swift');
   // Its second line names each file: the template says so instead of copying one file's name.
-  assert.match(header.code ?? '', /^\/\/\n\/\/  <file name>\.swift\n/);
-  assert.match(header.summary, /Start new files with it, the file's own name in it/);
+  assert.match(header.code ?? '', /^\/\/\n\/\/  <file name>\n\/\/\n\/\/  Copyright \(c\) <year> Alamofire Software Foundation/);
+  assert.match(header.summary, /Start new files with it, the file's own name in it, with the current year for <year>\./);
   assert.ok(!titles.some((t) => /PascalCase|camelCase|4-space|\[weak self\]|defer/.test(t)), titles.join('\n'));
 });
 

@@ -80,11 +80,15 @@ const RUNNER = /^(\.\/gradlew|gradle|yarn|npm|npx|pnpm|bun|make|cargo|go|swift|x
  * ecosystem suggest. Bullets either way round (`- Run local tests: \`./gradlew test\``, coil's
  * `- \`./gradlew lint\`: run Android lint checks.`) and fenced shell blocks (Kingfisher's, labelled by
  * the comment or heading above). A template a person must fill in (`<path>`, `{Variant}`, `X.X.X`) or
- * a watch mode is not a command to run as written. One file, the first that has any.
+ * a watch mode is not a command to run as written. One file, the first that has any; without agent
+ * instructions, the contributor guide's (okhttp's `./gradlew clean check`, httpx's `scripts/install`
+ * first): reviewers asked for those over the ecosystem's defaults.
  */
 async function agentFileCommands(ctx: AnalysisContext): Promise<{ file: string; label: string; command: string; source: string }[]> {
-  const runnable = (c: string) => (RUNNER.test(c) || /^\.\/[\w./-]+\.sh\b/.test(c)) && !/<[^>]+>|\{\w+\}|\bX\.X\b|(^|[\s:])(--)?watch\b/.test(c);
-  for (const file of ctx.listing.filter((f) => AGENT_FILES.test(f)).sort()) {
+  const runnable = (c: string) => (RUNNER.test(c) || /^\.\/[\w./-]+\.sh\b|^(\.\/)?scripts\/[\w.-]+(\s|$)/.test(c)) && !/<[^>]+>|\{\w+\}|\bX\.X\b|(^|[\s:])(--)?watch\b/.test(c);
+  const agentFiles = ctx.listing.filter((f) => AGENT_FILES.test(f)).sort();
+  const guides = ['CONTRIBUTING.md', '.github/CONTRIBUTING.md', 'docs/CONTRIBUTING.md'].filter((f) => ctx.has(f));
+  for (const file of [...agentFiles, ...guides]) {
     const out: { file: string; label: string; command: string; source: string }[] = [];
     const add = (label: string, command: string, line: number) => {
       if (runnable(command) && out.length < 6 && !out.some((o) => o.command === command)) out.push({ file, label: label.trim(), command, source: `${file}:${line + 1}` });

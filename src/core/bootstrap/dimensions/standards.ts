@@ -159,14 +159,15 @@ export class CodeStandardAnalyzer implements Analyzer {
     // A line that names the file (`//  Alamofire.swift`) names each file's own: the template says so.
     const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/gim;
     const named = FILE_LINE.test(top.text);
-    const code = top.text.replace(FILE_LINE, '$1<file name>.$2$3');
+    // Years differ from file to file unless one range is in all of them: the template says which to write.
+    const code = top.text.replace(FILE_LINE, '$1<file name>$3').replace(yearsAlike ? /$^/ : /\d{4}(\s*[-–]\s*\d{4})?/g, '<year>');
     return {
       title: `${lang} source files start with the project's license header`,
       knowledgeType: 'code-standard',
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year' : ''}.`,
+      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year for <year>' : ''}.`,
       code,
       reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: files.slice(0, 6).map((s) => `${s.path}:${s.line}`), confidence: confidence(withAny / total, total) },
       tags: ['license', 'header', fam],
