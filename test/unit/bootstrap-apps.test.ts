@@ -71,7 +71,29 @@ test('an annotation the project puts on declarations is said as one (okhttp @OkH
   // An opt-in requirement (okhttp's @OkHttpInternalApi): code that uses what it marks opts in.
   files['core/src/main/kotlin/img/annotation/annotations.kt'] = 'package img.annotation\n\n/**\n * Marks declarations that should only be called from the main thread.\n */\n@RequiresOptIn(level = RequiresOptIn.Level.ERROR)\n@Retention(value = AnnotationRetention.BINARY)\ninternal annotation class MainThread\n';
   const optIn = (await coldStart(files)).candidates.find((c) => /MainThread/.test(c.title));
-  assert.match(optIn?.summary ?? '', /It requires opt-in: code outside that uses what it marks says `@OptIn\(MainThread::class\)`\./);
+  assert.match(optIn?.summary ?? '', / Code that uses what it marks needs `@OptIn\(MainThread::class\)`\./);
+  // The build opts the project's modules in (okhttp's jvm conventions): said, with its line.
+  files['build-logic/src/main/kotlin/img.conventions.gradle.kts'] = 'kotlin {\n  compilerOptions {\n    optIn.add("img.annotation.MainThread")\n  }\n}\n';
+  const built = (await coldStart(files)).candidates.find((c) => /MainThread/.test(c.title));
+  assert.match(built?.summary ?? '', / Outside the modules the build opts in, code that uses what it marks needs `@OptIn\(MainThread::class\)`\./);
+  assert.ok(built?.reasoning.sources.includes('build-logic/src/main/kotlin/img.conventions.gradle.kts:3'));
+});
+
+test('a license header the build has Spotless write says so, with the command and the line (nowinandroid: licenseHeaderFile in its build-logic)', async () => {
+  const header = (year: number) => `/*\n * Copyright ${year} The Reader Authors\n *\n * Licensed under the Apache License, Version 2.0.\n */\n\n`;
+  const files: Record<string, string> = {
+    'settings.gradle.kts': 'rootProject.name = "reader"\n',
+    'gradlew': '#!/bin/sh\n',
+    'build.gradle.kts': 'plugins { kotlin("jvm") }\n',
+    'build-logic/convention/src/main/kotlin/Spotless.kt': 'fun Project.configureSpotless() {\n  spotless {\n    kotlin {\n      ktlint()\n      licenseHeaderFile(rootDir.resolve("spotless/copyright.kt"))\n    }\n  }\n}\n',
+  };
+  for (let i = 0; i < 6; i++) files[`src/main/kotlin/reader/Part${i}.kt`] = `${header(2020 + i)}package reader\n\nfun part${i}(n: Int): Int = n + ${i}\n`;
+  const { candidates, titles } = await coldStart(files);
+  const card = candidates.find((c) => /license header/.test(c.title));
+  assert.ok(card, titles.join('\n'));
+  assert.match(card.summary, / Spotless checks it and `\.\/gradlew spotlessApply` writes it\.$/);
+  assert.equal(card.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/Spotless.kt:5');
+  assert.match(card.code ?? '', /Copyright <year> The Reader Authors/);
 });
 
 test('.editorconfig is indentation editors apply, not a formatter; prettier run only on other files is not the TypeScript formatter, and nothing claims "no formatter" then', async () => {

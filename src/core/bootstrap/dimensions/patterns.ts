@@ -205,6 +205,8 @@ export class CodePatternAnalyzer implements Analyzer {
       let annotationStart = def.line;
       while (annotation && annotationStart > 1 && /^\s*@/.test(fileLines[annotationStart - 2] ?? '')) annotationStart--;
       const optIn = annotation && fileLines.slice(annotationStart - 1, def.line).some((l) => /@RequiresOptIn\b/.test(l));
+      // The build may opt the project's own modules in (okhttp's jvm conventions: `optIn.add("okhttp3.internal.OkHttpInternalApi")`).
+      const builtIn = optIn ? await buildOptIn(ctx, def.name) : undefined;
       const what = annotation ? `\`@${def.name}\`` : def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
       // Where other packages import it from, as they write it (`@trpc/server/unstable-core-do-not-import`).
       const from = shownTarget(group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target);
@@ -237,12 +239,12 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${annotation ? (optIn ? `It requires opt-in: code outside that uses what it marks says \`@OptIn(${def.name}::class)\`. New declarations of the same kind carry \`@${def.name}\` too.` : `New declarations of the same kind carry \`@${def.name}\` too.`) : calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${annotation ? (optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. New declarations of the same kind carry \`@${def.name}\` too.` : `New declarations of the same kind carry \`@${def.name}\` too.`) : calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
         // A file's whole set of helpers is shown whole (gin's bytesconv.go: both functions).
         code: await withUsage(wholeFiles.has(def.path) ? (await Promise.all([...group].sort((a, b) => a.def.line - b.def.line).map((g) => ctx.excerpt(def.path, g.def.line, 8)))).join('\n\n') : annotation ? fileLines.slice(annotationStart - 1, def.line).join('\n') : await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
-          sources: [`${def.path}:${def.line}`, ...(h.exportedFrom && group.length === 1 ? [h.exportedFrom] : []), ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
+          sources: [`${def.path}:${def.line}`, ...(h.exportedFrom && group.length === 1 ? [h.exportedFrom] : []), ...(builtIn ? [builtIn] : []), ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
           confidence: confidence(Math.min(1, 0.6 + users.length / 25), users.length),
         },
         tags: ['shared', 'helper', def.family],
@@ -460,4 +462,16 @@ async function withUsage(excerpt: string, def: Definition | undefined, users: re
     return `${excerpt}\n\n${comment} Used in ${u.path}:${u.line}:\n${line}`;
   }
   return excerpt;
+}
+
+/** `file:line` of a build script that opts modules in to an annotation (`optIn.add("….Name")`, `-opt-in=….Name`). */
+async function buildOptIn(ctx: AnalysisContext, name: string): Promise<string | undefined> {
+  const re = new RegExp(`(?:optIn(?:\\.add)?\\s*\\(|-opt-in=|optIn\\s*\\+?=)\\s*(?:setOf\\(|listOf\\()?["']?[\\w.]*\\b${name}\\b`);
+  for (const f of ctx.listing.filter((x) => /\.gradle(\.kts)?$/.test(x) || /^(build-logic|buildSrc)\/.*\.kts?$/.test(x))) {
+    const text = (await ctx.read(f)) ?? '';
+    if (!text.includes(name)) continue;
+    const m = re.exec(text);
+    if (m) return `${f}:${text.slice(0, m.index).split('\n').length}`;
+  }
+  return undefined;
 }

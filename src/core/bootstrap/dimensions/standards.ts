@@ -85,8 +85,9 @@ export class CodeStandardAnalyzer implements Analyzer {
     }
   }
 
-  finish(ctx: AnalysisContext): CandidateDraft[] {
+  async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const out: CandidateDraft[] = [];
+    const spotless = this.headers.size ? await spotlessHeader(ctx) : undefined;
     for (const [fam, files] of this.filesByFamily) {
       if (files < 5) continue;
       const lang = FAMILY_LABEL[fam];
@@ -130,7 +131,7 @@ export class CodeStandardAnalyzer implements Analyzer {
           tags: ['naming', fam],
         });
       }
-      const header = this.header(fam, lang, language);
+      const header = this.header(fam, lang, language, spotless);
       if (header) out.push(header);
     }
     const exportsDraft = this.exportStyle(ctx);
@@ -139,7 +140,7 @@ export class CodeStandardAnalyzer implements Analyzer {
   }
 
   /** The license header most production files of a language open with (years aside). */
-  private header(fam: Family, lang: string, language: string): CandidateDraft | undefined {
+  private header(fam: Family, lang: string, language: string, spotless?: { source: string; apply: string }): CandidateDraft | undefined {
     const total = this.headerCounts.get(fam) ?? 0;
     const variants = [...this.headers.values()].filter((h) => h.family === fam).sort((a, b) => b.files.length - a.files.length);
     const withAny = variants.reduce((n, h) => n + h.files.length, 0);
@@ -167,9 +168,9 @@ export class CodeStandardAnalyzer implements Analyzer {
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year for <year>' : ''}.`,
+      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year for <year>' : ''}.${spotless ? ` Spotless checks it and \`${spotless.apply}\` writes it.` : ''}`,
       code,
-      reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: files.slice(0, 6).map((s) => `${s.path}:${s.line}`), confidence: confidence(withAny / total, total) },
+      reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: [...(spotless ? [spotless.source] : []), ...files.slice(0, spotless ? 5 : 6).map((s) => `${s.path}:${s.line}`)], confidence: confidence(withAny / total, total) },
       tags: ['license', 'header', fam],
       trigger: `${fam}-license-header`,
     };
@@ -246,4 +247,21 @@ export function languageOf(fam: Family, ctx: AnalysisContext): string {
   const map: Record<Family, string> = { jsts: 'typescript', swift: 'swift', objc: 'objective-c', python: 'python', go: 'go', rust: 'rust', java: 'java', kotlin: 'kotlin', other: 'text' };
   if (fam === 'jsts' && !ctx.listing.some((f) => /\.(ts|tsx|mts|cts)$/.test(f))) return 'javascript';
   return map[fam];
+}
+
+/**
+ * Where the build makes Spotless write the license header (`licenseHeaderFile(…)` in a Gradle
+ * convention, `<licenseHeader>` in a Maven pom), with the command that applies it: nowinandroid's
+ * header is enforced by its build-logic, which the header card did not say.
+ */
+async function spotlessHeader(ctx: AnalysisContext): Promise<{ source: string; apply: string } | undefined> {
+  const builds = ctx.listing.filter((f) => /^(build-logic|buildSrc)\/.*\.(kts?|gradle)$|^[^/]*\.gradle(\.kts)?$|^pom\.xml$/.test(f));
+  for (const f of builds) {
+    const text = (await ctx.read(f)) ?? '';
+    const at = text.search(/\blicenseHeader(File)?\s*\(|<licenseHeader>/);
+    if (at < 0) continue;
+    const apply = f.endsWith('pom.xml') ? 'mvn spotless:apply' : `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply`;
+    return { source: `${f}:${text.slice(0, at).split('\n').length}`, apply };
+  }
+  return undefined;
 }
