@@ -85,14 +85,15 @@ test('a license header the build has Spotless write says so, with the command an
     'settings.gradle.kts': 'rootProject.name = "reader"\n',
     'gradlew': '#!/bin/sh\n',
     'build.gradle.kts': 'plugins { kotlin("jvm") }\n',
-    'build-logic/convention/src/main/kotlin/Spotless.kt': 'fun Project.configureSpotless() {\n  spotless {\n    kotlin {\n      ktlint()\n      licenseHeaderFile(rootDir.resolve("spotless/copyright.kt"))\n    }\n  }\n}\n',
+    'build-logic/convention/src/main/kotlin/Spotless.kt': 'fun Project.configureSpotless() {\n  spotless {\n    format("xml") {\n      licenseHeaderFile(rootDir.resolve("spotless/copyright.xml"), "(<[^!?])")\n    }\n    kotlin {\n      ktlint()\n      licenseHeaderFile(rootDir.resolve("spotless/copyright.kt"))\n    }\n  }\n}\n',
   };
   for (let i = 0; i < 6; i++) files[`src/main/kotlin/reader/Part${i}.kt`] = `${header(2020 + i)}package reader\n\nfun part${i}(n: Int): Int = n + ${i}\n`;
   const { candidates, titles } = await coldStart(files);
   const card = candidates.find((c) => /license header/.test(c.title));
   assert.ok(card, titles.join('\n'));
   assert.match(card.summary, / Spotless checks it and `\.\/gradlew spotlessApply` writes it\.$/);
-  assert.equal(card.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/Spotless.kt:5');
+  assert.equal(card.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/Spotless.kt:8', 'the Kotlin rule, not the XML one above it');
+  assert.match(card.summary, /^6 of the 6 production Kotlin files scanned \(100 %\) open with/);
   assert.match(card.code ?? '', /Copyright <year> The Reader Authors/);
 });
 

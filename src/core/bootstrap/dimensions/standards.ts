@@ -87,7 +87,6 @@ export class CodeStandardAnalyzer implements Analyzer {
 
   async finish(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const out: CandidateDraft[] = [];
-    const spotless = this.headers.size ? await spotlessHeader(ctx) : undefined;
     for (const [fam, files] of this.filesByFamily) {
       if (files < 5) continue;
       const lang = FAMILY_LABEL[fam];
@@ -131,7 +130,7 @@ export class CodeStandardAnalyzer implements Analyzer {
           tags: ['naming', fam],
         });
       }
-      const header = this.header(fam, lang, language, spotless);
+      const header = this.headers.size ? this.header(fam, lang, language, await spotlessHeader(ctx, fam)) : undefined;
       if (header) out.push(header);
     }
     const exportsDraft = this.exportStyle(ctx);
@@ -168,7 +167,7 @@ export class CodeStandardAnalyzer implements Analyzer {
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${withAny} of ${total} production ${lang} files (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year for <year>' : ''}.${spotless ? ` Spotless checks it and \`${spotless.apply}\` writes it.` : ''}`,
+      summary: `${withAny} of the ${total} production ${lang} files scanned (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year for <year>' : ''}.${spotless ? ` Spotless checks it and \`${spotless.apply}\` writes it.` : ''}`,
       code,
       reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: [...(spotless ? [spotless.source] : []), ...files.slice(0, spotless ? 5 : 6).map((s) => `${s.path}:${s.line}`)], confidence: confidence(withAny / total, total) },
       tags: ['license', 'header', fam],
@@ -254,14 +253,17 @@ export function languageOf(fam: Family, ctx: AnalysisContext): string {
  * convention, `<licenseHeader>` in a Maven pom), with the command that applies it: nowinandroid's
  * header is enforced by its build-logic, which the header card did not say.
  */
-async function spotlessHeader(ctx: AnalysisContext): Promise<{ source: string; apply: string } | undefined> {
+async function spotlessHeader(ctx: AnalysisContext, family: Family): Promise<{ source: string; apply: string } | undefined> {
+  const ext = { kotlin: 'kt', java: 'java', jsts: 'ts', swift: 'swift', go: 'go', rust: 'rs', python: 'py' }[family as string];
   const builds = ctx.listing.filter((f) => /^(build-logic|buildSrc)\/.*\.(kts?|gradle)$|^[^/]*\.gradle(\.kts)?$|^pom\.xml$/.test(f));
   for (const f of builds) {
     const text = (await ctx.read(f)) ?? '';
-    const at = text.search(/\blicenseHeader(File)?\s*\(|<licenseHeader>/);
-    if (at < 0) continue;
+    // The language's own rule (nowinandroid's kotlin block names copyright.kt; its xml block comes first).
+    const hits = [...text.matchAll(/\blicenseHeader(?:File)?\s*\(([^\n]*)|<licenseHeader>/g)];
+    const hit = hits.find((m) => ext && new RegExp(`\\.${ext}\\b`).test(m[1] ?? '')) ?? (hits.length === 1 ? hits[0] : undefined);
+    if (!hit) continue;
     const apply = f.endsWith('pom.xml') ? 'mvn spotless:apply' : `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply`;
-    return { source: `${f}:${text.slice(0, at).split('\n').length}`, apply };
+    return { source: `${f}:${text.slice(0, hit.index).split('\n').length}`, apply };
   }
   return undefined;
 }
