@@ -190,6 +190,26 @@ test('lint rules are "enforced" only where a script, a hook or CI runs ESLint, e
   assert.ok(enforced.reasoning.sources.includes('package.json:4'), enforced.reasoning.sources.join(', '));
 });
 
+test('facts: an Objective-C category declares no type, not even a cut-off name (AFNetworking: `@interface UIButton (AFNetworking)` had become a type `UIButto`)', () => {
+  const f = sourceFile('UIKit/UIButton+AF.h', 'objective-c', '@interface UIButton (AFNetworking)\n+ (AFImageDownloader *)sharedImageDownloader;\n@end\n\n@interface AFImageDownloader : NSObject\n@end\n', undefined);
+  assert.deepEqual(factsOf(f).decls.filter((d) => d.kind === 'type').map((d) => d.name), ['AFImageDownloader']);
+});
+
+test('a shared instance a category adds is the extended class\'s (AFNetworking: `UIButton.sharedImageDownloader`, not a cut-off `UIButto`)', async () => {
+  const files: Record<string, string> = {
+    'AF/AFReachabilityManager.h': '#import <Foundation/Foundation.h>\n\n@interface AFReachabilityManager : NSObject\n+ (instancetype)sharedManager;\n@end\n',
+    'AF/AFActivityManager.h': '#import <Foundation/Foundation.h>\n\n@interface AFActivityManager : NSObject\n+ (instancetype)sharedManager;\n@end\n',
+    'UIKit/UIButton+AF.h': '#import <UIKit/UIKit.h>\n\n@interface UIButton (AFNetworking)\n+ (AFImageDownloader *)sharedImageDownloader;\n@end\n',
+  };
+  for (let i = 0; i < 3; i++) files[`AF/AFPart${i}.m`] = `#import "AFReachabilityManager.h"\n\n@implementation AFPart${i}\n- (void)run {\n    [[AFReachabilityManager sharedManager] start];\n}\n@end\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const card = listCandidates(ws).find((c) => /^Shared instances/.test(c.title));
+  assert.ok(card, titles(ws).join('\n'));
+  assert.match(card.summary, /UIButton\.sharedImageDownloader/);
+  assert.doesNotMatch(card.summary, /UIButto\./);
+});
+
 test('facts: an import after a `;`-terminated one binds its own names at its own line (trpc splitLink.ts)', () => {
   const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'links', 'splitLink.ts'), 'utf8');
   const facts = factsOf(sourceFile('packages/client/src/links/splitLink.ts', 'typescript', text, undefined));

@@ -374,7 +374,8 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
   ],
   objc: [
     // A category or class extension (`@interface UIColor (SDHexString)`) adds to a type; it does not declare one.
-    [/^@(?:interface|protocol)[ \t]+(\w+)(?![ \t]*\()(?:[ \t]*:[ \t]*(\w+))?/gm, 'type', 1, undefined, 2],
+    // The name is whole before the look-ahead (`\b`): without it, `UIButton (AFNetworking)` backtracked to a type `UIButto`.
+    [/^@(?:interface|protocol)[ \t]+(\w+)\b(?![ \t]*\()(?:[ \t]*:[ \t]*(\w+))?/gm, 'type', 1, undefined, 2],
     [/^[-+][ \t]*\([^)]*\)[ \t]*(\w+)/gm, 'function', 1, undefined, undefined],
   ],
   rust: [

@@ -72,7 +72,9 @@ export class CodePatternAnalyzer implements Analyzer {
     for (let m = shared.exec(file.code); m; m = shared.exec(file.code)) {
       if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
       const line = lineOf(file.code, m.index);
-      const owner = [...types].reverse().find((t) => t.line <= line)?.name;
+      // A class method of an Objective-C category belongs to the class it extends (`UIButton (AFNetworking)`).
+      const category = file.family === 'objc' ? [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1] : undefined;
+      const owner = category ?? [...types].reverse().find((t) => t.line <= line)?.name;
       if (owner) this.singletons.get(`${file.family}|${owner}.${m[1] ?? m[2] ?? m[3]}`).add(file, line);
     }
   }
