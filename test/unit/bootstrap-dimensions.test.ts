@@ -200,6 +200,8 @@ test('a shared instance a category adds is the extended class\'s (AFNetworking: 
     'AF/AFReachabilityManager.h': '#import <Foundation/Foundation.h>\n\n@interface AFReachabilityManager : NSObject\n+ (instancetype)sharedManager;\n@end\n',
     'AF/AFActivityManager.h': '#import <Foundation/Foundation.h>\n\n@interface AFActivityManager : NSObject\n+ (instancetype)sharedManager;\n@end\n',
     'UIKit/UIButton+AF.h': '#import <UIKit/UIKit.h>\n\n@interface UIButton (AFNetworking)\n+ (AFImageDownloader *)sharedImageDownloader;\n@end\n',
+    'UIKit/AFImageDownloader.h': '#import <Foundation/Foundation.h>\n\n@interface AFImageDownloader : NSObject\n+ (instancetype)defaultInstance;\n@end\n',
+    'AF/AFSecurityPolicy.h': '#import <Foundation/Foundation.h>\n\n@interface AFSecurityPolicy : NSObject\n+ (instancetype)defaultPolicy;\n@end\n',
   };
   for (let i = 0; i < 3; i++) files[`AF/AFPart${i}.m`] = `#import "AFReachabilityManager.h"\n\n@implementation AFPart${i}\n- (void)run {\n    [[AFReachabilityManager sharedManager] start];\n}\n@end\n`;
   const ws = await project(files);
@@ -208,6 +210,8 @@ test('a shared instance a category adds is the extended class\'s (AFNetworking: 
   assert.ok(card, titles(ws).join('\n'));
   assert.match(card.summary, /UIButton\.sharedImageDownloader/);
   assert.doesNotMatch(card.summary, /UIButto\./);
+  assert.match(card.summary, /AFImageDownloader\.defaultInstance/, 'defaultInstance is a shared instance too');
+  assert.doesNotMatch(card.summary, /defaultPolicy/, 'a default… factory is not');
 });
 
 test('facts: an import after a `;`-terminated one binds its own names at its own line (trpc splitLink.ts)', () => {

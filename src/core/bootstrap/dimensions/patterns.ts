@@ -67,7 +67,8 @@ export class CodePatternAnalyzer implements Analyzer {
       }
       if (file.family === 'jsts' && d.kind === 'function' && d.exported && !d.member && isFactory(d.name, file.lines[d.line - 1] ?? '')) this.factories.get(file.family).add(file, d.line);
     }
-    const shared = /(?:static\s+(?:let|var|val|final)\s+(shared\w*|instance|default|sharedInstance)\b|\+\s*\([^)]*\)\s*(shared\w*)\s*;|@property\s*\([^)]*\bclass\b[^)]*\)\s*[\w<>]+\s*\*\s*(shared\w*)\s*;)/g;
+    // `defaultInstance` too (AFNetworking's AFImageDownloader), not `default…` factories such as `defaultPolicy`.
+    const shared = /(?:static\s+(?:let|var|val|final)\s+(shared\w*|instance|default|sharedInstance)\b|\+\s*\([^)]*\)\s*(shared\w*|defaultInstance)\s*;|@property\s*\([^)]*\bclass\b[^)]*\)\s*[\w<>]+\s*\*\s*(shared\w*)\s*;)/g;
     const types = facts.decls.filter((d) => d.kind === 'type');
     for (let m = shared.exec(file.code); m; m = shared.exec(file.code)) {
       if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
