@@ -326,7 +326,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'construction',
-        summary: `${sorted.length} types publish a shared instance (${nameList(sorted.map((s) => s.name), 200, false)}). Use these rather than creating new instances, unless the code needs its own configuration.`,
+        summary: `${sorted.length} types publish a shared instance (${nameList(sorted.map((s) => s.name), 150, false)}). Use these rather than creating new instances, unless the code needs its own configuration.`,
         code: '',
         reasoning: { whyStandard: 'Declared as class-level shared accessors in the production sources.', sources: sorted.slice(0, 8).map((s) => `${s.path}:${s.line}`), confidence: confidence(0.8, sorted.length * 2) },
         tags: ['singleton', fam],
