@@ -95,6 +95,11 @@ test('a license header the build has Spotless write says so, with the command an
   assert.equal(card.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/Spotless.kt:8', 'the Kotlin rule, not the XML one above it');
   assert.match(card.summary, /^6 of the 6 production Kotlin files scanned \(100 %\) open with/);
   assert.match(card.code ?? '', /Copyright <year> The Reader Authors/);
+
+  // A rule for another language's files (XML only) says nothing about the Kotlin header.
+  files['build-logic/convention/src/main/kotlin/Spotless.kt'] = 'fun Project.configureSpotless() {\n  spotless {\n    format("xml") {\n      licenseHeaderFile(rootDir.resolve("spotless/copyright.xml"), "(<[^!?])")\n    }\n  }\n}\n';
+  const xmlOnly = (await coldStart(files)).candidates.find((c) => /license header/.test(c.title));
+  assert.ok(xmlOnly && !/Spotless/.test(xmlOnly.summary), xmlOnly?.summary);
 });
 
 test('.editorconfig is indentation editors apply, not a formatter; prettier run only on other files is not the TypeScript formatter, and nothing claims "no formatter" then', async () => {

@@ -156,6 +156,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       const sources = [...new Set(on.map((f) => options.get(f)!.source))];
       const from = [...new Set(sources.map((s) => s.replace(/:\d+$/, '')))];
       return {
+        // The longest list of flags that fits the title whole (nameList's budget leaves out its "and N more").
         title: `TypeScript compiles in strict mode (${[60, 48, 36].map((b) => nameList(on, b, false)).find((l) => l.length <= 62) ?? nameList(on, 30, false)})`,
         knowledgeType: 'code-standard',
         dimension: 'agent-guidelines',

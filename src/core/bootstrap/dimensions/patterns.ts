@@ -194,17 +194,16 @@ export class CodePatternAnalyzer implements Analyzer {
     for (const group of groups.values()) {
       const [h] = group;
       const { def } = h;
-
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
       // Where it is used, not where it is defined (nowinandroid's DynamicAsyncImage is used in :core:ui and two features, defined in :core:designsystem).
       const modules = [...new Set(users.map((u) => shownTarget(moduleOf(u.path))!))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
-      const declLine = group.length === 1 && def.kind === 'type' ? ((await ctx.read(def.path)) ?? '').split('\n')[def.line - 1] ?? '' : '';
+      const fileLines = group.length === 1 && def.kind === 'type' ? ((await ctx.read(def.path)) ?? '').split('\n') : [];
+      const declLine = fileLines[def.line - 1] ?? '';
       // An annotation is put on declarations, not reused in place of a local variant (okhttp's
       // @OkHttpInternalApi marks internal APIs other modules may use; coil's @MainThread marks main-thread-only calls).
       const annotation = /\bannotation\s+class\b|@interface\b/.test(declLine);
       // An opt-in requirement (okhttp's @OkHttpInternalApi is `@RequiresOptIn(level = ERROR)`): what it marks needs `@OptIn`.
-      const fileLines = annotation ? ((await ctx.read(def.path)) ?? '').split('\n') : [];
       let annotationStart = def.line;
       while (annotation && annotationStart > 1 && /^\s*@/.test(fileLines[annotationStart - 2] ?? '')) annotationStart--;
       const optIn = annotation && fileLines.slice(annotationStart - 1, def.line).some((l) => /@RequiresOptIn\b/.test(l));
@@ -236,13 +235,17 @@ export class CodePatternAnalyzer implements Analyzer {
       const implemented = impls.length >= 2 ? `It is implemented by ${nameList(impls, 90)}; a new variant implements it too.` : '';
       // The implementations first: what a new one must do matters more than which methods callers use.
       const calls = [implemented, group.length === 1 ? callsSentence(await calledMethods(def, users, ctx)) : ''].filter(Boolean).join(' ');
+      const carried = `New declarations of the same kind carry \`@${def.name}\` too.`;
+      const advice = annotation
+        ? `${optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. ` : ''}${carried}`
+        : calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`;
       out.push({
         title: fit(title, 100),
         knowledgeType: 'code-pattern',
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${annotation ? (optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. New declarations of the same kind carry \`@${def.name}\` too.` : `New declarations of the same kind carry \`@${def.name}\` too.`) : calls || `Use ${group.length > 1 ? 'them' : 'it'} instead of writing a local variant.`}`,
+        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${advice}`,
         // A file's whole set of helpers is shown whole (gin's bytesconv.go: both functions).
         code: await withUsage(wholeFiles.has(def.path) ? (await Promise.all([...group].sort((a, b) => a.def.line - b.def.line).map((g) => ctx.excerpt(def.path, g.def.line, 8)))).join('\n\n') : annotation ? fileLines.slice(annotationStart - 1, def.line).join('\n') : await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
         reasoning: {

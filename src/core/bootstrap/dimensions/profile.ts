@@ -222,7 +222,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     // product; an Xcode target is one, though it compiles a folder another target owns (AFNetworking iOS and tvOS).
     const products = allProducts.some((t) => files(t) > 0) ? allProducts.filter((t) => files(t) > 0 || t.ecosystem === 'xcode') : allProducts;
     const largest = Math.max(0, ...products.map(files));
-    const leads = (t: Target) => t.kind === 'app' && !/extension/i.test(String(t.metadata.productType ?? '')) && files(t) * 4 >= largest;
+    const leads = (t: Target) => t.kind === 'app' && !isAppExtension(t) && files(t) * 4 >= largest;
     products.sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
     const others = ctx.structure.targets.length - allProducts.length;
     const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
@@ -291,7 +291,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const details = [
       `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
       // An Xcode app extension (NetNewsWire's widget) is said as one, not as a third app.
-      `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? '')) ? 'app extension' : t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
+      `- Targets: ${products.slice(0, 15).map((t) => `${t.name} (${isAppExtension(t) ? 'app extension' : t.kind})`).join(', ') || 'none'}${products.length > 15 ? `, … ${products.length - 15} more` : ''}${others ? `; plus ${others} test, sample or tool targets` : ''}`,
       `- Frameworks and libraries: ${[...frameworks.keys()].sort().map(shownName).join(', ') || (deps.length ? `none of the well-known ones; it depends on ${deps.slice(0, 6).map(([n]) => n).join(', ')}${deps.length > 6 ? ` and ${deps.length - 6} more` : ''}` : 'none detected')}`,
       ...(floor ? [`- Language version: ${floor.text} (${floor.source})`] : []),
       ...platformsLine(products),
@@ -426,6 +426,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
     return { list: out, notes, before, checks, ciTest };
   }
 }
+
+/** An Xcode app extension (a widget, a share extension): an app target that is not an application. */
+const isAppExtension = (t: Target) => t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? ''));
 
 /**
  * Sentences in their order, within `max` characters: when they do not all fit, the least needed go

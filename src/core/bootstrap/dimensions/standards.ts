@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { confidence, percent, Tallies, type Sample, type Tally } from '../evidence';
 import { factsOf } from '../facts';
-import { FAMILY_LABEL } from '../source';
+import { languageForPath } from '../../kernel/languages';
+import { FAMILY_LABEL, familyOf } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 
 type Style = 'kebab-case' | 'snake_case' | 'camelCase' | 'PascalCase';
@@ -130,7 +131,8 @@ export class CodeStandardAnalyzer implements Analyzer {
           tags: ['naming', fam],
         });
       }
-      const header = this.headers.size ? this.header(fam, lang, language, await spotlessHeader(ctx, fam)) : undefined;
+      // The build files are read only for a language whose files share a header.
+      const header = [...this.headers.values()].some((h) => h.family === fam) ? this.header(fam, lang, language, await spotlessHeader(ctx, fam)) : undefined;
       if (header) out.push(header);
     }
     const exportsDraft = this.exportStyle(ctx);
@@ -157,10 +159,11 @@ export class CodeStandardAnalyzer implements Analyzer {
     for (const f of top.files) weight.set(head(f.path), (weight.get(head(f.path)) ?? 0) + 1);
     const files = [...top.files].sort((a, b) => (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1));
     // A line that names the file (`//  Alamofire.swift`) names each file's own: the template says so.
-    const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/gim;
+    const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(?:swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/im;
     const named = FILE_LINE.test(top.text);
+    const template = top.text.replace(new RegExp(FILE_LINE.source, 'gim'), '$1<file name>$2');
     // Years differ from file to file unless one range is in all of them: the template says which to write.
-    const code = top.text.replace(FILE_LINE, '$1<file name>$3').replace(yearsAlike ? /$^/ : /\d{4}(\s*[-–]\s*\d{4})?/g, '<year>');
+    const code = yearsAlike ? template : template.replace(/\d{4}(\s*[-–]\s*\d{4})?/g, '<year>');
     return {
       title: `${lang} source files start with the project's license header`,
       knowledgeType: 'code-standard',
@@ -254,13 +257,18 @@ export function languageOf(fam: Family, ctx: AnalysisContext): string {
  * header is enforced by its build-logic, which the header card did not say.
  */
 async function spotlessHeader(ctx: AnalysisContext, family: Family): Promise<{ source: string; apply: string } | undefined> {
-  const ext = { kotlin: 'kt', java: 'java', jsts: 'ts', swift: 'swift', go: 'go', rust: 'rs', python: 'py' }[family as string];
   const builds = ctx.listing.filter((f) => /^(build-logic|buildSrc)\/.*\.(kts?|gradle)$|^[^/]*\.gradle(\.kts)?$|^pom\.xml$/.test(f));
   for (const f of builds) {
     const text = (await ctx.read(f)) ?? '';
-    // The language's own rule (nowinandroid's kotlin block names copyright.kt; its xml block comes first).
-    const hits = [...text.matchAll(/\blicenseHeader(?:File)?\s*\(([^\n]*)|<licenseHeader>/g)];
-    const hit = hits.find((m) => ext && new RegExp(`\\.${ext}\\b`).test(m[1] ?? '')) ?? (hits.length === 1 ? hits[0] : undefined);
+    // The language's own rule, by the header file it names (nowinandroid's kotlin block names
+    // copyright.kt; its xml block comes first); a header given inline counts when it is the only rule.
+    const hits = [...text.matchAll(/\blicenseHeader(File)?\s*\(([^\n]*)|<licenseHeader>/g)];
+    const ruleFamily = (args = '') => {
+      const named = /["']([^"']+)["']/.exec(args)?.[1];
+      const language = named && languageForPath(named);
+      return language ? familyOf(language) : undefined;
+    };
+    const hit = hits.find((m) => m[1] && ruleFamily(m[2]) === family) ?? (hits.length === 1 && !hits[0][1] ? hits[0] : undefined);
     if (!hit) continue;
     const apply = f.endsWith('pom.xml') ? 'mvn spotless:apply' : `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply`;
     return { source: `${f}:${text.slice(0, hit.index).split('\n').length}`, apply };
