@@ -15,6 +15,7 @@ import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-po
 import { distinctTails } from '../../src/core/bootstrap/form';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
+import type { Candidate } from '../../src/core/knowledge';
 import { closeWorkspaces, emptyWorkspace, workspaceWith } from './structure-helpers';
 import type { Workspace } from '../../src/core/workspace';
 
@@ -24,14 +25,17 @@ const project = workspaceWith;
 
 const titles = (ws: Workspace) => listCandidates(ws).map((c) => `${c.origin} | ${c.title}`);
 
-/** The project-profile candidate a cold start of `files` proposes. */
-async function profileCandidate(files: Record<string, string>) {
+/** The candidate a cold start of `files` proposes that `wanted` picks (failing, with every title, when there is none). */
+async function candidateIn(files: Record<string, string>, wanted: (c: Candidate) => boolean) {
   const ws = await project(files);
   await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const p = listCandidates(ws).find((c) => c.origin === 'bootstrap:project-profile');
-  assert.ok(p, titles(ws).join('\n'));
-  return p;
+  const c = listCandidates(ws).find(wanted);
+  assert.ok(c, titles(ws).join('\n'));
+  return c;
 }
+
+/** The project-profile candidate a cold start of `files` proposes. */
+const profileCandidate = (files: Record<string, string>) => candidateIn(files, (c) => c.origin === 'bootstrap:project-profile');
 
 test('Swift: the project\'s own choices (@MainActor over GCD, final classes, package features), not the language\'s advice', async () => {
   const files: Record<string, string> = {
@@ -204,10 +208,7 @@ test('a shared instance a category adds is the extended class\'s (AFNetworking: 
     'AF/AFSecurityPolicy.h': '#import <Foundation/Foundation.h>\n\n@interface AFSecurityPolicy : NSObject\n+ (instancetype)defaultPolicy;\n@end\n',
   };
   for (let i = 0; i < 3; i++) files[`AF/AFPart${i}.m`] = `#import "AFReachabilityManager.h"\n\n@implementation AFPart${i}\n- (void)run {\n    [[AFReachabilityManager sharedManager] start];\n}\n@end\n`;
-  const ws = await project(files);
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const card = listCandidates(ws).find((c) => /^Shared instances/.test(c.title));
-  assert.ok(card, titles(ws).join('\n'));
+  const card = await candidateIn(files, (c) => /^Shared instances/.test(c.title));
   assert.match(card.summary, /UIButton\.sharedImageDownloader/);
   assert.doesNotMatch(card.summary, /UIButto\./);
   assert.match(card.summary, /AFImageDownloader\.defaultInstance/, 'defaultInstance is a shared instance too');
@@ -658,10 +659,7 @@ test('compiler strictness is what the root tsconfig gets through `extends` (zod:
     'docs/tsconfig.json': '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n',
   };
   for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
-  const ws = await project(files);
-  await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  const c = listCandidates(ws).find((x) => /TypeScript compiles in strict mode/.test(x.title));
-  assert.ok(c, titles(ws).join('\n'));
+  const c = await candidateIn(files, (x) => /TypeScript compiles in strict mode/.test(x.title));
   assert.equal(c.title, 'TypeScript compiles in strict mode (strict, exactOptionalPropertyTypes and noUnusedLocals)');
   assert.match(c.summary, /^tsconfig\.json, through \.configs\/tsconfig\.base\.json, turns on strict, exactOptionalPropertyTypes, noUnusedLocals: new code must type-check under them/);
   assert.deepEqual(c.reasoning.sources, ['.configs/tsconfig.base.json:4', '.configs/tsconfig.base.json:5', '.configs/tsconfig.base.json:6']);
