@@ -8,6 +8,8 @@ import { listCandidates, type Candidate } from '../../src/core/knowledge';
 import { listedTogether, onlyTypeChecks } from '../../src/core/bootstrap/dimensions/extension-points';
 import { onePerFile } from '../../src/core/bootstrap/dimensions/architecture';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
+import { outlineOf } from '../../src/core/bootstrap/members';
+import type { Definition } from '../../src/core/bootstrap/symbols';
 
 after(closeWorkspaces);
 
@@ -28,7 +30,7 @@ const find = (cs: Candidate[], re: RegExp): Candidate => {
   return c;
 };
 
-test('a helper type is said with the methods other files call on it (Protected: write, read), not "instead of a local variant"', async () => {
+test('a helper type is said and shown with the methods other files call on it (Protected: write, read), not "instead of a local variant"', async () => {
   const files: Record<string, string> = {
     'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
     'Sources/Core/Protected.swift': '/// A thread-safe wrapper around a value.\nfinal class Protected<Value> {\n    private var value: Value\n    init(_ value: Value) {\n        self.value = value\n    }\n\n    func read<U>(_ closure: (Value) -> U) -> U {\n        closure(value)\n    }\n\n    func write<U>(_ closure: (inout Value) -> U) -> U {\n        closure(&value)\n    }\n\n    func mutate(_ closure: (inout Value) -> Void) {\n        closure(&value)\n    }\n}\n',
@@ -40,6 +42,9 @@ test('a helper type is said with the methods other files call on it (Protected: 
   // `log.mutate { }` on a Journal is another type's method of the same name: not counted.
   assert.match(c.summary, /Other files call its `write` and `read`\.$/);
   assert.doesNotMatch(c.summary, /instead of writing a local variant/);
+  // The code shows those two signatures, not the initialiser and the private state a 16-line excerpt began with.
+  assert.match(c.code ?? "", /^final class Protected<Value> \{\n    \/\/ …\n    func write<U>\(_ closure: \(inout Value\) -> U\) -> U \{ … \}\n    func read<U>\(_ closure: \(Value\) -> U\) -> U \{ … \}\n\}/);
+  assert.doesNotMatch(c.code ?? "", /init\(|private var value/);
 });
 
 test('a protocol used across files is said with its implementations (NetNewsWire\'s AccountDelegate)', async () => {
@@ -51,7 +56,7 @@ test('a protocol used across files is said with its implementations (NetNewsWire
     files[`Sources/Account/${name}/${name}AccountDelegate.swift`] = `final class ${name}AccountDelegate: AccountDelegate {\n    func refresh(_ id: String) {\n        print(id)\n    }\n}\n`;
   }
   for (const dir of ['Timeline', 'Sidebar', 'Settings']) files[`Sources/${dir}/Use.swift`] = `struct ${dir}Use {\n    let delegate: AccountDelegate\n    func go() {\n        delegate.refresh("${dir}")\n    }\n}\n`;
-  const c = find(await coldStart(files), /`AccountDelegate`/);
+  const c = find(await coldStart(files), /Reuse the internal `AccountDelegate`/);
   assert.match(c.summary, /It is implemented by `\w+AccountDelegate`, `\w+AccountDelegate` and `\w+AccountDelegate`; a new variant implements it too\./);
 });
 
@@ -162,6 +167,52 @@ test('an extension point lists what its protocol requires (not what an extension
   for (const name of ['NoOpAnalyticsHelper', 'StubAnalyticsHelper', 'FirebaseAnalyticsHelper']) kotlin[`${dir}/${name}.kt`] = `package news.analytics\n\nclass ${name} : AnalyticsHelper {\n    override fun logEvent(name: String) {\n        println(name)\n    }\n}\n`;
   const cs = await coldStart(kotlin);
   assert.ok(!cs.some((x) => x.knowledgeType === 'inheritance'), cs.map((x) => x.title).join('\n'));
+});
+
+test("an extension point says which of its members have defaults (coil's Target, NetNewsWire's UnreadCountProvider), so a new implementation defines only what it must", async () => {
+  const kotlin: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "img"\n', 'build.gradle.kts': 'plugins { kotlin("jvm") }\n' };
+  kotlin['src/main/kotlin/img/target/Target.kt'] = 'package img.target\n\ninterface Target {\n    /**\n     * Called when the request starts.\n     */\n    fun onStart(placeholder: String?) {}\n\n    fun onError(error: String?) {}\n\n    fun onSuccess(\n        result: String,\n    ) {}\n}\n';
+  for (const [dir, name, method] of [['view', 'ViewTarget', 'onStart'], ['compose', 'PainterTarget', 'onError'], ['widget', 'WidgetTarget', 'onSuccess']]) {
+    kotlin[`src/main/kotlin/img/${dir}/${name}.kt`] = `package img.${dir}\n\nimport img.target.Target\n\nclass ${name} : Target {\n    override fun ${method}(value: String?) {\n        println(value)\n    }\n}\n`;
+  }
+  const k = (await coldStart(kotlin)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(k);
+  assert.match(k.summary, /A new type in the same role implements it too, and `onStart\(\)`, `onError\(\)` and `onSuccess\(\)` have defaults, so it defines only what it needs\.$/);
+
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources")])\n',
+    'Sources/Counts/UnreadCountProvider.swift': '@MainActor public protocol UnreadCountProvider {\n\tvar unreadCount: Int { get }\n\n\tfunc postUnreadCountDidChange()\n}\n\npublic extension UnreadCountProvider {\n\n\tfunc postUnreadCountDidChange() {\n\t\tprint(unreadCount)\n\t}\n}\n',
+  };
+  for (const name of ['Feed', 'Folder', 'Account']) swift[`Sources/${name}/${name}.swift`] = `final class ${name}: UnreadCountProvider {\n\tvar unreadCount: Int { 0 }\n}\n`;
+  const s = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(s);
+  assert.match(s.summary, /A new type in the same role implements it too, with `unreadCount` \(`postUnreadCountDidChange\(\)` has a default\)\.$/);
+});
+
+test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), else what the others override (NetNewsWire's run()), with the base's own implementations first", async () => {
+  const python: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "client"\nversion = "1.0"\n',
+    'client/base.py': 'class BaseTransport:\n    def handle_request(self, request: str) -> str:\n        raise NotImplementedError\n\n\nclass AsyncBaseTransport:\n    async def handle_async_request(\n        self,\n        request: str,\n    ) -> str:\n        """\n        Send a single HTTP request and return a response.\n        """\n        raise NotImplementedError("The handle_async_request method must be implemented.")\n\n    async def aclose(self) -> None:\n        if self.closed:\n            raise NotImplementedError\n        self.closed = True\n',
+  };
+  for (const name of ['http', 'wsgi', 'mock']) python[`client/${name}/transport.py`] = `from client.base import BaseTransport\n\n\nclass ${name.toUpperCase()}Transport(BaseTransport):\n    def handle_request(self, request: str) -> str:\n        return request\n`;
+  for (const name of ['asgi', 'pool', 'replay']) python[`client/${name}/transport.py`] = `from client.base import AsyncBaseTransport\n\n\nclass ${name.toUpperCase()}Transport(AsyncBaseTransport):\n    async def handle_async_request(self, request: str) -> str:\n        return request\n`;
+  // The sync and the async base are one extension point: one card, naming the twin.
+  const cards = (await coldStart(python)).filter((x) => x.knowledgeType === 'inheritance');
+  assert.equal(cards.length, 1, cards.map((x) => x.title).join('\n'));
+  assert.match(cards[0].summary, /^`AsyncBaseTransport` \(client\/base\.py:6\)/);
+  assert.match(cards[0].summary, /A new type in the same role extends it too, with `handle_async_request\(\)`\. Its sync twin is `BaseTransport` \(:1\)\.$/);
+
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Ops", targets: [.target(name: "Ops", path: "Sources")])\n',
+    'Sources/Ops/MainThreadOperation.swift': 'open class MainThreadOperation {\n\tpublic init() {}\n\n\topen func run() {\n\t\tpreconditionFailure("run must be overridden")\n\t}\n\n\tpublic func cancel() {}\n}\n\nfinal class BlockOperation: MainThreadOperation {\n\toverride func run() {}\n}\n',
+    // A throwaway subclass far from the base sorts before it by path; it is not the example to lead with.
+    'Sources/Cache/Cache.swift': 'final class Cache {\n\tfunc clean() {\n\t\tfinal class AOperation: MainThreadOperation {\n\t\t\toverride func run() {}\n\t\t}\n\t\tAOperation().run()\n\t}\n}\n',
+  };
+  for (const name of ['Sync', 'Fetch']) swift[`Sources/${name}/${name}Operation.swift`] = `final class ${name}Operation: MainThreadOperation {\n\toverride func run() {\n\t\tcancel()\n\t}\n}\n`;
+  const o = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(o);
+  assert.match(o.summary, /is the base of 4 production types: BlockOperation, /);
+  assert.match(o.summary, /A new type in the same role extends it too, defining `run\(\)` as the others do\.$/);
 });
 
 test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md: build_and_test.sh), not "follow them"', async () => {
@@ -297,4 +348,14 @@ test("the profile lists the application first, then the biggest packages (nowina
   for (let i = 6; i < 12; i++) files[`core/data/src/main/kotlin/news/data/Repo${i}.kt`] = `package news.data\n\nclass Repo${i} {\n    fun load(): Int = ${i}\n}\n`;
   const library = await profileOf(files);
   assert.match(library?.rationale ?? '', /^- Targets: :core:data \(library\), :app \(app\)/m);
+});
+
+test('an outline of a type keeps each called method\'s whole signature and elides its body: Kotlin expression bodies and companion members, Python methods; a method the file lacks gives no outline', () => {
+  const kotlin = 'open class Platform {\n  open fun log(\n    message: String,\n    level: Int = INFO,\n  ) {\n    println(message)\n  }\n\n  companion object {\n    @Volatile private var platform = findPlatform()\n\n    fun get(): Platform = platform\n  }\n}\n';
+  const def = { name: 'Platform', family: 'kotlin', line: 1, path: 'Platform.kt', kind: 'type' } as Definition;
+  assert.equal(outlineOf(kotlin, def, ['get', 'log']), 'open class Platform {\n  // …\n  fun get(): Platform = …\n  open fun log(\n    message: String,\n    level: Int = INFO,\n  ) { … }\n}');
+  assert.equal(outlineOf(kotlin, def, ['get', 'missing']), undefined);
+  const python = 'class Headers(typing.MutableMapping[str, str]):\n    """HTTP headers."""\n\n    def get_list(self, key: str, split_commas: bool = False) -> list[str]:\n        """Return a list of all header values."""\n        return []\n\n    def update(\n        self,\n        headers: HeaderTypes | None = None,\n    ) -> None:  # type: ignore\n        pass\n';
+  const py = { name: 'Headers', family: 'python', line: 1, path: 'h.py', kind: 'type' } as Definition;
+  assert.equal(outlineOf(python, py, ['update', 'get_list']), 'class Headers(typing.MutableMapping[str, str]):\n    def update(\n        self,\n        headers: HeaderTypes | None = None,\n    ) -> None: ...\n    def get_list(self, key: str, split_commas: bool = False) -> list[str]: ...');
 });

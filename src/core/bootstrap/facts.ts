@@ -117,7 +117,10 @@ function extract(file: SourceFile): FileFacts {
       const member = file.family === 'go' ? /^func[ \t]*\(/.test(head) : /^[ \t]+\S/.test(head);
       // Modifiers before the name are the declaration's (`class X internal constructor` is a public class).
       const modifiers = head.slice(0, head.indexOf(name) + name.length);
-      decls.push({ name, kind, line: lines.lineOf(m.index + head.indexOf(name)), exported, ...(base ? { base, bases } : {}), visibility: visibilityOf(file, name, modifiers, exported), member });
+      const line = lines.lineOf(m.index + head.indexOf(name));
+      // A typing.overload stub is a signature; the definition is the undecorated `def` after it (saleor's from_global_id_or_error was cited at its first stub).
+      if (file.family === 'python' && kind === 'function' && /^\s*@(?:typing\.)?overload\b/.test(file.lines[line - 2] ?? '')) continue;
+      decls.push({ name, kind, line, exported, ...(base ? { base, bases } : {}), visibility: visibilityOf(file, name, modifiers, exported), member });
     }
   }
   const uses = new Map<string, number>();

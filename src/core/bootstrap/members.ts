@@ -23,12 +23,11 @@ const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'catch', 'fu
 /** The methods declared for `def` (its body; Rust `impl` blocks; Go methods of its package). */
 export async function methodsOf(def: Definition, ctx: AnalysisContext, own = false): Promise<string[]> {
   const names = new Set<string>();
-  const name = escapeName(def.name);
   const add = (n: string | undefined) => {
     if (n && !KEYWORDS.has(n) && !NOT_API.has(n) && n !== def.name && !n.startsWith('_')) names.add(n);
   };
   if (def.family === 'go') {
-    const receiver = new RegExp(`^func\\s*\\(\\s*\\w+\\s+\\*?${name}(?:\\[[^\\]]*\\])?\\s*\\)\\s*([A-Z]\\w*)`, 'gm');
+    const receiver = new RegExp(`^func\\s*\\(\\s*\\w+\\s+\\*?${escapeName(def.name)}(?:\\[[^\\]]*\\])?\\s*\\)\\s*([A-Z]\\w*)`, 'gm');
     const dir = path.posix.dirname(def.path);
     for (const f of ctx.listing.filter((p) => p.endsWith('.go') && !p.endsWith('_test.go') && path.posix.dirname(p) === dir)) {
       for (const m of ((await ctx.read(f)) ?? '').matchAll(receiver)) add(m[1]);
@@ -38,33 +37,158 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
   const method = METHOD[def.family];
   if (!method) return [];
   const lines = ((await ctx.read(def.path)) ?? '').split('\n');
-  const bodies: [number, number, number][] = [];
-  const blockFrom = (start: number) => {
-    const indent = /^\s*/.exec(lines[start])![0].length;
-    let end = start + 1;
-    for (; end < lines.length; end++) {
-      const l = lines[end];
-      if (!l.trim()) continue;
-      const i = /^\s*/.exec(l)![0].length;
-      // Python: the class ends at the first line as shallow as its `class`; braces: at its closing `}`.
-      if (def.family === 'python' ? i <= indent : i <= indent && /^\s*[})]/.test(l)) break;
-    }
-    // Members at the body's own depth: a nested type's methods are not the type's (okhttp's DnsQuery.Callback).
-    const first = lines.slice(start + 1, end).find((l) => l.trim() && !/^\s*[})]/.test(l));
-    bodies.push([start + 1, end, first ? /^\s*/.exec(first)![0].length : -1]);
-  };
-  // A declaration without a body (`class X(val a: Int)`, a Rust struct) has no methods of its own there.
-  const opens = def.family === 'python' || lines.slice(def.line - 1, def.line + 4).some((l) => l.includes('{'));
-  if (opens) blockFrom(def.line - 1);
+  const bodies = ownBodies(def, lines);
   // Kotlin's companion object is the type's static side (okhttp's `Platform.get()`).
   const [body] = bodies;
-  if (body && def.family === 'kotlin') for (let i = body[0]; i < body[1]; i++) if (/^\s*companion object\b.*\{\s*$/.test(lines[i])) blockFrom(i);
-  // Methods added in the same file: Rust `impl Name` blocks (not trait impls), Swift `extension Name`.
-  const more = def.family === 'rust' ? new RegExp(`^impl\\b(?:<[^>]*>)?\\s*${name}\\b(?!.*\\bfor\\b)`) : def.family === 'swift' ? new RegExp(`^(?:public |internal )?extension\\s+${name}\\b`) : undefined;
+  if (body && def.family === 'kotlin') for (let i = body[0]; i < body[1]; i++) if (/^\s*companion object\b.*\{\s*$/.test(lines[i])) bodies.push(blockFrom(lines, i, def.family));
   // `own`: what the declaration itself requires, not what extensions add (a protocol's requirements).
-  if (more && !own) lines.forEach((l, i) => more.test(l) && blockFrom(i));
+  if (!own) bodies.push(...sameFileExtensions(def, lines));
   for (const [from, to, depth] of bodies) for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) add(method.exec(lines[i])?.[1]);
   return [...names];
+}
+
+/** A block's lines `[from, to)` and the depth of its members, from the line that opens it. */
+type Block = [from: number, to: number, depth: number];
+
+function blockFrom(lines: readonly string[], start: number, family: Definition['family']): Block {
+  // `protocol X: A, B {}`: a body opened and closed on its own line holds nothing.
+  const open = lines[start] ?? '';
+  if (family !== 'python' && open.includes('{') && (open.match(/\{/g)?.length ?? 0) <= (open.match(/\}/g)?.length ?? 0)) return [start + 1, start + 1, -1];
+  const indent = /^\s*/.exec(lines[start])![0].length;
+  let end = start + 1;
+  for (; end < lines.length; end++) {
+    const l = lines[end];
+    if (!l.trim()) continue;
+    const i = /^\s*/.exec(l)![0].length;
+    // Python: the class ends at the first line as shallow as its `class`; braces: at its closing `}`.
+    if (family === 'python' ? i <= indent : i <= indent && /^\s*[})]/.test(l)) break;
+  }
+  // Members at the body's own depth: a nested type's methods are not the type's (okhttp's DnsQuery.Callback).
+  const first = lines.slice(start + 1, end).find((l) => l.trim() && !/^\s*[})]/.test(l));
+  return [start + 1, end, first ? /^\s*/.exec(first)![0].length : -1];
+}
+
+/** The declaration's own body, when it has one (`class X(val a: Int)` and a Rust struct have none there). */
+function ownBodies(def: Definition, lines: readonly string[]): Block[] {
+  const opens = def.family === 'python' || lines.slice(def.line - 1, def.line + 4).some((l) => l.includes('{'));
+  return opens ? [blockFrom(lines, def.line - 1, def.family)] : [];
+}
+
+/** Blocks that add to the type in its own file: Rust `impl Name` blocks (not trait impls), Swift `extension Name`. */
+function sameFileExtensions(def: Definition, lines: readonly string[]): Block[] {
+  const name = escapeName(def.name);
+  const more = def.family === 'rust' ? new RegExp(`^impl\\b(?:<[^>]*>)?\\s*${name}\\b(?!.*\\bfor\\b)`) : def.family === 'swift' ? new RegExp(`^(?:public |internal )?extension\\s+${name}\\b`) : undefined;
+  const out: Block[] = [];
+  if (more) lines.forEach((l, i) => more.test(l) && out.push(blockFrom(lines, i, def.family)));
+  return out;
+}
+
+/** A member of a base type's contract: `name()` for a method, `name` for a property. */
+export interface Requirement {
+  name: string;
+  method: boolean;
+}
+
+/** Swift and Kotlin property declarations in a body: the name is group 1. */
+const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
+  swift: /^\s*(?:(?:public|internal|open|static|class|nonisolated|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)\s*:/,
+  kotlin: /^\s*(?:(?:public|internal|protected|override|open|abstract|@\w+)\s+)*(?:val|var)\s+(\w+)\s*:/,
+};
+
+/**
+ * What a new implementation of a protocol, interface, trait or abstract class provides: the members
+ * the base declares without a body (`required`) and those it already gives a default (`defaulted`:
+ * a Kotlin or Rust body, a Java `default` or non-abstract method, a Swift protocol extension in the
+ * same file, a Python method that does not raise NotImplementedError). A blind reviewer found "with
+ * onStart(), onError() and onSuccess()" overstated for coil's Target, whose three callbacks have
+ * empty bodies. Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
+ */
+export async function requirementsOf(def: Definition, ctx: AnalysisContext): Promise<{ required: Requirement[]; defaulted: Requirement[] } | undefined> {
+  // A trait's methods take no `pub`; a Python type's protocol is its dunder methods (`__aiter__`).
+  const method = def.family === 'rust' ? /^\s+(?:(?:const|async|unsafe)\s+)*fn\s+(\w+)/ : def.family === 'python' ? /^\s+(?:async\s+)?def\s+((?:[a-zA-Z]|__)\w*)\s*\(/ : METHOD[def.family];
+  if (!method || def.family === 'jsts') return undefined;
+  const lines = ((await ctx.read(def.path)) ?? '').split('\n');
+  const head = lines[def.line - 1] ?? '';
+  const contract = /\b(protocol|interface|trait)\b/.test(head) || (def.family === 'python' && /\bProtocol\b/.test(head));
+  const abstract = /\babstract\b/.test(head) || (def.family === 'python' && /\b(ABC|Protocol)\b/.test(head));
+  if (!contract && !abstract && def.family !== 'python') return undefined;
+  const [body] = ownBodies(def, lines);
+  if (!body) return undefined;
+  // Swift: what the protocol's extensions in its file define, name → is a method.
+  const extended = new Map<string, boolean>();
+  if (def.family === 'swift') for (const [from, to, depth] of sameFileExtensions(def, lines)) for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) {
+    // `static func interceptor(…)` in `extension X where Self == Interceptor` is a factory, not a default.
+    if (/\bstatic\b/.test(lines[i])) continue;
+    const m = method.exec(lines[i])?.[1];
+    const n = m ?? PROPERTY.swift!.exec(lines[i])?.[1];
+    if (n && !extended.has(n)) extended.set(n, !!m);
+  }
+  const required: Requirement[] = [];
+  const defaulted: Requirement[] = [];
+  const seen = new Set<string>();
+  const [from, to, depth] = body;
+  // Where each declaration at the body's depth starts (a decorator starts the next one): a member's text runs to
+  // the next start, so a signature's closing `) -> None:` at the same depth stays with its body.
+  const property = PROPERTY[def.family];
+  const starts: number[] = [];
+  for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth && (method.test(lines[i]) || property?.test(lines[i]) || /^\s*@/.test(lines[i]))) starts.push(i);
+  const members = starts.filter((i) => !/^\s*@\w+\s*(?:\(.*\))?\s*$/.test(lines[i]));
+  members.forEach((i) => {
+    const line = lines[i];
+    const m = method.exec(line);
+    const p = m ? undefined : property?.exec(line);
+    const name = m?.[1] ?? p?.[1];
+    // Dunder methods are a Python type's protocol (`__iter__`); other underscored names are private.
+    if (!name || seen.has(name) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name || (name.startsWith('_') && !/^__\w+__$/.test(name)) || name === '__init__') return;
+    if (/\b(static|private)\b/.test(line.slice(0, line.indexOf(name))) && def.family !== 'python') return;
+    seen.add(name);
+    // The member's text, up to the next member at this depth.
+    const text = lines.slice(i, starts.find((j) => j > i) ?? to).join('\n');
+    const entry = { name, method: !!m };
+    let hasDefault: boolean;
+    switch (def.family) {
+      case 'swift':
+        hasDefault = extended.has(name) || (!contract && !/\bfatalError|preconditionFailure\b/.test(text));
+        break;
+      case 'kotlin':
+      case 'rust': {
+        const signature = m ? text.slice(text.indexOf(name)) : text;
+        const afterParams = m ? signature.slice(closingParen(signature) + 1) : signature;
+        hasDefault = contract ? /^[^\n]*?(?:\{|=)|^\s*(?:where\b[^{;]*)?\{/.test(afterParams) || /\bget\(\)/.test(afterParams) : !/\babstract\b/.test(line);
+        break;
+      }
+      case 'java':
+        hasDefault = contract ? /\bdefault\b/.test(line) : !/\babstract\b/.test(line);
+        break;
+      case 'python': {
+        const decorated = lines.slice(Math.max(from, i - 3), i).some((l) => /@(?:abc\.)?abstract/.test(l));
+        // The body's first statement after the docstring: a stub that raises only in some branch (saleor's permission check) is a method with a body.
+        const statements = text.slice(text.indexOf(':\n') + 2).replace(/^\s*(?:\"\"\"|''')[\s\S]*?(?:\"\"\"|''')/, '');
+        const stub = /^\s*(?:\.\.\.|raise\s+NotImplementedError\b)/.test(statements);
+        hasDefault = !(decorated || stub);
+        break;
+      }
+      default:
+        hasDefault = false;
+    }
+    // An abstract class's other methods are its own behaviour, not a contract's defaults.
+    if (!hasDefault) required.push(entry);
+    else if (contract) defaulted.push(entry);
+  });
+  // A protocol that only combines others (Alamofire's `RequestInterceptor: RequestAdapter, RequestRetrier {}`) and
+  // gives their methods defaults in an extension: those defaults are what a new implementation may leave out.
+  if (contract && !members.length) for (const [name, isMethod] of extended) if (!NOT_API.has(name) && !name.startsWith('_')) defaulted.push({ name, method: isMethod });
+  return { required, defaulted };
+}
+
+/** The index of the `)` that closes the first `(` of a declaration (its parameters), or -1. */
+function closingParen(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /**
@@ -132,4 +256,65 @@ export function callsSentence(calls: readonly { name: string; calls: number }[])
   if (calls.length === 0) return '';
   const items = calls.map((c) => `\`${c.name}\``);
   return `Other files call its ${items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]}.`;
+}
+
+/**
+ * The type's declaration with the signatures of `methods` only, bodies elided (`{ … }`): what other
+ * files call, where a 16-line excerpt from the declaration showed its initialiser or private state
+ * (Alamofire's Protected showed `init`, not `read`/`write`; gson's JsonTreeReader its UNREADABLE_READER).
+ * Undefined when a method is not found in the file, or for Go and Rust, whose methods sit outside the type.
+ */
+export function outlineOf(source: string, def: Definition, methods: readonly string[]): string | undefined {
+  const method = METHOD[def.family];
+  if (!method || def.family === 'go' || def.family === 'rust' || methods.length === 0) return undefined;
+  const lines = source.split('\n');
+  const python = def.family === 'python';
+  // The declaration up to the line that opens its body.
+  const head: string[] = [];
+  for (let i = def.line - 1; i < Math.min(lines.length, def.line + 3); i++) {
+    head.push(lines[i]);
+    if (python ? /:\s*(#.*)?$/.test(lines[i]) : lines[i].includes('{')) break;
+  }
+  const last = head[head.length - 1] ?? '';
+  if (!python && !last.includes('{')) return undefined;
+  if (!python) head[head.length - 1] = last.slice(0, last.indexOf('{') + 1);
+  const body: string[] = [];
+  for (const name of methods) {
+    const at = lines.findIndex((l, i) => i >= def.line && method.exec(l)?.[1] === name);
+    if (at < 0) return undefined;
+    const signature: string[] = [];
+    let depth = 0;
+    let opened = false;
+    for (let i = at; i < Math.min(lines.length, at + 8); i++) {
+      const l = lines[i].replace(/\s+$/, '');
+      // Where the parameters close on this line, if they do.
+      let closeAt = -1;
+      for (let k = 0; k < l.length && closeAt < 0; k++) {
+        if (l[k] === '(') [depth, opened] = [depth + 1, true];
+        else if (l[k] === ')' && --depth === 0 && opened) closeAt = k;
+      }
+      if (closeAt < 0) {
+        signature.push(l);
+        continue;
+      }
+      const rest = l.slice(closeAt);
+      const brace = rest.indexOf('{');
+      const expr = python ? -1 : rest.search(/\s=\s|\s=$/);
+      if (python) signature.push(`${l.replace(/\s+#.*$/, '')} ...`);
+      else if (brace >= 0 && (expr < 0 || brace < expr)) signature.push(`${l.slice(0, closeAt + brace).replace(/\s+$/, '')} { … }`);
+      else if (expr >= 0) signature.push(`${l.slice(0, closeAt + expr)} = …`);
+      else if (lines[i + 1]?.trim().startsWith('{')) signature.push(`${l} { … }`);
+      // No body: a protocol's requirement, an abstract method.
+      else signature.push(l);
+      break;
+    }
+    // Each signature at the body's depth, whatever block it sits in (Kotlin's companion object).
+    const own = signature[0].length - signature[0].trimStart().length;
+    body.push(...signature.map((l) => `\t${l.slice(Math.min(own, l.length - l.trimStart().length))}`));
+  }
+  // The head without its own indentation; the body one step in, in the file's own unit (a tab, or its first indented line's spaces).
+  const indent = Math.min(...head.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  const unit = /^(\t| {2,8})\S/m.exec(source)?.[1] ?? '    ';
+  const out = [...head.map((l) => l.slice(indent)), ...(python ? [] : ['\t// …']), ...body, ...(python ? [] : ['}'])];
+  return out.map((l) => l.replace(/^\t/, unit).replace(/\s+$/, '')).join('\n');
 }

@@ -2,7 +2,7 @@
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
 import { confidence } from '../evidence';
 import { purposeOf } from '../docs';
-import { methodsOf } from '../members';
+import { methodsOf, requirementsOf, type Requirement } from '../members';
 import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
@@ -50,11 +50,25 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     }
   }
   const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
-  const kept = found.filter((f) => !dropped.has(`${f.fam}|${f.base.name}`));
+  // Sync and async twins (httpx's SyncByteStream and AsyncByteStream, BaseTransport and AsyncBaseTransport) are one
+  // extension point: one card, the async one, naming its twin (the reviewers rejected the second as a mirror).
+  const twins = new Map<Definition, Definition>();
+  for (const f of found) {
+    if (!/^Async|Async$/.test(f.base.name)) continue;
+    const names = [f.base.name.replace(/^Async/, ''), f.base.name.replace(/^Async/, 'Sync'), f.base.name.replace(/Async$/, ''), f.base.name.replace(/Async$/, 'Sync')];
+    const twin = (symbols.definitions.get(names.find((n) => n !== f.base.name && symbols.definitions.get(n)?.some((d) => d.family === f.fam && d.path === f.base.path)) ?? '') ?? []).find((d) => d.family === f.fam && d.path === f.base.path && d.kind === 'type');
+    if (twin) twins.set(f.base, twin);
+  }
+  const mirrored = new Set([...twins.values()].map((d) => `${d.family}|${d.name}`));
+  const kept = found.filter((f) => !dropped.has(`${f.fam}|${f.base.name}`) && !mirrored.has(`${f.fam}|${f.base.name}`));
   kept.sort((a, b) => b.subs.length - a.subs.length || (a.base.name < b.base.name ? -1 : 1));
   for (const { fam, base, subs } of kept.slice(0, 3)) {
+    const twin = twins.get(base);
     const refines = refined.get(`${fam}|${base.name}`) ?? [];
-    const sorted = [...subs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Those nearest the base first (its own file, its folder, its module): gson's title led with two classes of the extras
+    // module, Kingfisher's with a throwaway struct declared in a cache function, where the base's own processors were.
+    const near = (p: string) => sharedFolders(p, base.path);
+    const sorted = [...subs].sort((a, b) => near(b.path) - near(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
     const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
     const sites = await registrationSites(symbols, fam, sorted, ctx);
@@ -65,13 +79,14 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
     const names = sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name));
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
-    // What a new implementation provides: the methods the protocol declares.
-    const required = verb === 'implement' ? (await methodsOf(base, ctx, true)).slice(0, 4) : [];
-    const summaryWith = (budget: number, withPurpose: boolean, withRequired = true) =>
-      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false)}. A new type in the same role ${verb}s it too${withRequired && required.length ? `, with ${nameList(required.map((m) => `${m}()`), 80)}${registered ? ',' : ''}` : ''}${registered}.`;
+    // What a new implementation provides: what the base declares without a body, else what the others override.
+    const contract = await contractOf(base, sorted, symbols, ctx);
+    const summaryWith = (budget: number, withPurpose: boolean, terms = contract.full) =>
+      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false)}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
     const tries: [number, boolean][] = [[400, true], [200, true], [150, true], [100, true], [400, false], [200, false], [150, false], [70, true], [100, false], [70, false]];
-    const options = tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose));
-    const summary = options.find((o) => o.length <= MAX_SUMMARY) ?? summaryWith(60, false, false);
+    // What a new type defines comes before the purpose and the other names when the summary must be cut.
+    const options = [contract.full, contract.short, ''].flatMap((terms) => tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose, terms)));
+    const summary = options.find((o) => o.length <= MAX_SUMMARY) ?? summaryWith(60, false, '');
     out.push({
       title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
       knowledgeType: 'inheritance',
@@ -86,6 +101,51 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     });
   }
   return out;
+}
+
+/** How many leading path segments two files share (the file name counts: the same file shares the most). */
+function sharedFolders(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n;
+}
+
+/**
+ * What a new implementation defines, as the reviewers asked ("override run()", "implement
+ * handle_request"; "the callbacks have defaults, so it overrides only what it needs"): the members the
+ * base declares without a body; else the base's methods that most of the implementations define
+ * (half of them at least, and two); and, for a protocol or interface, the members it gives defaults.
+ */
+async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string }> {
+  const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => (r.method ? `${r.name}()` : r.name)), 80);
+  const reqs = await requirementsOf(base, ctx);
+  const defaults = reqs?.defaulted.length ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}` : '';
+  if (reqs?.required.length) {
+    const required = `with ${shown(reqs.required.slice(0, 4))}`;
+    return { full: defaults ? `${required} (${defaults})` : required, short: required };
+  }
+  const own = new Set([...(await methodsOf(base, ctx)), ...(reqs?.defaulted.map((r) => r.name) ?? [])]);
+  const counts = new Map<string, number>();
+  let read = 0;
+  for (const s of subs.slice(0, 12)) {
+    const def = (symbols.definitions.get(s.name) ?? []).find((d) => d.family === base.family && d.path === s.path);
+    if (!def) continue;
+    read++;
+    for (const m of await methodsOf(def, ctx)) if (own.has(m)) counts.set(m, (counts.get(m) ?? 0) + 1);
+  }
+  const least = Math.max(2, Math.ceil(read / 2));
+  const overridden = [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+  if (overridden.length) {
+    const list = nameList(overridden.map(([m]) => `${m}()`), 80);
+    // Alamofire's interceptors: the protocol's extension gives adapt and retry no-op bodies.
+    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) return { full: `overriding the defaults of ${list} as it needs`, short: `overriding ${list} as it needs` };
+    const defining = `defining ${list}`;
+    return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining };
+  }
+  const onlyDefaults = defaults ? `and ${defaults}, so it defines only what it needs` : '';
+  return { full: onlyDefaults, short: onlyDefaults };
 }
 
 /**

@@ -5,7 +5,7 @@ import { fit, IMPORT_LINE, nameList, shortPath, wordPattern } from '../form';
 import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
 import { docIndex, purposeOf } from '../docs';
-import { calledMethods, callsSentence } from '../members';
+import { calledMethods, callsSentence, outlineOf } from '../members';
 import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
@@ -234,7 +234,8 @@ export class CodePatternAnalyzer implements Analyzer {
       const impls = /\b(protocol|interface|trait)\b/.test(declLine) ? (this.subclasses.get(`${def.family}|${def.name}`) ?? []).map((x) => x.name) : [];
       const implemented = impls.length >= 2 ? `It is implemented by ${nameList(impls, 90)}; a new variant implements it too.` : '';
       // The implementations first: what a new one must do matters more than which methods callers use.
-      const calls = [implemented, group.length === 1 ? callsSentence(await calledMethods(def, users, ctx)) : ''].filter(Boolean).join(' ');
+      const called = group.length === 1 ? await calledMethods(def, users, ctx) : [];
+      const calls = [implemented, callsSentence(called)].filter(Boolean).join(' ');
       const carried = `New declarations of the same kind carry \`@${def.name}\` too.`;
       const advice = annotation
         ? `${optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. ` : ''}${carried}`
@@ -247,7 +248,17 @@ export class CodePatternAnalyzer implements Analyzer {
         category: 'shared-code',
         summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${advice}`,
         // A file's whole set of helpers is shown whole (gin's bytesconv.go: both functions).
-        code: await withUsage(wholeFiles.has(def.path) ? (await Promise.all([...group].sort((a, b) => a.def.line - b.def.line).map((g) => ctx.excerpt(def.path, g.def.line, 8)))).join('\n\n') : annotation ? fileLines.slice(annotationStart - 1, def.line).join('\n') : await ctx.excerpt(def.path, def.line, 16), group.length === 1 ? def : undefined, users, ctx),
+        // A type whose callers use a few of its methods is shown as those methods' signatures (Protected: read, write).
+        code: await withUsage(
+          wholeFiles.has(def.path)
+            ? (await Promise.all([...group].sort((a, b) => a.def.line - b.def.line).map((g) => ctx.excerpt(def.path, g.def.line, 8)))).join('\n\n')
+            : annotation
+              ? fileLines.slice(annotationStart - 1, def.line).join('\n')
+              : (called.length ? outlineOf(fileLines.join('\n'), def, called.map((c) => c.name)) : undefined) ?? (await ctx.excerpt(def.path, def.line, 16)),
+          group.length === 1 ? def : undefined,
+          users,
+          ctx,
+        ),
         reasoning: {
           whyStandard: `The uses were resolved through each file's imports (or the language's scope) to this definition, not matched by name; ${h.documentedIn ? `it is documented in ${h.documentedIn}.` : h.exportedFrom ? `its package exports it publicly (${h.exportedFrom}), though it lives in an internal folder.` : h.scope === 'internal' ? `it is internal to the project and no documentation of the project names it (${this.docFiles} doc files checked), so an agent would not find it there.` : 'it is shared between its packages and no documentation of the project names it.'}`,
           sources: [`${def.path}:${def.line}`, ...(h.exportedFrom && group.length === 1 ? [h.exportedFrom] : []), ...(builtIn ? [builtIn] : []), ...users.slice(0, 5).map((u) => `${u.path}:${u.line}`)],
