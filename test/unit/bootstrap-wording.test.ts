@@ -192,7 +192,7 @@ test("an extension point says which of its members have defaults (coil's Target,
 test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), else what the others override (NetNewsWire's run()), with the base's own implementations first", async () => {
   const python: Record<string, string> = {
     'pyproject.toml': '[project]\nname = "client"\nversion = "1.0"\n',
-    'client/base.py': 'class BaseTransport:\n    def handle_request(self, request: str) -> str:\n        raise NotImplementedError\n\n\nclass AsyncBaseTransport:\n    async def handle_async_request(\n        self,\n        request: str,\n    ) -> str:\n        """\n        Send a single HTTP request and return a response.\n        """\n        raise NotImplementedError("The handle_async_request method must be implemented.")\n\n    async def aclose(self) -> None:\n        if self.closed:\n            raise NotImplementedError\n        self.closed = True\n',
+    'client/base.py': 'class BaseTransport:\n    def handle_request(self, request: str) -> str:\n        raise NotImplementedError\n\n\nclass AsyncBaseTransport:\n    async def handle_async_request(\n        self,\n        request: str,\n    ) -> str:\n        """\n        Send a single HTTP request and return a response.\n        """\n        raise NotImplementedError("The handle_async_request method must be implemented.")\n\n    @abstractmethod\n    def _check_open(self) -> None:\n        pass\n\n    def _helper(self) -> int:\n        return 1\n\n    async def aclose(self) -> None:\n        if self.closed:\n            raise NotImplementedError\n        self.closed = True\n',
   };
   for (const name of ['http', 'wsgi', 'mock']) python[`client/${name}/transport.py`] = `from client.base import BaseTransport\n\n\nclass ${name.toUpperCase()}Transport(BaseTransport):\n    def handle_request(self, request: str) -> str:\n        return request\n`;
   for (const name of ['asgi', 'pool', 'replay']) python[`client/${name}/transport.py`] = `from client.base import AsyncBaseTransport\n\n\nclass ${name.toUpperCase()}Transport(AsyncBaseTransport):\n    async def handle_async_request(self, request: str) -> str:\n        return request\n`;
@@ -200,7 +200,10 @@ test("an extension point says what a new subclass defines: the base's stub that 
   const cards = (await coldStart(python)).filter((x) => x.knowledgeType === 'inheritance');
   assert.equal(cards.length, 1, cards.map((x) => x.title).join('\n'));
   assert.match(cards[0].summary, /^`AsyncBaseTransport` \(client\/base\.py:6\)/);
-  assert.match(cards[0].summary, /A new type in the same role extends it too, with `handle_async_request\(\)`\. Its sync twin is `BaseTransport` \(:1\)\.$/);
+  // A private method counts when a subclass must define it (flask's `_check_setup_finished`); a private helper does not.
+  assert.match(cards[0].summary, /A new type in the same role extends it too, with `handle_async_request\(\)` and `_check_open\(\)`\. Its sync twin is `BaseTransport` \(:1\)\.$/);
+  // The code is those signatures, decorators included, not the class's first lines.
+  assert.equal(cards[0].code, 'class AsyncBaseTransport:\n    async def handle_async_request(\n        self,\n        request: str,\n    ) -> str: ...\n    @abstractmethod\n    def _check_open(self) -> None: ...');
 
   const swift: Record<string, string> = {
     'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Ops", targets: [.target(name: "Ops", path: "Sources")])\n',
@@ -358,4 +361,18 @@ test('an outline of a type keeps each called method\'s whole signature and elide
   const python = 'class Headers(typing.MutableMapping[str, str]):\n    """HTTP headers."""\n\n    def get_list(self, key: str, split_commas: bool = False) -> list[str]:\n        """Return a list of all header values."""\n        return []\n\n    def update(\n        self,\n        headers: HeaderTypes | None = None,\n    ) -> None:  # type: ignore\n        pass\n';
   const py = { name: 'Headers', family: 'python', line: 1, path: 'h.py', kind: 'type' } as Definition;
   assert.equal(outlineOf(python, py, ['update', 'get_list']), 'class Headers(typing.MutableMapping[str, str]):\n    def update(\n        self,\n        headers: HeaderTypes | None = None,\n    ) -> None: ...\n    def get_list(self, key: str, split_commas: bool = False) -> list[str]: ...');
+});
+
+test("the error model is each module's own error type when the thrown types live in different modules (NetNewsWire's AccountError, WebserviceError), and a nested `Error` is said as such", async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Account", path: "Sources/Account"), .target(name: "Web", path: "Sources/Web")])\n',
+    'Sources/Account/AccountError.swift': 'public enum AccountError: Error {\n    case invalid\n}\n',
+    'Sources/Web/WebserviceError.swift': 'public enum WebserviceError: Error {\n    case offline\n}\n',
+    'Sources/Web/Socket.swift': 'final class Socket {\n    enum Error: Swift.Error {\n        case closed\n    }\n\n    func send() throws {\n        throw Error.closed\n    }\n}\n',
+  };
+  for (let i = 0; i < 4; i++) files[`Sources/Account/Sync${i}.swift`] = `struct Sync${i} {\n    func run(_ ok: Bool) throws {\n        if !ok {\n            throw AccountError.invalid\n        }\n    }\n}\n`;
+  for (let i = 0; i < 3; i++) files[`Sources/Web/Fetch${i}.swift`] = `struct Fetch${i} {\n    func run(_ ok: Bool) throws {\n        if !ok {\n            throw WebserviceError.offline\n        }\n    }\n}\n`;
+  const c = find(await coldStart(files), /error type/);
+  assert.match(c.title, /^Throw each module's own error type \(`AccountError` and `WebserviceError`\), not /);
+  assert.match(c.summary, /^8 of 8 throw sites \(100 %\) use project error types, each module its own \(AccountError ×4 in Account, WebserviceError ×3 in Web, nested `Error` types ×1 in Web\)\./);
 });

@@ -101,7 +101,8 @@ export function excerptFrom(text: string, line: number, maxLines = 14, python = 
     const l = lines[i];
     if (python) {
       if (i > 0 && l.trim()) {
-        if (indentOf(l) <= firstIndent) {
+        // A signature's closing `) -> X:` sits at the `def`'s own depth; it ends the signature, not the declaration.
+        if (indentOf(l) <= firstIndent && !/^\s*[)\]]/.test(l)) {
           closed = true;
           break;
         }

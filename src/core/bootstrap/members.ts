@@ -83,6 +83,11 @@ function sameFileExtensions(def: Definition, lines: readonly string[]): Block[] 
   return out;
 }
 
+/** What declares a member of a contract: a trait's methods take no `pub`; a Python type's include `_private` and `__dunder__` ones. */
+function memberPattern(family: Definition['family']): RegExp | undefined {
+  return family === 'rust' ? /^\s+(?:(?:const|async|unsafe)\s+)*fn\s+(\w+)/ : family === 'python' ? /^\s+(?:async\s+)?def\s+(\w+)\s*\(/ : METHOD[family];
+}
+
 /** A member of a base type's contract: `name()` for a method, `name` for a property. */
 export interface Requirement {
   name: string;
@@ -104,8 +109,7 @@ const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
  * empty bodies. Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
  */
 export async function requirementsOf(def: Definition, ctx: AnalysisContext): Promise<{ required: Requirement[]; defaulted: Requirement[] } | undefined> {
-  // A trait's methods take no `pub`; a Python type's protocol is its dunder methods (`__aiter__`).
-  const method = def.family === 'rust' ? /^\s+(?:(?:const|async|unsafe)\s+)*fn\s+(\w+)/ : def.family === 'python' ? /^\s+(?:async\s+)?def\s+((?:[a-zA-Z]|__)\w*)\s*\(/ : METHOD[def.family];
+  const method = memberPattern(def.family);
   if (!method || def.family === 'jsts') return undefined;
   const lines = ((await ctx.read(def.path)) ?? '').split('\n');
   const head = lines[def.line - 1] ?? '';
@@ -138,8 +142,10 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
     const m = method.exec(line);
     const p = m ? undefined : property?.exec(line);
     const name = m?.[1] ?? p?.[1];
-    // Dunder methods are a Python type's protocol (`__iter__`); other underscored names are private.
-    if (!name || seen.has(name) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name || (name.startsWith('_') && !/^__\w+__$/.test(name)) || name === '__init__') return;
+    // Dunder methods are a Python type's protocol (`__iter__`); other underscored names are private, unless a
+    // subclass must define them (flask's Scaffold raises NotImplementedError in `_check_setup_finished`).
+    const hidden = name?.startsWith('_') && !/^__\w+__$/.test(name);
+    if (!name || seen.has(name) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name || (hidden && def.family !== 'python') || name === '__init__') return;
     if (/\b(static|private)\b/.test(line.slice(0, line.indexOf(name))) && def.family !== 'python') return;
     seen.add(name);
     // The member's text, up to the next member at this depth.
@@ -171,6 +177,7 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
       default:
         hasDefault = false;
     }
+    if (hidden && hasDefault) return;
     // An abstract class's other methods are its own behaviour, not a contract's defaults.
     if (!hasDefault) required.push(entry);
     else if (contract) defaulted.push(entry);
@@ -265,7 +272,7 @@ export function callsSentence(calls: readonly { name: string; calls: number }[])
  * Undefined when a method is not found in the file, or for Go and Rust, whose methods sit outside the type.
  */
 export function outlineOf(source: string, def: Definition, methods: readonly string[]): string | undefined {
-  const method = METHOD[def.family];
+  const method = memberPattern(def.family);
   if (!method || def.family === 'go' || def.family === 'rust' || methods.length === 0) return undefined;
   const lines = source.split('\n');
   const python = def.family === 'python';
@@ -282,7 +289,10 @@ export function outlineOf(source: string, def: Definition, methods: readonly str
   for (const name of methods) {
     const at = lines.findIndex((l, i) => i >= def.line && method.exec(l)?.[1] === name);
     if (at < 0) return undefined;
-    const signature: string[] = [];
+    // With its attributes and decorators (`@classmethod`, `@MainActor`, `@Throws(…)`): they are part of what a caller or an override sees.
+    let top = at;
+    while (top > def.line && /^\s*@\w/.test(lines[top - 1]) && top > at - 3) top--;
+    const signature: string[] = lines.slice(top, at).map((l) => l.replace(/\s+$/, ''));
     let depth = 0;
     let opened = false;
     for (let i = at; i < Math.min(lines.length, at + 8); i++) {

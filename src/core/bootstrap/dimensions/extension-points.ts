@@ -2,7 +2,7 @@
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
 import { confidence } from '../evidence';
 import { purposeOf } from '../docs';
-import { methodsOf, requirementsOf, type Requirement } from '../members';
+import { methodsOf, outlineOf, requirementsOf, type Requirement } from '../members';
 import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
@@ -94,7 +94,8 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
       language: languageOf(fam, ctx),
       category: 'types',
       summary,
-      code: await ctx.excerpt(base.path, base.line, 14),
+      // What a new type defines, shown as those signatures where the base declares them (saleor's BaseMutation excerpt was its Meta).
+      code: (contract.methods.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.methods) : undefined) ?? (await ctx.excerpt(base.path, base.line, 14)),
       reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
       tags: ['inheritance', fam],
       trigger: `extend-${base.name}`,
@@ -118,13 +119,13 @@ function sharedFolders(a: string, b: string): number {
  * base declares without a body; else the base's methods that most of the implementations define
  * (half of them at least, and two); and, for a protocol or interface, the members it gives defaults.
  */
-async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string }> {
+async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string; methods: string[] }> {
   const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => (r.method ? `${r.name}()` : r.name)), 80);
   const reqs = await requirementsOf(base, ctx);
   const defaults = reqs?.defaulted.length ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}` : '';
   if (reqs?.required.length) {
     const required = `with ${shown(reqs.required.slice(0, 4))}`;
-    return { full: defaults ? `${required} (${defaults})` : required, short: required };
+    return { full: defaults ? `${required} (${defaults})` : required, short: required, methods: reqs.required.slice(0, 4).filter((r) => r.method).map((r) => r.name) };
   }
   const own = new Set([...(await methodsOf(base, ctx)), ...(reqs?.defaulted.map((r) => r.name) ?? [])]);
   const counts = new Map<string, number>();
@@ -140,12 +141,13 @@ async function contractOf(base: Definition, subs: readonly { name: string; path:
   if (overridden.length) {
     const list = nameList(overridden.map(([m]) => `${m}()`), 80);
     // Alamofire's interceptors: the protocol's extension gives adapt and retry no-op bodies.
-    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) return { full: `overriding the defaults of ${list} as it needs`, short: `overriding ${list} as it needs` };
+    const methods = overridden.map(([m]) => m);
+    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) return { full: `overriding the defaults of ${list} as it needs`, short: `overriding ${list} as it needs`, methods };
     const defining = `defining ${list}`;
-    return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining };
+    return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining, methods };
   }
   const onlyDefaults = defaults ? `and ${defaults}, so it defines only what it needs` : '';
-  return { full: onlyDefaults, short: onlyDefaults };
+  return { full: onlyDefaults, short: onlyDefaults, methods: [] };
 }
 
 /**

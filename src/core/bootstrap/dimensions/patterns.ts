@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { languageForPath } from '../../kernel/languages';
 import { confidence, Tallies } from '../evidence';
-import { fit, IMPORT_LINE, nameList, shortPath, wordPattern } from '../form';
+import { fit, IMPORT_LINE, nameList, shortPath, shownTarget, wordPattern } from '../form';
 import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
 import { docIndex, purposeOf } from '../docs';
@@ -383,11 +383,6 @@ function functionFamilyKeys(helpers: readonly Helper[]): Map<Helper, string> {
     if (best) out.set(h, best);
   }
   return out;
-}
-
-/** A target's name as a reader knows it: without the ecosystem prefix that tells two same-named manifests apart (`python:saleor`). */
-function shownTarget(name: string | undefined): string | undefined {
-  return name?.replace(/^(npm|pnpm|yarn|typescript|python|cargo|go|swift|xcode|gradle|maven):(?=.)/, '');
 }
 
 /** The first folder that tells modules apart: `Source/Core` for `Source/Core/Request.swift`. */

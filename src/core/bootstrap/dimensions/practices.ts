@@ -1,6 +1,6 @@
 import { confidence, percent, Tallies } from '../evidence';
 import { factsOf } from '../facts';
-import { fit, nameList } from '../form';
+import { fit, nameList, shownTarget } from '../form';
 import { FAMILY_LABEL } from '../source';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
 import type { AnalysisContext, CandidateDraft, Family, SourceFile } from '../types';
@@ -31,7 +31,7 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
   private readonly throws = new Tallies(6);
   /** The project's own output macros (`message!`, `err_message!` wrapping `eprintln!`): how it talks to its user. */
   private readonly outputMacros = new Map<string, { path: string; line: number }>();
-  private readonly errorTypes = new Map<string, { path: string; line: number; family: Family }>();
+  private readonly errorTypes = new Map<string, { path: string; line: number; family: Family; target?: string; member: boolean }>();
 
   /** How files get their logger (`logger = logging.getLogger(__name__)`), by normalised form, per family. */
   private readonly loggerSetups = new Tallies(4);
@@ -58,7 +58,7 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     }
     for (const d of factsOf(file).decls) {
       if (d.kind === 'type' && (/(Error|Exception|Failure)$/.test(d.name) || /^(Error|Exception|RuntimeException|BaseException)$/.test(d.base ?? ''))) {
-        if (!this.errorTypes.has(d.name)) this.errorTypes.set(d.name, { path: file.path, line: d.line, family: file.family });
+        if (!this.errorTypes.has(d.name)) this.errorTypes.set(d.name, { path: file.path, line: d.line, family: file.family, target: file.target, member: d.member });
       }
     }
     const re = file.family === 'python' ? /\braise\s+([A-Z]\w*)/g : file.family === 'swift' ? /\bthrow\s+([A-Z]\w*)/g : file.family === 'go' || file.family === 'rust' ? null : /\bthrow\s+(?:new\s+)?([A-Z]\w*)/g;
@@ -133,13 +133,27 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     const name = topKey.split('|')[1];
     const def = this.errorTypes.get(name)!;
     const verb = fam === 'python' ? 'Raise' : 'Throw';
+    const shown = custom.slice(0, 4);
+    // Each module with its own error type (NetNewsWire: AccountError in Account, WebserviceError in RSWeb): the rule is the
+    // module's own type, not the most thrown one (a reviewer found the title over-centred on AccountError).
+    const targets = new Set(shown.map(([k]) => this.errorTypes.get(k.split('|')[1])?.target).filter(Boolean));
+    const perModule = targets.size >= 2;
+    // A type nested as plain `Error` in several types (Alamofire's WebSocketRequest.Error) is said as such, not as `Error ×3`.
+    const label = (k: string) => {
+      const n = k.split('|')[1];
+      const d = this.errorTypes.get(n);
+      return /^(Error|Exception)$/.test(n) && d?.member ? `nested \`${n}\` types` : n;
+    };
+    const where = (k: string) => (perModule && this.errorTypes.get(k.split('|')[1])?.target ? ` in ${shownTarget(this.errorTypes.get(k.split('|')[1])!.target)}` : '');
     return {
-      title: `${verb} the project's \`${name}\`${custom.length > 1 ? ' (and its sibling error types)' : ''}, not ${builtinError(fam)}`,
+      title: perModule
+        ? fit(`${verb} each module's own error type (${nameList(shown.map(([k]) => k.split('|')[1]).filter((n) => !/^(Error|Exception)$/.test(n)), 50)}), not ${builtinError(fam)}`, 100)
+        : `${verb} the project's \`${name}\`${custom.length > 1 ? ' (and its sibling error types)' : ''}, not ${builtinError(fam)}`,
       knowledgeType: 'best-practice',
       dimension: 'best-practice',
       language,
       category: 'error-handling',
-      summary: `${customCount} of ${total} ${verb.toLowerCase()} sites (${percent(customCount, total)}) use project error types (${custom.slice(0, 4).map(([k, t]) => `${k.split('|')[1]} ×${t.count}`).join(', ')}). \`${name}\` is defined at ${def.path}:${def.line}.`,
+      summary: `${customCount} of ${total} ${verb.toLowerCase()} sites (${percent(customCount, total)}) use project error types${perModule ? ', each module its own' : ''} (${shown.map(([k, t]) => `${label(k)} ×${t.count}${where(k)}`).join(', ')}). \`${name}\` is defined at ${def.path}:${def.line}.`,
       code: await ctx.excerpt(def.path, def.line, 14),
       reasoning: { whyStandard: `Counted over every ${verb.toLowerCase()} statement of the scanned ${lang} code.`, sources: [`${def.path}:${def.line}`, ...top.sources(5)], confidence: confidence(customCount / total, total) },
       tags: ['error-handling', 'errors', fam],
