@@ -376,3 +376,22 @@ test("the error model is each module's own error type when the thrown types live
   assert.match(c.title, /^Throw each module's own error type \(`AccountError` and `WebserviceError`\), not /);
   assert.match(c.summary, /^8 of 8 throw sites \(100 %\) use project error types, each module its own \(AccountError ×4 in Account, WebserviceError ×3 in Web, nested `Error` types ×1 in Web\)\./);
 });
+
+test("an agent file's long first rule is said in whole sentences, title and summary (saleor's \"Never block a request/worker thread.\"); a contributor guide's long first rule by its binding sentence (fd's generative-AI rule)", async () => {
+  const long = '**Never block a request/worker thread.** No `time.sleep()` and no unbounded `while True` retry loops\n  in request-handling code — a blocked thread wastes a finite pod worker slot and starves every other request\n  that the same worker would have served. Use bounded retries and background tasks.';
+  const files: Record<string, string> = {
+    'AGENTS.md': `# Agents\n\n## Rules\n\n- ${long}\n- Prefer small pull requests.\n`,
+    'src/app.py': 'def run():\n    return 1\n',
+  };
+  const cs = await coldStart(files);
+  const agents = find(cs, /AGENTS\.md/);
+  assert.match(agents.title, /`AGENTS\.md`\)?: Never block a request\/worker thread\.?$/);
+  assert.match(agents.summary, /^Never block a request\/worker thread\. AGENTS\.md is the project's instructions/);
+  const guide: Record<string, string> = {
+    'CONTRIBUTING.md': '## Contributing\n\n## Pull Request Expectations\n\n1. Your contribution should be high quality, and best effort. In particular, please don\'t make a Pull Request\n   that was created using generative AI unless you have reviewed it yourself and understand what it does, and be\n   able to meaningfully answer questions and make changes to it as needed.\n2. Your code should successfully compile and pass tests before publishing a Pull Request. It\'s understandable\n   if tests fail on one or two specific targets.\n3. If an AI coding assistant or other LLM tool was used, you must indicate that an AI tool was used, and to what extent it was used.\n',
+    'src/app.py': 'def run():\n    return 1\n',
+  };
+  const contributing = find(await coldStart(guide), /Rules stated in `CONTRIBUTING\.md`/);
+  assert.match(contributing.summary, /^CONTRIBUTING\.md \("Pull Request Expectations"\): In particular, please don't make a Pull Request that was created using generative AI unless you have reviewed it yourself/);
+  assert.doesNotMatch(contributing.summary, /…/);
+});

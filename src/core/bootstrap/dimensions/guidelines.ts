@@ -1,7 +1,7 @@
 import { parse as parseJsonc } from 'jsonc-parser';
 import { languageForPath } from '../../kernel/languages';
 import { commandSources, commandWords, expandedText, type ProjectCommand } from '../commands';
-import { fit, MAX_SUMMARY, nameList } from '../form';
+import { fit, fitSummary, MAX_SUMMARY, nameList } from '../form';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';
 import { languageOf } from './standards';
@@ -303,7 +303,8 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
   // The rule whole rather than the label: a cut rule can say the opposite of what it says in full.
   const labelled = `${label} (\`${file}\`): ${rule}`;
   return [{
-    title: labelled.length <= 100 ? labelled : fit(`\`${file}\`: ${rule}`, 100),
+    // A long rule's first sentence when it fits (saleor's "Never block a request/worker thread."), not a cut.
+    title: labelled.length <= 100 ? labelled : fitSummary(`\`${file}\`: ${rule}`, 100),
     knowledgeType: 'agent-guideline',
     dimension: 'agent-guidelines',
     language: 'markdown',
@@ -350,7 +351,8 @@ function agentSummary(file: string, text: string, top: readonly StatedRule[], po
   const what = policy ? 'policy on AI tools and agents' : `instructions for coding agents${GIVES_COMMANDS.test(text) ? ', with its build and test commands' : ''}`;
   const tail = ` ${file} is the project's ${what}: read it whole before changing anything.`;
   const both = shown.map(sentence).join(' ');
-  return (both.length + tail.length <= MAX_SUMMARY ? both : fit(sentence(shown[0]), MAX_SUMMARY - tail.length)) + tail;
+  // Whole sentences of a long rule (saleor's "Never block a request/worker thread.") rather than one cut mid-clause.
+  return (both.length + tail.length <= MAX_SUMMARY ? both : fitSummary(sentence(shown[0]), MAX_SUMMARY - tail.length)) + tail;
 }
 
 /** A contributor guide: its bulleted must/never rules (its prose explains more than it binds). */
@@ -362,10 +364,13 @@ function contributorRules(file: string, text: string): CandidateDraft[] {
   const head = `${file}${sections.length ? ` (${nameList(sections.map((x) => `"${x}"`), 80, false)})` : ''}: `;
   let said = '';
   let shown = 0;
-  for (const r of rules) {
-    // The sentence that binds (must, never, don't…); the others explain it (the details keep it whole).
+  // The sentence that binds (must, never, don't…); the others explain it (the details keep it whole).
+  const binding = (r: StatedRule) => {
     const sentences = r.text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z])/);
-    const rule = (sentences.find((x) => IMPERATIVE.test(x.replace(/’/g, "'"))) ?? sentences[0]).replace(/[.;:]+$/, '');
+    return (sentences.find((x) => IMPERATIVE.test(x.replace(/’/g, "'"))) ?? sentences[0]).replace(/[.;:]+$/, '');
+  };
+  for (const r of rules) {
+    const rule = binding(r);
     const next = said ? `${said}; ${rule}` : rule;
     if (head.length + next.length > 255) break;
     said = next;
@@ -377,7 +382,8 @@ function contributorRules(file: string, text: string): CandidateDraft[] {
     dimension: 'agent-guidelines',
     language: 'markdown',
     category: 'agent-guidelines',
-    summary: fit(`${head}${said || rules[0].text.replace(/\s+/g, ' ').trim()}${shown < rules.length ? ` (and ${rules.length - shown} more)` : ''}.`, 300),
+    // A first rule too long to share the summary is still its binding sentence (fd: "please don't make a Pull Request that was created using generative AI unless…").
+    summary: fitSummary(`${head}${said || binding(rules[0])}${shown < rules.length ? ` (and ${rules.length - (shown || 1)} more)` : ''}.`, 300),
     code: '',
     details: rules.map((r) => `- ${r.text}`).join('\n'),
     reasoning: { whyStandard: 'Written down by the project itself.', sources: rules.slice(0, 8).map((r) => `${file}:${r.line}`), confidence: 0.9 },
