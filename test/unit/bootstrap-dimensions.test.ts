@@ -389,6 +389,10 @@ test('the checks CI runs that change nothing: fd\'s rustfmt and Clippy, zod\'s l
   assert.deepEqual(ciChecks(workflowCommands('.github/workflows/ci.yml', nnw)).map((c) => c.command), ['swiftlint lint --strict']);
   const flask = 'jobs:\n  main:\n    steps:\n      - run: uv run --locked --group pre-commit pre-commit run --all-files\n      - run: uv run --group dev tox run -e typing\n      - run: uv run --group dev tox run\n';
   assert.deepEqual(ciChecks(workflowCommands('.github/workflows/pre-commit.yaml', flask)).map((c) => c.command), ['uv run --locked --group pre-commit pre-commit run --all-files', 'uv run --group dev tox run -e typing']);
+  // ripgrep's docs job: `cargo doc` is a check, typed with the flags that turn its warnings into errors (else it passes locally and fails in CI).
+  const rg = "jobs:\n  docs:\n    steps:\n      - name: Check documentation\n        env:\n          RUSTDOCFLAGS: -D warnings\n        run: cargo doc --no-deps --workspace\n  build:\n    env:\n      RUSTFLAGS: -C debuginfo=0\n    steps:\n      - run: RUSTFLAGS='-Dwarnings' cargo clippy --workspace\n      - run: cargo build --workspace\n";
+  assert.deepEqual(ciChecks(workflowCommands('.github/workflows/ci.yml', rg)).map((c) => c.command), ["RUSTDOCFLAGS='-D warnings' cargo doc --no-deps --workspace", "RUSTFLAGS='-Dwarnings' cargo clippy --workspace"]);
+  assert.equal(ciCommand(workflowCommands('.github/workflows/ci.yml', rg), 'build')?.command, 'cargo build --workspace');
 });
 
 test('CI steps no change has to pass are not CI\'s commands: a workflow run only on release tags (alacritty), a job switched off with `if: false` (okhttp), a step for a matrix value the matrix never takes (nowinandroid); a project\'s test workflow before a special one (saleor\'s migrations, zod\'s release)', () => {

@@ -395,3 +395,16 @@ test("an agent file's long first rule is said in whole sentences, title and summ
   assert.match(contributing.summary, /^CONTRIBUTING\.md \("Pull Request Expectations"\): In particular, please don't make a Pull Request that was created using generative AI unless you have reviewed it yourself/);
   assert.doesNotMatch(contributing.summary, /…/);
 });
+
+test("the profile lists a package script CI runs as a check even when the contributor guide's commands are shown instead of the scripts (trpc's typecheck-packages)", async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'rpc', private: true, scripts: { build: 'tsc -b', test: 'vitest', 'typecheck-packages': 'pnpm run --parallel --filter=./packages/* typecheck', 'typecheck-www': 'turbo --filter www typecheck' } }, null, 2),
+    'CONTRIBUTING.md': '# Contributing\n\n## Development workflow\n\n```bash\npnpm install\npnpm build\n```\n\n## Testing\n\n```bash\npnpm test\n```\n',
+    '.github/workflows/main.yml': 'on: [pull_request]\njobs:\n  build:\n    steps:\n      - run: pnpm build\n  typecheck:\n    steps:\n      - run: pnpm typecheck-packages\n  typecheck-www:\n    steps:\n      - run: pnpm typecheck-www\n  test:\n    steps:\n      - run: pnpm test --coverage\n',
+    'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+    'src/index.ts': 'export const x = 1;\n',
+  };
+  const profile = await profileOf(files);
+  assert.ok(profile);
+  assert.match(profile.rationale ?? '', /- CI checks \(a change must pass them\): `pnpm typecheck-packages` \(\.github\/workflows\/main\.yml:8\), `pnpm typecheck-www`/);
+});

@@ -369,8 +369,15 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   if (background) s = s.replace(/&\s*$/, '').trim();
   if (/^(set|echo|export|cd)\b/.test(s)) return undefined;
   s = s.replace(OUTPUT_FILTERS, '').replace(/\s*\d?>&\d\b/g, '');
-  // Leading variable assignments and `env A=B` only tune the run.
+  // Leading variable assignments and `env A=B` only tune the run, except the flags that turn Rust warnings into errors:
+  // with them a warning fails CI (ripgrep's docs job: `RUSTDOCFLAGS: -D warnings` for `cargo doc`), so they are typed too.
+  const denied = (v: string | undefined) => v !== undefined && /(^|\s)(-D\s*\w|--deny\b)/.test(v);
+  const kept = [...s.matchAll(/(?:^|\s)(RUSTFLAGS|RUSTDOCFLAGS)=("[^"]*"|'[^']*'|\S*)(?=\s)/g)].filter((m) => denied(m[2].replace(/^["']|["']$/g, ''))).map((m) => `${m[1]}=${m[2]}`);
   s = s.replace(/^(env\s+)?([A-Za-z_]\w*=("[^"]*"|'[^']*'|\S*)\s+)+/, '');
+  if (/^cargo\s/.test(s)) {
+    for (const name of ['RUSTFLAGS', 'RUSTDOCFLAGS']) if (!kept.some((k) => k.startsWith(`${name}=`)) && denied(env[name])) kept.push(`${name}='${env[name]}'`);
+    if (kept.length) s = `${kept.join(' ')} ${s}`;
+  }
   let unresolved = false;
   // `${{ matrix.extra-args || '' }}`: the literal after `||` where the workflow sets nothing.
   s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*(?:\|\|\s*'([^']*)'\s*)?\}\}/g, (_, scope: string, name: string, fallback?: string) => {
@@ -410,7 +417,11 @@ export function expandedText(c: ProjectCommand, all: readonly ProjectCommand[], 
 
 /** A command's words, quotes removed (`-scheme "A B"` → `-scheme`, `A B`). */
 export function commandWords(command: string): string[] {
-  return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const words = [...command.matchAll(/(?:[A-Za-z_]\w*=)?(?:"([^"]*)"|'([^']*)')|(\S+)/g)].map((m) => (m[0].includes('=') && !m[3] ? m[0] : m[1] ?? m[2] ?? m[3]));
+  // Leading assignments (`RUSTDOCFLAGS='-D warnings' cargo doc`) set up the run; the tool comes after them.
+  let i = 0;
+  while (i < words.length - 1 && /^[A-Za-z_]\w*=/.test(words[i])) i++;
+  return words.slice(i);
 }
 
 /**
@@ -460,7 +471,7 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
 
 /** Tools that check code and change nothing, by what a command runs (its script spelled out). */
 const CHECK_TOOLS = new RegExp([
-  String.raw`\bcargo(?:\s+\+\S+)?\s+(?:clippy\b|fmt\b[^\n]*--check)`, String.raw`\brustfmt\b[^\n]*--check`, String.raw`\bgofmt\s+-[ld]`, String.raw`\bgo\s+vet\b`,
+  String.raw`\bcargo(?:\s+\+\S+)?\s+(?:clippy\b|fmt\b[^\n]*--check|doc\b)`, String.raw`\brustfmt\b[^\n]*--check`, String.raw`\bgofmt\s+-[ld]`, String.raw`\bgo\s+vet\b`,
   String.raw`\bgolangci-lint\s+run\b`, String.raw`\bstaticcheck\b`, String.raw`\bswiftlint\b`, String.raw`\bswiftformat\b[^\n]*--lint`, String.raw`\bktlint\b`, String.raw`\bdetekt\b`,
   String.raw`\bspotless(?:Check|:check)\b`, String.raw`\b(?:checkKotlinAbi|apiCheck|dependencyGuard)\b`, String.raw`\beslint\b`, String.raw`\bprettier\b[^\n]*(?:--check|--list-different|\s-[cl]\b)`,
   String.raw`\bbiome\s+(?:check|lint|ci|format)\b`, String.raw`\b(?:vue-)?tsc\b[^\n]*--noEmit`, String.raw`\bruff\s+(?:check\b|format\b[^\n]*--check)`, String.raw`\b(?:black|isort)\b[^\n]*--check`,

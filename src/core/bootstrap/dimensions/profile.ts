@@ -276,8 +276,10 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
     const { list: commands, notes, before, checks: ciChecked, ciTest } = await this.commands(ctx);
     const agentCommands = await agentFileCommands(ctx);
-    // A check the agent file already gives (coil's spotlessCheck) is said once.
-    const checks = ciChecked.filter((c) => !agentCommands.some((a) => a.command === c.command));
+    // A check the commands already give (coil's spotlessCheck in AGENTS.md) is said once; a project command that is not
+    // shown (trpc's typecheck-packages, beside CONTRIBUTING.md's commands) is still one of CI's checks.
+    const given = agentCommands.length ? agentCommands : commands;
+    const checks = ciChecked.filter((c) => !given.some((a) => a.command === c.command));
     // Beside the agent file's commands, the tests CI runs when the file does not give that command.
     const ciTestToo = agentCommands.length && ciTest && !agentCommands.some((c) => c.command === ciTest.command) ? ciTest : undefined;
     const declared = await Promise.all(products.slice(0, 2).map((t) => manifestLine(ctx, t.manifest, namedIn(t.name))));
@@ -401,7 +403,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     }
     // What CI checks beyond the tests; the project's own lint and format scripts only when CI runs them
     // too (gin's `make lint` runs the retired golint, CI runs golangci-lint; zod's `pnpm lint` rewrites files).
-    const checks = ciChecks(scripts).filter((c) => c.command !== ciTest?.command && !out.some((o) => o.command === c.command));
+    const checks = ciChecks(scripts).filter((c) => c.command !== ciTest?.command);
     const ci = scripts.filter((s) => s.job);
     const ranByCi = (command: string) => ci.some((c) => c.command === command || c.command.endsWith(` ${command}`));
     if (checks.length) for (const label of ['Lint', 'Format', 'Check']) {
