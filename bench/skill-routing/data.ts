@@ -19,10 +19,10 @@ export interface RoutingTask {
   alsoAcceptable: string[];
 }
 
-/** Round 1 (`tasks.json`, folds A and B), round 2 (`tasks-round2.json`, fold C), round 3 (`tasks-round3.json`, fold D). */
+/** Round 1 (`tasks.json`, folds A and B), round 2 (`tasks-round2.json`, fold C), rounds 3 and 4 (`tasks-round3.json`, `tasks-round4.json`: folds D and E). */
 export function loadTasks(): RoutingTask[] {
   const read = (file: string) => (JSON.parse(readFileSync(path.join(DATA_DIR, file), 'utf8')) as { tasks: RoutingTask[] }).tasks;
-  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json')];
+  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json'), ...read('tasks-round4.json')];
 }
 
 export function bundledSkills(): Skill[] {
@@ -36,13 +36,14 @@ export function catalogSkills(): Skill[] {
 
 /**
  * The parts of the data. Round 1 in two halves (A, B) by a hash of the task id, so the split does not
- * follow the order the reviewer wrote the requests in; rounds 2 (C, ids `r2-…`) and 3 (D, `r3-…`),
- * each written by another blind reviewer. Every constant that ships is fitted on A, B and C; D is the
- * test, read only by the benchmark.
+ * follow the order the reviewer wrote the requests in; rounds 2 (C, ids `r2-…`), 3 (D, `r3-…`) and 4
+ * (E, `r4-…`, written in session 29), each by another blind reviewer. Every constant that ships is
+ * fitted on A, B and C; D and E are the tests, read only by the benchmark.
  */
-export function fold(task: Pick<RoutingTask, 'id'>): 'A' | 'B' | 'C' | 'D' {
+export function fold(task: Pick<RoutingTask, 'id'>): 'A' | 'B' | 'C' | 'D' | 'E' {
   if (task.id.startsWith('r2-')) return 'C';
   if (task.id.startsWith('r3-')) return 'D';
+  if (task.id.startsWith('r4-')) return 'E';
   let h = 2166136261;
   for (const ch of task.id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return (h >>> 0) % 2 === 0 ? 'A' : 'B';
