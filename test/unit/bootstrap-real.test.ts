@@ -164,6 +164,8 @@ test('okhttp: nothing mined from samples, testing support or the Maven test proj
   const modules = candidates.find((c) => c.knowledgeType === 'module-dependency');
   assert.match(modules?.summary ?? '', /project names differ from their folders \(such as :mockwebserver is mockwebserver-deprecated\/\)/);
   assert.match(modules?.rationale ?? '', /:mockwebserver3 is mockwebserver\//);
+  // The base of the code's graph, not the code generator on a build-time classpath (blind review: "at the base misleads").
+  assert.match(modules?.summary ?? '', /At the base: :okhttp;/);
 });
 
 const profileOf = (candidates: Candidate[]) => candidates.find((c) => c.knowledgeType === 'project-profile')!;

@@ -408,3 +408,18 @@ test("the profile lists a package script CI runs as a check even when the contri
   assert.ok(profile);
   assert.match(profile.rationale ?? '', /- CI checks \(a change must pass them\): `pnpm typecheck-packages` \(\.github\/workflows\/main\.yml:8\), `pnpm typecheck-www`/);
 });
+
+test("the module graph's base and top are those of the code: not a lint jar published with a library nor a BOM's constraints (coil's :coil-lint and :coil-bom)", async () => {
+  const projects = ['coil-core', 'coil-lint', 'coil-bom', 'coil-compose', 'coil-gif', 'coil-svg'];
+  const files: Record<string, string> = {
+    'settings.gradle.kts': 'rootProject.name = "coil"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n',
+    'coil-core/build.gradle.kts': 'plugins {\n    id("com.android.library")\n}\ndependencies {\n    lintPublish(project(":coil-lint"))\n}\n',
+    'coil-lint/build.gradle.kts': 'plugins {\n    kotlin("jvm")\n}\n',
+    'coil-bom/build.gradle.kts': 'plugins {\n    id("java-platform")\n}\ndependencies {\n    constraints {\n        api(project(":coil-core"))\n        api(project(":coil-compose"))\n        api(project(":coil-gif"))\n        api(project(":coil-svg"))\n    }\n}\n',
+  };
+  for (const p of ['coil-compose', 'coil-gif', 'coil-svg']) files[`${p}/build.gradle.kts`] = 'plugins {\n    id("com.android.library")\n}\ndependencies {\n    api(project(":coil-core"))\n}\n';
+  for (const p of projects) files[`${p}/src/main/kotlin/coil/${p.replace(/-/g, '')}/Part.kt`] = `package coil.${p.replace(/-/g, '')}\n\nclass Part\n`;
+  const c = (await coldStart(files)).find((x) => x.knowledgeType === 'module-dependency');
+  assert.ok(c);
+  assert.match(c.summary, /At the base: :coil-core; on top: :coil-compose, :coil-gif and :coil-svg\./);
+});

@@ -276,8 +276,13 @@ export class ArchitectureAnalyzer implements Analyzer {
     const testOnly = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && (d.scope === 'dev' || d.scope === 'test')).map((d) => `${t.name}\u0000${d.target}`)).filter((k) => !product.has(k))).size;
     const byFrom = new Map<string, string[]>();
     for (const e of pairs) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`]);
-    const used = new Set(pairs.map((e) => e.to));
-    const users = new Set(pairs.map((e) => e.from));
+    // The base and the top of the code's graph: edges the code is compiled against, not a lint jar, a code generator's
+    // classpath (build scope) or a BOM's version constraints (coil's :coil-lint at the base and :coil-bom on top misled a reviewer).
+    const bom = (name: string) => /(^|[:/_-])bom$/i.test(name);
+    const code = pairs.filter((e) => e.scope !== 'build' && !bom(e.from));
+    const layered = code.length ? code : pairs;
+    const used = new Set(layered.map((e) => e.to));
+    const users = new Set(layered.map((e) => e.from));
     const base = products.filter((t) => used.has(t.name) && !users.has(t.name)).map((t) => t.name);
     const top = products.filter((t) => users.has(t.name) && !used.has(t.name)).map((t) => t.name);
     const units = [...new Set(products.map((t) => UNIT[t.ecosystem]))].join(', ');
