@@ -281,6 +281,17 @@ test('entry points: a Django site starts at its ASGI application and its Celery 
   for (let i = 0; i < 4; i++) django[`shop/part${i}.py`] = `def part${i}(n):\n    return n + ${i}\n`;
   const site = find(await coldStart(django), /^Entry point/);
   assert.equal(site.title, 'Entry points: `shop/asgi/__init__.py` and `shop/celeryconf.py`');
+  // An ASGI site is said as one (a reviewer: "drop WSGI, there is no wsgi module"); one app at the root is not named at each start.
+  assert.equal(site.summary, 'Execution starts in shop/asgi/__init__.py (ASGI application); shop/celeryconf.py (Celery app).');
+
+  // Several applications: each start says whose it is (NetNewsWire's macOS app, iOS app and widget).
+  const apps: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "tools"\ninclude(":cli")\ninclude(":server")\n' };
+  for (const name of ['cli', 'server']) {
+    apps[`${name}/build.gradle.kts`] = 'plugins {\n    kotlin("jvm")\n    application\n}\n';
+    apps[`${name}/src/main/kotlin/tools/${name}/Main.kt`] = `package tools.${name}\n\nfun main() {\n    println("${name}")\n}\n`;
+  }
+  const starts = find(await coldStart(apps), /^Entry point/);
+  assert.equal(starts.summary, 'Execution starts in cli/src/main/kotlin/tools/cli/Main.kt (Kotlin main, the app :cli); server/src/main/kotlin/tools/server/Main.kt (Kotlin main, the app :server).');
 
   const go: Record<string, string> = {
     'go.mod': 'module example.com/photos\n\ngo 1.22\n',

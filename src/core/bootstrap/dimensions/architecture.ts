@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { nodeKey, type GraphEdge } from '../../graph';
 import { confidence, Tallies } from '../evidence';
-import { fit, nameList } from '../form';
+import { fit, nameList, shownTarget } from '../form';
 import { pathKind } from '../source';
 import { slicer } from '../../kernel/slices';
 import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
-import { ownedDirs, type Ecosystem } from '../../structure';
+import { ownedDirs, type Ecosystem, type Target } from '../../structure';
 
 /** Sibling folders that never import one another are a boundary worth stating from this many on. */
 const MIN_INDEPENDENT_SIBLINGS = 6;
@@ -19,7 +19,8 @@ const MAX_FILE_EDGES = 20_000;
 const ENTRY_POINTS: [RegExp, string, Family[]][] = [
   [/^if\s+__name__\s*==\s*['"]__main__['"]/m, 'script entry (__main__)', ['python']],
   // A Django or ASGI site starts where the server loads `application` (saleor: uvicorn saleor.asgi:application), workers at the Celery app.
-  [/^application\s*=\s*get_(?:asgi|wsgi)_application\s*\(/m, 'ASGI/WSGI application', ['python']],
+  [/^application\s*=\s*get_asgi_application\s*\(/m, 'ASGI application', ['python']],
+  [/^application\s*=\s*get_wsgi_application\s*\(/m, 'WSGI application', ['python']],
   [/^\w+\s*=\s*Celery\s*\(/m, 'Celery app', ['python']],
   [/^func\s+main\s*\(\s*\)/m, 'Go main', ['go']],
   [/^\s*(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(/m, 'Rust main', ['rust']],
@@ -35,7 +36,7 @@ const ENTRY_POINTS: [RegExp, string, Family[]][] = [
 ];
 
 /** A word each entry-point idiom needs, to skip its regex on files that cannot match. */
-const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'ASGI/WSGI application': '_application', 'Celery app': 'Celery', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
+const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'ASGI application': '_application', 'WSGI application': '_application', 'Celery app': 'Celery', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
 
 interface RawImports {
   path: string;
@@ -329,6 +330,14 @@ export class ArchitectureAnalyzer implements Analyzer {
     const exists = found.filter((f, i) => ctx.has(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
     const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;
+    /** The application a file starts: the app whose folder holds it most closely. */
+    const appOf = (p: string) => {
+      const holders = apps.filter((t) => [t.dir, ...(t.extraDirs ?? [])].some((d) => d === '' || p.startsWith(d + '/')));
+      const depth = (t: Target) => Math.max(...[t.dir, ...(t.extraDirs ?? [])].filter((d) => d === '' || p.startsWith(d + '/')).map((d) => d.length));
+      const t = holders.sort((a, b) => depth(b) - depth(a))[0];
+      // An app at the root holds every file: it says nothing about which start is whose (saleor's ASGI app and Celery app).
+      return t && depth(t) > 0 ? `${isAppExtension(t) ? 'the app extension' : 'the app'} ${shownTarget(t.name)}` : undefined;
+    };
     // In a library project a side tool's main() (okhttp's okcurl) is not where the project starts;
     // an application at the root (ripgrep's rg) is.
     if (libraries > apps.length && !apps.some((t) => t.dir === '')) return [];
@@ -342,7 +351,8 @@ export class ArchitectureAnalyzer implements Analyzer {
         language: languageOf(ctx.primary ?? 'other', ctx),
         category: 'architecture',
         // Where execution starts, and no more: "new top-level wiring goes there" was false where a main only builds the CLI (photoprism).
-        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label})`).join('; ')}.`,
+        // Each start with the application it starts, when there are several (NetNewsWire's macOS app, iOS app and widget).
+        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)}` : ''})`).join('; ')}.`,
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
         reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
         tags: ['entry-point', 'composition-root'],
@@ -491,3 +501,6 @@ export function onePerFile(sources: readonly string[]): string[] {
   }
   return [...first, ...rest];
 }
+
+/** An Xcode app extension (a widget, a share extension): an app target that is not an application. */
+export const isAppExtension = (t: Target) => t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? ''));

@@ -6,7 +6,7 @@ import { factsOf } from '../facts';
 import { pathKind } from '../source';
 import { fit, MAX_SUMMARY, nameList } from '../form';
 import { ciChecks, ciCommand, commandSources, type ProjectCommand } from '../commands';
-import { productTargets } from './architecture';
+import { isAppExtension, productTargets } from './architecture';
 import { AGENT_FILES } from './guidelines';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
@@ -429,8 +429,6 @@ export class ProjectProfileAnalyzer implements Analyzer {
   }
 }
 
-/** An Xcode app extension (a widget, a share extension): an app target that is not an application. */
-const isAppExtension = (t: Target) => t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? ''));
 
 /**
  * Sentences in their order, within `max` characters: when they do not all fit, the least needed go
