@@ -434,3 +434,17 @@ test("the module graph's base and top are those of the code: not a lint jar publ
   assert.ok(c);
   assert.match(c.summary, /At the base: :coil-core; on top: :coil-compose, :coil-gif and :coil-svg\./);
 });
+
+test("a Swift conformance added by an extension makes a project type an implementation (NetNewsWire's `extension Feed: ArticleFetcher`), not a platform type's (Kingfisher's `extension KFCrossPlatformImage: KingfisherCompatible`); a one-property protocol with an attribute is still a label", async () => {
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources")])\n',
+    'Sources/Fetch/ArticleFetcher.swift': 'public protocol ArticleFetcher {\n    func fetchArticles() -> [String]\n}\n\nextension Feed: ArticleFetcher {\n    public func fetchArticles() -> [String] { [] }\n}\n\nextension Folder: ArticleFetcher {\n    public func fetchArticles() -> [String] { [] }\n}\n\nextension UIImage: ArticleFetcher {\n    public func fetchArticles() -> [String] { [] }\n}\n',
+    'Sources/Icons/SmallIconProvider.swift': 'protocol SmallIconProvider {\n\t@MainActor var smallIcon: String? { get }\n}\n\n@MainActor extension Feed: SmallIconProvider {\n\tvar smallIcon: String? { nil }\n}\n\n@MainActor extension Folder: SmallIconProvider {\n\tvar smallIcon: String? { nil }\n}\n\n@MainActor extension SmartFeed: SmallIconProvider {\n\tvar smallIcon: String? { nil }\n}\n',
+    'Sources/Smart/SmartFeed.swift': 'final class SmartFeed: ArticleFetcher {\n    func fetchArticles() -> [String] { [] }\n}\n',
+    'Sources/Model/Feed.swift': 'public final class Feed {\n    public init() {}\n}\n',
+    'Sources/Tree/Folder.swift': 'public final class Folder {\n    public init() {}\n}\n',
+  };
+  const cards = (await coldStart(swift)).filter((x) => x.knowledgeType === 'inheritance');
+  assert.deepEqual(cards.map((c) => c.title), ['Swift `Feed`, `SmartFeed` and `Folder` implement `ArticleFetcher`']);
+  assert.match(cards[0].summary, /is the base of 3 production types: Feed, SmartFeed and Folder\. A new type in the same role implements it too, with `fetchArticles\(\)`\.$/);
+});

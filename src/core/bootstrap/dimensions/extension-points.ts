@@ -15,19 +15,27 @@ const STAND_IN = /^(NoOp|Noop|Stub|Fake|Mock|Dummy|Test|Empty|Null|Demo|Preview)
 const DISCOURAGED = /\bsubclass(?:es|ing)?\b[^.\n]{0,60}\b(?:is|are)\s+(?:highly\s+|strongly\s+)?(?:discouraged|not\s+(?:allowed|supported|intended|permitted))|\b(?:do\s+not|don't|must\s+not|should\s+not|never)\s+(?:subclass|extend|implement)\s+this\b/i;
 
 /** `family|base` → the types that extend or implement it directly. */
-export type Subclasses = Map<string, { name: string; path: string; line: number; text: string }[]>;
+export type Subclasses = Map<string, { name: string; path: string; line: number; text: string; byExtension?: boolean }[]>;
 
 /** Project types that several production types extend: the extension points (descendants counted). */
 export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclasses, ctx: AnalysisContext): Promise<CandidateDraft[]> {
   const out: CandidateDraft[] = [];
-  const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string }[] }[] = [];
-  for (const [key, direct] of subclasses) {
+  const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string; byExtension?: boolean }[] }[] = [];
+  for (const [key, all] of subclasses) {
     const [fam, baseName] = key.split('|') as [Family, string];
+    // A conformance added by an extension counts for a type the project declares, not for a platform type or an alias
+    // (Kingfisher's `extension KFCrossPlatformImage: KingfisherCompatible` gives UIImage the `kf` namespace).
+    // It is cited where the type is declared: extensions of several types in one file are still several types.
+    const direct = all.flatMap((s) => {
+      if (!s.byExtension) return [s];
+      const def = (symbols.definitions.get(s.name) ?? []).find((d) => d.family === fam && d.kind === 'type');
+      return def ? [{ ...s, path: def.path, line: def.line }] : [];
+    });
     const defs = (symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
     if (defs.length === 0) continue;
     // Objective-C: the public header's @interface, not a private class extension or the .m.
     const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
-    const subs: { name: string; path: string; line: number; text: string; via?: string }[] = [...direct];
+    const subs: { name: string; path: string; line: number; text: string; via?: string; byExtension?: boolean }[] = [...direct];
     for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
     const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
     if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
@@ -71,7 +79,9 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const sorted = [...subs].sort((a, b) => near(b.path) - near(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
     const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
-    const sites = await registrationSites(symbols, fam, sorted, ctx);
+    // Types that conform through an extension are existing types given one more role (NetNewsWire's Feed and Folder): the
+    // files that use them are not where implementations are listed.
+    const sites = await registrationSites(symbols, fam, sorted.filter((s) => !s.byExtension), ctx);
     // What the base is for, from its doc comment: the reviewers asked what a protocol is for before who adopts it.
     const purpose = await purposeOf(base, ctx);
     const basePath = sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : shortPath(base.path, 40);
@@ -222,5 +232,5 @@ async function onePropertyProtocol(base: Definition, ctx: AnalysisContext): Prom
   if (!/\b(protocol|interface|trait)\b/.test(lines[base.line - 1] ?? '')) return false;
   const body: string[] = [];
   for (let i = base.line; i < lines.length && !/^\s*\}/.test(lines[i]); i++) if (lines[i].trim() && !/^\s*(\/\/|\*|\/\*)/.test(lines[i])) body.push(lines[i]);
-  return body.length === 1 && /^\s*(?:(?:public|internal|abstract|override)\s+)*(?:var|val|let)\s+\w+/.test(body[0]);
+  return body.length === 1 && /^\s*(?:(?:public|internal|abstract|override|nonisolated|@\w+(?:\([^)]*\))?)\s+)*(?:var|val|let)\s+\w+/.test(body[0]);
 }

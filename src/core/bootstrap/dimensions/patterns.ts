@@ -67,6 +67,20 @@ export class CodePatternAnalyzer implements Analyzer {
       }
       if (file.family === 'jsts' && d.kind === 'function' && d.exported && !d.member && isFactory(d.name, file.lines[d.line - 1] ?? '')) this.factories.get(file.family).add(file, d.line);
     }
+    // Swift: a conformance added by an extension (`extension Feed: ArticleFetcher {`) makes the type an implementation
+    // as much as its declaration does (a reviewer found Feed and Folder said to conform "via SidebarItem").
+    if (file.family === 'swift' && file.code.includes('extension')) {
+      for (const m of file.code.matchAll(/^[ \t]*(?:(?:public|internal|fileprivate|private|@\w+(?:\([^)\n]*\))?)[ \t]+)*extension[ \t]+([\w.]+)[ \t]*:[ \t]*([^{\n]+?)[ \t]*(?:where\b[^{\n]*)?\{/gm)) {
+        const name = m[1].split('.').pop()!;
+        const line = lineOf(file.code, m.index + m[0].indexOf('extension'));
+        for (const base of m[2].split(',').map((b) => b.trim().replace(/<.*$/, '')).filter((b) => /^[A-Z]\w*$/.test(b))) {
+          const key = `${file.family}|${base}`;
+          const list = this.subclasses.get(key) ?? [];
+          if (!list.some((x) => x.name === name)) list.push({ name, path: file.path, line, text: (file.lines[line - 1] ?? '').trim().slice(0, 120), byExtension: true });
+          this.subclasses.set(key, list);
+        }
+      }
+    }
     // `defaultInstance` too (AFNetworking's AFImageDownloader), not `default…` factories such as `defaultPolicy`.
     const shared = /(?:static\s+(?:let|var|val|final)\s+(shared\w*|instance|default|sharedInstance)\b|\+\s*\([^)]*\)\s*(shared\w*|defaultInstance)\s*;|@property\s*\([^)]*\bclass\b[^)]*\)\s*[\w<>]+\s*\*\s*(shared\w*)\s*;)/g;
     const types = facts.decls.filter((d) => d.kind === 'type');
