@@ -448,3 +448,12 @@ test("a Swift conformance added by an extension makes a project type an implemen
   assert.deepEqual(cards.map((c) => c.title), ['Swift `Feed`, `SmartFeed` and `Folder` implement `ArticleFetcher`']);
   assert.match(cards[0].summary, /is the base of 3 production types: Feed, SmartFeed and Folder\. A new type in the same role implements it too, with `fetchArticles\(\)`\.$/);
 });
+
+test("an agent file's headline rule comes from its general rules section, not from one narrow workflow's bold rule (zod's \"## Rules\" over \"Iterating on a contributor PR\")", async () => {
+  const files: Record<string, string> = {
+    'AGENTS.md': '# AGENTS.md\n\n## Rules\n\n- Any change to `packages/core/src` must be benchmarked before it is merged.\n- Never bump versions in `package.json` by hand.\n\n## TypeScript Guidelines\n\n- Prefer immutable data (const, readonly).\n\n## Iterating on a contributor PR in a worktree\n\n- **Preserve contributor commits.** Never `git reset --hard` a contributor branch.\n',
+    'src/app.ts': 'export const x = 1;\n',
+  };
+  const c = find(await coldStart(files), /AGENTS\.md/);
+  assert.match(c.title, /\): Never bump versions in `package\.json` by hand$/);
+});

@@ -279,6 +279,9 @@ function eslintRunner(commands: readonly ProjectCommand[]): ProjectCommand | nul
   return automatic.find((s) => /\beslint\b/.test(expandedText(s, commands)) || commandWords(s.command).slice(1).includes('lint')) ?? commands.find((s) => /\beslint\b/.test(expandedText(s, commands))) ?? null;
 }
 
+/** A section of general rules (`## Rules`, `## Important`), not one topic's ("TypeScript Guidelines"): what it states applies to every change. */
+const GENERAL_SECTION = /^(?:(?:general|key|core|project|ground|house)\s+)?(?:rules|guidelines|conventions|principles)$|\b(?:important|critical|read this first)\b|^(?:must|always|never|do(?:n't| not))\b/i;
+
 /** A rule a project document states, where, and how much it matters to an agent. */
 interface StatedRule {
   text: string;
@@ -425,7 +428,9 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       // one about how to talk in a chat is no coding rule (blind reviewers: "leads with chat etiquette").
       const concrete = /`[^`]+`/.test(sentence) ? 1 : 0;
       const chat = CHAT_MANNERS.test(sentence) ? -2 : 0;
-      out.push({ text: sentence, line: u.line + line - 1, heading, weight: (bold ? 2 : 0) + agent + strict + concrete + chat });
+      // The file's own general rules (zod's "## Rules") before a rule of one narrow workflow ("Iterating on a contributor PR in a worktree").
+      const general = GENERAL_SECTION.test(heading) ? 2 : 0;
+      out.push({ text: sentence, line: u.line + line - 1, heading, weight: (bold ? 2 : 0) + agent + strict + concrete + chat + general });
     }
   };
   lines.forEach((raw, i) => {
