@@ -187,6 +187,8 @@ test("an extension point says which of its members have defaults (coil's Target,
   const s = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
   assert.ok(s);
   assert.match(s.summary, /A new type in the same role implements it too, with `unreadCount` \(`postUnreadCountDidChange\(\)` has a default\)\.$/);
+  // The code shows the property a new type must provide (Kingfisher's excerpt had left out `var identifier: String { get }`).
+  assert.equal(s.code, '@MainActor public protocol UnreadCountProvider {\n\t// …\n\tvar unreadCount: Int { get }\n}');
 });
 
 test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), else what the others override (NetNewsWire's run()), with the base's own implementations first", async () => {
@@ -456,4 +458,16 @@ test("an agent file's headline rule comes from its general rules section, not fr
   };
   const c = find(await coldStart(files), /AGENTS\.md/);
   assert.match(c.title, /\): Never bump versions in `package\.json` by hand$/);
+});
+
+test("a helper type whose nested types other files reach through it is said with them (NetNewsWire's Assets.Images and Assets.Colors)", async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Sources")])\n',
+    'Sources/Shared/Assets.swift': 'struct Assets {\n    struct Images {\n        static let star = "star"\n    }\n\n    struct Colors {\n        static let accent = "blue"\n    }\n\n    static func accountImage(_ kind: Int) -> String {\n        "account\\(kind)"\n    }\n}\n',
+  };
+  for (const [i, dir] of ['Timeline', 'Sidebar', 'Settings', 'Timeline', 'Sidebar'].entries()) {
+    files[`Sources/${dir}/View${i}.swift`] = `struct View${i} {\n    func draw() -> [String] {\n        [Assets.Images.star, Assets.Colors.accent, Assets.accountImage(${i}), Assets.accountImage(1)]\n    }\n}\n`;
+  }
+  const c = find(await coldStart(files), /`Assets`/);
+  assert.match(c.summary, /Other files call its `accountImage` and use its `Colors` and `Images`\.$/);
 });

@@ -258,11 +258,38 @@ export async function calledMethods(def: Definition, users: readonly Use[], ctx:
     .map(([name, calls]) => ({ name, calls }));
 }
 
-/** "Other files call its `read`, `write` and `value`." (most called first; counts left out: a reviewer recounting through fields declared elsewhere found them off.) */
-export function callsSentence(calls: readonly { name: string; calls: number }[]): string {
-  if (calls.length === 0) return '';
-  const items = calls.map((c) => `\`${c.name}\``);
-  return `Other files call its ${items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]}.`;
+/** "Other files call its `read`, `write` and `value`" (most called first; counts left out: a reviewer recounting through fields declared elsewhere found them off), "and use its `Images` and `Colors`". */
+export function callsSentence(calls: readonly { name: string; calls: number }[], nested: readonly string[] = []): string {
+  const list = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]);
+  const called = calls.length ? `call its ${list(calls.map((c) => `\`${c.name}\``))}` : '';
+  const used = nested.length ? `use its ${list(nested.map((n) => `\`${n}\``))}` : '';
+  return called || used ? `Other files ${[called, used].filter(Boolean).join(' and ')}.` : '';
+}
+
+/**
+ * The types nested in `def` that other files reach through it (`Assets.Images.marsEdit`, `Assets.Colors.accent`),
+ * most used first, each in two files or more: a registry of nested types is used that way, not by calls
+ * (a reviewer found NetNewsWire's Assets said only by its one method).
+ */
+export async function nestedTypesUsed(def: Definition, users: readonly Use[], ctx: AnalysisContext): Promise<string[]> {
+  if (def.kind !== 'type' || def.family === 'go' || def.family === 'python') return [];
+  const lines = ((await ctx.read(def.path)) ?? '').split('\n');
+  const nested = new Set<string>();
+  for (const [from, to, depth] of ownBodies(def, lines)) {
+    for (let i = from; i < to; i++) {
+      const m = /^\s+(?:(?:public|internal|private|fileprivate|static|final|data|sealed|enum|inner|@\w+(?:\([^)]*\))?)\s+)*(?:struct|enum|class|object|interface)\s+([A-Z]\w*)/.exec(lines[i]);
+      if (m && /^\s*/.exec(lines[i])![0].length === depth) nested.add(m[1]);
+    }
+  }
+  if (nested.size === 0) return [];
+  const files = new Map<string, number>();
+  const re = new RegExp(`\\b${escapeName(def.name)}\\.([A-Z]\\w*)\\b`, 'g');
+  for (const u of new Set(users.map((x) => x.path))) {
+    const seen = new Set<string>();
+    for (const m of ((await ctx.read(u)) ?? '').matchAll(re)) if (nested.has(m[1])) seen.add(m[1]);
+    for (const n of seen) files.set(n, (files.get(n) ?? 0) + 1);
+  }
+  return [...files].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
 }
 
 /**
@@ -271,9 +298,9 @@ export function callsSentence(calls: readonly { name: string; calls: number }[])
  * (Alamofire's Protected showed `init`, not `read`/`write`; gson's JsonTreeReader its UNREADABLE_READER).
  * Undefined when a method is not found in the file, or for Go and Rust, whose methods sit outside the type.
  */
-export function outlineOf(source: string, def: Definition, methods: readonly string[]): string | undefined {
+export function outlineOf(source: string, def: Definition, members: readonly string[]): string | undefined {
   const method = memberPattern(def.family);
-  if (!method || def.family === 'go' || def.family === 'rust' || methods.length === 0) return undefined;
+  if (!method || def.family === 'go' || def.family === 'rust' || members.length === 0) return undefined;
   const lines = source.split('\n');
   const python = def.family === 'python';
   // The declaration up to the line that opens its body.
@@ -286,9 +313,19 @@ export function outlineOf(source: string, def: Definition, methods: readonly str
   if (!python && !last.includes('{')) return undefined;
   if (!python) head[head.length - 1] = last.slice(0, last.indexOf('{') + 1);
   const body: string[] = [];
-  for (const name of methods) {
+  for (const name of members) {
     const at = lines.findIndex((l, i) => i >= def.line && method.exec(l)?.[1] === name);
-    if (at < 0) return undefined;
+    if (at < 0) {
+      // A property requirement (Kingfisher's `var identifier: String { get }`): its one line, a computed body elided.
+      const prop = PROPERTY[def.family];
+      const p = prop ? lines.findIndex((l, i) => i >= def.line && prop.exec(l)?.[1] === name) : -1;
+      if (p < 0) return undefined;
+      const l = lines[p].replace(/\s+$/, '');
+      const brace = l.indexOf('{');
+      const shown = brace >= 0 && !/\{\s*(?:get|set)\b/.test(l.slice(brace)) ? `${l.slice(0, brace).replace(/\s+$/, '')} { … }` : l;
+      body.push(`\t${shown.trimStart()}`);
+      continue;
+    }
     // With its attributes and decorators (`@classmethod`, `@MainActor`, `@Throws(…)`): they are part of what a caller or an override sees.
     let top = at;
     while (top > def.line && /^\s*@\w/.test(lines[top - 1]) && top > at - 3) top--;

@@ -105,7 +105,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
       category: 'types',
       summary,
       // What a new type defines, shown as those signatures where the base declares them (saleor's BaseMutation excerpt was its Meta).
-      code: (contract.methods.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.methods) : undefined) ?? (await ctx.excerpt(base.path, base.line, 14)),
+      code: (contract.members.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.members) : undefined) ?? (await ctx.excerpt(base.path, base.line, 14)),
       reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
       tags: ['inheritance', fam],
       trigger: `extend-${base.name}`,
@@ -129,13 +129,13 @@ function sharedFolders(a: string, b: string): number {
  * base declares without a body; else the base's methods that most of the implementations define
  * (half of them at least, and two); and, for a protocol or interface, the members it gives defaults.
  */
-async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string; methods: string[] }> {
+async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string; members: string[] }> {
   const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => (r.method ? `${r.name}()` : r.name)), 80);
   const reqs = await requirementsOf(base, ctx);
   const defaults = reqs?.defaulted.length ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}` : '';
   if (reqs?.required.length) {
     const required = `with ${shown(reqs.required.slice(0, 4))}`;
-    return { full: defaults ? `${required} (${defaults})` : required, short: required, methods: reqs.required.slice(0, 4).filter((r) => r.method).map((r) => r.name) };
+    return { full: defaults ? `${required} (${defaults})` : required, short: required, members: reqs.required.slice(0, 4).map((r) => r.name) };
   }
   const own = new Set([...(await methodsOf(base, ctx)), ...(reqs?.defaulted.map((r) => r.name) ?? [])]);
   const counts = new Map<string, number>();
@@ -151,13 +151,13 @@ async function contractOf(base: Definition, subs: readonly { name: string; path:
   if (overridden.length) {
     const list = nameList(overridden.map(([m]) => `${m}()`), 80);
     // Alamofire's interceptors: the protocol's extension gives adapt and retry no-op bodies.
-    const methods = overridden.map(([m]) => m);
-    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) return { full: `overriding the defaults of ${list} as it needs`, short: `overriding ${list} as it needs`, methods };
+    const members = overridden.map(([m]) => m);
+    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) return { full: `overriding the defaults of ${list} as it needs`, short: `overriding ${list} as it needs`, members };
     const defining = `defining ${list}`;
-    return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining, methods };
+    return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining, members };
   }
   const onlyDefaults = defaults ? `and ${defaults}, so it defines only what it needs` : '';
-  return { full: onlyDefaults, short: onlyDefaults, methods: [] };
+  return { full: onlyDefaults, short: onlyDefaults, members: [] };
 }
 
 /**

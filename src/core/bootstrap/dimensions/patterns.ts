@@ -5,7 +5,7 @@ import { fit, IMPORT_LINE, nameList, shortPath, shownTarget, wordPattern } from 
 import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
 import { docIndex, purposeOf } from '../docs';
-import { calledMethods, callsSentence, outlineOf } from '../members';
+import { calledMethods, callsSentence, nestedTypesUsed, outlineOf } from '../members';
 import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
@@ -249,7 +249,8 @@ export class CodePatternAnalyzer implements Analyzer {
       const implemented = impls.length >= 2 ? `It is implemented by ${nameList(impls, 90)}; a new variant implements it too.` : '';
       // The implementations first: what a new one must do matters more than which methods callers use.
       const called = group.length === 1 ? await calledMethods(def, users, ctx) : [];
-      const calls = [implemented, callsSentence(called)].filter(Boolean).join(' ');
+      const nested = group.length === 1 ? await nestedTypesUsed(def, users, ctx) : [];
+      const calls = [implemented, callsSentence(called, nested)].filter(Boolean).join(' ');
       const carried = `New declarations of the same kind carry \`@${def.name}\` too.`;
       const advice = annotation
         ? `${optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. ` : ''}${carried}`
