@@ -188,7 +188,7 @@ test("an extension point says which of its members have defaults (coil's Target,
   assert.ok(s);
   assert.match(s.summary, /A new type in the same role implements it too, with `unreadCount` \(`postUnreadCountDidChange\(\)` has a default\)\.$/);
   // The code shows the property a new type must provide (Kingfisher's excerpt had left out `var identifier: String { get }`).
-  assert.equal(s.code, '@MainActor public protocol UnreadCountProvider {\n\t// …\n\tvar unreadCount: Int { get }\n}');
+  assert.equal(s.code, '@MainActor public protocol UnreadCountProvider {\n\t// …\n\tvar unreadCount: Int { get }\n\tfunc postUnreadCountDidChange()\n}');
 });
 
 test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), else what the others override (NetNewsWire's run()), with the base's own implementations first", async () => {
@@ -470,4 +470,17 @@ test("a helper type whose nested types other files reach through it is said with
   }
   const c = find(await coldStart(files), /`Assets`/);
   assert.match(c.summary, /Other files call its `accountImage` and use its `Colors` and `Images`\.$/);
+});
+
+test("defaults that call each other are not defaults: a new type implements one of them (Kingfisher's data() and data(handler:)); a nested type conforming by extension counts (KF.Builder)", async () => {
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Images", targets: [.target(name: "Images", path: "Sources")])\n',
+    'Sources/Source/ImageDataProvider.swift': 'public protocol ImageDataProvider {\n    var cacheKey: String { get }\n    func data() async throws -> Data\n    func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void)\n}\n\npublic extension ImageDataProvider {\n    func data() async throws -> Data {\n        try await withCheckedThrowingContinuation { continuation in\n            data(handler: { continuation.resume(with: $0) })\n        }\n    }\n\n    func data(handler: @escaping @Sendable (Result<Data, any Error>) -> Void) {\n        Task { handler(.success(try await data())) }\n    }\n}\n\nextension KF.Builder: ImageDataProvider {\n    public var cacheKey: String { "builder" }\n}\n',
+    'Sources/General/KF.swift': 'public enum KF {\n    public class Builder {\n        public init() {}\n    }\n}\n',
+  };
+  for (const [dir, name] of [['Local', 'LocalFileImageDataProvider'], ['Raw', 'RawImageDataProvider']]) swift[`Sources/${dir}/${name}.swift`] = `public struct ${name}: ImageDataProvider {\n    public var cacheKey: String { "${name}" }\n}\n`;
+  const c = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(c);
+  assert.match(c.summary, /is the base of 3 production types: KF\.Builder, LocalFileImageDataProvider and RawImageDataProvider\./);
+  assert.match(c.summary, /implements it too, with `cacheKey` and one of `data\(\)` or `data\(handler:\)` \(each defaults to the other\)\.$/);
 });

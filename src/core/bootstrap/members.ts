@@ -108,7 +108,7 @@ const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
  * onStart(), onError() and onSuccess()" overstated for coil's Target, whose three callbacks have
  * empty bodies. Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
  */
-export async function requirementsOf(def: Definition, ctx: AnalysisContext): Promise<{ required: Requirement[]; defaulted: Requirement[] } | undefined> {
+export async function requirementsOf(def: Definition, ctx: AnalysisContext): Promise<{ required: Requirement[]; defaulted: Requirement[]; oneOf?: string[][] } | undefined> {
   const method = memberPattern(def.family);
   if (!method || def.family === 'jsts') return undefined;
   const lines = ((await ctx.read(def.path)) ?? '').split('\n');
@@ -120,12 +120,18 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
   if (!body) return undefined;
   // Swift: what the protocol's extensions in its file define, name → is a method.
   const extended = new Map<string, boolean>();
+  // The default bodies, per name (overloads have several): a default that calls another is no default on its own.
+  const defaults = new Map<string, string[]>();
   if (def.family === 'swift') for (const [from, to, depth] of sameFileExtensions(def, lines)) for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) {
     // `static func interceptor(…)` in `extension X where Self == Interceptor` is a factory, not a default.
     if (/\bstatic\b/.test(lines[i])) continue;
     const m = method.exec(lines[i])?.[1];
     const n = m ?? PROPERTY.swift!.exec(lines[i])?.[1];
-    if (n && !extended.has(n)) extended.set(n, !!m);
+    if (!n) continue;
+    if (!extended.has(n)) extended.set(n, !!m);
+    let end = i + 1;
+    while (end < to && !(lines[end].trim() && /^\s*/.exec(lines[end])![0].length <= depth && !/^\s*\}/.test(lines[end]))) end++;
+    defaults.set(n, [...(defaults.get(n) ?? []), lines.slice(i + 1, end).join('\n')]);
   }
   const required: Requirement[] = [];
   const defaulted: Requirement[] = [];
@@ -185,7 +191,48 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
   // A protocol that only combines others (Alamofire's `RequestInterceptor: RequestAdapter, RequestRetrier {}`) and
   // gives their methods defaults in an extension: those defaults are what a new implementation may leave out.
   if (contract && !members.length) for (const [name, isMethod] of extended) if (!NOT_API.has(name) && !name.startsWith('_')) defaulted.push({ name, method: isMethod });
-  return { required, defaulted };
+  // Defaults that call each other (Kingfisher's `data()` and `data(handler:)` each bridge to the other): a new type
+  // must implement one of them, or the two recurse forever. A blind reviewer found "both have defaults" contradicted.
+  const oneOf: string[][] = [];
+  if (def.family === 'swift' && contract) {
+    const calls = (from: string, to: string) => (defaults.get(from) ?? []).some((b) => new RegExp(`\\b${escapeName(to)}\\s*\\(`).test(b));
+    for (const d of defaulted) {
+      if (!d.method) continue;
+      const overloads = members.map((i) => lines[i]).filter((l) => method.exec(l)?.[1] === d.name);
+      if (overloads.length >= 2 && (defaults.get(d.name) ?? []).length >= 2 && (defaults.get(d.name) ?? []).every((b) => new RegExp(`\\b${escapeName(d.name)}\\s*\\(`).test(b))) {
+        oneOf.push(overloads.map((l) => swiftSelector(l, d.name)));
+        continue;
+      }
+      const partner = defaulted.find((o) => o !== d && o.method && calls(d.name, o.name) && calls(o.name, d.name));
+      if (partner && !oneOf.some((g) => g.includes(`${partner.name}()`))) oneOf.push([`${d.name}()`, `${partner.name}()`]);
+    }
+  }
+  const inOneOf = new Set(oneOf.flat().map((x) => x.replace(/\(.*$/, '')));
+  return { required, defaulted: defaulted.filter((d) => !inOneOf.has(d.name)), ...(oneOf.length ? { oneOf } : {}) };
+}
+
+/** A Swift method's selector as Swift writes it: `data()`, `data(handler:)`, `fetch(_:for:)`. */
+function swiftSelector(line: string, name: string): string {
+  const open = line.indexOf(`${name}(`);
+  const close = open < 0 ? -1 : open + name.length + closingParen(line.slice(open + name.length));
+  if (open < 0 || close < open) return `${name}()`;
+  const params = line.slice(open + name.length + 1, close);
+  const labels: string[] = [];
+  let depth = 0;
+  let current = '';
+  let previous = '';
+  for (const ch of `${params},`) {
+    if (ch === '(' || ch === '<' || ch === '[') depth++;
+    // `->` in a closure type closes nothing.
+    else if (ch === ')' || (ch === '>' && previous !== '-') || ch === ']') depth--;
+    previous = ch;
+    if (ch === ',' && depth === 0) {
+      const label = /^\s*(\w+)/.exec(current)?.[1];
+      if (label) labels.push(`${label}:`);
+      current = '';
+    } else current += ch;
+  }
+  return `${name}(${labels.join('')})`;
 }
 
 /** The index of the `)` that closes the first `(` of a declaration (its parameters), or -1. */

@@ -28,8 +28,11 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // It is cited where the type is declared: extensions of several types in one file are still several types.
     const direct = all.flatMap((s) => {
       if (!s.byExtension) return [s];
-      const def = (symbols.definitions.get(s.name) ?? []).find((d) => d.family === fam && d.kind === 'type');
-      return def ? [{ ...s, path: def.path, line: def.line }] : [];
+      // A nested type (`KF.Builder`) is the project's when its outer type is; it is cited at the extension.
+      const [outer, ...inner] = s.name.split('.');
+      const def = (symbols.definitions.get(outer) ?? []).find((d) => d.family === fam && d.kind === 'type');
+      if (!def) return [];
+      return inner.length ? [s] : [{ ...s, path: def.path, line: def.line }];
     });
     const defs = (symbols.definitions.get(baseName) ?? []).filter((d) => d.family === fam && d.kind === 'type');
     if (defs.length === 0) continue;
@@ -133,9 +136,14 @@ async function contractOf(base: Definition, subs: readonly { name: string; path:
   const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => (r.method ? `${r.name}()` : r.name)), 80);
   const reqs = await requirementsOf(base, ctx);
   const defaults = reqs?.defaulted.length ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}` : '';
-  if (reqs?.required.length) {
-    const required = `with ${shown(reqs.required.slice(0, 4))}`;
-    return { full: defaults ? `${required} (${defaults})` : required, short: required, members: reqs.required.slice(0, 4).map((r) => r.name) };
+  // Defaults that call each other: one of them is required (Kingfisher's data() and data(handler:)).
+  const oneOf = (reqs?.oneOf ?? []).map((g) => `one of ${g.map((x) => `\`${x}\``).join(' or ')}`);
+  const oneOfNote = oneOf.length ? 'each defaults to the other' : '';
+  const declared = [...(reqs?.required ?? []).map((r) => r.name), ...(reqs?.oneOf ?? []).map((g) => g[0].replace(/\(.*$/, '')), ...(reqs?.defaulted ?? []).map((r) => r.name)].slice(0, 6);
+  if (reqs?.required.length || oneOf.length) {
+    const required = `with ${[...(reqs!.required.length ? [shown(reqs!.required.slice(0, 4))] : []), ...oneOf].join(' and ')}`;
+    const notes = [oneOfNote, defaults].filter(Boolean).join('; ');
+    return { full: notes ? `${required} (${notes})` : required, short: required, members: declared };
   }
   const own = new Set([...(await methodsOf(base, ctx)), ...(reqs?.defaulted.map((r) => r.name) ?? [])]);
   const counts = new Map<string, number>();
@@ -157,7 +165,7 @@ async function contractOf(base: Definition, subs: readonly { name: string; path:
     return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining, members };
   }
   const onlyDefaults = defaults ? `and ${defaults}, so it defines only what it needs` : '';
-  return { full: onlyDefaults, short: onlyDefaults, members: [] };
+  return { full: onlyDefaults, short: onlyDefaults, members: declared };
 }
 
 /**

@@ -71,7 +71,8 @@ export class CodePatternAnalyzer implements Analyzer {
     // as much as its declaration does (a reviewer found Feed and Folder said to conform "via SidebarItem").
     if (file.family === 'swift' && file.code.includes('extension')) {
       for (const m of file.code.matchAll(/^[ \t]*(?:(?:public|internal|fileprivate|private|@\w+(?:\([^)\n]*\))?)[ \t]+)*extension[ \t]+([\w.]+)[ \t]*:[ \t]*([^{\n]+?)[ \t]*(?:where\b[^{\n]*)?\{/gm)) {
-        const name = m[1].split('.').pop()!;
+        // A nested type keeps its qualifier (`KF.Builder`): that is how the code names it.
+        const name = m[1];
         const line = lineOf(file.code, m.index + m[0].indexOf('extension'));
         for (const base of m[2].split(',').map((b) => b.trim().replace(/<.*$/, '')).filter((b) => /^[A-Z]\w*$/.test(b))) {
           const key = `${file.family}|${base}`;
