@@ -484,3 +484,18 @@ test("defaults that call each other are not defaults: a new type implements one 
   assert.match(c.summary, /is the base of 3 production types: KF\.Builder, LocalFileImageDataProvider and RawImageDataProvider\./);
   assert.match(c.summary, /implements it too, with `cacheKey` and one of `data\(\)` or `data\(handler:\)` \(each defaults to the other\)\.$/);
 });
+
+test("two implementations of one name in two modules are two (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3), said once with how many", async () => {
+  const projects = ['core', 'okhttp', 'ktor2', 'ktor3'];
+  const kotlin: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "img"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n' };
+  kotlin['core/build.gradle.kts'] = 'plugins {\n    kotlin("jvm")\n}\n';
+  kotlin['core/src/main/kotlin/img/util/FetcherTarget.kt'] = 'package img.util\n\ninterface FetcherTarget {\n    fun factory(): String\n}\n';
+  for (const [p, name] of [['okhttp', 'OkHttpFetcherTarget'], ['ktor2', 'KtorFetcherTarget'], ['ktor3', 'KtorFetcherTarget']]) {
+    kotlin[`${p}/build.gradle.kts`] = 'plugins {\n    kotlin("jvm")\n}\ndependencies {\n    api(project(":core"))\n}\n';
+    kotlin[`${p}/src/main/kotlin/img/${p}/${name}.kt`] = `package img.${p}\n\nimport img.util.FetcherTarget\n\nclass ${name} : FetcherTarget {\n    override fun factory(): String = "${p}"\n}\n`;
+  }
+  const c = (await coldStart(kotlin)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(c);
+  assert.match(c.summary, /is the base of 3 production types: KtorFetcherTarget \(×2\) and OkHttpFetcherTarget\./);
+  assert.equal(c.title, 'Kotlin `KtorFetcherTarget` and `OkHttpFetcherTarget` implement `FetcherTarget`');
+});

@@ -40,8 +40,10 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
     const subs: { name: string; path: string; line: number; text: string; via?: string; byExtension?: boolean }[] = [...direct];
     for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
-    const unique = [...new Map(subs.map((s) => [s.name, s])).values()].filter((s) => s.name !== baseName);
-    if (unique.length < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
+    // Two types of one name in two modules are two implementations (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3).
+    const unique = [...new Map(subs.map((s) => [`${s.name}\u0000${s.path}`, s])).values()].filter((s) => s.name !== baseName);
+    // Three kinds at least: one class copied into a second module (okhttp's JavaNetCookieJar) is not a third kind of implementation.
+    if (new Set(unique.map((s) => s.name)).size < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
     // A real implementation and its stand-ins (NoOp, Stub, Fake…) are a seam for tests, not a place new types plug in (nowinandroid's AnalyticsHelper).
     if (unique.filter((s) => !STAND_IN.test(s.name)).length < 2) continue;
     // A protocol of one property (`nameForDisplay`) is a label every model wears, not a place new types plug in (rejected twice as trivial).
@@ -90,7 +92,10 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const basePath = sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : shortPath(base.path, 40);
     // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
     const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
-    const names = sorted.map((s) => (s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name));
+    // A name shared by several of them is said once, with how many (`KtorNetworkFetcherServiceLoaderTarget (×2)`).
+    const times = (name: string) => sorted.filter((x) => x.name === name).length;
+    const once = sorted.filter((s, i) => sorted.findIndex((x) => x.name === s.name) === i);
+    const names = once.map((s) => `${s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name}${times(s.name) > 1 ? ` (×${times(s.name)})` : ''}`);
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
     // What a new implementation provides: what the base declares without a body, else what the others override.
     const contract = await contractOf(base, sorted, symbols, ctx);
@@ -101,7 +106,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const options = [contract.full, contract.short, ''].flatMap((terms) => tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose, terms)));
     const summary = options.find((o) => o.length <= MAX_SUMMARY) ?? summaryWith(60, false, '');
     out.push({
-      title: fit(`${FAMILY_LABEL[fam]} ${nameList(sorted.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
+      title: fit(`${FAMILY_LABEL[fam]} ${nameList(once.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
       knowledgeType: 'inheritance',
       dimension: 'code-pattern',
       language: languageOf(fam, ctx),
