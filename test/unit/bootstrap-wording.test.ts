@@ -486,16 +486,19 @@ test("defaults that call each other are not defaults: a new type implements one 
 });
 
 test("two implementations of one name in two modules are two (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3), said once with how many", async () => {
-  const projects = ['core', 'okhttp', 'ktor2', 'ktor3'];
+  const projects = ['core', 'okhttp', 'ktor2', 'ktor3', 'blob'];
   const kotlin: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "img"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n' };
   kotlin['core/build.gradle.kts'] = 'plugins {\n    kotlin("jvm")\n}\n';
   kotlin['core/src/main/kotlin/img/util/FetcherTarget.kt'] = 'package img.util\n\ninterface FetcherTarget {\n    fun factory(): String\n}\n';
-  for (const [p, name] of [['okhttp', 'OkHttpFetcherTarget'], ['ktor2', 'KtorFetcherTarget'], ['ktor3', 'KtorFetcherTarget']]) {
+  for (const [p, name] of [['okhttp', 'OkHttpFetcherTarget'], ['ktor2', 'KtorFetcherTarget'], ['ktor3', 'KtorFetcherTarget'], ['blob', 'BlobFetcherTarget']]) {
     kotlin[`${p}/build.gradle.kts`] = 'plugins {\n    kotlin("jvm")\n}\ndependencies {\n    api(project(":core"))\n}\n';
     kotlin[`${p}/src/main/kotlin/img/${p}/${name}.kt`] = `package img.${p}\n\nimport img.util.FetcherTarget\n\nclass ${name} : FetcherTarget {\n    override fun factory(): String = "${p}"\n}\n`;
   }
   const c = (await coldStart(kotlin)).find((x) => x.knowledgeType === 'inheritance');
   assert.ok(c);
-  assert.match(c.summary, /is the base of 3 production types: KtorFetcherTarget \(×2\) and OkHttpFetcherTarget\./);
-  assert.equal(c.title, 'Kotlin `KtorFetcherTarget` and `OkHttpFetcherTarget` implement `FetcherTarget`');
+  assert.match(c.summary, /is the base of 4 production types: BlobFetcherTarget, KtorFetcherTarget \(×2\) and OkHttpFetcherTarget\./);
+  assert.equal(c.title, 'Kotlin `BlobFetcherTarget`, `KtorFetcherTarget` and 1 more implement `FetcherTarget`');
+  // One class copied into a second module is not a third kind of implementation (okhttp's JavaNetCookieJar).
+  delete kotlin['blob/src/main/kotlin/img/blob/BlobFetcherTarget.kt'];
+  assert.ok(!(await coldStart(kotlin)).some((x) => x.knowledgeType === 'inheritance'));
 });
