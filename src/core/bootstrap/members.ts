@@ -106,7 +106,8 @@ const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
  * a Kotlin or Rust body, a Java `default` or non-abstract method, a Swift protocol extension in the
  * same file, a Python method that does not raise NotImplementedError). A blind reviewer found "with
  * onStart(), onError() and onSuccess()" overstated for coil's Target, whose three callbacks have
- * empty bodies. Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
+ * empty bodies. Swift defaults that call each other are `oneOf`: a new type implements one of them.
+ * Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
  */
 export async function requirementsOf(def: Definition, ctx: AnalysisContext): Promise<{ required: Requirement[]; defaulted: Requirement[]; oneOf?: string[][] } | undefined> {
   const method = memberPattern(def.family);

@@ -14,13 +14,25 @@ const STAND_IN = /^(NoOp|Noop|Stub|Fake|Mock|Dummy|Test|Empty|Null|Demo|Preview)
 /** What a base type's own documentation says when new subclasses are not wanted. */
 const DISCOURAGED = /\bsubclass(?:es|ing)?\b[^.\n]{0,60}\b(?:is|are)\s+(?:highly\s+|strongly\s+)?(?:discouraged|not\s+(?:allowed|supported|intended|permitted))|\b(?:do\s+not|don't|must\s+not|should\s+not|never)\s+(?:subclass|extend|implement)\s+this\b/i;
 
+/** A type that extends or implements a base: where it is declared (or, for a nested type, the extension that adds the conformance). */
+export interface Implementation {
+  name: string;
+  path: string;
+  line: number;
+  text: string;
+  /** The base it is reached through (`Feed` via `SidebarItem`). */
+  via?: string;
+  /** The conformance is added by a Swift extension, not by the declaration. */
+  byExtension?: boolean;
+}
+
 /** `family|base` → the types that extend or implement it directly. */
-export type Subclasses = Map<string, { name: string; path: string; line: number; text: string; byExtension?: boolean }[]>;
+export type Subclasses = Map<string, Implementation[]>;
 
 /** Project types that several production types extend: the extension points (descendants counted). */
 export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclasses, ctx: AnalysisContext): Promise<CandidateDraft[]> {
   const out: CandidateDraft[] = [];
-  const found: { fam: Family; base: Definition; subs: { name: string; path: string; line: number; text: string; via?: string; byExtension?: boolean }[] }[] = [];
+  const found: { fam: Family; base: Definition; subs: Implementation[] }[] = [];
   for (const [key, all] of subclasses) {
     const [fam, baseName] = key.split('|') as [Family, string];
     // A conformance added by an extension counts for a type the project declares, not for a platform type or an alias
@@ -38,7 +50,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     if (defs.length === 0) continue;
     // Objective-C: the public header's @interface, not a private class extension or the .m.
     const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
-    const subs: { name: string; path: string; line: number; text: string; via?: string; byExtension?: boolean }[] = [...direct];
+    const subs: Implementation[] = [...direct];
     for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
     // Two types of one name in two modules are two implementations (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3).
     const unique = [...new Map(subs.map((s) => [`${s.name}\u0000${s.path}`, s])).values()].filter((s) => s.name !== baseName);
