@@ -10,7 +10,7 @@ import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
-import { ciChecks, ciCommand, circleCommands, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
+import { ciChecks, ciCommand, circleCommands, commandWords, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
 import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
 import { distinctTails } from '../../src/core/bootstrap/form';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
@@ -393,6 +393,9 @@ test('the checks CI runs that change nothing: fd\'s rustfmt and Clippy, zod\'s l
   const rg = "jobs:\n  docs:\n    steps:\n      - name: Check documentation\n        env:\n          RUSTDOCFLAGS: -D warnings\n        run: cargo doc --no-deps --workspace\n  build:\n    env:\n      RUSTFLAGS: -C debuginfo=0\n    steps:\n      - run: RUSTFLAGS='-Dwarnings' cargo clippy --workspace\n      - run: cargo build --workspace\n";
   assert.deepEqual(ciChecks(workflowCommands('.github/workflows/ci.yml', rg)).map((c) => c.command), ["RUSTDOCFLAGS='-D warnings' cargo doc --no-deps --workspace", "RUSTFLAGS='-Dwarnings' cargo clippy --workspace"]);
   assert.equal(ciCommand(workflowCommands('.github/workflows/ci.yml', rg), 'build')?.command, 'cargo build --workspace');
+  // The tool comes after leading assignments; a quoted argument that holds `=` is still unquoted.
+  assert.deepEqual(commandWords("RUSTDOCFLAGS='-D warnings' cargo doc --workspace"), ['cargo', 'doc', '--workspace']);
+  assert.deepEqual(commandWords('git log --grep "a=b" -- src'), ['git', 'log', '--grep', 'a=b', '--', 'src']);
 });
 
 test('CI steps no change has to pass are not CI\'s commands: a workflow run only on release tags (alacritty), a job switched off with `if: false` (okhttp), a step for a matrix value the matrix never takes (nowinandroid); a project\'s test workflow before a special one (saleor\'s migrations, zod\'s release)', () => {

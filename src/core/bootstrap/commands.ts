@@ -417,7 +417,8 @@ export function expandedText(c: ProjectCommand, all: readonly ProjectCommand[], 
 
 /** A command's words, quotes removed (`-scheme "A B"` → `-scheme`, `A B`). */
 export function commandWords(command: string): string[] {
-  const words = [...command.matchAll(/(?:[A-Za-z_]\w*=)?(?:"([^"]*)"|'([^']*)')|(\S+)/g)].map((m) => (m[0].includes('=') && !m[3] ? m[0] : m[1] ?? m[2] ?? m[3]));
+  // An assignment of a quoted value (`RUSTDOCFLAGS='-D warnings'`) stays one word, as written.
+  const words = [...command.matchAll(/([A-Za-z_]\w*=)?(?:"([^"]*)"|'([^']*)')|(\S+)/g)].map((m) => (m[1] ? m[0] : m[2] ?? m[3] ?? m[4]));
   // Leading assignments (`RUSTDOCFLAGS='-D warnings' cargo doc`) set up the run; the tool comes after them.
   let i = 0;
   while (i < words.length - 1 && /^[A-Za-z_]\w*=/.test(words[i])) i++;

@@ -341,10 +341,11 @@ export async function nestedTypesUsed(def: Definition, users: readonly Use[], ct
 }
 
 /**
- * The type's declaration with the signatures of `methods` only, bodies elided (`{ … }`): what other
- * files call, where a 16-line excerpt from the declaration showed its initialiser or private state
- * (Alamofire's Protected showed `init`, not `read`/`write`; gson's JsonTreeReader its UNREADABLE_READER).
- * Undefined when a method is not found in the file, or for Go and Rust, whose methods sit outside the type.
+ * The type's declaration with the signatures of `members` only (methods and properties), bodies elided
+ * (`{ … }`): what other files call or a new implementation defines, where a 16-line excerpt from the
+ * declaration showed its initialiser or private state (Alamofire's Protected showed `init`, not
+ * `read`/`write`; saleor's BaseMutation its `Meta`). Undefined when a member is not found in the file,
+ * or for Go and Rust, whose methods sit outside the type.
  */
 export function outlineOf(source: string, def: Definition, members: readonly string[]): string | undefined {
   const method = memberPattern(def.family);

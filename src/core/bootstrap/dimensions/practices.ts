@@ -136,15 +136,14 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     const shown = custom.slice(0, 4);
     // Each module with its own error type (NetNewsWire: AccountError in Account, WebserviceError in RSWeb): the rule is the
     // module's own type, not the most thrown one (a reviewer found the title over-centred on AccountError).
-    const targets = new Set(shown.map(([k]) => this.errorTypes.get(k.split('|')[1])?.target).filter(Boolean));
-    const perModule = targets.size >= 2;
+    const typeOf = (k: string) => this.errorTypes.get(k.split('|')[1]);
+    const perModule = new Set(shown.map(([k]) => typeOf(k)?.target).filter(Boolean)).size >= 2;
     // A type nested as plain `Error` in several types (Alamofire's WebSocketRequest.Error) is said as such, not as `Error ×3`.
     const label = (k: string) => {
       const n = k.split('|')[1];
-      const d = this.errorTypes.get(n);
-      return /^(Error|Exception)$/.test(n) && d?.member ? `nested \`${n}\` types` : n;
+      return /^(Error|Exception)$/.test(n) && typeOf(k)?.member ? `nested \`${n}\` types` : n;
     };
-    const where = (k: string) => (perModule && this.errorTypes.get(k.split('|')[1])?.target ? ` in ${shownTarget(this.errorTypes.get(k.split('|')[1])!.target)}` : '');
+    const where = (k: string) => (perModule && typeOf(k)?.target ? ` in ${shownTarget(typeOf(k)!.target)}` : '');
     return {
       title: perModule
         ? fit(`${verb} each module's own error type (${nameList(shown.map(([k]) => k.split('|')[1]).filter((n) => !/^(Error|Exception)$/.test(n)), 50)}), not ${builtinError(fam)}`, 100)
