@@ -248,10 +248,10 @@ test('facts: a Kotlin extension function on a generic receiver is declared by it
 });
 
 test('the same contributor rules in two files (httpx: docs/contributing.md and .github/CONTRIBUTING.md) are one candidate', async () => {
-  const guide = (extra: string) => `# Contributing\n\n${extra}\n\n## Releasing\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n`;
+  const guide = (extra: string) => `# Contributing\n\n${extra}\n\n## Changelog\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n`;
   const ws = await project({ '.github/CONTRIBUTING.md': guide('Run a single test like this.'), 'docs/contributing.md': guide('For example, to run a single test:'), 'src/a.py': 'A = 1\n' });
   await bootstrapKnowledge(ws, {}, { actor: 'human' });
-  assert.deepEqual(listCandidates(ws).filter((c) => /^Rules stated/.test(c.title)).map((c) => c.title), ['Rules stated in `.github/CONTRIBUTING.md` (Releasing)']);
+  assert.deepEqual(listCandidates(ws).filter((c) => /^Rules stated/.test(c.title)).map((c) => c.title), ['Rules stated in `.github/CONTRIBUTING.md` (Changelog)']);
 });
 
 test('a contributor-rules candidate says the rules, the sentence that binds in each (blind review: "states 2 must/never rules" told an agent nothing)', async () => {

@@ -119,7 +119,21 @@ test('crate lints say which crate roots set them and how many lints, and `cfg_at
   assert.match(c.summary, /^2 of 3 crate roots \(core and term; not config\) deny this lint; code that triggers it does not compile\.$/);
 
   const clippy = find(await coldStart({ 'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n', 'src/main.rs': '#![deny(clippy::all, clippy::if_not_else)]\n#![cfg_attr(clippy, deny(warnings))]\n\nfn main() {}\n' }), /Crate-level lints/);
-  assert.match(clippy.summary, /^The crate root deny these lints; code that triggers them fails `cargo clippy`\.$/);
+  assert.match(clippy.summary, /^The crate root denies these lints, and every warning under Clippy \(`cfg_attr\(clippy, deny\(warnings\)\)`\)\.$/);
+  // Titled by what the attributes do, not by the attributes cut at 100 characters.
+  assert.equal(clippy.title, 'Crate-level lints: every warning fails `cargo clippy` (and `clippy::all` and 1 more)');
+  assert.equal(c.title, 'Crate-level lints: `missing_docs` fails the build');
+});
+
+test('crate lints name the Clippy command CI runs, and ask for every warning fixed when warnings are denied (alacritty)', async () => {
+  const files: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',
+    'src/main.rs': '#![deny(clippy::all, clippy::if_not_else, clippy::enum_glob_use)]\n#![cfg_attr(clippy, deny(warnings))]\n\nfn main() {}\n',
+    '.github/workflows/ci.yml': 'name: ci\non: push\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo clippy --all-targets\n',
+  };
+  const c = find(await coldStart(files), /Crate-level lints/);
+  assert.match(c.summary, /CI runs `cargo clippy --all-targets`: fix every warning before pushing\.$/);
+  assert.ok(c.reasoning.sources.includes('.github/workflows/ci.yml:7'), c.reasoning.sources.join(', '));
 });
 
 test('a formatter run that only reports (`gofmt -l`) checks; it is not said to format', async () => {
@@ -405,7 +419,8 @@ test("an agent file's long first rule is said in whole sentences, title and summ
     'src/app.py': 'def run():\n    return 1\n',
   };
   const contributing = find(await coldStart(guide), /Rules stated in `CONTRIBUTING\.md`/);
-  assert.match(contributing.summary, /^CONTRIBUTING\.md \("Pull Request Expectations"\): In particular, please don't make a Pull Request that was created using generative AI unless you have reviewed it yourself/);
+  // Up to the clause that binds, without "In particular, ".
+  assert.match(contributing.summary, /^CONTRIBUTING\.md \("Pull Request Expectations"\): Please don't make a Pull Request that was created using generative AI unless you have reviewed it yourself and understand what it does \(and 1 more\)\.$/);
   assert.doesNotMatch(contributing.summary, /…/);
 });
 
@@ -501,4 +516,76 @@ test("two implementations of one name in two modules are two (coil's KtorNetwork
   // One class copied into a second module is not a third kind of implementation (okhttp's JavaNetCookieJar).
   delete kotlin['blob/src/main/kotlin/img/blob/BlobFetcherTarget.kt'];
   assert.ok(!(await coldStart(kotlin)).some((x) => x.knowledgeType === 'inheritance'));
+});
+
+test("a contributor guide's rules: not a maintainers' release checklist (httpx), an over-long list item read by its sentences with the AI rules first (fd), a generic heading named by its parent and a reason not taken for the rule (saleor), a lowercase list entry not a rule for its \"only\"", async () => {
+  const httpx = await coldStart({
+    '.github/CONTRIBUTING.md': '# Contributing\n\n## Releasing\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n',
+    'src/app.py': 'def run():\n    return 1\n',
+  });
+  assert.equal(httpx.filter((c) => /^Rules stated/.test(c.title)).length, 0, httpx.map((c) => c.title).join('\n'));
+
+  const fifth = 'AI should not be used to generate comments when communicating with maintainers. We expect communication with the maintainers, including PR descriptions and comments, to be from humans, not from an AI. Using an AI to assist with grammar, spelling, and proofreading or translating is acceptable, as long as the content and voice of the message is your own.';
+  const fd = find(await coldStart({
+    'CONTRIBUTING.md': `# Contributing\n\n## Pull Request Expectations\n\n1. Your code must compile and pass tests before publishing a Pull Request.\n2. Never push to a branch that someone else opened.\n3. ${fifth}\n`,
+    'src/app.py': 'def run():\n    return 1\n',
+  }), /Rules stated/);
+  assert.match(fd.summary, /\): AI should not be used to generate comments when communicating with maintainers; Your code must compile/);
+
+  const saleor = find(await coldStart({
+    'CONTRIBUTING.md': '# Contributing\n\n## Tips\n\n### Models\n\n- The new models should have a default sorting value set. It ensures that data is always returned in the same order.\n\n### Locking Objects\n\n#### General Guidelines\n\n- When locking multiple objects, always lock them in a consistent order to avoid deadlocks.\n\n### What is considered a breaking change?\n\n- changing signatures of plugins functions - breaking only for existing plugins\n',
+    'src/app.py': 'def run():\n    return 1\n',
+  }), /Rules stated/);
+  assert.equal(saleor.title, 'Rules stated in `CONTRIBUTING.md` (Models and Locking Objects)');
+  assert.match(saleor.summary, /\): The new models should have a default sorting value set; When locking multiple objects, always lock them in a consistent order to avoid deadlocks\.$/);
+});
+
+test('strict mypy names the modules an override lets go unannotated and what runs mypy (httpx)', async () => {
+  const c = find(await coldStart({
+    'pyproject.toml': '[project]\nname = "net"\n\n[tool.mypy]\nstrict = true\n\n[[tool.mypy.overrides]]\nmodule = "tests.*"\ndisallow_untyped_defs = false\n',
+    'scripts/check': '#!/bin/sh -e\nexport SOURCE_FILES="net tests"\nmypy $SOURCE_FILES\n',
+    'net/app.py': 'def run() -> int:\n    return 1\n',
+  }), /strict mypy/);
+  assert.equal(c.summary, 'pyproject.toml configures mypy with `strict = true`: every function needs annotations, except in `tests.*` (an override sets `disallow_untyped_defs = false`). `scripts/check` runs it.');
+  assert.deepEqual(c.reasoning.sources, ['pyproject.toml:5', 'pyproject.toml:7', 'scripts/check:3']);
+});
+
+test('a formatter is cited at the line that configures it, with its plugins; Biome is checked by `biome check`, not `biome lint` (zod); a CI job that commits the fixes says so (trpc)', async () => {
+  const src: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) src[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  const zod = find(await coldStart({
+    ...src,
+    'package.json': JSON.stringify({ name: 'z', scripts: { format: 'biome check --write .', 'format:check': 'biome check .', 'lint:check': 'biome lint .' } }, null, 2),
+    'biome.jsonc': '{\n  "$schema": "https://biomejs.dev/schemas/1.9.4/schema.json",\n\n  "formatter": {\n    "enabled": true,\n    "indentStyle": "space",\n    "lineWidth": 120\n  }\n}\n',
+    '.github/workflows/test.yml': 'name: test\non: push\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pnpm format:check\n      - run: pnpm lint:check\n',
+  }), /formatting is enforced by Biome/);
+  assert.match(zod.summary, /^Biome is configured in the repository \(indentStyle: space, lineWidth: 120\); `npm run format` formats; CI checks with `pnpm format:check`\./);
+  assert.deepEqual(zod.reasoning.sources, ['biome.jsonc:4', '.github/workflows/test.yml:7']);
+
+  const trpc = find(await coldStart({
+    ...src,
+    'package.json': JSON.stringify({ name: 't', scripts: { 'format-fix': 'prettier --write .' } }, null, 2),
+    'prettier.config.js': "/** @typedef {import('prettier').Config} PrettierConfig */\n\n/** @type {PrettierConfig} */\nexport default {\n  printWidth: 80,\n  singleQuote: true,\n  plugins: [\n    '@ianvs/prettier-plugin-sort-imports',\n    // last\n    'prettier-plugin-tailwindcss',\n  ],\n};\n",
+    '.github/workflows/lint.yml': 'name: autofix.ci\non: pull_request\njobs:\n  autofix:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pnpm format-fix\n      - uses: autofix-ci/action@v1\n',
+  }), /formatting is enforced by prettier/);
+  assert.match(trpc.summary, /\(printWidth: 80, singleQuote: true, plugins: @ianvs\/prettier-plugin-sort-imports, prettier-plugin-tailwindcss\); `npm run format-fix` formats; CI runs `pnpm format-fix` and commits what it changes \(autofix\.ci\)\./);
+  assert.equal(trpc.reasoning.sources[0], 'prettier.config.js:5');
+});
+
+test('file names enforced by ESLint `unicorn/filename-case` say so, with its exceptions (trpc); measured names cite the biggest package, not fixtures (zod)', async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'mono', private: true }),
+    'eslint.config.js': "export default [\n  {\n    rules: {\n      'unicorn/filename-case': [\n        'error',\n        {\n          case: 'camelCase',\n          ignore: ['TRPC', '\\\\.d\\\\.ts$'],\n        },\n      ],\n    },\n  },\n];\n",
+  };
+  for (let i = 0; i < 8; i++) files[`packages/core/src/createThing${i}.ts`] = `export function make${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  for (let i = 0; i < 2; i++) files[`packages/treeshake/runCase${i}.ts`] = `export function run${i}(n: number): number {\n  return n * ${i};\n}\n`;
+  const c = find(await coldStart(files), /file names use camelCase/);
+  assert.equal(c.title, 'TypeScript/JavaScript file names use camelCase (ESLint `unicorn/filename-case`)');
+  assert.match(c.summary, /^ESLint's `unicorn\/filename-case` requires camelCase file names, except names matching `TRPC` and `\\\.d\\\.ts\$`; 10 of 10 multi-word file names \(100 %\) follow it\./);
+  assert.equal(c.reasoning.sources[0], 'eslint.config.js:4');
+  assert.ok(c.reasoning.sources.slice(1).every((s) => s.startsWith('packages/core/')), c.reasoning.sources.join(', '));
+});
+
+test('the module graph counts each kind of unit ("20 SwiftPM targets and 6 Xcode targets"), and its sources show one line of each kind of manifest first', () => {
+  assert.deepEqual(onePerFile(['A/Package.swift:3', 'A/Package.swift:5', 'B/Package.swift:2', 'App.xcodeproj/project.pbxproj:10']), ['A/Package.swift:3', 'App.xcodeproj/project.pbxproj:10', 'B/Package.swift:2', 'A/Package.swift:5']);
 });

@@ -286,7 +286,10 @@ export class ArchitectureAnalyzer implements Analyzer {
     const users = new Set(layered.map((e) => e.from));
     const base = products.filter((t) => used.has(t.name) && !users.has(t.name)).map((t) => t.name);
     const top = products.filter((t) => users.has(t.name) && !used.has(t.name)).map((t) => t.name);
-    const units = [...new Set(products.map((t) => UNIT[t.ecosystem]))].join(', ');
+    // Counted per kind of unit: "20 SwiftPM targets and 6 Xcode targets" (NetNewsWire's "26 SwiftPM targets, Xcode targets" read as garbled).
+    const perUnit = new Map<string, number>();
+    for (const t of products) perUnit.set(UNIT[t.ecosystem], (perUnit.get(UNIT[t.ecosystem]) ?? 0) + 1);
+    const units = nameList([...perUnit].map(([unit, n]) => `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`), 200, false);
     // Gradle projects renamed in settings (okhttp's mockwebserver/ is :mockwebserver3): what a dependency names is not the folder.
     const folderOf = (t: (typeof products)[number]) => t.dir.split('/').pop();
     const nameOf = (t: (typeof products)[number]) => t.name.replace(/^:/, '').split(':').pop();
@@ -307,7 +310,7 @@ export class ArchitectureAnalyzer implements Analyzer {
         language: products[0]?.language ?? 'text',
         category: 'architecture',
         // No "declare a dependency before importing": the build tool says so itself (three reviewers called it generic).
-        summary: `${products.length} ${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}${conventionNote}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote}`,
+        summary: `${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}${conventionNote}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote}`,
         code: '',
         details: [...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`), ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : [])].join('\n'),
         reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: onePerFile([...conventional, ...pairs.filter((e) => e.via !== 'convention-plugin')].map((e) => e.evidence).filter((x): x is string => !!x)).slice(0, 8), confidence: 0.9 },
@@ -489,17 +492,24 @@ class ImportResolver {
 /** What one product is called in each build system: SwiftPM's unit is a target, Gradle's a project. */
 const UNIT: Record<Ecosystem, string> = { swift: 'SwiftPM targets', xcode: 'Xcode targets', gradle: 'Gradle projects', maven: 'Maven modules', cargo: 'Cargo crates', go: 'Go modules', npm: 'npm packages', pnpm: 'pnpm packages', yarn: 'yarn packages', typescript: 'TypeScript projects', python: 'Python packages' };
 
-/** `path:line` sources with one line of each file first (the reviewers saw eight lines of one manifest). */
+/**
+ * `path:line` sources with one line of each kind of manifest first, then one of each file (the
+ * reviewers saw eight lines of one manifest, then eight Package.swift files and no project.pbxproj).
+ */
 export function onePerFile(sources: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const first: string[] = [];
-  const rest: string[] = [];
+  const file = (s: string) => s.replace(/:\d+$/, '');
+  const kinds = new Set<string>();
+  const files = new Set<string>();
+  const [kind, each, rest]: string[][] = [[], [], []];
   for (const s of sources) {
-    const file = s.replace(/:\d+$/, '');
-    (seen.has(file) ? rest : first).push(s);
-    seen.add(file);
+    const name = file(s).split('/').pop()!;
+    if (!kinds.has(name)) kind.push(s);
+    else if (!files.has(file(s))) each.push(s);
+    else rest.push(s);
+    kinds.add(name);
+    files.add(file(s));
   }
-  return [...first, ...rest];
+  return [...kind, ...each, ...rest];
 }
 
 /** An Xcode app extension (a widget, a share extension): an app target that is not an application. */

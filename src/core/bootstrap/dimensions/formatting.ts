@@ -21,7 +21,8 @@ export interface Formatter {
   check?: string;
   /** What runs it without anyone asking: a CI step, a hook, a check script. Absent: it is only configured. */
   /** `checks`: the run only reports (`gofmt -l`, `--check`, `--diff`): it checks the formatting, it does not format. */
-  enforcedBy?: { command: string; source: string; where: string; checks: boolean };
+  /** `autofix`: the CI job commits what the command changes (autofix.ci) rather than failing. */
+  enforcedBy?: { command: string; source: string; where: string; checks: boolean; autofix?: boolean };
   /** Configured, but how the code is formatted is not seen (prettier run only on other files): no claim either way. */
   silent?: true;
 }
@@ -37,7 +38,8 @@ const RUNS: Record<string, RegExp> = {
   ruff: /\bruff\s+format\b/,
   black: /\bblack\b/,
   prettier: /\bprettier\b/,
-  Biome: /\bbiome\b/,
+  // `biome lint` lints; `check`, `ci` and `format` format (zod's CI was said to run `pnpm lint:check`).
+  Biome: /\bbiome\s+(check|ci|format)\b/,
   dprint: /\bdprint\b/,
   // Spotless adds spotlessCheck to Gradle's `check` (which `build` runs).
   Spotless: /\bspotless(Check|Apply|:check|:apply)?\b|gradlew?\s(.*\s)?(check|build)\b|\bmvnw?\s(.*\s)?(verify|install)\b/,
@@ -63,11 +65,11 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
   const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits.find(direct) ?? hits[0];
   if (!best) return undefined;
   const text = expandedText(best, commands);
-  const checks = /--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b/.test(text) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
+  const checks = /--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b|\bbiome\s+(check|ci)\b/.test(text) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
   return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\``, checks };
 }
 
-const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\bspotless:check\b|\blint\b/.test(t);
+const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/\bbiome\s+(check|ci|format)\b/.test(t) && !/--write\b|--fix\b/.test(t)) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\bspotless:check\b|\blint\b/.test(t);
 
 /**
  * Formatting as the project enforces it. A formatter the project configures (rustfmt.toml,
@@ -121,7 +123,7 @@ export class FormattingAnalyzer implements Analyzer {
         language: languageOf(fam, ctx),
         category: 'formatting',
         // How much of the code follows it is said only when nothing enforces it (a reviewer called "91 % of files" meaningless).
-        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where} ${f.enforcedBy.checks ? 'checks with' : 'runs'} \`${f.enforcedBy.command}\`` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured && !f.enforcedBy ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
+        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where} ${f.enforcedBy.checks ? 'checks with' : 'runs'} \`${f.enforcedBy.command}\`${f.enforcedBy.autofix ? ' and commits what it changes (autofix.ci)' : ''}` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured && !f.enforcedBy ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
         code: '',
         reasoning: { whyStandard: `The project's own configuration of ${f.tool}${f.enforcedBy ? `, run by ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where}` : ''}: it decides the formatting, so code written by hand or by an agent must pass through it.`, sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6), confidence: f.enforcedBy ? 0.9 : 0.8 },
         tags: ['formatting', fam, f.tool.toLowerCase().replace(/[^a-z0-9]+/g, '-')],
@@ -320,10 +322,24 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       const m = new RegExp(`['"]?${k}['"]?\\s*[:=]\\s*([^,\\n}]+)`).exec(text);
       return m ? [`${k}: ${m[1].trim()}`] : [];
     });
+    // Plugins change the output too (trpc's import sorting).
+    const plugins = /\bplugins['"]?\s*:\s*\[([^\]]*)\]/.exec(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))?.[1].match(/['"][^'"]+['"]/g)?.map((x) => x.slice(1, -1));
+    if (plugins?.length) settings.push(`plugins: ${plugins.join(', ')}`);
     const cmd = command(/\bprettier\b.*--write|\bformat(-fix)?\b/);
-    out.push({ tool: 'prettier', families: ['jsts'], sources: [f ? `${f}:1` : pkgPrettier!, ...(cmd ? [cmd.source] : [])], settings, command: cmd?.command || 'npx prettier --write .', ...(cmd?.check ? { check: cmd.check } : {}) });
+    // The line of the first setting, not the file's first line (a typedef comment in trpc's).
+    const at = settings.length ? lineOf(text, /\b(printWidth|singleQuote|semi|trailingComma|tabWidth|useTabs|plugins)['"]?\s*[:=]/) : 1;
+    out.push({ tool: 'prettier', families: ['jsts'], sources: [f ? `${f}:${at}` : pkgPrettier!, ...(cmd ? [cmd.source] : [])], settings, command: cmd?.command || 'npx prettier --write .', ...(cmd?.check ? { check: cmd.check } : {}) });
   }
-  for (const f of top(/(^|\/)biome\.jsonc?$/)) out.push({ tool: 'Biome', families: ['jsts'], sources: [`${f}:1`], settings: [], command: command(/\bbiome\b/)?.command ?? 'npx biome format --write .' });
+  for (const f of top(/(^|\/)biome\.jsonc?$/)) {
+    const text = (await ctx.read(f)) ?? '';
+    // The formatter block and what it sets (zod: spaces, lineWidth 120), cited at its line.
+    const settings = ['indentStyle', 'indentWidth', 'lineWidth', 'quoteStyle'].flatMap((k) => {
+      const m = new RegExp(`"${k}"\\s*:\\s*("?[\\w-]+"?)`).exec(text);
+      return m ? [`${k}: ${m[1].replace(/"/g, '')}`] : [];
+    });
+    const at = /"formatter"\s*:/.test(text) ? lineOf(text, /"formatter"\s*:/) : 1;
+    out.push({ tool: 'Biome', families: ['jsts'], sources: [`${f}:${at}`], settings, command: command(/\bbiome\b/)?.command ?? 'npx biome format --write .' });
+  }
   for (const f of top(/(^|\/)\.?dprint\.jsonc?$/)) out.push({ tool: 'dprint', families: ['jsts'], sources: [`${f}:1`], settings: [], command: 'dprint fmt' });
   // JVM: Spotless / ktlint / ktfmt in the build, with .editorconfig settings.
   // Convention plugins (build-logic, buildSrc) apply it to the modules; the build of build-logic itself does not count.
@@ -362,6 +378,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
   }
   for (const f of out) {
     const by = enforcement(f, scripts);
+    if (by?.where === 'CI' && !by.checks && /\buses:\s*autofix-ci\/action\b/.test((await ctx.read(by.source.replace(/:\d+$/, ''))) ?? '')) by.autofix = true;
     if (by) f.enforcedBy = by;
   }
   return out;

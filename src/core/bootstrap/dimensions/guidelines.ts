@@ -105,24 +105,45 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     if (strict) out.push(strict);
     out.push(...(await this.swiftSettings(ctx)));
     out.push(...(await this.lintRules(ctx)));
-    if (this.rustLints.length) {
-      // Clippy's lints fail `cargo clippy`, not the build; rustc's own (unsafe_code, warnings, missing_docs) fail the build.
-      const texts = [...new Set(this.rustLints.map((l) => l.text))];
-      const clippyOnly = texts.every((t) => /^#!\[\w+\((clippy::\w+(,\s*)?)+\)\]|^#!\[cfg_attr\(clippy,/.test(t));
-      const compiler = texts.some((t) => /\b(unsafe_code|warnings|missing_docs)\b/.test(t));
-      out.push({
-        title: `Crate-level lints: ${[...new Set(this.rustLints.map((l) => l.text))].slice(0, 3).join(' ')}`,
-        knowledgeType: 'code-standard',
-        dimension: 'agent-guidelines',
-        language: 'rust',
-        category: 'agent-guidelines',
-        summary: `${this.lintedCrates(texts)}; ${clippyOnly ? `code that triggers ${lintCount(texts) === 1 ? 'it' : 'them'} fails \`cargo clippy\`` : compiler && texts.some((t) => /clippy/.test(t)) ? 'code that triggers the compiler lints does not compile, and the Clippy ones fail `cargo clippy`' : `code that triggers ${lintCount(texts) === 1 ? 'it' : 'them'} does not compile`}.`,
-        code: [...new Set(this.rustLints.map((l) => l.text))].join('\n'),
-        reasoning: { whyStandard: clippyOnly ? 'Enforced by Clippy.' : 'Enforced by the compiler.', sources: this.rustLints.slice(0, 6).map((l) => `${l.path}:${l.line}`), confidence: 0.95 },
-        tags: ['agent-guidelines', 'compiler', 'rust'],
-      });
-    }
+    if (this.rustLints.length) out.push(await this.crateLints(ctx));
     return out;
+  }
+
+  /**
+   * The crate roots' `#![deny(…)]` lines, titled by what they do: `cfg_attr(clippy, deny(warnings))`
+   * makes every warning fail `cargo clippy` (alacritty's title had been the attributes themselves, cut
+   * at 100 characters), with the Clippy command CI runs.
+   */
+  private async crateLints(ctx: AnalysisContext): Promise<CandidateDraft> {
+    // Clippy's lints fail `cargo clippy`, not the build; rustc's own (unsafe_code, warnings, missing_docs) fail the build.
+    const texts = [...new Set(this.rustLints.map((l) => l.text))];
+    const clippyOnly = texts.every((t) => /^#!\[\w+\((clippy::\w+(,\s*)?)+\)\]|^#!\[cfg_attr\(clippy,/.test(t));
+    const compiler = texts.some((t) => /\b(unsafe_code|warnings|missing_docs)\b/.test(t));
+    const warningsAlways = texts.some((t) => /^#!\[(deny|forbid)\([^)]*\bwarnings\b/.test(t));
+    const warningsUnderClippy = !warningsAlways && texts.some((t) => /^#!\[cfg_attr\(clippy,\s*(deny|forbid)\([^)]*\bwarnings\b/.test(t));
+    const names = [...new Set(texts.flatMap((t) => t.match(/\b(?:unsafe_code|missing_docs|clippy::\w+)/g) ?? []))];
+    // The lints besides `warnings`, as many as fit the title.
+    const also = names.length ? ` (and ${nameList(names, 25)})` : '';
+    const title = warningsAlways
+      ? `Crate-level lints: every warning is a compile error${also}`
+      : warningsUnderClippy
+        ? `Crate-level lints: every warning fails \`cargo clippy\`${also}`
+        : `Crate-level lints: ${nameList(names, 60)} ${names.length === 1 ? 'fails' : 'fail'} ${clippyOnly ? '`cargo clippy`' : compiler && names.some((n) => n.startsWith('clippy::')) ? 'the build or `cargo clippy`' : 'the build'}`;
+    const clippy = (await commandSources(ctx)).filter((c) => /\bcargo\s+(\+\S+\s+)?clippy\b/.test(c.text)).sort((a, b) => Number(!!b.job) - Number(!!a.job))[0];
+    const run = clippy ? ` ${clippy.job ? 'CI' : `\`${clippy.command}\``} runs \`${clippy.text.replace(/^[\w:-]+:\s*/, '').replace(/\s+--\s.*$/, '')}\`${warningsAlways || warningsUnderClippy ? ': fix every warning before pushing' : ''}.` : '';
+    return {
+      title: fit(title, 100),
+      knowledgeType: 'code-standard',
+      dimension: 'agent-guidelines',
+      language: 'rust',
+      category: 'agent-guidelines',
+      summary: warningsUnderClippy
+        ? `${this.lintedCrates(texts)}, and every warning under Clippy (\`cfg_attr(clippy, deny(warnings))\`).${run}`
+        : `${this.lintedCrates(texts)}; ${clippyOnly ? `code that triggers ${lintCount(texts) === 1 ? 'it' : 'them'} fails \`cargo clippy\`` : compiler && texts.some((t) => /clippy/.test(t)) ? 'code that triggers the compiler lints does not compile, and the Clippy ones fail `cargo clippy`' : `code that triggers ${lintCount(texts) === 1 ? 'it' : 'them'} does not compile`}.${run}`,
+      code: texts.join('\n'),
+      reasoning: { whyStandard: clippyOnly ? 'Enforced by Clippy.' : 'Enforced by the compiler.', sources: [...this.rustLints.slice(0, 6).map((l) => `${l.path}:${l.line}`), ...(clippy ? [clippy.source] : [])], confidence: 0.95 },
+      tags: ['agent-guidelines', 'compiler', 'rust'],
+    };
   }
 
   /** Which crate roots set the lints ("3 of 4 crate roots (…; not alacritty_config) deny…"): the reviewers found "the crate roots" overclaimed. */
@@ -136,7 +157,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     const linted = new Set(this.rustLints.map((l) => l.path));
     const verbs = [...new Set(this.rustLints.map((l) => /\bforbid\(/.test(l.text) ? 'forbid' : 'deny'))].join(' and ');
     const what = lintCount(texts) === 1 ? 'this lint' : 'these lints';
-    if (linted.size === roots.length) return `${roots.length === 1 ? 'The crate root' : `All ${roots.length} crate roots`} ${verbs} ${what}`;
+    if (linted.size === roots.length) return `${roots.length === 1 ? 'The crate root' : `All ${roots.length} crate roots`} ${roots.length === 1 ? verbs.replace(/(deny|forbid)/g, (v) => (v === 'deny' ? 'denies' : 'forbids')) : verbs} ${what}`;
     const without = roots.filter((r) => !linted.has(r)).map(crate);
     return `${linted.size} of ${roots.length} crate roots (${nameList([...linted].map(crate), 70, false)}; not ${nameList(without, 50, false)}) ${verbs} ${what}`;
   }
@@ -173,15 +194,19 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       const lines = text?.split('\n') ?? [];
       const i = lines.findIndex((l) => /^\s*(strict\s*=\s*true|disallow_untyped_defs\s*=\s*true)/.test(l));
       if (i >= 0 && lines.slice(0, i).some((l) => /^\[tool\.mypy\]/.test(l))) {
+        // Modules an override lets go unannotated (httpx's tests.*: a reviewer scoped the rule to the package).
+        const relaxed = mypyRelaxed(lines);
+        const runner = (await commandSources(ctx)).filter((c) => /(^|[\s/}])mypy\b/.test(c.text)).sort((a, b) => Number(!!b.job) - Number(!!a.job))[0];
+        const by = runner ? ` ${runner.job ? 'CI' : `\`${runner.command}\``} runs it.` : '';
         return {
           title: 'Python code type-checks under strict mypy',
           knowledgeType: 'code-standard',
           dimension: 'agent-guidelines',
           language: 'python',
           category: 'agent-guidelines',
-          summary: `${p} configures mypy with \`${lines[i].trim()}\`: every function needs annotations.`,
+          summary: `${p} configures mypy with \`${lines[i].trim()}\`: every function needs annotations${relaxed.modules.length ? `, except in ${nameList(relaxed.modules, 60)} (an override sets \`disallow_untyped_defs = false\`)` : ''}.${by}`,
           code: lines[i].trim(),
-          reasoning: { whyStandard: 'Enforced by the type checker configuration.', sources: [`${p}:${i + 1}`], confidence: 0.9 },
+          reasoning: { whyStandard: 'Enforced by the type checker configuration.', sources: [`${p}:${i + 1}`, ...(relaxed.line ? [`${p}:${relaxed.line}`] : []), ...(runner ? [runner.source] : [])], confidence: 0.9 },
           tags: ['agent-guidelines', 'types', 'python'],
         };
       }
@@ -358,9 +383,21 @@ function agentSummary(file: string, text: string, top: readonly StatedRule[], po
   return (both.length + tail.length <= MAX_SUMMARY ? both : fitSummary(sentence(shown[0]), MAX_SUMMARY - tail.length)) + tail;
 }
 
+/** Sections for the maintainers who cut releases, not for contributors. */
+const MAINTAINERS_ONLY = /\b(releas(e|es|ing)|publish(ing)?|maintainers?)\b/i;
+/** A rule about using AI tools or agents. */
+const AI_RULE = /\b(AI|LLMs?|generative|agents?|Copilot|ChatGPT)\b/;
+
 /** A contributor guide: its bulleted must/never rules (its prose explains more than it binds). */
 function contributorRules(file: string, text: string): CandidateDraft[] {
-  const rules = statedRules(text, false).slice(0, 12);
+  // A maintainers' release checklist binds no contribution (httpx's "Releasing"). Rules about AI and
+  // agents first: they are the ones that govern the reader (fd's "PR descriptions and comments … from humans").
+  const rules = statedRules(text, false)
+    .filter((r) => !MAINTAINERS_ONLY.test(r.heading))
+    .slice(0, 12)
+    .map((r, i) => ({ r, i, ai: AI_RULE.test(r.text) ? 1 : 0 }))
+    .sort((a, b) => b.ai - a.ai || a.i - b.i)
+    .map((x) => x.r);
   if (rules.length < 2) return [];
   const sections = [...new Set(rules.map((r) => r.heading).filter(Boolean))];
   // The rules themselves, as many as fit: a summary that only counts them tells an agent nothing.
@@ -368,14 +405,21 @@ function contributorRules(file: string, text: string): CandidateDraft[] {
   let said = '';
   let shown = 0;
   // The sentence that binds (must, never, don't…); the others explain it (the details keep it whole).
+  // A long one up to the clause that binds: fd's "…unless you have reviewed it yourself and understand what it does" without ", and be able to…".
   const binding = (r: StatedRule) => {
     const sentences = r.text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z])/);
-    return (sentences.find((x) => IMPERATIVE.test(x.replace(/’/g, "'"))) ?? sentences[0]).replace(/[.;:]+$/, '');
+    // "It ensures that data is always returned in the same order" gives the reason for the rule before it (saleor).
+    const reason = (x: string) => /^(it|this|that|which)\s+(ensures?|helps?|makes?|prevents?|allows?|means|avoids?|keeps?)\b/i.test(x);
+    const found = (sentences.find((x) => IMPERATIVE.test(x.replace(/’/g, "'")) && !reason(x)) ?? sentences[0]).replace(/[.;:]+$/, '').replace(/^(in particular|also|additionally|please note that),\s+(\w)/i, (_m, _w, c: string) => c.toUpperCase());
+    if (found.length <= 140) return found;
+    const at = found.slice(60).search(/,\s+and\s|;\s/);
+    return at < 0 ? found : found.slice(0, 60 + at);
   };
+  // As many as fit, skipping one too long for what is left rather than stopping at it.
   for (const r of rules) {
     const rule = binding(r);
     const next = said ? `${said}; ${rule}` : rule;
-    if (head.length + next.length > 255) break;
+    if (head.length + next.length > MAX_SUMMARY - ' (and 99 more).'.length) continue;
     said = next;
     shown++;
   }
@@ -403,6 +447,9 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
   const out: StatedRule[] = [];
   const lines = text.split('\n');
   let heading = '';
+  // The headings above the current one, by level: a generic heading is named with its parent's.
+  const path: string[] = [];
+  let shownHeading = '';
   let fence = false;
   let unit: { text: string; line: number; starts: number[] } | undefined;
   const flush = () => {
@@ -410,7 +457,8 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
     const u = unit;
     unit = undefined;
     // Sentences end at `.`, `!` or `?` before a space and a capital or emphasis (`i.e.,` does not).
-    const parts = prose ? u.text.split(/(?<=[.!?])\s+(?=[*_"(]*[A-Z])/) : [u.text];
+    // A list item too long to be one rule is read sentence by sentence (fd's fifth PR rule, 380 characters, was lost).
+    const parts = prose || u.text.length > 300 ? u.text.split(/(?<=[.!?])\s+(?=[*_"(]*[A-Z])/) : [u.text];
     let at = 0;
     for (const part of parts) {
       const index = u.text.indexOf(part, at);
@@ -422,6 +470,8 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       const plain = sentence.replace(/[’‘]/g, "'");
       const agent = /\b(agents?|autonomous)\b/i.test(sentence) ? 2 : /\b(LLMs?|AI|Copilot|Claude|Cursor)\b/.test(sentence) ? 1 : 0;
       if (sentence.length < 12 || sentence.length > 300 || !(IMPERATIVE.test(plain) || (agent && /\brequires?\b/.test(sentence)))) continue;
+      // "only" alone binds in a sentence, not in a lowercase list entry ("… - breaking only for existing plugins", saleor's list of breaking changes).
+      if (!/^[A-Z`*_"(]/.test(sentence) && [...plain.matchAll(new RegExp(IMPERATIVE.source, 'gi'))].every((m) => m[0].toLowerCase() === 'only')) continue;
       const line = u.starts.filter((s) => s <= index).length;
       const strict = /\b(never|must not|do not|don't|not allowed|not permitted|forbidden)\b/i.test(plain) ? 1 : 0;
       // A rule that names the code (`pointFrom`, `call_event`, a path) binds more than one about manners;
@@ -430,7 +480,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       const chat = CHAT_MANNERS.test(sentence) ? -2 : 0;
       // The file's own general rules (zod's "## Rules") before a rule of one narrow workflow ("Iterating on a contributor PR in a worktree").
       const general = GENERAL_SECTION.test(heading) ? 2 : 0;
-      out.push({ text: sentence, line: u.line + line - 1, heading, weight: (bold ? 2 : 0) + agent + strict + concrete + chat + general });
+      out.push({ text: sentence, line: u.line + line - 1, heading: shownHeading, weight: (bold ? 2 : 0) + agent + strict + concrete + chat + general });
     }
   };
   lines.forEach((raw, i) => {
@@ -444,6 +494,12 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
     if (/^#{1,6}\s/.test(l)) {
       flush();
       heading = l.replace(/^#+\s*/, '').trim();
+      const level = /^#+/.exec(l)![0].length;
+      path.length = level - 1;
+      path[level - 1] = heading;
+      // saleor's "Description" is that of a commit message, its "General Guidelines" those of locking objects.
+      const parent = path.slice(0, level - 1).filter(Boolean).pop();
+      shownHeading = GENERIC_HEADING.test(heading) && parent ? parent : heading;
       return;
     }
     const item = /^([-*+]|\d+\.)\s+(.*)$/.exec(l);
@@ -463,6 +519,28 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
   flush();
   return out;
 }
+
+/** The modules a `[[tool.mypy.overrides]]` table lets go unannotated, and the line of the first. */
+function mypyRelaxed(lines: readonly string[]): { modules: string[]; line?: number } {
+  const modules: string[] = [];
+  let line: number | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\[\[tool\.mypy\.overrides\]\]/.test(lines[i].trim())) continue;
+    const end = lines.findIndex((l, j) => j > i && /^\s*\[/.test(l));
+    const table = lines.slice(i + 1, end < 0 ? lines.length : end).join('\n');
+    if (!/^\s*disallow_untyped_defs\s*=\s*false\b/m.test(table)) continue;
+    const names = /^\s*module\s*=\s*(\[[^\]]*\]|"[^"]*"|'[^']*')/m.exec(table)?.[1] ?? '';
+    const found = [...names.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]);
+    if (found.length) {
+      modules.push(...found);
+      line ??= i + 1;
+    }
+  }
+  return { modules, line };
+}
+
+/** A heading that says nothing without its parent's. */
+const GENERIC_HEADING = /^(general( guidelines)?|guidelines|best practices|description|summary( line)?|overview|notes?|details|rules|tips|examples?)$/i;
 
 /** Rules about how an assistant talks rather than about the code. */
 const CHAT_MANNERS = /\b(explanations?|explain|respond|responses?|reply|replies|conversation|chat|tone|verbose|verbosity|teach(ing)?|apologi[sz]e|ask (me|the user)|clarifying questions?)\b/i;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { confidence, percent, Tallies, type Sample, type Tally } from '../evidence';
 import { factsOf } from '../facts';
+import { nameList } from '../form';
 import { languageForPath } from '../../kernel/languages';
 import { FAMILY_LABEL, familyOf } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
@@ -29,7 +30,10 @@ const DECL_NORM: Partial<Record<Family, Record<'type' | 'function', Style[]>>> =
  * language or its standard tools already impose is not proposed.
  */
 export class CodeStandardAnalyzer implements Analyzer {
-  private readonly fileStyles = new Tallies(6);
+  // More samples than are cited: the cited ones are taken from the biggest packages (zod's were bundle-size fixtures).
+  private readonly fileStyles = new Tallies(40);
+  /** Production files per package-sized folder (the first two segments of the path). */
+  private readonly filesByPackage = new Map<string, number>();
   private readonly declStyles = new Tallies(6);
   private readonly exportsTally = new Tallies(6);
   private readonly filesByFamily = new Map<Family, number>();
@@ -47,6 +51,8 @@ export class CodeStandardAnalyzer implements Analyzer {
     folders.add(path.posix.dirname(file.path));
     this.foldersByFamily.set(fam, folders);
 
+    const pkg = packageOf(file.path);
+    this.filesByPackage.set(pkg, (this.filesByPackage.get(pkg) ?? 0) + 1);
     const base = baseName(file.path);
     // Names the language or its tools fix: module-info, package-info, index, __init__, main, mod, lib.
     const style = /^(module-info|package-info|index|__init__|__main__|main|mod|lib)$/.test(base) ? undefined : styleOf(base);
@@ -97,15 +103,26 @@ export class CodeStandardAnalyzer implements Analyzer {
       if (fileNaming && fileNaming.total >= 5 && fileNaming.ratio >= 0.8 && !norm?.includes(fileNaming.key as Style)) {
         const t = fileNaming.tally;
         const exceptions = fileNaming.others.flatMap(([, o]) => o.samples.slice(0, 2).map((s) => s.path)).slice(0, 3);
+        const weight = (p: string) => this.filesByPackage.get(packageOf(p)) ?? 0;
+        const cited = [...t.samples].sort((a, b) => weight(b.path) - weight(a.path)).slice(0, 6).map((x) => `${x.path}:${x.line}`);
+        // A lint rule that enforces the case (trpc's `unicorn/filename-case`) makes it a rule, with its exceptions.
+        const rule = fam === 'jsts' ? await fileNameRule(ctx) : undefined;
+        const enforced = rule?.style === fileNaming.key ? rule : undefined;
         out.push({
-          title: norm ? `${lang} file names use ${fileNaming.key}, not the usual ${norm[0]}` : `${lang} file names use ${fileNaming.key}`,
+          title: `${norm ? `${lang} file names use ${fileNaming.key}, not the usual ${norm[0]}` : `${lang} file names use ${fileNaming.key}`}${enforced ? ` (ESLint \`${enforced.name}\`)` : ''}`,
           knowledgeType: 'code-standard',
           dimension: 'code-standard',
           language,
           category: 'naming',
-          summary: `${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : ''}. Name new files the same way.`,
+          summary: enforced
+            ? `ESLint's \`${enforced.name}\` requires ${fileNaming.key} file names${enforced.ignore.length ? `, except names matching ${nameList(enforced.ignore, 70)}` : ''}; ${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) follow it. Name new files the same way.`
+            : `${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : ''}. Name new files the same way.`,
           code: '',
-          reasoning: { whyStandard: `Measured over every scanned production ${lang} file whose name has more than one word${norm ? '' : '; the language sets no convention for file names, so this one is the project\'s'}.`, sources: t.sources(), confidence: confidence(fileNaming.ratio, t.count) },
+          reasoning: {
+            whyStandard: enforced ? `Enforced by ESLint (${enforced.source}); measured over every scanned production ${lang} file whose name has more than one word.` : `Measured over every scanned production ${lang} file whose name has more than one word${norm ? '' : '; the language sets no convention for file names, so this one is the project\'s'}.`,
+            sources: enforced ? [enforced.source, ...cited.slice(0, 4)] : cited,
+            confidence: enforced ? 0.9 : confidence(fileNaming.ratio, t.count),
+          },
           tags: ['naming', 'files', fam],
           trigger: `${fam}-file-names`,
         });
@@ -272,6 +289,40 @@ async function spotlessHeader(ctx: AnalysisContext, family: Family): Promise<{ s
     if (!hit) continue;
     const apply = f.endsWith('pom.xml') ? 'mvn spotless:apply' : `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply`;
     return { source: `${f}:${text.slice(0, hit.index).split('\n').length}`, apply };
+  }
+  return undefined;
+}
+
+/** The package-sized folder of a path: its first two segments (`packages/zod`, `src/core`). */
+function packageOf(p: string): string {
+  return p.split('/').slice(0, 2).join('/');
+}
+
+const ESLINT_CASES: Record<string, Style> = { camelCase: 'camelCase', kebabCase: 'kebab-case', pascalCase: 'PascalCase', snakeCase: 'snake_case' };
+
+/**
+ * The file-name case an ESLint configuration enforces with `unicorn/filename-case` (one `case`, at
+ * error or warn), with the patterns it ignores and the line that sets it.
+ */
+async function fileNameRule(ctx: AnalysisContext): Promise<{ name: string; style: Style; ignore: string[]; source: string } | undefined> {
+  const configs = ctx.listing.filter((f) => /^(eslint\.config\.[cm]?[jt]s|\.eslintrc(\.(js|cjs|json|ya?ml))?)$/.test(f));
+  for (const f of configs) {
+    const text = (await ctx.read(f)) ?? '';
+    const at = text.search(/['"]unicorn\/filename-case['"]\s*:\s*\[\s*['"]?(error|warn|2|1)\b/);
+    if (at < 0) continue;
+    // The rule's options: up to the bracket that closes them.
+    let depth = 0;
+    let end = text.indexOf('[', at);
+    for (; end < text.length; end++) {
+      if (text[end] === '[') depth++;
+      else if (text[end] === ']' && --depth === 0) break;
+    }
+    const options = text.slice(at, end);
+    const style = ESLINT_CASES[/\bcase['"]?\s*:\s*['"](\w+)['"]/.exec(options)?.[1] ?? ''];
+    if (!style) continue;
+    const ignoreList = /\bignore['"]?\s*:\s*\[([\s\S]*?)\]\s*[,}]/.exec(options)?.[1] ?? '';
+    const ignore = [...ignoreList.matchAll(/['"]([^'"]+)['"]|\/((?:\\.|[^/\n])+)\/[a-z]*/g)].map((m) => (m[1] ?? m[2]).replace(/\\\\/g, '\\'));
+    return { name: 'unicorn/filename-case', style, ignore, source: `${f}:${text.slice(0, at).split('\n').length}` };
   }
   return undefined;
 }
