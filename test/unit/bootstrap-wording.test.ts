@@ -589,3 +589,57 @@ test('file names enforced by ESLint `unicorn/filename-case` say so, with its exc
 test('the module graph counts each kind of unit ("20 SwiftPM targets and 6 Xcode targets"), and its sources show one line of each kind of manifest first', () => {
   assert.deepEqual(onePerFile(['A/Package.swift:3', 'A/Package.swift:5', 'B/Package.swift:2', 'App.xcodeproj/project.pbxproj:10']), ['A/Package.swift:3', 'App.xcodeproj/project.pbxproj:10', 'B/Package.swift:2', 'A/Package.swift:5']);
 });
+
+test("the functions said to hold a boundary's sites are the ones the lines are in: not the function above a property's `didSet`, and through a multi-line signature (Kingfisher)", async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
+    'Sources/Net/Downloader.swift': [
+      'import Foundation',
+      '',
+      'open class Downloader {',
+      '    func cancel() {',
+      '        session.invalidateAndCancel()',
+      '    }',
+      '',
+      '    open var configuration = URLSessionConfiguration.ephemeral {',
+      '        didSet {',
+      '            session = URLSession(configuration: configuration)',
+      '        }',
+      '    }',
+      '',
+      '    private func addTask(',
+      '        url: URL,',
+      '        priority: Float',
+      '    ) -> URLSessionDataTask',
+      '    {',
+      '        if url.isFileURL {',
+      '            return session.dataTask(with: url)',
+      '        } else {',
+      '            let task = session.dataTask(with: url)',
+      '            task.priority = priority',
+      '            return task',
+      '        }',
+      '    }',
+      '}',
+      '',
+    ].join('\n'),
+  };
+  for (let i = 0; i < 9; i++) files[`Sources/Views/View${i}.swift`] = `struct View${i} {\n    func render() -> Int {\n        ${i}\n    }\n}\n`;
+  const c = find(await coldStart(files), /HTTP requests are made only in/);
+  assert.match(c.summary, /, in `addTask\(\)`\. New code goes through it/);
+});
+
+test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshift transforms); "each module" only when nearly all do, exceptions by folder (photoprism)', async () => {
+  const named: Record<string, string> = { 'package.json': JSON.stringify({ name: 'lib' }) };
+  for (let i = 0; i < 10; i++) named[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
+  named['src/transforms/provider.ts'] = "import type { API, FileInfo } from 'jscodeshift';\n\nexport default function transform(file: FileInfo, api: API) {\n  return api.jscodeshift(file.source).toSource();\n}\n";
+  const trpc = find(await coldStart(named), /named exports/);
+  assert.match(trpc.summary, /Exceptions: src\/transforms\/provider\.ts \(jscodeshift transforms, which must export their transform by default\)\.$/);
+
+  const defaults: Record<string, string> = { 'package.json': JSON.stringify({ name: 'app' }) };
+  for (let i = 0; i < 12; i++) defaults[`src/model/thing${i}.js`] = `export class Thing${i} {}\n\nexport default Thing${i};\n`;
+  for (let i = 0; i < 3; i++) defaults[`src/options/opt${i}.js`] = `export const opt${i} = ${i};\n`;
+  const photoprism = find(await coldStart(defaults), /default export/);
+  assert.equal(photoprism.title, 'Most modules have a default export (80 %)');
+  assert.match(photoprism.summary, /Exceptions: the 3 modules in src\/options\.$/);
+});

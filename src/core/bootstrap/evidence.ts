@@ -33,11 +33,32 @@ export class Tally {
   }
 }
 
-/** The function a line sits in, by the nearest declaration above it (within 80 lines). */
+const FUNCTION_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|internal|static|class|async|export|override|open|final|@\w+(?:\([^)]*\))?)\s+)*(?:def|func|fn|fun|function)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/;
+/** A type's body: a line in it (a property's initialiser or observers) is in no function. */
+const TYPE_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|internal|static|final|open|abstract|sealed|data|export|default|@\w+(?:\([^)]*\))?)\s+)*(?:class|struct|enum|extension|protocol|actor|impl|trait|interface|object)\b(?!\s*(func|var|let|fun|val)\b)/;
+
+/**
+ * The function a line sits in: walking up, the nearest function declaration indented less than the
+ * lines between. A type's declaration reached first (through a property's observers or initialiser)
+ * means the line is in no function (Kingfisher's `didSet` blocks had been said to be in the
+ * `cancel()` above them).
+ */
 function enclosingFunction(lines: string[], line: number): string | undefined {
-  for (let i = line - 1; i >= 0 && i >= line - 80; i--) {
-    const m = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|internal|static|async|export|override|open|final)\s+)*(?:def|func|fn|fun|function)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/.exec(lines[i]);
-    if (m) return m[1];
+  const indent = (l: string) => /^\s*/.exec(l)![0].replace(/\t/g, '    ').length;
+  let depth = indent(lines[line - 1] ?? '');
+  for (let i = line - 2; i >= 0 && i >= line - 200; i--) {
+    const l = lines[i];
+    const t = l.trim();
+    // Blank lines, comments and the closing of a multi-line signature (`) {`) say nothing about the scope.
+    // So does a brace on its own line (`{` under a multi-line Swift signature).
+    if (!t || t === '{' || /^(\/\/|\/?\*|#(?!\[)|\)|\])/.test(t)) continue;
+    if (indent(l) >= depth) continue;
+    const fn = FUNCTION_DECL.exec(l);
+    if (fn) return fn[1];
+    if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) return 'init';
+    if (TYPE_DECL.test(l)) return undefined;
+    depth = indent(l);
+    if (depth === 0) return undefined;
   }
   return undefined;
 }
