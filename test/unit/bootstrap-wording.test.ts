@@ -7,6 +7,7 @@ import { bootstrapKnowledge } from '../../src/core/bootstrap';
 import { listCandidates, type Candidate } from '../../src/core/knowledge';
 import { listedTogether, onlyTypeChecks } from '../../src/core/bootstrap/dimensions/extension-points';
 import { onePerFile } from '../../src/core/bootstrap/dimensions/architecture';
+import { nameList } from '../../src/core/bootstrap/form';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 import { outlineOf } from '../../src/core/bootstrap/members';
 import type { Definition } from '../../src/core/bootstrap/symbols';
@@ -642,4 +643,25 @@ test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshi
   const photoprism = find(await coldStart(defaults), /default export/);
   assert.equal(photoprism.title, 'Most modules have a default export (80 %)');
   assert.match(photoprism.summary, /Exceptions: the 3 modules in src\/options\.$/);
+});
+
+test('"and N more" counts what the hidden names stand for: a name shared by two implementations is two (coil: "and 3 more" of five had read as four)', () => {
+  assert.equal(nameList(['BlobTarget', 'KtorTarget', 'OkHttpTarget', 'VideoTarget'], 12, false, [1, 2, 1, 1]), 'BlobTarget and 4 more');
+  assert.equal(nameList(['BlobTarget', 'KtorTarget'], 12, false), 'BlobTarget and 1 more');
+});
+
+test('a file that names the implementations one per method (Kingfisher\'s processor shorthands) or only in doc comments is not where they are listed; one function that names them all is', async () => {
+  const names = ['Blur', 'Tint', 'Overlay', 'Crop'];
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
+    'Sources/Processing/Processor.swift': 'public protocol Processor {\n    var identifier: String { get }\n    func process(_ value: Int) -> Int\n}\n',
+  };
+  for (const n of names) swift[`Sources/Processing/${n}Processor.swift`] = `public struct ${n}Processor: Processor {\n    public var identifier: String { "${n}" }\n    public func process(_ value: Int) -> Int {\n        value + ${n.length}\n    }\n}\n`;
+  swift['Sources/General/Options.swift'] = `public struct Options {\n    var processors: [any Processor] = []\n${names.map((n) => `\n    /// Appends a \`\`${n}Processor\`\` and the others: \`\`BlurProcessor\`\`, \`\`TintProcessor\`\`.\n    public func ${n.toLowerCase()}() -> Options {\n        var o = self\n        o.processors.append(${n}Processor())\n        return o\n    }\n`).join('')}}\n`;
+  const shorthands = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.ok(shorthands);
+  assert.doesNotMatch(shorthands.summary, /where the others are listed/);
+  swift['Sources/General/Registry.swift'] = `enum Registry {\n    static func all() -> [any Processor] {\n        [${names.map((n) => `${n}Processor()`).join(', ')}]\n    }\n}\n`;
+  const registry = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.match(registry?.summary ?? '', /where the others are listed: `Registry\.swift:3`/);
 });

@@ -43,7 +43,7 @@ const TYPE_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|intern
  * means the line is in no function (Kingfisher's `didSet` blocks had been said to be in the
  * `cancel()` above them).
  */
-function enclosingFunction(lines: string[], line: number): string | undefined {
+export function enclosingFunction(lines: string[], line: number): string | undefined {
   const indent = (l: string) => /^\s*/.exec(l)![0].replace(/\t/g, '    ').length;
   let depth = indent(lines[line - 1] ?? '');
   for (let i = line - 2; i >= 0 && i >= line - 200; i--) {

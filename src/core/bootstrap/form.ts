@@ -5,7 +5,7 @@ export const MAX_TITLE = 100;
 export const MAX_SUMMARY = 300;
 
 /** `` `a`, `b`, `c` and 4 more ``: as many names as fit in `budget` characters (at least one). */
-export function nameList(names: readonly string[], budget = 60, code = true): string {
+export function nameList(names: readonly string[], budget = 60, code = true, weights?: readonly number[]): string {
   const shown: string[] = [];
   let used = 0;
   for (const n of names) {
@@ -14,7 +14,8 @@ export function nameList(names: readonly string[], budget = 60, code = true): st
     shown.push(item);
     used += item.length + 2;
   }
-  const rest = names.length - shown.length;
+  // With weights, "and N more" counts what the hidden names stand for (a name shared by two types is two).
+  const rest = weights ? weights.slice(shown.length).reduce((a, b) => a + b, 0) : names.length - shown.length;
   if (rest === 0) return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
   return `${shown.join(', ')} and ${rest} more`;
 }

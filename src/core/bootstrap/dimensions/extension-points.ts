@@ -1,6 +1,6 @@
 // Extension points of the cold start's code-pattern dimension: project types several production
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
-import { confidence } from '../evidence';
+import { confidence, enclosingFunction } from '../evidence';
 import { purposeOf } from '../docs';
 import { methodsOf, outlineOf, requirementsOf, type Requirement } from '../members';
 import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
@@ -107,18 +107,19 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // A name shared by several of them is said once, with how many (`KtorNetworkFetcherServiceLoaderTarget (×2)`).
     const times = (name: string) => sorted.filter((x) => x.name === name).length;
     const once = sorted.filter((s, i) => sorted.findIndex((x) => x.name === s.name) === i);
+    const weights = once.map((s) => times(s.name));
     const names = once.map((s) => `${s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name}${times(s.name) > 1 ? ` (×${times(s.name)})` : ''}`);
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
     // What a new implementation provides: what the base declares without a body, else what the others override.
     const contract = await contractOf(base, sorted, symbols, ctx);
     const summaryWith = (budget: number, withPurpose: boolean, terms = contract.full) =>
-      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false)}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
+      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false, weights)}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
     const tries: [number, boolean][] = [[400, true], [200, true], [150, true], [100, true], [400, false], [200, false], [150, false], [70, true], [100, false], [70, false]];
     // What a new type defines comes before the purpose and the other names when the summary must be cut.
     const options = [contract.full, contract.short, ''].flatMap((terms) => tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose, terms)));
     const summary = options.find((o) => o.length <= MAX_SUMMARY) ?? summaryWith(60, false, '');
     out.push({
-      title: fit(`${FAMILY_LABEL[fam]} ${nameList(once.map((s) => s.name), 50)} ${verb} \`${base.name}\``, 100),
+      title: fit(`${FAMILY_LABEL[fam]} ${nameList(once.map((s) => s.name), 50, true, weights)} ${verb} \`${base.name}\``, 100),
       knowledgeType: 'inheritance',
       dimension: 'code-pattern',
       language: languageOf(fam, ctx),
@@ -206,7 +207,27 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
   }
   // Half of them at least: a helper that type-checks a few (NetNewsWire's read-filter exceptions) is not where they are listed.
   const least = Math.max(2, Math.ceil(subs.length / 2));
-  const sites = [...hits.values()].filter((h) => h.names.size >= least).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
+  // Named in code, not only in doc comments (Kingfisher's KFOptionsSetter names 8 of 17 processors in code and was cited as their list).
+  const candidates = [...hits.values()].filter((h) => h.names.size >= least);
+  // And listed in one place: one function (a registry's `when`, a switch) or one body (a list, Hilt bindings) names three
+  // of them at least. A method per type (KFOptionsSetter's `blur()`, `tint()`…: shorthands) lists nothing.
+  const together = new Set<(typeof candidates)[number]>();
+  for (const h of candidates) {
+    const lines = ((await ctx.read(h.path)) ?? '').split('\n');
+    const code = lines.filter((l) => !COMMENT_LINE.test(l)).join('\n');
+    h.names = new Set([...h.names].filter((n) => wordPattern(n).test(code)));
+    const scopes = new Map<string, Set<string>>();
+    lines.forEach((l, i) => {
+      if (COMMENT_LINE.test(l)) return;
+      for (const n of h.names) {
+        if (!wordPattern(n).test(l)) continue;
+        const scope = enclosingFunction(lines, i + 1) ?? '';
+        scopes.set(scope, (scopes.get(scope) ?? new Set<string>()).add(n));
+      }
+    });
+    if (Math.max(0, ...[...scopes.values()].map((x) => x.size)) >= Math.min(3, h.names.size)) together.add(h);
+  }
+  const sites = candidates.filter((h) => h.names.size >= least && together.has(h)).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
   // The line where they are listed together (a switch over them, a list literal), not the file's first use of one;
   // a file that only imports them lists nothing.
   const listed: typeof sites = [];
@@ -214,7 +235,7 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
     const lines = ((await ctx.read(site.path)) ?? '').split('\n');
     const names = [...site.names].map(wordPattern);
     // Else the first line that uses one: an import line names a type without listing it.
-    const at = listedTogether(lines, [...site.names]) ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
+    const at = listedTogether(lines, [...site.names]) ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && !COMMENT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
     // Type checks (`is Feed`, `as? Folder`, `instanceof`) ask what a value is; they do not list where new types are added
     // (NetNewsWire's read-filter exceptions were cited as the ArticleFetcher registry, and judged false twice).
     if (at && !onlyTypeChecks(lines.slice(at - 1, at + 11), [...site.names])) listed.push({ ...site, line: at });
@@ -222,10 +243,13 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
   return listed;
 }
 
+const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?![\[!]|import|include))/;
+
 /** The first line of the 12-line window that names the most of `names` (at least two), if one does; import lines do not count. */
 export function listedTogether(lines: readonly string[], names: readonly string[]): number | undefined {
   const res = names.map(wordPattern);
-  const per = lines.map((l) => (IMPORT_LINE.test(l) ? [] : res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0)));
+  // A doc comment that mentions them (Kingfisher's ``CroppingImageProcessor/init(size:anchor:)``) lists nothing either.
+  const per = lines.map((l) => (IMPORT_LINE.test(l) || COMMENT_LINE.test(l) ? [] : res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0)));
   let best: { line: number; count: number } | undefined;
   for (let i = 0; i < lines.length; i++) {
     if (!per[i].length) continue;
