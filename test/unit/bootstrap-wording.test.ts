@@ -665,3 +665,24 @@ test('a file that names the implementations one per method (Kingfisher\'s proces
   const registry = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
   assert.match(registry?.summary ?? '', /where the others are listed: `Registry\.swift:3`/);
 });
+
+test('shared instances: the most used first (NetNewsWire), and an Objective-C class accessor with a setter is a replaceable default, not a singleton (AFNetworking\'s UIKit categories)', async () => {
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Sources")])\n',
+  };
+  for (const n of ['Archive', 'Clock', 'Ledger']) swift[`Sources/Core/${n}.swift`] = `public final class ${n} {\n    public static let shared = ${n}()\n    public func run() -> Int {\n        1\n    }\n}\n`;
+  for (let i = 0; i < 4; i++) swift[`Sources/Views/View${i}.swift`] = `struct View${i} {\n    func render() -> Int {\n        Ledger.shared.run()${i < 2 ? ' + Clock.shared.run()' : ''}\n    }\n}\n`;
+  const c = find(await coldStart(swift), /^Shared instances/);
+  assert.match(c.summary, /^3 types publish a shared instance \(Ledger\.shared, Clock\.shared and Archive\.shared\)/);
+
+  const objc: Record<string, string> = {};
+  for (const n of ['AFCache', 'AFReachability', 'AFActivity']) {
+    objc[`AF/${n}.h`] = `#import <Foundation/Foundation.h>\n\n@interface ${n} : NSObject\n+ (instancetype)sharedManager;\n@end\n`;
+    objc[`AF/${n}.m`] = `#import "${n}.h"\n\n@implementation ${n}\n+ (instancetype)sharedManager {\n    return [[self alloc] init];\n}\n@end\n`;
+  }
+  objc['UIKit/UIButton+AF.h'] = '#import <UIKit/UIKit.h>\n\n@interface UIButton (AF)\n+ (void)setSharedImageDownloader:(id)imageDownloader;\n+ (id)sharedImageDownloader;\n@end\n';
+  objc['UIKit/UIButton+AF.m'] = '#import "UIButton+AF.h"\n\n@implementation UIButton (AF)\n+ (id)sharedImageDownloader {\n    return nil;\n}\n+ (void)setSharedImageDownloader:(id)imageDownloader {\n}\n@end\n';
+  const af = find(await coldStart(objc), /^Shared instances/);
+  assert.doesNotMatch(af.summary, /UIButton/);
+  assert.match(af.summary, /^3 types publish a shared instance/);
+});

@@ -47,6 +47,8 @@ export class CodePatternAnalyzer implements Analyzer {
   private readonly symbols = new SymbolIndex();
   private readonly subclasses: Subclasses = new Map();
   private readonly singletons = new Tallies(8);
+  /** `family|Type.accessor` → the files that use that shared instance. */
+  private readonly sharedUses = new Map<string, Set<string>>();
   private readonly factories = new Tallies(6);
   private readonly targets = new Map<string, string | undefined>();
   private docFiles = 0;
@@ -87,11 +89,19 @@ export class CodePatternAnalyzer implements Analyzer {
     const types = facts.decls.filter((d) => d.kind === 'type');
     for (let m = shared.exec(file.code); m; m = shared.exec(file.code)) {
       if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
+      // One with a setter (`+setSharedImageDownloader:`) is a replaceable default, not a singleton (AFNetworking's UIKit categories).
+      const accessor = m[1] ?? m[2] ?? m[3];
+      if (file.family === 'objc' && new RegExp(`\\+\\s*\\(void\\)\\s*set${accessor[0].toUpperCase()}${accessor.slice(1)}\\s*:`).test(file.code)) continue;
       const line = lineOf(file.code, m.index);
       // A class method of an Objective-C category belongs to the class it extends (`UIButton (AFNetworking)`).
       const category = file.family === 'objc' ? [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1] : undefined;
       const owner = category ?? [...types].reverse().find((t) => t.line <= line)?.name;
-      if (owner) this.singletons.get(`${file.family}|${owner}.${m[1] ?? m[2] ?? m[3]}`).add(file, line);
+      if (owner) this.singletons.get(`${file.family}|${owner}.${accessor}`).add(file, line);
+    }
+    // Who uses which shared instance: the most used are named first (NetNewsWire's list had been alphabetical).
+    for (const m of file.code.matchAll(/\b([A-Z]\w*)\.(shared\w*|instance|default|defaultInstance)\b|\[\s*([A-Z]\w*)\s+(shared\w*|defaultInstance)\s*\]/g)) {
+      const key = `${file.family}|${m[1] ?? m[3]}.${m[2] ?? m[4]}`;
+      this.sharedUses.set(key, (this.sharedUses.get(key) ?? new Set<string>()).add(file.path));
     }
   }
 
@@ -349,7 +359,8 @@ export class CodePatternAnalyzer implements Analyzer {
       if (list.length < 3) continue;
       // The managers and caches first: one coder among many says less than the one cache.
       const rank = (s: { name: string; path: string }) => (/\.sharedCoder$|\.default$|\.instance$/.test(s.name) ? 2 : 0) + (/(^|\/)(Private|internal)\//.test(s.path) ? 1 : 0);
-      const sorted = list.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
+      const uses = (s: { name: string }) => this.sharedUses.get(`${fam}|${s.name}`)?.size ?? 0;
+      const sorted = list.sort((a, b) => uses(b) - uses(a) || rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
       out.push({
         title: fit(`Shared instances: ${nameList(sorted.map((s) => s.name), 70)}`, 100),
         knowledgeType: 'code-pattern',
