@@ -324,6 +324,8 @@ test('type checks are not where implementations are listed (NetNewsWire\'s read-
   assert.equal(onlyTypeChecks(['func exceptions(_ item: SidebarItem?) {', 'if item is SmartFeed {', '} else if let f = item as? Folder {', '  return f is Feed'], ['SidebarItem', 'SmartFeed', 'Folder', 'Feed']), true);
   assert.equal(onlyTypeChecks(['let all: [Platform] = [Jdk9Platform(), ConscryptPlatform()]'], ['Jdk9Platform', 'ConscryptPlatform']), false);
   assert.equal(onlyTypeChecks(['if (x instanceof A || isinstance(y, (B, C))) {'], ['A', 'B', 'C']), true);
+  // A switch that dispatches on each (Alamofire's Session.perform) is where they are listed.
+  assert.equal(onlyTypeChecks(['switch request {', 'case let r as UploadRequest: self.performUpload(r)', 'case let r as DataRequest: self.performData(r)'], ['UploadRequest', 'DataRequest']), false);
 
   const files: Record<string, string> = {
     'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources")])\n',
@@ -685,4 +687,25 @@ test('shared instances: the most used first (NetNewsWire), and an Objective-C cl
   const af = find(await coldStart(objc), /^Shared instances/);
   assert.doesNotMatch(af.summary, /UIButton/);
   assert.match(af.summary, /^3 types publish a shared instance/);
+});
+
+test("an app extension without `@main` starts at the class its Info.plist names (NetNewsWire's share extension)", async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
+  const target = (n: number, name: string, type: string, plist: string) => [
+    object(n, `\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = ${id(n + 1)};\n\t\t\tname = "${name}";\n\t\t\tproductType = "com.apple.product-type.${type}";`),
+    object(n + 1, `\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = (\n\t\t\t\t${id(n + 2)},\n\t\t\t);`),
+    object(n + 2, `\t\t\tisa = XCBuildConfiguration;\n\t\t\tbuildSettings = {\n\t\t\t\tINFOPLIST_FILE = "${plist}";\n\t\t\t};\n\t\t\tname = Debug;`),
+  ];
+  const files: Record<string, string> = {
+    'Reader.xcodeproj/project.pbxproj': ['// !$*UTF8*$!', '{', '\tobjects = {', ...target(0x10, 'Reader', 'application', 'Mac/Info.plist'), ...target(0x20, 'Share Extension', 'app-extension', 'Mac/ShareExtension/Info.plist'), '\t};', '}'].join('\n'),
+    'Mac/Info.plist': '<plist version="1.0">\n<dict>\n</dict>\n</plist>\n',
+    'Mac/AppDelegate.swift': 'import Cocoa\n\n@main\nfinal class AppDelegate: NSObject, NSApplicationDelegate {\n    func applicationDidFinishLaunching(_ note: Notification) {}\n}\n',
+    'Mac/ShareExtension/ShareViewController.swift': 'import Cocoa\n\nfinal class ShareViewController: NSViewController {\n    func send() {}\n}\n',
+    'Mac/ShareExtension/Info.plist': '<plist version="1.0">\n<dict>\n\t<key>NSExtension</key>\n\t<dict>\n\t\t<key>NSExtensionPrincipalClass</key>\n\t\t<string>$(PRODUCT_MODULE_NAME).ShareViewController</string>\n\t</dict>\n</dict>\n</plist>\n',
+  };
+  for (let i = 0; i < 4; i++) files[`Mac/Views/View${i}.swift`] = `import Cocoa\n\nfinal class View${i}: NSView {\n    func draw() -> Int {\n        ${i}\n    }\n}\n`;
+  const c = find(await coldStart(files), /^Entry points/);
+  assert.match(c.summary, /Mac\/ShareExtension\/Info\.plist \(NSExtensionPrincipalClass ShareViewController, the app extension Share Extension\)/);
+  assert.ok(c.reasoning.sources.includes('Mac/ShareExtension/Info.plist:5'), c.reasoning.sources.join(', '));
 });

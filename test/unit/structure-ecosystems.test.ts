@@ -457,3 +457,24 @@ test('CocoaPods: a Podfile target installs the repository\'s own pod (`:path => 
   assert.equal(demo?.evidence, 'Podfile:4');
   assert.equal(target(s, 'Tests iOS').dependencies[0].scope, 'test');
 });
+
+test('Xcode: a target whose build settings come from an .xcconfig (Xcode 16: a synchronized folder and a path in it, NetNewsWire\'s extensions) owns the folder of the Info.plist the .xcconfig names, and says which file that is', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
+  const project = (objects: string[]) => ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n');
+  const root = tempTree({
+    'Mac/ShareExtension/ShareViewController.swift': 'import Cocoa\nclass ShareViewController: NSViewController {}\n',
+    'Mac/ShareExtension/Info.plist': '<plist version="1.0">\n<dict>\n\t<key>NSExtension</key>\n\t<dict>\n\t\t<key>NSExtensionPrincipalClass</key>\n\t\t<string>$(PRODUCT_MODULE_NAME).ShareViewController</string>\n\t</dict>\n</dict>\n</plist>\n',
+    'xcconfig/Share_target.xcconfig': '// Share extension\nINFOPLIST_FILE = Mac/ShareExtension/Info.plist // the extension\n',
+    'Reader.xcodeproj/project.pbxproj': project([
+      object(1, `\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = ${id(2)};\n\t\t\tname = "Share Extension";\n\t\t\tproductType = "com.apple.product-type.app-extension";`),
+      object(2, `\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = (\n\t\t\t\t${id(3)},\n\t\t\t);`),
+      object(3, `\t\t\tisa = XCBuildConfiguration;\n\t\t\tbaseConfigurationReferenceAnchor = ${id(4)} /* xcconfig */;\n\t\t\tbaseConfigurationReferenceRelativePath = Share_target.xcconfig;\n\t\t\tbuildSettings = {\n\t\t\t};\n\t\t\tname = Debug;`),
+      `\t\t${id(4)} /* xcconfig */ = {isa = PBXFileSystemSynchronizedRootGroup; path = xcconfig; sourceTree = "<group>"; };`,
+    ]),
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  const share = target(s, 'Share Extension');
+  assert.deepEqual(share.extraDirs, ['Mac/ShareExtension']);
+  assert.equal(share.metadata.infoPlist, 'Mac/ShareExtension/Info.plist');
+});

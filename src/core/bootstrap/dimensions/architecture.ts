@@ -330,6 +330,16 @@ export class ArchitectureAnalyzer implements Analyzer {
       const main = t.metadata.main;
       if (typeof main === 'string') found.push({ label: `${t.name} main`, path: path.posix.join(t.dir, main.replace(/^\.\//, '')), line: 1, text: '' });
     }
+    // An app extension without a `@main` starts at the class its Info.plist names (NetNewsWire's share and Safari extensions).
+    for (const t of apps.filter(isAppExtension)) {
+      const dirs = [t.dir, ...(t.extraDirs ?? [])].filter((d) => d !== '');
+      const plist = t.metadata.infoPlist;
+      if (typeof plist !== 'string' || found.some((f) => dirs.some((d) => f.path.startsWith(d + '/')))) continue;
+      const lines = ((await ctx.read(plist)) ?? '').split('\n');
+      const key = lines.findIndex((l) => /<key>NSExtension(PrincipalClass|MainStoryboard)<\/key>/.test(l));
+      const value = key >= 0 ? /<string>(?:\$\(PRODUCT_MODULE_NAME\)\.)?([^<]+)<\/string>/.exec(lines.slice(key, key + 2).join(' '))?.[1] : undefined;
+      if (value) found.push({ label: `${/PrincipalClass/.test(lines[key]) ? 'NSExtensionPrincipalClass' : 'NSExtensionMainStoryboard'} ${value}`, path: plist, line: key + 1, text: '' });
+    }
     const exists = found.filter((f, i) => ctx.has(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
     const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;

@@ -260,14 +260,15 @@ export function listedTogether(lines: readonly string[], names: readonly string[
   return best?.line;
 }
 
-/** Every mention of the names in these lines is a type check (`is X`, `as? X`, `case let x as X`, `instanceof X`, `isinstance(v, X)`) or a type annotation (`item: X`). */
+/** Every mention of the names in these lines is a type check (`is X`, `as? X`, `instanceof X`, `isinstance(v, X)`) or a type annotation (`item: X`); a `case` of a switch over them is not one. */
 export function onlyTypeChecks(lines: readonly string[], names: readonly string[]): boolean {
   let mentions = 0;
   for (const l of lines) {
     for (const n of names) {
       const all = l.match(new RegExp(`\\b${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       // A type check, or a parameter's type annotation (`_ item: SidebarItem?`): neither lists anything.
-      const checks = l.match(new RegExp(`(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*|\\w\\s*:\\s*)${escapeName(n)}\\b`, 'g'))?.length ?? 0;
+      // A `switch` that dispatches on them (`case let r as UploadRequest:`, Alamofire's Session.perform) lists them.
+      const checks = /^\s*case\b/.test(l) ? 0 : l.match(new RegExp(`(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*|\\w\\s*:\\s*)${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       if (all > checks) return false;
       mentions += all;
     }

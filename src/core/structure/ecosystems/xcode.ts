@@ -103,7 +103,8 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
       // `dir` is where the project is.
       const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) => field(objects.get(id)?.body ?? '', 'path')).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
       const compiled = compiledFiles(objects, parents, t, projectDir);
-      for (const own of [infoPlistFolder(objects, t, projectDir), sourcesFolder(compiled)]) {
+      const infoPlist = await infoPlistFile(ctx, objects, parents, t, projectDir);
+      for (const own of [infoPlist && dirOf(infoPlist), sourcesFolder(compiled)]) {
         if (own && own !== projectDir && !folders.includes(own) && ctx.files.some((f) => f.startsWith(own + '/'))) folders.push(own);
       }
       out.push({
@@ -115,7 +116,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         ...(folders.length ? { extraDirs: folders } : {}),
         language: languageOf(compiled) ?? languageOf(ctx.files.filter((f) => folders.some((d) => f.startsWith(d + '/')))) ?? languageOf(ctx.files.filter((f) => projectDir === '' || f.startsWith(projectDir + '/'))) ?? 'swift',
         dependencies,
-        metadata: { productType: productType.replace(/^"|"$/g, ''), project: dirOf(pbxproj) },
+        metadata: { productType: productType.replace(/^"|"$/g, ''), project: dirOf(pbxproj), ...(infoPlist && ctx.files.includes(infoPlist) ? { infoPlist } : {}) },
       });
     }
   }
@@ -191,12 +192,31 @@ function sdkOf(objects: Map<string, PbxObject>, target: PbxObject): string | und
   return settingIn(field(target.body, 'buildConfigurationList')) ?? settingIn(project && field(project.body, 'buildConfigurationList'));
 }
 
-/** The folder of a target's Info.plist (`INFOPLIST_FILE`, relative to the project's folder), when its build settings name one. */
-function infoPlistFolder(objects: Map<string, PbxObject>, target: PbxObject, projectDir: string): string | undefined {
+/**
+ * A target's Info.plist (`INFOPLIST_FILE`, relative to the project's folder), when its build settings
+ * name one, or the .xcconfig file they are based on does (NetNewsWire's extensions).
+ */
+async function infoPlistFile(ctx: DiscoveryContext, objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): Promise<string | undefined> {
+  const usable = (plist: string | undefined) => {
+    const p = plist?.trim().replace(/^"|"$/g, '').replace(/^\$\((SRCROOT|PROJECT_DIR|SOURCE_ROOT)\)\//, '').replace(/^\.\//, '');
+    return p && !p.includes('$(') && !p.startsWith('/') && !p.split('/').includes('..') ? joinRel(projectDir, p) : undefined;
+  };
   const configurations = list(objects.get(field(target.body, 'buildConfigurationList') ?? '')?.body ?? '', 'buildConfigurations');
   for (const id of configurations) {
-    const plist = field(objects.get(id)?.body ?? '', 'INFOPLIST_FILE')?.replace(/^\$\((SRCROOT|PROJECT_DIR|SOURCE_ROOT)\)\//, '').replace(/^\.\//, '');
-    if (plist && !plist.includes('$(') && !plist.startsWith('/') && !plist.split('/').includes('..')) return dirOf(joinRel(projectDir, plist));
+    const own = usable(field(objects.get(id)?.body ?? '', 'INFOPLIST_FILE'));
+    if (own) return own;
+  }
+  for (const id of configurations) {
+    const body = objects.get(id)?.body ?? '';
+    // Xcode 16 names it by a synchronized folder and a path inside it.
+    const anchor = field(body, 'baseConfigurationReferenceAnchor');
+    const anchored = anchor && field(body, 'baseConfigurationReferenceRelativePath');
+    const folder = anchor && filePath(objects, parents, anchor, projectDir);
+    const xcconfig = anchored && folder !== undefined ? joinRel(folder, anchored.replace(/^"|"$/g, '')) : filePath(objects, parents, field(body, 'baseConfigurationReference') ?? '', projectDir);
+    if (!xcconfig || !ctx.has(xcconfig)) continue;
+    const m = /^\s*INFOPLIST_FILE\s*=\s*(.+?)\s*(?:\/\/.*)?$/m.exec((await ctx.read(xcconfig)) ?? '');
+    const plist = usable(m?.[1]);
+    if (plist) return plist;
   }
   return undefined;
 }
@@ -215,23 +235,26 @@ function sourcesFolder(files: readonly string[]): string | undefined {
 }
 
 /** The files a target compiles (its Sources build phase), as repository paths, where they resolve to one. */
-function compiledFiles(objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): string[] {
-  const pathOf = (id: string, depth = 0): string | undefined => {
-    const o = objects.get(id);
-    if (!o || depth > 64) return undefined;
-    const own = field(o.body, 'path') ?? '';
-    const tree = field(o.body, 'sourceTree');
-    if (tree === 'SOURCE_ROOT') return inRepo(joinRel(projectDir, own));
-    if (tree !== '<group>') return undefined;
-    const parent = parents.get(id);
-    const base = parent ? pathOf(parent, depth + 1) : projectDir;
-    return base === undefined ? undefined : inRepo(joinRel(base, own));
-  };
+/** The repository path of a file reference, through its groups; undefined outside the repository or the project. */
+function filePath(objects: Map<string, PbxObject>, parents: Map<string, string>, id: string, projectDir: string, depth = 0): string | undefined {
+  const o = objects.get(id);
+  if (!o || depth > 64) return undefined;
+  const own = field(o.body, 'path') ?? '';
+  const tree = field(o.body, 'sourceTree');
   // `Example/../AFNetworking` is `AFNetworking`; a path that climbs out of the repository is not one of its files.
   const inRepo = (p: string) => {
     const n = posix.normalize(p);
     return n === '.' ? '' : n.startsWith('../') || n === '..' ? undefined : n;
   };
+  if (tree === 'SOURCE_ROOT') return inRepo(joinRel(projectDir, own));
+  if (tree !== '<group>') return undefined;
+  const parent = parents.get(id);
+  const base = parent ? filePath(objects, parents, parent, projectDir, depth + 1) : projectDir;
+  return base === undefined ? undefined : inRepo(joinRel(base, own));
+}
+
+function compiledFiles(objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): string[] {
+  const pathOf = (id: string) => filePath(objects, parents, id, projectDir);
   const out: string[] = [];
   for (const phase of list(target.body, 'buildPhases').map((id) => objects.get(id)).filter((o) => o?.isa === 'PBXSourcesBuildPhase')) {
     for (const buildFile of list(phase!.body, 'files')) {
