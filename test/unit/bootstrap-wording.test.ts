@@ -206,7 +206,7 @@ test("an extension point says which of its members have defaults (coil's Target,
   assert.equal(s.code, '@MainActor public protocol UnreadCountProvider {\n\t// …\n\tvar unreadCount: Int { get }\n\tfunc postUnreadCountDidChange()\n}');
 });
 
-test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), else what the others override (NetNewsWire's run()), with the base's own implementations first", async () => {
+test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), a Swift method that stops at preconditionFailure (NetNewsWire's run()), with the base's own implementations first", async () => {
   const python: Record<string, string> = {
     'pyproject.toml': '[project]\nname = "client"\nversion = "1.0"\n',
     'client/base.py': 'class BaseTransport:\n    def handle_request(self, request: str) -> str:\n        raise NotImplementedError\n\n\nclass AsyncBaseTransport:\n    async def handle_async_request(\n        self,\n        request: str,\n    ) -> str:\n        """\n        Send a single HTTP request and return a response.\n        """\n        raise NotImplementedError("The handle_async_request method must be implemented.")\n\n    @abstractmethod\n    def _check_open(self) -> None:\n        pass\n\n    def _helper(self) -> int:\n        return 1\n\n    async def aclose(self) -> None:\n        if self.closed:\n            raise NotImplementedError\n        self.closed = True\n',
@@ -232,7 +232,8 @@ test("an extension point says what a new subclass defines: the base's stub that 
   const o = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
   assert.ok(o);
   assert.match(o.summary, /is the base of 4 production types: BlockOperation, /);
-  assert.match(o.summary, /A new type in the same role extends it too, defining `run\(\)` as the others do\.$/);
+  // The base's run() stops at preconditionFailure: a subclass must define it.
+  assert.match(o.summary, /A new type in the same role extends it too, with `run\(\)`\.$/);
 });
 
 test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md: build_and_test.sh), not "follow them"', async () => {
@@ -630,6 +631,8 @@ test("the functions said to hold a boundary's sites are the ones the lines are i
   for (let i = 0; i < 9; i++) files[`Sources/Views/View${i}.swift`] = `struct View${i} {\n    func render() -> Int {\n        ${i}\n    }\n}\n`;
   const c = find(await coldStart(files), /HTTP requests are made only in/);
   assert.match(c.summary, /, in `addTask\(\)`\. New code goes through it/);
+  // Cited at the lines in the function it names, not at the property observer's.
+  assert.deepEqual(c.reasoning.sources, ['Sources/Net/Downloader.swift:20', 'Sources/Net/Downloader.swift:22']);
 });
 
 test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshift transforms); "each module" only when nearly all do, exceptions by folder (photoprism)', async () => {
@@ -644,7 +647,7 @@ test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshi
   for (let i = 0; i < 3; i++) defaults[`src/options/opt${i}.js`] = `export const opt${i} = ${i};\n`;
   const photoprism = find(await coldStart(defaults), /default export/);
   assert.equal(photoprism.title, 'Most modules have a default export (80 %)');
-  assert.match(photoprism.summary, /Exceptions: the 3 modules in src\/options\.$/);
+  assert.match(photoprism.summary, /Exceptions: src\/options\/ opt0\.js, opt1\.js, opt2\.js\.$/);
 });
 
 test('"and N more" counts what the hidden names stand for: a name shared by two implementations is two (coil: "and 3 more" of five had read as four)', () => {
@@ -708,4 +711,68 @@ test("an app extension without `@main` starts at the class its Info.plist names 
   const c = find(await coldStart(files), /^Entry points/);
   assert.match(c.summary, /Mac\/ShareExtension\/Info\.plist \(NSExtensionPrincipalClass ShareViewController, the app extension Share Extension\)/);
   assert.ok(c.reasoning.sources.includes('Mac/ShareExtension/Info.plist:5'), c.reasoning.sources.join(', '));
+});
+
+test("the profile says what CI's test matrix runs over (gin's Go versions × systems × build tags; flask's list of configurations) and the coverage floor a script enforces (httpx)", async () => {
+  const go: Record<string, string> = {
+    'go.mod': 'module example.com/web\n\ngo 1.25\n',
+    Makefile: 'test:\n\tgo test $(TESTTAGS) ./...\n',
+    '.github/workflows/gin.yml': [
+      'name: Run Tests', 'on: [push, pull_request]', 'jobs:', '  test:', '    strategy:', '      matrix:', '        os: [ubuntu-latest, macos-latest]', '        go: ["1.25", "1.26"]',
+      '        test-tags: ["", "-tags nomsgpack", "-race"]', '        include:', '          - os: ubuntu-latest', '            go-build: ~/.cache/go-build',
+      '    runs-on: ${{ matrix.os }}', '    steps:', '      - uses: actions/checkout@v4', '      - name: Run Tests', '        run: make test', '',
+    ].join('\n'),
+  };
+  for (let i = 0; i < 4; i++) go[`part${i}.go`] = `package web\n\nfunc Part${i}() int {\n\treturn ${i}\n}\n`;
+  const gin = await profileOf(go);
+  assert.match(gin?.rationale ?? '', /- CI runs the tests on every combination of os `ubuntu-latest` and `macos-latest` × go `1\.25` and `1\.26` × test-tags `""`, `-tags nomsgpack` and `-race` \(\.github\/workflows\/gin\.yml:17\)/);
+
+  const py: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "web"\nrequires-python = ">=3.10"\n\n[dependency-groups]\ndev = ["pytest"]\n',
+    'scripts/coverage': '#!/bin/sh -e\n\nexport PREFIX=""\ncoverage report --show-missing --skip-covered --fail-under=100\n',
+    '.github/workflows/tests.yaml': [
+      'name: Tests', 'on: [push, pull_request]', 'jobs:', '  tests:', '    strategy:', '      matrix:', '        include:', "          - {python: '3.14'}", "          - {name: Windows, python: '3.14', os: windows-latest}",
+      "          - {python: '3.13'}", "          - {name: Minimum Versions, python: '3.14', tox: tests-min}", '    runs-on: ${{ matrix.os || \'ubuntu-latest\' }}', '    steps:', '      - uses: actions/checkout@v4', '      - run: pytest', '      - run: scripts/coverage', '',
+    ].join('\n'),
+  };
+  for (let i = 0; i < 4; i++) py[`web/part${i}.py`] = `def part${i}():\n    return ${i}\n`;
+  py['tests/test_part.py'] = 'from web.part0 import part0\n\n\ndef test_part():\n    assert part0() == 0\n';
+  const flask = await profileOf(py);
+  // One system other than the default is no axis; a display name is none either.
+  assert.match(flask?.rationale ?? '', /- CI runs the tests in 4 configurations, over python `3\.14` and `3\.13` \(\.github\/workflows\/tests\.yaml:15\)/);
+  assert.match(flask?.rationale ?? '', /- Coverage must stay at 100 %: `scripts\/coverage` fails below it \(scripts\/coverage:4\)/);
+});
+
+test("a Swift class's method whose body is `fatalError` is what a subclass must define, named by its selector (Alamofire's Request.task(for:using:), not the `task` property)", async () => {
+  const swift: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
+    'Sources/Core/Request.swift': 'public class Request {\n    public var task: URLSessionTask? { nil }\n\n    func reset() {\n        print("reset")\n    }\n\n    func task(for request: URLRequest, using session: URLSession) -> URLSessionTask {\n        fatalError("Subclasses must override.")\n    }\n}\n',
+  };
+  for (const n of ['Data', 'Download', 'Upload']) swift[`Sources/Features/${n}Request.swift`] = `public final class ${n}Request: Request {\n    override func task(for request: URLRequest, using session: URLSession) -> URLSessionTask {\n        session.dataTask(with: request)\n    }\n}\n`;
+  const c = (await coldStart(swift)).find((x) => x.knowledgeType === 'inheritance');
+  assert.match(c?.summary ?? '', /extends it too, with `task\(for:using:\)`\.$/);
+});
+
+test('entry points that do not fit the summary whole are counted, said shorter, and all listed in the details (NetNewsWire\'s six were cut mid-sentence)', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
+  const names = ['Reader Mac App', 'Reader iOS App', 'Reader Widget Extension', 'Reader Share Extension', 'Reader Safari Extension', 'Reader Intents Extension'];
+  const dirs = ['Platforms/Mac/Application', 'Platforms/iOS/Application', 'Extensions/Widget/Sources', 'Extensions/Share/Sources', 'Extensions/Safari/Sources', 'Extensions/Intents/Sources'];
+  const objects = names.flatMap((name, i) => {
+    const n = 0x10 * (i + 1);
+    return [
+      object(n, `\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = ${id(n + 1)};\n\t\t\tname = "${name}";\n\t\t\tproductType = "com.apple.product-type.${i < 2 ? 'application' : 'app-extension'}";`),
+      object(n + 1, `\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = (\n\t\t\t\t${id(n + 2)},\n\t\t\t);`),
+      object(n + 2, `\t\t\tisa = XCBuildConfiguration;\n\t\t\tbuildSettings = {\n\t\t\t\tINFOPLIST_FILE = "${dirs[i]}/Info.plist";\n\t\t\t};\n\t\t\tname = Debug;`),
+    ];
+  });
+  const files: Record<string, string> = { 'Reader.xcodeproj/project.pbxproj': ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n') };
+  dirs.forEach((d, i) => {
+    files[`${d}/Info.plist`] = '<plist version="1.0">\n<dict>\n</dict>\n</plist>\n';
+    files[`${d}/Main${i}.swift`] = `import SwiftUI\n\n@main\nstruct Main${i}: App {\n    var body: some Scene {\n        WindowGroup { Text("${i}") }\n    }\n}\n`;
+  });
+  const c = find(await coldStart(files), /^Entry points/);
+  assert.ok(c.summary.length <= 300, c.summary);
+  assert.match(c.summary, /; and \d more\.$/);
+  assert.equal(c.rationale?.split('\n').length, 6, c.rationale);
 });

@@ -16,6 +16,10 @@ export interface ProjectCommand {
   /** For a CI step: the workflow job it belongs to, and whether it is started in the background (`… &`). */
   job?: string;
   background?: boolean;
+  /** For a CI step: the values its job's matrix runs it over, by key (keys with two values or more). */
+  matrix?: Record<string, string[]>;
+  /** For a matrix given as a list of configurations (`include:` only, flask's): how many. */
+  configurations?: number;
   /**
    * Where it comes from: a package.json script, a Makefile target, a line of a script file, a hook
    * configuration (a pre-commit hook's id names a tool, it is not a command), or a CI step.
@@ -102,6 +106,8 @@ interface CiJob {
   id: string;
   env: Record<string, string>;
   matrix?: Record<string, string>;
+  /** Every value of each key the job's matrix varies. */
+  axes?: { values: Record<string, string[]>; configurations?: number };
   scripts: string[];
 }
 
@@ -123,7 +129,7 @@ function jobCommands(file: string, text: string, jobs: readonly CiJob[]): Projec
         if (at >= 0) cursor = at;
         for (const segment of splitChain(raw)) {
           const c = normalise(segment, job.env, job.matrix ?? {});
-          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${job.id}`, origin: 'ci', ...(c.background ? { background: true } : {}) });
+          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${job.id}`, origin: 'ci', ...(c.background ? { background: true } : {}), ...(job.axes && Object.keys(job.axes.values).length ? { matrix: job.axes.values, ...(job.axes.configurations ? { configurations: job.axes.configurations } : {}) } : {}) });
         }
       }
     }
@@ -257,10 +263,11 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
     if (!job || typeof job !== 'object' || !Array.isArray(job.steps) || !canRun(job.if, undefined)) continue;
     const matrix = firstCombination(job.strategy?.matrix);
+    const axes = matrixAxes(job.strategy?.matrix);
     // Each step has its own env: one CiJob per step keeps them apart, under the job's id.
     for (const step of job.steps as Step[]) {
       if (inToolFolder(step?.['working-directory'] ?? job.defaults?.run?.['working-directory']) || !canRun(step?.if, job.strategy?.matrix)) continue;
-      if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, scripts: [step.run] });
+      if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, axes, scripts: [step.run] });
     }
   }
   const out = jobCommands(file, text, jobs);
@@ -323,6 +330,30 @@ function firstCombination(matrix: unknown): Record<string, string> {
     if (entry) Object.assign(out, entry);
   }
   return out;
+}
+
+/**
+ * The keys a matrix varies (two values or more) with all their values, `include`-only keys left out
+ * (gin's go-build cache paths); a matrix that is only a list of configurations (flask's `include:`)
+ * by the values its entries take, and how many there are.
+ */
+function matrixAxes(matrix: unknown): { values: Record<string, string[]>; configurations?: number } {
+  if (!matrix || typeof matrix !== 'object' || Array.isArray(matrix)) return { values: {} };
+  const values: Record<string, string[]> = {};
+  const scalar = (x: unknown) => x === null || ['string', 'number', 'boolean'].includes(typeof x);
+  for (const [k, v] of Object.entries(matrix)) {
+    if (k === 'include' || k === 'exclude' || !Array.isArray(v)) continue;
+    const all = v.filter(scalar).map((x) => String(x ?? ''));
+    if (all.length >= 2) values[k] = all;
+  }
+  const include = (matrix as { include?: unknown }).include;
+  if (Object.keys(values).length || !Array.isArray(include) || include.length < 2) return { values };
+  // A display name, a label or a cache key names a configuration; it is not something the run varies.
+  for (const entry of include.map(mapping).filter((e): e is Record<string, unknown> => !!e)) {
+    for (const [k, v] of Object.entries(entry)) if (!/(^|[-_])(name|label|title|key|id)$/i.test(k) && scalar(v) && !(values[k] ??= []).includes(String(v ?? ''))) values[k].push(String(v ?? ''));
+  }
+  for (const k of Object.keys(values)) if (values[k].length < 2) delete values[k];
+  return { values, configurations: include.length };
 }
 
 function findLine(lines: string[], wanted: string, from: number): number {
@@ -431,7 +462,7 @@ export function commandWords(command: string): string[] {
  * `cargo test --workspace --features pcre2` and `cargo test --workspace`), with the other variants
  * and what must run before it. With `job`, the commands of that job come first (the test job's build).
  */
-export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'build', job?: string): { command: string; source: string; job?: string; variants: string[]; setup: ProjectCommand[] } | undefined {
+export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'build', job?: string): { command: string; source: string; job?: string; variants: string[]; setup: ProjectCommand[]; matrix?: Record<string, string[]>; configurations?: number } | undefined {
   // Gradle's `check` runs the tests (and the linters); `cargo check` only type-checks.
   // Maven's `verify` runs the tests and the checks bound after them; a fastlane lane is named for what it does (`test_ci`).
   const verb = (tool: string) =>
@@ -467,7 +498,7 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   const shown = (c: string) => c.replace(/^(xcodebuild\s.*)\btest-without-building\b/, '$1test');
   const best = ranked[0];
   const variants = [...new Set(ranked.slice(1).map((c) => shown(c.command)))].filter((c) => c !== shown(best.command)).slice(0, 2);
-  return { command: shown(best.command), source: best.c.source, job: best.c.job, variants, setup: setupBefore(commands, best.c) };
+  return { command: shown(best.command), source: best.c.source, job: best.c.job, variants, setup: setupBefore(commands, best.c), ...(best.c.matrix ? { matrix: best.c.matrix } : {}), ...(best.c.configurations ? { configurations: best.c.configurations } : {}) };
 }
 
 /** Tools that check code and change nothing, by what a command runs (its script spelled out). */

@@ -13,6 +13,8 @@ export class Tally {
   readonly samples: Sample[] = [];
   /** The functions the first occurrences sit in (`get_environment_proxies`), to name the mechanism. */
   readonly functions = new Set<string>();
+  /** The first places seen, several per file, with the function each is in (to cite the lines the summary names). */
+  readonly sites: (Sample & { fn?: string })[] = [];
 
   constructor(private readonly maxSamples = 8) {}
 
@@ -21,9 +23,10 @@ export class Tally {
     if (!this.files.has(file.path) && this.samples.length < this.maxSamples) {
       this.samples.push({ path: file.path, line, text: (file.lines[line - 1] ?? '').trim().slice(0, 160) });
     }
-    if (this.functions.size < 6) {
+    if (this.functions.size < 6 || this.sites.length < 12) {
       const fn = enclosingFunction(file.lines, line);
-      if (fn) this.functions.add(fn);
+      if (fn && this.functions.size < 6) this.functions.add(fn);
+      if (this.sites.length < 12) this.sites.push({ path: file.path, line, text: '', ...(fn ? { fn } : {}) });
     }
     this.files.add(file.path);
   }

@@ -92,6 +92,8 @@ function memberPattern(family: Definition['family']): RegExp | undefined {
 export interface Requirement {
   name: string;
   method: boolean;
+  /** A Swift method's selector when it has labels (`task(for:using:)`): how Swift readers name it. */
+  selector?: string;
 }
 
 /** Swift and Kotlin property declarations in a body: the name is group 1. */
@@ -116,7 +118,8 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
   const head = lines[def.line - 1] ?? '';
   const contract = /\b(protocol|interface|trait)\b/.test(head) || (def.family === 'python' && /\bProtocol\b/.test(head));
   const abstract = /\babstract\b/.test(head) || (def.family === 'python' && /\b(ABC|Protocol)\b/.test(head));
-  if (!contract && !abstract && def.family !== 'python') return undefined;
+  // A Swift class has no `abstract`: its methods whose body is `fatalError(…)` are (Alamofire's `Request.task(for:using:)`).
+  if (!contract && !abstract && def.family !== 'python' && def.family !== 'swift') return undefined;
   const [body] = ownBodies(def, lines);
   if (!body) return undefined;
   // Swift: what the protocol's extensions in its file define, name → is a method.
@@ -152,12 +155,15 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
     // Dunder methods are a Python type's protocol (`__iter__`); other underscored names are private, unless a
     // subclass must define them (flask's Scaffold raises NotImplementedError in `_check_setup_finished`).
     const hidden = name?.startsWith('_') && !/^__\w+__$/.test(name);
-    if (!name || seen.has(name) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name || (hidden && def.family !== 'python') || name === '__init__') return;
+    // A method and a property may share a name (Alamofire's Request: `var task` and `func task(for:using:)`).
+    const key = `${m ? 'method' : 'property'} ${name}`;
+    if (!name || seen.has(key) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name || (hidden && def.family !== 'python') || name === '__init__') return;
     if (/\b(static|private)\b/.test(line.slice(0, line.indexOf(name))) && def.family !== 'python') return;
-    seen.add(name);
+    seen.add(key);
     // The member's text, up to the next member at this depth.
     const text = lines.slice(i, starts.find((j) => j > i) ?? to).join('\n');
-    const entry = { name, method: !!m };
+    const selector = m && def.family === 'swift' ? swiftSelector(line, name) : undefined;
+    const entry: Requirement = { name, method: !!m, ...(selector && selector !== `${name}()` ? { selector } : {}) };
     let hasDefault: boolean;
     switch (def.family) {
       case 'swift':

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { nodeKey, type GraphEdge } from '../../graph';
 import { confidence, Tallies } from '../evidence';
-import { fit, nameList, shownTarget } from '../form';
+import { fit, MAX_SUMMARY, nameList, shownTarget } from '../form';
 import { pathKind } from '../source';
 import { slicer } from '../../kernel/slices';
 import { factsOf, type ImportFact } from '../facts';
@@ -356,6 +356,11 @@ export class ArchitectureAnalyzer implements Analyzer {
     if (libraries > apps.length && !apps.some((t) => t.dir === '')) return [];
     // A Rust binary starting in its crate's src/main.rs is Cargo's default layout, not project knowledge (fd's blind reviewer).
     if (exists.every((f) => /(^|\/)src\/main\.rs$/.test(f.path) && ctx.has(path.posix.join(path.posix.dirname(path.posix.dirname(f.path)), 'Cargo.toml')))) return [];
+    const starts = exists.map((f) => `${f.path} (${f.label}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)}` : ''})`);
+    // Said shorter when the full form does not fit ("Swift @main, the app NetNewsWire" → "@main, NetNewsWire").
+    const short = exists.map((f) => `${f.path} (${f.label.replace(/^\w+ @main$/, '@main').replace(/^NSExtension(PrincipalClass|MainStoryboard) /, (_m, k: string) => (k === 'PrincipalClass' ? 'principal class ' : 'storyboard '))}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)!.replace(/^the app extension /, 'extension ').replace(/^the app /, '')}` : ''})`);
+    const full = wholeItems('Execution starts in ', starts, '.');
+    const summary = full === `Execution starts in ${starts.join('; ')}.` ? full : wholeItems('Execution starts in ', short, '.');
     return [
       {
         title: fit(`Entry point${exists.length === 1 ? '' : 's'}: ${nameList(exists.map((f) => f.path), 80)}`, 100),
@@ -365,7 +370,9 @@ export class ArchitectureAnalyzer implements Analyzer {
         category: 'architecture',
         // Where execution starts, and no more: "new top-level wiring goes there" was false where a main only builds the CLI (photoprism).
         // Each start with the application it starts, when there are several (NetNewsWire's macOS app, iOS app and widget).
-        summary: `Execution starts in ${exists.map((f) => `${f.path} (${f.label}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)}` : ''})`).join('; ')}.`,
+        // As many as fit whole, the others counted (NetNewsWire's six were cut mid-sentence); the details list them all.
+        summary,
+        ...(summary === full ? {} : { details: starts.map((x) => `- ${x}`).join('\n') }),
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
         reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
         tags: ['entry-point', 'composition-root'],
@@ -524,3 +531,11 @@ export function onePerFile(sources: readonly string[]): string[] {
 
 /** An Xcode app extension (a widget, a share extension): an app target that is not an application. */
 export const isAppExtension = (t: Target) => t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? ''));
+
+/** `head` and as many whole items as fit in a summary, joined by "; ", then how many more. */
+function wholeItems(head: string, items: readonly string[], tail: string): string {
+  let shown = items.length;
+  const text = (n: number) => `${head}${items.slice(0, n).join('; ')}${n < items.length ? `; and ${items.length - n} more` : ''}${tail}`;
+  while (shown > 1 && text(shown).length > MAX_SUMMARY) shown--;
+  return text(shown);
+}

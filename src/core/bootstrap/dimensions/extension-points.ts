@@ -151,7 +151,7 @@ function sharedFolders(a: string, b: string): number {
  * (half of them at least, and two); and, for a protocol or interface, the members it gives defaults.
  */
 async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string; members: string[] }> {
-  const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => (r.method ? `${r.name}()` : r.name)), 80);
+  const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => r.selector ?? (r.method ? `${r.name}()` : r.name)), 80);
   const reqs = await requirementsOf(base, ctx);
   const defaults = reqs?.defaulted.length ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}` : '';
   // Defaults that call each other: one of them is required (Kingfisher's data() and data(handler:)).

@@ -1,4 +1,4 @@
-import { confidence } from '../evidence';
+import { confidence, type Tally } from '../evidence';
 import { FAMILY_LABEL } from '../source';
 import { distinctTails, fit, nameList } from '../form';
 import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
@@ -151,11 +151,24 @@ export class FlowAnalyzer extends SignalAnalyzer {
           // Counted are places in the code (an env read, a client built), not variables or requests: the reviewers counted the latter.
           summary: `Of the ${files} scanned production ${FAMILY_LABEL[fam]} files, only ${where.length === 1 ? 'one holds' : `${where.length} hold`} the ${t.count} ${SITES[b.id] ?? b.what.toLowerCase()}: ${nameList(where.join(', ').length <= 60 ? where : where.length === 1 ? [where[0].slice(where[0].lastIndexOf('/') + 1)] : distinctTails(where), 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : behind ? `.${behind}` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => `${f}()`), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
           code: '',
-          reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: t.sources(), confidence: confidence(1 - t.files.size / files, t.count) },
+          reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: siteSources(t), confidence: confidence(1 - t.files.size / files, t.count) },
           tags: ['boundary', b.id, fam],
         });
       }
     }
     return out;
   }
+}
+
+/**
+ * The lines to cite for a boundary: each file once first, by a line inside a function the summary
+ * names (Kingfisher's was a property observer's line while the summary named `init()` and
+ * `addDownloadTask()`), then the other places in those functions.
+ */
+function siteSources(t: Tally): string[] {
+  const inFunction = [...t.sites].sort((a, b) => Number(!!b.fn) - Number(!!a.fn));
+  const seen = new Set<string>();
+  const first = inFunction.filter((s) => !seen.has(s.path) && seen.add(s.path));
+  const rest = inFunction.filter((s) => s.fn && !first.includes(s));
+  return [...new Set([...first, ...rest].map((s) => `${s.path}:${s.line}`))].slice(0, 6);
 }

@@ -425,6 +425,17 @@ export class ProjectProfileAnalyzer implements Analyzer {
       }
       if (ciTest.variants.length) notes.push(`- CI also tests with ${ciTest.variants.map((v) => `\`${v}\``).join(', ')}`);
     }
+    // The combinations CI tests (gin's Go versions × systems × build tags): a change must pass on each.
+    if (ciTest?.matrix) {
+      // The three keys with the fewest values: the versions and systems, not a list of every target triple.
+      const axes = Object.entries(ciTest.matrix).sort((a, b) => a[1].length - b[1].length).slice(0, 3).map(([key, values]) => `${key} ${nameList(values.map((v) => (v === '' ? '""' : v)), 120)}`);
+      notes.push(ciTest.configurations
+        ? `- CI runs the tests in ${ciTest.configurations} configurations, over ${axes.join('; ')} (${ciTest.source})`
+        : `- CI runs the tests on every combination of ${axes.join(' × ')} (${ciTest.source})`);
+    }
+    // A coverage floor CI enforces (httpx's `--fail-under=100`): new code needs tests to keep it.
+    const floor = coverageFloor(scripts);
+    if (floor) notes.push(`- Coverage must stay at ${floor.percent} %${floor.percent < 100 ? ' or more' : ''}: \`${floor.command}\` fails below it (${floor.source})`);
     return { list: out, notes, before, checks, ciTest };
   }
 }
@@ -500,4 +511,13 @@ function platformsLine(products: readonly { ecosystem: string; manifest: string;
   const t = products.find((p) => p.ecosystem === 'swift' && Array.isArray(p.metadata.platforms) && (p.metadata.platforms as unknown[]).length);
   if (!t) return [];
   return [`- Platforms, oldest supported: ${(t.metadata.platforms as string[]).join(', ')} (${t.manifest})`];
+}
+
+/** The coverage floor a command of the project enforces (`coverage report --fail-under=100`, `--cov-fail-under 90`). */
+function coverageFloor(commands: readonly ProjectCommand[]): { percent: number; command: string; source: string } | undefined {
+  for (const c of commands) {
+    const m = /--(?:cov-)?fail-under[=\s]+(\d+(?:\.\d+)?)/.exec(c.text);
+    if (m) return { percent: Number(m[1]), command: c.origin === 'script' ? c.source.replace(/:\d+$/, '') : c.command, source: c.source };
+  }
+  return undefined;
 }

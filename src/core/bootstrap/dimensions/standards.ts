@@ -210,7 +210,9 @@ export class CodeStandardAnalyzer implements Analyzer {
     const tools = useNamed ? [...new Set(files.map((f) => this.defaultRequired.get(f)))] : [];
     const why = tools.length === 1 && tools[0] ? ` (${tools[0]})` : '';
     const folders = [...new Set(files.map((f) => path.posix.dirname(f)))];
-    if (files.length > 2 && folders.length <= 3) return `Exceptions: the ${files.length} modules in ${nameList(folders, 120, false)}${why}.`;
+    // By folder, each file named (a reviewer read "the 9 modules in src/common" as all of src/common).
+    if (files.length > 2 && files.length <= 12 && folders.length <= 3) return `Exceptions: ${folders.map((d) => `${d}/ ${files.filter((f) => path.posix.dirname(f) === d).map((f) => path.posix.basename(f)).join(', ')}`).join('; ')}${why}.`;
+    if (files.length > 2 && folders.length <= 3) return `Exceptions: ${files.length} modules in ${nameList(folders, 120, false)}${why}.`;
     return `Exceptions: ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}${why}.`;
   }
 
