@@ -8,6 +8,7 @@ import { receiversOf } from '../../src/core/bootstrap/members';
 import { languageBullets } from '../../src/core/bootstrap/guides';
 import { selectFiles } from '../../src/core/bootstrap/select';
 import { sourceFile } from '../../src/core/bootstrap/source';
+import { SymbolIndex } from '../../src/core/bootstrap/symbols';
 import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
 import { ciChecks, ciCommand, circleCommands, commandWords, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
@@ -829,4 +830,17 @@ test('an extension point cites where its implementations are listed together (Al
   const lines = ['func request() -> DataRequest {', '  fatalError()', '}', ...Array(20).fill('// …'), 'switch request {', 'case let r as UploadRequest: performUpload(r)', 'case let r as DataRequest: performData(r)', 'case let r as DownloadRequest: performDownload(r)', '}'];
   assert.equal(listedTogether(lines, ['DataRequest', 'UploadRequest', 'DownloadRequest']), 25);
   assert.equal(listedTogether(['let a: DataRequest'], ['DataRequest', 'UploadRequest']), undefined);
+});
+
+test('a Swift file compiled into two app targets (NetNewsWire\'s Shared/) is visible to both: the Mac app\'s uses of it count', () => {
+  const index = new SymbolIndex();
+  const shared = sourceFile('Shared/IconCache.swift', 'swift', 'final class IconCache {\n    static let shared = IconCache()\n    func image() -> Int { 1 }\n}\n', 'Reader-iOS', ['Reader']);
+  const mac = sourceFile('Mac/Sidebar.swift', 'swift', 'final class Sidebar {\n    func icon() -> Int { IconCache.shared.image() }\n}\n', 'Reader');
+  const other = sourceFile('Widget/Row.swift', 'swift', 'final class Row {\n    func icon() -> Int { IconCache.shared.image() }\n}\n', 'Widget');
+  for (const f of [shared, mac, other]) index.add(f);
+  const def = index.definitions.get('IconCache')![0];
+  const files = {} as Record<string, string>;
+  for (const f of [shared, mac, other]) files[f.path] = f.text;
+  const ctx = { listing: Object.keys(files), read: async (rel: string) => files[rel] } as unknown as AnalysisContext;
+  assert.deepEqual(index.usesOf(def, ctx).map((u) => u.path), ['Mac/Sidebar.swift']);
 });

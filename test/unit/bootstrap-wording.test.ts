@@ -776,3 +776,13 @@ test('entry points that do not fit the summary whole are counted, said shorter, 
   assert.match(c.summary, /; and \d more\.$/);
   assert.equal(c.rationale?.split('\n').length, 6, c.rationale);
 });
+
+test('a helper type used through its shared instance is said with the methods called on it and where (`IconImageCache.shared`)', async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Sources")])\n',
+    'Sources/Shared/IconCache.swift': '/// Icons for feeds, cached.\nfinal class IconCache {\n    static let shared = IconCache()\n\n    func imageForFeed(_ id: Int) -> Int {\n        id\n    }\n\n    func prefetch(_ ids: [Int]) {\n        _ = ids\n    }\n}\n',
+  };
+  for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = `final class View${i} {\n    func icon() -> Int {\n        IconCache.shared.prefetch([${i}])\n        return IconCache.shared.imageForFeed(${i}) + IconCache.shared.imageForFeed(1)\n    }\n}\n`;
+  const c = find(await coldStart(files), /IconCache/);
+  assert.match(c.summary, /Other files call its `imageForFeed` and `prefetch` on `IconCache\.shared`\.$/);
+});

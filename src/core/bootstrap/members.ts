@@ -288,11 +288,13 @@ export function receiversOf(source: string, identifier: string, family: Definiti
 }
 
 /** The type's methods its users call on values of the type (`.read(`, `.read {`, `::new_with(`), most called first: at most three, each called twice or more. */
-export async function calledMethods(def: Definition, users: readonly Use[], ctx: AnalysisContext): Promise<{ name: string; calls: number }[]> {
+export async function calledMethods(def: Definition, users: readonly Use[], ctx: AnalysisContext): Promise<{ name: string; calls: number; through?: string }[]> {
   if (def.kind !== 'type') return [];
   const methods = await methodsOf(def, ctx);
   if (methods.length === 0) return [];
   const counts = new Map<string, number>();
+  // Calls made on the shared instance, by accessor (`IconImageCache.shared`): said when most calls go through it.
+  const viaShared = new Map<string, number>();
   for (const u of new Set(users.map((x) => x.path))) {
     const text = (await ctx.read(u)) ?? '';
     const receivers = [...receiversOf(text, def.name, def.family)].map(escapeName);
@@ -301,21 +303,24 @@ export async function calledMethods(def: Definition, users: readonly Use[], ctx:
     const calls = [
       new RegExp(`\\b${escapeName(def.name)}\\s*(?:\\.|::)${names}`, 'g'),
       new RegExp(`\\b${escapeName(def.name)}(?:\\.|::)\\w+\\(\\)\\s*[?!]?\\.${names}`, 'g'),
+      // On its shared instance (`IconImageCache.shared.imageForFeed(`, `[SDImageCache sharedImageCache]`'s Swift spelling).
+      new RegExp(`\\b${escapeName(def.name)}\\.(?:shared\\w*|default\\w*|instance|current|standard)\\s*[?!]?\\.${names}`, 'g'),
       ...(receivers.length ? [new RegExp(`\\b(?:${receivers.join('|')})\\s*[?!]?\\s*(?:\\.|::|->)${names}`, 'g')] : []),
     ];
     for (const call of calls) for (const m of text.matchAll(call)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+    for (const m of text.matchAll(new RegExp(`\\b${escapeName(def.name)}\\.(shared\\w*|default\\w*|instance|current|standard)\\s*[?!]?\\.${names}`, 'g'))) viaShared.set(m[1], (viaShared.get(m[1]) ?? 0) + 1);
   }
-  return [...counts]
-    .filter(([, n]) => n >= 2)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, 3)
-    .map(([name, calls]) => ({ name, calls }));
+  const top = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+  const total = top.reduce((n, [, c]) => n + c, 0);
+  const [accessor, shared] = [...viaShared].sort((a, b) => b[1] - a[1])[0] ?? [];
+  const through = accessor && shared! * 2 > total ? `${def.name}.${accessor}` : undefined;
+  return top.map(([name, calls]) => ({ name, calls, ...(through ? { through } : {}) }));
 }
 
 /** "Other files call its `read`, `write` and `value`" (most called first; counts left out: a reviewer recounting through fields declared elsewhere found them off), "and use its `Images` and `Colors`". */
-export function callsSentence(calls: readonly { name: string; calls: number }[], nested: readonly string[] = []): string {
+export function callsSentence(calls: readonly { name: string; calls: number; through?: string }[], nested: readonly string[] = []): string {
   const list = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]);
-  const called = calls.length ? `call its ${list(calls.map((c) => `\`${c.name}\``))}` : '';
+  const called = calls.length ? `call its ${list(calls.map((c) => `\`${c.name}\``))}${calls[0].through ? ` on \`${calls[0].through}\`` : ''}` : '';
   const used = nested.length ? `use its ${list(nested.map((n) => `\`${n}\``))}` : '';
   return called || used ? `Other files ${[called, used].filter(Boolean).join(' and ')}.` : '';
 }

@@ -127,14 +127,15 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const targetDirs = structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name, ecosystem: t.ecosystem }))).sort((a, b) => b.dir.length - a.dir.length);
   // The deepest target folder holding the file; of targets sharing that folder (saleor's root package.json
   // beside its pyproject.toml), the one whose ecosystem builds the file's language.
-  const targetOf = (p: string, language: string) => {
+  // The others that compile the same folder in the same ecosystem are where the file is too (an Xcode folder in two apps).
+  const targetsOf = (p: string, language: string): { target?: string; alsoIn: string[] } => {
     const holds = (t: (typeof targetDirs)[number]) => t.dir === '' || p.startsWith(t.dir + '/');
     const first = targetDirs.findIndex(holds);
-    if (first < 0) return undefined;
-    for (let i = first; i < targetDirs.length && targetDirs[i].dir.length === targetDirs[first].dir.length; i++) {
-      if (holds(targetDirs[i]) && lookup(BUILDS, targetDirs[i].ecosystem)?.test(language)) return targetDirs[i].name;
-    }
-    return targetDirs[first].name;
+    if (first < 0) return { alsoIn: [] };
+    // The deepest folder holding the file: the targets that own it (one folder, so the same length).
+    const level = targetDirs.filter((t) => t.dir.length === targetDirs[first].dir.length && holds(t));
+    const own = level.find((t) => lookup(BUILDS, t.ecosystem)?.test(language)) ?? level[0];
+    return { target: own.name, alsoIn: [...new Set(level.filter((t) => t.ecosystem === own.ecosystem && t.name !== own.name).map((t) => t.name))] };
   };
 
   const skipped = { tooLarge: 0, binary: 0, unreadable: 0, overBudget: 0 };
@@ -165,7 +166,8 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
       continue;
     }
     bytes += r.length;
-    const file = sourceFile(rel, language, r, targetOf(rel, language));
+    const at = targetsOf(rel, language);
+    const file = sourceFile(rel, language, r, at.target, at.alsoIn);
     // A large file can take several slices: the event loop gets a turn between analysers too.
     for (const a of all) {
       a.visit(file);

@@ -29,7 +29,7 @@ export function pathKind(rel: string): FileKind {
  * (comments and strings blanked, and in-file test code such as Rust's `#[cfg(test)] mod tests`
  * blanked too, so that it never counts as production), lines, and a generated file's marker.
  */
-export function sourceFile(path: string, language: string, text: string, target: string | undefined): SourceFile {
+export function sourceFile(path: string, language: string, text: string, target: string | undefined, alsoIn: readonly string[] = []): SourceFile {
   const masked = maskText(text, language);
   const lines = text.split('\n');
   let cls = classifyFile(path, text.slice(0, 4096));
@@ -43,7 +43,7 @@ export function sourceFile(path: string, language: string, text: string, target:
   }
   const family = familyOf(language, text);
   // A header with Objective-C in it is Objective-C, whatever its `.h` says.
-  const file: SourceFile = { path, language: family === 'objc' && language === 'c' ? 'objective-c' : language, family, text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}) };
+  const file: SourceFile = { path, language: family === 'objc' && language === 'c' ? 'objective-c' : language, family, text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}), ...(alsoIn.length ? { alsoIn: [...alsoIn] } : {}) };
   // Only what the classifier found generated (by a header or a name): minified, vendored or example code is not mined either, but nothing says it is regenerated.
   if (cls.kind === 'generated') file.generated = marker && marker.line > 0 ? marker : { line: 1, marker: cls.reason };
   return file;

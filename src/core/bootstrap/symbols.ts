@@ -8,12 +8,15 @@ export interface Definition extends DeclFact {
   path: string;
   family: Family;
   target?: string;
+  /** Other targets that compile the file too. */
+  alsoIn?: string[];
 }
 
 interface FileRecord {
   path: string;
   family: Family;
   target?: string;
+  alsoIn?: string[];
   imports: ImportFact[];
   packageName?: string;
   /** Names the file declares itself: a use of one of them is the file's own. */
@@ -59,6 +62,7 @@ export class SymbolIndex {
       path: file.path,
       family: file.family,
       ...(file.target ? { target: file.target } : {}),
+      ...(file.alsoIn ? { alsoIn: file.alsoIn } : {}),
       imports: f.imports,
       ...(f.packageName ? { packageName: f.packageName } : {}),
       declared: f.decls.filter((d) => !d.member).map((d) => d.name),
@@ -71,7 +75,7 @@ export class SymbolIndex {
     for (const d of f.decls) {
       if (d.member) continue;
       const list = this.definitions.get(d.name) ?? [];
-      list.push({ ...d, path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}) });
+      list.push({ ...d, path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}), ...(file.alsoIn ? { alsoIn: file.alsoIn } : {}) });
       this.definitions.set(d.name, list);
     }
   }
@@ -165,7 +169,9 @@ export class SymbolIndex {
         return imp ? bare : undefined;
       }
       case 'swift': {
-        if (f.target !== undefined && f.target === def.target) return bare;
+        // A file compiled into several targets (an app's Shared/ folder) is visible in each of them.
+        const defIn = [def.target, ...(def.alsoIn ?? [])];
+        if (f.target !== undefined && [f.target, ...(f.alsoIn ?? [])].some((t) => defIn.includes(t))) return bare;
         return def.target && f.imports.some((i) => i.spec === def.target) ? bare : undefined;
       }
       case 'objc': {

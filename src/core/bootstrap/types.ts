@@ -30,6 +30,8 @@ export interface SourceFile {
   generated?: { line: number; marker: string };
   /** The target whose folder holds the file, when there is one. */
   target?: string;
+  /** Other targets that compile the same folder (NetNewsWire's Shared/ in the Mac and the iOS app). */
+  alsoIn?: string[];
 }
 
 /** A proposal from the scan, in the shape `submitCandidates` takes. */
