@@ -594,7 +594,7 @@ test('the module graph counts each kind of unit ("20 SwiftPM targets and 6 Xcode
   assert.deepEqual(onePerFile(['A/Package.swift:3', 'A/Package.swift:5', 'B/Package.swift:2', 'App.xcodeproj/project.pbxproj:10']), ['A/Package.swift:3', 'App.xcodeproj/project.pbxproj:10', 'B/Package.swift:2', 'A/Package.swift:5']);
 });
 
-test("the functions said to hold a boundary's sites are the ones the lines are in: not the function above a property's `didSet`, and through a multi-line signature (Kingfisher)", async () => {
+test("the functions said to hold a boundary's sites are the ones the lines are in: a property's `didSet` by the property, not the function above it, and through a multi-line signature (Kingfisher)", async () => {
   const files: Record<string, string> = {
     'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
     'Sources/Net/Downloader.swift': [
@@ -630,9 +630,9 @@ test("the functions said to hold a boundary's sites are the ones the lines are i
   };
   for (let i = 0; i < 9; i++) files[`Sources/Views/View${i}.swift`] = `struct View${i} {\n    func render() -> Int {\n        ${i}\n    }\n}\n`;
   const c = find(await coldStart(files), /HTTP requests are made only in/);
-  assert.match(c.summary, /, in `addTask\(\)`\. New code goes through it/);
-  // Cited at the lines in the function it names, not at the property observer's.
-  assert.deepEqual(c.reasoning.sources, ['Sources/Net/Downloader.swift:20', 'Sources/Net/Downloader.swift:22']);
+  // The observer is named as the property's, not as the function above it.
+  assert.match(c.summary, /, in `configuration\.didSet` and `addTask\(\)`\. New code goes through it/);
+  assert.deepEqual(c.reasoning.sources, ['Sources/Net/Downloader.swift:10', 'Sources/Net/Downloader.swift:20', 'Sources/Net/Downloader.swift:22']);
 });
 
 test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshift transforms); "each module" only when nearly all do, exceptions by folder (photoprism)', async () => {
@@ -785,4 +785,19 @@ test('a helper type used through its shared instance is said with the methods ca
   for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = `final class View${i} {\n    func icon() -> Int {\n        IconCache.shared.prefetch([${i}])\n        return IconCache.shared.imageForFeed(${i}) + IconCache.shared.imageForFeed(1)\n    }\n}\n`;
   const c = find(await coldStart(files), /IconCache/);
   assert.match(c.summary, /Other files call its `imageForFeed` and `prefetch` on `IconCache\.shared`\.$/);
+});
+
+test("a JVM extension point its modules register through ServiceLoader says so: a new implementation is listed in META-INF/services (coil's targets)", async () => {
+  const projects = ['core', 'okhttp', 'ktor', 'video'];
+  const kotlin: Record<string, string> = { 'settings.gradle.kts': 'rootProject.name = "img"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n' };
+  kotlin['core/build.gradle.kts'] = 'plugins {\n    kotlin("jvm")\n}\n';
+  kotlin['core/src/main/kotlin/img/util/FetcherTarget.kt'] = 'package img.util\n\ninterface FetcherTarget {\n    fun factory(): String\n}\n';
+  for (const [p, name] of [['okhttp', 'OkHttpFetcherTarget'], ['ktor', 'KtorFetcherTarget'], ['video', 'VideoFetcherTarget']]) {
+    kotlin[`${p}/build.gradle.kts`] = 'plugins {\n    kotlin("jvm")\n}\ndependencies {\n    api(project(":core"))\n}\n';
+    kotlin[`${p}/src/main/kotlin/img/${p}/${name}.kt`] = `package img.${p}\n\nimport img.util.FetcherTarget\n\nclass ${name} : FetcherTarget {\n    override fun factory(): String = "${p}"\n}\n`;
+    kotlin[`${p}/src/main/resources/META-INF/services/img.util.FetcherTarget`] = `img.${p}.${name}\n`;
+  }
+  const c = (await coldStart(kotlin)).find((x) => x.knowledgeType === 'inheritance');
+  assert.match(c?.summary ?? '', /and is listed in its module's `META-INF\/services\/img\.util\.FetcherTarget`\.$/);
+  assert.ok(c?.reasoning.sources.some((s) => /^\w+\/src\/main\/resources\/META-INF\/services\/img\.util\.FetcherTarget:1$/.test(s)), c?.reasoning.sources.join(', '));
 });

@@ -49,6 +49,8 @@ const TYPE_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|intern
 export function enclosingFunction(lines: string[], line: number): string | undefined {
   const indent = (l: string) => /^\s*/.exec(l)![0].replace(/\t/g, '    ').length;
   let depth = indent(lines[line - 1] ?? '');
+  // Inside a Swift property's observer (`didSet {`): named `property.didSet` once the property is reached.
+  let observer: string | undefined;
   for (let i = line - 2; i >= 0 && i >= line - 200; i--) {
     const l = lines[i];
     const t = l.trim();
@@ -60,6 +62,10 @@ export function enclosingFunction(lines: string[], line: number): string | undef
     if (fn) return fn[1];
     if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) return 'init';
     if (TYPE_DECL.test(l)) return undefined;
+    const accessor = /^\s*(didSet|willSet)\b/.exec(l)?.[1];
+    if (accessor) observer = accessor;
+    const property = observer && /^\s*(?:(?:public|private|fileprivate|internal|open|static|lazy|weak|override|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)/.exec(l)?.[1];
+    if (property) return `${property}.${observer}`;
     depth = indent(l);
     if (depth === 0) return undefined;
   }

@@ -101,9 +101,15 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const sites = await registrationSites(symbols, fam, sorted.filter((s) => !s.byExtension), ctx);
     // What the base is for, from its doc comment: the reviewers asked what a protocol is for before who adopts it.
     const purpose = await purposeOf(base, ctx);
-    const basePath = sites.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : shortPath(base.path, 40);
+
     // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
-    const registered = sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
+    // A JVM ServiceLoader finds implementations only through a `META-INF/services/<base>` file in their module (coil's targets).
+    const pkg = fam === 'kotlin' || fam === 'java' ? symbols.fileOf(base.path)?.packageName : undefined;
+    const services = pkg ? ctx.listing.filter((f) => f.endsWith(`META-INF/services/${pkg}.${base.name}`)) : [];
+    const basePath = sites.length || services.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : shortPath(base.path, 40);
+    const registered = services.length
+      ? ` and is listed in its module's \`META-INF/services/${pkg}.${base.name}\``
+      : sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
     // A name shared by several of them is said once, with how many (`KtorNetworkFetcherServiceLoaderTarget (×2)`).
     const times = (name: string) => sorted.filter((x) => x.name === name).length;
     const once = sorted.filter((s, i) => sorted.findIndex((x) => x.name === s.name) === i);
@@ -127,7 +133,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
       summary,
       // What a new type defines, shown as those signatures where the base declares them (saleor's BaseMutation excerpt was its Meta).
       code: (contract.members.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.members) : undefined) ?? (await ctx.excerpt(base.path, base.line, 14)),
-      reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
+      reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...services.slice(0, 2).map((f) => `${f}:1`), ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
       tags: ['inheritance', fam],
       trigger: `extend-${base.name}`,
     });
