@@ -688,8 +688,7 @@ test('shared instances: the most used first (NetNewsWire), and an Objective-C cl
   objc['UIKit/UIButton+AF.h'] = '#import <UIKit/UIKit.h>\n\n@interface UIButton (AF)\n+ (void)setSharedImageDownloader:(id)imageDownloader;\n+ (id)sharedImageDownloader;\n@end\n';
   objc['UIKit/UIButton+AF.m'] = '#import "UIButton+AF.h"\n\n@implementation UIButton (AF)\n+ (id)sharedImageDownloader {\n    return nil;\n}\n+ (void)setSharedImageDownloader:(id)imageDownloader {\n}\n@end\n';
   const af = find(await coldStart(objc), /^Shared instances/);
-  assert.doesNotMatch(af.summary, /UIButton/);
-  assert.match(af.summary, /^3 types publish a shared instance/);
+  assert.match(af.summary, /^3 types publish a shared instance \([^)]*\)\. Use these, not new instances; `UIButton` code goes through its settable `sharedImageDownloader` instead\.$/);
 });
 
 test("an app extension without `@main` starts at the class its Info.plist names (NetNewsWire's share extension)", async () => {
@@ -800,4 +799,13 @@ test("a JVM extension point its modules register through ServiceLoader says so: 
   const c = (await coldStart(kotlin)).find((x) => x.knowledgeType === 'inheritance');
   assert.match(c?.summary ?? '', /and is listed in its module's `META-INF\/services\/img\.util\.FetcherTarget`\.$/);
   assert.ok(c?.reasoning.sources.some((s) => /^\w+\/src\/main\/resources\/META-INF\/services\/img\.util\.FetcherTarget:1$/.test(s)), c?.reasoning.sources.join(', '));
+});
+
+test('file-name exceptions that all sit in one folder are said as that folder\'s (zod\'s camelCase names are all in v3/)', async () => {
+  const files: Record<string, string> = { 'package.json': JSON.stringify({ name: 'z' }) };
+  for (const n of ['deep-partial', 'in-out', 'from-json', 'to-json', 'json-schema', 'error-map', 'parse-util', 'core-types', 'api-docs', 'mini-core', 'json-mode', 'type-guards']) files[`src/v4/${n}.ts`] = `export const x${n.length} = ${n.length};\n`;
+  for (const n of ['enumUtil', 'errorUtil', 'parseUtil']) files[`src/v3/helpers/${n}.ts`] = `export const ${n} = 1;\n`;
+  files['src/v3/standard-schema.ts'] = 'export const s = 1;\n';
+  const c = find(await coldStart(files), /file names use kebab-case/);
+  assert.match(c.summary, /; the 3 exceptions are all in src\/v3\/helpers\/ \(enumUtil\.ts, errorUtil\.ts…\)\./);
 });

@@ -47,6 +47,8 @@ export class CodePatternAnalyzer implements Analyzer {
   private readonly symbols = new SymbolIndex();
   private readonly subclasses: Subclasses = new Map();
   private readonly singletons = new Tallies(8);
+  /** `family|Type.accessor` of class accessors with a setter: replaceable defaults, said beside the singletons. */
+  private readonly settable = new Map<string, { path: string; line: number }>();
   /** `family|Type.accessor` → the files that use that shared instance. */
   private readonly sharedUses = new Map<string, Set<string>>();
   private readonly factories = new Tallies(6);
@@ -91,7 +93,11 @@ export class CodePatternAnalyzer implements Analyzer {
       if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
       // One with a setter (`+setSharedImageDownloader:`) is a replaceable default, not a singleton (AFNetworking's UIKit categories).
       const accessor = m[1] ?? m[2] ?? m[3];
-      if (file.family === 'objc' && new RegExp(`\\+\\s*\\(void\\)\\s*set${accessor[0].toUpperCase()}${accessor.slice(1)}\\s*:`).test(file.code)) continue;
+      if (file.family === 'objc' && new RegExp(`\\+\\s*\\(void\\)\\s*set${accessor[0].toUpperCase()}${accessor.slice(1)}\\s*:`).test(file.code)) {
+        const owner = [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1];
+        if (owner) this.settable.set(`${file.family}|${owner}.${accessor}`, { path: file.path, line: lineOf(file.code, m.index) });
+        continue;
+      }
       const line = lineOf(file.code, m.index);
       // A class method of an Objective-C category belongs to the class it extends (`UIButton (AFNetworking)`).
       const category = file.family === 'objc' ? [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1] : undefined;
@@ -360,6 +366,7 @@ export class CodePatternAnalyzer implements Analyzer {
       // The managers and caches first: one coder among many says less than the one cache.
       const rank = (s: { name: string; path: string }) => (/\.sharedCoder$|\.default$|\.instance$/.test(s.name) ? 2 : 0) + (/(^|\/)(Private|internal)\//.test(s.path) ? 1 : 0);
       const uses = (s: { name: string }) => this.sharedUses.get(`${fam}|${s.name}`)?.size ?? 0;
+      const settable = [...this.settable].filter(([k]) => k.startsWith(`${fam}|`));
       const sorted = list.sort((a, b) => uses(b) - uses(a) || rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
       out.push({
         title: fit(`Shared instances: ${nameList(sorted.map((s) => s.name), 70)}`, 100),
@@ -367,7 +374,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(fam, ctx),
         category: 'construction',
-        summary: `${sorted.length} types publish a shared instance (${nameList(sorted.map((s) => s.name), 150, false)}). Use these rather than creating new instances, unless the code needs its own configuration.`,
+        summary: `${sorted.length} types publish a shared instance (${nameList(sorted.map((s) => s.name), settable.length ? 90 : 150, false)}). ${settable.length ? `Use these, not new instances; ${nameList([...new Set(settable.map(([k]) => k.split('|')[1].split('.')[0]))], 40)} code goes through ${settable.length === 1 ? 'its' : 'their'} settable ${nameList([...new Set(settable.map(([k]) => k.split('.').pop()!))], 40)} instead.` : 'Use these rather than creating new instances, unless the code needs its own configuration.'}`,
         code: '',
         reasoning: { whyStandard: 'Declared as class-level shared accessors in the production sources.', sources: sorted.slice(0, 8).map((s) => `${s.path}:${s.line}`), confidence: confidence(0.8, sorted.length * 2) },
         tags: ['singleton', fam],

@@ -109,6 +109,13 @@ export class CodeStandardAnalyzer implements Analyzer {
       if (fileNaming && fileNaming.total >= 5 && fileNaming.ratio >= 0.8 && !norm?.includes(fileNaming.key as Style)) {
         const t = fileNaming.tally;
         const exceptions = fileNaming.others.flatMap(([, o]) => o.samples.slice(0, 2).map((s) => s.path)).slice(0, 3);
+        // Exceptions that all sit in one folder are that folder's older habit (zod's v3), said as such.
+        const odd = fileNaming.others.flatMap(([, o]) => [...o.files]);
+        const oddDir = commonDir(odd);
+        const inOddDir = oddDir ? [...t.files].filter((f) => f.startsWith(oddDir + '/')).length : 0;
+        const exceptionText = oddDir && odd.length >= 3 && oddDir.split('/').length >= 2 && inOddDir < odd.length
+          ? `; the ${odd.length} exceptions are all in ${oddDir}/ (${odd.slice(0, 2).map((f) => f.slice(oddDir.length + 1)).join(', ')}…)`
+          : exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : '';
         const weight = (p: string) => this.filesByPackage.get(packageOf(p)) ?? 0;
         const cited = [...t.samples].sort((a, b) => weight(b.path) - weight(a.path)).slice(0, 6).map((x) => `${x.path}:${x.line}`);
         // A lint rule that enforces the case (trpc's `unicorn/filename-case`) makes it a rule, with its exceptions.
@@ -122,7 +129,7 @@ export class CodeStandardAnalyzer implements Analyzer {
           category: 'naming',
           summary: enforced
             ? `ESLint's \`${enforced.name}\` requires ${fileNaming.key} file names${enforced.ignore.length ? `, except names matching ${nameList(enforced.ignore, 70)}` : ''}; ${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) follow it. Name new files the same way.`
-            : `${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : ''}. Name new files the same way.`,
+            : `${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptionText}. Name new files the same way.`,
           code: '',
           reasoning: {
             whyStandard: enforced ? `Enforced by ESLint (${enforced.source}); measured over every scanned production ${lang} file whose name has more than one word.` : `Measured over every scanned production ${lang} file whose name has more than one word${norm ? '' : '; the language sets no convention for file names, so this one is the project\'s'}.`,
@@ -356,4 +363,12 @@ function requiredDefault(file: SourceFile): string | undefined {
   if (/\.stories\.[jt]sx?$/.test(file.path)) return 'Storybook stories, whose metadata is the default export';
   if (/(^|\/)[\w.-]+\.config\.[cm]?[jt]s$/.test(file.path)) return 'configuration files, which their tools read from the default export';
   return undefined;
+}
+
+/** The deepest folder that holds all these paths, or undefined. */
+function commonDir(paths: readonly string[]): string | undefined {
+  if (!paths.length) return undefined;
+  let dir = path.posix.dirname(paths[0]);
+  while (dir !== '.' && !paths.every((p) => p.startsWith(dir + '/'))) dir = path.posix.dirname(dir);
+  return dir === '.' ? undefined : dir;
 }
