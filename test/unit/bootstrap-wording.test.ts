@@ -809,3 +809,15 @@ test('file-name exceptions that all sit in one folder are said as that folder\'s
   const c = find(await coldStart(files), /file names use kebab-case/);
   assert.match(c.summary, /; the 3 exceptions are all in src\/v3\/helpers\/ \(enumUtil\.ts, errorUtil\.ts…\)\./);
 });
+
+test("a Python extension point says what most subclasses set in their `class Meta` (saleor's input types: doc_category)", async () => {
+  const files: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "shop"\n',
+    'shop/core/base.py': 'class BaseInput:\n    """Base of the input types."""\n\n    @classmethod\n    def build(cls, **options):\n        return cls()\n',
+  };
+  for (const [i, n] of ['Customer', 'Order', 'Product', 'Voucher'].entries()) {
+    files[`shop/${n.toLowerCase()}/inputs.py`] = `from shop.core.base import BaseInput\n\n\nclass ${n}Input(BaseInput):\n    name = "${n}"\n\n    class Meta:\n        doc_category = "${n.toUpperCase()}"${i < 2 ? '\n        description = "x"' : ''}\n`;
+  }
+  const c = (await coldStart(files)).find((x) => x.knowledgeType === 'inheritance');
+  assert.match(c?.summary ?? '', /extends it too, setting `class Meta`'s `doc_category` and `description` as most of the others do\.$/);
+});

@@ -118,6 +118,13 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
     // What a new implementation provides: what the base declares without a body, else what the others override.
     const contract = await contractOf(base, sorted, symbols, ctx);
+    // What most subclasses declare in their `class Meta` (saleor's input types: `doc_category`): part of the contract too.
+    const meta = fam === 'python' ? await metaAttributes(sorted.slice(0, 24), ctx) : [];
+    if (meta.length) {
+      const note = `setting \`class Meta\`'s ${nameList(meta, 60)} as most of the others do`;
+      contract.full = contract.full ? `${contract.full}, ${note}` : note;
+      contract.short = contract.short ? `${contract.short}, setting \`Meta.${meta[0]}\`` : `setting \`Meta.${meta[0]}\``;
+    }
     const summaryWith = (budget: number, withPurpose: boolean, terms = contract.full) =>
       `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false, weights)}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
     const tries: [number, boolean][] = [[400, true], [200, true], [150, true], [100, true], [400, false], [200, false], [150, false], [70, true], [100, false], [70, false]];
@@ -289,4 +296,27 @@ async function onePropertyProtocol(base: Definition, ctx: AnalysisContext): Prom
   const body: string[] = [];
   for (let i = base.line; i < lines.length && !/^\s*\}/.test(lines[i]); i++) if (lines[i].trim() && !/^\s*(\/\/|\*|\/\*)/.test(lines[i])) body.push(lines[i]);
   return body.length === 1 && /^\s*(?:(?:public|internal|abstract|override|nonisolated|@\w+(?:\([^)]*\))?)\s+)*(?:var|val|let)\s+\w+/.test(body[0]);
+}
+
+/** The attributes most of these Python classes set in a nested `class Meta:` (half of them at least, and two). */
+async function metaAttributes(subs: readonly { name: string; path: string; line: number }[], ctx: AnalysisContext): Promise<string[]> {
+  const counts = new Map<string, number>();
+  for (const s of subs) {
+    const lines = ((await ctx.read(s.path)) ?? '').split('\n');
+    const indent = (l: string) => /^\s*/.exec(l)![0].length;
+    const own = indent(lines[s.line - 1] ?? '');
+    const seen = new Set<string>();
+    for (let i = s.line; i < lines.length; i++) {
+      if (lines[i].trim() && indent(lines[i]) <= own) break;
+      if (!/^\s*class\s+Meta\s*[:(]/.test(lines[i])) continue;
+      const depth = indent(lines[i]);
+      for (let j = i + 1; j < lines.length && (!lines[j].trim() || indent(lines[j]) > depth); j++) {
+        const a = /^\s*(\w+)\s*=/.exec(lines[j])?.[1];
+        if (a && indent(lines[j]) > depth) seen.add(a);
+      }
+    }
+    for (const a of seen) counts.set(a, (counts.get(a) ?? 0) + 1);
+  }
+  const least = Math.max(2, Math.ceil(subs.length / 2));
+  return [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([a]) => a).slice(0, 3);
 }
