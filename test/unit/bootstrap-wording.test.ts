@@ -821,3 +821,21 @@ test("a Python extension point says what most subclasses set in their `class Met
   const c = (await coldStart(files)).find((x) => x.knowledgeType === 'inheritance');
   assert.match(c?.summary ?? '', /extends it too, setting `class Meta`'s `doc_category` and `description` as most of the others do\.$/);
 });
+
+test("the profile cites a manifest past its licence comment (gson's pom.xml) and a script at a line that runs something (httpx's `PREFIX=` first)", async () => {
+  const java: Record<string, string> = {
+    'pom.xml': '<?xml version="1.0" encoding="UTF-8"?>\n<!--\n  Copyright 2008 Google LLC\n\n  Licensed under the Apache License.\n-->\n<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>lib</artifactId>\n  <version>1.0</version>\n</project>\n',
+  };
+  for (let i = 0; i < 4; i++) java[`src/main/java/com/example/Part${i}.java`] = `package com.example;\n\npublic class Part${i} {\n    public int value() {\n        return ${i};\n    }\n}\n`;
+  const gson = await profileOf(java);
+  assert.ok(gson?.reasoning.sources.includes('pom.xml:10'), gson?.reasoning.sources.join(', '));
+  assert.ok(!gson?.reasoning.sources.some((s) => /^pom\.xml:[1-6]$/.test(s)), gson?.reasoning.sources.join(', '));
+
+  const py: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "web"\nrequires-python = ">=3.10"\n',
+    'scripts/build': '#!/bin/sh -e\n\nif [ -d \'venv\' ] ; then\n    PREFIX="venv/bin/"\nelse\n    PREFIX=""\nfi\n\nset -x\n\n${PREFIX}python -m build\n',
+  };
+  for (let i = 0; i < 4; i++) py[`web/part${i}.py`] = `def part${i}():\n    return ${i}\n`;
+  const httpx = await profileOf(py);
+  assert.ok(httpx?.reasoning.sources.includes('scripts/build:11'), httpx?.reasoning.sources.join(', '));
+});

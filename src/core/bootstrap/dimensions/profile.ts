@@ -356,7 +356,9 @@ export class ProjectProfileAnalyzer implements Analyzer {
       const named = (s: ProjectCommand) => s.command.split(/[\s/]/).pop() ?? '';
       // A package script or a Makefile target by its name or what it runs; a script file by its name
       // only (fd's create-deb.sh writes a `Format:` line, it is no formatter); a hook's id is no command.
-      const mine = scripts.filter((s) => (s.origin === 'package' || s.origin === 'make' || s.origin === 'script') && !s.command.includes('\n') && ((s.origin !== 'script' && re.test(s.text)) || re.test(named(s))));
+      // A script file is cited at its first line that runs something, not at `export PREFIX=""` (httpx's scripts).
+      const scaffold = (s: ProjectCommand) => s.origin === 'script' && /^(?:(?:export|set|if|fi|then|else|elif|do|done|cd|for|while|case|esac|local|readonly|trap)\b|\[|[A-Za-z_]\w*=)/.test(s.text);
+      const mine = scripts.filter((s) => (s.origin === 'package' || s.origin === 'make' || s.origin === 'script') && !s.command.includes('\n') && ((s.origin !== 'script' && re.test(s.text)) || re.test(named(s)))).sort((a, b) => Number(scaffold(a)) - Number(scaffold(b)));
       // The script named exactly so (`build`, `make test`) before its variants (`build-node`, `test-js`).
       const own = mine.find((s) => re.test(named(s)) && named(s).length === re.exec(named(s))![0].length) ?? mine[0];
       if (own) add(label, own.command, own.source);
@@ -491,19 +493,29 @@ async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: 
  */
 async function manifestLine(ctx: AnalysisContext, manifest: string, find?: RegExp): Promise<string> {
   const lines = (await ctx.read(manifest))?.split('\n') ?? [];
-  const code = (line: string) => {
+  // The lines inside a block comment (a licence in `<!-- … -->` or `/* … */`, gson's pom.xml) are not code either.
+  const inComment: boolean[] = [];
+  let open: string | undefined;
+  for (const l of lines) {
+    const t = l.trim();
+    const starts = open ?? (t.startsWith('<!--') ? '-->' : t.startsWith('/*') ? '*/' : undefined);
+    inComment.push(!!starts);
+    open = starts && !t.slice(open ? 0 : 2).includes(starts) ? starts : undefined;
+  }
+  const code = (line: string, i: number) => {
     const t = line.trim();
-    return t !== '' && !/^(\/\/|#(?!\w)|\/\*|\*|<!--|<\?xml)/.test(t) && !/^[{}[\]()]+,?$/.test(t);
+    return t !== '' && !inComment[i] && !/^(\/\/|#(?!\w)|\/\*|\*|<!--|<\?xml)/.test(t) && !/^[{}[\]()]+,?$/.test(t);
   };
-  const at = find ? lines.findIndex((l) => code(l) && find.test(l)) : -1;
+  const at = find ? lines.findIndex((l, i) => code(l, i) && find.test(l)) : -1;
   const first = at >= 0 ? at : lines.findIndex(code);
   return `${manifest}:${first >= 0 ? first + 1 : 1}`;
 }
 
-/** A target's own name as a manifest writes it: whole (`"@trpc/server"`) or its last part, quoted or after a colon (`include(":core")`). */
+/** A target's own name as a manifest writes it: whole (`"@trpc/server"`) or its last part, quoted, after a colon (`include(":core")`) or as an element's text. */
 function namedIn(name: string): RegExp {
   const last = name.split(/[/:]/).filter(Boolean).pop() ?? name;
-  return new RegExp(`["':](?:${escapeRegExp(name)}|${escapeRegExp(last)})["'\\s,)]`);
+  // Or as an XML element's text (`<artifactId>gson</artifactId>`).
+  return new RegExp(`["':>](?:${escapeRegExp(name)}|${escapeRegExp(last)})["'\\s,)<]`);
 }
 
 /** The oldest OS versions a Swift package supports (`platforms:` in Package.swift): what the code may call. */
