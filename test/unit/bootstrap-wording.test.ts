@@ -839,3 +839,14 @@ test("the profile cites a manifest past its licence comment (gson's pom.xml) and
   const httpx = await profileOf(py);
   assert.ok(httpx?.reasoning.sources.includes('scripts/build:11'), httpx?.reasoning.sources.join(', '));
 });
+
+test("a Swift 5 package whose Xcode project checks concurrency completely says so, not \"strict concurrency is not on\" (Alamofire)", async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources", swiftSettings: [.enableUpcomingFeature("ExistentialAny")])], swiftLanguageModes: [.v5])\n',
+    'Net.xcodeproj/project.pbxproj': '// !$*UTF8*$!\n{\n\tobjects = {\n\t\tAA = {\n\t\t\tisa = XCBuildConfiguration;\n\t\t\tbuildSettings = {\n\t\t\t\tSWIFT_STRICT_CONCURRENCY_XCODE_1600 = complete;\n\t\t\t};\n\t\t};\n\t};\n}\n',
+  };
+  for (let i = 0; i < 4; i++) files[`Sources/Part${i}.swift`] = `public struct Part${i} {\n    public let value = ${i}\n}\n`;
+  const c = find(await coldStart(files), /ExistentialAny/);
+  assert.match(c.summary, /Swift 5 language mode \(data races are not errors; Net\.xcodeproj checks concurrency with SWIFT_STRICT_CONCURRENCY = complete, as warnings: keep new code Sendable-clean\)/);
+  assert.ok(c.reasoning.sources.includes('Net.xcodeproj/project.pbxproj:7'), c.reasoning.sources.join(', '));
+});

@@ -247,6 +247,12 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       });
     }
     const features = [...text.matchAll(/\.enable(Upcoming|Experimental)Feature\s*\(\s*"(\w+)"/g)].map((m) => m[2]).filter((f) => f !== 'StrictConcurrency');
+    // An Xcode project beside the package may check concurrency completely anyway (Alamofire's, as warnings under Swift 5).
+    let xcodeStrict: { file: string; line: number } | undefined;
+    for (const pbx of ctx.listing.filter((f) => /^[^/]+\.xcodeproj\/project\.pbxproj$/.test(f))) {
+      const i = ((await ctx.read(pbx)) ?? '').split('\n').findIndex((l) => /\bSWIFT_STRICT_CONCURRENCY\w*\s*=\s*complete\s*;/.test(l));
+      if (i >= 0) xcodeStrict = { file: pbx, line: i + 1 };
+    }
     const unique = [...new Set(features)];
     if (unique.length) {
       const at = find(new RegExp(`enable(Upcoming|Experimental)Feature\\s*\\(\\s*"${unique[0]}"`));
@@ -257,9 +263,9 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
         dimension: 'agent-guidelines',
         language: 'swift',
         category: 'agent-guidelines',
-        summary: `${manifest} enables ${meaning.join('; ')}${modes.length && !swift6 ? `, in the Swift ${Math.max(...modes)} language mode (strict concurrency errors are not on)` : ''}. New code must compile under ${unique.length === 1 ? 'it' : 'them'}.`,
+        summary: `${manifest} enables ${meaning.join('; ')}${modes.length && !swift6 ? `, in the Swift ${Math.max(...modes)} language mode (${xcodeStrict ? `data races are not errors; ${xcodeStrict.file.split('/')[0]} checks concurrency with SWIFT_STRICT_CONCURRENCY = complete, as warnings: keep new code Sendable-clean` : 'strict concurrency errors are not on'})` : ''}. New code must compile under ${unique.length === 1 ? 'it' : 'them'}.`,
         code: '',
-        reasoning: { whyStandard: "The package manifest's swiftSettings apply to every file of the target.", sources: [`${manifest}:${at + 1}`, ...(modeLine >= 0 ? [`${manifest}:${modeLine + 1}`] : [])], confidence: 0.9 },
+        reasoning: { whyStandard: "The package manifest's swiftSettings apply to every file of the target.", sources: [`${manifest}:${at + 1}`, ...(modeLine >= 0 ? [`${manifest}:${modeLine + 1}`] : []), ...(xcodeStrict ? [`${xcodeStrict.file}:${xcodeStrict.line}`] : [])], confidence: 0.9 },
         tags: ['agent-guidelines', 'compiler', 'swift'],
         trigger: 'swift-features',
       });
