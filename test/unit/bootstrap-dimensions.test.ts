@@ -844,3 +844,14 @@ test('a Swift file compiled into two app targets (NetNewsWire\'s Shared/) is vis
   const ctx = { listing: Object.keys(files), read: async (rel: string) => files[rel] } as unknown as AnalysisContext;
   assert.deepEqual(index.usesOf(def, ctx).map((u) => u.path), ['Mac/Sidebar.swift']);
 });
+
+test('a Swift method of the same name shadows a top-level function for bare calls in its file (NetNewsWire\'s TimelineViewController.markArticles is no use of the global one)', () => {
+  const index = new SymbolIndex();
+  const global = sourceFile('Shared/ArticleUtilities.swift', 'swift', 'func markArticles(_ ids: Set<Int>, flag: Bool) {\n    print(ids, flag)\n}\n', 'Reader');
+  const shadowing = sourceFile('Mac/Timeline+Menus.swift', 'swift', 'extension Timeline {\n    func markRead() {\n        markArticles([1], read: true)\n    }\n\n    func markArticles(_ ids: [Int], read: Bool) {\n        print(ids, read)\n    }\n}\n', 'Reader');
+  const caller = sourceFile('Mac/Toolbar.swift', 'swift', 'final class Toolbar {\n    func markRead() {\n        markArticles([1], flag: true)\n    }\n}\n', 'Reader');
+  for (const f of [global, shadowing, caller]) index.add(f);
+  const files = Object.fromEntries([global, shadowing, caller].map((f) => [f.path, f.text]));
+  const ctx = { listing: Object.keys(files), read: async (rel: string) => files[rel] } as unknown as AnalysisContext;
+  assert.deepEqual(index.usesOf(index.definitions.get('markArticles')!.find((d) => !d.member)!, ctx).map((u) => u.path), ['Mac/Toolbar.swift']);
+});

@@ -850,3 +850,12 @@ test("a Swift 5 package whose Xcode project checks concurrency completely says s
   assert.match(c.summary, /Swift 5 language mode \(data races are not errors; Net\.xcodeproj checks concurrency with SWIFT_STRICT_CONCURRENCY = complete, as warnings: keep new code Sendable-clean\)/);
   assert.ok(c.reasoning.sources.includes('Net.xcodeproj/project.pbxproj:7'), c.reasoning.sources.join(', '));
 });
+
+test("an agent file's rules about how the assistant talks are left out, and the rules naming the project's code come first (excalidraw's copilot instructions)", async () => {
+  const files: Record<string, string> = {
+    '.github/copilot-instructions.md': '# Project coding standards\n\n## Generic Communication Guidelines\n\n- Avoid providing explanations, trying to teach unless asked for\n- Prefer code unless asked for explanation\n\n## TypeScript Guidelines\n\n- Prefer immutable data (const, readonly)\n\n## Testing\n\n- Always offer to run `yarn test:app` after modifications are complete\n',
+    'src/app.ts': 'export const app = 1;\n',
+  };
+  const c = find(await coldStart(files), /copilot-instructions/);
+  assert.equal(c.rationale, '- Always offer to run `yarn test:app` after modifications are complete (line 14)\n- Prefer immutable data (const, readonly) (line 10)');
+});

@@ -21,6 +21,8 @@ interface FileRecord {
   packageName?: string;
   /** Names the file declares itself: a use of one of them is the file's own. */
   declared: string[];
+  /** Methods and properties the file declares in its types: in Swift, Kotlin and Java a bare call inside the type reaches those first. */
+  members: string[];
   /** Bare uses as parallel arrays (names, first lines): a Map per file would weigh on large trees. */
   useNames: string[];
   useLines: Uint32Array;
@@ -66,6 +68,7 @@ export class SymbolIndex {
       imports: f.imports,
       ...(f.packageName ? { packageName: f.packageName } : {}),
       declared: f.decls.filter((d) => !d.member).map((d) => d.name),
+      members: f.decls.filter((d) => d.member).map((d) => d.name),
       useNames: [...f.uses.keys()],
       useLines,
       qualified: f.qualified,
@@ -121,6 +124,9 @@ export class SymbolIndex {
     };
     const bare = use(def.name);
     if (f.declared.includes(def.name)) return undefined;
+    // A member of the same name shadows a top-level function for the bare calls in its type
+    // (NetNewsWire's TimelineViewController.markArticles was counted as a use of the global markArticles()).
+    if (!def.member && def.kind === 'function' && ['swift', 'kotlin', 'java'].includes(def.family) && f.members.includes(def.name)) return undefined;
     // The names first: whether an import reaches the definition's file is the costly question.
     const binds = (pred: (imp: ImportFact) => boolean) => f.imports.find((i) => i.names?.some((n) => n.imported === def.name || n.local === def.name) && pred(i));
     const viaAlias = (pred: (imp: ImportFact) => boolean) => {

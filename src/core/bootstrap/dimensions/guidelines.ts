@@ -328,7 +328,12 @@ interface StatedRule {
  * Prose counts as well as lists: a policy is often written in paragraphs with the key rule in bold.
  */
 function agentPolicy(file: string, text: string): CandidateDraft[] {
-  const rules = statedRules(text, true);
+  const all = statedRules(text, true);
+  // How the assistant should talk ("avoid explanations", "prefer code", a "Communication Guidelines" section) is no
+  // knowledge of the code: a reviewer asked for excalidraw's to be dropped. Kept only when there is nothing else.
+  // ("Do not copy responses from the AI" is a policy about AI output, not manners: ripgrep's.)
+  const chat = (r: StatedRule) => /\b(explanations?|explain|apologi[sz]e|apologising|verbose|verbosity|teach(ing)?|tone|clarifying questions?)\b/i.test(r.text) || /\b(communication|chat|conversation|tone)\b/i.test(r.heading);
+  const rules = all.some((r) => !chat(r)) ? all.filter((r) => !chat(r)) : all;
   if (rules.length === 0) return [];
   const top = [...rules].sort((a, b) => b.weight - a.weight || a.line - b.line);
   const policy = /policy/i.test(file);
@@ -345,7 +350,8 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
     category: 'agent-guidelines',
     summary: agentSummary(file, text, top, policy),
     code: '',
-    details: rules.slice(0, 16).map((r) => `- ${r.text} (line ${r.line})`).join('\n'),
+    // The rules that name the project's code or commands first (excalidraw's `yarn test:app` and Point rules had come after generic TypeScript advice).
+    details: top.slice(0, 16).map((r) => `- ${r.text} (line ${r.line})`).join('\n'),
     reasoning: { whyStandard: `Written by the project for AI tools and agents (${file}); it overrides any convention the scan infers.`, sources: top.slice(0, 8).map((r) => `${file}:${r.line}`), confidence: 0.95 },
     tags: ['agent-guidelines', 'documented', 'policy'],
     trigger: policy ? 'ai-policy' : 'agent-instructions',
