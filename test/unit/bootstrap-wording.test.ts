@@ -859,3 +859,14 @@ test("an agent file's rules about how the assistant talks are left out, and the 
   const c = find(await coldStart(files), /copilot-instructions/);
   assert.equal(c.rationale, '- Always offer to run `yarn test:app` after modifications are complete (line 14)\n- Prefer immutable data (const, readonly) (line 10)');
 });
+
+test("a Java extension point counts its anonymous implementations too (gson's `new TypeAdapter<…>() {` in TypeAdapters.java)", async () => {
+  const java: Record<string, string> = {
+    'pom.xml': '<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>json</artifactId>\n  <version>1.0</version>\n</project>\n',
+    'src/main/java/com/example/Adapter.java': 'package com.example;\n\npublic abstract class Adapter<T> {\n  public abstract void write(StringBuilder out, T value);\n  public abstract T read(String in);\n}\n',
+    'src/main/java/com/example/Adapters.java': 'package com.example;\n\nfinal class Adapters {\n  static final Adapter<Integer> INT = new Adapter<Integer>() {\n    @Override public void write(StringBuilder out, Integer v) { out.append(v); }\n    @Override public Integer read(String in) { return Integer.valueOf(in); }\n  };\n  static final Adapter<Boolean> BOOL = new Adapter<Boolean>() {\n    @Override public void write(StringBuilder out, Boolean v) { out.append(v); }\n    @Override public Boolean read(String in) { return Boolean.valueOf(in); }\n  };\n}\n',
+  };
+  for (const n of ['Array', 'Date', 'Number']) java[`src/main/java/com/example/bind/${n}Adapter.java`] = `package com.example.bind;\n\nimport com.example.Adapter;\n\npublic final class ${n}Adapter extends Adapter<Object> {\n  @Override public void write(StringBuilder out, Object v) { out.append(v); }\n  @Override public Object read(String in) { return in; }\n}\n`;
+  const c = (await coldStart(java)).find((x) => x.knowledgeType === 'inheritance');
+  assert.match(c?.summary ?? '', /is the base of 3 production types: [^.]*, and of 2 anonymous ones \(in Adapters\.java\)\./);
+});

@@ -4,7 +4,7 @@ import { confidence, enclosingFunction } from '../evidence';
 import { purposeOf } from '../docs';
 import { methodsOf, outlineOf, requirementsOf, type Requirement } from '../members';
 import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
-import { FAMILY_LABEL } from '../source';
+import { FAMILY_LABEL, pathKind } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
 import { languageOf } from './standards';
@@ -117,6 +117,8 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const names = once.map((s) => `${s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name}${times(s.name) > 1 ? ` (×${times(s.name)})` : ''}`);
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
     // What a new implementation provides: what the base declares without a body, else what the others override.
+    // Anonymous implementations (gson's 28 `new TypeAdapter<…>() {` in TypeAdapters.java) are implementations too.
+    const anonymous = fam === 'java' || fam === 'kotlin' ? await anonymousImplementations(base.name, fam, ctx) : undefined;
     const contract = await contractOf(base, sorted, symbols, ctx);
     // What most subclasses declare in their `class Meta` (saleor's input types: `doc_category`): part of the contract too.
     const meta = fam === 'python' ? await metaAttributes(sorted.slice(0, 24), ctx) : [];
@@ -126,7 +128,7 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
       contract.short = contract.short ? `${contract.short}, setting \`Meta.${meta[0]}\`` : `setting \`Meta.${meta[0]}\``;
     }
     const summaryWith = (budget: number, withPurpose: boolean, terms = contract.full) =>
-      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false, weights)}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
+      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false, weights)}${anonymous ? `, and of ${anonymous.count} anonymous ones (${anonymous.files.length === 1 ? `in ${anonymous.files[0].slice(anonymous.files[0].lastIndexOf('/') + 1)}` : `in ${anonymous.files.length} files`})` : ''}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
     const tries: [number, boolean][] = [[400, true], [200, true], [150, true], [100, true], [400, false], [200, false], [150, false], [70, true], [100, false], [70, false]];
     // What a new type defines comes before the purpose and the other names when the summary must be cut.
     const options = [contract.full, contract.short, ''].flatMap((terms) => tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose, terms)));
@@ -319,4 +321,19 @@ async function metaAttributes(subs: readonly { name: string; path: string; line:
   }
   const least = Math.max(2, Math.ceil(subs.length / 2));
   return [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([a]) => a).slice(0, 3);
+}
+
+/** Anonymous implementations of a Java or Kotlin base in the production code (`new Base<T>() {`, `object : Base`), when there are two or more. */
+async function anonymousImplementations(name: string, fam: Family, ctx: AnalysisContext): Promise<{ count: number; files: string[] } | undefined> {
+  const ext = fam === 'java' ? /\.java$/ : /\.kts?$/;
+  const re = fam === 'java' ? new RegExp(`\\bnew\\s+${escapeName(name)}\\s*(?:<[^;{}()]*>)?\\s*\\(\\s*\\)\\s*\\{`, 'g') : new RegExp(`\\bobject\\s*:\\s*${escapeName(name)}\\b`, 'g');
+  const files = new Map<string, number>();
+  for (const f of ctx.listing.filter((p) => ext.test(p) && pathKind(p) === 'production').slice(0, 3000)) {
+    const text = (await ctx.read(f)) ?? '';
+    if (!text.includes(name)) continue;
+    const n = text.match(re)?.length ?? 0;
+    if (n) files.set(f, n);
+  }
+  const count = [...files.values()].reduce((a, b) => a + b, 0);
+  return count >= 2 ? { count, files: [...files.keys()].sort((a, b) => files.get(b)! - files.get(a)!) } : undefined;
 }
