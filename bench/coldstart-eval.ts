@@ -321,7 +321,7 @@ async function main() {
   for (const r of runs) {
     const e = loadExpected(r.repo);
     const s = e ? structureAccuracy(e, r.targets) : undefined;
-    if (s?.problems.length) console.log(`\n${r.repo} map: ${s.problems.slice(0, 12).join('; ')}${s.problems.length > 12 ? `; … ${s.problems.length - 12} more` : ''}`);
+    if (s?.problems.length) console.log(`\n${r.repo} map: ${s.problems.slice(0, process.env.ALL_PROBLEMS ? undefined : 12).join("; ")}${!process.env.ALL_PROBLEMS && s.problems.length > 12 ? `; … ${s.problems.length - 12} more` : ""}`);
   }
   const packet = opt('--packet');
   if (packet) {

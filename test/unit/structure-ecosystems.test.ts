@@ -173,8 +173,8 @@ test('Gradle, read on coil: `commonTest.dependencies {}` is test scope; a publis
   assert.equal(target(s, ':coil-test').kind, 'library', 'published for other people\'s tests');
   assert.equal(target(s, 'buildSrc').kind, 'plugin');
   assert.deepEqual(internalEdges(s), [
-    ':coil-bom -> :coil-core', ':coil-bom -> :coil-test', ':coil-core -> :internal:benchmark', ':coil-test -> :coil-core',
-    ':internal:benchmark -> :samples:compose-android', ':internal:test-roborazzi -> :coil-core', ':internal:test-roborazzi -> :coil-test',
+    ':coil-bom -> :coil-core', ':coil-bom -> :coil-test', ':coil-bom -> buildSrc', ':coil-core -> :internal:benchmark', ':coil-core -> buildSrc', ':coil-test -> :coil-core', ':coil-test -> buildSrc',
+    ':internal:benchmark -> :samples:compose-android', ':internal:benchmark -> buildSrc', ':internal:test-roborazzi -> :coil-core', ':internal:test-roborazzi -> :coil-test', ':internal:test-roborazzi -> buildSrc', ':samples:compose-android -> buildSrc',
   ]);
   const scope = (from: string, to: string) => target(s, from).dependencies.find((d) => d.target === to)?.scope;
   assert.equal(scope(':internal:test-roborazzi', ':coil-core'), 'test');
@@ -477,4 +477,23 @@ test('Xcode: a target whose build settings come from an .xcconfig (Xcode 16: a s
   const share = target(s, 'Share Extension');
   assert.deepEqual(share.extraDirs, ['Mac/ShareExtension']);
   assert.equal(share.metadata.infoPlist, 'Mac/ShareExtension/Info.plist');
+});
+
+test('Gradle: a root build script that depends on projects is the root project ":" (coil\'s `for (module in publicModules) { dokka(project(":$module")) }`, a list from buildSrc), and every project depends on buildSrc to build', async () => {
+  const root = tempTree({
+    'settings.gradle.kts': 'rootProject.name = "img-root"\ninclude(":img")\ninclude(":img-gif")\ninclude(":img-test")\n',
+    'build.gradle.kts': 'plugins {\n    id("org.jetbrains.dokka")\n}\n\ndependencies {\n    for (module in publicModules) {\n        dokka(project(":$module"))\n    }\n}\n',
+    'buildSrc/build.gradle.kts': 'plugins {\n    `kotlin-dsl`\n}\n',
+    'buildSrc/src/main/kotlin/img/utils.kt': 'package img\n\nval publicModules = setOf(\n    "img",\n    "img-gif",\n)\n',
+    'img/build.gradle.kts': 'plugins {\n    kotlin("jvm")\n}\n',
+    'img/src/main/kotlin/img/Img.kt': 'package img\n\nclass Img\n',
+    'img-gif/build.gradle.kts': 'plugins {\n    kotlin("jvm")\n}\n\ndependencies {\n    api(projects.img)\n}\n',
+    'img-gif/src/main/kotlin/img/gif/Gif.kt': 'package img.gif\n\nclass Gif\n',
+    'img-test/build.gradle.kts': 'plugins {\n    kotlin("jvm")\n}\n\ndependencies {\n    testImplementation(projects.img)\n}\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  const top = target(s, ':');
+  assert.equal(top.kind, 'module');
+  assert.deepEqual(top.dependencies.filter((d) => d.via !== 'buildSrc').map((d) => `${d.target}:${d.scope}`).sort(), [':img-gif:build', ':img:build']);
+  for (const name of [':', ':img', ':img-gif', ':img-test']) assert.ok(target(s, name).dependencies.some((d) => d.target === 'buildSrc' && d.scope === 'build' && d.via === 'buildSrc'), name);
 });

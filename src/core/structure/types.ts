@@ -17,7 +17,8 @@ export interface TargetDependency {
   /** Where it is declared, as `path:line`. */
   evidence?: string;
   /** Declared on its behalf elsewhere: by a Gradle convention plugin it applies (evidence is the plugin's line). */
-  via?: 'convention-plugin';
+  /** How the dependency arises besides the manifest's own line: a convention plugin it applies, or Gradle's buildSrc (on every build script's classpath). */
+  via?: 'convention-plugin' | 'buildSrc';
 }
 
 /** A package, crate, module or build target, as its manifest declares it. */

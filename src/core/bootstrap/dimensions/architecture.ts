@@ -259,7 +259,8 @@ export class ArchitectureAnalyzer implements Analyzer {
   private moduleDependencies(ctx: AnalysisContext): CandidateDraft[] {
     const products = productTargets(ctx);
     const names = new Set(products.map((t) => t.name));
-    const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence, via: d.via })));
+    // buildSrc is on every build script's classpath: an edge from each project says nothing about the module graph.
+    const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && d.via !== 'buildSrc' && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence, via: d.via })));
     const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
     // A graph of four packages or fewer is read at a glance in the root manifest (a reviewer rejected alacritty's 4 crates and 3 edges as trivial).
     if (products.length < 5 || pairs.length < 3) return [];
@@ -384,7 +385,8 @@ export class ArchitectureAnalyzer implements Analyzer {
 
 /** The targets that are the product: libraries, apps and plugins outside test, sample and docs folders. */
 export function productTargets(ctx: AnalysisContext): AnalysisContext['structure']['targets'] {
-  return ctx.structure.targets.filter((t) => PRODUCT_KINDS.has(t.kind) && pathKind(t.dir === '' ? 'x' : `${t.dir}/x`) === 'production' && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir));
+  // A root build that only aggregates its subprojects (coil's docs) is no part of the product.
+  return ctx.structure.targets.filter((t) => PRODUCT_KINDS.has(t.kind) && !t.metadata.aggregator && pathKind(t.dir === '' ? 'x' : `${t.dir}/x`) === 'production' && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir));
 }
 
 /** Folder that stands for a layer: `src/core` for `src/core/graph/x.ts`, `lib` for `lib/x.py`. */

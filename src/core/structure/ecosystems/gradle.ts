@@ -10,6 +10,8 @@ interface Subproject {
   path: string;
   dir: string;
   line: number;
+  /** The root project of a multi-project build, listed because its own script depends on projects. */
+  aggregator?: boolean;
 }
 
 /**
@@ -27,6 +29,14 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
     const rootName = /rootProject\.name\s*=\s*["']([^"']+)["']/.exec(text)?.[1];
     const subprojects = includes(text, base);
     const projects: Subproject[] = subprojects.length ? subprojects : [{ included: ':', path: ':', dir: base, line: 1 }];
+    // The root project of a multi-project build is one more when its own script depends on projects (coil's
+    // root aggregates every published module's docs with `dokka(project(":$module"))`).
+    const rootBuild = [joinRel(base, 'build.gradle.kts'), joinRel(base, 'build.gradle')].find((f) => ctx.has(f));
+    if (subprojects.length && rootBuild && scriptDependencies((await ctx.read(rootBuild)) ?? '').some((d) => d.ref.kind === 'path' || d.ref.kind === 'accessor')) {
+      projects.unshift({ included: ':', path: ':', dir: base, line: 1, aggregator: true });
+    }
+    // buildSrc is on the classpath of every build script of the build: each project depends on it to build.
+    const buildSrc = ['buildSrc/build.gradle.kts', 'buildSrc/build.gradle'].map((f) => joinRel(base, f)).find((f) => ctx.has(f));
     // Renamed paths first: after the renames `:mockwebserver` may name another project than the one included so.
     const byPath = new Map<string, Subproject>();
     for (const p of projects) byPath.set(p.path, p);
@@ -47,6 +57,17 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
       const deps: TargetDependency[] = [];
       for (const d of scriptDependencies(build)) {
         const evidence = `${manifest}:${d.line}`;
+        // `for (module in publicModules) { dokka(project(":$module")) }`: one dependency per name of the list.
+        const loop = d.ref.kind === 'path' && /\$\{?(\w+)/.exec(d.ref.value);
+        const over = loop ? new RegExp(String.raw`\bfor\s*\(\s*${loop[1]}\s+in\s+(\w+)\s*\)`).exec(build) : null;
+        const names = over ? published.get(over[1]) : undefined;
+        if (loop && names) {
+          for (const n of names) {
+            const dep = byPath.get(d.ref.value.replace(/\$\{?\w+\}?/, n));
+            if (dep && !deps.some((x) => x.target === nameOf(dep, rootName) && x.scope === d.scope)) deps.push({ name: dep.path, target: nameOf(dep, rootName), scope: d.scope, evidence });
+          }
+          continue;
+        }
         if (d.ref.kind === 'accessor' || d.ref.kind === 'path') {
           const dep = d.ref.kind === 'accessor' ? byAccessor.get(d.ref.value) : byPath.get(d.ref.value);
           if (d.ref.kind === 'accessor' && !dep && /\.(version|name|path|group)$/.test(d.ref.value)) continue;
@@ -77,16 +98,19 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
         if (!dep || deps.some((x) => x.target === nameOf(dep, rootName) && x.scope === d.scope)) continue;
         deps.push({ name: dep.path, target: nameOf(dep, rootName), scope: d.scope, evidence, via: 'convention-plugin' });
       }
+      if (buildSrc && !deps.some((x) => x.target === 'buildSrc')) deps.push({ name: 'buildSrc', target: 'buildSrc', scope: 'build', evidence: `${buildSrc}:1`, via: 'buildSrc' });
       targets.push({
         name: nameOf(p, rootName),
         ecosystem: 'gradle',
-        kind: kindOf(ctx, p, plugins, build, isPublished(p.path.split(':').pop() ?? '')),
+        // A root that only aggregates its subprojects (docs, a BOM of them) is a module, not a library.
+        kind: p.aggregator ? 'module' : kindOf(ctx, p, plugins, build, isPublished(p.path.split(':').pop() ?? '')),
         manifest,
         dir: p.dir,
         language: languageOf(ctx, p.dir, buildFile, plugins),
         dependencies: deps,
         metadata: compact({
           gradlePath: p.path,
+          aggregator: p.aggregator,
           ...(p.included !== p.path ? { includedAs: p.included } : {}),
           settings: `${settings}:${p.line}`,
           rootProject: rootName,
@@ -128,6 +152,8 @@ export function includes(text: string, base: string): Subproject[] {
 function nameOf(p: Subproject, rootName: string | undefined): string {
   // buildSrc is Gradle's build-logic folder whatever its settings call it (coil's says "coil", as the product).
   if (p.path === ':' && p.dir.split('/').pop() === 'buildSrc') return 'buildSrc';
+  // Beside its subprojects the root is named by its Gradle path, as they are.
+  if (p.aggregator) return ':';
   return p.path === ':' ? rootName ?? (p.dir.split('/').pop() || 'root') : p.path;
 }
 
