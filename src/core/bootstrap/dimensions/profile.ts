@@ -224,7 +224,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const largest = Math.max(0, ...products.map(files));
     const leads = (t: Target) => t.kind === 'app' && !isAppExtension(t) && files(t) * 4 >= largest;
     products.sort((a, b) => Number(leads(b)) - Number(leads(a)) || files(b) - files(a));
-    const others = ctx.structure.targets.length - allProducts.length;
+    // A root build that only aggregates the others is counted as none of them.
+    const others = ctx.structure.targets.filter((t) => !t.metadata.aggregator).length - allProducts.length;
     const own = new Set(ctx.structure.targets.flatMap((t) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()));
     const frameworks = new Map<string, string>();
     /** The product targets that use each framework: one only some small targets use is named with them (gson's Guava: in proto). */
@@ -370,7 +371,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
     if (ciTest) add('Test', ciTest.command, ciTest.source);
     const eco = ctx.structure.ecosystems;
     // The ecosystem's defaults cite the manifest's line that makes them apply, past any licence header.
-    const manifest = (e: string, find?: RegExp) => manifestLine(ctx, ctx.structure.targets.find((t) => t.ecosystem === e)?.manifest ?? '', find);
+    const manifest = (e: string, find?: RegExp) => manifestLine(ctx, ctx.structure.targets.find((t) => t.ecosystem === e && !t.metadata.aggregator)?.manifest ?? '', find);
     if (eco.cargo) {
       const at = await manifest('cargo', /^\s*\[(package|workspace)\]/);
       add('Build', 'cargo build', at);
