@@ -104,7 +104,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
       const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) => field(objects.get(id)?.body ?? '', 'path')).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
       const compiled = compiledFiles(objects, parents, t, projectDir);
       const infoPlist = await infoPlistFile(ctx, objects, parents, t, projectDir);
-      for (const own of [infoPlist && dirOf(infoPlist), sourcesFolder(compiled)]) {
+      for (const own of [infoPlist && dirOf(infoPlist), ...sourcesFolders(compiled, projectDir)]) {
         if (own && own !== projectDir && !folders.includes(own) && ctx.files.some((f) => f.startsWith(own + '/'))) folders.push(own);
       }
       out.push({
@@ -234,7 +234,25 @@ function sourcesFolder(files: readonly string[]): string | undefined {
   return common.join('/');
 }
 
-/** The files a target compiles (its Sources build phase), as repository paths, where they resolve to one. */
+/**
+ * The folders of what a target compiles: the one that holds it all, or, when that is the project's
+ * own folder, the deepest folder of each top-level folder it compiles from (AFNetworking iOS compiles
+ * AFNetworking/ and UIKit+AFNetworking/), at most three.
+ */
+function sourcesFolders(files: readonly string[], projectDir: string): string[] {
+  const all = sourcesFolder(files);
+  if (all === undefined) return [];
+  if (all !== projectDir && all !== '') return [all];
+  const groups = new Map<string, string[]>();
+  for (const f of files) {
+    const rel = projectDir && f.startsWith(projectDir + '/') ? f.slice(projectDir.length + 1) : f;
+    const top = rel.includes('/') ? rel.split('/')[0] : '';
+    if (!top) return [all];
+    groups.set(top, [...(groups.get(top) ?? []), f]);
+  }
+  return groups.size <= 3 ? [...groups.values()].map((g) => sourcesFolder(g)!).filter(Boolean) : [all];
+}
+
 /** The repository path of a file reference, through its groups; undefined outside the repository or the project. */
 function filePath(objects: Map<string, PbxObject>, parents: Map<string, string>, id: string, projectDir: string, depth = 0): string | undefined {
   const o = objects.get(id);
@@ -253,6 +271,7 @@ function filePath(objects: Map<string, PbxObject>, parents: Map<string, string>,
   return base === undefined ? undefined : inRepo(joinRel(base, own));
 }
 
+/** The files a target compiles (its Sources build phase), as repository paths, where they resolve to one. */
 function compiledFiles(objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): string[] {
   const pathOf = (id: string) => filePath(objects, parents, id, projectDir);
   const out: string[] = [];
