@@ -497,3 +497,24 @@ test('Gradle: a root build script that depends on projects is the root project "
   assert.deepEqual(top.dependencies.filter((d) => d.via !== 'buildSrc').map((d) => `${d.target}:${d.scope}`).sort(), [':img-gif:build', ':img:build']);
   for (const name of [':', ':img', ':img-gif', ':img-test']) assert.ok(target(s, name).dependencies.some((d) => d.target === 'buildSrc' && d.scope === 'build' && d.via === 'buildSrc'), name);
 });
+
+test('Xcode: a target that compiles from several top-level folders owns each of them (AFNetworking iOS: AFNetworking/ and UIKit+AFNetworking/), not the whole repository', async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
+  const root = tempTree({
+    'AFNetworking/AFHTTPSessionManager.m': '#import "AFHTTPSessionManager.h"\n',
+    'AFNetworking/AFHTTPSessionManager.h': '@interface AFHTTPSessionManager\n@end\n',
+    'UIKit+AFNetworking/UIImageView+AFNetworking.m': '#import "UIImageView+AFNetworking.h"\n',
+    'UIKit+AFNetworking/UIImageView+AFNetworking.h': '@interface UIImageView (AFNetworking)\n@end\n',
+    'Net.xcodeproj/project.pbxproj': ['// !$*UTF8*$!', '{', '\tobjects = {',
+      object(1, `\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildPhases = (\n\t\t\t\t${id(2)},\n\t\t\t);\n\t\t\tname = "Net iOS";\n\t\t\tproductType = "com.apple.product-type.framework";`),
+      object(2, `\t\t\tisa = PBXSourcesBuildPhase;\n\t\t\tfiles = (\n\t\t\t\t${id(3)},\n\t\t\t\t${id(4)},\n\t\t\t);`),
+      `\t\t${id(3)} = {isa = PBXBuildFile; fileRef = ${id(5)}; };`,
+      `\t\t${id(4)} = {isa = PBXBuildFile; fileRef = ${id(6)}; };`,
+      `\t\t${id(5)} = {isa = PBXFileReference; path = AFNetworking/AFHTTPSessionManager.m; sourceTree = SOURCE_ROOT; };`,
+      `\t\t${id(6)} = {isa = PBXFileReference; path = "UIKit+AFNetworking/UIImageView+AFNetworking.m"; sourceTree = SOURCE_ROOT; };`,
+      '\t};', '}'].join('\n'),
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(target(s, 'Net iOS').extraDirs, ['AFNetworking', 'UIKit+AFNetworking']);
+});
