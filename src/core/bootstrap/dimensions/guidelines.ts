@@ -248,10 +248,13 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     }
     const features = [...text.matchAll(/\.enable(Upcoming|Experimental)Feature\s*\(\s*"(\w+)"/g)].map((m) => m[2]).filter((f) => f !== 'StrictConcurrency');
     // An Xcode project beside the package may check concurrency completely anyway (Alamofire's, as warnings under Swift 5).
-    let xcodeStrict: { file: string; line: number } | undefined;
+    let xcodeStrict: { file: string; line: number; xcode?: string } | undefined;
     for (const pbx of ctx.listing.filter((f) => /^[^/]+\.xcodeproj\/project\.pbxproj$/.test(f))) {
-      const i = ((await ctx.read(pbx)) ?? '').split('\n').findIndex((l) => /\bSWIFT_STRICT_CONCURRENCY\w*\s*=\s*complete\s*;/.test(l));
-      if (i >= 0) xcodeStrict = { file: pbx, line: i + 1 };
+      const lines = ((await ctx.read(pbx)) ?? '').split('\n');
+      const i = lines.findIndex((l) => /\bSWIFT_STRICT_CONCURRENCY\w*\s*=\s*complete\s*;/.test(l));
+      // `SWIFT_STRICT_CONCURRENCY_XCODE_1600 = complete`: only under that Xcode (Alamofire's; a reviewer found "complete" overstated).
+      const xcode = i >= 0 ? /_XCODE_(\d\d)\d\d\b/.exec(lines[i])?.[1] : undefined;
+      if (i >= 0) xcodeStrict = { file: pbx, line: i + 1, ...(xcode ? { xcode: String(Number(xcode)) } : {}) };
     }
     const unique = [...new Set(features)];
     if (unique.length) {
@@ -263,7 +266,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
         dimension: 'agent-guidelines',
         language: 'swift',
         category: 'agent-guidelines',
-        summary: `${manifest} enables ${meaning.join('; ')}${modes.length && !swift6 ? `, in the Swift ${Math.max(...modes)} language mode (${xcodeStrict ? `data races are not errors; ${xcodeStrict.file.split('/')[0]} checks concurrency with SWIFT_STRICT_CONCURRENCY = complete, as warnings: keep new code Sendable-clean` : 'strict concurrency errors are not on'})` : ''}. New code must compile under ${unique.length === 1 ? 'it' : 'them'}.`,
+        summary: `${manifest} enables ${meaning.join('; ')}${modes.length && !swift6 ? `, in the Swift ${Math.max(...modes)} language mode (${xcodeStrict ? `data races are not errors; ${xcodeStrict.file.split('/')[0]} checks concurrency with SWIFT_STRICT_CONCURRENCY = complete${xcodeStrict.xcode ? ` under Xcode ${xcodeStrict.xcode}` : ''}, as warnings: keep new code Sendable-clean` : 'strict concurrency errors are not on'})` : ''}. New code must compile under ${unique.length === 1 ? 'it' : 'them'}.`,
         code: '',
         reasoning: { whyStandard: "The package manifest's swiftSettings apply to every file of the target.", sources: [`${manifest}:${at + 1}`, ...(modeLine >= 0 ? [`${manifest}:${modeLine + 1}`] : []), ...(xcodeStrict ? [`${xcodeStrict.file}:${xcodeStrict.line}`] : [])], confidence: 0.9 },
         tags: ['agent-guidelines', 'compiler', 'swift'],
