@@ -459,8 +459,9 @@ function summaryWithin(max: number, parts: [text: string, rank: number][]): stri
 }
 
 /** `Package@swift-5.10.swift` after `Package@swift-5.9.swift`: by the numbers in the names. */
+/** Dotted versions compared by their numbers (`6.0` before `6.3`). */
 function compareVersions(a: string, b: string): number {
-  const [x, y] = [a, b].map((s) => (/(\d+(?:\.\d+)*)\.swift$/.exec(s)?.[1] ?? '0').split('.').map(Number));
+  const [x, y] = [a, b].map((s) => s.split('.').map(Number));
   for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
   return 0;
 }
@@ -469,14 +470,16 @@ function compareVersions(a: string, b: string): number {
 async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: Family | undefined): Promise<{ text: string; source: string } | undefined> {
   // The primary language's manifests first: saleor is Python with a package.json for its tooling.
   const own = primary && PRIMARY_MANIFEST[primary];
-  // A Swift toolchain reads the newest `Package@swift-X.swift` it supports over Package.swift (Kingfisher: 5.9 over 5.1).
-  const newest = (m: string) => {
-    const dir = m.slice(0, m.lastIndexOf('/') + 1);
-    const variants = ctx.listing.filter((f) => f.startsWith(dir) && /^Package@swift-[\d.]+\.swift$/.test(f.slice(dir.length)));
-    return variants.sort((a, b) => compareVersions(b, a))[0] ?? m;
-  };
-  const ordered = [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'].map((m) => (/(^|\/)Package\.swift$/.test(m) ? newest(m) : m)))].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
+  const ordered = [...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json'])].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
   for (const m of ordered) {
+    // A Swift toolchain reads the newest `Package@swift-X.swift` it supports, else Package.swift: the oldest that can
+    // build is the lowest tools version of them all (Kingfisher's Package.swift says 5.1 beside a 5.9 variant; Alamofire's
+    // 6.3 beside 6.0 to 6.2), and the language mode is Package.swift's (two reviewers found one manifest's version misleading).
+    if (/(^|\/)Package\.swift$/.test(m) && ctx.has(m)) {
+      const swift = await swiftFloor(ctx, m);
+      if (swift) return swift;
+      continue;
+    }
     const floor = VERSION_FLOORS.find((f) => f.manifest.test(m));
     if (!floor || !ctx.has(m)) continue;
     const text = await ctx.read(m);
@@ -485,6 +488,24 @@ async function versionFloor(ctx: AnalysisContext, manifests: string[], primary: 
     return { text: floor.say(hit[1]), source: `${m}:${text.slice(0, hit.index + hit[0].indexOf(hit[1])).split('\n').length}` };
   }
   return undefined;
+}
+
+/** The oldest Swift tools version of a package's manifests (Package.swift and its `Package@swift-X.swift` variants), with the language mode. */
+async function swiftFloor(ctx: AnalysisContext, manifest: string): Promise<{ text: string; source: string } | undefined> {
+  const dir = manifest.slice(0, manifest.lastIndexOf('/') + 1);
+  const all = [manifest, ...ctx.listing.filter((f) => f.startsWith(dir) && /^Package@swift-[\d.]+\.swift$/.test(f.slice(dir.length)))];
+  const versions: { file: string; version: string; line: number }[] = [];
+  for (const f of all) {
+    const text = (await ctx.read(f)) ?? '';
+    const m = /swift-tools-version:[ \t]*([\d.]+)/.exec(text);
+    if (m) versions.push({ file: f, version: m[1], line: text.slice(0, m.index).split('\n').length });
+  }
+  if (!versions.length) return undefined;
+  const oldest = [...versions].sort((a, b) => compareVersions(a.version, b.version))[0];
+  const main = versions.find((v) => v.file === manifest);
+  const mode = [...((await ctx.read(manifest)) ?? '').matchAll(/swiftLanguage(?:Modes|Versions)\s*:\s*\[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/\.v(\d+)/g)].map((x) => Number(x[1])));
+  const others = versions.length > 1 && main && main !== oldest ? `; Package.swift asks ${main.version} of newer toolchains` : '';
+  return { text: `swift-tools-version ${oldest.version}${others}${mode.length ? `; Swift ${Math.max(...mode)} language mode` : ''}`, source: `${oldest.file}:${oldest.line}` };
 }
 
 /**
