@@ -632,7 +632,7 @@ test('profile commands: a line of a packaging script is no formatter (fd create-
   assert.match(p.summary, /CI checks `golangci-lint run`\.$/);
 });
 
-test('the profile\'s stack: what the product\'s files import, not a scratch script beside it (zod mm.mjs: esbuild), and a library only a small target uses is named with it (gson: Guava in proto); the Swift tools floor is the oldest of Package.swift and its variants (Kingfisher: 5.1 beside 5.9; Alamofire: 6.0 beside 6.3, in the Swift 5 mode)', async () => {
+test('the profile\'s stack: what the product\'s files import, not a scratch script beside it (zod mm.mjs: esbuild), and a library only a small target uses is named with it (gson: Guava in proto); the Swift tools version a current toolchain reads and how far back the other manifests go (Kingfisher: 5.9, down to 5.1; Alamofire: 6.3, down to 6.0, in the Swift 5 mode)', async () => {
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
     'packages/core/package.json': JSON.stringify({ name: 'core', version: '1.0.0', main: 'index.js' }),
@@ -653,13 +653,13 @@ test('the profile\'s stack: what the product\'s files import, not a scratch scri
   };
   for (let i = 0; i < 4; i++) swift[`Sources/Part${i}.swift`] = `public func part${i}(_ n: Int) -> Int {\n    n + ${i}\n}\n`;
   const s2 = await profileCandidate(swift);
-  assert.match(s2.rationale ?? '', /^- Language version: swift-tools-version 5\.1 \(Package\.swift:1\)$/m);
+  assert.match(s2.rationale ?? '', /^- Language version: swift-tools-version 5\.9 \(Package@swift-5\.9\.swift\), down to 5\.1 for older toolchains \(Package\.swift\) \(Package@swift-5\.9\.swift:1\)$/m);
   const s3 = await profileCandidate({
     ...swift,
     'Package.swift': '// swift-tools-version: 6.3\nimport PackageDescription\n\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")], swiftLanguageModes: [.v5])\n',
     'Package@swift-5.9.swift': '// swift-tools-version: 6.0\nimport PackageDescription\n\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
   });
-  assert.match(s3.rationale ?? '', /^- Language version: swift-tools-version 6\.0; Package\.swift asks 6\.3 of newer toolchains; Swift 5 language mode \(Package@swift-5\.9\.swift:1\)$/m);
+  assert.match(s3.rationale ?? '', /^- Language version: swift-tools-version 6\.3 \(Package\.swift\), down to 6\.0 for older toolchains \(Package@swift-5\.9\.swift\); Swift 5 language mode \(Package\.swift:1\)$/m);
   assert.match(s2.summary, /^swift 100 %;/, 'fastlane\'s Ruby is build tooling, not production code');
 });
 

@@ -501,11 +501,13 @@ async function swiftFloor(ctx: AnalysisContext, manifest: string): Promise<{ tex
     if (m) versions.push({ file: f, version: m[1], line: text.slice(0, m.index).split('\n').length });
   }
   if (!versions.length) return undefined;
-  const oldest = [...versions].sort((a, b) => compareVersions(a.version, b.version))[0];
-  const main = versions.find((v) => v.file === manifest);
+  const sorted = [...versions].sort((a, b) => compareVersions(a.version, b.version));
+  const [oldest, newest] = [sorted[0], sorted[sorted.length - 1]];
+  const name = (f: string) => f.slice(f.lastIndexOf('/') + 1);
   const mode = [...((await ctx.read(manifest)) ?? '').matchAll(/swiftLanguage(?:Modes|Versions)\s*:\s*\[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/\.v(\d+)/g)].map((x) => Number(x[1])));
-  const others = versions.length > 1 && main && main !== oldest ? `; Package.swift asks ${main.version} of newer toolchains` : '';
-  return { text: `swift-tools-version ${oldest.version}${others}${mode.length ? `; Swift ${Math.max(...mode)} language mode` : ''}`, source: `${oldest.file}:${oldest.line}` };
+  // What a current toolchain reads, and how far back the others go (reviewers took either for "the" version).
+  const older = oldest !== newest ? `, down to ${oldest.version} for older toolchains (${name(oldest.file)})` : '';
+  return { text: `swift-tools-version ${newest.version} (${name(newest.file)})${older}${mode.length ? `; Swift ${Math.max(...mode)} language mode` : ''}`, source: `${newest.file}:${newest.line}` };
 }
 
 /**
