@@ -16,14 +16,18 @@ export class Tally {
   /** The first places seen, several per file, with the function each is in (to cite the lines the summary names). */
   readonly sites: (Sample & { fn?: string })[] = [];
 
-  constructor(private readonly maxSamples = 8) {}
+  /** `places`: also the functions and sites above (the boundaries name them; other tallies skip the walk up the file). */
+  constructor(
+    private readonly maxSamples = 8,
+    private readonly places = false,
+  ) {}
 
   add(file: Pick<SourceFile, 'path' | 'lines'>, line: number, times = 1): void {
     this.count += times;
     if (!this.files.has(file.path) && this.samples.length < this.maxSamples) {
       this.samples.push({ path: file.path, line, text: (file.lines[line - 1] ?? '').trim().slice(0, 160) });
     }
-    if (this.functions.size < 6 || this.sites.length < 12) {
+    if (this.places && (this.functions.size < 6 || this.sites.length < 12)) {
       const fn = enclosingFunction(file.lines, line);
       if (fn && this.functions.size < 6) this.functions.add(fn);
       if (this.sites.length < 12) this.sites.push({ path: file.path, line, text: '', ...(fn ? { fn } : {}) });
@@ -75,11 +79,14 @@ export function enclosingFunction(lines: string[], line: number): string | undef
 /** Tallies by key, created on first use. */
 export class Tallies {
   private readonly map = new Map<string, Tally>();
-  constructor(private readonly maxSamples = 8) {}
+  constructor(
+    private readonly maxSamples = 8,
+    private readonly places = false,
+  ) {}
   get(key: string): Tally {
     let t = this.map.get(key);
     if (!t) {
-      t = new Tally(this.maxSamples);
+      t = new Tally(this.maxSamples, this.places);
       this.map.set(key, t);
     }
     return t;

@@ -37,7 +37,8 @@ export interface SignalView {
  */
 export abstract class SignalAnalyzer implements Analyzer {
   protected abstract readonly signals: Signal[];
-  private readonly tallies = new Tallies(8);
+  // With the functions and sites of each place: the boundaries say and cite them.
+  private readonly tallies = new Tallies(8, true);
   private readonly fileCounts = new Map<Family, number>();
   private readonly empty = new Tallies(0);
 

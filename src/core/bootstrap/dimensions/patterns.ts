@@ -105,7 +105,8 @@ export class CodePatternAnalyzer implements Analyzer {
       if (owner) this.singletons.get(`${file.family}|${owner}.${accessor}`).add(file, line);
     }
     // Who uses which shared instance: the most used are named first (NetNewsWire's list had been alphabetical).
-    for (const m of file.code.matchAll(/\b([A-Z]\w*)\.(shared\w*|instance|default|defaultInstance)\b|\[\s*([A-Z]\w*)\s+(shared\w*|defaultInstance)\s*\]/g)) {
+    // Only where shared instances are an idiom (in JS/TS `x.default` is a module's default export).
+    if (['swift', 'objc', 'kotlin', 'java'].includes(file.family)) for (const m of file.code.matchAll(/\b([A-Z]\w*)\.(shared\w*|instance|default|defaultInstance)\b|\[\s*([A-Z]\w*)\s+(shared\w*|defaultInstance)\s*\]/g)) {
       const key = `${file.family}|${m[1] ?? m[3]}.${m[2] ?? m[4]}`;
       this.sharedUses.set(key, (this.sharedUses.get(key) ?? new Set<string>()).add(file.path));
     }
