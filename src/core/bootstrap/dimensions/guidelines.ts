@@ -334,8 +334,7 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
   const all = statedRules(text, true);
   // How the assistant should talk ("avoid explanations", "prefer code", a "Communication Guidelines" section) is no
   // knowledge of the code: a reviewer asked for excalidraw's to be dropped. Kept only when there is nothing else.
-  // ("Do not copy responses from the AI" is a policy about AI output, not manners: ripgrep's.)
-  const chat = (r: StatedRule) => /\b(explanations?|explain|apologi[sz]e|apologising|verbose|verbosity|teach(ing)?|tone|clarifying questions?)\b/i.test(r.text) || /\b(communication|chat|conversation|tone)\b/i.test(r.heading);
+  const chat = (r: StatedRule) => ASSISTANT_MANNERS.test(r.text) || /\b(communication|chat|conversation|tone)\b/i.test(r.heading);
   const rules = all.some((r) => !chat(r)) ? all.filter((r) => !chat(r)) : all;
   if (rules.length === 0) return [];
   const top = [...rules].sort((a, b) => b.weight - a.weight || a.line - b.line);
@@ -556,6 +555,13 @@ function mypyRelaxed(lines: readonly string[]): { modules: string[]; line?: numb
 
 /** A heading that says nothing without its parent's. */
 const GENERIC_HEADING = /^(general( guidelines)?|guidelines|best practices|description|summary( line)?|overview|notes?|details|rules|tips|examples?)$/i;
+
+/**
+ * Rules certainly about how the assistant talks, to leave out of an agent file's details: narrower
+ * than CHAT_MANNERS, which only lowers a rule's weight ("Do not copy responses from the AI" is
+ * ripgrep's policy on AI output, not manners).
+ */
+const ASSISTANT_MANNERS = /\b(explanations?|explain|apologi[sz]e|apologising|verbose|verbosity|teach(ing)?|tone|clarifying questions?)\b/i;
 
 /** Rules about how an assistant talks rather than about the code. */
 const CHAT_MANNERS = /\b(explanations?|explain|respond|responses?|reply|replies|conversation|chat|tone|verbose|verbosity|teach(ing)?|apologi[sz]e|ask (me|the user)|clarifying questions?)\b/i;
