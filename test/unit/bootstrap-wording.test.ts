@@ -784,6 +784,11 @@ test('a helper type used through its shared instance is said with the methods ca
   for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = `final class View${i} {\n    func icon() -> Int {\n        IconCache.shared.prefetch([${i}])\n        return IconCache.shared.imageForFeed(${i}) + IconCache.shared.imageForFeed(1)\n    }\n}\n`;
   const c = find(await coldStart(files), /IconCache/);
   assert.match(c.summary, /Other files call its `imageForFeed` and `prefetch` on `IconCache\.shared`\.$/);
+  // A static method called on the type is not said of the shared instance (a reviewer caught ArticleThemesManager's).
+  files['Sources/Shared/IconCache.swift'] = files['Sources/Shared/IconCache.swift'].replace('    func prefetch(', '    static func prefetch(');
+  for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = files[`Sources/${dir}/View${i}.swift`].replace('IconCache.shared.prefetch', 'IconCache.prefetch');
+  const mixed = find(await coldStart(files), /IconCache/);
+  assert.match(mixed.summary, /Other files call its `imageForFeed` and `prefetch`\.$/);
 });
 
 test("a JVM extension point its modules register through ServiceLoader says so: a new implementation is listed in META-INF/services (coil's targets)", async () => {

@@ -14,7 +14,7 @@ export class Tally {
   /** The functions the first occurrences sit in (`get_environment_proxies`), to name the mechanism. */
   readonly functions = new Set<string>();
   /** The first places seen, several per file, with the function each is in (to cite the lines the summary names). */
-  readonly sites: (Sample & { fn?: string })[] = [];
+  readonly sites: { path: string; line: number; fn?: string }[] = [];
 
   /** `places`: also the functions and sites above (the boundaries name them; other tallies skip the walk up the file). */
   constructor(
@@ -30,7 +30,7 @@ export class Tally {
     if (this.places && (this.functions.size < 6 || this.sites.length < 12)) {
       const fn = enclosingFunction(file.lines, line);
       if (fn && this.functions.size < 6) this.functions.add(fn);
-      if (this.sites.length < 12) this.sites.push({ path: file.path, line, text: '', ...(fn ? { fn } : {}) });
+      if (this.sites.length < 12) this.sites.push({ path: file.path, line, ...(fn ? { fn } : {}) });
     }
     this.files.add(file.path);
   }

@@ -101,7 +101,6 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     const sites = await registrationSites(symbols, fam, sorted.filter((s) => !s.byExtension), ctx);
     // What the base is for, from its doc comment: the reviewers asked what a protocol is for before who adopts it.
     const purpose = await purposeOf(base, ctx);
-
     // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
     // A JVM ServiceLoader finds implementations only through a `META-INF/services/<base>` file in their module (coil's targets).
     const pkg = fam === 'kotlin' || fam === 'java' ? symbols.fileOf(base.path)?.packageName : undefined;

@@ -93,14 +93,13 @@ export class CodePatternAnalyzer implements Analyzer {
       if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
       // One with a setter (`+setSharedImageDownloader:`) is a replaceable default, not a singleton (AFNetworking's UIKit categories).
       const accessor = m[1] ?? m[2] ?? m[3];
-      if (file.family === 'objc' && new RegExp(`\\+\\s*\\(void\\)\\s*set${accessor[0].toUpperCase()}${accessor.slice(1)}\\s*:`).test(file.code)) {
-        const owner = [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1];
-        if (owner) this.settable.set(`${file.family}|${owner}.${accessor}`, { path: file.path, line: lineOf(file.code, m.index) });
-        continue;
-      }
       const line = lineOf(file.code, m.index);
       // A class method of an Objective-C category belongs to the class it extends (`UIButton (AFNetworking)`).
       const category = file.family === 'objc' ? [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1] : undefined;
+      if (category && new RegExp(`\\+\\s*\\(void\\)\\s*set${accessor[0].toUpperCase()}${accessor.slice(1)}\\s*:`).test(file.code)) {
+        this.settable.set(`${file.family}|${category}.${accessor}`, { path: file.path, line });
+        continue;
+      }
       const owner = category ?? [...types].reverse().find((t) => t.line <= line)?.name;
       if (owner) this.singletons.get(`${file.family}|${owner}.${accessor}`).add(file, line);
     }
