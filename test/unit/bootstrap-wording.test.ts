@@ -776,19 +776,25 @@ test('entry points that do not fit the summary whole are counted, said shorter, 
   assert.equal(c.rationale?.split('\n').length, 6, c.rationale);
 });
 
-test('a helper type used through its shared instance is said with the methods called on it and where (`IconImageCache.shared`)', async () => {
+test('a helper type most files reach through its shared instance is said so, with the members they use on it (`IconCache.shared`)', async () => {
   const files: Record<string, string> = {
     'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Sources")])\n',
-    'Sources/Shared/IconCache.swift': '/// Icons for feeds, cached.\nfinal class IconCache {\n    static let shared = IconCache()\n\n    func imageForFeed(_ id: Int) -> Int {\n        id\n    }\n\n    func prefetch(_ ids: [Int]) {\n        _ = ids\n    }\n}\n',
+    'Sources/Shared/IconCache.swift': '/// Icons for feeds, cached.\nfinal class IconCache {\n    static let shared = IconCache()\n    var currentSize = 16\n\n    func imageForFeed(_ id: Int) -> Int {\n        id\n    }\n\n    func prefetch(_ ids: [Int]) {\n        _ = ids\n    }\n}\n',
   };
-  for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = `final class View${i} {\n    func icon() -> Int {\n        IconCache.shared.prefetch([${i}])\n        return IconCache.shared.imageForFeed(${i}) + IconCache.shared.imageForFeed(1)\n    }\n}\n`;
+  for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = `final class View${i} {\n    func icon() -> Int {\n        IconCache.shared.prefetch([${i}])\n        return IconCache.shared.imageForFeed(IconCache.shared.currentSize) + IconCache.shared.imageForFeed(1)\n    }\n}\n`;
   const c = find(await coldStart(files), /IconCache/);
-  assert.match(c.summary, /Other files call its `imageForFeed` and `prefetch` on `IconCache\.shared`\.$/);
-  // A static method called on the type is not said of the shared instance (a reviewer caught ArticleThemesManager's).
+  // A property read on the shared instance is part of how it is used (a reviewer missed ArticleThemesManager's `currentTheme`).
+  assert.match(c.summary, /Other files reach it as `IconCache\.shared` \(4 of 4\) and use its `imageForFeed`, `currentSize` and `prefetch`\.$/);
+  // A static method called on the type is said apart from the shared instance (a reviewer caught ArticleThemesManager's).
   files['Sources/Shared/IconCache.swift'] = files['Sources/Shared/IconCache.swift'].replace('    func prefetch(', '    static func prefetch(');
   for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = files[`Sources/${dir}/View${i}.swift`].replace('IconCache.shared.prefetch', 'IconCache.prefetch');
   const mixed = find(await coldStart(files), /IconCache/);
-  assert.match(mixed.summary, /Other files call its `imageForFeed` and `prefetch`\.$/);
+  assert.match(mixed.summary, /Other files reach it as `IconCache\.shared` \(4 of 4\) and use its `imageForFeed` and `currentSize`; they call `prefetch` on the type\.$/);
+  // Where only some files use the shared instance, it is not said to be how the type is reached.
+  for (const i of [1, 2, 3]) files[`Sources/${['Timeline', 'Sidebar', 'Article', 'Timeline'][i]}/View${i}.swift`] = `final class View${i} {\n    let cache = IconCache()\n    func icon() -> Int {\n        IconCache.prefetch([${i}])\n        return cache.imageForFeed(${i}) + cache.imageForFeed(1)\n    }\n}\n`;
+  const owned = find(await coldStart(files), /IconCache/);
+  assert.doesNotMatch(owned.summary, /reach it as/);
+  assert.match(owned.summary, /Other files call its `imageForFeed` and `prefetch`\.$/);
 });
 
 test("a JVM extension point its modules register through ServiceLoader says so: a new implementation is listed in META-INF/services (coil's targets)", async () => {

@@ -3,7 +3,7 @@
 // alacritty's `Scheduler.schedule`) rather than "use it instead of writing a local variant".
 import path from 'node:path';
 import type { Definition, Use } from './symbols';
-import { escapeName } from './form';
+import { escapeName, nameList } from './form';
 import type { AnalysisContext } from './types';
 
 /** Names that say nothing about a type's API even when they are called. */
@@ -98,8 +98,8 @@ export interface Requirement {
 
 /** Swift and Kotlin property declarations in a body: the name is group 1. */
 const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
-  swift: /^\s*(?:(?:public|internal|open|static|class|nonisolated|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)\s*:/,
-  kotlin: /^\s*(?:(?:public|internal|protected|override|open|abstract|@\w+)\s+)*(?:val|var)\s+(\w+)\s*:/,
+  swift: /^\s*(?:(?:public|internal|open|static|class|final|lazy|nonisolated|(?:private|fileprivate|internal)\(set\)|@\w+(?:\([^)]*\))?)\s+)*(?:var|let)\s+(\w+)\s*[:=]/,
+  kotlin: /^\s*(?:(?:public|internal|protected|override|open|abstract|@\w+)\s+)*(?:val|var)\s+(\w+)\s*[:=]/,
 };
 
 /**
@@ -287,44 +287,80 @@ export function receiversOf(source: string, identifier: string, family: Definiti
   return out;
 }
 
-/** The type's methods its users call on values of the type (`.read(`, `.read {`, `::new_with(`), most called first: at most three, each called twice or more. */
-export async function calledMethods(def: Definition, users: readonly Use[], ctx: AnalysisContext): Promise<{ name: string; calls: number; through?: string }[]> {
-  if (def.kind !== 'type') return [];
+/** How other files use a type: the methods they call on it, and the shared instance most of them reach it through. */
+export interface TypeUse {
+  /** The type's methods called on values of the type or on the type itself, most called first: at most three, each called twice or more. */
+  calls: { name: string; calls: number }[];
+  /** `X.shared` when more than half of the files that use X name it, with the members (methods or properties) used on it, most used first. */
+  shared?: { accessor: string; files: number; of: number; members: string[] };
+}
+
+/** What a type's users do with it (`.read(`, `.read {`, `::new_with(`, `X.shared.currentTheme`). */
+export async function typeUse(def: Definition, users: readonly Use[], ctx: AnalysisContext): Promise<TypeUse> {
+  if (def.kind !== 'type') return { calls: [] };
   const methods = await methodsOf(def, ctx);
-  if (methods.length === 0) return [];
   const counts = new Map<string, number>();
-  // Calls made on the shared instance, by `accessor method` (`shared imageForFeed`).
-  const viaShared = new Map<string, number>();
-  for (const u of new Set(users.map((x) => x.path))) {
+  // The shared instance's accessors, by the files naming them, and what is used on each (`shared currentTheme`).
+  const accessorFiles = new Map<string, number>();
+  const onShared = new Map<string, number>();
+  const files = [...new Set(users.map((x) => x.path))];
+  const type = escapeName(def.name);
+  for (const u of files) {
     const text = (await ctx.read(u)) ?? '';
+    const seen = new Set<string>();
+    for (const m of text.matchAll(new RegExp(`\\b${type}\\.(shared\\w*|default\\w*|instance|current|standard)\\b(?!\\s*\\()(?:\\s*[?!]?\\.(\\w+))?`, 'g'))) {
+      if (!seen.has(m[1])) accessorFiles.set(m[1], (accessorFiles.get(m[1]) ?? 0) + 1);
+      seen.add(m[1]);
+      if (m[2] && !NOT_API.has(m[2]) && !m[2].startsWith('_')) onShared.set(`${m[1]} ${m[2]}`, (onShared.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
+    }
+    if (methods.length === 0) continue;
     const receivers = [...receiversOf(text, def.name, def.family)].map(escapeName);
     const names = `(${methods.map(escapeName).join('|')})\\b\\s*[({]`;
     // On the type itself (`Platform.get(`, `Name::new(`), on what its accessor returns (`Platform.get().log(`), on a value of the type.
     const calls = [
-      new RegExp(`\\b${escapeName(def.name)}\\s*(?:\\.|::)${names}`, 'g'),
-      new RegExp(`\\b${escapeName(def.name)}(?:\\.|::)\\w+\\(\\)\\s*[?!]?\\.${names}`, 'g'),
+      new RegExp(`\\b${type}\\s*(?:\\.|::)${names}`, 'g'),
+      new RegExp(`\\b${type}(?:\\.|::)\\w+(?:\\(\\))?\\s*[?!]?\\.${names}`, 'g'),
       ...(receivers.length ? [new RegExp(`\\b(?:${receivers.join('|')})\\s*[?!]?\\s*(?:\\.|::|->)${names}`, 'g')] : []),
     ];
     for (const call of calls) for (const m of text.matchAll(call)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
-    // On its shared instance (`IconImageCache.shared.imageForFeed(`), counted per method and accessor.
-    for (const m of text.matchAll(new RegExp(`\\b${escapeName(def.name)}\\.(shared\\w*|default\\w*|instance|current|standard)\\s*[?!]?\\.${names}`, 'g'))) {
-      counts.set(m[2], (counts.get(m[2]) ?? 0) + 1);
-      viaShared.set(`${m[1]} ${m[2]}`, (viaShared.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
-    }
   }
-  const top = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
-  // Said "on X.shared" only when each listed method is called there mostly (ArticleThemesManager's static
-  // `importErrorMessage` is called on the type, and a reviewer caught it said of `.shared`).
-  const accessors = [...new Set([...viaShared.keys()].map((k) => k.split(' ')[0]))];
-  const accessor = accessors.find((a) => top.every(([name, n]) => (viaShared.get(`${a} ${name}`) ?? 0) * 2 > n));
-  return top.map(([name, calls]) => ({ name, calls, ...(accessor ? { through: `${def.name}.${accessor}` } : {}) }));
+  const ranked = (entries: Iterable<[string, number]>) => [...entries].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  // Reached through the shared instance only when most of its users do (a type some files create is not "a singleton").
+  const [accessor, used] = [...accessorFiles].sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (accessor && used >= 2 && used * 2 > files.length) {
+    const members = ranked([...onShared].filter(([k]) => k.startsWith(`${accessor} `)).map(([k, n]): [string, number] => [k.slice(accessor.length + 1), n])).map(([name]) => name);
+    // Calls not made on the shared instance are said apart (ArticleThemesManager's static `importErrorMessage`).
+    const elsewhere = ranked([...counts].map(([name, n]): [string, number] => [name, n - (onShared.get(`${accessor} ${name}`) ?? 0)]));
+    return { calls: elsewhere.slice(0, 3).map(([name, calls]) => ({ name, calls })), shared: { accessor: `${def.name}.${accessor}`, files: used, of: files.length, members: members.slice(0, 4) } };
+  }
+  return { calls: ranked(counts).slice(0, 3).map(([name, calls]) => ({ name, calls })) };
 }
 
-/** "Other files call its `read`, `write` and `value`" (most called first; counts left out: a reviewer recounting through fields declared elsewhere found them off), "and use its `Images` and `Colors`". */
-export function callsSentence(calls: readonly { name: string; calls: number; through?: string }[], nested: readonly string[] = []): string {
-  const list = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0]);
-  const called = calls.length ? `call its ${list(calls.map((c) => `\`${c.name}\``))}${calls[0].through ? ` on \`${calls[0].through}\`` : ''}` : '';
-  const used = nested.length ? `use its ${list(nested.map((n) => `\`${n}\``))}` : '';
+/** The members a type's outline shows: its shared accessor and what is used on it, then the other calls. */
+export function outlined(use: TypeUse): string[] {
+  const shared = use.shared ? [use.shared.accessor.slice(use.shared.accessor.lastIndexOf('.') + 1), ...use.shared.members] : [];
+  return [...new Set([...shared, ...use.calls.map((c) => c.name)])];
+}
+
+/**
+ * "Other files call its `read`, `write` and `value`" (most called first; counts left out: a reviewer recounting through fields
+ * declared elsewhere found them off), "and use its `Images` and `Colors`"; or, for a type most files reach through its shared
+ * instance, "Other files reach it as `X.shared` (9 of 11) and use its `currentTheme` and `start`; they call `load` on the type".
+ * Within `budget` characters: the least used names go first, then the calls made elsewhere.
+ */
+export function callsSentence(use: TypeUse, nested: readonly string[] = [], budget = Infinity): string {
+  const list = (items: readonly string[], room = Infinity) => nameList(items, room);
+  if (use.shared) {
+    const { accessor, files, of, members } = use.shared;
+    const rest = use.calls.filter((c) => !members.includes(c.name)).map((c) => c.name);
+    const say = (room: number, withRest: boolean) => {
+      const reach = `Other files reach it as \`${accessor}\` (${files} of ${of})${members.length ? ` and use its ${list(members, room)}` : ''}`;
+      return `${reach}${withRest && rest.length ? `; they call ${list(rest)} on the type` : ''}${nested.length ? `; they use its ${list(nested)}` : ''}.`;
+    };
+    return [say(Infinity, true), say(Infinity, false), say(60, false), say(0, false)].find((x) => x.length <= budget) ?? '';
+  }
+  const called = use.calls.length ? `call its ${list(use.calls.map((c) => c.name))}` : '';
+  const used = nested.length ? `use its ${list(nested)}` : '';
   return called || used ? `Other files ${[called, used].filter(Boolean).join(' and ')}.` : '';
 }
 

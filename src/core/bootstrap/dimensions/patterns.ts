@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { languageForPath } from '../../kernel/languages';
 import { confidence, Tallies } from '../evidence';
-import { fit, IMPORT_LINE, nameList, shortPath, shownTarget, wordPattern } from '../form';
+import { fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, shownTarget, wordPattern } from '../form';
 import { slicer } from '../../kernel/slices';
 import { factsOf } from '../facts';
 import { docIndex, purposeOf } from '../docs';
-import { calledMethods, callsSentence, nestedTypesUsed, outlineOf } from '../members';
+import { typeUse, callsSentence, nestedTypesUsed, outlined, outlineOf } from '../members';
 import { ReferenceFinder } from '../references';
 import { FAMILY_LABEL } from '../source';
 import { SymbolIndex, type Definition, type Use } from '../symbols';
@@ -265,9 +265,10 @@ export class CodePatternAnalyzer implements Analyzer {
       const impls = /\b(protocol|interface|trait)\b/.test(declLine) ? (this.subclasses.get(`${def.family}|${def.name}`) ?? []).map((x) => x.name) : [];
       const implemented = impls.length >= 2 ? `It is implemented by ${nameList(impls, 90)}; a new variant implements it too.` : '';
       // The implementations first: what a new one must do matters more than which methods callers use.
-      const called = group.length === 1 ? await calledMethods(def, users, ctx) : [];
+      const used = group.length === 1 ? await typeUse(def, users, ctx) : { calls: [] };
       const nested = group.length === 1 ? await nestedTypesUsed(def, users, ctx) : [];
-      const calls = [implemented, callsSentence(called, nested)].filter(Boolean).join(' ');
+      const lead = `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''}`;
+      const calls = [implemented, callsSentence(used, nested, MAX_SUMMARY - lead.length - implemented.length - 2)].filter(Boolean).join(' ');
       const carried = `New declarations of the same kind carry \`@${def.name}\` too.`;
       const advice = annotation
         ? `${optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. ` : ''}${carried}`
@@ -278,7 +279,7 @@ export class CodePatternAnalyzer implements Analyzer {
         dimension: 'code-pattern',
         language: languageOf(def.family, ctx),
         category: 'shared-code',
-        summary: `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''} ${advice}`,
+        summary: `${lead} ${advice}`,
         // A file's whole set of helpers is shown whole (gin's bytesconv.go: both functions).
         // A type whose callers use a few of its methods is shown as those methods' signatures (Protected: read, write).
         code: await withUsage(
@@ -286,7 +287,7 @@ export class CodePatternAnalyzer implements Analyzer {
             ? (await Promise.all([...group].sort((a, b) => a.def.line - b.def.line).map((g) => ctx.excerpt(def.path, g.def.line, 8)))).join('\n\n')
             : annotation
               ? fileLines.slice(annotationStart - 1, def.line).join('\n')
-              : (called.length ? outlineOf(fileLines.join('\n'), def, called.map((c) => c.name)) : undefined) ?? (await ctx.excerpt(def.path, def.line, 16)),
+              : outlineOf(fileLines.join('\n'), def, outlined(used)) ?? (await ctx.excerpt(def.path, def.line, 16)),
           group.length === 1 ? def : undefined,
           users,
           ctx,
