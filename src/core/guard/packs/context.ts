@@ -112,15 +112,39 @@ export function insideLoopBody(code: string, offset: number): boolean {
  * The innermost function around `offset` whose header matches `header` (`/\bfn\b/` for Rust,
  * `/\bfunc\b/` for Go): its header text and the comment right above it.
  */
-export function enclosingFunction(text: string, code: string, offset: number, header: RegExp): { header: string; doc: string } | undefined {
+export function enclosingFunction(text: string, code: string, offset: number, header: RegExp): { header: string; doc: string; annotations: string[] } | undefined {
   const blocks = blocksOf(code);
   for (const b of blocks.enclosing(offset)) {
     const h = headerOf(code, blocks.openOf(b));
     const at = h.text.search(header);
     if (at < 0) continue;
-    return { header: h.text.trim(), doc: commentAbove(text, h.start + at) };
+    return { header: h.text.trim(), doc: commentAbove(text, h.start + at), annotations: annotationsAbove(text, h.start + at) };
   }
   return undefined;
+}
+
+/** The annotations (`@WorkerThread`, `#[inline]`) on the lines directly above the line holding `offset`, past comments between them. */
+function annotationsAbove(text: string, offset: number, maxLines = 40): string[] {
+  const found: string[] = [];
+  let end = lineStartOf(text, offset) - 1;
+  for (let n = 0; end > 0 && n < maxLines; n++) {
+    const start = lineStartOf(text, end);
+    const line = text.slice(start, end).trim();
+    end = start - 1;
+    if (/^#!?\[.*\]$|^@\w/.test(line)) found.push(line);
+    else if (!/^(?:\/\/|#|\*|\/\*)/.test(line)) break;
+  }
+  return found;
+}
+
+/**
+ * Inside a JVM function annotated `@WorkerThread` (AndroidX, or a project's own of that name): it
+ * declares it runs off the main thread, so blocking there is its contract (coil's `executeBlocking`),
+ * as Android Lint's thread checks read it.
+ */
+export function inWorkerThreadFunction(m: MatchSite): boolean {
+  const fn = enclosingFunction(m.text, m.code, m.start, /\bfun\b|(?:^|\s)[\w<>[\],.? ]+\s+\w+\s*\([^()]*\)\s*(?:throws\s[\w.,\s]+)?$/);
+  return !!fn && fn.annotations.some((a) => /^@(?:[\w.]+\.)?WorkerThread\b/.test(a));
 }
 
 /** `catch (ignored: E) {}`, `catch (_: E)`, `catch (expected …)`: the name says the catch is empty on purpose (IntelliJ's convention). */

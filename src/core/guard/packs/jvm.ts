@@ -1,4 +1,4 @@
-import { checkedJustBefore, namedAsIgnored } from './context';
+import { checkedJustBefore, inWorkerThreadFunction, namedAsIgnored } from './context';
 import { pack, type MatchSite } from './pack';
 
 /**
@@ -86,6 +86,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     suggestion: 'Make the caller a suspend function, or launch in a lifecycle-bound scope (viewModelScope.launch { … }).',
     tags: ['main-thread', 'coroutines'],
     equivalents: ['suppress:RunBlockingInSuspendFunction', 'suppress:BlockingMethodInNonBlockingContext'],
+    refine: (m) => !inWorkerThreadFunction(m),
     examples: [
       { bad: 'val user = runBlocking { api.load() }', good: 'viewModelScope.launch { val user = api.load() }' },
       { bad: 'runBlocking(Dispatchers.IO) {\n    sync()\n}', good: 'scope.launch(Dispatchers.IO) {\n    sync()\n}' },
@@ -116,6 +117,7 @@ export const jvmRules = pack('jvm', ['java', 'kotlin'], [
     suggestion: 'Schedule the work (ScheduledExecutorService, delay() in coroutines) or wait on the condition you need.',
     tags: ['main-thread', 'performance'],
     equivalents: ['suppress:SleepInsteadOfDelay', 'suppress:BusyWait', 'suppress:SleepWhileHoldingLock'],
+    refine: (m) => !inWorkerThreadFunction(m),
     // Off by default: a sleep in production code is mostly a deliberate back-off; no default inspection reports it.
     disabledByDefault: true,
     examples: [{ bad: 'Thread.sleep(1000);', good: 'scheduler.schedule(this::retry, 1, TimeUnit.SECONDS);' }],
