@@ -155,8 +155,12 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
   // problem in the recall set. No rule change can satisfy both labels.
   const known = knownProblemLines();
   const contested = labelled.filter((r) => r.label !== 'real-problem' && known.has(`${r.repo}|${r.path}|${r.line}|${r.rule}`));
+  // A third blind reviewer settles a contested line (bench/data/guard-eval/adjudication-*.json): the majority of the three labels.
+  const tieBreaks = adjudications();
+  const settled = contested.map((r) => tieBreaks.get(`${r.repo}|${r.path}|${r.line}|${r.rule}`)).filter((l): l is string => !!l);
   const summary = {
     contested: contested.length,
+    contestedSettledNotReal: settled.filter((l) => l !== 'real-problem').length,
     findings: rows.length,
     errors: rows.filter((r) => r.severity === 'error').length,
     errorsOutsideProduction: rows.filter((r) => r.severity === 'error' && r.kind !== 'production').length,
@@ -167,8 +171,17 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
   };
   perRepo.rows.push(['all', summary.findings, summary.errors, pct(summary.inProduction, summary.findings), summary.errorsOutsideProduction, '', summary.labelled, real, pct(real, summary.labelled)]);
   perRepo.notes = [
-    `Contested: ${contested.length} of the ${labelled.length - real} findings labelled other than a real problem sit on lines the recall set (test/fixtures/guard-real) labels a known problem of that rule, by another blind reviewer: ${contested.map((r) => `${r.repo.split('/')[1]} ${r.path}:${r.line} ${r.rule}`).join('; ') || 'none'}.`,`Labels: ${[...labels.values()].length} in ${DATA}/labels-*.json; ${summary.unlabelled} current findings have none yet (see the review packet).`];
+    `Contested: ${contested.length} of the ${labelled.length - real} findings labelled other than a real problem sit on lines the recall set (test/fixtures/guard-real) labels a known problem of that rule, by another blind reviewer: ${contested.map((r) => `${r.repo.split('/')[1]} ${r.path}:${r.line} ${r.rule}`).join('; ') || 'none'}.${settled.length ? ` A third blind reviewer, shown neither label, judged ${settled.length} of them: ${Object.entries(countBy(settled)).map(([k, n]) => `${k} ${n}`).join(', ')}; so by two labels of three, ${summary.contestedSettledNotReal} of these lines are not real problems and the recall set's label is the odd one out.` : ''}`,`Labels: ${[...labels.values()].length} in ${DATA}/labels-*.json; ${summary.unlabelled} current findings have none yet (see the review packet).`];
   return { tables: [perRepo, perRule], summary };
+}
+
+/** The tie-breakers' labels of contested lines, by `repo|path|line|rule`. */
+function adjudications(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of readdirSync(DATA).filter((n) => /^adjudication-.*\.json$/.test(n)).sort()) {
+    for (const l of (JSON.parse(readFileSync(path.join(DATA, f), 'utf8')) as { labels: { repo: string; path: string; line: number; rule: string; label: string }[] }).labels) out.set(`${l.repo}|${l.path}|${l.line}|${l.rule}`, l.label);
+  }
+  return out;
 }
 
 function countBy(xs: string[]): Record<string, number> {
@@ -183,17 +196,16 @@ function knownProblemLines(): Set<string> {
   for (const repo of existsSync(FIXTURES) ? readdirSync(FIXTURES) : []) {
     const casesFile = path.join(FIXTURES, repo, 'cases.json');
     if (!existsSync(casesFile)) continue;
-    const data = JSON.parse(readFileSync(casesFile, 'utf8')) as { repository: string; cases: (RecallCase & { lines?: string })[] };
-    for (const c of data.cases) {
-      const first = Number(/^(\d+)/.exec(c.lines ?? '')?.[1]);
-      if (!first) continue;
-      for (const e of c.expect) {
-        const [rule, at] = e.split('@');
-        out.add(`${data.repository}|${c.path}|${first + Number(at) - 1}|${rule}`);
-      }
-    }
+    const data = JSON.parse(readFileSync(casesFile, 'utf8')) as { repository: string; cases: RecallCase[] };
+    for (const c of data.cases) for (const e of c.expect) out.add(lineKey(data.repository, c, e));
   }
   return out;
+}
+
+/** `repository|path|line|rule` of a case's `rule@line`, at its line in the repository's file. */
+function lineKey(repository: string, c: RecallCase, expected: string): string {
+  const [rule, at] = expected.split('@');
+  return `${repository}|${c.path}|${Number(/^(\d+)/.exec(c.lines)?.[1] ?? 1) + Number(at) - 1}|${rule}`;
 }
 
 interface RecallCase {
@@ -201,6 +213,8 @@ interface RecallCase {
   file: string;
   /** Its path in the repository (guard classifies it by this path). */
   path: string;
+  /** The lines of the repository's file it holds, `first-last`. */
+  lines: string;
   /** Known problems, as `rule@line` of the excerpt. */
   expect: string[];
   /** Checked as production code (an excerpt from tests, to see what the matcher finds). */
@@ -225,10 +239,14 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
   let disagreements = 0;
   /** Labelled problems the issue asks guard to stay silent on (a team suppression, a justification, out of scope). */
   let silentByDesign = 0;
+  // Known problems a tie-breaker outvoted (two blind labels of three say the line is not a real problem), and how many of them guard reports.
+  const tieBreaks = adjudications();
+  const outvoted = { known: 0, found: 0 };
   for (const repo of existsSync(FIXTURES) ? readdirSync(FIXTURES).sort() : []) {
     const casesFile = path.join(FIXTURES, repo, 'cases.json');
     if (!existsSync(casesFile)) continue;
-    for (const c of (JSON.parse(readFileSync(casesFile, 'utf8')) as { cases: RecallCase[] }).cases) {
+    const { repository, cases } = JSON.parse(readFileSync(casesFile, 'utf8')) as { repository: string; cases: RecallCase[] };
+    for (const c of cases) {
       const abs = path.join(FIXTURES, repo, c.file);
       const text = readFileSync(abs, 'utf8');
       const pathLanguage = languageForPath(c.path);
@@ -239,6 +257,11 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
       if (c.disagree) disagreements++;
       if (c.disagree?.byDesign) silentByDesign += c.disagree.missed?.length ?? 0;
       for (const e of c.expect) {
+        const verdict = tieBreaks.get(lineKey(repository, c, e));
+        if (verdict && verdict !== 'real-problem') {
+          outvoted.known++;
+          if (got.has(e)) outvoted.found++;
+        }
         bump(e.split('@')[0], 'expected');
         if (got.has(e)) bump(e.split('@')[0], 'found');
         else missed.push(`${repo}/${c.file}: ${e}`);
@@ -261,6 +284,7 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
   table.rows.push(['all', expected, found, expected ? (found / expected).toFixed(3) : '-', extra]);
   const asked = expected - silentByDesign;
   table.notes = [`Cases where guard knowingly differs from the blind label (cases.json \`disagree\`, with the reason): ${disagreements}. Recall counts them against the label.`,
+    ...(outvoted.known ? [`By the majority of three blind labels, ${outvoted.known} of the known problems are not real (a tie-breaker sided with the findings' reviewer: bench/data/guard-eval/adjudication-*.json); guard reports ${outvoted.found} of them. Without them: ${found - outvoted.found} of ${expected - outvoted.known}, recall ${(expected - outvoted.known ? (found - outvoted.found) / (expected - outvoted.known) : NaN).toFixed(3)}.`] : []),
     `Of the labelled problems, ${silentByDesign} are ones issue 13 asks guard not to report (disagree.byDesign: the team's own suppression, an accepted justification such as // SAFETY: or a catch variable named ignored, hygiene rules outside production code, keys in tests); on the other ${asked}, guard finds ${found}: recall ${asked ? (found / asked).toFixed(3) : '-'}.`, `Rules with fewer than 3 known problems: ${rules.filter((id) => (per.get(id)?.expected ?? 0) < 3).join(', ') || 'none'}.`, ...(missed.length ? [`Missed: ${missed.join('; ')}`] : [])];
   return { table, recall: expected ? found / expected : NaN, recallAsked: asked ? found / asked : NaN, extra };
 }
