@@ -255,7 +255,8 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
       // A file of no language (a `.pem`) is read by no rule: its labelled problems count as missed.
       const got = new Set(language ? runner.checkText(text, language, { path: c.path, budgetMs: 10_000, ...(c.asProduction ? { kind: 'production' as const } : {}) }).violations.map((v) => `${v.ruleId}@${v.start.line}`) : []);
       if (c.disagree) disagreements++;
-      if (c.disagree?.byDesign) silentByDesign += c.disagree.missed?.length ?? 0;
+      // Outvoted labels are counted apart (below), from the tie-breakers' labels themselves.
+      if (c.disagree?.byDesign && c.disagree.byDesign !== 'outvoted') silentByDesign += c.disagree.missed?.length ?? 0;
       for (const e of c.expect) {
         const verdict = tieBreaks.get(lineKey(repository, c, e));
         if (verdict && verdict !== 'real-problem') {
@@ -282,11 +283,13 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
   const found = [...per.values()].reduce((a, e) => a + e.found, 0);
   const extra = [...per.values()].reduce((a, e) => a + e.extra, 0);
   table.rows.push(['all', expected, found, expected ? (found / expected).toFixed(3) : '-', extra]);
-  const asked = expected - silentByDesign;
+  // What the issue asks guard to find: the known problems but those it asks it to stay silent on, and those outvoted.
+  const asked = expected - silentByDesign - outvoted.known;
+  const foundAsked = found - outvoted.found;
   table.notes = [`Cases where guard knowingly differs from the blind label (cases.json \`disagree\`, with the reason): ${disagreements}. Recall counts them against the label.`,
     ...(outvoted.known ? [`By the majority of three blind labels, ${outvoted.known} of the known problems are not real (a tie-breaker sided with the findings' reviewer: bench/data/guard-eval/adjudication-*.json); guard reports ${outvoted.found} of them. Without them: ${found - outvoted.found} of ${expected - outvoted.known}, recall ${(expected - outvoted.known ? (found - outvoted.found) / (expected - outvoted.known) : NaN).toFixed(3)}.`] : []),
-    `Of the labelled problems, ${silentByDesign} are ones issue 13 asks guard not to report (disagree.byDesign: the team's own suppression, an accepted justification such as // SAFETY: or a catch variable named ignored, hygiene rules outside production code, keys in tests); on the other ${asked}, guard finds ${found}: recall ${asked ? (found / asked).toFixed(3) : '-'}.`, `Rules with fewer than 3 known problems: ${rules.filter((id) => (per.get(id)?.expected ?? 0) < 3).join(', ') || 'none'}.`, ...(missed.length ? [`Missed: ${missed.join('; ')}`] : [])];
-  return { table, recall: expected ? found / expected : NaN, recallAsked: asked ? found / asked : NaN, extra };
+    `Of the labelled problems, ${silentByDesign} are ones issue 13 asks guard not to report (disagree.byDesign: the team's own suppression, an accepted justification such as // SAFETY: or a catch variable named ignored, hygiene rules outside production code, keys in tests); on the other ${asked}${outvoted.known ? ' (the outvoted ones left out too)' : ''}, guard finds ${foundAsked}: recall ${asked ? (foundAsked / asked).toFixed(3) : '-'}.`, `Rules with fewer than 3 known problems: ${rules.filter((id) => (per.get(id)?.expected ?? 0) < 3).join(', ') || 'none'}.`, ...(missed.length ? [`Missed: ${missed.join('; ')}`] : [])];
+  return { table, recall: expected ? found / expected : NaN, recallAsked: asked ? foundAsked / asked : NaN, extra };
 }
 
 /** The findings without a label, with the code around them, for a reviewer who has not seen the rules' code. */

@@ -26,6 +26,32 @@ function idiomaticUnwrap(m: MatchSite): boolean {
   return /::(?:new|parse|from_str)\(\s*(?:r#*)?"[^"\n]*"#*\s*\)\s*$/.test(before);
 }
 
+/**
+ * `transmute` of a symbol looked up at run time (`GetProcAddress`, `dlsym`) to its function type: the
+ * only way to call it, the FFI idiom (alacritty's conpty functions; two blind reviewers of three judged
+ * them intended). The argument is the lookup itself or a binding made from it earlier in the function.
+ */
+const LOOKUP = String.raw`(?:[\w:]+::)?(?:GetProcAddress|dlsym)\s*\(`;
+const LOOKED_UP_ARGUMENT = new RegExp(String.raw`^\s*\(\s*(?:([A-Za-z_]\w*)\s*\)|(?=${LOOKUP}))`);
+
+function loadedSymbol(m: MatchSite): boolean {
+  let i = m.code.indexOf('transmute', m.start) + 'transmute'.length;
+  // Past a turbofish `::<A, B>`, whose types may hold parentheses (`extern "C" fn(i32)`).
+  const turbofish = /^\s*::\s*</.exec(m.code.slice(i, i + 16));
+  if (turbofish) {
+    i += turbofish[0].length;
+    for (let depth = 1; i < m.code.length && depth > 0; i++) {
+      if (m.code[i] === '<') depth++;
+      else if (m.code[i] === '>' && m.code[i - 1] !== '-') depth--;
+    }
+  }
+  const arg = LOOKED_UP_ARGUMENT.exec(m.code.slice(i, i + 200));
+  if (!arg) return false;
+  if (!arg[1]) return true;
+  const before = m.code.slice(Math.max(0, m.start - 4000), m.start);
+  return new RegExp(String.raw`\blet\s+(?:mut\s+)?${arg[1]}\s*(?::[^=;]+)?=\s*(?:unsafe\s*\{\s*)?${LOOKUP}`).test(before);
+}
+
 export const rustRules = pack('rust', ['rust'], [
   {
     id: 'rust/unwrap',
@@ -63,7 +89,7 @@ export const rustRules = pack('rust', ['rust'], [
     severity: 'warning',
     // `mem::transmute`, or a bare call after `use std::mem::transmute;` (helix) — not a method or a declaration.
     regex: String.raw`(?:\bmem::|(?<![\w.:]))transmute\s*(?:::\s*<|\()`,
-    refine: (m) => !/\bfn\s+$/.test(m.code.slice(Math.max(0, m.start - 16), m.start)),
+    refine: (m) => !/\bfn\s+$/.test(m.code.slice(Math.max(0, m.start - 16), m.start)) && !loadedSymbol(m),
     needles: ['transmute'],
     why: 'transmute is undefined behaviour whenever sizes, alignment or validity invariants do not hold, and the compiler cannot check them.',
     suggestion: 'Use safe conversions (from_ne_bytes, as casts, bytemuck::cast for plain data).',
@@ -72,6 +98,7 @@ export const rustRules = pack('rust', ['rust'], [
     examples: [
       { bad: 'let f: f32 = unsafe { std::mem::transmute(bits) };', good: 'let f = f32::from_bits(bits);' },
       { bad: 'use std::mem::transmute;\nlet s: &\'static str = unsafe { transmute(line) };', good: 'use std::mem::transmute;\nfn transmute(x: u8) -> u8 { x }\nlet y = value.transmute();' },
+      { bad: 'let f = table.get(0);\nlet g = unsafe { mem::transmute::<Loaded, Create>(f) };', good: 'let f = GetProcAddress(module, s!("Create"))?;\nlet g = unsafe { mem::transmute::<Loaded, Create>(f) };' },
     ],
   },
   {
