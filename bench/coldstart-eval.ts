@@ -33,6 +33,15 @@ export const EVAL_REPOS = [
   'google+gson', 'sharkdp+fd', 'pallets+flask', 'gin-gonic+gin', 'onevcat+Kingfisher', 'AFNetworking+AFNetworking',
 ];
 
+/**
+ * Repositories the cold start was never tuned on, chosen before scanning them: they are judged once and
+ * reported apart (`held out` row), so the approval rate shows how the scan does on code it has not seen.
+ */
+const HELD_OUT_FILE = path.join(LABELS_DIR, 'held-out.json');
+export const HELD_OUT: Record<string, string> = existsSync(HELD_OUT_FILE)
+  ? Object.fromEntries(Object.entries((JSON.parse(readFileSync(HELD_OUT_FILE, 'utf8')) as { repositories: Record<string, string> }).repositories).map(([r, c]) => [r.replace('/', '+'), c]))
+  : {};
+
 /** What the reviewer said about one candidate. */
 export type Verdict = 'approve' | 'edit' | 'reject';
 
@@ -246,7 +255,7 @@ const RUBRIC = [
 export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<string, Label>, all = false): unknown {
   const items = [];
   for (const run of runs) {
-    const commit = loadExpected(run.repo)?.commit;
+    const commit = loadExpected(run.repo)?.commit ?? HELD_OUT[run.repo];
     for (const c of run.candidates) {
       if (!all && labelOf(labels, run.repo, c)) continue;
       items.push({
@@ -285,10 +294,14 @@ const pct = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)} %` : '-
 export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
   const byKey = new Map(labels.map((l) => [labelKey(l), l]));
   const rows = runs.map((r) => approval(r, byKey));
-  const total = rows.reduce((t, r) => {
+  const totalOf = (repo: string, of: ApprovalRow[]) => of.reduce((t, r) => {
     for (const k of Object.keys(t) as (keyof ApprovalRow)[]) if (typeof r[k] === 'number') (t[k] as number) += r[k] as number;
     return t;
-  }, { repo: 'all', candidates: 0, labelled: 0, approve: 0, edit: 0, reject: 0, contradicted: 0, generic: 0, longTitles: 0, longSummaries: 0, secondRun: 0, ms: 0 } as ApprovalRow);
+  }, { repo, candidates: 0, labelled: 0, approve: 0, edit: 0, reject: 0, contradicted: 0, generic: 0, longTitles: 0, longSummaries: 0, secondRun: 0, ms: 0 } as ApprovalRow);
+  const heldOut = rows.filter((r) => r.repo in HELD_OUT);
+  const totals = heldOut.length
+    ? [totalOf('all', rows), totalOf(`tuned on (${rows.length - heldOut.length})`, rows.filter((r) => !(r.repo in HELD_OUT))), totalOf(`held out (${heldOut.length}, never tuned on)`, heldOut)]
+    : [totalOf('all', rows)];
   const structure = runs.map((r) => {
     const e = loadExpected(r.repo);
     return e ? structureAccuracy(e, r.targets) : undefined;
@@ -298,7 +311,7 @@ export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
     {
       title: 'Cold start on real repositories: approval by a blind reviewer',
       columns: ['repository', 'candidates', 'labelled', 'approve as is', 'approve after edit', 'rejected', 'contradicted', 'generic', 'titles > 100', 'summaries > 300', '2nd run adds', 'time'],
-      rows: [...rows, total].map((r) => [r.repo, r.candidates, r.labelled, pct(r.approve, r.labelled), pct(r.approve + r.edit, r.labelled), pct(r.reject, r.labelled), r.contradicted, r.generic, r.longTitles, r.longSummaries, r.secondRun, `${Math.round(r.ms)} ms`]),
+      rows: [...rows, ...totals].map((r) => [r.repo, r.candidates, r.labelled, pct(r.approve, r.labelled), pct(r.approve + r.edit, r.labelled), pct(r.reject, r.labelled), r.contradicted, r.generic, r.longTitles, r.longSummaries, r.secondRun, `${Math.round(r.ms)} ms`]),
       notes: [
         `Labels: ${labels.length} in bench/data/coldstart-eval (matched by repository, title and summary: a new claim under an old title is not judged by the old label). Rates are over the labelled candidates of this run; unlabelled ones go to the review packet (npx tsx bench/coldstart-eval.ts --packet FILE).`,
       ],
@@ -344,7 +357,7 @@ export function reposDir(): string {
 /** For `npm run bench`: the evaluation tables when the repositories are on this machine. */
 export async function evaluate(only?: string[]): Promise<{ runs: RepoRun[]; tables: BenchTable[] }> {
   const dir = reposDir();
-  const repos = EVAL_REPOS.filter((r) => existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase()))));
+  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT)].filter((r) => existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase()))));
   const runs: RepoRun[] = [];
   for (const r of repos) runs.push(await runRepo(dir, r));
   return { runs, tables: tables(runs, loadLabels()) };
