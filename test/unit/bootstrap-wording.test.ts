@@ -881,3 +881,19 @@ test("a Java extension point counts its anonymous implementations too (gson's `n
   const c = (await coldStart(java)).find((x) => x.knowledgeType === 'inheritance');
   assert.match(c?.summary ?? '', /is the base of 3 production types: [^.]*, and of 2 anonymous ones \(in Adapters\.java\)\./);
 });
+
+test("thiserror derives are counted as derives, not as their `#[error]` lines, and \"the other crates\" means crates with production code (bat's one enum was '16 derives')", async () => {
+  const variants = Array.from({ length: 8 }, (_, i) => `    #[error("failure ${i}")]\n    Failure${i},\n`).join('');
+  const one: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "cat"\nversion = "0.1.0"\n\n[dependencies]\nthiserror = "1"\n',
+    'src/error.rs': `use thiserror::Error;\n\n#[derive(Error, Debug)]\npub enum Error {\n${variants}}\n`,
+    'src/lib.rs': 'pub mod error;\n',
+    // A crate in test data is no crate of the product.
+    'tests/syntax-tests/source/TOML/Cargo.toml': '[package]\nname = "sample"\nversion = "0.1.0"\n',
+  };
+  assert.equal((await coldStart(one)).filter((c) => /thiserror/.test(c.title)).length, 0, 'one derived error type is no pattern');
+  const more: Record<string, string> = { ...one };
+  for (const m of ['config', 'input', 'output', 'theme']) more[`src/${m}.rs`] = `use thiserror::Error;\n\n#[derive(Debug, Error)]\npub enum ${m}Error {\n    #[error("bad")]\n    Bad,\n}\n\n#[derive(Debug, Error)]\n#[error("missing {0}")]\npub struct ${m}Missing(String);\n`;
+  const c = find(await coldStart(more), /thiserror/);
+  assert.equal(c.summary, '9 error types derive it in 5 files of cat.');
+});

@@ -43,7 +43,8 @@ const SIGNALS: Signal[] = [
   s('python', 'returnHint', /\)[ \t]*->[ \t]*[^:\n]+:[ \t]*$/gm),
   s('python', 'dataclass', /^[ \t]*@dataclass\b/gm, ['dataclasses']),
   s('python', 'pydantic', /\(\s*BaseModel\s*\)/g, ['pydantic']),
-  s('rust', 'thiserror', /#\[derive\([^)]*\bError\b[^)]*\)\]|#\[error\(/g, ['thiserror']),
+  // The derives only: an enum's `#[error(…)]` variants are one error type (bat's one enum was counted as 16).
+  s('rust', 'thiserror', /#\[derive\([^)]*\bError\b[^)]*\)\]/g, ['thiserror']),
   s('rust', 'anyhow', /\banyhow::|\banyhow!\s*\(|\bbail!\s*\(|\.with_context\s*\(|\.context\s*\(/g, ['anyhow']),
   s('java', 'nullAnn', /@(?:Nullable|NonNull|Nonnull|NotNull)\b/g),
 ];
@@ -72,6 +73,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
   private readonly macros = new Map<string, { path: string; line: number }>();
   /** Files per target that use an error crate, for scoping. */
   private readonly crateUse = new Map<string, Set<string>>();
+  private readonly rustCrates = new Set<string>();
   /** The project's own exported AbortSignal helpers (`allAbortSignals`, `raceAbortSignals`). */
   private readonly signalHelpers: { name: string; path: string; line: number; target?: string }[] = [];
   /** AbortSignal/AbortController per target: a package's helpers are a rule for that package only. */
@@ -97,6 +99,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
       for (const m of file.text.matchAll(/^#define[ \t]+(weakify|strongify)\b/gm)) if (!this.macros.has(m[1])) this.macros.set(m[1], { path: file.path, line: file.text.slice(0, m.index).split('\n').length });
     }
     if (file.family === 'rust' && file.target) {
+      if (file.kind === 'production') this.rustCrates.add(file.target);
       for (const crate of ['anyhow', 'thiserror']) if (factsOf(file).imports.some((i) => i.spec === crate || i.spec.startsWith(crate + '::')) || file.code.includes(`${crate}::`)) this.crateUse.set(`${crate}|${file.target}`, (this.crateUse.get(`${crate}|${file.target}`) ?? new Set()).add(file.path));
     }
   }
@@ -203,12 +206,14 @@ export class LanguageAnalyzer extends SignalAnalyzer {
         const scope = (crate: string) => [...this.crateUse.entries()].filter(([k]) => k.startsWith(crate + '|')).map(([k]) => k.split('|')[1]).sort();
         const anyhowIn = scope('anyhow');
         const thiserrorIn = scope('thiserror');
-        const all = v.ctx.structure.targets.filter((t) => t.ecosystem === 'cargo').length;
+        // The crates with production code: a Cargo.toml in test data is no crate of the product (bat's syntax-test sources).
+        const all = this.rustCrates.size;
+        const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
         return [
           [],
           [
-            te.count >= 2 && thiserrorIn.length ? { title: `Error types derive \`thiserror::Error\` in ${nameList(thiserrorIn, 50)}`, type: 'code-pattern', summary: `${te.count} derives in ${te.files.size} files of ${nameList(thiserrorIn, 80, false)}${all > thiserrorIn.length ? `; the other crates define their error types by hand` : ''}.`, evidence: te, ratio: 0.85, why: 'The derive recurs in the crates that depend on thiserror.', tags: ['errors'] } : undefined,
-            ah.count >= 3 && anyhowIn.length ? { title: `Application errors go through \`anyhow\` (its Result, bail!, .context()) in ${nameList(anyhowIn, 40)}`, type: 'code-pattern', summary: `${ah.count} uses in ${ah.files.size} files of ${nameList(anyhowIn, 80, false)}${all > anyhowIn.length ? '; the library crates keep their own error types' : ''}.`, evidence: ah, ratio: 0.8, why: 'Counted in the files that import anyhow.', tags: ['errors'] } : undefined,
+            te.count >= 2 && thiserrorIn.length ? { title: `Error types derive \`thiserror::Error\` in ${nameList(thiserrorIn, 50)}`, type: 'code-pattern', summary: `${te.count} error types derive it in ${files(te.files.size)} of ${nameList(thiserrorIn, 80, false)}${all > thiserrorIn.length ? `; the other crates define their error types by hand` : ''}.`, evidence: te, ratio: 0.85, why: 'The derive recurs in the crates that depend on thiserror.', tags: ['errors'] } : undefined,
+            ah.count >= 3 && anyhowIn.length ? { title: `Application errors go through \`anyhow\` (its Result, bail!, .context()) in ${nameList(anyhowIn, 40)}`, type: 'code-pattern', summary: `${ah.count} uses in ${files(ah.files.size)} of ${nameList(anyhowIn, 80, false)}${all > anyhowIn.length ? '; the library crates keep their own error types' : ''}.`, evidence: ah, ratio: 0.8, why: 'Counted in the files that import anyhow.', tags: ['errors'] } : undefined,
           ],
         ];
       }
