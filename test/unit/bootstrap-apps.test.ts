@@ -284,7 +284,7 @@ test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, 
   const g = await coldStart(go);
   const fmt = g.candidates.find((c) => /Go formatting/.test(c.title));
   assert.ok(fmt, g.titles.join('\n'));
-  assert.match(fmt.summary, /CI runs `golangci-lint run --verbose`/);
+  assert.match(fmt.summary, /CI checks with `golangci-lint run --verbose`/);
   assert.doesNotMatch(fmt.summary, /no CI step/);
   // Three formatters and the command fit in the title, which was cut before the command.
   assert.equal(fmt.title, 'Go formatting is enforced by gofmt, gofumpt and goimports: run `golangci-lint fmt`');

@@ -861,3 +861,36 @@ test('a Swift method of the same name shadows a top-level function for bare call
   const ctx = { listing: Object.keys(files), read: async (rel: string) => files[rel] } as unknown as AnalysisContext;
   assert.deepEqual(index.usesOf(index.definitions.get('markArticles')!.find((d) => !d.member)!, ctx).map((u) => u.path), ['Mac/Toolbar.swift']);
 });
+
+test("a Go formatter golangci-lint configures is enforced when CI runs golangci-lint through a shared workflow, and a Taskfile's tasks are the project's commands (bubbletea: `task lint`, charmbracelet/meta's lint workflow)", async () => {
+  const files: Record<string, string> = {
+    'go.mod': 'module example.org/tea\n\ngo 1.24\n',
+    '.golangci.yml': 'version: "2"\nlinters:\n  enable:\n    - revive\nformatters:\n  enable:\n    - gofumpt\n    - goimports\n',
+    'Taskfile.yaml': 'version: "3"\n\ntasks:\n  lint:\n    desc: Run lint\n    cmds:\n      - golangci-lint run\n\n  test:\n    desc: Run tests\n    cmds:\n      - go test -race ./...\n',
+    '.github/workflows/lint.yml': 'name: lint\non:\n  pull_request:\njobs:\n  lint:\n    uses: charmbracelet/meta/.github/workflows/lint.yml@main\n    with:\n      golangci_path: .golangci.yml\n      golangci_version: v2.9\n',
+  };
+  for (let i = 0; i < 4; i++) files[`part${i}.go`] = `package tea\n\nfunc Run${i}(n int) int {\n\treturn n + ${i}\n}\n`;
+  const f = await candidateIn(files, (c) => c.knowledgeType === 'code-style' && /gofumpt/.test(c.title));
+  assert.doesNotMatch(f.summary, /no CI step/);
+  assert.match(f.summary, /CI checks with `golangci-lint run`/);
+  assert.ok(f.reasoning.sources.includes('.github/workflows/lint.yml:6'), f.reasoning.sources.join(', '));
+  const p = await profileCandidate(files);
+  assert.match(p.rationale ?? '', /^- Test: `task test`$/m);
+});
+
+test("SwiftLint run by Danger in CI, or by an Xcode Run Script phase, is run: not 'nothing runs it yet' (Moya's Dangerfile.swift and its framework targets' build phase)", async () => {
+  const pbx = (script: string) => ['// !$*UTF8*$!', '{', '\tobjects = {', '\t\t0000000000000000000000A1 /* SwiftLint */ = {', '\t\t\tisa = PBXShellScriptBuildPhase;', `\t\t\tshellScript = "${script}";`, '\t\t};', '\t};', '}'].join('\n');
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
+    '.swiftlint.yml': 'disabled_rules:\n  - line_length\n',
+    'Net.xcodeproj/project.pbxproj': pbx('if which swiftlint > /dev/null; then\\n    swiftlint\\nelse\\n    echo \\"warning: SwiftLint not installed\\"\\nfi'),
+  };
+  for (let i = 0; i < 4; i++) files[`Sources/Net/Part${i}.swift`] = `public struct Part${i} {\n    public let value = ${i}\n}\n`;
+  const byBuild = await candidateIn(files, (c) => /SwiftLint/.test(c.title));
+  assert.match(byBuild.summary, /; an Xcode build phase runs `swiftlint`\./);
+  assert.ok(byBuild.reasoning.sources.includes('Net.xcodeproj/project.pbxproj:6'), byBuild.reasoning.sources.join(', '));
+  const withDanger = { ...files, 'Dangerfile.swift': 'import Danger\n\nlet danger = Danger()\n// Run Swiftlint\nSwiftLint.lint(inline: true, configFile: ".swiftlint.yml")\n', '.circleci/config.yml': 'version: 2.1\njobs:\n  danger:\n    steps:\n      - run:\n          name: Run Danger\n          command: brew install danger/tap/danger-swift && danger-swift ci\n' };
+  const byCi = await candidateIn(withDanger, (c) => /SwiftLint/.test(c.title));
+  assert.match(byCi.summary, /; CI runs `swiftlint`\./);
+  assert.ok(byCi.reasoning.sources.includes('Dangerfile.swift:5'), byCi.reasoning.sources.join(', '));
+});

@@ -5,6 +5,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parseYaml } from '../files';
 import type { AnalysisContext } from './types';
 import { lookup } from '../kernel/tables';
+import { escapeRegExp } from '../kernel/names';
 
 export interface ProjectCommand {
   /** What a person types. */
@@ -21,10 +22,33 @@ export interface ProjectCommand {
   /** For a matrix given as a list of configurations (`include:` only, flask's): how many. */
   configurations?: number;
   /**
-   * Where it comes from: a package.json script, a Makefile target, a line of a script file, a hook
-   * configuration (a pre-commit hook's id names a tool, it is not a command), or a CI step.
+   * Where it comes from: a package.json script, a Makefile target (or a Taskfile task), a line of a script file, a hook
+   * configuration (a pre-commit hook's id names a tool, it is not a command), a CI step, or a line of an
+   * Xcode Run Script build phase (run by every build of its target).
    */
-  origin: 'package' | 'make' | 'script' | 'hook' | 'ci';
+  origin: 'package' | 'make' | 'script' | 'hook' | 'ci' | 'build';
+}
+
+/** The tasks of a go-task Taskfile, each command of a task as `task NAME` (a call of another task, `task: other`, as that task). */
+export function taskfileCommands(file: string, text: string): ProjectCommand[] {
+  const parsed = parseYaml(text, { subject: file });
+  const tasks = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { tasks?: unknown }).tasks : undefined;
+  if (!tasks || typeof tasks !== 'object') return [];
+  const lines = text.split('\n');
+  const out: ProjectCommand[] = [];
+  for (const [name, task] of Object.entries(tasks as Record<string, unknown>)) {
+    // A task is its list of commands, one command, or an object with `cmds`.
+    const cmds: unknown[] = typeof task === 'string' ? [task] : Array.isArray(task) ? task : Array.isArray((task as { cmds?: unknown })?.cmds) ? (task as { cmds: unknown[] }).cmds : [];
+    const start = Math.max(0, lines.findIndex((l) => new RegExp(`^\\s+['"]?${escapeRegExp(name)}['"]?\\s*:`).test(l)));
+    for (const c of cmds) {
+      const cmd = typeof c === 'string' ? c : typeof (c as { cmd?: unknown })?.cmd === 'string' ? (c as { cmd: string }).cmd : typeof (c as { task?: unknown })?.task === 'string' ? `task ${(c as { task: string }).task}` : undefined;
+      if (!cmd?.trim()) continue;
+      const first = cmd.trim().split('\n')[0];
+      const at = lines.findIndex((l, i) => i > start && l.includes(first));
+      out.push({ command: `task ${name}`, text: `${name}: ${cmd.trim()}`, source: `${file}:${(at >= 0 ? at : start) + 1}`, origin: 'make' });
+    }
+  }
+  return out;
 }
 
 /** Every command the project runs, each with the line that holds it. */
@@ -54,6 +78,8 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
       } else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}`, origin: 'make' });
     });
   }
+  // go-task's Taskfile: `task NAME` runs its `cmds` (bubbletea's `task lint`, `task test`).
+  for (const tf of ctx.listing.filter((f) => /^[Tt]askfile\.ya?ml$/.test(f))) out.push(...taskfileCommands(tf, (await ctx.read(tf)) ?? ''));
   // Shell scripts and git hooks run by hand or on commit: each line is a command. (A script in a
   // programming language is code, not commands: excalidraw's esbuild config has `format: "esm"`.)
   for (const s of ctx.listing.filter((f) => (/^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml|[cm]?[jt]sx?|py|rb|go|rs|swift|kts?|java|pl|php|lua)$/.test(f)) || /^\.husky\/[\w.-]+$/.test(f))) {
@@ -76,6 +102,31 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   if (ctx.has('.gitlab-ci.yml')) out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
   for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) if (ctx.has(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
   for (const f of ctx.listing.filter((x) => /^(\.builds\/[^/]+|\.build)\.ya?ml$/.test(x)).sort()) out.push(...sourcehutCommands(f, (await ctx.read(f)) ?? ''));
+  // Xcode Run Script phases: each line of a phase's script runs on every build of its target (Moya's `swiftlint`).
+  for (const f of ctx.listing.filter((x) => /(^|\/)[^/]+\.xcodeproj\/project\.pbxproj$/.test(x)).slice(0, 4)) out.push(...buildPhaseCommands(f, (await ctx.read(f)) ?? ''));
+  // Danger, when CI runs it: the tools its Dangerfile calls run in that job (Moya's `SwiftLint.lint(…)` under `danger-swift ci`).
+  const danger = out.find((c) => c.job && /\bdanger(?:-swift|-kotlin)?\s+ci\b|\bbundle\s+exec\s+danger\b|\bnpx\s+danger\s+ci\b/.test(c.text));
+  for (const f of danger ? ctx.listing.filter((x) => /^Dangerfile(\.swift|\.js|\.ts|\.kts)?$/.test(x)) : []) {
+    ((await ctx.read(f)) ?? '').split('\n').forEach((l, i) => {
+      if (/\bSwiftLint\.lint\s*\(|\bswiftlint\.lint_files\b/.test(l)) out.push({ command: 'swiftlint', text: 'swiftlint lint', source: `${f}:${i + 1}`, job: danger!.job, origin: 'ci' });
+    });
+  }
+  return out;
+}
+
+/** The commands of an Xcode project's Run Script build phases (`shellScript = "…";`), each with the phase's line. */
+export function buildPhaseCommands(file: string, text: string): ProjectCommand[] {
+  const out: ProjectCommand[] = [];
+  text.split('\n').forEach((l, i) => {
+    const m = /^\s*shellScript\s*=\s*"((?:[^"\\]|\\.)*)";/.exec(l);
+    if (!m) return;
+    const script = m[1].replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(["\\])/g, '$1');
+    for (const line of script.split('\n').map((x) => x.trim())) {
+      // Shell control and messages run nothing of the project's.
+      if (!line || line.startsWith('#') || /^(?:if|then|else|elif|fi|for|do|done|echo|exit|export|set)\b/.test(line)) continue;
+      out.push({ command: line, text: line, source: `${file}:${i + 1}`, origin: 'build' });
+    }
+  });
   return out;
 }
 
@@ -216,7 +267,7 @@ export function circleCommands(file: string, text: string): ProjectCommand[] {
 }
 
 interface Step { if?: unknown; run?: unknown; uses?: unknown; with?: { args?: unknown }; env?: unknown; 'working-directory'?: unknown }
-interface Job { if?: unknown; env?: unknown; steps?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
+interface Job { if?: unknown; env?: unknown; steps?: unknown; uses?: unknown; with?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
 
 /**
  * Whether a job or step can run at all: not `if: false` (okhttp's disabled Windows job), and not a
@@ -284,8 +335,23 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
       out.push({ command: tool[1] + args, text: tool[1] + args, source: `${file}:${at + 1}`, job: `${file}#${jobId}`, origin: 'ci' });
     }
   }
+  // A job that calls a shared workflow runs the tool its inputs name (bubbletea's lint job: charmbracelet/meta's
+  // lint workflow, given `golangci_path` and `golangci_version`).
+  for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
+    if (!job || typeof job !== 'object' || typeof job.uses !== 'string' || !canRun(job.if, undefined)) continue;
+    const inputs = job.with && typeof job.with === 'object' ? Object.keys(job.with).join(' ') : '';
+    const tool = REUSABLE_WORKFLOW_COMMANDS.find(([re]) => re.test(`${job.uses} ${inputs}`));
+    if (!tool) continue;
+    const at = lines.findIndex((l) => l.includes(job.uses as string));
+    out.push({ command: tool[1], text: tool[1], source: `${file}:${at + 1}`, job: `${file}#${jobId}`, origin: 'ci' });
+  }
   return out;
 }
+
+/** Shared (reusable) workflows that run a tool of the project, known by their path or the names of their inputs. */
+const REUSABLE_WORKFLOW_COMMANDS: [RegExp, string][] = [
+  [/golangci/, 'golangci-lint run'],
+];
 
 /**
  * Whether a workflow runs on the changes people make (a pull request, a push to a branch, a merge

@@ -53,7 +53,7 @@ const RUNS: Record<string, RegExp> = {
 function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatter['enforcedBy'] {
   const key = Object.keys(RUNS).find((k) => f.tool.startsWith(k) || f.tool.includes(`via ${k}`) || (k === 'golangci' && /golangci/.test(f.tool)));
   if (!key) return undefined;
-  const hook = (s: ProjectCommand) => /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source);
+  const hook = (s: ProjectCommand) => /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source) || s.origin === 'build';
   const hits = commands.filter((s) => {
     const text = expandedText(s, commands);
     return RUNS[key].test(text) && (s.job || hook(s) || CHECKS(text));
@@ -65,8 +65,9 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
   const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits.find(direct) ?? hits[0];
   if (!best) return undefined;
   const text = expandedText(best, commands);
-  const checks = /--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b|\bbiome\s+(check|ci)\b/.test(text) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
-  return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : hook(best) ? 'a git hook' : `\`${best.command}\``, checks };
+  // `golangci-lint run` reports the code its formatters would change (version 2); with `--fix` it changes it.
+  const checks = /--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b|\bbiome\s+(check|ci)\b|\bgolangci-lint\s+run\b/.test(text) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
+  return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : best.origin === 'build' ? 'an Xcode build phase' : hook(best) ? 'a git hook' : `\`${best.command}\``, checks };
 }
 
 const CHECKS = (t: string) => /--check\b|--diff\b|\s-l\b/.test(t) || (/\bbiome\s+(check|ci|format)\b/.test(t) && !/--write\b|--fix\b/.test(t)) || (/--list-different/.test(t) && !/--write/.test(t)) || /\bspotlessCheck\b|\bspotless:check\b|\blint\b/.test(t);
@@ -197,7 +198,7 @@ function linterCandidate(f: Formatter, fam: Family, measured: ReturnType<typeof 
     dimension: 'code-standard',
     language: languageOf(fam, ctx),
     category: 'formatting',
-    summary: `${f.tool} is configured in ${f.sources[0].replace(/:\d+$/, '')}${run ? `; ${f.enforcedBy?.where === 'CI' ? 'CI runs' : 'the project runs'} \`${run}\`${strict ? ', so any warning fails the build' : ''}` : '; nothing runs it yet'}. Run it on changed files before committing; \`${f.command}\` corrects what it can.${indent}`,
+    summary: `${f.tool} is configured in ${f.sources[0].replace(/:\d+$/, '')}${run ? `; ${f.enforcedBy?.where === 'CI' || f.enforcedBy?.where === 'an Xcode build phase' ? f.enforcedBy.where : 'the project'} runs \`${run}\`${strict ? ', so any warning fails the build' : ''}` : '; nothing runs it yet'}. Run it on changed files before committing; \`${f.command}\` corrects what it can.${indent}`,
     code: '',
     reasoning: { whyStandard: `The project's ${f.tool} configuration${f.enforcedBy ? `, run by ${f.enforcedBy.where}` : ''}: code that does not pass it does not merge.`, sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6), confidence: f.enforcedBy ? 0.9 : 0.7 },
     tags: ['formatting', 'lint', fam, f.tool.toLowerCase()],
