@@ -894,3 +894,41 @@ test("SwiftLint run by Danger in CI, or by an Xcode Run Script phase, is run: no
   assert.match(byCi.summary, /; CI runs `swiftlint`\./);
   assert.ok(byCi.reasoning.sources.includes('Dangerfile.swift:5'), byCi.reasoning.sources.join(', '));
 });
+
+test("an HTTP boundary counts calls and clients, not the library's types or import lines, and is reached through an interface, not any base class (starlette's test client: httpx annotations, WebSocketDisconnect; retrofit's `import okhttp3.OkHttpClient`)", async () => {
+  const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "web"\n' };
+  for (let i = 0; i < 11; i++) files[`web/part${i}.py`] = `def handler${i}(request):\n    return ${i}\n`;
+  files['web/websockets.py'] = 'class WebSocketDisconnect(Exception):\n    pass\n';
+  files['web/testclient.py'] = [
+    'import httpx',
+    'from web.websockets import WebSocketDisconnect',
+    '',
+    'class WebSocketDenialResponse(httpx.Response, WebSocketDisconnect):',
+    '    pass',
+    '',
+    'class TestClient(httpx.Client):',
+    '    def request(self, url: httpx._types.URLTypes, headers: httpx._types.HeaderTypes | None = None, cookies: httpx._types.CookieTypes | None = None) -> httpx.Response:',
+    '        return super().request("GET", url)',
+    '',
+  ].join('\n');
+  const annotated = await project(files);
+  await bootstrapKnowledge(annotated, {}, { actor: 'human' });
+  assert.ok(!titles(annotated).some((t) => /HTTP requests/.test(t)), titles(annotated).join('\n'));
+  files['web/fetch.py'] = 'import httpx\n\ndef load(url):\n    with httpx.Client() as client:\n        return client.get(url)\n\ndef head(url):\n    return httpx.head(url)\n\ndef post(url, body):\n    return httpx.post(url, json=body)\n';
+  const c = await candidateIn(files, (x) => /HTTP requests are made only in/.test(x.title));
+  assert.match(c.summary, /only one holds the 3 places that make HTTP requests or set up an HTTP client: web\/fetch\.py/);
+  assert.doesNotMatch(c.summary, /WebSocketDisconnect/);
+  assert.deepEqual(c.reasoning.sources, ['web/fetch.py:4', 'web/fetch.py:8', 'web/fetch.py:11']);
+});
+
+test("an extension point's subclasses are listed where one scope names them, not where a file imports them and uses each in its own function (starlette's endpoints.py was cited)", async () => {
+  const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "web"\n' };
+  files['web/requests.py'] = 'class HTTPConnection:\n    """A connection: the base of requests and websockets."""\n\n    def __init__(self, scope):\n        self.scope = scope\n\n\nclass Request(HTTPConnection):\n    pass\n';
+  files['web/cached.py'] = 'from web.requests import Request\n\n\nclass CachedRequest(Request):\n    pass\n';
+  files['web/websockets.py'] = 'from web.requests import HTTPConnection\n\n\nclass WebSocket(HTTPConnection):\n    pass\n';
+  files['web/endpoints.py'] = 'from web.requests import Request\nfrom web.websockets import WebSocket\n\n\nclass HTTPEndpoint:\n    def dispatch(self, scope):\n        request = Request(scope)\n        return request\n\n\nclass WebSocketEndpoint:\n    def dispatch(self, scope):\n        websocket = WebSocket(scope)\n        return websocket\n';
+  for (let i = 0; i < 10; i++) files[`web/part${i}.py`] = `from web.requests import HTTPConnection\n\n\ndef scope_of${i}(conn: HTTPConnection):\n    return conn.scope\n`;
+  const c = await candidateIn(files, (x) => x.knowledgeType === 'inheritance' && /HTTPConnection/.test(x.title));
+  assert.doesNotMatch(c.summary, /listed/);
+  assert.ok(!c.reasoning.sources.some((s) => s.startsWith('web/endpoints.py')), c.reasoning.sources.join(', '));
+});

@@ -51,6 +51,11 @@ const TYPE_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|intern
  * `cancel()` above them).
  */
 export function enclosingFunction(lines: string[], line: number): string | undefined {
+  return enclosingScope(lines, line)?.name;
+}
+
+/** The same, with the line of its declaration: two methods of one name in two classes are two scopes (starlette's `dispatch`s). */
+export function enclosingScope(lines: string[], line: number): { name: string; line: number } | undefined {
   const indent = (l: string) => /^\s*/.exec(l)![0].replace(/\t/g, '    ').length;
   let depth = indent(lines[line - 1] ?? '');
   // Inside a Swift property's observer (`didSet {`): named `property.didSet` once the property is reached.
@@ -63,13 +68,13 @@ export function enclosingFunction(lines: string[], line: number): string | undef
     if (!t || t === '{' || /^(\/\/|\/?\*|#(?!\[)|\)|\])/.test(t)) continue;
     if (indent(l) >= depth) continue;
     const fn = FUNCTION_DECL.exec(l);
-    if (fn) return fn[1];
-    if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) return 'init';
+    if (fn) return { name: fn[1], line: i + 1 };
+    if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) return { name: 'init', line: i + 1 };
     if (TYPE_DECL.test(l)) return undefined;
     const accessor = /^\s*(didSet|willSet)\b/.exec(l)?.[1];
     if (accessor) observer = accessor;
     const property = observer && /^\s*(?:(?:public|private|fileprivate|internal|open|static|lazy|weak|override|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)/.exec(l)?.[1];
-    if (property) return `${property}.${observer}`;
+    if (property) return { name: `${property}.${observer}`, line: i + 1 };
     depth = indent(l);
     if (depth === 0) return undefined;
   }

@@ -1,6 +1,6 @@
 import { Tallies, type Tally } from './evidence';
 import { factsOf } from './facts';
-import { distinctTails } from './form';
+import { distinctTails, IMPORT_LINE } from './form';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from './types';
 
 /** A code idiom counted over the scanned files: a global regex over the masked code (or the raw text). */
@@ -19,6 +19,8 @@ export interface Signal {
    * enough (`createContext` is React's only where React is imported). Matched as a prefix.
    */
   requires?: string[];
+  /** A match on an import line names the API; it uses nothing (retrofit's `import okhttp3.OkHttpClient;` was cited as an HTTP call). */
+  skipImports?: boolean;
 }
 
 /** Read access to the counts, for the rules that turn them into drafts. */
@@ -62,7 +64,8 @@ export abstract class SignalAnalyzer implements Analyzer {
       for (let m = s.re.exec(text); m; m = s.re.exec(text)) {
         for (let i = scanned; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
         scanned = m.index;
-        this.tallies.get(`${file.family}|${s.id}${isTest ? '|test' : ''}`).add(file, line);
+        const onImport = s.skipImports && IMPORT_LINE.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index + m[0].length));
+        if (!onImport) this.tallies.get(`${file.family}|${s.id}${isTest ? '|test' : ''}`).add(file, line);
         if (m[0].length === 0) s.re.lastIndex++;
       }
     }

@@ -1,6 +1,6 @@
 // Extension points of the cold start's code-pattern dimension: project types several production
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
-import { confidence, enclosingFunction } from '../evidence';
+import { confidence, enclosingScope } from '../evidence';
 import { purposeOf } from '../docs';
 import { methodsOf, outlineOf, requirementsOf, type Requirement } from '../members';
 import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
@@ -232,10 +232,12 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
     h.names = new Set([...h.names].filter((n) => wordPattern(n).test(code)));
     const scopes = new Map<string, Set<string>>();
     lines.forEach((l, i) => {
-      if (COMMENT_LINE.test(l)) return;
+      // Imports sit together at the top of a file: they name types, they list nothing (starlette's endpoints.py).
+      if (COMMENT_LINE.test(l) || IMPORT_LINE.test(l)) return;
       for (const n of h.names) {
         if (!wordPattern(n).test(l)) continue;
-        const scope = enclosingFunction(lines, i + 1) ?? '';
+        const at = enclosingScope(lines, i + 1);
+        const scope = at ? `${at.name}@${at.line}` : '';
         scopes.set(scope, (scopes.get(scope) ?? new Set<string>()).add(n));
       }
     });

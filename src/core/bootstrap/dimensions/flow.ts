@@ -42,6 +42,9 @@ const ENV_NAME_BUILDER = /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|
 const MECHANISM_SHARE = 0.05;
 
 /** Where one kind of side effect happens; few files means a boundary worth keeping. */
+/** A declaration line of an interface, protocol, trait or abstract class (Python: an ABC or a Protocol). */
+const ABSTRACTION = /\b(?:interface|protocol|trait|abstract)\b|^\s*class\s+\w+\s*\([^)]*\b(?:ABC|ABCMeta|Protocol)\b/;
+
 /** What a boundary's count counts, said as such. */
 const SITES: Record<string, string> = { http: 'places that make HTTP requests or set up an HTTP client', env: 'places that read environment variables', sql: 'places that write SQL' };
 
@@ -49,7 +52,8 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
   { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
   { id: 'http', what: 'HTTP requests', families: ['swift'], re: /\bURLSession\.shared\b|\.dataTask\s*\(|\bURLSession\s*\(\s*configuration|\bAF\.request\b/g },
   { id: 'http', what: 'HTTP requests', families: ['objc'], re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g },
-  { id: 'http', what: 'HTTP requests', families: ['python'], re: /\brequests\.(?:get|post|put|patch|delete|request|Session)\b|\bhttpx\.\w+|\baiohttp\.ClientSession\b/g },
+  // Calls and clients, not the library's types (starlette's test client: 121 `httpx._types…` annotations were counted as requests).
+  { id: 'http', what: 'HTTP requests', families: ['python'], re: /\b(?:requests|httpx)\.(?:get|post|put|patch|delete|head|options|request|stream|Session|Client|AsyncClient)\s*\(|\baiohttp\.ClientSession\s*\(/g },
   { id: 'http', what: 'HTTP requests', families: ['go'], re: /\bhttp\.(?:Get|Post|NewRequest|NewRequestWithContext|DefaultClient)\b|&http\.Client\s*\{/g },
   { id: 'http', what: 'HTTP requests', families: ['java', 'kotlin'], re: /\bOkHttpClient\b|\bHttpClient\.new|\bRetrofit\.Builder\b|\bWebClient\.create\b|(?<![\w.])HttpClient\s*[({]|\.newCall\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['jsts'], re: /\bprocess\.env\b/g },
@@ -71,7 +75,7 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
 export class FlowAnalyzer extends SignalAnalyzer {
   protected readonly signals: Signal[] = [
     ...MECHANISMS.map((m) => ({ id: m.id, families: m.families, re: m.re, requires: m.requires })),
-    ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw, hints: b.hints })),
+    ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw, hints: b.hints, skipImports: true })),
   ];
 
   /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */
@@ -80,13 +84,19 @@ export class FlowAnalyzer extends SignalAnalyzer {
   /** Production types by file, with what they extend or implement: the abstraction a boundary hides behind. */
   private readonly typesOf = new Map<string, { name: string; bases: string[] }[]>();
   private readonly projectTypes = new Map<string, string>();
+  private readonly abstractions = new Set<string>();
 
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
     for (const m of file.code.matchAll(ENV_NAME_BUILDER)) this.envNameBuilders.set(m[1], (this.envNameBuilders.get(m[1]) ?? 0) + 1);
     const types = factsOf(file).decls.filter((d) => d.kind === 'type' && !d.member);
-    for (const t of types) this.projectTypes.set(t.name, file.path);
+    for (const t of types) {
+      this.projectTypes.set(t.name, file.path);
+      // An interface a boundary can hide behind: declared as one (or a Python ABC or Protocol), not any base class
+      // (starlette's test client was said to be reached through `WebSocketDisconnect`, an exception).
+      if (ABSTRACTION.test(file.lines[t.line - 1] ?? '')) this.abstractions.add(t.name);
+    }
     const based = types.filter((t) => t.bases?.length || t.base).map((t) => ({ name: t.name, bases: t.bases ?? [t.base!] }));
     if (based.length) this.typesOf.set(file.path, based);
   }
@@ -98,7 +108,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
    */
   private behind(files: readonly string[]): string {
     const own = new Set(files);
-    const found = files.flatMap((f) => (this.typesOf.get(f) ?? []).flatMap((t) => t.bases.filter((b) => this.projectTypes.has(b) && !own.has(this.projectTypes.get(b)!)).map((b) => ({ base: b, by: t.name }))));
+    const found = files.flatMap((f) => (this.typesOf.get(f) ?? []).flatMap((t) => t.bases.filter((b) => this.abstractions.has(b) && this.projectTypes.has(b) && !own.has(this.projectTypes.get(b)!)).map((b) => ({ base: b, by: t.name }))));
     if (found.length === 0) return '';
     const bases = [...new Set(found.map((x) => x.base))];
     return ` New code goes through ${nameList(bases, 60)} (implemented by ${nameList([...new Set(found.map((x) => x.by))], 60)}), not through these files directly.`;
