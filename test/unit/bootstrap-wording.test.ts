@@ -8,6 +8,7 @@ import { listCandidates, type Candidate } from '../../src/core/knowledge';
 import { listedTogether, onlyTypeChecks } from '../../src/core/bootstrap/dimensions/extension-points';
 import { onePerFile } from '../../src/core/bootstrap/dimensions/architecture';
 import { nameList } from '../../src/core/bootstrap/form';
+import { statedRules } from '../../src/core/bootstrap/dimensions/guidelines';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 import { outlineOf } from '../../src/core/bootstrap/members';
 import type { Definition } from '../../src/core/bootstrap/symbols';
@@ -896,4 +897,52 @@ test("thiserror derives are counted as derives, not as their `#[error]` lines, a
   for (const m of ['config', 'input', 'output', 'theme']) more[`src/${m}.rs`] = `use thiserror::Error;\n\n#[derive(Debug, Error)]\npub enum ${m}Error {\n    #[error("bad")]\n    Bad,\n}\n\n#[derive(Debug, Error)]\n#[error("missing {0}")]\npub struct ${m}Missing(String);\n`;
   const c = find(await coldStart(more), /thiserror/);
   assert.equal(c.summary, '9 error types derive it in 5 files of cat.');
+});
+
+test("a Bun project's scripts are run with `bun run`, a long check command is not spelled out, and `cargo fmt -- --check` is applied as `cargo fmt` (hono, bat)", async () => {
+  const check = 'prettier --check --cache "src/**/*.{js,ts,tsx}" "runtime-tests/**/*.{js,ts,tsx}" "build/**/*.{js,ts,tsx}" "benchmarks/**/*.{js,ts,tsx}"';
+  const ts: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'web', packageManager: 'bun@1.2.20', scripts: { format: check, 'format:fix': check.replace('--check', '--write') } }, null, 2),
+    '.prettierrc': '{\n  "printWidth": 100,\n  "semi": false\n}\n',
+  };
+  for (let i = 0; i < 4; i++) ts[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i}\n}\n`;
+  const p = find(await coldStart(ts), /formatting is enforced by prettier/);
+  assert.match(p.title, /run `bun run format:fix`$/);
+  assert.match(p.summary, /; `bun run format` checks it\. /);
+  const rust: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "cat"\nversion = "0.1.0"\n',
+    'rustfmt.toml': '# defaults\n',
+    '.github/workflows/ci.yml': 'on: pull_request\njobs:\n  fmt:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo fmt -- --check\n',
+  };
+  for (let i = 0; i < 4; i++) rust[`src/part${i}.rs`] = `pub fn part${i}() -> u8 {\n    ${i}\n}\n`;
+  const r = find(await coldStart(rust), /rustfmt/);
+  assert.match(r.title, /run `cargo fmt`$/);
+});
+
+test("a contributor guide's list of reasons (\"…because they:\") and an item that introduces a command (\"If you only built the binaries with:\") are not rules (bat's CONTRIBUTING.md)", () => {
+  const text = [
+    '# Contributing',
+    '',
+    '## Regression tests',
+    '',
+    'You are **strongly encouraged** to add regression tests. Regression tests are great,',
+    'not least because they:',
+    '',
+    '* ensure that your contribution will never completely stop working.',
+    '',
+    '* makes code reviews easier, because it becomes very clear what the code is',
+    '  supposed to do.',
+    '',
+    '### Ensuring bat is available for Syntax tests',
+    '',
+    '- If you only built the binaries with:',
+    '  ```bash',
+    '  cargo build --bins',
+    '  ```',
+    '',
+    '## Themes',
+    '',
+    '- New default themes are not accepted; never add one to `assets/themes`.',
+  ].join('\n');
+  assert.deepEqual(statedRules(text, false).map((r) => r.text), ['New default themes are not accepted; never add one to `assets/themes`.']);
 });

@@ -57,7 +57,10 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   if (ctx.has('package.json')) {
     const text = (await ctx.read('package.json')) ?? '';
     const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
-    const pm = json?.packageManager?.startsWith('pnpm') || ctx.has('pnpm-lock.yaml') || ctx.has('pnpm-workspace.yaml') ? 'pnpm' : json?.packageManager?.startsWith('yarn') || ctx.has('yarn.lock') ? 'yarn' : 'npm run';
+    const pm = json?.packageManager?.startsWith('pnpm') || ctx.has('pnpm-lock.yaml') || ctx.has('pnpm-workspace.yaml') ? 'pnpm'
+      : json?.packageManager?.startsWith('yarn') || ctx.has('yarn.lock') ? 'yarn'
+      : json?.packageManager?.startsWith('bun') || ctx.has('bun.lock') || ctx.has('bun.lockb') ? 'bun run'
+      : 'npm run';
     const lines = text.split('\n');
     for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
       if (typeof cmd !== 'string') continue;

@@ -124,7 +124,7 @@ export class FormattingAnalyzer implements Analyzer {
         language: languageOf(fam, ctx),
         category: 'formatting',
         // How much of the code follows it is said only when nothing enforces it (a reviewer called "91 % of files" meaningless).
-        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where} ${f.enforcedBy.checks ? 'checks with' : 'runs'} \`${f.enforcedBy.command}\`${f.enforcedBy.autofix ? ' and commits what it changes (autofix.ci)' : ''}` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured && !f.enforcedBy ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
+        summary: `${f.tool} is configured in the repository${f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''}${f.command ? `; \`${f.command}\` formats` : ''}${f.enforcedBy ? `; ${enforcedSentence(f.enforcedBy)}${f.enforcedBy.autofix ? ' and commits what it changes (autofix.ci)' : ''}` : f.check ? `, \`${f.check}\` checks` : '; no CI step, script or hook runs it'}. Format changed files with it instead of by hand${measured && !f.enforcedBy ? `; the code follows it (${measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')}, ${percent(measured.tally.count, measured.total)} of files)` : ''}.`,
         code: '',
         reasoning: { whyStandard: `The project's own configuration of ${f.tool}${f.enforcedBy ? `, run by ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where}` : ''}: it decides the formatting, so code written by hand or by an agent must pass through it.`, sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6), confidence: f.enforcedBy ? 0.9 : 0.8 },
         tags: ['formatting', fam, f.tool.toLowerCase().replace(/[^a-z0-9]+/g, '-')],
@@ -181,6 +181,17 @@ function editorConfigCandidate(f: Formatter, fam: Family, measured: ReturnType<t
     tags: ['formatting', fam, 'editorconfig'],
     trigger: `format-${fam}`,
   };
+}
+
+/**
+ * "CI checks with `cargo fmt -- --check`", "`bun run format` checks it": a command too long to read in a
+ * summary (hono's prettier globs) is left to the cited line, and a script is not followed by what it runs.
+ */
+function enforcedSentence(e: NonNullable<Formatter['enforcedBy']>): string {
+  const verb = e.checks ? 'checks' : 'runs';
+  const named = e.where.startsWith('`');
+  if (named || e.command.length > 60) return `${e.where} ${verb} it`;
+  return `${e.where} ${e.checks ? 'checks with' : 'runs'} \`${e.command}\``;
 }
 
 /**
@@ -242,7 +253,8 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     if (apply) return { command: /^(\.pre-commit-config|lefthook)/.test(apply.source) ? apply.text : apply.command, source: apply.source, ...(check ? { check: check.command } : {}) };
     if (!check) return undefined;
     // Only a check (a CI step, `make fmt`): the tool's own command applies it, when it is a plain call.
-    const direct = check.source.startsWith('.github/') && /^\S+( \S+)*$/.test(check.command) ? check.command.replace(/\s+(--check|--diff)\b/g, '') : undefined;
+    // `cargo fmt -- --check` applies as `cargo fmt`: the `--` only passed the check flag on.
+    const direct = check.source.startsWith('.github/') && /^\S+( \S+)*$/.test(check.command) ? check.command.replace(/\s+(--check|--diff)\b/g, '').replace(/\s+--$/, '') : undefined;
     return { command: direct ?? '', source: check.source, check: check.command };
   };
 

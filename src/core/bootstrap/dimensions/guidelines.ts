@@ -465,11 +465,15 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
   const path: string[] = [];
   let shownHeading = '';
   let fence = false;
-  let unit: { text: string; line: number; starts: number[] } | undefined;
+  let unit: { text: string; line: number; starts: number[]; item?: boolean; reasons?: boolean } | undefined;
+  // The paragraph line before a list: "…not least because they:" makes its items reasons, not rules (bat).
+  let lead: string | undefined;
   const flush = () => {
     if (!unit) return;
     const u = unit;
     unit = undefined;
+    // An item that introduces a command or a list ("If you only built the binaries with:") is no rule on its own.
+    if (u.reasons || (u.item && /:\s*$/.test(u.text))) return;
     // Sentences end at `.`, `!` or `?` before a space and a capital or emphasis (`i.e.,` does not).
     // A list item too long to be one rule is read sentence by sentence (fd's fifth PR rule, 380 characters, was lost).
     const parts = prose || u.text.length > 300 ? u.text.split(/(?<=[.!?])\s+(?=[*_"(]*[A-Z])/) : [u.text];
@@ -514,15 +518,17 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       // saleor's "Description" is that of a commit message, its "General Guidelines" those of locking objects.
       const parent = path.slice(0, level - 1).filter(Boolean).pop();
       shownHeading = GENERIC_HEADING.test(heading) && parent ? parent : heading;
+      lead = undefined;
       return;
     }
     const item = /^([-*+]|\d+\.)\s+(.*)$/.exec(l);
     if (!l || /^\[[^\]]+\]:\s*\S+/.test(l) || /^(>|\||<)/.test(l)) return flush();
     if (item) {
       flush();
-      unit = { text: item[2], line: i + 1, starts: [0] };
+      unit = { text: item[2], line: i + 1, starts: [0], item: true, reasons: !!lead && /:\s*$/.test(lead) && REASONS_FOLLOW.test(lead) };
       return;
     }
+    if (!unit?.item) lead = l;
     if (!unit && !prose) return;
     if (!unit) unit = { text: l, line: i + 1, starts: [0] };
     else {
@@ -554,6 +560,9 @@ function mypyRelaxed(lines: readonly string[]): { modules: string[]; line?: numb
 }
 
 /** A heading that says nothing without its parent's. */
+/** A lead-in after which a list gives reasons or benefits ("Regression tests are great, not least because they:"). */
+const REASONS_FOLLOW = /\b(because|since|benefits?|advantages?|reasons?|why)\b/i;
+
 const GENERIC_HEADING = /^(general( guidelines)?|guidelines|best practices|description|summary( line)?|overview|notes?|details|rules|tips|examples?)$/i;
 
 /**
