@@ -13,6 +13,8 @@ import { factsOf } from '../../src/core/bootstrap/facts';
 import { docIndex } from '../../src/core/bootstrap/docs';
 import { ciChecks, ciCommand, circleCommands, commandWords, gitlabCommands, workflowCommands } from '../../src/core/bootstrap/commands';
 import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
+import { productTargets } from '../../src/core/bootstrap/dimensions/architecture';
+import type { Target } from '../../src/core/structure';
 import { distinctTails } from '../../src/core/bootstrap/form';
 import type { AnalysisContext } from '../../src/core/bootstrap/types';
 import { listCandidates } from '../../src/core/knowledge/candidates';
@@ -931,4 +933,16 @@ test("an extension point's subclasses are listed where one scope names them, not
   const c = await candidateIn(files, (x) => x.knowledgeType === 'inheritance' && /HTTPConnection/.test(x.title));
   assert.doesNotMatch(c.summary, /listed/);
   assert.ok(!c.reasoning.sources.some((s) => s.startsWith('web/endpoints.py')), c.reasoning.sources.join(', '));
+});
+
+test("an Xcode target whose folders are all samples (Moya's Basic and Multi-Target in Examples/) is no product target, wherever its project sits", () => {
+  const xcode = (name: string, dirs: string[]): Target => ({ name, ecosystem: 'xcode', kind: 'app', manifest: 'Moya.xcodeproj/project.pbxproj', dir: '', extraDirs: dirs, language: 'swift', dependencies: [], metadata: {} });
+  const targets: Target[] = [
+    { name: 'Moya', ecosystem: 'swift', kind: 'library', manifest: 'Package.swift', dir: 'Sources/Moya', language: 'swift', dependencies: [], metadata: {} },
+    xcode('Basic', ['Examples/Basic']),
+    xcode('Multi-Target', ['Examples/Multi-Target', 'Examples/_shared']),
+    xcode('Reader', ['Mac', 'Shared']),
+  ];
+  const ctx = { structure: { targets, ecosystems: {}, problems: [], truncated: false } } as unknown as AnalysisContext;
+  assert.deepEqual(productTargets(ctx).map((t) => t.name), ['Moya', 'Reader']);
 });

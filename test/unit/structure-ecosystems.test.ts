@@ -518,3 +518,28 @@ test('Xcode: a target that compiles from several top-level folders owns each of 
   const s = await discoverStructure(root, (await walkWorkspace(root)).files);
   assert.deepEqual(target(s, 'Net iOS').extraDirs, ['AFNetworking', 'UIKit+AFNetworking']);
 });
+
+test("manifests of a tests folder's sample inputs and of tutorials are no targets, unless a workspace declares them (bat's syntax-test sources, bubbletea's tutorials)", async () => {
+  const root = tempTree({
+    'Cargo.toml': '[package]\nname = "bat"\nversion = "0.1.0"\n',
+    'src/lib.rs': 'pub fn run() {}\n',
+    'tests/syntax-tests/source/TOML/Cargo.toml': '[package]\nname = "sample"\nversion = "0.1.0"\n',
+    'tests/syntax-tests/source/Go/go.mod': 'module hugeparam\n\ngo 1.20\n',
+    'tests/syntax-tests/source/Go/main.go': 'package main\n\nfunc main() {}\n',
+    'go.mod': 'module example.org/tea\n\ngo 1.24\n',
+    'tea.go': 'package tea\n',
+    'tutorials/go.mod': 'module tutorial\n\ngo 1.24\n',
+    'tutorials/basics/main.go': 'package main\n\nfunc main() {}\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['bat', 'example.org/tea']);
+  const declared = tempTree({
+    'Cargo.toml': '[workspace]\nmembers = ["core", "tests/harness"]\n',
+    'core/Cargo.toml': '[package]\nname = "core"\nversion = "0.1.0"\n',
+    'core/src/lib.rs': 'pub fn run() {}\n',
+    'tests/harness/Cargo.toml': '[package]\nname = "harness"\nversion = "0.1.0"\n',
+    'tests/harness/src/lib.rs': 'pub fn check() {}\n',
+  });
+  const d = await discoverStructure(declared, (await walkWorkspace(declared)).files);
+  assert.ok(d.targets.some((t) => t.name === 'harness'), d.targets.map((t) => t.name).join(', '));
+});

@@ -26,10 +26,11 @@ export class DiscoveryContext {
 
   /**
    * Files with this exact base name, shallowest first. Manifests of sample projects (fixtures,
-   * examples, testdata) are left out unless asked for: a workspace may still declare them as members.
+   * examples, testdata, tutorials, a tests folder's inputs) are left out unless asked for: a workspace
+   * may still declare them as members.
    */
   named(base: string, includeSamples = false): string[] {
-    return [...(this.byBase.get(base) ?? [])].filter((f) => includeSamples || !isSamplePath(dirOf(f))).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+    return [...(this.byBase.get(base) ?? [])].filter((f) => includeSamples || !(isSamplePath(dirOf(f)) || isTestDataPath(dirOf(f)))).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
   }
 
   has(rel: string): boolean {
@@ -167,5 +168,10 @@ export function lineAt(text: string, index: number): number {
 
 /** Folders of sample projects inside a repository: their manifests are not the project's targets. */
 export function isSamplePath(rel: string): boolean {
-  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?)(\/|$)/i.test(rel);
+  return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?|tutorials?)(\/|$)/i.test(rel);
+}
+
+/** Folders below a tests folder: the tests' sample inputs (bat's syntax-test sources), not packages, unless a workspace declares them. */
+export function isTestDataPath(rel: string): boolean {
+  return /(^|\/)tests?\/./i.test(rel);
 }

@@ -386,7 +386,10 @@ export class ArchitectureAnalyzer implements Analyzer {
 /** The targets that are the product: libraries, apps and plugins outside test, sample and docs folders. */
 export function productTargets(ctx: AnalysisContext): AnalysisContext['structure']['targets'] {
   // A root build that only aggregates its subprojects (coil's docs) is no part of the product.
-  return ctx.structure.targets.filter((t) => PRODUCT_KINDS.has(t.kind) && !t.metadata.aggregator && pathKind(t.dir === '' ? 'x' : `${t.dir}/x`) === 'production' && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir));
+  const production = (dir: string) => pathKind(dir === '' ? 'x' : `${dir}/x`) === 'production';
+  // An Xcode target's folders are its own (its project may sit at the root): all of them samples is a sample app (Moya's Examples/Basic).
+  const sampleOnly = (t: Target) => t.ecosystem === 'xcode' && !!t.extraDirs?.length && !t.extraDirs.some(production);
+  return ctx.structure.targets.filter((t) => PRODUCT_KINDS.has(t.kind) && !t.metadata.aggregator && production(t.dir) && !sampleOnly(t) && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir));
 }
 
 /** Folder that stands for a layer: `src/core` for `src/core/graph/x.ts`, `lib` for `lib/x.py`. */

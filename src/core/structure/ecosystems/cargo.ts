@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, isSamplePath, joinRel } from '../context';
+import { DiscoveryContext, dirOf, isSamplePath, isTestDataPath, joinRel } from '../context';
 import { parseToml, type TomlDocument } from '../toml';
 import type { DependencyScope, Target, TargetDependency, TargetKind } from '../types';
 import { compact, isRecord } from './npm';
@@ -42,7 +42,7 @@ export async function discoverCargo(ctx: DiscoveryContext): Promise<Target[]> {
     const dir = dirOf(m);
     const pkg = doc.data.package;
     if (!isRecord(pkg)) continue;
-    if (!members.has(dir) && (isSamplePath(dir) || insideWorkspace(dir, members))) continue;
+    if (!members.has(dir) && (isSamplePath(dir) || isTestDataPath(dir) || insideWorkspace(dir, members))) continue;
     crates.push({ manifest: m, dir, doc, name: typeof pkg.name === 'string' ? pkg.name : dir.split('/').pop() || 'crate', workspace: members.get(dir) });
   }
   const names = new Set(crates.map((c) => c.name));

@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, isSamplePath, joinRel } from '../context';
+import { DiscoveryContext, dirOf, isSamplePath, isTestDataPath, joinRel } from '../context';
 import type { Target, TargetDependency } from '../types';
 import { compact } from './npm';
 
@@ -23,7 +23,7 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   const mods: GoMod[] = [];
   for (const m of ctx.named('go.mod', true)) {
     const dir = dirOf(m);
-    if (isSamplePath(dir) && !workUses.has(dir)) continue;
+    if ((isSamplePath(dir) || isTestDataPath(dir)) && !workUses.has(dir)) continue;
     const text = await ctx.read(m);
     if (text === undefined) continue;
     const mod = parseGoMod(m, text);
