@@ -946,3 +946,19 @@ test("a contributor guide's list of reasons (\"…because they:\") and an item t
   ].join('\n');
   assert.deepEqual(statedRules(text, false).map((r) => r.text), ['New default themes are not accepted; never add one to `assets/themes`.']);
 });
+
+test("Spotless formatting both Java and Kotlin is said of both, the bigger first, with each formatter it runs (retrofit: google-java-format and ktlint, Java 97 %)", async () => {
+  const files: Record<string, string> = {
+    'settings.gradle': "rootProject.name = 'retrofit'\ninclude ':retrofit'\n",
+    'gradlew': '#!/bin/sh\n',
+    'build.gradle': "subprojects {\n  plugins.withId('java') {\n    plugins.apply('com.diffplug.spotless')\n    spotless {\n      java {\n        googleJavaFormat(libs.googleJavaFormat.get().version)\n        target 'src/*/java*/**/*.java'\n      }\n      kotlin {\n        ktlint(libs.ktlint.get().version)\n        target 'src/**/*.kt'\n      }\n    }\n  }\n}\n",
+    'retrofit/build.gradle': "apply plugin: 'java-library'\n",
+    '.github/workflows/build.yml': 'on: pull_request\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./gradlew build --stacktrace\n',
+    'retrofit/src/main/kotlin/retrofit2/KotlinExtensions.kt': 'package retrofit2\n\nfun <T> Call<T>.awaitNothing(): Int {\n  return 1\n}\n',
+  };
+  for (let i = 0; i < 6; i++) files[`retrofit/src/main/java/retrofit2/Part${i}.java`] = `package retrofit2;\n\nfinal class Part${i} {\n  int value() {\n    return ${i};\n  }\n}\n`;
+  const c = find(await coldStart(files), /formatting is enforced by Spotless/);
+  assert.equal(c.title, 'Java and Kotlin formatting is enforced by Spotless: run `./gradlew spotlessApply`');
+  assert.match(c.summary, /^Spotless with google-java-format and ktlint is configured in the repository/);
+  assert.equal(c.reasoning.sources[0], 'build.gradle:6');
+});

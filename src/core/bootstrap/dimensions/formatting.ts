@@ -104,8 +104,12 @@ export class FormattingAnalyzer implements Analyzer {
     const out: CandidateDraft[] = [];
     for (const f of formatters) {
       if (f.silent) continue;
-      const fam = f.families.find((x) => families.includes(x)) ?? (f.families.length === 1 ? f.families[0] : undefined);
+      // Of the languages it formats, the one with the most files first (retrofit's Spotless is said of Java, 97 % of the code, and Kotlin).
+      const size = (x: Family) => dominant(this.indent, `${x}|`)?.total ?? 0;
+      const present = f.families.filter((x) => families.includes(x)).sort((a, b) => size(b) - size(a));
+      const fam = present[0] ?? (f.families.length === 1 ? f.families[0] : undefined);
       if (!fam || !families.includes(fam)) continue;
+      const langs = present.length > 1 ? `${present.slice(0, -1).map((x) => FAMILY_LABEL[x]).join(', ')} and ${FAMILY_LABEL[present[present.length - 1]]}` : FAMILY_LABEL[fam];
       const measured = dominant(this.indent, `${fam}|`);
       if (f.tool === '.editorconfig') {
         // Most of the code not following it says the project does not keep to it.
@@ -116,9 +120,11 @@ export class FormattingAnalyzer implements Analyzer {
         out.push(linterCandidate(f, fam, measured, ctx));
         continue;
       }
+      // The command says "via golangci-lint" already (gin's title was cut before its command).
+      const titled = (tool: string) => `${langs} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${f.command?.startsWith('golangci-lint') ? tool.replace(/ \(via golangci-lint\)$/, '') : tool}${f.command ? `: run \`${f.command}\`` : ''}`;
       out.push({
-        // The command says "via golangci-lint" already (gin's title was cut before its command).
-        title: fit(`${FAMILY_LABEL[fam]} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${f.command?.startsWith('golangci-lint') ? f.tool.replace(/ \(via golangci-lint\)$/, '') : f.tool}${f.command ? `: run \`${f.command}\`` : ''}`, 100),
+        // The tool with its formatters, or the tool alone when that does not fit (Spotless with google-java-format and ktlint).
+        title: fit([f.tool, f.tool.replace(/ with .*$/, '')].map(titled).find((t) => t.length <= 100) ?? titled(f.tool), 100),
         knowledgeType: 'code-style',
         dimension: 'code-standard',
         language: languageOf(fam, ctx),
@@ -362,9 +368,11 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const text = (await ctx.read(g)) ?? '';
     // Declared with `apply false` it is applied elsewhere.
     if (!/spotless|ktlint|ktfmt/i.test(text.replace(/^.*\bapply\s+false.*$/gm, ''))) continue;
-    const tools = ['Spotless', 'ktlint', 'ktfmt', 'google-java-format'].filter((t) => new RegExp(t.replace('-', '[-_]?'), 'i').test(text));
+    // Spotless runs the formatters it names (`googleJavaFormat(…)` is google-java-format).
+    const formats = [['google-java-format', /googleJavaFormat|google-java-format/], ['palantir-java-format', /palantirJavaFormat|palantir-java-format/], ['ktlint', /ktlint/i], ['ktfmt', /ktfmt/i]].filter(([, re]) => (re as RegExp).test(text)).map(([n]) => n as string);
+    const tools = /spotless/i.test(text) ? `Spotless${formats.length ? ` with ${formats.join(' and ')}` : ''}` : formats.join(' and ');
     const editor = await editorConfig(ctx);
-    out.push({ tool: tools.join(' with '), families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
+    out.push({ tool: tools, families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
     break;
   }
   // Maven: the Spotless plugin in a parent or top-level pom (gson: google-java-format, checked by `mvn verify`).
