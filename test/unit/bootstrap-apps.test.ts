@@ -272,7 +272,7 @@ test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, 
   const j = await coldStart(java);
   const spotless = j.candidates.find((c) => /formatting is enforced by Spotless with google-java-format: run `mvn spotless:apply`/.test(c.title));
   assert.ok(spotless, j.titles.join('\n'));
-  assert.match(spotless.summary, /CI runs `mvn verify javadoc:jar`/);
+  assert.match(spotless.summary, /CI checks with `mvn verify javadoc:jar`/);
   assert.ok(!j.candidates.some((c) => /keep it by hand/.test(c.summary)), j.titles.join('\n'));
 
   const go: Record<string, string> = {

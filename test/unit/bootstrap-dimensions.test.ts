@@ -928,7 +928,7 @@ test("an extension point's subclasses are listed where one scope names them, not
   files['web/requests.py'] = 'class HTTPConnection:\n    """A connection: the base of requests and websockets."""\n\n    def __init__(self, scope):\n        self.scope = scope\n\n\nclass Request(HTTPConnection):\n    pass\n';
   files['web/cached.py'] = 'from web.requests import Request\n\n\nclass CachedRequest(Request):\n    pass\n';
   files['web/websockets.py'] = 'from web.requests import HTTPConnection\n\n\nclass WebSocket(HTTPConnection):\n    pass\n';
-  files['web/endpoints.py'] = 'from web.requests import Request\nfrom web.websockets import WebSocket\n\n\nclass HTTPEndpoint:\n    def dispatch(self, scope):\n        request = Request(scope)\n        return request\n\n\nclass WebSocketEndpoint:\n    def dispatch(self, scope):\n        websocket = WebSocket(scope)\n        return websocket\n';
+  files['web/endpoints.py'] = 'from web.requests import Request\nfrom web.websockets import WebSocket\n\n\nclass HTTPEndpoint:\n    def dispatch(self, scope):\n        request = Request(scope)\n        return request\n\n    def not_allowed(self, request: Request):\n        return None\n\n\nclass WebSocketEndpoint:\n    def dispatch(self, scope):\n        websocket = WebSocket(scope)\n        return websocket\n\n    def decode(self, websocket: WebSocket, message):\n        return message\n';
   for (let i = 0; i < 10; i++) files[`web/part${i}.py`] = `from web.requests import HTTPConnection\n\n\ndef scope_of${i}(conn: HTTPConnection):\n    return conn.scope\n`;
   const c = await candidateIn(files, (x) => x.knowledgeType === 'inheritance' && /HTTPConnection/.test(x.title));
   assert.doesNotMatch(c.summary, /listed/);
@@ -945,4 +945,17 @@ test("an Xcode target whose folders are all samples (Moya's Basic and Multi-Targ
   ];
   const ctx = { structure: { targets, ecosystems: {}, problems: [], truncated: false } } as unknown as AnalysisContext;
   assert.deepEqual(productTargets(ctx).map((t) => t.name), ['Moya', 'Reader']);
+});
+
+test("the properties of several types in one file do not list an extension point's implementations together (Alamofire's Concurrency.swift: one request per task struct)", async () => {
+  const files: Record<string, string> = {
+    'Package.swift': '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
+    'Sources/Core/Request.swift': '/// A request: the base of every kind of request.\npublic class Request {\n    func task() -> Int {\n        fatalError("Subclasses must override.")\n    }\n}\n',
+    'Sources/Features/Concurrency.swift': ['Data', 'Download', 'Stream'].map((n) => `extension ${n}Request {\n    public func asyncTask() -> ${n}Task {\n        ${n}Task(request: self)\n    }\n}\n\npublic struct ${n}Task {\n    private let request: ${n}Request\n}\n`).join('\n'),
+  };
+  for (const n of ['Data', 'Download', 'Stream']) files[`Sources/Core/${n}Request.swift`] = `public final class ${n}Request: Request {\n    override func task() -> Int {\n        1\n    }\n}\n`;
+  for (let i = 0; i < 3; i++) files[`Sources/Core/User${i}.swift`] = `func use${i}(_ r: Request) -> Int {\n    r.task()\n}\n`;
+  const c = await candidateIn(files, (x) => x.knowledgeType === 'inheritance');
+  assert.ok(!c.reasoning.sources.some((s) => s.startsWith('Sources/Features/Concurrency.swift')), c.reasoning.sources.join(', '));
+  assert.doesNotMatch(c.summary, /listed/);
 });

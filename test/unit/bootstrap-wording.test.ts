@@ -961,4 +961,8 @@ test("Spotless formatting both Java and Kotlin is said of both, the bigger first
   assert.equal(c.title, 'Java and Kotlin formatting is enforced by Spotless: run `./gradlew spotlessApply`');
   assert.match(c.summary, /^Spotless with google-java-format and ktlint is configured in the repository/);
   assert.equal(c.reasoning.sources[0], 'build.gradle:6');
+  // Configured for Kotlin only (okhttp: `kotlin { }` and `kotlinGradle { }`; its Java goes through Checkstyle), it is said of Kotlin only.
+  files['build.gradle'] = "subprojects {\n  plugins.withId('java') {\n    plugins.apply('com.diffplug.spotless')\n    spotless {\n      kotlin {\n        target 'src/**/*.kt'\n        ktlint()\n      }\n      kotlinGradle {\n        target '*.kts'\n        ktlint()\n      }\n    }\n  }\n}\n";
+  const k = find(await coldStart(files), /formatting is enforced by Spotless/);
+  assert.equal(k.title, 'Kotlin formatting is enforced by Spotless with ktlint: run `./gradlew spotlessApply`');
 });

@@ -54,8 +54,21 @@ export function enclosingFunction(lines: string[], line: number): string | undef
   return enclosingScope(lines, line)?.name;
 }
 
-/** The same, with the line of its declaration: two methods of one name in two classes are two scopes (starlette's `dispatch`s). */
-export function enclosingScope(lines: string[], line: number): { name: string; line: number } | undefined {
+/**
+ * The same, with the line of its declaration: two methods of one name in two classes are two scopes
+ * (starlette's `dispatch`s). With `scopes`, a declaration's own line (its parameters) is in it, not in
+ * its class, and a line in a type's body outside its functions is in that type (`type@line`): the
+ * properties of two structs are two scopes (Alamofire's Concurrency.swift).
+ */
+export function enclosingScope(lines: string[], line: number, scopes = false): { name: string; line: number } | undefined {
+  const own = scopes ? FUNCTION_DECL.exec(lines[line - 1] ?? '') : null;
+  if (own) return { name: own[1], line };
+  // A type's (or an extension's) own line is in that type: `extension DataRequest {` beside `extension DownloadRequest {`.
+  if (scopes && TYPE_DECL.test(lines[line - 1] ?? '')) return { name: 'type', line };
+  return scopeAbove(lines, line, scopes);
+}
+
+function scopeAbove(lines: string[], line: number, types: boolean): { name: string; line: number } | undefined {
   const indent = (l: string) => /^\s*/.exec(l)![0].replace(/\t/g, '    ').length;
   let depth = indent(lines[line - 1] ?? '');
   // Inside a Swift property's observer (`didSet {`): named `property.didSet` once the property is reached.
@@ -70,7 +83,7 @@ export function enclosingScope(lines: string[], line: number): { name: string; l
     const fn = FUNCTION_DECL.exec(l);
     if (fn) return { name: fn[1], line: i + 1 };
     if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) return { name: 'init', line: i + 1 };
-    if (TYPE_DECL.test(l)) return undefined;
+    if (TYPE_DECL.test(l)) return types ? { name: 'type', line: i + 1 } : undefined;
     const accessor = /^\s*(didSet|willSet)\b/.exec(l)?.[1];
     if (accessor) observer = accessor;
     const property = observer && /^\s*(?:(?:public|private|fileprivate|internal|open|static|lazy|weak|override|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)/.exec(l)?.[1];

@@ -236,7 +236,8 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
       if (COMMENT_LINE.test(l) || IMPORT_LINE.test(l)) return;
       for (const n of h.names) {
         if (!wordPattern(n).test(l)) continue;
-        const at = enclosingScope(lines, i + 1);
+        // A method's parameters are its own (`def decode(self, websocket: WebSocket)`), not its class's.
+        const at = enclosingScope(lines, i + 1, true);
         const scope = at ? `${at.name}@${at.line}` : '';
         scopes.set(scope, (scopes.get(scope) ?? new Set<string>()).add(n));
       }

@@ -66,7 +66,8 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
   if (!best) return undefined;
   const text = expandedText(best, commands);
   // `golangci-lint run` reports the code its formatters would change (version 2); with `--fix` it changes it.
-  const checks = /--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b|\bbiome\s+(check|ci)\b|\bgolangci-lint\s+run\b/.test(text) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
+  // Gradle's `check` and `build` (Maven's `verify`) run spotlessCheck.
+  const checks = (/--check\b|--diff\b|\s-l\b|--list-different|\bspotlessCheck\b|\bbiome\s+(check|ci)\b|\bgolangci-lint\s+run\b/.test(text) || (key === 'Spotless' && /gradlew?\s(.*\s)?(check|build)\b|\bmvnw?\s(.*\s)?verify\b/.test(text))) && !/--write\b|--fix\b|\bspotlessApply\b/.test(text);
   return { command: best.job ? best.command : best.text.replace(/^[\w:-]+:\s*/, ''), source: best.source, where: best.job ? 'CI' : best.origin === 'build' ? 'an Xcode build phase' : hook(best) ? 'a git hook' : `\`${best.command}\``, checks };
 }
 
@@ -194,10 +195,17 @@ function editorConfigCandidate(f: Formatter, fam: Family, measured: ReturnType<t
  * summary (hono's prettier globs) is left to the cited line, and a script is not followed by what it runs.
  */
 function enforcedSentence(e: NonNullable<Formatter['enforcedBy']>): string {
-  const verb = e.checks ? 'checks' : 'runs';
-  const named = e.where.startsWith('`');
-  if (named || e.command.length > 60) return `${e.where} ${verb} it`;
-  return `${e.where} ${e.checks ? 'checks with' : 'runs'} \`${e.command}\``;
+  if (e.where.startsWith('`')) return `${e.where} ${e.checks ? 'checks' : 'runs'} it`;
+  // Its first words (`./gradlew check …`): the cited line has the rest.
+  let shown = '';
+  for (const word of e.command.split(/\s+/)) {
+    if (shown && shown.length + word.length + 1 > 40) {
+      shown += ' …';
+      break;
+    }
+    shown = shown ? `${shown} ${word}` : word;
+  }
+  return `${e.where} ${e.checks ? 'checks with' : 'runs'} \`${shown}\``;
 }
 
 /**
@@ -371,8 +379,13 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     // Spotless runs the formatters it names (`googleJavaFormat(…)` is google-java-format).
     const formats = [['google-java-format', /googleJavaFormat|google-java-format/], ['palantir-java-format', /palantirJavaFormat|palantir-java-format/], ['ktlint', /ktlint/i], ['ktfmt', /ktfmt/i]].filter(([, re]) => (re as RegExp).test(text)).map(([n]) => n as string);
     const tools = /spotless/i.test(text) ? `Spotless${formats.length ? ` with ${formats.join(' and ')}` : ''}` : formats.join(' and ');
+    // The languages it is configured for (`java { }`, `kotlin { }`; `kotlinGradle` is the build scripts), else those
+    // its formatters format: okhttp's Spotless formats Kotlin only (its Java goes through Checkstyle).
+    const sections = (['java', 'kotlin'] as const).filter((l) => new RegExp(`\\b${l}\\s*\\{`).test(text));
+    const byFormatter = (['java', 'kotlin'] as const).filter((l) => formats.some((x) => (l === 'java' ? /java-format/ : /ktlint|ktfmt/).test(x)));
+    const families = sections.length ? sections : byFormatter.length ? byFormatter : (['kotlin', 'java'] as const);
     const editor = await editorConfig(ctx);
-    out.push({ tool: tools, families: ['kotlin', 'java'], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
+    out.push({ tool: tools, families: [...families], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
     break;
   }
   // Maven: the Spotless plugin in a parent or top-level pom (gson: google-java-format, checked by `mvn verify`).
