@@ -959,3 +959,18 @@ test("the properties of several types in one file do not list an extension point
   assert.ok(!c.reasoning.sources.some((s) => s.startsWith('Sources/Features/Concurrency.swift')), c.reasoning.sources.join(', '));
   assert.doesNotMatch(c.summary, /listed/);
 });
+
+test("a Python base's private subclasses (`_CachedRequest`) are no kind of their own: two public ones are no extension point (starlette's HTTPConnection, rejected twice)", async () => {
+  const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "web"\n' };
+  files['web/requests.py'] = 'class HTTPConnection:\n    """A connection: the base of requests and websockets."""\n\n    def __init__(self, scope):\n        self.scope = scope\n\n\nclass Request(HTTPConnection):\n    pass\n';
+  files['web/cached.py'] = 'from web.requests import Request\n\n\nclass _CachedRequest(Request):\n    pass\n';
+  files['web/websockets.py'] = 'from web.requests import HTTPConnection\n\n\nclass WebSocket(HTTPConnection):\n    pass\n';
+  for (let i = 0; i < 10; i++) files[`web/part${i}.py`] = `from web.requests import HTTPConnection\n\n\ndef scope_of${i}(conn: HTTPConnection):\n    return conn.scope\n`;
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  assert.ok(!titles(ws).some((t) => /HTTPConnection/.test(t)), titles(ws).join('\n'));
+  files['web/cached.py'] = files['web/cached.py'].replace('_CachedRequest', 'CachedRequest');
+  const ws2 = await project(files);
+  await bootstrapKnowledge(ws2, {}, { actor: 'human' });
+  assert.ok(titles(ws2).some((t) => /extend `HTTPConnection`/.test(t)), titles(ws2).join('\n'));
+});

@@ -965,4 +965,11 @@ test("Spotless formatting both Java and Kotlin is said of both, the bigger first
   files['build.gradle'] = "subprojects {\n  plugins.withId('java') {\n    plugins.apply('com.diffplug.spotless')\n    spotless {\n      kotlin {\n        target 'src/**/*.kt'\n        ktlint()\n      }\n      kotlinGradle {\n        target '*.kts'\n        ktlint()\n      }\n    }\n  }\n}\n";
   const k = find(await coldStart(files), /formatting is enforced by Spotless/);
   assert.equal(k.title, 'Kotlin formatting is enforced by Spotless with ktlint: run `./gradlew spotlessApply`');
+  // Its Java is checked by Checkstyle: no "Java indentation follows .editorconfig, nothing checks it" (contradicted in round 50).
+  files['.editorconfig'] = 'root = true\n\n[*]\nindent_size = 2\n';
+  files['build.gradle'] = files['build.gradle'].replace("plugins.apply('com.diffplug.spotless')", "plugins.apply('com.diffplug.spotless')\n    plugins.apply('checkstyle')");
+  const checked = await coldStart(files);
+  assert.ok(!checked.some((c) => /^Java indentation/.test(c.title)), checked.map((c) => c.title).join('\n'));
+  files['build.gradle'] = files['build.gradle'].replace("\n    plugins.apply('checkstyle')", '');
+  assert.ok((await coldStart(files)).some((c) => /^Java indentation follows \.editorconfig/.test(c.title)), 'without Checkstyle, .editorconfig is what Java follows');
 });

@@ -55,7 +55,9 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // Two types of one name in two modules are two implementations (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3).
     const unique = [...new Map(subs.map((s) => [`${s.name}\u0000${s.path}`, s])).values()].filter((s) => s.name !== baseName);
     // Three kinds at least: one class copied into a second module (okhttp's JavaNetCookieJar) is not a third kind of implementation.
-    if (new Set(unique.map((s) => s.name)).size < 3 || new Set(unique.map((s) => s.path)).size < 3) continue;
+    // A Python `_Private` subclass is the module's own detail, no kind of its own (starlette's `_CachedRequest`).
+    const kinds = unique.filter((s) => fam !== 'python' || !s.name.startsWith('_'));
+    if (new Set(kinds.map((s) => s.name)).size < 3 || new Set(kinds.map((s) => s.path)).size < 3) continue;
     // A real implementation and its stand-ins (NoOp, Stub, Fake…) are a seam for tests, not a place new types plug in (nowinandroid's AnalyticsHelper).
     if (unique.filter((s) => !STAND_IN.test(s.name)).length < 2) continue;
     // A protocol of one property (`nameForDisplay`) is a label every model wears, not a place new types plug in (rejected twice as trivial).

@@ -388,6 +388,17 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     out.push({ tool: tools, families: [...families], sources: [`${g}:${/\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/.test(text) ? lineOf(text, /\b(ktlint|ktfmt|googleJavaFormat|palantirJavaFormat)\s*\(/) : lineOf(text, /spotless|ktlint|ktfmt/i)}`, ...(editor ? [editor.source] : [])], settings: editor?.settings ?? [], command: /spotless/i.test(text) ? `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply` : undefined });
     break;
   }
+  // Checkstyle checks Java's layout where no formatter does (okhttp's conventions: google_checks.xml): no
+  // card of its own, but Java is not "kept by hand to .editorconfig" either (a reviewer found that false).
+  if (!out.some((f) => f.families.includes('java'))) {
+    for (const g of gradle) {
+      const text = (await ctx.read(g)) ?? '';
+      if (/\bid\(\s*["']checkstyle["']\s*\)|\bplugins\.apply\(\s*["']checkstyle["']|apply\s+plugin:\s*["']checkstyle["']|^\s*checkstyle\s*\{/m.test(text)) {
+        out.push({ tool: 'Checkstyle', families: ['java'], sources: [`${g}:${lineOf(text, /checkstyle/)}`], settings: [], silent: true });
+        break;
+      }
+    }
+  }
   // Maven: the Spotless plugin in a parent or top-level pom (gson: google-java-format, checked by `mvn verify`).
   if (!out.some((f) => f.families.includes('java'))) {
     for (const pom of ctx.listing.filter((f) => /(^|\/)pom\.xml$/.test(f) && f.split('/').length <= 2)) {
