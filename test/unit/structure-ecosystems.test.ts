@@ -519,7 +519,7 @@ test('Xcode: a target that compiles from several top-level folders owns each of 
   assert.deepEqual(target(s, 'Net iOS').extraDirs, ['AFNetworking', 'UIKit+AFNetworking']);
 });
 
-test("manifests of a tests folder's sample inputs and of tutorials are no targets, unless a workspace declares them (bat's syntax-test sources, bubbletea's tutorials)", async () => {
+test("manifests of a tests folder's sample inputs are no targets unless a workspace declares them (bat's syntax-test sources); a Go tutorial module is a sample app (bubbletea)", async () => {
   const root = tempTree({
     'Cargo.toml': '[package]\nname = "bat"\nversion = "0.1.0"\n',
     'src/lib.rs': 'pub fn run() {}\n',
@@ -528,11 +528,13 @@ test("manifests of a tests folder's sample inputs and of tutorials are no target
     'tests/syntax-tests/source/Go/main.go': 'package main\n\nfunc main() {}\n',
     'go.mod': 'module example.org/tea\n\ngo 1.24\n',
     'tea.go': 'package tea\n',
-    'tutorials/go.mod': 'module tutorial\n\ngo 1.24\n',
+    'tutorials/go.mod': 'module tutorial\n\ngo 1.24\n\nrequire example.org/tea v0.0.0\n\nreplace example.org/tea => ../\n',
     'tutorials/basics/main.go': 'package main\n\nfunc main() {}\n',
   });
   const s = await discoverStructure(root, (await walkWorkspace(root)).files);
-  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['bat', 'example.org/tea']);
+  // A tutorial (or example) module is a sample app, with its edge to the module it replaces with the local copy; test data is nothing.
+  assert.deepEqual(s.targets.map((t) => `${t.name} ${t.kind}`).sort(), ['bat library', 'example.org/tea library', 'tutorial app']);
+  assert.deepEqual(target(s, 'tutorial').dependencies.filter((d) => d.target).map((d) => `${d.target} ${d.scope}`), ['example.org/tea prod']);
   const declared = tempTree({
     'Cargo.toml': '[workspace]\nmembers = ["core", "tests/harness"]\n',
     'core/Cargo.toml': '[package]\nname = "core"\nversion = "0.1.0"\n',
@@ -542,4 +544,61 @@ test("manifests of a tests folder's sample inputs and of tutorials are no target
   });
   const d = await discoverStructure(declared, (await walkWorkspace(declared)).files);
   assert.ok(d.targets.some((t) => t.name === 'harness'), d.targets.map((t) => t.name).join(', '));
+});
+
+test("Gradle: a BOM that constrains every subproject applying the publish plugin lists those projects (retrofit-bom's `rootProject.subprojects { plugins.withId(…) { api subproject } }`)", async () => {
+  const root = tempTree({
+    'settings.gradle': "rootProject.name = 'retrofit'\ninclude ':retrofit'\ninclude ':retrofit-mock'\ninclude ':samples'\ninclude ':retrofit-bom'\n",
+    'retrofit/build.gradle': "apply plugin: 'java-library'\napply plugin: 'com.vanniktech.maven.publish'\n",
+    'retrofit-mock/build.gradle': "apply plugin: 'java-library'\napply plugin: 'com.vanniktech.maven.publish'\n\ndependencies {\n  api projects.retrofit\n}\n",
+    'samples/build.gradle': "apply plugin: 'java-library'\n\ndependencies {\n  implementation projects.retrofit\n}\n",
+    'retrofit-bom/build.gradle': "apply plugin: 'java-platform'\napply plugin: 'com.vanniktech.maven.publish'\n\ndependencies {\n  constraints {\n    rootProject.subprojects { subproject ->\n      subproject.plugins.withId('com.vanniktech.maven.publish') {\n        // Exclude self project from BOM.\n        if (subproject != this.project) {\n          api subproject\n        }\n      }\n    }\n  }\n}\n",
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(target(s, ':retrofit-bom').dependencies.filter((d) => d.target).map((d) => `${d.target} ${d.scope}`).sort(), [':retrofit prod', ':retrofit-mock prod']);
+});
+
+test("npm: a package in a benchmarks folder is a test target, as the keys count benchmarks (hono's benchmarks/jsx and its unnamed siblings)", async () => {
+  const root = tempTree({
+    'package.json': JSON.stringify({ name: 'hono', version: '4.0.0', main: 'dist/index.js' }),
+    'src/index.ts': 'export const hono = 1;\n',
+    'benchmarks/jsx/package.json': JSON.stringify({ name: 'jsx', version: '1.0.0', main: 'index.js', dependencies: { hono: '^3.10.4' } }),
+    'benchmarks/jsx/index.js': 'module.exports = 1;\n',
+    'benchmarks/routers/package.json': JSON.stringify({ version: '1.0.0', scripts: { bench: 'node index.js' } }),
+    'benchmarks/routers/index.js': 'module.exports = 1;\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(s.targets.map((t) => `${t.name} ${t.kind}`).sort(), ['benchmarks/routers test', 'hono library', 'jsx test']);
+});
+
+test("Xcode beside a root Swift package: the Xcode test target of a package test target's name is that target, past a line comment in the manifest (Moya's `.testTarget( // dev`)", async () => {
+  const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
+  const pbx = ['// !$*UTF8*$!', '{', '\tobjects = {',
+    `\t\t${id(1)} /* MoyaTests */ = {`, '\t\t\tisa = PBXNativeTarget;', '\t\t\tname = MoyaTests;', '\t\t\tproductType = "com.apple.product-type.bundle.unit-test";', '\t\t};',
+    '\t};', '}'].join('\n');
+  const root = tempTree({
+    'Package.swift': '// swift-tools-version:5.3\nimport PackageDescription\nlet package = Package(\n    name: "Moya",\n    targets: [\n        .target(name: "Moya", path: "Sources/Moya"),\n        .testTarget( // dev\n            name: "MoyaTests",  // dev\n            dependencies: ["Moya"] // dev\n        ) // dev\n    ]\n)\n',
+    'Sources/Moya/Moya.swift': 'public struct Moya {}\n',
+    'Tests/MoyaTests/MoyaTests.swift': 'import XCTest\n',
+    'Moya.xcodeproj/project.pbxproj': pbx,
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.deepEqual(s.targets.map((t) => t.name).sort(), ['Moya', 'MoyaTests']);
+});
+
+test("Cargo: a package whose binary bears its name is an app even with a library beside it (bat: src/lib.rs and src/bin/bat/main.rs); a library with another tool binary stays a library", async () => {
+  const root = tempTree({
+    'Cargo.toml': '[package]\nname = "bat"\nversion = "0.1.0"\n',
+    'src/lib.rs': 'pub fn run() {}\n',
+    'src/bin/bat/main.rs': 'fn main() { bat::run() }\n',
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.equal(target(s, 'bat').kind, 'app');
+  const lib = tempTree({
+    'Cargo.toml': '[package]\nname = "syntect"\nversion = "0.1.0"\n',
+    'src/lib.rs': 'pub fn run() {}\n',
+    'src/bin/dump-syntaxes.rs': 'fn main() {}\n',
+  });
+  const l = await discoverStructure(lib, (await walkWorkspace(lib)).files);
+  assert.equal(target(l, 'syntect').kind, 'library');
 });

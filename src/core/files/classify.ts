@@ -42,7 +42,7 @@ const lower = (names: string) => new Set(names.split(' '));
 const VENDORED = lower('vendor vendors vendored third_party third-party thirdparty node_modules bower_components pods carthage external_libs');
 const FIXTURE = lower('fixtures fixture __fixtures__ testdata test-data test_data __snapshots__ snapshots testfixtures test-fixtures test_fixtures');
 const TEST = lower('test tests __tests__ __test__ spec specs e2e testing dummy dummies testutil testutils test-utils test_utils testhelpers test-helpers integration-tests integration_tests androidtest uitests unittests __mocks__ mocks');
-const EXAMPLE = lower('example examples _examples sample samples demo demos playground playgrounds showcase');
+const EXAMPLE = lower('example examples _examples sample samples demo demos playground playgrounds showcase tutorial tutorials');
 const BENCHMARK = lower('bench benches benchmark benchmarks jmh perf-tests');
 const DOCS = lower('docs documentation website www site _site docsite');
 const SHALLOW_ONLY = lower('site www');

@@ -85,8 +85,10 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const hasMain = ctx.has(joinRel(c.dir, 'src/main.rs'));
   const hasLib = ctx.has(joinRel(c.dir, 'src/lib.rs')) || !!lib;
   const metadata = isRecord(pkg.metadata) ? pkg.metadata : {};
+  // A binary that bears the package's name is what the package is, a library beside it or not (bat's src/bin/bat/main.rs).
+  const namedBin = bins.includes(c.name) || ctx.has(joinRel(c.dir, `src/bin/${c.name}.rs`)) || ctx.has(joinRel(c.dir, `src/bin/${c.name}/main.rs`));
   const kind: TargetKind =
-    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : (bins.length || hasMain) && !hasLib ? 'app' : 'library';
+    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : ((bins.length || hasMain) && !hasLib) || namedBin ? 'app' : 'library';
   return {
     name: c.name,
     ecosystem: 'cargo',

@@ -12,7 +12,11 @@ interface GoMod {
   replaces: { from: string; to: string; line: number }[];
 }
 
-/** Go: every module (go.mod) outside testdata and sample folders; go.work says which are in the workspace. */
+/**
+ * Go: every module (go.mod) outside test data; go.work says which are in the workspace. A module in an
+ * examples or tutorials folder is a sample app (bubbletea's `examples` and `tutorial`), as the other
+ * ecosystems' samples are.
+ */
 export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   const workUses = new Map<string, string>();
   for (const w of ctx.named('go.work')) {
@@ -23,7 +27,7 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   const mods: GoMod[] = [];
   for (const m of ctx.named('go.mod', true)) {
     const dir = dirOf(m);
-    if ((isSamplePath(dir) || isTestDataPath(dir)) && !workUses.has(dir)) continue;
+    if ((TEST_DATA.test(dir) || isTestDataPath(dir)) && !workUses.has(dir)) continue;
     const text = await ctx.read(m);
     if (text === undefined) continue;
     const mod = parseGoMod(m, text);
@@ -71,8 +75,12 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
  * other code is internal/ (nothing outside can import it: photoprism); a test fixture when it sits in
  * a dummy, mock or testdata folder; else a library.
  */
+/** Folders of test inputs: their modules are no targets. */
+const TEST_DATA = /(^|\/)(fixtures?|__fixtures__|testdata|test-data)(\/|$)/i;
+
 async function kindOf(ctx: DiscoveryContext, m: GoMod): Promise<'app' | 'library' | 'test'> {
   if (/(^|\/)(testdata|dummy|mocks?|fixtures?)(\/|$)/.test(m.dir)) return 'test';
+  if (isSamplePath(m.dir)) return 'app';
   const rootFile = ctx.files.find((f) => dirOf(f) === m.dir && f.endsWith('.go') && !f.endsWith('_test.go'));
   if (rootFile) return /^\s*package\s+main\b/m.test((await ctx.read(rootFile)) ?? '') ? 'app' : 'library';
   // Files of a module nested inside this one (photoprism's docker/dummy/oidc) are that module's.

@@ -91,6 +91,16 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
         const at = `${manifest}:${lineAt(build, bom.index)}`;
         for (const p of projects) if (list.has(p.path.split(':').pop()!)) deps.push({ name: p.path, target: nameOf(p, rootName), scope: 'prod', evidence: at });
       }
+      // Or every other subproject that applies a plugin (retrofit-bom: `rootProject.subprojects { plugins.withId('…publish') { api subproject } }`).
+      const byPlugin = /\bjava-platform\b/.test(build) ? /\bconstraints\s*\{[\s\S]*?\bsubprojects\b[\s\S]*?\bplugins\.withId\(\s*["']([\w.-]+)["']\s*\)/.exec(maskGradleComments(build)) : null;
+      if (byPlugin) {
+        const at = `${manifest}:${lineAt(build, byPlugin.index)}`;
+        for (const q of projects) {
+          if (q === p || q.aggregator) continue;
+          const qFile = [joinRel(q.dir, 'build.gradle.kts'), joinRel(q.dir, 'build.gradle')].find((f) => ctx.has(f));
+          if (qFile && pluginsOf((await ctx.read(qFile)) ?? '').includes(byPlugin[1])) deps.push({ name: q.path, target: nameOf(q, rootName), scope: 'prod', evidence: at });
+        }
+      }
       const plugins = pluginsOf(build);
       // What the convention plugins it applies add (nowinandroid's feature.impl adds :core:ui and :core:designsystem).
       for (const { dep: d, evidence } of plugins.flatMap((x) => conventions.get(x) ?? [])) {

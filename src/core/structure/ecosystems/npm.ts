@@ -157,7 +157,8 @@ const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|re
 function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   const j = p.json;
   const name = typeof j.name === 'string' ? j.name : '';
-  if (/(^|\/)(\.?tests?|e2e|__tests__)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
+  // Tests, and benchmarks (hono's benchmarks/*: the keys count them as tests).
+  if (/(^|\/)(\.?tests?|e2e|__tests__|bench|benches|benchmarks?)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
   const engines = j.engines;
   if (isRecord(engines) && 'vscode' in engines) return 'plugin';
   // Example programs are apps, even when they export a handler (a Lambda, a worker); so is a private

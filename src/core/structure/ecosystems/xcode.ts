@@ -25,7 +25,8 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
   // Names of the repository's own Swift package targets: a linked product of the same name is one of them.
   const packageTargets = new Set<string>();
   for (const manifest of ctx.named('Package.swift', true)) {
-    for (const m of ((await ctx.read(manifest)) ?? '').matchAll(/\.(?:target|executableTarget|binaryTarget)\s*\(\s*name:\s*"([^"]+)"/g)) packageTargets.add(m[1]);
+    // Test targets too (Moya's Xcode MoyaTests builds the package's `.testTarget( // dev` MoyaTests), past line comments.
+    for (const m of ((await ctx.read(manifest)) ?? '').matchAll(/\.(?:target|executableTarget|binaryTarget|testTarget)\s*\((?:\s*\/\/[^\n]*)*\s*name:\s*"([^"]+)"/g)) packageTargets.add(m[1]);
   }
   const rootPackage = ctx.has('Package.swift');
   const nameOf = (o: PbxObject) => field(o.body, 'name') ?? o.id;
