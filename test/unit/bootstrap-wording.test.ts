@@ -973,3 +973,16 @@ test("Spotless formatting both Java and Kotlin is said of both, the bigger first
   files['build.gradle'] = files['build.gradle'].replace("\n    plugins.apply('checkstyle')", '');
   assert.ok((await coldStart(files)).some((c) => /^Java indentation follows \.editorconfig/.test(c.title)), 'without Checkstyle, .editorconfig is what Java follows');
 });
+
+test("a type other files only name (no purpose in its doc, no method they call, no shared instance) is no card: 'use it instead of a local variant' says nothing the compiler does not (bat's OpenedInput and StyleComponents, fd's OwnerFilter, coil's RealImageLoader, rejected as trivial)", async () => {
+  const files: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "cat"\nversion = "0.1.0"\n',
+    'src/lib.rs': 'pub mod style;\npub mod config;\npub mod printer;\npub mod controller;\n',
+    'src/style.rs': 'pub(crate) struct StyleComponents {\n    pub numbers: bool,\n    pub grid: bool,\n}\n',
+  };
+  for (const m of ['config', 'printer', 'controller']) files[`src/${m}.rs`] = `use crate::style::StyleComponents;\n\npub(crate) struct ${m}Holder {\n    pub style: StyleComponents,\n}\n\npub(crate) fn ${m}_grid(s: &StyleComponents) -> bool {\n    s.grid\n}\n`;
+  assert.ok(!(await coldStart(files)).some((c) => /StyleComponents/.test(c.title)));
+  // With its purpose in a doc comment, the card says what it is for.
+  files['src/style.rs'] = '/// The parts of the output frame a user turned on (numbers, grid, header).\n' + files['src/style.rs'];
+  assert.ok((await coldStart(files)).some((c) => /StyleComponents/.test(c.title)));
+});

@@ -269,6 +269,9 @@ export class CodePatternAnalyzer implements Analyzer {
       const nested = group.length === 1 ? await nestedTypesUsed(def, users, ctx) : [];
       const lead = `${group.length > 1 ? `${family ? nameList(this.familyMembers(group, family, ctx).map((n) => `${n}()`), 110) : wholeFiles.has(def.path) ? names.join(', ') : group.map((g) => `\`${g.def.name}\``).join(', ')} (${shortPath(def.path, 60)})` : `${what} (${shortPath(def.path, 60)}:${def.line})${withPurpose && title !== withPurpose ? ` — ${h.purpose} —` : ''}`} ${group.length > 1 ? 'are' : 'is'} used from ${users.length} files across ${nameList(modules, 70, false)}.${from && from !== shownTarget(def.target) && h.scope === 'internal' ? ` Other packages import it from \`${from}\`.` : ''}`;
       const calls = [implemented, callsSentence(used, nested, MAX_SUMMARY - lead.length - implemented.length - 2)].filter(Boolean).join(' ');
+      // A type with nothing to say but its name (no purpose, no method its users call, no shared instance): "use it instead of a
+      // local variant" tells an agent nothing the compiler does not (bat's OpenedInput, fd's OwnerFilter: rejected as trivial).
+      if (def.kind === 'type' && group.length === 1 && !annotation && !withPurpose && !calls) continue;
       const carried = `New declarations of the same kind carry \`@${def.name}\` too.`;
       const advice = annotation
         ? `${optIn ? `${builtIn ? 'Outside the modules the build opts in, code' : 'Code'} that uses what it marks needs \`@OptIn(${def.name}::class)\`. ` : ''}${carried}`
