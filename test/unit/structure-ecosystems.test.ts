@@ -602,3 +602,15 @@ test("Cargo: a package whose binary bears its name is an app even with a library
   const l = await discoverStructure(lib, (await walkWorkspace(lib)).files);
   assert.equal(target(l, 'syntect').kind, 'library');
 });
+
+test("npm: without a workspace, a package's dependency on another package of the repository comes from the registry unless it is linked by path (hono's benchmarks/jsx asks for hono ^3.10.4)", async () => {
+  const root = tempTree({
+    'package.json': JSON.stringify({ name: 'hono', version: '4.0.0', main: 'dist/index.js' }),
+    'src/index.ts': 'export const hono = 1;\n',
+    'benchmarks/jsx/package.json': JSON.stringify({ name: 'jsx', version: '1.0.0', dependencies: { hono: '^3.10.4' } }),
+    'benchmarks/local/package.json': JSON.stringify({ name: 'local', version: '1.0.0', dependencies: { hono: 'file:../..' } }),
+  });
+  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
+  assert.equal(target(s, 'jsx').dependencies.find((d) => d.name === 'hono')?.target, undefined);
+  assert.equal(target(s, 'local').dependencies.find((d) => d.name === 'hono')?.target, 'hono');
+});

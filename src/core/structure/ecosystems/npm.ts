@@ -102,7 +102,9 @@ function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string
     const sectionAt = text.indexOf(`"${field}"`);
     for (const [name, version] of Object.entries(deps)) {
       const dep: TargetDependency = { name, scope, version: String(version), evidence: `${manifest}:${lineOf(text, `"${name}"`, Math.max(0, sectionAt))}` };
-      const linked = workspaceOf.has(name) && (workspaceOf.get(name) === p.workspaceRoot || /^(file|link|workspace|portal):/.test(String(version)));
+      // Members of one workspace link to each other; packages outside any workspace get each other from the registry
+      // unless linked by path (hono's benchmarks/jsx asks for hono ^3.10.4, not the repository's 4.x).
+      const linked = workspaceOf.has(name) && ((workspaceOf.get(name) === p.workspaceRoot && p.workspaceRoot !== undefined) || /^(file|link|workspace|portal):/.test(String(version)));
       if (linked && name !== nameOf(p)) dep.target = name;
       dependencies.push(dep);
     }
