@@ -587,20 +587,12 @@ test("Xcode beside a root Swift package: the Xcode test target of a package test
 });
 
 test("Cargo: a package whose binary bears its name is an app even with a library beside it (bat: src/lib.rs and src/bin/bat/main.rs); a library with another tool binary stays a library", async () => {
-  const root = tempTree({
-    'Cargo.toml': '[package]\nname = "bat"\nversion = "0.1.0"\n',
-    'src/lib.rs': 'pub fn run() {}\n',
-    'src/bin/bat/main.rs': 'fn main() { bat::run() }\n',
-  });
-  const s = await discoverStructure(root, (await walkWorkspace(root)).files);
-  assert.equal(target(s, 'bat').kind, 'app');
-  const lib = tempTree({
-    'Cargo.toml': '[package]\nname = "syntect"\nversion = "0.1.0"\n',
-    'src/lib.rs': 'pub fn run() {}\n',
-    'src/bin/dump-syntaxes.rs': 'fn main() {}\n',
-  });
-  const l = await discoverStructure(lib, (await walkWorkspace(lib)).files);
-  assert.equal(target(l, 'syntect').kind, 'library');
+  const kindOf = async (name: string, bin: string) => {
+    const root = tempTree({ 'Cargo.toml': `[package]\nname = "${name}"\nversion = "0.1.0"\n`, 'src/lib.rs': 'pub fn run() {}\n', [bin]: 'fn main() {}\n' });
+    return target(await discoverStructure(root, (await walkWorkspace(root)).files), name).kind;
+  };
+  assert.equal(await kindOf('bat', 'src/bin/bat/main.rs'), 'app');
+  assert.equal(await kindOf('syntect', 'src/bin/dump-syntaxes.rs'), 'library');
 });
 
 test("npm: without a workspace, a package's dependency on another package of the repository comes from the registry unless it is linked by path (hono's benchmarks/jsx asks for hono ^3.10.4)", async () => {
