@@ -790,7 +790,7 @@ test('a helper type most files reach through its shared instance is said so, wit
   files['Sources/Shared/IconCache.swift'] = files['Sources/Shared/IconCache.swift'].replace('    func prefetch(', '    static func prefetch(');
   for (const [i, dir] of ['Timeline', 'Sidebar', 'Article', 'Timeline'].entries()) files[`Sources/${dir}/View${i}.swift`] = files[`Sources/${dir}/View${i}.swift`].replace('IconCache.shared.prefetch', 'IconCache.prefetch');
   const mixed = find(await coldStart(files), /IconCache/);
-  assert.match(mixed.summary, /Other files reach it as `IconCache\.shared` \(4 of 4\) and use its `imageForFeed` and `currentSize`; they call `prefetch` on the type\.$/);
+  assert.match(mixed.summary, /Other files reach it as `IconCache\.shared` \(4 of 4\) and use its `imageForFeed` and `currentSize`; they also call `prefetch`\.$/);
   // Where only some files use the shared instance, it is not said to be how the type is reached.
   for (const i of [1, 2, 3]) files[`Sources/${['Timeline', 'Sidebar', 'Article', 'Timeline'][i]}/View${i}.swift`] = `final class View${i} {\n    let cache = IconCache()\n    func icon() -> Int {\n        IconCache.prefetch([${i}])\n        return cache.imageForFeed(${i}) + cache.imageForFeed(1)\n    }\n}\n`;
   const owned = find(await coldStart(files), /IconCache/);
@@ -962,7 +962,7 @@ test("Spotless formatting both Java and Kotlin is said of both, the bigger first
   assert.match(c.summary, /^Spotless with google-java-format and ktlint is configured in the repository/);
   assert.equal(c.reasoning.sources[0], 'build.gradle:6');
   // Configured for Kotlin only (okhttp: `kotlin { }` and `kotlinGradle { }`; its Java goes through Checkstyle), it is said of Kotlin only.
-  files['build.gradle'] = "subprojects {\n  plugins.withId('java') {\n    plugins.apply('com.diffplug.spotless')\n    spotless {\n      kotlin {\n        target 'src/**/*.kt'\n        ktlint()\n      }\n      kotlinGradle {\n        target '*.kts'\n        ktlint()\n      }\n    }\n  }\n}\n";
+  files['build.gradle'] = "subprojects {\n  java {\n    toolchain {\n      languageVersion = JavaLanguageVersion.of(8)\n    }\n  }\n  plugins.withId('java') {\n    plugins.apply('com.diffplug.spotless')\n    spotless {\n      kotlin {\n        target 'src/**/*.kt'\n        ktlint()\n      }\n      kotlinGradle {\n        target '*.kts'\n        ktlint()\n      }\n    }\n  }\n}\n";
   const k = find(await coldStart(files), /formatting is enforced by Spotless/);
   assert.equal(k.title, 'Kotlin formatting is enforced by Spotless with ktlint: run `./gradlew spotlessApply`');
   // Its Java is checked by Checkstyle: no "Java indentation follows .editorconfig, nothing checks it" (contradicted in round 50).

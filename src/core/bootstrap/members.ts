@@ -305,10 +305,11 @@ export async function typeUse(def: Definition, users: readonly Use[], ctx: Analy
   const onShared = new Map<string, number>();
   const files = [...new Set(users.map((x) => x.path))];
   const type = escapeName(def.name);
+  const sharedUse = new RegExp(`\\b${type}\\.(shared\\w*|default\\w*|instance|current|standard)\\b(?!\\s*\\()(?:\\s*[?!]?\\.(\\w+))?`, 'g');
   for (const u of files) {
     const text = (await ctx.read(u)) ?? '';
     const seen = new Set<string>();
-    for (const m of text.matchAll(new RegExp(`\\b${type}\\.(shared\\w*|default\\w*|instance|current|standard)\\b(?!\\s*\\()(?:\\s*[?!]?\\.(\\w+))?`, 'g'))) {
+    for (const m of text.matchAll(sharedUse)) {
       if (!seen.has(m[1])) accessorFiles.set(m[1], (accessorFiles.get(m[1]) ?? 0) + 1);
       seen.add(m[1]);
       if (m[2] && !NOT_API.has(m[2]) && !m[2].startsWith('_')) onShared.set(`${m[1]} ${m[2]}`, (onShared.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
@@ -345,7 +346,7 @@ export function outlined(use: TypeUse): string[] {
 /**
  * "Other files call its `read`, `write` and `value`" (most called first; counts left out: a reviewer recounting through fields
  * declared elsewhere found them off), "and use its `Images` and `Colors`"; or, for a type most files reach through its shared
- * instance, "Other files reach it as `X.shared` (9 of 11) and use its `currentTheme` and `start`; they call `load` on the type".
+ * instance, "Other files reach it as `X.shared` (9 of 11) and use its `currentTheme` and `start`; they also call `load`".
  * Within `budget` characters: the least used names go first, then the calls made elsewhere.
  */
 export function callsSentence(use: TypeUse, nested: readonly string[] = [], budget = Infinity): string {
@@ -355,7 +356,8 @@ export function callsSentence(use: TypeUse, nested: readonly string[] = [], budg
     const rest = use.calls.filter((c) => !members.includes(c.name)).map((c) => c.name);
     const say = (room: number, withRest: boolean) => {
       const reach = `Other files reach it as \`${accessor}\` (${files} of ${of})${members.length ? ` and use its ${list(members, room)}` : ''}`;
-      return `${reach}${withRest && rest.length ? `; they call ${list(rest)} on the type` : ''}${nested.length ? `; they use its ${list(nested)}` : ''}.`;
+      // Not "on the type": a call made elsewhere may be on the type (a static method) or on a value of it.
+      return `${reach}${withRest && rest.length ? `; they also call ${list(rest)}` : ''}${nested.length ? `; they use its ${list(nested)}` : ''}.`;
     };
     return [say(Infinity, true), say(Infinity, false), say(60, false), say(0, false)].find((x) => x.length <= budget) ?? '';
   }

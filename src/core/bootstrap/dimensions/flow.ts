@@ -41,10 +41,10 @@ const ENV_NAME_BUILDER = /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|
 /** The least share of the production files of a language that use a mechanism for it to be the project's way. */
 const MECHANISM_SHARE = 0.05;
 
-/** Where one kind of side effect happens; few files means a boundary worth keeping. */
 /** A declaration line of an interface, protocol, trait or abstract class (Python: an ABC or a Protocol). */
 const ABSTRACTION = /\b(?:interface|protocol|trait|abstract)\b|^\s*class\s+\w+\s*\([^)]*\b(?:ABC|ABCMeta|Protocol)\b/;
 
+/** Where one kind of side effect happens; few files means a boundary worth keeping. */
 /** What a boundary's count counts, said as such. */
 const SITES: Record<string, string> = { http: 'places that make HTTP requests or set up an HTTP client', env: 'places that read environment variables', sql: 'places that write SQL' };
 

@@ -4,6 +4,8 @@ import { fit, nameList } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { dominant, languageOf } from './standards';
+import { Blocks } from '../../guard/blocks';
+import { maskGradleComments } from '../../structure/ecosystems/gradle-build';
 
 /** The indentation each language's own style guide or standard formatter already uses. */
 const INDENT_NORM: Partial<Record<Family, string>> = { swift: '4-space', objc: '4-space', python: '4-space', rust: '4-space', kotlin: '4-space', java: '4-space', go: 'tabs' };
@@ -381,7 +383,11 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     const tools = /spotless/i.test(text) ? `Spotless${formats.length ? ` with ${formats.join(' and ')}` : ''}` : formats.join(' and ');
     // The languages it is configured for (`java { }`, `kotlin { }`; `kotlinGradle` is the build scripts), else those
     // its formatters format: okhttp's Spotless formats Kotlin only (its Java goes through Checkstyle).
-    const sections = (['java', 'kotlin'] as const).filter((l) => new RegExp(`\\b${l}\\s*\\{`).test(text));
+    // Inside the Spotless block only: a `java { toolchain { … } }` elsewhere in the script formats nothing.
+    const code = maskGradleComments(text);
+    const open = /\b(?:spotless|SpotlessExtension>)\s*\{/.exec(code);
+    const block = open ? code.slice(open.index, new Blocks(code).closeAt(open.index + open[0].length - 1) ?? code.length) : '';
+    const sections = (['java', 'kotlin'] as const).filter((l) => new RegExp(`\\b${l}\\s*\\{`).test(block));
     const byFormatter = (['java', 'kotlin'] as const).filter((l) => formats.some((x) => (l === 'java' ? /java-format/ : /ktlint|ktfmt/).test(x)));
     const families = sections.length ? sections : byFormatter.length ? byFormatter : (['kotlin', 'java'] as const);
     const editor = await editorConfig(ctx);

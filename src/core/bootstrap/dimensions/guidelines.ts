@@ -559,10 +559,10 @@ function mypyRelaxed(lines: readonly string[]): { modules: string[]; line?: numb
   return { modules, line };
 }
 
-/** A heading that says nothing without its parent's. */
 /** A lead-in after which a list gives reasons or benefits ("Regression tests are great, not least because they:"). */
 const REASONS_FOLLOW = /\b(because|since|benefits?|advantages?|reasons?|why)\b/i;
 
+/** A heading that says nothing without its parent's. */
 const GENERIC_HEADING = /^(general( guidelines)?|guidelines|best practices|description|summary( line)?|overview|notes?|details|rules|tips|examples?)$/i;
 
 /**

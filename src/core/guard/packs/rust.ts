@@ -26,14 +26,15 @@ function idiomaticUnwrap(m: MatchSite): boolean {
   return /::(?:new|parse|from_str)\(\s*(?:r#*)?"[^"\n]*"#*\s*\)\s*$/.test(before);
 }
 
+/** A run-time symbol lookup, and a transmute's argument that is one or names a binding (group 1). */
+const LOOKUP = String.raw`(?:[\w:]+::)?(?:GetProcAddress|dlsym)\s*\(`;
+const LOOKED_UP_ARGUMENT = new RegExp(String.raw`^\s*\(\s*(?:([A-Za-z_]\w*)\s*\)|(?=${LOOKUP}))`);
+
 /**
  * `transmute` of a symbol looked up at run time (`GetProcAddress`, `dlsym`) to its function type: the
  * only way to call it, the FFI idiom (alacritty's conpty functions; two blind reviewers of three judged
  * them intended). The argument is the lookup itself or a binding made from it earlier in the function.
  */
-const LOOKUP = String.raw`(?:[\w:]+::)?(?:GetProcAddress|dlsym)\s*\(`;
-const LOOKED_UP_ARGUMENT = new RegExp(String.raw`^\s*\(\s*(?:([A-Za-z_]\w*)\s*\)|(?=${LOOKUP}))`);
-
 function loadedSymbol(m: MatchSite): boolean {
   let i = m.code.indexOf('transmute', m.start) + 'transmute'.length;
   // Past a turbofish `::<A, B>`, whose types may hold parentheses (`extern "C" fn(i32)`).
