@@ -19,10 +19,10 @@ export interface RoutingTask {
   alsoAcceptable: string[];
 }
 
-/** Round 1 (`tasks.json`, folds A and B), round 2 (`tasks-round2.json`, fold C), rounds 3 and 4 (`tasks-round3.json`, `tasks-round4.json`: folds D and E). */
+/** Round 1 (`tasks.json`, folds A and B), round 2 (`tasks-round2.json`, fold C), rounds 3 to 6 (`tasks-round3.json` to `tasks-round6.json`: folds D to G). */
 export function loadTasks(): RoutingTask[] {
   const read = (file: string) => (JSON.parse(readFileSync(path.join(DATA_DIR, file), 'utf8')) as { tasks: RoutingTask[] }).tasks;
-  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json'), ...read('tasks-round4.json')];
+  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json'), ...read('tasks-round4.json'), ...read('tasks-round5.json'), ...read('tasks-round6.json')];
 }
 
 export function bundledSkills(): Skill[] {
@@ -34,16 +34,21 @@ export function catalogSkills(): Skill[] {
   return [...new SkillRegistry({ bundledDir: path.join(DATA_DIR, 'skills') }).list(), ...bundledSkills()];
 }
 
+export type Fold = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G';
+const ROUND_FOLDS: Record<number, Fold> = { 2: 'C', 3: 'D', 4: 'E', 5: 'F', 6: 'G' };
+/** The folds the shipped constants are fitted on; the others are tests, read only by the benchmark. */
+export const TUNING_FOLDS = 'ABCDE';
+
 /**
  * The parts of the data. Round 1 in two halves (A, B) by a hash of the task id, so the split does not
- * follow the order the reviewer wrote the requests in; rounds 2 (C, ids `r2-…`), 3 (D, `r3-…`) and 4
- * (E, `r4-…`, written in session 29), each by another blind reviewer. Every constant that ships is
- * fitted on A, B and C; D and E are the tests, read only by the benchmark.
+ * follow the order the reviewer wrote the requests in; rounds 2 to 6 (C to G, ids `r2-…` to `r6-…`),
+ * each by another blind reviewer. Until session 32 the constants were fitted on A to C and D and E
+ * (rounds 3 and 4) were the tests; since then they are fitted on A to E, and F and G (rounds 5 and 6,
+ * written in session 32) are the tests.
  */
-export function fold(task: Pick<RoutingTask, 'id'>): 'A' | 'B' | 'C' | 'D' | 'E' {
-  if (task.id.startsWith('r2-')) return 'C';
-  if (task.id.startsWith('r3-')) return 'D';
-  if (task.id.startsWith('r4-')) return 'E';
+export function fold(task: Pick<RoutingTask, 'id'>): Fold {
+  const round = /^r(\d)-/.exec(task.id)?.[1];
+  if (round) return ROUND_FOLDS[Number(round)];
   let h = 2166136261;
   for (const ch of task.id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return (h >>> 0) % 2 === 0 ? 'A' : 'B';

@@ -1,14 +1,14 @@
-// Tuning of skill search on the tuning rounds of the routing data only (folds A, B, C: rounds 1 and
-// 2): field weights by coordinate ascent on MRR@3, the fusion constants, then the confidence model
+// Tuning of skill search on the tuning rounds of the routing data only (folds A to E: rounds 1 to
+// 4): field weights by coordinate ascent on MRR@3, the fusion constants, then the confidence model
 // (logistic regression of "the best skill is right" on its coverage, strength, gap and similarity) and
 // the "no match" threshold. Prints the constants to put in src/core/skills/search.ts.
 // `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
-// The test round (fold D) is only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
+// The test rounds (folds F and G) are only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
 // cross-validation of the "no match" model over round 1's halves (nothing it fits ships).
 import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
-import { bundledSkills, catalogSkills, fold, loadTasks, type RoutingTask } from './data';
+import { bundledSkills, catalogSkills, fold, loadTasks, TUNING_FOLDS as DEFAULT_TUNING_FOLDS, type RoutingTask } from './data';
 import { evaluate } from './evaluate';
 import { oursRanker } from './rankers';
 
@@ -63,8 +63,8 @@ export function fitConfidence(samples: { f: ConfidenceFeatures; y: number }[], k
 
 const round = (v: number) => Math.round(v * 100) / 100;
 
-/** The parts tuned on: rounds 1 and 2 (folds A, B, C); round 3 (D), the test, is never read here. */
-const TUNING_FOLDS = process.env.TUNE_FOLDS ?? 'ABC';
+/** The parts tuned on: rounds 1 to 4 (folds A to E); the tests (F, G) are never read here. */
+const TUNING_FOLDS = process.env.TUNE_FOLDS ?? DEFAULT_TUNING_FOLDS;
 
 export function tune(): void {
   const tasks = loadTasks().filter((t) => TUNING_FOLDS.includes(fold(t)));
