@@ -89,6 +89,10 @@ test('the developer glossary wins over the general one and reaches words of one 
   assert.ok(englishGlosses('帮我审一下这段代码').includes('review'));
   // Four characters: a whole term before its parts (事后 "afterwards" + 分析 "analysis").
   assert.deepEqual(englishGlosses('写一份事后分析'), ['write', 'postmortem']);
+  // 项目 is a project to a developer, not an "item" or an "event"; 没有 and 有没有 are function words, not "haven" and "hasn".
+  assert.deepEqual(englishGlosses('这个项目有没有 README'), ['project']);
+  assert.deepEqual(englishGlosses('没有测试'), ['test', 'testing']);
+  assert.deepEqual(analyze('没有测试'), ['测试']);
 });
 
 test('meaning: words near in meaning are near without sharing a word; Chinese reaches the same space through its glosses', () => {
