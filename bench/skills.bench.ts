@@ -51,6 +51,8 @@ function tokenTable(skills: Skill[], counter: TokenCounter): BenchTable {
   const whole = skills.map((s) => counter.count(readFileSync(s.file, 'utf8')));
   const allWhole = counter.count(skills.map((s) => readFileSync(s.file, 'utf8')).join('\n\n'));
   const catalog = renderCatalog(skills, counter).tokens;
+  // The same catalog as the chat participant's prompt renders it (a Markdown list, no XML tags).
+  const catalogMd = renderCatalog(skills, counter, { format: 'markdown' }).tokens;
   const level2 = skills.map((s) => counter.count(renderLevel2(s)));
   const chunkSizes = (s: Skill) => s.chunks.map((c) => counter.count(c.content));
   // "One chunk": the mean chunk of the skill (a task loads the one it needs), and the largest as the worst case.
@@ -61,21 +63,24 @@ function tokenTable(skills: Skill[], counter: TokenCounter): BenchTable {
   const searchAnswer = (s: Skill) => counter.count(renderRoutingXml(index.route(s.description, 3)));
   const mean = (v: number[]) => Math.round(v.reduce((a, b) => a + b, 0) / v.length);
   const baseline = catalog + mean(whole);
-  const rows: [string, number][] = [
+  const oneChunk = mean(skills.map((s, i) => level2[i] + meanChunk(s)));
+  const rows: [string, number, number?][] = [
     [`every SKILL.md whole in the prompt (${skills.length} files)`, allWhole],
     [`level 1 catalog of all ${skills.length} skills (name + description)`, catalog],
     ['catalog + one SKILL.md whole (the usual skill loader), mean', baseline],
     ['catalog + level 2 of one skill (body without chunks), mean', catalog + mean(level2)],
-    ['catalog + level 2 + one chunk (mean chunk), mean', catalog + mean(skills.map((s, i) => level2[i] + meanChunk(s)))],
+    ['catalog + level 2 + one chunk (mean chunk), mean', catalog + oneChunk],
     ['catalog + level 2 + the largest chunk, mean', catalog + mean(skills.map((s, i) => level2[i] + maxChunk(s)))],
     ['search_skills answer (top 3) + level 2 + one chunk (mean chunk), mean', mean(skills.map((s, i) => searchAnswer(s) + level2[i] + meanChunk(s)))],
+    ['Markdown catalog (as the chat prompt has it) + one SKILL.md whole, mean', catalogMd + mean(whole), catalogMd + mean(whole)],
+    ['Markdown catalog + level 2 + one chunk (mean chunk), mean', catalogMd + oneChunk, catalogMd + mean(whole)],
   ];
   const perSkill = skills.map((s, i) => (catalog + level2[i] + meanChunk(s)) / (catalog + whole[i]));
   const perSkillMax = skills.map((s, i) => (catalog + level2[i] + maxChunk(s)) / (catalog + whole[i]));
   return {
     title: `Skills: prompt tokens for one task (o200k_base, ${skills.length} bundled skills)`,
-    columns: ['what is in the prompt', 'tokens', 'vs catalog + one SKILL.md whole'],
-    rows: rows.map(([label, tokens]) => [label, tokens, (tokens / baseline).toFixed(2)]),
+    columns: ['what is in the prompt', 'tokens', 'vs catalog + one SKILL.md whole (in the same form)'],
+    rows: rows.map(([label, tokens, against = baseline]) => [label, tokens, (tokens / against).toFixed(2)]),
     notes: [
       `One SKILL.md whole: mean ${mean(whole)} tokens (min ${Math.min(...whole)}, max ${Math.max(...whole)}); its level 2: mean ${mean(level2)}; ${skills.reduce((n, s) => n + s.chunks.length, 0)} chunks in all, mean ${mean(skills.map(meanChunk))} tokens.`,
       `Per skill, catalog + level 2 + one chunk against catalog + that SKILL.md whole: ${Math.min(...perSkill).toFixed(2)}–${Math.max(...perSkill).toFixed(2)} with its mean chunk, ${Math.min(...perSkillMax).toFixed(2)}–${Math.max(...perSkillMax).toFixed(2)} with its largest.`,
