@@ -5,7 +5,7 @@
 // `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
 // The test rounds (folds F and G) are only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
 // cross-validation of the "no match" model over round 1's halves (nothing it fits ships).
-import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
+import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, GLOSSES, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
 import { bundledSkills, catalogSkills, fold, loadTasks, TUNING_FOLDS as DEFAULT_TUNING_FOLDS, type RoutingTask } from './data';
@@ -76,20 +76,24 @@ export function tune(): void {
   ];
   const fields = process.env.TUNE_WEIGHTS === '0' ? SKILL_FIELDS : tuneWeights(sets);
   // The fusion: RRF constant and the semantic list's weight (SEMANTIC is read at query time).
-  let bestFusion = { k: SEMANTIC.k, weight: SEMANTIC.weight, meaning: MEANING.weight, score: mrr(fields, sets) };
+  let bestFusion = { k: SEMANTIC.k, weight: SEMANTIC.weight, meaning: MEANING.weight, gloss: GLOSSES.weight, score: mrr(fields, sets) };
   for (const k of [5, 10, 20, 60]) {
     for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
       for (const meaning of [0, 0.1, 0.25, 0.5]) {
-        Object.assign(SEMANTIC, { k, weight });
-        MEANING.weight = meaning;
-        const score = mrr(fields, sets);
-        if (score > bestFusion.score + 1e-9) bestFusion = { k, weight, meaning, score };
+        for (const gloss of [0.3, 0.5, 0.7, 1]) {
+          Object.assign(SEMANTIC, { k, weight });
+          MEANING.weight = meaning;
+          GLOSSES.weight = gloss;
+          const score = mrr(fields, sets);
+          if (score > bestFusion.score + 1e-9) bestFusion = { k, weight, meaning, gloss, score };
+        }
       }
     }
   }
   Object.assign(SEMANTIC, { k: bestFusion.k, weight: bestFusion.weight });
   MEANING.weight = bestFusion.meaning;
-  console.log(`fusion: MRR@3 on folds ${TUNING_FOLDS} = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}`);
+  GLOSSES.weight = bestFusion.gloss;
+  console.log(`fusion: MRR@3 on folds ${TUNING_FOLDS} = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}, gloss weight ${bestFusion.gloss}`);
 
   const samples = featureSamples(sets, fields);
   const model = fitConfidence(samples);
