@@ -3,7 +3,7 @@
 // (logistic regression of "the best skill is right" on its coverage, strength, gap and similarity) and
 // the "no match" threshold. Prints the constants to put in src/core/skills/search.ts.
 // `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
-// The test rounds (folds F and G) are only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
+// The validation and test rounds (folds F to H) are only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
 // cross-validation of the "no match" model over round 1's halves (nothing it fits ships).
 import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, GLOSSES, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
@@ -63,7 +63,7 @@ export function fitConfidence(samples: { f: ConfidenceFeatures; y: number }[], k
 
 const round = (v: number) => Math.round(v * 100) / 100;
 
-/** The parts tuned on: rounds 1 to 4 (folds A to E); the tests (F, G) are never read here. */
+/** The parts tuned on: rounds 1 to 4 (folds A to E); validation and test (F to H) are never read here. */
 const TUNING_FOLDS = process.env.TUNE_FOLDS ?? DEFAULT_TUNING_FOLDS;
 
 export function tune(): void {
