@@ -103,6 +103,8 @@ copyFileSync(path.join(root, 'src/mcp/manifest.json'), path.join(root, 'dist/mcp
 copyFileSync(path.join(root, 'src/core/text/zh-en.json'), path.join(root, 'dist/vendor/zh-en.json'));
 copyFileSync(path.join(root, 'src/core/text/zh-en-dev.json'), path.join(root, 'dist/vendor/zh-en-dev.json'));
 copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
+// The names of technologies skill routing recognises in a request (ours), read on first use.
+copyFileSync(path.join(root, 'src/core/text/tech-names.json'), path.join(root, 'dist/vendor/tech-names.json'));
 // The word vectors of skill search's meaning signal (GloVe, PDDL; licence beside it), read on first use.
 copyFileSync(path.join(root, 'src/core/text/word-vectors.bin'), path.join(root, 'dist/vendor/word-vectors.bin'));
 copyFileSync(path.join(root, 'src/core/text/word-vectors.LICENSE.md'), path.join(root, 'dist/vendor/word-vectors.LICENSE.md'));

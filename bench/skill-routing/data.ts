@@ -46,9 +46,10 @@ export const TEST_FOLDS = 'H';
 /**
  * The parts of the data. Round 1 in two halves (A, B) by a hash of the task id, so the split does not
  * follow the order the reviewer wrote the requests in; rounds 2 to 7 (C to H, ids `r2-…` to `r7-…`),
- * each by another blind reviewer. The shipped constants were fitted on A to C (sessions 21 to 29),
- * when D and E were the tests. Since session 32 the tuner fits on A to E; F and G (rounds 5 and 6)
- * validate a refit before it ships, and H (round 7) is the test.
+ * each by another blind reviewer. The ranking constants were fitted on A to C (sessions 21 to 29),
+ * when D and E were the tests. Since session 32 the tuner fits on A to E (the "no match" model that
+ * ships was fitted there); F and G (rounds 5 and 6) validate a refit before it ships, and H (round 7)
+ * is the test.
  */
 export function fold(task: Pick<RoutingTask, 'id'>): Fold {
   const round = /^r(\d)-/.exec(task.id)?.[1];

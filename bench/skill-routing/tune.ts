@@ -2,7 +2,8 @@
 // 4): field weights by coordinate ascent on MRR@3, the fusion constants, then the confidence model
 // (logistic regression of "the best skill is right" on its coverage, strength, gap and similarity) and
 // the "no match" threshold. Prints the constants to put in src/core/skills/search.ts.
-// `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are).
+// `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are, TUNE_FUSION=0
+// the fusion and gloss weights).
 // The validation and test rounds (folds F to H) are only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
 // cross-validation of the "no match" model over round 1's halves (nothing it fits ships).
 import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, GLOSSES, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
@@ -75,7 +76,18 @@ export function tune(): void {
     { skills: bundled, tasks: tasks.filter((t) => t.set === 'bundled') },
   ];
   const fields = process.env.TUNE_WEIGHTS === '0' ? SKILL_FIELDS : tuneWeights(sets);
-  // The fusion: RRF constant and the semantic list's weight (SEMANTIC is read at query time).
+  if (process.env.TUNE_FUSION !== '0') tuneFusion(fields, sets);
+
+  const samples = featureSamples(sets, fields);
+  const model = fitConfidence(samples);
+  console.log('confidence model:', JSON.stringify(model));
+  const fit = fitNoMatch(samples);
+  console.log(`fit model: ${JSON.stringify(fit.model)}\nno-match threshold: ${fit.threshold} (on folds ${TUNING_FOLDS}: no-match recall ${pct(fit.recall)}, answerable refused ${pct(fit.refused)})`);
+  if (process.env.CROSS === '1') crossValidate(fields);
+}
+
+/** The fusion: RRF constant, the semantic and meaning lists' weights, the Chinese glosses' weight (all read at query time). */
+function tuneFusion(fields: Fields, sets: { skills: Skill[]; tasks: RoutingTask[] }[]): void {
   let bestFusion = { k: SEMANTIC.k, weight: SEMANTIC.weight, meaning: MEANING.weight, gloss: GLOSSES.weight, score: mrr(fields, sets) };
   for (const k of [5, 10, 20, 60]) {
     for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
@@ -94,16 +106,10 @@ export function tune(): void {
   MEANING.weight = bestFusion.meaning;
   GLOSSES.weight = bestFusion.gloss;
   console.log(`fusion: MRR@3 on folds ${TUNING_FOLDS} = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}, gloss weight ${bestFusion.gloss}`);
-
-  const samples = featureSamples(sets, fields);
-  const model = fitConfidence(samples);
-  console.log('confidence model:', JSON.stringify(model));
-  const fit = fitNoMatch(samples);
-  console.log(`fit model: ${JSON.stringify(fit.model)}\nno-match threshold: ${fit.threshold} (on folds ${TUNING_FOLDS}: no-match recall ${pct(fit.recall)}, answerable refused ${pct(fit.refused)})`);
-  if (process.env.CROSS === '1') crossValidate(fields);
 }
 
-type Sample = { f: ConfidenceFeatures; y: number; answerable: boolean };
+/** One request's best match: its features, whether it is right, whether any skill fits, and the slice (catalog English, catalog Chinese, bundled) the 5% refusal bound applies to. */
+type Sample = { f: ConfidenceFeatures; y: number; answerable: boolean; slice: string };
 const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
 
 /** The best match's features for each request, with whether it is right and whether any skill fits. */
@@ -114,20 +120,21 @@ function featureSamples(sets: { skills: Skill[]; tasks: RoutingTask[] }[], field
     for (const t of s.tasks) {
       const top = index.explain(t.query)[0];
       const right = !!top && !!t.expected && [t.expected, ...t.alsoAcceptable].includes(top.name);
-      samples.push({ f: top ?? NO_FEATURES, y: right ? 1 : 0, answerable: !!t.expected });
+      samples.push({ f: top ?? NO_FEATURES, y: right ? 1 : 0, answerable: !!t.expected, slice: t.set === 'bundled' ? 'bundled' : t.lang });
     }
   }
   return samples;
 }
 
-const NO_FEATURES: ConfidenceFeatures = { coverage: 0, routingCoverage: 0, strength: 0, gap: 0, similarity: 0, meaning: 0, meaningGap: 0 };
+const NO_FEATURES: ConfidenceFeatures = { coverage: 0, routingCoverage: 0, strength: 0, gap: 0, similarity: 0, meaning: 0, meaningGap: 0, techMissing: 0 };
 /** What tells "fits" from "shares words" (measured on fold A: the best separation at ≤ 5% refused, and the most stable across folds). */
-export const FIT_FEATURES = ['routingCoverage', 'meaning'] as const;
+export const FIT_FEATURES = ['routingCoverage', 'meaning', 'techMissing'] as const;
 
 /**
  * The "no match" model: logistic regression of "some skill fits" on FIT_FEATURES with both classes
  * weighted equally (off-topic requests are few), then the threshold that recognises the most of them
- * with at most 5% of the answerable requests refused.
+ * with at most 5% of the answerable requests refused in each slice (English, Chinese, bundled), as the
+ * goal is per language.
  */
 function fitNoMatch(samples: Sample[]): { model: { bias: number } & Partial<ConfidenceModel>; threshold: number; recall: number; refused: number } {
   const pos = samples.filter((s) => s.answerable).length;
@@ -149,7 +156,8 @@ function fitNoMatch(samples: Sample[]): { model: { bias: number } & Partial<Conf
   let best = { threshold: 0, recall: -1, refused: 0 };
   for (let th = 0; th <= 1; th += 0.01) {
     const r = noMatchFigures(samples, model, th);
-    if (r.refused <= 0.05 && r.recall >= best.recall) best = { threshold: round(th), ...r };
+    const worstSlice = Math.max(...[...new Set(samples.map((s) => s.slice))].map((slice) => noMatchFigures(samples.filter((s) => s.slice === slice), model, th).refused));
+    if (worstSlice <= 0.05 && r.recall >= best.recall) best = { threshold: round(th), ...r };
   }
   return { model, ...best };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, Bm25fIndex, cosine, englishGlosses, indexForm, isStopword, parseWordVectors, queryTerms, stem, tokenize, wordVectors } from '../../src/core/text';
+import { analyze, Bm25fIndex, cosine, englishGlosses, indexForm, isStopword, mentionsTechnology, parseWordVectors, queryTerms, stem, technologiesIn, tokenize, wordVectors } from '../../src/core/text';
 import { splitAsciiIdentifier, splitIdentifier } from '../../src/core/text/tokenize';
 
 test('identifiers are split and kept whole', () => {
@@ -130,4 +130,23 @@ test('ASCII identifiers are split by character codes exactly as the Unicode rule
     const w = Array.from({ length: 1 + Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
     assert.deepEqual(split(splitAsciiIdentifier, w), split(splitIdentifier, w), w);
   }
+});
+
+test('technologies a request names: spellings people type, Chinese names, Latin names inside Chinese text; ordinary words only when capitalised', () => {
+  const names = (text: string) => [...technologiesIn(text)].sort();
+  assert.deepEqual(names('Deploy my Next.js app to Vercel'), ['next.js', 'vercel']);
+  assert.deepEqual(names('K8s 里的 Pod 一直重启'), ['kubernetes']);
+  assert.deepEqual(names('钉钉群机器人怎么发消息'), ['钉钉']);
+  assert.deepEqual(names('构建Maven项目然后推到仓库'), ['maven'], 'Chinese next to a Latin name is no part of it');
+  assert.deepEqual(names('PostgreSQL 还是 MongoDB'), ['mongodb', 'postgresql']);
+  // "go", "express", "excel" are words too: a capital makes them names, but not one that only starts a sentence.
+  assert.deepEqual(names('go ahead and express it in excel terms'), []);
+  assert.deepEqual(names('Go through each comment'), []);
+  assert.deepEqual(names('write a small Go service'), ['go']);
+  assert.deepEqual(names('Excel 公式怎么写'), ['microsoft excel']);
+  // Formats and protocols every field uses name no domain; a file name is not a technology.
+  assert.deepEqual(names('read the JSON and CSV over HTTP'), []);
+  assert.deepEqual(names('edit package.json and go.mod'), []);
+  assert.ok(mentionsTechnology('Reviews Postgres schemas', 'postgresql'), 'a skill mentions it in any spelling');
+  assert.ok(!mentionsTechnology('Reviews schemas in general', 'postgresql'));
 });

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Names of specific technologies — languages, frameworks, databases, cloud and hosting services,
+ * CI, office and chat tools (Jira, Excel, 钉钉), formats of a field (DICOM, FASTA) — with the
+ * spellings people type (`tech-names.json`, written for AutoSnippet, MIT; generic formats such as
+ * JSON or CSV and protocols such as HTTP are left out: they name no domain). A name that is also an
+ * ordinary word ("go", "express", "excel") counts in a request only when written with a capital; a
+ * Chinese one (掘金, 豆包) never does.
+ */
+interface Lexicon {
+  /** Lower-case form → the technology's name. */
+  forms: Map<string, string>;
+  /** The forms that are ordinary words too. */
+  ambiguous: Set<string>;
+  /** Every form, longest first, as one alternation; Han forms need no word boundary. */
+  pattern: RegExp;
+}
+
+let lexicon: Lexicon | undefined;
+
+function load(): Lexicon {
+  if (lexicon) return lexicon;
+  let data: { ambiguous: string[]; names: Record<string, string[]> } = { ambiguous: [], names: {} };
+  for (const file of [path.join(__dirname, 'tech-names.json'), path.join(__dirname, 'vendor', 'tech-names.json')]) {
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8')) as typeof data;
+      break;
+    } catch {
+      // try the next place
+    }
+  }
+  const forms = new Map<string, string>();
+  for (const [name, aliases] of Object.entries(data.names)) for (const f of [name, ...aliases]) if (!forms.has(f)) forms.set(f, name);
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const all = [...forms.keys()].sort((a, b) => b.length - a.length);
+  const han = all.filter((f) => /\p{Script=Han}/u.test(f)).map(escape);
+  const latin = all.filter((f) => !/\p{Script=Han}/u.test(f)).map(escape);
+  // A Latin form stands alone: not inside a longer word, a path (`.json`) or an identifier (`go_test`).
+  // Chinese text around it is no word of it ("Maven项目").
+  const source = [`(?<![A-Za-z0-9_.+#/-])(?:${latin.join('|')})(?![A-Za-z0-9_+#]|[./-][A-Za-z0-9])`, ...(han.length ? [`(?:${han.join('|')})`] : [])].join('|');
+  lexicon = { forms, ambiguous: new Set(data.ambiguous), pattern: new RegExp(source, 'giu') };
+  return lexicon;
+}
+
+/** The technologies a request names (by canonical name). An ordinary-word name counts only when capitalised ("Go", "Excel"). */
+export function technologiesIn(text: string): Set<string> {
+  const { forms, ambiguous, pattern } = load();
+  const out = new Set<string>();
+  for (const m of text.matchAll(pattern)) {
+    const form = m[0].toLowerCase();
+    const name = forms.get(form);
+    if (!name) continue;
+    // An ordinary word counts when capitalised, but not by starting an English sentence ("Go through the list").
+    const end = m.index + m[0].length;
+    if (ambiguous.has(form) && (m[0] === form || (/(?:^|[.!?]\s+)$/.test(text.slice(0, m.index)) && /^\s+[a-z]/.test(text.slice(end, end + 2))))) continue;
+    out.add(name);
+  }
+  return out;
+}
+
+/** Whether a text (a skill's) mentions the technology in any of its spellings, in any case. */
+export function mentionsTechnology(text: string, name: string): boolean {
+  const { forms } = load();
+  let re = mentionPatterns.get(name);
+  if (!re) {
+    const spellings = [...forms.entries()].filter(([, n]) => n === name).map(([f]) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    re = new RegExp(`(?<![A-Za-z0-9_])(?:${spellings.join('|')})(?![A-Za-z0-9_])`, 'iu');
+    mentionPatterns.set(name, re);
+  }
+  return re.test(text);
+}
+
+const mentionPatterns = new Map<string, RegExp>();
