@@ -164,7 +164,7 @@ export class SkillSearchIndex {
     const ceiling = this.index.maxScore(terms) || 1;
     // A Chinese request reaches English skills through translated words, which are loose; the
     // technologies it names in Latin letters (Jenkins, Redis, 钉钉) are what pin it down.
-    const named = glosses.length ? [...technologiesIn(query)] : [];
+    const named = HAN.test(query) ? [...technologiesIn(query)] : [];
     const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0) + (this.meanings ? MEANING.weight : 0)) / (SEMANTIC.k + 1);
     return ranked.map(([doc, e], i) => {
       // Coverage: the idf-weighted share of the query the skill has. Strength: its BM25F score against

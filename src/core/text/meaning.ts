@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readDataFile } from './data-file';
 import { isStopword } from './stopwords';
 import { tokenize } from './tokenize';
 import { englishGlosses } from './translate';
@@ -85,18 +84,8 @@ let loaded: WordVectors | null | undefined;
 /** The bundled word vectors, read once; null when the file is missing (then the meaning signal is off). */
 export function wordVectors(): WordVectors | null {
   if (loaded !== undefined) return loaded;
-  loaded = null;
-  // Beside this module in the sources; in dist/vendor/ when bundled.
-  for (const file of [path.join(__dirname, 'word-vectors.bin'), path.join(__dirname, 'vendor', 'word-vectors.bin')]) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      continue;
-    }
-    loaded = parseWordVectors(bytes);
-    break;
-  }
+  const bytes = readDataFile('word-vectors.bin');
+  loaded = bytes ? parseWordVectors(bytes) : null;
   return loaded;
 }
 

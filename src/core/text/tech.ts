@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { escapeRegExp } from '../kernel/names';
+import { readDataFile } from './data-file';
 
 /**
  * Names of specific technologies — languages, frameworks, databases, cloud and hosting services,
@@ -23,20 +23,16 @@ let lexicon: Lexicon | undefined;
 function load(): Lexicon {
   if (lexicon) return lexicon;
   let data: { ambiguous: string[]; names: Record<string, string[]> } = { ambiguous: [], names: {} };
-  for (const file of [path.join(__dirname, 'tech-names.json'), path.join(__dirname, 'vendor', 'tech-names.json')]) {
-    try {
-      data = JSON.parse(readFileSync(file, 'utf8')) as typeof data;
-      break;
-    } catch {
-      // try the next place
-    }
+  try {
+    data = JSON.parse(readDataFile('tech-names.json')?.toString('utf8') ?? '') as typeof data;
+  } catch {
+    // missing or unreadable: no technology is recognised, and routing does without the signal
   }
   const forms = new Map<string, string>();
   for (const [name, aliases] of Object.entries(data.names)) for (const f of [name, ...aliases]) if (!forms.has(f)) forms.set(f, name);
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const all = [...forms.keys()].sort((a, b) => b.length - a.length);
-  const han = all.filter((f) => /\p{Script=Han}/u.test(f)).map(escape);
-  const latin = all.filter((f) => !/\p{Script=Han}/u.test(f)).map(escape);
+  const han = all.filter((f) => /\p{Script=Han}/u.test(f)).map(escapeRegExp);
+  const latin = all.filter((f) => !/\p{Script=Han}/u.test(f)).map(escapeRegExp);
   // A Latin form stands alone: not inside a longer word, a path (`.json`) or an identifier (`go_test`).
   // Chinese text around it is no word of it ("Maven项目").
   const source = [`(?<![A-Za-z0-9_.+#/-])(?:${latin.join('|')})(?![A-Za-z0-9_+#]|[./-][A-Za-z0-9])`, ...(han.length ? [`(?:${han.join('|')})`] : [])].join('|');
@@ -65,7 +61,7 @@ export function mentionsTechnology(text: string, name: string): boolean {
   const { forms } = load();
   let re = mentionPatterns.get(name);
   if (!re) {
-    const spellings = [...forms.entries()].filter(([, n]) => n === name).map(([f]) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const spellings = [...forms.entries()].filter(([, n]) => n === name).map(([f]) => escapeRegExp(f));
     re = new RegExp(`(?<![A-Za-z0-9_])(?:${spellings.join('|')})(?![A-Za-z0-9_])`, 'iu');
     mentionPatterns.set(name, re);
   }

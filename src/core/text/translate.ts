@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readDataFile } from './data-file';
 import { isStopword } from './stopwords';
 
 /**
@@ -45,14 +44,11 @@ function loadGlossary(): Map<string, string> {
   return glossary;
 }
 
-/** A glossary file beside this module in the sources, or in dist/vendor/ when bundled; empty when missing. */
+/** A glossary file (see `readDataFile`); empty when missing or unreadable. */
 function readBeside(name: string): Record<string, string> {
-  for (const file of [path.join(__dirname, name), path.join(__dirname, 'vendor', name)]) {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-    } catch {
-      // try the next place
-    }
+  try {
+    return JSON.parse(readDataFile(name)?.toString('utf8') ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
   }
-  return {};
 }
