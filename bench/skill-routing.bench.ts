@@ -5,9 +5,9 @@
 import { performance } from 'node:perf_hooks';
 import { SkillSearchIndex } from '../src/core/skills/search';
 import type { Skill } from '../src/core/skills/types';
-import { bundledSkills, catalogSkills, fold, loadTasks, TEST_FOLDS, TUNING_FOLDS, VALIDATION_FOLDS, type RoutingTask } from './skill-routing/data';
+import { bundledSkills, catalogSkills, fold, loadTasks, recordedLlmAnswers, TEST_FOLDS, TUNING_FOLDS, VALIDATION_FOLDS, type RoutingTask } from './skill-routing/data';
 import { dec, evaluate, pct, type Ranker } from './skill-routing/evaluate';
-import { miniSearchRanker, oursRanker, plainBm25Ranker } from './skill-routing/rankers';
+import { miniSearchRanker, oursRanker, plainBm25Ranker, recordedRanker } from './skill-routing/rankers';
 import { ms, percentile, printTable, sample, type BenchTable } from './lib';
 
 const ENGINES: [string, (skills: readonly Skill[]) => Ranker][] = [
@@ -46,7 +46,32 @@ export async function run(): Promise<BenchTable[]> {
   const test = table(`Skill routing on round 7 (fold ${TEST_FOLDS}, the test): 146 requests by a seventh blind reviewer (session 32), never used for a choice`, (t) => TEST_FOLDS.includes(fold(t)), common);
   const validation = table(`Skill routing on rounds 5 and 6 (folds ${VALIDATION_FOLDS}, validation): 292 requests by two more blind reviewers (session 32), read once to keep or reject a refit`, (t) => VALIDATION_FOLDS.includes(fold(t)), []);
   const tuning = table(`Skill routing on rounds 1 to 4 (folds ${TUNING_FOLDS}: 650 requests: the ranking was fitted on A to C, the "no match" model on A to E, so optimistic for ours)`, (t) => TUNING_FOLDS.includes(fold(t)), []);
-  return [test, validation, tuning, await latency(catalog)];
+  return [test, ...withModel(tasks), validation, tuning, await latency(catalog)];
+}
+
+/**
+ * The test round routed by a model: `mode: "llm"` with the answers a model gave to the exact prompts
+ * it sends (the catalog, or the 30 best by the ranking when larger), recorded because no model runs here.
+ */
+function withModel(tasks: RoutingTask[]): BenchTable[] {
+  const recorded = recordedLlmAnswers();
+  if (!recorded) return [];
+  const ranker = recordedRanker(recorded.answers);
+  const rows: (string | number)[][] = [];
+  for (const [label, keep] of [
+    ['English', (t: RoutingTask) => t.set === 'catalog' && t.lang === 'en'],
+    ['Chinese', (t: RoutingTask) => t.set === 'catalog' && t.lang === 'zh'],
+    ['bundled, everyday (en + zh)', (t: RoutingTask) => t.set === 'bundled'],
+  ] as const) {
+    const f = evaluate(tasks.filter((t) => TEST_FOLDS.includes(fold(t)) && keep(t)), ranker);
+    rows.push([label, f.answerable, pct(f.top1), pct(f.top3), dec(f.mrr3), pct(f.wronglyRefused), label.startsWith('bundled') ? '-' : `${pct(f.noMatchPrecision)} / ${pct(f.noMatchRecall)} of ${f.unanswerable}`]);
+  }
+  return [{
+    title: `Skill routing on round 7 with a model: search_skills {mode: "llm"}, answers recorded from ${recorded.model}`,
+    columns: ['requests', 'answerable', 'top-1', 'top-3', 'MRR@3', 'wrongly refused', 'no-match precision / recall'],
+    rows,
+    notes: ['The prompts are the ones this build sends; a change to the ranking changes the 30 skills a large catalog is cut to, so the answers are recorded again when it does.'],
+  }];
 }
 
 /** search_skills' ranking at 1,000 skills: the catalog's real skills repeated with new names. */

@@ -58,3 +58,18 @@ export function fold(task: Pick<RoutingTask, 'id'>): Fold {
   for (const ch of task.id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return (h >>> 0) % 2 === 0 ? 'A' : 'B';
 }
+
+/**
+ * A model's answers to the prompts `search_skills {mode: "llm"}` sent for the test round's requests
+ * (`llm-answers-round7.json`), by request text; undefined when the file is absent.
+ */
+export function recordedLlmAnswers(): { model: string; answers: Map<string, string[]> } | undefined {
+  let data: { model: string; answers: { id: string; matched_skills: string[] }[] };
+  try {
+    data = JSON.parse(readFileSync(path.join(DATA_DIR, 'llm-answers-round7.json'), 'utf8')) as typeof data;
+  } catch {
+    return undefined;
+  }
+  const byId = new Map(loadTasks().map((t) => [t.id, t.query]));
+  return { model: data.model, answers: new Map(data.answers.map((a) => [byId.get(a.id)!, a.matched_skills])) };
+}

@@ -34,3 +34,15 @@ export function miniSearchRanker(skills: readonly Skill[]): Ranker {
     return { ranked, noMatch: ranked.length === 0 };
   };
 }
+
+/**
+ * `search_skills {mode: "llm"}` with answers a model gave earlier to the exact prompts it sends
+ * (recorded: no model runs here). An empty choice is "no match".
+ */
+export function recordedRanker(answers: ReadonlyMap<string, readonly string[]>): Ranker {
+  return (query) => {
+    const chosen = answers.get(query);
+    if (!chosen) throw new Error(`no recorded answer for: ${query}`);
+    return { ranked: [...chosen], noMatch: chosen.length === 0 };
+  };
+}

@@ -190,6 +190,10 @@ test('search_skills ranks the cold-start skill first for "cold start a new proje
   assert.equal(none.no_match, true);
   assert.deepEqual(none.matched_skills, []);
   assert.match(none.hint, /No skill/);
+  assert.match(none.hint, /mode "llm"/, 'the words decided: a model choosing from the catalog may still find one');
+  const noModel = data(await call('search_skills', { query: 'quantum zebra', mode: 'llm' }));
+  assert.equal(noModel.ranking, 'bm25', 'no model here: the ranking answers');
+  assert.doesNotMatch(noModel.hint, /mode "llm"/, 'asking for the model again would give the same answer');
   assert.equal(error(await call('search_skills', { query: 'x', mode: 'vector' })).code, 'INVALID_INPUT');
 });
 
