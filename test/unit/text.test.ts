@@ -144,6 +144,8 @@ test('technologies a request names: spellings people type, Chinese names, Latin 
   assert.deepEqual(names('Go through each comment'), []);
   assert.deepEqual(names('write a small Go service'), ['go']);
   assert.deepEqual(names('Excel 公式怎么写'), ['microsoft excel']);
+  assert.deepEqual(names('C端用户的注册流程'), [], 'C端 is the consumer side, not the C language');
+  assert.deepEqual(names('用 C 写一个链表'), ['c']);
   // Formats and protocols every field uses name no domain; a file name is not a technology.
   assert.deepEqual(names('read the JSON and CSV over HTTP'), []);
   assert.deepEqual(names('edit package.json and go.mod'), []);

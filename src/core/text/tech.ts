@@ -48,8 +48,10 @@ export function technologiesIn(text: string): Set<string> {
     const form = m[0].toLowerCase();
     const name = forms.get(form);
     if (!name) continue;
-    // An ordinary word counts when capitalised, but not by starting an English sentence ("Go through the list").
     const end = m.index + m[0].length;
+    // A single letter against Chinese is a word of it: C端 (consumer-facing), not the C language.
+    if (form.length === 1 && /\p{Script=Han}/u.test(text.charAt(end))) continue;
+    // An ordinary word counts when capitalised, but not by starting an English sentence ("Go through the list").
     if (ambiguous.has(form) && (m[0] === form || (/(?:^|[.!?]\s+)$/.test(text.slice(0, m.index)) && /^\s+[a-z]/.test(text.slice(end, end + 2))))) continue;
     out.add(name);
   }
