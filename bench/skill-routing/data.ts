@@ -61,15 +61,16 @@ export function fold(task: Pick<RoutingTask, 'id'>): Fold {
 
 /**
  * A model's answers to the prompts `search_skills {mode: "llm"}` sent for the test round's requests
- * (`llm-answers-round7.json`), by request text; undefined when the file is absent.
+ * (`llm-answers-round7.json`), and the skills each prompt offered, by request text; undefined when the
+ * file is absent.
  */
-export function recordedLlmAnswers(): { model: string; answers: Map<string, string[]> } | undefined {
-  let data: { model: string; answers: { id: string; matched_skills: string[] }[] };
+export function recordedLlmAnswers(): { model: string; answers: Map<string, string[]>; offered: Map<string, string[]> } | undefined {
+  let data: { model: string; answers: { id: string; matched_skills: string[]; offered: string[] }[] };
   try {
     data = JSON.parse(readFileSync(path.join(DATA_DIR, 'llm-answers-round7.json'), 'utf8')) as typeof data;
   } catch {
     return undefined;
   }
   const byId = new Map(loadTasks().map((t) => [t.id, t.query]));
-  return { model: data.model, answers: new Map(data.answers.map((a) => [byId.get(a.id)!, a.matched_skills])) };
+  return { model: data.model, answers: new Map(data.answers.map((a) => [byId.get(a.id)!, a.matched_skills])), offered: new Map(data.answers.map((a) => [byId.get(a.id)!, a.offered])) };
 }
