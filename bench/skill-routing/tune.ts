@@ -2,10 +2,10 @@
 // 4): field weights by coordinate ascent on MRR@3, the fusion constants, then the confidence model
 // (logistic regression of "the best skill is right" on its coverage, strength, gap and similarity) and
 // the "no match" threshold. Prints the constants to put in src/core/skills/search.ts.
-// `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are, TUNE_FUSION=0
-// the fusion and gloss weights).
-// The validation and test rounds (folds F to H) are only ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold
-// cross-validation of the "no match" model over round 1's halves (nothing it fits ships).
+// `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are,
+// TUNE_FUSION=0 the fusion and gloss weights). The validation and test rounds (folds F to H) are only
+// ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold cross-validation of the "no
+// match" model over round 1's halves (nothing it fits ships).
 import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, GLOSSES, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
@@ -127,7 +127,11 @@ function featureSamples(sets: { skills: Skill[]; tasks: RoutingTask[] }[], field
 }
 
 const NO_FEATURES: ConfidenceFeatures = { coverage: 0, routingCoverage: 0, strength: 0, gap: 0, similarity: 0, meaning: 0, meaningGap: 0, techMissing: 0 };
-/** What tells "fits" from "shares words" (measured on fold A: the best separation at ≤ 5% refused, and the most stable across folds). */
+/**
+ * What tells "fits" from "shares words": routing coverage and meaning (measured on fold A: the best
+ * separation at ≤ 5% refused, and the most stable across folds), and since session 32 whether a Chinese
+ * request names technologies the skill never mentions.
+ */
 export const FIT_FEATURES = ['routingCoverage', 'meaning', 'techMissing'] as const;
 
 /**
