@@ -51,38 +51,45 @@ export async function run(): Promise<BenchTable[]> {
 }
 
 /**
- * The test round routed by a model: `mode: "llm"` with the answers a model gave to the exact prompts
- * it sends (the catalog, or the 30 best by the ranking when larger), recorded because no model runs here.
+ * The test and validation rounds routed by a model: `mode: "llm"` with the answers a model gave to the
+ * exact prompts it sends (the catalog, or the 30 best by the ranking when larger), recorded because no
+ * model runs here.
  */
 async function withModel(tasks: RoutingTask[]): Promise<BenchTable[]> {
   const recorded = recordedLlmAnswers();
   if (!recorded) return [];
+  const rounds = [['round 7 (test)', TEST_FOLDS], ['rounds 5 and 6 (validation)', VALIDATION_FOLDS]] as const;
+  const covered = tasks.filter((t) => rounds.some(([, folds]) => folds.includes(fold(t))) && recorded.answers.has(t.query));
   // Do the prompts this build sends still offer what the model chose from?
   const counter = await loadTokenCounter();
   const catalog = catalogSkills();
   const bundled = bundledSkills();
-  let changed = 0, expectedGone = 0;
-  for (const t of tasks.filter((x) => TEST_FOLDS.includes(fold(x)))) {
+  let changed = 0, expectedMoved = 0;
+  for (const t of covered) {
     const now = new Set(llmCandidates(t.set === 'bundled' ? bundled : catalog, t.query, counter).map((s) => s.name));
     const then = recorded.offered.get(t.query) ?? [];
     if (then.length !== now.size || then.some((n) => !now.has(n))) changed++;
-    if (t.expected && then.includes(t.expected) !== now.has(t.expected)) expectedGone++;
+    if (t.expected && then.includes(t.expected) !== now.has(t.expected)) expectedMoved++;
   }
   const ranker = recordedRanker(recorded.answers);
   const rows: (string | number)[][] = [];
-  for (const [label, keep] of [
-    ['English', (t: RoutingTask) => t.set === 'catalog' && t.lang === 'en'],
-    ['Chinese', (t: RoutingTask) => t.set === 'catalog' && t.lang === 'zh'],
-    ['bundled, everyday (en + zh)', (t: RoutingTask) => t.set === 'bundled'],
-  ] as const) {
-    const f = evaluate(tasks.filter((t) => TEST_FOLDS.includes(fold(t)) && keep(t)), ranker);
-    rows.push([label, f.answerable, pct(f.top1), pct(f.top3), dec(f.mrr3), pct(f.wronglyRefused), label.startsWith('bundled') ? '-' : `${pct(f.noMatchPrecision)} / ${pct(f.noMatchRecall)} of ${f.unanswerable}`]);
+  for (const [round, folds] of rounds) {
+    for (const [label, keep] of [
+      ['English', (t: RoutingTask) => t.set === 'catalog' && t.lang === 'en'],
+      ['Chinese', (t: RoutingTask) => t.set === 'catalog' && t.lang === 'zh'],
+      ['bundled, everyday (en + zh)', (t: RoutingTask) => t.set === 'bundled'],
+    ] as const) {
+      const subset = covered.filter((t) => folds.includes(fold(t)) && keep(t));
+      if (!subset.length) continue;
+      const f = evaluate(subset, ranker);
+      rows.push([round, label, f.answerable, pct(f.top1), pct(f.top3), dec(f.mrr3), pct(f.wronglyRefused), label.startsWith('bundled') ? '-' : `${pct(f.noMatchPrecision)} / ${pct(f.noMatchRecall)} of ${f.unanswerable}`]);
+    }
   }
   return [{
-    title: `Skill routing on round 7 with a model: search_skills {mode: "llm"}, answers recorded from ${recorded.model}`,
-    columns: ['requests', 'answerable', 'top-1', 'top-3', 'MRR@3', 'wrongly refused', 'no-match precision / recall'],
+    title: `Skill routing with a model: search_skills {mode: "llm"}, answers recorded from ${recorded.model}`,
+    columns: ['round', 'requests', 'answerable', 'top-1', 'top-3', 'MRR@3', 'wrongly refused', 'no-match precision / recall'],
     rows,
-    notes: [`A change to the ranking changes the 30 skills a large catalog is cut to. This build offers other skills than the recorded prompts in ${changed} of the ${tasks.filter((x) => TEST_FOLDS.includes(fold(x))).length} requests; in ${expectedGone} the right skill is offered in one and not the other (record the answers again when that is more than a few).`],
+    notes: [`A change to the ranking changes the 30 skills a large catalog is cut to. This build offers other skills than the recorded prompts in ${changed} of the ${covered.length} requests; in ${expectedMoved} the right skill is offered in one and not the other (record the answers again when that is more than a few).`],
   }];
 }
 

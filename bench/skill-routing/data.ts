@@ -60,14 +60,14 @@ export function fold(task: Pick<RoutingTask, 'id'>): Fold {
 }
 
 /**
- * A model's answers to the prompts `search_skills {mode: "llm"}` sent for the test round's requests
- * (`llm-answers-round7.json`), and the skills each prompt offered, by request text; undefined when the
- * file is absent.
+ * A model's answers to the prompts `search_skills {mode: "llm"}` sent for the requests of rounds 5 to 7
+ * (`llm-answers.json`), and the skills each prompt offered, by request text; undefined when the file
+ * is absent.
  */
 export function recordedLlmAnswers(): { model: string; answers: Map<string, string[]>; offered: Map<string, string[]> } | undefined {
   let data: { model: string; answers: { id: string; matched_skills: string[]; offered: string[] }[] };
   try {
-    data = JSON.parse(readFileSync(path.join(DATA_DIR, 'llm-answers-round7.json'), 'utf8')) as typeof data;
+    data = JSON.parse(readFileSync(path.join(DATA_DIR, 'llm-answers.json'), 'utf8')) as typeof data;
   } catch {
     return undefined;
   }
