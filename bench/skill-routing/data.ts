@@ -22,7 +22,7 @@ export interface RoutingTask {
 /** Round 1 (`tasks.json`, folds A and B), round 2 (`tasks-round2.json`, fold C), rounds 3 to 7 (`tasks-round3.json` to `tasks-round7.json`: folds D to H). */
 export function loadTasks(): RoutingTask[] {
   const read = (file: string) => (JSON.parse(readFileSync(path.join(DATA_DIR, file), 'utf8')) as { tasks: RoutingTask[] }).tasks;
-  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json'), ...read('tasks-round4.json'), ...read('tasks-round5.json'), ...read('tasks-round6.json'), ...read('tasks-round7.json')];
+  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json'), ...read('tasks-round4.json'), ...read('tasks-round5.json'), ...read('tasks-round6.json'), ...read('tasks-round7.json'), ...read('tasks-stack.json')];
 }
 
 export function bundledSkills(): Skill[] {
@@ -34,12 +34,14 @@ export function catalogSkills(): Skill[] {
   return [...new SkillRegistry({ bundledDir: path.join(DATA_DIR, 'skills') }).list(), ...bundledSkills()];
 }
 
-export type Fold = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H';
+export type Fold = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'S';
 const ROUND_FOLDS: Record<number, Fold> = { 2: 'C', 3: 'D', 4: 'E', 5: 'F', 6: 'G', 7: 'H' };
 /** What the tuner fits on (bench/skill-routing/tune.ts). */
 export const TUNING_FOLDS = 'ABCDE';
 /** Where a refit is checked before it ships; read in session 32 to keep or reject one. */
 export const VALIDATION_FOLDS = 'FG';
+/** Requests to the bundled skills that name the user's stack (ids `s-…`, session 32): read to keep or reject a change. */
+export const STACK_FOLDS = 'S';
 /** The test: read only by the benchmark, never for a choice. */
 export const TEST_FOLDS = 'H';
 
@@ -49,9 +51,11 @@ export const TEST_FOLDS = 'H';
  * each by another blind reviewer. The ranking constants were fitted on A to C (sessions 21 to 29),
  * when D and E were the tests. Since session 32 the tuner fits on A to E (the "no match" model that
  * ships was fitted there); F and G (rounds 5 and 6) validate a refit before it ships, and H (round 7)
- * is the test.
+ * is the test. S: 52 everyday requests to the bundled skills that each name the user's stack (a
+ * language, a framework, a CI), by another blind writer, also for validation.
  */
 export function fold(task: Pick<RoutingTask, 'id'>): Fold {
+  if (task.id.startsWith('s-')) return 'S';
   const round = /^r(\d)-/.exec(task.id)?.[1];
   if (round) return ROUND_FOLDS[Number(round)];
   let h = 2166136261;

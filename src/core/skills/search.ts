@@ -1,4 +1,4 @@
-import { analyze, Bm25fIndex, cosine, englishGlosses, HashedNgramEmbedder, isStopword, mentionsTechnology, stem, technologiesIn, tokenize, wordVectors, type Bm25fField } from '../text';
+import { analyze, Bm25fIndex, cosine, englishGlosses, HashedNgramEmbedder, isGeneralTechnology, isStopword, mentionsTechnology, stem, technologiesIn, tokenize, wordVectors, type Bm25fField } from '../text';
 import type { Skill } from './types';
 
 /**
@@ -45,14 +45,15 @@ export const MEANING = { weight: 0.1, shortlist: 50 };
  * "No skill fits": a second logistic function, of the best match's features that tell "fits" from
  * "shares words" — how much of the request the skill's own routing text (name, description, use-when)
  * covers, how close the request's meaning is to that text, and whether a Chinese request names
- * technologies the skill never mentions — fitted on the tuning rounds (1 to 4) to "some skill fits
- * this request" with both classes weighted equally. `NO_MATCH_BELOW`: the tuner's rule (the most
- * off-topic requests recognised with at most 5% of the answerable ones refused in each language)
- * gave 0.26; on the validation rounds (5 and 6) 0.24 recognises as many with 3% of the Chinese
- * requests refused instead of 7%.
+ * products a skill about other products never mentions (`techMissing`) — fitted on the tuning rounds
+ * (1 to 4) to "some skill fits this request" with both classes weighted equally. `NO_MATCH_BELOW` is
+ * the tuner's threshold: the most off-topic requests recognised with at most 5% of the answerable
+ * ones refused in each language. Checked on the validation rounds (5 and 6) and on requests to the
+ * bundled skills that name the user's stack (`tasks-stack.json`), where counting every technology
+ * against every skill had refused 12 of 52.
  */
-export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -8.59, routingCoverage: 6.73, meaning: 10.66, techMissing: -2.44 };
-export const NO_MATCH_BELOW = 0.24;
+export const FIT_MODEL: Partial<ConfidenceModel> & { bias: number } = { bias: -8.96, routingCoverage: 6.79, meaning: 10.99, techMissing: -2.47 };
+export const NO_MATCH_BELOW = 0.23;
 
 export interface SkillMatch {
   skill: Skill;
@@ -85,6 +86,8 @@ export class SkillSearchIndex {
   private readonly meanings?: (Float32Array | undefined)[];
   /** The analysed terms of each skill's routing text (name, description, use-when). */
   private readonly routingTerms: Set<string>[];
+  /** Whether each skill's routing text names a technology, computed when first needed. */
+  private readonly techSpecific: (boolean | undefined)[] = [];
 
   constructor(
     readonly skills: readonly Skill[],
@@ -179,7 +182,7 @@ export class SkillSearchIndex {
         similarity: Math.max(0, e.similarity),
         meaning: meaning?.of[doc] ?? 0,
         meaningGap: meaning ? meaning.of[doc] - (doc === meaning.best ? meaning.second : meaning.of[meaning.best]) : 0,
-        techMissing: i === 0 && named.length && !named.some((n) => mentionsTechnology(this.skills[doc].text, n)) ? 1 : 0,
+        techMissing: i === 0 ? this.missesTechnologies(doc, named) : 0,
       };
       const match: SkillMatch = {
         skill: this.skills[doc],
@@ -228,6 +231,22 @@ export class SkillSearchIndex {
     return { of, best, second: Number.isFinite(second) ? second : 0, ranked: () => [...of.keys()].sort((a, b) => of[b] - of[a] || a - b) };
   }
 
+  /**
+   * 1 when the skill is about particular technologies and the request names others: its name,
+   * description or use-when lines name a product not every code base uses (Azure, Notion, Markdown),
+   * the request names such a product too (Jira, Redis, 钉钉), and the skill mentions none of the
+   * request's technologies anywhere. A skill for any code base (a review, a project's rules, the
+   * bundled skills) is never refused this way, nor a request that names only its language, code
+   * host, CI or operating system.
+   */
+  private missesTechnologies(doc: number, named: readonly string[]): number {
+    if (!named.some((n) => !isGeneralTechnology(n))) return 0;
+    const specific = (this.techSpecific[doc] ??= [...technologiesIn(routingText(this.skills[doc]))].some((n) => !isGeneralTechnology(n)));
+    return specific && !named.some((n) => mentionsTechnology(this.skills[doc].text, n)) ? 1 : 0;
+  }
+
+
+
   /** A term no skill uses still counts in the query's total: it is what the skills lack. */
   private unknownAwareIdf(term: string): number {
     return this.index.documentFrequency(term) ? this.index.idf(term) : Math.log(1 + (this.index.size + 0.5) / 0.5);
@@ -247,9 +266,9 @@ export interface ConfidenceFeatures {
   /** How far that cosine stands above the best other skill's (negative when another is closer). */
   meaningGap: number;
   /**
-   * 1 when a Chinese request names technologies (`technologiesIn`) and the skill mentions none of
-   * them: it was found through translated words alone. Computed for the best match only, the one the
-   * "no match" decision reads; 0 for the others.
+   * 1 when a Chinese request names products (`technologiesIn`) that a skill about other products
+   * never mentions: it was found through translated words alone (`missesTechnologies`). Computed for
+   * the best match only, the one the "no match" decision reads; 0 for the others.
    */
   techMissing: number;
 }

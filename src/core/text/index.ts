@@ -9,5 +9,5 @@ export { Bm25fIndex, type Bm25fField, type Bm25fMatch } from './bm25f';
 export { sentenceAt, cutAtWord } from './sentences';
 export { HashedNgramEmbedder, quantize, type Embedder } from './embedder';
 export { englishGlosses } from './translate';
-export { technologiesIn, mentionsTechnology } from './tech';
+export { isGeneralTechnology, mentionsTechnology, technologiesIn } from './tech';
 export { WordVectors, wordVectors, cosine, parseWordVectors } from './meaning';

@@ -14,6 +14,8 @@ interface Lexicon {
   forms: Map<string, string>;
   /** The forms that are ordinary words too. */
   ambiguous: Set<string>;
+  /** Technologies any code base may use: languages, version control and its hosts, CI services, operating systems. */
+  general: Set<string>;
   /** Every form, longest first, as one alternation; Han forms need no word boundary. */
   pattern: RegExp;
 }
@@ -22,7 +24,7 @@ let lexicon: Lexicon | undefined;
 
 function load(): Lexicon {
   if (lexicon) return lexicon;
-  let data: { ambiguous: string[]; names: Record<string, string[]> } = { ambiguous: [], names: {} };
+  let data: { ambiguous: string[]; general: string[]; names: Record<string, string[]> } = { ambiguous: [], general: [], names: {} };
   try {
     data = JSON.parse(readDataFile('tech-names.json')?.toString('utf8') ?? '') as typeof data;
   } catch {
@@ -36,7 +38,7 @@ function load(): Lexicon {
   // A Latin form stands alone: not inside a longer word, a path (`.json`) or an identifier (`go_test`).
   // Chinese text around it is no word of it ("Maven项目").
   const source = [`(?<![A-Za-z0-9_.+#/-])(?:${latin.join('|')})(?![A-Za-z0-9_+#]|[./-][A-Za-z0-9])`, ...(han.length ? [`(?:${han.join('|')})`] : [])].join('|');
-  lexicon = { forms, ambiguous: new Set(data.ambiguous), pattern: new RegExp(source, 'giu') };
+  lexicon = { forms, ambiguous: new Set(data.ambiguous), general: new Set(data.general), pattern: new RegExp(source, 'giu') };
   return lexicon;
 }
 
@@ -56,6 +58,14 @@ export function technologiesIn(text: string): Set<string> {
     out.add(name);
   }
   return out;
+}
+
+/**
+ * Whether a technology is one any code base may use — a programming language, git and its hosts, a CI
+ * service, an operating system — so that a guide for every project need not name it.
+ */
+export function isGeneralTechnology(name: string): boolean {
+  return load().general.has(name);
 }
 
 /** Whether a text (a skill's) mentions the technology in any of its spellings, in any case. */
