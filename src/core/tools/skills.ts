@@ -288,7 +288,7 @@ export const searchSkillsTool = defineTool({
 /**
  * The answer to a search: the matches with their confidence, or no_match with how near the best came.
  * `modelMayHelp`: the words decided, and a model choosing from the catalog finds what they miss (on
- * the routing evaluation's test round it put the right skill first for all six requests the words
+ * the routing evaluation's rounds 5 to 7 it put the right skill first for all 12 requests the words
  * wrongly called no match).
  */
 function routingAnswer(r: SkillRouting, modelMayHelp: boolean) {
