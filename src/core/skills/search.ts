@@ -86,7 +86,7 @@ export class SkillSearchIndex {
   private readonly meanings?: (Float32Array | undefined)[];
   /** The analysed terms of each skill's routing text (name, description, use-when). */
   private readonly routingTerms: Set<string>[];
-  /** Whether each skill's routing text names a technology, computed when first needed. */
+  /** Whether each skill's routing text names a product (see `missesTechnologies`), computed when first needed. */
   private readonly techSpecific: (boolean | undefined)[] = [];
 
   constructor(
@@ -166,7 +166,7 @@ export class SkillSearchIndex {
     const totalIdf = [...idf.entries()].reduce((a, [t, v]) => a + (glosses.length && HAN.test(t) && !this.index.documentFrequency(t) ? 0 : v), 0) || 1;
     const ceiling = this.index.maxScore(terms) || 1;
     // A Chinese request reaches English skills through translated words, which are loose; the
-    // technologies it names in Latin letters (Jenkins, Redis, 钉钉) are what pin it down.
+    // technologies it names (Jira, Redis, 钉钉) are what pin it down.
     const named = HAN.test(query) ? [...technologiesIn(query)] : [];
     const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0) + (this.meanings ? MEANING.weight : 0)) / (SEMANTIC.k + 1);
     return ranked.map(([doc, e], i) => {
@@ -244,8 +244,6 @@ export class SkillSearchIndex {
     const specific = (this.techSpecific[doc] ??= [...technologiesIn(routingText(this.skills[doc]))].some((n) => !isGeneralTechnology(n)));
     return specific && !named.some((n) => mentionsTechnology(this.skills[doc].text, n)) ? 1 : 0;
   }
-
-
 
   /** A term no skill uses still counts in the query's total: it is what the skills lack. */
   private unknownAwareIdf(term: string): number {
