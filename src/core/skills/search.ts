@@ -21,7 +21,8 @@ export type SkillField = keyof typeof SKILL_FIELDS;
 /**
  * Calibration of the confidence: a logistic function of a match's features (`ConfidenceFeatures`),
  * fitted on the evaluation's tuning rounds (1 and 2) to "the best match is the right skill"
- * (bench/skill-routing/tune.ts).
+ * (bench/skill-routing/tune.ts). `techMissing` weighs nothing here: it is computed for the best match
+ * only, so a confidence that used it would not compare across the matches of one answer.
  */
 export const CONFIDENCE_MODEL: ConfidenceModel = { bias: -14.01, coverage: 4.14, routingCoverage: 5.58, strength: 5.83, gap: 8.92, similarity: 8.15, meaning: 11.63, meaningGap: -13.01, techMissing: 0 };
 
