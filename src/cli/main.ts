@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type AnyTool } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
-import { readSettingsFile, settingsFrom, VERSION } from '../core/tools/adapters';
+import { settingsOutsideEditor, VERSION } from '../core/tools/adapters';
 import { parseMcpArgs, UsageError as McpUsageError, MCP_USAGE } from '../mcp/args';
 import { toolInput, toolOfCommand, toolUsage, UsageError } from './args';
 import { skillsCommand } from './skills';
@@ -13,6 +13,7 @@ import { guardCommand } from './guard';
 import { knowledgeCommand, KNOWLEDGE_USAGE } from './knowledge';
 import { bootstrapCommand } from './bootstrap';
 import { exportCommand } from './export';
+import { trustCommand, TRUST_USAGE } from './trust';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -29,9 +30,12 @@ Commands:
   bootstrap [--max-files N] cold start: scan the project and propose candidates for review
   guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
   export --to TARGETS       write the published recipes into AGENTS.md, Copilot, Claude or Cursor instruction files; autosnippet export -h
+  trust [DIR] | --list      trust a folder (kept in ~/.autosnippet/trust.json): its project guard rules may run
+  untrust [DIR]             take that back
 
 Options:
   --workspace DIR, -w DIR   the project folder (default: the current folder)
+  --trust                   trust the folder for this run only (CI: project guard rules run)
   -h, --help                this help;  --version  the version
 
 Exit codes: 0 success, 1 the command failed, 2 usage error.
@@ -45,14 +49,15 @@ export interface Output {
 const bundledSkillsDir = path.join(__dirname, '..', 'skills');
 
 /** Options before the command (`autosnippet -w DIR guard src`), and the command with its own arguments. */
-function splitGlobal(argv: string[]): { workspaceDir: string; command?: string; args: string[] } {
-  const { tokens } = parseArgs({ args: argv, options: { workspace: { type: 'string', short: 'w' } }, allowPositionals: true, strict: false, tokens: true });
-  const first = tokens.find((t) => t.kind === 'positional' || (t.kind === 'option' && t.name !== 'workspace'));
+function splitGlobal(argv: string[]): { workspaceDir: string; trust: boolean; command?: string; args: string[] } {
+  const { tokens } = parseArgs({ args: argv, options: { workspace: { type: 'string', short: 'w' }, trust: { type: 'boolean' } }, allowPositionals: true, strict: false, tokens: true });
+  const first = tokens.find((t) => t.kind === 'positional' || (t.kind === 'option' && t.name !== 'workspace' && t.name !== 'trust'));
   const globalTokens = tokens.filter((t) => first === undefined || t.index < first.index);
   const ws = globalTokens.find((t) => t.kind === 'option' && t.name === 'workspace');
   if (ws && ws.kind === 'option' && ws.value === undefined) throw new UsageError('--workspace needs a folder');
   const rest = first === undefined ? [] : argv.slice(first.index);
-  return { workspaceDir: path.resolve(ws?.kind === 'option' ? ws.value ?? '.' : process.cwd()), command: rest[0], args: rest.slice(1) };
+  const trust = globalTokens.some((t) => t.kind === 'option' && t.name === 'trust');
+  return { workspaceDir: path.resolve(ws?.kind === 'option' ? ws.value ?? '.' : process.cwd()), trust, command: rest[0], args: rest.slice(1) };
 }
 
 export async function main(argv: string[], out: Output): Promise<number> {
@@ -63,11 +68,11 @@ export async function main(argv: string[], out: Output): Promise<number> {
     out.stderr(`autosnippet: ${(e as Error).message}\nRun autosnippet --help for usage.\n`);
     return 2;
   }
-  const { workspaceDir, command, args } = split;
+  const { workspaceDir, trust, command, args } = split;
   let opened: Workspace | undefined;
   const ws = async () => {
     const log = stderrLogger('warn');
-    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(workspaceDir, log)) }));
+    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, settings: settingsOutsideEditor(workspaceDir, log, { trust }) }));
   };
   try {
     switch (command) {
@@ -88,7 +93,7 @@ export async function main(argv: string[], out: Output): Promise<number> {
         // A --workspace after `mcp` wins over one before it.
         // The MCP server (the SDK, its schemas) is loaded for this command only: 20 ms of every other command's start.
         const { runMcp } = require('../mcp/run') as typeof import('../mcp/run');
-        await runMcp(parseMcpArgs(['--workspace', workspaceDir, ...args]), bundledSkillsDir);
+        await runMcp(parseMcpArgs(['--workspace', workspaceDir, ...(trust ? ['--trust'] : []), ...args]), bundledSkillsDir);
         return 0;
       case 'tools': {
         const domains = createCatalog().capabilities();
@@ -110,6 +115,13 @@ export async function main(argv: string[], out: Output): Promise<number> {
         return await guardCommand(args, ws, out);
       case 'export':
         return await exportCommand(args, ws, out);
+      case 'trust':
+      case 'untrust':
+        if (args.includes('-h') || args.includes('--help')) {
+          out.stdout(TRUST_USAGE);
+          return 0;
+        }
+        return trustCommand(command, args, workspaceDir, out);
       case 'skills':
         return await skillsCommand(args, ws, out);
       case 'call': {

@@ -9,14 +9,22 @@ import { isAutoSnippetError } from './kernel/errors';
 import type { Logger } from './kernel/log';
 import { parseJson, readRepoFileSync } from './files';
 import { FILE_KINDS, type FileKind } from './files/classify';
+import { decideTrust, userDataDir } from './trust';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 
 const SEVERITY_OR_OFF = ['error', 'warning', 'info', 'hint', 'off'];
 
 /** Key (after `autosnippet.`) → schema with default and description; `editor: true` only matters inside VS Code. */
 export const SETTINGS = {
   'skills.allowScripts': {
-    schema: Type.Boolean({ default: false, scope: 'resource', markdownDescription: "Allow agents to run scripts from a skill's `scripts/` folder (only in a trusted workspace; every run is confirmed)." }),
-    summary: 'Let agents run skill scripts (trusted workspaces only; confirmed each time).',
+    schema: Type.Boolean({
+      default: false,
+      scope: 'application',
+      markdownDescription: "Allow agents to run scripts from a skill's `scripts/` folder (only in a trusted workspace; every run is confirmed). Only your user settings count: a repository's settings cannot turn it on.",
+    }),
+    summary: "Let agents run skill scripts (trusted folders only; confirmed each time; user settings only, a repository's settings cannot turn it on).",
+    widens: (v: unknown) => v === true,
   },
   'guard.enabled': {
     schema: Type.Boolean({ default: true, description: 'Check code against the guard rules.' }),
@@ -64,11 +72,12 @@ export const SETTINGS = {
   'agent.useOtherTools': {
     schema: Type.Boolean({
       default: false,
-      scope: 'window',
+      scope: 'application',
       markdownDescription: "Let `@autosnippet` also offer the model tools that other extensions and MCP servers registered in VS Code, the most relevant to the request first, within the model's tool limit. Off: only AutoSnippet's own tools.",
     }),
-    summary: 'Let `@autosnippet` also offer tools other extensions and MCP servers registered.',
+    summary: 'Let `@autosnippet` also offer tools other extensions and MCP servers registered (user settings only).',
     editor: true,
+    widens: (v: unknown) => v === true,
   },
   'recipes.triggerCompletion': {
     schema: Type.Boolean({ default: true, scope: 'resource', markdownDescription: "Typing a recipe's trigger (`@name`) offers its code as a snippet." }),
@@ -85,13 +94,30 @@ export const SETTINGS = {
     summary: 'Re-export to these targets (`agents`, `copilot`, `claude`, `cursor`) when the published recipes change; empty: only when you run the export.',
     editor: true,
   },
-} satisfies Record<string, { schema: TSchema; summary: string; editor?: boolean }>;
+} satisfies Record<string, SettingSpec>;
+
+/**
+ * `widens`: the values that let an agent or a rule do more than the default. A repository's files
+ * (`.autosnippet/settings.json`, `.vscode/settings.json`) may narrow what AutoSnippet does, never
+ * widen it, so such a value counts only from the person's own settings.
+ */
+interface SettingSpec {
+  schema: TSchema;
+  summary: string;
+  editor?: boolean;
+  widens?: (value: unknown) => boolean;
+}
 
 export type SettingKey = keyof typeof SETTINGS;
 export type SettingValue<K extends SettingKey> = Static<(typeof SETTINGS)[K]['schema']>;
 export type SettingValues = { [K in SettingKey]: SettingValue<K> };
 
 export const SETTINGS_PREFIX = 'autosnippet.';
+
+/** Whether `value` of `key` lets agents or rules do more than the default (see `SettingSpec.widens`). */
+export function widens(key: SettingKey, value: unknown): boolean {
+  return (SETTINGS[key] as SettingSpec).widens?.(value) === true;
+}
 
 export function settingDefault<K extends SettingKey>(key: K): SettingValue<K> {
   return structuredClone(SETTINGS[key].schema.default) as SettingValue<K>;
@@ -107,12 +133,14 @@ export interface Settings {
     /** Kinds of files guard does not check (see files/classify.ts). */
     skipKinds: FileKind[];
   };
-  /** False in an untrusted VS Code workspace: project guard rules and skill scripts do not run. */
+  /** False in an untrusted folder (VS Code's workspace trust, or the trust store outside it): project guard rules and skill scripts do not run. */
   trusted: boolean;
+  /** What trusted the folder, or how to trust it: said with every refusal that trust explains. */
+  trustNote?: string;
 }
 
 /** The core's settings from values by key (missing ones take their default). */
-export function settingsFrom(values: Partial<SettingValues>, trusted = true): Settings {
+export function settingsFrom(values: Partial<SettingValues>, trusted = true, trustNote?: string): Settings {
   const get = <K extends SettingKey>(key: K): SettingValue<K> => (values[key] ?? settingDefault(key)) as SettingValue<K>;
   return {
     skills: { allowScripts: get('skills.allowScripts') },
@@ -123,6 +151,7 @@ export function settingsFrom(values: Partial<SettingValues>, trusted = true): Se
       skipKinds: get('guard.skipKinds'),
     },
     trusted,
+    ...(trustNote ? { trustNote } : {}),
   };
 }
 
@@ -133,6 +162,7 @@ export function mergeSettings(partial?: DeepPartial<Settings>): Settings {
     skills: { ...defaultSettings.skills, ...partial?.skills },
     guard: { ...defaultSettings.guard, ...(partial?.guard as Settings['guard'] | undefined) },
     trusted: partial?.trusted ?? defaultSettings.trusted,
+    ...(partial?.trustNote ? { trustNote: partial.trustNote } : {}),
   };
 }
 
@@ -159,6 +189,7 @@ const MAX_SETTINGS_BYTES = 256 * 1024;
  * The settings of `.autosnippet/settings.json` for the CLI and the MCP server: the keys of VS Code's
  * settings (`"autosnippet.guard.exclude": ["dist/**"]`). Read only; a missing file is no error and is
  * never created. A value of the wrong type is reported and its default used; the others still apply.
+ * A value that would widen what agents may do is ignored with a warning (see `SettingSpec.widens`).
  */
 export function readSettingsFile(root: string, log: Logger): Partial<SettingValues> {
   // Through the safe reader: a regular file inside the workspace, capped, under a deadline.
@@ -169,14 +200,55 @@ export function readSettingsFile(root: string, log: Logger): Partial<SettingValu
     if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) log.warn(`${SETTINGS_FILE} is ignored: ${(e as Error).message}`);
     return {};
   }
-  const parsed = parseJson(text, { subject: SETTINGS_FILE });
+  const values = settingsOfJson(text, SETTINGS_FILE, log);
+  for (const [key, value] of Object.entries(values)) {
+    if (!widens(key as SettingKey, value)) continue;
+    delete (values as Record<string, unknown>)[key];
+    log.warn(`${SETTINGS_FILE}: "${SETTINGS_PREFIX}${key}": ${JSON.stringify(value)} is ignored: a repository's files may narrow what agents may do, never widen it. Set it in your own ${USER_SETTINGS_NAME}.`);
+  }
+  return values;
+}
+
+const USER_SETTINGS_NAME = '~/.autosnippet/settings.json';
+
+/** The person's own settings (`~/.autosnippet/settings.json`, or under AUTOSNIPPET_HOME): every key, widening ones included. */
+export function readUserSettingsFile(log: Logger, env: NodeJS.ProcessEnv = process.env): Partial<SettingValues> {
+  const file = path.join(userDataDir(env), 'settings.json');
+  let text: string;
+  try {
+    const st = statSync(file);
+    if (!st.isFile() || st.size > MAX_SETTINGS_BYTES) {
+      log.warn(`${file} is ignored: it is not a regular file under ${MAX_SETTINGS_BYTES} bytes.`);
+      return {};
+    }
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`${file} is ignored: ${(e as Error).message}`);
+    return {};
+  }
+  return settingsOfJson(text, file, log);
+}
+
+/**
+ * The settings of the CLI and the MCP server: the person's own settings, then the project's (which
+ * win, except that they cannot widen), and trust from `--trust` or the trust store.
+ */
+export function settingsOutsideEditor(root: string, log: Logger, opts: { trust?: boolean; env?: NodeJS.ProcessEnv } = {}): Settings {
+  const user = readUserSettingsFile(log, opts.env);
+  const project = readSettingsFile(root, log);
+  const trust = decideTrust(root, { flag: opts.trust, env: opts.env });
+  return settingsFrom({ ...user, ...project }, trust.trusted, trust.note);
+}
+
+function settingsOfJson(text: string, subject: string, log: Logger): Partial<SettingValues> {
+  const parsed = parseJson(text, { subject });
   if (!parsed.ok) {
-    log.warn(`${SETTINGS_FILE} is ignored: ${parsed.problem.message}`);
+    log.warn(`${subject} is ignored: ${parsed.problem.message}`);
     return {};
   }
   const raw = parsed.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    log.warn(`${SETTINGS_FILE} is ignored: it must be a JSON object of settings.`);
+    log.warn(`${subject} is ignored: it must be a JSON object of settings.`);
     return {};
   }
   const out: Record<string, unknown> = {};
@@ -184,11 +256,11 @@ export function readSettingsFile(root: string, log: Logger): Partial<SettingValu
     const key = name.startsWith(SETTINGS_PREFIX) ? name.slice(SETTINGS_PREFIX.length) : name;
     const setting = (SETTINGS as Record<string, { schema: TSchema }>)[key];
     if (!setting) {
-      log.warn(`${SETTINGS_FILE}: unknown setting "${name}" is ignored. Settings: ${Object.keys(SETTINGS).map((k) => SETTINGS_PREFIX + k).join(', ')}.`);
+      log.warn(`${subject}: unknown setting "${name}" is ignored. Settings: ${Object.keys(SETTINGS).map((k) => SETTINGS_PREFIX + k).join(', ')}.`);
       continue;
     }
     const problem = mismatch(setting.schema, value);
-    if (problem) log.warn(`${SETTINGS_FILE}: "${name}" is ignored: ${problem}.`);
+    if (problem) log.warn(`${subject}: "${name}" is ignored: ${problem}.`);
     else out[key] = value;
   }
   return out as Partial<SettingValues>;

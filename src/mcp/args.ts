@@ -11,9 +11,13 @@ export interface McpArgs {
   allowedOrigins: string[];
   actor: Actor;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The person trusts the folder for this run (VS Code passes its workspace trust). */
+  trust: boolean;
+  /** The person lets agents run skill scripts (VS Code passes the user's own setting). */
+  allowScripts: boolean;
 }
 
-export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL]
+export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL] [--trust] [--allow-scripts]
 
 Runs the AutoSnippet MCP server for the workspace DIR (default: the current folder).
   --workspace DIR        the project folder to serve
@@ -21,6 +25,10 @@ Runs the AutoSnippet MCP server for the workspace DIR (default: the current fold
   --token TOKEN          with --http: require "Authorization: Bearer TOKEN" (or set AUTOSNIPPET_MCP_TOKEN)
   --allow-origin ORIGIN  with --http: also accept this Origin header (loopback origins are always accepted)
   --log-level LEVEL      debug | info | warn | error (logs go to stderr; stdout carries only the protocol)
+  --trust                trust the folder for this run, so project guard rules run (else only
+                         folders recorded by \`autosnippet trust\` are trusted)
+  --allow-scripts        let agents run skill scripts in a trusted folder, as the user setting
+                         autosnippet.skills.allowScripts in ~/.autosnippet/settings.json does
 `;
 
 export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): McpArgs {
@@ -28,7 +36,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' } },
+      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' }, trust: { type: 'boolean' }, 'allow-scripts': { type: 'boolean' } },
       allowPositionals: false,
       strict: true,
     }));
@@ -42,6 +50,8 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
     allowedOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
     actor: env.AUTOSNIPPET_ACTOR === 'copilot_agent' ? 'copilot_agent' : 'external_agent',
     logLevel: 'info',
+    trust: values.trust === true,
+    allowScripts: values['allow-scripts'] === true,
   };
   if (values.http !== undefined) {
     const port = Number(values.http);

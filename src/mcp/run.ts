@@ -1,7 +1,7 @@
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
-import { readSettingsFile, settingsFrom } from '../core/settings';
+import { settingsOutsideEditor } from '../core/settings';
 import { prepareRecipeSearch } from '../core/tools/adapters';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
@@ -28,7 +28,12 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
 
   // The store opens (and migrates) in the background: `initialize` and `tools/list` need no database,
   // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
-  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
+  // Trust and the settings that widen what agents may do come from the person (flags, the trust store,
+  // ~/.autosnippet/settings.json), never from the repository served.
+  const settings = settingsOutsideEditor(args.workspace, log, { trust: args.trust });
+  if (args.allowScripts) settings.skills.allowScripts = true;
+  if (!settings.trusted) log.warn(settings.trustNote ?? 'the folder is not trusted');
+  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings });
   const catalog = createCatalog();
   // Then, in the background: the recipe search index, built in slices (the agent's first `search` finds
   // it built), and after it the tools' input validators, compiled in quiet moments (their first calls

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Workspace } from '../core/workspace';
 import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Logger } from '../core/kernel/log';
-import { prepareRecipeSearch, SETTINGS, settingDefault, settingsFrom, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
+import { prepareRecipeSearch, SETTINGS, settingDefault, settingsFrom, widens, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
 
 /**
  * Owns the extension's lifetime: the log, the catalog, and one core Workspace per workspace folder,
@@ -206,13 +206,24 @@ export class ExtensionHost implements vscode.Disposable {
 export function readSettings(folder: { uri: vscode.Uri } | undefined = vscode.workspace.workspaceFolders?.[0]): Settings {
   const values: Partial<SettingValues> = {};
   for (const key of Object.keys(SETTINGS) as SettingKey[]) (values as Record<string, unknown>)[key] = setting(key, folder?.uri);
-  return settingsFrom(values, vscode.workspace.isTrusted);
+  const note = vscode.workspace.isTrusted ? undefined : vscode.l10n.t("the workspace is not trusted: trust it (Manage Workspace Trust) to let its own guard rules run");
+  return settingsFrom(values, vscode.workspace.isTrusted, note);
 }
 
-/** One setting, typed by the table (the folder's value when `scope` is given). */
+/**
+ * One setting, typed by the table (the folder's value when `scope` is given). A value that widens what
+ * agents may do counts only from the person's user settings: a repository's `.vscode/settings.json`
+ * may narrow, never widen (the manifest gives such settings application scope; this holds it here too).
+ */
 export function setting<K extends SettingKey>(key: K, scope?: vscode.ConfigurationScope): SettingValue<K> {
-  return vscode.workspace.getConfiguration('autosnippet', scope).get<SettingValue<K>>(key, settingDefault(key));
+  const config = vscode.workspace.getConfiguration('autosnippet', scope);
+  const value = config.get<SettingValue<K>>(key, settingDefault(key));
+  if (!widens(key, value)) return value;
+  const own = config.inspect<SettingValue<K>>(key)?.globalValue;
+  return own !== undefined && widens(key, own) ? own : settingDefault(key);
 }
+
+
 
 /** What commands ask the person before a change only people may make. */
 export interface Dialogs {

@@ -3,7 +3,7 @@ import { mkdtempSync, cpSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const repo = path.join(__dirname, '..', '..');
 export const serverJs = path.join(repo, 'dist', 'mcp.js');
@@ -15,8 +15,17 @@ export function tempWorkspace(fixture?: string): string {
   return dir;
 }
 
-export async function connectStdio(workspace: string, extraArgs: string[] = []): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', workspace, ...extraArgs], stderr: 'pipe' });
+/**
+ * The person's home the spawned servers see (AUTOSNIPPET_HOME): empty, so no test reads or writes the
+ * machine's own trust store and settings, and a folder is trusted only when a test passes --trust.
+ */
+let home: string | undefined;
+export function testHome(): string {
+  return (home ??= mkdtempSync(path.join(os.tmpdir(), 'autosnippet-mcp-home-')));
+}
+
+export async function connectStdio(workspace: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', workspace, ...extraArgs], stderr: 'pipe', env: { ...getDefaultEnvironment(), AUTOSNIPPET_HOME: testHome(), ...env } });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'autosnippet-test', version: '0.0.0' });

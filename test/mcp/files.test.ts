@@ -43,7 +43,8 @@ before(async () => {
   write('.autosnippet/recipes/net/bomb.md', `---\ntitle: Bomb\n${bomb}\n---\nbody\n`);
   write('.autosnippet/recipes/net/huge.md', Buffer.alloc(50 << 20, 'a'));
   write('.autosnippet/guard/rules.json', JSON.stringify({ rules: [{ id: 'project/huge', message: 'm', languages: ['typescript'], why: 'w', suggestion: 's', regex: 'x'.repeat(100_000) }] }));
-  client = (await connectStdio(root)).client;
+  // Trusted, so the project's 100,000-character regex reaches the safety analysis.
+  client = (await connectStdio(root, ['--trust'])).client;
 });
 
 after(async () => {

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { GuardEngine } from '../../src/core/guard/engine';
-import { analyzePattern, checkPatternSyntax } from '../../src/core/guard/regex-safety';
+import { analyzePattern, checkPatternSyntax, unrolledSize } from '../../src/core/guard/regex-safety';
 import { TimeBudget } from '../../src/core/guard/budget';
 import { guardWorkspace, rulesFile } from './guard-helpers';
 
@@ -46,9 +49,9 @@ test('a catastrophic project pattern is refused at load with a clear message; th
   }
 });
 
-test('a slow pattern is stopped by the time budget, reported, and benched for that document', async () => {
+test('a slow project pattern is stopped by the time budget, reported, and off everywhere until its rule changes', async () => {
   // Quadratic: allowed by the analysis, but about 7 s on a 50,000-letter word without the budget.
-  const { ws, cleanup } = await guardWorkspace({
+  const { ws, root, cleanup } = await guardWorkspace({
     '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/slow', regex: '[a-z]+\\d' }, { id: 'project/after', regex: '\\bfetch\\(' }]),
   });
   const engine = new GuardEngine(ws, { budgetMs: 100 });
@@ -63,9 +66,17 @@ test('a slow pattern is stopped by the time budget, reported, and benched for th
     assert.equal(res.incomplete, true);
     assert.deepEqual(res.stopped.map((s) => [s.ruleId, s.reason]), [['project/slow', 'budget']]);
     assert.deepEqual(res.violations.map((v) => v.ruleId).sort(), ['project/after', 'ts/no-eval'], 'the other rules still ran');
-    const again = await engine.check(text + '\n', 'typescript', { documentKey: 'big.ts', incremental: true });
-    assert.match(again.stopped[0].detail, /skipped on this document/);
-    assert.ok(again.elapsedMs < 1000, `benched re-check took ${again.elapsedMs} ms (it would run about 7 s, or the 100 ms budget, if not benched)`);
+    const problems = await engine.problems();
+    assert.deepEqual(problems.map((p) => [p.code, p.ruleId]), [['RULE_OVERRAN', 'project/slow']]);
+    assert.equal((await engine.rule('project/slow')).active, false);
+    const elsewhere = await engine.check(`${'b'.repeat(50_000)}\n`, 'typescript', { documentKey: 'other.ts' });
+    assert.deepEqual(elsewhere.stopped, [], 'the rule is off on other documents too');
+    assert.ok(elsewhere.elapsedMs < 1000, `a check without the rule took ${elsewhere.elapsedMs} ms`);
+    // Fixed (a word boundary before the digit), the rule runs again.
+    writeFileSync(path.join(root, '.autosnippet/guard/rules.json'), rulesFile([{ id: 'project/slow', regex: '\\b[a-z]+\\d' }, { id: 'project/after', regex: '\\bfetch\\(' }]));
+    engine.invalidate();
+    assert.equal((await engine.rule('project/slow')).active, true);
+    assert.deepEqual((await engine.check('x1 = 2;\n', 'typescript')).violations.map((v) => v.ruleId), ['project/slow']);
   } finally {
     await engine.dispose();
     await cleanup();
@@ -98,6 +109,56 @@ test('a scan on worker threads runs without per-file watchdogs; a batch that ove
     assert.ok(elapsed < 15_000, `the scan took ${elapsed} ms`);
     assert.deepEqual(scan.stopped.map((s) => [s.path, s.ruleId]), [['src/big.ts', 'project/slow']]);
     assert.deepEqual(scan.violations.map((v) => `${v.path}:${v.ruleId}`).sort(), ['src/big.ts:project/after', 'src/small.ts:ts/no-eval']);
+  } finally {
+    await engine.dispose();
+    await cleanup();
+  }
+});
+
+test('a check whose budget is used up by slow rules ends: each rule is reported once, those never started as not run', async () => {
+  // Two patterns that backtrack on this text and a budget of 2 ms: the first uses it up, so the
+  // second has no time to start. The check runs in a child process killed at 20 s, so a hang fails.
+  const { root, cleanup } = await guardWorkspace({
+    '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/slow-a', regex: '[a-z]+\\d' }, { id: 'project/slow-b', regex: '[a-y]+\\d' }]),
+    'input.ts': `${'a'.repeat(40_000)}\n`,
+  });
+  try {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'helpers', 'guard-check-once.ts'), root, path.join(root, 'input.ts'), '2'], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(r.signal, null, `the check did not end within 20 s (${r.stderr.slice(-500)})`);
+    assert.equal(r.status, 0, `the check crashed: ${r.stderr.slice(-500)}`);
+    const out = JSON.parse(r.stdout);
+    const ids = out.stopped.map((s: { ruleId: string }) => s.ruleId);
+    assert.equal(new Set(ids).size, ids.length, `a rule was reported more than once: ${ids.length} reports`);
+    assert.ok(ids.includes('project/slow-a'));
+    assert.ok(out.stopped.some((s: { ruleId: string; detail: string }) => s.ruleId === 'project/slow-b' && /not run|past/.test(s.detail)));
+  } finally {
+    await cleanup();
+  }
+});
+
+test('nested counted repetitions are refused by their unrolled size, before any analysis, the same way every time', () => {
+  assert.equal(unrolledSize('a{1000}'), 1000);
+  assert.equal(unrolledSize('(a{1,1000}){1,1000}b'), 1_000_001);
+  assert.equal(unrolledSize('[{}]{3}\\{5\\}'), 6);
+  assert.ok(unrolledSize('\\bfetch\\(') < 20);
+  const verdicts = [1, 2, 3].map(() => analyzePattern('(a{1,1000}){1,1000}b', ''));
+  for (const v of verdicts) {
+    assert.equal(v.ok, false);
+    assert.match(v.message!, /unroll to about 1,000,001 steps/);
+  }
+});
+
+test('a committed rule with nested counted repetitions cannot hang guard_check: refused at load, a 50,000-character input answers at once', async () => {
+  const { ws, cleanup } = await guardWorkspace({
+    '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/nested', regex: '(a{1,1000}){1,1000}b' }, { id: 'project/ok', regex: '\\bfetch\\(' }]),
+  });
+  const engine = new GuardEngine(ws);
+  try {
+    assert.deepEqual((await engine.problems()).map((p) => [p.code, p.ruleId]), [['UNSAFE_PATTERN', 'project/nested']]);
+    const t0 = performance.now();
+    const res = await engine.check(`let ${'a'.repeat(50_000)} = b;\nfetch(u);\n`, 'typescript');
+    assert.ok(performance.now() - t0 < 2000, `the check took ${performance.now() - t0} ms`);
+    assert.deepEqual(res.violations.map((v) => v.ruleId), ['project/ok']);
   } finally {
     await engine.dispose();
     await cleanup();

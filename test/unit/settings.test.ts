@@ -39,13 +39,15 @@ test('.autosnippet/settings.json: missing is fine and never created; good values
       'autosnippet.colour': 'blue',
     }));
     const values = readSettingsFile(dir, log);
-    assert.deepEqual(values, { 'guard.exclude': ['dist/**'], 'guard.severityOverrides': { 'ts/no-eval': 'off' }, 'skills.allowScripts': true, 'guard.skipKinds': ['vendored', 'test'] });
-    assert.equal(warnings.length, 2);
+    // A repository's file may not widen what agents may do: its allowScripts: true is dropped, said once.
+    assert.deepEqual(values, { 'guard.exclude': ['dist/**'], 'guard.severityOverrides': { 'ts/no-eval': 'off' }, 'guard.skipKinds': ['vendored', 'test'] });
+    assert.equal(warnings.length, 3);
     assert.match(warnings.join('\n'), /"autosnippet\.guard\.enabled" is ignored: it must be true or false/);
     assert.match(warnings.join('\n'), /unknown setting "autosnippet\.colour"/);
+    assert.match(warnings.join('\n'), /"autosnippet\.skills\.allowScripts": true is ignored: a repository's files may narrow/);
     const s = settingsFrom(values);
     assert.deepEqual(s.guard, { enabled: true, exclude: ['dist/**'], severityOverrides: { 'ts/no-eval': 'off' }, skipKinds: ['vendored', 'test'] });
-    assert.equal(s.skills.allowScripts, true);
+    assert.equal(s.skills.allowScripts, false);
 
     // A kind guard does not know is named, and the default kinds stay.
     writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({ 'autosnippet.guard.skipKinds': ['vendored', 'vendor'] }));

@@ -119,6 +119,7 @@ export class DocumentChecker {
     let current = -1;
     while (from < to && next < watched.length) {
       const remaining = deadline - performance.now();
+      current = -1;
       const finished = this.budget.run(() => {
         for (; next < watched.length; next++) {
           current = next;
@@ -126,6 +127,13 @@ export class DocumentChecker {
         }
       }, remaining / 2);
       if (finished) break;
+      if (current === -1) {
+        // No time was left to start the next rule: the rest are reported as not run. (Blaming the last
+        // slow rule again, as if it had run, would loop here for ever.)
+        for (const t of watched.slice(next)) stopped.push(...stopReport(set, t, opts.budgetMs, 'not run: the time budget of this check was used up by slower rules', 'unstarted'));
+        incomplete = true;
+        break;
+      }
       const slow = watched[current];
       stopped.push(...stopReport(set, slow, opts.budgetMs));
       if (key !== undefined) this.benchTask(`${setKey}\u0000${key}`, set.tasks.indexOf(slow));
@@ -235,11 +243,11 @@ function untouched(text: string, language: string): RunResult {
   };
 }
 
-function stopReport(set: CompiledRuleSet, task: Task, budgetMs: number, why?: string): StoppedRule[] {
+function stopReport(set: CompiledRuleSet, task: Task, budgetMs: number, why?: string, reason: StoppedRule['reason'] = 'budget'): StoppedRule[] {
   const ids = task.kind === 'regex' ? task.members.map((m) => set.rules[m.index].id) : [set.rules[task.ruleOfPattern[0]].id];
   return ids.map((ruleId) => ({
     ruleId,
-    reason: 'budget' as const,
+    reason,
     detail: why ?? `stopped after running past the ${budgetMs} ms budget for this check; it is skipped for this document until the rules change`,
   }));
 }

@@ -5,12 +5,13 @@ import { headerLanguage } from './header-language';
 import { BASELINE_FILE, BaselineError, compareWithBaseline, markReviewed, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead, type ReviewTarget } from './baseline';
 import { followLinterSettings, readLinterSettings } from './linter-config';
 import { PatternVetting } from './vetting';
+import { RuleOverruns } from './overruns';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 import type { Settings } from '../settings';
 import { WorkerPool } from '../workers/pool';
 import { GlobSet } from './filters';
-import { listWorkspaceFiles, relPath } from './files';
+import { listWorkspaceFiles, relPath, type WorkspaceFile } from './files';
 import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import { builtinRules } from './packs';
 import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
@@ -22,6 +23,8 @@ import { guardWorkerHandlers, type CheckFilesJob, type FileCheck } from './worke
 
 /** The guard's worker thread: dist/guard-worker.js beside the bundle, or worker-main.ts from the sources. */
 const GUARD_WORKER = { bundled: 'guard-worker.js', source: path.join(__dirname, 'worker-main.ts') };
+/** A scan thread holds a batch of files (4 MB each at most), their masks and matches: far below this. */
+const GUARD_THREAD_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64 };
 
 /** Rules another part of AutoSnippet contributes (see GuardEngine.addRuleSource). */
 export interface RuleSource {
@@ -98,10 +101,11 @@ export class GuardEngine {
   private generation = 0;
   readonly pool: WorkerPool;
   private readonly vetting: PatternVetting;
+  private readonly overruns = new RuleOverruns();
   private readonly ownsPool: boolean;
 
   constructor(private readonly host: GuardHost, options: { pool?: WorkerPool; budgetMs?: number } = {}) {
-    this.pool = options.pool ?? new WorkerPool({ entry: GUARD_WORKER, handlers: guardWorkerHandlers, log: host.log });
+    this.pool = options.pool ?? new WorkerPool({ entry: GUARD_WORKER, handlers: guardWorkerHandlers, log: host.log, resourceLimits: GUARD_THREAD_LIMITS });
     this.vetting = new PatternVetting(this.treeSitter, this.pool, host.log);
     this.ownsPool = !options.pool;
     this.budgetMs = options.budgetMs;
@@ -180,6 +184,7 @@ export class GuardEngine {
     }
     const seen = new Set<string>();
     const candidates: GuardRule[] = [];
+    const untrusted: GuardRule[] = [];
     for (const rule of foreign) {
       if (seen.has(rule.id)) {
         problems.push({ source: rule.source, ruleId: rule.id, code: 'DUPLICATE_RULE', message: `Rule ${rule.id} is defined more than once; the first definition wins.`, hint: 'Rename one of them.' });
@@ -187,10 +192,16 @@ export class GuardEngine {
       }
       seen.add(rule.id);
       if (!s.trusted) {
-        statuses.set(rule.id, { rule, active: false, reason: 'the workspace is not trusted: project rules do not run', severity: rule.severity });
+        untrusted.push(rule);
+        statuses.set(rule.id, { rule, active: false, reason: `the workspace is not trusted: project rules do not run${s.trustNote ? ` (${s.trustNote})` : ''}`, severity: rule.severity });
         continue;
       }
       candidates.push(rule);
+    }
+    // Said once, loudly: a CI run of an untrusted clone must not pass silently on the built-in rules alone.
+    if (untrusted.length) {
+      const sources = [...new Set(untrusted.map((r) => r.source))];
+      problems.push({ source: sources[0], code: 'UNTRUSTED_RULES', message: `${untrusted.length} project rule${untrusted.length === 1 ? '' : 's'} (${sources.join(', ')}) did not run: ${s.trustNote ?? 'the workspace is not trusted'}.`, hint: 'In CI, pass --trust: autosnippet --trust guard.' });
     }
     const invalid = await this.vetting.vet(candidates, problems);
     for (const candidate of candidates) {
@@ -199,7 +210,10 @@ export class GuardEngine {
       const rule = verdict?.linear ? { ...candidate, linear: true } : candidate;
       const replaced = statuses.get(rule.id);
       if (!why && replaced?.rule.origin === 'builtin') this.host.log.info(`guard: ${rule.source} replaces the built-in rule ${rule.id}`);
-      statuses.set(rule.id, why ? { rule, active: false, reason: why, severity: rule.severity } : { rule, active: true, severity: rule.severity });
+      const overran = why ? undefined : this.overruns.reasonFor(rule);
+      if (overran) problems.push({ source: rule.source, ruleId: rule.id, code: 'RULE_OVERRAN', message: `${rule.id}: ${overran}.`, hint: 'Anchor the pattern or remove nested and overlapping repetitions, then save the rule file.' });
+      const off = why ?? overran;
+      statuses.set(rule.id, off ? { rule, active: false, reason: off, severity: rule.severity } : { rule, active: true, severity: rule.severity });
     }
     const severityOverrides = { ...project.severity, ...s.guard.severityOverrides };
     const ruleExclusions = [...project.ruleExclusions];
@@ -250,9 +264,25 @@ export class GuardEngine {
     if (opts.path !== undefined && state.exclude.has(opts.path)) return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
     await state.runner.prepare(lang);
     const res = state.runner.checkText(text, lang, { budgetMs: this.budgetMs, ...opts });
+    this.noteOverruns(state, res.stopped.map((s) => ({ ...s, path: opts.path })));
     const read = opts.path !== undefined && res.violations.length ? this.baseline() : undefined;
     if (read?.ok) compareWithBaseline(read.baseline, res.violations, (p) => p === opts.path);
     return res;
+  }
+
+  /** One file of a batch that overran, under the watchdogs; a file that still exhausts its thread's memory is skipped with the reason. */
+  private async checkAlone(f: WorkspaceFile, job: (files: WorkspaceFile[], guarded: boolean) => CheckFilesJob, signal?: AbortSignal): Promise<FileCheck[]> {
+    try {
+      return await this.pool.run<FileCheck[]>('guard.checkFiles', job([f], true), { signal });
+    } catch (e) {
+      if (!(e instanceof AutoSnippetError && e.code === 'RESOURCE_LIMIT')) throw e;
+      return [{ path: f.rel, language: '', bytes: 0, violations: [], stopped: [], incomplete: true, skipped: e.message, mtimeMs: 0 }];
+    }
+  }
+
+  /** A project regex rule that overran is off from the next check on (see overruns.ts). */
+  private noteOverruns(state: LoadedState, stopped: Parameters<RuleOverruns['note']>[0]): void {
+    if (this.overruns.note(stopped, (id) => state.statuses.get(id)?.rule)) this.invalidate();
   }
 
   forgetDocument(documentKey: string): void {
@@ -302,9 +332,9 @@ export class GuardEngine {
       try {
         return await this.pool.run<FileCheck[]>('guard.checkFiles', job(files, false), { signal: opts.signal, timeoutMs: deadline });
       } catch (e) {
-        if (!(e instanceof AutoSnippetError && e.code === 'TIMEOUT')) throw e;
-        this.host.log.warn(`guard: a batch of ${files.length} files ran past ${Math.round(deadline)} ms; checking its files one by one under the time budget`);
-        return this.pool.run<FileCheck[]>('guard.checkFiles', job(files, true), { signal: opts.signal });
+        if (!(e instanceof AutoSnippetError && (e.code === 'TIMEOUT' || e.code === 'RESOURCE_LIMIT'))) throw e;
+        this.host.log.warn(`guard: a batch of ${files.length} files ${e.code === 'TIMEOUT' ? `ran past ${Math.round(deadline)} ms` : 'ran out of memory'}; checking its files one by one under the time budget`);
+        return (await Promise.all(files.map((f) => this.checkAlone(f, job, opts.signal)))).flat();
       }
     };
     await Promise.all(batches.map(async (files) => {
@@ -344,6 +374,7 @@ export class GuardEngine {
         violations.push(v);
       }
       for (const s of r.stopped) stopped.push({ path: r.path, ruleId: s.ruleId, detail: s.detail });
+      this.noteOverruns(state, r.stopped.map((s) => ({ ...s, path: r.path })));
     }
     const problems = [...state.problems];
     let baseline: ScanResult['baseline'];

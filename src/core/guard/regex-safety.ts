@@ -55,13 +55,75 @@ type RecheckModule = { checkSync(source: string, flags: string, params?: Record<
 
 let recheck: RecheckModule | undefined;
 
-/** The full analysis (recheck). Synchronous and possibly slow: call it from a worker. */
-export function analyzePattern(source: string, flags: string, timeoutMs = 3000): PatternVerdict {
+/**
+ * Counted repetitions are unrolled by the regex compiler: `(a{1,1000}){1,1000}` is a million nodes,
+ * which no time budget can interrupt while it compiles. The size a pattern unrolls to, counting each
+ * atom once per repetition its quantifiers allow (nesting multiplies, sequence and alternation add).
+ */
+export function unrolledSize(source: string): number {
+  const frames: number[] = [0];
+  let i = 0;
+  let last = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === '\\') {
+      last = 1;
+      i += 2;
+    } else if (c === '[') {
+      let j = i + 1;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      last = 1;
+      i = j + 1;
+    } else if (c === '(') {
+      frames.push(0);
+      last = 0;
+      i++;
+      continue;
+    } else if (c === ')') {
+      last = frames.length > 1 ? Math.max(1, frames.pop()!) : 1;
+      i++;
+    } else if (c === '|' || c === '^' || c === '$') {
+      last = 0;
+      i++;
+      continue;
+    } else {
+      const counted = /^\{(\d+)(?:,(\d*))?\}/.exec(source.slice(i, i + 24));
+      if (counted) {
+        // The atom before it is repeated up to the larger bound; an open bound unrolls only its minimum.
+        const times = counted[2] ? Number(counted[2]) : Number(counted[1]);
+        frames[frames.length - 1] += last * Math.max(0, times - 1);
+        i += counted[0].length;
+        continue;
+      }
+      last = /[*+?]/.test(c) ? 0 : 1;
+      i++;
+    }
+    frames[frames.length - 1] += last;
+  }
+  return frames.reduce((a, b) => a + b, 0);
+}
+
+/** Above this a pattern is refused before any analysis: no rule a person writes needs it, and the compiler's work is not interruptible. */
+export const MAX_UNROLLED_SIZE = 20_000;
+
+/**
+ * recheck with every time limit off: its verdict then depends only on the pattern (its search is
+ * bounded by counts, and its fuzzing is seeded), never on how busy the machine is.
+ */
+const DETERMINISTIC = { timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null, randomSeed: 0, checker: 'auto' } as const;
+
+/** The full analysis (recheck). Synchronous and possibly slow (seconds): call it from a worker. */
+export function analyzePattern(source: string, flags: string): PatternVerdict {
   const syntax = checkPatternSyntax(source, flags);
   if (syntax) return syntax;
+  const size = unrolledSize(source);
+  if (size > MAX_UNROLLED_SIZE) {
+    return { ok: false, status: 'vulnerable', message: `The pattern's counted repetitions unroll to about ${size.toLocaleString('en-US')} steps (at most ${MAX_UNROLLED_SIZE.toLocaleString('en-US')}): nested {m,n} bounds multiply. Use smaller bounds or + and * instead.` };
+  }
   // The browser build is recheck's pure-JavaScript backend, with no native binary or JVM to spawn.
   recheck ??= require('recheck/lib/browser.js') as RecheckModule;
-  const d = recheck.checkSync(source, flags, { timeout: timeoutMs, checker: 'auto' });
+  const d = recheck.checkSync(source, flags, DETERMINISTIC);
   if (d.status === 'safe') return { ok: true, status: 'safe', complexity: d.complexity?.summary, linear: !(d.complexity as { isFuzz?: boolean } | undefined)?.isFuzz };
   if (d.status === 'unknown') {
     return { ok: true, status: 'tolerated', message: `Could not prove the pattern safe (${d.error?.kind ?? 'unknown'}); it runs under the time budget.` };

@@ -153,7 +153,8 @@ export interface Violation {
 /** A rule that was stopped during a check: it ran past the time budget, or failed. */
 export interface StoppedRule {
   ruleId: string;
-  reason: 'budget' | 'error';
+  /** budget: it ran past its time and was stopped; unstarted: the others used up the time before it ran. */
+  reason: 'budget' | 'unstarted' | 'error';
   detail: string;
 }
 
@@ -173,7 +174,7 @@ export interface CheckResult {
 export interface RuleProblem {
   source: string;
   ruleId?: string;
-  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE';
+  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE' | 'UNTRUSTED_RULES' | 'RULE_OVERRAN';
   message: string;
   hint?: string;
 }

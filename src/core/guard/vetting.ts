@@ -28,6 +28,7 @@ export class PatternVetting {
       problems.push({ source: rule.source, ruleId: rule.id, code, message: `${rule.id}: ${message}`, hint });
     };
     const toAnalyze: GuardRule[] = [];
+    const unanalysed = new Set<string>();
     for (const rule of rules) {
       const unknown = rule.languages.filter((l) => l !== '*' && !normalizeLanguage(l));
       if (unknown.length) this.log.warn(`guard: rule ${rule.id} names unknown language(s) ${unknown.join(', ')}; known: ${knownLanguages().join(', ')}`);
@@ -53,23 +54,31 @@ export class PatternVetting {
     }
     if (toAnalyze.length) {
       const patterns = toAnalyze.map((r) => ({ source: (r.pattern as { regex: string }).regex, flags: (r.pattern as { flags?: string }).flags ?? '' }));
-      let verdicts: PatternVerdict[];
       try {
-        verdicts = await this.pool.run<PatternVerdict[]>('guard.analyzePatterns', { patterns, timeoutMs: 2000 }, { timeoutMs: 20_000 + 3000 * patterns.length });
+        // The analysis is deterministic (see regex-safety.ts) and takes seconds at worst: the thread's
+        // limit only catches a pattern no count bounds, and what it stops is refused, never let through.
+        const verdicts = await this.pool.run<PatternVerdict[]>('guard.analyzePatterns', { patterns }, { timeoutMs: ANALYSIS_LIMIT_MS + ANALYSIS_LIMIT_MS * patterns.length });
+        toAnalyze.forEach((r, i) => this.verdicts.set(verdictKey(r), verdicts[i]));
       } catch (e) {
-        this.log.warn(`guard: regex analysis failed (${(e as Error).message}); project patterns run under the time budget only`);
-        verdicts = patterns.map(() => ({ ok: true, status: 'tolerated', message: 'not analyzed' }));
+        this.log.warn(`guard: the safety analysis of ${patterns.length} project pattern(s) did not finish (${(e as Error).message}); they are not loaded`);
+        for (const r of toAnalyze) unanalysed.add(verdictKey(r));
       }
-      toAnalyze.forEach((r, i) => this.verdicts.set(verdictKey(r), verdicts[i]));
     }
     for (const rule of rules) {
       if (rule.pattern.kind !== 'regex' || invalid.has(rule.id)) continue;
+      if (unanalysed.has(verdictKey(rule))) {
+        refuse(rule, 'UNSAFE_PATTERN', 'the safety analysis of its pattern did not finish, so it is not loaded (it is analysed again when the rules change).', 'Simplify the pattern: fewer alternatives and nested repetitions.');
+        continue;
+      }
       const v = this.verdicts.get(verdictKey(rule));
       if (v && !v.ok) refuse(rule, v.status === 'invalid' ? 'INVALID_RULE' : 'UNSAFE_PATTERN', v.message ?? 'unsafe pattern', 'The rule is not loaded until its pattern is fixed.');
     }
     return invalid;
   }
 }
+
+/** Per pattern, on top of one for the job: generous, since a refused pattern is the price of stopping early. */
+const ANALYSIS_LIMIT_MS = 30_000;
 
 function verdictKey(rule: GuardRule): string {
   const p = rule.pattern as { regex: string; flags?: string };

@@ -79,11 +79,10 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
 
 export interface AnalyzeJob {
   patterns: { source: string; flags: string }[];
-  timeoutMs: number;
 }
 
 export function analyzePatterns(job: AnalyzeJob): PatternVerdict[] {
-  return job.patterns.map((p) => analyzePattern(p.source, p.flags, job.timeoutMs));
+  return job.patterns.map((p) => analyzePattern(p.source, p.flags));
 }
 
 export const guardWorkerHandlers = {

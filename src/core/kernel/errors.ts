@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   NOT_FOUND: { meaning: 'A named thing (a target, a graph node, a file) does not exist.', action: 'Use one of the names the hint or `details.available` lists.' },
   CANCELLED: { meaning: 'The call was cancelled before it finished; nothing was recorded.', action: 'Call again when you want it to run.' },
   TIMEOUT: { meaning: 'Work ran past its time limit and was stopped.', action: 'Narrow the work (fewer files, a smaller input) or try again.' },
+  RESOURCE_LIMIT: { meaning: 'Work on a worker thread needed more memory than the thread may use and was stopped.', action: 'Narrow the work (fewer or smaller files); a project rule named in the answer may need a simpler pattern.' },
   INTERNAL: { meaning: 'A bug in AutoSnippet.', action: 'Report it with the AutoSnippet log; other tools keep working.' },
   NO_WORKSPACE: { meaning: 'No folder is open, so there is no workspace to serve.', action: 'Open a folder on disk in VS Code, then try again.' },
   // the Gateway
@@ -62,6 +63,8 @@ export const ERROR_CODES = {
   UNSAFE_PATTERN: { meaning: 'A guard rule\'s regular expression can backtrack catastrophically and was refused.', action: 'Rewrite the pattern without nested or overlapping quantifiers.' },
   DUPLICATE_RULE: { meaning: 'Two guard rules have the same id; the first wins.', action: 'Rename one of them.' },
   UNREADABLE_RULES: { meaning: 'A guard rule file is not valid JSON.', action: 'Fix the JSON of the file named in the problem.' },
+  UNTRUSTED_RULES: { meaning: 'The folder is not trusted, so its own guard rules (regular expressions and queries it brings) did not run; the built-in rules did.', action: 'If you trust the repository, run `autosnippet trust` (or pass --trust in CI), or trust the folder in VS Code.' },
+  RULE_OVERRAN: { meaning: 'A project guard rule ran past its time or memory limit and was turned off until its rule file changes; the other rules still ran.', action: 'Rewrite the pattern so it cannot backtrack (anchor it, avoid nested or overlapping repetitions), then save the rule file.' },
   INVALID_BASELINE: { meaning: 'The guard baseline (.autosnippet/guard/baseline.json) is not valid: every finding counts as new.', action: 'Fix the file, or write it again with autosnippet guard --baseline write.' },
   // agent and models
   PIPELINE_NOT_FOUND: { meaning: 'No built-in pipeline has that name.', action: 'Use one of the pipelines run_pipeline lists.' },

@@ -12,6 +12,8 @@ export const SCRIPT_OUTPUT_MAX_BYTES = 64 * 1024;
 export interface RunScriptOptions {
   /** `trusted && allowScripts` must both hold, or the run is refused with SCRIPTS_DISABLED. */
   trusted: boolean;
+  /** How to trust the folder (or what trusted it), said when the run is refused for trust. */
+  trustNote?: string;
   allowScripts: boolean;
   /** Working directory: the workspace root. */
   cwd: string;
@@ -53,8 +55,8 @@ const INTERPRETERS: Record<string, string[]> = {
  */
 export function runSkillScript(skill: Pick<Skill, 'name' | 'dir'>, script: string, options: RunScriptOptions): Promise<ScriptRun> {
   if (!options.trusted || !options.allowScripts) {
-    const why = !options.trusted ? 'the workspace is not trusted' : 'the setting autosnippet.skills.allowScripts is off';
-    throw new AutoSnippetError('SCRIPTS_DISABLED', `Skill scripts cannot run here: ${why}.`, 'Read the script with read_skill_resource and follow it by hand, or ask the user to trust the workspace and turn on autosnippet.skills.allowScripts.', { skill: skill.name, script });
+    const why = !options.trusted ? (options.trustNote ?? 'the workspace is not trusted') : "the setting autosnippet.skills.allowScripts is off in the person's own settings (a repository's settings cannot turn it on)";
+    throw new AutoSnippetError('SCRIPTS_DISABLED', `Skill scripts cannot run here: ${why}.`, 'Read the script with read_skill_resource and follow it by hand, or ask the person to trust the folder and turn on autosnippet.skills.allowScripts in their user settings.', { skill: skill.name, script });
   }
   const args = options.args ?? [];
   if (args.length > 64 || args.some((a) => typeof a !== 'string' || a.length > 4096 || a.includes('\0'))) {

@@ -6,7 +6,8 @@
  */
 
 export { VERSION } from '../version';
-export { SETTINGS, settingDefault, settingsFrom, readSettingsFile } from '../settings';
+export { SETTINGS, settingDefault, settingsFrom, readSettingsFile, settingsOutsideEditor, widens } from '../settings';
+export { decideTrust, readTrustStore, trustFolder, untrustFolder, userDataDir } from '../trust';
 export type { DeepPartial, Settings, SettingKey, SettingValue, SettingValues } from '../settings';
 
 // The @autosnippet chat participant runs the agent loop on VS Code's model: its types and the loop.

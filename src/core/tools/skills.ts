@@ -361,6 +361,7 @@ export const runSkillScriptTool = defineTool({
     const skill = skillRegistry(ws).require(input.skill);
     return runSkillScript(skill, input.script, {
       trusted: ws.settings.trusted,
+      trustNote: ws.settings.trustNote,
       allowScripts: ws.settings.skills.allowScripts,
       cwd: ws.root,
       args: input.args,

@@ -26,7 +26,12 @@ export const health = defineTool({
   inputSchema: Input({}),
   outputSchema: Out({
     version: Type.String(),
-    workspace: Out({ root: Type.String(), dataDir: Type.String(), trusted: Type.Boolean() }),
+    workspace: Out({
+      root: Type.String(),
+      dataDir: Type.String(),
+      trusted: Type.Boolean({ description: "Whether the folder's own guard rules and skill scripts may run: VS Code's workspace trust, or outside it `autosnippet trust` / --trust." }),
+      trust: Opt(Type.String({ description: 'What trusted the folder, or how to trust it.' })),
+    }),
     database: Out({
       path: Type.String(),
       schemaVersion: Type.Integer(),
@@ -53,7 +58,7 @@ export const health = defineTool({
     const s = ws.store.state;
     return {
       version: ws.version,
-      workspace: { root: ws.root, dataDir: ws.dataDir, trusted: ws.settings.trusted },
+      workspace: { root: ws.root, dataDir: ws.dataDir, trusted: ws.settings.trusted, ...(ws.settings.trustNote ? { trust: ws.settings.trustNote } : {}) },
       database: {
         path: s.path,
         // Nothing is written before the first write a person or an agent asks for.

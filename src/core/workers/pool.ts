@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { AutoSnippetError, ErrorCode, isErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 
@@ -56,7 +56,11 @@ export class WorkerPool {
     return Math.max(1, os.availableParallelism() - 1);
   }
 
-  constructor(private readonly options: { entry: WorkerEntry; handlers: Record<string, WorkerHandler>; size?: number; log?: Logger }) {
+  /**
+   * `resourceLimits`: the heap a thread may use. A job that needs more ends its thread (V8 stops it,
+   * whatever it was doing) and fails with RESOURCE_LIMIT, and the next job gets a fresh thread.
+   */
+  constructor(private readonly options: { entry: WorkerEntry; handlers: Record<string, WorkerHandler>; size?: number; log?: Logger; resourceLimits?: ResourceLimits }) {
     this.threads = Math.max(1, options.size ?? WorkerPool.spareCores());
     this.entry = resolveEntry(options.entry);
   }
@@ -108,7 +112,8 @@ export class WorkerPool {
     const entry = this.entry!;
     let worker: Worker;
     try {
-      worker = entry.eval ? new Worker(entry.eval, { eval: true }) : new Worker(entry.file);
+      const limits = this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {};
+      worker = entry.eval ? new Worker(entry.eval, { eval: true, ...limits }) : new Worker(entry.file, limits);
     } catch (e) {
       this.options.log?.warn(`worker threads unavailable, running on the main thread: ${(e as Error).message}`);
       this.disabled = true;
@@ -124,10 +129,12 @@ export class WorkerPool {
       else job.reject(msg.error?.code && isErrorCode(msg.error.code) ? new AutoSnippetError(msg.error.code, msg.error.message) : new Error(msg.error?.message));
       this.pump();
     });
-    worker.on('error', (e) => {
+    worker.on('error', (e: Error & { code?: string }) => {
       const job = slot.job;
+      this.finish(slot);
       this.remove(slot);
-      if (job) job.reject(e);
+      const limit = this.options.resourceLimits?.maxOldGenerationSizeMb;
+      if (job) job.reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new AutoSnippetError('RESOURCE_LIMIT', `The ${job.kind} job needed more than the ${limit ?? '?'} MB its thread may use and was stopped.`) : e);
       this.pump();
     });
     worker.on('exit', () => {
