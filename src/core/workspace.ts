@@ -1,4 +1,4 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Store } from './store/store';
 import { migrations } from './store/schema';
@@ -18,7 +18,21 @@ interface Disposable { dispose(): void | Promise<void> }
 
 /** The project's AutoSnippet folder, relative to the workspace root. */
 export const DATA_DIR = '.autosnippet';
-const DATA_GITIGNORE = '# Per-machine index and state; the recipes, guard rules and skills beside it are shared.\nautosnippet.db*\n*.lock\naudit/\n';
+const DATA_GITIGNORE = '# Per-machine index and state; the recipes, guard rules and skills beside it are shared.\nautosnippet.db*\n*.lock\naudit/\nstate/\n';
+
+/** A `.gitignore` an older version wrote (it starts with our first line) learns the lines added since. */
+function keepGitignoreCurrent(file: string): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  if (!text.startsWith(DATA_GITIGNORE.split('\n')[0])) return;
+  const have = new Set(text.split('\n'));
+  const missing = DATA_GITIGNORE.split('\n').filter((l) => l && !have.has(l));
+  if (missing.length) appendFileSync(file, (text.endsWith('\n') ? '' : '\n') + missing.join('\n') + '\n');
+}
 
 /**
  * The context every tool handler receives: the workspace root, its `.autosnippet` folder, the store,
@@ -107,6 +121,7 @@ export class Workspace {
       writeFileSync(path.join(dir, '.gitignore'), DATA_GITIGNORE, { flag: 'wx' });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      keepGitignoreCurrent(path.join(dir, '.gitignore'));
     }
   }
 

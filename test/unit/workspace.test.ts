@@ -48,7 +48,7 @@ test("the CLI's read commands leave a repository untouched; its first write crea
   assert.match(JSON.parse(r.stdout).notice, /Created \.autosnippet\/ in .* for this first write/);
   assert.deepEqual(gitStatus(repo).trim().split('\n'), ['?? .autosnippet/.gitignore']);
   // The search index the duplicate check built is saved beside the database for the next process (git-ignored with it).
-  assert.deepEqual(readdirSync(path.join(repo, '.autosnippet')).sort(), ['.gitignore', 'audit', 'autosnippet.db', 'autosnippet.db.journal', 'autosnippet.db.search']);
+  assert.deepEqual(readdirSync(path.join(repo, '.autosnippet')).sort(), ['.gitignore', 'audit', 'autosnippet.db', 'autosnippet.db.journal', 'autosnippet.db.search', 'state']);
 });
 
 test('a workspace opened and read by the catalog creates nothing; compliance and structure answers are kept in memory', async () => {

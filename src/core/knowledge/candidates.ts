@@ -7,6 +7,7 @@ import { languageForPath, normalizeLanguage } from '../kernel/languages';
 import { triggerFor } from './recipe-file';
 import { recordTransition } from './transitions';
 import { KNOWLEDGE_TYPES, type Actor, type Author, type Candidate, type CandidateInput, type CandidateReasoning, type CandidateStatus, type KnowledgeContent } from './types';
+import { backUpCandidates, restoreLostCandidates } from './candidate-backup';
 
 export type { CandidateInput };
 
@@ -26,7 +27,8 @@ export interface SubmitResult {
 export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], actor: Author): Promise<SubmitResult> {
   const at = new Date().toISOString();
   const prepared = inputs.map((input) => normalizeCandidate(input, actor, at));
-  return ws.store.transaction((tx) => {
+  const result = await ws.store.transaction((tx) => {
+    restoreLostCandidates(ws, tx);
     const result: SubmitResult = { created: [], duplicates: [] };
     const seen = new Map<string, string>();
     prepared.forEach((c, i) => {
@@ -47,6 +49,8 @@ export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], 
     });
     return result;
   });
+  if (result.created.length) await backUpCandidates(ws);
+  return result;
 }
 
 /** Fills defaults, derives the kind and the fingerprint. Pure: the same input gives the same candidate. */
@@ -155,6 +159,7 @@ export async function updateCandidate(ws: Workspace, id: string, patch: Partial<
     insertCandidate(tx, next);
     recordTransition(tx, { entity: 'candidate', id: current.id, from: 'pending', to: 'pending', actor, at: new Date().toISOString(), reason: `edited: ${Object.keys(definedOnly(patch)).join(', ')}` });
   });
+  await backUpCandidates(ws);
   return next;
 }
 

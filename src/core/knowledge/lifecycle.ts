@@ -16,6 +16,7 @@ import { parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from '
 import { syncRecipes } from './recipe-index';
 import { freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
 import { recordTransition } from './transitions';
+import { backUpCandidates } from './candidate-backup';
 import type { Actor, Candidate, CandidateStatus, KnowledgeContent, Recipe, RecipeStatus } from './types';
 import { KNOWLEDGE_TYPES } from './types';
 
@@ -61,6 +62,7 @@ export async function approveCandidate(ws: Workspace, id: string, actor: Actor, 
     if (n === 0) throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} was decided by someone else meanwhile.`, 'Refresh and look at it again.');
     recordTransition(tx, { entity: 'candidate', id: c.id, from: 'pending', to: 'approved', actor, at, reason: options.note });
   });
+  await backUpCandidates(ws);
   const approved = { ...c, status: 'approved' as const, decidedBy: actor, decidedAt: at };
   if (options.promote === false) return { candidate: approved };
   const recipe = await promoteCandidate(ws, c.id, actor, { category: options.category });
@@ -78,6 +80,7 @@ export async function rejectCandidate(ws: Workspace, id: string, actor: Actor, r
     if (n === 0) throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} was decided by someone else meanwhile.`, 'Refresh and look at it again.');
     recordTransition(tx, { entity: 'candidate', id: c.id, from: 'pending', to: 'rejected', actor, at, reason: reason.trim() });
   });
+  await backUpCandidates(ws);
   return { ...c, status: 'rejected', decidedBy: actor, decidedAt: at, rejectionReason: reason.trim() };
 }
 
@@ -112,6 +115,7 @@ export async function promoteCandidate(ws: Workspace, id: string, actor: Actor, 
     tx.run('UPDATE candidates SET recipe_id = ? WHERE id = ?', [recipeId, c.id]);
     recordTransition(tx, { entity: 'recipe', id: recipeId, from: null, to: 'draft', actor, at, reason: `promoted from ${c.id}` });
   });
+  await backUpCandidates(ws);
   return { id: recipeId, file };
 }
 

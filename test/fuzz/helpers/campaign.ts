@@ -27,6 +27,13 @@ export interface CampaignOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * How far one server's memory may rise over a campaign after its warm-up. Caches that are bounded
+ * (parsed skills and recipes, compiled validators, guard documents) fill in the first thousand calls;
+ * a rise past this is a leak.
+ */
+export const RSS_GROWTH_BOUND_MB = 150;
+
 export interface CampaignFigures {
   seed: number;
   calls: number;
@@ -53,6 +60,10 @@ export interface CampaignFigures {
   restarts: number;
   /** The slowest of the first calls that build indexes (skills, recipes, targets, rules), made before the counted calls. */
   warmUpSlowestMs: number;
+  /** The first lane's server RSS in MB after its warm-up calls and after each thousand calls (a restart starts a new series). */
+  rssMb: number[];
+  /** The largest rise of that RSS from the end of the warm-up, in MB. */
+  rssGrowthMb: number;
   seconds: number;
 }
 
@@ -110,7 +121,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       crashes: 0, hangs: 0, slowAnswers: 0, slowestMs: 0, mostCpuMs: 0, overBound: 0,
       answers: { 'registry-error': 0, 'valid-result': 0, 'rpc-invalid-params': 0, 'rpc-too-large': 0, 'http-413': 0, bad: 0 },
       pathAttacks: 0, pathEscapes: 0, writesOutside: 0,
-      reviewAttempts: 0, reviewRefused: 0, reviewProtocolRefusals: 0, reviewUnaudited: 0, restarts: 0, warmUpSlowestMs: 0, seconds: 0,
+      reviewAttempts: 0, reviewRefused: 0, reviewProtocolRefusals: 0, reviewUnaudited: 0, restarts: 0, warmUpSlowestMs: 0, rssMb: [], rssGrowthMb: 0, seconds: 0,
+    };
+    const sampleRss = () => {
+      const kb = lanes[0].rssKb();
+      if (kb === undefined) return;
+      figures.rssMb.push(Math.round(kb / 1024));
+      figures.rssGrowthMb = Math.max(figures.rssGrowthMb, figures.rssMb.at(-1)! - figures.rssMb[0]);
     };
     const failures: CampaignFailure[] = [];
     const covered = new Set<string>();
@@ -133,6 +150,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           figures.warmUpSlowestMs = Math.max(figures.warmUpSlowestMs, o.ms);
           if (o.kind === 'result') pools.harvest(o.result.structuredContent);
         }
+        if (laneIndex === 0) sampleRss();
         for (let index = 0; index < perLane; index++) {
           // Every tool at least once per lane, review tools included, then at random.
           const call: FuzzCall = index < specs.length ? generator.first(specs[index]) : generator.next();
@@ -171,10 +189,14 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
             if (verdict.crash) log(`server stderr (${laneName}):\n${lane.stderr.slice(-1500)}`);
             await lane.restart();
             figures.restarts++;
+            if (laneIndex === 0) figures.rssMb.length = 0;
           }
           // The audit log rotates at 2 MB: read it now and then, so no line is lost to rotation.
           if (laneIndex === 0 && index % 500 === 499) collectAudit();
-          if (index % 1000 === 999) log(`${laneName}: ${index + 1}/${perLane} calls`);
+          if (index % 1000 === 999) {
+            if (laneIndex === 0) sampleRss();
+            log(`${laneName}: ${index + 1}/${perLane} calls${laneIndex === 0 ? `, RSS ${figures.rssMb.at(-1)} MB` : ''}`);
+          }
         }
         if (!(await lane.healthy(HANG_MS))) failures.push({ lane: laneName, index: perLane, call: 'autosnippet_health {}', problems: ['health did not answer ok after the run'] });
       }),
@@ -282,6 +304,8 @@ export function figuresTable(f: CampaignFigures, extra: [string, string, string]
     ['  unaudited', String(f.reviewUnaudited), '0'],
     ['server restarts', String(f.restarts), '0'],
     ['slowest first call (index builds, not counted)', `${f.warmUpSlowestMs} ms`, ''],
+    ['server RSS after warm-up, then per 1,000 calls (MB)', f.rssMb.join(' → ') || 'n/a', ''],
+    ['largest RSS rise after warm-up', `${f.rssGrowthMb} MB`, `≤ ${RSS_GROWTH_BOUND_MB} MB`],
     ['seconds', String(f.seconds), ''],
     ...extra,
   ];

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ErrorCode as RpcCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { serverJs } from '../../mcp/client';
+import { serverJs, testHome } from '../../mcp/client';
 
 /** `ms`: wall-clock time of the call; `cpuMs`: CPU time the server process used meanwhile (Linux only). */
 export type Outcome = (
@@ -166,6 +166,17 @@ export class ServerLane {
     }
   }
 
+  /** The server's resident memory now, in KiB (undefined when it cannot be read). */
+  rssKb(): number | undefined {
+    if (!this.pidValue) return undefined;
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pidValue}/status`, 'utf8'));
+      return m ? Number(m[1]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Samples the server's peak memory now (the process may be gone at close). */
   sampleRss(): void {
     this.recordRss();
@@ -179,16 +190,18 @@ export class ServerLane {
     this.closed = false;
     this.client = new Client({ name: 'autosnippet-fuzz', version: '0.0.0' });
     this.client.onclose = () => (this.closed = true);
-    const env = { ...(process.env as Record<string, string>), ...this.options.env };
+    // A temporary home (no real trust store is read), and --trust: the worst case, a person who trusted
+    // the hostile workspace, so its project rules run and are attacked too.
+    const env = { ...(process.env as Record<string, string>), AUTOSNIPPET_HOME: testHome(), ...this.options.env };
     if (this.options.transport === 'stdio') {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', this.options.workspace, '--log-level', 'warn'], stderr: 'pipe', env });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', this.options.workspace, '--trust', '--log-level', 'warn'], stderr: 'pipe', env });
       transport.stderr?.on('data', this.noteStderr);
       await this.client.connect(transport);
       this.child = undefined;
       this.pidValue = transport.pid ?? undefined;
       return;
     }
-    const child = spawn(process.execPath, [serverJs, '--workspace', this.options.workspace, '--http', '0', '--token', HTTP_TOKEN, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn(process.execPath, [serverJs, '--workspace', this.options.workspace, '--trust', '--http', '0', '--token', HTTP_TOKEN, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'], env });
     this.child = child;
     this.pidValue = child.pid;
     child.stderr!.on('data', this.noteStderr);

@@ -5,7 +5,7 @@
  * (test/mcp/fuzz.test.ts, part of `npm test`).
  */
 import assert from 'node:assert/strict';
-import { catalogSpecs, figuresTable, loadNote, overloaded, runCampaign } from './campaign';
+import { catalogSpecs, figuresTable, loadNote, overloaded, RSS_GROWTH_BOUND_MB, runCampaign } from './campaign';
 import { HOSTILE_CASES, hostileRows, runHostileCases } from './hostile';
 
 export interface SuiteOptions {
@@ -42,6 +42,7 @@ export async function runFuzzSuite(options: SuiteOptions): Promise<void> {
   if (!overloaded()) assert.equal(f.slowAnswers + hostile.figures.slowAnswers, 0, `answers after more than 5 s (load ${loadNote()}); ${context}`);
   else if (f.slowAnswers + hostile.figures.slowAnswers > 0) process.stderr.write(`fuzz: ${f.slowAnswers + hostile.figures.slowAnswers} answers took over 5 s of wall-clock time with the machine overloaded (load ${loadNote()}); not held against the server\n`);
   assert.equal(f.overBound, 0, `results over their bound; ${context}`);
+  assert.ok(f.rssGrowthMb <= RSS_GROWTH_BOUND_MB, `the server's memory rose ${f.rssGrowthMb} MB after its warm-up (${f.rssMb.join(' → ')} MB), more than ${RSS_GROWTH_BOUND_MB} MB; ${context}`);
   assert.equal(f.answers.bad, 0, `answers without a stable code; ${context}`);
   assert.equal(f.pathEscapes, 0, `path escapes; ${context}`);
   assert.equal(f.writesOutside, 0, `writes outside the workspace; ${context}`);
