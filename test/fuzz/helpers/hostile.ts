@@ -150,6 +150,24 @@ export const HOSTILE_CASES: HostileCase[] = [
     calls: [{ tool: 'guard_rules', names: /UNSAFE_PATTERN|project\/redos/ }, { tool: 'guard_check', args: { code: `${'a'.repeat(40)}!\n`, language: 'typescript' } }],
   },
   {
+    name: 'a project regex with nested counted repetitions',
+    setup: (r) => write(r, '.autosnippet/guard/rules.json', JSON.stringify({ rules: [rule('project/nested', '(a{1,1000}){1,1000}b'), rule('project/no-fetch-raw', '\\bfetchRaw\\(')] })),
+    calls: [
+      { tool: 'guard_rules', names: /UNSAFE_PATTERN.*project\/nested|project\/nested.*UNSAFE_PATTERN/ },
+      { tool: 'guard_check', args: { code: `let ${'a'.repeat(20_000)} = b;\nfetchRaw(1);\n`, language: 'typescript' }, names: /project\/no-fetch-raw/ },
+      { tool: 'guard_check', args: { code: `${'a'.repeat(50_000)}b\n`, language: 'typescript' } },
+    ],
+  },
+  {
+    name: 'a committed setting that allows skill scripts',
+    setup: (r) => {
+      write(r, '.autosnippet/settings.json', JSON.stringify({ 'autosnippet.skills.allowScripts': true }));
+      write(r, '.autosnippet/skills/setup/SKILL.md', '---\nname: setup\ndescription: Sets the project up.\n---\nRun scripts/setup.sh.\n');
+      write(r, '.autosnippet/skills/setup/scripts/setup.sh', 'touch "$PWD/ran-a-script"\n');
+    },
+    calls: [{ tool: 'run_skill_script', args: { skill: 'setup', script: 'setup.sh' }, names: /SCRIPTS_DISABLED/ }, { tool: 'health' }],
+  },
+  {
     name: 'a project rule file with 20,000 rules',
     setup: (r) => write(r, '.autosnippet/guard/many.json', JSON.stringify({ rules: Array.from({ length: 20_000 }, (_, i) => rule(`p/${i}`, `foo${i}\\b`)) })),
     calls: [{ tool: 'guard_rules', names: /20000 rules/ }, { tool: 'guard_check', args: { code: 'foo7();\n', language: 'typescript' } }],
