@@ -14,6 +14,7 @@ import { knowledgeCommand, KNOWLEDGE_USAGE } from './knowledge';
 import { bootstrapCommand } from './bootstrap';
 import { exportCommand } from './export';
 import { trustCommand, TRUST_USAGE } from './trust';
+import { rememberCommand } from './remember';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -30,6 +31,7 @@ Commands:
   bootstrap [--max-files N] cold start: scan the project and propose candidates for review
   guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
   export --to TARGETS       write the published recipes into AGENTS.md, Copilot, Claude or Cursor instruction files; autosnippet export -h
+  remember "<rule>"         publish a rule in your words as a recipe (asks once; --yes does not); autosnippet remember -h
   trust [DIR] | --list      trust a folder (kept in ~/.autosnippet/trust.json): its project guard rules may run
   untrust [DIR]             take that back
 
@@ -115,6 +117,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         return await guardCommand(args, ws, out);
       case 'export':
         return await exportCommand(args, ws, out);
+      case 'remember':
+        return await rememberCommand(args, ws, out);
       case 'trust':
       case 'untrust':
         if (args.includes('-h') || args.includes('--help')) {

@@ -4,7 +4,7 @@
  */
 
 export interface AgentCommand {
-  name: 'coldstart' | 'search' | 'guard' | 'skills' | 'create' | 'review';
+  name: 'coldstart' | 'search' | 'guard' | 'skills' | 'create' | 'review' | 'remember';
   /** Shown in the chat's command list. */
   description: string;
   /** The skill to load before anything else. */
@@ -59,6 +59,15 @@ export const AGENT_COMMANDS: readonly AgentCommand[] = [
     instruction:
       'List the pending candidates, judge each one (evidence, duplicates, quality) and recommend approve or reject with a reason. You cannot approve or reject: the person does, with the buttons.',
     defaultPrompt: 'Which candidates are waiting for review?',
+  },
+  {
+    name: 'remember',
+    description: 'Publish a rule in your words as a project recipe (asks once)',
+    skill: 'autosnippet-create',
+    // The participant answers /remember itself (a preview and a Publish button): a person's own words
+    // need no model and no review. An agent that reads this only proposes, with the remember tool.
+    instruction: "Record the person's words as a rule with the remember tool; as an agent you only propose it, the person publishes it.",
+    defaultPrompt: 'Remember this rule.',
   },
 ];
 

@@ -59,3 +59,4 @@ export type { ReportFormat } from '../guard/report';
 // The candidate editor shows a candidate in the recipe file format and reads it back.
 export { candidateFromMarkdown, candidateMarkdown } from '../knowledge/candidate-file';
 export type { Candidate } from '../knowledge/types';
+export { rememberTool } from './remember';

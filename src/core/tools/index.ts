@@ -9,9 +9,10 @@ import { knowledgeTools } from './knowledge';
 import { graphTools } from './graph';
 import { freshnessTools } from './freshness';
 import { exportTools } from './export';
+import { rememberTools } from './remember';
 
 /** Every tool, in the order capabilities lists them. Add a domain here in one line. */
-export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...graphTools, ...guardTools, ...agentTools];
+export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...rememberTools, ...graphTools, ...guardTools, ...agentTools];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {

@@ -14,6 +14,7 @@ import { setting, type ExtensionHost } from '../host';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
 import { otherToolsToolbox } from './other-tools';
+import { rememberInChat } from '../knowledge/remember';
 import { registerConfirmActionCommand, streamReviewButtons } from './review-actions';
 
 export const PARTICIPANT_ID = 'autosnippet.agent';
@@ -41,6 +42,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
     } catch (e) {
       return explain(stream, (e as Error).message, vscode.l10n.t('Open a folder in VS Code, then ask again.'));
     }
+    if (request.command === 'remember') return rememberInChat(host, request.prompt, stream);
     const picked = request.model ?? (await vscode.lm.selectChatModels())[0];
     if (!picked) {
       return explain(stream, vscode.l10n.t('No language model is available to AutoSnippet.'), vscode.l10n.t('Install and sign in to GitHub Copilot (or another extension that provides chat models), pick a model in the chat, and ask again. Without a model you can still use the AutoSnippet tools from agent mode or any MCP client.'));

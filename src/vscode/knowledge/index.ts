@@ -3,6 +3,7 @@ import type { ExtensionHost } from '../host';
 import { rebuildIndexTool } from '../../core/tools/knowledge';
 import { CANDIDATE_SCHEME, CandidateFileSystem } from './candidate-editor';
 import { registerKnowledgeCommands } from './commands';
+import { registerRemember } from './remember';
 import { TriggerCompletion } from './trigger-completion';
 import { RecipeDiagnostics } from './recipe-diagnostics';
 import { CandidatesView, RecipesView } from './views';
@@ -53,6 +54,7 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     vscode.window.createTreeView('autosnippet.candidates', { treeDataProvider: candidates }),
     vscode.workspace.registerFileSystemProvider(CANDIDATE_SCHEME, new CandidateFileSystem(host, refresh), { isCaseSensitive: true }),
     registerKnowledgeCommands(host, refresh),
+    registerRemember(host),
     diagnostics,
     vscode.languages.registerCodeActionsProvider({ language: 'markdown' }, diagnostics, { providedCodeActionKinds: RecipeDiagnostics.kinds }),
     vscode.workspace.onDidOpenTextDocument((d) => void diagnostics.showCandidate(d).catch(() => undefined)),

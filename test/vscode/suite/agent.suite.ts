@@ -2,6 +2,8 @@
 // test-only extension test/vscode/fake-lm-extension (the harness installs it beside AutoSnippet).
 // The participant's handler is called with a recording response stream and that model.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { test } from './collector';
 import { activateExtension, EXTENSION_ID } from './expect';
@@ -56,7 +58,7 @@ function refineAnswer(request: RecordedRequest): ScriptTurnData | undefined {
   return { text: JSON.stringify(ids.map((id) => ({ id, summary: `Refined by the scripted model: ${id}`, confidence: 0.7, tags: ['scripted'] }))) };
 }
 
-test('package.json declares @autosnippet with its six slash commands', () => {
+test('package.json declares @autosnippet with its slash commands', () => {
   const pkg = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes?: { chatParticipants?: { id: string; name: string; commands?: { name: string }[] }[] } };
   const participant = pkg.contributes?.chatParticipants?.find((p) => p.id === PARTICIPANT_ID);
   assert.ok(participant, `contributes.chatParticipants has no ${PARTICIPANT_ID}`);
@@ -155,4 +157,22 @@ test('cancellation: a cancelled request stops without calling tools', async () =
   const { stream, result } = await ask('hello', undefined, { token: source.token });
   assert.equal(result.metadata?.autosnippet.stoppedBy, 'cancelled');
   assert.equal(stream.of('progress').length, 0);
+});
+
+test('@autosnippet /remember: a preview naming the files and a Publish button; the button publishes the rule and updates them', async () => {
+  const { ws, ask } = await setup('scripted');
+  const rule = 'Every HTTP call goes through apiClient';
+  const { stream } = await ask(`${rule}. It adds auth and retries.`, 'remember');
+  assert.match(stream.text, new RegExp(rule));
+  const recipeFile = /`(\.autosnippet\/recipes\/conventions\/[\w-]+\.md)`/.exec(stream.text)?.[1];
+  assert.ok(recipeFile, stream.text);
+  const updated = [...stream.text.split('updates')[1]?.matchAll(/`([^`]+)`/g) ?? []].map((m) => m[1]);
+  assert.ok(updated.length >= 1, `the preview names the instruction files it updates: ${stream.text}`);
+  const [button] = stream.of('button') as vscode.Command[];
+  assert.equal(button?.command, 'autosnippet.remember');
+  assert.ok(!existsSync(path.join(ws.root, recipeFile)), 'nothing is written before the person presses Publish');
+  const file = (await vscode.commands.executeCommand(button.command, ...(button.arguments ?? []))) as string;
+  assert.equal(file, recipeFile);
+  assert.match(readFileSync(path.join(ws.root, file), 'utf8'), /status: published/);
+  for (const f of updated) assert.match(readFileSync(path.join(ws.root, f), 'utf8'), new RegExp(rule), f);
 });
