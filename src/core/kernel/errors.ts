@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   UNTRUSTED_RULES: { meaning: 'The folder is not trusted, so its own guard rules (regular expressions and queries it brings) did not run; the built-in rules did.', action: 'If you trust the repository, run `autosnippet trust` (or pass --trust in CI), or trust the folder in VS Code.' },
   RULE_OVERRAN: { meaning: 'A project guard rule ran past its time or memory limit and was turned off until its rule file changes; the other rules still ran.', action: 'Rewrite the pattern so it cannot backtrack (anchor it, avoid nested or overlapping repetitions), then save the rule file.' },
   INVALID_BASELINE: { meaning: 'The guard baseline (.autosnippet/guard/baseline.json) is not valid: every finding counts as new.', action: 'Fix the file, or write it again with autosnippet guard --baseline write.' },
+  MCP_SERVER_UNAVAILABLE: { meaning: 'Another MCP server could not be started or reached, or it went away during the call.', action: 'Check its entry in .autosnippet/mcp.json or ~/.autosnippet/mcp.json; list_mcp_servers shows its state and when it is tried again.' },
+  NEEDS_APPROVAL: { meaning: "The call may change things and its permission is `ask`: a person approves each one.", action: 'Ask the person to run it (the CLI, or VS Code after its confirmation) or to allow the tool in ~/.autosnippet/mcp.json.' },
   // agent and models
   PIPELINE_NOT_FOUND: { meaning: 'No built-in pipeline has that name.', action: 'Use one of the pipelines run_pipeline lists.' },
   PIPELINE_INVALID: { meaning: 'A pipeline definition is malformed (a cycle, an unknown step).', action: 'A bug in the pipeline: report it.' },

@@ -10,9 +10,10 @@ import { graphTools } from './graph';
 import { freshnessTools } from './freshness';
 import { exportTools } from './export';
 import { rememberTools } from './remember';
+import { serverTools } from './servers';
 
 /** Every tool, in the order capabilities lists them. Add a domain here in one line. */
-export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...rememberTools, ...graphTools, ...guardTools, ...agentTools];
+export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...rememberTools, ...serverTools, ...graphTools, ...guardTools, ...agentTools];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {
