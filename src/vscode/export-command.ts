@@ -98,8 +98,13 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     return undefined;
   }
   const changes = files.filter((f) => (f.action === 'create' || f.action === 'update') && f.text !== undefined);
-  for (const f of files.filter((x) => x.action === 'skipped' && x.note)) host.log.warn(`export: ${f.note}`);
+  for (const f of files.filter((x) => (x.action === 'skipped' || x.action === 'refused') && x.note)) host.log.warn(`export: ${f.note}`);
+  const refused = files.filter((f) => f.action === 'refused');
+  if (refused.length) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Not exported to {0}: {1}', refused.map((f) => f.path).join(', '), refused.map((f) => f.note).join(' ')));
+  }
   if (changes.length === 0) {
+    if (refused.length) return { written: [] };
     void vscode.window.showInformationMessage(files.length ? vscode.l10n.t('The instruction files are up to date.') : vscode.l10n.t('There are no published recipes to export yet.'));
     return { written: [] };
   }
