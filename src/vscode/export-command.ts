@@ -115,7 +115,8 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     if (f.action === 'create') edit.createFile(uri, { contents: Buffer.from(f.text!, 'utf8') });
     else {
       const doc = await vscode.workspace.openTextDocument(uri);
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), f.text!);
+      // A document's text leaves out the file's BOM, which VS Code writes back on save.
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), f.text!.replace(/^\uFEFF/, ''));
       updated.push(doc);
     }
   }

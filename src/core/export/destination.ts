@@ -32,6 +32,10 @@ export function destinationProblem(root: string, rel: string): DestinationProble
     if (st.isSymbolicLink()) return linkProblem(root, abs, here, rel);
     if (!last && !st.isDirectory()) return { refusal: `${here} is not a folder, so ${rel} cannot be written.` };
     if (last && !st.isFile()) return { refusal: `${rel} is not a regular file; export writes only regular files, so it was not written.` };
+    // The write replaces the file, so writing a read-only one would leave it writable.
+    if (last && (st.mode & 0o200) === 0) {
+      return { refusal: `${rel} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); export does not change a file's permissions, so it was not written. Make it writable (chmod u+w ${rel}) to export to it.` };
+    }
   }
   return undefined;
 }
@@ -80,7 +84,9 @@ export async function writeDestination(root: string, rel: string, text: string):
     if (!fs.lstatSync(dir).isDirectory()) refuseIfUnsafe(root, rel);
   }
   refuseIfUnsafe(root, rel);
-  await writeFileAtomic(path.join(root, rel), Buffer.from(text, 'utf8'));
+  const abs = path.join(root, rel);
+  const existing = fs.lstatSync(abs, { throwIfNoEntry: false });
+  await writeFileAtomic(abs, Buffer.from(text, 'utf8'), existing ? { mode: existing.mode & 0o7777 } : {});
 }
 
 function refuseIfUnsafe(root: string, rel: string): void {

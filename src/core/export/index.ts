@@ -19,11 +19,12 @@ import { renderBlock, type ExportRecipe } from './render';
 export { EXPORT_TARGETS, TARGETS, type ExportTarget } from './formats';
 
 const MAX_EXISTING_BYTES = 1024 * 1024;
+const BOM = '\uFEFF';
 
 export interface PlannedFile {
   target: ExportTarget;
   path: string;
-  /** `refused`: the destination is a link (or under one) or not a regular file; `note` says which and why. */
+  /** `refused`: the destination is a link (or under one), not a regular file, or read-only; `note` says which and why. */
   action: 'create' | 'update' | 'unchanged' | 'skipped' | 'refused';
   /** The whole file as it would be written. */
   text: string;
@@ -89,16 +90,19 @@ async function planFile(ws: Workspace, spec: ExportFileSpec, recipes: ExportReci
   const base = { target: spec.target, path: spec.path, budget: spec.maxChars };
   const problem = destinationProblem(ws.root, spec.path);
   if (problem) return { ...base, action: 'refused', text: '', chars: 0, listed: [], omitted: recipes.map((r) => r.id), note: problem.refusal, ...(problem.linksTo ? { linksTo: problem.linksTo } : {}) };
-  const existing = await readExisting(ws.root, spec.path);
+  const read = await readExisting(ws.root, spec.path);
+  // The markers are found at line starts, so a BOM before a block at the top is set aside and put back.
+  const bom = read?.startsWith(BOM) ? BOM : '';
+  const existing = bom ? read!.slice(bom.length) : read;
   // A file is created only when it has something to say; an existing block is always brought up to date.
   if (existing === undefined && recipes.length === 0) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
   if (existing !== undefined && recipes.length === 0 && !findBlock(existing, spec.path)) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
   const outside = existing === undefined ? (spec.frontmatter ? spec.frontmatter.length + 2 : 1) : outsideLength(existing, spec.path) + 2;
   const block = renderBlock(recipes, { file: spec.path, budget: Math.max(0, spec.maxChars - outside), sections: spec.language === undefined, scopeNote: note });
-  const text = withBlock(existing, block.text, spec.path, spec.frontmatter);
+  const text = bom + withBlock(existing, block.text, spec.path, spec.frontmatter);
   return {
     ...base,
-    action: existing === undefined ? 'create' : existing === text ? 'unchanged' : 'update',
+    action: read === undefined ? 'create' : read === text ? 'unchanged' : 'update',
     text,
     chars: text.length,
     listed: block.listed.map((r) => r.id),

@@ -18,7 +18,7 @@ export const exportRecipesTool = defineTool({
     '`agents` → AGENTS.md; `copilot` → .github/copilot-instructions.md and .github/instructions/autosnippet-<language>.instructions.md (applyTo); ' +
     '`claude` → CLAUDE.md and .claude/rules/autosnippet-<language>.md (paths); `cursor` → .cursor/rules/autosnippet.mdc (alwaysApply) and autosnippet-<language>.mdc (globs). ' +
     'Only the block between the autosnippet:begin and autosnippet:end markers is written; text around it is kept. ' +
-    'A file that is a link, or under a folder that is one, is refused (action `refused`, its note names the link and its target); the other files are still written. Each file stays within a size budget (maxChars, default per target) and says what it left out. ' +
+    'A file that is a link, or under a folder that is one, is refused (action `refused`, its note names the link and its target), and so is a read-only file (its mode is kept); the other files are still written. Each file stays within a size budget (maxChars, default per target) and says what it left out. ' +
     'dryRun: true answers every file\'s new text without writing.',
   inputSchema: Input({
     to: List(StringEnum(EXPORT_TARGETS), EXPORT_TARGETS.length, { minItems: 1, uniqueItems: true, description: 'Where to export: agents, copilot, claude, cursor.' }),
