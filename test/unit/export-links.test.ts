@@ -172,9 +172,11 @@ test('autosnippet export refuses links by name, with --dry-run and without: exit
     assert.equal(readText(ws, 'package.json'), '{ "name": "demo" }\n');
     assert.ok(existsSync(path.join(ws.root, '.claude/rules/autosnippet-swift.md')));
 
-    const json = await runExport(ws, '--to', 'agents', '--json');
+    const json = await runExport(ws, '--to', 'agents', '--json', '--dry-run');
     assert.equal(json.code, 1);
-    assert.equal(JSON.parse(json.stdout).files[0].action, 'refused');
+    const [agents] = JSON.parse(json.stdout).files;
+    assert.equal(agents.action, 'refused');
+    assert.equal(agents.text, undefined, 'a refused file has no text that would be written');
   } finally {
     await ws.cleanup();
   }

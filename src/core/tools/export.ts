@@ -62,7 +62,7 @@ export const exportRecipesTool = defineTool({
         target: f.target, path: f.path, action: f.action, chars: f.chars, budget: f.budget, listed: f.listed.length, omitted: f.omitted.length,
         ...(f.omitted.length ? { omittedIds: f.omitted.slice(0, 20) } : {}),
         ...(f.note ? { note: f.note } : {}),
-        ...(input.dryRun && f.action !== 'skipped' ? { text: f.text } : {}),
+        ...(input.dryRun && f.action !== 'skipped' && f.action !== 'refused' ? { text: f.text } : {}),
       })),
       hint: (refused.length ? `Refused, nothing written to them: ${refused.join(', ')} (each note says why). ` : '') + (plan.published === 0
         ? 'There are no published recipes: publish some first (they are drafts until a person publishes them).'
