@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { applyEdits, modify, parse, visit, type ParseError } from 'jsonc-parser';
 import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
+import { destinationProblem } from '../core/export/destination';
 
 /** MCP clients whose configuration AutoSnippet can write, each in its own format. */
 export type McpClient = 'vscode' | 'cursor' | 'claude-desktop';
@@ -24,6 +25,17 @@ export function configPath(client: McpClient, workspaceRoot: string, platform = 
       if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
       return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Claude', 'claude_desktop_config.json');
   }
+}
+
+/**
+ * Why a client's configuration in the workspace must not be written: it is a link, or under a folder
+ * that is one, so a repository could point the write at any file. The per-user Claude Desktop file
+ * is not the repository's to redirect.
+ */
+export function configFileProblem(client: McpClient, workspaceRoot: string): string | undefined {
+  if (client === 'claude-desktop') return undefined;
+  const rel = path.relative(workspaceRoot, configPath(client, workspaceRoot)).split(path.sep).join('/');
+  return destinationProblem(workspaceRoot, rel, { name: 'AutoSnippet', goal: 'connect the client' })?.refusal;
 }
 
 /**

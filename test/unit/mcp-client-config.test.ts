@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
-import { configPath, upsertServerConfig } from '../../src/mcp/client-config';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { configFileProblem, configPath, upsertServerConfig } from '../../src/mcp/client-config';
 import { isAutoSnippetError } from '../../src/core/kernel/errors';
 
 const launch = { command: '/usr/bin/node', args: ['/ext/dist/mcp.js', '--workspace', '/proj'], env: { ELECTRON_RUN_AS_NODE: '1' } };
@@ -86,4 +89,23 @@ test('each client config lives where that client reads it', () => {
   assert.equal(configPath('claude-desktop', '/proj', 'darwin', '/Users/a'), '/Users/a/Library/Application Support/Claude/claude_desktop_config.json');
   assert.equal(configPath('claude-desktop', '/proj', 'linux', '/home/a', {}), '/home/a/.config/Claude/claude_desktop_config.json');
   assert.equal(configPath('claude-desktop', '/proj', 'win32', 'C:\\Users\\a', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }).replace(/\\/g, '/').endsWith('Claude/claude_desktop_config.json'), true);
+});
+
+test('a workspace client config that is a link, or under a linked folder, is refused by name and target before anything is written', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-clients-'));
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-outside-'));
+  try {
+    assert.equal(configFileProblem('cursor', root), undefined, 'no file yet: fine');
+    symlinkSync(outside, path.join(root, '.cursor'));
+    assert.match(configFileProblem('cursor', root) ?? '', /^\.cursor is a link to .*, outside the workspace; AutoSnippet does not write through links, so \.cursor\/mcp\.json was not written\./);
+    writeFileSync(path.join(root, 'package.json'), '{}\n');
+    mkdirSync(path.join(root, '.vscode'));
+    symlinkSync('../package.json', path.join(root, '.vscode', 'mcp.json'));
+    assert.match(configFileProblem('vscode', root) ?? '', /^\.vscode\/mcp\.json is a link to package\.json; AutoSnippet does not write through links/);
+    assert.equal(configFileProblem('claude-desktop', root), undefined, 'the per-user file is not the repository\'s');
+    assert.deepEqual(readdirSync(outside), []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
 });

@@ -19,8 +19,16 @@ export interface DestinationProblem {
   linksTo?: string;
 }
 
+/** Who is writing, as the refusal names it, and what a person does once the file is fixed. */
+export interface Writer {
+  name: string;
+  goal: string;
+}
+
+const EXPORT: Writer = { name: 'export', goal: 'export to it' };
+
 /** Why `rel` (a `/`-separated path under `root`) must not be written, or undefined when it may. */
-export function destinationProblem(root: string, rel: string): DestinationProblem | undefined {
+export function destinationProblem(root: string, rel: string, writer: Writer = EXPORT): DestinationProblem | undefined {
   const parts = rel.split('/');
   let abs = root;
   for (let i = 0; i < parts.length; i++) {
@@ -29,23 +37,23 @@ export function destinationProblem(root: string, rel: string): DestinationProble
     const last = i === parts.length - 1;
     const st = fs.lstatSync(abs, { throwIfNoEntry: false });
     if (!st) return undefined;
-    if (st.isSymbolicLink()) return linkProblem(root, abs, here, rel);
+    if (st.isSymbolicLink()) return linkProblem(root, abs, here, rel, writer);
     if (!last && !st.isDirectory()) return { refusal: `${here} is not a folder, so ${rel} cannot be written.` };
-    if (last && !st.isFile()) return { refusal: `${rel} is not a regular file; export writes only regular files, so it was not written.` };
+    if (last && !st.isFile()) return { refusal: `${rel} is not a regular file; ${writer.name} writes only regular files, so it was not written.` };
     // The write replaces the file, so writing a read-only one would leave it writable.
     if (last && (st.mode & 0o200) === 0) {
-      return { refusal: `${rel} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); export does not change a file's permissions, so it was not written. Make it writable (chmod u+w ${rel}) to export to it.` };
+      return { refusal: `${rel} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); ${writer.name} does not change a file's permissions, so it was not written. Make it writable (chmod u+w ${rel}) to ${writer.goal}.` };
     }
   }
   return undefined;
 }
 
-function linkProblem(root: string, abs: string, here: string, rel: string): DestinationProblem {
+function linkProblem(root: string, abs: string, here: string, rel: string, writer: Writer): DestinationProblem {
   const { shown, real } = linkTarget(root, abs);
   if (here === rel) {
-    return { refusal: `${rel} is a link to ${shown}; export does not write through links, so it was not written. Replace the link by a file to export to it.`, ...(real ? { linksTo: real } : {}) };
+    return { refusal: `${rel} is a link to ${shown}; ${writer.name} does not write through links, so it was not written. Replace the link by a file to ${writer.goal}.`, ...(real ? { linksTo: real } : {}) };
   }
-  return { refusal: `${here} is a link to ${shown}; export does not write through links, so ${rel} was not written. Replace the link by a folder to export to it.` };
+  return { refusal: `${here} is a link to ${shown}; ${writer.name} does not write through links, so ${rel} was not written. Replace the link by a folder to ${writer.goal}.` };
 }
 
 /** Where a link leads, as a person reads it: a workspace path, or a full path said to be outside. */
