@@ -58,16 +58,28 @@ export async function exportCommand(args: string[], ws: () => Promise<Workspace>
   }
   if (result.notice) out.stderr(`${result.notice}\n`);
   const data = result.data;
+  // A refused file is one the person asked for and did not get: scripts must see it in the exit code.
+  const refused = data.files.filter((f) => f.action === 'refused').map((f) => f.path);
+  const code = refused.length ? 1 : 0;
   if (json) {
     out.stdout(JSON.stringify(data, null, 2) + '\n');
-    return 0;
+    return code;
   }
-  const verb: Record<string, string> = dryRun ? { create: 'would create', update: 'would update', unchanged: 'unchanged', skipped: 'skipped' } : { create: 'created', update: 'updated', unchanged: 'unchanged', skipped: 'skipped' };
+  const verb: Record<string, string> = dryRun ? { create: 'would create', update: 'would update' } : { create: 'created', update: 'updated' };
   for (const f of data.files) {
-    out.stdout(`${(verb[f.action] ?? f.action).padEnd(13)} ${f.path}${f.action === 'skipped' ? `: ${f.note}` : `  ${f.listed} recipes, ${f.chars}/${f.budget} characters${f.omitted ? `, ${f.omitted} left out` : ''}`}\n`);
+    const told = f.action === 'skipped' || f.action === 'refused';
+    out.stdout(`${(verb[f.action] ?? f.action).padEnd(13)} ${f.path}${told ? `: ${f.note}` : `  ${f.listed} recipes, ${f.chars}/${f.budget} characters${f.omitted ? `, ${f.omitted} left out` : ''}`}\n`);
   }
   if (data.files.length === 0) out.stdout('Nothing to export.\n');
   if (result.truncated) out.stderr(`${result.truncated.hint}\n`);
-  out.stderr(`${data.hint}\n`);
-  return 0;
+  if (refused.length) out.stderr(`${refusedLine(refused, dryRun)}\n`);
+  else out.stderr(`${data.hint}\n`);
+  return code;
+}
+
+function refusedLine(refused: string[], dryRun: boolean): string {
+  const files = `${refused.length} ${refused.length === 1 ? 'file' : 'files'}`;
+  return dryRun
+    ? `${files} would be refused (${refused.join(', ')}): nothing would be written to them.`
+    : `${files} ${refused.length === 1 ? 'was' : 'were'} refused (${refused.join(', ')}): nothing was written to them; the other files were written.`;
 }

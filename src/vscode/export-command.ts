@@ -98,8 +98,13 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     return undefined;
   }
   const changes = files.filter((f) => (f.action === 'create' || f.action === 'update') && f.text !== undefined);
-  for (const f of files.filter((x) => x.action === 'skipped' && x.note)) host.log.warn(`export: ${f.note}`);
+  for (const f of files.filter((x) => (x.action === 'skipped' || x.action === 'refused') && x.note)) host.log.warn(`export: ${f.note}`);
+  const refused = files.filter((f) => f.action === 'refused');
+  if (refused.length) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Not exported to {0}: {1}', refused.map((f) => f.path).join(', '), refused.map((f) => f.note).join(' ')));
+  }
   if (changes.length === 0) {
+    if (refused.length) return { written: [] };
     void vscode.window.showInformationMessage(files.length ? vscode.l10n.t('The instruction files are up to date.') : vscode.l10n.t('There are no published recipes to export yet.'));
     return { written: [] };
   }
@@ -110,7 +115,8 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     if (f.action === 'create') edit.createFile(uri, { contents: Buffer.from(f.text!, 'utf8') });
     else {
       const doc = await vscode.workspace.openTextDocument(uri);
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), f.text!);
+      // A document's text leaves out the file's BOM, which VS Code writes back on save.
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), f.text!.replace(/^\uFEFF/, ''));
       updated.push(doc);
     }
   }

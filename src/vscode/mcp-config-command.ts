@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { configPath, upsertServerConfig, type McpClient } from '../mcp/client-config';
+import { configFileProblem, configPath, upsertServerConfig, type McpClient } from '../mcp/client-config';
 import type { ExtensionHost } from './host';
 import { serverLaunch, writeLauncher } from './mcp-launcher';
 
@@ -19,9 +19,14 @@ export function registerMcpConfigCommand(host: ExtensionHost): vscode.Disposable
     }
     const client = preset ?? (await pickClient());
     if (!client) return;
+    const file = vscode.Uri.file(configPath(client, folder.uri.fsPath));
+    const refused = configFileProblem(client, folder.uri.fsPath);
+    if (refused) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not update {0}: {1}', file.fsPath, refused));
+      return;
+    }
     const launcher = writeLauncher(host.context.extensionPath);
     const launch = serverLaunch(client, folder.uri.fsPath, launcher);
-    const file = vscode.Uri.file(configPath(client, folder.uri.fsPath));
     let existing: string | undefined;
     try {
       existing = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));

@@ -4,37 +4,11 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sy
 import os from 'node:os';
 import path from 'node:path';
 import matter from 'gray-matter';
-import { createCatalog } from '../../src/core/tools';
-import { publishRecipe } from '../../src/core/knowledge';
 import { main } from '../../src/cli/main';
 import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/export/block';
 import { agent, human, tempWorkspace } from './knowledge-helpers';
 import { citingRecipe, edit, readText, writeSource } from './freshness-helpers';
-
-const catalog = createCatalog();
-type Ws = Awaited<ReturnType<typeof tempWorkspace>>;
-
-async function exportTo(ws: Ws, input: Record<string, unknown>): Promise<any> {
-  const r = await catalog.invoke(ws, 'export_recipes', input, human);
-  assert.ok(r.ok, JSON.stringify(r));
-  return r.data;
-}
-
-async function publish(ws: Ws, slug: string, r: { title: string; summary: string; language: string; knowledgeType: string; category?: string; sources?: string[] }): Promise<string> {
-  const id = await citingRecipe(ws, slug, { ...r, sources: r.sources ?? [], status: 'draft' });
-  await publishRecipe(ws, id, 'human');
-  return id;
-}
-
-/** A TypeScript rule and pattern, a Swift rule, and a language-neutral fact. */
-async function seeded(): Promise<Ws> {
-  const ws = await tempWorkspace();
-  await publish(ws, 'use-getjson', { title: 'Network calls go through getJson', summary: 'Call the network through getJson in src/http.ts, never fetch directly.', language: 'typescript', knowledgeType: 'code-standard' });
-  await publish(ws, 'retry', { title: 'Retry transient failures', summary: 'Wrap calls that may fail transiently in withRetry.', language: 'typescriptreact', knowledgeType: 'code-pattern' });
-  await publish(ws, 'main-actor', { title: 'UI on the main actor', summary: 'Mark view models @MainActor.', language: 'swift', knowledgeType: 'best-practice', category: 'ios' });
-  await publish(ws, 'layers', { title: 'Three layers', summary: 'The app is split into ui, domain and data; data never imports ui.', language: 'text', knowledgeType: 'architecture', category: 'architecture' });
-  return ws;
-}
+import { catalog, exportTo, publish, seeded, type Ws } from './export-helpers';
 
 /** The block of a file, markers included. */
 function block(text: string): string {
@@ -181,8 +155,8 @@ test('damaged markers, links out of the workspace and big files are refused with
     symlinkSync(path.join(outside, 'notes.md'), path.join(ws.root, 'CLAUDE.md'));
     const out = await exportTo(ws, { to: ['claude'] });
     const claude = out.files.find((f: { path: string }) => f.path === 'CLAUDE.md');
-    assert.equal(claude.action, 'skipped');
-    assert.match(claude.note, /CLAUDE\.md leads outside the workspace/);
+    assert.equal(claude.action, 'refused');
+    assert.match(claude.note, /^CLAUDE\.md is a link to .*notes\.md, outside the workspace;/);
     assert.equal(readFileSync(path.join(outside, 'notes.md'), 'utf8'), 'private\n', 'nothing written outside');
     assert.ok(existsSync(path.join(ws.root, '.claude/rules/autosnippet-swift.md')), 'the other files were written');
 
@@ -190,7 +164,7 @@ test('damaged markers, links out of the workspace and big files are refused with
     symlinkSync('AGENTS.md', path.join(ws.root, 'CLAUDE.md'));
     writeSource(ws, 'AGENTS.md', '# Guide\n');
     const both = await exportTo(ws, { to: ['agents', 'claude'] });
-    assert.equal(both.files.find((f: { path: string }) => f.path === 'CLAUDE.md').note, 'CLAUDE.md is the same file as AGENTS.md, exported above.');
+    assert.equal(both.files.find((f: { path: string }) => f.path === 'CLAUDE.md').note, 'CLAUDE.md is a link to AGENTS.md, which this export writes.');
     assert.ok(lstatSync(path.join(ws.root, 'CLAUDE.md')).isSymbolicLink(), 'the link is kept');
     assert.equal(readText(ws, 'AGENTS.md').split('autosnippet:begin').length, 2);
 

@@ -41,8 +41,8 @@ export function outsideLength(text: string | undefined, file: string): number {
 
 /**
  * The file with `block` (which includes the markers) in place: a new file is `frontmatter` + block;
- * an existing one gets its block replaced, or the block appended after a blank line. Line endings
- * follow the file's.
+ * an existing one gets its block replaced, or the block appended after a blank line (the file's own
+ * text, trailing blank lines and spaces included, stays as it was). Line endings follow the file's.
  */
 export function withBlock(existing: string | undefined, block: string, file: string, frontmatter = ''): string {
   if (existing === undefined) return `${frontmatter}${frontmatter ? '\n' : ''}${block}\n`;
@@ -51,6 +51,6 @@ export function withBlock(existing: string | undefined, block: string, file: str
   const at = findBlock(existing, file);
   if (at) return existing.slice(0, at.start) + own + existing.slice(at.end);
   const nl = crlf ? '\r\n' : '\n';
-  const head = existing.replace(/\s+$/, '');
-  return head ? `${head}${nl}${nl}${own}${nl}` : `${own}${nl}`;
+  const gap = existing === '' || /(^|\n)[ \t]*\r?\n$/.test(existing) ? '' : /\n$/.test(existing) ? nl : nl + nl;
+  return `${existing}${gap}${own}${nl}`;
 }

@@ -4,33 +4,38 @@
  * writing (a dry run, or VS Code applying it as an undoable edit); `writeExport` writes a plan.
  * Nothing is written unless a person asks.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { formatBytes, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
-import { listRecipes, writeFileAtomic } from '../knowledge/recipes';
+import { listRecipes } from '../knowledge/recipes';
 import { freshnessTracker } from '../knowledge/freshness';
 import { findBlock, outsideLength, withBlock } from './block';
+import { destinationProblem, writeDestination } from './destination';
 import { filesFor, languageGroup, languageName, TARGETS, type ExportFileSpec, type ExportTarget } from './formats';
 import { renderBlock, type ExportRecipe } from './render';
 
 export { EXPORT_TARGETS, TARGETS, type ExportTarget } from './formats';
 
 const MAX_EXISTING_BYTES = 1024 * 1024;
+const BOM = '\uFEFF';
 
 export interface PlannedFile {
   target: ExportTarget;
   path: string;
-  action: 'create' | 'update' | 'unchanged' | 'skipped';
+  /** `refused`: the destination is a link (or under one), not a regular file, or read-only; `note` says which and why. */
+  action: 'create' | 'update' | 'unchanged' | 'skipped' | 'refused';
   /** The whole file as it would be written. */
   text: string;
   chars: number;
   budget: number;
   listed: string[];
   omitted: string[];
-  /** Why a file is skipped (a link to a file already exported, a file outside the workspace…). */
+  /** Why a file is skipped (a link to a file this export writes) or refused. */
   note?: string;
+  /** A refused link's real target: when this export writes that file, the link is merely skipped. */
+  linksTo?: string;
 }
 
 export interface ExportPlan {
@@ -58,39 +63,46 @@ export async function planExport(ws: Workspace, options: ExportOptions): Promise
   });
   const groups = [...new Set(recipes.map((r) => r.group))];
   const files: PlannedFile[] = [];
-  const realTargets = new Map<string, string>();
   for (const target of [...new Set(options.targets)]) {
     const specs = filesFor(target, groups, options.maxChars);
     for (const spec of specs) {
       const mine = spec.language === undefined ? recipes : recipes.filter((r) => r.group === spec.language);
-      const planned = await planFile(ws, spec, mine, scopeNote(spec, specs, recipes));
-      // Two targets can be one file (CLAUDE.md is often a link to AGENTS.md): write it once.
-      const real = realPathOf(ws.root, spec.path);
-      const first = realTargets.get(real);
-      if (first && planned.action !== 'skipped') files.push({ ...planned, action: 'skipped', note: `${spec.path} is the same file as ${first}, exported above.` });
-      else {
-        files.push(planned);
-        realTargets.set(real, spec.path);
-      }
+      files.push(await planFile(ws, spec, mine, scopeNote(spec, specs, recipes)));
     }
   }
-  return { published: recipes.length, files: files.filter((f) => !(f.action === 'skipped' && !f.note)) };
+  return { published: recipes.length, files: linksToExported(ws.root, files).filter((f) => !(f.action === 'skipped' && !f.note)) };
+}
+
+/**
+ * A link to a file this export writes (CLAUDE.md is often a link to AGENTS.md) is not written
+ * through, and needs no refusal either: it shows the block its target gets.
+ */
+function linksToExported(root: string, files: PlannedFile[]): PlannedFile[] {
+  const realRoot = realpathSync(root);
+  const exported = new Map(files.filter((f) => f.action !== 'refused' && f.action !== 'skipped').map((f) => [path.join(realRoot, f.path), f.path]));
+  return files.map((f) => {
+    const target = f.action === 'refused' && f.linksTo ? exported.get(f.linksTo) : undefined;
+    return target ? { ...f, action: 'skipped', note: `${f.path} is a link to ${target}, which this export writes.` } : f;
+  });
 }
 
 async function planFile(ws: Workspace, spec: ExportFileSpec, recipes: ExportRecipe[], note: string | undefined): Promise<PlannedFile> {
   const base = { target: spec.target, path: spec.path, budget: spec.maxChars };
-  const unsafe = unsafeDestination(ws.root, spec.path);
-  if (unsafe) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: recipes.map((r) => r.id), note: unsafe };
-  const existing = await readExisting(ws.root, spec.path);
+  const problem = destinationProblem(ws.root, spec.path);
+  if (problem) return { ...base, action: 'refused', text: '', chars: 0, listed: [], omitted: recipes.map((r) => r.id), note: problem.refusal, ...(problem.linksTo ? { linksTo: problem.linksTo } : {}) };
+  const read = await readExisting(ws.root, spec.path);
+  // The markers are found at line starts, so a BOM before a block at the top is set aside and put back.
+  const bom = read?.startsWith(BOM) ? BOM : '';
+  const existing = bom ? read!.slice(bom.length) : read;
   // A file is created only when it has something to say; an existing block is always brought up to date.
   if (existing === undefined && recipes.length === 0) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
   if (existing !== undefined && recipes.length === 0 && !findBlock(existing, spec.path)) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
   const outside = existing === undefined ? (spec.frontmatter ? spec.frontmatter.length + 2 : 1) : outsideLength(existing, spec.path) + 2;
   const block = renderBlock(recipes, { file: spec.path, budget: Math.max(0, spec.maxChars - outside), sections: spec.language === undefined, scopeNote: note });
-  const text = withBlock(existing, block.text, spec.path, spec.frontmatter);
+  const text = bom + withBlock(existing, block.text, spec.path, spec.frontmatter);
   return {
     ...base,
-    action: existing === undefined ? 'create' : existing === text ? 'unchanged' : 'update',
+    action: read === undefined ? 'create' : read === text ? 'unchanged' : 'update',
     text,
     chars: text.length,
     listed: block.listed.map((r) => r.id),
@@ -111,9 +123,7 @@ export async function writeExport(ws: Workspace, plan: ExportPlan): Promise<stri
   const written: string[] = [];
   for (const f of plan.files) {
     if (f.action !== 'create' && f.action !== 'update') continue;
-    const unsafe = unsafeDestination(ws.root, f.path);
-    if (unsafe) throw new AutoSnippetError(ErrorCode.ExportUnsafePath, unsafe, 'Nothing was written to it; export the other targets, or replace the link by a file.');
-    await writeFileAtomic(realPathOf(ws.root, f.path), f.text);
+    await writeDestination(ws.root, f.path, f.text);
     written.push(f.path);
   }
   return written;
@@ -129,42 +139,6 @@ async function readExisting(root: string, rel: string): Promise<string | undefin
       throw new AutoSnippetError(ErrorCode.ExportFileTooLarge, `${rel} is ${size ? formatBytes(size) : `over ${formatBytes(MAX_EXISTING_BYTES)}`}; an instruction file an export updates may be at most ${formatBytes(MAX_EXISTING_BYTES)}.`, `Shorten ${rel}, or export to another target. Nothing was written.`);
     }
     throw e;
-  }
-}
-
-/**
- * Why a destination must not be written, if it must not: a file (or a folder on its way) that is a
- * link leading outside the workspace, or something other than a regular file.
- */
-function unsafeDestination(root: string, rel: string): string | undefined {
-  const realRoot = realpathSync(root);
-  let dir = root;
-  for (const part of rel.split('/')) {
-    dir = path.join(dir, part);
-    const st = lstatSync(dir, { throwIfNoEntry: false });
-    if (!st) return undefined;
-    if (st.isSymbolicLink()) {
-      let real: string;
-      try {
-        real = realpathSync(dir);
-      } catch {
-        return `${rel} is a broken link; AutoSnippet does not write through it.`;
-      }
-      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return `${rel} leads outside the workspace (a link to ${real}); AutoSnippet does not write there.`;
-      if (dir === path.join(root, rel) && !statSync(real).isFile()) return `${rel} is a link to something other than a file.`;
-    } else if (dir !== path.join(root, rel) && !st.isDirectory()) return `${path.relative(root, dir)} is not a folder, so ${rel} cannot be written.`;
-    else if (dir === path.join(root, rel) && !st.isFile()) return `${rel} is not a regular file.`;
-  }
-  return undefined;
-}
-
-/** The path a write lands on: through links (inside the workspace), so a linked CLAUDE.md stays a link. */
-function realPathOf(root: string, rel: string): string {
-  const abs = path.join(root, rel);
-  try {
-    return realpathSync(abs);
-  } catch {
-    return abs;
   }
 }
 

@@ -48,12 +48,18 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
-/** Writes `bytes` to a temporary file, flushes it, renames it over `target` and flushes the folder. */
-export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
+/**
+ * Writes `bytes` to a temporary file, flushes it, renames it over `target` and flushes the folder.
+ * Neither step follows a link at the file itself: the temporary file is created exclusively and the
+ * rename replaces a link rather than its target. `mode` is the new file's permissions exactly (the
+ * umask does not narrow it), for a rewrite that keeps an existing file's mode.
+ */
+export async function writeFileAtomic(target: string, bytes: Uint8Array, { mode }: { mode?: number } = {}): Promise<void> {
   const tmp = tempPathFor(target);
   try {
     const fh = await fs.promises.open(tmp, 'wx');
     try {
+      if (mode !== undefined) await fh.chmod(mode);
       await fh.writeFile(bytes);
       await fh.sync();
     } finally {

@@ -6,7 +6,7 @@ import { defineTool, type AnyTool } from './types';
 /** Where export_recipes writes: `agents`, `copilot`, `claude`, `cursor` (adapters offer these choices). */
 export { EXPORT_TARGETS, type ExportTarget } from '../export';
 
-const ACTIONS = ['create', 'update', 'unchanged', 'skipped'] as const;
+const ACTIONS = ['create', 'update', 'unchanged', 'skipped', 'refused'] as const;
 
 export const exportRecipesTool = defineTool({
   name: 'export_recipes',
@@ -17,7 +17,8 @@ export const exportRecipesTool = defineTool({
     'People only. Writes the published recipes (rules as short imperative lines, patterns with trigger and summary, facts; each linking to its recipe file) into the instruction files agents read on every request: ' +
     '`agents` → AGENTS.md; `copilot` → .github/copilot-instructions.md and .github/instructions/autosnippet-<language>.instructions.md (applyTo); ' +
     '`claude` → CLAUDE.md and .claude/rules/autosnippet-<language>.md (paths); `cursor` → .cursor/rules/autosnippet.mdc (alwaysApply) and autosnippet-<language>.mdc (globs). ' +
-    'Only the block between the autosnippet:begin and autosnippet:end markers is written; text around it is kept. Each file stays within a size budget (maxChars, default per target) and says what it left out. ' +
+    'Only the block between the autosnippet:begin and autosnippet:end markers is written; text around it is kept. ' +
+    'A file that is a link, or under a folder that is one, is refused (action `refused`, its note names the link and its target), and so is a read-only file (its mode is kept); the other files are still written. Each file stays within a size budget (maxChars, default per target) and says what it left out. ' +
     'dryRun: true answers every file\'s new text without writing.',
   inputSchema: Input({
     to: List(StringEnum(EXPORT_TARGETS), EXPORT_TARGETS.length, { minItems: 1, uniqueItems: true, description: 'Where to export: agents, copilot, claude, cursor.' }),
@@ -37,7 +38,7 @@ export const exportRecipesTool = defineTool({
       listed: Type.Integer({ description: 'Recipes the file lists.' }),
       omitted: Type.Integer({ description: 'Recipes left out to stay within the budget (the file says so).' }),
       omittedIds: Opt(Type.Array(Type.String(), { description: 'The first 20 recipes left out.' })),
-      note: Opt(Type.String({ description: 'Why a file is skipped.' })),
+      note: Opt(Type.String({ description: 'Why a file is skipped or refused.' })),
       text: Opt(Type.String({ description: 'In a dry run: the whole file as it would be written.' })),
     })),
     hint: Type.String(),
@@ -51,7 +52,8 @@ export const exportRecipesTool = defineTool({
     await ensureIndexFresh(ws);
     const plan = await planExport(ws, { targets: input.to, maxChars: input.maxChars });
     const written = input.dryRun ? [] : await writeExport(ws, plan);
-    const omitted = new Set(plan.files.flatMap((f) => f.omitted));
+    const omitted = new Set(plan.files.filter((f) => f.action !== 'refused').flatMap((f) => f.omitted));
+    const refused = plan.files.filter((f) => f.action === 'refused').map((f) => f.path);
     return {
       dryRun: !!input.dryRun,
       published: plan.published,
@@ -60,13 +62,13 @@ export const exportRecipesTool = defineTool({
         target: f.target, path: f.path, action: f.action, chars: f.chars, budget: f.budget, listed: f.listed.length, omitted: f.omitted.length,
         ...(f.omitted.length ? { omittedIds: f.omitted.slice(0, 20) } : {}),
         ...(f.note ? { note: f.note } : {}),
-        ...(input.dryRun && f.action !== 'skipped' ? { text: f.text } : {}),
+        ...(input.dryRun && f.action !== 'skipped' && f.action !== 'refused' ? { text: f.text } : {}),
       })),
-      hint: plan.published === 0
+      hint: (refused.length ? `Refused, nothing written to them: ${refused.join(', ')} (each note says why). ` : '') + (plan.published === 0
         ? 'There are no published recipes: publish some first (they are drafts until a person publishes them).'
         : omitted.size
           ? `${omitted.size} recipes did not fit some files' budgets; those files say so and point agents to the MCP tools. Raise maxChars to list more.`
-          : 'Every published recipe is listed.',
+          : 'Every published recipe is listed.'),
       targets: describeTargets(),
     };
   },

@@ -1,5 +1,8 @@
 // The foundation inside VS Code: activation, language-model tools, and the MCP server definition.
 import assert from 'node:assert/strict';
+import { lstatSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as vscode from 'vscode';
@@ -56,3 +59,20 @@ test('the MCP server definition starts a server that answers tools/list and a to
     await client.close().catch(() => {});
   }
 }, { timeoutMs: 30_000 });
+
+test('"Connect an MCP Client" refuses a .cursor folder that is a link and writes nothing where it leads', async () => {
+  await activateExtension();
+  const root = workspaceRoot();
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-outside-'));
+  const cursor = path.join(root, '.cursor');
+  try {
+    symlinkSync(outside, cursor);
+    // Refused, the command returns at once; a write would go on to wait for its "added" message.
+    await vscode.commands.executeCommand('autosnippet.writeMcpConfig', 'cursor');
+    assert.deepEqual(readdirSync(outside), [], 'nothing written through the link');
+    assert.ok(lstatSync(cursor).isSymbolicLink(), 'the link is left as it is');
+  } finally {
+    rmSync(cursor, { force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
+});

@@ -4,7 +4,7 @@
 // side by side; "Accept" records the code as it is now. Then "Export Recipes…" writes AGENTS.md and
 // the Cursor rules as one undoable edit. Every file the tests touch is restored afterwards.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { test } from './collector';
@@ -123,5 +123,35 @@ test('"Export Recipes to Agent Instruction Files" writes the block into AGENTS.m
     rmSync(path.join(root, '.cursor'), { recursive: true, force: true });
     rmSync(path.join(root, '.autosnippet', 'recipes', CATEGORY), { recursive: true, force: true });
     assert.ok(!existsSync(agents));
+  }
+}, { timeoutMs: 40_000 });
+
+test('"Export Recipes…" refuses a linked AGENTS.md (its target untouched) and keeps a rule file\'s BOM and CRLF line endings', async () => {
+  const ws = await workspace();
+  const root = workspaceRoot();
+  const agents = path.join(root, 'AGENTS.md');
+  const rules = path.join(root, '.claude/rules/autosnippet-typescript.md');
+  const manifest = readFileSync(path.join(root, 'package.json'));
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  try {
+    await publishedRecipe(ws);
+    symlinkSync('package.json', agents);
+    mkdirSync(path.dirname(rules), { recursive: true });
+    writeFileSync(rules, '\uFEFF# TypeScript rules\r\n');
+    const result = await vscode.commands.executeCommand<{ written: string[] } | undefined>('autosnippet.exportRecipes', { to: ['agents', 'claude'] });
+    assert.ok(result, 'the export ran');
+    assert.deepEqual(result.written, ['.claude/rules/autosnippet-typescript.md']);
+    assert.deepEqual(readFileSync(path.join(root, 'package.json')), manifest, 'nothing written through the link');
+    assert.ok(lstatSync(agents).isSymbolicLink());
+    const bytes = readFileSync(rules);
+    assert.deepEqual(bytes.subarray(0, 3), bom);
+    assert.notDeepEqual(bytes.subarray(3, 6), bom, 'one BOM, not two');
+    assert.ok(bytes.toString('utf8').startsWith('\uFEFF# TypeScript rules\r\n\r\n<!-- autosnippet:begin'), JSON.stringify(bytes.toString('utf8').slice(0, 50)));
+    assert.ok(!/[^\r]\n/.test(bytes.toString('utf8')), 'CRLF throughout');
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(agents, { force: true });
+    rmSync(path.join(root, '.claude'), { recursive: true, force: true });
+    rmSync(path.join(root, '.autosnippet', 'recipes', CATEGORY), { recursive: true, force: true });
   }
 }, { timeoutMs: 40_000 });
