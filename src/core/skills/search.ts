@@ -301,25 +301,32 @@ export function skillSearchIndex(skills: readonly Skill[]): SkillSearchIndex {
   return index;
 }
 
-const BODY_CHARS = 4000;
+/**
+ * The most of each field the index reads. What routes is the start of a body (purpose, steps); the
+ * rest of a long body adds cost, not signal. A description is at most 1,024 characters by the Agent
+ * Skills rules; one far longer is not the author's routing text, and reading all of it would make
+ * one skill's file cost every search the time of its length.
+ */
+const FIELD_CHARS = 4000;
 const HAN = /\p{Script=Han}/u;
+const head = (text: string) => (text.length > FIELD_CHARS ? text.slice(0, FIELD_CHARS) : text);
 
 /** The text of each field of a skill, as the index sees it. */
 function skillFieldText(skill: Skill): Record<SkillField, string> {
   return {
-    name: skill.name,
-    description: skill.description,
-    useWhen: useWhenLines(skill).join('\n'),
-    headings: skill.sections.map((s) => s.heading).join('\n'),
-    chunks: skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n'),
-    // What routes is the start of a body (purpose, steps); the rest of a long body adds cost, not signal.
-    body: skill.level2Body.slice(0, BODY_CHARS),
+    name: head(skill.name),
+    description: head(skill.description),
+    useWhen: head(useWhenLines(skill).join('\n')),
+    headings: head(skill.sections.map((s) => s.heading).join('\n')),
+    chunks: head(skill.chunks.map((c) => `${c.id} ${c.description}`).join('\n')),
+    body: head(skill.level2Body),
   };
 }
 
 /** What the semantic signal compares a task with: the skill's own routing text. */
 function routingText(skill: Skill): string {
-  return [skill.name.replace(/-/g, ' '), skill.description, ...useWhenLines(skill)].join('\n');
+  const useWhen = useWhenLines(skill);
+  return [head(skill.name).replace(/-/g, ' '), head(skill.description), ...(useWhen.length ? [head(useWhen.join('\n'))] : [])].join('\n');
 }
 
 function skillTerms(skill: Skill): Record<SkillField, string[]> {
