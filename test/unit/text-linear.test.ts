@@ -26,10 +26,16 @@ before(() => {
   technologiesIn('Go');
 });
 
+/** Milliseconds of this process's CPU since `start`: the machine's other work does not count, as it does in wall time. */
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
 function timed<T>(f: () => T): { value: T; ms: number } {
-  const start = performance.now();
+  const start = process.cpuUsage();
   const value = f();
-  return { value, ms: performance.now() - start };
+  return { value, ms: cpuMs(start) };
 }
 
 test('a token longer than the bound gives no term; the words and identifier parts around it still do', () => {
@@ -84,11 +90,22 @@ for (const [kind, description] of [
     writeSkill(path.join(root, '.autosnippet', 'skills', 'hostile'), skillText(`name: hostile\ndescription: ${JSON.stringify(description)}`));
     writeSkill(path.join(root, '.autosnippet', 'skills', 'release-notes'), skillText('name: release-notes\ndescription: Write release notes from the merged changes. Use when preparing a release.'));
     const ws = await openWorkspace(root);
-    const start = performance.now();
+    const start = process.cpuUsage();
     const r = await catalog.invoke(ws, 'search_skills', { query: `write the release notes ${lettersWord(3000)} 写发布说明` }, { actor: 'external_agent', channel: 'test' });
-    const ms = performance.now() - start;
+    const ms = cpuMs(start);
     assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
     assert.equal((r.data as { matched_skills: { name: string }[] }).matched_skills[0]?.name, 'release-notes');
     assert.ok(ms < BUDGET_MS, `${Math.round(ms)} ms`);
   });
 }
+
+test('a skill whose description is a megabyte is still found, its description cut in the answer', async () => {
+  const root = tempDir('as-linear-');
+  writeSkill(path.join(root, '.autosnippet', 'skills', 'long-notes'), skillText(`name: long-notes\ndescription: ${JSON.stringify(`Write release notes. ${lettersWord(MB)}`)}`));
+  const ws = await openWorkspace(root);
+  const r = await catalog.invoke(ws, 'search_skills', { query: 'write release notes' }, { actor: 'external_agent', channel: 'test' });
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  const found = (r.data as { matched_skills: { name: string; description: string }[] }).matched_skills;
+  assert.equal(found[0]?.name, 'long-notes');
+  assert.ok(found[0].description.length <= 1024 && found[0].description.startsWith('Write release notes.'));
+});
