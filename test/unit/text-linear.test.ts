@@ -6,6 +6,7 @@ import path from 'node:path';
 import { analyze, englishGlosses, MAX_TOKEN_CHARS, technologiesIn, tokenize, wordVectors } from '../../src/core/text';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { skillTools } from '../../src/core/tools/skills';
+import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { openWorkspace, skillText, tempDir, writeSkill } from './skills-helpers';
 
 const MB = 1_000_000;
@@ -108,4 +109,28 @@ test('a skill whose description is a megabyte is still found, its description cu
   const found = (r.data as { matched_skills: { name: string; description: string }[] }).matched_skills;
   assert.equal(found[0]?.name, 'long-notes');
   assert.ok(found[0].description.length <= 1024 && found[0].description.startsWith('Write release notes.'));
+});
+
+test('search_skills with mode "llm" (no model here) answers within its budget when a description is one word of a megabyte', async () => {
+  const root = tempDir('as-linear-');
+  writeSkill(path.join(root, '.autosnippet', 'skills', 'hostile'), skillText(`name: hostile\ndescription: ${'abcdefghij'.repeat(MB / 10)}`));
+  writeSkill(path.join(root, '.autosnippet', 'skills', 'release-notes'), skillText('name: release-notes\ndescription: Write release notes from the merged changes. Use when preparing a release.'));
+  const ws = await openWorkspace(root);
+  await loadTokenCounter();
+  const start = process.cpuUsage();
+  const r = await catalog.invoke(ws, 'search_skills', { query: 'write the release notes', mode: 'llm' }, { actor: 'external_agent', channel: 'test' });
+  const ms = cpuMs(start);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  assert.equal((r.data as { matched_skills: { name: string }[] }).matched_skills[0]?.name, 'release-notes');
+  assert.ok(ms < BUDGET_MS, `${Math.round(ms)} ms`);
+});
+
+test('token counts stay exact for text without an overlong run of letters', async () => {
+  const counter = await loadTokenCounter();
+  const text = 'Write release notes from the merged changes. 写发布说明，列出每个改动。 fetchUserById(id) '.repeat(20);
+  const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/o200k_base')]);
+  assert.equal(counter.count(text), new Tiktoken(ranks.default).encode(text, [], []).length);
+  const { ms, value } = timed(() => counter.count(`intro ${'abcdefghij'.repeat(MB / 10)} outro`));
+  assert.ok(ms < BUDGET_MS, `${Math.round(ms)} ms`);
+  assert.ok(value >= MB / 10, 'an overlong run counts at least a token per ten characters');
 });
