@@ -4,16 +4,17 @@ import path from 'node:path';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { createCatalog, type ToolResult } from '../core/tools';
 import { listSkills, loadSkill, loadSkillChunk, searchSkillsTool } from '../core/tools/skills';
-import { errorCount, renderRoutingXml, skillRegistry, validateSkillsIn, type SkillProblem, type SkillValidation } from '../core/tools/adapters';
+import { errorCount, renderRoutingXml, skillRegistry, validateSkillTarget, type SkillProblem } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
 export const SKILLS_USAGE = `Usage: autosnippet skills <command>
 
 Commands:
-  validate [dir] [--json]     check SKILL.md files against the Agent Skills specification and the
-                              <chunk> syntax. dir: a skill folder, a folder of skills, or a workspace
-                              (default: this workspace's .autosnippet, .github, .claude and .agents skills).
+  validate [path] [--json]    check SKILL.md files against the Agent Skills specification and the
+                              <chunk> syntax. path: a SKILL.md, a skill folder, a folder of skills, or
+                              a workspace (default: this workspace's .autosnippet, .github, .claude and
+                              .agents skills). Links to folders outside it are skipped, with the reason.
                               Exit 1 when there is an error; warnings do not fail.
   list [--json]               the skills this workspace sees, by source, with shadowed and skipped ones
   load <name> [--section S] [--chunk C]
@@ -93,20 +94,22 @@ const person = { actor: 'human', channel: 'cli' } as const;
 
 async function validate(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
   const { positionals: positional, values: options } = parse(args, { json: { type: 'boolean' } });
-  if (positional.length > 1) throw new SkillsUsageError('validate takes at most one folder');
-  let results: SkillValidation[];
+  if (positional.length > 1) throw new SkillsUsageError('validate takes at most one path');
+  let checked: ReturnType<typeof validateSkillTarget>;
   if (positional[0]) {
-    results = validateSkillsIn(path.resolve(positional[0]));
+    checked = validateSkillTarget(path.resolve(positional[0]));
   } else {
     const w = await ws();
     const registry = skillRegistry(w);
-    results = validateSkillsIn(w.root, { knownNames: new Set(registry.list().map((s) => s.name)) });
+    checked = validateSkillTarget(w.root, { knownNames: new Set(registry.list().map((s) => s.name)) });
   }
+  const { results, skipped } = checked;
   const errors = results.reduce((n, r) => n + errorCount(r.problems), 0);
   if (options.json) {
-    out.stdout(JSON.stringify({ skills: results.length, errors, results: results.map((r) => ({ file: r.file, problems: r.problems })) }, null, 2) + '\n');
+    out.stdout(JSON.stringify({ skills: results.length, errors, results: results.map((r) => ({ file: r.file, problems: r.problems })), skipped }, null, 2) + '\n');
     return errors > 0 ? 1 : 0;
   }
+  for (const x of skipped) out.stdout(`skipped: ${x.path}: ${x.reason}\n`);
   if (results.length === 0) {
     out.stderr(`No skills found${positional[0] ? ` in ${positional[0]}` : ' in this workspace'} (a skill is a folder with a SKILL.md).\n`);
     return 0;

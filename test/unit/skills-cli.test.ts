@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { skillsCommand } from '../../src/cli/skills';
 import type { Workspace } from '../../src/core/workspace';
@@ -25,7 +25,7 @@ async function fixtureWorkspace() {
 test('skills -h explains every command and exits 0; no command or an unknown one is a usage error (2)', async () => {
   const help = await run(['-h']);
   assert.equal(help.code, 0);
-  for (const word of ['validate [dir]', 'list', 'load <name> [--section S] [--chunk C]', 'search "<task>" [--xml] [--limit N]']) assert.ok(help.stdout.includes(word), word);
+  for (const word of ['validate [path]', 'list', 'load <name> [--section S] [--chunk C]', 'search "<task>" [--xml] [--limit N]']) assert.ok(help.stdout.includes(word), word);
   assert.equal((await run([])).code, 2);
   const unknown = await run(['frobnicate']);
   assert.equal(unknown.code, 2);
@@ -110,4 +110,41 @@ test('search prints {"no_match", "matched_skills": [{name, description, confiden
   assert.match(none.stdout, /^<available-skills>\n<!-- No skill fits this task\..*-->\n<\/available-skills>\n$/, 'the XML form says when no skill fits');
   assert.equal((await run(['search'], ws)).code, 2);
   assert.equal((await run(['search', 'x', '--limit', 'lots'], ws)).code, 2);
+});
+
+test('validate takes a SKILL.md path; a plain file and a missing path exit 1 with a clear message', async () => {
+  const { fx } = await fixtureWorkspace();
+  const file = path.join(fx.bundled, 'guard-rules', 'SKILL.md');
+  const one = await run(['validate', file]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  assert.match(one.stdout, /1 skill checked: 0 errors/);
+  const lower = path.join(fx.base, 'lower', 'lower-case');
+  mkdirSync(lower, { recursive: true });
+  writeFileSync(path.join(lower, 'skill.md'), '---\nname: lower-case\ndescription: A lowercase skill file. Use when testing.\n---\n\nBody.\n');
+  const lowerRun = await run(['validate', path.join(lower, 'skill.md')]);
+  assert.equal(lowerRun.code, 0, lowerRun.stdout + lowerRun.stderr);
+  assert.match(lowerRun.stdout, /warning \[skill-file-name\]/);
+  const plain = path.join(fx.base, 'notes.txt');
+  writeFileSync(plain, 'not a skill');
+  const notSkill = await run(['validate', plain]);
+  assert.equal(notSkill.code, 1);
+  assert.doesNotMatch(notSkill.stderr, /ENOTDIR/);
+  assert.match(notSkill.stderr, /notes\.txt is a file, not a skill: give a SKILL\.md, a skill folder or a folder of skills/);
+  const missing = await run(['validate', path.join(fx.base, 'no-such-folder')]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /NOT_FOUND: .*no-such-folder does not exist/);
+});
+
+test('validate skips a skill folder linked to outside the workspace and says why', async () => {
+  const { fx, ws } = await fixtureWorkspace();
+  const outside = path.join(fx.base, 'elsewhere', 'outside-skill');
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(path.join(outside, 'SKILL.md'), '---\nname: outside-skill\ndescription: Kept outside. Use when never.\n---\n\nSECRET BODY\n');
+  symlinkSync(outside, path.join(fx.root, '.autosnippet', 'skills', 'outside-skill'));
+  const r = await run(['validate'], ws);
+  assert.doesNotMatch(r.stdout, /outside-skill[\\/]SKILL\.md:/, 'not read');
+  assert.match(r.stdout, /skipped: .*outside-skill: .*outside the workspace/);
+  const json = JSON.parse((await run(['validate', '--json'], ws)).stdout);
+  assert.ok(!json.results.some((x: { file: string }) => x.file.includes('outside-skill')));
+  assert.ok(json.skipped.some((x: { path: string; reason: string }) => x.path.endsWith('outside-skill') && /outside the workspace/.test(x.reason)));
 });

@@ -34,3 +34,13 @@ test('a skill for any code base is not refused for the stack a Chinese request n
   assert.equal(first('在 GitHub Actions 里跑 guard 检查'), 'autosnippet-guard');
   assert.equal(first('我们在飞书里约定过的接口封装写法，帮我记成一条知识'), 'autosnippet-create');
 });
+
+test('matches come in the order of the confidence they show', () => {
+  const queries = ['write a pytest fixture for a flaky database test', 'review my pull request for security problems', 'make slides for the quarterly review', 'set up guard rules for a Swift project', '帮我写一份周报', 'deploy the app to Azure'];
+  let pairs = 0;
+  for (const q of queries) {
+    const matches = index.search(q, 5);
+    for (let i = 1; i < matches.length; i++, pairs++) assert.ok(matches[i].confidence <= matches[i - 1].confidence, `${q}: ${matches.map((m) => `${m.skill.name} ${m.confidence}`).join(', ')}`);
+  }
+  assert.ok(pairs >= 20);
+});

@@ -369,3 +369,22 @@ test('the bundled skills keep their reference tables in chunks, and the cold sta
   assert.match(skillPartText(swift, 'Steps') ?? '', /^1\. /m, 'a section still comes first');
   assert.equal(skillPartText(swift, 'No such part'), undefined);
 });
+
+test('a lowercase skill.md is the skill file, not one of its resources', async () => {
+  const { fx, call } = await setup();
+  const dir = path.join(fx.root, '.autosnippet', 'skills', 'lower-case');
+  mkdirSync(path.join(dir, 'references'), { recursive: true });
+  writeFileSync(path.join(dir, 'skill.md'), '---\nname: lower-case\ndescription: A lowercase skill file. Use when testing.\n---\n\nBody.\n');
+  writeFileSync(path.join(dir, 'references', 'notes.md'), 'Notes.\n');
+  const d = data(await call('load_skill', { name: 'lower-case' }));
+  assert.deepEqual(d.files, ['references/notes.md']);
+});
+
+test('the note of a budget-cut load appears once in the text a model reads', async () => {
+  const { ws } = await setup();
+  const result = await catalog.invoke(ws, 'load_skill', { name: 'project-coldstart', maxTokens: 60, truncate: true }, agent);
+  const text = catalog.resultText(result);
+  assert.equal(text.match(/Cut to fit 60 tokens/g)?.length, 1, text);
+  const chunk = await catalog.invoke(ws, 'load_skill_chunk', { skill: 'project-coldstart', chunk: 'examples', maxTokens: 8, truncate: true }, agent);
+  assert.equal(catalog.resultText(chunk).match(/Cut to fit 8 tokens/g)?.length, 1, catalog.resultText(chunk));
+});

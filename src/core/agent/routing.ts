@@ -4,7 +4,7 @@
  * model's answer cannot be used, the BM25 order stands.
  */
 import { completeJson, type ChatModel } from './model';
-import { checkSkillRouting, skillRoutingPrompt } from './tasks';
+import { checkSkillRouting, routedNames, skillRoutingPrompt } from './tasks';
 
 export interface SkillCandidate {
   name: string;
@@ -27,9 +27,9 @@ export async function rerankSkills(model: ChatModel | undefined, query: string, 
   const names = candidates.map((c) => c.name);
   const prompt = skillRoutingPrompt(query, candidates, limit);
   try {
-    const answer = await completeJson<{ matched_skills: string[] }>(model, prompt.user, checkSkillRouting(names), { system: prompt.system, signal: options.signal, purpose: 'search_skills', maxOutputTokens: 200 });
+    const answer = await completeJson<unknown>(model, prompt.user, checkSkillRouting(names), { system: prompt.system, signal: options.signal, purpose: 'search_skills', maxOutputTokens: 200 });
     const byName = new Map(candidates.map((c) => [c.name, c]));
-    const chosen = [...new Set(answer.matched_skills)].slice(0, limit).map((n) => pick(byName.get(n)!));
+    const chosen = [...new Set(routedNames(answer) as string[])].slice(0, limit).map((n) => pick(byName.get(n)!));
     return { matched_skills: chosen, ranking: 'llm' };
   } catch (e) {
     if (options.signal?.aborted) throw e;

@@ -42,11 +42,16 @@ export interface SkillScan {
   listed: string[];
 }
 
-/** Skill folders under `root` (the root itself is never a skill), in a stable order. */
-export function scanSkillRoot(root: string, maxDepth = MAX_SCAN_DEPTH): SkillScan {
+/**
+ * Skill folders under `root` (the root itself is never a skill), in a stable order. A link is followed
+ * only to a folder inside `within` (the workspace; default the root): one leading elsewhere is passed
+ * over with the reason, as a repository cannot make the scan read the rest of the machine.
+ */
+export function scanSkillRoot(root: string, maxDepth = MAX_SCAN_DEPTH, within = root): SkillScan {
   const scan: SkillScan = { found: [], passedOver: [], listed: [] };
   const linked = new Set<string>();
   const realRoot = realPath(root);
+  const realWithin = realPath(within);
   let visited = 0;
   let tooDeep = 0;
   let firstTooDeep = '';
@@ -61,6 +66,10 @@ export function scanSkillRoot(root: string, maxDepth = MAX_SCAN_DEPTH): SkillSca
         if (!e.isSymbolicLink() || !statSync(child, { throwIfNoEntry: false })?.isDirectory()) continue;
         const real = realPath(child);
         if (linked.has(real) || real === realRoot || real.startsWith(realRoot + path.sep)) continue;
+        if (real !== realWithin && !real.startsWith(realWithin + path.sep)) {
+          scan.passedOver.push({ path: child, reason: `it links to ${real}, outside the workspace; skills are read only from inside it` });
+          continue;
+        }
         linked.add(real);
       }
       if (depth + 1 > maxDepth) {

@@ -280,7 +280,7 @@ export class SkillRegistry {
     const passedOver: (PassedOver & { source: SkillSource })[] = [];
     const listed: string[] = [];
     for (const source of this.sources) {
-      const scan = scanSkillRoot(source.dir);
+      const scan = scanSkillRoot(source.dir, undefined, source.id === 'bundled' || !this.root ? source.dir : this.root);
       for (const f of scan.found) {
         candidates.push({ source, dir: f.dir, folderName: f.folderName, file: f.file, statKey: statKey(f.stats), warning: f.warning });
       }

@@ -218,8 +218,8 @@ export interface Level2Answer {
  */
 export function level2Markdown(a: Level2Answer): string {
   // The caller named the skill; a header is only needed to say which section this is.
+  // A cut `content` already ends with the note saying what was left out (`fitToBudget`).
   const out = a.section ? [`# ${a.name} — ${a.section}`, '', a.content] : [a.content];
-  if (a.cut) out.push('', a.cut);
   if (a.chunks?.length) {
     out.push('', 'Chunks (load_skill_chunk):');
     for (const c of a.chunks) out.push(`- ${c.id}: ${c.description}${c.loaded ? ' (already loaded)' : ''}`);
@@ -232,9 +232,9 @@ export function level2Markdown(a: Level2Answer): string {
 }
 
 /** A chunk or a resource file as Markdown: a one-line header, then the text as written. */
-export function level3Markdown(a: { skill: string; chunk?: string; path?: string; content: string; cut?: string }): string {
+export function level3Markdown(a: { skill: string; chunk?: string; path?: string; content: string }): string {
   const what = a.chunk !== undefined ? `chunk "${a.chunk}"` : `file ${a.path}`;
-  return [`# ${a.skill} — ${what}`, '', a.content, ...(a.cut ? ['', a.cut] : [])].join('\n');
+  return [`# ${a.skill} — ${what}`, '', a.content].join('\n');
 }
 
 export interface BudgetResult {

@@ -8,7 +8,7 @@ const MAX_LISTED = 500;
 const MAX_DEPTH = 6;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv']);
 
-/** The files of a skill's folder (SKILL.md excepted), never following a link out of the folder. */
+/** The files of a skill's folder (its skill file excepted), never following a link out of the folder. */
 export function listSkillResources(skillDir: string): SkillResource[] {
   let root: string;
   try {
@@ -29,7 +29,8 @@ export function listSkillResources(skillDir: string): SkillResource[] {
       if (out.length >= MAX_LISTED) return;
       if (name.startsWith('.') || SKIPPED_DIRS.has(name)) continue;
       const relPath = rel ? `${rel}/${name}` : name;
-      if (relPath === 'SKILL.md') continue;
+      // The skill file in any case (`skill.md` is accepted as the skill's file) is the skill, not one of its files.
+      if (!rel && name.toLowerCase() === 'skill.md') continue;
       const abs = path.join(dir, name);
       const real = realInside(root, abs);
       if (!real) continue;

@@ -36,7 +36,7 @@ async function load(): Promise<TokenCounter> {
         if (text.length === 0) return 0;
         const hit = cache.get(text);
         if (hit !== undefined) return hit;
-        const n = encoder.encode(text, [], []).length;
+        const n = countRuns(text, (t) => encoder.encode(t, [], []).length);
         if (text.length > 64) {
           if (cache.size >= 2000) cache.delete(cache.keys().next().value as string);
           cache.set(text, n);
@@ -47,6 +47,27 @@ async function load(): Promise<TokenCounter> {
   } catch {
     return estimatingCounter;
   }
+}
+
+/**
+ * The tokenizer's merge step is quadratic in the length of one run of letters and digits (a 4,000
+ * letter word took seconds), and no word is longer than `MAX_EXACT_RUN`: a longer run (generated or
+ * hostile text) counts one token per character, which no real tokenizer exceeds by much, and the
+ * text around it is counted exactly. Text without such a run is counted exactly, in one piece.
+ */
+const MAX_EXACT_RUN = 256;
+const RUN = /[\p{L}\p{M}\p{N}]+/gu;
+
+function countRuns(text: string, exact: (text: string) => number): number {
+  if (text.length <= MAX_EXACT_RUN) return exact(text);
+  let n = 0;
+  let from = 0;
+  for (const m of text.matchAll(RUN)) {
+    if (m[0].length <= MAX_EXACT_RUN) continue;
+    n += (from < m.index ? exact(text.slice(from, m.index)) : 0) + m[0].length;
+    from = m.index + m[0].length;
+  }
+  return from === 0 ? exact(text) : n + (from < text.length ? exact(text.slice(from)) : 0);
 }
 
 export const estimatingCounter: TokenCounter = {

@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readRepoFileSync, skillBoundary } from '../files';
 import path from 'node:path';
-import { scanSkillRoot, skillFileIn } from './discover';
+import { AutoSnippetError } from '../kernel/errors';
+import { scanSkillRoot, skillFileIn, type PassedOver } from './discover';
 import { normalizeText, readFrontmatter } from './frontmatter';
 import { nameProblems } from './names';
 import { parseBody } from './parse';
@@ -125,16 +126,37 @@ export function validateSkillFolder(dir: string, options: ValidateOptions = {}, 
  * bounded recursive scan as the registry (plain files such as a README are passed over).
  */
 export function validateSkillsIn(dir: string, options: ValidateOptions = {}): SkillValidation[] {
-  const folders = skillFoldersIn(dir);
-  const knownNames = new Set([...folders.map((f) => path.basename(f.dir)), ...(options.knownNames ?? [])]);
-  return folders.map((f) => validateSkillFolder(f.dir, { knownNames }, f.file, f.warning));
+  return validateSkillTarget(dir, options).results;
 }
 
-export function skillFoldersIn(dir: string): { dir: string; file: string; warning?: string }[] {
+/**
+ * Validates what a path names: a skill file (SKILL.md, or `skill.md` with a warning), or a folder as
+ * `validateSkillsIn` reads it; with the folders passed over and why (a link out of the folder named).
+ * A missing path (NOT_FOUND) and a file that is no skill file (INVALID_INPUT) are refused.
+ */
+export function validateSkillTarget(target: string, options: ValidateOptions = {}): { results: SkillValidation[]; skipped: PassedOver[] } {
+  const st = statSync(target, { throwIfNoEntry: false });
+  if (!st) throw new AutoSnippetError('NOT_FOUND', `${target} does not exist.`, 'Give a SKILL.md, a skill folder, a folder of skills or a workspace.', { path: target });
+  let folders: { dir: string; file: string; warning?: string }[];
+  let skipped: PassedOver[] = [];
+  if (st.isDirectory()) ({ folders, skipped } = skillFoldersIn(target));
+  else if (path.basename(target).toLowerCase() === 'skill.md') {
+    const name = path.basename(target);
+    folders = [{ dir: path.dirname(target), file: target, warning: name === 'SKILL.md' ? undefined : skillFileIn(path.dirname(target)).warning }];
+  } else {
+    throw new AutoSnippetError('INVALID_INPUT', `${target} is a file, not a skill: give a SKILL.md, a skill folder or a folder of skills.`, 'A skill is a folder with a SKILL.md; pass that file or its folder.', { path: target });
+  }
+  const knownNames = new Set([...folders.map((f) => path.basename(f.dir)), ...(options.knownNames ?? [])]);
+  return { results: folders.map((f) => validateSkillFolder(f.dir, { knownNames }, f.file, f.warning)), skipped };
+}
+
+/** The skill folders a folder holds (itself, a workspace's skill folders, or a folder of skills), and what was passed over. */
+export function skillFoldersIn(dir: string): { folders: { dir: string; file: string; warning?: string }[]; skipped: PassedOver[] } {
   const own = skillFileIn(dir);
-  if (own.file) return [{ dir, file: own.file, warning: own.warning }];
+  if (own.file) return { folders: [{ dir, file: own.file, warning: own.warning }], skipped: [] };
   const roots = WORKSPACE_SKILL_FOLDERS.map((f) => path.join(dir, ...f.dir.split('/'))).filter((r) => existsSync(r));
-  return (roots.length ? roots : [dir]).flatMap((r) => scanSkillRoot(r).found);
+  const scans = (roots.length ? roots : [dir]).map((r) => scanSkillRoot(r, undefined, dir));
+  return { folders: scans.flatMap((s) => s.found), skipped: scans.flatMap((s) => s.passedOver) };
 }
 
 export function errorCount(problems: readonly SkillProblem[]): number {

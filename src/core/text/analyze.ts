@@ -6,7 +6,7 @@ import { tokenize } from './tokenize';
  * Bumped whenever `analyze` gives different terms for the same text, so stored indexes built with
  * the old analyser are rebuilt.
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 /** The terms of a text for search: tokenized (Unicode words, CJK bigrams, identifiers split), stopwords dropped, stemmed. */
 export function analyze(text: string): string[] {

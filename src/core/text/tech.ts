@@ -54,10 +54,20 @@ export function technologiesIn(text: string): Set<string> {
     // A single letter against Chinese is a word of it: C端 (consumer-facing), not the C language.
     if (form.length === 1 && /\p{Script=Han}/u.test(text.charAt(end))) continue;
     // An ordinary word counts when capitalised, but not by starting an English sentence ("Go through the list").
-    if (ambiguous.has(form) && (m[0] === form || (/(?:^|[.!?]\s+)$/.test(text.slice(0, m.index)) && /^\s+[a-z]/.test(text.slice(end, end + 2))))) continue;
+    if (ambiguous.has(form) && (m[0] === form || (startsSentence(text, m.index) && /^\s+[a-z]/.test(text.slice(end, end + 2))))) continue;
     out.add(name);
   }
   return out;
+}
+
+/**
+ * Whether `index` starts the text or follows the end of a sentence (`.`, `!` or `?` and spaces). Reads
+ * back over the spaces only, so that many names in a long text cost no more than the text.
+ */
+function startsSentence(text: string, index: number): boolean {
+  let i = index;
+  while (i > 0 && /\s/.test(text[i - 1])) i--;
+  return index === 0 || (i > 0 && i < index && /[.!?]/.test(text[i - 1]));
 }
 
 /**

@@ -1,6 +1,14 @@
 import { isStopword } from './stopwords';
 
 /**
+ * The longest token the analyser gives. Longer ones are dropped: no word is that long, and the
+ * steps after tokenizing (the stemmer most of all) cost more than linear time in a token's length.
+ * The longest identifiers of real code (`NSManagedObjectContextObjectsDidChangeNotification`, long
+ * snake_case test names) fit, and a long identifier's parts are kept when its whole is dropped.
+ */
+export const MAX_TOKEN_CHARS = 64;
+
+/**
  * Words of a text in search form, in order, with repeats, in lower case:
  * - identifiers are split and kept whole: `fetchUserById` → fetchuserbyid, fetch, user, by, id;
  * - scripts written without spaces (Chinese, Japanese, Thai…) are cut into words by
@@ -30,7 +38,7 @@ export function tokenize(text: string): string[] {
     end = m.index + m[0].length;
   }
   flush();
-  return out;
+  return out.some((t) => t.length > MAX_TOKEN_CHARS) ? out.filter((t) => t.length <= MAX_TOKEN_CHARS) : out;
 }
 
 const PIECES = /[A-Za-z0-9_$]+|[^\x00-\x7F]+/g;
@@ -111,6 +119,26 @@ const RUNS = new RegExp(`[${UNSPACED_CLASS}\\p{M}]+|[^${UNSPACED_CLASS}]+`, 'gu'
 // Immutable and costly to create, so one per process.
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
+/**
+ * The segmenter's dictionary search costs more than linear time in the length of the run it is given,
+ * so a longer run is given to it in windows of this many characters. A word across a window's edge is
+ * cut in two; the bigrams are not, as a stretch runs on across windows. Runs of real text between
+ * punctuation are far shorter.
+ */
+const SEGMENTER_WINDOW = 256;
+
+function* segmentsOf(run: string): Generator<Intl.SegmentData> {
+  for (let start = 0; start < run.length; ) {
+    let end = Math.min(run.length, start + SEGMENTER_WINDOW);
+    // Never between the two halves of a character beyond the Basic Multilingual Plane.
+    if (end < run.length && isLowSurrogate(run.charCodeAt(end))) end--;
+    yield* segmenter.segment(start === 0 && end === run.length ? run : run.slice(start, end));
+    start = end;
+  }
+}
+
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
 function unspacedTerms(run: string, out: string[]): void {
   let stretch = '';
   const flush = () => {
@@ -119,7 +147,7 @@ function unspacedTerms(run: string, out: string[]): void {
     for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
     stretch = '';
   };
-  for (const { segment, isWordLike } of segmenter.segment(run)) {
+  for (const { segment, isWordLike } of segmentsOf(run)) {
     if (!isWordLike || isStopword(segment)) {
       flush();
       continue;
@@ -139,7 +167,9 @@ export function splitIdentifier(word: string, out: string[]): void {
   }
   const parts = word
     .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+    // The last capital of a run that starts a word (`HTTPServer`), found by looking ahead: matching the
+    // run itself backtracks over it from every start, quadratic in its length.
+    .replace(/(\p{Lu})(?=\p{Lu}\p{Ll})/gu, '$1 ')
     .split(/[\s_$]+/)
     .filter(Boolean)
     .map((p) => p.toLowerCase());

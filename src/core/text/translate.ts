@@ -18,13 +18,16 @@ export function englishGlosses(text: string): string[] {
   const out: string[] = [];
   for (const run of runs) {
     const chars = [...run];
+    const words: string[] = [];
     for (let i = 0; i < chars.length; ) {
+      // The candidates at i, one to four characters, built by appending (a constant cost per character).
+      words.length = 0;
+      for (let n = 0, w = ''; n < MAX_WORD && i + n < chars.length; n++) words.push((w += chars[i + n]));
       let matched = 0;
-      for (let n = Math.min(MAX_WORD, chars.length - i); n >= 1; n--) {
-        const word = chars.slice(i, i + n).join('');
-        const gloss = glossary.get(word);
+      for (let n = words.length; n >= 1; n--) {
+        const gloss = glossary.get(words[n - 1]);
         if (gloss === undefined) continue;
-        if (!isStopword(word)) out.push(...gloss.split(' '));
+        if (!isStopword(words[n - 1])) for (const g of gloss.split(' ')) out.push(g);
         matched = n;
         break;
       }

@@ -49,7 +49,7 @@ export type { FreshnessTracker, RefreshReport } from '../knowledge/freshness';
 export { prepareRecipeSearch } from '../retrieval/prepare';
 
 // `autosnippet skills validate <dir>` lints any folder of skills, not only the workspace's.
-export { errorCount, validateSkillsIn } from '../skills/validate';
+export { errorCount, validateSkillsIn, validateSkillTarget } from '../skills/validate';
 export type { SkillValidation } from '../skills/validate';
 
 // Report formats of `autosnippet guard` (text, JSON, SARIF) over the engine's scan.

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { nameProblems } from '../skills/names';
+import { DESCRIPTION_MAX } from '../skills/validate';
 import { rerankSkills } from '../agent/routing';
 import { AutoSnippetError } from '../kernel/errors';
 import { cutAtWord } from '../text';
@@ -278,12 +279,16 @@ export const searchSkillsTool = defineTool({
       const counter = await loadTokenCounter();
       const candidates = llmCandidates(skills, input.query, counter);
       const chosen = await rerankSkills(ctx.model, input.query, candidates.map((s) => ({ name: s.name, description: s.description })), { limit, signal: ctx.signal });
-      if (chosen.ranking === 'llm') return { query: input.query, mode: 'llm' as const, ranking: 'llm' as const, no_match: chosen.matched_skills.length === 0, matched_skills: chosen.matched_skills, considered: candidates.length };
+      const matched = chosen.matched_skills.map((s) => ({ name: s.name, description: answerDescription(s.description) }));
+      if (chosen.ranking === 'llm') return { query: input.query, mode: 'llm' as const, ranking: 'llm' as const, no_match: matched.length === 0, matched_skills: matched, considered: candidates.length };
       return { query: input.query, mode: 'llm' as const, ...routingAnswer(skillSearchIndex(skills).route(input.query, limit), false), ranking: 'bm25' as const, note: chosen.note };
     }
     return { query: input.query, mode: 'bm25' as const, ...routingAnswer(skillSearchIndex(skills).route(input.query, limit), true) };
   },
 });
+
+/** A description as an answer shows it: at most the 1,024 characters the Agent Skills rules allow, so one overlong description cannot crowd the others out of the answer. */
+const answerDescription = (description: string) => cutAtWord(description, DESCRIPTION_MAX);
 
 /**
  * The answer to a search: the matches with their confidence, or no_match with how near the best came.
@@ -295,7 +300,7 @@ function routingAnswer(r: SkillRouting, modelMayHelp: boolean) {
   const retry = modelMayHelp ? ' If you think one should fit, call search_skills again with mode "llm".' : '';
   return {
     no_match: r.noMatch,
-    matched_skills: r.matches.map((m) => ({ name: m.skill.name, description: m.skill.description, source: m.skill.source.id, confidence: m.confidence, matchedTerms: m.matchedTerms })),
+    matched_skills: r.matches.map((m) => ({ name: m.skill.name, description: answerDescription(m.skill.description), source: m.skill.source.id, confidence: m.confidence, matchedTerms: m.matchedTerms })),
     ...(r.noMatch && r.nearest ? { nearest: { name: r.nearest.skill.name, confidence: r.nearest.confidence } } : {}),
     ...(r.noMatch
       ? { hint: r.nearest ? `No skill fits this task well (the nearest, ${r.nearest.skill.name}, has confidence ${r.nearest.confidence}). Do it without a skill, or call list_skills.${retry}` : `No skill shares anything with this task. Do it without a skill, or call list_skills.${retry}` }

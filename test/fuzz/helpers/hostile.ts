@@ -125,6 +125,16 @@ export const HOSTILE_CASES: HostileCase[] = [
     calls: [{ tool: 'list_skills' }, { tool: 'load_skill', args: { name: 'huge' } }, { tool: 'search_skills', args: { query: 'huge word' } }],
   },
   {
+    name: 'a SKILL.md whose description is one word of a megabyte',
+    setup: (r) => write(r, '.autosnippet/skills/long-word/SKILL.md', `---\nname: long-word\ndescription: ${'abcdefghij'.repeat(100_000)}\n---\n\n# Long\n`),
+    calls: [{ tool: 'list_skills' }, { tool: 'search_skills', args: { query: 'release notes' } }, { tool: 'search_skills', args: { query: 'release notes', mode: 'llm' } }],
+  },
+  {
+    name: 'a SKILL.md whose description is a megabyte of Chinese on one line',
+    setup: (r) => write(r, '.autosnippet/skills/long-han/SKILL.md', `---\nname: long-han\ndescription: ${'发布说明写作指南'.repeat(40_000)}\n---\n\n# Long\n`),
+    calls: [{ tool: 'list_skills' }, { tool: 'search_skills', args: { query: '写发布说明' } }],
+  },
+  {
     name: 'a YAML alias bomb in a recipe\'s front matter',
     setup: (r) => write(r, '.autosnippet/recipes/http/bomb.md', `---\ntitle: Bomb\n${aliasBomb()}\n---\n\nbody\n`),
     calls: [{ tool: 'rebuild_index', args: { force: true }, names: /bomb\.md/ }, { tool: 'list_recipes' }, { tool: 'search', args: { query: 'getJson' } }],
