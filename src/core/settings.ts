@@ -70,6 +70,19 @@ export const SETTINGS = {
     summary: 'Let `@autosnippet` also offer tools other extensions and MCP servers registered.',
     editor: true,
   },
+  'tools.offered': {
+    schema: Type.Unsafe<'default' | 'all'>({
+      type: 'string',
+      enum: ['default', 'all'],
+      default: 'default',
+      enumDescriptions: [
+        'The everyday tools in full (health, skills, search, guard check, propose); the rest through list_tools, get_tool_info and call_tool.',
+        'Every tool in full, as separate tools.',
+      ],
+      markdownDescription: 'Which AutoSnippet tools agents are offered in full, in agent mode and over MCP (`--tools` of the MCP server overrides it). Every tool stays reachable through `call_tool` either way. Restart the AutoSnippet MCP server after a change.',
+    }),
+    summary: '`default`: the everyday tools in full, the rest through `call_tool`; `all`: every tool in full (agent mode and MCP).',
+  },
   'recipes.triggerCompletion': {
     schema: Type.Boolean({ default: true, scope: 'resource', markdownDescription: "Typing a recipe's trigger (`@name`) offers its code as a snippet." }),
     summary: "Typing a recipe's trigger offers its code as a snippet.",

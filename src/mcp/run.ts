@@ -1,7 +1,7 @@
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
-import { readSettingsFile, settingsFrom } from '../core/settings';
+import { readSettingsFile, settingDefault, settingsFrom } from '../core/settings';
 import { prepareRecipeSearch } from '../core/tools/adapters';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
@@ -28,13 +28,15 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
 
   // The store opens (and migrates) in the background: `initialize` and `tools/list` need no database,
   // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
-  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(args.workspace, log)) });
+  const values = readSettingsFile(args.workspace, log);
+  const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings: settingsFrom(values) });
+  const tools = args.tools ?? values['tools.offered'] ?? settingDefault('tools.offered');
   const catalog = createCatalog();
   // Then, in the background: the recipe search index, built in slices (the agent's first `search` finds
   // it built), and after it the tools' input validators, compiled in quiet moments (their first calls
   // find them ready). One after the other, so a request that comes at once competes with little.
   void prepareRecipeSearch(ws).then(() => catalog.precompileInputs());
-  const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
+  const make = () => createMcpServer(ws, catalog, { actor: args.actor, tools, extend: serverExtensions });
 
   let stopping: Promise<void> | undefined;
   let closeTransport: () => Promise<void> = async () => {};

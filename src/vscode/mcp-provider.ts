@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
-import type { ExtensionHost } from './host';
+import { setting, type ExtensionHost } from './host';
 
 export const MCP_PROVIDER_ID = 'autosnippet.mcp';
 
@@ -24,7 +24,7 @@ export function mcpLaunches(host: ExtensionHost): McpLaunch[] {
       label: folders.length > 1 ? `AutoSnippet (${folder.name})` : 'AutoSnippet',
       command: process.execPath,
       // VS Code shows everything a server writes to stderr as a warning: only warnings and errors go there.
-      args: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'mcp.js').fsPath, '--workspace', folder.uri.fsPath, '--log-level', 'warn'],
+      args: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'mcp.js').fsPath, '--workspace', folder.uri.fsPath, '--log-level', 'warn', '--tools', setting('tools.offered', folder.uri)],
       env: { ELECTRON_RUN_AS_NODE: '1', AUTOSNIPPET_ACTOR: 'copilot_agent' },
     }];
   });
@@ -37,6 +37,8 @@ export function registerMcpServerProvider(host: ExtensionHost): vscode.Disposabl
   return vscode.Disposable.from(
     changed,
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    // A new tool surface is a new launch: VS Code restarts a server whose definition changed.
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('autosnippet.tools.offered') && changed.fire()),
     // Writing or removing the shared entry changes what this provider offers.
     ...(() => {
       const w = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
