@@ -6,19 +6,20 @@ import { knowledgeGraph, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH, normalizeRelation, pa
 import type { GraphStats, ImpactEntry, Neighbour, PathStep } from '../graph/types';
 import { recipeEdgeSource } from '../graph/recipe-edges';
 import { ensureIndexFresh } from '../knowledge/recipe-index';
+import { findRecipeRow } from '../knowledge/recipes';
 import { projectStructure, requireTarget, syncStructureGraph, targetFiles, type Ecosystem, type TargetKind } from '../structure';
 import { defineTool, type AnyTool, type HealthCounter } from './types';
 import { Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
 
 const ECOSYSTEMS = ['npm', 'pnpm', 'yarn', 'typescript', 'swift', 'xcode', 'cargo', 'go', 'python', 'gradle', 'maven'] as const satisfies readonly Ecosystem[];
 const KINDS = ['library', 'app', 'test', 'plugin', 'module'] as const satisfies readonly TargetKind[];
-const NODE_HELP = 'A node: "target:<name>", "recipe:<id>" or "file:<path>"; a bare name is tried as each.';
+export const NODE_HELP = 'A node: "target:<name>", "recipe:<id>" or "file:<path>"; a bare name is tried as each.';
 const node = (description = NODE_HELP) => FilePath(description, { minLength: 1 });
 const relation = (description?: string) => Name(description, { maxLength: 64 });
 const nodeOut = { node: Type.String(), kind: Type.String(), name: Type.String() };
 
 /** The graph as the tools see it: manifests and recipe files caught up first (both cheap when unchanged). */
-async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
+export async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
   await syncStructureGraph(ws);
   await ensureIndexFresh(ws);
   return knowledgeGraph(ws, recipeEdgeSource(ws));
@@ -28,10 +29,11 @@ async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
  * The node a caller named. A target from the manifests or a file of the workspace that has no edge
  * yet is still a node (with no neighbours), not an error; anything else is NOT_FOUND with the closest names.
  */
-async function resolveNode(ws: Workspace, graph: EdgeIndex, name: string, field = 'node'): Promise<string> {
+export async function resolveNode(ws: Workspace, graph: EdgeIndex, name: string, field = 'node'): Promise<string> {
   const r = graph.resolve(name);
   if (r.ok || 'ambiguous' in r) return requireNode(graph, name, field);
   const p = parseNodeKey(name.trim());
+  if (p.kind === 'recipe' && recipeExists(ws, p.id)) return `recipe:${p.id}`;
   const structure = await projectStructure(ws);
   if (p.kind !== 'file' && p.kind !== 'recipe') {
     const t = structure.targets.find((x) => x.name === p.id) ?? structure.targets.find((x) => x.name.toLowerCase() === p.id.toLowerCase());
@@ -42,6 +44,14 @@ async function resolveNode(ws: Workspace, graph: EdgeIndex, name: string, field 
     if (rel && rel !== '.' && !rel.startsWith('../') && !path.isAbsolute(rel) && existsSync(path.join(ws.root, rel))) return `file:${rel}`;
   }
   return requireNode(graph, name, field);
+}
+
+function recipeExists(ws: Workspace, id: string): boolean {
+  try {
+    return findRecipeRow(ws, id).id === id;
+  } catch {
+    return false; // NOT_FOUND follows, with the closest nodes
+  }
 }
 
 function describeNode(key: string): { node: string; kind: string; name: string } {

@@ -7,11 +7,12 @@ import { guardTools } from './guard';
 import { agentTools } from './agent';
 import { knowledgeTools } from './knowledge';
 import { graphTools } from './graph';
+import { graphEditTools } from './graph-edit';
 import { freshnessTools } from './freshness';
 import { exportTools } from './export';
 
 /** Every tool, in the order capabilities lists them. Add a domain here in one line. */
-export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...graphTools, ...guardTools, ...agentTools];
+export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...graphTools, ...graphEditTools, ...guardTools, ...agentTools];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {
