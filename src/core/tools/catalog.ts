@@ -150,7 +150,7 @@ export class ToolCatalog {
     return failure(shown, {
       code: ErrorCode.UnknownTool,
       message: `There is no tool named "${shown}".`,
-      hint: `Call capabilities to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
+      hint: `Call list_tools to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
     });
   }
 

@@ -107,7 +107,7 @@ export const getToolInfo = defineTool({
   domain: 'system',
   summary: "A tool's full description and input schema, on demand.",
   description:
-    'Returns one tool\'s full description, its input schema, access class and output bound. Use it when the one-line summary from capabilities is not enough to call the tool correctly.',
+    'Returns one tool\'s full description, its input schema, access class and output bound: what you need to call a tool from list_tools (directly, or through call_tool when your client does not list it).',
   inputSchema: Input({ name: Name('The tool name, with or without the autosnippet_ prefix.', { minLength: 1 }) }),
   outputSchema: Out({
     name: Type.String(),
