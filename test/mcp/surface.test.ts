@@ -3,10 +3,10 @@
 // get_tool_info and call_tool, with the same checks as a direct call.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, connectStdio, tempWorkspace } from './client';
+import { call, connectStdio, repo, tempWorkspace } from './client';
 import { toolSamples } from './tool-samples';
 import { DEFAULT_TOOLS } from '../../src/core/tools/surface';
 import { createCatalog } from '../../src/core/tools';
@@ -116,4 +116,43 @@ test('call_tool does not call itself', async () => {
   const r = await call(client, 'autosnippet_call_tool', { name: 'call_tool', arguments: { name: 'health' } });
   assert.equal(r.isError, true);
   assert.equal(r.envelope.error?.code, 'INVALID_INPUT');
+});
+
+/**
+ * An agent whose client calls only the tools it was listed: a listed tool by name, any other through
+ * call_tool. Each step's tool must be one the skill names, so the flow is the skill's own.
+ */
+function listedOnlyAgent(client: Client, listed: string[], skill: string) {
+  const text = readFileSync(path.join(repo, 'skills', skill, 'SKILL.md'), 'utf8');
+  return async (name: string, args: Record<string, unknown>) => {
+    assert.ok(text.includes(`autosnippet_${name}`), `${skill} does not name ${name}`);
+    const r = listed.includes(`autosnippet_${name}`)
+      ? await call(client, `autosnippet_${name}`, args)
+      : await call(client, 'autosnippet_call_tool', { name, arguments: args });
+    assert.equal(r.envelope.tool, name);
+    assert.equal(r.envelope.ok, true, `${skill}: ${name} answered ${JSON.stringify(r.envelope).slice(0, 400)}`);
+    return r.envelope.data;
+  };
+}
+
+test('with only the default tools listed, an agent completes the cold-start and create flows of the bundled skills', { timeout: 120_000 }, async () => {
+  const client = await connect(tempWorkspace('sample-workspace'));
+  const listed = (await client.listTools()).tools.map((t) => t.name);
+
+  const coldstart = listedOnlyAgent(client, listed, 'autosnippet-coldstart');
+  await coldstart('health', {});
+  assert.ok((await coldstart('get_targets', {})).total >= 1);
+  const scan = await coldstart('bootstrap_knowledge', { maxFiles: 50 });
+  assert.ok(scan.candidates.created > 0, JSON.stringify(scan.candidates));
+  assert.ok((await coldstart('enrich_candidates', {})).candidates.length > 0);
+  await coldstart('refine_bootstrap_candidates', { limit: 5 });
+  await coldstart('scan_project', {});
+
+  const create = listedOnlyAgent(client, listed, 'autosnippet-create');
+  const draft = { title: 'Fetch JSON through getJson', summary: 'HTTP reads go through getJson().', code: 'const user = await getJson<User>(`/users/${id}`);', language: 'typescript' };
+  await create('check_duplicate', draft);
+  await create('keyword_search', { query: '@get-json' });
+  assert.equal(typeof (await create('validate_candidate', { candidate: draft })).score, 'number');
+  const submitted = await create('submit_candidate', { ...draft, category: 'http', knowledgeType: 'code-pattern', reasoning: { whyStandard: 'Every read uses it.', sources: ['src/http.ts:1'], confidence: 0.9 } });
+  assert.equal(submitted.status, 'created', JSON.stringify(submitted).slice(0, 300));
 });
