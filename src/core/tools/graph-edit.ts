@@ -16,7 +16,7 @@ export const addGraphEdge = defineTool({
   summary: 'Records a relation between two existing nodes (recipes, targets, files) that the scans cannot see.',
   description:
     'Adds a directed edge `from` → `to` to the knowledge graph, for a relation the manifests, imports and recipe files do not state (a call through a registry, a runtime dependency, a convention). ' +
-    'Both nodes must exist; the relation is normalised like every other (`dependsOn` = `depends_on`). Give `evidence` as `path:line`. Adding an edge that is there already updates its weight and evidence. ' +
+    'Both nodes must exist; the relation is normalised like every other (`dependsOn` = `depends_on`). Adding an edge that is there already updates its weight and evidence. ' +
     'graph_query, graph_impact and graph_path follow it at once. The edge is state of this machine\'s database, not a reviewed recipe.',
   inputSchema: Input({
     from: node('Where the edge starts.'),

@@ -326,7 +326,7 @@ const bootstrap = defineTool({
   summary: 'Scan the project with heuristics and propose pending candidates over the nine dimensions; idempotent.',
   description:
     'Cold start without AI. Lists the workspace (respecting .gitignore; node_modules, build output and vendored folders are skipped), reads the targets, scans a bounded, representative set of source files ' +
-    '(maxFiles, default 2000; larger files skipped) and analyses nine dimensions: code standard, code pattern, architecture, best practice, event and data flow, project profile, agent guidelines, ' +
+    'and analyses nine dimensions: code standard, code pattern, architecture, best practice, event and data flow, project profile, agent guidelines, ' +
     'and the two dimensions of each language found (jsts-async, jsts-type-safety, swift-concurrency, swift-safety, objc-memory, objc-api-safety, …). Every finding becomes a pending candidate with ' +
     'reasoning, a calibrated confidence and `path:line` sources; a person reviews them. Running it again creates no duplicates. The answer is a compact summary: counts, candidate ids per dimension, ' +
     'and for each dimension what to look for by reading (from the autosnippet-coldstart skill and the language reference skills). Next: enrich_candidates with the new ids.',

@@ -23,7 +23,7 @@ export const health = defineTool({
   domain: 'system',
   summary: 'Version, workspace, database state and counts: call first to check AutoSnippet is ready.',
   description:
-    'Reports the AutoSnippet version, the workspace root it serves, the state of its database (path, schema version, size, journal, whether a damaged file was recovered) and counts of what it knows (tools, skills, recipes, rules, and `stale`: recipes whose cited code changed since they were recorded). Takes no arguments. Call it first in a session, or when another tool behaves unexpectedly.',
+    'Reports the AutoSnippet version, the workspace root it serves, the state of its database (path, schema version, size, journal, whether a damaged file was recovered) and counts of what it knows (tools, skills, recipes, rules, and `stale`: recipes whose cited code changed since they were recorded). Call it first in a session, or when another tool behaves unexpectedly.',
   inputSchema: Input({}),
   outputSchema: Out({
     version: Type.String(),
