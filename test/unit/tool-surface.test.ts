@@ -9,6 +9,7 @@ import { languageModelToolsManifest } from '../../src/core/tools/manifest';
 import { DEFAULT_TOOLS, isDefaultTool } from '../../src/core/tools/surface';
 import type { ToolContext } from '../../src/core/tools/types';
 import { parseMcpArgs, UsageError } from '../../src/mcp/args';
+import { annotationsFor } from '../../src/mcp/manifest';
 import { guardWorkspace } from './guard-helpers';
 
 const catalog = createCatalog();
@@ -86,4 +87,10 @@ test('--tools takes default or all, and nothing else', () => {
   assert.equal(parseMcpArgs(['--tools', 'all'], {}).tools, 'all');
   assert.equal(parseMcpArgs([], {}).tools, undefined);
   assert.throws(() => parseMcpArgs(['--tools', 'some'], {}), (e: Error) => e instanceof UsageError && /default or all/.test(e.message));
+});
+
+test('call_tool is not announced as read-only: it may forward to a tool that writes', () => {
+  assert.equal(catalog.get('call_tool')?.access, 'read', 'no Gateway of its own: the called tool passes it');
+  assert.deepEqual([annotationsFor(catalog.get('call_tool')!)?.readOnlyHint, annotationsFor(catalog.get('call_tool')!)?.idempotentHint], [false, false]);
+  assert.equal(annotationsFor(catalog.get('list_tools')!)?.readOnlyHint, true);
 });
