@@ -79,6 +79,19 @@ export const SETTINGS = {
     editor: true,
     widens: (v: unknown) => v === true,
   },
+  'tools.offered': {
+    schema: Type.Unsafe<'default' | 'all'>({
+      type: 'string',
+      enum: ['default', 'all'],
+      default: 'default',
+      enumDescriptions: [
+        'The everyday tools in full (health, skills, search, guard check, propose); the rest through list_tools, get_tool_info and call_tool.',
+        'Every tool in full, as separate tools.',
+      ],
+      markdownDescription: 'Which AutoSnippet tools agents are offered in full, in agent mode and over MCP (`--tools` of the MCP server overrides it). Every tool stays reachable through `call_tool` either way. Restart the AutoSnippet MCP server after a change.',
+    }),
+    summary: '`default`: the everyday tools in full, the rest through `call_tool`; `all`: every tool in full (agent mode and MCP).',
+  },
   'recipes.triggerCompletion': {
     schema: Type.Boolean({ default: true, scope: 'resource', markdownDescription: "Typing a recipe's trigger (`@name`) offers its code as a snippet." }),
     summary: "Typing a recipe's trigger offers its code as a snippet.",
@@ -233,11 +246,14 @@ export function readUserSettingsFile(log: Logger, env: NodeJS.ProcessEnv = proce
  * The settings of the CLI and the MCP server: the person's own settings, then the project's (which
  * win, except that they cannot widen), and trust from `--trust` or the trust store.
  */
-export function settingsOutsideEditor(root: string, log: Logger, opts: { trust?: boolean; env?: NodeJS.ProcessEnv } = {}): Settings {
-  const user = readUserSettingsFile(log, opts.env);
-  const project = readSettingsFile(root, log);
+export function settingsOutsideEditor(root: string, log: Logger, opts: { trust?: boolean; env?: NodeJS.ProcessEnv } = {}, values = settingValuesOutsideEditor(root, log, opts.env)): Settings {
   const trust = decideTrust(root, { flag: opts.trust, env: opts.env });
-  return settingsFrom({ ...user, ...project }, trust.trusted, trust.note);
+  return settingsFrom(values, trust.trusted, trust.note);
+}
+
+/** The values themselves: the person's settings overlaid with the project's (which cannot widen). */
+export function settingValuesOutsideEditor(root: string, log: Logger, env?: NodeJS.ProcessEnv): Partial<SettingValues> {
+  return { ...readUserSettingsFile(log, env), ...readSettingsFile(root, log) };
 }
 
 function settingsOfJson(text: string, subject: string, log: Logger): Partial<SettingValues> {

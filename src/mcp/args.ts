@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Actor } from '../core/kernel/actors';
+import type { ToolSurface } from '../core/tools/surface';
 
 export interface McpArgs {
   workspace: string;
@@ -15,9 +16,11 @@ export interface McpArgs {
   trust: boolean;
   /** The person lets agents run skill scripts (VS Code passes the user's own setting). */
   allowScripts: boolean;
+  /** `--tools`: unset, the `autosnippet.tools` setting decides (default: the few everyday tools). */
+  tools?: ToolSurface;
 }
 
-export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL] [--trust] [--allow-scripts]
+export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL] [--tools default|all] [--trust] [--allow-scripts]
 
 Runs the AutoSnippet MCP server for the workspace DIR (default: the current folder).
   --workspace DIR        the project folder to serve
@@ -25,6 +28,8 @@ Runs the AutoSnippet MCP server for the workspace DIR (default: the current fold
   --token TOKEN          with --http: require "Authorization: Bearer TOKEN" (or set AUTOSNIPPET_MCP_TOKEN)
   --allow-origin ORIGIN  with --http: also accept this Origin header (loopback origins are always accepted)
   --log-level LEVEL      debug | info | warn | error (logs go to stderr; stdout carries only the protocol)
+  --tools default|all    list the everyday tools (the rest through call_tool), or every tool in full
+                         (default: the autosnippet.tools setting of .autosnippet/settings.json, else default)
   --trust                trust the folder for this run, so project guard rules run (else only
                          folders recorded by \`autosnippet trust\` are trusted)
   --allow-scripts        let agents run skill scripts in a trusted folder, as the user setting
@@ -36,7 +41,7 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' }, trust: { type: 'boolean' }, 'allow-scripts': { type: 'boolean' } },
+      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' }, tools: { type: 'string' }, trust: { type: 'boolean' }, 'allow-scripts': { type: 'boolean' } },
       allowPositionals: false,
       strict: true,
     }));
@@ -62,6 +67,11 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (level !== undefined) {
     if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level is one of debug, info, warn, error');
     args.logLevel = level as McpArgs['logLevel'];
+  }
+  const tools = values.tools as string | undefined;
+  if (tools !== undefined) {
+    if (tools !== 'default' && tools !== 'all') throw new UsageError('--tools is default or all');
+    args.tools = tools;
   }
   return args;
 }

@@ -18,13 +18,15 @@ type Json = Record<string, unknown>;
 
 export interface FrontOptions {
   manifest: McpManifest;
+  /** The tools/list answer; without it (the surface depends on a settings file) the server answers. */
+  tools?: McpManifest['tools'];
   /** Loads and starts the server on these streams (called once). */
   load: (stdio: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }) => void;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
 
-export function startFront({ manifest, load, stdin = process.stdin, stdout = process.stdout }: FrontOptions): void {
+export function startFront({ manifest, tools, load, stdin = process.stdin, stdout = process.stdout }: FrontOptions): void {
   const decoder = new StringDecoder('utf8');
   /** Lines for the server, in the order they came (the `initialize` request included). */
   const handOver: string[] = [];
@@ -45,8 +47,8 @@ export function startFront({ manifest, load, stdin = process.stdin, stdout = pro
       handOver.push(line);
       return;
     }
-    if (message && initializeId !== undefined && message.method === 'tools/list' && isId(id) && noCursor(message.params)) {
-      write({ jsonrpc: '2.0', id, result: { tools: manifest.tools } });
+    if (tools && message && initializeId !== undefined && message.method === 'tools/list' && isId(id) && noCursor(message.params)) {
+      write({ jsonrpc: '2.0', id, result: { tools } });
       setImmediate(start); // the client has what it asked first; the rest loads now
       return;
     }

@@ -2,9 +2,9 @@
 // Claude Desktop). `autosnippet mcp` runs the same server. This file is bundled on its own, small, from
 // Node built-ins only: on stdio it answers `initialize` and `tools/list` from the manifest file
 // (front.ts) before the server bundle, dist/mcp-server.js (serve.ts), is even read from disk.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMcpArgs, UsageError, MCP_USAGE } from './args';
+import { parseMcpArgs, UsageError, MCP_USAGE, type McpArgs } from './args';
 import { startFront } from './front';
 import type { McpManifest } from './manifest';
 import type { McpStdio } from './run';
@@ -26,7 +26,16 @@ function main(): void {
   const serve = (stdio?: McpStdio) => server().serveMcp(args, bundledSkills, stdio);
   if (args.http !== undefined) return serve();
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as McpManifest;
-  startFront({ manifest, load: serve });
+  startFront({ manifest, tools: frontTools(manifest, args.tools, args.workspace), load: serve });
+}
+
+/**
+ * What the front answers tools/list with: the surface `--tools` names, else the default one, unless a
+ * settings file may choose another: then the server, which reads settings, answers.
+ */
+function frontTools(manifest: McpManifest, surface: McpArgs['tools'], workspace: string): McpManifest['tools'] | undefined {
+  if (surface) return surface === 'all' ? manifest.allTools : manifest.tools;
+  return existsSync(path.join(workspace, '.autosnippet', 'settings.json')) ? undefined : manifest.tools;
 }
 
 try {

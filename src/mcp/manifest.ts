@@ -6,13 +6,17 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerCapabilities, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
 import type { AnyTool } from '../core/tools/types';
+import { isDefaultTool, type ToolSurface } from '../core/tools/surface';
 import { VERSION } from '../core/version';
 
 export interface McpManifest {
   serverInfo: { name: string; title: string; version: string };
   capabilities: ServerCapabilities;
   instructions: string;
+  /** The tools/list answer by default: the few tools of DEFAULT_TOOLS, without output schemas. */
   tools: Tool[];
+  /** The tools/list answer with `--tools all`: every tool an agent may call, with its output schema. */
+  allTools: Tool[];
   /** The protocol versions the bundled SDK speaks, the latest first as the SDK lists them. */
   protocolVersions: string[];
   latestProtocolVersion: string;
@@ -20,7 +24,8 @@ export interface McpManifest {
 
 /** MCP annotations follow from the access class: read tools are read-only and idempotent. */
 export function annotationsFor(tool: AnyTool): Tool['annotations'] {
-  const read = tool.access === 'read';
+  // A generic call may forward to a tool that writes.
+  const read = tool.access === 'read' && !tool.forwards;
   return { title: tool.title, readOnlyHint: read, destructiveHint: tool.access === 'review', idempotentHint: read, openWorldHint: false };
 }
 
@@ -30,7 +35,7 @@ export function serverInstructions(catalog: ToolCatalog): string {
   const t = (n: string) => TOOL_PREFIX + n;
   const lines = [
     'AutoSnippet holds this project\'s own knowledge: reviewed recipes (patterns, rules, facts), candidates awaiting review, guard rules, and skills (how-to guides for agents).',
-    `Start with ${t('health')} to check the workspace, then ${t('capabilities')} for the tool list (${t('get_tool_info')} gives one tool's schema).`,
+    `Start with ${t('health')} to check the workspace. ${t('list_tools')} lists every tool in one line; a tool your client does not list is called with ${t('call_tool')} {name, arguments} (${t('get_tool_info')} {name} gives its arguments).`,
   ];
   if (has('search_skills')) lines.push(`Before a task, find the guide for it: ${t('search_skills')} {query} or ${t('list_skills')}, then ${t('load_skill')} {name} (add section to load one part; chunks are loaded with ${t('load_skill_chunk')}). If unsure, load autosnippet-intent.`);
   if (has('context_search')) lines.push(`Before writing code, call ${t('context_search')} to get the project's patterns for it.`);
@@ -45,15 +50,27 @@ export function mcpManifest(catalog: ToolCatalog): McpManifest {
     serverInfo: { name: 'autosnippet', title: 'AutoSnippet', version: VERSION },
     capabilities: { tools: {}, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
     instructions: serverInstructions(catalog),
-    tools: catalog.agentTools.map((tool) => ({
-      name: TOOL_PREFIX + tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: catalog.inputSchema(tool) as Tool['inputSchema'],
-      outputSchema: catalog.outputSchema(tool) as Tool['outputSchema'],
-      annotations: annotationsFor(tool),
-    })),
+    // Output schemas stay out of the default list: they were half its bytes, and the structured content
+    // is the same envelope either way (a client validates it only against a schema it was given).
+    tools: catalog.agentTools.filter((tool) => isDefaultTool(tool.name)).map((tool) => mcpTool(catalog, tool, false)),
+    allTools: catalog.agentTools.map((tool) => mcpTool(catalog, tool, true)),
     protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
     latestProtocolVersion: LATEST_PROTOCOL_VERSION,
   };
+}
+
+function mcpTool(catalog: ToolCatalog, tool: AnyTool, withOutputSchema: boolean): Tool {
+  return {
+    name: TOOL_PREFIX + tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: catalog.inputSchema(tool) as Tool['inputSchema'],
+    ...(withOutputSchema ? { outputSchema: catalog.outputSchema(tool) as Tool['outputSchema'] } : {}),
+    annotations: annotationsFor(tool),
+  };
+}
+
+/** The tools/list answer of a surface. */
+export function listedTools(manifest: McpManifest, surface: ToolSurface): Tool[] {
+  return surface === 'all' ? manifest.allTools : manifest.tools;
 }

@@ -1,7 +1,7 @@
 import { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
-import { settingsOutsideEditor } from '../core/settings';
+import { settingDefault, settingsOutsideEditor, settingValuesOutsideEditor } from '../core/settings';
 import { prepareRecipeSearch } from '../core/tools/adapters';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
@@ -30,16 +30,18 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
   // and tool calls wait for it (see ToolCatalog.invoke). Opening creates nothing on disk.
   // Trust and the settings that widen what agents may do come from the person (flags, the trust store,
   // ~/.autosnippet/settings.json), never from the repository served.
-  const settings = settingsOutsideEditor(args.workspace, log, { trust: args.trust });
+  const values = settingValuesOutsideEditor(args.workspace, log);
+  const settings = settingsOutsideEditor(args.workspace, log, { trust: args.trust }, values);
   if (args.allowScripts) settings.skills.allowScripts = true;
   if (!settings.trusted) log.warn(settings.trustNote ?? 'the folder is not trusted');
   const ws = Workspace.start(args.workspace, { log, bundledSkillsDir, settings });
+  const tools = args.tools ?? values['tools.offered'] ?? settingDefault('tools.offered');
   const catalog = createCatalog();
   // Then, in the background: the recipe search index, built in slices (the agent's first `search` finds
   // it built), and after it the tools' input validators, compiled in quiet moments (their first calls
   // find them ready). One after the other, so a request that comes at once competes with little.
   void prepareRecipeSearch(ws).then(() => catalog.precompileInputs());
-  const make = () => createMcpServer(ws, catalog, { actor: args.actor, extend: serverExtensions });
+  const make = () => createMcpServer(ws, catalog, { actor: args.actor, tools, extend: serverExtensions });
 
   let stopping: Promise<void> | undefined;
   let closeTransport: () => Promise<void> = async () => {};

@@ -3,12 +3,15 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, ty
 import type { Workspace } from '../core/workspace';
 import type { ToolCatalog } from '../core/tools';
 import type { Actor } from '../core/kernel/actors';
-import { mcpManifest } from './manifest';
+import { listedTools, mcpManifest } from './manifest';
+import type { ToolSurface } from '../core/tools/surface';
 import { samplingModel } from './sampling';
 
 export interface McpServerOptions {
   /** Who the calling agent is, for the Gateway and the audit log. */
   actor?: Actor;
+  /** Which tools tools/list shows in full (default: the few of DEFAULT_TOOLS); every tool stays callable. */
+  tools?: ToolSurface;
   /** Called after the server is created, to add resources, prompts… (skills register here). */
   extend?: Array<(server: Server, ws: Workspace) => (() => void) | void>;
 }
@@ -28,12 +31,13 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
   const server = new Server(manifest.serverInfo, { capabilities: manifest.capabilities, instructions: manifest.instructions });
   const actor = options.actor ?? 'external_agent';
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: manifest.tools }));
+  const tools = listedTools(manifest, options.tools ?? 'default');
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
   server.setRequestHandler(ToolsCallRequest, async (request, extra): Promise<CallToolResult> => {
     // The SDK checked the request against the full CallToolRequestSchema before calling us.
     const { name, arguments: args, _meta } = (request as CallToolRequest).params;
-    // Review tools are not listed; if called anyway, the Gateway refuses them (and audits the refusal).
+    // Any catalog tool is callable by name, listed or not; review tools are refused by the Gateway (and the refusal audited).
     const progressToken = _meta?.progressToken;
     const started = Date.now();
     const result = await catalog.invoke(ws, name, args ?? {}, {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { TOOL_PREFIX, toErrorBody, type ToolResult } from '../core/tools';
+import { TOOL_PREFIX, toErrorBody, type AnyTool, type ToolResult } from '../core/tools';
 import type { Workspace } from '../core/workspace';
 import type { ExtensionHost } from './host';
 
@@ -11,13 +11,15 @@ export function registerLanguageModelTools(host: ExtensionHost): vscode.Disposab
   const disposables = host.catalog.agentTools.map((tool) =>
     vscode.lm.registerTool<Record<string, unknown>>(TOOL_PREFIX + tool.name, {
       prepareInvocation(options) {
-        const invocationMessage = vscode.l10n.t('AutoSnippet: {0}', tool.title);
-        if (tool.access !== 'propose') return { invocationMessage };
-        const c = tool.confirmation?.(options.input);
+        // call_tool is confirmed as the tool it calls: a proposal asks the person whichever way it came.
+        const { target, input } = tool.forwards ? forwardedCall(tool, options.input) : { target: tool, input: options.input };
+        const invocationMessage = vscode.l10n.t('AutoSnippet: {0}', target.title);
+        if (target.access !== 'propose') return { invocationMessage };
+        const c = target.confirmation?.(input);
         return {
           invocationMessage,
           confirmationMessages: {
-            title: c?.title ?? vscode.l10n.t('Allow AutoSnippet to {0}?', tool.title),
+            title: c?.title ?? vscode.l10n.t('Allow AutoSnippet to {0}?', target.title),
             message: new vscode.MarkdownString(c?.message ?? vscode.l10n.t('This records a proposal in the project knowledge base; a person reviews it before it is used.')),
           },
         };
@@ -44,4 +46,10 @@ export function registerLanguageModelTools(host: ExtensionHost): vscode.Disposab
     }),
   );
   return vscode.Disposable.from(...disposables);
+
+  function forwardedCall(tool: AnyTool, input: Record<string, unknown>): { target: AnyTool; input: Record<string, unknown> } {
+    const target = typeof input.name === 'string' ? host.catalog.get(input.name) : undefined;
+    const args = input.arguments;
+    return target ? { target, input: typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {} } : { target: tool, input };
+  }
 }

@@ -28,6 +28,7 @@ export function mcpLaunches(host: ExtensionHost): McpLaunch[] {
       // trust, their own allowScripts setting), never the repository's.
       args: [
         vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'mcp.js').fsPath, '--workspace', folder.uri.fsPath, '--log-level', 'warn',
+        '--tools', setting('tools.offered', folder.uri),
         ...(vscode.workspace.isTrusted ? ['--trust'] : []),
         ...(vscode.workspace.isTrusted && setting('skills.allowScripts', folder.uri) ? ['--allow-scripts'] : []),
       ],
@@ -43,9 +44,9 @@ export function registerMcpServerProvider(host: ExtensionHost): vscode.Disposabl
   return vscode.Disposable.from(
     changed,
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
-    // Trust changes the server's flags: VS Code restarts a server whose definition changed.
+    // Trust and settings change the server's flags: VS Code restarts a server whose definition changed.
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('autosnippet.skills.allowScripts') && changed.fire()),
+    vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('autosnippet.skills.allowScripts') || e.affectsConfiguration('autosnippet.tools.offered')) && changed.fire()),
     // Writing or removing the shared entry changes what this provider offers.
     ...(() => {
       const w = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');

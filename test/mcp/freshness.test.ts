@@ -57,10 +57,13 @@ test('check_recipe_freshness, health and context_search see a recipe go stale wh
 
 test('accepting an update and exporting are for people: not offered over MCP', async () => {
   const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name);
-  assert.ok(names.includes('autosnippet_check_recipe_freshness'));
-  assert.ok(!names.includes('autosnippet_accept_recipe_freshness'));
-  assert.ok(!names.includes('autosnippet_export_recipes'));
+  const listed = tools.map((t) => t.name);
+  const catalog = (await call(client, 'autosnippet_list_tools', {})).envelope.data as { domains: { tools: { name: string }[] }[] };
+  const names = catalog.domains.flatMap((d) => d.tools.map((t) => t.name));
+  assert.ok(names.includes('check_recipe_freshness'));
+  for (const people of ['accept_recipe_freshness', 'export_recipes']) {
+    assert.ok(!names.includes(people) && !listed.includes(`autosnippet_${people}`), people);
+  }
   const refused = await call(client, 'autosnippet_export_recipes', { to: ['agents'] });
   assert.equal(refused.isError, true);
 });

@@ -43,7 +43,7 @@ test('initialize and tools/list are answered from the manifest before the server
   assert.deepEqual(answers.map((a) => a.id), [1, 2]);
   assert.equal(answers[0].result.serverInfo?.name, 'autosnippet');
   assert.deepEqual(answers[1].result.tools?.map((t) => t.name), manifest.tools.map((t) => t.name));
-  assert.ok(manifest.tools.length > 20);
+  assert.ok(manifest.tools.some((t) => t.name === 'autosnippet_call_tool'));
 });
 
 test('dist/cli.js answers --version without the CLI bundle, and hands every other command to it', () => {

@@ -22,7 +22,7 @@ async function connect(sampling: boolean, answers: string[] = []) {
       return { role: 'assistant' as const, model: 'test-model', stopReason: 'endTurn', content: { type: 'text' as const, text } };
     });
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [process.env.AUTOSNIPPET_MCP_JS ?? serverJs, '--workspace', tempWorkspace()], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [process.env.AUTOSNIPPET_MCP_JS ?? serverJs, '--workspace', tempWorkspace(), '--tools', 'all'], stderr: 'pipe' });
   await client.connect(transport);
   closers.push(() => client.close());
   const { tools } = await client.listTools();

@@ -14,7 +14,8 @@ let close: () => Promise<void>;
 
 before(async () => {
   workspace = realpathSync(tempWorkspace('sample-workspace'));
-  const c = await connectStdio(workspace);
+  // Every tool in full: this file checks each tool the server has, as a client that lists them all sees it.
+  const c = await connectStdio(workspace, ['--tools', 'all']);
   client = c.client;
   close = () => c.client.close();
 });
@@ -24,7 +25,8 @@ test('the server introduces itself and tells an agent where to start', () => {
   assert.equal(client.getServerVersion()?.name, 'autosnippet');
   const instructions = client.getInstructions() ?? '';
   assert.match(instructions, /autosnippet_health/);
-  assert.match(instructions, /autosnippet_capabilities/);
+  assert.match(instructions, /autosnippet_list_tools/);
+  assert.match(instructions, /autosnippet_call_tool/);
 });
 
 test('tools/list: every tool carries the prefix and annotations that follow its access class; no people-only tools', async () => {

@@ -14,6 +14,8 @@ export const toolSamples: Record<string, Sample> = {
   health: { valid: {}, invalid: { verbose: true }, invalidField: 'verbose' },
   capabilities: { valid: { domain: 'system' }, invalid: { includeReview: 'yes' }, invalidField: 'includeReview' },
   get_tool_info: { valid: { name: 'autosnippet_health' }, invalid: {}, invalidField: 'name' },
+  list_tools: { valid: { domain: 'graph' }, invalid: { domain: 5 }, invalidField: 'domain' },
+  call_tool: { valid: { name: 'get_targets', arguments: {} }, invalid: { arguments: {} }, invalidField: 'name' },
 };
 toolSamples.query_audit_log = { valid: { limit: 5 }, invalid: { actor: 'robot' }, invalidField: 'actor' };
 toolSamples.list_skills = { valid: { filter: 'guard' }, invalid: { source: 'somewhere' }, invalidField: 'source' };
@@ -55,6 +57,7 @@ toolSamples.rebuild_index = { valid: {}, invalid: { force: 'yes' }, invalidField
 toolSamples.graph_query = { valid: { node: 'sample-workspace' }, invalid: { node: 'x', direction: 'up' }, invalidField: 'direction' };
 toolSamples.graph_impact = { valid: { node: 'sample-workspace', depth: 2 }, invalid: { node: 'x', depth: 9 }, invalidField: 'depth' };
 toolSamples.graph_path = { valid: { from: 'src/index.ts', to: 'sample-workspace', directed: false }, invalid: { from: 'a' }, invalidField: 'to' };
+toolSamples.add_graph_edge = { valid: { from: 'file:src/profile.ts', to: 'file:src/http.ts', relation: 'calls', evidence: 'src/profile.ts:1' }, invalid: { from: 'src/profile.ts', to: 'src/http.ts' }, invalidField: 'relation' };
 toolSamples.graph_stats = { valid: {}, invalid: { top: 0 }, invalidField: 'top' };
 toolSamples.get_targets = { valid: {}, invalid: { kind: 'widget' }, invalidField: 'kind' };
 toolSamples.get_target_files = { valid: { target: 'sample-workspace' }, invalid: {}, invalidField: 'target' };

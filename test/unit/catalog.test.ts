@@ -181,7 +181,7 @@ test('aliases map argument names other agents use to ours', async () => {
 test('an unknown tool gives UNKNOWN_TOOL with the closest names', async () => {
   const r = await catalog.invoke(ws, 'ecko', {}, agent);
   assert.ok(!r.ok && r.error.code === 'UNKNOWN_TOOL');
-  assert.match(!r.ok ? r.error.hint ?? '' : '', /^Call capabilities.*Closest: echo/);
+  assert.match(!r.ok ? r.error.hint ?? '' : '', /^Call list_tools.*Closest: echo/);
 });
 
 test('a handler error keeps its stable code, message and hint', async () => {

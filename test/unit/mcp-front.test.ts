@@ -16,7 +16,7 @@ test('src/mcp/manifest.json is what the catalog publishes (run `npm run gen:mani
 });
 
 /** The front over in-memory streams; `loaded` holds what the server would read once it loads. */
-function front() {
+function front(answerTools = true) {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as McpManifest;
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -25,6 +25,7 @@ function front() {
   const loaded: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream; read: string } = { read: '' };
   startFront({
     manifest,
+    tools: answerTools ? manifest.tools : undefined,
     stdin,
     stdout,
     load: (io) => {
@@ -89,9 +90,19 @@ test('a tools/list before initialize, or with a cursor, is the server\'s to answ
   assert.deepEqual(out.map((m) => m.id), [2], 'only the initialize was answered early');
 });
 
+test('without a tools/list answer (a settings file may choose the tool surface), the front hands tools/list to the server', async () => {
+  const { out, loaded, send } = front(false);
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  await tick();
+  assert.deepEqual(out.map((m) => m.id), [1], 'only the initialize was answered early');
+  assert.ok(loaded.stdin, 'the server was loaded to answer tools/list');
+  assert.deepEqual(loaded.read.split('\n').filter(Boolean).map((l) => JSON.parse(l).id), [1, 2]);
+});
+
 test('every published input and output schema, and the guard rules schema, is valid JSON Schema (they are not checked at run time)', () => {
   const ajv = new Ajv({ strict: false });
-  const tools = mcpManifest(createCatalog()).tools as { name: string; inputSchema: object; outputSchema?: object }[];
+  const tools = mcpManifest(createCatalog()).allTools as { name: string; inputSchema: object; outputSchema?: object }[];
   assert.ok(tools.length > 40);
   for (const t of tools) {
     for (const [which, schema] of [['input', t.inputSchema], ['output', t.outputSchema]] as const) {

@@ -72,6 +72,25 @@ export async function replaceEdges(ws: Workspace, origin: EdgeOrigin, edges: Gra
   return { edges: wanted.length, changed: true };
 }
 
+/**
+ * Adds one edge of `origin`, or updates its weight and evidence when it is there already (evidence
+ * given before is kept when none is given now). The relation is normalised; the caller has checked
+ * that both nodes exist and differ. Moves the graph version, so the next query sees the edge.
+ */
+export async function addEdge(ws: Workspace, origin: EdgeOrigin, edge: Omit<GraphEdge, 'weight'> & { weight?: number }): Promise<{ edge: GraphEdge; created: boolean }> {
+  const relation = normalizeRelation(edge.relation);
+  return ws.store.transaction((tx) => {
+    const key = [edge.from, edge.to, relation, origin];
+    const prev = tx.get<EdgeRow>('SELECT from_node, to_node, relation, weight, evidence FROM graph_edges WHERE from_node = ? AND to_node = ? AND relation = ? AND origin = ?', key);
+    const weight = edge.weight ?? prev?.weight ?? 1;
+    const evidence = edge.evidence ?? prev?.evidence ?? undefined;
+    if (prev) tx.run('UPDATE graph_edges SET weight = ?, evidence = ? WHERE from_node = ? AND to_node = ? AND relation = ? AND origin = ?', [weight, evidence ?? null, ...key]);
+    else tx.run('INSERT INTO graph_edges (from_node, to_node, relation, weight, origin, evidence) VALUES (?, ?, ?, ?, ?, ?)', [edge.from, edge.to, relation, weight, origin, evidence ?? null]);
+    tx.run(`INSERT INTO graph_meta (key, value) VALUES ('version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
+    return { edge: { from: edge.from, to: edge.to, relation, weight, ...(evidence ? { evidence } : {}) }, created: !prev };
+  });
+}
+
 function digestOf(edges: GraphEdge[]): string {
   const h = createHash('sha1');
   for (const e of edges) h.update(`${e.from}\u0000${e.to}\u0000${e.relation}\u0000${e.weight}\u0000${e.evidence ?? ''}\n`);

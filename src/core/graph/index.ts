@@ -6,7 +6,7 @@ import { graphVersion, loadEdges } from './edges';
 import type { GraphEdge, NodeKey } from './types';
 
 export { EdgeIndex, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH } from './algorithms';
-export { replaceEdges, loadEdges, graphVersion, getGraphMeta } from './edges';
+export { replaceEdges, addEdge, loadEdges, graphVersion, getGraphMeta } from './edges';
 export { normalizeRelation, nodeKey, parseNodeKey, isDependencyRelation, isMembershipRelation } from './relations';
 export * from './types';
 

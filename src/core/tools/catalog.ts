@@ -90,7 +90,8 @@ export class ToolCatalog {
     this.lastCallAt = performance.now();
     try {
       const result = await this.invokeTool(ws, tool, rawInput, ctx);
-      return result.ok ? result : errorWithinBound(result, tool.maxOutputChars);
+      // A forwarded answer is the called tool's own, already within that tool's bound.
+      return result.ok || result.tool !== tool.name ? result : errorWithinBound(result, tool.maxOutputChars);
     } finally {
       this.callsInFlight--;
       this.lastCallAt = performance.now();
@@ -106,6 +107,13 @@ export class ToolCatalog {
     if (!input.ok) return failure(tool.name, input.error);
     const { cursor, ...args } = input.value as Record<string, unknown> & { cursor?: number };
 
+    if (tool.forwards) {
+      try {
+        return (await tool.handler(ws, input.value, { ...ctx, catalog: this })) as ToolResult;
+      } catch (e) {
+        return failure(tool.name, toErrorBody(e));
+      }
+    }
     const execute = async (): Promise<ToolResult> => {
       let data: unknown;
       try {
@@ -142,7 +150,7 @@ export class ToolCatalog {
     return failure(shown, {
       code: ErrorCode.UnknownTool,
       message: `There is no tool named "${shown}".`,
-      hint: `Call capabilities to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
+      hint: `Call list_tools to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
     });
   }
 

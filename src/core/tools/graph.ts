@@ -6,19 +6,20 @@ import { knowledgeGraph, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH, normalizeRelation, pa
 import type { GraphStats, ImpactEntry, Neighbour, PathStep } from '../graph/types';
 import { recipeEdgeSource } from '../graph/recipe-edges';
 import { ensureIndexFresh } from '../knowledge/recipe-index';
+import { findRecipeRow } from '../knowledge/recipes';
 import { projectStructure, requireTarget, syncStructureGraph, targetFiles, type Ecosystem, type TargetKind } from '../structure';
 import { defineTool, type AnyTool, type HealthCounter } from './types';
 import { Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
 
 const ECOSYSTEMS = ['npm', 'pnpm', 'yarn', 'typescript', 'swift', 'xcode', 'cargo', 'go', 'python', 'gradle', 'maven'] as const satisfies readonly Ecosystem[];
 const KINDS = ['library', 'app', 'test', 'plugin', 'module'] as const satisfies readonly TargetKind[];
-const NODE_HELP = 'A node: "target:<name>", "recipe:<id>" or "file:<path>"; a bare name is tried as each.';
+export const NODE_HELP = 'A node: "target:<name>", "recipe:<id>" or "file:<path>"; a bare name is tried as each.';
 const node = (description = NODE_HELP) => FilePath(description, { minLength: 1 });
 const relation = (description?: string) => Name(description, { maxLength: 64 });
 const nodeOut = { node: Type.String(), kind: Type.String(), name: Type.String() };
 
 /** The graph as the tools see it: manifests and recipe files caught up first (both cheap when unchanged). */
-async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
+export async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
   await syncStructureGraph(ws);
   await ensureIndexFresh(ws);
   return knowledgeGraph(ws, recipeEdgeSource(ws));
@@ -28,10 +29,11 @@ async function currentGraph(ws: Workspace): Promise<EdgeIndex> {
  * The node a caller named. A target from the manifests or a file of the workspace that has no edge
  * yet is still a node (with no neighbours), not an error; anything else is NOT_FOUND with the closest names.
  */
-async function resolveNode(ws: Workspace, graph: EdgeIndex, name: string, field = 'node'): Promise<string> {
+export async function resolveNode(ws: Workspace, graph: EdgeIndex, name: string, field = 'node'): Promise<string> {
   const r = graph.resolve(name);
   if (r.ok || 'ambiguous' in r) return requireNode(graph, name, field);
   const p = parseNodeKey(name.trim());
+  if (p.kind === 'recipe' && recipeExists(ws, p.id)) return `recipe:${p.id}`;
   const structure = await projectStructure(ws);
   if (p.kind !== 'file' && p.kind !== 'recipe') {
     const t = structure.targets.find((x) => x.name === p.id) ?? structure.targets.find((x) => x.name.toLowerCase() === p.id.toLowerCase());
@@ -42,6 +44,14 @@ async function resolveNode(ws: Workspace, graph: EdgeIndex, name: string, field 
     if (rel && rel !== '.' && !rel.startsWith('../') && !path.isAbsolute(rel) && existsSync(path.join(ws.root, rel))) return `file:${rel}`;
   }
   return requireNode(graph, name, field);
+}
+
+function recipeExists(ws: Workspace, id: string): boolean {
+  try {
+    return findRecipeRow(ws, id).id === id;
+  } catch {
+    return false; // NOT_FOUND follows, with the closest nodes
+  }
 }
 
 function describeNode(key: string): { node: string; kind: string; name: string } {
@@ -316,7 +326,7 @@ const bootstrap = defineTool({
   summary: 'Scan the project with heuristics and propose pending candidates over the nine dimensions; idempotent.',
   description:
     'Cold start without AI. Lists the workspace (respecting .gitignore; node_modules, build output and vendored folders are skipped), reads the targets, scans a bounded, representative set of source files ' +
-    '(maxFiles, default 2000; larger files skipped) and analyses nine dimensions: code standard, code pattern, architecture, best practice, event and data flow, project profile, agent guidelines, ' +
+    'and analyses nine dimensions: code standard, code pattern, architecture, best practice, event and data flow, project profile, agent guidelines, ' +
     'and the two dimensions of each language found (jsts-async, jsts-type-safety, swift-concurrency, swift-safety, objc-memory, objc-api-safety, …). Every finding becomes a pending candidate with ' +
     'reasoning, a calibrated confidence and `path:line` sources; a person reviews them. Running it again creates no duplicates. The answer is a compact summary: counts, candidate ids per dimension, ' +
     'and for each dimension what to look for by reading (from the autosnippet-coldstart skill and the language reference skills). Next: enrich_candidates with the new ids.',

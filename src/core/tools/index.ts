@@ -7,13 +7,14 @@ import { guardTools } from './guard';
 import { agentTools } from './agent';
 import { knowledgeTools } from './knowledge';
 import { graphTools } from './graph';
+import { graphEditTools } from './graph-edit';
 import { freshnessTools } from './freshness';
 import { exportTools } from './export';
 import { rememberTools } from './remember';
 import { serverTools } from './servers';
 
 /** Every tool, in the order capabilities lists them. Add a domain here in one line. */
-export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...rememberTools, ...serverTools, ...graphTools, ...guardTools, ...agentTools];
+export const allTools: AnyTool[] = [...systemTools, ...auditTools, ...skillTools, ...knowledgeTools, ...freshnessTools, ...exportTools, ...rememberTools, ...serverTools, ...graphTools, ...graphEditTools, ...guardTools, ...agentTools];
 
 /** Builds the catalog every adapter serves. */
 export function createCatalog(): ToolCatalog {

@@ -1,4 +1,12 @@
 import { TOOL_PREFIX, type ToolCatalog } from './catalog';
+import { isDefaultTool } from './surface';
+
+/**
+ * Agent mode shows the tools outside the default surface only when the `autosnippet.tools.offered`
+ * setting asks for all: a tool set would group them, but contributing one needs a proposed API.
+ * call_tool reaches them either way.
+ */
+const WHEN_ALL_TOOLS = "config.autosnippet.tools.offered == 'all'";
 
 /**
  * The `contributes.languageModelTools` block of package.json, generated from the catalog so the two
@@ -15,5 +23,6 @@ export function languageModelToolsManifest(catalog: ToolCatalog): object[] {
     modelDescription: tool.description,
     tags: ['autosnippet', tool.domain],
     inputSchema: catalog.inputSchema(tool),
+    ...(isDefaultTool(tool.name) ? {} : { when: WHEN_ALL_TOOLS }),
   }));
 }

@@ -161,7 +161,7 @@ export const loadSkillChunk = defineTool({
   summary: 'Level 3: one <chunk> of a skill (worked examples, troubleshooting…) by id.',
   description:
     'Loads one chunk of a skill (level 3): a block the skill keeps out of its body because it is only needed sometimes, such as worked examples or troubleshooting. ' +
-    'load_skill lists each chunk\'s id, description and size. An unknown chunk fails with CHUNK_NOT_FOUND and the ids that exist. Takes the same maxTokens/truncate budget as load_skill.',
+    'load_skill lists each chunk\'s id, description and size. An unknown chunk fails with CHUNK_NOT_FOUND and the ids that exist.',
   inputSchema: Input({
     skill: skillName(),
     chunk: Id('Chunk id, as load_skill lists it.'),
@@ -210,7 +210,7 @@ export const readSkillResource = defineTool({
   description:
     "Reads a file of a skill's folder (level 3), such as references/api.md, a template in assets/ or a script in scripts/ (to read it, not run it). " +
     'load_skill lists the files. The path is relative to the skill folder; absolute paths, `..` and links that lead outside the folder are refused (PATH_OUTSIDE_SKILL). ' +
-    'Binary files are described, not returned. Takes the same maxTokens/truncate budget as load_skill.',
+    'Binary files are described, not returned.',
   inputSchema: Input({
     skill: skillName(),
     path: FilePath('Path relative to the skill folder, e.g. "references/guide.md".', { minLength: 1 }),

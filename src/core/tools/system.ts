@@ -1,13 +1,14 @@
 import { defineTool, type AccessClass, type AnyTool, type HealthCounter } from './types';
 import { describeSchema, TOOL_PREFIX } from './catalog';
 import { closestNames } from '../kernel/names';
-import { AutoSnippetError } from '../kernel/errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { knowledgeHealthCounter } from '../knowledge';
 import { skillsHealthCounter } from './skills';
 import { graphHealthCounter } from './graph';
 import { freshnessHealthCounter } from '../knowledge/freshness';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
 import type { JsonSchema } from './types';
+import { DEFAULT_TOOLS } from './surface';
 
 const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'agent'];
 
@@ -22,7 +23,7 @@ export const health = defineTool({
   domain: 'system',
   summary: 'Version, workspace, database state and counts: call first to check AutoSnippet is ready.',
   description:
-    'Reports the AutoSnippet version, the workspace root it serves, the state of its database (path, schema version, size, journal, whether a damaged file was recovered) and counts of what it knows (tools, skills, recipes, rules, and `stale`: recipes whose cited code changed since they were recorded). Takes no arguments. Call it first in a session, or when another tool behaves unexpectedly.',
+    'Reports the AutoSnippet version, the workspace root it serves, the state of its database (path, schema version, size, journal, whether a damaged file was recovered) and counts of what it knows (tools, skills, recipes, rules, and `stale`: recipes whose cited code changed since they were recorded). Call it first in a session, or when another tool behaves unexpectedly.',
   inputSchema: Input({}),
   outputSchema: Out({
     version: Type.String(),
@@ -111,7 +112,7 @@ export const getToolInfo = defineTool({
   domain: 'system',
   summary: "A tool's full description and input schema, on demand.",
   description:
-    'Returns one tool\'s full description, its input schema, access class and output bound. Use it when the one-line summary from capabilities is not enough to call the tool correctly.',
+    'Returns one tool\'s full description, its input schema, access class and output bound: what you need to call a tool from list_tools (directly, or through call_tool when your client does not list it).',
   inputSchema: Input({ name: Name('The tool name, with or without the autosnippet_ prefix.', { minLength: 1 }) }),
   outputSchema: Out({
     name: Type.String(),
@@ -137,7 +138,61 @@ export const getToolInfo = defineTool({
   },
 });
 
-export const systemTools: AnyTool[] = [health, capabilities, getToolInfo];
+export const listTools = defineTool({
+  name: 'list_tools',
+  title: 'AutoSnippet tool list',
+  domain: 'system',
+  summary: 'Every tool in one line, grouped by domain, and how to call the ones your client does not list.',
+  description:
+    'The level-1 tool catalog: every tool you may call, one line each, grouped by domain. `listed` names the tools clients show by default; call any other with call_tool {name, arguments}, after get_tool_info {name} for its arguments.',
+  inputSchema: Input({ domain: Opt(Name('Only this domain, e.g. "skills" or "guard".')) }),
+  outputSchema: Out({
+    howToCall: Type.String(),
+    listed: Type.Array(Type.String()),
+    domains: Type.Array(Out({ domain: Type.String(), tools: Type.Array(Out({ name: Type.String(), summary: Type.String() })) })),
+  }),
+  access: 'read',
+  maxOutputChars: 12000,
+  handler(_ws, input, ctx) {
+    const all = ctx.catalog.capabilities(['read', 'propose']);
+    const domains = Object.keys(all).sort((a, b) => rank(a) - rank(b));
+    if (input.domain && !all[input.domain]) {
+      throw new AutoSnippetError('DOMAIN_NOT_FOUND', `There is no domain "${input.domain}".`, `Domains: ${domains.join(', ')}.`);
+    }
+    return {
+      howToCall: `A tool your client lists: call it by name (prefix "${TOOL_PREFIX}" over MCP). Any other: get_tool_info {name} for its arguments, then call_tool {name, arguments}.`,
+      listed: [...DEFAULT_TOOLS],
+      domains: domains.filter((d) => !input.domain || d === input.domain).map((d) => ({ domain: d, tools: all[d].map(({ name, summary }) => ({ name, summary })) })),
+    };
+  },
+});
+
+export const callTool = defineTool({
+  name: 'call_tool',
+  title: 'Call any AutoSnippet tool',
+  domain: 'system',
+  summary: 'Calls any tool by name with its arguments, for the tools your client does not list.',
+  description:
+    'Calls the tool `name` with `arguments` and answers exactly what that tool answers. The same checks apply as to a direct call: the tool\'s input schema, its output bound, and for writes the Gateway (tools for people only are refused). get_tool_info {name} gives the arguments; list_tools gives the names.',
+  inputSchema: Input({
+    name: Name('The tool to call, with or without the autosnippet_ prefix.', { minLength: 1 }),
+    arguments: Opt(Type.Record(Type.String(), Type.Unknown(), { description: 'The tool\'s arguments, as get_tool_info describes them.' })),
+  }),
+  outputSchema: Type.Unknown(),
+  aliases: { tool: 'name', toolName: 'name', tool_name: 'name', args: 'arguments', input: 'arguments', params: 'arguments' },
+  access: 'read',
+  forwards: true,
+  maxOutputChars: 4000,
+  handler(ws, input, ctx) {
+    if (ctx.catalog.get(input.name)?.forwards) {
+      throw new AutoSnippetError(ErrorCode.InvalidInput, 'call_tool calls another tool, not itself.', 'Pass the tool to call as `name`, e.g. {"name": "get_targets", "arguments": {}}.', { field: 'name' });
+    }
+    const { catalog, ...context } = ctx;
+    return catalog.invoke(ws, input.name, input.arguments ?? {}, context);
+  },
+});
+
+export const systemTools: AnyTool[] = [health, capabilities, getToolInfo, listTools, callTool];
 
 function rank(domain: string): number {
   const i = DOMAIN_ORDER.indexOf(domain);

@@ -79,6 +79,12 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TSchema =
    * with the first real write, so a read-mostly session leaves the repository untouched.
    */
   derivedWrite?: boolean;
+  /**
+   * A generic call (`call_tool`): the handler calls another tool through the catalog, and its answer is
+   * that tool's own result, neither wrapped nor bounded again, so the envelope, the Gateway's checks and
+   * the audit line carry the real tool's name.
+   */
+  forwards?: boolean;
   /** Shown before a `propose` tool runs in VS Code. */
   confirmation?: (input: Static<I>) => { title: string; message: string };
   /**

@@ -194,14 +194,15 @@ export class ServerLane {
     // the hostile workspace, so its project rules run and are attacked too.
     const env = { ...(process.env as Record<string, string>), AUTOSNIPPET_HOME: testHome(), ...this.options.env };
     if (this.options.transport === 'stdio') {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', this.options.workspace, '--trust', '--log-level', 'warn'], stderr: 'pipe', env });
+      // Every tool listed with its output schema: the judge checks each answer against it.
+      const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', this.options.workspace, '--trust', '--log-level', 'warn', '--tools', 'all'], stderr: 'pipe', env });
       transport.stderr?.on('data', this.noteStderr);
       await this.client.connect(transport);
       this.child = undefined;
       this.pidValue = transport.pid ?? undefined;
       return;
     }
-    const child = spawn(process.execPath, [serverJs, '--workspace', this.options.workspace, '--trust', '--http', '0', '--token', HTTP_TOKEN, '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn(process.execPath, [serverJs, '--workspace', this.options.workspace, '--trust', '--http', '0', '--token', HTTP_TOKEN, '--log-level', 'info', '--tools', 'all'], { stdio: ['ignore', 'ignore', 'pipe'], env });
     this.child = child;
     this.pidValue = child.pid;
     child.stderr!.on('data', this.noteStderr);

@@ -14,12 +14,15 @@ test('the extension activates', async () => {
   assert.equal(typeof api?.mcpServerDefinitions, 'function', 'activate() must return an API with mcpServerDefinitions()');
 });
 
-test('its tools appear in vscode.lm.tools', async () => {
+test('its default tools appear in vscode.lm.tools; the others are reached through call_tool', async () => {
   await activateExtension();
-  const names = await eventually('autosnippet_health and autosnippet_capabilities in vscode.lm.tools', () => {
+  const names = await eventually('autosnippet_health and autosnippet_call_tool in vscode.lm.tools', () => {
     const ours = vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('autosnippet_'));
-    return ours.includes('autosnippet_health') && ours.includes('autosnippet_capabilities') ? ours : undefined;
+    return ours.includes('autosnippet_health') && ours.includes('autosnippet_call_tool') ? ours : undefined;
   });
+  assert.ok(!names.includes('autosnippet_get_targets'), 'a tool outside the default set is hidden while autosnippet.tools.offered is "default"');
+  const through = toolResultJson(await vscode.lm.invokeTool('autosnippet_call_tool', { input: { name: 'get_targets', arguments: {} }, toolInvocationToken: undefined }));
+  assert.equal(through.tool, 'get_targets', JSON.stringify(through).slice(0, 300));
   for (const tool of vscode.lm.tools.filter((t) => names.includes(t.name))) {
     assert.ok(tool.description.trim().length > 0, `${tool.name} has no description`);
   }
