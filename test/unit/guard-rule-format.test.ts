@@ -65,7 +65,7 @@ test('examples as { bad: [...], good: [...] } run at load: a bad example the pat
   try {
     assert.equal(t.problems.length, 1, JSON.stringify(t.problems));
     const [p] = t.problems;
-    assert.equal(p.code, 'RULE_EXAMPLE_FAILS');
+    assert.equal(p.code, 'INVALID_RULE');
     assert.equal(p.field, 'examples.bad[1]');
     assert.match(p.message, /does not report its bad example 2 \(`console\.info\(x\);`\)/);
     assert.equal(t.active('project/no-print'), false);
@@ -78,7 +78,7 @@ test('examples as { bad: [...], good: [...] } run at load: a bad example the pat
 test('a good example the rule reports is a problem', async () => {
   const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-fetch', pattern: 'fetch\\(', examples: { bad: ['fetch(u)'], good: ['prefetch(u)'] } }]) });
   try {
-    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['RULE_EXAMPLE_FAILS', 'examples.good[0]']]);
+    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'examples.good[0]']]);
     assert.match(t.problems[0].message, /reports its good example 1 \(`prefetch\(u\)`\)/);
   } finally {
     await t.cleanup();
@@ -88,7 +88,7 @@ test('a good example the rule reports is a problem', async () => {
 test('an import-path pattern with in: code (the default) can never match: a problem on `pattern` that says to use in: strings', async () => {
   const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-cross-src', pattern: 'from\\s+[\'"]\\.\\./[^/]+/src/' }]) });
   try {
-    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['RULE_CANNOT_MATCH', 'pattern']]);
+    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'pattern']]);
     assert.match(t.problems[0].message, /needs text inside a quoted string .* `in` is "code" \(the default\)/);
     assert.match(t.problems[0].hint!, /"in": "strings"/);
   } finally {
@@ -99,7 +99,7 @@ test('an import-path pattern with in: code (the default) can never match: a prob
 test('in: strings with a pattern anchored by ^ (the start of the file) can never match: a problem on `pattern`', async () => {
   const t = await loaded({ [RULES]: rulesFile([{ id: 'project/anchored', pattern: '^\\.\\./[^/]+/src/', in: 'strings' }]) });
   try {
-    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['RULE_CANNOT_MATCH', 'pattern']]);
+    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'pattern']]);
     assert.match(t.problems[0].message, /starts with `\^`, the start of the file/);
   } finally {
     await t.cleanup();
@@ -109,7 +109,7 @@ test('in: strings with a pattern anchored by ^ (the start of the file) can never
 test('a bad example matched only inside a string points at `in` and names the scope that would match', async () => {
   const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-internal', pattern: '@app/internal', examples: { bad: ['import x from "@app/internal/y";'], good: ['import x from "@app/public";'] } }]) });
   try {
-    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['RULE_EXAMPLE_FAILS', 'in']]);
+    assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'in']]);
     assert.match(t.problems[0].message, /matches there inside a string, but `in` is "code"/);
     assert.match(t.problems[0].hint!, /"in": "strings"/);
   } finally {
@@ -214,7 +214,7 @@ test('a recipe guard whose code-only pattern needs a string is a problem naming 
   try {
     await syncRecipes(ws);
     const problems = await guardEngine(ws).problems();
-    assert.deepEqual(problems.map((p) => [p.code, p.ruleId, p.file, p.field]), [['RULE_CANNOT_MATCH', 'recipe/architecture/pkg-import', '.autosnippet/recipes/architecture/pkg-import.md', 'pattern']]);
+    assert.deepEqual(problems.map((p) => [p.code, p.ruleId, p.file, p.field]), [['INVALID_RULE', 'recipe/architecture/pkg-import', '.autosnippet/recipes/architecture/pkg-import.md', 'pattern']]);
   } finally {
     await cleanup();
   }

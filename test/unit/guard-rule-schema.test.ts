@@ -41,11 +41,11 @@ test('the schema accepts the rule format and refuses an unknown field', () => {
 
 test('a rule problem is placed on its field inside its rule, in a JSON rule file and in a recipe', () => {
   const json = '{\n  "rules": [\n    { "id": "p/a", "pattern": "x" },\n    {\n      "id": "p/b",\n      "pattern": "y",\n      "examples": { "bad": ["z"] }\n    }\n  ]\n}\n';
-  assert.deepEqual(problemLocation(json, { source: '.autosnippet/guard/r.json', ruleId: 'p/b', field: 'examples.bad[0]', code: 'RULE_EXAMPLE_FAILS', message: '' }), { line: 6, column: 20, length: 6 });
-  assert.deepEqual(problemLocation(json, { source: '.autosnippet/guard/r.json', ruleId: 'p/b', field: 'pattern', code: 'RULE_CANNOT_MATCH', message: '' }), { line: 5, column: 6, length: 10 });
+  assert.deepEqual(problemLocation(json, { source: '.autosnippet/guard/r.json', ruleId: 'p/b', field: 'examples.bad[0]', code: 'INVALID_RULE', message: '' }), { line: 6, column: 20, length: 6 });
+  assert.deepEqual(problemLocation(json, { source: '.autosnippet/guard/r.json', ruleId: 'p/b', field: 'pattern', code: 'INVALID_RULE', message: '' }), { line: 5, column: 6, length: 10 });
   const md = '---\ntitle: T\nconstraints:\n  guards:\n    - pattern: "a"\n      message: A\n    - id: second\n      pattern: "b"\n      message: B\n---\n';
-  const at = problemLocation(md, { source: 'recipe:x/y', file: '.autosnippet/recipes/x/y.md', ruleId: 'recipe/x/y/second', field: 'pattern', code: 'RULE_CANNOT_MATCH', message: '' });
+  const at = problemLocation(md, { source: 'recipe:x/y', file: '.autosnippet/recipes/x/y.md', ruleId: 'recipe/x/y/second', field: 'pattern', code: 'INVALID_RULE', message: '' });
   assert.equal(at.line, 7);
-  const unnamed = problemLocation(md, { source: 'recipe:x/y', file: '.autosnippet/recipes/x/y.md', ruleId: 'recipe/x/y', field: 'pattern', code: 'RULE_CANNOT_MATCH', message: '' });
+  const unnamed = problemLocation(md, { source: 'recipe:x/y', file: '.autosnippet/recipes/x/y.md', ruleId: 'recipe/x/y', field: 'pattern', code: 'INVALID_RULE', message: '' });
   assert.equal(unnamed.line, 4);
 });

@@ -24,13 +24,12 @@ export async function selfTestRules(rules: readonly GuardRule[], treeSitter: Tre
     const found = reachProblem(rule) ?? (await exampleProblem(rule, treeSitter));
     if (!found) continue;
     refused.set(rule.id, found.message);
-    problems.push({ source: rule.source, ruleId: rule.id, code: found.code, field: found.field, message: `${rule.id}: ${found.message}`, hint: found.hint, ...(rule.file ? { file: rule.file } : {}) });
+    problems.push({ source: rule.source, ruleId: rule.id, code: 'INVALID_RULE', field: found.field, message: `${rule.id}: ${found.message}`, hint: found.hint, ...(rule.file ? { file: rule.file } : {}) });
   }
   return refused;
 }
 
 interface Found {
-  code: RuleProblem['code'];
   field: string;
   message: string;
   hint: string;
@@ -46,7 +45,6 @@ function reachProblem(rule: GuardRule): Found | undefined {
   const scope = rule.pattern.scope ?? 'code';
   if ((scope === 'strings' || scope === 'comments') && rule.pattern.regex.startsWith('^') && !rule.pattern.flags?.includes('m')) {
     return {
-      code: 'RULE_CANNOT_MATCH',
       field: 'pattern',
       message: `the pattern starts with \`^\`, the start of the file, but \`in\` is "${scope}": a match must start inside ${scope === 'strings' ? 'a string' : 'a comment'}, so it matches only a file that starts with one.`,
       hint: scope === 'strings' ? 'Drop the `^`, or write `(?<=["\'])` to start right after the opening quote.' : 'Drop the `^`.',
@@ -56,7 +54,6 @@ function reachProblem(rule: GuardRule): Found | undefined {
   const quoted = neverMatchesInCode(rule.pattern.regex, stringQuotes(rule.languages));
   if (!quoted) return undefined;
   return {
-    code: 'RULE_CANNOT_MATCH',
     field: 'pattern',
     message: `the pattern needs text inside a quoted string (${quoted}), but \`in\` is "code"${rule.pattern.scope ? '' : ' (the default)'}, where the contents of strings are blanked: it can never match.`,
     hint: 'Set "in": "strings" and start the pattern at the string\'s text (for an import path: \\.\\./[^/]+/src/), or "in": "any" to match the raw text, commented-out code included.',
@@ -97,7 +94,7 @@ async function exampleProblem(rule: GuardRule, treeSitter: TreeSitterHost): Prom
         const field = `examples.good[${good++}]`;
         if (run(ex.good) !== !!rule.required) {
           return {
-            code: 'RULE_EXAMPLE_FAILS', field,
+            field,
             message: `${rule.required ? 'asks for its pattern in' : 'reports'} its good example ${good} (${snippet(ex.good)}), which it must leave alone.`,
             hint: 'Narrow the pattern (anchor it on the exact call or name) or correct the example.',
           };
@@ -117,13 +114,13 @@ function missedBad(rule: GuardRule, text: string, language: string, field: strin
   if (where !== undefined && scope && !accepts(scope, where)) {
     const wanted = where === STRING ? 'strings' : where === COMMENT ? 'comments' : 'code';
     return {
-      code: 'RULE_EXAMPLE_FAILS', field: 'in',
+      field: 'in',
       message: `${message}: the pattern matches there inside ${KIND_NAME[where]}, but \`in\` is "${scope}".`,
       hint: `Set "in": "${wanted}"${wanted === 'strings' ? ' (the match must start inside the string: its text, not the quote)' : ''}.`,
     };
   }
   return {
-    code: 'RULE_EXAMPLE_FAILS', field,
+    field,
     message: `${message}.`,
     hint: rule.pattern.kind === 'structural' ? 'Check the query\'s node names and that its predicates sit inside the pattern\'s parentheses (tree-sitter playground).' : 'Test the pattern on the example with guard_check, or correct the example.',
   };

@@ -175,7 +175,7 @@ export interface CheckResult {
 export interface RuleProblem {
   source: string;
   ruleId?: string;
-  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE' | 'RULE_EXAMPLE_FAILS' | 'RULE_CANNOT_MATCH';
+  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE';
   message: string;
   hint?: string;
   /** The field at fault, as written in the rule (`pattern`, `examples.bad[0]`, `suggestedFix`). */
