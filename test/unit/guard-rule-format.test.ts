@@ -96,6 +96,21 @@ test('an import-path pattern with in: code (the default) can never match: a prob
   }
 });
 
+test('a quote that is code in the rule\'s language is not taken for a string: a Rust lifetime, a template literal\'s ${…}', async () => {
+  const t = await loaded({
+    [RULES]: rulesFile([
+      { id: 'project/static-str', languages: ['rust'], pattern: "&'static\\s+str", examples: { bad: ["fn f() -> &'static str { \"x\" }"], good: ['fn f() -> String { String::new() }'] } },
+      { id: 'project/template-start', pattern: '`\\$\\{user', examples: { bad: ['const s = `${user.name}`;'], good: ['const s = user.name;'] } },
+    ]),
+  });
+  try {
+    assert.deepEqual(t.problems, []);
+    assert.equal(t.active('project/static-str'), true);
+  } finally {
+    await t.cleanup();
+  }
+});
+
 test('in: strings with a pattern anchored by ^ (the start of the file) can never match: a problem on `pattern`', async () => {
   const t = await loaded({ [RULES]: rulesFile([{ id: 'project/anchored', pattern: '^\\.\\./[^/]+/src/', in: 'strings' }]) });
   try {

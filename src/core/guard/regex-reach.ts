@@ -26,7 +26,7 @@ const SOLID_ESCAPES = /^\\[wdSWD.\/@\-_:]$|^\\[^sbBtnrfv0-9kpPuxc]$/;
  * The quoted text the pattern needs (as written), when it can never match in code; else undefined.
  * `quotes`: the characters that open a string in every language the rule covers (`'` is code in Swift).
  */
-export function neverMatchesInCode(source: string, quotes = '"\'`'): string | undefined {
+export function neverMatchesInCode(source: string, quotes = '"\''): string | undefined {
   const tokens = tokenize(source);
   if (!tokens) return undefined;
   if (tokens.some((t) => t.depth === 0 && t.text === '|')) return undefined;

@@ -60,13 +60,14 @@ function reachProblem(rule: GuardRule): Found | undefined {
   };
 }
 
-/** The quote characters that open a string in every one of the languages (only `"` for every language). */
+/** The quote characters that open a string in every one of the languages: `'` is code in Swift and starts a lifetime in Rust; only `"` for every language. */
 function stringQuotes(languages: readonly string[]): string {
-  let quotes = '"\'`';
+  // A template literal's `${…}` is code: a backtick is left out.
+  let quotes = '"\'';
   for (const l of languages) {
     const known = l === '*' ? undefined : normalizeLanguage(l);
     const family = known ? lexFamily(known) : undefined;
-    const own = family === 'js' || family === 'go' ? '"\'`' : family === 'swift' || !family ? '"' : '"\'';
+    const own = family === 'swift' || family === 'rust' || !family ? '"' : '"\'';
     quotes = [...quotes].filter((q) => own.includes(q)).join('');
   }
   return quotes;
