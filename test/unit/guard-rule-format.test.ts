@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { guardEngine } from '../../src/core/guard';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
+import { ToolCatalog } from '../../src/core/tools/catalog';
+import { guardTools } from '../../src/core/tools/guard';
 import { guardWorkspace, rulesFile, runGuardCli, writeFiles } from './guard-helpers';
 
 /** The rules that run and the problems, after a load. */
@@ -70,6 +72,21 @@ test('examples as { bad: [...], good: [...] } run at load: a bad example the pat
     assert.match(p.message, /does not report its bad example 2 \(`console\.info\(x\);`\)/);
     assert.equal(t.active('project/no-print'), false);
     assert.equal(t.active('project/ok'), true);
+  } finally {
+    await t.cleanup();
+  }
+});
+
+test('guard_rules lists a rule that fails its examples as inactive, with the reason, and the problem with its field and fix', async () => {
+  const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-fetch', pattern: 'fetch\\(', examples: { bad: ['fetch(u)'], good: ['prefetch(u)'] } }]) });
+  try {
+    const r = await new ToolCatalog(guardTools).invoke(t.ws, 'guard_rules', { origin: 'project', includeInactive: true }, { actor: 'external_agent', channel: 'test' });
+    assert.ok(r.ok, JSON.stringify(r));
+    const out = (r as { data: { rules: { id: string; active: boolean; reason?: string }[]; problems: { ruleId?: string; field?: string; hint?: string }[] } }).data;
+    assert.deepEqual(out.rules.map((x) => [x.id, x.active]), [['project/no-fetch', false]]);
+    assert.match(out.rules[0].reason!, /reports its good example 1/);
+    assert.deepEqual(out.problems.map((p) => [p.ruleId, p.field]), [['project/no-fetch', 'examples.good[0]']]);
+    assert.match(out.problems[0].hint!, /Narrow the pattern/);
   } finally {
     await t.cleanup();
   }
