@@ -2,7 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { guardEngine, jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
+import { guardEngine, guardLocale, jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { createCatalog } from '../core/tools';
 import { markGuardFindingReviewed, writeGuardBaseline } from '../core/tools/guard';
@@ -25,6 +25,8 @@ Options:
   --review FILE:LINE --rule ID --reason TEXT
                                  mark one finding reviewed: the code is intended, for that reason
                                  (kept in the baseline file; later runs do not report it)
+  --locale LANG                  language of the built-in rules' messages: en or zh-cn
+                                 (default: from LC_ALL, LC_MESSAGES or LANG)
   -h, --help                     this help
 
 With a baseline (the default when .autosnippet/guard/baseline.json exists), only findings that are not
@@ -35,7 +37,11 @@ workspace folder (-w DIR); a path that does not exist is a usage error.
 
 Exit codes: 0 no errors and at most N warnings; 1 errors, or more than N warnings;
             2 usage error (a bad option, a path that does not exist), configuration error (an
-            invalid or unsafe rule), or internal error.
+            invalid or unsafe rule, or one that fails its own examples: the other rules still run
+            and their findings are reported), or internal error.
+
+JSON report: \`counts\` are the findings that count for the exit code (new ones, with a baseline);
+\`baselinedCounts\` those the baseline holds (reviewed included), \`totalCounts\` both.
 `;
 
 interface GuardArgs {
@@ -47,6 +53,7 @@ interface GuardArgs {
   help: boolean;
   baseline: 'use' | 'ignore' | 'write';
   review?: { path: string; line: number; rule: string; reason: string };
+  locale?: string;
 }
 
 export function parseGuardArgs(args: string[]): GuardArgs {
@@ -60,6 +67,7 @@ export function parseGuardArgs(args: string[]): GuardArgs {
     review: { type: 'string' },
     rule: { type: 'string' },
     reason: { type: 'string' },
+    locale: { type: 'string' },
   });
   const format = (values.format as string | undefined) ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
@@ -83,6 +91,7 @@ export function parseGuardArgs(args: string[]): GuardArgs {
     quiet: values.quiet === true,
     help: values.help === true,
     baseline,
+    ...(values.locale !== undefined ? { locale: values.locale as string } : {}),
   };
 }
 
@@ -114,11 +123,7 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
     const engine = guardEngine(w);
     // A CI run has the machine to itself: a scan thread per core (the editor leaves one free).
     engine.pool.resize(os.availableParallelism());
-    const problems = await engine.problems();
-    if (problems.length) {
-      for (const p of problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
-      return 2;
-    }
+    engine.locale = guardLocale(opts.locale ?? (process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG));
     const paths = resolveGuardPaths(opts.paths, w.root, cwd);
     const missing = opts.paths.filter((_p, i) => !existsSync(paths[i]));
     if (missing.length) {
@@ -150,10 +155,9 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
       return 0;
     }
     const scan = await engine.scan({ paths, baseline: opts.baseline });
-    if (scan.problems.length) {
-      for (const p of scan.problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
-      return 2;
-    }
+    // A refused rule is a configuration error (exit 2), but the rules that loaded still report: a
+    // typo in one rule must not hide every finding of the others.
+    for (const p of scan.problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
     if (opts.quiet) {
       scan.violations = scan.violations.filter((v) => v.severity === 'error');
       scan.counts = { error: scan.counts.error, warning: 0, info: 0, hint: 0 };
@@ -166,6 +170,7 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
     const counts = scan.newCounts;
     const tooManyWarnings = opts.maxWarnings >= 0 && counts.warning > opts.maxWarnings;
     if (tooManyWarnings) out.stderr(`autosnippet guard: ${counts.warning} ${scan.baseline ? 'new ' : ''}warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+    if (scan.problems.length) return 2;
     return counts.error > 0 || tooManyWarnings ? 1 : 0;
   } catch (e) {
     out.stderr(`autosnippet guard: ${isAutoSnippetError(e) ? `${e.code}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : (e as Error).stack ?? String(e)}\n`);

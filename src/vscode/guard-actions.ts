@@ -20,12 +20,14 @@ export class GuardCodeActions implements vscode.CodeActionProvider {
       const ruleId = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
       const v = this.diagnostics.violationFor(doc.uri, d);
       if (v?.fix !== undefined && doc.getText(d.range) === v.matchedText) {
+        const wide = v.fixLength !== undefined;
         const fix = new vscode.CodeAction(
-          v.fix ? vscode.l10n.t('Replace with "{0}" ({1})', v.fix, ruleId) : vscode.l10n.t('Remove "{0}" ({1})', v.matchedText.trim(), ruleId),
+          wide ? vscode.l10n.t('Fix: {0} ({1})', v.suggestion, ruleId) : v.fix ? vscode.l10n.t('Replace with "{0}" ({1})', v.fix, ruleId) : vscode.l10n.t('Remove "{0}" ({1})', v.matchedText.trim(), ruleId),
           vscode.CodeActionKind.QuickFix,
         );
         fix.edit = new vscode.WorkspaceEdit();
-        fix.edit.replace(doc.uri, d.range, v.fix);
+        const end = wide ? doc.positionAt(doc.offsetAt(d.range.start) + v.fixLength!) : d.range.end;
+        fix.edit.replace(doc.uri, new vscode.Range(d.range.start, end), v.fix);
         fix.diagnostics = [d];
         fix.isPreferred = true;
         actions.push(fix);

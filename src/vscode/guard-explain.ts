@@ -46,7 +46,11 @@ export function ruleMarkdown(s: RuleStatus): string {
     r.suggestion,
     '',
     ...(r.fix === undefined ? [] : r.fix === '' ? [vscode.l10n.t('The quick fix removes the match.'), ''] : [vscode.l10n.t('The quick fix replaces the match with {0}.', `\`${r.fix}\``), '']),
-    ...(r.examples ?? []).flatMap((ex, i) => [`## ${vscode.l10n.t('Example {0}', i + 1)}`, '', vscode.l10n.t('Reported:'), '', fence(ex.bad, info), '', vscode.l10n.t('Instead:'), '', fence(ex.good, info), '']),
+    ...(r.examples ?? []).flatMap((ex, i) => [
+      `## ${vscode.l10n.t('Example {0}', i + 1)}`, '',
+      ...(ex.bad !== undefined ? [vscode.l10n.t('Reported:'), '', fence(ex.bad, info), ''] : []),
+      ...(ex.good !== undefined ? [vscode.l10n.t('Instead:'), '', fence(ex.good, info), ''] : []),
+    ]),
     `## ${vscode.l10n.t('Pattern')}`,
     '',
     pattern,

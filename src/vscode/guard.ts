@@ -2,7 +2,7 @@
 // The engine is the same one the CLI and the MCP server run; this file only wires it to the editor.
 import * as vscode from 'vscode';
 import path from 'node:path';
-import { guardEngine, MAX_REVIEW_REASON, type GuardEngine } from '../core/tools/adapters';
+import { guardEngine, guardLocale, MAX_REVIEW_REASON, type GuardEngine } from '../core/tools/adapters';
 import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
 import type { ToolCatalog } from '../core/tools';
 import { markGuardFindingReviewed, scanProject } from '../core/tools/guard';
@@ -12,6 +12,7 @@ import { GuardDiagnostics, type ShownViolation } from './guard-diagnostics';
 import { readSettings, setting, type ExtensionHost } from './host';
 import { RULE_DOC_SCHEME, RuleDocumentProvider, renderRuleDocsAsPreview, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
+import { GuardRuleProblems } from './guard-rule-problems';
 
 export const SCAN_WORKSPACE_COMMAND = 'autosnippet.guard.scanWorkspace';
 
@@ -77,6 +78,8 @@ export function registerGuard(host: ExtensionHost): vscode.Disposable {
 
 function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutputChannel, status: GuardStatus, isCurrent: () => boolean): FolderGuard {
   const engine = guardEngine(ws);
+  // Built-in rules' messages and explanations follow VS Code's display language (Simplified Chinese has a table).
+  engine.locale = guardLocale(vscode.env.language);
   const diagnostics = new GuardDiagnostics(ws, engine, (m) => output.info(m));
   let scanning = false;
   const refreshStatus = () => {
@@ -98,17 +101,24 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
   // a recursive watcher can miss a file written right after its new folder, never the folder itself.
   const recipesWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(ws.root, '.autosnippet/recipes/**'));
   let recipesTimer: NodeJS.Timeout | undefined;
+  // A rule refused at load (a field, its own examples, a pattern that cannot match) shows on the file that defines it.
+  const ruleProblems = new GuardRuleProblems(ws.root);
+  const showRuleProblems = () => engine.problems().then((ps) => ruleProblems.show(ps), (e) => output.warn(`guard: rule problems could not be shown: ${(e as Error).message}`));
   const recipesChanged = () => {
     clearTimeout(recipesTimer);
     recipesTimer = setTimeout(() => {
-      void engine.refreshSources(true).then(() => diagnostics.checkOpenDocuments(), (e) => output.warn(`guard: recipe rules could not be refreshed: ${(e as Error).message}`));
+      void engine.refreshSources(true).then(() => {
+        diagnostics.checkOpenDocuments();
+        return showRuleProblems();
+      }, (e) => output.warn(`guard: recipe rules could not be refreshed: ${(e as Error).message}`));
     }, 300);
   };
   const rulesChanged = () => {
     engine.invalidate();
     void engine.problems().then((ps) => {
       for (const p of ps) output.warn(`guard: ${p.message}${p.hint ? ` — ${p.hint}` : ''}`);
-      if (ps.length) void vscode.window.showWarningMessage(vscode.l10n.t('AutoSnippet Guard: {0} rule(s) could not be loaded. See the "AutoSnippet Guard" output.', ps.length));
+      if (ps.length) void vscode.window.showWarningMessage(vscode.l10n.t('AutoSnippet Guard: {0} rule(s) could not be loaded. See the Problems panel on the rule file.', ps.length));
+      return ruleProblems.show(ps);
     });
     diagnostics.checkOpenDocuments();
   };
@@ -215,6 +225,7 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
 
   const disposables: vscode.Disposable[] = [
     diagnostics,
+    ruleProblems,
     rulesWatcher,
     rulesWatcher.onDidChange(rulesChanged),
     rulesWatcher.onDidCreate(rulesChanged),
@@ -232,7 +243,10 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
   ];
   applySettings();
   // Rules from recipes need the recipe index: catch up once, then check what is open.
-  void engine.refreshSources().then(() => diagnostics.checkOpenDocuments(), () => undefined);
+  void engine.refreshSources().then(() => {
+    diagnostics.checkOpenDocuments();
+    return showRuleProblems();
+  }, () => undefined);
   const all = vscode.Disposable.from(...disposables);
   return {
     ws,

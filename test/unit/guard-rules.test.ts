@@ -41,8 +41,8 @@ for (const rule of rules) {
   test(`${rule.id} reports its bad examples and not its good ones`, async () => {
     for (const [i, ex] of (rule.examples ?? []).entries()) {
       const language = ex.language ?? languageOf(rule);
-      const bad = await idsFound(ex.bad, language);
-      const good = await idsFound(ex.good, language);
+      const bad = await idsFound(ex.bad!, language);
+      const good = await idsFound(ex.good!, language);
       assert.ok(bad.includes(rule.id), `${rule.id} missed its bad example ${i} (${language}):\n${ex.bad}\nfound: ${bad.join(', ') || 'nothing'}`);
       assert.ok(!good.includes(rule.id), `${rule.id} reported its good example ${i} (${language}):\n${ex.good}`);
     }
@@ -63,7 +63,7 @@ test('built-in structural queries compile for every language they name', async (
 
 test("a built-in rule finds nothing in a text without any of its needles (so such texts are not searched with it)", async () => {
   // The corpus: every example, and this repository's own sources and fixtures.
-  const texts: { text: string; language: string }[] = rules.flatMap((r) => (r.examples ?? []).flatMap((e) => [e.bad, e.good].map((text) => ({ text, language: e.language ?? languageOf(r) }))));
+  const texts: { text: string; language: string }[] = rules.flatMap((r) => (r.examples ?? []).flatMap((e) => [e.bad!, e.good!].map((text) => ({ text, language: e.language ?? languageOf(r) }))));
   const byExtension: Record<string, string> = { ts: 'typescript', js: 'javascript', swift: 'swift', m: 'objective-c', h: 'objective-c', py: 'python', go: 'go', java: 'java', kt: 'kotlin', rs: 'rust' };
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -91,7 +91,7 @@ test('a text holding the needles of only some rules is searched with just those,
   // Every JavaScript rule's bad examples, in changing subsets: the combined search narrowed to the
   // rules whose needles are present must report what the rules report one by one.
   const js = rules.filter((r) => r.pattern.kind === 'regex' && (r.languages.includes('javascript') || r.languages.includes('*')));
-  const bad = js.flatMap((r) => (r.examples ?? []).filter((e) => !e.language || e.language === 'javascript').map((e) => e.bad));
+  const bad = js.flatMap((r) => (r.examples ?? []).filter((e) => !e.language || e.language === 'javascript').map((e) => e.bad!));
   const alone = js.map((r) => new RuleRunner([r], { severityOverrides: { [r.id]: r.severity }, ruleExclusions: [] }));
   const together = new RuleRunner(js, { severityOverrides: Object.fromEntries(js.map((r) => [r.id, r.severity])), ruleExclusions: [] });
   const key = (v: { ruleId: string; startOffset: number; endOffset: number }) => `${v.ruleId}@${v.startOffset}-${v.endOffset}`;

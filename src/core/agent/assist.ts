@@ -229,7 +229,7 @@ export async function generateGuardRule(input: GuardRuleInput, ctx: AssistContex
   const good = input.goodExamples ?? [];
   const next = (check: RuleCheck) =>
     check.passes
-      ? 'The rule reports every bad example and no good one. Propose it for review: submit_candidate with knowledgeType "code-standard" and constraints.guards [{pattern, message}], or add it to .autosnippet/guard/ through a person.'
+      ? 'The rule reports every bad example and no good one. Propose it for review: submit_candidate with knowledgeType "code-standard" and constraints.guards [{pattern, message, in, include, examples: {bad, good}}] (the rule format of .autosnippet/guard/*.json), or add it to .autosnippet/guard/ through a person.'
       : 'The rule does not pass its examples yet: fix the regex and call generate_guard_rule again with rule set.';
   if (input.rule) {
     const rule = toGuardRule(input.rule, input.language);

@@ -6,6 +6,8 @@ import { BASELINE_FILE, BaselineError, compareWithBaseline, markReviewed, readBa
 import { followLinterSettings, readLinterSettings } from './linter-config';
 import { PatternVetting } from './vetting';
 import { RuleOverruns } from './overruns';
+import { selfTestRules } from './rule-selftest';
+import { localizeRule, localizeViolation, type GuardLocale } from './locale';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 import type { Settings } from '../settings';
@@ -113,6 +115,17 @@ export class GuardEngine {
 
   private readonly budgetMs?: number;
 
+  /** The language of built-in rules' messages in what the engine returns (see locale.ts); set by the adapter. */
+  locale: GuardLocale = 'en';
+
+  private localized(state: LoadedState, vs: Violation[]): Violation[] {
+    return this.locale === 'en' ? vs : vs.map((v) => localizeViolation(v, this.locale, state.statuses.get(v.ruleId)?.rule.origin));
+  }
+
+  private localizedStatus(st: RuleStatus): RuleStatus {
+    return this.locale === 'en' ? st : { ...st, rule: localizeRule(st.rule, this.locale) };
+  }
+
   /** Adds or replaces a fixed list of rules from another source (an extension); validated like project rules. */
   setRuleSource(name: string, rules: GuardRule[]): void {
     this.addRuleSource(name, { key: () => '', rules: () => rules });
@@ -204,6 +217,12 @@ export class GuardEngine {
       problems.push({ source: sources[0], code: 'UNTRUSTED_RULES', message: `${untrusted.length} project rule${untrusted.length === 1 ? '' : 's'} (${sources.join(', ')}) did not run: ${s.trustNote ?? 'the workspace is not trusted'}.`, hint: 'In CI, pass --trust: autosnippet --trust guard.' });
     }
     const invalid = await this.vetting.vet(candidates, problems);
+    for (const p of problems) {
+      const rule = p.ruleId && !p.field ? candidates.find((r) => r.id === p.ruleId) : undefined;
+      if (rule && rule.source === p.source) Object.assign(p, { field: rule.pattern.kind === 'regex' ? 'pattern' : 'query' }, rule.file ? { file: rule.file } : {});
+    }
+    const failing = await selfTestRules(candidates.filter((r) => !invalid.has(r.id)), this.treeSitter, problems);
+    for (const [id, why] of failing) invalid.set(id, why);
     for (const candidate of candidates) {
       const why = invalid.get(candidate.id);
       const verdict = this.vetting.verdictOf(candidate);
@@ -231,7 +250,7 @@ export class GuardEngine {
   }
 
   async rules(): Promise<RuleStatus[]> {
-    return [...(await this.loaded()).statuses.values()];
+    return [...(await this.loaded()).statuses.values()].map((st) => this.localizedStatus(st));
   }
 
   async problems(): Promise<RuleProblem[]> {
@@ -241,7 +260,7 @@ export class GuardEngine {
   async rule(id: string): Promise<RuleStatus> {
     const st = (await this.loaded()).statuses;
     const found = st.get(id);
-    if (found) return found;
+    if (found) return this.localizedStatus(found);
     const ids = [...st.keys()];
     const close = ids.filter((x) => x.includes(id) || id.includes(x.split('/').pop() ?? x)).slice(0, 5);
     throw new AutoSnippetError('RULE_NOT_FOUND', `There is no guard rule "${id}".`, `Call guard_rules for the ids.${close.length ? ` Close: ${close.join(', ')}` : ''}`, { known: ids.length });
@@ -267,7 +286,7 @@ export class GuardEngine {
     this.noteOverruns(state, res.stopped.map((s) => ({ ...s, path: opts.path })));
     const read = opts.path !== undefined && res.violations.length ? this.baseline() : undefined;
     if (read?.ok) compareWithBaseline(read.baseline, res.violations, (p) => p === opts.path);
-    return res;
+    return { ...res, violations: this.localized(state, res.violations) };
   }
 
   /** One file of a batch that overran, under the watchdogs; a file that still exhausts its thread's memory is skipped with the reason. */
@@ -389,7 +408,7 @@ export class GuardEngine {
         baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent, reviewed: unchanged.filter((v) => v.reviewed !== undefined).length };
       } else if (!read.missing) problems.push({ source: BASELINE_FILE, code: 'INVALID_BASELINE', message: read.message, hint: 'Fix the file or write it again: autosnippet guard --baseline write.' });
     }
-    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations, stopped, skipped: [...skippedByPath.values()], notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
+    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations: this.localized(state, violations), stopped, skipped: [...skippedByPath.values()], notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
   }
 
   /**

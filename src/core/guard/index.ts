@@ -27,7 +27,7 @@ export function guardEngine(ws: Workspace): GuardEngine {
  * query compilation) and, like them, run only in a trusted workspace.
  */
 export function setGuardRuleSource(ws: Workspace, source: string, rules: (GuardRule | ProjectRuleJson)[], origin: GuardRule['origin'] = 'recipe'): void {
-  guardEngine(ws).setRuleSource(source, rules.map((r) => ('pattern' in r ? r : toRule(r, source, origin))));
+  guardEngine(ws).setRuleSource(source, rules.map((r) => (typeof r.pattern === 'object' ? (r as GuardRule) : toRule(r as ProjectRuleJson, source, origin))));
 }
 
 export { GuardEngine } from './engine';

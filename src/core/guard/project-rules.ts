@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseJson, problemOf, readRepoFileSync, shownPath } from '../files';
-import type { GuardRule, MatchScope, RuleProblem, Severity } from './rule';
+import { readRuleFields, type FieldProblem, type RuleExamples } from '../knowledge/guard-format';
+import type { GuardRule, MatchScope, RuleExample, RuleProblem, Severity } from './rule';
 import type { RuleExclusion } from './runner';
 import schema from '../../../schemas/guard-rules.schema.json';
 
@@ -14,14 +15,27 @@ export interface GuardRulesFile {
   severity?: Record<string, Severity | 'off'>;
 }
 
-/** A rule as written in a project file: the rule model with its pattern spelled out as fields. */
-export type ProjectRuleJson = Omit<GuardRule, 'severity' | 'pattern' | 'origin' | 'source' | 'disabledByDefault'> & {
+/** A rule as written in a project file (see knowledge/guard-format.ts; `regex` and `suggestedFix` are older names). */
+export interface ProjectRuleJson {
+  id: string;
+  message: string;
   severity?: Severity;
+  languages: string[];
+  pattern?: string;
   regex?: string;
   flags?: string;
   in?: MatchScope;
   query?: string;
-};
+  include?: string[];
+  exclude?: string[];
+  fix?: string;
+  why?: string;
+  suggestion?: string;
+  suggestedFix?: string;
+  examples?: Partial<RuleExamples> | { bad: string; good: string }[];
+  scope?: GuardRule['scope'];
+  tags?: string[];
+}
 
 export interface ProjectGuardConfig {
   rules: GuardRule[];
@@ -62,9 +76,17 @@ function schemaProblems(rel: string, where: string, errors: readonly ErrorObject
     source: rel,
     ...(ruleId ? { ruleId } : {}),
     code: 'INVALID_RULE',
+    ...(fieldOf(e) ? { field: fieldOf(e) } : {}),
     message: `${rel}${where || e.instancePath ? ` at ${where}${e.instancePath}` : ''}: ${e.message ?? 'does not match the schema'}${e.params && 'additionalProperty' in e.params ? ` ("${shownPath(String(e.params.additionalProperty), 60)}")` : ''}${ruleId ? '; this rule is not loaded, the others are' : ''}`,
     hint: 'See schemas/guard-rules.schema.json for the fields a rule takes.',
   }));
+}
+
+/** The rule field an Ajv error is about (`severity`, `examples.bad`), when it is one. */
+function fieldOf(e: ErrorObject): string | undefined {
+  const missing = (e.params as { missingProperty?: string }).missingProperty;
+  const field = [...e.instancePath.split('/').filter((s) => s && !/^\d+$/.test(s)), ...(missing ? [missing] : [])].join('.');
+  return field || undefined;
 }
 
 /**
@@ -111,7 +133,9 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
       out.problems.push({ source: rel, code: 'INVALID_RULE', message: `${rel} has ${rules.length} rules; ${room ? `only the first ${room} are loaded` : 'none are loaded'}: at most ${MAX_PROJECT_RULES} project rules load in all.`, hint: 'Keep the rules that matter; split or remove the others.' });
     }
     rules.slice(0, room).forEach((r, i) => {
-      if (validateRule(r)) out.rules.push(toRule(r, rel));
+      const read = r && typeof r === 'object' && !Array.isArray(r) ? readRuleFields(r as unknown as Record<string, unknown>) : undefined;
+      if (read?.problems.length) out.problems.push(...read.problems.map((p) => fieldProblem(rel, i, p, ruleIdOf(r))));
+      else if (validateRule(read?.fields ?? r)) out.rules.push(toRule(r, rel));
       else out.problems.push(...schemaProblems(rel, `/rules/${i}`, validateRule.errors, ruleIdOf(r)));
     });
     out.exclude.push(...capped(file.exclude ?? [], rel, 'exclude', out.problems));
@@ -127,28 +151,42 @@ function capped(globs: string[], rel: string, what: string, problems: RuleProble
   return globs.slice(0, MAX_GLOBS);
 }
 
+function fieldProblem(rel: string, index: number, p: FieldProblem, ruleId?: string): RuleProblem {
+  return { source: rel, ...(ruleId ? { ruleId } : {}), code: 'INVALID_RULE', field: p.field, message: `${rel} at /rules/${index}${ruleId ? ` (${ruleId})` : ''}: ${p.message} This rule is not loaded, the others are.`, hint: p.hint };
+}
+
 /** A rule's id for a problem, when it has a usable one. */
 function ruleIdOf(rule: unknown): string | undefined {
   const id = (rule as { id?: unknown } | null)?.id;
   return typeof id === 'string' ? shownPath(id, 100) : undefined;
 }
 
-export function toRule(r: ProjectRuleJson, source: string, origin: GuardRule['origin'] = 'project'): GuardRule {
+/** A rule as written (aliases allowed) as the guard's rule model; the fields are assumed checked. */
+export function toRule(written: ProjectRuleJson, source: string, origin: GuardRule['origin'] = 'project'): GuardRule {
+  const r = readRuleFields(written as unknown as Record<string, unknown>).fields as Omit<ProjectRuleJson, 'examples'> & { examples?: RuleExamples };
   return {
     id: r.id,
     message: r.message,
     severity: r.severity ?? 'warning',
     languages: r.languages,
-    pattern: r.query !== undefined ? { kind: 'structural', query: r.query } : { kind: 'regex', regex: r.regex ?? '', flags: r.flags, scope: r.in },
+    pattern: r.query !== undefined ? { kind: 'structural', query: r.query } : { kind: 'regex', regex: r.pattern ?? '', flags: r.flags, scope: r.in },
     fix: r.fix,
-    why: r.why,
-    suggestion: r.suggestion,
+    why: r.why ?? r.message,
+    suggestion: r.suggestion ?? r.message,
     scope: r.scope ?? 'file',
     tags: r.tags,
     include: r.include,
     exclude: r.exclude,
-    examples: r.examples,
+    examples: r.examples && examplePairs(r.examples),
     origin,
     source,
   };
+}
+
+/** Bad and good examples side by side, as the rule model and guard_explain show them. */
+export function examplePairs(ex: RuleExamples): RuleExample[] {
+  return Array.from({ length: Math.max(ex.bad.length, ex.good.length) }, (_, i) => ({
+    ...(i < ex.bad.length ? { bad: ex.bad[i] } : {}),
+    ...(i < ex.good.length ? { good: ex.good[i] } : {}),
+  }));
 }

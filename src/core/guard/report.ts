@@ -37,11 +37,19 @@ export function textReport(scan: ScanResult): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * The scan as JSON. `counts` are the findings that fail a CI run: the new ones when the project has a
+ * baseline (as the text report's "N new problems" says), all of them otherwise; `baselinedCounts`
+ * are those the baseline holds (reviewed ones included) and `totalCounts` both.
+ */
 export function jsonReport(scan: ScanResult): string {
+  const baselinedCounts = Object.fromEntries(Object.entries(scan.counts).map(([s, n]) => [s, n - scan.newCounts[s as Severity]])) as Record<Severity, number>;
   return JSON.stringify({
     root: scan.root,
     files: scan.files,
-    counts: scan.counts,
+    counts: scan.newCounts,
+    baselinedCounts,
+    totalCounts: scan.counts,
     ...(scan.baseline ? { newCounts: scan.newCounts, baseline: scan.baseline } : {}),
     violations: scan.violations.map(({ startOffset: _s, endOffset: _e, lineText: _l, ...v }) => v),
     stopped: scan.stopped,
@@ -86,7 +94,8 @@ export function sarifReport(scan: ScanResult, rules: GuardRule[], toolVersion: s
       ...(v.fix !== undefined ? {
         fixes: [{
           description: { text: `Replace with "${v.fix}"` },
-          artifactChanges: [{ artifactLocation: location, replacements: [{ deletedRegion: { startLine: v.start.line, startColumn: v.start.column, endLine: v.end.line, endColumn: v.end.column }, insertedContent: { text: v.fix } }] }],
+          // A fix that reaches past the match (a statement added to the body) says its span in characters.
+          artifactChanges: [{ artifactLocation: location, replacements: [{ deletedRegion: v.fixLength !== undefined ? { charOffset: v.startOffset, charLength: v.fixLength } : { startLine: v.start.line, startColumn: v.start.column, endLine: v.end.line, endColumn: v.end.column }, insertedContent: { text: v.fix } }] }],
         }],
       } : {}),
     };

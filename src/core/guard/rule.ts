@@ -45,10 +45,10 @@ export interface StructuralPattern {
 export type RulePattern = RegexPattern | StructuralPattern;
 
 export interface RuleExample {
-  /** Code the rule reports. */
-  bad: string;
+  /** Code the rule reports (a project rule may give more bad examples than good ones, or none). */
+  bad?: string;
   /** The same code written the way the rule asks. */
-  good: string;
+  good?: string;
   /** The language the example is written in, when not the rule's first. */
   language?: string;
 }
@@ -138,8 +138,10 @@ export interface Violation {
   matchedText: string;
   why: string;
   suggestion: string;
-  /** The replacement for [startOffset, endOffset) when the rule has a fix. */
+  /** The replacement for the match (or for `fixLength` characters from its start) when the rule has a fix. */
   fix?: string;
+  /** How many characters from the finding's start `fix` replaces, when it reaches past the match (a statement added to a body). */
+  fixLength?: number;
   /** Stable across line moves: rule, path, the line's text and the match (see baseline.ts). Only with a path. */
   fingerprint?: string;
   /** Against the project's baseline: `unchanged` findings were there when it was written. */
@@ -177,6 +179,10 @@ export interface RuleProblem {
   code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE' | 'UNTRUSTED_RULES' | 'RULE_OVERRAN';
   message: string;
   hint?: string;
+  /** The field at fault, as written in the rule (`pattern`, `examples.bad[0]`, `suggestedFix`). */
+  field?: string;
+  /** The workspace-relative file that defines the rule, when `source` is not one (a recipe's file). */
+  file?: string;
 }
 
 export const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2, hint: 3 };

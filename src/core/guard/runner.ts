@@ -176,7 +176,8 @@ export class RuleRunner {
       }
       const endLine = line(m.end);
       const fixer = site && builtinFixer(rule.id);
-      const fix = fixer ? fixer(site) : m.fix;
+      const fixed = fixer ? fixer(site) : m.fix;
+      const fix = typeof fixed === 'object' ? fixed.text : fixed;
       const matchedText = text.slice(m.start, m.end);
       const lineText = opts.path !== undefined ? text.slice(run.lineStarts[startLine], startLine + 1 < run.lineStarts.length ? run.lineStarts[startLine + 1] - 1 : text.length) : undefined;
       violations.push({
@@ -192,6 +193,7 @@ export class RuleRunner {
         why: rule.why,
         suggestion: rule.suggestion,
         ...(fix !== undefined ? { fix } : {}),
+        ...(typeof fixed === 'object' ? { fixLength: fixed.end - m.start } : {}),
         ...(lineText !== undefined ? { fingerprint: fingerprintOf(rule.id, opts.path!, lineText, matchedText), lineText } : {}),
       });
     }

@@ -3,6 +3,7 @@ import type { WorkerPool } from '../workers/pool';
 import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { GuardRule, RuleProblem } from './rule';
+import { explainQueryError, queryShapeProblem } from './query-check';
 import { grammarFor, type TreeSitterHost } from './structural';
 
 /**
@@ -43,11 +44,17 @@ export class PatternVetting {
         refuse(rule, 'INVALID_RULE', `structural patterns need a parser, and there is none for ${rule.languages.join(', ')}.`, 'Use a regex for this language.');
         continue;
       }
+      const shape = queryShapeProblem(rule.pattern.query);
+      if (shape) {
+        refuse(rule, 'INVALID_RULE', shape.message, shape.hint);
+        continue;
+      }
       for (const g of grammars) {
         try {
           (await this.treeSitter.compileQuery(g, rule.pattern.query)).delete();
         } catch (e) {
-          refuse(rule, 'INVALID_RULE', `the tree-sitter query does not compile for ${g}: ${(e as Error).message}`, 'Check node names in the grammar (e.g. with the tree-sitter playground).');
+          const unbound = explainQueryError((e as Error).message);
+          refuse(rule, 'INVALID_RULE', `the tree-sitter query does not compile for ${g}: ${unbound ?? (e as Error).message}`, unbound ? 'Capture the node in the same pattern (`(string) @path`) and put the predicate after it, inside the pattern\'s parentheses.' : 'Check node names in the grammar (e.g. with the tree-sitter playground).');
           break;
         }
       }

@@ -4,6 +4,7 @@ import { AutoSnippetError } from '../kernel/errors';
 import { parseFrontMatter } from '../files';
 import { normalizeLanguage } from '../kernel/languages';
 import { bodyOf, splitBody } from './recipe-body';
+import { readRecipeGuard } from './guard-format';
 import {
   COMPLEXITIES,
   KNOWLEDGE_TYPES,
@@ -323,25 +324,13 @@ function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Con
     if (list.length) out[key] = list;
   }
   if (c.guards !== undefined) {
-    if (!Array.isArray(c.guards)) fail('`constraints.guards` must be a list of `{ pattern, message }`.', 'constraints.guards');
+    if (!Array.isArray(c.guards)) fail('`constraints.guards` must be a list of `{ pattern, message }` (the fields of a guard rule: see schemas/guard-rules.schema.json).', 'constraints.guards');
     else {
       const guards: GuardPattern[] = [];
       c.guards.forEach((g: unknown, i: number) => {
-        const o = g as Record<string, unknown>;
-        if (!o || typeof o.pattern !== 'string' || typeof o.message !== 'string') {
-          fail(`\`constraints.guards[${i}]\` needs \`pattern\` (a regular expression) and \`message\`.`, `constraints.guards[${i}]`);
-          return;
-        }
-        try {
-          new RegExp(o.pattern);
-        } catch (e) {
-          fail(`\`constraints.guards[${i}].pattern\` is not a valid regular expression: ${(e as Error).message}.`, `constraints.guards[${i}].pattern`);
-          return;
-        }
-        const guard: GuardPattern = { pattern: o.pattern, message: o.message };
-        if (o.severity === 'error' || o.severity === 'warning' || o.severity === 'info') guard.severity = o.severity;
-        if (o.mode === 'forbid' || o.mode === 'require') guard.mode = o.mode;
-        guards.push(guard);
+        const read = readRecipeGuard(g);
+        for (const p of read.problems) fail(`\`constraints.guards[${i}]\`: ${p.message} ${p.hint}`, `constraints.guards[${i}]${p.field ? `.${p.field}` : ''}`);
+        if (read.guard) guards.push(read.guard);
       });
       if (guards.length) out.guards = guards;
     }

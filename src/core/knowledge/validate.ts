@@ -1,5 +1,6 @@
 import { normalizeLanguage } from '../kernel/languages';
 import { KNOWLEDGE_TYPES, type CandidateInput } from './types';
+import { readRecipeGuard } from './guard-format';
 
 export type IssueSeverity = 'missing' | 'weak' | 'invalid';
 
@@ -83,13 +84,7 @@ export function validateCandidate(c: CandidateInput): Validation {
     check(r.confidence! < 0.5, 'reasoning.confidence', 'weak', `The confidence is ${r.confidence}; a reviewer will want more evidence before approving.`);
   }
   for (const [i, g] of (c.constraints?.guards ?? []).entries()) {
-    let bad = false;
-    try {
-      new RegExp(g.pattern);
-    } catch {
-      bad = true;
-    }
-    check(bad, `constraints.guards[${i}].pattern`, 'invalid', `"${g.pattern}" is not a valid regular expression.`);
+    for (const p of readRecipeGuard(g).problems) check(true, `constraints.guards[${i}]${p.field ? `.${p.field}` : ''}`, 'invalid', `${p.message} ${p.hint}`);
   }
 
   // Each field costs at most 1 (missing or invalid) or 0.5 (weak), over the fields a reviewer reads.

@@ -40,6 +40,9 @@ export { MAX_REVIEW_REASON } from '../guard/baseline';
 export { severityRank } from '../guard/rule';
 export type { Severity, Violation } from '../guard/rule';
 export { relPath } from '../guard/files';
+export { guardLocale } from '../guard/locale';
+export { problemFile, problemLocation } from '../guard/problem-location';
+export type { RuleProblem } from '../guard/rule';
 // The Recipes view's stale marks follow the code as it is edited: VS Code's file watcher feeds the changed
 // files to the freshness tracker (in memory, it writes nothing) and listens for changed verdicts.
 export { freshnessTracker } from '../knowledge/freshness';

@@ -4,6 +4,7 @@ import { guardEngine } from '../guard';
 import { complianceReport, recentScans, recordScan, summarizeScan } from '../guard/compliance';
 import type { ScanResult } from '../guard/engine';
 import { applyFixes } from '../guard/fix';
+import { changedLinesOfDiff, changedLinesOfRanges, onChangedLine } from '../guard/changed-lines';
 import { knownLanguages, languageForPath } from '../kernel/languages';
 import { readRepoFile } from '../files';
 import { MAX_REVIEW_REASON, reviewReason } from '../guard/baseline';
@@ -79,11 +80,14 @@ export const guardCheck = defineTool({
     "Checks code (before or after you write it) against the project's guard rules — its own rules in .autosnippet/guard/*.json, rules from recipes, and the built-in packs for " +
     'TypeScript/JavaScript, Swift, Objective-C, Python, Go, Java/Kotlin and Rust. Each violation has the rule id, severity, range (1-based line/column, end exclusive), the matched text, ' +
     'why it matters and the suggested fix; `fixedCode` is the code with every automatic fix applied, when a rule has one. Pass `path` (workspace-relative) when the code belongs to a file, ' +
-    'so path-scoped rules and exclusions apply. Comments and strings are not matched unless a rule asks for them. Use guard_explain for a rule\'s rationale and examples.',
+    'so path-scoped rules and exclusions apply. Comments and strings are not matched unless a rule asks for them. Use guard_explain for a rule\'s rationale and examples. ' +
+    'After an edit, pass `diff` (the unified diff of this file) or `changedLines` to get only the findings on the lines you added or changed (`outsideChanges` counts the others).',
   inputSchema: Input({
     code: Code('The source text to check.', { maxLength: 2_000_000 }),
     language: Name(`VS Code language id or common alias: ${knownLanguages().join(', ')} (ts, py, objc… also work).`, { minLength: 1, maxLength: 64 }),
     path: Opt(FilePath('Workspace-relative path of the file the code belongs to (optional).')),
+    diff: Opt(Code('A unified diff (git diff) that produced `code`: only findings on its added lines are reported. With several files, the one named `path`.', { maxLength: 2_000_000 })),
+    changedLines: Opt(List(Input({ start: Type.Integer({ minimum: 1 }), end: Opt(Type.Integer({ minimum: 1 })) }), 1000, { description: 'Line ranges (1-based, inclusive) you added or changed in `code`: only findings there are reported.' })),
   }),
   outputSchema: Out({
     clean: Type.Boolean(),
@@ -92,6 +96,7 @@ export const guardCheck = defineTool({
     stopped: Domain<StoppedRule[]>('Rules stopped by their time budget.', 'array'),
     fixedCode: Opt(Type.String()),
     fixesApplied: Opt(Type.Integer()),
+    outsideChanges: Opt(Type.Integer({ description: 'With `diff` or `changedLines`: findings on lines you did not change, not listed.' })),
     violations: violationsOut,
   }),
   access: 'read',
@@ -103,14 +108,17 @@ export const guardCheck = defineTool({
     const engine = guardEngine(ws);
     await engine.refreshSources();
     const res = await engine.check(input.code, input.language, { path: rel });
-    const fixed = applyFixes(input.code, res.violations);
+    const changed = input.diff !== undefined ? changedLinesOfDiff(input.diff, rel ?? input.path) : input.changedLines ? changedLinesOfRanges(input.changedLines) : undefined;
+    const shown = changed ? res.violations.filter((v) => onChangedLine(v, changed)) : res.violations;
+    const fixed = applyFixes(input.code, shown);
     return {
-      clean: res.violations.length === 0,
-      counts: countBySeverity(res.violations),
+      clean: shown.length === 0,
+      counts: countBySeverity(shown),
       incomplete: res.incomplete,
       stopped: res.stopped,
       ...(fixed.applied ? { fixedCode: fixed.text, fixesApplied: fixed.applied } : {}),
-      violations: res.violations.map(publicViolation),
+      ...(changed ? { outsideChanges: res.violations.length - shown.length } : {}),
+      violations: shown.map(publicViolation),
     };
   },
 });

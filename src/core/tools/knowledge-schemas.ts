@@ -1,4 +1,5 @@
 import { COMPLEXITIES, KNOWLEDGE_TYPES, RELATION_TYPES, SCOPES, USAGE_EVENTS, type Candidate, type KnowledgeType, type Recipe, type RecipeKind, type RelationType } from '../knowledge/types';
+import { RULE_SCOPES } from '../knowledge/guard-format';
 import { Code, Domain, FilePath, Id, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 
 const stringList = (description: string, maxItems = 50) => List(Text(undefined, { maxLength: 1000 }), maxItems, { description });
@@ -29,11 +30,24 @@ export const candidateProperties = {
   relations: Opt(Input(relationsProperties)),
   constraints: Opt(Input({
     guards: Opt(List(Input({
-      pattern: Text(undefined, { maxLength: 2000 }),
+      id: Opt(Name('A short kebab-case name; the rule id becomes recipe/<recipe id>/<id>.', { maxLength: 64 })),
+      pattern: Opt(Text('A regular expression (or give `query`).', { maxLength: 2000 })),
+      query: Opt(Text('A tree-sitter query; the capture @match is reported.', { maxLength: 4000 })),
       message: Text(undefined, { maxLength: 500 }),
-      severity: Opt(StringEnum(['error', 'warning', 'info'])),
+      severity: Opt(StringEnum(['error', 'warning', 'info', 'hint'])),
       mode: Opt(StringEnum(['forbid', 'require'])),
-    }), 20, { description: 'Guard patterns (regular expressions) that enforce it.' })),
+      in: Opt(StringEnum(RULE_SCOPES, { description: 'Where the pattern matches: code (default; not comments or strings), strings (import paths, URLs), comments, any (raw text).' })),
+      languages: Opt(List(Name(undefined, { maxLength: 64 }), 20, { description: 'Default: the recipe\'s language.' })),
+      include: Opt(List(Text(undefined, { maxLength: 500 }), 50, { description: 'Only these path globs.' })),
+      exclude: Opt(List(Text(undefined, { maxLength: 500 }), 50, { description: 'Not these path globs.' })),
+      why: Opt(Text('Why it matters (default: the recipe\'s summary).', { maxLength: 1000 })),
+      suggestion: Opt(Text('What to write instead (default: follow the recipe).', { maxLength: 1000 })),
+      fix: Opt(Text('Replacement for the matched text ($1, $& refer to the pattern\'s groups).', { maxLength: 2000 })),
+      examples: Opt(Input({
+        bad: Opt(List(Code(undefined, { maxLength: 4000 }), 10)),
+        good: Opt(List(Code(undefined, { maxLength: 4000 }), 10)),
+      }, { description: 'Code the rule must report (bad) and leave alone (good); checked when the rule loads.' })),
+    }), 20, { description: 'Guard rules that enforce it, in the rule format of .autosnippet/guard/*.json (pattern or query, in, include/exclude, examples).' })),
     preconditions: Opt(stringList('What must hold before it applies.')),
     boundaries: Opt(stringList('Where it does not apply.')),
     sideEffects: Opt(stringList('What it changes besides its result.')),

@@ -18,8 +18,14 @@ export interface MatchSite {
  */
 export type MatchRefiner = (m: MatchSite) => boolean;
 
+/** A fix that replaces more than the match: [match start, `end`) becomes `text` (a line added to the body). */
+export interface FixEdit {
+  text: string;
+  end: number;
+}
+
 /** The replacement for a match of a built-in rule, computed from its context; undefined when none fits. */
-export type MatchFixer = (m: MatchSite) => string | undefined;
+export type MatchFixer = (m: MatchSite) => string | FixEdit | undefined;
 
 /** How a built-in rule is written in a pack: the pack fills in languages, origin and source. */
 export interface BuiltinRuleSpec {

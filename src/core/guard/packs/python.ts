@@ -1,5 +1,6 @@
 import { insideParensOf } from './context';
 import { pack, type MatchSite } from './pack';
+import { mutableDefaultFix } from './python-fixes';
 
 /**
  * The handler re-raises (a bare `raise` among its own statements): it only looks at the exception on
@@ -105,6 +106,7 @@ export const pythonRules = pack('python', ['python'], [
     // Reported at the parameter (as Ruff's B006), which may be lines below the `def`.
     regex: String.raw`\b[A-Za-z_]\w*\s*(?::[^=\n()]*?)?=\s*(?:\[\s*\]|\{\s*\}|list\(\)|dict\(\)|set\(\))(?=\s*[,)])`,
     refine: (m) => insideParensOf(m.code, m.start, /\bdef\s+\w+\s*$/),
+    fixer: mutableDefaultFix,
     needles: ['def'],
     why: 'The default is created once, when the function is defined: items appended in one call show up in the next.',
     suggestion: 'Default to None and create the list inside: def f(items=None): items = [] if items is None else items',
