@@ -6,7 +6,9 @@ import { ToolCatalog } from '../../src/core/tools/catalog';
 import { knowledgeTools } from '../../src/core/tools/knowledge';
 import { agentTools } from '../../src/core/tools/agent';
 import type { Workspace } from '../../src/core/workspace';
+import { bootstrapKnowledge } from '../../src/core/bootstrap';
 import { tempWorkspace, agent } from './knowledge-helpers';
+import { closeWorkspaces, fixtureWorkspace } from './structure-helpers';
 
 const catalog = new ToolCatalog([...knowledgeTools, ...agentTools]);
 
@@ -162,5 +164,19 @@ test('write tools answer with the id, the status and what is missing, not the re
     assert.match(full.rationale, /One place for retries/, 'get_candidate still gives the record');
   } finally {
     await ws.cleanup();
+  }
+});
+
+test('the cold start\'s own cards pass the source check (annotation comments in a quote are not quotes)', async () => {
+  const ws = await fixtureWorkspace('bootstrap-ts');
+  try {
+    await bootstrapKnowledge(ws, {}, { actor: 'human' });
+    const listed = await data(ws, 'enrich_candidates', { limit: 100 });
+    const invalid = listed.candidates.flatMap((c: { title: string; fill: { field: string; severity: string; what: string }[] }) =>
+      c.fill.filter((f) => f.severity === 'invalid' && (f.field === 'code' || f.field === 'reasoning.sources')).map((f) => `${c.title}: ${f.what}`));
+    assert.deepEqual(invalid, []);
+    assert.ok(listed.total > 5, 'the scan proposed cards');
+  } finally {
+    await closeWorkspaces();
   }
 });

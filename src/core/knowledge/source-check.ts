@@ -17,6 +17,8 @@ const MAX_SOURCES = 40;
 const MIN_QUOTED_CHARS = 6;
 /** Lines that stand for omitted code in a quote: three dots or an ellipsis, alone or as a comment. */
 const ELISION = /^(?:\/\/|#|--|\/\*)?\s*(?:\.\.\.|…)\s*(?:\*\/)?$/;
+/** A whole-line comment in a quote is the author's annotation ("// Used in a.ts:14"), not a claim about the file; `#include`-like directives are code. */
+const COMMENT_LINE = /^(?:\/\/|--|\/\*|\*|#(?!\s*(?:include|import|define|if|ifdef|ifndef|else|endif|pragma|undef)\b))/;
 /** Kinds whose `code` is a diagram or a listing in words, not lines copied from a file. */
 const DESCRIBED_NOT_QUOTED = new Set(['architecture', 'module-dependency', 'project-profile']);
 
@@ -24,9 +26,12 @@ const DESCRIBED_NOT_QUOTED = new Set(['architecture', 'module-dependency', 'proj
  * The one verdict on a proposal that every tool answers with (submit, validate, update, enrich): its
  * fields as validateCandidate sees them, and whether its sources hold.
  */
-export async function assessCandidate(ws: Workspace, c: CandidateInput, signal?: AbortSignal): Promise<ValidationReport & { sourceIssues: FieldIssue[] }> {
-  return verdictWith(c, await sourceIssues(ws, c, signal));
+export async function assessCandidate(ws: Workspace, c: CandidateInput, signal?: AbortSignal, files?: SourceFiles): Promise<ValidationReport & { sourceIssues: FieldIssue[] }> {
+  return verdictWith(c, await sourceIssues(ws, c, signal, files));
 }
+
+/** Lines of the files already opened in one call, by path (`undefined`: not there): cards of a batch cite the same files. */
+export type SourceFiles = Map<string, Promise<string[] | undefined>>;
 
 /** The verdict on `c`'s fields with the source issues already found (the sources were read once, before a write). */
 export function verdictWith(c: CandidateInput, sources: FieldIssue[]): ValidationReport & { sourceIssues: FieldIssue[] } {
@@ -41,10 +46,10 @@ interface OpenedSource {
 }
 
 /** The issues of a proposal's evidence; empty when every source holds (or it cites none). */
-export async function sourceIssues(ws: Workspace, c: CandidateInput, signal?: AbortSignal): Promise<FieldIssue[]> {
+export async function sourceIssues(ws: Workspace, c: CandidateInput, signal?: AbortSignal, files: SourceFiles = new Map()): Promise<FieldIssue[]> {
   const cited = [...new Set([...(c.reasoning?.sources ?? []), ...(c.sourceFiles ?? [])].map((s) => s.trim()).filter(Boolean))].slice(0, MAX_SOURCES);
   if (!cited.length) return [];
-  const opened = await Promise.all(cited.map((s) => openSource(ws, s, signal)));
+  const opened = await Promise.all(cited.map((s) => openSource(ws, s, files, signal)));
   const issues: FieldIssue[] = [];
   for (const o of opened) {
     if (!o.lines) issues.push({ field: 'reasoning.sources', severity: 'invalid', message: `${o.path} does not exist in the workspace (cited as ${o.cited}). Cite a file that is there, relative to the workspace root.` });
@@ -57,24 +62,24 @@ export async function sourceIssues(ws: Workspace, c: CandidateInput, signal?: Ab
   return issues;
 }
 
-async function openSource(ws: Workspace, cited: string, signal?: AbortSignal): Promise<OpenedSource> {
+async function openSource(ws: Workspace, cited: string, files: SourceFiles, signal?: AbortSignal): Promise<OpenedSource> {
   const m = CITED.exec(cited)!;
   const path = m[1];
   const line = m[2] === undefined ? undefined : Number(m[2]);
-  try {
-    const file = await readRepoFile(ws.root, path, { kind: 'source', signal });
-    return { cited, path, line, lines: file.text.split(/\r?\n/) };
-  } catch {
+  let lines = files.get(path);
+  if (!lines) {
     // Missing, outside the workspace, a link out, too large: for evidence all mean "not there".
-    return { cited, path, line };
+    lines = readRepoFile(ws.root, path, { kind: 'source', signal }).then((f) => f.text.split(/\r?\n/), () => undefined);
+    files.set(path, lines);
   }
+  return { cited, path, line, lines: await lines };
 }
 
 /** The quoted code must be in the cited files: each substantive line of it, compared without whitespace. */
 function quoteIssue(c: CandidateInput, opened: OpenedSource[]): FieldIssue | undefined {
   const type = c.knowledgeType;
   if (!c.code?.trim() || !opened.length || (type && (KNOWLEDGE_TYPES[type] === 'fact' || DESCRIBED_NOT_QUOTED.has(type)))) return undefined;
-  const quoted = c.code.split(/\r?\n/).map((l) => l.trim()).filter((l) => !ELISION.test(l) && squash(l).length >= MIN_QUOTED_CHARS);
+  const quoted = c.code.split(/\r?\n/).map((l) => l.trim()).filter((l) => !ELISION.test(l) && !COMMENT_LINE.test(l) && squash(l).length >= MIN_QUOTED_CHARS);
   if (!quoted.length) return undefined;
   const files = opened.map((o) => squash(o.lines!.join('\n')));
   const absent = quoted.filter((l) => !files.some((f) => f.includes(squash(l))));

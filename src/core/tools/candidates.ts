@@ -9,6 +9,7 @@ import {
   assessCandidate, checkDuplicate, countCandidates, ensureIndexFresh, getCandidate, listCandidates, sourceIssues, submitCandidates, updateCandidate, verdictWith,
   type FieldIssue, type ValidationReport,
 } from '../knowledge';
+import type { SourceFiles } from '../knowledge/source-check';
 import { transitionsOf } from '../knowledge/transitions';
 import type { DuplicateReport } from '../knowledge/duplicates';
 import type { StatusChange } from '../knowledge/types';
@@ -101,7 +102,8 @@ const submitCandidatesTool = defineTool({
   confirmation: (input) => ({ title: 'Propose knowledge?', message: `Add ${input.candidates?.length ?? 0} candidates for a person to review.` }),
   async handler(ws, input, ctx) {
     await ensureIndexFresh(ws);
-    const assessed = await Promise.all(input.candidates.map(async (c, i) => ({ i, c, v: await assessCandidate(ws, c, ctx.signal) })));
+    const files: SourceFiles = new Map();
+    const assessed = await Promise.all(input.candidates.map(async (c, i) => ({ i, c, v: await assessCandidate(ws, c, ctx.signal, files) })));
     const accepted = assessed.filter((a) => !a.v.sourceIssues.length);
     const refused = assessed.filter((a) => a.v.sourceIssues.length).map((a) => ({ input: a.i, issues: a.v.sourceIssues }));
     const result = accepted.length ? await submitCandidates(ws, accepted.map((a) => a.c), ctx.actor) : { created: [], duplicates: [] };
@@ -158,7 +160,8 @@ const enrichCandidates = defineTool({
   paginate: 'candidates',
   async handler(ws, input, ctx) {
     const list = input.ids?.length ? input.ids.map((id) => getCandidate(ws, id)) : listCandidates(ws, { status: 'pending', limit: 500 });
-    const assessed = await Promise.all(list.map(async (c) => ({ c, v: await assessCandidate(ws, c, ctx.signal) })));
+    const files: SourceFiles = new Map();
+    const assessed = await Promise.all(list.map(async (c) => ({ c, v: await assessCandidate(ws, c, ctx.signal, files) })));
     const rows = assessed
       .filter(({ v }) => v.issues.length)
       .sort((a, b) => a.v.score - b.v.score)
