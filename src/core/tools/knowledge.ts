@@ -3,8 +3,9 @@ import { readRepoFile, shownPath } from '../files';
 import type { Workspace } from '../workspace';
 import {
   checkDuplicate, ensureIndexFresh, findRecipeRow, getCandidate, knowledgeOverview, listRecipes, parseRecipeFile, readRecipe,
-  recipeInsight, recordUsage, submitCandidates, syncRecipes, usageOf, type CandidateInput, type RecipeKind,
+  recipeInsight, recordUsage, sourceIssues, submitCandidates, syncRecipes, usageOf, type CandidateInput, type RecipeKind,
 } from '../knowledge';
+import type { SourceFiles } from '../knowledge/source-check';
 import { history } from '../knowledge/insights';
 import { qualityScores } from '../knowledge/quality';
 import { recipeMeta } from '../knowledge/recipes';
@@ -35,7 +36,7 @@ const submitDraftRecipes = defineTool({
   description:
     'Reads recipe drafts in the recipe file format (YAML frontmatter with title, summary, language, category, knowledgeType, tags…, and a body with the code in a fenced block) ' +
     'and records each as a pending candidate. Pass `files` (workspace-relative paths of .md drafts you wrote) or `drafts` (the Markdown text). ' +
-    'A draft that cannot be read is reported with the file and field at fault; the others are still submitted. Nothing is published: a person reviews every candidate.',
+    'A draft that cannot be read, or whose cited `path:line` sources do not hold (as submit_candidate checks them), is reported with the file and field at fault; the others are still submitted. Nothing is published: a person reviews every candidate.',
   inputSchema: Input({
     files: Opt(List(FilePath(), BATCH_MAX * 2, { description: 'Workspace-relative paths of Markdown drafts.' })),
     drafts: Opt(List(Input({ markdown: Code(undefined, { minLength: 1, maxLength: 60_000 }), file: Opt(FilePath()) }), BATCH_MAX * 2)),
@@ -61,6 +62,7 @@ const submitDraftRecipes = defineTool({
     (input.drafts ?? []).forEach((d, i) => texts.push({ name: d.file ?? `drafts[${i}]`, text: d.markdown }));
     const inputs: CandidateInput[] = [];
     const names: string[] = [];
+    const opened: SourceFiles = new Map();
     for (const t of texts) {
       const parsed = parseRecipeFile(t.text, t.name);
       if (!parsed.ok) {
@@ -68,7 +70,14 @@ const submitDraftRecipes = defineTool({
         continue;
       }
       const { id: _id, kind: _k, status: _s, file: _f, candidateId: _c, createdBy: _cb, createdAt: _ca, approvedBy: _ab, approvedAt: _aa, publishedBy: _pb, publishedAt: _pa, deprecatedBy: _db, deprecatedAt: _da, deprecationReason: _dr, ...content } = parsed.recipe;
-      inputs.push({ ...content, origin: 'draft-file', reasoning: { sources: content.sourceFiles ?? [] } });
+      const input: CandidateInput = { ...content, origin: 'draft-file', reasoning: { sources: content.sourceFiles ?? [] } };
+      // A draft is a card like any other: one whose cited lines do not hold is not recorded.
+      const refused = await sourceIssues(ws, input, ctx.signal, opened);
+      if (refused.length) {
+        problems.push({ file: t.name, field: refused[0].field, message: `Not recorded: its sources do not hold. ${refused.map((i) => i.message).join(' ')}` });
+        continue;
+      }
+      inputs.push(input);
       names.push(t.name);
     }
     const result = inputs.length ? await submitCandidates(ws, inputs, ctx.actor) : { created: [], duplicates: [] };
