@@ -8,8 +8,8 @@ import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { getCandidate, listCandidates, updateCandidate } from '../knowledge/candidates';
 import type { Candidate, CandidateInput } from '../knowledge/types';
 import { RELATION_TYPES } from '../knowledge/types';
-import { validateCandidate, type ValidationReport } from '../knowledge/validate';
-import { assessCandidate } from '../knowledge/source-check';
+import { validateCandidate } from '../knowledge/validate';
+import { answeredVerdict, assessCandidate } from '../knowledge/source-check';
 import type { Actor } from '../kernel/actors';
 import type { Workspace } from '../workspace';
 import { diagnosticAnswer } from './diagnostic';
@@ -62,7 +62,7 @@ export async function enrichCandidate(ws: Workspace, input: { id: string; fields
   if (!ctx.model) {
     // The caller has the record (it proposed or listed it): the answer names the gaps, not the record again.
     const prompt = enrichPrompt(candidateBrief(candidate), before.issues);
-    return diagnosticAnswer(prompt, `Read the cited sources, then call update_candidate {"id": "${candidate.id}", …the fields} (get_candidate gives the whole record).`, { id: candidate.id, validation: verdictOf(before) });
+    return diagnosticAnswer(prompt, `Read the cited sources, then call update_candidate {"id": "${candidate.id}", …the fields} (get_candidate gives the whole record).`, { id: candidate.id, validation: answeredVerdict(before) });
   }
   const prompt = enrichPrompt(candidateForPrompt(candidate), gaps);
   const answer = await completeJson<EnrichFields>(ctx.model, prompt.user, checkEnrichment, { system: prompt.system, signal: ctx.signal, purpose: 'enrich_candidate', maxOutputTokens: 1200 });
@@ -76,12 +76,9 @@ async function applyEnrichment(ws: Workspace, candidate: Candidate, fields: Supp
   const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isEmpty(v))) as SuppliedFields;
   const changed = Object.keys(patch);
   const updated = changed.length ? await updateCandidate(ws, candidate.id, patch, ctx.actor) : candidate;
-  return { mode, id: candidate.id, changed, validation: verdictOf(await assessCandidate(ws, updated, ctx.signal)) };
+  return { mode, id: candidate.id, changed, validation: answeredVerdict(await assessCandidate(ws, updated, ctx.signal)) };
 }
 
-function verdictOf(v: ValidationReport) {
-  return { ok: v.ok, score: v.score, missing: v.missing, weak: v.weak, issues: v.issues };
-}
 
 // ------------------------------------------------------------------ refine_bootstrap_candidates
 

@@ -5,8 +5,8 @@ export { approveCandidate, rejectCandidate, promoteCandidate, publishRecipe, dep
 export { syncRecipes, ensureIndexFresh, type SyncReport, type SyncOptions } from './recipe-index';
 export { listRecipes, readRecipe, findRecipeRow, resolveRecipeRow, knowledgeCounts, type RecipeSummary, type RecipeFilter } from './recipes';
 export { parseRecipeFile, serializeRecipe, patchFrontmatter, slugify, triggerFor, recipeFilePath, RECIPES_DIR } from './recipe-file';
-export { validateCandidate, missingFields, validationReport, type Validation, type ValidationReport, type FieldIssue } from './validate';
-export { assessCandidate, sourceIssues, verdictWith } from './source-check';
+export { validateCandidate, validationReport, type Validation, type ValidationReport, type FieldIssue } from './validate';
+export { answeredVerdict, assessCandidate, sourceIssues, verdictWith } from './source-check';
 export { checkDuplicate, type DuplicateReport } from './duplicates';
 export { recordUsage, usageOf } from './usage';
 export { recipeInsight, knowledgeOverview } from './insights';

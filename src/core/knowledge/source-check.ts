@@ -30,6 +30,11 @@ export async function assessCandidate(ws: Workspace, c: CandidateInput, signal?:
   return verdictWith(c, await sourceIssues(ws, c, signal, files));
 }
 
+/** The verdict as tools answer it: without the source issues' separate list (they are among `issues`). */
+export function answeredVerdict(v: ValidationReport): ValidationReport {
+  return { ok: v.ok, score: v.score, missing: v.missing, weak: v.weak, issues: v.issues };
+}
+
 /** Lines of the files already opened in one call, by path (`undefined`: not there): cards of a batch cite the same files. */
 export type SourceFiles = Map<string, Promise<string[] | undefined>>;
 

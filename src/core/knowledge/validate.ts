@@ -117,8 +117,3 @@ export function validationReport(v: Validation): ValidationReport {
   const weak = [...new Set(v.issues.filter((i) => i.severity === 'weak' && !missing.includes(i.field)).map((i) => i.field))];
   return { ok: missing.length === 0, score: v.score, missing, weak, issues: v.issues };
 }
-
-/** Every field with an issue, in the order a reviewer cares about. */
-export function missingFields(v: Validation): string[] {
-  return [...new Set(v.issues.map((i) => i.field))];
-}

@@ -6,8 +6,8 @@
  */
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import {
-  assessCandidate, checkDuplicate, countCandidates, ensureIndexFresh, getCandidate, listCandidates, sourceIssues, submitCandidates, updateCandidate, verdictWith,
-  type FieldIssue, type ValidationReport,
+  answeredVerdict, assessCandidate, checkDuplicate, countCandidates, ensureIndexFresh, getCandidate, listCandidates, sourceIssues, submitCandidates, updateCandidate, verdictWith,
+  type FieldIssue,
 } from '../knowledge';
 import type { SourceFiles } from '../knowledge/source-check';
 import { transitionsOf } from '../knowledge/transitions';
@@ -22,10 +22,6 @@ export const BATCH_MAX = 50;
 
 const candidateStatus = ['pending', 'approved', 'rejected'] as const;
 const FILL_HINT = 'Fill the fields under `missing` (and improve `weak`) with update_candidate {id, …fields}; enrich_candidates says what to write for each.';
-
-function verdict(v: ValidationReport) {
-  return { ok: v.ok, score: v.score, missing: v.missing, weak: v.weak, issues: v.issues };
-}
 
 function sourcesRefused(issues: FieldIssue[]): AutoSnippetError {
   return new AutoSnippetError(
@@ -72,7 +68,7 @@ const submitCandidate = defineTool({
       id: dup?.existing ?? result.created[0],
       status: dup ? ('duplicate' as const) : ('created' as const),
       ...(dup ? { hint: `It is already known as ${dup.existing}; nothing was created.` } : validation.ok ? {} : { hint: FILL_HINT }),
-      validation: verdict(validation),
+      validation: answeredVerdict(validation),
       ...(near && near.verdict !== 'unique' ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint } : {}),
     };
   },
@@ -133,7 +129,7 @@ const validateCandidateTool = defineTool({
   async handler(ws, input, ctx) {
     const c = input.id ? getCandidate(ws, input.id) : input.candidate;
     if (!c) throw new AutoSnippetError(ErrorCode.InvalidInput, 'Pass `candidate` (the fields) or `id` (a submitted candidate).', 'e.g. { "candidate": { "title": "…", "summary": "…" } }');
-    return { ...(input.id ? { id: input.id } : {}), ...verdict(await assessCandidate(ws, c, ctx.signal)) };
+    return { ...(input.id ? { id: input.id } : {}), ...answeredVerdict(await assessCandidate(ws, c, ctx.signal)) };
   },
 });
 
@@ -190,7 +186,7 @@ const updateCandidateTool = defineTool({
   async handler(ws, input, ctx) {
     const { id, ...patch } = input;
     const c = await updateCandidate(ws, id, patch, ctx.actor);
-    return { id: c.id, status: c.status, validation: verdict(await assessCandidate(ws, c, ctx.signal)) };
+    return { id: c.id, status: c.status, validation: answeredVerdict(await assessCandidate(ws, c, ctx.signal)) };
   },
 });
 
