@@ -65,7 +65,8 @@ test('without a model every AI-assisted tool answers in diagnostic mode: what is
   const summary = await catalog.invoke(ws, 'summarize_code', { code: 'class A {}\nfunction b() {}', language: 'typescript' }, agentCtx());
   assert.deepEqual((summary as any).data.outline, { lines: 2, declarations: ['A', 'b'] });
   const enrich = await catalog.invoke(ws, 'enrich_candidate', { id }, agentCtx());
-  assert.match((enrich as any).data.next, new RegExp(`enrich_candidate \\{"id": "${id}", "fields"`));
+  // One story across tools and skills: fields an agent writes itself go through update_candidate.
+  assert.match((enrich as any).data.next, new RegExp(`update_candidate \\{"id": "${id}"`));
 });
 
 test('summarize_code asks the model and returns its checked answer', async () => {

@@ -609,7 +609,8 @@ test('the profile gives the commands an agent instructions file lists, with thei
 
 test('agent files list commands either way round (coil: `- \\`./gradlew lint\\`: run Android lint`) and in fenced shell blocks, labelled by the comment above (Kingfisher); a summary leads with the test, the build and a check', async () => {
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({ name: 'img', private: true }),
+    // The scripts the guide names exist: a documented command counts only when the repository defines what it runs.
+    'package.json': JSON.stringify({ name: 'img', private: true, scripts: { lint: 'eslint .', dev: 'vite', test: 'vitest run', build: 'vite build', release: 'release-it' } }),
     'AGENTS.md': '# Guide\n\n## Commands\n- `npm run lint`: run the lint checks.\n- `npm run dev` - start the dev server\n\n### Tests\n```bash\n# Install dependencies\nnpm ci\n\n# Run all tests\nnpm test\nnpm run build # the bundle\nnpm run release -- --version X.X.X\n```\n',
   };
   for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;

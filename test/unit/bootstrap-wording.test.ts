@@ -239,7 +239,9 @@ test("an extension point says what a new subclass defines: the base's stub that 
 
 test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md: build_and_test.sh), not "follow them"', async () => {
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({ name: 'reader', private: true, scripts: { build: 'tsc', test: 'vitest' } }, null, 2),
+    // What the guide names exists: a documented command counts only when the repository defines what it runs.
+    'package.json': JSON.stringify({ name: 'reader', private: true, scripts: { build: 'tsc', test: 'vitest', typecheck: 'tsc --noEmit' } }, null, 2),
+    'buildscripts/build_and_test.sh': '#!/bin/sh\nset -e\nnpm run build\nnpm test\n',
     'CLAUDE.md': '# CLAUDE.md\n\n## Commands\n\n- **Full build and test**: `./buildscripts/build_and_test.sh` - builds and runs all tests\n- **Types**: `npm run typecheck`\n',
   };
   for (let i = 0; i < 3; i++) files[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;

@@ -263,7 +263,7 @@ test('a page whose first item alone is over the bound still advances (the item i
   const first = await cat.invoke(ws, 'huge_items', {}, agent);
   assert.ok(first.ok && first.truncated?.nextCursor === 1 && JSON.stringify(first).length <= 1000, JSON.stringify(first).slice(0, 300));
   const second = await cat.invoke(ws, 'huge_items', { cursor: 1 }, agent);
-  assert.deepEqual(second.ok && second.data, { items: [{ id: 1, text: 'small' }] });
+  assert.deepEqual(second.ok && second.data, { items: [{ id: 1, text: 'small' }], hasMore: false });
 });
 
 test('get_tool_info with a 100,000-character name answers at once, and the error fits the bound', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { submitCandidates, getCandidate, readRecipe, listRecipes } from '../../src/core/knowledge';
 import { transitionsOf } from '../../src/core/knowledge/transitions';
@@ -116,6 +116,9 @@ test('refused transitions say INVALID_TRANSITION and name what is allowed', asyn
 test('agents may propose but not review; delete needs confirm: true', async () => {
   const ws = await tempWorkspace();
   try {
+    // submit_candidate opens the cited line: the proposal's source must be there.
+    mkdirSync(path.join(ws.root, 'src/api'), { recursive: true });
+    writeFileSync(path.join(ws.root, 'src/api/users.ts'), '\n'.repeat(9) + 'await withRetry(() => fetch(url));\n');
     const submitted = await call(ws, 'submit_candidate', proposal('Proposed by an agent'), agent);
     assert.equal(submitted.status, 'created');
     for (const [tool, input] of [

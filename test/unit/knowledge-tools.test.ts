@@ -58,9 +58,14 @@ test('lists, get_recipe, insights, usage and draft submission through the catalo
 
     mkdirSync(path.join(ws.root, 'drafts'));
     writeFileSync(path.join(ws.root, 'drafts/cache.md'), '---\ntitle: Cache HTTP responses\nlanguage: typescript\ncategory: net\nsummary: Cache GET responses for 60 seconds with HttpCache.\nsources: [src/net/cache.ts:12]\n---\n\n```ts\nhttpCache.get(url)\n```\n');
-    const drafts = await call(ws, 'submit_draft_recipes', { files: ['drafts/cache.md', '../outside.md'], drafts: [{ markdown: '---\nsummary: no title\n---\n' }] }, agent);
+    // The cited line is opened: a draft whose sources do not hold is a problem, not a candidate.
+    mkdirSync(path.join(ws.root, 'src/net'), { recursive: true });
+    writeFileSync(path.join(ws.root, 'src/net/cache.ts'), '\n'.repeat(11) + 'export const cached = (url: string) => httpCache.get(url);\n');
+    writeFileSync(path.join(ws.root, 'drafts/stale.md'), '---\ntitle: Retry uploads three times\nlanguage: typescript\nsummary: Uploads go through retryUpload.\nsources: [src/net/upload.ts:3]\n---\n\n```ts\nretryUpload(file)\n```\n');
+    const drafts = await call(ws, 'submit_draft_recipes', { files: ['drafts/cache.md', 'drafts/stale.md', '../outside.md'], drafts: [{ markdown: '---\nsummary: no title\n---\n' }] }, agent);
     assert.equal(drafts.created.length, 1);
-    assert.deepEqual(drafts.problems.map((p: { file: string }) => p.file), ['../outside.md', 'drafts[0]']);
+    assert.deepEqual(drafts.problems.map((p: { file: string }) => p.file), ['../outside.md', 'drafts/stale.md', 'drafts[0]']);
+    assert.match(drafts.problems[1].message, /src\/net\/upload\.ts does not exist/);
     const cand = await call(ws, 'get_candidate', { id: drafts.created[0] }, agent);
     assert.equal(cand.origin, 'draft-file');
     assert.deepEqual(cand.reasoning.sources, ['src/net/cache.ts:12']);

@@ -31,7 +31,9 @@ test('npm workspaces: a target owns its folder; the workspace edges weigh dev de
   const edges = structureEdges(s.targets);
   assert.equal(edges.find((e) => e.from === 'target:@acme/web' && e.to === 'target:@acme/core')?.weight, 0.5);
   assert.equal(edges.find((e) => e.from === 'target:@acme/web' && e.to === 'target:@acme/utils')?.weight, 1);
-  assert.ok(edges.every((e) => e.relation === 'depends_on'));
+  // A dev dependency is a development edge (kept out of the product's rankings and cycles).
+  assert.equal(edges.find((e) => e.from === 'target:@acme/web' && e.to === 'target:@acme/core')?.relation, 'dev_depends_on');
+  assert.ok(edges.filter((e) => e.weight === 1).every((e) => e.relation === 'depends_on'));
 });
 
 test('pnpm: pnpm-workspace.yaml globs with an exclusion, workspace: protocol, bin makes an app', async () => {

@@ -215,8 +215,9 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 5
     // A person proposes it through the CLI (it acts as a person), on the workspace the session serves.
     const category = 'ui-approve';
     const title = 'Look users up through UserRepository.find (UI check)';
-    const code = 'const user = users.find(id);\nif (!user) throw new Error(`no user ${id}`);';
-    const submitted = cli(workspace, 'submit_candidate', { title, code, language: 'typescript', category, knowledgeType: 'code-pattern', summary: 'Find users by id through the repository, and handle a missing one.', reasoning: { whyStandard: 'src/users.ts keeps users by id.', sources: ['src/users.ts:15'], confidence: 0.7 } });
+    // Quoted from src/users.ts as it is: a candidate's code must be found in the files it cites.
+    const code = 'find(id: number): User | undefined {\n    return this.byId.get(id);\n  }';
+    const submitted = cli(workspace, 'submit_candidate', { title, code, language: 'typescript', category, knowledgeType: 'code-pattern', summary: 'Find users by id through the repository, and handle a missing one.', reasoning: { whyStandard: 'src/users.ts keeps users by id.', sources: ['src/users.ts:16'], confidence: 0.7 } });
     assert.equal(submitted.data?.status, 'created', JSON.stringify(submitted));
     const candidateId: string = submitted.data.id;
     const recipesDir = path.join(workspace, '.autosnippet', 'recipes', category);

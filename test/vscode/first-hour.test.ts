@@ -59,7 +59,7 @@ const getJsonCandidate = {
   category: 'networking',
   knowledgeType: 'code-pattern',
   summary: 'Call the network through getJson in src/http.ts: it adds the timeout every request needs.',
-  code: 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {\n  const controller = new AbortController();\n  const timer = setTimeout(() => controller.abort(), timeoutMs);\n  try {\n    return (await fetch(url, { signal: controller.signal })).json() as T;\n  } finally {\n    clearTimeout(timer);\n  }\n}',
+  code: 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {\n  const controller = new AbortController();\n  const timer = setTimeout(() => controller.abort(), timeoutMs);\n  try {\n    const res = await fetch(url, { signal: controller.signal });\n    ...\n  } finally {\n    clearTimeout(timer);\n  }\n}',
   reasoning: { whyStandard: 'Every module fetches through getJson: src/users.ts and src/index.ts call it, nothing calls fetch directly.', sources: ['src/http.ts:1', 'src/users.ts:1'], confidence: 0.82 },
 };
 const repositoryCandidate = {
@@ -68,8 +68,9 @@ const repositoryCandidate = {
   category: 'data',
   knowledgeType: 'code-standard',
   summary: 'Find users by id through UserRepository and handle a missing one.',
-  code: 'const user = users.find(id);\nif (!user) throw new Error(`no user ${id}`);',
-  reasoning: { whyStandard: 'src/users.ts keeps users by id behind the repository.', sources: ['src/users.ts:5'], confidence: 0.64 },
+  // Quoted from the file it cites: a candidate's code must be found there.
+  code: 'find(id: number): User | undefined {\n    return this.byId.get(id);\n  }',
+  reasoning: { whyStandard: 'src/users.ts keeps users by id behind the repository.', sources: ['src/users.ts:16'], confidence: 0.64 },
 };
 const weakCandidate = {
   title: 'Greetings are built with greet()',

@@ -5,17 +5,18 @@
  * functions; the Gateway has already passed the tool call that got here.
  */
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
-import { getCandidate, listCandidates, stripCandidate, updateCandidate } from '../knowledge/candidates';
+import { getCandidate, listCandidates, updateCandidate } from '../knowledge/candidates';
 import type { Candidate, CandidateInput } from '../knowledge/types';
 import { RELATION_TYPES } from '../knowledge/types';
 import { validateCandidate } from '../knowledge/validate';
+import { answeredVerdict, assessCandidate } from '../knowledge/source-check';
 import type { Actor } from '../kernel/actors';
 import type { Workspace } from '../workspace';
 import { diagnosticAnswer } from './diagnostic';
 import { assistantText, completeJson, extractJson, isCancellation, throwIfAborted, userText, type ChatMessage, type ChatModel } from './model';
 import { checkRuleAgainstExamples, toGuardRule, type RuleCheck } from './rule-check';
 import {
-  ENRICH_FIELDS, checkCodeSummary, checkEnrichment, checkGuardRuleAnswer, checkRefinements, checkRelations, enrichPrompt, guardRulePrompt, refinePrompt, relationsPrompt, summarizeCodePrompt,
+  ENRICH_FIELDS, candidateBrief, candidateForPrompt, checkCodeSummary, checkEnrichment, checkGuardRuleAnswer, checkRefinements, checkRelations, enrichPrompt, guardRulePrompt, refinePrompt, relationsPrompt, summarizeCodePrompt,
   type CodeSummary, type DiscoveredRelation, type EnrichField, type ProposedRegexRule, type Refinement,
 } from './tasks';
 
@@ -49,17 +50,21 @@ function outlineOf(code: string): { lines: number; declarations: string[] } {
 
 export type EnrichFields = Partial<Pick<CandidateInput, EnrichField>>;
 
-export async function enrichCandidate(ws: Workspace, input: { id: string; fields?: EnrichFields; overwrite?: boolean }, ctx: AssistContext) {
+/** What the caller may set through `fields`: every field validation can name, code and sources included. */
+export type SuppliedFields = Partial<Pick<CandidateInput, EnrichField | 'code' | 'language' | 'reasoning'>>;
+
+export async function enrichCandidate(ws: Workspace, input: { id: string; fields?: SuppliedFields; overwrite?: boolean }, ctx: AssistContext) {
   const candidate = getCandidate(ws, input.id);
   requirePending(candidate);
-  const before = validateCandidate(stripCandidate(candidate));
-  const gaps = before.issues.filter((i) => (ENRICH_FIELDS as readonly string[]).includes(i.field));
-
   if (input.fields) return applyEnrichment(ws, candidate, input.fields, 'applied', ctx);
-  const prompt = enrichPrompt(candidate, gaps);
+  const before = await assessCandidate(ws, candidate, ctx.signal);
+  const gaps = before.issues.filter((i) => (ENRICH_FIELDS as readonly string[]).includes(i.field));
   if (!ctx.model) {
-    return diagnosticAnswer(prompt, `Run the prompt, then call enrich_candidate {"id": "${candidate.id}", "fields": <the JSON answer>}.`, { id: candidate.id, gaps });
+    // The caller has the record (it proposed or listed it): the answer names the gaps, not the record again.
+    const prompt = enrichPrompt(candidateBrief(candidate), before.issues);
+    return diagnosticAnswer(prompt, `Read the cited sources, then call update_candidate {"id": "${candidate.id}", …the fields} (get_candidate gives the whole record).`, { id: candidate.id, validation: answeredVerdict(before) });
   }
+  const prompt = enrichPrompt(candidateForPrompt(candidate), gaps);
   const answer = await completeJson<EnrichFields>(ctx.model, prompt.user, checkEnrichment, { system: prompt.system, signal: ctx.signal, purpose: 'enrich_candidate', maxOutputTokens: 1200 });
   // Without overwrite, only what is missing or weak is filled: a person's or the scan's wording stays.
   const wanted = new Set(gaps.map((g) => g.field));
@@ -67,13 +72,13 @@ export async function enrichCandidate(ws: Workspace, input: { id: string; fields
   return applyEnrichment(ws, candidate, fields, 'model', ctx);
 }
 
-async function applyEnrichment(ws: Workspace, candidate: Candidate, fields: EnrichFields, mode: 'applied' | 'model', ctx: AssistContext) {
-  const patch = Object.fromEntries(Object.entries(fields).filter(([k, v]) => (ENRICH_FIELDS as readonly string[]).includes(k) && !isEmpty(v))) as EnrichFields;
+async function applyEnrichment(ws: Workspace, candidate: Candidate, fields: SuppliedFields, mode: 'applied' | 'model', ctx: AssistContext) {
+  const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => !isEmpty(v))) as SuppliedFields;
   const changed = Object.keys(patch);
   const updated = changed.length ? await updateCandidate(ws, candidate.id, patch, ctx.actor) : candidate;
-  const after = validateCandidate(stripCandidate(updated));
-  return { mode, id: candidate.id, changed, validation: { ok: after.ok, score: after.score, issues: after.issues } };
+  return { mode, id: candidate.id, changed, validation: answeredVerdict(await assessCandidate(ws, updated, ctx.signal)) };
 }
+
 
 // ------------------------------------------------------------------ refine_bootstrap_candidates
 
@@ -101,8 +106,8 @@ export async function refineCandidates(ws: Workspace, input: RefineInput, ctx: A
   if (!ctx.model) {
     const rest = batches.slice(1).flat().map((c) => c.id);
     return diagnosticAnswer(
-      refinePrompt(batches[0], known, input.languageGuide, lacksOf(batches[0])),
-      `Run the prompt, then call refine_bootstrap_candidates {"refinements": <the JSON array>}.${rest.length ? ` Then do the same for the remaining candidates: refine_bootstrap_candidates {"candidateIds": ${JSON.stringify(rest)}}.` : ''}`,
+      refinePrompt(batches[0], known, input.languageGuide, lacksOf(batches[0]), candidateBrief),
+      `Read each candidate (get_candidate {id}) and its sources, then call refine_bootstrap_candidates {"refinements": <the JSON array>}.${rest.length ? ` Then do the same for the remaining candidates: refine_bootstrap_candidates {"candidateIds": ${JSON.stringify(rest)}}.` : ''}`,
       { candidates: batches[0].map((c) => c.id), remaining: rest, skipped },
     );
   }
@@ -131,7 +136,7 @@ export async function refineCandidates(ws: Workspace, input: RefineInput, ctx: A
 
 /** Fields validation finds missing or weak, per candidate: the refine prompt asks for those. */
 function lacksOf(candidates: readonly Candidate[]): Record<string, string[]> {
-  return Object.fromEntries(candidates.map((c) => [c.id, [...new Set(validateCandidate(stripCandidate(c)).issues.map((i) => i.field))]]));
+  return Object.fromEntries(candidates.map((c) => [c.id, [...new Set(validateCandidate(c).issues.map((i) => i.field))]]));
 }
 
 function selectCandidates(ws: Workspace, ids: string[] | undefined, limit: number, skipped: { id: string; reason: string }[]): Candidate[] {

@@ -53,7 +53,8 @@ export function checkCodeSummary(v: unknown): string[] {
 export const ENRICH_FIELDS = ['title', 'trigger', 'category', 'knowledgeType', 'summary', 'usageGuide', 'rationale', 'tags', 'scope', 'complexity'] as const;
 export type EnrichField = (typeof ENRICH_FIELDS)[number];
 
-export function enrichPrompt(candidate: Candidate, issues: readonly { field: string; message: string }[]): TaskPrompt {
+/** `candidate`: the record as the prompt shows it (candidateForPrompt in full, or candidateBrief). */
+export function enrichPrompt(candidate: Record<string, unknown>, issues: readonly { field: string; message: string }[]): TaskPrompt {
   const wanted = issues.length ? issues.map((i) => `- ${i.field}: ${i.message}`).join('\n') : '- nothing is missing; sharpen the summary and usage guide';
   return {
     system: [
@@ -64,7 +65,7 @@ export function enrichPrompt(candidate: Candidate, issues: readonly { field: str
     user: [
       'The candidate:',
       '```json',
-      JSON.stringify(candidateForPrompt(candidate), null, 1),
+      JSON.stringify(candidate, null, 1),
       '```',
       'What it lacks:',
       wanted,
@@ -104,7 +105,8 @@ export interface Refinement {
 }
 
 /** `lacks`: per candidate id, the fields validation finds missing or weak. */
-export function refinePrompt(batch: readonly Candidate[], known: readonly { id: string; title: string }[], languageGuide?: string, lacks: Record<string, string[]> = {}): TaskPrompt {
+/** `show`: how each candidate appears in the prompt (in full for a model; candidateBrief when the prompt goes back to the agent that has the records). */
+export function refinePrompt(batch: readonly Candidate[], known: readonly { id: string; title: string }[], languageGuide?: string, lacks: Record<string, string[]> = {}, show: (c: Candidate) => Record<string, unknown> = candidateForPrompt): TaskPrompt {
   return {
     system: [
       'You refine candidates that a heuristic scan proposed for a software project\'s knowledge base, before a person reviews them.',
@@ -116,7 +118,7 @@ export function refinePrompt(batch: readonly Candidate[], known: readonly { id: 
       ...(languageGuide ? ['What to look for in this language (from the reference skill):', clip(languageGuide, 3000), ''] : []),
       'Candidates to refine:',
       '```json',
-      JSON.stringify(batch.map((c) => ({ ...candidateForPrompt(c), ...(lacks[c.id]?.length ? { lacks: lacks[c.id] } : {}) })), null, 1),
+      JSON.stringify(batch.map((c) => ({ ...show(c), ...(lacks[c.id]?.length ? { lacks: lacks[c.id] } : {}) })), null, 1),
       '```',
       'Other candidates they may relate to (id: title):',
       ...known.slice(0, 60).map((k) => `- ${k.id}: ${k.title}`),
@@ -260,6 +262,11 @@ export function routedNames(v: unknown): unknown[] | undefined {
 // ------------------------------------------------------------------ helpers
 
 /** A candidate as a prompt shows it: the content, the evidence, without bookkeeping; long code cut. */
+/** Enough to name a candidate and find its evidence; get_candidate gives the rest. */
+export function candidateBrief(c: Candidate): Record<string, unknown> {
+  return dropEmpty({ id: c.id, title: c.title, knowledgeType: c.knowledgeType, language: c.language, sources: c.reasoning?.sources?.slice(0, 8) });
+}
+
 export function candidateForPrompt(c: Candidate): Record<string, unknown> {
   return dropEmpty({
     id: c.id,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
-import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
+import { declaredKinds, looksBinary, readRepoFileSync, RealPathCache } from '../files';
 import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
 import type { Actor } from '../kernel/actors';
@@ -110,7 +110,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const targetEdges = structureEdges(structure.targets);
   await replaceEdges(ws, 'structure', targetEdges);
 
-  const selection = selectFiles(listing.files, maxFiles);
+  const selection = selectFiles(listing.files, maxFiles, declaredKinds(ws.root));
   const total = selection.files.length;
   const analyzers = {
     'code-standard': new CodeStandardAnalyzer(),

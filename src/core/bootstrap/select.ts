@@ -1,5 +1,6 @@
 import { languageForPath } from '../kernel/languages';
 import { pathKind } from './source';
+import type { DeclaredKinds } from '../files';
 
 export interface Selection {
   /** Files to read, in the order the analysers see them. */
@@ -16,16 +17,17 @@ export interface Selection {
  * Picks at most `maxFiles` source files so that a bound keeps the scan representative: folders take
  * turns (one file each per round, in path order), production code first, tests capped at a fifth.
  * Examples, fixtures, docs, benchmarks, build scripts, vendored, generated and minified files (the
- * shared classifier's verdict from the path) teach no convention and are not read.
+ * shared classifier's verdict from the path, or what the repository declares) teach no convention and are not read.
  */
-export function selectFiles(listing: readonly string[], maxFiles: number): Selection {
+export function selectFiles(listing: readonly string[], maxFiles: number, declared?: DeclaredKinds): Selection {
   const prod: { path: string; language: string }[] = [];
   const tests: { path: string; language: string }[] = [];
   const notProduction: Record<string, number> = {};
   for (const path of listing) {
     const language = languageForPath(path);
     if (!language) continue;
-    const kind = pathKind(path);
+    // What the repository declares vendored or generated (submodules, .gitattributes) goes first: such folders are named after the library, not `vendor/`.
+    const kind = declared?.kindOf(path) ?? pathKind(path);
     if (kind === 'production') prod.push({ path, language });
     else if (kind === 'test') tests.push({ path, language });
     else notProduction[kind] = (notProduction[kind] ?? 0) + 1;

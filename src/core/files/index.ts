@@ -7,6 +7,7 @@ export { walkWorkspace, workspaceFiles, WorkspaceFiles, type WalkOptions, type W
 export { ALWAYS_SKIPPED_DIRS, skippedFolderReason, parseIgnoreFile } from './ignore';
 export { parseYaml, parseJson, parseFrontMatter, toPlainData, type DataLimits, type DataProblem, type FrontMatter, type Parsed, type ParseOptions } from './data';
 export { GlobSet } from './globs';
+export { declaredKinds, type DeclaredKind, type DeclaredKinds } from './declared';
 export { relPath, isInside, isUnder, shownPath } from './paths';
 export { ProblemList, problemOf, type FileProblem } from './problems';
 export { classifyFile, testRegions, CLASSIFY_HEAD_CHARS, type FileKind, type FileClass, type LineRegion } from './classify';

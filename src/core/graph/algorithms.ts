@@ -1,4 +1,4 @@
-import { isDependencyRelation, isMembershipRelation, nodeKey, normalizeFilePath, parseNodeKey } from './relations';
+import { isDependencyRelation, isMembershipRelation, isDevelopmentRelation, nodeKey, normalizeFilePath, parseNodeKey } from './relations';
 import { NODE_KINDS, type GraphEdge, type GraphStats, type ImpactEntry, type Neighbour, type NodeKey, type PathStep } from './types';
 
 export const MAX_IMPACT_DEPTH = 3;
@@ -227,7 +227,7 @@ export class EdgeIndex {
 
 /** Relations that count in the dependency rankings and cycles: dependencies, not membership. */
 function ranked(relation: string): boolean {
-  return isDependencyRelation(relation) && !isMembershipRelation(relation);
+  return isDependencyRelation(relation) && !isMembershipRelation(relation) && !isDevelopmentRelation(relation);
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

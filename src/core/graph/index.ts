@@ -7,7 +7,7 @@ import type { GraphEdge, NodeKey } from './types';
 
 export { EdgeIndex, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH } from './algorithms';
 export { replaceEdges, addEdge, loadEdges, graphVersion, getGraphMeta } from './edges';
-export { normalizeRelation, nodeKey, parseNodeKey, isDependencyRelation, isMembershipRelation } from './relations';
+export { normalizeRelation, nodeKey, parseNodeKey, isDependencyRelation, isMembershipRelation, isDevelopmentRelation, DEVELOPMENT_DEPENDENCY } from './relations';
 export * from './types';
 
 /** Edges computed from another index rather than stored (a recipe's relations), with a key that changes when they do. */

@@ -44,6 +44,14 @@ export function isDependencyRelation(relation: string): boolean {
   return !NON_DEPENDENCY.has(relation);
 }
 
+/** A dev- or test-only dependency between targets (a manifest's devDependencies, dev-dependencies, test scope). */
+export const DEVELOPMENT_DEPENDENCY = 'dev_depends_on';
+
+/** Development-only dependencies: followed by impact (a change can break the tests), left out of the product's rankings and cycles. */
+export function isDevelopmentRelation(relation: string): boolean {
+  return relation === DEVELOPMENT_DEPENDENCY;
+}
+
 /** Membership (a target contains its files): followed by impact, left out of the dependency rankings and cycles. */
 export function isMembershipRelation(relation: string): boolean {
   return relation === 'contains';

@@ -112,13 +112,24 @@ export interface CandidateFilter {
 }
 
 /** Candidates, pending first, newest first within a status. */
-export function listCandidates(ws: Workspace, filter: CandidateFilter = {}): Candidate[] {
+function candidateWhere(filter: CandidateFilter): { where: string; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (filter.status && filter.status !== 'any') { where.push('status = ?'); params.push(filter.status); }
   if (filter.origin) { where.push('origin LIKE ?'); params.push(filter.origin + '%'); }
+  return { where: where.length ? 'WHERE ' + where.join(' AND ') : '', params };
+}
+
+/** How many candidates match, whatever the limit of a listing. */
+export function countCandidates(ws: Workspace, filter: CandidateFilter = {}): number {
+  const { where, params } = candidateWhere(filter);
+  return ws.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM candidates ${where}`, params)?.n ?? 0;
+}
+
+export function listCandidates(ws: Workspace, filter: CandidateFilter = {}): Candidate[] {
+  const { where, params } = candidateWhere(filter);
   const rows = ws.store.all<CandidateRow>(
-    `SELECT ${CANDIDATE_COLUMNS} FROM candidates ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+    `SELECT ${CANDIDATE_COLUMNS} FROM candidates ${where}
      ORDER BY CASE status WHEN 'pending' THEN 0 WHEN 'approved' THEN 1 ELSE 2 END, created_at DESC, id LIMIT ?`,
     [...params, filter.limit ?? 1000],
   );

@@ -87,7 +87,11 @@ export function validateCandidate(c: CandidateInput): Validation {
     for (const p of readRecipeGuard(g).problems) check(true, `constraints.guards[${i}]${p.field ? `.${p.field}` : ''}`, 'invalid', `${p.message} ${p.hint}`);
   }
 
-  // Each field costs at most 1 (missing or invalid) or 0.5 (weak), over the fields a reviewer reads.
+  return validationOf(issues);
+}
+
+/** ok and score of a list of issues: each field costs at most 1 (missing or invalid) or 0.5 (weak), over the fields a reviewer reads. */
+export function validationOf(issues: FieldIssue[]): Validation {
   const penalty = new Map<string, number>();
   for (const i of issues) penalty.set(i.field, Math.max(penalty.get(i.field) ?? 0, i.severity === 'weak' ? 0.5 : 1));
   const cost = [...penalty.values()].reduce((a, b) => a + b, 0);
@@ -95,7 +99,16 @@ export function validateCandidate(c: CandidateInput): Validation {
   return { ok, score: Math.round(Math.max(0, 1 - cost / REVIEWED_FIELDS) * 100) / 100, issues };
 }
 
-/** The fields an agent should fill in, in the order a reviewer cares about. */
-export function missingFields(v: Validation): string[] {
-  return [...new Set(v.issues.map((i) => i.field))];
+/** What every tool answers about a proposal's fields, so that no two tools disagree on what is missing. */
+export interface ValidationReport extends Validation {
+  /** Fields missing or invalid: `ok` is false exactly when this is not empty. */
+  missing: string[];
+  /** Fields present but thin: worth improving, not blocking. */
+  weak: string[];
+}
+
+export function validationReport(v: Validation): ValidationReport {
+  const missing = [...new Set(v.issues.filter((i) => i.severity !== 'weak').map((i) => i.field))];
+  const weak = [...new Set(v.issues.filter((i) => i.severity === 'weak' && !missing.includes(i.field)).map((i) => i.field))];
+  return { ok: missing.length === 0, score: v.score, missing, weak, issues: v.issues };
 }

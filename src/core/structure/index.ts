@@ -1,7 +1,7 @@
 import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
-import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
+import { DEVELOPMENT_DEPENDENCY, nodeKey, replaceEdges, type GraphEdge } from '../graph';
 import { workspaceFiles, type WorkspaceListing } from '../files';
 import { discoverStructure } from './discover';
 import type { Ecosystem, ProjectStructure, Target } from './types';
@@ -66,7 +66,10 @@ export function structureEdges(targets: Target[]): GraphEdge[] {
   for (const t of targets) {
     for (const d of t.dependencies) {
       if (!d.target || d.target === t.name) continue;
-      edges.push({ from: nodeKey('target', t.name), to: nodeKey('target', d.target), relation: 'depends_on', weight: d.scope === 'prod' || d.scope === 'build' ? 1 : 0.5, evidence: d.evidence });
+      // A dev or test dependency is needed to work on the source, not by the product: drawn as a product
+      // edge, a test helper that depends on the package it tests makes a cycle the product does not have.
+      const development = d.scope === 'dev' || d.scope === 'test';
+      edges.push({ from: nodeKey('target', t.name), to: nodeKey('target', d.target), relation: development ? DEVELOPMENT_DEPENDENCY : 'depends_on', weight: d.scope === 'prod' || d.scope === 'build' ? 1 : 0.5, evidence: d.evidence });
     }
   }
   return edges;

@@ -10,7 +10,7 @@ import { ENRICH_FIELDS } from '../agent/tasks';
 import { COMPLEXITIES, RELATION_TYPES, SCOPES, type RelationType } from '../knowledge/types';
 import { defineTool, type AnyTool } from './types';
 import { Code, Domain, Id, Input, List, Name, Opt, StringEnum, Text, Type } from './schema';
-import { KNOWLEDGE_TYPE_NAMES } from './knowledge-schemas';
+import { candidateProperties, KNOWLEDGE_TYPE_NAMES } from './knowledge-schemas';
 
 const NO_MODEL_NOTE = 'Without a model on this channel it answers in diagnostic mode: what is missing and the prompt to run yourself.';
 
@@ -27,7 +27,11 @@ const enrichFieldSchema = Input({
   tags: Opt(tags()),
   scope: Opt(StringEnum(SCOPES)),
   complexity: Opt(StringEnum(COMPLEXITIES)),
-}, { description: `Fields to set (${ENRICH_FIELDS.join(', ')}).` });
+  // Validation may name any of these as missing, so `fields` can set them all.
+  code: candidateProperties.code,
+  language: candidateProperties.language,
+  reasoning: candidateProperties.reasoning,
+}, { description: `Fields to set (${[...ENRICH_FIELDS, 'code', 'language', 'reasoning'].join(', ')}); the same as update_candidate takes.` });
 
 const idList = (max: number, description: string) => List(Id(), max, { description });
 
@@ -69,8 +73,9 @@ export const enrichCandidateTool = defineTool({
   domain: 'agent',
   summary: "Fills a pending candidate's missing fields (category, trigger, summary, usage guide…) with the model, or with fields you supply.",
   description:
-    "Completes one pending candidate: category, trigger, summary, usage guide, rationale, tags, knowledge type, scope, complexity. With a model it fills only what validate_candidate finds missing or weak (overwrite: true to replace the rest too); " +
-    `pass \`fields\` to supply them yourself. The answer lists the changed fields and the validation after the change. ${NO_MODEL_NOTE} Then call it again with \`fields\` set to your answer.`,
+    "Completes one pending candidate with the model: category, trigger, summary, usage guide, rationale, tags, knowledge type, scope, complexity. It fills only what validate_candidate finds missing or weak (overwrite: true to replace the rest too). " +
+    'The answer is the id, the changed fields and the validation after the change (`missing`, `weak`, as validate_candidate says). ' +
+    'Without a model on this channel it answers in diagnostic mode: the validation and a short prompt; fill the fields yourself with update_candidate (which takes every field, code and sources included).',
   inputSchema: Input({
     id: Id('The candidate id.'),
     fields: Opt(enrichFieldSchema),

@@ -35,9 +35,13 @@ function page(data: Record<string, unknown>, field: string, cursor: number, maxC
   const all = data[field] as unknown[];
   const rest = all.slice(cursor);
   // At least one item per page, even one too large to fit alone (it is cut below): a page of none would never advance.
-  const n = Math.max(Math.min(1, rest.length), fitCount(rest.length, (k) => size({ ...data, [field]: rest.slice(0, k) }), maxChars - NOTE_ROOM));
-  const out = { ...data, [field]: rest.slice(0, n) };
-  if (cursor + n >= all.length) return { data: out };
+  const pageOf = (k: number) => ({ ...data, [field]: rest.slice(0, k), hasMore: cursor + k < all.length, ...(cursor + k < all.length ? { nextCursor: cursor + k } : {}) });
+  const n = Math.max(Math.min(1, rest.length), fitCount(rest.length, (k) => size(pageOf(k)), maxChars - NOTE_ROOM));
+  const more = cursor + n < all.length;
+  // The page's position sits inside the data too: callers that read only `data` (an export loop, a
+  // model skimming the answer) otherwise take the first page for the whole list.
+  const out = pageOf(n);
+  if (!more) return { data: out };
   return {
     data: out,
     truncated: {

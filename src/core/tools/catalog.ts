@@ -68,7 +68,7 @@ export class ToolCatalog {
   outputSchema(tool: AnyTool): JsonSchema {
     return plainJson({
       type: 'object',
-      properties: { ok: { type: 'boolean' }, tool: { type: 'string' }, data: tool.outputSchema, truncated: truncationSchema, error: errorBodySchema },
+      properties: { ok: { type: 'boolean' }, tool: { type: 'string' }, data: tool.paginate ? withPageFields(tool.outputSchema) : tool.outputSchema, truncated: truncationSchema, error: errorBodySchema },
       required: ['ok', 'tool'],
       oneOf: [
         { properties: { ok: { const: true } }, required: ['data'] },
@@ -198,6 +198,11 @@ export class ToolCatalog {
     if (!validate(value)) {
       const err = validate.errors?.[0];
       const field = err ? fieldOf(err) : undefined;
+      // A batch's schema bound is the Gateway's bound; an oversize batch gets the Gateway's answer (how to split), not a schema complaint.
+      if (tool.batch && err?.keyword === 'maxItems' && field === tool.batch.field && Array.isArray(value[field])) {
+        const got = (value[field] as unknown[]).length;
+        return { ok: false, error: { code: 'BATCH_TOO_LARGE', message: `${tool.name} takes at most ${tool.batch.max} items in ${field}; got ${got}.`, hint: `Split the batch into calls of ${tool.batch.max} or fewer.`, field } };
+      }
       return {
         ok: false,
         error: {
@@ -231,6 +236,15 @@ export class ToolCatalog {
     }
     return out;
   }
+}
+
+/** A paged answer's data says whether more follows and where, beside the page itself. */
+function withPageFields(schema: JsonSchema): JsonSchema {
+  const pageFields = {
+    hasMore: { type: 'boolean', description: 'True when more items follow: call again with the same arguments and `cursor: nextCursor`.' },
+    nextCursor: { type: 'integer', description: 'The `cursor` of the next page; present while hasMore is true.' },
+  };
+  return { ...schema, properties: { ...(schema.properties as Record<string, unknown>), ...pageFields } } as JsonSchema;
 }
 
 const truncationSchema = {

@@ -66,7 +66,7 @@ const graphQuery = defineTool({
   summary: 'The recipes, targets and files directly linked to a node, with the relation and where it is stated.',
   description:
     'Returns the neighbours of one node of the knowledge graph: outgoing edges (what it depends on, uses, references) and incoming ones (what depends on it). ' +
-    'Nodes are recipes ("recipe:<id>"), targets from the build manifests ("target:<name>") and files ("file:<path>"); relations include depends_on (manifests), imports and contains ' +
+    'Nodes are recipes ("recipe:<id>"), targets from the build manifests ("target:<name>") and files ("file:<path>"); relations include depends_on (manifests), dev_depends_on (dev- and test-only manifest dependencies, left out of rankings and cycles), imports and contains ' +
     '(files, from bootstrap_knowledge), applies_to and references (recipes) and the recipes\' own relations. Relation names are normalised: ' +
     '`dependsOn`, `depends-on` and `depends_on` are the same relation. Each edge carries its evidence as `path:line` when known. Paged: pass `cursor` for more.',
   inputSchema: Input({

@@ -88,7 +88,8 @@ export const usageEvents = USAGE_EVENTS;
 export const validationSchema = Out({
   ok: Type.Boolean(),
   score: Type.Number(),
-  missing: Type.Array(Type.String()),
+  missing: Type.Array(Type.String(), { description: 'Fields missing or invalid (sources that do not hold included): ok is false exactly when this is not empty.' }),
+  weak: Type.Array(Type.String(), { description: 'Fields present but thin: worth improving, not blocking.' }),
   issues: Type.Array(Out({ field: Type.String(), severity: Type.String(), message: Type.String() })),
 });
 

@@ -2,14 +2,15 @@ import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFile, shownPath } from '../files';
 import type { Workspace } from '../workspace';
 import {
-  checkDuplicate, ensureIndexFresh, findRecipeRow, getCandidate, knowledgeOverview, listCandidates, listRecipes, missingFields, parseRecipeFile, readRecipe,
-  recipeInsight, recordUsage, submitCandidates, syncRecipes, updateCandidate, usageOf, validateCandidate, type CandidateInput, type RecipeKind,
+  checkDuplicate, ensureIndexFresh, findRecipeRow, getCandidate, knowledgeOverview, listRecipes, parseRecipeFile, readRecipe,
+  recipeInsight, recordUsage, sourceIssues, submitCandidates, syncRecipes, usageOf, type CandidateInput, type RecipeKind,
 } from '../knowledge';
+import type { SourceFiles } from '../knowledge/source-check';
 import { history } from '../knowledge/insights';
 import { qualityScores } from '../knowledge/quality';
 import { recipeMeta } from '../knowledge/recipes';
-import { transitionsOf } from '../knowledge/transitions';
-import { candidateAliases, candidateOut, candidateProperties, candidateRef, candidateSchema, KINDS, recipeOut, recipeRef, usageEvents, validationSchema } from './knowledge-schemas';
+import { BATCH_MAX, enrichCandidatesTool, getCandidateTool, listCandidatesTool, submitCandidateTool, submitCandidatesTool, updateCandidateTool, validateCandidateTool } from './candidates';
+import { candidateProperties, candidateRef, KINDS, recipeOut, recipeRef, usageEvents } from './knowledge-schemas';
 import { searchTools } from './search';
 import { reviewTools } from './knowledge-review';
 import { defineTool, type AnyTool } from './types';
@@ -20,86 +21,12 @@ import type { StatusChange, UsageStats } from '../knowledge/types';
 import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
 
 const problemsOut = Type.Array(Out({ file: Type.String(), field: Opt(Type.String()), message: Type.String() }));
-const candidateStatus = ['pending', 'approved', 'rejected'] as const;
 const recipeStatus = ['draft', 'published', 'deprecated'] as const;
-
-const BATCH_MAX = 50;
 
 /** Every knowledge tool first catches the index up with the files (cheap when nothing changed). */
 async function fresh(ws: Workspace): Promise<void> {
   await ensureIndexFresh(ws);
 }
-
-const submitCandidate = defineTool({
-  name: 'submit_candidate',
-  title: 'Submit a knowledge candidate',
-  domain: 'knowledge',
-  summary: 'Propose one piece of project knowledge (a rule, pattern or fact) for a person to review.',
-  description:
-    'Records a proposal as a pending candidate that a person approves or rejects. Only `title` is required, but a reviewer needs: summary, the code from the project, language, category, knowledgeType, ' +
-    'and reasoning {whyStandard, sources as `path:line`, confidence}. The answer carries a validation (each missing or weak field) and the nearest existing recipes. ' +
-    'Submitting the same thing twice does not create it twice: the answer says `duplicate` and names the existing one. Call check_duplicate first when unsure.',
-  inputSchema: candidateSchema,
-  outputSchema: Out({
-    id: Type.String(),
-    status: StringEnum(['created', 'duplicate']),
-    hint: Opt(Type.String()),
-    validation: validationSchema,
-    similar: Opt(Domain<DuplicateReport['recipes']>('Existing recipes close to it (similarity ≥ 0.6).', 'array')),
-    similarHint: Opt(Type.String()),
-  }),
-  aliases: candidateAliases,
-  access: 'propose',
-  maxOutputChars: 6000,
-  confirmation: (input) => ({ title: 'Propose knowledge?', message: `Add "${input.title}" to the candidates a person reviews.` }),
-  async handler(ws, input, ctx) {
-    await fresh(ws);
-    const validation = validateCandidate(input);
-    const result = await submitCandidates(ws, [input], ctx.actor);
-    const dup = result.duplicates[0];
-    const near = dup ? undefined : await checkDuplicate(ws, input, 3);
-    return {
-      id: dup?.existing ?? result.created[0],
-      status: dup ? ('duplicate' as const) : ('created' as const),
-      ...(dup ? { hint: `It is already known as ${dup.existing}; nothing was created.` } : {}),
-      validation: { ok: validation.ok, score: validation.score, missing: missingFields(validation), issues: validation.issues },
-      ...(near && near.verdict !== 'unique' ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint } : {}),
-    };
-  },
-});
-
-const submitCandidatesTool = defineTool({
-  name: 'submit_candidates',
-  title: 'Submit knowledge candidates',
-  domain: 'knowledge',
-  summary: `Propose up to ${BATCH_MAX} candidates at once; duplicates are reported, not created.`,
-  description:
-    `Records several proposals as pending candidates in one go (at most ${BATCH_MAX}). Each has the fields of submit_candidate. ` +
-    'The answer lists the ids created, the inputs (by index) that duplicate an existing candidate or recipe, and per created candidate the fields still missing.',
-  inputSchema: Input({ candidates: List(candidateSchema, BATCH_MAX * 2, { minItems: 1 }) }),
-  outputSchema: Out({
-    created: Type.Array(Type.String()),
-    duplicates: Type.Array(Out({ input: Type.Integer(), existing: Type.String() })),
-    missing: Type.Array(Out({ id: Type.String(), missing: Type.Array(Type.String()) })),
-    hint: Opt(Type.String()),
-  }),
-  aliases: { items: 'candidates' },
-  access: 'propose',
-  batch: { field: 'candidates', max: BATCH_MAX },
-  maxOutputChars: 10000,
-  confirmation: (input) => ({ title: 'Propose knowledge?', message: `Add ${input.candidates?.length ?? 0} candidates for a person to review.` }),
-  async handler(ws, input, ctx) {
-    await fresh(ws);
-    const result = await submitCandidates(ws, input.candidates, ctx.actor);
-    const dupIdx = new Set(result.duplicates.map((d) => d.input));
-    const missing = input.candidates
-      .map((c, i) => ({ i, c }))
-      .filter(({ i }) => !dupIdx.has(i))
-      .map(({ c }, k) => ({ id: result.created[k], missing: missingFields(validateCandidate(c)) }))
-      .filter((m) => m.missing.length);
-    return { ...result, missing, ...(missing.length ? { hint: 'enrich_candidates explains each missing field; fill them in with update_candidate.' } : {}) };
-  },
-});
 
 const submitDraftRecipes = defineTool({
   name: 'submit_draft_recipes',
@@ -109,7 +36,7 @@ const submitDraftRecipes = defineTool({
   description:
     'Reads recipe drafts in the recipe file format (YAML frontmatter with title, summary, language, category, knowledgeType, tags…, and a body with the code in a fenced block) ' +
     'and records each as a pending candidate. Pass `files` (workspace-relative paths of .md drafts you wrote) or `drafts` (the Markdown text). ' +
-    'A draft that cannot be read is reported with the file and field at fault; the others are still submitted. Nothing is published: a person reviews every candidate.',
+    'A draft that cannot be read, or whose cited `path:line` sources do not hold (as submit_candidate checks them), is reported with the file and field at fault; the others are still submitted. Nothing is published: a person reviews every candidate.',
   inputSchema: Input({
     files: Opt(List(FilePath(), BATCH_MAX * 2, { description: 'Workspace-relative paths of Markdown drafts.' })),
     drafts: Opt(List(Input({ markdown: Code(undefined, { minLength: 1, maxLength: 60_000 }), file: Opt(FilePath()) }), BATCH_MAX * 2)),
@@ -135,6 +62,7 @@ const submitDraftRecipes = defineTool({
     (input.drafts ?? []).forEach((d, i) => texts.push({ name: d.file ?? `drafts[${i}]`, text: d.markdown }));
     const inputs: CandidateInput[] = [];
     const names: string[] = [];
+    const opened: SourceFiles = new Map();
     for (const t of texts) {
       const parsed = parseRecipeFile(t.text, t.name);
       if (!parsed.ok) {
@@ -142,7 +70,14 @@ const submitDraftRecipes = defineTool({
         continue;
       }
       const { id: _id, kind: _k, status: _s, file: _f, candidateId: _c, createdBy: _cb, createdAt: _ca, approvedBy: _ab, approvedAt: _aa, publishedBy: _pb, publishedAt: _pa, deprecatedBy: _db, deprecatedAt: _da, deprecationReason: _dr, ...content } = parsed.recipe;
-      inputs.push({ ...content, origin: 'draft-file', reasoning: { sources: content.sourceFiles ?? [] } });
+      const input: CandidateInput = { ...content, origin: 'draft-file', reasoning: { sources: content.sourceFiles ?? [] } };
+      // A draft is a card like any other: one whose cited lines do not hold is not recorded.
+      const refused = await sourceIssues(ws, input, ctx.signal, opened);
+      if (refused.length) {
+        problems.push({ file: t.name, field: refused[0].field, message: `Not recorded: its sources do not hold. ${refused.map((i) => i.message).join(' ')}` });
+        continue;
+      }
+      inputs.push(input);
       names.push(t.name);
     }
     const result = inputs.length ? await submitCandidates(ws, inputs, ctx.actor) : { created: [], duplicates: [] };
@@ -151,26 +86,6 @@ const submitDraftRecipes = defineTool({
       duplicates: result.duplicates.map((d) => ({ draft: names[d.input], existing: d.existing })),
       problems,
     };
-  },
-});
-
-const validateCandidateTool = defineTool({
-  name: 'validate_candidate',
-  title: 'Validate a candidate',
-  domain: 'knowledge',
-  summary: 'Names each missing, weak or invalid field of a proposal, with what to write.',
-  description:
-    'Checks a proposal field by field before (or after) you submit it: pass `candidate` (the fields of submit_candidate) or `id` of a submitted candidate. ' +
-    'Returns ok (no missing or invalid field), a score 0..1, and one issue per field at fault with severity missing, weak or invalid and what to write instead.',
-  inputSchema: Input({ id: Opt(candidateRef()), candidate: Opt(candidateSchema) }),
-  outputSchema: Out({ id: Opt(Type.String()), ...validationSchema.properties }),
-  access: 'read',
-  maxOutputChars: 6000,
-  handler(ws, input) {
-    const c = input.id ? getCandidate(ws, input.id) : input.candidate;
-    if (!c) throw new AutoSnippetError('INVALID_INPUT', 'Pass `candidate` (the fields) or `id` (a submitted candidate).', 'e.g. { "candidate": { "title": "…", "summary": "…" } }');
-    const v = validateCandidate(c);
-    return { ...(input.id ? { id: input.id } : {}), ok: v.ok, score: v.score, missing: missingFields(v), issues: v.issues };
   },
 });
 
@@ -206,106 +121,6 @@ const checkDuplicateTool = defineTool({
   },
 });
 
-const enrichCandidates = defineTool({
-  name: 'enrich_candidates',
-  title: 'What candidates lack',
-  domain: 'knowledge',
-  summary: 'Lists what each pending candidate lacks, so you can fill it in with update_candidate.',
-  description:
-    'For the given candidates (or the pending ones, weakest first) lists each missing or weak field with what to write. AutoSnippet calls no model here: you, the calling agent, ' +
-    'read the cited sources and fill the fields in with update_candidate {id, …fields}. Candidates with nothing missing are left out.',
-  inputSchema: Input({ ids: Opt(List(candidateRef(), 100)), limit: Opt(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
-  outputSchema: Out({
-    total: Type.Integer(),
-    candidates: Type.Array(Out({
-      id: Type.String(), title: Type.String(), status: StringEnum(candidateStatus), score: Type.Number(), sources: Type.Array(Type.String()),
-      fill: Type.Array(Out({ field: Type.String(), severity: Type.String(), what: Type.String() })),
-    })),
-    next: Type.String(),
-  }),
-  access: 'read',
-  maxOutputChars: 12000,
-  paginate: 'candidates',
-  handler(ws, input) {
-    const list = input.ids?.length ? input.ids.map((id) => getCandidate(ws, id)) : listCandidates(ws, { status: 'pending', limit: 500 });
-    const rows = list
-      .map((c) => ({ c, v: validateCandidate(c) }))
-      .filter(({ v }) => v.issues.length)
-      .sort((a, b) => a.v.score - b.v.score)
-      .slice(0, input.ids?.length ? undefined : input.limit ?? 20)
-      .map(({ c, v }) => ({ id: c.id, title: c.title, status: c.status, score: v.score, sources: c.reasoning.sources.slice(0, 5), fill: v.issues.map((i) => ({ field: i.field, severity: i.severity, what: i.message })) }));
-    return { total: rows.length, candidates: rows, next: 'For each, read its sources and call update_candidate with the fields under `fill`.' };
-  },
-});
-
-const updateCandidateTool = defineTool({
-  name: 'update_candidate',
-  title: 'Update a pending candidate',
-  domain: 'knowledge',
-  summary: 'Fill in or correct fields of a pending candidate (what enrich_candidates asked for).',
-  description: 'Changes fields of a pending candidate; fields you leave out keep their value. Approved and rejected candidates cannot change (INVALID_TRANSITION). Returns the new validation.',
-  inputSchema: Input({ id: candidateRef(), ...candidateProperties, title: Opt(candidateProperties.title) }),
-  outputSchema: Out({ id: Type.String(), status: StringEnum(candidateStatus), validation: validationSchema }),
-  aliases: candidateAliases,
-  access: 'propose',
-  maxOutputChars: 6000,
-  async handler(ws, input, ctx) {
-    const { id, ...patch } = input;
-    const c = await updateCandidate(ws, id, patch, ctx.actor);
-    const v = validateCandidate(c);
-    return { id: c.id, status: c.status, validation: { ok: v.ok, score: v.score, missing: missingFields(v), issues: v.issues } };
-  },
-});
-
-const listCandidatesTool = defineTool({
-  name: 'list_candidates',
-  title: 'List candidates',
-  domain: 'knowledge',
-  summary: 'Proposed knowledge waiting for review (pending first), or decided.',
-  description: 'Lists candidates with their status, kind, language, category, confidence, origin and who proposed them; pending first, newest first. Filter by status or origin (e.g. "bootstrap").',
-  inputSchema: Input({
-    status: Opt(StringEnum([...candidateStatus, 'any'], { default: 'pending' })),
-    origin: Opt(Name('Only candidates from this origin, e.g. "bootstrap" (a prefix).')),
-    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
-  }),
-  outputSchema: Out({
-    total: Type.Integer(),
-    candidates: Type.Array(Out({
-      id: Type.String(), title: Type.String(), status: StringEnum(candidateStatus), kind: StringEnum(KINDS), knowledgeType: Type.String(), language: Type.String(), category: Type.String(),
-      summary: Type.String(), confidence: Type.Number(), origin: Type.String(), createdBy: Type.String(), createdAt: Type.String(), recipeId: Opt(Type.String()), rejectionReason: Opt(Type.String()),
-    })),
-  }),
-  access: 'read',
-  maxOutputChars: 12000,
-  paginate: 'candidates',
-  handler(ws, input) {
-    const list = listCandidates(ws, { status: input.status ?? 'pending', origin: input.origin, limit: input.limit ?? 200 });
-    return {
-      total: list.length,
-      candidates: list.map((c) => ({
-        id: c.id, title: c.title, status: c.status, kind: c.kind, knowledgeType: c.knowledgeType, language: c.language, category: c.category, summary: c.summary,
-        confidence: c.reasoning.confidence, origin: c.origin, createdBy: c.createdBy, createdAt: c.createdAt, ...(c.recipeId ? { recipeId: c.recipeId } : {}), ...(c.rejectionReason ? { rejectionReason: c.rejectionReason } : {}),
-      })),
-    };
-  },
-});
-
-const getCandidateTool = defineTool({
-  name: 'get_candidate',
-  title: 'Get a candidate',
-  domain: 'knowledge',
-  summary: 'One candidate in full: content, reasoning, status and history.',
-  description: 'Returns a candidate with every field, its reasoning (whyStandard, sources, confidence), its status and the transitions recorded for it.',
-  inputSchema: Input({ id: candidateRef() }),
-  outputSchema: Type.Intersect([candidateOut, Out({ history: Domain<StatusChange[]>('Its status changes, oldest first.', 'array') })]),
-  aliases: { candidateId: 'id' },
-  access: 'read',
-  maxOutputChars: 16000,
-  handler(ws, input) {
-    const c = getCandidate(ws, input.id);
-    return { ...c, history: transitionsOf(ws, 'candidate', c.id) };
-  },
-});
 
 const recipeListOut = Out({
   total: Type.Integer(),
@@ -451,15 +266,15 @@ const rebuildIndex = defineTool({
 
 export const listRecipesTool = listTool('list_recipes', undefined, 'List recipes', 'Every recipe (rules, patterns, facts) by category, without code.', 'Lists the project\'s recipes by category, filtered by kind, status, category, language or tag.');
 
-export { rebuildIndex as rebuildIndexTool, submitCandidate as submitCandidateTool, listCandidatesTool, getCandidateTool, getRecipe as getRecipeTool, confirmUsage as confirmUsageTool, updateCandidateTool, validateCandidateTool, checkDuplicateTool };
+export { rebuildIndex as rebuildIndexTool, submitCandidateTool, listCandidatesTool, getCandidateTool, getRecipe as getRecipeTool, confirmUsage as confirmUsageTool, updateCandidateTool, validateCandidateTool, checkDuplicateTool };
 
 export const knowledgeTools: AnyTool[] = [
-  submitCandidate,
+  submitCandidateTool,
   submitCandidatesTool,
   submitDraftRecipes,
   validateCandidateTool,
   checkDuplicateTool,
-  enrichCandidates,
+  enrichCandidatesTool,
   updateCandidateTool,
   listCandidatesTool,
   getCandidateTool,

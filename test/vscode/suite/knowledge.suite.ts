@@ -100,7 +100,8 @@ test('approving a candidate as the Candidates view does writes its draft recipe 
   const ws = await api.getWorkspace();
   const category = 'vscode-suite-approve';
   const title = 'Fetch JSON through getJson with a timeout (suite)';
-  const code = 'const user = await getJson<User>(`/api/users/${id}`, 2000);';
+  // Quoted from the line it cites: a candidate's code must be found in the files it cites.
+  const code = 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {';
   try {
     // An agent proposes it (the catalog as actor copilot_agent: what the language-model tool runs).
     const submitted = await createCatalog().invoke(ws, 'submit_candidate', {

@@ -6,6 +6,7 @@ import { factsOf } from '../facts';
 import { pathKind } from '../source';
 import { fit, MAX_SUMMARY, nameList } from '../form';
 import { ciChecks, ciCommand, commandSources, type ProjectCommand } from '../commands';
+import { commandDefinitions } from '../command-check';
 import { isAppExtension, productTargets } from './architecture';
 import { AGENT_FILES } from './guidelines';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
@@ -82,16 +83,18 @@ const RUNNER = /^(\.\/gradlew|gradle|yarn|npm|npx|pnpm|bun|make|cargo|go|swift|x
  * the comment or heading above). A template a person must fill in (`<path>`, `{Variant}`, `X.X.X`) or
  * a watch mode is not a command to run as written. One file, the first that has any; without agent
  * instructions, the contributor guide's (okhttp's `./gradlew clean check`, httpx's `scripts/install`
- * first): reviewers asked for those over the ecosystem's defaults.
+ * first): reviewers asked for those over the ecosystem's defaults. A command whose script, Makefile
+ * target or file the repository no longer defines is left out: the guide outlived it.
  */
 async function agentFileCommands(ctx: AnalysisContext): Promise<{ file: string; label: string; command: string; source: string }[]> {
   const runnable = (c: string) => (RUNNER.test(c) || /^\.\/[\w./-]+\.sh\b|^(\.\/)?scripts\/[\w.-]+(\s|$)/.test(c)) && !/<[^>]+>|\{\w+\}|\bX\.X\b|(^|[\s:])(--)?watch\b/.test(c);
+  const defined = await commandDefinitions(ctx);
   const agentFiles = ctx.listing.filter((f) => AGENT_FILES.test(f)).sort();
   const guides = ['CONTRIBUTING.md', '.github/CONTRIBUTING.md', 'docs/CONTRIBUTING.md'].filter((f) => ctx.has(f));
   for (const file of [...agentFiles, ...guides]) {
     const out: { file: string; label: string; command: string; source: string }[] = [];
     const add = (label: string, command: string, line: number) => {
-      if (runnable(command) && out.length < 6 && !out.some((o) => o.command === command)) out.push({ file, label: label.trim(), command, source: `${file}:${line + 1}` });
+      if (runnable(command) && defined.defines(command) && out.length < 6 && !out.some((o) => o.command === command)) out.push({ file, label: label.trim(), command, source: `${file}:${line + 1}` });
     };
     let fence = false;
     let heading = '';

@@ -87,8 +87,10 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const metadata = isRecord(pkg.metadata) ? pkg.metadata : {};
   // A binary that bears the package's name is what the package is, a library beside it or not (bat's src/bin/bat/main.rs).
   const namedBin = bins.includes(c.name) || ctx.has(joinRel(c.dir, `src/bin/${c.name}.rs`)) || ctx.has(joinRel(c.dir, `src/bin/${c.name}/main.rs`));
+  // A [lib] that declares its crate types (cdylib, staticlib…) or is a proc-macro is built to be linked or used by others: published as a library.
+  const declaredLib = !!lib && (Array.isArray(lib['crate-type']) || lib['proc-macro'] === true);
   const kind: TargetKind =
-    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : ((bins.length || hasMain) && !hasLib) || namedBin ? 'app' : 'library';
+    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : declaredLib ? 'library' : ((bins.length || hasMain) && !hasLib) || namedBin ? 'app' : 'library';
   return {
     name: c.name,
     ecosystem: 'cargo',

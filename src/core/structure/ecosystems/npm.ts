@@ -159,13 +159,23 @@ const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|re
 function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   const j = p.json;
   const name = typeof j.name === 'string' ? j.name : '';
+  const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
+  const entryPoint = typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain;
+  // What a package publishes says what it is: a non-private package with an entry point that declares
+  // what it ships (`files`) or how (`publishConfig`) is a library others install, whatever its folder or
+  // name (a published `@scope/test` helper is no test suite). Without those, a package in a test or
+  // benchmark folder is taken as the harness it usually is.
+  const published = j.private !== true && typeof j.version === 'string' && entryPoint && (Array.isArray(j.files) || isRecord(j.publishConfig));
   // Tests, and benchmarks (hono's benchmarks/*: the keys count them as tests).
-  if (/(^|\/)(\.?tests?|e2e|__tests__|bench|benches|benchmarks?)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name)) return 'test';
+  if (!published && (/(^|\/)(\.?tests?|e2e|__tests__|bench|benches|benchmarks?)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name))) return 'test';
   const engines = j.engines;
   if (isRecord(engines) && 'vscode' in engines) return 'plugin';
   // Example programs are apps, even when they export a handler (a Lambda, a worker); so is a private
-  // package that is the whole repository (a service), as nothing else can depend on it.
-  if (j.private === true && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces))) return 'app';
+  // package that is the whole repository (a service) and offers nothing to import. `private` only keeps
+  // a package off the registry: one that declares what importers get (`exports`, `module`, `types`) is
+  // still a library (built, vendored or linked); `main` alone is also what `node .` starts.
+  const forImporters = exportsMain || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string';
+  if (j.private === true && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !forImporters))) return 'app';
   const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
   const app = Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d));
   // A private workspace package nothing depends on that neither runs (no framework, no start, dev
@@ -174,8 +184,7 @@ function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   const scripts = isRecord(j.scripts) ? Object.keys(j.scripts) : [];
   const runs = app || !!j.browserslist || scripts.some((k) => /^(start|dev|serve|preview)\b/.test(k)) || APP_FOLDER.test(p.dir + '/');
   if (j.private === true && p.workspaceRoot !== undefined && !dependedOn && !j.bin && !runs) return 'test';
-  const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
-  if (typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain) return 'library';
+  if (entryPoint) return 'library';
   if (j.bin) return 'app';
   // The repository's own manifest with nothing another package could import (no entry point, no
   // index file, no published `files`) holds the project's scripts: saleor's release tooling beside its Django server.
