@@ -67,7 +67,7 @@ export async function main(argv: string[], out: Output): Promise<number> {
   let opened: Workspace | undefined;
   const ws = async () => {
     const log = stderrLogger('warn');
-    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, settings: settingsFrom(readSettingsFile(workspaceDir, log)) }));
+    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, oneShot: true, settings: settingsFrom(readSettingsFile(workspaceDir, log)) }));
   };
   try {
     switch (command) {

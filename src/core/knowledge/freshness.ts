@@ -56,11 +56,17 @@ export class FreshnessTracker {
   private generation = -1;
   private queue: Promise<unknown> = Promise.resolve();
   private lastRefresh = 0;
+  private refreshes = 0;
   private readonly listeners = new Set<(report: RefreshReport) => void>();
   /** Cited files read before, so a refresh reads only the files that changed. */
   private readonly texts = new SourceTextCache();
 
   constructor(private readonly ws: Workspace) {}
+
+  /** Whether a refresh has finished: before it, there are no verdicts to count. */
+  get everChecked(): boolean {
+    return this.refreshes > 0;
+  }
 
   /** When the last refresh finished (ms since the epoch); 0 before the first. */
   get checkedAt(): number {
@@ -139,6 +145,7 @@ export class FreshnessTracker {
     for (const [p, stamp] of access.stamps) this.stamps.set(p, stamp);
     this.stamps.set(GIT_INDEX, stampOf(path.join(this.ws.root, GIT_INDEX)));
     this.lastRefresh = Date.now();
+    this.refreshes++;
     const report = { checked: toCheck.size, changed, durationMs: Date.now() - t0 };
     if (changed.length) for (const l of this.listeners) l(report);
     return report;
@@ -226,10 +233,19 @@ export function freshnessTracker(ws: Workspace): FreshnessTracker {
   return ws.service('knowledge.freshness', (w) => new FreshnessTracker(w));
 }
 
-/** The `health` counter: recipes (draft or published) whose cited code changed. */
-export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number }> {
+/**
+ * The `health` counter: recipes (draft or published) whose cited code changed, as of the last check;
+ * the next check runs in the background (reading the cited code grows with the knowledge base). Before
+ * the first check of this process there is no count yet, and `pending` says so.
+ */
+export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number } | { counts: Record<string, number>; pending: string }> {
   const tracker = freshnessTracker(ws);
-  await tracker.refresh();
+  if (ws.oneShot) await tracker.refresh();
+  if (!tracker.everChecked) {
+    tracker.refreshSoon();
+    return { counts: {}, pending: 'stale: the code the recipes cite is being checked for the first time in this process; the count follows once it is done.' };
+  }
+  tracker.refreshSoon();
   return { stale: tracker.counts().stale };
 }
 

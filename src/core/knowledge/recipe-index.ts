@@ -40,6 +40,12 @@ export interface SyncOptions {
   progress?(done: number, total: number): void;
   /** Files per transaction; the event loop gets a turn between slices. */
   sliceSize?: number;
+  /**
+   * Only these recipe files (workspace-relative), as a file watcher named them: each is stat'ed, and
+   * indexed, updated or removed as it is on disk; nothing else is walked. A rename is found when both
+   * of its paths are given.
+   */
+  files?: string[];
 }
 
 interface DiskFile { file: string; abs: string; mtime: number; size: number }
@@ -67,9 +73,14 @@ const STAT_BATCH = 64;
 /** Brings the index in line with the recipe files. Serialized per workspace; safe to call often. */
 export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<SyncReport> {
   const state = syncState(ws);
-  const run = state.queue.then(() => {
-    recipeFolderWatch(ws).walking();
+  const run = state.queue.then(async () => {
+    if (options.files) return doSync(ws, options);
+    // The walk starts once every folder is watched: a change made during it is seen by the next call.
+    const watch = recipeFolderWatch(ws);
+    await watch.watching();
+    watch.walking();
     state.walks++;
+    state.lastWalk = Date.now();
     return doSync(ws, options);
   });
   state.queue = run.catch(() => undefined);
@@ -78,34 +89,19 @@ export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<S
   });
 }
 
-/**
- * Syncs when the recipe files may have changed and the last sync is older than `maxAgeMs`: every
- * knowledge and search tool calls this, so a `git pull` or an edit outside VS Code shows up. A watcher
- * on the recipe folder tells when nothing changed, so a request then walks nothing; without one (see
- * RecipeFolderWatch) every call older than `maxAgeMs` walks the folder. Once `SAFETY_WALK_MS` has
- * passed without a walk, one runs in the background all the same, for events a watcher can miss.
- */
-export async function ensureIndexFresh(ws: Workspace, maxAgeMs = 2000): Promise<void> {
-  const state = syncState(ws);
-  if (Date.now() - state.lastSync < maxAgeMs) return;
-  const changed = await recipeFolderWatch(ws).mayHaveChanged();
-  const since = Date.now() - state.lastSync;
-  if (since < maxAgeMs) return; // another call started a sync meanwhile
-  if (!changed) {
-    if (since < SAFETY_WALK_MS) return;
-    state.lastSync = Date.now();
-    void syncRecipes(ws).catch((e) => ws.log.warn('the background check of the recipe files failed', e));
-    return;
-  }
-  state.lastSync = Date.now();
-  await syncRecipes(ws);
+export interface SyncState {
+  queue: Promise<unknown>;
+  /** When the last sync (of some files or of all) finished; 0 before the first. */
+  lastSync: number;
+  /** When the last walk of the whole folder started. */
+  lastWalk: number;
+  walks: number;
+  /** A walk running in the background, which no answer waits for. */
+  background?: Promise<unknown>;
 }
 
-/** A walk of the recipe folder at least this often even when its watcher reported nothing. */
-const SAFETY_WALK_MS = 60_000;
-
-function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number; walks: number } {
-  return ws.service('knowledge.sync', () => ({ queue: Promise.resolve() as Promise<unknown>, lastSync: 0, walks: 0 }));
+export function syncState(ws: Workspace): SyncState {
+  return ws.service('knowledge.sync', (): SyncState => ({ queue: Promise.resolve(), lastSync: 0, lastWalk: 0, walks: 0 }));
 }
 
 /** How many times this process walked the workspace's recipe folder (each sync walks it once). */
@@ -126,11 +122,15 @@ export function bumpGeneration(tx: Tx, rids: number[]): void {
 async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
   const t0 = Date.now();
   const report: SyncReport = { scanned: 0, added: [], updated: [], renamed: [], removed: [], unchanged: 0, problems: [], warnings: [], durationMs: 0 };
-  const disk = await listRecipeFiles(ws);
+  const only = options.files && [...new Set(options.files)];
+  const disk = only ? await statRecipeFiles(ws, only) : await listRecipeFiles(ws);
   report.scanned = disk.length;
 
-  const rows = new Map((await indexRows(ws)).map((r) => [r.file, r]));
-  const broken = new Map(ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems').map((r) => [r.file, r]));
+  const rows = new Map((only ? selectIn<IndexRow>(ws.store, 'SELECT rid, id, file, hash, mtime, size FROM recipes WHERE file IN', only) : await indexRows(ws)).map((r) => [r.file, r]));
+  const problemRows = only
+    ? selectIn<ProblemRow>(ws.store, 'SELECT file, hash, mtime, size FROM recipe_file_problems WHERE file IN', only)
+    : ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems');
+  const broken = new Map(problemRows.map((r) => [r.file, r]));
   const model = embedderOf(ws).id;
   const staleModel = new Set(ws.store.all<{ rid: number }>('SELECT rid FROM recipe_vectors WHERE model <> ?', [model]).map((r) => r.rid));
 
@@ -376,7 +376,7 @@ function insertMany(tx: Tx, head: string, rows: SqlValue[][]): void {
   }
 }
 
-function selectIn<T>(tx: Tx, head: string, values: SqlValue[]): T[] {
+function selectIn<T>(tx: Pick<Tx, 'all'>, head: string, values: SqlValue[]): T[] {
   const out: T[] = [];
   for (let i = 0; i < values.length; i += MAX_PARAMS) {
     const chunk = values.slice(i, i + MAX_PARAMS);
@@ -402,8 +402,8 @@ function moveUsage(tx: Tx, from: string, to: string): void {
  * Links and special files (FIFOs, sockets) are listed too: the safe reader refuses them with a problem
  * that names them, where leaving them out would be silence.
  */
-export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
-  const root = path.join(ws.root, RECIPES_DIR);
+export async function listRecipeFiles(ws: Workspace, under = RECIPES_DIR): Promise<DiskFile[]> {
+  const root = path.join(ws.root, under);
   const out: DiskFile[] = [];
   const statOne = async (abs: string) => {
     try {
@@ -422,14 +422,31 @@ export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
     }
     const files: string[] = [];
     for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
       const abs = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(abs);
-      else if (e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') files.push(abs);
+      if (e.isDirectory() && !e.name.startsWith('.')) await walk(abs);
+      else if (isRecipeFileName(e.name)) files.push(abs);
     }
     // Stats in parallel batches: one at a time, 10,000 recipes took half a second.
     for (let i = 0; i < files.length; i += STAT_BATCH) await Promise.all(files.slice(i, i + STAT_BATCH).map(statOne));
   };
   await walk(root);
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** A recipe file's name: Markdown, neither hidden nor a README (which documents the folder). */
+export function isRecipeFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return !name.startsWith('.') && lower.endsWith('.md') && lower !== 'readme.md';
+}
+
+/** The given recipe files (workspace-relative) that are on disk, with their stat; a folder or a non-recipe name is left out. */
+async function statRecipeFiles(ws: Workspace, files: string[]): Promise<DiskFile[]> {
+  const out: DiskFile[] = [];
+  for (const file of files) {
+    if (!isRecipeFileName(path.posix.basename(file))) continue;
+    const abs = path.join(ws.root, file);
+    const st = await fsp.stat(abs).catch(() => fsp.lstat(abs)).catch(() => undefined);
+    if (st && !st.isDirectory()) out.push({ file, abs, mtime: st.mtimeMs, size: st.size });
+  }
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
