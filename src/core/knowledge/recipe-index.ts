@@ -15,8 +15,8 @@ import type { Workspace } from '../workspace';
 import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { contentQuality, contentScore } from './quality';
 import type { Recipe, RecipeFileProblem } from './types';
-import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowValues } from '../search/documents';
-import { currentGeneration } from '../search/index-cache';
+import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowTerms } from '../search/documents';
+import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import { recipeFolderWatch } from './recipe-watch';
 
 export interface SyncReport {
@@ -113,10 +113,11 @@ export function indexGeneration(ws: Workspace): number {
 }
 
 /** Starts a new generation and records the recipes (row ids) it changed, added or removed, for the search index to catch up on. */
-export function bumpGeneration(tx: Tx, rids: number[]): void {
+export function bumpGeneration(tx: Tx, rids: number[]): number {
   tx.run("UPDATE knowledge_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
   const generation = Number(tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', rids.map((rid) => [rid, generation]));
+  return generation;
 }
 
 async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
@@ -227,11 +228,13 @@ async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string,
     const vectors = await embedDocuments(ws, good.map((p) => embeddingText(p.recipe!)), options.signal);
     busy = performance.now() - busy;
     const vectorOf = new Map(good.map((p, k) => [p, vectors[k]]));
-    await ws.store.transaction((tx) => {
+    const written = await ws.store.transaction((tx) => {
       const t0 = performance.now();
-      applySlice(tx, batch, renames, vectorOf, now, report);
+      const w = applySlice(tx, batch, renames, vectorOf, now, report);
       busy += performance.now() - t0;
+      return w;
     });
+    if (written) noteWrittenRows(ws, written.generation, written.rows);
     for (const p of batch) report.warnings.push(...p.warnings);
     i += batch.length;
     options.progress?.(i, parsed.length);
@@ -276,10 +279,10 @@ function writeProblem(tx: Tx, p: Parsed): void {
  * Row ids of new recipes are assigned here and passed as values, so replaying the journal elsewhere
  * gives the same ids.
  */
-function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>, now: string, report: SyncReport): void {
+function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>, now: string, report: SyncReport): { generation: number; rows: WrittenRow[] } | undefined {
   for (const p of batch) if (!p.recipe) writeProblem(tx, p);
   const good = batch.filter((p) => p.recipe);
-  if (good.length === 0) return;
+  if (good.length === 0) return undefined;
   const lookup = [...good.map((p) => p.disk.file), ...good.flatMap((p) => (renames.has(p.disk.file) ? [renames.get(p.disk.file)!.file] : []))];
   const byFile = new Map(selectIn<{ rid: number; id: string; file: string; hash: string }>(tx, 'SELECT rid, id, file, hash FROM recipes WHERE file IN', lookup).map((r) => [r.file, r]));
   const byId = new Map(selectIn<{ rid: number; id: string; file: string }>(tx, 'SELECT rid, id, file FROM recipes WHERE id IN', good.map((p) => p.recipe!.id)).map((r) => [r.id, r]));
@@ -288,6 +291,7 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
   const inserts: SqlValue[][] = [];
   const termRows: SqlValue[][] = [];
   const vectorRows: SqlValue[][] = [];
+  const written: WrittenRow[] = [];
   const indexed: string[] = [];
 
   for (const p of good) {
@@ -322,16 +326,19 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
       inserts.push([rid, ...values]);
       report.added.push(r.id);
     }
-    termRows.push([rid, ...searchRowValues(searchDocument(r))]);
+    const fields = searchRowTerms(searchDocument(r));
+    termRows.push([rid, ...fields.map((terms) => terms.join(' '))]);
     const v = vectorOf.get(p)!;
     vectorRows.push([rid, v.model, v.bytes]);
+    written.push({ rid, kind: r.kind, language: r.language, status: r.status, model: v.model, vec: v.bytes, fields });
     indexed.push(p.disk.file);
   }
   insertMany(tx, 'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)', inserts);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
   runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
-  bumpGeneration(tx, termRows.map((row) => row[0] as number));
+  if (written.length === 0) return undefined;
+  return { generation: bumpGeneration(tx, termRows.map((row) => row[0] as number)), rows: written };
 }
 
 function rowValues(p: Parsed, now: string): SqlValue[] {
