@@ -234,18 +234,18 @@ export function freshnessTracker(ws: Workspace): FreshnessTracker {
 }
 
 /**
- * The `health` counter: recipes (draft or published) whose cited code changed, as of the last check;
- * the next check runs in the background (reading the cited code grows with the knowledge base). Before
- * the first check of this process there is no count yet, and `pending` says so.
+ * The `health` counter: recipes (draft or published) whose cited code changed. Once a first check has
+ * run, a refresh re-checks only the recipes whose files or cited files changed (a stat per cited file);
+ * the first check reads every recipe and every cited file, so it runs in the background, and until it
+ * is done there is no count and `pending` says so.
  */
 export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number } | { counts: Record<string, number>; pending: string }> {
   const tracker = freshnessTracker(ws);
-  if (ws.oneShot) await tracker.refresh();
-  if (!tracker.everChecked) {
+  if (!tracker.everChecked && !ws.oneShot) {
     tracker.refreshSoon();
     return { counts: {}, pending: 'stale: the code the recipes cite is being checked for the first time in this process; the count follows once it is done.' };
   }
-  tracker.refreshSoon();
+  await tracker.refresh();
   return { stale: tracker.counts().stale };
 }
 

@@ -13,6 +13,8 @@ const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'struc
 
 /** Recipes and candidates from the index as stored, saying so while the recipe files are checked in the background. */
 const recipeCounter: HealthCounter = async (ws) => {
+  // No database yet: health reads, and reading creates nothing (the first search or sync indexes).
+  if (!ws.store.state.created) return knowledgeHealthCounter(ws);
   const freshness = await ensureIndexFresh(ws);
   const counts = knowledgeHealthCounter(ws);
   return freshness.mayBeStale ? { counts, pending: 'recipes: the recipe files are being checked for changes made since the index was last brought in line with them.' } : counts;
