@@ -108,3 +108,24 @@ test('health in a new process counts skills and recipes from the index as stored
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a one-shot process (the CLI) checks the recipe files before its answer: an edit made before it started is in it', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-one-shot-'));
+  try {
+    const first = await Workspace.open(root);
+    writeRecipe(first, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    await syncRecipes(first);
+    await first.dispose();
+    writeFileSync(path.join(root, '.autosnippet/recipes/net/retry.md'), recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }));
+    const cli = await Workspace.open(root, { oneShot: true });
+    try {
+      const answer = await search(cli, 'withBackoff');
+      assert.deepEqual(answer.ids, ['net/retry']);
+      assert.equal(answer.index, undefined);
+    } finally {
+      await cli.dispose();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
