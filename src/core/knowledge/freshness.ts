@@ -242,7 +242,8 @@ export function freshnessTracker(ws: Workspace): FreshnessTracker {
 export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number } | { counts: Record<string, number>; pending: string }> {
   const tracker = freshnessTracker(ws);
   if (!tracker.everChecked && !ws.oneShot) {
-    tracker.refreshSoon();
+    // On a later turn: the check's first steps are synchronous (every recipe row), and the answer goes out first.
+    setImmediate(() => tracker.refreshSoon());
     return { counts: {}, pending: 'stale: the code the recipes cite is being checked for the first time in this process; the count follows once it is done.' };
   }
   await tracker.refresh();
