@@ -129,3 +129,27 @@ test('a one-shot process (the CLI) checks the recipe files before its answer: an
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a workspace whose recipe folder is gone says its answers may be stale only until the walk that removes its recipes', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-no-recipes-'));
+  try {
+    const first = await Workspace.open(root);
+    writeRecipe(first, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    await syncRecipes(first);
+    await first.dispose();
+    rmSync(path.join(root, '.autosnippet', 'recipes'), { recursive: true });
+    const ws = await Workspace.open(root);
+    try {
+      assert.equal((await search(ws, 'withRetry')).index?.mayBeStale, true, 'the stored index still holds the recipe');
+      await recipeWalkSettled(ws);
+      await new Promise((resolve) => setTimeout(resolve, 2100)); // past the 2 s a call trusts the last sync
+      const after = await search(ws, 'withRetry');
+      assert.deepEqual(after.ids, []);
+      assert.equal(after.index, undefined, 'nothing left to check: no note');
+    } finally {
+      await ws.dispose();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

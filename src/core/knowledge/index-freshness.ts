@@ -6,7 +6,7 @@
  * event could name, a folder without watchers — by a walk in the background that no answer waits
  * for. An answer given while such a walk runs says that it may be stale.
  */
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace';
 import { RECIPES_DIR } from './recipe-file';
@@ -52,6 +52,7 @@ export async function ensureIndexFresh(ws: Workspace, options: FreshnessOptions 
   }
   if (Date.now() - state.lastSync < maxAgeMs) return FRESH;
   const changes = await recipeFolderWatch(ws).takeChanges();
+  if (changes === 'walk' && nothingToWalk(ws)) return FRESH;
   if (changes !== 'walk' && changes.length === 0) {
     if (Date.now() - state.lastWalk >= SAFETY_WALK_MS) walkInBackground(ws); // for events a watcher can miss
     return FRESH;
@@ -67,6 +68,12 @@ export async function ensureIndexFresh(ws: Workspace, options: FreshnessOptions 
   }
   walkInBackground(ws);
   return STALE;
+}
+
+/** No recipe folder and nothing indexed from one: a walk would find nothing to change. */
+function nothingToWalk(ws: Workspace): boolean {
+  if (existsSync(path.join(ws.root, RECIPES_DIR))) return false;
+  return !ws.store.get('SELECT 1 AS x FROM recipes LIMIT 1') && !ws.store.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1');
 }
 
 /** Settles when the walk running in the background (if any) has finished. */
