@@ -3,7 +3,7 @@ import { describeSchema, TOOL_PREFIX } from './catalog';
 import { closestNames } from '../kernel/names';
 import { AutoSnippetError } from '../kernel/errors';
 import { ensureIndexFresh, knowledgeHealthCounter } from '../knowledge';
-import { skillsHealthCounter } from './skills';
+import { skillsHealthCounter } from './skills-health';
 import { graphHealthCounter } from './graph';
 import { freshnessHealthCounter } from '../knowledge/freshness';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
