@@ -74,7 +74,7 @@ export async function main(argv: string[], out: Output): Promise<number> {
   let opened: Workspace | undefined;
   const ws = async () => {
     const log = stderrLogger('warn');
-    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, settings: settingsOutsideEditor(workspaceDir, log, { trust }) }));
+    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, oneShot: true, settings: settingsOutsideEditor(workspaceDir, log, { trust }) }));
   };
   try {
     switch (command) {

@@ -12,6 +12,11 @@ export interface WorkspaceOptions {
   log?: Logger;
   /** Folder of the bundled skills (the extension's or the package's `skills/`). */
   bundledSkillsDir?: string;
+  /**
+   * A process that answers one request and exits (the CLI): its answers wait for the checks of the
+   * files that a long-lived process runs in the background, which would not finish before it exits.
+   */
+  oneShot?: boolean;
 }
 
 interface Disposable { dispose(): void | Promise<void> }
@@ -57,6 +62,7 @@ export class Workspace {
     public settings: Settings,
     readonly log: Logger,
     readonly bundledSkillsDir: string | undefined,
+    readonly oneShot = false,
   ) {
     this.storeReady = this.openStore();
   }
@@ -78,7 +84,7 @@ export class Workspace {
     if (!st?.isDirectory()) {
       throw new AutoSnippetError(ErrorCode.NotFound, st ? `The workspace ${abs} is a file, not a folder.` : `The workspace folder ${abs} does not exist.`, 'Give the project folder (--workspace DIR).');
     }
-    return new Workspace(abs, mergeSettings(options.settings), options.log ?? silentLogger, options.bundledSkillsDir);
+    return new Workspace(abs, mergeSettings(options.settings), options.log ?? silentLogger, options.bundledSkillsDir, options.oneShot);
   }
 
   get dataDir(): string {

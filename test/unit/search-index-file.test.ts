@@ -253,3 +253,40 @@ test('a restored term index ranks like the original, before and after documents 
   const w23 = ask(restored)[5].map((h) => h.slot).sort((a, b) => a - b);
   assert.deepEqual(w23, Array.from({ length: 10 }, (_, k) => 230 + k).filter((slot) => slot % 4 !== 1), 'every live document with a w23… term');
 });
+
+test('the index built from the rows a sync just wrote (each document analysed once) answers exactly as one built from the database', async () => {
+  const { root, ws, built } = await indexedWorkspace();
+  try {
+    assert.equal(built.origin, 'built');
+    const fromWrittenRows = await answers(ws);
+    await ws.dispose();
+    rmSync(`${path.join(root, '.autosnippet', 'autosnippet.db')}.search`, { force: true });
+    const fresh = await Workspace.open(root);
+    try {
+      assert.equal((await searchIndex(fresh)).origin, 'built');
+      assert.deepEqual(await answers(fresh), fromWrittenRows);
+    } finally {
+      await fresh.dispose();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a row another process changed after this one wrote it is read from the database, not from what this process wrote', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-written-rows-'));
+  const mine = await Workspace.open(root);
+  const other = await Workspace.open(root);
+  try {
+    await indexRecipeTexts(mine, corpus(20), { sliceSize: 100 });
+    const edited = corpus(20).map((d, i) => (i === 3 ? { ...d, text: d.text.replace(/^title: .*$/m, 'title: quantum entanglement number 3') } : d));
+    await indexRecipeTexts(other, edited, { sliceSize: 100 });
+    await new Promise((resolve) => setImmediate(resolve)); // reads catch up with other processes' commits once per turn
+    const ids = (await keywordSearch(mine, 'quantum entanglement ', {}, 10)).map((h) => h.rid);
+    assert.equal(ids.length, 1, 'the other process\'s edit is what this one finds');
+  } finally {
+    await other.dispose();
+    await mine.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -56,11 +56,17 @@ export class FreshnessTracker {
   private generation = -1;
   private queue: Promise<unknown> = Promise.resolve();
   private lastRefresh = 0;
+  private refreshes = 0;
   private readonly listeners = new Set<(report: RefreshReport) => void>();
   /** Cited files read before, so a refresh reads only the files that changed. */
   private readonly texts = new SourceTextCache();
 
   constructor(private readonly ws: Workspace) {}
+
+  /** Whether a refresh has finished: before it, there are no verdicts to count. */
+  get everChecked(): boolean {
+    return this.refreshes > 0;
+  }
 
   /** When the last refresh finished (ms since the epoch); 0 before the first. */
   get checkedAt(): number {
@@ -139,6 +145,7 @@ export class FreshnessTracker {
     for (const [p, stamp] of access.stamps) this.stamps.set(p, stamp);
     this.stamps.set(GIT_INDEX, stampOf(path.join(this.ws.root, GIT_INDEX)));
     this.lastRefresh = Date.now();
+    this.refreshes++;
     const report = { checked: toCheck.size, changed, durationMs: Date.now() - t0 };
     if (changed.length) for (const l of this.listeners) l(report);
     return report;
@@ -226,9 +233,19 @@ export function freshnessTracker(ws: Workspace): FreshnessTracker {
   return ws.service('knowledge.freshness', (w) => new FreshnessTracker(w));
 }
 
-/** The `health` counter: recipes (draft or published) whose cited code changed. */
-export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number }> {
+/**
+ * The `health` counter: recipes (draft or published) whose cited code changed. Once a first check has
+ * run, a refresh re-checks only the recipes whose files or cited files changed (a stat per cited file);
+ * the first check reads every recipe and every cited file, so it runs in the background, and until it
+ * is done there is no count and `pending` says so.
+ */
+export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number } | { counts: Record<string, number>; pending: string }> {
   const tracker = freshnessTracker(ws);
+  if (!tracker.everChecked && !ws.oneShot) {
+    // On a later turn: the check's first steps are synchronous (every recipe row), and the answer goes out first.
+    setImmediate(() => tracker.refreshSoon());
+    return { counts: {}, pending: 'stale: the code the recipes cite is being checked for the first time in this process; the count follows once it is done.' };
+  }
   await tracker.refresh();
   return { stale: tracker.counts().stale };
 }

@@ -2,7 +2,8 @@
 export * from './types';
 export { submitCandidates, listCandidates, countCandidates, getCandidate, updateCandidate, normalizeCandidate, fingerprintOf, type SubmitResult, type CandidateFilter } from './candidates';
 export { approveCandidate, rejectCandidate, promoteCandidate, publishRecipe, deprecateRecipe, deleteRecipe, draftRecipeFile, type NewRecipe } from './lifecycle';
-export { syncRecipes, ensureIndexFresh, type SyncReport, type SyncOptions } from './recipe-index';
+export { syncRecipes, type SyncReport, type SyncOptions } from './recipe-index';
+export { ensureIndexFresh, recipeWalkSettled, type IndexFreshness } from './index-freshness';
 export { listRecipes, readRecipe, findRecipeRow, resolveRecipeRow, knowledgeCounts, type RecipeSummary, type RecipeFilter } from './recipes';
 export { parseRecipeFile, serializeRecipe, patchFrontmatter, slugify, triggerFor, recipeFilePath, RECIPES_DIR } from './recipe-file';
 export { validateCandidate, validationReport, type Validation, type ValidationReport, type FieldIssue } from './validate';
@@ -14,7 +15,7 @@ export { recipeInsight, knowledgeOverview } from './insights';
 import type { Workspace } from '../workspace';
 import { knowledgeCounts } from './recipes';
 
-/** The `health` counter: recipes (not deprecated) and pending candidates. */
+/** The `health` counter: recipes (not deprecated) and pending candidates, from the index. */
 export function knowledgeHealthCounter(ws: Workspace): { recipes: number; candidates: number } {
   const c = knowledgeCounts(ws);
   return { recipes: c.recipes, candidates: c.pendingCandidates };

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace';
 import { RECIPES_DIR } from './recipe-file';
-import { ensureIndexFresh, indexGeneration, syncRecipes } from './recipe-index';
+import { indexGeneration, syncRecipes } from './recipe-index';
+import { ensureIndexFresh } from './index-freshness';
 import type { GuardPattern } from './types';
 
 /** The guard constraints of one published recipe, for the guard to enforce. */

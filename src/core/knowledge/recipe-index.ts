@@ -15,8 +15,8 @@ import type { Workspace } from '../workspace';
 import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { contentQuality, contentScore } from './quality';
 import type { Recipe, RecipeFileProblem } from './types';
-import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowValues } from '../search/documents';
-import { currentGeneration } from '../search/index-cache';
+import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowTerms } from '../search/documents';
+import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import { recipeFolderWatch } from './recipe-watch';
 
 export interface SyncReport {
@@ -40,6 +40,12 @@ export interface SyncOptions {
   progress?(done: number, total: number): void;
   /** Files per transaction; the event loop gets a turn between slices. */
   sliceSize?: number;
+  /**
+   * Only these recipe files (workspace-relative), as a file watcher named them: each is stat'ed, and
+   * indexed, updated or removed as it is on disk; nothing else is walked. A rename is found when both
+   * of its paths are given.
+   */
+  files?: string[];
 }
 
 interface DiskFile { file: string; abs: string; mtime: number; size: number }
@@ -67,9 +73,14 @@ const STAT_BATCH = 64;
 /** Brings the index in line with the recipe files. Serialized per workspace; safe to call often. */
 export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<SyncReport> {
   const state = syncState(ws);
-  const run = state.queue.then(() => {
-    recipeFolderWatch(ws).walking();
+  const run = state.queue.then(async () => {
+    if (options.files) return doSync(ws, options);
+    // The walk starts once every folder is watched: a change made during it is seen by the next call.
+    const watch = recipeFolderWatch(ws);
+    await watch.watching();
+    watch.walking();
     state.walks++;
+    state.lastWalk = Date.now();
     return doSync(ws, options);
   });
   state.queue = run.catch(() => undefined);
@@ -78,34 +89,19 @@ export function syncRecipes(ws: Workspace, options: SyncOptions = {}): Promise<S
   });
 }
 
-/**
- * Syncs when the recipe files may have changed and the last sync is older than `maxAgeMs`: every
- * knowledge and search tool calls this, so a `git pull` or an edit outside VS Code shows up. A watcher
- * on the recipe folder tells when nothing changed, so a request then walks nothing; without one (see
- * RecipeFolderWatch) every call older than `maxAgeMs` walks the folder. Once `SAFETY_WALK_MS` has
- * passed without a walk, one runs in the background all the same, for events a watcher can miss.
- */
-export async function ensureIndexFresh(ws: Workspace, maxAgeMs = 2000): Promise<void> {
-  const state = syncState(ws);
-  if (Date.now() - state.lastSync < maxAgeMs) return;
-  const changed = await recipeFolderWatch(ws).mayHaveChanged();
-  const since = Date.now() - state.lastSync;
-  if (since < maxAgeMs) return; // another call started a sync meanwhile
-  if (!changed) {
-    if (since < SAFETY_WALK_MS) return;
-    state.lastSync = Date.now();
-    void syncRecipes(ws).catch((e) => ws.log.warn('the background check of the recipe files failed', e));
-    return;
-  }
-  state.lastSync = Date.now();
-  await syncRecipes(ws);
+export interface SyncState {
+  queue: Promise<unknown>;
+  /** When the last sync (of some files or of all) finished; 0 before the first. */
+  lastSync: number;
+  /** When the last walk of the whole folder started. */
+  lastWalk: number;
+  walks: number;
+  /** A walk running in the background, which no answer waits for. */
+  background?: Promise<unknown>;
 }
 
-/** A walk of the recipe folder at least this often even when its watcher reported nothing. */
-const SAFETY_WALK_MS = 60_000;
-
-function syncState(ws: Workspace): { queue: Promise<unknown>; lastSync: number; walks: number } {
-  return ws.service('knowledge.sync', () => ({ queue: Promise.resolve() as Promise<unknown>, lastSync: 0, walks: 0 }));
+export function syncState(ws: Workspace): SyncState {
+  return ws.service('knowledge.sync', (): SyncState => ({ queue: Promise.resolve(), lastSync: 0, lastWalk: 0, walks: 0 }));
 }
 
 /** How many times this process walked the workspace's recipe folder (each sync walks it once). */
@@ -117,20 +113,25 @@ export function indexGeneration(ws: Workspace): number {
 }
 
 /** Starts a new generation and records the recipes (row ids) it changed, added or removed, for the search index to catch up on. */
-export function bumpGeneration(tx: Tx, rids: number[]): void {
+export function bumpGeneration(tx: Tx, rids: number[]): number {
   tx.run("UPDATE knowledge_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
   const generation = Number(tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', rids.map((rid) => [rid, generation]));
+  return generation;
 }
 
 async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
   const t0 = Date.now();
   const report: SyncReport = { scanned: 0, added: [], updated: [], renamed: [], removed: [], unchanged: 0, problems: [], warnings: [], durationMs: 0 };
-  const disk = await listRecipeFiles(ws);
+  const only = options.files && [...new Set(options.files)];
+  const disk = only ? await statRecipeFiles(ws, only) : await listRecipeFiles(ws);
   report.scanned = disk.length;
 
-  const rows = new Map((await indexRows(ws)).map((r) => [r.file, r]));
-  const broken = new Map(ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems').map((r) => [r.file, r]));
+  const rows = new Map((only ? selectIn<IndexRow>(ws.store, 'SELECT rid, id, file, hash, mtime, size FROM recipes WHERE file IN', only) : await indexRows(ws)).map((r) => [r.file, r]));
+  const problemRows = only
+    ? selectIn<ProblemRow>(ws.store, 'SELECT file, hash, mtime, size FROM recipe_file_problems WHERE file IN', only)
+    : ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems');
+  const broken = new Map(problemRows.map((r) => [r.file, r]));
   const model = embedderOf(ws).id;
   const staleModel = new Set(ws.store.all<{ rid: number }>('SELECT rid FROM recipe_vectors WHERE model <> ?', [model]).map((r) => r.rid));
 
@@ -227,11 +228,13 @@ async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string,
     const vectors = await embedDocuments(ws, good.map((p) => embeddingText(p.recipe!)), options.signal);
     busy = performance.now() - busy;
     const vectorOf = new Map(good.map((p, k) => [p, vectors[k]]));
-    await ws.store.transaction((tx) => {
+    const written = await ws.store.transaction((tx) => {
       const t0 = performance.now();
-      applySlice(tx, batch, renames, vectorOf, now, report);
+      const w = applySlice(tx, batch, renames, vectorOf, now, report);
       busy += performance.now() - t0;
+      return w;
     });
+    if (written) noteWrittenRows(ws, written.generation, written.rows);
     for (const p of batch) report.warnings.push(...p.warnings);
     i += batch.length;
     options.progress?.(i, parsed.length);
@@ -276,10 +279,10 @@ function writeProblem(tx: Tx, p: Parsed): void {
  * Row ids of new recipes are assigned here and passed as values, so replaying the journal elsewhere
  * gives the same ids.
  */
-function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>, now: string, report: SyncReport): void {
+function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>, now: string, report: SyncReport): { generation: number; rows: WrittenRow[] } | undefined {
   for (const p of batch) if (!p.recipe) writeProblem(tx, p);
   const good = batch.filter((p) => p.recipe);
-  if (good.length === 0) return;
+  if (good.length === 0) return undefined;
   const lookup = [...good.map((p) => p.disk.file), ...good.flatMap((p) => (renames.has(p.disk.file) ? [renames.get(p.disk.file)!.file] : []))];
   const byFile = new Map(selectIn<{ rid: number; id: string; file: string; hash: string }>(tx, 'SELECT rid, id, file, hash FROM recipes WHERE file IN', lookup).map((r) => [r.file, r]));
   const byId = new Map(selectIn<{ rid: number; id: string; file: string }>(tx, 'SELECT rid, id, file FROM recipes WHERE id IN', good.map((p) => p.recipe!.id)).map((r) => [r.id, r]));
@@ -288,6 +291,7 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
   const inserts: SqlValue[][] = [];
   const termRows: SqlValue[][] = [];
   const vectorRows: SqlValue[][] = [];
+  const written: WrittenRow[] = [];
   const indexed: string[] = [];
 
   for (const p of good) {
@@ -322,16 +326,19 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
       inserts.push([rid, ...values]);
       report.added.push(r.id);
     }
-    termRows.push([rid, ...searchRowValues(searchDocument(r))]);
+    const fields = searchRowTerms(searchDocument(r));
+    termRows.push([rid, ...fields.map((terms) => terms.join(' '))]);
     const v = vectorOf.get(p)!;
     vectorRows.push([rid, v.model, v.bytes]);
+    written.push({ rid, kind: r.kind, language: r.language, status: r.status, model: v.model, vec: v.bytes, fields });
     indexed.push(p.disk.file);
   }
   insertMany(tx, 'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)', inserts);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
   runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
-  bumpGeneration(tx, termRows.map((row) => row[0] as number));
+  if (written.length === 0) return undefined;
+  return { generation: bumpGeneration(tx, termRows.map((row) => row[0] as number)), rows: written };
 }
 
 function rowValues(p: Parsed, now: string): SqlValue[] {
@@ -376,7 +383,7 @@ function insertMany(tx: Tx, head: string, rows: SqlValue[][]): void {
   }
 }
 
-function selectIn<T>(tx: Tx, head: string, values: SqlValue[]): T[] {
+function selectIn<T>(tx: Pick<Tx, 'all'>, head: string, values: SqlValue[]): T[] {
   const out: T[] = [];
   for (let i = 0; i < values.length; i += MAX_PARAMS) {
     const chunk = values.slice(i, i + MAX_PARAMS);
@@ -402,8 +409,8 @@ function moveUsage(tx: Tx, from: string, to: string): void {
  * Links and special files (FIFOs, sockets) are listed too: the safe reader refuses them with a problem
  * that names them, where leaving them out would be silence.
  */
-export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
-  const root = path.join(ws.root, RECIPES_DIR);
+export async function listRecipeFiles(ws: Workspace, under = RECIPES_DIR): Promise<DiskFile[]> {
+  const root = path.join(ws.root, under);
   const out: DiskFile[] = [];
   const statOne = async (abs: string) => {
     try {
@@ -422,14 +429,31 @@ export async function listRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
     }
     const files: string[] = [];
     for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
       const abs = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(abs);
-      else if (e.name.toLowerCase().endsWith('.md') && e.name.toLowerCase() !== 'readme.md') files.push(abs);
+      if (e.isDirectory() && !e.name.startsWith('.')) await walk(abs);
+      else if (isRecipeFileName(e.name)) files.push(abs);
     }
     // Stats in parallel batches: one at a time, 10,000 recipes took half a second.
     for (let i = 0; i < files.length; i += STAT_BATCH) await Promise.all(files.slice(i, i + STAT_BATCH).map(statOne));
   };
   await walk(root);
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** A recipe file's name: Markdown, neither hidden nor a README (which documents the folder). */
+export function isRecipeFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return !name.startsWith('.') && lower.endsWith('.md') && lower !== 'readme.md';
+}
+
+/** The given recipe files (workspace-relative) that are on disk, with their stat; a folder or a non-recipe name is left out. */
+async function statRecipeFiles(ws: Workspace, files: string[]): Promise<DiskFile[]> {
+  const out: DiskFile[] = [];
+  for (const file of files) {
+    if (!isRecipeFileName(path.posix.basename(file))) continue;
+    const abs = path.join(ws.root, file);
+    const st = await fsp.stat(abs).catch(() => fsp.lstat(abs)).catch(() => undefined);
+    if (st && !st.isDirectory()) out.push({ file, abs, mtime: st.mtimeMs, size: st.size });
+  }
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

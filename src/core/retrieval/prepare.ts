@@ -1,15 +1,17 @@
-import { ensureIndexFresh } from '../knowledge';
+import { ensureIndexFresh, recipeWalkSettled } from '../knowledge';
 import { searchIndex } from '../search/index-cache';
 import type { Workspace } from '../workspace';
 import { searchKnowledge } from './results';
 
 /**
- * Gets recipe search ready before anyone asks, in the background once the store has opened: the index
- * (when the workspace has a database) is brought in line with the files, the in-memory search index is
- * built (in slices, so the thread stays responsive), and one query runs, so the first real one does not
- * pay for compiling the search code either. A server calls it at start, so its first `search` answers
- * about as fast as the next; a search that comes meanwhile waits for the same work instead of starting
- * its own. Never rejects: when it fails, the first search does the work and reports the problem.
+ * Gets recipe search ready before anyone asks, in the background once the store has opened: the recipe
+ * files are checked against the index (when the workspace has a database) by a walk no answer waits
+ * for, the in-memory search index is loaded or built (in slices, so the thread stays responsive), and
+ * one query runs, so the first real one does not pay for compiling the search code either; it settles
+ * once the walk is done too. A server calls it at start, so its first `search` answers about as fast as
+ * the next; a search that comes meanwhile shares the index load, and answers from the index as stored
+ * (saying so) while the walk runs. Never rejects: when it fails, the first search does the work and
+ * reports the problem.
  */
 export async function prepareRecipeSearch(ws: Workspace): Promise<void> {
   try {
@@ -19,6 +21,7 @@ export async function prepareRecipeSearch(ws: Workspace): Promise<void> {
     await ensureIndexFresh(ws);
     await searchIndex(ws);
     await searchKnowledge(ws, { query: 'prepare search', limit: 1 });
+    await recipeWalkSettled(ws);
   } catch (e) {
     ws.log.debug('preparing recipe search in the background failed; the first search will try again', e);
   }

@@ -1,7 +1,7 @@
 import type { Tx } from '../store/types';
 import type { Workspace } from '../workspace';
 import { HashedNgramEmbedder, quantize, type Embedder } from '../text';
-import { indexForm } from '../text';
+import { analyze } from '../text';
 
 /** The fields of a recipe that search sees, in the keyword index's field order. */
 export interface SearchDocument {
@@ -66,7 +66,12 @@ export function useEmbedder(ws: Workspace, embedder: Embedder): void {
 
 /** The keyword index's fields of a document (trigger, title, summary, body), each as its terms separated by spaces. */
 export function searchRowValues(doc: SearchDocument): string[] {
-  return [indexForm(doc.trigger), indexForm(doc.title), indexForm(doc.summary), indexForm(doc.rest)];
+  return searchRowTerms(doc).map((terms) => terms.join(' '));
+}
+
+/** The keyword index's fields of a document, each as its terms: what the row stores and the search index adds. */
+export function searchRowTerms(doc: SearchDocument): string[][] {
+  return [doc.trigger, doc.title, doc.summary, doc.rest].map((text) => (text ? analyze(text) : []));
 }
 
 export function deleteSearchRows(tx: Tx, rid: number): void {

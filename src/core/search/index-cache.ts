@@ -54,12 +54,38 @@ interface Holder {
   /** Changes applied since the index was last saved. */
   unsaved: number;
   saving?: Promise<void>;
+  /** Rows this process just wrote, by rid, with the generation that wrote them and their terms split. */
+  written: Map<number, { generation: number; model: string; row: Row; fields: string[][] }>;
   dispose(): Promise<void>;
+}
+
+/** A recipe's search row as the recipe index writes it: its terms per field, already analysed. */
+export interface WrittenRow { rid: number; kind: string; language: string; status: string; model: string; vec: Uint8Array; fields: string[][] }
+
+/** More rows than this waiting to be read by a search and they are dropped: the database has them too. */
+const MAX_WRITTEN = 150_000;
+
+/**
+ * Called after a commit of the recipe index with the rows it wrote at `generation`: the next catch-up
+ * or build takes them from here instead of reading them back from the database and splitting their
+ * terms again, so each document is analysed once. A row changed since (by another process) has a
+ * newer generation in `recipe_changes` and is read from the database as before.
+ */
+export function noteWrittenRows(ws: Workspace, generation: number, rows: WrittenRow[]): void {
+  const written = holderOf(ws).written;
+  if (written.size + rows.length > MAX_WRITTEN) {
+    written.clear();
+    return;
+  }
+  for (const r of rows) {
+    const row: Row = { rid: r.rid, kind: r.kind, language: r.language, status: r.status, vec: r.vec, trigger: null, title: null, summary: null, body: null };
+    written.set(r.rid, { generation, model: r.model, row, fields: r.fields });
+  }
 }
 
 const holderOf = (ws: Workspace) =>
   ws.service('search.index', (): Holder => {
-    const holder: Holder = { unsaved: 0, dispose: async () => void (await holder.saving) };
+    const holder: Holder = { unsaved: 0, written: new Map(), dispose: async () => void (await holder.saving) };
     return holder;
   });
 
@@ -136,7 +162,7 @@ async function loadOrBuild(ws: Workspace, holder: Holder): Promise<SearchIndex> 
 }
 
 async function buildAndSave(ws: Workspace, holder: Holder): Promise<SearchIndex> {
-  const ix = await build(ws);
+  const ix = await build(ws, holder);
   holder.unsaved = 0;
   save(ws, holder, ix);
   return ix;
@@ -199,23 +225,28 @@ const fieldsOf = (r: Row): string[][] => [r.trigger, r.title, r.summary, r.body]
  * Builds the index from the store in slices of at most SLICE_MS of work, so a large corpus never
  * holds the event loop (the extension host's, or the MCP server's while a request waits) for long.
  */
-async function build(ws: Workspace): Promise<SearchIndex> {
+async function build(ws: Workspace, holder: Holder): Promise<SearchIndex> {
   const turn = slicer();
   // Read before the rows: a commit landing meanwhile is read again by the next catch-up (applying a change twice is harmless).
   const generation = currentGeneration(ws);
   const embedder = embedderOf(ws);
+  const written = writtenRows(ws, holder, ws.store.all<{ rid: number; generation: number }>('SELECT rid, generation FROM recipe_changes'));
   const rows: Row[] = [];
-  for (let after = -1; ; ) {
-    const page = ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid > ? ORDER BY r.rid LIMIT ?`, [embedder.id, after, PAGE]);
-    for (const row of page) rows.push(row);
+  const fields: string[][][] = [];
+  const rids = ws.store.all<{ rid: number }>('SELECT rid FROM recipes ORDER BY rid').map((r) => r.rid);
+  const missing = rids.filter((rid) => !written.has(rid));
+  const read = new Map<number, Row>();
+  for (let i = 0; i < missing.length; i += PAGE) {
+    const chunk = missing.slice(i, i + PAGE);
+    for (const row of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [embedder.id, ...chunk])) read.set(row.rid, row);
     await turn();
-    if (page.length < PAGE) break;
-    after = page[page.length - 1].rid;
   }
-  const fields: string[][][] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    fields[i] = fieldsOf(rows[i]);
-    if ((i & 63) === 63) await turn();
+  for (const rid of rids) {
+    const w = written.get(rid);
+    const row = w?.row ?? read.get(rid);
+    if (!row) continue; // removed meanwhile
+    rows.push(row);
+    fields.push(w?.fields ?? fieldsOf(row));
   }
   const ix: SearchIndex = {
     generation,
@@ -235,18 +266,38 @@ async function build(ws: Workspace): Promise<SearchIndex> {
     if ((i & 63) === 63) await turn();
   }
   await ix.terms.sortAll(turn);
+  holder.written.clear();
   return ix;
+}
+
+/**
+ * The rows noted by `noteWrittenRows` that are still current (written at their latest change's
+ * generation, with this embedder's vector), by rid. The caller forgets them once applied.
+ */
+function writtenRows(ws: Workspace, holder: Holder, changes: { rid: number; generation: number }[]): Map<number, { row: Row; fields: string[][] }> {
+  const out = new Map<number, { row: Row; fields: string[][] }>();
+  if (holder.written.size === 0) return out;
+  const model = embedderOf(ws).id;
+  for (const c of changes) {
+    const w = holder.written.get(c.rid);
+    if (w && w.generation === c.generation && w.model === model) out.set(c.rid, w);
+  }
+  return out;
 }
 
 /** Applies the changes since the index's generation; false when there are too many to apply one by one. */
 function catchUp(ws: Workspace, holder: Holder, ix: SearchIndex, generation: number): boolean {
-  const changed = ws.store.all<{ rid: number }>('SELECT rid FROM recipe_changes WHERE generation > ?', [ix.generation]).map((r) => r.rid);
-  if (changed.length > CATCH_UP_MAX) return false;
+  const changes = ws.store.all<{ rid: number; generation: number }>('SELECT rid, generation FROM recipe_changes WHERE generation > ?', [ix.generation]);
+  const written = writtenRows(ws, holder, changes);
+  const changed = changes.map((r) => r.rid);
+  if (changed.length - written.size > CATCH_UP_MAX) return false;
+  for (const rid of changed) holder.written.delete(rid);
   holder.unsaved += changed.length;
   if (changed.length > 0) ix.changes++;
   const rows = new Map<number, Row>();
-  for (let i = 0; i < changed.length; i += 500) {
-    const chunk = changed.slice(i, i + 500);
+  const toRead = changed.filter((rid) => !written.has(rid));
+  for (let i = 0; i < toRead.length; i += 500) {
+    const chunk = toRead.slice(i, i + 500);
     for (const r of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [ix.model, ...chunk])) rows.set(r.rid, r);
   }
   for (const rid of changed) {
@@ -256,8 +307,9 @@ function catchUp(ws: Workspace, holder: Holder, ix: SearchIndex, generation: num
       ix.vectors.clear(slot);
       ix.slotOf.delete(rid);
     }
-    const row = rows.get(rid);
-    if (row) addRow(ix, row, fieldsOf(row));
+    const w = written.get(rid);
+    const row = w?.row ?? rows.get(rid);
+    if (row) addRow(ix, row, w?.fields ?? fieldsOf(row));
   }
   ix.generation = generation;
   return true;

@@ -159,6 +159,11 @@ export class SkillRegistry {
     return this.current().skipped;
   }
 
+  /** Whether the skills were read in this process (the first `list`, `get` or `counts` reads every skill file). */
+  get read(): boolean {
+    return this.snapshot !== undefined;
+  }
+
   /** How many skills there are, shadowed and skipped, from one look at the disk. */
   counts(): { skills: number; shadowed: number; skipped: number } {
     const s = this.current();

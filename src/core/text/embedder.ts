@@ -31,6 +31,13 @@ export class HashedNgramEmbedder implements Embedder {
     return texts.map((t) => this.embedOne(t));
   }
 
+  /**
+   * A word's features (dimension and signed weight at term frequency 1), computed once per word:
+   * recipes share most of their vocabulary, and hashing every feature of every word again was most
+   * of the time embedding took while indexing.
+   */
+  private readonly features = new Map<string, Float64Array>();
+
   embedOne(text: string): Float32Array {
     const v = new Float32Array(this.dimensions);
     const counts = new Map<string, number>();
@@ -40,12 +47,8 @@ export class HashedNgramEmbedder implements Embedder {
     }
     for (const [word, tf] of counts) {
       const w = 1 + Math.log(tf);
-      this.add(v, 'w:' + word, w);
-      const concept = CONCEPTS.get(word) ?? CONCEPTS.get(stem(word));
-      if (concept) this.add(v, 'c:' + concept, w);
-      const grams = trigrams(word);
-      const gw = (0.6 * w) / Math.sqrt(grams.length || 1);
-      for (const g of grams) this.add(v, 'g:' + g, gw);
+      const f = this.featuresOf(word);
+      for (let i = 0; i < f.length; i += 2) v[f[i]] += w * f[i + 1];
     }
     let norm = 0;
     for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
@@ -54,11 +57,30 @@ export class HashedNgramEmbedder implements Embedder {
     return v;
   }
 
-  private add(v: Float32Array, feature: string, weight: number): void {
-    const h = fnv1a(feature);
-    v[h % this.dimensions] += h & 0x80000000 ? -weight : weight;
+  /** Pairs of (dimension, signed weight): the word itself, its concept, its trigrams. */
+  private featuresOf(word: string): Float64Array {
+    let f = this.features.get(word);
+    if (f) return f;
+    const pairs: number[] = [];
+    const add = (feature: string, weight: number) => {
+      const h = fnv1a(feature);
+      pairs.push(h % this.dimensions, h & 0x80000000 ? -weight : weight);
+    };
+    add('w:' + word, 1);
+    const concept = CONCEPTS.get(word) ?? CONCEPTS.get(stem(word));
+    if (concept) add('c:' + concept, 1);
+    const grams = trigrams(word);
+    const gw = 0.6 / Math.sqrt(grams.length || 1);
+    for (const g of grams) add('g:' + g, gw);
+    f = Float64Array.from(pairs);
+    if (this.features.size >= MAX_CACHED_WORDS) this.features.clear();
+    this.features.set(word, f);
+    return f;
   }
 }
+
+/** Words whose features are kept: a large vocabulary's worth (each takes a few dozen numbers). */
+const MAX_CACHED_WORDS = 200_000;
 
 function trigrams(word: string): string[] {
   if (word.length <= 3) return [word];

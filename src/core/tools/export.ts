@@ -49,7 +49,7 @@ export const exportRecipesTool = defineTool({
   maxOutputChars: 60000,
   paginate: 'files',
   async handler(ws, input) {
-    await ensureIndexFresh(ws);
+    await ensureIndexFresh(ws, { wait: true });
     const plan = await planExport(ws, { targets: input.to, maxChars: input.maxChars });
     const written = input.dryRun ? [] : await writeExport(ws, plan);
     const omitted = new Set(plan.files.filter((f) => f.action !== 'refused').flatMap((f) => f.omitted));

@@ -5,7 +5,7 @@ import { bootstrapKnowledge, CORE_DIMENSIONS, LANGUAGE_DIMENSIONS, type Bootstra
 import { knowledgeGraph, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH, normalizeRelation, parseNodeKey, requireNode, type EdgeIndex } from '../graph';
 import type { GraphStats, ImpactEntry, Neighbour, PathStep } from '../graph/types';
 import { recipeEdgeSource } from '../graph/recipe-edges';
-import { ensureIndexFresh } from '../knowledge/recipe-index';
+import { ensureIndexFresh } from '../knowledge/index-freshness';
 import { findRecipeRow } from '../knowledge/recipes';
 import { projectStructure, requireTarget, syncStructureGraph, targetFiles, type Ecosystem, type TargetKind } from '../structure';
 import { defineTool, type AnyTool, type HealthCounter } from './types';

@@ -71,7 +71,7 @@ const publish = defineTool({
   access: 'review',
   maxOutputChars: 2000,
   async handler(ws, input, ctx) {
-    await ensureIndexFresh(ws);
+    await ensureIndexFresh(ws, { wait: true });
     return publishRecipe(ws, input.id, ctx.actor);
   },
 });
@@ -88,7 +88,7 @@ const deprecate = defineTool({
   access: 'review',
   maxOutputChars: 2000,
   async handler(ws, input, ctx) {
-    await ensureIndexFresh(ws);
+    await ensureIndexFresh(ws, { wait: true });
     return deprecateRecipe(ws, input.id, ctx.actor, input.reason, input.replacedBy);
   },
 });
@@ -106,7 +106,7 @@ const del = defineTool({
   destructive: true,
   maxOutputChars: 2000,
   async handler(ws, input, ctx) {
-    await ensureIndexFresh(ws);
+    await ensureIndexFresh(ws, { wait: true });
     return { ...(await deleteRecipe(ws, input.id, ctx.actor, input.reason)), deleted: true };
   },
 });
@@ -135,7 +135,7 @@ const createRecipe = defineTool({
     const abs = path.join(ws.root, draft.file);
     mkdirSync(path.dirname(abs), { recursive: true });
     writeFileSync(abs, draft.text, { flag: 'wx' });
-    await ensureIndexFresh(ws);
+    await ensureIndexFresh(ws, { wait: true });
     return { id: draft.id, file: draft.file };
   },
 });

@@ -1,5 +1,6 @@
 import { COMPLEXITIES, KNOWLEDGE_TYPES, RELATION_TYPES, SCOPES, USAGE_EVENTS, type Candidate, type KnowledgeType, type Recipe, type RecipeKind, type RelationType } from '../knowledge/types';
 import { RULE_SCOPES } from '../knowledge/guard-format';
+import type { IndexFreshness } from '../knowledge/index-freshness';
 import { Code, Domain, FilePath, Id, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 
 const stringList = (description: string, maxItems = 50) => List(Text(undefined, { maxLength: 1000 }), maxItems, { description });
@@ -96,3 +97,14 @@ export const validationSchema = Out({
 /** A candidate or recipe in full (its TypeScript type is the knowledge domain's). */
 export const candidateOut = Domain<Candidate>('A candidate with every field.');
 export const recipeOut = Domain<Recipe>('A recipe with every field.');
+
+/** Present on an answer given from the recipe index as stored while the recipe files are checked for changes. */
+export const indexFreshnessOut = Opt(Out({
+  mayBeStale: Type.Boolean(),
+  note: Type.String(),
+}, { description: 'Present when the answer came from the recipe index as stored while the recipe files are being checked for changes: recipes edited, added or removed on disk since the last check may be missing. Ask again in a moment for an answer that includes them.' }));
+
+/** The answer with `index` when it may be stale. */
+export function withIndexFreshness<T extends object>(answer: T, freshness: IndexFreshness): T & { index?: { mayBeStale: boolean; note: string } } {
+  return freshness.mayBeStale ? { ...answer, index: { mayBeStale: true, note: freshness.note ?? '' } } : answer;
+}

@@ -2,7 +2,7 @@ import { ensureIndexFresh } from '../knowledge';
 import { contextSearch, type ContextAnswer } from '../retrieval/context';
 import type { SearchMode } from '../search/hybrid';
 import { searchKnowledge } from '../retrieval/results';
-import { KINDS, searchFilterProperties } from './knowledge-schemas';
+import { indexFreshnessOut, KINDS, searchFilterProperties, withIndexFreshness } from './knowledge-schemas';
 import { defineTool, type AnyTool } from './types';
 import { Domain, FilePath, Id, Input, List, Opt, Out, StringEnum, Text, Type } from './schema';
 
@@ -19,6 +19,7 @@ const searchOut = Out({
       category: Type.String(), status: Type.String(), score: Type.Number(), why: Type.Array(Type.String()),
     })),
   })),
+  index: indexFreshnessOut,
 });
 
 function searchTool(name: string, mode: SearchMode, title: string, summary: string, description: string) {
@@ -36,8 +37,8 @@ function searchTool(name: string, mode: SearchMode, title: string, summary: stri
     access: 'read',
     maxOutputChars: 10000,
     async handler(ws, input) {
-      await ensureIndexFresh(ws);
-      return searchKnowledge(ws, { ...input, mode });
+      const freshness = await ensureIndexFresh(ws);
+      return withIndexFreshness(await searchKnowledge(ws, { ...input, mode }), freshness);
     },
   });
 }
@@ -67,13 +68,14 @@ export const contextSearchTool = defineTool({
     alreadySeen: Type.Array(Out({ id: Type.String(), title: Type.String() })),
     funnel: Out({ recalled: Type.Integer(), reranked: Type.Integer(), returned: Type.Integer(), skippedTouched: Type.Integer() }),
     hint: Opt(Type.String()),
+    index: indexFreshnessOut,
   }),
   aliases: { q: 'query', task: 'query', file: 'currentFile', filePath: 'currentFile', seen: 'touched' },
   access: 'read',
   maxOutputChars: 14000,
   async handler(ws, input) {
-    await ensureIndexFresh(ws);
-    return contextSearch(ws, input);
+    const freshness = await ensureIndexFresh(ws);
+    return withIndexFreshness(await contextSearch(ws, input), freshness);
   },
 });
 

@@ -15,7 +15,7 @@ import { llmCandidates, skillSearchIndex, type SkillRouting } from '../skills/se
 import { loadTokenCounter } from '../skills/tokens';
 import { sectionText } from '../skills/parse';
 import type { Skill } from '../skills/types';
-import { defineTool, type AnyTool, type HealthCounter } from './types';
+import { defineTool, type AnyTool } from './types';
 import { Code, Domain, FilePath, Id, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 
 const budgetInputs = {
@@ -407,9 +407,3 @@ export const createSkillTool = defineTool({
 });
 
 export const skillTools: AnyTool[] = [listSkills, loadSkill, loadSkillChunk, readSkillResource, searchSkillsTool, installSkillTool, createSkillTool, runSkillScriptTool];
-
-/** What `health` counts for skills: the ones in effect, and the shadowed and skipped ones when there are any. */
-export const skillsHealthCounter: HealthCounter = (ws) => {
-  const { skills, shadowed, skipped } = skillRegistry(ws).counts();
-  return { skills, ...(shadowed ? { skillsShadowed: shadowed } : {}), ...(skipped ? { skillsSkipped: skipped } : {}) };
-};

@@ -2,8 +2,8 @@ import { defineTool, type AccessClass, type AnyTool, type HealthCounter } from '
 import { describeSchema, TOOL_PREFIX } from './catalog';
 import { closestNames } from '../kernel/names';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
-import { knowledgeHealthCounter } from '../knowledge';
-import { skillsHealthCounter } from './skills';
+import { ensureIndexFresh, knowledgeHealthCounter } from '../knowledge';
+import { skillsHealthCounter } from './skills-health';
 import { graphHealthCounter } from './graph';
 import { freshnessHealthCounter } from '../knowledge/freshness';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
@@ -12,8 +12,17 @@ import { DEFAULT_TOOLS } from './surface';
 
 const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'agent'];
 
+/** Recipes and candidates from the index as stored, saying so while the recipe files are checked in the background. */
+const recipeCounter: HealthCounter = async (ws) => {
+  // No database yet: health reads, and reading creates nothing (the first search or sync indexes).
+  if (!ws.store.state.created) return knowledgeHealthCounter(ws);
+  const freshness = await ensureIndexFresh(ws);
+  const counts = knowledgeHealthCounter(ws);
+  return freshness.mayBeStale ? { counts, pending: 'recipes: the recipe files are being checked for changes made since the index was last brought in line with them.' } : counts;
+};
+
 /** What health counts, contributed by each domain. */
-const counters: HealthCounter[] = [skillsHealthCounter, knowledgeHealthCounter, freshnessHealthCounter, graphHealthCounter];
+const counters: HealthCounter[] = [skillsHealthCounter, recipeCounter, freshnessHealthCounter, graphHealthCounter];
 
 const ACCESS = ['read', 'propose', 'review'] as const;
 
@@ -44,14 +53,20 @@ export const health = defineTool({
       lostCommit: Opt(Domain<{ sequence: number; savedTo: string; reason: string }>('The incomplete last commit cut from the journal: its number, where its bytes were saved, and why.')),
     }),
     counts: Type.Record(Type.String(), Type.Number()),
+    pending: Opt(Type.Array(Type.String(), { description: 'Counts given from the index as stored while the files behind them are checked in the background (one line each); ask again in a moment for counts that include every change on disk.' })),
   }),
   access: 'read',
   maxOutputChars: 4000,
   async handler(ws, _input, ctx) {
     const counts: Record<string, number> = { tools: ctx.catalog.agentTools.length };
+    const pending: string[] = [];
     for (const count of counters) {
       try {
-        Object.assign(counts, await count(ws));
+        const c = await count(ws);
+        if (typeof c.counts === 'object') {
+          Object.assign(counts, c.counts);
+          pending.push((c as { pending: string }).pending);
+        } else Object.assign(counts, c);
       } catch (e) {
         ws.log.warn(`health: a counter failed: ${(e as Error).message}`);
       }
@@ -72,6 +87,7 @@ export const health = defineTool({
         ...(s.lostCommit ? { lostCommit: s.lostCommit } : {}),
       },
       counts,
+      ...(pending.length ? { pending } : {}),
     };
   },
 });

@@ -19,8 +19,13 @@ export interface Progress {
   total?: number;
 }
 
-/** Something health can count in a workspace (skills, recipes, rules…), contributed by each domain. */
-export type HealthCounter = (ws: Workspace) => Record<string, number> | Promise<Record<string, number>>;
+/**
+ * Something health can count in a workspace (skills, recipes, rules…), contributed by each domain:
+ * the counts, or the counts with `pending` when they came from the index as stored while the files
+ * are being checked (what is being checked, for the reader).
+ */
+export type HealthCount = Record<string, number> | { counts: Record<string, number>; pending: string };
+export type HealthCounter = (ws: Workspace) => HealthCount | Promise<HealthCount>;
 
 /** What a handler gets besides its input. */
 export interface ToolContext {
