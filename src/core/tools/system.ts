@@ -10,7 +10,7 @@ import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
 import type { JsonSchema } from './types';
 import { DEFAULT_TOOLS } from './surface';
 
-const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'agent'];
+const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'mcp', 'agent'];
 
 /** Recipes and candidates from the index as stored, saying so while the recipe files are checked in the background. */
 const recipeCounter: HealthCounter = async (ws) => {
