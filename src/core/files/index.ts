@@ -7,6 +7,6 @@ export { walkWorkspace, workspaceFiles, WorkspaceFiles, type WalkOptions, type W
 export { ALWAYS_SKIPPED_DIRS, skippedFolderReason, parseIgnoreFile } from './ignore';
 export { parseYaml, parseJson, parseFrontMatter, toPlainData, type DataLimits, type DataProblem, type FrontMatter, type Parsed, type ParseOptions } from './data';
 export { GlobSet } from './globs';
-export { relPath, isInside, isUnder, shownPath } from './paths';
+export { relPath, isInside, isUnder, shownPath, realPathInside, type InsideResult } from './paths';
 export { ProblemList, problemOf, type FileProblem } from './problems';
 export { classifyFile, testRegions, CLASSIFY_HEAD_CHARS, type FileKind, type FileClass, type LineRegion } from './classify';

@@ -1,11 +1,12 @@
 // The knowledge domain's public face: what tools, adapters and other domains call.
 export * from './types';
 export { submitCandidates, listCandidates, getCandidate, updateCandidate, normalizeCandidate, fingerprintOf, type SubmitResult, type CandidateFilter } from './candidates';
-export { approveCandidate, rejectCandidate, promoteCandidate, publishRecipe, deprecateRecipe, deleteRecipe, draftRecipeFile, type NewRecipe } from './lifecycle';
+export { approveCandidate, rejectCandidate, reopenCandidate, promoteCandidate, publishRecipe, deprecateRecipe, deleteRecipe, draftRecipeFile, type NewRecipe } from './lifecycle';
 export { syncRecipes, ensureIndexFresh, type SyncReport, type SyncOptions } from './recipe-index';
 export { listRecipes, readRecipe, findRecipeRow, resolveRecipeRow, knowledgeCounts, type RecipeSummary, type RecipeFilter } from './recipes';
 export { parseRecipeFile, serializeRecipe, patchFrontmatter, slugify, triggerFor, recipeFilePath, RECIPES_DIR } from './recipe-file';
-export { validateCandidate, missingFields, type Validation, type FieldIssue } from './validate';
+export { validateCandidate, missingFields, isPlaceholder, type Validation, type FieldIssue } from './validate';
+export { reviewChecklist, REVIEW_FORM_FIELDS, type ChecklistItem, type ReviewFormField } from './checklist';
 export { checkDuplicate, type DuplicateReport } from './duplicates';
 export { recordUsage, usageOf } from './usage';
 export { recipeInsight, knowledgeOverview } from './insights';
