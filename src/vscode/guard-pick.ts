@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import { languageForPath, ruleLanguagesFor } from '../core/kernel/languages';
 import type { RuleStatus } from '../core/tools/adapters';
+import { rulesByLanguages } from './guard-order';
 
 /** Files looked at to learn the folder's languages: enough to rank them, quick on any repository. */
 const SAMPLE_FILES = 3000;
@@ -26,10 +27,8 @@ type RuleItem = vscode.QuickPickItem & { ruleId?: string };
  * the others after a separator; typing filters by id, languages and message.
  */
 export async function pickGuardRule(rules: RuleStatus[], languages: string[], placeHolder: string): Promise<string | undefined> {
-  const rank = (s: RuleStatus) => Math.min(...s.rule.languages.map((l) => (languages.includes(l) ? languages.indexOf(l) : Infinity)));
   const item = (s: RuleStatus): RuleItem => ({ label: s.rule.id, description: `${s.severity} · ${s.rule.languages.join(', ')}`, detail: s.rule.message, ruleId: s.rule.id });
-  const ours = rules.filter((s) => rank(s) < Infinity).sort((a, b) => rank(a) - rank(b) || a.rule.id.localeCompare(b.rule.id));
-  const others = rules.filter((s) => rank(s) === Infinity);
+  const { ours, others } = rulesByLanguages(rules, languages);
   const items: RuleItem[] = [
     ...(ours.length ? [{ label: vscode.l10n.t('Languages of this workspace'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...ours.map(item),
