@@ -146,6 +146,39 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     assert.ok(keystrokes <= 2 * COUNT, `${keystrokes} keystrokes`);
   });
 
+  it('every checklist item of a thin candidate clears from the edit form', async (t) => {
+    const thin = cli(workspace, 'submit_candidate', { title: 'Dates', summary: 'Dates.', code: '// TODO', language: 'typescript', category: 'data', knowledgeType: 'code-pattern', tags: ['dates'], reasoning: { whyStandard: '', sources: ['src/profile.ts:1'], confidence: 0.7 } });
+    const id: string = thin.data.id;
+    const workbench = await session.openWorkbench();
+    await workbench.runCommand('AutoSnippet: Review Candidates');
+    const frame = reviewFrame(workbench);
+    await frame.locator(`#row-${id}`).click();
+    const listed = frame.locator('.detail .checklist li');
+    await eventually('the checklist', async () => (await listed.count()) >= 5, 15_000);
+    const fields = (await listed.evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).sort();
+    assert.deepEqual(fields, ['code', 'summary', 'title', 'usageGuide', 'whyStandard'], 'one item per form field, no item the form cannot clear');
+    await frame.locator('#edit-one').click();
+    const box = frame.locator('.checklist-box li');
+    await eventually('the form shows the same checklist', async () => (await box.count()) === fields.length, 10_000);
+    const values: Record<string, string> = {
+      title: 'Parse dates with parseISO',
+      summary: 'Parse every timestamp from the API with parseISO, never with new Date(string).',
+      whyStandard: 'src/profile.ts and every API client parse timestamps this way; Date parsing differs between engines.',
+      usageGuide: 'For ISO 8601 strings from the API; user input goes through the date picker instead.',
+      code: 'const createdAt = parseISO(row.created_at);',
+    };
+    for (const [field, value] of Object.entries(values)) {
+      const before = await box.count();
+      await frame.locator(`.checklist-box li[data-field="${field}"] a`).click();
+      await frame.locator(`#edit-${field}`).fill(value);
+      await eventually(`the ${field} item clears`, async () => (await frame.locator(`.checklist-box li[data-field="${field}"]`).count()) === 0 && (await box.count()) === before - 1, 10_000);
+    }
+    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-checklist-all-cleared.png'))}`);
+    await frame.locator('#edit-save').click();
+    await eventually('saved', () => cli(workspace, 'get_candidate', { id }).data.title === values.title, 15_000);
+    await eventually('nothing left before approving', async () => (await frame.locator('#detail-title').innerText()) === values.title && (await frame.locator('.detail .checklist').count()) === 0, 10_000);
+  });
+
   it('the Overview\'s Guard row follows a workspace scan, and tree labels show code spans without backticks', async (t) => {
     cli(workspace, 'submit_candidate', { ...candidates()[0], title: 'Parse dates with `parseISO`, never `new Date(string)`', code: 'const at = parseISO(row.created_at);' });
     const workbench = await session.openWorkbench();

@@ -44,6 +44,12 @@ let advanceTo: string | undefined;
 let liveChecklist: ChecklistEntry[] | undefined;
 /** The form field to focus when the editor opens (a checklist item's link). */
 let editFocus: string | undefined;
+/**
+ * What has been typed and not yet sent: the edit form's values and the rejection reason. The page is
+ * rebuilt whenever a message arrives (a list refresh, the detail), and typing must survive that.
+ */
+let editDraft: Record<string, string> | undefined;
+let reasonDraft = '';
 let busy = false;
 
 const app = document.getElementById('app')!;
@@ -165,6 +171,8 @@ function select(id: string): void {
     editError = undefined;
     rejectingOne = false;
     liveChecklist = undefined;
+    editDraft = undefined;
+    reasonDraft = '';
     persist();
     send({ type: 'select', id });
   }
@@ -388,10 +396,10 @@ function renderEditor(d: ReviewDetail): HTMLElement {
   };
   for (const f of fields) {
     const control = f.multiline ? h('textarea', { rows: f.multiline, spellcheck: f.key !== 'code' ? 'true' : 'false', className: f.key === 'code' ? 'mono' : undefined }) : h('input', { type: 'text' });
-    control.value = f.value;
+    control.value = editDraft?.[f.key] ?? f.value;
     add(f.key, f.label, control);
     if (f.key === 'summary') {
-      const type = h('select', {}, ...(setup?.knowledgeTypes ?? []).map((k) => h('option', { value: k.value, selected: k.value === d.knowledgeType }, k.label)));
+      const type = h('select', {}, ...(setup?.knowledgeTypes ?? []).map((k) => h('option', { value: k.value, selected: k.value === (editDraft?.knowledgeType ?? d.knowledgeType) }, k.label)));
       add('knowledgeType', t('fieldType'), type);
     }
   }
@@ -402,6 +410,7 @@ function renderEditor(d: ReviewDetail): HTMLElement {
   let timer: ReturnType<typeof setTimeout> | undefined;
   form.addEventListener('input', () => {
     clearTimeout(timer);
+    editDraft = currentEdit() as Record<string, string>;
     timer = setTimeout(() => send({ type: 'checklist', id: d.id, edit: currentEdit() }), 150);
   });
   const currentEdit = (): CandidateEdit => {
@@ -440,9 +449,12 @@ function renderEditor(d: ReviewDetail): HTMLElement {
   form.append(h('div', { className: 'actions' },
     h('button', { type: 'submit', className: 'primary', id: 'edit-save', disabled: busy }, icon('save'), h('span', {}, t('save'))),
     button(t('cancel'), () => { editing = false; editError = undefined; render(); }, { secondary: true })));
-  const first = editFocus && inputs.has(editFocus) ? editFocus : 'title';
-  editFocus = undefined;
-  queueMicrotask(() => inputs.get(first)?.focus());
+  // Focus moves only when the editor opens: a rebuild while typing keeps the field being typed in.
+  if (editFocus) {
+    const first = inputs.get(editFocus) ?? inputs.get('title');
+    editFocus = undefined;
+    queueMicrotask(() => first && focusAtEnd(first));
+  }
   return form;
 }
 
@@ -461,28 +473,32 @@ function openEditor(field?: string): void {
   editing = true;
   editError = undefined;
   rejectingOne = false;
-  editFocus = field;
+  editFocus = field ?? 'title';
+  editDraft = undefined;
   render();
 }
 
 /** The reason for rejecting the candidate on show, asked in place: Enter rejects, Esc cancels. */
 function renderRejectOne(d: ReviewDetail): HTMLElement {
   const reason = h('input', { type: 'text', id: 'reject-one-reason', placeholder: t('rejectOneReason'), 'aria-label': t('rejectReason') });
+  reason.value = reasonDraft;
+  reason.addEventListener('input', () => { reasonDraft = reason.value; });
   const go = () => {
     if (!reason.value.trim()) {
       reason.setAttribute('aria-invalid', 'true');
       return reason.focus();
     }
     rejectingOne = false;
+    reasonDraft = '';
     advanceTo = neighbour(d.id);
     send({ type: 'reject', ids: [d.id], reason: reason.value.trim() });
   };
-  const cancel = () => { rejectingOne = false; render(); document.getElementById(`row-${d.id}`)?.focus(); };
+  const cancel = () => { rejectingOne = false; reasonDraft = ''; render(); document.getElementById(`row-${d.id}`)?.focus(); };
   reason.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') { e.preventDefault(); go(); }
     if (e.key === 'Escape') { e.preventDefault(); cancel(); }
   });
-  queueMicrotask(() => reason.focus());
+  queueMicrotask(() => focusAtEnd(reason));
   return h('div', { className: 'actions reject-one' }, reason, button(t('rejectConfirm'), go, { icon: 'close', id: 'reject-one-go' }), button(t('cancel'), cancel, { secondary: true }));
 }
 
@@ -555,7 +571,14 @@ function render(): void {
     h('main', { className: 'split' }, listEl, renderDetail()),
   );
   renderList();
-  if (focused) document.getElementById(focused)?.focus();
+  const again = focused ? document.getElementById(focused) : null;
+  if (again) focusAtEnd(again);
+}
+
+/** Focus, with the caret after the text of a rebuilt field (where the person was typing). */
+function focusAtEnd(el: HTMLElement): void {
+  el.focus();
+  if (el instanceof HTMLInputElement && el.type === 'text' || el instanceof HTMLTextAreaElement) el.setSelectionRange(el.value.length, el.value.length);
 }
 
 window.addEventListener('message', (event: MessageEvent<ToPage>) => {
