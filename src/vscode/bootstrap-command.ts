@@ -8,21 +8,18 @@ import type { ExtensionHost } from './host';
  */
 export function registerBootstrapCommand(host: ExtensionHost): vscode.Disposable {
   return vscode.commands.registerCommand('autosnippet.bootstrap', async () => {
-    let ws;
-    try {
-      ws = await host.getWorkspace();
-    } catch (e) {
-      void vscode.window.showErrorMessage((e as Error).message);
-      return;
-    }
-    const result = await vscode.window.withProgress(
+    // The notification comes first: opening the workspace (the index, on a large repository) can take
+    // seconds in a fresh window, and the person must see at once that the command runs.
+    const result = await Promise.resolve(vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('AutoSnippet: bootstrapping knowledge'), cancellable: true },
-      (progress, token) => {
+      async (progress, token) => {
+        progress.report({ message: vscode.l10n.t('Opening the workspace…') });
         const controller = new AbortController();
         const cancel = token.onCancellationRequested(() => controller.abort());
         let shown = 0;
-        return host.catalog
-          .call(ws, bootstrapKnowledgeTool, {}, {
+        try {
+          const ws = await host.getWorkspace();
+          return await host.catalog.call(ws, bootstrapKnowledgeTool, {}, {
             actor: 'human',
             channel: 'vscode',
             signal: controller.signal,
@@ -32,10 +29,13 @@ export function registerBootstrapCommand(host: ExtensionHost): vscode.Disposable
               progress.report({ message: p.message, increment: Math.max(0, percent - shown) });
               shown = Math.max(shown, percent);
             },
-          })
-          .finally(() => cancel.dispose());
+          });
+        } finally {
+          cancel.dispose();
+        }
       },
-    );
+    )).catch((e: unknown) => void vscode.window.showErrorMessage((e as Error).message));
+    if (!result) return;
     if (!result.ok) {
       if (result.error.code === 'CANCELLED') void vscode.window.showInformationMessage(vscode.l10n.t('Bootstrap cancelled; nothing was recorded.'));
       else void vscode.window.showErrorMessage(vscode.l10n.t('Bootstrap failed: {0}', result.error.message));
@@ -45,6 +45,7 @@ export function registerBootstrapCommand(host: ExtensionHost): vscode.Disposable
     const r = result.data;
     host.log.info(`bootstrap: ${r.scanned.files} files scanned, ${r.candidates.created} candidates created, ${r.candidates.existing} already known (${r.durationMs} ms)`);
     await vscode.commands.executeCommand('autosnippet.candidates.refresh').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('autosnippet.refreshOverview').then(undefined, () => undefined);
     const open = vscode.l10n.t('Open Candidates');
     const message = r.candidates.created
       ? vscode.l10n.t('Bootstrap scanned {0} files and proposed {1} new candidates ({2} already known). Review them in the Candidates view.', r.scanned.files, r.candidates.created, r.candidates.existing)

@@ -13,6 +13,8 @@ import { readSettings, setting, type ExtensionHost } from './host';
 import { RULE_DOC_SCHEME, RuleDocumentProvider, renderRuleDocsAsPreview, showRule } from './guard-explain';
 import { GuardStatus } from './guard-status';
 import { GuardRuleProblems } from './guard-rule-problems';
+import { pickGuardRule, workspaceLanguages } from './guard-pick';
+import { setGuardSummary } from './guard-summary';
 
 export const SCAN_WORKSPACE_COMMAND = 'autosnippet.guard.scanWorkspace';
 
@@ -82,8 +84,12 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
   engine.locale = guardLocale(vscode.env.language);
   const diagnostics = new GuardDiagnostics(ws, engine, (m) => output.info(m));
   let scanning = false;
+  let scannedFiles: number | undefined;
   const refreshStatus = () => {
-    if (isCurrent()) status.update(diagnostics.counts(), { enabled: ws.settings.guard.enabled, trusted: ws.settings.trusted, scanning });
+    if (!isCurrent()) return;
+    const counts = diagnostics.counts();
+    status.update(counts, { enabled: ws.settings.guard.enabled, trusted: ws.settings.trusted, scanning });
+    setGuardSummary({ error: counts.error, warning: counts.warning, ...(scannedFiles !== undefined ? { scannedFiles } : {}) });
   };
 
   const applySettings = () => {
@@ -170,6 +176,7 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
           if (!open.has(uri.fsPath)) diagnostics.set(uri, vs);
         }
         const c = scan.counts;
+        scannedFiles = scan.files;
         void vscode.window.showInformationMessage(vscode.l10n.t('Guard scanned {0} files: {1} errors, {2} warnings. Compliance {3}% ({4}).', scan.files, c.error, c.warning, report.score, report.trend));
         if (violations.length) void vscode.commands.executeCommand('workbench.actions.view.problems');
       } catch (e) {
@@ -218,10 +225,7 @@ function guardFolder(catalog: ToolCatalog, ws: Workspace, output: vscode.LogOutp
     void vscode.window.showInformationMessage(vscode.l10n.t('Marked {0} at {1}:{2} reviewed in {3}. Commit the file so the team and CI see it.', marked.data.ruleId, marked.data.path, marked.data.line, marked.data.file));
   };
 
-  const pickRule = async (placeHolder: string) => {
-    const items = (await engine.rules()).map((s) => ({ label: s.rule.id, description: `${s.severity} · ${s.rule.languages.join(', ')}`, detail: s.rule.message }));
-    return (await vscode.window.showQuickPick(items, { placeHolder }))?.label;
-  };
+  const pickRule = async (placeHolder: string) => pickGuardRule(await engine.rules(), await workspaceLanguages(ws.root), placeHolder);
 
   const disposables: vscode.Disposable[] = [
     diagnostics,

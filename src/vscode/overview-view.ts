@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from './host';
 import type { OutputOf } from '../core/tools';
 import { health } from '../core/tools/system';
+import { guardSummary, onDidChangeGuardSummary, type GuardSummary } from './guard-summary';
 
 interface Line { label: string; description?: string; icon: string; tooltip?: string; command?: vscode.Command }
 
@@ -13,6 +14,7 @@ type Health = OutputOf<typeof health>;
  */
 export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
+  let guardTimer: ReturnType<typeof setTimeout> | undefined;
   const provider: vscode.TreeDataProvider<Line> = {
     onDidChangeTreeData: changed.event,
     getTreeItem(line) {
@@ -41,6 +43,12 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
     vscode.window.createTreeView('autosnippet.overview', { treeDataProvider: provider, showCollapseAll: false }),
     vscode.commands.registerCommand('autosnippet.refreshOverview', () => changed.fire()),
     host.onDidChangeData(() => changed.fire()),
+    // Findings change as files are typed in: one refresh for a burst of them.
+    onDidChangeGuardSummary(() => {
+      clearTimeout(guardTimer);
+      guardTimer = setTimeout(() => changed.fire(), 300);
+    }),
+    new vscode.Disposable(() => clearTimeout(guardTimer)),
     host.onDidChangeFolder(() => changed.fire()),
   );
 }
@@ -75,7 +83,7 @@ function overviewLines(h: Health): Line[] {
     },
     {
       label: vscode.l10n.t('Guard'),
-      description: vscode.l10n.t('scan the workspace'),
+      description: guardDescription(guardSummary()),
       icon: 'shield',
       tooltip: vscode.l10n.t('Check every file against the guard rules; problems go to the Problems panel.'),
       command: cmd('autosnippet.guard.scanWorkspace', vscode.l10n.t('Scan Workspace with Guard')),
@@ -103,6 +111,13 @@ function overviewLines(h: Health): Line[] {
     },
   ];
   return lines;
+}
+
+/** The Guard row: the last scan's findings once a scan ran, the open files' before, or what to do. */
+function guardDescription(g: GuardSummary | undefined): string {
+  if (g?.scannedFiles !== undefined) return vscode.l10n.t('{0} files scanned · {1} errors · {2} warnings', g.scannedFiles, g.error, g.warning);
+  if (g && (g.error || g.warning)) return vscode.l10n.t('{0} errors · {1} warnings in open files · scan the workspace', g.error, g.warning);
+  return vscode.l10n.t('scan the workspace');
 }
 
 function indexState(db: Health['database']): string {

@@ -94,7 +94,7 @@ test('refused transitions say INVALID_TRANSITION and name what is allowed', asyn
 
     await refused(ws, 'approve_candidate', { id: a }, /is approved; it cannot become approved\. From approved it can become: promoted/);
     await refused(ws, 'reject_candidate', { id: a, reason: 'late' }, /is approved; it cannot become rejected/);
-    await refused(ws, 'approve_candidate', { id: b }, /is rejected; it cannot become approved\. Rejected is final/);
+    await refused(ws, 'approve_candidate', { id: b }, /is rejected; it cannot become approved\. From rejected it can become: pending \(reopen_candidate\)/);
     await refused(ws, 'promote_candidate', { id: c }, /is pending; it cannot become promoted\. From pending it can become: approved/);
     await refused(ws, 'promote_candidate', { id: a }, /already promoted/);
 

@@ -17,7 +17,7 @@ test('every knowledge tool has a one-line summary, a bound, and review tools are
     assert.ok(!t.summary.includes('\n') && t.summary.length < 120, t.name);
     assert.ok(t.maxOutputChars > 0);
   }
-  assert.deepEqual(knowledgeTools.filter((t) => t.access === 'review').map((t) => t.name).sort(), ['approve_candidate', 'create_recipe', 'delete_recipe', 'deprecate_recipe', 'promote_candidate', 'publish_recipe', 'reject_candidate']);
+  assert.deepEqual(knowledgeTools.filter((t) => t.access === 'review').map((t) => t.name).sort(), ['approve_candidate', 'create_recipe', 'delete_recipe', 'deprecate_recipe', 'promote_candidate', 'publish_recipe', 'reject_candidate', 'reopen_candidate']);
   assert.deepEqual(knowledgeTools.filter((t) => t.destructive).map((t) => t.name), ['delete_recipe']);
 });
 

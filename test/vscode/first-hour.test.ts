@@ -279,7 +279,7 @@ describe('the review panel in a dark theme, and in Simplified Chinese', { timeou
       const types = JSON.parse(readFileSync(path.join(repoRoot, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
       const setup = { strings, knowledgeTypes: [{ value: 'code-pattern', label: types['Code pattern'] }, { value: 'code-standard', label: types['Code standard'] }], folder: workspace, dimensions: {} };
       const items = [getJsonCandidate, repositoryCandidate, weakCandidate].map((c, i) => ({ id: `cand-${i}`, title: c.title, status: 'pending', kind: 'pattern', knowledgeType: c.knowledgeType, language: c.language, category: c.category, summary: c.summary, confidence: c.reasoning.confidence, origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', dimension: '' }));
-      const detail = { ...getJsonCandidate, id: 'cand-0', status: 'pending', trigger: '@networkCallsGoThroughGetJson', tags: [], origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', issues: [{ field: 'tags', severity: 'weak', message: '（这里是 validate_candidate 的提示）' }], similar: [] };
+      const detail = { ...getJsonCandidate, id: 'cand-0', status: 'pending', trigger: '@networkCallsGoThroughGetJson', tags: [], origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', checklist: [{ field: 'usageGuide', severity: 'weak', message: '（这里是清单的提示）' }], similar: [] };
       const dist = path.join(repoRoot, 'dist/webview');
       const html = `<!DOCTYPE html><html lang="zh-cn" style="${themeStyle.replace(/"/g, '&quot;')}"><head><meta charset="utf-8">
 <link rel="stylesheet" href="file://${dist}/codicon.css"><link rel="stylesheet" href="file://${dist}/review.css"></head>

@@ -17,6 +17,7 @@ import { CodePatternAnalyzer } from './dimensions/patterns';
 import { BestPracticeAnalyzer } from './dimensions/practices';
 import { ProjectProfileAnalyzer } from './dimensions/profile';
 import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
+import { codeLanguageOf } from './code-language';
 import { excerptFrom } from './evidence';
 import { fit, fitSummary, MAX_SUMMARY, MAX_TITLE } from './form';
 import { FormattingAnalyzer } from './dimensions/formatting';
@@ -206,6 +207,7 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     }
     return true;
   });
+  for (const d of proposals) if (d.code) d.language = await codeLanguageOf(d, ctx.read);
 
   progress({ message: `Recording ${proposals.length} candidates`, done: total, total }, true);
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();

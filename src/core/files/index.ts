@@ -8,6 +8,6 @@ export { ALWAYS_SKIPPED_DIRS, skippedFolderReason, parseIgnoreFile } from './ign
 export { parseYaml, parseJson, parseFrontMatter, toPlainData, type DataLimits, type DataProblem, type FrontMatter, type Parsed, type ParseOptions } from './data';
 export { GlobSet } from './globs';
 export { declaredKinds, type DeclaredKind, type DeclaredKinds } from './declared';
-export { relPath, isInside, isUnder, shownPath } from './paths';
+export { relPath, isInside, isUnder, shownPath, realPathInside, type InsideResult } from './paths';
 export { ProblemList, problemOf, type FileProblem } from './problems';
 export { classifyFile, testRegions, CLASSIFY_HEAD_CHARS, type FileKind, type FileClass, type LineRegion } from './classify';

@@ -80,3 +80,32 @@ export function extensionsFor(languages: Iterable<string>): string[] {
   for (const l of languages) out.push(...(lookup(LANGUAGES, l)?.extensions ?? []));
   return out;
 }
+
+/**
+ * Configuration and data files: no guard rules apply to them, but a snippet excerpted from one is
+ * shown and offered in its own language (VS Code's ids), never in the language of the project.
+ */
+const DATA_BY_EXTENSION: Record<string, string> = {
+  '.toml': 'toml', '.yaml': 'yaml', '.yml': 'yaml', '.json': 'json', '.jsonc': 'jsonc', '.xml': 'xml',
+  '.plist': 'xml', '.ini': 'ini', '.cfg': 'ini', '.properties': 'properties', '.md': 'markdown',
+  '.gradle': 'groovy', '.cmake': 'cmake', '.mk': 'makefile', '.dockerfile': 'dockerfile', '.sql': 'sql',
+  '.html': 'html', '.css': 'css', '.scss': 'scss', '.zsh': 'shellscript', '.ps1': 'powershell',
+};
+const DATA_BY_NAME: Record<string, string> = {
+  makefile: 'makefile', gnumakefile: 'makefile', dockerfile: 'dockerfile', 'cmakelists.txt': 'cmake',
+  '.editorconfig': 'ini', '.flake8': 'ini', '.prettierrc': 'json', '.swiftlint.yml': 'yaml', 'podfile': 'ruby',
+  gemfile: 'ruby', 'package.swift': 'swift',
+};
+
+/** The language of a code excerpt from this file: a programming language, or a configuration/data format. */
+export function snippetLanguageForPath(p: string): string | undefined {
+  const name = p.slice(p.lastIndexOf('/') + 1).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  return lookup(DATA_BY_NAME, name) ?? languageForPath(p) ?? (dot >= 0 ? lookup(DATA_BY_EXTENSION, name.slice(dot)) : undefined);
+}
+
+/** Whether `id` names a language a snippet may be in (a programming language or a data format). */
+export function isSnippetLanguage(id: string): boolean {
+  const lower = id.trim().toLowerCase();
+  return normalizeLanguage(lower) !== undefined || Object.values(DATA_BY_EXTENSION).includes(lower) || Object.values(DATA_BY_NAME).includes(lower);
+}

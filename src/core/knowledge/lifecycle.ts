@@ -12,10 +12,10 @@ import type { Workspace } from '../workspace';
 import { getCandidate, normalizeCandidate, stripCandidate } from './candidates';
 import { computeFingerprints } from './freshness-fingerprint';
 import { isSourceListing, listingSources } from './recipe-body';
-import { parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
+import { contentHash, parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
 import { syncRecipes } from './recipe-index';
 import { freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
-import { recordTransition } from './transitions';
+import { recordTransition, transitionsOf } from './transitions';
 import { backUpCandidates } from './candidate-backup';
 import type { Actor, Candidate, CandidateStatus, KnowledgeContent, Recipe, RecipeStatus } from './types';
 import { KNOWLEDGE_TYPES } from './types';
@@ -27,8 +27,11 @@ const CANDIDATE_FLOW: Record<CandidateStatus, Step[]> = {
     { to: 'approved', how: 'approve_candidate' },
     { to: 'rejected', how: 'reject_candidate' },
   ],
-  approved: [{ to: 'promoted', how: 'promote_candidate (once: it becomes a draft recipe)' }],
-  rejected: [],
+  approved: [
+    { to: 'promoted', how: 'promote_candidate (once: it becomes a draft recipe)' },
+    { to: 'pending', how: 'reopen_candidate, while its recipe is an unedited draft' },
+  ],
+  rejected: [{ to: 'pending', how: 'reopen_candidate' }],
 };
 
 const RECIPE_FLOW: Record<RecipeStatus, Step[]> = {
@@ -82,6 +85,48 @@ export async function rejectCandidate(ws: Workspace, id: string, actor: Actor, r
   });
   await backUpCandidates(ws);
   return { ...c, status: 'rejected', decidedBy: actor, decidedAt: at, rejectionReason: reason.trim() };
+}
+
+/**
+ * Undoes a decision: the candidate is pending again, its reason dropped. An approval's draft recipe
+ * is removed with it, but only while it is the draft the approval wrote: a published recipe is shared
+ * knowledge (deprecate it instead), and a draft edited since (its file written after the approval, or
+ * no longer the text indexed) holds a person's work that the undo would lose.
+ */
+export async function reopenCandidate(ws: Workspace, id: string, actor: Actor): Promise<{ candidate: Candidate; removedRecipe?: { id: string; file: string } }> {
+  const c = getCandidate(ws, id);
+  if (c.status === 'pending') refuse(`Candidate ${c.id}`, c.status, 'pending', CANDIDATE_FLOW.pending, '');
+  let removedRecipe: { id: string; file: string } | undefined;
+  const row = c.recipeId ? ws.store.get<{ id: string; file: string; status: string; hash: string }>('SELECT id, file, status, hash FROM recipes WHERE id = ?', [c.recipeId]) : undefined;
+  if (row) {
+    if (row.status !== 'draft') throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} became recipe ${row.id}, which is ${row.status}; the approval cannot be undone.`, 'Deprecate the recipe (deprecate_recipe) to withdraw it.', { recipeId: row.id, status: row.status });
+    if (await editedSinceApproval(ws, row)) throw new AutoSnippetError('INVALID_TRANSITION', `The draft recipe ${row.file} was edited after the approval; undoing it would lose the edit.`, 'Delete the draft yourself (delete_recipe) if you no longer want it.', { recipeId: row.id, file: row.file });
+    removedRecipe = await deleteRecipe(ws, row.id, actor, `approval of ${c.id} undone`);
+  }
+  const at = new Date().toISOString();
+  await ws.store.transaction((tx) => {
+    const data = JSON.stringify({ ...stripCandidate(c), reasoning: c.reasoning });
+    const n = tx.run("UPDATE candidates SET status = 'pending', decided_by = NULL, decided_at = NULL, recipe_id = NULL, data = ? WHERE id = ? AND status = ?", [data, c.id, c.status]).changes;
+    if (n === 0) throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${c.id} changed meanwhile.`, 'Refresh and look at it again.');
+    recordTransition(tx, { entity: 'candidate', id: c.id, from: c.status, to: 'pending', actor, at, reason: 'decision undone' });
+  });
+  await backUpCandidates(ws);
+  const { decidedBy: _db, decidedAt: _da, rejectionReason: _rr, recipeId: _ri, ...rest } = c;
+  return { candidate: { ...rest, status: 'pending' }, ...(removedRecipe ? { removedRecipe } : {}) };
+}
+
+async function editedSinceApproval(ws: Workspace, row: { id: string; file: string; hash: string }): Promise<boolean> {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    ({ text, mtimeMs } = await readRepoFile(ws.root, row.file, { kind: 'recipe' }));
+  } catch {
+    return false; // Already gone: nothing to lose.
+  }
+  // The draft's transition is recorded just after its file is written; a second covers coarse file-system clocks.
+  const drafted = transitionsOf(ws, 'recipe', row.id).filter((t) => t.to === 'draft').pop()?.at;
+  const writtenBy = drafted ? Date.parse(drafted) + 1000 : Infinity;
+  return contentHash(text) !== row.hash || mtimeMs > writtenBy;
 }
 
 /** Writes an approved candidate as a draft recipe file and indexes it. */

@@ -48,18 +48,33 @@ export function normalizeText(text: string): string {
   return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }
 
-/** `Fetch with retry!` → `fetch-with-retry`. */
+const MAX_SLUG = 60;
+
+/**
+ * `Fetch with retry!` → `fetch-with-retry`, at most 60 characters. Ids of existing files go through
+ * it, so its cut stays as it is; new file names use `fileSlug`.
+ */
 export function slugify(text: string): string {
-  const slug = text
+  return kebab(text).slice(0, MAX_SLUG).replace(/-+$/, '') || 'recipe';
+}
+
+/** A new file's name: `slugify`, but cut after the last whole word that fits (`…-extend`, never `…-extend-asyn`). */
+export function fileSlug(text: string): string {
+  const full = kebab(text);
+  if (full.length <= MAX_SLUG) return full || 'recipe';
+  const cut = full.slice(0, MAX_SLUG + 1).lastIndexOf('-');
+  // A first word longer than the limit has no boundary to cut at: it is cut at the limit.
+  return (cut > 0 ? full.slice(0, cut) : full.slice(0, MAX_SLUG)).replace(/-+$/, '');
+}
+
+function kebab(text: string): string {
+  return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return slug || 'recipe';
+    .replace(/^-+|-+$/g, '');
 }
 
 /** Words a trigger leaves out: they make it longer to type and say nothing. */
@@ -83,7 +98,7 @@ export function triggerFor(text: string): string {
 
 /** Workspace-relative path of a recipe file for a category and a title. */
 export function recipeFilePath(category: string, titleOrSlug: string): string {
-  return `${RECIPES_DIR}/${slugify(category)}/${slugify(titleOrSlug)}.md`;
+  return `${RECIPES_DIR}/${slugify(category)}/${fileSlug(titleOrSlug)}.md`;
 }
 
 /** The id a file has when its frontmatter names none: its path under the recipes folder, without `.md`. */

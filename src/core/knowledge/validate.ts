@@ -1,4 +1,4 @@
-import { normalizeLanguage } from '../kernel/languages';
+import { isSnippetLanguage } from '../kernel/languages';
 import { KNOWLEDGE_TYPES, type CandidateInput } from './types';
 import { readRecipeGuard } from './guard-format';
 
@@ -19,7 +19,9 @@ export interface Validation {
 }
 
 const GENERIC_TITLES = /^(utils?|helpers?|misc|common|code|snippet|example|pattern|rule|function|class|test|todo|untitled)$/i;
-const PLACEHOLDER_CODE = /^\s*(\/\/\s*)?(todo|tbd|\.\.\.|…|fixme|placeholder)\b/i;
+/** A line that stands in for code: a marker alone, bare or after a comment opener. */
+const PLACEHOLDER_LINE = /^(?:\/\/|#|--|\/\*|\*)?\s*(?:(?:todo|tbd|fixme|placeholder|xxx)(?=$|\s|:)|\.\.\.(?![\w$])|…)/i;
+const COMMENT_LINE = /^(?:\/\/|#|--|\/\*|\*)/;
 const REVIEWED_FIELDS = 12;
 const SOURCE = /^[^\s:][^:]*:\d+(?:-\d+)?$/;
 
@@ -54,13 +56,13 @@ export function validateCandidate(c: CandidateInput): Validation {
   const code = c.code ?? '';
   if (kind !== 'fact') {
     if (check(!code.trim(), 'code', 'missing', `A ${kind ?? 'pattern'} shows the code: add the essential lines from the project (not a placeholder).`)) {
-      check(PLACEHOLDER_CODE.test(code) || code.trim().length < 15, 'code', 'weak', 'The code looks like a placeholder; paste the real lines from the project.');
+      check(isPlaceholder(code), 'code', 'weak', 'The code looks like a placeholder; paste the real lines from the project.');
       check(code.split('\n').length > 120, 'code', 'weak', `The code has ${code.split('\n').length} lines; keep the essential part (at most ~80 lines).`);
     }
   }
 
   if (check(!c.language?.trim(), 'language', 'missing', 'Name the language (a VS Code language id such as typescript, swift, python).')) {
-    check(!normalizeLanguage(c.language!.trim()) && c.language!.trim().toLowerCase() !== 'text', 'language', 'weak', `"${c.language}" is not a language AutoSnippet knows; use a VS Code language id (typescript, swift, kotlin…).`);
+    check(!isSnippetLanguage(c.language!.trim()) && c.language!.trim().toLowerCase() !== 'text', 'language', 'weak', `"${c.language}" is not a language AutoSnippet knows; use a VS Code language id (typescript, swift, kotlin…).`);
   }
   check(!c.category?.trim(), 'category', 'missing', 'Give it a category (the folder it is filed under), e.g. "networking" or "ui".');
   if (c.trigger !== undefined) check(!/^@?[\p{L}\p{N}_.-]+$/u.test(c.trigger.trim()), 'trigger', 'invalid', `The trigger "${c.trigger}" must be @ followed by letters, digits, _ . or - (no spaces), e.g. "@fetchWithRetry".`);
@@ -111,4 +113,19 @@ export function validationReport(v: Validation): ValidationReport {
   const missing = [...new Set(v.issues.filter((i) => i.severity !== 'weak').map((i) => i.field))];
   const weak = [...new Set(v.issues.filter((i) => i.severity === 'weak' && !missing.includes(i.field)).map((i) => i.field))];
   return { ok: missing.length === 0, score: v.score, missing, weak, issues: v.issues };
+}
+
+/**
+ * Whether code only stands in for code: every non-blank line is a comment or a marker (TODO, `...`),
+ * and at least one is a marker. A real line of a project, however short (`strict = true`), has
+ * content besides a marker, so it never counts, whatever its length.
+ */
+export function isPlaceholder(code: string): boolean {
+  const lines = code.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.some((l) => PLACEHOLDER_LINE.test(l)) && lines.every((l) => PLACEHOLDER_LINE.test(l) || COMMENT_LINE.test(l));
+}
+
+/** The fields an agent should fill in, in the order a reviewer cares about. */
+export function missingFields(v: Validation): string[] {
+  return [...new Set(v.issues.map((i) => i.field))];
 }

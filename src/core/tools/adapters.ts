@@ -63,3 +63,9 @@ export type { ReportFormat } from '../guard/report';
 export { candidateFromMarkdown, candidateMarkdown } from '../knowledge/candidate-file';
 export type { Candidate } from '../knowledge/types';
 export { rememberTool } from './remember';
+
+// The review panel's checklist follows the edit form as it is typed (computed, never written), and its
+// source links open a file only where the real path, links followed, is inside the workspace.
+export { reviewChecklist, REVIEW_FORM_FIELDS } from '../knowledge/checklist';
+export type { ChecklistItem, ReviewFormField } from '../knowledge/checklist';
+export { realPathInside } from '../files/paths';

@@ -1,4 +1,4 @@
-import { approveCandidate, deleteRecipe, deprecateRecipe, ensureIndexFresh, promoteCandidate, publishRecipe, rejectCandidate } from '../knowledge';
+import { approveCandidate, deleteRecipe, deprecateRecipe, ensureIndexFresh, promoteCandidate, publishRecipe, rejectCandidate, reopenCandidate } from '../knowledge';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { draftRecipeFile, type publishRecipe as publishRecipeStatus } from '../knowledge/lifecycle';
@@ -42,6 +42,23 @@ const reject = defineTool({
   async handler(ws, input, ctx) {
     const c = await rejectCandidate(ws, input.id, ctx.actor, input.reason);
     return { id: c.id, status: c.status, reason: c.rejectionReason };
+  },
+});
+
+const reopen = defineTool({
+  name: 'reopen_candidate',
+  title: 'Undo a decision on a candidate',
+  domain: 'knowledge',
+  summary: 'Put an approved or rejected candidate back to pending (undo).',
+  description: 'Undoes approve_candidate or reject_candidate (people only): the candidate is pending again and its rejection reason is dropped. An approval\'s draft recipe is removed with it while it is the unedited draft the approval wrote; a published or edited recipe is refused.',
+  inputSchema: Input({ id: candidateRef() }),
+  outputSchema: Out({ id: Type.String(), status: StringEnum(['pending', 'approved', 'rejected']), removedRecipe: Opt(recipeFileOut) }),
+  aliases: { candidateId: 'id' },
+  access: 'review',
+  maxOutputChars: 2000,
+  async handler(ws, input, ctx) {
+    const r = await reopenCandidate(ws, input.id, ctx.actor);
+    return { id: r.candidate.id, status: r.candidate.status, ...(r.removedRecipe ? { removedRecipe: r.removedRecipe } : {}) };
   },
 });
 
@@ -140,5 +157,5 @@ const createRecipe = defineTool({
   },
 });
 
-export const reviewTools: AnyTool[] = [approve, reject, promote, publish, deprecate, del, createRecipe];
-export { createRecipe as createRecipeTool, approve as approveCandidateTool, reject as rejectCandidateTool, promote as promoteCandidateTool, publish as publishRecipeTool, deprecate as deprecateRecipeTool, del as deleteRecipeTool };
+export const reviewTools: AnyTool[] = [approve, reject, reopen, promote, publish, deprecate, del, createRecipe];
+export { createRecipe as createRecipeTool, approve as approveCandidateTool, reject as rejectCandidateTool, reopen as reopenCandidateTool, promote as promoteCandidateTool, publish as publishRecipeTool, deprecate as deprecateRecipeTool, del as deleteRecipeTool };

@@ -40,7 +40,7 @@ async function recipeFor(host: ExtensionHost, node: RecipeNode | undefined, plac
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    choices.map((r) => ({ label: r.title, description: `${r.trigger} · ${statusLabel(r.status)}`, detail: plainText(r.summary), recipe: r })),
+    choices.map((r) => ({ label: plainText(r.title), description: `${r.trigger} · ${statusLabel(r.status)}`, detail: plainText(r.summary), recipe: r })),
     { placeHolder, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.recipe;
@@ -103,7 +103,7 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
     reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
       const c = candidateOf(node);
       if (!c) return undefined;
-      if (!(await host.dialogs.confirm(vscode.l10n.t('Approve "{0}"?', c.title), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
+      if (!(await host.dialogs.confirm(vscode.l10n.t('Approve "{0}"?', plainText(c.title)), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
       const r = await invoke(host, approveCandidateTool, { id: c.id });
       refresh();
       // The Recipes view shows the new draft; a toast would only repeat it.
@@ -114,7 +114,7 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       const c = candidateOf(node);
       if (!c) return;
       const reason = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Reject "{0}"', c.title),
+        title: vscode.l10n.t('Reject "{0}"', plainText(c.title)),
         prompt: vscode.l10n.t('Why? Agents read the reason and do not propose it again.'),
         validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required.')),
         ignoreFocusOut: true,
@@ -255,9 +255,9 @@ async function searchRecipes(host: ExtensionHost): Promise<void> {
       { id: '', label: g.kind, kind: vscode.QuickPickItemKind.Separator },
       ...g.results.map((x) => ({
         id: x.id,
-        label: x.title,
+        label: plainText(x.title),
         description: x.status === 'published' ? x.trigger : `${x.trigger} · ${x.status}`,
-        detail: x.summary,
+        detail: plainText(x.summary),
         alwaysShow: true,
         buttons: editor ? [insert] : [],
       })),

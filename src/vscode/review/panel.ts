@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import path from 'node:path';
 import type { ExtensionHost } from '../host';
-import { dimensionLabel, dimensionOf, knowledgeTypeLabels, proposerLabel } from '../labels';
+import { dimensionLabel, dimensionOf, knowledgeTypeLabels, plainText, proposerLabel } from '../labels';
 import type { Workspace } from '../../core/workspace';
 import type { InputOf, ToolDefinition } from '../../core/tools';
 import type { Static, TObject, TSchema } from '../../core/tools/schema';
-import { checkDuplicateTool, getCandidateTool, listCandidatesTool, updateCandidateTool, validateCandidateTool } from '../../core/tools/knowledge';
-import { approveCandidateTool, rejectCandidateTool } from '../../core/tools/knowledge-review';
-import { parseSource, type CandidateEdit, type ReviewDetail, type ReviewListItem, type ReviewOutcome, type ToExtension, type ToPage } from '../../webview/review/protocol';
-import { reviewStrings } from './strings';
+import { checkDuplicateTool, getCandidateTool, listCandidatesTool, updateCandidateTool } from '../../core/tools/knowledge';
+import { approveCandidateTool, rejectCandidateTool, reopenCandidateTool } from '../../core/tools/knowledge-review';
+import { realPathInside, reviewChecklist } from '../../core/tools/adapters';
+import { parseSource, type CandidateEdit, type ChecklistEntry, type ReviewDetail, type ReviewListItem, type ReviewOutcome, type ToExtension, type ToPage } from '../../webview/review/protocol';
+import { checklistMessage, reviewStrings } from './strings';
 
 export const REVIEW_VIEW_TYPE = 'autosnippet.review';
 
@@ -19,11 +19,14 @@ export const REVIEW_VIEW_TYPE = 'autosnippet.review';
  * as the person; the page only sends messages.
  */
 export class ReviewPanel implements vscode.Disposable {
-  private static current: ReviewPanel | undefined;
+  /** One panel per workspace folder, by the folder's URI: each reviews its own folder's candidates. */
+  private static readonly open = new Map<string, ReviewPanel>();
   private readonly disposables: vscode.Disposable[] = [];
   private selected: string | undefined;
 
-  private constructor(private readonly host: ExtensionHost, readonly panel: vscode.WebviewPanel) {
+  private constructor(private readonly host: ExtensionHost, readonly panel: vscode.WebviewPanel, private readonly folder: vscode.WorkspaceFolder | undefined) {
+    ReviewPanel.open.set(keyOf(folder), this);
+    panel.title = panelTitle(host, folder);
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'webview')] };
     webview.html = pageHtml(webview, host.context.extensionUri);
@@ -31,28 +34,41 @@ export class ReviewPanel implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((m: ToExtension) => void this.receive(m).catch((e) => this.fail(e))),
       host.onDidChangeData(() => void this.sendList()),
-      // The panel reviews the folder of the active editor; another folder's file makes it follow.
-      host.onDidChangeFolder(() => void this.receive({ type: 'ready' }).catch((e) => this.fail(e))),
+      // Folders added or removed: the title names the folder only when there are several.
+      host.onDidChangeFolder(() => { panel.title = panelTitle(host, folder); }),
       panel.onDidDispose(() => this.dispose()),
     );
   }
 
   /** Opens the panel (or brings it forward), showing `candidateId` when given. */
   static show(host: ExtensionHost, candidateId?: string): ReviewPanel {
-    if (ReviewPanel.current) {
-      ReviewPanel.current.panel.reveal(undefined, false);
+    const folder = host.folder;
+    let shown = ReviewPanel.open.get(keyOf(folder));
+    if (shown) {
+      shown.panel.reveal(undefined, false);
     } else {
-      const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('Review Candidates'), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
-      ReviewPanel.current = new ReviewPanel(host, panel);
+      const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, panelTitle(host, folder), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+      shown = new ReviewPanel(host, panel, folder);
     }
-    if (candidateId) ReviewPanel.current.focus(candidateId);
-    return ReviewPanel.current;
+    if (candidateId) shown.focus(candidateId);
+    return shown;
   }
 
   /** After a window reload: VS Code hands back the panel it kept; its page restores its own state. */
-  static revive(host: ExtensionHost, panel: vscode.WebviewPanel): void {
-    ReviewPanel.current?.dispose();
-    ReviewPanel.current = new ReviewPanel(host, panel);
+  static revive(host: ExtensionHost, panel: vscode.WebviewPanel, state: unknown): void {
+    const saved = (state as { folder?: unknown } | undefined)?.folder;
+    const folder = host.folders.find((f) => f.uri.fsPath === saved) ?? host.folder;
+    if (ReviewPanel.open.has(keyOf(folder))) {
+      // That folder's panel is open already (the command ran first, or two tabs were saved): one is enough.
+      panel.dispose();
+      return;
+    }
+    // The constructor sets the title: the saved one is in the language of the last session.
+    new ReviewPanel(host, panel, folder);
+  }
+
+  static disposeAll(): void {
+    for (const p of [...ReviewPanel.open.values()]) p.dispose();
   }
 
   private focus(id: string): void {
@@ -65,7 +81,7 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private async workspace(): Promise<Workspace> {
-    return this.host.getWorkspace();
+    return this.host.getWorkspace(this.folder);
   }
 
   /** A catalog tool as the person; a refusal comes back as the error body, never as a toast. */
@@ -99,6 +115,10 @@ export class ReviewPanel implements vscode.Disposable {
         return this.reject(m.ids, m.reason);
       case 'edit':
         return this.edit(m.id, m.edit);
+      case 'undo':
+        return this.undo(m.ids);
+      case 'checklist':
+        return this.sendChecklist(m.id, m.edit);
     }
   }
 
@@ -124,10 +144,7 @@ export class ReviewPanel implements vscode.Disposable {
       return;
     }
     const c = got.data;
-    const [validation, duplicates] = await Promise.all([
-      this.call(validateCandidateTool, { id }),
-      c.status === 'pending' ? this.call(checkDuplicateTool, { id, limit: 5 }) : undefined,
-    ]);
+    const duplicates = c.status === 'pending' ? await this.call(checkDuplicateTool, { id, limit: 5 }) : undefined;
     const similar: ReviewDetail['similar'] = duplicates?.ok
       ? [
         ...duplicates.data.recipes.filter((r) => r.similarity >= 0.5).map((r) => ({ id: r.id, title: r.title, similarity: r.similarity, kind: 'recipe' as const, status: r.status })),
@@ -138,7 +155,7 @@ export class ReviewPanel implements vscode.Disposable {
       id: c.id, title: c.title, status: c.status, trigger: c.trigger, language: c.language, category: c.category, knowledgeType: c.knowledgeType,
       summary: c.summary, usageGuide: c.usageGuide, rationale: c.rationale, code: c.code, tags: c.tags ?? [], reasoning: c.reasoning,
       origin: c.origin, proposer: proposerLabel(c.origin, c.createdBy), ...(c.decidedBy ? { decider: proposerLabel('', c.decidedBy) } : {}), createdBy: c.createdBy, createdAt: c.createdAt, decidedBy: c.decidedBy, decidedAt: c.decidedAt, rejectionReason: c.rejectionReason, recipeId: c.recipeId,
-      issues: validation.ok ? validation.data.issues : [],
+      checklist: checklistOf(c),
       similar,
     };
     await this.post({ type: 'detail', detail });
@@ -148,18 +165,15 @@ export class ReviewPanel implements vscode.Disposable {
   private async openSource(source: string): Promise<void> {
     const parsed = parseSource(source) ?? { file: source, line: 1 };
     const ws = await this.workspace();
-    const abs = path.resolve(ws.root, parsed.file);
-    if (abs !== ws.root && !abs.startsWith(ws.root + path.sep)) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is outside the workspace; it was not opened.', parsed.file));
+    // By its real path: a link inside the workspace may lead out of it.
+    const target = await realPathInside(ws.root, parsed.file);
+    if (!target.ok) {
+      void vscode.window.showWarningMessage(target.reason === 'outside'
+        ? vscode.l10n.t('{0} is outside the workspace; it was not opened.', target.real ? `${parsed.file} → ${target.real}` : parsed.file)
+        : vscode.l10n.t('{0} does not exist (any more) in this workspace.', parsed.file));
       return;
     }
-    const uri = vscode.Uri.file(abs);
-    try {
-      await vscode.workspace.fs.stat(uri);
-    } catch {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} does not exist (any more) in this workspace.', parsed.file));
-      return;
-    }
+    const uri = vscode.Uri.file(target.real);
     const start = new vscode.Position(parsed.line - 1, 0);
     const end = new vscode.Position((parsed.endLine ?? parsed.line) - 1, 0);
     await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(start, end) });
@@ -174,56 +188,86 @@ export class ReviewPanel implements vscode.Disposable {
     return titles;
   }
 
+  /**
+   * One candidate is approved at once (it only becomes a draft recipe, and the banner's Undo takes it
+   * back); several are confirmed once, with their count.
+   */
   private async approve(ids: string[]): Promise<void> {
     if (!ids.length) return;
     const titles = await this.titlesOf(ids);
-    const message = ids.length === 1 ? vscode.l10n.t('Approve "{0}"?', titles.get(ids[0])!) : vscode.l10n.t('Approve {0} candidates?', ids.length);
-    const detail = [
-      ...(ids.length > 1 ? [...titles.values()].map((t) => `• ${t}`) : []),
-      '',
-      vscode.l10n.t('Each becomes a draft recipe file under .autosnippet/recipes/ that you can still edit. Agents use a recipe only once you publish it.'),
-    ].join('\n').trim();
-    if (!(await this.host.dialogs.confirm(message, detail, vscode.l10n.t('Approve')))) return;
+    if (ids.length > 1) {
+      const detail = [...[...titles.values()].map((t) => `• ${plainText(t)}`), '', vscode.l10n.t('Each becomes a draft recipe file under .autosnippet/recipes/ that you can still edit. Agents use a recipe only once you publish it.')].join('\n');
+      if (!(await this.host.dialogs.confirm(vscode.l10n.t('Approve {0} candidates?', ids.length), detail, vscode.l10n.t('Approve')))) return;
+    }
     await this.post({ type: 'busy', busy: true });
     const files: NonNullable<ReviewOutcome['files']> = [];
     const failed: NonNullable<ReviewOutcome['failed']> = [];
+    const done: string[] = [];
     for (const id of ids) {
       const r = await this.call(approveCandidateTool, { id });
+      if (r.ok) done.push(id);
       if (r.ok && r.data.recipe) files.push({ title: titles.get(id)!, file: r.data.recipe.file });
       else if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
     }
-    const done = ids.length - failed.length;
-    await this.post({
-      type: 'outcome',
-      outcome: {
-        kind: failed.length && !done ? 'error' : 'approved',
-        message: done === 1 ? vscode.l10n.t('Approved 1 candidate: its draft recipe is below. Publish it from the Recipes view when it reads well; delete the file to undo.') : vscode.l10n.t('Approved {0} candidates: their draft recipes are below. Publish them from the Recipes view when they read well; delete a file to undo.', done),
-        files,
-        ...(failed.length ? { failed } : {}),
-      },
-    });
+    const message = done.length === 1
+      ? vscode.l10n.t('Approved "{0}": it is a draft recipe now. Publish it from the Recipes view when it reads well.', plainText(titles.get(done[0])!))
+      : vscode.l10n.t('Approved {0} candidates: their draft recipes are below. Publish them from the Recipes view when they read well.', done.length);
+    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done.length ? 'error' : 'approved', message, files, ...(done.length ? { undo: done } : {}), ...(failed.length ? { failed } : {}) } });
     await this.post({ type: 'busy', busy: false });
     await this.sendList();
     refreshViews();
   }
 
+  /** The reason is asked inline by the page; one candidate is rejected at once, several after one confirmation. */
   private async reject(ids: string[], reason: string): Promise<void> {
     if (!ids.length || !reason.trim()) return;
     const titles = await this.titlesOf(ids);
-    const message = ids.length === 1 ? vscode.l10n.t('Reject "{0}"?', titles.get(ids[0])!) : vscode.l10n.t('Reject {0} candidates?', ids.length);
-    const detail = [...(ids.length > 1 ? [...titles.values()].map((t) => `• ${t}`) : []), '', vscode.l10n.t('Reason: {0}', reason.trim()), vscode.l10n.t('Agents read the reason and do not propose the same again.')].join('\n').trim();
-    if (!(await this.host.dialogs.confirm(message, detail, vscode.l10n.t('Reject')))) return;
+    if (ids.length > 1) {
+      const detail = [...[...titles.values()].map((t) => `• ${plainText(t)}`), '', vscode.l10n.t('Reason: {0}', reason.trim()), vscode.l10n.t('Agents read the reason and do not propose the same again.')].join('\n');
+      if (!(await this.host.dialogs.confirm(vscode.l10n.t('Reject {0} candidates?', ids.length), detail, vscode.l10n.t('Reject')))) return;
+    }
     await this.post({ type: 'busy', busy: true });
     const failed: NonNullable<ReviewOutcome['failed']> = [];
+    const done: string[] = [];
     for (const id of ids) {
       const r = await this.call(rejectCandidateTool, { id, reason: reason.trim() });
-      if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
+      if (r.ok) done.push(id);
+      else failed.push({ title: titles.get(id)!, message: r.message });
     }
-    const done = ids.length - failed.length;
-    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done ? 'error' : 'rejected', message: vscode.l10n.t('Rejected {0} of {1}. Rejected candidates stay listed under "Rejected" with their reason.', done, ids.length), ...(failed.length ? { failed } : {}) } });
+    const message = done.length === 1
+      ? vscode.l10n.t('Rejected "{0}". It stays listed under "Rejected" with its reason.', plainText(titles.get(done[0])!))
+      : vscode.l10n.t('Rejected {0} of {1}. Rejected candidates stay listed under "Rejected" with their reason.', done.length, ids.length);
+    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done.length ? 'error' : 'rejected', message, ...(done.length ? { undo: done } : {}), ...(failed.length ? { failed } : {}) } });
     await this.post({ type: 'busy', busy: false });
     await this.sendList();
     refreshViews();
+  }
+
+  /** The banner's Undo: the decided candidates are pending again (an approval's unedited draft is removed). */
+  private async undo(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.post({ type: 'busy', busy: true });
+    const titles = await this.titlesOf(ids);
+    const failed: NonNullable<ReviewOutcome['failed']> = [];
+    for (const id of ids) {
+      const r = await this.call(reopenCandidateTool, { id });
+      if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
+    }
+    const done = ids.length - failed.length;
+    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done ? 'error' : 'undone', message: vscode.l10n.t('Undone: {0} of {1} back to pending.', done, ids.length), ...(failed.length ? { failed } : {}) } });
+    await this.post({ type: 'busy', busy: false });
+    await this.sendList();
+    refreshViews();
+  }
+
+  /** The checklist with the form's unsaved values, so an item clears as its field is filled. */
+  private async sendChecklist(id: string, edit: CandidateEdit): Promise<void> {
+    const got = await this.call(getCandidateTool, { id });
+    if (!got.ok) return;
+    const { whyStandard, ...fields } = edit;
+    const c = got.data;
+    const draft = { ...c, ...fields, knowledgeType: (fields.knowledgeType ?? c.knowledgeType) as typeof c.knowledgeType, reasoning: { ...c.reasoning, ...(whyStandard !== undefined ? { whyStandard } : {}) } };
+    await this.post({ type: 'checklist', id, items: checklistOf(draft) });
   }
 
   private async edit(id: string, edit: CandidateEdit): Promise<void> {
@@ -245,10 +289,24 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (ReviewPanel.current === this) ReviewPanel.current = undefined;
+    if (ReviewPanel.open.get(keyOf(this.folder)) === this) ReviewPanel.open.delete(keyOf(this.folder));
     this.disposables.splice(0).forEach((d) => d.dispose());
     this.panel.dispose();
   }
+}
+
+/** The checklist in the person's language; each item names the form field that clears it. */
+function checklistOf(c: Parameters<typeof reviewChecklist>[0]): ChecklistEntry[] {
+  return reviewChecklist(c).map((i) => ({ field: i.field, severity: i.severity, message: checklistMessage(i.field, i.severity, i.message) }));
+}
+
+function keyOf(folder: vscode.WorkspaceFolder | undefined): string {
+  return folder?.uri.toString() ?? '';
+}
+
+/** In the display language of this session; with several folders open, it names the panel's folder. */
+function panelTitle(host: ExtensionHost, folder: vscode.WorkspaceFolder | undefined): string {
+  return folder && host.folders.length > 1 ? vscode.l10n.t('Review Candidates: {0}', folder.name) : vscode.l10n.t('Review Candidates');
 }
 
 function dimensionLabels(): Record<string, string> {
@@ -303,11 +361,11 @@ export function registerReviewPanel(host: ExtensionHost): vscode.Disposable {
       ReviewPanel.show(host, candidateIdOf(arg));
     }),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel) {
-        ReviewPanel.revive(host, panel);
+      async deserializeWebviewPanel(panel, state) {
+        ReviewPanel.revive(host, panel, state);
       },
     }),
-    new vscode.Disposable(() => ReviewPanel['current']?.dispose()),
+    new vscode.Disposable(() => ReviewPanel.disposeAll()),
   );
 }
 

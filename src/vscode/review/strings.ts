@@ -71,6 +71,11 @@ export function reviewStrings(): Record<string, string> {
     fieldLanguage: vscode.l10n.t('Language'),
     fieldType: vscode.l10n.t('Knowledge type'),
     fieldCode: vscode.l10n.t('Code'),
+    fieldUsage: vscode.l10n.t('When to use it'),
+    undo: vscode.l10n.t('Undo'),
+    keys: vscode.l10n.t('Keys: j/k or ↓/↑ next/previous · a approve · r reject · e edit · u undo · Ctrl+Enter save · Esc cancel'),
+    rejectOneReason: vscode.l10n.t('Why is it rejected? Enter rejects, Esc cancels.'),
+    checklistGo: vscode.l10n.t('Go to the field'),
     errTitle: vscode.l10n.t('Give it a title of a few words (3–200 characters).'),
     errTrigger: vscode.l10n.t('@ followed by letters, digits, _ . or - (no spaces), e.g. @fetchWithRetry.'),
     errCategory: vscode.l10n.t('A category is needed: it is the folder the recipe is filed under.'),
@@ -80,4 +85,25 @@ export function reviewStrings(): Record<string, string> {
     agent: vscode.l10n.t('an agent'),
     count: vscode.l10n.t('{0} of {1} shown'),
   };
+}
+
+/**
+ * A checklist item in the person's language, by the form field it belongs to. The core's message
+ * decides between the two things a weak code field can mean (a placeholder, or too long).
+ */
+export function checklistMessage(field: string, severity: string, coreMessage: string): string {
+  switch (field) {
+    case 'title': return vscode.l10n.t('Name the practice in a title of 8–80 characters.');
+    case 'summary': return vscode.l10n.t('Write a summary: one or two full sentences on what to do and when.');
+    case 'knowledgeType': return vscode.l10n.t('Choose the knowledge type.');
+    case 'whyStandard': return vscode.l10n.t('Say why this is a standard here, with the evidence (e.g. "used in 14 of 16 API clients").');
+    case 'usageGuide': return vscode.l10n.t('Add a usage guide: when to use it, when not, and what to watch out for.');
+    case 'trigger': return vscode.l10n.t('Fix the trigger: @ followed by letters, digits, _ . or - (no spaces).');
+    case 'category': return vscode.l10n.t('Give it a category: the folder the recipe is filed under.');
+    case 'language': return vscode.l10n.t('Name the language as a VS Code language id (typescript, python, toml…).');
+    case 'code':
+      if (severity !== 'weak') return vscode.l10n.t('Add the essential lines of code from the project.');
+      return /placeholder/.test(coreMessage) ? vscode.l10n.t('The code looks like a placeholder: paste the real lines from the project.') : vscode.l10n.t('Keep only the essential code (at most about 80 lines).');
+    default: return coreMessage;
+  }
 }

@@ -2,7 +2,9 @@
 // sends back what the person asked for; it never writes anything itself. Its state (filters,
 // selection, the candidate on show) survives being hidden and a window reload (getState/setState).
 import { highlight } from './highlight';
-import type { CandidateEdit, ReviewDetail, ReviewListItem, ReviewOutcome, ReviewSetup, ToExtension, ToPage } from './protocol';
+import { inlineMarkdown, plain } from './inline';
+import { keyCommand } from './keys';
+import type { CandidateEdit, ChecklistEntry, ReviewDetail, ReviewListItem, ReviewOutcome, ReviewSetup, ToExtension, ToPage } from './protocol';
 
 declare function acquireVsCodeApi(): { postMessage(m: ToExtension): void; getState(): unknown; setState(s: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -20,6 +22,8 @@ interface PageState {
   selectedId?: string;
   checked: string[];
   collapsed: string[];
+  /** The workspace folder reviewed: a restored tab reopens on the same folder. */
+  folder?: string;
 }
 
 const saved = (vscode.getState() ?? {}) as Partial<PageState>;
@@ -32,6 +36,20 @@ let outcome: ReviewOutcome | undefined;
 let editing = false;
 let editError: { message: string; field?: string } | undefined;
 let rejecting = false;
+/** The reason field for the candidate on show (key r), not for a selection. */
+let rejectingOne = false;
+/** The candidate to show once the list comes back after a decision or an undo. */
+let advanceTo: string | undefined;
+/** The checklist as the edit form's current values would leave it (undefined: the saved one). */
+let liveChecklist: ChecklistEntry[] | undefined;
+/** The form field to focus when the editor opens (a checklist item's link). */
+let editFocus: string | undefined;
+/**
+ * What has been typed and not yet sent: the edit form's values and the rejection reason. The page is
+ * rebuilt whenever a message arrives (a list refresh, the detail), and typing must survive that.
+ */
+let editDraft: Record<string, string> | undefined;
+let reasonDraft = '';
 let busy = false;
 
 const app = document.getElementById('app')!;
@@ -151,6 +169,10 @@ function select(id: string): void {
     detailError = undefined;
     editing = false;
     editError = undefined;
+    rejectingOne = false;
+    liveChecklist = undefined;
+    editDraft = undefined;
+    reasonDraft = '';
     persist();
     send({ type: 'select', id });
   }
@@ -224,8 +246,9 @@ function renderOutcome(): HTMLElement | undefined {
     icon(o.kind === 'error' ? 'error' : o.kind === 'rejected' ? 'circle-slash' : 'pass'),
     h('div', { className: 'outcome-body' },
       h('p', {}, o.message),
-      o.files?.length ? h('ul', {}, ...o.files.map((f) => h('li', {}, h('a', { href: '#', className: 'file-link', onclick: (e) => { e.preventDefault(); send({ type: 'openFile', file: f.file }); } }, f.file), ` — ${f.title}`))) : '',
-      o.failed?.length ? h('div', {}, h('p', {}, t('failed')), h('ul', {}, ...o.failed.map((f) => h('li', {}, `${f.title}: ${f.message}`)))) : ''),
+      o.files?.length ? h('ul', {}, ...o.files.map((f) => h('li', {}, h('a', { href: '#', className: 'file-link', onclick: (e) => { e.preventDefault(); send({ type: 'openFile', file: f.file }); } }, f.file), ' — ', ...inlineMarkdown(f.title)))) : '',
+      o.failed?.length ? h('div', {}, h('p', {}, t('failed')), h('ul', {}, ...o.failed.map((f) => h('li', {}, ...inlineMarkdown(f.title), `: ${f.message}`)))) : ''),
+    o.undo?.length ? button(t('undo'), undo, { icon: 'discard', secondary: true, id: 'undo', title: 'u' }) : undefined,
     h('button', { type: 'button', className: 'icon', title: t('dismiss'), 'aria-label': t('dismiss'), onclick: () => { outcome = undefined; render(); } }, icon('close')));
 }
 
@@ -274,27 +297,21 @@ function renderList(): void {
 
 function renderRow(c: ReviewListItem, isChecked: boolean): HTMLElement {
   const selected = c.id === state.selectedId;
-  const box = h('input', { type: 'checkbox', 'aria-label': c.title, checked: isChecked, disabled: c.status !== 'pending', onchange: (e) => toggleChecked([c.id], (e.target as HTMLInputElement).checked) });
-  const open = h('button', { type: 'button', className: 'row-main', 'data-id': c.id, 'aria-current': selected ? 'true' : undefined, onclick: () => select(c.id) },
-    h('span', { className: 'row-title' }, c.title),
+  const box = h('input', { type: 'checkbox', 'aria-label': plain(c.title), checked: isChecked, disabled: c.status !== 'pending', onchange: (e) => toggleChecked([c.id], (e.target as HTMLInputElement).checked) });
+  const open = h('button', { type: 'button', id: `row-${c.id}`, className: 'row-main', 'data-id': c.id, 'aria-current': selected ? 'true' : undefined, onclick: () => select(c.id) },
+    h('span', { className: 'row-title' }, ...inlineMarkdown(c.title)),
     h('span', { className: 'row-meta' },
       h('span', { className: `status ${c.status}` }, t(`status${c.status[0].toUpperCase()}${c.status.slice(1)}`)),
       h('span', {}, typeLabel(c.knowledgeType)),
       h('span', {}, c.language),
       h('span', { className: 'confidence', title: t('confidence') }, percent(c.confidence))));
-  open.addEventListener('keydown', (e) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    const rows = [...document.querySelectorAll<HTMLButtonElement>('.row-main')];
-    const next = rows[rows.indexOf(open) + (e.key === 'ArrowDown' ? 1 : -1)];
-    if (next) { e.preventDefault(); next.focus(); }
-  });
   return h('li', { className: `row${selected ? ' selected' : ''}${c.status !== 'pending' ? ' decided' : ''}`, 'data-id': c.id }, box, open);
 }
 
 // ---------------------------------------------------------------- the detail
 
 function renderDetail(): HTMLElement {
-  const pane = h('div', { className: 'detail', role: 'region', 'aria-label': detail?.title ?? t('pickOne'), 'aria-live': 'polite' });
+  const pane = h('div', { className: 'detail', role: 'region', 'aria-label': detail ? plain(detail.title) : t('pickOne'), 'aria-live': 'polite' });
   if (!state.selectedId) return (pane.append(h('p', { className: 'empty' }, t('pickOne'))), pane);
   if (detailError) return (pane.append(h('p', { className: 'empty' }, detailError)), pane);
   if (!detail || detail.id !== state.selectedId) return (pane.append(h('p', { className: 'empty' }, t('loading'))), pane);
@@ -314,7 +331,7 @@ function renderDetail(): HTMLElement {
 
   pane.append(...present(
     h('header', {},
-      h('h2', { id: 'detail-title' }, d.title),
+      h('h2', { id: 'detail-title' }, ...inlineMarkdown(d.title)),
       h('div', { className: 'meta' },
         h('span', { className: `status ${d.status}` }, t(`status${d.status[0].toUpperCase()}${d.status.slice(1)}`)),
         h('span', {}, typeLabel(d.knowledgeType)),
@@ -328,14 +345,15 @@ function renderDetail(): HTMLElement {
         h('label', { for: 'confidence' }, t('confidence')),
         h('meter', { id: 'confidence', min: 0, max: 1, low: 0.5, high: 0.75, optimum: 1, value: d.reasoning.confidence }),
         h('span', {}, percent(d.reasoning.confidence)))),
-    d.status === 'pending' ? h('div', { className: 'actions' },
-      button(t('approve'), () => send({ type: 'approve', ids: [d.id] }), { icon: 'check', id: 'approve-one' }),
-      button(t('reject'), () => { state.checked = [d.id]; rejecting = true; persist(); render(); }, { icon: 'close', secondary: true }),
-      button(t('edit'), () => { editing = true; editError = undefined; render(); }, { icon: 'edit', secondary: true, id: 'edit-one' })) : undefined,
+    d.status === 'pending' ? (rejectingOne ? renderRejectOne(d) : h('div', { className: 'actions' },
+      button(t('approve'), () => decide('approve'), { icon: 'check', id: 'approve-one', title: 'a' }),
+      button(t('reject'), () => decide('reject'), { icon: 'close', secondary: true, id: 'reject-one', title: 'r' }),
+      button(t('edit'), () => openEditor(), { icon: 'edit', secondary: true, id: 'edit-one', title: 'e' }))) : undefined,
+    d.status === 'pending' && d.checklist.length ? section(t('issues'), renderChecklist(d.checklist, (field) => openEditor(field))) : undefined,
     d.recipeId ? h('p', {}, h('a', { href: '#', className: 'file-link', onclick: (e) => { e.preventDefault(); send({ type: 'openFile', file: `.autosnippet/recipes/${d.recipeId}.md` }); } }, t('openRecipe'))) : undefined,
-    section(t('claim'), h('p', {}, d.summary || '—')),
-    section(t('why'), h('p', {}, d.reasoning.whyStandard || t('noWhy'))),
-    d.usageGuide ? section(t('usage'), h('p', { className: 'prose' }, d.usageGuide)) : undefined,
+    section(t('claim'), h('p', {}, ...(d.summary ? inlineMarkdown(d.summary) : ['—']))),
+    section(t('why'), h('p', {}, ...(d.reasoning.whyStandard ? inlineMarkdown(d.reasoning.whyStandard) : [t('noWhy')]))),
+    d.usageGuide ? section(t('usage'), h('p', { className: 'prose' }, ...inlineMarkdown(d.usageGuide))) : undefined,
     section(t('code'), code),
     section(t('sources'), d.reasoning.sources.length
       ? h('ul', { className: 'sources' }, ...d.reasoning.sources.map((s) => {
@@ -344,25 +362,27 @@ function renderDetail(): HTMLElement {
       }))
       : h('p', { className: 'warning' }, icon('warning'), ` ${t('noSources')}`)),
     d.status === 'pending' ? section(t('similar'), d.similar.length
-      ? h('ul', { className: 'similar' }, ...d.similar.map((s) => h('li', {}, h('span', { className: 'badge' }, percent(s.similarity)), ` ${s.title} `, h('span', { className: 'muted' }, `(${s.kind === 'recipe' ? t('similarRecipe') : t('similarCandidate')} ${s.id})`))))
+      ? h('ul', { className: 'similar' }, ...d.similar.map((s) => h('li', {}, h('span', { className: 'badge' }, percent(s.similarity)), ' ', ...inlineMarkdown(s.title), ' ', h('span', { className: 'muted' }, `(${s.kind === 'recipe' ? t('similarRecipe') : t('similarCandidate')} ${s.id})`))))
       : h('p', { className: 'muted' }, t('noSimilar'))) : undefined,
-    d.status === 'pending' && d.issues.length ? section(t('issues'), h('ul', { className: 'issues' }, ...d.issues.map((i) => h('li', {}, icon(i.severity === 'invalid' ? 'error' : 'info'), h('span', {}, ` ${i.message}`))))) : undefined,
   ));
   return pane;
 }
 
 function renderEditor(d: ReviewDetail): HTMLElement {
-  const form = h('form', { className: 'editor', novalidate: true, 'aria-labelledby': 'edit-title' });
+  const form = h('form', { className: 'editor', novalidate: true, 'aria-labelledby': 'edit-heading' });
   const fields: { key: keyof CandidateEdit; label: string; value: string; multiline?: number; check?: (v: string) => string | undefined }[] = [
     { key: 'title', label: t('fieldTitle'), value: d.title, check: (v) => (v.trim().length < 3 || v.length > 200 ? t('errTitle') : undefined) },
     { key: 'summary', label: t('fieldSummary'), value: d.summary, multiline: 3, check: (v) => (v.length > 2000 ? t('errSummary') : undefined) },
     { key: 'whyStandard', label: t('fieldWhy'), value: d.reasoning.whyStandard, multiline: 3 },
+    { key: 'usageGuide', label: t('fieldUsage'), value: d.usageGuide ?? '', multiline: 3 },
     { key: 'trigger', label: t('fieldTrigger'), value: d.trigger, check: (v) => (/^@?[\p{L}\p{N}_.-]+$/u.test(v.trim()) ? undefined : t('errTrigger')) },
     { key: 'category', label: t('fieldCategory'), value: d.category, check: (v) => (v.trim() ? undefined : t('errCategory')) },
     { key: 'language', label: t('fieldLanguage'), value: d.language },
     { key: 'code', label: t('fieldCode'), value: d.code ?? '', multiline: 10 },
   ];
-  form.append(h('h2', { id: 'edit-title' }, d.title));
+  form.append(h('h2', { id: 'edit-heading' }, ...inlineMarkdown(d.title)));
+  const checklistBox = h('div', { className: 'checklist-box', 'aria-live': 'polite' });
+  form.append(checklistBox);
   const inputs = new Map<string, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>();
   const errors = new Map<string, HTMLElement>();
   const add = (key: string, label: string, control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement) => {
@@ -376,13 +396,29 @@ function renderEditor(d: ReviewDetail): HTMLElement {
   };
   for (const f of fields) {
     const control = f.multiline ? h('textarea', { rows: f.multiline, spellcheck: f.key !== 'code' ? 'true' : 'false', className: f.key === 'code' ? 'mono' : undefined }) : h('input', { type: 'text' });
-    control.value = f.value;
+    control.value = editDraft?.[f.key] ?? f.value;
     add(f.key, f.label, control);
     if (f.key === 'summary') {
-      const type = h('select', {}, ...(setup?.knowledgeTypes ?? []).map((k) => h('option', { value: k.value, selected: k.value === d.knowledgeType }, k.label)));
+      const type = h('select', {}, ...(setup?.knowledgeTypes ?? []).map((k) => h('option', { value: k.value, selected: k.value === (editDraft?.knowledgeType ?? d.knowledgeType) }, k.label)));
       add('knowledgeType', t('fieldType'), type);
     }
   }
+  // Each item clears as its field is filled: the extension recomputes the list from the unsaved values.
+  const showChecklist = (list: ChecklistEntry[]) => checklistBox.replaceChildren(...(list.length ? [h('h3', {}, t('issues')), renderChecklist(list, (field) => inputs.get(field)?.focus())] : []));
+  showChecklist(liveChecklist ?? d.checklist);
+  checklistView = showChecklist;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  form.addEventListener('input', () => {
+    clearTimeout(timer);
+    editDraft = currentEdit() as Record<string, string>;
+    timer = setTimeout(() => send({ type: 'checklist', id: d.id, edit: currentEdit() }), 150);
+  });
+  const currentEdit = (): CandidateEdit => {
+    const edit: CandidateEdit = {};
+    for (const f of fields) (edit as Record<string, string>)[f.key] = inputs.get(f.key)!.value;
+    edit.knowledgeType = inputs.get('knowledgeType')!.value;
+    return edit;
+  };
   if (editError) {
     const err = errors.get(editError.field === 'reasoning' ? 'whyStandard' : editError.field ?? '') ?? undefined;
     if (err) err.textContent = editError.message;
@@ -413,9 +449,107 @@ function renderEditor(d: ReviewDetail): HTMLElement {
   form.append(h('div', { className: 'actions' },
     h('button', { type: 'submit', className: 'primary', id: 'edit-save', disabled: busy }, icon('save'), h('span', {}, t('save'))),
     button(t('cancel'), () => { editing = false; editError = undefined; render(); }, { secondary: true })));
-  queueMicrotask(() => inputs.get('title')?.focus());
+  // Focus moves only when the editor opens: a rebuild while typing keeps the field being typed in.
+  if (editFocus) {
+    const first = inputs.get(editFocus) ?? inputs.get('title');
+    editFocus = undefined;
+    queueMicrotask(() => first && focusAtEnd(first));
+  }
   return form;
 }
+
+/** The live checklist's renderer while the editor is open (the form stays; only the list changes). */
+let checklistView: ((list: ChecklistEntry[]) => void) | undefined;
+
+/** Checklist items, each a link to the form field that clears it. */
+function renderChecklist(list: ChecklistEntry[], go: (field: string) => void): HTMLElement {
+  return h('ul', { className: 'issues checklist' }, ...list.map((i) => h('li', { 'data-field': i.field },
+    icon(i.severity === 'weak' ? 'info' : 'error'),
+    h('a', { href: '#', className: 'checklist-link', title: t('checklistGo'), onclick: (e) => { e.preventDefault(); go(i.field); } }, ` ${i.message}`))));
+}
+
+function openEditor(field?: string): void {
+  if (!detail || detail.status !== 'pending') return;
+  editing = true;
+  editError = undefined;
+  rejectingOne = false;
+  editFocus = field ?? 'title';
+  editDraft = undefined;
+  render();
+}
+
+/** The reason for rejecting the candidate on show, asked in place: Enter rejects, Esc cancels. */
+function renderRejectOne(d: ReviewDetail): HTMLElement {
+  const reason = h('input', { type: 'text', id: 'reject-one-reason', placeholder: t('rejectOneReason'), 'aria-label': t('rejectReason') });
+  reason.value = reasonDraft;
+  reason.addEventListener('input', () => { reasonDraft = reason.value; });
+  const go = () => {
+    if (!reason.value.trim()) {
+      reason.setAttribute('aria-invalid', 'true');
+      return reason.focus();
+    }
+    rejectingOne = false;
+    reasonDraft = '';
+    advanceTo = neighbour(d.id);
+    send({ type: 'reject', ids: [d.id], reason: reason.value.trim() });
+  };
+  const cancel = () => { rejectingOne = false; reasonDraft = ''; render(); document.getElementById(`row-${d.id}`)?.focus(); };
+  reason.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') { e.preventDefault(); go(); }
+    if (e.key === 'Escape') { e.preventDefault(); cancel(); }
+  });
+  queueMicrotask(() => focusAtEnd(reason));
+  return h('div', { className: 'actions reject-one' }, reason, button(t('rejectConfirm'), go, { icon: 'close', id: 'reject-one-go' }), button(t('cancel'), cancel, { secondary: true }));
+}
+
+/** The candidate after `id` in the list as shown (before it, at the end): where review goes next. */
+function neighbour(id: string): string | undefined {
+  const ids = [...document.querySelectorAll<HTMLElement>('.row-main')].map((r) => r.dataset.id!);
+  const i = ids.indexOf(id);
+  return i < 0 ? undefined : ids[i + 1] ?? ids[i - 1];
+}
+
+function decide(kind: 'approve' | 'reject'): void {
+  // By the list's entry: a key pressed before the detail has arrived still counts.
+  const c = items?.find((x) => x.id === state.selectedId);
+  if (busy || !c || c.status !== 'pending' || editing) return;
+  if (kind === 'reject') { rejectingOne = true; render(); return; }
+  advanceTo = neighbour(c.id);
+  send({ type: 'approve', ids: [c.id] });
+}
+
+function undo(): void {
+  const ids = outcome?.undo;
+  if (busy || !ids?.length) return;
+  // The candidate comes back where it was and is shown again, ready for another decision.
+  advanceTo = ids[0];
+  outcome = undefined;
+  send({ type: 'undo', ids });
+}
+
+function move(delta: 1 | -1): void {
+  const rows = [...document.querySelectorAll<HTMLElement>('.row-main')];
+  if (!rows.length) return;
+  const i = rows.findIndex((r) => r.dataset.id === state.selectedId);
+  const next = rows[i < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, i + delta))];
+  select(next.dataset.id!);
+  document.getElementById(next.id)?.focus();
+}
+
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && editing) return;
+  const command = keyCommand(e);
+  if (!command || !setup || (editing && command !== 'undo')) return;
+  e.preventDefault();
+  switch (command) {
+    case 'next': return move(1);
+    case 'previous': return move(-1);
+    case 'approve': return decide('approve');
+    case 'reject': return decide('reject');
+    case 'edit': return openEditor();
+    case 'undo': return undo();
+  }
+});
 
 // ---------------------------------------------------------------- page
 
@@ -431,12 +565,20 @@ function render(): void {
   app.replaceChildren(
     h('header', { className: 'top' }, h('h1', {}, t('title')), busy ? h('span', { className: 'muted' }, icon('loading codicon-modifier-spin'), ` ${t('working')}`) : undefined),
     renderToolbar(),
+    h('p', { className: 'keys-hint muted', id: 'keys-hint' }, t('keys')),
     renderSelectionBar() ?? '',
     renderOutcome() ?? '',
     h('main', { className: 'split' }, listEl, renderDetail()),
   );
   renderList();
-  if (focused) document.getElementById(focused)?.focus();
+  const again = focused ? document.getElementById(focused) : null;
+  if (again) focusAtEnd(again);
+}
+
+/** Focus, with the caret after the text of a rebuilt field (where the person was typing). */
+function focusAtEnd(el: HTMLElement): void {
+  el.focus();
+  if (el instanceof HTMLInputElement && el.type === 'text' || el instanceof HTMLTextAreaElement) el.setSelectionRange(el.value.length, el.value.length);
 }
 
 window.addEventListener('message', (event: MessageEvent<ToPage>) => {
@@ -444,6 +586,8 @@ window.addEventListener('message', (event: MessageEvent<ToPage>) => {
   switch (m.type) {
     case 'setup':
       setup = m.setup;
+      state.folder = m.setup.folder;
+      persist();
       break;
     case 'list': {
       items = m.items;
@@ -452,9 +596,25 @@ window.addEventListener('message', (event: MessageEvent<ToPage>) => {
       persist();
       // Ask again when the candidate on show changed status meanwhile (approved here, or by another process).
       const current = items.find((c) => c.id === state.selectedId);
+      if (advanceTo && items.some((c) => c.id === advanceTo)) {
+        // After a decision the next candidate opens; after an undo, the one brought back.
+        const id = advanceTo;
+        advanceTo = undefined;
+        const c = items.find((x) => x.id === id)!;
+        if (state.status !== 'all' && c.status !== state.status) state.status = 'all';
+        select(id);
+        document.getElementById(`row-${id}`)?.focus();
+        return;
+      }
       if (current && (!detail || detail.status !== current.status)) send({ type: 'select', id: current.id });
       break;
     }
+    case 'checklist':
+      if (m.id === state.selectedId && editing) {
+        liveChecklist = m.items;
+        checklistView?.(m.items);
+      }
+      return;
     case 'detail':
       if (m.detail.id === state.selectedId) detail = m.detail;
       break;
@@ -475,7 +635,7 @@ window.addEventListener('message', (event: MessageEvent<ToPage>) => {
       persist();
       break;
     case 'editResult':
-      if (m.ok) { editing = false; editError = undefined; outcome = { kind: 'updated', message: t('saved') }; }
+      if (m.ok) { editing = false; editError = undefined; liveChecklist = undefined; outcome = { kind: 'updated', message: t('saved') }; }
       else editError = { message: m.message ?? '', field: m.field };
       break;
     case 'busy':

@@ -46,10 +46,17 @@ export interface ReviewDetail {
   recipeId?: string;
   proposer: string;
   decider?: string;
-  /** What validate_candidate says is missing, weak or invalid. */
-  issues: { field: string; severity: string; message: string }[];
+  /** What to do before approving, one item per field of the edit form (translated). */
+  checklist: ChecklistEntry[];
   /** The nearest existing recipes and pending candidates (check_duplicate). */
   similar: { id: string; title: string; similarity: number; kind: 'recipe' | 'candidate'; status?: string }[];
+}
+
+/** One item of the checklist: the edit form's field that clears it, and what to write there. */
+export interface ChecklistEntry {
+  field: string;
+  severity: string;
+  message: string;
 }
 
 /** The fields a person may edit in place. */
@@ -62,6 +69,7 @@ export interface CandidateEdit {
   knowledgeType?: string;
   code?: string;
   whyStandard?: string;
+  usageGuide?: string;
 }
 
 export interface ReviewChoice { value: string; label: string; description?: string }
@@ -78,8 +86,10 @@ export interface ReviewSetup {
 
 /** The outcome of an action, shown as a banner the person can act on. */
 export interface ReviewOutcome {
-  kind: 'approved' | 'rejected' | 'updated' | 'error';
+  kind: 'approved' | 'rejected' | 'updated' | 'undone' | 'error';
   message: string;
+  /** The candidates an Undo puts back to pending (a decision just made). */
+  undo?: string[];
   /** Recipe files written (approve): shown as links. */
   files?: { title: string; file: string }[];
   failed?: { title: string; message: string }[];
@@ -93,7 +103,8 @@ export type ToPage =
   | { type: 'outcome'; outcome: ReviewOutcome }
   | { type: 'editResult'; id: string; ok: boolean; message?: string; field?: string }
   | { type: 'busy'; busy: boolean }
-  | { type: 'focus'; id: string };
+  | { type: 'focus'; id: string }
+  | { type: 'checklist'; id: string; items: ChecklistEntry[] };
 
 export type ToExtension =
   | { type: 'ready' }
@@ -103,7 +114,10 @@ export type ToExtension =
   | { type: 'openFile'; file: string }
   | { type: 'approve'; ids: string[] }
   | { type: 'reject'; ids: string[]; reason: string }
-  | { type: 'edit'; id: string; edit: CandidateEdit };
+  | { type: 'edit'; id: string; edit: CandidateEdit }
+  | { type: 'undo'; ids: string[] }
+  /** The checklist as it would be with the form's current values (nothing is saved). */
+  | { type: 'checklist'; id: string; edit: CandidateEdit };
 
 /** `src/http.ts:12` or `src/http.ts:12-20` → path and lines; undefined when it is not a `path:line`. */
 export function parseSource(source: string): { file: string; line: number; endLine?: number } | undefined {
