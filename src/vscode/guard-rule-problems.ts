@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import { problemFile, problemLocation, type RuleProblem } from '../core/tools/adapters';
+import { documentText } from './document-text';
 
 const SOURCE = 'AutoSnippet Guard rules';
 
@@ -20,7 +21,7 @@ export class GuardRuleProblems implements vscode.Disposable {
       const rel = problemFile(p);
       if (!rel) continue;
       const uri = vscode.Uri.file(path.join(this.root, rel));
-      const at = problemLocation(await readText(uri), p);
+      const at = problemLocation(await documentText(uri), p);
       const range = new vscode.Range(at.line, at.column, at.line, at.column + Math.max(1, at.length));
       const d = new vscode.Diagnostic(range, p.hint ? `${p.message}\n${p.hint}` : p.message, vscode.DiagnosticSeverity.Error);
       d.source = SOURCE;
@@ -33,15 +34,5 @@ export class GuardRuleProblems implements vscode.Disposable {
 
   dispose(): void {
     this.collection.dispose();
-  }
-}
-
-async function readText(uri: vscode.Uri): Promise<string> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return '';
   }
 }

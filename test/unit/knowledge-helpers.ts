@@ -67,3 +67,13 @@ export async function call<T = any>(ws: Workspace, tool: string, input: unknown,
 export async function callRaw(ws: Workspace, tool: string, input: unknown, ctx: ToolContext = human): Promise<ToolResult> {
   return knowledgeCatalog().invoke(ws, tool, input, ctx);
 }
+
+/** A well-formed proposal with evidence, for the lifecycle tests. */
+export const retryProposal = (title: string) => ({
+  title,
+  summary: 'Wrap every HTTP call in withRetry so transient failures are retried.',
+  code: 'await withRetry(() => fetch(url));',
+  language: 'typescript',
+  category: 'networking',
+  reasoning: { whyStandard: 'Used by all 12 API clients.', sources: ['src/api/users.ts:10'], confidence: 0.9 },
+});

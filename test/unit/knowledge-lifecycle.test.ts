@@ -4,16 +4,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { submitCandidates, getCandidate, readRecipe, listRecipes } from '../../src/core/knowledge';
 import { transitionsOf } from '../../src/core/knowledge/transitions';
-import { tempWorkspace, call, callRaw, agent, human, writeRecipe, recipeText } from './knowledge-helpers';
+import { tempWorkspace, call, callRaw, agent, human, writeRecipe, recipeText, retryProposal } from './knowledge-helpers';
 
-const proposal = (title: string) => ({
-  title,
-  summary: 'Wrap every HTTP call in withRetry so transient failures are retried.',
-  code: 'await withRetry(() => fetch(url));',
-  language: 'typescript',
-  category: 'networking',
-  reasoning: { whyStandard: 'Used by all 12 API clients.', sources: ['src/api/users.ts:10'], confidence: 0.9 },
-});
+const proposal = retryProposal;
 
 async function refused(ws: any, tool: string, input: unknown, allowed: RegExp) {
   const r = await callRaw(ws, tool, input);

@@ -4,6 +4,7 @@ import type { ExtensionHost } from '../host';
 import { editDistance } from '../../core/kernel/names';
 import { validateCandidateTool } from '../../core/tools/knowledge';
 import { CANDIDATE_SCHEME } from './candidate-editor';
+import { documentText } from '../document-text';
 
 /** A problem the index reports for a recipe file (rebuild_index's `problems` and `warnings`). */
 export interface RecipeProblem { file: string; field?: string; message: string }
@@ -39,7 +40,7 @@ export class RecipeDiagnostics implements vscode.Disposable, vscode.CodeActionPr
     for (const [list, severity] of [[problems, vscode.DiagnosticSeverity.Error], [warnings, vscode.DiagnosticSeverity.Warning]] as const) {
       for (const p of list) {
         const uri = vscode.Uri.file(path.join(root, p.file));
-        const text = await readText(uri);
+        const text = await documentText(uri);
         const d = new vscode.Diagnostic(fieldRange(text, p.field), plainMessage(p.message), severity);
         d.source = SOURCE;
         if (p.field) d.code = p.field;
@@ -130,14 +131,4 @@ function fieldRange(text: string, field: string | undefined): vscode.Range {
 /** Problems are written in Markdown (`field`); the Problems panel shows plain text. */
 function plainMessage(message: string): string {
   return message.replace(/`([^`]*)`/g, '$1');
-}
-
-async function readText(uri: vscode.Uri): Promise<string> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return '';
-  }
 }
