@@ -42,6 +42,8 @@ function testFiles(dir) {
 if (all) run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', '.', 'src/webview']);
 // Then the lint: typescript-eslint's rules and the layering (eslint/layers.mjs); its cache skips unchanged files.
 if (all) run(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--cache', '--cache-location', '.cache/eslint/', ...LINT_TARGETS]);
+// And the layout: dprint (dprint.json) checks that every source file is formatted.
+if (all) run(process.execPath, [path.join(root, 'node_modules/dprint/bin.cjs'), 'check']);
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
 if (layers.some((l) => l === 'mcp' || l === 'vscode' || l === 'fuzz')) run(process.execPath, ['scripts/build.mjs']); // the fuzz suite drives the built server
 // The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.
