@@ -1,12 +1,12 @@
 // Rewrites what is generated from the code: package.json's contributes.languageModelTools (from the
-// tool catalog) and contributes.configuration (from the settings table), the README's error-code
-// and settings tables, and src/mcp/manifest.json (the MCP server's first answers, from the catalog). Unit tests fail when
-// either drifts; run `npm run gen:manifest` then.
+// tool catalog) and contributes.configuration (from the settings table), the tool, error-code and
+// settings tables of docs/reference.md, and src/mcp/manifest.json (the MCP server's first answers,
+// from the catalog). Unit tests fail when any of them drifts; run `npm run gen:manifest` then.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createCatalog } from '../src/core/tools';
+import { allTools, createCatalog } from '../src/core/tools';
 import { languageModelToolsManifest } from '../src/core/tools/manifest';
-import { errorCodeTable, replaceGenerated } from '../src/core/tools/docs';
+import { errorCodeTable, REFERENCE_DOC, replaceGenerated, toolTable } from '../src/core/tools/docs';
 import { configurationManifest, settingsTable } from '../src/core/settings';
 import { mcpManifest } from '../src/mcp/manifest';
 
@@ -18,10 +18,10 @@ pkg.contributes.configuration = configurationManifest();
 writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
 console.log(`package.json: ${pkg.contributes.languageModelTools.length} language-model tools`);
 
-const readmeFile = path.join(root, 'README.md');
-const readme = replaceGenerated(replaceGenerated(readFileSync(readmeFile, 'utf8'), 'error-codes', errorCodeTable()), 'settings', settingsTable());
-writeFileSync(readmeFile, readme);
-console.log('README.md: error-code and settings tables');
+const referenceFile = path.join(root, REFERENCE_DOC);
+const tables: [string, string][] = [['tools', toolTable(allTools)], ['error-codes', errorCodeTable()], ['settings', settingsTable()]];
+writeFileSync(referenceFile, tables.reduce((doc, [name, body]) => replaceGenerated(doc, name, body), readFileSync(referenceFile, 'utf8')));
+console.log(`${REFERENCE_DOC}: tool, error-code and settings tables`);
 
 const mcpManifestFile = path.join(root, 'src', 'mcp', 'manifest.json');
 const manifest = mcpManifest(createCatalog());

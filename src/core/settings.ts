@@ -1,6 +1,6 @@
 /**
  * Every setting, in one table: its schema (which is also its TypeScript type) and its description.
- * package.json's `contributes.configuration` and the README's table are generated from it (a unit
+ * package.json's `contributes.configuration` and the reference's table are generated from it (a unit
  * test fails when they drift: `npm run gen:manifest`). VS Code fills the values from its settings;
  * the CLI and the MCP server from `.autosnippet/settings.json` (same keys, read only, optional).
  */
@@ -189,7 +189,7 @@ export function configurationManifest(): { title: string; properties: Record<str
   };
 }
 
-/** The README's settings table. */
+/** The reference's settings table (docs/reference.md). */
 export function settingsTable(): string {
   const rows = Object.entries(SETTINGS).map(([key, s]) => `| \`${SETTINGS_PREFIX}${key}\` | \`${JSON.stringify(s.schema.default)}\` | ${s.summary.replace(/\|/g, '\\|')}${'editor' in s && s.editor ? ' (VS Code only)' : ''} |`);
   return ['| setting | default | what it does |', '|---|---|---|', ...rows].join('\n');

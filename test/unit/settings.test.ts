@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { configurationManifest, readSettingsFile, settingsFrom, settingsTable, SETTINGS_FILE } from '../../src/core/settings';
-import { generatedBlock } from '../../src/core/tools/docs';
+import { generatedBlock, REFERENCE_DOC } from '../../src/core/tools/docs';
 import { main } from '../../src/cli/main';
 
 const root = path.join(__dirname, '..', '..');
@@ -15,10 +15,10 @@ function recordingLog() {
   return { log, warnings };
 }
 
-test('package.json\'s configuration and the README\'s settings table are generated from the one settings table (npm run gen:manifest)', () => {
+test('package.json\'s configuration and the reference\'s settings table are generated from the one settings table (npm run gen:manifest)', () => {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.configuration, configurationManifest());
-  assert.equal(generatedBlock(readFileSync(path.join(root, 'README.md'), 'utf8'), 'settings'), settingsTable());
+  assert.equal(generatedBlock(readFileSync(path.join(root, REFERENCE_DOC), 'utf8'), 'settings'), settingsTable());
 });
 
 test('.autosnippet/settings.json: missing is fine and never created; good values apply, bad ones are reported and left at their default', () => {

@@ -1,6 +1,6 @@
 /**
  * The instruction files agents read on every request, and how each is scoped. Checked against each
- * format's documentation (see README, "Export to agent instruction files"):
+ * format's documentation (see docs/knowledge.md, "Export to agent instruction files"):
  * - AGENTS.md (agents.md): plain Markdown at the repository root, no frontmatter; nested files exist
  *   but a root file is what every agent reads, so languages are sections there.
  * - GitHub Copilot: `.github/copilot-instructions.md` (every request, plain Markdown) and

@@ -1,6 +1,6 @@
 /**
  * The one registry of error codes. Every `code` AutoSnippet answers with is a key here, with what it
- * means and what to do; the README's table is checked against it (test/unit/error-codes.test.ts), and
+ * means and what to do; the table in docs/reference.md is checked against it (test/unit/kernel.test.ts), and
  * the type `ErrorCode` makes the compiler refuse a code that is not listed.
  */
 export const ERROR_CODES = {

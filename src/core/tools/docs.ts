@@ -1,6 +1,16 @@
 import { ERROR_CODES } from '../kernel/errors';
+import type { AnyTool } from './types';
 
-/** The README's table of error codes: code, meaning, what to do. */
+/** The file whose tables (tools, error codes, settings) are generated from the code: `npm run gen:manifest`. */
+export const REFERENCE_DOC = 'docs/reference.md';
+
+/** The reference's table of tools, in catalog order: name, domain, who may call it, its one line. */
+export function toolTable(tools: readonly AnyTool[]): string {
+  const rows = tools.map((t) => `| \`${t.name}\` | ${t.domain} | ${t.access} | ${cell(t.summary)} |`);
+  return ['| tool | domain | access | what it does |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The reference's table of error codes: code, meaning, what to do. */
 export function errorCodeTable(): string {
   const rows = Object.entries(ERROR_CODES).map(([code, { meaning, action }]) => `| \`${code}\` | ${cell(meaning)} | ${cell(action)} |`);
   return ['| code | meaning | what to do |', '|---|---|---|', ...rows].join('\n');
