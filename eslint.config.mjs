@@ -6,16 +6,31 @@ import layers from './eslint/layers.mjs';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', 'test/fixtures/**', 'skills/**', '**/*.d.ts'],
+    ignores: [
+      '**/dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test-output/**',
+      'test/fixtures/**',
+      'skills/**',
+      '**/*.d.ts',
+    ],
   },
   ...tseslint.configs.recommended,
   {
     plugins: { autosnippet: layers },
-   
+
     rules: {
       'autosnippet/layers': 'error',
       // `const { a: _a, ...rest } = x` is how the code drops a field; a leading _ says "unused on purpose".
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': ['error', {
+        argsIgnorePattern: '^_',
+        varsIgnorePattern: '^_',
+        destructuredArrayIgnorePattern: '^_',
+        caughtErrors: 'none',
+        ignoreRestSiblings: true,
+      }],
       // `ok ? a() : b()` and `x && f()` as statements are the house style for small branches.
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
     },
@@ -23,7 +38,15 @@ export default tseslint.config(
   {
     // Start time (issue 11): the MCP and CLI fronts, the version and the guard's heavy parts load with a
     // require() on first use, inside the CommonJS bundles.
-    files: ['src/mcp/**', 'src/cli/bin.ts', 'src/cli/main.ts', 'src/core/version.ts', 'src/core/guard/**', 'src/core/servers/**', 'test/vscode/**'],
+    files: [
+      'src/mcp/**',
+      'src/cli/bin.ts',
+      'src/cli/main.ts',
+      'src/core/version.ts',
+      'src/core/guard/**',
+      'src/core/servers/**',
+      'test/vscode/**',
+    ],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

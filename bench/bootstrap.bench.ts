@@ -6,12 +6,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync }
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { Workspace } from '../src/core/workspace';
 import { bootstrapKnowledge } from '../src/core/bootstrap';
 import { classifyFile } from '../src/core/files/classify';
-import { EdgeIndex, knowledgeGraph, replaceEdges, type GraphEdge } from '../src/core/graph';
+import { EdgeIndex, type GraphEdge, knowledgeGraph, replaceEdges } from '../src/core/graph';
 import { ToolCatalog } from '../src/core/tools/catalog';
 import { graphTools } from '../src/core/tools/graph';
+import { Workspace } from '../src/core/workspace';
 import { type BenchTable, ms, percentile, sample } from './lib';
 
 const modules = path.join(__dirname, '..', 'node_modules');
@@ -26,7 +26,10 @@ const TREES: Tree[] = [
   { label: 'typescript package', packages: ['typescript'] },
   { label: 'typescript + eslint + ajv', packages: ['typescript', 'eslint', 'ajv'] },
   // The goal's size: 5,000 source files, from the packages installed for development.
-  { label: '5,000 files (installed packages)', packages: readdirSync(modules).filter((p) => !p.startsWith('.')).sort() },
+  {
+    label: '5,000 files (installed packages)',
+    packages: readdirSync(modules).filter((p) => !p.startsWith('.')).sort(),
+  },
 ];
 
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|jsx)$/;
@@ -43,14 +46,21 @@ function copyPackages(packages: string[], into: string, max: number): number {
       if (e.isDirectory()) {
         if (e.name === 'node_modules') continue;
         walk(path.join(from, e.name), path.join(to, ['dist', 'build', 'out'].includes(e.name) ? 'lib' : e.name));
-      } else if (e.isFile() && SOURCE.test(e.name) && classifyFile(path.relative(into, path.join(to, e.name))).kind === 'production') {
+      } else if (
+        e.isFile() && SOURCE.test(e.name)
+        && classifyFile(path.relative(into, path.join(to, e.name))).kind === 'production'
+      ) {
         mkdirSync(to, { recursive: true });
         copyFileSync(path.join(from, e.name), path.join(to, e.name));
         count++;
       }
     }
   };
-  for (const p of packages) if (existsSync(path.join(modules, p)) && count < max) walk(path.join(modules, p), path.join(into, 'vendor-src', p.replace('/', '__')));
+  for (const p of packages) {
+    if (existsSync(path.join(modules, p)) && count < max) {
+      walk(path.join(modules, p), path.join(into, 'vendor-src', p.replace('/', '__')));
+    }
+  }
   return count;
 }
 
@@ -124,14 +134,37 @@ async function graphRows(): Promise<(string | number)[][]> {
     const catalog = new ToolCatalog(graphTools);
     const ctx = { actor: 'external_agent' as const, channel: 'test' as const };
     const nodes = Array.from({ length: 200 }, (_, i) => `m${(i * 37) % 2000}`);
-    const toolImpact = await sample(200, (i) => catalog.invoke(ws, 'graph_impact', { node: nodes[Math.max(0, i) % nodes.length], depth: 3 }, ctx), 3);
-    const toolPath = await sample(200, (i) => catalog.invoke(ws, 'graph_path', { from: `m${1999 - (Math.max(0, i) % 500)}`, to: `m${Math.max(0, i) % 50}` }, ctx), 3);
+    const toolImpact = await sample(
+      200,
+      (i) => catalog.invoke(ws, 'graph_impact', { node: nodes[Math.max(0, i) % nodes.length], depth: 3 }, ctx),
+      3,
+    );
+    const toolPath = await sample(
+      200,
+      (i) =>
+        catalog.invoke(
+          ws,
+          'graph_path',
+          { from: `m${1999 - (Math.max(0, i) % 500)}`, to: `m${Math.max(0, i) % 50}` },
+          ctx,
+        ),
+      3,
+    );
     const index = await knowledgeGraph(ws);
     const rawImpact = await sample(500, (i) => index.impact(`target:${nodes[Math.max(0, i) % nodes.length]}`, 3), 5);
-    const rawPath = await sample(500, (i) => index.path(`target:m${1999 - (Math.max(0, i) % 500)}`, `target:m${Math.max(0, i) % 50}`, 5), 5);
+    const rawPath = await sample(
+      500,
+      (i) => index.path(`target:m${1999 - (Math.max(0, i) % 500)}`, `target:m${Math.max(0, i) % 50}`, 5),
+      5,
+    );
     // What a user would write first: a recursive CTE over the edge table in sql.js.
-    const cte = `WITH RECURSIVE up(node, depth) AS (SELECT ?, 0 UNION SELECT e.from_node, up.depth + 1 FROM graph_edges e JOIN up ON e.to_node = up.node WHERE up.depth < 3) SELECT node, min(depth) AS depth FROM up WHERE depth > 0 GROUP BY node`;
-    const sqlImpact = await sample(100, (i) => ws.store.all(cte, [`target:${nodes[Math.max(0, i) % nodes.length]}`]), 3);
+    const cte =
+      `WITH RECURSIVE up(node, depth) AS (SELECT ?, 0 UNION SELECT e.from_node, up.depth + 1 FROM graph_edges e JOIN up ON e.to_node = up.node WHERE up.depth < 3) SELECT node, min(depth) AS depth FROM up WHERE depth > 0 GROUP BY node`;
+    const sqlImpact = await sample(
+      100,
+      (i) => ws.store.all(cte, [`target:${nodes[Math.max(0, i) % nodes.length]}`]),
+      3,
+    );
     const sizes = nodes.slice(0, 20).map((n) => index.impact(`target:${n}`, 3).length);
     await ws.dispose();
     const row = (label: string, v: number[]) => [label, ms(percentile(v, 50)), ms(percentile(v, 95)), v.length];
@@ -143,7 +176,12 @@ async function graphRows(): Promise<(string | number)[][]> {
       row('recursive CTE impact in sql.js (depth 3)', sqlImpact),
       row('EdgeIndex build from 10,000 edges', build),
       ['replaceEdges: store 10,000 edges (slices of 1,000 rows)', ms(writeMs), '-', 1],
-      [`(impact sizes for the sampled nodes: median ${percentile(sizes, 50)}, max ${Math.max(...sizes)} dependents)`, '', '', ''],
+      [
+        `(impact sizes for the sampled nodes: median ${percentile(sizes, 50)}, max ${Math.max(...sizes)} dependents)`,
+        '',
+        '',
+        '',
+      ],
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -157,15 +195,30 @@ export async function run(): Promise<BenchTable[]> {
   return [
     {
       title: 'Cold start (bootstrap_knowledge) on source trees installed by npm',
-      columns: ['tree', 'files scanned', 'MB', 'time', 'CPU time', 'files/s', 'MB/s', 'candidates 1st / 2nd run', '2nd run time', 'longest event-loop stall'],
+      columns: [
+        'tree',
+        'files scanned',
+        'MB',
+        'time',
+        'CPU time',
+        'files/s',
+        'MB/s',
+        'candidates 1st / 2nd run',
+        '2nd run time',
+        'longest event-loop stall',
+      ],
       rows: bootRows,
-      notes: ['CPU time is the process\'s user + system time during the first run: on a shared machine it is the figure that does not depend on the other processes. Defaults except maxFiles 5000: files over 256 KiB are skipped (typescript.js and friends), .gitignore respected. The second run creates nothing (idempotent). The stall column is the event-loop delay maximum (monitorEventLoopDelay) during the first run, store writes included.'],
+      notes: [
+        "CPU time is the process's user + system time during the first run: on a shared machine it is the figure that does not depend on the other processes. Defaults except maxFiles 5000: files over 256 KiB are skipped (typescript.js and friends), .gitignore respected. The second run creates nothing (idempotent). The stall column is the event-loop delay maximum (monitorEventLoopDelay) during the first run, store writes included.",
+      ],
     },
     {
       title: 'Knowledge graph: 2,000 targets, 10,000 depends_on edges',
       columns: ['operation', 'p50', 'p95', 'runs'],
       rows: await graphRows(),
-      notes: ['The tool rows include the per-call structure and recipe-index freshness checks and the result envelope.'],
+      notes: [
+        'The tool rows include the per-call structure and recipe-index freshness checks and the result envelope.',
+      ],
     },
   ];
 }

@@ -9,10 +9,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { syncRecipes } from '../src/core/knowledge';
 import { Workspace } from '../src/core/workspace';
-import { ms, percentile, type BenchTable } from './lib';
+import { type BenchTable, ms, percentile } from './lib';
 import { benchCorpus, writeRecipeFiles } from './recipe-corpus';
 
-interface Target { label: string; args: string[]; cwd?: string }
+interface Target {
+  label: string;
+  args: string[];
+  cwd?: string;
+}
 
 function runOnce(t: Target): number {
   const t0 = performance.now();
@@ -34,7 +38,9 @@ export async function run(): Promise<BenchTable[]> {
     await ws.dispose();
 
     const builds: [string, string][] = [['AutoSnippet', path.join(__dirname, '..', 'dist', 'cli.js')]];
-    if (process.env.BENCH_BASELINE) builds.push(['baseline', path.join(path.resolve(process.env.BENCH_BASELINE), 'dist', 'cli.js')]);
+    if (process.env.BENCH_BASELINE) {
+      builds.push(['baseline', path.join(path.resolve(process.env.BENCH_BASELINE), 'dist', 'cli.js')]);
+    }
     const targets: Target[] = [{ label: '`node -e 0` (the floor)', args: ['-e', '0'] }];
     for (const [name, cli] of builds) {
       targets.push({ label: `${name}: --version`, args: [cli, '--version'] });
@@ -50,8 +56,19 @@ export async function run(): Promise<BenchTable[]> {
       {
         title: 'CLI: process spawn → exit',
         columns: ['command', 'p50', 'p95', 'over `node -e 0` (p50)', 'runs'],
-        rows: targets.map((t, i) => [t.label, ms(percentile(times[i], 50)), ms(percentile(times[i], 95)), i === 0 ? '' : ms(percentile(times[i], 50) - floor), times[i].length]),
-        notes: ['Runs interleaved round by round; medians of a shared 2-core machine. The workspaces are read, never written.'],
+        rows: targets.map((
+          t,
+          i,
+        ) => [
+          t.label,
+          ms(percentile(times[i], 50)),
+          ms(percentile(times[i], 95)),
+          i === 0 ? '' : ms(percentile(times[i], 50) - floor),
+          times[i].length,
+        ]),
+        notes: [
+          'Runs interleaved round by round; medians of a shared 2-core machine. The workspaces are read, never written.',
+        ],
       },
     ];
   } finally {

@@ -15,11 +15,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Workspace } from '../src/core/workspace';
 import { bootstrapKnowledge } from '../src/core/bootstrap';
-import { listCandidates, type Candidate } from '../src/core/knowledge';
+import { type Candidate, listCandidates } from '../src/core/knowledge';
 import { projectStructure, type Target } from '../src/core/structure';
-import { printTable, type BenchTable } from './lib';
+import { Workspace } from '../src/core/workspace';
+import { type BenchTable, printTable } from './lib';
 
 const DATA = path.join(__dirname, 'data');
 const STRUCTURE_DIR = path.join(DATA, 'coldstart-structure');
@@ -28,9 +28,27 @@ const SKILLS = path.join(__dirname, '..', 'skills');
 
 /** Seven libraries since issue 15 was filed, and six applications added in session 21 (commits in bench/data/guard-eval/repositories.json). */
 export const EVAL_REPOS = [
-  'Alamofire+Alamofire', 'trpc+trpc', 'encode+httpx', 'spf13+cobra', 'BurntSushi+ripgrep', 'square+okhttp', 'SDWebImage+SDWebImage',
-  'excalidraw+excalidraw', 'Ranchero-Software+NetNewsWire', 'saleor+saleor', 'photoprism+photoprism', 'alacritty+alacritty', 'android+nowinandroid', 'coil-kt+coil', 'colinhacks+zod',
-  'google+gson', 'sharkdp+fd', 'pallets+flask', 'gin-gonic+gin', 'onevcat+Kingfisher', 'AFNetworking+AFNetworking',
+  'Alamofire+Alamofire',
+  'trpc+trpc',
+  'encode+httpx',
+  'spf13+cobra',
+  'BurntSushi+ripgrep',
+  'square+okhttp',
+  'SDWebImage+SDWebImage',
+  'excalidraw+excalidraw',
+  'Ranchero-Software+NetNewsWire',
+  'saleor+saleor',
+  'photoprism+photoprism',
+  'alacritty+alacritty',
+  'android+nowinandroid',
+  'coil-kt+coil',
+  'colinhacks+zod',
+  'google+gson',
+  'sharkdp+fd',
+  'pallets+flask',
+  'gin-gonic+gin',
+  'onevcat+Kingfisher',
+  'AFNetworking+AFNetworking',
 ];
 
 /**
@@ -39,7 +57,11 @@ export const EVAL_REPOS = [
  */
 const HELD_OUT_FILE = path.join(LABELS_DIR, 'held-out.json');
 export const HELD_OUT: Record<string, string> = existsSync(HELD_OUT_FILE)
-  ? Object.fromEntries(Object.entries((JSON.parse(readFileSync(HELD_OUT_FILE, 'utf8')) as { repositories: Record<string, string> }).repositories).map(([r, c]) => [r.replace('/', '+'), c]))
+  ? Object.fromEntries(
+    Object.entries(
+      (JSON.parse(readFileSync(HELD_OUT_FILE, 'utf8')) as { repositories: Record<string, string> }).repositories,
+    ).map(([r, c]) => [r.replace('/', '+'), c]),
+  )
   : {};
 
 /** What the reviewer said about one candidate. */
@@ -84,7 +106,10 @@ export async function runRepo(reposDir: string, repo: string): Promise<RepoRun> 
       await bootstrapKnowledge(ws, {}, { actor: 'human' });
       const ms = performance.now() - t0;
       const again = await bootstrapKnowledge(ws, {}, { actor: 'human' });
-      const candidates = listCandidates(ws, { status: 'any' }).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+      const candidates = listCandidates(ws, { status: 'any' }).sort((
+        a,
+        b,
+      ) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
       const targets = (await projectStructure(ws)).targets;
       return { repo, ms, secondRunCreated: again.candidates.created, candidates, targets };
     } finally {
@@ -104,7 +129,11 @@ export function loadLabels(dir = LABELS_DIR): Label[] {
   const round = (f: string) => (/before/.test(f) ? -1 : Number(/(\d+)\.json$/.exec(f)?.[1] ?? 0));
   for (const f of files.sort((a, b) => round(a) - round(b) || (a < b ? -1 : 1))) {
     const data = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as unknown;
-    const list = Array.isArray(data) ? data : Array.isArray((data as { labels?: unknown }).labels) ? (data as { labels: unknown[] }).labels : [];
+    const list = Array.isArray(data)
+      ? data
+      : Array.isArray((data as { labels?: unknown }).labels)
+      ? (data as { labels: unknown[] }).labels
+      : [];
     for (const raw of list as Record<string, unknown>[]) {
       const verdict = verdictOf(raw.verdict ?? raw.label ?? raw.decision);
       if (typeof raw.title !== 'string' || typeof raw.repo !== 'string' || !verdict) continue;
@@ -112,7 +141,15 @@ export function loadLabels(dir = LABELS_DIR): Label[] {
       const repo = raw.repo.replace('/', '+');
       const contradicted = raw.contradicted === true || raw.reason === 'false';
       const generic = raw.generic === true || raw.reason === 'generic';
-      out.push({ repo, title: raw.title, ...(typeof raw.summary === 'string' ? { summary: raw.summary } : {}), verdict, contradicted, generic, ...(typeof raw.note === 'string' ? { note: raw.note } : {}) });
+      out.push({
+        repo,
+        title: raw.title,
+        ...(typeof raw.summary === 'string' ? { summary: raw.summary } : {}),
+        verdict,
+        contradicted,
+        generic,
+        ...(typeof raw.note === 'string' ? { note: raw.note } : {}),
+      });
     }
   }
   return out;
@@ -151,7 +188,20 @@ export interface ApprovalRow {
 }
 
 export function approval(run: RepoRun, labels: Map<string, Label>): ApprovalRow {
-  const row: ApprovalRow = { repo: run.repo, candidates: run.candidates.length, labelled: 0, approve: 0, edit: 0, reject: 0, contradicted: 0, generic: 0, longTitles: 0, longSummaries: 0, secondRun: run.secondRunCreated, ms: run.ms };
+  const row: ApprovalRow = {
+    repo: run.repo,
+    candidates: run.candidates.length,
+    labelled: 0,
+    approve: 0,
+    edit: 0,
+    reject: 0,
+    contradicted: 0,
+    generic: 0,
+    longTitles: 0,
+    longSummaries: 0,
+    secondRun: run.secondRunCreated,
+    ms: run.ms,
+  };
   for (const c of run.candidates) {
     if (c.title.length > 100) row.longTitles++;
     if (c.summary.length > 300) row.longSummaries++;
@@ -185,14 +235,17 @@ export function structureAccuracy(expected: ExpectedStructure, found: Target[]):
   // Several targets may share a folder (an Xcode project's targets, npm and Python manifests side by side): the same name first.
   // A target is in its folder, or in one of the folders it owns besides (an Xcode target's sources beside its project).
   const byDir = new Map<string, Target[]>();
-  for (const t of found) for (const d of new Set([t.dir, ...(t.extraDirs ?? [])])) byDir.set(d, [...(byDir.get(d) ?? []), t]);
+  for (const t of found) {
+    for (const d of new Set([t.dir, ...(t.extraDirs ?? [])])) byDir.set(d, [...(byDir.get(d) ?? []), t]);
+  }
   const used = new Set<Target>();
   const nameOf = new Map<string, string>();
   let right = 0;
   let matched = 0;
   for (const e of expected.targets) {
     const here = (byDir.get(e.dir) ?? []).filter((x) => !used.has(x));
-    const t = here.find((x) => x.name === e.name) ?? here.find((x) => !expected.targets.some((o) => o.dir === e.dir && o.name === x.name));
+    const t = here.find((x) => x.name === e.name)
+      ?? here.find((x) => !expected.targets.some((o) => o.dir === e.dir && o.name === x.name));
     if (t) used.add(t);
     if (!t) {
       problems.push(`missing target ${e.name} (${e.dir || '.'})`);
@@ -200,7 +253,11 @@ export function structureAccuracy(expected: ExpectedStructure, found: Target[]):
     }
     matched++;
     nameOf.set(t.name, e.name);
-    const wrong = [t.name !== e.name ? `name ${t.name}` : '', t.kind !== e.kind ? `kind ${t.kind} (expected ${e.kind})` : '', e.language && t.language !== e.language ? `language ${t.language} (expected ${e.language})` : ''].filter(Boolean);
+    const wrong = [
+      t.name !== e.name ? `name ${t.name}` : '',
+      t.kind !== e.kind ? `kind ${t.kind} (expected ${e.kind})` : '',
+      e.language && t.language !== e.language ? `language ${t.language} (expected ${e.language})` : '',
+    ].filter(Boolean);
     if (wrong.length) problems.push(`${e.name}: ${wrong.join(', ')}`);
     else right++;
   }
@@ -224,20 +281,36 @@ export function structureAccuracy(expected: ExpectedStructure, found: Target[]):
   for (const t of found) counts.set(t.ecosystem, (counts.get(t.ecosystem) ?? 0) + 1);
   const usual = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'none';
   const ecosystemOf = new Map<string, string>();
-  for (const [foundName, expectedName] of nameOf) ecosystemOf.set(expectedName, found.find((t) => t.name === foundName)?.ecosystem ?? usual);
+  for (const [foundName, expectedName] of nameOf) {
+    ecosystemOf.set(expectedName, found.find((t) => t.name === foundName)?.ecosystem ?? usual);
+  }
   const byEcosystem: StructureRow['byEcosystem'] = {};
   const slot = (eco: string) => (byEcosystem[eco] ??= { targets: 0, targetsRight: 0, edges: 0, edgesRight: 0 });
   for (const e of expected.targets) {
     const x = slot(ecosystemOf.get(e.name) ?? usual);
     x.targets++;
-    if (!problems.some((p) => p.startsWith(`${e.name}: `) || p.startsWith(`missing target ${e.name} (`)) && ecosystemOf.has(e.name)) x.targetsRight++;
+    if (
+      !problems.some((p) => p.startsWith(`${e.name}: `) || p.startsWith(`missing target ${e.name} (`))
+      && ecosystemOf.has(e.name)
+    ) x.targetsRight++;
   }
   for (const e of expected.edges) {
     const x = slot(ecosystemOf.get(e.from) ?? usual);
     x.edges++;
     if (got.has(`${e.from} → ${e.to} (${e.scope})`)) x.edgesRight++;
   }
-  return { repo: expected.repo, targetsExpected: expected.targets.length, targetsFound: matched, targetsRight: right, targetsExtra: extra.length, edgesExpected: want.size, edgesRight, edgesWrong: wrongEdges.length, problems, byEcosystem };
+  return {
+    repo: expected.repo,
+    targetsExpected: expected.targets.length,
+    targetsFound: matched,
+    targetsRight: right,
+    targetsExtra: extra.length,
+    edgesExpected: want.size,
+    edgesRight,
+    edgesWrong: wrongEdges.length,
+    problems,
+    byEcosystem,
+  };
 }
 
 export function loadExpected(repo: string): ExpectedStructure | undefined {
@@ -285,7 +358,9 @@ function citedLines(repoDir: string, ref: string): string[] {
   const lines = readFileSync(file, 'utf8').split('\n');
   const at = Number(m[2]);
   const out: string[] = [];
-  for (let i = Math.max(1, at - 2); i <= Math.min(lines.length, at + 2); i++) out.push(`${i === at ? '>' : ' '}${String(i).padStart(5)}  ${lines[i - 1].slice(0, 200)}`);
+  for (let i = Math.max(1, at - 2); i <= Math.min(lines.length, at + 2); i++) {
+    out.push(`${i === at ? '>' : ' '}${String(i).padStart(5)}  ${lines[i - 1].slice(0, 200)}`);
+  }
   return out;
 }
 
@@ -294,13 +369,36 @@ const pct = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)} %` : '-
 export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
   const byKey = new Map(labels.map((l) => [labelKey(l), l]));
   const rows = runs.map((r) => approval(r, byKey));
-  const totalOf = (repo: string, of: ApprovalRow[]) => of.reduce((t, r) => {
-    for (const k of Object.keys(t) as (keyof ApprovalRow)[]) if (typeof r[k] === 'number') (t[k] as number) += r[k] as number;
-    return t;
-  }, { repo, candidates: 0, labelled: 0, approve: 0, edit: 0, reject: 0, contradicted: 0, generic: 0, longTitles: 0, longSummaries: 0, secondRun: 0, ms: 0 } as ApprovalRow);
+  const totalOf = (repo: string, of: ApprovalRow[]) =>
+    of.reduce(
+      (t, r) => {
+        for (const k of Object.keys(t) as (keyof ApprovalRow)[]) {
+          if (typeof r[k] === 'number') (t[k] as number) += r[k] as number;
+        }
+        return t;
+      },
+      {
+        repo,
+        candidates: 0,
+        labelled: 0,
+        approve: 0,
+        edit: 0,
+        reject: 0,
+        contradicted: 0,
+        generic: 0,
+        longTitles: 0,
+        longSummaries: 0,
+        secondRun: 0,
+        ms: 0,
+      } as ApprovalRow,
+    );
   const heldOut = rows.filter((r) => r.repo in HELD_OUT);
   const totals = heldOut.length
-    ? [totalOf('all', rows), totalOf(`tuned on (${rows.length - heldOut.length})`, rows.filter((r) => !(r.repo in HELD_OUT))), totalOf(`held out (${heldOut.length}, never tuned on)`, heldOut)]
+    ? [
+      totalOf('all', rows),
+      totalOf(`tuned on (${rows.length - heldOut.length})`, rows.filter((r) => !(r.repo in HELD_OUT))),
+      totalOf(`held out (${heldOut.length}, never tuned on)`, heldOut),
+    ]
     : [totalOf('all', rows)];
   const structure = runs.map((r) => {
     const e = loadExpected(r.repo);
@@ -310,8 +408,36 @@ export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
   return [
     {
       title: 'Cold start on real repositories: approval by a blind reviewer',
-      columns: ['repository', 'candidates', 'labelled', 'approve as is', 'approve after edit', 'rejected', 'contradicted', 'generic', 'titles > 100', 'summaries > 300', '2nd run adds', 'time'],
-      rows: [...rows, ...totals].map((r) => [r.repo, r.candidates, r.labelled, pct(r.approve, r.labelled), pct(r.approve + r.edit, r.labelled), pct(r.reject, r.labelled), r.contradicted, r.generic, r.longTitles, r.longSummaries, r.secondRun, `${Math.round(r.ms)} ms`]),
+      columns: [
+        'repository',
+        'candidates',
+        'labelled',
+        'approve as is',
+        'approve after edit',
+        'rejected',
+        'contradicted',
+        'generic',
+        'titles > 100',
+        'summaries > 300',
+        '2nd run adds',
+        'time',
+      ],
+      rows: [...rows, ...totals].map((
+        r,
+      ) => [
+        r.repo,
+        r.candidates,
+        r.labelled,
+        pct(r.approve, r.labelled),
+        pct(r.approve + r.edit, r.labelled),
+        pct(r.reject, r.labelled),
+        r.contradicted,
+        r.generic,
+        r.longTitles,
+        r.longSummaries,
+        r.secondRun,
+        `${Math.round(r.ms)} ms`,
+      ]),
       notes: [
         `Labels: ${labels.length} in bench/data/coldstart-eval (matched by repository, title and summary: a new claim under an old title is not judged by the old label). Rates are over the labelled candidates of this run; unlabelled ones go to the review packet (npx tsx bench/coldstart-eval.ts --packet FILE).`,
       ],
@@ -320,22 +446,49 @@ export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
       title: 'Project map on real repositories: targets and module edges vs the manifests',
       columns: ['repository', 'targets expected', 'found', 'right', 'extra', 'edges expected', 'right', 'wrong'],
       rows: [
-        ...structure.map((s) => [s.repo, s.targetsExpected, s.targetsFound, `${s.targetsRight} (${pct(s.targetsRight, s.targetsExpected)})`, s.targetsExtra, s.edgesExpected, `${s.edgesRight} (${pct(s.edgesRight, s.edgesExpected)})`, s.edgesWrong]),
-        ['all', sum('targetsExpected'), sum('targetsFound'), `${sum('targetsRight')} (${pct(sum('targetsRight'), sum('targetsExpected'))})`, sum('targetsExtra'), sum('edgesExpected'), `${sum('edgesRight')} (${pct(sum('edgesRight'), sum('edgesExpected'))})`, sum('edgesWrong')],
+        ...structure.map((
+          s,
+        ) => [
+          s.repo,
+          s.targetsExpected,
+          s.targetsFound,
+          `${s.targetsRight} (${pct(s.targetsRight, s.targetsExpected)})`,
+          s.targetsExtra,
+          s.edgesExpected,
+          `${s.edgesRight} (${pct(s.edgesRight, s.edgesExpected)})`,
+          s.edgesWrong,
+        ]),
+        [
+          'all',
+          sum('targetsExpected'),
+          sum('targetsFound'),
+          `${sum('targetsRight')} (${pct(sum('targetsRight'), sum('targetsExpected'))})`,
+          sum('targetsExtra'),
+          sum('edgesExpected'),
+          `${sum('edgesRight')} (${pct(sum('edgesRight'), sum('edgesExpected'))})`,
+          sum('edgesWrong'),
+        ],
       ],
-      notes: ['Expected lists: bench/data/coldstart-structure/<repo>.json, read from the manifests by hand. A target is right when found in its folder with the expected name, kind and language; an edge is right when the same (from, to, scope) is found.'],
+      notes: [
+        'Expected lists: bench/data/coldstart-structure/<repo>.json, read from the manifests by hand. A target is right when found in its folder with the expected name, kind and language; an edge is right when the same (from, to, scope) is found.',
+      ],
     },
     {
       title: 'Project map by ecosystem (the goal: 95 % of targets and of edges right in each)',
       columns: ['ecosystem', 'repositories', 'targets', 'right', 'edges', 'right'],
       rows: ecosystemRows(structure),
-      notes: ['A target counts under the ecosystem of what was found for it (a missing one under its repository\'s most common ecosystem); an edge under its source target\'s.'],
+      notes: [
+        "A target counts under the ecosystem of what was found for it (a missing one under its repository's most common ecosystem); an edge under its source target's.",
+      ],
     },
   ];
 }
 
 function ecosystemRows(structure: readonly StructureRow[]): (string | number)[][] {
-  const all = new Map<string, { repos: Set<string>; targets: number; targetsRight: number; edges: number; edgesRight: number }>();
+  const all = new Map<
+    string,
+    { repos: Set<string>; targets: number; targetsRight: number; edges: number; edgesRight: number }
+  >();
   for (const s of structure) {
     for (const [eco, x] of Object.entries(s.byEcosystem)) {
       const a = all.get(eco) ?? { repos: new Set<string>(), targets: 0, targetsRight: 0, edges: 0, edgesRight: 0 };
@@ -347,7 +500,16 @@ function ecosystemRows(structure: readonly StructureRow[]): (string | number)[][
       all.set(eco, a);
     }
   }
-  return [...all].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([eco, a]) => [eco, a.repos.size, a.targets, `${a.targetsRight} (${pct(a.targetsRight, a.targets)})`, a.edges, `${a.edgesRight} (${pct(a.edgesRight, a.edges)})`]);
+  return [...all].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((
+    [eco, a],
+  ) => [
+    eco,
+    a.repos.size,
+    a.targets,
+    `${a.targetsRight} (${pct(a.targetsRight, a.targets)})`,
+    a.edges,
+    `${a.edgesRight} (${pct(a.edgesRight, a.edges)})`,
+  ]);
 }
 
 export function reposDir(): string {
@@ -357,7 +519,9 @@ export function reposDir(): string {
 /** For `npm run bench`: the evaluation tables when the repositories are on this machine. */
 export async function evaluate(only?: string[]): Promise<{ runs: RepoRun[]; tables: BenchTable[] }> {
   const dir = reposDir();
-  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT)].filter((r) => existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase()))));
+  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT)].filter((r) =>
+    existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase())))
+  );
   const runs: RepoRun[] = [];
   for (const r of repos) runs.push(await runRepo(dir, r));
   return { runs, tables: tables(runs, loadLabels()) };
@@ -376,7 +540,13 @@ async function main() {
   for (const r of runs) {
     const e = loadExpected(r.repo);
     const s = e ? structureAccuracy(e, r.targets) : undefined;
-    if (s?.problems.length) console.log(`\n${r.repo} map: ${s.problems.slice(0, process.env.ALL_PROBLEMS ? undefined : 12).join('; ')}${!process.env.ALL_PROBLEMS && s.problems.length > 12 ? `; … ${s.problems.length - 12} more` : ''}`);
+    if (s?.problems.length) {
+      console.log(
+        `\n${r.repo} map: ${s.problems.slice(0, process.env.ALL_PROBLEMS ? undefined : 12).join('; ')}${
+          !process.env.ALL_PROBLEMS && s.problems.length > 12 ? `; … ${s.problems.length - 12} more` : ''
+        }`,
+      );
+    }
   }
   const packet = opt('--packet');
   if (packet) {
@@ -389,11 +559,18 @@ async function main() {
   const dump = opt('--dump');
   if (dump) {
     mkdirSync(dump, { recursive: true });
-    for (const r of runs) writeFileSync(path.join(dump, `${r.repo}.json`), JSON.stringify({ candidates: r.candidates, targets: r.targets }, null, 1));
+    for (const r of runs) {
+      writeFileSync(
+        path.join(dump, `${r.repo}.json`),
+        JSON.stringify({ candidates: r.candidates, targets: r.targets }, null, 1),
+      );
+    }
   }
 }
 
-if (require.main === module) main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -4,6 +4,12 @@ import { evaluate, reposDir } from './coldstart-eval';
 import type { BenchTable } from './lib';
 
 export async function run(): Promise<BenchTable[]> {
-  if (!existsSync(reposDir())) return [{ title: 'Cold start on real repositories', columns: ['note'], rows: [[`skipped: no repositories in ${reposDir()} (set AUTOSNIPPET_EVAL_REPOS)`]] }];
+  if (!existsSync(reposDir())) {
+    return [{
+      title: 'Cold start on real repositories',
+      columns: ['note'],
+      rows: [[`skipped: no repositories in ${reposDir()} (set AUTOSNIPPET_EVAL_REPOS)`]],
+    }];
+  }
   return (await evaluate()).tables;
 }

@@ -61,14 +61,18 @@ async function measure(name: string, root: string, gitRepo: boolean): Promise<(s
     await cached.list();
   });
   for (let i = 0; i < n; i++) rmSync(path.join(root, path.dirname(leaf), `added-${i}.ts`), { force: true });
-  const rg = existsSync(RG) ? await sample(5, () => tool(RG, ['--files', '--no-config', '--hidden', '--glob', '!.git'], root)) : [];
+  const rg = existsSync(RG)
+    ? await sample(5, () => tool(RG, ['--files', '--no-config', '--hidden', '--glob', '!.git'], root))
+    : [];
   const git = gitRepo ? await sample(5, () => tool('git', ['ls-files', '--others', '--exclude-standard'], root)) : [];
   const base = median(cold);
   rows.push([name, files, 'walk, cold', ms(base), '-']);
   rows.push([name, files, 'asked again (stat per folder)', ms(median(revalidate)), ratio(median(revalidate), base)]);
   rows.push([name, files, 'asked again after a new file', ms(median(added)), ratio(median(added), base)]);
   if (rg.length) rows.push([name, files, 'rg --files (spawn included)', ms(median(rg)), ratio(median(rg), base)]);
-  if (git.length) rows.push([name, files, 'git ls-files --others --exclude-standard', ms(median(git)), ratio(median(git), base)]);
+  if (git.length) {
+    rows.push([name, files, 'git ls-files --others --exclude-standard', ms(median(git)), ratio(median(git), base)]);
+  }
   return rows;
 }
 
@@ -84,7 +88,8 @@ export async function run(): Promise<BenchTable[]> {
   const present = existsSync(REPOS) ? readdirSync(REPOS).filter((r) => REAL.includes(r)) : [];
   for (const repo of present) rows.push(...(await measure(repo, path.join(REPOS, repo), false)));
   return [{
-    title: 'Workspace listing: one walker (nested .gitignore, skipped folders, no links), cold and cached, vs ripgrep and git',
+    title:
+      'Workspace listing: one walker (nested .gitignore, skipped folders, no links), cold and cached, vs ripgrep and git',
     columns: ['workspace', 'files', 'what', 'median', 'vs cold walk'],
     rows,
     notes: [

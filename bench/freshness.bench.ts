@@ -5,14 +5,14 @@
 // the file → recipes index must run after every change, and `git status`, which only says what
 // changed. Goals (issue 16): after a 10-file change ≤ 50 ms, full check ≤ 1 s.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Workspace } from '../src/core/workspace';
-import { syncRecipes } from '../src/core/knowledge/recipe-index';
 import { FreshnessTracker } from '../src/core/knowledge/freshness';
 import { hashLines } from '../src/core/knowledge/freshness-fingerprint';
+import { syncRecipes } from '../src/core/knowledge/recipe-index';
+import { Workspace } from '../src/core/workspace';
 import { type BenchTable, median, ms, ratio } from './lib';
 
 const FILES = 200;
@@ -30,7 +30,17 @@ function rng(seed: number): () => number {
 }
 
 function sourceText(f: number): string[] {
-  return Array.from({ length: LINES }, (_, i) => (i % 10 === 0 ? `export function f${f}_${i}(x: number) {` : i % 10 === 9 ? '}' : `  const v${i} = compute${f}(x, ${i}); // step ${i}`));
+  return Array.from(
+    { length: LINES },
+    (
+      _,
+      i,
+    ) => (i % 10 === 0
+      ? `export function f${f}_${i}(x: number) {`
+      : i % 10 === 9
+      ? '}'
+      : `  const v${i} = compute${f}(x, ${i}); // step ${i}`),
+  );
 }
 
 async function setUp(root: string): Promise<{ ws: Workspace; files: string[][] }> {
@@ -52,10 +62,17 @@ async function setUp(root: string): Promise<{ ws: Workspace; files: string[][] }
     });
     const withCode = i % 2 === 0;
     const code = withCode ? files[cites[0].f].slice(cites[0].line - 2, cites[0].line + 1).join('\n') : undefined;
-    const fingerprints = ['fingerprints:', ...(code ? [`  code: ${hashLines(code.split('\n'))}`] : []), '  sources:', ...cites.map((c) => `    "${c.raw}": ${hashLines([files[c.f][c.line - 1]])}`)].join('\n');
+    const fingerprints = [
+      'fingerprints:',
+      ...(code ? [`  code: ${hashLines(code.split('\n'))}`] : []),
+      '  sources:',
+      ...cites.map((c) => `    "${c.raw}": ${hashLines([files[c.f][c.line - 1]])}`),
+    ].join('\n');
     writeFileSync(
       path.join(dir, `r${i}.md`),
-      `---\ntitle: Recipe ${i}\nsummary: Do step ${i} the project way.\nlanguage: typescript\nstatus: published\nsources: [${cites.map((c) => `"${c.raw}"`).join(', ')}]\n${fingerprints}\n---\n\n${code ? '```ts\n' + code + '\n```\n' : 'Text.\n'}`,
+      `---\ntitle: Recipe ${i}\nsummary: Do step ${i} the project way.\nlanguage: typescript\nstatus: published\nsources: [${
+        cites.map((c) => `"${c.raw}"`).join(', ')
+      }]\n${fingerprints}\n---\n\n${code ? '```ts\n' + code + '\n```\n' : 'Text.\n'}`,
     );
   }
   const ws = await Workspace.open(root);
@@ -91,11 +108,15 @@ export async function run(): Promise<BenchTable[]> {
     const { ws } = await setUp(root);
     execFileSync('git', ['init', '-q'], { cwd: root });
     execFileSync('git', ['add', '-A'], { cwd: root });
-    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.invalid', 'commit', '-q', '-m', 'bench'], { cwd: root });
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.invalid', 'commit', '-q', '-m', 'bench'], {
+      cwd: root,
+    });
 
     const full: number[] = [];
     let checked = 0;
-    for (let i = 0; i < 5; i++) full.push(await time(async () => (checked = (await new FreshnessTracker(ws).refresh()).checked)));
+    for (let i = 0; i < 5; i++) {
+      full.push(await time(async () => (checked = (await new FreshnessTracker(ws).refresh()).checked)));
+    }
 
     const tracker = new FreshnessTracker(ws);
     await tracker.refresh();
@@ -115,15 +136,34 @@ export async function run(): Promise<BenchTable[]> {
     const stale = tracker.counts().stale;
     await ws.dispose();
     return [{
-      title: `Freshness: ${RECIPES.toLocaleString('en')} recipes citing 2 lines each (half with an excerpt) in ${FILES} files of ${LINES} lines; median of ${ROUNDS} rounds (full check: 5)`,
+      title: `Freshness: ${
+        RECIPES.toLocaleString('en')
+      } recipes citing 2 lines each (half with an excerpt) in ${FILES} files of ${LINES} lines; median of ${ROUNDS} rounds (full check: 5)`,
       columns: ['what', 'AutoSnippet', 'the alternative', 'goal'],
       rows: [
-        ['full check (new tracker: every recipe and cited file)', `${ms(median(full))} (${checked} recipes)`, '', '≤ 1 s'],
-        ['after a 10-file change, files given (VS Code watcher)', `${ms(median(given))} (${recheckedGiven} recipes re-checked)`, `full re-check ${ms(median(full))}: ${ratio(median(given), median(full))}`, '≤ 50 ms'],
-        ['after a 10-file change, found by stat (MCP, CLI)', ms(median(byStat)), `git status alone ${ms(median(gitStatus))}`, '≤ 50 ms'],
+        [
+          'full check (new tracker: every recipe and cited file)',
+          `${ms(median(full))} (${checked} recipes)`,
+          '',
+          '≤ 1 s',
+        ],
+        [
+          'after a 10-file change, files given (VS Code watcher)',
+          `${ms(median(given))} (${recheckedGiven} recipes re-checked)`,
+          `full re-check ${ms(median(full))}: ${ratio(median(given), median(full))}`,
+          '≤ 50 ms',
+        ],
+        [
+          'after a 10-file change, found by stat (MCP, CLI)',
+          ms(median(byStat)),
+          `git status alone ${ms(median(gitStatus))}`,
+          '≤ 50 ms',
+        ],
         ['nothing changed (stat of every cited file)', ms(median(idle)), '', ''],
       ],
-      notes: [`${stale} recipes stale at the end (the changed lines they cite). Timings on a machine shared with other work; medians.`],
+      notes: [
+        `${stale} recipes stale at the end (the changed lines they cite). Timings on a machine shared with other work; medians.`,
+      ],
     }];
   } finally {
     rmSync(root, { recursive: true, force: true });

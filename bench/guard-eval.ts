@@ -14,22 +14,23 @@
 //
 // `--engine` runs another source tree's engine (the `before` figures come from main before issue 13);
 // `--findings` evaluates saved findings instead of scanning.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { classifyFile, testRegions, type FileKind } from '../src/core/files/classify';
+import { classifyFile, type FileKind, testRegions } from '../src/core/files/classify';
 import { headerLanguage } from '../src/core/guard/header-language';
-import { languageForPath } from '../src/core/kernel/languages';
 import { builtinRules } from '../src/core/guard/packs';
 import { RuleRunner } from '../src/core/guard/runner';
+import { languageForPath } from '../src/core/kernel/languages';
 import { mergeSettings } from '../src/core/settings';
-import { printTable, type BenchTable } from './lib';
+import { type BenchTable, printTable } from './lib';
 
 const DATA = path.join(__dirname, 'data/guard-eval');
 const FIXTURES = path.join(__dirname, '../test/fixtures/guard-real');
 
 /** The repositories of the evaluation, as `owner/name` with the commit they were judged at. */
-const REPOSITORIES: Record<string, string> = JSON.parse(readFileSync(path.join(DATA, 'repositories.json'), 'utf8')).repositories;
+const REPOSITORIES: Record<string, string> =
+  JSON.parse(readFileSync(path.join(DATA, 'repositories.json'), 'utf8')).repositories;
 
 export interface Finding {
   repo: string;
@@ -53,12 +54,15 @@ interface LabelRecord {
   note?: string;
 }
 
-const labelKey = (x: { repo: string; path: string; line: number; rule: string }) => `${x.repo}|${x.path}|${x.line}|${x.rule}`;
+const labelKey = (x: { repo: string; path: string; line: number; rule: string }) =>
+  `${x.repo}|${x.path}|${x.line}|${x.rule}`;
 
 function readLabels(): Map<string, LabelRecord> {
   const out = new Map<string, LabelRecord>();
   for (const f of readdirSync(DATA).filter((n) => /^labels-.*\.json$/.test(n)).sort()) {
-    for (const l of (JSON.parse(readFileSync(path.join(DATA, f), 'utf8')) as { labels: LabelRecord[] }).labels) out.set(labelKey(l), l);
+    for (const l of (JSON.parse(readFileSync(path.join(DATA, f), 'utf8')) as { labels: LabelRecord[] }).labels) {
+      out.set(labelKey(l), l);
+    }
   }
   return out;
 }
@@ -70,8 +74,13 @@ function everyRuleOn(): Record<string, string> {
   return Object.fromEntries(builtinRules().filter((r) => r.disabledByDefault).map((r) => [r.id, r.severity]));
 }
 
-async function scanRepositories(reposDir: string, enginePath: string | undefined, allRules: boolean): Promise<{ findings: Finding[]; notChecked: Record<string, Record<string, number>>; files: Record<string, number> }> {
-  const { GuardEngine } = (await import(enginePath ?? '../src/core/guard/engine')) as typeof import('../src/core/guard/engine');
+async function scanRepositories(
+  reposDir: string,
+  enginePath: string | undefined,
+  allRules: boolean,
+): Promise<{ findings: Finding[]; notChecked: Record<string, Record<string, number>>; files: Record<string, number> }> {
+  const { GuardEngine } =
+    (await import(enginePath ?? '../src/core/guard/engine')) as typeof import('../src/core/guard/engine');
   const findings: Finding[] = [];
   const notChecked: Record<string, Record<string, number>> = {};
   const files: Record<string, number> = {};
@@ -87,7 +96,17 @@ async function scanRepositories(reposDir: string, enginePath: string | undefined
       const scan = await engine.scan({});
       files[repo] = scan.files;
       notChecked[repo] = (scan as { notChecked?: Record<string, number> }).notChecked ?? {};
-      for (const v of scan.violations) findings.push({ repo, path: v.path!, line: v.start.line, column: v.start.column, rule: v.ruleId, severity: v.severity, matched: v.matchedText.slice(0, 120) });
+      for (const v of scan.violations) {
+        findings.push({
+          repo,
+          path: v.path!,
+          line: v.start.line,
+          column: v.start.column,
+          rule: v.ruleId,
+          severity: v.severity,
+          matched: v.matchedText.slice(0, 120),
+        });
+      }
     } finally {
       await engine.dispose();
     }
@@ -96,7 +115,11 @@ async function scanRepositories(reposDir: string, enginePath: string | undefined
 }
 
 /** The kind of code a finding sits in: its file's kind, or `test` inside an in-file test region. */
-function kindOf(reposDir: string, f: Finding, cache: Map<string, { kind: FileKind; regions: { start: number; end: number }[] }>): FileKind {
+function kindOf(
+  reposDir: string,
+  f: Finding,
+  cache: Map<string, { kind: FileKind; regions: { start: number; end: number }[] }>,
+): FileKind {
   const abs = path.join(reposDir, f.repo.replace('/', '+'), f.path);
   let c = cache.get(abs);
   if (!c) {
@@ -106,7 +129,10 @@ function kindOf(reposDir: string, f: Finding, cache: Map<string, { kind: FileKin
     } catch {
       /* the file is gone: classify by path */
     }
-    c = { kind: classifyFile(f.path, text.slice(0, 4096)).kind, regions: testRegions(text, languageForPath(f.path) ?? '') };
+    c = {
+      kind: classifyFile(f.path, text.slice(0, 4096)).kind,
+      regions: testRegions(text, languageForPath(f.path) ?? ''),
+    };
     cache.set(abs, c);
   }
   return c.kind === 'production' && c.regions.some((r) => f.line >= r.start && f.line <= r.end) ? 'test' : c.kind;
@@ -114,7 +140,12 @@ function kindOf(reposDir: string, f: Finding, cache: Map<string, { kind: FileKin
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(0)}%` : '-');
 
-function report(reposDir: string, findings: Finding[], labels: Map<string, LabelRecord>, notChecked: Record<string, Record<string, number>>): { tables: BenchTable[]; summary: Record<string, unknown> } {
+function report(
+  reposDir: string,
+  findings: Finding[],
+  labels: Map<string, LabelRecord>,
+  notChecked: Record<string, Record<string, number>>,
+): { tables: BenchTable[]; summary: Record<string, unknown> } {
   const cache = new Map<string, { kind: FileKind; regions: { start: number; end: number }[] }>();
   // Two matches on one line share a label: a label counts once, on the first of them.
   const seen = new Set<string>();
@@ -126,7 +157,17 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
   });
   const perRepo: BenchTable = {
     title: 'Guard on real repositories: findings per repository (default settings)',
-    columns: ['repository', 'findings', 'errors', 'in production', 'errors outside production', 'not checked (kind: files)', 'labelled', 'real problems', 'precision'],
+    columns: [
+      'repository',
+      'findings',
+      'errors',
+      'in production',
+      'errors outside production',
+      'not checked (kind: files)',
+      'labelled',
+      'real problems',
+      'precision',
+    ],
     rows: [],
   };
   const perRule: BenchTable = {
@@ -139,14 +180,30 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
     const labelled = mine.filter((r) => r.label);
     const real = labelled.filter((r) => r.label === 'real-problem').length;
     const skipped = Object.entries(notChecked[repo] ?? {}).map(([k, n]) => `${k}: ${n}`).join(', ') || '-';
-    perRepo.rows.push([repo, mine.length, mine.filter((r) => r.severity === 'error').length, pct(mine.filter((r) => r.kind === 'production').length, mine.length),
-      mine.filter((r) => r.severity === 'error' && r.kind !== 'production').length, skipped, labelled.length, real, pct(real, labelled.length)]);
+    perRepo.rows.push([
+      repo,
+      mine.length,
+      mine.filter((r) => r.severity === 'error').length,
+      pct(mine.filter((r) => r.kind === 'production').length, mine.length),
+      mine.filter((r) => r.severity === 'error' && r.kind !== 'production').length,
+      skipped,
+      labelled.length,
+      real,
+      pct(real, labelled.length),
+    ]);
     for (const rule of [...new Set(mine.map((r) => r.rule))].sort()) {
       const of = mine.filter((r) => r.rule === rule);
       const where = countBy(of.map((r) => r.kind));
       const ls = of.filter((r) => r.label);
-      perRule.rows.push([repo, rule, of.length, Object.entries(where).map(([k, n]) => `${k}: ${n}`).join(', '), ls.length,
-        Object.entries(countBy(ls.map((r) => r.label!))).map(([k, n]) => `${k}: ${n}`).join(', ') || '-', pct(ls.filter((r) => r.label === 'real-problem').length, ls.length)]);
+      perRule.rows.push([
+        repo,
+        rule,
+        of.length,
+        Object.entries(where).map(([k, n]) => `${k}: ${n}`).join(', '),
+        ls.length,
+        Object.entries(countBy(ls.map((r) => r.label!))).map(([k, n]) => `${k}: ${n}`).join(', ') || '-',
+        pct(ls.filter((r) => r.label === 'real-problem').length, ls.length),
+      ]);
     }
   }
   const labelled = rows.filter((r) => r.label);
@@ -154,10 +211,14 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
   // The same lines, judged by two blind reviewers: not a real problem in the findings' sample, a known
   // problem in the recall set. No rule change can satisfy both labels.
   const known = knownProblemLines();
-  const contested = labelled.filter((r) => r.label !== 'real-problem' && known.has(`${r.repo}|${r.path}|${r.line}|${r.rule}`));
+  const contested = labelled.filter((r) =>
+    r.label !== 'real-problem' && known.has(`${r.repo}|${r.path}|${r.line}|${r.rule}`)
+  );
   // A third blind reviewer settles a contested line (bench/data/guard-eval/adjudication-*.json): the majority of the three labels.
   const tieBreaks = adjudications();
-  const settled = contested.map((r) => tieBreaks.get(`${r.repo}|${r.path}|${r.line}|${r.rule}`)).filter((l): l is string => !!l);
+  const settled = contested.map((r) => tieBreaks.get(`${r.repo}|${r.path}|${r.line}|${r.rule}`)).filter((
+    l,
+  ): l is string => !!l);
   const summary = {
     contested: contested.length,
     contestedSettledNotReal: settled.filter((l) => l !== 'real-problem').length,
@@ -169,9 +230,33 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
     realProblems: real,
     unlabelled: rows.length - labelled.length,
   };
-  perRepo.rows.push(['all', summary.findings, summary.errors, pct(summary.inProduction, summary.findings), summary.errorsOutsideProduction, '', summary.labelled, real, pct(real, summary.labelled)]);
+  perRepo.rows.push([
+    'all',
+    summary.findings,
+    summary.errors,
+    pct(summary.inProduction, summary.findings),
+    summary.errorsOutsideProduction,
+    '',
+    summary.labelled,
+    real,
+    pct(real, summary.labelled),
+  ]);
   perRepo.notes = [
-    `Contested: ${contested.length} of the ${labelled.length - real} findings labelled other than a real problem sit on lines the recall set (test/fixtures/guard-real) labels a known problem of that rule, by another blind reviewer: ${contested.map((r) => `${r.repo.split('/')[1]} ${r.path}:${r.line} ${r.rule}`).join('; ') || 'none'}.${settled.length ? ` A third blind reviewer, shown neither label, judged ${settled.length} of them: ${Object.entries(countBy(settled)).map(([k, n]) => `${k} ${n}`).join(', ')}; so by two labels of three, ${summary.contestedSettledNotReal} of these lines are not real problems and the recall set's label is the odd one out.` : ''}`,`Labels: ${[...labels.values()].length} in ${DATA}/labels-*.json; ${summary.unlabelled} current findings have none yet (see the review packet).`];
+    `Contested: ${contested.length} of the ${
+      labelled.length - real
+    } findings labelled other than a real problem sit on lines the recall set (test/fixtures/guard-real) labels a known problem of that rule, by another blind reviewer: ${
+      contested.map((r) => `${r.repo.split('/')[1]} ${r.path}:${r.line} ${r.rule}`).join('; ') || 'none'
+    }.${
+      settled.length
+        ? ` A third blind reviewer, shown neither label, judged ${settled.length} of them: ${
+          Object.entries(countBy(settled)).map(([k, n]) => `${k} ${n}`).join(', ')
+        }; so by two labels of three, ${summary.contestedSettledNotReal} of these lines are not real problems and the recall set's label is the odd one out.`
+        : ''
+    }`,
+    `Labels: ${
+      [...labels.values()].length
+    } in ${DATA}/labels-*.json; ${summary.unlabelled} current findings have none yet (see the review packet).`,
+  ];
   return { tables: [perRepo, perRule], summary };
 }
 
@@ -179,7 +264,11 @@ function report(reposDir: string, findings: Finding[], labels: Map<string, Label
 function adjudications(): Map<string, string> {
   const out = new Map<string, string>();
   for (const f of readdirSync(DATA).filter((n) => /^adjudication-.*\.json$/.test(n)).sort()) {
-    for (const l of (JSON.parse(readFileSync(path.join(DATA, f), 'utf8')) as { labels: { repo: string; path: string; line: number; rule: string; label: string }[] }).labels) out.set(`${l.repo}|${l.path}|${l.line}|${l.rule}`, l.label);
+    for (
+      const l of (JSON.parse(readFileSync(path.join(DATA, f), 'utf8')) as {
+        labels: { repo: string; path: string; line: number; rule: string; label: string }[];
+      }).labels
+    ) out.set(`${l.repo}|${l.path}|${l.line}|${l.rule}`, l.label);
   }
   return out;
 }
@@ -245,7 +334,10 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
   for (const repo of existsSync(FIXTURES) ? readdirSync(FIXTURES).sort() : []) {
     const casesFile = path.join(FIXTURES, repo, 'cases.json');
     if (!existsSync(casesFile)) continue;
-    const { repository, cases } = JSON.parse(readFileSync(casesFile, 'utf8')) as { repository: string; cases: RecallCase[] };
+    const { repository, cases } = JSON.parse(readFileSync(casesFile, 'utf8')) as {
+      repository: string;
+      cases: RecallCase[];
+    };
     for (const c of cases) {
       const abs = path.join(FIXTURES, repo, c.file);
       const text = readFileSync(abs, 'utf8');
@@ -253,7 +345,15 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
       const language = pathLanguage && headerLanguage(abs, text, pathLanguage);
       if (language) await runner.prepare(language);
       // A file of no language (a `.pem`) is read by no rule: its labelled problems count as missed.
-      const got = new Set(language ? runner.checkText(text, language, { path: c.path, budgetMs: 10_000, ...(c.asProduction ? { kind: 'production' as const } : {}) }).violations.map((v) => `${v.ruleId}@${v.start.line}`) : []);
+      const got = new Set(
+        language
+          ? runner.checkText(text, language, {
+            path: c.path,
+            budgetMs: 10_000,
+            ...(c.asProduction ? { kind: 'production' as const } : {}),
+          }).violations.map((v) => `${v.ruleId}@${v.start.line}`)
+          : [],
+      );
       if (c.disagree) disagreements++;
       // Outvoted labels are counted apart (below), from the tie-breakers' labels themselves.
       if (c.disagree?.byDesign && c.disagree.byDesign !== 'outvoted') silentByDesign += c.disagree.missed?.length ?? 0;
@@ -286,9 +386,25 @@ async function recall(): Promise<{ table: BenchTable; recall: number; recallAske
   // What the issue asks guard to find: the known problems but those it asks it to stay silent on, and those outvoted.
   const asked = expected - silentByDesign - outvoted.known;
   const foundAsked = found - outvoted.found;
-  table.notes = [`Cases where guard knowingly differs from the blind label (cases.json \`disagree\`, with the reason): ${disagreements}. Recall counts them against the label.`,
-    ...(outvoted.known ? [`By the majority of three blind labels, ${outvoted.known} of the known problems are not real (a tie-breaker sided with the findings' reviewer: bench/data/guard-eval/adjudication-*.json); guard reports ${outvoted.found} of them. Without them: ${found - outvoted.found} of ${expected - outvoted.known}, recall ${(expected - outvoted.known ? (found - outvoted.found) / (expected - outvoted.known) : NaN).toFixed(3)}.`] : []),
-    `Of the labelled problems, ${silentByDesign} are ones issue 13 asks guard not to report (disagree.byDesign: the team's own suppression, an accepted justification such as // SAFETY: or a catch variable named ignored, hygiene rules outside production code, keys in tests); on the other ${asked}${outvoted.known ? ' (the outvoted ones left out too)' : ''}, guard finds ${foundAsked}: recall ${asked ? (foundAsked / asked).toFixed(3) : '-'}.`, `Rules with fewer than 3 known problems: ${rules.filter((id) => (per.get(id)?.expected ?? 0) < 3).join(', ') || 'none'}.`, ...(missed.length ? [`Missed: ${missed.join('; ')}`] : [])];
+  table.notes = [
+    `Cases where guard knowingly differs from the blind label (cases.json \`disagree\`, with the reason): ${disagreements}. Recall counts them against the label.`,
+    ...(outvoted.known
+      ? [
+        `By the majority of three blind labels, ${outvoted.known} of the known problems are not real (a tie-breaker sided with the findings' reviewer: bench/data/guard-eval/adjudication-*.json); guard reports ${outvoted.found} of them. Without them: ${
+          found - outvoted.found
+        } of ${expected - outvoted.known}, recall ${
+          (expected - outvoted.known ? (found - outvoted.found) / (expected - outvoted.known) : NaN).toFixed(3)
+        }.`,
+      ]
+      : []),
+    `Of the labelled problems, ${silentByDesign} are ones issue 13 asks guard not to report (disagree.byDesign: the team's own suppression, an accepted justification such as // SAFETY: or a catch variable named ignored, hygiene rules outside production code, keys in tests); on the other ${asked}${
+      outvoted.known ? ' (the outvoted ones left out too)' : ''
+    }, guard finds ${foundAsked}: recall ${asked ? (foundAsked / asked).toFixed(3) : '-'}.`,
+    `Rules with fewer than 3 known problems: ${
+      rules.filter((id) => (per.get(id)?.expected ?? 0) < 3).join(', ') || 'none'
+    }.`,
+    ...(missed.length ? [`Missed: ${missed.join('; ')}`] : []),
+  ];
   return { table, recall: expected ? found / expected : NaN, recallAsked: asked ? foundAsked / asked : NaN, extra };
 }
 
@@ -311,24 +427,37 @@ function writePacket(file: string, reposDir: string, findings: Finding[], labels
       rule: f.rule,
       claim: rule ? `${rule.message} ${rule.why}` : f.rule,
       matched: f.matched,
-      context: lines.slice(from - 1, to).map((l, k) => `${String(from + k).padStart(5)}${from + k === f.line ? ' >' : '  '} ${l}`).join('\n'),
+      context: lines.slice(from - 1, to).map((l, k) =>
+        `${String(from + k).padStart(5)}${from + k === f.line ? ' >' : '  '} ${l}`
+      ).join('\n'),
       label: null,
       note: null,
     };
   });
-  writeFileSync(file, JSON.stringify({
-    about: 'Guard findings on public repositories that have no label yet. Label each as a senior engineer on that project would, from the code and the repository only.',
-    rubric: {
-      'real-problem': 'A problem in production code worth fixing.',
-      'test-or-example': 'The construct the rule names, but in tests, examples, docs, benchmarks or build scripts, where it is fine.',
-      intended: 'Production code that does this on purpose (an invariant, a documented choice), a reviewer would keep it.',
-      suppressed: 'The code already says it is deliberate (a lint suppression, a SAFETY comment, a named ignored exception).',
-      vendored: 'Vendored, generated or minified code the project does not maintain.',
-      'wrong-match': 'The code is not what the rule claims (a type, not an unwrap; a header string, not a key).',
-    },
-    repositories: REPOSITORIES,
-    items,
-  }, null, 1) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        about:
+          'Guard findings on public repositories that have no label yet. Label each as a senior engineer on that project would, from the code and the repository only.',
+        rubric: {
+          'real-problem': 'A problem in production code worth fixing.',
+          'test-or-example':
+            'The construct the rule names, but in tests, examples, docs, benchmarks or build scripts, where it is fine.',
+          intended:
+            'Production code that does this on purpose (an invariant, a documented choice), a reviewer would keep it.',
+          suppressed:
+            'The code already says it is deliberate (a lint suppression, a SAFETY comment, a named ignored exception).',
+          vendored: 'Vendored, generated or minified code the project does not maintain.',
+          'wrong-match': 'The code is not what the rule claims (a type, not an unwrap; a header string, not a key).',
+        },
+        repositories: REPOSITORIES,
+        items,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   return items.length;
 }
 
@@ -352,22 +481,42 @@ async function main(): Promise<void> {
   let findings: Finding[];
   let notChecked: Record<string, Record<string, number>> = {};
   if (values.findings) {
-    const saved = JSON.parse(readFileSync(values.findings, 'utf8')) as { findings: Finding[]; notChecked?: typeof notChecked };
+    const saved = JSON.parse(readFileSync(values.findings, 'utf8')) as {
+      findings: Finding[];
+      notChecked?: typeof notChecked;
+    };
     findings = saved.findings;
     notChecked = saved.notChecked ?? {};
   } else {
-    const scanned = await scanRepositories(reposDir, values.engine && path.resolve(values.engine), values['all-rules']!);
+    const scanned = await scanRepositories(
+      reposDir,
+      values.engine && path.resolve(values.engine),
+      values['all-rules']!,
+    );
     findings = scanned.findings;
     notChecked = scanned.notChecked;
   }
-  if (values.save) writeFileSync(values.save, JSON.stringify({ about: 'Guard findings on the evaluation repositories (bench/guard-eval.ts --save).', notChecked, findings }) + '\n');
+  if (values.save) {
+    writeFileSync(
+      values.save,
+      JSON.stringify({
+        about: 'Guard findings on the evaluation repositories (bench/guard-eval.ts --save).',
+        notChecked,
+        findings,
+      }) + '\n',
+    );
+  }
   const labels = readLabels();
   const { tables, summary } = report(reposDir, findings, labels, notChecked);
   for (const t of tables) printTable(t);
   if (!values['no-recall']) {
     const r = await recall();
     printTable(r.table);
-    Object.assign(summary, { recall: Number(r.recall.toFixed(3)), recallOnWhatTheIssueAsks: Number(r.recallAsked.toFixed(3)), beyondLabels: r.extra });
+    Object.assign(summary, {
+      recall: Number(r.recall.toFixed(3)),
+      recallOnWhatTheIssueAsks: Number(r.recallAsked.toFixed(3)),
+      beyondLabels: r.extra,
+    });
   }
   if (values.packet) {
     const n = writePacket(values.packet, reposDir, findings, labels);

@@ -2,22 +2,22 @@
 // one-line edit, and scanning an installed source tree (the typescript package's lib) — side by side
 // with ripgrep running the same regular expressions (the ceiling for regex scanning) and ESLint
 // running comparable rules (what a user would otherwise run).
+import { Linter } from 'eslint';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { builtinRules } from '../src/core/guard/packs';
-import { RuleRunner } from '../src/core/guard/runner';
 import { GuardEngine } from '../src/core/guard/engine';
-import { guardWorkerHandlers } from '../src/core/guard/worker-tasks';
-import { WorkerPool } from '../src/core/workers/pool';
 import { listWorkspaceFiles } from '../src/core/guard/files';
 import { GlobSet } from '../src/core/guard/filters';
+import { builtinRules } from '../src/core/guard/packs';
 import type { GuardRule } from '../src/core/guard/rule';
+import { RuleRunner } from '../src/core/guard/runner';
+import { guardWorkerHandlers } from '../src/core/guard/worker-tasks';
 import { mergeSettings } from '../src/core/settings';
-import { median, ms, percentile, ratio, sample, type BenchTable } from './lib';
+import { WorkerPool } from '../src/core/workers/pool';
+import { type BenchTable, median, ms, percentile, ratio, sample } from './lib';
 
 const RG = '/usr/bin/rg';
 
@@ -39,8 +39,12 @@ function typescriptFile(lines = 5000): string {
     `  names(): string[] {`,
     `    return [...this.cache.values()].map((r) => r.name.trim()).filter((n) => n.length > 0);`,
     `  }`,
-    i % 8 === 0 ? `  risky(k: string) { return this.cache.get(k)!.name as any; }` : `  safe(k: string) { return this.cache.get(k)?.name ?? ''; }`,
-    i % 8 === 1 ? `  swallow() { try { this.flush(); } catch (e) {} }` : `  flush() { this.log.info("flush", { size: this.cache.size }); }`,
+    i % 8 === 0
+      ? `  risky(k: string) { return this.cache.get(k)!.name as any; }`
+      : `  safe(k: string) { return this.cache.get(k)?.name ?? ''; }`,
+    i % 8 === 1
+      ? `  swallow() { try { this.flush(); } catch (e) {} }`
+      : `  flush() { this.log.info("flush", { size: this.cache.size }); }`,
     `  /* Tags are normalised to lower case; "eval(" in a comment is not code. */`,
     `  tags(id: string) { return (this.cache.get(id)?.tags ?? []).map((t) => t.toLowerCase()); }`,
     `}`,
@@ -52,7 +56,9 @@ function typescriptFile(lines = 5000): string {
 }
 
 function regexRules(rules: GuardRule[], language: string): GuardRule[] {
-  return rules.filter((r) => r.pattern.kind === 'regex' && (r.languages.includes(language) || r.languages.includes('*')));
+  return rules.filter((r) =>
+    r.pattern.kind === 'regex' && (r.languages.includes(language) || r.languages.includes('*'))
+  );
 }
 
 /**
@@ -88,27 +94,51 @@ function forPcre2(pattern: string): string {
 
 /** ripgrep with PCRE2 (our patterns use lookbehind), all patterns in one run, counting matches. */
 function ripgrep(patterns: string[], target: string, files?: string[]): number {
-  const args = ['-P', '--no-config', '--no-ignore', '--count-matches', '--no-filename', '-j', String(Math.max(1, os.availableParallelism())), ...patterns.flatMap((p) => ['-e', forPcre2(p)]), ...(files ?? [target])];
+  const args = [
+    '-P',
+    '--no-config',
+    '--no-ignore',
+    '--count-matches',
+    '--no-filename',
+    '-j',
+    String(Math.max(1, os.availableParallelism())),
+    ...patterns.flatMap((p) => ['-e', forPcre2(p)]),
+    ...(files ?? [target]),
+  ];
   const r = spawnSync(RG, args, { encoding: 'utf8', maxBuffer: 1 << 26, cwd: files ? target : undefined });
   if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed: ${r.stderr}`);
   return r.stdout.split('\n').filter(Boolean).reduce((a, b) => a + Number(b), 0);
 }
 
 const eslintCoreRules: Linter.RulesRecord = {
-  'no-eval': 'error', 'no-new-func': 'error', 'no-implied-eval': 'error', 'no-debugger': 'error',
-  'no-empty': 'warn', 'no-console': 'warn', 'no-await-in-loop': 'warn',
+  'no-eval': 'error',
+  'no-new-func': 'error',
+  'no-implied-eval': 'error',
+  'no-debugger': 'error',
+  'no-empty': 'warn',
+  'no-console': 'warn',
+  'no-await-in-loop': 'warn',
 };
 
 function eslintConfig(typescript: boolean): Linter.Config[] {
-  if (!typescript) return [{ files: ['**/*.js'], languageOptions: { ecmaVersion: 'latest', sourceType: 'script' }, rules: eslintCoreRules }];
+  if (!typescript) {
+    return [{
+      files: ['**/*.js'],
+      languageOptions: { ecmaVersion: 'latest', sourceType: 'script' },
+      rules: eslintCoreRules,
+    }];
+  }
   return [{
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser as Linter.Parser, ecmaVersion: 'latest', sourceType: 'module' },
     plugins: { '@typescript-eslint': tseslint.plugin as never },
-    rules: { ...eslintCoreRules, '@typescript-eslint/no-non-null-assertion': 'warn', '@typescript-eslint/no-explicit-any': 'warn' },
+    rules: {
+      ...eslintCoreRules,
+      '@typescript-eslint/no-non-null-assertion': 'warn',
+      '@typescript-eslint/no-explicit-any': 'warn',
+    },
   }];
 }
-
 
 export async function run(): Promise<BenchTable[]> {
   const rules = builtinRules();
@@ -128,7 +158,11 @@ export async function run(): Promise<BenchTable[]> {
     const full = await sample(30, () => defaults.checkText(text, 'typescript', { budgetMs: 5000 }), 3);
     const fullTree = await sample(15, () => withTree.checkText(text, 'typescript', { budgetMs: 5000 }), 2);
     const lines = text.split('\n');
-    const versions = Array.from({ length: 40 }, (_, i) => { const l = [...lines]; l[2500] = `  const probe${i} = eval(input${i});`; return l.join('\n'); });
+    const versions = Array.from({ length: 40 }, (_, i) => {
+      const l = [...lines];
+      l[2500] = `  const probe${i} = eval(input${i});`;
+      return l.join('\n');
+    });
     const edited = (i: number) => versions[(i + 40) % 40];
     // As the editor checks it: with the file's path (classification, fingerprints against a baseline).
     const at = { documentKey: 'doc', incremental: true, path: 'src/service.ts' };
@@ -143,23 +177,60 @@ export async function run(): Promise<BenchTable[]> {
     const eslintFound = linter.verify(text, tsConfig, { filename: 'service.ts' }).length;
     const eslintFile = await sample(5, () => linter.verify(text, tsConfig, { filename: 'service.ts' }), 1);
     const fileTable: BenchTable = {
-      title: `Guard: one 5,000-line TypeScript file (${(bytes / 1024).toFixed(0)} KiB, the ${ruleCount} built-in rules on by default)`,
+      title: `Guard: one 5,000-line TypeScript file (${
+        (bytes / 1024).toFixed(0)
+      } KiB, the ${ruleCount} built-in rules on by default)`,
       columns: ['what', 'p50', 'p95', 'vs guard full check'],
       rows: [
         ['guard: full check', ms(median(full)), ms(percentile(full, 95)), '-'],
-        ['guard: re-check after a one-line edit (incremental)', ms(median(inc)), ms(percentile(inc, 95)), ratio(median(inc), median(full))],
-        ['guard + the opt-in tree-sitter rule (ts/await-in-loop): full check', ms(median(fullTree)), ms(percentile(fullTree, 95)), ratio(median(fullTree), median(full))],
-        ['guard + the opt-in tree-sitter rule: re-check after a one-line edit', ms(median(incTree)), ms(percentile(incTree, 95)), ratio(median(incTree), median(full))],
-        ['ripgrep -P, same regexes (process spawn included)', ms(median(rgFile)), ms(percentile(rgFile, 95)), ratio(median(rgFile), median(full))],
-        ['ESLint + typescript-eslint parser, comparable rules', ms(median(eslintFile)), ms(percentile(eslintFile, 95)), ratio(median(eslintFile), median(full))],
+        [
+          'guard: re-check after a one-line edit (incremental)',
+          ms(median(inc)),
+          ms(percentile(inc, 95)),
+          ratio(median(inc), median(full)),
+        ],
+        [
+          'guard + the opt-in tree-sitter rule (ts/await-in-loop): full check',
+          ms(median(fullTree)),
+          ms(percentile(fullTree, 95)),
+          ratio(median(fullTree), median(full)),
+        ],
+        [
+          'guard + the opt-in tree-sitter rule: re-check after a one-line edit',
+          ms(median(incTree)),
+          ms(percentile(incTree, 95)),
+          ratio(median(incTree), median(full)),
+        ],
+        [
+          'ripgrep -P, same regexes (process spawn included)',
+          ms(median(rgFile)),
+          ms(percentile(rgFile, 95)),
+          ratio(median(rgFile), median(full)),
+        ],
+        [
+          'ESLint + typescript-eslint parser, comparable rules',
+          ms(median(eslintFile)),
+          ms(percentile(eslintFile, 95)),
+          ratio(median(eslintFile), median(full)),
+        ],
       ],
-      notes: [`guard reported ${found} violations, ESLint ${eslintFound}. ripgrep is not comment/string-aware, so it also counts matches in comments and strings.`],
+      notes: [
+        `guard reported ${found} violations, ESLint ${eslintFound}. ripgrep is not comment/string-aware, so it also counts matches in comments and strings.`,
+      ],
     };
 
     // 2. Workspace scans against ripgrep on the same rules: many small files, then large ones.
     const scanTables = [
-      await scanVersusRipgrep(path.resolve(__dirname, '../node_modules'), 'this project\'s node_modules (many small JS/TS files)', rules),
-      await scanVersusRipgrep(path.dirname(require.resolve('typescript/lib/typescript.js')), 'node_modules/typescript/lib (large files)', rules),
+      await scanVersusRipgrep(
+        path.resolve(__dirname, '../node_modules'),
+        "this project's node_modules (many small JS/TS files)",
+        rules,
+      ),
+      await scanVersusRipgrep(
+        path.dirname(require.resolve('typescript/lib/typescript.js')),
+        'node_modules/typescript/lib (large files)',
+        rules,
+      ),
     ];
     const tree = path.dirname(require.resolve('typescript/lib/typescript.js'));
     const eslintTarget = path.join(tree, '_tsc.js');
@@ -168,7 +239,12 @@ export async function run(): Promise<BenchTable[]> {
     const t0 = performance.now();
     linter.verify(jsText, eslintConfig(false), { filename: '_tsc.js' });
     const eslintMs = performance.now() - t0;
-    scanTables[1].rows.push([`ESLint, comparable core rules, on _tsc.js only (${(eslintBytes / 1e6).toFixed(1)} MB)`, ms(eslintMs), `${(eslintBytes / 1e6 / (eslintMs / 1000)).toFixed(1)} MB/s`, '-']);
+    scanTables[1].rows.push([
+      `ESLint, comparable core rules, on _tsc.js only (${(eslintBytes / 1e6).toFixed(1)} MB)`,
+      ms(eslintMs),
+      `${(eslintBytes / 1e6 / (eslintMs / 1000)).toFixed(1)} MB/s`,
+      '-',
+    ]);
     return [fileTable, ...scanTables];
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -181,9 +257,19 @@ export async function run(): Promise<BenchTable[]> {
  * and strings, classifies files and applies suppressions; ripgrep matches raw text.
  */
 async function scanVersusRipgrep(root: string, label: string, rules: GuardRule[]): Promise<BenchTable> {
-  const patterns = [...new Set([...regexRules(rules, 'javascript'), ...regexRules(rules, 'typescript')].filter((r) => !r.disabledByDefault).map((r) => (r.pattern as { regex: string }).regex))];
+  const patterns = [
+    ...new Set(
+      [...regexRules(rules, 'javascript'), ...regexRules(rules, 'typescript')].filter((r) => !r.disabledByDefault).map((
+        r,
+      ) => (r.pattern as { regex: string }).regex),
+    ),
+  ];
   // Every kind of file, as ripgrep sees them (guard skips vendored, generated and minified ones by default).
-  const host = { root, settings: mergeSettings({ trusted: true, guard: { skipKinds: [] } }), log: { debug() {}, info() {}, warn() {}, error() {} } };
+  const host = {
+    root,
+    settings: mergeSettings({ trusted: true, guard: { skipKinds: [] } }),
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+  };
   const ours: number[] = [];
   const theirs: number[] = [];
   let bytes = 0;
@@ -195,9 +281,24 @@ async function scanVersusRipgrep(root: string, label: string, rules: GuardRule[]
   for (let i = 0; i < 3; i++) {
     // The threads run the bundled worker (dist/guard-worker.js, built by `npm run bench`), as the CLI
     // and the extension do; from the sources they would go through tsx's loader.
-    const pool = new WorkerPool({ entry: { bundled: path.relative(path.resolve(__dirname, '../src/core/workers'), path.resolve(__dirname, '../dist/guard-worker.js')), source: '' }, handlers: guardWorkerHandlers, size: os.availableParallelism() });
+    const pool = new WorkerPool({
+      entry: {
+        bundled: path.relative(
+          path.resolve(__dirname, '../src/core/workers'),
+          path.resolve(__dirname, '../dist/guard-worker.js'),
+        ),
+        source: '',
+      },
+      handlers: guardWorkerHandlers,
+      size: os.availableParallelism(),
+    });
     const engine = new GuardEngine(host, { pool });
-    await Promise.all(Array.from({ length: engine.pool.size }, () => engine.pool.run('guard.analyzePatterns', { patterns: [], timeoutMs: 100 })));
+    await Promise.all(
+      Array.from(
+        { length: engine.pool.size },
+        () => engine.pool.run('guard.analyzePatterns', { patterns: [], timeoutMs: 100 }),
+      ),
+    );
     const t0 = performance.now();
     const res = await engine.scan({ maxFileBytes: 64 << 20, budgetMs: 30_000 });
     ours.push(performance.now() - t0);
@@ -212,9 +313,16 @@ async function scanVersusRipgrep(root: string, label: string, rules: GuardRule[]
     title: `Guard: scanning ${label}: ${files} files, ${(bytes / 1e6).toFixed(1)} MB`,
     columns: ['what', 'median', 'throughput', 'vs ripgrep'],
     rows: [
-      [`guard scan, ${os.availableParallelism()} worker threads (CI), the ${patterns.length} default regexes for JS/TS`, ms(median(ours)), rate(median(ours)), ratio(median(ours), median(theirs))],
+      [
+        `guard scan, ${os.availableParallelism()} worker threads (CI), the ${patterns.length} default regexes for JS/TS`,
+        ms(median(ours)),
+        rate(median(ours)),
+        ratio(median(ours), median(theirs)),
+      ],
       [`ripgrep -P, same regexes, ${os.availableParallelism()} threads`, ms(median(theirs)), rate(median(theirs)), '-'],
     ],
-    notes: [`guard found ${found} violations, its threads running the bundled worker. Both read the files guard's workspace walker lists (all source files; on non-JS/TS files guard runs only its two common rules, ripgrep every pattern). Runs interleaved (guard, ripgrep) three times; thread start-up excluded (the bundled CLI starts its threads in milliseconds).`],
+    notes: [
+      `guard found ${found} violations, its threads running the bundled worker. Both read the files guard's workspace walker lists (all source files; on non-JS/TS files guard runs only its two common rules, ripgrep every pattern). Runs interleaved (guard, ripgrep) three times; thread start-up excluded (the bundled CLI starts its threads in milliseconds).`,
+    ],
   };
 }

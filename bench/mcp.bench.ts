@@ -5,36 +5,49 @@
 // BENCH_MCP_BASELINE=/path/to/another/dist/mcp.js adds that build's start on the same workspaces (before/after).
 // Also the first `search` in a fresh server process, right after tools/list and 1 s later (an agent's
 // first call after a model turn), against the next search on the same connection.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { syncRecipes } from '../src/core/knowledge';
 import { Workspace } from '../src/core/workspace';
-import { ms, percentile, type BenchTable } from './lib';
+import { type BenchTable, ms, percentile } from './lib';
 import { benchCorpus, writeRecipeFiles } from './recipe-corpus';
 import { generateSkills } from './skills.bench';
 
 const serverJs = path.join(__dirname, '..', 'dist', 'mcp.js');
 const oneToolJs = path.join(__dirname, 'servers', 'one-tool.mjs');
 
-interface Target { label: string; args: string[] }
+interface Target {
+  label: string;
+  args: string[];
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Longer than the 2 s after which a call checks the recipe files again. */
 const IDLE_MS = 2500;
-const QUERIES = ['retry failed request in the network layer', 'validate expired token before the auth module', 'cache large image in storage'];
+const QUERIES = [
+  'retry failed request in the network layer',
+  'validate expired token before the auth module',
+  'cache large image in storage',
+];
 
 /** A fresh server: tools/list, then `search` after `waitMs`, two more (warm), and with `idleMs`, one more after that long without a call. */
-async function firstSearch(args: string[], waitMs: number, idleMs = 0): Promise<{ first: number; warm: number; idle?: number }> {
+async function firstSearch(
+  args: string[],
+  waitMs: number,
+  idleMs = 0,
+): Promise<{ first: number; warm: number; idle?: number }> {
   const { client } = await startAndList({ label: '', args });
   try {
     await sleep(waitMs);
     const search = async (query: string) => {
       const t0 = performance.now();
-      const r = (await client.callTool({ name: 'autosnippet_search', arguments: { query, limit: 10 } })) as { isError?: boolean };
+      const r = (await client.callTool({ name: 'autosnippet_search', arguments: { query, limit: 10 } })) as {
+        isError?: boolean;
+      };
       if (r.isError) throw new Error(`search failed: ${JSON.stringify(r)}`);
       return performance.now() - t0;
     };
@@ -54,7 +67,9 @@ async function firstSearch(args: string[], waitMs: number, idleMs = 0): Promise<
  * validator for every tool's outputSchema when tools/list answers, and checks structuredContent on
  * every call, so its own figures include that work; the arrival time is the server's answer alone.
  */
-async function startAndList(target: Target): Promise<{ client: Client; startMs: number; clientMs: number; arrived: () => number }> {
+async function startAndList(
+  target: Target,
+): Promise<{ client: Client; startMs: number; clientMs: number; arrived: () => number }> {
   const t0 = performance.now();
   const client = new Client({ name: 'bench', version: '0' });
   const transport = new StdioClientTransport({ command: process.execPath, args: target.args, stderr: 'ignore' });
@@ -70,7 +85,10 @@ async function startAndList(target: Target): Promise<{ client: Client; startMs: 
 }
 
 /** A tool call's round trip on the wire (to the answer's arrival) and as the SDK client returns it. */
-async function timedCall(c: Awaited<ReturnType<typeof startAndList>>, name: string): Promise<{ wire: number; client: number }> {
+async function timedCall(
+  c: Awaited<ReturnType<typeof startAndList>>,
+  name: string,
+): Promise<{ wire: number; client: number }> {
   const t0 = performance.now();
   await c.client.callTool({ name, arguments: {} });
   return { wire: c.arrived() - t0, client: performance.now() - t0 };
@@ -111,7 +129,9 @@ async function indexedWorkspace(temp: string, recipes: number): Promise<string> 
 const SETTLE_MS = 3000;
 
 export async function run(): Promise<BenchTable[]> {
-  const sizes = (process.env.BENCH_MCP_RECIPES ?? '1000,10000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_MCP_RECIPES ?? '1000,10000').split(',').map((s) => Number(s.trim())).filter((n) =>
+    n > 0
+  );
   const rounds = Number(process.env.BENCH_MCP_ROUNDS ?? 7);
   const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-mcp-'));
   try {
@@ -156,28 +176,64 @@ export async function run(): Promise<BenchTable[]> {
     const floor = percentile(starts[0], 50);
     const clientFloor = percentile(withClient[0], 50);
     const startRows = targets.map((t, i) => [
-      t.label, ms(percentile(starts[i], 50)), ms(percentile(starts[i], 95)), i === 0 ? '1×' : `${(percentile(starts[i], 50) / floor).toFixed(2)}×`,
-      ms(percentile(withClient[i], 50)), i === 0 ? '1×' : `${(percentile(withClient[i], 50) / clientFloor).toFixed(2)}×`, starts[i].length,
+      t.label,
+      ms(percentile(starts[i], 50)),
+      ms(percentile(starts[i], 95)),
+      i === 0 ? '1×' : `${(percentile(starts[i], 50) / floor).toFixed(2)}×`,
+      ms(percentile(withClient[i], 50)),
+      i === 0 ? '1×' : `${(percentile(withClient[i], 50) / clientFloor).toFixed(2)}×`,
+      starts[i].length,
     ]);
 
     // Spawn → the first health answer: a fresh process per run, interleaved with the one-tool server's first call.
     const firstCallers: [string, string[], string][] = [
       ['MCP SDK server with one tool (constant answer)', [oneToolJs], 'health'],
-      ['AutoSnippet autosnippet_health, 1,000 recipes + 1,000 skills', [serverJs, '--workspace', bothRoot], 'autosnippet_health'],
-      ...(baseline ? [['baseline build, health, 1,000 recipes + 1,000 skills', [baseline, '--workspace', bothRoot], 'autosnippet_health'] as [string, string[], string]] : []),
+      [
+        'AutoSnippet autosnippet_health, 1,000 recipes + 1,000 skills',
+        [serverJs, '--workspace', bothRoot],
+        'autosnippet_health',
+      ],
+      ...(baseline
+        ? [
+          [
+            'baseline build, health, 1,000 recipes + 1,000 skills',
+            [baseline, '--workspace', bothRoot],
+            'autosnippet_health',
+          ] as [string, string[], string],
+        ]
+        : []),
     ];
     const firstCalls = firstCallers.map(() => [] as number[]);
-    for (let r = 0; r < rounds; r++) for (const [i, [, args, tool]] of firstCallers.entries()) firstCalls[i].push(await startAndCall(args, tool));
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, [, args, tool]] of firstCallers.entries()) firstCalls[i].push(await startAndCall(args, tool));
+    }
     const firstFloor = percentile(firstCalls[0], 50);
-    const firstCallRows = firstCallers.map(([label], i) => [label, ms(percentile(firstCalls[i], 50)), ms(percentile(firstCalls[i], 95)), i === 0 ? '1×' : `${(percentile(firstCalls[i], 50) / firstFloor).toFixed(2)}×`, firstCalls[i].length]);
+    const firstCallRows = firstCallers.map((
+      [label],
+      i,
+    ) => [
+      label,
+      ms(percentile(firstCalls[i], 50)),
+      ms(percentile(firstCalls[i], 95)),
+      i === 0 ? '1×' : `${(percentile(firstCalls[i], 50) / firstFloor).toFixed(2)}×`,
+      firstCalls[i].length,
+    ]);
 
     // health round trips in the steady state (the first call after start is the first-search table's
     // subject): every server settles for SETTLE_MS, then alternating blocks of 50 calls.
-    const callers = [{ label: 'AutoSnippet autosnippet_health (new workspace)', target: targets[1], tool: 'autosnippet_health' }];
-    if (baseline) callers.push({ label: 'baseline build, health (new workspace)', target: targets[2], tool: 'autosnippet_health' });
+    const callers = [{
+      label: 'AutoSnippet autosnippet_health (new workspace)',
+      target: targets[1],
+      tool: 'autosnippet_health',
+    }];
+    if (baseline) {
+      callers.push({ label: 'baseline build, health (new workspace)', target: targets[2], tool: 'autosnippet_health' });
+    }
     callers.push({ label: 'MCP SDK server with one tool (constant answer)', target: targets[0], tool: 'health' });
     const connected = [];
-    for (const c of callers) connected.push({ ...c, conn: await startAndList(c.target), wire: [] as number[], client: [] as number[] });
+    for (const c of callers) {
+      connected.push({ ...c, conn: await startAndList(c.target), wire: [] as number[], client: [] as number[] });
+    }
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     for (let k = 0; k < 11; k++) {
       for (const c of connected) {
@@ -192,11 +248,19 @@ export async function run(): Promise<BenchTable[]> {
     for (const c of connected) await c.conn.client.close();
 
     // The first search of a fresh process, interleaved build by build, round by round.
-    const builds: [string, string][] = [['AutoSnippet', serverJs], ...(baseline ? [['baseline build', baseline] as [string, string]] : [])];
+    const builds: [string, string][] = [
+      ['AutoSnippet', serverJs],
+      ...(baseline ? [['baseline build', baseline] as [string, string]] : []),
+    ];
     const searchRows: (string | number)[][] = [];
     const searchRounds = Math.max(3, Math.ceil(rounds / 2));
     for (const [n, root] of indexed) {
-      const cells = builds.map(() => ({ now: [] as number[], later: [] as number[], warm: [] as number[], idle: [] as number[] }));
+      const cells = builds.map(() => ({
+        now: [] as number[],
+        later: [] as number[],
+        warm: [] as number[],
+        idle: [] as number[],
+      }));
       for (let r = 0; r < searchRounds; r++) {
         for (const [i, [, js]] of builds.entries()) {
           const now = await firstSearch([js, '--workspace', root], 0);
@@ -209,13 +273,29 @@ export async function run(): Promise<BenchTable[]> {
       }
       for (const [i, [name]] of builds.entries()) {
         const c = cells[i];
-        searchRows.push([n.toLocaleString('en'), name, ms(percentile(c.now, 50)), ms(percentile(c.later, 50)), ms(percentile(c.warm, 50)), ms(percentile(c.idle, 50)), c.now.length]);
+        searchRows.push([
+          n.toLocaleString('en'),
+          name,
+          ms(percentile(c.now, 50)),
+          ms(percentile(c.later, 50)),
+          ms(percentile(c.warm, 50)),
+          ms(percentile(c.idle, 50)),
+          c.now.length,
+        ]);
       }
     }
     return [
       {
         title: 'MCP server start: process spawn → first tools/list answer (stdio, SDK client)',
-        columns: ['server', 'answer arrives, p50', 'p95', 'p50 vs one-tool server', 'SDK client returns the list, p50', 'vs one-tool server', 'runs'],
+        columns: [
+          'server',
+          'answer arrives, p50',
+          'p95',
+          'p50 vs one-tool server',
+          'SDK client returns the list, p50',
+          'vs one-tool server',
+          'runs',
+        ],
         rows: startRows,
         notes: [
           'Runs interleaved round by round (every server once per round); medians of a shared 2-core machine.',
@@ -228,19 +308,46 @@ export async function run(): Promise<BenchTable[]> {
         title: 'MCP server start → the first tool answer (a fresh process per run: initialize, then the call)',
         columns: ['server', 'answer arrives, p50', 'p95', 'p50 vs one-tool server', 'runs'],
         rows: firstCallRows,
-        notes: ['Runs interleaved round by round; the workspace was indexed, and its skills counted, by an earlier process (as after a first session). Medians of a shared 2-core machine.'],
+        notes: [
+          'Runs interleaved round by round; the workspace was indexed, and its skills counted, by an earlier process (as after a first session). Medians of a shared 2-core machine.',
+        ],
       },
       {
         title: 'MCP tools/call round trip: health',
         columns: ['server', 'answer arrives, p50', 'p95', 'SDK client returns, p50', 'p95', 'calls'],
-        rows: connected.map((c) => [c.label, ms(percentile(c.wire, 50)), ms(percentile(c.wire, 95)), ms(percentile(c.client, 50)), ms(percentile(c.client, 95)), c.wire.length]),
-        notes: [`Each server settles ${SETTLE_MS / 1000} s after start, then alternating blocks of 50 calls on one connection each (a warm-up block not counted). The SDK client also checks AutoSnippet's structuredContent against the tool's outputSchema (the one-tool server has none).`],
+        rows: connected.map((
+          c,
+        ) => [
+          c.label,
+          ms(percentile(c.wire, 50)),
+          ms(percentile(c.wire, 95)),
+          ms(percentile(c.client, 50)),
+          ms(percentile(c.client, 95)),
+          c.wire.length,
+        ]),
+        notes: [
+          `Each server settles ${
+            SETTLE_MS / 1000
+          } s after start, then alternating blocks of 50 calls on one connection each (a warm-up block not counted). The SDK client also checks AutoSnippet's structuredContent against the tool's outputSchema (the one-tool server has none).`,
+        ],
       },
       {
         title: 'The first `search` in a fresh MCP server process (stdio, SDK client; hybrid search, limit 10)',
-        columns: ['recipes', 'server', 'first search right after tools/list (p50)', 'first search 1 s after tools/list (p50)', 'a later search (p50)', `a search after ${IDLE_MS / 1000} s without a call (p50)`, 'runs'],
+        columns: [
+          'recipes',
+          'server',
+          'first search right after tools/list (p50)',
+          'first search 1 s after tools/list (p50)',
+          'a later search (p50)',
+          `a search after ${IDLE_MS / 1000} s without a call (p50)`,
+          'runs',
+        ],
         rows: searchRows,
-        notes: [`Each run starts a new server on the already indexed workspace. A later search = the third search on the same connection. After ${IDLE_MS / 1000} s without a call the server checks the recipe files again before answering (more than 2 s since the last check). Builds and rounds interleaved; medians of a shared 2-core machine.`],
+        notes: [
+          `Each run starts a new server on the already indexed workspace. A later search = the third search on the same connection. After ${
+            IDLE_MS / 1000
+          } s without a call the server checks the recipe files again before answering (more than 2 s since the last check). Builds and rounds interleaved; medians of a shared 2-core machine.`,
+        ],
       },
     ];
   } finally {

@@ -9,16 +9,132 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const DOMAINS = ['network', 'auth', 'database', 'cache', 'logging', 'ui', 'navigation', 'storage', 'payment', 'search', 'upload', 'analytics', 'config', 'testing', 'security', 'session', 'queue', 'sync', 'media', 'notification'];
-const VERBS = ['retry', 'validate', 'parse', 'render', 'cache', 'log', 'fetch', 'store', 'encrypt', 'paginate', 'debounce', 'throttle', 'serialize', 'migrate', 'inject', 'observe', 'dispatch', 'schedule', 'compress', 'sanitize', 'authorize', 'refresh', 'index', 'stream', 'batch'];
-const NOUNS = ['request', 'response', 'token', 'user', 'profile', 'order', 'invoice', 'image', 'video', 'message', 'event', 'record', 'query', 'schema', 'form', 'list', 'table', 'route', 'screen', 'button', 'error', 'timeout', 'header', 'cookie', 'payload', 'job', 'worker', 'file', 'chunk', 'report', 'metric', 'span', 'locale', 'theme', 'setting', 'flag', 'device', 'account', 'cart', 'coupon'];
-const ADJ = ['failed', 'stale', 'large', 'nested', 'optional', 'concurrent', 'expired', 'partial', 'cached', 'encrypted', 'remote', 'local', 'pending', 'duplicate', 'invalid'];
+const DOMAINS = [
+  'network',
+  'auth',
+  'database',
+  'cache',
+  'logging',
+  'ui',
+  'navigation',
+  'storage',
+  'payment',
+  'search',
+  'upload',
+  'analytics',
+  'config',
+  'testing',
+  'security',
+  'session',
+  'queue',
+  'sync',
+  'media',
+  'notification',
+];
+const VERBS = [
+  'retry',
+  'validate',
+  'parse',
+  'render',
+  'cache',
+  'log',
+  'fetch',
+  'store',
+  'encrypt',
+  'paginate',
+  'debounce',
+  'throttle',
+  'serialize',
+  'migrate',
+  'inject',
+  'observe',
+  'dispatch',
+  'schedule',
+  'compress',
+  'sanitize',
+  'authorize',
+  'refresh',
+  'index',
+  'stream',
+  'batch',
+];
+const NOUNS = [
+  'request',
+  'response',
+  'token',
+  'user',
+  'profile',
+  'order',
+  'invoice',
+  'image',
+  'video',
+  'message',
+  'event',
+  'record',
+  'query',
+  'schema',
+  'form',
+  'list',
+  'table',
+  'route',
+  'screen',
+  'button',
+  'error',
+  'timeout',
+  'header',
+  'cookie',
+  'payload',
+  'job',
+  'worker',
+  'file',
+  'chunk',
+  'report',
+  'metric',
+  'span',
+  'locale',
+  'theme',
+  'setting',
+  'flag',
+  'device',
+  'account',
+  'cart',
+  'coupon',
+];
+const ADJ = [
+  'failed',
+  'stale',
+  'large',
+  'nested',
+  'optional',
+  'concurrent',
+  'expired',
+  'partial',
+  'cached',
+  'encrypted',
+  'remote',
+  'local',
+  'pending',
+  'duplicate',
+  'invalid',
+];
 const LANGS = ['typescript', 'swift', 'kotlin', 'python', 'go'];
 const ROLES = ['Service', 'Client', 'Store', 'Manager', 'Repository', 'Provider', 'Gateway', 'Adapter'];
 const TYPES = ['code-pattern', 'code-standard', 'best-practice', 'architecture', 'data-flow', 'call-chain'];
 
-export interface BenchRecipe { file: string; text: string; id: string; title: string; trigger: string; summary: string; body: string; language: string }
-export interface KnownAnswer { q: string; expect: string }
+export interface BenchRecipe {
+  file: string;
+  text: string;
+  id: string;
+  title: string;
+  trigger: string;
+  summary: string;
+  body: string;
+  language: string;
+}
+export interface KnownAnswer {
+  q: string;
+  expect: string;
+}
 
 /** A deterministic pseudo-random generator (mulberry32), so every run indexes the same recipes. */
 export function rng(seed: number): () => number {
@@ -41,13 +157,23 @@ export function generateRecipes(n: number): BenchRecipe[] {
     const title = `${cap(verb)} ${adj} ${noun} in the ${domain} layer`;
     const trigger = `@${verb}${cap(adj)}${cap(noun)}${i}`;
     const role = pick(ROLES);
-    const summary = `Always ${verb} ${adj} ${noun}s through ${cap(domain)}${cap(noun2)}${role} before the ${pick(NOUNS)} reaches the ${pick(DOMAINS)} module.`;
-    const body = `Use it when a ${noun2} ${pick(VERBS)}s a ${adj} ${noun}. Do not ${pick(VERBS)} the ${pick(NOUNS)} directly; the ${domain} layer owns it.`;
+    const summary = `Always ${verb} ${adj} ${noun}s through ${cap(domain)}${cap(noun2)}${role} before the ${
+      pick(NOUNS)
+    } reaches the ${pick(DOMAINS)} module.`;
+    const body = `Use it when a ${noun2} ${pick(VERBS)}s a ${adj} ${noun}. Do not ${pick(VERBS)} the ${
+      pick(NOUNS)
+    } directly; the ${domain} layer owns it.`;
     const language = pick(LANGS);
     const fn = `${verb}${cap(adj)}${cap(noun)}`;
-    const code = `export async function ${fn}(${noun}: ${cap(noun)}) {\n  const ${noun2} = await ${domain}${cap(noun2)}${role}.${pick(VERBS)}(${noun});\n  if (!${noun2}.ok) throw new ${cap(domain)}Error('${adj} ${noun}');\n  return ${noun2};\n}`;
+    const code = `export async function ${fn}(${noun}: ${cap(noun)}) {\n  const ${noun2} = await ${domain}${
+      cap(noun2)
+    }${role}.${pick(VERBS)}(${noun});\n  if (!${noun2}.ok) throw new ${
+      cap(domain)
+    }Error('${adj} ${noun}');\n  return ${noun2};\n}`;
     const file = `.autosnippet/recipes/${domain}/r${i}.md`;
-    const text = `---\ntitle: ${title}\ntrigger: "${trigger}"\nlanguage: ${language}\nknowledgeType: ${pick(TYPES)}\nsummary: "${summary}"\ntags: [${domain}, ${verb}, ${noun}]\n---\n\n## When to use\n\n${body}\n\n## Code\n\n\`\`\`${language}\n${code}\n\`\`\`\n`;
+    const text = `---\ntitle: ${title}\ntrigger: "${trigger}"\nlanguage: ${language}\nknowledgeType: ${
+      pick(TYPES)
+    }\nsummary: "${summary}"\ntags: [${domain}, ${verb}, ${noun}]\n---\n\n## When to use\n\n${body}\n\n## Code\n\n\`\`\`${language}\n${code}\n\`\`\`\n`;
     docs.push({ file, text, id: `${domain}/r${i}`, title, trigger, summary, body: `${body}\n${code}`, language });
   }
   return docs;
@@ -67,8 +193,13 @@ export function knownAnswerQueries(docs: BenchRecipe[], count: number): KnownAns
 
 const DATA = path.join(__dirname, 'data');
 const LANGUAGE_OF: Record<string, string> = {
-  'Alamofire+Alamofire': 'swift', 'trpc+trpc': 'typescript', 'encode+httpx': 'python', 'spf13+cobra': 'go',
-  'BurntSushi+ripgrep': 'rust', 'square+okhttp': 'kotlin', 'SDWebImage+SDWebImage': 'objectivec',
+  'Alamofire+Alamofire': 'swift',
+  'trpc+trpc': 'typescript',
+  'encode+httpx': 'python',
+  'spf13+cobra': 'go',
+  'BurntSushi+ripgrep': 'rust',
+  'square+okhttp': 'kotlin',
+  'SDWebImage+SDWebImage': 'objectivec',
 };
 
 /**
@@ -76,27 +207,54 @@ const LANGUAGE_OF: Record<string, string> = {
  * the recipe file approving it writes (title, summary, a trigger from its first identifier or words).
  */
 export function realRecipes(): BenchRecipe[] {
-  const labels = JSON.parse(readFileSync(path.join(DATA, 'coldstart-eval/labels-after-1.json'), 'utf8')) as { repo: string; title: string; summary: string; label: string }[];
+  const labels = JSON.parse(readFileSync(path.join(DATA, 'coldstart-eval/labels-after-1.json'), 'utf8')) as {
+    repo: string;
+    title: string;
+    summary: string;
+    label: string;
+  }[];
   const out: BenchRecipe[] = [];
   labels.forEach((l, i) => {
     if (l.label === 'reject') return;
     const repo = l.repo.split('+')[1].toLowerCase();
     const ident = /`([A-Za-z_][\w.]*)/.exec(l.title)?.[1];
-    const trigger = `@${repo}-${(ident ?? l.title.split(/\W+/).filter((w) => w.length > 2).slice(0, 3).join('-')).toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`;
+    const trigger = `@${repo}-${
+      (ident ?? l.title.split(/\W+/).filter((w) => w.length > 2).slice(0, 3).join('-')).toLowerCase().replace(
+        /[^a-z0-9-]+/g,
+        '-',
+      )
+    }`;
     const language = LANGUAGE_OF[l.repo];
     const q = (s: string) => JSON.stringify(s);
-    const text = `---\ntitle: ${q(l.title)}\ntrigger: ${q(trigger)}\nlanguage: ${language}\nknowledgeType: code-standard\nsummary: ${q(l.summary)}\ntags: [${repo}]\n---\n\n${l.summary}\n`;
-    out.push({ file: `.autosnippet/recipes/${repo}/real-${i}.md`, text, id: `${repo}/real-${i}`, title: l.title, trigger, summary: l.summary, body: l.summary, language });
+    const text = `---\ntitle: ${q(l.title)}\ntrigger: ${
+      q(trigger)
+    }\nlanguage: ${language}\nknowledgeType: code-standard\nsummary: ${
+      q(l.summary)
+    }\ntags: [${repo}]\n---\n\n${l.summary}\n`;
+    out.push({
+      file: `.autosnippet/recipes/${repo}/real-${i}.md`,
+      text,
+      id: `${repo}/real-${i}`,
+      title: l.title,
+      trigger,
+      summary: l.summary,
+      body: l.summary,
+      language,
+    });
   });
   return out;
 }
 
 export function intentQuestions(): KnownAnswer[] {
-  const data = JSON.parse(readFileSync(path.join(DATA, 'recipe-search/questions.json'), 'utf8')) as { questions: { question: string; expect: number }[] };
+  const data = JSON.parse(readFileSync(path.join(DATA, 'recipe-search/questions.json'), 'utf8')) as {
+    questions: { question: string; expect: number }[];
+  };
   const ids = new Map(realRecipes().map((r) => [Number(/real-(\d+)$/.exec(r.id)![1]), r.id]));
   return data.questions.map((x) => {
     const expect = ids.get(x.expect);
-    if (!expect) throw new Error(`question "${x.question}" expects recipe ${x.expect}, which is not among the real recipes`);
+    if (!expect) {
+      throw new Error(`question "${x.question}" expects recipe ${x.expect}, which is not among the real recipes`);
+    }
     return { q: x.question, expect };
   });
 }
@@ -113,7 +271,10 @@ export function writeRecipeFiles(root: string, docs: BenchRecipe[]): void {
   for (const d of docs) {
     const abs = path.join(root, d.file);
     const dir = path.dirname(abs);
-    if (!dirs.has(dir)) { mkdirSync(dir, { recursive: true }); dirs.add(dir); }
+    if (!dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      dirs.add(dir);
+    }
     writeFileSync(abs, d.text);
   }
 }

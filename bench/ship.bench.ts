@@ -10,20 +10,47 @@ import path from 'node:path';
 import { type BenchTable } from './lib';
 
 /** What `npm run package` needs from a checkout, besides node_modules. */
-const PACKAGE_INPUTS = ['package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'scripts', 'src', 'skills', 'media', 'l10n', 'schemas'];
+const PACKAGE_INPUTS = [
+  'package.json',
+  'package.nls.json',
+  'package.nls.zh-cn.json',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+  '.vscodeignore',
+  'scripts',
+  'src',
+  'skills',
+  'media',
+  'l10n',
+  'schemas',
+];
 
-interface Shipped { bundles: Map<string, number>; vendor: number; dist: number; vsix: number; vsixFiles: number }
+interface Shipped {
+  bundles: Map<string, number>;
+  vendor: number;
+  dist: number;
+  vsix: number;
+  vsixFiles: number;
+}
 
 function packageCheckout(checkout: string, temp: string): Shipped {
   const dir = mkdtempSync(path.join(temp, 'pkg-'));
-  for (const f of PACKAGE_INPUTS) if (existsSync(path.join(checkout, f))) cpSync(path.join(checkout, f), path.join(dir, f), { recursive: true });
+  for (const f of PACKAGE_INPUTS) {
+    if (existsSync(path.join(checkout, f))) cpSync(path.join(checkout, f), path.join(dir, f), { recursive: true });
+  }
   symlinkSync(path.join(checkout, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   execFileSync(process.execPath, ['scripts/build.mjs', '--production'], { cwd: dir, stdio: 'ignore' });
   const vsce = path.join(checkout, 'node_modules', '@vscode', 'vsce', 'vsce');
   const vsix = path.join(dir, 'out.vsix');
-  const listing = execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '-o', vsix], { cwd: dir, encoding: 'utf8' });
+  const listing = execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '-o', vsix], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   const dist = path.join(dir, 'dist');
-  const bundles = new Map(readdirSync(dist).filter((f) => f.endsWith('.js')).map((f) => [f, statSync(path.join(dist, f)).size]));
+  const bundles = new Map(
+    readdirSync(dist).filter((f) => f.endsWith('.js')).map((f) => [f, statSync(path.join(dist, f)).size]),
+  );
   return {
     bundles,
     vendor: folderBytes(path.join(dist, 'vendor')),
@@ -42,7 +69,15 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-const kb = (n: number | undefined) => (n === undefined ? '-' : n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(2)} MB` : n >= 10240 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024).toFixed(1)} KB`);
+const kb = (
+  n: number | undefined,
+) => (n === undefined
+  ? '-'
+  : n >= 2 ** 20
+  ? `${(n / 2 ** 20).toFixed(2)} MB`
+  : n >= 10240
+  ? `${(n / 1024).toFixed(0)} KB`
+  : `${(n / 1024).toFixed(1)} KB`);
 
 export async function run(): Promise<BenchTable[]> {
   const temp = mkdtempSync(path.join(os.tmpdir(), 'as-bench-ship-'));
@@ -51,7 +86,11 @@ export async function run(): Promise<BenchTable[]> {
     const baselineDir = process.env.BENCH_BASELINE;
     const base = baselineDir ? packageCheckout(path.resolve(baselineDir), temp) : undefined;
     const names = [...new Set([...(base?.bundles.keys() ?? []), ...ours.bundles.keys()])].sort();
-    const row = (label: string, now: number | undefined, before: number | undefined) => (base ? [label, kb(before), kb(now)] : [label, kb(now)]);
+    const row = (
+      label: string,
+      now: number | undefined,
+      before: number | undefined,
+    ) => (base ? [label, kb(before), kb(now)] : [label, kb(now)]);
     return [
       {
         title: 'What ships: production bundles and the .vsix',

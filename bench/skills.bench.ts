@@ -13,7 +13,7 @@ import { ToolCatalog } from '../src/core/tools/catalog';
 import { skillTools } from '../src/core/tools/skills';
 import type { ToolContext } from '../src/core/tools/types';
 import { Workspace } from '../src/core/workspace';
-import { ms, percentile, sample, type BenchTable } from './lib';
+import { type BenchTable, ms, percentile, sample } from './lib';
 
 const bundledDir = path.join(__dirname, '..', 'skills');
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -29,7 +29,9 @@ export async function run(): Promise<BenchTable[]> {
     const generatedDir = path.join(temp, 'generated');
     generateSkills(generatedDir, 1000);
     const rows: (string | number)[][] = [];
-    if (bundled.length) rows.push(...(await latencyRows(`${bundled.length} bundled`, bundledDir, path.join(temp, 'ws-bundled'), 300)));
+    if (bundled.length) {
+      rows.push(...(await latencyRows(`${bundled.length} bundled`, bundledDir, path.join(temp, 'ws-bundled'), 300)));
+    }
     rows.push(...(await latencyRows('1,000 generated', generatedDir, path.join(temp, 'ws-generated'), 100)));
     tables.push({
       title: 'Skills tools latency (in process, through the catalog: aliases, validation, output bound)',
@@ -71,8 +73,15 @@ function tokenTable(skills: Skill[], counter: TokenCounter): BenchTable {
     ['catalog + level 2 of one skill (body without chunks), mean', catalog + mean(level2)],
     ['catalog + level 2 + one chunk (mean chunk), mean', catalog + oneChunk],
     ['catalog + level 2 + the largest chunk, mean', catalog + mean(skills.map((s, i) => level2[i] + maxChunk(s)))],
-    ['search_skills answer (top 3) + level 2 + one chunk (mean chunk), mean', mean(skills.map((s, i) => searchAnswer(s) + level2[i] + meanChunk(s)))],
-    ['Markdown catalog (as the chat prompt has it) + one SKILL.md whole, mean', catalogMd + mean(whole), catalogMd + mean(whole)],
+    [
+      'search_skills answer (top 3) + level 2 + one chunk (mean chunk), mean',
+      mean(skills.map((s, i) => searchAnswer(s) + level2[i] + meanChunk(s))),
+    ],
+    [
+      'Markdown catalog (as the chat prompt has it) + one SKILL.md whole, mean',
+      catalogMd + mean(whole),
+      catalogMd + mean(whole),
+    ],
     ['Markdown catalog + level 2 + one chunk (mean chunk), mean', catalogMd + oneChunk, catalogMd + mean(whole)],
   ];
   const perSkill = skills.map((s, i) => (catalog + level2[i] + meanChunk(s)) / (catalog + whole[i]));
@@ -82,8 +91,16 @@ function tokenTable(skills: Skill[], counter: TokenCounter): BenchTable {
     columns: ['what is in the prompt', 'tokens', 'vs catalog + one SKILL.md whole (in the same form)'],
     rows: rows.map(([label, tokens, against = baseline]) => [label, tokens, (tokens / against).toFixed(2)]),
     notes: [
-      `One SKILL.md whole: mean ${mean(whole)} tokens (min ${Math.min(...whole)}, max ${Math.max(...whole)}); its level 2: mean ${mean(level2)}; ${skills.reduce((n, s) => n + s.chunks.length, 0)} chunks in all, mean ${mean(skills.map(meanChunk))} tokens.`,
-      `Per skill, catalog + level 2 + one chunk against catalog + that SKILL.md whole: ${Math.min(...perSkill).toFixed(2)}–${Math.max(...perSkill).toFixed(2)} with its mean chunk, ${Math.min(...perSkillMax).toFixed(2)}–${Math.max(...perSkillMax).toFixed(2)} with its largest.`,
+      `One SKILL.md whole: mean ${mean(whole)} tokens (min ${Math.min(...whole)}, max ${
+        Math.max(...whole)
+      }); its level 2: mean ${mean(level2)}; ${skills.reduce((n, s) => n + s.chunks.length, 0)} chunks in all, mean ${
+        mean(skills.map(meanChunk))
+      } tokens.`,
+      `Per skill, catalog + level 2 + one chunk against catalog + that SKILL.md whole: ${
+        Math.min(...perSkill).toFixed(2)
+      }–${Math.max(...perSkill).toFixed(2)} with its mean chunk, ${Math.min(...perSkillMax).toFixed(2)}–${
+        Math.max(...perSkillMax).toFixed(2)
+      } with its largest.`,
     ],
   };
 }
@@ -101,8 +118,20 @@ async function answerOverheadTable(bundledDir: string, root: string, counter: To
     for (const name of names) {
       const r = await catalog.invoke(ws, 'load_skill', { name }, agent);
       if (!r.ok) throw new Error(JSON.stringify(r.error));
-      const d = r.data as { content: string; chunks?: { id: string; description: string }[]; files?: string[]; related?: string[] };
-      const delivered = counter.count([d.content, ...(d.chunks ?? []).map((c) => `- ${c.id}: ${c.description}`), ...(d.files ?? []), ...(d.related ?? [])].join('\n'));
+      const d = r.data as {
+        content: string;
+        chunks?: { id: string; description: string }[];
+        files?: string[];
+        related?: string[];
+      };
+      const delivered = counter.count(
+        [
+          d.content,
+          ...(d.chunks ?? []).map((c) => `- ${c.id}: ${c.description}`),
+          ...(d.files ?? []),
+          ...(d.related ?? []),
+        ].join('\n'),
+      );
       json.push(counter.count(JSON.stringify(r)) / delivered - 1);
       text.push(counter.count(catalog.resultText(r)) / delivered - 1);
       bodyOnly.push(counter.count(catalog.resultText(r)) / counter.count(d.content) - 1);
@@ -114,16 +143,26 @@ async function answerOverheadTable(bundledDir: string, root: string, counter: To
       rows: [
         ['Markdown text form (what MCP content, language-model tools and the chat agent send)', range(text)],
         ['JSON envelope (the structured content; what every tool sent before)', range(json)],
-        ['Markdown text form against the body alone (chunk, file and related lines counted as overhead)', range(bodyOnly)],
+        [
+          'Markdown text form against the body alone (chunk, file and related lines counted as overhead)',
+          range(bodyOnly),
+        ],
       ],
-      notes: ['What it delivers: the body as written, one line per chunk (id and description), file and related skill.'],
+      notes: [
+        'What it delivers: the body as written, one line per chunk (id and description), file and related skill.',
+      ],
     };
   } finally {
     await ws.dispose();
   }
 }
 
-async function latencyRows(label: string, skillsDir: string, root: string, runs: number): Promise<(string | number)[][]> {
+async function latencyRows(
+  label: string,
+  skillsDir: string,
+  root: string,
+  runs: number,
+): Promise<(string | number)[][]> {
   mkdirSync(root, { recursive: true });
   const ws = await Workspace.open(root, { bundledSkillsDir: skillsDir });
   try {
@@ -133,14 +172,25 @@ async function latencyRows(label: string, skillsDir: string, root: string, runs:
     const firstMs = performance.now() - t0;
     if (!first.ok) throw new Error(JSON.stringify(first.error));
     const names = new SkillRegistry({ bundledDir: skillsDir }).list().map((s) => s.name);
-    const queries = ['cold start a new project', 'check code against guard rules', 'write a recipe for a pattern', 'swift concurrency', 'review candidates', 'project structure and targets'];
+    const queries = [
+      'cold start a new project',
+      'check code against guard rules',
+      'write a recipe for a pattern',
+      'swift concurrency',
+      'review candidates',
+      'project structure and targets',
+    ];
     const call = (tool: string, input: unknown) => async () => {
       const r = await catalog.invoke(ws, tool, input, agent);
       if (!r.ok) throw new Error(`${tool}: ${r.error.code} ${r.error.message}`);
     };
     const list = await sample(runs, () => call('list_skills', {})(), 3);
     const load = await sample(runs, (i) => call('load_skill', { name: names[(i + names.length) % names.length] })(), 3);
-    const search = await sample(runs, (i) => call('search_skills', { query: queries[(i + queries.length) % queries.length] })(), 3);
+    const search = await sample(
+      runs,
+      (i) => call('search_skills', { query: queries[(i + queries.length) % queries.length] })(),
+      3,
+    );
     return [
       [label, 'first call (scan + parse all)', ms(firstMs), '-', 1],
       [label, 'list_skills', ms(percentile(list, 50)), ms(percentile(list, 95)), runs],
@@ -155,23 +205,53 @@ async function latencyRows(label: string, skillsDir: string, root: string, runs:
 /** Our field-weighted BM25 against MiniSearch (BM25+, the library a user would reach for) on the same skills. */
 async function searchComparison(skills: Skill[]): Promise<BenchTable> {
   const { default: MiniSearch } = await import('minisearch');
-  const queries = ['cold start a new project', 'check code against guard rules', 'write a recipe for a pattern', 'swift concurrency', 'review candidates', 'project structure and targets'];
+  const queries = [
+    'cold start a new project',
+    'check code against guard rules',
+    'write a recipe for a pattern',
+    'swift concurrency',
+    'review candidates',
+    'project structure and targets',
+  ];
   const t0 = performance.now();
   const ours = new SkillSearchIndex(skills);
   const oursBuild = performance.now() - t0;
   const t1 = performance.now();
-  const mini = new MiniSearch({ fields: ['name', 'description', 'chunks', 'body'], storeFields: ['name'], searchOptions: { boost: { name: 2, description: 3, chunks: 2 }, prefix: false } });
-  mini.addAll(skills.map((s, id) => ({ id, name: s.name.replace(/-/g, ' '), description: s.description, chunks: s.chunks.map((c) => c.description).join(' '), body: level2Of(s).content })));
+  const mini = new MiniSearch({
+    fields: ['name', 'description', 'chunks', 'body'],
+    storeFields: ['name'],
+    searchOptions: { boost: { name: 2, description: 3, chunks: 2 }, prefix: false },
+  });
+  mini.addAll(
+    skills.map((s, id) => ({
+      id,
+      name: s.name.replace(/-/g, ' '),
+      description: s.description,
+      chunks: s.chunks.map((c) => c.description).join(' '),
+      body: level2Of(s).content,
+    })),
+  );
   const miniBuild = performance.now() - t1;
   const oursQ = await sample(300, (i) => ours.search(queries[(i + queries.length) % queries.length], 5), 5);
   const miniQ = await sample(300, (i) => mini.search(queries[(i + queries.length) % queries.length]).slice(0, 5), 5);
-  const agree = queries.filter((q) => ours.search(q, 1)[0]?.skill.name === skills[Number(mini.search(q)[0]?.id)]?.name).length;
+  const agree =
+    queries.filter((q) => ours.search(q, 1)[0]?.skill.name === skills[Number(mini.search(q)[0]?.id)]?.name).length;
   return {
     title: `Skill search over ${skills.length} generated skills: ours (field-weighted BM25) vs MiniSearch 7`,
     columns: ['engine', 'index build', 'query p50', 'query p95'],
     rows: [
-      ['AutoSnippet SkillSearchIndex (field-weighted BM25)', ms(oursBuild), ms(percentile(oursQ, 50)), ms(percentile(oursQ, 95))],
-      ['MiniSearch (BM25+, same fields and boosts)', ms(miniBuild), ms(percentile(miniQ, 50)), ms(percentile(miniQ, 95))],
+      [
+        'AutoSnippet SkillSearchIndex (field-weighted BM25)',
+        ms(oursBuild),
+        ms(percentile(oursQ, 50)),
+        ms(percentile(oursQ, 95)),
+      ],
+      [
+        'MiniSearch (BM25+, same fields and boosts)',
+        ms(miniBuild),
+        ms(percentile(miniQ, 50)),
+        ms(percentile(miniQ, 95)),
+      ],
     ],
     notes: [`Same top result for ${agree} of ${queries.length} queries.`],
   };
@@ -181,9 +261,11 @@ async function searchComparison(skills: Skill[]): Promise<BenchTable> {
 export function generateSkills(dir: string, n: number): void {
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const vocab = ('project recipe guard rule candidate review swift objective typescript javascript module target package structure dependency graph ' +
-    'concurrency actor async test build release deploy database migration schema api endpoint cache error logging metric trace security auth token ' +
-    'style naming format lint refactor pattern convention component view model controller service repository network storage file path config').split(' ');
+  const vocab =
+    ('project recipe guard rule candidate review swift objective typescript javascript module target package structure dependency graph '
+      + 'concurrency actor async test build release deploy database migration schema api endpoint cache error logging metric trace security auth token '
+      + 'style naming format lint refactor pattern convention component view model controller service repository network storage file path config')
+      .split(' ');
   const words = (k: number) => Array.from({ length: k }, () => vocab[Math.floor(rand() * vocab.length)]).join(' ');
   const para = (k: number) => Array.from({ length: k }, () => `${words(12)}.`).join(' ');
   for (let i = 0; i < n; i++) {
@@ -218,6 +300,9 @@ export function generateSkills(dir: string, n: number): void {
       '</chunk>',
     ].join('\n');
     mkdirSync(path.join(dir, name), { recursive: true });
-    writeFileSync(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Use when ${words(10)}. ${para(1)}\n---\n\n${body}\n`);
+    writeFileSync(
+      path.join(dir, name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: Use when ${words(10)}. ${para(1)}\n---\n\n${body}\n`,
+    );
   }
 }

@@ -10,12 +10,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { median, ms, type BenchTable } from './lib';
+import { type BenchTable, median, ms } from './lib';
 import { benchCorpus, writeRecipeFiles } from './recipe-corpus';
 
-interface Phase { phase: string; took: number; stall: number }
+interface Phase {
+  phase: string;
+  took: number;
+  stall: number;
+}
 
-const PHASES = ['first index (no database): rebuild_index', 'first search (builds the search index)', 'rebuild_index force (every file re-read)', 'search after the rebuild (index rebuilt)', 'a second search (warm)', 'first search after reopening (a window reload)'];
+const PHASES = [
+  'first index (no database): rebuild_index',
+  'first search (builds the search index)',
+  'rebuild_index force (every file re-read)',
+  'search after the rebuild (index rebuilt)',
+  'a second search (warm)',
+  'first search after reopening (a window reload)',
+];
 
 /** Runs in the child: the phases on `root`, with the modules of the checkout `checkout`. */
 async function probe(checkout: string, root: string): Promise<Phase[]> {
@@ -39,7 +50,8 @@ async function probe(checkout: string, root: string): Promise<Phase[]> {
     if (!result.ok) throw new Error(`${phase}: ${JSON.stringify(result)}`);
     out.push({ phase, took, stall: delay.max / 1e6 });
   };
-  const search = () => catalog.invoke(ws, 'search', { query: 'retry failed request in the network layer', limit: 10 }, ctx);
+  const search = () =>
+    catalog.invoke(ws, 'search', { query: 'retry failed request in the network layer', limit: 10 }, ctx);
   await measure(PHASES[0], () => catalog.invoke(ws, 'rebuild_index', { force: false }, ctx));
   await measure(PHASES[1], search);
   await measure(PHASES[2], () => catalog.invoke(ws, 'rebuild_index', { force: true }, ctx));
@@ -47,7 +59,10 @@ async function probe(checkout: string, root: string): Promise<Phase[]> {
   await measure(PHASES[4], search);
   await ws.dispose();
   const again = await Workspace.open(root, { bundledSkillsDir: path.join(checkout, 'skills') });
-  await measure(PHASES[5], () => catalog.invoke(again, 'search', { query: 'retry failed request in the network layer', limit: 10 }, ctx));
+  await measure(
+    PHASES[5],
+    () => catalog.invoke(again, 'search', { query: 'retry failed request in the network layer', limit: 10 }, ctx),
+  );
   await again.dispose();
   return out;
 }
@@ -65,7 +80,10 @@ export async function run(): Promise<BenchTable[]> {
       for (const [i, [, checkout]] of checkouts.entries()) {
         const root = mkdtempSync(path.join(temp, 'ws-'));
         writeRecipeFiles(root, docs);
-        const json = execFileSync(process.execPath, ['--import', 'tsx', __filename, '--probe', checkout, root], { encoding: 'utf8', maxBuffer: 1 << 24 });
+        const json = execFileSync(process.execPath, ['--import', 'tsx', __filename, '--probe', checkout, root], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 24,
+        });
         results[i].push(JSON.parse(json) as Phase[]);
         rmSync(root, { recursive: true, force: true });
       }
@@ -74,7 +92,14 @@ export async function run(): Promise<BenchTable[]> {
     for (const [i, [name]] of checkouts.entries()) {
       for (const [p, phase] of PHASES.entries()) {
         const stalls = results[i].map((run) => run[p].stall);
-        rows.push([name, phase, ms(median(results[i].map((run) => run[p].took))), ms(median(stalls)), ms(Math.max(...stalls)), Math.max(...stalls) < 50 ? 'yes' : 'no']);
+        rows.push([
+          name,
+          phase,
+          ms(median(results[i].map((run) => run[p].took))),
+          ms(median(stalls)),
+          ms(Math.max(...stalls)),
+          Math.max(...stalls) < 50 ? 'yes' : 'no',
+        ]);
       }
     }
     return [
@@ -83,7 +108,9 @@ export async function run(): Promise<BenchTable[]> {
         columns: ['build', 'phase', 'time (p50)', 'longest stall (p50)', 'longest stall (worst run)', '< 50 ms'],
         rows,
         notes: [
-          `Each run is a fresh process opening a new workspace of ${size.toLocaleString('en')} generated recipe files plus the 52 real ones, calling the catalog as the extension does (actor human, channel vscode); ${rounds} runs, checkouts interleaved. Stall = the maximum of perf_hooks.monitorEventLoopDelay (1 ms resolution) during the phase, GC pauses included. Shared 2-core machine.`,
+          `Each run is a fresh process opening a new workspace of ${
+            size.toLocaleString('en')
+          } generated recipe files plus the 52 real ones, calling the catalog as the extension does (actor human, channel vscode); ${rounds} runs, checkouts interleaved. Stall = the maximum of perf_hooks.monitorEventLoopDelay (1 ms resolution) during the phase, GC pauses included. Shared 2-core machine.`,
         ],
       },
     ];

@@ -6,28 +6,35 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import initSqlJs from 'sql.js';
-import { type BenchTable, median, ms, percentile, ratio, sample } from './lib';
 import { Store } from '../src/core/store/store';
 import type { Migration } from '../src/core/store/types';
+import { type BenchTable, median, ms, percentile, ratio, sample } from './lib';
 
 const migrations: Migration[] = [
   // A full-text index beside the rows, as the recipe index has: it doubles the image and its pages.
   {
     version: 1,
     name: 'docs',
-    up: 'CREATE TABLE docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL); CREATE INDEX docs_path ON docs (path); CREATE VIRTUAL TABLE docs_fts USING fts4(title, body);',
+    up:
+      'CREATE TABLE docs (id INTEGER PRIMARY KEY, path TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL); CREATE INDEX docs_path ON docs (path); CREATE VIRTUAL TABLE docs_fts USING fts4(title, body);',
   },
 ];
 const OPENS = 9;
 const COMMITS = 100;
 const NEVER = Number.MAX_SAFE_INTEGER;
 
-const words = 'recipe guard rule skill pattern swift objc typescript module import export function class async await error handler cache index query table'.split(' ');
+const words =
+  'recipe guard rule skill pattern swift objc typescript module import export function class async await error handler cache index query table'
+    .split(' ');
 /** A row of about 400 bytes of text, like a recipe summary. */
 function row(i: number): [string, string, string] {
   let body = '';
   for (let k = 0; body.length < 340; k++) body += words[(i * 7 + k * 13) % words.length] + ' ';
-  return [`src/module${i % 97}/file${i}.ts`, `Recipe ${i}: ${words[i % words.length]} ${words[(i * 3) % words.length]}`, body];
+  return [
+    `src/module${i % 97}/file${i}.ts`,
+    `Recipe ${i}: ${words[i % words.length]} ${words[(i * 3) % words.length]}`,
+    body,
+  ];
 }
 
 async function buildFixture(dir: string, rows: number): Promise<string> {
@@ -159,7 +166,16 @@ export async function run(): Promise<BenchTable[]> {
   return [
     {
       title: 'Store: open and checkpoint (rows of ~400 bytes of text, with a full-text index)',
-      columns: ['rows', 'image', 'plain sql.js open (read + new Database)', 'store open', 'store vs plain', 'store open, nothing vouching for the image', 'checkpoint (median of 3)', 'of which db.export() (blocks the event loop)'],
+      columns: [
+        'rows',
+        'image',
+        'plain sql.js open (read + new Database)',
+        'store open',
+        'store vs plain',
+        'store open, nothing vouching for the image',
+        'checkpoint (median of 3)',
+        'of which db.export() (blocks the event loop)',
+      ],
       rows: openRows,
       notes: [
         `Medians of ${OPENS} interleaved opens of the same file, sql.js already initialised. A store open checks the whole image against the CRC-32 its journal recorded (zlib.crc32), reads the journal and the schema version.`,
@@ -169,7 +185,14 @@ export async function run(): Promise<BenchTable[]> {
     },
     {
       title: 'Store: a committed, durable write (one ~400-byte row)',
-      columns: ['rows', 'journal commit p50', 'p95', 'sql.js export + write + fsync p50', 'p95', 'journal vs export (p50)'],
+      columns: [
+        'rows',
+        'journal commit p50',
+        'p95',
+        'sql.js export + write + fsync p50',
+        'p95',
+        'journal vs export (p50)',
+      ],
       rows: commitRows,
       notes: [
         `Journal commit: lock file, catch-up check, transaction, one journal record appended and fdatasync'ed, unlock (${COMMITS} commits).`,

@@ -1,8 +1,8 @@
 // The layering of the code base as a lint rule: which folder may import which. One table, read by
 // the `autosnippet/layers` rule below (and so by `npm run lint`, inside `npm test`).
 // Paths are relative to src/. An import is resolved against the importing file before it is checked.
-import path from 'node:path';
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 
 /** [files (regex over the importer's path), forbidden targets (regex over the resolved path), why]. */
 export const LAYERS = [
@@ -14,12 +14,20 @@ export const LAYERS = [
   [/^core\/agent\//, /^core\/(tools|retrieval)(\/|$)/, 'the agent runs tools it is given, it imports none'],
   [/^core\/knowledge\//, /^core\/(guard|agent)(\/|$)/, 'knowledge sits below guard and the agent'],
   [/^core\/search\//, /^core\/(guard|knowledge|agent)(\/|$)/, 'search is below knowledge'],
-  [/^(cli|vscode)\//, /^core\/(?!tools(\/|$)|workspace$|kernel\/|version$)/, 'adapters reach the core only through the catalog (core/tools, its adapters facade), the Workspace, the kernel and the version constant'],
+  [
+    /^(cli|vscode)\//,
+    /^core\/(?!tools(\/|$)|workspace$|kernel\/|version$)/,
+    'adapters reach the core only through the catalog (core/tools, its adapters facade), the Workspace, the kernel and the version constant',
+  ],
 ];
 /** Bare module names a folder may not import. */
 export const MODULES = [
   [/^(core|mcp|cli)\//, (m) => m === 'vscode', 'the core, the MCP server and the CLI run without VS Code'],
-  [/^webview\//, (m) => m.startsWith('node:') || builtinModules.includes(m.split('/')[0]) || m === 'vscode', 'the webview runs in a browser: no Node modules, no vscode API'],
+  [
+    /^webview\//,
+    (m) => m.startsWith('node:') || builtinModules.includes(m.split('/')[0]) || m === 'vscode',
+    'the webview runs in a browser: no Node modules, no vscode API',
+  ],
 ];
 /** Type-only imports that cross a line on purpose. */
 const TYPE_ONLY_OK = [[/^core\/gateway\//, /^core\/tools\/types$/]];
@@ -30,10 +38,13 @@ function check(context, node, source, typeOnly) {
   const file = path.relative(src, context.filename).split(path.sep).join('/');
   if (file.startsWith('..')) return;
   if (!source.startsWith('.')) {
-    for (const [from, bad, why] of MODULES) if (from.test(file) && bad(source)) context.report({ node, messageId: 'module', data: { source, why } });
+    for (const [from, bad, why] of MODULES) {
+      if (from.test(file) && bad(source)) context.report({ node, messageId: 'module', data: { source, why } });
+    }
     return;
   }
-  const target = path.relative(src, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/').replace(/\.(ts|js|mjs)$/, '').replace(/\/index$/, '');
+  const target = path.relative(src, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/')
+    .replace(/\.(ts|js|mjs)$/, '').replace(/\/index$/, '');
   // The table is checked in order; the most specific lines come first.
   for (const [from, to, why] of LAYERS) {
     if (!from.test(file) || !to.test(target)) continue;
@@ -60,7 +71,9 @@ export const layersRule = {
       ExportAllDeclaration: (n) => check(context, n, n.source.value, n.exportKind === 'type'),
       ImportExpression: (n) => n.source.type === 'Literal' && check(context, n, n.source.value, false),
       CallExpression: (n) => {
-        if (n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal') check(context, n, n.arguments[0].value, false);
+        if (n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal') {
+          check(context, n, n.arguments[0].value, false);
+        }
       },
     };
   },

@@ -3,7 +3,7 @@
 // `--production` (npm run package) minifies and compresses the large data files harder.
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
@@ -24,7 +24,10 @@ const common = {
   mainFields: ['module', 'main'],
   // Bundles run from dist/, so __dirname there is where the wasm lives.
   // The version as a constant, so no bundle carries package.json (src/core/version.ts).
-  define: { 'process.env.AUTOSNIPPET_BUNDLED': '"1"', AUTOSNIPPET_VERSION: JSON.stringify(require('../package.json').version) },
+  define: {
+    'process.env.AUTOSNIPPET_BUNDLED': '"1"',
+    AUTOSNIPPET_VERSION: JSON.stringify(require('../package.json').version),
+  },
 };
 
 // Large libraries that only some code paths need (the ReDoS analysis, the tokenizer's ranks) live in
@@ -47,7 +50,10 @@ const frontPlugin = (front) => ({
   setup(build) {
     const [request, bundle] = fronts[front];
     const importer = path.join(root, front);
-    build.onResolve({ filter: /^\.\/\w+$/ }, (args) => (args.importer === importer && args.path === request ? { path: bundle, external: true } : undefined));
+    build.onResolve(
+      { filter: /^\.\/\w+$/ },
+      (args) => (args.importer === importer && args.path === request ? { path: bundle, external: true } : undefined),
+    );
   },
 });
 
@@ -57,9 +63,18 @@ const frontPlugin = (front) => ({
 const brotliCache = path.join(root, '.cache/brotli');
 function brotli(bytes) {
   const quality = production ? 11 : 5;
-  const cached = path.join(brotliCache, `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-q${quality}.br`);
+  const cached = path.join(
+    brotliCache,
+    `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-q${quality}.br`,
+  );
   if (existsSync(cached)) return readFileSync(cached);
-  const out = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+  const out = brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
   mkdirSync(brotliCache, { recursive: true });
   writeFileSync(cached, out);
   return out;
@@ -70,15 +85,25 @@ function writeCompressed(file, bytes) {
 }
 // A vendored module ships as NAME.js.br beside a stub NAME.js that decompresses and compiles it into
 // itself on first require: the requiring code is unchanged.
-const VENDOR_STUB = '"use strict";module._compile(require("zlib").brotliDecompressSync(require("fs").readFileSync(__filename+".br")).toString("utf8"),__filename);\n';
+const VENDOR_STUB =
+  '"use strict";module._compile(require("zlib").brotliDecompressSync(require("fs").readFileSync(__filename+".br")).toString("utf8"),__filename);\n';
 
 mkdirSync(path.join(root, 'dist/vendor'), { recursive: true });
-await Promise.all(Object.entries(vendored).map(async ([from, to]) => {
-  const built = await esbuild.build({ ...common, sourcemap: false, minify: true, entryPoints: [require.resolve(from)], write: false, outfile: path.join(root, 'dist/vendor', to) });
-  const file = path.join(root, 'dist/vendor', to);
-  writeCompressed(file, built.outputFiles[0].contents);
-  writeFileSync(file, VENDOR_STUB);
-}));
+await Promise.all(
+  Object.entries(vendored).map(async ([from, to]) => {
+    const built = await esbuild.build({
+      ...common,
+      sourcemap: false,
+      minify: true,
+      entryPoints: [require.resolve(from)],
+      write: false,
+      outfile: path.join(root, 'dist/vendor', to),
+    });
+    const file = path.join(root, 'dist/vendor', to);
+    writeCompressed(file, built.outputFiles[0].contents);
+    writeFileSync(file, VENDOR_STUB);
+  }),
+);
 // The MCP server and the CLI share one bundle, dist/main.js, so the package carries their core once.
 // Each is a getter whose require() esbuild turns into a lazily initialised module, so a process runs
 // only the modules its program reaches; dist/mcp-server.js and dist/cli-main.js are one-line files
@@ -88,7 +113,9 @@ await Promise.all(Object.entries(vendored).map(async ([from, to]) => {
 // their heavy parts and data files with require() and __dirname, and Node 20 cannot require() ESM.)
 const programs = { mcp: 'src/mcp/serve', cli: 'src/cli/main' };
 const shared = {
-  contents: `module.exports = {\n${Object.entries(programs).map(([k, src]) => `  get ${k}() { return require('./${src}'); },`).join('\n')}\n};\n`,
+  contents: `module.exports = {\n${
+    Object.entries(programs).map(([k, src]) => `  get ${k}() { return require('./${src}'); },`).join('\n')
+  }\n};\n`,
   resolveDir: root,
   sourcefile: 'dist-main.js',
   loader: 'js',
@@ -98,31 +125,47 @@ const entries = [
   { in: 'src/vscode/extension.ts', out: 'dist/extension.js', external: ['vscode'] },
   { stdin: shared, out: 'dist/main.js', external: [] },
   { in: 'src/mcp/main.ts', out: 'dist/mcp.js', external: [], plugins: [frontPlugin('src/mcp/main.ts')] },
-  { in: 'src/cli/bin.ts', out: 'dist/cli.js', external: [], banner: '#!/usr/bin/env node', plugins: [frontPlugin('src/cli/bin.ts')] },
+  {
+    in: 'src/cli/bin.ts',
+    out: 'dist/cli.js',
+    external: [],
+    banner: '#!/usr/bin/env node',
+    plugins: [frontPlugin('src/cli/bin.ts')],
+  },
   { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
 ];
 const testEntries = [];
 if (!production) {
   for (const dir of ['test/vscode/suite', 'test/vscode/multiroot']) {
     const abs = path.join(root, dir);
-    if (existsSync(path.join(abs, 'index.ts'))) testEntries.push({ in: `${dir}/index.ts`, out: `out/${dir}/index.js`, external: ['vscode'] });
+    if (existsSync(path.join(abs, 'index.ts'))) {
+      testEntries.push({ in: `${dir}/index.ts`, out: `out/${dir}/index.js`, external: ['vscode'] });
+    }
   }
   const fakeLm = path.join(root, 'test/vscode/fake-lm-extension/src/extension.ts');
-  if (existsSync(fakeLm)) testEntries.push({ in: 'test/vscode/fake-lm-extension/src/extension.ts', out: 'test/vscode/fake-lm-extension/dist/extension.js', external: ['vscode'] });
+  if (existsSync(fakeLm)) {
+    testEntries.push({
+      in: 'test/vscode/fake-lm-extension/src/extension.ts',
+      out: 'test/vscode/fake-lm-extension/dist/extension.js',
+      external: ['vscode'],
+    });
+  }
 }
 
-await Promise.all([...entries, ...testEntries]
-  .filter((e) => e.stdin || existsSync(path.join(root, e.in)))
-  .map((e) =>
-    esbuild.build({
-      ...common,
-      ...(e.stdin ? { stdin: e.stdin } : { entryPoints: [path.join(root, e.in)] }),
-      outfile: path.join(root, e.out),
-      external: e.external,
-      banner: e.banner ? { js: e.banner } : undefined,
-      plugins: [...(e.plugins ?? []), ...(e.out.startsWith('dist/') ? [vendorPlugin] : [])],
-    }),
-  ));
+await Promise.all(
+  [...entries, ...testEntries]
+    .filter((e) => e.stdin || existsSync(path.join(root, e.in)))
+    .map((e) =>
+      esbuild.build({
+        ...common,
+        ...(e.stdin ? { stdin: e.stdin } : { entryPoints: [path.join(root, e.in)] }),
+        outfile: path.join(root, e.out),
+        external: e.external,
+        banner: e.banner ? { js: e.banner } : undefined,
+        plugins: [...(e.plugins ?? []), ...(e.out.startsWith('dist/') ? [vendorPlugin] : [])],
+      })
+    ),
+);
 
 for (const [file, program] of Object.entries(thin)) {
   writeFileSync(path.join(root, file), `"use strict";\nmodule.exports = require('./main.js').${program};\n`);
@@ -136,7 +179,13 @@ mkdirSync(webview, { recursive: true });
 await esbuild.build({
   entryPoints: [path.join(root, 'src/webview/review/main.ts')],
   outfile: path.join(webview, 'review.js'),
-  bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: production ? false : 'inline', logLevel: 'warning',
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  minify: production,
+  sourcemap: production ? false : 'inline',
+  logLevel: 'warning',
 });
 copyFileSync(path.join(root, 'src/webview/review/review.css'), path.join(webview, 'review.css'));
 const codicons = path.join(path.dirname(require.resolve('@vscode/codicons/package.json')), 'dist');
@@ -153,11 +202,21 @@ copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 
 copyFileSync(path.join(root, 'src/core/text/tech-names.json'), path.join(root, 'dist/vendor/tech-names.json'));
 // The word vectors of skill search's meaning signal (GloVe, PDDL; licence beside it), read on first use.
 copyFileSync(path.join(root, 'src/core/text/word-vectors.bin'), path.join(root, 'dist/vendor/word-vectors.bin'));
-copyFileSync(path.join(root, 'src/core/text/word-vectors.LICENSE.md'), path.join(root, 'dist/vendor/word-vectors.LICENSE.md'));
+copyFileSync(
+  path.join(root, 'src/core/text/word-vectors.LICENSE.md'),
+  path.join(root, 'dist/vendor/word-vectors.LICENSE.md'),
+);
 // Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.
 const grammars = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 mkdirSync(path.join(root, 'dist/tree-sitter'), { recursive: true });
-for (const f of ['tree-sitter', ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'].map((g) => `tree-sitter-${g}`)]) {
+for (const f of [
+  'tree-sitter',
+  ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'].map((g) => `tree-sitter-${g}`),
+]) {
   copyFileSync(path.join(grammars, `${f}.wasm`), path.join(root, 'dist/tree-sitter', `${f}.wasm`));
 }
-console.log(`built ${readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).join(', ')}${production ? ' (production)' : ''}`);
+console.log(
+  `built ${readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).join(', ')}${
+    production ? ' (production)' : ''
+  }`,
+);

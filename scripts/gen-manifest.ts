@@ -4,10 +4,10 @@
 // from the catalog). Unit tests fail when any of them drifts; run `npm run gen:manifest` then.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { allTools, createCatalog } from '../src/core/tools';
-import { languageModelToolsManifest } from '../src/core/tools/manifest';
-import { errorCodeTable, REFERENCE_DOC, replaceGenerated, toolTable } from '../src/core/tools/docs';
 import { configurationManifest, settingsTable } from '../src/core/settings';
+import { allTools, createCatalog } from '../src/core/tools';
+import { errorCodeTable, REFERENCE_DOC, replaceGenerated, toolTable } from '../src/core/tools/docs';
+import { languageModelToolsManifest } from '../src/core/tools/manifest';
 import { mcpManifest } from '../src/mcp/manifest';
 
 const root = path.join(__dirname, '..');
@@ -19,8 +19,15 @@ writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
 console.log(`package.json: ${pkg.contributes.languageModelTools.length} language-model tools`);
 
 const referenceFile = path.join(root, REFERENCE_DOC);
-const tables: [string, string][] = [['tools', toolTable(allTools)], ['error-codes', errorCodeTable()], ['settings', settingsTable()]];
-writeFileSync(referenceFile, tables.reduce((doc, [name, body]) => replaceGenerated(doc, name, body), readFileSync(referenceFile, 'utf8')));
+const tables: [string, string][] = [
+  ['tools', toolTable(allTools)],
+  ['error-codes', errorCodeTable()],
+  ['settings', settingsTable()],
+];
+writeFileSync(
+  referenceFile,
+  tables.reduce((doc, [name, body]) => replaceGenerated(doc, name, body), readFileSync(referenceFile, 'utf8')),
+);
 console.log(`${REFERENCE_DOC}: tool, error-code and settings tables`);
 
 const mcpManifestFile = path.join(root, 'src', 'mcp', 'manifest.json');

@@ -21,7 +21,11 @@ if (!source) {
 const here = path.dirname(new URL(import.meta.url).pathname);
 const textDir = path.join(here, '..', 'src', 'core', 'text');
 const glove = JSON.parse(readFileSync(source, 'utf8'));
-const glossWords = new Set(['zh-en.json', 'zh-en-dev.json'].flatMap((f) => Object.values(JSON.parse(readFileSync(path.join(textDir, f), 'utf8')))).flatMap((g) => g.split(' ')));
+const glossWords = new Set(
+  ['zh-en.json', 'zh-en-dev.json'].flatMap((f) =>
+    Object.values(JSON.parse(readFileSync(path.join(textDir, f), 'utf8')))
+  ).flatMap((g) => g.split(' ')),
+);
 
 const keep = [];
 let frequent = 0;
@@ -49,4 +53,8 @@ header.writeUInt16LE(dims, 9);
 header.writeUInt32LE(words.length, 11);
 const target = path.join(textDir, 'word-vectors.bin');
 writeFileSync(target, Buffer.concat([header, words, Buffer.from(matrix.buffer)]));
-console.log(`${keep.length} words (${frequent} most frequent + ${keep.length - frequent} glossary words) × ${dims} → ${path.relative(process.cwd(), target)}`);
+console.log(
+  `${keep.length} words (${frequent} most frequent + ${keep.length - frequent} glossary words) × ${dims} → ${
+    path.relative(process.cwd(), target)
+  }`,
+);

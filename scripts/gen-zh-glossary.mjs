@@ -11,7 +11,10 @@ if (!source) {
   console.error('usage: node scripts/gen-zh-glossary.mjs <cedict_ts.u8>');
   process.exit(2);
 }
-const SKIP = new Set('a an the of to and or in on at for with by from as be is are was one sb sth etc something someone somebody oneself used also esp lit fig abbr cl variant see same old name kind type'.split(' '));
+const SKIP = new Set(
+  'a an the of to and or in on at for with by from as be is are was one sb sth etc something someone somebody oneself used also esp lit fig abbr cl variant see same old name kind type'
+    .split(' '),
+);
 const out = new Map();
 for (const line of readFileSync(source, 'utf8').split('\n')) {
   const m = /^(\S+) (\S+) \[([^\]]*)\] \/(.*)\/\s*$/.exec(line);
@@ -32,6 +35,8 @@ for (const line of readFileSync(source, 'utf8').split('\n')) {
   out.set(simplified, known);
 }
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'text', 'zh-en.json');
-const sorted = Object.fromEntries([...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.join(' ')]));
+const sorted = Object.fromEntries(
+  [...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.join(' ')]),
+);
 writeFileSync(target, JSON.stringify(sorted).replace(/","/g, '",\n"') + '\n');
 console.log(`${out.size} words → ${path.relative(process.cwd(), target)}`);

@@ -20,8 +20,10 @@ export function l10nMessages(root = repoRoot): Map<string, string> {
   for (const file of sourceFiles(path.join(root, 'src/vscode'))) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
     const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 't'
-        && ts.isPropertyAccessExpression(node.expression.expression) && node.expression.expression.name.text === 'l10n') {
+      if (
+        ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 't'
+        && ts.isPropertyAccessExpression(node.expression.expression) && node.expression.expression.name.text === 'l10n'
+      ) {
         const arg = node.arguments[0];
         if (arg && (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg))) {
           const { line } = source.getLineAndCharacterOfPosition(arg.getStart());
@@ -37,6 +39,9 @@ export function l10nMessages(root = repoRoot): Map<string, string> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === __filename) {
   const messages = [...l10nMessages().keys()].sort();
-  writeFileSync(path.join(repoRoot, 'l10n/bundle.l10n.json'), JSON.stringify(Object.fromEntries(messages.map((m) => [m, m])), null, 2) + '\n');
+  writeFileSync(
+    path.join(repoRoot, 'l10n/bundle.l10n.json'),
+    JSON.stringify(Object.fromEntries(messages.map((m) => [m, m])), null, 2) + '\n',
+  );
   console.log(`${messages.length} messages in l10n/bundle.l10n.json`);
 }

@@ -7,11 +7,11 @@
 //                     supported and the newest)
 // `--no-build` skips `node scripts/build.mjs`.
 // On Linux without a display it re-runs itself under xvfb-run when that is installed.
+import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const versions = (process.env.VSCODE_VERSIONS ?? '1.104.0,stable').split(',').map((v) => v.trim()).filter(Boolean);
@@ -19,7 +19,10 @@ const suite = path.join(root, 'out/test/vscode/suite/index.js');
 const fixture = path.join(root, 'test/fixtures/sample-workspace');
 const cachePath = path.join(root, '.vscode-test');
 
-if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY && !process.env.AUTOSNIPPET_UNDER_XVFB) {
+if (
+  process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
+  && !process.env.AUTOSNIPPET_UNDER_XVFB
+) {
   const hasXvfb = spawnSync('sh', ['-c', 'command -v xvfb-run'], { stdio: 'ignore' }).status === 0;
   if (hasXvfb) {
     const r = spawnSync('xvfb-run', ['-a', process.execPath, ...process.argv.slice(1)], {
@@ -70,8 +73,10 @@ for (const version of versions) {
         '--skip-welcome',
         '--skip-release-notes',
         '--disable-gpu',
-        '--user-data-dir', path.join(tmp, 'user-data'),
-        '--extensions-dir', path.join(tmp, 'extensions'),
+        '--user-data-dir',
+        path.join(tmp, 'user-data'),
+        '--extensions-dir',
+        path.join(tmp, 'extensions'),
       ],
     });
     console.log(`test:desktop: VS Code ${version} passed`);

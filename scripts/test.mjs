@@ -33,7 +33,9 @@ function testFiles(dir) {
       else if (name.endsWith('.test.ts')) out.push(path.relative(root, p));
     }
   };
-  try { walk(path.join(root, dir)); } catch { /* layer has no tests yet */ }
+  try {
+    walk(path.join(root, dir));
+  } catch { /* layer has no tests yet */ }
   return out.sort();
 }
 
@@ -41,7 +43,15 @@ function testFiles(dir) {
 // the projects' tsbuildinfo files (under .cache/, git-ignored) re-checks only what changed since the last run.
 if (all) run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', '.', 'src/webview']);
 // Then the lint: typescript-eslint's rules and the layering (eslint/layers.mjs); its cache skips unchanged files.
-if (all) run(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--cache', '--cache-location', '.cache/eslint/', ...LINT_TARGETS]);
+if (all) {
+  run(process.execPath, [
+    path.join(root, 'node_modules/eslint/bin/eslint.js'),
+    '--cache',
+    '--cache-location',
+    '.cache/eslint/',
+    ...LINT_TARGETS,
+  ]);
+}
 // And the layout: dprint (dprint.json) checks that every source file is formatted.
 if (all) run(process.execPath, [path.join(root, 'node_modules/dprint/bin.cjs'), 'check']);
 if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
@@ -51,7 +61,14 @@ const env = { ...process.env };
 if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {
   const vsix = path.join(root, '.vscode-test', 'autosnippet-test.vsix');
   mkdirSync(path.dirname(vsix), { recursive: true });
-  run(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--out', vsix], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run(process.execPath, [
+    path.join(root, 'node_modules/@vscode/vsce/vsce'),
+    'package',
+    '--no-dependencies',
+    '--skip-license',
+    '--out',
+    vsix,
+  ], { stdio: ['ignore', 'ignore', 'inherit'] });
   env.AUTOSNIPPET_VSIX = vsix;
 }
 
@@ -62,4 +79,6 @@ if (files.length === 0) {
 }
 // Test files mostly wait (processes, timers, disk): two at a time even on two cores (Node's default is cores - 1).
 const concurrency = `--test-concurrency=${Math.max(2, os.availableParallelism())}`;
-run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', concurrency, ...passthrough, ...files], { env });
+run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', concurrency, ...passthrough, ...files], {
+  env,
+});

@@ -21,8 +21,18 @@ export interface RoutingTask {
 
 /** Round 1 (`tasks.json`, folds A and B), round 2 (`tasks-round2.json`, fold C), rounds 3 to 7 (`tasks-round3.json` to `tasks-round7.json`: folds D to H). */
 export function loadTasks(): RoutingTask[] {
-  const read = (file: string) => (JSON.parse(readFileSync(path.join(DATA_DIR, file), 'utf8')) as { tasks: RoutingTask[] }).tasks;
-  return [...read('tasks.json'), ...read('tasks-round2.json'), ...read('tasks-round3.json'), ...read('tasks-round4.json'), ...read('tasks-round5.json'), ...read('tasks-round6.json'), ...read('tasks-round7.json'), ...read('tasks-stack.json')];
+  const read = (file: string) =>
+    (JSON.parse(readFileSync(path.join(DATA_DIR, file), 'utf8')) as { tasks: RoutingTask[] }).tasks;
+  return [
+    ...read('tasks.json'),
+    ...read('tasks-round2.json'),
+    ...read('tasks-round3.json'),
+    ...read('tasks-round4.json'),
+    ...read('tasks-round5.json'),
+    ...read('tasks-round6.json'),
+    ...read('tasks-round7.json'),
+    ...read('tasks-stack.json'),
+  ];
 }
 
 export function bundledSkills(): Skill[] {
@@ -68,7 +78,10 @@ export function fold(task: Pick<RoutingTask, 'id'>): Fold {
  * (`llm-answers.json`), and the skills each prompt offered, by request text; undefined when the file
  * is absent.
  */
-export function recordedLlmAnswers(): { model: string; answers: Map<string, string[]>; offered: Map<string, string[]> } | undefined {
+export function recordedLlmAnswers():
+  | { model: string; answers: Map<string, string[]>; offered: Map<string, string[]> }
+  | undefined
+{
   let data: { model: string; answers: { id: string; matched_skills: string[]; offered: string[] }[] };
   try {
     data = JSON.parse(readFileSync(path.join(DATA_DIR, 'llm-answers.json'), 'utf8')) as typeof data;
@@ -76,5 +89,9 @@ export function recordedLlmAnswers(): { model: string; answers: Map<string, stri
     return undefined;
   }
   const byId = new Map(loadTasks().map((t) => [t.id, t.query]));
-  return { model: data.model, answers: new Map(data.answers.map((a) => [byId.get(a.id)!, a.matched_skills])), offered: new Map(data.answers.map((a) => [byId.get(a.id)!, a.offered])) };
+  return {
+    model: data.model,
+    answers: new Map(data.answers.map((a) => [byId.get(a.id)!, a.matched_skills])),
+    offered: new Map(data.answers.map((a) => [byId.get(a.id)!, a.offered])),
+  };
 }

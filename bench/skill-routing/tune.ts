@@ -6,10 +6,30 @@
 // TUNE_FUSION=0 the fusion and gloss weights). The validation and test rounds (folds F to H) are only
 // ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold cross-validation of the "no
 // match" model over round 1's halves (nothing it fits ships).
-import { clampFeature, CONFIDENCE_FEATURES, confidenceOf, fitOf, GLOSSES, MEANING, SEMANTIC, SkillSearchIndex, SKILL_FIELDS, type ConfidenceFeatures, type ConfidenceModel, type SkillField } from '../../src/core/skills/search';
+import {
+  clampFeature,
+  CONFIDENCE_FEATURES,
+  type ConfidenceFeatures,
+  type ConfidenceModel,
+  confidenceOf,
+  fitOf,
+  GLOSSES,
+  MEANING,
+  SEMANTIC,
+  SKILL_FIELDS,
+  type SkillField,
+  SkillSearchIndex,
+} from '../../src/core/skills/search';
 import type { Skill } from '../../src/core/skills/types';
 import type { Bm25fField } from '../../src/core/text';
-import { bundledSkills, catalogSkills, fold, loadTasks, TUNING_FOLDS as DEFAULT_TUNING_FOLDS, type RoutingTask } from './data';
+import {
+  bundledSkills,
+  catalogSkills,
+  fold,
+  loadTasks,
+  type RoutingTask,
+  TUNING_FOLDS as DEFAULT_TUNING_FOLDS,
+} from './data';
 import { evaluate } from './evaluate';
 import { oursRanker } from './rankers';
 
@@ -29,7 +49,14 @@ function mrr(fields: Fields, sets: { skills: Skill[]; tasks: RoutingTask[] }[]):
 function tuneWeights(sets: { skills: Skill[]; tasks: RoutingTask[] }[]): Fields {
   let best: Fields = structuredClone(SKILL_FIELDS);
   let bestScore = mrr(best, sets);
-  const grid: Record<SkillField, number[]> = { name: [1, 2, 3, 5], description: [1, 2, 3, 4], useWhen: [0, 1, 2, 3], headings: [0, 0.5, 1, 2], chunks: [0, 0.5, 1], body: [0, 0.1, 0.3, 0.6, 1] };
+  const grid: Record<SkillField, number[]> = {
+    name: [1, 2, 3, 5],
+    description: [1, 2, 3, 4],
+    useWhen: [0, 1, 2, 3],
+    headings: [0, 0.5, 1, 2],
+    chunks: [0, 0.5, 1],
+    body: [0, 0.1, 0.3, 0.6, 1],
+  };
   for (let round = 0; round < 2; round++) {
     for (const f of Object.keys(grid) as SkillField[]) {
       for (const w of grid[f]) {
@@ -40,12 +67,18 @@ function tuneWeights(sets: { skills: Skill[]; tasks: RoutingTask[] }[]): Fields 
       }
     }
   }
-  console.log(`weights: MRR@3 on folds ${TUNING_FOLDS} = ${bestScore.toFixed(3)}`, JSON.stringify(Object.fromEntries(Object.entries(best).map(([k, v]) => [k, v.weight]))));
+  console.log(
+    `weights: MRR@3 on folds ${TUNING_FOLDS} = ${bestScore.toFixed(3)}`,
+    JSON.stringify(Object.fromEntries(Object.entries(best).map(([k, v]) => [k, v.weight]))),
+  );
   return best;
 }
 
 /** Logistic regression by gradient descent on the features → is the best skill right. */
-export function fitConfidence(samples: { f: ConfidenceFeatures; y: number }[], keys: readonly (keyof ConfidenceFeatures)[] = CONFIDENCE_FEATURES): ConfidenceModel {
+export function fitConfidence(
+  samples: { f: ConfidenceFeatures; y: number }[],
+  keys: readonly (keyof ConfidenceFeatures)[] = CONFIDENCE_FEATURES,
+): ConfidenceModel {
   const zero = () => Object.fromEntries([['bias', 0], ...CONFIDENCE_FEATURES.map((k) => [k, 0])]) as ConfidenceModel;
   const w = zero();
   for (let it = 0; it < 20000; it++) {
@@ -82,13 +115,25 @@ export function tune(): void {
   const model = fitConfidence(samples);
   console.log('confidence model:', JSON.stringify(model));
   const fit = fitNoMatch(samples);
-  console.log(`fit model: ${JSON.stringify(fit.model)}\nno-match threshold: ${fit.threshold} (on folds ${TUNING_FOLDS}: no-match recall ${pct(fit.recall)}, answerable refused ${pct(fit.refused)})`);
+  console.log(
+    `fit model: ${
+      JSON.stringify(fit.model)
+    }\nno-match threshold: ${fit.threshold} (on folds ${TUNING_FOLDS}: no-match recall ${
+      pct(fit.recall)
+    }, answerable refused ${pct(fit.refused)})`,
+  );
   if (process.env.CROSS === '1') crossValidate(fields);
 }
 
 /** The fusion: RRF constant, the semantic and meaning lists' weights, the Chinese glosses' weight (all read at query time). */
 function tuneFusion(fields: Fields, sets: { skills: Skill[]; tasks: RoutingTask[] }[]): void {
-  let bestFusion = { k: SEMANTIC.k, weight: SEMANTIC.weight, meaning: MEANING.weight, gloss: GLOSSES.weight, score: mrr(fields, sets) };
+  let bestFusion = {
+    k: SEMANTIC.k,
+    weight: SEMANTIC.weight,
+    meaning: MEANING.weight,
+    gloss: GLOSSES.weight,
+    score: mrr(fields, sets),
+  };
   for (const k of [5, 10, 20, 60]) {
     for (const weight of [0, 0.25, 0.5, 0.75, 1]) {
       for (const meaning of [0, 0.1, 0.25, 0.5]) {
@@ -105,7 +150,11 @@ function tuneFusion(fields: Fields, sets: { skills: Skill[]; tasks: RoutingTask[
   Object.assign(SEMANTIC, { k: bestFusion.k, weight: bestFusion.weight });
   MEANING.weight = bestFusion.meaning;
   GLOSSES.weight = bestFusion.gloss;
-  console.log(`fusion: MRR@3 on folds ${TUNING_FOLDS} = ${bestFusion.score.toFixed(3)} with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}, gloss weight ${bestFusion.gloss}`);
+  console.log(
+    `fusion: MRR@3 on folds ${TUNING_FOLDS} = ${
+      bestFusion.score.toFixed(3)
+    } with k ${bestFusion.k}, semantic weight ${bestFusion.weight}, meaning weight ${bestFusion.meaning}, gloss weight ${bestFusion.gloss}`,
+  );
 }
 
 /** One request's best match: its features, whether it is right, whether any skill fits, and the slice (catalog English, catalog Chinese, bundled) the 5% refusal bound applies to. */
@@ -120,13 +169,27 @@ function featureSamples(sets: { skills: Skill[]; tasks: RoutingTask[] }[], field
     for (const t of s.tasks) {
       const top = index.explain(t.query)[0];
       const right = !!top && !!t.expected && [t.expected, ...t.alsoAcceptable].includes(top.name);
-      samples.push({ f: top ?? NO_FEATURES, y: right ? 1 : 0, answerable: !!t.expected, slice: t.set === 'bundled' ? 'bundled' : t.lang });
+      samples.push({
+        f: top ?? NO_FEATURES,
+        y: right ? 1 : 0,
+        answerable: !!t.expected,
+        slice: t.set === 'bundled' ? 'bundled' : t.lang,
+      });
     }
   }
   return samples;
 }
 
-const NO_FEATURES: ConfidenceFeatures = { coverage: 0, routingCoverage: 0, strength: 0, gap: 0, similarity: 0, meaning: 0, meaningGap: 0, techMissing: 0 };
+const NO_FEATURES: ConfidenceFeatures = {
+  coverage: 0,
+  routingCoverage: 0,
+  strength: 0,
+  gap: 0,
+  similarity: 0,
+  meaning: 0,
+  meaningGap: 0,
+  techMissing: 0,
+};
 /**
  * What tells "fits" from "shares words": routing coverage and meaning (measured on fold A: the best
  * separation at ≤ 5% refused, and the most stable across folds), and since session 32 whether a Chinese
@@ -140,7 +203,9 @@ export const FIT_FEATURES = ['routingCoverage', 'meaning', 'techMissing'] as con
  * with at most 5% of the answerable requests refused in each slice (English, Chinese, bundled), as the
  * goal is per language.
  */
-function fitNoMatch(samples: Sample[]): { model: { bias: number } & Partial<ConfidenceModel>; threshold: number; recall: number; refused: number } {
+function fitNoMatch(
+  samples: Sample[],
+): { model: { bias: number } & Partial<ConfidenceModel>; threshold: number; recall: number; refused: number } {
   const pos = samples.filter((s) => s.answerable).length;
   const neg = samples.length - pos || 1;
   const w: { bias: number } & Partial<Record<keyof ConfidenceFeatures, number>> = { bias: 0 };
@@ -156,22 +221,36 @@ function fitNoMatch(samples: Sample[]): { model: { bias: number } & Partial<Conf
     // A little weight decay: twenty off-topic requests do not pin down large weights.
     for (const k of FIT_FEATURES) w[k] = w[k]! - 4 * g[k] - 0.002 * w[k]!;
   }
-  const model = Object.fromEntries(Object.entries(w).map(([k, v]) => [k, round(v!)])) as { bias: number } & Partial<ConfidenceModel>;
+  const model = Object.fromEntries(Object.entries(w).map(([k, v]) => [k, round(v!)])) as
+    & { bias: number }
+    & Partial<ConfidenceModel>;
   let best = { threshold: 0, recall: -1, refused: 0 };
   for (let th = 0; th <= 1; th += 0.01) {
     const r = noMatchFigures(samples, model, th);
-    const worstSlice = Math.max(...[...new Set(samples.map((s) => s.slice))].map((slice) => noMatchFigures(samples.filter((s) => s.slice === slice), model, th).refused));
+    const worstSlice = Math.max(
+      ...[...new Set(samples.map((s) => s.slice))].map((slice) =>
+        noMatchFigures(samples.filter((s) => s.slice === slice), model, th).refused
+      ),
+    );
     if (worstSlice <= 0.05 && r.recall >= best.recall) best = { threshold: round(th), ...r };
   }
   return { model, ...best };
 }
 
-function noMatchFigures(samples: Sample[], model: { bias: number } & Partial<ConfidenceModel>, threshold: number): { recall: number; refused: number; precision: number } {
+function noMatchFigures(
+  samples: Sample[],
+  model: { bias: number } & Partial<ConfidenceModel>,
+  threshold: number,
+): { recall: number; refused: number; precision: number } {
   const answerable = samples.filter((s) => s.answerable);
   const off = samples.filter((s) => !s.answerable);
   const refused = answerable.filter((s) => fitOf(s.f, model) < threshold).length;
   const caught = off.filter((s) => fitOf(s.f, model) < threshold).length;
-  return { recall: caught / (off.length || 1), refused: refused / (answerable.length || 1), precision: caught / (caught + refused || 1) };
+  return {
+    recall: caught / (off.length || 1),
+    refused: refused / (answerable.length || 1),
+    precision: caught / (caught + refused || 1),
+  };
 }
 
 /**
@@ -183,7 +262,10 @@ function crossValidate(fields: Fields): void {
   const bundled = bundledSkills();
   const half = (f: 'A' | 'B') => {
     const tasks = loadTasks().filter((t) => fold(t) === f);
-    return featureSamples([{ skills: catalog, tasks: tasks.filter((t) => t.set === 'catalog') }, { skills: bundled, tasks: tasks.filter((t) => t.set === 'bundled') }], fields);
+    return featureSamples([
+      { skills: catalog, tasks: tasks.filter((t) => t.set === 'catalog') },
+      { skills: bundled, tasks: tasks.filter((t) => t.set === 'bundled') },
+    ], fields);
   };
   const halves = { A: half('A'), B: half('B') };
   let caught = 0, off = 0, refused = 0, answerable = 0, flagged = 0;
@@ -192,14 +274,22 @@ function crossValidate(fields: Fields): void {
     const r = noMatchFigures(halves[test], fit.model, fit.threshold);
     const offN = halves[test].filter((s) => !s.answerable).length;
     const ansN = halves[test].length - offN;
-    console.log(`cross-validation: fitted on ${train} (threshold ${fit.threshold}), on ${test}: no-match recall ${pct(r.recall)} of ${offN}, precision ${pct(r.precision)}, answerable refused ${pct(r.refused)} of ${ansN}`);
+    console.log(
+      `cross-validation: fitted on ${train} (threshold ${fit.threshold}), on ${test}: no-match recall ${
+        pct(r.recall)
+      } of ${offN}, precision ${pct(r.precision)}, answerable refused ${pct(r.refused)} of ${ansN}`,
+    );
     caught += r.recall * offN;
     off += offN;
     refused += r.refused * ansN;
     answerable += ansN;
     flagged += r.recall * offN + r.refused * ansN;
   }
-  console.log(`cross-validation, both folds: no-match recall ${pct(caught / off)}, precision ${pct(caught / flagged)}, answerable refused ${pct(refused / answerable)}`);
+  console.log(
+    `cross-validation, both folds: no-match recall ${pct(caught / off)}, precision ${
+      pct(caught / flagged)
+    }, answerable refused ${pct(refused / answerable)}`,
+  );
 }
 
 if (require.main === module) tune();

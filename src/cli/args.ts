@@ -8,7 +8,11 @@ export class UsageError extends Error {}
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** parseArgs in strict mode; its errors become usage errors (exit code 2). */
-export function parse(args: string[], options: Options, allowPositionals = true): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+export function parse(
+  args: string[],
+  options: Options,
+  allowPositionals = true,
+): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args, options, allowPositionals, strict: true });
     return { values: values as Record<string, string | boolean | string[] | undefined>, positionals };
@@ -18,13 +22,27 @@ export function parse(args: string[], options: Options, allowPositionals = true)
 }
 
 /** A whole number from an option's text, or a usage error naming the option. */
-export function wholeNumber(value: string | undefined, flag: string, min = Number.MIN_SAFE_INTEGER): number | undefined {
+export function wholeNumber(
+  value: string | undefined,
+  flag: string,
+  min = Number.MIN_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value) || Number(value) < min) throw new UsageError(`${flag} takes a whole number${min > Number.MIN_SAFE_INTEGER ? ` of at least ${min}` : ''}, not "${value}"`);
+  if (!/^-?\d+$/.test(value) || Number(value) < min) {
+    throw new UsageError(
+      `${flag} takes a whole number${min > Number.MIN_SAFE_INTEGER ? ` of at least ${min}` : ''}, not "${value}"`,
+    );
+  }
   return Number(value);
 }
 
-interface PropertySchema { type?: string | string[]; enum?: unknown[]; items?: PropertySchema; description?: string; default?: unknown }
+interface PropertySchema {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: PropertySchema;
+  description?: string;
+  default?: unknown;
+}
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -34,20 +52,33 @@ export function toolOfCommand(catalog: ToolCatalog, command: string): AnyTool | 
 }
 
 /** One flag per input field: booleans are switches, lists repeat, objects take JSON; `--json` prints the envelope. */
-export function toolFlags(catalog: ToolCatalog, tool: AnyTool): { options: Options; fields: Map<string, { name: string; schema: PropertySchema }> } {
+export function toolFlags(
+  catalog: ToolCatalog,
+  tool: AnyTool,
+): { options: Options; fields: Map<string, { name: string; schema: PropertySchema }> } {
   const options: Options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
   const fields = new Map<string, { name: string; schema: PropertySchema }>();
-  for (const [name, schema] of Object.entries(catalog.inputSchema(tool).properties ?? {}) as [string, PropertySchema][]) {
+  for (
+    const [name, schema] of Object.entries(catalog.inputSchema(tool).properties ?? {}) as [string, PropertySchema][]
+  ) {
     const flag = kebab(name);
     if (flag === 'json' || flag === 'help') continue;
     fields.set(flag, { name, schema });
-    options[flag] = schema.type === 'boolean' ? { type: 'boolean' } : schema.type === 'array' ? { type: 'string', multiple: true } : { type: 'string' };
+    options[flag] = schema.type === 'boolean'
+      ? { type: 'boolean' }
+      : schema.type === 'array'
+      ? { type: 'string', multiple: true }
+      : { type: 'string' };
   }
   return { options, fields };
 }
 
 /** The tool's input from its flags, converted to the schema's types (the catalog validates the rest). */
-export function toolInput(catalog: ToolCatalog, tool: AnyTool, args: string[]): { input: Record<string, unknown>; json: boolean; help: boolean } {
+export function toolInput(
+  catalog: ToolCatalog,
+  tool: AnyTool,
+  args: string[],
+): { input: Record<string, unknown>; json: boolean; help: boolean } {
   const { options, fields } = toolFlags(catalog, tool);
   const { values, positionals } = parse(args, options, false);
   void positionals;
@@ -90,11 +121,34 @@ function convert(value: string | boolean | string[], schema: PropertySchema, fla
 export function toolUsage(catalog: ToolCatalog, tool: AnyTool): string {
   const { fields } = toolFlags(catalog, tool);
   const required = new Set(catalog.inputSchema(tool).required ?? []);
-  const lines = [`Usage: autosnippet ${kebab(tool.name).replace(/_/g, '-')} [options]`, '', tool.description, '', 'Options:'];
+  const lines = [
+    `Usage: autosnippet ${kebab(tool.name).replace(/_/g, '-')} [options]`,
+    '',
+    tool.description,
+    '',
+    'Options:',
+  ];
   for (const [flag, { name, schema }] of fields) {
-    const kind = schema.type === 'boolean' ? '' : schema.enum ? ` ${schema.enum.join('|')}` : schema.type === 'array' ? ' VALUE (repeat)' : schema.type === 'object' ? ' JSON' : ` ${(schema.type ?? 'VALUE').toString().toUpperCase()}`;
-    lines.push(`  --${flag}${kind}${required.has(name) ? ' (required)' : ''}${schema.description ? `  ${schema.description}` : ''}`);
+    const kind = schema.type === 'boolean'
+      ? ''
+      : schema.enum
+      ? ` ${schema.enum.join('|')}`
+      : schema.type === 'array'
+      ? ' VALUE (repeat)'
+      : schema.type === 'object'
+      ? ' JSON'
+      : ` ${(schema.type ?? 'VALUE').toString().toUpperCase()}`;
+    lines.push(
+      `  --${flag}${kind}${required.has(name) ? ' (required)' : ''}${
+        schema.description ? `  ${schema.description}` : ''
+      }`,
+    );
   }
-  lines.push('  --json  print the whole result envelope as JSON', '  -h, --help  this help', '', 'Exit codes: 0 success, 1 the tool answered an error, 2 usage error.');
+  lines.push(
+    '  --json  print the whole result envelope as JSON',
+    '  -h, --help  this help',
+    '',
+    'Exit codes: 0 success, 1 the tool answered an error, 2 usage error.',
+  );
   return lines.join('\n') + '\n';
 }

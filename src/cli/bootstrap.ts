@@ -1,10 +1,11 @@
 // `autosnippet bootstrap`: the cold start from the command line, through the same catalog tool.
-import type { BootstrapResult } from '../core/tools/adapters';
 import { createCatalog, type ToolCatalog } from '../core/tools';
+import type { BootstrapResult } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 import { parse, wholeNumber } from './args';
 
-export const BOOTSTRAP_USAGE = `Usage: autosnippet bootstrap [--max-files N] [--max-file-bytes N] [--dimension ID]... [--json]
+export const BOOTSTRAP_USAGE =
+  `Usage: autosnippet bootstrap [--max-files N] [--max-file-bytes N] [--dimension ID]... [--json]
 
 Scans the project (respecting .gitignore), analyses the nine knowledge dimensions and records what it
 finds as pending candidates for review. Running it again creates no duplicates.
@@ -28,7 +29,12 @@ export interface CommandOutput {
 class BootstrapUsageError extends Error {}
 
 /** `catalog` defaults to the full catalog; tests pass one of their own. */
-export async function bootstrapCommand(args: string[], ws: () => Promise<Workspace>, out: CommandOutput, catalog: ToolCatalog = createCatalog()): Promise<number> {
+export async function bootstrapCommand(
+  args: string[],
+  ws: () => Promise<Workspace>,
+  out: CommandOutput,
+  catalog: ToolCatalog = createCatalog(),
+): Promise<number> {
   let input: Record<string, unknown>;
   let json: boolean;
   try {
@@ -78,7 +84,12 @@ export async function bootstrapCommand(args: string[], ws: () => Promise<Workspa
 function parseArgs(args: string[]): { input: Record<string, unknown>; json: boolean } {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
-    ({ values } = parse(args, { json: { type: 'boolean' }, 'max-files': { type: 'string' }, 'max-file-bytes': { type: 'string' }, dimension: { type: 'string', multiple: true } }, false));
+    ({ values } = parse(args, {
+      json: { type: 'boolean' },
+      'max-files': { type: 'string' },
+      'max-file-bytes': { type: 'string' },
+      dimension: { type: 'string', multiple: true },
+    }, false));
   } catch (e) {
     throw new BootstrapUsageError((e as Error).message);
   }
@@ -104,13 +115,23 @@ export function renderSummary(r: BootstrapResult): string {
   const mb = (r.scanned.bytes / 1024 / 1024).toFixed(1);
   const ecosystems = Object.keys(r.targets.ecosystems).join(', ') || 'no build manifest';
   const lines = [
-    `Scanned ${r.scanned.files} of ${r.scanned.eligible} source files (${mb} MB) in ${(r.durationMs / 1000).toFixed(1)} s${r.scanned.capped ? ' (capped: raise --max-files to scan more)' : ''}; ${r.targets.count} target${r.targets.count === 1 ? '' : 's'} (${ecosystems}).`,
-    `Created ${r.candidates.created} candidate${r.candidates.created === 1 ? '' : 's'}, ${r.candidates.existing} already known.`,
+    `Scanned ${r.scanned.files} of ${r.scanned.eligible} source files (${mb} MB) in ${
+      (r.durationMs / 1000).toFixed(1)
+    } s${r.scanned.capped ? ' (capped: raise --max-files to scan more)' : ''}; ${r.targets.count} target${
+      r.targets.count === 1 ? '' : 's'
+    } (${ecosystems}).`,
+    `Created ${r.candidates.created} candidate${
+      r.candidates.created === 1 ? '' : 's'
+    }, ${r.candidates.existing} already known.`,
   ];
   const width = Math.max(...r.dimensions.map((d) => d.id.length));
   for (const d of r.dimensions) {
     const ids = d.created.length ? `  ${d.created.slice(0, 4).join(', ')}${d.created.length > 4 ? ', …' : ''}` : '';
-    lines.push(`  ${d.id.padEnd(width)}  ${String(d.created.length).padStart(3)} new  ${String(d.existing.length).padStart(3)} known${ids}`);
+    lines.push(
+      `  ${d.id.padEnd(width)}  ${String(d.created.length).padStart(3)} new  ${
+        String(d.existing.length).padStart(3)
+      } known${ids}`,
+    );
   }
   lines.push('', `Next: ${r.next}`);
   return lines.join('\n') + '\n';

@@ -2,9 +2,16 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { guardEngine, guardLocale, jsonReport, sarifReport, textReport, type ReportFormat } from '../core/tools/adapters';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { createCatalog } from '../core/tools';
+import {
+  guardEngine,
+  guardLocale,
+  jsonReport,
+  type ReportFormat,
+  sarifReport,
+  textReport,
+} from '../core/tools/adapters';
 import { markGuardFindingReviewed, writeGuardBaseline } from '../core/tools/guard';
 import type { Workspace } from '../core/workspace';
 import { parse, UsageError, wholeNumber } from './args';
@@ -70,23 +77,32 @@ export function parseGuardArgs(args: string[]): GuardArgs {
     locale: { type: 'string' },
   });
   const format = (values.format as string | undefined) ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
+  if (format !== 'text' && format !== 'json' && format !== 'sarif') {
+    throw new UsageError(`--format must be text, json or sarif (got "${format}")`);
+  }
   const baseline = (values.baseline as string | undefined) ?? 'use';
-  if (baseline !== 'write' && baseline !== 'ignore' && baseline !== 'use') throw new UsageError(`--baseline takes write, use or ignore (got "${baseline}")`);
+  if (baseline !== 'write' && baseline !== 'ignore' && baseline !== 'use') {
+    throw new UsageError(`--baseline takes write, use or ignore (got "${baseline}")`);
+  }
   let review: GuardArgs['review'];
   if (values.review !== undefined || values.rule !== undefined || values.reason !== undefined) {
     const at = /^(.+):(\d+)$/.exec((values.review as string | undefined) ?? '');
     if (!at) throw new UsageError('--review takes FILE:LINE (the line a finding starts on)');
-    if (!values.rule) throw new UsageError('--review needs --rule ID (the finding\'s rule)');
-    if (!(values.reason as string | undefined)?.trim()) throw new UsageError('--review needs --reason TEXT (why the code is right as it is)');
-    if (positionals.length || values.baseline !== undefined) throw new UsageError('--review marks one finding: give no paths and no --baseline with it');
+    if (!values.rule) throw new UsageError("--review needs --rule ID (the finding's rule)");
+    if (!(values.reason as string | undefined)?.trim()) {
+      throw new UsageError('--review needs --reason TEXT (why the code is right as it is)');
+    }
+    if (positionals.length || values.baseline !== undefined) {
+      throw new UsageError('--review marks one finding: give no paths and no --baseline with it');
+    }
     review = { path: at[1], line: Number(at[2]), rule: values.rule as string, reason: values.reason as string };
   }
   return {
     ...(review ? { review } : {}),
     paths: positionals,
     format,
-    maxWarnings: wholeNumber(values['max-warnings'] as string | undefined, '--max-warnings (-1 for no limit)', -1) ?? -1,
+    maxWarnings: wholeNumber(values['max-warnings'] as string | undefined, '--max-warnings (-1 for no limit)', -1)
+      ?? -1,
     outputFile: values['output-file'] as string | undefined,
     quiet: values.quiet === true,
     help: values.help === true,
@@ -106,7 +122,12 @@ export function resolveGuardPaths(paths: string[], root: string, cwd: string): s
   return paths.map((p) => path.resolve(cwdInside ? cwd : root, p));
 }
 
-export async function guardCommand(args: string[], ws: () => Promise<Workspace>, out: { stdout(s: string): void; stderr(s: string): void }, cwd = process.cwd()): Promise<number> {
+export async function guardCommand(
+  args: string[],
+  ws: () => Promise<Workspace>,
+  out: { stdout(s: string): void; stderr(s: string): void },
+  cwd = process.cwd(),
+): Promise<number> {
   let opts: GuardArgs;
   try {
     opts = parseGuardArgs(args);
@@ -127,53 +148,97 @@ export async function guardCommand(args: string[], ws: () => Promise<Workspace>,
     const paths = resolveGuardPaths(opts.paths, w.root, cwd);
     const missing = opts.paths.filter((_p, i) => !existsSync(paths[i]));
     if (missing.length) {
-      for (const p of missing) out.stderr(`autosnippet guard: no file or folder "${p}" (looked for ${paths[opts.paths.indexOf(p)]})\n`);
+      for (const p of missing) {
+        out.stderr(`autosnippet guard: no file or folder "${p}" (looked for ${paths[opts.paths.indexOf(p)]})\n`);
+      }
       return 2;
     }
     if (opts.review) {
       const r = opts.review;
       const file = resolveGuardPaths([r.path], w.root, cwd)[0];
-      const marked = await createCatalog().call(w, markGuardFindingReviewed, { path: file, line: r.line, ruleId: r.rule, reason: r.reason }, { actor: 'human', channel: 'cli' });
+      const marked = await createCatalog().call(
+        w,
+        markGuardFindingReviewed,
+        { path: file, line: r.line, ruleId: r.rule, reason: r.reason },
+        { actor: 'human', channel: 'cli' },
+      );
       if (!marked.ok) {
-        out.stderr(`autosnippet guard: ${marked.error.code}: ${marked.error.message}${marked.error.hint ? `\n  ${marked.error.hint}` : ''}\n`);
+        out.stderr(
+          `autosnippet guard: ${marked.error.code}: ${marked.error.message}${
+            marked.error.hint ? `\n  ${marked.error.hint}` : ''
+          }\n`,
+        );
         return 2;
       }
       const m = marked.data;
-      out.stdout(`${m.replaced ? 'Replaced the reason of' : 'Marked'} ${m.ruleId} at ${m.path}:${m.line} reviewed in ${m.file}; commit it.\n`);
+      out.stdout(
+        `${
+          m.replaced ? 'Replaced the reason of' : 'Marked'
+        } ${m.ruleId} at ${m.path}:${m.line} reviewed in ${m.file}; commit it.\n`,
+      );
       return 0;
     }
     if (opts.baseline === 'write') {
       // A write: through the catalog, so the Gateway audits it (and creates .autosnippet/ if need be).
-      const written = await createCatalog().call(w, writeGuardBaseline, opts.paths.length ? { paths } : {}, { actor: 'human', channel: 'cli' });
+      const written = await createCatalog().call(w, writeGuardBaseline, opts.paths.length ? { paths } : {}, {
+        actor: 'human',
+        channel: 'cli',
+      });
       if (!written.ok) {
-        out.stderr(`autosnippet guard: ${written.error.code}: ${written.error.message}${written.error.hint ? `\n  ${written.error.hint}` : ''}\n`);
+        out.stderr(
+          `autosnippet guard: ${written.error.code}: ${written.error.message}${
+            written.error.hint ? `\n  ${written.error.hint}` : ''
+          }\n`,
+        );
         return 2;
       }
       const { findings, file } = written.data;
-      out.stdout(`Recorded ${findings} finding${findings === 1 ? '' : 's'} in ${file}; commit it. Later runs report only new findings.\n`);
+      out.stdout(
+        `Recorded ${findings} finding${
+          findings === 1 ? '' : 's'
+        } in ${file}; commit it. Later runs report only new findings.\n`,
+      );
       if (written.notice) out.stderr(`${written.notice}\n`);
       return 0;
     }
     const scan = await engine.scan({ paths, baseline: opts.baseline });
     // A refused rule is a configuration error (exit 2), but the rules that loaded still report: a
     // typo in one rule must not hide every finding of the others.
-    for (const p of scan.problems) out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
+    for (const p of scan.problems) {
+      out.stderr(`autosnippet guard: configuration error: ${p.message}${p.hint ? `\n  ${p.hint}` : ''}\n`);
+    }
     if (opts.quiet) {
       scan.violations = scan.violations.filter((v) => v.severity === 'error');
       scan.counts = { error: scan.counts.error, warning: 0, info: 0, hint: 0 };
       scan.newCounts = { error: scan.newCounts.error, warning: 0, info: 0, hint: 0 };
     }
     const rules = (await engine.rules()).map((s) => s.rule);
-    const report = opts.format === 'json' ? jsonReport(scan) : opts.format === 'sarif' ? sarifReport(scan, rules, w.version) : textReport(scan);
+    const report = opts.format === 'json'
+      ? jsonReport(scan)
+      : opts.format === 'sarif'
+      ? sarifReport(scan, rules, w.version)
+      : textReport(scan);
     if (opts.outputFile) writeFileSync(path.resolve(opts.outputFile), report);
     else out.stdout(report);
     const counts = scan.newCounts;
     const tooManyWarnings = opts.maxWarnings >= 0 && counts.warning > opts.maxWarnings;
-    if (tooManyWarnings) out.stderr(`autosnippet guard: ${counts.warning} ${scan.baseline ? 'new ' : ''}warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+    if (tooManyWarnings) {
+      out.stderr(
+        `autosnippet guard: ${counts.warning} ${
+          scan.baseline ? 'new ' : ''
+        }warnings, more than --max-warnings ${opts.maxWarnings}\n`,
+      );
+    }
     if (scan.problems.length) return 2;
     return counts.error > 0 || tooManyWarnings ? 1 : 0;
   } catch (e) {
-    out.stderr(`autosnippet guard: ${isAutoSnippetError(e) ? `${e.code}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}` : (e as Error).stack ?? String(e)}\n`);
+    out.stderr(
+      `autosnippet guard: ${
+        isAutoSnippetError(e)
+          ? `${e.code}: ${e.message}${e.hint ? `\n  ${e.hint}` : ''}`
+          : (e as Error).stack ?? String(e)
+      }\n`,
+    );
     return 2;
   }
 }

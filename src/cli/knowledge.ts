@@ -1,7 +1,7 @@
 // `autosnippet sync | search | candidates | recipes`: thin commands over the catalog's knowledge tools,
 // run as a person (actor 'human', channel 'cli'). Text for people by default, --json for programs.
-import type { Workspace } from '../core/workspace';
 import { createCatalog, type ToolResult } from '../core/tools';
+import type { Workspace } from '../core/workspace';
 import { parse } from './args';
 import { recipesAccept, recipesCheck } from './freshness';
 
@@ -37,7 +37,12 @@ const OPTIONS = {
   'replaced-by': { type: 'string' },
 } as const;
 
-export async function knowledgeCommand(command: string, args: string[], ws: () => Promise<Workspace>, out: KnowledgeOutput): Promise<number> {
+export async function knowledgeCommand(
+  command: string,
+  args: string[],
+  ws: () => Promise<Workspace>,
+  out: KnowledgeOutput,
+): Promise<number> {
   const usage = (message: string) => {
     out.stderr(`autosnippet ${command}: ${message}\n\n${KNOWLEDGE_USAGE}`);
     return 2;
@@ -52,7 +57,8 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
   const json = flags.json === true;
   const str = (k: keyof typeof OPTIONS) => (typeof flags[k] === 'string' ? (flags[k] as string) : undefined);
   const catalog = createCatalog();
-  const call = async (tool: string, input: Record<string, unknown>): Promise<ToolResult> => catalog.invoke(await ws(), tool, input, { actor: 'human', channel: 'cli' });
+  const call = async (tool: string, input: Record<string, unknown>): Promise<ToolResult> =>
+    catalog.invoke(await ws(), tool, input, { actor: 'human', channel: 'cli' });
   // These commands call their tools by name, so each formatter states the shape it reads.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the formatter's own parameter type is the check
   const finish = (result: ToolResult, text: (data: any) => string): number => {
@@ -69,7 +75,11 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
   switch (command) {
     case 'sync': {
       const result = await call('rebuild_index', { force: flags.force === true });
-      const code = finish(result, (r) => `${r.scanned} recipe files: ${r.added} added, ${r.updated} updated, ${r.renamed.length} renamed, ${r.removed.length} removed (${r.durationMs} ms)\n`);
+      const code = finish(
+        result,
+        (r) =>
+          `${r.scanned} recipe files: ${r.added} added, ${r.updated} updated, ${r.renamed.length} renamed, ${r.removed.length} removed (${r.durationMs} ms)\n`,
+      );
       if (result.ok) {
         const problems = (result.data as { problems: { file: string; field?: string; message: string }[] }).problems;
         for (const p of problems) out.stderr(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}\n`);
@@ -83,31 +93,70 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
       const limit = str('limit') ? Number(str('limit')) : undefined;
       if (limit !== undefined && !Number.isInteger(limit)) return usage('--limit takes a whole number');
       const mode = str('mode') ?? 'hybrid';
-      const tool = mode === 'keyword' ? 'keyword_search' : mode === 'semantic' ? 'semantic_search' : mode === 'hybrid' ? 'search' : undefined;
+      const tool = mode === 'keyword'
+        ? 'keyword_search'
+        : mode === 'semantic'
+        ? 'semantic_search'
+        : mode === 'hybrid'
+        ? 'search'
+        : undefined;
       if (!tool) return usage(`--mode is hybrid, keyword or semantic, not "${mode}"`);
-      return finish(await call(tool, { query, ...(str('kind') ? { kind: str('kind') } : {}), ...(str('language') ? { language: str('language') } : {}), ...(limit ? { limit } : {}) }), (r) => {
-        if (!r.total) return `Nothing found for "${query}".\n`;
-        return r.groups
-          .map((g: { kind: string; results: { id: string; trigger: string; title: string; summary: string; status: string }[] }) =>
-            `${g.kind}s\n` + g.results.map((x) => `  ${x.trigger.padEnd(24)} ${x.title}${x.status !== 'published' ? ` [${x.status}]` : ''}\n  ${' '.repeat(24)} ${x.summary.slice(0, 100)}  (${x.id})\n`).join(''),
-          )
-          .join('');
-      });
+      return finish(
+        await call(tool, {
+          query,
+          ...(str('kind') ? { kind: str('kind') } : {}),
+          ...(str('language') ? { language: str('language') } : {}),
+          ...(limit ? { limit } : {}),
+        }),
+        (r) => {
+          if (!r.total) return `Nothing found for "${query}".\n`;
+          return r.groups
+            .map((
+              g: {
+                kind: string;
+                results: { id: string; trigger: string; title: string; summary: string; status: string }[];
+              },
+            ) =>
+              `${g.kind}s\n`
+              + g.results.map((x) =>
+                `  ${x.trigger.padEnd(24)} ${x.title}${x.status !== 'published' ? ` [${x.status}]` : ''}\n  ${
+                  ' '.repeat(24)
+                } ${x.summary.slice(0, 100)}  (${x.id})\n`
+              ).join('')
+            )
+            .join('');
+        },
+      );
     }
     case 'candidates': {
       const [sub = 'list', id] = positional;
       switch (sub) {
         case 'list':
-          return finish(await call('list_candidates', { status: str('status') ?? 'pending' }), (r) =>
-            r.total ? r.candidates.map((c: { id: string; status: string; kind: string; title: string; confidence: number }) => `${c.id}  ${c.status.padEnd(8)} ${c.kind.padEnd(7)} ${c.title}  (confidence ${c.confidence})\n`).join('') : 'No candidates.\n',
+          return finish(
+            await call('list_candidates', { status: str('status') ?? 'pending' }),
+            (r) =>
+              r.total
+                ? r.candidates.map((
+                  c: { id: string; status: string; kind: string; title: string; confidence: number },
+                ) => `${c.id}  ${c.status.padEnd(8)} ${c.kind.padEnd(7)} ${c.title}  (confidence ${c.confidence})\n`)
+                  .join('')
+                : 'No candidates.\n',
           );
         case 'show':
           if (!id) return usage('candidates show needs an id');
           return finish(await call('get_candidate', { id }), (c) => JSON.stringify(c, null, 2) + '\n');
         case 'approve':
           if (!id) return usage('candidates approve needs an id');
-          return finish(await call('approve_candidate', { id, promote: flags['no-promote'] !== true, ...(str('category') ? { category: str('category') } : {}) }), (r) =>
-            r.recipe ? `Approved ${r.id}; draft recipe ${r.recipe.id} written to ${r.recipe.file}\n` : `Approved ${r.id}.\n`,
+          return finish(
+            await call('approve_candidate', {
+              id,
+              promote: flags['no-promote'] !== true,
+              ...(str('category') ? { category: str('category') } : {}),
+            }),
+            (r) =>
+              r.recipe
+                ? `Approved ${r.id}; draft recipe ${r.recipe.id} written to ${r.recipe.file}\n`
+                : `Approved ${r.id}.\n`,
           );
         case 'reject':
           if (!id) return usage('candidates reject needs an id');
@@ -121,8 +170,17 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
       const [sub = 'list', id] = positional;
       switch (sub) {
         case 'list':
-          return finish(await call('list_recipes', { ...(str('kind') ? { kind: str('kind') } : {}), ...(str('status') ? { status: str('status') } : {}) }), (r) =>
-            r.total ? r.recipes.map((x: { id: string; status: string; kind: string; trigger: string; title: string }) => `${x.id.padEnd(40)} ${x.status.padEnd(10)} ${x.kind.padEnd(7)} ${x.trigger}  ${x.title}\n`).join('') : 'No recipes.\n',
+          return finish(
+            await call('list_recipes', {
+              ...(str('kind') ? { kind: str('kind') } : {}),
+              ...(str('status') ? { status: str('status') } : {}),
+            }),
+            (r) =>
+              r.total
+                ? r.recipes.map((x: { id: string; status: string; kind: string; trigger: string; title: string }) =>
+                  `${x.id.padEnd(40)} ${x.status.padEnd(10)} ${x.kind.padEnd(7)} ${x.trigger}  ${x.title}\n`
+                ).join('')
+                : 'No recipes.\n',
           );
         case 'show':
           if (!id) return usage('recipes show needs an id');
@@ -133,10 +191,19 @@ export async function knowledgeCommand(command: string, args: string[], ws: () =
         case 'deprecate':
           if (!id) return usage('recipes deprecate needs an id');
           if (!str('reason')) return usage('recipes deprecate needs --reason "why"');
-          return finish(await call('deprecate_recipe', { id, reason: str('reason'), ...(str('replaced-by') ? { replacedBy: str('replaced-by') } : {}) }), (r) => `Deprecated ${r.id}.\n`);
+          return finish(
+            await call('deprecate_recipe', {
+              id,
+              reason: str('reason'),
+              ...(str('replaced-by') ? { replacedBy: str('replaced-by') } : {}),
+            }),
+            (r) => `Deprecated ${r.id}.\n`,
+          );
         case 'check': {
           const status = str('status');
-          if (status !== undefined && status !== 'draft' && status !== 'published' && status !== 'any') return usage('--status is draft, published or any');
+          if (status !== undefined && status !== 'draft' && status !== 'published' && status !== 'any') {
+            return usage('--status is draft, published or any');
+          }
           return recipesCheck(catalog, await ws(), out, { id, status, json, all: flags.all === true });
         }
         case 'accept':

@@ -2,19 +2,19 @@
 // VS Code use; output is JSON on stdout where a program reads it, messages on stderr.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Workspace } from '../core/workspace';
-import { createCatalog, type AnyTool } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
+import { type AnyTool, createCatalog } from '../core/tools';
 import { settingsOutsideEditor, VERSION } from '../core/tools/adapters';
-import { parseMcpArgs, UsageError as McpUsageError, MCP_USAGE } from '../mcp/args';
+import { Workspace } from '../core/workspace';
+import { MCP_USAGE, parseMcpArgs, UsageError as McpUsageError } from '../mcp/args';
 import { toolInput, toolOfCommand, toolUsage, UsageError } from './args';
-import { skillsCommand } from './skills';
-import { guardCommand } from './guard';
-import { knowledgeCommand, KNOWLEDGE_USAGE } from './knowledge';
 import { bootstrapCommand } from './bootstrap';
 import { exportCommand } from './export';
-import { trustCommand, TRUST_USAGE } from './trust';
+import { guardCommand } from './guard';
+import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge';
 import { rememberCommand } from './remember';
+import { skillsCommand } from './skills';
+import { TRUST_USAGE, trustCommand } from './trust';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
 
@@ -52,14 +52,27 @@ const bundledSkillsDir = path.join(__dirname, '..', 'skills');
 
 /** Options before the command (`autosnippet -w DIR guard src`), and the command with its own arguments. */
 function splitGlobal(argv: string[]): { workspaceDir: string; trust: boolean; command?: string; args: string[] } {
-  const { tokens } = parseArgs({ args: argv, options: { workspace: { type: 'string', short: 'w' }, trust: { type: 'boolean' } }, allowPositionals: true, strict: false, tokens: true });
-  const first = tokens.find((t) => t.kind === 'positional' || (t.kind === 'option' && t.name !== 'workspace' && t.name !== 'trust'));
+  const { tokens } = parseArgs({
+    args: argv,
+    options: { workspace: { type: 'string', short: 'w' }, trust: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const first = tokens.find((t) =>
+    t.kind === 'positional' || (t.kind === 'option' && t.name !== 'workspace' && t.name !== 'trust')
+  );
   const globalTokens = tokens.filter((t) => first === undefined || t.index < first.index);
   const ws = globalTokens.find((t) => t.kind === 'option' && t.name === 'workspace');
   if (ws && ws.kind === 'option' && ws.value === undefined) throw new UsageError('--workspace needs a folder');
   const rest = first === undefined ? [] : argv.slice(first.index);
   const trust = globalTokens.some((t) => t.kind === 'option' && t.name === 'trust');
-  return { workspaceDir: path.resolve(ws?.kind === 'option' ? ws.value ?? '.' : process.cwd()), trust, command: rest[0], args: rest.slice(1) };
+  return {
+    workspaceDir: path.resolve(ws?.kind === 'option' ? ws.value ?? '.' : process.cwd()),
+    trust,
+    command: rest[0],
+    args: rest.slice(1),
+  };
 }
 
 export async function main(argv: string[], out: Output): Promise<number> {
@@ -74,7 +87,12 @@ export async function main(argv: string[], out: Output): Promise<number> {
   let opened: Workspace | undefined;
   const ws = async () => {
     const log = stderrLogger('warn');
-    return (opened ??= await Workspace.open(workspaceDir, { log, bundledSkillsDir, oneShot: true, settings: settingsOutsideEditor(workspaceDir, log, { trust }) }));
+    return (opened ??= await Workspace.open(workspaceDir, {
+      log,
+      bundledSkillsDir,
+      oneShot: true,
+      settings: settingsOutsideEditor(workspaceDir, log, { trust }),
+    }));
   };
   try {
     switch (command) {
@@ -95,7 +113,10 @@ export async function main(argv: string[], out: Output): Promise<number> {
         // A --workspace after `mcp` wins over one before it.
         // The MCP server (the SDK, its schemas) is loaded for this command only: 20 ms of every other command's start.
         const { runMcp } = require('../mcp/run') as typeof import('../mcp/run');
-        await runMcp(parseMcpArgs(['--workspace', workspaceDir, ...(trust ? ['--trust'] : []), ...args]), bundledSkillsDir);
+        await runMcp(
+          parseMcpArgs(['--workspace', workspaceDir, ...(trust ? ['--trust'] : []), ...args]),
+          bundledSkillsDir,
+        );
         return 0;
       case 'tools': {
         const domains = createCatalog().capabilities();
@@ -169,8 +190,9 @@ async function toolCommand(tool: AnyTool, args: string[], ws: () => Promise<Work
   const result = await catalog.invoke(await ws(), tool.name, input, { actor: 'human', channel: 'cli' });
   if (json) out.stdout(JSON.stringify(result, null, 2) + '\n');
   else if (result.ok) out.stdout(JSON.stringify(result.data, null, 2) + '\n');
-  if (!result.ok) out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
-  else if (result.truncated) out.stderr(`${result.truncated.hint}\n`);
+  if (!result.ok) {
+    out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+  } else if (result.truncated) out.stderr(`${result.truncated.hint}\n`);
   if (result.notice && !json) out.stderr(`${result.notice}\n`);
   return result.ok ? 0 : 1;
 }
@@ -178,6 +200,8 @@ async function toolCommand(tool: AnyTool, args: string[], ws: () => Promise<Work
 async function callTool(ws: Workspace, name: string, input: unknown, out: Output): Promise<number> {
   const result = await createCatalog().invoke(ws, name, input, { actor: 'human', channel: 'cli' });
   out.stdout(JSON.stringify(result, null, 2) + '\n');
-  if (!result.ok) out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+  if (!result.ok) {
+    out.stderr(`${result.error.code}: ${result.error.message}${result.error.hint ? `\n${result.error.hint}` : ''}\n`);
+  }
   return result.ok ? 0 : 1;
 }

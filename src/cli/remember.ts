@@ -3,12 +3,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { Workspace } from '../core/workspace';
 import { createCatalog } from '../core/tools';
 import { rememberTool } from '../core/tools/adapters';
+import type { Workspace } from '../core/workspace';
 import { parse, UsageError } from './args';
 
-export const REMEMBER_USAGE = `Usage: autosnippet remember "<rule in your words>" [--code FILE[:FROM-TO]] [--category NAME] [--no-export] [--yes]
+export const REMEMBER_USAGE =
+  `Usage: autosnippet remember "<rule in your words>" [--code FILE[:FROM-TO]] [--category NAME] [--no-export] [--yes]
 
 Writes the rule as a recipe under .autosnippet/recipes/<category>/ (default conventions), publishes it
 and updates the agent instruction files that already carry the AutoSnippet block (AGENTS.md when none
@@ -18,7 +19,10 @@ does). Shows the file first and asks once; --yes skips the question (scripts, CI
   --no-export            publish only; leave the instruction files as they are
 `;
 
-interface Out { stdout(s: string): void; stderr(s: string): void }
+interface Out {
+  stdout(s: string): void;
+  stderr(s: string): void;
+}
 export type Confirm = (question: string) => Promise<boolean>;
 
 const OPTIONS = {
@@ -40,32 +44,53 @@ export const askOnTerminal: Confirm = async (question) => {
   }
 };
 
-export async function rememberCommand(args: string[], ws: () => Promise<Workspace>, out: Out, confirm: Confirm = askOnTerminal): Promise<number> {
+export async function rememberCommand(
+  args: string[],
+  ws: () => Promise<Workspace>,
+  out: Out,
+  confirm: Confirm = askOnTerminal,
+): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS);
   if (values.help) {
     out.stdout(REMEMBER_USAGE);
     return 0;
   }
   const text = positionals.join(' ').trim();
-  if (!text) throw new UsageError('remember needs the rule in your words: autosnippet remember "we wrap fetch in apiClient"');
+  if (!text) {
+    throw new UsageError('remember needs the rule in your words: autosnippet remember "we wrap fetch in apiClient"');
+  }
   const w = await ws();
   const code = values.code ? readCode(w.root, values.code as string) : undefined;
-  const input = { text, ...code, ...(values.category ? { category: values.category as string } : {}), ...(values['no-export'] ? { export: false } : {}) };
+  const input = {
+    text,
+    ...code,
+    ...(values.category ? { category: values.category as string } : {}),
+    ...(values['no-export'] ? { export: false } : {}),
+  };
   const catalog = createCatalog();
-  const call = (dryRun: boolean) => catalog.call(w, rememberTool, { ...input, dryRun }, { actor: 'human', channel: 'cli' });
+  const call = (dryRun: boolean) =>
+    catalog.call(w, rememberTool, { ...input, dryRun }, { actor: 'human', channel: 'cli' });
   if (!values.yes) {
     const preview = await call(true);
     if (!preview.ok) return failed(out, preview.error);
     out.stderr(`${preview.data.recipe!.file}:\n${indent(preview.data.text ?? '')}\n`);
     const also = preview.data.exported.length ? ` and update ${preview.data.exported.join(', ')}` : '';
     if (!(await confirm(`Publish ${preview.data.recipe!.file}${also}?`))) {
-      out.stderr(process.stdin.isTTY ? 'Nothing was written.\n' : 'Nothing was written: there is no terminal to ask on. Run it again with --yes to publish.\n');
+      out.stderr(
+        process.stdin.isTTY
+          ? 'Nothing was written.\n'
+          : 'Nothing was written: there is no terminal to ask on. Run it again with --yes to publish.\n',
+      );
       return 1;
     }
   }
   const done = await call(false);
   if (!done.ok) return failed(out, done.error);
-  out.stdout(`Published ${done.data.recipe!.file}${done.data.exported.length ? `; updated ${done.data.exported.join(', ')}` : ''}.\n`);
+  out.stdout(
+    `Published ${done.data.recipe!.file}${
+      done.data.exported.length ? `; updated ${done.data.exported.join(', ')}` : ''
+    }.\n`,
+  );
   if (done.notice) out.stderr(`${done.notice}\n`);
   return 0;
 }
@@ -74,7 +99,9 @@ export async function rememberCommand(args: string[], ws: () => Promise<Workspac
 function readCode(root: string, spec: string): { code: string; path: string } {
   const m = /^(.*?)(?::(\d+)(?:-(\d+))?)?$/.exec(spec)!;
   const rel = path.relative(root, path.resolve(root, m[1])).split(path.sep).join('/');
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`--code ${spec}: the file must be inside the workspace`);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new UsageError(`--code ${spec}: the file must be inside the workspace`);
+  }
   let text: string;
   try {
     text = readFileSync(path.join(root, rel), 'utf8');

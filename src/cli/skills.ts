@@ -3,8 +3,14 @@
 import path from 'node:path';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { createCatalog, type ToolResult } from '../core/tools';
+import {
+  errorCount,
+  renderRoutingXml,
+  type SkillProblem,
+  skillRegistry,
+  validateSkillTarget,
+} from '../core/tools/adapters';
 import { listSkills, loadSkill, loadSkillChunk, searchSkillsTool } from '../core/tools/skills';
-import { errorCount, renderRoutingXml, skillRegistry, validateSkillTarget, type SkillProblem } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
@@ -106,12 +112,27 @@ async function validate(args: string[], ws: () => Promise<Workspace>, out: Comma
   const { results, skipped } = checked;
   const errors = results.reduce((n, r) => n + errorCount(r.problems), 0);
   if (options.json) {
-    out.stdout(JSON.stringify({ skills: results.length, errors, results: results.map((r) => ({ file: r.file, problems: r.problems })), skipped }, null, 2) + '\n');
+    out.stdout(
+      JSON.stringify(
+        {
+          skills: results.length,
+          errors,
+          results: results.map((r) => ({ file: r.file, problems: r.problems })),
+          skipped,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return errors > 0 ? 1 : 0;
   }
   for (const x of skipped) out.stdout(`skipped: ${x.path}: ${x.reason}\n`);
   if (results.length === 0) {
-    out.stderr(`No skills found${positional[0] ? ` in ${positional[0]}` : ' in this workspace'} (a skill is a folder with a SKILL.md).\n`);
+    out.stderr(
+      `No skills found${
+        positional[0] ? ` in ${positional[0]}` : ' in this workspace'
+      } (a skill is a folder with a SKILL.md).\n`,
+    );
     return 0;
   }
   let warnings = 0;
@@ -122,7 +143,11 @@ async function validate(args: string[], ws: () => Promise<Workspace>, out: Comma
       out.stdout(formatProblem(file, p) + '\n');
     }
   }
-  out.stdout(`${results.length} skill${results.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`);
+  out.stdout(
+    `${results.length} skill${results.length === 1 ? '' : 's'} checked: ${errors} error${
+      errors === 1 ? '' : 's'
+    }, ${warnings} warning${warnings === 1 ? '' : 's'}.\n`,
+  );
   return errors > 0 ? 1 : 0;
 }
 
@@ -132,7 +157,11 @@ export function formatProblem(file: string, p: SkillProblem): string {
 
 /** Source ids as people read them. */
 const SOURCE_LABELS: Record<string, string> = {
-  project: 'Project (.autosnippet/skills)', github: 'GitHub (.github/skills)', claude: 'Claude (.claude/skills)', agents: 'Agents (.agents/skills)', bundled: 'Bundled with AutoSnippet',
+  project: 'Project (.autosnippet/skills)',
+  github: 'GitHub (.github/skills)',
+  claude: 'Claude (.claude/skills)',
+  agents: 'Agents (.agents/skills)',
+  bundled: 'Bundled with AutoSnippet',
 };
 
 async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
@@ -145,7 +174,9 @@ async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOu
     const first = dataOf(await catalog.call(w, listSkills, hidden ? { hidden } : {}, person));
     const items = [...first.skills];
     for (let cursor = items.length; cursor < first.total; cursor = items.length) {
-      const page = dataOf(await catalog.invoke(w, listSkills.name, { ...(hidden ? { hidden } : {}), cursor }, person)) as typeof first;
+      const page = dataOf(
+        await catalog.invoke(w, listSkills.name, { ...(hidden ? { hidden } : {}), cursor }, person),
+      ) as typeof first;
       if (!page.skills.length) break;
       items.push(...page.skills);
     }
@@ -155,7 +186,11 @@ async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOu
   const skills = items.filter((s) => 'summary' in s);
   const hidden = first.hidden ? (await all(true)).items : [];
   const shadowed = hidden.filter((x) => 'shadowedBy' in x);
-  const skipped = hidden.filter((x) => 'skipped' in x).map((x) => ({ path: x.path, source: x.source, reason: x.skipped }));
+  const skipped = hidden.filter((x) => 'skipped' in x).map((x) => ({
+    path: x.path,
+    source: x.source,
+    reason: x.skipped,
+  }));
   if (values.json) {
     out.stdout(JSON.stringify({ skills, shadowed, skipped }, null, 2) + '\n');
     return 0;
@@ -165,25 +200,39 @@ async function list(args: string[], ws: () => Promise<Workspace>, out: CommandOu
     const own = skills.filter((s) => s.source === source);
     if (own.length === 0) continue;
     out.stdout(`${SOURCE_LABELS[source]}\n`);
-    for (const s of own) out.stdout(`  ${s.name.padEnd(width)}  ${s.summary.length > 100 ? `${s.summary.slice(0, 99)}…` : s.summary}\n`);
+    for (const s of own) {
+      out.stdout(`  ${s.name.padEnd(width)}  ${s.summary.length > 100 ? `${s.summary.slice(0, 99)}…` : s.summary}\n`);
+    }
   }
   if (skills.length === 0) out.stdout('No skills found. Add a folder with a SKILL.md under .autosnippet/skills.\n');
-  for (const x of shadowed) out.stdout(`shadowed: ${x.name} in ${SOURCE_LABELS[x.source] ?? x.source} (hidden by ${x.shadowedBy})\n`);
+  for (const x of shadowed) {
+    out.stdout(`shadowed: ${x.name} in ${SOURCE_LABELS[x.source] ?? x.source} (hidden by ${x.shadowedBy})\n`);
+  }
   for (const x of skipped) out.stdout(`skipped: ${x.path}: ${x.reason}\n`);
   return 0;
 }
 
 async function load(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
   const { positionals, values } = parse(args, { section: { type: 'string' }, chunk: { type: 'string' } });
-  if (positionals.length !== 1) throw new SkillsUsageError('load takes one skill name: autosnippet skills load <name> [--section S] [--chunk C]');
-  if (values.section !== undefined && values.chunk !== undefined) throw new SkillsUsageError('give --section or --chunk, not both');
+  if (positionals.length !== 1) {
+    throw new SkillsUsageError('load takes one skill name: autosnippet skills load <name> [--section S] [--chunk C]');
+  }
+  if (values.section !== undefined && values.chunk !== undefined) {
+    throw new SkillsUsageError('give --section or --chunk, not both');
+  }
   const catalog = createCatalog();
   const w = await ws();
   if (typeof values.chunk === 'string') {
-    out.stdout(dataOf(await catalog.call(w, loadSkillChunk, { skill: positionals[0], chunk: values.chunk }, person)).content + '\n');
+    out.stdout(
+      dataOf(await catalog.call(w, loadSkillChunk, { skill: positionals[0], chunk: values.chunk }, person)).content
+        + '\n',
+    );
     return 0;
   }
-  const result = await catalog.call(w, loadSkill, { name: positionals[0], ...(typeof values.section === 'string' ? { section: values.section } : {}) }, person);
+  const result = await catalog.call(w, loadSkill, {
+    name: positionals[0],
+    ...(typeof values.section === 'string' ? { section: values.section } : {}),
+  }, person);
   dataOf(result);
   // The same Markdown a model reads: the body as written, then the chunks, files and related skills.
   out.stdout(catalog.resultText(result) + '\n');
@@ -193,18 +242,38 @@ async function load(args: string[], ws: () => Promise<Workspace>, out: CommandOu
 async function search(args: string[], ws: () => Promise<Workspace>, out: CommandOutput): Promise<number> {
   const { positionals, values } = parse(args, { limit: { type: 'string' }, xml: { type: 'boolean' } });
   const query = positionals.join(' ').trim();
-  if (!query) throw new SkillsUsageError('search needs a task in words: autosnippet skills search "set up guard rules"');
+  if (!query) {
+    throw new SkillsUsageError('search needs a task in words: autosnippet skills search "set up guard rules"');
+  }
   const limit = wholeNumber(values.limit as string | undefined, '--limit', 1) ?? 5;
   const w = await ws();
   const found = dataOf(await createCatalog().call(w, searchSkillsTool, { query, limit }, person));
   if (values.xml) {
     // The same ranking as the tool; the block is rendered from the skills it names, with their location.
     const registry = skillRegistry(w);
-    const matches = found.matched_skills.map((m) => ({ skill: registry.require(m.name), confidence: m.confidence ?? 0 }));
-    const nearest = found.nearest ? { skill: registry.require(found.nearest.name), confidence: found.nearest.confidence } : undefined;
+    const matches = found.matched_skills.map((m) => ({
+      skill: registry.require(m.name),
+      confidence: m.confidence ?? 0,
+    }));
+    const nearest = found.nearest
+      ? { skill: registry.require(found.nearest.name), confidence: found.nearest.confidence }
+      : undefined;
     out.stdout(renderRoutingXml({ matches, noMatch: found.no_match, nearest }) + '\n');
   } else {
-    out.stdout(JSON.stringify({ no_match: found.no_match, matched_skills: found.matched_skills.map((m) => ({ name: m.name, description: m.description, confidence: m.confidence })) }, null, 2) + '\n');
+    out.stdout(
+      JSON.stringify(
+        {
+          no_match: found.no_match,
+          matched_skills: found.matched_skills.map((m) => ({
+            name: m.name,
+            description: m.description,
+            confidence: m.confidence,
+          })),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   }
   return 0;
 }

@@ -13,7 +13,10 @@ repository can add to it. Inside VS Code, VS Code's workspace trust is used inst
 For one run only (CI), pass --trust before the command: autosnippet --trust guard.
 `;
 
-interface Out { stdout(s: string): void; stderr(s: string): void }
+interface Out {
+  stdout(s: string): void;
+  stderr(s: string): void;
+}
 
 export function trustCommand(command: 'trust' | 'untrust', args: string[], workspaceDir: string, out: Out): number {
   if (command === 'trust' && args[0] === '--list') {
@@ -22,16 +25,24 @@ export function trustCommand(command: 'trust' | 'untrust', args: string[], works
     out.stdout(JSON.stringify({ file: `${userDataDir()}/trust.json`, folders: entries }, null, 2) + '\n');
     return problem ? 1 : 0;
   }
-  if (args.length > 1 || args.some((a) => a.startsWith('-'))) throw new UsageError(`${command} takes one folder (default: the workspace)`);
+  if (args.length > 1 || args.some((a) => a.startsWith('-'))) {
+    throw new UsageError(`${command} takes one folder (default: the workspace)`);
+  }
   const dir = args[0] ?? workspaceDir;
   if (command === 'trust') {
     const { path, added } = trustFolder(dir);
-    out.stderr(added ? `Trusted ${path}: its project guard rules run from now on.\n` : `${path} was already trusted.\n`);
+    out.stderr(
+      added ? `Trusted ${path}: its project guard rules run from now on.\n` : `${path} was already trusted.\n`,
+    );
     return 0;
   }
   const { removed, stillCoveredBy } = untrustFolder(dir);
   out.stderr(removed.length ? `No longer trusted: ${removed.join(', ')}.\n` : `${dir} was not in the trust store.\n`);
-  if (stillCoveredBy) out.stderr(`It is still trusted through ${stillCoveredBy}; run autosnippet untrust ${stillCoveredBy} to take that back.\n`);
+  if (stillCoveredBy) {
+    out.stderr(
+      `It is still trusted through ${stillCoveredBy}; run autosnippet untrust ${stillCoveredBy} to take that back.\n`,
+    );
+  }
   const now = decideTrust(dir);
   return now.trusted && !stillCoveredBy ? 1 : 0;
 }

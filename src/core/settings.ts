@@ -4,14 +4,14 @@
  * test fails when they drift: `npm run gen:manifest`). VS Code fills the values from its settings;
  * the CLI and the MCP server from `.autosnippet/settings.json` (same keys, read only, optional).
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { isAutoSnippetError } from './kernel/errors';
-import type { Logger } from './kernel/log';
-import { parseJson, readRepoFileSync } from './files';
-import { FILE_KINDS, type FileKind } from './files/classify';
-import { decideTrust, userDataDir } from './trust';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parseJson, readRepoFileSync } from './files';
+import { FILE_KINDS, type FileKind } from './files/classify';
+import { isAutoSnippetError } from './kernel/errors';
+import type { Logger } from './kernel/log';
+import { decideTrust, userDataDir } from './trust';
 
 const SEVERITY_OR_OFF = ['error', 'warning', 'info', 'hint', 'off'];
 
@@ -21,9 +21,11 @@ export const SETTINGS = {
     schema: Type.Boolean({
       default: false,
       scope: 'application',
-      markdownDescription: "Allow agents to run scripts from a skill's `scripts/` folder (only in a trusted workspace; every run is confirmed). Only your user settings count: a repository's settings cannot turn it on.",
+      markdownDescription:
+        "Allow agents to run scripts from a skill's `scripts/` folder (only in a trusted workspace; every run is confirmed). Only your user settings count: a repository's settings cannot turn it on.",
     }),
-    summary: "Let agents run skill scripts (trusted folders only; confirmed each time; user settings only, a repository's settings cannot turn it on).",
+    summary:
+      "Let agents run skill scripts (trusted folders only; confirmed each time; user settings only, a repository's settings cannot turn it on).",
     widens: (v: unknown) => v === true,
   },
   'guard.enabled': {
@@ -35,12 +37,16 @@ export const SETTINGS = {
       type: 'object',
       default: {},
       additionalProperties: { enum: SEVERITY_OR_OFF },
-      markdownDescription: 'Severity per rule id; `off` turns a rule off, and a severity turns on rules that are off by default.',
+      markdownDescription:
+        'Severity per rule id; `off` turns a rule off, and a severity turns on rules that are off by default.',
     }),
     summary: 'Severity per rule id; `off` turns a rule off, a severity turns on a rule that is off by default.',
   },
   'guard.exclude': {
-    schema: Type.Array(Type.String(), { default: [], description: 'Workspace-relative globs guard never checks (in addition to .gitignore).' }),
+    schema: Type.Array(Type.String(), {
+      default: [],
+      description: 'Workspace-relative globs guard never checks (in addition to .gitignore).',
+    }),
     summary: 'Globs guard never checks (besides `.gitignore`).',
   },
   'guard.checkOn': {
@@ -57,14 +63,16 @@ export const SETTINGS = {
   'guard.skipKinds': {
     schema: Type.Array(Type.Unsafe<FileKind>({ enum: [...FILE_KINDS] }), {
       default: ['vendored', 'generated', 'minified'],
-      markdownDescription: 'Kinds of files guard does not check, as it classifies them by their ecosystem\'s conventions (folders such as `vendor/`, `*.min.js`, a `// Code generated … DO NOT EDIT.` header).',
+      markdownDescription:
+        "Kinds of files guard does not check, as it classifies them by their ecosystem's conventions (folders such as `vendor/`, `*.min.js`, a `// Code generated … DO NOT EDIT.` header).",
     }),
     summary: 'Kinds of files guard does not check (`vendored`, `generated`, `minified`, `test`, …).',
   },
   'guard.showBaselined': {
     schema: Type.Boolean({
       default: false,
-      markdownDescription: "Show findings recorded in the project's baseline (`.autosnippet/guard/baseline.json`, written by `autosnippet guard --baseline write`) in the Problems panel, as hints. Off: only new findings are shown.",
+      markdownDescription:
+        "Show findings recorded in the project's baseline (`.autosnippet/guard/baseline.json`, written by `autosnippet guard --baseline write`) in the Problems panel, as hints. Off: only new findings are shown.",
     }),
     summary: 'Show baselined findings in the Problems panel, as hints.',
     editor: true,
@@ -73,7 +81,8 @@ export const SETTINGS = {
     schema: Type.Boolean({
       default: false,
       scope: 'application',
-      markdownDescription: "Let `@autosnippet` also offer the model tools that other extensions and MCP servers registered in VS Code, the most relevant to the request first, within the model's tool limit. Off: only AutoSnippet's own tools.",
+      markdownDescription:
+        "Let `@autosnippet` also offer the model tools that other extensions and MCP servers registered in VS Code, the most relevant to the request first, within the model's tool limit. Off: only AutoSnippet's own tools.",
     }),
     summary: 'Let `@autosnippet` also offer tools other extensions and MCP servers registered (user settings only).',
     editor: true,
@@ -88,23 +97,37 @@ export const SETTINGS = {
         'The everyday tools in full (health, skills, search, guard check, propose); the rest through list_tools, get_tool_info and call_tool.',
         'Every tool in full, as separate tools.',
       ],
-      markdownDescription: 'Which AutoSnippet tools agents are offered in full, in agent mode and over MCP (`--tools` of the MCP server overrides it). Every tool stays reachable through `call_tool` either way. Restart the AutoSnippet MCP server after a change.',
+      markdownDescription:
+        'Which AutoSnippet tools agents are offered in full, in agent mode and over MCP (`--tools` of the MCP server overrides it). Every tool stays reachable through `call_tool` either way. Restart the AutoSnippet MCP server after a change.',
     }),
-    summary: '`default`: the everyday tools in full, the rest through `call_tool`; `all`: every tool in full (agent mode and MCP).',
+    summary:
+      '`default`: the everyday tools in full, the rest through `call_tool`; `all`: every tool in full (agent mode and MCP).',
   },
   'recipes.triggerCompletion': {
-    schema: Type.Boolean({ default: true, scope: 'resource', markdownDescription: "Typing a recipe's trigger (`@name`) offers its code as a snippet." }),
+    schema: Type.Boolean({
+      default: true,
+      scope: 'resource',
+      markdownDescription: "Typing a recipe's trigger (`@name`) offers its code as a snippet.",
+    }),
     summary: "Typing a recipe's trigger offers its code as a snippet.",
     editor: true,
   },
   'export.onPublish': {
-    schema: Type.Array(Type.Unsafe<'agents' | 'copilot' | 'claude' | 'cursor'>({ type: 'string', enum: ['agents', 'copilot', 'claude', 'cursor'] }), {
-      uniqueItems: true,
-      default: [],
-      scope: 'resource',
-      markdownDescription: 'Re-export the published recipes to these agent instruction files whenever a recipe is published, deprecated or edited (`agents`: AGENTS.md, `copilot`, `claude`, `cursor`). Empty (the default): nothing is written until you run **AutoSnippet: Export Recipes to Agent Instruction Files…**.',
-    }),
-    summary: 'Re-export to these targets (`agents`, `copilot`, `claude`, `cursor`) when the published recipes change; empty: only when you run the export.',
+    schema: Type.Array(
+      Type.Unsafe<'agents' | 'copilot' | 'claude' | 'cursor'>({
+        type: 'string',
+        enum: ['agents', 'copilot', 'claude', 'cursor'],
+      }),
+      {
+        uniqueItems: true,
+        default: [],
+        scope: 'resource',
+        markdownDescription:
+          'Re-export the published recipes to these agent instruction files whenever a recipe is published, deprecated or edited (`agents`: AGENTS.md, `copilot`, `claude`, `cursor`). Empty (the default): nothing is written until you run **AutoSnippet: Export Recipes to Agent Instruction Files…**.',
+      },
+    ),
+    summary:
+      'Re-export to these targets (`agents`, `copilot`, `claude`, `cursor`) when the published recipes change; empty: only when you run the export.',
     editor: true,
   },
 } satisfies Record<string, SettingSpec>;
@@ -154,7 +177,8 @@ export interface Settings {
 
 /** The core's settings from values by key (missing ones take their default). */
 export function settingsFrom(values: Partial<SettingValues>, trusted = true, trustNote?: string): Settings {
-  const get = <K extends SettingKey>(key: K): SettingValue<K> => (values[key] ?? settingDefault(key)) as SettingValue<K>;
+  const get = <K extends SettingKey>(key: K): SettingValue<K> =>
+    (values[key] ?? settingDefault(key)) as SettingValue<K>;
   return {
     skills: { allowScripts: get('skills.allowScripts') },
     guard: {
@@ -185,13 +209,19 @@ export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartia
 export function configurationManifest(): { title: string; properties: Record<string, object> } {
   return {
     title: 'AutoSnippet',
-    properties: Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [SETTINGS_PREFIX + key, JSON.parse(JSON.stringify(s.schema))])),
+    properties: Object.fromEntries(
+      Object.entries(SETTINGS).map(([key, s]) => [SETTINGS_PREFIX + key, JSON.parse(JSON.stringify(s.schema))]),
+    ),
   };
 }
 
 /** The reference's settings table (docs/reference.md). */
 export function settingsTable(): string {
-  const rows = Object.entries(SETTINGS).map(([key, s]) => `| \`${SETTINGS_PREFIX}${key}\` | \`${JSON.stringify(s.schema.default)}\` | ${s.summary.replace(/\|/g, '\\|')}${'editor' in s && s.editor ? ' (VS Code only)' : ''} |`);
+  const rows = Object.entries(SETTINGS).map(([key, s]) =>
+    `| \`${SETTINGS_PREFIX}${key}\` | \`${JSON.stringify(s.schema.default)}\` | ${s.summary.replace(/\|/g, '\\|')}${
+      'editor' in s && s.editor ? ' (VS Code only)' : ''
+    } |`
+  );
   return ['| setting | default | what it does |', '|---|---|---|', ...rows].join('\n');
 }
 
@@ -210,14 +240,20 @@ export function readSettingsFile(root: string, log: Logger): Partial<SettingValu
   try {
     text = readRepoFileSync(root, SETTINGS_FILE, { kind: 'config', maxBytes: MAX_SETTINGS_BYTES }).text;
   } catch (e) {
-    if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) log.warn(`${SETTINGS_FILE} is ignored: ${(e as Error).message}`);
+    if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) {
+      log.warn(`${SETTINGS_FILE} is ignored: ${(e as Error).message}`);
+    }
     return {};
   }
   const values = settingsOfJson(text, SETTINGS_FILE, log);
   for (const [key, value] of Object.entries(values)) {
     if (!widens(key as SettingKey, value)) continue;
     delete (values as Record<string, unknown>)[key];
-    log.warn(`${SETTINGS_FILE}: "${SETTINGS_PREFIX}${key}": ${JSON.stringify(value)} is ignored: a repository's files may narrow what agents may do, never widen it. Set it in your own ${USER_SETTINGS_NAME}.`);
+    log.warn(
+      `${SETTINGS_FILE}: "${SETTINGS_PREFIX}${key}": ${
+        JSON.stringify(value)
+      } is ignored: a repository's files may narrow what agents may do, never widen it. Set it in your own ${USER_SETTINGS_NAME}.`,
+    );
   }
   return values;
 }
@@ -246,7 +282,12 @@ export function readUserSettingsFile(log: Logger, env: NodeJS.ProcessEnv = proce
  * The settings of the CLI and the MCP server: the person's own settings, then the project's (which
  * win, except that they cannot widen), and trust from `--trust` or the trust store.
  */
-export function settingsOutsideEditor(root: string, log: Logger, opts: { trust?: boolean; env?: NodeJS.ProcessEnv } = {}, values = settingValuesOutsideEditor(root, log, opts.env)): Settings {
+export function settingsOutsideEditor(
+  root: string,
+  log: Logger,
+  opts: { trust?: boolean; env?: NodeJS.ProcessEnv } = {},
+  values = settingValuesOutsideEditor(root, log, opts.env),
+): Settings {
   const trust = decideTrust(root, { flag: opts.trust, env: opts.env });
   return settingsFrom(values, trust.trusted, trust.note);
 }
@@ -272,7 +313,11 @@ function settingsOfJson(text: string, subject: string, log: Logger): Partial<Set
     const key = name.startsWith(SETTINGS_PREFIX) ? name.slice(SETTINGS_PREFIX.length) : name;
     const setting = (SETTINGS as Record<string, { schema: TSchema }>)[key];
     if (!setting) {
-      log.warn(`${subject}: unknown setting "${name}" is ignored. Settings: ${Object.keys(SETTINGS).map((k) => SETTINGS_PREFIX + k).join(', ')}.`);
+      log.warn(
+        `${subject}: unknown setting "${name}" is ignored. Settings: ${
+          Object.keys(SETTINGS).map((k) => SETTINGS_PREFIX + k).join(', ')
+        }.`,
+      );
       continue;
     }
     const problem = mismatch(setting.schema, value);
@@ -284,7 +329,13 @@ function settingsOfJson(text: string, subject: string, log: Logger): Partial<Set
 
 /** Why `value` does not fit a setting's schema (the few shapes settings have), or undefined. */
 function mismatch(schema: TSchema, value: unknown): string | undefined {
-  const s = schema as { type?: string; enum?: unknown[]; items?: TSchema; additionalProperties?: TSchema; patternProperties?: Record<string, TSchema> };
+  const s = schema as {
+    type?: string;
+    enum?: unknown[];
+    items?: TSchema;
+    additionalProperties?: TSchema;
+    patternProperties?: Record<string, TSchema>;
+  };
   if (s.enum && !s.enum.includes(value)) return `it must be one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   switch (s.type) {
     case 'boolean':

@@ -5,7 +5,18 @@
  * path, so nothing committed to a repository can grant it. Inside VS Code, VS Code's own trust is used
  * instead (src/vscode/host.ts).
  */
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from './kernel/errors';
@@ -46,9 +57,15 @@ export function realFolder(dir: string): string {
   try {
     real = realpathSync.native(abs);
   } catch {
-    throw new AutoSnippetError(ErrorCode.NotFound, `The folder ${abs} does not exist.`, 'Give an existing project folder.');
+    throw new AutoSnippetError(
+      ErrorCode.NotFound,
+      `The folder ${abs} does not exist.`,
+      'Give an existing project folder.',
+    );
   }
-  if (!statSync(real).isDirectory()) throw new AutoSnippetError(ErrorCode.InvalidInput, `${abs} is a file, not a folder.`, 'Give the project folder.');
+  if (!statSync(real).isDirectory()) {
+    throw new AutoSnippetError(ErrorCode.InvalidInput, `${abs} is a file, not a folder.`, 'Give the project folder.');
+  }
   return real;
 }
 
@@ -59,7 +76,9 @@ export function readTrustStore(env?: NodeJS.ProcessEnv): { entries: TrustEntry[]
   try {
     const st = statSync(file);
     if (!st.isFile()) return { entries: [], problem: `${file} is not a regular file; no folder is trusted.` };
-    if (st.size > MAX_TRUST_BYTES) return { entries: [], problem: `${file} is larger than ${MAX_TRUST_BYTES} bytes; no folder is trusted.` };
+    if (st.size > MAX_TRUST_BYTES) {
+      return { entries: [], problem: `${file} is larger than ${MAX_TRUST_BYTES} bytes; no folder is trusted.` };
+    }
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
@@ -68,8 +87,13 @@ export function readTrustStore(env?: NodeJS.ProcessEnv): { entries: TrustEntry[]
   try {
     const parsed = JSON.parse(text) as { folders?: unknown };
     const folders = Array.isArray(parsed.folders) ? parsed.folders : [];
-    const entries = folders.filter((f): f is TrustEntry => typeof f === 'object' && f !== null && typeof (f as TrustEntry).path === 'string' && path.isAbsolute((f as TrustEntry).path));
-    return { entries: entries.map((f) => ({ path: f.path, trustedAt: typeof f.trustedAt === 'string' ? f.trustedAt : '' })) };
+    const entries = folders.filter((f): f is TrustEntry =>
+      typeof f === 'object' && f !== null && typeof (f as TrustEntry).path === 'string'
+      && path.isAbsolute((f as TrustEntry).path)
+    );
+    return {
+      entries: entries.map((f) => ({ path: f.path, trustedAt: typeof f.trustedAt === 'string' ? f.trustedAt : '' })),
+    };
   } catch (e) {
     return { entries: [], problem: `${file} is not valid JSON (${(e as Error).message}); no folder is trusted.` };
   }
@@ -93,8 +117,17 @@ export function decideTrust(root: string, opts: { flag?: boolean; env?: NodeJS.P
   }
   const { entries, problem } = readTrustStore(opts.env);
   const entry = entries.find((e) => covers(e.path, real));
-  if (entry) return { trusted: true, by: 'store', entry: entry.path, note: `trusted: ${entry.path} is in ${storeFile(opts.env)}` };
-  const how = `run \`autosnippet trust ${quoteArg(real)}\` (or pass --trust) to let project guard rules and skill scripts run`;
+  if (entry) {
+    return {
+      trusted: true,
+      by: 'store',
+      entry: entry.path,
+      note: `trusted: ${entry.path} is in ${storeFile(opts.env)}`,
+    };
+  }
+  const how = `run \`autosnippet trust ${
+    quoteArg(real)
+  }\` (or pass --trust) to let project guard rules and skill scripts run`;
   return { trusted: false, note: `${problem ? problem + ' ' : ''}${real} is not trusted: ${how}` };
 }
 
@@ -125,7 +158,11 @@ export function untrustFolder(dir: string, env?: NodeJS.ProcessEnv): { removed: 
 }
 
 function assertWritableStore(problem: string): void {
-  throw new AutoSnippetError(ErrorCode.InvalidInput, `The trust store was left as it is: ${problem}`, 'Fix or remove the file by hand, then try again.');
+  throw new AutoSnippetError(
+    ErrorCode.InvalidInput,
+    `The trust store was left as it is: ${problem}`,
+    'Fix or remove the file by hand, then try again.',
+  );
 }
 
 /** Temporary file, flush, rename: a crash leaves the old store or the new one, never half of one. Private to the person (0600). */

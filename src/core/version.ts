@@ -2,5 +2,6 @@
 // package.json (170 KB evaluated at every start); unbundled (tests, tsx) it is read from package.json.
 declare const AUTOSNIPPET_VERSION: string | undefined;
 
-export const VERSION: string =
-  typeof AUTOSNIPPET_VERSION === 'string' ? AUTOSNIPPET_VERSION : (require(['..', '..', 'package.json'].join('/')) as { version: string }).version;
+export const VERSION: string = typeof AUTOSNIPPET_VERSION === 'string'
+  ? AUTOSNIPPET_VERSION
+  : (require(['..', '..', 'package.json'].join('/')) as { version: string }).version;

@@ -1,10 +1,10 @@
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Store } from './store/store';
-import { migrations } from './store/schema';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from './kernel/errors';
 import { type Logger, silentLogger } from './kernel/log';
-import { type Settings, type DeepPartial, mergeSettings } from './settings';
+import { type DeepPartial, mergeSettings, type Settings } from './settings';
+import { migrations } from './store/schema';
+import { Store } from './store/store';
 import { VERSION } from './version';
 
 export interface WorkspaceOptions {
@@ -19,11 +19,14 @@ export interface WorkspaceOptions {
   oneShot?: boolean;
 }
 
-interface Disposable { dispose(): void | Promise<void> }
+interface Disposable {
+  dispose(): void | Promise<void>;
+}
 
 /** The project's AutoSnippet folder, relative to the workspace root. */
 export const DATA_DIR = '.autosnippet';
-const DATA_GITIGNORE = '# Per-machine index and state; the recipes, guard rules and skills beside it are shared.\nautosnippet.db*\n*.lock\naudit/\nstate/\n';
+const DATA_GITIGNORE =
+  '# Per-machine index and state; the recipes, guard rules and skills beside it are shared.\nautosnippet.db*\n*.lock\naudit/\nstate/\n';
 
 /** A `.gitignore` an older version wrote (it starts with our first line) learns the lines added since. */
 function keepGitignoreCurrent(file: string): void {
@@ -82,9 +85,19 @@ export class Workspace {
     const abs = path.resolve(root);
     const st = statSync(abs, { throwIfNoEntry: false });
     if (!st?.isDirectory()) {
-      throw new AutoSnippetError(ErrorCode.NotFound, st ? `The workspace ${abs} is a file, not a folder.` : `The workspace folder ${abs} does not exist.`, 'Give the project folder (--workspace DIR).');
+      throw new AutoSnippetError(
+        ErrorCode.NotFound,
+        st ? `The workspace ${abs} is a file, not a folder.` : `The workspace folder ${abs} does not exist.`,
+        'Give the project folder (--workspace DIR).',
+      );
     }
-    return new Workspace(abs, mergeSettings(options.settings), options.log ?? silentLogger, options.bundledSkillsDir, options.oneShot);
+    return new Workspace(
+      abs,
+      mergeSettings(options.settings),
+      options.log ?? silentLogger,
+      options.bundledSkillsDir,
+      options.oneShot,
+    );
   }
 
   get dataDir(): string {
@@ -94,16 +107,30 @@ export class Workspace {
   /** The database. Throws STORE_UNAVAILABLE, with what to do, when it could not be opened. */
   get store(): Store {
     if (this.opened) return this.opened;
-    throw this.storeError ?? new AutoSnippetError(ErrorCode.StoreUnavailable, 'The database is still opening.', 'Await Workspace.storeReady before using the store.');
+    throw this.storeError
+      ?? new AutoSnippetError(
+        ErrorCode.StoreUnavailable,
+        'The database is still opening.',
+        'Await Workspace.storeReady before using the store.',
+      );
   }
 
   private async openStore(): Promise<void> {
     try {
-      this.opened = await Store.open({ dbPath: path.join(this.dataDir, 'autosnippet.db'), migrations, log: this.log, beforeCreate: () => this.ensureDataDir() });
+      this.opened = await Store.open({
+        dbPath: path.join(this.dataDir, 'autosnippet.db'),
+        migrations,
+        log: this.log,
+        beforeCreate: () => this.ensureDataDir(),
+      });
     } catch (e) {
       this.storeError = isAutoSnippetError(e)
         ? e
-        : new AutoSnippetError(ErrorCode.StoreUnavailable, `The database of ${this.root} could not be opened: ${(e as Error).message}`, 'Check that the .autosnippet folder is readable and writable; the AutoSnippet log has the details.');
+        : new AutoSnippetError(
+          ErrorCode.StoreUnavailable,
+          `The database of ${this.root} could not be opened: ${(e as Error).message}`,
+          'Check that the .autosnippet folder is readable and writable; the AutoSnippet log has the details.',
+        );
       this.log.error(`the database cannot be used: ${this.storeError.message}`);
     }
   }
@@ -116,7 +143,11 @@ export class Workspace {
     const dir = this.dataDir;
     const st = statSync(dir, { throwIfNoEntry: false });
     if (st && !st.isDirectory()) {
-      throw new AutoSnippetError(ErrorCode.StoreUnavailable, `${dir} is a file; AutoSnippet keeps its recipes, rules and database in a folder of that name.`, `Move or rename ${dir}, then try again.`);
+      throw new AutoSnippetError(
+        ErrorCode.StoreUnavailable,
+        `${dir} is a file; AutoSnippet keeps its recipes, rules and database in a folder of that name.`,
+        `Move or rename ${dir}, then try again.`,
+      );
     }
     if (!st) {
       mkdirSync(dir, { recursive: true });
@@ -149,7 +180,9 @@ export class Workspace {
     if (s === undefined) {
       s = create(this);
       this.services.set(key, s);
-      if (s && typeof (s as unknown as Disposable).dispose === 'function') this.disposables.push(s as unknown as Disposable);
+      if (s && typeof (s as unknown as Disposable).dispose === 'function') {
+        this.disposables.push(s as unknown as Disposable);
+      }
     }
     return s;
   }

@@ -20,7 +20,8 @@ export interface McpArgs {
   tools?: ToolSurface;
 }
 
-export const MCP_USAGE = `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL] [--tools default|all] [--trust] [--allow-scripts]
+export const MCP_USAGE =
+  `Usage: autosnippet mcp [--workspace DIR] [--http PORT] [--token TOKEN] [--allow-origin ORIGIN] [--log-level LEVEL] [--tools default|all] [--trust] [--allow-scripts]
 
 Runs the AutoSnippet MCP server for the workspace DIR (default: the current folder).
   --workspace DIR        the project folder to serve
@@ -41,7 +42,16 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { workspace: { type: 'string', short: 'w', multiple: true }, http: { type: 'string' }, token: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, 'log-level': { type: 'string' }, tools: { type: 'string' }, trust: { type: 'boolean' }, 'allow-scripts': { type: 'boolean' } },
+      options: {
+        workspace: { type: 'string', short: 'w', multiple: true },
+        http: { type: 'string' },
+        token: { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
+        'log-level': { type: 'string' },
+        tools: { type: 'string' },
+        trust: { type: 'boolean' },
+        'allow-scripts': { type: 'boolean' },
+      },
       allowPositionals: false,
       strict: true,
     }));
@@ -60,12 +70,16 @@ export function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv = process.en
   };
   if (values.http !== undefined) {
     const port = Number(values.http);
-    if (!/^\d+$/.test(values.http as string) || port > 65535) throw new UsageError('--http takes a port number (0–65535)');
+    if (!/^\d+$/.test(values.http as string) || port > 65535) {
+      throw new UsageError('--http takes a port number (0–65535)');
+    }
     args.http = port;
   }
   const level = values['log-level'] as string | undefined;
   if (level !== undefined) {
-    if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level is one of debug, info, warn, error');
+    if (!['debug', 'info', 'warn', 'error'].includes(level)) {
+      throw new UsageError('--log-level is one of debug, info, warn, error');
+    }
     args.logLevel = level as McpArgs['logLevel'];
   }
   const tools = values.tools as string | undefined;

@@ -1,8 +1,8 @@
+import { applyEdits, modify, parse, type ParseError, visit } from 'jsonc-parser';
 import os from 'node:os';
 import path from 'node:path';
-import { applyEdits, modify, parse, visit, type ParseError } from 'jsonc-parser';
-import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
 import { destinationProblem } from '../core/export/destination';
+import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
 
 /** MCP clients whose configuration AutoSnippet can write, each in its own format. */
 export type McpClient = 'vscode' | 'cursor' | 'claude-desktop';
@@ -14,15 +14,25 @@ export interface ServerLaunch {
 }
 
 /** Where each client keeps its configuration: workspace files for VS Code and Cursor, a per-user file for Claude Desktop. */
-export function configPath(client: McpClient, workspaceRoot: string, platform = process.platform, home = os.homedir(), env = process.env): string {
+export function configPath(
+  client: McpClient,
+  workspaceRoot: string,
+  platform = process.platform,
+  home = os.homedir(),
+  env = process.env,
+): string {
   switch (client) {
     case 'vscode':
       return path.join(workspaceRoot, '.vscode', 'mcp.json');
     case 'cursor':
       return path.join(workspaceRoot, '.cursor', 'mcp.json');
     case 'claude-desktop':
-      if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-      if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+      if (platform === 'darwin') {
+        return path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+      }
+      if (platform === 'win32') {
+        return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+      }
       return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Claude', 'claude_desktop_config.json');
   }
 }
@@ -45,17 +55,30 @@ export function configFileProblem(client: McpClient, workspaceRoot: string): str
  * and so do every other entry and the comments. VS Code uses `servers`; Cursor and Claude Desktop use
  * `mcpServers`.
  */
-export function upsertServerConfig(client: McpClient, existing: string | undefined, launch: ServerLaunch, name = 'autosnippet'): string {
+export function upsertServerConfig(
+  client: McpClient,
+  existing: string | undefined,
+  launch: ServerLaunch,
+  name = 'autosnippet',
+): string {
   const text = existing && existing.trim() ? existing : '{}';
   const errors: ParseError[] = [];
   const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length || !isObject(parsed)) {
-    throw new AutoSnippetError(ErrorCode.InvalidJson, 'the existing configuration is not a JSON object; fix or remove it first (nothing was changed)', 'Fix the file, or remove it to start afresh.');
+    throw new AutoSnippetError(
+      ErrorCode.InvalidJson,
+      'the existing configuration is not a JSON object; fix or remove it first (nothing was changed)',
+      'Fix the file, or remove it to start afresh.',
+    );
   }
   const key = client === 'vscode' ? 'servers' : 'mcpServers';
   refuseDuplicateKeys(text, [key, name, 'env']);
   if (parsed[key] !== undefined && !isObject(parsed[key])) {
-    throw new AutoSnippetError(ErrorCode.InvalidJson, `"${key}" is not an object; fix it first (nothing was changed)`, `Make "${key}" an object of servers.`);
+    throw new AutoSnippetError(
+      ErrorCode.InvalidJson,
+      `"${key}" is not an object; fix it first (nothing was changed)`,
+      `Make "${key}" an object of servers.`,
+    );
   }
   let out = text;
   const set = (at: string[], value: unknown) => {
@@ -86,22 +109,29 @@ function refuseDuplicateKeys(text: string, along: string[]): void {
   const open: (Map<string, number> | undefined)[] = [];
   let found: { property: string; where: string[]; lines: [number, number] } | undefined;
   const onTheWay = (at: (string | number)[]) => at.length <= along.length && at.every((part, i) => part === along[i]);
-  visit(text, {
-    onObjectBegin: (_offset, _length, _line, _column, pathSupplier) => void open.push(onTheWay(pathSupplier()) ? new Map() : undefined),
-    onObjectEnd: () => void open.pop(),
-    onObjectProperty: (property, _offset, _length, line, _column, pathSupplier) => {
-      const keys = open[open.length - 1];
-      if (!keys || found) return;
-      const first = keys.get(property);
-      if (first !== undefined) found = { property, where: pathSupplier() as string[], lines: [first + 1, line + 1] };
-      else keys.set(property, line);
+  visit(
+    text,
+    {
+      onObjectBegin: (_offset, _length, _line, _column, pathSupplier) =>
+        void open.push(onTheWay(pathSupplier()) ? new Map() : undefined),
+      onObjectEnd: () => void open.pop(),
+      onObjectProperty: (property, _offset, _length, line, _column, pathSupplier) => {
+        const keys = open[open.length - 1];
+        if (!keys || found) return;
+        const first = keys.get(property);
+        if (first !== undefined) found = { property, where: pathSupplier() as string[], lines: [first + 1, line + 1] };
+        else keys.set(property, line);
+      },
     },
-  }, { allowTrailingComma: true });
+    { allowTrailingComma: true },
+  );
   if (!found) return;
   const where = found.where.length ? `in "${found.where.join('.')}"` : 'at the top level';
   throw new AutoSnippetError(
     ErrorCode.InvalidJson,
-    `"${found.property}" appears twice ${where} (lines ${found.lines[0]} and ${found.lines[1]}); JSON readers disagree on which one counts, so AutoSnippet writes into neither. Merge them into one, then run the command again (nothing was changed).`,
+    `"${found.property}" appears twice ${where} (lines ${found.lines[0]} and ${
+      found.lines[1]
+    }); JSON readers disagree on which one counts, so AutoSnippet writes into neither. Merge them into one, then run the command again (nothing was changed).`,
     `Merge the two "${found.property}" entries into one.`,
     { key: found.property, path: found.where, lines: found.lines },
   );

@@ -26,7 +26,9 @@ export interface FrontOptions {
   stdout?: NodeJS.WritableStream;
 }
 
-export function startFront({ manifest, tools, load, stdin = process.stdin, stdout = process.stdout }: FrontOptions): void {
+export function startFront(
+  { manifest, tools, load, stdin = process.stdin, stdout = process.stdout }: FrontOptions,
+): void {
   const decoder = new StringDecoder('utf8');
   /** Lines for the server, in the order they came (the `initialize` request included). */
   const handOver: string[] = [];
@@ -41,13 +43,23 @@ export function startFront({ manifest, tools, load, stdin = process.stdin, stdou
   const onLine = (line: string) => {
     const message = giveUp ? undefined : parse(line);
     const id = message?.id;
-    if (message && initializeId === undefined && message.method === 'initialize' && isId(id) && validInitialize(message.params)) {
+    if (
+      message && initializeId === undefined && message.method === 'initialize' && isId(id)
+      && validInitialize(message.params)
+    ) {
       initializeId = id;
-      write({ jsonrpc: '2.0', id, result: initializeResult(manifest, (message.params as Json).protocolVersion as string) });
+      write({
+        jsonrpc: '2.0',
+        id,
+        result: initializeResult(manifest, (message.params as Json).protocolVersion as string),
+      });
       handOver.push(line);
       return;
     }
-    if (tools && message && initializeId !== undefined && message.method === 'tools/list' && isId(id) && noCursor(message.params)) {
+    if (
+      tools && message && initializeId !== undefined && message.method === 'tools/list' && isId(id)
+      && noCursor(message.params)
+    ) {
       write({ jsonrpc: '2.0', id, result: { tools } });
       setImmediate(start); // the client has what it asked first; the rest loads now
       return;
@@ -131,23 +143,29 @@ function parse(line: string): Json | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
     const value = JSON.parse(line) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) && (value as Json).jsonrpc === '2.0' ? (value as Json) : undefined;
+    return value && typeof value === 'object' && !Array.isArray(value) && (value as Json).jsonrpc === '2.0'
+      ? (value as Json)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-const isId = (id: unknown): id is string | number => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+const isId = (id: unknown): id is string | number =>
+  typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 
 /** The shape the SDK checks before it answers: anything else is left to it (and its error). */
 function validInitialize(params: unknown): boolean {
   if (!params || typeof params !== 'object') return false;
   const p = params as Json;
   const info = p.clientInfo as Json | undefined;
-  return typeof p.protocolVersion === 'string' && !!p.capabilities && typeof p.capabilities === 'object' && !Array.isArray(p.capabilities) &&
-    !!info && typeof info === 'object' && typeof info.name === 'string' && typeof info.version === 'string';
+  return typeof p.protocolVersion === 'string' && !!p.capabilities && typeof p.capabilities === 'object'
+    && !Array.isArray(p.capabilities)
+    && !!info && typeof info === 'object' && typeof info.name === 'string' && typeof info.version === 'string';
 }
 
 function noCursor(params: unknown): boolean {
-  return params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && (params as Json).cursor === undefined);
+  return params === undefined
+    || (typeof params === 'object' && params !== null && !Array.isArray(params)
+      && (params as Json).cursor === undefined);
 }

@@ -1,8 +1,8 @@
-import http from 'node:http';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
 import type { Logger } from '../core/kernel/log';
 
 export interface HttpOptions {
@@ -45,13 +45,21 @@ class BodyTooLarge extends Error {}
  * rebinding, and an optional bearer token keeps other local users' programs out. Sessions are
  * capped and expire when idle, so abandoned clients cannot grow the server without bound.
  */
-export async function startHttpServer(options: HttpOptions): Promise<{ port: number; url: string; sessionCount(): number; close(): Promise<void> }> {
+export async function startHttpServer(
+  options: HttpOptions,
+): Promise<{ port: number; url: string; sessionCount(): number; close(): Promise<void> }> {
   const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   let port = options.port;
 
-  const refuse = (res: http.ServerResponse, status: number, message: string, code = -32000, extra: Record<string, string> = {}) => {
+  const refuse = (
+    res: http.ServerResponse,
+    status: number,
+    message: string,
+    code = -32000,
+    extra: Record<string, string> = {},
+  ) => {
     res.writeHead(status, { 'content-type': 'application/json', ...extra });
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
   };
@@ -71,7 +79,9 @@ export async function startHttpServer(options: HttpOptions): Promise<{ port: num
     const now = Date.now();
     for (const s of sessions.values()) {
       if (s.active === 0 && now - s.lastSeen > idleMs) {
-        options.log.info(`http: closing session ${s.transport.sessionId} after ${Math.round(idleMs / 1000)} s without a request`);
+        options.log.info(
+          `http: closing session ${s.transport.sessionId} after ${Math.round(idleMs / 1000)} s without a request`,
+        );
         void s.transport.close();
       }
     }
@@ -82,7 +92,13 @@ export async function startHttpServer(options: HttpOptions): Promise<{ port: num
     try {
       const refusal = checkRequest(req, port, options);
       if (refusal) {
-        refuse(res, refusal.status, refusal.message, -32000, refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+        refuse(
+          res,
+          refusal.status,
+          refusal.message,
+          -32000,
+          refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+        );
         options.log.warn(`http: refused ${req.method} ${req.url}: ${refusal.message}`);
         return;
       }
@@ -91,11 +107,21 @@ export async function startHttpServer(options: HttpOptions): Promise<{ port: num
       let session = sessionId ? sessions.get(sessionId) : undefined;
       if (!session) {
         if (sessionId || req.method !== 'POST' || !isInitializeRequest(body)) {
-          refuse(res, sessionId ? 404 : 400, sessionId ? 'Unknown or expired session: send initialize again' : 'No session: send initialize first');
+          refuse(
+            res,
+            sessionId ? 404 : 400,
+            sessionId ? 'Unknown or expired session: send initialize again' : 'No session: send initialize first',
+          );
           return;
         }
         if (!(await makeRoom())) {
-          refuse(res, 503, `Too many sessions: ${maxSessions} are open and busy. Close one (DELETE /mcp with its Mcp-Session-Id) or retry later.`, -32000, { 'retry-after': '5' });
+          refuse(
+            res,
+            503,
+            `Too many sessions: ${maxSessions} are open and busy. Close one (DELETE /mcp with its Mcp-Session-Id) or retry later.`,
+            -32000,
+            { 'retry-after': '5' },
+          );
           return;
         }
         const { server, dispose } = options.createServer();
@@ -153,20 +179,30 @@ export async function startHttpServer(options: HttpOptions): Promise<{ port: num
   };
 }
 
-function checkRequest(req: http.IncomingMessage, port: number, options: HttpOptions): { status: number; message: string } | undefined {
+function checkRequest(
+  req: http.IncomingMessage,
+  port: number,
+  options: HttpOptions,
+): { status: number; message: string } | undefined {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (url.pathname !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp' };
   const twice = SINGLE_HEADERS.find((h) => (req.headersDistinct[h]?.length ?? 0) > 1);
   if (twice) return { status: 400, message: `The ${twice} header appears more than once` };
   const host = header(req, 'host');
-  if (!host || !LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`)) return { status: 403, message: `Forbidden Host header: ${host ?? '(none)'}` };
+  if (!host || !LOOPBACK_HOSTS.some((h) => host === `${h}:${port}`)) {
+    return { status: 403, message: `Forbidden Host header: ${host ?? '(none)'}` };
+  }
   const origin = header(req, 'origin');
-  if (origin !== undefined && !isAllowedOrigin(origin, options.allowedOrigins ?? [])) return { status: 403, message: `Forbidden Origin: ${origin}` };
+  if (origin !== undefined && !isAllowedOrigin(origin, options.allowedOrigins ?? [])) {
+    return { status: 403, message: `Forbidden Origin: ${origin}` };
+  }
   if (options.token !== undefined) {
     const auth = header(req, 'authorization') ?? '';
     const given = Buffer.from(auth.startsWith('Bearer ') ? auth.slice(7) : '');
     const want = Buffer.from(options.token);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return { status: 401, message: 'Missing or wrong bearer token' };
+    if (given.length !== want.length || !timingSafeEqual(given, want)) {
+      return { status: 401, message: 'Missing or wrong bearer token' };
+    }
   }
   return undefined;
 }
@@ -192,7 +228,8 @@ function header(req: http.IncomingMessage, name: string): string | undefined {
  * Content-Length announces more than the server will ever drain.
  */
 function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const tooLarge = (size: string) => new BodyTooLarge(`Request body too large: ${size}; the limit is ${MAX_BODY_BYTES} bytes (4 MiB).`);
+  const tooLarge = (size: string) =>
+    new BodyTooLarge(`Request body too large: ${size}; the limit is ${MAX_BODY_BYTES} bytes (4 MiB).`);
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > MAX_DRAIN_BYTES) {
     req.resume();

@@ -4,7 +4,7 @@
 // (front.ts) before the server bundle, dist/mcp-server.js (serve.ts), is even read from disk.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseMcpArgs, UsageError, MCP_USAGE, type McpArgs } from './args';
+import { MCP_USAGE, type McpArgs, parseMcpArgs, UsageError } from './args';
 import { startFront } from './front';
 import type { McpManifest } from './manifest';
 import type { McpStdio } from './run';
@@ -33,7 +33,11 @@ function main(): void {
  * What the front answers tools/list with: the surface `--tools` names, else the default one, unless a
  * settings file may choose another: then the server, which reads settings, answers.
  */
-function frontTools(manifest: McpManifest, surface: McpArgs['tools'], workspace: string): McpManifest['tools'] | undefined {
+function frontTools(
+  manifest: McpManifest,
+  surface: McpArgs['tools'],
+  workspace: string,
+): McpManifest['tools'] | undefined {
   if (surface) return surface === 'all' ? manifest.allTools : manifest.tools;
   return existsSync(path.join(workspace, '.autosnippet', 'settings.json')) ? undefined : manifest.tools;
 }

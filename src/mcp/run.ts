@@ -1,14 +1,14 @@
-import { Workspace } from '../core/workspace';
-import { createCatalog } from '../core/tools';
 import { stderrLogger } from '../core/kernel/log';
 import { settingDefault, settingsOutsideEditor, settingValuesOutsideEditor } from '../core/settings';
+import { createCatalog } from '../core/tools';
 import { prepareRecipeSearch } from '../core/tools/adapters';
+import { Workspace } from '../core/workspace';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
 import { registerSkillsOnServer } from './skills';
 import { StdioTransport } from './stdio';
 
-export { parseMcpArgs, UsageError, MCP_USAGE, type McpArgs } from './args';
+export { MCP_USAGE, type McpArgs, parseMcpArgs, UsageError } from './args';
 
 /** Extensions of the server beyond tools (skills as resources and prompts, …), in one list. */
 const serverExtensions: NonNullable<McpServerOptions['extend']> = [registerSkillsOnServer];
@@ -20,7 +20,11 @@ export interface McpStdio {
 }
 
 /** Starts the server and resolves when it has shut down (stdin closed, SIGTERM, SIGINT). */
-export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: McpStdio = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
+export async function runMcp(
+  args: McpArgs,
+  bundledSkillsDir: string,
+  stdio: McpStdio = { stdin: process.stdin, stdout: process.stdout },
+): Promise<void> {
   const log = stderrLogger(args.logLevel);
   // stdout carries only the protocol: anything a dependency prints goes to stderr instead.
   console.log = console.error;
@@ -45,15 +49,14 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
 
   let stopping: Promise<void> | undefined;
   let closeTransport: () => Promise<void> = async () => {};
-  const shutdown = (why: string) =>
-    (stopping ??= (async () => {
-      log.info(`shutting down (${why})`);
-      try {
-        await closeTransport();
-      } finally {
-        await ws.dispose();
-      }
-    })());
+  const shutdown = (why: string) => (stopping ??= (async () => {
+    log.info(`shutting down (${why})`);
+    try {
+      await closeTransport();
+    } finally {
+      await ws.dispose();
+    }
+  })());
 
   const done = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void shutdown(sig).then(resolve));
@@ -66,7 +69,13 @@ export async function runMcp(args: McpArgs, bundledSkillsDir: string, stdio: Mcp
   if (args.http !== undefined) {
     // Loaded only for --http: on stdio the HTTP stack is never evaluated.
     const { startHttpServer } = require('./http') as typeof import('./http');
-    const http = await startHttpServer({ port: args.http, token: args.token, allowedOrigins: args.allowedOrigins, log, createServer: make });
+    const http = await startHttpServer({
+      port: args.http,
+      token: args.token,
+      allowedOrigins: args.allowedOrigins,
+      log,
+      createServer: make,
+    });
     closeTransport = http.close;
     log.info(`MCP server for ${ws.root} listening on ${http.url}${args.token ? ' (bearer token required)' : ''}`);
   } else {

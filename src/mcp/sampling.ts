@@ -6,7 +6,16 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CreateMessageRequest, SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import { toTextProtocol } from '../core/agent/action-protocol';
-import { ChatModelError, ModelErrorCode, cancelledError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResponse, type ToolCall } from '../core/agent/model';
+import {
+  cancelledError,
+  type ChatMessage,
+  type ChatModel,
+  ChatModelError,
+  type ChatRequest,
+  type ChatResponse,
+  ModelErrorCode,
+  type ToolCall,
+} from '../core/agent/model';
 
 export interface SamplingOptions {
   /** Answer length when the request does not say; sampling requires one. */
@@ -32,7 +41,11 @@ export class McpSamplingModel implements ChatModel {
   readonly id: string;
   readonly name: string;
 
-  constructor(private readonly server: Server, readonly supportsToolCalling: boolean, private readonly options: SamplingOptions = {}) {
+  constructor(
+    private readonly server: Server,
+    readonly supportsToolCalling: boolean,
+    private readonly options: SamplingOptions = {},
+  ) {
     const client = server.getClientVersion();
     this.id = `mcp-sampling:${client?.name ?? 'client'}`;
     this.name = `${client?.title ?? client?.name ?? 'MCP client'} (sampling)`;
@@ -50,9 +63,13 @@ export class McpSamplingModel implements ChatModel {
       ...(request.purpose ? { metadata: { purpose: `autosnippet:${request.purpose}` } } : {}),
       ...(nativeTools
         ? {
-            tools: request.tools!.map((t) => ({ name: t.name, description: t.description, inputSchema: { ...t.inputSchema, type: 'object' as const } })),
-            toolChoice: { mode: request.toolMode === 'required' ? ('required' as const) : ('auto' as const) },
-          }
+          tools: request.tools!.map((t) => ({
+            name: t.name,
+            description: t.description,
+            inputSchema: { ...t.inputSchema, type: 'object' as const },
+          })),
+          toolChoice: { mode: request.toolMode === 'required' ? ('required' as const) : ('auto' as const) },
+        }
         : {}),
     };
     let result: Awaited<ReturnType<Server['createMessage']>>;
@@ -66,9 +83,19 @@ export class McpSamplingModel implements ChatModel {
         'The client or its user may have declined it. Without sampling, the tool answers in diagnostic mode with the prompt to run yourself.',
       );
     }
-    const content = (Array.isArray(result.content) ? result.content : [result.content]) as { type: string; text?: string; id?: string; name?: string; input?: Record<string, unknown> }[];
+    const content = (Array.isArray(result.content) ? result.content : [result.content]) as {
+      type: string;
+      text?: string;
+      id?: string;
+      name?: string;
+      input?: Record<string, unknown>;
+    }[];
     const text = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
-    const toolCalls: ToolCall[] = content.filter((c) => c.type === 'tool_use').map((c, i) => ({ id: c.id ?? `tool_${i}`, name: c.name ?? '', input: c.input ?? {} }));
+    const toolCalls: ToolCall[] = content.filter((c) => c.type === 'tool_use').map((c, i) => ({
+      id: c.id ?? `tool_${i}`,
+      name: c.name ?? '',
+      input: c.input ?? {},
+    }));
     if (text) request.onText?.(text);
     return { text, toolCalls };
   }
@@ -80,7 +107,12 @@ export function toSamplingMessages(messages: readonly ChatMessage[]): SamplingMe
     const content: SamplingContent[] = m.parts.map((p): SamplingContent => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       if (p.type === 'tool_call') return { type: 'tool_use', id: p.id, name: p.name, input: p.input };
-      return { type: 'tool_result', toolUseId: p.callId, content: [{ type: 'text', text: p.text }], ...(p.isError ? { isError: true } : {}) };
+      return {
+        type: 'tool_result',
+        toolUseId: p.callId,
+        content: [{ type: 'text', text: p.text }],
+        ...(p.isError ? { isError: true } : {}),
+      };
     });
     return { role: m.role, content: content.length === 1 ? content[0] : content } as SamplingMessage;
   });

@@ -3,7 +3,7 @@
 // loads this file, so its megabytes are read and compiled only after the first answer.
 import { isAutoSnippetError } from '../core/kernel/errors';
 import type { McpArgs } from './args';
-import { runMcp, type McpStdio } from './run';
+import { type McpStdio, runMcp } from './run';
 
 /** Runs the server until it shuts down, then exits the process (1 on a failure, with its reason on stderr). */
 export function serveMcp(args: McpArgs, bundledSkillsDir: string, stdio?: McpStdio): void {

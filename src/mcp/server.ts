@@ -1,10 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Workspace } from '../core/workspace';
-import type { ToolCatalog } from '../core/tools';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../core/kernel/actors';
-import { listedTools, mcpManifest } from './manifest';
+import type { ToolCatalog } from '../core/tools';
 import type { ToolSurface } from '../core/tools/surface';
+import type { Workspace } from '../core/workspace';
+import { listedTools, mcpManifest } from './manifest';
 import { samplingModel } from './sampling';
 
 export interface McpServerOptions {
@@ -25,10 +30,17 @@ export { annotationsFor, serverInstructions } from './manifest';
  */
 const ToolsCallRequest = CallToolRequestSchema.pick({ method: true }).loose();
 
-export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: McpServerOptions = {}): { server: Server; dispose(): void } {
+export function createMcpServer(
+  ws: Workspace,
+  catalog: ToolCatalog,
+  options: McpServerOptions = {},
+): { server: Server; dispose(): void } {
   // The same object manifest.json holds (the entry point answers the first requests from that file).
   const manifest = mcpManifest(catalog);
-  const server = new Server(manifest.serverInfo, { capabilities: manifest.capabilities, instructions: manifest.instructions });
+  const server = new Server(manifest.serverInfo, {
+    capabilities: manifest.capabilities,
+    instructions: manifest.instructions,
+  });
   const actor = options.actor ?? 'external_agent';
 
   const tools = listedTools(manifest, options.tools ?? 'default');
@@ -49,18 +61,29 @@ export function createMcpServer(ws: Workspace, catalog: ToolCatalog, options: Mc
       progress: progressToken === undefined
         ? undefined
         : (p) => {
-            void extra.sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress: p.done ?? 0, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) },
-            });
-          },
+          void extra.sendNotification({
+            method: 'notifications/progress',
+            params: {
+              progressToken,
+              progress: p.done ?? 0,
+              ...(p.total !== undefined ? { total: p.total } : {}),
+              ...(p.message ? { message: p.message } : {}),
+            },
+          });
+        },
     });
     ws.log.debug(`tools/call ${name} ${result.ok ? 'ok' : result.error.code} in ${Date.now() - started} ms`);
     // The envelope as structured content (matching the tool's outputSchema), and as text: a tool's text
     // form where it has one (a skill's Markdown, unescaped), else the envelope's JSON for older clients.
-    return { content: [{ type: 'text', text: catalog.resultText(result) }], structuredContent: result as unknown as Record<string, unknown>, isError: !result.ok };
+    return {
+      content: [{ type: 'text', text: catalog.resultText(result) }],
+      structuredContent: result as unknown as Record<string, unknown>,
+      isError: !result.ok,
+    };
   });
 
-  const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void => typeof c === 'function');
+  const cleanups = (options.extend ?? []).map((extend) => extend(server, ws)).filter((c): c is () => void =>
+    typeof c === 'function'
+  );
   return { server, dispose: () => cleanups.forEach((c) => c()) };
 }

@@ -4,7 +4,7 @@
 // unanswered. Here each gets a JSON-RPC error, with the request's id when it can be found, and the
 // server keeps reading. A message over the limit is never held in memory: its bytes are skipped.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/kernel/log';
 
 /** The SDK's limit for one message on stdio. */
@@ -90,7 +90,8 @@ export class StdioTransport implements Transport {
     if (skipped) {
       this.skipping = undefined;
       const id = idOf(skipped.head.toString('utf8'), skipped.tail.toString('utf8'));
-      const message = `Message too large: ${skipped.bytes} bytes; one message may have at most ${this.maxMessageBytes} bytes (10 MiB). It was not read.`;
+      const message =
+        `Message too large: ${skipped.bytes} bytes; one message may have at most ${this.maxMessageBytes} bytes (10 MiB). It was not read.`;
       this.log.warn(`stdio: ${message}${id !== null ? ` (request id ${JSON.stringify(id)})` : ''}`);
       void this.sendError(id, INVALID_REQUEST, message);
       return;
@@ -110,7 +111,11 @@ export class StdioTransport implements Transport {
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
       const id = (json as { id?: unknown })?.id;
-      void this.sendError(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
+      void this.sendError(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        INVALID_REQUEST,
+        'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.',
+      );
       return;
     }
     try {

@@ -2,24 +2,44 @@
 // Code or Cursor files. The core plans the files (a dry run); VS Code applies them as one workspace
 // edit, so the person can undo it. With `autosnippet.export.onPublish` set, a change to the published
 // recipes re-exports to those targets on its own (the person opted in).
-import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ExtensionHost } from './host';
-import { DATA_DIR, type Workspace } from '../core/workspace';
+import * as vscode from 'vscode';
 import { exportRecipesTool, type ExportTarget as Target } from '../core/tools/export';
 import { listRecipesTool } from '../core/tools/knowledge';
-import { invoke, invokeAll } from './knowledge/catalog-calls';
+import { DATA_DIR, type Workspace } from '../core/workspace';
+import type { ExtensionHost } from './host';
 import { setting } from './host';
+import { invoke, invokeAll } from './knowledge/catalog-calls';
 
 const LAST_TARGETS = 'autosnippet.export.lastTargets';
 
 function targetItems(): { id: Target; label: string; detail: string }[] {
   return [
-    { id: 'agents', label: 'AGENTS.md', detail: vscode.l10n.t('Read by Codex, Copilot, Cursor and most coding agents') },
-    { id: 'copilot', label: 'GitHub Copilot', detail: vscode.l10n.t('{0} and {1}', '.github/copilot-instructions.md', '.github/instructions/autosnippet-<language>.instructions.md') },
-    { id: 'claude', label: 'Claude Code', detail: vscode.l10n.t('{0} and {1}', 'CLAUDE.md', '.claude/rules/autosnippet-<language>.md') },
-    { id: 'cursor', label: 'Cursor', detail: vscode.l10n.t('{0} and {1}', '.cursor/rules/autosnippet.mdc', 'autosnippet-<language>.mdc') },
+    {
+      id: 'agents',
+      label: 'AGENTS.md',
+      detail: vscode.l10n.t('Read by Codex, Copilot, Cursor and most coding agents'),
+    },
+    {
+      id: 'copilot',
+      label: 'GitHub Copilot',
+      detail: vscode.l10n.t(
+        '{0} and {1}',
+        '.github/copilot-instructions.md',
+        '.github/instructions/autosnippet-<language>.instructions.md',
+      ),
+    },
+    {
+      id: 'claude',
+      label: 'Claude Code',
+      detail: vscode.l10n.t('{0} and {1}', 'CLAUDE.md', '.claude/rules/autosnippet-<language>.md'),
+    },
+    {
+      id: 'cursor',
+      label: 'Cursor',
+      detail: vscode.l10n.t('{0} and {1}', '.cursor/rules/autosnippet.mdc', 'autosnippet-<language>.mdc'),
+    },
   ];
 }
 
@@ -41,7 +61,12 @@ export function registerExport(host: ExtensionHost): vscode.Disposable {
     const targets = setting('export.onPublish', folder.uri);
     if (before === undefined || before === now || targets.length === 0) return;
     const r = await invoke(host, exportRecipesTool, { to: targets }, folder);
-    if (r?.written.length) vscode.window.setStatusBarMessage(vscode.l10n.t('AutoSnippet: recipes exported to {0}', r.written.join(', ')), 5000);
+    if (r?.written.length) {
+      vscode.window.setStatusBarMessage(
+        vscode.l10n.t('AutoSnippet: recipes exported to {0}', r.written.join(', ')),
+        5000,
+      );
+    }
   };
   const opened = new Map<string, Workspace>();
   const start = (ws: Workspace) => {
@@ -50,11 +75,19 @@ export function registerExport(host: ExtensionHost): vscode.Disposable {
   };
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const root of opened.keys()) if (!roots.has(root)) { opened.delete(root); published.delete(root); }
+    for (const root of opened.keys()) {
+      if (!roots.has(root)) {
+        opened.delete(root);
+        published.delete(root);
+      }
+    }
   };
   if (host.workspace) start(host.workspace);
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('autosnippet.exportRecipes', (args?: { to?: Target[] }) => exportRecipes(host, args)),
+    vscode.commands.registerCommand(
+      'autosnippet.exportRecipes',
+      (args?: { to?: Target[] }) => exportRecipes(host, args),
+    ),
     host.onDidOpenWorkspace(start),
     host.onDidChangeFolder(foldersChanged),
     host.onDidChangeData(() => opened.forEach((ws) => void reexport(ws))),
@@ -68,7 +101,10 @@ async function publishedSignature(host: ExtensionHost, folder: vscode.WorkspaceF
 }
 
 /** Asks for the targets (unless given), plans the export and applies it as one undoable edit. */
-async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Promise<{ written: string[] } | undefined> {
+async function exportRecipes(
+  host: ExtensionHost,
+  args?: { to?: Target[] },
+): Promise<{ written: string[] } | undefined> {
   const folder = host.folder;
   if (!folder) return undefined;
   // Recipes live in .autosnippet/: without it there is nothing to export, and even a dry run (a write
@@ -80,12 +116,17 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
   let targets = args?.to;
   if (!targets?.length) {
     const last = host.context.workspaceState.get<Target[]>(LAST_TARGETS, ['agents']);
-    const picked = await vscode.window.showQuickPick(targetItems().map((t) => ({ ...t, picked: last.includes(t.id) })), {
-      title: vscode.l10n.t('Export the published recipes to'),
-      placeHolder: vscode.l10n.t('Only the AutoSnippet block of each file is written; your own text around it is kept.'),
-      canPickMany: true,
-      ignoreFocusOut: true,
-    });
+    const picked = await vscode.window.showQuickPick(
+      targetItems().map((t) => ({ ...t, picked: last.includes(t.id) })),
+      {
+        title: vscode.l10n.t('Export the published recipes to'),
+        placeHolder: vscode.l10n.t(
+          'Only the AutoSnippet block of each file is written; your own text around it is kept.',
+        ),
+        canPickMany: true,
+        ignoreFocusOut: true,
+      },
+    );
     if (!picked?.length) return undefined;
     targets = picked.map((p) => p.id);
     await host.context.workspaceState.update(LAST_TARGETS, targets);
@@ -98,14 +139,26 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     return undefined;
   }
   const changes = files.filter((f) => (f.action === 'create' || f.action === 'update') && f.text !== undefined);
-  for (const f of files.filter((x) => (x.action === 'skipped' || x.action === 'refused') && x.note)) host.log.warn(`export: ${f.note}`);
+  for (const f of files.filter((x) => (x.action === 'skipped' || x.action === 'refused') && x.note)) {
+    host.log.warn(`export: ${f.note}`);
+  }
   const refused = files.filter((f) => f.action === 'refused');
   if (refused.length) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Not exported to {0}: {1}', refused.map((f) => f.path).join(', '), refused.map((f) => f.note).join(' ')));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Not exported to {0}: {1}',
+        refused.map((f) => f.path).join(', '),
+        refused.map((f) => f.note).join(' '),
+      ),
+    );
   }
   if (changes.length === 0) {
     if (refused.length) return { written: [] };
-    void vscode.window.showInformationMessage(files.length ? vscode.l10n.t('The instruction files are up to date.') : vscode.l10n.t('There are no published recipes to export yet.'));
+    void vscode.window.showInformationMessage(
+      files.length
+        ? vscode.l10n.t('The instruction files are up to date.')
+        : vscode.l10n.t('There are no published recipes to export yet.'),
+    );
     return { written: [] };
   }
   const edit = new vscode.WorkspaceEdit();
@@ -116,7 +169,11 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
     else {
       const doc = await vscode.workspace.openTextDocument(uri);
       // A document's text leaves out the file's BOM, which VS Code writes back on save.
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), f.text!.replace(/^\uFEFF/, ''));
+      edit.replace(
+        uri,
+        new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)),
+        f.text!.replace(/^\uFEFF/, ''),
+      );
       updated.push(doc);
     }
   }
@@ -131,7 +188,11 @@ async function exportRecipes(host: ExtensionHost, args?: { to?: Target[] }): Pro
   void vscode.window
     .showInformationMessage(
       omitted
-        ? vscode.l10n.t('Recipes exported to {0}; {1} did not fit the size budgets and are left out (each file says so).', written.join(', '), omitted)
+        ? vscode.l10n.t(
+          'Recipes exported to {0}; {1} did not fit the size budgets and are left out (each file says so).',
+          written.join(', '),
+          omitted,
+        )
         : vscode.l10n.t('Recipes exported to {0}.', written.join(', ')),
       open,
     )

@@ -1,27 +1,30 @@
 // The extension's table of contents: each contribution lives in its own file and returns a Disposable.
 import * as vscode from 'vscode';
-import { ExtensionHost, modalDialogs, type Dialogs } from './host';
+import type { Workspace } from '../core/workspace';
+import { registerBootstrapCommand } from './bootstrap-command';
+import { registerChatParticipant } from './chat/participant';
+import { registerExport } from './export-command';
+import { registerFreshness } from './freshness';
+import { registerGuard } from './guard';
+import { type Dialogs, ExtensionHost, modalDialogs } from './host';
+import { registerKnowledge } from './knowledge';
 import { registerLanguageModelTools } from './lm-tools';
-import { mcpLaunches, registerMcpServerProvider, type McpLaunch } from './mcp-provider';
 import { registerMcpConfigCommand } from './mcp-config-command';
 import { refreshLauncher } from './mcp-launcher';
+import { type McpLaunch, mcpLaunches, registerMcpServerProvider } from './mcp-provider';
 import { registerOverviewView } from './overview-view';
-import { registerSkillsView } from './skills-view';
-import { registerGuard } from './guard';
-import { registerChatParticipant } from './chat/participant';
-import { registerKnowledge } from './knowledge';
-import { registerBootstrapCommand } from './bootstrap-command';
 import { registerReviewPanel } from './review/panel';
-import { registerFreshness } from './freshness';
-import { registerExport } from './export-command';
-import type { Workspace } from '../core/workspace';
+import { registerSkillsView } from './skills-view';
 
 /** What activate() returns: used by tests and by other extensions. */
 export interface AutoSnippetApi {
   mcpServerDefinitions(): McpLaunch[];
   getWorkspace(): Promise<Workspace>;
   /** Only when VS Code runs the extension's own integration tests (ExtensionMode.Test): answer its dialogs. */
-  testing?: { stubDialogs(dialogs: Dialogs | undefined): void; candidatesTree(): Promise<{ label: string; children?: string[] }[]> };
+  testing?: {
+    stubDialogs(dialogs: Dialogs | undefined): void;
+    candidatesTree(): Promise<{ label: string; children?: string[] }[]>;
+  };
 }
 
 let host: ExtensionHost | undefined;
@@ -43,8 +46,11 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerFreshness(h),
     registerExport(h),
     vscode.commands.registerCommand('autosnippet.showLog', () => h.output.show()),
-    vscode.commands.registerCommand('autosnippet.gettingStarted', () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`)),
+    vscode.commands.registerCommand(
+      'autosnippet.gettingStarted',
+      () =>
+        vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`),
+    ),
   );
   // Every folder is opened off the activation path (opening reads and writes nothing): guard checks
   // each folder's files against its own rules, and each folder's skills are validated.
@@ -60,9 +66,16 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
   }
   h.log.info(`AutoSnippet ${String(context.extension.packageJSON.version)} activated`);
   const testing = context.extensionMode === vscode.ExtensionMode.Test
-    ? { stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs), candidatesTree: async () => (await h.candidatesTree?.()) ?? [] }
+    ? {
+      stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs),
+      candidatesTree: async () => (await h.candidatesTree?.()) ?? [],
+    }
     : undefined;
-  return { mcpServerDefinitions: () => mcpLaunches(h), getWorkspace: () => h.getWorkspace(), ...(testing ? { testing } : {}) };
+  return {
+    mcpServerDefinitions: () => mcpLaunches(h),
+    getWorkspace: () => h.getWorkspace(),
+    ...(testing ? { testing } : {}),
+  };
 }
 
 export async function deactivate(): Promise<void> {

@@ -2,15 +2,15 @@
 // request path) and refreshes the Recipes view when a verdict changed; "Review Changes" opens a diff of
 // the cited lines as recorded and as they are now (read-only virtual documents); "Accept" records the
 // code as it is now after the person reviewed it.
-import * as vscode from 'vscode';
 import path from 'node:path';
-import type { ExtensionHost } from './host';
-import type { Workspace } from '../core/workspace';
+import * as vscode from 'vscode';
 import { freshnessTracker } from '../core/tools/adapters';
 import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/tools/freshness';
+import type { Workspace } from '../core/workspace';
+import type { ExtensionHost } from './host';
 import { invoke } from './knowledge/catalog-calls';
-import { sourceChangeLabel } from './labels';
 import type { RecipeNode } from './knowledge/views';
+import { sourceChangeLabel } from './labels';
 
 export const FRESHNESS_SCHEME = 'autosnippet-freshness';
 const DEBOUNCE_MS = 300;
@@ -18,7 +18,12 @@ const DEBOUNCE_MS = 300;
 const IGNORED = /^(\.autosnippet|\.git|node_modules)(\/|$)/;
 
 /** What "Review Changes" opened, for callers such as tests. */
-export interface ReviewOpened { left: string; right: string; source: string; title: string }
+export interface ReviewOpened {
+  left: string;
+  right: string;
+  source: string;
+  title: string;
+}
 
 /** The texts the diff editor shows, by URI; read-only by nature of a content provider. */
 class ChangeDocuments implements vscode.TextDocumentContentProvider {
@@ -57,7 +62,12 @@ export function registerFreshness(host: ExtensionHost): vscode.Disposable {
   };
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const [root, f] of folders) if (!roots.has(root)) { f.dispose(); folders.delete(root); }
+    for (const [root, f] of folders) {
+      if (!roots.has(root)) {
+        f.dispose();
+        folders.delete(root);
+      }
+    }
   };
   if (host.workspace) start(host.workspace);
   return vscode.Disposable.from(
@@ -68,8 +78,14 @@ export function registerFreshness(host: ExtensionHost): vscode.Disposable {
     // A recipe indexed, edited or published (here or in another process) is checked too.
     host.onDidChangeData(() => folders.forEach((f) => f.schedule())),
     new vscode.Disposable(() => folders.forEach((f) => f.dispose())),
-    vscode.commands.registerCommand('autosnippet.recipes.reviewChanges', (arg?: RecipeNode | vscode.Uri | string) => reviewChanges(host, documents, targetOf(arg))),
-    vscode.commands.registerCommand('autosnippet.recipes.acceptFreshness', (arg?: RecipeNode | vscode.Uri | string) => acceptFreshness(host, targetOf(arg), refreshView)),
+    vscode.commands.registerCommand(
+      'autosnippet.recipes.reviewChanges',
+      (arg?: RecipeNode | vscode.Uri | string) => reviewChanges(host, documents, targetOf(arg)),
+    ),
+    vscode.commands.registerCommand(
+      'autosnippet.recipes.acceptFreshness',
+      (arg?: RecipeNode | vscode.Uri | string) => acceptFreshness(host, targetOf(arg), refreshView),
+    ),
     vscode.commands.registerCommand('autosnippet.recipes.checkFreshness', () => checkAll(host, refreshView)),
   );
 }
@@ -80,7 +96,12 @@ interface FolderFreshness extends vscode.Disposable {
 }
 
 /** One folder: a watcher feeds its changed files to the folder's tracker; the first check runs at once, in the background. */
-function watchFolder(host: ExtensionHost, ws: Workspace, folder: vscode.WorkspaceFolder, verdictsChanged: () => void): FolderFreshness {
+function watchFolder(
+  host: ExtensionHost,
+  ws: Workspace,
+  folder: vscode.WorkspaceFolder,
+  verdictsChanged: () => void,
+): FolderFreshness {
   const tracker = freshnessTracker(ws);
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -105,7 +126,10 @@ function watchFolder(host: ExtensionHost, ws: Workspace, folder: vscode.Workspac
   };
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
   const subscriptions = vscode.Disposable.from(
-    watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed),
+    watcher,
+    watcher.onDidChange(changed),
+    watcher.onDidCreate(changed),
+    watcher.onDidDelete(changed),
     tracker.onDidChange(verdictsChanged),
     new vscode.Disposable(() => clearTimeout(timer)),
   );
@@ -135,7 +159,11 @@ function fromChangeDocument(uri: vscode.Uri): RecipeTarget | undefined {
   return id ? { id, ...(folder ? { folder: vscode.Uri.parse(folder) } : {}) } : undefined;
 }
 
-async function reviewChanges(host: ExtensionHost, documents: ChangeDocuments, target: RecipeTarget | undefined): Promise<ReviewOpened | undefined> {
+async function reviewChanges(
+  host: ExtensionHost,
+  documents: ChangeDocuments,
+  target: RecipeTarget | undefined,
+): Promise<ReviewOpened | undefined> {
   if (!target) return undefined;
   const folder = folderOf(host, target);
   if (!folder) return undefined;
@@ -145,21 +173,34 @@ async function reviewChanges(host: ExtensionHost, documents: ChangeDocuments, ta
   if (!answer || !recipe) return undefined;
   const changes = answer.changes ?? [];
   if (changes.length === 0) {
-    void vscode.window.showInformationMessage(recipe.freshness === 'fresh' ? vscode.l10n.t('"{0}" matches the code it cites.', recipe.title) : recipe.reason);
+    void vscode.window.showInformationMessage(
+      recipe.freshness === 'fresh' ? vscode.l10n.t('"{0}" matches the code it cites.', recipe.title) : recipe.reason,
+    );
     return undefined;
   }
   let change = changes[0];
   if (changes.length > 1) {
-    const picked = await vscode.window.showQuickPick(changes.map((c) => ({ label: c.source, description: sourceChangeLabel(c.state), detail: c.message, change: c })), { title: vscode.l10n.t('Review the changes of "{0}"', recipe.title) });
+    const picked = await vscode.window.showQuickPick(
+      changes.map((c) => ({ label: c.source, description: sourceChangeLabel(c.state), detail: c.message, change: c })),
+      { title: vscode.l10n.t('Review the changes of "{0}"', recipe.title) },
+    );
     if (!picked) return undefined;
     change = picked.change;
   }
   const nonce = Date.now().toString(36);
   const name = path.posix.basename(change.now?.origin ?? change.source.replace(/[:#].*$/, ''));
-  const query = (side: string) => new URLSearchParams({ id, folder: folder.uri.toString(), source: change.source, side, n: nonce }).toString();
+  const query = (side: string) =>
+    new URLSearchParams({ id, folder: folder.uri.toString(), source: change.source, side, n: nonce }).toString();
   const left = vscode.Uri.from({ scheme: FRESHNESS_SCHEME, path: `/recorded/${name}`, query: query('recorded') });
   const right = vscode.Uri.from({ scheme: FRESHNESS_SCHEME, path: `/now/${name}`, query: query('now') });
-  documents.put(left, change.then?.text ?? vscode.l10n.t('(The lines as recorded cannot be shown: the recipe holds no excerpt of them and git has no earlier version. {0})', change.message));
+  documents.put(
+    left,
+    change.then?.text
+      ?? vscode.l10n.t(
+        '(The lines as recorded cannot be shown: the recipe holds no excerpt of them and git has no earlier version. {0})',
+        change.message,
+      ),
+  );
   documents.put(right, change.now?.text ?? vscode.l10n.t('(Nothing there now: {0})', change.message));
   const title = vscode.l10n.t('{0}: {1} (recorded ↔ now)', recipe.title, change.source);
   await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
@@ -167,7 +208,11 @@ async function reviewChanges(host: ExtensionHost, documents: ChangeDocuments, ta
   return { left: left.toString(), right: right.toString(), source: change.source, title };
 }
 
-async function acceptFreshness(host: ExtensionHost, target: RecipeTarget | undefined, refreshView: () => void): Promise<unknown> {
+async function acceptFreshness(
+  host: ExtensionHost,
+  target: RecipeTarget | undefined,
+  refreshView: () => void,
+): Promise<unknown> {
   const folder = target && folderOf(host, target);
   if (!target || !folder) return undefined;
   const r = await invoke(host, acceptRecipeFreshnessTool, { id: target.id }, folder);
@@ -175,7 +220,11 @@ async function acceptFreshness(host: ExtensionHost, target: RecipeTarget | undef
   refreshView();
   vscode.window.setStatusBarMessage(
     r.moved.length
-      ? vscode.l10n.t('$(check) {0} now points at {1}; its code is recorded as it is now.', r.id, r.moved.map((m) => m.to).join(', '))
+      ? vscode.l10n.t(
+        '$(check) {0} now points at {1}; its code is recorded as it is now.',
+        r.id,
+        r.moved.map((m) => m.to).join(', '),
+      )
       : vscode.l10n.t('$(check) {0}: the code it cites is recorded as it is now.', r.id),
     5000,
   );
@@ -192,5 +241,13 @@ async function checkAll(host: ExtensionHost, refreshView: () => void): Promise<v
   if (!r?.counts) return;
   refreshView();
   const { stale = 0, moved = 0, fresh = 0, untracked = 0 } = r.counts;
-  void vscode.window.showInformationMessage(vscode.l10n.t('Recipes checked against their code: {0} stale, {1} moved, {2} up to date, {3} not tracked.', stale, moved, fresh, untracked));
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'Recipes checked against their code: {0} stale, {1} moved, {2} up to date, {3} not tracked.',
+      stale,
+      moved,
+      fresh,
+      untracked,
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { disableCommentFor } from '../core/tools/adapters';
 import { lineCommentOf, normalizeLanguage } from '../core/kernel/languages';
+import { disableCommentFor } from '../core/tools/adapters';
 import { GUARD_SOURCE, type GuardDiagnostics } from './guard-diagnostics';
 
 export const EXPLAIN_RULE_COMMAND = 'autosnippet.guard.explainRule';
@@ -13,7 +13,11 @@ export class GuardCodeActions implements vscode.CodeActionProvider {
 
   constructor(private readonly diagnostics: GuardDiagnostics) {}
 
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       if (d.source !== GUARD_SOURCE) continue;
@@ -22,7 +26,11 @@ export class GuardCodeActions implements vscode.CodeActionProvider {
       if (v?.fix !== undefined && doc.getText(d.range) === v.matchedText) {
         const wide = v.fixLength !== undefined;
         const fix = new vscode.CodeAction(
-          wide ? vscode.l10n.t('Fix: {0} ({1})', v.suggestion, ruleId) : v.fix ? vscode.l10n.t('Replace with "{0}" ({1})', v.fix, ruleId) : vscode.l10n.t('Remove "{0}" ({1})', v.matchedText.trim(), ruleId),
+          wide
+            ? vscode.l10n.t('Fix: {0} ({1})', v.suggestion, ruleId)
+            : v.fix
+            ? vscode.l10n.t('Replace with "{0}" ({1})', v.fix, ruleId)
+            : vscode.l10n.t('Remove "{0}" ({1})', v.matchedText.trim(), ruleId),
           vscode.CodeActionKind.QuickFix,
         );
         fix.edit = new vscode.WorkspaceEdit();
@@ -33,15 +41,28 @@ export class GuardCodeActions implements vscode.CodeActionProvider {
         actions.push(fix);
       }
       const line = doc.lineAt(d.range.start.line);
-      const disable = new vscode.CodeAction(vscode.l10n.t('Disable {0} for this line', ruleId), vscode.CodeActionKind.QuickFix);
+      const disable = new vscode.CodeAction(
+        vscode.l10n.t('Disable {0} for this line', ruleId),
+        vscode.CodeActionKind.QuickFix,
+      );
       disable.edit = new vscode.WorkspaceEdit();
-      disable.edit.insert(doc.uri, line.range.start, disableCommentFor(line.text, ruleId, lineCommentOf(normalizeLanguage(doc.languageId) ?? doc.languageId)));
+      disable.edit.insert(
+        doc.uri,
+        line.range.start,
+        disableCommentFor(line.text, ruleId, lineCommentOf(normalizeLanguage(doc.languageId) ?? doc.languageId)),
+      );
       disable.diagnostics = [d];
       actions.push(disable);
       if (doc.uri.scheme === 'file' && v?.fingerprint) {
-        const title = v.reviewed !== undefined ? vscode.l10n.t('Change why this {0} finding is intended…', ruleId) : vscode.l10n.t('Mark this {0} finding reviewed: the code is intended…', ruleId);
+        const title = v.reviewed !== undefined
+          ? vscode.l10n.t('Change why this {0} finding is intended…', ruleId)
+          : vscode.l10n.t('Mark this {0} finding reviewed: the code is intended…', ruleId);
         const review = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
-        review.command = { command: MARK_REVIEWED_COMMAND, title, arguments: [doc.uri, d.range.start.line + 1, ruleId] };
+        review.command = {
+          command: MARK_REVIEWED_COMMAND,
+          title,
+          arguments: [doc.uri, d.range.start.line + 1, ruleId],
+        };
         review.diagnostics = [d];
         actions.push(review);
       }

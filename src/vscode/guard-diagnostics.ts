@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { GuardEngine } from '../core/tools/adapters';
 import { languageForPath, normalizeLanguage } from '../core/kernel/languages';
-import { severityRank, type Severity, type Violation } from '../core/tools/adapters';
+import type { GuardEngine } from '../core/tools/adapters';
+import { type Severity, severityRank, type Violation } from '../core/tools/adapters';
 import { relPath } from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 import { ruleDocUri } from './guard-explain';
@@ -40,7 +40,11 @@ export class GuardDiagnostics implements vscode.Disposable {
   /** Show findings recorded in the project's baseline or marked reviewed (as hints); hidden by default, like the CLI does. */
   showBaselined = false;
 
-  constructor(private readonly ws: Workspace, private readonly engine: GuardEngine, private readonly log: (m: string) => void) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly engine: GuardEngine,
+    private readonly log: (m: string) => void,
+  ) {
     this.subscriptions.push(
       this.collection,
       this.changed,
@@ -63,10 +67,13 @@ export class GuardDiagnostics implements vscode.Disposable {
   private schedule(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      void this.checkDocument(doc, true);
-    }, DEBOUNCE_MS));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.checkDocument(doc, true);
+      }, DEBOUNCE_MS),
+    );
   }
 
   /** The guard language of a document, or undefined when guard has nothing to say about it. */
@@ -101,9 +108,23 @@ export class GuardDiagnostics implements vscode.Disposable {
   /** Replaces the diagnostics of one file, most severe first, capped at what VS Code shows. */
   set(uri: vscode.Uri, all: readonly ShownViolation[]): void {
     const violations = this.showBaselined
-      ? all.map((v) => (v.baselineState === 'unchanged' ? { ...v, severity: 'hint' as const, message: `${v.message} ${v.reviewed !== undefined ? vscode.l10n.t('(reviewed: {0})', v.reviewed) : vscode.l10n.t('(in the baseline)')}` } : v))
+      ? all.map((
+        v,
+      ) => (v.baselineState === 'unchanged'
+        ? {
+          ...v,
+          severity: 'hint' as const,
+          message: `${v.message} ${
+            v.reviewed !== undefined ? vscode.l10n.t('(reviewed: {0})', v.reviewed) : vscode.l10n.t('(in the baseline)')
+          }`,
+        }
+        : v)
+      )
       : all.filter((v) => v.baselineState !== 'unchanged');
-    const sorted = [...violations].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.start.line - b.start.line || a.start.column - b.start.column).slice(0, MAX_DIAGNOSTICS_PER_FILE);
+    const sorted = [...violations].sort((a, b) =>
+      severityRank[a.severity] - severityRank[b.severity] || a.start.line - b.start.line
+      || a.start.column - b.start.column
+    ).slice(0, MAX_DIAGNOSTICS_PER_FILE);
     const byKey = new Map<string, ShownViolation>();
     const diagnostics = sorted.map((v) => {
       const d = toDiagnostic(v);

@@ -30,7 +30,11 @@ export function ruleMarkdown(s: RuleStatus): string {
   const r = s.rule;
   const info = fenceLanguage(r.languages[0]);
   const fence = (code: string, lang = '') => '```' + lang + '\n' + code + '\n```';
-  const pattern = r.pattern.kind === 'regex' ? `Regular expression (${r.pattern.scope ?? 'code'}): \`${r.pattern.regex}\`${r.pattern.flags ? ` flags \`${r.pattern.flags}\`` : ''}` : `Tree-sitter query:\n\n${fence(r.pattern.query)}`;
+  const pattern = r.pattern.kind === 'regex'
+    ? `Regular expression (${r.pattern.scope ?? 'code'}): \`${r.pattern.regex}\`${
+      r.pattern.flags ? ` flags \`${r.pattern.flags}\`` : ''
+    }`
+    : `Tree-sitter query:\n\n${fence(r.pattern.query)}`;
   const lines = [
     `# ${r.id}`,
     '',
@@ -45,9 +49,14 @@ export function ruleMarkdown(s: RuleStatus): string {
     '',
     r.suggestion,
     '',
-    ...(r.fix === undefined ? [] : r.fix === '' ? [vscode.l10n.t('The quick fix removes the match.'), ''] : [vscode.l10n.t('The quick fix replaces the match with {0}.', `\`${r.fix}\``), '']),
+    ...(r.fix === undefined
+      ? []
+      : r.fix === ''
+      ? [vscode.l10n.t('The quick fix removes the match.'), '']
+      : [vscode.l10n.t('The quick fix replaces the match with {0}.', `\`${r.fix}\``), '']),
     ...(r.examples ?? []).flatMap((ex, i) => [
-      `## ${vscode.l10n.t('Example {0}', i + 1)}`, '',
+      `## ${vscode.l10n.t('Example {0}', i + 1)}`,
+      '',
       ...(ex.bad !== undefined ? [vscode.l10n.t('Reported:'), '', fence(ex.bad, info), ''] : []),
       ...(ex.good !== undefined ? [vscode.l10n.t('Instead:'), '', fence(ex.good, info), ''] : []),
     ]),
@@ -55,7 +64,9 @@ export function ruleMarkdown(s: RuleStatus): string {
     '',
     pattern,
     '',
-    `${vscode.l10n.t('Source')}: ${r.origin} (${r.source}). ${vscode.l10n.t('To silence it once, put this comment on the line above:')} \`autosnippet-guard-disable-next-line ${r.id}\``,
+    `${vscode.l10n.t('Source')}: ${r.origin} (${r.source}). ${
+      vscode.l10n.t('To silence it once, put this comment on the line above:')
+    } \`autosnippet-guard-disable-next-line ${r.id}\``,
     '',
   ];
   return lines.join('\n');
@@ -64,12 +75,21 @@ export function ruleMarkdown(s: RuleStatus): string {
 export async function showRule(ruleId: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(ruleDocUri(ruleId));
   await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-  await vscode.commands.executeCommand('markdown.showPreview', doc.uri).then(undefined, () => vscode.window.showTextDocument(doc, { preview: true }));
+  await vscode.commands.executeCommand('markdown.showPreview', doc.uri).then(
+    undefined,
+    () => vscode.window.showTextDocument(doc, { preview: true }),
+  );
 }
 
 /** The Markdown fence info string for a guard language id (the preview highlights by it). */
 function fenceLanguage(language: string | undefined): string {
-  const map: Record<string, string> = { typescriptreact: 'tsx', javascriptreact: 'jsx', 'objective-c': 'objectivec', 'objective-cpp': 'objectivec', shellscript: 'sh' };
+  const map: Record<string, string> = {
+    typescriptreact: 'tsx',
+    javascriptreact: 'jsx',
+    'objective-c': 'objectivec',
+    'objective-cpp': 'objectivec',
+    shellscript: 'sh',
+  };
   return language ? map[language] ?? language : '';
 }
 
@@ -84,7 +104,9 @@ export function renderRuleDocsAsPreview(): vscode.Disposable {
     await showRule(ruleIdOf(doc.uri));
     for (const group of vscode.window.tabGroups.all) {
       for (const tab of group.tabs) {
-        if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === doc.uri.toString()) await vscode.window.tabGroups.close(tab);
+        if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === doc.uri.toString()) {
+          await vscode.window.tabGroups.close(tab);
+        }
       }
     }
   });

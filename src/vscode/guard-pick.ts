@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
 import path from 'node:path';
+import * as vscode from 'vscode';
 import { languageForPath, ruleLanguagesFor } from '../core/kernel/languages';
 import type { RuleStatus } from '../core/tools/adapters';
 import { rulesByLanguages } from './guard-order';
@@ -13,10 +13,20 @@ const SAMPLE_FILES = 3000;
  */
 export async function workspaceLanguages(root: string): Promise<string[]> {
   const counts = new Map<string, number>();
-  const add = (lang: string | undefined, n = 1) => { if (lang) for (const l of ruleLanguagesFor(lang)) counts.set(l, (counts.get(l) ?? 0) + n); };
-  const files = await vscode.workspace.findFiles(new vscode.RelativePattern(root, '**/*'), '**/{node_modules,.git,dist,build,out,vendor,Pods,.venv,venv}/**', SAMPLE_FILES);
+  const add = (lang: string | undefined, n = 1) => {
+    if (lang) { for (const l of ruleLanguagesFor(lang)) counts.set(l, (counts.get(l) ?? 0) + n); }
+  };
+  const files = await vscode.workspace.findFiles(
+    new vscode.RelativePattern(root, '**/*'),
+    '**/{node_modules,.git,dist,build,out,vendor,Pods,.venv,venv}/**',
+    SAMPLE_FILES,
+  );
   for (const f of files) add(languageForPath(f.fsPath));
-  for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === 'file' && !path.relative(root, d.uri.fsPath).startsWith('..')) add(languageForPath(d.uri.fsPath), 1000);
+  for (const d of vscode.workspace.textDocuments) {
+    if (d.uri.scheme === 'file' && !path.relative(root, d.uri.fsPath).startsWith('..')) {
+      add(languageForPath(d.uri.fsPath), 1000);
+    }
+  }
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l);
 }
 
@@ -26,15 +36,30 @@ type RuleItem = vscode.QuickPickItem & { ruleId?: string };
  * The rules to pick from: those of the folder's languages first (in the order of the languages),
  * the others after a separator; typing filters by id, languages and message.
  */
-export async function pickGuardRule(rules: RuleStatus[], languages: string[], placeHolder: string): Promise<string | undefined> {
-  const item = (s: RuleStatus): RuleItem => ({ label: s.rule.id, description: `${s.severity} · ${s.rule.languages.join(', ')}`, detail: s.rule.message, ruleId: s.rule.id });
+export async function pickGuardRule(
+  rules: RuleStatus[],
+  languages: string[],
+  placeHolder: string,
+): Promise<string | undefined> {
+  const item = (s: RuleStatus): RuleItem => ({
+    label: s.rule.id,
+    description: `${s.severity} · ${s.rule.languages.join(', ')}`,
+    detail: s.rule.message,
+    ruleId: s.rule.id,
+  });
   const { ours, others } = rulesByLanguages(rules, languages);
   const items: RuleItem[] = [
-    ...(ours.length ? [{ label: vscode.l10n.t('Languages of this workspace'), kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...(ours.length
+      ? [{ label: vscode.l10n.t('Languages of this workspace'), kind: vscode.QuickPickItemKind.Separator }]
+      : []),
     ...ours.map(item),
     ...(others.length ? [{ label: vscode.l10n.t('Other languages'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...others.map(item),
   ];
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   return picked?.ruleId;
 }

@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
 import path from 'node:path';
+import * as vscode from 'vscode';
 import { problemFile, problemLocation, type RuleProblem } from '../core/tools/adapters';
 import { documentText } from './document-text';
 
@@ -23,7 +23,11 @@ export class GuardRuleProblems implements vscode.Disposable {
       const uri = vscode.Uri.file(path.join(this.root, rel));
       const at = problemLocation(await documentText(uri), p);
       const range = new vscode.Range(at.line, at.column, at.line, at.column + Math.max(1, at.length));
-      const d = new vscode.Diagnostic(range, p.hint ? `${p.message}\n${p.hint}` : p.message, vscode.DiagnosticSeverity.Error);
+      const d = new vscode.Diagnostic(
+        range,
+        p.hint ? `${p.message}\n${p.hint}` : p.message,
+        vscode.DiagnosticSeverity.Error,
+      );
       d.source = SOURCE;
       d.code = p.field ? `${p.code} (${p.field})` : p.code;
       byFile.set(uri.toString(), [...(byFile.get(uri.toString()) ?? []), d]);

@@ -19,7 +19,10 @@ export function guardSummary(): GuardSummary | undefined {
 }
 
 export function setGuardSummary(summary: GuardSummary): void {
-  if (current && current.scannedFiles === summary.scannedFiles && current.error === summary.error && current.warning === summary.warning) return;
+  if (
+    current && current.scannedFiles === summary.scannedFiles && current.error === summary.error
+    && current.warning === summary.warning
+  ) return;
   current = summary;
   changed.fire();
 }

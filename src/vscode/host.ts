@@ -1,8 +1,18 @@
 import * as vscode from 'vscode';
-import { Workspace } from '../core/workspace';
-import { createCatalog, type ToolCatalog } from '../core/tools';
 import type { Logger } from '../core/kernel/log';
-import { prepareRecipeSearch, SETTINGS, settingDefault, settingsFrom, widens, type SettingKey, type Settings, type SettingValue, type SettingValues } from '../core/tools/adapters';
+import { createCatalog, type ToolCatalog } from '../core/tools';
+import {
+  prepareRecipeSearch,
+  settingDefault,
+  type SettingKey,
+  SETTINGS,
+  type Settings,
+  settingsFrom,
+  type SettingValue,
+  type SettingValues,
+  widens,
+} from '../core/tools/adapters';
+import { Workspace } from '../core/workspace';
 
 /**
  * Owns the extension's lifetime: the log, the catalog, and one core Workspace per workspace folder,
@@ -51,7 +61,9 @@ export class ExtensionHost implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.eachOpened((ws) => ws.updateSettings({ trusted: true }))),
       vscode.workspace.onDidChangeConfiguration((e) => {
         for (const f of vscode.workspace.workspaceFolders ?? []) {
-          if (e.affectsConfiguration('autosnippet', f.uri)) this.workspaces.get(f.uri.toString())?.opened?.updateSettings(readSettings(f));
+          if (e.affectsConfiguration('autosnippet', f.uri)) {
+            this.workspaces.get(f.uri.toString())?.opened?.updateSettings(readSettings(f));
+          }
         }
       }),
       vscode.window.onDidChangeActiveTextEditor(() => {
@@ -141,13 +153,23 @@ export class ExtensionHost implements vscode.Disposable {
   /** Every commit appends to the journal and every checkpoint replaces the image. */
   private watchJournal(folder: vscode.WorkspaceFolder): void {
     if (folder.uri.scheme !== 'file' || this.watchers.has(folder.uri.toString())) return;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.autosnippet/autosnippet.db{,.journal}'));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(folder, '.autosnippet/autosnippet.db{,.journal}'),
+    );
     let timer: NodeJS.Timeout | undefined;
     const changed = () => {
       clearTimeout(timer);
       timer = setTimeout(() => this.dataChanged.fire(), 250);
     };
-    this.watchers.set(folder.uri.toString(), vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), new vscode.Disposable(() => clearTimeout(timer))));
+    this.watchers.set(
+      folder.uri.toString(),
+      vscode.Disposable.from(
+        watcher,
+        watcher.onDidChange(changed),
+        watcher.onDidCreate(changed),
+        new vscode.Disposable(() => clearTimeout(timer)),
+      ),
+    );
   }
 
   /** Added folders are served (lazily); removed folders have their Workspace and watcher disposed. */
@@ -168,7 +190,9 @@ export class ExtensionHost implements vscode.Disposable {
         }
       }
     }
-    if (this.lastFolder && e.removed.some((f) => f.uri.toString() === this.lastFolder!.uri.toString())) this.lastFolder = undefined;
+    if (this.lastFolder && e.removed.some((f) => f.uri.toString() === this.lastFolder!.uri.toString())) {
+      this.lastFolder = undefined;
+    }
     this.folderChanged.fire();
   }
 
@@ -179,17 +203,27 @@ export class ExtensionHost implements vscode.Disposable {
       state = ws.store.state;
     } catch (e) {
       // Skills and guard keep working without it; knowledge tools answer with the same message.
-      void vscode.window.showErrorMessage(vscode.l10n.t('AutoSnippet cannot use its database: {0}', (e as Error).message));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('AutoSnippet cannot use its database: {0}', (e as Error).message),
+      );
       return;
     }
     this.log.info(`workspace ${ws.root} opened (database ${state.path}${state.created ? '' : ', not created yet'})`);
     if (state.recovered) {
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('The AutoSnippet database was damaged and was moved to {0}. A fresh one was created; recipes and rules are rebuilt from the files.', state.recovered.movedTo),
+        vscode.l10n.t(
+          'The AutoSnippet database was damaged and was moved to {0}. A fresh one was created; recipes and rules are rebuilt from the files.',
+          state.recovered.movedTo,
+        ),
       );
     }
     if (state.lostCommit) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The last change to the AutoSnippet database was only partly written when its process stopped, and is lost (change {0}). Everything before it is kept.', state.lostCommit.sequence));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'The last change to the AutoSnippet database was only partly written when its process stopped, and is lost (change {0}). Everything before it is kept.',
+          state.lostCommit.sequence,
+        ),
+      );
     }
   }
 
@@ -203,10 +237,16 @@ export class ExtensionHost implements vscode.Disposable {
 }
 
 /** A folder's settings (resource-scoped ones such as skills.allowScripts differ per folder), through the one settings table. */
-export function readSettings(folder: { uri: vscode.Uri } | undefined = vscode.workspace.workspaceFolders?.[0]): Settings {
+export function readSettings(
+  folder: { uri: vscode.Uri } | undefined = vscode.workspace.workspaceFolders?.[0],
+): Settings {
   const values: Partial<SettingValues> = {};
-  for (const key of Object.keys(SETTINGS) as SettingKey[]) (values as Record<string, unknown>)[key] = setting(key, folder?.uri);
-  const note = vscode.workspace.isTrusted ? undefined : vscode.l10n.t("the workspace is not trusted: trust it (Manage Workspace Trust) to let its own guard rules run");
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    (values as Record<string, unknown>)[key] = setting(key, folder?.uri);
+  }
+  const note = vscode.workspace.isTrusted
+    ? undefined
+    : vscode.l10n.t('the workspace is not trusted: trust it (Manage Workspace Trust) to let its own guard rules run');
   return settingsFrom(values, vscode.workspace.isTrusted, note);
 }
 
@@ -222,8 +262,6 @@ export function setting<K extends SettingKey>(key: K, scope?: vscode.Configurati
   const own = config.inspect<SettingValue<K>>(key)?.globalValue;
   return own !== undefined && widens(key, own) ? own : settingDefault(key);
 }
-
-
 
 /** What commands ask the person before a change only people may make. */
 export interface Dialogs {

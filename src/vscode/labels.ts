@@ -4,13 +4,20 @@ import * as vscode from 'vscode';
 
 export function statusLabel(status: string): string {
   switch (status) {
-    case 'draft': return vscode.l10n.t('draft');
-    case 'published': return vscode.l10n.t('published');
-    case 'deprecated': return vscode.l10n.t('deprecated');
-    case 'pending': return vscode.l10n.t('pending');
-    case 'approved': return vscode.l10n.t('approved');
-    case 'rejected': return vscode.l10n.t('rejected');
-    default: return status;
+    case 'draft':
+      return vscode.l10n.t('draft');
+    case 'published':
+      return vscode.l10n.t('published');
+    case 'deprecated':
+      return vscode.l10n.t('deprecated');
+    case 'pending':
+      return vscode.l10n.t('pending');
+    case 'approved':
+      return vscode.l10n.t('approved');
+    case 'rejected':
+      return vscode.l10n.t('rejected');
+    default:
+      return status;
   }
 }
 
@@ -42,24 +49,36 @@ export function knowledgeTypeLabel(type: string): string {
 
 export function kindLabel(kind: string): string {
   switch (kind) {
-    case 'rule': return vscode.l10n.t('Rule');
-    case 'pattern': return vscode.l10n.t('Pattern');
-    case 'fact': return vscode.l10n.t('Fact');
-    default: return kind;
+    case 'rule':
+      return vscode.l10n.t('Rule');
+    case 'pattern':
+      return vscode.l10n.t('Pattern');
+    case 'fact':
+      return vscode.l10n.t('Fact');
+    default:
+      return kind;
   }
 }
 
 /** The cold-start scan's dimensions (`bootstrap:<dimension>` origins). */
 export function dimensionLabel(dimension: string): string {
   switch (dimension) {
-    case 'code-standard': return vscode.l10n.t('Code standards');
-    case 'code-pattern': return vscode.l10n.t('Code patterns');
-    case 'best-practice': return vscode.l10n.t('Best practices');
-    case 'architecture': return vscode.l10n.t('Architecture');
-    case 'event-data-flow': return vscode.l10n.t('Event and data flow');
-    case 'agent-guidelines': return vscode.l10n.t('Agent guidelines');
-    case 'project-profile': return vscode.l10n.t('Project profile');
-    default: return dimension;
+    case 'code-standard':
+      return vscode.l10n.t('Code standards');
+    case 'code-pattern':
+      return vscode.l10n.t('Code patterns');
+    case 'best-practice':
+      return vscode.l10n.t('Best practices');
+    case 'architecture':
+      return vscode.l10n.t('Architecture');
+    case 'event-data-flow':
+      return vscode.l10n.t('Event and data flow');
+    case 'agent-guidelines':
+      return vscode.l10n.t('Agent guidelines');
+    case 'project-profile':
+      return vscode.l10n.t('Project profile');
+    default:
+      return dimension;
   }
 }
 
@@ -67,14 +86,20 @@ export function dimensionLabel(dimension: string): string {
 export function proposerLabel(origin: string, createdBy: string): string {
   if (origin.startsWith('bootstrap')) {
     const dimension = origin.split(':')[1];
-    return dimension ? vscode.l10n.t('the cold-start scan ({0})', dimensionLabel(dimension)) : vscode.l10n.t('the cold-start scan');
+    return dimension
+      ? vscode.l10n.t('the cold-start scan ({0})', dimensionLabel(dimension))
+      : vscode.l10n.t('the cold-start scan');
   }
   if (origin === 'draft-file') return vscode.l10n.t('a draft recipe file');
   switch (createdBy) {
-    case 'human': return vscode.l10n.t('a person');
-    case 'copilot_agent': return vscode.l10n.t('Copilot');
-    case 'external_agent': return vscode.l10n.t('an MCP client');
-    default: return createdBy;
+    case 'human':
+      return vscode.l10n.t('a person');
+    case 'copilot_agent':
+      return vscode.l10n.t('Copilot');
+    case 'external_agent':
+      return vscode.l10n.t('an MCP client');
+    default:
+      return createdBy;
   }
 }
 
@@ -103,22 +128,33 @@ export function shorten(text: string, max: number): string {
 /** A recipe's freshness: whether the code it cites is as recorded. */
 export function freshnessLabel(freshness: string): string {
   switch (freshness) {
-    case 'stale': return vscode.l10n.t('stale');
-    case 'moved': return vscode.l10n.t('moved');
-    case 'fresh': return vscode.l10n.t('up to date');
-    case 'untracked': return vscode.l10n.t('not tracked');
-    default: return freshness;
+    case 'stale':
+      return vscode.l10n.t('stale');
+    case 'moved':
+      return vscode.l10n.t('moved');
+    case 'fresh':
+      return vscode.l10n.t('up to date');
+    case 'untracked':
+      return vscode.l10n.t('not tracked');
+    default:
+      return freshness;
   }
 }
 
 /** What happened to one cited source of a recipe (a row of "Review Changes"). */
 export function sourceChangeLabel(state: string): string {
   switch (state) {
-    case 'changed': return vscode.l10n.t('lines changed');
-    case 'deleted': return vscode.l10n.t('file gone');
-    case 'moved': return vscode.l10n.t('lines moved');
-    case 'excerpt': return vscode.l10n.t("the recipe's code");
-    case 'unreadable': return vscode.l10n.t('cannot be read');
-    default: return state;
+    case 'changed':
+      return vscode.l10n.t('lines changed');
+    case 'deleted':
+      return vscode.l10n.t('file gone');
+    case 'moved':
+      return vscode.l10n.t('lines moved');
+    case 'excerpt':
+      return vscode.l10n.t("the recipe's code");
+    case 'unreadable':
+      return vscode.l10n.t('cannot be read');
+    default:
+      return state;
   }
 }

@@ -1,8 +1,8 @@
-import * as vscode from 'vscode';
+import { parse } from 'jsonc-parser';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'jsonc-parser';
-import { setting, type ExtensionHost } from './host';
+import * as vscode from 'vscode';
+import { type ExtensionHost, setting } from './host';
 
 export const MCP_PROVIDER_ID = 'autosnippet.mcp';
 
@@ -27,8 +27,13 @@ export function mcpLaunches(host: ExtensionHost): McpLaunch[] {
       // The server runs outside VS Code's trust model: it is handed the person's decisions (workspace
       // trust, their own allowScripts setting), never the repository's.
       args: [
-        vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'mcp.js').fsPath, '--workspace', folder.uri.fsPath, '--log-level', 'warn',
-        '--tools', setting('tools.offered', folder.uri),
+        vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'mcp.js').fsPath,
+        '--workspace',
+        folder.uri.fsPath,
+        '--log-level',
+        'warn',
+        '--tools',
+        setting('tools.offered', folder.uri),
         ...(vscode.workspace.isTrusted ? ['--trust'] : []),
         ...(vscode.workspace.isTrusted && setting('skills.allowScripts', folder.uri) ? ['--allow-scripts'] : []),
       ],
@@ -46,11 +51,19 @@ export function registerMcpServerProvider(host: ExtensionHost): vscode.Disposabl
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
     // Trust and settings change the server's flags: VS Code restarts a server whose definition changed.
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
-    vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('autosnippet.skills.allowScripts') || e.affectsConfiguration('autosnippet.tools.offered')) && changed.fire()),
+    vscode.workspace.onDidChangeConfiguration((e) =>
+      (e.affectsConfiguration('autosnippet.skills.allowScripts') || e.affectsConfiguration('autosnippet.tools.offered'))
+      && changed.fire()
+    ),
     // Writing or removing the shared entry changes what this provider offers.
     ...(() => {
       const w = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
-      return [w, w.onDidCreate(() => changed.fire()), w.onDidChange(() => changed.fire()), w.onDidDelete(() => changed.fire())];
+      return [
+        w,
+        w.onDidCreate(() => changed.fire()),
+        w.onDidChange(() => changed.fire()),
+        w.onDidDelete(() => changed.fire()),
+      ];
     })(),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: changed.event,
@@ -63,7 +76,9 @@ export function registerMcpServerProvider(host: ExtensionHost): vscode.Disposabl
 /** Whether the folder's `.vscode/mcp.json` already has an `autosnippet` server (read only). */
 export function sharedEntryIn(folder: string): boolean {
   try {
-    const config = parse(readFileSync(path.join(folder, '.vscode', 'mcp.json'), 'utf8')) as { servers?: Record<string, unknown> } | undefined;
+    const config = parse(readFileSync(path.join(folder, '.vscode', 'mcp.json'), 'utf8')) as {
+      servers?: Record<string, unknown>;
+    } | undefined;
     return !!config?.servers && typeof config.servers === 'object' && 'autosnippet' in config.servers;
   } catch {
     return false;

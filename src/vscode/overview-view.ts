@@ -1,10 +1,16 @@
 import * as vscode from 'vscode';
-import type { ExtensionHost } from './host';
 import type { OutputOf } from '../core/tools';
 import { health } from '../core/tools/system';
-import { guardSummary, onDidChangeGuardSummary, type GuardSummary } from './guard-summary';
+import { type GuardSummary, guardSummary, onDidChangeGuardSummary } from './guard-summary';
+import type { ExtensionHost } from './host';
 
-interface Line { label: string; description?: string; icon: string; tooltip?: string; command?: vscode.Command }
+interface Line {
+  label: string;
+  description?: string;
+  icon: string;
+  tooltip?: string;
+  command?: vscode.Command;
+}
 
 type Health = OutputOf<typeof health>;
 
@@ -31,10 +37,20 @@ export function registerOverviewView(host: ExtensionHost): vscode.Disposable {
       try {
         const ws = await host.getWorkspace();
         const result = await host.catalog.call(ws, health, {}, { actor: 'human', channel: 'vscode' });
-        if (!result.ok) return [{ label: result.error.message, icon: 'error', command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') } }];
+        if (!result.ok) {
+          return [{
+            label: result.error.message,
+            icon: 'error',
+            command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') },
+          }];
+        }
         return overviewLines(result.data);
       } catch (e) {
-        return [{ label: (e as Error).message, icon: 'error', command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') } }];
+        return [{
+          label: (e as Error).message,
+          icon: 'error',
+          command: { command: 'autosnippet.showLog', title: vscode.l10n.t('Show Log') },
+        }];
       }
     },
   };
@@ -70,13 +86,18 @@ function overviewLines(h: Health): Line[] {
       description: n('stale') ? vscode.l10n.t('{0} · {1} stale', n('recipes'), n('stale')) : String(n('recipes')),
       icon: n('stale') ? 'warning' : 'notebook',
       tooltip: n('stale')
-        ? vscode.l10n.t('Reviewed patterns, rules and facts of this project; {0} cite code that changed since they were recorded. Click to show them.', n('stale'))
+        ? vscode.l10n.t(
+          'Reviewed patterns, rules and facts of this project; {0} cite code that changed since they were recorded. Click to show them.',
+          n('stale'),
+        )
         : vscode.l10n.t('Reviewed patterns, rules and facts of this project. Click to show them.'),
       command: cmd('autosnippet.recipes.focus', vscode.l10n.t('Show Recipes')),
     },
     {
       label: vscode.l10n.t('Skills'),
-      description: n('skillsSkipped') ? vscode.l10n.t('{0} · {1} not loaded', n('skills'), n('skillsSkipped')) : String(n('skills')),
+      description: n('skillsSkipped')
+        ? vscode.l10n.t('{0} · {1} not loaded', n('skills'), n('skillsSkipped'))
+        : String(n('skills')),
       icon: n('skillsSkipped') ? 'warning' : 'book',
       tooltip: vscode.l10n.t('Guides agents load a little at a time. Click to show them.'),
       command: cmd('autosnippet.skills.focus', vscode.l10n.t('Show Skills')),
@@ -92,14 +113,19 @@ function overviewLines(h: Health): Line[] {
       label: vscode.l10n.t('Tools for agents'),
       description: vscode.l10n.t('{0} · connect a client', n('tools')),
       icon: 'plug',
-      tooltip: vscode.l10n.t('Copilot in VS Code has them already. Click to connect Cursor, Claude Desktop or another MCP client.'),
+      tooltip: vscode.l10n.t(
+        'Copilot in VS Code has them already. Click to connect Cursor, Claude Desktop or another MCP client.',
+      ),
       command: cmd('autosnippet.writeMcpConfig', vscode.l10n.t('Connect an MCP Client…')),
     },
     {
       label: vscode.l10n.t('Index'),
       description: indexState(h.database),
       icon: h.database.status === 'ok' || h.database.status === 'not-created' ? 'database' : 'warning',
-      tooltip: vscode.l10n.t('{0}\nRebuilt from the recipe files whenever needed. Click to show the log.', h.database.path),
+      tooltip: vscode.l10n.t(
+        '{0}\nRebuilt from the recipe files whenever needed. Click to show the log.',
+        h.database.path,
+      ),
       command: cmd('autosnippet.showLog', vscode.l10n.t('Show Log')),
     },
     {
@@ -115,17 +141,25 @@ function overviewLines(h: Health): Line[] {
 
 /** The Guard row: the last scan's findings once a scan ran, the open files' before, or what to do. */
 function guardDescription(g: GuardSummary | undefined): string {
-  if (g?.scannedFiles !== undefined) return vscode.l10n.t('{0} files scanned · {1} errors · {2} warnings', g.scannedFiles, g.error, g.warning);
-  if (g && (g.error || g.warning)) return vscode.l10n.t('{0} errors · {1} warnings in open files · scan the workspace', g.error, g.warning);
+  if (g?.scannedFiles !== undefined) {
+    return vscode.l10n.t('{0} files scanned · {1} errors · {2} warnings', g.scannedFiles, g.error, g.warning);
+  }
+  if (g && (g.error || g.warning)) {
+    return vscode.l10n.t('{0} errors · {1} warnings in open files · scan the workspace', g.error, g.warning);
+  }
   return vscode.l10n.t('scan the workspace');
 }
 
 function indexState(db: Health['database']): string {
   switch (db.status) {
-    case 'ok': return vscode.l10n.t('healthy · {0}', size(db.imageBytes + db.journalBytes));
-    case 'not-created': return vscode.l10n.t('not created yet: nothing is written until the first change');
-    case 'recovered': return vscode.l10n.t('recovered from a damaged file');
-    case 'lost-commit': return vscode.l10n.t('its last change was lost: see the log');
+    case 'ok':
+      return vscode.l10n.t('healthy · {0}', size(db.imageBytes + db.journalBytes));
+    case 'not-created':
+      return vscode.l10n.t('not created yet: nothing is written until the first change');
+    case 'recovered':
+      return vscode.l10n.t('recovered from a damaged file');
+    case 'lost-commit':
+      return vscode.l10n.t('its last change was lost: see the log');
   }
 }
 

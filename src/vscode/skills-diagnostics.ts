@@ -1,5 +1,5 @@
-import * as vscode from 'vscode';
 import path from 'node:path';
+import * as vscode from 'vscode';
 import type { SkillRegistry } from '../core/tools/adapters';
 import type { SkillProblem } from '../core/tools/adapters';
 import { validateSkillFolder, validateSkillText } from '../core/tools/adapters';
@@ -40,7 +40,9 @@ export class SkillDiagnostics implements vscode.Disposable {
       const result = validateSkillFolder(dir, { knownNames: known });
       const uri = vscode.Uri.file(result.file);
       const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath && d.isDirty);
-      const problems = open ? validateSkillText(open.getText(), path.basename(dir), { knownNames: known }) : result.problems;
+      const problems = open
+        ? validateSkillText(open.getText(), path.basename(dir), { knownNames: known })
+        : result.problems;
       errors += problems.filter((p) => p.severity === 'error').length;
       warnings += problems.filter((p) => p.severity === 'warning').length;
       this.collection.set(uri, problems.map(toDiagnostic));
@@ -57,7 +59,9 @@ export class SkillDiagnostics implements vscode.Disposable {
       setTimeout(() => {
         this.pending.delete(key);
         const known = new Set(this.registry.list().map((s) => s.name));
-        const problems = validateSkillText(document.getText(), path.basename(path.dirname(document.uri.fsPath)), { knownNames: known });
+        const problems = validateSkillText(document.getText(), path.basename(path.dirname(document.uri.fsPath)), {
+          knownNames: known,
+        });
         this.collection.set(document.uri, problems.map(toDiagnostic));
       }, 300),
     );
@@ -80,7 +84,11 @@ function isSkillFile(uri: vscode.Uri): boolean {
 
 function toDiagnostic(p: SkillProblem): vscode.Diagnostic {
   const line = Math.max(0, (p.line ?? 1) - 1);
-  const severity = p.severity === 'error' ? vscode.DiagnosticSeverity.Error : p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+  const severity = p.severity === 'error'
+    ? vscode.DiagnosticSeverity.Error
+    : p.severity === 'warning'
+    ? vscode.DiagnosticSeverity.Warning
+    : vscode.DiagnosticSeverity.Information;
   const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), p.message, severity);
   d.source = SOURCE;
   d.code = p.rule;

@@ -1,13 +1,20 @@
-import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { catalogEntry, isValidSkillName, nameProblems, skillRegistry, summaryOf, type SkillRegistry } from '../core/tools/adapters';
-import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/tools/adapters';
+import * as vscode from 'vscode';
 import type { ToolCatalog } from '../core/tools';
+import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/tools/adapters';
+import {
+  catalogEntry,
+  isValidSkillName,
+  nameProblems,
+  type SkillRegistry,
+  skillRegistry,
+  summaryOf,
+} from '../core/tools/adapters';
 import { createSkillTool, installSkillTool } from '../core/tools/skills';
 import type { Workspace } from '../core/workspace';
-import { SkillDiagnostics } from './skills-diagnostics';
 import type { ExtensionHost } from './host';
+import { SkillDiagnostics } from './skills-diagnostics';
 
 type Node =
   | { kind: 'source'; source: SkillSource; skills: Skill[]; shadowed: ShadowedSkill[]; skipped: SkippedSkill[] }
@@ -37,18 +44,34 @@ export function registerSkillsView(host: ExtensionHost): vscode.Disposable {
     start(ws);
     return folders.get(ws.root)!;
   };
-  const provider = new SkillsTreeProvider(() => (host.workspace ? folders.get(host.workspace.root)?.registry : undefined), changed.event);
-  const view = vscode.window.createTreeView('autosnippet.skills', { treeDataProvider: provider, showCollapseAll: true });
+  const provider = new SkillsTreeProvider(
+    () => (host.workspace ? folders.get(host.workspace.root)?.registry : undefined),
+    changed.event,
+  );
+  const view = vscode.window.createTreeView('autosnippet.skills', {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+  });
   const update = () => {
     const registry = host.workspace && folders.get(host.workspace.root)?.registry;
     changed.fire();
     if (!registry) return;
-    const own = registry.list().some((x) => x.source.id !== 'bundled') || registry.skipped().some((x) => x.source.id !== 'bundled');
-    view.message = own ? undefined : vscode.l10n.t('No skills in this workspace yet: only the bundled ones. Add a folder with a SKILL.md under .autosnippet/skills (or .github/skills, .claude/skills, .agents/skills).');
+    const own = registry.list().some((x) => x.source.id !== 'bundled')
+      || registry.skipped().some((x) => x.source.id !== 'bundled');
+    view.message = own
+      ? undefined
+      : vscode.l10n.t(
+        'No skills in this workspace yet: only the bundled ones. Add a folder with a SKILL.md under .autosnippet/skills (or .github/skills, .claude/skills, .agents/skills).',
+      );
   };
   const foldersChanged = () => {
     const roots = new Set(host.folders.map((f) => f.uri.fsPath));
-    for (const [root, f] of folders) if (!roots.has(root)) { f.dispose(); folders.delete(root); }
+    for (const [root, f] of folders) {
+      if (!roots.has(root)) {
+        f.dispose();
+        folders.delete(root);
+      }
+    }
     // The view shows the current folder: open it (lazily) and show it.
     void current().then(update, () => changed.fire());
   };
@@ -79,7 +102,9 @@ export function registerSkillsView(host: ExtensionHost): vscode.Disposable {
       }
       const message = vscode.l10n.t('Workspace skills checked: {0}.', problemCount(r.errors, r.warnings));
       const show = vscode.l10n.t('Show Problems');
-      if ((await vscode.window.showWarningMessage(message, show)) === show) await vscode.commands.executeCommand('workbench.actions.view.problems');
+      if ((await vscode.window.showWarningMessage(message, show)) === show) {
+        await vscode.commands.executeCommand('workbench.actions.view.problems');
+      }
     }),
     vscode.commands.registerCommand('autosnippet.skills.copyCatalogEntry', async (node?: Node) => {
       const skill = node?.kind === 'skill' ? node.skill : await pickSkill((await current()).registry);
@@ -92,8 +117,14 @@ export function registerSkillsView(host: ExtensionHost): vscode.Disposable {
       const file = node?.kind === 'skill' ? node.skill.file : node?.kind === 'skipped' ? node.item.file : undefined;
       if (file) return vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(file));
     }),
-    vscode.commands.registerCommand('autosnippet.skills.new', async () => createSkill(host.catalog, await host.getWorkspace())),
-    vscode.commands.registerCommand('autosnippet.skills.install', async () => installSkillFromUi(host.catalog, await host.getWorkspace())),
+    vscode.commands.registerCommand(
+      'autosnippet.skills.new',
+      async () => createSkill(host.catalog, await host.getWorkspace()),
+    ),
+    vscode.commands.registerCommand(
+      'autosnippet.skills.install',
+      async () => installSkillFromUi(host.catalog, await host.getWorkspace()),
+    ),
   );
 }
 
@@ -108,7 +139,9 @@ function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
   const diagnostics = new SkillDiagnostics(registry);
   diagnostics.refreshAll();
   // The watcher makes the view and the Problems panel follow at once, and lets requests trust the registry for 30 s.
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(ws.root), '{.autosnippet,.github,.claude,.agents}/skills/**'));
+  const watcher = vscode.workspace.createFileSystemWatcher(
+    new vscode.RelativePattern(vscode.Uri.file(ws.root), '{.autosnippet,.github,.claude,.agents}/skills/**'),
+  );
   let timer: NodeJS.Timeout | undefined;
   registry.setWatched(true);
   const onDisk = () => {
@@ -116,7 +149,11 @@ function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
     clearTimeout(timer);
     timer = setTimeout(() => registry.refresh(), 150);
   };
-  { watcher.onDidCreate(onDisk); watcher.onDidChange(onDisk); watcher.onDidDelete(onDisk); }
+  {
+    watcher.onDidCreate(onDisk);
+    watcher.onDidChange(onDisk);
+    watcher.onDidDelete(onDisk);
+  }
   const sub = registry.onDidChange(() => {
     diagnostics.refreshAll();
     changed();
@@ -135,7 +172,10 @@ function folderSkills(ws: Workspace, changed: () => void): FolderSkills {
 }
 
 class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
-  constructor(private readonly registryOf: () => SkillRegistry | undefined, readonly onDidChangeTreeData: vscode.Event<void>) {}
+  constructor(
+    private readonly registryOf: () => SkillRegistry | undefined,
+    readonly onDidChangeTreeData: vscode.Event<void>,
+  ) {}
 
   getChildren(node?: Node): Node[] {
     if (!node) {
@@ -164,13 +204,21 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
       case 'skill': {
         const inSections = new Set(node.skill.sections.flatMap((s) => s.chunkIds));
         return [
-          ...node.skill.chunks.filter((c) => !inSections.has(c.id) && c.line < (node.skill.sections[0]?.line ?? Infinity)).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk })),
+          ...node.skill.chunks.filter((c) =>
+            !inSections.has(c.id) && c.line < (node.skill.sections[0]?.line ?? Infinity)
+          ).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk })),
           ...node.skill.sections.map((section): Node => ({ kind: 'section', skill: node.skill, section })),
-          ...node.skill.chunks.filter((c) => !inSections.has(c.id) && c.line >= (node.skill.sections[0]?.line ?? Infinity)).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk })),
+          ...node.skill.chunks.filter((c) =>
+            !inSections.has(c.id) && c.line >= (node.skill.sections[0]?.line ?? Infinity)
+          ).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk })),
         ];
       }
       case 'section':
-        return node.skill.chunks.filter((c) => node.section.chunkIds.includes(c.id)).map((chunk): Node => ({ kind: 'chunk', skill: node.skill, chunk }));
+        return node.skill.chunks.filter((c) => node.section.chunkIds.includes(c.id)).map((chunk): Node => ({
+          kind: 'chunk',
+          skill: node.skill,
+          chunk,
+        }));
       default:
         return [];
     }
@@ -181,7 +229,10 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
     const None = vscode.TreeItemCollapsibleState.None;
     switch (node.kind) {
       case 'source': {
-        const item = new vscode.TreeItem(sourceLabel(node.source), node.source.id === 'bundled' ? Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          sourceLabel(node.source),
+          node.source.id === 'bundled' ? Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+        );
         item.description = String(node.skills.length);
         item.tooltip = node.source.dir;
         item.iconPath = new vscode.ThemeIcon(node.source.id === 'bundled' ? 'package' : 'folder-library');
@@ -193,10 +244,14 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         const { skill } = node;
         const item = new vscode.TreeItem(skill.name, skill.sections.length + skill.chunks.length ? Collapsed : None);
         item.id = `skill:${skill.file}`;
-        item.description = node.shadowedBy ? vscode.l10n.t('shadowed by {0}', sourceName(node.shadowedBy)) : summaryOf(skill, 80);
+        item.description = node.shadowedBy
+          ? vscode.l10n.t('shadowed by {0}', sourceName(node.shadowedBy))
+          : summaryOf(skill, 80);
         const tip = new vscode.MarkdownString(undefined, true);
         tip.appendMarkdown(`**${skill.name}**\n\n`).appendText(skill.description);
-        tip.appendMarkdown(`\n\n${sectionsAndChunks(skill.sections.length, skill.chunks.length)} · `).appendText(skill.file);
+        tip.appendMarkdown(`\n\n${sectionsAndChunks(skill.sections.length, skill.chunks.length)} · `).appendText(
+          skill.file,
+        );
         const warnings = skill.problems.filter((p) => p.severity !== 'info');
         if (warnings.length) tip.appendMarkdown('\n\n').appendText(warnings.map((p) => `⚠ ${p.message}`).join('\n'));
         item.tooltip = tip;
@@ -219,7 +274,13 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(node.chunk.id, None);
         item.id = `chunk:${node.skill.file}:${node.chunk.id}`;
         item.description = node.chunk.description;
-        item.tooltip = vscode.l10n.t('Chunk "{0}" (level 3), lines {1}–{2}: {3}', node.chunk.id, node.chunk.line, node.chunk.endLine, node.chunk.description);
+        item.tooltip = vscode.l10n.t(
+          'Chunk "{0}" (level 3), lines {1}–{2}: {3}',
+          node.chunk.id,
+          node.chunk.line,
+          node.chunk.endLine,
+          node.chunk.description,
+        );
         item.iconPath = new vscode.ThemeIcon('symbol-snippet');
         item.contextValue = 'skillChunk';
         item.command = openCommand(node.skill.file, node.chunk.line);
@@ -233,7 +294,11 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         item.iconPath = new vscode.ThemeIcon('error');
         item.contextValue = 'skill.skipped';
         item.command = node.item.folder
-          ? { command: 'revealInExplorer', title: vscode.l10n.t('Reveal in Explorer'), arguments: [vscode.Uri.file(node.item.file)] }
+          ? {
+            command: 'revealInExplorer',
+            title: vscode.l10n.t('Reveal in Explorer'),
+            arguments: [vscode.Uri.file(node.item.file)],
+          }
           : openCommand(node.item.file, node.item.problems[0]?.line ?? 1);
         return item;
       }
@@ -255,17 +320,29 @@ function problemCount(errors: number, warnings: number): string {
 
 function sourceLabel(source: SkillSource): string {
   switch (source.id) {
-    case 'project': return vscode.l10n.t('Project (.autosnippet/skills)');
-    case 'github': return vscode.l10n.t('GitHub (.github/skills)');
-    case 'claude': return vscode.l10n.t('Claude (.claude/skills)');
-    case 'agents': return vscode.l10n.t('Agents (.agents/skills)');
-    case 'bundled': return vscode.l10n.t('Bundled with AutoSnippet');
-    default: return source.label;
+    case 'project':
+      return vscode.l10n.t('Project (.autosnippet/skills)');
+    case 'github':
+      return vscode.l10n.t('GitHub (.github/skills)');
+    case 'claude':
+      return vscode.l10n.t('Claude (.claude/skills)');
+    case 'agents':
+      return vscode.l10n.t('Agents (.agents/skills)');
+    case 'bundled':
+      return vscode.l10n.t('Bundled with AutoSnippet');
+    default:
+      return source.label;
   }
 }
 
 function sourceName(id: string): string {
-  return ({ project: '.autosnippet/skills', github: '.github/skills', claude: '.claude/skills', agents: '.agents/skills', bundled: vscode.l10n.t('bundled') } as Record<string, string>)[id] ?? id;
+  return ({
+    project: '.autosnippet/skills',
+    github: '.github/skills',
+    claude: '.claude/skills',
+    agents: '.agents/skills',
+    bundled: vscode.l10n.t('bundled'),
+  } as Record<string, string>)[id] ?? id;
 }
 
 function openCommand(file: string, line: number): vscode.Command {
@@ -302,12 +379,16 @@ async function createSkill(catalog: ToolCatalog, ws: Workspace): Promise<void> {
     title: vscode.l10n.t('New skill'),
     prompt: vscode.l10n.t('Description: what it does and when to use it'),
     value: 'Use when …',
-    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A description is needed: agents choose skills by it.')),
+    validateInput: (
+      v,
+    ) => (v.trim() ? undefined : vscode.l10n.t('A description is needed: agents choose skills by it.')),
   });
   if (description === undefined) return;
   const result = await catalog.call(ws, createSkillTool, { name, description }, { actor: 'human', channel: 'vscode' });
   if (!result.ok) {
-    void vscode.window.showErrorMessage(result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
+    void vscode.window.showErrorMessage(
+      result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message,
+    );
     return;
   }
   await openAt(result.data.file, result.data.line);
@@ -318,20 +399,32 @@ async function installSkillFromUi(catalog: ToolCatalog, ws: Workspace): Promise<
   const folder = vscode.l10n.t('From a folder…');
   const zip = vscode.l10n.t('From a .zip file…');
   const git = vscode.l10n.t('From a git URL…');
-  const how = await vscode.window.showQuickPick([folder, zip, git], { title: vscode.l10n.t('Install a skill into .autosnippet/skills') });
+  const how = await vscode.window.showQuickPick([folder, zip, git], {
+    title: vscode.l10n.t('Install a skill into .autosnippet/skills'),
+  });
   let source: string | undefined;
   if (how === folder || how === zip) {
-    const picked = await vscode.window.showOpenDialog({ canSelectFiles: how === zip, canSelectFolders: how === folder, filters: how === zip ? { Zip: ['zip'] } : undefined, openLabel: vscode.l10n.t('Install') });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFiles: how === zip,
+      canSelectFolders: how === folder,
+      filters: how === zip ? { Zip: ['zip'] } : undefined,
+      openLabel: vscode.l10n.t('Install'),
+    });
     source = picked?.[0]?.fsPath;
   } else if (how === git) {
-    source = await vscode.window.showInputBox({ title: vscode.l10n.t('Install a skill from git'), prompt: vscode.l10n.t('https or ssh URL; add #sub/folder for a skill inside the repository'), placeHolder: 'https://github.com/owner/repo#skills/name' });
+    source = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Install a skill from git'),
+      prompt: vscode.l10n.t('https or ssh URL; add #sub/folder for a skill inside the repository'),
+      placeHolder: 'https://github.com/owner/repo#skills/name',
+    });
   }
   if (!source) return;
   const from = source;
   const call = (overwrite: boolean) =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing skill…') }, () =>
-      catalog.call(ws, installSkillTool, { source: from, overwrite }, { actor: 'human', channel: 'vscode' }),
-    );
+    vscode.window.withProgress({
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Installing skill…'),
+    }, () => catalog.call(ws, installSkillTool, { source: from, overwrite }, { actor: 'human', channel: 'vscode' }));
   let result = await call(false);
   if (!result.ok && result.error.code === 'SKILL_EXISTS') {
     const replace = vscode.l10n.t('Replace');
@@ -339,12 +432,17 @@ async function installSkillFromUi(catalog: ToolCatalog, ws: Workspace): Promise<
     result = await call(true);
   }
   if (!result.ok) {
-    const problems = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) => `${p.line ?? 1}: ${p.message}`).join('\n');
+    const problems = (result.error.details?.problems as { line?: number; message: string }[] | undefined)?.map((p) =>
+      `${p.line ?? 1}: ${p.message}`
+    ).join('\n');
     // A failing git or unzip writes pages of output: the first line says what happened, the modal the rest.
     const [headline, ...rest] = result.error.message.split('\n');
     const detail = [problems ?? rest.join('\n').trim(), result.error.hint].filter(Boolean).join('\n\n');
     const retry = vscode.l10n.t('Retry');
-    const picked = await vscode.window.showErrorMessage(vscode.l10n.t('The skill was not installed: {0}', headline), { modal: Boolean(detail), detail }, retry);
+    const picked = await vscode.window.showErrorMessage(vscode.l10n.t('The skill was not installed: {0}', headline), {
+      modal: Boolean(detail),
+      detail,
+    }, retry);
     if (picked === retry) await installSkillFromUi(catalog, ws);
     return;
   }

@@ -7,6 +7,16 @@ import { it } from 'node:test';
 import { runSeed } from './helpers/random';
 import { runFuzzSuite } from './helpers/suite';
 
-it('10,000+ fuzzed MCP calls: no crash, no hang, every answer stable and within its bound, nothing read or written outside, every agent attempt at a review tool audited', { timeout: 60 * 60 * 1000 }, async () => {
-  await runFuzzSuite({ seed: runSeed(), calls: Number(process.env.AUTOSNIPPET_FUZZ_CALLS ?? 10_200), stdioLanes: 2, httpLanes: 1, verbose: true });
-});
+it(
+  '10,000+ fuzzed MCP calls: no crash, no hang, every answer stable and within its bound, nothing read or written outside, every agent attempt at a review tool audited',
+  { timeout: 60 * 60 * 1000 },
+  async () => {
+    await runFuzzSuite({
+      seed: runSeed(),
+      calls: Number(process.env.AUTOSNIPPET_FUZZ_CALLS ?? 10_200),
+      stdioLanes: 2,
+      httpLanes: 1,
+      verbose: true,
+    });
+  },
+);

@@ -9,12 +9,19 @@ import { removeTempDirs } from '../unit/helpers/store-fixtures';
 
 after(removeTempDirs);
 
-it('1,000+ SIGKILL trials: no acknowledged write lost, every commit a cut journal lost is reported', { timeout: 60 * 60 * 1000 }, async (t) => {
+it('1,000+ SIGKILL trials: no acknowledged write lost, every commit a cut journal lost is reported', {
+  timeout: 60 * 60 * 1000,
+}, async (t) => {
   const total = Number(process.env.AUTOSNIPPET_KILL_TRIALS ?? 1020);
   const lanes = 3;
   const tally = emptyTally();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: lanes }, (_, lane) => killLane(lane, Math.ceil(total / lanes), tally, { cutEvery: 3, pairEvery: 4 })));
+  await Promise.all(
+    Array.from(
+      { length: lanes },
+      (_, lane) => killLane(lane, Math.ceil(total / lanes), tally, { cutEvery: 3, pairEvery: 4 }),
+    ),
+  );
   const summary = describeTally(tally, (performance.now() - t0) / 1000);
   t.diagnostic(summary);
   process.stderr.write(summary + '\n');

@@ -1,9 +1,9 @@
 // Helpers for the MCP layer: the SDK's own Client talking to the built dist/mcp.js.
-import { mkdtempSync, cpSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cpSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export const repo = path.join(__dirname, '..', '..');
 export const serverJs = path.join(repo, 'dist', 'mcp.js');
@@ -24,8 +24,17 @@ export function testHome(): string {
   return (home ??= mkdtempSync(path.join(os.tmpdir(), 'autosnippet-mcp-home-')));
 }
 
-export async function connectStdio(workspace: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', workspace, ...extraArgs], stderr: 'pipe', env: { ...getDefaultEnvironment(), AUTOSNIPPET_HOME: testHome(), ...env } });
+export async function connectStdio(
+  workspace: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverJs, '--workspace', workspace, ...extraArgs],
+    stderr: 'pipe',
+    env: { ...getDefaultEnvironment(), AUTOSNIPPET_HOME: testHome(), ...env },
+  });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'autosnippet-test', version: '0.0.0' });
@@ -45,12 +54,26 @@ export interface Envelope {
  * Calls a tool and returns its envelope: the one JSON text every tool answers with, or, for a tool
  * whose text is Markdown (load_skill, load_skill_chunk), the structured content beside that text.
  */
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ envelope: Envelope; isError: boolean; text: string }> {
-  const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; structuredContent?: Envelope; isError?: boolean };
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ envelope: Envelope; isError: boolean; text: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as {
+    content: { type: string; text: string }[];
+    structuredContent?: Envelope;
+    isError?: boolean;
+  };
   assertOneText(r.content);
-  return { envelope: r.structuredContent ?? (JSON.parse(r.content[0].text) as Envelope), isError: Boolean(r.isError), text: r.content[0].text };
+  return {
+    envelope: r.structuredContent ?? (JSON.parse(r.content[0].text) as Envelope),
+    isError: Boolean(r.isError),
+    text: r.content[0].text,
+  };
 }
 
 function assertOneText(content: { type: string; text: string }[]): void {
-  if (content.length !== 1 || content[0].type !== 'text') throw new Error(`expected one text part, got ${JSON.stringify(content).slice(0, 200)}`);
+  if (content.length !== 1 || content[0].type !== 'text') {
+    throw new Error(`expected one text part, got ${JSON.stringify(content).slice(0, 200)}`);
+  }
 }

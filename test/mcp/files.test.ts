@@ -1,12 +1,12 @@
 // Special files, bombs and links through the real MCP server: each call answers within 5 s with a
 // problem that names the file, and the server answers `health` after each.
-import { test, before, after } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { after, before, test } from 'node:test';
 import { call, connectStdio, type Envelope } from './client';
 
 let client: Client;
@@ -23,14 +23,20 @@ function fifo(rel: string): void {
   assert.equal(spawnSync('mkfifo', [path.join(root, rel)]).status, 0);
 }
 
-const bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(', ')}]`)].join('\n');
+const bomb = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ...'bcdefghi'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(', ')}]`),
+].join('\n');
 
 before(async () => {
   root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'autosnippet-mcp-files-')));
   outside = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'autosnippet-mcp-outside-')));
   writeFileSync(path.join(outside, 'secret.ts'), 'eval("outside-secret");\n');
   mkdirSync(path.join(outside, 'skill'));
-  writeFileSync(path.join(outside, 'skill', 'SKILL.md'), '---\nname: outsider\ndescription: A skill served from outside the workspace.\n---\noutside-secret\n');
+  writeFileSync(
+    path.join(outside, 'skill', 'SKILL.md'),
+    '---\nname: outsider\ndescription: A skill served from outside the workspace.\n---\noutside-secret\n',
+  );
   write('package.json', JSON.stringify({ name: 'demo' }));
   write('src/index.ts', 'export const x = eval("1");\n');
   fifo('.gitignore');
@@ -39,10 +45,25 @@ before(async () => {
   write('.autosnippet/skills/demo/SKILL.md', '---\nname: demo\ndescription: A demo skill for the tests.\n---\nbody\n');
   fifo('.autosnippet/skills/demo/references/pipe.md');
   symlinkSync(path.join(outside, 'skill'), path.join(root, '.autosnippet', 'skills', 'outsider'));
-  write('.autosnippet/recipes/net/get-json.md', '---\ntitle: Network calls go through getJson\nsummary: Call the network through getJson.\n---\nbody\n');
+  write(
+    '.autosnippet/recipes/net/get-json.md',
+    '---\ntitle: Network calls go through getJson\nsummary: Call the network through getJson.\n---\nbody\n',
+  );
   write('.autosnippet/recipes/net/bomb.md', `---\ntitle: Bomb\n${bomb}\n---\nbody\n`);
   write('.autosnippet/recipes/net/huge.md', Buffer.alloc(50 << 20, 'a'));
-  write('.autosnippet/guard/rules.json', JSON.stringify({ rules: [{ id: 'project/huge', message: 'm', languages: ['typescript'], why: 'w', suggestion: 's', regex: 'x'.repeat(100_000) }] }));
+  write(
+    '.autosnippet/guard/rules.json',
+    JSON.stringify({
+      rules: [{
+        id: 'project/huge',
+        message: 'm',
+        languages: ['typescript'],
+        why: 'w',
+        suggestion: 's',
+        regex: 'x'.repeat(100_000),
+      }],
+    }),
+  );
   // Trusted, so the project's 100,000-character regex reaches the safety analysis.
   client = (await connectStdio(root, ['--trust'])).client;
 });
@@ -84,7 +105,7 @@ test('guard_audit_files refuses a link to a file outside the workspace', async (
   assert.equal(whole.ok, true, JSON.stringify(whole.error));
 });
 
-test('a FIFO in a skill\'s references/ is refused; a skill folder linked to outside is not served', async () => {
+test("a FIFO in a skill's references/ is refused; a skill folder linked to outside is not served", async () => {
   const r = await callThenHealth('read_skill_resource', { skill: 'demo', path: 'references/pipe.md' });
   assert.equal(r.error?.code, 'NOT_A_REGULAR_FILE');
   const outsider = await callThenHealth('load_skill', { name: 'outsider' });

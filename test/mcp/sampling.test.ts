@@ -1,38 +1,60 @@
 // The AI-assisted tools of the built server (dist/mcp.js) use the client's model through MCP
 // sampling when the client offers it, and answer in diagnostic mode when it does not.
-import { test, after } from 'node:test';
-import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, type CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type CreateMessageRequest, CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import { call, serverJs, tempWorkspace } from './client';
 
 const closers: (() => Promise<void>)[] = [];
-after(async () => { for (const c of closers.splice(0)) await c(); });
+after(async () => {
+  for (const c of closers.splice(0)) await c();
+});
 
 /** A client that declares sampling (or not) and answers each sampling/createMessage from a list. */
 async function connect(sampling: boolean, answers: string[] = []) {
   const seen: CreateMessageRequest['params'][] = [];
-  const client = new Client({ name: 'sampling-test-client', version: '1.0.0' }, { capabilities: sampling ? { sampling: {} } : {} });
+  const client = new Client(
+    { name: 'sampling-test-client', version: '1.0.0' },
+    { capabilities: sampling ? { sampling: {} } : {} },
+  );
   if (sampling) {
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
       seen.push(request.params);
       const text = answers[seen.length - 1];
       if (text === undefined) throw new Error(`no scripted answer for sampling request ${seen.length}`);
-      return { role: 'assistant' as const, model: 'test-model', stopReason: 'endTurn', content: { type: 'text' as const, text } };
+      return {
+        role: 'assistant' as const,
+        model: 'test-model',
+        stopReason: 'endTurn',
+        content: { type: 'text' as const, text },
+      };
     });
   }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [process.env.AUTOSNIPPET_MCP_JS ?? serverJs, '--workspace', tempWorkspace(), '--tools', 'all'], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [process.env.AUTOSNIPPET_MCP_JS ?? serverJs, '--workspace', tempWorkspace(), '--tools', 'all'],
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   closers.push(() => client.close());
   const { tools } = await client.listTools();
-  assert.ok(tools.some((t) => t.name === 'autosnippet_summarize_code'), `the agent tools are not in the built server: ${tools.map((t) => t.name).join(', ')}`);
+  assert.ok(
+    tools.some((t) => t.name === 'autosnippet_summarize_code'),
+    `the agent tools are not in the built server: ${tools.map((t) => t.name).join(', ')}`,
+  );
   return { client, seen };
 }
 
 test('with sampling, summarize_code asks the client model and returns its answer', async () => {
-  const { client, seen } = await connect(true, ['```json\n{"summary": "Returns a greeting for a name.", "keyPoints": ["pure function"], "apis": ["greet"]}\n```']);
-  const { envelope, isError } = await call(client, 'autosnippet_summarize_code', { code: 'export function greet(name: string) { return `Hi ${name}`; }', language: 'typescript' });
+  const { client, seen } = await connect(true, [
+    '```json\n{"summary": "Returns a greeting for a name.", "keyPoints": ["pure function"], "apis": ["greet"]}\n```',
+  ]);
+  const { envelope, isError } = await call(client, 'autosnippet_summarize_code', {
+    code: 'export function greet(name: string) { return `Hi ${name}`; }',
+    language: 'typescript',
+  });
   assert.equal(isError, false, JSON.stringify(envelope));
   assert.equal(envelope.data.mode, 'model');
   assert.equal(envelope.data.summary, 'Returns a greeting for a name.');
@@ -45,7 +67,14 @@ test('with sampling, summarize_code asks the client model and returns its answer
 });
 
 test('with sampling, generate_guard_rule sends a failing rule back to the client model and returns the checked one', async () => {
-  const rule = (regex: string) => JSON.stringify({ id: 'no-console-log', message: 'Use the logger', regex, why: 'console output is lost', suggestion: 'log.info(...)' });
+  const rule = (regex: string) =>
+    JSON.stringify({
+      id: 'no-console-log',
+      message: 'Use the logger',
+      regex,
+      why: 'console output is lost',
+      suggestion: 'log.info(...)',
+    });
   const { client, seen } = await connect(true, [rule('console|log'), rule('\\bconsole\\.log\\s*\\(')]);
   const { envelope } = await call(client, 'autosnippet_generate_guard_rule', {
     description: 'no console.log in src',
@@ -62,7 +91,10 @@ test('with sampling, generate_guard_rule sends a failing rule back to the client
 
 test('without sampling, the same tools answer in diagnostic mode with the prompt', async () => {
   const { client } = await connect(false);
-  const { envelope, isError } = await call(client, 'autosnippet_summarize_code', { code: 'def f(): pass', language: 'python' });
+  const { envelope, isError } = await call(client, 'autosnippet_summarize_code', {
+    code: 'def f(): pass',
+    language: 'python',
+  });
   assert.equal(isError, false);
   assert.equal(envelope.data.mode, 'diagnostic');
   assert.deepEqual(envelope.data.missing, ['model']);

@@ -1,9 +1,9 @@
-import { test, before, after } from 'node:test';
-import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { call, connectStdio, repo, tempWorkspace } from './client';
 
 let client: Client;
@@ -19,7 +19,9 @@ after(async () => client?.close());
 
 test('every bundled skill is an MCP resource and a prompt', async () => {
   const { resources } = await client.listResources();
-  for (const name of bundled) assert.ok(resources.some((r) => r.uri === `skill://${name}/SKILL.md`), `resource for ${name}`);
+  for (const name of bundled) {
+    assert.ok(resources.some((r) => r.uri === `skill://${name}/SKILL.md`), `resource for ${name}`);
+  }
   const { prompts } = await client.listPrompts();
   for (const name of bundled) assert.ok(prompts.some((p) => p.name === name), `prompt for ${name}`);
 });
@@ -58,20 +60,31 @@ test('load_skill answers in Markdown (the body unescaped, one line per chunk) wi
 
 test('read_skill_resource refuses paths out of the skill folder', async () => {
   for (const p of ['../autosnippet-guard/SKILL.md', '/etc/passwd']) {
-    const { envelope, isError } = await call(client, 'autosnippet_read_skill_resource', { skill: 'autosnippet-intent', path: p });
+    const { envelope, isError } = await call(client, 'autosnippet_read_skill_resource', {
+      skill: 'autosnippet-intent',
+      path: p,
+    });
     assert.equal(isError, true, p);
     assert.equal(envelope.error?.code, 'PATH_OUTSIDE_SKILL', `${p}: ${JSON.stringify(envelope.error)}`);
   }
 });
 
 test('a skill added on disk shows up without a restart and the client is told resources changed', async () => {
-  const changed = new Promise<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+  const changed = new Promise<void>((resolve) =>
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve())
+  );
   // the server watches only while someone listens; ask once so the registry is loaded
   await client.listResources();
   const dir = path.join(workspace, '.github', 'skills', 'team-release');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: team-release\ndescription: Use when cutting a release of this project.\n---\n\n## Steps\n\n1. Tag it.\n');
-  await Promise.race([changed, new Promise((_, reject) => setTimeout(() => reject(new Error('no resources/list_changed within 10 s')), 10_000))]);
+  writeFileSync(
+    path.join(dir, 'SKILL.md'),
+    '---\nname: team-release\ndescription: Use when cutting a release of this project.\n---\n\n## Steps\n\n1. Tag it.\n',
+  );
+  await Promise.race([
+    changed,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('no resources/list_changed within 10 s')), 10_000)),
+  ]);
   const { resources } = await client.listResources();
   assert.ok(resources.some((r) => r.uri === 'skill://team-release/SKILL.md'));
   const { envelope } = await call(client, 'autosnippet_list_skills', { filter: 'release' });

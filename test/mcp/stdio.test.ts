@@ -1,11 +1,11 @@
-import { test, before, after } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import Ajv from 'ajv';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import Ajv from 'ajv';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connectStdio, call, tempWorkspace, serverJs } from './client';
+import { after, before, test } from 'node:test';
+import { call, connectStdio, serverJs, tempWorkspace } from './client';
 import { toolSamples } from './tool-samples';
 
 let client: Client;
@@ -41,7 +41,10 @@ test('tools/list: every tool carries the prefix and annotations that follow its 
     assert.equal(t.annotations?.idempotentHint, readOnly, `${t.name}: read tools are idempotent, proposals are not`);
     assert.equal(t.annotations?.destructiveHint, false, `${t.name}: nothing offered to agents is destructive`);
   }
-  assert.ok(!tools.some((t) => /approve|publish|delete|deprecate|reject|install_skill/.test(t.name)), 'review tools are not offered');
+  assert.ok(
+    !tools.some((t) => /approve|publish|delete|deprecate|reject|install_skill/.test(t.name)),
+    'review tools are not offered',
+  );
 });
 
 test('health answers with this workspace and a database not yet created (nothing was written)', async () => {
@@ -62,7 +65,11 @@ test('every published tool answers a valid call with ok, and an invalid one with
     const sample = toolSamples[t.name.replace(/^autosnippet_/, '')];
     const good = await call(client, t.name, sample.valid);
     if (sample.validError) {
-      assert.equal(good.envelope.error?.code, sample.validError, `${t.name} valid call: ${JSON.stringify(good.envelope)}`);
+      assert.equal(
+        good.envelope.error?.code,
+        sample.validError,
+        `${t.name} valid call: ${JSON.stringify(good.envelope)}`,
+      );
     } else {
       assert.equal(good.envelope.ok, true, `${t.name} valid call: ${JSON.stringify(good.envelope.error)}`);
       assert.equal(good.isError, false);
@@ -86,17 +93,30 @@ test('every tool publishes an outputSchema, and every answer (ok or not) carries
     const sample = toolSamples[t.name.replace(/^autosnippet_/, '')];
     for (const args of [sample.valid, sample.invalid]) {
       // The SDK client itself checks structuredContent against the outputSchema it listed; Ajv says where it fails.
-      const r = (await client.callTool({ name: t.name, arguments: args })) as { structuredContent?: unknown; content: { text: string }[] };
+      const r = (await client.callTool({ name: t.name, arguments: args })) as {
+        structuredContent?: unknown;
+        content: { text: string }[];
+      };
       assert.ok(r.structuredContent, `${t.name} answers with structuredContent`);
       const envelope = r.structuredContent as { ok: boolean; data?: { content?: string } };
       if (MARKDOWN_TEXT.has(t.name) && envelope.ok) {
         // Its text is the Markdown a model reads: the content unescaped, not the envelope again.
-        assert.ok(envelope.data?.content && r.content[0].text.includes(envelope.data.content), `${t.name}: the text carries the content as written`);
+        assert.ok(
+          envelope.data?.content && r.content[0].text.includes(envelope.data.content),
+          `${t.name}: the text carries the content as written`,
+        );
         assert.throws(() => JSON.parse(r.content[0].text), `${t.name}: the text is Markdown, not JSON`);
       } else {
-        assert.deepEqual(r.structuredContent, JSON.parse(r.content[0].text), `${t.name}: the text form is the same envelope`);
+        assert.deepEqual(
+          r.structuredContent,
+          JSON.parse(r.content[0].text),
+          `${t.name}: the text form is the same envelope`,
+        );
       }
-      assert.ok(validate(r.structuredContent), `${t.name}(${JSON.stringify(args)}): ${ajv.errorsText(validate.errors)}`);
+      assert.ok(
+        validate(r.structuredContent),
+        `${t.name}(${JSON.stringify(args)}): ${ajv.errorsText(validate.errors)}`,
+      );
     }
   }
 });
@@ -104,7 +124,10 @@ test('every tool publishes an outputSchema, and every answer (ok or not) carries
 test('non-object arguments are JSON-RPC -32602 Invalid params, and the server keeps serving', async () => {
   for (const bad of [[1, 2], 'text', 42, null]) {
     await assert.rejects(
-      client.request({ method: 'tools/call', params: { name: 'autosnippet_health', arguments: bad as unknown as Record<string, unknown> } }, CallToolResultSchema),
+      client.request({
+        method: 'tools/call',
+        params: { name: 'autosnippet_health', arguments: bad as unknown as Record<string, unknown> },
+      }, CallToolResultSchema),
       (e: { code?: number }) => e.code === -32602,
       `arguments ${JSON.stringify(bad)}`,
     );
@@ -120,10 +143,17 @@ test('an unknown tool is an error with the closest names', async () => {
 });
 
 test('stdout carries only JSON-RPC, and the server exits cleanly when stdin closes', async () => {
-  const child = spawn(process.execPath, [serverJs, '--workspace', tempWorkspace()], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverJs, '--workspace', tempWorkspace()], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
   child.stdin.write(JSON.stringify(init) + '\n');
   await waitFor(() => out.includes('"id":1'), 10_000);
   child.stdin.end();
@@ -135,7 +165,9 @@ test('stdout carries only JSON-RPC, and the server exits cleanly when stdin clos
 });
 
 test('SIGTERM stops the server with exit code 0', async () => {
-  const child = spawn(process.execPath, [serverJs, '--workspace', tempWorkspace()], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverJs, '--workspace', tempWorkspace()], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   await waitFor(() => err.includes('on stdio'), 10_000);
@@ -168,7 +200,9 @@ test('`autosnippet mcp` from the CLI serves the workspace given before or after 
   const cliJs = serverJs.replace(/mcp\.js$/, 'cli.js');
   for (const order of ['before', 'after'] as const) {
     const dir = realpathSync(tempWorkspace());
-    const args = order === 'before' ? [cliJs, '--workspace', dir, 'mcp', '--log-level', 'warn'] : [cliJs, 'mcp', '--workspace', dir];
+    const args = order === 'before'
+      ? [cliJs, '--workspace', dir, 'mcp', '--log-level', 'warn']
+      : [cliJs, 'mcp', '--workspace', dir];
     const c = new Client({ name: 'cli-test', version: '0' });
     await c.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
     const r = (await c.callTool({ name: 'autosnippet_health', arguments: {} })) as { content: { text: string }[] };
@@ -176,4 +210,3 @@ test('`autosnippet mcp` from the CLI serves the workspace given before or after 
     await c.close();
   }
 });
-

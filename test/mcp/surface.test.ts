@@ -1,15 +1,15 @@
 // The tool surface over MCP: the built server, spawned, with the SDK's client over stdio. By default
 // tools/list holds the few everyday tools; every other tool is reached through list_tools,
 // get_tool_info and call_tool, with the same checks as a direct call.
-import { test, after } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { after, test } from 'node:test';
+import { createCatalog } from '../../src/core/tools';
+import { DEFAULT_TOOLS } from '../../src/core/tools/surface';
 import { call, connectStdio, repo, tempWorkspace } from './client';
 import { toolSamples } from './tool-samples';
-import { DEFAULT_TOOLS } from '../../src/core/tools/surface';
-import { createCatalog } from '../../src/core/tools';
 
 /** The size contract of the default tools/list: about 6k tokens, against ~37k for every tool in full. */
 const MAX_DEFAULT_LIST_BYTES = 24 * 1024;
@@ -34,7 +34,9 @@ test(`the default tools/list is the everyday tools, within ${MAX_DEFAULT_LIST_BY
   const client = await connect(tempWorkspace('sample-workspace'));
   const { tools, bytes } = await listBytes(client);
   const all = await listBytes(await connect(tempWorkspace('sample-workspace'), ['--tools', 'all']));
-  console.log(`tools/list: default ${tools.length} tools, ${bytes} bytes; --tools all ${all.tools.length} tools, ${all.bytes} bytes`);
+  console.log(
+    `tools/list: default ${tools.length} tools, ${bytes} bytes; --tools all ${all.tools.length} tools, ${all.bytes} bytes`,
+  );
   assert.ok(bytes <= MAX_DEFAULT_LIST_BYTES, `${bytes} bytes`);
   assert.deepEqual(tools.map((t) => t.name).sort(), DEFAULT_TOOLS.map((n) => `autosnippet_${n}`).sort());
   assert.ok(tools.every((t) => !t.outputSchema), 'no output schemas in the default list');
@@ -42,7 +44,7 @@ test(`the default tools/list is the everyday tools, within ${MAX_DEFAULT_LIST_BY
   assert.ok(all.tools.every((t) => t.outputSchema), '--tools all keeps every output schema');
 });
 
-test('an agent walks list_tools → get_tool_info → call_tool to a tool it was not listed, and the answer is that tool\'s own', async () => {
+test("an agent walks list_tools → get_tool_info → call_tool to a tool it was not listed, and the answer is that tool's own", async () => {
   const client = await connect(tempWorkspace('sample-workspace'));
   const listed = (await client.listTools()).tools.map((t) => t.name);
   assert.ok(!listed.includes('autosnippet_get_targets'));
@@ -66,26 +68,56 @@ test('an agent walks list_tools → get_tool_info → call_tool to a tool it was
 
 test('a people-only tool stays refused through call_tool, and the refusal is audited under its own name', async () => {
   const client = await connect(tempWorkspace('sample-workspace'));
-  const refused = await call(client, 'autosnippet_call_tool', { name: 'approve_candidate', arguments: { id: 'cand-000000000000' } });
+  const refused = await call(client, 'autosnippet_call_tool', {
+    name: 'approve_candidate',
+    arguments: { id: 'cand-000000000000' },
+  });
   assert.equal(refused.isError, true);
   assert.equal(refused.envelope.tool, 'approve_candidate');
   assert.equal(refused.envelope.error?.code, 'PERMISSION_DENIED');
 
-  const audit = await call(client, 'autosnippet_call_tool', { name: 'query_audit_log', arguments: { action: 'approve_candidate' } });
+  const audit = await call(client, 'autosnippet_call_tool', {
+    name: 'query_audit_log',
+    arguments: { action: 'approve_candidate' },
+  });
   const entry = audit.envelope.data.entries[0];
-  assert.deepEqual([entry.action, entry.decision, entry.actor, entry.channel], ['approve_candidate', 'denied', 'external_agent', 'mcp']);
-  const asCallTool = await call(client, 'autosnippet_call_tool', { name: 'query_audit_log', arguments: { action: 'call_tool' } });
+  assert.deepEqual(
+    [entry.action, entry.decision, entry.actor, entry.channel],
+    ['approve_candidate', 'denied', 'external_agent', 'mcp'],
+  );
+  const asCallTool = await call(client, 'autosnippet_call_tool', {
+    name: 'query_audit_log',
+    arguments: { action: 'call_tool' },
+  });
   assert.equal(asCallTool.envelope.data.total, 0, 'nothing is audited as call_tool');
 });
 
 test('a proposal through call_tool passes the Gateway and is audited as the real tool', async () => {
   const client = await connect(tempWorkspace('sample-workspace'));
-  const batch = { candidates: [{ title: 'Greet through greet()', summary: 'Greetings go through greet().', code: 'greet(name)', language: 'typescript' }] };
-  const submitted = await call(client, 'autosnippet_call_tool', { name: 'autosnippet_submit_candidates', arguments: batch });
+  const batch = {
+    candidates: [{
+      title: 'Greet through greet()',
+      summary: 'Greetings go through greet().',
+      code: 'greet(name)',
+      language: 'typescript',
+    }],
+  };
+  const submitted = await call(client, 'autosnippet_call_tool', {
+    name: 'autosnippet_submit_candidates',
+    arguments: batch,
+  });
   assert.equal(submitted.envelope.ok, true, JSON.stringify(submitted.envelope));
   assert.equal(submitted.envelope.tool, 'submit_candidates');
-  const audit = await call(client, 'autosnippet_call_tool', { name: 'query_audit_log', arguments: { action: 'submit_candidates' } });
-  assert.ok(audit.envelope.data.entries.some((e: { decision: string; actor: string }) => e.decision === 'allowed' && e.actor === 'external_agent'), JSON.stringify(audit.envelope.data));
+  const audit = await call(client, 'autosnippet_call_tool', {
+    name: 'query_audit_log',
+    arguments: { action: 'submit_candidates' },
+  });
+  assert.ok(
+    audit.envelope.data.entries.some((e: { decision: string; actor: string }) =>
+      e.decision === 'allowed' && e.actor === 'external_agent'
+    ),
+    JSON.stringify(audit.envelope.data),
+  );
 });
 
 test('every tool an agent may call is reachable through call_tool: each checks its own arguments', async () => {
@@ -104,7 +136,10 @@ test('every tool an agent may call is reachable through call_tool: each checks i
 test('the tools.offered setting of .autosnippet/settings.json lists every tool; --tools overrides it', async () => {
   const workspace = realpathSync(tempWorkspace('sample-workspace'));
   mkdirSync(path.join(workspace, '.autosnippet'), { recursive: true });
-  writeFileSync(path.join(workspace, '.autosnippet', 'settings.json'), JSON.stringify({ 'autosnippet.tools.offered': 'all' }));
+  writeFileSync(
+    path.join(workspace, '.autosnippet', 'settings.json'),
+    JSON.stringify({ 'autosnippet.tools.offered': 'all' }),
+  );
   const all = (await (await connect(workspace)).listTools()).tools;
   assert.equal(all.length, createCatalog().agentTools.length);
   const overridden = (await (await connect(workspace, ['--tools', 'default'])).listTools()).tools;
@@ -135,7 +170,9 @@ function listedOnlyAgent(client: Client, listed: string[], skill: string) {
   };
 }
 
-test('with only the default tools listed, an agent completes the cold-start and create flows of the bundled skills', { timeout: 120_000 }, async () => {
+test('with only the default tools listed, an agent completes the cold-start and create flows of the bundled skills', {
+  timeout: 120_000,
+}, async () => {
   const client = await connect(tempWorkspace('sample-workspace'));
   const listed = (await client.listTools()).tools.map((t) => t.name);
 
@@ -149,10 +186,20 @@ test('with only the default tools listed, an agent completes the cold-start and 
   await coldstart('scan_project', {});
 
   const create = listedOnlyAgent(client, listed, 'autosnippet-create');
-  const draft = { title: 'Fetch JSON through getJson', summary: 'HTTP reads go through getJson().', code: 'const user = await getJson<User>(`/users/${id}`);', language: 'typescript' };
+  const draft = {
+    title: 'Fetch JSON through getJson',
+    summary: 'HTTP reads go through getJson().',
+    code: 'const user = await getJson<User>(`/users/${id}`);',
+    language: 'typescript',
+  };
   await create('check_duplicate', draft);
   await create('keyword_search', { query: '@get-json' });
   assert.equal(typeof (await create('validate_candidate', { candidate: draft })).score, 'number');
-  const submitted = await create('submit_candidate', { ...draft, category: 'http', knowledgeType: 'code-pattern', reasoning: { whyStandard: 'Every read uses it.', sources: ['src/http.ts:1'], confidence: 0.9 } });
+  const submitted = await create('submit_candidate', {
+    ...draft,
+    category: 'http',
+    knowledgeType: 'code-pattern',
+    reasoning: { whyStandard: 'Every read uses it.', sources: ['src/http.ts:1'], confidence: 0.9 },
+  });
   assert.equal(submitted.status, 'created', JSON.stringify(submitted).slice(0, 300));
 });

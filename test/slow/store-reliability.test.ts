@@ -6,8 +6,16 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
 import { Store } from '../../src/core/store/store';
-import { deadPid, exited, itemMigrations, onLines, spawnHelper, removeTempDirs, tempDir } from '../unit/helpers/store-fixtures';
 import { describeTally, emptyTally, killLane } from '../unit/helpers/kill-trials';
+import {
+  deadPid,
+  exited,
+  itemMigrations,
+  onLines,
+  removeTempDirs,
+  spawnHelper,
+  tempDir,
+} from '../unit/helpers/store-fixtures';
 
 after(removeTempDirs);
 
@@ -19,7 +27,10 @@ describe('store reliability', () => {
       const child = spawnHelper('store-writer.ts', [dbPath, tag, '500', String(16 * 1024), '300']);
       const acked: string[] = [];
       let stats = '';
-      onLines(child, (line) => (line.startsWith('done ') ? (stats = line.slice(5)) : line !== 'ready' && acked.push(line)));
+      onLines(
+        child,
+        (line) => (line.startsWith('done ') ? (stats = line.slice(5)) : line !== 'ready' && acked.push(line)),
+      );
       return { tag, acked, exit: exited(child), stats: () => stats };
     });
     const results = await Promise.all(writers.map((w) => w.exit));
@@ -39,7 +50,11 @@ describe('store reliability', () => {
     assert.equal(counter, 1000, 'every transaction applied exactly once');
     const images = writers.map((w) => JSON.parse(w.stats()).imagesSeen as number);
     assert.ok(images.every((n) => n > 3), `checkpoints happened during the race (images seen: ${images})`);
-    t.diagnostic(`2 processes × 500 commits = ${rows.length} rows in ${seconds.toFixed(1)} s (incl. process start); checkpoint images seen per writer: ${images.join(', ')}`);
+    t.diagnostic(
+      `2 processes × 500 commits = ${rows.length} rows in ${
+        seconds.toFixed(1)
+      } s (incl. process start); checkpoint images seen per writer: ${images.join(', ')}`,
+    );
   });
 
   it('writers killed with SIGKILL at random moments never lose an acknowledged write, and a cut journal is never a silent loss', async (t) => {
@@ -48,7 +63,9 @@ describe('store reliability', () => {
     const trialsPerLane = 20;
     const tally = emptyTally();
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: lanes }, (_, lane) => killLane(lane, trialsPerLane, tally, { cutEvery: 3, pairEvery: 4 })));
+    await Promise.all(
+      Array.from({ length: lanes }, (_, lane) => killLane(lane, trialsPerLane, tally, { cutEvery: 3, pairEvery: 4 })),
+    );
     t.diagnostic(describeTally(tally, (performance.now() - t0) / 1000));
     assert.equal(tally.trials, lanes * trialsPerLane);
     assert.ok(tally.acked > tally.trials, 'the writers got writes in before being killed');
@@ -67,7 +84,11 @@ describe('store reliability', () => {
     await new Promise<void>((resolve) => onLines(holder, (l) => l === 'locked' && resolve()));
     holder.kill('SIGKILL');
     await exit;
-    assert.equal(JSON.parse(fs.readFileSync(`${dbPath}.lock`, 'utf8')).pid, holder.pid, 'the dead holder left its lock');
+    assert.equal(
+      JSON.parse(fs.readFileSync(`${dbPath}.lock`, 'utf8')).pid,
+      holder.pid,
+      'the dead holder left its lock',
+    );
 
     const store = await Store.open({ dbPath, migrations: itemMigrations, lockTimeoutMs: 5000 });
     const t0 = performance.now();
@@ -81,14 +102,24 @@ describe('store reliability', () => {
 
   it('four processes racing to break the same stale lock hold it one at a time', async (t) => {
     const lockPath = path.join(tempDir(), 'race.lock');
-    fs.writeFileSync(lockPath, JSON.stringify({ pid: await deadPid(), hostname: os.hostname(), createdAt: new Date().toISOString(), token: 'dead' }));
+    fs.writeFileSync(
+      lockPath,
+      JSON.stringify({
+        pid: await deadPid(),
+        hostname: os.hostname(),
+        createdAt: new Date().toISOString(),
+        token: 'dead',
+      }),
+    );
     const goFile = `${lockPath}.go`;
     const children = [0, 1, 2, 3].map(() => spawnHelper('lock-holder.ts', ['contend', lockPath, goFile, '60']));
     const spans: { acquiredAt: number; releasedAt: number }[] = [];
     let ready = 0;
     let allReady: () => void = () => undefined;
     const started = new Promise<void>((r) => (allReady = r));
-    children.forEach((c) => onLines(c, (l) => (l === 'ready' ? ++ready === 4 && allReady() : spans.push(JSON.parse(l)))));
+    children.forEach((c) =>
+      onLines(c, (l) => (l === 'ready' ? ++ready === 4 && allReady() : spans.push(JSON.parse(l))))
+    );
     await started;
     const startAt = performance.timeOrigin + performance.now();
     fs.writeFileSync(goFile, ''); // all four see it within a millisecond or two and race for the stale lock
@@ -102,10 +133,17 @@ describe('store reliability', () => {
     assert.equal(order.length, 8, order.join(' | '));
     for (let i = 0; i < order.length; i += 2) {
       const [enter, exit] = [order[i].split(' '), order[i + 1].split(' ')];
-      assert.ok(enter[0] === 'enter' && exit[0] === 'exit' && enter[1] === exit[1], `holders overlapped: ${order.join(' | ')}`);
+      assert.ok(
+        enter[0] === 'enter' && exit[0] === 'exit' && enter[1] === exit[1],
+        `holders overlapped: ${order.join(' | ')}`,
+      );
     }
     spans.sort((a, b) => a.acquiredAt - b.acquiredAt);
     assert.ok(spans[0].acquiredAt - startAt < 1000, 'the stale lock was broken promptly');
-    t.diagnostic(`4 breakers; first got the lock ${(spans[0].acquiredAt - startAt).toFixed(1)} ms after the start signal; no overlap`);
+    t.diagnostic(
+      `4 breakers; first got the lock ${
+        (spans[0].acquiredAt - startAt).toFixed(1)
+      } ms after the start signal; no overlap`,
+    );
   });
 });

@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import { Workspace } from '../../src/core/workspace';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { defineTool, type AnyTool } from '../../src/core/tools/types';
-import { Input, Opt, Out, Type } from '../../src/core/tools/schema';
-import { systemTools } from '../../src/core/tools/system';
-import { agentTools } from '../../src/core/tools/agent';
-import { loadSkill, loadSkillChunk } from '../../src/core/tools/skills';
 import { submitCandidates } from '../../src/core/knowledge/candidates';
+import { agentTools } from '../../src/core/tools/agent';
+import { ToolCatalog } from '../../src/core/tools/catalog';
+import { Input, Opt, Out, Type } from '../../src/core/tools/schema';
+import { loadSkill, loadSkillChunk } from '../../src/core/tools/skills';
+import { systemTools } from '../../src/core/tools/system';
+import { type AnyTool, defineTool } from '../../src/core/tools/types';
+import { Workspace } from '../../src/core/workspace';
 
 export const REPO_SKILLS = path.join(__dirname, '..', '..', 'skills');
 
@@ -32,43 +32,66 @@ export async function tempWorkspace(): Promise<Workspace> {
 
 /** A read tool that answers with its input. */
 export const echoTool = defineTool({
-  name: 'echo', title: 'Echo', domain: 'test', summary: 'Answers with its input.', description: 'Answers with its input.',
+  name: 'echo',
+  title: 'Echo',
+  domain: 'test',
+  summary: 'Answers with its input.',
+  description: 'Answers with its input.',
   inputSchema: Input({ text: Opt(Type.String({ maxLength: 1000 })) }),
   outputSchema: Out({ echoed: Type.String() }),
-  access: 'read', maxOutputChars: 2000,
+  access: 'read',
+  maxOutputChars: 2000,
   handler: (_ws, input) => ({ echoed: input.text ?? '' }),
 });
 
 /** A read tool that waits until cancelled (or 5 s). */
 export const waitTool = defineTool({
-  name: 'wait_forever', title: 'Wait', domain: 'test', summary: 'Waits.', description: 'Waits until cancelled.',
+  name: 'wait_forever',
+  title: 'Wait',
+  domain: 'test',
+  summary: 'Waits.',
+  description: 'Waits until cancelled.',
   inputSchema: Input({}),
   outputSchema: Out({ waited: Type.Boolean() }),
-  access: 'read', maxOutputChars: 2000,
+  access: 'read',
+  maxOutputChars: 2000,
   handler: (_ws, _input, ctx) =>
     new Promise<{ waited: boolean }>((resolve) => {
       const timer = setTimeout(() => resolve({ waited: true }), 5000);
-      ctx.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve({ waited: false }); }, { once: true });
+      ctx.signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve({ waited: false });
+      }, { once: true });
     }),
 });
 
 /** A propose tool that records what it was asked, for Gateway checks. */
 export function recordingProposeTool(log: string[]): AnyTool {
   return defineTool({
-    name: 'note_proposal', title: 'Note', domain: 'test', summary: 'Records a proposal.', description: 'Records a proposal.',
+    name: 'note_proposal',
+    title: 'Note',
+    domain: 'test',
+    summary: 'Records a proposal.',
+    description: 'Records a proposal.',
     inputSchema: Input({ title: Type.String({ maxLength: 200 }) }),
     outputSchema: Out({ noted: Type.String() }),
-    access: 'propose', maxOutputChars: 2000,
+    access: 'propose',
+    maxOutputChars: 2000,
     handler: (_ws, input, ctx) => (log.push(`${ctx.actor}:${input.title}`), { noted: input.title }),
   });
 }
 
 /** A review tool (people only): the Gateway must refuse it to agents. */
 export const approveTool = defineTool({
-  name: 'approve_thing', title: 'Approve', domain: 'test', summary: 'People only.', description: 'People only.',
+  name: 'approve_thing',
+  title: 'Approve',
+  domain: 'test',
+  summary: 'People only.',
+  description: 'People only.',
   inputSchema: Input({ id: Type.String({ maxLength: 200 }) }),
   outputSchema: Out({ approved: Type.String() }),
-  access: 'review', maxOutputChars: 2000,
+  access: 'review',
+  maxOutputChars: 2000,
   handler: (_ws, input) => ({ approved: input.id }),
 });
 
@@ -92,7 +115,11 @@ export async function seedCandidates(ws: Workspace, n = 3): Promise<string[]> {
     language: 'swift',
     knowledgeType: 'code-pattern' as const,
     code: `// example ${i}\nfunc example${i}() {}`,
-    reasoning: { whyStandard: 'seen in many files', sources: [`Sources/App/File${i}.swift:${10 + i}`], confidence: 0.5 },
+    reasoning: {
+      whyStandard: 'seen in many files',
+      sources: [`Sources/App/File${i}.swift:${10 + i}`],
+      confidence: 0.5,
+    },
     origin: 'bootstrap:code-pattern',
   }));
   const result = await submitCandidates(ws, inputs, 'copilot_agent');

@@ -1,11 +1,11 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { buildSystemPrompt, SKILL_FOR_TASK } from '../../src/core/agent/prompt';
-import { catalogToolbox } from '../../src/core/tools/toolbox';
 import { skillRegistry } from '../../src/core/skills/registry';
 import { loadTokenCounter } from '../../src/core/skills/tokens';
-import { tempWorkspace, testCatalog } from './agent-helpers';
 import type { Skill } from '../../src/core/skills/types';
+import { catalogToolbox } from '../../src/core/tools/toolbox';
+import { tempWorkspace, testCatalog } from './agent-helpers';
 
 async function inputs() {
   const ws = await tempWorkspace();
@@ -70,7 +70,12 @@ test('the prompt stays within its budget: skills are shortened or left out first
   assert.ok(tight.skills.shortened.length + tight.skills.omitted.length > 0);
   assert.match(tight.text, /list_skills or search_skills/);
 
-  const many: Skill[] = Array.from({ length: 400 }, (_, i) => ({ ...skills[0], name: `generated-skill-${i}`, description: `Use when doing generated task number ${i} with a long description that goes on and on. It has a second sentence too.` }));
+  const many: Skill[] = Array.from({ length: 400 }, (_, i) => ({
+    ...skills[0],
+    name: `generated-skill-${i}`,
+    description:
+      `Use when doing generated task number ${i} with a long description that goes on and on. It has a second sentence too.`,
+  }));
   const crowded = buildSystemPrompt({ tools, skills: many, counter });
   assert.ok(crowded.tokens <= crowded.maxTokens);
   assert.ok(crowded.skills.omitted.length > 0, 'most generated skills are left out');

@@ -1,10 +1,17 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionBlockFilter, correctionMessage, formatAction, parseActions, toTextProtocol } from '../../src/core/agent/action-protocol';
+import { test } from 'node:test';
+import {
+  ActionBlockFilter,
+  correctionMessage,
+  formatAction,
+  parseActions,
+  toTextProtocol,
+} from '../../src/core/agent/action-protocol';
 import { extractJson } from '../../src/core/agent/model';
 
 test('parseActions: one valid block is a call, and the prose around it is kept', () => {
-  const answer = 'I will load the guide first.\n\n```action\n{"tool": "load_skill", "params": {"name": "autosnippet-coldstart"}}\n```\n';
+  const answer =
+    'I will load the guide first.\n\n```action\n{"tool": "load_skill", "params": {"name": "autosnippet-coldstart"}}\n```\n';
   const parsed = parseActions(answer);
   assert.deepEqual(parsed.actions, [{ tool: 'load_skill', params: { name: 'autosnippet-coldstart' }, index: 0 }]);
   assert.deepEqual(parsed.problems, []);
@@ -12,7 +19,12 @@ test('parseActions: one valid block is a call, and the prose around it is kept',
 });
 
 test('parseActions: several blocks run in order', () => {
-  const answer = [formatAction('health', {}), 'then', formatAction('search_skills', { query: 'cold start' }), formatAction('load_skill', { name: 'x' })].join('\n');
+  const answer = [
+    formatAction('health', {}),
+    'then',
+    formatAction('search_skills', { query: 'cold start' }),
+    formatAction('load_skill', { name: 'x' }),
+  ].join('\n');
   const parsed = parseActions(answer);
   assert.deepEqual(parsed.actions.map((a) => a.tool), ['health', 'search_skills', 'load_skill']);
   assert.deepEqual(parsed.actions.map((a) => a.index), [0, 1, 2]);
@@ -61,7 +73,8 @@ test('parseActions: an unclosed block is a problem; lenient JSON and other field
 });
 
 test('ActionBlockFilter streams the prose and holds back action blocks, whatever the chunking', () => {
-  const answer = 'Loading the guide.\n```action\n{"tool": "load_skill", "params": {"name": "a"}}\n```\nThen ``code`` and more.';
+  const answer =
+    'Loading the guide.\n```action\n{"tool": "load_skill", "params": {"name": "a"}}\n```\nThen ``code`` and more.';
   for (const size of [1, 2, 3, 5, 7, 11, 64]) {
     const filter = new ActionBlockFilter();
     let shown = '';
@@ -75,11 +88,17 @@ test('ActionBlockFilter streams the prose and holds back action blocks, whatever
 
 test('toTextProtocol turns native calls and results of an earlier turn into text', () => {
   const [call, result] = toTextProtocol([
-    { role: 'assistant', parts: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'c1', name: 'health', input: {} }] },
+    {
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'c1', name: 'health', input: {} }],
+    },
     { role: 'user', parts: [{ type: 'tool_result', callId: 'c1', name: 'health', text: '{"ok":true}' }] },
   ]);
   assert.equal(call.parts.length, 1);
-  assert.match((call.parts[0] as { text: string }).text, /Checking\.\n\n```action\n\{"tool":"health","params":\{\}\}\n```/);
+  assert.match(
+    (call.parts[0] as { text: string }).text,
+    /Checking\.\n\n```action\n\{"tool":"health","params":\{\}\}\n```/,
+  );
   assert.match((result.parts[0] as { text: string }).text, /Result of health:\n```json\n\{"ok":true\}\n```/);
 });
 

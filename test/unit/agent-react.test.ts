@@ -1,9 +1,9 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runAgent, MAX_TOOL_ROUNDS, type AgentEvent } from '../../src/core/agent/react';
+import { test } from 'node:test';
+import { ChatModelError, type ChatRequest, textOf } from '../../src/core/agent/model';
+import { type AgentEvent, MAX_TOOL_ROUNDS, runAgent } from '../../src/core/agent/react';
 import { ScriptedModel } from '../../src/core/agent/scripted';
 import { catalogToolbox } from '../../src/core/tools/toolbox';
-import { ChatModelError, textOf, type ChatRequest } from '../../src/core/agent/model';
 import { approveTool, echoTool, recordingProposeTool, tempWorkspace, testCatalog, waitTool } from './agent-helpers';
 
 async function setup(log: string[] = []) {
@@ -31,7 +31,9 @@ test('native tool calls: the model calls a tool, reads its result, then answers'
   assert.equal(result.requests, 2);
   assert.deepEqual(result.toolCalls.map((c) => [c.call.name, c.ok]), [['autosnippet_echo', true]]);
   // The first request offers the tools natively, prefixed as the skills name them.
-  assert.ok(model.requests[0].tools?.some((t) => t.name === 'autosnippet_echo' && t.description === 'Answers with its input.'));
+  assert.ok(
+    model.requests[0].tools?.some((t) => t.name === 'autosnippet_echo' && t.description === 'Answers with its input.'),
+  );
   assert.equal(model.requests[0].system, 'SYSTEM');
   // The second request carries the call and its result, paired by id.
   const second = model.requests[1].messages;
@@ -39,21 +41,47 @@ test('native tool calls: the model calls a tool, reads its result, then answers'
   const call = second[1].parts.find((p) => p.type === 'tool_call');
   const res = second[2].parts[0];
   assert.ok(call && call.type === 'tool_call' && res.type === 'tool_result' && res.callId === call.id);
-  assert.deepEqual(JSON.parse(res.type === 'tool_result' ? res.text : ''), { ok: true, tool: 'echo', data: { echoed: 'hi' } });
+  assert.deepEqual(JSON.parse(res.type === 'tool_result' ? res.text : ''), {
+    ok: true,
+    tool: 'echo',
+    data: { echoed: 'hi' },
+  });
   // Events: progress for the tool, streamed text.
-  assert.deepEqual(events.filter((e) => e.type !== 'text').map((e) => e.type), ['request', 'tool_started', 'tool_finished', 'request']);
-  assert.equal(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join(''), 'Let me check.The tool said hi.');
+  assert.deepEqual(events.filter((e) => e.type !== 'text').map((e) => e.type), [
+    'request',
+    'tool_started',
+    'tool_finished',
+    'request',
+  ]);
+  assert.equal(
+    events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join(''),
+    'Let me check.The tool said hi.',
+  );
   assert.equal(result.turn.length, 4);
 });
 
 test('text protocol: a model without tool calling writes action blocks; results come back as text', async () => {
   const { toolbox } = await setup();
   const model = new ScriptedModel(
-    [{ text: 'First the tool.', toolCalls: [{ name: 'echo', input: { text: 'one' } }, { name: 'echo', input: { text: 'two' } }] }, { text: 'Both ran.' }],
+    [
+      {
+        text: 'First the tool.',
+        toolCalls: [{ name: 'echo', input: { text: 'one' } }, { name: 'echo', input: { text: 'two' } }],
+      },
+      { text: 'Both ran.' },
+    ],
     { supportsToolCalling: false },
   );
   let streamed = '';
-  const result = await runAgent({ model, toolbox, system: 'SYSTEM', prompt: 'go', onEvent: (e) => { if (e.type === 'text') streamed += e.delta; } });
+  const result = await runAgent({
+    model,
+    toolbox,
+    system: 'SYSTEM',
+    prompt: 'go',
+    onEvent: (e) => {
+      if (e.type === 'text') streamed += e.delta;
+    },
+  });
   assert.equal(result.protocol, 'text');
   assert.equal(result.text, 'Both ran.');
   assert.equal(result.toolCalls.length, 2);
@@ -88,9 +116,17 @@ test('a malformed action block is answered with a correction, and the model reco
 
 test(`at most ${MAX_TOOL_ROUNDS} tool rounds: then one last request without tools asks for the answer`, async () => {
   const { toolbox } = await setup();
-  const model = new ScriptedModel([], { whenExhausted: { text: 'again', toolCalls: [{ name: 'echo', input: { text: 'loop' } }] } });
+  const model = new ScriptedModel([], {
+    whenExhausted: { text: 'again', toolCalls: [{ name: 'echo', input: { text: 'loop' } }] },
+  });
   const events: AgentEvent[] = [];
-  const result = await runAgent({ model, toolbox, system: 'S', prompt: 'loop forever', onEvent: (e) => events.push(e) });
+  const result = await runAgent({
+    model,
+    toolbox,
+    system: 'S',
+    prompt: 'loop forever',
+    onEvent: (e) => events.push(e),
+  });
   assert.equal(result.stoppedBy, 'max_rounds');
   assert.equal(result.rounds, MAX_TOOL_ROUNDS);
   assert.equal(result.toolCalls.length, MAX_TOOL_ROUNDS);
@@ -100,7 +136,13 @@ test(`at most ${MAX_TOOL_ROUNDS} tool rounds: then one last request without tool
   assert.match(lastUserText(last), /used all 6 rounds/);
   assert.ok(events.some((e) => e.type === 'limit'));
   // A smaller cap is honoured too.
-  const small = await runAgent({ model: new ScriptedModel([], { whenExhausted: { toolCalls: [{ name: 'echo' }] } }), toolbox, system: 'S', prompt: 'x', maxRounds: 2 });
+  const small = await runAgent({
+    model: new ScriptedModel([], { whenExhausted: { toolCalls: [{ name: 'echo' }] } }),
+    toolbox,
+    system: 'S',
+    prompt: 'x',
+    maxRounds: 2,
+  });
   assert.equal(small.rounds, 2);
   assert.equal(small.requests, 3);
 });
@@ -142,17 +184,34 @@ test('every call goes through the catalog as copilot_agent: proposals pass the G
   const log: string[] = [];
   const { toolbox } = await setup(log);
   const model = new ScriptedModel([
-    { toolCalls: [{ name: 'autosnippet_note_proposal', input: { title: 'a' } }, { name: 'autosnippet_approve_thing', input: { id: 'x' } }, { name: 'no_such_tool' }, { name: 'echo', input: { bad: 1 } }] },
+    {
+      toolCalls: [
+        { name: 'autosnippet_note_proposal', input: { title: 'a' } },
+        { name: 'autosnippet_approve_thing', input: { id: 'x' } },
+        { name: 'no_such_tool' },
+        { name: 'echo', input: { bad: 1 } },
+      ],
+    },
     { text: 'done' },
   ]);
   const result = await runAgent({ model, toolbox, system: 'S', prompt: 'x' });
   assert.deepEqual(log, ['copilot_agent:a']);
-  assert.deepEqual(result.toolCalls.map((c) => [c.ok, c.code]), [[true, undefined], [false, 'PERMISSION_DENIED'], [false, 'UNKNOWN_TOOL'], [false, 'INVALID_INPUT']]);
+  assert.deepEqual(result.toolCalls.map((c) => [c.ok, c.code]), [
+    [true, undefined],
+    [false, 'PERMISSION_DENIED'],
+    [false, 'UNKNOWN_TOOL'],
+    [false, 'INVALID_INPUT'],
+  ]);
   assert.ok(!toolbox.specs.some((s) => s.name.endsWith('approve_thing')), 'review tools are not offered');
   const results = model.requests[1].messages[2].parts;
   assert.equal(results.length, 4);
   assert.ok(results.every((p) => p.type === 'tool_result'));
-  assert.deepEqual(results.map((p) => (p.type === 'tool_result' ? Boolean(p.isError) : null)), [false, true, true, true]);
+  assert.deepEqual(results.map((p) => (p.type === 'tool_result' ? Boolean(p.isError) : null)), [
+    false,
+    true,
+    true,
+    true,
+  ]);
 });
 
 test('skills loaded are reported as references, once each', async () => {
@@ -163,7 +222,13 @@ test('skills loaded are reported as references, once each', async () => {
     { text: 'ok' },
   ]);
   const refs: AgentEvent[] = [];
-  const result = await runAgent({ model, toolbox, system: 'S', prompt: 'x', onEvent: (e) => e.type === 'reference' && refs.push(e) });
+  const result = await runAgent({
+    model,
+    toolbox,
+    system: 'S',
+    prompt: 'x',
+    onEvent: (e) => e.type === 'reference' && refs.push(e),
+  });
   assert.equal(refs.length, 1);
   assert.equal(result.references.length, 1);
   assert.equal(result.references[0].kind, 'skill');
@@ -174,9 +239,17 @@ test('skills loaded are reported as references, once each', async () => {
 test('model errors reach the caller as ChatModelError; history is sent before the new prompt', async () => {
   const { toolbox } = await setup();
   const failing = new ScriptedModel([{ error: { code: 'MODEL_BLOCKED', message: 'quota' } }]);
-  await assert.rejects(runAgent({ model: failing, toolbox, system: 'S', prompt: 'x' }), (e: unknown) => e instanceof ChatModelError && e.code === 'MODEL_BLOCKED');
+  await assert.rejects(
+    runAgent({ model: failing, toolbox, system: 'S', prompt: 'x' }),
+    (e: unknown) => e instanceof ChatModelError && e.code === 'MODEL_BLOCKED',
+  );
 
-  const first = await runAgent({ model: new ScriptedModel([{ toolCalls: [{ name: 'echo', input: { text: 'h' } }] }, { text: 'one' }]), toolbox, system: 'S', prompt: 'first' });
+  const first = await runAgent({
+    model: new ScriptedModel([{ toolCalls: [{ name: 'echo', input: { text: 'h' } }] }, { text: 'one' }]),
+    toolbox,
+    system: 'S',
+    prompt: 'first',
+  });
   const model = new ScriptedModel([{ text: 'two' }], { supportsToolCalling: false });
   await runAgent({ model, toolbox, system: 'S', prompt: 'second', history: first.turn });
   const sent = model.requests[0].messages;

@@ -1,18 +1,24 @@
 // The MCP sampling ChatModel against the SDK's own client, in one process (InMemoryTransport). The
 // same path through the built server is in test/mcp/sampling.test.ts.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CreateMessageRequestSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import { samplingModel } from '../../src/mcp/sampling';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CreateMessageRequest,
+  CreateMessageRequestSchema,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ChatModelError } from '../../src/core/agent/model';
 import { runAgent } from '../../src/core/agent/react';
 import { catalogToolbox } from '../../src/core/tools/toolbox';
-import { ChatModelError } from '../../src/core/agent/model';
+import { samplingModel } from '../../src/mcp/sampling';
 import { echoTool, tempWorkspace, testCatalog } from './agent-helpers';
 
-type Answer = (params: CreateMessageRequest['params']) => CreateMessageResult | Promise<CreateMessageResult> | Record<string, unknown>;
+type Answer = (
+  params: CreateMessageRequest['params'],
+) => CreateMessageResult | Promise<CreateMessageResult> | Record<string, unknown>;
 
 async function connect(capabilities: Record<string, unknown>, answers: Answer[]) {
   const server = new Server({ name: 'test-server', version: '0' }, { capabilities: { tools: {} } });
@@ -48,7 +54,11 @@ test('sampling without tools: the text protocol carries tool calls, and the syst
   assert.equal(model.supportsToolCalling, false);
   assert.equal(model.id, 'mcp-sampling:sampling-client');
   const ws = await tempWorkspace();
-  const toolbox = catalogToolbox({ catalog: testCatalog([echoTool]), ws, context: { actor: 'external_agent', channel: 'mcp' } });
+  const toolbox = catalogToolbox({
+    catalog: testCatalog([echoTool]),
+    ws,
+    context: { actor: 'external_agent', channel: 'mcp' },
+  });
   const result = await runAgent({ model, toolbox, system: 'SYSTEM PROMPT', prompt: 'echo something' });
   assert.equal(result.text, 'The echo said: via sampling.');
   assert.equal(result.toolCalls.length, 1);
@@ -64,20 +74,36 @@ test('sampling without tools: the text protocol carries tool calls, and the syst
 
 test('sampling with tools: native tool_use and tool_result blocks, paired by id', async () => {
   const { server, seen, close } = await connect({ sampling: { tools: {} } }, [
-    () => ({ role: 'assistant', model: 'm', stopReason: 'toolUse', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'tu_1', name: 'autosnippet_echo', input: { text: 'native' } }] }),
+    () => ({
+      role: 'assistant',
+      model: 'm',
+      stopReason: 'toolUse',
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool_use', id: 'tu_1', name: 'autosnippet_echo', input: { text: 'native' } },
+      ],
+    }),
     () => text('Done natively.'),
   ]);
   const model = samplingModel(server)!;
   assert.equal(model.supportsToolCalling, true);
   const ws = await tempWorkspace();
-  const toolbox = catalogToolbox({ catalog: testCatalog([echoTool]), ws, context: { actor: 'external_agent', channel: 'mcp' } });
+  const toolbox = catalogToolbox({
+    catalog: testCatalog([echoTool]),
+    ws,
+    context: { actor: 'external_agent', channel: 'mcp' },
+  });
   const result = await runAgent({ model, toolbox, system: 'S', prompt: 'go' });
   assert.equal(result.text, 'Done natively.');
   assert.ok(seen[0].tools?.some((t) => t.name === 'autosnippet_echo'));
   assert.deepEqual(seen[0].toolChoice, { mode: 'auto' });
   const [assistant, results] = seen[1].messages.slice(-2);
   assert.deepEqual((assistant.content as { type: string }[]).map((c) => c.type), ['text', 'tool_use']);
-  const block = (Array.isArray(results.content) ? results.content[0] : results.content) as { type: string; toolUseId: string; content: { text: string }[] };
+  const block = (Array.isArray(results.content) ? results.content[0] : results.content) as {
+    type: string;
+    toolUseId: string;
+    content: { text: string }[];
+  };
   assert.equal(block.type, 'tool_result');
   assert.equal(block.toolUseId, 'tu_1');
   assert.match(block.content[0].text, /"echoed":"native"/);
@@ -87,7 +113,12 @@ test('sampling with tools: native tool_use and tool_result blocks, paired by id'
 test('an AI-assisted tool uses the client model through sampling', async () => {
   const { server, seen, close } = await connect({ sampling: {} }, [() => text('{"summary": "Adds two numbers."}')]);
   const ws = await tempWorkspace();
-  const result = await testCatalog().invoke(ws, 'summarize_code', { code: 'const add = (a, b) => a + b;', language: 'javascript' }, { actor: 'external_agent', channel: 'mcp', model: samplingModel(server) });
+  const result = await testCatalog().invoke(
+    ws,
+    'summarize_code',
+    { code: 'const add = (a, b) => a + b;', language: 'javascript' },
+    { actor: 'external_agent', channel: 'mcp', model: samplingModel(server) },
+  );
   assert.equal(result.ok, true);
   assert.equal((result as any).data.summary, 'Adds two numbers.');
   assert.deepEqual(seen[0].metadata, { purpose: 'autosnippet:summarize_code' });
@@ -96,7 +127,14 @@ test('an AI-assisted tool uses the client model through sampling', async () => {
 });
 
 test('a client that refuses or fails the request gives a ChatModelError a person can act on', async () => {
-  const { server, close } = await connect({ sampling: {} }, [() => { throw new Error('User rejected sampling request'); }]);
-  await assert.rejects(samplingModel(server)!.send({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] }), (e: unknown) => e instanceof ChatModelError && e.code === 'MODEL_FAILED' && /User rejected/.test(e.message) && /diagnostic mode/.test(e.hint ?? ''));
+  const { server, close } = await connect({ sampling: {} }, [() => {
+    throw new Error('User rejected sampling request');
+  }]);
+  await assert.rejects(
+    samplingModel(server)!.send({ messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }] }),
+    (e: unknown) =>
+      e instanceof ChatModelError && e.code === 'MODEL_FAILED' && /User rejected/.test(e.message)
+      && /diagnostic mode/.test(e.hint ?? ''),
+  );
   await close();
 });

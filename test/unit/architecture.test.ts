@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 
 const src = path.join(__dirname, '..', '..', 'src');
 
@@ -21,7 +21,10 @@ test('adapters write only through catalog tools: no file writes in src/vscode or
   const known = new Set(['vscode/mcp-config-command.ts', 'vscode/mcp-launcher.ts', 'cli/guard.ts']);
   const offenders = [...files(path.join(src, 'cli')), ...files(path.join(src, 'vscode'))]
     .filter((f) => !known.has(path.relative(src, f)))
-    .filter((f) => /\b(writeFileSync|appendFileSync|mkdirSync|rmSync|renameSync|unlinkSync|fsp?\.(writeFile|appendFile|mkdir|rm|rename|unlink))\b/.test(readFileSync(f, 'utf8')))
+    .filter((f) =>
+      /\b(writeFileSync|appendFileSync|mkdirSync|rmSync|renameSync|unlinkSync|fsp?\.(writeFile|appendFile|mkdir|rm|rename|unlink))\b/
+        .test(readFileSync(f, 'utf8'))
+    )
     .map((f) => path.relative(src, f));
   assert.deepEqual(offenders, []);
 });

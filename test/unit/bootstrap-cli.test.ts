@@ -1,5 +1,5 @@
-import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import { bootstrapCommand } from '../../src/cli/bootstrap';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { graphTools } from '../../src/core/tools/graph';
@@ -18,14 +18,21 @@ test('autosnippet bootstrap: progress on stderr, a readable summary on stdout, t
   const first = capture();
   assert.equal(await bootstrapCommand(['--max-files', '50'], async () => ws, first.io, catalog), 0);
   assert.match(first.out.stderr, /^Listing the workspace/m);
-  assert.match(first.out.stderr, /^Created \.autosnippet\/ in .* for this first write/m, 'the first write says it created the folder');
+  assert.match(
+    first.out.stderr,
+    /^Created \.autosnippet\/ in .* for this first write/m,
+    'the first write says it created the folder',
+  );
   assert.match(first.out.stderr, /Scanning 16 source files \[0\/16\]/);
   assert.match(first.out.stdout, /^Scanned 16 of 16 source files/);
   assert.match(first.out.stdout, /Created \d+ candidates, 0 already known/);
   assert.match(first.out.stdout, /code-standard\s+\d+ new\s+0 known\s+cand-/);
 
   const second = capture();
-  assert.equal(await bootstrapCommand(['--json', '--dimension', 'architecture'], async () => ws, second.io, catalog), 0);
+  assert.equal(
+    await bootstrapCommand(['--json', '--dimension', 'architecture'], async () => ws, second.io, catalog),
+    0,
+  );
   const envelope = JSON.parse(second.out.stdout);
   assert.equal(envelope.ok, true);
   assert.equal(envelope.data.candidates.created, 0);

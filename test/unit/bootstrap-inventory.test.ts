@@ -1,16 +1,16 @@
 // Inventory hygiene: what the cold start counts as the product. One fixture per construct under
 // test/fixtures/inventory.
-import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Workspace } from '../../src/core/workspace';
+import { after, test } from 'node:test';
 import { bootstrapKnowledge } from '../../src/core/bootstrap';
+import { declaredKinds, walkWorkspace } from '../../src/core/files';
+import { EdgeIndex } from '../../src/core/graph/algorithms';
 import { listCandidates } from '../../src/core/knowledge';
 import { discoverStructure, structureEdges } from '../../src/core/structure';
-import { EdgeIndex } from '../../src/core/graph/algorithms';
-import { declaredKinds, walkWorkspace } from '../../src/core/files';
+import { Workspace } from '../../src/core/workspace';
 import { closeWorkspaces } from './structure-helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'inventory');
@@ -44,7 +44,11 @@ test('a devDependency back onto a package that depends on it is a development ed
   assert.equal(byPair.get('target:@fx/core -> target:@fx/testkit'), 'dev_depends_on');
   const stats = new EdgeIndex(edges).stats();
   assert.deepEqual(stats.cycles, [], 'no cycle is invented from a development edge');
-  assert.deepEqual(stats.mostDependedOn.map((m) => m.node), ['target:@fx/core'], 'product rankings count product edges only');
+  assert.deepEqual(
+    stats.mostDependedOn.map((m) => m.node),
+    ['target:@fx/core'],
+    'product rankings count product edges only',
+  );
 });
 
 test('a private package that declares what importers get (exports) is a library; private only keeps it off the registry', async () => {
@@ -70,7 +74,10 @@ test('a submodule path is vendored and linguist-generated / linguist-vendored at
   assert.equal(fixture.kindOf('lib/parser/rules1.js'), 'generated');
   assert.equal(fixture.kindOf('src/index.js'), undefined);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-attributes-'));
-  writeFileSync(path.join(dir, '.gitattributes'), 'deps/** linguist-vendored\ndeps/ours/** -linguist-vendored\n*.pb.js linguist-generated=true\n');
+  writeFileSync(
+    path.join(dir, '.gitattributes'),
+    'deps/** linguist-vendored\ndeps/ours/** -linguist-vendored\n*.pb.js linguist-generated=true\n',
+  );
   const attrs = declaredKinds(dir);
   assert.equal(attrs.kindOf('deps/zlib/inflate.c'), 'vendored');
   assert.equal(attrs.kindOf('deps/ours/glue.c'), undefined, 'a later line unsets it');
@@ -83,9 +90,11 @@ test('code the repository declares vendored (a submodule) or generated (.gitattr
   assert.doesNotMatch(profile, /\bC \d+ %|native\/miniz|lib\/parser/, profile);
 });
 
-test('a documented command is the project\'s only when a file of the repository defines what it runs', async () => {
+test("a documented command is the project's only when a file of the repository defines what it runs", async () => {
   const profile = await profileOf('unrun-documented-commands');
   assert.match(profile, /npm test/);
   assert.match(profile, /npm run lint/);
-  for (const stale of ['test:unit', 'make docs', 'release.sh']) assert.ok(!profile.includes(stale), `${stale} is not run by any file:\n${profile}`);
+  for (const stale of ['test:unit', 'make docs', 'release.sh']) {
+    assert.ok(!profile.includes(stale), `${stale} is not run by any file:\n${profile}`);
+  }
 });

@@ -1,7 +1,7 @@
-import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { after, test } from 'node:test';
 import { listCandidates } from '../../src/core/knowledge/candidates';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { graphTools } from '../../src/core/tools/graph';
@@ -43,17 +43,27 @@ test('six sibling feature folders that import shared code and never each other a
     for (const name of ['search', 'settings']) {
       const to = path.join(dir, 'src/features', name);
       mkdirSync(to, { recursive: true });
-      for (const f of readdirSync(billing)) writeFileSync(path.join(to, f.replace('billing', name)), readFileSync(path.join(billing, f), 'utf8').replaceAll('billing', name).replaceAll('Billing', name[0].toUpperCase() + name.slice(1)));
+      for (const f of readdirSync(billing)) {
+        writeFileSync(
+          path.join(to, f.replace('billing', name)),
+          readFileSync(path.join(billing, f), 'utf8').replaceAll('billing', name).replaceAll(
+            'Billing',
+            name[0].toUpperCase() + name.slice(1),
+          ),
+        );
+      }
     }
   });
   await bootstrap(ws);
-  const boundary = listCandidates(ws).find((c) => /Folders under `src\/features` do not import each other/.test(c.title));
+  const boundary = listCandidates(ws).find((c) =>
+    /Folders under `src\/features` do not import each other/.test(c.title)
+  );
   assert.ok(boundary, listCandidates(ws).map((c) => c.title).join('\n'));
   assert.equal(boundary.knowledgeType, 'boundary-constraint');
   assert.match(boundary.summary, /^6 sibling folders \(billing, catalog, orders, search, settings and users\)/);
 });
 
-test('bootstrap finds the project\'s conventions as pending candidates with file:line sources', async () => {
+test("bootstrap finds the project's conventions as pending candidates with file:line sources", async () => {
   const ws = await fixtureWorkspace('bootstrap-ts');
   const result = await bootstrap(ws);
   assert.equal(result.scanned.files, 16);
@@ -100,18 +110,41 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
     assert.match(c.trigger, /^@[a-z0-9]+(-[a-z0-9]+)*$/, `kebab-case trigger: ${c.trigger}`);
     assert.ok(!c.code || !/^\S+:\d+\s/m.test(c.code), `code is code, not a listing of places: ${c.title}`);
   }
-  assert.equal(byTitle(/Folders import only those listed after them: src\/app, src\/features, src\/core/).knowledgeType, 'architecture');
+  assert.equal(
+    byTitle(/Folders import only those listed after them: src\/app, src\/features, src\/core/).knowledgeType,
+    'architecture',
+  );
   // Four feature folders that happen not to import each other are not yet a boundary (see the six below).
   assert.ok(!candidates.some((c) => /do not import each other/.test(c.title)));
-  assert.ok(byTitle(/^Agent instructions \(`AGENTS\.md`\): Never call `fetch`/).rationale?.includes('Never call `fetch`'), 'the stated rules, as a list in the rationale');
-  assert.deepEqual(byTitle(/Generated files are not edited by hand/).reasoning.sources, ['src/generated/api-types.ts:1']);
-  assert.deepEqual(byTitle(/TypeScript compiles in strict mode/).reasoning.sources, ['tsconfig.json:5', 'tsconfig.json:6']);
-  assert.equal(candidates.filter((c) => c.knowledgeType === 'project-profile').length, 1, 'exactly one project profile');
+  assert.ok(
+    byTitle(/^Agent instructions \(`AGENTS\.md`\): Never call `fetch`/).rationale?.includes('Never call `fetch`'),
+    'the stated rules, as a list in the rationale',
+  );
+  assert.deepEqual(byTitle(/Generated files are not edited by hand/).reasoning.sources, [
+    'src/generated/api-types.ts:1',
+  ]);
+  assert.deepEqual(byTitle(/TypeScript compiles in strict mode/).reasoning.sources, [
+    'tsconfig.json:5',
+    'tsconfig.json:6',
+  ]);
+  assert.equal(
+    candidates.filter((c) => c.knowledgeType === 'project-profile').length,
+    1,
+    'exactly one project profile',
+  );
   assert.match(byTitle(/Project profile/).rationale ?? '', /Build: `npm run build`/);
 
   // Patterns are not learned from generated code or tests.
-  assert.ok(!candidates.some((c) => c.reasoning.sources.some((s) => s.startsWith('test/')) && c.knowledgeType !== 'project-profile'));
-  assert.ok(!candidates.some((c) => c.knowledgeType !== 'boundary-constraint' && c.reasoning.sources.some((s) => s.startsWith('src/generated/'))));
+  assert.ok(
+    !candidates.some((c) =>
+      c.reasoning.sources.some((s) => s.startsWith('test/')) && c.knowledgeType !== 'project-profile'
+    ),
+  );
+  assert.ok(
+    !candidates.some((c) =>
+      c.knowledgeType !== 'boundary-constraint' && c.reasoning.sources.some((s) => s.startsWith('src/generated/'))
+    ),
+  );
 
   // Dimensions come with their guides from the skills.
   const dims = Object.fromEntries(result.dimensions.map((d: any) => [d.id, d]));
@@ -119,14 +152,21 @@ test('bootstrap finds the project\'s conventions as pending candidates with file
   assert.match(dims['code-standard'].guide, /naming/);
   assert.equal(dims['jsts-async'].guideFrom, 'autosnippet-reference-jsts');
   assert.ok(dims['jsts-type-safety'].created.length >= 1);
-  assert.equal(dims['jsts-async'].created.length, 0, 'async/await over .then() is the language\'s advice, not this project\'s');
+  assert.equal(
+    dims['jsts-async'].created.length,
+    0,
+    "async/await over .then() is the language's advice, not this project's",
+  );
   assert.equal(result.dimensions.reduce((n: number, d: any) => n + d.created.length, 0), result.candidates.created);
 
   // The file imports are in the graph.
   assert.ok(result.graph.fileImports >= 20);
   const impact = await catalog.invoke(ws, 'graph_impact', { node: 'file:src/core/app-error.ts', depth: 1 }, agent);
   assert.ok(dataOf(impact).dependents.some((d: any) => d.node === 'file:src/features/users/users-service.ts'));
-  assert.ok(dataOf(impact).dependents.some((d: any) => d.node === 'target:shop-service'), 'the containing target is impacted too');
+  assert.ok(
+    dataOf(impact).dependents.some((d: any) => d.node === 'target:shop-service'),
+    'the containing target is impacted too',
+  );
   assert.equal(result.graph.targetFiles, 16);
 });
 
@@ -145,8 +185,16 @@ test('bootstrap is idempotent: the second run creates nothing and names the exis
 test('bootstrap respects .gitignore: ignored code teaches nothing (and the same code, not ignored, would)', async () => {
   const leak = (dir: string) => {
     mkdirSync(path.join(dir, 'vendored-copy', 'internal'), { recursive: true });
-    writeFileSync(path.join(dir, 'vendored-copy', 'internal', 'leak-helper.ts'), 'export function leakedHelperXyz(n: number): number {\n  const twice = n * 2;\n  return twice - n;\n}\n');
-    for (const f of ['one', 'two', 'three', 'four']) writeFileSync(path.join(dir, 'vendored-copy', `use-${f}.ts`), `import { leakedHelperXyz } from './internal/leak-helper';\nexport const ${f} = leakedHelperXyz(1);\n`);
+    writeFileSync(
+      path.join(dir, 'vendored-copy', 'internal', 'leak-helper.ts'),
+      'export function leakedHelperXyz(n: number): number {\n  const twice = n * 2;\n  return twice - n;\n}\n',
+    );
+    for (const f of ['one', 'two', 'three', 'four']) {
+      writeFileSync(
+        path.join(dir, 'vendored-copy', `use-${f}.ts`),
+        `import { leakedHelperXyz } from './internal/leak-helper';\nexport const ${f} = leakedHelperXyz(1);\n`,
+      );
+    }
   };
   const ignored = await fixtureWorkspace('bootstrap-ts', (dir) => {
     leak(dir);
@@ -162,7 +210,10 @@ test('bootstrap respects .gitignore: ignored code teaches nothing (and the same 
   const control = await fixtureWorkspace('bootstrap-ts', leak);
   const rc = await bootstrap(control);
   assert.equal(rc.scanned.files, 21);
-  assert.ok(listCandidates(control).some((c) => c.title.includes('leakedHelperXyz')), 'without .gitignore the helper is found: the check above is meaningful');
+  assert.ok(
+    listCandidates(control).some((c) => c.title.includes('leakedHelperXyz')),
+    'without .gitignore the helper is found: the check above is meaningful',
+  );
 });
 
 test('bootstrap reports progress from listing to done, with done ≤ total', async () => {
@@ -171,7 +222,9 @@ test('bootstrap reports progress from listing to done, with done ≤ total', asy
   const r = await catalog.invoke(ws, 'bootstrap_knowledge', {}, { ...human, progress: (p) => seen.push(p) });
   assert.ok(r.ok);
   const messages = seen.map((p) => p.message ?? '');
-  for (const re of [/^Listing/, /^Scanning 16 source files/, /^Analysing/, /^Recording/, /^Done: \d+ new candidates/]) assert.ok(messages.some((m) => re.test(m)), `no progress matching ${re}: ${messages.join(' | ')}`);
+  for (const re of [/^Listing/, /^Scanning 16 source files/, /^Analysing/, /^Recording/, /^Done: \d+ new candidates/]) {
+    assert.ok(messages.some((m) => re.test(m)), `no progress matching ${re}: ${messages.join(' | ')}`);
+  }
   const dones = seen.filter((p) => p.done !== undefined);
   assert.ok(dones.every((p, i) => p.done! <= p.total! && (i === 0 || p.done! >= dones[i - 1].done!)));
 });
@@ -185,13 +238,18 @@ test('bootstrap can be cancelled: an aborted signal stops it with CANCELLED and 
   assert.equal(errorOf(early).code, 'CANCELLED');
 
   const during = new AbortController();
-  const r = await catalog.invoke(ws, 'bootstrap_knowledge', {}, {
-    ...agent,
-    signal: during.signal,
-    progress: (p) => {
-      if (p.message?.startsWith('Scanning')) during.abort();
+  const r = await catalog.invoke(
+    ws,
+    'bootstrap_knowledge',
+    {},
+    {
+      ...agent,
+      signal: during.signal,
+      progress: (p) => {
+        if (p.message?.startsWith('Scanning')) during.abort();
+      },
     },
-  });
+  );
   assert.equal(r.ok, false);
   assert.equal(errorOf(r).code, 'CANCELLED');
   assert.match(errorOf(r).message, /cancelled after scanning \d+ of 16 files; no candidates were created/);
@@ -203,7 +261,12 @@ test('bootstrap bounds the files and keeps its answer compact on a large tree', 
     for (let m = 0; m < 30; m++) {
       const d = path.join(dir, 'src', 'modules', `module-${m}`);
       mkdirSync(d, { recursive: true });
-      for (let f = 0; f < 20; f++) writeFileSync(path.join(d, `part-${f}.ts`), `import { createLogger } from '../../core/create-logger';\nconst log = createLogger('m${m}');\nexport function partNumber${m}x${f}(): number {\n  log.info('part');\n  return ${f};\n}\n`);
+      for (let f = 0; f < 20; f++) {
+        writeFileSync(
+          path.join(d, `part-${f}.ts`),
+          `import { createLogger } from '../../core/create-logger';\nconst log = createLogger('m${m}');\nexport function partNumber${m}x${f}(): number {\n  log.info('part');\n  return ${f};\n}\n`,
+        );
+      }
     }
   });
   const r = await catalog.invoke(ws, 'bootstrap_knowledge', { maxFiles: 120 }, agent);
@@ -222,7 +285,9 @@ test('bootstrap can be limited to some dimensions', async () => {
   const ws = await fixtureWorkspace('bootstrap-ts');
   const r = await bootstrap(ws, { dimensions: ['architecture', 'project-profile'] });
   assert.deepEqual(r.dimensions.map((d: any) => d.id).sort(), ['architecture', 'project-profile']);
-  assert.ok(listCandidates(ws).every((c) => ['bootstrap:architecture', 'bootstrap:project-profile'].includes(c.origin)));
+  assert.ok(
+    listCandidates(ws).every((c) => ['bootstrap:architecture', 'bootstrap:project-profile'].includes(c.origin)),
+  );
   const bad = await catalog.invoke(ws, 'bootstrap_knowledge', { dimensions: ['astrology'] }, agent);
   assert.equal(errorOf(bad).code, 'INVALID_INPUT');
 });

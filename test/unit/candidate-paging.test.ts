@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { submitCandidates } from '../../src/core/knowledge';
-import { tempWorkspace, call, agent } from './knowledge-helpers';
+import { agent, call, tempWorkspace } from './knowledge-helpers';
 
 test('list_candidates pages through more candidates than fit one answer, with the cursor inside data', async () => {
   const ws = await tempWorkspace();

@@ -1,13 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
+import { bootstrapKnowledge } from '../../src/core/bootstrap';
+import { agentTools } from '../../src/core/tools/agent';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { knowledgeTools } from '../../src/core/tools/knowledge';
-import { agentTools } from '../../src/core/tools/agent';
 import type { Workspace } from '../../src/core/workspace';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { tempWorkspace, agent } from './knowledge-helpers';
+import { agent, tempWorkspace } from './knowledge-helpers';
 import { closeWorkspaces, fixtureWorkspace } from './structure-helpers';
 
 const catalog = new ToolCatalog([...knowledgeTools, ...agentTools]);
@@ -33,11 +33,17 @@ const CLIENT = [
 function writeSources(ws: Workspace): void {
   mkdirSync(path.join(ws.root, 'src/api'), { recursive: true });
   writeFileSync(path.join(ws.root, 'src/api/client.ts'), CLIENT + '\n');
-  writeFileSync(path.join(ws.root, 'src/api/users.ts'), 'import { send } from "./client";\nexport const getUser = (id: string) => send(new Request(`/users/${id}`));\n');
+  writeFileSync(
+    path.join(ws.root, 'src/api/users.ts'),
+    'import { send } from "./client";\nexport const getUser = (id: string) => send(new Request(`/users/${id}`));\n',
+  );
 }
 
 /** Every field a reviewer reads, so that only the sources decide. */
-function card(sources: string[], code = 'export async function send(request: Request): Promise<Response> {\n  return withRetry(() => fetch(request));') {
+function card(
+  sources: string[],
+  code = 'export async function send(request: Request): Promise<Response> {\n  return withRetry(() => fetch(request));',
+) {
   return {
     title: 'HTTP requests go through send() with retry',
     summary: 'Every HTTP request is sent with send(), which retries and logs; nothing calls fetch directly.',
@@ -48,7 +54,11 @@ function card(sources: string[], code = 'export async function send(request: Req
     tags: ['http', 'retry', 'fetch'],
     usageGuide: 'Build a Request and pass it to send().',
     rationale: 'One place for retries and logging.',
-    reasoning: { whyStandard: 'Both API modules send through it and no module calls fetch directly.', sources, confidence: 0.8 },
+    reasoning: {
+      whyStandard: 'Both API modules send through it and no module calls fetch directly.',
+      sources,
+      confidence: 0.8,
+    },
   };
 }
 
@@ -56,11 +66,15 @@ test('validate_candidate refuses a cited file that does not exist and a line pas
   const ws = await tempWorkspace();
   try {
     writeSources(ws);
-    const good = await data(ws, 'validate_candidate', { candidate: card(['src/api/client.ts:3', 'src/api/users.ts:2']) });
+    const good = await data(ws, 'validate_candidate', {
+      candidate: card(['src/api/client.ts:3', 'src/api/users.ts:2']),
+    });
     assert.equal(good.ok, true, JSON.stringify(good.issues));
     assert.equal(good.score, 1);
 
-    const bad = await data(ws, 'validate_candidate', { candidate: card(['src/api/missing.ts:3', 'src/api/client.ts:120']) });
+    const bad = await data(ws, 'validate_candidate', {
+      candidate: card(['src/api/missing.ts:3', 'src/api/client.ts:120']),
+    });
     assert.equal(bad.ok, false);
     assert.ok(bad.score < 1);
     assert.deepEqual(bad.missing, ['reasoning.sources']);
@@ -76,16 +90,27 @@ test('quoted code must be in a cited file (whitespace aside); when it is not, th
   const ws = await tempWorkspace();
   try {
     writeSources(ws);
-    const reflowed = 'export async function send(request: Request):   Promise<Response> {\n\t...\n    return withRetry(() =>\n fetch(request));';
-    const spaced = await data(ws, 'validate_candidate', { candidate: card(['src/api/client.ts:3', 'src/api/users.ts:2'], reflowed) });
+    const reflowed =
+      'export async function send(request: Request):   Promise<Response> {\n\t...\n    return withRetry(() =>\n fetch(request));';
+    const spaced = await data(ws, 'validate_candidate', {
+      candidate: card(['src/api/client.ts:3', 'src/api/users.ts:2'], reflowed),
+    });
     assert.equal(spaced.ok, true, JSON.stringify(spaced.issues));
 
-    const invented = await data(ws, 'validate_candidate', { candidate: card(['src/api/client.ts:3', 'src/api/users.ts:2'], 'export async function send(request: Request): Promise<Response> {\n  return retryForever(() => fetch(request));') });
+    const invented = await data(ws, 'validate_candidate', {
+      candidate: card(
+        ['src/api/client.ts:3', 'src/api/users.ts:2'],
+        'export async function send(request: Request): Promise<Response> {\n  return retryForever(() => fetch(request));',
+      ),
+    });
     assert.equal(invented.ok, false);
     assert.deepEqual(invented.missing, ['code']);
     const issue = invented.issues.find((i: { field: string }) => i.field === 'code');
     assert.match(issue.message, /retryForever/);
-    assert.match(issue.message, /src\/api\/client\.ts:3 shows: `export async function send\(request: Request\): Promise<Response> \{`/);
+    assert.match(
+      issue.message,
+      /src\/api\/client\.ts:3 shows: `export async function send\(request: Request\): Promise<Response> \{`/,
+    );
   } finally {
     await ws.cleanup();
   }
@@ -101,7 +126,10 @@ test('submit_candidate refuses a card whose sources do not hold and records noth
     assert.equal((await data(ws, 'list_candidates', {})).total, 0, 'nothing was recorded');
 
     const batch = await data(ws, 'submit_candidates', {
-      candidates: [card(['src/api/gone.ts:1']), { ...card(['src/api/client.ts:3', 'src/api/users.ts:2']), title: 'A second, sound card about send()' }],
+      candidates: [card(['src/api/gone.ts:1']), {
+        ...card(['src/api/client.ts:3', 'src/api/users.ts:2']),
+        title: 'A second, sound card about send()',
+      }],
     });
     assert.equal(batch.created.length, 1);
     assert.deepEqual(batch.refused.map((r: { input: number }) => r.input), [0]);
@@ -129,7 +157,10 @@ test('validate_candidate, enrich_candidates and enrich_candidate agree on what a
     assert.equal(validated.ok, false);
 
     // Weak fields alone: ok, and every tool says nothing is missing.
-    await data(ws, 'update_candidate', { id, summary: 'Every HTTP request is sent with send(), which retries and logs.' });
+    await data(ws, 'update_candidate', {
+      id,
+      summary: 'Every HTTP request is sent with send(), which retries and logs.',
+    });
     const weakOnly = await data(ws, 'validate_candidate', { id });
     assert.equal(weakOnly.ok, true);
     assert.deepEqual(weakOnly.missing, []);
@@ -145,13 +176,24 @@ test('write tools answer with the id, the status and what is missing, not the re
   const ws = await tempWorkspace();
   try {
     writeSources(ws);
-    const bulky = { ...card(['src/api/client.ts:3']), summary: undefined, usageGuide: 'Build a Request and pass it to send(). '.repeat(120), rationale: 'One place for retries. '.repeat(100) };
+    const bulky = {
+      ...card(['src/api/client.ts:3']),
+      summary: undefined,
+      usageGuide: 'Build a Request and pass it to send(). '.repeat(120),
+      rationale: 'One place for retries. '.repeat(100),
+    };
     const sent = JSON.stringify(bulky).length;
     const replies: Record<string, number> = {};
     const submitted = await run(ws, 'submit_candidate', bulky);
     replies.submit_candidate = JSON.stringify(submitted).length;
     const id = (submitted as any).data.id;
-    for (const [tool, input] of [['enrich_candidate', { id }], ['update_candidate', { id, tags: ['http'] }], ['validate_candidate', { id }]] as const) {
+    for (
+      const [tool, input] of [
+        ['enrich_candidate', { id }],
+        ['update_candidate', { id, tags: ['http'] }],
+        ['validate_candidate', { id }],
+      ] as const
+    ) {
       const r = await run(ws, tool, input);
       assert.ok(r.ok, JSON.stringify(r));
       const text = JSON.stringify(r);
@@ -159,7 +201,9 @@ test('write tools answer with the id, the status and what is missing, not the re
       assert.ok(!text.includes('One place for retries. One place'), `${tool} repeats the rationale`);
       assert.ok((r.data as any).id === id, tool);
     }
-    for (const [tool, n] of Object.entries(replies)) assert.ok(n < 4000, `${tool}: ${n} characters for a ${sent}-character card`);
+    for (const [tool, n] of Object.entries(replies)) {
+      assert.ok(n < 4000, `${tool}: ${n} characters for a ${sent}-character card`);
+    }
     const full = await data(ws, 'get_candidate', { id });
     assert.match(full.rationale, /One place for retries/, 'get_candidate still gives the record');
   } finally {
@@ -167,13 +211,18 @@ test('write tools answer with the id, the status and what is missing, not the re
   }
 });
 
-test('the cold start\'s own cards pass the source check (annotation comments in a quote are not quotes)', async () => {
+test("the cold start's own cards pass the source check (annotation comments in a quote are not quotes)", async () => {
   const ws = await fixtureWorkspace('bootstrap-ts');
   try {
     await bootstrapKnowledge(ws, {}, { actor: 'human' });
     const listed = await data(ws, 'enrich_candidates', { limit: 100 });
-    const invalid = listed.candidates.flatMap((c: { title: string; fill: { field: string; severity: string; what: string }[] }) =>
-      c.fill.filter((f) => f.severity === 'invalid' && (f.field === 'code' || f.field === 'reasoning.sources')).map((f) => `${c.title}: ${f.what}`));
+    const invalid = listed.candidates.flatMap((
+      c: { title: string; fill: { field: string; severity: string; what: string }[] },
+    ) =>
+      c.fill.filter((f) => f.severity === 'invalid' && (f.field === 'code' || f.field === 'reasoning.sources')).map((
+        f,
+      ) => `${c.title}: ${f.what}`)
+    );
     assert.deepEqual(invalid, []);
     assert.ok(listed.total > 5, 'the scan proposed cards');
   } finally {

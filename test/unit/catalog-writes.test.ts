@@ -1,9 +1,9 @@
 // What writes passes the Gateway, whatever the tool's domain: scan_project and compliance_report record
 // compliance scans, so an agent's call is audited, and refused when the audit line cannot be written.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext } from '../../src/core/tools/types';
 import { guardWorkspace } from './guard-helpers';
@@ -15,7 +15,9 @@ const catalog = createCatalog();
 test('scan_project and compliance_report are writing tools: audited, and refused when the audit log cannot be written', async () => {
   const { ws, cleanup } = await guardWorkspace({ 'src/a.ts': 'export const v = eval(x);\n' });
   try {
-    for (const name of ['scan_project', 'compliance_report']) assert.notEqual(catalog.get(name)?.access, 'read', `${name} records a scan`);
+    for (const name of ['scan_project', 'compliance_report']) {
+      assert.notEqual(catalog.get(name)?.access, 'read', `${name} records a scan`);
+    }
     const scans = () => ws.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM guard_scans')!.n;
 
     const ok = await catalog.invoke(ws, 'scan_project', {}, agent);
@@ -30,7 +32,12 @@ test('scan_project and compliance_report are writing tools: audited, and refused
     // The scan record is derived: with no .autosnippet/ yet, it and its audit line wait in memory
     // (a scan leaves the repository untouched) and reach disk with the first real write.
     assert.equal(existsSync(ws.dataDir), false);
-    const write = await catalog.invoke(ws, 'submit_candidate', { title: 'Never eval input', summary: 'Parse it instead.', language: 'typescript', category: 'security' }, agent);
+    const write = await catalog.invoke(ws, 'submit_candidate', {
+      title: 'Never eval input',
+      summary: 'Parse it instead.',
+      language: 'typescript',
+      category: 'security',
+    }, agent);
     assert.ok(write.ok, JSON.stringify(write).slice(0, 300));
     const onDisk = readFileSync(path.join(ws.dataDir, 'audit', 'audit.jsonl'), 'utf8');
     assert.match(onDisk, /"action":"scan_project"[^\n]*"decision":"allowed"/);
@@ -41,7 +48,10 @@ test('scan_project and compliance_report are writing tools: audited, and refused
     writeFileSync(path.join(ws.dataDir, 'audit'), 'not a folder');
     for (const [name, input] of [['scan_project', {}], ['compliance_report', { rescan: true }]] as const) {
       const refused = await catalog.invoke(ws, name, input, agent);
-      assert.ok(!refused.ok && refused.error.code === 'GATEWAY_UNAVAILABLE', `${name}: ${JSON.stringify(refused).slice(0, 300)}`);
+      assert.ok(
+        !refused.ok && refused.error.code === 'GATEWAY_UNAVAILABLE',
+        `${name}: ${JSON.stringify(refused).slice(0, 300)}`,
+      );
     }
     assert.equal(scans(), 1, 'no scan was recorded without its audit line');
   } finally {
@@ -58,13 +68,22 @@ test('"New Skill" and "Create Recipe from Selection" are catalog tools for peopl
     assert.ok(!existsSync(path.join(root, '.autosnippet', 'skills', 'release-checklist')));
     const made = await catalog.invoke(ws, 'create_skill', skill, human);
     assert.ok(made.ok, JSON.stringify(made));
-    assert.match(readFileSync((made.data as { file: string }).file, 'utf8'), /^---\nname: release-checklist\ndescription: "Use when cutting a release\."\n---/);
+    assert.match(
+      readFileSync((made.data as { file: string }).file, 'utf8'),
+      /^---\nname: release-checklist\ndescription: "Use when cutting a release\."\n---/,
+    );
     const again = await catalog.invoke(ws, 'create_skill', skill, human);
     assert.ok(!again.ok && again.error.code === 'SKILL_EXISTS');
     const badName = await catalog.invoke(ws, 'create_skill', { ...skill, name: 'Bad Name' }, human);
     assert.ok(!badName.ok && badName.error.code === 'INVALID_INPUT');
 
-    const recipe = { title: 'Greet through greet()', category: 'style', code: 'greet("x");', language: 'typescript', sourceFiles: ['src/a.ts:1'] };
+    const recipe = {
+      title: 'Greet through greet()',
+      category: 'style',
+      code: 'greet("x");',
+      language: 'typescript',
+      sourceFiles: ['src/a.ts:1'],
+    };
     assert.ok(!(await catalog.invoke(ws, 'create_recipe', recipe, agent)).ok);
     const created = await catalog.invoke(ws, 'create_recipe', recipe, human);
     assert.ok(created.ok, JSON.stringify(created));
@@ -77,8 +96,14 @@ test('"New Skill" and "Create Recipe from Selection" are catalog tools for peopl
     assert.ok(log.ok);
     const entries = (log.data as { entries: { action: string; actor: string; result: string }[] }).entries;
     for (const action of ['create_skill', 'create_recipe']) {
-      assert.ok(entries.some((e) => e.action === action && e.actor === 'external_agent' && e.result === 'denied'), `${action} refusal audited`);
-      assert.ok(entries.some((e) => e.action === action && e.actor === 'human' && e.result === 'ok'), `${action} audited`);
+      assert.ok(
+        entries.some((e) => e.action === action && e.actor === 'external_agent' && e.result === 'denied'),
+        `${action} refusal audited`,
+      );
+      assert.ok(
+        entries.some((e) => e.action === action && e.actor === 'human' && e.result === 'ok'),
+        `${action} audited`,
+      );
     }
   } finally {
     await cleanup();

@@ -1,12 +1,12 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ToolCatalog, createCatalog } from '../../src/core/tools';
-import { defineTool, type ToolContext } from '../../src/core/tools/types';
-import { Input, Opt, Out, StringEnum, Type } from '../../src/core/tools/schema';
+import { test } from 'node:test';
 import { AutoSnippetError } from '../../src/core/kernel/errors';
+import { createCatalog, ToolCatalog } from '../../src/core/tools';
 import { languageModelToolsManifest } from '../../src/core/tools/manifest';
+import { Input, Opt, Out, StringEnum, Type } from '../../src/core/tools/schema';
+import { defineTool, type ToolContext } from '../../src/core/tools/types';
 import type { Workspace } from '../../src/core/workspace';
 
 // Catalog mechanics don't touch the workspace; the handlers below ignore it.
@@ -19,7 +19,11 @@ const echo = defineTool({
   domain: 'test',
   summary: 'Echo',
   description: 'Echoes its input.',
-  inputSchema: Input({ text: Type.String({ maxLength: 100 }), count: Opt(Type.Integer({ minimum: 1 })), mode: Opt(StringEnum(['a', 'b'])) }),
+  inputSchema: Input({
+    text: Type.String({ maxLength: 100 }),
+    count: Opt(Type.Integer({ minimum: 1 })),
+    mode: Opt(StringEnum(['a', 'b'])),
+  }),
   outputSchema: Out({ text: Type.String() }),
   aliases: { message: 'text' },
   access: 'read',
@@ -37,7 +41,10 @@ const items = defineTool({
   access: 'read',
   maxOutputChars: 1000,
   paginate: 'items',
-  handler: (_ws, input) => ({ total: input.n ?? 100, items: Array.from({ length: input.n ?? 100 }, (_, i) => ({ id: i, label: `item number ${i}` })) }),
+  handler: (_ws, input) => ({
+    total: input.n ?? 100,
+    items: Array.from({ length: input.n ?? 100 }, (_, i) => ({ id: i, label: `item number ${i}` })),
+  }),
 });
 const longText = defineTool({
   name: 'long_text',
@@ -49,7 +56,10 @@ const longText = defineTool({
   outputSchema: Type.Any(),
   access: 'read',
   maxOutputChars: 1500,
-  handler: () => ({ title: 'doc', body: Array.from({ length: 40 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(10)}`).join('\n\n') }),
+  handler: () => ({
+    title: 'doc',
+    body: Array.from({ length: 40 }, (_, i) => `Paragraph ${i}: ${'word '.repeat(10)}`).join('\n\n'),
+  }),
 });
 const failing = defineTool({
   name: 'failing',
@@ -88,7 +98,9 @@ const echoingError = defineTool({
   access: 'read',
   maxOutputChars: 1000,
   handler: (_ws, input) => {
-    throw new AutoSnippetError('NOT_FOUND', `Nothing is named "${input.id}".`, `Names close to "${input.id}": none.`, { wanted: input.id });
+    throw new AutoSnippetError('NOT_FOUND', `Nothing is named "${input.id}".`, `Names close to "${input.id}": none.`, {
+      wanted: input.id,
+    });
   },
 });
 const catalog = new ToolCatalog([echo, items, longText, failing, approve, echoingError]);
@@ -98,7 +110,7 @@ test('valid input reaches the handler and comes back in the envelope', async () 
   assert.deepEqual(r, { ok: true, tool: 'echo', data: { text: 'hi' } });
 });
 
-test('precompileInputs compiles every agent tool\'s validator ahead of its first call, and validation is unchanged', async () => {
+test("precompileInputs compiles every agent tool's validator ahead of its first call, and validation is unchanged", async () => {
   const fresh = new ToolCatalog([echo, items, approve]);
   const compiled = () => (fresh as unknown as { validators: Map<string, unknown> }).validators;
   assert.equal(compiled().size, 0);
@@ -107,7 +119,11 @@ test('precompileInputs compiles every agent tool\'s validator ahead of its first
   await pending;
   assert.deepEqual([...compiled().keys()].sort(), fresh.agentTools.map((t) => t.name).sort());
   assert.ok(!compiled().has('approve_thing'), 'a people-only tool is left to its first call');
-  assert.deepEqual(await fresh.invoke(ws, 'echo', { text: 'hi' }, agent), { ok: true, tool: 'echo', data: { text: 'hi' } });
+  assert.deepEqual(await fresh.invoke(ws, 'echo', { text: 'hi' }, agent), {
+    ok: true,
+    tool: 'echo',
+    data: { text: 'hi' },
+  });
   const bad = await fresh.invoke(ws, 'echo', { text: 3 }, agent);
   assert.equal(!bad.ok && bad.error.code, 'INVALID_INPUT');
 
@@ -165,7 +181,16 @@ test('an error that quotes its input fits the bound even when JSON escaping make
   assert.match(r.error.message, /^Nothing is named "\u0000+…$/);
   // A short one is left whole.
   const short = await catalog.invoke(ws, 'echoing_error', { id: 'x' }, agent);
-  assert.deepEqual(short, { ok: false, tool: 'echoing_error', error: { code: 'NOT_FOUND', message: 'Nothing is named "x".', hint: 'Names close to "x": none.', details: { wanted: 'x' } } });
+  assert.deepEqual(short, {
+    ok: false,
+    tool: 'echoing_error',
+    error: {
+      code: 'NOT_FOUND',
+      message: 'Nothing is named "x".',
+      hint: 'Names close to "x": none.',
+      details: { wanted: 'x' },
+    },
+  });
 });
 
 test('non-object input is refused with INVALID_INPUT', async () => {
@@ -232,15 +257,24 @@ test('a long text is cut at a paragraph boundary and says how much was left out'
 
 test('nested content is cut too: a huge string or list deep in the result, NUL characters included', async () => {
   const nested = defineTool({
-    name: 'nested', title: 'Nested', domain: 'test', summary: 'Nested', description: 'Nested.', access: 'read', maxOutputChars: 2000,
+    name: 'nested',
+    title: 'Nested',
+    domain: 'test',
+    summary: 'Nested',
+    description: 'Nested.',
+    access: 'read',
+    maxOutputChars: 2000,
     inputSchema: Input({ what: Opt(Type.String({ maxLength: 10 })) }),
     outputSchema: Type.Any(),
     handler: (_ws, input) =>
       input.what === 'list'
-        ? { query: 'q', result: { matches: Array.from({ length: 500 }, (_, i) => ({ name: `m${i}`, text: 'x'.repeat(50) })) } }
+        ? {
+          query: 'q',
+          result: { matches: Array.from({ length: 500 }, (_, i) => ({ name: `m${i}`, text: 'x'.repeat(50) })) },
+        }
         : { query: '\u0000'.repeat(5000), outline: { lines: 3, detail: { text: 'long '.repeat(100_000) } } },
   });
-  const cat = new ToolCatalog([nested] );
+  const cat = new ToolCatalog([nested]);
   for (const what of ['text', 'list']) {
     const r = await cat.invoke(ws, 'nested', { what }, agent);
     assert.ok(r.ok && r.truncated, `${what}: ${JSON.stringify(r).slice(0, 200)}`);
@@ -254,14 +288,24 @@ test('nested content is cut too: a huge string or list deep in the result, NUL c
 
 test('a page whose first item alone is over the bound still advances (the item is cut, not skipped forever)', async () => {
   const huge = defineTool({
-    name: 'huge_items', title: 'Huge', domain: 'test', summary: 'Huge', description: 'Huge.', access: 'read', maxOutputChars: 1000, paginate: 'items',
+    name: 'huge_items',
+    title: 'Huge',
+    domain: 'test',
+    summary: 'Huge',
+    description: 'Huge.',
+    access: 'read',
+    maxOutputChars: 1000,
+    paginate: 'items',
     inputSchema: Input({}),
-  outputSchema: Type.Any(),
+    outputSchema: Type.Any(),
     handler: () => ({ items: [{ id: 0, text: 'y'.repeat(5000) }, { id: 1, text: 'small' }] }),
   });
-  const cat = new ToolCatalog([huge] );
+  const cat = new ToolCatalog([huge]);
   const first = await cat.invoke(ws, 'huge_items', {}, agent);
-  assert.ok(first.ok && first.truncated?.nextCursor === 1 && JSON.stringify(first).length <= 1000, JSON.stringify(first).slice(0, 300));
+  assert.ok(
+    first.ok && first.truncated?.nextCursor === 1 && JSON.stringify(first).length <= 1000,
+    JSON.stringify(first).slice(0, 300),
+  );
   const second = await cat.invoke(ws, 'huge_items', { cursor: 1 }, agent);
   assert.deepEqual(second.ok && second.data, { items: [{ id: 1, text: 'small' }], hasMore: false });
 });
@@ -272,7 +316,10 @@ test('get_tool_info with a 100,000-character name answers at once, and the error
   const r = await cat.invoke(ws, 'get_tool_info', { name: 'x'.repeat(100_000) }, agent);
   assert.ok(!r.ok && ['UNKNOWN_TOOL', 'INVALID_INPUT'].includes(r.error.code), JSON.stringify(r).slice(0, 300));
   assert.ok(JSON.stringify(r).length < 12_000, 'the error fits the bound');
-  assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms (it took 9 s when the edit distance ran uncapped inside a sort)`);
+  assert.ok(
+    Date.now() - t0 < 2000,
+    `took ${Date.now() - t0} ms (it took 9 s when the edit distance ran uncapped inside a sort)`,
+  );
 });
 
 test('the real catalog: every tool is well formed and names are unique', () => {
@@ -281,7 +328,10 @@ test('the real catalog: every tool is well formed and names are unique', () => {
   for (const t of cat.tools) {
     assert.ok(!names.has(t.name), `duplicate ${t.name}`);
     names.add(t.name);
-    assert.ok(t.summary.length > 10 && t.summary.length <= 140 && !t.summary.includes('\n'), `${t.name}: summary must be one line`);
+    assert.ok(
+      t.summary.length > 10 && t.summary.length <= 140 && !t.summary.includes('\n'),
+      `${t.name}: summary must be one line`,
+    );
     assert.ok(t.description.length >= t.summary.length, `${t.name}: description`);
     assert.equal(cat.inputSchema(t).type, 'object');
     assert.ok(t.maxOutputChars > 0);
@@ -293,9 +343,14 @@ test('every string of every tool input has a maxLength and every list a maxItems
   const cat = createCatalog();
   const unbounded: string[] = [];
   const walk = (schema: Record<string, any>, at: string) => {
-    if (schema.type === 'string' && !schema.enum && typeof schema.maxLength !== 'number') unbounded.push(`${at}: string without maxLength`);
+    if (schema.type === 'string' && !schema.enum && typeof schema.maxLength !== 'number') {
+      unbounded.push(`${at}: string without maxLength`);
+    }
     if (schema.type === 'array' && typeof schema.maxItems !== 'number') unbounded.push(`${at}: array without maxItems`);
-    if (/(^|\.)(id|ids|name|skill|chunk|ruleId|target)(\[\])?$/.test(at) && schema.type === 'string' && schema.maxLength > 300) unbounded.push(`${at}: an id or name longer than 300`);
+    if (
+      /(^|\.)(id|ids|name|skill|chunk|ruleId|target)(\[\])?$/.test(at) && schema.type === 'string'
+      && schema.maxLength > 300
+    ) unbounded.push(`${at}: an id or name longer than 300`);
     for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v as Record<string, any>, `${at}.${k}`);
     if (schema.items) walk(schema.items, `${at}[]`);
     for (const v of Object.values(schema.patternProperties ?? {})) walk(v as Record<string, any>, `${at}{}`);
@@ -306,5 +361,8 @@ test('every string of every tool input has a maxLength and every list a maxItems
 
 test('package.json languageModelTools is generated from the catalog (run `npm run gen:manifest` when this fails)', () => {
   const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
-  assert.deepEqual(pkg.contributes.languageModelTools, JSON.parse(JSON.stringify(languageModelToolsManifest(createCatalog()))));
+  assert.deepEqual(
+    pkg.contributes.languageModelTools,
+    JSON.parse(JSON.stringify(languageModelToolsManifest(createCatalog()))),
+  );
 });

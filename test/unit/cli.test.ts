@@ -1,9 +1,9 @@
 // `autosnippet <tool>`: every catalog tool is a command, its flags generated from the input schema.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { main } from '../../src/cli/main';
 
 async function run(args: string[]) {
@@ -44,7 +44,9 @@ test('a catalog tool is a command: flags from its schema, kebab or snake name, d
 
     const help = await run(['list-candidates', '-h']);
     assert.equal(help.code, 0);
-    for (const flag of ['--status pending|approved|rejected|any', '--origin', '--limit', '--json']) assert.ok(help.stdout.includes(flag), flag);
+    for (const flag of ['--status pending|approved|rejected|any', '--origin', '--limit', '--json']) {
+      assert.ok(help.stdout.includes(flag), flag);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -53,7 +55,19 @@ test('a catalog tool is a command: flags from its schema, kebab or snake name, d
 test('a tool command that creates .autosnippet/ says so on stderr; stdout stays the data', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-cli-'));
   try {
-    const args = ['-w', dir, 'submit-candidate', '--title', 'Never eval input', '--summary', 'Parse it instead.', '--language', 'typescript', '--category', 'security'];
+    const args = [
+      '-w',
+      dir,
+      'submit-candidate',
+      '--title',
+      'Never eval input',
+      '--summary',
+      'Parse it instead.',
+      '--language',
+      'typescript',
+      '--category',
+      'security',
+    ];
     const first = await run(args);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /Created \.autosnippet\/ in .* for this first write/);

@@ -1,14 +1,14 @@
 // The cold-start and candidate skills, the tool descriptions and the schemas tell one story: what the
 // skills show or state is checked against the catalog an agent will call.
-import { test } from 'node:test';
+import Ajv from 'ajv';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv';
-import { createCatalog } from '../../src/core/tools';
-import { knownLanguages } from '../../src/core/kernel/languages';
+import { test } from 'node:test';
 import { referenceSkillFor } from '../../src/core/agent/pipelines';
+import { knownLanguages } from '../../src/core/kernel/languages';
 import { validateCandidate } from '../../src/core/knowledge/validate';
+import { createCatalog } from '../../src/core/tools';
 
 const SKILLS = path.join(__dirname, '..', '..', 'skills');
 const STORY = ['autosnippet-coldstart', 'autosnippet-candidates'];
@@ -20,7 +20,7 @@ function jsonBlocks(text: string): unknown[] {
   return [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
 }
 
-test('every candidate shown as JSON in the skills is accepted by submit_candidate\'s schema', () => {
+test("every candidate shown as JSON in the skills is accepted by submit_candidate's schema", () => {
   const validate = ajv.compile(catalog.inputSchema(catalog.get('submit_candidate')!));
   let shown = 0;
   for (const name of STORY) {
@@ -49,11 +49,15 @@ test('the batch limits the skills state are the batch limit of submit_candidates
 
 test('the tools the skills name exist, and gaps are filled with the tool enrich_candidates names', () => {
   for (const name of STORY) {
-    for (const m of skillText(name).matchAll(/`autosnippet_([a-z_]+)`/g)) assert.ok(catalog.get(m[1]), `${name} names autosnippet_${m[1]}`);
+    for (const m of skillText(name).matchAll(/`autosnippet_([a-z_]+)`/g)) {
+      assert.ok(catalog.get(m[1]), `${name} names autosnippet_${m[1]}`);
+    }
   }
   assert.match(catalog.get('enrich_candidates')!.description, /update_candidate/);
   for (const name of STORY) {
-    const fillWith = [...skillText(name).matchAll(/fill (?:the gaps|them)[^.]*?with\s+`autosnippet_([a-z_]+)`/gi)].map((m) => m[1]);
+    const fillWith = [...skillText(name).matchAll(/fill (?:the gaps|them)[^.]*?with\s+`autosnippet_([a-z_]+)`/gi)].map((
+      m,
+    ) => m[1]);
     assert.ok(fillWith.length, `${name} says how gaps are filled`);
     for (const tool of fillWith) assert.equal(tool, 'update_candidate', name);
   }
@@ -61,14 +65,31 @@ test('the tools the skills name exist, and gaps are filled with the tool enrich_
 
 test('every field validation can report missing is one update_candidate and enrich_candidate can set', () => {
   const reported = new Set<string>();
-  const empty = validateCandidate({ title: '', scope: 'target', trigger: 'a b', constraints: { guards: [{ pattern: '(', message: 'm' }] } });
-  const thin = validateCandidate({ title: 'x', code: 'todo', language: 'klingon', reasoning: { sources: ['a'], confidence: 0.1 } });
+  const empty = validateCandidate({
+    title: '',
+    scope: 'target',
+    trigger: 'a b',
+    constraints: { guards: [{ pattern: '(', message: 'm' }] },
+  });
+  const thin = validateCandidate({
+    title: 'x',
+    code: 'todo',
+    language: 'klingon',
+    reasoning: { sources: ['a'], confidence: 0.1 },
+  });
   for (const i of [...empty.issues, ...thin.issues]) reported.add(i.field.split(/[.[]/)[0]);
   const update = catalog.inputSchema(catalog.get('update_candidate')!) as { properties: Record<string, unknown> };
-  const enrich = catalog.inputSchema(catalog.get('enrich_candidate')!) as { properties: { fields: { properties: Record<string, unknown> } } };
+  const enrich = catalog.inputSchema(catalog.get('enrich_candidate')!) as {
+    properties: { fields: { properties: Record<string, unknown> } };
+  };
   for (const field of reported) {
     assert.ok(field in update.properties, `update_candidate cannot set ${field}`);
-    if (field !== 'title' || 'title' in enrich.properties.fields.properties) assert.ok(field in enrich.properties.fields.properties || field === 'constraints' || field === 'target', `enrich_candidate cannot set ${field}`);
+    if (field !== 'title' || 'title' in enrich.properties.fields.properties) {
+      assert.ok(
+        field in enrich.properties.fields.properties || field === 'constraints' || field === 'target',
+        `enrich_candidate cannot set ${field}`,
+      );
+    }
   }
   assert.ok(reported.has('code') && 'code' in enrich.properties.fields.properties);
 });
@@ -77,7 +98,11 @@ test('the cold-start skill asks for a language companion only where one exists',
   const text = skillText('autosnippet-coldstart');
   const named = new Set([...text.matchAll(/`(autosnippet-reference-[a-z]+)`/g)].map((m) => m[1]));
   const existing = new Set(knownLanguages().map((l) => referenceSkillFor(l)).filter((s): s is string => Boolean(s)));
-  assert.deepEqual([...named].sort(), [...existing].sort(), 'the companions the skill names are the ones the pipeline loads');
+  assert.deepEqual(
+    [...named].sort(),
+    [...existing].sort(),
+    'the companions the skill names are the ones the pipeline loads',
+  );
   for (const skill of named) assert.match(skillText(skill), /<chunk id="look-for"/, `${skill} has chunk look-for`);
   const withoutCompanion = knownLanguages().filter((l) => !referenceSkillFor(l));
   assert.ok(withoutCompanion.length > 0);

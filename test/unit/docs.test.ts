@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { allTools } from '../../src/core/tools';
 import { generatedBlock, REFERENCE_DOC, toolTable } from '../../src/core/tools/docs';
 
@@ -49,7 +49,7 @@ test(`the README is at most ${README_LIMIT_BYTES} bytes and names the two comman
   assert.ok(readme.length <= README_LIMIT_BYTES, `README.md has ${readme.length} bytes; move detail to docs/`);
   const text = readme.toString('utf8');
   for (const command of ['npm start', 'npm test']) assert.ok(text.includes(command), command);
-  assert.match(readFileSync(path.join(root, '.ci/run'), 'utf8'), /\bnpm test\b/, 'CI runs the README\'s test command');
+  assert.match(readFileSync(path.join(root, '.ci/run'), 'utf8'), /\bnpm test\b/, "CI runs the README's test command");
 });
 
 test('the README has no relative links: it ships in the .vsix, and vsce package refuses links it cannot resolve', () => {
@@ -75,13 +75,15 @@ test('every relative link in README, docs/ and bench/README.md leads to a file t
       const target = m[1];
       if (/^[a-z]+:/i.test(target)) continue;
       const resolved = path.join(root, path.dirname(file), target);
-      if (!existsSync(resolved) || (target.endsWith('/') && !statSync(resolved).isDirectory())) broken.push(`${file}: ${target}`);
+      if (!existsSync(resolved) || (target.endsWith('/') && !statSync(resolved).isDirectory())) {
+        broken.push(`${file}: ${target}`);
+      }
     }
   }
   assert.deepEqual(broken, []);
 });
 
-test('the reference\'s tool table is generated from the catalog (npm run gen:manifest)', () => {
+test("the reference's tool table is generated from the catalog (npm run gen:manifest)", () => {
   const reference = readFileSync(path.join(root, REFERENCE_DOC), 'utf8');
   assert.equal(generatedBlock(reference, 'tools'), toolTable(allTools));
   for (const tool of allTools) assert.ok(reference.includes(`| \`${tool.name}\` |`), tool.name);

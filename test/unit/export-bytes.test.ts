@@ -1,21 +1,27 @@
 // The person's text outside the exported block is kept byte for byte (trailing blank lines and
 // spaces, line endings, a UTF-8 BOM), on the first export and later ones, and the file keeps its mode.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/export/block';
-import { writeSource } from './freshness-helpers';
 import { exportTo, publish, runExport, seeded, type Ws } from './export-helpers';
+import { writeSource } from './freshness-helpers';
 
 const bytes = (ws: Ws, rel: string) => readFileSync(path.join(ws.root, rel));
 const mode = (ws: Ws, rel: string) => statSync(path.join(ws.root, rel)).mode & 0o777;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** A recipe published after the first export, so the next one rewrites the block. */
-const publishAnother = (ws: Ws) => publish(ws, 'log-errors', { title: 'Log errors with context', summary: 'Log every caught error with the request id.', language: 'text', knowledgeType: 'code-standard' });
+const publishAnother = (ws: Ws) =>
+  publish(ws, 'log-errors', {
+    title: 'Log errors with context',
+    summary: 'Log every caught error with the request id.',
+    language: 'text',
+    knowledgeType: 'code-standard',
+  });
 
-test('the first export keeps the trailing blank lines and spaces of the person\'s file; later ones keep them too', async () => {
+test("the first export keeps the trailing blank lines and spaces of the person's file; later ones keep them too", async () => {
   const ws = await seeded();
   try {
     const cases: Record<string, string> = {
@@ -30,7 +36,11 @@ test('the first export keeps the trailing blank lines and spaces of the person\'
       assert.ok(after.startsWith(text), `${rel} kept its text: ${JSON.stringify(after.slice(0, text.length + 10))}`);
       assert.equal(after.split(BLOCK_BEGIN).length, 2, `${rel} has one block`);
     }
-    assert.match(bytes(ws, 'CLAUDE.md').toString('utf8'), new RegExp(`^Be brief\\. {3}\\n\\n${BLOCK_BEGIN.slice(0, 20)}`), 'a file without a final newline gets a blank line before the block');
+    assert.match(
+      bytes(ws, 'CLAUDE.md').toString('utf8'),
+      new RegExp(`^Be brief\\. {3}\\n\\n${BLOCK_BEGIN.slice(0, 20)}`),
+      'a file without a final newline gets a blank line before the block',
+    );
     assert.ok(!/[^\r]\n/.test(bytes(ws, '.github/copilot-instructions.md').toString('utf8')), 'a CRLF file stays CRLF');
 
     const firstTime = Object.fromEntries(Object.keys(cases).map((rel) => [rel, bytes(ws, rel).toString('utf8')]));
@@ -39,8 +49,16 @@ test('the first export keeps the trailing blank lines and spaces of the person\'
     for (const rel of Object.keys(cases)) {
       const was = firstTime[rel];
       const now = bytes(ws, rel).toString('utf8');
-      assert.equal(now.slice(0, was.indexOf(BLOCK_BEGIN)), was.slice(0, was.indexOf(BLOCK_BEGIN)), `${rel}: the text before the block`);
-      assert.equal(now.slice(now.indexOf(BLOCK_END)), was.slice(was.indexOf(BLOCK_END)), `${rel}: the text after the block`);
+      assert.equal(
+        now.slice(0, was.indexOf(BLOCK_BEGIN)),
+        was.slice(0, was.indexOf(BLOCK_BEGIN)),
+        `${rel}: the text before the block`,
+      );
+      assert.equal(
+        now.slice(now.indexOf(BLOCK_END)),
+        was.slice(was.indexOf(BLOCK_END)),
+        `${rel}: the text after the block`,
+      );
     }
   } finally {
     await ws.cleanup();
@@ -58,7 +76,11 @@ test('a UTF-8 BOM is kept, and a block right after it is found again (no second 
     assert.ok(bytes(ws, 'CLAUDE.md').toString('utf8').startsWith(`\uFEFF${BLOCK_BEGIN}`));
 
     const again = await exportTo(ws, { to: ['agents', 'claude'] });
-    assert.deepEqual(again.files.filter((f: { action: string }) => f.action !== 'unchanged'), [], 'a second export changes nothing');
+    assert.deepEqual(
+      again.files.filter((f: { action: string }) => f.action !== 'unchanged'),
+      [],
+      'a second export changes nothing',
+    );
     await publishAnother(ws);
     await exportTo(ws, { to: ['agents', 'claude'] });
     for (const rel of ['AGENTS.md', 'CLAUDE.md']) {
@@ -86,7 +108,10 @@ test('an exported file keeps its mode; a new one gets the normal mode; a read-on
 
     const dry = await runExport(ws, '--to', 'agents,copilot,claude', '--dry-run');
     assert.equal(dry.code, 1);
-    assert.match(dry.stdout, /^refused {7}CLAUDE\.md: CLAUDE\.md is read-only \(mode 0444\); export does not change a file's permissions, so it was not written\. Make it writable \(chmod u\+w CLAUDE\.md\) to export to it\.$/m);
+    assert.match(
+      dry.stdout,
+      /^refused {7}CLAUDE\.md: CLAUDE\.md is read-only \(mode 0444\); export does not change a file's permissions, so it was not written\. Make it writable \(chmod u\+w CLAUDE\.md\) to export to it\.$/m,
+    );
 
     const result = await exportTo(ws, { to: ['agents', 'copilot', 'claude'] });
     const action = (rel: string) => result.files.find((f: { path: string }) => f.path === rel)?.action;

@@ -1,14 +1,25 @@
 // Export never writes through a link: a destination that is a link, or whose folders pass through
 // one, is refused by name (with where the link leads), in a dry run too, and the other files are written.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { planExport, writeExport } from '../../src/core/export';
 import { isAutoSnippetError } from '../../src/core/kernel/errors';
-import { readText, writeSource } from './freshness-helpers';
 import { exportTo, runExport, seeded, type Ws } from './export-helpers';
+import { readText, writeSource } from './freshness-helpers';
 
 type Files = { path: string; action: string; note?: string }[];
 const entry = (files: Files, rel: string) => files.find((f) => f.path === rel);
@@ -57,22 +68,45 @@ test('links committed as instruction files, and folders that are links, are refu
     const files: Files = result.files;
 
     assert.equal(entry(files, 'AGENTS.md')?.action, 'refused');
-    assert.match(entry(files, 'AGENTS.md')!.note!, /^AGENTS\.md is a link to \.git\/config; export does not write through links/);
+    assert.match(
+      entry(files, 'AGENTS.md')!.note!,
+      /^AGENTS\.md is a link to \.git\/config; export does not write through links/,
+    );
     assert.match(entry(files, 'CLAUDE.md')!.note!, /^CLAUDE\.md is a link to package\.json;/);
-    assert.match(entry(files, '.github/copilot-instructions.md')!.note!, /^\.github\/copilot-instructions\.md is a link to src\/http\.ts;/);
+    assert.match(
+      entry(files, '.github/copilot-instructions.md')!.note!,
+      /^\.github\/copilot-instructions\.md is a link to src\/http\.ts;/,
+    );
     assert.equal(entry(files, '.claude/rules/autosnippet-swift.md')?.action, 'refused');
-    assert.match(entry(files, '.claude/rules/autosnippet-swift.md')!.note!, /^\.claude is a link to docs; export does not write through links, so \.claude\/rules\/autosnippet-swift\.md was not written/);
-    assert.match(entry(files, '.cursor/rules/autosnippet.mdc')!.note!, new RegExp(`^\\.cursor is a link to ${realpathSync(outside).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, outside the workspace;`));
+    assert.match(
+      entry(files, '.claude/rules/autosnippet-swift.md')!.note!,
+      /^\.claude is a link to docs; export does not write through links, so \.claude\/rules\/autosnippet-swift\.md was not written/,
+    );
+    assert.match(
+      entry(files, '.cursor/rules/autosnippet.mdc')!.note!,
+      new RegExp(
+        `^\\.cursor is a link to ${
+          realpathSync(outside).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        }, outside the workspace;`,
+      ),
+    );
 
     const refused = files.filter((f) => f.action === 'refused').map((f) => f.path);
     // The three linked files, .claude/rules' two language files and .cursor/rules' three.
     assert.equal(refused.length, 3 + 2 + 3, `refused: ${refused.join(', ')}`);
-    assert.deepEqual(result.written, ['.github/instructions/autosnippet-swift.instructions.md', '.github/instructions/autosnippet-typescript.instructions.md']);
+    assert.deepEqual(result.written, [
+      '.github/instructions/autosnippet-swift.instructions.md',
+      '.github/instructions/autosnippet-typescript.instructions.md',
+    ]);
 
     const after = snapshot(ws.root);
     for (const [rel, bytes] of before) assert.equal(after.get(rel), bytes, `${rel} changed`);
     assert.deepEqual(readdirNames(outside), [], 'nothing written outside the workspace');
-    assert.deepEqual(readdirNames(path.join(ws.root, 'docs')), ['notes.md'], 'nothing written where a linked folder leads');
+    assert.deepEqual(
+      readdirNames(path.join(ws.root, 'docs')),
+      ['notes.md'],
+      'nothing written where a linked folder leads',
+    );
     for (const link of ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.claude', '.cursor']) {
       assert.ok(lstatSync(path.join(ws.root, link)).isSymbolicLink(), `${link} is still a link`);
     }
@@ -89,7 +123,10 @@ test('a broken link is refused and stays a link; a link to a folder is refused',
     mkdirSync(path.join(ws.root, 'docs'));
     symlinkSync('docs', path.join(ws.root, 'CLAUDE.md'));
     const { files } = await exportTo(ws, { to: ['agents', 'claude'] });
-    assert.match(entry(files, 'AGENTS.md')!.note!, /^AGENTS\.md is a link to nowhere\/AGENTS\.md, which does not exist;/);
+    assert.match(
+      entry(files, 'AGENTS.md')!.note!,
+      /^AGENTS\.md is a link to nowhere\/AGENTS\.md, which does not exist;/,
+    );
     assert.match(entry(files, 'CLAUDE.md')!.note!, /^CLAUDE\.md is a link to docs;/);
     assert.equal(readlinkSync(path.join(ws.root, 'AGENTS.md')), 'nowhere/AGENTS.md');
     assert.ok(!existsSync(path.join(ws.root, 'nowhere')), 'no folder created where the link leads');
@@ -128,7 +165,12 @@ test('a file replaced by a link between the plan and the write is refused at the
     const plan = await planExport(ws, { targets: ['agents'] });
     rmSync(path.join(ws.root, 'AGENTS.md'));
     symlinkSync('package.json', path.join(ws.root, 'AGENTS.md'));
-    await assert.rejects(writeExport(ws, plan), (e) => isAutoSnippetError(e) && e.code === 'EXPORT_UNSAFE_PATH' && /AGENTS\.md is a link to package\.json/.test(e.message));
+    await assert.rejects(
+      writeExport(ws, plan),
+      (e) =>
+        isAutoSnippetError(e) && e.code === 'EXPORT_UNSAFE_PATH'
+        && /AGENTS\.md is a link to package\.json/.test(e.message),
+    );
     assert.equal(readText(ws, 'package.json'), '{ "name": "demo" }\n');
 
     // A folder the plan would create, made a link in between: the write does not follow it.
@@ -136,7 +178,10 @@ test('a file replaced by a link between the plan and the write is refused at the
     try {
       const cursor = await planExport(ws, { targets: ['cursor'] });
       symlinkSync(outside, path.join(ws.root, '.cursor'));
-      await assert.rejects(writeExport(ws, cursor), (e) => isAutoSnippetError(e) && e.code === 'EXPORT_UNSAFE_PATH' && /\.cursor is a link to/.test(e.message));
+      await assert.rejects(
+        writeExport(ws, cursor),
+        (e) => isAutoSnippetError(e) && e.code === 'EXPORT_UNSAFE_PATH' && /\.cursor is a link to/.test(e.message),
+      );
       assert.deepEqual(readdirNames(outside), []);
     } finally {
       rmSync(outside, { recursive: true, force: true });
@@ -156,18 +201,27 @@ test('autosnippet export refuses links by name, with --dry-run and without: exit
 
     const dry = await runExport(ws, '--to', 'agents,claude', '--dry-run');
     assert.equal(dry.code, 1, dry.stderr);
-    assert.match(dry.stdout, /^refused {7}AGENTS\.md: AGENTS\.md is a link to \.git\/config; export does not write through links/m);
+    assert.match(
+      dry.stdout,
+      /^refused {7}AGENTS\.md: AGENTS\.md is a link to \.git\/config; export does not write through links/m,
+    );
     assert.match(dry.stdout, /^refused {7}CLAUDE\.md: CLAUDE\.md is a link to package\.json;/m);
     assert.match(dry.stdout, /^would create {2}\.claude\/rules\/autosnippet-swift\.md/m);
     assert.doesNotMatch(dry.stdout, /would (create|update) +(AGENTS|CLAUDE)\.md/);
-    assert.match(dry.stderr, /^2 files would be refused \(AGENTS\.md, CLAUDE\.md\): nothing would be written to them\./m);
+    assert.match(
+      dry.stderr,
+      /^2 files would be refused \(AGENTS\.md, CLAUDE\.md\): nothing would be written to them\./m,
+    );
     assert.ok(!existsSync(path.join(ws.root, '.claude/rules')), 'a dry run writes nothing');
 
     const real = await runExport(ws, '--to', 'agents,claude');
     assert.equal(real.code, 1, real.stderr);
     assert.match(real.stdout, /^refused {7}AGENTS\.md: AGENTS\.md is a link to \.git\/config;/m);
     assert.match(real.stdout, /^created {7}\.claude\/rules\/autosnippet-swift\.md/m);
-    assert.match(real.stderr, /^2 files were refused \(AGENTS\.md, CLAUDE\.md\): nothing was written to them; the other files were written\./m);
+    assert.match(
+      real.stderr,
+      /^2 files were refused \(AGENTS\.md, CLAUDE\.md\): nothing was written to them; the other files were written\./m,
+    );
     assert.equal(readText(ws, '.git/config'), '[core]\n');
     assert.equal(readText(ws, 'package.json'), '{ "name": "demo" }\n');
     assert.ok(existsSync(path.join(ws.root, '.claude/rules/autosnippet-swift.md')));

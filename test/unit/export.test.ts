@@ -1,14 +1,23 @@
-import { test } from 'node:test';
+import matter from 'gray-matter';
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import matter from 'gray-matter';
+import { test } from 'node:test';
 import { main } from '../../src/cli/main';
 import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/export/block';
-import { agent, human, tempWorkspace } from './knowledge-helpers';
-import { citingRecipe, edit, readText, writeSource } from './freshness-helpers';
 import { catalog, exportTo, publish, seeded, type Ws } from './export-helpers';
+import { citingRecipe, edit, readText, writeSource } from './freshness-helpers';
+import { agent, human, tempWorkspace } from './knowledge-helpers';
 
 /** The block of a file, markers included. */
 function block(text: string): string {
@@ -22,7 +31,9 @@ function block(text: string): string {
 function assertLinksResolve(ws: Ws, file: string): string[] {
   const links = [...readText(ws, file).matchAll(/\]\(([^)]+\.md)\)/g)].map((m) => decodeURI(m[1]));
   assert.ok(links.length > 0, `${file} links to no recipe`);
-  for (const l of links) assert.ok(existsSync(path.join(ws.root, path.dirname(file), l)), `${file} links to ${l}, which does not exist`);
+  for (const l of links) {
+    assert.ok(existsSync(path.join(ws.root, path.dirname(file), l)), `${file} links to ${l}, which does not exist`);
+  }
   return links;
 }
 
@@ -47,9 +58,18 @@ test('each format, parsed back: AGENTS.md sections, Copilot applyTo, Claude path
     // AGENTS.md: no frontmatter; a section per language; rules as lines, patterns with their trigger.
     const agents = readText(ws, 'AGENTS.md');
     assert.ok(agents.startsWith(BLOCK_BEGIN), agents);
-    assert.match(agents, /^### All code\n\nPatterns:\n\n- \*\*Three layers\*\* \(`@[\w-]+`\): The app is split into ui, domain and data; data never imports ui\. \(\[architecture\/layers\]\(\.autosnippet\/recipes\/architecture\/layers\.md\)\)$/m);
-    assert.match(agents, /^### TypeScript \(`\*\.ts`, `\*\.mts`, `\*\.cts`, `\*\.tsx`\)\n\nRules:\n\n- Call the network through getJson in src\/http\.ts, never fetch directly\. \(\[networking\/use-getjson\]\(\.autosnippet\/recipes\/networking\/use-getjson\.md\)\)$/m);
-    assert.match(agents, /^- \*\*Retry transient failures\*\* \(`@[\w-]+`\): Wrap calls that may fail transiently in withRetry\. \(\[networking\/retry\]/m);
+    assert.match(
+      agents,
+      /^### All code\n\nPatterns:\n\n- \*\*Three layers\*\* \(`@[\w-]+`\): The app is split into ui, domain and data; data never imports ui\. \(\[architecture\/layers\]\(\.autosnippet\/recipes\/architecture\/layers\.md\)\)$/m,
+    );
+    assert.match(
+      agents,
+      /^### TypeScript \(`\*\.ts`, `\*\.mts`, `\*\.cts`, `\*\.tsx`\)\n\nRules:\n\n- Call the network through getJson in src\/http\.ts, never fetch directly\. \(\[networking\/use-getjson\]\(\.autosnippet\/recipes\/networking\/use-getjson\.md\)\)$/m,
+    );
+    assert.match(
+      agents,
+      /^- \*\*Retry transient failures\*\* \(`@[\w-]+`\): Wrap calls that may fail transiently in withRetry\. \(\[networking\/retry\]/m,
+    );
     assert.match(agents, /^### Swift \(`\*\.swift`\)\n\nRules:\n\n- Mark view models @MainActor\./m);
     assertLinksResolve(ws, 'AGENTS.md');
 
@@ -57,13 +77,22 @@ test('each format, parsed back: AGENTS.md sections, Copilot applyTo, Claude path
     const repoWide = readText(ws, '.github/copilot-instructions.md');
     assert.match(repoWide, /Three layers/);
     assert.doesNotMatch(repoWide, /getJson|MainActor/);
-    assert.match(repoWide, /Language-specific recipes are in \.github\/instructions\/autosnippet-swift\.instructions\.md \(Swift\), \.github\/instructions\/autosnippet-typescript\.instructions\.md \(TypeScript\)\./);
+    assert.match(
+      repoWide,
+      /Language-specific recipes are in \.github\/instructions\/autosnippet-swift\.instructions\.md \(Swift\), \.github\/instructions\/autosnippet-typescript\.instructions\.md \(TypeScript\)\./,
+    );
     const ts = matter(readText(ws, '.github/instructions/autosnippet-typescript.instructions.md'));
-    assert.deepEqual(ts.data, { applyTo: '**/*.ts,**/*.mts,**/*.cts,**/*.tsx', description: "This project's TypeScript rules and patterns, from AutoSnippet" });
+    assert.deepEqual(ts.data, {
+      applyTo: '**/*.ts,**/*.mts,**/*.cts,**/*.tsx',
+      description: "This project's TypeScript rules and patterns, from AutoSnippet",
+    });
     assert.match(ts.content, /getJson/);
     assert.match(ts.content, /Retry transient failures/, 'typescriptreact recipes go with TypeScript');
     assert.doesNotMatch(ts.content, /MainActor|Three layers/);
-    assert.deepEqual(assertLinksResolve(ws, '.github/instructions/autosnippet-typescript.instructions.md')[0].split('/').slice(0, 3), ['..', '..', '.autosnippet']);
+    assert.deepEqual(
+      assertLinksResolve(ws, '.github/instructions/autosnippet-typescript.instructions.md')[0].split('/').slice(0, 3),
+      ['..', '..', '.autosnippet'],
+    );
 
     // Claude Code: CLAUDE.md plain; rules with a `paths` list.
     assert.equal(matter(readText(ws, 'CLAUDE.md')).matter, '', 'CLAUDE.md has no frontmatter');
@@ -71,8 +100,15 @@ test('each format, parsed back: AGENTS.md sections, Copilot applyTo, Claude path
     assertLinksResolve(ws, '.claude/rules/autosnippet-swift.md');
 
     // Cursor: one always-on rule, one auto-attached rule per language; strict YAML with real booleans.
-    assert.deepEqual(matter(readText(ws, '.cursor/rules/autosnippet.mdc')).data, { description: "This project's rules and patterns that apply to all code, from AutoSnippet", alwaysApply: true });
-    assert.deepEqual(matter(readText(ws, '.cursor/rules/autosnippet-swift.mdc')).data, { description: "This project's Swift rules and patterns, from AutoSnippet", globs: '**/*.swift', alwaysApply: false });
+    assert.deepEqual(matter(readText(ws, '.cursor/rules/autosnippet.mdc')).data, {
+      description: "This project's rules and patterns that apply to all code, from AutoSnippet",
+      alwaysApply: true,
+    });
+    assert.deepEqual(matter(readText(ws, '.cursor/rules/autosnippet-swift.mdc')).data, {
+      description: "This project's Swift rules and patterns, from AutoSnippet",
+      globs: '**/*.swift',
+      alwaysApply: false,
+    });
     assertLinksResolve(ws, '.cursor/rules/autosnippet-typescript.mdc');
 
     for (const f of result.files) assert.ok(f.chars <= f.budget, `${f.path}: ${f.chars} > ${f.budget}`);
@@ -89,14 +125,19 @@ test('re-export replaces only the marked block: hand-written text before and aft
     await exportTo(ws, { to: ['agents'] });
     const once = readText(ws, 'AGENTS.md');
     assert.ok(once.startsWith(before + '\r\n'), 'the text before is kept');
-    assert.ok(!/[^\r]\n/.test(once), 'the block follows the file\'s CRLF line endings');
+    assert.ok(!/[^\r]\n/.test(once), "the block follows the file's CRLF line endings");
     const after = '\r\n## Release\r\n\r\nTag with vX.Y.Z.\r\n';
     writeSource(ws, 'AGENTS.md', once + after);
 
     const again = await exportTo(ws, { to: ['agents'] });
     assert.equal(again.files[0].action, 'unchanged', 'nothing new: the file is not touched');
 
-    await publish(ws, 'log-errors', { title: 'Log errors with context', summary: 'Log every caught error with the request id.', language: 'typescript', knowledgeType: 'code-standard' });
+    await publish(ws, 'log-errors', {
+      title: 'Log errors with context',
+      summary: 'Log every caught error with the request id.',
+      language: 'typescript',
+      knowledgeType: 'code-standard',
+    });
     const updated = await exportTo(ws, { to: ['agents'] });
     assert.equal(updated.files[0].action, 'update');
     const text = readText(ws, 'AGENTS.md');
@@ -113,10 +154,22 @@ test('size budgets: a file stays within its budget, rules go in first, and it sa
   const ws = await tempWorkspace();
   try {
     for (let i = 0; i < 40; i++) {
-      await citingRecipe(ws, `rule-${i}`, { title: `Rule number ${i}`, summary: `Always do thing ${i} the project way, because of reason ${i}.`, language: 'text', knowledgeType: 'code-standard', sources: [] });
+      await citingRecipe(ws, `rule-${i}`, {
+        title: `Rule number ${i}`,
+        summary: `Always do thing ${i} the project way, because of reason ${i}.`,
+        language: 'text',
+        knowledgeType: 'code-standard',
+        sources: [],
+      });
     }
     for (let i = 0; i < 10; i++) {
-      await citingRecipe(ws, `pattern-${i}`, { title: `Pattern ${i}`, summary: `How to build thing ${i}.`, language: 'text', knowledgeType: 'code-pattern', sources: [] });
+      await citingRecipe(ws, `pattern-${i}`, {
+        title: `Pattern ${i}`,
+        summary: `How to build thing ${i}.`,
+        language: 'text',
+        knowledgeType: 'code-pattern',
+        sources: [],
+      });
     }
     const result = await exportTo(ws, { to: ['copilot'], maxChars: 2000 });
     const [file] = result.files;
@@ -126,7 +179,14 @@ test('size budgets: a file stays within its budget, rules go in first, and it sa
     assert.equal(file.listed + file.omitted, 50);
     assert.ok(file.listed > 5, `listed ${file.listed}`);
     assert.doesNotMatch(text, /Pattern \d/, 'the rules fill the budget before any pattern');
-    assert.match(text, new RegExp(`_${file.omitted} more published recipes are left out to keep this file short \\(${file.omitted - 10} rules, 10 patterns\\): the AutoSnippet MCP tools have them \\(\`autosnippet_context_search\``));
+    assert.match(
+      text,
+      new RegExp(
+        `_${file.omitted} more published recipes are left out to keep this file short \\(${
+          file.omitted - 10
+        } rules, 10 patterns\\): the AutoSnippet MCP tools have them \\(\`autosnippet_context_search\``,
+      ),
+    );
     assert.match(result.hint, /did not fit/);
 
     const roomy = await exportTo(ws, { to: ['copilot'], maxChars: 20000 });
@@ -164,7 +224,10 @@ test('damaged markers, links out of the workspace and big files are refused with
     symlinkSync('AGENTS.md', path.join(ws.root, 'CLAUDE.md'));
     writeSource(ws, 'AGENTS.md', '# Guide\n');
     const both = await exportTo(ws, { to: ['agents', 'claude'] });
-    assert.equal(both.files.find((f: { path: string }) => f.path === 'CLAUDE.md').note, 'CLAUDE.md is a link to AGENTS.md, which this export writes.');
+    assert.equal(
+      both.files.find((f: { path: string }) => f.path === 'CLAUDE.md').note,
+      'CLAUDE.md is a link to AGENTS.md, which this export writes.',
+    );
     assert.ok(lstatSync(path.join(ws.root, 'CLAUDE.md')).isSymbolicLink(), 'the link is kept');
     assert.equal(readText(ws, 'AGENTS.md').split('autosnippet:begin').length, 2);
 
@@ -181,7 +244,13 @@ test('only people export; a dry run writes nothing; a stale recipe is exported w
   const ws = await tempWorkspace();
   try {
     writeSource(ws, 'src/http.ts', 'export const get = (u: string) => fetch(u);\n');
-    await publish(ws, 'get', { title: 'Use get', summary: 'Call get from src/http.ts.', language: 'typescript', knowledgeType: 'code-standard', sources: ['src/http.ts:1'] });
+    await publish(ws, 'get', {
+      title: 'Use get',
+      summary: 'Call get from src/http.ts.',
+      language: 'typescript',
+      knowledgeType: 'code-standard',
+      sources: ['src/http.ts:1'],
+    });
     const byAgent = await catalog.invoke(ws, 'export_recipes', { to: ['agents'] }, agent);
     assert.equal(!byAgent.ok && byAgent.error.code, 'PERMISSION_DENIED');
     assert.ok(!catalog.agentTools.some((t) => t.name === 'export_recipes'));
@@ -193,7 +262,10 @@ test('only people export; a dry run writes nothing; a stale recipe is exported w
 
     edit(ws, 'src/http.ts', 'fetch(u)', 'fetch(u, { cache: "no-store" })');
     await exportTo(ws, { to: ['agents'] });
-    assert.match(readText(ws, 'AGENTS.md'), /Call get from src\/http\.ts\. \(\[networking\/get\]\([^)]+\)\) \(stale: the code it cites changed since it was reviewed; check that code first\)/);
+    assert.match(
+      readText(ws, 'AGENTS.md'),
+      /Call get from src\/http\.ts\. \(\[networking\/get\]\([^)]+\)\) \(stale: the code it cites changed since it was reviewed; check that code first\)/,
+    );
   } finally {
     await ws.cleanup();
   }
@@ -204,7 +276,10 @@ test('autosnippet export --to: writes the asked targets, --dry-run writes nothin
   try {
     const run = async (...args: string[]) => {
       const out = { stdout: '', stderr: '' };
-      const code = await main(['--workspace', ws.root, 'export', ...args], { stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s) });
+      const code = await main(['--workspace', ws.root, 'export', ...args], {
+        stdout: (s) => void (out.stdout += s),
+        stderr: (s) => void (out.stderr += s),
+      });
       return { code, ...out };
     };
     const dry = await run('--to', 'agents,cursor', '--dry-run');
@@ -234,7 +309,9 @@ test('an export with nothing published creates no file, and empties the block of
     mkdirSync(path.join(ws.root, '.github'), { recursive: true });
     writeSource(ws, '.github/copilot-instructions.md', `Be brief.\n\n${BLOCK_BEGIN}\n- an old recipe\n${BLOCK_END}\n`);
     const result = await exportTo(ws, { to: ['copilot', 'agents'] });
-    assert.deepEqual(result.files.map((f: { path: string; action: string }) => `${f.action} ${f.path}`), ['update .github/copilot-instructions.md']);
+    assert.deepEqual(result.files.map((f: { path: string; action: string }) => `${f.action} ${f.path}`), [
+      'update .github/copilot-instructions.md',
+    ]);
     assert.match(result.hint, /no published recipes/);
     const text = readText(ws, '.github/copilot-instructions.md');
     assert.ok(text.startsWith('Be brief.\n\n'));
@@ -250,7 +327,10 @@ test('autosnippet export in a folder without .autosnippet/ says there is nothing
   const ws = await tempWorkspace();
   try {
     const out = { stdout: '', stderr: '' };
-    const code = await main(['--workspace', ws.root, 'export', '--to', 'agents'], { stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s) });
+    const code = await main(['--workspace', ws.root, 'export', '--to', 'agents'], {
+      stdout: (s) => void (out.stdout += s),
+      stderr: (s) => void (out.stderr += s),
+    });
     assert.equal(code, 0, out.stderr);
     assert.match(out.stderr, /^Nothing to export: .* has no \.autosnippet\/ folder, so no published recipes\.$/m);
     assert.ok(!existsSync(path.join(ws.root, '.autosnippet')), 'no .autosnippet/ was created');

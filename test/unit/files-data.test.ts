@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { parseFrontMatter, parseJson, parseYaml } from '../../src/core/files';
 import { yamlAliasBomb } from './files-helpers';
 
@@ -10,7 +10,10 @@ test('a YAML alias bomb ("billion laughs") is refused in milliseconds with INVAL
   assert.equal(r.ok, false);
   if (r.ok) return;
   assert.equal(r.problem.code, 'INVALID_YAML');
-  assert.match(r.problem.message, /^The frontmatter is refused as too complex: it (expands to more than 10000 values|uses more than 100 aliases)/);
+  assert.match(
+    r.problem.message,
+    /^The frontmatter is refused as too complex: it (expands to more than 10000 values|uses more than 100 aliases)/,
+  );
 });
 
 test('a few aliases are fine; dates become ISO text; __proto__ stays an ordinary key', () => {
@@ -28,7 +31,9 @@ test('deep nesting is refused with a message, not a stack overflow', () => {
   assert.equal(deep.ok, false);
   const json = parseJson('['.repeat(100_000) + ']'.repeat(100_000), { subject: 'rules.json' });
   assert.equal(json.ok, false);
-  if (!json.ok) assert.match(json.problem.message, /^rules\.json is refused as too complex: it is nested more than 64 levels deep/);
+  if (!json.ok) {
+    assert.match(json.problem.message, /^rules\.json is refused as too complex: it is nested more than 64 levels deep/);
+  }
 });
 
 test('front matter: body and its first line; no front matter; unclosed; a YAML error names the line of the file', () => {
@@ -42,7 +47,9 @@ test('front matter: body and its first line; no front matter; unclosed; a YAML e
   const none = parseFrontMatter('# Just Markdown\n');
   assert.ok(none.ok && !none.value.present && none.value.body === '# Just Markdown\n');
   const empty = parseFrontMatter('---\n---\nbody');
-  assert.ok(empty.ok && empty.value.present && Object.keys(empty.value.data).length === 0 && empty.value.body === 'body');
+  assert.ok(
+    empty.ok && empty.value.present && Object.keys(empty.value.data).length === 0 && empty.value.body === 'body',
+  );
   const unclosed = parseFrontMatter('---\ntitle: A\n');
   assert.ok(!unclosed.ok && /no closing `---`/.test(unclosed.problem.message));
   const bad = parseFrontMatter('---\ntitle: A\nsummary: [unclosed\nx: 1\n---\n');

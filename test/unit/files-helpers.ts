@@ -59,7 +59,13 @@ export async function socket(root: string, rel: string): Promise<string> {
 export async function within<T>(ms: number, p: Promise<T>, what = 'the call'): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>((
+        _,
+        reject,
+      ) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -69,6 +75,8 @@ export async function within<T>(ms: number, p: Promise<T>, what = 'the call'): P
 export function yamlAliasBomb(): string {
   const names = 'abcdefghi';
   const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 1; i < names.length; i++) lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]`);
+  for (let i = 1; i < names.length; i++) {
+    lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]`);
+  }
   return lines.join('\n');
 }

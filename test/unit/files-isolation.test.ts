@@ -1,14 +1,14 @@
 // Issue 10's findings about files, each through the tools an agent calls: special files, bombs and
 // links that leave the workspace answer within 5 s with a problem that names the file, the other
 // files and tools keep working, and `health` still answers afterwards.
-import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { after, test } from 'node:test';
+import { validateSkillFolder } from '../../src/core/skills/validate';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import { Workspace } from '../../src/core/workspace';
-import { validateSkillFolder } from '../../src/core/skills/validate';
 import { fifo, link, socket, tempTree, within, yamlAliasBomb } from './files-helpers';
 
 const catalog = createCatalog();
@@ -32,10 +32,19 @@ async function open(files: Record<string, string>): Promise<{ ws: Workspace; roo
 }
 
 /** Calls a tool; fails the test if it takes more than 5 s or its answer is over the tool's bound. */
-async function call(ws: Workspace, name: string, input: Record<string, unknown> = {}): Promise<ToolResult & { data?: any; error?: any }> {
+async function call(
+  ws: Workspace,
+  name: string,
+  input: Record<string, unknown> = {},
+): Promise<ToolResult & { data?: any; error?: any }> {
   const r = await within(5000, catalog.invoke(ws, name, input, agent), name);
   const bound = catalog.get(name)?.maxOutputChars;
-  if (bound) assert.ok(JSON.stringify(r).length <= bound + 2000, `${name} answered ${JSON.stringify(r).length} characters, over its bound ${bound}`);
+  if (bound) {
+    assert.ok(
+      JSON.stringify(r).length <= bound + 2000,
+      `${name} answered ${JSON.stringify(r).length} characters, over its bound ${bound}`,
+    );
+  }
   return r as ToolResult & { data?: any; error?: any };
 }
 
@@ -86,22 +95,33 @@ test('a 1 MB .gitignore line is left out alone: its other lines still apply, the
   await healthy(ws);
 });
 
-test('a FIFO in a skill\'s references/: read_skill_resource refuses it at once; the skill still loads', async () => {
-  const skill = '---\nname: demo-skill\ndescription: A demo skill for the tests.\n---\n\n# Demo\n\nSee references/ok.md.\n';
-  const { ws, root } = await open({ '.autosnippet/skills/demo-skill/SKILL.md': skill, '.autosnippet/skills/demo-skill/references/ok.md': 'fine' });
+test("a FIFO in a skill's references/: read_skill_resource refuses it at once; the skill still loads", async () => {
+  const skill =
+    '---\nname: demo-skill\ndescription: A demo skill for the tests.\n---\n\n# Demo\n\nSee references/ok.md.\n';
+  const { ws, root } = await open({
+    '.autosnippet/skills/demo-skill/SKILL.md': skill,
+    '.autosnippet/skills/demo-skill/references/ok.md': 'fine',
+  });
   fifo(root, '.autosnippet/skills/demo-skill/references/pipe.md');
   const r = await call(ws, 'read_skill_resource', { skill: 'demo-skill', path: 'references/pipe.md' });
   assert.equal(r.ok, false);
   assert.equal(r.error.code, 'NOT_A_REGULAR_FILE');
   assert.match(r.error.message, /FIFO/);
-  assert.equal(ok(await call(ws, 'read_skill_resource', { skill: 'demo-skill', path: 'references/ok.md' }), 'ok.md').content, 'fine');
+  assert.equal(
+    ok(await call(ws, 'read_skill_resource', { skill: 'demo-skill', path: 'references/ok.md' }), 'ok.md').content,
+    'fine',
+  );
   ok(await call(ws, 'load_skill', { name: 'demo-skill' }), 'load_skill');
   await healthy(ws);
 });
 
 test('a skill folder that is a link to outside the workspace is not served; its neighbours are', async () => {
-  const outside = tempTree({ 'evil/SKILL.md': '---\nname: evil\ndescription: Served from outside the workspace.\n---\nsecret body\n' });
-  const { ws, root } = await open({ '.autosnippet/skills/good/SKILL.md': '---\nname: good\ndescription: A skill inside the workspace.\n---\nbody\n' });
+  const outside = tempTree({
+    'evil/SKILL.md': '---\nname: evil\ndescription: Served from outside the workspace.\n---\nsecret body\n',
+  });
+  const { ws, root } = await open({
+    '.autosnippet/skills/good/SKILL.md': '---\nname: good\ndescription: A skill inside the workspace.\n---\nbody\n',
+  });
   link(root, '.autosnippet/skills/evil', path.join(outside, 'evil'));
   const names = JSON.stringify(ok(await call(ws, 'list_skills'), 'list_skills'));
   assert.ok(names.includes('"good"'));
@@ -115,9 +135,10 @@ test('a skill folder that is a link to outside the workspace is not served; its 
   await healthy(ws);
 });
 
-const RECIPE = '---\ntitle: Network calls go through getJson\nlanguage: typescript\ncategory: networking\nsummary: Call the network through getJson.\n---\n\n```ts\nconst users = await getJson("/users");\n```\n';
+const RECIPE =
+  '---\ntitle: Network calls go through getJson\nlanguage: typescript\ncategory: networking\nsummary: Call the network through getJson.\n---\n\n```ts\nconst users = await getJson("/users");\n```\n';
 
-test('a YAML alias bomb in a recipe\'s frontmatter: rebuild_index reports that file and indexes the others', async () => {
+test("a YAML alias bomb in a recipe's frontmatter: rebuild_index reports that file and indexes the others", async () => {
   const { ws } = await open({
     '.autosnippet/recipes/networking/get-json.md': RECIPE,
     '.autosnippet/recipes/networking/bomb.md': `---\ntitle: Bomb\n${yamlAliasBomb()}\n---\nbody\n`,
@@ -160,13 +181,21 @@ test('a 50 MB recipe is refused before it is read; the others are indexed', asyn
 });
 
 test('guard_audit_files never reads outside the workspace, in five ways', async () => {
-  const outside = tempTree({ 'secret.ts': 'const leaked = eval("outside-secret");\n', 'dir/inner.ts': 'eval("outside-dir-secret");\n' });
+  const outside = tempTree({
+    'secret.ts': 'const leaked = eval("outside-secret");\n',
+    'dir/inner.ts': 'eval("outside-dir-secret");\n',
+  });
   const { ws, root } = await open(PROJECT);
   link(root, 'src/secret-link.ts', path.join(outside, 'secret.ts'));
   link(root, 'src/dir-link', path.join(outside, 'dir'));
   // The caller's own paths may be echoed; the outside folder's location and content must not be.
   const leaks = (r: unknown) => /outside-(dir-)?secret/.test(JSON.stringify(r)) || JSON.stringify(r).includes(outside);
-  for (const paths of [['src/secret-link.ts'], ['src/dir-link'], ['src/dir-link/inner.ts'], [path.join(root, 'src', 'dir-link', 'inner.ts')]]) {
+  for (const paths of [
+    ['src/secret-link.ts'],
+    ['src/dir-link'],
+    ['src/dir-link/inner.ts'],
+    [path.join(root, 'src', 'dir-link', 'inner.ts')],
+  ]) {
     const r = await call(ws, 'guard_audit_files', { paths });
     assert.equal(r.ok, false, `${paths[0]}: ${JSON.stringify(r).slice(0, 300)}`);
     assert.equal(r.error.code, 'PATH_OUTSIDE_WORKSPACE');
@@ -182,7 +211,10 @@ test('submit_draft_recipes refuses a draft linked from outside the workspace; no
   const outside = tempTree({ 'private.md': '---\ntitle: Private notes\nsummary: outside-secret text\n---\nbody\n' });
   const { ws, root } = await open({ 'drafts/ok.md': RECIPE });
   link(root, 'drafts/private.md', path.join(outside, 'private.md'));
-  const r = ok(await call(ws, 'submit_draft_recipes', { files: ['drafts/ok.md', 'drafts/private.md'] }), 'submit_draft_recipes');
+  const r = ok(
+    await call(ws, 'submit_draft_recipes', { files: ['drafts/ok.md', 'drafts/private.md'] }),
+    'submit_draft_recipes',
+  );
   assert.equal(r.created.length, 1);
   assert.equal(r.problems[0].file, 'drafts/private.md');
   assert.match(r.problems[0].message, /outside the workspace/);
@@ -194,28 +226,65 @@ test('submit_draft_recipes refuses a draft linked from outside the workspace; no
 test('one bad project rule (a 100,000-character regex, a bad id) is left out alone: built-in and other project rules run, answers stay small', async () => {
   const rules = {
     rules: [
-      { id: 'project/huge', message: 'huge', languages: ['typescript'], why: 'w', suggestion: 's', regex: 'x'.repeat(100_000) },
-      { id: 'Bad Id!'.repeat(20_000), message: 'bad', languages: ['typescript'], why: 'w', suggestion: 's', regex: 'foo' },
-      { id: 'project/no-fetch-raw', message: 'no fetchRaw', languages: ['typescript'], why: 'w', suggestion: 's', regex: '\\bfetchRaw\\(' },
+      {
+        id: 'project/huge',
+        message: 'huge',
+        languages: ['typescript'],
+        why: 'w',
+        suggestion: 's',
+        regex: 'x'.repeat(100_000),
+      },
+      {
+        id: 'Bad Id!'.repeat(20_000),
+        message: 'bad',
+        languages: ['typescript'],
+        why: 'w',
+        suggestion: 's',
+        regex: 'foo',
+      },
+      {
+        id: 'project/no-fetch-raw',
+        message: 'no fetchRaw',
+        languages: ['typescript'],
+        why: 'w',
+        suggestion: 's',
+        regex: '\\bfetchRaw\\(',
+      },
     ],
   };
   const { ws } = await open({ ...PROJECT, '.autosnippet/guard/rules.json': JSON.stringify(rules) });
   const listed = ok(await call(ws, 'guard_rules', {}), 'guard_rules');
   assert.equal(listed.problems.length >= 2, true, JSON.stringify(listed.problems).slice(0, 500));
   assert.ok(JSON.stringify(listed.problems).length < 3000, 'problems do not quote the pattern or the id');
-  const checked = ok(await call(ws, 'guard_check', { code: 'eval("x");\nfetchRaw(1);\n', language: 'typescript' }), 'guard_check');
-  assert.deepEqual(checked.violations.map((v: { ruleId: string }) => v.ruleId).sort(), ['project/no-fetch-raw', 'ts/no-eval']);
+  const checked = ok(
+    await call(ws, 'guard_check', { code: 'eval("x");\nfetchRaw(1);\n', language: 'typescript' }),
+    'guard_check',
+  );
+  assert.deepEqual(checked.violations.map((v: { ruleId: string }) => v.ruleId).sort(), [
+    'project/no-fetch-raw',
+    'ts/no-eval',
+  ]);
   ok(await call(ws, 'scan_project'), 'scan_project');
   await healthy(ws);
 });
 
 test('a project rule file with 20,000 rules loads the first 1,000 with a problem saying so, and guard keeps working', async () => {
   // Compact rules, so the file stays under the 2 MiB cap and the rule count is what is capped.
-  const rules = Array.from({ length: 20_000 }, (_, i) => ({ id: `p/${i}`, message: 'm', languages: ['typescript'], why: 'w', suggestion: 's', regex: `foo${i}\\b` }));
+  const rules = Array.from({ length: 20_000 }, (_, i) => ({
+    id: `p/${i}`,
+    message: 'm',
+    languages: ['typescript'],
+    why: 'w',
+    suggestion: 's',
+    regex: `foo${i}\\b`,
+  }));
   const { ws } = await open({ ...PROJECT, '.autosnippet/guard/many.json': JSON.stringify({ rules }) });
   const listed = ok(await within(60_000, catalog.invoke(ws, 'guard_rules', {}, agent), 'guard_rules'), 'guard_rules');
   assert.match(JSON.stringify(listed.problems), /has 20000 rules; only the first 1000 are loaded/);
-  const checked = ok(await call(ws, 'guard_check', { code: 'eval("x"); foo7();\n', language: 'typescript' }), 'guard_check');
+  const checked = ok(
+    await call(ws, 'guard_check', { code: 'eval("x"); foo7();\n', language: 'typescript' }),
+    'guard_check',
+  );
   assert.deepEqual(checked.violations.map((v: { ruleId: string }) => v.ruleId).sort(), ['p/7', 'ts/no-eval']);
   await healthy(ws);
 });

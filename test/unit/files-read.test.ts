@@ -1,8 +1,15 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readRepoBytes, readRepoFile, readRepoFileSync, READ_CAPS, RealPathCache, skillBoundary } from '../../src/core/files';
+import { test } from 'node:test';
+import {
+  READ_CAPS,
+  readRepoBytes,
+  readRepoFile,
+  readRepoFileSync,
+  RealPathCache,
+  skillBoundary,
+} from '../../src/core/files';
 import { fifo, link, socket, tempTree, within } from './files-helpers';
 
 /** Both readers, so every case is checked on the synchronous and the asynchronous path. */
@@ -12,7 +19,10 @@ const readers = {
 };
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const e = await within(5000, p.then(() => assert.fail('expected a refusal'), (err) => err as { code: string; message: string }));
+  const e = await within(
+    5000,
+    p.then(() => assert.fail('expected a refusal'), (err) => err as { code: string; message: string }),
+  );
   return e;
 }
 
@@ -55,7 +65,12 @@ for (const [name, read] of Object.entries(readers)) {
     link(root, 'file-link.ts', path.join(outside, 'secret.txt'));
     link(root, 'dir-link', path.join(outside, 'dir'));
     link(root, 'inner-link.ts', path.join(root, 'src', 'real.ts'));
-    for (const rel of ['file-link.ts', 'dir-link/secret.ts', '../' + path.basename(outside) + '/secret.txt', path.join(outside, 'secret.txt')]) {
+    for (const rel of [
+      'file-link.ts',
+      'dir-link/secret.ts',
+      '../' + path.basename(outside) + '/secret.txt',
+      path.join(outside, 'secret.txt'),
+    ]) {
       const e = await refusal(read(root, rel, { kind: 'source' }));
       assert.equal(e.code, 'PATH_OUTSIDE_WORKSPACE', rel);
       assert.doesNotMatch(e.message, /password|token/);
@@ -116,6 +131,10 @@ test('with a real-path cache (one batch of reads), links out of the workspace ar
   assert.equal(readRepoFileSync(root, 'src/b.ts', { kind: 'source', realPaths }).text, 'b');
   assert.equal(readRepoFileSync(root, 'src/in.ts', { kind: 'source', realPaths }).path, 'src/a.ts');
   for (const rel of ['src/out.ts', 'linked-dir/secret.txt']) {
-    assert.throws(() => readRepoFileSync(root, rel, { kind: 'source', realPaths }), (e: { code?: string }) => e.code === 'PATH_OUTSIDE_WORKSPACE', rel);
+    assert.throws(
+      () => readRepoFileSync(root, rel, { kind: 'source', realPaths }),
+      (e: { code?: string }) => e.code === 'PATH_OUTSIDE_WORKSPACE',
+      rel,
+    );
   }
 });

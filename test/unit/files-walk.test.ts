@@ -1,11 +1,11 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs, { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import fs, { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { classifyFile, walkWorkspace, WorkspaceFiles } from '../../src/core/files';
-import { fifo, link, socket, tempTree, within } from './files-helpers';
 import { parseIndex } from '../../src/core/files/tracked';
+import { fifo, link, socket, tempTree, within } from './files-helpers';
 
 test('one ignore list: nested .gitignore with negation, always-skipped and hidden folders, target/ beside Cargo.toml', async () => {
   const root = tempTree({
@@ -32,7 +32,20 @@ test('one ignore list: nested .gitignore with negation, always-skipped and hidde
     '.gitlab/ci/test.yml': '',
   });
   const l = await walkWorkspace(root);
-  assert.deepEqual(l.files, ['.builds/linux.yml', '.github/workflows/ci.yml', '.gitignore', '.gitlab/ci/test.yml', '.husky/pre-commit', 'crate/Cargo.toml', 'keep.log', 'other/target/kept.txt', 'pkg/.gitignore', 'pkg/important.log', 'pkg/ok.ts', 'src/a.ts']);
+  assert.deepEqual(l.files, [
+    '.builds/linux.yml',
+    '.github/workflows/ci.yml',
+    '.gitignore',
+    '.gitlab/ci/test.yml',
+    '.husky/pre-commit',
+    'crate/Cargo.toml',
+    'keep.log',
+    'other/target/kept.txt',
+    'pkg/.gitignore',
+    'pkg/important.log',
+    'pkg/ok.ts',
+    'src/a.ts',
+  ]);
   assert.ok(l.ignored >= 8, String(l.ignored));
   assert.deepEqual(l.problems, []);
 });
@@ -50,14 +63,32 @@ test('a file git tracks is listed though an ignore file matches it (zod commits 
   git('init', '-q');
   git('add', '-A');
   git('add', '-f', 'packages/zod/package.json');
-  const listed = (l: { files: readonly string[] }) => l.files.filter((f) => f.startsWith('packages/zod/') && !f.endsWith('.gitignore'));
-  assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/package.json', 'packages/zod/src/index.ts'], 'tracked package.json listed; untracked v4/package.json and the built index.js ignored');
+  const listed = (l: { files: readonly string[] }) =>
+    l.files.filter((f) => f.startsWith('packages/zod/') && !f.endsWith('.gitignore'));
+  assert.deepEqual(
+    listed(await walkWorkspace(root)),
+    ['packages/zod/package.json', 'packages/zod/src/index.ts'],
+    'tracked package.json listed; untracked v4/package.json and the built index.js ignored',
+  );
   git('update-index', '--index-version', '4');
-  assert.deepEqual([...parseIndex(readFileSync(path.join(root, '.git', 'index')))].sort(), ['package.json', 'packages/zod/.gitignore', 'packages/zod/package.json', 'packages/zod/src/index.ts']);
-  assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/package.json', 'packages/zod/src/index.ts'], 'index version 4 (paths prefix-compressed)');
+  assert.deepEqual([...parseIndex(readFileSync(path.join(root, '.git', 'index')))].sort(), [
+    'package.json',
+    'packages/zod/.gitignore',
+    'packages/zod/package.json',
+    'packages/zod/src/index.ts',
+  ]);
+  assert.deepEqual(
+    listed(await walkWorkspace(root)),
+    ['packages/zod/package.json', 'packages/zod/src/index.ts'],
+    'index version 4 (paths prefix-compressed)',
+  );
   const index = readFileSync(path.join(root, '.git', 'index'));
   writeFileSync(path.join(root, '.git', 'index'), index.subarray(0, 40));
-  assert.deepEqual(listed(await walkWorkspace(root)), ['packages/zod/src/index.ts'], 'a cut index: the ignore files alone decide, nothing thrown');
+  assert.deepEqual(
+    listed(await walkWorkspace(root)),
+    ['packages/zod/src/index.ts'],
+    'a cut index: the ignore files alone decide, nothing thrown',
+  );
 });
 
 test('a FIFO .gitignore (root or nested) is reported and not applied; the listing answers at once', async () => {
@@ -115,14 +146,14 @@ test('links are never followed (inside or outside), special files are reported a
   assert.match(l.problems.find((p) => p.path === 'src/pipe.ts')!.message, /FIFO.*never opened/);
 });
 
-test('exclude globs and a filter (e.g. the classifier\'s verdict) narrow the listing and are counted', async () => {
+test("exclude globs and a filter (e.g. the classifier's verdict) narrow the listing and are counted", async () => {
   const root = tempTree({ 'src/a.ts': '', 'src/a.test.ts': '', 'gen/b.ts': '', 'lib/x.min.js': '' });
   const l = await walkWorkspace(root, { exclude: ['gen/**', '*.min.js'], filter: (rel) => !rel.endsWith('.test.ts') });
   assert.deepEqual(l.files, ['src/a.ts']);
   assert.equal(l.excluded, 3);
 });
 
-test('the filter takes the file classifier\'s verdict: vendored, generated and minified files left out', async () => {
+test("the filter takes the file classifier's verdict: vendored, generated and minified files left out", async () => {
   const root = tempTree({ 'src/app.ts': '', 'third_party/lib/x.c': '', 'web/app.min.js': '', 'src/api.pb.go': '' });
   const skipped = new Set(['vendored', 'generated', 'minified']);
   const l = await walkWorkspace(root, { filter: (rel) => !skipped.has(classifyFile(rel).kind) });
@@ -131,7 +162,13 @@ test('the filter takes the file classifier\'s verdict: vendored, generated and m
 });
 
 test('bounded: at most maxFiles files (shallow folders first) and maxDepth levels, each said in a problem', async () => {
-  const root = tempTree({ 'a.ts': '', 'b.ts': '', 'c.ts': '', 'deep/x.ts': '', [`${Array(6).fill('d').join('/')}/y.ts`]: '' });
+  const root = tempTree({
+    'a.ts': '',
+    'b.ts': '',
+    'c.ts': '',
+    'deep/x.ts': '',
+    [`${Array(6).fill('d').join('/')}/y.ts`]: '',
+  });
   const capped = await walkWorkspace(root, { maxFiles: 3 });
   assert.equal(capped.truncated, true);
   assert.deepEqual(capped.files, ['a.ts', 'b.ts', 'c.ts']);

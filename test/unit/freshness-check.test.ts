@@ -1,21 +1,31 @@
-import { test } from 'node:test';
+import matter from 'gray-matter';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import matter from 'gray-matter';
+import { test } from 'node:test';
 import { publishRecipe, readRecipe, submitCandidates } from '../../src/core/knowledge';
 import { freshnessTracker } from '../../src/core/knowledge/freshness';
+import {
+  acceptFreshnessUpdate,
+  checkRecipeNow,
+  describeChanges,
+  rewriteSources,
+} from '../../src/core/knowledge/freshness-review';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
-import { acceptFreshnessUpdate, checkRecipeNow, describeChanges, rewriteSources } from '../../src/core/knowledge/freshness-review';
-import { call, tempWorkspace } from './knowledge-helpers';
-import { citingRecipe, edit, git, gitInit, HTTP_TS, readText, writeSource } from './freshness-helpers';
 import { fifo, link } from './files-helpers';
+import { citingRecipe, edit, git, gitInit, HTTP_TS, readText, writeSource } from './freshness-helpers';
+import { call, tempWorkspace } from './knowledge-helpers';
 
 const FETCH_LINE = 7; // `const res = await fetch(url, { signal: controller.signal });`
 const EXCERPT = HTTP_TS.split('\n').slice(3, 11).join('\n');
 
-async function published(ws: Awaited<ReturnType<typeof tempWorkspace>>, slug: string, sources: string[], code?: string): Promise<string> {
+async function published(
+  ws: Awaited<ReturnType<typeof tempWorkspace>>,
+  slug: string,
+  sources: string[],
+  code?: string,
+): Promise<string> {
   const id = await citingRecipe(ws, slug, { title: `Recipe ${slug}`, sources, code, status: 'draft' });
   await publishRecipe(ws, id, 'human');
   return id;
@@ -25,7 +35,14 @@ test('approving a candidate and publishing a draft record the hash of each cited
   const ws = await tempWorkspace();
   try {
     writeSource(ws, 'src/http.ts', HTTP_TS);
-    const { created } = await submitCandidates(ws, [{ title: 'Requests go through getJson', summary: 'Call getJson, which aborts after a timeout.', code: EXCERPT, language: 'typescript', category: 'networking', reasoning: { whyStandard: 'One wrapper.', sources: [`src/http.ts:${FETCH_LINE}`], confidence: 0.9 } }], 'copilot_agent');
+    const { created } = await submitCandidates(ws, [{
+      title: 'Requests go through getJson',
+      summary: 'Call getJson, which aborts after a timeout.',
+      code: EXCERPT,
+      language: 'typescript',
+      category: 'networking',
+      reasoning: { whyStandard: 'One wrapper.', sources: [`src/http.ts:${FETCH_LINE}`], confidence: 0.9 },
+    }], 'copilot_agent');
     const approved = await call(ws, 'approve_candidate', { id: created[0] });
     const front = matter(readText(ws, approved.recipe.file)).data;
     assert.match(front.fingerprints.code, /^[0-9a-f]{12}$/, 'the excerpt was found in src/http.ts');
@@ -37,7 +54,11 @@ test('approving a candidate and publishing a draft record the hash of each cited
     // Publishing keeps what was recorded: the code changed meanwhile, and the recipe must say so.
     edit(ws, 'src/http.ts', 'await fetch(url', 'await fetchWithRetry(url');
     await call(ws, 'publish_recipe', { id: approved.recipe.id });
-    assert.deepEqual((await readRecipe(ws, approved.recipe.id)).fingerprints, recipe.fingerprints, 'publish did not overwrite the recorded fingerprints');
+    assert.deepEqual(
+      (await readRecipe(ws, approved.recipe.id)).fingerprints,
+      recipe.fingerprints,
+      'publish did not overwrite the recorded fingerprints',
+    );
     await freshnessTracker(ws).refresh();
     assert.equal(freshnessTracker(ws).get(approved.recipe.id)?.freshness, 'stale');
 
@@ -91,14 +112,22 @@ test('the same lines elsewhere in the file are a move, proposed as an update; ac
   try {
     writeSource(ws, 'src/http.ts', HTTP_TS);
     const id = await published(ws, 'timeout', [`src/http.ts:${FETCH_LINE}`]);
-    writeSource(ws, 'src/http.ts', '// Requests.\n// Every call has a timeout.\n\n' + HTTP_TS.replace('  try {', '  // abort on timeout\n  try {'));
+    writeSource(
+      ws,
+      'src/http.ts',
+      '// Requests.\n// Every call has a timeout.\n\n' + HTTP_TS.replace('  try {', '  // abort on timeout\n  try {'),
+    );
     const tracker = freshnessTracker(ws);
     await tracker.refresh();
     const v = tracker.get(id)!;
     assert.equal(v.freshness, 'moved');
     assert.equal(v.sources[0].movedTo, 'src/http.ts:11');
     assert.match(v.sources[0].message, /moved to line 11/);
-    assert.match(readText(ws, '.autosnippet/recipes/networking/timeout.md'), /src\/http\.ts:7/, 'nothing is rewritten before a person accepts');
+    assert.match(
+      readText(ws, '.autosnippet/recipes/networking/timeout.md'),
+      /src\/http\.ts:7/,
+      'nothing is rewritten before a person accepts',
+    );
 
     const accepted = await acceptFreshnessUpdate(ws, id);
     assert.deepEqual(accepted.moved, [{ from: 'src/http.ts:7', to: 'src/http.ts:11' }]);
@@ -116,7 +145,14 @@ test('a recipe approved from a candidate lists its sources as links in its Sourc
   const ws = await tempWorkspace();
   try {
     writeSource(ws, 'src/http.ts', HTTP_TS);
-    const { created } = await submitCandidates(ws, [{ title: 'Requests abort after a timeout', summary: 'getJson aborts after timeoutMs.', code: EXCERPT, language: 'typescript', category: 'networking', reasoning: { whyStandard: 'One wrapper.', sources: [`src/http.ts:${FETCH_LINE}`], confidence: 0.9 } }], 'copilot_agent');
+    const { created } = await submitCandidates(ws, [{
+      title: 'Requests abort after a timeout',
+      summary: 'getJson aborts after timeoutMs.',
+      code: EXCERPT,
+      language: 'typescript',
+      category: 'networking',
+      reasoning: { whyStandard: 'One wrapper.', sources: [`src/http.ts:${FETCH_LINE}`], confidence: 0.9 },
+    }], 'copilot_agent');
     const approved = await call(ws, 'approve_candidate', { id: created[0] });
     const file = approved.recipe.file as string;
     assert.match(readText(ws, file), /^## Sources\n\n- \[src\/http\.ts:7\]\(\.\.\/\.\.\/\.\.\/src\/http\.ts#L7\)$/m);
@@ -158,7 +194,7 @@ test('a deleted file makes its recipes stale; lines past the new end of a file t
   }
 });
 
-test('a cited file swapped for a FIFO or for a link out of the workspace is not read: the safe reader\'s reason, promptly, and the other recipes are still checked', async () => {
+test("a cited file swapped for a FIFO or for a link out of the workspace is not read: the safe reader's reason, promptly, and the other recipes are still checked", async () => {
   const ws = await tempWorkspace();
   const outside = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-outside-'));
   try {
@@ -182,7 +218,10 @@ test('a cited file swapped for a FIFO or for a link out of the workspace is not 
     assert.equal(tracker.get(ok)?.freshness, 'stale', 'the other recipes are still checked');
     assert.equal(tracker.get(piped)?.sources[0].state, 'unreadable');
     assert.equal(tracker.get(piped)?.freshness, 'untracked');
-    assert.match(tracker.get(piped)!.reason, /^src\/pipe\.ts:1: src\/pipe\.ts is a FIFO \(named pipe\), not a regular file; it was not opened\. It is not checked\.$/);
+    assert.match(
+      tracker.get(piped)!.reason,
+      /^src\/pipe\.ts:1: src\/pipe\.ts is a FIFO \(named pipe\), not a regular file; it was not opened\. It is not checked\.$/,
+    );
     assert.equal(tracker.get(linked)?.sources[0].state, 'unreadable');
     assert.match(tracker.get(linked)!.reason, /src\/linked\.ts is outside the workspace/);
     // A link out of the workspace is not followed by the review either.
@@ -216,9 +255,16 @@ test('a file renamed in git (committed, staged, or moved in the working tree) is
     const c = tracker.get(committed)!;
     assert.equal(c.freshness, 'moved', JSON.stringify(c));
     assert.equal(c.sources[0].movedTo, `src/net/http-client.ts:${FETCH_LINE}`);
-    assert.match(c.sources[0].message, /src\/http\.ts was renamed to src\/net\/http-client\.ts; the cited lines are unchanged/);
+    assert.match(
+      c.sources[0].message,
+      /src\/http\.ts was renamed to src\/net\/http-client\.ts; the cited lines are unchanged/,
+    );
     assert.equal(tracker.get(staged)?.sources[0].movedTo, 'src/text.ts:2');
-    assert.equal(tracker.get(worktree)?.sources[0].movedTo, 'src/logging.ts:2', 'found among the files git does not track yet');
+    assert.equal(
+      tracker.get(worktree)?.sources[0].movedTo,
+      'src/logging.ts:2',
+      'found among the files git does not track yet',
+    );
 
     await acceptFreshnessUpdate(ws, committed);
     assert.deepEqual((await readRecipe(ws, committed)).sourceFiles, [`src/net/http-client.ts:${FETCH_LINE}`]);
@@ -256,7 +302,11 @@ test('the excerpt: a change inside the code the recipe shows (not on the cited l
     await syncRecipes(ws);
     await tracker.refresh();
     assert.equal(tracker.get(id)?.excerpt?.state, 'untracked');
-    assert.equal(tracker.get(id)?.freshness, 'fresh', 'the cited line is unchanged and the excerpt is no longer compared');
+    assert.equal(
+      tracker.get(id)?.freshness,
+      'fresh',
+      'the cited line is unchanged and the excerpt is no longer compared',
+    );
   } finally {
     await ws.cleanup();
   }
@@ -301,11 +351,12 @@ test('"then" of a changed line comes from git history when the recipe has no exc
   }
 });
 
-test('rewriting sources touches whole references only, in the frontmatter and in the body\'s source links', () => {
-  const text = '---\ntitle: T\nsources: [src/a.ts:1, src/a.ts:12]\n---\n\n# T\n\n## Sources\n\n- [src/a.ts:1](../../../src/a.ts#L1)\n- [src/a.ts:12](../../../src/a.ts#L12)\n\nSee src/a.ts:1 in prose.\n';
+test("rewriting sources touches whole references only, in the frontmatter and in the body's source links", () => {
+  const text =
+    '---\ntitle: T\nsources: [src/a.ts:1, src/a.ts:12]\n---\n\n# T\n\n## Sources\n\n- [src/a.ts:1](../../../src/a.ts#L1)\n- [src/a.ts:12](../../../src/a.ts#L12)\n\nSee src/a.ts:1 in prose.\n';
   const out = rewriteSources(text, [{ from: 'src/a.ts:1', to: 'src/b.ts:3' }]);
   assert.deepEqual(matter(out).data.sources, ['src/b.ts:3', 'src/a.ts:12']);
   assert.match(out, /^- \[src\/b\.ts:3\]\(\.\.\/\.\.\/\.\.\/src\/b\.ts#L3\)$/m, out);
   assert.match(out, /^- \[src\/a\.ts:12\]\(\.\.\/\.\.\/\.\.\/src\/a\.ts#L12\)$/m, out);
-  assert.match(out, /See src\/a\.ts:1 in prose\./, 'prose is the person\'s: only list items are rewritten');
+  assert.match(out, /See src\/a\.ts:1 in prose\./, "prose is the person's: only list items are rewritten");
 });

@@ -1,16 +1,49 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashLines, parseSourceRef, SourceText, formatSourceRef } from '../../src/core/knowledge/freshness-fingerprint';
+import { test } from 'node:test';
+import { formatSourceRef, hashLines, parseSourceRef, SourceText } from '../../src/core/knowledge/freshness-fingerprint';
 import { parseRecipeFile, serializeRecipe } from '../../src/core/knowledge/recipe-file';
 
 test('source references: path:line, ranges, GitHub anchors, whole files; URLs, absolute paths and ../ are not references', () => {
-  assert.deepEqual(parseSourceRef('src/http.ts:12'), { raw: 'src/http.ts:12', path: 'src/http.ts', start: 12, end: 12 });
-  assert.deepEqual(parseSourceRef('src/http.ts:12-20'), { raw: 'src/http.ts:12-20', path: 'src/http.ts', start: 12, end: 20 });
-  assert.deepEqual(parseSourceRef('src/http.ts:12:5'), { raw: 'src/http.ts:12:5', path: 'src/http.ts', start: 12, end: 12 });
-  assert.deepEqual(parseSourceRef('src/http.ts#L3-L9'), { raw: 'src/http.ts#L3-L9', path: 'src/http.ts', start: 3, end: 9 });
+  assert.deepEqual(parseSourceRef('src/http.ts:12'), {
+    raw: 'src/http.ts:12',
+    path: 'src/http.ts',
+    start: 12,
+    end: 12,
+  });
+  assert.deepEqual(parseSourceRef('src/http.ts:12-20'), {
+    raw: 'src/http.ts:12-20',
+    path: 'src/http.ts',
+    start: 12,
+    end: 20,
+  });
+  assert.deepEqual(parseSourceRef('src/http.ts:12:5'), {
+    raw: 'src/http.ts:12:5',
+    path: 'src/http.ts',
+    start: 12,
+    end: 12,
+  });
+  assert.deepEqual(parseSourceRef('src/http.ts#L3-L9'), {
+    raw: 'src/http.ts#L3-L9',
+    path: 'src/http.ts',
+    start: 3,
+    end: 9,
+  });
   assert.deepEqual(parseSourceRef('./package.json'), { raw: './package.json', path: 'package.json' });
-  assert.deepEqual(parseSourceRef('src\\win\\a.cs:4'), { raw: 'src\\win\\a.cs:4', path: 'src/win/a.cs', start: 4, end: 4 });
-  for (const bad of ['https://example.com/a.ts:3', '/etc/passwd:1', '../outside.ts:2', 'src/../../x.ts:1', 'C:/x.ts:1', 'two words:3', '']) {
+  assert.deepEqual(parseSourceRef('src\\win\\a.cs:4'), {
+    raw: 'src\\win\\a.cs:4',
+    path: 'src/win/a.cs',
+    start: 4,
+    end: 4,
+  });
+  for (const bad of [
+    'https://example.com/a.ts:3',
+    '/etc/passwd:1',
+    '../outside.ts:2',
+    'src/../../x.ts:1',
+    'C:/x.ts:1',
+    'two words:3',
+    '',
+  ]) {
     assert.equal(parseSourceRef(bad), undefined, bad);
   }
   assert.equal(formatSourceRef('a.ts', 3), 'a.ts:3');
@@ -40,14 +73,17 @@ test('a block of lines is found again where it moved, the nearest of several fir
 });
 
 test('an excerpt is found in a file whatever its indentation, and not when a line of it changed', () => {
-  const file = new SourceText('export class Api {\n  get(u: string) {\n    return withRetry(() => fetch(u));\n  }\n}\n');
+  const file = new SourceText(
+    'export class Api {\n  get(u: string) {\n    return withRetry(() => fetch(u));\n  }\n}\n',
+  );
   assert.deepEqual(file.findExcerpt('get(u: string) {\n  return withRetry(() => fetch(u));\n}'), { start: 2, end: 4 });
   assert.equal(file.findExcerpt('get(u: string) {\n  return fetch(u);\n}'), undefined);
   assert.equal(file.findExcerpt('\n\n'), undefined);
 });
 
 test('fingerprints round-trip through the recipe file; a damaged value is a warning, never a lost recipe', () => {
-  const text = '---\ntitle: Use getJson\nsummary: Call getJson.\nsources: [src/http.ts:3]\nfingerprints:\n  code: 0123456789ab\n  sources:\n    src/http.ts:3: abcdef012345\n---\n\n```ts\ngetJson(u)\n```\n';
+  const text =
+    '---\ntitle: Use getJson\nsummary: Call getJson.\nsources: [src/http.ts:3]\nfingerprints:\n  code: 0123456789ab\n  sources:\n    src/http.ts:3: abcdef012345\n---\n\n```ts\ngetJson(u)\n```\n';
   const parsed = parseRecipeFile(text, '.autosnippet/recipes/net/use-getjson.md');
   assert.ok(parsed.ok);
   assert.deepEqual(parsed.recipe.fingerprints, { code: '0123456789ab', sources: { 'src/http.ts:3': 'abcdef012345' } });

@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Workspace } from '../../src/core/workspace';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
+import type { Workspace } from '../../src/core/workspace';
 import { writeRecipe } from './knowledge-helpers';
 
 export const HTTP_TS = [
@@ -63,13 +63,27 @@ export async function citingRecipe(ws: Workspace, slug: string, r: CitingRecipe)
     `sources: [${r.sources.map((s) => JSON.stringify(s)).join(', ')}]`,
     r.fingerprints ?? '',
   ].filter(Boolean);
-  writeRecipe(ws, `${category}/${slug}.md`, `---\n${fm.join('\n')}\n---\n\n${r.code ? '```ts\n' + r.code + '\n```\n' : 'Text only.\n'}`);
+  writeRecipe(
+    ws,
+    `${category}/${slug}.md`,
+    `---\n${fm.join('\n')}\n---\n\n${r.code ? '```ts\n' + r.code + '\n```\n' : 'Text only.\n'}`,
+  );
   await syncRecipes(ws);
   return `${category}/${slug}`;
 }
 
 export function git(ws: Workspace, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: ws.root, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' } });
+  return execFileSync('git', args, {
+    cwd: ws.root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+    },
+  });
 }
 
 export function gitInit(ws: Workspace): void {

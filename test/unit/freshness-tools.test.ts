@@ -1,13 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { publishRecipe, readRecipe } from '../../src/core/knowledge';
-import { createCatalog } from '../../src/core/tools';
-import { contextSearch } from '../../src/core/retrieval/context';
-import { freshnessTracker } from '../../src/core/knowledge/freshness';
+import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { agent, human, tempWorkspace } from './knowledge-helpers';
-import { citingRecipe, edit, HTTP_TS, writeSource } from './freshness-helpers';
+import { publishRecipe, readRecipe } from '../../src/core/knowledge';
+import { freshnessTracker } from '../../src/core/knowledge/freshness';
 import { hashLines } from '../../src/core/knowledge/freshness-fingerprint';
+import { contextSearch } from '../../src/core/retrieval/context';
+import { createCatalog } from '../../src/core/tools';
+import { citingRecipe, edit, HTTP_TS, writeSource } from './freshness-helpers';
+import { agent, human, tempWorkspace } from './knowledge-helpers';
 
 const catalog = createCatalog();
 
@@ -31,7 +31,12 @@ async function seeded() {
     ['abort-timeout', 'Abort requests after a timeout', 'src/http.ts:7'],
     ['log-timeouts', 'Log request timeouts', 'src/log.ts:2'],
   ]) {
-    const id = await citingRecipe(ws, slug, { title, sources: [source], status: 'draft', summary: `${title} with an AbortController timeout.` });
+    const id = await citingRecipe(ws, slug, {
+      title,
+      sources: [source],
+      status: 'draft',
+      summary: `${title} with an AbortController timeout.`,
+    });
     await publishRecipe(ws, id, 'human');
   }
   return ws;
@@ -49,7 +54,11 @@ test('check_recipe_freshness: all recipes with reasons, stale first; one recipe 
     assert.deepEqual(after.counts, { fresh: 1, stale: 1, moved: 0, untracked: 0 });
     assert.equal(after.recipes[0].id, 'networking/abort-timeout', 'stale first');
     assert.equal(after.recipes[0].freshness, 'stale');
-    assert.deepEqual(after.recipes[0].sources, [{ source: 'src/http.ts:7', state: 'changed', message: 'The cited line 7 changed since the recipe recorded it.' }]);
+    assert.deepEqual(after.recipes[0].sources, [{
+      source: 'src/http.ts:7',
+      state: 'changed',
+      message: 'The cited line 7 changed since the recipe recorded it.',
+    }]);
     assert.match(after.hint, /1 stale/);
     assert.equal((await tool(ws, 'check_recipe_freshness', { problemsOnly: true })).recipes.length, 1);
     assert.equal((await tool(ws, 'health', {})).counts.stale, 1);
@@ -71,7 +80,12 @@ test('check_recipe_freshness: all recipes with reasons, stale first; one recipe 
 test('accept_recipe_freshness is for people only; after a person accepts, the recipe is fresh again', async () => {
   const ws = await seeded();
   try {
-    edit(ws, 'src/http.ts', 'await fetch(url, { signal: controller.signal })', 'await fetch(url, { signal: controller.signal, cache: "no-store" })');
+    edit(
+      ws,
+      'src/http.ts',
+      'await fetch(url, { signal: controller.signal })',
+      'await fetch(url, { signal: controller.signal, cache: "no-store" })',
+    );
     assert.ok(!catalog.agentTools.some((t) => t.name === 'accept_recipe_freshness'), 'never offered to agents');
     const byAgent = await catalog.invoke(ws, 'accept_recipe_freshness', { id: 'networking/abort-timeout' }, agent);
     assert.equal(byAgent.ok, false);
@@ -80,7 +94,12 @@ test('accept_recipe_freshness is for people only; after a person accepts, the re
     const accepted = await tool(ws, 'accept_recipe_freshness', { id: 'networking/abort-timeout' }, human);
     assert.equal(accepted.freshness, 'fresh');
     assert.notDeepEqual((await readRecipe(ws, 'networking/abort-timeout')).fingerprints, before);
-    assert.deepEqual((await tool(ws, 'check_recipe_freshness', {})).counts, { fresh: 2, stale: 0, moved: 0, untracked: 0 });
+    assert.deepEqual((await tool(ws, 'check_recipe_freshness', {})).counts, {
+      fresh: 2,
+      stale: 0,
+      moved: 0,
+      untracked: 0,
+    });
   } finally {
     await ws.cleanup();
   }
@@ -93,7 +112,12 @@ test('context_search ranks a stale recipe below an equally relevant fresh one an
     writeSource(ws, 'src/b.ts', 'export const retryB = () => withRetry(fetchB);\n');
     // Two recipes that match the query equally; the one that sorts first by id goes stale.
     for (const [slug, source] of [['retry-a', 'src/a.ts:1'], ['retry-b', 'src/b.ts:1']]) {
-      const id = await citingRecipe(ws, slug, { title: 'Retry requests with withRetry', sources: [source], status: 'draft', summary: 'Wrap every request in withRetry.' });
+      const id = await citingRecipe(ws, slug, {
+        title: 'Retry requests with withRetry',
+        sources: [source],
+        status: 'draft',
+        summary: 'Wrap every request in withRetry.',
+      });
       await publishRecipe(ws, id, 'human');
     }
     await freshnessTracker(ws).refresh();
@@ -104,7 +128,11 @@ test('context_search ranks a stale recipe below an equally relevant fresh one an
     writeSource(ws, 'src/a.ts', 'export const retryA = () => fetchA();\n');
     await freshnessTracker(ws).refresh();
     const after = await contextSearch(ws, { query: 'retry requests withRetry', limit: 5 });
-    assert.deepEqual(after.results.map((r) => r.id), ['networking/retry-b', 'networking/retry-a'], 'the stale one ranks lower');
+    assert.deepEqual(
+      after.results.map((r) => r.id),
+      ['networking/retry-b', 'networking/retry-a'],
+      'the stale one ranks lower',
+    );
     const stale = after.results[1];
     assert.match(stale.stale!, /^src\/a\.ts:1: The cited line 1 changed/);
     assert.ok(stale.why.some((w) => w.startsWith('stale:')), stale.why.join(' | '));
@@ -119,7 +147,14 @@ test('autosnippet recipes check exits 1 when a published recipe is stale (0 when
   try {
     const argv = (...a: string[]) => ['--workspace', ws.root, ...a];
     // A draft that recorded a line that has changed since: stale, but drafts do not fail CI.
-    await citingRecipe(ws, 'draft-log', { title: 'Draft about logging', sources: ['src/log.ts:1'], status: 'draft', fingerprints: `fingerprints:\n  sources:\n    "src/log.ts:1": ${hashLines(['export function log(msg: string) {'])}` });
+    await citingRecipe(ws, 'draft-log', {
+      title: 'Draft about logging',
+      sources: ['src/log.ts:1'],
+      status: 'draft',
+      fingerprints: `fingerprints:\n  sources:\n    "src/log.ts:1": ${
+        hashLines(['export function log(msg: string) {'])
+      }`,
+    });
     const clean = capture();
     assert.equal(await main(argv('recipes', 'check'), clean.io), 0, clean.out.stderr);
     assert.match(clean.out.stdout, /^STALE {5}networking\/draft-log \[draft\]$/m);
@@ -128,7 +163,10 @@ test('autosnippet recipes check exits 1 when a published recipe is stale (0 when
     edit(ws, 'src/http.ts', 'await fetch(url, { signal: controller.signal })', 'await fetch(url)');
     const stale = capture();
     assert.equal(await main(argv('recipes', 'check'), stale.io), 1);
-    assert.match(stale.out.stdout, /^STALE {5}networking\/abort-timeout\n {10}src\/http\.ts:7: The cited line 7 changed/m);
+    assert.match(
+      stale.out.stdout,
+      /^STALE {5}networking\/abort-timeout\n {10}src\/http\.ts:7: The cited line 7 changed/m,
+    );
     assert.match(stale.out.stderr, /1 published recipe cites code that changed/);
 
     const json = capture();

@@ -1,13 +1,13 @@
-import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Workspace } from '../../src/core/workspace';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { defineTool, type ToolContext } from '../../src/core/tools/types';
-import { Input, Opt, Type } from '../../src/core/tools/schema';
+import { afterEach, beforeEach, test } from 'node:test';
 import { auditTools } from '../../src/core/tools/audit';
+import { ToolCatalog } from '../../src/core/tools/catalog';
+import { Input, Opt, Type } from '../../src/core/tools/schema';
+import { defineTool, type ToolContext } from '../../src/core/tools/types';
+import { Workspace } from '../../src/core/workspace';
 
 let ws: Workspace;
 let dir: string;
@@ -17,31 +17,60 @@ const human: ToolContext = { actor: 'human', channel: 'test' };
 const agent: ToolContext = { actor: 'copilot_agent', channel: 'test' };
 
 const propose = defineTool({
-  name: 'propose_thing', title: 'Propose', domain: 'test', summary: 'p', description: 'p', access: 'propose', maxOutputChars: 1000,
-  inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })), items: Opt(Type.Array(Type.Unknown(), { maxItems: 100 })), deep: Opt(Type.Unknown()) }),
+  name: 'propose_thing',
+  title: 'Propose',
+  domain: 'test',
+  summary: 'p',
+  description: 'p',
+  access: 'propose',
+  maxOutputChars: 1000,
+  inputSchema: Input({
+    id: Opt(Type.String({ maxLength: 100 })),
+    items: Opt(Type.Array(Type.Unknown(), { maxItems: 100 })),
+    deep: Opt(Type.Unknown()),
+  }),
   outputSchema: Type.Any(),
   batch: { field: 'items', max: 3 },
   handler: (_ws, input) => (writes.push(`propose:${input.id}`), { done: true }),
 });
 const approve = defineTool({
-  name: 'approve_thing', title: 'Approve', domain: 'test', summary: 'a', description: 'a', access: 'review', maxOutputChars: 1000,
+  name: 'approve_thing',
+  title: 'Approve',
+  domain: 'test',
+  summary: 'a',
+  description: 'a',
+  access: 'review',
+  maxOutputChars: 1000,
   inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })) }),
   outputSchema: Type.Any(),
   handler: (_ws, input) => (writes.push(`approve:${input.id}`), { approved: input.id }),
 });
 const remove = defineTool({
-  name: 'delete_thing', title: 'Delete', domain: 'test', summary: 'd', description: 'd', access: 'review', destructive: true, maxOutputChars: 1000,
+  name: 'delete_thing',
+  title: 'Delete',
+  domain: 'test',
+  summary: 'd',
+  description: 'd',
+  access: 'review',
+  destructive: true,
+  maxOutputChars: 1000,
   inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })), confirm: Opt(Type.Boolean()) }),
   outputSchema: Type.Any(),
   handler: (_ws, input) => (writes.push(`delete:${input.id}`), { deleted: input.id }),
 });
 const read = defineTool({
-  name: 'read_thing', title: 'Read', domain: 'test', summary: 'r', description: 'r', access: 'read', maxOutputChars: 1000,
+  name: 'read_thing',
+  title: 'Read',
+  domain: 'test',
+  summary: 'r',
+  description: 'r',
+  access: 'read',
+  maxOutputChars: 1000,
   inputSchema: Input({ id: Opt(Type.String({ maxLength: 100 })), deep: Opt(Type.Unknown()) }),
   outputSchema: Type.Any(),
   handler: () => ({ value: 1 }),
 });
-const catalog = new ToolCatalog([propose, approve, remove, read, ...auditTools] );
+const catalog = new ToolCatalog([propose, approve, remove, read, ...auditTools]);
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'as-gateway-'));
@@ -82,7 +111,10 @@ test('a person can approve; the audit entry has actor, action, resource, args di
   assert.equal(e.result, 'ok');
   assert.match(String(e.argsDigest), /^[0-9a-f]{16}$/);
   assert.equal(typeof e.durationMs, 'number');
-  assert.ok(!JSON.stringify(e).includes('"c2"') || e.resource === 'id:c2', 'arguments are stored as a digest, not in full');
+  assert.ok(
+    !JSON.stringify(e).includes('"c2"') || e.resource === 'id:c2',
+    'arguments are stored as a digest, not in full',
+  );
 });
 
 test('the same arguments give the same digest whatever their key order', async () => {
@@ -142,7 +174,7 @@ test('the audit log lives outside the database and is git-ignored', async () => 
   assert.equal((await catalog.invoke(ws, 'propose_thing', { id: 'p2' }, agent)).notice, undefined, 'said once');
 });
 
-test('an agent\'s malformed call to a people-only tool is refused as such and audited (not merely INVALID_INPUT)', async () => {
+test("an agent's malformed call to a people-only tool is refused as such and audited (not merely INVALID_INPUT)", async () => {
   for (const input of [{ id: 'c3', actor: 'human' }, { id: 42 }, 'not an object', { id: nest(50_000) }]) {
     const r = await catalog.invoke(ws, 'approve_thing', input, agent);
     assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED', JSON.stringify(r).slice(0, 300));
@@ -153,7 +185,14 @@ test('an agent\'s malformed call to a people-only tool is refused as such and au
 });
 
 test('other spellings of a people-only tool are that tool: refused and audited with the name the agent used', async () => {
-  const spellings = ['approveThing', 'approve-thing', 'autosnippet_approve_thing', 'autosnippet.approve-thing', 'APPROVE_THING', ' approve thing '];
+  const spellings = [
+    'approveThing',
+    'approve-thing',
+    'autosnippet_approve_thing',
+    'autosnippet.approve-thing',
+    'APPROVE_THING',
+    ' approve thing ',
+  ];
   for (const name of spellings) {
     const r = await catalog.invoke(ws, name, { id: 'c4' }, agent);
     assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED', `${name}: ${JSON.stringify(r)}`);
@@ -161,14 +200,24 @@ test('other spellings of a people-only tool are that tool: refused and audited w
   assert.deepEqual(writes, []);
   const denied = await audit({ action: 'approve_thing' });
   assert.equal(denied.length, spellings.length);
-  assert.deepEqual(new Set(denied.map((e) => e.requested ?? 'approve_thing')), new Set(spellings.map((s) => (s === 'autosnippet_approve_thing' ? 'approve_thing' : s))));
+  assert.deepEqual(
+    new Set(denied.map((e) => e.requested ?? 'approve_thing')),
+    new Set(spellings.map((s) => (s === 'autosnippet_approve_thing' ? 'approve_thing' : s))),
+  );
   // A person using another spelling gets UNKNOWN_TOOL with the right name, not an approval.
   const byPerson = await catalog.invoke(ws, 'approveThing', { id: 'c4' }, human);
   assert.ok(!byPerson.ok && byPerson.error.code === 'UNKNOWN_TOOL' && /approve_thing/.test(byPerson.error.hint ?? ''));
 });
 
 test('a people-only tool named the way MCP clients prefix tools (mcp__server__tool, functions.tool, the server name twice) is refused and audited too', async () => {
-  const spellings = ['mcp__autosnippet__approve_thing', 'mcp__autosnippet__autosnippet_approve_thing', 'functions.approve_thing', 'functions.autosnippet_approve_thing', 'autosnippet_autosnippet_approve_thing', 'AutoSnippet_approveThing'];
+  const spellings = [
+    'mcp__autosnippet__approve_thing',
+    'mcp__autosnippet__autosnippet_approve_thing',
+    'functions.approve_thing',
+    'functions.autosnippet_approve_thing',
+    'autosnippet_autosnippet_approve_thing',
+    'AutoSnippet_approveThing',
+  ];
   for (const name of spellings) {
     const r = await catalog.invoke(ws, name, { id: 'c5' }, agent);
     assert.ok(!r.ok && r.error.code === 'PERMISSION_DENIED', `${name}: ${JSON.stringify(r)}`);
@@ -181,7 +230,10 @@ test('a people-only tool named the way MCP clients prefix tools (mcp__server__to
 test('a 50,000-deep argument is INVALID_INPUT, for reads and writes alike, with nothing written', async () => {
   for (const tool of ['read_thing', 'propose_thing']) {
     const r = await catalog.invoke(ws, tool, { id: 'x', deep: nest(50_000) }, agent);
-    assert.ok(!r.ok && r.error.code === 'INVALID_INPUT' && /nested deeper/.test(r.error.message), `${tool}: ${JSON.stringify(r).slice(0, 300)}`);
+    assert.ok(
+      !r.ok && r.error.code === 'INVALID_INPUT' && /nested deeper/.test(r.error.message),
+      `${tool}: ${JSON.stringify(r).slice(0, 300)}`,
+    );
   }
   assert.deepEqual(writes, []);
 });

@@ -1,14 +1,30 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { EdgeIndex, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH } from '../../src/core/graph/algorithms';
 import { isDependencyRelation, nodeKey, normalizeRelation, parseNodeKey } from '../../src/core/graph/relations';
 import type { GraphEdge } from '../../src/core/graph/types';
 
-const dep = (from: string, to: string, relation = 'depends_on', evidence?: string): GraphEdge => ({ from: `target:${from}`, to: `target:${to}`, relation, weight: 1, ...(evidence ? { evidence } : {}) });
+const dep = (from: string, to: string, relation = 'depends_on', evidence?: string): GraphEdge => ({
+  from: `target:${from}`,
+  to: `target:${to}`,
+  relation,
+  weight: 1,
+  ...(evidence ? { evidence } : {}),
+});
 const T = (n: string) => `target:${n}`;
 
 test('relation names are normalised: camelCase, kebab, spaces, case and synonyms meet', () => {
-  for (const r of ['dependsOn', 'depends-on', 'depends_on', 'DependsOn', 'DEPENDS_ON', 'depends on', ' depends-on ', 'requires', 'dependency']) assert.equal(normalizeRelation(r), 'depends_on', r);
+  for (const r of [
+    'dependsOn',
+    'depends-on',
+    'depends_on',
+    'DependsOn',
+    'DEPENDS_ON',
+    'depends on',
+    ' depends-on ',
+    'requires',
+    'dependency',
+  ]) assert.equal(normalizeRelation(r), 'depends_on', r);
   assert.equal(normalizeRelation('related'), 'related_to');
   assert.equal(normalizeRelation('relatedTo'), 'related_to');
   assert.equal(normalizeRelation('conflicts'), 'conflicts_with');
@@ -22,8 +38,19 @@ test('relation names are normalised: camelCase, kebab, spaces, case and synonyms
 });
 
 test('neighbours: out, in, both and a relation filter; duplicates merge keeping the highest weight', () => {
-  const g = new EdgeIndex([dep('App', 'Core'), dep('App', 'Net'), dep('Net', 'Core'), { ...dep('App', 'Core'), weight: 3 }, dep('App', 'Core', 'uses'), dep('Core', 'Core')]);
-  assert.deepEqual(g.neighbours(T('App'), 'out').map((n) => `${n.node}:${n.relation}:${n.weight}`), ['target:Core:depends_on:3', 'target:Core:uses:1', 'target:Net:depends_on:1']);
+  const g = new EdgeIndex([
+    dep('App', 'Core'),
+    dep('App', 'Net'),
+    dep('Net', 'Core'),
+    { ...dep('App', 'Core'), weight: 3 },
+    dep('App', 'Core', 'uses'),
+    dep('Core', 'Core'),
+  ]);
+  assert.deepEqual(g.neighbours(T('App'), 'out').map((n) => `${n.node}:${n.relation}:${n.weight}`), [
+    'target:Core:depends_on:3',
+    'target:Core:uses:1',
+    'target:Net:depends_on:1',
+  ]);
   assert.deepEqual(g.neighbours(T('Core'), 'in').map((n) => n.node), ['target:App', 'target:App', 'target:Net']);
   assert.deepEqual(g.neighbours(T('Core'), 'in', 'uses').map((n) => n.node), ['target:App']);
   assert.equal(g.neighbours(T('Net')).length, 2);
@@ -32,7 +59,14 @@ test('neighbours: out, in, both and a relation filter; duplicates merge keeping 
 
 test('impact: dependents breadth-first, each at its shortest depth with the chain, bounded at depth 3', () => {
   // A → B → C → D → E, and X → C: what depends on E?
-  const g = new EdgeIndex([dep('A', 'B'), dep('B', 'C'), dep('C', 'D'), dep('D', 'E'), dep('X', 'C'), dep('Y', 'E', 'related_to')]);
+  const g = new EdgeIndex([
+    dep('A', 'B'),
+    dep('B', 'C'),
+    dep('C', 'D'),
+    dep('D', 'E'),
+    dep('X', 'C'),
+    dep('Y', 'E', 'related_to'),
+  ]);
   const impact = g.impact(T('E'));
   assert.deepEqual(impact.map((i) => `${i.node}@${i.depth}`), ['target:D@1', 'target:C@2', 'target:B@3', 'target:X@3']);
   assert.deepEqual(impact.find((i) => i.node === T('B'))?.via, [T('B'), T('C'), T('D'), T('E')]);
@@ -97,21 +131,34 @@ test('stats: counts by kind and relation, rankings, components and cycles', () =
   assert.deepEqual(s.cycles, [[T('P'), T('Q'), T('P')]]);
 });
 
-test('membership: a file change reaches the target that contains it and that target\'s dependents; rankings ignore it', () => {
+test("membership: a file change reaches the target that contains it and that target's dependents; rankings ignore it", () => {
   const g = new EdgeIndex([
     dep('App', 'Core'),
     { from: T('Core'), to: 'file:core/a.ts', relation: 'contains', weight: 0.5 },
     { from: T('Core'), to: 'file:core/b.ts', relation: 'contains', weight: 0.5 },
     { from: 'file:core/b.ts', to: 'file:core/a.ts', relation: 'imports', weight: 1 },
   ]);
-  assert.deepEqual(g.impact('file:core/a.ts').map((i) => `${i.node}@${i.depth}`), ['file:core/b.ts@1', 'target:Core@1', 'target:App@2']);
+  assert.deepEqual(g.impact('file:core/a.ts').map((i) => `${i.node}@${i.depth}`), [
+    'file:core/b.ts@1',
+    'target:Core@1',
+    'target:App@2',
+  ]);
   const s = g.stats();
-  assert.deepEqual(s.mostDependencies.map((x) => `${x.node}:${x.dependencies}`), ['file:core/b.ts:1', 'target:App:1'], 'Core containing two files does not make it depend on them');
+  assert.deepEqual(
+    s.mostDependencies.map((x) => `${x.node}:${x.dependencies}`),
+    ['file:core/b.ts:1', 'target:App:1'],
+    'Core containing two files does not make it depend on them',
+  );
   assert.deepEqual(g.path(T('App'), 'file:core/a.ts')!.map((x) => x.relation), ['depends_on', 'contains']);
 });
 
 test('resolve: full keys, bare names tried as each kind, case-insensitive fallback, ambiguity reported', () => {
-  const g = new EdgeIndex([dep('CoreKit', 'Net'), { from: 'recipe:Net', to: 'file:src/app.ts', relation: 'references', weight: 1 }]);
+  const g = new EdgeIndex([dep('CoreKit', 'Net'), {
+    from: 'recipe:Net',
+    to: 'file:src/app.ts',
+    relation: 'references',
+    weight: 1,
+  }]);
   assert.deepEqual(g.resolve('target:CoreKit'), { ok: true, key: T('CoreKit') });
   assert.deepEqual(g.resolve('CoreKit'), { ok: true, key: T('CoreKit') });
   assert.deepEqual(g.resolve('corekit'), { ok: true, key: T('CoreKit') });

@@ -1,13 +1,13 @@
-import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { after, test } from 'node:test';
 import { graphVersion, knowledgeGraph, loadEdges, replaceEdges } from '../../src/core/graph';
 import { recipeEdgeSource } from '../../src/core/graph/recipe-edges';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { graphTools } from '../../src/core/tools/graph';
-import { agent, closeWorkspaces, dataOf, errorOf, emptyWorkspace, fixtureWorkspace } from './structure-helpers';
+import { agent, closeWorkspaces, dataOf, emptyWorkspace, errorOf, fixtureWorkspace } from './structure-helpers';
 
 after(closeWorkspaces);
 const catalog = new ToolCatalog(graphTools);
@@ -21,19 +21,43 @@ test('replaceEdges normalises relations, writes nothing when unchanged, and repl
     { from: 'recipe:a', to: 'recipe:a', relation: 'uses', weight: 1 },
   ]);
   assert.deepEqual(first, { edges: 1, changed: true });
-  assert.deepEqual(await loadEdges(ws), [{ from: 'recipe:a', to: 'recipe:b', relation: 'depends_on', weight: 2, evidence: 'x.md:1' }]);
+  assert.deepEqual(await loadEdges(ws), [{
+    from: 'recipe:a',
+    to: 'recipe:b',
+    relation: 'depends_on',
+    weight: 2,
+    evidence: 'x.md:1',
+  }]);
   const v1 = await graphVersion(ws);
   assert.ok(v1 > v0);
-  assert.deepEqual(await replaceEdges(ws, 'manual', [{ from: 'recipe:a', to: 'recipe:b', relation: 'depends_on', weight: 2, evidence: 'x.md:1' }]), { edges: 1, changed: false });
+  assert.deepEqual(
+    await replaceEdges(ws, 'manual', [{
+      from: 'recipe:a',
+      to: 'recipe:b',
+      relation: 'depends_on',
+      weight: 2,
+      evidence: 'x.md:1',
+    }]),
+    { edges: 1, changed: false },
+  );
   assert.equal(await graphVersion(ws), v1, 'an unchanged set does not bump the version');
   await replaceEdges(ws, 'structure', [{ from: 'target:x', to: 'target:y', relation: 'depends_on', weight: 1 }]);
   await replaceEdges(ws, 'structure', []);
-  assert.deepEqual((await loadEdges(ws)).map((e) => e.from), ['recipe:a'], 'the manual edge survives the structure origin being cleared');
+  assert.deepEqual(
+    (await loadEdges(ws)).map((e) => e.from),
+    ['recipe:a'],
+    'the manual edge survives the structure origin being cleared',
+  );
 });
 
 test('a large edge set is written in slices and read back whole; rewriting it unchanged costs nothing', async () => {
   const ws = await emptyWorkspace();
-  const edges = Array.from({ length: 4500 }, (_, i) => ({ from: `file:src/m${i}.ts`, to: `file:src/m${Math.floor(i / 2)}.ts`, relation: 'imports', weight: 1 }));
+  const edges = Array.from({ length: 4500 }, (_, i) => ({
+    from: `file:src/m${i}.ts`,
+    to: `file:src/m${Math.floor(i / 2)}.ts`,
+    relation: 'imports',
+    weight: 1,
+  }));
   assert.deepEqual(await replaceEdges(ws, 'bootstrap', edges), { edges: 4499, changed: true });
   assert.equal((await loadEdges(ws)).length, 4499);
   const v = await graphVersion(ws);
@@ -60,7 +84,13 @@ test('recipes join the graph: their relations (dependsOn → depends_on), target
   mkdirSync(dir, { recursive: true });
   const recipe = (id: string, extra: string) =>
     `---\nid: ${id}\ntitle: ${id} recipe\ntrigger: "@${id}"\nlanguage: swift\ncategory: money\nknowledgeType: code-pattern\nsummary: About ${id}.\n${extra}---\n\n\`\`\`swift\nlet x = 1\n\`\`\`\n`;
-  writeFileSync(path.join(dir, 'format.md'), recipe('money-format', 'relations:\n  dependsOn: ["@money-rounding"]\ntarget: CoreKit\nsources: ["Sources/CoreKit/Money.swift:12"]\n'));
+  writeFileSync(
+    path.join(dir, 'format.md'),
+    recipe(
+      'money-format',
+      'relations:\n  dependsOn: ["@money-rounding"]\ntarget: CoreKit\nsources: ["Sources/CoreKit/Money.swift:12"]\n',
+    ),
+  );
   writeFileSync(path.join(dir, 'rounding.md'), recipe('money-rounding', ''));
   const report = await syncRecipes(ws);
   assert.deepEqual(report.problems, []);
@@ -76,14 +106,21 @@ test('graph tools on a real project: neighbours, impact with direct and transiti
   const ws = await fixtureWorkspace('swift');
   const q = await catalog.invoke(ws, 'graph_query', { node: 'Networking' }, agent);
   assert.ok(q.ok, JSON.stringify(q));
-  assert.deepEqual(dataOf(q).neighbours.map((n: any) => `${n.direction} ${n.node}`), ['in target:App', 'out target:Core']);
+  assert.deepEqual(dataOf(q).neighbours.map((n: any) => `${n.direction} ${n.node}`), [
+    'in target:App',
+    'out target:Core',
+  ]);
   assert.match(dataOf(q).neighbours[1].evidence, /^Package\.swift:\d+$/);
 
   const impact = await catalog.invoke(ws, 'graph_impact', { node: 'target:Core' }, agent);
   assert.ok(impact.ok);
   const d = impact.data as any;
   assert.deepEqual(d.counts, { direct: 1, transitive: 2, recipes: 0 });
-  assert.deepEqual(d.dependents.map((x: any) => `${x.node}@${x.depth}`), ['target:Networking@1', 'target:App@2', 'target:AppTests@3']);
+  assert.deepEqual(d.dependents.map((x: any) => `${x.node}@${x.depth}`), [
+    'target:Networking@1',
+    'target:App@2',
+    'target:AppTests@3',
+  ]);
 
   const shallow = await catalog.invoke(ws, 'graph_impact', { node: 'Core', depth: 1 }, agent);
   assert.equal(dataOf(shallow).dependents.length, 1);
@@ -117,7 +154,10 @@ test('graph tools refuse bad input with an actionable error', async () => {
 
 test('a target or file with no edge yet is a node with no neighbours, not an error', async () => {
   const ws = await fixtureWorkspace('swift');
-  assert.deepEqual(dataOf(await catalog.invoke(ws, 'graph_query', { node: 'Core', direction: 'out' }, agent)).neighbours, []);
+  assert.deepEqual(
+    dataOf(await catalog.invoke(ws, 'graph_query', { node: 'Core', direction: 'out' }, agent)).neighbours,
+    [],
+  );
   const file = dataOf(await catalog.invoke(ws, 'graph_impact', { node: './Sources/Core/Money.swift' }, agent));
   assert.equal(file.node, 'file:Sources/Core/Money.swift');
   assert.deepEqual(file.dependents, []);

@@ -1,12 +1,12 @@
-import { test } from 'node:test';
+import Ajv04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Ajv04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import { test } from 'node:test';
 import { createCatalog } from '../../src/core/tools';
-import { guardWorkspace, rulesFile, writeFiles, runGuardCli } from './guard-helpers';
+import { guardWorkspace, rulesFile, runGuardCli, writeFiles } from './guard-helpers';
 
 const run = (root: string, args: string[], cwd?: string) => runGuardCli(root, args, cwd);
 
@@ -62,7 +62,10 @@ test('--format json lists every violation with its range, why and suggestion', a
     const report = JSON.parse(r.stdout);
     assert.deepEqual(report.counts, { error: 1, warning: 2, info: 0, hint: 0 });
     const v = report.violations.find((x: { ruleId: string }) => x.ruleId === 'ts/no-non-null-assertion');
-    assert.deepEqual([v.path, v.start, v.end, v.matchedText, v.fix], ['src/warn.ts', { line: 1, column: 26 }, { line: 1, column: 27 }, '!', '?']);
+    assert.deepEqual(
+      [v.path, v.start, v.end, v.matchedText, v.fix],
+      ['src/warn.ts', { line: 1, column: 26 }, { line: 1, column: 27 }, '!', '?'],
+    );
     assert.ok(v.why && v.suggestion);
   } finally {
     await cleanup();
@@ -89,7 +92,10 @@ test('--format sarif is valid SARIF 2.1.0 (checked against the published schema)
     const result = run0.results.find((x: { ruleId: string }) => x.ruleId === 'py/no-eval');
     assert.equal(result.level, 'error');
     assert.equal(run0.tool.driver.rules[result.ruleIndex].id, 'py/no-eval');
-    assert.deepEqual(result.locations[0].physicalLocation.artifactLocation, { uri: 'src/error.py', uriBaseId: 'SRCROOT' });
+    assert.deepEqual(result.locations[0].physicalLocation.artifactLocation, {
+      uri: 'src/error.py',
+      uriBaseId: 'SRCROOT',
+    });
     assert.equal(result.locations[0].physicalLocation.region.startLine, 1);
     const withFix = run0.results.find((x: { ruleId: string }) => x.ruleId === 'ts/no-non-null-assertion');
     assert.equal(withFix.fixes[0].artifactChanges[0].replacements[0].insertedContent.text, '?');
@@ -106,7 +112,12 @@ test('relative paths are read like ESLint reads them: from the current folder in
     // `autosnippet -w repo guard src` run from a folder outside the workspace checks repo/src.
     const outside = await run(root, ['src', '--format', 'json'], os.tmpdir());
     assert.equal(outside.code, 1, outside.stderr);
-    assert.deepEqual(JSON.parse(outside.stdout).violations.map((v: { path: string }) => v.path).sort(), ['src/error.py', 'src/lib/error.py', 'src/warn.ts', 'src/warn.ts']);
+    assert.deepEqual(JSON.parse(outside.stdout).violations.map((v: { path: string }) => v.path).sort(), [
+      'src/error.py',
+      'src/lib/error.py',
+      'src/warn.ts',
+      'src/warn.ts',
+    ]);
     // From inside the workspace, `lib` means the folder under the current one.
     const inside = await run(root, ['lib', '--format', 'json'], path.join(root, 'src'));
     assert.equal(inside.code, 1, inside.stderr);
@@ -121,7 +132,7 @@ test('relative paths are read like ESLint reads them: from the current folder in
   }
 });
 
-test('--baseline write records today\'s findings; later runs pass until something new appears, and survive moved lines', async () => {
+test("--baseline write records today's findings; later runs pass until something new appears, and survive moved lines", async () => {
   const { root, cleanup } = await guardWorkspace(files);
   try {
     assert.equal((await run(root, [])).code, 1, 'the eval in src/error.py fails the build without a baseline');
@@ -145,7 +156,12 @@ test('--baseline write records today\'s findings; later runs pass until somethin
     const added = await run(root, ['--format', 'json']);
     assert.equal(added.code, 1);
     const report = JSON.parse(added.stdout);
-    assert.deepEqual(report.violations.filter((v: { baselineState: string }) => v.baselineState === 'new').map((v: { start: { line: number } }) => v.start.line), [5]);
+    assert.deepEqual(
+      report.violations.filter((v: { baselineState: string }) => v.baselineState === 'new').map((
+        v: { start: { line: number } },
+      ) => v.start.line),
+      [5],
+    );
     assert.deepEqual(report.newCounts, { error: 1, warning: 0, info: 0, hint: 0 });
     assert.equal((await run(root, ['--baseline', 'ignore'])).code, 1);
 
@@ -160,7 +176,12 @@ test('--baseline write records today\'s findings; later runs pass until somethin
     const validate: ((d: unknown) => boolean) & { errors?: unknown[] | null } = ajv.compile(schema);
     assert.ok(validate(sarif), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
     const results = sarif.runs[0].results as { ruleId: string; baselineState: string }[];
-    assert.deepEqual(results.map((r) => `${r.ruleId}:${r.baselineState}`).sort(), ['py/no-eval:new', 'py/no-eval:unchanged', 'ts/no-empty-catch:absent', 'ts/no-non-null-assertion:unchanged']);
+    assert.deepEqual(results.map((r) => `${r.ruleId}:${r.baselineState}`).sort(), [
+      'py/no-eval:new',
+      'py/no-eval:unchanged',
+      'ts/no-empty-catch:absent',
+      'ts/no-non-null-assertion:unchanged',
+    ]);
 
     // The baseline is not a rule file, and a broken one is a configuration error.
     writeFiles(root, { '.autosnippet/guard/baseline.json': '{"version": 1, "files": {"a.ts": [{"rule": "x"}]}}' });
@@ -191,9 +212,16 @@ test('the baseline is written by people only, through the Gateway: the CLI creat
     assert.ok(!refused.ok && refused.error.code === 'PERMISSION_DENIED', JSON.stringify(refused).slice(0, 300));
     assert.equal((await run(root, [])).code, 1, 'the new eval still fails the run');
 
-    const log = await catalog.invoke(ws, 'query_audit_log', { action: 'write_guard_baseline' }, { actor: 'human', channel: 'test' });
+    const log = await catalog.invoke(
+      ws,
+      'query_audit_log',
+      { action: 'write_guard_baseline' },
+      { actor: 'human', channel: 'test' },
+    );
     assert.ok(log.ok, JSON.stringify(log).slice(0, 300));
-    const entries = (log.data as { entries: { actor: string; result: string }[] }).entries.map((e) => `${e.actor}:${e.result}`).sort();
+    const entries = (log.data as { entries: { actor: string; result: string }[] }).entries.map((e) =>
+      `${e.actor}:${e.result}`
+    ).sort();
     assert.deepEqual(entries, ['external_agent:denied', 'human:ok']);
   } finally {
     await cleanup();

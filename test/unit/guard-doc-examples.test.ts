@@ -1,8 +1,8 @@
-import { test } from 'node:test';
+import yaml from 'js-yaml';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
+import { test } from 'node:test';
 import { guardEngine } from '../../src/core/guard';
 import { recipeGuardRules } from '../../src/core/guard/recipe-rules';
 import { readRecipeGuard } from '../../src/core/knowledge/guard-format';
@@ -51,7 +51,9 @@ function ruleExamples(): Found[] {
       try {
         value = m[1] === 'json' ? JSON.parse(m[2]) : yaml.load(m[2]);
       } catch (e) {
-        if (/"(rules|guards?|regex|pattern|query)"\s*:/.test(m[2])) assert.fail(`${where}: a rule example that does not parse: ${(e as Error).message}`);
+        if (/"(rules|guards?|regex|pattern|query)"\s*:/.test(m[2])) {
+          assert.fail(`${where}: a rule example that does not parse: ${(e as Error).message}`);
+        }
         continue;
       }
       const o = value as Record<string, unknown> | null;
@@ -59,7 +61,11 @@ function ruleExamples(): Found[] {
       if (Array.isArray(o.rules)) found.push({ where, kind: 'rule-file', value: o });
       const constraints = o.constraints as Record<string, unknown> | undefined;
       if (constraints && typeof constraints === 'object') {
-        assert.equal(constraints.guard, undefined, `${where}: \`constraints.guard\` is not read; the field is \`constraints.guards\``);
+        assert.equal(
+          constraints.guard,
+          undefined,
+          `${where}: \`constraints.guard\` is not read; the field is \`constraints.guards\``,
+        );
         if (constraints.guards !== undefined) found.push({ where, kind: 'guards', value: constraints.guards });
       }
     }
@@ -69,7 +75,9 @@ function ruleExamples(): Found[] {
 
 test('the documentation has rule examples to check (the guard skill, the candidates skill, docs/guard-rules.md)', () => {
   const files = new Set(ruleExamples().map((f) => f.where.split(':')[0]));
-  for (const f of ['skills/autosnippet-guard/SKILL.md', 'skills/autosnippet-candidates/SKILL.md', 'docs/guard-rules.md']) assert.ok(files.has(f), `no rule example found in ${f}`);
+  for (
+    const f of ['skills/autosnippet-guard/SKILL.md', 'skills/autosnippet-candidates/SKILL.md', 'docs/guard-rules.md']
+  ) assert.ok(files.has(f), `no rule example found in ${f}`);
 });
 
 test('every documented rule file loads through the real loader with no problem, its own examples passing', async () => {
@@ -78,9 +86,11 @@ test('every documented rule file loads through the real loader with no problem, 
     try {
       const engine = guardEngine(ws);
       assert.deepEqual((await engine.problems()).map((p) => `${p.message} ${p.hint ?? ''}`), [], f.where);
-      const ids = ((f.value as { rules: { id: string }[] }).rules).map((r) => r.id);
+      const ids = (f.value as { rules: { id: string }[] }).rules.map((r) => r.id);
       const statuses = await engine.rules();
-      for (const id of ids) assert.equal(statuses.find((s) => s.rule.id === id)?.active, true, `${f.where}: ${id} does not run`);
+      for (const id of ids) {
+        assert.equal(statuses.find((s) => s.rule.id === id)?.active, true, `${f.where}: ${id} does not run`);
+      }
     } finally {
       await cleanup();
     }
@@ -96,7 +106,15 @@ test('every documented recipe guard reads without a problem and loads as a rule 
       assert.deepEqual(read.problems.map((p) => `${p.field}: ${p.message}`), [], f.where);
       guards.push(read.guard!);
     }
-    const rules = recipeGuardRules([{ recipeId: 'doc/example', title: 'Documented example', trigger: '', language: 'typescript', summary: 'An example.', file: 'doc.md', guards }]);
+    const rules = recipeGuardRules([{
+      recipeId: 'doc/example',
+      title: 'Documented example',
+      trigger: '',
+      language: 'typescript',
+      summary: 'An example.',
+      file: 'doc.md',
+      guards,
+    }]);
     const { ws, cleanup } = await guardWorkspace({});
     try {
       const engine = guardEngine(ws);

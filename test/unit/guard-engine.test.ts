@@ -1,13 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { RuleRunner } from '../../src/core/guard/runner';
-import { builtinRules } from '../../src/core/guard/packs';
-import { maskText } from '../../src/core/guard/mask';
-import { applyFixes } from '../../src/core/guard/fix';
+import { test } from 'node:test';
 import { guardEngine } from '../../src/core/guard';
+import { applyFixes } from '../../src/core/guard/fix';
+import { maskText } from '../../src/core/guard/mask';
+import { builtinRules } from '../../src/core/guard/packs';
 import type { GuardRule } from '../../src/core/guard/rule';
+import { RuleRunner } from '../../src/core/guard/runner';
 import { allBuiltinsOn, guardWorkspace, rulesFile } from './guard-helpers';
 
 const builtins = builtinRules();
@@ -25,9 +25,9 @@ test('masking blanks comments and strings but keeps offsets and delimiters', () 
   assert.ok(m.code.includes('//'), 'comment delimiter kept');
   const py = maskText('x = """eval(1)\n"""  # eval(2)\ny = eval(3)', 'python');
   assert.equal((py.code.match(/eval\(/g) ?? []).length, 1);
-  const go = maskText('s := `eval(1)\n`\nr := \'"\'\nq := eval(2)', 'go');
+  const go = maskText("s := `eval(1)\n`\nr := '\"'\nq := eval(2)", 'go');
   assert.equal((go.code.match(/eval\(/g) ?? []).length, 1, go.code);
-  const rs = maskText("fn f<'a>(x: &'a str) { let s = r#\"unwrap()\"#; x.unwrap() }", 'rust');
+  const rs = maskText('fn f<\'a>(x: &\'a str) { let s = r#"unwrap()"#; x.unwrap() }', 'rust');
   assert.equal((rs.code.match(/unwrap\(\)/g) ?? []).length, 1, rs.code);
   const sw = maskText('/* outer /* nested */ still comment try! x */ let y = try! f()', 'swift');
   assert.equal((sw.code.match(/try!/g) ?? []).length, 1, sw.code);
@@ -44,8 +44,28 @@ test('rules do not match inside comments or strings by default', () => {
 
 test('scope any/comments/strings see what code scope does not', () => {
   const rules: GuardRule[] = [
-    { id: 'p/todo', message: 'todo', severity: 'info', languages: ['*'], pattern: { kind: 'regex', regex: 'TODO', scope: 'comments' }, why: 'w', suggestion: 's', origin: 'project', source: 't' },
-    { id: 'p/http', message: 'http', severity: 'info', languages: ['*'], pattern: { kind: 'regex', regex: 'http://', scope: 'strings' }, why: 'w', suggestion: 's', origin: 'project', source: 't' },
+    {
+      id: 'p/todo',
+      message: 'todo',
+      severity: 'info',
+      languages: ['*'],
+      pattern: { kind: 'regex', regex: 'TODO', scope: 'comments' },
+      why: 'w',
+      suggestion: 's',
+      origin: 'project',
+      source: 't',
+    },
+    {
+      id: 'p/http',
+      message: 'http',
+      severity: 'info',
+      languages: ['*'],
+      pattern: { kind: 'regex', regex: 'http://', scope: 'strings' },
+      why: 'w',
+      suggestion: 's',
+      origin: 'project',
+      source: 't',
+    },
   ];
   const r = new RuleRunner(rules, { severityOverrides: {}, ruleExclusions: [] });
   const v = r.checkText('const TODO = "http://x"; // TODO http://y\n', 'typescript').violations;
@@ -66,7 +86,10 @@ test('fixes are applied to the text, with groups taken from the raw text', async
   const res = runner.checkText(ts, 'typescript');
   assert.equal(applyFixes(ts, res.violations).text, 'const n = map.get(key)?.length + list[0]?.[1];');
   const objc = '@property (nonatomic, strong) id<LoaderDelegate> delegate;';
-  assert.equal(applyFixes(objc, runner.checkText(objc, 'objective-c').violations).text, '@property (nonatomic, weak) id<LoaderDelegate> delegate;');
+  assert.equal(
+    applyFixes(objc, runner.checkText(objc, 'objective-c').violations).text,
+    '@property (nonatomic, weak) id<LoaderDelegate> delegate;',
+  );
   const py = 'try:\n    run()\n  except:\n    log()\n';
   const fixed = applyFixes(py, runner.checkText(py, 'python').violations);
   assert.equal(fixed.text, 'try:\n    run()\n  except Exception:\n    log()\n');
@@ -99,10 +122,17 @@ test('combined rules find exactly what each rule finds alone', () => {
     'try { a!.b; c![0]; } catch (e) {} debugger; el.innerHTML = s; fs.readFileSync(p); y as any; console.log(1)',
     'setTimeout("x()", 1); eval(eval(1)); a!.b!.c!.d',
   ].join('\n').repeat(20);
-  const combined = runner.checkText(corpus, 'typescript').violations.filter((v) => regexRules.has(v.ruleId)).map((v) => `${v.ruleId}@${v.startOffset}-${v.endOffset}`).sort();
+  const combined = runner.checkText(corpus, 'typescript').violations.filter((v) => regexRules.has(v.ruleId)).map((v) =>
+    `${v.ruleId}@${v.startOffset}-${v.endOffset}`
+  ).sort();
   const alone = builtins
     .filter((r) => r.pattern.kind === 'regex' && (r.languages.includes('typescript') || r.languages.includes('*')))
-    .flatMap((r) => new RuleRunner([{ ...r, origin: 'project' }], { severityOverrides: everyRule, ruleExclusions: [] }).checkText(corpus, 'typescript').violations)
+    .flatMap((r) =>
+      new RuleRunner([{ ...r, origin: 'project' }], { severityOverrides: everyRule, ruleExclusions: [] }).checkText(
+        corpus,
+        'typescript',
+      ).violations
+    )
     .map((v) => `${v.ruleId}@${v.startOffset}-${v.endOffset}`).sort();
   assert.ok(combined.length > 100);
   assert.deepEqual(combined, alone);
@@ -110,7 +140,15 @@ test('combined rules find exactly what each rule finds alone', () => {
 
 test('an incremental re-check after edits gives the same result as a full check', async () => {
   const lines: string[] = [];
-  for (let i = 0; i < 600; i++) lines.push(i % 17 === 0 ? `const v${i} = eval(x${i});` : i % 23 === 0 ? `try { f(); } catch (e) {}` : `const v${i} = x${i} + 1; // note ${i}`);
+  for (let i = 0; i < 600; i++) {
+    lines.push(
+      i % 17 === 0
+        ? `const v${i} = eval(x${i});`
+        : i % 23 === 0
+        ? `try { f(); } catch (e) {}`
+        : `const v${i} = x${i} + 1; // note ${i}`,
+    );
+  }
   let text = lines.join('\n');
   const doc = new RuleRunner(builtins, { severityOverrides: everyRule, ruleExclusions: [] });
   await doc.prepare('typescript');
@@ -127,7 +165,8 @@ test('an incremental re-check after edits gives the same result as a full check'
   for (const edit of edits) {
     text = edit(text);
     // A generous budget: a busy machine must not make either check incomplete.
-    const inc = doc.checkText(text, 'typescript', { documentKey: 'doc', incremental: true, budgetMs: 10_000 }).violations;
+    const inc =
+      doc.checkText(text, 'typescript', { documentKey: 'doc', incremental: true, budgetMs: 10_000 }).violations;
     const full = runner.checkText(text, 'typescript', { budgetMs: 10_000 }).violations;
     assert.deepEqual(inc.map((v) => [v.ruleId, v.start, v.end]), full.map((v) => [v.ruleId, v.start, v.end]));
   }
@@ -138,7 +177,11 @@ test('rules that are off by default run only when a severity override turns them
   assert.deepEqual(runner.checkText(loop, 'javascript').violations, []);
   const on = new RuleRunner(builtins, { severityOverrides: { 'ts/await-in-loop': 'warning' }, ruleExclusions: [] });
   await on.prepare('javascript');
-  assert.deepEqual(on.checkText(loop, 'javascript').violations.map((v) => [v.ruleId, v.severity, v.start.line]), [['ts/await-in-loop', 'warning', 3]]);
+  assert.deepEqual(on.checkText(loop, 'javascript').violations.map((v) => [v.ruleId, v.severity, v.start.line]), [[
+    'ts/await-in-loop',
+    'warning',
+    3,
+  ]]);
 });
 
 test('a Go error assigned to _ is reported only when the team opts in, as errcheck reports it only with check-blank', async () => {
@@ -152,29 +195,40 @@ test('a Go error assigned to _ is reported only when the team opts in, as errche
 });
 
 test('severity overrides change severity and "off" removes the rule', () => {
-  const r = new RuleRunner(builtins, { severityOverrides: { 'ts/no-eval': 'info', 'ts/no-debugger': 'off' }, ruleExclusions: [] });
+  const r = new RuleRunner(builtins, {
+    severityOverrides: { 'ts/no-eval': 'info', 'ts/no-debugger': 'off' },
+    ruleExclusions: [],
+  });
   const v = r.checkText('eval(x); debugger;', 'typescript').violations;
   assert.deepEqual(v.map((x) => [x.ruleId, x.severity]), [['ts/no-eval', 'info']]);
 });
 
 test('exclusions: settings and project globs skip files; rule exclusions and include/exclude scope rules', async () => {
-  const { ws, cleanup } = await guardWorkspace({
-    'src/a.ts': 'eval(x); console.log(1);',
-    'scripts/b.ts': 'eval(x); console.log(1);',
-    'vendor/c.ts': 'eval(x);',
-    'gen/d.ts': 'eval(x);',
-    'src/api/e.ts': 'fetch(url);',
-    'src/f.ts': 'fetch(url);',
-    '.autosnippet/guard/rules.json': rulesFile(
-      [{ id: 'project/no-fetch', regex: '\\bfetch\\(', exclude: ['src/api/**'] }],
-      { exclude: ['vendor/**'], ruleExclusions: [{ rule: 'ts/no-console-log', paths: ['scripts/**'] }] },
-    ),
-  }, { guard: { exclude: ['gen'], severityOverrides: { 'ts/no-console-log': 'hint' } } });
+  const { ws, cleanup } = await guardWorkspace(
+    {
+      'src/a.ts': 'eval(x); console.log(1);',
+      'scripts/b.ts': 'eval(x); console.log(1);',
+      'vendor/c.ts': 'eval(x);',
+      'gen/d.ts': 'eval(x);',
+      'src/api/e.ts': 'fetch(url);',
+      'src/f.ts': 'fetch(url);',
+      '.autosnippet/guard/rules.json': rulesFile(
+        [{ id: 'project/no-fetch', regex: '\\bfetch\\(', exclude: ['src/api/**'] }],
+        { exclude: ['vendor/**'], ruleExclusions: [{ rule: 'ts/no-console-log', paths: ['scripts/**'] }] },
+      ),
+    },
+    { guard: { exclude: ['gen'], severityOverrides: { 'ts/no-console-log': 'hint' } } },
+  );
   try {
     const engine = guardEngine(ws);
     const scan = await engine.scan();
     const got = scan.violations.map((v) => `${v.path}:${v.ruleId}`).sort();
-    assert.deepEqual(got, ['scripts/b.ts:ts/no-eval', 'src/a.ts:ts/no-console-log', 'src/a.ts:ts/no-eval', 'src/f.ts:project/no-fetch']);
+    assert.deepEqual(got, [
+      'scripts/b.ts:ts/no-eval',
+      'src/a.ts:ts/no-console-log',
+      'src/a.ts:ts/no-eval',
+      'src/f.ts:project/no-fetch',
+    ]);
     const excluded = await engine.check('eval(x)', 'typescript', { path: 'vendor/z.ts' });
     assert.equal(excluded.violations.length, 0);
   } finally {
@@ -200,7 +254,9 @@ test('workspace scans honour .gitignore (nested too), run on worker threads, rep
     const progress: number[] = [];
     const scan = await engine.scan({ progress: (p) => progress.push(p.done) });
     assert.equal(scan.threaded, true, 'the scan ran on worker threads');
-    assert.deepEqual([...new Set(scan.violations.map((v) => v.path))].filter((p) => !p!.startsWith('many/')), ['pkg/kept.ts']);
+    assert.deepEqual([...new Set(scan.violations.map((v) => v.path))].filter((p) => !p!.startsWith('many/')), [
+      'pkg/kept.ts',
+    ]);
     assert.equal(scan.files, 61);
     assert.equal(progress.at(-1), 61);
     const explicit = await engine.scan({ paths: ['pkg/local.ts'] });
@@ -217,9 +273,10 @@ test('workspace scans honour .gitignore (nested too), run on worker threads, rep
 });
 
 test('in an untrusted workspace project rules do not run; built-in rules do', async () => {
-  const { ws, cleanup } = await guardWorkspace({
-    '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/no-fetch', regex: '\\bfetch\\(' }]),
-  }, { trusted: false });
+  const { ws, cleanup } = await guardWorkspace(
+    { '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/no-fetch', regex: '\\bfetch\\(' }]) },
+    { trusted: false },
+  );
   try {
     const engine = guardEngine(ws);
     const res = await engine.check('fetch(u); eval(x);', 'typescript');
@@ -238,7 +295,11 @@ test('in an untrusted workspace project rules do not run; built-in rules do', as
 test('structural project rules (tree-sitter queries) run and bad queries are refused', async () => {
   const { ws, cleanup } = await guardWorkspace({
     '.autosnippet/guard/rules.json': rulesFile([
-      { id: 'project/no-class-in-test', languages: ['typescript'], query: '(class_declaration name: (type_identifier) @match)' },
+      {
+        id: 'project/no-class-in-test',
+        languages: ['typescript'],
+        query: '(class_declaration name: (type_identifier) @match)',
+      },
       { id: 'project/bad-query', languages: ['typescript'], query: '(no_such_node) @match' },
       { id: 'project/swift-query', languages: ['swift'], query: '(class_declaration) @match' },
     ]),
@@ -246,9 +307,16 @@ test('structural project rules (tree-sitter queries) run and bad queries are ref
   try {
     const engine = guardEngine(ws);
     const res = await engine.check('class Foo {}\nconst x = 1;\n', 'typescript');
-    assert.deepEqual(res.violations.map((v) => [v.ruleId, v.matchedText, v.start.line]), [['project/no-class-in-test', 'Foo', 1]]);
+    assert.deepEqual(res.violations.map((v) => [v.ruleId, v.matchedText, v.start.line]), [[
+      'project/no-class-in-test',
+      'Foo',
+      1,
+    ]]);
     const problems = await engine.problems();
-    assert.deepEqual(problems.map((p) => [p.ruleId, p.code]).sort(), [['project/bad-query', 'INVALID_RULE'], ['project/swift-query', 'INVALID_RULE']]);
+    assert.deepEqual(problems.map((p) => [p.ruleId, p.code]).sort(), [
+      ['project/bad-query', 'INVALID_RULE'],
+      ['project/swift-query', 'INVALID_RULE'],
+    ]);
   } finally {
     await cleanup();
   }
@@ -258,7 +326,14 @@ test('rules from another source (recipes) are added and validated like project r
   const { ws, cleanup } = await guardWorkspace({});
   try {
     const { setGuardRuleSource } = await import('../../src/core/guard/index.js');
-    setGuardRuleSource(ws, 'recipe:networking', [{ id: 'recipe/no-fetch', message: 'Use apiClient', languages: ['typescript'], regex: '\\bfetch\\(', why: 'w', suggestion: 's' }]);
+    setGuardRuleSource(ws, 'recipe:networking', [{
+      id: 'recipe/no-fetch',
+      message: 'Use apiClient',
+      languages: ['typescript'],
+      regex: '\\bfetch\\(',
+      why: 'w',
+      suggestion: 's',
+    }]);
     const res = await guardEngine(ws).check('fetch(u)', 'typescript');
     assert.deepEqual(res.violations.map((v) => [v.ruleId, v.message]), [['recipe/no-fetch', 'Use apiClient']]);
     assert.equal((await guardEngine(ws).rule('recipe/no-fetch')).rule.origin, 'recipe');
@@ -269,7 +344,8 @@ test('rules from another source (recipes) are added and validated like project r
 
 test('structural rules see the whole text, not just its first half (query windows are in UTF-16 bytes)', async () => {
   const filler = Array.from({ length: 200 }, (_, i) => `\tx${i} := ${i}`).join('\n');
-  const go = `package p\n\nfunc f(paths []string) {\n${filler}\n\tfor _, p := range paths {\n\t\tfh, _ := os.Open(p)\n\t\tdefer fh.Close()\n\t}\n}\n`;
+  const go =
+    `package p\n\nfunc f(paths []string) {\n${filler}\n\tfor _, p := range paths {\n\t\tfh, _ := os.Open(p)\n\t\tdefer fh.Close()\n\t}\n}\n`;
   await runner.prepare('go');
   const found = runner.checkText(go, 'go').violations.filter((v) => v.ruleId === 'go/defer-in-loop');
   assert.deepEqual(found.map((v) => v.start.line), [206]);

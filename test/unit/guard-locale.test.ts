@@ -1,9 +1,9 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { guardEngine } from '../../src/core/guard';
+import { guardLocale } from '../../src/core/guard/locale';
 import { builtinRules } from '../../src/core/guard/packs';
 import { ZH_CN } from '../../src/core/guard/packs/zh-cn';
-import { guardLocale } from '../../src/core/guard/locale';
-import { guardEngine } from '../../src/core/guard';
 import { guardWorkspace, rulesFile, runGuardCli } from './guard-helpers';
 
 test('every built-in rule has its message, why and suggestion in Simplified Chinese, and the table names no other rule', () => {
@@ -16,11 +16,26 @@ test('every built-in rule has its message, why and suggestion in Simplified Chin
 });
 
 test('locale tags: zh-cn, zh-Hans, zh_CN.UTF-8 and zh are Simplified Chinese; others English', () => {
-  assert.deepEqual(['zh-cn', 'zh-Hans', 'zh_CN.UTF-8', 'zh', 'zh-tw', 'en', 'C.UTF-8', undefined].map(guardLocale), ['zh-cn', 'zh-cn', 'zh-cn', 'zh-cn', 'en', 'en', 'en', 'en']);
+  assert.deepEqual(['zh-cn', 'zh-Hans', 'zh_CN.UTF-8', 'zh', 'zh-tw', 'en', 'C.UTF-8', undefined].map(guardLocale), [
+    'zh-cn',
+    'zh-cn',
+    'zh-cn',
+    'zh-cn',
+    'en',
+    'en',
+    'en',
+    'en',
+  ]);
 });
 
 test('in zh-cn, findings and explanations of built-in rules are in Chinese; a project rule keeps its own words', async () => {
-  const { ws, cleanup } = await guardWorkspace({ '.autosnippet/guard/rules.json': rulesFile([{ id: 'project/no-legacy', pattern: '\\blegacyCall\\(', message: 'Use modernCall.' }]) });
+  const { ws, cleanup } = await guardWorkspace({
+    '.autosnippet/guard/rules.json': rulesFile([{
+      id: 'project/no-legacy',
+      pattern: '\\blegacyCall\\(',
+      message: 'Use modernCall.',
+    }]),
+  });
   try {
     const engine = guardEngine(ws);
     engine.locale = 'zh-cn';

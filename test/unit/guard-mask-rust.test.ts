@@ -1,8 +1,8 @@
 // The masker on Rust string literals that span lines, from real code (test/fixtures/real/ripgrep-guard).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { CODE, maskText, STRING } from '../../src/core/guard/mask';
 
 test('Rust: a "…" literal after a lifetime (`&\'static str = "\\`) spans lines until its closing quote; the code after it is code again', () => {

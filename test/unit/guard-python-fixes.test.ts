@@ -1,29 +1,43 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RuleRunner } from '../../src/core/guard/runner';
-import { builtinRules } from '../../src/core/guard/packs';
-import { applyFixes } from '../../src/core/guard/fix';
-import { sarifReport } from '../../src/core/guard/report';
+import { test } from 'node:test';
 import type { ScanResult } from '../../src/core/guard/engine';
+import { applyFixes } from '../../src/core/guard/fix';
+import { builtinRules } from '../../src/core/guard/packs';
+import { sarifReport } from '../../src/core/guard/report';
+import { RuleRunner } from '../../src/core/guard/runner';
 
 const runner = new RuleRunner(builtinRules(), { severityOverrides: {}, ruleExclusions: [] });
 
 function fixed(code: string): { text: string; ids: string[]; after: string[] } {
   const res = runner.checkText(code, 'python');
   const out = applyFixes(code, res.violations).text;
-  return { text: out, ids: res.violations.filter((v) => v.fix !== undefined).map((v) => v.ruleId), after: runner.checkText(out, 'python').violations.map((v) => v.ruleId) };
+  return {
+    text: out,
+    ids: res.violations.filter((v) => v.fix !== undefined).map((v) => v.ruleId),
+    after: runner.checkText(out, 'python').violations.map((v) => v.ruleId),
+  };
 }
 
 test('py/mutable-default: the fix defaults to None and creates the value at the start of the body, after the docstring', () => {
-  const r = fixed('def add(item, items=[]):\n    """Add one.\n\n    More.\n    """\n    items.append(item)\n    return items\n');
+  const r = fixed(
+    'def add(item, items=[]):\n    """Add one.\n\n    More.\n    """\n    items.append(item)\n    return items\n',
+  );
   assert.deepEqual(r.ids, ['py/mutable-default']);
-  assert.equal(r.text, 'def add(item, items=None):\n    """Add one.\n\n    More.\n    """\n    if items is None:\n        items = []\n    items.append(item)\n    return items\n');
+  assert.equal(
+    r.text,
+    'def add(item, items=None):\n    """Add one.\n\n    More.\n    """\n    if items is None:\n        items = []\n    items.append(item)\n    return items\n',
+  );
   assert.deepEqual(r.after, [], 'the fixed code has no finding left');
 });
 
 test('py/mutable-default: a parameter list over several lines, a return annotation, a comment after the colon, tabs', () => {
-  const r = fixed('class A:\n\tdef m(\n\t\tself,\n\t\topts={},  # options\n\t) -> dict:  # returns opts\n\t\topts["k"] = 1\n\t\treturn opts\n');
-  assert.equal(r.text, 'class A:\n\tdef m(\n\t\tself,\n\t\topts=None,  # options\n\t) -> dict:  # returns opts\n\t\tif opts is None:\n\t\t\topts = {}\n\t\topts["k"] = 1\n\t\treturn opts\n');
+  const r = fixed(
+    'class A:\n\tdef m(\n\t\tself,\n\t\topts={},  # options\n\t) -> dict:  # returns opts\n\t\topts["k"] = 1\n\t\treturn opts\n',
+  );
+  assert.equal(
+    r.text,
+    'class A:\n\tdef m(\n\t\tself,\n\t\topts=None,  # options\n\t) -> dict:  # returns opts\n\t\tif opts is None:\n\t\t\topts = {}\n\t\topts["k"] = 1\n\t\treturn opts\n',
+  );
   assert.deepEqual(r.after, []);
 });
 
@@ -50,6 +64,10 @@ test('SARIF gives a fix that reaches past the match as a character span', () => 
   const code = 'def add(item, items=[]):\n    items.append(item)\n';
   const v = runner.checkText(code, 'python', { path: 'a.py' }).violations[0];
   const scan = { root: '/r', files: 1, violations: [v], problems: [], stopped: [] } as unknown as ScanResult;
-  const region = JSON.parse(sarifReport(scan, [], '0')).runs[0].results[0].fixes[0].artifactChanges[0].replacements[0].deletedRegion;
-  assert.deepEqual(region, { charOffset: code.indexOf('items=[]'), charLength: code.indexOf('\n    items.append') - code.indexOf('items=[]') });
+  const region =
+    JSON.parse(sarifReport(scan, [], '0')).runs[0].results[0].fixes[0].artifactChanges[0].replacements[0].deletedRegion;
+  assert.deepEqual(region, {
+    charOffset: code.indexOf('items=[]'),
+    charLength: code.indexOf('\n    items.append') - code.indexOf('items=[]'),
+  });
 });

@@ -5,14 +5,14 @@
 // the ones that are off by default too. Where guard knowingly differs from the label, `disagree`
 // says how and why (a suppression the team wrote, a gap that needs types); the test pins that
 // behaviour too, so any change shows. bench/guard-eval.ts reports recall against the labels alone.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { headerLanguage } from '../../src/core/guard/header-language';
-import { languageForPath } from '../../src/core/kernel/languages';
 import { builtinRules } from '../../src/core/guard/packs';
 import { RuleRunner } from '../../src/core/guard/runner';
+import { languageForPath } from '../../src/core/kernel/languages';
 import { allBuiltinsOn } from './guard-helpers';
 
 const FIXTURES = path.join(__dirname, '../fixtures/guard-real');
@@ -30,7 +30,12 @@ interface Case {
    * code outside a hygiene rule's scope), as opposed to a limit of the rule; or `outvoted`, a label two
    * other blind reviewers judged intended (bench/data/guard-eval/adjudication-*.json).
    */
-  disagree?: { missed?: string[]; byDesign?: 'suppression' | 'justification' | 'scope' | 'outvoted'; extra?: string[]; why: string };
+  disagree?: {
+    missed?: string[];
+    byDesign?: 'suppression' | 'justification' | 'scope' | 'outvoted';
+    extra?: string[];
+    why: string;
+  };
 }
 
 const rules = builtinRules();
@@ -39,9 +44,17 @@ const runner = new RuleRunner(rules, { severityOverrides: allBuiltinsOn(rules), 
 for (const repo of readdirSync(FIXTURES).sort()) {
   const file = path.join(FIXTURES, repo, 'cases.json');
   if (!existsSync(file)) continue;
-  const { repository, commit, cases } = JSON.parse(readFileSync(file, 'utf8')) as { repository: string; commit: string; cases: Case[] };
+  const { repository, commit, cases } = JSON.parse(readFileSync(file, 'utf8')) as {
+    repository: string;
+    commit: string;
+    cases: Case[];
+  };
   test(`${repository}@${commit.slice(0, 7)}: guard reports exactly the labelled problems in ${cases.length} excerpts`, async () => {
-    assert.ok(existsSync(path.join(FIXTURES, repo, 'cases.json')) && readdirSync(path.join(FIXTURES, repo)).some((n) => /^(LICEN[CS]E|COPYING|UNLICENSE)/i.test(n)), `${repo} needs its licence beside the excerpts`);
+    assert.ok(
+      existsSync(path.join(FIXTURES, repo, 'cases.json'))
+        && readdirSync(path.join(FIXTURES, repo)).some((n) => /^(LICEN[CS]E|COPYING|UNLICENSE)/i.test(n)),
+      `${repo} needs its licence beside the excerpts`,
+    );
     for (const c of cases) {
       const abs = path.join(FIXTURES, repo, c.file);
       const text = readFileSync(abs, 'utf8');
@@ -51,15 +64,33 @@ for (const repo of readdirSync(FIXTURES).sort()) {
       if (pathLanguage) {
         const language = headerLanguage(abs, text, pathLanguage);
         await runner.prepare(language);
-        const res = runner.checkText(text, language, { path: c.path, budgetMs: 10_000, ...(c.asProduction ? { kind: 'production' as const } : {}) });
+        const res = runner.checkText(text, language, {
+          path: c.path,
+          budgetMs: 10_000,
+          ...(c.asProduction ? { kind: 'production' as const } : {}),
+        });
         assert.equal(res.incomplete, false, `${repo}/${c.file}: the check was incomplete`);
         found = [...new Set(res.violations.map((v) => `${v.ruleId}@${v.start.line}`))].sort();
       }
       const missed = new Set(c.disagree?.missed ?? []);
-      assert.ok([...missed].every((m) => c.expect.includes(m)), `${repo}/${c.file}: disagree.missed lists only labelled problems`);
-      if (c.disagree?.byDesign) assert.ok(missed.size > 0 && ['suppression', 'justification', 'scope', 'outvoted'].includes(c.disagree.byDesign), `${repo}/${c.file}: byDesign names why guard is asked to stay silent on what it missed`);
+      assert.ok(
+        [...missed].every((m) => c.expect.includes(m)),
+        `${repo}/${c.file}: disagree.missed lists only labelled problems`,
+      );
+      if (c.disagree?.byDesign) {
+        assert.ok(
+          missed.size > 0 && ['suppression', 'justification', 'scope', 'outvoted'].includes(c.disagree.byDesign),
+          `${repo}/${c.file}: byDesign names why guard is asked to stay silent on what it missed`,
+        );
+      }
       const expected = [...c.expect.filter((e) => !missed.has(e)), ...(c.disagree?.extra ?? [])].sort();
-      assert.deepEqual(found, expected, `${repo}/${c.file} (${c.path}:${c.lines}${c.asProduction ? ', as production code' : ''}): ${c.note}${c.disagree ? ` (known difference: ${c.disagree.why})` : ''}`);
+      assert.deepEqual(
+        found,
+        expected,
+        `${repo}/${c.file} (${c.path}:${c.lines}${c.asProduction ? ', as production code' : ''}): ${c.note}${
+          c.disagree ? ` (known difference: ${c.disagree.why})` : ''
+        }`,
+      );
     }
   });
 }
@@ -67,9 +98,17 @@ for (const repo of readdirSync(FIXTURES).sort()) {
 test('an Objective-C header is checked with the Objective-C rules', async () => {
   const header = readFileSync(path.join(FIXTURES, 'sdwebimage/SDWebImageManager.h'), 'utf8');
   assert.equal(headerLanguage('/nowhere/SDWebImageManager.h', header, 'c'), 'objective-c');
-  assert.equal(headerLanguage('/nowhere/zlib.h', '#ifndef ZLIB_H\n#define ZLIB_H\nint deflate(void);\n#endif\n', 'c'), 'c');
-  const strong = header.replace('@property (weak, nonatomic, nullable) id <SDWebImageManagerDelegate> delegate;', '@property (strong, nonatomic, nullable) id <SDWebImageManagerDelegate> delegate;');
+  assert.equal(
+    headerLanguage('/nowhere/zlib.h', '#ifndef ZLIB_H\n#define ZLIB_H\nint deflate(void);\n#endif\n', 'c'),
+    'c',
+  );
+  const strong = header.replace(
+    '@property (weak, nonatomic, nullable) id <SDWebImageManagerDelegate> delegate;',
+    '@property (strong, nonatomic, nullable) id <SDWebImageManagerDelegate> delegate;',
+  );
   await runner.prepare('objective-c');
-  const res = runner.checkText(strong, headerLanguage('/nowhere/SDWebImageManager.h', strong, 'c'), { path: 'SDWebImage/Core/SDWebImageManager.h' });
+  const res = runner.checkText(strong, headerLanguage('/nowhere/SDWebImageManager.h', strong, 'c'), {
+    path: 'SDWebImage/Core/SDWebImageManager.h',
+  });
   assert.deepEqual(res.violations.map((v) => v.ruleId), ['objc/strong-delegate']);
 });

@@ -1,11 +1,17 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { builtinRules } from '../../src/core/guard/packs';
-import { neverMatchesInCode } from '../../src/core/guard/regex-reach';
 import { queryShapeProblem } from '../../src/core/guard/query-check';
+import { neverMatchesInCode } from '../../src/core/guard/regex-reach';
 
 test('patterns that need text inside an opening quote never match the code view; closing quotes and optional quotes do not count', () => {
-  const never = [`from\\s+['"]\\.\\./`, `require\\(\\s*"@app/`, `(?:from|require\\()\\s*['"]\\.\\./[^/]+/src/`, `import\\s+['"]lodash`, `a"\\)`];
+  const never = [
+    `from\\s+['"]\\.\\./`,
+    `require\\(\\s*"@app/`,
+    `(?:from|require\\()\\s*['"]\\.\\./[^/]+/src/`,
+    `import\\s+['"]lodash`,
+    `a"\\)`,
+  ];
   const may = [`['"]\\.length`, `\\bfetch\\(`, `['"]?src/`, `from ['"]a|b`, `(?:from|require\\s*)\\s*['"]x`, `\\s"\\)`];
   for (const s of never) assert.ok(neverMatchesInCode(s), s);
   for (const s of may) assert.equal(neverMatchesInCode(s), undefined, s);
@@ -24,5 +30,8 @@ test('no built-in rule is taken for one that can never match (every code-scope r
 test('query shapes: a predicate beside the pattern and an unknown predicate are found; comments and strings are skipped', () => {
   assert.match(queryShapeProblem('(call) @match (#match? @match "x")')!.message, /#match\? .* outside every pattern/);
   assert.match(queryShapeProblem('((call) @match (#matches? @match "x"))')!.message, /#matches\? is not a predicate/);
-  assert.equal(queryShapeProblem('; (#match? @x "y")\n((call (string) @match) (#match? @match "(#eq? @a b)"))'), undefined);
+  assert.equal(
+    queryShapeProblem('; (#match? @x "y")\n((call (string) @match) (#match? @match "(#eq? @a b)"))'),
+    undefined,
+  );
 });

@@ -2,16 +2,16 @@
 // thousands of random edits, chained as a person types, on real code of every lexer family, with
 // the characters that open and close comments, strings, templates and regex literals; and the
 // re-check the editor runs after each edit must report what a full check reports.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { maskText, remaskText, type MaskedText } from '../../src/core/guard/mask';
-import { languageForPath } from '../../src/core/kernel/languages';
+import { test } from 'node:test';
+import { rng } from '../../bench/recipe-corpus';
+import { type MaskedText, maskText, remaskText } from '../../src/core/guard/mask';
 import { builtinRules } from '../../src/core/guard/packs';
 import { RuleRunner } from '../../src/core/guard/runner';
+import { languageForPath } from '../../src/core/kernel/languages';
 import { allBuiltinsOn } from './guard-helpers';
-import { rng } from '../../bench/recipe-corpus';
 
 const FIXTURES = path.join(__dirname, '../fixtures/guard-real');
 
@@ -31,13 +31,47 @@ function corpus(): Map<string, string> {
 }
 
 // What a person types that changes how everything after it lexes, and ordinary text.
-const PIECES = ['"', "'", '`', '${', '}', '{', '/*', '*/', '//', '/', '#', '"""', "'''", 'r#"', '"#', '#"', '\n', '\\', 'x', ' ', 'return /a+/g;', '@"', "b'", 'f"', '\n\n', 'let s = "a";\n', '// note\n', '/* c */', '`t ${v} u`'];
+const PIECES = [
+  '"',
+  "'",
+  '`',
+  '${',
+  '}',
+  '{',
+  '/*',
+  '*/',
+  '//',
+  '/',
+  '#',
+  '"""',
+  "'''",
+  'r#"',
+  '"#',
+  '#"',
+  '\n',
+  '\\',
+  'x',
+  ' ',
+  'return /a+/g;',
+  '@"',
+  "b'",
+  'f"',
+  '\n\n',
+  'let s = "a";\n',
+  '// note\n',
+  '/* c */',
+  '`t ${v} u`',
+];
 
 function same(got: MaskedText, want: MaskedText, what: string): void {
   if (got.code !== want.code) {
     let i = 0;
     while (got.code[i] === want.code[i]) i++;
-    assert.fail(`${what}: the code differs at ${i}: ${JSON.stringify(got.code.slice(Math.max(0, i - 40), i + 40))} vs ${JSON.stringify(want.code.slice(Math.max(0, i - 40), i + 40))}`);
+    assert.fail(
+      `${what}: the code differs at ${i}: ${JSON.stringify(got.code.slice(Math.max(0, i - 40), i + 40))} vs ${
+        JSON.stringify(want.code.slice(Math.max(0, i - 40), i + 40))
+      }`,
+    );
   }
   assert.ok(Buffer.compare(Buffer.from(got.kinds), Buffer.from(want.kinds)) === 0, `${what}: the kinds differ`);
 }
@@ -76,7 +110,10 @@ test('an edit that opens a block comment re-masks to the end; closing it again b
   assert.equal(om.code, maskText(opened, 'typescript').code);
   assert.match(om.code, /\/\*\s+$/, 'everything after the opener is comment');
   const closed = opened.replace('const b', 'x */ const b');
-  assert.equal(remaskText({ text: opened, masked: om }, closed, 'typescript').code, maskText(closed, 'typescript').code);
+  assert.equal(
+    remaskText({ text: opened, masked: om }, closed, 'typescript').code,
+    maskText(closed, 'typescript').code,
+  );
 });
 
 test('a line that starts with a slash is lexed by the token before it: deleting that token turns a division into a regex literal', () => {
@@ -105,10 +142,25 @@ test('a re-check after each random edit, as the editor runs it while typing, rep
     for (let step = 0; step < 120; step++) {
       const pos = Math.floor(rand() * (text.length + 1));
       const remove = rand() < 0.3 ? Math.floor(rand() * 12) : 0;
-      const insert = rand() < 0.5 ? PIECES[Math.floor(rand() * PIECES.length)] : ['eval(x)', 'catch (e) {}', 'x!.y', 'try! f()', 'as! T', '.unwrap()', 'panic!("x")', 'println!("a")', 'console.log(1)', 'except:\n    pass\n'][Math.floor(rand() * 10)];
+      const insert = rand() < 0.5
+        ? PIECES[Math.floor(rand() * PIECES.length)]
+        : [
+          'eval(x)',
+          'catch (e) {}',
+          'x!.y',
+          'try! f()',
+          'as! T',
+          '.unwrap()',
+          'panic!("x")',
+          'println!("a")',
+          'console.log(1)',
+          'except:\n    pass\n',
+        ][Math.floor(rand() * 10)];
       text = text.slice(0, pos) + insert + text.slice(Math.min(text.length, pos + remove));
       const inc = typing.checkText(text, language, at).violations.map((v) => `${v.ruleId}@${v.startOffset}`);
-      const full = fresh.checkText(text, language, { budgetMs: 10_000, path: at.path }).violations.map((v) => `${v.ruleId}@${v.startOffset}`);
+      const full = fresh.checkText(text, language, { budgetMs: 10_000, path: at.path }).violations.map((v) =>
+        `${v.ruleId}@${v.startOffset}`
+      );
       assert.deepEqual(inc, full, `${language}, edit ${step} at ${pos} (+${JSON.stringify(insert)})`);
       checks++;
     }

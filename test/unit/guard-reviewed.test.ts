@@ -1,13 +1,13 @@
 // Marking one guard finding reviewed (intended code, with the reason a person gave): the CLI, the
 // catalog tool (people only), SARIF, the baseline written again, moved lines, and two processes at once.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
+import { BASELINE_FILE, type BaselineFile, markReviewed, readBaseline } from '../../src/core/guard/baseline';
 import { createCatalog } from '../../src/core/tools';
-import { BASELINE_FILE, markReviewed, readBaseline, type BaselineFile } from '../../src/core/guard/baseline';
-import { guardWorkspace, writeFiles, runGuardCli } from './guard-helpers';
+import { guardWorkspace, runGuardCli, writeFiles } from './guard-helpers';
 
 /** From the workspace folder, as a person in a terminal there. */
 const run = (root: string, args: string[]) => runGuardCli(root, args, root);
@@ -37,17 +37,33 @@ test('a finding marked reviewed with a reason no longer fails the run, stays rec
     // The line must carry a finding of that rule; the error names what the line has.
     const wrongRule = await run(root, ['--review', 'src/config.py:4', '--rule', 'py/bare-except', '--reason', 'x']);
     assert.equal(wrongRule.code, 2);
-    assert.match(wrongRule.stderr, /no py\/bare-except finding on line 4 of src\/config\.py[\s\S]*That line has: py\/no-eval/);
+    assert.match(
+      wrongRule.stderr,
+      /no py\/bare-except finding on line 4 of src\/config\.py[\s\S]*That line has: py\/no-eval/,
+    );
     const noReason = await run(root, ['--review', 'src/config.py:4', '--rule', 'py/no-eval', '--reason', '  ']);
     assert.equal(noReason.code, 2);
     assert.match(noReason.stderr, /--review needs --reason/);
 
-    const marked = await run(root, ['--review', 'src/config.py:4', '--rule', 'py/no-eval', '--reason', 'Loading the config file the user names is the feature, as runpy does.']);
+    const marked = await run(root, [
+      '--review',
+      'src/config.py:4',
+      '--rule',
+      'py/no-eval',
+      '--reason',
+      'Loading the config file the user names is the feature, as runpy does.',
+    ]);
     assert.equal(marked.code, 0, marked.stderr);
-    assert.match(marked.stdout, /Marked py\/no-eval at src\/config\.py:4 reviewed in \.autosnippet\/guard\/baseline\.json/);
+    assert.match(
+      marked.stdout,
+      /Marked py\/no-eval at src\/config\.py:4 reviewed in \.autosnippet\/guard\/baseline\.json/,
+    );
     const b = baselineOf(root);
     assert.deepEqual(Object.keys(b.files), [], 'nothing is baselined');
-    assert.equal(b.reviewed?.['src/config.py']?.[0].reason, 'Loading the config file the user names is the feature, as runpy does.');
+    assert.equal(
+      b.reviewed?.['src/config.py']?.[0].reason,
+      'Loading the config file the user names is the feature, as runpy does.',
+    );
 
     const after = await run(root, []);
     assert.equal(after.code, 1, 'the other eval still fails');
@@ -58,10 +74,22 @@ test('a finding marked reviewed with a reason no longer fails the run, stays rec
     // Lines added above: the mark follows the code, not the line number.
     writeFiles(root, { 'src/config.py': `import os\n\n${CONFIG}` });
     const sarif = await run(root, ['-f', 'sarif']);
-    const results = (JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; baselineState?: string; suppressions?: { kind: string; justification: string }[]; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] }).runs[0].results;
+    const results = (JSON.parse(sarif.stdout) as {
+      runs: {
+        results: {
+          ruleId: string;
+          baselineState?: string;
+          suppressions?: { kind: string; justification: string }[];
+          locations: { physicalLocation: { region: { startLine: number } } }[];
+        }[];
+      }[];
+    }).runs[0].results;
     const reviewed = results.find((r) => r.locations[0].physicalLocation.region.startLine === 6);
     assert.equal(reviewed?.baselineState, 'unchanged');
-    assert.deepEqual(reviewed?.suppressions?.map((s) => [s.kind, s.justification]), [['external', 'Loading the config file the user names is the feature, as runpy does.']]);
+    assert.deepEqual(reviewed?.suppressions?.map((s) => [s.kind, s.justification]), [[
+      'external',
+      'Loading the config file the user names is the feature, as runpy does.',
+    ]]);
     const fresh = results.find((r) => r.locations[0].physicalLocation.region.startLine === 10);
     assert.equal(fresh?.baselineState, 'new');
     assert.equal(fresh?.suppressions, undefined);
@@ -78,8 +106,18 @@ test('a finding marked reviewed with a reason no longer fails the run, stays rec
 
     // Marking the baselined one moves it out of the baseline (it is not reported gone), and marking
     // a reviewed one again replaces its reason.
-    assert.equal((await run(root, ['--review', 'src/config.py:10', '--rule', 'py/no-eval', '--reason', 'Test helper.'])).code, 0);
-    const again = await run(root, ['--review', 'src/config.py:10', '--rule', 'py/no-eval', '--reason', 'Only called by the REPL command, on what the user typed.']);
+    assert.equal(
+      (await run(root, ['--review', 'src/config.py:10', '--rule', 'py/no-eval', '--reason', 'Test helper.'])).code,
+      0,
+    );
+    const again = await run(root, [
+      '--review',
+      'src/config.py:10',
+      '--rule',
+      'py/no-eval',
+      '--reason',
+      'Only called by the REPL command, on what the user typed.',
+    ]);
     assert.match(again.stdout, /Replaced the reason of py\/no-eval at src\/config\.py:10/);
     const last = baselineOf(root);
     assert.deepEqual(last.files, {});
@@ -94,7 +132,9 @@ test('a finding marked reviewed with a reason no longer fails the run, stays rec
     // The code is fixed: the next baseline drops the mark that no longer matches anything.
     writeFiles(root, { 'src/config.py': `import os\n\n${CONFIG.replace('return eval(text)', 'return int(text)')}` });
     assert.equal((await run(root, ['--baseline', 'write'])).code, 0);
-    assert.deepEqual(baselineOf(root).reviewed?.['src/config.py'].map((e) => e.reason), ['Loading the config file the user names is the feature, as runpy does.']);
+    assert.deepEqual(baselineOf(root).reviewed?.['src/config.py'].map((e) => e.reason), [
+      'Loading the config file the user names is the feature, as runpy does.',
+    ]);
   } finally {
     await cleanup();
   }
@@ -105,30 +145,70 @@ test('marking reviewed is for people: an agent is refused and audited; a reason 
   try {
     const catalog = createCatalog();
     const input = { path: 'src/config.py', line: 8, ruleId: 'py/no-eval', reason: 'The agent thinks it is fine.' };
-    const refused = await catalog.invoke(ws, 'mark_guard_finding_reviewed', input, { actor: 'external_agent', channel: 'test' });
+    const refused = await catalog.invoke(ws, 'mark_guard_finding_reviewed', input, {
+      actor: 'external_agent',
+      channel: 'test',
+    });
     assert.ok(!refused.ok && refused.error.code === 'PERMISSION_DENIED', JSON.stringify(refused).slice(0, 300));
     assert.equal((await run(root, [])).code, 1, 'the finding still fails the run');
-    const log = await catalog.invoke(ws, 'query_audit_log', { action: 'mark_guard_finding_reviewed' }, { actor: 'human', channel: 'test' });
+    const log = await catalog.invoke(
+      ws,
+      'query_audit_log',
+      { action: 'mark_guard_finding_reviewed' },
+      { actor: 'human', channel: 'test' },
+    );
     assert.ok(log.ok);
-    assert.deepEqual((log.data as { entries: { actor: string; result: string }[] }).entries.map((e) => `${e.actor}:${e.result}`), ['external_agent:denied']);
+    assert.deepEqual(
+      (log.data as { entries: { actor: string; result: string }[] }).entries.map((e) => `${e.actor}:${e.result}`),
+      ['external_agent:denied'],
+    );
 
-    const tooLong = await catalog.invoke(ws, 'mark_guard_finding_reviewed', { ...input, reason: 'x'.repeat(501) }, { actor: 'human', channel: 'test' });
+    const tooLong = await catalog.invoke(
+      ws,
+      'mark_guard_finding_reviewed',
+      { ...input, reason: 'x'.repeat(501) },
+      { actor: 'human', channel: 'test' },
+    );
     assert.ok(!tooLong.ok && tooLong.error.code === 'INVALID_INPUT', JSON.stringify(tooLong).slice(0, 300));
 
     // Unsaved text: the finding is looked for in the code given, not on disk.
-    const unsaved = await catalog.invoke(ws, 'mark_guard_finding_reviewed', { ...input, line: 9, code: `\n${CONFIG}` }, { actor: 'human', channel: 'test' });
+    const unsaved = await catalog.invoke(
+      ws,
+      'mark_guard_finding_reviewed',
+      { ...input, line: 9, code: `\n${CONFIG}` },
+      { actor: 'human', channel: 'test' },
+    );
     assert.ok(unsaved.ok, JSON.stringify(unsaved).slice(0, 300));
     // The same line on disk (one line up) is that finding: an agent auditing the file sees the person's reason.
-    const audit = await catalog.invoke(ws, 'guard_audit_files', { paths: ['src/config.py'] }, { actor: 'external_agent', channel: 'test' });
+    const audit = await catalog.invoke(
+      ws,
+      'guard_audit_files',
+      { paths: ['src/config.py'] },
+      { actor: 'external_agent', channel: 'test' },
+    );
     assert.ok(audit.ok, JSON.stringify(audit).slice(0, 300));
-    const data = audit.data as { baseline: { new: number; unchanged: number; reviewed: number }; violations: { start: { line: number }; baselineState: string; reviewed?: string }[] };
+    const data = audit.data as {
+      baseline: { new: number; unchanged: number; reviewed: number };
+      violations: { start: { line: number }; baselineState: string; reviewed?: string }[];
+    };
     assert.deepEqual([data.baseline.new, data.baseline.unchanged, data.baseline.reviewed], [1, 1, 1]);
-    assert.deepEqual(data.violations.map((v) => [v.start.line, v.baselineState, v.reviewed]), [[4, 'new', undefined], [8, 'unchanged', 'The agent thinks it is fine.']]);
+    assert.deepEqual(data.violations.map((v) => [v.start.line, v.baselineState, v.reviewed]), [
+      [4, 'new', undefined],
+      [8, 'unchanged', 'The agent thinks it is fine.'],
+    ]);
 
     const broken = '{"version": 1, "files": {"a.py": [{"rule": "x"}]}}';
     writeFiles(root, { [BASELINE_FILE]: broken });
-    const refusedBroken = await catalog.invoke(ws, 'mark_guard_finding_reviewed', { ...input, reason: 'ok' }, { actor: 'human', channel: 'test' });
-    assert.ok(!refusedBroken.ok && refusedBroken.error.code === 'INVALID_BASELINE', 'a broken baseline is not overwritten');
+    const refusedBroken = await catalog.invoke(
+      ws,
+      'mark_guard_finding_reviewed',
+      { ...input, reason: 'ok' },
+      { actor: 'human', channel: 'test' },
+    );
+    assert.ok(
+      !refusedBroken.ok && refusedBroken.error.code === 'INVALID_BASELINE',
+      'a broken baseline is not overwritten',
+    );
     assert.match(refusedBroken.error.message, /entries of "a\.py" need rule, fingerprint/);
     assert.equal(readFileSync(path.join(root, BASELINE_FILE), 'utf8'), broken);
   } finally {
@@ -141,13 +221,18 @@ test('two processes marking findings at once both land (the baseline file is wri
   try {
     const script = path.join(root, 'mark.ts');
     const lib = path.resolve(__dirname, '../../src/core/guard/baseline.ts');
-    writeFileSync(script, [
-      `import { markReviewed } from ${JSON.stringify(lib)};`,
-      'const [root, tag] = process.argv.slice(2);',
-      'for (let i = 0; i < 40; i++) markReviewed(root, { path: `src/${tag}.py`, rule: "py/no-eval", fingerprint: `${tag}-${i}`, line: i + 1, lineText: "eval(x)" }, `reason ${tag} ${i}`);',
-    ].join('\n'));
+    writeFileSync(
+      script,
+      [
+        `import { markReviewed } from ${JSON.stringify(lib)};`,
+        'const [root, tag] = process.argv.slice(2);',
+        'for (let i = 0; i < 40; i++) markReviewed(root, { path: `src/${tag}.py`, rule: "py/no-eval", fingerprint: `${tag}-${i}`, line: i + 1, lineText: "eval(x)" }, `reason ${tag} ${i}`);',
+      ].join('\n'),
+    );
     const child = (tag: string) => new Promise<number>((resolve, reject) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', script, root, tag], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const p = spawn(process.execPath, ['--import', 'tsx', script, root, tag], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let err = '';
       p.stderr.on('data', (d) => (err += d));
       p.on('error', reject);
@@ -156,7 +241,9 @@ test('two processes marking findings at once both land (the baseline file is wri
     await Promise.all([child('a'), child('b'), child('c')]);
     const read = readBaseline(root);
     assert.ok(read.ok);
-    for (const tag of ['a', 'b', 'c']) assert.equal(read.baseline.reviewed?.[`src/${tag}.py`]?.length, 40, `every mark of ${tag} is there`);
+    for (const tag of ['a', 'b', 'c']) {
+      assert.equal(read.baseline.reviewed?.[`src/${tag}.py`]?.length, 40, `every mark of ${tag} is there`);
+    }
     // A lock left by a process that died is taken over once stale; a live one makes a clear error.
     const lock = path.join(root, `${BASELINE_FILE}.lock`);
     const target = { path: 'src/d.py', rule: 'py/no-eval', fingerprint: 'd', line: 1, lineText: 'eval(x)' };

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { guardEngine } from '../../src/core/guard';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
 import { ToolCatalog } from '../../src/core/tools/catalog';
@@ -22,7 +22,12 @@ const RULES = '.autosnippet/guard/rules.json';
 test('older field names load as aliases: `regex` is `pattern`, `suggestedFix` is `suggestion`', async () => {
   const t = await loaded({
     [RULES]: rulesFile([
-      { id: 'project/no-raw-fetch', pattern: '(?<![\\w.])fetch\\s*\\(', suggestion: undefined, suggestedFix: 'await apiClient.request({ method, path, body })' },
+      {
+        id: 'project/no-raw-fetch',
+        pattern: '(?<![\\w.])fetch\\s*\\(',
+        suggestion: undefined,
+        suggestedFix: 'await apiClient.request({ method, path, body })',
+      },
       { id: 'project/old-regex', regex: '\\bdebugger\\b' },
     ]),
   });
@@ -30,7 +35,10 @@ test('older field names load as aliases: `regex` is `pattern`, `suggestedFix` is
     assert.deepEqual(t.problems, []);
     const res = await t.engine.check('const r = await fetch(url);\ndebugger;\n', 'typescript');
     const found = res.violations.filter((v) => v.ruleId.startsWith('project/'));
-    assert.deepEqual(found.map((v) => [v.ruleId, v.start.line]), [['project/no-raw-fetch', 1], ['project/old-regex', 2]]);
+    assert.deepEqual(found.map((v) => [v.ruleId, v.start.line]), [
+      ['project/no-raw-fetch', 1],
+      ['project/old-regex', 2],
+    ]);
     assert.equal(found[0].suggestion, 'await apiClient.request({ method, path, body })');
   } finally {
     await t.cleanup();
@@ -60,7 +68,11 @@ test('an unknown field is a problem that names it and the closest field; the rul
 test('examples as { bad: [...], good: [...] } run at load: a bad example the pattern misses is a problem on that example, and the rule does not run', async () => {
   const t = await loaded({
     [RULES]: rulesFile([
-      { id: 'project/no-print', pattern: '\\bconsole\\.log\\(', examples: { bad: ['console.log(x);', 'console.info(x);'], good: ['logger.info(x);'] } },
+      {
+        id: 'project/no-print',
+        pattern: '\\bconsole\\.log\\(',
+        examples: { bad: ['console.log(x);', 'console.info(x);'], good: ['logger.info(x);'] },
+      },
       { id: 'project/ok', pattern: '\\bdebugger\\b', examples: { bad: ['debugger;'], good: ['// debugger'] } },
     ]),
   });
@@ -78,11 +90,27 @@ test('examples as { bad: [...], good: [...] } run at load: a bad example the pat
 });
 
 test('guard_rules lists a rule that fails its examples as inactive, with the reason, and the problem with its field and fix', async () => {
-  const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-fetch', pattern: 'fetch\\(', examples: { bad: ['fetch(u)'], good: ['prefetch(u)'] } }]) });
+  const t = await loaded({
+    [RULES]: rulesFile([{
+      id: 'project/no-fetch',
+      pattern: 'fetch\\(',
+      examples: { bad: ['fetch(u)'], good: ['prefetch(u)'] },
+    }]),
+  });
   try {
-    const r = await new ToolCatalog(guardTools).invoke(t.ws, 'guard_rules', { origin: 'project', includeInactive: true }, { actor: 'external_agent', channel: 'test' });
+    const r = await new ToolCatalog(guardTools).invoke(
+      t.ws,
+      'guard_rules',
+      { origin: 'project', includeInactive: true },
+      { actor: 'external_agent', channel: 'test' },
+    );
     assert.ok(r.ok, JSON.stringify(r));
-    const out = (r as { data: { rules: { id: string; active: boolean; reason?: string }[]; problems: { ruleId?: string; field?: string; hint?: string }[] } }).data;
+    const out = (r as {
+      data: {
+        rules: { id: string; active: boolean; reason?: string }[];
+        problems: { ruleId?: string; field?: string; hint?: string }[];
+      };
+    }).data;
     assert.deepEqual(out.rules.map((x) => [x.id, x.active]), [['project/no-fetch', false]]);
     assert.match(out.rules[0].reason!, /reports its good example 1/);
     assert.deepEqual(out.problems.map((p) => [p.ruleId, p.field]), [['project/no-fetch', 'examples.good[0]']]);
@@ -93,7 +121,13 @@ test('guard_rules lists a rule that fails its examples as inactive, with the rea
 });
 
 test('a good example the rule reports is a problem', async () => {
-  const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-fetch', pattern: 'fetch\\(', examples: { bad: ['fetch(u)'], good: ['prefetch(u)'] } }]) });
+  const t = await loaded({
+    [RULES]: rulesFile([{
+      id: 'project/no-fetch',
+      pattern: 'fetch\\(',
+      examples: { bad: ['fetch(u)'], good: ['prefetch(u)'] },
+    }]),
+  });
   try {
     assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'examples.good[0]']]);
     assert.match(t.problems[0].message, /reports its good example 1 \(`prefetch\(u\)`\)/);
@@ -103,7 +137,9 @@ test('a good example the rule reports is a problem', async () => {
 });
 
 test('an import-path pattern with in: code (the default) can never match: a problem on `pattern` that says to use in: strings', async () => {
-  const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-cross-src', pattern: 'from\\s+[\'"]\\.\\./[^/]+/src/' }]) });
+  const t = await loaded({
+    [RULES]: rulesFile([{ id: 'project/no-cross-src', pattern: 'from\\s+[\'"]\\.\\./[^/]+/src/' }]),
+  });
   try {
     assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'pattern']]);
     assert.match(t.problems[0].message, /needs text inside a quoted string .* `in` is "code" \(the default\)/);
@@ -113,11 +149,20 @@ test('an import-path pattern with in: code (the default) can never match: a prob
   }
 });
 
-test('a quote that is code in the rule\'s language is not taken for a string: a Rust lifetime, a template literal\'s ${…}', async () => {
+test("a quote that is code in the rule's language is not taken for a string: a Rust lifetime, a template literal's ${…}", async () => {
   const t = await loaded({
     [RULES]: rulesFile([
-      { id: 'project/static-str', languages: ['rust'], pattern: "&'static\\s+str", examples: { bad: ["fn f() -> &'static str { \"x\" }"], good: ['fn f() -> String { String::new() }'] } },
-      { id: 'project/template-start', pattern: '`\\$\\{user', examples: { bad: ['const s = `${user.name}`;'], good: ['const s = user.name;'] } },
+      {
+        id: 'project/static-str',
+        languages: ['rust'],
+        pattern: "&'static\\s+str",
+        examples: { bad: ['fn f() -> &\'static str { "x" }'], good: ['fn f() -> String { String::new() }'] },
+      },
+      {
+        id: 'project/template-start',
+        pattern: '`\\$\\{user',
+        examples: { bad: ['const s = `${user.name}`;'], good: ['const s = user.name;'] },
+      },
     ]),
   });
   try {
@@ -129,7 +174,9 @@ test('a quote that is code in the rule\'s language is not taken for a string: a 
 });
 
 test('in: strings with a pattern anchored by ^ (the start of the file) can never match: a problem on `pattern`', async () => {
-  const t = await loaded({ [RULES]: rulesFile([{ id: 'project/anchored', pattern: '^\\.\\./[^/]+/src/', in: 'strings' }]) });
+  const t = await loaded({
+    [RULES]: rulesFile([{ id: 'project/anchored', pattern: '^\\.\\./[^/]+/src/', in: 'strings' }]),
+  });
   try {
     assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'pattern']]);
     assert.match(t.problems[0].message, /starts with `\^`, the start of the file/);
@@ -139,7 +186,13 @@ test('in: strings with a pattern anchored by ^ (the start of the file) can never
 });
 
 test('a bad example matched only inside a string points at `in` and names the scope that would match', async () => {
-  const t = await loaded({ [RULES]: rulesFile([{ id: 'project/no-internal', pattern: '@app/internal', examples: { bad: ['import x from "@app/internal/y";'], good: ['import x from "@app/public";'] } }]) });
+  const t = await loaded({
+    [RULES]: rulesFile([{
+      id: 'project/no-internal',
+      pattern: '@app/internal',
+      examples: { bad: ['import x from "@app/internal/y";'], good: ['import x from "@app/public";'] },
+    }]),
+  });
   try {
     assert.deepEqual(t.problems.map((p) => [p.code, p.field]), [['INVALID_RULE', 'in']]);
     assert.match(t.problems[0].message, /matches there inside a string, but `in` is "code"/);
@@ -154,25 +207,41 @@ test('in: strings matches an import path and not the same import commented out; 
   const t = await loaded({
     [RULES]: rulesFile([
       { id: 'project/strings', pattern: '\\.\\./[^/]+/src/', in: 'strings' },
-      { id: 'project/raw', pattern: '\\.\\./[^/]+/src/', in: 'any', examples: { bad: ['import a from "../core/src/a";'], good: ['// import b from "../core/src/b";'] } },
+      {
+        id: 'project/raw',
+        pattern: '\\.\\./[^/]+/src/',
+        in: 'any',
+        examples: { bad: ['import a from "../core/src/a";'], good: ['// import b from "../core/src/b";'] },
+      },
     ]),
   });
   try {
     const res = await t.engine.check(code, 'typescript');
     assert.deepEqual(res.violations.filter((v) => v.ruleId === 'project/strings').map((v) => v.start.line), [1]);
-    assert.deepEqual(t.problems.map((p) => [p.ruleId, p.field]), [['project/raw', 'examples.good[0]']], 'in: any sees comments: its good example is reported, and said');
+    assert.deepEqual(
+      t.problems.map((p) => [p.ruleId, p.field]),
+      [['project/raw', 'examples.good[0]']],
+      'in: any sees comments: its good example is reported, and said',
+    );
   } finally {
     await t.cleanup();
   }
 });
 
-test('a tree-sitter predicate outside the pattern\'s parentheses is a problem, not a rule that reports every import', async () => {
+test("a tree-sitter predicate outside the pattern's parentheses is a problem, not a rule that reports every import", async () => {
   const t = await loaded({
     [RULES]: rulesFile([
       { id: 'project/misplaced', query: '(import_statement source: (string) @match) (#match? @match "src/")' },
       { id: 'project/unbound', query: '(import_statement source: (string) @match (#match? @path "src/"))' },
-      { id: 'project/unknown-predicate', query: '(import_statement source: (string) @match (#matches? @match "src/"))' },
-      { id: 'project/right', query: '((import_statement source: (string) @match) (#match? @match "/src/"))', examples: { bad: ['import a from "../x/src/a";'], good: ['import b from "lodash";'] } },
+      {
+        id: 'project/unknown-predicate',
+        query: '(import_statement source: (string) @match (#matches? @match "src/"))',
+      },
+      {
+        id: 'project/right',
+        query: '((import_statement source: (string) @match) (#match? @match "/src/"))',
+        examples: { bad: ['import a from "../x/src/a";'], good: ['import b from "lodash";'] },
+      },
     ]),
   });
   try {
@@ -184,7 +253,10 @@ test('a tree-sitter predicate outside the pattern\'s parentheses is a problem, n
     assert.match(byRule['project/unknown-predicate'].message, /#matches\? is not a predicate tree-sitter applies/);
     assert.equal(t.active('project/right'), true);
     const res = await t.engine.check('import a from "../x/src/a";\nimport b from "lodash";\n', 'typescript');
-    assert.deepEqual(res.violations.filter((v) => v.ruleId.startsWith('project/')).map((v) => [v.ruleId, v.start.line]), [['project/right', 1]]);
+    assert.deepEqual(
+      res.violations.filter((v) => v.ruleId.startsWith('project/')).map((v) => [v.ruleId, v.start.line]),
+      [['project/right', 1]],
+    );
   } finally {
     await t.cleanup();
   }
@@ -233,7 +305,12 @@ test('a recipe guard takes the rule fields: in, include, exclude and examples; a
     const engine = guardEngine(ws);
     assert.deepEqual(await engine.problems(), []);
     const scan = await engine.scan({ paths: [root] });
-    assert.deepEqual(scan.violations.filter((v) => v.ruleId.startsWith('recipe/')).map((v) => [v.ruleId, v.path, v.start.line, v.start.column]), [['recipe/architecture/pkg-import/no-cross-src', 'packages/app/src/main.ts', 1, 16]]);
+    assert.deepEqual(
+      scan.violations.filter((v) => v.ruleId.startsWith('recipe/')).map((
+        v,
+      ) => [v.ruleId, v.path, v.start.line, v.start.column]),
+      [['recipe/architecture/pkg-import/no-cross-src', 'packages/app/src/main.ts', 1, 16]],
+    );
   } finally {
     await cleanup();
   }
@@ -241,12 +318,19 @@ test('a recipe guard takes the rule fields: in, include, exclude and examples; a
 
 test('a recipe guard whose code-only pattern needs a string is a problem naming the recipe file, not a rule that matches nothing', async () => {
   const { ws, cleanup } = await guardWorkspace({
-    '.autosnippet/recipes/architecture/pkg-import.md': recipe('    - pattern: "from\\\\s+[\'\\"]\\\\.\\\\./[^/]+/src/"\n      message: Import the package, not its src/.'),
+    '.autosnippet/recipes/architecture/pkg-import.md': recipe(
+      '    - pattern: "from\\\\s+[\'\\"]\\\\.\\\\./[^/]+/src/"\n      message: Import the package, not its src/.',
+    ),
   });
   try {
     await syncRecipes(ws);
     const problems = await guardEngine(ws).problems();
-    assert.deepEqual(problems.map((p) => [p.code, p.ruleId, p.file, p.field]), [['INVALID_RULE', 'recipe/architecture/pkg-import', '.autosnippet/recipes/architecture/pkg-import.md', 'pattern']]);
+    assert.deepEqual(problems.map((p) => [p.code, p.ruleId, p.file, p.field]), [[
+      'INVALID_RULE',
+      'recipe/architecture/pkg-import',
+      '.autosnippet/recipes/architecture/pkg-import.md',
+      'pattern',
+    ]]);
   } finally {
     await cleanup();
   }
@@ -254,7 +338,10 @@ test('a recipe guard whose code-only pattern needs a string is a problem naming 
 
 test('the CLI prints the findings of the rules that load when one rule is refused, and exits 2', async () => {
   const { root, cleanup } = await guardWorkspace({
-    [RULES]: rulesFile([{ id: 'project/typo', pattern: 'x', ...({ sevrity: 'error' } as object) }, { id: 'project/no-legacy', pattern: '\\blegacyCall\\(', severity: 'error' }]),
+    [RULES]: rulesFile([
+      { id: 'project/typo', pattern: 'x', ...({ sevrity: 'error' } as object) },
+      { id: 'project/no-legacy', pattern: '\\blegacyCall\\(', severity: 'error' },
+    ]),
     'src/a.ts': 'legacyCall();\n',
   });
   try {

@@ -1,19 +1,22 @@
 // The first answer of a process comes from the recipe index as stored, says that it may be stale while
 // the recipe files are checked in the background, and a recipe edited on disk is seen by a later call.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Workspace } from '../../src/core/workspace';
+import { test } from 'node:test';
 import { syncRecipes } from '../../src/core/knowledge';
 import { recipeWalkSettled } from '../../src/core/knowledge/index-freshness';
 import { createCatalog } from '../../src/core/tools';
+import { Workspace } from '../../src/core/workspace';
 import { agent, recipeText, writeRecipe } from './knowledge-helpers';
 
 const catalog = createCatalog();
 
-async function search(ws: Workspace, query: string): Promise<{ ids: string[]; index?: { mayBeStale: boolean; note: string } }> {
+async function search(
+  ws: Workspace,
+  query: string,
+): Promise<{ ids: string[]; index?: { mayBeStale: boolean; note: string } }> {
   const r = await catalog.invoke(ws, 'keyword_search', { query, limit: 10 }, agent);
   if (!r.ok) throw new Error(`keyword_search: ${r.error.code}: ${r.error.message}`);
   const data = r.data as { groups: { results: { id: string }[] }[]; index?: { mayBeStale: boolean; note: string } };
@@ -24,13 +27,26 @@ test('a new process answers its first search from the stored index, says it may 
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-call-'));
   try {
     const first = await Workspace.open(root);
-    for (let i = 0; i < 30; i++) writeRecipe(first, `g/r${i}.md`, recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` }));
-    writeRecipe(first, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    for (let i = 0; i < 30; i++) {
+      writeRecipe(
+        first,
+        `g/r${i}.md`,
+        recipeText({ title: `Generic helper number ${i}`, summary: `Use helper ${i} for the usual work.` }),
+      );
+    }
+    writeRecipe(
+      first,
+      'net/retry.md',
+      recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }),
+    );
     await syncRecipes(first);
     await first.dispose();
 
     // Edited while no process ran: no watcher saw it.
-    writeFileSync(path.join(root, '.autosnippet/recipes/net/retry.md'), recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }));
+    writeFileSync(
+      path.join(root, '.autosnippet/recipes/net/retry.md'),
+      recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }),
+    );
     const ws = await Workspace.open(root);
     try {
       const answer = await search(ws, 'withRetry');
@@ -45,7 +61,10 @@ test('a new process answers its first search from the stored index, says it may 
       assert.deepEqual((await search(ws, 'withRetry')).ids, [], 'the old words are gone');
 
       // Edited while the process runs: the watcher names the file and the next call syncs it before answering.
-      writeFileSync(path.join(root, '.autosnippet/recipes/net/retry.md'), recipeText({ title: 'Fetch with jitter', trigger: '@fetchJitter', summary: 'Wrap HTTP calls in withJitter.' }));
+      writeFileSync(
+        path.join(root, '.autosnippet/recipes/net/retry.md'),
+        recipeText({ title: 'Fetch with jitter', trigger: '@fetchJitter', summary: 'Wrap HTTP calls in withJitter.' }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 2100)); // past the 2 s a call trusts the last sync
       const edited = await search(ws, 'withJitter');
       assert.deepEqual(edited.ids, ['net/retry']);
@@ -61,7 +80,12 @@ test('a new process answers its first search from the stored index, says it may 
 function writeSkill(root: string, name: string): void {
   const dir = path.join(root, '.agents', 'skills', name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Use when the task is about ${name.replace(/-/g, ' ')}.\n---\n\n# ${name}\n\n## Steps\n\n1. Do it.\n`);
+  writeFileSync(
+    path.join(dir, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Use when the task is about ${
+      name.replace(/-/g, ' ')
+    }.\n---\n\n# ${name}\n\n## Steps\n\n1. Do it.\n`,
+  );
 }
 
 type Health = { counts: Record<string, number>; pending?: string[] };
@@ -77,16 +101,27 @@ test('health in a new process counts skills and recipes from the index as stored
   try {
     for (let i = 0; i < 5; i++) writeSkill(root, `task-${i}`);
     const first = await Workspace.open(root);
-    writeRecipe(first, 'net/retry.md', recipeText({ title: 'Fetch with retry', summary: 'Wrap HTTP calls in withRetry.' }));
+    writeRecipe(
+      first,
+      'net/retry.md',
+      recipeText({ title: 'Fetch with retry', summary: 'Wrap HTTP calls in withRetry.' }),
+    );
     await syncRecipes(first);
     const counted = await health(first);
     assert.equal(counted.counts.recipes, 1);
-    assert.ok(!counted.pending?.some((p) => p.startsWith('skills:') || p.startsWith('recipes:')), 'a process that indexed and read the skills itself has no skill or recipe count pending');
+    assert.ok(
+      !counted.pending?.some((p) => p.startsWith('skills:') || p.startsWith('recipes:')),
+      'a process that indexed and read the skills itself has no skill or recipe count pending',
+    );
     const parsed = counted.counts.skills;
     await first.dispose();
 
     writeSkill(root, 'task-new');
-    writeRecipe(first, 'net/timeout.md', recipeText({ title: 'Abort after a timeout', summary: 'Use AbortController.' }));
+    writeRecipe(
+      first,
+      'net/timeout.md',
+      recipeText({ title: 'Abort after a timeout', summary: 'Use AbortController.' }),
+    );
     const ws = await Workspace.open(root);
     try {
       const stored = await health(ws);
@@ -100,7 +135,10 @@ test('health in a new process counts skills and recipes from the index as stored
       const now = await health(ws);
       assert.equal(now.counts.skills, parsed + 1, 'the new skill is counted');
       assert.equal(now.counts.recipes, 2, 'the new recipe is counted');
-      assert.ok(!now.pending?.some((p) => p.startsWith('skills:') || p.startsWith('recipes:')), JSON.stringify(now.pending));
+      assert.ok(
+        !now.pending?.some((p) => p.startsWith('skills:') || p.startsWith('recipes:')),
+        JSON.stringify(now.pending),
+      );
     } finally {
       await ws.dispose();
     }
@@ -113,10 +151,17 @@ test('a one-shot process (the CLI) checks the recipe files before its answer: an
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-one-shot-'));
   try {
     const first = await Workspace.open(root);
-    writeRecipe(first, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    writeRecipe(
+      first,
+      'net/retry.md',
+      recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }),
+    );
     await syncRecipes(first);
     await first.dispose();
-    writeFileSync(path.join(root, '.autosnippet/recipes/net/retry.md'), recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }));
+    writeFileSync(
+      path.join(root, '.autosnippet/recipes/net/retry.md'),
+      recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }),
+    );
     const cli = await Workspace.open(root, { oneShot: true });
     try {
       const answer = await search(cli, 'withBackoff');
@@ -134,7 +179,11 @@ test('a workspace whose recipe folder is gone says its answers may be stale only
   const root = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-no-recipes-'));
   try {
     const first = await Workspace.open(root);
-    writeRecipe(first, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }));
+    writeRecipe(
+      first,
+      'net/retry.md',
+      recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry.' }),
+    );
     await syncRecipes(first);
     await first.dispose();
     rmSync(path.join(root, '.autosnippet', 'recipes'), { recursive: true });

@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { test } from 'node:test';
 import { ERROR_CODES } from '../../src/core/kernel/errors';
 import { closestNames, editDistance, escapeRegExp } from '../../src/core/kernel/names';
 import { errorCodeTable, generatedBlock, REFERENCE_DOC } from '../../src/core/tools/docs';
@@ -23,12 +23,20 @@ test('every error code written in src is in the registry (src/core/kernel/errors
   const unknown: string[] = [];
   for (const file of sources(path.join(root, 'src'))) {
     // `code: 'X'`, `code === 'X'`, `new SomeError('X', …)`: the places a code is written (the type ErrorCode catches the rest).
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:\bcode\??\s*(?::|===|!==)\s*|Error\(\s*)['"`]([A-Z][A-Z0-9_]*)['"`]/g)) {
+    for (
+      const m of readFileSync(file, 'utf8').matchAll(
+        /(?:\bcode\??\s*(?::|===|!==)\s*|Error\(\s*)['"`]([A-Z][A-Z0-9_]*)['"`]/g,
+      )
+    ) {
       if (isNodeErrorCode(m[1])) continue;
       if (!(m[1] in ERROR_CODES)) unknown.push(`${path.relative(root, file)}: ${m[1]}`);
     }
   }
-  assert.deepEqual(unknown, [], 'add these codes to ERROR_CODES (with meaning and action), then run npm run gen:manifest');
+  assert.deepEqual(
+    unknown,
+    [],
+    'add these codes to ERROR_CODES (with meaning and action), then run npm run gen:manifest',
+  );
 });
 
 test('the reference lists every code of the registry with its meaning and what to do (run npm run gen:manifest when this fails)', () => {
@@ -38,7 +46,11 @@ test('the reference lists every code of the registry with its meaning and what t
 });
 
 test('closestNames: containment first, then edit distance, then shared prefix', () => {
-  assert.deepEqual(closestNames('load_skil', ['list_skills', 'load_skill', 'load_skill_chunk']), ['load_skill', 'load_skill_chunk', 'list_skills']);
+  assert.deepEqual(closestNames('load_skil', ['list_skills', 'load_skill', 'load_skill_chunk']), [
+    'load_skill',
+    'load_skill_chunk',
+    'list_skills',
+  ]);
   assert.deepEqual(closestNames('helth', ['capabilities', 'health'], 1), ['health']);
   assert.equal(editDistance('kitten', 'sitting'), 3);
 });

@@ -1,8 +1,14 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { submitCandidates, getCandidate, validateCandidate, syncRecipes, updateCandidate } from '../../src/core/knowledge';
-import { candidateMarkdown, candidateFromMarkdown } from '../../src/core/knowledge/candidate-file';
-import { tempWorkspace, call, callRaw, agent, writeRecipe, recipeText } from './knowledge-helpers';
+import { test } from 'node:test';
+import {
+  getCandidate,
+  submitCandidates,
+  syncRecipes,
+  updateCandidate,
+  validateCandidate,
+} from '../../src/core/knowledge';
+import { candidateFromMarkdown, candidateMarkdown } from '../../src/core/knowledge/candidate-file';
+import { agent, call, callRaw, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 const good = {
   title: 'Wrap HTTP calls in withRetry',
@@ -14,7 +20,11 @@ const good = {
   tags: ['http', 'retry'],
   usageGuide: 'For idempotent requests.',
   rationale: 'The gateway drops 1% of requests.',
-  reasoning: { whyStandard: 'All 12 API clients in src/api do it this way.', sources: ['src/api/users.ts:42', 'src/api/orders.ts:17'], confidence: 0.9 },
+  reasoning: {
+    whyStandard: 'All 12 API clients in src/api do it this way.',
+    sources: ['src/api/users.ts:42', 'src/api/orders.ts:17'],
+    confidence: 0.9,
+  },
 };
 
 test('proposing again the original of a candidate that was since edited is a duplicate of it, not an INTERNAL id clash', async () => {
@@ -25,7 +35,11 @@ test('proposing again the original of a candidate that was since edited is a dup
     await updateCandidate(ws, id, { title: 'Wrap every HTTP call in withRetry' }, 'external_agent');
     const again = await submitCandidates(ws, [good], 'system');
     assert.deepEqual(again, { created: [], duplicates: [{ input: 0, existing: id }] });
-    assert.equal(getCandidate(ws, id).title, 'Wrap every HTTP call in withRetry', 'the edited candidate is kept as it is');
+    assert.equal(
+      getCandidate(ws, id).title,
+      'Wrap every HTTP call in withRetry',
+      'the edited candidate is kept as it is',
+    );
   } finally {
     ws.dispose();
   }
@@ -38,9 +52,16 @@ test('submitCandidates is idempotent: the same proposal twice is a duplicate, no
     assert.equal(first.created.length, 1);
     assert.deepEqual(first.duplicates, []);
 
-    const again = await submitCandidates(ws, [good, { ...good, title: '  wrap http calls in WITHRETRY ', code: good.code.replace(/ /g, '  ') }], 'copilot_agent');
+    const again = await submitCandidates(ws, [good, {
+      ...good,
+      title: '  wrap http calls in WITHRETRY ',
+      code: good.code.replace(/ /g, '  '),
+    }], 'copilot_agent');
     assert.deepEqual(again.created, []);
-    assert.deepEqual(again.duplicates, [{ input: 0, existing: first.created[0] }, { input: 1, existing: first.created[0] }]);
+    assert.deepEqual(again.duplicates, [
+      { input: 0, existing: first.created[0] },
+      { input: 1, existing: first.created[0] },
+    ]);
 
     // within one batch
     const other = { ...good, title: 'A different practice entirely', code: 'other()' };
@@ -50,12 +71,19 @@ test('submitCandidates is idempotent: the same proposal twice is a duplicate, no
 
     // a rejected proposal stays known: proposing it again is a duplicate of the rejected one
     await call(ws, 'reject_candidate', { id: batch.created[0], reason: 'not a standard' });
-    assert.deepEqual((await submitCandidates(ws, [other], 'external_agent')).duplicates, [{ input: 0, existing: batch.created[0] }]);
+    assert.deepEqual((await submitCandidates(ws, [other], 'external_agent')).duplicates, [{
+      input: 0,
+      existing: batch.created[0],
+    }]);
 
     // a recipe with the same title and language is a duplicate too
     writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', summary: 'x', language: 'typescript' }));
     await syncRecipes(ws);
-    const vsRecipe = await submitCandidates(ws, [{ ...good, title: 'Fetch with retry', code: 'different()' }], 'external_agent');
+    const vsRecipe = await submitCandidates(
+      ws,
+      [{ ...good, title: 'Fetch with retry', code: 'different()' }],
+      'external_agent',
+    );
     assert.deepEqual(vsRecipe.duplicates, [{ input: 0, existing: 'net/retry' }]);
 
     const c = getCandidate(ws, first.created[0]);
@@ -92,17 +120,30 @@ test('validation names each missing, weak and invalid field', () => {
   assert.deepEqual(by('reasoning.whyStandard'), ['missing']);
   assert.deepEqual(by('reasoning.sources'), ['invalid', 'weak']);
   assert.deepEqual(by('reasoning.confidence'), ['weak']);
-  assert.match(v.issues.find((i) => i.field === 'reasoning.sources')!.message, /`path:line`; these are not: src\/a\.ts/);
+  assert.match(
+    v.issues.find((i) => i.field === 'reasoning.sources')!.message,
+    /`path:line`; these are not: src\/a\.ts/,
+  );
   assert.ok(v.score < 0.5);
 
   // a fact needs no code
-  assert.deepEqual(validateCandidate({ ...good, code: undefined, knowledgeType: 'data-flow' }).issues.filter((i) => i.field === 'code'), []);
+  assert.deepEqual(
+    validateCandidate({ ...good, code: undefined, knowledgeType: 'data-flow' }).issues.filter((i) =>
+      i.field === 'code'
+    ),
+    [],
+  );
 });
 
 test('validate_candidate, enrich_candidates and update_candidate through the catalog', async () => {
   const ws = await tempWorkspace();
   try {
-    const bare = await call(ws, 'submit_candidate', { title: 'Use the logger, never console', language: 'typescript' }, agent);
+    const bare = await call(
+      ws,
+      'submit_candidate',
+      { title: 'Use the logger, never console', language: 'typescript' },
+      agent,
+    );
     assert.equal(bare.status, 'created');
     assert.ok(bare.validation.missing.includes('summary'));
 
@@ -114,7 +155,17 @@ test('validate_candidate, enrich_candidates and update_candidate through the cat
     const fields = enrich.candidates[0].fill.map((f: { field: string }) => f.field);
     for (const f of ['summary', 'code', 'reasoning.whyStandard', 'reasoning.sources']) assert.ok(fields.includes(f), f);
 
-    const updated = await call(ws, 'update_candidate', { id: bare.id, summary: 'Log through src/log.ts; console.* is stripped in production.', code: "log.info('saved', { id });", category: 'logging', reasoning: { whyStandard: 'Every module imports log from src/log.ts.', sources: ['src/log.ts:1', 'src/app.ts:3'], confidence: 0.8 } }, agent);
+    const updated = await call(ws, 'update_candidate', {
+      id: bare.id,
+      summary: 'Log through src/log.ts; console.* is stripped in production.',
+      code: "log.info('saved', { id });",
+      category: 'logging',
+      reasoning: {
+        whyStandard: 'Every module imports log from src/log.ts.',
+        sources: ['src/log.ts:1', 'src/app.ts:3'],
+        confidence: 0.8,
+      },
+    }, agent);
     assert.ok(!updated.validation.missing.includes('summary'));
     assert.equal(getCandidate(ws, bare.id).category, 'logging');
     assert.equal(getCandidate(ws, bare.id).language, 'typescript', 'fields left out keep their value');
@@ -128,7 +179,9 @@ test('validate_candidate, enrich_candidates and update_candidate through the cat
 
     const bad = await callRaw(ws, 'submit_candidate', { summary: 'no title' }, agent);
     assert.equal(!bad.ok && bad.error.code, 'INVALID_INPUT');
-    const tooMany = await callRaw(ws, 'submit_candidates', { candidates: Array.from({ length: 51 }, (_, i) => ({ title: `t${i}` })) }, agent);
+    const tooMany = await callRaw(ws, 'submit_candidates', {
+      candidates: Array.from({ length: 51 }, (_, i) => ({ title: `t${i}` })),
+    }, agent);
     assert.equal(!tooMany.ok && tooMany.error.code, 'BATCH_TOO_LARGE');
   } finally {
     await ws.cleanup();
@@ -138,22 +191,61 @@ test('validate_candidate, enrich_candidates and update_candidate through the cat
 test('check_duplicate returns the nearest recipes with similarity scores and a verdict', async () => {
   const ws = await tempWorkspace();
   try {
-    writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', trigger: '@fetchRetry', summary: 'Wrap HTTP calls in withRetry so transient failures are retried.', language: 'typescript', code: 'await withRetry(() => fetch(url));' }));
-    writeRecipe(ws, 'log/errors.md', recipeText({ title: 'Log errors with context', summary: 'Pass the error object last to log.error.', language: 'typescript', code: "log.error('x', err);" }));
-    writeRecipe(ws, 'ui/button.md', recipeText({ title: 'Use the Button component', summary: 'Never style a raw button element.', language: 'typescriptreact', code: '<Button variant="primary" />' }));
+    writeRecipe(
+      ws,
+      'net/retry.md',
+      recipeText({
+        title: 'Fetch with retry',
+        trigger: '@fetchRetry',
+        summary: 'Wrap HTTP calls in withRetry so transient failures are retried.',
+        language: 'typescript',
+        code: 'await withRetry(() => fetch(url));',
+      }),
+    );
+    writeRecipe(
+      ws,
+      'log/errors.md',
+      recipeText({
+        title: 'Log errors with context',
+        summary: 'Pass the error object last to log.error.',
+        language: 'typescript',
+        code: "log.error('x', err);",
+      }),
+    );
+    writeRecipe(
+      ws,
+      'ui/button.md',
+      recipeText({
+        title: 'Use the Button component',
+        summary: 'Never style a raw button element.',
+        language: 'typescriptreact',
+        code: '<Button variant="primary" />',
+      }),
+    );
     await syncRecipes(ws);
 
-    const dup = await call(ws, 'check_duplicate', { title: 'Fetch with retries', summary: 'Retry HTTP calls with withRetry when they fail transiently.' }, agent);
+    const dup = await call(ws, 'check_duplicate', {
+      title: 'Fetch with retries',
+      summary: 'Retry HTTP calls with withRetry when they fail transiently.',
+    }, agent);
     assert.equal(dup.recipes[0].id, 'net/retry');
     assert.ok(dup.recipes[0].similarity >= 0.6, JSON.stringify(dup.recipes[0]));
-    assert.ok(dup.recipes.every((r: { similarity: number }, i: number, a: { similarity: number }[]) => i === 0 || a[i - 1].similarity >= r.similarity), 'most similar first');
+    assert.ok(
+      dup.recipes.every((r: { similarity: number }, i: number, a: { similarity: number }[]) =>
+        i === 0 || a[i - 1].similarity >= r.similarity
+      ),
+      'most similar first',
+    );
     assert.notEqual(dup.verdict, 'unique');
 
     const sameTrigger = await call(ws, 'check_duplicate', { title: 'Something else', trigger: '@fetchRetry' }, agent);
     assert.equal(sameTrigger.verdict, 'duplicate');
     assert.ok(sameTrigger.recipes[0].reasons.includes('same trigger @fetchRetry'));
 
-    const unique = await call(ws, 'check_duplicate', { title: 'Database migrations run in a transaction', summary: 'Each migration step is atomic.' }, agent);
+    const unique = await call(ws, 'check_duplicate', {
+      title: 'Database migrations run in a transaction',
+      summary: 'Each migration step is atomic.',
+    }, agent);
     assert.equal(unique.verdict, 'unique');
     assert.ok((unique.recipes[0]?.similarity ?? 0) < 0.6);
   } finally {
@@ -168,8 +260,15 @@ test('a candidate round-trips through its editable Markdown form', async () => {
     const c = getCandidate(ws, created[0]);
     const md = candidateMarkdown(c);
     assert.match(md, /^whyStandard: All 12 API clients/m);
-    const edited = md.replace(/^confidence: .*$/m, 'confidence: 0.7').replace(/## Why\n\n.*\n/, '').replace(/^- \[src\/api\/orders\.ts:17\]\(.*\)\n/m, '');
-    assert.match(md, /^## Sources\n\n- \[src\/api\/users\.ts:42\]\(src\/api\/users\.ts#L42\)$/m, 'sources are links that open the file at the line');
+    const edited = md.replace(/^confidence: .*$/m, 'confidence: 0.7').replace(/## Why\n\n.*\n/, '').replace(
+      /^- \[src\/api\/orders\.ts:17\]\(.*\)\n/m,
+      '',
+    );
+    assert.match(
+      md,
+      /^## Sources\n\n- \[src\/api\/users\.ts:42\]\(src\/api\/users\.ts#L42\)$/m,
+      'sources are links that open the file at the line',
+    );
     await updateCandidate(ws, c.id, candidateFromMarkdown(edited, `${c.id}.md`), 'human');
     const after = getCandidate(ws, c.id);
     assert.equal(after.reasoning.confidence, 0.7);

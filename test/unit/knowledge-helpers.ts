@@ -1,11 +1,11 @@
 // Shared by the knowledge-* and search-* tests: real temporary workspaces with recipe files on disk.
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Workspace } from '../../src/core/workspace';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { knowledgeTools } from '../../src/core/tools/knowledge';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import { Workspace } from '../../src/core/workspace';
 
 export const human: ToolContext = { actor: 'human', channel: 'test' };
 export const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -64,7 +64,12 @@ export async function call<T = any>(ws: Workspace, tool: string, input: unknown,
   return r.data as T;
 }
 
-export async function callRaw(ws: Workspace, tool: string, input: unknown, ctx: ToolContext = human): Promise<ToolResult> {
+export async function callRaw(
+  ws: Workspace,
+  tool: string,
+  input: unknown,
+  ctx: ToolContext = human,
+): Promise<ToolResult> {
   return knowledgeCatalog().invoke(ws, tool, input, ctx);
 }
 

@@ -1,10 +1,19 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { submitCandidates, getCandidate, readRecipe, listRecipes } from '../../src/core/knowledge';
+import { test } from 'node:test';
+import { getCandidate, listRecipes, readRecipe, submitCandidates } from '../../src/core/knowledge';
 import { transitionsOf } from '../../src/core/knowledge/transitions';
-import { tempWorkspace, call, callRaw, agent, human, writeRecipe, recipeText, retryProposal } from './knowledge-helpers';
+import {
+  agent,
+  call,
+  callRaw,
+  human,
+  recipeText,
+  retryProposal,
+  tempWorkspace,
+  writeRecipe,
+} from './knowledge-helpers';
 
 const proposal = retryProposal;
 
@@ -48,11 +57,21 @@ test('candidate pending → approved → draft recipe → published → deprecat
     const candidateHistory = transitionsOf(ws, 'candidate', id).map((t) => [t.from, t.to, t.actor]);
     assert.deepEqual(candidateHistory, [[null, 'pending', 'external_agent'], ['pending', 'approved', 'human']]);
     const recipeHistory = transitionsOf(ws, 'recipe', approved.recipe.id);
-    assert.deepEqual(recipeHistory.map((t) => [t.from, t.to]), [[null, 'draft'], ['draft', 'published'], ['published', 'deprecated']]);
+    assert.deepEqual(recipeHistory.map((t) => [t.from, t.to]), [
+      [null, 'draft'],
+      ['draft', 'published'],
+      ['published', 'deprecated'],
+    ]);
     for (const t of recipeHistory) assert.ok(!Number.isNaN(Date.parse(t.at)), 'each transition has a time');
 
     const full = await call(ws, 'get_recipe', { id: approved.recipe.id, history: true });
-    assert.deepEqual(full.history.map((t: { to: string }) => t.to), ['pending', 'approved', 'draft', 'published', 'deprecated']);
+    assert.deepEqual(full.history.map((t: { to: string }) => t.to), [
+      'pending',
+      'approved',
+      'draft',
+      'published',
+      'deprecated',
+    ]);
   } finally {
     await ws.cleanup();
   }
@@ -61,7 +80,10 @@ test('candidate pending → approved → draft recipe → published → deprecat
 test('reject records the reason; approve with promote: false, then promote', async () => {
   const ws = await tempWorkspace();
   try {
-    const { created } = await submitCandidates(ws, [proposal('First proposal title'), proposal('Second proposal title')], 'copilot_agent');
+    const { created } = await submitCandidates(ws, [
+      proposal('First proposal title'),
+      proposal('Second proposal title'),
+    ], 'copilot_agent');
     const rejected = await call(ws, 'reject_candidate', { id: created[0], reason: 'Only one module does this.' });
     assert.equal(rejected.status, 'rejected');
     assert.equal(getCandidate(ws, created[0]).rejectionReason, 'Only one module does this.');
@@ -80,23 +102,57 @@ test('reject records the reason; approve with promote: false, then promote', asy
 test('refused transitions say INVALID_TRANSITION and name what is allowed', async () => {
   const ws = await tempWorkspace();
   try {
-    const { created } = await submitCandidates(ws, [proposal('Candidate to approve'), proposal('Candidate to reject'), proposal('Candidate left pending')], 'external_agent');
+    const { created } = await submitCandidates(ws, [
+      proposal('Candidate to approve'),
+      proposal('Candidate to reject'),
+      proposal('Candidate left pending'),
+    ], 'external_agent');
     const [a, b, c] = created;
     const { recipe } = await call(ws, 'approve_candidate', { id: a });
     await call(ws, 'reject_candidate', { id: b, reason: 'no' });
 
-    await refused(ws, 'approve_candidate', { id: a }, /is approved; it cannot become approved\. From approved it can become: promoted/);
+    await refused(
+      ws,
+      'approve_candidate',
+      { id: a },
+      /is approved; it cannot become approved\. From approved it can become: promoted/,
+    );
     await refused(ws, 'reject_candidate', { id: a, reason: 'late' }, /is approved; it cannot become rejected/);
-    await refused(ws, 'approve_candidate', { id: b }, /is rejected; it cannot become approved\. From rejected it can become: pending \(reopen_candidate\)/);
-    await refused(ws, 'promote_candidate', { id: c }, /is pending; it cannot become promoted\. From pending it can become: approved/);
+    await refused(
+      ws,
+      'approve_candidate',
+      { id: b },
+      /is rejected; it cannot become approved\. From rejected it can become: pending \(reopen_candidate\)/,
+    );
+    await refused(
+      ws,
+      'promote_candidate',
+      { id: c },
+      /is pending; it cannot become promoted\. From pending it can become: approved/,
+    );
     await refused(ws, 'promote_candidate', { id: a }, /already promoted/);
 
     // recipe: draft → deprecated is not a step; published → published neither
-    await refused(ws, 'deprecate_recipe', { id: recipe.id, reason: 'x' }, /is draft; it cannot become deprecated\. From draft it can become: published \(publish_recipe\)/);
+    await refused(
+      ws,
+      'deprecate_recipe',
+      { id: recipe.id, reason: 'x' },
+      /is draft; it cannot become deprecated\. From draft it can become: published \(publish_recipe\)/,
+    );
     await call(ws, 'publish_recipe', { id: recipe.id });
-    await refused(ws, 'publish_recipe', { id: recipe.id }, /is published; it cannot become published\. From published it can become: deprecated/);
+    await refused(
+      ws,
+      'publish_recipe',
+      { id: recipe.id },
+      /is published; it cannot become published\. From published it can become: deprecated/,
+    );
     await call(ws, 'deprecate_recipe', { id: recipe.id, reason: 'old' });
-    await refused(ws, 'publish_recipe', { id: recipe.id }, /is deprecated; it cannot become published\. Deprecated is final/);
+    await refused(
+      ws,
+      'publish_recipe',
+      { id: recipe.id },
+      /is deprecated; it cannot become published\. Deprecated is final/,
+    );
 
     // a hand-written file without status is published
     writeRecipe(ws, 'misc/by-hand.md', recipeText({ title: 'Written by hand', summary: 'A person wrote this.' }));
@@ -114,13 +170,15 @@ test('agents may propose but not review; delete needs confirm: true', async () =
     writeFileSync(path.join(ws.root, 'src/api/users.ts'), '\n'.repeat(9) + 'await withRetry(() => fetch(url));\n');
     const submitted = await call(ws, 'submit_candidate', proposal('Proposed by an agent'), agent);
     assert.equal(submitted.status, 'created');
-    for (const [tool, input] of [
-      ['approve_candidate', { id: submitted.id }],
-      ['reject_candidate', { id: submitted.id, reason: 'x' }],
-      ['publish_recipe', { id: 'x' }],
-      ['deprecate_recipe', { id: 'x', reason: 'x' }],
-      ['delete_recipe', { id: 'x', confirm: true }],
-    ] as const) {
+    for (
+      const [tool, input] of [
+        ['approve_candidate', { id: submitted.id }],
+        ['reject_candidate', { id: submitted.id, reason: 'x' }],
+        ['publish_recipe', { id: 'x' }],
+        ['deprecate_recipe', { id: 'x', reason: 'x' }],
+        ['delete_recipe', { id: 'x', confirm: true }],
+      ] as const
+    ) {
       const r = await callRaw(ws, tool, input, agent);
       assert.equal(r.ok, false);
       if (!r.ok) assert.equal(r.error.code, 'PERMISSION_DENIED', tool);
@@ -150,11 +208,16 @@ test('approving a scan candidate writes code only when it is code, and keeps its
     const listing = {
       title: 'Escaping closures capture weak self',
       summary: '12 weak captures in 5 files.',
-      code: 'Source/Core/DataRequest.swift:145  task = Task { [weak self] in\nSource/Core/Session.swift:88  queue.async { [weak self] in',
+      code:
+        'Source/Core/DataRequest.swift:145  task = Task { [weak self] in\nSource/Core/Session.swift:88  queue.async { [weak self] in',
       language: 'swift',
       category: 'memory',
       knowledgeType: 'best-practice' as const,
-      reasoning: { whyStandard: 'The capture list recurs in escaping closures.', sources: ['Source/Core/DataRequest.swift:145'], confidence: 0.82 },
+      reasoning: {
+        whyStandard: 'The capture list recurs in escaping closures.',
+        sources: ['Source/Core/DataRequest.swift:145'],
+        confidence: 0.82,
+      },
       origin: 'bootstrap:swift-safety',
     };
     const { created } = await submitCandidates(ws, [listing, proposal('Fetch with retry')], 'system');
@@ -162,8 +225,14 @@ test('approving a scan candidate writes code only when it is code, and keeps its
     const approved = await call(ws, 'approve_candidate', { id: created[0] });
     const text = readFileSync(path.join(ws.root, approved.recipe.file), 'utf8');
     assert.doesNotMatch(text, /```/, 'no code block: a listing of places is not code');
-    assert.match(text, /## Why\n\nThe capture list recurs in escaping closures\.\n\nConfidence when proposed: 0\.82 \(the cold-start scan\)\./);
-    assert.match(text, /## Sources\n\n- \[Source\/Core\/DataRequest\.swift:145\]\(\.\.\/\.\.\/\.\.\/Source\/Core\/DataRequest\.swift#L145\)\n- \[Source\/Core\/Session\.swift:88\]/);
+    assert.match(
+      text,
+      /## Why\n\nThe capture list recurs in escaping closures\.\n\nConfidence when proposed: 0\.82 \(the cold-start scan\)\./,
+    );
+    assert.match(
+      text,
+      /## Sources\n\n- \[Source\/Core\/DataRequest\.swift:145\]\(\.\.\/\.\.\/\.\.\/Source\/Core\/DataRequest\.swift#L145\)\n- \[Source\/Core\/Session\.swift:88\]/,
+    );
     const front = text.slice(0, text.indexOf('\n---', 3));
     assert.doesNotMatch(front, /sources:|DataRequest/, 'the front matter stays short: sources live in the body');
     const recipe = await readRecipe(ws, approved.recipe.id);
@@ -182,7 +251,11 @@ test('approving a scan candidate writes code only when it is code, and keeps its
 test('a recipe file whose code block is a listing of places reads back with no code to insert', async () => {
   const ws = await tempWorkspace();
   try {
-    writeRecipe(ws, 'memory/weak.md', '---\ntitle: Weak captures\nlanguage: swift\nsummary: Closures capture weak self.\n---\n\n```swift\nSource/Core/DataRequest.swift:145  task = Task { [weak self] in\n```\n');
+    writeRecipe(
+      ws,
+      'memory/weak.md',
+      '---\ntitle: Weak captures\nlanguage: swift\nsummary: Closures capture weak self.\n---\n\n```swift\nSource/Core/DataRequest.swift:145  task = Task { [weak self] in\n```\n',
+    );
     const r = await readRecipe(ws, 'memory/weak');
     assert.equal(r.code, undefined);
     assert.deepEqual(r.sourceFiles, ['Source/Core/DataRequest.swift:145']);

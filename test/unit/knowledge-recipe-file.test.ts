@@ -1,6 +1,12 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRecipeFile, serializeRecipe, patchFrontmatter, slugify, triggerFor } from '../../src/core/knowledge/recipe-file';
+import { test } from 'node:test';
+import {
+  parseRecipeFile,
+  patchFrontmatter,
+  serializeRecipe,
+  slugify,
+  triggerFor,
+} from '../../src/core/knowledge/recipe-file';
 import type { Recipe } from '../../src/core/knowledge/types';
 
 const FILE = '.autosnippet/recipes/networking/fetch-with-retry.md';
@@ -19,7 +25,11 @@ const full: Recipe = {
   code: 'const res = await withRetry(() => fetch(url), { attempts: 3 });\n```\nnested fence\n```',
   rationale: 'The API gateway drops about 1% of requests.',
   steps: [
-    { title: 'Import withRetry', description: 'From src/net/retry.ts.', code: "import { withRetry } from './net/retry';" },
+    {
+      title: 'Import withRetry',
+      description: 'From src/net/retry.ts.',
+      code: "import { withRetry } from './net/retry';",
+    },
     { title: 'Wrap the call' },
   ],
   tags: ['http', 'retry', '2024'],
@@ -27,7 +37,10 @@ const full: Recipe = {
   target: 'api-client',
   complexity: 'basic',
   relations: { dependsOn: ['networking/http-client'], related: ['errors/result-type'] },
-  constraints: { guards: [{ pattern: 'fetch\\(', message: 'Use withRetry', severity: 'warning' }], preconditions: ['the request is idempotent'] },
+  constraints: {
+    guards: [{ pattern: 'fetch\\(', message: 'Use withRetry', severity: 'warning' }],
+    preconditions: ['the request is idempotent'],
+  },
   sourceFiles: ['src/api/users.ts:42', 'src/api/orders.ts:17'],
   candidateId: 'cand-0123456789ab',
   createdBy: 'external_agent',
@@ -51,7 +64,8 @@ test('a recipe survives serialize → parse unchanged, every field included', ()
 });
 
 test('a minimal hand-written file gets sensible defaults', () => {
-  const text = '# Log errors with context\n\nAlways pass the error as the last argument.\n\n```ts\nlog.error("save failed", err);\n```\n';
+  const text =
+    '# Log errors with context\n\nAlways pass the error as the last argument.\n\n```ts\nlog.error("save failed", err);\n```\n';
   const parsed = parseRecipeFile(text, '.autosnippet/recipes/logging/errors.md');
   assert.ok(parsed.ok);
   const r = parsed.recipe;
@@ -69,7 +83,10 @@ test('a minimal hand-written file gets sensible defaults', () => {
 
 test('knowledgeType implies the kind', () => {
   for (const [type, kind] of [['code-standard', 'rule'], ['architecture', 'pattern'], ['data-flow', 'fact']]) {
-    const parsed = parseRecipeFile(`---\ntitle: Something long enough\nknowledgeType: ${type}\nsummary: A summary of the thing.\n---\n`, FILE);
+    const parsed = parseRecipeFile(
+      `---\ntitle: Something long enough\nknowledgeType: ${type}\nsummary: A summary of the thing.\n---\n`,
+      FILE,
+    );
     assert.ok(parsed.ok);
     assert.equal(parsed.recipe.kind, kind);
   }
@@ -79,12 +96,20 @@ test('problems name the file and the field', () => {
   const cases: [string, string | undefined, RegExp][] = [
     ['---\ntitle: [oops\n---\n', undefined, /not valid YAML at line \d+: unexpected end/],
     ['---\nsummary: no title here\n---\n', 'title', /Missing `title`/],
-    ['---\ntitle: Valid title\nknowledgeType: recipe-ish\nsummary: s\n---\n', 'knowledgeType', /`knowledgeType: recipe-ish` is not one of code-standard/],
+    [
+      '---\ntitle: Valid title\nknowledgeType: recipe-ish\nsummary: s\n---\n',
+      'knowledgeType',
+      /`knowledgeType: recipe-ish` is not one of code-standard/,
+    ],
     ['---\ntitle: Valid title\ntrigger: "@has space"\nsummary: s\n---\n', 'trigger', /must be `@` followed by/],
     ['---\ntitle: Valid title\ntags: {a: 1}\nsummary: s\n---\n', 'tags', /must be a list of text/],
     ['---\ntitle: Valid title\nstatus: live\nsummary: s\n---\n', 'status', /not one of draft, published, deprecated/],
     ['---\ntitle: Valid title\n---\n', 'summary', /says nothing/],
-    ['---\ntitle: Valid title\nsummary: s\nconstraints:\n  guards:\n    - pattern: "("\n      message: m\n---\n', 'constraints.guards[0].pattern', /not a valid regular expression/],
+    [
+      '---\ntitle: Valid title\nsummary: s\nconstraints:\n  guards:\n    - pattern: "("\n      message: m\n---\n',
+      'constraints.guards[0].pattern',
+      /not a valid regular expression/,
+    ],
     ['---\ntitle: Valid title\nsummary: s\n', undefined, /no closing `---`/],
   ];
   for (const [text, field, message] of cases) {
@@ -98,7 +123,10 @@ test('problems name the file and the field', () => {
 });
 
 test('a snake_case key is read with a warning naming the camelCase one; unknown keys warn', () => {
-  const parsed = parseRecipeFile('---\ntitle: Valid title\nknowledge_type: code-standard\nsumary: typo\nsummary: A summary.\n---\n', FILE);
+  const parsed = parseRecipeFile(
+    '---\ntitle: Valid title\nknowledge_type: code-standard\nsumary: typo\nsummary: A summary.\n---\n',
+    FILE,
+  );
   assert.ok(parsed.ok);
   assert.equal(parsed.recipe.knowledgeType, 'code-standard');
   assert.deepEqual(parsed.warnings.map((w) => w.field), ['knowledge_type', 'sumary']);
@@ -120,6 +148,14 @@ test('slugs and triggers', () => {
   assert.equal(slugify('Fetch with Retry!'), 'fetch-with-retry');
   assert.equal(slugify('useHTTPClient'), 'use-httpclient');
   assert.equal(triggerFor('Fetch with retry'), '@fetch-retry');
-  assert.equal(triggerFor('Use `Protected` from Source/Core/Protected.swift for locked state'), '@use-protected-source-core', 'four words at most, none cut');
-  assert.equal(triggerFor('Internationalization-compatibility-layer-for-everything'), '@internationalization', 'never cut inside a word');
+  assert.equal(
+    triggerFor('Use `Protected` from Source/Core/Protected.swift for locked state'),
+    '@use-protected-source-core',
+    'four words at most, none cut',
+  );
+  assert.equal(
+    triggerFor('Internationalization-compatibility-layer-for-everything'),
+    '@internationalization',
+    'never cut inside a word',
+  );
 });

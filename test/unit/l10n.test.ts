@@ -36,7 +36,11 @@ describe('translations', () => {
     assert.deepEqual(missing, [], `untranslated manifest keys: ${missing.join(', ')}`);
     for (const [k, v] of Object.entries(en)) {
       assert.deepEqual(placeholders(zh[k]), placeholders(v), `placeholders of ${k}`);
-      assert.deepEqual(zh[k].match(/\(command:[^)]+\)/g) ?? [], v.match(/\(command:[^)]+\)/g) ?? [], `command links of ${k}`);
+      assert.deepEqual(
+        zh[k].match(/\(command:[^)]+\)/g) ?? [],
+        v.match(/\(command:[^)]+\)/g) ?? [],
+        `command links of ${k}`,
+      );
     }
   });
 
@@ -44,9 +48,13 @@ describe('translations', () => {
     const zh = json('l10n/bundle.l10n.zh-cn.json') as Record<string, string>;
     const messages = l10nMessages();
     assert.ok(messages.size > 200, `found only ${messages.size} messages: is the extractor broken?`);
-    const missing = [...messages].filter(([m]) => typeof zh[m] !== 'string' || !zh[m].trim()).map(([m, where]) => `${where}: ${JSON.stringify(m)}`);
+    const missing = [...messages].filter(([m]) => typeof zh[m] !== 'string' || !zh[m].trim()).map(([m, where]) =>
+      `${where}: ${JSON.stringify(m)}`
+    );
     assert.deepEqual(missing, [], `untranslated:\n${missing.join('\n')}`);
-    for (const m of messages.keys()) assert.deepEqual(placeholders(zh[m]), placeholders(m), `placeholders of ${JSON.stringify(m)}`);
+    for (const m of messages.keys()) {
+      assert.deepEqual(placeholders(zh[m]), placeholders(m), `placeholders of ${JSON.stringify(m)}`);
+    }
   });
 
   it('the English bundle lists the same messages (npm run l10n writes it)', () => {

@@ -1,9 +1,9 @@
 // The layering is a lint rule (eslint/layers.mjs, run by `npm run lint` inside `npm test`): an upward
 // import fails the lint, a legal one passes.
-import { test } from 'node:test';
+import { ESLint } from 'eslint';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ESLint } from 'eslint';
+import { test } from 'node:test';
 
 const root = path.join(__dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
@@ -15,13 +15,33 @@ async function layerErrors(file: string, code: string): Promise<string[]> {
 
 test('an upward import fails the lint, with the reason', async () => {
   const cases: [file: string, code: string, says: RegExp][] = [
-    ['src/core/kernel/x.ts', "import { ToolCatalog } from '../tools/catalog';\nexport const c = ToolCatalog;\n", /kernel is the bottom layer/],
-    ['src/cli/x.ts', "import { RuleRunner } from '../core/guard/engine';\nexport const r = RuleRunner;\n", /only through the catalog/],
-    ['src/core/text/x.ts', "export { searchRecipes } from '../knowledge/recipes';\n", /text and file layers build on the kernel only/],
+    [
+      'src/core/kernel/x.ts',
+      "import { ToolCatalog } from '../tools/catalog';\nexport const c = ToolCatalog;\n",
+      /kernel is the bottom layer/,
+    ],
+    [
+      'src/cli/x.ts',
+      "import { RuleRunner } from '../core/guard/engine';\nexport const r = RuleRunner;\n",
+      /only through the catalog/,
+    ],
+    [
+      'src/core/text/x.ts',
+      "export { searchRecipes } from '../knowledge/recipes';\n",
+      /text and file layers build on the kernel only/,
+    ],
     ['src/core/knowledge/x.ts', "export const load = () => import('../guard/engine');\n", /knowledge sits below guard/],
-    ['src/core/guard/x.ts', "import { createCatalog } from '../tools/catalog';\nexport const c = createCatalog;\n", /domains do not import the catalog/],
+    [
+      'src/core/guard/x.ts',
+      "import { createCatalog } from '../tools/catalog';\nexport const c = createCatalog;\n",
+      /domains do not import the catalog/,
+    ],
     ['src/core/store/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n", /run without VS Code/],
-    ['src/webview/review/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n", /runs in a browser/],
+    [
+      'src/webview/review/x.ts',
+      "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+      /runs in a browser/,
+    ],
     ['src/core/workspace-extra.ts', "import { run } from '../mcp/run';\nexport const r = run;\n", /imports no adapter/],
   ];
   for (const [file, code, says] of cases) {
@@ -33,8 +53,14 @@ test('an upward import fails the lint, with the reason', async () => {
 
 test('legal imports pass: down the layers, the adapters facade, a type the gateway names', async () => {
   const cases: [file: string, code: string][] = [
-    ['src/cli/x.ts', "import { createCatalog } from '../core/tools/catalog';\nimport { AutoSnippetError } from '../core/kernel/errors';\nimport { openWorkspace } from '../core/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n"],
-    ['src/core/files/x.ts', "import { AutoSnippetError } from '../kernel/errors';\nexport const e = AutoSnippetError;\n"],
+    [
+      'src/cli/x.ts',
+      "import { createCatalog } from '../core/tools/catalog';\nimport { AutoSnippetError } from '../core/kernel/errors';\nimport { openWorkspace } from '../core/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n",
+    ],
+    [
+      'src/core/files/x.ts',
+      "import { AutoSnippetError } from '../kernel/errors';\nexport const e = AutoSnippetError;\n",
+    ],
     ['src/core/guard/x.ts', "import { classifyFile } from '../files/classify';\nexport const c = classifyFile;\n"],
     ['src/core/gateway/x.ts', "import type { ToolContext } from '../tools/types';\nexport type C = ToolContext;\n"],
     ['src/core/tools/x.ts', "import { searchRecipes } from '../retrieval/context';\nexport const s = searchRecipes;\n"],
@@ -44,6 +70,10 @@ test('legal imports pass: down the layers, the adapters facade, a type the gatew
 
 test('the tree as it is passes its own layering', async () => {
   const results = await eslint.lintFiles(['src']);
-  const errors = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'autosnippet/layers').map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`));
+  const errors = results.flatMap((r) =>
+    r.messages.filter((m) => m.ruleId === 'autosnippet/layers').map((m) =>
+      `${path.relative(root, r.filePath)}:${m.line} ${m.message}`
+    )
+  );
   assert.deepEqual(errors, []);
 });

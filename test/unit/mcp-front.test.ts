@@ -1,18 +1,21 @@
-import { test } from 'node:test';
+import Ajv from 'ajv';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import Ajv from 'ajv';
+import { test } from 'node:test';
 import guardRulesSchema from '../../schemas/guard-rules.schema.json';
 import { createCatalog } from '../../src/core/tools';
 import { startFront } from '../../src/mcp/front';
-import { mcpManifest, type McpManifest } from '../../src/mcp/manifest';
+import { type McpManifest, mcpManifest } from '../../src/mcp/manifest';
 
 const manifestFile = path.join(__dirname, '..', '..', 'src', 'mcp', 'manifest.json');
 
 test('src/mcp/manifest.json is what the catalog publishes (run `npm run gen:manifest` when this fails)', () => {
-  assert.deepEqual(JSON.parse(readFileSync(manifestFile, 'utf8')), JSON.parse(JSON.stringify(mcpManifest(createCatalog()))));
+  assert.deepEqual(
+    JSON.parse(readFileSync(manifestFile, 'utf8')),
+    JSON.parse(JSON.stringify(mcpManifest(createCatalog()))),
+  );
 });
 
 /** The front over in-memory streams; `loaded` holds what the server would read once it loads. */
@@ -39,7 +42,12 @@ function front(answerTools = true) {
 }
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
-const initialize = (id: number, protocolVersion = '2025-06-18') => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: { sampling: {} }, clientInfo: { name: 't', version: '1' } } });
+const initialize = (id: number, protocolVersion = '2025-06-18') => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: { sampling: {} }, clientInfo: { name: 't', version: '1' } },
+});
 
 test('initialize and tools/list are answered before the server loads; the server then gets initialize first and every other message in order', async () => {
   const { manifest, out, loaded, send } = front();
@@ -47,7 +55,16 @@ test('initialize and tools/list are answered before the server loads; the server
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   await tick();
   assert.equal(loaded.stdout, undefined, 'a notification does not load the server');
-  assert.deepEqual(out[0], { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: manifest.capabilities, serverInfo: manifest.serverInfo, instructions: manifest.instructions } });
+  assert.deepEqual(out[0], {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      protocolVersion: '2025-06-18',
+      capabilities: manifest.capabilities,
+      serverInfo: manifest.serverInfo,
+      instructions: manifest.instructions,
+    },
+  });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
   send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'autosnippet_health', arguments: {} } });
   await tick();
@@ -56,7 +73,7 @@ test('initialize and tools/list are answered before the server loads; the server
   assert.ok(loaded.stdout, 'the server loads once the first answers are out');
   const handed = loaded.read.split('\n').filter(Boolean).map((l) => JSON.parse(l));
   assert.deepEqual(handed.map((m) => m.method), ['initialize', 'notifications/initialized', 'tools/call']);
-  assert.deepEqual(handed[0].params.capabilities, { sampling: {} }, 'the server learns the client\'s capabilities');
+  assert.deepEqual(handed[0].params.capabilities, { sampling: {} }, "the server learns the client's capabilities");
 
   // what the server writes passes through, except its own answer to the replayed initialize
   const serverOut = loaded.stdout as unknown as NodeJS.WritableStream;
@@ -78,7 +95,7 @@ test('an unknown protocol version gets the latest; bad or unusual messages are l
   assert.equal(out.length, 1);
 });
 
-test('a tools/list before initialize, or with a cursor, is the server\'s to answer; stdin ending hands everything over', async () => {
+test("a tools/list before initialize, or with a cursor, is the server's to answer; stdin ending hands everything over", async () => {
   const { out, loaded, send, stdin } = front();
   send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   send(initialize(2));
@@ -92,7 +109,12 @@ test('a tools/list before initialize, or with a cursor, is the server\'s to answ
 
 test('without a tools/list answer (a settings file may choose the tool surface), the front hands tools/list to the server', async () => {
   const { out, loaded, send } = front(false);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
   await tick();
   assert.deepEqual(out.map((m) => m.id), [1], 'only the initialize was answered early');

@@ -1,27 +1,40 @@
 // Issue 10 item 7: the Streamable HTTP transport caps its sessions and closes idle ones, so clients
 // that never say goodbye cannot grow the server without bound.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { createCatalog } from '../../src/core/tools';
 import { Workspace } from '../../src/core/workspace';
 import { startHttpServer } from '../../src/mcp/http';
 import { createMcpServer } from '../../src/mcp/server';
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-async function withServer(limits: { maxSessions?: number; sessionIdleMs?: number }, run: (s: Awaited<ReturnType<typeof startHttpServer>>) => Promise<void>): Promise<void> {
+async function withServer(
+  limits: { maxSessions?: number; sessionIdleMs?: number },
+  run: (s: Awaited<ReturnType<typeof startHttpServer>>) => Promise<void>,
+): Promise<void> {
   const ws = await Workspace.open(mkdtempSync(path.join(os.tmpdir(), 'autosnippet-http-')));
   const catalog = createCatalog();
   let disposed = 0;
   const log = { debug() {}, info() {}, warn() {}, error() {} };
-  const server = await startHttpServer({ port: 0, log, ...limits, createServer: () => {
-    const made = createMcpServer(ws, catalog);
-    return { server: made.server, dispose: () => (disposed++, made.dispose()) };
-  } });
+  const server = await startHttpServer({
+    port: 0,
+    log,
+    ...limits,
+    createServer: () => {
+      const made = createMcpServer(ws, catalog);
+      return { server: made.server, dispose: () => (disposed++, made.dispose()) };
+    },
+  });
   try {
     await run(server);
   } finally {
@@ -39,7 +52,11 @@ async function openSession(url: string): Promise<string> {
 }
 
 async function listTools(url: string, session: string): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+  });
   await res.text();
   return res.status;
 }

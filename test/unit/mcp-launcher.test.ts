@@ -9,17 +9,29 @@ import { afterEach, describe, it } from 'node:test';
 import { launcherPath, refreshLauncher, serverLaunch, writeLauncher } from '../../src/vscode/mcp-launcher';
 
 const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 /** A fake extension folder whose dist/mcp.js prints which one ran and its arguments. */
 function fakeExtension(dir: string, name: string): string {
   mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  writeFileSync(path.join(dir, 'dist', 'mcp.js'), `process.stdout.write(JSON.stringify({ ran: ${JSON.stringify(name)}, args: process.argv.slice(2) }));`);
+  writeFileSync(
+    path.join(dir, 'dist', 'mcp.js'),
+    `process.stdout.write(JSON.stringify({ ran: ${JSON.stringify(name)}, args: process.argv.slice(2) }));`,
+  );
   return dir;
 }
 
-function run(launcher: string, home: string, ...args: string[]): { ran?: string; args?: string[]; status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [launcher, ...args], { encoding: 'utf8', env: { ...process.env, HOME: home, USERPROFILE: home } });
+function run(
+  launcher: string,
+  home: string,
+  ...args: string[]
+): { ran?: string; args?: string[]; status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, [launcher, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, USERPROFILE: home },
+  });
   return { ...(r.stdout ? JSON.parse(r.stdout) : {}), status: r.status, stderr: r.stderr };
 }
 
@@ -30,7 +42,12 @@ describe('the MCP launcher', () => {
     const ext = fakeExtension(path.join(home, 'somewhere', 'autosnippet'), 'written-from');
     const file = writeLauncher(ext, home);
     assert.equal(file, launcherPath(home));
-    assert.deepEqual(run(file, home, '--workspace', '/w'), { ran: 'written-from', args: ['--workspace', '/w'], status: 0, stderr: '' });
+    assert.deepEqual(run(file, home, '--workspace', '/w'), {
+      ran: 'written-from',
+      args: ['--workspace', '/w'],
+      status: 0,
+      stderr: '',
+    });
   });
 
   it('after an update, starts the newest installed extension without a new configuration', () => {
@@ -63,8 +80,14 @@ describe('the MCP launcher', () => {
   it('entries use variables where the client expands them, absolute paths only for Claude Desktop', () => {
     for (const client of ['vscode', 'cursor'] as const) {
       const l = serverLaunch(client, '/home/me/project', '/home/me/.autosnippet/mcp-server.js');
-      assert.deepEqual(l, { command: 'node', args: ['${userHome}/.autosnippet/mcp-server.js', '--workspace', '${workspaceFolder}'] });
+      assert.deepEqual(l, {
+        command: 'node',
+        args: ['${userHome}/.autosnippet/mcp-server.js', '--workspace', '${workspaceFolder}'],
+      });
     }
-    assert.deepEqual(serverLaunch('claude-desktop', '/home/me/project', '/home/me/.autosnippet/mcp-server.js'), { command: 'node', args: ['/home/me/.autosnippet/mcp-server.js', '--workspace', '/home/me/project'] });
+    assert.deepEqual(serverLaunch('claude-desktop', '/home/me/project', '/home/me/.autosnippet/mcp-server.js'), {
+      command: 'node',
+      args: ['/home/me/.autosnippet/mcp-server.js', '--workspace', '/home/me/project'],
+    });
   });
 });

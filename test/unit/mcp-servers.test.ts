@@ -1,14 +1,14 @@
 // The MCP manager: other servers reached in three levels, through the catalog (and so the Gateway).
-import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { Workspace } from '../../src/core/workspace';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext } from '../../src/core/tools/types';
+import { Workspace } from '../../src/core/workspace';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-home-'));
 process.env.AUTOSNIPPET_HOME = home;
@@ -31,7 +31,9 @@ async function workspace(project: object | undefined, trusted: boolean): Promise
     mkdirSync(path.join(root, '.autosnippet'));
     writeFileSync(path.join(root, '.autosnippet', 'mcp.json'), JSON.stringify(project));
   }
-  const ws = await Workspace.open(root, { settings: { trusted, trustNote: trusted ? undefined : 'the folder is not trusted: run autosnippet trust' } });
+  const ws = await Workspace.open(root, {
+    settings: { trusted, trustNote: trusted ? undefined : 'the folder is not trusted: run autosnippet trust' },
+  });
   open.push(ws);
   return ws;
 }
@@ -44,23 +46,40 @@ test('a project server in an untrusted folder is listed as disabled with the rea
   const ws = await workspace({ mcpServers: { notes: stdioEntry } }, false);
   const list = await call(ws, 'list_mcp_servers', {});
   assert.ok(list.ok);
-  assert.deepEqual((list.data as { servers: { name: string; state: string; reason: string }[] }).servers.map((s) => [s.name, s.state]), [['notes', 'disabled']]);
+  assert.deepEqual(
+    (list.data as { servers: { name: string; state: string; reason: string }[] }).servers.map((s) => [s.name, s.state]),
+    [['notes', 'disabled']],
+  );
   assert.match(JSON.stringify(list.data), /not trusted/);
   const r = await call(ws, 'get_mcp_instructions', { server: 'notes' });
   assert.equal(!r.ok && r.error.code, 'PERMISSION_DENIED');
 });
 
 test('stdio: instructions and tools with permissions; reads run for agents, writes wait for a person; a project cannot allow a write', async () => {
-  const ws = await workspace({ mcpServers: { notes: { ...stdioEntry, permissions: { tools: { write_note: 'allow' } } } } }, true);
+  const ws = await workspace({
+    mcpServers: { notes: { ...stdioEntry, permissions: { tools: { write_note: 'allow' } } } },
+  }, true);
   const info = await call(ws, 'get_mcp_instructions', { server: 'notes' });
   assert.ok(info.ok, JSON.stringify(info));
   const data = info.data as { instructions: string; tools: { name: string; permission: string }[] };
   assert.match(data.instructions, /read_note before write_note/);
-  assert.deepEqual(Object.fromEntries(data.tools.map((t) => [t.name, t.permission])), { read_note: 'allow', write_note: 'ask', die: 'allow' });
+  assert.deepEqual(Object.fromEntries(data.tools.map((t) => [t.name, t.permission])), {
+    read_note: 'allow',
+    write_note: 'ask',
+    die: 'allow',
+  });
 
-  const refused = await call(ws, 'call_mcp_tool', { server: 'notes', tool: 'write_note', arguments: { key: 'a', text: 'hello' } });
+  const refused = await call(ws, 'call_mcp_tool', {
+    server: 'notes',
+    tool: 'write_note',
+    arguments: { key: 'a', text: 'hello' },
+  });
   assert.equal(!refused.ok && refused.error.code, 'NEEDS_APPROVAL');
-  const written = await call(ws, 'call_mcp_tool', { server: 'notes', tool: 'write_note', arguments: { key: 'a', text: 'hello' } }, person);
+  const written = await call(ws, 'call_mcp_tool', {
+    server: 'notes',
+    tool: 'write_note',
+    arguments: { key: 'a', text: 'hello' },
+  }, person);
   assert.ok(written.ok, JSON.stringify(written));
   const read = await call(ws, 'call_mcp_tool', { server: 'notes', tool: 'read_note', arguments: { key: 'a' } });
   assert.ok(read.ok);
@@ -70,7 +89,10 @@ test('stdio: instructions and tools with permissions; reads run for agents, writ
 
   const listed = await call(ws, 'list_mcp_servers', {});
   assert.ok(listed.ok);
-  assert.deepEqual((listed.data as { servers: { state: string; tools: number }[] }).servers.map((s) => [s.state, s.tools]), [['connected', 3]]);
+  assert.deepEqual(
+    (listed.data as { servers: { state: string; tools: number }[] }).servers.map((s) => [s.state, s.tools]),
+    [['connected', 3]],
+  );
 });
 
 test('a server that dies comes back on the next call (a new process)', async () => {
@@ -88,9 +110,21 @@ test('a server that dies comes back on the next call (a new process)', async () 
 });
 
 test("the person's own config may allow a write and deny a tool; a server that cannot start is retried only after a pause", async () => {
-  writeFileSync(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { notes: { ...stdioEntry, permissions: { tools: { write_note: 'allow', die: 'deny' } } }, broken: { command: path.join(home, 'no-such-server') } } }));
+  writeFileSync(
+    path.join(home, 'mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        notes: { ...stdioEntry, permissions: { tools: { write_note: 'allow', die: 'deny' } } },
+        broken: { command: path.join(home, 'no-such-server') },
+      },
+    }),
+  );
   const ws = await workspace(undefined, false);
-  const w = await call(ws, 'call_mcp_tool', { server: 'notes', tool: 'write_note', arguments: { key: 'k', text: 'v' } });
+  const w = await call(ws, 'call_mcp_tool', {
+    server: 'notes',
+    tool: 'write_note',
+    arguments: { key: 'k', text: 'v' },
+  });
   assert.ok(w.ok, JSON.stringify(w));
   const d = await call(ws, 'call_mcp_tool', { server: 'notes', tool: 'die' });
   assert.equal(!d.ok && d.error.code, 'PERMISSION_DENIED');
@@ -99,11 +133,16 @@ test("the person's own config may allow a write and deny a tool; a server that c
   const b2 = await call(ws, 'get_mcp_instructions', { server: 'broken' });
   assert.match(!b2.ok ? b2.error.message : '', /trying again in \d+ s/);
   const unknown = await call(ws, 'get_mcp_instructions', { server: 'nope' });
-  assert.match(!unknown.ok ? `${unknown.error.message} ${unknown.error.hint}` : '', /no MCP server "nope".*notes, broken/);
+  assert.match(
+    !unknown.ok ? `${unknown.error.message} ${unknown.error.hint}` : '',
+    /no MCP server "nope".*notes, broken/,
+  );
 });
 
-test('Streamable HTTP: a remote server from the person\'s config answers through the same three levels', async () => {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fixture, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+test("Streamable HTTP: a remote server from the person's config answers through the same three levels", async () => {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fixture, '--http'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error('the HTTP fixture did not start')), 20_000);
@@ -114,7 +153,10 @@ test('Streamable HTTP: a remote server from the person\'s config answers through
         resolve(Number(m[1]));
       });
     });
-    writeFileSync(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } }));
+    writeFileSync(
+      path.join(home, 'mcp.json'),
+      JSON.stringify({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } }),
+    );
     const ws = await workspace(undefined, false);
     const info = await call(ws, 'get_mcp_instructions', { server: 'remote' });
     assert.ok(info.ok, JSON.stringify(info));

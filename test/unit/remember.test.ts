@@ -1,14 +1,14 @@
 // Remembering in one step: a person's sentence becomes a published recipe, exported; an agent's proposes.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Workspace } from '../../src/core/workspace';
-import { createCatalog } from '../../src/core/tools';
-import { rememberTool, titleOf } from '../../src/core/tools/remember';
+import { test } from 'node:test';
 import { rememberCommand } from '../../src/cli/remember';
 import { listCandidates } from '../../src/core/knowledge';
+import { createCatalog } from '../../src/core/tools';
+import { rememberTool, titleOf } from '../../src/core/tools/remember';
+import { Workspace } from '../../src/core/workspace';
 
 async function workspace(files: Record<string, string> = {}): Promise<Workspace> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'as-remember-'));
@@ -26,17 +26,26 @@ function output() {
 
 test('a title is the first sentence, cut at a word boundary', () => {
   assert.equal(titleOf('We wrap fetch in apiClient. It adds auth and retries.'), 'We wrap fetch in apiClient');
-  const long = titleOf('Every screen registers its route in the router table before it is exported from the feature module, so deep links work');
+  const long = titleOf(
+    'Every screen registers its route in the router table before it is exported from the feature module, so deep links work',
+  );
   assert.ok(long.length <= 81 && long.endsWith('…') && !/\s…$/.test(long), long);
   assert.equal(titleOf('所有网络请求都走 apiClient。它会加上认证。'), '所有网络请求都走 apiClient');
 });
 
 test('the CLI: the sentence and code, one confirmation showing the file, then a published recipe listed in AGENTS.md', async () => {
-  const ws = await workspace({ 'src/http.ts': 'import { apiClient } from "./api";\nexport const get = (u: string) => apiClient.get(u);\n' });
+  const ws = await workspace({
+    'src/http.ts': 'import { apiClient } from "./api";\nexport const get = (u: string) => apiClient.get(u);\n',
+  });
   try {
     const asked: string[] = [];
     const { o, out } = output();
-    const code = await rememberCommand(['We wrap fetch in apiClient.', '--code', 'src/http.ts:2'], async () => ws, out, async (q) => (asked.push(q), true));
+    const code = await rememberCommand(
+      ['We wrap fetch in apiClient.', '--code', 'src/http.ts:2'],
+      async () => ws,
+      out,
+      async (q) => (asked.push(q), true),
+    );
     assert.equal(code, 0, o.stderr);
     assert.equal(asked.length, 1, 'one confirmation');
     assert.match(asked[0], /Publish \.autosnippet\/recipes\/conventions\/[\w-]+\.md and update AGENTS\.md\?/);
@@ -47,22 +56,37 @@ test('the CLI: the sentence and code, one confirmation showing the file, then a 
     assert.match(recipe, /language: typescript/);
     const agents = readFileSync(path.join(ws.root, 'AGENTS.md'), 'utf8');
     assert.match(agents, /We wrap fetch in apiClient/);
-    const audit = await createCatalog().invoke(ws, 'query_audit_log', { limit: 20 }, { actor: 'human', channel: 'test' });
-    assert.ok(audit.ok && JSON.stringify(audit.data).includes('"remember"') && JSON.stringify(audit.data).includes('"human"'), 'the audit names the person as the actor');
+    const audit = await createCatalog().invoke(
+      ws,
+      'query_audit_log',
+      { limit: 20 },
+      { actor: 'human', channel: 'test' },
+    );
+    assert.ok(
+      audit.ok && JSON.stringify(audit.data).includes('"remember"') && JSON.stringify(audit.data).includes('"human"'),
+      'the audit names the person as the actor',
+    );
   } finally {
     await ws.dispose();
   }
 });
 
 test('the CLI: a "no" writes nothing; the instruction files already chosen are the ones updated', async () => {
-  const ws = await workspace({ 'CLAUDE.md': '# Notes\n\n<!-- autosnippet:begin — generated from the published recipes in .autosnippet/recipes; `autosnippet export` replaces this block, so write your own text outside it -->\n<!-- autosnippet:end -->\n' });
+  const ws = await workspace({
+    'CLAUDE.md':
+      '# Notes\n\n<!-- autosnippet:begin — generated from the published recipes in .autosnippet/recipes; `autosnippet export` replaces this block, so write your own text outside it -->\n<!-- autosnippet:end -->\n',
+  });
   try {
     const { o, out } = output();
     assert.equal(await rememberCommand(['Never block the main thread'], async () => ws, out, async () => false), 1);
     assert.match(o.stderr, /Nothing was written/);
     assert.equal(existsSync(path.join(ws.root, '.autosnippet', 'recipes')), false);
     const yes = output();
-    assert.equal(await rememberCommand(['Never block the main thread', '--yes'], async () => ws, yes.out), 0, yes.o.stderr);
+    assert.equal(
+      await rememberCommand(['Never block the main thread', '--yes'], async () => ws, yes.out),
+      0,
+      yes.o.stderr,
+    );
     assert.match(readFileSync(path.join(ws.root, 'CLAUDE.md'), 'utf8'), /Never block the main thread/);
     assert.equal(existsSync(path.join(ws.root, 'AGENTS.md')), false, 'no file the person did not choose');
   } finally {
@@ -73,7 +97,12 @@ test('the CLI: a "no" writes nothing; the instruction files already chosen are t
 test("an agent's remember is a proposal: a pending candidate, no recipe file, no instruction file", async () => {
   const ws = await workspace();
   try {
-    const r = await createCatalog().call(ws, rememberTool, { text: 'We wrap fetch in apiClient.' }, { actor: 'external_agent', channel: 'mcp' });
+    const r = await createCatalog().call(
+      ws,
+      rememberTool,
+      { text: 'We wrap fetch in apiClient.' },
+      { actor: 'external_agent', channel: 'mcp' },
+    );
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.data.status, 'proposed');
     assert.deepEqual(listCandidates(ws).map((c) => [c.id, c.status]), [[r.data.candidate, 'pending']]);

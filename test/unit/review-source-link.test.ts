@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { realPathInside } from '../../src/core/files';
 
 function tempDirs(): { root: string; outside: string; done: () => void } {
@@ -20,8 +20,16 @@ test('a source link through a symlink inside the workspace to a file outside it 
     fs.writeFileSync(path.join(outside, 'id_rsa'), 'secret\n');
     fs.symlinkSync(path.join(outside, 'id_rsa'), path.join(root, 'src', 'config.ts'));
     fs.symlinkSync(outside, path.join(root, 'vendor'));
-    assert.deepEqual(await realPathInside(root, 'src/config.ts'), { ok: false, reason: 'outside', real: path.join(outside, 'id_rsa') });
-    assert.deepEqual(await realPathInside(root, 'vendor/id_rsa'), { ok: false, reason: 'outside', real: path.join(outside, 'id_rsa') });
+    assert.deepEqual(await realPathInside(root, 'src/config.ts'), {
+      ok: false,
+      reason: 'outside',
+      real: path.join(outside, 'id_rsa'),
+    });
+    assert.deepEqual(await realPathInside(root, 'vendor/id_rsa'), {
+      ok: false,
+      reason: 'outside',
+      real: path.join(outside, 'id_rsa'),
+    });
     assert.deepEqual(await realPathInside(root, '../outside/id_rsa'), { ok: false, reason: 'outside' });
   } finally {
     done();

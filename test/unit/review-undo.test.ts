@@ -1,10 +1,10 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { submitCandidates, getCandidate } from '../../src/core/knowledge';
+import { test } from 'node:test';
+import { getCandidate, submitCandidates } from '../../src/core/knowledge';
 import { transitionsOf } from '../../src/core/knowledge/transitions';
-import { tempWorkspace, call, callRaw, retryProposal } from './knowledge-helpers';
+import { call, callRaw, retryProposal, tempWorkspace } from './knowledge-helpers';
 
 const proposal = retryProposal;
 
@@ -23,7 +23,10 @@ test('undoing an approval removes its draft recipe and puts the candidate back t
     assert.equal(c.recipeId, undefined);
     assert.equal(c.decidedBy, undefined);
     const last = transitionsOf(ws, 'candidate', id).slice(-2);
-    assert.deepEqual(last.map((t) => [t.from, t.to, t.actor]), [['pending', 'approved', 'human'], ['approved', 'pending', 'human']]);
+    assert.deepEqual(last.map((t) => [t.from, t.to, t.actor]), [
+      ['pending', 'approved', 'human'],
+      ['approved', 'pending', 'human'],
+    ]);
     // Approved again, it makes a draft again (the same file name is free).
     const again = await call(ws, 'approve_candidate', { id });
     assert.equal(again.recipe.file, recipe.file);
@@ -35,7 +38,10 @@ test('undoing an approval removes its draft recipe and puts the candidate back t
 test('undoing a rejection keeps the candidate and drops the reason; a published recipe is not undone', async () => {
   const ws = await tempWorkspace();
   try {
-    const { created: [a, b] } = await submitCandidates(ws, [proposal('Candidate to reject'), proposal('Candidate to publish')], 'external_agent');
+    const { created: [a, b] } = await submitCandidates(ws, [
+      proposal('Candidate to reject'),
+      proposal('Candidate to publish'),
+    ], 'external_agent');
     await call(ws, 'reject_candidate', { id: a, reason: 'not a standard' });
     const undone = await call(ws, 'reopen_candidate', { id: a });
     assert.equal(undone.status, 'pending');
@@ -66,7 +72,10 @@ test('an approval whose draft a person has since edited is not undone (the edit 
   try {
     const { created: [id] } = await submitCandidates(ws, [proposal('Fetch with retry')], 'external_agent');
     const { recipe } = await call(ws, 'approve_candidate', { id });
-    writeFileSync(path.join(ws.root, recipe.file), '---\ntitle: Fetch with retry\nstatus: draft\n---\n\nEdited by hand.\n');
+    writeFileSync(
+      path.join(ws.root, recipe.file),
+      '---\ntitle: Fetch with retry\nstatus: draft\n---\n\nEdited by hand.\n',
+    );
     const r = await callRaw(ws, 'reopen_candidate', { id });
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.error.message, /edited after the approval/);

@@ -1,17 +1,32 @@
 // The search index saved beside the database: a fresh process loads it instead of rebuilding it, it
 // answers exactly as a built index does, catches up with what changed since, and a file that does
 // not belong (damaged, cut short, another database's) is ignored and replaced, never trusted.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { keywordSearch, semanticSearch } from '../../src/core/search';
-import { currentGeneration, savePacing, searchIndex, searchIndexFile, searchIndexSaved } from '../../src/core/search/index-cache';
-import { TermIndex } from '../../src/core/search/term-index';
-import { indexRecipeTexts } from '../../src/core/knowledge/recipe-index';
-import { syncRecipes } from '../../src/core/knowledge';
+import { test } from 'node:test';
 import type { Logger } from '../../src/core/kernel/log';
+import { syncRecipes } from '../../src/core/knowledge';
+import { indexRecipeTexts } from '../../src/core/knowledge/recipe-index';
+import { keywordSearch, semanticSearch } from '../../src/core/search';
+import {
+  currentGeneration,
+  savePacing,
+  searchIndex,
+  searchIndexFile,
+  searchIndexSaved,
+} from '../../src/core/search/index-cache';
+import { TermIndex } from '../../src/core/search/term-index';
 import { Workspace } from '../../src/core/workspace';
 import { recipeText, writeRecipe } from './knowledge-helpers';
 
@@ -24,10 +39,27 @@ const corpus = (n: number, from = 0) =>
     const noun = nouns[(i * 7) % nouns.length];
     const kind = i % 5 === 0 ? 'code-standard' : 'code-pattern';
     const status = i % 17 === 0 ? '\nstatus: deprecated' : '';
-    return { file: `.autosnippet/recipes/g/r${i}.md`, text: `---\ntitle: ${v} the ${noun} number ${i}\nsummary: Always ${v} ${noun}s through the ${noun} service layer ${i % 97}.\nlanguage: ${i % 3 ? 'typescript' : 'swift'}\nknowledgeType: ${kind}${status}\n---\n\nUse ${noun}Service for ${i % 3 ? 'long ' + 'text '.repeat(i % 13) : 'it'}.\n\n\`\`\`ts\n${v}${noun}${i}()\n\`\`\`\n` };
+    return {
+      file: `.autosnippet/recipes/g/r${i}.md`,
+      text:
+        `---\ntitle: ${v} the ${noun} number ${i}\nsummary: Always ${v} ${noun}s through the ${noun} service layer ${
+          i % 97
+        }.\nlanguage: ${
+          i % 3 ? 'typescript' : 'swift'
+        }\nknowledgeType: ${kind}${status}\n---\n\nUse ${noun}Service for ${
+          i % 3 ? 'long ' + 'text '.repeat(i % 13) : 'it'
+        }.\n\n\`\`\`ts\n${v}${noun}${i}()\n\`\`\`\n`,
+    };
   });
 
-const queries = ['retry token service ', 'encrypt the invoice through the service layer ', 'paginate cookie number 123 ', 'text ', 'long report chu', 'cach'];
+const queries = [
+  'retry token service ',
+  'encrypt the invoice through the service layer ',
+  'paginate cookie number 123 ',
+  'text ',
+  'long report chu',
+  'cach',
+];
 
 /** Every query's keyword and semantic answers, with and without filters, as comparable values. */
 async function answers(ws: Workspace) {
@@ -62,7 +94,11 @@ test('a fresh process loads the saved index instead of rebuilding it, and answer
     assert.equal(built.origin, 'built');
     const file = searchIndexFile(ws);
     assert.ok(statSync(file).size > 0, 'saved beside the database');
-    assert.match(readFileSync(path.join(root, '.autosnippet', '.gitignore'), 'utf8'), /^autosnippet\.db\*$/m, 'the saved index is covered by the data folder\'s .gitignore');
+    assert.match(
+      readFileSync(path.join(root, '.autosnippet', '.gitignore'), 'utf8'),
+      /^autosnippet\.db\*$/m,
+      "the saved index is covered by the data folder's .gitignore",
+    );
     const expected = await answers(ws);
     await ws.dispose();
 
@@ -86,7 +122,11 @@ test('a loaded index catches up with recipes added, edited and removed after it 
     await ws.dispose();
     // Another process changes the recipes while nobody has the index in memory.
     const other = await Workspace.open(root);
-    writeRecipe(other, 'net/retry.md', recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }));
+    writeRecipe(
+      other,
+      'net/retry.md',
+      recipeText({ title: 'Fetch with backoff', trigger: '@fetchBackoff', summary: 'Wrap HTTP calls in withBackoff.' }),
+    );
     await syncRecipes(other);
     const backoffRid = (await keywordSearch(other, 'withBackoff '))[0].rid;
     await other.dispose();
@@ -97,9 +137,21 @@ test('a loaded index catches up with recipes added, edited and removed after it 
       assert.equal(ix.origin, 'saved');
       assert.deepEqual((await keywordSearch(fresh, 'withBackoff ')).map((h) => h.rid), [backoffRid]);
       // syncRecipes indexed the files on disk: the 300 generated recipes (never written as files) are gone from the database.
-      assert.deepEqual(await keywordSearch(fresh, 'encrypt the invoice '), [], 'recipes removed since the save are not found');
+      assert.deepEqual(
+        await keywordSearch(fresh, 'encrypt the invoice '),
+        [],
+        'recipes removed since the save are not found',
+      );
       // Changes after the load are applied to the loaded index as to a built one.
-      writeRecipe(fresh, 'db/tx.md', recipeText({ title: 'Transactions wrap every write', trigger: '@inTransaction', summary: 'Call inTransaction around writes.' }));
+      writeRecipe(
+        fresh,
+        'db/tx.md',
+        recipeText({
+          title: 'Transactions wrap every write',
+          trigger: '@inTransaction',
+          summary: 'Call inTransaction around writes.',
+        }),
+      );
       await syncRecipes(fresh);
       assert.equal((await keywordSearch(fresh, 'inTransaction ')).length, 1);
       assert.equal((await keywordSearch(fresh, 'withBackoff ')).length, 1);
@@ -112,7 +164,7 @@ test('a loaded index catches up with recipes added, edited and removed after it 
   }
 });
 
-test('a saved index that is cut short, damaged or another database\'s is not used: search builds from the database and saves a good one', async () => {
+test("a saved index that is cut short, damaged or another database's is not used: search builds from the database and saves a good one", async () => {
   const { root, ws } = await indexedWorkspace();
   const foreign = await indexedWorkspace(40);
   try {
@@ -136,7 +188,7 @@ test('a saved index that is cut short, damaged or another database\'s is not use
       ['empty', () => writeFileSync(file, ''), /not a saved search index/],
       ['a byte of the header changed', () => writeFileSync(file, flipped), /another database/],
       ['a term id out of range', () => writeFileSync(file, badTerm), /damaged: a forward entry names term 1000000000/],
-      ['another database\'s', () => copyFileSync(searchIndexFile(foreign.ws), file), /another database/],
+      ["another database's", () => copyFileSync(searchIndexFile(foreign.ws), file), /another database/],
     ];
     for (const [name, damage, reason] of cases) {
       damage();
@@ -194,7 +246,11 @@ test('a save is abandoned when the index takes changes while it is being copied,
     assert.equal((await keywordSearch(ws, 'retry token ')).length > 0, true); // builds, and starts a save that waits at its first step
     await new Promise((r) => setImmediate(r));
     assert.equal(gate.length, 1, 'the save is waiting half-way');
-    await indexRecipeTexts(ws, [{ file: '.autosnippet/recipes/db/tx.md', text: '---\ntitle: Transactions wrap every write\nsummary: Call inTransaction around writes.\n---\n\n```ts\ninTransaction(() => write())\n```\n' }]);
+    await indexRecipeTexts(ws, [{
+      file: '.autosnippet/recipes/db/tx.md',
+      text:
+        '---\ntitle: Transactions wrap every write\nsummary: Call inTransaction around writes.\n---\n\n```ts\ninTransaction(() => write())\n```\n',
+    }]);
     assert.equal((await keywordSearch(ws, 'inTransaction ')).length, 1, 'the search index took the change');
     savePacing.turn = pacing;
     gate.splice(0).forEach((open) => open());
@@ -203,7 +259,9 @@ test('a save is abandoned when the index takes changes while it is being copied,
     await keywordSearch(ws, 'anything ');
     await searchIndexSaved(ws);
     const saved = readFileSync(searchIndexFile(ws));
-    const header = JSON.parse(saved.toString('utf8', 12, 12 + saved.readUInt32LE(8))) as { key: { generation: number } };
+    const header = JSON.parse(saved.toString('utf8', 12, 12 + saved.readUInt32LE(8))) as {
+      key: { generation: number };
+    };
     assert.equal(header.key.generation, currentGeneration(ws), 'saved again, with the change');
     assert.deepEqual(log.lines.filter((l) => /search index/.test(l)), []);
   } finally {
@@ -234,13 +292,20 @@ test('a saved index that cannot be written is reported in the log and search ans
 test('a restored term index ranks like the original, before and after documents are added and removed', async () => {
   const fields = [{ weight: 8, b: 0.75 }, { weight: 4, b: 0.75 }, { weight: 2, b: 0.75 }, { weight: 1, b: 0.75 }];
   // Documents from 200 on bring new terms (w200…), which the restored index must merge into its term order for prefixes.
-  const doc = (i: number) => [[`t${i % 7}`], ['alpha', `w${i % 11}`, `w${i % 5}`], ['beta', `w${i % 3}`, ...(i >= 200 ? [`w${i}`] : [])], Array.from({ length: i % 9 }, (_, k) => `z${(i + k) % 13}`)];
+  const doc = (i: number) => [
+    [`t${i % 7}`],
+    ['alpha', `w${i % 11}`, `w${i % 5}`],
+    ['beta', `w${i % 3}`, ...(i >= 200 ? [`w${i}`] : [])],
+    Array.from({ length: i % 9 }, (_, k) => `z${(i + k) % 13}`),
+  ];
   const original = new TermIndex(fields, Array.from({ length: 200 }, (_, i) => doc(i).map((f) => f.length)));
   for (let i = 0; i < 200; i++) original.add(doc(i));
   for (let i = 0; i < 200; i += 9) original.remove(i);
   const restored = TermIndex.restore(await original.image());
   const ask = (ix: TermIndex) =>
-    [['alpha', 'w3'], ['t2', 'z5'], ['w'], ['beta', 'w1', 'z1'], ['w2'], ['w23']].map((terms, n) => ix.search({ terms, prefixLast: n >= 4 || n === 2, limit: 8, accept: (s) => s % 4 !== 1 }));
+    [['alpha', 'w3'], ['t2', 'z5'], ['w'], ['beta', 'w1', 'z1'], ['w2'], ['w23']].map((terms, n) =>
+      ix.search({ terms, prefixLast: n >= 4 || n === 2, limit: 8, accept: (s) => s % 4 !== 1 })
+    );
   assert.deepEqual(ask(restored), ask(original));
   // The same changes on both: lists that shared one buffer when read must not disturb each other.
   for (const ix of [original, restored]) {
@@ -251,7 +316,11 @@ test('a restored term index ranks like the original, before and after documents 
   assert.equal(restored.live, original.live);
   // "w23" as a prefix stands for the terms w230…w239 added after the restore (slots 200 on: slot = document number).
   const w23 = ask(restored)[5].map((h) => h.slot).sort((a, b) => a - b);
-  assert.deepEqual(w23, Array.from({ length: 10 }, (_, k) => 230 + k).filter((slot) => slot % 4 !== 1), 'every live document with a w23… term');
+  assert.deepEqual(
+    w23,
+    Array.from({ length: 10 }, (_, k) => 230 + k).filter((slot) => slot % 4 !== 1),
+    'every live document with a w23… term',
+  );
 });
 
 test('the index built from the rows a sync just wrote (each document analysed once) answers exactly as one built from the database', async () => {
@@ -279,11 +348,14 @@ test('a row another process changed after this one wrote it is read from the dat
   const other = await Workspace.open(root);
   try {
     await indexRecipeTexts(mine, corpus(20), { sliceSize: 100 });
-    const edited = corpus(20).map((d, i) => (i === 3 ? { ...d, text: d.text.replace(/^title: .*$/m, 'title: quantum entanglement number 3') } : d));
+    const edited = corpus(20).map((
+      d,
+      i,
+    ) => (i === 3 ? { ...d, text: d.text.replace(/^title: .*$/m, 'title: quantum entanglement number 3') } : d));
     await indexRecipeTexts(other, edited, { sliceSize: 100 });
     await new Promise((resolve) => setImmediate(resolve)); // reads catch up with other processes' commits once per turn
     const ids = (await keywordSearch(mine, 'quantum entanglement ', {}, 10)).map((h) => h.rid);
-    assert.equal(ids.length, 1, 'the other process\'s edit is what this one finds');
+    assert.equal(ids.length, 1, "the other process's edit is what this one finds");
   } finally {
     await other.dispose();
     await mine.dispose();

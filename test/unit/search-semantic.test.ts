@@ -1,10 +1,10 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { syncRecipes } from '../../src/core/knowledge';
-import { semanticSearch, HashedNgramEmbedder, useEmbedder, type Embedder } from '../../src/core/search';
 import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
-import { tempWorkspace, writeRecipe, recipeText, call } from './knowledge-helpers';
+import { type Embedder, HashedNgramEmbedder, semanticSearch, useEmbedder } from '../../src/core/search';
 import type { Workspace } from '../../src/core/workspace';
+import { call, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 const ids = (ws: Workspace, hits: { rid: number }[]) => {
   const rows = recipeRowsByRid(ws, hits.map((h) => h.rid));
@@ -12,15 +12,47 @@ const ids = (ws: Workspace, hits: { rid: number }[]) => {
 };
 
 async function seed(ws: Workspace) {
-  writeRecipe(ws, 'auth/session.md', recipeText({ title: 'Sign-in session tokens', summary: 'Store the login token in the keychain and refresh it before expiry.', language: 'swift', code: 'Keychain.save(token)' }));
-  writeRecipe(ws, 'db/migrations.md', recipeText({ title: 'Schema migrations', summary: 'Every database migration runs inside a transaction.', language: 'typescript', code: 'await db.transaction(migrate)' }));
-  writeRecipe(ws, 'net/retry.md', recipeText({ title: 'Fetch with retry', summary: 'Wrap HTTP requests in withRetry.', language: 'typescript', code: 'withRetry(() => fetch(url))' }));
+  writeRecipe(
+    ws,
+    'auth/session.md',
+    recipeText({
+      title: 'Sign-in session tokens',
+      summary: 'Store the login token in the keychain and refresh it before expiry.',
+      language: 'swift',
+      code: 'Keychain.save(token)',
+    }),
+  );
+  writeRecipe(
+    ws,
+    'db/migrations.md',
+    recipeText({
+      title: 'Schema migrations',
+      summary: 'Every database migration runs inside a transaction.',
+      language: 'typescript',
+      code: 'await db.transaction(migrate)',
+    }),
+  );
+  writeRecipe(
+    ws,
+    'net/retry.md',
+    recipeText({
+      title: 'Fetch with retry',
+      summary: 'Wrap HTTP requests in withRetry.',
+      language: 'typescript',
+      code: 'withRetry(() => fetch(url))',
+    }),
+  );
   await syncRecipes(ws);
 }
 
 test('the offline embedder is deterministic, normalized, and puts related words close', async () => {
   const e = new HashedNgramEmbedder();
-  const [a, b, c, d] = await e.embed(['user authentication', 'user authentication', 'login with credentials', 'render a table view']);
+  const [a, b, c, d] = await e.embed([
+    'user authentication',
+    'user authentication',
+    'login with credentials',
+    'render a table view',
+  ]);
   assert.deepEqual(a, b);
   const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
   assert.ok(Math.abs(dot(a, a) - 1) < 1e-5);
@@ -36,7 +68,11 @@ test('semantic search finds a recipe by meaning when the words differ', async ()
     assert.equal(ids(ws, await semanticSearch(ws, 'authentication credentials'))[0], 'auth/session');
     assert.equal(ids(ws, await semanticSearch(ws, 'sql schema migrating'))[0], 'db/migrations');
     assert.equal(ids(ws, await semanticSearch(ws, 'retries for network calls'))[0], 'net/retry');
-    assert.deepEqual(ids(ws, await semanticSearch(ws, 'authentication', { language: 'typescript' })).includes('auth/session'), false, 'language filter');
+    assert.deepEqual(
+      ids(ws, await semanticSearch(ws, 'authentication', { language: 'typescript' })).includes('auth/session'),
+      false,
+      'language filter',
+    );
 
     const viaTool = await call(ws, 'semantic_search', { query: 'authentication credentials' });
     assert.equal(viaTool.mode, 'semantic');

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { TermIndex } from '../../src/core/search/term-index';
 import { VectorIndex } from '../../src/core/search/vector-index';
 import { Bm25fIndex } from '../../src/core/text';
@@ -12,12 +12,18 @@ function corpus(n: number, vocabulary: number, zipf: boolean, seed = 1): string[
   let s = seed;
   const random = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const word = () => `w${zipf ? Math.floor(vocabulary ** random()) : Math.floor(random() * vocabulary)}`;
-  return Array.from({ length: n }, () => [1, 4, 10, 40].map((len) => Array.from({ length: 1 + Math.floor(random() * len) }, word)));
+  return Array.from(
+    { length: n },
+    () => [1, 4, 10, 40].map((len) => Array.from({ length: 1 + Math.floor(random() * len) }, word)),
+  );
 }
 
 function reference(docs: string[][][]) {
   return new Bm25fIndex(
-    Object.fromEntries(NAMES.map((f, i) => [f, FIELDS[i]])) as Record<(typeof NAMES)[number], { weight: number; b: number }>,
+    Object.fromEntries(NAMES.map((f, i) => [f, FIELDS[i]])) as Record<
+      (typeof NAMES)[number],
+      { weight: number; b: number }
+    >,
     docs.map((d) => Object.fromEntries(NAMES.map((f, i) => [f, d[i]])) as Record<(typeof NAMES)[number], string[]>),
   );
 }
@@ -29,13 +35,22 @@ for (const [label, zipf] of [['skewed', true], ['flat', false]] as const) {
     for (const d of docs) index.add(d);
     await index.sortAll();
     const ref = reference(docs);
-    const queries = [['w1', 'w2'], ['w3', 'w10', 'w40', 'w41'], ['w7'], ['w0', 'w1', 'w2', 'w3', 'w4', 'w5'], ['w999', 'w5'], ['w12', 'nothing']];
+    const queries = [
+      ['w1', 'w2'],
+      ['w3', 'w10', 'w40', 'w41'],
+      ['w7'],
+      ['w0', 'w1', 'w2', 'w3', 'w4', 'w5'],
+      ['w999', 'w5'],
+      ['w12', 'nothing'],
+    ];
     for (const terms of queries) {
       for (const limit of [1, 10, 30]) {
         const got = index.search({ terms, prefixLast: false, limit, accept: () => true });
         const want = ref.search(terms, limit);
         assert.deepEqual(got.map((h) => h.slot), want.map((m) => m.doc), `${terms.join(' ')} @${limit}`);
-        got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i].score) < 1e-3, `${terms.join(' ')}: ${h.score} vs ${want[i].score}`));
+        got.forEach((h, i) =>
+          assert.ok(Math.abs(h.score - want[i].score) < 1e-3, `${terms.join(' ')}: ${h.score} vs ${want[i].score}`)
+        );
         got.forEach((h, i) => assert.equal(h.termsMatched, new Set(want[i].terms).size));
       }
     }
@@ -53,7 +68,11 @@ test('top-k stays exact on random queries with filters, against the exhaustive r
     const random = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
     for (let n = 0; n < 60; n++) {
       // Distinct terms, as queryTerms gives them.
-      const terms = [...new Set(Array.from({ length: 1 + Math.floor(random() * 5) }, () => `w${Math.floor(random() * (vocabulary / 3))}`))];
+      const terms = [
+        ...new Set(
+          Array.from({ length: 1 + Math.floor(random() * 5) }, () => `w${Math.floor(random() * (vocabulary / 3))}`),
+        ),
+      ];
       const keep = n % 3; // no filter, every other document, or the documents whose slot is not a multiple of 7
       const accept = (slot: number) => keep === 0 || (keep === 1 ? slot % 2 === 0 : slot % 7 !== 0);
       for (const limit of [1, 10]) {
@@ -61,7 +80,9 @@ test('top-k stays exact on random queries with filters, against the exhaustive r
         const want = ref.search(terms, docs.length).filter((m) => accept(m.doc)).slice(0, limit);
         const label = `${terms.join(' ')} @${limit}, filter ${keep}`;
         assert.deepEqual(got.map((h) => h.slot), want.map((m) => m.doc), label);
-        got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i].score) < 1e-3, `${label}: ${h.score} vs ${want[i].score}`));
+        got.forEach((h, i) =>
+          assert.ok(Math.abs(h.score - want[i].score) < 1e-3, `${label}: ${h.score} vs ${want[i].score}`)
+        );
         got.forEach((h, i) => assert.equal(h.termsMatched, new Set(want[i].terms).size, label));
       }
     }
@@ -81,9 +102,15 @@ test('removed documents are never returned; filters apply; fields and the matche
   assert.equal(hits[0].fieldMask, 0b0011, 'trigger and title');
   assert.equal(hits[2].fieldMask, 0b1000, 'body');
   assert.deepEqual(hits.map((h) => h.termsMatched), [2, 1, 1]);
-  assert.deepEqual(index.search({ terms: ['retri'], prefixLast: false, limit: 10, accept: (slot) => slot !== 1 }).map((h) => h.slot), [0, 2]);
+  assert.deepEqual(
+    index.search({ terms: ['retri'], prefixLast: false, limit: 10, accept: (slot) => slot !== 1 }).map((h) => h.slot),
+    [0, 2],
+  );
   index.remove(0);
-  assert.deepEqual(index.search({ terms: ['retri', 'fetch'], prefixLast: false, limit: 10, accept: () => true }).map((h) => h.slot), [2, 1]);
+  assert.deepEqual(
+    index.search({ terms: ['retri', 'fetch'], prefixLast: false, limit: 10, accept: () => true }).map((h) => h.slot),
+    [2, 1],
+  );
   assert.equal(index.live, 2);
 });
 
@@ -96,10 +123,16 @@ test('lists already searched take later documents and removals: every live match
     const check = (live: Set<number>, label: string) => {
       for (const terms of queries) {
         const got = index.search({ terms, prefixLast: false, limit: 10, accept: () => true }).map((h) => h.slot);
-        for (const slot of got) assert.ok(live.has(slot), `${label}: removed document ${slot} returned for ${terms.join(' ')}`);
+        for (const slot of got) {
+          assert.ok(live.has(slot), `${label}: removed document ${slot} returned for ${terms.join(' ')}`);
+        }
         const best = index.search({ terms, prefixLast: false, limit: 1200, accept: () => true }).map((h) => h.slot);
         const expected = [...live].filter((slot) => terms.some((t) => docs[slot].some((f) => f.includes(t))));
-        assert.deepEqual([...best].sort((a, b) => a - b), expected.sort((a, b) => a - b), `${label}: every live match of ${terms.join(' ')}`);
+        assert.deepEqual(
+          [...best].sort((a, b) => a - b),
+          expected.sort((a, b) => a - b),
+          `${label}: every live match of ${terms.join(' ')}`,
+        );
       }
     };
     const live = new Set<number>();
@@ -127,10 +160,16 @@ test('the last term matches as a prefix: the word itself at full weight, its com
   const hits = index.search({ terms: ['retri'], prefixLast: true, limit: 10, accept: () => true });
   assert.deepEqual(hits.map((h) => h.slot), [0, 1, 2]);
   assert.ok(hits[0].score > hits[1].score);
-  assert.deepEqual(index.search({ terms: ['retri'], prefixLast: false, limit: 10, accept: () => true }).map((h) => h.slot), [0]);
+  assert.deepEqual(
+    index.search({ terms: ['retri'], prefixLast: false, limit: 10, accept: () => true }).map((h) => h.slot),
+    [0],
+  );
   // a word added later is found as a completion too
   index.add([['retrieval'], [], [], []]);
-  assert.deepEqual(index.search({ terms: ['retrieva'], prefixLast: true, limit: 10, accept: () => true }).map((h) => h.slot), [4]);
+  assert.deepEqual(
+    index.search({ terms: ['retrieva'], prefixLast: true, limit: 10, accept: () => true }).map((h) => h.slot),
+    [4],
+  );
 });
 
 test('vector index: exact cosine ranking over int8 vectors, cleared slots and filters left out', () => {
@@ -141,10 +180,17 @@ test('vector index: exact cosine ranking over int8 vectors, cleared slots and fi
     return Float32Array.from(xs.map((x) => x / norm));
   };
   const int8 = (f: Float32Array) => new Uint8Array(Int8Array.from(f, (x) => Math.round(x * 127)).buffer);
-  const vectors = [unit([1, 0, 0, 0, 0, 0, 0, 0]), unit([1, 1, 0, 0, 0, 0, 0, 0]), unit([0, 0, 1, 0, 0, 0, 0, 0]), unit([1, 0.2, 0, 0, 0, 0, 0, 1])];
+  const vectors = [
+    unit([1, 0, 0, 0, 0, 0, 0, 0]),
+    unit([1, 1, 0, 0, 0, 0, 0, 0]),
+    unit([0, 0, 1, 0, 0, 0, 0, 0]),
+    unit([1, 0.2, 0, 0, 0, 0, 0, 1]),
+  ];
   vectors.forEach((x, slot) => v.set(slot, int8(x)));
   const q = unit([1, 0.1, 0, 0, 0, 0, 0, 0]);
-  const exact = vectors.map((x, slot) => ({ slot, sim: x.reduce((a, xi, d) => a + xi * q[d], 0) })).filter((h) => h.sim >= 0.1).sort((a, b) => b.sim - a.sim);
+  const exact = vectors.map((x, slot) => ({ slot, sim: x.reduce((a, xi, d) => a + xi * q[d], 0) })).filter((h) =>
+    h.sim >= 0.1
+  ).sort((a, b) => b.sim - a.sim);
   const got = v.nearest(q, 10, 0.1, () => true);
   assert.deepEqual(got.map((h) => h.slot), exact.map((h) => h.slot));
   got.forEach((h, i) => assert.ok(Math.abs(h.similarity - exact[i].sim) < 0.02));

@@ -1,11 +1,17 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configurationManifest, readSettingsFile, settingsFrom, settingsTable, SETTINGS_FILE } from '../../src/core/settings';
-import { generatedBlock, REFERENCE_DOC } from '../../src/core/tools/docs';
+import { test } from 'node:test';
 import { main } from '../../src/cli/main';
+import {
+  configurationManifest,
+  readSettingsFile,
+  SETTINGS_FILE,
+  settingsFrom,
+  settingsTable,
+} from '../../src/core/settings';
+import { generatedBlock, REFERENCE_DOC } from '../../src/core/tools/docs';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -15,7 +21,7 @@ function recordingLog() {
   return { log, warnings };
 }
 
-test('package.json\'s configuration and the reference\'s settings table are generated from the one settings table (npm run gen:manifest)', () => {
+test("package.json's configuration and the reference's settings table are generated from the one settings table (npm run gen:manifest)", () => {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.contributes.configuration, configurationManifest());
   assert.equal(generatedBlock(readFileSync(path.join(root, REFERENCE_DOC), 'utf8'), 'settings'), settingsTable());
@@ -30,29 +36,50 @@ test('.autosnippet/settings.json: missing is fine and never created; good values
     assert.deepEqual(warnings, []);
 
     mkdirSync(path.join(dir, '.autosnippet'));
-    writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({
-      'autosnippet.guard.exclude': ['dist/**'],
-      'guard.severityOverrides': { 'ts/no-eval': 'off' },
-      'autosnippet.guard.enabled': 'no',
-      'autosnippet.skills.allowScripts': true,
-      'autosnippet.guard.skipKinds': ['vendored', 'test'],
-      'autosnippet.colour': 'blue',
-    }));
+    writeFileSync(
+      path.join(dir, SETTINGS_FILE),
+      JSON.stringify({
+        'autosnippet.guard.exclude': ['dist/**'],
+        'guard.severityOverrides': { 'ts/no-eval': 'off' },
+        'autosnippet.guard.enabled': 'no',
+        'autosnippet.skills.allowScripts': true,
+        'autosnippet.guard.skipKinds': ['vendored', 'test'],
+        'autosnippet.colour': 'blue',
+      }),
+    );
     const values = readSettingsFile(dir, log);
     // A repository's file may not widen what agents may do: its allowScripts: true is dropped, said once.
-    assert.deepEqual(values, { 'guard.exclude': ['dist/**'], 'guard.severityOverrides': { 'ts/no-eval': 'off' }, 'guard.skipKinds': ['vendored', 'test'] });
+    assert.deepEqual(values, {
+      'guard.exclude': ['dist/**'],
+      'guard.severityOverrides': { 'ts/no-eval': 'off' },
+      'guard.skipKinds': ['vendored', 'test'],
+    });
     assert.equal(warnings.length, 3);
     assert.match(warnings.join('\n'), /"autosnippet\.guard\.enabled" is ignored: it must be true or false/);
     assert.match(warnings.join('\n'), /unknown setting "autosnippet\.colour"/);
-    assert.match(warnings.join('\n'), /"autosnippet\.skills\.allowScripts": true is ignored: a repository's files may narrow/);
+    assert.match(
+      warnings.join('\n'),
+      /"autosnippet\.skills\.allowScripts": true is ignored: a repository's files may narrow/,
+    );
     const s = settingsFrom(values);
-    assert.deepEqual(s.guard, { enabled: true, exclude: ['dist/**'], severityOverrides: { 'ts/no-eval': 'off' }, skipKinds: ['vendored', 'test'] });
+    assert.deepEqual(s.guard, {
+      enabled: true,
+      exclude: ['dist/**'],
+      severityOverrides: { 'ts/no-eval': 'off' },
+      skipKinds: ['vendored', 'test'],
+    });
     assert.equal(s.skills.allowScripts, false);
 
     // A kind guard does not know is named, and the default kinds stay.
-    writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({ 'autosnippet.guard.skipKinds': ['vendored', 'vendor'] }));
+    writeFileSync(
+      path.join(dir, SETTINGS_FILE),
+      JSON.stringify({ 'autosnippet.guard.skipKinds': ['vendored', 'vendor'] }),
+    );
     assert.deepEqual(readSettingsFile(dir, log), {});
-    assert.match(warnings.at(-1) ?? '', /"autosnippet\.guard\.skipKinds" is ignored: "vendor" in the list: it must be one of "production", "test"/);
+    assert.match(
+      warnings.at(-1) ?? '',
+      /"autosnippet\.guard\.skipKinds" is ignored: "vendor" in the list: it must be one of "production", "test"/,
+    );
 
     writeFileSync(path.join(dir, SETTINGS_FILE), '{ not json');
     assert.deepEqual(readSettingsFile(dir, log), {});
@@ -73,7 +100,11 @@ test('the CLI follows .autosnippet/settings.json: with guard turned off, guard-c
     };
     const check = ['guard-check', '--code', 'const v = eval(x);\n', '--language', 'typescript'];
     assert.equal((await run(check)).code, 0);
-    assert.equal(existsSync(path.join(dir, '.autosnippet')), false, 'a read-only command creates nothing, a missing settings file included');
+    assert.equal(
+      existsSync(path.join(dir, '.autosnippet')),
+      false,
+      'a read-only command creates nothing, a missing settings file included',
+    );
     mkdirSync(path.join(dir, '.autosnippet'));
     writeFileSync(path.join(dir, SETTINGS_FILE), JSON.stringify({ 'autosnippet.guard.enabled': false }));
     const off = await run(check);

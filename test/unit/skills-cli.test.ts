@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { skillsCommand } from '../../src/cli/skills';
 import type { Workspace } from '../../src/core/workspace';
 import { BUNDLED_FIXTURE, FIXTURES, openWorkspace, tempFixture } from './skills-helpers';
@@ -12,7 +12,10 @@ async function run(args: string[], ws?: () => Promise<Workspace>) {
   const noWorkspace = async (): Promise<Workspace> => {
     throw new Error('this command should not open the workspace');
   };
-  const code = await skillsCommand(args, ws ?? noWorkspace, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  const code = await skillsCommand(args, ws ?? noWorkspace, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+  });
   return { code, stdout, stderr };
 }
 
@@ -25,7 +28,12 @@ async function fixtureWorkspace() {
 test('skills -h explains every command and exits 0; no command or an unknown one is a usage error (2)', async () => {
   const help = await run(['-h']);
   assert.equal(help.code, 0);
-  for (const word of ['validate [path]', 'list', 'load <name> [--section S] [--chunk C]', 'search "<task>" [--xml] [--limit N]']) assert.ok(help.stdout.includes(word), word);
+  for (const word of [
+    'validate [path]',
+    'list',
+    'load <name> [--section S] [--chunk C]',
+    'search "<task>" [--xml] [--limit N]',
+  ]) assert.ok(help.stdout.includes(word), word);
   assert.equal((await run([])).code, 2);
   const unknown = await run(['frobnicate']);
   assert.equal(unknown.code, 2);
@@ -78,7 +86,7 @@ test('load prints level 2, a section or a chunk; unknown names exit 1 with the c
   const { ws } = await fixtureWorkspace();
   const body = await run(['load', 'project-coldstart'], ws);
   assert.equal(body.code, 0);
-  assert.match(body.stdout, /^# Cold start\n/, "the body as written, as load_skill gives it to a model");
+  assert.match(body.stdout, /^# Cold start\n/, 'the body as written, as load_skill gives it to a model');
   assert.match(body.stdout, /- examples: Worked examples for large monorepos/);
   assert.doesNotMatch(body.stdout, /Scan each package on its own/);
   const section = await run(['load', 'project-coldstart', '--section', 'Pitfalls'], ws);
@@ -105,9 +113,16 @@ test('search prints {"no_match", "matched_skills": [{name, description, confiden
   assert.deepEqual(Object.keys(json.matched_skills[0]), ['name', 'description', 'confidence']);
   assert.equal(json.matched_skills[0].name, 'project-coldstart');
   const xml = await run(['search', 'guard rules', '--xml', '--limit', '1'], ws);
-  assert.match(xml.stdout, /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules[^<]*<\/description><location>[^<]*guard-rules[\\/]SKILL\.md<\/location><confidence>(0\.\d+|1)<\/confidence><\/skill>\n<\/available-skills>\n$/);
+  assert.match(
+    xml.stdout,
+    /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules[^<]*<\/description><location>[^<]*guard-rules[\\/]SKILL\.md<\/location><confidence>(0\.\d+|1)<\/confidence><\/skill>\n<\/available-skills>\n$/,
+  );
   const none = await run(['search', '今晚想做番茄炒蛋', '--xml'], ws);
-  assert.match(none.stdout, /^<available-skills>\n<!-- No skill fits this task\..*-->\n<\/available-skills>\n$/, 'the XML form says when no skill fits');
+  assert.match(
+    none.stdout,
+    /^<available-skills>\n<!-- No skill fits this task\..*-->\n<\/available-skills>\n$/,
+    'the XML form says when no skill fits',
+  );
   assert.equal((await run(['search'], ws)).code, 2);
   assert.equal((await run(['search', 'x', '--limit', 'lots'], ws)).code, 2);
 });
@@ -120,7 +135,10 @@ test('validate takes a SKILL.md path; a plain file and a missing path exit 1 wit
   assert.match(one.stdout, /1 skill checked: 0 errors/);
   const lower = path.join(fx.base, 'lower', 'lower-case');
   mkdirSync(lower, { recursive: true });
-  writeFileSync(path.join(lower, 'skill.md'), '---\nname: lower-case\ndescription: A lowercase skill file. Use when testing.\n---\n\nBody.\n');
+  writeFileSync(
+    path.join(lower, 'skill.md'),
+    '---\nname: lower-case\ndescription: A lowercase skill file. Use when testing.\n---\n\nBody.\n',
+  );
   const lowerRun = await run(['validate', path.join(lower, 'skill.md')]);
   assert.equal(lowerRun.code, 0, lowerRun.stdout + lowerRun.stderr);
   assert.match(lowerRun.stdout, /warning \[skill-file-name\]/);
@@ -129,7 +147,10 @@ test('validate takes a SKILL.md path; a plain file and a missing path exit 1 wit
   const notSkill = await run(['validate', plain]);
   assert.equal(notSkill.code, 1);
   assert.doesNotMatch(notSkill.stderr, /ENOTDIR/);
-  assert.match(notSkill.stderr, /notes\.txt is a file, not a skill: give a SKILL\.md, a skill folder or a folder of skills/);
+  assert.match(
+    notSkill.stderr,
+    /notes\.txt is a file, not a skill: give a SKILL\.md, a skill folder or a folder of skills/,
+  );
   const missing = await run(['validate', path.join(fx.base, 'no-such-folder')]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /NOT_FOUND: .*no-such-folder does not exist/);
@@ -139,12 +160,19 @@ test('validate skips a skill folder linked to outside the workspace and says why
   const { fx, ws } = await fixtureWorkspace();
   const outside = path.join(fx.base, 'elsewhere', 'outside-skill');
   mkdirSync(outside, { recursive: true });
-  writeFileSync(path.join(outside, 'SKILL.md'), '---\nname: outside-skill\ndescription: Kept outside. Use when never.\n---\n\nSECRET BODY\n');
+  writeFileSync(
+    path.join(outside, 'SKILL.md'),
+    '---\nname: outside-skill\ndescription: Kept outside. Use when never.\n---\n\nSECRET BODY\n',
+  );
   symlinkSync(outside, path.join(fx.root, '.autosnippet', 'skills', 'outside-skill'));
   const r = await run(['validate'], ws);
   assert.doesNotMatch(r.stdout, /outside-skill[\\/]SKILL\.md:/, 'not read');
   assert.match(r.stdout, /skipped: .*outside-skill: .*outside the workspace/);
   const json = JSON.parse((await run(['validate', '--json'], ws)).stdout);
   assert.ok(!json.results.some((x: { file: string }) => x.file.includes('outside-skill')));
-  assert.ok(json.skipped.some((x: { path: string; reason: string }) => x.path.endsWith('outside-skill') && /outside the workspace/.test(x.reason)));
+  assert.ok(
+    json.skipped.some((x: { path: string; reason: string }) =>
+      x.path.endsWith('outside-skill') && /outside the workspace/.test(x.reason)
+    ),
+  );
 });

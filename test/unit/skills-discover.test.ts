@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { skillsCommand } from '../../src/cli/skills';
 import { scanSkillRoot } from '../../src/core/skills/discover';
 import { SkillRegistry } from '../../src/core/skills/registry';
@@ -44,7 +44,9 @@ test('a lowercase skill.md is accepted with a warning', () => {
   const found = new SkillRegistry({ root }).get('lower');
   assert.ok(found, 'found');
   assert.equal(path.basename(found.file), 'skill.md');
-  assert.ok(found.problems.some((p) => p.rule === 'skill-file-name' && p.severity === 'warning' && /SKILL\.md/.test(p.message)));
+  assert.ok(
+    found.problems.some((p) => p.rule === 'skill-file-name' && p.severity === 'warning' && /SKILL\.md/.test(p.message)),
+  );
   const v = validateSkillsIn(path.join(root, '.github', 'skills'));
   assert.equal(v.length, 1);
   assert.ok(v[0].problems.some((p) => p.rule === 'skill-file-name'));
@@ -71,7 +73,10 @@ test('.git and node_modules are never scanned; a SKILL.md that is a folder is re
   mkdirSync(path.join(base, 'weird', 'SKILL.md'), { recursive: true });
   const reg = new SkillRegistry({ root });
   assert.deepEqual(reg.list(), []);
-  assert.deepEqual(reg.skipped().map((s) => [path.relative(base, s.file), s.reason]), [[path.join('weird', 'SKILL.md'), 'SKILL.md is not a regular file']]);
+  assert.deepEqual(reg.skipped().map((s) => [path.relative(base, s.file), s.reason]), [[
+    path.join('weird', 'SKILL.md'),
+    'SKILL.md is not a regular file',
+  ]]);
 });
 
 test('a link back up the tree does not loop', () => {
@@ -92,7 +97,9 @@ test('validate on a folder that holds plain files (README.md, LICENSE) does not 
   assert.deepEqual(validateSkillsIn(dir).map((v) => path.basename(v.dir)), ['good-one']);
   let out = '';
   let err = '';
-  const code = await skillsCommand(['validate', dir], async () => { throw new Error('no workspace needed'); }, { stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  const code = await skillsCommand(['validate', dir], async () => {
+    throw new Error('no workspace needed');
+  }, { stdout: (s) => (out += s), stderr: (s) => (err += s) });
   assert.equal(code, 0, err);
   assert.match(out, /1 skill checked: 0 errors/);
 });

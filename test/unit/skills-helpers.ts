@@ -44,7 +44,10 @@ export function skillText(frontmatter: string, body = 'Do the thing.\n'): string
 }
 
 /** A real Workspace over `root` (sql.js store included), disposed after the test file. */
-export async function openWorkspace(root: string, options: { bundledDir?: string; settings?: DeepPartial<Settings> } = {}): Promise<Workspace> {
+export async function openWorkspace(
+  root: string,
+  options: { bundledDir?: string; settings?: DeepPartial<Settings> } = {},
+): Promise<Workspace> {
   const ws = await Workspace.open(root, { bundledSkillsDir: options.bundledDir, settings: options.settings });
   workspaces.push(ws);
   return ws;

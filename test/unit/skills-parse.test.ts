@@ -1,14 +1,21 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { findSection, parseSkill, sectionText, type ParsedSkill } from '../../src/core/skills/parse';
+import { test } from 'node:test';
+import { findSection, type ParsedSkill, parseSkill, sectionText } from '../../src/core/skills/parse';
 import { listSkillResources } from '../../src/core/skills/resources';
 import type { Skill, SkillSource } from '../../src/core/skills/types';
 import { BUNDLED_FIXTURE, skillText, tempDir } from './skills-helpers';
 
 const source: SkillSource = { id: 'project', label: 'Project', dir: '/tmp/skills', rank: 0 };
-const parse = (text: string, folderName = 'demo'): ParsedSkill => parseSkill({ text, file: `/tmp/skills/${folderName}/SKILL.md`, dir: `/tmp/skills/${folderName}`, folderName, source });
+const parse = (text: string, folderName = 'demo'): ParsedSkill =>
+  parseSkill({
+    text,
+    file: `/tmp/skills/${folderName}/SKILL.md`,
+    dir: `/tmp/skills/${folderName}`,
+    folderName,
+    source,
+  });
 const ok = (r: ParsedSkill): Skill => {
   if (!r.ok) assert.fail(`expected the skill to load, got: ${r.reason}`);
   return r.skill;
@@ -62,7 +69,9 @@ test('a name that differs from its folder is a warning and the skill is kept und
   const s = ok(parse(skillText('name: other\ndescription: Use when testing.'), 'demo'));
   assert.equal(s.name, 'other');
   assert.equal(s.problems.find((p) => p.rule === 'name-matches-folder')?.severity, 'warning');
-  assert.ok(!rules(ok(parse(skillText('name: demo\ndescription: Use when testing.'), 'demo'))).includes('name-matches-folder'));
+  assert.ok(
+    !rules(ok(parse(skillText('name: demo\ndescription: Use when testing.'), 'demo'))).includes('name-matches-folder'),
+  );
 });
 
 test('a name longer than 64 characters is a warning, not a reason to drop the skill', () => {
@@ -88,10 +97,16 @@ test('CRLF line ends and a byte-order mark do not shift line numbers', () => {
 });
 
 test('metadata gives related skills (list or string) and use-when; else use-when comes from the description', () => {
-  const a = ok(parse(skillText('name: demo\ndescription: Does things.\nmetadata:\n  related: [x, y]\n  use-when: first setup')));
+  const a = ok(
+    parse(skillText('name: demo\ndescription: Does things.\nmetadata:\n  related: [x, y]\n  use-when: first setup')),
+  );
   assert.deepEqual(a.related, ['x', 'y']);
   assert.equal(a.useWhen, 'first setup');
-  const b = ok(parse(skillText('name: demo\ndescription: Checks code. Use when a rule fails in CI.\nmetadata:\n  related: "x, y"')));
+  const b = ok(
+    parse(
+      skillText('name: demo\ndescription: Checks code. Use when a rule fails in CI.\nmetadata:\n  related: "x, y"'),
+    ),
+  );
   assert.deepEqual(b.related, ['x', 'y']);
   assert.equal(b.useWhen, 'Use when a rule fails in CI.');
 });
@@ -161,37 +176,69 @@ test('a section is returned without its chunks; sections are found by heading or
 });
 
 test('a chunk opened and closed on one line is a chunk', () => {
-  const s = ok(parse(skillText('name: demo\ndescription: Use when testing.', 'Before.\n<chunk id="one" description="One line">Inline text.</chunk>\nAfter.\n')));
+  const s = ok(
+    parse(
+      skillText(
+        'name: demo\ndescription: Use when testing.',
+        'Before.\n<chunk id="one" description="One line">Inline text.</chunk>\nAfter.\n',
+      ),
+    ),
+  );
   assert.equal(s.chunks[0].content, 'Inline text.');
   assert.equal(s.level2Body, 'Before.\nAfter.');
 });
 
 test('an unclosed chunk stays in the body and is reported', () => {
-  const s = ok(parse(skillText('name: demo\ndescription: Use when testing.', '<chunk id="open" description="Never closed">\nStill here.\n')));
+  const s = ok(
+    parse(
+      skillText(
+        'name: demo\ndescription: Use when testing.',
+        '<chunk id="open" description="Never closed">\nStill here.\n',
+      ),
+    ),
+  );
   assert.equal(s.chunks.length, 0);
   assert.match(s.level2Body, /Still here/);
   assert.equal(s.problems.find((p) => p.rule === 'chunk-unclosed')?.line, 6);
 });
 
 test('a repeated chunk id keeps the first as a chunk and the second in the body', () => {
-  const s = ok(parse(skillText('name: demo\ndescription: Use when testing.', '<chunk id="a" description="First">\nOne.\n</chunk>\n<chunk id="a" description="Second">\nTwo.\n</chunk>\n')));
+  const s = ok(
+    parse(
+      skillText(
+        'name: demo\ndescription: Use when testing.',
+        '<chunk id="a" description="First">\nOne.\n</chunk>\n<chunk id="a" description="Second">\nTwo.\n</chunk>\n',
+      ),
+    ),
+  );
   assert.deepEqual(s.chunks.map((c) => c.content), ['One.']);
   assert.match(s.level2Body, /Two\./);
   assert.ok(rules(s).includes('chunk-id-unique'));
 });
 
 test('a chunk without an id stays in the body; one without a description is a chunk with a problem', () => {
-  const noId = ok(parse(skillText('name: demo\ndescription: Use when testing.', '<chunk description="No id">\nKept.\n</chunk>\n')));
+  const noId = ok(
+    parse(skillText('name: demo\ndescription: Use when testing.', '<chunk description="No id">\nKept.\n</chunk>\n')),
+  );
   assert.equal(noId.chunks.length, 0);
   assert.match(noId.level2Body, /Kept\./);
   assert.ok(rules(noId).includes('chunk-id-required'));
-  const noDesc = ok(parse(skillText('name: demo\ndescription: Use when testing.', '<chunk id="x">\nText.\n</chunk>\n')));
+  const noDesc = ok(
+    parse(skillText('name: demo\ndescription: Use when testing.', '<chunk id="x">\nText.\n</chunk>\n')),
+  );
   assert.equal(noDesc.chunks[0].id, 'x');
   assert.ok(rules(noDesc).includes('chunk-description-required'));
 });
 
 test('nested chunks and a stray </chunk> are reported', () => {
-  const s = ok(parse(skillText('name: demo\ndescription: Use when testing.', '<chunk id="a" description="A">\n<chunk id="b" description="B">\nText.\n</chunk>\n</chunk>\n')));
+  const s = ok(
+    parse(
+      skillText(
+        'name: demo\ndescription: Use when testing.',
+        '<chunk id="a" description="A">\n<chunk id="b" description="B">\nText.\n</chunk>\n</chunk>\n',
+      ),
+    ),
+  );
   assert.ok(rules(s).includes('chunk-nested'));
   assert.ok(rules(s).includes('chunk-unopened'));
 });

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { closestNames } from '../../src/core/kernel/names';
 import { SkillRegistry, type SkillsChange } from '../../src/core/skills/registry';
@@ -29,7 +29,10 @@ test('sources are read in precedence order: .autosnippet, .github, .claude, .age
 test('a project skill shadows the claude and bundled skills of the same name, and both are reported', () => {
   const { reg } = registry();
   assert.match(reg.get('shared-name')!.body, /Project body/);
-  assert.deepEqual(reg.shadowed().map((s) => [s.skill.source.id, s.shadowedBy.source]), [['claude', 'project'], ['bundled', 'project']]);
+  assert.deepEqual(reg.shadowed().map((s) => [s.skill.source.id, s.shadowedBy.source]), [
+    ['claude', 'project'],
+    ['bundled', 'project'],
+  ]);
 });
 
 test('removing the project copy lets the next source in precedence take over', () => {
@@ -51,16 +54,24 @@ test('a folder without a description is skipped with its reason, never silently'
 
 test('two folders of one source with the same name: the folder matching the name wins, the other is shadowed', () => {
   const { reg, fx } = registry();
-  writeSkill(path.join(fx.root, '.github', 'skills', 'aaa-copy'), skillText('name: gh-only\ndescription: Use when testing duplicates.'));
+  writeSkill(
+    path.join(fx.root, '.github', 'skills', 'aaa-copy'),
+    skillText('name: gh-only\ndescription: Use when testing duplicates.'),
+  );
   assert.equal(reg.get('gh-only')!.folderName, 'gh-only');
-  assert.deepEqual(reg.shadowed().filter((s) => s.skill.name === 'gh-only').map((s) => s.skill.folderName), ['aaa-copy']);
+  assert.deepEqual(reg.shadowed().filter((s) => s.skill.name === 'gh-only').map((s) => s.skill.folderName), [
+    'aaa-copy',
+  ]);
 });
 
 test('hot reload: an edit to SKILL.md on disk is seen by the next call', () => {
   const { reg, fx } = registry();
   const before = reg.version;
   assert.equal(reg.get('gh-only')!.sections[0].heading, 'Only section');
-  writeFileSync(path.join(fx.root, '.github', 'skills', 'gh-only', 'SKILL.md'), skillText('name: gh-only\ndescription: Use when the file was edited.', '## Edited section\n\nNew.\n'));
+  writeFileSync(
+    path.join(fx.root, '.github', 'skills', 'gh-only', 'SKILL.md'),
+    skillText('name: gh-only\ndescription: Use when the file was edited.', '## Edited section\n\nNew.\n'),
+  );
   const skill = reg.get('gh-only')!;
   assert.equal(skill.description, 'Use when the file was edited.');
   assert.equal(skill.sections[0].heading, 'Edited section');
@@ -70,9 +81,15 @@ test('hot reload: an edit to SKILL.md on disk is seen by the next call', () => {
 test('hot reload: new, renamed and deleted skill folders are seen by the next call', () => {
   const { reg, fx } = registry();
   assert.equal(reg.get('brand-new'), undefined);
-  writeSkill(path.join(fx.root, '.agents', 'skills', 'brand-new'), skillText('name: brand-new\ndescription: Use when new.'));
+  writeSkill(
+    path.join(fx.root, '.agents', 'skills', 'brand-new'),
+    skillText('name: brand-new\ndescription: Use when new.'),
+  );
   assert.equal(reg.get('brand-new')?.source.id, 'agents');
-  renameSync(path.join(fx.root, '.agents', 'skills', 'brand-new'), path.join(fx.root, '.autosnippet', 'skills', 'brand-new'));
+  renameSync(
+    path.join(fx.root, '.agents', 'skills', 'brand-new'),
+    path.join(fx.root, '.autosnippet', 'skills', 'brand-new'),
+  );
   assert.equal(reg.get('brand-new')?.source.id, 'project');
   rmSync(path.join(fx.root, '.autosnippet', 'skills', 'brand-new'), { recursive: true });
   assert.equal(reg.get('brand-new'), undefined);
@@ -100,7 +117,10 @@ test('freshness without checking every file: added and removed skills are seen b
   assert.ok(names().includes('gh-only'));
 
   // added: its parent folder's time changed
-  writeSkill(path.join(fx.root, '.github', 'skills', 'added-one'), skillText('name: added-one\ndescription: Use when a skill was just added.'));
+  writeSkill(
+    path.join(fx.root, '.github', 'skills', 'added-one'),
+    skillText('name: added-one\ndescription: Use when a skill was just added.'),
+  );
   assert.ok(names().includes('added-one'));
   ageFolders(fx.base);
   assert.ok(names().includes('added-one'));
@@ -111,7 +131,10 @@ test('freshness without checking every file: added and removed skills are seen b
   ageFolders(fx.base);
 
   // a skills folder that did not exist is created
-  writeSkill(path.join(fx.root, '.claude', 'skills', 'nested', 'late-comer'), skillText('name: late-comer\ndescription: Use when the folder came later.'));
+  writeSkill(
+    path.join(fx.root, '.claude', 'skills', 'nested', 'late-comer'),
+    skillText('name: late-comer\ndescription: Use when the folder came later.'),
+  );
   assert.ok(names().includes('late-comer'));
   ageFolders(fx.base);
 
@@ -131,7 +154,9 @@ test('freshness without checking every file: added and removed skills are seen b
   const quick = new SkillRegistry({ root: fx.root, bundledDir: fx.bundled, freshMs: 50 });
   assert.equal(quick.get('added-one')!.description, 'Use when a watcher saw the second edit.');
   writeFileSync(file, skillText('name: added-one\ndescription: Use when nobody loads it, third edit.'));
-  await eventually(() => quick.list().find((s) => s.name === 'added-one')!.description === 'Use when nobody loads it, third edit.');
+  await eventually(() =>
+    quick.list().find((s) => s.name === 'added-one')!.description === 'Use when nobody loads it, third edit.'
+  );
   reg.dispose();
   quick.dispose();
 });
@@ -140,9 +165,15 @@ test('onDidChange fires for changes on disk without anyone calling, and stops af
   const { reg, fx } = registry();
   const changes: SkillsChange[] = [];
   const sub = reg.onDidChange((c) => changes.push(c));
-  writeSkill(path.join(fx.root, '.github', 'skills', 'watched'), skillText('name: watched\ndescription: Use when watching.'));
+  writeSkill(
+    path.join(fx.root, '.github', 'skills', 'watched'),
+    skillText('name: watched\ndescription: Use when watching.'),
+  );
   await eventually(() => changes.some((c) => c.added.includes('watched')));
-  writeFileSync(path.join(fx.root, '.github', 'skills', 'watched', 'SKILL.md'), skillText('name: watched\ndescription: Use when watching, edited.'));
+  writeFileSync(
+    path.join(fx.root, '.github', 'skills', 'watched', 'SKILL.md'),
+    skillText('name: watched\ndescription: Use when watching, edited.'),
+  );
   await eventually(() => changes.some((c) => c.changed.includes('watched')));
   writeFileSync(path.join(fx.root, '.github', 'skills', 'watched', 'notes.md'), 'a resource');
   await eventually(() => changes.filter((c) => c.changed.includes('watched')).length >= 2);
@@ -172,6 +203,10 @@ test('an unknown name fails with SKILL_NOT_FOUND and at most 5 names, closest fi
 });
 
 test('closest names: containment first, then edit distance', () => {
-  assert.deepEqual(closestNames('gaurd-rules', ['recipe-writing', 'guard-rules', 'gh-only']), ['guard-rules', 'gh-only', 'recipe-writing']);
+  assert.deepEqual(closestNames('gaurd-rules', ['recipe-writing', 'guard-rules', 'gh-only']), [
+    'guard-rules',
+    'gh-only',
+    'recipe-writing',
+  ]);
   assert.deepEqual(closestNames('recipe', ['guard-rules', 'recipe-writing']), ['recipe-writing', 'guard-rules']);
 });

@@ -1,19 +1,25 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { parseSkill } from '../../src/core/skills/parse';
 import { SkillRegistry } from '../../src/core/skills/registry';
 import { fitToBudget, renderCatalog, renderLevel2 } from '../../src/core/skills/render';
 import { SkillSearchIndex } from '../../src/core/skills/search';
-import { analyze } from '../../src/core/text';
 import { loadTokenCounter } from '../../src/core/skills/tokens';
 import type { Skill } from '../../src/core/skills/types';
+import { analyze } from '../../src/core/text';
 import { BUNDLED_FIXTURE, skillText } from './skills-helpers';
 
 const bundled = () => new SkillRegistry({ bundledDir: BUNDLED_FIXTURE }).list();
 
 function synthetic(name: string, description: string, body: string): Skill {
-  const r = parseSkill({ text: skillText(`name: ${name}\ndescription: ${description}`, body), file: `/x/${name}/SKILL.md`, dir: `/x/${name}`, folderName: name, source: { id: 'bundled', label: 'b', dir: '/x', rank: 4 } });
+  const r = parseSkill({
+    text: skillText(`name: ${name}\ndescription: ${description}`, body),
+    file: `/x/${name}/SKILL.md`,
+    dir: `/x/${name}`,
+    folderName: name,
+    source: { id: 'bundled', label: 'b', dir: '/x', rank: 4 },
+  });
   if (!r.ok) throw new Error(r.reason);
   return r.skill;
 }
@@ -31,13 +37,22 @@ test('without a budget the catalog lists every skill with its full description',
   const c = renderCatalog(skills, counter);
   assert.deepEqual(c.included, skills.map((s) => s.name));
   assert.deepEqual([c.omitted, c.shortened], [[], []]);
-  assert.match(c.text, /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules/);
+  assert.match(
+    c.text,
+    /^<available-skills>\n<skill><name>guard-rules<\/name><description>Use when writing or checking guard rules/,
+  );
   assert.equal(c.tokens, counter.count(c.text));
 });
 
 test('over budget, descriptions are cut to their first sentence before any skill is left out', async () => {
   const counter = await loadTokenCounter();
-  const skills = ['alpha', 'beta', 'gamma', 'delta'].map((n) => synthetic(n, `Use when working on ${n}. Then it explains at length how ${n} is set up, tested, reviewed and shipped by the team.`, 'Body.'));
+  const skills = ['alpha', 'beta', 'gamma', 'delta'].map((n) =>
+    synthetic(
+      n,
+      `Use when working on ${n}. Then it explains at length how ${n} is set up, tested, reviewed and shipped by the team.`,
+      'Body.',
+    )
+  );
   const full = renderCatalog(skills, counter);
   const c = renderCatalog(skills, counter, { maxTokens: full.tokens - 5 });
   assert.ok(c.tokens <= full.tokens - 5);
@@ -80,8 +95,15 @@ test('level 2 lists the chunks under the body and marks those already loaded', (
 
 test('fitToBudget refuses with the size, or cuts at a line and names the left-out headings', async () => {
   const counter = await loadTokenCounter();
-  const text = ['# Title', 'intro '.repeat(20), '## Alpha', 'alpha '.repeat(40), '## Beta', 'beta '.repeat(40)].join('\n');
-  assert.throws(() => fitToBudget(text, counter, { maxTokens: 50, what: 'The text' }), (e: unknown) => e instanceof AutoSnippetError && e.code === 'BUDGET_EXCEEDED' && (e.details?.tokens as number) === counter.count(text));
+  const text = ['# Title', 'intro '.repeat(20), '## Alpha', 'alpha '.repeat(40), '## Beta', 'beta '.repeat(40)].join(
+    '\n',
+  );
+  assert.throws(
+    () => fitToBudget(text, counter, { maxTokens: 50, what: 'The text' }),
+    (e: unknown) =>
+      e instanceof AutoSnippetError && e.code === 'BUDGET_EXCEEDED'
+      && (e.details?.tokens as number) === counter.count(text),
+  );
   const cut = fitToBudget(text, counter, { maxTokens: 80, truncate: true, what: 'The text' });
   assert.ok(cut.tokens <= 80);
   assert.match(cut.text, /^# Title\n/);
@@ -90,11 +112,19 @@ test('fitToBudget refuses with the size, or cuts at a line and names the left-ou
 });
 
 test('BM25: a term in the name or description outranks the same term deep in a body', () => {
-  const index = new SkillSearchIndex([
-    synthetic('deploy-helper', 'Use when shipping a release.', 'Mentions migrations once among many other words about servers and releases.'),
-    synthetic('database-migrations', 'Use when writing database migrations.', 'Steps for schema changes.'),
-    synthetic('unrelated', 'Use when formatting.', 'Nothing relevant here.'),
-  ], undefined, { semantic: false });
+  const index = new SkillSearchIndex(
+    [
+      synthetic(
+        'deploy-helper',
+        'Use when shipping a release.',
+        'Mentions migrations once among many other words about servers and releases.',
+      ),
+      synthetic('database-migrations', 'Use when writing database migrations.', 'Steps for schema changes.'),
+      synthetic('unrelated', 'Use when formatting.', 'Nothing relevant here.'),
+    ],
+    undefined,
+    { semantic: false },
+  );
   const r = index.search('how do I write a migration', 5);
   assert.deepEqual(r.map((m) => m.skill.name), ['database-migrations', 'deploy-helper']);
   assert.ok(r[0].score > r[1].score);
@@ -112,8 +142,17 @@ test('a request that shares no word with any skill (typos) is still ranked by ho
 });
 
 test('skill search analyses text with the shared analyser; joined pairs match compound names', () => {
-  assert.deepEqual(analyze('The Rules for Starting projects, writes and writing'), ['rule', 'start', 'project', 'write', 'write']);
-  const index = new SkillSearchIndex([synthetic('coldstart', 'Use when the index is empty.', 'Body.'), synthetic('other', 'Use when the weather changes.', 'Body.')]);
+  assert.deepEqual(analyze('The Rules for Starting projects, writes and writing'), [
+    'rule',
+    'start',
+    'project',
+    'write',
+    'write',
+  ]);
+  const index = new SkillSearchIndex([
+    synthetic('coldstart', 'Use when the index is empty.', 'Body.'),
+    synthetic('other', 'Use when the weather changes.', 'Body.'),
+  ]);
   const r = index.search('cold start', 2);
   assert.deepEqual(r.map((m) => [m.skill.name, m.matchedTerms]), [['coldstart', ['cold start']]]);
 });

@@ -1,11 +1,11 @@
 // A thousand skills: what an agent and a person see stays bounded and useful.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
 import { buildSystemPrompt } from '../../src/core/agent/prompt';
 import { skillRegistry } from '../../src/core/skills/registry';
 import { loadTokenCounter } from '../../src/core/skills/tokens';
@@ -26,8 +26,12 @@ async function createBigWorkspace() {
   for (let i = 0; i < COUNT; i++) {
     const name = `collection-skill-${String(i).padStart(4, '0')}`;
     mkdirSync(path.join(base, name), { recursive: true });
-    const useWhen = `handling request number ${i} of the collection (with a parenthesis that goes on, e.g. this one, and further words) until the line is long enough to need a cut somewhere`;
-    writeFileSync(path.join(base, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Use when ${useWhen}. Does task ${i}.\nmetadata:\n  use-when: "${useWhen}"\n---\n\n## Steps\n\n1. Do task ${i}.\n`);
+    const useWhen =
+      `handling request number ${i} of the collection (with a parenthesis that goes on, e.g. this one, and further words) until the line is long enough to need a cut somewhere`;
+    writeFileSync(
+      path.join(base, name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: Use when ${useWhen}. Does task ${i}.\nmetadata:\n  use-when: "${useWhen}"\n---\n\n## Steps\n\n1. Do task ${i}.\n`,
+    );
   }
   const ws = await openWorkspace(root, { bundledDir: BUNDLED_FIXTURE });
   return { ws, root };
@@ -39,7 +43,9 @@ test('at 1,000 skills the prompt catalog keeps the project and bundled skills an
   assert.equal(skills.length, COUNT + 4);
   const counter = await loadTokenCounter();
   const prompt = buildSystemPrompt({ tools: [{ name: 'load_skill', summary: 'Load a skill.' }], skills, counter });
-  for (const name of ['guard-rules', 'project-coldstart', 'recipe-writing', 'shared-name']) assert.ok(prompt.skills.included.includes(name), `${name} kept`);
+  for (const name of ['guard-rules', 'project-coldstart', 'recipe-writing', 'shared-name']) {
+    assert.ok(prompt.skills.included.includes(name), `${name} kept`);
+  }
   assert.ok(prompt.skills.omitted.length > 900, `${prompt.skills.omitted.length} omitted`);
   assert.match(prompt.text, /more skills are not listed/);
   assert.ok(prompt.tokens <= prompt.maxTokens);
@@ -52,14 +58,19 @@ test('list_skills pages: the hidden list is not repeated, text is cut at word bo
   let cursor: number | undefined = 0;
   let pages = 0;
   while (cursor !== undefined) {
-    const r = await catalog.invoke(ws, 'list_skills', cursor ? { cursor } : {}, { actor: 'external_agent', channel: 'test' });
+    const r = await catalog.invoke(ws, 'list_skills', cursor ? { cursor } : {}, {
+      actor: 'external_agent',
+      channel: 'test',
+    });
     assert.ok(r.ok);
     const d = r.data as { skills: { name: string; useWhen?: string; summary: string }[]; shadowed?: unknown };
     assert.equal(d.shadowed, undefined);
     assert.ok(JSON.stringify(d).length <= 24_000);
     for (const s of d.skills) {
       seen.push(s.name);
-      if (s.useWhen && s.useWhen.endsWith('…')) assert.match(s.useWhen, /\w…$/, `cut inside a word or after a bracket: ${s.useWhen}`);
+      if (s.useWhen && s.useWhen.endsWith('…')) {
+        assert.match(s.useWhen, /\w…$/, `cut inside a word or after a bracket: ${s.useWhen}`);
+      }
       assert.ok(!/\(e\.$/.test(s.summary), `summary cut at "e.g.": ${s.summary}`);
     }
     cursor = r.truncated?.nextCursor;
@@ -72,7 +83,12 @@ test('list_skills pages: the hidden list is not repeated, text is cut at word bo
 test('an unknown name among 1,000 skills lists at most 5 close names', async () => {
   const { ws } = await bigWorkspace();
   const catalog = new ToolCatalog(skillTools);
-  const r = await catalog.invoke(ws, 'load_skill', { name: 'collection-skil-0042' }, { actor: 'external_agent', channel: 'test' });
+  const r = await catalog.invoke(
+    ws,
+    'load_skill',
+    { name: 'collection-skil-0042' },
+    { actor: 'external_agent', channel: 'test' },
+  );
   assert.ok(!r.ok);
   const details = r.error.details as { available: string[] };
   assert.equal(details.available.length, 5);
@@ -102,7 +118,10 @@ test('MCP prompts/list and resources/list are paginated at 1,000 skills', async 
     assert.equal(new Set(names).size, COUNT + 4);
     const first = await client.listResources();
     assert.ok(first.nextCursor, 'resources are paged too');
-    await assert.rejects(client.getPrompt({ name: 'collection-skil-0042' }), (e: Error) => /Closest: collection-skill-0042/.test(e.message) && e.message.length < 500);
+    await assert.rejects(
+      client.getPrompt({ name: 'collection-skil-0042' }),
+      (e: Error) => /Closest: collection-skill-0042/.test(e.message) && e.message.length < 500,
+    );
   } finally {
     stop();
     await client.close();

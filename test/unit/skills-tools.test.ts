@@ -1,18 +1,18 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
+import { dimensionGuides } from '../../src/core/bootstrap';
+import type { DeepPartial, Settings } from '../../src/core/settings';
+import { sourceKind } from '../../src/core/skills/install';
+import { findSection, skillPartText } from '../../src/core/skills/parse';
+import { skillRegistry } from '../../src/core/skills/registry';
+import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { skillTools } from '../../src/core/tools/skills';
 import { skillsHealthCounter } from '../../src/core/tools/skills-health';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
-import { loadTokenCounter } from '../../src/core/skills/tokens';
-import { sourceKind } from '../../src/core/skills/install';
-import type { DeepPartial, Settings } from '../../src/core/settings';
 import { openWorkspace, REPO_SKILLS, tempDir, tempFixture } from './skills-helpers';
-import { dimensionGuides } from '../../src/core/bootstrap';
-import { skillRegistry } from '../../src/core/skills/registry';
-import { findSection, skillPartText } from '../../src/core/skills/parse';
 
 const catalog = new ToolCatalog(skillTools);
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
@@ -34,7 +34,16 @@ function error(r: ToolResult): { code: string; message: string; hint?: string; d
 }
 
 test('every skills tool is in the skills domain, has a summary, a description and a known access class', () => {
-  assert.deepEqual(skillTools.map((t) => t.name), ['list_skills', 'load_skill', 'load_skill_chunk', 'read_skill_resource', 'search_skills', 'install_skill', 'create_skill', 'run_skill_script']);
+  assert.deepEqual(skillTools.map((t) => t.name), [
+    'list_skills',
+    'load_skill',
+    'load_skill_chunk',
+    'read_skill_resource',
+    'search_skills',
+    'install_skill',
+    'create_skill',
+    'run_skill_script',
+  ]);
   for (const t of skillTools) {
     assert.equal(t.domain, 'skills');
     assert.ok(t.summary.length > 20 && t.summary.length <= 120, `${t.name} summary: ${t.summary.length}`);
@@ -48,18 +57,35 @@ test('every skills tool is in the skills domain, has a summary, a description an
 test('list_skills gives level 1 with sources and counts the hidden ones; hidden: true lists them once; filter and source narrow it', async () => {
   const { call } = await setup();
   const all = data(await call('list_skills', {}));
-  assert.deepEqual(all.skills.map((s: any) => s.name), ['shared-name', 'gh-only', 'colon-value', 'guard-rules', 'project-coldstart', 'recipe-writing']);
+  assert.deepEqual(all.skills.map((s: any) => s.name), [
+    'shared-name',
+    'gh-only',
+    'colon-value',
+    'guard-rules',
+    'project-coldstart',
+    'recipe-writing',
+  ]);
   const cold = all.skills.find((s: any) => s.name === 'project-coldstart');
   assert.equal(cold.summary, 'Use when starting on a new project that has no recipes yet.');
   assert.equal(cold.source, 'bundled');
   assert.equal(cold.chunks, 2);
-  assert.deepEqual(all.hidden, { shadowed: 2, skipped: 1, hint: 'Call list_skills with hidden: true to see them and why.' });
+  assert.deepEqual(all.hidden, {
+    shadowed: 2,
+    skipped: 1,
+    hint: 'Call list_skills with hidden: true to see them and why.',
+  });
   assert.equal(all.shadowed, undefined, 'the hidden list is not repeated on every page of skills');
   const hidden = data(await call('list_skills', { hidden: true }));
   assert.equal(hidden.total, 3);
-  assert.deepEqual(hidden.skills.filter((s: any) => s.shadowedBy).map((s: any) => `${s.source}>${s.shadowedBy}`), ['claude>project', 'bundled>project']);
+  assert.deepEqual(hidden.skills.filter((s: any) => s.shadowedBy).map((s: any) => `${s.source}>${s.shadowedBy}`), [
+    'claude>project',
+    'bundled>project',
+  ]);
   assert.match(hidden.skills.find((s: any) => s.skipped).skipped, /no description/);
-  assert.deepEqual(data(await call('list_skills', { filter: 'RECIPE' })).skills.map((s: any) => s.name), ['project-coldstart', 'recipe-writing']);
+  assert.deepEqual(data(await call('list_skills', { filter: 'RECIPE' })).skills.map((s: any) => s.name), [
+    'project-coldstart',
+    'recipe-writing',
+  ]);
   assert.deepEqual(data(await call('list_skills', { source: 'github' })).skills.map((s: any) => s.name), ['gh-only']);
 });
 
@@ -68,7 +94,10 @@ test('load_skill returns the body without chunks, lists the chunks with their si
   const d = data(await call('load_skill', { name: 'project-coldstart' }));
   assert.doesNotMatch(d.content, /Scan each package on its own/);
   assert.match(d.content, /## Pitfalls/);
-  assert.deepEqual(d.chunks.map((c: any) => [c.id, c.loaded]), [['examples', undefined], ['troubleshooting', undefined]]);
+  assert.deepEqual(d.chunks.map((c: any) => [c.id, c.loaded]), [
+    ['examples', undefined],
+    ['troubleshooting', undefined],
+  ]);
   assert.ok(d.chunks.every((c: any) => c.tokens > 0));
   assert.ok(d.files.includes('references/dimensions.md'));
   assert.deepEqual(d.related, ['guard-rules', 'recipe-writing']);
@@ -121,9 +150,18 @@ test('aliases agents already use are accepted: skillName, skill_name, chunk_id',
   const { call } = await setup();
   assert.equal(data(await call('load_skill', { skillName: 'guard-rules' })).name, 'guard-rules');
   assert.equal(data(await call('load_skill', { skill_name: 'guard-rules' })).name, 'guard-rules');
-  assert.equal(data(await call('load_skill_chunk', { skill_name: 'project-coldstart', chunk_id: 'troubleshooting' })).chunk, 'troubleshooting');
-  assert.equal(data(await call('load_skill_chunk', { skillName: 'project-coldstart', chunk_id: 'examples' })).chunk, 'examples');
-  assert.equal(data(await call('read_skill_resource', { skill_name: 'project-coldstart', file: 'assets/template.txt' })).content, 'Title: {{title}}\n');
+  assert.equal(
+    data(await call('load_skill_chunk', { skill_name: 'project-coldstart', chunk_id: 'troubleshooting' })).chunk,
+    'troubleshooting',
+  );
+  assert.equal(
+    data(await call('load_skill_chunk', { skillName: 'project-coldstart', chunk_id: 'examples' })).chunk,
+    'examples',
+  );
+  assert.equal(
+    data(await call('read_skill_resource', { skill_name: 'project-coldstart', file: 'assets/template.txt' })).content,
+    'Title: {{title}}\n',
+  );
   assert.equal(data(await call('search_skills', { task: 'guard rules' })).matched_skills[0].name, 'guard-rules');
 });
 
@@ -136,8 +174,14 @@ test('over a token budget a load is refused with its size and the size of each s
   assert.equal(e.details.maxTokens, 20);
   assert.deepEqual(e.details.sections.map((s: any) => s.heading), ['Steps', 'Pitfalls', 'Example of the chunk syntax']);
   assert.match(e.hint!, /section/);
-  assert.equal(error(await call('load_skill_chunk', { skill: 'project-coldstart', chunk: 'examples', maxTokens: 3 })).code, 'BUDGET_EXCEEDED');
-  assert.equal(data(await call('load_skill', { name: 'project-coldstart', maxTokens: full.tokens })).content, full.content);
+  assert.equal(
+    error(await call('load_skill_chunk', { skill: 'project-coldstart', chunk: 'examples', maxTokens: 3 })).code,
+    'BUDGET_EXCEEDED',
+  );
+  assert.equal(
+    data(await call('load_skill', { name: 'project-coldstart', maxTokens: full.tokens })).content,
+    full.content,
+  );
 });
 
 test('with truncate: true a load is cut to the budget with a note naming what was left out', async () => {
@@ -168,12 +212,24 @@ test('read_skill_resource refuses ../, absolute paths and links that lead out of
   symlinkSync(path.join(fx.base, 'secret.txt'), path.join(dir, 'references', 'leak.md'));
   symlinkSync(fx.base, path.join(dir, 'assets', 'outside'));
   symlinkSync(path.join(dir, 'references', 'dimensions.md'), path.join(dir, 'references', 'alias.md'));
-  for (const bad of ['../guard-rules/SKILL.md', 'references/../../guard-rules/SKILL.md', '..\\guard-rules\\SKILL.md', path.join(fx.base, 'secret.txt'), '/etc/passwd', 'C:\\Windows\\win.ini', 'references/leak.md', 'assets/outside/secret.txt']) {
+  for (const bad of [
+    '../guard-rules/SKILL.md',
+    'references/../../guard-rules/SKILL.md',
+    '..\\guard-rules\\SKILL.md',
+    path.join(fx.base, 'secret.txt'),
+    '/etc/passwd',
+    'C:\\Windows\\win.ini',
+    'references/leak.md',
+    'assets/outside/secret.txt',
+  ]) {
     const e = error(await call('read_skill_resource', { skill: 'project-coldstart', path: bad }));
     assert.equal(e.code, 'PATH_OUTSIDE_SKILL', `${bad}: ${e.code}`);
     assert.doesNotMatch(JSON.stringify(e), /secret"?$|root:/);
   }
-  assert.match(data(await call('read_skill_resource', { skill: 'project-coldstart', path: 'references/alias.md' })).content, /nine knowledge dimensions/);
+  assert.match(
+    data(await call('read_skill_resource', { skill: 'project-coldstart', path: 'references/alias.md' })).content,
+    /nine knowledge dimensions/,
+  );
 });
 
 test('search_skills ranks the cold-start skill first for "cold start a new project", with confidences and matched terms', async () => {
@@ -186,7 +242,10 @@ test('search_skills ranks the cold-start skill first for "cold start a new proje
   assert.ok(!second || first.confidence > second.confidence, `${first.confidence} vs ${second?.confidence}`);
   assert.ok(first.matchedTerms.includes('cold'));
   assert.ok(first.matchedTerms.includes('project'));
-  assert.equal(data(await call('search_skills', { query: 'write a guard rule', limit: 1 })).matched_skills[0].name, 'guard-rules');
+  assert.equal(
+    data(await call('search_skills', { query: 'write a guard rule', limit: 1 })).matched_skills[0].name,
+    'guard-rules',
+  );
   const none = data(await call('search_skills', { query: 'quantum zebra' }));
   assert.equal(none.no_match, true);
   assert.deepEqual(none.matched_skills, []);
@@ -201,7 +260,10 @@ test('search_skills ranks the cold-start skill first for "cold start a new proje
 test('run_skill_script is refused unless the workspace is trusted and scripts are allowed', async () => {
   const off = await setup();
   const human: ToolContext = { actor: 'human', channel: 'test' };
-  assert.equal(error(await off.call('run_skill_script', { skill: 'project-coldstart', script: 'count.sh' }, human)).code, 'SCRIPTS_DISABLED');
+  assert.equal(
+    error(await off.call('run_skill_script', { skill: 'project-coldstart', script: 'count.sh' }, human)).code,
+    'SCRIPTS_DISABLED',
+  );
   const untrusted = await setup({ trusted: false, skills: { allowScripts: true } });
   const e = error(await untrusted.call('run_skill_script', { skill: 'project-coldstart', script: 'count.sh' }, human));
   assert.equal(e.code, 'SCRIPTS_DISABLED');
@@ -211,24 +273,41 @@ test('run_skill_script is refused unless the workspace is trusted and scripts ar
 test('run_skill_script runs a script with args as an array, no shell, in the workspace root', async () => {
   const { call, fx, ws } = await setup({ trusted: true, skills: { allowScripts: true } });
   const human: ToolContext = { actor: 'human', channel: 'test' };
-  const d = data(await call('run_skill_script', { skill: 'project-coldstart', script: 'scripts/count.sh', args: ['a b', '$(whoami)', ';rm -rf /'] }, human));
+  const d = data(
+    await call('run_skill_script', {
+      skill: 'project-coldstart',
+      script: 'scripts/count.sh',
+      args: ['a b', '$(whoami)', ';rm -rf /'],
+    }, human),
+  );
   assert.equal(d.exitCode, 0);
   assert.equal(d.stdout, `args: a b $(whoami) ;rm -rf /\ncwd: ${ws.root}\n`);
   assert.equal(d.timedOut, false);
-  assert.equal(error(await call('run_skill_script', { skill: 'project-coldstart', script: '../SKILL.md' }, human)).code, 'PATH_OUTSIDE_SKILL');
+  assert.equal(
+    error(await call('run_skill_script', { skill: 'project-coldstart', script: '../SKILL.md' }, human)).code,
+    'PATH_OUTSIDE_SKILL',
+  );
   // A file outside scripts/ cannot run even though it is inside the skill.
   chmodSync(path.join(fx.bundled, 'project-coldstart', 'assets', 'template.txt'), 0o755);
-  assert.equal(error(await call('run_skill_script', { skill: 'project-coldstart', script: '../assets/template.txt' }, human)).code, 'PATH_OUTSIDE_SKILL');
+  assert.equal(
+    error(await call('run_skill_script', { skill: 'project-coldstart', script: '../assets/template.txt' }, human)).code,
+    'PATH_OUTSIDE_SKILL',
+  );
 });
 
 test('run_skill_script stops a script at its time limit and bounds its output', async () => {
   const { call, fx } = await setup({ trusted: true, skills: { allowScripts: true } });
   const human: ToolContext = { actor: 'human', channel: 'test' };
   const started = Date.now();
-  const slow = data(await call('run_skill_script', { skill: 'project-coldstart', script: 'slow.sh', timeoutMs: 300 }, human));
+  const slow = data(
+    await call('run_skill_script', { skill: 'project-coldstart', script: 'slow.sh', timeoutMs: 300 }, human),
+  );
   assert.equal(slow.timedOut, true);
   assert.ok(Date.now() - started < 5000);
-  writeFileSync(path.join(fx.bundled, 'project-coldstart', 'scripts', 'loud.js'), 'process.stdout.write("x".repeat(200000));');
+  writeFileSync(
+    path.join(fx.bundled, 'project-coldstart', 'scripts', 'loud.js'),
+    'process.stdout.write("x".repeat(200000));',
+  );
   const loud = data(await call('run_skill_script', { skill: 'project-coldstart', script: 'loud.js' }, human));
   assert.equal(loud.stdout.length, 16 * 1024);
   assert.equal(loud.stdoutTruncated, true);
@@ -291,7 +370,8 @@ test('install_skill installs from a .zip and from a git repository', async (t) =
   const repo = path.join(fx.base, 'repo');
   mkdirSync(repo);
   writeFileSync(path.join(repo, 'SKILL.md'), readFileSync(path.join(fx.bundled, 'shared-name', 'SKILL.md')));
-  const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: repo });
+  const git = (...args: string[]) =>
+    spawnSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: repo });
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'skill');
@@ -330,7 +410,12 @@ test('load_skill on the bundled skills: the answer a model reads is the Markdown
     r.data.file = path.join('/repo', path.relative(path.dirname(REPO_SKILLS), r.data.file));
     const answer = catalog.resultText(r);
     // What it delivers: the body as written, and one line per chunk, file and related skill.
-    const delivered = [r.data.content, ...r.data.chunks.map((c: any) => `- ${c.id}: ${c.description}`), ...(r.data.files ?? []), ...(r.data.related ?? [])].join('\n');
+    const delivered = [
+      r.data.content,
+      ...r.data.chunks.map((c: any) => `- ${c.id}: ${c.description}`),
+      ...(r.data.files ?? []),
+      ...(r.data.related ?? []),
+    ].join('\n');
     assert.ok(answer.includes(r.data.content), `${name}: the body is carried as written, unescaped`);
     const overhead = counter.count(answer) / counter.count(delivered) - 1;
     assert.ok(overhead <= 0.05, `${name}: the answer is ${(overhead * 100).toFixed(1)}% larger than what it delivers`);
@@ -338,18 +423,27 @@ test('load_skill on the bundled skills: the answer a model reads is the Markdown
       const chunk = (await catalog.invoke(ws, 'load_skill_chunk', { skill: name, chunk: c.id }, ctx)) as any;
       const text = catalog.resultText(chunk);
       assert.ok(text.includes(chunk.data.content));
-      assert.ok(counter.count(text) / counter.count(chunk.data.content) - 1 <= 0.05 || counter.count(text) - counter.count(chunk.data.content) <= 16, `${name}/${c.id}: the chunk's answer adds more than its header`);
+      assert.ok(
+        counter.count(text) / counter.count(chunk.data.content) - 1 <= 0.05
+          || counter.count(text) - counter.count(chunk.data.content) <= 16,
+        `${name}/${c.id}: the chunk's answer adds more than its header`,
+      );
     }
   }
   const bad = await catalog.invoke(ws, 'load_skill', { name: 'no-such-skill' }, ctx);
-  assert.equal(JSON.parse(catalog.resultText(bad)).error.code, 'SKILL_NOT_FOUND', 'a failure stays the JSON envelope, with its code');
+  assert.equal(
+    JSON.parse(catalog.resultText(bad)).error.code,
+    'SKILL_NOT_FOUND',
+    'a failure stays the JSON envelope, with its code',
+  );
 });
 
 test('search_skills: a request in Chinese finds an English skill through the glossary; an off-topic one is no_match', async () => {
   const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
   const catalog = new ToolCatalog(skillTools);
   const ctx: ToolContext = { actor: 'external_agent', channel: 'test' };
-  const zh = (await catalog.invoke(ws, 'search_skills', { query: '列出项目的模块和它们之间的依赖', limit: 3 }, ctx)) as any;
+  const zh =
+    (await catalog.invoke(ws, 'search_skills', { query: '列出项目的模块和它们之间的依赖', limit: 3 }, ctx)) as any;
   assert.equal(zh.data.no_match, false);
   assert.equal(zh.data.matched_skills[0].name, 'autosnippet-structure');
   const off = (await catalog.invoke(ws, 'search_skills', { query: 'what wine goes with grilled salmon' }, ctx)) as any;
@@ -360,7 +454,10 @@ test('search_skills: a request in Chinese finds an English skill through the glo
 test('the bundled skills keep their reference tables in chunks, and the cold start still reads them (section or chunk)', async () => {
   const ws = await openWorkspace(tempDir(), { bundledDir: REPO_SKILLS });
   const guides = dimensionGuides(ws, ['swift']);
-  assert.ok(guides.filter((g) => g.from === 'autosnippet-coldstart').length >= 7, 'the nine dimensions table, from its chunk');
+  assert.ok(
+    guides.filter((g) => g.from === 'autosnippet-coldstart').length >= 7,
+    'the nine dimensions table, from its chunk',
+  );
   assert.ok(guides.some((g) => g.from === 'autosnippet-reference-swift'), 'the Swift dimensions, from their chunk');
   const registry = skillRegistry(ws);
   const swift = registry.require('autosnippet-reference-swift');
@@ -375,7 +472,10 @@ test('a lowercase skill.md is the skill file, not one of its resources', async (
   const { fx, call } = await setup();
   const dir = path.join(fx.root, '.autosnippet', 'skills', 'lower-case');
   mkdirSync(path.join(dir, 'references'), { recursive: true });
-  writeFileSync(path.join(dir, 'skill.md'), '---\nname: lower-case\ndescription: A lowercase skill file. Use when testing.\n---\n\nBody.\n');
+  writeFileSync(
+    path.join(dir, 'skill.md'),
+    '---\nname: lower-case\ndescription: A lowercase skill file. Use when testing.\n---\n\nBody.\n',
+  );
   writeFileSync(path.join(dir, 'references', 'notes.md'), 'Notes.\n');
   const d = data(await call('load_skill', { name: 'lower-case' }));
   assert.deepEqual(d.files, ['references/notes.md']);
@@ -383,9 +483,19 @@ test('a lowercase skill.md is the skill file, not one of its resources', async (
 
 test('the note of a budget-cut load appears once in the text a model reads', async () => {
   const { ws } = await setup();
-  const result = await catalog.invoke(ws, 'load_skill', { name: 'project-coldstart', maxTokens: 60, truncate: true }, agent);
+  const result = await catalog.invoke(
+    ws,
+    'load_skill',
+    { name: 'project-coldstart', maxTokens: 60, truncate: true },
+    agent,
+  );
   const text = catalog.resultText(result);
   assert.equal(text.match(/Cut to fit 60 tokens/g)?.length, 1, text);
-  const chunk = await catalog.invoke(ws, 'load_skill_chunk', { skill: 'project-coldstart', chunk: 'examples', maxTokens: 8, truncate: true }, agent);
+  const chunk = await catalog.invoke(ws, 'load_skill_chunk', {
+    skill: 'project-coldstart',
+    chunk: 'examples',
+    maxTokens: 8,
+    truncate: true,
+  }, agent);
   assert.equal(catalog.resultText(chunk).match(/Cut to fit 8 tokens/g)?.length, 1, catalog.resultText(chunk));
 });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { after, describe, it } from 'node:test';
+import zlib from 'node:zlib';
 import { isAutoSnippetError } from '../../src/core/kernel/errors';
 import { crc32, encodeRecord, readJournal } from '../../src/core/store/journal';
 import { Store } from '../../src/core/store/store';
@@ -12,7 +12,8 @@ import { body, itemMigrations, removeTempDirs, tempDir } from './helpers/store-f
 
 after(removeTempDirs);
 
-const open = (dbPath: string, extra: Partial<Parameters<typeof Store.open>[0]> = {}) => Store.open({ dbPath, migrations: itemMigrations, ...extra });
+const open = (dbPath: string, extra: Partial<Parameters<typeof Store.open>[0]> = {}) =>
+  Store.open({ dbPath, migrations: itemMigrations, ...extra });
 
 async function insert(store: Store, id: string, bytes = 100): Promise<void> {
   await store.transaction((tx) => {
@@ -99,7 +100,16 @@ describe('store: every byte of the image is checked', () => {
     const current = readJournal(`${dbPath}.journal`);
     assert.ok(current.kind === 'ok');
     const header = current.header;
-    fs.writeFileSync(`${dbPath}.journal`, Buffer.concat([v1Header(header.id, header.lineage, header.baseSeq), encodeRecord(header.baseSeq + 1, [["INSERT INTO items (id, writer, body) VALUES ('in-v1-journal', 'old', 'b')"], ['UPDATE counter SET n = n + 1']])]));
+    fs.writeFileSync(
+      `${dbPath}.journal`,
+      Buffer.concat([
+        v1Header(header.id, header.lineage, header.baseSeq),
+        encodeRecord(header.baseSeq + 1, [
+          ["INSERT INTO items (id, writer, body) VALUES ('in-v1-journal', 'old', 'b')"],
+          ['UPDATE counter SET n = n + 1'],
+        ]),
+      ]),
+    );
 
     const b = await open(dbPath);
     assert.deepEqual(ids(b), ['in-image', 'in-v1-journal']);
@@ -119,7 +129,10 @@ describe('store: a torn journal end is never dropped in silence', () => {
     const dbPath = path.join(tempDir(), 'empty-lock.db');
     const a = await open(dbPath);
     await insert(a, 'good');
-    const record = encodeRecord(a.state.sequence + 1, [["INSERT INTO items (id, writer, body) VALUES ('lost', 'w', 'b')"], ['UPDATE counter SET n = n + 1']]);
+    const record = encodeRecord(a.state.sequence + 1, [
+      ["INSERT INTO items (id, writer, body) VALUES ('lost', 'w', 'b')"],
+      ['UPDATE counter SET n = n + 1'],
+    ]);
     fs.appendFileSync(`${dbPath}.journal`, record.subarray(0, record.length - 3));
     fs.writeFileSync(`${dbPath}.lock`, ''); // the writer died between creating its lock file and writing its name in it
 
@@ -139,7 +152,10 @@ describe('store: a journal cut anywhere inside its last record', () => {
     await a.close();
     const journal = `${dbPath}.journal`;
     const clean = fs.readFileSync(journal);
-    const record = encodeRecord(2, [["INSERT INTO items (id, writer, body) VALUES ('cut', 'w', 'b')"], ['UPDATE counter SET n = n + 1']]);
+    const record = encodeRecord(2, [
+      ["INSERT INTO items (id, writer, body) VALUES ('cut', 'w', 'b')"],
+      ['UPDATE counter SET n = n + 1'],
+    ]);
     for (const keep of [1, 4, 7, 12, 19, 20, 21, record.length - 1]) {
       fs.writeFileSync(journal, Buffer.concat([clean, record.subarray(0, keep)]));
       const b = await open(dbPath);
@@ -228,7 +244,11 @@ describe('store: nothing on disk until the first write', () => {
     await early.transaction((tx) => tx.run("INSERT INTO items VALUES ('mine', 'derived', 'b')"), { derived: true });
     const creator = await open(dbPath);
     await insert(creator, 'theirs');
-    assert.deepEqual(ids(early), ['theirs'], "the other process's database replaces the in-memory one (derived rows are recomputed)");
+    assert.deepEqual(
+      ids(early),
+      ['theirs'],
+      "the other process's database replaces the in-memory one (derived rows are recomputed)",
+    );
     await insert(early, 'mine-too');
     await creator.close();
     await early.close();

@@ -13,7 +13,8 @@ import { body, deadPid, itemMigrations, removeTempDirs, tempDir } from './helper
 
 after(removeTempDirs);
 
-const open = (dbPath: string, extra: Partial<Parameters<typeof Store.open>[0]> = {}) => Store.open({ dbPath, migrations: itemMigrations, ...extra });
+const open = (dbPath: string, extra: Partial<Parameters<typeof Store.open>[0]> = {}) =>
+  Store.open({ dbPath, migrations: itemMigrations, ...extra });
 
 async function insert(store: Store, id: string, bytes = 100): Promise<void> {
   await store.transaction((tx) => {
@@ -59,7 +60,11 @@ describe('store: persistence and migrations', () => {
     const dbPath = path.join(tempDir(), 'm.db');
     const v1: Migration = { version: 1, name: 'notes', up: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)' };
     const v2: Migration = { version: 2, name: 'seed', up: "INSERT INTO notes (text) VALUES ('seeded')" };
-    const v3: Migration = { version: 3, name: 'tags', up: 'ALTER TABLE notes ADD COLUMN tag TEXT; CREATE INDEX notes_tag ON notes(tag);' };
+    const v3: Migration = {
+      version: 3,
+      name: 'tags',
+      up: 'ALTER TABLE notes ADD COLUMN tag TEXT; CREATE INDEX notes_tag ON notes(tag);',
+    };
     const a = await Store.open({ dbPath, migrations: [v2, v1] }); // listed out of order: v2 needs v1's table
     assert.equal(a.state.schemaVersion, 2);
     await a.close();
@@ -122,18 +127,22 @@ describe('store: persistence and migrations', () => {
 });
 
 describe('store: several instances on one file', () => {
-  it('a memo is computed once and again after any commit: this instance\'s, another\'s, or a derived write before the file exists', async () => {
+  it("a memo is computed once and again after any commit: this instance's, another's, or a derived write before the file exists", async () => {
     // In a folder that does not exist yet, so a derived write is held in memory (the first real write creates it).
     const dbPath = path.join(tempDir(), 'data', 'memo.db');
     const beforeCreate = () => void fs.mkdirSync(path.dirname(dbPath), { recursive: true });
     const a = await open(dbPath, { beforeCreate });
     const b = await open(dbPath, { beforeCreate });
     let computed = 0;
-    const count = (s: Store) => s.memo('count', () => (computed++, s.get<{ n: number }>('SELECT count(*) AS n FROM items')!.n));
+    const count = (s: Store) =>
+      s.memo('count', () => (computed++, s.get<{ n: number }>('SELECT count(*) AS n FROM items')!.n));
     assert.equal(count(a), 0);
     assert.equal(count(a), 0);
     assert.equal(computed, 1, 'reused while nothing changed');
-    await a.transaction((tx) => tx.run('INSERT INTO items (id, writer, body) VALUES (?, ?, ?)', ['d', 'test', body('d', 10)]), { derived: true });
+    await a.transaction(
+      (tx) => tx.run('INSERT INTO items (id, writer, body) VALUES (?, ?, ?)', ['d', 'test', body('d', 10)]),
+      { derived: true },
+    );
     assert.equal(fs.existsSync(dbPath), false, 'a derived write stays in memory');
     assert.equal(count(a), 1, 'after a write held in memory');
     await insert(a, 'one');
@@ -157,7 +166,11 @@ describe('store: several instances on one file', () => {
     await insert(a, 'a1');
     const created = fs.statSync(dbPath).ino;
     await a.transaction((tx) => tx.run('UPDATE items SET body = ? WHERE id = ?', [new Uint8Array([0, 1, 255]), 'a1']));
-    assert.equal(fs.statSync(dbPath).ino, created, 'the image is the one the first write created, with the schema only');
+    assert.equal(
+      fs.statSync(dbPath).ino,
+      created,
+      'the image is the one the first write created, with the schema only',
+    );
     const journaled = readJournal(`${dbPath}.journal`);
     assert.equal(journaled.kind === 'ok' && journaled.records.length, 2, 'b can only learn a1 from the journal');
     assert.deepEqual(ids(b), ['a1']);
@@ -195,8 +208,14 @@ describe('store: several instances on one file', () => {
     const created = fs.statSync(dbPath).ino;
     let i = 1;
     while (store.state.journalBytes < 4096) await insert(store, `r${i++}`, 400);
-    assert.equal(fs.statSync(dbPath).ino, created, 'the commit that crossed the threshold did not wait for a checkpoint');
-    for (let waited = 0; store.state.journalBytes > JOURNAL_HEADER_BYTES && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(
+      fs.statSync(dbPath).ino,
+      created,
+      'the commit that crossed the threshold did not wait for a checkpoint',
+    );
+    for (let waited = 0; store.state.journalBytes > JOURNAL_HEADER_BYTES && waited < 5000; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     assert.equal(store.state.journalBytes, JOURNAL_HEADER_BYTES, 'the journal was folded in the background');
     assert.notEqual(fs.statSync(dbPath).ino, created, 'into a new image');
     const other = await open(dbPath);
@@ -222,7 +241,11 @@ describe('store: damage', () => {
     assert.ok(lost, 'the lost commit is reported, not dropped in silence');
     assert.equal(lost.sequence, a.state.sequence + 1);
     assert.match(lost.reason, /commit 2 \(INSERT INTO items VALUES \('torn'.*incomplete \(\d+ of \d+ bytes written\)/);
-    assert.deepEqual(fs.readFileSync(lost.savedTo), record.subarray(0, record.length - 7), 'its bytes are kept beside the journal');
+    assert.deepEqual(
+      fs.readFileSync(lost.savedTo),
+      record.subarray(0, record.length - 7),
+      'its bytes are kept beside the journal',
+    );
     assert.equal(fs.statSync(journal).size, goodSize, 'cut under the lock at open');
     await insert(b, 'next');
     const c = await open(dbPath);
@@ -237,7 +260,10 @@ describe('store: damage', () => {
     const a = await open(dbPath);
     await insert(a, 'good');
     const journal = `${dbPath}.journal`;
-    const record = encodeRecord(a.state.sequence + 1, [["INSERT INTO items (id, writer, body) VALUES ('slow', 'w', 'b')"], ['UPDATE counter SET n = n + 1']]);
+    const record = encodeRecord(a.state.sequence + 1, [
+      ["INSERT INTO items (id, writer, body) VALUES ('slow', 'w', 'b')"],
+      ['UPDATE counter SET n = n + 1'],
+    ]);
     const writer = new FileLock(`${dbPath}.lock`, 1000);
     assert.ok(writer.tryAcquire());
     fs.appendFileSync(journal, record.subarray(0, 30)); // the writer's append has begun
@@ -376,7 +402,8 @@ describe('store: damage', () => {
 });
 
 describe('store: the write lock', () => {
-  const lockContent = (pid: number) => JSON.stringify({ pid, hostname: os.hostname(), createdAt: new Date().toISOString(), token: 'someone-else' });
+  const lockContent = (pid: number) =>
+    JSON.stringify({ pid, hostname: os.hostname(), createdAt: new Date().toISOString(), token: 'someone-else' });
 
   it('fails with STORE_LOCKED naming the holder when a live process keeps the lock', async () => {
     const dbPath = path.join(tempDir(), 'l.db');
@@ -410,7 +437,11 @@ describe('store: the write lock', () => {
     assert.equal(fs.existsSync(`${dbPath}.lock`), false);
 
     fs.writeFileSync(`${dbPath}.lock`, '');
-    assert.equal(isStale(readLock(`${dbPath}.lock`)!), false, 'a fresh empty lock may be a writer between create and write');
+    assert.equal(
+      isStale(readLock(`${dbPath}.lock`)!),
+      false,
+      'a fresh empty lock may be a writer between create and write',
+    );
     const old = new Date(Date.now() - 10_000);
     fs.utimesSync(`${dbPath}.lock`, old, old);
     assert.equal(isStale(readLock(`${dbPath}.lock`)!), true);
@@ -450,10 +481,14 @@ describe('store: the write lock', () => {
     const live = `${lockPath}.${process.pid}-0a1b2c3d.new`;
     fs.writeFileSync(live, lockContent(process.pid));
     assert.equal(breakStaleLock(lockPath, readLock(lockPath)!), true);
-    assert.deepEqual(fs.readdirSync(dir).sort(), [path.basename(live)], 'only the live writer\'s file is left');
+    assert.deepEqual(fs.readdirSync(dir).sort(), [path.basename(live)], "only the live writer's file is left");
     const lock = new FileLock(lockPath, 1000);
     assert.equal(lock.tryAcquire(), true);
-    assert.equal(JSON.parse(fs.readFileSync(lockPath, 'utf8')).pid, process.pid, 'the lock is whole as soon as it exists');
+    assert.equal(
+      JSON.parse(fs.readFileSync(lockPath, 'utf8')).pid,
+      process.pid,
+      'the lock is whole as soon as it exists',
+    );
     lock.release();
   });
 

@@ -1,15 +1,15 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
+import { walkWorkspace } from '../../src/core/files';
+import { discoverStructure } from '../../src/core/structure';
+import { parseGoMod } from '../../src/core/structure/ecosystems/go';
+import { includes } from '../../src/core/structure/ecosystems/gradle';
+import { pnpmPackages } from '../../src/core/structure/ecosystems/npm';
 import { parseToml, TomlError } from '../../src/core/structure/toml';
 import { child, childText, parseXml } from '../../src/core/structure/xml';
-import { pnpmPackages } from '../../src/core/structure/ecosystems/npm';
-import { includes } from '../../src/core/structure/ecosystems/gradle';
-import { parseGoMod } from '../../src/core/structure/ecosystems/go';
-import { discoverStructure } from '../../src/core/structure';
-import { walkWorkspace } from '../../src/core/files';
 
 function tempTree(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-structure-'));
@@ -90,13 +90,18 @@ test('XML: elements, text, comments and CDATA skipped or kept, line numbers', ()
 });
 
 test('pnpm-workspace.yaml: block and flow lists, quotes, comments', () => {
-  assert.deepEqual(pnpmPackages("packages:\n  - 'a/*'\n  - \"b\" # comment\n  - '!a/x'\ncatalog:\n  - nope\n"), ['a/*', 'b', '!a/x']);
-  assert.deepEqual(pnpmPackages("packages: ['x/*', \"y\"]\n"), ['x/*', 'y']);
+  assert.deepEqual(pnpmPackages("packages:\n  - 'a/*'\n  - \"b\" # comment\n  - '!a/x'\ncatalog:\n  - nope\n"), [
+    'a/*',
+    'b',
+    '!a/x',
+  ]);
+  assert.deepEqual(pnpmPackages('packages: [\'x/*\', "y"]\n'), ['x/*', 'y']);
   assert.deepEqual(pnpmPackages('nothing: here\n'), []);
 });
 
 test('Gradle settings: Groovy and Kotlin include forms, comments, custom projectDir', () => {
-  const subs = includes(`rootProject.name = 'x'
+  const subs = includes(
+    `rootProject.name = 'x'
 // include ':commented'
 include ':app', ':lib'
 include(
@@ -104,15 +109,27 @@ include(
 )
 includeBuild("build-logic")
 project(':lib').projectDir = file('libraries/lib')
-`, '');
-  assert.deepEqual(subs.map((s) => `${s.path}@${s.dir}:${s.line}`), [':app@app:3', ':lib@libraries/lib:3', ':core:data@core/data:5']);
+`,
+    '',
+  );
+  assert.deepEqual(subs.map((s) => `${s.path}@${s.dir}:${s.line}`), [
+    ':app@app:3',
+    ':lib@libraries/lib:3',
+    ':core:data@core/data:5',
+  ]);
 });
 
 test('go.mod: single and block directives, comments, replace', () => {
-  const m = parseGoMod('x/go.mod', 'module example.com/x // the module\n\ngo 1.21\n\nrequire example.com/y v1.0.0\nrequire (\n\tgithub.com/a/b v0.1.0 // indirect\n)\nreplace example.com/y => ../y\n');
+  const m = parseGoMod(
+    'x/go.mod',
+    'module example.com/x // the module\n\ngo 1.21\n\nrequire example.com/y v1.0.0\nrequire (\n\tgithub.com/a/b v0.1.0 // indirect\n)\nreplace example.com/y => ../y\n',
+  );
   assert.equal(m.module, 'example.com/x');
   assert.equal(m.go, '1.21');
-  assert.deepEqual(m.requires.map((r) => `${r.path}@${r.line}:${r.indirect}`), ['example.com/y@5:false', 'github.com/a/b@7:true']);
+  assert.deepEqual(m.requires.map((r) => `${r.path}@${r.line}:${r.indirect}`), [
+    'example.com/y@5:false',
+    'github.com/a/b@7:true',
+  ]);
   assert.deepEqual(m.replaces.map((r) => r.to), ['../y']);
 });
 
@@ -135,7 +152,15 @@ test('listing respects root and nested .gitignore (with negation) and always ski
   });
   try {
     const l = await walkWorkspace(dir);
-    assert.deepEqual(l.files, ['.github/workflows/ci.yml', '.gitignore', 'crate/Cargo.toml', 'keep.log', 'pkg/.gitignore', 'pkg/ok.ts', 'src/a.ts']);
+    assert.deepEqual(l.files, [
+      '.github/workflows/ci.yml',
+      '.gitignore',
+      'crate/Cargo.toml',
+      'keep.log',
+      'pkg/.gitignore',
+      'pkg/ok.ts',
+      'src/a.ts',
+    ]);
     assert.ok(l.ignored >= 6);
     const capped = await walkWorkspace(dir, { maxFiles: 3 });
     assert.equal(capped.truncated, true);
@@ -152,14 +177,20 @@ test('a tsconfig project in a package folder merges into the package; clashing n
     'packages/a/package.json': JSON.stringify({ name: 'a' }),
     'packages/a/tsconfig.json': JSON.stringify({ compilerOptions: { composite: true } }),
     'packages/b/package.json': JSON.stringify({ name: 'b' }),
-    'packages/b/tsconfig.json': JSON.stringify({ compilerOptions: { composite: true }, references: [{ path: '../a' }] }),
+    'packages/b/tsconfig.json': JSON.stringify({
+      compilerOptions: { composite: true },
+      references: [{ path: '../a' }],
+    }),
     'rust/Cargo.toml': '[package]\nname = "a"\n',
     'broken/pyproject.toml': '[project\nname = "x"',
   });
   try {
     const l = await walkWorkspace(dir);
     const s = await discoverStructure(dir, l.files);
-    assert.deepEqual(s.targets.map((t) => `${t.name}:${t.ecosystem}`).sort(), ['cargo:a:cargo', 'npm:a:npm', 'b:npm'].sort());
+    assert.deepEqual(
+      s.targets.map((t) => `${t.name}:${t.ecosystem}`).sort(),
+      ['cargo:a:cargo', 'npm:a:npm', 'b:npm'].sort(),
+    );
     const b = s.targets.find((t) => t.name === 'b')!;
     assert.equal(b.language, 'typescript');
     assert.deepEqual(b.dependencies.map((d) => `${d.target}:${d.scope}`), ['npm:a:build']);

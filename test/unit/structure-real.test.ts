@@ -1,10 +1,10 @@
 // The project map on excerpts of real repositories (test/fixtures/real, each with its licence and
 // commit): every gap found by running the structure reader on them has a test here.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { discoverStructure, type ProjectStructure } from '../../src/core/structure';
+import { test } from 'node:test';
 import { walkWorkspace } from '../../src/core/files';
+import { discoverStructure, type ProjectStructure } from '../../src/core/structure';
 import { assertEvidence, target } from './structure-helpers';
 
 export const REAL_FIXTURES = path.join(__dirname, '..', 'fixtures', 'real');
@@ -42,7 +42,11 @@ test('trpc: a package is a library when it has an entry point, whatever its bin;
   assert.equal(target(s, '@www/og-image').kind, 'app');
   assert.equal(target(s, 'examples-minimal-react-client').kind, 'app');
   assert.equal(target(s, 'examples-lambda-url').kind, 'app', 'a private example that exports its handler');
-  assertEvidence(path.join(REAL_FIXTURES, 'trpc'), target(s, '@trpc/client').dependencies.find((d) => d.scope === 'peer')?.evidence, '"@trpc/server"');
+  assertEvidence(
+    path.join(REAL_FIXTURES, 'trpc'),
+    target(s, '@trpc/client').dependencies.find((d) => d.scope === 'peer')?.evidence,
+    '"@trpc/server"',
+  );
 });
 
 test('okhttp: Gradle renames, type-safe accessors to renamed projects, quoted configurations', async () => {
@@ -52,10 +56,29 @@ test('okhttp: Gradle renames, type-safe accessors to renamed projects, quoted co
   assert.equal(byDir('mockwebserver-deprecated'), ':mockwebserver');
   assert.equal(byDir('okhttp-logging-interceptor'), ':logging-interceptor');
   // mockwebserver-deprecated: "friendsApi"(projects.okhttp), api(projects.mockwebserver3), test deps.
-  assert.deepEqual(edges(s, ':mockwebserver'), [':mockwebserver3 (prod)', ':okhttp (prod)', ':okhttp-testing-support (test)', ':okhttp-tls (test)']);
-  assert.deepEqual(edges(s, ':mockwebserver3'), [':mockwebserver3-junit5 (test)', ':okhttp (prod)', ':okhttp-testing-support (test)', ':okhttp-tls (test)']);
-  assertEvidence(path.join(REAL_FIXTURES, 'okhttp'), target(s, ':mockwebserver').dependencies.find((d) => d.target === ':okhttp')?.evidence, '"friendsApi"(projects.okhttp)');
-  assert.deepEqual(edges(s, ':okhttp-testing-support'), [':mockwebserver3 (prod)', ':okhttp (prod)', ':okhttp-dnsoverhttps (prod)', ':okhttp-tls (prod)']);
+  assert.deepEqual(edges(s, ':mockwebserver'), [
+    ':mockwebserver3 (prod)',
+    ':okhttp (prod)',
+    ':okhttp-testing-support (test)',
+    ':okhttp-tls (test)',
+  ]);
+  assert.deepEqual(edges(s, ':mockwebserver3'), [
+    ':mockwebserver3-junit5 (test)',
+    ':okhttp (prod)',
+    ':okhttp-testing-support (test)',
+    ':okhttp-tls (test)',
+  ]);
+  assertEvidence(
+    path.join(REAL_FIXTURES, 'okhttp'),
+    target(s, ':mockwebserver').dependencies.find((d) => d.target === ':okhttp')?.evidence,
+    '"friendsApi"(projects.okhttp)',
+  );
+  assert.deepEqual(edges(s, ':okhttp-testing-support'), [
+    ':mockwebserver3 (prod)',
+    ':okhttp (prod)',
+    ':okhttp-dnsoverhttps (prod)',
+    ':okhttp-tls (prod)',
+  ]);
 });
 
 test('okhttp: Kotlin multiplatform source sets scope dependencies; version catalogs name external libraries', async () => {
@@ -68,7 +91,10 @@ test('okhttp: Kotlin multiplatform source sets scope dependencies; version catal
   const okio = target(s, ':okhttp').dependencies.find((d) => d.name === 'com.squareup.okio:okio');
   assert.equal(okio?.version, '3.18.0', 'libs.square.okio from gradle/libs.versions.toml');
   assert.equal(okio?.scope, 'prod');
-  assert.equal(target(s, ':okcurl').dependencies.find((d) => d.name === 'com.github.ajalt.clikt:clikt')?.version, '5.1.0');
+  assert.equal(
+    target(s, ':okcurl').dependencies.find((d) => d.name === 'com.github.ajalt.clikt:clikt')?.version,
+    '5.1.0',
+  );
 });
 
 test('okhttp: Gradle target kinds and languages from what each project is', async () => {
@@ -81,7 +107,7 @@ test('okhttp: Gradle target kinds and languages from what each project is', asyn
   assert.equal(kind(':samples:compare'), 'test', 'only test sources');
   assert.equal(kind(':regression-test'), 'test');
   assert.equal(kind(':okhttp'), 'library');
-  assert.equal(kind(':okhttp-testing-support'), 'test', 'support code for tests, as nowinandroid\'s :core:testing');
+  assert.equal(kind(':okhttp-testing-support'), 'test', "support code for tests, as nowinandroid's :core:testing");
   assert.equal(target(s, 'build-logic').kind, 'plugin', 'kotlin-dsl convention plugins');
   assert.equal(target(s, ':samples:crawler').language, 'java');
   assert.equal(target(s, ':mockwebserver3').language, 'kotlin');
@@ -90,7 +116,10 @@ test('okhttp: Gradle target kinds and languages from what each project is', asyn
 
 test('SDWebImage: Swift package targets with only .h/.m sources are Objective-C; an example package is not a target', async () => {
   const s = await discoverReal('sdwebimage');
-  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}:${t.language}`).sort(), ['SDWebImage:library:objective-c', 'SDWebImageMapKit:library:objective-c']);
+  assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}:${t.language}`).sort(), [
+    'SDWebImage:library:objective-c',
+    'SDWebImageMapKit:library:objective-c',
+  ]);
   assert.deepEqual(edges(s, 'SDWebImageMapKit'), ['SDWebImage (prod)']);
 });
 

@@ -1,7 +1,7 @@
-import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { after, test } from 'node:test';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { graphTools } from '../../src/core/tools/graph';
 import { agent, closeWorkspaces, dataOf, errorOf, fixtureWorkspace } from './structure-helpers';
@@ -17,7 +17,14 @@ test('get_targets lists every target with its internal dependencies, filtered by
   assert.equal(d.total, 3);
   assert.deepEqual(d.ecosystems, { gradle: 3 });
   assert.deepEqual(d.targets.find((t: any) => t.name === ':app'), {
-    name: ':app', ecosystem: 'gradle', kind: 'app', language: 'kotlin', manifest: 'app/build.gradle.kts', dir: 'app', dependsOn: [':core:data'], externalDependencies: 1,
+    name: ':app',
+    ecosystem: 'gradle',
+    kind: 'app',
+    language: 'kotlin',
+    manifest: 'app/build.gradle.kts',
+    dir: 'app',
+    dependsOn: [':core:data'],
+    externalDependencies: 1,
   });
   const libs = await catalog.invoke(ws, 'get_targets', { kind: 'library', filter: 'model' }, agent);
   assert.deepEqual(dataOf(libs).targets.map((t: any) => t.name), [':core:model']);
@@ -31,7 +38,9 @@ test('get_target_files pages through a large target; .gitignore and nested targe
   const ws = await fixtureWorkspace('npm-workspaces', (dir) => {
     const src = path.join(dir, 'packages', 'core', 'src', 'many');
     mkdirSync(src, { recursive: true });
-    for (let i = 0; i < 400; i++) writeFileSync(path.join(src, `module-number-${String(i).padStart(3, '0')}.js`), `export const n${i} = ${i};\n`);
+    for (let i = 0; i < 400; i++) {
+      writeFileSync(path.join(src, `module-number-${String(i).padStart(3, '0')}.js`), `export const n${i} = ${i};\n`);
+    }
     writeFileSync(path.join(dir, '.gitignore'), 'packages/core/src/many/module-number-0*\n');
   });
   const seen: string[] = [];

@@ -1,12 +1,12 @@
 // Text no person writes (one word of a megabyte, a megabyte of Chinese without a break) costs the
 // analyser time in proportion to its length: a SKILL.md cannot stall skill search.
-import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { before, test } from 'node:test';
+import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { analyze, englishGlosses, MAX_TOKEN_CHARS, technologiesIn, tokenize, wordVectors } from '../../src/core/text';
 import { ToolCatalog } from '../../src/core/tools/catalog';
 import { skillTools } from '../../src/core/tools/skills';
-import { loadTokenCounter } from '../../src/core/skills/tokens';
 import { openWorkspace, skillText, tempDir, writeSkill } from './skills-helpers';
 
 const MB = 1_000_000;
@@ -15,9 +15,13 @@ const LONG = 100_000;
 /** Generous: a search over a few skills answers in milliseconds; the quadratic steps took minutes. */
 const BUDGET_MS = 2000;
 
-const lettersWord = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join('');
-const hanLine = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 2000))).join('');
-const mixedLine = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? String.fromCharCode(0x4e00 + (i % 500)) : i % 7 === 0 ? 'Q' : 'x')).join('');
+const lettersWord = (n: number) =>
+  Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join('');
+const hanLine = (n: number) =>
+  Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 2000))).join('');
+const mixedLine = (n: number) =>
+  Array.from({ length: n }, (_, i) => (i % 3 === 0 ? String.fromCharCode(0x4e00 + (i % 500)) : i % 7 === 0 ? 'Q' : 'x'))
+    .join('');
 
 // The glossary, word vectors and technology names load once per process, on first use: not a cost of the text.
 before(() => {
@@ -42,7 +46,11 @@ function timed<T>(f: () => T): { value: T; ms: number } {
 test('a token longer than the bound gives no term; the words and identifier parts around it still do', () => {
   const long = 'x'.repeat(MAX_TOKEN_CHARS + 1);
   assert.deepEqual(tokenize(`deploy ${long} release`), ['deploy', 'release']);
-  assert.deepEqual(tokenize(`${'a'.repeat(MAX_TOKEN_CHARS)} b`), ['a'.repeat(MAX_TOKEN_CHARS), 'b'], 'a token of exactly the bound is kept');
+  assert.deepEqual(
+    tokenize(`${'a'.repeat(MAX_TOKEN_CHARS)} b`),
+    ['a'.repeat(MAX_TOKEN_CHARS), 'b'],
+    'a token of exactly the bound is kept',
+  );
   // A long identifier: its parts are words; only the whole, past the bound, is dropped.
   const ident = Array.from({ length: 12 }, () => 'ReturnsErrorWhen').join('');
   assert.ok(ident.length > MAX_TOKEN_CHARS);
@@ -52,12 +60,14 @@ test('a token longer than the bound gives no term; the words and identifier part
   assert.deepEqual(tokenize(`Ω${'É'.repeat(MAX_TOKEN_CHARS)}`), [], 'a non-ASCII word past the bound too');
 });
 
-for (const [kind, text] of [
-  ['one word of a megabyte (letters)', lettersWord(MB)],
-  ['one word of a megabyte (one letter)', 'a'.repeat(MB)],
-  ['one word of 100k capitals beyond ASCII', 'É'.repeat(LONG)],
-  ['one identifier of 100k characters', 'aB'.repeat(LONG / 2)],
-] as const) {
+for (
+  const [kind, text] of [
+    ['one word of a megabyte (letters)', lettersWord(MB)],
+    ['one word of a megabyte (one letter)', 'a'.repeat(MB)],
+    ['one word of 100k capitals beyond ASCII', 'É'.repeat(LONG)],
+    ['one identifier of 100k characters', 'aB'.repeat(LONG / 2)],
+  ] as const
+) {
   test(`analysis is linear: ${kind}`, () => {
     const { ms } = timed(() => {
       analyze(text);
@@ -80,19 +90,34 @@ test('analysis is linear: a Chinese line without a break and a mixed one, 100k c
 
 const catalog = new ToolCatalog(skillTools);
 
-for (const [kind, description] of [
-  ['a description of a megabyte of words', Array.from({ length: MB / 10 }, (_, i) => `word${i % 997} `).join('')],
-  ['a description that is one word of a megabyte', lettersWord(MB)],
-  ['a description that is a megabyte of Chinese on one line', hanLine(MB / 3)],
-  ['a description that is a megabyte of mixed text on one line', mixedLine(MB / 2)],
-] as const) {
+for (
+  const [kind, description] of [
+    ['a description of a megabyte of words', Array.from({ length: MB / 10 }, (_, i) => `word${i % 997} `).join('')],
+    ['a description that is one word of a megabyte', lettersWord(MB)],
+    ['a description that is a megabyte of Chinese on one line', hanLine(MB / 3)],
+    ['a description that is a megabyte of mixed text on one line', mixedLine(MB / 2)],
+  ] as const
+) {
   test(`search_skills answers within its budget with ${kind}`, async () => {
     const root = tempDir('as-linear-');
-    writeSkill(path.join(root, '.autosnippet', 'skills', 'hostile'), skillText(`name: hostile\ndescription: ${JSON.stringify(description)}`));
-    writeSkill(path.join(root, '.autosnippet', 'skills', 'release-notes'), skillText('name: release-notes\ndescription: Write release notes from the merged changes. Use when preparing a release.'));
+    writeSkill(
+      path.join(root, '.autosnippet', 'skills', 'hostile'),
+      skillText(`name: hostile\ndescription: ${JSON.stringify(description)}`),
+    );
+    writeSkill(
+      path.join(root, '.autosnippet', 'skills', 'release-notes'),
+      skillText(
+        'name: release-notes\ndescription: Write release notes from the merged changes. Use when preparing a release.',
+      ),
+    );
     const ws = await openWorkspace(root);
     const start = process.cpuUsage();
-    const r = await catalog.invoke(ws, 'search_skills', { query: `write the release notes ${lettersWord(3000)} 写发布说明` }, { actor: 'external_agent', channel: 'test' });
+    const r = await catalog.invoke(
+      ws,
+      'search_skills',
+      { query: `write the release notes ${lettersWord(3000)} 写发布说明` },
+      { actor: 'external_agent', channel: 'test' },
+    );
     const ms = cpuMs(start);
     assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
     assert.equal((r.data as { matched_skills: { name: string }[] }).matched_skills[0]?.name, 'release-notes');
@@ -102,9 +127,17 @@ for (const [kind, description] of [
 
 test('a skill whose description is a megabyte is still found, its description cut in the answer', async () => {
   const root = tempDir('as-linear-');
-  writeSkill(path.join(root, '.autosnippet', 'skills', 'long-notes'), skillText(`name: long-notes\ndescription: ${JSON.stringify(`Write release notes. ${lettersWord(MB)}`)}`));
+  writeSkill(
+    path.join(root, '.autosnippet', 'skills', 'long-notes'),
+    skillText(`name: long-notes\ndescription: ${JSON.stringify(`Write release notes. ${lettersWord(MB)}`)}`),
+  );
   const ws = await openWorkspace(root);
-  const r = await catalog.invoke(ws, 'search_skills', { query: 'write release notes' }, { actor: 'external_agent', channel: 'test' });
+  const r = await catalog.invoke(
+    ws,
+    'search_skills',
+    { query: 'write release notes' },
+    { actor: 'external_agent', channel: 'test' },
+  );
   assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
   const found = (r.data as { matched_skills: { name: string; description: string }[] }).matched_skills;
   assert.equal(found[0]?.name, 'long-notes');
@@ -113,12 +146,25 @@ test('a skill whose description is a megabyte is still found, its description cu
 
 test('search_skills with mode "llm" (no model here) answers within its budget when a description is one word of a megabyte', async () => {
   const root = tempDir('as-linear-');
-  writeSkill(path.join(root, '.autosnippet', 'skills', 'hostile'), skillText(`name: hostile\ndescription: ${'abcdefghij'.repeat(MB / 10)}`));
-  writeSkill(path.join(root, '.autosnippet', 'skills', 'release-notes'), skillText('name: release-notes\ndescription: Write release notes from the merged changes. Use when preparing a release.'));
+  writeSkill(
+    path.join(root, '.autosnippet', 'skills', 'hostile'),
+    skillText(`name: hostile\ndescription: ${'abcdefghij'.repeat(MB / 10)}`),
+  );
+  writeSkill(
+    path.join(root, '.autosnippet', 'skills', 'release-notes'),
+    skillText(
+      'name: release-notes\ndescription: Write release notes from the merged changes. Use when preparing a release.',
+    ),
+  );
   const ws = await openWorkspace(root);
   await loadTokenCounter();
   const start = process.cpuUsage();
-  const r = await catalog.invoke(ws, 'search_skills', { query: 'write the release notes', mode: 'llm' }, { actor: 'external_agent', channel: 'test' });
+  const r = await catalog.invoke(
+    ws,
+    'search_skills',
+    { query: 'write the release notes', mode: 'llm' },
+    { actor: 'external_agent', channel: 'test' },
+  );
   const ms = cpuMs(start);
   assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
   assert.equal((r.data as { matched_skills: { name: string }[] }).matched_skills[0]?.name, 'release-notes');

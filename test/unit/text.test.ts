@@ -1,13 +1,36 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, Bm25fIndex, cosine, englishGlosses, indexForm, isStopword, mentionsTechnology, parseWordVectors, queryTerms, stem, technologiesIn, tokenize, wordVectors } from '../../src/core/text';
+import { test } from 'node:test';
+import {
+  analyze,
+  Bm25fIndex,
+  cosine,
+  englishGlosses,
+  indexForm,
+  isStopword,
+  mentionsTechnology,
+  parseWordVectors,
+  queryTerms,
+  stem,
+  technologiesIn,
+  tokenize,
+  wordVectors,
+} from '../../src/core/text';
 import { splitAsciiIdentifier, splitIdentifier } from '../../src/core/text/tokenize';
 
 test('identifiers are split and kept whole', () => {
   assert.deepEqual(tokenize('fetchUserById MAX_RETRIES parseHTTPResponse'), [
-    'fetchuserbyid', 'fetch', 'user', 'by', 'id',
-    'maxretries', 'max', 'retries',
-    'parsehttpresponse', 'parse', 'http', 'response',
+    'fetchuserbyid',
+    'fetch',
+    'user',
+    'by',
+    'id',
+    'maxretries',
+    'max',
+    'retries',
+    'parsehttpresponse',
+    'parse',
+    'http',
+    'response',
   ]);
   assert.deepEqual(tokenize('plain words, v2 and http2'), ['plain', 'words', 'v2', 'and', 'http2']);
 });
@@ -18,7 +41,10 @@ test('Chinese: function words split the run, every stretch gives bigrams, so a r
   assert.ok(q.includes('项目') && q.includes('单元') && q.includes('测试'), q.join(' '));
   assert.ok(!q.some((t) => t.includes('帮') || t.includes('这')), `function words leak: ${q.join(' ')}`);
   const doc = new Set(analyze('为 TypeScript 代码编写单元测试，并检查覆盖率'));
-  assert.ok(analyze('写单元测试').some((t) => doc.has(t)), 'a request in Chinese shares terms with a Chinese description');
+  assert.ok(
+    analyze('写单元测试').some((t) => doc.has(t)),
+    'a request in Chinese shares terms with a Chinese description',
+  );
   assert.deepEqual(tokenize('网络请求'), ['网络', '络请', '请求']);
   assert.deepEqual(tokenize('写'), ['写'], 'a single character is a term');
 });
@@ -32,7 +58,9 @@ test('Japanese: kana and kanji are segmented too; Latin words inside a CJK run a
 });
 
 test('stopwords: function words and request filler, including "if", "them", "have" and the s of "\'s"', () => {
-  for (const w of ['if', 'them', 'have', 's', 'the', 'please', 'help', 'want', 'using', '的', 'の']) assert.ok(isStopword(w), w);
+  for (const w of ['if', 'them', 'have', 's', 'the', 'please', 'help', 'want', 'using', '的', 'の']) {
+    assert.ok(isStopword(w), w);
+  }
   for (const w of ['theme', 'test', 'guard', 'skill', 'new', 'swift', 'react']) assert.ok(!isStopword(w), w);
   assert.deepEqual(analyze("Fix them if the user's theme breaks"), ['fix', 'user', 'theme', 'break']);
 });
@@ -61,7 +89,10 @@ test('BM25F: a rare term in a heavy field beats a common one in the body; satura
   const doc = (title: string, body: string) => ({ title: analyze(title), body: analyze(body) });
   const index = new Bm25fIndex(fields, [
     doc('Database migrations', 'Write the migration, run it, check the schema.'),
-    doc('Release notes', 'Mentions migration migration migration migration migration migration in passing, among words.'),
+    doc(
+      'Release notes',
+      'Mentions migration migration migration migration migration migration in passing, among words.',
+    ),
     doc('Formatting', 'Nothing to do with it.'),
   ]);
   const r = index.search(analyze('write a migration'), 5);
@@ -108,7 +139,12 @@ test('meaning: words near in meaning are near without sharing a word; Chinese re
 
 test('meaning: a file that is not a word-vector table is refused with a reason', () => {
   assert.throws(() => parseWordVectors(new Uint8Array([1, 2, 3])), /not a word-vector table/);
-  const good = Buffer.concat([Buffer.from('ASWV1'), Buffer.from([2, 0, 0, 0, 2, 0, 3, 0, 0, 0]), Buffer.from('a\nb'), Buffer.from([127, 0, 0, 127])]);
+  const good = Buffer.concat([
+    Buffer.from('ASWV1'),
+    Buffer.from([2, 0, 0, 0, 2, 0, 3, 0, 0, 0]),
+    Buffer.from('a\nb'),
+    Buffer.from([127, 0, 0, 127]),
+  ]);
   assert.equal(parseWordVectors(good).size, 2);
   assert.throws(() => parseWordVectors(good.subarray(0, good.length - 1)), /wrong size/);
 });
@@ -119,7 +155,28 @@ test('ASCII identifiers are split by character codes exactly as the Unicode rule
     f(w, out);
     return out;
   };
-  const named = ['fetchUserById', 'MAX_RETRIES', 'HTTPServer', 'parseHTTPResponse2XX', 'v2Api', '__init__', '_', '$$', 'a_b', 'a_Bc', 'aBCd', 'ABC', 'Abc', 'URLSession', 'x$y', 'iOS13Only', 'getURLForID', 'A', 'aB', 'AB_cD'];
+  const named = [
+    'fetchUserById',
+    'MAX_RETRIES',
+    'HTTPServer',
+    'parseHTTPResponse2XX',
+    'v2Api',
+    '__init__',
+    '_',
+    '$$',
+    'a_b',
+    'a_Bc',
+    'aBCd',
+    'ABC',
+    'Abc',
+    'URLSession',
+    'x$y',
+    'iOS13Only',
+    'getURLForID',
+    'A',
+    'aB',
+    'AB_cD',
+  ];
   for (const w of named) assert.deepEqual(split(splitAsciiIdentifier, w), split(splitIdentifier, w), w);
   assert.deepEqual(split(splitAsciiIdentifier, 'HTTPServer'), ['before', 'httpserver', 'http', 'server']);
   // Random words over the characters that matter (cases, digits, separators), seeded.
@@ -127,7 +184,8 @@ test('ASCII identifiers are split by character codes exactly as the Unicode rule
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let k = 0; k < 5000; k++) {
-    const w = Array.from({ length: 1 + Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    const w = Array.from({ length: 1 + Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)])
+      .join('');
     assert.deepEqual(split(splitAsciiIdentifier, w), split(splitIdentifier, w), w);
   }
 });

@@ -1,9 +1,9 @@
 // The small tool surface: which tools are listed by default, the generic call that reaches the rest
 // with the same checks, and the bundled skills that must still work when only the default tools are listed.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { createCatalog } from '../../src/core/tools';
 import { languageModelToolsManifest } from '../../src/core/tools/manifest';
 import { DEFAULT_TOOLS, isDefaultTool } from '../../src/core/tools/surface';
@@ -28,16 +28,27 @@ test('every bundled skill reaches the tools it names: listed by default, or the 
   for (const skill of skills) {
     const text = readFileSync(path.join(skillsDir, skill, 'SKILL.md'), 'utf8');
     const named = [...new Set([...text.matchAll(/\bautosnippet_([a-z0-9_]+)/g)].map((m) => m[1]))];
-    for (const name of named) assert.ok(catalog.get(name), `${skill} names a tool that does not exist: autosnippet_${name}`);
+    for (const name of named) {
+      assert.ok(catalog.get(name), `${skill} names a tool that does not exist: autosnippet_${name}`);
+    }
     const unlisted = named.filter((n) => !isDefaultTool(n));
-    if (unlisted.length) assert.match(text, /autosnippet_call_tool/, `${skill} names ${unlisted.join(', ')} without saying how to call them`);
+    if (unlisted.length) {
+      assert.match(
+        text,
+        /autosnippet_call_tool/,
+        `${skill} names ${unlisted.join(', ')} without saying how to call them`,
+      );
+    }
   }
 });
 
 test('call_tool answers what the called tool answers, and refuses a people-only tool for an agent, audited under its own name', async () => {
   const { ws, cleanup } = await guardWorkspace({ 'src/a.ts': 'export const v = 1;\n' });
   try {
-    const through = await catalog.invoke(ws, 'call_tool', { name: 'autosnippet_guard_rules', arguments: { language: 'typescript' } }, agent);
+    const through = await catalog.invoke(ws, 'call_tool', {
+      name: 'autosnippet_guard_rules',
+      arguments: { language: 'typescript' },
+    }, agent);
     const direct = await catalog.invoke(ws, 'guard_rules', { language: 'typescript' }, agent);
     assert.deepEqual(through, direct);
 
@@ -52,7 +63,10 @@ test('call_tool answers what the called tool answers, and refuses a people-only 
     const log = await catalog.invoke(ws, 'query_audit_log', {}, human);
     assert.ok(log.ok);
     const entries = (log.data as { entries: { action: string; decision: string; channel: string }[] }).entries;
-    assert.deepEqual(entries.map((e) => [e.action, e.decision, e.channel]), [['publish_recipe', 'denied', 'lm-tool'], ['publish_recipe', 'denied', 'lm-tool']]);
+    assert.deepEqual(entries.map((e) => [e.action, e.decision, e.channel]), [
+      ['publish_recipe', 'denied', 'lm-tool'],
+      ['publish_recipe', 'denied', 'lm-tool'],
+    ]);
   } finally {
     await cleanup();
   }
@@ -86,11 +100,20 @@ test('agent mode lists the default tools; the rest appear when the tools.offered
 test('--tools takes default or all, and nothing else', () => {
   assert.equal(parseMcpArgs(['--tools', 'all'], {}).tools, 'all');
   assert.equal(parseMcpArgs([], {}).tools, undefined);
-  assert.throws(() => parseMcpArgs(['--tools', 'some'], {}), (e: Error) => e instanceof UsageError && /default or all/.test(e.message));
+  assert.throws(
+    () => parseMcpArgs(['--tools', 'some'], {}),
+    (e: Error) => e instanceof UsageError && /default or all/.test(e.message),
+  );
 });
 
 test('call_tool is not announced as read-only: it may forward to a tool that writes', () => {
   assert.equal(catalog.get('call_tool')?.access, 'read', 'no Gateway of its own: the called tool passes it');
-  assert.deepEqual([annotationsFor(catalog.get('call_tool')!)?.readOnlyHint, annotationsFor(catalog.get('call_tool')!)?.idempotentHint], [false, false]);
+  assert.deepEqual(
+    [
+      annotationsFor(catalog.get('call_tool')!)?.readOnlyHint,
+      annotationsFor(catalog.get('call_tool')!)?.idempotentHint,
+    ],
+    [false, false],
+  );
   assert.equal(annotationsFor(catalog.get('list_tools')!)?.readOnlyHint, true);
 });

@@ -1,15 +1,24 @@
 // Trust outside VS Code: a repository's files can narrow what agents and rules may do, never widen it.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { Workspace } from '../../src/core/workspace';
-import { createCatalog } from '../../src/core/tools';
-import { settingsOutsideEditor } from '../../src/core/settings';
-import { decideTrust, trustFolder, untrustFolder } from '../../src/core/trust';
 import { silentLogger } from '../../src/core/kernel/log';
+import { settingsOutsideEditor } from '../../src/core/settings';
+import { createCatalog } from '../../src/core/tools';
+import { decideTrust, trustFolder, untrustFolder } from '../../src/core/trust';
+import { Workspace } from '../../src/core/workspace';
 
 // Every test here uses its own person's home: the machine's real trust store is never read or written.
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-home-'));
@@ -28,9 +37,20 @@ function hostileRepo(): { root: string; marker: string } {
   const marker = path.join(root, 'ran.txt');
   files(root, {
     '.autosnippet/settings.json': JSON.stringify({ 'autosnippet.skills.allowScripts': true }),
-    '.autosnippet/skills/setup/SKILL.md': '---\nname: setup\ndescription: Sets the project up.\n---\n# Setup\nRun scripts/setup.sh.\n',
+    '.autosnippet/skills/setup/SKILL.md':
+      '---\nname: setup\ndescription: Sets the project up.\n---\n# Setup\nRun scripts/setup.sh.\n',
     '.autosnippet/skills/setup/scripts/setup.sh': `echo pwned > ${JSON.stringify(marker)}\n`,
-    '.autosnippet/guard/team.json': JSON.stringify({ rules: [{ id: 'team/no-todo', languages: ['typescript'], regex: 'TODO', in: 'comments', message: 'no TODO', why: 'tracked in issues', suggestion: 'open an issue' }] }),
+    '.autosnippet/guard/team.json': JSON.stringify({
+      rules: [{
+        id: 'team/no-todo',
+        languages: ['typescript'],
+        regex: 'TODO',
+        in: 'comments',
+        message: 'no TODO',
+        why: 'tracked in issues',
+        suggestion: 'open an issue',
+      }],
+    }),
     'src/a.ts': '// TODO later\nexport const a = 1;\n',
   });
   return { root, marker };
@@ -53,7 +73,12 @@ test("a committed allowScripts setting is ignored: the agent's script run is ref
     assert.equal(settings.trusted, trust);
     const ws = await Workspace.open(root, { settings });
     try {
-      const r = await createCatalog().invoke(ws, 'run_skill_script', { skill: 'setup', script: 'setup.sh' }, { actor: 'external_agent', channel: 'mcp' });
+      const r = await createCatalog().invoke(
+        ws,
+        'run_skill_script',
+        { skill: 'setup', script: 'setup.sh' },
+        { actor: 'external_agent', channel: 'mcp' },
+      );
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.error.code, 'SCRIPTS_DISABLED');
     } finally {
@@ -69,14 +94,21 @@ test("the person's own settings may allow scripts, and the repository may still 
   writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ 'autosnippet.skills.allowScripts': true }));
   try {
     assert.equal(settingsOutsideEditor(root, silentLogger).skills.allowScripts, true);
-    writeFileSync(path.join(root, '.autosnippet/settings.json'), JSON.stringify({ 'autosnippet.skills.allowScripts': false }));
-    assert.equal(settingsOutsideEditor(root, silentLogger).skills.allowScripts, false, 'narrowing from the repository holds');
+    writeFileSync(
+      path.join(root, '.autosnippet/settings.json'),
+      JSON.stringify({ 'autosnippet.skills.allowScripts': false }),
+    );
+    assert.equal(
+      settingsOutsideEditor(root, silentLogger).skills.allowScripts,
+      false,
+      'narrowing from the repository holds',
+    );
   } finally {
     writeFileSync(path.join(home, 'settings.json'), '{}');
   }
 });
 
-test('trust is kept in the person\'s home by real path: a link to a trusted folder is trusted, a sibling with the same prefix is not', () => {
+test("trust is kept in the person's home by real path: a link to a trusted folder is trusted, a sibling with the same prefix is not", () => {
   const parent = mkdtempSync(path.join(os.tmpdir(), 'as-trust-'));
   const app = path.join(parent, 'app');
   const sibling = path.join(parent, 'app-evil');

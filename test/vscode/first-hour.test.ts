@@ -14,21 +14,34 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
+import { builtSuite, codeServerEntry, repoRoot, VSCodeSession, Workbench } from './harness';
 import { eventually } from './suite/poll';
-import { VSCodeSession, Workbench, builtSuite, codeServerEntry, repoRoot } from './harness';
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
 
 function ensureBuilt(): void {
-  if (!existsSync(codeServerEntry)) assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
+  if (!existsSync(codeServerEntry)) {
+    assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
+  }
   if (!existsSync(path.join(repoRoot, 'dist/extension.js')) || !existsSync(builtSuite)) {
-    assert.equal(spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot }).status, 0);
+    assert.equal(
+      spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot })
+        .status,
+      0,
+    );
   }
 }
 
 /** `autosnippet call <tool> <json>` on a workspace (the CLI acts as a person); its JSON answer. */
 function cli(workspace: string, tool: string, input: Record<string, unknown>): any {
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist/cli.js'), '-w', workspace, 'call', tool, JSON.stringify(input)], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [
+    path.join(repoRoot, 'dist/cli.js'),
+    '-w',
+    workspace,
+    'call',
+    tool,
+    JSON.stringify(input),
+  ], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(r.status, 0, `autosnippet call ${tool} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -47,7 +60,10 @@ async function openReview(workbench: Workbench, command: string, title: RegExp):
     await workbench.screenshot('first-hour-command-failed.png');
     throw e;
   }
-  await workbench.page.locator('.part.editor .tab.active', { hasText: title }).waitFor({ state: 'visible', timeout: 20_000 });
+  await workbench.page.locator('.part.editor .tab.active', { hasText: title }).waitFor({
+    state: 'visible',
+    timeout: 20_000,
+  });
   const frame = reviewFrame(workbench);
   await frame.locator('.row-main').first().waitFor({ state: 'visible', timeout: 20_000 });
   return frame;
@@ -59,8 +75,14 @@ const getJsonCandidate = {
   category: 'networking',
   knowledgeType: 'code-pattern',
   summary: 'Call the network through getJson in src/http.ts: it adds the timeout every request needs.',
-  code: 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {\n  const controller = new AbortController();\n  const timer = setTimeout(() => controller.abort(), timeoutMs);\n  try {\n    const res = await fetch(url, { signal: controller.signal });\n    ...\n  } finally {\n    clearTimeout(timer);\n  }\n}',
-  reasoning: { whyStandard: 'Every module fetches through getJson: src/users.ts and src/index.ts call it, nothing calls fetch directly.', sources: ['src/http.ts:1', 'src/users.ts:1'], confidence: 0.82 },
+  code:
+    'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {\n  const controller = new AbortController();\n  const timer = setTimeout(() => controller.abort(), timeoutMs);\n  try {\n    const res = await fetch(url, { signal: controller.signal });\n    ...\n  } finally {\n    clearTimeout(timer);\n  }\n}',
+  reasoning: {
+    whyStandard:
+      'Every module fetches through getJson: src/users.ts and src/index.ts call it, nothing calls fetch directly.',
+    sources: ['src/http.ts:1', 'src/users.ts:1'],
+    confidence: 0.82,
+  },
 };
 const repositoryCandidate = {
   title: 'Users are looked up through UserRepository',
@@ -70,7 +92,11 @@ const repositoryCandidate = {
   summary: 'Find users by id through UserRepository and handle a missing one.',
   // Quoted from the file it cites: a candidate's code must be found there.
   code: 'find(id: number): User | undefined {\n    return this.byId.get(id);\n  }',
-  reasoning: { whyStandard: 'src/users.ts keeps users by id behind the repository.', sources: ['src/users.ts:16'], confidence: 0.64 },
+  reasoning: {
+    whyStandard: 'src/users.ts keeps users by id behind the repository.',
+    sources: ['src/users.ts:16'],
+    confidence: 0.64,
+  },
 };
 const weakCandidate = {
   title: 'Greetings are built with greet()',
@@ -92,7 +118,11 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-hour-'));
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
-    session = await VSCodeSession.start({ workspace, name: 'first-hour-light', settings: { 'workbench.colorTheme': 'Default Light Modern' } });
+    session = await VSCodeSession.start({
+      workspace,
+      name: 'first-hour-light',
+      settings: { 'workbench.colorTheme': 'Default Light Modern' },
+    });
   });
 
   after(async () => {
@@ -113,7 +143,10 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     const groups = await frame.locator('.group-name').allInnerTexts();
     assert.deepEqual(groups, ['data', 'networking'], `groups: ${groups.join(', ')}`);
     await frame.locator('.row-main', { hasText: getJsonCandidate.title }).click();
-    await frame.locator('#detail-title', { hasText: getJsonCandidate.title }).waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#detail-title', { hasText: getJsonCandidate.title }).waitFor({
+      state: 'visible',
+      timeout: 10_000,
+    });
     assert.ok((await frame.locator('pre.code .hljs-keyword').count()) > 0, 'the code is highlighted');
     assert.match(await frame.locator('.detail').innerText(), /Every module fetches through getJson/);
     const sources = await frame.locator('.source-link').allInnerTexts();
@@ -122,7 +155,10 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
 
     // A source opens its file in an editor.
     await frame.locator('.source-link', { hasText: 'src/users.ts:1' }).click();
-    await workbench.page.locator('.part.editor .tab', { hasText: 'users.ts' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await workbench.page.locator('.part.editor .tab', { hasText: 'users.ts' }).waitFor({
+      state: 'visible',
+      timeout: 10_000,
+    });
 
     // Two selected, one confirmation, two recipe files; they leave the pending list.
     await frame.locator('.row', { hasText: getJsonCandidate.title }).locator('input[type=checkbox]').check();
@@ -141,15 +177,30 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
       });
       return files.length === 2 ? files : undefined;
     }, 20_000);
-    assert.deepEqual(written.sort(), ['data/users-are-looked-up-through-user-repository.md', 'networking/network-calls-go-through-get-json.md']);
-    for (const f of written) assert.match(readFileSync(path.join(workspace, '.autosnippet/recipes', f), 'utf8'), /^status: ["']?draft["']?$/m);
+    assert.deepEqual(written.sort(), [
+      'data/users-are-looked-up-through-user-repository.md',
+      'networking/network-calls-go-through-get-json.md',
+    ]);
+    for (const f of written) {
+      assert.match(readFileSync(path.join(workspace, '.autosnippet/recipes', f), 'utf8'), /^status: ["']?draft["']?$/m);
+    }
     const outcome = frame.locator('.outcome.approved');
     await outcome.waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await outcome.locator('.file-link').count(), 2, await outcome.innerText());
-    await eventually('the approved candidates leave the pending list', async () => (await frame.locator('.row-main').count()) === 1, 10_000);
+    await eventually(
+      'the approved candidates leave the pending list',
+      async () => (await frame.locator('.row-main').count()) === 1,
+      10_000,
+    );
     assert.match(await frame.locator('.row-main').first().innerText(), /Greetings are built/);
     // The candidate on show follows: approved, with no approve button any more.
-    await eventually('the detail shows the approval', async () => (await frame.locator('.detail .status.approved').count()) === 1 && (await frame.locator('#approve-one').count()) === 0, 10_000);
+    await eventually(
+      'the detail shows the approval',
+      async () =>
+        (await frame.locator('.detail .status.approved').count()) === 1
+        && (await frame.locator('#approve-one').count()) === 0,
+      10_000,
+    );
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-approved.png'))}`);
     for (const id of ids.slice(0, 2)) assert.equal(cli(workspace, 'get_candidate', { id }).data.status, 'approved');
     assert.equal(cli(workspace, 'get_candidate', { id: ids[2] }).data.status, 'pending');
@@ -159,15 +210,20 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     const dir = path.join(workspace, '.autosnippet/recipes/demo');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'bad-type.md');
-    writeFileSync(file, '---\ntitle: Log errors with their cause\nlanguage: typescript\nknowledgeType: banana\nsummary: Pass the caught error as cause.\n---\n\n```ts\nthrow new Error("failed", { cause: e });\n```\n');
+    writeFileSync(
+      file,
+      '---\ntitle: Log errors with their cause\nlanguage: typescript\nknowledgeType: banana\nsummary: Pass the caught error as cause.\n---\n\n```ts\nthrow new Error("failed", { cause: e });\n```\n',
+    );
     const workbench = await session.openWorkbench();
     await workbench.runCommand('Problems: Focus on Problems View');
     const rows = workbench.page.locator('.part.panel .markers-panel .monaco-list-row');
     const row = rows.filter({ hasText: /knowledgeType: banana is not one of/ });
-    await eventually('the recipe problem in the Problems panel', async () => (await row.count()) === 1, 20_000).catch(async (e) => {
-      await workbench.screenshot('recipe-problem-failed.png');
-      throw e;
-    });
+    await eventually('the recipe problem in the Problems panel', async () => (await row.count()) === 1, 20_000).catch(
+      async (e) => {
+        await workbench.screenshot('recipe-problem-failed.png');
+        throw e;
+      },
+    );
     const label = (await row.getAttribute('aria-label')) ?? '';
     t.diagnostic(label);
     assert.match(label, /^Error: knowledgeType: banana is not one of code-standard/, label);
@@ -178,36 +234,63 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the side bar speaks in words: the Overview rows lead somewhere, the Recipes view shows the sample\'s recipes', async (t) => {
+  it("the side bar speaks in words: the Overview rows lead somewhere, the Recipes view shows the sample's recipes", async (t) => {
     const workbench = await session.openWorkbench();
     const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
     await workbench.settleViewContainer('autosnippet');
-    const overview = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^Overview/i }) });
+    const overview = container.locator('.pane').filter({
+      has: workbench.page.locator('.pane-header', { hasText: /^Overview/i }),
+    });
     const rows = overview.locator('.monaco-list-row');
     await eventually('the Overview rows', async () => (await rows.count()) >= 6, 20_000);
     const text = await overview.innerText();
-    for (const label of ['Candidates to review', 'Recipes', 'Skills', 'Guard', 'Tools for agents', 'Index', 'Get started']) assert.ok(text.includes(label), `"${label}" in the Overview:\n${text}`);
+    for (
+      const label of ['Candidates to review', 'Recipes', 'Skills', 'Guard', 'Tools for agents', 'Index', 'Get started']
+    ) assert.ok(text.includes(label), `"${label}" in the Overview:\n${text}`);
     assert.doesNotMatch(text, /graphEdges|skillsSkipped|\btools\b/, 'no raw keys');
-    const recipes = container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: /^Recipes/i }) });
-    await eventually('the sample\'s recipes', async () => /Call HTTP APIs through getJson/.test(await recipes.innerText()) && /draft/.test(await recipes.innerText()), 20_000);
+    const recipes = container.locator('.pane').filter({
+      has: workbench.page.locator('.pane-header', { hasText: /^Recipes/i }),
+    });
+    await eventually(
+      "the sample's recipes",
+      async () =>
+        /Call HTTP APIs through getJson/.test(await recipes.innerText()) && /draft/.test(await recipes.innerText()),
+      20_000,
+    );
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('side-bar.png'))}`);
     // A row runs its command: "Candidates to review" opens the review panel.
     await rows.filter({ hasText: 'Candidates to review' }).click();
-    await workbench.page.locator('.part.editor .tab.active', { hasText: /Review Candidates/ }).waitFor({ state: 'visible', timeout: 15_000 });
+    await workbench.page.locator('.part.editor .tab.active', { hasText: /Review Candidates/ }).waitFor({
+      state: 'visible',
+      timeout: 15_000,
+    });
   });
 
   it('the walkthrough opens', async (t) => {
     const workbench = await session.openWorkbench();
     await workbench.runCommand('Welcome: Open Walkthrough...');
-    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with AutoSnippet' }).first().click();
+    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with AutoSnippet' })
+      .first().click();
     const page = workbench.page.locator('.gettingStartedContainer');
     await page.waitFor({ state: 'visible', timeout: 20_000 });
-    await eventually('the walkthrough and its five steps', async () => (await page.innerText()).includes('Get Started with AutoSnippet') && (await page.locator('.getting-started-step').count()) === 5, 15_000).catch(async (e) => {
+    await eventually(
+      'the walkthrough and its five steps',
+      async () =>
+        (await page.innerText()).includes('Get Started with AutoSnippet')
+        && (await page.locator('.getting-started-step').count()) === 5,
+      15_000,
+    ).catch(async (e) => {
       await workbench.screenshot('walkthrough-failed.png');
       throw e;
     });
     const text = await page.innerText();
-    for (const step of ["Propose your project's conventions", 'Review what was proposed', 'Publish a recipe', 'Guard in the editor', 'Connect an MCP client']) assert.ok(text.includes(step), `step "${step}" in:\n${text}`);
+    for (const step of [
+      "Propose your project's conventions",
+      'Review what was proposed',
+      'Publish a recipe',
+      'Guard in the editor',
+      'Connect an MCP client',
+    ]) assert.ok(text.includes(step), `step "${step}" in:\n${text}`);
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('walkthrough.png'))}`);
   });
 
@@ -228,7 +311,9 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
 });
 
 function listTree(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) =>
+    path.relative(dir, path.join(e.parentPath, e.name))
+  ).sort();
 }
 
 describe('the review panel in a dark theme, and in Simplified Chinese', { timeout: 240_000 }, () => {
@@ -243,7 +328,11 @@ describe('the review panel in a dark theme, and in Simplified Chinese', { timeou
     tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-hour-dark-'));
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
-    session = await VSCodeSession.start({ workspace, name: 'first-hour-dark', settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+    session = await VSCodeSession.start({
+      workspace,
+      name: 'first-hour-dark',
+      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    });
   });
 
   after(async () => {
@@ -251,16 +340,25 @@ describe('the review panel in a dark theme, and in Simplified Chinese', { timeou
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('renders in the dark theme with the theme\'s colours', async (t) => {
-    for (const c of [getJsonCandidate, repositoryCandidate, weakCandidate]) assert.equal(cli(workspace, 'submit_candidate', c).data?.status, 'created');
+  it("renders in the dark theme with the theme's colours", async (t) => {
+    for (const c of [getJsonCandidate, repositoryCandidate, weakCandidate]) {
+      assert.equal(cli(workspace, 'submit_candidate', c).data?.status, 'created');
+    }
     const workbench = await session.openWorkbench();
     const frame = await openReview(workbench, 'AutoSnippet: Review Candidates', /Review Candidates/);
     await frame.locator('.row-main', { hasText: getJsonCandidate.title }).click();
     await frame.locator('pre.code .hljs-keyword').first().waitFor({ state: 'visible', timeout: 10_000 });
     themeStyle = (await frame.locator('html').getAttribute('style')) ?? '';
-    assert.match(themeStyle, /--vscode-editor-background:\s*#1f1f1f/i, 'Dark Modern\'s editor background reaches the page');
-    const background = await frame.locator('body').evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor);
-    assert.equal(background, 'rgb(31, 31, 31)', 'the page paints the theme\'s background');
+    assert.match(
+      themeStyle,
+      /--vscode-editor-background:\s*#1f1f1f/i,
+      "Dark Modern's editor background reaches the page",
+    );
+    const background = await frame.locator('body').evaluate((b) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b)
+        .backgroundColor
+    );
+    assert.equal(background, 'rgb(31, 31, 31)', "the page paints the theme's background");
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-dark.png'))}`);
   });
 
@@ -272,21 +370,67 @@ describe('the review panel in a dark theme, and in Simplified Chinese', { timeou
     assert.ok(themeStyle, 'the dark run captured the theme');
     const page = await session.browser.newPage({ viewport: { width: 1200, height: 800 } });
     try {
-      const zh = JSON.parse(readFileSync(path.join(repoRoot, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
-      const english = [...readFileSync(path.join(repoRoot, 'src/vscode/review/strings.ts'), 'utf8').matchAll(/^\s*(\w+): vscode\.l10n\.t\('((?:[^'\\]|\\.)*)'\)/gm)].map((m) => [m[1], m[2].replace(/\\'/g, "'")] as const);
+      const zh = JSON.parse(readFileSync(path.join(repoRoot, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<
+        string,
+        string
+      >;
+      const english = [
+        ...readFileSync(path.join(repoRoot, 'src/vscode/review/strings.ts'), 'utf8').matchAll(
+          /^\s*(\w+): vscode\.l10n\.t\('((?:[^'\\]|\\.)*)'\)/gm,
+        ),
+      ].map((m) => [m[1], m[2].replace(/\\'/g, "'")] as const);
       assert.ok(english.length > 50, 'read the review page labels');
       const strings = Object.fromEntries(english.map(([k, en]) => [k, zh[en] ?? `MISSING ${en}`]));
       const types = JSON.parse(readFileSync(path.join(repoRoot, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
-      const setup = { strings, knowledgeTypes: [{ value: 'code-pattern', label: types['Code pattern'] }, { value: 'code-standard', label: types['Code standard'] }], folder: workspace, dimensions: {} };
-      const items = [getJsonCandidate, repositoryCandidate, weakCandidate].map((c, i) => ({ id: `cand-${i}`, title: c.title, status: 'pending', kind: 'pattern', knowledgeType: c.knowledgeType, language: c.language, category: c.category, summary: c.summary, confidence: c.reasoning.confidence, origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', dimension: '' }));
-      const detail = { ...getJsonCandidate, id: 'cand-0', status: 'pending', trigger: '@networkCallsGoThroughGetJson', tags: [], origin: 'agent', createdBy: 'copilot_agent', createdAt: new Date().toISOString(), proposer: 'Copilot', checklist: [{ field: 'usageGuide', severity: 'weak', message: '（这里是清单的提示）' }], similar: [] };
+      const setup = {
+        strings,
+        knowledgeTypes: [
+          { value: 'code-pattern', label: types['Code pattern'] },
+          { value: 'code-standard', label: types['Code standard'] },
+        ],
+        folder: workspace,
+        dimensions: {},
+      };
+      const items = [getJsonCandidate, repositoryCandidate, weakCandidate].map((c, i) => ({
+        id: `cand-${i}`,
+        title: c.title,
+        status: 'pending',
+        kind: 'pattern',
+        knowledgeType: c.knowledgeType,
+        language: c.language,
+        category: c.category,
+        summary: c.summary,
+        confidence: c.reasoning.confidence,
+        origin: 'agent',
+        createdBy: 'copilot_agent',
+        createdAt: new Date().toISOString(),
+        proposer: 'Copilot',
+        dimension: '',
+      }));
+      const detail = {
+        ...getJsonCandidate,
+        id: 'cand-0',
+        status: 'pending',
+        trigger: '@networkCallsGoThroughGetJson',
+        tags: [],
+        origin: 'agent',
+        createdBy: 'copilot_agent',
+        createdAt: new Date().toISOString(),
+        proposer: 'Copilot',
+        checklist: [{ field: 'usageGuide', severity: 'weak', message: '（这里是清单的提示）' }],
+        similar: [],
+      };
       const dist = path.join(repoRoot, 'dist/webview');
-      const html = `<!DOCTYPE html><html lang="zh-cn" style="${themeStyle.replace(/"/g, '&quot;')}"><head><meta charset="utf-8">
+      const html = `<!DOCTYPE html><html lang="zh-cn" style="${
+        themeStyle.replace(/"/g, '&quot;')
+      }"><head><meta charset="utf-8">
 <link rel="stylesheet" href="file://${dist}/codicon.css"><link rel="stylesheet" href="file://${dist}/review.css"></head>
 <body class="vscode-dark"><div id="app"></div><script>
 window.acquireVsCodeApi = () => ({ getState: () => undefined, setState() {}, postMessage(m) {
   const send = (x) => setTimeout(() => window.postMessage(x, '*'), 0);
-  if (m.type === 'ready') { send({ type: 'setup', setup: ${JSON.stringify(setup)} }); send({ type: 'list', items: ${JSON.stringify(items)} }); send({ type: 'focus', id: 'cand-0' }); }
+  if (m.type === 'ready') { send({ type: 'setup', setup: ${JSON.stringify(setup)} }); send({ type: 'list', items: ${
+    JSON.stringify(items)
+  } }); send({ type: 'focus', id: 'cand-0' }); }
   if (m.type === 'select') send({ type: 'detail', detail: ${JSON.stringify(detail)} });
 } });
 </script><script src="file://${dist}/review.js"></script></body></html>`;
@@ -296,7 +440,12 @@ window.acquireVsCodeApi = () => ({ getState: () => undefined, setState() {}, pos
       await page.locator('#detail-title').waitFor({ state: 'visible', timeout: 10_000 });
       const text = await page.locator('#app').innerText();
       assert.doesNotMatch(text, /MISSING/, 'every label has its translation');
-      for (const label of ['审阅候选', '按文本筛选', '状态', '分组方式', '为什么这是这里的规范', '出现位置', '批准']) assert.ok(text.includes(label) || (await page.locator(`[placeholder="${label}"]`).count()) > 0, `"${label}" on the page`);
+      for (const label of ['审阅候选', '按文本筛选', '状态', '分组方式', '为什么这是这里的规范', '出现位置', '批准']) {
+        assert.ok(
+          text.includes(label) || (await page.locator(`[placeholder="${label}"]`).count()) > 0,
+          `"${label}" on the page`,
+        );
+      }
       await page.locator('.row', { hasText: repositoryCandidate.title }).locator('input[type=checkbox]').check();
       await page.locator('.row', { hasText: getJsonCandidate.title }).locator('input[type=checkbox]').check();
       assert.match(await page.locator('#approve-selected').innerText(), /批准 2 个/);

@@ -9,17 +9,31 @@
 //
 // Every process it starts is killed on close(), on a timeout, and when this process exits.
 // Logs and screenshots go to test-output/vscode/.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 // __filename, not __dirname: tsx's tsImport (used by scripts/start.mjs) sets only the former correctly.
 export const repoRoot = path.resolve(path.dirname(__filename), '../..');
 export const outputDir = path.join(repoRoot, 'test-output/vscode');
-export const codeServerDir = path.join(path.resolve(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR || '.vscode-test'), 'node_modules/code-server');
+export const codeServerDir = path.join(
+  path.resolve(repoRoot, process.env.AUTOSNIPPET_VSCODE_DIR || '.vscode-test'),
+  'node_modules/code-server',
+);
 export const codeServerEntry = path.join(codeServerDir, 'out/node/entry.js');
 export const builtSuite = path.join(repoRoot, 'out/test/vscode/suite/index.js');
 export const chromiumPath = process.env.AUTOSNIPPET_CHROMIUM ?? '/usr/bin/chromium';
@@ -57,7 +71,9 @@ function track(owner: { killNow(): void }): void {
   live.add(owner);
   if (exitHooked) return;
   exitHooked = true;
-  process.on('exit', () => { for (const o of live) o.killNow(); });
+  process.on('exit', () => {
+    for (const o of live) o.killNow();
+  });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
       for (const o of live) o.killNow();
@@ -78,7 +94,9 @@ function track(owner: { killNow(): void }): void {
  */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
   if (child.pid === undefined) return;
-  try { process.kill(-child.pid, signal); } catch { /* the whole group is gone */ }
+  try {
+    process.kill(-child.pid, signal);
+  } catch { /* the whole group is gone */ }
 }
 
 // ------------------------------------------------------------------ small helpers
@@ -113,15 +131,23 @@ export type DevelopmentPaths = string | string[];
  * The workbench accepts several development folders, but code-server 4.104 loads only the last one:
  * install helper extensions with `installExtensions` instead.
  */
-export function workbenchUrl(origin: string, port: number, opts: { folder: string; extensionDevelopmentPath?: DevelopmentPaths; extensionTestsPath?: string }): string {
+export function workbenchUrl(
+  origin: string,
+  port: number,
+  opts: { folder: string; extensionDevelopmentPath?: DevelopmentPaths; extensionTestsPath?: string },
+): string {
   const remote = (p: string) => `vscode-remote://localhost:${port}${path.resolve(p)}`;
   const payload: [string, string][] = [];
-  for (const dev of [opts.extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(dev)]);
+  for (const dev of [opts.extensionDevelopmentPath ?? []].flat()) {
+    payload.push(['extensionDevelopmentPath', remote(dev)]);
+  }
   if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
   // A `.code-workspace` file opens a multi-root workspace; anything else is a folder.
   const target = opts.folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
-  return `${origin}/?${target}=${encodeURIComponent(path.resolve(opts.folder))}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return `${origin}/?${target}=${encodeURIComponent(path.resolve(opts.folder))}&payload=${
+    encodeURIComponent(JSON.stringify(payload))
+  }`;
 }
 
 // ------------------------------------------------------------------ code-server
@@ -163,12 +189,18 @@ export class CodeServer {
     private readonly keepProfile: boolean,
   ) {
     track(this);
-    process.once('exit', () => { this.exited = true; });
+    process.once('exit', () => {
+      this.exited = true;
+    });
   }
 
-  get suiteLogFile(): string { return path.join(this.profileDir, 'suite.log'); }
+  get suiteLogFile(): string {
+    return path.join(this.profileDir, 'suite.log');
+  }
 
-  get origin(): string { return `http://${this.host}:${this.port}`; }
+  get origin(): string {
+    return `http://${this.host}:${this.port}`;
+  }
 
   url(opts: { folder: string; extensionDevelopmentPath?: DevelopmentPaths; extensionTestsPath?: string }): string {
     return workbenchUrl(this.origin, this.port, opts);
@@ -187,16 +219,25 @@ export class CodeServer {
       const profileDir = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-cs-'));
       const userDataDir = path.join(profileDir, 'user-data');
       mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-      writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...opts.settings }, null, 2));
+      writeFileSync(
+        path.join(userDataDir, 'User/settings.json'),
+        JSON.stringify({ ...USER_SETTINGS, ...opts.settings }, null, 2),
+      );
       if (opts.locale && !opts.locale.startsWith('en')) registerLanguage(userDataDir, opts.locale);
       const logFile = path.join(logDir, `${opts.name ?? 'code-server'}-server.log`);
       const log = createWriteStream(logFile, { flags: 'w' });
       // The suite appends its lines to AUTOSNIPPET_TEST_LOG (it reaches the extension host through the
       // server's environment), so results are readable even if the workbench's log plumbing changes.
-      const env: NodeJS.ProcessEnv = { ...process.env, AUTOSNIPPET_TEST_LOG: path.join(profileDir, 'suite.log'), ...opts.env };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        AUTOSNIPPET_TEST_LOG: path.join(profileDir, 'suite.log'),
+        ...opts.env,
+      };
       // Variables from an enclosing VS Code or test runner would confuse the server's extension host.
       for (const k of Object.keys(env)) {
-        if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k === 'NODE_TEST_CONTEXT' || k === 'NODE_OPTIONS') delete env[k];
+        if (
+          k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k === 'NODE_TEST_CONTEXT' || k === 'NODE_OPTIONS'
+        ) delete env[k];
       }
       const profileArgs = ['--user-data-dir', userDataDir, '--extensions-dir', path.join(profileDir, 'extensions')];
       try {
@@ -208,8 +249,10 @@ export class CodeServer {
       }
       const args = [
         codeServerEntry,
-        '--auth', 'none',
-        '--bind-addr', `${host}:${port}`,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `${host}:${port}`,
         '--disable-telemetry',
         '--disable-update-check',
         '--disable-workspace-trust',
@@ -246,14 +289,22 @@ export class CodeServer {
   private async waitUntilReady(output: () => string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.exited) throw new Error(`code-server exited before it was ready (exit ${this.process.exitCode}); its output:\n${output().slice(-3000)}`);
+      if (this.exited) {
+        throw new Error(
+          `code-server exited before it was ready (exit ${this.process.exitCode}); its output:\n${
+            output().slice(-3000)
+          }`,
+        );
+      }
       try {
         const res = await fetch(`${this.origin}/healthz`, { signal: AbortSignal.timeout(2000) });
         if (res.ok) return;
       } catch { /* not listening yet */ }
       await sleep(200);
     }
-    throw new Error(`code-server did not answer on ${this.origin} within ${timeoutMs} ms; its output:\n${output().slice(-3000)}`);
+    throw new Error(
+      `code-server did not answer on ${this.origin} within ${timeoutMs} ms; its output:\n${output().slice(-3000)}`,
+    );
   }
 
   killNow(): void {
@@ -283,9 +334,17 @@ function registerLanguage(userDataDir: string, locale: string): void {
   const translations = path.join(userDataDir, 'test-language-pack', 'main.i18n.json');
   mkdirSync(path.dirname(translations), { recursive: true });
   writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
-  writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify({
-    [locale]: { hash: `autosnippet-test-${locale}`, label: locale, extensions: [], translations: { vscode: translations } },
-  }));
+  writeFileSync(
+    path.join(userDataDir, 'languagepacks.json'),
+    JSON.stringify({
+      [locale]: {
+        hash: `autosnippet-test-${locale}`,
+        label: locale,
+        extensions: [],
+        translations: { vscode: translations },
+      },
+    }),
+  );
 }
 
 /**
@@ -295,22 +354,46 @@ function registerLanguage(userDataDir: string, locale: string): void {
  */
 function installExtension(vsix: string, profileArgs: string[], env: NodeJS.ProcessEnv, log: WriteStream): void {
   if (statSync(vsix).isDirectory()) {
-    const manifest = JSON.parse(readFileSync(path.join(vsix, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const manifest = JSON.parse(readFileSync(path.join(vsix, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
     const extensionsDir = profileArgs[profileArgs.indexOf('--extensions-dir') + 1];
     const target = path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`.toLowerCase());
-    cpSync(vsix, target, { recursive: true, dereference: true, filter: (src) => !src.includes(`${path.sep}node_modules${path.sep}.cache`) });
+    cpSync(vsix, target, {
+      recursive: true,
+      dereference: true,
+      filter: (src) => !src.includes(`${path.sep}node_modules${path.sep}.cache`),
+    });
     log.write(`copied extension ${vsix} to ${target}\n`);
     // Once a .vsix has been installed, VS Code loads only the extensions listed in extensions.json.
     const registry = path.join(extensionsDir, 'extensions.json');
     if (existsSync(registry)) {
       const entries = JSON.parse(readFileSync(registry, 'utf8')) as { identifier: { id: string } }[];
       const id = `${manifest.publisher}.${manifest.name}`.toLowerCase();
-      entries.push({ identifier: { id }, version: manifest.version, location: { $mid: 1, path: target, scheme: 'file' }, relativeLocation: path.basename(target) } as never);
-      writeFileSync(registry, JSON.stringify(entries.filter((e, i, all) => all.findIndex((x) => x.identifier.id === e.identifier.id) === i)));
+      entries.push(
+        {
+          identifier: { id },
+          version: manifest.version,
+          location: { $mid: 1, path: target, scheme: 'file' },
+          relativeLocation: path.basename(target),
+        } as never,
+      );
+      writeFileSync(
+        registry,
+        JSON.stringify(entries.filter((e, i, all) => all.findIndex((x) => x.identifier.id === e.identifier.id) === i)),
+      );
     }
     return;
   }
-  const r = spawnSync(process.execPath, [codeServerEntry, ...profileArgs, '--install-extension', path.resolve(vsix), '--force'], { env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [
+    codeServerEntry,
+    ...profileArgs,
+    '--install-extension',
+    path.resolve(vsix),
+    '--force',
+  ], { env, encoding: 'utf8', timeout: 120_000 });
   log.write(`--install-extension ${vsix}\n${r.stdout}${r.stderr}\n`);
   if (r.status !== 0 || /Failed Installing|not compatible/i.test(r.stdout + r.stderr)) {
     throw new Error(`installing ${vsix} into code-server failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
@@ -321,7 +404,9 @@ function installExtension(vsix: string, profileArgs: string[], env: NodeJS.Proce
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium not found at ${chromiumPath}; run: bash scripts/setup-vscode.sh (installs Debian's chromium)`);
+    throw new Error(
+      `Chromium not found at ${chromiumPath}; run: bash scripts/setup-vscode.sh (installs Debian's chromium)`,
+    );
   }
   return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
 }
@@ -372,7 +457,9 @@ export class VSCodeSession {
     }
   }
 
-  get name(): string { return this.opts.name ?? 'code-server'; }
+  get name(): string {
+    return this.opts.name ?? 'code-server';
+  }
   get extensionDevelopmentPath(): string {
     if (this.opts.extensionDevelopmentPath !== null) return this.opts.extensionDevelopmentPath ?? repoRoot;
     // VS Code runs extension tests only in a development window: give it an empty extension, so the
@@ -380,9 +467,15 @@ export class VSCodeSession {
     const placeholder = path.join(this.server.profileDir, 'placeholder-extension');
     if (!existsSync(placeholder)) {
       mkdirSync(placeholder, { recursive: true });
-      writeFileSync(path.join(placeholder, 'package.json'), JSON.stringify({
-        name: 'test-placeholder', publisher: 'autosnippet-tests', version: '0.0.0', engines: { vscode: '*' },
-      }));
+      writeFileSync(
+        path.join(placeholder, 'package.json'),
+        JSON.stringify({
+          name: 'test-placeholder',
+          publisher: 'autosnippet-tests',
+          version: '0.0.0',
+          engines: { vscode: '*' },
+        }),
+      );
     }
     return placeholder;
   }
@@ -398,9 +491,13 @@ export class VSCodeSession {
    * (the workbench then calls window.codeAutomationExit). Never throws for a failing suite: read
    * `exitCode`.
    */
-  async runExtensionTests(opts: { extensionTestsPath?: string; folder?: string; timeoutMs?: number } = {}): Promise<SuiteResult> {
+  async runExtensionTests(
+    opts: { extensionTestsPath?: string; folder?: string; timeoutMs?: number } = {},
+  ): Promise<SuiteResult> {
     const testsPath = opts.extensionTestsPath ?? builtSuite;
-    if (!existsSync(testsPath)) throw new Error(`the test suite is not built: ${testsPath} (run: node scripts/build.mjs)`);
+    if (!existsSync(testsPath)) {
+      throw new Error(`the test suite is not built: ${testsPath} (run: node scripts/build.mjs)`);
+    }
     const folder = opts.folder ?? this.opts.workspace;
     const timeoutMs = opts.timeoutMs ?? 120_000;
     const logFile = path.join(this.opts.logDir ?? outputDir, `${this.name}-suite.log`);
@@ -410,24 +507,43 @@ export class VSCodeSession {
     const t0 = Date.now();
     const page = await this.newPage();
     let resolveExit!: (code: number) => void;
-    const exited = new Promise<number>((r) => { resolveExit = r; });
-    await page.exposeFunction('codeAutomationLog', (level: string, message: unknown) => {
-      logs.push({ source: 'automation', level: String(level), text: typeof message === 'string' ? message : JSON.stringify(message) });
+    const exited = new Promise<number>((r) => {
+      resolveExit = r;
     });
-    await page.exposeFunction('codeAutomationExit', (code: number) => { resolveExit(Number(code)); });
+    await page.exposeFunction('codeAutomationLog', (level: string, message: unknown) => {
+      logs.push({
+        source: 'automation',
+        level: String(level),
+        text: typeof message === 'string' ? message : JSON.stringify(message),
+      });
+    });
+    await page.exposeFunction('codeAutomationExit', (code: number) => {
+      resolveExit(Number(code));
+    });
     page.on('console', (m) => logs.push({ source: 'console', level: m.type(), text: m.text() }));
     page.on('pageerror', (e) => logs.push({ source: 'pageerror', level: 'error', text: String(e.stack ?? e) }));
-    const url = this.server.url({ folder, extensionDevelopmentPath: this.extensionDevelopmentPath, extensionTestsPath: testsPath });
+    const url = this.server.url({
+      folder,
+      extensionDevelopmentPath: this.extensionDevelopmentPath,
+      extensionTestsPath: testsPath,
+    });
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<null>((r) => { timer = setTimeout(() => r(null), timeoutMs); });
+    const timedOut = new Promise<null>((r) => {
+      timer = setTimeout(() => r(null), timeoutMs);
+    });
     const exitCode = await Promise.race([exited, timedOut]);
     clearTimeout(timer);
     const durationMs = Date.now() - t0;
     let screenshot: string | undefined;
     if (exitCode !== 0) {
-      screenshot = path.join(this.opts.logDir ?? outputDir, `${this.name}-suite-${exitCode === null ? 'timeout' : 'failed'}.png`);
-      await page.screenshot({ path: screenshot }).catch(() => { screenshot = undefined; });
+      screenshot = path.join(
+        this.opts.logDir ?? outputDir,
+        `${this.name}-suite-${exitCode === null ? 'timeout' : 'failed'}.png`,
+      );
+      await page.screenshot({ path: screenshot }).catch(() => {
+        screenshot = undefined;
+      });
     }
     await page.context().close().catch(() => {});
     const suiteLines = existsSync(suiteLog) ? readFileSync(suiteLog, 'utf8').split('\n').filter(Boolean) : [];
@@ -442,7 +558,10 @@ export class VSCodeSession {
     const logs: LogLine[] = [];
     page.on('console', (m) => logs.push({ source: 'console', level: m.type(), text: m.text() }));
     page.on('pageerror', (e) => logs.push({ source: 'pageerror', level: 'error', text: String(e.stack ?? e) }));
-    const url = this.server.url({ folder: opts.folder ?? this.opts.workspace, extensionDevelopmentPath: this.extensionDevelopmentPath });
+    const url = this.server.url({
+      folder: opts.folder ?? this.opts.workspace,
+      extensionDevelopmentPath: this.extensionDevelopmentPath,
+    });
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     const workbench = new Workbench(page, logs, this.opts.logDir ?? outputDir);
     await workbench.waitUntilReady(opts.timeoutMs ?? 60_000);
@@ -513,7 +632,7 @@ export class Workbench {
   /** Runs a command through the command palette (F1), by its label. */
   async runCommand(label: string): Promise<void> {
     // An extension's commands reach the palette a moment after the workbench shows: try a few times.
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       await this.page.keyboard.press('F1');
       const input = this.page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible' });
@@ -557,7 +676,10 @@ export function workbenchErrors(logs: LogLine[]): string[] {
     if (l.source === 'suite' || (l.level !== 'error' && l.source !== 'pageerror')) continue;
     let text = l.text;
     if (l.source === 'automation') {
-      try { const parts = JSON.parse(text); if (Array.isArray(parts)) text = parts.join(' '); } catch { /* plain text */ }
+      try {
+        const parts = JSON.parse(text);
+        if (Array.isArray(parts)) text = parts.join(' ');
+      } catch { /* plain text */ }
     }
     text = text.replace(/^%c\s+ERR\s+color: #f33\s*/, '');
     const key = text.slice(0, 200);
@@ -572,7 +694,9 @@ export function workbenchErrors(logs: LogLine[]): string[] {
 export function describeRun(result: SuiteResult, maxErrors = 30): string {
   const errors = result.exitCode === 0 ? [] : workbenchErrors(result.logs);
   return [
-    `suite ${result.timedOut ? 'timed out' : `exited with ${result.exitCode}`} after ${result.durationMs} ms (full log: ${path.relative(repoRoot, result.logFile)})`,
+    `suite ${
+      result.timedOut ? 'timed out' : `exited with ${result.exitCode}`
+    } after ${result.durationMs} ms (full log: ${path.relative(repoRoot, result.logFile)})`,
     ...result.suiteLines.map((l) => `  ${l}`),
     ...(errors.length ? ['workbench errors:', ...errors.slice(-maxErrors).map((t) => `  ${t.slice(0, 800)}`)] : []),
     ...(result.screenshot ? [`screenshot: ${path.relative(repoRoot, result.screenshot)}`] : []),

@@ -8,19 +8,34 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
+import { codeServerEntry, repoRoot, VSCodeSession, type Workbench } from './harness';
 import { eventually } from './suite/poll';
-import { VSCodeSession, type Workbench, codeServerEntry, repoRoot } from './harness';
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
 const COUNT = 20;
 
 function ensureBuilt(): void {
-  if (!existsSync(codeServerEntry)) assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
-  if (!existsSync(path.join(repoRoot, 'dist/extension.js'))) assert.equal(spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot }).status, 0);
+  if (!existsSync(codeServerEntry)) {
+    assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
+  }
+  if (!existsSync(path.join(repoRoot, 'dist/extension.js'))) {
+    assert.equal(
+      spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot })
+        .status,
+      0,
+    );
+  }
 }
 
 function cli(workspace: string, tool: string, input: Record<string, unknown>): any {
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist/cli.js'), '-w', workspace, 'call', tool, JSON.stringify(input)], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [
+    path.join(repoRoot, 'dist/cli.js'),
+    '-w',
+    workspace,
+    'call',
+    tool,
+    JSON.stringify(input),
+  ], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, `autosnippet call ${tool} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -35,7 +50,11 @@ function candidates(): Record<string, unknown>[] {
     summary: `Every request goes through \`getJson\` so that it times out after ${i + 1} seconds.`,
     code: `const data = await getJson<User>(url, ${(i + 1) * 1000});`,
     tags: ['http', 'timeout'],
-    reasoning: { whyStandard: 'src/users.ts and src/index.ts both fetch through getJson and nothing calls fetch directly.', sources: ['src/http.ts:1', 'src/users.ts:1'], confidence: 0.9 - i * 0.01 },
+    reasoning: {
+      whyStandard: 'src/users.ts and src/index.ts both fetch through getJson and nothing calls fetch directly.',
+      sources: ['src/http.ts:1', 'src/users.ts:1'],
+      confidence: 0.9 - i * 0.01,
+    },
   }));
 }
 
@@ -53,7 +72,11 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-review-keys-'));
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
-    session = await VSCodeSession.start({ workspace, name: 'review-keys', settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+    session = await VSCodeSession.start({
+      workspace,
+      name: 'review-keys',
+      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    });
   });
 
   after(async () => {
@@ -68,7 +91,10 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     const workbench = await session.openWorkbench();
     const page = workbench.page;
     await workbench.runCommand('AutoSnippet: Review Candidates');
-    await page.locator('.part.editor .tab.active', { hasText: /Review Candidates/ }).waitFor({ state: 'visible', timeout: 20_000 });
+    await page.locator('.part.editor .tab.active', { hasText: /Review Candidates/ }).waitFor({
+      state: 'visible',
+      timeout: 20_000,
+    });
     const frame = reviewFrame(workbench);
     const rows = frame.locator('.row-main');
     await eventually(`${COUNT} rows`, async () => (await rows.count()) === COUNT, 20_000);
@@ -85,7 +111,11 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     // j opens the first candidate (the highest confidence).
     await press('j');
     const title = frame.locator('#detail-title');
-    await eventually('the first candidate opens', async () => /Rule 01/.test(await title.innerText().catch(() => '')), 10_000);
+    await eventually(
+      'the first candidate opens',
+      async () => /Rule 01/.test(await title.innerText().catch(() => '')),
+      10_000,
+    );
     assert.equal(await title.locator('code').innerText(), 'getJson');
     assert.doesNotMatch(await frame.locator('.detail').innerText(), /`/);
 
@@ -97,12 +127,26 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     const usage = frame.locator('#edit-usageGuide');
     await frame.locator('.checklist-box li[data-field="usageGuide"]').waitFor({ state: 'visible', timeout: 10_000 });
     await frame.locator('.checklist-box li[data-field="usageGuide"] a').click();
-    await eventually('the checklist link focuses its field', async () => (await usage.evaluate((el) => el === (el as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)), 5_000);
+    await eventually(
+      'the checklist link focuses its field',
+      async () => (await usage.evaluate((el) =>
+        el === (el as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement
+      )),
+      5_000,
+    );
     await page.keyboard.type('For every request to our own API; streaming downloads use fetch with a signal.');
-    await eventually('the usage-guide item clears as it is typed', async () => (await frame.locator('.checklist-box li[data-field="usageGuide"]').count()) === 0, 10_000);
+    await eventually(
+      'the usage-guide item clears as it is typed',
+      async () => (await frame.locator('.checklist-box li[data-field="usageGuide"]').count()) === 0,
+      10_000,
+    );
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-checklist-cleared.png'))}`);
     await page.keyboard.press('Control+Enter');
-    await eventually('saved', () => /streaming downloads/.test(cli(workspace, 'get_candidate', { id: ids[0] }).data.usageGuide ?? ''), 15_000);
+    await eventually(
+      'saved',
+      () => /streaming downloads/.test(cli(workspace, 'get_candidate', { id: ids[0] }).data.usageGuide ?? ''),
+      15_000,
+    );
     assert.equal(await frame.locator('#edit-heading').count(), 0, 'the editor closed');
     assert.equal(await frame.locator('.detail .checklist').count(), 0, 'nothing left on the checklist');
 
@@ -111,15 +155,27 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     const banner = frame.locator('.outcome.approved');
     await banner.waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation for one approval');
-    await eventually('the next candidate opens', async () => /Rule 02/.test(await title.innerText().catch(() => '')), 10_000);
+    await eventually(
+      'the next candidate opens',
+      async () => /Rule 02/.test(await title.innerText().catch(() => '')),
+      10_000,
+    );
     const draft = cli(workspace, 'get_candidate', { id: ids[0] }).data;
     assert.equal(draft.status, 'approved');
     const recipeFile = path.join(workspace, '.autosnippet/recipes', `${draft.recipeId}.md`);
     assert.ok(existsSync(recipeFile), recipeFile);
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-undo-banner.png'))}`);
     await press('u');
-    await eventually('undone: pending again, the draft removed', () => cli(workspace, 'get_candidate', { id: ids[0] }).data.status === 'pending' && !existsSync(recipeFile), 15_000);
-    await eventually('the undone candidate is on show again', async () => /Rule 01/.test(await title.innerText().catch(() => '')), 10_000);
+    await eventually(
+      'undone: pending again, the draft removed',
+      () => cli(workspace, 'get_candidate', { id: ids[0] }).data.status === 'pending' && !existsSync(recipeFile),
+      15_000,
+    );
+    await eventually(
+      'the undone candidate is on show again',
+      async () => /Rule 01/.test(await title.innerText().catch(() => '')),
+      10_000,
+    );
 
     // r asks for the reason in place; Enter rejects, and the next one opens.
     await press('r');
@@ -127,13 +183,22 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     await reason.waitFor({ state: 'visible', timeout: 5_000 });
     await page.keyboard.type('Covered by the HTTP recipe.');
     await page.keyboard.press('Enter');
-    await eventually('rejected with its reason', () => cli(workspace, 'get_candidate', { id: ids[0] }).data.rejectionReason === 'Covered by the HTTP recipe.', 15_000);
+    await eventually(
+      'rejected with its reason',
+      () => cli(workspace, 'get_candidate', { id: ids[0] }).data.rejectionReason === 'Covered by the HTTP recipe.',
+      15_000,
+    );
 
     // The other nineteen: one key each.
-    const decided = async (n: number) => eventually(`${n} left to review`, async () => (await rows.count()) === n && !(await frame.locator('#app[aria-busy="true"]').count()), 15_000).catch(async (e) => {
-      await workbench.screenshot('review-keys-failed.png');
-      throw e;
-    });
+    const decided = async (n: number) =>
+      eventually(
+        `${n} left to review`,
+        async () => (await rows.count()) === n && !(await frame.locator('#app[aria-busy="true"]').count()),
+        15_000,
+      ).catch(async (e) => {
+        await workbench.screenshot('review-keys-failed.png');
+        throw e;
+      });
     await decided(COUNT - 1);
     for (let left = COUNT - 1; left > 0; left--) {
       await press('a');
@@ -147,7 +212,16 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
   });
 
   it('every checklist item of a thin candidate clears from the edit form', async (t) => {
-    const thin = cli(workspace, 'submit_candidate', { title: 'Dates', summary: 'Dates.', code: '// TODO', language: 'typescript', category: 'data', knowledgeType: 'code-pattern', tags: ['dates'], reasoning: { whyStandard: '', sources: ['src/profile.ts:1'], confidence: 0.7 } });
+    const thin = cli(workspace, 'submit_candidate', {
+      title: 'Dates',
+      summary: 'Dates.',
+      code: '// TODO',
+      language: 'typescript',
+      category: 'data',
+      knowledgeType: 'code-pattern',
+      tags: ['dates'],
+      reasoning: { whyStandard: '', sources: ['src/profile.ts:1'], confidence: 0.7 },
+    });
     const id: string = thin.data.id;
     const workbench = await session.openWorkbench();
     await workbench.runCommand('AutoSnippet: Review Candidates');
@@ -156,14 +230,19 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     const listed = frame.locator('.detail .checklist li');
     await eventually('the checklist', async () => (await listed.count()) >= 5, 15_000);
     const fields = (await listed.evaluateAll((els) => els.map((e) => e.getAttribute('data-field')))).sort();
-    assert.deepEqual(fields, ['code', 'summary', 'title', 'usageGuide', 'whyStandard'], 'one item per form field, no item the form cannot clear');
+    assert.deepEqual(
+      fields,
+      ['code', 'summary', 'title', 'usageGuide', 'whyStandard'],
+      'one item per form field, no item the form cannot clear',
+    );
     await frame.locator('#edit-one').click();
     const box = frame.locator('.checklist-box li');
     await eventually('the form shows the same checklist', async () => (await box.count()) === fields.length, 10_000);
     const values: Record<string, string> = {
       title: 'Parse dates with parseISO',
       summary: 'Parse every timestamp from the API with parseISO, never with new Date(string).',
-      whyStandard: 'src/profile.ts and every API client parse timestamps this way; Date parsing differs between engines.',
+      whyStandard:
+        'src/profile.ts and every API client parse timestamps this way; Date parsing differs between engines.',
       usageGuide: 'For ISO 8601 strings from the API; user input goes through the date picker instead.',
       code: 'const createdAt = parseISO(row.created_at);',
     };
@@ -171,20 +250,39 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
       const before = await box.count();
       await frame.locator(`.checklist-box li[data-field="${field}"] a`).click();
       await frame.locator(`#edit-${field}`).fill(value);
-      await eventually(`the ${field} item clears`, async () => (await frame.locator(`.checklist-box li[data-field="${field}"]`).count()) === 0 && (await box.count()) === before - 1, 10_000);
+      await eventually(
+        `the ${field} item clears`,
+        async () =>
+          (await frame.locator(`.checklist-box li[data-field="${field}"]`).count()) === 0
+          && (await box.count()) === before - 1,
+        10_000,
+      );
     }
-    t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-checklist-all-cleared.png'))}`);
+    t.diagnostic(
+      `screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-checklist-all-cleared.png'))}`,
+    );
     await frame.locator('#edit-save').click();
     await eventually('saved', () => cli(workspace, 'get_candidate', { id }).data.title === values.title, 15_000);
-    await eventually('nothing left before approving', async () => (await frame.locator('#detail-title').innerText()) === values.title && (await frame.locator('.detail .checklist').count()) === 0, 10_000);
+    await eventually(
+      'nothing left before approving',
+      async () =>
+        (await frame.locator('#detail-title').innerText()) === values.title
+        && (await frame.locator('.detail .checklist').count()) === 0,
+      10_000,
+    );
   });
 
-  it('the Overview\'s Guard row follows a workspace scan, and tree labels show code spans without backticks', async (t) => {
-    cli(workspace, 'submit_candidate', { ...candidates()[0], title: 'Parse dates with `parseISO`, never `new Date(string)`', code: 'const at = parseISO(row.created_at);' });
+  it("the Overview's Guard row follows a workspace scan, and tree labels show code spans without backticks", async (t) => {
+    cli(workspace, 'submit_candidate', {
+      ...candidates()[0],
+      title: 'Parse dates with `parseISO`, never `new Date(string)`',
+      code: 'const at = parseISO(row.created_at);',
+    });
     const workbench = await session.openWorkbench();
     const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
     await workbench.settleViewContainer('autosnippet');
-    const pane = (title: RegExp) => container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: title }) });
+    const pane = (title: RegExp) =>
+      container.locator('.pane').filter({ has: workbench.page.locator('.pane-header', { hasText: title }) });
     const guardRow = pane(/^Overview/i).locator('.monaco-list-row', { hasText: 'Guard' });
     await guardRow.waitFor({ state: 'visible', timeout: 20_000 });
     const before = await guardRow.innerText();
@@ -196,7 +294,11 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     }, 60_000);
     t.diagnostic(`Guard row: ${before.replace(/\s+/g, ' ')} → ${after.replace(/\s+/g, ' ')}`);
     const candidatesPane = pane(/^Candidates/i);
-    await eventually('the new candidate in the Candidates view', async () => /Parse dates with parseISO/.test(await candidatesPane.innerText()), 20_000);
+    await eventually(
+      'the new candidate in the Candidates view',
+      async () => /Parse dates with parseISO/.test(await candidatesPane.innerText()),
+      20_000,
+    );
     assert.doesNotMatch(await candidatesPane.innerText(), /`/);
     t.diagnostic(`screenshot: ${path.relative(repoRoot, await workbench.screenshot('review-overview-guard.png'))}`);
   });

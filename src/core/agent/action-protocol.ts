@@ -91,7 +91,9 @@ export function formatAction(tool: string, params: Record<string, unknown>): str
 export function correctionMessage(problems: readonly ActionProblem[], ranActions: number): string {
   const lines = problems.map((p) => `- action block ${p.index + 1} (${p.excerpt}): ${p.message}`);
   return [
-    `${problems.length === 1 ? 'One action block' : `${problems.length} action blocks`} could not be read${ranActions ? `; the other ${ranActions} ran` : ''}:`,
+    `${problems.length === 1 ? 'One action block' : `${problems.length} action blocks`} could not be read${
+      ranActions ? `; the other ${ranActions} ran` : ''
+    }:`,
     ...lines,
     'Write each tool call as its own block, exactly:',
     formatAction('tool_name', { argument: 'value' }),
@@ -123,7 +125,14 @@ export function toTextProtocol(messages: readonly ChatMessage[]): ChatMessage[] 
   return messages.map((m) => {
     if (m.parts.every((p) => p.type === 'text')) return m;
     const text = m.parts
-      .map((p: ChatPart) => (p.type === 'text' ? p.text : p.type === 'tool_call' ? formatAction(p.name, p.input) : formatResultText(p, p.text, p.isError)))
+      .map((
+        p: ChatPart,
+      ) => (p.type === 'text'
+        ? p.text
+        : p.type === 'tool_call'
+        ? formatAction(p.name, p.input)
+        : formatResultText(p, p.text, p.isError))
+      )
       .join('\n\n');
     return { role: m.role, parts: [{ type: 'text', text }] };
   });

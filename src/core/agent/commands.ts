@@ -28,14 +28,16 @@ export const AGENT_COMMANDS: readonly AgentCommand[] = [
     name: 'search',
     description: "Find the project's recipes for a task",
     skill: 'autosnippet-recipes',
-    instruction: "Search the project's recipes for this task and show the ones that apply, with their trigger and where they live.",
+    instruction:
+      "Search the project's recipes for this task and show the ones that apply, with their trigger and where they live.",
     defaultPrompt: 'What recipes does this project have?',
   },
   {
     name: 'guard',
     description: "Check code against the project's guard rules, or propose a rule",
     skill: 'autosnippet-guard',
-    instruction: "Check the code in question against the project's guard rules and explain each violation with its fix; to propose a new rule, use generate_guard_rule.",
+    instruction:
+      "Check the code in question against the project's guard rules and explain each violation with its fix; to propose a new rule, use generate_guard_rule.",
     defaultPrompt: 'Check the current file against the guard rules.',
   },
   {
@@ -49,7 +51,8 @@ export const AGENT_COMMANDS: readonly AgentCommand[] = [
     name: 'create',
     description: 'Turn a piece of code or a convention into a recipe proposal',
     skill: 'autosnippet-create',
-    instruction: 'Turn what the person points at into one well-formed candidate (trigger, summary, usage guide, evidence) and submit it for review.',
+    instruction:
+      'Turn what the person points at into one well-formed candidate (trigger, summary, usage guide, evidence) and submit it for review.',
     defaultPrompt: 'Save the selected code as a recipe.',
   },
   {
@@ -66,7 +69,8 @@ export const AGENT_COMMANDS: readonly AgentCommand[] = [
     skill: 'autosnippet-create',
     // The participant answers /remember itself (a preview and a Publish button): a person's own words
     // need no model and no review. An agent that reads this only proposes, with the remember tool.
-    instruction: "Record the person's words as a rule with the remember tool; as an agent you only propose it, the person publishes it.",
+    instruction:
+      "Record the person's words as a rule with the remember tool; as an agent you only propose it, the person publishes it.",
     defaultPrompt: 'Remember this rule.',
   },
 ];

@@ -18,7 +18,11 @@ export interface DiagnosticAnswer {
 export const NO_MODEL_REASON =
   'No language model is available to AutoSnippet on this channel. Inside VS Code the @autosnippet chat lends the model picked in Copilot chat; an MCP client lends its model when it supports sampling. You can do this step yourself: run the prompt below and pass the answer back as `next` says.';
 
-export function diagnosticAnswer(prompt: TaskPrompt, next: string, extra: Record<string, unknown> = {}): DiagnosticAnswer & Record<string, unknown> {
+export function diagnosticAnswer(
+  prompt: TaskPrompt,
+  next: string,
+  extra: Record<string, unknown> = {},
+): DiagnosticAnswer & Record<string, unknown> {
   return {
     mode: 'diagnostic',
     reason: NO_MODEL_REASON,

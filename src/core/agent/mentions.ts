@@ -17,12 +17,17 @@ export interface MentionedRecipe {
 const CANDIDATE_ID = /^cand-[0-9a-f]{6,}$/;
 const CANDIDATE_LISTS = /^(created|createdIds|candidateIds|candidateId|ids|candidates|candidate)$/;
 
-export function candidatesIn(value: unknown, out = new Map<string, MentionedCandidate>()): Map<string, MentionedCandidate> {
+export function candidatesIn(
+  value: unknown,
+  out = new Map<string, MentionedCandidate>(),
+): Map<string, MentionedCandidate> {
   const decided = new Set<string>();
   visit(value, 0, (node, key) => {
     if (typeof node === 'string') {
       // Bare ids count under the keys that list candidates; an object's own `id` is judged with the object.
-      if (CANDIDATE_ID.test(node) && key && CANDIDATE_LISTS.test(key) && !decided.has(node) && !out.has(node)) out.set(node, { id: node });
+      if (CANDIDATE_ID.test(node) && key && CANDIDATE_LISTS.test(key) && !decided.has(node) && !out.has(node)) {
+        out.set(node, { id: node });
+      }
       return;
     }
     const id = node.id;
@@ -41,14 +46,26 @@ export function candidatesIn(value: unknown, out = new Map<string, MentionedCand
 export function draftRecipesIn(value: unknown, out = new Map<string, MentionedRecipe>()): Map<string, MentionedRecipe> {
   visit(value, 0, (node) => {
     if (typeof node === 'string') return;
-    if (node.status === 'draft' && typeof node.id === 'string' && typeof node.file === 'string' && /recipes[\\/].+\.md$/.test(node.file)) {
-      out.set(node.id, { id: node.id, file: node.file, ...(typeof node.title === 'string' ? { title: node.title } : {}) });
+    if (
+      node.status === 'draft' && typeof node.id === 'string' && typeof node.file === 'string'
+      && /recipes[\\/].+\.md$/.test(node.file)
+    ) {
+      out.set(node.id, {
+        id: node.id,
+        file: node.file,
+        ...(typeof node.title === 'string' ? { title: node.title } : {}),
+      });
     }
   });
   return out;
 }
 
-function visit(value: unknown, depth: number, fn: (node: Record<string, unknown> | string, key?: string) => void, key?: string): void {
+function visit(
+  value: unknown,
+  depth: number,
+  fn: (node: Record<string, unknown> | string, key?: string) => void,
+  key?: string,
+): void {
   if (depth > 6) return;
   if (typeof value === 'string') return fn(value, key);
   if (Array.isArray(value)) {

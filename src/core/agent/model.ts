@@ -107,7 +107,8 @@ export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> 
 }
 
 export function isCancellation(e: unknown, signal?: AbortSignal): boolean {
-  return (e instanceof AutoSnippetError && e.code === ErrorCode.Cancelled) || (e instanceof Error && e.name === 'AbortError') || Boolean(signal?.aborted);
+  return (e instanceof AutoSnippetError && e.code === ErrorCode.Cancelled)
+    || (e instanceof Error && e.name === 'AbortError') || Boolean(signal?.aborted);
 }
 
 // ------------------------------------------------------------------ messages
@@ -122,7 +123,8 @@ export function assistantTurn(text: string, calls: readonly ToolCall[]): ChatMes
 }
 
 export function textOf(message: ChatMessage): string {
-  return message.parts.filter((p): p is Extract<ChatPart, { type: 'text' }> => p.type === 'text').map((p) => p.text).join('');
+  return message.parts.filter((p): p is Extract<ChatPart, { type: 'text' }> => p.type === 'text').map((p) => p.text)
+    .join('');
 }
 
 /** Everything a request sends, as text: what token counts are measured on. */
@@ -153,24 +155,45 @@ export interface CompleteOptions {
  * One question whose answer must be a JSON value that `check` accepts (it returns a list of problems).
  * A bad answer is sent back once with the problems named; a second bad answer is MODEL_BAD_ANSWER.
  */
-export async function completeJson<T>(model: ChatModel, prompt: string, check: (value: unknown) => string[], options: CompleteOptions = {}): Promise<T> {
+export async function completeJson<T>(
+  model: ChatModel,
+  prompt: string,
+  check: (value: unknown) => string[],
+  options: CompleteOptions = {},
+): Promise<T> {
   const messages: ChatMessage[] = [userText(prompt)];
   let problems: string[] = [];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const response = await model.send({ system: options.system, messages, maxOutputTokens: options.maxOutputTokens, purpose: options.purpose, temperature: 0 }, options.signal);
+    const response = await model.send({
+      system: options.system,
+      messages,
+      maxOutputTokens: options.maxOutputTokens,
+      purpose: options.purpose,
+      temperature: 0,
+    }, options.signal);
     const parsed = extractJson(response.text);
     problems = parsed.ok ? check(parsed.value) : [parsed.error];
     if (problems.length === 0) return (parsed as { ok: true; value: T }).value;
-    messages.push(assistantText(response.text), userText(`That answer cannot be used: ${problems.join('; ')}. Answer again with only the JSON, fixed.`));
+    messages.push(
+      assistantText(response.text),
+      userText(`That answer cannot be used: ${problems.join('; ')}. Answer again with only the JSON, fixed.`),
+    );
   }
-  throw new ChatModelError(ModelErrorCode.BadAnswer, `The model's answer could not be used: ${problems.join('; ')}.`, 'Try again, or pick another model.');
+  throw new ChatModelError(
+    ModelErrorCode.BadAnswer,
+    `The model's answer could not be used: ${problems.join('; ')}.`,
+    'Try again, or pick another model.',
+  );
 }
 
 /** The JSON in an answer: a ```json block, else the outermost {…} or […]. */
 export function extractJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const fenced = /```(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)```/.exec(text)?.[1];
   // The outermost object or array: whichever opens first.
-  const bare = [outermost(text, '{', '}'), outermost(text, '[', ']')].filter((c): c is string => Boolean(c)).sort((a, b) => text.indexOf(a) - text.indexOf(b));
+  const bare = [outermost(text, '{', '}'), outermost(text, '[', ']')].filter((c): c is string => Boolean(c)).sort((
+    a,
+    b,
+  ) => text.indexOf(a) - text.indexOf(b));
   const candidates = [fenced, ...bare].filter((c): c is string => Boolean(c?.trim()));
   if (candidates.length === 0) return { ok: false, error: 'the answer contains no JSON' };
   let error = '';

@@ -59,7 +59,15 @@ export type PipelineEvent =
   | { type: 'pipeline_started'; pipeline: string; layers: string[][] }
   | { type: 'step_started'; step: string; tool: string; layer: number; attempt: number }
   | { type: 'step_retry'; step: string; attempt: number; error: ToolErrorBody; delayMs: number }
-  | { type: 'step_finished'; step: string; status: StepStatus; ms: number; attempts: number; error?: ToolErrorBody; reason?: string }
+  | {
+    type: 'step_finished';
+    step: string;
+    status: StepStatus;
+    ms: number;
+    attempts: number;
+    error?: ToolErrorBody;
+    reason?: string;
+  }
   | { type: 'pipeline_finished'; pipeline: string; status: PipelineRun['status']; ms: number };
 
 export interface StepOutcome {
@@ -97,7 +105,15 @@ export interface RunPipelineOptions {
 }
 
 /** Codes a retry cannot change. */
-const FINAL_CODES = new Set([ErrorCode.InvalidInput, ErrorCode.UnknownTool, ErrorCode.PermissionDenied, ErrorCode.Cancelled, 'CONFIRMATION_REQUIRED', 'BATCH_TOO_LARGE', 'PARAMS_FAILED']);
+const FINAL_CODES = new Set([
+  ErrorCode.InvalidInput,
+  ErrorCode.UnknownTool,
+  ErrorCode.PermissionDenied,
+  ErrorCode.Cancelled,
+  'CONFIRMATION_REQUIRED',
+  'BATCH_TOO_LARGE',
+  'PARAMS_FAILED',
+]);
 
 // ------------------------------------------------------------------ references
 
@@ -186,14 +202,17 @@ export function planPipeline(def: PipelineDefinition, hasTool?: (name: string) =
   const problems: string[] = [];
   const ids = new Set<string>();
   for (const step of def.steps) {
-    if (!/^[A-Za-z_][\w-]*$/.test(step.id ?? '')) problems.push(`step id "${step.id}" must be a word (letters, digits, _ and -)`);
-    else if (step.id === 'input') problems.push('"input" is reserved for the pipeline\'s input; rename the step');
+    if (!/^[A-Za-z_][\w-]*$/.test(step.id ?? '')) {
+      problems.push(`step id "${step.id}" must be a word (letters, digits, _ and -)`);
+    } else if (step.id === 'input') problems.push('"input" is reserved for the pipeline\'s input; rename the step');
     else if (ids.has(step.id)) problems.push(`step "${step.id}" is declared twice`);
     ids.add(step.id);
     if (hasTool && !hasTool(step.tool)) problems.push(`step "${step.id}" uses the unknown tool "${step.tool}"`);
   }
   for (const step of def.steps) {
-    for (const dep of step.dependsOn ?? []) if (!ids.has(dep)) problems.push(`step "${step.id}" depends on the unknown step "${dep}"`);
+    for (const dep of step.dependsOn ?? []) {
+      if (!ids.has(dep)) problems.push(`step "${step.id}" depends on the unknown step "${dep}"`);
+    }
   }
 
   // Kahn's algorithm, layer by layer; what remains is on a cycle.
@@ -222,19 +241,36 @@ export function planPipeline(def: PipelineDefinition, hasTool?: (name: string) =
     return seen;
   };
   for (const step of def.steps) {
-    const refs = [...(typeof step.params === 'function' ? [] : referencesIn(step.params)), ...(typeof step.when === 'string' ? referencesIn(step.when) : [])];
-    if (typeof step.when === 'string' && !parseReference(step.when)) problems.push(`step "${step.id}": when "${step.when}" is not a 'step:path' reference`);
+    const refs = [
+      ...(typeof step.params === 'function' ? [] : referencesIn(step.params)),
+      ...(typeof step.when === 'string' ? referencesIn(step.when) : []),
+    ];
+    if (typeof step.when === 'string' && !parseReference(step.when)) {
+      problems.push(`step "${step.id}": when "${step.when}" is not a 'step:path' reference`);
+    }
     const before = refs.length && layerOf.has(step.id) ? ancestors(step.id) : new Set<string>();
     for (const ref of refs) {
       const text = `'${ref.source}:${ref.path.join('.')}'`;
       if (ref.source === 'input') continue;
-      if (!ids.has(ref.source)) problems.push(`step "${step.id}" references the unknown step "${ref.source}" in ${text} (wrap a plain string containing ":" in literal())`);
-      else if (ref.source === step.id) problems.push(`step "${step.id}" references its own result in ${text}`);
-      else if (layerOf.has(step.id) && !before.has(ref.source)) problems.push(`step "${step.id}" references "${ref.source}" in ${text} but does not depend on it; add it to dependsOn`);
+      if (!ids.has(ref.source)) {
+        problems.push(
+          `step "${step.id}" references the unknown step "${ref.source}" in ${text} (wrap a plain string containing ":" in literal())`,
+        );
+      } else if (ref.source === step.id) problems.push(`step "${step.id}" references its own result in ${text}`);
+      else if (layerOf.has(step.id) && !before.has(ref.source)) {
+        problems.push(
+          `step "${step.id}" references "${ref.source}" in ${text} but does not depend on it; add it to dependsOn`,
+        );
+      }
     }
   }
   if (problems.length) {
-    throw new AutoSnippetError('PIPELINE_INVALID', `Pipeline "${def.name}" is invalid: ${problems.join('; ')}.`, 'Fix the definition; nothing was run.', { problems });
+    throw new AutoSnippetError(
+      'PIPELINE_INVALID',
+      `Pipeline "${def.name}" is invalid: ${problems.join('; ')}.`,
+      'Fix the definition; nothing was run.',
+      { problems },
+    );
   }
   return { layers, layerOf };
 }
@@ -248,7 +284,12 @@ export async function runPipeline(def: PipelineDefinition, options: RunPipelineO
   const input = options.input ?? {};
   const outcomes = new Map<string, StepOutcome>();
   const results: Record<string, unknown> = {};
-  const ctx: PipelineContext = { input, results, status: (id) => outcomes.get(id)?.status, accepts: (tool, arg) => options.accepts?.(tool, arg) ?? true };
+  const ctx: PipelineContext = {
+    input,
+    results,
+    status: (id) => outcomes.get(id)?.status,
+    accepts: (tool, arg) => options.accepts?.(tool, arg) ?? true,
+  };
   const byId = new Map(def.steps.map((s) => [s.id, s]));
   let status: PipelineRun['status'] = 'ok';
   let failedStep: string | undefined;
@@ -258,7 +299,17 @@ export async function runPipeline(def: PipelineDefinition, options: RunPipelineO
     const ids = plan.layers[layer];
     if (status !== 'ok' || options.signal?.aborted) {
       if (status === 'ok') status = 'cancelled';
-      for (const id of ids) outcomes.set(id, { id, tool: byId.get(id)!.tool, layer, status: 'not_run', attempts: 0, ms: 0, reason: status === 'cancelled' ? 'the pipeline was cancelled' : `step "${failedStep}" failed` });
+      for (const id of ids) {
+        outcomes.set(id, {
+          id,
+          tool: byId.get(id)!.tool,
+          layer,
+          status: 'not_run',
+          attempts: 0,
+          ms: 0,
+          reason: status === 'cancelled' ? 'the pipeline was cancelled' : `step "${failedStep}" failed`,
+        });
+      }
       continue;
     }
     const finished = await Promise.all(ids.map((id) => runStep(byId.get(id)!, layer, ctx, options, emit)));
@@ -268,7 +319,9 @@ export async function runPipeline(def: PipelineDefinition, options: RunPipelineO
     }
     for (const outcome of finished) {
       if (outcome.status === 'cancelled') status = 'cancelled';
-      else if (outcome.status === 'failed' && (byId.get(outcome.id)!.errorStrategy ?? 'fail') === 'fail' && status === 'ok') {
+      else if (
+        outcome.status === 'failed' && (byId.get(outcome.id)!.errorStrategy ?? 'fail') === 'fail' && status === 'ok'
+      ) {
         status = 'failed';
         failedStep = outcome.id;
       }
@@ -276,15 +329,36 @@ export async function runPipeline(def: PipelineDefinition, options: RunPipelineO
   }
   const ms = Date.now() - started;
   emit({ type: 'pipeline_finished', pipeline: def.name, status, ms });
-  return { pipeline: def.name, status, layers: plan.layers, steps: def.steps.map((s) => outcomes.get(s.id)!), ms, ...(failedStep ? { failedStep } : {}) };
+  return {
+    pipeline: def.name,
+    status,
+    layers: plan.layers,
+    steps: def.steps.map((s) => outcomes.get(s.id)!),
+    ms,
+    ...(failedStep ? { failedStep } : {}),
+  };
 }
 
-async function runStep(step: PipelineStep, layer: number, ctx: PipelineContext, options: RunPipelineOptions, emit: (e: PipelineEvent) => void): Promise<StepOutcome> {
+async function runStep(
+  step: PipelineStep,
+  layer: number,
+  ctx: PipelineContext,
+  options: RunPipelineOptions,
+  emit: (e: PipelineEvent) => void,
+): Promise<StepOutcome> {
   const started = Date.now();
   const base = { id: step.id, tool: step.tool, layer };
   const finish = (outcome: Omit<StepOutcome, 'id' | 'tool' | 'layer' | 'ms'>): StepOutcome => {
     const full = { ...base, ...outcome, ms: Date.now() - started };
-    emit({ type: 'step_finished', step: step.id, status: full.status, ms: full.ms, attempts: full.attempts, ...(full.error ? { error: full.error } : {}), ...(full.reason ? { reason: full.reason } : {}) });
+    emit({
+      type: 'step_finished',
+      step: step.id,
+      status: full.status,
+      ms: full.ms,
+      attempts: full.attempts,
+      ...(full.error ? { error: full.error } : {}),
+      ...(full.reason ? { reason: full.reason } : {}),
+    });
     return full;
   };
 
@@ -294,9 +368,18 @@ async function runStep(step: PipelineStep, layer: number, ctx: PipelineContext, 
       const go = typeof step.when === 'function' ? step.when(ctx) : Boolean(resolveValue(step.when, ctx));
       if (!go) return finish({ status: 'skipped', attempts: 0, reason: 'its condition (when) is false' });
     }
-    params = (typeof step.params === 'function' ? step.params(ctx) : (resolveValue(step.params ?? {}, ctx) as Record<string, unknown>)) ?? {};
+    params = (typeof step.params === 'function'
+      ? step.params(ctx)
+      : (resolveValue(step.params ?? {}, ctx) as Record<string, unknown>)) ?? {};
   } catch (e) {
-    return finish({ status: 'failed', attempts: 0, error: { code: 'PARAMS_FAILED', message: `The parameters of step "${step.id}" could not be computed: ${(e as Error).message}` } });
+    return finish({
+      status: 'failed',
+      attempts: 0,
+      error: {
+        code: 'PARAMS_FAILED',
+        message: `The parameters of step "${step.id}" could not be computed: ${(e as Error).message}`,
+      },
+    });
   }
 
   const attempts = 1 + Math.max(0, step.retries ?? 0);
@@ -312,8 +395,12 @@ async function runStep(step: PipelineStep, layer: number, ctx: PipelineContext, 
     }
     if (result.ok) return finish({ status: 'ok', attempts: attempt, data: result.data });
     error = result.error;
-    if (options.signal?.aborted || error.code === ErrorCode.Cancelled) return finish({ status: 'cancelled', attempts: attempt, error });
-    if (FINAL_CODES.has(error.code) || attempt === attempts) return finish({ status: 'failed', attempts: attempt, error });
+    if (options.signal?.aborted || error.code === ErrorCode.Cancelled) {
+      return finish({ status: 'cancelled', attempts: attempt, error });
+    }
+    if (FINAL_CODES.has(error.code) || attempt === attempts) {
+      return finish({ status: 'failed', attempts: attempt, error });
+    }
     const delayMs = step.retryDelay ?? 0;
     emit({ type: 'step_retry', step: step.id, attempt, error, delayMs });
     try {
@@ -326,7 +413,8 @@ async function runStep(step: PipelineStep, layer: number, ctx: PipelineContext, 
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Literal) && Object.getPrototypeOf(v) === Object.prototype;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Literal)
+    && Object.getPrototypeOf(v) === Object.prototype;
 }
 
 /** The stable code of a thrown error, INTERNAL when it has none from the registry. */

@@ -2,8 +2,8 @@
  * The built-in pipelines. A new one is a PipelineDefinition added to PIPELINES in one line.
  */
 import { AutoSnippetError } from '../kernel/errors';
-import type { PipelineContext, PipelineDefinition } from './pipeline';
 import { lookup } from '../kernel/tables';
+import type { PipelineContext, PipelineDefinition } from './pipeline';
 
 /** Language → the reference skill whose chunk `look-for` ("What to look for") guides the scan's candidates. */
 const REFERENCE_SKILLS: Record<string, string> = {
@@ -28,18 +28,32 @@ export function referenceSkillFor(language: string | undefined): string | undefi
  */
 export const bootstrapFullPipeline: PipelineDefinition = {
   name: 'bootstrap_full_pipeline',
-  summary: "Cold start: scan the workspace into candidates, list their gaps and load the language's reference skill in parallel, then refine them.",
+  summary:
+    "Cold start: scan the workspace into candidates, list their gaps and load the language's reference skill in parallel, then refine them.",
   description:
-    'Runs bootstrap_knowledge (heuristic scan → pending candidates), then enrich_candidates (what each new candidate lacks) in parallel with load_skill of the ' +
-    "primary language's reference skill (its chunk \"look-for\"), then refine_bootstrap_candidates (sharper summaries, insight, relations, confidence, tags; " +
-    'needs a model, otherwise answers with the prompt). Idempotent like the scan: a second run creates no duplicates.',
+    'Runs bootstrap_knowledge (heuristic scan → pending candidates), then enrich_candidates (what each new candidate lacks) in parallel with load_skill of the '
+    + 'primary language\'s reference skill (its chunk "look-for"), then refine_bootstrap_candidates (sharper summaries, insight, relations, confidence, tags; '
+    + 'needs a model, otherwise answers with the prompt). Idempotent like the scan: a second run creates no duplicates.',
   inputSchema: {
     type: 'object',
     properties: {
-      language: { type: 'string', description: "Use this language's reference skill instead of the primary language the scan detects (e.g. swift, typescript)." },
-      maxFiles: { type: 'integer', minimum: 1, description: 'Passed to bootstrap_knowledge when it takes it: the most files to scan.' },
+      language: {
+        type: 'string',
+        description:
+          "Use this language's reference skill instead of the primary language the scan detects (e.g. swift, typescript).",
+      },
+      maxFiles: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Passed to bootstrap_knowledge when it takes it: the most files to scan.',
+      },
       bootstrap: { type: 'object', description: 'Further arguments for bootstrap_knowledge, passed as they are.' },
-      refineLimit: { type: 'integer', minimum: 1, maximum: 50, description: 'Refine at most this many of the new candidates (default 20).' },
+      refineLimit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 50,
+        description: 'Refine at most this many of the new candidates (default 20).',
+      },
     },
     additionalProperties: false,
   },
@@ -50,7 +64,9 @@ export const bootstrapFullPipeline: PipelineDefinition = {
       description: 'Heuristic scan: pending candidates with reasoning and file:line sources.',
       params: (ctx) => ({
         ...(isRecord(ctx.input.bootstrap) ? ctx.input.bootstrap : {}),
-        ...(ctx.input.maxFiles !== undefined && ctx.accepts('bootstrap_knowledge', 'maxFiles') ? { maxFiles: ctx.input.maxFiles } : {}),
+        ...(ctx.input.maxFiles !== undefined && ctx.accepts('bootstrap_knowledge', 'maxFiles')
+          ? { maxFiles: ctx.input.maxFiles }
+          : {}),
       }),
     },
     {
@@ -65,7 +81,7 @@ export const bootstrapFullPipeline: PipelineDefinition = {
     {
       id: 'language_skill',
       tool: 'load_skill_chunk',
-      description: "The primary language's reference skill, its chunk \"look-for\" (what to look for).",
+      description: 'The primary language\'s reference skill, its chunk "look-for" (what to look for).',
       dependsOn: ['bootstrap'],
       when: (ctx) => Boolean(referenceSkillFor(languageOf(ctx))),
       params: (ctx) => ({ skill: referenceSkillFor(languageOf(ctx)), chunk: 'look-for' }),
@@ -80,7 +96,10 @@ export const bootstrapFullPipeline: PipelineDefinition = {
       params: (ctx) => {
         const skill = ctx.results.language_skill as { content?: unknown } | undefined;
         return {
-          candidateIds: createdCandidateIds(ctx.results.bootstrap).slice(0, typeof ctx.input.refineLimit === 'number' ? ctx.input.refineLimit : 20),
+          candidateIds: createdCandidateIds(ctx.results.bootstrap).slice(
+            0,
+            typeof ctx.input.refineLimit === 'number' ? ctx.input.refineLimit : 20,
+          ),
           ...(typeof skill?.content === 'string' ? { languageGuide: skill.content } : {}),
         };
       },
@@ -95,7 +114,13 @@ export const PIPELINES: readonly PipelineDefinition[] = [bootstrapFullPipeline];
 
 export function getPipeline(name: string): PipelineDefinition {
   const found = PIPELINES.find((p) => p.name === name);
-  if (!found) throw new AutoSnippetError('PIPELINE_NOT_FOUND', `There is no pipeline named "${name}".`, `Pipelines: ${PIPELINES.map((p) => p.name).join(', ')}.`);
+  if (!found) {
+    throw new AutoSnippetError(
+      'PIPELINE_NOT_FOUND',
+      `There is no pipeline named "${name}".`,
+      `Pipelines: ${PIPELINES.map((p) => p.name).join(', ')}.`,
+    );
+  }
   return found;
 }
 
@@ -115,10 +140,12 @@ export function createdCandidateIds(data: unknown): string[] {
   };
   for (const key of ['created', 'createdIds', 'candidateIds', 'ids', 'candidates']) {
     take(data[key]);
-    if (isRecord(data[key])) for (const inner of ['ids', 'created', 'candidateIds']) take((data[key] as Record<string, unknown>)[inner]);
+    if (isRecord(data[key])) {
+      for (const inner of ['ids', 'created', 'candidateIds']) take((data[key] as Record<string, unknown>)[inner]);
+    }
   }
   // The scan's summary lists them per dimension: dimensions[].created.
-  if (Array.isArray(data.dimensions)) for (const d of data.dimensions) if (isRecord(d)) take(d.created);
+  if (Array.isArray(data.dimensions)) { for (const d of data.dimensions) if (isRecord(d)) take(d.created); }
   return [...ids];
 }
 
@@ -132,10 +159,19 @@ function languageOf(ctx: PipelineContext): string | undefined {
   const languages = data.languages;
   if (Array.isArray(languages) && languages.length) {
     const first = languages[0];
-    return typeof first === 'string' ? first : isRecord(first) && typeof first.language === 'string' ? first.language : isRecord(first) && typeof first.id === 'string' ? first.id : undefined;
+    return typeof first === 'string'
+      ? first
+      : isRecord(first) && typeof first.language === 'string'
+      ? first.language
+      : isRecord(first) && typeof first.id === 'string'
+      ? first.id
+      : undefined;
   }
   if (isRecord(languages)) {
-    const top = Object.entries(languages).filter(([, n]) => typeof n === 'number').sort((a, b) => (b[1] as number) - (a[1] as number))[0];
+    const top =
+      Object.entries(languages).filter(([, n]) => typeof n === 'number').sort((a, b) =>
+        (b[1] as number) - (a[1] as number)
+      )[0];
     return top?.[0];
   }
   return undefined;

@@ -3,10 +3,27 @@
  * without calling a tool. Native tool calls when the model has them, the ```action text protocol when
  * it does not. At most `maxRounds` rounds of tool calls; cancellable at any point.
  */
-import { ActionBlockFilter, correctionMessage, formatResultText, parseActions, protocolInstructions, toTextProtocol, type ActionProblem } from './action-protocol';
-import { assistantText, assistantTurn, isCancellation, userText, type ChatMessage, type ChatModel, type ChatResponse, type ToolCall } from './model';
-import type { AgentReference, AgentToolbox, ToolOutcome } from './toolbox';
 import type { ToolResult } from '../kernel/result';
+import {
+  ActionBlockFilter,
+  type ActionProblem,
+  correctionMessage,
+  formatResultText,
+  parseActions,
+  protocolInstructions,
+  toTextProtocol,
+} from './action-protocol';
+import {
+  assistantText,
+  assistantTurn,
+  type ChatMessage,
+  type ChatModel,
+  type ChatResponse,
+  isCancellation,
+  type ToolCall,
+  userText,
+} from './model';
+import type { AgentReference, AgentToolbox, ToolOutcome } from './toolbox';
 
 export const MAX_TOOL_ROUNDS = 6;
 
@@ -67,7 +84,9 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const maxRounds = options.maxRounds ?? MAX_TOOL_ROUNDS;
   const protocol = options.protocol ?? (model.supportsToolCalling ? 'native' : 'text');
   const emit = (e: AgentEvent) => options.onEvent?.(e);
-  const system = protocol === 'text' && !options.system.includes('```action') ? `${options.system}\n\n${protocolInstructions(maxRounds)}` : options.system;
+  const system = protocol === 'text' && !options.system.includes('```action')
+    ? `${options.system}\n\n${protocolInstructions(maxRounds)}`
+    : options.system;
   const history = protocol === 'text' ? toTextProtocol(options.history ?? []) : [...(options.history ?? [])];
 
   const turn: ChatMessage[] = [userText(options.prompt)];
@@ -77,7 +96,15 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   let rounds = 0;
   let requests = 0;
   const result = (text: string, stoppedBy: AgentRunResult['stoppedBy']): AgentRunResult => ({
-    text, stoppedBy, protocol, rounds, requests, toolCalls: records, references: [...references.values()], turn, usage,
+    text,
+    stoppedBy,
+    protocol,
+    rounds,
+    requests,
+    toolCalls: records,
+    references: [...references.values()],
+    turn,
+    usage,
   });
 
   for (;;) {
@@ -115,7 +142,9 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     usage.outputTokens += response.usage?.outputTokens ?? 0;
 
     const parsed = protocol === 'text' ? parseActions(response.text) : undefined;
-    const calls = parsed ? parsed.actions.map((a, i): ToolCall => ({ id: `action_${rounds + 1}_${i}`, name: a.tool, input: a.params })) : response.toolCalls;
+    const calls = parsed
+      ? parsed.actions.map((a, i): ToolCall => ({ id: `action_${rounds + 1}_${i}`, name: a.tool, input: a.params }))
+      : response.toolCalls;
     const problems = parsed?.problems ?? [];
     const answer = parsed ? parsed.text : response.text;
     if (lastRequest || (calls.length === 0 && problems.length === 0)) {
@@ -132,7 +161,13 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       const started = Date.now();
       const outcome = await invokeSafely(toolbox, call, signal);
       const ms = Date.now() - started;
-      records.push({ round: rounds, call, ok: outcome.ok, ms, ...(outcome.result && !outcome.result.ok ? { code: outcome.result.error.code } : {}) });
+      records.push({
+        round: rounds,
+        call,
+        ok: outcome.ok,
+        ms,
+        ...(outcome.result && !outcome.result.ok ? { code: outcome.result.error.code } : {}),
+      });
       emit({ type: 'tool_finished', call, round: rounds, ok: outcome.ok, ms, result: outcome.result });
       for (const ref of outcome.references) {
         const key = `${ref.kind}:${ref.path ?? ref.name}`;
@@ -146,7 +181,16 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     if (problems.length) emit({ type: 'correction', round: rounds, problems });
 
     if (protocol === 'native') {
-      turn.push({ role: 'user', parts: outcomes.map(({ call, outcome }) => ({ type: 'tool_result', callId: call.id, name: call.name, text: outcome.text, ...(outcome.ok ? {} : { isError: true }) })) });
+      turn.push({
+        role: 'user',
+        parts: outcomes.map(({ call, outcome }) => ({
+          type: 'tool_result',
+          callId: call.id,
+          name: call.name,
+          text: outcome.text,
+          ...(outcome.ok ? {} : { isError: true }),
+        })),
+      });
     } else {
       const texts = outcomes.map(({ call, outcome }) => formatResultText(call, outcome.text, !outcome.ok));
       if (problems.length) texts.push(correctionMessage(problems, outcomes.length));
@@ -159,7 +203,10 @@ async function invokeSafely(toolbox: AgentToolbox, call: ToolCall, signal?: Abor
   try {
     return await toolbox.invoke(call, signal);
   } catch (e) {
-    const error = { code: isCancellation(e, signal) ? 'CANCELLED' : 'TOOL_FAILED', message: `${call.name} failed: ${(e as Error).message ?? String(e)}` };
+    const error = {
+      code: isCancellation(e, signal) ? 'CANCELLED' : 'TOOL_FAILED',
+      message: `${call.name} failed: ${(e as Error).message ?? String(e)}`,
+    };
     return { ok: false, text: JSON.stringify({ ok: false, tool: call.name, error }), references: [] };
   }
 }

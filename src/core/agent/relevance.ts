@@ -9,7 +9,10 @@ export interface RankableTool {
   tags?: readonly string[];
 }
 
-const STOP = new Set('a an and are as at be by can do does for from how i in is it me my of on or please the this to use what when with you your'.split(' '));
+const STOP = new Set(
+  'a an and are as at be by can do does for from how i in is it me my of on or please the this to use what when with you your'
+    .split(' '),
+);
 
 function words(text: string): string[] {
   return text

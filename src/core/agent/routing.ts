@@ -3,7 +3,7 @@
  * (`search_skills {mode: "llm"}`). The skills tool calls `rerankSkills`; with no model, or when the
  * model's answer cannot be used, the BM25 order stands.
  */
-import { completeJson, type ChatModel } from './model';
+import { type ChatModel, completeJson } from './model';
 import { checkSkillRouting, routedNames, skillRoutingPrompt } from './tasks';
 
 export interface SkillCandidate {
@@ -19,15 +19,29 @@ export interface RerankedSkills {
   note?: string;
 }
 
-export async function rerankSkills(model: ChatModel | undefined, query: string, candidates: readonly SkillCandidate[], options: { limit?: number; signal?: AbortSignal } = {}): Promise<RerankedSkills> {
+export async function rerankSkills(
+  model: ChatModel | undefined,
+  query: string,
+  candidates: readonly SkillCandidate[],
+  options: { limit?: number; signal?: AbortSignal } = {},
+): Promise<RerankedSkills> {
   const limit = options.limit ?? 3;
-  const bm25 = (note: string): RerankedSkills => ({ matched_skills: candidates.slice(0, limit).map(pick), ranking: 'bm25', note });
+  const bm25 = (note: string): RerankedSkills => ({
+    matched_skills: candidates.slice(0, limit).map(pick),
+    ranking: 'bm25',
+    note,
+  });
   if (!model) return bm25('No language model is available here; the BM25 ranking is returned.');
   if (candidates.length === 0) return { matched_skills: [], ranking: 'llm' };
   const names = candidates.map((c) => c.name);
   const prompt = skillRoutingPrompt(query, candidates, limit);
   try {
-    const answer = await completeJson<unknown>(model, prompt.user, checkSkillRouting(names), { system: prompt.system, signal: options.signal, purpose: 'search_skills', maxOutputTokens: 200 });
+    const answer = await completeJson<unknown>(model, prompt.user, checkSkillRouting(names), {
+      system: prompt.system,
+      signal: options.signal,
+      purpose: 'search_skills',
+      maxOutputTokens: 200,
+    });
     const byName = new Map(candidates.map((c) => [c.name, c]));
     const chosen = [...new Set(routedNames(answer) as string[])].slice(0, limit).map((n) => pick(byName.get(n)!));
     return { matched_skills: chosen, ranking: 'llm' };

@@ -4,9 +4,9 @@
  * strings, time budget) on a one-rule set; the slow ReDoS analysis runs when the rule is loaded.
  */
 import { checkPatternSyntax } from '../guard/regex-safety';
-import { normalizeLanguage } from '../kernel/languages';
-import { RuleRunner } from '../guard/runner';
 import type { GuardRule } from '../guard/rule';
+import { RuleRunner } from '../guard/runner';
+import { normalizeLanguage } from '../kernel/languages';
 import type { ProposedRegexRule } from './tasks';
 
 const EXAMPLE_BUDGET_MS = 2000;
@@ -40,9 +40,16 @@ export function toGuardRule(p: ProposedRegexRule, language: string): GuardRule {
   };
 }
 
-export function checkRuleAgainstExamples(rule: GuardRule, language: string, bad: readonly string[], good: readonly string[]): RuleCheck {
+export function checkRuleAgainstExamples(
+  rule: GuardRule,
+  language: string,
+  bad: readonly string[],
+  good: readonly string[],
+): RuleCheck {
   const problems: string[] = [];
-  if (rule.pattern.kind !== 'regex') return { passes: false, problems: ['only regular-expression rules are generated and checked here'], examples: [] };
+  if (rule.pattern.kind !== 'regex') {
+    return { passes: false, problems: ['only regular-expression rules are generated and checked here'], examples: [] };
+  }
   const verdict = checkPatternSyntax(rule.pattern.regex, rule.pattern.flags ?? '');
   if (verdict) return { passes: false, problems: [verdict.message ?? 'the pattern is invalid'], examples: [] };
   const lang = rule.languages[0] ?? normalizeLanguage(language) ?? language;
@@ -56,7 +63,13 @@ export function checkRuleAgainstExamples(rule: GuardRule, language: string, bad:
         if (result.incomplete) problems.push(`the pattern ran out of its time budget on a ${kind} example`);
         const matches = result.violations.map((v) => v.matchedText);
         const ok = kind === 'bad' ? matches.length > 0 : matches.length === 0;
-        if (!ok) problems.push(kind === 'bad' ? `it does not report the bad example ${quote(example)}` : `it reports the good example ${quote(example)} (matched ${quote(matches[0])})`);
+        if (!ok) {
+          problems.push(
+            kind === 'bad'
+              ? `it does not report the bad example ${quote(example)}`
+              : `it reports the good example ${quote(example)} (matched ${quote(matches[0])})`,
+          );
+        }
         examples.push({ kind, example, matches: matches.slice(0, 5), ok });
       }
     }

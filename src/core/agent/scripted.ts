@@ -4,9 +4,18 @@
  * protocols: when the model is told it has no native tool calling, its tool calls come out as
  * ```action blocks in the text, as a real model following the text protocol would write them.
  */
-import { formatAction } from './action-protocol';
-import { ChatModelError, ModelErrorCode, abortableDelay, cancelledError, type ChatModel, type ChatRequest, type ChatResponse, type ToolCall } from './model';
 import type { ErrorCode } from '../kernel/errors';
+import { formatAction } from './action-protocol';
+import {
+  abortableDelay,
+  cancelledError,
+  type ChatModel,
+  ChatModelError,
+  type ChatRequest,
+  type ChatResponse,
+  ModelErrorCode,
+  type ToolCall,
+} from './model';
 
 export interface ScriptedToolCall {
   name: string;
@@ -25,7 +34,9 @@ export interface ScriptTurnData {
 }
 
 /** A turn, or a function that decides the turn from the request (to answer what was asked). */
-export type ScriptTurn = ScriptTurnData | ((request: ChatRequest, index: number) => ScriptTurnData | Promise<ScriptTurnData>);
+export type ScriptTurn =
+  | ScriptTurnData
+  | ((request: ChatRequest, index: number) => ScriptTurnData | Promise<ScriptTurnData>);
 
 export interface ScriptedModelOptions {
   id?: string;
@@ -67,7 +78,11 @@ export class ScriptedModel implements ChatModel {
     this.requests.push(structuredClone(recorded));
     const index = this.next++;
     const step = this.script[index];
-    const turn = step === undefined ? this.exhausted(request) : typeof step === 'function' ? await step(request, index) : step;
+    const turn = step === undefined
+      ? this.exhausted(request)
+      : typeof step === 'function'
+      ? await step(request, index)
+      : step;
     if (turn.delayMs) await abortableDelay(turn.delayMs, signal);
     if (turn.error) throw new ChatModelError(turn.error.code, turn.error.message);
     const response = renderTurn(turn, this.supportsToolCalling, index);
@@ -81,13 +96,20 @@ export class ScriptedModel implements ChatModel {
 
   private exhausted(request: ChatRequest): ScriptTurnData {
     if (this.options.whenExhausted) return this.options.whenExhausted;
-    throw new ChatModelError(ModelErrorCode.Failed, `The script of ${this.id} has no answer for request ${this.requests.length} (${request.purpose ?? 'unnamed'}).`);
+    throw new ChatModelError(
+      ModelErrorCode.Failed,
+      `The script of ${this.id} has no answer for request ${this.requests.length} (${request.purpose ?? 'unnamed'}).`,
+    );
   }
 }
 
 /** A turn as the model would answer it: native tool calls, or ```action blocks appended to the text. */
 export function renderTurn(turn: ScriptTurnData, nativeTools: boolean, index = 0): ChatResponse {
-  const calls: ToolCall[] = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${index}_${i}`, name: c.name, input: c.input ?? {} }));
+  const calls: ToolCall[] = (turn.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${index}_${i}`,
+    name: c.name,
+    input: c.input ?? {},
+  }));
   if (nativeTools) return { text: turn.text ?? '', toolCalls: calls };
   const blocks = calls.map((c) => formatAction(c.name, c.input));
   return { text: [turn.text ?? '', ...blocks].filter(Boolean).join('\n\n'), toolCalls: [] };

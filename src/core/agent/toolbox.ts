@@ -4,8 +4,8 @@
  * recipes it touched.
  */
 import path from 'node:path';
-import type { Workspace } from '../workspace';
 import { TOOL_PREFIX, type ToolResult } from '../kernel/result';
+import type { Workspace } from '../workspace';
 import type { ToolCall, ToolSpec } from './model';
 
 /** A skill or recipe the agent used, for the chat's references. */
@@ -61,13 +61,22 @@ export function referencesOf(ws: Pick<Workspace, 'root'>, result: ToolResult): A
   };
   walk(result.data, 0, (node) => {
     // A skill: its name beside the path of its SKILL.md (load_skill, and pipeline steps that ran it).
-    const skillName = typeof node.name === 'string' ? node.name : typeof node.skill === 'string' ? node.skill : undefined;
+    const skillName = typeof node.name === 'string'
+      ? node.name
+      : typeof node.skill === 'string'
+      ? node.skill
+      : undefined;
     for (const key of ['file', 'path', 'location']) {
       const value = node[key];
       if (typeof value !== 'string') continue;
-      if (skillName && /SKILL\.md$/i.test(value)) add({ kind: 'skill', name: skillName, path: path.resolve(ws.root, value) });
-      else if (isRecipeFile(value)) {
-        const name = typeof node.title === 'string' ? node.title : typeof node.id === 'string' ? node.id : path.basename(value, '.md');
+      if (skillName && /SKILL\.md$/i.test(value)) {
+        add({ kind: 'skill', name: skillName, path: path.resolve(ws.root, value) });
+      } else if (isRecipeFile(value)) {
+        const name = typeof node.title === 'string'
+          ? node.title
+          : typeof node.id === 'string'
+          ? node.id
+          : path.basename(value, '.md');
         add({ kind: 'recipe', name, path: path.resolve(ws.root, value) });
       }
     }

@@ -7,7 +7,10 @@ import type { CandidateDraft } from './types';
  * appearing in the file. The draft's language stays when no cited file holds the excerpt or its
  * extension names no language.
  */
-export async function codeLanguageOf(draft: Pick<CandidateDraft, 'code' | 'language' | 'reasoning'>, read: (file: string) => Promise<string | undefined>): Promise<string> {
+export async function codeLanguageOf(
+  draft: Pick<CandidateDraft, 'code' | 'language' | 'reasoning'>,
+  read: (file: string) => Promise<string | undefined>,
+): Promise<string> {
   const first = draft.code.split('\n').map((l) => l.trim()).find(Boolean);
   if (!first) return draft.language;
   const files = [...new Set(draft.reasoning.sources.map((s) => s.replace(/:\d+(?:-\d+)?$/, '')))];

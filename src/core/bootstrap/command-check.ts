@@ -9,15 +9,67 @@ import type { AnalysisContext } from './types';
 
 /** Package-manager subcommands that are the tool's own, not a script of the project. */
 const MANAGER_BUILTINS = new Set([
-  'install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'exec', 'dlx', 'x', 'why', 'outdated', 'publish', 'pack',
-  'link', 'init', 'create', 'audit', 'config', 'version', 'info', 'view', 'login', 'logout', 'whoami', 'prune', 'dedupe', 'rebuild', 'list', 'ls',
-  'set', 'workspace', 'workspaces', 'help', 'patch', 'import', 'store', 'cache',
+  'install',
+  'i',
+  'ci',
+  'add',
+  'remove',
+  'rm',
+  'uninstall',
+  'update',
+  'up',
+  'upgrade',
+  'exec',
+  'dlx',
+  'x',
+  'why',
+  'outdated',
+  'publish',
+  'pack',
+  'link',
+  'init',
+  'create',
+  'audit',
+  'config',
+  'version',
+  'info',
+  'view',
+  'login',
+  'logout',
+  'whoami',
+  'prune',
+  'dedupe',
+  'rebuild',
+  'list',
+  'ls',
+  'set',
+  'workspace',
+  'workspaces',
+  'help',
+  'patch',
+  'import',
+  'store',
+  'cache',
 ]);
 /** Scripts npm runs by their own subcommand (`npm test`), besides `npm run NAME`. */
 const NPM_LIFECYCLE = new Set(['test', 't', 'start', 'stop', 'restart']);
 /** Options that run a script somewhere else than the root manifest (a workspace package): not checked here. */
 const ELSEWHERE = /^(-w|--workspace|--workspaces|--filter|-F|-r|--recursive|-C|--cwd|--dir|--prefix)(=|$)/;
-const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'node', 'python', 'python3', 'ruby', 'perl', 'pwsh', 'deno', 'bun', 'tsx', 'ts-node']);
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'node',
+  'python',
+  'python3',
+  'ruby',
+  'perl',
+  'pwsh',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+]);
 
 export interface CommandDefinitions {
   /** Whether a file of the repository defines what the command runs (or it names nothing to check). */
@@ -30,7 +82,12 @@ export async function commandDefinitions(ctx: AnalysisContext): Promise<CommandD
   return { defines: (command) => defines(command, scripts, targets, (f) => ctx.has(f)) };
 }
 
-function defines(command: string, scripts: Set<string> | undefined, targets: Set<string> | undefined, has: (file: string) => boolean): boolean {
+function defines(
+  command: string,
+  scripts: Set<string> | undefined,
+  targets: Set<string> | undefined,
+  has: (file: string) => boolean,
+): boolean {
   const words = command.trim().split(/\s+/);
   const [tool, ...rest] = words;
   if (/^(npm|pnpm|yarn|bun)$/.test(tool)) {
@@ -44,7 +101,9 @@ function defines(command: string, scripts: Set<string> | undefined, targets: Set
     return goals.every((g) => targets.has(g));
   }
   const file = INTERPRETERS.has(tool) ? rest.find((w) => !w.startsWith('-')) : tool;
-  if (file && /^(\.{1,2}\/|scripts\/)|\.(sh|py|rb|pl|[cm]?js|ts)$/.test(file) && !file.includes('$')) return has(file.replace(/^\.\//, ''));
+  if (file && /^(\.{1,2}\/|scripts\/)|\.(sh|py|rb|pl|[cm]?js|ts)$/.test(file) && !file.includes('$')) {
+    return has(file.replace(/^\.\//, ''));
+  }
   return true;
 }
 
@@ -62,7 +121,9 @@ function scriptNamed(tool: string, rest: string[]): string | undefined {
 
 async function packageScripts(ctx: AnalysisContext): Promise<Set<string> | undefined> {
   if (!ctx.has('package.json')) return undefined;
-  const json = parseJsonc((await ctx.read('package.json')) ?? '', [], { allowTrailingComma: true }) as { scripts?: Record<string, unknown> } | undefined;
+  const json = parseJsonc((await ctx.read('package.json')) ?? '', [], { allowTrailingComma: true }) as {
+    scripts?: Record<string, unknown>;
+  } | undefined;
   return new Set(Object.keys(json?.scripts ?? {}));
 }
 
@@ -72,7 +133,7 @@ async function makeTargets(ctx: AnalysisContext): Promise<Set<string> | undefine
   const targets = new Set<string>();
   for (const line of ((await ctx.read(file)) ?? '').split('\n')) {
     const m = /^([\w./%-]+(?:\s+[\w./%-]+)*)\s*:(?!=)/.exec(line);
-    if (m) for (const t of m[1].split(/\s+/)) targets.add(t);
+    if (m) { for (const t of m[1].split(/\s+/)) targets.add(t); }
   }
   return targets;
 }

@@ -3,9 +3,9 @@
 // with the CI file's variables resolved).
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseYaml } from '../files';
-import type { AnalysisContext } from './types';
-import { lookup } from '../kernel/tables';
 import { escapeRegExp } from '../kernel/names';
+import { lookup } from '../kernel/tables';
+import type { AnalysisContext } from './types';
 
 export interface ProjectCommand {
   /** What a person types. */
@@ -32,20 +32,39 @@ export interface ProjectCommand {
 /** The tasks of a go-task Taskfile, each command of a task as `task NAME` (a call of another task, `task: other`, as that task). */
 export function taskfileCommands(file: string, text: string): ProjectCommand[] {
   const parsed = parseYaml(text, { subject: file });
-  const tasks = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { tasks?: unknown }).tasks : undefined;
+  const tasks = parsed.ok && parsed.value && typeof parsed.value === 'object'
+    ? (parsed.value as { tasks?: unknown }).tasks
+    : undefined;
   if (!tasks || typeof tasks !== 'object') return [];
   const lines = text.split('\n');
   const out: ProjectCommand[] = [];
   for (const [name, task] of Object.entries(tasks as Record<string, unknown>)) {
     // A task is its list of commands, one command, or an object with `cmds`.
-    const cmds: unknown[] = typeof task === 'string' ? [task] : Array.isArray(task) ? task : Array.isArray((task as { cmds?: unknown })?.cmds) ? (task as { cmds: unknown[] }).cmds : [];
+    const cmds: unknown[] = typeof task === 'string'
+      ? [task]
+      : Array.isArray(task)
+      ? task
+      : Array.isArray((task as { cmds?: unknown })?.cmds)
+      ? (task as { cmds: unknown[] }).cmds
+      : [];
     const start = Math.max(0, lines.findIndex((l) => new RegExp(`^\\s+['"]?${escapeRegExp(name)}['"]?\\s*:`).test(l)));
     for (const c of cmds) {
-      const cmd = typeof c === 'string' ? c : typeof (c as { cmd?: unknown })?.cmd === 'string' ? (c as { cmd: string }).cmd : typeof (c as { task?: unknown })?.task === 'string' ? `task ${(c as { task: string }).task}` : undefined;
+      const cmd = typeof c === 'string'
+        ? c
+        : typeof (c as { cmd?: unknown })?.cmd === 'string'
+        ? (c as { cmd: string }).cmd
+        : typeof (c as { task?: unknown })?.task === 'string'
+        ? `task ${(c as { task: string }).task}`
+        : undefined;
       if (!cmd?.trim()) continue;
       const first = cmd.trim().split('\n')[0];
       const at = lines.findIndex((l, i) => i > start && l.includes(first));
-      out.push({ command: `task ${name}`, text: `${name}: ${cmd.trim()}`, source: `${file}:${(at >= 0 ? at : start) + 1}`, origin: 'make' });
+      out.push({
+        command: `task ${name}`,
+        text: `${name}: ${cmd.trim()}`,
+        source: `${file}:${(at >= 0 ? at : start) + 1}`,
+        origin: 'make',
+      });
     }
   }
   return out;
@@ -56,16 +75,27 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   const out: ProjectCommand[] = [];
   if (ctx.has('package.json')) {
     const text = (await ctx.read('package.json')) ?? '';
-    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { scripts?: Record<string, string>; packageManager?: string } | undefined;
-    const pm = json?.packageManager?.startsWith('pnpm') || ctx.has('pnpm-lock.yaml') || ctx.has('pnpm-workspace.yaml') ? 'pnpm'
-      : json?.packageManager?.startsWith('yarn') || ctx.has('yarn.lock') ? 'yarn'
-      : json?.packageManager?.startsWith('bun') || ctx.has('bun.lock') || ctx.has('bun.lockb') ? 'bun run'
+    const json = parseJsonc(text, [], { allowTrailingComma: true }) as {
+      scripts?: Record<string, string>;
+      packageManager?: string;
+    } | undefined;
+    const pm = json?.packageManager?.startsWith('pnpm') || ctx.has('pnpm-lock.yaml') || ctx.has('pnpm-workspace.yaml')
+      ? 'pnpm'
+      : json?.packageManager?.startsWith('yarn') || ctx.has('yarn.lock')
+      ? 'yarn'
+      : json?.packageManager?.startsWith('bun') || ctx.has('bun.lock') || ctx.has('bun.lockb')
+      ? 'bun run'
       : 'npm run';
     const lines = text.split('\n');
     for (const [name, cmd] of Object.entries(json?.scripts ?? {})) {
       if (typeof cmd !== 'string') continue;
       const at = lines.findIndex((l) => l.includes(`"${name}"`));
-      out.push({ command: `${pm} ${name}`, text: `${name}: ${cmd}`, source: `package.json:${at + 1}`, origin: 'package' });
+      out.push({
+        command: `${pm} ${name}`,
+        text: `${name}: ${cmd}`,
+        source: `package.json:${at + 1}`,
+        origin: 'package',
+      });
     }
   }
   for (const mk of ctx.listing.filter((f) => /^(Makefile|makefile|GNUmakefile)$/.test(f))) {
@@ -77,18 +107,40 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
         target = t[1];
         // A target made of others (`test: test-js test-go`) runs them.
         const parts = t[2].replace(/#.*$/, '').trim().split(/\s+/).filter((p) => /^[\w.-]+$/.test(p));
-        if (parts.length && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${parts.map((p) => `make ${p}`).join(' && ')}`, source: `${mk}:${i + 1}`, origin: 'make' });
-      } else if (target && /^\t/.test(l) && !target.startsWith('.')) out.push({ command: `make ${target}`, text: `${target}: ${l.trim()}`, source: `${mk}:${i + 1}`, origin: 'make' });
+        if (parts.length && !target.startsWith('.')) {
+          out.push({
+            command: `make ${target}`,
+            text: `${target}: ${parts.map((p) => `make ${p}`).join(' && ')}`,
+            source: `${mk}:${i + 1}`,
+            origin: 'make',
+          });
+        }
+      } else if (target && /^\t/.test(l) && !target.startsWith('.')) {
+        out.push({
+          command: `make ${target}`,
+          text: `${target}: ${l.trim()}`,
+          source: `${mk}:${i + 1}`,
+          origin: 'make',
+        });
+      }
     });
   }
   // go-task's Taskfile: `task NAME` runs its `cmds` (bubbletea's `task lint`, `task test`).
-  for (const tf of ctx.listing.filter((f) => /^[Tt]askfile\.ya?ml$/.test(f))) out.push(...taskfileCommands(tf, (await ctx.read(tf)) ?? ''));
+  for (const tf of ctx.listing.filter((f) => /^[Tt]askfile\.ya?ml$/.test(f))) {
+    out.push(...taskfileCommands(tf, (await ctx.read(tf)) ?? ''));
+  }
   // Shell scripts and git hooks run by hand or on commit: each line is a command. (A script in a
   // programming language is code, not commands: excalidraw's esbuild config has `format: "esm"`.)
-  for (const s of ctx.listing.filter((f) => (/^scripts\/[\w.-]+$/.test(f) && !/\.(md|txt|json|ya?ml|[cm]?[jt]sx?|py|rb|go|rs|swift|kts?|java|pl|php|lua)$/.test(f)) || /^\.husky\/[\w.-]+$/.test(f))) {
+  for (const s of ctx.listing.filter((f) =>
+    (/^scripts\/[\w.-]+$/.test(f)
+      && !/\.(md|txt|json|ya?ml|[cm]?[jt]sx?|py|rb|go|rs|swift|kts?|java|pl|php|lua)$/.test(f))
+    || /^\.husky\/[\w.-]+$/.test(f)
+  )) {
     const lines = ((await ctx.read(s)) ?? '').split('\n');
     lines.forEach((l, i) => {
-      if (l.trim() && !l.trim().startsWith('#')) out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}`, origin: 'script' });
+      if (l.trim() && !l.trim().startsWith('#')) {
+        out.push({ command: s, text: l.trim(), source: `${s}:${i + 1}`, origin: 'script' });
+      }
     });
   }
   // pre-commit hooks: the hook's id names the tool it runs (`ruff-format`, `rustfmt`, `swiftformat`).
@@ -96,22 +148,47 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
     const lines = ((await ctx.read(f)) ?? '').split('\n');
     lines.forEach((l, i) => {
       const m = /^\s*(?:-\s*)?(?:id|run|entry):\s*(.+?)\s*$/.exec(l);
-      if (m) out.push({ command: m[1].replace(/^['"]|['"]$/g, ''), text: m[1].replace(/-/g, ' '), source: `${f}:${i + 1}`, origin: 'hook' });
+      if (m) {
+        out.push({
+          command: m[1].replace(/^['"]|['"]$/g, ''),
+          text: m[1].replace(/-/g, ' '),
+          source: `${f}:${i + 1}`,
+          origin: 'hook',
+        });
+      }
     });
   }
   for (const wf of ctx.listing.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f)).sort()) {
     out.push(...workflowCommands(wf, (await ctx.read(wf)) ?? ''));
   }
-  if (ctx.has('.gitlab-ci.yml')) out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
-  for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) if (ctx.has(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
-  for (const f of ctx.listing.filter((x) => /^(\.builds\/[^/]+|\.build)\.ya?ml$/.test(x)).sort()) out.push(...sourcehutCommands(f, (await ctx.read(f)) ?? ''));
+  if (ctx.has('.gitlab-ci.yml')) {
+    out.push(...gitlabCommands('.gitlab-ci.yml', (await ctx.read('.gitlab-ci.yml')) ?? ''));
+  }
+  for (const f of ['.circleci/config.yml', '.circleci/config.yaml']) {
+    if (ctx.has(f)) out.push(...circleCommands(f, (await ctx.read(f)) ?? ''));
+  }
+  for (const f of ctx.listing.filter((x) => /^(\.builds\/[^/]+|\.build)\.ya?ml$/.test(x)).sort()) {
+    out.push(...sourcehutCommands(f, (await ctx.read(f)) ?? ''));
+  }
   // Xcode Run Script phases: each line of a phase's script runs on every build of its target (Moya's `swiftlint`).
-  for (const f of ctx.listing.filter((x) => /(^|\/)[^/]+\.xcodeproj\/project\.pbxproj$/.test(x)).slice(0, 4)) out.push(...buildPhaseCommands(f, (await ctx.read(f)) ?? ''));
+  for (const f of ctx.listing.filter((x) => /(^|\/)[^/]+\.xcodeproj\/project\.pbxproj$/.test(x)).slice(0, 4)) {
+    out.push(...buildPhaseCommands(f, (await ctx.read(f)) ?? ''));
+  }
   // Danger, when CI runs it: the tools its Dangerfile calls run in that job (Moya's `SwiftLint.lint(…)` under `danger-swift ci`).
-  const danger = out.find((c) => c.job && /\bdanger(?:-swift|-kotlin)?\s+ci\b|\bbundle\s+exec\s+danger\b|\bnpx\s+danger\s+ci\b/.test(c.text));
+  const danger = out.find((c) =>
+    c.job && /\bdanger(?:-swift|-kotlin)?\s+ci\b|\bbundle\s+exec\s+danger\b|\bnpx\s+danger\s+ci\b/.test(c.text)
+  );
   for (const f of danger ? ctx.listing.filter((x) => /^Dangerfile(\.swift|\.js|\.ts|\.kts)?$/.test(x)) : []) {
     ((await ctx.read(f)) ?? '').split('\n').forEach((l, i) => {
-      if (/\bSwiftLint\.lint\s*\(|\bswiftlint\.lint_files\b/.test(l)) out.push({ command: 'swiftlint', text: 'swiftlint lint', source: `${f}:${i + 1}`, job: danger!.job, origin: 'ci' });
+      if (/\bSwiftLint\.lint\s*\(|\bswiftlint\.lint_files\b/.test(l)) {
+        out.push({
+          command: 'swiftlint',
+          text: 'swiftlint lint',
+          source: `${f}:${i + 1}`,
+          job: danger!.job,
+          origin: 'ci',
+        });
+      }
     });
   }
   return out;
@@ -126,7 +203,9 @@ export function buildPhaseCommands(file: string, text: string): ProjectCommand[]
     const script = m[1].replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(["\\])/g, '$1');
     for (const line of script.split('\n').map((x) => x.trim())) {
       // Shell control and messages run nothing of the project's.
-      if (!line || line.startsWith('#') || /^(?:if|then|else|elif|fi|for|do|done|echo|exit|export|set)\b/.test(line)) continue;
+      if (!line || line.startsWith('#') || /^(?:if|then|else|elif|fi|for|do|done|echo|exit|export|set)\b/.test(line)) {
+        continue;
+      }
       out.push({ command: line, text: line, source: `${file}:${i + 1}`, origin: 'build' });
     }
   });
@@ -150,7 +229,9 @@ export function sourcehutCommands(file: string, text: string): ProjectCommand[] 
       continue;
     }
     const step = l.trim();
-    if (job && step && !step.startsWith('#') && l.length - l.trimStart().length > itemIndent) out.push({ command: step, text: step, source: `${file}:${i + 1}`, job, origin: 'ci' });
+    if (job && step && !step.startsWith('#') && l.length - l.trimStart().length > itemIndent) {
+      out.push({ command: step, text: step, source: `${file}:${i + 1}`, job, origin: 'ci' });
+    }
   }
   return out;
 }
@@ -183,7 +264,22 @@ function jobCommands(file: string, text: string, jobs: readonly CiJob[]): Projec
         if (at >= 0) cursor = at;
         for (const segment of splitChain(raw)) {
           const c = normalise(segment, job.env, job.matrix ?? {});
-          if (c) out.push({ command: c.command, text: c.command, source: `${file}:${(at >= 0 ? at : cursor) + 1}`, job: `${file}#${job.id}`, origin: 'ci', ...(c.background ? { background: true } : {}), ...(job.axes && Object.keys(job.axes.values).length ? { matrix: job.axes.values, ...(job.axes.configurations ? { configurations: job.axes.configurations } : {}) } : {}) });
+          if (c) {
+            out.push({
+              command: c.command,
+              text: c.command,
+              source: `${file}:${(at >= 0 ? at : cursor) + 1}`,
+              job: `${file}#${job.id}`,
+              origin: 'ci',
+              ...(c.background ? { background: true } : {}),
+              ...(job.axes && Object.keys(job.axes.values).length
+                ? {
+                  matrix: job.axes.values,
+                  ...(job.axes.configurations ? { configurations: job.axes.configurations } : {}),
+                }
+                : {}),
+            });
+          }
         }
       }
     }
@@ -203,7 +299,18 @@ function scriptLines(value: unknown): string[] {
 }
 
 /** Top-level keys of `.gitlab-ci.yml` that are not jobs. */
-const GITLAB_KEYWORDS = new Set(['default', 'include', 'stages', 'variables', 'workflow', 'image', 'services', 'cache', 'before_script', 'after_script']);
+const GITLAB_KEYWORDS = new Set([
+  'default',
+  'include',
+  'stages',
+  'variables',
+  'workflow',
+  'image',
+  'services',
+  'cache',
+  'before_script',
+  'after_script',
+]);
 
 /**
  * The commands of a GitLab CI file: each job's `before_script` (its own or the default one) and
@@ -226,7 +333,14 @@ export function gitlabCommands(file: string, text: string): ProjectCommand[] {
     // A matrix value is one value or a list of them.
     const combination = { ...scalars(entry), ...firstCombination(entry) };
     const env = { ...scalars(doc.variables), ...scalars(job.variables), ...combination };
-    jobs.push({ id, env, scripts: [...(job.before_script !== undefined ? scriptLines(job.before_script) : globalBefore), ...scriptLines(job.script)] });
+    jobs.push({
+      id,
+      env,
+      scripts: [
+        ...(job.before_script !== undefined ? scriptLines(job.before_script) : globalBefore),
+        ...scriptLines(job.script),
+      ],
+    });
   }
   return jobCommands(file, text, jobs);
 }
@@ -238,7 +352,11 @@ export function gitlabCommands(file: string, text: string): ProjectCommand[] {
 function extended(doc: Record<string, unknown>, id: string, depth = 0): Record<string, unknown> {
   const job = mapping(lookup(doc, id)) ?? {};
   if (depth > 10) return job;
-  const parents = typeof job.extends === 'string' ? [job.extends] : Array.isArray(job.extends) ? job.extends.filter((e): e is string => typeof e === 'string') : [];
+  const parents = typeof job.extends === 'string'
+    ? [job.extends]
+    : Array.isArray(job.extends)
+    ? job.extends.filter((e): e is string => typeof e === 'string')
+    : [];
   return [...parents.map((p) => extended(doc, p, depth + 1)), job].reduce<Record<string, unknown>>(deepMerge, {});
 }
 
@@ -269,8 +387,23 @@ export function circleCommands(file: string, text: string): ProjectCommand[] {
   return jobCommands(file, text, jobs);
 }
 
-interface Step { if?: unknown; run?: unknown; uses?: unknown; with?: { args?: unknown }; env?: unknown; 'working-directory'?: unknown }
-interface Job { if?: unknown; env?: unknown; steps?: unknown; uses?: unknown; with?: unknown; strategy?: { matrix?: unknown }; defaults?: { run?: { 'working-directory'?: unknown } } }
+interface Step {
+  if?: unknown;
+  run?: unknown;
+  uses?: unknown;
+  with?: { args?: unknown };
+  env?: unknown;
+  'working-directory'?: unknown;
+}
+interface Job {
+  if?: unknown;
+  env?: unknown;
+  steps?: unknown;
+  uses?: unknown;
+  with?: unknown;
+  strategy?: { matrix?: unknown };
+  defaults?: { run?: { 'working-directory'?: unknown } };
+}
 
 /**
  * Whether a job or step can run at all: not `if: false` (okhttp's disabled Windows job), and not a
@@ -287,7 +420,8 @@ function canRun(condition: unknown, matrix: unknown): boolean {
   if (!m || !table) return true;
   const wanted = m[2] ?? m[3] ?? m[4];
   const include = Array.isArray(table.include) ? table.include.map(mapping) : [];
-  const values = [...(Array.isArray(table[m[1]]) ? (table[m[1]] as unknown[]) : []), ...include.map((e) => e?.[m[1]])].filter((v) => v !== undefined);
+  const values = [...(Array.isArray(table[m[1]]) ? (table[m[1]] as unknown[]) : []), ...include.map((e) => e?.[m[1]])]
+    .filter((v) => v !== undefined);
   return !values.length || values.some((v) => String(v) === wanted);
 }
 
@@ -308,7 +442,16 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     return lines.flatMap((l, i) => {
       const m = /^\s*(?:-\s*)?run:\s*(.+)$/.exec(l);
       const c = m && !/^[|>]/.test(m[1].trim()) ? normalise(m[1], {}, {}) : undefined;
-      return c ? [{ command: c.command, text: c.command, source: `${file}:${i + 1}`, job: `${file}#?`, origin: 'ci' as const, ...(c.background ? { background: true } : {}) }] : [];
+      return c
+        ? [{
+          command: c.command,
+          text: c.command,
+          source: `${file}:${i + 1}`,
+          job: `${file}#?`,
+          origin: 'ci' as const,
+          ...(c.background ? { background: true } : {}),
+        }]
+        : [];
     });
   }
   const doc = parsed.value as { on?: unknown; env?: unknown; jobs?: Record<string, Job> };
@@ -320,8 +463,19 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     const axes = matrixAxes(job.strategy?.matrix);
     // Each step has its own env: one CiJob per step keeps them apart, under the job's id.
     for (const step of job.steps as Step[]) {
-      if (inToolFolder(step?.['working-directory'] ?? job.defaults?.run?.['working-directory']) || !canRun(step?.if, job.strategy?.matrix)) continue;
-      if (step && typeof step.run === 'string') jobs.push({ id: jobId, env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) }, matrix, axes, scripts: [step.run] });
+      if (
+        inToolFolder(step?.['working-directory'] ?? job.defaults?.run?.['working-directory'])
+        || !canRun(step?.if, job.strategy?.matrix)
+      ) continue;
+      if (step && typeof step.run === 'string') {
+        jobs.push({
+          id: jobId,
+          env: { ...scalars(doc.env), ...scalars(job.env), ...scalars(step.env) },
+          matrix,
+          axes,
+          scripts: [step.run],
+        });
+      }
     }
   }
   const out = jobCommands(file, text, jobs);
@@ -335,7 +489,13 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
       if (!tool) continue;
       const at = lines.findIndex((l) => l.includes(uses));
       const args = typeof step.with?.args === 'string' ? ` ${step.with.args}` : '';
-      out.push({ command: tool[1] + args, text: tool[1] + args, source: `${file}:${at + 1}`, job: `${file}#${jobId}`, origin: 'ci' });
+      out.push({
+        command: tool[1] + args,
+        text: tool[1] + args,
+        source: `${file}:${at + 1}`,
+        job: `${file}#${jobId}`,
+        origin: 'ci',
+      });
     }
   }
   // A job that calls a shared workflow runs the tool its inputs name (bubbletea's lint job: charmbracelet/meta's
@@ -363,11 +523,38 @@ const REUSABLE_WORKFLOW_COMMANDS: [RegExp, string][] = [
  */
 function checksChanges(on: unknown): boolean {
   if (on === undefined || on === null) return true;
-  const events = typeof on === 'string' ? { [on]: null } : Array.isArray(on) ? Object.fromEntries(on.map((e) => [String(e), null])) : mapping(on);
+  const events = typeof on === 'string'
+    ? { [on]: null }
+    : Array.isArray(on)
+    ? Object.fromEntries(on.map((e) => [String(e), null]))
+    : mapping(on);
   if (!events) return true;
   return Object.entries(events).some(([event, config]) => {
     if (event === 'push') return !(mapping(config)?.tags !== undefined && mapping(config)?.branches === undefined);
-    return !['release', 'schedule', 'workflow_dispatch', 'repository_dispatch', 'workflow_run', 'create', 'delete', 'registry_package', 'deployment', 'issues', 'issue_comment', 'discussion', 'label', 'milestone', 'page_build', 'watch', 'fork', 'gollum', 'public', 'status', 'check_run', 'check_suite'].includes(event);
+    return ![
+      'release',
+      'schedule',
+      'workflow_dispatch',
+      'repository_dispatch',
+      'workflow_run',
+      'create',
+      'delete',
+      'registry_package',
+      'deployment',
+      'issues',
+      'issue_comment',
+      'discussion',
+      'label',
+      'milestone',
+      'page_build',
+      'watch',
+      'fork',
+      'gollum',
+      'public',
+      'status',
+      'check_run',
+      'check_suite',
+    ].includes(event);
   });
 }
 
@@ -379,7 +566,9 @@ const ACTION_COMMANDS: [RegExp, string][] = [
 function scalars(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v === null ? '' : String(v);
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v === null ? '' : String(v);
+    }
   }
   return out;
 }
@@ -419,7 +608,11 @@ function matrixAxes(matrix: unknown): { values: Record<string, string[]>; config
   if (Object.keys(values).length || !Array.isArray(include) || include.length < 2) return { values };
   // A display name, a label or a cache key names a configuration; it is not something the run varies.
   for (const entry of include.map(mapping).filter((e): e is Record<string, unknown> => !!e)) {
-    for (const [k, v] of Object.entries(entry)) if (!/(^|[-_])(name|label|title|key|id)$/i.test(k) && scalar(v) && !(values[k] ??= []).includes(String(v ?? ''))) values[k].push(String(v ?? ''));
+    for (const [k, v] of Object.entries(entry)) {
+      if (
+        !/(^|[-_])(name|label|title|key|id)$/i.test(k) && scalar(v) && !(values[k] ??= []).includes(String(v ?? ''))
+      ) values[k].push(String(v ?? ''));
+    }
   }
   for (const k of Object.keys(values)) if (values[k].length < 2) delete values[k];
   return { values, configurations: include.length };
@@ -463,7 +656,11 @@ function splitChain(line: string): string[] {
 /** Pipes that only format the output: the command is what comes before them. */
 const OUTPUT_FILTERS = /\s\|\s*(xcpretty|xcbeautify|tee|cat|grep|sed|awk|head|tail|tr|sort)\b.*$/;
 
-function normalise(segment: string, env: Record<string, string>, matrix: Record<string, string>): { command: string; background: boolean } | undefined {
+function normalise(
+  segment: string,
+  env: Record<string, string>,
+  matrix: Record<string, string>,
+): { command: string; background: boolean } | undefined {
   let s = segment.trim();
   const background = /(^|[^&])&\s*$/.test(s);
   if (background) s = s.replace(/&\s*$/, '').trim();
@@ -472,21 +669,28 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   // Leading variable assignments and `env A=B` only tune the run, except the flags that turn Rust warnings into errors:
   // with them a warning fails CI (ripgrep's docs job: `RUSTDOCFLAGS: -D warnings` for `cargo doc`), so they are typed too.
   const denied = (v: string | undefined) => v !== undefined && /(^|\s)(-D\s*\w|--deny\b)/.test(v);
-  const kept = [...s.matchAll(/(?:^|\s)(RUSTFLAGS|RUSTDOCFLAGS)=("[^"]*"|'[^']*'|\S*)(?=\s)/g)].filter((m) => denied(m[2].replace(/^["']|["']$/g, ''))).map((m) => `${m[1]}=${m[2]}`);
+  const kept = [...s.matchAll(/(?:^|\s)(RUSTFLAGS|RUSTDOCFLAGS)=("[^"]*"|'[^']*'|\S*)(?=\s)/g)].filter((m) =>
+    denied(m[2].replace(/^["']|["']$/g, ''))
+  ).map((m) => `${m[1]}=${m[2]}`);
   s = s.replace(/^(env\s+)?([A-Za-z_]\w*=("[^"]*"|'[^']*'|\S*)\s+)+/, '');
   if (/^cargo\s/.test(s)) {
-    for (const name of ['RUSTFLAGS', 'RUSTDOCFLAGS']) if (!kept.some((k) => k.startsWith(`${name}=`)) && denied(env[name])) kept.push(`${name}='${env[name]}'`);
+    for (const name of ['RUSTFLAGS', 'RUSTDOCFLAGS']) {
+      if (!kept.some((k) => k.startsWith(`${name}=`)) && denied(env[name])) kept.push(`${name}='${env[name]}'`);
+    }
     if (kept.length) s = `${kept.join(' ')} ${s}`;
   }
   let unresolved = false;
   // `${{ matrix.extra-args || '' }}`: the literal after `||` where the workflow sets nothing.
-  s = s.replace(/\$\{\{\s*(env|matrix)\.([\w-]+)\s*(?:\|\|\s*'([^']*)'\s*)?\}\}/g, (_, scope: string, name: string, fallback?: string) => {
-    const table = scope === 'env' ? env : matrix;
-    const set = lookup(table, name);
-    const value = fallback !== undefined && !set ? fallback : set;
-    if (value === undefined || value.includes('${{')) unresolved = true;
-    return value ?? '';
-  });
+  s = s.replace(
+    /\$\{\{\s*(env|matrix)\.([\w-]+)\s*(?:\|\|\s*'([^']*)'\s*)?\}\}/g,
+    (_, scope: string, name: string, fallback?: string) => {
+      const table = scope === 'env' ? env : matrix;
+      const set = lookup(table, name);
+      const value = fallback !== undefined && !set ? fallback : set;
+      if (value === undefined || value.includes('${{')) unresolved = true;
+      return value ?? '';
+    },
+  );
   // A variable quoted to keep it one word (`"${FEATURES}"`) is typed without the quotes when its value is one word.
   s = s.replace(/"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"/g, (whole, braced?: string, bare?: string) => {
     const value = lookup(env, (braced ?? bare)!);
@@ -494,10 +698,16 @@ function normalise(segment: string, env: Record<string, string>, matrix: Record<
   });
   // The shell's own variables, where the CI file sets them (`env:`, `variables:`, `environment:`).
   // `${X:-default}` is the default where CI does not set X, as on a person's machine.
-  s = s.replace(/\$(?:\{([A-Za-z_]\w*)(?::-([^}$]*))?\}|([A-Za-z_]\w*))/g, (whole, braced?: string, fallback?: string, bare?: string) => lookup(env, (braced ?? bare)!) ?? fallback ?? whole);
+  s = s.replace(
+    /\$(?:\{([A-Za-z_]\w*)(?::-([^}$]*))?\}|([A-Za-z_]\w*))/g,
+    (whole, braced?: string, fallback?: string, bare?: string) => lookup(env, (braced ?? bare)!) ?? fallback ?? whole,
+  );
   if (unresolved || /\$\{\{|\$\{?[A-Z_][A-Z0-9_]*\}?|<<\s*(parameters|pipeline)\./.test(s)) return undefined;
   // Report files for CI's dashboards are not part of running the tests (`--junitxml=junit/results.xml`).
-  s = s.replace(/\s--verbose\b/g, '').replace(/\s(--junit-?xml|--resultlog|--cov-report|--django-db-bench)(=|\s+)\S+|\s-o\s+junit_\w+=\S+/g, '').replace(/\s+/g, ' ').trim();
+  s = s.replace(/\s--verbose\b/g, '').replace(
+    /\s(--junit-?xml|--resultlog|--cov-report|--django-db-bench)(=|\s+)\S+|\s-o\s+junit_\w+=\S+/g,
+    '',
+  ).replace(/\s+/g, ' ').trim();
   return s ? { command: s, background } : undefined;
 }
 
@@ -518,7 +728,9 @@ export function expandedText(c: ProjectCommand, all: readonly ProjectCommand[], 
 /** A command's words, quotes removed (`-scheme "A B"` → `-scheme`, `A B`). */
 export function commandWords(command: string): string[] {
   // An assignment of a quoted value (`RUSTDOCFLAGS='-D warnings'`) stays one word, as written.
-  const words = [...command.matchAll(/([A-Za-z_]\w*=)?(?:"([^"]*)"|'([^']*)')|(\S+)/g)].map((m) => (m[1] ? m[0] : m[2] ?? m[3] ?? m[4]));
+  const words = [...command.matchAll(/([A-Za-z_]\w*=)?(?:"([^"]*)"|'([^']*)')|(\S+)/g)].map((
+    m,
+  ) => (m[1] ? m[0] : m[2] ?? m[3] ?? m[4]));
   // Leading assignments (`RUSTDOCFLAGS='-D warnings' cargo doc`) set up the run; the tool comes after them.
   let i = 0;
   while (i < words.length - 1 && /^[A-Za-z_]\w*=/.test(words[i])) i++;
@@ -531,21 +743,46 @@ export function commandWords(command: string): string[] {
  * `cargo test --workspace --features pcre2` and `cargo test --workspace`), with the other variants
  * and what must run before it. With `job`, the commands of that job come first (the test job's build).
  */
-export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'build', job?: string): { command: string; source: string; job?: string; variants: string[]; setup: ProjectCommand[]; matrix?: Record<string, string[]>; configurations?: number } | undefined {
+export function ciCommand(
+  commands: readonly ProjectCommand[],
+  kind: 'test' | 'build',
+  job?: string,
+): {
+  command: string;
+  source: string;
+  job?: string;
+  variants: string[];
+  setup: ProjectCommand[];
+  matrix?: Record<string, string[]>;
+  configurations?: number;
+} | undefined {
   // Gradle's `check` runs the tests (and the linters); `cargo check` only type-checks.
   // Maven's `verify` runs the tests and the checks bound after them; a fastlane lane is named for what it does (`test_ci`).
   const verb = (tool: string) =>
-    tool === 'fastlane' ? (kind === 'build' ? /(^|_)build(_|$)/ : /(^|_)tests?(_|$)/)
-    : kind === 'build' ? /^(build|assemble|assembleDebug|assembleRelease)$/
-    : /gradle/.test(tool) ? /^(test|allTests|jvmTest|check|test[A-Z]\w*)$/
-    : /^(\.\/)?mvnw?$/.test(tool) ? /^(test|verify)$/
-    : /^(test|tests|test-without-building)$/;
-  const ci = commands.filter((c) => c.job && !c.background).map((c) => ({ c, command: c.command, words: toolWords(commandWords(c.command)) }));
+    tool === 'fastlane'
+      ? (kind === 'build' ? /(^|_)build(_|$)/ : /(^|_)tests?(_|$)/)
+      : kind === 'build'
+      ? /^(build|assemble|assembleDebug|assembleRelease)$/
+      : /gradle/.test(tool)
+      ? /^(test|allTests|jvmTest|check|test[A-Z]\w*)$/
+      : /^(\.\/)?mvnw?$/.test(tool)
+      ? /^(test|verify)$/
+      : /^(test|tests|test-without-building)$/;
+  const ci = commands.filter((c) => c.job && !c.background).map((c) => ({
+    c,
+    command: c.command,
+    words: toolWords(commandWords(c.command)),
+  }));
   // A build that skips the tests (`mvn clean verify -Dmaven.test.skip`) is no test run.
-  const skipsTests = (words: readonly string[]) => words.some((w) => /^-D(maven\.test\.skip|skipTests)(=true)?$/.test(w));
+  const skipsTests = (words: readonly string[]) =>
+    words.some((w) => /^-D(maven\.test\.skip|skipTests)(=true)?$/.test(w));
   // Nor is a cross-compilation (`cargo build --target=x86_64-apple-darwin`) the project's build.
   const cross = (words: readonly string[]) => words.some((w) => /^--target(=|$)/.test(w));
-  const all = ci.filter((c) => (kind === 'test' && isPythonTestRun(c.words)) || (c.words.slice(1).some((w) => verb(c.words[0]).test(w)) && (kind === 'build' ? !cross(c.words) : !skipsTests(c.words))));
+  const all = ci.filter((c) =>
+    (kind === 'test' && isPythonTestRun(c.words))
+    || (c.words.slice(1).some((w) => verb(c.words[0]).test(w))
+      && (kind === 'build' ? !cross(c.words) : !skipsTests(c.words)))
+  );
   // The build the test job runs, when it runs one, rather than a release or cross-compilation build.
   const inJob = all.filter((c) => c.c.job === job);
   const hits = inJob.length ? inJob : all;
@@ -562,26 +799,54 @@ export function ciCommand(commands: readonly ProjectCommand[], kind: 'test' | 'b
   const own = (words: string[]) => words.filter((w) => count.get(w) === 1).length;
   // A workflow named for the project's checks (tests.yaml, ci.yml) before one for a special case (saleor's migrations).
   const special = (c: (typeof group)[number]) => Number(!mainWorkflow(c.c.job));
-  const ranked = [...group].sort((a, b) => special(a) - special(b) || own(a.words) - own(b.words) || score(b.words) - score(a.words) || a.command.length - b.command.length);
+  const ranked = [...group].sort((a, b) =>
+    special(a) - special(b) || own(a.words) - own(b.words) || score(b.words) - score(a.words)
+    || a.command.length - b.command.length
+  );
   // `xcodebuild test` builds for testing and runs the tests: CI often splits it in two steps.
   const shown = (c: string) => c.replace(/^(xcodebuild\s.*)\btest-without-building\b/, '$1test');
   const best = ranked[0];
-  const variants = [...new Set(ranked.slice(1).map((c) => shown(c.command)))].filter((c) => c !== shown(best.command)).slice(0, 2);
-  return { command: shown(best.command), source: best.c.source, job: best.c.job, variants, setup: setupBefore(commands, best.c), ...(best.c.matrix ? { matrix: best.c.matrix } : {}), ...(best.c.configurations ? { configurations: best.c.configurations } : {}) };
+  const variants = [...new Set(ranked.slice(1).map((c) => shown(c.command)))].filter((c) => c !== shown(best.command))
+    .slice(0, 2);
+  return {
+    command: shown(best.command),
+    source: best.c.source,
+    job: best.c.job,
+    variants,
+    setup: setupBefore(commands, best.c),
+    ...(best.c.matrix ? { matrix: best.c.matrix } : {}),
+    ...(best.c.configurations ? { configurations: best.c.configurations } : {}),
+  };
 }
 
 /** Tools that check code and change nothing, by what a command runs (its script spelled out). */
 const CHECK_TOOLS = new RegExp([
-  String.raw`\bcargo(?:\s+\+\S+)?\s+(?:clippy\b|fmt\b[^\n]*--check|doc\b)`, String.raw`\brustfmt\b[^\n]*--check`, String.raw`\bgofmt\s+-[ld]`, String.raw`\bgo\s+vet\b`,
-  String.raw`\bgolangci-lint\s+run\b`, String.raw`\bstaticcheck\b`, String.raw`\bswiftlint\b`, String.raw`\bswiftformat\b[^\n]*--lint`, String.raw`\bktlint\b`, String.raw`\bdetekt\b`,
-  String.raw`\bspotless(?:Check|:check)\b`, String.raw`\b(?:checkKotlinAbi|apiCheck|dependencyGuard)\b`, String.raw`\beslint\b`, String.raw`\bprettier\b[^\n]*(?:--check|--list-different|\s-[cl]\b)`,
-  String.raw`\bbiome\s+(?:check|lint|ci|format)\b`, String.raw`\b(?:vue-)?tsc\b[^\n]*--noEmit`, String.raw`\bruff\s+(?:check\b|format\b[^\n]*--check)`, String.raw`\b(?:black|isort)\b[^\n]*--check`,
-  String.raw`\b(?:flake8|pylint|mypy|pyright)\b`, String.raw`\bpre-commit\s+run\b`,
+  String.raw`\bcargo(?:\s+\+\S+)?\s+(?:clippy\b|fmt\b[^\n]*--check|doc\b)`,
+  String.raw`\brustfmt\b[^\n]*--check`,
+  String.raw`\bgofmt\s+-[ld]`,
+  String.raw`\bgo\s+vet\b`,
+  String.raw`\bgolangci-lint\s+run\b`,
+  String.raw`\bstaticcheck\b`,
+  String.raw`\bswiftlint\b`,
+  String.raw`\bswiftformat\b[^\n]*--lint`,
+  String.raw`\bktlint\b`,
+  String.raw`\bdetekt\b`,
+  String.raw`\bspotless(?:Check|:check)\b`,
+  String.raw`\b(?:checkKotlinAbi|apiCheck|dependencyGuard)\b`,
+  String.raw`\beslint\b`,
+  String.raw`\bprettier\b[^\n]*(?:--check|--list-different|\s-[cl]\b)`,
+  String.raw`\bbiome\s+(?:check|lint|ci|format)\b`,
+  String.raw`\b(?:vue-)?tsc\b[^\n]*--noEmit`,
+  String.raw`\bruff\s+(?:check\b|format\b[^\n]*--check)`,
+  String.raw`\b(?:black|isort)\b[^\n]*--check`,
+  String.raw`\b(?:flake8|pylint|mypy|pyright)\b`,
+  String.raw`\bpre-commit\s+run\b`,
 ].join('|'));
 /** A script or target named for a check (`lint:check`, `check:circular`, `typecheck-packages`, `test:typecheck`). */
 const CHECK_NAME = /(^|[:_-])(lint|typecheck|type-check|check|checks)([:_-]|$)/;
 /** What makes a command change files: it fixes, it does not check. */
-const WRITES = /(^|\s)(--write|--fix|-w|fix|apply)(\s|$)|spotlessApply|spotless:apply|updateKotlinAbi|apiDump|[:-]fix\b/;
+const WRITES =
+  /(^|\s)(--write|--fix|-w|fix|apply)(\s|$)|spotlessApply|spotless:apply|updateKotlinAbi|apiDump|[:-]fix\b/;
 
 /**
  * The checks CI runs that change nothing and are not the tests or the build: linters, formatters in
@@ -599,9 +864,12 @@ export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] 
     // The task a runner runs (`pnpm lint:check`, `./gradlew spotlessCheck`), or the script's own name (`scripts/check`).
     const runner = /^(pnpm|npm|yarn|bun|make|just|(\.\/)?gradlew|gradle|(\.\/)?mvnw?)$/.test(words[0]);
     const name = runner ? words.slice(1).find((w) => !w.startsWith('-') && w !== 'run') : words[0].split('/').pop();
-    const env = /^(tox|nox)$/.test(words[0]) ? words[words.findIndex((w) => w === '-e' || w === '-s' || w === '--session') + 1] : undefined;
+    const env = /^(tox|nox)$/.test(words[0])
+      ? words[words.findIndex((w) => w === '-e' || w === '-s' || w === '--session') + 1]
+      : undefined;
     const text = expandedText(c, commands);
-    const checks = CHECK_TOOLS.test(text) || (!!name && CHECK_NAME.test(name)) || (!!env && /lint|typ(e|ing)|style|mypy|pyright|check|fmt|format/i.test(env));
+    const checks = CHECK_TOOLS.test(text) || (!!name && CHECK_NAME.test(name))
+      || (!!env && /lint|typ(e|ing)|style|mypy|pyright|check|fmt|format/i.test(env));
     // Installing the checker (`brew install swiftlint`) is not the check.
     if (!checks || WRITES.test(text) || /^(install|add|i)$/.test(words[1] ?? '')) continue;
     const key = (runner ? `${words[0]} ${name}` : words.slice(0, 2).join(' ')) + (env ? ` ${env}` : '');
@@ -613,17 +881,32 @@ export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] 
 }
 
 /** A CI file named for the project's checks (tests.yaml, ci.yml, build.yml), not for one special case or a release. */
-const mainWorkflow = (job: string | undefined) => /(^|\/)(tests?|ci|build|main|checks?|lint|pr|pull[-_]requests?)\.ya?ml#/i.test(job ?? '');
+const mainWorkflow = (job: string | undefined) =>
+  /(^|\/)(tests?|ci|build|main|checks?|lint|pr|pull[-_]requests?)\.ya?ml#/i.test(job ?? '');
 
 /** Options of the environment runners below that take a value (`uv run --group dev …`). */
-const RUNNER_VALUE_OPTIONS = new Set(['--group', '--only-group', '--with', '--python', '-p', '--extra', '--package', '--directory', '--env-file', '-e', '--env', '--gemfile']);
+const RUNNER_VALUE_OPTIONS = new Set([
+  '--group',
+  '--only-group',
+  '--with',
+  '--python',
+  '-p',
+  '--extra',
+  '--package',
+  '--directory',
+  '--env-file',
+  '-e',
+  '--env',
+  '--gemfile',
+]);
 
 /**
  * A command's words from the tool it runs: an environment runner in front is not the tool
  * (`uv run --locked --group dev tox run` → `tox run`, `bundle exec fastlane test_ci` → `fastlane test_ci`).
  */
 export function toolWords(words: readonly string[]): string[] {
-  const runner = (/^(uv|poetry|pipenv|pdm|hatch|rye)$/.test(words[0]) && words[1] === 'run') || (words[0] === 'bundle' && words[1] === 'exec');
+  const runner = (/^(uv|poetry|pipenv|pdm|hatch|rye)$/.test(words[0]) && words[1] === 'run')
+    || (words[0] === 'bundle' && words[1] === 'exec');
   if (!runner) return [...words];
   let i = 2;
   while (i < words.length && words[i].startsWith('-')) i += RUNNER_VALUE_OPTIONS.has(words[i]) ? 2 : 1;
@@ -643,5 +926,7 @@ function isPythonTestRun(words: readonly string[]): boolean {
 function setupBefore(commands: readonly ProjectCommand[], step: ProjectCommand): ProjectCommand[] {
   const job = commands.filter((c) => c.job === step.job);
   const before = job.slice(0, job.indexOf(step));
-  return before.filter((c) => c.background || /^(bundle exec )?pod install\b|^carthage (bootstrap|update)\b/.test(c.command));
+  return before.filter((c) =>
+    c.background || /^(bundle exec )?pod install\b|^carthage (bootstrap|update)\b/.test(c.command)
+  );
 }

@@ -49,8 +49,13 @@ async function build(ctx: AnalysisContext): Promise<DocIndex> {
  */
 function codeWords(text: string): string[] {
   const code = [...text.matchAll(/^\s*(```|~~~)[^\n]*\n([\s\S]*?)^\s*\1/gm)].map((m) => m[2]);
-  const spans = [...text.replace(/^\s*(```|~~~)[^\n]*\n[\s\S]*?^\s*\1/gm, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
-  const all = [...code, ...spans].join('\n').replace(/\S*\/\S*/g, ' ').replace(/\b[\w-]+\.(swift|mm?|h|kts?|java|[cm]?[jt]sx?|py|go|rs|rb|cc?|cpp)\b/g, ' ');
+  const spans = [...text.replace(/^\s*(```|~~~)[^\n]*\n[\s\S]*?^\s*\1/gm, '').matchAll(/`([^`\n]+)`/g)].map((m) =>
+    m[1]
+  );
+  const all = [...code, ...spans].join('\n').replace(/\S*\/\S*/g, ' ').replace(
+    /\b[\w-]+\.(swift|mm?|h|kts?|java|[cm]?[jt]sx?|py|go|rs|rb|cc?|cpp)\b/g,
+    ' ',
+  );
   // `String.format(…)` is a member of another type, not the project's `format()`.
   return all.match(/(?<![\w$.])[A-Za-z_$][\w$]{3,}/g) ?? [];
 }
@@ -83,7 +88,9 @@ export async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<
     const end = i;
     if (end >= 0 && /^\s*\*\/\s*$|\*\/\s*$/.test(lines[end])) {
       while (i >= 0 && i > end - 80 && !/^\s*\/\*/.test(lines[i])) i--;
-      for (let k = Math.max(0, i); k <= end; k++) doc.push(lines[k].trim().replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*\s?/, ''));
+      for (let k = Math.max(0, i); k <= end; k++) {
+        doc.push(lines[k].trim().replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*\s?/, ''));
+      }
     } else {
       while (i >= 0 && /^\s*\/\/\/?/.test(lines[i]) && i > end - 40) i--;
       for (let k = i + 1; k <= end; k++) doc.push(lines[k].trim().replace(/^\/\/\/?\s?/, ''));
@@ -100,7 +107,9 @@ export async function purposeOf(def: Definition, ctx: AnalysisContext): Promise<
     .split(/(?<=[.!?])\s/)[0]
     ?.trim();
   // A URL, a heading or a fragment is not a purpose.
-  if (!sentence || sentence.length < 12 || /https?:\/\/|^#|^[^A-Za-z`]/.test(sentence) || !/\s/.test(sentence)) return undefined;
+  if (!sentence || sentence.length < 12 || /https?:\/\/|^#|^[^A-Za-z`]/.test(sentence) || !/\s/.test(sentence)) {
+    return undefined;
+  }
   // Go doc comments open with the name itself ("UpdateCounts updates precalculated counts"): the rest is the purpose.
   const rest = def.family === 'go' && sentence.startsWith(`${def.name} `) ? sentence.slice(def.name.length + 1) : '';
   const named = rest.length >= 12 && /\s/.test(rest) ? rest : sentence;

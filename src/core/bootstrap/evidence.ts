@@ -40,9 +40,11 @@ export class Tally {
   }
 }
 
-const FUNCTION_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|internal|static|class|async|export|override|open|final|@\w+(?:\([^)]*\))?)\s+)*(?:def|func|fn|fun|function)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/;
+const FUNCTION_DECL =
+  /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|internal|static|class|async|export|override|open|final|@\w+(?:\([^)]*\))?)\s+)*(?:def|func|fn|fun|function)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/;
 /** A type's body: a line in it (a property's initialiser or observers) is in no function. */
-const TYPE_DECL = /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|internal|static|final|open|abstract|sealed|data|export|default|@\w+(?:\([^)]*\))?)\s+)*(?:class|struct|enum|extension|protocol|actor|impl|trait|interface|object)\b(?!\s*(func|var|let|fun|val)\b)/;
+const TYPE_DECL =
+  /^\s*(?:(?:pub(?:\([^)]*\))?|public|private|fileprivate|internal|static|final|open|abstract|sealed|data|export|default|@\w+(?:\([^)]*\))?)\s+)*(?:class|struct|enum|extension|protocol|actor|impl|trait|interface|object)\b(?!\s*(func|var|let|fun|val)\b)/;
 
 /**
  * The function a line sits in: walking up, the nearest function declaration indented less than the
@@ -60,7 +62,11 @@ export function enclosingFunction(lines: string[], line: number): string | undef
  * its class, and a line in a type's body outside its functions is in that type (`type@line`): the
  * properties of two structs are two scopes (Alamofire's Concurrency.swift).
  */
-export function enclosingScope(lines: string[], line: number, scopes = false): { name: string; line: number } | undefined {
+export function enclosingScope(
+  lines: string[],
+  line: number,
+  scopes = false,
+): { name: string; line: number } | undefined {
   const own = scopes ? FUNCTION_DECL.exec(lines[line - 1] ?? '') : null;
   if (own) return { name: own[1], line };
   // A type's (or an extension's) own line is in that type: `extension DataRequest {` beside `extension DownloadRequest {`.
@@ -82,11 +88,15 @@ function scopeAbove(lines: string[], line: number, types: boolean): { name: stri
     if (indent(l) >= depth) continue;
     const fn = FUNCTION_DECL.exec(l);
     if (fn) return { name: fn[1], line: i + 1 };
-    if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) return { name: 'init', line: i + 1 };
+    if (/^\s*(?:(?:public|private|fileprivate|internal|override|convenience|required)\s+)*init[?!]?\s*[(<]/.test(l)) {
+      return { name: 'init', line: i + 1 };
+    }
     if (TYPE_DECL.test(l)) return types ? { name: 'type', line: i + 1 } : undefined;
     const accessor = /^\s*(didSet|willSet)\b/.exec(l)?.[1];
     if (accessor) observer = accessor;
-    const property = observer && /^\s*(?:(?:public|private|fileprivate|internal|open|static|lazy|weak|override|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)/.exec(l)?.[1];
+    const property = observer
+      && /^\s*(?:(?:public|private|fileprivate|internal|open|static|lazy|weak|override|@\w+(?:\([^)]*\))?)\s+)*var\s+(\w+)/
+        .exec(l)?.[1];
     if (property) return { name: `${property}.${observer}`, line: i + 1 };
     depth = indent(l);
     if (depth === 0) return undefined;
@@ -194,7 +204,9 @@ export function excerptFrom(text: string, line: number, maxLines = 14, python = 
     if (lastWhole >= 0) {
       out.splice(lastWhole + 1);
       while (out.length > 1 && !out[out.length - 1].trim()) out.pop();
-      const inner = python ? bodyIndent : Math.max(firstIndent + 2, indentOf(lines.find((x, j) => j > 0 && x.trim()) ?? ''));
+      const inner = python
+        ? bodyIndent
+        : Math.max(firstIndent + 2, indentOf(lines.find((x, j) => j > 0 && x.trim()) ?? ''));
       out.push(`${' '.repeat(inner)}${python ? '#' : '//'} …`);
       if (!python) out.push(`${' '.repeat(firstIndent)}}`);
     } else out.splice(maxLines);

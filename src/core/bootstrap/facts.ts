@@ -67,11 +67,88 @@ export function factsOf(file: SourceFile): FileFacts {
 }
 
 const KEYWORDS = new Set([
-  'if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'typeof', 'await', 'async', 'new', 'super', 'this', 'import', 'require',
-  'guard', 'init', 'func', 'def', 'print', 'elif', 'with', 'assert', 'not', 'and', 'or', 'in', 'is', 'sizeof', 'defer', 'go', 'make',
-  'len', 'append', 'fn', 'match', 'loop', 'constructor', 'get', 'set', 'of', 'when', 'fun', 'else', 'do', 'try', 'throw', 'case', 'let', 'var', 'const',
-  'pub', 'impl', 'where', 'yield', 'lambda', 'elif', 'except', 'raise', 'from', 'use', 'mod', 'crate', 'super', 'sizeof', 'typeof', 'instanceof',
-  'String', 'Number', 'Boolean', 'Object', 'Array', 'Promise', 'Error', 'Map', 'Set', 'Date', 'JSON', 'Math', 'Symbol', 'Self', 'self',
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'function',
+  'return',
+  'typeof',
+  'await',
+  'async',
+  'new',
+  'super',
+  'this',
+  'import',
+  'require',
+  'guard',
+  'init',
+  'func',
+  'def',
+  'print',
+  'elif',
+  'with',
+  'assert',
+  'not',
+  'and',
+  'or',
+  'in',
+  'is',
+  'sizeof',
+  'defer',
+  'go',
+  'make',
+  'len',
+  'append',
+  'fn',
+  'match',
+  'loop',
+  'constructor',
+  'get',
+  'set',
+  'of',
+  'when',
+  'fun',
+  'else',
+  'do',
+  'try',
+  'throw',
+  'case',
+  'let',
+  'var',
+  'const',
+  'pub',
+  'impl',
+  'where',
+  'yield',
+  'lambda',
+  'elif',
+  'except',
+  'raise',
+  'from',
+  'use',
+  'mod',
+  'crate',
+  'super',
+  'sizeof',
+  'typeof',
+  'instanceof',
+  'String',
+  'Number',
+  'Boolean',
+  'Object',
+  'Array',
+  'Promise',
+  'Error',
+  'Map',
+  'Set',
+  'Date',
+  'JSON',
+  'Math',
+  'Symbol',
+  'Self',
+  'self',
 ]);
 
 const MAX_USES = 3000;
@@ -84,7 +161,15 @@ function extract(file: SourceFile): FileFacts {
   const isCode = (offset: number) => code[offset] === text[offset];
   const addImport = (spec: string, offset: number, statement = '') => {
     const span = statement.split('\n').length;
-    if (spec && isCode(offset)) imports.push({ spec, line: lines.lineOf(offset), ...bindings(file.family, spec, statement), ...(file.family === 'jsts' && /^\s*export\b/.test(statement) ? { reexport: true } : {}), ...(span > 1 ? { span } : {}) });
+    if (spec && isCode(offset)) {
+      imports.push({
+        spec,
+        line: lines.lineOf(offset),
+        ...bindings(file.family, spec, statement),
+        ...(file.family === 'jsts' && /^\s*export\b/.test(statement) ? { reexport: true } : {}),
+        ...(span > 1 ? { span } : {}),
+      });
+    }
   };
   for (const [re, group, statementStart] of IMPORTS[file.family] ?? []) {
     re.lastIndex = 0;
@@ -96,7 +181,9 @@ function extract(file: SourceFile): FileFacts {
       }
       if (group === -1) {
         // Go import blocks: every quoted path inside the parentheses, with its alias when given.
-        for (const q of m[0].matchAll(/(?:^|\n)[ \t]*([\w.]+[ \t]+)?"([^"]+)"/g)) addImport(q[2], m.index + (q.index ?? 0) + q[0].indexOf('"'), q[0]);
+        for (const q of m[0].matchAll(/(?:^|\n)[ \t]*([\w.]+[ \t]+)?"([^"]+)"/g)) {
+          addImport(q[2], m.index + (q.index ?? 0) + q[0].indexOf('"'), q[0]);
+        }
       } else {
         // The match may start at the `;` that ends the previous statement: the import starts after it.
         const at = m.index + /^[\s;]*/.exec(m[0])![0].length;
@@ -109,7 +196,9 @@ function extract(file: SourceFile): FileFacts {
     for (let m = re.exec(code); m; m = re.exec(code)) {
       const name = m[nameGroup];
       if (!name) continue;
-      const exported = exportGroup === undefined ? !name.startsWith('_') && (file.family !== 'go' || /^[A-Z]/.test(name)) : !!m[exportGroup];
+      const exported = exportGroup === undefined
+        ? !name.startsWith('_') && (file.family !== 'go' || /^[A-Z]/.test(name))
+        : !!m[exportGroup];
       const bases = baseGroup !== undefined && m[baseGroup] ? supertypes(m[baseGroup]) : [];
       const base = bases[0];
       const head = m[0];
@@ -119,14 +208,27 @@ function extract(file: SourceFile): FileFacts {
       const modifiers = head.slice(0, head.indexOf(name) + name.length);
       const line = lines.lineOf(m.index + head.indexOf(name));
       // A typing.overload stub is a signature; the definition is the undecorated `def` after it (saleor's from_global_id_or_error was cited at its first stub).
-      if (file.family === 'python' && kind === 'function' && /^\s*@(?:typing\.)?overload\b/.test(file.lines[line - 2] ?? '')) continue;
-      decls.push({ name, kind, line, exported, ...(base ? { base, bases } : {}), visibility: visibilityOf(file, name, modifiers, exported), member });
+      if (
+        file.family === 'python' && kind === 'function'
+        && /^\s*@(?:typing\.)?overload\b/.test(file.lines[line - 2] ?? '')
+      ) continue;
+      decls.push({
+        name,
+        kind,
+        line,
+        exported,
+        ...(base ? { base, bases } : {}),
+        visibility: visibilityOf(file, name, modifiers, exported),
+        member,
+      });
     }
   }
   const uses = new Map<string, number>();
   const qualified = new Map<string, Map<string, number>>();
   // Names inside import statements are bindings, not uses.
-  const importLines = new Set(imports.flatMap((i) => (i.names?.length ? Array.from({ length: i.span ?? 1 }, (_, k) => i.line + k) : [])));
+  const importLines = new Set(
+    imports.flatMap((i) => (i.names?.length ? Array.from({ length: i.span ?? 1 }, (_, k) => i.line + k) : [])),
+  );
   scanUses(code, (name, at) => {
     if (uses.size >= MAX_USES || KEYWORDS.has(name) || uses.has(name)) return;
     const line = lines.lineOf(at);
@@ -140,7 +242,7 @@ function extract(file: SourceFile): FileFacts {
     if (!aliases.has(m[1])) continue;
     if (m[1] === 'self' || m[1] === 'this') continue;
     let names = qualified.get(m[1]);
-    if (!names) qualified.set(m[1], (names = new Map()));
+    if (!names) qualified.set(m[1], names = new Map());
     if (!names.has(m[2])) names.set(m[2], lines.lineOf(m.index));
   }
   // The word is needed and rare outside Java, Kotlin and Go: a substring test spares the other files a multiline scan (~60 ms on 5,000 files).
@@ -148,7 +250,32 @@ function extract(file: SourceFile): FileFacts {
   return { imports, decls, uses, qualified, ...(packageName ? { packageName } : {}) };
 }
 
-const DECL_KEYWORDS = new Set(['def', 'func', 'fn', 'function', 'fun', 'class', 'struct', 'enum', 'interface', 'protocol', 'trait', 'type', 'typealias', 'actor', 'object', 'extension', 'impl', 'let', 'var', 'val', 'const', 'static', 'case', 'macro_rules']);
+const DECL_KEYWORDS = new Set([
+  'def',
+  'func',
+  'fn',
+  'function',
+  'fun',
+  'class',
+  'struct',
+  'enum',
+  'interface',
+  'protocol',
+  'trait',
+  'type',
+  'typealias',
+  'actor',
+  'object',
+  'extension',
+  'impl',
+  'let',
+  'var',
+  'val',
+  'const',
+  'static',
+  'case',
+  'macro_rules',
+]);
 const TYPE_POSITION_WORDS = new Set(['extends', 'implements', 'new', 'as', 'is', 'throw', 'throws', 'mut', 'dyn']);
 
 /**
@@ -184,12 +311,18 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     const capital = name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
     if (next === 40 /* ( */ || (before === 64 /* @ */ && capital)) onUse(name, at);
     else if (next === 60 /* < */ && /^<[\w$<>, .?:[\]]*>\s*\(/.test(code.slice(k, k + 120))) onUse(name, at);
-    else if (capital && (next === 46 || (next === 58 && code.charCodeAt(k + 1) === 58)) && /[A-Za-z_]/.test(code[next === 46 ? k + 1 : k + 2] ?? '')) onUse(name, at);
+    else if (
+      capital && (next === 46 || (next === 58 && code.charCodeAt(k + 1) === 58))
+      && /[A-Za-z_]/.test(code[next === 46 ? k + 1 : k + 2] ?? '')
+    ) onUse(name, at);
     else if (capital && !(next === 58 && code.charCodeAt(k + 1) === 58)) {
       const last = code.charCodeAt(j);
       // `: Name` (not `::`), `<Name`, `(Name`, `, Name`, `-> Name`, `&Name` and `&mut Name` (Rust's
       // references: alacritty's SizeInfo was counted in 3 of its 12 files), `extends Name`, `new Name`…
-      if ((last === 58 && code.charCodeAt(j - 1) !== 58) || last === 60 || last === 40 || last === 44 || last === 38 || (last === 62 && code.charCodeAt(j - 1) === 45) || (onlyBlanksSinceWord && TYPE_POSITION_WORDS.has(word))) onUse(name, at);
+      if (
+        (last === 58 && code.charCodeAt(j - 1) !== 58) || last === 60 || last === 40 || last === 44 || last === 38
+        || (last === 62 && code.charCodeAt(j - 1) === 45) || (onlyBlanksSinceWord && TYPE_POSITION_WORDS.has(word))
+      ) onUse(name, at);
     }
   }
 }
@@ -199,25 +332,38 @@ function isBlank(c: number): boolean {
 }
 
 /** Folders whose code a module keeps to itself, whatever its modifiers say. */
-export const INTERNAL_PATH = /(^|\/)(internal|internals|_internal|private|impl|detail|[\w-]*do-not-import[\w-]*)(\/|$)/i;
+export const INTERNAL_PATH =
+  /(^|\/)(internal|internals|_internal|private|impl|detail|[\w-]*do-not-import[\w-]*)(\/|$)/i;
 
 /** What a declaration's modifiers, name and place say about who may use it (see DeclFact.visibility). */
 function visibilityOf(file: SourceFile, name: string, head: string, exported: boolean): Visibility {
   const internalPath = INTERNAL_PATH.test(file.path);
   switch (file.family) {
     case 'swift':
-      return /\b(private|fileprivate)\b/.test(head) ? 'private' : /\b(public|open)\b/.test(head) && !internalPath ? 'public' : 'internal';
+      return /\b(private|fileprivate)\b/.test(head)
+        ? 'private'
+        : /\b(public|open)\b/.test(head) && !internalPath
+        ? 'public'
+        : 'internal';
     case 'kotlin':
       return /\bprivate\b/.test(head) ? 'private' : /\binternal\b/.test(head) || internalPath ? 'internal' : 'public';
     case 'java':
       return /\bprivate\b/.test(head) ? 'private' : /\bpublic\b/.test(head) && !internalPath ? 'public' : 'internal';
     case 'rust':
-      return /\bpub\s*\(/.test(head) ? 'internal' : /\bpub\b/.test(head) ? (internalPath ? 'internal' : 'public') : 'private';
+      return /\bpub\s*\(/.test(head)
+        ? 'internal'
+        : /\bpub\b/.test(head)
+        ? (internalPath ? 'internal' : 'public')
+        : 'private';
     case 'go':
       return /^[A-Z]/.test(name) && !internalPath ? 'public' : 'internal';
     case 'python':
       // A module or package whose name starts with `_` is internal unless its package re-exports the name.
-      return name.startsWith('_') ? 'private' : /(^|\/)_[a-z]\w*(\/|\.py$)/.test(file.path) || internalPath ? 'internal' : 'public';
+      return name.startsWith('_')
+        ? 'private'
+        : /(^|\/)_[a-z]\w*(\/|\.py$)/.test(file.path) || internalPath
+        ? 'internal'
+        : 'public';
     case 'objc':
       return /(^|\/)(Private|Internal)(\/|$)|(Private|Internal)\.h$/.test(file.path) ? 'internal' : 'public';
     case 'jsts':
@@ -289,7 +435,10 @@ function bindings(family: Family, spec: string, stmt: string): Pick<ImportFact, 
       const ns = /\*\s+as\s+([\w$]+)/.exec(stmt)?.[1];
       const braces = /\{([^}]*)\}/.exec(stmt)?.[1];
       const def = /^\s*(?:import|export)\s+(?:type\s+)?([\w$]+)\s*(?:,|from\b)/.exec(stmt)?.[1];
-      const names = [...(braces ? list(braces, /\s+as\s+/) : []), ...(def && def !== 'type' ? [{ imported: 'default', local: def }] : [])];
+      const names = [
+        ...(braces ? list(braces, /\s+as\s+/) : []),
+        ...(def && def !== 'type' ? [{ imported: 'default', local: def }] : []),
+      ];
       return { ...(names.length ? { names } : {}), ...(ns ? { alias: ns } : {}) };
     }
     case 'python': {
@@ -306,7 +455,11 @@ function bindings(family: Family, spec: string, stmt: string): Pick<ImportFact, 
     }
     case 'go': {
       const alias = /^\s*(?:import\s+)?([\w.]+)\s+"/.exec(stmt)?.[1];
-      return { alias: alias && alias !== 'import' ? alias : spec.split('/').pop()!.replace(/^go-|\.go$|-go$/g, '').replace(/\/v\d+$/, '') };
+      return {
+        alias: alias && alias !== 'import'
+          ? alias
+          : spec.split('/').pop()!.replace(/^go-|\.go$|-go$/g, '').replace(/\/v\d+$/, ''),
+      };
     }
     case 'java':
     case 'kotlin': {
@@ -342,7 +495,10 @@ const IMPORTS: Partial<Record<Family, ImportRule[]>> = {
     [/^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)"/gm, 1],
     [/^import[ \t]*\([^)]*\)/gm, -1],
   ],
-  swift: [[/^[ \t]*(?:@testable[ \t]+|@_exported[ \t]+)?import[ \t]+(?:(?:class|struct|enum|protocol|func|var|typealias)[ \t]+)?(\w+)/gm, 1]],
+  swift: [[
+    /^[ \t]*(?:@testable[ \t]+|@_exported[ \t]+)?import[ \t]+(?:(?:class|struct|enum|protocol|func|var|typealias)[ \t]+)?(\w+)/gm,
+    1,
+  ]],
   objc: [
     [/^[ \t]*#(?:import|include)[ \t]*[<"]([^>"]+)[>"]/gm, 1],
     [/^[ \t]*@import[ \t]+([\w.]+)/gm, 1],
@@ -357,10 +513,28 @@ type DeclRule = [RegExp, DeclKind, number, number | undefined, number | undefine
 const DECLS: Partial<Record<Family, DeclRule[]>> = {
   jsts: [
     [/^(export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?function\*?[ \t]+([\w$]+)/gm, 'function', 2, 1, undefined],
-    [/^(export[ \t]+)?(?:const|let)[ \t]+([\w$]+)(?:[ \t]*:[^=\n]+)?[ \t]*=[ \t]*(?:async[ \t]+)?(?:function\b|\([^)]*\)[ \t]*(?::[^=\n]+)?=>|[\w$]+[ \t]*=>)/gm, 'function', 2, 1, undefined],
-    [/^(export[ \t]+)?(?:default[ \t]+)?(?:abstract[ \t]+)?class[ \t]+([\w$]+)(?:<[^>{]*>)?(?:[ \t]+extends[ \t]+([\w$.]+))?/gm, 'type', 2, 1, 3],
+    [
+      /^(export[ \t]+)?(?:const|let)[ \t]+([\w$]+)(?:[ \t]*:[^=\n]+)?[ \t]*=[ \t]*(?:async[ \t]+)?(?:function\b|\([^)]*\)[ \t]*(?::[^=\n]+)?=>|[\w$]+[ \t]*=>)/gm,
+      'function',
+      2,
+      1,
+      undefined,
+    ],
+    [
+      /^(export[ \t]+)?(?:default[ \t]+)?(?:abstract[ \t]+)?class[ \t]+([\w$]+)(?:<[^>{]*>)?(?:[ \t]+extends[ \t]+([\w$.]+))?/gm,
+      'type',
+      2,
+      1,
+      3,
+    ],
     [/^(export[ \t]+)?(?:declare[ \t]+)?(?:interface|type|enum)[ \t]+([\w$]+)/gm, 'type', 2, 1, undefined],
-    [/^(export[ \t]+)?const[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]+)?=[ \t]*(?:['"`\d\-[{]|true|false|new[ \t]|Object\.freeze)/gm, 'constant', 2, 1, undefined],
+    [
+      /^(export[ \t]+)?const[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]+)?=[ \t]*(?:['"`\d\-[{]|true|false|new[ \t]|Object\.freeze)/gm,
+      'constant',
+      2,
+      1,
+      undefined,
+    ],
   ],
   python: [
     [/^(?:async[ \t]+)?def[ \t]+(\w+)/gm, 'function', 1, undefined, undefined],
@@ -372,8 +546,20 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
     [/^type[ \t]+(\w+)[ \t]+(?:struct|interface)/gm, 'type', 1, undefined, undefined],
   ],
   swift: [
-    [/^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*((?:public|open)[ \t]+)?(?:(?:final|internal|private|fileprivate|static|@\w+(?:\([^)\n]*\))?)[ \t]+)*(?:class|struct|enum|protocol|actor)[ \t]+(\w+)(?:<[^>]*>)?(?:[ \t]*:[ \t]*([^{\n]+))?/gm, 'type', 2, undefined, 3],
-    [/^[ \t]*((?:public|open)[ \t]+)?(?:(?:static|class|final|internal|private|fileprivate|override|@\w+|nonisolated|mutating)[ \t]+)*func[ \t]+(\w+)/gm, 'function', 2, undefined, undefined],
+    [
+      /^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*((?:public|open)[ \t]+)?(?:(?:final|internal|private|fileprivate|static|@\w+(?:\([^)\n]*\))?)[ \t]+)*(?:class|struct|enum|protocol|actor)[ \t]+(\w+)(?:<[^>]*>)?(?:[ \t]*:[ \t]*([^{\n]+))?/gm,
+      'type',
+      2,
+      undefined,
+      3,
+    ],
+    [
+      /^[ \t]*((?:public|open)[ \t]+)?(?:(?:static|class|final|internal|private|fileprivate|override|@\w+|nonisolated|mutating)[ \t]+)*func[ \t]+(\w+)/gm,
+      'function',
+      2,
+      undefined,
+      undefined,
+    ],
   ],
   objc: [
     // A category or class extension (`@interface UIColor (SDHexString)`) adds to a type; it does not declare one.
@@ -382,16 +568,46 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
     [/^[-+][ \t]*\([^)]*\)[ \t]*(\w+)/gm, 'function', 1, undefined, undefined],
   ],
   rust: [
-    [/^[ \t]*(pub(?:\([^)]*\))?[ \t]+)?(?:async[ \t]+)?(?:unsafe[ \t]+)?fn[ \t]+(\w+)/gm, 'function', 2, undefined, undefined],
+    [
+      /^[ \t]*(pub(?:\([^)]*\))?[ \t]+)?(?:async[ \t]+)?(?:unsafe[ \t]+)?fn[ \t]+(\w+)/gm,
+      'function',
+      2,
+      undefined,
+      undefined,
+    ],
     [/^[ \t]*(pub(?:\([^)]*\))?[ \t]+)?(?:struct|enum|trait)[ \t]+(\w+)/gm, 'type', 2, undefined, undefined],
   ],
   java: [
-    [/^[ \t]*(public[ \t]+)?(?:(?:abstract|final|static|sealed)[ \t]+)*(?:class|interface|enum|record)[ \t]+(\w+)(?:<[^>{]*>)?(?:[ \t]+extends[ \t]+([\w.]+))?/gm, 'type', 2, undefined, 3],
-    [/^[ \t]+(?:(?:public|protected|private|static|final|synchronized|abstract|default)[ \t]+)*(?!return\b|new\b|throw\b|else\b|case\b)[\w.?[\]]+(?:<[^>\n]*>)?[ \t]+(\w+)[ \t]*\(/gm, 'function', 1, undefined, undefined],
+    [
+      /^[ \t]*(public[ \t]+)?(?:(?:abstract|final|static|sealed)[ \t]+)*(?:class|interface|enum|record)[ \t]+(\w+)(?:<[^>{]*>)?(?:[ \t]+extends[ \t]+([\w.]+))?/gm,
+      'type',
+      2,
+      undefined,
+      3,
+    ],
+    [
+      /^[ \t]+(?:(?:public|protected|private|static|final|synchronized|abstract|default)[ \t]+)*(?!return\b|new\b|throw\b|else\b|case\b)[\w.?[\]]+(?:<[^>\n]*>)?[ \t]+(\w+)[ \t]*\(/gm,
+      'function',
+      1,
+      undefined,
+      undefined,
+    ],
   ],
   kotlin: [
     // Supertypes come after the primary constructor, which may carry annotations and a visibility on lines of its own.
-    [/^[ \t]*((?:public)[ \t]+)?(?:(?:abstract|open|sealed|data|enum|inner|private|internal|annotation)[ \t]+)*(?:class|interface|object)[ \t]+(\w+)(?:<[^>]*>)?(?:\s*(?:@\w+(?:\([^)]*\))?\s*)*(?:(?:private|internal|protected|public)\s+)?constructor)?(?:[ \t]*\([^)]*\))?(?:\s*:\s*([^{\n]+))?/gm, 'type', 2, undefined, 3],
-    [/^[ \t]*((?:public)[ \t]+)?(?:(?:suspend|private|internal|override|inline|operator|infix|tailrec)[ \t]+)*fun[ \t]+(?:<[^>]*>[ \t]*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\??\.)?(\w+)/gm, 'function', 2, undefined, undefined],
+    [
+      /^[ \t]*((?:public)[ \t]+)?(?:(?:abstract|open|sealed|data|enum|inner|private|internal|annotation)[ \t]+)*(?:class|interface|object)[ \t]+(\w+)(?:<[^>]*>)?(?:\s*(?:@\w+(?:\([^)]*\))?\s*)*(?:(?:private|internal|protected|public)\s+)?constructor)?(?:[ \t]*\([^)]*\))?(?:\s*:\s*([^{\n]+))?/gm,
+      'type',
+      2,
+      undefined,
+      3,
+    ],
+    [
+      /^[ \t]*((?:public)[ \t]+)?(?:(?:suspend|private|internal|override|inline|operator|infix|tailrec)[ \t]+)*fun[ \t]+(?:<[^>]*>[ \t]*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\??\.)?(\w+)/gm,
+      'function',
+      2,
+      undefined,
+      undefined,
+    ],
   ],
 };

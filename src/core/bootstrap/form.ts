@@ -16,7 +16,9 @@ export function nameList(names: readonly string[], budget = 60, code = true, wei
   }
   // With weights, "and N more" counts what the hidden names stand for (a name shared by two types is two).
   const rest = weights ? weights.slice(shown.length).reduce((a, b) => a + b, 0) : names.length - shown.length;
-  if (rest === 0) return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
+  if (rest === 0) {
+    return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown.join('');
+  }
   return `${shown.join(', ')} and ${rest} more`;
 }
 
@@ -71,7 +73,8 @@ export function shortPath(p: string, max = 48): string {
 }
 
 /** A line that imports names (`import`, `use`, `#import`, `from … import`): it names a type without using it. */
-export const IMPORT_LINE = /^\s*(?:import|@import|#import|#include|(?:pub(?:\([^)]*\))?\s+)?use|from\s+\S+\s+import|using)\b/;
+export const IMPORT_LINE =
+  /^\s*(?:import|@import|#import|#include|(?:pub(?:\([^)]*\))?\s+)?use|from\s+\S+\s+import|using)\b/;
 
 /** An identifier for a pattern: `$` in JS names taken literally. */
 export const escapeName = (name: string): string => name.replace(/\$/g, '\\$');

@@ -1,10 +1,10 @@
-import type { Workspace } from '../workspace';
-import { skillRegistry } from '../skills/registry';
+import { lookup } from '../kernel/tables';
 import { skillPartText } from '../skills/parse';
+import { skillRegistry } from '../skills/registry';
 import type { Skill } from '../skills/types';
+import type { Workspace } from '../workspace';
 import { LANGUAGE_DIMENSIONS } from './dimensions/language';
 import { CORE_DIMENSIONS, type Family } from './types';
-import { lookup } from '../kernel/tables';
 
 /** What a dimension is about: shown with its results so an agent knows what to add by reading. */
 export interface DimensionGuide {
@@ -50,7 +50,11 @@ const CORE_LABELS: Record<string, string> = {
   'agent guidelines': 'agent-guidelines',
 };
 
-const REFERENCE_SKILL: Partial<Record<Family, string>> = { jsts: 'autosnippet-reference-jsts', swift: 'autosnippet-reference-swift', objc: 'autosnippet-reference-objc' };
+const REFERENCE_SKILL: Partial<Record<Family, string>> = {
+  jsts: 'autosnippet-reference-jsts',
+  swift: 'autosnippet-reference-swift',
+  objc: 'autosnippet-reference-objc',
+};
 
 /**
  * The guide of each dimension the scan covers: the coldstart skill's "nine dimensions" table for the

@@ -1,4 +1,11 @@
-export { bootstrapKnowledge, DEFAULTS as BOOTSTRAP_DEFAULTS, type BootstrapOptions, type BootstrapResult, type BootstrapRun, type DimensionResult } from './run';
-export { dimensionGuides, type DimensionGuide } from './guides';
-export { CORE_DIMENSIONS, type CandidateDraft } from './types';
 export { LANGUAGE_DIMENSIONS } from './dimensions/language';
+export { type DimensionGuide, dimensionGuides } from './guides';
+export {
+  bootstrapKnowledge,
+  type BootstrapOptions,
+  type BootstrapResult,
+  type BootstrapRun,
+  DEFAULTS as BOOTSTRAP_DEFAULTS,
+  type DimensionResult,
+} from './run';
+export { type CandidateDraft, CORE_DIMENSIONS } from './types';

@@ -2,23 +2,61 @@
 // blind reviewers asked for a helper type's API (Alamofire's `Protected.read { }` / `write { }`,
 // alacritty's `Scheduler.schedule`) rather than "use it instead of writing a local variant".
 import path from 'node:path';
-import type { Definition, Use } from './symbols';
 import { escapeName, nameList } from './form';
+import type { Definition, Use } from './symbols';
 import type { AnalysisContext } from './types';
 
 /** Names that say nothing about a type's API even when they are called. */
-const NOT_API = new Set(['init', 'new', 'constructor', 'toString', 'equals', 'hashCode', 'description', 'clone', 'copy', 'fmt', 'eq', 'hash', 'default', 'from', 'into', 'compareTo', 'close', 'deinit', 'drop', 'main']);
+const NOT_API = new Set([
+  'init',
+  'new',
+  'constructor',
+  'toString',
+  'equals',
+  'hashCode',
+  'description',
+  'clone',
+  'copy',
+  'fmt',
+  'eq',
+  'hash',
+  'default',
+  'from',
+  'into',
+  'compareTo',
+  'close',
+  'deinit',
+  'drop',
+  'main',
+]);
 
 /** What declares a method, per family: the name is group 1. */
 const METHOD: Partial<Record<Definition['family'], RegExp>> = {
-  swift: /^\s*(?:(?:public|internal|open|fileprivate|static|class|final|override|mutating|nonisolated|@\w+(?:\([^)]*\))?)\s+)*func\s+(\w+)/,
-  kotlin: /^\s*(?:(?:public|internal|protected|override|open|suspend|inline|operator|infix|final|abstract|actual|expect|@\w+)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\??\.)?(\w+)\s*\(/,
+  swift:
+    /^\s*(?:(?:public|internal|open|fileprivate|static|class|final|override|mutating|nonisolated|@\w+(?:\([^)]*\))?)\s+)*func\s+(\w+)/,
+  kotlin:
+    /^\s*(?:(?:public|internal|protected|override|open|suspend|inline|operator|infix|final|abstract|actual|expect|@\w+)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\??\.)?(\w+)\s*\(/,
   java: /^\s*(?:(?:public|protected|static|final|synchronized|abstract|default|@\w+)\s+)+[\w<>[\],.? ]+?\s+(\w+)\s*\(/,
-  jsts: /^\s*(?:(?:public|protected|static|async|readonly|override|get|set)\s+)*(\w+)\s*(?:<[^>]*>)?\s*\([^)]*\)?\s*(?::[^={]*)?\{?\s*$/,
+  jsts:
+    /^\s*(?:(?:public|protected|static|async|readonly|override|get|set)\s+)*(\w+)\s*(?:<[^>]*>)?\s*\([^)]*\)?\s*(?::[^={]*)?\{?\s*$/,
   python: /^\s+(?:async\s+)?def\s+([a-zA-Z]\w*)\s*\(/,
   rust: /^\s+(?:pub(?:\([^)]*\))?\s+)(?:const\s+|async\s+|unsafe\s+)*fn\s+(\w+)/,
 };
-const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'catch', 'function', 'new', 'super', 'this', 'else', 'when', 'synchronized']);
+const KEYWORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'return',
+  'catch',
+  'function',
+  'new',
+  'super',
+  'this',
+  'else',
+  'when',
+  'synchronized',
+]);
 
 /** The methods declared for `def` (its body; Rust `impl` blocks; Go methods of its package). */
 export async function methodsOf(def: Definition, ctx: AnalysisContext, own = false): Promise<string[]> {
@@ -27,9 +65,14 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
     if (n && !KEYWORDS.has(n) && !NOT_API.has(n) && n !== def.name && !n.startsWith('_')) names.add(n);
   };
   if (def.family === 'go') {
-    const receiver = new RegExp(`^func\\s*\\(\\s*\\w+\\s+\\*?${escapeName(def.name)}(?:\\[[^\\]]*\\])?\\s*\\)\\s*([A-Z]\\w*)`, 'gm');
+    const receiver = new RegExp(
+      `^func\\s*\\(\\s*\\w+\\s+\\*?${escapeName(def.name)}(?:\\[[^\\]]*\\])?\\s*\\)\\s*([A-Z]\\w*)`,
+      'gm',
+    );
     const dir = path.posix.dirname(def.path);
-    for (const f of ctx.listing.filter((p) => p.endsWith('.go') && !p.endsWith('_test.go') && path.posix.dirname(p) === dir)) {
+    for (const f of ctx.listing.filter((p) =>
+      p.endsWith('.go') && !p.endsWith('_test.go') && path.posix.dirname(p) === dir
+    )) {
       for (const m of ((await ctx.read(f)) ?? '').matchAll(receiver)) add(m[1]);
     }
     return [...names];
@@ -40,10 +83,16 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
   const bodies = ownBodies(def, lines);
   // Kotlin's companion object is the type's static side (okhttp's `Platform.get()`).
   const [body] = bodies;
-  if (body && def.family === 'kotlin') for (let i = body[0]; i < body[1]; i++) if (/^\s*companion object\b.*\{\s*$/.test(lines[i])) bodies.push(blockFrom(lines, i, def.family));
+  if (body && def.family === 'kotlin') {
+    for (let i = body[0]; i < body[1]; i++) {
+      if (/^\s*companion object\b.*\{\s*$/.test(lines[i])) bodies.push(blockFrom(lines, i, def.family));
+    }
+  }
   // `own`: what the declaration itself requires, not what extensions add (a protocol's requirements).
   if (!own) bodies.push(...sameFileExtensions(def, lines));
-  for (const [from, to, depth] of bodies) for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) add(method.exec(lines[i])?.[1]);
+  for (const [from, to, depth] of bodies) {
+    for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) add(method.exec(lines[i])?.[1]);
+  }
   return [...names];
 }
 
@@ -53,7 +102,9 @@ type Block = [from: number, to: number, depth: number];
 function blockFrom(lines: readonly string[], start: number, family: Definition['family']): Block {
   // `protocol X: A, B {}`: a body opened and closed on its own line holds nothing.
   const open = lines[start] ?? '';
-  if (family !== 'python' && open.includes('{') && (open.match(/\{/g)?.length ?? 0) <= (open.match(/\}/g)?.length ?? 0)) return [start + 1, start + 1, -1];
+  if (
+    family !== 'python' && open.includes('{') && (open.match(/\{/g)?.length ?? 0) <= (open.match(/\}/g)?.length ?? 0)
+  ) return [start + 1, start + 1, -1];
   const indent = /^\s*/.exec(lines[start])![0].length;
   let end = start + 1;
   for (; end < lines.length; end++) {
@@ -77,7 +128,11 @@ function ownBodies(def: Definition, lines: readonly string[]): Block[] {
 /** Blocks that add to the type in its own file: Rust `impl Name` blocks (not trait impls), Swift `extension Name`. */
 function sameFileExtensions(def: Definition, lines: readonly string[]): Block[] {
   const name = escapeName(def.name);
-  const more = def.family === 'rust' ? new RegExp(`^impl\\b(?:<[^>]*>)?\\s*${name}\\b(?!.*\\bfor\\b)`) : def.family === 'swift' ? new RegExp(`^(?:public |internal )?extension\\s+${name}\\b`) : undefined;
+  const more = def.family === 'rust'
+    ? new RegExp(`^impl\\b(?:<[^>]*>)?\\s*${name}\\b(?!.*\\bfor\\b)`)
+    : def.family === 'swift'
+    ? new RegExp(`^(?:public |internal )?extension\\s+${name}\\b`)
+    : undefined;
   const out: Block[] = [];
   if (more) lines.forEach((l, i) => more.test(l) && out.push(blockFrom(lines, i, def.family)));
   return out;
@@ -85,7 +140,11 @@ function sameFileExtensions(def: Definition, lines: readonly string[]): Block[] 
 
 /** What declares a member of a contract: a trait's methods take no `pub`; a Python type's include `_private` and `__dunder__` ones. */
 function memberPattern(family: Definition['family']): RegExp | undefined {
-  return family === 'rust' ? /^\s+(?:(?:const|async|unsafe)\s+)*fn\s+(\w+)/ : family === 'python' ? /^\s+(?:async\s+)?def\s+(\w+)\s*\(/ : METHOD[family];
+  return family === 'rust'
+    ? /^\s+(?:(?:const|async|unsafe)\s+)*fn\s+(\w+)/
+    : family === 'python'
+    ? /^\s+(?:async\s+)?def\s+(\w+)\s*\(/
+    : METHOD[family];
 }
 
 /** A member of a base type's contract: `name()` for a method, `name` for a property. */
@@ -98,7 +157,8 @@ export interface Requirement {
 
 /** Swift and Kotlin property declarations in a body: the name is group 1. */
 const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
-  swift: /^\s*(?:(?:public|internal|open|static|class|final|lazy|nonisolated|(?:private|fileprivate|internal)\(set\)|@\w+(?:\([^)]*\))?)\s+)*(?:var|let)\s+(\w+)\s*[:=]/,
+  swift:
+    /^\s*(?:(?:public|internal|open|static|class|final|lazy|nonisolated|(?:private|fileprivate|internal)\(set\)|@\w+(?:\([^)]*\))?)\s+)*(?:var|let)\s+(\w+)\s*[:=]/,
   kotlin: /^\s*(?:(?:public|internal|protected|override|open|abstract|@\w+)\s+)*(?:val|var)\s+(\w+)\s*[:=]/,
 };
 
@@ -111,12 +171,16 @@ const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
  * empty bodies. Swift defaults that call each other are `oneOf`: a new type implements one of them.
  * Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
  */
-export async function requirementsOf(def: Definition, ctx: AnalysisContext): Promise<{ required: Requirement[]; defaulted: Requirement[]; oneOf?: string[][] } | undefined> {
+export async function requirementsOf(
+  def: Definition,
+  ctx: AnalysisContext,
+): Promise<{ required: Requirement[]; defaulted: Requirement[]; oneOf?: string[][] } | undefined> {
   const method = memberPattern(def.family);
   if (!method || def.family === 'jsts') return undefined;
   const lines = ((await ctx.read(def.path)) ?? '').split('\n');
   const head = lines[def.line - 1] ?? '';
-  const contract = /\b(protocol|interface|trait)\b/.test(head) || (def.family === 'python' && /\bProtocol\b/.test(head));
+  const contract = /\b(protocol|interface|trait)\b/.test(head)
+    || (def.family === 'python' && /\bProtocol\b/.test(head));
   const abstract = /\babstract\b/.test(head) || (def.family === 'python' && /\b(ABC|Protocol)\b/.test(head));
   // A Swift class has no `abstract`: its methods whose body is `fatalError(…)` are (Alamofire's `Request.task(for:using:)`).
   if (!contract && !abstract && def.family !== 'python' && def.family !== 'swift') return undefined;
@@ -126,16 +190,25 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
   const extended = new Map<string, boolean>();
   // The default bodies, per name (overloads have several): a default that calls another is no default on its own.
   const defaults = new Map<string, string[]>();
-  if (def.family === 'swift') for (const [from, to, depth] of sameFileExtensions(def, lines)) for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth) {
-    // `static func interceptor(…)` in `extension X where Self == Interceptor` is a factory, not a default.
-    if (/\bstatic\b/.test(lines[i])) continue;
-    const m = method.exec(lines[i])?.[1];
-    const n = m ?? PROPERTY.swift!.exec(lines[i])?.[1];
-    if (!n) continue;
-    if (!extended.has(n)) extended.set(n, !!m);
-    let end = i + 1;
-    while (end < to && !(lines[end].trim() && /^\s*/.exec(lines[end])![0].length <= depth && !/^\s*\}/.test(lines[end]))) end++;
-    defaults.set(n, [...(defaults.get(n) ?? []), lines.slice(i + 1, end).join('\n')]);
+  if (def.family === 'swift') {
+    for (const [from, to, depth] of sameFileExtensions(def, lines)) {
+      for (let i = from; i < to; i++) {
+        if (/^\s*/.exec(lines[i])![0].length === depth) {
+          // `static func interceptor(…)` in `extension X where Self == Interceptor` is a factory, not a default.
+          if (/\bstatic\b/.test(lines[i])) continue;
+          const m = method.exec(lines[i])?.[1];
+          const n = m ?? PROPERTY.swift!.exec(lines[i])?.[1];
+          if (!n) continue;
+          if (!extended.has(n)) extended.set(n, !!m);
+          let end = i + 1;
+          while (
+            end < to
+            && !(lines[end].trim() && /^\s*/.exec(lines[end])![0].length <= depth && !/^\s*\}/.test(lines[end]))
+          ) end++;
+          defaults.set(n, [...(defaults.get(n) ?? []), lines.slice(i + 1, end).join('\n')]);
+        }
+      }
+    }
   }
   const required: Requirement[] = [];
   const defaulted: Requirement[] = [];
@@ -145,7 +218,12 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
   // the next start, so a signature's closing `) -> None:` at the same depth stays with its body.
   const property = PROPERTY[def.family];
   const starts: number[] = [];
-  for (let i = from; i < to; i++) if (/^\s*/.exec(lines[i])![0].length === depth && (method.test(lines[i]) || property?.test(lines[i]) || /^\s*@/.test(lines[i]))) starts.push(i);
+  for (let i = from; i < to; i++) {
+    if (
+      /^\s*/.exec(lines[i])![0].length === depth
+      && (method.test(lines[i]) || property?.test(lines[i]) || /^\s*@/.test(lines[i]))
+    ) starts.push(i);
+  }
   const members = starts.filter((i) => !/^\s*@\w+\s*(?:\(.*\))?\s*$/.test(lines[i]));
   members.forEach((i) => {
     const line = lines[i];
@@ -157,7 +235,10 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
     const hidden = name?.startsWith('_') && !/^__\w+__$/.test(name);
     // A method and a property may share a name (Alamofire's Request: `var task` and `func task(for:using:)`).
     const key = `${m ? 'method' : 'property'} ${name}`;
-    if (!name || seen.has(key) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name || (hidden && def.family !== 'python') || name === '__init__') return;
+    if (
+      !name || seen.has(key) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name
+      || (hidden && def.family !== 'python') || name === '__init__'
+    ) return;
     if (/\b(static|private)\b/.test(line.slice(0, line.indexOf(name))) && def.family !== 'python') return;
     seen.add(key);
     // The member's text, up to the next member at this depth.
@@ -173,7 +254,9 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
       case 'rust': {
         const signature = m ? text.slice(text.indexOf(name)) : text;
         const afterParams = m ? signature.slice(closingParen(signature) + 1) : signature;
-        hasDefault = contract ? /^[^\n]*?(?:\{|=)|^\s*(?:where\b[^{;]*)?\{/.test(afterParams) || /\bget\(\)/.test(afterParams) : !/\babstract\b/.test(line);
+        hasDefault = contract
+          ? /^[^\n]*?(?:\{|=)|^\s*(?:where\b[^{;]*)?\{/.test(afterParams) || /\bget\(\)/.test(afterParams)
+          : !/\babstract\b/.test(line);
         break;
       }
       case 'java':
@@ -197,21 +280,31 @@ export async function requirementsOf(def: Definition, ctx: AnalysisContext): Pro
   });
   // A protocol that only combines others (Alamofire's `RequestInterceptor: RequestAdapter, RequestRetrier {}`) and
   // gives their methods defaults in an extension: those defaults are what a new implementation may leave out.
-  if (contract && !members.length) for (const [name, isMethod] of extended) if (!NOT_API.has(name) && !name.startsWith('_')) defaulted.push({ name, method: isMethod });
+  if (contract && !members.length) {
+    for (const [name, isMethod] of extended) {
+      if (!NOT_API.has(name) && !name.startsWith('_')) defaulted.push({ name, method: isMethod });
+    }
+  }
   // Defaults that call each other (Kingfisher's `data()` and `data(handler:)` each bridge to the other): a new type
   // must implement one of them, or the two recurse forever. A blind reviewer found "both have defaults" contradicted.
   const oneOf: string[][] = [];
   if (def.family === 'swift' && contract) {
-    const calls = (from: string, to: string) => (defaults.get(from) ?? []).some((b) => new RegExp(`\\b${escapeName(to)}\\s*\\(`).test(b));
+    const calls = (from: string, to: string) =>
+      (defaults.get(from) ?? []).some((b) => new RegExp(`\\b${escapeName(to)}\\s*\\(`).test(b));
     for (const d of defaulted) {
       if (!d.method) continue;
       const overloads = members.map((i) => lines[i]).filter((l) => method.exec(l)?.[1] === d.name);
-      if (overloads.length >= 2 && (defaults.get(d.name) ?? []).length >= 2 && (defaults.get(d.name) ?? []).every((b) => new RegExp(`\\b${escapeName(d.name)}\\s*\\(`).test(b))) {
+      if (
+        overloads.length >= 2 && (defaults.get(d.name) ?? []).length >= 2
+        && (defaults.get(d.name) ?? []).every((b) => new RegExp(`\\b${escapeName(d.name)}\\s*\\(`).test(b))
+      ) {
         oneOf.push(overloads.map((l) => swiftSelector(l, d.name)));
         continue;
       }
       const partner = defaulted.find((o) => o !== d && o.method && calls(d.name, o.name) && calls(o.name, d.name));
-      if (partner && !oneOf.some((g) => g.includes(`${partner.name}()`))) oneOf.push([`${d.name}()`, `${partner.name}()`]);
+      if (partner && !oneOf.some((g) => g.includes(`${partner.name}()`))) {
+        oneOf.push([`${d.name}()`, `${partner.name}()`]);
+      }
     }
   }
   const inOneOf = new Set(oneOf.flat().map((x) => x.replace(/\(.*$/, '')));
@@ -269,14 +362,31 @@ export function receiversOf(source: string, identifier: string, family: Definiti
       if (n && !['self', 'this', '_', 'super', 'func', 'return'].includes(n)) out.add(n);
     }
   };
-  add(new RegExp(`\\b(\\w+)\\s*:\\s*(?:&\\s*(?:'\\w+\\s+)?(?:mut\\s+)?)?(?:[\\w.]+\\.|[\\w:]+::)?${name}\\b(?!\\s*[.(])`, 'g'));
-  add(new RegExp(`\\b(?:let|var|val|const|auto)\\s+(?:mut\\s+)?(\\w+)\\s*=\\s*(?:new\\s+)?(?:[\\w.]+\\.|[\\w:]+::)?${name}\\s*(?:<[^>]*>)?\\s*(?:[({]|\\.\\w|::\\w)`, 'g'));
-  if (family === 'go') add(new RegExp(`[(,{]\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b|^\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b`, 'gm'));
+  add(
+    new RegExp(
+      `\\b(\\w+)\\s*:\\s*(?:&\\s*(?:'\\w+\\s+)?(?:mut\\s+)?)?(?:[\\w.]+\\.|[\\w:]+::)?${name}\\b(?!\\s*[.(])`,
+      'g',
+    ),
+  );
+  add(
+    new RegExp(
+      `\\b(?:let|var|val|const|auto)\\s+(?:mut\\s+)?(\\w+)\\s*=\\s*(?:new\\s+)?(?:[\\w.]+\\.|[\\w:]+::)?${name}\\s*(?:<[^>]*>)?\\s*(?:[({]|\\.\\w|::\\w)`,
+      'g',
+    ),
+  );
+  if (family === 'go') {
+    add(new RegExp(`[(,{]\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b|^\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b`, 'gm'));
+  }
   if (family === 'java') add(new RegExp(`\\b${name}(?:<[^>]*>)?\\s+(\\w+)\\s*[=;,)]`, 'g'));
   // A name the file also declares with another type (`LazilyParsedNumber value` in one method of gson's
   // TypeAdapters, `Number value` in others) says nothing about which calls are on this type.
   for (const n of out) {
-    const typed = new RegExp(`\\b${escapeName(n)}\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Z][\\w.:]*)|\\b([A-Z][\\w.]*)(?:<[^>]*>)?\\s+${escapeName(n)}\\s*[=;,)]`, 'g');
+    const typed = new RegExp(
+      `\\b${escapeName(n)}\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Z][\\w.:]*)|\\b([A-Z][\\w.]*)(?:<[^>]*>)?\\s+${
+        escapeName(n)
+      }\\s*[=;,)]`,
+      'g',
+    );
     for (const m of source.matchAll(typed)) {
       if ((m[1] ?? m[2]).split(/[.:]/).pop() !== identifier) {
         out.delete(n);
@@ -305,14 +415,19 @@ export async function typeUse(def: Definition, users: readonly Use[], ctx: Analy
   const onShared = new Map<string, number>();
   const files = [...new Set(users.map((x) => x.path))];
   const type = escapeName(def.name);
-  const sharedUse = new RegExp(`\\b${type}\\.(shared\\w*|default\\w*|instance|current|standard)\\b(?!\\s*\\()(?:\\s*[?!]?\\.(\\w+))?`, 'g');
+  const sharedUse = new RegExp(
+    `\\b${type}\\.(shared\\w*|default\\w*|instance|current|standard)\\b(?!\\s*\\()(?:\\s*[?!]?\\.(\\w+))?`,
+    'g',
+  );
   for (const u of files) {
     const text = (await ctx.read(u)) ?? '';
     const seen = new Set<string>();
     for (const m of text.matchAll(sharedUse)) {
       if (!seen.has(m[1])) accessorFiles.set(m[1], (accessorFiles.get(m[1]) ?? 0) + 1);
       seen.add(m[1]);
-      if (m[2] && !NOT_API.has(m[2]) && !m[2].startsWith('_')) onShared.set(`${m[1]} ${m[2]}`, (onShared.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
+      if (m[2] && !NOT_API.has(m[2]) && !m[2].startsWith('_')) {
+        onShared.set(`${m[1]} ${m[2]}`, (onShared.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
+      }
     }
     if (methods.length === 0) continue;
     const receivers = [...receiversOf(text, def.name, def.family)].map(escapeName);
@@ -325,21 +440,33 @@ export async function typeUse(def: Definition, users: readonly Use[], ctx: Analy
     ];
     for (const call of calls) for (const m of text.matchAll(call)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
   }
-  const ranked = (entries: Iterable<[string, number]>) => [...entries].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const ranked = (entries: Iterable<[string, number]>) =>
+    [...entries].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   // Reached through the shared instance only when most of its users do (a type some files create is not "a singleton").
   const [accessor, used] = [...accessorFiles].sort((a, b) => b[1] - a[1])[0] ?? [];
   if (accessor && used >= 2 && used * 2 > files.length) {
-    const members = ranked([...onShared].filter(([k]) => k.startsWith(`${accessor} `)).map(([k, n]): [string, number] => [k.slice(accessor.length + 1), n])).map(([name]) => name);
+    const members = ranked(
+      [...onShared].filter(([k]) => k.startsWith(`${accessor} `)).map((
+        [k, n],
+      ): [string, number] => [k.slice(accessor.length + 1), n]),
+    ).map(([name]) => name);
     // Calls not made on the shared instance are said apart (ArticleThemesManager's static `importErrorMessage`).
-    const elsewhere = ranked([...counts].map(([name, n]): [string, number] => [name, n - (onShared.get(`${accessor} ${name}`) ?? 0)]));
-    return { calls: elsewhere.slice(0, 3).map(([name, calls]) => ({ name, calls })), shared: { accessor: `${def.name}.${accessor}`, files: used, of: files.length, members: members.slice(0, 4) } };
+    const elsewhere = ranked(
+      [...counts].map(([name, n]): [string, number] => [name, n - (onShared.get(`${accessor} ${name}`) ?? 0)]),
+    );
+    return {
+      calls: elsewhere.slice(0, 3).map(([name, calls]) => ({ name, calls })),
+      shared: { accessor: `${def.name}.${accessor}`, files: used, of: files.length, members: members.slice(0, 4) },
+    };
   }
   return { calls: ranked(counts).slice(0, 3).map(([name, calls]) => ({ name, calls })) };
 }
 
 /** The members a type's outline shows: its shared accessor and what is used on it, then the other calls. */
 export function outlined(use: TypeUse): string[] {
-  const shared = use.shared ? [use.shared.accessor.slice(use.shared.accessor.lastIndexOf('.') + 1), ...use.shared.members] : [];
+  const shared = use.shared
+    ? [use.shared.accessor.slice(use.shared.accessor.lastIndexOf('.') + 1), ...use.shared.members]
+    : [];
   return [...new Set([...shared, ...use.calls.map((c) => c.name)])];
 }
 
@@ -355,11 +482,16 @@ export function callsSentence(use: TypeUse, nested: readonly string[] = [], budg
     const { accessor, files, of, members } = use.shared;
     const rest = use.calls.filter((c) => !members.includes(c.name)).map((c) => c.name);
     const say = (room: number, withRest: boolean) => {
-      const reach = `Other files reach it as \`${accessor}\` (${files} of ${of})${members.length ? ` and use its ${list(members, room)}` : ''}`;
+      const reach = `Other files reach it as \`${accessor}\` (${files} of ${of})${
+        members.length ? ` and use its ${list(members, room)}` : ''
+      }`;
       // Not "on the type": a call made elsewhere may be on the type (a static method) or on a value of it.
-      return `${reach}${withRest && rest.length ? `; they also call ${list(rest)}` : ''}${nested.length ? `; they use its ${list(nested)}` : ''}.`;
+      return `${reach}${withRest && rest.length ? `; they also call ${list(rest)}` : ''}${
+        nested.length ? `; they use its ${list(nested)}` : ''
+      }.`;
     };
-    return [say(Infinity, true), say(Infinity, false), say(60, false), say(0, false)].find((x) => x.length <= budget) ?? '';
+    return [say(Infinity, true), say(Infinity, false), say(60, false), say(0, false)].find((x) => x.length <= budget)
+      ?? '';
   }
   const called = use.calls.length ? `call its ${list(use.calls.map((c) => c.name))}` : '';
   const used = nested.length ? `use its ${list(nested)}` : '';
@@ -377,7 +509,9 @@ export async function nestedTypesUsed(def: Definition, users: readonly Use[], ct
   const nested = new Set<string>();
   for (const [from, to, depth] of ownBodies(def, lines)) {
     for (let i = from; i < to; i++) {
-      const m = /^\s+(?:(?:public|internal|private|fileprivate|static|final|data|sealed|enum|inner|@\w+(?:\([^)]*\))?)\s+)*(?:struct|enum|class|object|interface)\s+([A-Z]\w*)/.exec(lines[i]);
+      const m =
+        /^\s+(?:(?:public|internal|private|fileprivate|static|final|data|sealed|enum|inner|@\w+(?:\([^)]*\))?)\s+)*(?:struct|enum|class|object|interface)\s+([A-Z]\w*)/
+          .exec(lines[i]);
       if (m && /^\s*/.exec(lines[i])![0].length === depth) nested.add(m[1]);
     }
   }
@@ -389,7 +523,9 @@ export async function nestedTypesUsed(def: Definition, users: readonly Use[], ct
     for (const m of ((await ctx.read(u)) ?? '').matchAll(re)) if (nested.has(m[1])) seen.add(m[1]);
     for (const n of seen) files.set(n, (files.get(n) ?? 0) + 1);
   }
-  return [...files].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
+  return [...files].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map((
+    [n],
+  ) => n);
 }
 
 /**
@@ -423,7 +559,9 @@ export function outlineOf(source: string, def: Definition, members: readonly str
       if (p < 0) return undefined;
       const l = lines[p].replace(/\s+$/, '');
       const brace = l.indexOf('{');
-      const shown = brace >= 0 && !/\{\s*(?:get|set)\b/.test(l.slice(brace)) ? `${l.slice(0, brace).replace(/\s+$/, '')} { … }` : l;
+      const shown = brace >= 0 && !/\{\s*(?:get|set)\b/.test(l.slice(brace))
+        ? `${l.slice(0, brace).replace(/\s+$/, '')} { … }`
+        : l;
       body.push(`\t${shown.trimStart()}`);
       continue;
     }
@@ -449,8 +587,9 @@ export function outlineOf(source: string, def: Definition, members: readonly str
       const brace = rest.indexOf('{');
       const expr = python ? -1 : rest.search(/\s=\s|\s=$/);
       if (python) signature.push(`${l.replace(/\s+#.*$/, '')} ...`);
-      else if (brace >= 0 && (expr < 0 || brace < expr)) signature.push(`${l.slice(0, closeAt + brace).replace(/\s+$/, '')} { … }`);
-      else if (expr >= 0) signature.push(`${l.slice(0, closeAt + expr)} = …`);
+      else if (brace >= 0 && (expr < 0 || brace < expr)) {
+        signature.push(`${l.slice(0, closeAt + brace).replace(/\s+$/, '')} { … }`);
+      } else if (expr >= 0) signature.push(`${l.slice(0, closeAt + expr)} = …`);
       else if (lines[i + 1]?.trim().startsWith('{')) signature.push(`${l} { … }`);
       // No body: a protocol's requirement, an abstract method.
       else signature.push(l);

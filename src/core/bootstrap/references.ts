@@ -1,8 +1,17 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
 import { grammarFor, TreeSitterHost } from '../guard/structural';
 
-const IDENTIFIERS = ['identifier', 'type_identifier', 'constant', 'property_identifier', 'field_identifier', 'shorthand_property_identifier', 'package_identifier'];
-const IMPORTS = /^(import|use_declaration|use_list|scoped_use_list|use_as_clause|import_statement|import_from_statement|import_declaration|import_spec|import_specifier|import_clause|named_imports|namespace_import|package_clause|package_declaration|aliased_import|dotted_name|future_import_statement)/;
+const IDENTIFIERS = [
+  'identifier',
+  'type_identifier',
+  'constant',
+  'property_identifier',
+  'field_identifier',
+  'shorthand_property_identifier',
+  'package_identifier',
+];
+const IMPORTS =
+  /^(import|use_declaration|use_list|scoped_use_list|use_as_clause|import_statement|import_from_statement|import_declaration|import_spec|import_specifier|import_clause|named_imports|namespace_import|package_clause|package_declaration|aliased_import|dotted_name|future_import_statement)/;
 const DECLARES = /(declaration|definition|_item|declarator|parameter|variant|signature|_pattern_argument)$/;
 const QUALIFIER_FIELDS = ['object', 'operand', 'path', 'scope', 'module', 'package'];
 
@@ -46,7 +55,13 @@ export class ReferenceFinder {
    * `undefined` when the file could not be parsed (no grammar, over budget): then the caller keeps
    * its lexical answer. `qualifiers` are import aliases through which a qualified use counts (`pkg.Name`).
    */
-  firstUse(key: string, languageId: string, text: string, name: string, qualifiers: string[] = []): number | null | undefined {
+  firstUse(
+    key: string,
+    languageId: string,
+    text: string,
+    name: string,
+    qualifiers: string[] = [],
+  ): number | null | undefined {
     const tree = this.tree(key, languageId, text);
     if (!tree) return undefined;
     let byName = this.identifiers.get(key);
@@ -91,7 +106,9 @@ export class ReferenceFinder {
 function isGenuineUse(node: TS.Node, qualifiers: string[]): boolean {
   const parent = node.parent;
   if (!parent) return false;
-  for (let a: TS.Node | null = parent, depth = 0; a && depth < 4; a = a.parent, depth++) if (IMPORTS.test(a.type)) return false;
+  for (let a: TS.Node | null = parent, depth = 0; a && depth < 4; a = a.parent, depth++) {
+    if (IMPORTS.test(a.type)) return false;
+  }
   const named = parent.childForFieldName('name');
   if (named && named.startIndex === node.startIndex && DECLARES.test(parent.type)) return false;
   for (const field of QUALIFIER_FIELDS) {
@@ -99,6 +116,9 @@ function isGenuineUse(node: TS.Node, qualifiers: string[]): boolean {
     if (q && q.endIndex <= node.startIndex) return qualifiers.includes(q.text);
   }
   // A field or property name without an object before it (a struct field, a method) is not a use.
-  if ((node.type === 'field_identifier' || node.type === 'property_identifier') && !/^(shorthand|pair_pattern)/.test(parent.type)) return false;
+  if (
+    (node.type === 'field_identifier' || node.type === 'property_identifier')
+    && !/^(shorthand|pair_pattern)/.test(parent.type)
+  ) return false;
   return true;
 }

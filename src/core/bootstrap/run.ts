@@ -1,33 +1,33 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Workspace } from '../workspace';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { declaredKinds, looksBinary, readRepoFileSync, RealPathCache } from '../files';
-import { nodeKey, replaceEdges, type GraphEdge } from '../graph';
-import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
+import { type GraphEdge, nodeKey, replaceEdges } from '../graph';
 import type { Actor } from '../kernel/actors';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import { slicer } from '../kernel/slices';
+import { lookup } from '../kernel/tables';
 import { submitCandidates } from '../knowledge/candidates';
+import { triggerFor } from '../knowledge/recipe-file';
 import type { CandidateInput } from '../knowledge/types';
+import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
+import type { Workspace } from '../workspace';
+import { codeLanguageOf } from './code-language';
 import { ArchitectureAnalyzer } from './dimensions/architecture';
 import { FlowAnalyzer } from './dimensions/flow';
+import { FormattingAnalyzer } from './dimensions/formatting';
 import { AgentGuidelinesAnalyzer } from './dimensions/guidelines';
 import { LanguageAnalyzer } from './dimensions/language';
 import { CodePatternAnalyzer } from './dimensions/patterns';
 import { BestPracticeAnalyzer } from './dimensions/practices';
 import { ProjectProfileAnalyzer } from './dimensions/profile';
 import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
-import { codeLanguageOf } from './code-language';
 import { excerptFrom } from './evidence';
 import { fit, fitSummary, MAX_SUMMARY, MAX_TITLE } from './form';
-import { FormattingAnalyzer } from './dimensions/formatting';
-import { triggerFor } from '../knowledge/recipe-file';
 import { dimensionGuides } from './guides';
 import { selectFiles } from './select';
-import { slicer } from '../kernel/slices';
 import { sourceFile } from './source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family } from './types';
-import { lookup } from '../kernel/tables';
 
 export interface BootstrapOptions {
   /** At most this many source files are read (default 2,000). */
@@ -93,7 +93,11 @@ const SUBMIT_BATCH = 50;
  * what it found as pending candidates. Idempotent: the same project gives the same candidates, and
  * `submitCandidates` reports the ones that exist as duplicates instead of creating them again.
  */
-export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOptions, run: BootstrapRun): Promise<BootstrapResult> {
+export async function bootstrapKnowledge(
+  ws: Workspace,
+  options: BootstrapOptions,
+  run: BootstrapRun,
+): Promise<BootstrapResult> {
   const t0 = performance.now();
   const maxFiles = options.maxFiles ?? DEFAULTS.maxFiles;
   const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
@@ -101,7 +105,12 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const progress = throttle(run.progress);
   const cancelled = (scanned: number, total: number) => {
     if (run.signal?.aborted) {
-      throw new AutoSnippetError(ErrorCode.Cancelled, `Bootstrap was cancelled after scanning ${scanned} of ${total} files; no candidates were created.`, 'Run bootstrap_knowledge again when ready: it starts over and creates no duplicates.', { scanned, total });
+      throw new AutoSnippetError(
+        ErrorCode.Cancelled,
+        `Bootstrap was cancelled after scanning ${scanned} of ${total} files; no candidates were created.`,
+        'Run bootstrap_knowledge again when ready: it starts over and creates no duplicates.',
+        { scanned, total },
+      );
     }
   };
 
@@ -125,7 +134,9 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     language: new LanguageAnalyzer(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
-  const targetDirs = structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name, ecosystem: t.ecosystem }))).sort((a, b) => b.dir.length - a.dir.length);
+  const targetDirs = structure.targets.flatMap((t) =>
+    ownedDirs(t).map((dir) => ({ dir, name: t.name, ecosystem: t.ecosystem }))
+  ).sort((a, b) => b.dir.length - a.dir.length);
   // The deepest target folder holding the file; of targets sharing that folder (saleor's root package.json
   // beside its pyproject.toml), the one whose ecosystem builds the file's language.
   // The others that compile the same folder in the same ecosystem are where the file is too (an Xcode folder in two apps).
@@ -136,7 +147,12 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     // The deepest folder holding the file: the targets that own it (one folder, so the same length).
     const level = targetDirs.filter((t) => t.dir.length === targetDirs[first].dir.length && holds(t));
     const own = level.find((t) => lookup(BUILDS, t.ecosystem)?.test(language)) ?? level[0];
-    return { target: own.name, alsoIn: [...new Set(level.filter((t) => t.ecosystem === own.ecosystem && t.name !== own.name).map((t) => t.name))] };
+    return {
+      target: own.name,
+      alsoIn: [
+        ...new Set(level.filter((t) => t.ecosystem === own.ecosystem && t.name !== own.name).map((t) => t.name)),
+      ],
+    };
   };
 
   const skipped = { tooLarge: 0, binary: 0, unreadable: 0, overBudget: 0 };
@@ -175,7 +191,14 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
       await checkpoint();
     }
     scanned++;
-    if (file.target !== undefined) containment.push({ from: nodeKey('target', file.target), to: nodeKey('file', file.path), relation: 'contains', weight: 0.5 });
+    if (file.target !== undefined) {
+      containment.push({
+        from: nodeKey('target', file.target),
+        to: nodeKey('file', file.path),
+        relation: 'contains',
+        weight: 0.5,
+      });
+    }
     languages[file.language] = (languages[file.language] ?? 0) + 1;
     if (file.kind === 'production') familyCounts[file.family] = (familyCounts[file.family] ?? 0) + 1;
   }
@@ -183,7 +206,9 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   cancelled(scanned, total);
 
   progress({ message: 'Analysing the nine dimensions', done: total, total }, true);
-  const primary = (Object.entries(familyCounts) as [Family, number][]).filter(([f]) => f !== 'other').sort((a, b) => b[1] - a[1])[0]?.[0];
+  const primary = (Object.entries(familyCounts) as [Family, number][]).filter(([f]) => f !== 'other').sort((a, b) =>
+    b[1] - a[1]
+  )[0]?.[0];
   const ctx = analysisContext(ws.root, structure, withRootToolConfigs(ws.root, listing.files), familyCounts, primary);
   const drafts: CandidateDraft[] = [];
   for (const a of all) {
@@ -239,16 +264,34 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
   const guides = dimensionGuides(ws, families);
   const dimensions: DimensionResult[] = guides
     .filter((g) => !wanted || wanted.has(g.id))
-    .map((g) => ({ id: g.id, created: byDimension.get(g.id)?.created ?? [], existing: byDimension.get(g.id)?.existing ?? [], guide: g.lookFor, guideFrom: g.from }));
-  for (const [id, r] of byDimension) if (!dimensions.some((d) => d.id === id)) dimensions.push({ id, ...r, guide: '', guideFrom: 'built-in' });
+    .map((g) => ({
+      id: g.id,
+      created: byDimension.get(g.id)?.created ?? [],
+      existing: byDimension.get(g.id)?.existing ?? [],
+      guide: g.lookFor,
+      guideFrom: g.from,
+    }));
+  for (const [id, r] of byDimension) {
+    if (!dimensions.some((d) => d.id === id)) dimensions.push({ id, ...r, guide: '', guideFrom: 'built-in' });
+  }
 
   const created = dimensions.reduce((n, d) => n + d.created.length, 0);
   const existing = dimensions.reduce((n, d) => n + d.existing.length, 0);
   progress({ message: `Done: ${created} new candidates, ${existing} already known`, done: total, total }, true);
   return {
-    scanned: { files: scanned, bytes, eligible: selection.eligible, capped: selection.capped || skipped.overBudget > 0, skipped, ignoredByGitignore: listing.ignored, languages },
+    scanned: {
+      files: scanned,
+      bytes,
+      eligible: selection.eligible,
+      capped: selection.capped || skipped.overBudget > 0,
+      skipped,
+      ignoredByGitignore: listing.ignored,
+      languages,
+    },
     targets: { count: structure.targets.length, ecosystems: structure.ecosystems as Record<string, number> },
-    ...(structure.problems.length ? { problems: structure.problems.slice(0, 10).map((p) => ({ file: p.manifest, message: p.message })) } : {}),
+    ...(structure.problems.length
+      ? { problems: structure.problems.slice(0, 10).map((p) => ({ file: p.manifest, message: p.message })) }
+      : {}),
     ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
     candidates: { proposed: proposals.length, created, existing, weak },
     ...(policies.length ? { policies } : {}),
@@ -258,8 +301,8 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
     next: readFirst(policies) + (created
       ? 'Call enrich_candidates with the created ids to see what each lacks, confirm each claim at its file:line sources, then add what a scan cannot see (call chains, layering rules, agent guidelines). A person reviews them in the Candidates view.'
       : existing
-        ? 'Nothing new: every finding is already a candidate or a recipe. Improve the existing candidates instead of running the scan again.'
-        : 'The scan found no evidence strong enough to propose. Check get_targets for the detected languages, and draft candidates by reading the code.'),
+      ? 'Nothing new: every finding is already a candidate or a recipe. Improve the existing candidates instead of running the scan again.'
+      : 'The scan found no evidence strong enough to propose. Check get_targets for the detected languages, and draft candidates by reading the code.'),
   };
 }
 
@@ -267,7 +310,9 @@ export async function bootstrapKnowledge(ws: Workspace, options: BootstrapOption
 function readFirst(policies: NonNullable<BootstrapResult['policies']>): string {
   if (!policies.length) return '';
   const files = [...new Set(policies.map((p) => p.file))];
-  return `Read ${files.join(', ')} first: the project's own rules for agents and contributors (candidates ${policies.map((p) => p.candidate).join(', ')}; ${policies[0].file}: "${policies[0].rule}"). `;
+  return `Read ${files.join(', ')} first: the project's own rules for agents and contributors (candidates ${
+    policies.map((p) => p.candidate).join(', ')
+  }; ${policies[0].file}: "${policies[0].rule}"). `;
 }
 
 /** The candidate as recorded: a title and summary within the reviewer's bounds, a short kebab-case trigger. */
@@ -295,7 +340,27 @@ export function toCandidateInput(d: CandidateDraft): CandidateInput {
  * broad `.gitignore` pattern covers it (saleor ignores `.*` and tracks `.pre-commit-config.yaml`):
  * git ignores only untracked files, and a checkout holds what was tracked.
  */
-const ROOT_TOOL_CONFIGS = ['.pre-commit-config.yaml', '.pre-commit-config.yml', 'lefthook.yml', 'lefthook.yaml', '.editorconfig', '.prettierrc', '.prettierrc.json', '.prettierrc.yaml', '.prettierrc.yml', '.swiftlint.yml', '.swiftformat', '.swift-format', 'rustfmt.toml', '.rustfmt.toml', '.golangci.yml', '.golangci.yaml', '.clang-format', '.gitlab-ci.yml', '.build.yml'];
+const ROOT_TOOL_CONFIGS = [
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.editorconfig',
+  '.prettierrc',
+  '.prettierrc.json',
+  '.prettierrc.yaml',
+  '.prettierrc.yml',
+  '.swiftlint.yml',
+  '.swiftformat',
+  '.swift-format',
+  'rustfmt.toml',
+  '.rustfmt.toml',
+  '.golangci.yml',
+  '.golangci.yaml',
+  '.clang-format',
+  '.gitlab-ci.yml',
+  '.build.yml',
+];
 
 function withRootToolConfigs(root: string, listing: readonly string[]): readonly string[] {
   const have = new Set(listing);
@@ -311,7 +376,13 @@ function isFile(abs: string): boolean {
   }
 }
 
-function analysisContext(root: string, structure: AnalysisContext['structure'], listing: readonly string[], familyCounts: AnalysisContext['familyCounts'], primary: Family | undefined): AnalysisContext {
+function analysisContext(
+  root: string,
+  structure: AnalysisContext['structure'],
+  listing: readonly string[],
+  familyCounts: AnalysisContext['familyCounts'],
+  primary: Family | undefined,
+): AnalysisContext {
   const cache = new Map<string, Promise<string | undefined>>();
   const realPaths = new RealPathCache();
   const listed = new Set(listing);
@@ -342,7 +413,12 @@ function analysisContext(root: string, structure: AnalysisContext['structure'], 
   };
 }
 
-function readSource(root: string, rel: string, maxBytes: number, realPaths?: RealPathCache): string | { skipped: 'tooLarge' | 'binary' | 'unreadable' } {
+function readSource(
+  root: string,
+  rel: string,
+  maxBytes: number,
+  realPaths?: RealPathCache,
+): string | { skipped: 'tooLarge' | 'binary' | 'unreadable' } {
   try {
     const text = readRepoFileSync(root, rel, { kind: 'source', maxBytes, realPaths }).text;
     if (looksBinary(text)) return { skipped: 'binary' };
@@ -357,7 +433,9 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /** Progress at most every 100 ms, except phase changes (`force`). */
-function throttle(report: BootstrapRun['progress']): (p: { message: string; done?: number; total?: number }, force?: boolean) => void {
+function throttle(
+  report: BootstrapRun['progress'],
+): (p: { message: string; done?: number; total?: number }, force?: boolean) => void {
   let last = 0;
   return (p, force = false) => {
     if (!report) return;
@@ -370,6 +448,15 @@ function throttle(report: BootstrapRun['progress']): (p: { message: string; done
 
 /** The languages each ecosystem's targets compile (language ids of the scan: `python`, `typescriptreact`…). */
 const BUILDS: Readonly<Record<string, RegExp>> = {
-  npm: /^(java|type)script/, pnpm: /^(java|type)script/, yarn: /^(java|type)script/, typescript: /^(java|type)script/,
-  python: /^python$/, cargo: /^rust$/, go: /^go$/, swift: /^(swift|objective-c)/, xcode: /^(swift|objective-c)/, gradle: /^(kotlin|java)$/, maven: /^(kotlin|java)$/,
+  npm: /^(java|type)script/,
+  pnpm: /^(java|type)script/,
+  yarn: /^(java|type)script/,
+  typescript: /^(java|type)script/,
+  python: /^python$/,
+  cargo: /^rust$/,
+  go: /^go$/,
+  swift: /^(swift|objective-c)/,
+  xcode: /^(swift|objective-c)/,
+  gradle: /^(kotlin|java)$/,
+  maven: /^(kotlin|java)$/,
 };

@@ -1,6 +1,6 @@
+import type { DeclaredKinds } from '../files';
 import { languageForPath } from '../kernel/languages';
 import { pathKind } from './source';
-import type { DeclaredKinds } from '../files';
 
 export interface Selection {
   /** Files to read, in the order the analysers see them. */
@@ -37,7 +37,10 @@ export function selectFiles(listing: readonly string[], maxFiles: number, declar
   const prodOrder = roundRobin(prod);
   const testOrder = roundRobin(tests);
   const takeProd = Math.min(prodOrder.length, maxFiles - testShare);
-  const files = [...prodOrder.slice(0, takeProd), ...testOrder.slice(0, Math.min(testOrder.length, maxFiles - takeProd))];
+  const files = [
+    ...prodOrder.slice(0, takeProd),
+    ...testOrder.slice(0, Math.min(testOrder.length, maxFiles - takeProd)),
+  ];
   return { files, eligible, capped: eligible > files.length, notProduction };
 }
 

@@ -55,7 +55,12 @@ export abstract class SignalAnalyzer implements Analyzer {
       if (s.requires) {
         imports ??= factsOf(file).imports.map((i) => i.spec);
         // Rust also names a crate by its path without a `use` (`anyhow::Result` in ripgrep's search.rs).
-        if (!s.requires.some((r) => imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::')) || (file.family === 'rust' && file.code.includes(`${r}::`)))) continue;
+        if (
+          !s.requires.some((r) =>
+            imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::'))
+            || (file.family === 'rust' && file.code.includes(`${r}::`))
+          )
+        ) continue;
       }
       const text = s.raw ? file.text : file.code;
       s.re.lastIndex = 0;
@@ -64,7 +69,8 @@ export abstract class SignalAnalyzer implements Analyzer {
       for (let m = s.re.exec(text); m; m = s.re.exec(text)) {
         for (let i = scanned; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
         scanned = m.index;
-        const onImport = s.skipImports && IMPORT_LINE.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index + m[0].length));
+        const onImport = s.skipImports
+          && IMPORT_LINE.test(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index + m[0].length));
         if (!onImport) this.tallies.get(`${file.family}|${s.id}${isTest ? '|test' : ''}`).add(file, line);
         if (m[0].length === 0) s.re.lastIndex++;
       }

@@ -1,21 +1,40 @@
-import { classifyFile, testRegions, type FileKind } from '../files/classify';
+import { classifyFile, type FileKind, testRegions } from '../files/classify';
 import { maskText } from '../guard/mask';
 import type { Family, SourceFile } from './types';
 
 const FAMILY_OF: Record<string, Family> = {
-  typescript: 'jsts', typescriptreact: 'jsts', javascript: 'jsts', javascriptreact: 'jsts',
-  swift: 'swift', 'objective-c': 'objc', 'objective-cpp': 'objc', python: 'python', go: 'go',
-  rust: 'rust', java: 'java', kotlin: 'kotlin',
+  typescript: 'jsts',
+  typescriptreact: 'jsts',
+  javascript: 'jsts',
+  javascriptreact: 'jsts',
+  swift: 'swift',
+  'objective-c': 'objc',
+  'objective-cpp': 'objc',
+  python: 'python',
+  go: 'go',
+  rust: 'rust',
+  java: 'java',
+  kotlin: 'kotlin',
 };
 
 export const FAMILY_LABEL: Record<Family, string> = {
-  jsts: 'TypeScript/JavaScript', swift: 'Swift', objc: 'Objective-C', python: 'Python', go: 'Go', rust: 'Rust', java: 'Java', kotlin: 'Kotlin', other: 'Other',
+  jsts: 'TypeScript/JavaScript',
+  swift: 'Swift',
+  objc: 'Objective-C',
+  python: 'Python',
+  go: 'Go',
+  rust: 'Rust',
+  java: 'Java',
+  kotlin: 'Kotlin',
+  other: 'Other',
 };
 
 export function familyOf(language: string, text?: string): Family {
   const f = FAMILY_OF[language];
   if (f) return f;
-  if (language === 'c' && text && /@interface|@protocol|NS_ASSUME_NONNULL|#import\s*<Foundation/.test(text)) return 'objc';
+  if (language === 'c' && text && /@interface|@protocol|NS_ASSUME_NONNULL|#import\s*<Foundation/.test(text)) {
+    return 'objc';
+  }
   return 'other';
 }
 
@@ -29,21 +48,46 @@ export function pathKind(rel: string): FileKind {
  * (comments and strings blanked, and in-file test code such as Rust's `#[cfg(test)] mod tests`
  * blanked too, so that it never counts as production), lines, and a generated file's marker.
  */
-export function sourceFile(path: string, language: string, text: string, target: string | undefined, alsoIn: readonly string[] = []): SourceFile {
+export function sourceFile(
+  path: string,
+  language: string,
+  text: string,
+  target: string | undefined,
+  alsoIn: readonly string[] = [],
+): SourceFile {
   const masked = maskText(text, language);
   const lines = text.split('\n');
   let cls = classifyFile(path, text.slice(0, 4096));
   // A marker counts in a comment, not in code (`const s = 'DO NOT EDIT'`): then the path decides.
   const marker = cls.kind === 'generated' ? generatedMarker(lines, cls.reason) : undefined;
-  if (marker && marker.line > 0 && !/^\s*(\/\/|#|\/\*|\*|<!--|--|;)/.test(lines[marker.line - 1] ?? '')) cls = classifyFile(path);
-  const kind: SourceFile['kind'] = cls.kind === 'test' ? 'test' : cls.kind === 'production' ? 'production' : 'generated';
+  if (marker && marker.line > 0 && !/^\s*(\/\/|#|\/\*|\*|<!--|--|;)/.test(lines[marker.line - 1] ?? '')) {
+    cls = classifyFile(path);
+  }
+  const kind: SourceFile['kind'] = cls.kind === 'test'
+    ? 'test'
+    : cls.kind === 'production'
+    ? 'production'
+    : 'generated';
   let code = masked.code;
-  if (kind === 'production' && (text.includes('#[cfg(') || text.includes('#[test') || text.includes('import.meta.vitest'))) {
+  if (
+    kind === 'production' && (text.includes('#[cfg(') || text.includes('#[test') || text.includes('import.meta.vitest'))
+  ) {
     for (const r of testRegions(text, language)) code = blankLines(code, r.start, r.end);
   }
   const family = familyOf(language, text);
   // A header with Objective-C in it is Objective-C, whatever its `.h` says.
-  const file: SourceFile = { path, language: family === 'objc' && language === 'c' ? 'objective-c' : language, family, text, code, lines, bytes: text.length, kind, ...(target !== undefined ? { target } : {}), ...(alsoIn.length ? { alsoIn: [...alsoIn] } : {}) };
+  const file: SourceFile = {
+    path,
+    language: family === 'objc' && language === 'c' ? 'objective-c' : language,
+    family,
+    text,
+    code,
+    lines,
+    bytes: text.length,
+    kind,
+    ...(target !== undefined ? { target } : {}),
+    ...(alsoIn.length ? { alsoIn: [...alsoIn] } : {}),
+  };
   // Only what the classifier found generated (by a header or a name): minified, vendored or example code is not mined either, but nothing says it is regenerated.
   if (cls.kind === 'generated') file.generated = marker && marker.line > 0 ? marker : { line: 1, marker: cls.reason };
   return file;

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { AnalysisContext, Family, SourceFile } from './types';
-import { factsOf, INTERNAL_PATH, type DeclFact, type ImportFact } from './facts';
+import { type DeclFact, factsOf, type ImportFact, INTERNAL_PATH } from './facts';
 import { wordPattern } from './form';
+import type { AnalysisContext, Family, SourceFile } from './types';
 
 /** A top-level declaration of a production file. */
 export interface Definition extends DeclFact {
@@ -34,7 +34,21 @@ export interface Use {
   line: number;
 }
 
-const JS_EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js', '/index.mjs'];
+const JS_EXTENSIONS = [
+  '',
+  '.ts',
+  '.tsx',
+  '.mts',
+  '.cts',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '/index.ts',
+  '/index.tsx',
+  '/index.js',
+  '/index.mjs',
+];
 const MAX_FILES = 20_000;
 
 /**
@@ -78,7 +92,13 @@ export class SymbolIndex {
     for (const d of f.decls) {
       if (d.member) continue;
       const list = this.definitions.get(d.name) ?? [];
-      list.push({ ...d, path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}), ...(file.alsoIn ? { alsoIn: file.alsoIn } : {}) });
+      list.push({
+        ...d,
+        path: file.path,
+        family: file.family,
+        ...(file.target ? { target: file.target } : {}),
+        ...(file.alsoIn ? { alsoIn: file.alsoIn } : {}),
+      });
       this.definitions.set(d.name, list);
     }
   }
@@ -97,8 +117,20 @@ export class SymbolIndex {
     if (this.users.size === 0) {
       for (const f of this.files) {
         const seen = new Set<string>();
-        for (const n of f.useNames) if (this.definitions.has(n)) { seen.add(n); push(this.users, n, f); }
-        for (const q of f.qualified.values()) for (const n of q.keys()) if (this.definitions.has(n) && !seen.has(n)) { seen.add(n); push(this.users, n, f); }
+        for (const n of f.useNames) {
+          if (this.definitions.has(n)) {
+            seen.add(n);
+            push(this.users, n, f);
+          }
+        }
+        for (const q of f.qualified.values()) {
+          for (const n of q.keys()) {
+            if (this.definitions.has(n) && !seen.has(n)) {
+              seen.add(n);
+              push(this.users, n, f);
+            }
+          }
+        }
       }
       if (this.users.size === 0) this.users.set('', []);
     }
@@ -117,7 +149,12 @@ export class SymbolIndex {
     return out;
   }
 
-  private resolve(f: FileRecord, def: Definition, defFile: FileRecord | undefined, ctx: AnalysisContext): number | undefined {
+  private resolve(
+    f: FileRecord,
+    def: Definition,
+    defFile: FileRecord | undefined,
+    ctx: AnalysisContext,
+  ): number | undefined {
     const use = (name: string) => {
       const i = f.useNames.indexOf(name);
       return i < 0 ? undefined : f.useLines[i];
@@ -126,9 +163,13 @@ export class SymbolIndex {
     if (f.declared.includes(def.name)) return undefined;
     // A member of the same name shadows a top-level function for the bare calls in its type
     // (NetNewsWire's TimelineViewController.markArticles was counted as a use of the global markArticles()).
-    if (!def.member && def.kind === 'function' && ['swift', 'kotlin', 'java'].includes(def.family) && f.members.includes(def.name)) return undefined;
+    if (
+      !def.member && def.kind === 'function' && ['swift', 'kotlin', 'java'].includes(def.family)
+      && f.members.includes(def.name)
+    ) return undefined;
     // The names first: whether an import reaches the definition's file is the costly question.
-    const binds = (pred: (imp: ImportFact) => boolean) => f.imports.find((i) => i.names?.some((n) => n.imported === def.name || n.local === def.name) && pred(i));
+    const binds = (pred: (imp: ImportFact) => boolean) =>
+      f.imports.find((i) => i.names?.some((n) => n.imported === def.name || n.local === def.name) && pred(i));
     const viaAlias = (pred: (imp: ImportFact) => boolean) => {
       for (const imp of f.imports) {
         if (!imp.alias || !pred(imp)) continue;
@@ -158,12 +199,18 @@ export class SymbolIndex {
       }
       case 'go': {
         if (path.posix.dirname(f.path) === path.posix.dirname(def.path)) return bare;
-        return viaAlias((imp) => imp.spec.endsWith('/' + path.posix.dirname(def.path)) || (path.posix.dirname(def.path) !== '.' && imp.spec.endsWith(path.posix.dirname(def.path))));
+        return viaAlias((imp) =>
+          imp.spec.endsWith('/' + path.posix.dirname(def.path))
+          || (path.posix.dirname(def.path) !== '.' && imp.spec.endsWith(path.posix.dirname(def.path)))
+        );
       }
       case 'rust': {
         const sameCrate = f.target === def.target;
         const crateName = (def.target ?? '').replace(/-/g, '_');
-        const imp = binds((i) => (sameCrate && /^(crate|super|self)::/.test(i.spec)) || (!!crateName && (i.spec === crateName || i.spec.startsWith(crateName + '::'))));
+        const imp = binds((i) =>
+          (sameCrate && /^(crate|super|self)::/.test(i.spec))
+          || (!!crateName && (i.spec === crateName || i.spec.startsWith(crateName + '::')))
+        );
         return imp ? bare : undefined;
       }
       case 'java':
@@ -203,7 +250,9 @@ export class SymbolIndex {
       this.reexports = new Map();
       for (const f of this.files) {
         if (f.family !== 'jsts' || INTERNAL_PATH.test(f.path.replace(/\.[cm]?[jt]sx?$/, ''))) continue;
-        for (const i of f.imports) if (i.reexport) for (const n of i.names ?? []) push(this.reexports, n.imported, { f, imp: i });
+        for (const i of f.imports) {
+          if (i.reexport) { for (const n of i.names ?? []) push(this.reexports, n.imported, { f, imp: i }); }
+        }
       }
     }
     for (const { f, imp } of this.reexports.get(def.name) ?? []) {
@@ -235,7 +284,9 @@ export class SymbolIndex {
       if (!f || f.target === def.target) continue;
       for (const i of f.imports) {
         const pkg = i.spec.startsWith('@') ? i.spec.split('/').slice(0, 2).join('/') : i.spec.split('/')[0];
-        if (pkg === def.target && i.names?.some((n) => n.imported === def.name)) counts.set(i.spec, (counts.get(i.spec) ?? 0) + 1);
+        if (pkg === def.target && i.names?.some((n) => n.imported === def.name)) {
+          counts.set(i.spec, (counts.get(i.spec) ?? 0) + 1);
+        }
       }
     }
     return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
@@ -249,10 +300,18 @@ export class SymbolIndex {
         const candidate = base + ext;
         if (candidate === def.path || candidate === def.path.replace(/\.(m|c)?[jt]sx?$/, '') + ext) return true;
         // An index that re-exports what lives below it.
-        if (/\/index\.[cm]?[jt]sx?$/.test(candidate) && def.path.startsWith(path.posix.dirname(candidate) + '/') && ctx.has(candidate)) return true;
+        if (
+          /\/index\.[cm]?[jt]sx?$/.test(candidate) && def.path.startsWith(path.posix.dirname(candidate) + '/')
+          && ctx.has(candidate)
+        ) return true;
         // A barrel file elsewhere that passes the name on (`export * from './x'`, `export { name } from './x'`), a few hops at most.
         const barrel = depth < 3 ? this.byPath.get(candidate) : undefined;
-        if (barrel?.imports.some((i) => i.reexport && ((!i.names && !i.alias) || i.names?.some((n) => n.imported === def.name)) && this.jsImportReaches(barrel.path, i.spec, def, ctx, depth + 1))) return true;
+        if (
+          barrel?.imports.some((i) =>
+            i.reexport && ((!i.names && !i.alias) || i.names?.some((n) => n.imported === def.name))
+            && this.jsImportReaches(barrel.path, i.spec, def, ctx, depth + 1)
+          )
+        ) return true;
       }
       return false;
     }
@@ -268,7 +327,9 @@ export class SymbolIndex {
     const module = def.path.replace(/\.py$/, '').replace(/\/__init__$/, '');
     const dots = /^\.*/.exec(spec)![0].length;
     const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
-    const target = dots ? path.posix.normalize(path.posix.join(path.posix.dirname(from), ...Array(dots - 1).fill('..'), rest)) : rest;
+    const target = dots
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(from), ...Array(dots - 1).fill('..'), rest))
+      : rest;
     if (!target || target === '.') return false;
     const reaches = (t: string) => module === t || module.startsWith(t + '/');
     return reaches(target) || (!dots && ['src', 'lib'].some((root) => reaches(`${root}/${target}`)));

@@ -2,7 +2,15 @@ import type { KnowledgeType } from '../knowledge/types';
 import type { ProjectStructure } from '../structure';
 
 /** The seven shared dimensions of the coldstart skill; language dimensions are named by the language's reference skill. */
-export const CORE_DIMENSIONS = ['code-standard', 'code-pattern', 'architecture', 'best-practice', 'event-data-flow', 'project-profile', 'agent-guidelines'] as const;
+export const CORE_DIMENSIONS = [
+  'code-standard',
+  'code-pattern',
+  'architecture',
+  'best-practice',
+  'event-data-flow',
+  'project-profile',
+  'agent-guidelines',
+] as const;
 export type CoreDimension = (typeof CORE_DIMENSIONS)[number];
 /** A core dimension, or a language one such as `jsts-async` or `swift-concurrency`. */
 export type DimensionId = CoreDimension | string;

@@ -4,7 +4,8 @@
  */
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 
-export const BLOCK_BEGIN = '<!-- autosnippet:begin — generated from the published recipes in .autosnippet/recipes; `autosnippet export` replaces this block, so write your own text outside it -->';
+export const BLOCK_BEGIN =
+  '<!-- autosnippet:begin — generated from the published recipes in .autosnippet/recipes; `autosnippet export` replaces this block, so write your own text outside it -->';
 export const BLOCK_END = '<!-- autosnippet:end -->';
 const BEGIN_RE = /^<!-- autosnippet:begin\b.*?-->(?=[ \t]*\r?$)/gm;
 const END_RE = /^<!-- autosnippet:end -->(?=[ \t]*\r?$)/gm;

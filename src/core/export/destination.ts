@@ -39,10 +39,18 @@ export function destinationProblem(root: string, rel: string, writer: Writer = E
     if (!st) return undefined;
     if (st.isSymbolicLink()) return linkProblem(root, abs, here, rel, writer);
     if (!last && !st.isDirectory()) return { refusal: `${here} is not a folder, so ${rel} cannot be written.` };
-    if (last && !st.isFile()) return { refusal: `${rel} is not a regular file; ${writer.name} writes only regular files, so it was not written.` };
+    if (last && !st.isFile()) {
+      return {
+        refusal: `${rel} is not a regular file; ${writer.name} writes only regular files, so it was not written.`,
+      };
+    }
     // The write replaces the file, so writing a read-only one would leave it writable.
     if (last && (st.mode & 0o200) === 0) {
-      return { refusal: `${rel} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); ${writer.name} does not change a file's permissions, so it was not written. Make it writable (chmod u+w ${rel}) to ${writer.goal}.` };
+      return {
+        refusal: `${rel} is read-only (mode ${
+          (st.mode & 0o777).toString(8).padStart(4, '0')
+        }); ${writer.name} does not change a file's permissions, so it was not written. Make it writable (chmod u+w ${rel}) to ${writer.goal}.`,
+      };
     }
   }
   return undefined;
@@ -51,9 +59,16 @@ export function destinationProblem(root: string, rel: string, writer: Writer = E
 function linkProblem(root: string, abs: string, here: string, rel: string, writer: Writer): DestinationProblem {
   const { shown, real } = linkTarget(root, abs);
   if (here === rel) {
-    return { refusal: `${rel} is a link to ${shown}; ${writer.name} does not write through links, so it was not written. Replace the link by a file to ${writer.goal}.`, ...(real ? { linksTo: real } : {}) };
+    return {
+      refusal:
+        `${rel} is a link to ${shown}; ${writer.name} does not write through links, so it was not written. Replace the link by a file to ${writer.goal}.`,
+      ...(real ? { linksTo: real } : {}),
+    };
   }
-  return { refusal: `${here} is a link to ${shown}; ${writer.name} does not write through links, so ${rel} was not written. Replace the link by a folder to ${writer.goal}.` };
+  return {
+    refusal:
+      `${here} is a link to ${shown}; ${writer.name} does not write through links, so ${rel} was not written. Replace the link by a folder to ${writer.goal}.`,
+  };
 }
 
 /** Where a link leads, as a person reads it: a workspace path, or a full path said to be outside. */
@@ -64,7 +79,9 @@ function linkTarget(root: string, abs: string): { shown: string; real?: string }
     return { shown: insideOrFull(realRoot, real, ', outside the workspace'), real };
   } catch (e) {
     const named = path.resolve(path.dirname(abs), fs.readlinkSync(abs));
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? ', which does not exist' : ', which cannot be resolved';
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT'
+      ? ', which does not exist'
+      : ', which cannot be resolved';
     return { shown: `${insideOrFull(root, named, '')}${why}` };
   }
 }
@@ -99,5 +116,11 @@ export async function writeDestination(root: string, rel: string, text: string):
 
 function refuseIfUnsafe(root: string, rel: string): void {
   const problem = destinationProblem(root, rel);
-  if (problem) throw new AutoSnippetError(ErrorCode.ExportUnsafePath, problem.refusal, 'Nothing was written to it (the files listed before it were). Export again to see every file that is refused.');
+  if (problem) {
+    throw new AutoSnippetError(
+      ErrorCode.ExportUnsafePath,
+      problem.refusal,
+      'Nothing was written to it (the files listed before it were). Export again to see every file that is refused.',
+    );
+  }
 }

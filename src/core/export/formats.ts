@@ -38,10 +38,27 @@ export interface TargetInfo {
 }
 
 export const TARGETS: Readonly<Record<ExportTarget, TargetInfo>> = {
-  agents: { label: 'AGENTS.md', maxChars: 12000, describe: 'AGENTS.md at the root (Codex, Copilot, Cursor, Jules, Aider and most agents)' },
-  copilot: { label: 'GitHub Copilot', maxChars: 4000, describe: '.github/copilot-instructions.md and .github/instructions/autosnippet-<language>.instructions.md (applyTo)' },
-  claude: { label: 'Claude Code', maxChars: 8000, describe: 'CLAUDE.md and .claude/rules/autosnippet-<language>.md (paths)' },
-  cursor: { label: 'Cursor', maxChars: 6000, describe: '.cursor/rules/autosnippet.mdc (always) and autosnippet-<language>.mdc (globs)' },
+  agents: {
+    label: 'AGENTS.md',
+    maxChars: 12000,
+    describe: 'AGENTS.md at the root (Codex, Copilot, Cursor, Jules, Aider and most agents)',
+  },
+  copilot: {
+    label: 'GitHub Copilot',
+    maxChars: 4000,
+    describe:
+      '.github/copilot-instructions.md and .github/instructions/autosnippet-<language>.instructions.md (applyTo)',
+  },
+  claude: {
+    label: 'Claude Code',
+    maxChars: 8000,
+    describe: 'CLAUDE.md and .claude/rules/autosnippet-<language>.md (paths)',
+  },
+  cursor: {
+    label: 'Cursor',
+    maxChars: 6000,
+    describe: '.cursor/rules/autosnippet.mdc (always) and autosnippet-<language>.mdc (globs)',
+  },
 };
 
 /** The language a recipe is grouped under: the base of a dialect (typescriptreact → typescript), or '' when it has no files of its own. */
@@ -58,8 +75,22 @@ export function globsFor(group: string): string[] {
 }
 
 const NAMES: Record<string, string> = {
-  typescript: 'TypeScript', javascript: 'JavaScript', swift: 'Swift', 'objective-c': 'Objective-C', python: 'Python', go: 'Go', java: 'Java',
-  kotlin: 'Kotlin', rust: 'Rust', c: 'C', cpp: 'C++', csharp: 'C#', dart: 'Dart', scala: 'Scala', ruby: 'Ruby', shellscript: 'Shell',
+  typescript: 'TypeScript',
+  javascript: 'JavaScript',
+  swift: 'Swift',
+  'objective-c': 'Objective-C',
+  python: 'Python',
+  go: 'Go',
+  java: 'Java',
+  kotlin: 'Kotlin',
+  rust: 'Rust',
+  c: 'C',
+  cpp: 'C++',
+  csharp: 'C#',
+  dart: 'Dart',
+  scala: 'Scala',
+  ruby: 'Ruby',
+  shellscript: 'Shell',
 };
 
 export function languageName(group: string): string {
@@ -78,16 +109,22 @@ export function filesFor(target: ExportTarget, groups: string[], maxChars?: numb
       return [
         { target, path: '.github/copilot-instructions.md', language: '', maxChars: budget },
         ...languages.map((l) => ({
-          target, language: l, maxChars: budget,
+          target,
+          language: l,
+          maxChars: budget,
           path: `.github/instructions/autosnippet-${l}.instructions.md`,
-          frontmatter: `---\napplyTo: ${q(globsFor(l).join(','))}\ndescription: ${q(`This project's ${languageName(l)} rules and patterns, from AutoSnippet`)}\n---\n`,
+          frontmatter: `---\napplyTo: ${q(globsFor(l).join(','))}\ndescription: ${
+            q(`This project's ${languageName(l)} rules and patterns, from AutoSnippet`)
+          }\n---\n`,
         })),
       ];
     case 'claude':
       return [
         { target, path: 'CLAUDE.md', language: '', maxChars: budget },
         ...languages.map((l) => ({
-          target, language: l, maxChars: budget,
+          target,
+          language: l,
+          maxChars: budget,
           path: `.claude/rules/autosnippet-${l}.md`,
           frontmatter: `---\npaths:\n${globsFor(l).map((g) => `  - ${q(g)}`).join('\n')}\n---\n`,
         })),
@@ -95,13 +132,22 @@ export function filesFor(target: ExportTarget, groups: string[], maxChars?: numb
     case 'cursor':
       return [
         {
-          target, path: '.cursor/rules/autosnippet.mdc', language: '', maxChars: budget,
-          frontmatter: `---\ndescription: ${q("This project's rules and patterns that apply to all code, from AutoSnippet")}\nalwaysApply: true\n---\n`,
+          target,
+          path: '.cursor/rules/autosnippet.mdc',
+          language: '',
+          maxChars: budget,
+          frontmatter: `---\ndescription: ${
+            q("This project's rules and patterns that apply to all code, from AutoSnippet")
+          }\nalwaysApply: true\n---\n`,
         },
         ...languages.map((l) => ({
-          target, language: l, maxChars: budget,
+          target,
+          language: l,
+          maxChars: budget,
           path: `.cursor/rules/autosnippet-${l}.mdc`,
-          frontmatter: `---\ndescription: ${q(`This project's ${languageName(l)} rules and patterns, from AutoSnippet`)}\nglobs: ${q(globsFor(l).join(','))}\nalwaysApply: false\n---\n`,
+          frontmatter: `---\ndescription: ${
+            q(`This project's ${languageName(l)} rules and patterns, from AutoSnippet`)
+          }\nglobs: ${q(globsFor(l).join(','))}\nalwaysApply: false\n---\n`,
         })),
       ];
   }

@@ -6,17 +6,17 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { formatBytes, readRepoFile } from '../files';
-import type { Workspace } from '../workspace';
-import { listRecipes } from '../knowledge/recipes';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { freshnessTracker } from '../knowledge/freshness';
+import { listRecipes } from '../knowledge/recipes';
+import type { Workspace } from '../workspace';
 import { findBlock, outsideLength, withBlock } from './block';
 import { destinationProblem, writeDestination } from './destination';
-import { filesFor, languageGroup, languageName, TARGETS, type ExportFileSpec, type ExportTarget } from './formats';
-import { renderBlock, type ExportRecipe } from './render';
+import { type ExportFileSpec, type ExportTarget, filesFor, languageGroup, languageName, TARGETS } from './formats';
+import { type ExportRecipe, renderBlock } from './render';
 
-export { EXPORT_TARGETS, TARGETS, type ExportTarget } from './formats';
+export { EXPORT_TARGETS, type ExportTarget, TARGETS } from './formats';
 
 const MAX_EXISTING_BYTES = 1024 * 1024;
 const BOM = '\uFEFF';
@@ -56,7 +56,13 @@ export async function planExport(ws: Workspace, options: ExportOptions): Promise
   const recipes: ExportRecipe[] = listRecipes(ws, { status: 'published' }).map((r) => {
     const verdict = tracker.get(r.id);
     return {
-      id: r.id, title: r.title, trigger: r.trigger, kind: r.kind, summary: r.summary, quality: r.quality, file: r.file,
+      id: r.id,
+      title: r.title,
+      trigger: r.trigger,
+      kind: r.kind,
+      summary: r.summary,
+      quality: r.quality,
+      file: r.file,
       group: languageGroup(r.language),
       ...(verdict?.freshness === 'stale' ? { stale: verdict.reason } : {}),
     };
@@ -70,7 +76,10 @@ export async function planExport(ws: Workspace, options: ExportOptions): Promise
       files.push(await planFile(ws, spec, mine, scopeNote(spec, specs, recipes)));
     }
   }
-  return { published: recipes.length, files: linksToExported(ws.root, files).filter((f) => !(f.action === 'skipped' && !f.note)) };
+  return {
+    published: recipes.length,
+    files: linksToExported(ws.root, files).filter((f) => !(f.action === 'skipped' && !f.note)),
+  };
 }
 
 /**
@@ -79,26 +88,59 @@ export async function planExport(ws: Workspace, options: ExportOptions): Promise
  */
 function linksToExported(root: string, files: PlannedFile[]): PlannedFile[] {
   const realRoot = realpathSync(root);
-  const exported = new Map(files.filter((f) => f.action !== 'refused' && f.action !== 'skipped').map((f) => [path.join(realRoot, f.path), f.path]));
+  const exported = new Map(
+    files.filter((f) => f.action !== 'refused' && f.action !== 'skipped').map((
+      f,
+    ) => [path.join(realRoot, f.path), f.path]),
+  );
   return files.map((f) => {
     const target = f.action === 'refused' && f.linksTo ? exported.get(f.linksTo) : undefined;
-    return target ? { ...f, action: 'skipped', note: `${f.path} is a link to ${target}, which this export writes.` } : f;
+    return target
+      ? { ...f, action: 'skipped', note: `${f.path} is a link to ${target}, which this export writes.` }
+      : f;
   });
 }
 
-async function planFile(ws: Workspace, spec: ExportFileSpec, recipes: ExportRecipe[], note: string | undefined): Promise<PlannedFile> {
+async function planFile(
+  ws: Workspace,
+  spec: ExportFileSpec,
+  recipes: ExportRecipe[],
+  note: string | undefined,
+): Promise<PlannedFile> {
   const base = { target: spec.target, path: spec.path, budget: spec.maxChars };
   const problem = destinationProblem(ws.root, spec.path);
-  if (problem) return { ...base, action: 'refused', text: '', chars: 0, listed: [], omitted: recipes.map((r) => r.id), note: problem.refusal, ...(problem.linksTo ? { linksTo: problem.linksTo } : {}) };
+  if (problem) {
+    return {
+      ...base,
+      action: 'refused',
+      text: '',
+      chars: 0,
+      listed: [],
+      omitted: recipes.map((r) => r.id),
+      note: problem.refusal,
+      ...(problem.linksTo ? { linksTo: problem.linksTo } : {}),
+    };
+  }
   const read = await readExisting(ws.root, spec.path);
   // The markers are found at line starts, so a BOM before a block at the top is set aside and put back.
   const bom = read?.startsWith(BOM) ? BOM : '';
   const existing = bom ? read!.slice(bom.length) : read;
   // A file is created only when it has something to say; an existing block is always brought up to date.
-  if (existing === undefined && recipes.length === 0) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
-  if (existing !== undefined && recipes.length === 0 && !findBlock(existing, spec.path)) return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
-  const outside = existing === undefined ? (spec.frontmatter ? spec.frontmatter.length + 2 : 1) : outsideLength(existing, spec.path) + 2;
-  const block = renderBlock(recipes, { file: spec.path, budget: Math.max(0, spec.maxChars - outside), sections: spec.language === undefined, scopeNote: note });
+  if (existing === undefined && recipes.length === 0) {
+    return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
+  }
+  if (existing !== undefined && recipes.length === 0 && !findBlock(existing, spec.path)) {
+    return { ...base, action: 'skipped', text: '', chars: 0, listed: [], omitted: [] };
+  }
+  const outside = existing === undefined
+    ? (spec.frontmatter ? spec.frontmatter.length + 2 : 1)
+    : outsideLength(existing, spec.path) + 2;
+  const block = renderBlock(recipes, {
+    file: spec.path,
+    budget: Math.max(0, spec.maxChars - outside),
+    sections: spec.language === undefined,
+    scopeNote: note,
+  });
   const text = bom + withBlock(existing, block.text, spec.path, spec.frontmatter);
   return {
     ...base,
@@ -113,9 +155,15 @@ async function planFile(ws: Workspace, spec: ExportFileSpec, recipes: ExportReci
 /** A line telling agents where the recipes of the other scopes are. */
 function scopeNote(spec: ExportFileSpec, specs: ExportFileSpec[], recipes: ExportRecipe[]): string | undefined {
   if (spec.language === undefined) return undefined;
-  if (spec.language !== '') return `These apply to ${languageName(spec.language)} files; the rules for all code are in ${specs.find((s) => s.language === '')?.path}.`;
+  if (spec.language !== '') {
+    return `These apply to ${languageName(spec.language)} files; the rules for all code are in ${
+      specs.find((s) => s.language === '')?.path
+    }.`;
+  }
   const others = specs.filter((s) => s.language && recipes.some((r) => r.group === s.language));
-  return others.length ? `Language-specific recipes are in ${others.map((s) => `${s.path} (${languageName(s.language!)})`).join(', ')}.` : undefined;
+  return others.length
+    ? `Language-specific recipes are in ${others.map((s) => `${s.path} (${languageName(s.language!)})`).join(', ')}.`
+    : undefined;
 }
 
 /** Writes the files of a plan that changed; answers the paths written. */
@@ -136,12 +184,23 @@ async function readExisting(root: string, rel: string): Promise<string | undefin
     if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) return undefined;
     if (isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge) {
       const size = Number(e.details?.size ?? 0);
-      throw new AutoSnippetError(ErrorCode.ExportFileTooLarge, `${rel} is ${size ? formatBytes(size) : `over ${formatBytes(MAX_EXISTING_BYTES)}`}; an instruction file an export updates may be at most ${formatBytes(MAX_EXISTING_BYTES)}.`, `Shorten ${rel}, or export to another target. Nothing was written.`);
+      throw new AutoSnippetError(
+        ErrorCode.ExportFileTooLarge,
+        `${rel} is ${
+          size ? formatBytes(size) : `over ${formatBytes(MAX_EXISTING_BYTES)}`
+        }; an instruction file an export updates may be at most ${formatBytes(MAX_EXISTING_BYTES)}.`,
+        `Shorten ${rel}, or export to another target. Nothing was written.`,
+      );
     }
     throw e;
   }
 }
 
 export function describeTargets(): { id: ExportTarget; label: string; files: string; maxChars: number }[] {
-  return (Object.keys(TARGETS) as ExportTarget[]).map((id) => ({ id, label: TARGETS[id].label, files: TARGETS[id].describe, maxChars: TARGETS[id].maxChars }));
+  return (Object.keys(TARGETS) as ExportTarget[]).map((id) => ({
+    id,
+    label: TARGETS[id].label,
+    files: TARGETS[id].describe,
+    maxChars: TARGETS[id].maxChars,
+  }));
 }

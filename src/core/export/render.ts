@@ -35,7 +35,8 @@ const MAX_LINE = 280;
 
 /** Most important first: rules, then patterns, then facts; fresh before stale; higher quality first. */
 export function byPriority(a: ExportRecipe, b: ExportRecipe): number {
-  return KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || Number(!!a.stale) - Number(!!b.stale) || b.quality - a.quality || a.title.localeCompare(b.title);
+  return KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || Number(!!a.stale) - Number(!!b.stale) || b.quality - a.quality
+    || a.title.localeCompare(b.title);
 }
 
 /**
@@ -43,7 +44,10 @@ export function byPriority(a: ExportRecipe, b: ExportRecipe): number {
  * block, markers included). Recipes are taken in priority order; one that does not fit is left out
  * and counted, and shorter ones after it may still fit.
  */
-export function renderBlock(recipes: ExportRecipe[], options: { file: string; budget: number; sections: boolean; scopeNote?: string }): RenderedBlock {
+export function renderBlock(
+  recipes: ExportRecipe[],
+  options: { file: string; budget: number; sections: boolean; scopeNote?: string },
+): RenderedBlock {
   const ordered = [...recipes].sort(byPriority);
   const listed: ExportRecipe[] = [];
   const omitted: ExportRecipe[] = [];
@@ -55,7 +59,12 @@ export function renderBlock(recipes: ExportRecipe[], options: { file: string; bu
   return { text: compose(listed, omitted.length, options, omitted), listed, omitted };
 }
 
-function compose(listed: ExportRecipe[], omittedCount: number, options: { file: string; sections: boolean; scopeNote?: string }, omitted: ExportRecipe[] = []): string {
+function compose(
+  listed: ExportRecipe[],
+  omittedCount: number,
+  options: { file: string; sections: boolean; scopeNote?: string },
+  omitted: ExportRecipe[] = [],
+): string {
   const parts: string[] = [BLOCK_BEGIN, '## Project knowledge (AutoSnippet)', ''];
   parts.push(
     listed.length || omittedCount
@@ -63,10 +72,21 @@ function compose(listed: ExportRecipe[], omittedCount: number, options: { file: 
       : 'No published recipes apply here yet.',
   );
   if (options.scopeNote) parts.push('', options.scopeNote);
-  const groups = options.sections ? [...new Set(listed.map((r) => r.group))].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))) : [undefined];
+  const groups = options.sections
+    ? [...new Set(listed.map((r) => r.group))].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)))
+    : [undefined];
   for (const group of groups) {
     const mine = group === undefined ? listed : listed.filter((r) => r.group === group);
-    if (group !== undefined) parts.push('', `### ${group === '' ? 'All code' : `${languageName(group)} (${globsFor(group).map((g) => `\`${g.replace('**/', '')}\``).join(', ')})`}`);
+    if (group !== undefined) {
+      parts.push(
+        '',
+        `### ${
+          group === ''
+            ? 'All code'
+            : `${languageName(group)} (${globsFor(group).map((g) => `\`${g.replace('**/', '')}\``).join(', ')})`
+        }`,
+      );
+    }
     for (const kind of ['rule', 'pattern', 'fact'] as RecipeKind[]) {
       const items = mine.filter((r) => r.kind === kind);
       if (!items.length) continue;
@@ -84,15 +104,18 @@ function omittedNote(count: number, omitted: ExportRecipe[]): string {
     .map((k) => [k, omitted.filter((r) => r.kind === k).length] as const)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}${n === 1 ? '' : 's'}`);
-  return `_${count} more published recipe${count === 1 ? ' is' : 's are'} left out to keep this file short${byKind.length ? ` (${byKind.join(', ')})` : ''}: the AutoSnippet MCP tools have them (\`autosnippet_context_search\` for a task, \`autosnippet_list_rules\`, \`autosnippet_get_recipe\`), and .autosnippet/recipes/ holds every recipe._`;
+  return `_${count} more published recipe${count === 1 ? ' is' : 's are'} left out to keep this file short${
+    byKind.length ? ` (${byKind.join(', ')})` : ''
+  }: the AutoSnippet MCP tools have them (\`autosnippet_context_search\` for a task, \`autosnippet_list_rules\`, \`autosnippet_get_recipe\`), and .autosnippet/recipes/ holds every recipe._`;
 }
 
 function line(r: ExportRecipe, file: string): string {
   const summary = clean(r.summary) || clean(r.title);
-  const text =
-    r.kind === 'rule' ? sentence(summary)
-      : r.kind === 'pattern' ? `**${clean(r.title)}** (\`${r.trigger.replace(/`/g, '')}\`): ${sentence(summary)}`
-        : `**${clean(r.title)}**: ${sentence(summary)}`;
+  const text = r.kind === 'rule'
+    ? sentence(summary)
+    : r.kind === 'pattern'
+    ? `**${clean(r.title)}** (\`${r.trigger.replace(/`/g, '')}\`): ${sentence(summary)}`
+    : `**${clean(r.title)}**: ${sentence(summary)}`;
   const link = path.posix.relative(path.posix.dirname(file), r.file);
   const stale = r.stale ? ' (stale: the code it cites changed since it was reviewed; check that code first)' : '';
   return `${shorten(text)} ([${r.id}](${encodeURI(link)}))${stale}`;

@@ -39,14 +39,24 @@ type FolderRule = { kind: FileKind; test: (segment: string, depth: number, lower
 
 const lower = (names: string) => new Set(names.split(' '));
 
-const VENDORED = lower('vendor vendors vendored third_party third-party thirdparty node_modules bower_components pods carthage external_libs');
-const FIXTURE = lower('fixtures fixture __fixtures__ testdata test-data test_data __snapshots__ snapshots testfixtures test-fixtures test_fixtures');
-const TEST = lower('test tests __tests__ __test__ spec specs e2e testing dummy dummies testutil testutils test-utils test_utils testhelpers test-helpers integration-tests integration_tests androidtest uitests unittests __mocks__ mocks');
-const EXAMPLE = lower('example examples _examples sample samples demo demos playground playgrounds showcase tutorial tutorials');
+const VENDORED = lower(
+  'vendor vendors vendored third_party third-party thirdparty node_modules bower_components pods carthage external_libs',
+);
+const FIXTURE = lower(
+  'fixtures fixture __fixtures__ testdata test-data test_data __snapshots__ snapshots testfixtures test-fixtures test_fixtures',
+);
+const TEST = lower(
+  'test tests __tests__ __test__ spec specs e2e testing dummy dummies testutil testutils test-utils test_utils testhelpers test-helpers integration-tests integration_tests androidtest uitests unittests __mocks__ mocks',
+);
+const EXAMPLE = lower(
+  'example examples _examples sample samples demo demos playground playgrounds showcase tutorial tutorials',
+);
 const BENCHMARK = lower('bench benches benchmark benchmarks jmh perf-tests');
 const DOCS = lower('docs documentation website www site _site docsite');
 const SHALLOW_ONLY = lower('site www');
-const BUILD = lower('scripts script buildscripts build-scripts build_scripts buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build fastlane');
+const BUILD = lower(
+  'scripts script buildscripts build-scripts build_scripts buildsrc build-logic gradle xtask ci hack .github .circleci .gitlab .buildkite tools-build fastlane',
+);
 
 /**
  * Checked in this order: a test folder inside an examples folder is a test, fixtures inside tests are fixtures.
@@ -64,18 +74,26 @@ const FOLDER_RULES: FolderRule[] = [
   {
     kind: 'test',
     test: (s, _d, l) =>
-      TEST.has(l) ||
-      ((l.includes('test') || l.includes('spec') || l.includes('e2e')) &&
-        (/[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s) || /[-_](tests?|\w+tests|specs?|e2e)$/i.test(s) ||
-          /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s) || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s))),
+      TEST.has(l)
+      || ((l.includes('test') || l.includes('spec') || l.includes('e2e'))
+        && (/[a-z0-9](Tests?|Specs?)$/.test(s) || /^(Tests?|Specs?)[A-Z_-]/.test(s)
+          || /[-_](tests?|\w+tests|specs?|e2e)$/i.test(s)
+          || /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s)
+          || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s))),
   },
   // `watchOS Example`, `SDWebImage Vision Demo`: Xcode sample folders have spaces in their names.
   {
     kind: 'example',
     test: (s, _d, l) =>
-      EXAMPLE.has(l) || ((l.includes('example') || l.includes('sample') || l.includes('demo')) && (/^(examples?|samples?|demos?)[-_ ]/i.test(s) || /[-_. ](examples?|samples?|demos?)$/i.test(s))) || s.endsWith('.playground'),
+      EXAMPLE.has(l)
+      || ((l.includes('example') || l.includes('sample') || l.includes('demo'))
+        && (/^(examples?|samples?|demos?)[-_ ]/i.test(s) || /[-_. ](examples?|samples?|demos?)$/i.test(s)))
+      || s.endsWith('.playground'),
   },
-  { kind: 'benchmark', test: (s, _d, l) => BENCHMARK.has(l) || (l.includes('bench') && /[-_]bench(marks?)?$/i.test(s)) },
+  {
+    kind: 'benchmark',
+    test: (s, _d, l) => BENCHMARK.has(l) || (l.includes('bench') && /[-_]bench(marks?)?$/i.test(s)),
+  },
   // `site` and `www` are also app folders: only near the top are they docs. (`doc` is a Go and Rust module name, never a docs marker.)
   { kind: 'docs', test: (s, d, l) => (DOCS.has(l) && (d <= 1 || !SHALLOW_ONLY.has(l))) || s.endsWith('.docc') },
   { kind: 'build', test: (s, d, l) => BUILD.has(l) && (d <= 2 || s.startsWith('.')) },
@@ -83,21 +101,44 @@ const FOLDER_RULES: FolderRule[] = [
 
 const FILE_RULES: { kind: FileKind; pattern: RegExp; reason: string }[] = [
   { kind: 'minified', pattern: /[.-]min\.(js|mjs|cjs|css)$/i, reason: 'name *.min.js' },
-  { kind: 'generated', pattern: /\.(generated|gen|g)\.[^./]+$|\.pb\.(go|swift|cc|h|c)$|_pb2(_grpc)?\.pyi?$|\.designer\.cs$|\.freezed\.dart$/, reason: 'generated file name' },
-  { kind: 'generated', pattern: /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|Gemfile\.lock|poetry\.lock|uv\.lock|Podfile\.lock|Package\.resolved|go\.sum|composer\.lock|gradle\.lockfile)$/, reason: 'lock file' },
+  {
+    kind: 'generated',
+    pattern:
+      /\.(generated|gen|g)\.[^./]+$|\.pb\.(go|swift|cc|h|c)$|_pb2(_grpc)?\.pyi?$|\.designer\.cs$|\.freezed\.dart$/,
+    reason: 'generated file name',
+  },
+  {
+    kind: 'generated',
+    pattern:
+      /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|Gemfile\.lock|poetry\.lock|uv\.lock|Podfile\.lock|Package\.resolved|go\.sum|composer\.lock|gradle\.lockfile)$/,
+    reason: 'lock file',
+  },
   { kind: 'test', pattern: /_test\.go$/, reason: 'name *_test.go' },
   { kind: 'test', pattern: /(^|\/)tests\.rs$/, reason: 'name tests.rs (a #[cfg(test)] module file)' },
   { kind: 'test', pattern: /(^|\/)(test_[^/]+|[^/]+_test|conftest)\.py$/, reason: 'name test_*.py / *_test.py' },
   { kind: 'test', pattern: /\.(test|spec|e2e|e2e-spec|test-d)\.[cm]?[jt]sx?$/, reason: 'name *.test.* / *.spec.*' },
-  { kind: 'test', pattern: /[a-z0-9](Tests?|Spec|IT)\.(java|kt|kts|scala|swift|m|mm)$/, reason: 'name *Test / *Tests / *Spec' },
+  {
+    kind: 'test',
+    pattern: /[a-z0-9](Tests?|Spec|IT)\.(java|kt|kts|scala|swift|m|mm)$/,
+    reason: 'name *Test / *Tests / *Spec',
+  },
   { kind: 'test', pattern: /_(spec|test)\.rb$/, reason: 'name *_spec.rb' },
-  { kind: 'test', pattern: /(^|\/)(test_?utils?|test_?helpers?|test_?support|testing_?utils?)\.[a-z]+$/i, reason: 'test helper file name' },
+  {
+    kind: 'test',
+    pattern: /(^|\/)(test_?utils?|test_?helpers?|test_?support|testing_?utils?)\.[a-z]+$/i,
+    reason: 'test helper file name',
+  },
   { kind: 'example', pattern: /\.stories\.[cm]?[jt]sx?$|(^|\/)example_[^/]+\.go$/, reason: 'story or example file' },
-  { kind: 'benchmark', pattern: /_bench\.(go|rs)$|\.bench\.[cm]?[jt]s$|(^|\/)bench_[^/]+\.py$/, reason: 'benchmark file name' },
+  {
+    kind: 'benchmark',
+    pattern: /_bench\.(go|rs)$|\.bench\.[cm]?[jt]s$|(^|\/)bench_[^/]+\.py$/,
+    reason: 'benchmark file name',
+  },
   { kind: 'docs', pattern: /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$/i, reason: 'documentation file' },
   {
     kind: 'build',
-    pattern: /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Package(@swift-[\d.]+)?\.swift|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Appfile|Matchfile|Pluginfile|Gemfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
+    pattern:
+      /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Package(@swift-[\d.]+)?\.swift|gradlew|Makefile|makefile|GNUmakefile|CMakeLists\.txt|Dangerfile(\.swift)?|Fastfile|Appfile|Matchfile|Pluginfile|Gemfile|Podfile|Rakefile|Gruntfile\.[cm]?js|gulpfile\.[cm]?js|noxfile\.py|setup\.py|build\.rs|Justfile|justfile|Taskfile\.ya?ml)$|\.podspec$|(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
     reason: 'build or tool configuration',
   },
 ];
@@ -113,7 +154,8 @@ const GENERATED_MARKERS: RegExp[] = [
   /^[\s/*#!<>-]*(auto-?generated|automatically generated|generated) (by|from|with|using)\b/im,
   /\bautogenerated (file|code|source)\b/i,
 ];
-const MAINTAINED_BY_HAND = /\b(by hand|maintained manually|manually maintained|hand-?written|hand-?maintained|(?:manually|manully) (?:rewritten|edited|maintained|written))\b/i;
+const MAINTAINED_BY_HAND =
+  /\b(by hand|maintained manually|manually maintained|hand-?written|hand-?maintained|(?:manually|manully) (?:rewritten|edited|maintained|written))\b/i;
 
 /** Classifies one file by its workspace-relative, `/`-separated path and, when given, the start of its text. */
 export function classifyFile(rel: string, head?: string): FileClass {
@@ -124,17 +166,20 @@ export function classifyFile(rel: string, head?: string): FileClass {
   for (let i = 0; i < folders.length; i++) {
     const l = folders[i].toLowerCase();
     lowered.push(l);
-    if (FOLDER_NAMES.has(l) || FOLDER_WORDS.test(l) || folders[i].endsWith('.playground') || folders[i].endsWith('.docc')) marked.push(i);
+    if (
+      FOLDER_NAMES.has(l) || FOLDER_WORDS.test(l) || folders[i].endsWith('.playground') || folders[i].endsWith('.docc')
+    ) marked.push(i);
   }
   const noFolder = marked.length === 0;
   return (
-    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_FIRST)) ??
-    byName(rel, NAMES_FIRST) ??
-    (head !== undefined ? classifyText(head) : undefined) ??
-    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_TEST)) ??
-    byName(rel, NAMES_TEST) ??
-    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_REST)) ??
-    byName(rel, NAMES_REST) ?? { kind: 'production', reason: 'no test, example, docs, build, generated or vendored convention applies' }
+    (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_FIRST))
+      ?? byName(rel, NAMES_FIRST)
+      ?? (head !== undefined ? classifyText(head) : undefined)
+      ?? (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_TEST))
+      ?? byName(rel, NAMES_TEST)
+      ?? (noFolder ? undefined : byFolder(folders, lowered, marked, FOLDERS_REST))
+      ?? byName(rel, NAMES_REST)
+      ?? { kind: 'production', reason: 'no test, example, docs, build, generated or vendored convention applies' }
   );
 }
 
@@ -194,7 +239,12 @@ function classifyText(head: string): FileClass | undefined {
   if (!MAINTAINED_BY_HAND.test(top)) {
     for (const re of GENERATED_MARKERS) {
       const marker = re.exec(top);
-      if (marker) return { kind: 'generated', reason: `header says "${marker[0].replace(/^[\s/*#!<>-]+/, '').trim().slice(0, 40)}"` };
+      if (marker) {
+        return {
+          kind: 'generated',
+          reason: `header says "${marker[0].replace(/^[\s/*#!<>-]+/, '').trim().slice(0, 40)}"`,
+        };
+      }
     }
   }
   if (looksMinified(text)) return { kind: 'minified', reason: 'long lines with almost no whitespace' };
@@ -235,7 +285,10 @@ export function isProduction(kind: FileKind): boolean {
 export function testRegions(text: string, language: string): LineRegion[] {
   // Most files have none: a substring test spares splitting them into lines.
   if (language === 'rust') return text.includes('#[') ? rustTestRegions(text) : [];
-  if (language === 'typescript' || language === 'typescriptreact' || language === 'javascript' || language === 'javascriptreact') {
+  if (
+    language === 'typescript' || language === 'typescriptreact' || language === 'javascript'
+    || language === 'javascriptreact'
+  ) {
     return text.includes('import.meta.vitest') ? blockRegions(text, /^\s*if\s*\(\s*import\.meta\.vitest\s*\)/) : [];
   }
   return [];

@@ -43,15 +43,24 @@ export function parseYaml(text: string, options: ParseOptions = {}): Parsed<unkn
   const subject = options.subject ?? 'The text';
   let raw: unknown;
   try {
-    raw = yaml.load(text, { schema: yaml.DEFAULT_SCHEMA, maxDepth: options.maxDepth ?? LIMITS.maxDepth } as yaml.LoadOptions);
+    raw = yaml.load(
+      text,
+      { schema: yaml.DEFAULT_SCHEMA, maxDepth: options.maxDepth ?? LIMITS.maxDepth } as yaml.LoadOptions,
+    );
   } catch (e) {
     const err = e as { reason?: string; message?: string; mark?: { line?: number } };
     const line = typeof err.mark?.line === 'number' ? err.mark.line + 1 + (options.lineOffset ?? 0) : undefined;
     const reason = clip(err.reason ?? String(err.message ?? e).split('\n')[0]);
-    return problem(ErrorCode.InvalidYaml, `${subject} is not valid YAML${line ? ` at line ${line}` : ''}: ${reason}.`, line);
+    return problem(
+      ErrorCode.InvalidYaml,
+      `${subject} is not valid YAML${line ? ` at line ${line}` : ''}: ${reason}.`,
+      line,
+    );
   }
   const plain = toPlainData(raw, options);
-  return typeof plain === 'string' ? problem(ErrorCode.InvalidYaml, `${subject} is refused as too complex: ${plain}.`) : { ok: true, value: plain.value };
+  return typeof plain === 'string'
+    ? problem(ErrorCode.InvalidYaml, `${subject} is refused as too complex: ${plain}.`)
+    : { ok: true, value: plain.value };
 }
 
 /** Parses JSON within the same depth limit; a problem names the line. */
@@ -64,12 +73,16 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed<unkn
   } catch (e) {
     const message = String((e as Error).message).split('\n')[0];
     const at = /position (\d+)/.exec(message);
-    const line = at ? clean.slice(0, Number(at[1])).split('\n').length : Number(/line (\d+)/.exec(message)?.[1]) || undefined;
+    const line = at
+      ? clean.slice(0, Number(at[1])).split('\n').length
+      : Number(/line (\d+)/.exec(message)?.[1]) || undefined;
     return problem(ErrorCode.InvalidJson, `${subject} is not valid JSON: ${clip(message)}.`, line);
   }
   // JSON has no aliases: its size is the file's, already capped by the reader.
   const plain = toPlainData(raw, { maxValues: Number.MAX_SAFE_INTEGER, ...options });
-  return typeof plain === 'string' ? problem(ErrorCode.InvalidJson, `${subject} is refused as too complex: ${plain}.`) : { ok: true, value: plain.value };
+  return typeof plain === 'string'
+    ? problem(ErrorCode.InvalidJson, `${subject} is refused as too complex: ${plain}.`)
+    : { ok: true, value: plain.value };
 }
 
 /**
@@ -77,12 +90,20 @@ export function parseJson(text: string, options: ParseOptions = {}): Parsed<unkn
  * once aliases are expanded, too many aliases). Keys such as `__proto__` stay ordinary keys.
  */
 export function toPlainData(value: unknown, limits: DataLimits = {}): { value: unknown } | string {
-  const l = { maxDepth: limits.maxDepth ?? LIMITS.maxDepth, maxValues: limits.maxValues ?? LIMITS.maxValues, maxAliases: limits.maxAliases ?? LIMITS.maxAliases };
+  const l = {
+    maxDepth: limits.maxDepth ?? LIMITS.maxDepth,
+    maxValues: limits.maxValues ?? LIMITS.maxValues,
+    maxAliases: limits.maxAliases ?? LIMITS.maxAliases,
+  };
   let values = 0;
   let aliases = 0;
   const seen = new Set<object>();
   const copy = (v: unknown, depth: number): unknown => {
-    if (++values > l.maxValues) throw new Refused(`it expands to more than ${l.maxValues} values (aliases that repeat content, or simply too much data)`);
+    if (++values > l.maxValues) {
+      throw new Refused(
+        `it expands to more than ${l.maxValues} values (aliases that repeat content, or simply too much data)`,
+      );
+    }
     if (depth > l.maxDepth) throw new Refused(`it is nested more than ${l.maxDepth} levels deep`);
     if (v instanceof Date) return Number.isNaN(v.getTime()) ? String(v) : v.toISOString();
     if (v === null || typeof v !== 'object') return v;
@@ -130,8 +151,18 @@ export function parseFrontMatter(text: string, limits: DataLimits = {}): Parsed<
   const parsed = parseYaml(lines.slice(1, close).join('\n'), { ...limits, subject: 'The frontmatter', lineOffset: 1 });
   if (!parsed.ok) return parsed;
   const data = parsed.value ?? {};
-  if (typeof data !== 'object' || Array.isArray(data)) return problem(ErrorCode.InvalidYaml, 'The frontmatter must be a mapping of fields (`key: value` lines).', 2);
-  return { ok: true, value: { present: true, data: data as Record<string, unknown>, body: lines.slice(close + 1).join('\n'), bodyLine: close + 2 } };
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return problem(ErrorCode.InvalidYaml, 'The frontmatter must be a mapping of fields (`key: value` lines).', 2);
+  }
+  return {
+    ok: true,
+    value: {
+      present: true,
+      data: data as Record<string, unknown>,
+      body: lines.slice(close + 1).join('\n'),
+      bodyLine: close + 2,
+    },
+  };
 }
 
 function problem(code: string, message: string, line?: number): { ok: false; problem: DataProblem } {

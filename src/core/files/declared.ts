@@ -53,7 +53,8 @@ function readOptional(root: string, file: string): string {
 }
 
 function submodulePaths(text: string): string[] {
-  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => m[1].replace(/^\.?\//, '').replace(/\/+$/, '')).filter(Boolean);
+  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => m[1].replace(/^\.?\//, '').replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 function attributeRules(text: string): AttributeRule[] {

@@ -2,9 +2,9 @@
 import fs, { type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
-import { isIgnored, parseIgnoreFile, skippedFolderReason, type IgnoreScope } from './ignore';
+import { type IgnoreScope, isIgnored, parseIgnoreFile, skippedFolderReason } from './ignore';
 import { joinRel } from './paths';
-import { problemOf, type FileProblem } from './problems';
+import { type FileProblem, problemOf } from './problems';
 import { describeEntry, readRepoFileSync } from './read';
 import { trackedFiles } from './tracked';
 
@@ -28,7 +28,18 @@ export interface Folder {
 export function readFolder(root: string, rel: string, above: readonly IgnoreScope[]): Folder {
   const abs = path.join(root, rel);
   const depth = rel === '' ? 0 : rel.split('/').length;
-  const folder: Folder = { rel, depth, mtimeMs: 0, ignoreFiles: [], ignoreKey: '', files: [], dirs: [], ignored: 0, links: 0, problems: [] };
+  const folder: Folder = {
+    rel,
+    depth,
+    mtimeMs: 0,
+    ignoreFiles: [],
+    ignoreKey: '',
+    files: [],
+    dirs: [],
+    ignored: 0,
+    links: 0,
+    problems: [],
+  };
   let entries: Dirent[];
   try {
     const st = folderStat(abs, rel);
@@ -37,7 +48,15 @@ export function readFolder(root: string, rel: string, above: readonly IgnoreScop
     folder.mtimeMs = st.mtimeMs;
     entries = fs.readdirSync(abs, { withFileTypes: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') folder.problems.push({ path: rel, code: ErrorCode.UnreadableFile, message: `The folder ${rel || '(root)'} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); its files are not listed.` });
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      folder.problems.push({
+        path: rel,
+        code: ErrorCode.UnreadableFile,
+        message: `The folder ${rel || '(root)'} cannot be read (${
+          (e as NodeJS.ErrnoException).code ?? (e as Error).message
+        }); its files are not listed.`,
+      });
+    }
     return folder;
   }
   const names = new Set(entries.map((e) => e.name));
@@ -61,15 +80,27 @@ export function readFolder(root: string, rel: string, above: readonly IgnoreScop
     } else if (type === 'file') {
       folder.files.push(childRel);
     } else if (type !== 'gone' && !folder.problems.some((p) => p.path === childRel)) {
-      folder.problems.push({ path: childRel, code: ErrorCode.NotARegularFile, message: `${childRel} is ${type}, not a regular file; it is not listed and never opened.` });
+      folder.problems.push({
+        path: childRel,
+        code: ErrorCode.NotARegularFile,
+        message: `${childRel} is ${type}, not a regular file; it is not listed and never opened.`,
+      });
     }
   }
   return folder;
 }
 
 /** The folder's `.gitignore` (and, at the root, `.git/info/exclude`), read with the safe reader. */
-function readIgnoreFiles(root: string, rel: string, names: ReadonlySet<string>, folder: Folder): IgnoreScope | undefined {
-  const files = [names.has('.gitignore') ? joinRel(rel, '.gitignore') : undefined, rel === '' && names.has('.git') ? '.git/info/exclude' : undefined].filter((f): f is string => !!f);
+function readIgnoreFiles(
+  root: string,
+  rel: string,
+  names: ReadonlySet<string>,
+  folder: Folder,
+): IgnoreScope | undefined {
+  const files = [
+    names.has('.gitignore') ? joinRel(rel, '.gitignore') : undefined,
+    rel === '' && names.has('.git') ? '.git/info/exclude' : undefined,
+  ].filter((f): f is string => !!f);
   if (files.length === 0) return undefined;
   const patterns: string[] = [];
   const keys: string[] = [];
@@ -103,7 +134,10 @@ type EntryType = 'file' | 'dir' | 'link' | 'gone' | string;
 /** A directory entry's type; file systems that do not report one (DT_UNKNOWN) get an lstat. */
 function entryType(e: Dirent, abs: string): EntryType {
   let st: Dirent | Stats = e;
-  if (!e.isFile() && !e.isDirectory() && !e.isSymbolicLink() && !e.isFIFO() && !e.isSocket() && !e.isCharacterDevice() && !e.isBlockDevice()) {
+  if (
+    !e.isFile() && !e.isDirectory() && !e.isSymbolicLink() && !e.isFIFO() && !e.isSocket() && !e.isCharacterDevice()
+    && !e.isBlockDevice()
+  ) {
     const s = fs.lstatSync(abs, { throwIfNoEntry: false });
     if (!s) return 'gone';
     st = s;

@@ -5,18 +5,46 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import { ErrorCode } from '../kernel/errors';
-import type { FileProblem } from './problems';
 import { lookup } from '../kernel/tables';
+import type { FileProblem } from './problems';
 
 /**
  * Folders never read, whatever `.gitignore` says: dependencies, build output, caches and tool state.
  * The cold-start skill lists the same ones as "never learn from".
  */
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', '.git', '.hg', '.svn', '.autosnippet',
-  'dist', 'build', 'out', 'DerivedData', 'Pods', 'Carthage', '.build', '.swiftpm', 'vendor',
-  '.gradle', '.idea', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.pytest_cache',
-  'coverage', '.nyc_output', '.next', '.nuxt', '.turbo', '.cache', '.parcel-cache', '.terraform',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.git',
+  '.hg',
+  '.svn',
+  '.autosnippet',
+  'dist',
+  'build',
+  'out',
+  'DerivedData',
+  'Pods',
+  'Carthage',
+  '.build',
+  '.swiftpm',
+  'vendor',
+  '.gradle',
+  '.idea',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  'coverage',
+  '.nyc_output',
+  '.next',
+  '.nuxt',
+  '.turbo',
+  '.cache',
+  '.parcel-cache',
+  '.terraform',
 ]);
 
 /** Folders that are build output only beside the manifest that produces them (`target/` of Cargo and Maven). */
@@ -54,7 +82,12 @@ export interface IgnoreFile {
  */
 export function parseIgnoreFile(text: string, file: string): IgnoreFile {
   const problems: FileProblem[] = [];
-  const dropped = (line: number, why: string) => problems.push({ path: file, code: ErrorCode.InvalidIgnoreLine, message: `${file} line ${line}: ${why}; the line is not applied.` });
+  const dropped = (line: number, why: string) =>
+    problems.push({
+      path: file,
+      code: ErrorCode.InvalidIgnoreLine,
+      message: `${file} line ${line}: ${why}; the line is not applied.`,
+    });
   const kept: { line: number; pattern: string }[] = [];
   let over = 0;
   const lines = text.split(/\r?\n/);
@@ -62,11 +95,18 @@ export function parseIgnoreFile(text: string, file: string): IgnoreFile {
     const pattern = lines[i];
     if (pattern.trim() === '' || pattern.startsWith('#')) continue;
     if (pattern.length > MAX_LINE) dropped(i + 1, `it is ${pattern.length} characters long (at most ${MAX_LINE})`);
-    else if ((pattern.match(/\*\*/g)?.length ?? 0) > MAX_GLOBSTARS) dropped(i + 1, `it has more than ${MAX_GLOBSTARS} \`**\``);
-    else if (kept.length >= MAX_PATTERNS) over++;
+    else if ((pattern.match(/\*\*/g)?.length ?? 0) > MAX_GLOBSTARS) {
+      dropped(i + 1, `it has more than ${MAX_GLOBSTARS} \`**\``);
+    } else if (kept.length >= MAX_PATTERNS) over++;
     else kept.push({ line: i + 1, pattern });
   }
-  if (over) problems.push({ path: file, code: ErrorCode.InvalidIgnoreLine, message: `${file} has more than ${MAX_PATTERNS} patterns; the last ${over} are not applied.` });
+  if (over) {
+    problems.push({
+      path: file,
+      code: ErrorCode.InvalidIgnoreLine,
+      message: `${file} has more than ${MAX_PATTERNS} patterns; the last ${over} are not applied.`,
+    });
+  }
   if (kept.length === 0) return { rules: undefined, problems };
   const all = ignore().add(kept.map((k) => k.pattern));
   if (compiles(all)) return { rules: all, problems };

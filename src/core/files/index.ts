@@ -2,12 +2,54 @@
  * The workspace file service: one safe reader, one walker with one ignore list, safe YAML and JSON.
  * Everything the core reads from a repository goes through here (see ARCHITECTURE, "Safety at the edges").
  */
-export { readRepoFile, readRepoFileSync, readRepoBytes, readRepoBytesSync, looksBinary, describeEntry, formatBytes, READ_CAPS, READ_DEADLINE_MS, RealPathCache, WORKSPACE_BOUNDARY, skillBoundary, type ReadKind, type ReadOptions, type RepoFile, type RepoBytes, type Boundary } from './read';
-export { walkWorkspace, workspaceFiles, WorkspaceFiles, type WalkOptions, type WalkBounds, type WorkspaceListing } from './walk';
-export { ALWAYS_SKIPPED_DIRS, skippedFolderReason, parseIgnoreFile } from './ignore';
-export { parseYaml, parseJson, parseFrontMatter, toPlainData, type DataLimits, type DataProblem, type FrontMatter, type Parsed, type ParseOptions } from './data';
+export {
+  CLASSIFY_HEAD_CHARS,
+  classifyFile,
+  type FileClass,
+  type FileKind,
+  type LineRegion,
+  testRegions,
+} from './classify';
+export {
+  type DataLimits,
+  type DataProblem,
+  type FrontMatter,
+  type Parsed,
+  parseFrontMatter,
+  parseJson,
+  type ParseOptions,
+  parseYaml,
+  toPlainData,
+} from './data';
+export { type DeclaredKind, type DeclaredKinds, declaredKinds } from './declared';
 export { GlobSet } from './globs';
-export { declaredKinds, type DeclaredKind, type DeclaredKinds } from './declared';
-export { relPath, isInside, isUnder, shownPath, realPathInside, type InsideResult } from './paths';
-export { ProblemList, problemOf, type FileProblem } from './problems';
-export { classifyFile, testRegions, CLASSIFY_HEAD_CHARS, type FileKind, type FileClass, type LineRegion } from './classify';
+export { ALWAYS_SKIPPED_DIRS, parseIgnoreFile, skippedFolderReason } from './ignore';
+export { type InsideResult, isInside, isUnder, realPathInside, relPath, shownPath } from './paths';
+export { type FileProblem, ProblemList, problemOf } from './problems';
+export {
+  type Boundary,
+  describeEntry,
+  formatBytes,
+  looksBinary,
+  READ_CAPS,
+  READ_DEADLINE_MS,
+  type ReadKind,
+  type ReadOptions,
+  readRepoBytes,
+  readRepoBytesSync,
+  readRepoFile,
+  readRepoFileSync,
+  RealPathCache,
+  type RepoBytes,
+  type RepoFile,
+  skillBoundary,
+  WORKSPACE_BOUNDARY,
+} from './read';
+export {
+  type WalkBounds,
+  type WalkOptions,
+  walkWorkspace,
+  WorkspaceFiles,
+  workspaceFiles,
+  type WorkspaceListing,
+} from './walk';

@@ -27,12 +27,20 @@ export class ProblemList {
 
   toArray(): FileProblem[] {
     if (this.dropped === 0) return [...this.items];
-    return [...this.items, { path: '', code: ErrorCode.ProblemsOmitted, message: `${this.dropped} more problems of the same kinds are not listed.` }];
+    return [...this.items, {
+      path: '',
+      code: ErrorCode.ProblemsOmitted,
+      message: `${this.dropped} more problems of the same kinds are not listed.`,
+    }];
   }
 }
 
 /** A failed read as a problem on that file. */
 export function problemOf(path: string, e: unknown): FileProblem {
   const err = e as { code?: unknown; message?: unknown };
-  return { path, code: typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code) ? err.code : ErrorCode.UnreadableFile, message: String(err.message ?? e).slice(0, 500) };
+  return {
+    path,
+    code: typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code) ? err.code : ErrorCode.UnreadableFile,
+    message: String(err.message ?? e).slice(0, 500),
+  };
 }

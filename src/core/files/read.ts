@@ -21,7 +21,15 @@ import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { isInside, relPath, shownPath } from './paths';
 
-export type ReadKind = 'recipe' | 'skill' | 'skill-resource' | 'guard-rules' | 'gitignore' | 'manifest' | 'source' | 'config';
+export type ReadKind =
+  | 'recipe'
+  | 'skill'
+  | 'skill-resource'
+  | 'guard-rules'
+  | 'gitignore'
+  | 'manifest'
+  | 'source'
+  | 'config';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -272,8 +280,23 @@ function request(root: string, file: string, options: ReadOptions): Request {
   const boundary = options.boundary ?? WORKSPACE_BOUNDARY;
   const absRoot = path.resolve(root);
   const shown = shownPath(file);
-  const req: Request = { root: absRoot, abs: '', shown, kind: options.kind, cap: options.maxBytes ?? READ_CAPS[options.kind], deadlineMs: options.deadlineMs ?? READ_DEADLINE_MS, boundary };
-  if (file.includes('\0')) throw new AutoSnippetError(ErrorCode.InvalidInput, `The path ${JSON.stringify(shown)} contains a NUL character.`, 'Give a plain relative path.', { path: shown });
+  const req: Request = {
+    root: absRoot,
+    abs: '',
+    shown,
+    kind: options.kind,
+    cap: options.maxBytes ?? READ_CAPS[options.kind],
+    deadlineMs: options.deadlineMs ?? READ_DEADLINE_MS,
+    boundary,
+  };
+  if (file.includes('\0')) {
+    throw new AutoSnippetError(
+      ErrorCode.InvalidInput,
+      `The path ${JSON.stringify(shown)} contains a NUL character.`,
+      'Give a plain relative path.',
+      { path: shown },
+    );
+  }
   req.abs = path.resolve(absRoot, file);
   if (!isInside(absRoot, req.abs)) throw outside(req, 'the path leads out of it');
   return req;
@@ -287,7 +310,9 @@ function admit(realRoot: string, real: string, st: fs.Stats, req: Request): stri
     throw new AutoSnippetError(
       ErrorCode.NotARegularFile,
       `${req.shown} is ${describeEntry(st)}, not a regular file; it was not opened.`,
-      st.isDirectory() ? 'Give the path of a file.' : 'Replace it with a regular file, or remove it: special files are never read.',
+      st.isDirectory()
+        ? 'Give the path of a file.'
+        : 'Replace it with a regular file, or remove it: special files are never read.',
       { path: req.shown, kind: req.kind, is: describeEntry(st) },
     );
   }
@@ -297,7 +322,12 @@ function admit(realRoot: string, real: string, st: fs.Stats, req: Request): stri
 
 function sameFile(before: fs.Stats, opened: fs.Stats, req: Request): void {
   if (opened.isFile() && opened.ino === before.ino && opened.dev === before.dev) return;
-  throw new AutoSnippetError(ErrorCode.NotARegularFile, `${req.shown} changed while it was being opened (now ${describeEntry(opened)}); it was not read.`, 'Try again once nothing is replacing the file.', { path: req.shown, kind: req.kind });
+  throw new AutoSnippetError(
+    ErrorCode.NotARegularFile,
+    `${req.shown} changed while it was being opened (now ${describeEntry(opened)}); it was not read.`,
+    'Try again once nothing is replacing the file.',
+    { path: req.shown, kind: req.kind },
+  );
 }
 
 function initialSize(size: number, cap: number): number {
@@ -324,24 +354,41 @@ function tooLarge(req: Request, size: number, grew = false): AutoSnippetError {
   const shown = formatBytes(size) === formatBytes(req.cap) ? `${size} bytes` : formatBytes(size);
   return new AutoSnippetError(
     ErrorCode.FileTooLarge,
-    `${req.shown} is ${grew ? 'more than ' + formatBytes(req.cap) : shown}; ${KIND_LABEL[req.kind]} are read up to ${formatBytes(req.cap)}.`,
+    `${req.shown} is ${grew ? 'more than ' + formatBytes(req.cap) : shown}; ${KIND_LABEL[req.kind]} are read up to ${
+      formatBytes(req.cap)
+    }.`,
     'Make the file smaller (split it), or leave it out: one oversized file is skipped so it cannot exhaust the server.',
     { path: req.shown, kind: req.kind, size, limit: req.cap },
   );
 }
 
 function timedOut(req: Request): AutoSnippetError {
-  return new AutoSnippetError(ErrorCode.ReadTimeout, `Reading ${req.shown} took longer than ${req.deadlineMs} ms; it was left out.`, 'Check the disk or network share the file is on, then try again.', { path: req.shown, kind: req.kind });
+  return new AutoSnippetError(
+    ErrorCode.ReadTimeout,
+    `Reading ${req.shown} took longer than ${req.deadlineMs} ms; it was left out.`,
+    'Check the disk or network share the file is on, then try again.',
+    { path: req.shown, kind: req.kind },
+  );
 }
 
 function missingOrUnreadable(e: unknown, req: Request): AutoSnippetError {
   if (e instanceof AutoSnippetError) return e;
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return new AutoSnippetError(ErrorCode.NotFound, `${req.shown} does not exist in ${req.boundary.name}.`, 'Check the path; it is relative to the root.', { path: req.shown });
+    return new AutoSnippetError(
+      ErrorCode.NotFound,
+      `${req.shown} does not exist in ${req.boundary.name}.`,
+      'Check the path; it is relative to the root.',
+      { path: req.shown },
+    );
   }
   if (code === 'ELOOP') return outside(req, 'it goes through a loop of links or a link where a file was expected');
-  return new AutoSnippetError(ErrorCode.UnreadableFile, `${req.shown} cannot be read (${code ?? (e as Error).message}).`, 'Check its permissions.', { path: req.shown, kind: req.kind });
+  return new AutoSnippetError(
+    ErrorCode.UnreadableFile,
+    `${req.shown} cannot be read (${code ?? (e as Error).message}).`,
+    'Check its permissions.',
+    { path: req.shown, kind: req.kind },
+  );
 }
 
 function withDeadline<T>(p: Promise<T>, deadline: number, req: Request, signal?: AbortSignal): Promise<T> {

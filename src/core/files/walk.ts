@@ -12,11 +12,11 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
-import { folderStat, ignoreKeyNow, readFolder, type Folder } from './folder';
+import { type Folder, folderStat, ignoreKeyNow, readFolder } from './folder';
 import { GlobSet } from './globs';
 import type { IgnoreScope } from './ignore';
 import { isUnder, relPath } from './paths';
-import { ProblemList, type FileProblem } from './problems';
+import { type FileProblem, ProblemList } from './problems';
 
 export interface WalkOptions {
   /** Keep only the files this accepts, e.g. guard's "not vendored or generated" from the file classifier. */
@@ -66,7 +66,6 @@ const WATCHED_FRESH_MS = 30_000;
  */
 const SLICE_MS = 8;
 
-
 /** A walk that is not cached: the whole workspace, now. */
 export async function walkWorkspace(root: string, options: WalkOptions & WalkBounds = {}): Promise<WorkspaceListing> {
   const { maxFiles, maxDepth, deadlineMs } = options;
@@ -77,7 +76,7 @@ export async function walkWorkspace(root: string, options: WalkOptions & WalkBou
 export function workspaceFiles(host: { root: string } & Partial<FilesServiceHost>): WorkspaceFiles {
   if (typeof host.service === 'function') return host.service('files', () => new WorkspaceFiles(host.root));
   let files = standalone.get(host);
-  if (!files) standalone.set(host, (files = new WorkspaceFiles(host.root)));
+  if (!files) standalone.set(host, files = new WorkspaceFiles(host.root));
   return files;
 }
 
@@ -151,7 +150,8 @@ export class WorkspaceFiles {
     for (;;) {
       // `covered`: the last refresh started after this request was made, so it saw what was asked.
       const window = this.watched ? WATCHED_FRESH_MS : this.bounds.freshMs;
-      const fresh = this.walked && this.dirty.size === 0 && (this.covered >= ticket || (!options.refresh && Date.now() - this.checkedAt < window));
+      const fresh = this.walked && this.dirty.size === 0
+        && (this.covered >= ticket || (!options.refresh && Date.now() - this.checkedAt < window));
       if (fresh) return;
       if (!this.running) {
         const controller = new AbortController();
@@ -172,12 +172,12 @@ export class WorkspaceFiles {
     try {
       await (signal
         ? Promise.race([
-            run.promise,
-            new Promise<never>((_, reject) => {
-              onAbort = () => reject(cancelled());
-              signal.addEventListener('abort', onAbort, { once: true });
-            }),
-          ])
+          run.promise,
+          new Promise<never>((_, reject) => {
+            onAbort = () => reject(cancelled());
+            signal.addEventListener('abort', onAbort, { once: true });
+          }),
+        ])
         : run.promise);
     } finally {
       run.waiters--;
@@ -197,7 +197,7 @@ export class WorkspaceFiles {
       try {
         // With a watcher, its invalidations are enough until the periodic comparison is due.
         const compare = !this.watched || started - this.checkedAt >= WATCHED_FRESH_MS || changed.size === 0;
-        if (compare) for (const rel of await this.changedFolders(signal)) changed.add(rel);
+        if (compare) { for (const rel of await this.changedFolders(signal)) changed.add(rel); }
         if (changed.size) await this.reread([...changed], signal);
       } catch (e) {
         for (const rel of changed) this.dirty.add(rel);
@@ -221,7 +221,12 @@ export class WorkspaceFiles {
   }
 
   /** Reads the folders `start` and everything below them into `folders`, breadth-first. Returns true when a bound cut it. */
-  private async walkInto(folders: Map<string, Folder>, start: string[], signal: AbortSignal, bounded: ProblemList): Promise<boolean> {
+  private async walkInto(
+    folders: Map<string, Folder>,
+    start: string[],
+    signal: AbortSignal,
+    bounded: ProblemList,
+  ): Promise<boolean> {
     const deadline = Date.now() + this.bounds.deadlineMs;
     let files = 0;
     for (const f of folders.values()) files += f.files.length;
@@ -233,21 +238,38 @@ export class WorkspaceFiles {
         await slice();
         if (signal.aborted) throw cancelled();
         if (Date.now() > deadline) {
-          bounded.add({ path: rel, code: ErrorCode.ListingBounded, message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${rel || 'the root'} and the folders after it are not listed.` });
+          bounded.add({
+            path: rel,
+            code: ErrorCode.ListingBounded,
+            message: `Listing the workspace took longer than ${this.bounds.deadlineMs / 1000} s; ${
+              rel || 'the root'
+            } and the folders after it are not listed.`,
+          });
           return true;
         }
         const folder = readFolder(this.root, rel, this.scopesAbove(rel, folders));
         if (files + folder.files.length > this.bounds.maxFiles) {
           folder.files = folder.files.slice(0, Math.max(0, this.bounds.maxFiles - files));
           folders.set(folder.rel, folder);
-          bounded.add({ path: folder.rel, code: ErrorCode.ListingBounded, message: `The workspace has more than ${this.bounds.maxFiles} files; the listing stops there (shallow folders first).` });
+          bounded.add({
+            path: folder.rel,
+            code: ErrorCode.ListingBounded,
+            message:
+              `The workspace has more than ${this.bounds.maxFiles} files; the listing stops there (shallow folders first).`,
+          });
           return true;
         }
         files += folder.files.length;
         folders.set(folder.rel, folder);
         if (folder.depth < this.bounds.maxDepth) next.push(...folder.dirs);
         else if (folder.dirs.length) {
-          bounded.add({ path: folder.dirs[0], code: ErrorCode.ListingBounded, message: `Folders deeper than ${this.bounds.maxDepth} levels are not listed (${folder.dirs[0]} and others).` });
+          bounded.add({
+            path: folder.dirs[0],
+            code: ErrorCode.ListingBounded,
+            message: `Folders deeper than ${this.bounds.maxDepth} levels are not listed (${
+              folder.dirs[0]
+            } and others).`,
+          });
           folder.dirs = [];
         }
       }
@@ -280,7 +302,10 @@ export class WorkspaceFiles {
       } catch {
         st = undefined;
       }
-      if (!st?.isDirectory() || st.mtimeMs !== f.mtimeMs || (f.ignoreKey !== '' && ignoreKeyNow(this.root, f) !== f.ignoreKey)) changed.push(f.rel);
+      if (
+        !st?.isDirectory() || st.mtimeMs !== f.mtimeMs
+        || (f.ignoreKey !== '' && ignoreKeyNow(this.root, f) !== f.ignoreKey)
+      ) changed.push(f.rel);
     }
     return changed;
   }
@@ -348,7 +373,15 @@ export class WorkspaceFiles {
     const exclude = options.exclude?.length ? new GlobSet(options.exclude) : undefined;
     const filter = options.filter;
     const kept = exclude || filter ? files.filter((f) => !exclude?.has(f) && (!filter || filter(f))) : files;
-    return { files: kept, truncated: this.truncated, ignored, excluded: files.length - kept.length, links, problems, generation: this.generation };
+    return {
+      files: kept,
+      truncated: this.truncated,
+      ignored,
+      excluded: files.length - kept.length,
+      links,
+      problems,
+      generation: this.generation,
+    };
   }
 }
 
@@ -363,7 +396,9 @@ function slicer(): () => Promise<void> {
 }
 
 function dropBelow(folders: Map<string, Folder>, rel: string, inclusive = false): void {
-  for (const key of [...folders.keys()]) if ((inclusive && key === rel) || (key !== rel && isUnder(key, rel))) folders.delete(key);
+  for (const key of [...folders.keys()]) {
+    if ((inclusive && key === rel) || (key !== rel && isUnder(key, rel))) folders.delete(key);
+  }
 }
 
 function cancelled(): AutoSnippetError {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { promises as fsp, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fsp, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Actor, Channel } from '../kernel/actors';
 
@@ -47,7 +47,10 @@ export class AuditLog {
    * nothing is on disk), so while the data folder (`dir`'s parent) does not exist the line waits in
    * memory with it instead of creating the folder; it is written before the next line that must be.
    */
-  async append(record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' }, options: { deferrable?: boolean } = {}): Promise<void> {
+  async append(
+    record: Partial<AuditEntry> & { id: string; phase: 'decision' | 'outcome' },
+    options: { deferrable?: boolean } = {},
+  ): Promise<void> {
     const line = JSON.stringify(record) + '\n';
     if (options.deferrable && !existsSync(path.dirname(this.dir))) {
       this.pending.push(line);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Workspace } from '../workspace';
 import type { ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from '../tools/types';
+import type { Workspace } from '../workspace';
 import { AuditLog, digestArgs, newAuditId } from './audit';
 
 /** The rules every write obeys, whichever channel it came through. */
@@ -20,7 +20,10 @@ export class Gateway {
   constructor(readonly audit: AuditLog) {}
 
   static for(ws: Workspace): Gateway {
-    return ws.service('gateway', (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'), () => w.ensureDataDir())));
+    return ws.service(
+      'gateway',
+      (w) => new Gateway(new AuditLog(path.join(w.dataDir, 'audit'), () => w.ensureDataDir())),
+    );
   }
 
   /**
@@ -29,12 +32,24 @@ export class Gateway {
    */
   async refuse(action: string, rawArgs: unknown, ctx: ToolContext, requested?: string): Promise<ToolResult> {
     const error = permissionDenied(action, ctx);
-    const args = typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs) ? (rawArgs as Record<string, unknown>) : {};
+    const args = typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)
+      ? (rawArgs as Record<string, unknown>)
+      : {};
     try {
       await this.audit.append({
-        id: newAuditId(), phase: 'decision', time: new Date().toISOString(), actor: ctx.actor, channel: ctx.channel, action,
+        id: newAuditId(),
+        phase: 'decision',
+        time: new Date().toISOString(),
+        actor: ctx.actor,
+        channel: ctx.channel,
+        action,
         ...(requested !== undefined ? { requested: requested.slice(0, 200) } : {}),
-        resource: resourceOf(args), argsDigest: digestArgs(rawArgs), decision: 'denied', result: 'denied', error: error.code, durationMs: 0,
+        resource: resourceOf(args),
+        argsDigest: digestArgs(rawArgs),
+        decision: 'denied',
+        result: 'denied',
+        error: error.code,
+        durationMs: 0,
       });
     } catch {
       // Refused either way; a refusal that could not be recorded is still a refusal.
@@ -42,7 +57,12 @@ export class Gateway {
     return { ok: false, tool: action, error };
   }
 
-  async run(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext, execute: () => Promise<ToolResult>): Promise<ToolResult> {
+  async run(
+    tool: ToolDefinition,
+    input: Record<string, unknown>,
+    ctx: ToolContext,
+    execute: () => Promise<ToolResult>,
+  ): Promise<ToolResult> {
     const started = performance.now();
     const id = newAuditId();
     const base = {
@@ -57,14 +77,24 @@ export class Gateway {
     const refusal = check(tool, input, ctx);
     const deferrable = tool.derivedWrite === true;
     try {
-      await this.audit.append({ ...base, phase: 'decision', decision: refusal ? 'denied' : 'allowed', ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}) }, { deferrable });
+      await this.audit.append(
+        {
+          ...base,
+          phase: 'decision',
+          decision: refusal ? 'denied' : 'allowed',
+          ...(refusal ? { result: 'denied', error: refusal.code, durationMs: 0 } : {}),
+        },
+        { deferrable },
+      );
     } catch (e) {
       return {
         ok: false,
         tool: tool.name,
         error: {
           code: 'GATEWAY_UNAVAILABLE',
-          message: `The write was refused because the Gateway could not record it in the audit log: ${(e as Error).message}`,
+          message: `The write was refused because the Gateway could not record it in the audit log: ${
+            (e as Error).message
+          }`,
           hint: `Check that ${this.audit.dir} is writable, then try again.`,
         },
       };
@@ -73,14 +103,25 @@ export class Gateway {
 
     const result = await execute();
     await this.audit
-      .append({ id, phase: 'outcome', result: result.ok ? 'ok' : 'error', ...(result.ok ? {} : { error: result.error.code }), durationMs: Math.round(performance.now() - started) }, { deferrable })
+      .append(
+        {
+          id,
+          phase: 'outcome',
+          result: result.ok ? 'ok' : 'error',
+          ...(result.ok ? {} : { error: result.error.code }),
+          durationMs: Math.round(performance.now() - started),
+        },
+        { deferrable },
+      )
       .catch(() => undefined); // the decision is on record; a lost outcome line must not undo a finished write
     return result;
   }
 }
 
 function check(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext): ToolErrorBody | undefined {
-  if (tool.access === 'review' && !(constitution.reviewActors as readonly string[]).includes(ctx.actor)) return permissionDenied(tool.name, ctx);
+  if (tool.access === 'review' && !(constitution.reviewActors as readonly string[]).includes(ctx.actor)) {
+    return permissionDenied(tool.name, ctx);
+  }
   if (tool.destructive && input[constitution.confirmField] !== true) {
     return {
       code: 'CONFIRMATION_REQUIRED',

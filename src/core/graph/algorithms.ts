@@ -1,5 +1,20 @@
-import { isDependencyRelation, isMembershipRelation, isDevelopmentRelation, nodeKey, normalizeFilePath, parseNodeKey } from './relations';
-import { NODE_KINDS, type GraphEdge, type GraphStats, type ImpactEntry, type Neighbour, type NodeKey, type PathStep } from './types';
+import {
+  isDependencyRelation,
+  isDevelopmentRelation,
+  isMembershipRelation,
+  nodeKey,
+  normalizeFilePath,
+  parseNodeKey,
+} from './relations';
+import {
+  type GraphEdge,
+  type GraphStats,
+  type ImpactEntry,
+  type Neighbour,
+  NODE_KINDS,
+  type NodeKey,
+  type PathStep,
+} from './types';
 
 export const MAX_IMPACT_DEPTH = 3;
 export const MAX_PATH_DEPTH = 5;
@@ -11,7 +26,10 @@ interface Half {
   evidence?: string;
 }
 
-export type Resolution = { ok: true; key: NodeKey } | { ok: false; ambiguous: NodeKey[] } | { ok: false; missing: true };
+export type Resolution = { ok: true; key: NodeKey } | { ok: false; ambiguous: NodeKey[] } | {
+  ok: false;
+  missing: true;
+};
 
 /**
  * The graph in memory, with adjacency both ways. Built from the stored edges once per graph version;
@@ -68,7 +86,9 @@ export class EdgeIndex {
     const trimmed = name.trim();
     if (this.has(trimmed)) return { ok: true, key: trimmed };
     const parsed = parseNodeKey(trimmed);
-    const tries = parsed.kind ? [nodeKey(parsed.kind, parsed.id)] : NODE_KINDS.map((k) => nodeKey(k, k === 'file' ? normalizeFilePath(trimmed) : trimmed));
+    const tries = parsed.kind
+      ? [nodeKey(parsed.kind, parsed.id)]
+      : NODE_KINDS.map((k) => nodeKey(k, k === 'file' ? normalizeFilePath(trimmed) : trimmed));
     let found = tries.filter((k) => this.has(k));
     if (found.length === 0) found = [...new Set(tries.flatMap((k) => this.lowerCase.get(k.toLowerCase()) ?? []))];
     if (found.length === 1) return { ok: true, key: found[0] };
@@ -78,9 +98,19 @@ export class EdgeIndex {
 
   neighbours(node: NodeKey, direction: 'out' | 'in' | 'both' = 'both', relation?: string): Neighbour[] {
     const result: Neighbour[] = [];
-    if (direction !== 'in') for (const h of this.out.get(node) ?? []) if (!relation || h.relation === relation) result.push(neighbour(h, 'out'));
-    if (direction !== 'out') for (const h of this.in.get(node) ?? []) if (!relation || h.relation === relation) result.push(neighbour(h, 'in'));
-    return result.sort((a, b) => b.weight - a.weight || a.node.localeCompare(b.node) || a.relation.localeCompare(b.relation));
+    if (direction !== 'in') {
+      for (const h of this.out.get(node) ?? []) {
+        if (!relation || h.relation === relation) result.push(neighbour(h, 'out'));
+      }
+    }
+    if (direction !== 'out') {
+      for (const h of this.in.get(node) ?? []) {
+        if (!relation || h.relation === relation) result.push(neighbour(h, 'in'));
+      }
+    }
+    return result.sort((a, b) =>
+      b.weight - a.weight || a.node.localeCompare(b.node) || a.relation.localeCompare(b.relation)
+    );
   }
 
   /**
@@ -122,8 +152,24 @@ export class EdgeIndex {
     for (let d = 1; d <= limit && frontier.length; d++) {
       const next: NodeKey[] = [];
       for (const n of frontier) {
-        const steps: PathStep[] = [...(this.out.get(n) ?? [])].sort(byNode).map((h) => ({ from: n, to: h.node, relation: h.relation, direction: 'forward' as const, evidence: h.evidence }));
-        if (!directed) steps.push(...[...(this.in.get(n) ?? [])].sort(byNode).map((h) => ({ from: n, to: h.node, relation: h.relation, direction: 'backward' as const, evidence: h.evidence })));
+        const steps: PathStep[] = [...(this.out.get(n) ?? [])].sort(byNode).map((h) => ({
+          from: n,
+          to: h.node,
+          relation: h.relation,
+          direction: 'forward' as const,
+          evidence: h.evidence,
+        }));
+        if (!directed) {
+          steps.push(
+            ...[...(this.in.get(n) ?? [])].sort(byNode).map((h) => ({
+              from: n,
+              to: h.node,
+              relation: h.relation,
+              direction: 'backward' as const,
+              evidence: h.evidence,
+            })),
+          );
+        }
         for (const step of steps) {
           if (seen.has(step.to)) continue;
           seen.add(step.to);
@@ -152,14 +198,22 @@ export class EdgeIndex {
       if (ins) inDegree.push({ node: n, dependents: ins });
       if (outs) outDegree.push({ node: n, dependencies: outs });
     }
-    for (const halves of this.out.values()) for (const h of halves) byRelation[h.relation] = (byRelation[h.relation] ?? 0) + 1;
+    for (const halves of this.out.values()) {
+      for (const h of halves) byRelation[h.relation] = (byRelation[h.relation] ?? 0) + 1;
+    }
     return {
       nodes,
       edges: this.edgeCount,
       byRelation: sortRecord(byRelation),
       byKind: sortRecord(byKind),
-      mostDependedOn: inDegree.sort((a, b) => b.dependents - a.dependents || a.node.localeCompare(b.node)).slice(0, top),
-      mostDependencies: outDegree.sort((a, b) => b.dependencies - a.dependencies || a.node.localeCompare(b.node)).slice(0, top),
+      mostDependedOn: inDegree.sort((a, b) => b.dependents - a.dependents || a.node.localeCompare(b.node)).slice(
+        0,
+        top,
+      ),
+      mostDependencies: outDegree.sort((a, b) => b.dependencies - a.dependencies || a.node.localeCompare(b.node)).slice(
+        0,
+        top,
+      ),
       components: this.components(),
       cycles: this.cycles(5),
     };
@@ -237,7 +291,13 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 }
 
 function neighbour(h: Half, direction: 'out' | 'in'): Neighbour {
-  return { node: h.node, relation: h.relation, direction, weight: h.weight, ...(h.evidence ? { evidence: h.evidence } : {}) };
+  return {
+    node: h.node,
+    relation: h.relation,
+    direction,
+    weight: h.weight,
+    ...(h.evidence ? { evidence: h.evidence } : {}),
+  };
 }
 
 function byNode(a: Half, b: Half): number {
@@ -246,9 +306,11 @@ function byNode(a: Half, b: Half): number {
 
 function unwind(prev: Map<NodeKey, PathStep>, from: NodeKey, to: NodeKey): PathStep[] {
   const steps: PathStep[] = [];
-  for (let n = to; n !== from; ) {
+  for (let n = to; n !== from;) {
     const step = prev.get(n)!;
-    steps.push(step.evidence ? step : { from: step.from, to: step.to, relation: step.relation, direction: step.direction });
+    steps.push(
+      step.evidence ? step : { from: step.from, to: step.to, relation: step.relation, direction: step.direction },
+    );
     n = step.from;
   }
   return steps.reverse();

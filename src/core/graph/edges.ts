@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Workspace } from '../workspace';
 import type { SqlValue } from '../store/types';
+import type { Workspace } from '../workspace';
 import { normalizeRelation } from './relations';
 import type { EdgeOrigin, GraphEdge } from './types';
 
@@ -18,7 +18,13 @@ interface EdgeRow {
 /** Every stored edge, relations already normalised. */
 export async function loadEdges(ws: Workspace): Promise<GraphEdge[]> {
   const rows = await ws.store.all<EdgeRow>('SELECT from_node, to_node, relation, weight, evidence FROM graph_edges');
-  return rows.map((r) => ({ from: r.from_node, to: r.to_node, relation: r.relation, weight: r.weight, ...(r.evidence ? { evidence: r.evidence } : {}) }));
+  return rows.map((r) => ({
+    from: r.from_node,
+    to: r.to_node,
+    relation: r.relation,
+    weight: r.weight,
+    ...(r.evidence ? { evidence: r.evidence } : {}),
+  }));
 }
 
 /** Increases on every change to the edges; the in-memory index is rebuilt when it moves. */
@@ -41,7 +47,11 @@ const ROWS_PER_TRANSACTION = 1000;
  * an unchanged project costs one hash. A large set is written in slices of a thousand rows, and
  * the digest and version move only once the last slice is in, so an interrupted write is redone.
  */
-export async function replaceEdges(ws: Workspace, origin: EdgeOrigin, edges: GraphEdge[]): Promise<{ edges: number; changed: boolean }> {
+export async function replaceEdges(
+  ws: Workspace,
+  origin: EdgeOrigin,
+  edges: GraphEdge[],
+): Promise<{ edges: number; changed: boolean }> {
   const wanted = canonical(edges);
   const digest = digestOf(wanted);
   const digestKey = `digest:${origin}`;
@@ -60,11 +70,21 @@ export async function replaceEdges(ws: Workspace, origin: EdgeOrigin, edges: Gra
         const rows = slice.slice(k, k + ROWS_PER_INSERT);
         const params: SqlValue[] = [];
         for (const e of rows) params.push(e.from, e.to, e.relation, e.weight, origin, e.evidence ?? null);
-        tx.run(`INSERT INTO graph_edges (from_node, to_node, relation, weight, origin, evidence) VALUES ${rows.map(() => '(?,?,?,?,?,?)').join(',')}`, params);
+        tx.run(
+          `INSERT INTO graph_edges (from_node, to_node, relation, weight, origin, evidence) VALUES ${
+            rows.map(() => '(?,?,?,?,?,?)').join(',')
+          }`,
+          params,
+        );
       }
       if (last) {
-        tx.run('INSERT INTO graph_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [digestKey, digest]);
-        tx.run(`INSERT INTO graph_meta (key, value) VALUES ('version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
+        tx.run(
+          'INSERT INTO graph_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+          [digestKey, digest],
+        );
+        tx.run(
+          `INSERT INTO graph_meta (key, value) VALUES ('version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`,
+        );
       }
     }, { derived: true });
     if (!last) await new Promise((resolve) => setImmediate(resolve));
@@ -77,23 +97,46 @@ export async function replaceEdges(ws: Workspace, origin: EdgeOrigin, edges: Gra
  * given before is kept when none is given now). The relation is normalised; the caller has checked
  * that both nodes exist and differ. Moves the graph version, so the next query sees the edge.
  */
-export async function addEdge(ws: Workspace, origin: EdgeOrigin, edge: Omit<GraphEdge, 'weight'> & { weight?: number }): Promise<{ edge: GraphEdge; created: boolean }> {
+export async function addEdge(
+  ws: Workspace,
+  origin: EdgeOrigin,
+  edge: Omit<GraphEdge, 'weight'> & { weight?: number },
+): Promise<{ edge: GraphEdge; created: boolean }> {
   const relation = normalizeRelation(edge.relation);
   return ws.store.transaction((tx) => {
     const key = [edge.from, edge.to, relation, origin];
-    const prev = tx.get<EdgeRow>('SELECT from_node, to_node, relation, weight, evidence FROM graph_edges WHERE from_node = ? AND to_node = ? AND relation = ? AND origin = ?', key);
+    const prev = tx.get<EdgeRow>(
+      'SELECT from_node, to_node, relation, weight, evidence FROM graph_edges WHERE from_node = ? AND to_node = ? AND relation = ? AND origin = ?',
+      key,
+    );
     const weight = edge.weight ?? prev?.weight ?? 1;
     const evidence = edge.evidence ?? prev?.evidence ?? undefined;
-    if (prev) tx.run('UPDATE graph_edges SET weight = ?, evidence = ? WHERE from_node = ? AND to_node = ? AND relation = ? AND origin = ?', [weight, evidence ?? null, ...key]);
-    else tx.run('INSERT INTO graph_edges (from_node, to_node, relation, weight, origin, evidence) VALUES (?, ?, ?, ?, ?, ?)', [edge.from, edge.to, relation, weight, origin, evidence ?? null]);
-    tx.run(`INSERT INTO graph_meta (key, value) VALUES ('version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
-    return { edge: { from: edge.from, to: edge.to, relation, weight, ...(evidence ? { evidence } : {}) }, created: !prev };
+    if (prev) {
+      tx.run(
+        'UPDATE graph_edges SET weight = ?, evidence = ? WHERE from_node = ? AND to_node = ? AND relation = ? AND origin = ?',
+        [weight, evidence ?? null, ...key],
+      );
+    } else {
+      tx.run(
+        'INSERT INTO graph_edges (from_node, to_node, relation, weight, origin, evidence) VALUES (?, ?, ?, ?, ?, ?)',
+        [edge.from, edge.to, relation, weight, origin, evidence ?? null],
+      );
+    }
+    tx.run(
+      `INSERT INTO graph_meta (key, value) VALUES ('version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`,
+    );
+    return {
+      edge: { from: edge.from, to: edge.to, relation, weight, ...(evidence ? { evidence } : {}) },
+      created: !prev,
+    };
   });
 }
 
 function digestOf(edges: GraphEdge[]): string {
   const h = createHash('sha1');
-  for (const e of edges) h.update(`${e.from}\u0000${e.to}\u0000${e.relation}\u0000${e.weight}\u0000${e.evidence ?? ''}\n`);
+  for (const e of edges) {
+    h.update(`${e.from}\u0000${e.to}\u0000${e.relation}\u0000${e.weight}\u0000${e.evidence ?? ''}\n`);
+  }
   return h.digest('hex');
 }
 
@@ -107,8 +150,9 @@ function canonical(edges: GraphEdge[]): GraphEdge[] {
     const k = `${e.from}\u0000${e.to}\u0000${relation}`;
     const prev = byKey.get(k);
     const weight = Number.isFinite(e.weight) ? e.weight : 1;
-    if (!prev) byKey.set(k, { from: e.from, to: e.to, relation, weight, ...(e.evidence ? { evidence: e.evidence } : {}) });
-    else {
+    if (!prev) {
+      byKey.set(k, { from: e.from, to: e.to, relation, weight, ...(e.evidence ? { evidence: e.evidence } : {}) });
+    } else {
       prev.weight = Math.max(prev.weight, weight);
       if (!prev.evidence && e.evidence) prev.evidence = e.evidence;
     }

@@ -1,13 +1,21 @@
-import type { Workspace } from '../workspace';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
+import type { Workspace } from '../workspace';
 import { EdgeIndex } from './algorithms';
 import { graphVersion, loadEdges } from './edges';
 import type { GraphEdge, NodeKey } from './types';
 
 export { EdgeIndex, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH } from './algorithms';
-export { replaceEdges, addEdge, loadEdges, graphVersion, getGraphMeta } from './edges';
-export { normalizeRelation, nodeKey, parseNodeKey, isDependencyRelation, isMembershipRelation, isDevelopmentRelation, DEVELOPMENT_DEPENDENCY } from './relations';
+export { addEdge, getGraphMeta, graphVersion, loadEdges, replaceEdges } from './edges';
+export {
+  DEVELOPMENT_DEPENDENCY,
+  isDependencyRelation,
+  isDevelopmentRelation,
+  isMembershipRelation,
+  nodeKey,
+  normalizeRelation,
+  parseNodeKey,
+} from './relations';
 export * from './types';
 
 /** Edges computed from another index rather than stored (a recipe's relations), with a key that changes when they do. */
@@ -57,7 +65,12 @@ export function requireNode(index: EdgeIndex, name: string, field = 'node'): Nod
   const r = index.resolve(name);
   if (r.ok) return r.key;
   if ('ambiguous' in r) {
-    throw new AutoSnippetError(ErrorCode.InvalidInput, `"${name}" names more than one node: ${r.ambiguous.join(', ')}.`, `Pass the full key, e.g. "${r.ambiguous[0]}".`, { field, candidates: r.ambiguous });
+    throw new AutoSnippetError(
+      ErrorCode.InvalidInput,
+      `"${name}" names more than one node: ${r.ambiguous.join(', ')}.`,
+      `Pass the full key, e.g. "${r.ambiguous[0]}".`,
+      { field, candidates: r.ambiguous },
+    );
   }
   const names = [...index.nodes()];
   const containing = names.filter((n) => n.toLowerCase().includes(name.toLowerCase()));

@@ -1,6 +1,6 @@
-import type { Workspace } from '../workspace';
-import { findRecipeRow, listRecipes, recipeMeta } from '../knowledge/recipes';
 import { indexGeneration } from '../knowledge/recipe-index';
+import { findRecipeRow, listRecipes, recipeMeta } from '../knowledge/recipes';
+import type { Workspace } from '../workspace';
 import type { DerivedEdges } from './index';
 import { nodeKey, normalizeFilePath, normalizeRelation, parseNodeKey } from './relations';
 import type { GraphEdge } from './types';
@@ -36,9 +36,25 @@ export function recipeEdges(ws: Workspace): GraphEdge[] {
     const meta = recipeMeta(findRecipeRow(ws, summary.id));
     const from = nodeKey('recipe', summary.id);
     for (const [relation, targets] of Object.entries(meta.relations ?? {})) {
-      for (const t of targets ?? []) edges.push({ from, to: referenceNode(t), relation: normalizeRelation(relation), weight: 1, evidence: `${summary.file}:1` });
+      for (const t of targets ?? []) {
+        edges.push({
+          from,
+          to: referenceNode(t),
+          relation: normalizeRelation(relation),
+          weight: 1,
+          evidence: `${summary.file}:1`,
+        });
+      }
     }
-    if (typeof meta.target === 'string' && meta.target) edges.push({ from, to: nodeKey('target', meta.target), relation: 'applies_to', weight: 1, evidence: `${summary.file}:1` });
+    if (typeof meta.target === 'string' && meta.target) {
+      edges.push({
+        from,
+        to: nodeKey('target', meta.target),
+        relation: 'applies_to',
+        weight: 1,
+        evidence: `${summary.file}:1`,
+      });
+    }
     for (const src of meta.sourceFiles ?? []) {
       const file = normalizeFilePath(src.replace(/:\d+(?:-\d+)?$/, ''));
       if (file) edges.push({ from, to: nodeKey('file', file), relation: 'references', weight: 0.5, evidence: src });

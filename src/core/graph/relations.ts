@@ -1,5 +1,5 @@
-import { NODE_KINDS, type NodeKey, type NodeKind } from './types';
 import { lookup } from '../kernel/tables';
+import { NODE_KINDS, type NodeKey, type NodeKind } from './types';
 
 /** Spellings people and tools use for the same relation, after case folding. */
 const SYNONYMS: Record<string, string> = {
@@ -37,7 +37,14 @@ export function normalizeRelation(name: string): string {
 }
 
 /** Relations that say two things are alike or alternatives, not that one needs the other. */
-const NON_DEPENDENCY = new Set(['related_to', 'alternative_to', 'conflicts_with', 'duplicates', 'supersedes', 'replaces']);
+const NON_DEPENDENCY = new Set([
+  'related_to',
+  'alternative_to',
+  'conflicts_with',
+  'duplicates',
+  'supersedes',
+  'replaces',
+]);
 
 /** Whether a change to the edge's target can affect its source (used by impact). */
 export function isDependencyRelation(relation: string): boolean {
@@ -64,7 +71,9 @@ export function nodeKey(kind: NodeKind, id: string): NodeKey {
 export function parseNodeKey(key: NodeKey): { kind: NodeKind | undefined; id: string } {
   const i = key.indexOf(':');
   const kind = i > 0 ? key.slice(0, i) : '';
-  return (NODE_KINDS as readonly string[]).includes(kind) ? { kind: kind as NodeKind, id: key.slice(i + 1) } : { kind: undefined, id: key };
+  return (NODE_KINDS as readonly string[]).includes(kind)
+    ? { kind: kind as NodeKind, id: key.slice(i + 1) }
+    : { kind: undefined, id: key };
 }
 
 export function normalizeFilePath(p: string): string {

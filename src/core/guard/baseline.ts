@@ -79,7 +79,11 @@ export function fingerprintOf(ruleId: string, relPath: string, lineText: string,
   return stableHash(`${ruleId}\u0000${relPath}\u0000${normalizedLine(lineText)}\u0000${matchedText}`);
 }
 
-export type BaselineRead = { ok: true; baseline: BaselineFile } | { ok: false; missing: true } | { ok: false; missing: false; message: string };
+export type BaselineRead = { ok: true; baseline: BaselineFile } | { ok: false; missing: true } | {
+  ok: false;
+  missing: false;
+  message: string;
+};
 
 export function readBaseline(root: string): BaselineRead {
   const abs = path.join(root, BASELINE_FILE);
@@ -87,7 +91,9 @@ export function readBaseline(root: string): BaselineRead {
   try {
     const st = statSync(abs);
     if (!st.isFile()) return { ok: false, missing: false, message: `${BASELINE_FILE} is not a file.` };
-    if (st.size > MAX_BASELINE_BYTES) return { ok: false, missing: false, message: `${BASELINE_FILE} is larger than ${MAX_BASELINE_BYTES >> 20} MiB.` };
+    if (st.size > MAX_BASELINE_BYTES) {
+      return { ok: false, missing: false, message: `${BASELINE_FILE} is larger than ${MAX_BASELINE_BYTES >> 20} MiB.` };
+    }
     text = readFileSync(abs, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, missing: true };
@@ -97,24 +103,59 @@ export function readBaseline(root: string): BaselineRead {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    return { ok: false, missing: false, message: `${BASELINE_FILE} is not valid JSON: ${(e as Error).message}. Write it again with autosnippet guard --baseline write.` };
+    return {
+      ok: false,
+      missing: false,
+      message: `${BASELINE_FILE} is not valid JSON: ${
+        (e as Error).message
+      }. Write it again with autosnippet guard --baseline write.`,
+    };
   }
   const b = data as Partial<BaselineFile>;
   if (b?.version !== 1 || typeof b.files !== 'object' || b.files === null || Array.isArray(b.files)) {
-    return { ok: false, missing: false, message: `${BASELINE_FILE} is not a guard baseline (version 1 with "files"). Write it again with autosnippet guard --baseline write.` };
+    return {
+      ok: false,
+      missing: false,
+      message:
+        `${BASELINE_FILE} is not a guard baseline (version 1 with "files"). Write it again with autosnippet guard --baseline write.`,
+    };
   }
   for (const [file, entries] of Object.entries(b.files)) {
-    if (!Array.isArray(entries) || entries.some((e) => typeof e?.fingerprint !== 'string' || typeof e?.rule !== 'string' || !Number.isInteger(e?.count) || e.count < 1)) {
-      return { ok: false, missing: false, message: `${BASELINE_FILE}: the entries of "${file}" need rule, fingerprint and a count of at least 1.` };
+    if (
+      !Array.isArray(entries)
+      || entries.some((e) =>
+        typeof e?.fingerprint !== 'string' || typeof e?.rule !== 'string' || !Number.isInteger(e?.count) || e.count < 1
+      )
+    ) {
+      return {
+        ok: false,
+        missing: false,
+        message: `${BASELINE_FILE}: the entries of "${file}" need rule, fingerprint and a count of at least 1.`,
+      };
     }
   }
   if (b.reviewed !== undefined) {
     if (typeof b.reviewed !== 'object' || b.reviewed === null || Array.isArray(b.reviewed)) {
-      return { ok: false, missing: false, message: `${BASELINE_FILE}: "reviewed" must map files to their reviewed findings.` };
+      return {
+        ok: false,
+        missing: false,
+        message: `${BASELINE_FILE}: "reviewed" must map files to their reviewed findings.`,
+      };
     }
     for (const [file, entries] of Object.entries(b.reviewed)) {
-      if (!Array.isArray(entries) || entries.some((e) => typeof e?.fingerprint !== 'string' || typeof e?.rule !== 'string' || !Number.isInteger(e?.count) || e.count < 1 || typeof e?.reason !== 'string' || !e.reason.trim())) {
-        return { ok: false, missing: false, message: `${BASELINE_FILE}: the reviewed entries of "${file}" need rule, fingerprint, a count of at least 1 and a reason.` };
+      if (
+        !Array.isArray(entries)
+        || entries.some((e) =>
+          typeof e?.fingerprint !== 'string' || typeof e?.rule !== 'string' || !Number.isInteger(e?.count)
+          || e.count < 1 || typeof e?.reason !== 'string' || !e.reason.trim()
+        )
+      ) {
+        return {
+          ok: false,
+          missing: false,
+          message:
+            `${BASELINE_FILE}: the reviewed entries of "${file}" need rule, fingerprint, a count of at least 1 and a reason.`,
+        };
       }
     }
   }
@@ -128,7 +169,11 @@ export function readBaseline(root: string): BaselineRead {
  * `previous` first) are not baselined; the reviewed entries of files in scope that no longer match
  * a finding are dropped, the others kept.
  */
-export function buildBaseline(violations: readonly Violation[], previous?: BaselineFile, scope?: (relPath: string) => boolean): BaselineFile {
+export function buildBaseline(
+  violations: readonly Violation[],
+  previous?: BaselineFile,
+  scope?: (relPath: string) => boolean,
+): BaselineFile {
   const files: Record<string, Map<string, BaselineEntry>> = {};
   const stillReviewed = new Map<string, Map<string, number>>();
   for (const v of violations) {
@@ -142,11 +187,23 @@ export function buildBaseline(violations: readonly Violation[], previous?: Basel
     const byFp = (files[v.path] ??= new Map());
     const e = byFp.get(v.fingerprint);
     if (e) e.count++;
-    else byFp.set(v.fingerprint, { rule: v.ruleId, fingerprint: v.fingerprint, count: 1, line: v.start.line, text: (v.lineText ?? '').slice(0, 200) });
+    else {
+      byFp.set(v.fingerprint, {
+        rule: v.ruleId,
+        fingerprint: v.fingerprint,
+        count: 1,
+        line: v.start.line,
+        text: (v.lineText ?? '').slice(0, 200),
+      });
+    }
   }
   const out: Record<string, BaselineEntry[]> = {};
-  if (previous && scope) for (const [file, entries] of Object.entries(previous.files)) if (!scope(file)) out[file] = entries;
-  for (const [file, byFp] of Object.entries(files)) out[file] = [...byFp.values()].sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  if (previous && scope) {
+    for (const [file, entries] of Object.entries(previous.files)) if (!scope(file)) out[file] = entries;
+  }
+  for (const [file, byFp] of Object.entries(files)) {
+    out[file] = [...byFp.values()].sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  }
   const reviewed: Record<string, ReviewedEntry[]> = {};
   for (const [file, entries] of Object.entries(previous?.reviewed ?? {})) {
     if (scope && !scope(file)) {
@@ -160,7 +217,11 @@ export function buildBaseline(violations: readonly Violation[], previous?: Basel
     });
     if (kept.length) reviewed[file] = kept;
   }
-  return { version: 1, files: sortedByFile(out), ...(Object.keys(reviewed).length ? { reviewed: sortedByFile(reviewed) } : {}) };
+  return {
+    version: 1,
+    files: sortedByFile(out),
+    ...(Object.keys(reviewed).length ? { reviewed: sortedByFile(reviewed) } : {}),
+  };
 }
 
 function sortedByFile<T>(byFile: Record<string, T>): Record<string, T> {
@@ -178,7 +239,9 @@ export function writeBaseline(root: string, violations: Violation[], scope?: (re
   return withBaselineLock(root, () => {
     const read = readBaseline(root);
     const previous = read.ok ? read.baseline : undefined;
-    if (previous?.reviewed) compareWithBaseline({ version: 1, files: {}, reviewed: previous.reviewed }, violations, scope);
+    if (previous?.reviewed) {
+      compareWithBaseline({ version: 1, files: {}, reviewed: previous.reviewed }, violations, scope);
+    }
     return writeUnlocked(root, buildBaseline(violations, previous, scope));
   });
 }
@@ -207,10 +270,22 @@ export interface ReviewTarget {
  * Marking a finding the baseline holds moves it from the baseline to the reviewed ones; marking one
  * already reviewed replaces its reason. Returns the file written.
  */
-export function markReviewed(root: string, target: ReviewTarget, reason: string, opts: { alreadyReviewed?: boolean; date?: string } = {}): string {
+export function markReviewed(
+  root: string,
+  target: ReviewTarget,
+  reason: string,
+  opts: { alreadyReviewed?: boolean; date?: string } = {},
+): string {
   const why = reviewReason(reason);
-  if (!why) throw new BaselineError('INVALID_INPUT', 'A reviewed finding needs a reason: say why the code is right as it is.');
-  if (why.length > MAX_REVIEW_REASON) throw new BaselineError('INVALID_INPUT', `The reason is ${why.length} characters; keep it to ${MAX_REVIEW_REASON}.`);
+  if (!why) {
+    throw new BaselineError('INVALID_INPUT', 'A reviewed finding needs a reason: say why the code is right as it is.');
+  }
+  if (why.length > MAX_REVIEW_REASON) {
+    throw new BaselineError(
+      'INVALID_INPUT',
+      `The reason is ${why.length} characters; keep it to ${MAX_REVIEW_REASON}.`,
+    );
+  }
   return withBaselineLock(root, () => {
     const read = readBaseline(root);
     if (!read.ok && !read.missing) throw new BaselineError('INVALID_BASELINE', read.message);
@@ -230,7 +305,15 @@ export function markReviewed(root: string, target: ReviewTarget, reason: string,
       existing.reason = why;
       existing.date = date;
     } else {
-      entries.push({ rule: target.rule, fingerprint: target.fingerprint, count: 1, line: target.line, text: target.lineText.slice(0, 200), reason: why, date });
+      entries.push({
+        rule: target.rule,
+        fingerprint: target.fingerprint,
+        count: 1,
+        line: target.line,
+        text: target.lineText.slice(0, 200),
+        reason: why,
+        date,
+      });
       entries.sort((x, y) => x.line - y.line || x.rule.localeCompare(y.rule));
     }
     b.reviewed = sortedByFile(reviewed);
@@ -270,7 +353,12 @@ function withBaselineLock<T>(root: string, write: () => T): T {
       } catch {
         // gone meanwhile: try again
       }
-      if (Date.now() > deadline) throw new BaselineError('CONFLICT', `${BASELINE_FILE} is being written by another process (${BASELINE_FILE}.lock exists); try again, or delete the lock file if no autosnippet is running.`);
+      if (Date.now() > deadline) {
+        throw new BaselineError(
+          'CONFLICT',
+          `${BASELINE_FILE} is being written by another process (${BASELINE_FILE}.lock exists); try again, or delete the lock file if no autosnippet is running.`,
+        );
+      }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 15);
     }
   }
@@ -288,7 +376,11 @@ function withBaselineLock<T>(root: string, write: () => T): T {
  * lists the baseline's findings that are gone (not the reviewed ones: a new baseline drops those).
  * With `scope`, findings of files outside it are not reported absent (they were not checked).
  */
-export function compareWithBaseline(baseline: BaselineFile, violations: Violation[], scope?: (relPath: string) => boolean): AbsentFinding[] {
+export function compareWithBaseline(
+  baseline: BaselineFile,
+  violations: Violation[],
+  scope?: (relPath: string) => boolean,
+): AbsentFinding[] {
   const left = new Map<string, Map<string, number>>();
   const remaining = (file: string) => {
     let m = left.get(file);
@@ -330,7 +422,9 @@ export function compareWithBaseline(baseline: BaselineFile, violations: Violatio
     const m = remaining(file);
     for (const e of entries) {
       const n = Math.min(m.get(e.fingerprint) ?? 0, e.count);
-      for (let i = 0; i < n; i++) absent.push({ path: file, rule: e.rule, line: e.line, text: e.text, fingerprint: e.fingerprint });
+      for (let i = 0; i < n; i++) {
+        absent.push({ path: file, rule: e.rule, line: e.line, text: e.text, fingerprint: e.fingerprint });
+      }
     }
   }
   return absent;

@@ -14,10 +14,19 @@ export type ChangedLines = Set<number>;
  */
 export function changedLinesOfDiff(diff: string, path?: string): ChangedLines {
   const files = splitFiles(diff);
-  const wanted = files.length === 1 && !path ? files[0] : files.find((f) => path !== undefined && f.name !== undefined && (f.name === path || f.name.endsWith(`/${path}`) || path.endsWith(`/${f.name}`)));
+  const wanted = files.length === 1 && !path
+    ? files[0]
+    : files.find((f) =>
+      path !== undefined && f.name !== undefined
+      && (f.name === path || f.name.endsWith(`/${path}`) || path.endsWith(`/${f.name}`))
+    );
   if (!wanted) {
     const names = files.map((f) => f.name ?? '(unnamed)').slice(0, 10).join(', ');
-    throw new AutoSnippetError(ErrorCode.InvalidInput, `The diff has no changes to ${path ?? 'a single file'}${names ? ` (it changes ${names})` : ''}.`, 'Pass the diff of the file you check, or its changed line ranges in `changedLines`.');
+    throw new AutoSnippetError(
+      ErrorCode.InvalidInput,
+      `The diff has no changes to ${path ?? 'a single file'}${names ? ` (it changes ${names})` : ''}.`,
+      'Pass the diff of the file you check, or its changed line ranges in `changedLines`.',
+    );
   }
   const lines: ChangedLines = new Set();
   let next = 0;
@@ -57,7 +66,7 @@ function splitFiles(diff: string): { name?: string; body: string[] }[] {
       i++;
       continue;
     }
-    if (!current && line.startsWith('@@')) files.push((current = { body: [] }));
+    if (!current && line.startsWith('@@')) files.push(current = { body: [] });
     current?.body.push(line);
   }
   return files;

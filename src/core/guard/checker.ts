@@ -1,8 +1,8 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
 import type { TimeBudget } from './budget';
 import type { CompiledRuleSet, RegexTask, Task } from './compile';
-import { changedSpan, maskText, remaskText, type MaskedText, type TextEdit } from './mask';
-import { NeedleIndex, runRegexTask, runStructuralTask, type RawMatch } from './match';
+import { changedSpan, type MaskedText, maskText, remaskText, type TextEdit } from './mask';
+import { NeedleIndex, type RawMatch, runRegexTask, runStructuralTask } from './match';
 import type { StoppedRule } from './rule';
 import type { TreeSitterHost } from './structural';
 
@@ -60,7 +60,9 @@ export class DocumentChecker {
   run(set: CompiledRuleSet, setKey: string, text: string, opts: RunOptions): RunResult {
     // A text no rule can match (it holds none of their needles) and no document to remember: the
     // most files of a scan. Nothing is masked or searched; the masked text is made only if asked for.
-    if (opts.documentKey === undefined && set.needles && !set.needles.some((n) => text.includes(n))) return untouched(text, set.language);
+    if (opts.documentKey === undefined && set.needles && !set.needles.some((n) => text.includes(n))) {
+      return untouched(text, set.language);
+    }
     const deadline = performance.now() + opts.budgetMs;
     let starts: number[] | undefined;
     const lineStarts = () => (starts ??= computeLineStarts(text));
@@ -68,7 +70,9 @@ export class DocumentChecker {
     const prev = key !== undefined ? this.docs.get(key) : undefined;
     // While typing, only the lines around the edit are lexed again; a file opened or saved is masked whole.
     const changed: { edit?: Edit } = {};
-    const masked = opts.incremental && prev && prev.setKey === setKey ? remaskText(prev, text, set.language, changed) : maskText(text, set.language, { forRemask: key !== undefined });
+    const masked = opts.incremental && prev && prev.setKey === setKey
+      ? remaskText(prev, text, set.language, changed)
+      : maskText(text, set.language, { forRemask: key !== undefined });
     const bench = key !== undefined ? this.benched.get(`${setKey}\u0000${key}`) : undefined;
 
     let from = 0;
@@ -77,7 +81,9 @@ export class DocumentChecker {
     let edit: Edit | undefined;
     if (opts.incremental && prev && prev.setKey === setKey) {
       // Re-masking found where the text and its mask changed; else compare both.
-      edit = prev.text === text ? undefined : (changed.edit ?? changedSpan(prev.text, text, prev.masked.code, masked.code));
+      edit = prev.text === text
+        ? undefined
+        : (changed.edit ?? changedSpan(prev.text, text, prev.masked.code, masked.code));
       const window = edit && editWindow(edit, prev.matches, lineStarts(), text.length);
       if (window) {
         ({ from, to } = window);
@@ -96,11 +102,25 @@ export class DocumentChecker {
     let storable = true;
     const regexTasks = set.tasks.filter((t, i) => t.kind === 'regex' && !bench?.has(i)) as RegexTask[];
     for (const i of bench ?? []) {
-      stopped.push(...stopReport(set, set.tasks[i], opts.budgetMs, 'skipped on this document: it ran past the time budget here before'));
+      stopped.push(
+        ...stopReport(
+          set,
+          set.tasks[i],
+          opts.budgetMs,
+          'skipped on this document: it ran past the time budget here before',
+        ),
+      );
       incomplete = true;
     }
     // Needles found in the previous version's unchanged text are not searched for again.
-    const needles = new NeedleIndex(text, edit && prev ? { index: prev.needles, ...edit } : !edit && prev?.text === text ? { index: prev.needles, start: text.length, oldEnd: text.length, newEnd: text.length } : undefined);
+    const needles = new NeedleIndex(
+      text,
+      edit && prev
+        ? { index: prev.needles, ...edit }
+        : !edit && prev?.text === text
+        ? { index: prev.needles, start: text.length, oldEnd: text.length, newEnd: text.length }
+        : undefined,
+    );
     const input = { raw: text, masked, has: (n: string) => needles.has(n) };
     const runTask = (task: RegexTask) => {
       const local: RawMatch[] = [];
@@ -114,7 +134,7 @@ export class DocumentChecker {
     const small = to - from <= SMALL_WINDOW;
     const free = (t: RegexTask) => opts.guarded === false || t.linear || (small && t.trusted);
     const watched = regexTasks.filter((t) => !free(t));
-    if (from < to) for (const t of regexTasks) if (free(t)) runTask(t);
+    if (from < to) { for (const t of regexTasks) if (free(t)) runTask(t); }
     let next = 0;
     let current = -1;
     while (from < to && next < watched.length) {
@@ -130,7 +150,17 @@ export class DocumentChecker {
       if (current === -1) {
         // No time was left to start the next rule: the rest are reported as not run. (Blaming the last
         // slow rule again, as if it had run, would loop here for ever.)
-        for (const t of watched.slice(next)) stopped.push(...stopReport(set, t, opts.budgetMs, 'not run: the time budget of this check was used up by slower rules', 'unstarted'));
+        for (const t of watched.slice(next)) {
+          stopped.push(
+            ...stopReport(
+              set,
+              t,
+              opts.budgetMs,
+              'not run: the time budget of this check was used up by slower rules',
+              'unstarted',
+            ),
+          );
+        }
         incomplete = true;
         break;
       }
@@ -158,12 +188,26 @@ export class DocumentChecker {
           old.edit(toTreeEdit(edit, prev!.text, lineStarts()));
         }
         tree = this.treeSitter.parse(task.grammar, text, edit ? old : undefined, deadline);
-        if (tree && from < to) reach.set(task.grammar, old && edit ? widened(tree.getChangedRanges(old), from, to, lineStarts(), text.length) : { from: 0, to: text.length });
+        if (tree && from < to) {
+          reach.set(
+            task.grammar,
+            old && edit
+              ? widened(tree.getChangedRanges(old), from, to, lineStarts(), text.length)
+              : { from: 0, to: text.length },
+          );
+        }
         if (old && old !== prev?.trees.get(task.grammar)) old.delete();
         if (!tree) {
           incomplete = true;
           storable = false;
-          stopped.push(...stopReport(set, task, opts.budgetMs, this.treeSitter.isReady(task.grammar) ? undefined : 'the parser is still loading'));
+          stopped.push(
+            ...stopReport(
+              set,
+              task,
+              opts.budgetMs,
+              this.treeSitter.isReady(task.grammar) ? undefined : 'the parser is still loading',
+            ),
+          );
           continue;
         }
         trees.set(task.grammar, tree);
@@ -173,8 +217,9 @@ export class DocumentChecker {
       if (wide && (wide.from < from || wide.to > to)) {
         // The task's earlier matches in the wider reach are found again; one that reaches into it from before is too.
         const own = new Set(task.ruleOfPattern);
-        if (kept.some((m) => own.has(m.rule) && m.start < wide.from && m.end > wide.from)) [qFrom, qTo] = [0, text.length];
-        else [qFrom, qTo] = [wide.from, wide.to];
+        if (kept.some((m) => own.has(m.rule) && m.start < wide.from && m.end > wide.from)) {
+          [qFrom, qTo] = [0, text.length];
+        } else [qFrom, qTo] = [wide.from, wide.to];
         kept = kept.filter((m) => !own.has(m.rule) || m.start < qFrom || m.start >= qTo);
       }
       if (qFrom < qTo && !runStructuralTask(task, tree, qFrom, qTo, deadline, matches)) {
@@ -187,7 +232,7 @@ export class DocumentChecker {
     needles.settle();
     const all = kept.length ? mergeSorted(kept, matches) : matches.sort(byStart);
     if (key !== undefined) {
-      if (prev) for (const [g, t] of prev.trees) if (trees.get(g) !== t) t.delete();
+      if (prev) { for (const [g, t] of prev.trees) if (trees.get(g) !== t) t.delete(); }
       this.docs.delete(key);
       if (storable) this.docs.set(key, { setKey, text, masked, needles, matches: all, trees });
       else for (const t of trees.values()) t.delete();
@@ -196,7 +241,11 @@ export class DocumentChecker {
       for (const t of trees.values()) t.delete();
     }
     return {
-      matches: all, masked, stopped, incomplete, checkedChars: Math.max(0, to - from),
+      matches: all,
+      masked,
+      stopped,
+      incomplete,
+      checkedChars: Math.max(0, to - from),
       get lineStarts() {
         return lineStarts();
       },
@@ -205,7 +254,7 @@ export class DocumentChecker {
 
   forget(documentKey: string): void {
     const d = this.docs.get(documentKey);
-    if (d) for (const t of d.trees.values()) t.delete();
+    if (d) { for (const t of d.trees.values()) t.delete(); }
     this.docs.delete(documentKey);
   }
 
@@ -216,7 +265,7 @@ export class DocumentChecker {
 
   private benchTask(key: string, taskIndex: number): void {
     let s = this.benched.get(key);
-    if (!s) this.benched.set(key, (s = new Set()));
+    if (!s) this.benched.set(key, s = new Set());
     s.add(taskIndex);
   }
 
@@ -233,7 +282,10 @@ function untouched(text: string, language: string): RunResult {
   let masked: MaskedText | undefined;
   let starts: number[] | undefined;
   return {
-    matches: [], stopped: [], incomplete: false, checkedChars: 0,
+    matches: [],
+    stopped: [],
+    incomplete: false,
+    checkedChars: 0,
     get masked() {
       return (masked ??= maskText(text, language));
     },
@@ -243,12 +295,21 @@ function untouched(text: string, language: string): RunResult {
   };
 }
 
-function stopReport(set: CompiledRuleSet, task: Task, budgetMs: number, why?: string, reason: StoppedRule['reason'] = 'budget'): StoppedRule[] {
-  const ids = task.kind === 'regex' ? task.members.map((m) => set.rules[m.index].id) : [set.rules[task.ruleOfPattern[0]].id];
+function stopReport(
+  set: CompiledRuleSet,
+  task: Task,
+  budgetMs: number,
+  why?: string,
+  reason: StoppedRule['reason'] = 'budget',
+): StoppedRule[] {
+  const ids = task.kind === 'regex'
+    ? task.members.map((m) => set.rules[m.index].id)
+    : [set.rules[task.ruleOfPattern[0]].id];
   return ids.map((ruleId) => ({
     ruleId,
     reason,
-    detail: why ?? `stopped after running past the ${budgetMs} ms budget for this check; it is skipped for this document until the rules change`,
+    detail: why
+      ?? `stopped after running past the ${budgetMs} ms budget for this check; it is skipped for this document until the rules change`,
   }));
 }
 
@@ -274,13 +335,17 @@ export function lineOf(lineStarts: number[], offset: number): number {
 /** The changed span: [start, oldEnd) before the edit, [start, newEnd) after. */
 type Edit = TextEdit;
 
-
 /**
  * The window to re-check (whole lines around the edit plus a margin) and the previous matches that
  * stay valid: those before the window that end in unchanged text, and those after it, shifted.
  * Undefined when a previous match straddles the edit in a way the window cannot re-find.
  */
-function editWindow(edit: Edit, old: RawMatch[], lineStarts: number[], length: number): { from: number; to: number; kept: RawMatch[] } | undefined {
+function editWindow(
+  edit: Edit,
+  old: RawMatch[],
+  lineStarts: number[],
+  length: number,
+): { from: number; to: number; kept: RawMatch[] } | undefined {
   const firstLine = Math.max(0, lineOf(lineStarts, edit.start) - MARGIN_LINES);
   const lastLine = lineOf(lineStarts, edit.newEnd) + MARGIN_LINES + 1;
   const from = lineStarts[firstLine];
@@ -300,7 +365,13 @@ function editWindow(edit: Edit, old: RawMatch[], lineStarts: number[], length: n
 }
 
 /** The window [from, to) grown to whole lines around the ranges whose syntax changed. */
-function widened(ranges: readonly TS.Range[], from: number, to: number, lineStarts: number[], length: number): { from: number; to: number } {
+function widened(
+  ranges: readonly TS.Range[],
+  from: number,
+  to: number,
+  lineStarts: number[],
+  length: number,
+): { from: number; to: number } {
   for (const r of ranges) {
     from = Math.min(from, lineStarts[lineOf(lineStarts, r.startIndex)]);
     const next = lineOf(lineStarts, Math.max(r.startIndex, r.endIndex - 1)) + 1;

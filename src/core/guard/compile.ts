@@ -1,6 +1,6 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
-import type { GuardRule, MatchScope, RegexPattern } from './rule';
 import { regexShape } from './regex-source';
+import type { GuardRule, MatchScope, RegexPattern } from './rule';
 import { grammarFor } from './structural';
 
 /** One regex rule ready to run: a global matcher, and a sticky one with indices for fixes. */
@@ -65,7 +65,15 @@ export function queryKey(grammar: string, ruleId: string): string {
 
 export function compileRuleSet(language: string, rules: GuardRule[], queries: QueryTable): CompiledRuleSet {
   const tasks: Task[] = [];
-  const combinable = new Map<string, { scope: MatchScope; flags: string; linear: boolean; members: { index: number; source: string; needles?: string[] }[] }>();
+  const combinable = new Map<
+    string,
+    {
+      scope: MatchScope;
+      flags: string;
+      linear: boolean;
+      members: { index: number; source: string; needles?: string[] }[];
+    }
+  >();
   const grammars = new Set<string>();
   rules.forEach((rule, index) => {
     if (rule.pattern.kind === 'structural') {
@@ -74,7 +82,13 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       if (!grammar || !query) return;
       grammars.add(grammar);
       const prefilter = rule.pattern.prefilter ? new RegExp(rule.pattern.prefilter) : undefined;
-      tasks.push({ kind: 'structural', grammar, ruleOfPattern: Array.from({ length: query.patternCount() }, () => index), query, ...(prefilter ? { prefilter } : {}) });
+      tasks.push({
+        kind: 'structural',
+        grammar,
+        ruleOfPattern: Array.from({ length: query.patternCount() }, () => index),
+        query,
+        ...(prefilter ? { prefilter } : {}),
+      });
       return;
     }
     const p = rule.pattern as RegexPattern;
@@ -85,16 +99,28 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       const linear = rule.linear === true;
       const key = `${p.scope ?? 'code'}/${flags}/${linear}`;
       let g = combinable.get(key);
-      if (!g) combinable.set(key, (g = { scope: p.scope ?? 'code', flags, linear, members: [] }));
+      if (!g) combinable.set(key, g = { scope: p.scope ?? 'code', flags, linear, members: [] });
       g.members.push({ index, source: p.regex, needles: rule.needles });
     } else {
-      tasks.push({ kind: 'regex', scope: p.scope ?? 'code', members: [member(index, p.regex, flags, 0)], linear: rule.linear === true, trusted: rule.origin === 'builtin' });
+      tasks.push({
+        kind: 'regex',
+        scope: p.scope ?? 'code',
+        members: [member(index, p.regex, flags, 0)],
+        linear: rule.linear === true,
+        trusted: rule.origin === 'builtin',
+      });
     }
   });
   const combinedTasks: RegexTask[] = [];
   for (const g of combinable.values()) {
     if (g.members.length === 1) {
-      combinedTasks.push({ kind: 'regex', scope: g.scope, members: [member(g.members[0].index, g.members[0].source, g.flags, 0, g.members[0].needles)], linear: g.linear, trusted: true });
+      combinedTasks.push({
+        kind: 'regex',
+        scope: g.scope,
+        members: [member(g.members[0].index, g.members[0].source, g.flags, 0, g.members[0].needles)],
+        linear: g.linear,
+        trusted: true,
+      });
       continue;
     }
     let group = 1;
@@ -105,17 +131,37 @@ export function compileRuleSet(language: string, rules: GuardRule[], queries: Qu
       parts.push(`(${m.source})`);
       group += 1 + regexShape(m.source).groups;
     }
-    combinedTasks.push({ kind: 'regex', scope: g.scope, members, combined: new RegExp(parts.join('|'), g.flags + 'g'), linear: g.linear, trusted: true });
+    combinedTasks.push({
+      kind: 'regex',
+      scope: g.scope,
+      members,
+      combined: new RegExp(parts.join('|'), g.flags + 'g'),
+      linear: g.linear,
+      trusted: true,
+    });
   }
   // Trusted, combined work first: a slow project rule then cannot starve the built-ins.
-  const all = [...combinedTasks, ...tasks.filter((t) => t.kind === 'regex'), ...tasks.filter((t) => t.kind === 'structural')];
-  const gated = all.every((t) => t.kind === 'regex' && t.members.every((m) => m.needles?.length)) && !rules.some((r) => r.required);
-  const needles = gated ? [...new Set(all.flatMap((t) => (t as RegexTask).members.flatMap((m) => m.needles!)))] : undefined;
+  const all = [
+    ...combinedTasks,
+    ...tasks.filter((t) => t.kind === 'regex'),
+    ...tasks.filter((t) => t.kind === 'structural'),
+  ];
+  const gated = all.every((t) => t.kind === 'regex' && t.members.every((m) => m.needles?.length))
+    && !rules.some((r) => r.required);
+  const needles = gated
+    ? [...new Set(all.flatMap((t) => (t as RegexTask).members.flatMap((m) => m.needles!)))]
+    : undefined;
   return { language, rules, tasks: all, grammars: [...grammars], ...(needles ? { needles } : {}) };
 }
 
 function member(index: number, source: string, flags: string, group: number, needles?: string[]): RegexMember {
-  return { index, global: new RegExp(source, flags + 'g'), sticky: new RegExp(source, flags + 'yd'), group, ...(needles?.length ? { needles } : {}) };
+  return {
+    index,
+    global: new RegExp(source, flags + 'g'),
+    sticky: new RegExp(source, flags + 'yd'),
+    group,
+    ...(needles?.length ? { needles } : {}),
+  };
 }
 
 export function normalizeFlags(flags: string | undefined): string {

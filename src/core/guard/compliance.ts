@@ -39,11 +39,11 @@ export function summarizeScan(scan: ScanResult, rulesActive: number, finishedAt:
   const files = new Map<string, { violations: number; errors: number; blocking: boolean }>();
   for (const v of scan.violations) {
     let r = rules.get(v.ruleId);
-    if (!r) rules.set(v.ruleId, (r = { severity: v.severity, violations: 0, files: new Set() }));
+    if (!r) rules.set(v.ruleId, r = { severity: v.severity, violations: 0, files: new Set() });
     r.violations++;
     r.files.add(v.path ?? '');
     let f = files.get(v.path ?? '');
-    if (!f) files.set(v.path ?? '', (f = { violations: 0, errors: 0, blocking: false }));
+    if (!f) files.set(v.path ?? '', f = { violations: 0, errors: 0, blocking: false });
     f.violations++;
     if (v.severity === 'error') f.errors++;
     if (v.severity === 'error' || v.severity === 'warning') f.blocking = true;
@@ -57,8 +57,15 @@ export function summarizeScan(scan: ScanResult, rulesActive: number, finishedAt:
     counts: { ...scan.counts },
     durationMs: Math.round(scan.durationMs),
     rulesActive,
-    rules: [...rules].map(([ruleId, r]) => ({ ruleId, severity: r.severity, violations: r.violations, files: r.files.size })).sort((a, b) => b.violations - a.violations || a.ruleId.localeCompare(b.ruleId)),
-    topFiles: [...files].map(([path, f]) => ({ path, violations: f.violations, errors: f.errors })).sort((a, b) => b.errors - a.errors || b.violations - a.violations || a.path.localeCompare(b.path)).slice(0, KEPT_FILES),
+    rules: [...rules].map(([ruleId, r]) => ({
+      ruleId,
+      severity: r.severity,
+      violations: r.violations,
+      files: r.files.size,
+    })).sort((a, b) => b.violations - a.violations || a.ruleId.localeCompare(b.ruleId)),
+    topFiles: [...files].map(([path, f]) => ({ path, violations: f.violations, errors: f.errors })).sort((a, b) =>
+      b.errors - a.errors || b.violations - a.violations || a.path.localeCompare(b.path)
+    ).slice(0, KEPT_FILES),
   };
 }
 
@@ -72,10 +79,36 @@ export async function recordScan(store: StoreLike, s: ScanSummary): Promise<numb
   return store.transaction((tx) => {
     const { lastInsertRowid: id } = tx.run(
       'INSERT INTO guard_scans (finished_at, files, files_clean, bytes, errors, warnings, infos, hints, duration_ms, rules_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [s.finishedAt, s.files, s.filesClean, s.bytes, s.counts.error, s.counts.warning, s.counts.info, s.counts.hint, s.durationMs, s.rulesActive],
+      [
+        s.finishedAt,
+        s.files,
+        s.filesClean,
+        s.bytes,
+        s.counts.error,
+        s.counts.warning,
+        s.counts.info,
+        s.counts.hint,
+        s.durationMs,
+        s.rulesActive,
+      ],
     );
-    for (const r of s.rules) tx.run('INSERT INTO guard_scan_rules (scan_id, rule_id, severity, violations, files) VALUES (?, ?, ?, ?, ?)', [id, r.ruleId, r.severity, r.violations, r.files]);
-    for (const f of s.topFiles) tx.run('INSERT INTO guard_scan_files (scan_id, path, violations, errors) VALUES (?, ?, ?, ?)', [id, f.path, f.violations, f.errors]);
+    for (const r of s.rules) {
+      tx.run('INSERT INTO guard_scan_rules (scan_id, rule_id, severity, violations, files) VALUES (?, ?, ?, ?, ?)', [
+        id,
+        r.ruleId,
+        r.severity,
+        r.violations,
+        r.files,
+      ]);
+    }
+    for (const f of s.topFiles) {
+      tx.run('INSERT INTO guard_scan_files (scan_id, path, violations, errors) VALUES (?, ?, ?, ?)', [
+        id,
+        f.path,
+        f.violations,
+        f.errors,
+      ]);
+    }
     const cutoff = tx.get<{ id: number }>('SELECT id FROM guard_scans ORDER BY id DESC LIMIT 1 OFFSET ?', [KEPT_SCANS]);
     if (cutoff) {
       tx.run('DELETE FROM guard_scan_rules WHERE scan_id <= ?', [cutoff.id]);
@@ -112,9 +145,15 @@ export function recentScans(store: StoreLike, limit = 2): ScanSummary[] {
     counts: { error: r.errors, warning: r.warnings, info: r.infos, hint: r.hints },
     durationMs: r.duration_ms,
     rulesActive: r.rules_active,
-    rules: store.all<{ rule_id: string; severity: Severity; violations: number; files: number }>('SELECT rule_id, severity, violations, files FROM guard_scan_rules WHERE scan_id = ? ORDER BY violations DESC, rule_id', [r.id])
+    rules: store.all<{ rule_id: string; severity: Severity; violations: number; files: number }>(
+      'SELECT rule_id, severity, violations, files FROM guard_scan_rules WHERE scan_id = ? ORDER BY violations DESC, rule_id',
+      [r.id],
+    )
       .map((x) => ({ ruleId: x.rule_id, severity: x.severity, violations: x.violations, files: x.files })),
-    topFiles: store.all<{ path: string; violations: number; errors: number }>('SELECT path, violations, errors FROM guard_scan_files WHERE scan_id = ? ORDER BY errors DESC, violations DESC, path', [r.id]),
+    topFiles: store.all<{ path: string; violations: number; errors: number }>(
+      'SELECT path, violations, errors FROM guard_scan_files WHERE scan_id = ? ORDER BY errors DESC, violations DESC, path',
+      [r.id],
+    ),
   }));
 }
 
@@ -126,18 +165,35 @@ export function complianceReport(current: ScanSummary, previous?: ScanSummary): 
   const now = score(current);
   const before = previous ? score(previous) : undefined;
   const blocking = (s: ScanSummary) => s.counts.error * 10 + s.counts.warning;
-  const trend: ComplianceReport['trend'] = !previous ? 'first scan'
-    : now > before! || (now === before && blocking(current) < blocking(previous)) ? 'better'
-    : now < before! || blocking(current) > blocking(previous) ? 'worse' : 'unchanged';
+  const trend: ComplianceReport['trend'] = !previous
+    ? 'first scan'
+    : now > before! || (now === before && blocking(current) < blocking(previous))
+    ? 'better'
+    : now < before! || blocking(current) > blocking(previous)
+    ? 'worse'
+    : 'unchanged';
   const { rules, topFiles, ...scan } = current;
   return {
     score: now,
     previousScore: before,
     trend,
     scan,
-    previousScan: previous ? { id: previous.id, finishedAt: previous.finishedAt, counts: previous.counts, files: previous.files } : undefined,
-    perRule: rules.map((r) => ({ ...r, previous: prevRules.get(r.ruleId) ?? 0, delta: r.violations - (prevRules.get(r.ruleId) ?? 0) })),
-    perFile: topFiles.map((f) => (previous ? { ...f, previous: prevFiles.get(f.path) ?? 0, delta: f.violations - (prevFiles.get(f.path) ?? 0) } : f)),
-    resolvedRules: previous ? previous.rules.filter((r) => !rules.some((x) => x.ruleId === r.ruleId)).map((r) => r.ruleId) : [],
+    previousScan: previous
+      ? { id: previous.id, finishedAt: previous.finishedAt, counts: previous.counts, files: previous.files }
+      : undefined,
+    perRule: rules.map((r) => ({
+      ...r,
+      previous: prevRules.get(r.ruleId) ?? 0,
+      delta: r.violations - (prevRules.get(r.ruleId) ?? 0),
+    })),
+    perFile: topFiles.map((
+      f,
+    ) => (previous
+      ? { ...f, previous: prevFiles.get(f.path) ?? 0, delta: f.violations - (prevFiles.get(f.path) ?? 0) }
+      : f)
+    ),
+    resolvedRules: previous
+      ? previous.rules.filter((r) => !rules.some((x) => x.ruleId === r.ruleId)).map((r) => r.ruleId)
+      : [],
   };
 }

@@ -1,27 +1,37 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { classifyFile, type FileKind } from '../files/classify';
-import { headerLanguage } from './header-language';
-import { BASELINE_FILE, BaselineError, compareWithBaseline, markReviewed, readBaseline, writeBaseline, type AbsentFinding, type BaselineRead, type ReviewTarget } from './baseline';
-import { followLinterSettings, readLinterSettings } from './linter-config';
-import { PatternVetting } from './vetting';
-import { RuleOverruns } from './overruns';
-import { selfTestRules } from './rule-selftest';
-import { localizeRule, localizeViolation, type GuardLocale } from './locale';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import type { Logger } from '../kernel/log';
 import type { Settings } from '../settings';
 import { WorkerPool } from '../workers/pool';
-import { GlobSet } from './filters';
+import {
+  type AbsentFinding,
+  BASELINE_FILE,
+  BaselineError,
+  type BaselineRead,
+  compareWithBaseline,
+  markReviewed,
+  readBaseline,
+  type ReviewTarget,
+  writeBaseline,
+} from './baseline';
 import { listWorkspaceFiles, relPath, type WorkspaceFile } from './files';
-import { knownLanguages, normalizeLanguage } from '../kernel/languages';
+import { GlobSet } from './filters';
+import { headerLanguage } from './header-language';
+import { followLinterSettings, readLinterSettings } from './linter-config';
+import { type GuardLocale, localizeRule, localizeViolation } from './locale';
+import { RuleOverruns } from './overruns';
 import { builtinRules } from './packs';
-import { readProjectGuardConfig, type ProjectGuardConfig } from './project-rules';
+import { type ProjectGuardConfig, readProjectGuardConfig } from './project-rules';
 import type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from './rule';
 import { severityRank } from './rule';
+import { selfTestRules } from './rule-selftest';
 import { DEFAULT_SKIP_KINDS, RuleRunner, type RunnerConfig, type TextCheckOptions } from './runner';
 import { TreeSitterHost } from './structural';
-import { guardWorkerHandlers, type CheckFilesJob, type FileCheck } from './worker-tasks';
+import { PatternVetting } from './vetting';
+import { type CheckFilesJob, type FileCheck, guardWorkerHandlers } from './worker-tasks';
 
 /** The guard's worker thread: dist/guard-worker.js beside the bundle, or worker-main.ts from the sources. */
 const GUARD_WORKER = { bundled: 'guard-worker.js', source: path.join(__dirname, 'worker-main.ts') };
@@ -79,7 +89,13 @@ export interface ScanResult {
   /** Files not checked for their kind (vendored, generated, minified by default), counted per kind. */
   notChecked: Partial<Record<FileKind, number>>;
   /** Against the baseline, when the project has one: each violation carries its `baselineState`. */
-  baseline?: { file: string; new: number; unchanged: number; absent: AbsentFinding[]; /** Of `unchanged`, those marked reviewed. */ reviewed: number };
+  baseline?: {
+    file: string;
+    new: number;
+    unchanged: number;
+    absent: AbsentFinding[]; /** Of `unchanged`, those marked reviewed. */
+    reviewed: number;
+  };
   /** Counts of the violations that are not in the baseline (all of them without one). */
   newCounts: Record<Severity, number>;
   problems: RuleProblem[];
@@ -107,7 +123,13 @@ export class GuardEngine {
   private readonly ownsPool: boolean;
 
   constructor(private readonly host: GuardHost, options: { pool?: WorkerPool; budgetMs?: number } = {}) {
-    this.pool = options.pool ?? new WorkerPool({ entry: GUARD_WORKER, handlers: guardWorkerHandlers, log: host.log, resourceLimits: GUARD_THREAD_LIMITS });
+    this.pool = options.pool
+      ?? new WorkerPool({
+        entry: GUARD_WORKER,
+        handlers: guardWorkerHandlers,
+        log: host.log,
+        resourceLimits: GUARD_THREAD_LIMITS,
+      });
     this.vetting = new PatternVetting(this.treeSitter, this.pool, host.log);
     this.ownsPool = !options.pool;
     this.budgetMs = options.budgetMs;
@@ -119,7 +141,9 @@ export class GuardEngine {
   locale: GuardLocale = 'en';
 
   private localized(state: LoadedState, vs: Violation[]): Violation[] {
-    return this.locale === 'en' ? vs : vs.map((v) => localizeViolation(v, this.locale, state.statuses.get(v.ruleId)?.rule.origin));
+    return this.locale === 'en'
+      ? vs
+      : vs.map((v) => localizeViolation(v, this.locale, state.statuses.get(v.ruleId)?.rule.origin));
   }
 
   private localizedStatus(st: RuleStatus): RuleStatus {
@@ -167,7 +191,14 @@ export class GuardEngine {
         return '?';
       }
     });
-    return JSON.stringify([this.generation, s.trusted, s.guard.severityOverrides, s.guard.exclude, s.guard.skipKinds, sources]);
+    return JSON.stringify([
+      this.generation,
+      s.trusted,
+      s.guard.severityOverrides,
+      s.guard.exclude,
+      s.guard.skipKinds,
+      sources,
+    ]);
   }
 
   private loaded(): Promise<LoadedState> {
@@ -192,7 +223,11 @@ export class GuardEngine {
       try {
         foreign.push(...src.rules());
       } catch (e) {
-        problems.push({ source: name, code: 'UNREADABLE_RULES', message: `The rules of ${name} could not be read: ${(e as Error).message}` });
+        problems.push({
+          source: name,
+          code: 'UNREADABLE_RULES',
+          message: `The rules of ${name} could not be read: ${(e as Error).message}`,
+        });
       }
     }
     const seen = new Set<string>();
@@ -200,13 +235,24 @@ export class GuardEngine {
     const untrusted: GuardRule[] = [];
     for (const rule of foreign) {
       if (seen.has(rule.id)) {
-        problems.push({ source: rule.source, ruleId: rule.id, code: 'DUPLICATE_RULE', message: `Rule ${rule.id} is defined more than once; the first definition wins.`, hint: 'Rename one of them.' });
+        problems.push({
+          source: rule.source,
+          ruleId: rule.id,
+          code: 'DUPLICATE_RULE',
+          message: `Rule ${rule.id} is defined more than once; the first definition wins.`,
+          hint: 'Rename one of them.',
+        });
         continue;
       }
       seen.add(rule.id);
       if (!s.trusted) {
         untrusted.push(rule);
-        statuses.set(rule.id, { rule, active: false, reason: `the workspace is not trusted: project rules do not run${s.trustNote ? ` (${s.trustNote})` : ''}`, severity: rule.severity });
+        statuses.set(rule.id, {
+          rule,
+          active: false,
+          reason: `the workspace is not trusted: project rules do not run${s.trustNote ? ` (${s.trustNote})` : ''}`,
+          severity: rule.severity,
+        });
         continue;
       }
       candidates.push(rule);
@@ -214,12 +260,25 @@ export class GuardEngine {
     // Said once, loudly: a CI run of an untrusted clone must not pass silently on the built-in rules alone.
     if (untrusted.length) {
       const sources = [...new Set(untrusted.map((r) => r.source))];
-      problems.push({ source: sources[0], code: 'UNTRUSTED_RULES', message: `${untrusted.length} project rule${untrusted.length === 1 ? '' : 's'} (${sources.join(', ')}) did not run: ${s.trustNote ?? 'the workspace is not trusted'}.`, hint: 'In CI, pass --trust: autosnippet --trust guard.' });
+      problems.push({
+        source: sources[0],
+        code: 'UNTRUSTED_RULES',
+        message: `${untrusted.length} project rule${untrusted.length === 1 ? '' : 's'} (${
+          sources.join(', ')
+        }) did not run: ${s.trustNote ?? 'the workspace is not trusted'}.`,
+        hint: 'In CI, pass --trust: autosnippet --trust guard.',
+      });
     }
     const invalid = await this.vetting.vet(candidates, problems);
     for (const p of problems) {
       const rule = p.ruleId && !p.field ? candidates.find((r) => r.id === p.ruleId) : undefined;
-      if (rule && rule.source === p.source) Object.assign(p, { field: rule.pattern.kind === 'regex' ? 'pattern' : 'query' }, rule.file ? { file: rule.file } : {});
+      if (rule && rule.source === p.source) {
+        Object.assign(
+          p,
+          { field: rule.pattern.kind === 'regex' ? 'pattern' : 'query' },
+          rule.file ? { file: rule.file } : {},
+        );
+      }
     }
     const failing = await selfTestRules(candidates.filter((r) => !invalid.has(r.id)), this.treeSitter, problems);
     for (const [id, why] of failing) invalid.set(id, why);
@@ -228,11 +287,26 @@ export class GuardEngine {
       const verdict = this.vetting.verdictOf(candidate);
       const rule = verdict?.linear ? { ...candidate, linear: true } : candidate;
       const replaced = statuses.get(rule.id);
-      if (!why && replaced?.rule.origin === 'builtin') this.host.log.info(`guard: ${rule.source} replaces the built-in rule ${rule.id}`);
+      if (!why && replaced?.rule.origin === 'builtin') {
+        this.host.log.info(`guard: ${rule.source} replaces the built-in rule ${rule.id}`);
+      }
       const overran = why ? undefined : this.overruns.reasonFor(rule);
-      if (overran) problems.push({ source: rule.source, ruleId: rule.id, code: 'RULE_OVERRAN', message: `${rule.id}: ${overran}.`, hint: 'Anchor the pattern or remove nested and overlapping repetitions, then save the rule file.' });
+      if (overran) {
+        problems.push({
+          source: rule.source,
+          ruleId: rule.id,
+          code: 'RULE_OVERRAN',
+          message: `${rule.id}: ${overran}.`,
+          hint: 'Anchor the pattern or remove nested and overlapping repetitions, then save the rule file.',
+        });
+      }
       const off = why ?? overran;
-      statuses.set(rule.id, off ? { rule, active: false, reason: off, severity: rule.severity } : { rule, active: true, severity: rule.severity });
+      statuses.set(
+        rule.id,
+        off
+          ? { rule, active: false, reason: off, severity: rule.severity }
+          : { rule, active: true, severity: rule.severity },
+      );
     }
     const severityOverrides = { ...project.severity, ...s.guard.severityOverrides };
     const ruleExclusions = [...project.ruleExclusions];
@@ -243,10 +317,23 @@ export class GuardEngine {
       else if (o && o in severityRank) st.severity = o as Severity;
       else followLinterSettings(st, linters, ruleExclusions, severityOverrides);
     }
-    const config: RunnerConfig = { severityOverrides, ruleExclusions, skipKinds: s.guard.skipKinds ?? [...DEFAULT_SKIP_KINDS] };
+    const config: RunnerConfig = {
+      severityOverrides,
+      ruleExclusions,
+      skipKinds: s.guard.skipKinds ?? [...DEFAULT_SKIP_KINDS],
+    };
     const active = [...statuses.values()].filter((st) => st.active).map((st) => st.rule);
     const runner = new RuleRunner(active, config, this.treeSitter);
-    return { project, problems, statuses, runner, config, active, exclude: new GlobSet([...project.exclude, ...s.guard.exclude]), rulesKey: `${this.host.root}|${this.stateKey}` };
+    return {
+      project,
+      problems,
+      statuses,
+      runner,
+      config,
+      active,
+      exclude: new GlobSet([...project.exclude, ...s.guard.exclude]),
+      rulesKey: `${this.host.root}|${this.stateKey}`,
+    };
   }
 
   async rules(): Promise<RuleStatus[]> {
@@ -263,7 +350,12 @@ export class GuardEngine {
     if (found) return this.localizedStatus(found);
     const ids = [...st.keys()];
     const close = ids.filter((x) => x.includes(id) || id.includes(x.split('/').pop() ?? x)).slice(0, 5);
-    throw new AutoSnippetError('RULE_NOT_FOUND', `There is no guard rule "${id}".`, `Call guard_rules for the ids.${close.length ? ` Close: ${close.join(', ')}` : ''}`, { known: ids.length });
+    throw new AutoSnippetError(
+      'RULE_NOT_FOUND',
+      `There is no guard rule "${id}".`,
+      `Call guard_rules for the ids.${close.length ? ` Close: ${close.join(', ')}` : ''}`,
+      { known: ids.length },
+    );
   }
 
   /** Whether guard skips a workspace-relative path (settings and project excludes). */
@@ -274,13 +366,21 @@ export class GuardEngine {
   /** Checks text. With `documentKey` + `incremental`, only the lines around the last edit are re-checked. */
   async check(text: string, language: string, opts: TextCheckOptions = {}): Promise<CheckResult> {
     const known = normalizeLanguage(language);
-    if (!known) throw new AutoSnippetError(ErrorCode.InvalidInput, `Unknown language "${language}".`, `Use one of: ${knownLanguages().join(', ')}.`);
+    if (!known) {
+      throw new AutoSnippetError(
+        ErrorCode.InvalidInput,
+        `Unknown language "${language}".`,
+        `Use one of: ${knownLanguages().join(', ')}.`,
+      );
+    }
     const lang = opts.path !== undefined ? headerLanguage(path.join(this.host.root, opts.path), text, known) : known;
     // A whole-file check (a file opened or saved, not a keystroke) lets the rule sources catch up, at
     // most every 2 s: a recipe rule a watcher event missed still reaches the file.
     if (!opts.incremental) await this.refreshSources();
     const state = await this.loaded();
-    if (opts.path !== undefined && state.exclude.has(opts.path)) return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
+    if (opts.path !== undefined && state.exclude.has(opts.path)) {
+      return { violations: [], stopped: [], incomplete: false, elapsedMs: 0 };
+    }
     await state.runner.prepare(lang);
     const res = state.runner.checkText(text, lang, { budgetMs: this.budgetMs, ...opts });
     this.noteOverruns(state, res.stopped.map((s) => ({ ...s, path: opts.path })));
@@ -290,12 +390,25 @@ export class GuardEngine {
   }
 
   /** One file of a batch that overran, under the watchdogs; a file that still exhausts its thread's memory is skipped with the reason. */
-  private async checkAlone(f: WorkspaceFile, job: (files: WorkspaceFile[], guarded: boolean) => CheckFilesJob, signal?: AbortSignal): Promise<FileCheck[]> {
+  private async checkAlone(
+    f: WorkspaceFile,
+    job: (files: WorkspaceFile[], guarded: boolean) => CheckFilesJob,
+    signal?: AbortSignal,
+  ): Promise<FileCheck[]> {
     try {
       return await this.pool.run<FileCheck[]>('guard.checkFiles', job([f], true), { signal });
     } catch (e) {
       if (!(e instanceof AutoSnippetError && e.code === 'RESOURCE_LIMIT')) throw e;
-      return [{ path: f.rel, language: '', bytes: 0, violations: [], stopped: [], incomplete: true, skipped: e.message, mtimeMs: 0 }];
+      return [{
+        path: f.rel,
+        language: '',
+        bytes: 0,
+        violations: [],
+        stopped: [],
+        incomplete: true,
+        skipped: e.message,
+        mtimeMs: 0,
+      }];
     }
   }
 
@@ -322,7 +435,12 @@ export class GuardEngine {
       notChecked[kind] = (notChecked[kind] ?? 0) + 1;
       return false;
     };
-    const listing = await listWorkspaceFiles(this.host, { paths: opts.paths, exclude: state.exclude, languages, signal: opts.signal });
+    const listing = await listWorkspaceFiles(this.host, {
+      paths: opts.paths,
+      exclude: state.exclude,
+      languages,
+      signal: opts.signal,
+    });
     listing.files = listing.files.filter((f) => checked(f.rel));
     const total = listing.files.length;
     opts.progress?.({ done: 0, total, message: `${total} files to check` });
@@ -337,8 +455,14 @@ export class GuardEngine {
     const batches = batch(pending);
     const budgetMs = opts.budgetMs ?? 2000;
     const job = (files: typeof pending, guarded: boolean): CheckFilesJob => ({
-      root: this.host.root, rulesKey: state.rulesKey, rules: state.active, config: state.config, files,
-      budgetMs, maxFileBytes: opts.maxFileBytes ?? 4 << 20, guarded,
+      root: this.host.root,
+      rulesKey: state.rulesKey,
+      rules: state.active,
+      config: state.config,
+      files,
+      budgetMs,
+      maxFileBytes: opts.maxFileBytes ?? 4 << 20,
+      guarded,
     });
     // On worker threads a batch runs without per-file watchdogs, under one deadline for the batch; a
     // batch past it (a regex backtracking on some file) is run again file by file under watchdogs,
@@ -349,10 +473,17 @@ export class GuardEngine {
       // Generous: a batch is a few milliseconds of work unless a regex backtracks on some file.
       const deadline = 15 * budgetMs + files.length * budgetMs;
       try {
-        return await this.pool.run<FileCheck[]>('guard.checkFiles', job(files, false), { signal: opts.signal, timeoutMs: deadline });
+        return await this.pool.run<FileCheck[]>('guard.checkFiles', job(files, false), {
+          signal: opts.signal,
+          timeoutMs: deadline,
+        });
       } catch (e) {
         if (!(e instanceof AutoSnippetError && (e.code === 'TIMEOUT' || e.code === 'RESOURCE_LIMIT'))) throw e;
-        this.host.log.warn(`guard: a batch of ${files.length} files ${e.code === 'TIMEOUT' ? `ran past ${Math.round(deadline)} ms` : 'ran out of memory'}; checking its files one by one under the time budget`);
+        this.host.log.warn(
+          `guard: a batch of ${files.length} files ${
+            e.code === 'TIMEOUT' ? `ran past ${Math.round(deadline)} ms` : 'ran out of memory'
+          }; checking its files one by one under the time budget`,
+        );
         return (await Promise.all(files.map((f) => this.checkAlone(f, job, opts.signal)))).flat();
       }
     };
@@ -405,17 +536,46 @@ export class GuardEngine {
         const absent = compareWithBaseline(read.baseline, violations, scope);
         const unchanged = violations.filter((v) => v.baselineState === 'unchanged');
         for (const v of unchanged) newCounts[v.severity]--;
-        baseline = { file: BASELINE_FILE, new: violations.length - unchanged.length, unchanged: unchanged.length, absent, reviewed: unchanged.filter((v) => v.reviewed !== undefined).length };
-      } else if (!read.missing) problems.push({ source: BASELINE_FILE, code: 'INVALID_BASELINE', message: read.message, hint: 'Fix the file or write it again: autosnippet guard --baseline write.' });
+        baseline = {
+          file: BASELINE_FILE,
+          new: violations.length - unchanged.length,
+          unchanged: unchanged.length,
+          absent,
+          reviewed: unchanged.filter((v) => v.reviewed !== undefined).length,
+        };
+      } else if (!read.missing) {
+        problems.push({
+          source: BASELINE_FILE,
+          code: 'INVALID_BASELINE',
+          message: read.message,
+          hint: 'Fix the file or write it again: autosnippet guard --baseline write.',
+        });
+      }
     }
-    return { root: this.host.root, files, bytes, durationMs: performance.now() - t0, counts, newCounts, violations: this.localized(state, violations), stopped, skipped: [...skippedByPath.values()], notChecked, problems, threaded: this.pool.threaded, ...(baseline ? { baseline } : {}) };
+    return {
+      root: this.host.root,
+      files,
+      bytes,
+      durationMs: performance.now() - t0,
+      counts,
+      newCounts,
+      violations: this.localized(state, violations),
+      stopped,
+      skipped: [...skippedByPath.values()],
+      notChecked,
+      problems,
+      threaded: this.pool.threaded,
+      ...(baseline ? { baseline } : {}),
+    };
   }
 
   /**
    * Records today's findings (of the files under `paths`, or of the whole workspace) as the
    * project's baseline; entries of files outside `paths` are kept.
    */
-  async writeBaseline(opts: Omit<ScanOptions, 'baseline'> = {}): Promise<{ file: string; findings: number; scan: ScanResult }> {
+  async writeBaseline(
+    opts: Omit<ScanOptions, 'baseline'> = {},
+  ): Promise<{ file: string; findings: number; scan: ScanResult }> {
     const scan = await this.scan({ ...opts, baseline: 'ignore' });
     this.host.ensureDataDir?.();
     // Findings a person marked reviewed stay reviewed, not baselined (writeBaseline marks them).
@@ -474,7 +634,6 @@ interface LoadedState {
   rulesKey: string;
 }
 
-
 /** Files in batches of BATCH_FILES: one message to a worker each, without a stat per file on this thread. */
 function batch<T>(files: T[]): T[][] {
   const out: T[][] = [];
@@ -490,5 +649,8 @@ function scopeOf(root: string, paths: string[] | undefined): ((relPath: string) 
 }
 
 export function sortViolations(vs: Violation[]): Violation[] {
-  return vs.sort((a, b) => (a.path ?? '').localeCompare(b.path ?? '') || a.start.line - b.start.line || a.start.column - b.start.column || severityRank[a.severity] - severityRank[b.severity]);
+  return vs.sort((a, b) =>
+    (a.path ?? '').localeCompare(b.path ?? '') || a.start.line - b.start.line || a.start.column - b.start.column
+    || severityRank[a.severity] - severityRank[b.severity]
+  );
 }

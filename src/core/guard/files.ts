@@ -1,9 +1,9 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { describeEntry, isUnder, relPath, shownPath, workspaceFiles } from '../files';
-import type { GlobSet } from './filters';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { languageForPath } from '../kernel/languages';
+import type { GlobSet } from './filters';
 
 export { relPath } from '../files';
 
@@ -44,7 +44,10 @@ export async function listWorkspaceFiles(host: { root: string }, opts: ListOptio
   const seen = new Set<string>();
   const add = (rel: string): boolean => {
     const language = languageForPath(rel);
-    if (language === undefined || (opts.languages && !opts.languages.has(language)) || opts.exclude.has(rel) || seen.has(rel)) return false;
+    if (
+      language === undefined || (opts.languages && !opts.languages.has(language)) || opts.exclude.has(rel)
+      || seen.has(rel)
+    ) return false;
     seen.add(rel);
     out.files.push({ abs: path.join(root, rel), rel, language });
     return true;
@@ -63,14 +66,19 @@ export async function listWorkspaceFiles(host: { root: string }, opts: ListOptio
     const { rel, st } = named;
     if (st.isFile()) {
       const language = languageForPath(rel);
-      if (language === undefined || (opts.languages && !opts.languages.has(language))) out.skipped.push({ path: rel, reason: 'no guard rules for this file type' });
-      else if (opts.exclude.has(rel)) out.skipped.push({ path: rel, reason: 'excluded by the guard settings' });
+      if (language === undefined || (opts.languages && !opts.languages.has(language))) {
+        out.skipped.push({ path: rel, reason: 'no guard rules for this file type' });
+      } else if (opts.exclude.has(rel)) out.skipped.push({ path: rel, reason: 'excluded by the guard settings' });
       else add(rel);
     } else if (st.isDirectory()) {
       let any = false;
       for (const f of listing.files) if (isUnder(f, rel) && add(f)) any = true;
       if (!any && !listing.files.some((f) => isUnder(f, rel))) {
-        out.skipped.push({ path: rel || '.', reason: 'nothing to check: the folder is empty, ignored by .gitignore, or always skipped (node_modules, dist, vendor, build output, hidden folders)' });
+        out.skipped.push({
+          path: rel || '.',
+          reason:
+            'nothing to check: the folder is empty, ignored by .gitignore, or always skipped (node_modules, dist, vendor, build output, hidden folders)',
+        });
       }
     } else {
       out.skipped.push({ path: rel, reason: `${describeEntry(st)}, not a regular file: never opened` });
@@ -82,8 +90,19 @@ export async function listWorkspaceFiles(host: { root: string }, opts: ListOptio
 /** A named path's real location inside the workspace, or PATH_OUTSIDE_WORKSPACE when it leads out (`..`, absolute, a link). */
 function resolveNamed(root: string, realRoot: string, p: string): { rel: string; st: Stats } | { missing: true } {
   const outside = (why: string) =>
-    new AutoSnippetError(ErrorCode.PathOutsideWorkspace, `${shownPath(p)} is outside the workspace ${root}: ${why}.`, 'Give paths inside the workspace folder, relative to it or absolute; links that lead out of it are not followed.', { path: shownPath(p) });
-  if (p.includes('\0')) throw new AutoSnippetError(ErrorCode.InvalidInput, `The path ${JSON.stringify(shownPath(p))} contains a NUL character.`, 'Give a plain relative path.');
+    new AutoSnippetError(
+      ErrorCode.PathOutsideWorkspace,
+      `${shownPath(p)} is outside the workspace ${root}: ${why}.`,
+      'Give paths inside the workspace folder, relative to it or absolute; links that lead out of it are not followed.',
+      { path: shownPath(p) },
+    );
+  if (p.includes('\0')) {
+    throw new AutoSnippetError(
+      ErrorCode.InvalidInput,
+      `The path ${JSON.stringify(shownPath(p))} contains a NUL character.`,
+      'Give a plain relative path.',
+    );
+  }
   const abs = path.resolve(root, p);
   if (relPath(root, abs) === undefined) throw outside('the path leads out of it');
   let real: string;

@@ -8,7 +8,11 @@ export const DISABLE_NEXT_LINE = 'autosnippet-guard-disable-next-line';
 /** Line (0-based) → rule ids disabled there, or '*' for all rules. */
 export type InlineDisables = Map<number, Set<string> | '*'>;
 
-export function inlineDisables(text: string, masked: MaskedText, lineOfOffset: (offset: number) => number): InlineDisables {
+export function inlineDisables(
+  text: string,
+  masked: MaskedText,
+  lineOfOffset: (offset: number) => number,
+): InlineDisables {
   const out: InlineDisables = new Map();
   if (!text.includes('autosnippet-guard-disable')) return out;
   DISABLE.lastIndex = 0;
@@ -36,4 +40,3 @@ export function isDisabled(disables: InlineDisables, line: number, ruleId: strin
 }
 
 export { GlobSet } from '../files/globs';
-

@@ -5,8 +5,13 @@ import type { Violation } from './rule';
  * a fix that overlaps one already applied is skipped, like ESLint's fixer. Returns the new text and
  * how many fixes were applied.
  */
-export function applyFixes(text: string, violations: readonly Violation[]): { text: string; applied: number; skipped: number } {
-  const fixes = violations.filter((v) => v.fix !== undefined).sort((a, b) => b.startOffset - a.startOffset || fixEnd(b) - fixEnd(a));
+export function applyFixes(
+  text: string,
+  violations: readonly Violation[],
+): { text: string; applied: number; skipped: number } {
+  const fixes = violations.filter((v) => v.fix !== undefined).sort((a, b) =>
+    b.startOffset - a.startOffset || fixEnd(b) - fixEnd(a)
+  );
   let out = text;
   let applied = 0;
   let skipped = 0;

@@ -1,9 +1,9 @@
+import { publishedRecipeGuards, recipeIndexKey, refreshRecipeIndex } from '../knowledge/recipe-guards';
 import type { Workspace } from '../workspace';
 import { GuardEngine } from './engine';
-import type { GuardRule } from './rule';
-import { toRule, type ProjectRuleJson } from './project-rules';
-import { publishedRecipeGuards, recipeIndexKey, refreshRecipeIndex } from '../knowledge/recipe-guards';
+import { type ProjectRuleJson, toRule } from './project-rules';
 import { recipeGuardRules } from './recipe-rules';
+import type { GuardRule } from './rule';
 
 /**
  * The workspace's guard engine, created on first use and disposed with the workspace. The guard
@@ -26,13 +26,21 @@ export function guardEngine(ws: Workspace): GuardEngine {
  * recipes, for example — under a source name. They are validated like project rules (regex safety,
  * query compilation) and, like them, run only in a trusted workspace.
  */
-export function setGuardRuleSource(ws: Workspace, source: string, rules: (GuardRule | ProjectRuleJson)[], origin: GuardRule['origin'] = 'recipe'): void {
-  guardEngine(ws).setRuleSource(source, rules.map((r) => (typeof r.pattern === 'object' ? (r as GuardRule) : toRule(r as ProjectRuleJson, source, origin))));
+export function setGuardRuleSource(
+  ws: Workspace,
+  source: string,
+  rules: (GuardRule | ProjectRuleJson)[],
+  origin: GuardRule['origin'] = 'recipe',
+): void {
+  guardEngine(ws).setRuleSource(
+    source,
+    rules.map((r) => (typeof r.pattern === 'object' ? (r as GuardRule) : toRule(r as ProjectRuleJson, source, origin))),
+  );
 }
 
+export { languageForPath, lineCommentOf, normalizeLanguage } from '../kernel/languages';
 export { GuardEngine } from './engine';
-export type { ScanResult, ScanOptions, RuleStatus, RuleSource } from './engine';
-export type { GuardRule, Violation, CheckResult, Severity, RuleProblem } from './rule';
+export type { RuleSource, RuleStatus, ScanOptions, ScanResult } from './engine';
 export { applyFixes, disableCommentFor } from './fix';
-export { textReport, jsonReport, sarifReport, type ReportFormat } from './report';
-export { languageForPath, normalizeLanguage, lineCommentOf } from '../kernel/languages';
+export { jsonReport, type ReportFormat, sarifReport, textReport } from './report';
+export type { CheckResult, GuardRule, RuleProblem, Severity, Violation } from './rule';

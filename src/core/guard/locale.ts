@@ -29,7 +29,11 @@ export function localizeRule(rule: GuardRule, locale: GuardLocale): GuardRule {
  * A finding in the locale when its rule is a built-in one (`origin` of the rule that runs under the
  * id: a project rule may replace a built-in rule, and then its own words stay).
  */
-export function localizeViolation(v: Violation, locale: GuardLocale, origin: GuardRule['origin'] | undefined): Violation {
+export function localizeViolation(
+  v: Violation,
+  locale: GuardLocale,
+  origin: GuardRule['origin'] | undefined,
+): Violation {
   const t = origin === 'builtin' ? textsOf(v.ruleId, origin, locale) : undefined;
   return t ? { ...v, message: t[0], why: t[1], suggestion: t[2] } : v;
 }

@@ -1,4 +1,4 @@
-import { lexFamily, type LexFamily } from '../kernel/languages';
+import { type LexFamily, lexFamily } from '../kernel/languages';
 
 /** What each character of a text is: code, part of a comment, or inside a string/regex literal. */
 export const CODE = 0;
@@ -16,7 +16,6 @@ export interface MaskedText {
 
 const NL = 10, SPACE = 32, SLASH = 47, STAR = 42, BACKSLASH = 92, HASH = 35, DQ = 34, SQ = 39, BT = 96;
 const DOLLAR = 36, LBRACE = 123, RBRACE = 125, AT = 64;
-
 
 /** Characters where something other than plain code may start, per family. */
 const INTERESTING: Record<LexFamily, RegExp> = {
@@ -42,7 +41,11 @@ export function maskText(text: string, language: string, opts: { forRemask?: boo
   const lex = new Lexer(text, kinds, family);
   lex.run();
   // What a later `remaskText` starts from: kept only for a document being edited (not a scan's thousands of files).
-  return { code: blankRanges(text, lex.blanks), kinds, ...(opts.forRemask ? { lexed: { blanks: lex.blanks, templates: lex.templates } } : {}) };
+  return {
+    code: blankRanges(text, lex.blanks),
+    kinds,
+    ...(opts.forRemask ? { lexed: { blanks: lex.blanks, templates: lex.templates } } : {}),
+  };
 }
 
 /**
@@ -52,7 +55,12 @@ export function maskText(text: string, language: string, opts: { forRemask?: boo
  * the one `maskText` gives (a randomized test holds it to that); a keystroke in a 5,000-line file
  * re-lexes a few lines instead of the file.
  */
-export function remaskText(prev: { text: string; masked: MaskedText }, text: string, language: string, changed?: { edit?: TextEdit }): MaskedText {
+export function remaskText(
+  prev: { text: string; masked: MaskedText },
+  text: string,
+  language: string,
+  changed?: { edit?: TextEdit },
+): MaskedText {
   const old = prev.text;
   const lexed = prev.masked.lexed;
   if (!lexed || old === text) return old === text ? prev.masked : maskText(text, language, { forRemask: true });
@@ -79,11 +87,19 @@ function codeEdit(oldCode: string, code: string, diff: TextEdit, from: number, u
   let s = from;
   while (s < diff.start && oldCode.charCodeAt(s) === code.charCodeAt(s)) s++;
   let e = until ?? code.length;
-  while (e > diff.newEnd && e - shift > diff.oldEnd && oldCode.charCodeAt(e - 1 - shift) === code.charCodeAt(e - 1)) e--;
+  while (e > diff.newEnd && e - shift > diff.oldEnd && oldCode.charCodeAt(e - 1 - shift) === code.charCodeAt(e - 1)) {
+    e--;
+  }
   return { start: s, oldEnd: e - shift, newEnd: e };
 }
 
-function remask(prev: { text: string; masked: MaskedText }, lexed: NonNullable<MaskedText['lexed']>, text: string, language: string, diff: TextEdit): { masked: MaskedText; from: number; until?: number } {
+function remask(
+  prev: { text: string; masked: MaskedText },
+  lexed: NonNullable<MaskedText['lexed']>,
+  text: string,
+  language: string,
+  diff: TextEdit,
+): { masked: MaskedText; from: number; until?: number } {
   const old = prev.text;
   const { start, oldEnd, newEnd } = diff;
   const pk = prev.masked.kinds;
@@ -105,7 +121,11 @@ function remask(prev: { text: string; masked: MaskedText }, lexed: NonNullable<M
   // Back in step: a line start after the edit, in plain code now and before, where the last code
   // token before it (what the next `/` is judged by) is in unchanged text and lexed alike.
   const resync = (gapFrom: number, gapTo: number): number | undefined => {
-    for (let l = text.indexOf('\n', Math.max(gapFrom, newEnd)) + 1; l > 0 && l <= gapTo; l = text.indexOf('\n', l) + 1) {
+    for (
+      let l = text.indexOf('\n', Math.max(gapFrom, newEnd)) + 1;
+      l > 0 && l <= gapTo;
+      l = text.indexOf('\n', l) + 1
+    ) {
       const lo = l - shift;
       if (lo <= oldEnd || pk[lo - 1] !== CODE || inTemplate(lexed.templates, lo)) continue;
       const q = lex.lastSignificantBefore(l);
@@ -120,21 +140,48 @@ function remask(prev: { text: string; masked: MaskedText }, lexed: NonNullable<M
   };
   const until = lex.run(resync);
   const before: number[] = [];
-  for (let k = 0; k < lexed.blanks.length && lexed.blanks[k + 1] <= r; k += 2) before.push(lexed.blanks[k], lexed.blanks[k + 1]);
+  for (let k = 0; k < lexed.blanks.length && lexed.blanks[k + 1] <= r; k += 2) {
+    before.push(lexed.blanks[k], lexed.blanks[k + 1]);
+  }
   const templatesBefore: number[] = [];
-  for (let k = 0; k < lexed.templates.length && lexed.templates[k + 1] <= r; k += 2) templatesBefore.push(lexed.templates[k], lexed.templates[k + 1]);
+  for (let k = 0; k < lexed.templates.length && lexed.templates[k + 1] <= r; k += 2) {
+    templatesBefore.push(lexed.templates[k], lexed.templates[k + 1]);
+  }
   if (until === undefined) {
     const all = [...before, ...lex.blanks];
-    return { from: r, masked: { code: prev.masked.code.slice(0, r) + blankRanges(text.slice(r), lex.blanks.map((x) => x - r)), kinds, lexed: { blanks: all, templates: [...templatesBefore, ...lex.templates] } } };
+    return {
+      from: r,
+      masked: {
+        code: prev.masked.code.slice(0, r) + blankRanges(text.slice(r), lex.blanks.map((x) => x - r)),
+        kinds,
+        lexed: { blanks: all, templates: [...templatesBefore, ...lex.templates] },
+      },
+    };
   }
   const lo = until - shift;
   kinds.set(pk.subarray(lo), until);
   const after: number[] = [];
-  for (let k = 0; k < lexed.blanks.length; k += 2) if (lexed.blanks[k] >= lo) after.push(lexed.blanks[k] + shift, lexed.blanks[k + 1] + shift);
+  for (let k = 0; k < lexed.blanks.length; k += 2) {
+    if (lexed.blanks[k] >= lo) after.push(lexed.blanks[k] + shift, lexed.blanks[k + 1] + shift);
+  }
   const templatesAfter: number[] = [];
-  for (let k = 0; k < lexed.templates.length; k += 2) if (lexed.templates[k] >= lo) templatesAfter.push(lexed.templates[k] + shift, lexed.templates[k + 1] + shift);
-  const code = prev.masked.code.slice(0, r) + blankRanges(text.slice(r, until), lex.blanks.map((x) => x - r)) + prev.masked.code.slice(lo);
-  return { from: r, until, masked: { code, kinds, lexed: { blanks: [...before, ...lex.blanks, ...after], templates: [...templatesBefore, ...lex.templates, ...templatesAfter] } } };
+  for (let k = 0; k < lexed.templates.length; k += 2) {
+    if (lexed.templates[k] >= lo) templatesAfter.push(lexed.templates[k] + shift, lexed.templates[k + 1] + shift);
+  }
+  const code = prev.masked.code.slice(0, r) + blankRanges(text.slice(r, until), lex.blanks.map((x) => x - r))
+    + prev.masked.code.slice(lo);
+  return {
+    from: r,
+    until,
+    masked: {
+      code,
+      kinds,
+      lexed: {
+        blanks: [...before, ...lex.blanks, ...after],
+        templates: [...templatesBefore, ...lex.templates, ...templatesAfter],
+      },
+    },
+  };
 }
 
 /**
@@ -143,17 +190,24 @@ function remask(prev: { text: string; masked: MaskedText }, lexed: NonNullable<M
  */
 export function changedSpan(oldText: string, newText: string, oldCode = oldText, newCode = newText): TextEdit {
   const max = Math.min(oldText.length, newText.length);
-  const same = (i: number, j: number) => oldText.charCodeAt(i) === newText.charCodeAt(j) && oldCode.charCodeAt(i) === newCode.charCodeAt(j);
+  const same = (i: number, j: number) =>
+    oldText.charCodeAt(i) === newText.charCodeAt(j) && oldCode.charCodeAt(i) === newCode.charCodeAt(j);
   // Whole chunks first, compared natively; a character loop only inside the chunk that differs.
   let p = 0;
-  while (p + CHUNK <= max && oldText.slice(p, p + CHUNK) === newText.slice(p, p + CHUNK) && oldCode.slice(p, p + CHUNK) === newCode.slice(p, p + CHUNK)) p += CHUNK;
+  while (
+    p + CHUNK <= max && oldText.slice(p, p + CHUNK) === newText.slice(p, p + CHUNK)
+    && oldCode.slice(p, p + CHUNK) === newCode.slice(p, p + CHUNK)
+  ) p += CHUNK;
   while (p < max && same(p, p)) p++;
   const maxS = max - p;
   let s = 0;
   while (s + CHUNK <= maxS) {
     const a = oldText.length - s;
     const b = newText.length - s;
-    if (oldText.slice(a - CHUNK, a) !== newText.slice(b - CHUNK, b) || oldCode.slice(a - CHUNK, a) !== newCode.slice(b - CHUNK, b)) break;
+    if (
+      oldText.slice(a - CHUNK, a) !== newText.slice(b - CHUNK, b)
+      || oldCode.slice(a - CHUNK, a) !== newCode.slice(b - CHUNK, b)
+    ) break;
     s += CHUNK;
   }
   while (s < maxS && same(oldText.length - 1 - s, newText.length - 1 - s)) s++;
@@ -243,23 +297,44 @@ class Lexer {
       this.i = found.index;
       const c = text.charCodeAt(this.i);
       const next = this.i + 1 < n ? text.charCodeAt(this.i + 1) : 0;
-      if (hashComments && c === HASH) { this.lineComment(this.i); continue; }
-      if (!hashComments && c === SLASH && next === SLASH) { this.lineComment(this.i); continue; }
-      if (!hashComments && c === SLASH && next === STAR) { this.blockComment(nestedBlocks); continue; }
+      if (hashComments && c === HASH) {
+        this.lineComment(this.i);
+        continue;
+      }
+      if (!hashComments && c === SLASH && next === SLASH) {
+        this.lineComment(this.i);
+        continue;
+      }
+      if (!hashComments && c === SLASH && next === STAR) {
+        this.blockComment(nestedBlocks);
+        continue;
+      }
       if (family === 'python' && (c === DQ || c === SQ || isPyPrefix(text, this.i))) {
         if (this.pythonString()) continue;
       }
       if (c === DQ) {
         if (family === 'rust' && this.rustRawOrByte()) continue;
-        if ((family === 'swift' || family === 'kotlin' || family === 'java' || family === 'python') && text.startsWith('"""', this.i)) { this.delimited(3, '"""', true); continue; }
+        if (
+          (family === 'swift' || family === 'kotlin' || family === 'java' || family === 'python')
+          && text.startsWith('"""', this.i)
+        ) {
+          this.delimited(3, '"""', true);
+          continue;
+        }
         // A Rust string literal may span lines (`&'static str = "\` and text on the next lines).
-        if (family === 'rust') { this.delimited(1, '"', true); continue; }
+        if (family === 'rust') {
+          this.delimited(1, '"', true);
+          continue;
+        }
         this.quoted(DQ, family !== 'hash');
         continue;
       }
       if (c === SQ) {
         if (family === 'rust' && this.rustLifetime()) continue;
-        if (family === 'swift' || family === 'kotlin') { this.i++; continue; }
+        if (family === 'swift' || family === 'kotlin') {
+          this.i++;
+          continue;
+        }
         this.quoted(SQ, true);
         continue;
       }
@@ -269,10 +344,17 @@ class Lexer {
         continue;
       }
       if (c === HASH && family === 'swift' && (next === DQ || next === HASH)) { if (this.swiftRaw()) continue; }
-      if (c === AT && next === DQ && family === 'c') { this.i++; this.quoted(DQ, true); continue; }
+      if (c === AT && next === DQ && family === 'c') {
+        this.i++;
+        this.quoted(DQ, true);
+        continue;
+      }
       if (family === 'rust' && (c === 114 /* r */ || c === 98 /* b */) && this.rustRawOrByte()) continue;
       if (family === 'js') {
-        if (c === SLASH && this.regexAllowed()) { this.regexLiteral(); continue; }
+        if (c === SLASH && this.regexAllowed()) {
+          this.regexLiteral();
+          continue;
+        }
         if (c === LBRACE) this.braceDepth++;
         else if (c === RBRACE) {
           const top = this.templateStack[this.templateStack.length - 1];
@@ -329,8 +411,18 @@ class Lexer {
     let depth = 0;
     let k = from;
     while (k < text.length) {
-      if (text.charCodeAt(k) === SLASH && text.charCodeAt(k + 1) === STAR) { depth++; k += 2; if (!nested) break; continue; }
-      if (text.charCodeAt(k) === STAR && text.charCodeAt(k + 1) === SLASH) { depth--; k += 2; if (depth === 0) break; continue; }
+      if (text.charCodeAt(k) === SLASH && text.charCodeAt(k + 1) === STAR) {
+        depth++;
+        k += 2;
+        if (!nested) break;
+        continue;
+      }
+      if (text.charCodeAt(k) === STAR && text.charCodeAt(k + 1) === SLASH) {
+        depth--;
+        k += 2;
+        if (depth === 0) break;
+        continue;
+      }
       k++;
     }
     if (!nested) {
@@ -348,7 +440,10 @@ class Lexer {
     let k = from + 1;
     while (k < text.length) {
       const ch = text.charCodeAt(k);
-      if (escapes && ch === BACKSLASH) { k += 2; continue; }
+      if (escapes && ch === BACKSLASH) {
+        k += 2;
+        continue;
+      }
       if (ch === quote) break;
       if (ch === NL) break; // unterminated: stop at the line end
       k++;
@@ -363,7 +458,10 @@ class Lexer {
     const from = this.i;
     let k = from + openLen;
     while (k < text.length) {
-      if (escapes && text.charCodeAt(k) === BACKSLASH) { k += 2; continue; }
+      if (escapes && text.charCodeAt(k) === BACKSLASH) {
+        k += 2;
+        continue;
+      }
       if (text.startsWith(close, k)) break;
       k++;
     }
@@ -384,7 +482,10 @@ class Lexer {
     let k = from;
     while (k < text.length) {
       const ch = text.charCodeAt(k);
-      if (ch === BACKSLASH) { k += 2; continue; }
+      if (ch === BACKSLASH) {
+        k += 2;
+        continue;
+      }
       if (ch === BT) break;
       if (ch === DOLLAR && text.charCodeAt(k + 1) === LBRACE) {
         this.mark(from, k, STRING);
@@ -431,7 +532,10 @@ class Lexer {
         this.i = from + 1;
         return;
       }
-      if (ch === BACKSLASH) { k += 2; continue; }
+      if (ch === BACKSLASH) {
+        k += 2;
+        continue;
+      }
       if (ch === 91 /* [ */) inClass = true;
       else if (ch === 93 /* ] */) inClass = false;
       else if (ch === SLASH && !inClass) break;
@@ -507,7 +611,10 @@ class Lexer {
     if (text.charCodeAt(k + 1) === BACKSLASH) return false;
     if (text.charCodeAt(k + 2) === SQ) return false;
     // 'a followed by a non-quote: a lifetime
-    if (/[A-Za-z_]/.test(text[k + 1] ?? '')) { this.i = k + 1; return true; }
+    if (/[A-Za-z_]/.test(text[k + 1] ?? '')) {
+      this.i = k + 1;
+      return true;
+    }
     return false;
   }
 }

@@ -1,9 +1,9 @@
-import type { CompiledRuleSet, RegexTask, StructuralTask } from './compile';
-import { COMMENT, STRING, type MaskedText } from './mask';
-import type { GuardRule } from './rule';
-import { expandTemplate, regexShape } from './regex-source';
-import { runQuery } from './structural';
 import type * as TS from '@vscode/tree-sitter-wasm';
+import type { CompiledRuleSet, RegexTask, StructuralTask } from './compile';
+import { COMMENT, type MaskedText, STRING } from './mask';
+import { expandTemplate, regexShape } from './regex-source';
+import type { GuardRule } from './rule';
+import { runQuery } from './structural';
 
 /** A match before filters and positions: offsets into the text and the rule's index. */
 export interface RawMatch {
@@ -30,7 +30,10 @@ export class NeedleIndex {
   /** Per needle: absent, or an occurrence as early (`first`) and one as late (`last`, found when a next version asks) as known. */
   private readonly at = new Map<string, { absent?: true; first?: number; last?: number }>();
 
-  constructor(private readonly text: string, private previous?: { index: NeedleIndex; start: number; oldEnd: number; newEnd: number }) {}
+  constructor(
+    private readonly text: string,
+    private previous?: { index: NeedleIndex; start: number; oldEnd: number; newEnd: number },
+  ) {}
 
   /** Lets go of the previous version once this one is checked (else every version of a document would stay reachable). */
   settle(): void {
@@ -52,7 +55,13 @@ export class NeedleIndex {
     if (!p || !before) return undefined;
     const { start, oldEnd, newEnd } = p;
     // Absent before: only text that changed can hold it now.
-    if (before.absent) return this.search(needle, Math.max(0, start - needle.length + 1), Math.min(this.text.length, newEnd + needle.length - 1));
+    if (before.absent) {
+      return this.search(
+        needle,
+        Math.max(0, start - needle.length + 1),
+        Math.min(this.text.length, newEnd + needle.length - 1),
+      );
+    }
     if (before.first !== undefined && before.first + needle.length <= start) return { first: before.first };
     before.last ??= p.index.text.lastIndexOf(needle);
     if (before.last >= oldEnd) return { last: before.last - oldEnd + newEnd };
@@ -73,7 +82,14 @@ export class NeedleIndex {
  * matches, the later members are tried there too (sticky), and the scan resumes one character on, so
  * every member finds exactly the matches it would find alone.
  */
-export function runRegexTask(task: RegexTask, set: CompiledRuleSet, input: MatchInput, from: number, to: number, out: RawMatch[]): void {
+export function runRegexTask(
+  task: RegexTask,
+  set: CompiledRuleSet,
+  input: MatchInput,
+  from: number,
+  to: number,
+  out: RawMatch[],
+): void {
   const text = task.scope === 'code' ? input.masked.code : input.raw;
   const wanted = task.scope === 'comments' ? COMMENT : task.scope === 'strings' ? STRING : -1;
   const kinds = input.masked.kinds;
@@ -137,7 +153,7 @@ function presentMembers(task: RegexTask, has: (needle: string) => boolean): Rege
   if (keep.length === task.members.length) return task;
   if (keep.length === 0) return undefined;
   let cache = subsets.get(task);
-  if (!cache) subsets.set(task, (cache = new Map()));
+  if (!cache) subsets.set(task, cache = new Map());
   const key = keep.map((m) => m.index).join(',');
   let sub = cache.get(key);
   if (!sub) {
@@ -155,11 +171,22 @@ function presentMembers(task: RegexTask, has: (needle: string) => boolean): Rege
 }
 
 /** The fix's replacement text, with groups taken from the raw text (the masked one has blanks). */
-function fixFor(rule: GuardRule, sticky: RegExp, text: string, raw: string, start: number, end: number): string | undefined {
+function fixFor(
+  rule: GuardRule,
+  sticky: RegExp,
+  text: string,
+  raw: string,
+  start: number,
+  end: number,
+): string | undefined {
   if (rule.fix === undefined) return undefined;
   if (!/\$/.test(rule.fix)) return rule.fix;
   sticky.lastIndex = start;
-  const m = sticky.exec(text) as (RegExpExecArray & { indices?: ([number, number] | undefined)[] & { groups?: Record<string, [number, number] | undefined> } }) | null;
+  const m = sticky.exec(text) as
+    | (RegExpExecArray & {
+      indices?: ([number, number] | undefined)[] & { groups?: Record<string, [number, number] | undefined> };
+    })
+    | null;
   if (!m || !m.indices) return undefined;
   const slice = (ix: [number, number] | undefined) => (ix ? raw.slice(ix[0], ix[1]) : undefined);
   const groups = m.indices.slice(1).map(slice);
@@ -168,8 +195,19 @@ function fixFor(rule: GuardRule, sticky: RegExp, text: string, raw: string, star
   return expandTemplate(rule.fix, raw.slice(start, end), groups, named);
 }
 
-export function runStructuralTask(task: StructuralTask, tree: TS.Tree, from: number, to: number, deadline: number, out: RawMatch[]): boolean {
+export function runStructuralTask(
+  task: StructuralTask,
+  tree: TS.Tree,
+  from: number,
+  to: number,
+  deadline: number,
+  out: RawMatch[],
+): boolean {
   const { matches, complete } = runQuery(task.query, tree, from, to, deadline);
-  for (const m of matches) if (m.start >= from && m.start < to) out.push({ rule: task.ruleOfPattern[m.patternIndex], start: m.start, end: m.end });
+  for (const m of matches) {
+    if (m.start >= from && m.start < to) {
+      out.push({ rule: task.ruleOfPattern[m.patternIndex], start: m.start, end: m.end });
+    }
+  }
   return complete;
 }

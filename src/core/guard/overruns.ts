@@ -18,7 +18,10 @@ export class RuleOverruns {
       if (!rule || rule.origin === 'builtin' || rule.pattern.kind !== 'regex') continue;
       const key = fingerprint(rule);
       if (this.reasons.has(key)) continue;
-      this.reasons.set(key, `it ran past its time budget${s.path ? ` on ${s.path}` : ''} and is off until the rule changes`);
+      this.reasons.set(
+        key,
+        `it ran past its time budget${s.path ? ` on ${s.path}` : ''} and is off until the rule changes`,
+      );
       added = true;
     }
     return added;

@@ -24,17 +24,26 @@ export function problemLocation(text: string, p: RuleProblem): ProblemLocation {
   let to = text.length;
   let at: { index: number; length: number } | undefined;
   if (p.ruleId) {
-    const own = p.ruleId.startsWith('recipe/') ? recipeGuardStart(text, p.ruleId) : find(text, new RegExp(`"id"\\s*:\\s*"${escape(p.ruleId)}"`), 0, text.length);
+    const own = p.ruleId.startsWith('recipe/')
+      ? recipeGuardStart(text, p.ruleId)
+      : find(text, new RegExp(`"id"\\s*:\\s*"${escape(p.ruleId)}"`), 0, text.length);
     if (own) {
       at = own;
       from = own.index;
-      const next = json ? find(text, /"id"\s*:/, own.index + own.length, text.length) : find(text, /^\s*- /m, own.index + own.length, text.length);
+      const next = json
+        ? find(text, /"id"\s*:/, own.index + own.length, text.length)
+        : find(text, /^\s*- /m, own.index + own.length, text.length);
       to = next?.index ?? text.length;
     }
   }
   const parts = (p.field ?? '').split(/[.[\]]+/).filter((s) => s && !/^\d+$/.test(s));
   for (const key of parts) {
-    const hit = find(text, json ? new RegExp(`"${escape(key)}"\\s*:`) : new RegExp(`(?<![\\w-])${escape(key)}\\s*:`), from, to);
+    const hit = find(
+      text,
+      json ? new RegExp(`"${escape(key)}"\\s*:`) : new RegExp(`(?<![\\w-])${escape(key)}\\s*:`),
+      from,
+      to,
+    );
     if (!hit) break;
     at = hit;
     from = hit.index;

@@ -1,11 +1,11 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import schema from '../../../schemas/guard-rules.schema.json';
 import { parseJson, problemOf, readRepoFileSync, shownPath } from '../files';
-import { readRuleFields, type FieldProblem, type RuleExamples } from '../knowledge/guard-format';
+import { type FieldProblem, readRuleFields, type RuleExamples } from '../knowledge/guard-format';
 import type { GuardRule, MatchScope, RuleExample, RuleProblem, Severity } from './rule';
 import type { RuleExclusion } from './runner';
-import schema from '../../../schemas/guard-rules.schema.json';
 
 /** The shape of one `.autosnippet/guard/*.json` file (see schemas/guard-rules.schema.json). */
 export interface GuardRulesFile {
@@ -66,18 +66,31 @@ function validatorsOf(): { file: ValidateFunction; rule: ValidateFunction } {
   const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
   ajv.addSchema(schema);
   const rule = ajv.getSchema(`${schema.$id}#/definitions/rule`)!;
-  const shape = { ...schema, $id: `${schema.$id.replace(/\.schema\.json$/, '')}-file.schema.json`, properties: { ...schema.properties, rules: { type: 'array' } } };
+  const shape = {
+    ...schema,
+    $id: `${schema.$id.replace(/\.schema\.json$/, '')}-file.schema.json`,
+    properties: { ...schema.properties, rules: { type: 'array' } },
+  };
   validators = { file: ajv.compile(shape), rule };
   return validators;
 }
 
-function schemaProblems(rel: string, where: string, errors: readonly ErrorObject[] | null | undefined, ruleId?: string): RuleProblem[] {
+function schemaProblems(
+  rel: string,
+  where: string,
+  errors: readonly ErrorObject[] | null | undefined,
+  ruleId?: string,
+): RuleProblem[] {
   return (errors ?? []).slice(0, 3).map((e): RuleProblem => ({
     source: rel,
     ...(ruleId ? { ruleId } : {}),
     code: 'INVALID_RULE',
     ...(fieldOf(e) ? { field: fieldOf(e) } : {}),
-    message: `${rel}${where || e.instancePath ? ` at ${where}${e.instancePath}` : ''}: ${e.message ?? 'does not match the schema'}${e.params && 'additionalProperty' in e.params ? ` ("${shownPath(String(e.params.additionalProperty), 60)}")` : ''}${ruleId ? '; this rule is not loaded, the others are' : ''}`,
+    message: `${rel}${where || e.instancePath ? ` at ${where}${e.instancePath}` : ''}: ${
+      e.message ?? 'does not match the schema'
+    }${
+      e.params && 'additionalProperty' in e.params ? ` ("${shownPath(String(e.params.additionalProperty), 60)}")` : ''
+    }${ruleId ? '; this rule is not loaded, the others are' : ''}`,
     hint: 'See schemas/guard-rules.schema.json for the fields a rule takes.',
   }));
 }
@@ -85,7 +98,9 @@ function schemaProblems(rel: string, where: string, errors: readonly ErrorObject
 /** The rule field an Ajv error is about (`severity`, `examples.bad`), when it is one. */
 function fieldOf(e: ErrorObject): string | undefined {
   const missing = (e.params as { missingProperty?: string }).missingProperty;
-  const field = [...e.instancePath.split('/').filter((s) => s && !/^\d+$/.test(s)), ...(missing ? [missing] : [])].join('.');
+  const field = [...e.instancePath.split('/').filter((s) => s && !/^\d+$/.test(s)), ...(missing ? [missing] : [])].join(
+    '.',
+  );
   return field || undefined;
 }
 
@@ -112,13 +127,23 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
       text = readRepoFileSync(root, rel, { kind: 'guard-rules' }).text;
     } catch (e) {
       const p = problemOf(rel, e);
-      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: p.message, hint: 'Guard rule files must be regular JSON files inside the workspace, at most 4 MiB.' });
+      out.problems.push({
+        source: rel,
+        code: 'UNREADABLE_RULES',
+        message: p.message,
+        hint: 'Guard rule files must be regular JSON files inside the workspace, at most 4 MiB.',
+      });
       continue;
     }
     out.files.push(rel);
     const parsed = parseJson(text, { subject: rel });
     if (!parsed.ok) {
-      out.problems.push({ source: rel, code: 'UNREADABLE_RULES', message: parsed.problem.message, hint: 'Fix the JSON; the schema is schemas/guard-rules.schema.json.' });
+      out.problems.push({
+        source: rel,
+        code: 'UNREADABLE_RULES',
+        message: parsed.problem.message,
+        hint: 'Fix the JSON; the schema is schemas/guard-rules.schema.json.',
+      });
       continue;
     }
     const data = parsed.value;
@@ -130,16 +155,30 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
     const rules = file.rules ?? [];
     const room = Math.max(0, MAX_PROJECT_RULES - out.rules.length);
     if (rules.length > room) {
-      out.problems.push({ source: rel, code: 'INVALID_RULE', message: `${rel} has ${rules.length} rules; ${room ? `only the first ${room} are loaded` : 'none are loaded'}: at most ${MAX_PROJECT_RULES} project rules load in all.`, hint: 'Keep the rules that matter; split or remove the others.' });
+      out.problems.push({
+        source: rel,
+        code: 'INVALID_RULE',
+        message: `${rel} has ${rules.length} rules; ${
+          room ? `only the first ${room} are loaded` : 'none are loaded'
+        }: at most ${MAX_PROJECT_RULES} project rules load in all.`,
+        hint: 'Keep the rules that matter; split or remove the others.',
+      });
     }
     rules.slice(0, room).forEach((r, i) => {
-      const read = r && typeof r === 'object' && !Array.isArray(r) ? readRuleFields(r as unknown as Record<string, unknown>) : undefined;
+      const read = r && typeof r === 'object' && !Array.isArray(r)
+        ? readRuleFields(r as unknown as Record<string, unknown>)
+        : undefined;
       if (read?.problems.length) out.problems.push(...read.problems.map((p) => fieldProblem(rel, i, p, ruleIdOf(r))));
       else if (validateRule(read?.fields ?? r)) out.rules.push(toRule(r, rel));
       else out.problems.push(...schemaProblems(rel, `/rules/${i}`, validateRule.errors, ruleIdOf(r)));
     });
     out.exclude.push(...capped(file.exclude ?? [], rel, 'exclude', out.problems));
-    out.ruleExclusions.push(...(file.ruleExclusions ?? []).map(({ rule, paths }) => ({ rule, paths: capped(paths, rel, `the exclusion of ${rule}`, out.problems) })));
+    out.ruleExclusions.push(
+      ...(file.ruleExclusions ?? []).map(({ rule, paths }) => ({
+        rule,
+        paths: capped(paths, rel, `the exclusion of ${rule}`, out.problems),
+      })),
+    );
     Object.assign(out.severity, file.severity ?? {});
   }
   return out;
@@ -147,12 +186,26 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
 
 function capped(globs: string[], rel: string, what: string, problems: RuleProblem[]): string[] {
   if (globs.length <= MAX_GLOBS) return globs;
-  problems.push({ source: rel, code: 'INVALID_RULE', message: `${rel}: ${what} lists ${globs.length} globs; only the first ${MAX_GLOBS} apply.`, hint: 'Use broader globs (a folder name matches at any depth).' });
+  problems.push({
+    source: rel,
+    code: 'INVALID_RULE',
+    message: `${rel}: ${what} lists ${globs.length} globs; only the first ${MAX_GLOBS} apply.`,
+    hint: 'Use broader globs (a folder name matches at any depth).',
+  });
   return globs.slice(0, MAX_GLOBS);
 }
 
 function fieldProblem(rel: string, index: number, p: FieldProblem, ruleId?: string): RuleProblem {
-  return { source: rel, ...(ruleId ? { ruleId } : {}), code: 'INVALID_RULE', field: p.field, message: `${rel} at /rules/${index}${ruleId ? ` (${ruleId})` : ''}: ${p.message} This rule is not loaded, the others are.`, hint: p.hint };
+  return {
+    source: rel,
+    ...(ruleId ? { ruleId } : {}),
+    code: 'INVALID_RULE',
+    field: p.field,
+    message: `${rel} at /rules/${index}${
+      ruleId ? ` (${ruleId})` : ''
+    }: ${p.message} This rule is not loaded, the others are.`,
+    hint: p.hint,
+  };
 }
 
 /** A rule's id for a problem, when it has a usable one. */
@@ -163,13 +216,17 @@ function ruleIdOf(rule: unknown): string | undefined {
 
 /** A rule as written (aliases allowed) as the guard's rule model; the fields are assumed checked. */
 export function toRule(written: ProjectRuleJson, source: string, origin: GuardRule['origin'] = 'project'): GuardRule {
-  const r = readRuleFields(written as unknown as Record<string, unknown>).fields as Omit<ProjectRuleJson, 'examples'> & { examples?: RuleExamples };
+  const r = readRuleFields(written as unknown as Record<string, unknown>).fields as
+    & Omit<ProjectRuleJson, 'examples'>
+    & { examples?: RuleExamples };
   return {
     id: r.id,
     message: r.message,
     severity: r.severity ?? 'warning',
     languages: r.languages,
-    pattern: r.query !== undefined ? { kind: 'structural', query: r.query } : { kind: 'regex', regex: r.pattern ?? '', flags: r.flags, scope: r.in },
+    pattern: r.query !== undefined
+      ? { kind: 'structural', query: r.query }
+      : { kind: 'regex', regex: r.pattern ?? '', flags: r.flags, scope: r.in },
     fix: r.fix,
     why: r.why ?? r.message,
     suggestion: r.suggestion ?? r.message,

@@ -6,7 +6,21 @@
  */
 
 /** The predicates the tree-sitter runtime applies (others are kept as data and filter nothing). */
-const KNOWN_PREDICATES = new Set(['eq?', 'not-eq?', 'any-eq?', 'any-not-eq?', 'match?', 'not-match?', 'any-match?', 'any-not-match?', 'any-of?', 'not-any-of?', 'is?', 'is-not?', 'set!']);
+const KNOWN_PREDICATES = new Set([
+  'eq?',
+  'not-eq?',
+  'any-eq?',
+  'any-not-eq?',
+  'match?',
+  'not-match?',
+  'any-match?',
+  'any-not-match?',
+  'any-of?',
+  'not-any-of?',
+  'is?',
+  'is-not?',
+  'set!',
+]);
 
 export interface QueryShapeProblem {
   message: string;
@@ -26,8 +40,12 @@ export function queryShapeProblem(query: string): QueryShapeProblem | undefined 
       const predicate = /^\(\s*#([\w-]+[?!])/.exec(query.slice(i));
       if (predicate && depth === 0) {
         return {
-          message: `the predicate #${predicate[1]} at offset ${i} stands outside every pattern, so it narrows nothing and the pattern before it reports every node it names.`,
-          hint: `Put the predicate inside the pattern's parentheses: ((import_statement source: (string) @match) (#${predicate[1]} @match "…")).`,
+          message: `the predicate #${
+            predicate[1]
+          } at offset ${i} stands outside every pattern, so it narrows nothing and the pattern before it reports every node it names.`,
+          hint: `Put the predicate inside the pattern's parentheses: ((import_statement source: (string) @match) (#${
+            predicate[1]
+          } @match "…")).`,
         };
       }
       if (predicate && !KNOWN_PREDICATES.has(predicate[1])) {
@@ -46,5 +64,7 @@ export function queryShapeProblem(query: string): QueryShapeProblem | undefined 
 export function explainQueryError(message: string): string | undefined {
   const bad = /Bad capture name @(\S+)/.exec(message);
   if (!bad) return undefined;
-  return `a predicate names @${bad[1]}, which no node in its pattern captures (a predicate refers only to captures of the pattern it sits in, written before it).`;
+  return `a predicate names @${
+    bad[1]
+  }, which no node in its pattern captures (a predicate refers only to captures of the pattern it sits in, written before it).`;
 }

@@ -1,7 +1,7 @@
-import type { RecipeGuards } from '../knowledge/recipe-guards';
 import { normalizeLanguage } from '../kernel/languages';
-import type { GuardRule } from './rule';
+import type { RecipeGuards } from '../knowledge/recipe-guards';
 import { examplePairs } from './project-rules';
+import type { GuardRule } from './rule';
 
 /**
  * A published recipe's `constraints.guards` as guard rules: id `recipe/<recipe id>` (with `#2`, `#3`
@@ -26,10 +26,16 @@ export function recipeGuardRules(recipes: readonly RecipeGuards[]): GuardRule[] 
         // mentions it); a required one anywhere by default (a licence header is a comment).
         pattern: g.query !== undefined
           ? { kind: 'structural', query: g.query }
-          : { kind: 'regex', regex: g.pattern ?? '', ...(g.flags ? { flags: g.flags } : {}), ...(g.in ? { scope: g.in } : required ? { scope: 'any' as const } : {}) },
+          : {
+            kind: 'regex',
+            regex: g.pattern ?? '',
+            ...(g.flags ? { flags: g.flags } : {}),
+            ...(g.in ? { scope: g.in } : required ? { scope: 'any' as const } : {}),
+          },
         ...(g.fix !== undefined ? { fix: g.fix } : {}),
         why: g.why ?? (r.summary || `The team's recipe "${r.title}" says so.`),
-        suggestion: g.suggestion ?? `Follow the recipe "${r.title}"${r.trigger ? ` (type ${r.trigger} for its code)` : ''}: ${r.file}.`,
+        suggestion: g.suggestion
+          ?? `Follow the recipe "${r.title}"${r.trigger ? ` (type ${r.trigger} for its code)` : ''}: ${r.file}.`,
         scope: g.scope ?? 'file',
         tags: ['recipe', ...(g.tags ?? [])],
         ...(g.include?.length ? { include: g.include } : {}),

@@ -32,7 +32,9 @@ export function neverMatchesInCode(source: string, quotes = '"\''): string | und
   if (tokens.some((t) => t.depth === 0 && t.text === '|')) return undefined;
   for (let i = 0; i < tokens.length - 1; i++) {
     const q = tokens[i];
-    if (q.depth !== 0 || q.chars !== 'quote' || q.optional || ![...quoteChars(q.text)].every((ch) => quotes.includes(ch))) continue;
+    if (
+      q.depth !== 0 || q.chars !== 'quote' || q.optional || ![...quoteChars(q.text)].every((ch) => quotes.includes(ch))
+    ) continue;
     const next = tokens[i + 1];
     if (next.depth !== 0 || next.chars !== 'solid' || next.optional) continue;
     if (!opensString(tokens, i)) continue;
@@ -92,7 +94,15 @@ function tokenize(source: string): Token[] | undefined {
     let chars: Token['chars'];
     if (c === '\\') {
       text = source.slice(i, i + 2);
-      chars = SPACE_CLASSES.has(text) ? 'space' : QUOTES.has(text[1]) ? 'quote' : text === '\\(' || text === '\\[' || text === '\\{' ? 'opener' : SOLID_ESCAPES.test(text) ? 'solid' : 'other';
+      chars = SPACE_CLASSES.has(text)
+        ? 'space'
+        : QUOTES.has(text[1])
+        ? 'quote'
+        : text === '\\(' || text === '\\[' || text === '\\{'
+        ? 'opener'
+        : SOLID_ESCAPES.test(text)
+        ? 'solid'
+        : 'other';
       i += 2;
     } else if (c === '[') {
       const end = classEnd(source, i);
@@ -121,7 +131,15 @@ function tokenize(source: string): Token[] | undefined {
       continue;
     } else {
       text = c;
-      chars = QUOTES.has(c) ? 'quote' : c === ' ' ? 'space' : OPENERS.has(c) ? 'opener' : c === '|' || c === '^' || c === '$' || c === '.' ? 'other' : 'solid';
+      chars = QUOTES.has(c)
+        ? 'quote'
+        : c === ' '
+        ? 'space'
+        : OPENERS.has(c)
+        ? 'opener'
+        : c === '|' || c === '^' || c === '$' || c === '.'
+        ? 'other'
+        : 'solid';
       i++;
     }
     out.push({ chars, optional: false, depth, text });

@@ -28,7 +28,13 @@ export interface PatternVerdict {
 /** Syntax and empty-match checks; cheap, synchronous. */
 export function checkPatternSyntax(source: string, flags: string): PatternVerdict | undefined {
   const bad = flags.replace(/[imsu]/g, '');
-  if (bad) return { ok: false, status: 'invalid', message: `Unsupported regex flag(s) "${bad}": use any of i, m, s, u (g and y are set by the engine).` };
+  if (bad) {
+    return {
+      ok: false,
+      status: 'invalid',
+      message: `Unsupported regex flag(s) "${bad}": use any of i, m, s, u (g and y are set by the engine).`,
+    };
+  }
   // V8 compiles a pattern on its first match, so a huge one fails in test(), not in the constructor.
   let matchesEmpty: boolean;
   try {
@@ -36,10 +42,20 @@ export function checkPatternSyntax(source: string, flags: string): PatternVerdic
     matchesEmpty = re.test('') || re.test('\n');
   } catch (e) {
     // The engine's message quotes the whole pattern: keep the answer small.
-    const message = String((e as Error).message).replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, 'Invalid regular expression: ');
+    const message = String((e as Error).message).replace(
+      /^Invalid regular expression: \/[\s\S]*\/[a-z]*: /,
+      'Invalid regular expression: ',
+    );
     return { ok: false, status: 'invalid', message: `The pattern does not compile: ${message.slice(0, 300)}` };
   }
-  if (matchesEmpty) return { ok: false, status: 'invalid', message: 'The pattern matches empty text, so it would report every position. Make it require at least one character.' };
+  if (matchesEmpty) {
+    return {
+      ok: false,
+      status: 'invalid',
+      message:
+        'The pattern matches empty text, so it would report every position. Make it require at least one character.',
+    };
+  }
   return undefined;
 }
 
@@ -111,7 +127,14 @@ export const MAX_UNROLLED_SIZE = 20_000;
  * recheck with every time limit off: its verdict then depends only on the pattern (its search is
  * bounded by counts, and its fuzzing is seeded), never on how busy the machine is.
  */
-const DETERMINISTIC = { timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null, randomSeed: 0, checker: 'auto' } as const;
+const DETERMINISTIC = {
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  randomSeed: 0,
+  checker: 'auto',
+} as const;
 
 /** The full analysis (recheck). Synchronous and possibly slow (seconds): call it from a worker. */
 export function analyzePattern(source: string, flags: string): PatternVerdict {
@@ -119,28 +142,54 @@ export function analyzePattern(source: string, flags: string): PatternVerdict {
   if (syntax) return syntax;
   const size = unrolledSize(source);
   if (size > MAX_UNROLLED_SIZE) {
-    return { ok: false, status: 'vulnerable', message: `The pattern's counted repetitions unroll to about ${size.toLocaleString('en-US')} steps (at most ${MAX_UNROLLED_SIZE.toLocaleString('en-US')}): nested {m,n} bounds multiply. Use smaller bounds or + and * instead.` };
+    return {
+      ok: false,
+      status: 'vulnerable',
+      message: `The pattern's counted repetitions unroll to about ${size.toLocaleString('en-US')} steps (at most ${
+        MAX_UNROLLED_SIZE.toLocaleString('en-US')
+      }): nested {m,n} bounds multiply. Use smaller bounds or + and * instead.`,
+    };
   }
   // The browser build is recheck's pure-JavaScript backend, with no native binary or JVM to spawn.
   recheck ??= require('recheck/lib/browser.js') as RecheckModule;
   const d = recheck.checkSync(source, flags, DETERMINISTIC);
-  if (d.status === 'safe') return { ok: true, status: 'safe', complexity: d.complexity?.summary, linear: !(d.complexity as { isFuzz?: boolean } | undefined)?.isFuzz };
+  if (d.status === 'safe') {
+    return {
+      ok: true,
+      status: 'safe',
+      complexity: d.complexity?.summary,
+      linear: !(d.complexity as { isFuzz?: boolean } | undefined)?.isFuzz,
+    };
+  }
   if (d.status === 'unknown') {
-    return { ok: true, status: 'tolerated', message: `Could not prove the pattern safe (${d.error?.kind ?? 'unknown'}); it runs under the time budget.` };
+    return {
+      ok: true,
+      status: 'tolerated',
+      message: `Could not prove the pattern safe (${d.error?.kind ?? 'unknown'}); it runs under the time budget.`,
+    };
   }
   const c = d.complexity;
   const exponential = c?.type === 'exponential';
   const degree = c?.degree ?? 0;
   if (!exponential && degree <= 2) {
-    return { ok: true, status: 'tolerated', complexity: c?.summary, message: `Worst case is ${c?.summary ?? 'polynomial'}; it runs under the time budget.` };
+    return {
+      ok: true,
+      status: 'tolerated',
+      complexity: c?.summary,
+      message: `Worst case is ${c?.summary ?? 'polynomial'}; it runs under the time budget.`,
+    };
   }
   const hot = d.hotspot?.[0];
-  const where = hot ? ` The backtracking happens at \`${source.slice(hot.start, hot.end)}\` (at character ${hot.start + 1}).` : '';
+  const where = hot
+    ? ` The backtracking happens at \`${source.slice(hot.start, hot.end)}\` (at character ${hot.start + 1}).`
+    : '';
   return {
     ok: false,
     status: 'vulnerable',
     complexity: c?.summary,
     attack: d.attack?.pattern,
-    message: `The pattern can backtrack catastrophically (${c?.summary ?? 'super-polynomial'} time): an input like ${d.attack?.pattern ?? 'a long repetition'} makes it run for minutes.${where} Rewrite nested or overlapping repetitions (for example (a+)+ as a+, (\\w|\\d)* as \\w*), or anchor the pattern.`,
+    message: `The pattern can backtrack catastrophically (${c?.summary ?? 'super-polynomial'} time): an input like ${
+      d.attack?.pattern ?? 'a long repetition'
+    } makes it run for minutes.${where} Rewrite nested or overlapping repetitions (for example (a+)+ as a+, (\\w|\\d)* as \\w*), or anchor the pattern.`,
   };
 }

@@ -36,7 +36,12 @@ export function regexShape(source: string): RegexShape {
 }
 
 /** Expands a replacement template ($&, $1…$99, $<name>, $$) with the given groups. */
-export function expandTemplate(template: string, whole: string, groups: (string | undefined)[], named?: Record<string, string | undefined>): string {
+export function expandTemplate(
+  template: string,
+  whole: string,
+  groups: (string | undefined)[],
+  named?: Record<string, string | undefined>,
+): string {
   return template.replace(/\$(\$|&|\d{1,2}|<([^>]+)>)/g, (all, token: string, name?: string) => {
     if (token === '$') return '$';
     if (token === '&') return whole;

@@ -18,13 +18,25 @@ const MAX_EXAMPLE_CHARS = 20_000;
 const KIND_NAME = { [CODE]: 'code', [COMMENT]: 'a comment', [STRING]: 'a string' } as Record<number, string>;
 
 /** Returns rule id → why it was refused; appends a problem per failure. */
-export async function selfTestRules(rules: readonly GuardRule[], treeSitter: TreeSitterHost, problems: RuleProblem[]): Promise<Map<string, string>> {
+export async function selfTestRules(
+  rules: readonly GuardRule[],
+  treeSitter: TreeSitterHost,
+  problems: RuleProblem[],
+): Promise<Map<string, string>> {
   const refused = new Map<string, string>();
   for (const rule of rules) {
     const found = reachProblem(rule) ?? (await exampleProblem(rule, treeSitter));
     if (!found) continue;
     refused.set(rule.id, found.message);
-    problems.push({ source: rule.source, ruleId: rule.id, code: 'INVALID_RULE', field: found.field, message: `${rule.id}: ${found.message}`, hint: found.hint, ...(rule.file ? { file: rule.file } : {}) });
+    problems.push({
+      source: rule.source,
+      ruleId: rule.id,
+      code: 'INVALID_RULE',
+      field: found.field,
+      message: `${rule.id}: ${found.message}`,
+      hint: found.hint,
+      ...(rule.file ? { file: rule.file } : {}),
+    });
   }
   return refused;
 }
@@ -43,11 +55,19 @@ interface Found {
 function reachProblem(rule: GuardRule): Found | undefined {
   if (rule.pattern.kind !== 'regex') return undefined;
   const scope = rule.pattern.scope ?? 'code';
-  if ((scope === 'strings' || scope === 'comments') && rule.pattern.regex.startsWith('^') && !rule.pattern.flags?.includes('m')) {
+  if (
+    (scope === 'strings' || scope === 'comments') && rule.pattern.regex.startsWith('^')
+    && !rule.pattern.flags?.includes('m')
+  ) {
     return {
       field: 'pattern',
-      message: `the pattern starts with \`^\`, the start of the file, but \`in\` is "${scope}": a match must start inside ${scope === 'strings' ? 'a string' : 'a comment'}, so it matches only a file that starts with one.`,
-      hint: scope === 'strings' ? 'Drop the `^`, or write `(?<=["\'])` to start right after the opening quote.' : 'Drop the `^`.',
+      message:
+        `the pattern starts with \`^\`, the start of the file, but \`in\` is "${scope}": a match must start inside ${
+          scope === 'strings' ? 'a string' : 'a comment'
+        }, so it matches only a file that starts with one.`,
+      hint: scope === 'strings'
+        ? 'Drop the `^`, or write `(?<=["\'])` to start right after the opening quote.'
+        : 'Drop the `^`.',
     };
   }
   if (scope !== 'code') return undefined;
@@ -55,8 +75,11 @@ function reachProblem(rule: GuardRule): Found | undefined {
   if (!quoted) return undefined;
   return {
     field: 'pattern',
-    message: `the pattern needs text inside a quoted string (${quoted}), but \`in\` is "code"${rule.pattern.scope ? '' : ' (the default)'}, where the contents of strings are blanked: it can never match.`,
-    hint: 'Set "in": "strings" and start the pattern at the string\'s text (for an import path: \\.\\./[^/]+/src/), or "in": "any" to match the raw text, commented-out code included.',
+    message: `the pattern needs text inside a quoted string (${quoted}), but \`in\` is "code"${
+      rule.pattern.scope ? '' : ' (the default)'
+    }, where the contents of strings are blanked: it can never match.`,
+    hint:
+      'Set "in": "strings" and start the pattern at the string\'s text (for an import path: \\.\\./[^/]+/src/), or "in": "any" to match the raw text, commented-out code included.',
   };
 }
 
@@ -78,7 +101,14 @@ async function exampleProblem(rule: GuardRule, treeSitter: TreeSitterHost): Prom
   const examples = rule.examples ?? [];
   if (!examples.some((e) => e.bad !== undefined || e.good !== undefined)) return undefined;
   // A rule that asks for its pattern (`required`) reports a file without it: its examples run inverted.
-  const probe: GuardRule = { ...rule, required: undefined, include: undefined, exclude: undefined, reach: 'all', disabledByDefault: undefined };
+  const probe: GuardRule = {
+    ...rule,
+    required: undefined,
+    include: undefined,
+    exclude: undefined,
+    reach: 'all',
+    disabledByDefault: undefined,
+  };
   const runner = new RuleRunner([probe], { severityOverrides: {}, ruleExclusions: [] }, treeSitter);
   try {
     let bad = 0;
@@ -86,7 +116,8 @@ async function exampleProblem(rule: GuardRule, treeSitter: TreeSitterHost): Prom
     for (const ex of examples) {
       const language = exampleLanguage(rule, ex.language);
       await runner.prepare(language);
-      const run = (text: string) => runner.checkText(text, language, { kind: 'production', budgetMs: 1000 }).violations.length > 0;
+      const run = (text: string) =>
+        runner.checkText(text, language, { kind: 'production', budgetMs: 1000 }).violations.length > 0;
       if (ex.bad !== undefined && ex.bad.length <= MAX_EXAMPLE_CHARS) {
         const field = `examples.bad[${bad++}]`;
         if (run(ex.bad) === !!rule.required) return missedBad(rule, ex.bad, language, field);
@@ -96,7 +127,9 @@ async function exampleProblem(rule: GuardRule, treeSitter: TreeSitterHost): Prom
         if (run(ex.good) !== !!rule.required) {
           return {
             field,
-            message: `${rule.required ? 'asks for its pattern in' : 'reports'} its good example ${good} (${snippet(ex.good)}), which it must leave alone.`,
+            message: `${rule.required ? 'asks for its pattern in' : 'reports'} its good example ${good} (${
+              snippet(ex.good)
+            }), which it must leave alone.`,
             hint: 'Narrow the pattern (anchor it on the exact call or name) or correct the example.',
           };
         }
@@ -109,21 +142,29 @@ async function exampleProblem(rule: GuardRule, treeSitter: TreeSitterHost): Prom
 }
 
 function missedBad(rule: GuardRule, text: string, language: string, field: string): Found {
-  const message = `${rule.required ? 'finds its pattern in' : 'does not report'} its bad example ${Number(/\d+/.exec(field)![0]) + 1} (${snippet(text)})`;
-  const where = rule.pattern.kind === 'regex' && !rule.required ? rawMatchKind(rule.pattern.regex, rule.pattern.flags, text, language) : undefined;
+  const message = `${rule.required ? 'finds its pattern in' : 'does not report'} its bad example ${
+    Number(/\d+/.exec(field)![0]) + 1
+  } (${snippet(text)})`;
+  const where = rule.pattern.kind === 'regex' && !rule.required
+    ? rawMatchKind(rule.pattern.regex, rule.pattern.flags, text, language)
+    : undefined;
   const scope = rule.pattern.kind === 'regex' ? rule.pattern.scope ?? 'code' : undefined;
   if (where !== undefined && scope && !accepts(scope, where)) {
     const wanted = where === STRING ? 'strings' : where === COMMENT ? 'comments' : 'code';
     return {
       field: 'in',
       message: `${message}: the pattern matches there inside ${KIND_NAME[where]}, but \`in\` is "${scope}".`,
-      hint: `Set "in": "${wanted}"${wanted === 'strings' ? ' (the match must start inside the string: its text, not the quote)' : ''}.`,
+      hint: `Set "in": "${wanted}"${
+        wanted === 'strings' ? ' (the match must start inside the string: its text, not the quote)' : ''
+      }.`,
     };
   }
   return {
     field,
     message: `${message}.`,
-    hint: rule.pattern.kind === 'structural' ? 'Check the query\'s node names and that its predicates sit inside the pattern\'s parentheses (tree-sitter playground).' : 'Test the pattern on the example with guard_check, or correct the example.',
+    hint: rule.pattern.kind === 'structural'
+      ? "Check the query's node names and that its predicates sit inside the pattern's parentheses (tree-sitter playground)."
+      : 'Test the pattern on the example with guard_check, or correct the example.',
   };
 }
 
@@ -140,7 +181,8 @@ function rawMatchKind(source: string, flags: string | undefined, text: string, l
 }
 
 function accepts(scope: MatchScope, kind: number): boolean {
-  return scope === 'any' || (scope === 'code' && kind === CODE) || (scope === 'strings' && kind === STRING) || (scope === 'comments' && kind === COMMENT);
+  return scope === 'any' || (scope === 'code' && kind === CODE) || (scope === 'strings' && kind === STRING)
+    || (scope === 'comments' && kind === COMMENT);
 }
 
 /** The language an example is read as: its own, else the rule's first known one. */

@@ -176,7 +176,14 @@ export interface CheckResult {
 export interface RuleProblem {
   source: string;
   ruleId?: string;
-  code: 'INVALID_RULE' | 'UNSAFE_PATTERN' | 'DUPLICATE_RULE' | 'UNREADABLE_RULES' | 'INVALID_BASELINE' | 'UNTRUSTED_RULES' | 'RULE_OVERRAN';
+  code:
+    | 'INVALID_RULE'
+    | 'UNSAFE_PATTERN'
+    | 'DUPLICATE_RULE'
+    | 'UNREADABLE_RULES'
+    | 'INVALID_BASELINE'
+    | 'UNTRUSTED_RULES'
+    | 'RULE_OVERRAN';
   message: string;
   hint?: string;
   /** The field at fault, as written in the rule (`pattern`, `examples.bad[0]`, `suggestedFix`). */

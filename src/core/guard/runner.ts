@@ -1,14 +1,14 @@
-import { CLASSIFY_HEAD_CHARS, classifyFile, testRegions, type FileKind, type LineRegion } from '../files/classify';
+import { CLASSIFY_HEAD_CHARS, classifyFile, type FileKind, type LineRegion, testRegions } from '../files/classify';
+import { ruleLanguagesFor } from '../kernel/languages';
+import { fingerprintOf } from './baseline';
 import { TimeBudget } from './budget';
 import { DocumentChecker, lineOf } from './checker';
-import { compileRuleSet, queryKey, type CompiledRuleSet, type QueryTable } from './compile';
+import { type CompiledRuleSet, compileRuleSet, queryKey, type QueryTable } from './compile';
 import { GlobSet, inlineDisables, isDisabled } from './filters';
-import { ruleLanguagesFor } from '../kernel/languages';
 import { builtinFixer, builtinRefiner } from './packs';
-import { SEVERITIES, type CheckResult, type GuardRule, type Severity, type Violation } from './rule';
+import { type CheckResult, type GuardRule, SEVERITIES, type Severity, type Violation } from './rule';
 import { grammarFor, TreeSitterHost } from './structural';
 import { FileSuppressions } from './suppressions';
-import { fingerprintOf } from './baseline';
 
 export interface RuleExclusion {
   rule: string;
@@ -79,7 +79,10 @@ export class RuleRunner {
     for (const r of this.enabled) {
       const exclude = [...(r.exclude ?? []), ...(extra.get(r.id) ?? [])];
       if (r.include?.length || exclude.length) {
-        this.pathFilters.set(r.id, { include: r.include?.length ? new GlobSet(r.include) : undefined, exclude: exclude.length ? new GlobSet(exclude) : undefined });
+        this.pathFilters.set(r.id, {
+          include: r.include?.length ? new GlobSet(r.include) : undefined,
+          exclude: exclude.length ? new GlobSet(exclude) : undefined,
+        });
       }
     }
   }
@@ -136,12 +139,30 @@ export class RuleRunner {
     const t0 = performance.now();
     const file = this.classify(text, opts);
     if (!this.checks(file.kind)) {
-      return { violations: [], stopped: [], incomplete: false, elapsedMs: performance.now() - t0, fileKind: file.kind, skipped: `${file.kind} file${file.reason ? ` (${file.reason})` : ''}` };
+      return {
+        violations: [],
+        stopped: [],
+        incomplete: false,
+        elapsedMs: performance.now() - t0,
+        fileKind: file.kind,
+        skipped: `${file.kind} file${file.reason ? ` (${file.reason})` : ''}`,
+      };
     }
     const set = this.compiledFor(language);
-    const run = this.checker.run(set, language, text, { documentKey: opts.documentKey, incremental: opts.incremental, budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS, guarded: opts.guarded });
+    const run = this.checker.run(set, language, text, {
+      documentKey: opts.documentKey,
+      incremental: opts.incremental,
+      budgetMs: opts.budgetMs ?? DEFAULT_BUDGET_MS,
+      guarded: opts.guarded,
+    });
     if (run.matches.length === 0 && !set.rules.some((r) => r.required)) {
-      return { violations: [], stopped: run.stopped, incomplete: run.incomplete, elapsedMs: performance.now() - t0, fileKind: file.kind };
+      return {
+        violations: [],
+        stopped: run.stopped,
+        incomplete: run.incomplete,
+        elapsedMs: performance.now() - t0,
+        fileKind: file.kind,
+      };
     }
     const line = (offset: number) => lineOf(run.lineStarts, offset);
     const disables = inlineDisables(text, run.masked, line);
@@ -156,7 +177,7 @@ export class RuleRunner {
       if (rule.required) continue;
       if (opts.path !== undefined) {
         let ok = applies.get(rule.id);
-        if (ok === undefined) applies.set(rule.id, (ok = this.appliesTo(rule.id, opts.path)));
+        if (ok === undefined) applies.set(rule.id, ok = this.appliesTo(rule.id, opts.path));
         if (!ok) continue;
       }
       const startLine = line(m.start);
@@ -168,7 +189,9 @@ export class RuleRunner {
       }
       const severity = this.severityIn(rule, kind);
       if (!severity) continue;
-      const site = rule.origin === 'builtin' ? { text, code: run.masked.code, start: m.start, end: m.end, language } : undefined;
+      const site = rule.origin === 'builtin'
+        ? { text, code: run.masked.code, start: m.start, end: m.end, language }
+        : undefined;
       if (site && builtinRefiner(rule.id)?.(site) === false) continue;
       if (rule.equivalents?.length) {
         suppressions ??= FileSuppressions.read(text, run.masked, language, run.lineStarts);
@@ -179,7 +202,12 @@ export class RuleRunner {
       const fixed = fixer ? fixer(site) : m.fix;
       const fix = typeof fixed === 'object' ? fixed.text : fixed;
       const matchedText = text.slice(m.start, m.end);
-      const lineText = opts.path !== undefined ? text.slice(run.lineStarts[startLine], startLine + 1 < run.lineStarts.length ? run.lineStarts[startLine + 1] - 1 : text.length) : undefined;
+      const lineText = opts.path !== undefined
+        ? text.slice(
+          run.lineStarts[startLine],
+          startLine + 1 < run.lineStarts.length ? run.lineStarts[startLine + 1] - 1 : text.length,
+        )
+        : undefined;
       violations.push({
         ruleId: rule.id,
         severity,
@@ -194,11 +222,21 @@ export class RuleRunner {
         suggestion: rule.suggestion,
         ...(fix !== undefined ? { fix } : {}),
         ...(typeof fixed === 'object' ? { fixLength: fixed.end - m.start } : {}),
-        ...(lineText !== undefined ? { fingerprint: fingerprintOf(rule.id, opts.path!, lineText, matchedText), lineText } : {}),
+        ...(lineText !== undefined
+          ? { fingerprint: fingerprintOf(rule.id, opts.path!, lineText, matchedText), lineText }
+          : {}),
       });
     }
-    if (opts.path !== undefined && !run.incomplete) this.missingRequired(set, matched, text, opts.path, file.kind, violations);
-    return { violations, stopped: run.stopped, incomplete: run.incomplete, elapsedMs: performance.now() - t0, fileKind: file.kind };
+    if (opts.path !== undefined && !run.incomplete) {
+      this.missingRequired(set, matched, text, opts.path, file.kind, violations);
+    }
+    return {
+      violations,
+      stopped: run.stopped,
+      incomplete: run.incomplete,
+      elapsedMs: performance.now() - t0,
+      fileKind: file.kind,
+    };
   }
 
   /** The rule's severity in code of this kind, or undefined where it does not reach (see RuleReach). */
@@ -210,7 +248,14 @@ export class RuleRunner {
   }
 
   /** A rule that asks for a pattern (`required`) reports a file without any match on its first line. */
-  private missingRequired(set: CompiledRuleSet, matched: Set<number>, text: string, path: string, kind: FileKind, out: Violation[]): void {
+  private missingRequired(
+    set: CompiledRuleSet,
+    matched: Set<number>,
+    text: string,
+    path: string,
+    kind: FileKind,
+    out: Violation[],
+  ): void {
     set.rules.forEach((rule, index) => {
       if (!rule.required || matched.has(index) || !this.appliesTo(rule.id, path)) return;
       const severity = this.severityIn(rule, kind);

@@ -1,6 +1,6 @@
+import type * as TS from '@vscode/tree-sitter-wasm';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type * as TS from '@vscode/tree-sitter-wasm';
 import { lookup } from '../kernel/tables';
 
 /**
@@ -117,7 +117,13 @@ export class TreeSitterHost {
 }
 
 /** Runs one compiled query over a tree (optionally a window of it) and reports the `@match` nodes. */
-export function runQuery(query: TS.Query, tree: TS.Tree, from: number, to: number, deadline?: number): { matches: StructuralMatch[]; complete: boolean } {
+export function runQuery(
+  query: TS.Query,
+  tree: TS.Tree,
+  from: number,
+  to: number,
+  deadline?: number,
+): { matches: StructuralMatch[]; complete: boolean } {
   let stopped = false;
   // The wasm binding takes query ranges in bytes of the UTF-16 text it parsed (two per code unit),
   // while nodes report code-unit offsets: without the factor only the first half of a text is queried.

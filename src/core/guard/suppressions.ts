@@ -9,12 +9,23 @@
  * (`// eslint-disable-next-line`, `# noqa`, `//nolint`) silences every rule that has an equivalent
  * in that tool.
  */
+import { type LexFamily, lexFamily } from '../kernel/languages';
 import { Blocks } from './blocks';
 import { lineOf } from './checker';
 import { COMMENT, type MaskedText } from './mask';
-import { lexFamily, type LexFamily } from '../kernel/languages';
 
-export type SuppressionTool = 'eslint' | 'biome' | 'swiftlint' | 'noqa' | 'nosec' | 'pylint' | 'clippy' | 'nolint' | 'suppress' | 'clang' | 'clang-tidy';
+export type SuppressionTool =
+  | 'eslint'
+  | 'biome'
+  | 'swiftlint'
+  | 'noqa'
+  | 'nosec'
+  | 'pylint'
+  | 'clippy'
+  | 'nolint'
+  | 'suppress'
+  | 'clang'
+  | 'clang-tidy';
 
 export interface Suppression {
   tool: SuppressionTool;
@@ -210,7 +221,9 @@ class SuppressionReader {
       else this.closeRange('eslint', names, line);
     }
     const b = /\bbiome-ignore(?:-all|-start|-end)?\s+([\w/]+)/.exec(body);
-    if (b) this.add('biome', new Set([b[1].toLowerCase(), b[1].split('/').pop()!.toLowerCase()]), endLine + 1, endLine + 1);
+    if (b) {
+      this.add('biome', new Set([b[1].toLowerCase(), b[1].split('/').pop()!.toLowerCase()]), endLine + 1, endLine + 1);
+    }
   }
 
   private swiftlint(body: string, line: number): void {
@@ -230,9 +243,23 @@ class SuppressionReader {
 
   private python(body: string, from: number, line: number): void {
     const noqa = /#\s*noqa\b(?::\s*([A-Za-z0-9, ]+))?/i.exec(body);
-    if (noqa) this.add('noqa', noqa[1] ? new Set(noqa[1].split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase())) : '*', line, line);
+    if (noqa) {
+      this.add(
+        'noqa',
+        noqa[1] ? new Set(noqa[1].split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase())) : '*',
+        line,
+        line,
+      );
+    }
     const nosec = /#\s*nosec\b(?::?\s*([A-Za-z0-9, ]+))?/.exec(body);
-    if (nosec) this.add('nosec', nosec[1]?.trim() ? new Set(nosec[1].split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase())) : '*', line, line);
+    if (nosec) {
+      this.add(
+        'nosec',
+        nosec[1]?.trim() ? new Set(nosec[1].split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase())) : '*',
+        line,
+        line,
+      );
+    }
     const pylint = /#\s*pylint:\s*(disable|enable)(?:-next)?\s*=\s*([\w\-, ]+)/.exec(body);
     if (pylint) {
       const names = nameList(pylint[2]);
@@ -266,13 +293,20 @@ class SuppressionReader {
     const names: Set<string> | '*' = m[1] ? new Set(m[1].split(',').map((x) => x.toLowerCase())) : '*';
     if (this.trailing(from)) this.add('nolint', names, line, line);
     // On its own line, //nolint covers the declaration or statement below it (golangci's rule).
-    else this.add('nolint', names, endLine + 1, this.itemLastLine(this.lineStarts[Math.min(endLine + 1, this.lastLine)]));
+    else {
+      this.add('nolint', names, endLine + 1, this.itemLastLine(this.lineStarts[Math.min(endLine + 1, this.lastLine)]));
+    }
   }
 
   private noinspection(body: string, from: number, endLine: number): void {
     const m = /^\/\/\s*noinspection\s+([\w, ]+)/.exec(body);
     if (!m || this.trailing(from)) return;
-    this.add('suppress', nameList(m[1]), endLine + 1, this.itemLastLine(this.lineStarts[Math.min(endLine + 1, this.lastLine)]));
+    this.add(
+      'suppress',
+      nameList(m[1]),
+      endLine + 1,
+      this.itemLastLine(this.lineStarts[Math.min(endLine + 1, this.lastLine)]),
+    );
   }
 
   private clangTidy(body: string, line: number, endLine: number): void {
@@ -291,7 +325,9 @@ class SuppressionReader {
     const code = this.masked.code;
     let m: RegExpExecArray | null;
     while ((m = re.exec(code)) !== null) {
-      const names = new Set(m[2].split(',').map((x) => x.trim().replace(/^clippy::/, '').toLowerCase()).filter(Boolean));
+      const names = new Set(
+        m[2].split(',').map((x) => x.trim().replace(/^clippy::/, '').toLowerCase()).filter(Boolean),
+      );
       const line = this.line(m.index);
       if (m[1]) this.add('clippy', names, line, this.blockLastLine(m.index));
       else this.add('clippy', names, line, this.itemLastLine(m.index + m[0].length));
@@ -309,7 +345,9 @@ class SuppressionReader {
       const args = this.text.slice(m.index + m[0].length, close);
       const names = m[2] === 'OptIn'
         ? new Set([...args.matchAll(/([\w.]+)::class/g)].map((x) => x[1].split('.').pop()!.toLowerCase()))
-        : new Set([...args.matchAll(/"([^"]+)"/g)].map((x) => x[1].replace(/^(?:detekt|ktlint|PMD)[:.]/i, '').toLowerCase()));
+        : new Set(
+          [...args.matchAll(/"([^"]+)"/g)].map((x) => x[1].replace(/^(?:detekt|ktlint|PMD)[:.]/i, '').toLowerCase()),
+        );
       if (!names.size) continue;
       const line = this.line(m.index);
       if (m[1]) this.add('suppress', names, 0, this.lastLine);

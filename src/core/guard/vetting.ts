@@ -1,9 +1,9 @@
+import { knownLanguages, normalizeLanguage } from '../kernel/languages';
 import type { Logger } from '../kernel/log';
 import type { WorkerPool } from '../workers/pool';
-import { knownLanguages, normalizeLanguage } from '../kernel/languages';
+import { explainQueryError, queryShapeProblem } from './query-check';
 import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { GuardRule, RuleProblem } from './rule';
-import { explainQueryError, queryShapeProblem } from './query-check';
 import { grammarFor, type TreeSitterHost } from './structural';
 
 /**
@@ -14,7 +14,11 @@ import { grammarFor, type TreeSitterHost } from './structural';
 export class PatternVetting {
   private readonly verdicts = new Map<string, PatternVerdict>();
 
-  constructor(private readonly treeSitter: TreeSitterHost, private readonly pool: WorkerPool, private readonly log: Logger) {}
+  constructor(
+    private readonly treeSitter: TreeSitterHost,
+    private readonly pool: WorkerPool,
+    private readonly log: Logger,
+  ) {}
 
   /** The analysis of a regex rule's pattern, once vetted. */
   verdictOf(rule: GuardRule): PatternVerdict | undefined {
@@ -32,16 +36,35 @@ export class PatternVetting {
     const unanalysed = new Set<string>();
     for (const rule of rules) {
       const unknown = rule.languages.filter((l) => l !== '*' && !normalizeLanguage(l));
-      if (unknown.length) this.log.warn(`guard: rule ${rule.id} names unknown language(s) ${unknown.join(', ')}; known: ${knownLanguages().join(', ')}`);
+      if (unknown.length) {
+        this.log.warn(
+          `guard: rule ${rule.id} names unknown language(s) ${unknown.join(', ')}; known: ${
+            knownLanguages().join(', ')
+          }`,
+        );
+      }
       if (rule.pattern.kind === 'regex') {
         const syntax = checkPatternSyntax(rule.pattern.regex, rule.pattern.flags ?? '');
-        if (syntax) refuse(rule, 'INVALID_RULE', syntax.message!, 'Test the pattern in a JavaScript console: new RegExp(source, flags).');
-        else if (!this.verdicts.has(verdictKey(rule))) toAnalyze.push(rule);
+        if (syntax) {
+          refuse(
+            rule,
+            'INVALID_RULE',
+            syntax.message!,
+            'Test the pattern in a JavaScript console: new RegExp(source, flags).',
+          );
+        } else if (!this.verdicts.has(verdictKey(rule))) toAnalyze.push(rule);
         continue;
       }
-      const grammars = [...new Set(rule.languages.map((l) => grammarFor(normalizeLanguage(l) ?? l)).filter((g): g is string => !!g))];
+      const grammars = [
+        ...new Set(rule.languages.map((l) => grammarFor(normalizeLanguage(l) ?? l)).filter((g): g is string => !!g)),
+      ];
       if (grammars.length === 0) {
-        refuse(rule, 'INVALID_RULE', `structural patterns need a parser, and there is none for ${rule.languages.join(', ')}.`, 'Use a regex for this language.');
+        refuse(
+          rule,
+          'INVALID_RULE',
+          `structural patterns need a parser, and there is none for ${rule.languages.join(', ')}.`,
+          'Use a regex for this language.',
+        );
         continue;
       }
       const shape = queryShapeProblem(rule.pattern.query);
@@ -54,31 +77,61 @@ export class PatternVetting {
           (await this.treeSitter.compileQuery(g, rule.pattern.query)).delete();
         } catch (e) {
           const unbound = explainQueryError((e as Error).message);
-          refuse(rule, 'INVALID_RULE', `the tree-sitter query does not compile for ${g}: ${unbound ?? (e as Error).message}`, unbound ? 'Capture the node in the same pattern (`(string) @path`) and put the predicate after it, inside the pattern\'s parentheses.' : 'Check node names in the grammar (e.g. with the tree-sitter playground).');
+          refuse(
+            rule,
+            'INVALID_RULE',
+            `the tree-sitter query does not compile for ${g}: ${unbound ?? (e as Error).message}`,
+            unbound
+              ? "Capture the node in the same pattern (`(string) @path`) and put the predicate after it, inside the pattern's parentheses."
+              : 'Check node names in the grammar (e.g. with the tree-sitter playground).',
+          );
           break;
         }
       }
     }
     if (toAnalyze.length) {
-      const patterns = toAnalyze.map((r) => ({ source: (r.pattern as { regex: string }).regex, flags: (r.pattern as { flags?: string }).flags ?? '' }));
+      const patterns = toAnalyze.map((r) => ({
+        source: (r.pattern as { regex: string }).regex,
+        flags: (r.pattern as { flags?: string }).flags ?? '',
+      }));
       try {
         // The analysis is deterministic (see regex-safety.ts) and takes seconds at worst: the thread's
         // limit only catches a pattern no count bounds, and what it stops is refused, never let through.
-        const verdicts = await this.pool.run<PatternVerdict[]>('guard.analyzePatterns', { patterns }, { timeoutMs: ANALYSIS_LIMIT_MS + ANALYSIS_LIMIT_MS * patterns.length });
+        const verdicts = await this.pool.run<PatternVerdict[]>(
+          'guard.analyzePatterns',
+          { patterns },
+          { timeoutMs: ANALYSIS_LIMIT_MS + ANALYSIS_LIMIT_MS * patterns.length },
+        );
         toAnalyze.forEach((r, i) => this.verdicts.set(verdictKey(r), verdicts[i]));
       } catch (e) {
-        this.log.warn(`guard: the safety analysis of ${patterns.length} project pattern(s) did not finish (${(e as Error).message}); they are not loaded`);
+        this.log.warn(
+          `guard: the safety analysis of ${patterns.length} project pattern(s) did not finish (${
+            (e as Error).message
+          }); they are not loaded`,
+        );
         for (const r of toAnalyze) unanalysed.add(verdictKey(r));
       }
     }
     for (const rule of rules) {
       if (rule.pattern.kind !== 'regex' || invalid.has(rule.id)) continue;
       if (unanalysed.has(verdictKey(rule))) {
-        refuse(rule, 'UNSAFE_PATTERN', 'the safety analysis of its pattern did not finish, so it is not loaded (it is analysed again when the rules change).', 'Simplify the pattern: fewer alternatives and nested repetitions.');
+        refuse(
+          rule,
+          'UNSAFE_PATTERN',
+          'the safety analysis of its pattern did not finish, so it is not loaded (it is analysed again when the rules change).',
+          'Simplify the pattern: fewer alternatives and nested repetitions.',
+        );
         continue;
       }
       const v = this.verdicts.get(verdictKey(rule));
-      if (v && !v.ok) refuse(rule, v.status === 'invalid' ? 'INVALID_RULE' : 'UNSAFE_PATTERN', v.message ?? 'unsafe pattern', 'The rule is not loaded until its pattern is fixed.');
+      if (v && !v.ok) {
+        refuse(
+          rule,
+          v.status === 'invalid' ? 'INVALID_RULE' : 'UNSAFE_PATTERN',
+          v.message ?? 'unsafe pattern',
+          'The rule is not loaded until its pattern is fixed.',
+        );
+      }
     }
     return invalid;
   }

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
-import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { looksBinary, readRepoFileSync, RealPathCache } from '../files';
+import type { FileKind } from '../files/classify';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import type { WorkspaceFile } from './files';
+import { headerLanguage } from './header-language';
 import { analyzePattern, type PatternVerdict } from './regex-safety';
 import type { GuardRule, StoppedRule, Violation } from './rule';
 import { RuleRunner, type RunnerConfig } from './runner';
-import type { WorkspaceFile } from './files';
-import type { FileKind } from '../files/classify';
-import { headerLanguage } from './header-language';
 
 export interface CheckFilesJob {
   /** The workspace: files are read through the safe reader, never outside it. */
@@ -59,12 +59,32 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
     } catch (e) {
       const st = statSync(f.abs, { throwIfNoEntry: false });
       const tooLarge = isAutoSnippetError(e) && e.code === ErrorCode.FileTooLarge;
-      const skipped = tooLarge ? `larger than ${Math.round(job.maxFileBytes / 1024)} KiB` : `unreadable: ${(e as Error).message}`;
-      out.push({ path: f.rel, language: f.language, bytes: st?.size ?? 0, violations: [], stopped: [], incomplete: false, skipped, mtimeMs: st?.mtimeMs ?? 0 });
+      const skipped = tooLarge
+        ? `larger than ${Math.round(job.maxFileBytes / 1024)} KiB`
+        : `unreadable: ${(e as Error).message}`;
+      out.push({
+        path: f.rel,
+        language: f.language,
+        bytes: st?.size ?? 0,
+        violations: [],
+        stopped: [],
+        incomplete: false,
+        skipped,
+        mtimeMs: st?.mtimeMs ?? 0,
+      });
       continue;
     }
     if (looksBinary(text)) {
-      out.push({ path: f.rel, language: f.language, bytes, violations: [], stopped: [], incomplete: false, skipped: 'binary', mtimeMs });
+      out.push({
+        path: f.rel,
+        language: f.language,
+        bytes,
+        violations: [],
+        stopped: [],
+        incomplete: false,
+        skipped: 'binary',
+        mtimeMs,
+      });
       continue;
     }
     const language = headerLanguage(f.abs, text, f.language);
@@ -72,7 +92,17 @@ export async function checkFiles(job: CheckFilesJob): Promise<FileCheck[]> {
     // Large files get proportionally more time: the budget is there to stop runaway patterns.
     const budgetMs = Math.max(job.budgetMs, (bytes / 1e6) * 500);
     const res = r.checkText(text, language, { path: f.rel, budgetMs, guarded: job.guarded });
-    out.push({ path: f.rel, language, bytes, violations: res.violations, stopped: res.stopped, incomplete: res.incomplete, mtimeMs, ...(res.skipped ? { skipped: res.skipped } : {}), ...(res.fileKind ? { kind: res.fileKind } : {}) });
+    out.push({
+      path: f.rel,
+      language,
+      bytes,
+      violations: res.violations,
+      stopped: res.stopped,
+      incomplete: res.incomplete,
+      mtimeMs,
+      ...(res.skipped ? { skipped: res.skipped } : {}),
+      ...(res.fileKind ? { kind: res.fileKind } : {}),
+    });
   }
   return out;
 }

@@ -39,9 +39,22 @@ for (const [id, info] of Object.entries(LANGUAGES)) for (const ext of info.exten
 
 /** Aliases people and agents use for `guard_check`'s `language`. */
 const ALIASES: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescriptreact', js: 'javascript', jsx: 'javascriptreact', py: 'python',
-  objc: 'objective-c', 'objective_c': 'objective-c', objectivec: 'objective-c', golang: 'go', kt: 'kotlin',
-  rs: 'rust', 'c#': 'csharp', 'c++': 'cpp', sh: 'shellscript', bash: 'shellscript', rb: 'ruby',
+  ts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  jsx: 'javascriptreact',
+  py: 'python',
+  objc: 'objective-c',
+  'objective_c': 'objective-c',
+  objectivec: 'objective-c',
+  golang: 'go',
+  kt: 'kotlin',
+  rs: 'rust',
+  'c#': 'csharp',
+  'c++': 'cpp',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  rb: 'ruby',
 };
 
 export function knownLanguages(): string[] {
@@ -86,26 +99,53 @@ export function extensionsFor(languages: Iterable<string>): string[] {
  * shown and offered in its own language (VS Code's ids), never in the language of the project.
  */
 const DATA_BY_EXTENSION: Record<string, string> = {
-  '.toml': 'toml', '.yaml': 'yaml', '.yml': 'yaml', '.json': 'json', '.jsonc': 'jsonc', '.xml': 'xml',
-  '.plist': 'xml', '.ini': 'ini', '.cfg': 'ini', '.properties': 'properties', '.md': 'markdown',
-  '.gradle': 'groovy', '.cmake': 'cmake', '.mk': 'makefile', '.dockerfile': 'dockerfile', '.sql': 'sql',
-  '.html': 'html', '.css': 'css', '.scss': 'scss', '.zsh': 'shellscript', '.ps1': 'powershell',
+  '.toml': 'toml',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.json': 'json',
+  '.jsonc': 'jsonc',
+  '.xml': 'xml',
+  '.plist': 'xml',
+  '.ini': 'ini',
+  '.cfg': 'ini',
+  '.properties': 'properties',
+  '.md': 'markdown',
+  '.gradle': 'groovy',
+  '.cmake': 'cmake',
+  '.mk': 'makefile',
+  '.dockerfile': 'dockerfile',
+  '.sql': 'sql',
+  '.html': 'html',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.zsh': 'shellscript',
+  '.ps1': 'powershell',
 };
 const DATA_BY_NAME: Record<string, string> = {
-  makefile: 'makefile', gnumakefile: 'makefile', dockerfile: 'dockerfile', 'cmakelists.txt': 'cmake',
-  '.editorconfig': 'ini', '.flake8': 'ini', '.prettierrc': 'json', '.swiftlint.yml': 'yaml', 'podfile': 'ruby',
-  gemfile: 'ruby', 'package.swift': 'swift',
+  makefile: 'makefile',
+  gnumakefile: 'makefile',
+  dockerfile: 'dockerfile',
+  'cmakelists.txt': 'cmake',
+  '.editorconfig': 'ini',
+  '.flake8': 'ini',
+  '.prettierrc': 'json',
+  '.swiftlint.yml': 'yaml',
+  'podfile': 'ruby',
+  gemfile: 'ruby',
+  'package.swift': 'swift',
 };
 
 /** The language of a code excerpt from this file: a programming language, or a configuration/data format. */
 export function snippetLanguageForPath(p: string): string | undefined {
   const name = p.slice(p.lastIndexOf('/') + 1).toLowerCase();
   const dot = name.lastIndexOf('.');
-  return lookup(DATA_BY_NAME, name) ?? languageForPath(p) ?? (dot >= 0 ? lookup(DATA_BY_EXTENSION, name.slice(dot)) : undefined);
+  return lookup(DATA_BY_NAME, name) ?? languageForPath(p)
+    ?? (dot >= 0 ? lookup(DATA_BY_EXTENSION, name.slice(dot)) : undefined);
 }
 
 /** Whether `id` names a language a snippet may be in (a programming language or a data format). */
 export function isSnippetLanguage(id: string): boolean {
   const lower = id.trim().toLowerCase();
-  return normalizeLanguage(lower) !== undefined || Object.values(DATA_BY_EXTENSION).includes(lower) || Object.values(DATA_BY_NAME).includes(lower);
+  return normalizeLanguage(lower) !== undefined || Object.values(DATA_BY_EXTENSION).includes(lower)
+    || Object.values(DATA_BY_NAME).includes(lower);
 }

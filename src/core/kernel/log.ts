@@ -14,7 +14,11 @@ export function stderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'info'
   const min = order.indexOf(level);
   const write = (l: string) => (message: string, ...args: unknown[]) => {
     if (order.indexOf(l) < min) return;
-    const extra = args.length ? ' ' + args.map((a) => (a instanceof Error ? a.stack ?? a.message : typeof a === 'string' ? a : JSON.stringify(a))).join(' ') : '';
+    const extra = args.length
+      ? ' '
+        + args.map((a) => (a instanceof Error ? a.stack ?? a.message : typeof a === 'string' ? a : JSON.stringify(a)))
+          .join(' ')
+      : '';
     process.stderr.write(`[autosnippet] ${l}: ${message}${extra}\n`);
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };

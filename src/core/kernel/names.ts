@@ -15,7 +15,9 @@ export function closestNames(wanted: string, names: readonly string[], limit = n
     const contains = w.length > 0 && (n.includes(w) || w.includes(n)) ? 0 : 1;
     return { name, contains, prefix: -sharedPrefix(w, n), distance: editDistance(w, n) };
   });
-  scored.sort((a, b) => a.contains - b.contains || a.distance - b.distance || a.prefix - b.prefix || a.name.localeCompare(b.name));
+  scored.sort((a, b) =>
+    a.contains - b.contains || a.distance - b.distance || a.prefix - b.prefix || a.name.localeCompare(b.name)
+  );
   return scored.slice(0, limit).map((s) => s.name);
 }
 

@@ -15,7 +15,7 @@ export function slicer(ms = SLICE_MS): () => Promise<void> | undefined {
       setImmediate(() => {
         last = performance.now();
         resolve();
-      }),
+      })
     );
   };
 }

@@ -37,7 +37,10 @@ class CandidateBackup {
 
   private async write(): Promise<void> {
     const rows = this.ws.store.all<Row>('SELECT * FROM candidates ORDER BY created_at, id');
-    await writeFileAtomic(this.ws.path(CANDIDATE_BACKUP), rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+    await writeFileAtomic(
+      this.ws.path(CANDIDATE_BACKUP),
+      rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''),
+    );
   }
 
   dispose(): Promise<void> {
@@ -87,7 +90,10 @@ function readBackup(ws: Workspace): Row[] {
     if (!line) continue;
     try {
       const r = JSON.parse(line) as Row;
-      if (r && typeof r === 'object' && typeof r.id === 'string' && Object.values(r).every((v) => v === null || typeof v !== 'object')) rows.push(r);
+      if (
+        r && typeof r === 'object' && typeof r.id === 'string'
+        && Object.values(r).every((v) => v === null || typeof v !== 'object')
+      ) rows.push(r);
     } catch {
       ws.log.warn(`${path.basename(file)}: a line that is not JSON was skipped`);
     }

@@ -1,7 +1,7 @@
-import { AutoSnippetError } from '../kernel/errors';
 import { parseFrontMatter } from '../files';
-import { normalizeText, parseRecipeFile, patchFrontmatter, serializeRecipe } from './recipe-file';
+import { AutoSnippetError } from '../kernel/errors';
 import { stripCandidate } from './candidates';
+import { normalizeText, parseRecipeFile, patchFrontmatter, serializeRecipe } from './recipe-file';
 import type { Candidate, CandidateInput } from './types';
 
 /**
@@ -10,14 +10,31 @@ import type { Candidate, CandidateInput } from './types';
  * reads it back with `candidateFromMarkdown` and updates the candidate.
  */
 export function candidateMarkdown(c: Candidate): string {
-  const text = serializeRecipe({ ...stripCandidate(c), id: c.id, kind: c.kind, status: 'draft', file: `${c.id}.md`, sourceFiles: c.reasoning.sources.length ? c.reasoning.sources : c.sourceFiles });
-  return patchFrontmatter(text, { id: undefined, status: undefined, whyStandard: c.reasoning.whyStandard || '', confidence: c.reasoning.confidence });
+  const text = serializeRecipe({
+    ...stripCandidate(c),
+    id: c.id,
+    kind: c.kind,
+    status: 'draft',
+    file: `${c.id}.md`,
+    sourceFiles: c.reasoning.sources.length ? c.reasoning.sources : c.sourceFiles,
+  });
+  return patchFrontmatter(text, {
+    id: undefined,
+    status: undefined,
+    whyStandard: c.reasoning.whyStandard || '',
+    confidence: c.reasoning.confidence,
+  });
 }
 
 export function candidateFromMarkdown(text: string, name: string): Partial<CandidateInput> {
   const parsed = parseRecipeFile(text, name);
   if (!parsed.ok) {
-    throw new AutoSnippetError('INVALID_RECIPE_FILE', parsed.problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join(' '), 'Fix the fields named and save again.', { problems: parsed.problems });
+    throw new AutoSnippetError(
+      'INVALID_RECIPE_FILE',
+      parsed.problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join(' '),
+      'Fix the fields named and save again.',
+      { problems: parsed.problems },
+    );
   }
   const fm = parseFrontMatter(normalizeText(text));
   const data = (fm.ok ? fm.value.data : {}) as { whyStandard?: unknown; confidence?: unknown };

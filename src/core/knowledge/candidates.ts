@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
 import { AutoSnippetError } from '../kernel/errors';
+import { languageForPath, normalizeLanguage } from '../kernel/languages';
+import { closestNames } from '../kernel/names';
 import type { Tx } from '../store/types';
 import type { Workspace } from '../workspace';
-import { closestNames } from '../kernel/names';
-import { languageForPath, normalizeLanguage } from '../kernel/languages';
+import { backUpCandidates, restoreLostCandidates } from './candidate-backup';
 import { triggerFor } from './recipe-file';
 import { recordTransition } from './transitions';
-import { KNOWLEDGE_TYPES, type Actor, type Author, type Candidate, type CandidateInput, type CandidateReasoning, type CandidateStatus, type KnowledgeContent } from './types';
-import { backUpCandidates, restoreLostCandidates } from './candidate-backup';
+import {
+  type Actor,
+  type Author,
+  type Candidate,
+  type CandidateInput,
+  type CandidateReasoning,
+  type CandidateStatus,
+  KNOWLEDGE_TYPES,
+  type KnowledgeContent,
+} from './types';
 
 export type { CandidateInput };
 
@@ -32,12 +41,14 @@ export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], 
     const result: SubmitResult = { created: [], duplicates: [] };
     const seen = new Map<string, string>();
     prepared.forEach((c, i) => {
-      const existing =
-        seen.get(c.fingerprint) ??
-        tx.get<{ id: string }>('SELECT id FROM candidates WHERE fingerprint = ?', [c.fingerprint])?.id ??
+      const existing = seen.get(c.fingerprint)
+        ?? tx.get<{ id: string }>('SELECT id FROM candidates WHERE fingerprint = ?', [c.fingerprint])?.id
         // An edited candidate keeps the id its original content gave it: that content again is a duplicate of it.
-        tx.get<{ id: string }>('SELECT id FROM candidates WHERE id = ?', [c.id])?.id ??
-        tx.get<{ id: string }>('SELECT id FROM recipes WHERE lower(title) = ? AND language = ?', [normalizeTitle(c.title), c.language])?.id;
+        ?? tx.get<{ id: string }>('SELECT id FROM candidates WHERE id = ?', [c.id])?.id
+        ?? tx.get<{ id: string }>('SELECT id FROM recipes WHERE lower(title) = ? AND language = ?', [
+          normalizeTitle(c.title),
+          c.language,
+        ])?.id;
       if (existing) {
         result.duplicates.push({ input: i, existing });
         return;
@@ -55,13 +66,21 @@ export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], 
 
 /** Fills defaults, derives the kind and the fingerprint. Pure: the same input gives the same candidate. */
 export function normalizeCandidate(input: CandidateInput, actor: Actor | string, at: string): Candidate {
-  const knowledgeType = input.knowledgeType && Object.hasOwn(KNOWLEDGE_TYPES, input.knowledgeType) ? input.knowledgeType : 'code-pattern';
-  const sources = uniq([...(input.reasoning?.sources ?? []), ...(input.sourceFiles ?? [])].map((s) => s.trim()).filter(Boolean));
-  const language = input.language?.trim() ? normalizeLanguage(input.language.trim()) ?? input.language.trim().toLowerCase() : languageFromSources(sources) ?? 'text';
+  const knowledgeType = input.knowledgeType && Object.hasOwn(KNOWLEDGE_TYPES, input.knowledgeType)
+    ? input.knowledgeType
+    : 'code-pattern';
+  const sources = uniq(
+    [...(input.reasoning?.sources ?? []), ...(input.sourceFiles ?? [])].map((s) => s.trim()).filter(Boolean),
+  );
+  const language = input.language?.trim()
+    ? normalizeLanguage(input.language.trim()) ?? input.language.trim().toLowerCase()
+    : languageFromSources(sources) ?? 'text';
   const title = input.title.trim();
   const content: KnowledgeContent = {
     title,
-    trigger: input.trigger?.trim() ? (input.trigger.trim().startsWith('@') ? input.trigger.trim() : '@' + input.trigger.trim()) : triggerFor(title),
+    trigger: input.trigger?.trim()
+      ? (input.trigger.trim().startsWith('@') ? input.trigger.trim() : '@' + input.trigger.trim())
+      : triggerFor(title),
     language,
     category: input.category?.trim() || 'general',
     knowledgeType,
@@ -115,8 +134,14 @@ export interface CandidateFilter {
 function candidateWhere(filter: CandidateFilter): { where: string; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (filter.status && filter.status !== 'any') { where.push('status = ?'); params.push(filter.status); }
-  if (filter.origin) { where.push('origin LIKE ?'); params.push(filter.origin + '%'); }
+  if (filter.status && filter.status !== 'any') {
+    where.push('status = ?');
+    params.push(filter.status);
+  }
+  if (filter.origin) {
+    where.push('origin LIKE ?');
+    params.push(filter.origin + '%');
+  }
   return { where: where.length ? 'WHERE ' + where.join(' AND ') : '', params };
 }
 
@@ -139,11 +164,17 @@ export function listCandidates(ws: Workspace, filter: CandidateFilter = {}): Can
 export function getCandidate(ws: Workspace, id: string): Candidate {
   const row = ws.store.get<CandidateRow>(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE id = ?`, [id.trim()]);
   if (row) return fromRow(row);
-  const ids = ws.store.all<{ id: string }>("SELECT id FROM candidates WHERE status = 'pending' ORDER BY created_at DESC LIMIT 200").map((r) => r.id);
+  const ids = ws.store.all<{ id: string }>(
+    "SELECT id FROM candidates WHERE status = 'pending' ORDER BY created_at DESC LIMIT 200",
+  ).map((r) => r.id);
   throw new AutoSnippetError(
     'CANDIDATE_NOT_FOUND',
     `There is no candidate "${id}".`,
-    ids.length ? `Pending candidates include: ${closestNames(id, ids, 5).join(', ')}. list_candidates… or the Candidates view lists them.` : 'There are no pending candidates.',
+    ids.length
+      ? `Pending candidates include: ${
+        closestNames(id, ids, 5).join(', ')
+      }. list_candidates… or the Candidates view lists them.`
+      : 'There are no pending candidates.',
   );
 }
 
@@ -151,10 +182,21 @@ export function getCandidate(ws: Workspace, id: string): Candidate {
  * Changes a pending candidate's content (an agent filling in what `enrich_candidates` asked for, or
  * a person editing it before approval). Approved and rejected candidates are decided: refused.
  */
-export async function updateCandidate(ws: Workspace, id: string, patch: Partial<CandidateInput>, actor: Actor): Promise<Candidate> {
+export async function updateCandidate(
+  ws: Workspace,
+  id: string,
+  patch: Partial<CandidateInput>,
+  actor: Actor,
+): Promise<Candidate> {
   const current = getCandidate(ws, id);
   if (current.status !== 'pending') {
-    throw new AutoSnippetError('INVALID_TRANSITION', `Candidate ${id} is ${current.status}; only pending candidates can be changed.`, current.status === 'approved' ? 'Edit the recipe file it was promoted to instead.' : 'Submit a new candidate instead.');
+    throw new AutoSnippetError(
+      'INVALID_TRANSITION',
+      `Candidate ${id} is ${current.status}; only pending candidates can be changed.`,
+      current.status === 'approved'
+        ? 'Edit the recipe file it was promoted to instead.'
+        : 'Submit a new candidate instead.',
+    );
   }
   const merged: CandidateInput = {
     ...stripCandidate(current),
@@ -162,13 +204,35 @@ export async function updateCandidate(ws: Workspace, id: string, patch: Partial<
     reasoning: { ...current.reasoning, ...definedOnly(patch.reasoning ?? {}) },
     origin: current.origin,
   };
-  const next = { ...normalizeCandidate(merged, current.createdBy, current.createdAt), id: current.id, status: current.status };
+  const next = {
+    ...normalizeCandidate(merged, current.createdBy, current.createdAt),
+    id: current.id,
+    status: current.status,
+  };
   await ws.store.transaction((tx) => {
-    const clash = tx.get<{ id: string }>('SELECT id FROM candidates WHERE fingerprint = ? AND id <> ?', [next.fingerprint, current.id]);
-    if (clash) throw new AutoSnippetError('DUPLICATE', `With these changes candidate ${id} would be the same as candidate ${clash.id}.`, `Reject one of them, or change the title or code.`, { existing: clash.id });
+    const clash = tx.get<{ id: string }>('SELECT id FROM candidates WHERE fingerprint = ? AND id <> ?', [
+      next.fingerprint,
+      current.id,
+    ]);
+    if (clash) {
+      throw new AutoSnippetError(
+        'DUPLICATE',
+        `With these changes candidate ${id} would be the same as candidate ${clash.id}.`,
+        `Reject one of them, or change the title or code.`,
+        { existing: clash.id },
+      );
+    }
     tx.run('DELETE FROM candidates WHERE id = ?', [current.id]);
     insertCandidate(tx, next);
-    recordTransition(tx, { entity: 'candidate', id: current.id, from: 'pending', to: 'pending', actor, at: new Date().toISOString(), reason: `edited: ${Object.keys(definedOnly(patch)).join(', ')}` });
+    recordTransition(tx, {
+      entity: 'candidate',
+      id: current.id,
+      from: 'pending',
+      to: 'pending',
+      actor,
+      at: new Date().toISOString(),
+      reason: `edited: ${Object.keys(definedOnly(patch)).join(', ')}`,
+    });
   });
   await backUpCandidates(ws);
   return next;
@@ -176,7 +240,8 @@ export async function updateCandidate(ws: Workspace, id: string, patch: Partial<
 
 // ---- rows ----
 
-export const CANDIDATE_COLUMNS = 'id, fingerprint, status, title, kind, language, category, origin, confidence, created_by, created_at, decided_by, decided_at, recipe_id, data';
+export const CANDIDATE_COLUMNS =
+  'id, fingerprint, status, title, kind, language, category, origin, confidence, created_by, created_at, decided_by, decided_at, recipe_id, data';
 
 export interface CandidateRow {
   id: string;
@@ -201,7 +266,23 @@ function insertCandidate(tx: Tx, c: Candidate): void {
   tx.run(
     `INSERT INTO candidates (id, fingerprint, status, title, kind, language, category, origin, confidence, created_by, created_at, decided_by, decided_at, recipe_id, data)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [c.id, c.fingerprint, c.status, c.title, c.kind, c.language, c.category, c.origin, c.reasoning.confidence, c.createdBy, c.createdAt, c.decidedBy ?? null, c.decidedAt ?? null, c.recipeId ?? null, data],
+    [
+      c.id,
+      c.fingerprint,
+      c.status,
+      c.title,
+      c.kind,
+      c.language,
+      c.category,
+      c.origin,
+      c.reasoning.confidence,
+      c.createdBy,
+      c.createdAt,
+      c.decidedBy ?? null,
+      c.decidedAt ?? null,
+      c.recipeId ?? null,
+      data,
+    ],
   );
 }
 
@@ -226,7 +307,21 @@ export function fromRow(r: CandidateRow): Candidate {
 
 /** The content fields of a candidate, as a CandidateInput. */
 export function stripCandidate(c: Candidate): CandidateInput & KnowledgeContent {
-  const { id: _id, kind: _kind, status: _s, reasoning: _r, origin: _o, createdBy: _cb, createdAt: _ca, decidedBy: _db, decidedAt: _da, rejectionReason: _rr, recipeId: _ri, fingerprint: _f, ...content } = c;
+  const {
+    id: _id,
+    kind: _kind,
+    status: _s,
+    reasoning: _r,
+    origin: _o,
+    createdBy: _cb,
+    createdAt: _ca,
+    decidedBy: _db,
+    decidedAt: _da,
+    rejectionReason: _rr,
+    recipeId: _ri,
+    fingerprint: _f,
+    ...content
+  } = c;
   return content;
 }
 

@@ -1,8 +1,18 @@
 import type { CandidateInput } from './types';
-import { validateCandidate, type IssueSeverity } from './validate';
+import { type IssueSeverity, validateCandidate } from './validate';
 
 /** The fields of the review panel's edit form, in the order the form shows them. */
-export const REVIEW_FORM_FIELDS = ['title', 'summary', 'knowledgeType', 'whyStandard', 'usageGuide', 'trigger', 'category', 'language', 'code'] as const;
+export const REVIEW_FORM_FIELDS = [
+  'title',
+  'summary',
+  'knowledgeType',
+  'whyStandard',
+  'usageGuide',
+  'trigger',
+  'category',
+  'language',
+  'code',
+] as const;
 export type ReviewFormField = (typeof REVIEW_FORM_FIELDS)[number];
 
 export interface ChecklistItem {
@@ -42,7 +52,9 @@ export function reviewChecklist(c: CandidateInput): ChecklistItem[] {
     if (!field) continue;
     const had = items.get(field);
     // One item per field: the strongest problem speaks for it.
-    if (!had || (had.severity === 'weak' && issue.severity !== 'weak')) items.set(field, { field, severity: issue.severity, message: issue.message });
+    if (!had || (had.severity === 'weak' && issue.severity !== 'weak')) {
+      items.set(field, { field, severity: issue.severity, message: issue.message });
+    }
   }
   return REVIEW_FORM_FIELDS.flatMap((f) => (items.has(f) ? [items.get(f)!] : []));
 }

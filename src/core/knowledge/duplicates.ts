@@ -1,8 +1,8 @@
-import type { Workspace } from '../workspace';
 import { embeddingText } from '../search/documents';
 import { keywordSearch } from '../search/keyword';
 import { embedQuery, semanticSearch } from '../search/semantic';
 import { analyze } from '../text';
+import type { Workspace } from '../workspace';
 import { fingerprintOf, normalizeCandidate } from './candidates';
 import { recipeRowsByRid } from './recipes';
 import type { CandidateInput } from './types';
@@ -52,30 +52,49 @@ export async function checkDuplicate(ws: Workspace, input: CandidateInput, limit
     const titleSim = dice(titleWords, words(row.title));
     const reasons: string[] = [];
     let sim = 0.65 * cos + 0.35 * titleSim;
-    if (row.trigger === c.trigger) { sim = Math.max(sim, 0.95); reasons.push(`same trigger ${row.trigger}`); }
-    if (row.title.trim().toLowerCase() === c.title.trim().toLowerCase()) { sim = Math.max(sim, 0.9); reasons.push('same title'); }
-    else if (titleSim >= 0.5) reasons.push(`similar title (${titleSim.toFixed(2)})`);
+    if (row.trigger === c.trigger) {
+      sim = Math.max(sim, 0.95);
+      reasons.push(`same trigger ${row.trigger}`);
+    }
+    if (row.title.trim().toLowerCase() === c.title.trim().toLowerCase()) {
+      sim = Math.max(sim, 0.9);
+      reasons.push('same title');
+    } else if (titleSim >= 0.5) reasons.push(`similar title (${titleSim.toFixed(2)})`);
     if (cos >= 0.5) reasons.push(`close in meaning (${cos.toFixed(2)})`);
-    recipes.push({ id: row.id, title: row.title, trigger: row.trigger, status: row.status, similarity: Math.round(Math.min(1, sim) * 100) / 100, reasons });
+    recipes.push({
+      id: row.id,
+      title: row.title,
+      trigger: row.trigger,
+      status: row.status,
+      similarity: Math.round(Math.min(1, sim) * 100) / 100,
+      reasons,
+    });
   }
   recipes.sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
 
   const fp = fingerprintOf(c);
   const candidates = ws.store
-    .all<{ id: string; title: string; fingerprint: string }>("SELECT id, title, fingerprint FROM candidates WHERE status = 'pending' ORDER BY created_at DESC LIMIT 500")
-    .map((r) => ({ id: r.id, title: r.title, similarity: r.fingerprint === fp ? 1 : Math.round(dice(titleWords, words(r.title)) * 100) / 100 }))
+    .all<{ id: string; title: string; fingerprint: string }>(
+      "SELECT id, title, fingerprint FROM candidates WHERE status = 'pending' ORDER BY created_at DESC LIMIT 500",
+    )
+    .map((r) => ({
+      id: r.id,
+      title: r.title,
+      similarity: r.fingerprint === fp ? 1 : Math.round(dice(titleWords, words(r.title)) * 100) / 100,
+    }))
     .filter((r) => r.similarity >= 0.6)
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, limit);
 
   const best = Math.max(recipes[0]?.similarity ?? 0, candidates[0]?.similarity ?? 0);
   const verdict = best >= DUPLICATE_AT ? 'duplicate' : best >= SIMILAR_AT ? 'similar' : 'unique';
-  const hint =
-    verdict === 'duplicate'
-      ? `This is already known as ${recipes[0]?.similarity === best ? recipes[0].id : candidates[0].id}: do not submit it again; confirm_usage or suggest an edit instead.`
-      : verdict === 'similar'
-        ? 'Something close exists: submit only if yours says something the nearest one does not, and say how it differs in reasoning.whyStandard.'
-        : 'Nothing close exists: it is new knowledge.';
+  const hint = verdict === 'duplicate'
+    ? `This is already known as ${
+      recipes[0]?.similarity === best ? recipes[0].id : candidates[0].id
+    }: do not submit it again; confirm_usage or suggest an edit instead.`
+    : verdict === 'similar'
+    ? 'Something close exists: submit only if yours says something the nearest one does not, and say how it differs in reasoning.whyStandard.'
+    : 'Nothing close exists: it is new knowledge.';
   return { verdict, recipes: recipes.slice(0, limit), candidates, hint };
 }
 

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import type { Fingerprints } from './types';
 
 /** A cited place: a workspace-relative file and, usually, a line or a range of lines (1-based, inclusive). */
@@ -129,7 +129,11 @@ export type SourceRead =
  * notice the next change without reading; `known` is the text read before, returned as it is when
  * the stamp did not change.
  */
-export async function readSource(root: string, rel: string, known?: { stamp: string; text: SourceText }): Promise<SourceRead> {
+export async function readSource(
+  root: string,
+  rel: string,
+  known?: { stamp: string; text: SourceText },
+): Promise<SourceRead> {
   const st = await fsp.stat(path.join(root, rel)).catch(() => undefined);
   if (!st) return { ok: false, reason: 'missing', problem: `${rel} does not exist.`, stamp: 'missing' };
   const stamp = sourceStamp(st);
@@ -138,7 +142,9 @@ export async function readSource(root: string, rel: string, known?: { stamp: str
   try {
     return { ok: true, text: new SourceText((await readRepoFile(root, rel, { kind: 'source' })).text), stamp };
   } catch (e) {
-    if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) return { ok: false, reason: 'missing', problem: e.message, stamp: 'missing' };
+    if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) {
+      return { ok: false, reason: 'missing', problem: e.message, stamp: 'missing' };
+    }
     return { ok: false, reason: 'unreadable', problem: (e as Error).message, stamp };
   }
 }
@@ -152,7 +158,11 @@ export function sourceStamp(st: { mtimeMs: number; size: number }): string {
  * already recorded: those are kept (a publish must not make a stale recipe look fresh), so only
  * sources that have none get one. Sources that cannot be read get none.
  */
-export async function computeFingerprints(root: string, recipe: { sourceFiles?: string[]; code?: string }, keep?: Fingerprints): Promise<Fingerprints | undefined> {
+export async function computeFingerprints(
+  root: string,
+  recipe: { sourceFiles?: string[]; code?: string },
+  keep?: Fingerprints,
+): Promise<Fingerprints | undefined> {
   const sources: Record<string, string> = {};
   const texts: SourceText[] = [];
   for (const raw of recipe.sourceFiles ?? []) {

@@ -15,7 +15,13 @@ const RENAME_COMMITS = 2000;
 
 function git(root: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', ['-c', 'core.quotepath=off', ...args], { cwd: root, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, windowsHide: true, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) => {
+    execFile('git', ['-c', 'core.quotepath=off', ...args], {
+      cwd: root,
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: MAX_OUTPUT,
+      windowsHide: true,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+    }, (err, stdout) => {
       resolve(err ? undefined : stdout);
     });
   });
@@ -51,7 +57,19 @@ export async function gitRenames(root: string): Promise<Map<string, string> | un
     renames.set(a, b);
   };
   // Oldest first, so that a later rename of the new name extends the chain.
-  const log = await git(root, ['log', '-M', '--diff-filter=R', '--name-status', '--format=', '-z', '--reverse', `-n${RENAME_COMMITS}`, 'HEAD', '--', '.']);
+  const log = await git(root, [
+    'log',
+    '-M',
+    '--diff-filter=R',
+    '--name-status',
+    '--format=',
+    '-z',
+    '--reverse',
+    `-n${RENAME_COMMITS}`,
+    'HEAD',
+    '--',
+    '.',
+  ]);
   if (log) {
     const parts = log.split('\0');
     for (let i = 0; i < parts.length; i++) {
@@ -88,7 +106,11 @@ export async function untrackedFiles(root: string, limit = 5000): Promise<string
  * Earlier versions of a file, newest first: the commits that changed it (following renames), at
  * most `limit`, each with the file's text in that commit.
  */
-export async function* fileHistory(root: string, rel: string, limit = 20): AsyncGenerator<{ commit: string; text: string }> {
+export async function* fileHistory(
+  root: string,
+  rel: string,
+  limit = 20,
+): AsyncGenerator<{ commit: string; text: string }> {
   if (!hasGit(root)) return;
   const log = await git(root, ['log', '--follow', '--format=%x00%H', '--name-only', `-n${limit}`, 'HEAD', '--', rel]);
   if (!log) return;

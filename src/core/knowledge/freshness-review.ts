@@ -4,14 +4,14 @@
  * Nothing here runs on its own: the check only proposes, a person accepts.
  */
 import path from 'node:path';
+import { parseFrontMatter, readRepoFile } from '../files';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { escapeRegExp } from '../kernel/names';
-import { parseFrontMatter, readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
-import { checkRecipe, type RecipeFreshness, type SourceFreshness } from './freshness-check';
-import { computeFingerprints, parseSourceRef, SourceText, type SourceRef } from './freshness-fingerprint';
-import { fileHistory } from './freshness-git';
 import { CachedSourceAccess, freshnessTracker } from './freshness';
+import { checkRecipe, type RecipeFreshness, type SourceFreshness } from './freshness-check';
+import { computeFingerprints, parseSourceRef, type SourceRef, SourceText } from './freshness-fingerprint';
+import { fileHistory } from './freshness-git';
 import { contentHash, normalizeText, parseRecipeFile, patchFrontmatter } from './recipe-file';
 import { syncRecipes } from './recipe-index';
 import { resolveRecipeRow, writeFileAtomic } from './recipes';
@@ -40,7 +40,12 @@ export interface SourceChange {
 
 /** The recipe and its verdict, computed now (not from the tracker's cache). */
 export async function checkRecipeNow(ws: Workspace, recipe: Recipe): Promise<RecipeFreshness> {
-  return checkRecipe({ id: recipe.id, sources: recipe.sourceFiles ?? [], fingerprints: recipe.fingerprints, code: recipe.code }, new CachedSourceAccess(ws.root));
+  return checkRecipe({
+    id: recipe.id,
+    sources: recipe.sourceFiles ?? [],
+    fingerprints: recipe.fingerprints,
+    code: recipe.code,
+  }, new CachedSourceAccess(ws.root));
 }
 
 /**
@@ -48,7 +53,11 @@ export async function checkRecipeNow(ws: Workspace, recipe: Recipe): Promise<Rec
  * cover the same span: the recorded lines with the context "then" has (the whole excerpt, or a few
  * lines of an earlier version), and the same span around where the lines are now.
  */
-export async function describeChanges(ws: Workspace, recipe: Recipe, verdict: RecipeFreshness): Promise<SourceChange[]> {
+export async function describeChanges(
+  ws: Workspace,
+  recipe: Recipe,
+  verdict: RecipeFreshness,
+): Promise<SourceChange[]> {
   const access = new CachedSourceAccess(ws.root);
   const out: SourceChange[] = [];
   for (const s of verdict.sources) {
@@ -65,26 +74,55 @@ export async function describeChanges(ws: Workspace, recipe: Recipe, verdict: Re
     const nowRead = await access.read(nowRef.path);
     const before = then?.before ?? CONTEXT_LINES;
     const after = then?.after ?? CONTEXT_LINES;
-    const now = nowRead.ok ? side(nowRef.path, nowRead.text, (nowRef.start ?? ref.start) - before, (nowRef.end ?? nowRef.start ?? ref.start) + after) : undefined;
-    out.push({ source: s.source, state: s.state, message: s.message, ...(then ? { then: then.side } : {}), ...(now ? { now } : {}) });
+    const now = nowRead.ok
+      ? side(
+        nowRef.path,
+        nowRead.text,
+        (nowRef.start ?? ref.start) - before,
+        (nowRef.end ?? nowRef.start ?? ref.start) + after,
+      )
+      : undefined;
+    out.push({
+      source: s.source,
+      state: s.state,
+      message: s.message,
+      ...(then ? { then: then.side } : {}),
+      ...(now ? { now } : {}),
+    });
   }
   // The excerpt on its own, unless a source's change already shows it as "then".
   if (verdict.excerpt?.state === 'changed' && recipe.code && !out.some((c) => c.then?.origin === EXCERPT)) {
-    const refs = (recipe.sourceFiles ?? []).map(parseSourceRef).filter((r): r is SourceRef => !!r && r.start !== undefined);
+    const refs = (recipe.sourceFiles ?? []).map(parseSourceRef).filter((r): r is SourceRef =>
+      !!r && r.start !== undefined
+    );
     const excerpt = new SourceText(recipe.code);
     // Align on a cited line the excerpt holds; else start at the first cited line.
-    const anchor = refs.map((r) => ({ r, at: excerptOffset(excerpt, recipe.fingerprints?.sources?.[r.raw], r) })).find((x) => x.at) ?? (refs[0] ? { r: refs[0], at: undefined } : undefined);
+    const anchor =
+      refs.map((r) => ({ r, at: excerptOffset(excerpt, recipe.fingerprints?.sources?.[r.raw], r) })).find((x) => x.at)
+        ?? (refs[0] ? { r: refs[0], at: undefined } : undefined);
     const read = anchor ? await access.read(anchor.r.path) : undefined;
     const first = anchor ? anchor.r.start! - (anchor.at ? anchor.at.start - 1 : 0) : 1;
-    const now = read?.ok && anchor ? side(anchor.r.path, read.text, first, first + excerpt.lines.length - 1) : undefined;
-    out.push({ source: anchor?.r.raw ?? 'code', state: 'excerpt', message: verdict.excerpt.message, then: { origin: EXCERPT, startLine: 1, text: cap(recipe.code) }, ...(now ? { now } : {}) });
+    const now = read?.ok && anchor
+      ? side(anchor.r.path, read.text, first, first + excerpt.lines.length - 1)
+      : undefined;
+    out.push({
+      source: anchor?.r.raw ?? 'code',
+      state: 'excerpt',
+      message: verdict.excerpt.message,
+      then: { origin: EXCERPT, startLine: 1, text: cap(recipe.code) },
+      ...(now ? { now } : {}),
+    });
   }
   return out;
 }
 
 const EXCERPT = 'recipe excerpt';
 
-function excerptOffset(excerpt: SourceText, recorded: string | undefined, ref: SourceRef): { start: number; end: number } | undefined {
+function excerptOffset(
+  excerpt: SourceText,
+  recorded: string | undefined,
+  ref: SourceRef,
+): { start: number; end: number } | undefined {
   if (!recorded || ref.start === undefined) return undefined;
   return excerpt.findBlock(recorded, (ref.end ?? ref.start) - ref.start + 1, 1);
 }
@@ -94,13 +132,24 @@ function excerptOffset(excerpt: SourceText, recorded: string | undefined, ref: S
  * there), or in the file's git history (the newest version whose lines there hash as recorded); with
  * how many lines of context "then" shows before and after them.
  */
-async function recordedLines(ws: Workspace, recipe: Recipe, ref: SourceRef, recorded: string): Promise<{ side: ChangeSide; before: number; after: number } | undefined> {
+async function recordedLines(
+  ws: Workspace,
+  recipe: Recipe,
+  ref: SourceRef,
+  recorded: string,
+): Promise<{ side: ChangeSide; before: number; after: number } | undefined> {
   const start = ref.start!;
   const end = ref.end ?? start;
   if (recipe.code) {
     const excerpt = new SourceText(recipe.code);
     const at = excerptOffset(excerpt, recorded, ref);
-    if (at) return { side: { origin: EXCERPT, startLine: 1, text: cap(recipe.code) }, before: at.start - 1, after: excerpt.lines.length - at.end };
+    if (at) {
+      return {
+        side: { origin: EXCERPT, startLine: 1, text: cap(recipe.code) },
+        before: at.start - 1,
+        after: excerpt.lines.length - at.end,
+      };
+    }
   }
   for await (const version of fileHistory(ws.root, ref.path)) {
     const text = new SourceText(version.text);
@@ -121,7 +170,9 @@ function side(origin: string, text: SourceText, from: number, end: number): Chan
 
 function cap(code: string): string {
   const lines = code.split('\n');
-  return lines.length > MAX_SIDE_LINES ? lines.slice(0, MAX_SIDE_LINES).join('\n') + `\n… (${lines.length - MAX_SIDE_LINES} more lines)` : code;
+  return lines.length > MAX_SIDE_LINES
+    ? lines.slice(0, MAX_SIDE_LINES).join('\n') + `\n… (${lines.length - MAX_SIDE_LINES} more lines)`
+    : code;
 }
 
 export interface AcceptResult {
@@ -146,22 +197,49 @@ export async function acceptFreshnessUpdate(ws: Workspace, ref: string): Promise
   const abs = path.join(ws.root, row.file);
   const original = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   const parsed = parseRecipeFile(original, row.file);
-  if (!parsed.ok) throw new AutoSnippetError(ErrorCode.InvalidRecipeFile, `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`, 'Fix the file first.', { problems: parsed.problems });
+  if (!parsed.ok) {
+    throw new AutoSnippetError(
+      ErrorCode.InvalidRecipeFile,
+      `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`,
+      'Fix the file first.',
+      { problems: parsed.problems },
+    );
+  }
   const verdict = await checkRecipeNow(ws, parsed.recipe);
-  const moved = verdict.sources.filter((s) => s.movedTo && s.movedTo !== s.source).map((s) => ({ from: s.source, to: s.movedTo! }));
+  const moved = verdict.sources.filter((s) => s.movedTo && s.movedTo !== s.source).map((s) => ({
+    from: s.source,
+    to: s.movedTo!,
+  }));
   const rewritten = rewriteSources(normalizeText(original), moved);
   const reparsed = parseRecipeFile(rewritten, row.file);
-  if (!reparsed.ok) throw new AutoSnippetError(ErrorCode.Internal, `Rewriting the sources of ${row.file} made it unreadable.`, 'Edit the sources by hand; nothing was written.');
+  if (!reparsed.ok) {
+    throw new AutoSnippetError(
+      ErrorCode.Internal,
+      `Rewriting the sources of ${row.file} made it unreadable.`,
+      'Edit the sources by hand; nothing was written.',
+    );
+  }
   const fingerprints = await computeFingerprints(ws.root, reparsed.recipe);
   const text = patchFrontmatter(rewritten, { fingerprints });
   if (contentHash((await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text) !== contentHash(original)) {
-    throw new AutoSnippetError(ErrorCode.Conflict, `${row.file} changed while the update was prepared.`, 'Check the recipe again and accept once more.');
+    throw new AutoSnippetError(
+      ErrorCode.Conflict,
+      `${row.file} changed while the update was prepared.`,
+      'Check the recipe again and accept once more.',
+    );
   }
   await writeFileAtomic(abs, text);
   await syncRecipes(ws);
   const after = await checkRecipeNow(ws, { ...reparsed.recipe, fingerprints });
   await freshnessTracker(ws).refresh();
-  return { id: row.id, file: row.file, moved, recorded: Object.keys(fingerprints?.sources ?? {}), excerptTracked: !!fingerprints?.code, freshness: after.freshness };
+  return {
+    id: row.id,
+    file: row.file,
+    moved,
+    recorded: Object.keys(fingerprints?.sources ?? {}),
+    excerptTracked: !!fingerprints?.code,
+    freshness: after.freshness,
+  };
 }
 
 /**
@@ -175,7 +253,11 @@ export function rewriteSources(text: string, moves: { from: string; to: string }
   const listed = fm.ok ? fm.value.data.sources : undefined;
   if (listed !== undefined) {
     const map = new Map(moves.map((m) => [m.from, m.to]));
-    const list = typeof listed === 'string' ? listed.split(',').map((s) => s.trim()) : Array.isArray(listed) ? listed.map(String) : [];
+    const list = typeof listed === 'string'
+      ? listed.split(',').map((s) => s.trim())
+      : Array.isArray(listed)
+      ? listed.map(String)
+      : [];
     out = patchFrontmatter(out, { sources: list.map((s) => map.get(s) ?? s) });
   }
   const bodyStart = /^---[ \t]*\n/.test(out) ? out.indexOf('\n---', 3) + 4 : 0;
@@ -189,7 +271,9 @@ export function rewriteSources(text: string, moves: { from: string; to: string }
       const from = parseSourceRef(m.from);
       const to = parseSourceRef(m.to);
       // A link target is relative to the recipe file, so the path stands after a `/` there.
-      if (from && to) l = replaceWhole(l, anchor(from.path, from.start, from.end), anchor(to.path, to.start, to.end), /[(/]/);
+      if (from && to) {
+        l = replaceWhole(l, anchor(from.path, from.start, from.end), anchor(to.path, to.start, to.end), /[(/]/);
+      }
     }
     return l;
   });
@@ -204,5 +288,7 @@ function replaceWhole(line: string, from: string, to: string, before?: RegExp): 
 }
 
 function anchor(file: string, start?: number, end?: number): string {
-  return `${encodeURI(file)}${start !== undefined ? `#L${start}${end !== undefined && end > start ? `-L${end}` : ''}` : ''}`;
+  return `${encodeURI(file)}${
+    start !== undefined ? `#L${start}${end !== undefined && end > start ? `-L${end}` : ''}` : ''
+  }`;
 }

@@ -7,13 +7,26 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Workspace } from '../workspace';
 import { readRepoFile } from '../files';
-import { checkRecipe, type Freshness, type RecipeFreshness, type SourceAccess, type TrackedRecipe } from './freshness-check';
-import { parseSourceRef, readSource, sourceStamp, type SourceRead, type SourceRef, type SourceText } from './freshness-fingerprint';
+import type { Workspace } from '../workspace';
+import {
+  checkRecipe,
+  type Freshness,
+  type RecipeFreshness,
+  type SourceAccess,
+  type TrackedRecipe,
+} from './freshness-check';
+import {
+  parseSourceRef,
+  readSource,
+  type SourceRead,
+  type SourceRef,
+  sourceStamp,
+  type SourceText,
+} from './freshness-fingerprint';
 import { gitRenames, untrackedFiles } from './freshness-git';
-import { indexGeneration } from './recipe-index';
 import { parseRecipeFile } from './recipe-file';
+import { indexGeneration } from './recipe-index';
 import type { Fingerprints, RecipeStatus } from './types';
 
 /** A recipe as the tracker knows it, with its last verdict. */
@@ -40,7 +53,14 @@ interface Known extends TrackedRecipe {
   status: RecipeStatus;
 }
 
-interface RecipeRowLite { id: string; file: string; hash: string; title: string; status: string; meta: string }
+interface RecipeRowLite {
+  id: string;
+  file: string;
+  hash: string;
+  title: string;
+  status: string;
+  meta: string;
+}
 
 /** The pseudo-path recipes with a vanished source also watch: git's index changes on `git mv`, commits, pulls. */
 const GIT_INDEX = '.git/index';
@@ -128,8 +148,8 @@ export class FreshnessTracker {
     const changedPaths = options.changedFiles ? options.changedFiles.map(normalizePath) : this.statChangedPaths();
     for (const p of changedPaths) for (const id of this.citing.get(p) ?? []) toCheck.add(id);
     // A created file may be where a vanished source went.
-    if (options.changedFiles?.length) for (const id of this.citing.get(GIT_INDEX) ?? []) toCheck.add(id);
-    if (options.all) for (const id of this.known.keys()) toCheck.add(id);
+    if (options.changedFiles?.length) { for (const id of this.citing.get(GIT_INDEX) ?? []) toCheck.add(id); }
+    if (options.all) { for (const id of this.known.keys()) toCheck.add(id); }
 
     const access = new CachedSourceAccess(this.ws.root, this.texts);
     const changed: string[] = [];
@@ -147,7 +167,7 @@ export class FreshnessTracker {
     this.lastRefresh = Date.now();
     this.refreshes++;
     const report = { checked: toCheck.size, changed, durationMs: Date.now() - t0 };
-    if (changed.length) for (const l of this.listeners) l(report);
+    if (changed.length) { for (const l of this.listeners) l(report); }
     return report;
   }
 
@@ -157,7 +177,9 @@ export class FreshnessTracker {
     const generation = indexGeneration(this.ws);
     if (generation === this.generation) return changed;
     this.generation = generation;
-    const rows = this.ws.store.all<RecipeRowLite>("SELECT id, file, hash, title, status, meta FROM recipes WHERE status <> 'deprecated'");
+    const rows = this.ws.store.all<RecipeRowLite>(
+      "SELECT id, file, hash, title, status, meta FROM recipes WHERE status <> 'deprecated'",
+    );
     const seen = new Set<string>();
     for (const row of rows) {
       seen.add(row.id);
@@ -169,7 +191,16 @@ export class FreshnessTracker {
       }
       const meta = JSON.parse(row.meta) as { sourceFiles?: string[]; fingerprints?: Fingerprints };
       const code = meta.fingerprints?.code ? await this.recipeCode(row.file) : undefined;
-      this.known.set(row.id, { id: row.id, file: row.file, hash: row.hash, title: row.title, status: row.status as RecipeStatus, sources: meta.sourceFiles ?? [], fingerprints: meta.fingerprints, code });
+      this.known.set(row.id, {
+        id: row.id,
+        file: row.file,
+        hash: row.hash,
+        title: row.title,
+        status: row.status as RecipeStatus,
+        sources: meta.sourceFiles ?? [],
+        fingerprints: meta.fingerprints,
+        code,
+      });
       changed.add(row.id);
     }
     for (const id of [...this.known.keys()]) {
@@ -222,7 +253,7 @@ export class FreshnessTracker {
     this.pathsOf.set(id, paths);
     for (const p of paths) {
       let set = this.citing.get(p);
-      if (!set) this.citing.set(p, (set = new Set()));
+      if (!set) this.citing.set(p, set = new Set());
       set.add(id);
     }
   }
@@ -239,12 +270,18 @@ export function freshnessTracker(ws: Workspace): FreshnessTracker {
  * the first check reads every recipe and every cited file, so it runs in the background, and until it
  * is done there is no count and `pending` says so.
  */
-export async function freshnessHealthCounter(ws: Workspace): Promise<{ stale: number } | { counts: Record<string, number>; pending: string }> {
+export async function freshnessHealthCounter(
+  ws: Workspace,
+): Promise<{ stale: number } | { counts: Record<string, number>; pending: string }> {
   const tracker = freshnessTracker(ws);
   if (!tracker.everChecked && !ws.oneShot) {
     // On a later turn: the check's first steps are synchronous (every recipe row), and the answer goes out first.
     setImmediate(() => tracker.refreshSoon());
-    return { counts: {}, pending: 'stale: the code the recipes cite is being checked for the first time in this process; the count follows once it is done.' };
+    return {
+      counts: {},
+      pending:
+        'stale: the code the recipes cite is being checked for the first time in this process; the count follows once it is done.',
+    };
   }
   await tracker.refresh();
   return { stale: tracker.counts().stale };
@@ -288,7 +325,10 @@ export class CachedSourceAccess implements SourceAccess {
     if (recorded && ref.start !== undefined) {
       const ext = path.posix.extname(rel);
       const length = (ref.end ?? ref.start) - ref.start + 1;
-      const candidates = [...sameName, ...files.filter((f) => path.posix.extname(f) === ext && path.posix.basename(f) !== base)].slice(0, 200);
+      const candidates = [
+        ...sameName,
+        ...files.filter((f) => path.posix.extname(f) === ext && path.posix.basename(f) !== base),
+      ].slice(0, 200);
       for (const f of candidates) {
         const read = await this.read(f);
         if (read.ok && read.text.findBlock(recorded, length, ref.start)) return f;

@@ -13,8 +13,22 @@ export type RuleScopeName = (typeof RULE_SCOPES)[number];
 
 /** Every field a rule takes, in the order the schema documents them. */
 export const RULE_FIELDS = [
-  'id', 'message', 'severity', 'languages', 'pattern', 'flags', 'in', 'query', 'include', 'exclude',
-  'fix', 'why', 'suggestion', 'examples', 'scope', 'tags',
+  'id',
+  'message',
+  'severity',
+  'languages',
+  'pattern',
+  'flags',
+  'in',
+  'query',
+  'include',
+  'exclude',
+  'fix',
+  'why',
+  'suggestion',
+  'examples',
+  'scope',
+  'tags',
 ] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
@@ -47,7 +61,10 @@ export interface FieldProblem {
  * Renames aliases to their field and reports every field that is not one, naming the closest valid
  * field: a misspelt field would otherwise be dropped and the rule would silently lose what it says.
  */
-export function readRuleFields(raw: Record<string, unknown>, extra: readonly string[] = []): { fields: RuleFields & Record<string, unknown>; problems: FieldProblem[] } {
+export function readRuleFields(
+  raw: Record<string, unknown>,
+  extra: readonly string[] = [],
+): { fields: RuleFields & Record<string, unknown>; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const fields: Record<string, unknown> = {};
   const valid = [...RULE_FIELDS, ...extra];
@@ -58,13 +75,21 @@ export function readRuleFields(raw: Record<string, unknown>, extra: readonly str
       continue;
     }
     if (target !== key && key in raw && target in raw) {
-      problems.push({ field: key, message: `\`${key}\` and \`${target}\` say the same thing; the rule has both.`, hint: `Keep \`${target}\` and remove \`${key}\`.` });
+      problems.push({
+        field: key,
+        message: `\`${key}\` and \`${target}\` say the same thing; the rule has both.`,
+        hint: `Keep \`${target}\` and remove \`${key}\`.`,
+      });
       continue;
     }
     fields[target] = value;
   }
   if ((fields.pattern === undefined) === (fields.query === undefined)) {
-    problems.push({ field: fields.query === undefined ? 'pattern' : 'query', message: 'a rule takes `pattern` (a regular expression) or `query` (a tree-sitter query): one of them, not both.', hint: 'Write `"pattern": "\\\\bfetch\\\\("`, or split the rule in two.' });
+    problems.push({
+      field: fields.query === undefined ? 'pattern' : 'query',
+      message: 'a rule takes `pattern` (a regular expression) or `query` (a tree-sitter query): one of them, not both.',
+      hint: 'Write `"pattern": "\\\\bfetch\\\\("`, or split the rule in two.',
+    });
   }
   if (fields.examples !== undefined) {
     const ex = readExamples(fields.examples);
@@ -92,14 +117,31 @@ function unknownField(key: string, valid: readonly string[]): FieldProblem {
  */
 export function readExamples(v: unknown): { examples: RuleExamples } | { problem: FieldProblem } {
   const problem = (message: string): { problem: FieldProblem } => ({
-    problem: { field: 'examples', message, hint: 'Write `"examples": { "bad": ["code the rule reports"], "good": ["the same code written the way the rule asks"] }`.' },
+    problem: {
+      field: 'examples',
+      message,
+      hint:
+        'Write `"examples": { "bad": ["code the rule reports"], "good": ["the same code written the way the rule asks"] }`.',
+    },
   });
-  const texts = (x: unknown): string[] | undefined => (x === undefined ? [] : typeof x === 'string' ? [x] : Array.isArray(x) && x.every((s) => typeof s === 'string') ? (x as string[]) : undefined);
+  const texts = (
+    x: unknown,
+  ):
+    | string[]
+    | undefined => (x === undefined
+      ? []
+      : typeof x === 'string'
+      ? [x]
+      : Array.isArray(x) && x.every((s) => typeof s === 'string')
+      ? (x as string[])
+      : undefined);
   if (Array.isArray(v)) {
     const out: RuleExamples = { bad: [], good: [] };
     for (const pair of v) {
       const o = pair as Record<string, unknown> | null;
-      if (!o || typeof o !== 'object' || Array.isArray(o)) return problem('`examples` lists something that is not `{ bad, good }`.');
+      if (!o || typeof o !== 'object' || Array.isArray(o)) {
+        return problem('`examples` lists something that is not `{ bad, good }`.');
+      }
       const bad = texts(o.bad);
       const good = texts(o.good);
       if (!bad || !good) return problem('`examples` entries take code as text: `bad` and `good`.');
@@ -129,24 +171,54 @@ const SCOPE_NAMES = ['file', 'target', 'project'];
  * recipe gives them) and `mode` is recipe-only. Undefined guard: the entry cannot be used.
  */
 export function readRecipeGuard(raw: unknown): { guard?: GuardPattern; problems: FieldProblem[] } {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { problems: [{ field: '', message: 'a guard is a mapping such as `{ pattern, message }`.', hint: 'Write `- pattern: "\\\\bfetch\\\\("` and `message: "Use apiClient"`.' }] };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    return {
+      problems: [{
+        field: '',
+        message: 'a guard is a mapping such as `{ pattern, message }`.',
+        hint: 'Write `- pattern: "\\\\bfetch\\\\("` and `message: "Use apiClient"`.',
+      }],
+    };
+  }
   const { fields, problems } = readRuleFields(raw as Record<string, unknown>, RECIPE_GUARD_FIELDS);
   const bad = (field: string, message: string, hint: string) => problems.push({ field, message, hint });
-  const text = (k: string) => fields[k] === undefined || typeof fields[k] === 'string' || (bad(k, `\`${k}\` must be text.`, `Quote the value of \`${k}\`.`), false);
-  const list = (k: string) => fields[k] === undefined || (Array.isArray(fields[k]) && (fields[k] as unknown[]).every((x) => typeof x === 'string')) || (bad(k, `\`${k}\` must be a list of text.`, `Write \`${k}: [a, b]\`.`), false);
-  const oneOf = (k: string, values: readonly string[]) => fields[k] === undefined || values.includes(fields[k] as string) || (bad(k, `\`${k}\` is ${JSON.stringify(fields[k])}; it takes ${values.join(', ')}.`, `Use one of ${values.join(', ')}.`), false);
+  const text = (k: string) =>
+    fields[k] === undefined || typeof fields[k] === 'string'
+    || (bad(k, `\`${k}\` must be text.`, `Quote the value of \`${k}\`.`), false);
+  const list = (k: string) =>
+    fields[k] === undefined
+    || (Array.isArray(fields[k]) && (fields[k] as unknown[]).every((x) => typeof x === 'string'))
+    || (bad(k, `\`${k}\` must be a list of text.`, `Write \`${k}: [a, b]\`.`), false);
+  const oneOf = (k: string, values: readonly string[]) =>
+    fields[k] === undefined || values.includes(fields[k] as string)
+    || (bad(
+      k,
+      `\`${k}\` is ${JSON.stringify(fields[k])}; it takes ${values.join(', ')}.`,
+      `Use one of ${values.join(', ')}.`,
+    ),
+      false);
   ['id', 'pattern', 'query', 'message', 'flags', 'fix', 'why', 'suggestion'].forEach(text);
   ['languages', 'include', 'exclude', 'tags'].forEach(list);
   oneOf('severity', SEVERITY_NAMES);
   oneOf('in', RULE_SCOPES);
   oneOf('scope', SCOPE_NAMES);
   oneOf('mode', ['forbid', 'require']);
-  if (typeof fields.message !== 'string' || !fields.message.trim()) bad('message', 'a guard needs `message`: what to do instead, shown on the finding.', 'Add `message: "Use apiClient.request() instead of fetch()"`.');
+  if (typeof fields.message !== 'string' || !fields.message.trim()) {
+    bad(
+      'message',
+      'a guard needs `message`: what to do instead, shown on the finding.',
+      'Add `message: "Use apiClient.request() instead of fetch()"`.',
+    );
+  }
   if (typeof fields.pattern === 'string') {
     try {
       new RegExp(fields.pattern, typeof fields.flags === 'string' ? fields.flags.replace(/[gyd]/g, '') : '');
     } catch (e) {
-      bad('pattern', `\`pattern\` is not a valid regular expression: ${(e as Error).message}.`, 'Test it in a JavaScript console: new RegExp(pattern).');
+      bad(
+        'pattern',
+        `\`pattern\` is not a valid regular expression: ${(e as Error).message}.`,
+        'Test it in a JavaScript console: new RegExp(pattern).',
+      );
     }
   }
   return problems.length ? { problems } : { guard: fields as unknown as GuardPattern, problems };

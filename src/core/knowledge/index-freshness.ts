@@ -35,7 +35,8 @@ const MAX_NAMED_FILES = 500;
 const FRESH: IndexFreshness = { mayBeStale: false };
 const STALE: IndexFreshness = {
   mayBeStale: true,
-  note: 'Answered from the recipe index as stored while the recipe files are checked for changes in the background; a recipe edited, added or removed on disk since the last check may not be reflected yet. Ask again in a moment for an answer that includes them.',
+  note:
+    'Answered from the recipe index as stored while the recipe files are checked for changes in the background; a recipe edited, added or removed on disk since the last check may not be reflected yet. Ask again in a moment for an answer that includes them.',
 };
 
 /**
@@ -43,7 +44,10 @@ const STALE: IndexFreshness = {
  * shows up. Never walks the recipe folder before answering, except to build an index that was never
  * built (nothing to answer from) or when `wait` asks for it.
  */
-export async function ensureIndexFresh(ws: Workspace, options: FreshnessOptions | number = {}): Promise<IndexFreshness> {
+export async function ensureIndexFresh(
+  ws: Workspace,
+  options: FreshnessOptions | number = {},
+): Promise<IndexFreshness> {
   const { maxAgeMs = 2000, wait = ws.oneShot } = typeof options === 'number' ? { maxAgeMs: options } : options;
   const state = syncState(ws);
   if (state.background) {
@@ -73,7 +77,8 @@ export async function ensureIndexFresh(ws: Workspace, options: FreshnessOptions 
 /** No recipe folder and nothing indexed from one: a walk would find nothing to change. */
 function nothingToWalk(ws: Workspace): boolean {
   if (existsSync(path.join(ws.root, RECIPES_DIR))) return false;
-  return !ws.store.get('SELECT 1 AS x FROM recipes LIMIT 1') && !ws.store.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1');
+  return !ws.store.get('SELECT 1 AS x FROM recipes LIMIT 1')
+    && !ws.store.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1');
 }
 
 /** Settles when the walk running in the background (if any) has finished. */
@@ -102,9 +107,9 @@ async function recipeFilesOf(ws: Workspace, paths: string[]): Promise<string[] |
     const rel = path.relative(ws.root, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || !abs.startsWith(recipesRoot + path.sep)) continue;
     const st = await fsp.lstat(abs).catch(() => undefined);
-    if (st?.isDirectory()) for (const d of await listRecipeFiles(ws, rel)) files.add(d.file);
+    if (st?.isDirectory()) { for (const d of await listRecipeFiles(ws, rel)) files.add(d.file); }
     else if (isRecipeFileName(path.basename(abs))) files.add(rel);
-    if (!st || st.isDirectory()) for (const r of indexedUnder(ws, rel)) files.add(r);
+    if (!st || st.isDirectory()) { for (const r of indexedUnder(ws, rel)) files.add(r); }
     if (files.size > MAX_NAMED_FILES) return undefined;
   }
   return [...files];

@@ -1,17 +1,61 @@
 // The knowledge domain's public face: what tools, adapters and other domains call.
-export * from './types';
-export { submitCandidates, listCandidates, countCandidates, getCandidate, updateCandidate, normalizeCandidate, fingerprintOf, type SubmitResult, type CandidateFilter } from './candidates';
-export { approveCandidate, rejectCandidate, reopenCandidate, promoteCandidate, publishRecipe, deprecateRecipe, deleteRecipe, draftRecipeFile, type NewRecipe } from './lifecycle';
-export { syncRecipes, type SyncReport, type SyncOptions } from './recipe-index';
-export { ensureIndexFresh, recipeWalkSettled, type IndexFreshness } from './index-freshness';
-export { listRecipes, readRecipe, findRecipeRow, resolveRecipeRow, knowledgeCounts, type RecipeSummary, type RecipeFilter } from './recipes';
-export { parseRecipeFile, serializeRecipe, patchFrontmatter, slugify, triggerFor, recipeFilePath, RECIPES_DIR } from './recipe-file';
-export { validateCandidate, validationReport, missingFields, isPlaceholder, type Validation, type ValidationReport, type FieldIssue } from './validate';
-export { answeredVerdict, assessCandidate, sourceIssues, verdictWith } from './source-check';
-export { reviewChecklist, REVIEW_FORM_FIELDS, type ChecklistItem, type ReviewFormField } from './checklist';
+export {
+  type CandidateFilter,
+  countCandidates,
+  fingerprintOf,
+  getCandidate,
+  listCandidates,
+  normalizeCandidate,
+  submitCandidates,
+  type SubmitResult,
+  updateCandidate,
+} from './candidates';
+export { type ChecklistItem, REVIEW_FORM_FIELDS, reviewChecklist, type ReviewFormField } from './checklist';
 export { checkDuplicate, type DuplicateReport } from './duplicates';
+export { ensureIndexFresh, type IndexFreshness, recipeWalkSettled } from './index-freshness';
+export { knowledgeOverview, recipeInsight } from './insights';
+export {
+  approveCandidate,
+  deleteRecipe,
+  deprecateRecipe,
+  draftRecipeFile,
+  type NewRecipe,
+  promoteCandidate,
+  publishRecipe,
+  rejectCandidate,
+  reopenCandidate,
+} from './lifecycle';
+export {
+  parseRecipeFile,
+  patchFrontmatter,
+  recipeFilePath,
+  RECIPES_DIR,
+  serializeRecipe,
+  slugify,
+  triggerFor,
+} from './recipe-file';
+export { type SyncOptions, syncRecipes, type SyncReport } from './recipe-index';
+export {
+  findRecipeRow,
+  knowledgeCounts,
+  listRecipes,
+  readRecipe,
+  type RecipeFilter,
+  type RecipeSummary,
+  resolveRecipeRow,
+} from './recipes';
+export { answeredVerdict, assessCandidate, sourceIssues, verdictWith } from './source-check';
+export * from './types';
 export { recordUsage, usageOf } from './usage';
-export { recipeInsight, knowledgeOverview } from './insights';
+export {
+  type FieldIssue,
+  isPlaceholder,
+  missingFields,
+  validateCandidate,
+  type Validation,
+  type ValidationReport,
+  validationReport,
+} from './validate';
 
 import type { Workspace } from '../workspace';
 import { knowledgeCounts } from './recipes';

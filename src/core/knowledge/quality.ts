@@ -34,8 +34,14 @@ export function contentQuality(c: Partial<KnowledgeContent> & { title: string })
   const titleLen = c.title.trim().length;
   const clarityParts = [
     titleLen >= 8 && titleLen <= 80 ? 1 : (gaps.push('a title of 8–80 characters that names the thing'), 0.3),
-    summaryLen === 0 ? 0 : summaryLen <= 400 ? 1 : (gaps.push('a shorter summary (at most ~400 characters; details go in the usage guide)'), 0.5),
-    (c.code?.split('\n').length ?? 0) <= 80 ? 1 : (gaps.push('shorter code: the essential part, at most ~80 lines'), 0.5),
+    summaryLen === 0
+      ? 0
+      : summaryLen <= 400
+      ? 1
+      : (gaps.push('a shorter summary (at most ~400 characters; details go in the usage guide)'), 0.5),
+    (c.code?.split('\n').length ?? 0) <= 80
+      ? 1
+      : (gaps.push('shorter code: the essential part, at most ~80 lines'), 0.5),
     c.trigger && /^@[\p{L}\p{N}_.-]+$/u.test(c.trigger) ? 1 : 0.5,
   ];
   const clarity = avg(clarityParts);
@@ -59,7 +65,13 @@ export function adoptionScore(u: UsageStats | undefined): number {
 
 export function qualityScores(q: ContentQuality, u: UsageStats | undefined): QualityScores {
   const adoption = adoptionScore(u);
-  return { overall: round(0.8 * contentScore(q) + 0.2 * adoption), completeness: q.completeness, clarity: q.clarity, evidence: q.evidence, adoption };
+  return {
+    overall: round(0.8 * contentScore(q) + 0.2 * adoption),
+    completeness: q.completeness,
+    clarity: q.clarity,
+    evidence: q.evidence,
+    adoption,
+  };
 }
 
 function avg(xs: number[]): number {

@@ -1,6 +1,6 @@
 // The Markdown body of a recipe file: its sections (usage, code, rationale, steps) in and out.
-import type { Recipe, RecipeStep } from './types';
 import { lookup } from '../kernel/tables';
+import type { Recipe, RecipeStep } from './types';
 
 export function bodyOf(r: Recipe): string {
   const parts: string[] = [`# ${r.title}`];
@@ -9,13 +9,18 @@ export function bodyOf(r: Recipe): string {
   if (r.rationale) parts.push(`## Why\n\n${r.rationale.trim()}`);
   if (r.steps?.length) {
     parts.push(
-      '## Steps\n\n' +
-        r.steps
-          .map((s, i) => [`### ${i + 1}. ${s.title.trim()}`, s.description?.trim(), s.code ? fence(s.code, r.language) : undefined].filter(Boolean).join('\n\n'))
+      '## Steps\n\n'
+        + r.steps
+          .map((s, i) =>
+            [`### ${i + 1}. ${s.title.trim()}`, s.description?.trim(), s.code ? fence(s.code, r.language) : undefined]
+              .filter(Boolean).join('\n\n')
+          )
           .join('\n\n'),
     );
   }
-  if (r.sourceFiles?.length) parts.push(`## Sources\n\n${r.sourceFiles.map((s) => `- ${sourceLink(s, r.file)}`).join('\n')}`);
+  if (r.sourceFiles?.length) {
+    parts.push(`## Sources\n\n${r.sourceFiles.map((s) => `- ${sourceLink(s, r.file)}`).join('\n')}`);
+  }
   return parts.join('\n\n') + '\n';
 }
 
@@ -41,7 +46,8 @@ function sourceOf(item: string): string | undefined {
  */
 export function isSourceListing(code: string): boolean {
   const lines = code.split('\n').filter((l) => l.trim());
-  return lines.length > 0 && lines.every((l) => /^\s*[^\s:]+\.[\w]+:\d+(\s|$)/.test(l) || /^\s*[^\s:]+\/[^\s:]*:\d+(\s|$)/.test(l));
+  return lines.length > 0
+    && lines.every((l) => /^\s*[^\s:]+\.[\w]+:\d+(\s|$)/.test(l) || /^\s*[^\s:]+\/[^\s:]*:\d+(\s|$)/.test(l));
 }
 
 /** The `path:line` of each line of a listing. */
@@ -73,14 +79,31 @@ export interface BodySections {
 }
 
 const SECTION_NAMES: Record<string, 'usage' | 'code' | 'rationale' | 'steps' | 'sources'> = {
-  usage: 'usage', 'usage guide': 'usage', 'when to use': 'usage', 'how to use': 'usage', usage_guide: 'usage', guide: 'usage',
-  code: 'code', example: 'code', snippet: 'code',
-  rationale: 'rationale', why: 'rationale', reasoning: 'rationale',
-  steps: 'steps', 'how to': 'steps',
-  sources: 'sources', evidence: 'sources', 'seen in': 'sources',
+  usage: 'usage',
+  'usage guide': 'usage',
+  'when to use': 'usage',
+  'how to use': 'usage',
+  usage_guide: 'usage',
+  guide: 'usage',
+  code: 'code',
+  example: 'code',
+  snippet: 'code',
+  rationale: 'rationale',
+  why: 'rationale',
+  reasoning: 'rationale',
+  steps: 'steps',
+  'how to': 'steps',
+  sources: 'sources',
+  evidence: 'sources',
+  'seen in': 'sources',
 };
 
-interface Block { kind: 'text' | 'code' | 'heading'; level?: number; text: string; language?: string }
+interface Block {
+  kind: 'text' | 'code' | 'heading';
+  level?: number;
+  text: string;
+  language?: string;
+}
 
 /** Splits Markdown into headings, fenced code blocks and paragraphs, honouring fences. */
 function blocks(body: string): Block[] {
@@ -100,7 +123,10 @@ function blocks(body: string): Block[] {
       const marker = open[1];
       const code: string[] = [];
       i++;
-      while (i < lines.length && !new RegExp(`^\\s{0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i])) code.push(lines[i++]);
+      while (
+        i < lines.length
+        && !new RegExp(`^\\s{0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i])
+      ) code.push(lines[i++]);
       out.push({ kind: 'code', text: code.join('\n'), language: open[2] || undefined });
       continue;
     }
@@ -137,13 +163,25 @@ export function splitBody(body: string): BodySections {
     else bySection.get(section)!.push(b);
   }
 
-  const texts = (bs: Block[] | undefined) => bs?.map((b) => (b.kind === 'code' ? fence(b.text, b.language ?? 'text') : b.kind === 'heading' ? `${'#'.repeat(b.level!)} ${b.text}` : b.text)).join('\n\n') || undefined;
+  const texts = (bs: Block[] | undefined) =>
+    bs?.map((
+      b,
+    ) => (b.kind === 'code'
+      ? fence(b.text, b.language ?? 'text')
+      : b.kind === 'heading'
+      ? `${'#'.repeat(b.level!)} ${b.text}`
+      : b.text)
+    ).join('\n\n') || undefined;
   const firstPara = preamble.find((b) => b.kind === 'text');
   result.firstParagraph = firstPara?.text.replace(/\s*\n\s*/g, ' ');
   result.preamble = preamble.filter((b) => b.kind !== 'code').map((b) => b.text);
 
   const codeSection = bySection.get('code')?.find((b) => b.kind === 'code');
-  const anyCode = codeSection ?? [...preamble, ...[...bySection.entries()].filter(([k]) => k !== 'steps' && k !== 'sources').flatMap(([, v]) => v)].find((b) => b.kind === 'code');
+  const anyCode = codeSection
+    ?? [
+      ...preamble,
+      ...[...bySection.entries()].filter(([k]) => k !== 'steps' && k !== 'sources').flatMap(([, v]) => v),
+    ].find((b) => b.kind === 'code');
   // A listing of places is evidence, not code: it must never be inserted into someone's source.
   if (anyCode && isSourceListing(anyCode.text)) result.sources.push(...listingSources(anyCode.text));
   else if (anyCode) result.code = { text: anyCode.text, language: anyCode.language };

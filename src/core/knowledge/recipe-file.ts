@@ -1,25 +1,25 @@
-import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
-import { AutoSnippetError } from '../kernel/errors';
+import { createHash } from 'node:crypto';
 import { parseFrontMatter } from '../files';
+import { AutoSnippetError } from '../kernel/errors';
 import { normalizeLanguage } from '../kernel/languages';
-import { bodyOf, splitBody } from './recipe-body';
 import { readRecipeGuard } from './guard-format';
+import { bodyOf, splitBody } from './recipe-body';
 import {
   COMPLEXITIES,
-  KNOWLEDGE_TYPES,
-  RELATION_TYPES,
-  SCOPES,
   type Complexity,
   type Constraints,
   type Fingerprints,
   type GuardPattern,
+  KNOWLEDGE_TYPES,
   type KnowledgeType,
   type Recipe,
   type RecipeFileProblem,
   type RecipeStatus,
+  RELATION_TYPES,
   type Relations,
   type Scope,
+  SCOPES,
 } from './types';
 
 /** Where recipe files live, relative to the workspace root. */
@@ -29,9 +29,32 @@ const STATUSES: readonly RecipeStatus[] = ['draft', 'published', 'deprecated'];
 
 /** Frontmatter keys in the order they are written. */
 const FIELD_ORDER = [
-  'id', 'title', 'trigger', 'language', 'category', 'knowledgeType', 'status', 'summary', 'tags', 'scope', 'target',
-  'complexity', 'relations', 'constraints', 'sources', 'fingerprints', 'candidateId', 'createdBy', 'createdAt', 'approvedBy', 'approvedAt',
-  'publishedBy', 'publishedAt', 'deprecatedBy', 'deprecatedAt', 'deprecationReason',
+  'id',
+  'title',
+  'trigger',
+  'language',
+  'category',
+  'knowledgeType',
+  'status',
+  'summary',
+  'tags',
+  'scope',
+  'target',
+  'complexity',
+  'relations',
+  'constraints',
+  'sources',
+  'fingerprints',
+  'candidateId',
+  'createdBy',
+  'createdAt',
+  'approvedBy',
+  'approvedAt',
+  'publishedBy',
+  'publishedAt',
+  'deprecatedBy',
+  'deprecatedAt',
+  'deprecationReason',
 ] as const;
 const KNOWN_FIELDS = new Set<string>(FIELD_ORDER);
 
@@ -78,7 +101,32 @@ function kebab(text: string): string {
 }
 
 /** Words a trigger leaves out: they make it longer to type and say nothing. */
-const TRIGGER_STOPWORDS = new Set(['a', 'an', 'the', 'in', 'of', 'to', 'for', 'and', 'or', 'on', 'at', 'is', 'are', 'be', 'by', 'from', 'with', 'as', 'its', 'it', 'this', 'that', 'into', 'not']);
+const TRIGGER_STOPWORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'in',
+  'of',
+  'to',
+  'for',
+  'and',
+  'or',
+  'on',
+  'at',
+  'is',
+  'are',
+  'be',
+  'by',
+  'from',
+  'with',
+  'as',
+  'its',
+  'it',
+  'this',
+  'that',
+  'into',
+  'not',
+]);
 
 /**
  * A short kebab-case trigger from a title or a name: `Fetch with retry` → `@fetch-retry`,
@@ -153,16 +201,27 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   };
 
   const title = str('title') ?? sections.heading;
-  if (!title) fail('Missing `title`: add `title: …` to the frontmatter (or a `# Heading` at the top of the body).', 'title');
+  if (!title) {
+    fail('Missing `title`: add `title: …` to the frontmatter (or a `# Heading` at the top of the body).', 'title');
+  }
 
   const code = sections.code;
   const summary = str('summary') ?? sections.firstParagraph;
   // Prose before the first section that is not the summary belongs to the usage guide.
   const intro = (str('summary') !== undefined ? sections.preamble : sections.preamble?.slice(1))?.join('\n\n');
   const usageGuide = [intro, sections.usageGuide].filter(Boolean).join('\n\n') || undefined;
-  if (!summary && !code?.text) fail('The recipe says nothing: add a `summary` to the frontmatter, or a paragraph and a fenced code block to the body.', 'summary');
+  if (!summary && !code?.text) {
+    fail(
+      'The recipe says nothing: add a `summary` to the frontmatter, or a paragraph and a fenced code block to the body.',
+      'summary',
+    );
+  }
 
-  const knowledgeType = oneOf<KnowledgeType>('knowledgeType', Object.keys(KNOWLEDGE_TYPES) as KnowledgeType[], 'code-pattern');
+  const knowledgeType = oneOf<KnowledgeType>(
+    'knowledgeType',
+    Object.keys(KNOWLEDGE_TYPES) as KnowledgeType[],
+    'code-pattern',
+  );
   const status = oneOf<RecipeStatus>('status', STATUSES, 'published');
   const scope = oneOf<Scope>('scope', SCOPES, 'project');
   const complexity = oneOf<Complexity>('complexity', COMPLEXITIES, 'intermediate');
@@ -170,7 +229,12 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   let trigger = str('trigger');
   if (trigger !== undefined) {
     if (!trigger.startsWith('@')) trigger = '@' + trigger;
-    if (!/^@[\p{L}\p{N}_.-]+$/u.test(trigger)) fail(`\`trigger: ${trigger}\` must be \`@\` followed by letters, digits, \`_\`, \`.\` or \`-\` (no spaces), e.g. \`@fetchWithRetry\`.`, 'trigger');
+    if (!/^@[\p{L}\p{N}_.-]+$/u.test(trigger)) {
+      fail(
+        `\`trigger: ${trigger}\` must be \`@\` followed by letters, digits, \`_\`, \`.\` or \`-\` (no spaces), e.g. \`@fetchWithRetry\`.`,
+        'trigger',
+      );
+    }
   }
 
   const folder = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1).split('/') : [];
@@ -190,7 +254,9 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   const constraints = readConstraints(data.constraints, fail);
   const fingerprints = readFingerprints(data.fingerprints, warn);
 
-  if (KNOWLEDGE_TYPES[knowledgeType] === 'pattern' && !code?.text) warn('A pattern usually shows its code: add a fenced code block to the body.', 'code');
+  if (KNOWLEDGE_TYPES[knowledgeType] === 'pattern' && !code?.text) {
+    warn('A pattern usually shows its code: add a fenced code block to the body.', 'code');
+  }
   if (problems.length) return { ok: false, problems };
 
   const recipe: Recipe = {
@@ -303,7 +369,9 @@ function frontmatterText(data: Record<string, unknown>): string {
 function stringList(v: unknown, field: string, fail: (m: string, f?: string) => void): string[] {
   if (v === undefined || v === null || v === '') return [];
   if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) return v.map((x) => String(x).trim()).filter(Boolean);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) {
+    return v.map((x) => String(x).trim()).filter(Boolean);
+  }
   fail(`\`${field}\` must be a list of text, e.g. \`${field}: [a, b]\`.`, field);
   return [];
 }
@@ -311,7 +379,12 @@ function stringList(v: unknown, field: string, fail: (m: string, f?: string) => 
 function readRelations(v: unknown, fail: (m: string, f?: string) => void): Relations | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) {
-    fail(`\`relations\` must be a mapping such as \`relations: { dependsOn: [other-id] }\` with keys ${RELATION_TYPES.join(', ')}.`, 'relations');
+    fail(
+      `\`relations\` must be a mapping such as \`relations: { dependsOn: [other-id] }\` with keys ${
+        RELATION_TYPES.join(', ')
+      }.`,
+      'relations',
+    );
     return undefined;
   }
   const out: Relations = {};
@@ -329,7 +402,10 @@ function readRelations(v: unknown, fail: (m: string, f?: string) => void): Relat
 function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Constraints | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) {
-    fail('`constraints` must be a mapping with `guards`, `preconditions`, `boundaries` or `sideEffects`.', 'constraints');
+    fail(
+      '`constraints` must be a mapping with `guards`, `preconditions`, `boundaries` or `sideEffects`.',
+      'constraints',
+    );
     return undefined;
   }
   const c = v as Record<string, unknown>;
@@ -339,19 +415,33 @@ function readConstraints(v: unknown, fail: (m: string, f?: string) => void): Con
     if (list.length) out[key] = list;
   }
   if (c.guards !== undefined) {
-    if (!Array.isArray(c.guards)) fail('`constraints.guards` must be a list of `{ pattern, message }` (the fields of a guard rule: see schemas/guard-rules.schema.json).', 'constraints.guards');
-    else {
+    if (!Array.isArray(c.guards)) {
+      fail(
+        '`constraints.guards` must be a list of `{ pattern, message }` (the fields of a guard rule: see schemas/guard-rules.schema.json).',
+        'constraints.guards',
+      );
+    } else {
       const guards: GuardPattern[] = [];
       c.guards.forEach((g: unknown, i: number) => {
         const read = readRecipeGuard(g);
-        for (const p of read.problems) fail(`\`constraints.guards[${i}]\`: ${p.message} ${p.hint}`, `constraints.guards[${i}]${p.field ? `.${p.field}` : ''}`);
+        for (const p of read.problems) {
+          fail(
+            `\`constraints.guards[${i}]\`: ${p.message} ${p.hint}`,
+            `constraints.guards[${i}]${p.field ? `.${p.field}` : ''}`,
+          );
+        }
         if (read.guard) guards.push(read.guard);
       });
       if (guards.length) out.guards = guards;
     }
   }
   for (const key of Object.keys(c)) {
-    if (!['guards', 'preconditions', 'boundaries', 'sideEffects'].includes(key)) fail(`\`constraints.${key}\` is not known; use guards, preconditions, boundaries or sideEffects.`, `constraints.${key}`);
+    if (!['guards', 'preconditions', 'boundaries', 'sideEffects'].includes(key)) {
+      fail(
+        `\`constraints.${key}\` is not known; use guards, preconditions, boundaries or sideEffects.`,
+        `constraints.${key}`,
+      );
+    }
   }
   return Object.keys(out).length ? out : undefined;
 }
@@ -364,14 +454,19 @@ function readFingerprints(v: unknown, warn: (m: string, f?: string) => void): Fi
   if (v === undefined || v === null) return undefined;
   const hash = (x: unknown) => typeof x === 'string' && /^[0-9a-f]{6,64}$/.test(x);
   if (typeof v !== 'object' || Array.isArray(v)) {
-    warn('`fingerprints` must be a mapping `{ code, sources }`; it is ignored, so staleness is not tracked until an update is accepted.', 'fingerprints');
+    warn(
+      '`fingerprints` must be a mapping `{ code, sources }`; it is ignored, so staleness is not tracked until an update is accepted.',
+      'fingerprints',
+    );
     return undefined;
   }
   const o = v as Record<string, unknown>;
   const out: Fingerprints = {};
   if (hash(o.code)) out.code = o.code as string;
   if (o.sources && typeof o.sources === 'object' && !Array.isArray(o.sources)) {
-    const sources = Object.fromEntries(Object.entries(o.sources as Record<string, unknown>).filter(([, h]) => hash(h))) as Record<string, string>;
+    const sources = Object.fromEntries(
+      Object.entries(o.sources as Record<string, unknown>).filter(([, h]) => hash(h)),
+    ) as Record<string, string>;
     if (Object.keys(sources).length) out.sources = sources;
   }
   return out.code || out.sources ? out : undefined;

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace';
+import { ensureIndexFresh } from './index-freshness';
 import { RECIPES_DIR } from './recipe-file';
 import { indexGeneration, syncRecipes } from './recipe-index';
-import { ensureIndexFresh } from './index-freshness';
 import type { GuardPattern } from './types';
 
 /** The guard constraints of one published recipe, for the guard to enforce. */
@@ -41,13 +41,25 @@ export async function refreshRecipeIndex(ws: Workspace, force = false): Promise<
 /** Published recipes that carry `constraints.guards`, from the index. Drafts and deprecated recipes do not count. */
 export function publishedRecipeGuards(ws: Workspace): RecipeGuards[] {
   if (!hasRecipeFolder(ws)) return [];
-  const rows = ws.store.all<{ id: string; title: string; trigger: string; language: string; summary: string; file: string; meta: string }>(
+  const rows = ws.store.all<
+    { id: string; title: string; trigger: string; language: string; summary: string; file: string; meta: string }
+  >(
     `SELECT id, title, trigger, language, summary, file, meta FROM recipes WHERE status = 'published' AND meta LIKE '%"guards"%' ORDER BY id`,
   );
   const out: RecipeGuards[] = [];
   for (const r of rows) {
     const guards = (JSON.parse(r.meta) as { constraints?: { guards?: GuardPattern[] } }).constraints?.guards ?? [];
-    if (guards.length) out.push({ recipeId: r.id, title: r.title, trigger: r.trigger, language: r.language, summary: r.summary, file: r.file, guards });
+    if (guards.length) {
+      out.push({
+        recipeId: r.id,
+        title: r.title,
+        trigger: r.trigger,
+        language: r.language,
+        summary: r.summary,
+        file: r.file,
+        guards,
+      });
+    }
   }
   return out;
 }

@@ -5,19 +5,26 @@
  * in slices when much did, so the extension host is never blocked for long.
  */
 import { promises as fsp } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readRepoFile } from '../files';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
-import { readRepoFile } from '../files';
+import {
+  deleteSearchRows,
+  embedderOf,
+  embeddingText,
+  embedDocuments,
+  searchDocument,
+  searchRowTerms,
+} from '../search/documents';
+import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
-import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { contentQuality, contentScore } from './quality';
-import type { Recipe, RecipeFileProblem } from './types';
-import { deleteSearchRows, embedDocuments, embedderOf, embeddingText, searchDocument, searchRowTerms } from '../search/documents';
-import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
+import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { recipeFolderWatch } from './recipe-watch';
+import type { Recipe, RecipeFileProblem } from './types';
 
 export interface SyncReport {
   scanned: number;
@@ -48,9 +55,26 @@ export interface SyncOptions {
   files?: string[];
 }
 
-interface DiskFile { file: string; abs: string; mtime: number; size: number }
-interface IndexRow { rid: number; id: string; file: string; hash: string; mtime: number; size: number }
-interface ProblemRow { file: string; hash: string; mtime: number; size: number }
+interface DiskFile {
+  file: string;
+  abs: string;
+  mtime: number;
+  size: number;
+}
+interface IndexRow {
+  rid: number;
+  id: string;
+  file: string;
+  hash: string;
+  mtime: number;
+  size: number;
+}
+interface ProblemRow {
+  file: string;
+  hash: string;
+  mtime: number;
+  size: number;
+}
 
 interface Parsed {
   disk: DiskFile;
@@ -101,7 +125,12 @@ export interface SyncState {
 }
 
 export function syncState(ws: Workspace): SyncState {
-  return ws.service('knowledge.sync', (): SyncState => ({ queue: Promise.resolve(), lastSync: 0, lastWalk: 0, walks: 0 }));
+  return ws.service('knowledge.sync', (): SyncState => ({
+    queue: Promise.resolve(),
+    lastSync: 0,
+    lastWalk: 0,
+    walks: 0,
+  }));
 }
 
 /** How many times this process walked the workspace's recipe folder (each sync walks it once). */
@@ -115,25 +144,43 @@ export function indexGeneration(ws: Workspace): number {
 /** Starts a new generation and records the recipes (row ids) it changed, added or removed, for the search index to catch up on. */
 export function bumpGeneration(tx: Tx, rids: number[]): number {
   tx.run("UPDATE knowledge_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
-  const generation = Number(tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value);
+  const generation = Number(
+    tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value,
+  );
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', rids.map((rid) => [rid, generation]));
   return generation;
 }
 
 async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
   const t0 = Date.now();
-  const report: SyncReport = { scanned: 0, added: [], updated: [], renamed: [], removed: [], unchanged: 0, problems: [], warnings: [], durationMs: 0 };
+  const report: SyncReport = {
+    scanned: 0,
+    added: [],
+    updated: [],
+    renamed: [],
+    removed: [],
+    unchanged: 0,
+    problems: [],
+    warnings: [],
+    durationMs: 0,
+  };
   const only = options.files && [...new Set(options.files)];
   const disk = only ? await statRecipeFiles(ws, only) : await listRecipeFiles(ws);
   report.scanned = disk.length;
 
-  const rows = new Map((only ? selectIn<IndexRow>(ws.store, 'SELECT rid, id, file, hash, mtime, size FROM recipes WHERE file IN', only) : await indexRows(ws)).map((r) => [r.file, r]));
+  const rows = new Map(
+    (only
+      ? selectIn<IndexRow>(ws.store, 'SELECT rid, id, file, hash, mtime, size FROM recipes WHERE file IN', only)
+      : await indexRows(ws)).map((r) => [r.file, r]),
+  );
   const problemRows = only
     ? selectIn<ProblemRow>(ws.store, 'SELECT file, hash, mtime, size FROM recipe_file_problems WHERE file IN', only)
     : ws.store.all<ProblemRow>('SELECT file, hash, mtime, size FROM recipe_file_problems');
   const broken = new Map(problemRows.map((r) => [r.file, r]));
   const model = embedderOf(ws).id;
-  const staleModel = new Set(ws.store.all<{ rid: number }>('SELECT rid FROM recipe_vectors WHERE model <> ?', [model]).map((r) => r.rid));
+  const staleModel = new Set(
+    ws.store.all<{ rid: number }>('SELECT rid FROM recipe_vectors WHERE model <> ?', [model]).map((r) => r.rid),
+  );
 
   const onDisk = new Set(disk.map((d) => d.file));
   const toRead: DiskFile[] = [];
@@ -156,12 +203,21 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
       if (isAutoSnippetError(e) && e.code === ErrorCode.NotFound) continue; // deleted between listing and reading: the next sync sees it gone
       if (isAutoSnippetError(e) && e.code === ErrorCode.Cancelled) throw e;
       // Too large, a FIFO, a link out of the workspace: a problem on that file, remembered until it changes.
-      parsed.push({ disk: d, hash: `unreadable:${d.size}:${d.mtime}`, problems: [{ file: d.file, message: (e as Error).message }], warnings: [] });
+      parsed.push({
+        disk: d,
+        hash: `unreadable:${d.size}:${d.mtime}`,
+        problems: [{ file: d.file, message: (e as Error).message }],
+        warnings: [],
+      });
       continue;
     }
     const hash = contentHash(text);
     const result = parseRecipeFile(text, d.file);
-    parsed.push(result.ok ? { disk: d, hash, recipe: result.recipe, problems: [], warnings: result.warnings } : { disk: d, hash, problems: result.problems, warnings: [] });
+    parsed.push(
+      result.ok
+        ? { disk: d, hash, recipe: result.recipe, problems: [], warnings: result.warnings }
+        : { disk: d, hash, problems: result.problems, warnings: [] },
+    );
   }
 
   // A file that vanished and one that appeared with the same content is a rename: keep its row (and usage).
@@ -193,7 +249,9 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
     .flatMap((r) => JSON.parse(r.problems) as RecipeFileProblem[]);
   report.durationMs = Date.now() - t0;
   if (report.added.length + report.updated.length + report.removed.length + report.renamed.length) {
-    ws.log.info(`recipes synced: ${report.added.length} added, ${report.updated.length} updated, ${report.renamed.length} renamed, ${report.removed.length} removed, ${report.problems.length} with problems (${report.durationMs} ms)`);
+    ws.log.info(
+      `recipes synced: ${report.added.length} added, ${report.updated.length} updated, ${report.renamed.length} renamed, ${report.removed.length} removed, ${report.problems.length} with problems (${report.durationMs} ms)`,
+    );
   }
   return report;
 }
@@ -202,8 +260,11 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
 async function indexRows(ws: Workspace): Promise<IndexRow[]> {
   const turn = slicer();
   const out: IndexRow[] = [];
-  for (let after = -1; ; ) {
-    const page = ws.store.all<IndexRow>('SELECT rid, id, file, hash, mtime, size FROM recipes WHERE rid > ? ORDER BY rid LIMIT ?', [after, ROW_PAGE]);
+  for (let after = -1;;) {
+    const page = ws.store.all<IndexRow>(
+      'SELECT rid, id, file, hash, mtime, size FROM recipes WHERE rid > ? ORDER BY rid LIMIT ?',
+      [after, ROW_PAGE],
+    );
     for (const row of page) out.push(row);
     if (page.length < ROW_PAGE) return out;
     after = page[page.length - 1].rid;
@@ -217,10 +278,16 @@ async function indexRows(ws: Workspace): Promise<IndexRow[]> {
  * statements) took, aiming at SLICE_TARGET_MS: a fixed 100 files held the extension host for 60–100 ms
  * when every row was rewritten, and small recipes fit many more in the same time.
  */
-async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string, IndexRow>, options: SyncOptions, report: SyncReport): Promise<void> {
+async function writeParsed(
+  ws: Workspace,
+  parsed: Parsed[],
+  renames: Map<string, IndexRow>,
+  options: SyncOptions,
+  report: SyncReport,
+): Promise<void> {
   let size = options.sliceSize ?? FIRST_SLICE;
   const now = new Date().toISOString();
-  for (let i = 0; i < parsed.length; ) {
+  for (let i = 0; i < parsed.length;) {
     if (options.signal?.aborted) break;
     const batch = parsed.slice(i, i + size);
     const good = batch.filter((p) => p.recipe);
@@ -238,7 +305,12 @@ async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string,
     for (const p of batch) report.warnings.push(...p.warnings);
     i += batch.length;
     options.progress?.(i, parsed.length);
-    if (options.sliceSize === undefined) size = Math.max(MIN_SLICE, Math.min(MAX_SLICE, 2 * size, Math.round((size * SLICE_TARGET_MS) / Math.max(1, busy))));
+    if (options.sliceSize === undefined) {
+      size = Math.max(
+        MIN_SLICE,
+        Math.min(MAX_SLICE, 2 * size, Math.round((size * SLICE_TARGET_MS) / Math.max(1, busy))),
+      );
+    }
     if (i < parsed.length) await new Promise((r) => setImmediate(r));
   }
 }
@@ -247,13 +319,29 @@ async function writeParsed(ws: Workspace, parsed: Parsed[], renames: Map<string,
  * Indexes recipe texts as if they were files at the given paths, without touching the disk. For
  * benchmarks and tools that generate recipes; the next `syncRecipes` removes what has no file.
  */
-export async function indexRecipeTexts(ws: Workspace, docs: { file: string; text: string }[], options: SyncOptions = {}): Promise<SyncReport> {
-  const report: SyncReport = { scanned: docs.length, added: [], updated: [], renamed: [], removed: [], unchanged: 0, problems: [], warnings: [], durationMs: 0 };
+export async function indexRecipeTexts(
+  ws: Workspace,
+  docs: { file: string; text: string }[],
+  options: SyncOptions = {},
+): Promise<SyncReport> {
+  const report: SyncReport = {
+    scanned: docs.length,
+    added: [],
+    updated: [],
+    renamed: [],
+    removed: [],
+    unchanged: 0,
+    problems: [],
+    warnings: [],
+    durationMs: 0,
+  };
   const t0 = Date.now();
   const parsed: Parsed[] = docs.map((d) => {
     const result = parseRecipeFile(d.text, d.file);
     const disk = { file: d.file, abs: '', mtime: 0, size: d.text.length };
-    return result.ok ? { disk, hash: contentHash(d.text), recipe: result.recipe, problems: [], warnings: result.warnings } : { disk, hash: contentHash(d.text), problems: result.problems, warnings: [] };
+    return result.ok
+      ? { disk, hash: contentHash(d.text), recipe: result.recipe, problems: [], warnings: result.warnings }
+      : { disk, hash: contentHash(d.text), problems: result.problems, warnings: [] };
   });
   await writeParsed(ws, parsed, new Map(), options, report);
   report.problems = parsed.flatMap((p) => p.problems);
@@ -262,7 +350,13 @@ export async function indexRecipeTexts(ws: Workspace, docs: { file: string; text
 }
 
 function writeProblem(tx: Tx, p: Parsed): void {
-  tx.run('INSERT OR REPLACE INTO recipe_file_problems (file, hash, mtime, size, problems) VALUES (?, ?, ?, ?, ?)', [p.disk.file, p.hash, p.disk.mtime, p.disk.size, JSON.stringify(p.problems)]);
+  tx.run('INSERT OR REPLACE INTO recipe_file_problems (file, hash, mtime, size, problems) VALUES (?, ?, ?, ?, ?)', [
+    p.disk.file,
+    p.hash,
+    p.disk.mtime,
+    p.disk.size,
+    JSON.stringify(p.problems),
+  ]);
   const row = tx.get<{ rid: number }>('SELECT rid FROM recipes WHERE file = ?', [p.disk.file]);
   if (row) {
     // A recipe that became unreadable leaves the index until it is fixed; its usage stays.
@@ -279,13 +373,35 @@ function writeProblem(tx: Tx, p: Parsed): void {
  * Row ids of new recipes are assigned here and passed as values, so replaying the journal elsewhere
  * gives the same ids.
  */
-function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>, now: string, report: SyncReport): { generation: number; rows: WrittenRow[] } | undefined {
+function applySlice(
+  tx: Tx,
+  batch: Parsed[],
+  renames: Map<string, IndexRow>,
+  vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>,
+  now: string,
+  report: SyncReport,
+): { generation: number; rows: WrittenRow[] } | undefined {
   for (const p of batch) if (!p.recipe) writeProblem(tx, p);
   const good = batch.filter((p) => p.recipe);
   if (good.length === 0) return undefined;
-  const lookup = [...good.map((p) => p.disk.file), ...good.flatMap((p) => (renames.has(p.disk.file) ? [renames.get(p.disk.file)!.file] : []))];
-  const byFile = new Map(selectIn<{ rid: number; id: string; file: string; hash: string }>(tx, 'SELECT rid, id, file, hash FROM recipes WHERE file IN', lookup).map((r) => [r.file, r]));
-  const byId = new Map(selectIn<{ rid: number; id: string; file: string }>(tx, 'SELECT rid, id, file FROM recipes WHERE id IN', good.map((p) => p.recipe!.id)).map((r) => [r.id, r]));
+  const lookup = [
+    ...good.map((p) => p.disk.file),
+    ...good.flatMap((p) => (renames.has(p.disk.file) ? [renames.get(p.disk.file)!.file] : [])),
+  ];
+  const byFile = new Map(
+    selectIn<{ rid: number; id: string; file: string; hash: string }>(
+      tx,
+      'SELECT rid, id, file, hash FROM recipes WHERE file IN',
+      lookup,
+    ).map((r) => [r.file, r]),
+  );
+  const byId = new Map(
+    selectIn<{ rid: number; id: string; file: string }>(
+      tx,
+      'SELECT rid, id, file FROM recipes WHERE id IN',
+      good.map((p) => p.recipe!.id),
+    ).map((r) => [r.id, r]),
+  );
   let nextRid = (tx.get<{ m: number }>('SELECT COALESCE(MAX(rid), 0) AS m FROM recipes')?.m ?? 0) + 1;
   const claimed = new Map<string, string>();
   const inserts: SqlValue[][] = [];
@@ -301,7 +417,12 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
     const holder = byId.get(r.id);
     const clash = holder && holder.rid !== existing?.rid ? holder.file : claimed.get(r.id);
     if (clash) {
-      const problem = { file: p.disk.file, field: 'id', message: `The id "${r.id}" is already used by ${clash}. Give this recipe its own \`id\` in the frontmatter, or remove the other file.` };
+      const problem = {
+        file: p.disk.file,
+        field: 'id',
+        message:
+          `The id "${r.id}" is already used by ${clash}. Give this recipe its own \`id\` in the frontmatter, or remove the other file.`,
+      };
       p.problems = [problem];
       p.recipe = undefined;
       writeProblem(tx, p);
@@ -333,7 +454,11 @@ function applySlice(tx: Tx, batch: Parsed[], renames: Map<string, IndexRow>, vec
     written.push({ rid, kind: r.kind, language: r.language, status: r.status, model: v.model, vec: v.bytes, fields });
     indexed.push(p.disk.file);
   }
-  insertMany(tx, 'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)', inserts);
+  insertMany(
+    tx,
+    'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)',
+    inserts,
+  );
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
   runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
@@ -363,10 +488,30 @@ function rowValues(p: Parsed, now: string): SqlValue[] {
     deprecationReason: r.deprecationReason,
     quality,
   };
-  const updatedAt = [r.deprecatedAt, r.publishedAt, r.approvedAt, r.createdAt, new Date(p.disk.mtime).toISOString()].filter((x): x is string => !!x && !Number.isNaN(Date.parse(x))).sort().pop() ?? now;
+  const updatedAt =
+    [r.deprecatedAt, r.publishedAt, r.approvedAt, r.createdAt, new Date(p.disk.mtime).toISOString()].filter((
+      x,
+    ): x is string => !!x && !Number.isNaN(Date.parse(x))).sort().pop() ?? now;
   return [
-    r.id, p.disk.file, p.hash, p.disk.mtime, p.disk.size, r.title, r.trigger, r.language, r.category, r.knowledgeType, r.kind, r.status, r.scope,
-    r.complexity, r.summary, JSON.stringify(r.tags), JSON.stringify(meta), contentScore(quality), updatedAt,
+    r.id,
+    p.disk.file,
+    p.hash,
+    p.disk.mtime,
+    p.disk.size,
+    r.title,
+    r.trigger,
+    r.language,
+    r.category,
+    r.knowledgeType,
+    r.kind,
+    r.status,
+    r.scope,
+    r.complexity,
+    r.summary,
+    JSON.stringify(r.tags),
+    JSON.stringify(meta),
+    contentScore(quality),
+    updatedAt,
   ];
 }
 

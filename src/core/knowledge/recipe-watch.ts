@@ -1,4 +1,4 @@
-import { promises as fsp, statSync, watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, promises as fsp, statSync, watch } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace';
 import { RECIPES_DIR } from './recipe-file';
@@ -99,7 +99,7 @@ export class RecipeFolderWatch {
 
   private async scanFolders(): Promise<void> {
     const found = new Set<string>();
-    for (let queue = [this.root]; queue.length > 0; ) {
+    for (let queue = [this.root]; queue.length > 0;) {
       const dir = queue.pop()!;
       found.add(dir);
       if (found.size > MAX_WATCHED_DIRS) return this.giveUp();
@@ -150,4 +150,5 @@ export class RecipeFolderWatch {
   }
 }
 
-export const recipeFolderWatch = (ws: Workspace) => ws.service('knowledge.recipeWatch', () => new RecipeFolderWatch(ws.path(RECIPES_DIR)));
+export const recipeFolderWatch = (ws: Workspace) =>
+  ws.service('knowledge.recipeWatch', () => new RecipeFolderWatch(ws.path(RECIPES_DIR)));

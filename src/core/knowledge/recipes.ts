@@ -1,12 +1,12 @@
-import { promises as fsp, existsSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
-import type { Workspace } from '../workspace';
+import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
+import type { Workspace } from '../workspace';
+import type { ContentQuality } from './quality';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
 import { syncRecipes } from './recipe-index';
-import type { ContentQuality } from './quality';
 import type { KnowledgeType, Recipe, RecipeKind, RecipeStatus, Relations } from './types';
 
 /** A recipe as lists show it: no code, no long texts. */
@@ -58,7 +58,8 @@ export interface RecipeMeta {
   [k: string]: unknown;
 }
 
-export const RECIPE_COLUMNS = 'rid, id, file, hash, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at';
+export const RECIPE_COLUMNS =
+  'rid, id, file, hash, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at';
 
 export function toSummary(r: RecipeRow): RecipeSummary {
   return {
@@ -91,12 +92,28 @@ export interface RecipeFilter {
 export function listRecipes(ws: Workspace, filter: RecipeFilter = {}): RecipeSummary[] {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (filter.kind) { where.push('kind = ?'); params.push(filter.kind); }
-  if (filter.status && filter.status !== 'any') { where.push('status = ?'); params.push(filter.status); }
-  else if (!filter.status) where.push("status <> 'deprecated'");
-  if (filter.category) { where.push('category = ? COLLATE NOCASE'); params.push(filter.category); }
-  if (filter.language) { where.push('language = ? COLLATE NOCASE'); params.push(filter.language); }
-  const rows = ws.store.all<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY category COLLATE NOCASE, title COLLATE NOCASE`, params);
+  if (filter.kind) {
+    where.push('kind = ?');
+    params.push(filter.kind);
+  }
+  if (filter.status && filter.status !== 'any') {
+    where.push('status = ?');
+    params.push(filter.status);
+  } else if (!filter.status) where.push("status <> 'deprecated'");
+  if (filter.category) {
+    where.push('category = ? COLLATE NOCASE');
+    params.push(filter.category);
+  }
+  if (filter.language) {
+    where.push('language = ? COLLATE NOCASE');
+    params.push(filter.language);
+  }
+  const rows = ws.store.all<RecipeRow>(
+    `SELECT ${RECIPE_COLUMNS} FROM recipes ${
+      where.length ? 'WHERE ' + where.join(' AND ') : ''
+    } ORDER BY category COLLATE NOCASE, title COLLATE NOCASE`,
+    params,
+  );
   const tag = filter.tag?.toLowerCase();
   return rows.map(toSummary).filter((r) => !tag || r.tags.some((t) => t.toLowerCase() === tag));
 }
@@ -105,7 +122,10 @@ export function recipeRowsByRid(ws: Workspace, rids: number[]): Map<number, Reci
   const out = new Map<number, RecipeRow>();
   for (let i = 0; i < rids.length; i += 500) {
     const chunk = rids.slice(i, i + 500);
-    for (const r of ws.store.all<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes WHERE rid IN (${chunk.map(() => '?').join(',')})`, chunk)) out.set(r.rid, r);
+    for (const r of ws.store.all<RecipeRow>(
+      `SELECT ${RECIPE_COLUMNS} FROM recipes WHERE rid IN (${chunk.map(() => '?').join(',')})`,
+      chunk,
+    )) out.set(r.rid, r);
   }
   return out;
 }
@@ -113,16 +133,22 @@ export function recipeRowsByRid(ws: Workspace, rids: number[]): Map<number, Reci
 /** Finds a recipe by id, trigger (`@name`) or file path; RECIPE_NOT_FOUND names the closest ids. */
 export function findRecipeRow(ws: Workspace, ref: string): RecipeRow {
   const key = ref.trim();
-  const row =
-    ws.store.get<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes WHERE id = ?`, [key]) ??
-    ws.store.get<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes WHERE trigger = ? ORDER BY status = 'deprecated', id LIMIT 1`, [key.startsWith('@') ? key : '@' + key]) ??
-    ws.store.get<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes WHERE file = ?`, [key.replace(/\\/g, '/')]);
+  const row = ws.store.get<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes WHERE id = ?`, [key])
+    ?? ws.store.get<RecipeRow>(
+      `SELECT ${RECIPE_COLUMNS} FROM recipes WHERE trigger = ? ORDER BY status = 'deprecated', id LIMIT 1`,
+      [key.startsWith('@') ? key : '@' + key],
+    )
+    ?? ws.store.get<RecipeRow>(`SELECT ${RECIPE_COLUMNS} FROM recipes WHERE file = ?`, [key.replace(/\\/g, '/')]);
   if (row) return row;
   const ids = ws.store.all<{ id: string }>('SELECT id FROM recipes').map((r) => r.id);
   throw new AutoSnippetError(
     'RECIPE_NOT_FOUND',
     `There is no recipe "${ref}".`,
-    ids.length ? `Closest ids: ${closestNames(key, ids, 5).join(', ')}. list_recipes lists them all; search finds them by meaning.` : 'The knowledge base has no recipes yet: propose one with submit_candidate.',
+    ids.length
+      ? `Closest ids: ${
+        closestNames(key, ids, 5).join(', ')
+      }. list_recipes lists them all; search finds them by meaning.`
+      : 'The knowledge base has no recipes yet: propose one with submit_candidate.',
     { closest: closestNames(key, ids, 5) },
   );
 }
@@ -153,7 +179,12 @@ export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
   if (contentHash(text) !== row.hash) await syncRecipes(ws);
   const parsed = parseRecipeFile(text, row.file);
   if (!parsed.ok) {
-    throw new AutoSnippetError('INVALID_RECIPE_FILE', `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`, 'Fix the file; the index picks it up on the next sync.', { problems: parsed.problems });
+    throw new AutoSnippetError(
+      'INVALID_RECIPE_FILE',
+      `${row.file} cannot be read: ${parsed.problems.map((p) => p.message).join(' ')}`,
+      'Fix the file; the index picks it up on the next sync.',
+      { problems: parsed.problems },
+    );
   }
   return parsed.recipe;
 }
@@ -166,9 +197,11 @@ export function recipeMeta(row: RecipeRow): RecipeMeta {
 export function knowledgeCounts(ws: Workspace): { recipes: number; candidates: number; pendingCandidates: number } {
   // Asked by every `health`: counted again only after a commit.
   return ws.store.memo('knowledge.counts', () => {
-    const recipes = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM recipes WHERE status <> 'deprecated'")?.n ?? 0;
+    const recipes = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM recipes WHERE status <> 'deprecated'")?.n
+      ?? 0;
     const candidates = ws.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM candidates')?.n ?? 0;
-    const pendingCandidates = ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM candidates WHERE status = 'pending'")?.n ?? 0;
+    const pendingCandidates =
+      ws.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM candidates WHERE status = 'pending'")?.n ?? 0;
     return { recipes, candidates, pendingCandidates };
   });
 }
@@ -179,17 +212,22 @@ export function knowledgeCounts(ws: Workspace): { recipes: number; candidates: n
  */
 export function freeRecipeLocation(ws: Workspace, category: string, title: string): { file: string; id: string } {
   const base = recipeFilePath(category, title).replace(/\.md$/, '');
-  for (let n = 1; ; n++) {
+  for (let n = 1;; n++) {
     const file = `${base}${n === 1 ? '' : `-${n}`}.md`;
     const id = file.replace(/^\.autosnippet\/recipes\//, '').replace(/\.md$/, '');
-    if (!existsSync(path.join(ws.root, file)) && !ws.store.get('SELECT 1 AS x FROM recipes WHERE id = ? OR file = ?', [id, file])) return { file, id };
+    if (
+      !existsSync(path.join(ws.root, file))
+      && !ws.store.get('SELECT 1 AS x FROM recipes WHERE id = ? OR file = ?', [id, file])
+    ) return { file, id };
   }
 }
 
 /** Writes a file atomically (temporary file, then rename), creating folders. */
 export async function writeFileAtomic(abs: string, text: string, { exclusive = false } = {}): Promise<void> {
   await fsp.mkdir(path.dirname(abs), { recursive: true });
-  if (exclusive && existsSync(abs)) throw new AutoSnippetError('DUPLICATE', `${abs} already exists.`, 'Choose another title or category.');
+  if (exclusive && existsSync(abs)) {
+    throw new AutoSnippetError('DUPLICATE', `${abs} already exists.`, 'Choose another title or category.');
+  }
   const tmp = `${abs}.${process.pid}.${Date.now()}.tmp`;
   await fsp.writeFile(tmp, text, 'utf8');
   await fsp.rename(tmp, abs);

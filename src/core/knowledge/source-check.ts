@@ -6,8 +6,8 @@
  */
 import { readRepoFile } from '../files';
 import type { Workspace } from '../workspace';
-import { KNOWLEDGE_TYPES, type CandidateInput } from './types';
-import { validateCandidate, validationOf, validationReport, type FieldIssue, type ValidationReport } from './validate';
+import { type CandidateInput, KNOWLEDGE_TYPES } from './types';
+import { type FieldIssue, validateCandidate, validationOf, type ValidationReport, validationReport } from './validate';
 
 /** `path:line` or `path:line-line`; a bare path is checked for existence only. */
 const CITED = /^(.+?)(?::(\d+)(?:-(\d+))?)?$/;
@@ -26,7 +26,12 @@ const DESCRIBED_NOT_QUOTED = new Set(['architecture', 'module-dependency', 'proj
  * The one verdict on a proposal that every tool answers with (submit, validate, update, enrich): its
  * fields as validateCandidate sees them, and whether its sources hold.
  */
-export async function assessCandidate(ws: Workspace, c: CandidateInput, signal?: AbortSignal, files?: SourceFiles): Promise<ValidationReport & { sourceIssues: FieldIssue[] }> {
+export async function assessCandidate(
+  ws: Workspace,
+  c: CandidateInput,
+  signal?: AbortSignal,
+  files?: SourceFiles,
+): Promise<ValidationReport & { sourceIssues: FieldIssue[] }> {
   return verdictWith(c, await sourceIssues(ws, c, signal, files));
 }
 
@@ -39,7 +44,10 @@ export function answeredVerdict(v: ValidationReport): ValidationReport {
 export type SourceFiles = Map<string, Promise<string[] | undefined>>;
 
 /** The verdict on `c`'s fields with the source issues already found (the sources were read once, before a write). */
-export function verdictWith(c: CandidateInput, sources: FieldIssue[]): ValidationReport & { sourceIssues: FieldIssue[] } {
+export function verdictWith(
+  c: CandidateInput,
+  sources: FieldIssue[],
+): ValidationReport & { sourceIssues: FieldIssue[] } {
   return { ...validationReport(validationOf([...validateCandidate(c).issues, ...sources])), sourceIssues: sources };
 }
 
@@ -51,15 +59,33 @@ interface OpenedSource {
 }
 
 /** The issues of a proposal's evidence; empty when every source holds (or it cites none). */
-export async function sourceIssues(ws: Workspace, c: CandidateInput, signal?: AbortSignal, files: SourceFiles = new Map()): Promise<FieldIssue[]> {
-  const cited = [...new Set([...(c.reasoning?.sources ?? []), ...(c.sourceFiles ?? [])].map((s) => s.trim()).filter(Boolean))].slice(0, MAX_SOURCES);
+export async function sourceIssues(
+  ws: Workspace,
+  c: CandidateInput,
+  signal?: AbortSignal,
+  files: SourceFiles = new Map(),
+): Promise<FieldIssue[]> {
+  const cited = [
+    ...new Set([...(c.reasoning?.sources ?? []), ...(c.sourceFiles ?? [])].map((s) => s.trim()).filter(Boolean)),
+  ].slice(0, MAX_SOURCES);
   if (!cited.length) return [];
   const opened = await Promise.all(cited.map((s) => openSource(ws, s, files, signal)));
   const issues: FieldIssue[] = [];
   for (const o of opened) {
-    if (!o.lines) issues.push({ field: 'reasoning.sources', severity: 'invalid', message: `${o.path} does not exist in the workspace (cited as ${o.cited}). Cite a file that is there, relative to the workspace root.` });
-    else if (o.line !== undefined && (o.line < 1 || o.line > o.lines.length)) {
-      issues.push({ field: 'reasoning.sources', severity: 'invalid', message: `${o.path} has ${o.lines.length} lines; line ${o.line} (cited as ${o.cited}) is past its end. Cite the line that shows the claim.` });
+    if (!o.lines) {
+      issues.push({
+        field: 'reasoning.sources',
+        severity: 'invalid',
+        message:
+          `${o.path} does not exist in the workspace (cited as ${o.cited}). Cite a file that is there, relative to the workspace root.`,
+      });
+    } else if (o.line !== undefined && (o.line < 1 || o.line > o.lines.length)) {
+      issues.push({
+        field: 'reasoning.sources',
+        severity: 'invalid',
+        message:
+          `${o.path} has ${o.lines.length} lines; line ${o.line} (cited as ${o.cited}) is past its end. Cite the line that shows the claim.`,
+      });
     }
   }
   const quote = quoteIssue(c, opened.filter((o) => o.lines && (o.line === undefined || o.line <= o.lines.length)));
@@ -67,7 +93,12 @@ export async function sourceIssues(ws: Workspace, c: CandidateInput, signal?: Ab
   return issues;
 }
 
-async function openSource(ws: Workspace, cited: string, files: SourceFiles, signal?: AbortSignal): Promise<OpenedSource> {
+async function openSource(
+  ws: Workspace,
+  cited: string,
+  files: SourceFiles,
+  signal?: AbortSignal,
+): Promise<OpenedSource> {
   const m = CITED.exec(cited)!;
   const path = m[1];
   const line = m[2] === undefined ? undefined : Number(m[2]);
@@ -83,8 +114,12 @@ async function openSource(ws: Workspace, cited: string, files: SourceFiles, sign
 /** The quoted code must be in the cited files: each substantive line of it, compared without whitespace. */
 function quoteIssue(c: CandidateInput, opened: OpenedSource[]): FieldIssue | undefined {
   const type = c.knowledgeType;
-  if (!c.code?.trim() || !opened.length || (type && (KNOWLEDGE_TYPES[type] === 'fact' || DESCRIBED_NOT_QUOTED.has(type)))) return undefined;
-  const quoted = c.code.split(/\r?\n/).map((l) => l.trim()).filter((l) => !ELISION.test(l) && !COMMENT_LINE.test(l) && squash(l).length >= MIN_QUOTED_CHARS);
+  if (
+    !c.code?.trim() || !opened.length || (type && (KNOWLEDGE_TYPES[type] === 'fact' || DESCRIBED_NOT_QUOTED.has(type)))
+  ) return undefined;
+  const quoted = c.code.split(/\r?\n/).map((l) => l.trim()).filter((l) =>
+    !ELISION.test(l) && !COMMENT_LINE.test(l) && squash(l).length >= MIN_QUOTED_CHARS
+  );
   if (!quoted.length) return undefined;
   const files = opened.map((o) => squash(o.lines!.join('\n')));
   const absent = quoted.filter((l) => !files.some((f) => f.includes(squash(l))));
@@ -94,7 +129,9 @@ function quoteIssue(c: CandidateInput, opened: OpenedSource[]): FieldIssue | und
   return {
     field: 'code',
     severity: 'invalid',
-    message: `The code quotes ${absent.length} of its ${quoted.length} lines from none of the cited files, e.g. \`${clip(absent[0])}\`.${shows} Quote the code as the file has it (mark omissions with a line "..."), or cite the file that holds it.`,
+    message: `The code quotes ${absent.length} of its ${quoted.length} lines from none of the cited files, e.g. \`${
+      clip(absent[0])
+    }\`.${shows} Quote the code as the file has it (mark omissions with a line "..."), or cite the file that holds it.`,
   };
 }
 

@@ -5,16 +5,22 @@ import type { StatusChange } from './types';
 export type Entity = 'candidate' | 'recipe';
 
 /** Every status change, with actor and time. Bounded: a handful per candidate or recipe. */
-export function recordTransition(tx: Tx, t: { entity: Entity; id: string; from: string | null; to: string; actor: string; at: string; reason?: string }): void {
-  tx.run('INSERT INTO knowledge_transitions (entity, entity_id, from_status, to_status, actor, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    t.entity,
-    t.id,
-    t.from,
-    t.to,
-    t.actor,
-    t.at,
-    t.reason ?? null,
-  ]);
+export function recordTransition(
+  tx: Tx,
+  t: { entity: Entity; id: string; from: string | null; to: string; actor: string; at: string; reason?: string },
+): void {
+  tx.run(
+    'INSERT INTO knowledge_transitions (entity, entity_id, from_status, to_status, actor, at, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [
+      t.entity,
+      t.id,
+      t.from,
+      t.to,
+      t.actor,
+      t.at,
+      t.reason ?? null,
+    ],
+  );
 }
 
 export function transitionsOf(ws: Workspace, entity: Entity, id: string): StatusChange[] {
@@ -23,5 +29,11 @@ export function transitionsOf(ws: Workspace, entity: Entity, id: string): Status
       'SELECT from_status, to_status, actor, at, reason FROM knowledge_transitions WHERE entity = ? AND entity_id = ? ORDER BY seq',
       [entity, id],
     )
-    .map((r) => ({ from: r.from_status, to: r.to_status, actor: r.actor, at: r.at, ...(r.reason ? { reason: r.reason } : {}) }));
+    .map((r) => ({
+      from: r.from_status,
+      to: r.to_status,
+      actor: r.actor,
+      at: r.at,
+      ...(r.reason ? { reason: r.reason } : {}),
+    }));
 }

@@ -1,5 +1,5 @@
-import type { RuleExamples, RuleScopeName } from './guard-format';
 import type { Actor } from '../kernel/actors';
+import type { RuleExamples, RuleScopeName } from './guard-format';
 
 export type { Actor };
 
@@ -187,7 +187,14 @@ export interface UsageStats {
 }
 
 export type UsageEvent = 'view' | 'adoption' | 'application' | 'guard_hit' | 'helpful' | 'unhelpful';
-export const USAGE_EVENTS: readonly UsageEvent[] = ['view', 'adoption', 'application', 'guard_hit', 'helpful', 'unhelpful'];
+export const USAGE_EVENTS: readonly UsageEvent[] = [
+  'view',
+  'adoption',
+  'application',
+  'guard_hit',
+  'helpful',
+  'unhelpful',
+];
 
 export interface CandidateReasoning {
   /** Why this is a standard of the project and not a one-off. */

@@ -11,10 +11,24 @@ const COLUMN: Record<UsageEvent, string> = {
   unhelpful: 'unhelpful',
 };
 
-interface UsageRow { recipe_id: string; views: number; adoptions: number; applications: number; guard_hits: number; helpful: number; unhelpful: number; last_used_at: string | null }
+interface UsageRow {
+  recipe_id: string;
+  views: number;
+  adoptions: number;
+  applications: number;
+  guard_hits: number;
+  helpful: number;
+  unhelpful: number;
+  last_used_at: string | null;
+}
 
 /** Counts a use of a recipe. Counters only: no event log that grows without bound. */
-export async function recordUsage(ws: Workspace, ref: string, event: UsageEvent, count = 1): Promise<{ id: string; usage: UsageStats }> {
+export async function recordUsage(
+  ws: Workspace,
+  ref: string,
+  event: UsageEvent,
+  count = 1,
+): Promise<{ id: string; usage: UsageStats }> {
   const { id } = await resolveRecipeRow(ws, ref);
   const col = COLUMN[event];
   const at = new Date().toISOString();
@@ -30,7 +44,10 @@ export function usageOf(ws: Workspace, ids: string[]): Map<string, UsageStats> {
   const out = new Map<string, UsageStats>();
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    for (const r of ws.store.all<UsageRow>(`SELECT * FROM recipe_usage WHERE recipe_id IN (${chunk.map(() => '?').join(',')})`, chunk)) out.set(r.recipe_id, toStats(r));
+    for (const r of ws.store.all<UsageRow>(
+      `SELECT * FROM recipe_usage WHERE recipe_id IN (${chunk.map(() => '?').join(',')})`,
+      chunk,
+    )) out.set(r.recipe_id, toStats(r));
   }
   for (const id of ids) if (!out.has(id)) out.set(id, emptyUsage());
   return out;

@@ -7,14 +7,14 @@
  * A recipe whose cited code changed since it was recorded (stale, see knowledge/freshness) ranks lower
  * and says so. Every result says why it ranked where it did. Results are compact; code only on request, bounded.
  */
-import type { Workspace } from '../workspace';
 import { languageForPath, normalizeLanguage, ruleLanguagesFor } from '../kernel/languages';
-import { readRecipe, recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
-import { usageOf } from '../knowledge/usage';
-import { adoptionScore } from '../knowledge/quality';
 import { freshnessTracker } from '../knowledge/freshness';
+import { adoptionScore } from '../knowledge/quality';
+import { readRecipe, type RecipeRow, recipeRowsByRid, toSummary } from '../knowledge/recipes';
 import type { RecipeKind } from '../knowledge/types';
-import { rankRecipes, type RankedHit } from '../search/hybrid';
+import { usageOf } from '../knowledge/usage';
+import { type RankedHit, rankRecipes } from '../search/hybrid';
+import type { Workspace } from '../workspace';
 
 export interface ContextRequest {
   query: string;
@@ -65,7 +65,11 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export async function contextSearch(ws: Workspace, req: ContextRequest, now = Date.now()): Promise<ContextAnswer> {
   const limit = Math.min(20, req.limit ?? 5);
-  const language = req.language ? normalizeLanguage(req.language) ?? req.language.toLowerCase() : req.currentFile ? languageForPath(req.currentFile) : undefined;
+  const language = req.language
+    ? normalizeLanguage(req.language) ?? req.language.toLowerCase()
+    : req.currentFile
+    ? languageForPath(req.currentFile)
+    : undefined;
   const touched = new Set(req.touched ?? []);
 
   // 1. recall
@@ -88,11 +92,18 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
       const use = adoptionScore(usage.get(row.id));
       const freshness = Math.exp(-Math.max(0, now - Date.parse(row.updated_at || '1970-01-01')) / YEAR_MS);
       const lang = languageMatch(row, language);
-      let score = WEIGHTS.relevance * relevance + WEIGHTS.quality * quality + WEIGHTS.usage * use + WEIGHTS.freshness * freshness + WEIGHTS.language * lang;
+      let score = WEIGHTS.relevance * relevance + WEIGHTS.quality * quality + WEIGHTS.usage * use
+        + WEIGHTS.freshness * freshness + WEIGHTS.language * lang;
       if (row.status === 'draft') score *= 0.9;
       const stale = tracker.get(row.id)?.freshness === 'stale' ? tracker.get(row.id)!.reason : undefined;
       if (stale) score *= STALE_FACTOR;
-      const signals = { relevance: r2(relevance), quality: r2(quality), usage: r2(use), freshness: r2(freshness), language: r2(lang) };
+      const signals = {
+        relevance: r2(relevance),
+        quality: r2(quality),
+        usage: r2(use),
+        freshness: r2(freshness),
+        language: r2(lang),
+      };
       return { hit, row, score, signals, stale };
     })
     .sort((a, b) => b.score - a.score || a.row.id.localeCompare(b.row.id));
@@ -126,10 +137,21 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
     ...(language ? { language } : {}),
     results,
     alreadySeen,
-    funnel: { recalled: recalled.length, reranked: scored.length, returned: results.length, skippedTouched: alreadySeen.length },
+    funnel: {
+      recalled: recalled.length,
+      reranked: scored.length,
+      returned: results.length,
+      skippedTouched: alreadySeen.length,
+    },
     ...(results.length === 0
-      ? { hint: alreadySeen.length ? 'Everything relevant was already seen in this conversation.' : 'Nothing in the knowledge base matches; if the project has a way of doing this, propose it with submit_candidate.' }
-      : req.includeCode ? {} : { hint: 'Call again with includeCode: true, or get_recipe with an id, for the code.' }),
+      ? {
+        hint: alreadySeen.length
+          ? 'Everything relevant was already seen in this conversation.'
+          : 'Nothing in the knowledge base matches; if the project has a way of doing this, propose it with submit_candidate.',
+      }
+      : req.includeCode
+      ? {}
+      : { hint: 'Call again with includeCode: true, or get_recipe with an id, for the code.' }),
   };
 }
 
@@ -154,16 +176,43 @@ function languageMatch(row: RecipeRow, language: string | undefined): number {
   return 0;
 }
 
-function explain(hit: RankedHit, s: ContextResult['signals'], row: RecipeRow, language: string | undefined, adoptions: number, stale: string | undefined): string[] {
+function explain(
+  hit: RankedHit,
+  s: ContextResult['signals'],
+  row: RecipeRow,
+  language: string | undefined,
+  adoptions: number,
+  stale: string | undefined,
+): string[] {
   const why: string[] = [];
-  if (hit.keyword) why.push(`matched ${hit.keyword.fields.join(', ')} (keyword #${hit.keyword.rank}, ${Math.round(hit.keyword.coverage * 100)}% of the terms)`);
-  if (hit.semantic) why.push(`close in meaning (#${hit.semantic.rank}, similarity ${hit.semantic.similarity.toFixed(2)})`);
-  if (language) why.push(s.language === 1 ? `same language as the current file (${language})` : s.language === 0 ? `other language (${row.language}) than the current file (${language}): ranked lower` : `language-neutral`);
+  if (hit.keyword) {
+    why.push(
+      `matched ${hit.keyword.fields.join(', ')} (keyword #${hit.keyword.rank}, ${
+        Math.round(hit.keyword.coverage * 100)
+      }% of the terms)`,
+    );
+  }
+  if (hit.semantic) {
+    why.push(`close in meaning (#${hit.semantic.rank}, similarity ${hit.semantic.similarity.toFixed(2)})`);
+  }
+  if (language) {
+    why.push(
+      s.language === 1
+        ? `same language as the current file (${language})`
+        : s.language === 0
+        ? `other language (${row.language}) than the current file (${language}): ranked lower`
+        : `language-neutral`,
+    );
+  }
   why.push(`quality ${s.quality.toFixed(2)}`);
   if (adoptions > 0) why.push(`adopted ${adoptions}×`);
   if (s.freshness < 0.5) why.push('not updated for over 8 months');
   if (row.status === 'draft') why.push('draft: not yet published');
-  if (stale) why.push('stale: the code it cites changed since it was recorded (ranked lower; check_recipe_freshness has the details)');
+  if (stale) {
+    why.push(
+      'stale: the code it cites changed since it was recorded (ranked lower; check_recipe_freshness has the details)',
+    );
+  }
   return why;
 }
 

@@ -1,8 +1,8 @@
-import type { Workspace } from '../workspace';
-import { recipeRowsByRid, toSummary, type RecipeRow } from '../knowledge/recipes';
+import { type RecipeRow, recipeRowsByRid, toSummary } from '../knowledge/recipes';
 import type { RecipeKind } from '../knowledge/types';
-import { rankRecipes, type RankedHit, type SearchMode } from '../search/hybrid';
+import { type RankedHit, rankRecipes, type SearchMode } from '../search/hybrid';
 import type { SearchFilter } from '../search/keyword';
+import type { Workspace } from '../workspace';
 
 /** A search result: what a reader needs to decide whether to open it (level 1), no code. */
 export interface SearchResult {
@@ -76,7 +76,13 @@ export function toResult(row: RecipeRow, hit: RankedHit): SearchResult {
 
 export function explainHit(hit: RankedHit): string[] {
   const why: string[] = [];
-  if (hit.keyword) why.push(`keyword #${hit.keyword.rank} on ${hit.keyword.fields.join(', ')} (${Math.round(hit.keyword.coverage * 100)}% of the terms)`);
+  if (hit.keyword) {
+    why.push(
+      `keyword #${hit.keyword.rank} on ${hit.keyword.fields.join(', ')} (${
+        Math.round(hit.keyword.coverage * 100)
+      }% of the terms)`,
+    );
+  }
   if (hit.semantic) why.push(`meaning #${hit.semantic.rank} (similarity ${hit.semantic.similarity.toFixed(2)})`);
   return why;
 }

@@ -1,7 +1,7 @@
 import type { Tx } from '../store/types';
-import type { Workspace } from '../workspace';
-import { HashedNgramEmbedder, quantize, type Embedder } from '../text';
+import { type Embedder, HashedNgramEmbedder, quantize } from '../text';
 import { analyze } from '../text';
+import type { Workspace } from '../workspace';
 
 /** The fields of a recipe that search sees, in the keyword index's field order. */
 export interface SearchDocument {
@@ -46,12 +46,25 @@ export function searchDocument(r: IndexableRecipe): SearchDocument {
   ]
     .filter(Boolean)
     .join('\n');
-  return { trigger: r.trigger.replace(/^@/, ''), title: r.title, summary: r.summary, rest: rest.slice(0, MAX_REST_CHARS) };
+  return {
+    trigger: r.trigger.replace(/^@/, ''),
+    title: r.title,
+    summary: r.summary,
+    rest: rest.slice(0, MAX_REST_CHARS),
+  };
 }
 
 /** The text the embedder sees: what the recipe is about, not every line of its code. */
 export function embeddingText(r: IndexableRecipe): string {
-  return [r.title, r.trigger.replace(/^@/, ''), r.summary, r.tags.join(' '), r.category, r.usageGuide?.slice(0, 800), r.code?.slice(0, 800)].filter(Boolean).join('\n');
+  return [
+    r.title,
+    r.trigger.replace(/^@/, ''),
+    r.summary,
+    r.tags.join(' '),
+    r.category,
+    r.usageGuide?.slice(0, 800),
+    r.code?.slice(0, 800),
+  ].filter(Boolean).join('\n');
 }
 
 /** The workspace's embedder: the offline one unless another was plugged in with `useEmbedder`. */
@@ -79,7 +92,11 @@ export function deleteSearchRows(tx: Tx, rid: number): void {
   tx.run('DELETE FROM recipe_vectors WHERE rid = ?', [rid]);
 }
 
-export async function embedDocuments(ws: Workspace, texts: string[], signal?: AbortSignal): Promise<{ model: string; bytes: Uint8Array }[]> {
+export async function embedDocuments(
+  ws: Workspace,
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<{ model: string; bytes: Uint8Array }[]> {
   const embedder = embedderOf(ws);
   const vectors = await embedder.embed(texts, signal);
   return vectors.map((v) => ({ model: embedder.id, bytes: quantize(v) }));

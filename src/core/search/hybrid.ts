@@ -1,6 +1,6 @@
 import type { Workspace } from '../workspace';
-import { keywordSearch, type KeywordHit, type SearchFilter } from './keyword';
-import { semanticSearch, type SemanticHit } from './semantic';
+import { type KeywordHit, keywordSearch, type SearchFilter } from './keyword';
+import { type SemanticHit, semanticSearch } from './semantic';
 
 /** The constant of reciprocal rank fusion: 60, as in Cormack et al.; it damps the top ranks' lead. */
 export const RRF_K = 60;
@@ -23,7 +23,9 @@ export function reciprocalRankFusion(lists: Record<string, { rid: number }[]>, k
       byId.set(item.rid, hit);
     });
   }
-  return [...byId.values()].sort((a, b) => b.score - a.score || Math.min(...Object.values(a.ranks)) - Math.min(...Object.values(b.ranks)) || a.rid - b.rid);
+  return [...byId.values()].sort((a, b) =>
+    b.score - a.score || Math.min(...Object.values(a.ranks)) - Math.min(...Object.values(b.ranks)) || a.rid - b.rid
+  );
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
@@ -36,11 +38,19 @@ export interface RankedHit {
 }
 
 /** One search over the index in any mode, with each list's evidence kept for explanations. */
-export async function rankRecipes(ws: Workspace, query: string, mode: SearchMode, filter: SearchFilter, depth: number): Promise<RankedHit[]> {
+export async function rankRecipes(
+  ws: Workspace,
+  query: string,
+  mode: SearchMode,
+  filter: SearchFilter,
+  depth: number,
+): Promise<RankedHit[]> {
   const kw = mode === 'semantic' ? [] : await keywordSearch(ws, query, filter, depth);
   const sem = mode === 'keyword' ? [] : await semanticSearch(ws, query, filter, depth);
   if (mode === 'keyword') return kw.map((h, i) => ({ rid: h.rid, score: h.score, keyword: { ...h, rank: i + 1 } }));
-  if (mode === 'semantic') return sem.map((h, i) => ({ rid: h.rid, score: h.similarity, semantic: { ...h, rank: i + 1 } }));
+  if (mode === 'semantic') {
+    return sem.map((h, i) => ({ rid: h.rid, score: h.similarity, semantic: { ...h, rank: i + 1 } }));
+  }
   const kwBy = new Map(kw.map((h, i) => [h.rid, { ...h, rank: i + 1 }]));
   const semBy = new Map(sem.map((h, i) => [h.rid, { ...h, rank: i + 1 }]));
   return reciprocalRankFusion({ keyword: kw, semantic: sem }).map((f) => ({

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { slicer } from '../kernel/slices';
 import type { Workspace } from '../workspace';
 import { embedderOf, FIELD_WEIGHTS } from './documents';
+import { indexFileChunks, readIndexFile, writeIndexFile } from './index-file';
 import type { SearchFilter } from './keyword';
 import { MAX_SLOTS, TermIndex } from './term-index';
 import { VectorIndex } from './vector-index';
-import { indexFileChunks, readIndexFile, writeIndexFile } from './index-file';
 
 /**
  * What recipe search serves queries from: the workspace's recipes in memory, per document a slot in
@@ -60,7 +60,15 @@ interface Holder {
 }
 
 /** A recipe's search row as the recipe index writes it: its terms per field, already analysed. */
-export interface WrittenRow { rid: number; kind: string; language: string; status: string; model: string; vec: Uint8Array; fields: string[][] }
+export interface WrittenRow {
+  rid: number;
+  kind: string;
+  language: string;
+  status: string;
+  model: string;
+  vec: Uint8Array;
+  fields: string[][];
+}
 
 /** More rows than this waiting to be read by a search and they are dropped: the database has them too. */
 const MAX_WRITTEN = 150_000;
@@ -78,7 +86,17 @@ export function noteWrittenRows(ws: Workspace, generation: number, rows: Written
     return;
   }
   for (const r of rows) {
-    const row: Row = { rid: r.rid, kind: r.kind, language: r.language, status: r.status, vec: r.vec, trigger: null, title: null, summary: null, body: null };
+    const row: Row = {
+      rid: r.rid,
+      kind: r.kind,
+      language: r.language,
+      status: r.status,
+      vec: r.vec,
+      trigger: null,
+      title: null,
+      summary: null,
+      body: null,
+    };
     written.set(r.rid, { generation, model: r.model, row, fields: r.fields });
   }
 }
@@ -97,7 +115,7 @@ const holderOf = (ws: Workspace) =>
 export async function searchIndex(ws: Workspace): Promise<SearchIndex> {
   const holder = holderOf(ws);
   const model = embedderOf(ws).id;
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     const ix = holder.current;
     const generation = currentGeneration(ws);
     const usable = ix && ix.model === model && (ix.generation === generation || catchUp(ws, holder, ix, generation));
@@ -113,7 +131,9 @@ export async function searchIndex(ws: Workspace): Promise<SearchIndex> {
         await rebuild(ws, holder);
         continue;
       }
-      void rebuild(ws, holder).catch((e) => ws.log.warn('rebuilding the search index failed; the current one keeps serving', e));
+      void rebuild(ws, holder).catch((e) =>
+        ws.log.warn('rebuilding the search index failed; the current one keeps serving', e)
+      );
     }
     return ix;
   }
@@ -152,12 +172,16 @@ async function loadOrBuild(ws: Workspace, holder: Holder): Promise<SearchIndex> 
     const recipes = () => ws.store.get<{ n: number }>('SELECT count(*) AS n FROM recipes')?.n ?? 0;
     if (loaded.key.storeId !== storeId(ws)) reason = 'saved from another database';
     else if (loaded.key.model !== embedderOf(ws).id) reason = `saved with the embedder ${loaded.key.model}`;
-    else if (loaded.key.generation > generation) reason = `saved at generation ${loaded.key.generation}, ahead of the database's ${generation}`;
-    else if (!catchUp(ws, holder, loaded.ix, generation)) reason = 'too many changes since it was saved';
-    else if (loaded.ix.terms.live !== recipes()) reason = `it holds ${loaded.ix.terms.live} recipes where the database has ${recipes()}`;
-    else return loaded.ix;
+    else if (loaded.key.generation > generation) {
+      reason = `saved at generation ${loaded.key.generation}, ahead of the database's ${generation}`;
+    } else if (!catchUp(ws, holder, loaded.ix, generation)) reason = 'too many changes since it was saved';
+    else if (loaded.ix.terms.live !== recipes()) {
+      reason = `it holds ${loaded.ix.terms.live} recipes where the database has ${recipes()}`;
+    } else return loaded.ix;
   }
-  if (reason !== 'none saved') ws.log.info(`the saved search index was not used (${reason}); building it from the database`);
+  if (reason !== 'none saved') {
+    ws.log.info(`the saved search index was not used (${reason}); building it from the database`);
+  }
   return buildAndSave(ws, holder);
 }
 
@@ -199,24 +223,41 @@ function save(ws: Workspace, holder: Holder, ix: SearchIndex): void {
 const CHANGED = new Error('the search index changed while it was being copied');
 
 /** How a save yields between its steps: a slicer; tests put a gate here to hold a save half-way. */
-export const savePacing = { turn: (): (() => Promise<void> | undefined) => slicer() };
+export const savePacing = { turn: (): () => Promise<void> | undefined => slicer() };
 
-const storeId = (ws: Workspace) => ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'store_id'")?.value ?? '';
+const storeId = (ws: Workspace) =>
+  ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'store_id'")?.value ?? '';
 
 /** The averages BM25F normalises by have moved, or removed documents fill half the index. */
 function needsRebuild(ix: SearchIndex): boolean {
   const t = ix.terms;
-  return (t.drift > 0.25 && Math.abs(t.live - t.builtWith) > 8) || (t.garbage > 0.5 && t.slotCount > 64) || t.slotCount > MAX_SLOTS - 4 * PAGE;
+  return (t.drift > 0.25 && Math.abs(t.live - t.builtWith) > 8) || (t.garbage > 0.5 && t.slotCount > 64)
+    || t.slotCount > MAX_SLOTS - 4 * PAGE;
 }
 
 /** The recipe index's generation: bumped by every change to it (see `bumpGeneration`), read again only after a commit. */
 export function currentGeneration(ws: Workspace): number {
-  return ws.store.memo('knowledge.generation', () => Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0));
+  return ws.store.memo(
+    'knowledge.generation',
+    () =>
+      Number(ws.store.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")?.value ?? 0),
+  );
 }
 
-interface Row { rid: number; kind: string; language: string; status: string; vec: Uint8Array | null; trigger: string | null; title: string | null; summary: string | null; body: string | null }
+interface Row {
+  rid: number;
+  kind: string;
+  language: string;
+  status: string;
+  vec: Uint8Array | null;
+  trigger: string | null;
+  title: string | null;
+  summary: string | null;
+  body: string | null;
+}
 
-const SELECT_ROWS = `SELECT r.rid AS rid, r.kind AS kind, r.language AS language, r.status AS status, v.vec AS vec, t.trigger AS trigger, t.title AS title, t.summary AS summary, t.body AS body
+const SELECT_ROWS =
+  `SELECT r.rid AS rid, r.kind AS kind, r.language AS language, r.status AS status, v.vec AS vec, t.trigger AS trigger, t.title AS title, t.summary AS summary, t.body AS body
   FROM recipes r LEFT JOIN recipe_vectors v ON v.rid = r.rid AND v.model = ? LEFT JOIN recipe_terms t ON t.rid = r.rid`;
 
 const fieldsOf = (r: Row): string[][] => [r.trigger, r.title, r.summary, r.body].map((v) => (v ? v.split(' ') : []));
@@ -230,7 +271,11 @@ async function build(ws: Workspace, holder: Holder): Promise<SearchIndex> {
   // Read before the rows: a commit landing meanwhile is read again by the next catch-up (applying a change twice is harmless).
   const generation = currentGeneration(ws);
   const embedder = embedderOf(ws);
-  const written = writtenRows(ws, holder, ws.store.all<{ rid: number; generation: number }>('SELECT rid, generation FROM recipe_changes'));
+  const written = writtenRows(
+    ws,
+    holder,
+    ws.store.all<{ rid: number; generation: number }>('SELECT rid, generation FROM recipe_changes'),
+  );
   const rows: Row[] = [];
   const fields: string[][][] = [];
   const rids = ws.store.all<{ rid: number }>('SELECT rid FROM recipes ORDER BY rid').map((r) => r.rid);
@@ -238,7 +283,10 @@ async function build(ws: Workspace, holder: Holder): Promise<SearchIndex> {
   const read = new Map<number, Row>();
   for (let i = 0; i < missing.length; i += PAGE) {
     const chunk = missing.slice(i, i + PAGE);
-    for (const row of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [embedder.id, ...chunk])) read.set(row.rid, row);
+    for (const row of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [
+      embedder.id,
+      ...chunk,
+    ])) read.set(row.rid, row);
     await turn();
   }
   for (const rid of rids) {
@@ -274,7 +322,11 @@ async function build(ws: Workspace, holder: Holder): Promise<SearchIndex> {
  * The rows noted by `noteWrittenRows` that are still current (written at their latest change's
  * generation, with this embedder's vector), by rid. The caller forgets them once applied.
  */
-function writtenRows(ws: Workspace, holder: Holder, changes: { rid: number; generation: number }[]): Map<number, { row: Row; fields: string[][] }> {
+function writtenRows(
+  ws: Workspace,
+  holder: Holder,
+  changes: { rid: number; generation: number }[],
+): Map<number, { row: Row; fields: string[][] }> {
   const out = new Map<number, { row: Row; fields: string[][] }>();
   if (holder.written.size === 0) return out;
   const model = embedderOf(ws).id;
@@ -287,7 +339,10 @@ function writtenRows(ws: Workspace, holder: Holder, changes: { rid: number; gene
 
 /** Applies the changes since the index's generation; false when there are too many to apply one by one. */
 function catchUp(ws: Workspace, holder: Holder, ix: SearchIndex, generation: number): boolean {
-  const changes = ws.store.all<{ rid: number; generation: number }>('SELECT rid, generation FROM recipe_changes WHERE generation > ?', [ix.generation]);
+  const changes = ws.store.all<{ rid: number; generation: number }>(
+    'SELECT rid, generation FROM recipe_changes WHERE generation > ?',
+    [ix.generation],
+  );
   const written = writtenRows(ws, holder, changes);
   const changed = changes.map((r) => r.rid);
   if (changed.length - written.size > CATCH_UP_MAX) return false;
@@ -298,7 +353,10 @@ function catchUp(ws: Workspace, holder: Holder, ix: SearchIndex, generation: num
   const toRead = changed.filter((rid) => !written.has(rid));
   for (let i = 0; i < toRead.length; i += 500) {
     const chunk = toRead.slice(i, i + 500);
-    for (const r of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [ix.model, ...chunk])) rows.set(r.rid, r);
+    for (const r of ws.store.all<Row>(`${SELECT_ROWS} WHERE r.rid IN (${chunk.map(() => '?').join(',')})`, [
+      ix.model,
+      ...chunk,
+    ])) rows.set(r.rid, r);
   }
   for (const rid of changed) {
     const slot = ix.slotOf.get(rid);

@@ -36,7 +36,13 @@ interface Header {
   sections: number[];
 }
 
-type Ctor = Int32ArrayConstructor | Float64ArrayConstructor | Float32ArrayConstructor | Uint8ArrayConstructor | Int8ArrayConstructor | Uint16ArrayConstructor;
+type Ctor =
+  | Int32ArrayConstructor
+  | Float64ArrayConstructor
+  | Float32ArrayConstructor
+  | Uint8ArrayConstructor
+  | Int8ArrayConstructor
+  | Uint16ArrayConstructor;
 
 /** The sections, in file order, with the typed array each is read as and how many elements the header says it holds. */
 const SECTIONS: [name: string, type: Ctor, count: (h: Header) => number][] = [
@@ -66,7 +72,11 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
  * `pause` between steps (a slicer, so a large index does not hold the event loop), and the caller's
  * pause throws to abandon it when the index changed meanwhile.
  */
-export async function indexFileChunks(ix: SearchIndex, key: SavedIndexKey, pause: () => Promise<void> | undefined = () => undefined): Promise<Uint8Array[] | undefined> {
+export async function indexFileChunks(
+  ix: SearchIndex,
+  key: SavedIndexKey,
+  pause: () => Promise<void> | undefined = () => undefined,
+): Promise<Uint8Array[] | undefined> {
   const terms = await ix.terms.image(pause);
   const termText = terms.terms.join('\n');
   // Terms are analysed words and hold no line break; one that did could not be split back.
@@ -83,7 +93,7 @@ export async function indexFileChunks(ix: SearchIndex, key: SavedIndexKey, pause
     for (let s = 0; s < slots; s++) {
       const v = values[s] ?? '';
       let c = index.get(v);
-      if (c === undefined) index.set(v, (c = dictionary.push(v) - 1));
+      if (c === undefined) index.set(v, c = dictionary.push(v) - 1);
       out[s] = c;
     }
     return { dictionary, out };
@@ -111,7 +121,9 @@ export async function indexFileChunks(ix: SearchIndex, key: SavedIndexKey, pause
     language: language.out,
     deprecated: ix.deprecated.slice(0, slots),
   };
-  const bodies = SECTIONS.map(([name]) => new Uint8Array(data[name].buffer, data[name].byteOffset, data[name].byteLength));
+  const bodies = SECTIONS.map(([name]) =>
+    new Uint8Array(data[name].buffer, data[name].byteOffset, data[name].byteLength)
+  );
   const header: Header = {
     format: FORMAT,
     key,
@@ -161,7 +173,9 @@ export async function readIndexFile(file: string): Promise<LoadedIndex> {
   try {
     raw = await fsp.readFile(file);
   } catch (e) {
-    return { reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `unreadable: ${(e as Error).message}` };
+    return {
+      reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `unreadable: ${(e as Error).message}`,
+    };
   }
   try {
     return await parse(raw);
@@ -178,7 +192,9 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   const jsonLength = raw.readUInt32LE(8);
   if (12 + jsonLength > raw.length) throw new Error('header cut short');
   const header = JSON.parse(raw.toString('utf8', 12, 12 + jsonLength)) as Header;
-  if (!Array.isArray(header.sections) || header.sections.length !== SECTIONS.length) throw new Error('wrong number of sections');
+  if (!Array.isArray(header.sections) || header.sections.length !== SECTIONS.length) {
+    throw new Error('wrong number of sections');
+  }
   // Typed arrays need their element size's alignment: read from an 8-aligned copy when the buffer is not.
   const bytes = raw.byteOffset % 8 === 0 ? raw : Buffer.from(new Uint8Array(raw));
   let at = 12 + jsonLength + pad8(12 + jsonLength);
@@ -186,7 +202,10 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   for (const [i, [name, type, count]] of SECTIONS.entries()) {
     const length = header.sections[i];
     const expected = count(header);
-    if (!Number.isSafeInteger(length) || length < 0 || length % type.BYTES_PER_ELEMENT !== 0 || (expected >= 0 && length !== expected * type.BYTES_PER_ELEMENT)) {
+    if (
+      !Number.isSafeInteger(length) || length < 0 || length % type.BYTES_PER_ELEMENT !== 0
+      || (expected >= 0 && length !== expected * type.BYTES_PER_ELEMENT)
+    ) {
       throw new Error(`section ${name} holds ${length} bytes`);
     }
     if (at + length > bytes.length) throw new Error(`cut short in section ${name}`);
@@ -198,7 +217,9 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   const termBytes: Uint8Array = v.terms;
   const termsText = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength).toString('utf8');
   const terms = header.terms.terms === 0 ? [] : termsText.split('\n');
-  if (terms.length !== header.terms.terms) throw new Error(`${terms.length} terms where the header says ${header.terms.terms}`);
+  if (terms.length !== header.terms.terms) {
+    throw new Error(`${terms.length} terms where the header says ${header.terms.terms}`);
+  }
   const lengths: Int32Array = v.lengths;
   let postings = 0;
   for (const n of lengths) postings += n;
@@ -207,7 +228,9 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   const fwdStart: Int32Array = v.fwdStart;
   const fwdLength: Int32Array = v.fwdLength;
   for (let s = 0; s < slots; s++) {
-    if (fwdStart[s] < 0 || fwdLength[s] < 0 || fwdStart[s] + fwdLength[s] > header.terms.forward) throw new Error(`slot ${s} points outside the forward entries`);
+    if (fwdStart[s] < 0 || fwdLength[s] < 0 || fwdStart[s] + fwdLength[s] > header.terms.forward) {
+      throw new Error(`slot ${s} points outside the forward entries`);
+    }
     if ((s & 0xffff) === 0xffff) await turn();
   }
   // Term ids index other arrays: a damaged one would make a search throw, not just rank wrong. (A
@@ -221,9 +244,26 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   }
   await turn();
 
-  const termIndex = TermIndex.restore({ meta: header.terms, terms, sorted: v.sorted, lengths: v.lengths, keys: v.keys, fwdStart: v.fwdStart, fwdLength: v.fwdLength, fwdTerm: v.fwdTerm, fwdPseudo: v.fwdPseudo, fwdFields: v.fwdFields, alive: v.alive });
+  const termIndex = TermIndex.restore({
+    meta: header.terms,
+    terms,
+    sorted: v.sorted,
+    lengths: v.lengths,
+    keys: v.keys,
+    fwdStart: v.fwdStart,
+    fwdLength: v.fwdLength,
+    fwdTerm: v.fwdTerm,
+    fwdPseudo: v.fwdPseudo,
+    fwdFields: v.fwdFields,
+    alive: v.alive,
+  });
   await turn();
-  const vectors = VectorIndex.restore({ dims: header.vectors.dims, slots: header.vectors.slots, columns: v.columns, has: v.has });
+  const vectors = VectorIndex.restore({
+    dims: header.vectors.dims,
+    slots: header.vectors.slots,
+    columns: v.columns,
+    has: v.has,
+  });
   const rid: Int32Array = v.rid;
   const kind: Uint16Array = v.kind;
   const language: Uint16Array = v.language;

@@ -1,5 +1,5 @@
-import type { Workspace } from '../workspace';
 import { queryTerms } from '../text';
+import type { Workspace } from '../workspace';
 import { FIELD_NAMES } from './documents';
 import { passes, searchIndex } from './index-cache';
 
@@ -25,7 +25,12 @@ export interface KeywordHit {
  * also matches as a prefix, so a query typed so far already finds. Served by the in-memory index
  * (see index-cache.ts), top-k without scoring every match.
  */
-export async function keywordSearch(ws: Workspace, query: string, filter: SearchFilter = {}, limit = 20): Promise<KeywordHit[]> {
+export async function keywordSearch(
+  ws: Workspace,
+  query: string,
+  filter: SearchFilter = {},
+  limit = 20,
+): Promise<KeywordHit[]> {
   const q = keywordQuery(query);
   if (!q) return [];
   const ix = await searchIndex(ws);

@@ -1,7 +1,7 @@
 import type { Workspace } from '../workspace';
 import { embedderOf } from './documents';
-import type { SearchFilter } from './keyword';
 import { passes, searchIndex } from './index-cache';
+import type { SearchFilter } from './keyword';
 
 export interface SemanticHit {
   rid: number;
@@ -20,7 +20,13 @@ export async function embedQuery(ws: Workspace, text: string, signal?: AbortSign
  * The recipes nearest in meaning to `query` (or to a ready vector), most similar first: one exact
  * pass over the int8 vectors of the in-memory index, reading only the query's non-zero dimensions.
  */
-export async function semanticSearch(ws: Workspace, query: string | Float32Array, filter: SearchFilter = {}, limit = 20, minSimilarity = MIN_SIMILARITY): Promise<SemanticHit[]> {
+export async function semanticSearch(
+  ws: Workspace,
+  query: string | Float32Array,
+  filter: SearchFilter = {},
+  limit = 20,
+  minSimilarity = MIN_SIMILARITY,
+): Promise<SemanticHit[]> {
   const q = typeof query === 'string' ? await embedQuery(ws, query) : query;
   const ix = await searchIndex(ws);
   return ix.vectors

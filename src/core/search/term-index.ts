@@ -235,13 +235,28 @@ export class TermIndex {
     }
     const keys = new Float64Array(total);
     for (let id = 0, at = 0; id < n; at += lengths[id], id++) {
-      keys.set(untouched(id) ? restored!.keys.subarray(restored!.start[id], restored!.start[id + 1]) : this.postings[id].keys.subarray(0, lengths[id]), at);
+      keys.set(
+        untouched(id)
+          ? restored!.keys.subarray(restored!.start[id], restored!.start[id + 1])
+          : this.postings[id].keys.subarray(0, lengths[id]),
+        at,
+      );
       if ((id & 4095) === 4095) await pause();
     }
     await pause();
     const used = this.fwdUsed;
     return {
-      meta: { k1: this.k1, fields: this.fields.map((f) => ({ ...f })), avg: [...this.avg], builtWith: this.builtWith, live: this.live, slots: this.slots, forward: used, terms: this.terms.length, postings: total },
+      meta: {
+        k1: this.k1,
+        fields: this.fields.map((f) => ({ ...f })),
+        avg: [...this.avg],
+        builtWith: this.builtWith,
+        live: this.live,
+        slots: this.slots,
+        forward: used,
+        terms: this.terms.length,
+        postings: total,
+      },
       terms: this.terms.slice(),
       sorted: Int32Array.from(this.sortedIds),
       lengths,
@@ -289,7 +304,10 @@ export class TermIndex {
     const lists = this.queryLists(q.terms, q.prefixLast);
     if (lists.length === 0 || q.limit <= 0) return [];
     this.stamp++;
-    if (this.stamp === 0xffffffff) { this.seen.fill(0); this.stamp = 1; }
+    if (this.stamp === 0xffffffff) {
+      this.seen.fill(0);
+      this.stamp = 1;
+    }
     for (let l = 0; l < lists.length; l++) this.listOfTerm[lists[l].term] = l;
     try {
       return this.thresholdTopK(lists, q) ?? this.termAtATime(lists, q);
@@ -375,7 +393,9 @@ export class TermIndex {
   private fieldMaskOf(slot: number): number {
     let mask = 0;
     const start = this.fwdStart[slot];
-    for (let i = start; i < start + this.fwdLength[slot]; i++) if (this.listOfTerm[this.fwdTerm[i]] >= 0) mask |= this.fwdFields[i];
+    for (let i = start; i < start + this.fwdLength[slot]; i++) {
+      if (this.listOfTerm[this.fwdTerm[i]] >= 0) mask |= this.fwdFields[i];
+    }
     return mask;
   }
 
@@ -413,7 +433,9 @@ export class TermIndex {
     terms.slice(0, 31).forEach((t, group) => {
       const last = group === terms.length - 1;
       if (last && prefixLast) {
-        for (const word of this.completions(t)) if (word === t || !terms.includes(word)) push(this.idOf(word)!, group, word === t ? 1 : EXPANSION_WEIGHT);
+        for (const word of this.completions(t)) {
+          if (word === t || !terms.includes(word)) push(this.idOf(word)!, group, word === t ? 1 : EXPANSION_WEIGHT);
+        }
         return;
       }
       const id = this.idOf(t);
@@ -455,7 +477,11 @@ export class TermIndex {
     const merged = new Array<number>(sortedIds.length + fresh.length);
     let i = 0;
     let j = 0;
-    for (let k = 0; k < merged.length; k++) merged[k] = j >= fresh.length || (i < sortedIds.length && terms[sortedIds[i]] < terms[fresh[j]]) ? sortedIds[i++] : fresh[j++];
+    for (let k = 0; k < merged.length; k++) {
+      merged[k] = j >= fresh.length || (i < sortedIds.length && terms[sortedIds[i]] < terms[fresh[j]])
+        ? sortedIds[i++]
+        : fresh[j++];
+    }
     this.sortedIds = merged;
   }
 
@@ -557,7 +583,17 @@ export class TermIndex {
 
 /** What `TermIndex.image` gives and `TermIndex.restore` takes. */
 export interface TermIndexImage {
-  meta: { k1: number; fields: TermField[]; avg: number[]; builtWith: number; live: number; slots: number; forward: number; terms: number; postings: number };
+  meta: {
+    k1: number;
+    fields: TermField[];
+    avg: number[];
+    builtWith: number;
+    live: number;
+    slots: number;
+    forward: number;
+    terms: number;
+    postings: number;
+  };
   /** By term id. */
   terms: string[];
   /** Term ids in code-point order of their terms. */
@@ -589,7 +625,9 @@ function insertTop(top: TermHit[], hit: TermHit, limit: number): void {
   const last = top[top.length - 1];
   if (top.length >= limit && (hit.score < last.score || (hit.score === last.score && hit.slot > last.slot))) return;
   let at = top.length;
-  while (at > 0 && (top[at - 1].score < hit.score || (top[at - 1].score === hit.score && top[at - 1].slot > hit.slot))) at--;
+  while (
+    at > 0 && (top[at - 1].score < hit.score || (top[at - 1].score === hit.score && top[at - 1].slot > hit.slot))
+  ) at--;
   top.splice(at, 0, hit);
   if (top.length > limit) top.pop();
 }
@@ -597,7 +635,7 @@ function insertTop(top: TermHit[], hit: TermHit, limit: number): void {
 type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 
 function grow<T extends Typed>(a: T, size: number): T {
-  const next = new (a.constructor as new (n: number) => T)(size);
+  const next = new (a.constructor as new(n: number) => T)(size);
   next.set(a);
   return next;
 }

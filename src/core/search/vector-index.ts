@@ -75,7 +75,9 @@ export class VectorIndex {
   image(): VectorIndexImage {
     const n = this.slots;
     const columns = new Int8Array(this.dims * n);
-    for (let d = 0; d < this.dims; d++) columns.set(this.columns.subarray(d * this.capacity, d * this.capacity + n), d * n);
+    for (let d = 0; d < this.dims; d++) {
+      columns.set(this.columns.subarray(d * this.capacity, d * this.capacity + n), d * n);
+    }
     return { dims: this.dims, slots: n, columns, has: this.has.slice(0, n) };
   }
 
@@ -92,7 +94,9 @@ export class VectorIndex {
 
   private grow(capacity: number): void {
     const next = new Int8Array(this.dims * capacity);
-    for (let d = 0; d < this.dims; d++) next.set(this.columns.subarray(d * this.capacity, (d + 1) * this.capacity), d * capacity);
+    for (let d = 0; d < this.dims; d++) {
+      next.set(this.columns.subarray(d * this.capacity, (d + 1) * this.capacity), d * capacity);
+    }
     const has = new Uint8Array(capacity);
     has.set(this.has);
     this.columns = next;

@@ -43,7 +43,11 @@ export interface ServersConfig {
 }
 
 /** Both files, the person's entries winning a name both define. */
-export function readServersConfig(root: string, settings: Pick<Settings, 'trusted' | 'trustNote'>, env?: NodeJS.ProcessEnv): ServersConfig {
+export function readServersConfig(
+  root: string,
+  settings: Pick<Settings, 'trusted' | 'trustNote'>,
+  env?: NodeJS.ProcessEnv,
+): ServersConfig {
   const problems: string[] = [];
   const personalFile = path.join(userDataDir(env), 'mcp.json');
   const personal = entriesOf(readPersonal(personalFile, problems), personalFile, 'personal', problems);
@@ -51,7 +55,11 @@ export function readServersConfig(root: string, settings: Pick<Settings, 'truste
   const names = new Set(personal.map((s) => s.name));
   const servers = [...personal, ...project.filter((s) => !names.has(s.name))];
   for (const s of servers) {
-    if (s.origin === 'project' && !settings.trusted && !s.disabled) s.disabled = `a project server runs a command or reaches the network, and ${settings.trustNote ?? 'the folder is not trusted'}`;
+    if (s.origin === 'project' && !settings.trusted && !s.disabled) {
+      s.disabled = `a project server runs a command or reaches the network, and ${
+        settings.trustNote ?? 'the folder is not trusted'
+      }`;
+    }
   }
   return { servers, problems };
 }
@@ -72,9 +80,15 @@ function readPersonal(file: string, problems: string[]): unknown {
 
 function readProject(root: string, problems: string[]): unknown {
   try {
-    return parsed(readRepoFileSync(root, PROJECT_MCP_FILE, { kind: 'config', maxBytes: MAX_CONFIG_BYTES }).text, PROJECT_MCP_FILE, problems);
+    return parsed(
+      readRepoFileSync(root, PROJECT_MCP_FILE, { kind: 'config', maxBytes: MAX_CONFIG_BYTES }).text,
+      PROJECT_MCP_FILE,
+      problems,
+    );
   } catch (e) {
-    if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) problems.push(`${PROJECT_MCP_FILE} is ignored: ${(e as Error).message}`);
+    if (!(isAutoSnippetError(e) && e.code === 'NOT_FOUND')) {
+      problems.push(`${PROJECT_MCP_FILE} is ignored: ${(e as Error).message}`);
+    }
     return undefined;
   }
 }
@@ -97,17 +111,38 @@ function entriesOf(json: unknown, file: string, origin: ServerConfig['origin'], 
 }
 
 function entryOf(name: string, raw: unknown, file: string, origin: ServerConfig['origin']): ServerConfig {
-  const base: ServerConfig = { name, origin, transport: 'stdio', permissions: { tools: {} }, timeoutMs: DEFAULT_TIMEOUT_MS };
+  const base: ServerConfig = {
+    name,
+    origin,
+    transport: 'stdio',
+    permissions: { tools: {} },
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+  };
   const bad = (why: string): ServerConfig => ({ ...base, disabled: `${file}: server "${name}": ${why}` });
   if (!/^[\w.-]{1,64}$/.test(name)) return bad('a name is letters, digits, ".", "_" or "-" (at most 64)');
   if (!isObject(raw)) return bad('an entry is an object with "command" or "url"');
   const e = raw as Record<string, unknown>;
-  const strings = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
-  const record = (v: unknown) => (isObject(v) && Object.values(v).every((x) => typeof x === 'string') ? (v as Record<string, string>) : undefined);
-  const cfg: ServerConfig = { ...base, instructions: typeof e.instructions === 'string' ? e.instructions.slice(0, 4000) : undefined };
+  const strings = (
+    v: unknown,
+  ) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+  const record = (
+    v: unknown,
+  ) => (isObject(v) && Object.values(v).every((x) => typeof x === 'string')
+    ? (v as Record<string, string>)
+    : undefined);
+  const cfg: ServerConfig = {
+    ...base,
+    instructions: typeof e.instructions === 'string' ? e.instructions.slice(0, 4000) : undefined,
+  };
   if (typeof e.timeoutMs === 'number' && e.timeoutMs >= 1000 && e.timeoutMs <= 600_000) cfg.timeoutMs = e.timeoutMs;
   if (typeof e.command === 'string' && e.command) {
-    Object.assign(cfg, { transport: 'stdio', command: e.command, args: strings(e.args) ?? [], env: record(e.env), cwd: typeof e.cwd === 'string' ? e.cwd : undefined });
+    Object.assign(cfg, {
+      transport: 'stdio',
+      command: e.command,
+      args: strings(e.args) ?? [],
+      env: record(e.env),
+      cwd: typeof e.cwd === 'string' ? e.cwd : undefined,
+    });
     if (e.args !== undefined && !strings(e.args)) return bad('"args" is a list of strings');
   } else if (typeof e.url === 'string') {
     let url: URL;
@@ -121,7 +156,9 @@ function entryOf(name: string, raw: unknown, file: string, origin: ServerConfig[
   } else return bad('an entry needs "command" (a local server) or "url" (a remote one)');
   const perms = e.permissions;
   if (perms !== undefined) {
-    if (!isObject(perms)) return bad('"permissions" is {"default": "ask", "tools": {"name": "allow" | "ask" | "deny"}}');
+    if (!isObject(perms)) {
+      return bad('"permissions" is {"default": "ask", "tools": {"name": "allow" | "ask" | "deny"}}');
+    }
     const p = perms as { default?: unknown; tools?: unknown };
     const cap = (v: ToolPermission): ToolPermission => (origin === 'project' && v === 'allow' ? 'ask' : v);
     if (p.default !== undefined) {
@@ -129,8 +166,12 @@ function entryOf(name: string, raw: unknown, file: string, origin: ServerConfig[
       cfg.permissions.default = cap(p.default as ToolPermission);
     }
     if (p.tools !== undefined) {
-      if (!isObject(p.tools) || !Object.values(p.tools).every((v) => PERMISSIONS.includes(v as ToolPermission))) return bad('"permissions.tools" maps tool names to allow, ask or deny');
-      for (const [tool, v] of Object.entries(p.tools as Record<string, ToolPermission>)) cfg.permissions.tools[tool] = cap(v);
+      if (!isObject(p.tools) || !Object.values(p.tools).every((v) => PERMISSIONS.includes(v as ToolPermission))) {
+        return bad('"permissions.tools" maps tool names to allow, ask or deny');
+      }
+      for (const [tool, v] of Object.entries(p.tools as Record<string, ToolPermission>)) {
+        cfg.permissions.tools[tool] = cap(v);
+      }
     }
   }
   return cfg;

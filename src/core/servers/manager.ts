@@ -75,10 +75,22 @@ export class McpServers {
     const { states, problems } = this.current();
     const servers = await Promise.all(states.map(async (st): Promise<ServerSummary> => {
       const c = st.config;
-      const base = { name: c.name, origin: c.origin, transport: c.transport, ...(c.instructions ? { summary: firstLine(c.instructions) } : {}) };
+      const base = {
+        name: c.name,
+        origin: c.origin,
+        transport: c.transport,
+        ...(c.instructions ? { summary: firstLine(c.instructions) } : {}),
+      };
       if (c.disabled) return { ...base, state: 'disabled', reason: c.disabled };
       const conn = st.connection ? await st.connection.catch(() => undefined) : undefined;
-      if (conn) return { ...base, state: 'connected', tools: conn.tools.length, summary: base.summary ?? (conn.instructions ? firstLine(conn.instructions) : undefined) };
+      if (conn) {
+        return {
+          ...base,
+          state: 'connected',
+          tools: conn.tools.length,
+          summary: base.summary ?? (conn.instructions ? firstLine(conn.instructions) : undefined),
+        };
+      }
       if (st.lastError) return { ...base, state: 'down', reason: st.lastError };
       return { ...base, state: 'not-started' };
     }));
@@ -86,7 +98,9 @@ export class McpServers {
   }
 
   /** Level 2: the server's instructions and its tools' definitions, each with the permission it has here. */
-  async describe(name: string): Promise<{ name: string; instructions?: string; tools: (RemoteTool & { permission: ToolPermission })[] }> {
+  async describe(
+    name: string,
+  ): Promise<{ name: string; instructions?: string; tools: (RemoteTool & { permission: ToolPermission })[] }> {
     const st = this.require(name);
     const conn = await this.connect(st);
     const instructions = [st.config.instructions, conn.instructions].filter(Boolean).join('\n\n') || undefined;
@@ -98,17 +112,31 @@ export class McpServers {
     const st = this.require(name);
     const conn = await this.connect(st);
     const found = conn.tools.find((t) => t.name === tool);
-    if (!found) throw new AutoSnippetError('NOT_FOUND', `Server "${name}" has no tool "${tool}".`, `Its tools: ${conn.tools.map((t) => t.name).slice(0, 30).join(', ')}.`);
+    if (!found) {
+      throw new AutoSnippetError(
+        'NOT_FOUND',
+        `Server "${name}" has no tool "${tool}".`,
+        `Its tools: ${conn.tools.map((t) => t.name).slice(0, 30).join(', ')}.`,
+      );
+    }
     return { tool: found, permission: permissionOf(st.config, found) };
   }
 
   /** Level 3: calls the tool, reconnecting once when the server went away since the last call. */
-  async call(name: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }> {
+  async call(
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }> {
     const st = this.require(name);
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const conn = await this.connect(st);
       try {
-        return (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: st.config.timeoutMs, signal })) as { content: unknown[]; isError?: boolean };
+        return (await conn.client.callTool({ name: tool, arguments: args }, undefined, {
+          timeout: st.config.timeoutMs,
+          signal,
+        })) as { content: unknown[]; isError?: boolean };
       } catch (e) {
         const closed = /closed|not connected|EPIPE|ECONNRESET|ECONNREFUSED/i.test((e as Error).message);
         if (!closed || attempt > 0 || signal?.aborted) throw unavailable(name, (e as Error).message);
@@ -120,15 +148,33 @@ export class McpServers {
   private require(name: string): ServerState {
     this.current();
     const st = this.states.get(name);
-    if (!st) throw new AutoSnippetError('NOT_FOUND', `There is no MCP server "${name}".`, `Servers: ${[...this.states.keys()].join(', ') || 'none (add them to .autosnippet/mcp.json or ~/.autosnippet/mcp.json)'}.`);
-    if (st.config.disabled) throw new AutoSnippetError('PERMISSION_DENIED', `MCP server "${name}" cannot be used here: ${st.config.disabled}.`);
+    if (!st) {
+      throw new AutoSnippetError(
+        'NOT_FOUND',
+        `There is no MCP server "${name}".`,
+        `Servers: ${
+          [...this.states.keys()].join(', ') || 'none (add them to .autosnippet/mcp.json or ~/.autosnippet/mcp.json)'
+        }.`,
+      );
+    }
+    if (st.config.disabled) {
+      throw new AutoSnippetError(
+        'PERMISSION_DENIED',
+        `MCP server "${name}" cannot be used here: ${st.config.disabled}.`,
+      );
+    }
     return st;
   }
 
   private connect(st: ServerState): Promise<Connection> {
     if (st.connection) return st.connection;
     if (st.retryAt && Date.now() < st.retryAt) {
-      return Promise.reject(unavailable(st.config.name, `${st.lastError ?? 'it failed'}; trying again in ${Math.ceil((st.retryAt - Date.now()) / 1000)} s`));
+      return Promise.reject(
+        unavailable(
+          st.config.name,
+          `${st.lastError ?? 'it failed'}; trying again in ${Math.ceil((st.retryAt - Date.now()) / 1000)} s`,
+        ),
+      );
     }
     const attempt = this.open(st.config).then(
       (conn) => {
@@ -154,7 +200,9 @@ export class McpServers {
 
   private async open(c: ServerConfig): Promise<Connection> {
     // Loaded on first use: a workspace that names no other server never evaluates the SDK's client.
-    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { Client } = require(
+      '@modelcontextprotocol/sdk/client/index.js',
+    ) as typeof import('@modelcontextprotocol/sdk/client/index.js');
     const transports = await this.transportsFor(c);
     let last: Error | undefined;
     for (const make of transports) {
@@ -179,15 +227,30 @@ export class McpServers {
 
   private async transportsFor(c: ServerConfig): Promise<(() => Transport)[]> {
     if (c.transport === 'stdio') {
-      const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
-      return [() => new StdioClientTransport({ command: c.command!, args: c.args, env: { ...getDefaultEnvironment(), ...c.env }, cwd: c.cwd ? this.ws.path(c.cwd) : this.ws.root, stderr: 'ignore' })];
+      const { StdioClientTransport, getDefaultEnvironment } = require(
+        '@modelcontextprotocol/sdk/client/stdio.js',
+      ) as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+      return [
+        () =>
+          new StdioClientTransport({
+            command: c.command!,
+            args: c.args,
+            env: { ...getDefaultEnvironment(), ...c.env },
+            cwd: c.cwd ? this.ws.path(c.cwd) : this.ws.root,
+            stderr: 'ignore',
+          }),
+      ];
     }
     const url = new URL(c.url!);
     const init = { requestInit: { headers: c.headers ?? {} } };
-    const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js') as typeof import('@modelcontextprotocol/sdk/client/sse.js');
+    const { SSEClientTransport } = require(
+      '@modelcontextprotocol/sdk/client/sse.js',
+    ) as typeof import('@modelcontextprotocol/sdk/client/sse.js');
     const sse = () => new SSEClientTransport(url, init);
     if (c.transport === 'sse') return [sse];
-    const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { StreamableHTTPClientTransport } = require(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+    ) as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     // Servers from before Streamable HTTP speak only SSE: the SDK's documented fallback.
     return [() => new StreamableHTTPClientTransport(url, init), sse];
   }
@@ -210,7 +273,8 @@ export class McpServers {
  * its server marks read-only and `ask` for the rest (writes wait for a person).
  */
 export function permissionOf(c: ServerConfig, tool: RemoteTool): ToolPermission {
-  return c.permissions.tools[tool.name] ?? c.permissions.default ?? (tool.annotations?.readOnlyHint === true ? 'allow' : 'ask');
+  return c.permissions.tools[tool.name] ?? c.permissions.default
+    ?? (tool.annotations?.readOnlyHint === true ? 'allow' : 'ask');
 }
 
 export function mcpServers(ws: Workspace): McpServers {
@@ -218,7 +282,11 @@ export function mcpServers(ws: Workspace): McpServers {
 }
 
 function unavailable(name: string, why: string): AutoSnippetError {
-  return new AutoSnippetError('MCP_SERVER_UNAVAILABLE', `MCP server "${name}" is unavailable: ${why}.`, 'Check its entry in .autosnippet/mcp.json or ~/.autosnippet/mcp.json (command, url) and that it starts on its own; list_mcp_servers shows its state.');
+  return new AutoSnippetError(
+    'MCP_SERVER_UNAVAILABLE',
+    `MCP server "${name}" is unavailable: ${why}.`,
+    'Check its entry in .autosnippet/mcp.json or ~/.autosnippet/mcp.json (command, url) and that it starts on its own; list_mcp_servers shows its state.',
+  );
 }
 
 function firstLine(text: string): string {
@@ -228,5 +296,6 @@ function firstLine(text: string): string {
 
 function withTimeout<T>(p: Promise<T>, ms: number, why: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms)))])
+    .finally(() => clearTimeout(timer));
 }

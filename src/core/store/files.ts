@@ -36,7 +36,7 @@ export async function fsyncDir(p: string): Promise<void> {
 }
 
 async function renameWithRetry(from: string, to: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     try {
       return await fs.promises.rename(from, to);
     } catch (e) {
@@ -54,7 +54,11 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
  * rename replaces a link rather than its target. `mode` is the new file's permissions exactly (the
  * umask does not narrow it), for a rewrite that keeps an existing file's mode.
  */
-export async function writeFileAtomic(target: string, bytes: Uint8Array, { mode }: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  bytes: Uint8Array,
+  { mode }: { mode?: number } = {},
+): Promise<void> {
   const tmp = tempPathFor(target);
   try {
     const fh = await fs.promises.open(tmp, 'wx');

@@ -15,8 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import type { SqlParams, SqlValue } from './types';
 import { fileKey, fsyncDir, tempPathFor } from './files';
+import type { SqlParams, SqlValue } from './types';
 
 /** Size of the header this version writes; a v1 journal's records start at 32. */
 export const JOURNAL_HEADER_BYTES = 48;
@@ -72,18 +72,18 @@ export type JournalRead =
   | { kind: 'missing' }
   | { kind: 'damaged'; reason: string; key: string }
   | {
-      kind: 'ok';
-      header: JournalHeader;
-      /** Well-formed records from the requested offset on. */
-      records: JournalRecord[];
-      /** Offset just past the last well-formed record. */
-      validEnd: number;
-      /** File size and identity (see fileKey) at the moment of reading. */
-      size: number;
-      key: string;
-      /** Bytes after validEnd that are not a record: a crashed writer's tail, or damage with data after it. */
-      tail?: JournalTail;
-    };
+    kind: 'ok';
+    header: JournalHeader;
+    /** Well-formed records from the requested offset on. */
+    records: JournalRecord[];
+    /** Offset just past the last well-formed record. */
+    validEnd: number;
+    /** File size and identity (see fileKey) at the moment of reading. */
+    size: number;
+    key: string;
+    /** Bytes after validEnd that are not a record: a crashed writer's tail, or damage with data after it. */
+    tail?: JournalTail;
+  };
 
 /** What follows the last good record. `seq` and `statement` describe the bad record as far as it can be read. */
 export interface JournalTail {
@@ -165,7 +165,9 @@ export function encodeRecord(seq: number, ops: JournalOp[]): Buffer {
 
 /** A bad record is the crashed writer's tail when nothing but zeros (or nothing) follows it. */
 function classifyBadRecord(buf: Buffer, from: number, recordEnd: number, reason: string): JournalTail {
-  for (let i = Math.max(recordEnd, from); i < buf.length; i++) if (buf[i] !== 0) return { kind: 'corrupt', reason, ...describeBadRecord(buf, from) };
+  for (let i = Math.max(recordEnd, from); i < buf.length; i++) {
+    if (buf[i] !== 0) return { kind: 'corrupt', reason, ...describeBadRecord(buf, from) };
+  }
   return { kind: 'torn', reason, ...describeBadRecord(buf, from) };
 }
 
@@ -178,7 +180,10 @@ function describeBadRecord(buf: Buffer, at: number): Pick<JournalTail, 'seq' | '
   return { seq, ...(statement ? { statement } : {}) };
 }
 
-function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { kind: 'ok' }>, 'kind' | 'header' | 'size' | 'key'> {
+function parseRecords(
+  buf: Buffer,
+  base: number,
+): Omit<Extract<JournalRead, { kind: 'ok' }>, 'kind' | 'header' | 'size' | 'key'> {
   const records: JournalRecord[] = [];
   let pos = 0;
   let tail: JournalTail | undefined;
@@ -196,7 +201,11 @@ function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { ki
     const end = pos + RECORD_HEADER_BYTES + length;
     if (length > MAX_RECORD_BYTES || end > buf.length) {
       const written = buf.length - pos;
-      tail = { kind: 'torn', reason: `${at}: incomplete (${written} of ${RECORD_HEADER_BYTES + length} bytes written)`, ...describeBadRecord(buf, pos) };
+      tail = {
+        kind: 'torn',
+        reason: `${at}: incomplete (${written} of ${RECORD_HEADER_BYTES + length} bytes written)`,
+        ...describeBadRecord(buf, pos),
+      };
       break;
     }
     if (buf.readUInt32LE(pos + 8) !== crc32(buf.subarray(pos + 12, end))) {
@@ -208,7 +217,11 @@ function parseRecords(buf: Buffer, base: number): Omit<Extract<JournalRead, { ki
       ops = JSON.parse(buf.toString('utf8', pos + RECORD_HEADER_BYTES, end)) as JournalOp[];
       if (!Array.isArray(ops)) throw new Error('not a list of statements');
     } catch (e) {
-      tail = { kind: 'corrupt', reason: `${at}: unreadable payload (${(e as Error).message})`, seq: Number(buf.readBigUInt64LE(pos + 12)) };
+      tail = {
+        kind: 'corrupt',
+        reason: `${at}: unreadable payload (${(e as Error).message})`,
+        seq: Number(buf.readBigUInt64LE(pos + 12)),
+      };
       break;
     }
     records.push({ seq: Number(buf.readBigUInt64LE(pos + 12)), ops, end: base + end });
@@ -237,7 +250,9 @@ export function readJournal(journalPath: string, from?: { id: string | null; off
     fs.readSync(fd, headerBuf, 0, headerBuf.length, 0);
     const header = decodeHeader(headerBuf);
     if (typeof header === 'string') return { kind: 'damaged', reason: header, key };
-    const start = from && from.id === header.id && from.offset >= header.size ? Math.min(from.offset, size) : header.size;
+    const start = from && from.id === header.id && from.offset >= header.size
+      ? Math.min(from.offset, size)
+      : header.size;
     const body = Buffer.alloc(size - start);
     let got = 0;
     while (got < body.length) {

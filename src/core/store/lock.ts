@@ -32,7 +32,10 @@ export const UNREADABLE_LOCK_STALE_MS = 2000;
 function parseOwner(raw: Buffer): LockOwner | undefined {
   try {
     const o = JSON.parse(raw.toString('utf8')) as Partial<LockOwner>;
-    if (typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0 && typeof o.hostname === 'string' && typeof o.token === 'string') {
+    if (
+      typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0 && typeof o.hostname === 'string'
+      && typeof o.token === 'string'
+    ) {
       return { pid: o.pid, hostname: o.hostname, createdAt: String(o.createdAt ?? ''), token: o.token };
     }
   } catch {
@@ -54,7 +57,9 @@ export function readLock(lockPath: string): LockSighting | undefined {
     if (!st.isFile()) {
       throw new AutoSnippetError(
         ErrorCode.StoreUnavailable,
-        `The lock path ${lockPath} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}, so no process can take the database's write lock.`,
+        `The lock path ${lockPath} is ${
+          st.isDirectory() ? 'a folder' : 'not a regular file'
+        }, so no process can take the database's write lock.`,
         `Move or remove ${lockPath} (AutoSnippet creates this file for each write and removes it after), then try again.`,
         { lockPath },
       );
@@ -84,7 +89,13 @@ export function isStale(seen: LockSighting, now = Date.now()): boolean {
 const sameFile = (now: LockSighting | undefined, judged: LockSighting) =>
   !!now && now.ino === judged.ino && now.mtimeNs === judged.mtimeNs && now.raw.equals(judged.raw);
 
-const ownerJson = (): string => JSON.stringify({ pid: process.pid, hostname: os.hostname(), createdAt: new Date().toISOString(), token: randomBytes(8).toString('hex') });
+const ownerJson = (): string =>
+  JSON.stringify({
+    pid: process.pid,
+    hostname: os.hostname(),
+    createdAt: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  });
 
 /**
  * Creates `target` holding `content`, or returns false when it exists. The content is written to a
@@ -106,7 +117,9 @@ function createWith(target: string, content: string): boolean {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') return createExclusive(target, content);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') {
+      return createExclusive(target, content);
+    }
     throw e;
   } finally {
     fs.rmSync(tmp, { force: true });
@@ -195,7 +208,9 @@ function removeStaleGuard(guard: string, judged: LockSighting, log?: Logger): vo
 }
 
 function describe(owner: LockOwner | undefined): string {
-  return owner ? `held by process ${owner.pid} on ${owner.hostname} since ${owner.createdAt}` : '(empty or unreadable lock file)';
+  return owner
+    ? `held by process ${owner.pid} on ${owner.hostname} since ${owner.createdAt}`
+    : '(empty or unreadable lock file)';
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -239,7 +254,9 @@ export class FileLock {
         throw new AutoSnippetError(
           ErrorCode.StoreLocked,
           `the database is locked ${describe(holder)}; waited ${timeoutMs} ms`,
-          `Another AutoSnippet process is writing. Retry shortly. If process ${holder?.pid ?? '?'} no longer exists, delete ${this.path}.`,
+          `Another AutoSnippet process is writing. Retry shortly. If process ${
+            holder?.pid ?? '?'
+          } no longer exists, delete ${this.path}.`,
           { lockPath: this.path, holder },
         );
       }

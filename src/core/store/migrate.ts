@@ -9,7 +9,9 @@ export function pendingMigrations(db: Database, migrations: Migration[]): Migrat
   sorted.forEach((m, i) => {
     if (i > 0 && sorted[i - 1].version === m.version) throw new Error(`two migrations have version ${m.version}`);
   });
-  const applied = new Set(queryRows<{ version: number }>(db, 'SELECT version FROM _store_migrations', undefined).map((r) => r.version));
+  const applied = new Set(
+    queryRows<{ version: number }>(db, 'SELECT version FROM _store_migrations', undefined).map((r) => r.version),
+  );
   return sorted.filter((m) => !applied.has(m.version));
 }
 

@@ -3,10 +3,20 @@
  * commit record; and cutting a crashed writer's torn last record, naming the commit it held. Callers
  * hold the store's lock.
  */
-import { configure, setWritable } from './sqljs';
 import { removeLeftovers, saveTailAside, statKey, writeFileAtomic } from './files';
-import { appendRecord, crc32, createJournal, encodeRecord, JOURNAL_HEADER_BYTES, newJournalId, truncateJournal, type JournalOp, type JournalTail } from './journal';
+import {
+  appendRecord,
+  crc32,
+  createJournal,
+  encodeRecord,
+  JOURNAL_HEADER_BYTES,
+  type JournalOp,
+  type JournalTail,
+  newJournalId,
+  truncateJournal,
+} from './journal';
 import type { Snapshot } from './snapshot';
+import { configure, setWritable } from './sqljs';
 import type { LostCommit } from './types';
 
 /** Writes what memory holds as the image, with its sequence and lineage in its meta table. */
@@ -14,7 +24,12 @@ export async function writeImage(s: Snapshot, dbPath: string): Promise<void> {
   removeLeftovers(dbPath);
   s.lineage ??= newJournalId();
   setWritable(s.db, true);
-  s.db.run('INSERT OR REPLACE INTO _store_meta (key, value) VALUES (?, ?), (?, ?)', ['sequence', String(s.seq), 'lineage', s.lineage]);
+  s.db.run('INSERT OR REPLACE INTO _store_meta (key, value) VALUES (?, ?), (?, ?)', [
+    'sequence',
+    String(s.seq),
+    'lineage',
+    s.lineage,
+  ]);
   const bytes = s.db.export();
   configure(s.db); // export() reopened the connection
   await writeFileAtomic(dbPath, bytes);
@@ -35,19 +50,31 @@ export async function writeImageAndJournal(s: Snapshot, dbPath: string, journalP
   s.lineage ??= newJournalId();
   const header = { id: newJournalId(), lineage: s.lineage, baseSeq: s.seq, image: s.imageSum };
   const key = await createJournal(journalPath, header);
-  s.journal = { id: header.id, start: JOURNAL_HEADER_BYTES, offset: JOURNAL_HEADER_BYTES, lastSeq: s.seq, size: JOURNAL_HEADER_BYTES, key };
+  s.journal = {
+    id: header.id,
+    start: JOURNAL_HEADER_BYTES,
+    offset: JOURNAL_HEADER_BYTES,
+    lastSeq: s.seq,
+    size: JOURNAL_HEADER_BYTES,
+    key,
+  };
 }
 
 /** Whether disk differs from an image holding everything beside an empty journal that vouches for it. */
 export function foldable(s: Snapshot): boolean {
-  return s.onDisk && (s.seq !== s.imageSeq || !s.imageKey || !s.imageSum || !s.journal.id || s.journal.size > s.journal.start);
+  return s.onDisk
+    && (s.seq !== s.imageSeq || !s.imageKey || !s.imageSum || !s.journal.id || s.journal.size > s.journal.start);
 }
 
 /**
  * Appends the next commit and flushes it. On failure the record is cut off again and `false`
  * returned with the error: memory then holds a commit the disk does not, and must be reloaded.
  */
-export async function appendCommit(s: Snapshot, journalPath: string, ops: JournalOp[]): Promise<{ ok: true } | { ok: false; error: unknown }> {
+export async function appendCommit(
+  s: Snapshot,
+  journalPath: string,
+  ops: JournalOp[],
+): Promise<{ ok: true } | { ok: false; error: unknown }> {
   const record = encodeRecord(s.seq + 1, ops);
   const before = s.journal.offset;
   s.seq += 1;
@@ -85,7 +112,7 @@ export function lostCommitOf(tail: JournalTail, lastKept: number, savedTo: strin
     sequence,
     savedTo,
     reason:
-      `${what} was only partly written (${tail.reason}): the process writing it stopped before confirming it, or the file was cut later. ` +
-      `It is lost; the commits up to ${lastKept} are kept, and its bytes ${bytesWhere}.`,
+      `${what} was only partly written (${tail.reason}): the process writing it stopped before confirming it, or the file was cut later. `
+      + `It is lost; the commits up to ${lastKept} are kept, and its bytes ${bytesWhere}.`,
   };
 }

@@ -150,7 +150,8 @@ export const migrations: Migration[] = [
   },
   {
     version: 7,
-    name: 'search: recipe terms in a plain table for the in-memory index (FTS4 dropped), and the recipes each index generation changed',
+    name:
+      'search: recipe terms in a plain table for the in-memory index (FTS4 dropped), and the recipes each index generation changed',
     up: `
       CREATE TABLE recipe_terms (rid INTEGER PRIMARY KEY, trigger TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL, body TEXT NOT NULL);
       INSERT INTO recipe_terms (rid, trigger, title, summary, body) SELECT docid, trigger, title, summary, body FROM recipe_fts;

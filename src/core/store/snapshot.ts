@@ -5,7 +5,15 @@
 import fs from 'node:fs';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { statKey } from './files';
-import { crc32, decodeParams, readJournal, type ImageSum, type JournalRead, type JournalRecord, type JournalTail } from './journal';
+import {
+  crc32,
+  decodeParams,
+  type ImageSum,
+  type JournalRead,
+  type JournalRecord,
+  type JournalTail,
+  readJournal,
+} from './journal';
 import { migrateInMemory } from './migrate';
 import { DamagedImageError, openDatabase, quickCheck, readMeta, runStatement, setWritable } from './sqljs';
 import type { Migration } from './types';
@@ -97,19 +105,34 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
     return read.reason;
   }
   const { header } = read;
-  const notContinuing = (why: string) => (fresh ? `the journal does not continue the database image: ${why}` : 'reload');
+  const notContinuing = (
+    why: string,
+  ) => (fresh ? `the journal does not continue the database image: ${why}` : 'reload');
   if (snap.lineage === null) snap.lineage = header.lineage;
-  else if (header.lineage !== snap.lineage) return notContinuing(`it belongs to database ${header.lineage}, the image is ${snap.lineage}`);
-  if (header.baseSeq > snap.seq) return notContinuing(`it starts after sequence ${header.baseSeq}, the image holds ${snap.seq}`);
+  else if (header.lineage !== snap.lineage) {
+    return notContinuing(`it belongs to database ${header.lineage}, the image is ${snap.lineage}`);
+  }
+  if (header.baseSeq > snap.seq) {
+    return notContinuing(`it starts after sequence ${header.baseSeq}, the image holds ${snap.seq}`);
+  }
   const continuing = snap.journal.id === header.id;
   snap.journal = continuing
     ? { ...snap.journal, size: read.size, key: read.key }
-    : { id: header.id, start: header.size, offset: header.size, lastSeq: header.baseSeq, size: read.size, key: read.key };
+    : {
+      id: header.id,
+      start: header.size,
+      offset: header.size,
+      lastSeq: header.baseSeq,
+      size: read.size,
+      key: read.key,
+    };
   // A journal another process started vouches for the image it started from (a fresh load checked that itself).
   if (!continuing && !fresh) snap.imageSum = header.baseSeq === snap.imageSeq ? header.image : undefined;
   for (const record of read.records) {
     if (record.seq > snap.seq) {
-      if (record.seq !== snap.seq + 1) return fresh ? `journal record ${record.seq} follows ${snap.seq}: records are missing` : 'reload';
+      if (record.seq !== snap.seq + 1) {
+        return fresh ? `journal record ${record.seq} follows ${snap.seq}: records are missing` : 'reload';
+      }
       try {
         applyRecord(snap.db, record);
       } catch (e) {
@@ -122,7 +145,9 @@ export function applyJournalRead(snap: Snapshot, read: JournalRead, fresh: boole
   }
   snap.journal.offset = Math.max(snap.journal.offset, read.validEnd);
   // A record cut inside its header has no readable number; it can only be the one after the last whole record.
-  snap.journal.tail = read.tail && read.tail.seq === undefined ? { ...read.tail, seq: snap.journal.lastSeq + 1 } : read.tail;
+  snap.journal.tail = read.tail && read.tail.seq === undefined
+    ? { ...read.tail, seq: snap.journal.lastSeq + 1 }
+    : read.tail;
   return read.tail?.kind === 'corrupt' ? read.tail.reason : undefined;
 }
 
@@ -175,7 +200,7 @@ export async function readImage(dbPath: string): Promise<ImageFile> {
     const readFrom = (at: number) => handle.read(bytes, at, Math.min(OPEN_READ_BYTES, size - at), at);
     let sum = 0;
     let done = 0;
-    for (let next = size > 0 ? readFrom(0) : undefined; next; ) {
+    for (let next = size > 0 ? readFrom(0) : undefined; next;) {
       const { bytesRead } = await next;
       const from = done;
       done += bytesRead;
@@ -192,11 +217,26 @@ export async function readImage(dbPath: string): Promise<ImageFile> {
  * How far the journal's header vouches for the image: 'match' (size and CRC-32 agree: every byte is
  * as written), 'mismatch', or 'unknown' (a v1 journal, no journal, or none recorded).
  */
-function checkSum(bytes: Buffer, read: JournalRead, known: number | undefined): { state: 'match' | 'unknown' } | { state: 'mismatch'; reason: string } {
+function checkSum(
+  bytes: Buffer,
+  read: JournalRead,
+  known: number | undefined,
+): { state: 'match' | 'unknown' } | { state: 'mismatch'; reason: string } {
   const want = read.kind === 'ok' ? read.header.image : undefined;
   if (!want) return { state: 'unknown' };
-  if (want.bytes !== bytes.length) return { state: 'mismatch', reason: `the image is ${bytes.length} bytes; its journal recorded ${want.bytes} when it was written` };
-  if (want.crc32 !== (known ?? crc32(bytes))) return { state: 'mismatch', reason: "the image's CRC-32 differs from the one its journal recorded when it was written: bytes inside its pages changed" };
+  if (want.bytes !== bytes.length) {
+    return {
+      state: 'mismatch',
+      reason: `the image is ${bytes.length} bytes; its journal recorded ${want.bytes} when it was written`,
+    };
+  }
+  if (want.crc32 !== (known ?? crc32(bytes))) {
+    return {
+      state: 'mismatch',
+      reason:
+        "the image's CRC-32 differs from the one its journal recorded when it was written: bytes inside its pages changed",
+    };
+  }
   return { state: 'match' };
 }
 

@@ -1,8 +1,8 @@
 /** sql.js loading and the thin statement layer the store uses on top of it. */
 import fs from 'node:fs';
 import path from 'node:path';
-import initSqlJs from 'sql.js';
 import type { BindParams, Database, SqlJsStatic } from 'sql.js';
+import initSqlJs from 'sql.js';
 import type { Row, SqlParams } from './types';
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
@@ -40,7 +40,9 @@ const STORE_TABLES = `
  * of these: call again after it.
  */
 export function configure(db: Database): void {
-  db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; PRAGMA query_only = 1;');
+  db.exec(
+    'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA foreign_keys = ON; PRAGMA query_only = 1;',
+  );
 }
 
 export function setWritable(db: Database, writable: boolean): void {
@@ -74,7 +76,9 @@ export function quickCheck(db: Database): void {
   } catch (e) {
     problems = [(e as Error).message ?? String(e)];
   }
-  if (problems.length !== 1 || problems[0] !== 'ok') throw new DamagedImageError(`integrity check failed: ${problems.slice(0, 3).join('; ')}`);
+  if (problems.length !== 1 || problems[0] !== 'ok') {
+    throw new DamagedImageError(`integrity check failed: ${problems.slice(0, 3).join('; ')}`);
+  }
 }
 
 /** Named parameters may be given without their prefix; sql.js needs it (`:id`, `@id` or `$id`). */
@@ -89,7 +93,11 @@ export function toBindParams(params: SqlParams | undefined): BindParams | undefi
 }
 
 /** Runs one statement (with params: the first statement only; without: all of them). */
-export function runStatement(db: Database, sql: string, params?: SqlParams): { changes: number; lastInsertRowid: number } {
+export function runStatement(
+  db: Database,
+  sql: string,
+  params?: SqlParams,
+): { changes: number; lastInsertRowid: number } {
   db.run(sql, toBindParams(params));
   const changes = db.getRowsModified();
   const rowid = db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0];

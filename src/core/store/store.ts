@@ -13,11 +13,11 @@ import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { type Logger, silentLogger } from '../kernel/log';
 import { TurnGate } from '../kernel/slices';
 import { assertFileOrMissing, moveAside, statKey } from './files';
-import { crc32Missing, readJournal, type JournalOp, type JournalRead } from './journal';
+import { crc32Missing, type JournalOp, type JournalRead, readJournal } from './journal';
 import { FileLock, UNREADABLE_LOCK_STALE_MS } from './lock';
 import { migrationStep, pendingMigrations } from './migrate';
-import { applyJournalRead, loadSnapshot, readImage, unsavedSnapshot, type Snapshot } from './snapshot';
 import { appendCommit, cutTornTail, foldable, lostCommitOf, writeImageAndJournal } from './persist';
+import { applyJournalRead, loadSnapshot, readImage, type Snapshot, unsavedSnapshot } from './snapshot';
 import { DamagedImageError, loadSqlJs, queryRows } from './sqljs';
 import { runTransaction } from './tx';
 import type { LostCommit, Migration, Row, SqlParams, StoreOptions, StoreState, TransactionOptions, Tx } from './types';
@@ -75,7 +75,13 @@ export class Store {
    */
   static async open(opts: StoreOptions): Promise<Store> {
     const missing = crc32Missing();
-    if (missing) throw new AutoSnippetError(ErrorCode.StoreUnavailable, missing, 'Install Node.js 20.15 or newer (VS Code 1.104 and later run a newer one already).');
+    if (missing) {
+      throw new AutoSnippetError(
+        ErrorCode.StoreUnavailable,
+        missing,
+        'Install Node.js 20.15 or newer (VS Code 1.104 and later run a newer one already).',
+      );
+    }
     assertFileOrMissing(opts.dbPath, 'database');
     assertFileOrMissing(`${opts.dbPath}.journal`, 'database journal');
     const store = new Store(await loadSqlJs(), opts.dbPath, opts);
@@ -86,7 +92,7 @@ export class Store {
           store.withLock(async () => {
             await store.syncLocked();
             await store.migrateLocked();
-          }),
+          })
         );
       }
     } catch (e) {
@@ -99,7 +105,9 @@ export class Store {
 
   get state(): StoreState {
     // Kept until a commit: `health` reads the state on every call, and the query was most of its time.
-    const schemaVersion = this.closed ? this.schemaVersionAtClose : this.memo('store.schemaVersion', () => this.schemaVersion());
+    const schemaVersion = this.closed
+      ? this.schemaVersionAtClose
+      : this.memo('store.schemaVersion', () => this.schemaVersion());
     const s = this.snap;
     return {
       path: this.dbPath,
@@ -138,7 +146,6 @@ export class Store {
     });
   }
 
-
   /**
    * Runs `fn` (synchronous, deterministic) in a transaction under the cross-process lock, after
    * catching up with other processes. Resolves once the transaction is durable in the journal.
@@ -146,7 +153,9 @@ export class Store {
    */
   async transaction<T>(fn: (tx: Tx) => T, options: TransactionOptions = {}): Promise<T> {
     this.assertOpen();
-    if (this.inTransactionFn) throw new Error('transaction() called inside a transaction function: use the tx it was given');
+    if (this.inTransactionFn) {
+      throw new Error('transaction() called inside a transaction function: use the tx it was given');
+    }
     try {
       return await this.enqueue(async () => {
         if (!this.snap.onDisk) {
@@ -228,7 +237,12 @@ export class Store {
       const tail = this.snap.journal.tail;
       // Seconds later a live writer's append would long be complete: report it now rather than stay silent.
       if (tail?.kind === 'torn' && !(tail.seq !== undefined && tail.seq <= this.snap.seq)) {
-        this.lostCommit = lostCommitOf(tail, this.snap.seq, this.journalPath, 'are still at the end of the journal; the next write cuts them and saves them aside');
+        this.lostCommit = lostCommitOf(
+          tail,
+          this.snap.seq,
+          this.journalPath,
+          'are still at the end of the journal; the next write cuts them and saves them aside',
+        );
       }
     }
   }
@@ -245,7 +259,9 @@ export class Store {
       await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
       const reason = `${e.message}${journalMovedTo ? ` (its journal was moved to ${journalMovedTo})` : ''}`;
       this.recovered = { movedTo, reason };
-      this.log.warn(`the database ${this.dbPath} was damaged (${reason}); it was moved to ${movedTo} and a fresh one created, to be rebuilt from the files`);
+      this.log.warn(
+        `the database ${this.dbPath} was damaged (${reason}); it was moved to ${movedTo} and a fresh one created, to be rebuilt from the files`,
+      );
       return;
     }
     if (!loaded) return this.adopt(unsavedSnapshot(this.SQL, this.migrations));
@@ -260,8 +276,14 @@ export class Store {
     const movedTo = fs.existsSync(this.journalPath) ? moveAside(this.journalPath) : this.journalPath;
     await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
     this.problem = undefined;
-    this.recovered = { movedTo, reason: `journal damaged: ${reason}; the commits up to ${kept} were kept, those after it were not applied (they are in the journal moved aside)` };
-    this.log.warn(`the store journal was damaged (${reason}); it was moved to ${movedTo} and the commits up to ${kept} kept`);
+    this.recovered = {
+      movedTo,
+      reason:
+        `journal damaged: ${reason}; the commits up to ${kept} were kept, those after it were not applied (they are in the journal moved aside)`,
+    };
+    this.log.warn(
+      `the store journal was damaged (${reason}); it was moved to ${movedTo} and the commits up to ${kept} kept`,
+    );
   }
 
   /** Under the lock: cuts a crashed writer's incomplete last record, keeping its bytes and saying which commit it was. */
@@ -281,7 +303,7 @@ export class Store {
 
   /** Loads image and journal again; flags (rather than throws) a damaged image so reads keep working. */
   private reload(): void {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       let loaded: ReturnType<typeof loadSnapshot>;
       try {
         loaded = loadSnapshot(this.SQL, this.dbPath, this.journalPath, false);
@@ -311,7 +333,9 @@ export class Store {
     try {
       return query();
     } catch (e) {
-      if (/readonly database/.test((e as Error).message)) throw new Error('store.all() and store.get() only read; write inside store.transaction()');
+      if (/readonly database/.test((e as Error).message)) {
+        throw new Error('store.all() and store.get() only read; write inside store.transaction()');
+      }
       throw e;
     }
   }
@@ -338,7 +362,9 @@ export class Store {
       // Another process checkpointed. When its journal starts at or before our sequence, the new image
       // holds nothing we lack: keep our copy rather than reload it (which blocks for the image's size).
       read = readJournal(this.journalPath);
-      if (read.kind !== 'ok' || !imageKey || read.header.lineage !== s.lineage || read.header.baseSeq > s.seq) return this.reload();
+      if (read.kind !== 'ok' || !imageKey || read.header.lineage !== s.lineage || read.header.baseSeq > s.seq) {
+        return this.reload();
+      }
       s.imageBytes = fs.statSync(this.dbPath).size;
       s.imageKey = imageKey;
       s.imageSeq = read.header.baseSeq;
@@ -360,7 +386,11 @@ export class Store {
     this.catchUp();
     if (this.problem) this.reload();
     if (this.problem?.kind === 'image-damaged') {
-      throw new AutoSnippetError(ErrorCode.StoreCorrupt, `the database image is damaged: ${this.problem.reason}`, 'Reopen the workspace: the damaged file is then moved aside and a fresh database created.');
+      throw new AutoSnippetError(
+        ErrorCode.StoreCorrupt,
+        `the database image is damaged: ${this.problem.reason}`,
+        'Reopen the workspace: the damaged file is then moved aside and a fresh database created.',
+      );
     }
     if (this.problem) return this.repairJournalLocked(this.problem.reason);
     if (this.snap.journal.tail?.kind === 'torn') await this.cutTornTailLocked();
@@ -417,7 +447,11 @@ export class Store {
         await this.commitLocked(migrationStep(m, at));
       } catch (e) {
         if (e instanceof AutoSnippetError) throw e;
-        throw new AutoSnippetError(ErrorCode.Internal, `database migration ${m.version} (${m.name}) failed: ${(e as Error).message}`, 'This is a bug in AutoSnippet; please report it.');
+        throw new AutoSnippetError(
+          ErrorCode.Internal,
+          `database migration ${m.version} (${m.name}) failed: ${(e as Error).message}`,
+          'This is a bug in AutoSnippet; please report it.',
+        );
       }
       this.log.info(`applied database migration ${m.version}: ${m.name}`);
     }
@@ -441,14 +475,19 @@ export class Store {
     this.checkpointTimer = setImmediate(() => {
       this.checkpointTimer = undefined;
       if (this.closing) return;
-      this.enqueue(() => this.withLock(() => this.checkpointLocked(false))).catch((e) => this.log.warn('background checkpoint failed; will retry after the next commit', e));
+      this.enqueue(() => this.withLock(() => this.checkpointLocked(false))).catch((e) =>
+        this.log.warn('background checkpoint failed; will retry after the next commit', e)
+      );
     });
   }
 
   // ---- plumbing ----
 
   private schemaVersion(): number {
-    return Number(queryRows<{ v: number | null }>(this.snap.db, 'SELECT max(version) AS v FROM _store_migrations', undefined, 1)[0]?.v ?? 0);
+    return Number(
+      queryRows<{ v: number | null }>(this.snap.db, 'SELECT max(version) AS v FROM _store_migrations', undefined, 1)[0]
+        ?.v ?? 0,
+    );
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {

@@ -10,7 +10,11 @@ import type { Row, SqlParams, Tx } from './types';
  * transaction is rolled back and the error rethrown; `onRollbackFailed` is called when SQLite had
  * already ended the transaction itself (e.g. OR ROLLBACK), so the database must be reloaded.
  */
-export function runTransaction<T>(db: Database, fn: (tx: Tx) => T, onRollbackFailed: () => void): { result: T; ops: JournalOp[] } {
+export function runTransaction<T>(
+  db: Database,
+  fn: (tx: Tx) => T,
+  onRollbackFailed: () => void,
+): { result: T; ops: JournalOp[] } {
   const ops: JournalOp[] = [];
   let active = true;
   const exec = <R>(sql: string, params: SqlParams | undefined, journaled: boolean, run: () => R): R => {
@@ -26,8 +30,10 @@ export function runTransaction<T>(db: Database, fn: (tx: Tx) => T, onRollbackFai
   };
   const tx: Tx = {
     run: (sql, params) => exec(sql, params, true, () => runStatement(db, sql, params)),
-    all: <R = Row>(sql: string, params?: SqlParams) => exec(sql, params, !isPlainRead(sql), () => queryRows<R>(db, sql, params)),
-    get: <R = Row>(sql: string, params?: SqlParams) => exec(sql, params, !isPlainRead(sql), () => queryRows<R>(db, sql, params, 1)[0]),
+    all: <R = Row>(sql: string, params?: SqlParams) =>
+      exec(sql, params, !isPlainRead(sql), () => queryRows<R>(db, sql, params)),
+    get: <R = Row>(sql: string, params?: SqlParams) =>
+      exec(sql, params, !isPlainRead(sql), () => queryRows<R>(db, sql, params, 1)[0]),
   };
   setWritable(db, true);
   db.exec('BEGIN');

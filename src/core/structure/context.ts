@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { readRepoFile } from '../files';
+import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import type { ManifestProblem, Target } from './types';
 
 /** What an ecosystem reader gets: the workspace listing, a reader, and a place for problems. */
@@ -30,7 +30,9 @@ export class DiscoveryContext {
    * may still declare them as members.
    */
   named(base: string, includeSamples = false): string[] {
-    return [...(this.byBase.get(base) ?? [])].filter((f) => includeSamples || !(isSamplePath(dirOf(f)) || isTestDataPath(dirOf(f)))).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+    return [...(this.byBase.get(base) ?? [])].filter((f) =>
+      includeSamples || !(isSamplePath(dirOf(f)) || isTestDataPath(dirOf(f)))
+    ).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
   }
 
   has(rel: string): boolean {
@@ -53,7 +55,10 @@ export class DiscoveryContext {
     return p;
   }
 
-  async readJson(rel: string, parse: (text: string) => unknown = JSON.parse): Promise<Record<string, unknown> | undefined> {
+  async readJson(
+    rel: string,
+    parse: (text: string) => unknown = JSON.parse,
+  ): Promise<Record<string, unknown> | undefined> {
     const text = await this.read(rel);
     if (text === undefined) return undefined;
     try {
@@ -80,7 +85,9 @@ export class DiscoveryContext {
     const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => cleanGlob(p.slice(1)));
     if (include.length === 0) return [];
     const yes = picomatch(include, { dot: false });
-    const hidden = include.filter((p) => p.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..'));
+    const hidden = include.filter((p) =>
+      p.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..')
+    );
     const yesHidden = hidden.length ? picomatch(hidden, { dot: true }) : () => false;
     const no = exclude.length ? picomatch(exclude, { dot: true }) : () => false;
     const out = new Set<string>();
@@ -90,7 +97,9 @@ export class DiscoveryContext {
       if ((yes(rel) || yesHidden(rel)) && !no(rel)) out.add(dir);
     };
     for (const m of this.named(manifestName, true)) consider(dirOf(m));
-    for (const pattern of hidden) for (const dir of await this.expandDirs(base, pattern.split('/'), manifestName)) consider(dir);
+    for (const pattern of hidden) {
+      for (const dir of await this.expandDirs(base, pattern.split('/'), manifestName)) consider(dir);
+    }
     return [...out].sort();
   }
 
@@ -111,7 +120,9 @@ export class DiscoveryContext {
     const match = picomatch(seg, { dot: true });
     let names: string[];
     try {
-      names = (await readdir(path.join(this.root, dir), { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== 'node_modules' && match(e.name)).map((e) => e.name);
+      names = (await readdir(path.join(this.root, dir), { withFileTypes: true })).filter((e) =>
+        e.isDirectory() && e.name !== 'node_modules' && match(e.name)
+      ).map((e) => e.name);
     } catch {
       return [];
     }

@@ -1,4 +1,4 @@
-import { DiscoveryContext, type Discoverer } from './context';
+import { type Discoverer, DiscoveryContext } from './context';
 import { discoverCargo } from './ecosystems/cargo';
 import { discoverGo } from './ecosystems/go';
 import { discoverGradle } from './ecosystems/gradle';
@@ -11,7 +11,17 @@ import { discoverXcode } from './ecosystems/xcode';
 import type { Ecosystem, ProjectStructure, Target } from './types';
 
 /** Every ecosystem's reader, in the order their targets are listed. */
-const DISCOVERERS: Discoverer[] = [discoverNpm, discoverTypeScript, discoverSwift, discoverXcode, discoverCargo, discoverGo, discoverPython, discoverGradle, discoverMaven];
+const DISCOVERERS: Discoverer[] = [
+  discoverNpm,
+  discoverTypeScript,
+  discoverSwift,
+  discoverXcode,
+  discoverCargo,
+  discoverGo,
+  discoverPython,
+  discoverGradle,
+  discoverMaven,
+];
 
 const JS_ECOSYSTEMS = new Set<Ecosystem>(['npm', 'pnpm', 'yarn']);
 
@@ -19,7 +29,11 @@ const JS_ECOSYSTEMS = new Set<Ecosystem>(['npm', 'pnpm', 'yarn']);
  * Reads every build manifest in the listing and returns the project's targets with the dependencies
  * between them resolved to target names. A manifest that cannot be read is reported, not fatal.
  */
-export async function discoverStructure(root: string, files: readonly string[], truncated = false): Promise<ProjectStructure> {
+export async function discoverStructure(
+  root: string,
+  files: readonly string[],
+  truncated = false,
+): Promise<ProjectStructure> {
   const ctx = new DiscoveryContext(root, files);
   const groups: Target[][] = [];
   for (const discover of DISCOVERERS) {
@@ -80,6 +94,8 @@ function mergeProjectReferences(packages: Target[], projects: Target[]): Target[
   }
   const remaining = projects.filter((p) => !merged.has(p.name));
   // References from a standalone project to a merged one now point at the package.
-  for (const p of remaining) for (const d of p.dependencies) if (d.target && merged.has(d.target)) d.target = merged.get(d.target)!.name;
+  for (const p of remaining) {
+    for (const d of p.dependencies) if (d.target && merged.has(d.target)) d.target = merged.get(d.target)!.name;
+  }
   return remaining;
 }

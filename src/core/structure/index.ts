@@ -1,13 +1,13 @@
-import type { Workspace } from '../workspace';
+import { workspaceFiles, type WorkspaceListing } from '../files';
+import { DEVELOPMENT_DEPENDENCY, type GraphEdge, nodeKey, replaceEdges } from '../graph';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
-import { DEVELOPMENT_DEPENDENCY, nodeKey, replaceEdges, type GraphEdge } from '../graph';
-import { workspaceFiles, type WorkspaceListing } from '../files';
+import type { Workspace } from '../workspace';
 import { discoverStructure } from './discover';
 import type { Ecosystem, ProjectStructure, Target } from './types';
 
-export * from './types';
 export { discoverStructure } from './discover';
+export * from './types';
 
 /** How long a discovery is reused before the disk is read again. */
 const FRESH_MS = 3000;
@@ -25,16 +25,25 @@ class StructureCache {
 }
 
 /** The project's targets, read from its manifests (cached for a few seconds). */
-export async function projectStructure(ws: Workspace, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ProjectStructure> {
+export async function projectStructure(
+  ws: Workspace,
+  options: { refresh?: boolean; signal?: AbortSignal } = {},
+): Promise<ProjectStructure> {
   return (await discovered(ws, options)).structure;
 }
 
 /** The workspace listing and the structure read from it, together (cached like `projectStructure`). */
-export async function projectSnapshot(ws: Workspace, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<{ listing: WorkspaceListing; structure: ProjectStructure }> {
+export async function projectSnapshot(
+  ws: Workspace,
+  options: { refresh?: boolean; signal?: AbortSignal } = {},
+): Promise<{ listing: WorkspaceListing; structure: ProjectStructure }> {
   return discovered(ws, options);
 }
 
-async function discovered(ws: Workspace, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<Discovered> {
+async function discovered(
+  ws: Workspace,
+  options: { refresh?: boolean; signal?: AbortSignal } = {},
+): Promise<Discovered> {
   const cache = ws.service('structure', () => new StructureCache());
   if (!options.refresh && cache.current && Date.now() - cache.current.at < FRESH_MS) return cache.current;
   cache.pending ??= (async () => {
@@ -55,7 +64,10 @@ async function discovered(ws: Workspace, options: { refresh?: boolean; signal?: 
  * Writes the dependency edges between targets into the knowledge graph (origin `structure`) and
  * returns the structure. Writes nothing when the edges are unchanged.
  */
-export async function syncStructureGraph(ws: Workspace, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ProjectStructure> {
+export async function syncStructureGraph(
+  ws: Workspace,
+  options: { refresh?: boolean; signal?: AbortSignal } = {},
+): Promise<ProjectStructure> {
   const structure = await projectStructure(ws, options);
   await replaceEdges(ws, 'structure', structureEdges(structure.targets));
   return structure;
@@ -69,7 +81,13 @@ export function structureEdges(targets: Target[]): GraphEdge[] {
       // A dev or test dependency is needed to work on the source, not by the product: drawn as a product
       // edge, a test helper that depends on the package it tests makes a cycle the product does not have.
       const development = d.scope === 'dev' || d.scope === 'test';
-      edges.push({ from: nodeKey('target', t.name), to: nodeKey('target', d.target), relation: development ? DEVELOPMENT_DEPENDENCY : 'depends_on', weight: d.scope === 'prod' || d.scope === 'build' ? 1 : 0.5, evidence: d.evidence });
+      edges.push({
+        from: nodeKey('target', t.name),
+        to: nodeKey('target', d.target),
+        relation: development ? DEVELOPMENT_DEPENDENCY : 'depends_on',
+        weight: d.scope === 'prod' || d.scope === 'build' ? 1 : 0.5,
+        evidence: d.evidence,
+      });
     }
   }
   return edges;
@@ -77,12 +95,16 @@ export function structureEdges(targets: Target[]): GraphEdge[] {
 
 /** The target of that name, or NOT_FOUND listing the closest names. */
 export function requireTarget(structure: ProjectStructure, name: string): Target {
-  const t = structure.targets.find((x) => x.name === name) ?? structure.targets.find((x) => x.name.toLowerCase() === name.toLowerCase()) ?? structure.targets.filter((x) => x.name.endsWith(`:${name}`) || x.dir === name).at(0);
+  const t = structure.targets.find((x) => x.name === name)
+    ?? structure.targets.find((x) => x.name.toLowerCase() === name.toLowerCase())
+    ?? structure.targets.filter((x) => x.name.endsWith(`:${name}`) || x.dir === name).at(0);
   if (t) return t;
   const names = structure.targets.map((x) => x.name);
   throw new AutoSnippetError(
     ErrorCode.NotFound,
-    names.length ? `No target named "${name}". Closest: ${closestNames(name, names, 5).join(', ')}.` : `No target named "${name}": no build manifest was found in the workspace.`,
+    names.length
+      ? `No target named "${name}". Closest: ${closestNames(name, names, 5).join(', ')}.`
+      : `No target named "${name}": no build manifest was found in the workspace.`,
     'Call get_targets for the names.',
     { field: 'target', available: closestNames(name, names, 20) },
   );
@@ -121,6 +143,8 @@ export function filesOf(target: Target, all: Target[], listing: readonly string[
 }
 
 /** Ecosystem of each target and the counts, for summaries. */
-export function summarizeTargets(structure: ProjectStructure): { targets: number; ecosystems: Partial<Record<Ecosystem, number>> } {
+export function summarizeTargets(
+  structure: ProjectStructure,
+): { targets: number; ecosystems: Partial<Record<Ecosystem, number>> } {
   return { targets: structure.targets.length, ecosystems: structure.ecosystems };
 }

@@ -222,16 +222,18 @@ class Reader {
       const c = this.s[this.i];
       if (c === ' ' || c === '\t' || c === '\r') this.i++;
       else if (c === '\n') this.advanceNewline();
-      else if (c === '#') while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
+      else if (c === '#') { while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++; }
       else return;
     }
   }
 
   private endOfLine(): void {
     this.skipSpaces();
-    if (this.s[this.i] === '#') while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
+    if (this.s[this.i] === '#') { while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++; }
     if (this.s[this.i] === '\r') this.i++;
-    if (this.i < this.s.length && this.s[this.i] !== '\n') throw new TomlError(`unexpected "${this.s[this.i]}"`, this.line);
+    if (this.i < this.s.length && this.s[this.i] !== '\n') {
+      throw new TomlError(`unexpected "${this.s[this.i]}"`, this.line);
+    }
   }
 
   private expect(token: string): void {

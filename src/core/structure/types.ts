@@ -1,5 +1,16 @@
 /** Build ecosystems whose manifests structure reads. */
-export type Ecosystem = 'npm' | 'pnpm' | 'yarn' | 'typescript' | 'swift' | 'xcode' | 'cargo' | 'go' | 'python' | 'gradle' | 'maven';
+export type Ecosystem =
+  | 'npm'
+  | 'pnpm'
+  | 'yarn'
+  | 'typescript'
+  | 'swift'
+  | 'xcode'
+  | 'cargo'
+  | 'go'
+  | 'python'
+  | 'gradle'
+  | 'maven';
 
 export type TargetKind = 'library' | 'app' | 'test' | 'plugin' | 'module';
 

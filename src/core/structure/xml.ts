@@ -82,5 +82,15 @@ function findOpen(stack: XmlElement[], name: string): number {
 }
 
 function decode(s: string): string {
-  return s.includes('&') ? s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => (e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ENTITIES[e])) : s;
+  return s.includes('&')
+    ? s.replace(
+      /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g,
+      (
+        _,
+        e: string,
+      ) => (e[0] === '#'
+        ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+        : ENTITIES[e]),
+    )
+    : s;
 }

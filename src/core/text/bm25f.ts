@@ -49,7 +49,7 @@ export class Bm25fIndex<F extends string> {
       });
       for (const [t, p] of pseudo) {
         let list = this.postings.get(t);
-        if (!list) this.postings.set(t, (list = { docs: [], pseudo: [] }));
+        if (!list) this.postings.set(t, list = { docs: [], pseudo: [] });
         list.docs.push(i);
         list.pseudo.push(p);
       }
@@ -78,7 +78,7 @@ export class Bm25fIndex<F extends string> {
       const { docs, pseudo } = list;
       for (let j = 0; j < docs.length; j++) {
         let m = acc.get(docs[j]);
-        if (!m) acc.set(docs[j], (m = { doc: docs[j], score: 0, terms: [] }));
+        if (!m) acc.set(docs[j], m = { doc: docs[j], score: 0, terms: [] });
         m.score += (idf * pseudo[j] * (k1 + 1)) / (pseudo[j] + k1);
         m.terms.push(term);
       }

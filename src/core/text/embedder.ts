@@ -53,7 +53,7 @@ export class HashedNgramEmbedder implements Embedder {
     let norm = 0;
     for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
     norm = Math.sqrt(norm);
-    if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
+    if (norm > 0) { for (let i = 0; i < v.length; i++) v[i] /= norm; }
     return v;
   }
 
@@ -100,7 +100,20 @@ function fnv1a(s: string): number {
 }
 
 const SYNONYMS: string[][] = [
-  ['auth', 'authentication', 'authenticate', 'login', 'logon', 'signin', 'credential', 'credentials', 'oauth', 'token', 'jwt', 'session'],
+  [
+    'auth',
+    'authentication',
+    'authenticate',
+    'login',
+    'logon',
+    'signin',
+    'credential',
+    'credentials',
+    'oauth',
+    'token',
+    'jwt',
+    'session',
+  ],
   ['authorization', 'authorize', 'permission', 'permissions', 'role', 'roles', 'acl', 'access'],
   ['db', 'database', 'sql', 'query', 'queries', 'table', 'orm', 'repository', 'persistence', 'storage', 'store'],
   ['http', 'request', 'fetch', 'api', 'rest', 'endpoint', 'client', 'axios', 'network', 'urlsession'],
@@ -110,7 +123,20 @@ const SYNONYMS: string[][] = [
   ['test', 'tests', 'testing', 'spec', 'unit', 'mock', 'stub', 'fixture', 'assert', 'expect'],
   ['config', 'configuration', 'settings', 'options', 'env', 'environment', 'preferences'],
   ['cache', 'caching', 'memoize', 'memo', 'lru'],
-  ['async', 'await', 'promise', 'future', 'concurrency', 'concurrent', 'thread', 'threads', 'dispatch', 'queue', 'task', 'coroutine'],
+  [
+    'async',
+    'await',
+    'promise',
+    'future',
+    'concurrency',
+    'concurrent',
+    'thread',
+    'threads',
+    'dispatch',
+    'queue',
+    'task',
+    'coroutine',
+  ],
   ['ui', 'view', 'views', 'component', 'components', 'widget', 'screen', 'layout', 'render', 'viewcontroller'],
   ['state', 'store', 'redux', 'reducer', 'observable', 'binding', 'viewmodel'],
   ['event', 'events', 'emit', 'emitter', 'listener', 'subscribe', 'publish', 'notification', 'observer', 'callback'],
@@ -122,7 +148,18 @@ const SYNONYMS: string[][] = [
   ['file', 'files', 'path', 'filesystem', 'fs', 'directory', 'folder'],
   ['security', 'secure', 'secret', 'secrets', 'encrypt', 'encryption', 'hash', 'password', 'xss', 'csrf', 'injection'],
   ['performance', 'perf', 'fast', 'slow', 'latency', 'optimize', 'optimization', 'benchmark'],
-  ['module', 'modules', 'package', 'packages', 'import', 'dependency', 'dependencies', 'target', 'layer', 'architecture'],
+  [
+    'module',
+    'modules',
+    'package',
+    'packages',
+    'import',
+    'dependency',
+    'dependencies',
+    'target',
+    'layer',
+    'architecture',
+  ],
   ['nav', 'navigation', 'router', 'route', 'routing', 'link', 'deeplink'],
   ['memory', 'leak', 'retain', 'weak', 'dispose', 'cleanup', 'release', 'deinit'],
   ['style', 'naming', 'convention', 'conventions', 'lint', 'format', 'prettier', 'eslint'],

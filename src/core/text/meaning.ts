@@ -58,7 +58,9 @@ export class WordVectors {
   private rowOf(word: string): number | undefined {
     const row = this.index.get(word);
     if (row !== undefined || word.length < 4) return row;
-    for (const base of [word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/ing$/, '')]) {
+    for (
+      const base of [word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/ing$/, '')]
+    ) {
       if (base !== word && this.index.has(base)) return this.index.get(base);
     }
     return undefined;

@@ -13,7 +13,9 @@ export function sentenceAt(text: string, start = 0): string {
     const c = text[i];
     if (c === '(' || c === '[' || c === '{') depth++;
     else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
-    else if ((c === '.' || c === '!' || c === '?') && depth === 0 && (i + 1 === text.length || /\s/.test(text[i + 1]))) {
+    else if (
+      (c === '.' || c === '!' || c === '?') && depth === 0 && (i + 1 === text.length || /\s/.test(text[i + 1]))
+    ) {
       if (c === '.' && ABBREVIATION.test(text.slice(Math.max(start, i - 8), i + 1))) continue;
       return text.slice(start, i + 1);
     }

@@ -24,21 +24,35 @@ let lexicon: Lexicon | undefined;
 
 function load(): Lexicon {
   if (lexicon) return lexicon;
-  let data: { ambiguous: string[]; general: string[]; names: Record<string, string[]> } = { ambiguous: [], general: [], names: {} };
+  let data: { ambiguous: string[]; general: string[]; names: Record<string, string[]> } = {
+    ambiguous: [],
+    general: [],
+    names: {},
+  };
   try {
     data = JSON.parse(readDataFile('tech-names.json')?.toString('utf8') ?? '') as typeof data;
   } catch {
     // missing or unreadable: no technology is recognised, and routing does without the signal
   }
   const forms = new Map<string, string>();
-  for (const [name, aliases] of Object.entries(data.names)) for (const f of [name, ...aliases]) if (!forms.has(f)) forms.set(f, name);
+  for (const [name, aliases] of Object.entries(data.names)) {
+    for (const f of [name, ...aliases]) if (!forms.has(f)) forms.set(f, name);
+  }
   const all = [...forms.keys()].sort((a, b) => b.length - a.length);
   const han = all.filter((f) => /\p{Script=Han}/u.test(f)).map(escapeRegExp);
   const latin = all.filter((f) => !/\p{Script=Han}/u.test(f)).map(escapeRegExp);
   // A Latin form stands alone: not inside a longer word, a path (`.json`) or an identifier (`go_test`).
   // Chinese text around it is no word of it ("Maven项目").
-  const source = [`(?<![A-Za-z0-9_.+#/-])(?:${latin.join('|')})(?![A-Za-z0-9_+#]|[./-][A-Za-z0-9])`, ...(han.length ? [`(?:${han.join('|')})`] : [])].join('|');
-  lexicon = { forms, ambiguous: new Set(data.ambiguous), general: new Set(data.general), pattern: new RegExp(source, 'giu') };
+  const source = [
+    `(?<![A-Za-z0-9_.+#/-])(?:${latin.join('|')})(?![A-Za-z0-9_+#]|[./-][A-Za-z0-9])`,
+    ...(han.length ? [`(?:${han.join('|')})`] : []),
+  ].join('|');
+  lexicon = {
+    forms,
+    ambiguous: new Set(data.ambiguous),
+    general: new Set(data.general),
+    pattern: new RegExp(source, 'giu'),
+  };
   return lexicon;
 }
 
@@ -54,7 +68,10 @@ export function technologiesIn(text: string): Set<string> {
     // A single letter against Chinese is a word of it: C端 (consumer-facing), not the C language.
     if (form.length === 1 && /\p{Script=Han}/u.test(text.charAt(end))) continue;
     // An ordinary word counts when capitalised, but not by starting an English sentence ("Go through the list").
-    if (ambiguous.has(form) && (m[0] === form || (startsSentence(text, m.index) && /^\s+[a-z]/.test(text.slice(end, end + 2))))) continue;
+    if (
+      ambiguous.has(form)
+      && (m[0] === form || (startsSentence(text, m.index) && /^\s+[a-z]/.test(text.slice(end, end + 2))))
+    ) continue;
     out.add(name);
   }
   return out;

@@ -26,7 +26,7 @@ export function tokenize(text: string): string[] {
   let ascii = true;
   let end = -1;
   const flush = () => {
-    if (group) (ascii ? asciiWord(group, out) : unicodeWords(group, out));
+    if (group) ascii ? asciiWord(group, out) : unicodeWords(group, out);
     group = '';
     ascii = true;
   };
@@ -112,7 +112,8 @@ const WORD = /[\p{L}\p{N}\p{M}_$]+/gu;
 // Most words of English text and code: nothing to split, nothing to segment.
 const PLAIN = /^[a-z0-9]+$/;
 // Han, Hiragana, Katakana (and their extensions), Thai, Lao, Khmer, Myanmar: no spaces between words.
-const UNSPACED_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}ー々';
+const UNSPACED_CLASS =
+  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}ー々';
 const UNSPACED = new RegExp(`[${UNSPACED_CLASS}]`, 'u');
 const RUNS = new RegExp(`[${UNSPACED_CLASS}\\p{M}]+|[^${UNSPACED_CLASS}]+`, 'gu');
 
@@ -128,7 +129,7 @@ const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const SEGMENTER_WINDOW = 256;
 
 function* segmentsOf(run: string): Generator<Intl.SegmentData> {
-  for (let start = 0; start < run.length; ) {
+  for (let start = 0; start < run.length;) {
     let end = Math.min(run.length, start + SEGMENTER_WINDOW);
     // Never between the two halves of a character beyond the Basic Multilingual Plane.
     if (end < run.length && isLowSurrogate(run.charCodeAt(end))) end--;

@@ -19,15 +19,15 @@ export function englishGlosses(text: string): string[] {
   for (const run of runs) {
     const chars = [...run];
     const words: string[] = [];
-    for (let i = 0; i < chars.length; ) {
+    for (let i = 0; i < chars.length;) {
       // The candidates at i, one to four characters, built by appending (a constant cost per character).
       words.length = 0;
-      for (let n = 0, w = ''; n < MAX_WORD && i + n < chars.length; n++) words.push((w += chars[i + n]));
+      for (let n = 0, w = ''; n < MAX_WORD && i + n < chars.length; n++) words.push(w += chars[i + n]);
       let matched = 0;
       for (let n = words.length; n >= 1; n--) {
         const gloss = glossary.get(words[n - 1]);
         if (gloss === undefined) continue;
-        if (!isStopword(words[n - 1])) for (const g of gloss.split(' ')) out.push(g);
+        if (!isStopword(words[n - 1])) { for (const g of gloss.split(' ')) out.push(g); }
         matched = n;
         break;
       }

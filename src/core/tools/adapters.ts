@@ -5,44 +5,52 @@
  * every write goes through a catalog tool and the Gateway.
  */
 
-export { VERSION } from '../version';
-export { SETTINGS, settingDefault, settingsFrom, readSettingsFile, settingsOutsideEditor, widens } from '../settings';
+export { readSettingsFile, settingDefault, SETTINGS, settingsFrom, settingsOutsideEditor, widens } from '../settings';
+export type { DeepPartial, SettingKey, Settings, SettingValue, SettingValues } from '../settings';
 export { decideTrust, readTrustStore, trustFolder, untrustFolder, userDataDir } from '../trust';
-export type { DeepPartial, Settings, SettingKey, SettingValue, SettingValues } from '../settings';
+export { VERSION } from '../version';
 
 // The @autosnippet chat participant runs the agent loop on VS Code's model: its types and the loop.
-export { ChatModelError, ModelErrorCode, cancelledError } from '../agent/model';
-export type { ChatMessage, ChatPart, ChatModel, ChatRequest, ChatResponse, ToolCall } from '../agent/model';
-export { catalogToolbox } from './toolbox';
-export { combineToolboxes } from '../agent/toolbox';
-export type { AgentReference, AgentToolbox } from '../agent/toolbox';
-export { rankToolsByRelevance } from '../agent/relevance';
 export { agentCommand } from '../agent/commands';
 export { candidatesIn, draftRecipesIn } from '../agent/mentions';
 export type { MentionedCandidate, MentionedRecipe } from '../agent/mentions';
+export { cancelledError, ChatModelError, ModelErrorCode } from '../agent/model';
+export type { ChatMessage, ChatModel, ChatPart, ChatRequest, ChatResponse, ToolCall } from '../agent/model';
 export { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../agent/prompt';
 export { runAgent } from '../agent/react';
 export type { AgentEvent, AgentRunResult } from '../agent/react';
+export { rankToolsByRelevance } from '../agent/relevance';
+export { combineToolboxes } from '../agent/toolbox';
+export type { AgentReference, AgentToolbox } from '../agent/toolbox';
 export type { BootstrapResult } from '../bootstrap';
+export { catalogToolbox } from './toolbox';
 
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
-export { skillRegistry } from '../skills/registry';
-export type { SkillRegistry } from '../skills/registry';
-export { renderRoutingXml, summaryOf, catalogEntry } from '../skills/render';
-export { loadTokenCounter } from '../skills/tokens';
-export type { SkillProblem, ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../skills/types';
-export { validateSkillFolder, validateSkillText } from '../skills/validate';
-export { isValidSkillName, nameProblems } from '../skills/names';
 export { guardEngine } from '../guard';
-export type { GuardEngine, RuleStatus } from '../guard/engine';
-export { disableCommentFor } from '../guard/fix';
 export { MAX_REVIEW_REASON } from '../guard/baseline';
-export { severityRank } from '../guard/rule';
-export type { Severity, Violation } from '../guard/rule';
+export type { GuardEngine, RuleStatus } from '../guard/engine';
 export { relPath } from '../guard/files';
+export { disableCommentFor } from '../guard/fix';
 export { guardLocale } from '../guard/locale';
 export { problemFile, problemLocation } from '../guard/problem-location';
+export { severityRank } from '../guard/rule';
+export type { Severity, Violation } from '../guard/rule';
 export type { RuleProblem } from '../guard/rule';
+export { isValidSkillName, nameProblems } from '../skills/names';
+export { skillRegistry } from '../skills/registry';
+export type { SkillRegistry } from '../skills/registry';
+export { catalogEntry, renderRoutingXml, summaryOf } from '../skills/render';
+export { loadTokenCounter } from '../skills/tokens';
+export type {
+  ShadowedSkill,
+  Skill,
+  SkillChunk,
+  SkillProblem,
+  SkillSection,
+  SkillSource,
+  SkippedSkill,
+} from '../skills/types';
+export { validateSkillFolder, validateSkillText } from '../skills/validate';
 // The Recipes view's stale marks follow the code as it is edited: VS Code's file watcher feeds the changed
 // files to the freshness tracker (in memory, it writes nothing) and listens for changed verdicts.
 export { freshnessTracker } from '../knowledge/freshness';
@@ -66,6 +74,6 @@ export { rememberTool } from './remember';
 
 // The review panel's checklist follows the edit form as it is typed (computed, never written), and its
 // source links open a file only where the real path, links followed, is inside the workspace.
-export { reviewChecklist, REVIEW_FORM_FIELDS } from '../knowledge/checklist';
-export type { ChecklistItem, ReviewFormField } from '../knowledge/checklist';
 export { realPathInside } from '../files/paths';
+export { REVIEW_FORM_FIELDS, reviewChecklist } from '../knowledge/checklist';
+export type { ChecklistItem, ReviewFormField } from '../knowledge/checklist';

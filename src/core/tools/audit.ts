@@ -1,7 +1,7 @@
-import { defineTool, type AnyTool } from './types';
 import { Gateway } from '../gateway/gateway';
 import { ACTORS, CHANNELS } from '../kernel/actors';
 import { Input, Name, Opt, Out, StringEnum, Type } from './schema';
+import { type AnyTool, defineTool } from './types';
 
 const RESULTS = ['ok', 'error', 'denied'] as const;
 
@@ -43,7 +43,10 @@ export const queryAuditLog = defineTool({
     const since = input.since ? Date.parse(input.since) : undefined;
     const all = Gateway.for(ws).audit.read();
     const entries = all
-      .filter((e) => (!input.actor || e.actor === input.actor) && (!input.action || e.action === input.action) && (!input.result || e.result === input.result))
+      .filter((e) =>
+        (!input.actor || e.actor === input.actor) && (!input.action || e.action === input.action)
+        && (!input.result || e.result === input.result)
+      )
       .filter((e) => since === undefined || Date.parse(e.time) >= since)
       .slice(0, input.limit ?? 100);
     return { total: entries.length, entries };

@@ -13,9 +13,16 @@ type Path = (string | number)[];
  * included) is cut: lists between items, text at a paragraph, line or word. Never cuts silently: the
  * returned `truncated` says what was left out. Returns `undefined` data only if nothing can be cut.
  */
-export function fitToBound(data: unknown, maxChars: number, pageField?: string, cursor?: number): { data: unknown; truncated?: Truncation; fits: boolean } {
+export function fitToBound(
+  data: unknown,
+  maxChars: number,
+  pageField?: string,
+  cursor?: number,
+): { data: unknown; truncated?: Truncation; fits: boolean } {
   let truncated: Truncation | undefined;
-  if (pageField && isRecord(data) && Array.isArray(data[pageField])) ({ data, truncated } = page(data, pageField, cursor ?? 0, maxChars));
+  if (pageField && isRecord(data) && Array.isArray(data[pageField])) {
+    ({ data, truncated } = page(data, pageField, cursor ?? 0, maxChars));
+  }
   if (size(data) <= (truncated ? maxChars - NOTE_ROOM : maxChars)) return { data, truncated, fits: true };
 
   const budget = maxChars - NOTE_ROOM;
@@ -31,11 +38,21 @@ export function fitToBound(data: unknown, maxChars: number, pageField?: string, 
   return { data, truncated, fits: size(data) <= budget };
 }
 
-function page(data: Record<string, unknown>, field: string, cursor: number, maxChars: number): { data: unknown; truncated?: Truncation } {
+function page(
+  data: Record<string, unknown>,
+  field: string,
+  cursor: number,
+  maxChars: number,
+): { data: unknown; truncated?: Truncation } {
   const all = data[field] as unknown[];
   const rest = all.slice(cursor);
   // At least one item per page, even one too large to fit alone (it is cut below): a page of none would never advance.
-  const pageOf = (k: number) => ({ ...data, [field]: rest.slice(0, k), hasMore: cursor + k < all.length, ...(cursor + k < all.length ? { nextCursor: cursor + k } : {}) });
+  const pageOf = (k: number) => ({
+    ...data,
+    [field]: rest.slice(0, k),
+    hasMore: cursor + k < all.length,
+    ...(cursor + k < all.length ? { nextCursor: cursor + k } : {}),
+  });
   const n = Math.max(Math.min(1, rest.length), fitCount(rest.length, (k) => size(pageOf(k)), maxChars - NOTE_ROOM));
   const more = cursor + n < all.length;
   // The page's position sits inside the data too: callers that read only `data` (an export loop, a
@@ -50,7 +67,9 @@ function page(data: Record<string, unknown>, field: string, cursor: number, maxC
       total: all.length,
       unit: 'items',
       nextCursor: cursor + n,
-      hint: `Showing ${field} ${cursor + 1}–${cursor + n} of ${all.length}. Call again with the same arguments and cursor: ${cursor + n} for the next page.`,
+      hint: `Showing ${field} ${cursor + 1}–${
+        cursor + n
+      } of ${all.length}. Call again with the same arguments and cursor: ${cursor + n} for the next page.`,
     },
   };
 }
@@ -84,13 +103,18 @@ function largestPiece(data: unknown): { path: Path; value: string | unknown[]; s
   const visit = (v: unknown, path: Path, depth: number): number => {
     let s: number;
     if (typeof v === 'string') s = size(v);
-    else if (Array.isArray(v)) s = depth > 64 ? size(v) : 2 + v.reduce((n: number, x, i) => n + visit(x, [...path, i], depth + 1) + (i ? 1 : 0), 0);
-    else if (isRecord(v)) {
+    else if (Array.isArray(v)) {
+      s = depth > 64
+        ? size(v)
+        : 2 + v.reduce((n: number, x, i) => n + visit(x, [...path, i], depth + 1) + (i ? 1 : 0), 0);
+    } else if (isRecord(v)) {
       if (depth > 64) return size(v);
       const entries = Object.entries(v).filter(([, x]) => x !== undefined);
       return 2 + entries.reduce((n, [k, x], i) => n + size(k) + 1 + visit(x, [...path, k], depth + 1) + (i ? 1 : 0), 0);
     } else return size(v);
-    if ((typeof v === 'string' ? v.length > 0 : v.length > 0) && (!best || s > best.size)) best = { path, value: v, size: s };
+    if ((typeof v === 'string' ? v.length > 0 : v.length > 0) && (!best || s > best.size)) {
+      best = { path, value: v, size: s };
+    }
     return s;
   };
   visit(data, [], 0);
@@ -98,10 +122,16 @@ function largestPiece(data: unknown): { path: Path; value: string | unknown[]; s
 }
 
 /** Cuts a text or a list so its JSON takes at most `target` characters (at least something goes). */
-function cutPiece(value: string | unknown[], target: number): { value: string | unknown[]; note: (field: string) => Truncation } {
+function cutPiece(
+  value: string | unknown[],
+  target: number,
+): { value: string | unknown[]; note: (field: string) => Truncation } {
   if (typeof value === 'string') {
     // Escapes make JSON longer than the text: keep the same share of characters as of JSON.
-    const keep = Math.min(value.length - 1, Math.max(0, Math.floor((value.length * Math.max(0, target - 2)) / size(value))));
+    const keep = Math.min(
+      value.length - 1,
+      Math.max(0, Math.floor((value.length * Math.max(0, target - 2)) / size(value))),
+    );
     const text = cutText(value, keep);
     return { value: text, note: (field) => textNote(field, text.length, value.length) };
   }
@@ -128,7 +158,9 @@ function itemsNote(field: string, returned: number, total: number): Truncation {
     returned,
     total,
     unit: 'items',
-    hint: `Only ${returned} of ${total} ${field === '(result)' ? 'items' : field} fit in one answer. Narrow the request (a filter, a smaller limit, a more specific query) to see the rest.`,
+    hint: `Only ${returned} of ${total} ${
+      field === '(result)' ? 'items' : field
+    } fit in one answer. Narrow the request (a filter, a smaller limit, a more specific query) to see the rest.`,
   };
 }
 
@@ -138,7 +170,8 @@ function textNote(field: string, returned: number, total: number): Truncation {
     returned,
     total,
     unit: 'chars',
-    hint: `The text of ${field} was cut at a paragraph boundary after ${returned} of ${total} characters. Ask for a smaller part (a section or a chunk) to read the rest.`,
+    hint:
+      `The text of ${field} was cut at a paragraph boundary after ${returned} of ${total} characters. Ask for a smaller part (a section or a chunk) to read the rest.`,
   };
 }
 

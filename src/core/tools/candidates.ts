@@ -6,22 +6,41 @@
  */
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import {
-  answeredVerdict, assessCandidate, checkDuplicate, countCandidates, ensureIndexFresh, getCandidate, listCandidates, sourceIssues, submitCandidates, updateCandidate, verdictWith,
+  answeredVerdict,
+  assessCandidate,
+  checkDuplicate,
+  countCandidates,
+  ensureIndexFresh,
   type FieldIssue,
+  getCandidate,
+  listCandidates,
+  sourceIssues,
+  submitCandidates,
+  updateCandidate,
+  verdictWith,
 } from '../knowledge';
+import type { DuplicateReport } from '../knowledge/duplicates';
 import type { SourceFiles } from '../knowledge/source-check';
 import { transitionsOf } from '../knowledge/transitions';
-import type { DuplicateReport } from '../knowledge/duplicates';
 import type { StatusChange } from '../knowledge/types';
-import { candidateAliases, candidateOut, candidateProperties, candidateRef, candidateSchema, KINDS, validationSchema } from './knowledge-schemas';
-import { defineTool } from './types';
+import {
+  candidateAliases,
+  candidateOut,
+  candidateProperties,
+  candidateRef,
+  candidateSchema,
+  KINDS,
+  validationSchema,
+} from './knowledge-schemas';
 import { Domain, Input, List, Name, Opt, Out, StringEnum, Type } from './schema';
+import { defineTool } from './types';
 
 /** Candidates per submit_candidates call: the Gateway, the schema, the description and the skills all use this one number. */
 export const BATCH_MAX = 50;
 
 const candidateStatus = ['pending', 'approved', 'rejected'] as const;
-const FILL_HINT = 'Fill the fields under `missing` (and improve `weak`) with update_candidate {id, …fields}; enrich_candidates says what to write for each.';
+const FILL_HINT =
+  'Fill the fields under `missing` (and improve `weak`) with update_candidate {id, …fields}; enrich_candidates says what to write for each.';
 
 function sourcesRefused(issues: FieldIssue[]): AutoSnippetError {
   return new AutoSnippetError(
@@ -38,10 +57,10 @@ const submitCandidate = defineTool({
   domain: 'knowledge',
   summary: 'Propose one piece of project knowledge (a rule, pattern or fact) for a person to review.',
   description:
-    'Records a proposal as a pending candidate that a person approves or rejects. Only `title` is required, but a reviewer needs: summary, the code from the project, language, category, knowledgeType, ' +
-    'and reasoning {whyStandard, sources as `path:line`, confidence}. Every cited `path:line` is opened: a file that does not exist, a line past its end, or code quoted from none of the cited files ' +
-    'refuses the card (INVALID_INPUT, with what the file holds). The answer is the id, the status, the validation (fields missing or weak) and the nearest existing recipes. ' +
-    'Submitting the same thing twice does not create it twice: the answer says `duplicate` and names the existing one. Call check_duplicate first when unsure.',
+    'Records a proposal as a pending candidate that a person approves or rejects. Only `title` is required, but a reviewer needs: summary, the code from the project, language, category, knowledgeType, '
+    + 'and reasoning {whyStandard, sources as `path:line`, confidence}. Every cited `path:line` is opened: a file that does not exist, a line past its end, or code quoted from none of the cited files '
+    + 'refuses the card (INVALID_INPUT, with what the file holds). The answer is the id, the status, the validation (fields missing or weak) and the nearest existing recipes. '
+    + 'Submitting the same thing twice does not create it twice: the answer says `duplicate` and names the existing one. Call check_duplicate first when unsure.',
   inputSchema: candidateSchema,
   outputSchema: Out({
     id: Type.String(),
@@ -54,7 +73,10 @@ const submitCandidate = defineTool({
   aliases: candidateAliases,
   access: 'propose',
   maxOutputChars: 6000,
-  confirmation: (input) => ({ title: 'Propose knowledge?', message: `Add "${input.title}" to the candidates a person reviews.` }),
+  confirmation: (input) => ({
+    title: 'Propose knowledge?',
+    message: `Add "${input.title}" to the candidates a person reviews.`,
+  }),
   async handler(ws, input, ctx) {
     await ensureIndexFresh(ws);
     const sources = await sourceIssues(ws, input, ctx.signal);
@@ -67,9 +89,15 @@ const submitCandidate = defineTool({
     return {
       id: dup?.existing ?? result.created[0],
       status: dup ? ('duplicate' as const) : ('created' as const),
-      ...(dup ? { hint: `It is already known as ${dup.existing}; nothing was created.` } : validation.ok ? {} : { hint: FILL_HINT }),
+      ...(dup
+        ? { hint: `It is already known as ${dup.existing}; nothing was created.` }
+        : validation.ok
+        ? {}
+        : { hint: FILL_HINT }),
       validation: answeredVerdict(validation),
-      ...(near && near.verdict !== 'unique' ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint } : {}),
+      ...(near && near.verdict !== 'unique'
+        ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint }
+        : {}),
     };
   },
 });
@@ -80,35 +108,55 @@ const submitCandidatesTool = defineTool({
   domain: 'knowledge',
   summary: `Propose up to ${BATCH_MAX} candidates at once; duplicates are reported, not created.`,
   description:
-    `Records several proposals as pending candidates in one go (at most ${BATCH_MAX}). Each has the fields of submit_candidate, and each cited \`path:line\` is opened: ` +
-    'an input whose sources do not hold is listed under `refused` (by index, with what the file holds) and not created; the others are. ' +
-    'The answer lists the ids created, the inputs that duplicate an existing candidate or recipe, and per created candidate the fields still missing.',
+    `Records several proposals as pending candidates in one go (at most ${BATCH_MAX}). Each has the fields of submit_candidate, and each cited \`path:line\` is opened: `
+    + 'an input whose sources do not hold is listed under `refused` (by index, with what the file holds) and not created; the others are. '
+    + 'The answer lists the ids created, the inputs that duplicate an existing candidate or recipe, and per created candidate the fields still missing.',
   inputSchema: Input({ candidates: List(candidateSchema, BATCH_MAX, { minItems: 1 }) }),
   outputSchema: Out({
     created: Type.Array(Type.String()),
     duplicates: Type.Array(Out({ input: Type.Integer(), existing: Type.String() })),
-    refused: Type.Array(Out({ input: Type.Integer(), issues: Type.Array(Out({ field: Type.String(), severity: Type.String(), message: Type.String() })) })),
-    missing: Type.Array(Out({ id: Type.String(), missing: Type.Array(Type.String()), weak: Type.Array(Type.String()) })),
+    refused: Type.Array(
+      Out({
+        input: Type.Integer(),
+        issues: Type.Array(Out({ field: Type.String(), severity: Type.String(), message: Type.String() })),
+      }),
+    ),
+    missing: Type.Array(
+      Out({ id: Type.String(), missing: Type.Array(Type.String()), weak: Type.Array(Type.String()) }),
+    ),
     hint: Opt(Type.String()),
   }),
   aliases: { items: 'candidates' },
   access: 'propose',
   batch: { field: 'candidates', max: BATCH_MAX },
   maxOutputChars: 10000,
-  confirmation: (input) => ({ title: 'Propose knowledge?', message: `Add ${input.candidates?.length ?? 0} candidates for a person to review.` }),
+  confirmation: (input) => ({
+    title: 'Propose knowledge?',
+    message: `Add ${input.candidates?.length ?? 0} candidates for a person to review.`,
+  }),
   async handler(ws, input, ctx) {
     await ensureIndexFresh(ws);
     const files: SourceFiles = new Map();
-    const assessed = await Promise.all(input.candidates.map(async (c, i) => ({ i, c, v: await assessCandidate(ws, c, ctx.signal, files) })));
+    const assessed = await Promise.all(
+      input.candidates.map(async (c, i) => ({ i, c, v: await assessCandidate(ws, c, ctx.signal, files) })),
+    );
     const accepted = assessed.filter((a) => !a.v.sourceIssues.length);
-    const refused = assessed.filter((a) => a.v.sourceIssues.length).map((a) => ({ input: a.i, issues: a.v.sourceIssues }));
-    const result = accepted.length ? await submitCandidates(ws, accepted.map((a) => a.c), ctx.actor) : { created: [], duplicates: [] };
+    const refused = assessed.filter((a) => a.v.sourceIssues.length).map((a) => ({
+      input: a.i,
+      issues: a.v.sourceIssues,
+    }));
+    const result = accepted.length
+      ? await submitCandidates(ws, accepted.map((a) => a.c), ctx.actor)
+      : { created: [], duplicates: [] };
     const missing = result.created
       .map((id) => ({ id, v: verdictWith(getCandidate(ws, id), []) }))
       .map(({ id, v }) => ({ id, missing: v.missing, weak: v.weak }))
       .filter((m) => m.missing.length || m.weak.length);
     const duplicates = result.duplicates.map((d) => ({ input: accepted[d.input].i, existing: d.existing }));
-    const hint = [refused.length ? 'Fix the sources of the refused inputs and submit those again.' : '', missing.length ? FILL_HINT : ''].filter(Boolean).join(' ');
+    const hint = [
+      refused.length ? 'Fix the sources of the refused inputs and submit those again.' : '',
+      missing.length ? FILL_HINT : '',
+    ].filter(Boolean).join(' ');
     return { created: result.created, duplicates, refused, missing, ...(hint ? { hint } : {}) };
   },
 });
@@ -119,16 +167,22 @@ const validateCandidateTool = defineTool({
   domain: 'knowledge',
   summary: 'Names each missing, weak or invalid field of a proposal, and checks that its cited sources hold.',
   description:
-    'Checks a proposal field by field before (or after) you submit it: pass `candidate` (the fields of submit_candidate) or `id` of a submitted candidate. ' +
-    'Opens every cited `path:line`: a file that does not exist, a line past its end or code quoted from none of the cited files is an invalid issue that says what the file holds. ' +
-    'Returns ok (nothing missing or invalid), a score 0..1, `missing` and `weak` (the same lists every candidate tool answers with) and one issue per field at fault with what to write instead.',
+    'Checks a proposal field by field before (or after) you submit it: pass `candidate` (the fields of submit_candidate) or `id` of a submitted candidate. '
+    + 'Opens every cited `path:line`: a file that does not exist, a line past its end or code quoted from none of the cited files is an invalid issue that says what the file holds. '
+    + 'Returns ok (nothing missing or invalid), a score 0..1, `missing` and `weak` (the same lists every candidate tool answers with) and one issue per field at fault with what to write instead.',
   inputSchema: Input({ id: Opt(candidateRef()), candidate: Opt(candidateSchema) }),
   outputSchema: Out({ id: Opt(Type.String()), ...validationSchema.properties }),
   access: 'read',
   maxOutputChars: 6000,
   async handler(ws, input, ctx) {
     const c = input.id ? getCandidate(ws, input.id) : input.candidate;
-    if (!c) throw new AutoSnippetError(ErrorCode.InvalidInput, 'Pass `candidate` (the fields) or `id` (a submitted candidate).', 'e.g. { "candidate": { "title": "…", "summary": "…" } }');
+    if (!c) {
+      throw new AutoSnippetError(
+        ErrorCode.InvalidInput,
+        'Pass `candidate` (the fields) or `id` (a submitted candidate).',
+        'e.g. { "candidate": { "title": "…", "summary": "…" } }',
+      );
+    }
     return { ...(input.id ? { id: input.id } : {}), ...answeredVerdict(await assessCandidate(ws, c, ctx.signal)) };
   },
 });
@@ -139,14 +193,22 @@ const enrichCandidates = defineTool({
   domain: 'knowledge',
   summary: 'Lists what each pending candidate lacks, so you can fill it in with update_candidate.',
   description:
-    'For the given candidates (or the pending ones, weakest first) lists each missing, invalid or weak field with what to write, from the same check as validate_candidate (cited sources included). ' +
-    'AutoSnippet calls no model here: you, the calling agent, read the cited sources and fill the fields in with update_candidate {id, …fields}. Candidates with nothing to fill are left out.',
-  inputSchema: Input({ ids: Opt(List(candidateRef(), 100)), limit: Opt(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
+    'For the given candidates (or the pending ones, weakest first) lists each missing, invalid or weak field with what to write, from the same check as validate_candidate (cited sources included). '
+    + 'AutoSnippet calls no model here: you, the calling agent, read the cited sources and fill the fields in with update_candidate {id, …fields}. Candidates with nothing to fill are left out.',
+  inputSchema: Input({
+    ids: Opt(List(candidateRef(), 100)),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  }),
   outputSchema: Out({
     total: Type.Integer(),
     candidates: Type.Array(Out({
-      id: Type.String(), title: Type.String(), status: StringEnum(candidateStatus), score: Type.Number(), sources: Type.Array(Type.String()),
-      missing: Type.Array(Type.String()), weak: Type.Array(Type.String()),
+      id: Type.String(),
+      title: Type.String(),
+      status: StringEnum(candidateStatus),
+      score: Type.Number(),
+      sources: Type.Array(Type.String()),
+      missing: Type.Array(Type.String()),
+      weak: Type.Array(Type.String()),
       fill: Type.Array(Out({ field: Type.String(), severity: Type.String(), what: Type.String() })),
     })),
     next: Type.String(),
@@ -155,18 +217,32 @@ const enrichCandidates = defineTool({
   maxOutputChars: 12000,
   paginate: 'candidates',
   async handler(ws, input, ctx) {
-    const list = input.ids?.length ? input.ids.map((id) => getCandidate(ws, id)) : listCandidates(ws, { status: 'pending', limit: 500 });
+    const list = input.ids?.length
+      ? input.ids.map((id) => getCandidate(ws, id))
+      : listCandidates(ws, { status: 'pending', limit: 500 });
     const files: SourceFiles = new Map();
-    const assessed = await Promise.all(list.map(async (c) => ({ c, v: await assessCandidate(ws, c, ctx.signal, files) })));
+    const assessed = await Promise.all(
+      list.map(async (c) => ({ c, v: await assessCandidate(ws, c, ctx.signal, files) })),
+    );
     const rows = assessed
       .filter(({ v }) => v.issues.length)
       .sort((a, b) => a.v.score - b.v.score)
       .slice(0, input.ids?.length ? undefined : input.limit ?? 20)
       .map(({ c, v }) => ({
-        id: c.id, title: c.title, status: c.status, score: v.score, sources: c.reasoning.sources.slice(0, 5), missing: v.missing, weak: v.weak,
+        id: c.id,
+        title: c.title,
+        status: c.status,
+        score: v.score,
+        sources: c.reasoning.sources.slice(0, 5),
+        missing: v.missing,
+        weak: v.weak,
         fill: v.issues.map((i) => ({ field: i.field, severity: i.severity, what: i.message })),
       }));
-    return { total: rows.length, candidates: rows, next: 'For each, read its sources and call update_candidate {id, …fields} with the fields under `fill`.' };
+    return {
+      total: rows.length,
+      candidates: rows,
+      next: 'For each, read its sources and call update_candidate {id, …fields} with the fields under `fill`.',
+    };
   },
 });
 
@@ -176,8 +252,8 @@ const updateCandidateTool = defineTool({
   domain: 'knowledge',
   summary: 'Fill in or correct any field of a pending candidate (what enrich_candidates asked for).',
   description:
-    'Changes fields of a pending candidate (any field of submit_candidate, code and sources included); fields you leave out keep their value. Approved and rejected candidates cannot change (INVALID_TRANSITION). ' +
-    'Returns the id, the status and the new validation (the cited sources are opened again); get_candidate gives the record.',
+    'Changes fields of a pending candidate (any field of submit_candidate, code and sources included); fields you leave out keep their value. Approved and rejected candidates cannot change (INVALID_TRANSITION). '
+    + 'Returns the id, the status and the new validation (the cited sources are opened again); get_candidate gives the record.',
   inputSchema: Input({ id: candidateRef(), ...candidateProperties, title: Opt(candidateProperties.title) }),
   outputSchema: Out({ id: Type.String(), status: StringEnum(candidateStatus), validation: validationSchema }),
   aliases: candidateAliases,
@@ -196,18 +272,37 @@ const listCandidatesTool = defineTool({
   domain: 'knowledge',
   summary: 'Proposed knowledge waiting for review (pending first), or decided.',
   description:
-    'Lists candidates with their status, kind, language, category, confidence, origin and who proposed them; pending first, newest first. Filter by status or origin (e.g. "bootstrap"). ' +
-    '`total` counts every match; while `hasMore` is true, call again with `cursor: nextCursor` (both in the answer) for the next page. get_candidate gives one in full.',
+    'Lists candidates with their status, kind, language, category, confidence, origin and who proposed them; pending first, newest first. Filter by status or origin (e.g. "bootstrap"). '
+    + '`total` counts every match; while `hasMore` is true, call again with `cursor: nextCursor` (both in the answer) for the next page. get_candidate gives one in full.',
   inputSchema: Input({
     status: Opt(StringEnum([...candidateStatus, 'any'], { default: 'pending' })),
     origin: Opt(Name('Only candidates from this origin, e.g. "bootstrap" (a prefix).')),
-    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 1000, description: 'List at most this many (pages follow the answer bound).' })),
+    limit: Opt(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 1000,
+        description: 'List at most this many (pages follow the answer bound).',
+      }),
+    ),
   }),
   outputSchema: Out({
     total: Type.Integer(),
     candidates: Type.Array(Out({
-      id: Type.String(), title: Type.String(), status: StringEnum(candidateStatus), kind: StringEnum(KINDS), knowledgeType: Type.String(), language: Type.String(), category: Type.String(),
-      summary: Type.String(), confidence: Type.Number(), origin: Type.String(), createdBy: Type.String(), createdAt: Type.String(), recipeId: Opt(Type.String()), rejectionReason: Opt(Type.String()),
+      id: Type.String(),
+      title: Type.String(),
+      status: StringEnum(candidateStatus),
+      kind: StringEnum(KINDS),
+      knowledgeType: Type.String(),
+      language: Type.String(),
+      category: Type.String(),
+      summary: Type.String(),
+      confidence: Type.Number(),
+      origin: Type.String(),
+      createdBy: Type.String(),
+      createdAt: Type.String(),
+      recipeId: Opt(Type.String()),
+      rejectionReason: Opt(Type.String()),
     })),
   }),
   access: 'read',
@@ -219,8 +314,20 @@ const listCandidatesTool = defineTool({
     return {
       total: countCandidates(ws, filter),
       candidates: list.map((c) => ({
-        id: c.id, title: c.title, status: c.status, kind: c.kind, knowledgeType: c.knowledgeType, language: c.language, category: c.category, summary: c.summary,
-        confidence: c.reasoning.confidence, origin: c.origin, createdBy: c.createdBy, createdAt: c.createdAt, ...(c.recipeId ? { recipeId: c.recipeId } : {}), ...(c.rejectionReason ? { rejectionReason: c.rejectionReason } : {}),
+        id: c.id,
+        title: c.title,
+        status: c.status,
+        kind: c.kind,
+        knowledgeType: c.knowledgeType,
+        language: c.language,
+        category: c.category,
+        summary: c.summary,
+        confidence: c.reasoning.confidence,
+        origin: c.origin,
+        createdBy: c.createdBy,
+        createdAt: c.createdAt,
+        ...(c.recipeId ? { recipeId: c.recipeId } : {}),
+        ...(c.rejectionReason ? { rejectionReason: c.rejectionReason } : {}),
       })),
     };
   },
@@ -231,9 +338,13 @@ const getCandidateTool = defineTool({
   title: 'Get a candidate',
   domain: 'knowledge',
   summary: 'One candidate in full: content, reasoning, status and history.',
-  description: 'Returns a candidate with every field, its reasoning (whyStandard, sources, confidence), its status and the transitions recorded for it.',
+  description:
+    'Returns a candidate with every field, its reasoning (whyStandard, sources, confidence), its status and the transitions recorded for it.',
   inputSchema: Input({ id: candidateRef() }),
-  outputSchema: Type.Intersect([candidateOut, Out({ history: Domain<StatusChange[]>('Its status changes, oldest first.', 'array') })]),
+  outputSchema: Type.Intersect([
+    candidateOut,
+    Out({ history: Domain<StatusChange[]>('Its status changes, oldest first.', 'array') }),
+  ]),
   aliases: { candidateId: 'id' },
   access: 'read',
   maxOutputChars: 16000,
@@ -243,4 +354,12 @@ const getCandidateTool = defineTool({
   },
 });
 
-export { submitCandidate as submitCandidateTool, submitCandidatesTool, validateCandidateTool, enrichCandidates as enrichCandidatesTool, updateCandidateTool, listCandidatesTool, getCandidateTool };
+export {
+  enrichCandidates as enrichCandidatesTool,
+  getCandidateTool,
+  listCandidatesTool,
+  submitCandidate as submitCandidateTool,
+  submitCandidatesTool,
+  updateCandidateTool,
+  validateCandidateTool,
+};

@@ -1,13 +1,13 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { performance } from 'node:perf_hooks';
-import type { Workspace } from '../workspace';
+import { Gateway } from '../gateway/gateway';
+import { isAgent } from '../kernel/actors';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
-import { isAgent } from '../kernel/actors';
+import type { Workspace } from '../workspace';
 import { fitToBound } from './bound';
-import { Gateway } from '../gateway/gateway';
 import type { AccessClass, AnyTool, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
-import type { Static, TObject, TSchema } from '@sinclair/typebox';
 
 import { TOOL_PREFIX } from '../kernel/result';
 
@@ -31,7 +31,13 @@ export class ToolCatalog {
   private lastCallAt = 0;
   // No check of our own schemas against the JSON Schema meta-schema on every start: compiling that
   // meta-schema took 250 ms of an agent's first call (the schemas are checked once, in the tests).
-  private readonly ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true, coerceTypes: false, validateSchema: false });
+  private readonly ajv = new Ajv({
+    allErrors: false,
+    strict: false,
+    useDefaults: true,
+    coerceTypes: false,
+    validateSchema: false,
+  });
 
   constructor(tools: readonly AnyTool[]) {
     for (const t of tools) {
@@ -68,7 +74,13 @@ export class ToolCatalog {
   outputSchema(tool: AnyTool): JsonSchema {
     return plainJson({
       type: 'object',
-      properties: { ok: { type: 'boolean' }, tool: { type: 'string' }, data: tool.paginate ? withPageFields(tool.outputSchema) : tool.outputSchema, truncated: truncationSchema, error: errorBodySchema },
+      properties: {
+        ok: { type: 'boolean' },
+        tool: { type: 'string' },
+        data: tool.paginate ? withPageFields(tool.outputSchema) : tool.outputSchema,
+        truncated: truncationSchema,
+        error: errorBodySchema,
+      },
       required: ['ok', 'tool'],
       oneOf: [
         { properties: { ok: { const: true } }, required: ['data'] },
@@ -78,7 +90,12 @@ export class ToolCatalog {
   }
 
   /** A typed call for in-process callers: the tool's definition, not its name, gives input and output types. */
-  call<I extends TObject, O extends TSchema>(ws: Workspace, tool: ToolDefinition<I, O>, input: Static<I> & { cursor?: number }, ctx: ToolContext): Promise<ToolResult<Static<O>>> {
+  call<I extends TObject, O extends TSchema>(
+    ws: Workspace,
+    tool: ToolDefinition<I, O>,
+    input: Static<I> & { cursor?: number },
+    ctx: ToolContext,
+  ): Promise<ToolResult<Static<O>>> {
     if (this.byName.get(tool.name) !== tool) throw new Error(`${tool.name} is not a tool of this catalog`);
     return this.invoke(ws, tool.name, input, ctx) as Promise<ToolResult<Static<O>>>;
   }
@@ -99,7 +116,9 @@ export class ToolCatalog {
   }
 
   private async invokeTool(ws: Workspace, tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-    if (ctx.signal?.aborted) return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
+    if (ctx.signal?.aborted) {
+      return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
+    }
     // An agent's attempt at a people-only tool is refused and audited before anything else, malformed or not.
     if (tool.access === 'review' && isAgent(ctx.actor)) return Gateway.for(ws).refuse(tool.name, rawInput, ctx);
 
@@ -123,8 +142,16 @@ export class ToolCatalog {
         return failure(tool.name, toErrorBody(e));
       }
       const fitted = fitToBound(data, tool.maxOutputChars, tool.paginate, tool.paginate ? (cursor ?? 0) : undefined);
-      if (!fitted.fits) return failure(tool.name, { code: ErrorCode.OutputTooLarge, message: `The answer of ${tool.name} does not fit its bound of ${tool.maxOutputChars} characters, even cut.`, hint: 'Ask for less: a filter, a smaller limit, one section or chunk.' });
-      return fitted.truncated ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated } : { ok: true, tool: tool.name, data: fitted.data };
+      if (!fitted.fits) {
+        return failure(tool.name, {
+          code: ErrorCode.OutputTooLarge,
+          message: `The answer of ${tool.name} does not fit its bound of ${tool.maxOutputChars} characters, even cut.`,
+          hint: 'Ask for less: a filter, a smaller limit, one section or chunk.',
+        });
+      }
+      return fitted.truncated
+        ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated }
+        : { ok: true, tool: tool.name, data: fitted.data };
     };
     if (tool.access === 'read') return execute();
     // Every write, whatever the channel, passes the Gateway; if the Gateway fails, the write does not happen.
@@ -133,7 +160,11 @@ export class ToolCatalog {
       const notice = ws.takeCreationNotice(); // the write that created .autosnippet/ says so
       return notice ? { ...result, notice } : result;
     } catch (e) {
-      return failure(tool.name, { code: 'GATEWAY_UNAVAILABLE', message: `The write was refused: the Gateway failed (${(e as Error).message}).`, hint: 'Check the AutoSnippet log; nothing was changed.' });
+      return failure(tool.name, {
+        code: 'GATEWAY_UNAVAILABLE',
+        message: `The write was refused: the Gateway failed (${(e as Error).message}).`,
+        hint: 'Check the AutoSnippet log; nothing was changed.',
+      });
     }
   }
 
@@ -142,7 +173,12 @@ export class ToolCatalog {
    * (`approveCandidate`, `approve-candidate`, `autosnippet.approve_candidate`) is that tool: an agent is
    * refused with PERMISSION_DENIED and the attempt is audited like a call by its proper name.
    */
-  private unknownTool(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> | ToolResult {
+  private unknownTool(
+    ws: Workspace,
+    name: string,
+    rawInput: unknown,
+    ctx: ToolContext,
+  ): Promise<ToolResult> | ToolResult {
     const review = this.tools.filter((t) => t.access === 'review');
     const meant = review.find((t) => t.name === canonicalToolName(name));
     if (meant && isAgent(ctx.actor)) return Gateway.for(ws).refuse(meant.name, rawInput, ctx, name);
@@ -150,7 +186,9 @@ export class ToolCatalog {
     return failure(shown, {
       code: ErrorCode.UnknownTool,
       message: `There is no tool named "${shown}".`,
-      hint: `Call list_tools to see the tools. Closest: ${closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')}`,
+      hint: `Call list_tools to see the tools. Closest: ${
+        closestNames(canonicalToolName(name), [...this.byName.keys()], 3).join(', ')
+      }`,
     });
   }
 
@@ -163,7 +201,9 @@ export class ToolCatalog {
   async precompileInputs(names: string[] = this.agentTools.map((t) => t.name), quietMs = 50): Promise<void> {
     for (const name of names) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      while (this.callsInFlight > 0 || performance.now() - this.lastCallAt < quietMs) await new Promise<void>((resolve) => setTimeout(resolve, quietMs));
+      while (this.callsInFlight > 0 || performance.now() - this.lastCallAt < quietMs) {
+        await new Promise<void>((resolve) => setTimeout(resolve, quietMs));
+      }
       const tool = this.get(name);
       if (tool) this.validatorOf(tool);
     }
@@ -178,14 +218,33 @@ export class ToolCatalog {
     return validate;
   }
 
-  private prepareInput(tool: AnyTool, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
+  private prepareInput(
+    tool: AnyTool,
+    raw: unknown,
+  ): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
     if (raw === undefined || raw === null) raw = {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
-      return { ok: false, error: { code: ErrorCode.InvalidInput, message: `${tool.name} takes an object of named arguments.`, hint: describeSchema(this.inputSchema(tool)) } };
+      return {
+        ok: false,
+        error: {
+          code: ErrorCode.InvalidInput,
+          message: `${tool.name} takes an object of named arguments.`,
+          hint: describeSchema(this.inputSchema(tool)),
+        },
+      };
     }
     const deep = deeperThan(raw, MAX_INPUT_DEPTH);
     if (deep) {
-      return { ok: false, error: { code: ErrorCode.InvalidInput, message: `Invalid input for ${tool.name}: the arguments are nested deeper than ${MAX_INPUT_DEPTH} levels (at "${deep}").`, hint: describeSchema(this.inputSchema(tool)), field: deep.split('.')[0] } };
+      return {
+        ok: false,
+        error: {
+          code: ErrorCode.InvalidInput,
+          message:
+            `Invalid input for ${tool.name}: the arguments are nested deeper than ${MAX_INPUT_DEPTH} levels (at "${deep}").`,
+          hint: describeSchema(this.inputSchema(tool)),
+          field: deep.split('.')[0],
+        },
+      };
     }
     const value: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
     for (const [alias, canonical] of Object.entries(tool.aliases ?? {})) {
@@ -201,7 +260,15 @@ export class ToolCatalog {
       // A batch's schema bound is the Gateway's bound; an oversize batch gets the Gateway's answer (how to split), not a schema complaint.
       if (tool.batch && err?.keyword === 'maxItems' && field === tool.batch.field && Array.isArray(value[field])) {
         const got = (value[field] as unknown[]).length;
-        return { ok: false, error: { code: 'BATCH_TOO_LARGE', message: `${tool.name} takes at most ${tool.batch.max} items in ${field}; got ${got}.`, hint: `Split the batch into calls of ${tool.batch.max} or fewer.`, field } };
+        return {
+          ok: false,
+          error: {
+            code: 'BATCH_TOO_LARGE',
+            message: `${tool.name} takes at most ${tool.batch.max} items in ${field}; got ${got}.`,
+            hint: `Split the batch into calls of ${tool.batch.max} or fewer.`,
+            field,
+          },
+        };
       }
       return {
         ok: false,
@@ -223,12 +290,19 @@ export class ToolCatalog {
   resultText(result: ToolResult): string {
     const text = result.ok ? this.byName.get(result.tool)?.text : undefined;
     if (!text || !result.ok) return JSON.stringify(result);
-    const notes = [result.truncated ? `[Cut to fit the output bound: ${result.truncated.returned} of ${result.truncated.total} ${result.truncated.unit} of ${result.truncated.field}.]` : '', result.notice ?? ''].filter(Boolean);
+    const notes = [
+      result.truncated
+        ? `[Cut to fit the output bound: ${result.truncated.returned} of ${result.truncated.total} ${result.truncated.unit} of ${result.truncated.field}.]`
+        : '',
+      result.notice ?? '',
+    ].filter(Boolean);
     return [text(result.data), ...notes].join('\n\n');
   }
 
   /** Level-1 catalog: every tool an actor may use, one line each, grouped by domain. */
-  capabilities(access: AccessClass[] = ['read', 'propose', 'review']): Record<string, { name: string; summary: string; access: AccessClass }[]> {
+  capabilities(
+    access: AccessClass[] = ['read', 'propose', 'review'],
+  ): Record<string, { name: string; summary: string; access: AccessClass }[]> {
     const out: Record<string, { name: string; summary: string; access: AccessClass }[]> = {};
     for (const t of this.tools) {
       if (!access.includes(t.access)) continue;
@@ -241,7 +315,10 @@ export class ToolCatalog {
 /** A paged answer's data says whether more follows and where, beside the page itself. */
 function withPageFields(schema: JsonSchema): JsonSchema {
   const pageFields = {
-    hasMore: { type: 'boolean', description: 'True when more items follow: call again with the same arguments and `cursor: nextCursor`.' },
+    hasMore: {
+      type: 'boolean',
+      description: 'True when more items follow: call again with the same arguments and `cursor: nextCursor`.',
+    },
     nextCursor: { type: 'integer', description: 'The `cursor` of the next page; present while hasMore is true.' },
   };
   return { ...schema, properties: { ...(schema.properties as Record<string, unknown>), ...pageFields } } as JsonSchema;
@@ -250,14 +327,25 @@ function withPageFields(schema: JsonSchema): JsonSchema {
 const truncationSchema = {
   type: 'object',
   properties: {
-    field: { type: 'string' }, returned: { type: 'integer' }, total: { type: 'integer' }, unit: { enum: ['items', 'chars'] }, nextCursor: { type: 'integer' }, hint: { type: 'string' },
+    field: { type: 'string' },
+    returned: { type: 'integer' },
+    total: { type: 'integer' },
+    unit: { enum: ['items', 'chars'] },
+    nextCursor: { type: 'integer' },
+    hint: { type: 'string' },
   },
   required: ['field', 'returned', 'total', 'unit', 'hint'],
 };
 
 const errorBodySchema = {
   type: 'object',
-  properties: { code: { type: 'string' }, message: { type: 'string' }, hint: { type: 'string' }, field: { type: 'string' }, details: { type: 'object' } },
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    hint: { type: 'string' },
+    field: { type: 'string' },
+    details: { type: 'object' },
+  },
   required: ['code', 'message'],
 };
 
@@ -276,7 +364,9 @@ function deeperThan(value: unknown, max: number): string | undefined {
     const { v, depth, path } = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (depth > max) return path || '(input)';
-    for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) stack.push({ v: x, depth: depth + 1, path: path ? `${path}.${k}` : k });
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === 'object' && x !== null) stack.push({ v: x, depth: depth + 1, path: path ? `${path}.${k}` : k });
+    }
   }
   return undefined;
 }
@@ -331,10 +421,19 @@ function errorWithinBound(result: Extract<ToolResult, { ok: false }>, maxChars: 
 
 export function toErrorBody(e: unknown): ToolErrorBody {
   if (e instanceof AutoSnippetError) {
-    return { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) };
+    return {
+      code: e.code,
+      message: e.message,
+      ...(e.hint ? { hint: e.hint } : {}),
+      ...(e.details ? { details: e.details } : {}),
+    };
   }
   const message = e instanceof Error ? e.message : String(e);
-  return { code: ErrorCode.Internal, message: `Internal error: ${message}`, hint: 'This is a bug in AutoSnippet; the log has details.' };
+  return {
+    code: ErrorCode.Internal,
+    message: `Internal error: ${message}`,
+    hint: 'This is a bug in AutoSnippet; the log has details.',
+  };
 }
 
 /** Longest field path an error repeats: an unknown key can be megabytes long, and the error must fit its bound. */
@@ -343,8 +442,12 @@ const MAX_FIELD_CHARS = 100;
 function fieldOf(err: ErrorObject): string | undefined {
   const base = err.instancePath.replace(/^\//, '').replace(/\//g, '.');
   let field = base;
-  if (err.keyword === 'required') field = [base, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
-  if (err.keyword === 'additionalProperties') field = [base, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+  if (err.keyword === 'required') {
+    field = [base, (err.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+  }
+  if (err.keyword === 'additionalProperties') {
+    field = [base, (err.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+  }
   return field.length > MAX_FIELD_CHARS ? `${field.slice(0, MAX_FIELD_CHARS)}…` : field || undefined;
 }
 
@@ -355,7 +458,9 @@ function explain(err: ErrorObject, field: string | undefined): string {
     case 'additionalProperties':
       return `unknown field "${field}"`;
     case 'enum':
-      return `field "${field}" must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      return `field "${field}" must be one of ${
+        (err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')
+      }`;
     default:
       return `field "${field ?? '(input)'}" ${err.message ?? 'is invalid'}`;
   }
@@ -366,5 +471,10 @@ export function describeSchema(schema: JsonSchema): string {
   const req = new Set(schema.required ?? []);
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return 'This tool takes no arguments: pass {}.';
-  return 'Arguments: ' + props.map(([k, v]) => `${k}: ${Array.isArray(v.type) ? v.type.join('|') : v.type ?? 'any'}${v.enum ? ` (${v.enum.map((x) => JSON.stringify(x)).join('|')})` : ''}${req.has(k) ? ' (required)' : ''}`).join(', ') + '.';
+  return 'Arguments: '
+    + props.map(([k, v]) =>
+      `${k}: ${Array.isArray(v.type) ? v.type.join('|') : v.type ?? 'any'}${
+        v.enum ? ` (${v.enum.map((x) => JSON.stringify(x)).join('|')})` : ''
+      }${req.has(k) ? ' (required)' : ''}`
+    ).join(', ') + '.';
 }

@@ -12,7 +12,9 @@ export function toolTable(tools: readonly AnyTool[]): string {
 
 /** The reference's table of error codes: code, meaning, what to do. */
 export function errorCodeTable(): string {
-  const rows = Object.entries(ERROR_CODES).map(([code, { meaning, action }]) => `| \`${code}\` | ${cell(meaning)} | ${cell(action)} |`);
+  const rows = Object.entries(ERROR_CODES).map(([code, { meaning, action }]) =>
+    `| \`${code}\` | ${cell(meaning)} | ${cell(action)} |`
+  );
   return ['| code | meaning | what to do |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -1,13 +1,24 @@
-import { approveCandidate, deleteRecipe, deprecateRecipe, ensureIndexFresh, promoteCandidate, publishRecipe, rejectCandidate, reopenCandidate } from '../knowledge';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  approveCandidate,
+  deleteRecipe,
+  deprecateRecipe,
+  ensureIndexFresh,
+  promoteCandidate,
+  publishRecipe,
+  rejectCandidate,
+  reopenCandidate,
+} from '../knowledge';
 import { draftRecipeFile, type publishRecipe as publishRecipeStatus } from '../knowledge/lifecycle';
 import { candidateProperties, candidateRef, recipeRef } from './knowledge-schemas';
-import { defineTool, type AnyTool } from './types';
 import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
+import { type AnyTool, defineTool } from './types';
 
 const recipeFileOut = Out({ id: Type.String(), file: Type.String() });
-const statusChangeOut = Domain<Awaited<ReturnType<typeof publishRecipeStatus>>>('The recipe id, file and its new status.');
+const statusChangeOut = Domain<Awaited<ReturnType<typeof publishRecipeStatus>>>(
+  'The recipe id, file and its new status.',
+);
 
 // ---- people only (access 'review': the catalog never offers these to agents) ----
 
@@ -16,9 +27,19 @@ const approve = defineTool({
   title: 'Approve a candidate',
   domain: 'knowledge',
   summary: 'Approve a pending candidate; by default it becomes a draft recipe file at once.',
-  description: 'Approves a pending candidate (people only). With promote (default true) it is written as a draft recipe file under .autosnippet/recipes/<category>/ and indexed; category overrides the candidate\'s.',
-  inputSchema: Input({ id: candidateRef(), promote: Opt(Type.Boolean({ default: true })), category: Opt(Name()), note: Opt(Text()) }),
-  outputSchema: Out({ id: Type.String(), status: StringEnum(['pending', 'approved', 'rejected']), recipe: Opt(recipeFileOut) }),
+  description:
+    "Approves a pending candidate (people only). With promote (default true) it is written as a draft recipe file under .autosnippet/recipes/<category>/ and indexed; category overrides the candidate's.",
+  inputSchema: Input({
+    id: candidateRef(),
+    promote: Opt(Type.Boolean({ default: true })),
+    category: Opt(Name()),
+    note: Opt(Text()),
+  }),
+  outputSchema: Out({
+    id: Type.String(),
+    status: StringEnum(['pending', 'approved', 'rejected']),
+    recipe: Opt(recipeFileOut),
+  }),
   aliases: { candidateId: 'id' },
   access: 'review',
   maxOutputChars: 4000,
@@ -33,9 +54,14 @@ const reject = defineTool({
   title: 'Reject a candidate',
   domain: 'knowledge',
   summary: 'Reject a pending candidate, with the reason.',
-  description: 'Rejects a pending candidate (people only). The reason is kept, and the same proposal submitted again is reported as a duplicate of the rejected one.',
+  description:
+    'Rejects a pending candidate (people only). The reason is kept, and the same proposal submitted again is reported as a duplicate of the rejected one.',
   inputSchema: Input({ id: candidateRef(), reason: Text(undefined, { minLength: 1 }) }),
-  outputSchema: Out({ id: Type.String(), status: StringEnum(['pending', 'approved', 'rejected']), reason: Opt(Type.String()) }),
+  outputSchema: Out({
+    id: Type.String(),
+    status: StringEnum(['pending', 'approved', 'rejected']),
+    reason: Opt(Type.String()),
+  }),
   aliases: { candidateId: 'id' },
   access: 'review',
   maxOutputChars: 2000,
@@ -50,15 +76,24 @@ const reopen = defineTool({
   title: 'Undo a decision on a candidate',
   domain: 'knowledge',
   summary: 'Put an approved or rejected candidate back to pending (undo).',
-  description: 'Undoes approve_candidate or reject_candidate (people only): the candidate is pending again and its rejection reason is dropped. An approval\'s draft recipe is removed with it while it is the unedited draft the approval wrote; a published or edited recipe is refused.',
+  description:
+    "Undoes approve_candidate or reject_candidate (people only): the candidate is pending again and its rejection reason is dropped. An approval's draft recipe is removed with it while it is the unedited draft the approval wrote; a published or edited recipe is refused.",
   inputSchema: Input({ id: candidateRef() }),
-  outputSchema: Out({ id: Type.String(), status: StringEnum(['pending', 'approved', 'rejected']), removedRecipe: Opt(recipeFileOut) }),
+  outputSchema: Out({
+    id: Type.String(),
+    status: StringEnum(['pending', 'approved', 'rejected']),
+    removedRecipe: Opt(recipeFileOut),
+  }),
   aliases: { candidateId: 'id' },
   access: 'review',
   maxOutputChars: 2000,
   async handler(ws, input, ctx) {
     const r = await reopenCandidate(ws, input.id, ctx.actor);
-    return { id: r.candidate.id, status: r.candidate.status, ...(r.removedRecipe ? { removedRecipe: r.removedRecipe } : {}) };
+    return {
+      id: r.candidate.id,
+      status: r.candidate.status,
+      ...(r.removedRecipe ? { removedRecipe: r.removedRecipe } : {}),
+    };
   },
 });
 
@@ -67,7 +102,8 @@ const promote = defineTool({
   title: 'Promote a candidate',
   domain: 'knowledge',
   summary: 'Write an approved candidate as a draft recipe file.',
-  description: 'Promotes an approved candidate that is not yet a recipe (approved with promote: false, or its draft was deleted) to a draft recipe file (people only).',
+  description:
+    'Promotes an approved candidate that is not yet a recipe (approved with promote: false, or its draft was deleted) to a draft recipe file (people only).',
   inputSchema: Input({ id: candidateRef(), category: Opt(Name()) }),
   outputSchema: recipeFileOut,
   aliases: { candidateId: 'id' },
@@ -81,7 +117,8 @@ const publish = defineTool({
   title: 'Publish a recipe',
   domain: 'knowledge',
   summary: 'Publish a draft recipe.',
-  description: 'Marks a draft recipe published (people only): its file\'s frontmatter gets status: published, publishedBy and publishedAt.',
+  description:
+    "Marks a draft recipe published (people only): its file's frontmatter gets status: published, publishedBy and publishedAt.",
   inputSchema: Input({ id: recipeRef() }),
   outputSchema: statusChangeOut,
   aliases: { recipeId: 'id' },
@@ -98,7 +135,8 @@ const deprecate = defineTool({
   title: 'Deprecate a recipe',
   domain: 'knowledge',
   summary: 'Deprecate a published recipe, with the reason (and its replacement).',
-  description: 'Marks a published recipe deprecated (people only), with the reason and, optionally, the recipe that replaces it. Deprecated recipes leave search unless asked for.',
+  description:
+    'Marks a published recipe deprecated (people only), with the reason and, optionally, the recipe that replaces it. Deprecated recipes leave search unless asked for.',
   inputSchema: Input({ id: recipeRef(), reason: Text(undefined, { minLength: 1 }), replacedBy: Opt(recipeRef()) }),
   outputSchema: statusChangeOut,
   aliases: { recipeId: 'id' },
@@ -115,8 +153,13 @@ const del = defineTool({
   title: 'Delete a recipe',
   domain: 'knowledge',
   summary: 'Delete a recipe file and its index entry (needs confirm: true).',
-  description: 'Deletes a recipe\'s Markdown file and its index rows and usage counts (people only). It cannot be undone from AutoSnippet (git can): pass confirm: true once the person has confirmed.',
-  inputSchema: Input({ id: recipeRef(), confirm: Type.Boolean({ description: 'Must be true: the person confirmed the deletion.' }), reason: Opt(Text()) }),
+  description:
+    "Deletes a recipe's Markdown file and its index rows and usage counts (people only). It cannot be undone from AutoSnippet (git can): pass confirm: true once the person has confirmed.",
+  inputSchema: Input({
+    id: recipeRef(),
+    confirm: Type.Boolean({ description: 'Must be true: the person confirmed the deletion.' }),
+    reason: Opt(Text()),
+  }),
   outputSchema: Out({ id: Type.String(), file: Type.String(), deleted: Type.Boolean() }),
   aliases: { recipeId: 'id' },
   access: 'review',
@@ -132,10 +175,10 @@ const createRecipe = defineTool({
   name: 'create_recipe',
   title: 'Create a draft recipe',
   domain: 'knowledge',
-  summary: 'Write a person\'s new recipe (e.g. from a selection) as a draft recipe file, and index it.',
+  summary: "Write a person's new recipe (e.g. from a selection) as a draft recipe file, and index it.",
   description:
-    'Writes a new draft recipe file under .autosnippet/recipes/<category>/ from a title, a category and the code (people only: agents propose with submit_candidate). ' +
-    'A free file name is chosen from the title; the recipe is indexed at once. Returns its id and file.',
+    'Writes a new draft recipe file under .autosnippet/recipes/<category>/ from a title, a category and the code (people only: agents propose with submit_candidate). '
+    + 'A free file name is chosen from the title; the recipe is indexed at once. Returns its id and file.',
   inputSchema: Input({
     title: candidateProperties.title,
     category: Name('The folder it is filed under, e.g. networking.', { minLength: 1 }),
@@ -158,4 +201,13 @@ const createRecipe = defineTool({
 });
 
 export const reviewTools: AnyTool[] = [approve, reject, reopen, promote, publish, deprecate, del, createRecipe];
-export { createRecipe as createRecipeTool, approve as approveCandidateTool, reject as rejectCandidateTool, reopen as reopenCandidateTool, promote as promoteCandidateTool, publish as publishRecipeTool, deprecate as deprecateRecipeTool, del as deleteRecipeTool };
+export {
+  approve as approveCandidateTool,
+  createRecipe as createRecipeTool,
+  del as deleteRecipeTool,
+  deprecate as deprecateRecipeTool,
+  promote as promoteCandidateTool,
+  publish as publishRecipeTool,
+  reject as rejectCandidateTool,
+  reopen as reopenCandidateTool,
+};

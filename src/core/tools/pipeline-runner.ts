@@ -4,12 +4,12 @@
  * per step; the answer is compact (each step's data shortened), never the steps' full output.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
+import { type PipelineDefinition, type PipelineEvent, type PipelineRun, runPipeline } from '../agent/pipeline';
+import { createdCandidateIds } from '../agent/pipelines';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { Workspace } from '../workspace';
 import type { ToolCatalog } from './catalog';
 import type { ToolContext } from './types';
-import type { Workspace } from '../workspace';
-import { runPipeline, type PipelineDefinition, type PipelineEvent, type PipelineRun } from '../agent/pipeline';
-import { createdCandidateIds } from '../agent/pipelines';
 
 export interface CatalogPipelineOptions {
   onEvent?(event: PipelineEvent): void;
@@ -20,7 +20,14 @@ export interface CatalogPipelineOptions {
 const ajv = new Ajv({ strict: false, allErrors: false });
 const validators = new WeakMap<PipelineDefinition, ValidateFunction>();
 
-export async function runCatalogPipeline(catalog: ToolCatalog, ws: Workspace, def: PipelineDefinition, input: Record<string, unknown>, ctx: ToolContext, options: CatalogPipelineOptions = {}) {
+export async function runCatalogPipeline(
+  catalog: ToolCatalog,
+  ws: Workspace,
+  def: PipelineDefinition,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  options: CatalogPipelineOptions = {},
+) {
   checkInput(def, input);
   const total = def.steps.length;
   let done = 0;
@@ -32,14 +39,29 @@ export async function runCatalogPipeline(catalog: ToolCatalog, ws: Workspace, de
       const t = catalog.get(tool);
       if (!t) return false;
       const schema = catalog.inputSchema(t);
-      return schema.properties && Object.keys(schema.properties).length ? Boolean(schema.properties[argument]) : schema.additionalProperties !== false;
+      return schema.properties && Object.keys(schema.properties).length
+        ? Boolean(schema.properties[argument])
+        : schema.additionalProperties !== false;
     },
     // A step's own progress (files scanned…) is passed on under the pipeline's step count.
     execute: (tool, params, signal) =>
-      catalog.invoke(ws, tool, params, { ...ctx, signal: signal ?? ctx.signal, progress: ctx.progress && ((p) => p.message && ctx.progress!({ message: `${def.name}: ${tool}: ${p.message}`, done, total })) }),
+      catalog.invoke(ws, tool, params, {
+        ...ctx,
+        signal: signal ?? ctx.signal,
+        progress: ctx.progress
+          && ((p) => p.message && ctx.progress!({ message: `${def.name}: ${tool}: ${p.message}`, done, total })),
+      }),
     onEvent: (e) => {
-      if (e.type === 'step_started') ctx.progress?.({ message: `${def.name}: ${e.step} (${e.tool})${e.attempt > 1 ? `, attempt ${e.attempt}` : ''}`, done, total });
-      if (e.type === 'step_finished') ctx.progress?.({ message: `${def.name}: ${e.step} ${e.status}`, done: ++done, total });
+      if (e.type === 'step_started') {
+        ctx.progress?.({
+          message: `${def.name}: ${e.step} (${e.tool})${e.attempt > 1 ? `, attempt ${e.attempt}` : ''}`,
+          done,
+          total,
+        });
+      }
+      if (e.type === 'step_finished') {
+        ctx.progress?.({ message: `${def.name}: ${e.step} ${e.status}`, done: ++done, total });
+      }
       options.onEvent?.(e);
     },
   });
@@ -49,10 +71,16 @@ export async function runCatalogPipeline(catalog: ToolCatalog, ws: Workspace, de
 function checkInput(def: PipelineDefinition, input: Record<string, unknown>): void {
   if (!def.inputSchema) return;
   let validate = validators.get(def);
-  if (!validate) validators.set(def, (validate = ajv.compile(def.inputSchema)));
+  if (!validate) validators.set(def, validate = ajv.compile(def.inputSchema));
   if (!validate(input)) {
     const err = validate.errors?.[0];
-    throw new AutoSnippetError(ErrorCode.InvalidInput, `Invalid input for pipeline ${def.name}: ${err ? `${err.instancePath || '(input)'} ${err.message}` : 'does not match its schema'}.`, `Its input: ${JSON.stringify(def.inputSchema.properties ?? {})}`);
+    throw new AutoSnippetError(
+      ErrorCode.InvalidInput,
+      `Invalid input for pipeline ${def.name}: ${
+        err ? `${err.instancePath || '(input)'} ${err.message}` : 'does not match its schema'
+      }.`,
+      `Its input: ${JSON.stringify(def.inputSchema.properties ?? {})}`,
+    );
   }
 }
 

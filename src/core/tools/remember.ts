@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { EXPORT_TARGETS, type ExportTarget, planExport, writeExport } from '../export';
+import { findBlock } from '../export/block';
+import { filesFor } from '../export/formats';
+import { languageForPath } from '../kernel/languages';
 import { ensureIndexFresh, publishRecipe, submitCandidates } from '../knowledge';
 import { draftRecipeFile } from '../knowledge/lifecycle';
 import { writeFileAtomic } from '../knowledge/recipes';
-import { findBlock } from '../export/block';
-import { EXPORT_TARGETS, planExport, writeExport, type ExportTarget } from '../export';
-import { filesFor } from '../export/formats';
-import { languageForPath } from '../kernel/languages';
 import { Code, FilePath, Input, Name, Opt, Out, StringEnum, Text, Type } from './schema';
-import { defineTool, type AnyTool } from './types';
+import { type AnyTool, defineTool } from './types';
 
 /** The category a remembered rule is filed under unless the person names one. */
 export const REMEMBER_CATEGORY = 'conventions';
@@ -49,12 +49,13 @@ export const rememberTool = defineTool({
   name: 'remember',
   title: 'Remember a project rule',
   domain: 'knowledge',
-  summary: "Turn a person's sentence (and code) into a published recipe in one step; an agent's call proposes a candidate instead.",
+  summary:
+    "Turn a person's sentence (and code) into a published recipe in one step; an agent's call proposes a candidate instead.",
   description:
-    "Records a rule or fact a person states (\"we wrap fetch in apiClient\"), with optional code, as a recipe. Called by a person (the CLI's `autosnippet remember`, VS Code's Remember as Project Rule…, `@autosnippet /remember`), it writes the recipe file under .autosnippet/recipes/<category>/, publishes it and updates the agent instruction files that already carry the AutoSnippet block (AGENTS.md when none does); `dryRun: true` answers the file it would write, for the person's one confirmation. " +
-    'Called by an agent, it only proposes: the same content becomes a pending candidate for review.',
+    "Records a rule or fact a person states (\"we wrap fetch in apiClient\"), with optional code, as a recipe. Called by a person (the CLI's `autosnippet remember`, VS Code's Remember as Project Rule…, `@autosnippet /remember`), it writes the recipe file under .autosnippet/recipes/<category>/, publishes it and updates the agent instruction files that already carry the AutoSnippet block (AGENTS.md when none does); `dryRun: true` answers the file it would write, for the person's one confirmation. "
+    + 'Called by an agent, it only proposes: the same content becomes a pending candidate for review.',
   inputSchema: Input({
-    text: Text('The rule or fact, in the person\'s words.', { minLength: 3, maxLength: 4000 }),
+    text: Text("The rule or fact, in the person's words.", { minLength: 3, maxLength: 4000 }),
     code: Opt(Code('Code that shows it (e.g. the selection).', { maxLength: 20_000 })),
     language: Opt(Name('Language of the code; default from `path`.', { maxLength: 64 })),
     path: Opt(FilePath('Workspace-relative file the code comes from (its language, and a source line).')),
@@ -66,9 +67,11 @@ export const rememberTool = defineTool({
     status: StringEnum(['published', 'proposed', 'preview'] as const),
     title: Type.String(),
     recipe: Opt(Out({ id: Type.String(), file: Type.String() })),
-    candidate: Opt(Type.String({ description: 'The candidate an agent\'s call created (or the one it duplicates).' })),
+    candidate: Opt(Type.String({ description: "The candidate an agent's call created (or the one it duplicates)." })),
     text: Opt(Type.String({ description: 'In a preview: the recipe file as it would be written.' })),
-    exported: Type.Array(Type.String(), { description: 'Instruction files written (or, in a preview, to be written).' }),
+    exported: Type.Array(Type.String(), {
+      description: 'Instruction files written (or, in a preview, to be written).',
+    }),
   }),
   aliases: { sentence: 'text', rule: 'text', file: 'path' },
   access: 'propose',
@@ -76,7 +79,14 @@ export const rememberTool = defineTool({
   async handler(ws, input, ctx) {
     const title = titleOf(input.text);
     const language = input.language ?? (input.path ? languageForPath(input.path) : undefined);
-    const content = { title, summary: input.text.trim(), code: input.code, language, knowledgeType: 'code-standard' as const, sourceFiles: input.path ? [input.path] : undefined };
+    const content = {
+      title,
+      summary: input.text.trim(),
+      code: input.code,
+      language,
+      knowledgeType: 'code-standard' as const,
+      sourceFiles: input.path ? [input.path] : undefined,
+    };
     if (ctx.actor !== 'human') {
       // The review gate is there to stop agents: their "remember" is a proposal like any other.
       const r = await submitCandidates(ws, [content], ctx.actor);
@@ -85,7 +95,15 @@ export const rememberTool = defineTool({
     const draft = await draftRecipeFile(ws, { ...content, category: input.category ?? REMEMBER_CATEGORY }, ctx.actor);
     const targets = input.export === false ? [] : rememberTargets(ws.root);
     const exportFiles = targets.map(mainFile);
-    if (input.dryRun) return { status: 'preview' as const, title, recipe: { id: draft.id, file: draft.file }, text: draft.text, exported: exportFiles };
+    if (input.dryRun) {
+      return {
+        status: 'preview' as const,
+        title,
+        recipe: { id: draft.id, file: draft.file },
+        text: draft.text,
+        exported: exportFiles,
+      };
+    }
     const abs = path.join(ws.root, draft.file);
     mkdirSync(path.dirname(abs), { recursive: true });
     await writeFileAtomic(abs, draft.text, { exclusive: true });

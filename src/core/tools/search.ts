@@ -1,10 +1,10 @@
 import { ensureIndexFresh } from '../knowledge';
-import { contextSearch, type ContextAnswer } from '../retrieval/context';
-import type { SearchMode } from '../search/hybrid';
+import { type ContextAnswer, contextSearch } from '../retrieval/context';
 import { searchKnowledge } from '../retrieval/results';
+import type { SearchMode } from '../search/hybrid';
 import { indexFreshnessOut, KINDS, searchFilterProperties, withIndexFreshness } from './knowledge-schemas';
-import { defineTool, type AnyTool } from './types';
 import { Domain, FilePath, Id, Input, List, Opt, Out, StringEnum, Text, Type } from './schema';
+import { type AnyTool, defineTool } from './types';
 
 const query = Text('What you are looking for, in words or identifiers.', { minLength: 1, maxLength: 500 });
 
@@ -15,8 +15,16 @@ const searchOut = Out({
   groups: Type.Array(Out({
     kind: StringEnum(KINDS),
     results: Type.Array(Out({
-      id: Type.String(), kind: StringEnum(KINDS), title: Type.String(), trigger: Type.String(), summary: Type.String(), language: Type.String(),
-      category: Type.String(), status: Type.String(), score: Type.Number(), why: Type.Array(Type.String()),
+      id: Type.String(),
+      kind: StringEnum(KINDS),
+      title: Type.String(),
+      trigger: Type.String(),
+      summary: Type.String(),
+      language: Type.String(),
+      category: Type.String(),
+      status: Type.String(),
+      score: Type.Number(),
+      why: Type.Array(Type.String()),
     })),
   })),
   index: indexFreshnessOut,
@@ -28,9 +36,8 @@ function searchTool(name: string, mode: SearchMode, title: string, summary: stri
     title,
     domain: 'search',
     summary,
-    description:
-      description +
-      ' Results are grouped by kind (rule, pattern, fact), best first: the first group holds the best result, and each result has id, trigger, title, summary, language, status, a score and why it was found; no code (get_recipe has it).',
+    description: description
+      + ' Results are grouped by kind (rule, pattern, fact), best first: the first group holds the best result, and each result has id, trigger, title, summary, language, status, a score and why it was found; no code (get_recipe has it).',
     inputSchema: Input({ query, ...searchFilterProperties }),
     outputSchema: searchOut,
     aliases: { q: 'query', text: 'query', keyword: 'query', type: 'kind' },
@@ -49,9 +56,9 @@ export const contextSearchTool = defineTool({
   domain: 'search',
   summary: 'Call before writing code: the project knowledge that applies to this task, ranked and explained.',
   description:
-    'The funnel to call before you write code in this project. Describe the task in `query`; pass `currentFile` (or `language`) so recipes of that language rank first, and `touched` — ' +
-    'the recipe ids this conversation already saw — so they are not repeated. Recall (keyword + meaning) → rerank → ranking by relevance, quality, usage, freshness and language match. ' +
-    'Each result gives trigger and summary first, its signals and why it ranked there; includeCode: true adds each recipe\'s code (bounded). A recipe whose cited code changed since it was recorded ranks lower and carries `stale` (what changed): read that code before following it. When you follow a recipe, call confirm_usage.',
+    'The funnel to call before you write code in this project. Describe the task in `query`; pass `currentFile` (or `language`) so recipes of that language rank first, and `touched` — '
+    + 'the recipe ids this conversation already saw — so they are not repeated. Recall (keyword + meaning) → rerank → ranking by relevance, quality, usage, freshness and language match. '
+    + "Each result gives trigger and summary first, its signals and why it ranked there; includeCode: true adds each recipe's code (bounded). A recipe whose cited code changed since it was recorded ranks lower and carries `stale` (what changed): read that code before following it. When you follow a recipe, call confirm_usage.",
   inputSchema: Input({
     query,
     currentFile: Opt(FilePath('Path of the file being edited.')),
@@ -64,9 +71,17 @@ export const contextSearchTool = defineTool({
   outputSchema: Out({
     query: Type.String(),
     language: Opt(Type.String()),
-    results: Domain<ContextAnswer['results']>('The recipes that apply, best first, each with its signals and why it ranked there.', 'array'),
+    results: Domain<ContextAnswer['results']>(
+      'The recipes that apply, best first, each with its signals and why it ranked there.',
+      'array',
+    ),
     alreadySeen: Type.Array(Out({ id: Type.String(), title: Type.String() })),
-    funnel: Out({ recalled: Type.Integer(), reranked: Type.Integer(), returned: Type.Integer(), skippedTouched: Type.Integer() }),
+    funnel: Out({
+      recalled: Type.Integer(),
+      reranked: Type.Integer(),
+      returned: Type.Integer(),
+      skippedTouched: Type.Integer(),
+    }),
     hint: Opt(Type.String()),
     index: indexFreshnessOut,
   }),
@@ -79,11 +94,29 @@ export const contextSearchTool = defineTool({
   },
 });
 
-export const searchRecipesTool = searchTool('search', 'hybrid', 'Search the knowledge base', 'Find recipes by words and meaning (hybrid: keyword + semantic, fused).', 'Searches the project\'s recipes with keyword search and semantic search together, fused by reciprocal rank fusion.');
+export const searchRecipesTool = searchTool(
+  'search',
+  'hybrid',
+  'Search the knowledge base',
+  'Find recipes by words and meaning (hybrid: keyword + semantic, fused).',
+  "Searches the project's recipes with keyword search and semantic search together, fused by reciprocal rank fusion.",
+);
 
 export const searchTools: AnyTool[] = [
   searchRecipesTool,
-  searchTool('keyword_search', 'keyword', 'Keyword search', 'Find recipes by exact words: BM25, trigger > title > summary > the rest.', 'Keyword search with BM25, weighting a match in the trigger over the title, the title over the summary, the summary over the rest (usage guide, code, tags). The last word also matches as a prefix.'),
-  searchTool('semantic_search', 'semantic', 'Semantic search', 'Find recipes close in meaning, even with other words.', 'Semantic search over recipe vectors: finds recipes close in meaning though they use other words, inflections or abbreviations (offline vectors; a real embedding model can be plugged in).'),
+  searchTool(
+    'keyword_search',
+    'keyword',
+    'Keyword search',
+    'Find recipes by exact words: BM25, trigger > title > summary > the rest.',
+    'Keyword search with BM25, weighting a match in the trigger over the title, the title over the summary, the summary over the rest (usage guide, code, tags). The last word also matches as a prefix.',
+  ),
+  searchTool(
+    'semantic_search',
+    'semantic',
+    'Semantic search',
+    'Find recipes close in meaning, even with other words.',
+    'Semantic search over recipe vectors: finds recipes close in meaning though they use other words, inflections or abbreviations (offline vectors; a real embedding model can be plugged in).',
+  ),
   contextSearchTool,
 ];

@@ -1,7 +1,7 @@
 import { AutoSnippetError } from '../kernel/errors';
 import { mcpServers } from '../servers/manager';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
-import { defineTool, type AnyTool } from './types';
+import { type AnyTool, defineTool } from './types';
 
 /** A remote tool's answer is cut to this many characters of text, so one call cannot flood the agent's context. */
 const MAX_REMOTE_TEXT = 30_000;
@@ -10,10 +10,11 @@ export const listMcpServersTool = defineTool({
   name: 'list_mcp_servers',
   title: 'List other MCP servers',
   domain: 'mcp',
-  summary: 'Level 1 of other MCP servers: name, one line and tool count of each server in .autosnippet/mcp.json and ~/.autosnippet/mcp.json.',
+  summary:
+    'Level 1 of other MCP servers: name, one line and tool count of each server in .autosnippet/mcp.json and ~/.autosnippet/mcp.json.',
   description:
-    "Lists the other MCP servers this project and the person configured (the `mcpServers` format, in .autosnippet/mcp.json and ~/.autosnippet/mcp.json): each with its origin, transport, state (not-started, connected, down, disabled and why) and, once connected, its tool count. Nothing is started. " +
-    'Next: get_mcp_instructions for a server\'s instructions and tools, then call_mcp_tool.',
+    'Lists the other MCP servers this project and the person configured (the `mcpServers` format, in .autosnippet/mcp.json and ~/.autosnippet/mcp.json): each with its origin, transport, state (not-started, connected, down, disabled and why) and, once connected, its tool count. Nothing is started. '
+    + "Next: get_mcp_instructions for a server's instructions and tools, then call_mcp_tool.",
   inputSchema: Input({}),
   outputSchema: Out({
     servers: Domain<unknown[]>('name, origin, transport, state, summary, tools, reason', 'array'),
@@ -30,12 +31,17 @@ export const getMcpInstructionsTool = defineTool({
   name: 'get_mcp_instructions',
   title: "Read an MCP server's instructions and tools",
   domain: 'mcp',
-  summary: "Level 2: start (if needed) one server and answer its instructions and its tools' definitions, each with its permission here.",
+  summary:
+    "Level 2: start (if needed) one server and answer its instructions and its tools' definitions, each with its permission here.",
   description:
-    "Connects to the server (a project server only in a trusted folder) and answers its instructions (the configured ones first, then the server's own) and every tool's name, description, input schema and permission: " +
-    '`allow` runs, `ask` waits for a person (a person calling, or VS Code\'s confirmation), `deny` never runs. Tools the server marks read-only are `allow` unless the configuration says otherwise.',
-  inputSchema: Input({ server: Name('The server\'s name, from list_mcp_servers.') }),
-  outputSchema: Out({ name: Type.String(), instructions: Opt(Type.String()), tools: Domain<unknown[]>('name, description, inputSchema, permission', 'array') }),
+    "Connects to the server (a project server only in a trusted folder) and answers its instructions (the configured ones first, then the server's own) and every tool's name, description, input schema and permission: "
+    + "`allow` runs, `ask` waits for a person (a person calling, or VS Code's confirmation), `deny` never runs. Tools the server marks read-only are `allow` unless the configuration says otherwise.",
+  inputSchema: Input({ server: Name("The server's name, from list_mcp_servers.") }),
+  outputSchema: Out({
+    name: Type.String(),
+    instructions: Opt(Type.String()),
+    tools: Domain<unknown[]>('name, description, inputSchema, permission', 'array'),
+  }),
   access: 'read',
   maxOutputChars: 60_000,
   paginate: 'tools',
@@ -48,14 +54,14 @@ export const callMcpToolTool = defineTool({
   name: 'call_mcp_tool',
   title: "Call another MCP server's tool",
   domain: 'mcp',
-  summary: "Level 3: call one tool of another MCP server, within its permission (writes wait for a person).",
+  summary: 'Level 3: call one tool of another MCP server, within its permission (writes wait for a person).',
   description:
-    "Calls `tool` of `server` with `arguments` and answers the server's content (text cut at 30,000 characters). A tool whose permission is `deny` is refused; one whose permission is `ask` runs only for a person " +
-    '(the CLI, or after VS Code\'s confirmation): an agent elsewhere gets NEEDS_APPROVAL and should ask the person to allow it in ~/.autosnippet/mcp.json or run it themselves.',
+    "Calls `tool` of `server` with `arguments` and answers the server's content (text cut at 30,000 characters). A tool whose permission is `deny` is refused; one whose permission is `ask` runs only for a person "
+    + "(the CLI, or after VS Code's confirmation): an agent elsewhere gets NEEDS_APPROVAL and should ask the person to allow it in ~/.autosnippet/mcp.json or run it themselves.",
   inputSchema: Input({
     server: Name("The server's name, from list_mcp_servers."),
     tool: Name("The tool's name, from get_mcp_instructions.", { maxLength: 128 }),
-    arguments: Opt(Domain<Record<string, unknown>>('The tool\'s arguments, as its input schema says.', 'object')),
+    arguments: Opt(Domain<Record<string, unknown>>("The tool's arguments, as its input schema says.", 'object')),
   }),
   outputSchema: Out({
     server: Type.String(),
@@ -67,18 +73,39 @@ export const callMcpToolTool = defineTool({
   aliases: { args: 'arguments', name: 'tool', input: 'arguments' },
   access: 'propose',
   maxOutputChars: 40_000,
-  confirmation: (input) => ({ title: 'Call another MCP server\'s tool?', message: `Call ${input.tool} on the MCP server "${input.server}"${input.arguments ? ` with ${JSON.stringify(input.arguments).slice(0, 300)}` : ''}?` }),
+  confirmation: (input) => ({
+    title: "Call another MCP server's tool?",
+    message: `Call ${input.tool} on the MCP server "${input.server}"${
+      input.arguments ? ` with ${JSON.stringify(input.arguments).slice(0, 300)}` : ''
+    }?`,
+  }),
   async handler(ws, input, ctx) {
     const servers = mcpServers(ws);
     const { permission } = await servers.tool(input.server, input.tool);
-    if (permission === 'deny') throw new AutoSnippetError('PERMISSION_DENIED', `${input.tool} of "${input.server}" is denied by its configuration.`, 'Change "permissions" in the mcp.json that names the server, if the person agrees.');
+    if (permission === 'deny') {
+      throw new AutoSnippetError(
+        'PERMISSION_DENIED',
+        `${input.tool} of "${input.server}" is denied by its configuration.`,
+        'Change "permissions" in the mcp.json that names the server, if the person agrees.',
+      );
+    }
     // VS Code shows the catalog's confirmation before a language-model tool runs: that is the person's yes.
     const approved = ctx.actor === 'human' || ctx.channel === 'lm-tool';
     if (permission === 'ask' && !approved) {
-      throw new AutoSnippetError('NEEDS_APPROVAL', `${input.tool} of "${input.server}" may change things, so a person approves each call.`, `Ask the person to run it (autosnippet call call_mcp_tool '{"server": "${input.server}", "tool": "${input.tool}"}') or to allow it in ~/.autosnippet/mcp.json ("permissions": {"tools": {"${input.tool}": "allow"}}).`);
+      throw new AutoSnippetError(
+        'NEEDS_APPROVAL',
+        `${input.tool} of "${input.server}" may change things, so a person approves each call.`,
+        `Ask the person to run it (autosnippet call call_mcp_tool '{"server": "${input.server}", "tool": "${input.tool}"}') or to allow it in ~/.autosnippet/mcp.json ("permissions": {"tools": {"${input.tool}": "allow"}}).`,
+      );
     }
     const r = await servers.call(input.server, input.tool, input.arguments ?? {}, ctx.signal);
-    return { server: input.server, tool: input.tool, isError: r.isError === true, content: boundedContent(r.content), permission: permission as 'allow' | 'ask' };
+    return {
+      server: input.server,
+      tool: input.tool,
+      isError: r.isError === true,
+      content: boundedContent(r.content),
+      permission: permission as 'allow' | 'ask',
+    };
   },
 });
 

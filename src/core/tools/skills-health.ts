@@ -20,7 +20,10 @@ export const skillsHealthCounter: HealthCounter = (ws) => {
         ws.log.debug('reading the skills after health answered failed', e);
       }
     }, 0).unref();
-    return { counts: stored, pending: 'skills: counted when the skill folders were last read; they are being read again.' };
+    return {
+      counts: stored,
+      pending: 'skills: counted when the skill folders were last read; they are being read again.',
+    };
   }
   return countAndStore(ws);
 };
@@ -29,16 +32,23 @@ const SKILL_COUNTS_KEY = 'skills.counts';
 
 function countAndStore(ws: Workspace): Record<string, number> {
   const { skills, shadowed, skipped } = skillRegistry(ws).counts();
-  const counts = { skills, ...(shadowed ? { skillsShadowed: shadowed } : {}), ...(skipped ? { skillsSkipped: skipped } : {}) };
+  const counts = {
+    skills,
+    ...(shadowed ? { skillsShadowed: shadowed } : {}),
+    ...(skipped ? { skillsSkipped: skipped } : {}),
+  };
   const value = JSON.stringify(counts);
   // Stored only where a database exists: reading creates no files.
   if (storeCreated(ws) && storedValue(ws) !== value) {
-    void ws.store.transaction((tx) => tx.run('INSERT OR REPLACE INTO workspace_meta (key, value) VALUES (?, ?)', [SKILL_COUNTS_KEY, value])).catch((e) => ws.log.debug('storing the skill counts failed', e));
+    void ws.store.transaction((tx) =>
+      tx.run('INSERT OR REPLACE INTO workspace_meta (key, value) VALUES (?, ?)', [SKILL_COUNTS_KEY, value])
+    ).catch((e) => ws.log.debug('storing the skill counts failed', e));
   }
   return counts;
 }
 
-const storedValue = (ws: Workspace) => ws.store.get<{ value: string }>('SELECT value FROM workspace_meta WHERE key = ?', [SKILL_COUNTS_KEY])?.value;
+const storedValue = (ws: Workspace) =>
+  ws.store.get<{ value: string }>('SELECT value FROM workspace_meta WHERE key = ?', [SKILL_COUNTS_KEY])?.value;
 
 function storeCreated(ws: Workspace): boolean {
   try {

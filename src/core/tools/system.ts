@@ -1,14 +1,14 @@
-import { defineTool, type AccessClass, type AnyTool, type HealthCounter } from './types';
-import { describeSchema, TOOL_PREFIX } from './catalog';
-import { closestNames } from '../kernel/names';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import { closestNames } from '../kernel/names';
 import { ensureIndexFresh, knowledgeHealthCounter } from '../knowledge';
-import { skillsHealthCounter } from './skills-health';
-import { graphHealthCounter } from './graph';
 import { freshnessHealthCounter } from '../knowledge/freshness';
+import { describeSchema, TOOL_PREFIX } from './catalog';
+import { graphHealthCounter } from './graph';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
-import type { JsonSchema } from './types';
+import { skillsHealthCounter } from './skills-health';
 import { DEFAULT_TOOLS } from './surface';
+import type { JsonSchema } from './types';
+import { type AccessClass, type AnyTool, defineTool, type HealthCounter } from './types';
 
 const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'mcp', 'agent'];
 
@@ -18,7 +18,13 @@ const recipeCounter: HealthCounter = async (ws) => {
   if (!ws.store.state.created) return knowledgeHealthCounter(ws);
   const freshness = await ensureIndexFresh(ws);
   const counts = knowledgeHealthCounter(ws);
-  return freshness.mayBeStale ? { counts, pending: 'recipes: the recipe files are being checked for changes made since the index was last brought in line with them.' } : counts;
+  return freshness.mayBeStale
+    ? {
+      counts,
+      pending:
+        'recipes: the recipe files are being checked for changes made since the index was last brought in line with them.',
+    }
+    : counts;
 };
 
 /** What health counts, contributed by each domain. */
@@ -39,7 +45,10 @@ export const health = defineTool({
     workspace: Out({
       root: Type.String(),
       dataDir: Type.String(),
-      trusted: Type.Boolean({ description: "Whether the folder's own guard rules and skill scripts may run: VS Code's workspace trust, or outside it `autosnippet trust` / --trust." }),
+      trusted: Type.Boolean({
+        description:
+          "Whether the folder's own guard rules and skill scripts may run: VS Code's workspace trust, or outside it `autosnippet trust` / --trust.",
+      }),
       trust: Opt(Type.String({ description: 'What trusted the folder, or how to trust it.' })),
     }),
     database: Out({
@@ -48,12 +57,24 @@ export const health = defineTool({
       imageBytes: Type.Integer(),
       journalBytes: Type.Integer(),
       sequence: Type.Integer(),
-      status: StringEnum(['not-created', 'ok', 'recovered', 'lost-commit'], { description: 'not-created until the first write (nothing is on disk before it); recovered when a damaged file was moved aside; lost-commit when an incomplete last commit was cut from the journal.' }),
+      status: StringEnum(['not-created', 'ok', 'recovered', 'lost-commit'], {
+        description:
+          'not-created until the first write (nothing is on disk before it); recovered when a damaged file was moved aside; lost-commit when an incomplete last commit was cut from the journal.',
+      }),
       recovered: Opt(Domain<{ movedTo: string; reason: string }>('The damaged file that was moved aside, and why.')),
-      lostCommit: Opt(Domain<{ sequence: number; savedTo: string; reason: string }>('The incomplete last commit cut from the journal: its number, where its bytes were saved, and why.')),
+      lostCommit: Opt(
+        Domain<{ sequence: number; savedTo: string; reason: string }>(
+          'The incomplete last commit cut from the journal: its number, where its bytes were saved, and why.',
+        ),
+      ),
     }),
     counts: Type.Record(Type.String(), Type.Number()),
-    pending: Opt(Type.Array(Type.String(), { description: 'Counts given from the index as stored while the files behind them are checked in the background (one line each); ask again in a moment for counts that include every change on disk.' })),
+    pending: Opt(
+      Type.Array(Type.String(), {
+        description:
+          'Counts given from the index as stored while the files behind them are checked in the background (one line each); ask again in a moment for counts that include every change on disk.',
+      }),
+    ),
   }),
   access: 'read',
   maxOutputChars: 4000,
@@ -74,11 +95,22 @@ export const health = defineTool({
     const s = ws.store.state;
     return {
       version: ws.version,
-      workspace: { root: ws.root, dataDir: ws.dataDir, trusted: ws.settings.trusted, ...(ws.settings.trustNote ? { trust: ws.settings.trustNote } : {}) },
+      workspace: {
+        root: ws.root,
+        dataDir: ws.dataDir,
+        trusted: ws.settings.trusted,
+        ...(ws.settings.trustNote ? { trust: ws.settings.trustNote } : {}),
+      },
       database: {
         path: s.path,
         // Nothing is written before the first write a person or an agent asks for.
-        status: !s.created ? ('not-created' as const) : s.recovered ? ('recovered' as const) : s.lostCommit ? ('lost-commit' as const) : ('ok' as const),
+        status: !s.created
+          ? ('not-created' as const)
+          : s.recovered
+          ? ('recovered' as const)
+          : s.lostCommit
+          ? ('lost-commit' as const)
+          : ('ok' as const),
         schemaVersion: s.schemaVersion,
         imageBytes: s.imageBytes,
         journalBytes: s.journalBytes,
@@ -98,14 +130,24 @@ export const capabilities = defineTool({
   domain: 'system',
   summary: 'Every tool with its one-line description, grouped by domain.',
   description:
-    'Lists every tool you can call, grouped by domain (system, skills, knowledge, guard, …), with a one-line summary and its access class: read (changes nothing) or propose (records a proposal a person reviews). Tools reserved for people are listed separately with includeReview. For a tool\'s full description and input schema call get_tool_info.',
+    "Lists every tool you can call, grouped by domain (system, skills, knowledge, guard, …), with a one-line summary and its access class: read (changes nothing) or propose (records a proposal a person reviews). Tools reserved for people are listed separately with includeReview. For a tool's full description and input schema call get_tool_info.",
   inputSchema: Input({
     domain: Opt(Name('Only this domain, e.g. "skills" or "guard".')),
-    includeReview: Opt(Type.Boolean({ description: 'Also list the tools only people may run (approve, publish, delete…).', default: false })),
+    includeReview: Opt(
+      Type.Boolean({
+        description: 'Also list the tools only people may run (approve, publish, delete…).',
+        default: false,
+      }),
+    ),
   }),
   outputSchema: Out({
     prefix: Type.String(),
-    domains: Type.Array(Out({ domain: Type.String(), tools: Type.Array(Out({ name: Type.String(), summary: Type.String(), access: StringEnum(ACCESS) })) })),
+    domains: Type.Array(
+      Out({
+        domain: Type.String(),
+        tools: Type.Array(Out({ name: Type.String(), summary: Type.String(), access: StringEnum(ACCESS) })),
+      }),
+    ),
   }),
   access: 'read',
   maxOutputChars: 12000,
@@ -113,7 +155,11 @@ export const capabilities = defineTool({
     const all = ctx.catalog.capabilities(input.includeReview ? ['read', 'propose', 'review'] : ['read', 'propose']);
     const domains = Object.keys(all).sort((a, b) => rank(a) - rank(b));
     if (input.domain && !all[input.domain]) {
-      throw new AutoSnippetError('DOMAIN_NOT_FOUND', `There is no domain "${input.domain}".`, `Domains: ${domains.join(', ')}.`);
+      throw new AutoSnippetError(
+        'DOMAIN_NOT_FOUND',
+        `There is no domain "${input.domain}".`,
+        `Domains: ${domains.join(', ')}.`,
+      );
     }
     return {
       prefix: 'Outside VS Code (MCP) every tool name carries the prefix "' + TOOL_PREFIX + '".',
@@ -128,7 +174,7 @@ export const getToolInfo = defineTool({
   domain: 'system',
   summary: "A tool's full description and input schema, on demand.",
   description:
-    'Returns one tool\'s full description, its input schema, access class and output bound: what you need to call a tool from list_tools (directly, or through call_tool when your client does not list it).',
+    "Returns one tool's full description, its input schema, access class and output bound: what you need to call a tool from list_tools (directly, or through call_tool when your client does not list it).",
   inputSchema: Input({ name: Name('The tool name, with or without the autosnippet_ prefix.', { minLength: 1 }) }),
   outputSchema: Out({
     name: Type.String(),
@@ -147,10 +193,24 @@ export const getToolInfo = defineTool({
     const tool = ctx.catalog.get(input.name);
     if (!tool) {
       const available = closestNames(input.name, ctx.catalog.tools.map((t) => t.name));
-      throw new AutoSnippetError('UNKNOWN_TOOL', `There is no tool named "${input.name.slice(0, 200)}".`, `Closest: ${available.slice(0, 5).join(', ')}.`, { available });
+      throw new AutoSnippetError(
+        'UNKNOWN_TOOL',
+        `There is no tool named "${input.name.slice(0, 200)}".`,
+        `Closest: ${available.slice(0, 5).join(', ')}.`,
+        { available },
+      );
     }
     const schema = ctx.catalog.inputSchema(tool);
-    return { name: tool.name, title: tool.title, domain: tool.domain, access: tool.access as AccessClass, description: tool.description, inputSchema: schema, arguments: describeSchema(schema), maxOutputChars: tool.maxOutputChars };
+    return {
+      name: tool.name,
+      title: tool.title,
+      domain: tool.domain,
+      access: tool.access as AccessClass,
+      description: tool.description,
+      inputSchema: schema,
+      arguments: describeSchema(schema),
+      maxOutputChars: tool.maxOutputChars,
+    };
   },
 });
 
@@ -165,7 +225,9 @@ export const listTools = defineTool({
   outputSchema: Out({
     howToCall: Type.String(),
     listed: Type.Array(Type.String()),
-    domains: Type.Array(Out({ domain: Type.String(), tools: Type.Array(Out({ name: Type.String(), summary: Type.String() })) })),
+    domains: Type.Array(
+      Out({ domain: Type.String(), tools: Type.Array(Out({ name: Type.String(), summary: Type.String() })) }),
+    ),
   }),
   access: 'read',
   maxOutputChars: 12000,
@@ -173,12 +235,20 @@ export const listTools = defineTool({
     const all = ctx.catalog.capabilities(['read', 'propose']);
     const domains = Object.keys(all).sort((a, b) => rank(a) - rank(b));
     if (input.domain && !all[input.domain]) {
-      throw new AutoSnippetError('DOMAIN_NOT_FOUND', `There is no domain "${input.domain}".`, `Domains: ${domains.join(', ')}.`);
+      throw new AutoSnippetError(
+        'DOMAIN_NOT_FOUND',
+        `There is no domain "${input.domain}".`,
+        `Domains: ${domains.join(', ')}.`,
+      );
     }
     return {
-      howToCall: `A tool your client lists: call it by name (prefix "${TOOL_PREFIX}" over MCP). Any other: get_tool_info {name} for its arguments, then call_tool {name, arguments}.`,
+      howToCall:
+        `A tool your client lists: call it by name (prefix "${TOOL_PREFIX}" over MCP). Any other: get_tool_info {name} for its arguments, then call_tool {name, arguments}.`,
       listed: [...DEFAULT_TOOLS],
-      domains: domains.filter((d) => !input.domain || d === input.domain).map((d) => ({ domain: d, tools: all[d].map(({ name, summary }) => ({ name, summary })) })),
+      domains: domains.filter((d) => !input.domain || d === input.domain).map((d) => ({
+        domain: d,
+        tools: all[d].map(({ name, summary }) => ({ name, summary })),
+      })),
     };
   },
 });
@@ -189,19 +259,35 @@ export const callTool = defineTool({
   domain: 'system',
   summary: 'Calls any tool by name with its arguments, for the tools your client does not list.',
   description:
-    'Calls the tool `name` with `arguments` and answers exactly what that tool answers. The same checks apply as to a direct call: the tool\'s input schema, its output bound, and for writes the Gateway (tools for people only are refused). get_tool_info {name} gives the arguments; list_tools gives the names.',
+    "Calls the tool `name` with `arguments` and answers exactly what that tool answers. The same checks apply as to a direct call: the tool's input schema, its output bound, and for writes the Gateway (tools for people only are refused). get_tool_info {name} gives the arguments; list_tools gives the names.",
   inputSchema: Input({
     name: Name('The tool to call, with or without the autosnippet_ prefix.', { minLength: 1 }),
-    arguments: Opt(Type.Record(Type.String(), Type.Unknown(), { description: 'The tool\'s arguments, as get_tool_info describes them.' })),
+    arguments: Opt(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: "The tool's arguments, as get_tool_info describes them.",
+      }),
+    ),
   }),
   outputSchema: Type.Unknown(),
-  aliases: { tool: 'name', toolName: 'name', tool_name: 'name', args: 'arguments', input: 'arguments', params: 'arguments' },
+  aliases: {
+    tool: 'name',
+    toolName: 'name',
+    tool_name: 'name',
+    args: 'arguments',
+    input: 'arguments',
+    params: 'arguments',
+  },
   access: 'read',
   forwards: true,
   maxOutputChars: 4000,
   handler(ws, input, ctx) {
     if (ctx.catalog.get(input.name)?.forwards) {
-      throw new AutoSnippetError(ErrorCode.InvalidInput, 'call_tool calls another tool, not itself.', 'Pass the tool to call as `name`, e.g. {"name": "get_targets", "arguments": {}}.', { field: 'name' });
+      throw new AutoSnippetError(
+        ErrorCode.InvalidInput,
+        'call_tool calls another tool, not itself.',
+        'Pass the tool to call as `name`, e.g. {"name": "get_targets", "arguments": {}}.',
+        { field: 'name' },
+      );
     }
     const { catalog, ...context } = ctx;
     return catalog.invoke(ws, input.name, input.arguments ?? {}, context);

@@ -2,11 +2,11 @@
  * The catalog as the agent's toolbox: the catalog's agent tools, every call through `catalog.invoke`
  * (validation, the output bound and, for writes, the Gateway).
  */
+import type { ToolSpec } from '../agent/model';
+import { type AgentToolbox, referencesOf } from '../agent/toolbox';
 import type { Workspace } from '../workspace';
 import { TOOL_PREFIX, type ToolCatalog } from './catalog';
 import type { ToolContext } from './types';
-import { referencesOf, type AgentToolbox } from '../agent/toolbox';
-import type { ToolSpec } from '../agent/model';
 
 export interface CatalogToolboxOptions {
   catalog: ToolCatalog;
@@ -24,7 +24,11 @@ export function catalogToolbox(options: CatalogToolboxOptions): AgentToolbox {
   const { catalog, ws, context } = options;
   const prefix = options.prefixed === false ? '' : TOOL_PREFIX;
   const tools = catalog.agentTools.filter((t) => !options.only || options.only.includes(t.name));
-  const specs: ToolSpec[] = tools.map((t) => ({ name: prefix + t.name, description: t.summary, inputSchema: catalog.inputSchema(t) }));
+  const specs: ToolSpec[] = tools.map((t) => ({
+    name: prefix + t.name,
+    description: t.summary,
+    inputSchema: catalog.inputSchema(t),
+  }));
   return {
     specs,
     async invoke(call, signal) {

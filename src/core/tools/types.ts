@@ -1,6 +1,6 @@
-import type { Workspace } from '../workspace';
 import type { ChatModel } from '../agent/model';
 import type { Actor, Channel } from '../kernel/actors';
+import type { Workspace } from '../workspace';
 export type { JsonSchema, ToolErrorBody, ToolResult, Truncation } from '../kernel/result';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { ToolCatalog } from './catalog';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { AutoSnippetError, ErrorCode, isErrorCode } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 
@@ -60,7 +60,15 @@ export class WorkerPool {
    * `resourceLimits`: the heap a thread may use. A job that needs more ends its thread (V8 stops it,
    * whatever it was doing) and fails with RESOURCE_LIMIT, and the next job gets a fresh thread.
    */
-  constructor(private readonly options: { entry: WorkerEntry; handlers: Record<string, WorkerHandler>; size?: number; log?: Logger; resourceLimits?: ResourceLimits }) {
+  constructor(
+    private readonly options: {
+      entry: WorkerEntry;
+      handlers: Record<string, WorkerHandler>;
+      size?: number;
+      log?: Logger;
+      resourceLimits?: ResourceLimits;
+    },
+  ) {
     this.threads = Math.max(1, options.size ?? WorkerPool.spareCores());
     this.entry = resolveEntry(options.entry);
   }
@@ -84,7 +92,15 @@ export class WorkerPool {
     if (this.disposed) return Promise.reject(new AutoSnippetError(ErrorCode.Cancelled, 'The worker pool was closed.'));
     if (opts.signal?.aborted) return Promise.reject(cancelled());
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, kind, payload, resolve: resolve as (v: unknown) => void, reject, signal: opts.signal, timeoutMs: opts.timeoutMs });
+      this.queue.push({
+        id: this.nextId++,
+        kind,
+        payload,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs,
+      });
       this.pump();
     });
   }
@@ -121,20 +137,38 @@ export class WorkerPool {
     }
     worker.unref();
     const slot: Slot = { worker };
-    worker.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: { message: string; code?: string } }) => {
-      const job = slot.job;
-      if (!job || job.id !== msg.id) return;
-      this.finish(slot);
-      if (msg.ok) job.resolve(msg.result);
-      else job.reject(msg.error?.code && isErrorCode(msg.error.code) ? new AutoSnippetError(msg.error.code, msg.error.message) : new Error(msg.error?.message));
-      this.pump();
-    });
+    worker.on(
+      'message',
+      (msg: { id: number; ok: boolean; result?: unknown; error?: { message: string; code?: string } }) => {
+        const job = slot.job;
+        if (!job || job.id !== msg.id) return;
+        this.finish(slot);
+        if (msg.ok) job.resolve(msg.result);
+        else {
+          job.reject(
+            msg.error?.code && isErrorCode(msg.error.code)
+              ? new AutoSnippetError(msg.error.code, msg.error.message)
+              : new Error(msg.error?.message),
+          );
+        }
+        this.pump();
+      },
+    );
     worker.on('error', (e: Error & { code?: string }) => {
       const job = slot.job;
       this.finish(slot);
       this.remove(slot);
       const limit = this.options.resourceLimits?.maxOldGenerationSizeMb;
-      if (job) job.reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new AutoSnippetError('RESOURCE_LIMIT', `The ${job.kind} job needed more than the ${limit ?? '?'} MB its thread may use and was stopped.`) : e);
+      if (job) {
+        job.reject(
+          e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new AutoSnippetError(
+              'RESOURCE_LIMIT',
+              `The ${job.kind} job needed more than the ${limit ?? '?'} MB its thread may use and was stopped.`,
+            )
+            : e,
+        );
+      }
       this.pump();
     });
     worker.on('exit', () => {
@@ -150,7 +184,14 @@ export class WorkerPool {
     slot.job = job;
     slot.worker.ref();
     if (job.timeoutMs) {
-      slot.timer = setTimeout(() => this.kill(slot, new AutoSnippetError('TIMEOUT', `The ${job.kind} job ran past ${job.timeoutMs} ms and was stopped.`)), job.timeoutMs);
+      slot.timer = setTimeout(
+        () =>
+          this.kill(
+            slot,
+            new AutoSnippetError('TIMEOUT', `The ${job.kind} job ran past ${job.timeoutMs} ms and was stopped.`),
+          ),
+        job.timeoutMs,
+      );
     }
     if (job.signal) {
       slot.onAbort = () => this.kill(slot, cancelled());
@@ -186,10 +227,12 @@ export class WorkerPool {
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const job of this.queue.splice(0)) job.reject(cancelled());
-    await Promise.all(this.slots.splice(0).map((s) => {
-      s.job?.reject(cancelled());
-      return s.worker.terminate();
-    }));
+    await Promise.all(
+      this.slots.splice(0).map((s) => {
+        s.job?.reject(cancelled());
+        return s.worker.terminate();
+      }),
+    );
   }
 }
 

@@ -12,7 +12,11 @@ export function serveJobs(handlers: Record<string, WorkerHandler>): void {
       parentPort!.postMessage({ id: msg.id, ok: true, result });
     } catch (e) {
       const err = e as Error & { code?: string };
-      parentPort!.postMessage({ id: msg.id, ok: false, error: { message: err.message, code: err.code, stack: err.stack } });
+      parentPort!.postMessage({
+        id: msg.id,
+        ok: false,
+        error: { message: err.message, code: err.code, stack: err.stack },
+      });
     }
   });
 }

@@ -26,7 +26,12 @@ const MAX_TURNS = 8;
 export function compactTurn(messages: readonly ChatMessage[]): ChatMessage[] {
   return messages.map((m) => ({
     role: m.role,
-    parts: m.parts.map((p): ChatPart => (p.type === 'tool_result' && p.text.length > RESULT_CHARS ? { ...p, text: `${p.text.slice(0, RESULT_CHARS)}… (${p.text.length - RESULT_CHARS} more characters not kept)` } : p)),
+    parts: m.parts.map((
+      p,
+    ): ChatPart => (p.type === 'tool_result' && p.text.length > RESULT_CHARS
+      ? { ...p, text: `${p.text.slice(0, RESULT_CHARS)}… (${p.text.length - RESULT_CHARS} more characters not kept)` }
+      : p)
+    ),
   }));
 }
 
@@ -61,7 +66,9 @@ function responseText(turn: vscode.ChatResponseTurn): string {
   return turn.response
     .map((part) => {
       const value = (part as { value?: unknown }).value;
-      return value && typeof value === 'object' && typeof (value as { value?: unknown }).value === 'string' ? (value as { value: string }).value : '';
+      return value && typeof value === 'object' && typeof (value as { value?: unknown }).value === 'string'
+        ? (value as { value: string }).value
+        : '';
     })
     .join('');
 }

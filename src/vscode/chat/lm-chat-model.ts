@@ -1,5 +1,14 @@
 import * as vscode from 'vscode';
-import { ChatModelError, ModelErrorCode, cancelledError, type ChatMessage, type ChatModel, type ChatRequest, type ChatResponse, type ToolCall } from '../../core/tools/adapters';
+import {
+  cancelledError,
+  type ChatMessage,
+  type ChatModel,
+  ChatModelError,
+  type ChatRequest,
+  type ChatResponse,
+  ModelErrorCode,
+  type ToolCall,
+} from '../../core/tools/adapters';
 
 /** VS Code's limit on the tools of one request. */
 export const VSCODE_TOOL_LIMIT = 128;
@@ -20,7 +29,8 @@ export class LanguageModelChatModel implements ChatModel {
     this.id = `${model.vendor}/${model.id}`;
     this.name = model.name;
     // `capabilities` is on the runtime object of VS Code 1.104 but not yet in its typings.
-    this.supportsToolCalling = (model as { capabilities?: { supportsToolCalling?: boolean } }).capabilities?.supportsToolCalling ?? true;
+    this.supportsToolCalling =
+      (model as { capabilities?: { supportsToolCalling?: boolean } }).capabilities?.supportsToolCalling ?? true;
     this.maxInputTokens = model.maxInputTokens;
   }
 
@@ -32,12 +42,21 @@ export class LanguageModelChatModel implements ChatModel {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const messages = toLanguageModelMessages(request.messages, request.system);
-      const tools = this.supportsToolCalling && request.tools?.length ? request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) : undefined;
+      const tools = this.supportsToolCalling && request.tools?.length
+        ? request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))
+        : undefined;
       const response = await this.model.sendRequest(
         messages,
         {
           justification: this.justification,
-          ...(tools ? { tools, toolMode: request.toolMode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto } : {}),
+          ...(tools
+            ? {
+              tools,
+              toolMode: request.toolMode === 'required'
+                ? vscode.LanguageModelChatToolMode.Required
+                : vscode.LanguageModelChatToolMode.Auto,
+            }
+            : {}),
         },
         source.token,
       );
@@ -63,16 +82,26 @@ export class LanguageModelChatModel implements ChatModel {
   }
 }
 
-export function toLanguageModelMessages(messages: readonly ChatMessage[], system?: string): vscode.LanguageModelChatMessage[] {
+export function toLanguageModelMessages(
+  messages: readonly ChatMessage[],
+  system?: string,
+): vscode.LanguageModelChatMessage[] {
   const out: vscode.LanguageModelChatMessage[] = system ? [vscode.LanguageModelChatMessage.User(system)] : [];
   for (const m of messages) {
     if (m.role === 'user') {
       const parts = m.parts.map((p) =>
-        p.type === 'tool_result' ? new vscode.LanguageModelToolResultPart(p.callId, [new vscode.LanguageModelTextPart(p.text)]) : new vscode.LanguageModelTextPart(p.type === 'text' ? p.text : JSON.stringify(p.input)),
+        p.type === 'tool_result'
+          ? new vscode.LanguageModelToolResultPart(p.callId, [new vscode.LanguageModelTextPart(p.text)])
+          : new vscode.LanguageModelTextPart(p.type === 'text' ? p.text : JSON.stringify(p.input))
       );
       out.push(vscode.LanguageModelChatMessage.User(parts));
     } else {
-      const parts = m.parts.map((p) => (p.type === 'tool_call' ? new vscode.LanguageModelToolCallPart(p.id, p.name, p.input) : new vscode.LanguageModelTextPart(p.text)));
+      const parts = m.parts.map((
+        p,
+      ) => (p.type === 'tool_call'
+        ? new vscode.LanguageModelToolCallPart(p.id, p.name, p.input)
+        : new vscode.LanguageModelTextPart(p.text))
+      );
       out.push(vscode.LanguageModelChatMessage.Assistant(parts));
     }
   }
@@ -86,12 +115,28 @@ export function toChatModelError(e: unknown, modelName: string): ChatModelError 
   const code = e instanceof vscode.LanguageModelError ? e.code : undefined;
   switch (code) {
     case 'NoPermissions':
-      return new ChatModelError(ModelErrorCode.NoPermission, vscode.l10n.t('AutoSnippet may not use {0}: {1}', modelName, message), vscode.l10n.t('Allow AutoSnippet to use the model when VS Code asks, or pick another model in the chat.'));
+      return new ChatModelError(
+        ModelErrorCode.NoPermission,
+        vscode.l10n.t('AutoSnippet may not use {0}: {1}', modelName, message),
+        vscode.l10n.t('Allow AutoSnippet to use the model when VS Code asks, or pick another model in the chat.'),
+      );
     case 'Blocked':
-      return new ChatModelError(ModelErrorCode.Blocked, vscode.l10n.t('{0} refused the request: {1}', modelName, message), vscode.l10n.t('You may have reached a quota or rate limit. Wait a moment, or pick another model in the chat.'));
+      return new ChatModelError(
+        ModelErrorCode.Blocked,
+        vscode.l10n.t('{0} refused the request: {1}', modelName, message),
+        vscode.l10n.t('You may have reached a quota or rate limit. Wait a moment, or pick another model in the chat.'),
+      );
     case 'NotFound':
-      return new ChatModelError(ModelErrorCode.NotFound, vscode.l10n.t('The model {0} is no longer available: {1}', modelName, message), vscode.l10n.t('Pick another model in the chat.'));
+      return new ChatModelError(
+        ModelErrorCode.NotFound,
+        vscode.l10n.t('The model {0} is no longer available: {1}', modelName, message),
+        vscode.l10n.t('Pick another model in the chat.'),
+      );
     default:
-      return new ChatModelError(ModelErrorCode.Failed, vscode.l10n.t('{0} failed: {1}', modelName, message), vscode.l10n.t('Try again, or pick another model in the chat.'));
+      return new ChatModelError(
+        ModelErrorCode.Failed,
+        vscode.l10n.t('{0} failed: {1}', modelName, message),
+        vscode.l10n.t('Try again, or pick another model in the chat.'),
+      );
   }
 }

@@ -1,18 +1,27 @@
 import * as vscode from 'vscode';
 import { TOOL_PREFIX } from '../../core/tools';
-import { rankToolsByRelevance } from '../../core/tools/adapters';
 import type { AgentToolbox } from '../../core/tools/adapters';
+import { rankToolsByRelevance } from '../../core/tools/adapters';
 
 /**
  * Tools other extensions and MCP servers registered in VS Code, the ones most relevant to the request,
  * at most `room` of them (setting `autosnippet.agent.useOtherTools`). Ours are left out: the catalog
  * serves them directly.
  */
-export function otherToolsToolbox(prompt: string, room: number, toolInvocationToken: vscode.ChatParticipantToolToken | undefined, token: vscode.CancellationToken): AgentToolbox {
+export function otherToolsToolbox(
+  prompt: string,
+  room: number,
+  toolInvocationToken: vscode.ChatParticipantToolToken | undefined,
+  token: vscode.CancellationToken,
+): AgentToolbox {
   const others = vscode.lm.tools.filter((t) => !t.name.startsWith(TOOL_PREFIX));
   const chosen = rankToolsByRelevance(prompt, others, room);
   return {
-    specs: chosen.map((t) => ({ name: t.name, description: t.description, inputSchema: (t.inputSchema ?? { type: 'object', properties: {} }) as Record<string, unknown> })),
+    specs: chosen.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: (t.inputSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+    })),
     async invoke(call) {
       try {
         const result = await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken }, token);

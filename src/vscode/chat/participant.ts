@@ -1,20 +1,20 @@
 import * as vscode from 'vscode';
+import type { Logger } from '../../core/kernel/log';
+import type { ToolCatalog, ToolContext } from '../../core/tools';
 import { agentCommand } from '../../core/tools/adapters';
 import { candidatesIn, draftRecipesIn } from '../../core/tools/adapters';
 import { ChatModelError, ModelErrorCode } from '../../core/tools/adapters';
 import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/tools/adapters';
-import { runAgent, type AgentEvent, type AgentRunResult } from '../../core/tools/adapters';
-import { catalogToolbox, combineToolboxes, type AgentReference, type AgentToolbox } from '../../core/tools/adapters';
-import type { Logger } from '../../core/kernel/log';
+import { type AgentEvent, type AgentRunResult, runAgent } from '../../core/tools/adapters';
+import { type AgentReference, type AgentToolbox, catalogToolbox, combineToolboxes } from '../../core/tools/adapters';
 import { skillRegistry } from '../../core/tools/adapters';
 import { loadTokenCounter } from '../../core/tools/adapters';
-import type { ToolCatalog, ToolContext } from '../../core/tools';
 import type { Workspace } from '../../core/workspace';
-import { setting, type ExtensionHost } from '../host';
+import { type ExtensionHost, setting } from '../host';
+import { rememberInChat } from '../knowledge/remember';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
 import { otherToolsToolbox } from './other-tools';
-import { rememberInChat } from '../knowledge/remember';
 import { registerConfirmActionCommand, streamReviewButtons } from './review-actions';
 
 export const PARTICIPANT_ID = 'autosnippet.agent';
@@ -45,9 +45,20 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
     if (request.command === 'remember') return rememberInChat(host, request.prompt, stream);
     const picked = request.model ?? (await vscode.lm.selectChatModels())[0];
     if (!picked) {
-      return explain(stream, vscode.l10n.t('No language model is available to AutoSnippet.'), vscode.l10n.t('Install and sign in to GitHub Copilot (or another extension that provides chat models), pick a model in the chat, and ask again. Without a model you can still use the AutoSnippet tools from agent mode or any MCP client.'));
+      return explain(
+        stream,
+        vscode.l10n.t('No language model is available to AutoSnippet.'),
+        vscode.l10n.t(
+          'Install and sign in to GitHub Copilot (or another extension that provides chat models), pick a model in the chat, and ask again. Without a model you can still use the AutoSnippet tools from agent mode or any MCP client.',
+        ),
+      );
     }
-    const model = new LanguageModelChatModel(picked, vscode.l10n.t('AutoSnippet uses the model you picked to run its tools and to improve the candidates it proposes.'));
+    const model = new LanguageModelChatModel(
+      picked,
+      vscode.l10n.t(
+        'AutoSnippet uses the model you picked to run its tools and to improve the candidates it proposes.',
+      ),
+    );
 
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
@@ -70,8 +81,15 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         textProtocol: !model.supportsToolCalling,
         command: request.command,
       });
-      host.log.debug(`chat: ${model.id}, ${toolbox.specs.length} tools, system prompt ${system.tokens} tokens${system.skills.omitted.length ? `, ${system.skills.omitted.length} skills left out` : ''}`);
-      const prompt = await promptWithAttachments(request.prompt.trim() || command?.defaultPrompt || '', request.references);
+      host.log.debug(
+        `chat: ${model.id}, ${toolbox.specs.length} tools, system prompt ${system.tokens} tokens${
+          system.skills.omitted.length ? `, ${system.skills.omitted.length} skills left out` : ''
+        }`,
+      );
+      const prompt = await promptWithAttachments(
+        request.prompt.trim() || command?.defaultPrompt || '',
+        request.references,
+      );
 
       const results: unknown[] = [];
       const run = await runAgent({
@@ -83,16 +101,43 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         signal: controller.signal,
         onEvent: (e) => onAgentEvent(e, stream, host, results),
       });
-      if (run.stoppedBy === 'max_rounds') stream.markdown('\n\n' + vscode.l10n.t('_I used the {0} rounds of tool calls one request allows. Ask me to continue to go on._', run.rounds));
+      if (run.stoppedBy === 'max_rounds') {
+        stream.markdown(
+          '\n\n'
+            + vscode.l10n.t(
+              '_I used the {0} rounds of tool calls one request allows. Ask me to continue to go on._',
+              run.rounds,
+            ),
+        );
+      }
       const candidates = [...candidatesIn(results).values()];
       const recipes = [...draftRecipesIn(results).values()];
       if (run.stoppedBy !== 'cancelled') streamReviewButtons(stream, host.catalog, candidates, recipes);
       return { metadata: { autosnippet: metadataOf(run, request.command, candidates) } };
     } catch (e) {
-      if (controller.signal.aborted) return { metadata: { autosnippet: { version: 1, command: request.command, messages: [], references: [], candidates: [], stoppedBy: 'cancelled', rounds: 0, tools: [] } satisfies TurnMetadata } };
+      if (controller.signal.aborted) {
+        return {
+          metadata: {
+            autosnippet: {
+              version: 1,
+              command: request.command,
+              messages: [],
+              references: [],
+              candidates: [],
+              stoppedBy: 'cancelled',
+              rounds: 0,
+              tools: [],
+            } satisfies TurnMetadata,
+          },
+        };
+      }
       host.log.error('chat request failed', e);
       if (e instanceof ChatModelError) return explain(stream, e.message, e.hint ?? '', e.code);
-      return explain(stream, vscode.l10n.t('AutoSnippet failed: {0}', (e as Error).message ?? String(e)), vscode.l10n.t('The AutoSnippet log (command "AutoSnippet: Show Log") has the details.'));
+      return explain(
+        stream,
+        vscode.l10n.t('AutoSnippet failed: {0}', (e as Error).message ?? String(e)),
+        vscode.l10n.t('The AutoSnippet log (command "AutoSnippet: Show Log") has the details.'),
+      );
     } finally {
       cancel.dispose();
     }
@@ -100,7 +145,14 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
 }
 
 /** Our agent tools, plus other extensions' tools by relevance when the setting allows, within the model's limit. */
-function chooseTools(host: ChatHost, ws: Workspace, context: Omit<ToolContext, 'signal'>, request: vscode.ChatRequest, maxTools: number, token: vscode.CancellationToken): AgentToolbox {
+function chooseTools(
+  host: ChatHost,
+  ws: Workspace,
+  context: Omit<ToolContext, 'signal'>,
+  request: vscode.ChatRequest,
+  maxTools: number,
+  token: vscode.CancellationToken,
+): AgentToolbox {
   const ours = catalogToolbox({ catalog: host.catalog, ws, context });
   const useOthers = setting('agent.useOtherTools');
   const room = Math.min(maxTools, VSCODE_TOOL_LIMIT) - ours.specs.length;
@@ -120,7 +172,13 @@ function onAgentEvent(e: AgentEvent, stream: vscode.ChatResponseStream, host: Ch
     }
     case 'tool_finished':
       if (e.result?.ok) results.push(e.result.data);
-      if (!e.ok) host.log.info(`chat: ${e.call.name} failed${e.result && !e.result.ok ? `: ${e.result.error.code} ${e.result.error.message}` : ''}`);
+      if (!e.ok) {
+        host.log.info(
+          `chat: ${e.call.name} failed${
+            e.result && !e.result.ok ? `: ${e.result.error.code} ${e.result.error.message}` : ''
+          }`,
+        );
+      }
       break;
     case 'reference':
       streamReference(stream, e.reference);
@@ -148,7 +206,10 @@ function skillsOf(ws: Workspace, log: Logger) {
 }
 
 /** The person's words plus what they attached with #file or a selection (bounded). */
-async function promptWithAttachments(prompt: string, references: readonly vscode.ChatPromptReference[]): Promise<string> {
+async function promptWithAttachments(
+  prompt: string,
+  references: readonly vscode.ChatPromptReference[],
+): Promise<string> {
   const parts: string[] = [];
   for (const ref of references.slice(0, 10)) {
     const value = ref.value;
@@ -159,7 +220,11 @@ async function promptWithAttachments(prompt: string, references: readonly vscode
         const doc = await vscode.workspace.openTextDocument(value.uri);
         const file = vscode.workspace.asRelativePath(value.uri);
         const text = doc.getText(value.range).slice(0, 8000);
-        parts.push(`Attached from ${file}:${value.range.start.line + 1}-${value.range.end.line + 1} (${doc.languageId}):\n\`\`\`${doc.languageId}\n${text}\n\`\`\``);
+        parts.push(
+          `Attached from ${file}:${value.range.start.line + 1}-${
+            value.range.end.line + 1
+          } (${doc.languageId}):\n\`\`\`${doc.languageId}\n${text}\n\`\`\``,
+        );
       } catch {
         parts.push(`Attached: ${value.uri.toString()}`);
       }
@@ -168,7 +233,11 @@ async function promptWithAttachments(prompt: string, references: readonly vscode
   return parts.length ? `${prompt}\n\n${parts.join('\n\n')}` : prompt;
 }
 
-function metadataOf(run: AgentRunResult, command: string | undefined, candidates: { id: string; title?: string }[]): TurnMetadata {
+function metadataOf(
+  run: AgentRunResult,
+  command: string | undefined,
+  candidates: { id: string; title?: string }[],
+): TurnMetadata {
   return {
     version: 1,
     command,
@@ -182,29 +251,73 @@ function metadataOf(run: AgentRunResult, command: string | undefined, candidates
 }
 
 /** A problem said in the chat: what happened and what to do, and the same as the result's error. */
-function explain(stream: vscode.ChatResponseStream, message: string, whatToDo: string, code: string = ModelErrorCode.NoModel): vscode.ChatResult {
+function explain(
+  stream: vscode.ChatResponseStream,
+  message: string,
+  whatToDo: string,
+  code: string = ModelErrorCode.NoModel,
+): vscode.ChatResult {
   stream.markdown(`**${message}**${whatToDo ? `\n\n${whatToDo}` : ''}`);
-  return { errorDetails: { message: whatToDo ? `${message} ${whatToDo}` : message }, metadata: { autosnippet: { version: 1, messages: [], references: [], candidates: [], stoppedBy: 'error', rounds: 0, tools: [] } satisfies TurnMetadata, errorCode: code } };
+  return {
+    errorDetails: { message: whatToDo ? `${message} ${whatToDo}` : message },
+    metadata: {
+      autosnippet: {
+        version: 1,
+        messages: [],
+        references: [],
+        candidates: [],
+        stoppedBy: 'error',
+        rounds: 0,
+        tools: [],
+      } satisfies TurnMetadata,
+      errorCode: code,
+    },
+  };
 }
 
 export function followupsFor(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const meta = (result.metadata as { autosnippet?: TurnMetadata } | undefined)?.autosnippet;
   if (!meta || meta.stoppedBy === 'error' || meta.stoppedBy === 'cancelled') return [];
   const out: vscode.ChatFollowup[] = [];
-  if (meta.stoppedBy === 'max_rounds') out.push({ prompt: vscode.l10n.t('Continue where you stopped.'), label: vscode.l10n.t('Continue') });
-  if (meta.candidates.length) out.push({ prompt: vscode.l10n.t('Which of these candidates should I review first, and why?'), command: 'review', label: vscode.l10n.t('Review the candidates') });
+  if (meta.stoppedBy === 'max_rounds') {
+    out.push({ prompt: vscode.l10n.t('Continue where you stopped.'), label: vscode.l10n.t('Continue') });
+  }
+  if (meta.candidates.length) {
+    out.push({
+      prompt: vscode.l10n.t('Which of these candidates should I review first, and why?'),
+      command: 'review',
+      label: vscode.l10n.t('Review the candidates'),
+    });
+  }
   switch (meta.command) {
     case 'coldstart':
-      out.push({ prompt: vscode.l10n.t('What did the scan not cover that I should add by hand?'), label: vscode.l10n.t('What is missing?') });
+      out.push({
+        prompt: vscode.l10n.t('What did the scan not cover that I should add by hand?'),
+        label: vscode.l10n.t('What is missing?'),
+      });
       break;
     case 'search':
-      out.push({ prompt: vscode.l10n.t('Save the pattern I am looking at as a recipe.'), command: 'create', label: vscode.l10n.t('Create a recipe') });
+      out.push({
+        prompt: vscode.l10n.t('Save the pattern I am looking at as a recipe.'),
+        command: 'create',
+        label: vscode.l10n.t('Create a recipe'),
+      });
       break;
     case 'guard':
-      out.push({ prompt: vscode.l10n.t('Propose a guard rule for what we just discussed.'), command: 'guard', label: vscode.l10n.t('Propose a rule') });
+      out.push({
+        prompt: vscode.l10n.t('Propose a guard rule for what we just discussed.'),
+        command: 'guard',
+        label: vscode.l10n.t('Propose a rule'),
+      });
       break;
     case undefined:
-      if (!meta.candidates.length) out.push({ prompt: vscode.l10n.t('Which skills and tools can you use here?'), command: 'skills', label: vscode.l10n.t('What can you do?') });
+      if (!meta.candidates.length) {
+        out.push({
+          prompt: vscode.l10n.t('Which skills and tools can you use here?'),
+          command: 'skills',
+          label: vscode.l10n.t('What can you do?'),
+        });
+      }
       break;
     default:
       break;

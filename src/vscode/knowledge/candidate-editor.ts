@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host';
-import { getCandidateTool, updateCandidateTool } from '../../core/tools/knowledge';
-import { candidateFromMarkdown, candidateMarkdown } from '../../core/tools/adapters';
 import type { Candidate } from '../../core/tools/adapters';
+import { candidateFromMarkdown, candidateMarkdown } from '../../core/tools/adapters';
+import { getCandidateTool, updateCandidateTool } from '../../core/tools/knowledge';
+import type { ExtensionHost } from '../host';
 
 export const CANDIDATE_SCHEME = 'autosnippet-candidate';
 
@@ -27,7 +27,12 @@ export class CandidateFileSystem implements vscode.FileSystemProvider {
 
   private async candidate(uri: vscode.Uri): Promise<Candidate> {
     const ws = await this.host.getWorkspace();
-    const r = await this.host.catalog.call(ws, getCandidateTool, { id: this.idOf(uri) }, { actor: 'human', channel: 'vscode' });
+    const r = await this.host.catalog.call(
+      ws,
+      getCandidateTool,
+      { id: this.idOf(uri) },
+      { actor: 'human', channel: 'vscode' },
+    );
     if (!r.ok) throw vscode.FileSystemError.FileNotFound(uri);
     return r.data;
   }
@@ -39,7 +44,13 @@ export class CandidateFileSystem implements vscode.FileSystemProvider {
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const c = await this.candidate(uri);
     const size = Buffer.byteLength(candidateMarkdown(c));
-    return { type: vscode.FileType.File, ctime: Date.parse(c.createdAt), mtime: Date.now(), size, ...(c.status !== 'pending' ? { permissions: vscode.FilePermission.Readonly } : {}) };
+    return {
+      type: vscode.FileType.File,
+      ctime: Date.parse(c.createdAt),
+      mtime: Date.now(),
+      size,
+      ...(c.status !== 'pending' ? { permissions: vscode.FilePermission.Readonly } : {}),
+    };
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
@@ -51,8 +62,15 @@ export class CandidateFileSystem implements vscode.FileSystemProvider {
       throw vscode.FileSystemError.NoPermissions((e as Error).message);
     }
     const ws = await this.host.getWorkspace();
-    const r = await this.host.catalog.call(ws, updateCandidateTool, { id, ...patch }, { actor: 'human', channel: 'vscode' });
-    if (!r.ok) throw vscode.FileSystemError.NoPermissions(`${r.error.message}${r.error.hint ? ` ${r.error.hint}` : ''}`);
+    const r = await this.host.catalog.call(
+      ws,
+      updateCandidateTool,
+      { id, ...patch },
+      { actor: 'human', channel: 'vscode' },
+    );
+    if (!r.ok) {
+      throw vscode.FileSystemError.NoPermissions(`${r.error.message}${r.error.hint ? ` ${r.error.hint}` : ''}`);
+    }
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     this.onSaved();
   }

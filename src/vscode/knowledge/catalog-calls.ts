@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host';
-import type { Workspace } from '../../core/workspace';
 import type { ToolDefinition } from '../../core/tools';
 import type { Static, TObject, TSchema } from '../../core/tools/schema';
+import type { Workspace } from '../../core/workspace';
+import type { ExtensionHost } from '../host';
 
 const person = { actor: 'human', channel: 'vscode' } as const;
 
@@ -10,7 +10,12 @@ const person = { actor: 'human', channel: 'vscode' } as const;
 export type FolderTarget = vscode.Uri | vscode.WorkspaceFolder;
 
 /** Calls a catalog tool as the person at the keyboard; a refusal or failure becomes an error message. */
-export async function invoke<I extends TObject, O extends TSchema>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>, target?: FolderTarget): Promise<Static<O> | undefined> {
+export async function invoke<I extends TObject, O extends TSchema>(
+  host: ExtensionHost,
+  tool: ToolDefinition<I, O>,
+  input: Static<I>,
+  target?: FolderTarget,
+): Promise<Static<O> | undefined> {
   let ws: Workspace;
   try {
     ws = await host.getWorkspace(target);
@@ -28,7 +33,11 @@ export async function invoke<I extends TObject, O extends TSchema>(host: Extensi
 }
 
 /** A catalog tool's answer as the person, quietly: undefined when it failed (for previews and completions). */
-export async function quietly<I extends TObject, O extends TSchema>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>): Promise<Static<O> | undefined> {
+export async function quietly<I extends TObject, O extends TSchema>(
+  host: ExtensionHost,
+  tool: ToolDefinition<I, O>,
+  input: Static<I>,
+): Promise<Static<O> | undefined> {
   const result = await host.catalog.call(await host.getWorkspace(), tool, input, person);
   return result.ok ? result.data : undefined;
 }
@@ -36,7 +45,13 @@ export async function quietly<I extends TObject, O extends TSchema>(host: Extens
 type ItemOf<T> = T extends readonly (infer E)[] ? E : never;
 
 /** Every page of a paged tool's list (the catalog bounds each answer), quietly: for views. */
-export async function invokeAll<I extends TObject, O extends TSchema, F extends keyof Static<O>>(host: ExtensionHost, tool: ToolDefinition<I, O>, input: Static<I>, field: F, target?: FolderTarget): Promise<ItemOf<Static<O>[F]>[]> {
+export async function invokeAll<I extends TObject, O extends TSchema, F extends keyof Static<O>>(
+  host: ExtensionHost,
+  tool: ToolDefinition<I, O>,
+  input: Static<I>,
+  field: F,
+  target?: FolderTarget,
+): Promise<ItemOf<Static<O>[F]>[]> {
   const ws = await host.getWorkspace(target);
   const out: ItemOf<Static<O>[F]>[] = [];
   let cursor: number | undefined;

@@ -1,15 +1,22 @@
-import * as vscode from 'vscode';
 import path from 'node:path';
-import type { ExtensionHost } from '../host';
-import { createRecipeTool } from '../../core/tools/knowledge-review';
-import { invoke, invokeAll, showError } from './catalog-calls';
-import { approveCandidateTool, deleteRecipeTool, deprecateRecipeTool, promoteCandidateTool, publishRecipeTool, rejectCandidateTool } from '../../core/tools/knowledge-review';
+import * as vscode from 'vscode';
 import { confirmUsageTool, getRecipeTool, listRecipesTool, rebuildIndexTool } from '../../core/tools/knowledge';
+import { createRecipeTool } from '../../core/tools/knowledge-review';
+import {
+  approveCandidateTool,
+  deleteRecipeTool,
+  deprecateRecipeTool,
+  promoteCandidateTool,
+  publishRecipeTool,
+  rejectCandidateTool,
+} from '../../core/tools/knowledge-review';
 import { searchRecipesTool } from '../../core/tools/search';
-import { CandidateFileSystem } from './candidate-editor';
-import { recipeCode } from './trigger-completion';
-import { recipeUri, type CandidateNode, type RecipeEntry, type RecipeNode } from './views';
+import type { ExtensionHost } from '../host';
 import { plainText, statusLabel } from '../labels';
+import { CandidateFileSystem } from './candidate-editor';
+import { invoke, invokeAll, showError } from './catalog-calls';
+import { recipeCode } from './trigger-completion';
+import { type CandidateNode, type RecipeEntry, type RecipeNode, recipeUri } from './views';
 
 type Refresh = () => void;
 
@@ -21,7 +28,12 @@ function recipeOf(node: RecipeNode | undefined): RecipeEntry | undefined {
  * The recipe a command acts on: the tree node it was run on, the recipe file in the active editor,
  * or (from the palette) one the person picks among those `fits` allows.
  */
-async function recipeFor(host: ExtensionHost, node: RecipeNode | undefined, placeHolder: string, fits: (r: RecipeEntry) => boolean = () => true): Promise<RecipeEntry | undefined> {
+async function recipeFor(
+  host: ExtensionHost,
+  node: RecipeNode | undefined,
+  placeHolder: string,
+  fits: (r: RecipeEntry) => boolean = () => true,
+): Promise<RecipeEntry | undefined> {
   const fromNode = recipeOf(node);
   if (fromNode) return fromNode;
   let recipes: RecipeEntry[];
@@ -40,7 +52,12 @@ async function recipeFor(host: ExtensionHost, node: RecipeNode | undefined, plac
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    choices.map((r) => ({ label: plainText(r.title), description: `${r.trigger} · ${statusLabel(r.status)}`, detail: plainText(r.summary), recipe: r })),
+    choices.map((r) => ({
+      label: plainText(r.title),
+      description: `${r.trigger} · ${statusLabel(r.status)}`,
+      detail: plainText(r.summary),
+      recipe: r,
+    })),
     { placeHolder, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.recipe;
@@ -57,7 +74,6 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
     reg('autosnippet.recipes.refresh', refresh),
     reg('autosnippet.candidates.refresh', refresh),
     reg('autosnippet.recipes.sync', () => syncWithProgress(host, refresh, true)),
-
     reg('autosnippet.recipes.open', async (node?: RecipeNode) => {
       const r = await recipeFor(host, node, vscode.l10n.t('Recipe to open'));
       const uri = r && recipeUri(host, r.file);
@@ -72,13 +88,24 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
     reg('autosnippet.recipes.publish', async (node?: RecipeNode) => {
       const r = await recipeFor(host, node, vscode.l10n.t('Draft recipe to publish'), (x) => x.status === 'draft');
       if (!r) return;
-      if (!(await host.dialogs.confirm(vscode.l10n.t('Publish "{0}"?', r.title), vscode.l10n.t('Agents, search and completions use it from now on. You can deprecate it later.'), vscode.l10n.t('Publish')))) return;
+      if (
+        !(await host.dialogs.confirm(
+          vscode.l10n.t('Publish "{0}"?', r.title),
+          vscode.l10n.t('Agents, search and completions use it from now on. You can deprecate it later.'),
+          vscode.l10n.t('Publish'),
+        ))
+      ) return;
       const done = await invoke(host, publishRecipeTool, { id: r.id });
       refresh();
       if (done) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Published "{0}"', r.title), 5000);
     }),
     reg('autosnippet.recipes.deprecate', async (node?: RecipeNode) => {
-      const r = await recipeFor(host, node, vscode.l10n.t('Published recipe to deprecate'), (x) => x.status === 'published');
+      const r = await recipeFor(
+        host,
+        node,
+        vscode.l10n.t('Published recipe to deprecate'),
+        (x) => x.status === 'published',
+      );
       if (!r) return;
       const reason = await vscode.window.showInputBox({
         title: vscode.l10n.t('Deprecate "{0}"', r.title),
@@ -93,21 +120,37 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
     reg('autosnippet.recipes.delete', async (node?: RecipeNode) => {
       const r = await recipeFor(host, node, vscode.l10n.t('Recipe to delete'));
       if (!r) return;
-      if (!(await host.dialogs.confirm(vscode.l10n.t('Delete the recipe "{0}"?', r.title), vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file), vscode.l10n.t('Delete')))) return;
+      if (
+        !(await host.dialogs.confirm(
+          vscode.l10n.t('Delete the recipe "{0}"?', r.title),
+          vscode.l10n.t('Its file {0} is deleted, with its usage counts. Git keeps the history.', r.file),
+          vscode.l10n.t('Delete'),
+        ))
+      ) return;
       await invoke(host, deleteRecipeTool, { id: r.id, confirm: true });
       refresh();
     }),
-
     // The view's buttons pass the tree node. The person always confirms in a modal: any extension can
     // run this command, and only the person at the keyboard may approve.
     reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
       const c = candidateOf(node);
       if (!c) return undefined;
-      if (!(await host.dialogs.confirm(vscode.l10n.t('Approve "{0}"?', plainText(c.title)), vscode.l10n.t('It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.', c.category), vscode.l10n.t('Approve')))) return undefined;
+      if (
+        !(await host.dialogs.confirm(
+          vscode.l10n.t('Approve "{0}"?', plainText(c.title)),
+          vscode.l10n.t(
+            'It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.',
+            c.category,
+          ),
+          vscode.l10n.t('Approve'),
+        ))
+      ) return undefined;
       const r = await invoke(host, approveCandidateTool, { id: c.id });
       refresh();
       // The Recipes view shows the new draft; a toast would only repeat it.
-      if (r?.recipe) vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Approved: draft recipe {0}', r.recipe.file), 5000);
+      if (r?.recipe) {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Approved: draft recipe {0}', r.recipe.file), 5000);
+      }
       return r;
     }),
     reg('autosnippet.candidates.reject', async (node?: CandidateNode) => {
@@ -136,7 +179,6 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       const c = candidateOf(node);
       if (c) await vscode.window.showTextDocument(CandidateFileSystem.uri(c.id), { preview: true });
     }),
-
     // From the editor's context menu the first argument is the document's URI: only a plain
     // `{ title, category }` object (scripted callers, tests) skips the prompts.
     reg('autosnippet.recipes.createFromSelection', (args?: unknown) => createFromSelection(host, selectionArgs(args))),
@@ -147,29 +189,51 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       if (!editor || !recipe?.code) return;
       await editor.insertSnippet(new vscode.SnippetString().appendText(recipe.code));
       const ws = await host.getWorkspace();
-      await host.catalog.call(ws, confirmUsageTool, { id, event: 'application' }, { actor: 'human', channel: 'vscode' });
+      await host.catalog.call(
+        ws,
+        confirmUsageTool,
+        { id, event: 'application' },
+        { actor: 'human', channel: 'vscode' },
+      );
     }),
   );
 }
 
 export async function syncWithProgress(host: ExtensionHost, refresh: Refresh, verbose: boolean): Promise<void> {
-  await vscode.window.withProgress({ location: { viewId: 'autosnippet.recipes' }, title: vscode.l10n.t('Indexing recipes') }, async () => {
+  await vscode.window.withProgress({
+    location: { viewId: 'autosnippet.recipes' },
+    title: vscode.l10n.t('Indexing recipes'),
+  }, async () => {
     const report = await invoke(host, rebuildIndexTool, { force: verbose });
     refresh();
     if (!report) return;
     for (const p of report.problems) host.log.warn(`${p.file}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
     if (report.problems.length) {
       const show = vscode.l10n.t('Show Problems');
-      const picked = await vscode.window.showWarningMessage(vscode.l10n.t('{0} recipe files could not be read: {1}', report.problems.length, report.problems[0].message), show);
+      const picked = await vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} recipe files could not be read: {1}', report.problems.length, report.problems[0].message),
+        show,
+      );
       if (picked === show) host.output.show();
     } else if (verbose) {
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Recipes indexed: {0} added, {1} updated, {2} removed.', report.added, report.updated, report.removed.length), 5000);
+      vscode.window.setStatusBarMessage(
+        vscode.l10n.t(
+          'Recipes indexed: {0} added, {1} updated, {2} removed.',
+          report.added,
+          report.updated,
+          report.removed.length,
+        ),
+        5000,
+      );
     }
   });
 }
 
 /** Arguments of "Create Recipe from Selection" that replace its prompts. */
-export interface CreateFromSelectionArgs { title?: string; category?: string }
+export interface CreateFromSelectionArgs {
+  title?: string;
+  category?: string;
+}
 
 function selectionArgs(args: unknown): CreateFromSelectionArgs {
   if (!args || typeof args !== 'object' || Array.isArray(args) || args instanceof vscode.Uri) return {};
@@ -181,7 +245,10 @@ function selectionArgs(args: unknown): CreateFromSelectionArgs {
 }
 
 /** Writes the selection as a draft recipe; answers its id and file, or undefined when nothing was created. */
-async function createFromSelection(host: ExtensionHost, args: CreateFromSelectionArgs = {}): Promise<{ id: string; file: string } | undefined> {
+async function createFromSelection(
+  host: ExtensionHost,
+  args: CreateFromSelectionArgs = {},
+): Promise<{ id: string; file: string } | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Select the code the recipe should show first.'));
@@ -200,33 +267,61 @@ async function createFromSelection(host: ExtensionHost, args: CreateFromSelectio
   if (!category) return undefined;
 
   const rel = path.relative(ws.root, editor.document.uri.fsPath).split(path.sep).join('/');
-  const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..') ? [`${rel}:${editor.selection.start.line + 1}`] : [];
+  const source = editor.document.uri.scheme === 'file' && !rel.startsWith('..')
+    ? [`${rel}:${editor.selection.start.line + 1}`]
+    : [];
   // A write like any other: through the catalog and the Gateway, as the person (Delete Recipe removes it again).
-  const result = await host.catalog.call(ws, createRecipeTool, { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source }, { actor: 'human', channel: 'vscode' });
+  const result = await host.catalog.call(
+    ws,
+    createRecipeTool,
+    { title: title.trim(), category: category.trim(), code, language: editor.document.languageId, sourceFiles: source },
+    { actor: 'human', channel: 'vscode' },
+  );
   if (!result.ok) {
     showError(host, result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message);
     return undefined;
   }
   const draft = result.data;
   await vscode.window.showTextDocument(vscode.Uri.file(path.join(ws.root, draft.file)));
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Draft recipe {0} created: add a summary and why, then publish it from the Recipes view.', draft.id), 8000);
+  vscode.window.setStatusBarMessage(
+    vscode.l10n.t('Draft recipe {0} created: add a summary and why, then publish it from the Recipes view.', draft.id),
+    8000,
+  );
   return { id: draft.id, file: draft.file };
 }
 
 async function pickCategory(host: ExtensionHost, title: string): Promise<string | undefined> {
-  const categories = [...new Set((await invokeAll(host, listRecipesTool, { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category))].sort();
+  const categories = [
+    ...new Set(
+      (await invokeAll(host, listRecipesTool, { status: 'any' }, 'recipes').catch(() => [])).map((r) => r.category),
+    ),
+  ].sort();
   const newCategory = vscode.l10n.t('New category…');
   const picked = categories.length
-    ? await vscode.window.showQuickPick([...categories, newCategory], { title: vscode.l10n.t('Category of "{0}"', title), ignoreFocusOut: true })
+    ? await vscode.window.showQuickPick([...categories, newCategory], {
+      title: vscode.l10n.t('Category of "{0}"', title),
+      ignoreFocusOut: true,
+    })
     : newCategory;
   if (picked !== newCategory) return picked;
-  return vscode.window.showInputBox({ title: vscode.l10n.t('New category'), prompt: vscode.l10n.t('e.g. networking, ui, errors'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A category is required.')), ignoreFocusOut: true });
+  return vscode.window.showInputBox({
+    title: vscode.l10n.t('New category'),
+    prompt: vscode.l10n.t('e.g. networking, ui, errors'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A category is required.')),
+    ignoreFocusOut: true,
+  });
 }
 
-interface SearchItem extends vscode.QuickPickItem { id: string; file?: string }
+interface SearchItem extends vscode.QuickPickItem {
+  id: string;
+  file?: string;
+}
 
 async function searchRecipes(host: ExtensionHost): Promise<void> {
-  const insert: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('insert'), tooltip: vscode.l10n.t('Insert the code at the cursor') };
+  const insert: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('insert'),
+    tooltip: vscode.l10n.t('Insert the code at the cursor'),
+  };
   const pick = vscode.window.createQuickPick<SearchItem>();
   pick.title = vscode.l10n.t('Search Recipes');
   pick.placeholder = vscode.l10n.t('Describe what you need: words or identifiers');
@@ -243,7 +338,12 @@ async function searchRecipes(host: ExtensionHost): Promise<void> {
     }
     pick.busy = true;
     const ws = await host.getWorkspace();
-    const r = await host.catalog.call(ws, searchRecipesTool, { query, limit: 20 }, { actor: 'human', channel: 'vscode' });
+    const r = await host.catalog.call(
+      ws,
+      searchRecipesTool,
+      { query, limit: 20 },
+      { actor: 'human', channel: 'vscode' },
+    );
     if (mine !== seq) return;
     pick.busy = false;
     if (!r.ok) {
@@ -273,7 +373,12 @@ async function searchRecipes(host: ExtensionHost): Promise<void> {
     if (editor && recipe?.code) {
       await editor.insertSnippet(new vscode.SnippetString().appendText(recipe.code));
       const ws = await host.getWorkspace();
-      await host.catalog.call(ws, confirmUsageTool, { id: e.item.id, event: 'application' }, { actor: 'human', channel: 'vscode' });
+      await host.catalog.call(
+        ws,
+        confirmUsageTool,
+        { id: e.item.id, event: 'application' },
+        { actor: 'human', channel: 'vscode' },
+      );
     }
   });
   pick.onDidAccept(async () => {

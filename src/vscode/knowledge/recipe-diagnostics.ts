@@ -1,19 +1,37 @@
-import * as vscode from 'vscode';
 import path from 'node:path';
-import type { ExtensionHost } from '../host';
+import * as vscode from 'vscode';
 import { editDistance } from '../../core/kernel/names';
 import { validateCandidateTool } from '../../core/tools/knowledge';
-import { CANDIDATE_SCHEME } from './candidate-editor';
 import { documentText } from '../document-text';
+import type { ExtensionHost } from '../host';
+import { CANDIDATE_SCHEME } from './candidate-editor';
 
 /** A problem the index reports for a recipe file (rebuild_index's `problems` and `warnings`). */
-export interface RecipeProblem { file: string; field?: string; message: string }
+export interface RecipeProblem {
+  file: string;
+  field?: string;
+  message: string;
+}
 
 /** The fields of the recipe format that take one of a fixed set of values. */
 const CHOICES: Record<string, readonly string[]> = {
   knowledgeType: [
-    'code-standard', 'code-style', 'best-practice', 'boundary-constraint', 'anti-pattern', 'agent-guideline', 'code-pattern', 'architecture',
-    'solution', 'call-chain', 'data-flow', 'event-flow', 'module-dependency', 'code-relation', 'inheritance', 'project-profile',
+    'code-standard',
+    'code-style',
+    'best-practice',
+    'boundary-constraint',
+    'anti-pattern',
+    'agent-guideline',
+    'code-pattern',
+    'architecture',
+    'solution',
+    'call-chain',
+    'data-flow',
+    'event-flow',
+    'module-dependency',
+    'code-relation',
+    'inheritance',
+    'project-profile',
   ],
   status: ['draft', 'published', 'deprecated'],
   scope: ['universal', 'project', 'target'],
@@ -37,7 +55,12 @@ export class RecipeDiagnostics implements vscode.Disposable, vscode.CodeActionPr
   /** Replaces the recipe diagnostics with the index's current report (problems are errors, warnings warnings). */
   async show(root: string, problems: RecipeProblem[], warnings: RecipeProblem[]): Promise<void> {
     const byFile = new Map<string, vscode.Diagnostic[]>();
-    for (const [list, severity] of [[problems, vscode.DiagnosticSeverity.Error], [warnings, vscode.DiagnosticSeverity.Warning]] as const) {
+    for (
+      const [list, severity] of [
+        [problems, vscode.DiagnosticSeverity.Error],
+        [warnings, vscode.DiagnosticSeverity.Warning],
+      ] as const
+    ) {
       for (const p of list) {
         const uri = vscode.Uri.file(path.join(root, p.file));
         const text = await documentText(uri);
@@ -69,15 +92,26 @@ export class RecipeDiagnostics implements vscode.Disposable, vscode.CodeActionPr
     if (!r.ok) return;
     const issues = r.data.issues;
     const text = doc.getText();
-    this.collection.set(doc.uri, issues.map((i) => {
-      const field = i.field === 'reasoning.whyStandard' ? 'whyStandard' : i.field.split('.').pop();
-      const d = new vscode.Diagnostic(fieldRange(text, field), i.message, i.severity === 'invalid' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Information);
-      d.source = SOURCE;
-      return d;
-    }));
+    this.collection.set(
+      doc.uri,
+      issues.map((i) => {
+        const field = i.field === 'reasoning.whyStandard' ? 'whyStandard' : i.field.split('.').pop();
+        const d = new vscode.Diagnostic(
+          fieldRange(text, field),
+          i.message,
+          i.severity === 'invalid' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Information,
+        );
+        d.source = SOURCE;
+        return d;
+      }),
+    );
   }
 
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       const field = d.source === SOURCE && typeof d.code === 'string' ? d.code : undefined;
@@ -88,12 +122,19 @@ export class RecipeDiagnostics implements vscode.Disposable, vscode.CodeActionPr
       if (!m) continue;
       const value = m[3].trim();
       for (const choice of closest(value, choices).slice(0, 3)) {
-        const action = new vscode.CodeAction(vscode.l10n.t('Change {0} to "{1}"', field, choice), vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(
+          vscode.l10n.t('Change {0} to "{1}"', field, choice),
+          vscode.CodeActionKind.QuickFix,
+        );
         action.diagnostics = [d];
         action.isPreferred = actions.length === 0;
         action.edit = new vscode.WorkspaceEdit();
         const start = m[1].length;
-        action.edit.replace(doc.uri, new vscode.Range(d.range.start.line, start, d.range.start.line, start + m[2].length * 2 + m[3].length), choice);
+        action.edit.replace(
+          doc.uri,
+          new vscode.Range(d.range.start.line, start, d.range.start.line, start + m[2].length * 2 + m[3].length),
+          choice,
+        );
         actions.push(action);
       }
     }
@@ -122,7 +163,9 @@ function fieldRange(text: string, field: string | undefined): vscode.Range {
   const lines = text.split(/\r?\n/);
   if (field && lines[0]?.trim() === '---') {
     for (let i = 1; i < lines.length && lines[i].trim() !== '---'; i++) {
-      if (new RegExp(`^\\s*${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`).test(lines[i])) return new vscode.Range(i, 0, i, lines[i].length);
+      if (new RegExp(`^\\s*${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`).test(lines[i])) {
+        return new vscode.Range(i, 0, i, lines[i].length);
+      }
     }
   }
   return new vscode.Range(0, 0, 0, lines[0]?.length ?? 0);

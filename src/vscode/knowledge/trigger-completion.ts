@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { setting, type ExtensionHost } from '../host';
-import { invokeAll, quietly } from './catalog-calls';
 import { getRecipeTool, listRecipesTool } from '../../core/tools/knowledge';
+import { type ExtensionHost, setting } from '../host';
+import { invokeAll, quietly } from './catalog-calls';
 import type { RecipeEntry } from './views';
 
 const TRIGGER_BEFORE_CURSOR = /@[\p{L}\p{N}_.-]*$/u;
@@ -39,7 +39,10 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
     return recipes;
   }
 
-  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<(vscode.CompletionItem & { recipeId?: string })[] | undefined> {
+  async provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+  ): Promise<(vscode.CompletionItem & { recipeId?: string })[] | undefined> {
     if (!setting('recipes.triggerCompletion', document.uri)) return undefined;
     const before = document.lineAt(position.line).text.slice(0, position.character);
     const typed = TRIGGER_BEFORE_CURSOR.exec(before);
@@ -56,7 +59,10 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
       // Only recipes with code: a trigger inserts code, never a fact or a rule's prose.
       .filter((r) => r.kind !== 'fact' && r.hasCode !== false && (languages.has(r.language) || r.language === 'text'))
       .map((r) => {
-        const item: vscode.CompletionItem & { recipeId?: string } = new vscode.CompletionItem({ label: r.trigger, description: r.title }, vscode.CompletionItemKind.Snippet);
+        const item: vscode.CompletionItem & { recipeId?: string } = new vscode.CompletionItem({
+          label: r.trigger,
+          description: r.title,
+        }, vscode.CompletionItemKind.Snippet);
         item.range = range;
         item.filterText = r.trigger;
         item.detail = r.title;
@@ -64,7 +70,11 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
         item.recipeId = r.id;
         item.sortText = r.status === 'published' ? `0${r.trigger}` : `1${r.trigger}`;
         item.insertText = '';
-        item.command = { command: 'autosnippet.recipes.insertCode', title: vscode.l10n.t('Insert Recipe Code'), arguments: [r.id] };
+        item.command = {
+          command: 'autosnippet.recipes.insertCode',
+          title: vscode.l10n.t('Insert Recipe Code'),
+          arguments: [r.id],
+        };
         return item;
       });
   }
@@ -79,6 +89,9 @@ export class TriggerCompletion implements vscode.CompletionItemProvider<vscode.C
 }
 
 /** A recipe's code, quietly (undefined when it cannot be read). */
-export async function recipeCode(host: ExtensionHost, id: string): Promise<{ code?: string; summary: string; language: string } | undefined> {
+export async function recipeCode(
+  host: ExtensionHost,
+  id: string,
+): Promise<{ code?: string; summary: string; language: string } | undefined> {
   return quietly(host, getRecipeTool, { id });
 }

@@ -1,11 +1,11 @@
-import * as vscode from 'vscode';
 import path from 'node:path';
-import type { ExtensionHost } from '../host';
-import { invokeAll } from './catalog-calls';
-import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
-import { checkRecipeFreshnessTool } from '../../core/tools/freshness';
+import * as vscode from 'vscode';
 import type { OutputOf } from '../../core/tools';
+import { checkRecipeFreshnessTool } from '../../core/tools/freshness';
+import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
+import type { ExtensionHost } from '../host';
 import { freshnessLabel, knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
+import { invokeAll } from './catalog-calls';
 
 /** A recipe and a candidate as the views list them: the items of list_recipes and list_candidates. */
 export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number] & {
@@ -15,8 +15,14 @@ export type RecipeEntry = OutputOf<typeof listRecipesTool>['recipes'][number] & 
 };
 export type CandidateEntry = OutputOf<typeof listCandidatesTool>['candidates'][number];
 
-type RecipeNode = { type: 'category'; name: string; recipes: RecipeEntry[] } | { type: 'recipe'; recipe: RecipeEntry } | { type: 'message'; text: string };
-type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | { type: 'decided'; candidates: CandidateEntry[] } | { type: 'message'; text: string };
+type RecipeNode =
+  | { type: 'category'; name: string; recipes: RecipeEntry[] }
+  | { type: 'recipe'; recipe: RecipeEntry }
+  | { type: 'message'; text: string };
+type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | {
+  type: 'decided';
+  candidates: CandidateEntry[];
+} | { type: 'message'; text: string };
 
 const KIND_ICON: Record<string, string> = { rule: 'law', pattern: 'symbol-snippet', fact: 'info' };
 
@@ -42,12 +48,21 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     const r = node.recipe;
     const item = new vscode.TreeItem(plainText(r.title));
     item.id = `recipe:${r.id}`;
-    item.description = [r.status === 'published' ? undefined : statusLabel(r.status), r.freshness ? freshnessLabel(r.freshness) : undefined, r.trigger].filter(Boolean).join(' · ');
+    item.description = [
+      r.status === 'published' ? undefined : statusLabel(r.status),
+      r.freshness ? freshnessLabel(r.freshness) : undefined,
+      r.trigger,
+    ].filter(Boolean).join(' · ');
     item.iconPath = r.freshness === 'stale'
       ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-      : new vscode.ThemeIcon(KIND_ICON[r.kind] ?? 'note', r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined);
+      : new vscode.ThemeIcon(
+        KIND_ICON[r.kind] ?? 'note',
+        r.status === 'deprecated' ? new vscode.ThemeColor('disabledForeground') : undefined,
+      );
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(`**${escapeMarkdown(plainText(r.title))}** `).appendMarkdown(`\`${r.trigger}\``).appendMarkdown('\n\n').appendMarkdown(r.summary).appendMarkdown('\n\n');
+    tip.appendMarkdown(`**${escapeMarkdown(plainText(r.title))}** `).appendMarkdown(`\`${r.trigger}\``).appendMarkdown(
+      '\n\n',
+    ).appendMarkdown(r.summary).appendMarkdown('\n\n');
     tip.appendText([knowledgeTypeLabel(r.knowledgeType), r.language, statusLabel(r.status)].join(' · '));
     if (r.freshnessReason) tip.appendMarkdown('\n\n$(warning) ').appendText(r.freshnessReason);
     item.tooltip = tip;
@@ -72,7 +87,11 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
       const order = { published: 0, draft: 1, deprecated: 2 };
       return [...byCategory.entries()]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, list]) => ({ type: 'category', name, recipes: list.sort((a, b) => order[a.status] - order[b.status] || a.title.localeCompare(b.title)) }));
+        .map(([name, list]) => ({
+          type: 'category',
+          name,
+          recipes: list.sort((a, b) => order[a.status] - order[b.status] || a.title.localeCompare(b.title)),
+        }));
     } catch (e) {
       return [{ type: 'message', text: (e as Error).message }];
     }
@@ -85,7 +104,9 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
       const byId = new Map(problems.map((p) => [p.id, p]));
       for (const r of recipes) {
         const p = byId.get(r.id);
-        if (p && (p.freshness === 'stale' || p.freshness === 'moved')) Object.assign(r, { freshness: p.freshness, freshnessReason: p.reason });
+        if (p && (p.freshness === 'stale' || p.freshness === 'moved')) {
+          Object.assign(r, { freshness: p.freshness, freshnessReason: p.reason });
+        }
       }
     } catch (e) {
       this.host.log.warn(`freshness marks unavailable: ${(e as Error).message}`);
@@ -106,7 +127,10 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   getTreeItem(node: CandidateNode): vscode.TreeItem {
     if (node.type === 'message') return new vscode.TreeItem(node.text);
     if (node.type === 'decided') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Decided ({0})', node.candidates.length), vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        vscode.l10n.t('Decided ({0})', node.candidates.length),
+        vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = 'candidates:decided';
       item.iconPath = new vscode.ThemeIcon('history');
       item.tooltip = vscode.l10n.t('Candidates already approved or rejected, kept for reference.');
@@ -117,20 +141,33 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
     const item = new vscode.TreeItem(shorten(plainText(c.title), 90));
     item.id = `candidate:${c.id}`;
     item.description = `${statusLabel(c.status)} · ${knowledgeTypeLabel(c.knowledgeType)} · ${percent(c.confidence)}`;
-    item.iconPath = new vscode.ThemeIcon(c.status === 'pending' ? 'lightbulb' : c.status === 'approved' ? 'pass' : 'circle-slash');
+    item.iconPath = new vscode.ThemeIcon(
+      c.status === 'pending' ? 'lightbulb' : c.status === 'approved' ? 'pass' : 'circle-slash',
+    );
     item.tooltip = new vscode.MarkdownString(
-      `**${escapeMarkdown(plainText(c.title))}**\n\n${c.summary || vscode.l10n.t('(no summary)')}\n\n${vscode.l10n.t('Proposed by {0} · {1} · {2}', proposerLabel(c.origin, c.createdBy), c.language, c.category)}` +
-        (c.rejectionReason ? `\n\n${vscode.l10n.t('Rejected: {0}', c.rejectionReason)}` : ''),
+      `**${escapeMarkdown(plainText(c.title))}**\n\n${c.summary || vscode.l10n.t('(no summary)')}\n\n${
+        vscode.l10n.t('Proposed by {0} · {1} · {2}', proposerLabel(c.origin, c.createdBy), c.language, c.category)
+      }`
+        + (c.rejectionReason ? `\n\n${vscode.l10n.t('Rejected: {0}', c.rejectionReason)}` : ''),
     );
     item.contextValue = `candidate.${c.status}${c.status === 'approved' && !c.recipeId ? '.unpromoted' : ''}`;
-    item.command = { command: 'autosnippet.candidates.review', title: vscode.l10n.t('Review Candidates'), arguments: [node] };
+    item.command = {
+      command: 'autosnippet.candidates.review',
+      title: vscode.l10n.t('Review Candidates'),
+      arguments: [node],
+    };
     return item;
   }
 
   /** The tree as labels: each top-level item, with the labels of a group's children. */
   async labels(): Promise<{ label: string; children?: string[] }[]> {
     const label = (n: CandidateNode) => String(this.getTreeItem(n).label);
-    return Promise.all((await this.getChildren()).map(async (n) => ({ label: label(n), ...(n.type === 'decided' ? { children: (await this.getChildren(n)).map(label) } : {}) })));
+    return Promise.all(
+      (await this.getChildren()).map(async (n) => ({
+        label: label(n),
+        ...(n.type === 'decided' ? { children: (await this.getChildren(n)).map(label) } : {}),
+      })),
+    );
   }
 
   async getChildren(node?: CandidateNode): Promise<CandidateNode[]> {
@@ -140,7 +177,10 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
       const list = await invokeAll(this.host, listCandidatesTool, { status: 'any', limit: 1000 }, 'candidates');
       // What waits for review at the top level; decided ones in one collapsed group below, for reference,
       // so the list does not grow with every review. Empty: the welcome content shows.
-      const pending: CandidateNode[] = list.filter((c) => c.status === 'pending').map((candidate) => ({ type: 'candidate', candidate }));
+      const pending: CandidateNode[] = list.filter((c) => c.status === 'pending').map((candidate) => ({
+        type: 'candidate',
+        candidate,
+      }));
       const decided = list.filter((c) => c.status !== 'pending');
       return decided.length ? [...pending, { type: 'decided', candidates: decided }] : pending;
     } catch (e) {
@@ -158,4 +198,4 @@ export function recipeUri(host: ExtensionHost, file: string): vscode.Uri | undef
   return folder ? vscode.Uri.file(path.join(folder.uri.fsPath, file)) : undefined;
 }
 
-export type { RecipeNode, CandidateNode };
+export type { CandidateNode, RecipeNode };

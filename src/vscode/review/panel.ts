@@ -1,13 +1,27 @@
 import * as vscode from 'vscode';
+import type { InputOf, ToolDefinition } from '../../core/tools';
+import { realPathInside, reviewChecklist } from '../../core/tools/adapters';
+import {
+  checkDuplicateTool,
+  getCandidateTool,
+  listCandidatesTool,
+  updateCandidateTool,
+} from '../../core/tools/knowledge';
+import { approveCandidateTool, rejectCandidateTool, reopenCandidateTool } from '../../core/tools/knowledge-review';
+import type { Static, TObject, TSchema } from '../../core/tools/schema';
+import type { Workspace } from '../../core/workspace';
+import {
+  type CandidateEdit,
+  type ChecklistEntry,
+  parseSource,
+  type ReviewDetail,
+  type ReviewListItem,
+  type ReviewOutcome,
+  type ToExtension,
+  type ToPage,
+} from '../../webview/review/protocol';
 import type { ExtensionHost } from '../host';
 import { dimensionLabel, dimensionOf, knowledgeTypeLabels, plainText, proposerLabel } from '../labels';
-import type { Workspace } from '../../core/workspace';
-import type { InputOf, ToolDefinition } from '../../core/tools';
-import type { Static, TObject, TSchema } from '../../core/tools/schema';
-import { checkDuplicateTool, getCandidateTool, listCandidatesTool, updateCandidateTool } from '../../core/tools/knowledge';
-import { approveCandidateTool, rejectCandidateTool, reopenCandidateTool } from '../../core/tools/knowledge-review';
-import { realPathInside, reviewChecklist } from '../../core/tools/adapters';
-import { parseSource, type CandidateEdit, type ChecklistEntry, type ReviewDetail, type ReviewListItem, type ReviewOutcome, type ToExtension, type ToPage } from '../../webview/review/protocol';
 import { checklistMessage, reviewStrings } from './strings';
 
 export const REVIEW_VIEW_TYPE = 'autosnippet.review';
@@ -24,18 +38,27 @@ export class ReviewPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private selected: string | undefined;
 
-  private constructor(private readonly host: ExtensionHost, readonly panel: vscode.WebviewPanel, private readonly folder: vscode.WorkspaceFolder | undefined) {
+  private constructor(
+    private readonly host: ExtensionHost,
+    readonly panel: vscode.WebviewPanel,
+    private readonly folder: vscode.WorkspaceFolder | undefined,
+  ) {
     ReviewPanel.open.set(keyOf(folder), this);
     panel.title = panelTitle(host, folder);
     const webview = panel.webview;
-    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'webview')] };
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(host.context.extensionUri, 'dist', 'webview')],
+    };
     webview.html = pageHtml(webview, host.context.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(host.context.extensionUri, 'media', 'autosnippet.svg');
     this.disposables.push(
       webview.onDidReceiveMessage((m: ToExtension) => void this.receive(m).catch((e) => this.fail(e))),
       host.onDidChangeData(() => void this.sendList()),
       // Folders added or removed: the title names the folder only when there are several.
-      host.onDidChangeFolder(() => { panel.title = panelTitle(host, folder); }),
+      host.onDidChangeFolder(() => {
+        panel.title = panelTitle(host, folder);
+      }),
       panel.onDidDispose(() => this.dispose()),
     );
   }
@@ -47,7 +70,12 @@ export class ReviewPanel implements vscode.Disposable {
     if (shown) {
       shown.panel.reveal(undefined, false);
     } else {
-      const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, panelTitle(host, folder), vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+      const panel = vscode.window.createWebviewPanel(
+        REVIEW_VIEW_TYPE,
+        panelTitle(host, folder),
+        vscode.ViewColumn.Active,
+        { enableScripts: true, enableFindWidget: true },
+      );
       shown = new ReviewPanel(host, panel, folder);
     }
     if (candidateId) shown.focus(candidateId);
@@ -85,18 +113,33 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   /** A catalog tool as the person; a refusal comes back as the error body, never as a toast. */
-  private async call<I extends TObject, O extends TSchema>(tool: ToolDefinition<I, O>, input: Static<I>): Promise<{ ok: true; data: Static<O> } | { ok: false; message: string; field?: string }> {
+  private async call<I extends TObject, O extends TSchema>(
+    tool: ToolDefinition<I, O>,
+    input: Static<I>,
+  ): Promise<{ ok: true; data: Static<O> } | { ok: false; message: string; field?: string }> {
     const ws = await this.workspace();
     const r = await this.host.catalog.call(ws, tool, input, { actor: 'human', channel: 'vscode' });
     if (r.ok) return { ok: true, data: r.data };
     this.host.log.warn(`${tool.name}: ${r.error.code} ${r.error.message}`);
-    return { ok: false, message: r.error.hint ? `${r.error.message} ${r.error.hint}` : r.error.message, ...(r.error.field ? { field: r.error.field } : {}) };
+    return {
+      ok: false,
+      message: r.error.hint ? `${r.error.message} ${r.error.hint}` : r.error.message,
+      ...(r.error.field ? { field: r.error.field } : {}),
+    };
   }
 
   private async receive(m: ToExtension): Promise<void> {
     switch (m.type) {
       case 'ready':
-        await this.post({ type: 'setup', setup: { strings: reviewStrings(), knowledgeTypes: Object.entries(knowledgeTypeLabels()).map(([value, label]) => ({ value, label })), folder: (await this.workspace()).root, dimensions: dimensionLabels() } });
+        await this.post({
+          type: 'setup',
+          setup: {
+            strings: reviewStrings(),
+            knowledgeTypes: Object.entries(knowledgeTypeLabels()).map(([value, label]) => ({ value, label })),
+            folder: (await this.workspace()).root,
+            dimensions: dimensionLabels(),
+          },
+        });
         await this.sendList();
         if (this.selected) await this.post({ type: 'focus', id: this.selected });
         return;
@@ -127,10 +170,21 @@ export class ReviewPanel implements vscode.Disposable {
     let cursor: number | undefined;
     const ws = await this.workspace();
     for (let page = 0; page < 100; page++) {
-      const r = await this.host.catalog.call(ws, listCandidatesTool, { status: 'any', limit: 1000, ...(cursor !== undefined ? { cursor } : {}) }, { actor: 'human', channel: 'vscode' });
+      const r = await this.host.catalog.call(
+        ws,
+        listCandidatesTool,
+        { status: 'any', limit: 1000, ...(cursor !== undefined ? { cursor } : {}) },
+        { actor: 'human', channel: 'vscode' },
+      );
       if (!r.ok) return this.fail(new Error(r.error.message));
       const page_ = r.data.candidates;
-      items.push(...page_.map((c) => ({ ...c, proposer: proposerLabel(c.origin, c.createdBy), dimension: dimensionOf(c.origin) })));
+      items.push(
+        ...page_.map((c) => ({
+          ...c,
+          proposer: proposerLabel(c.origin, c.createdBy),
+          dimension: dimensionOf(c.origin),
+        })),
+      );
       cursor = r.truncated?.nextCursor;
       if (cursor === undefined) break;
     }
@@ -147,14 +201,44 @@ export class ReviewPanel implements vscode.Disposable {
     const duplicates = c.status === 'pending' ? await this.call(checkDuplicateTool, { id, limit: 5 }) : undefined;
     const similar: ReviewDetail['similar'] = duplicates?.ok
       ? [
-        ...duplicates.data.recipes.filter((r) => r.similarity >= 0.5).map((r) => ({ id: r.id, title: r.title, similarity: r.similarity, kind: 'recipe' as const, status: r.status })),
-        ...duplicates.data.candidates.filter((r) => r.similarity >= 0.5).map((r) => ({ id: r.id, title: r.title, similarity: r.similarity, kind: 'candidate' as const })),
+        ...duplicates.data.recipes.filter((r) => r.similarity >= 0.5).map((r) => ({
+          id: r.id,
+          title: r.title,
+          similarity: r.similarity,
+          kind: 'recipe' as const,
+          status: r.status,
+        })),
+        ...duplicates.data.candidates.filter((r) => r.similarity >= 0.5).map((r) => ({
+          id: r.id,
+          title: r.title,
+          similarity: r.similarity,
+          kind: 'candidate' as const,
+        })),
       ].sort((a, b) => b.similarity - a.similarity).slice(0, 5)
       : [];
     const detail: ReviewDetail = {
-      id: c.id, title: c.title, status: c.status, trigger: c.trigger, language: c.language, category: c.category, knowledgeType: c.knowledgeType,
-      summary: c.summary, usageGuide: c.usageGuide, rationale: c.rationale, code: c.code, tags: c.tags ?? [], reasoning: c.reasoning,
-      origin: c.origin, proposer: proposerLabel(c.origin, c.createdBy), ...(c.decidedBy ? { decider: proposerLabel('', c.decidedBy) } : {}), createdBy: c.createdBy, createdAt: c.createdAt, decidedBy: c.decidedBy, decidedAt: c.decidedAt, rejectionReason: c.rejectionReason, recipeId: c.recipeId,
+      id: c.id,
+      title: c.title,
+      status: c.status,
+      trigger: c.trigger,
+      language: c.language,
+      category: c.category,
+      knowledgeType: c.knowledgeType,
+      summary: c.summary,
+      usageGuide: c.usageGuide,
+      rationale: c.rationale,
+      code: c.code,
+      tags: c.tags ?? [],
+      reasoning: c.reasoning,
+      origin: c.origin,
+      proposer: proposerLabel(c.origin, c.createdBy),
+      ...(c.decidedBy ? { decider: proposerLabel('', c.decidedBy) } : {}),
+      createdBy: c.createdBy,
+      createdAt: c.createdAt,
+      decidedBy: c.decidedBy,
+      decidedAt: c.decidedAt,
+      rejectionReason: c.rejectionReason,
+      recipeId: c.recipeId,
       checklist: checklistOf(c),
       similar,
     };
@@ -168,15 +252,24 @@ export class ReviewPanel implements vscode.Disposable {
     // By its real path: a link inside the workspace may lead out of it.
     const target = await realPathInside(ws.root, parsed.file);
     if (!target.ok) {
-      void vscode.window.showWarningMessage(target.reason === 'outside'
-        ? vscode.l10n.t('{0} is outside the workspace; it was not opened.', target.real ? `${parsed.file} → ${target.real}` : parsed.file)
-        : vscode.l10n.t('{0} does not exist (any more) in this workspace.', parsed.file));
+      void vscode.window.showWarningMessage(
+        target.reason === 'outside'
+          ? vscode.l10n.t(
+            '{0} is outside the workspace; it was not opened.',
+            target.real ? `${parsed.file} → ${target.real}` : parsed.file,
+          )
+          : vscode.l10n.t('{0} does not exist (any more) in this workspace.', parsed.file),
+      );
       return;
     }
     const uri = vscode.Uri.file(target.real);
     const start = new vscode.Position(parsed.line - 1, 0);
     const end = new vscode.Position((parsed.endLine ?? parsed.line) - 1, 0);
-    await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: true, selection: new vscode.Range(start, end) });
+    await vscode.window.showTextDocument(uri, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+      selection: new vscode.Range(start, end),
+    });
   }
 
   private async titlesOf(ids: string[]): Promise<Map<string, string>> {
@@ -196,8 +289,20 @@ export class ReviewPanel implements vscode.Disposable {
     if (!ids.length) return;
     const titles = await this.titlesOf(ids);
     if (ids.length > 1) {
-      const detail = [...[...titles.values()].map((t) => `• ${plainText(t)}`), '', vscode.l10n.t('Each becomes a draft recipe file under .autosnippet/recipes/ that you can still edit. Agents use a recipe only once you publish it.')].join('\n');
-      if (!(await this.host.dialogs.confirm(vscode.l10n.t('Approve {0} candidates?', ids.length), detail, vscode.l10n.t('Approve')))) return;
+      const detail = [
+        ...[...titles.values()].map((t) => `• ${plainText(t)}`),
+        '',
+        vscode.l10n.t(
+          'Each becomes a draft recipe file under .autosnippet/recipes/ that you can still edit. Agents use a recipe only once you publish it.',
+        ),
+      ].join('\n');
+      if (
+        !(await this.host.dialogs.confirm(
+          vscode.l10n.t('Approve {0} candidates?', ids.length),
+          detail,
+          vscode.l10n.t('Approve'),
+        ))
+      ) return;
     }
     await this.post({ type: 'busy', busy: true });
     const files: NonNullable<ReviewOutcome['files']> = [];
@@ -210,9 +315,24 @@ export class ReviewPanel implements vscode.Disposable {
       else if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
     }
     const message = done.length === 1
-      ? vscode.l10n.t('Approved "{0}": it is a draft recipe now. Publish it from the Recipes view when it reads well.', plainText(titles.get(done[0])!))
-      : vscode.l10n.t('Approved {0} candidates: their draft recipes are below. Publish them from the Recipes view when they read well.', done.length);
-    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done.length ? 'error' : 'approved', message, files, ...(done.length ? { undo: done } : {}), ...(failed.length ? { failed } : {}) } });
+      ? vscode.l10n.t(
+        'Approved "{0}": it is a draft recipe now. Publish it from the Recipes view when it reads well.',
+        plainText(titles.get(done[0])!),
+      )
+      : vscode.l10n.t(
+        'Approved {0} candidates: their draft recipes are below. Publish them from the Recipes view when they read well.',
+        done.length,
+      );
+    await this.post({
+      type: 'outcome',
+      outcome: {
+        kind: failed.length && !done.length ? 'error' : 'approved',
+        message,
+        files,
+        ...(done.length ? { undo: done } : {}),
+        ...(failed.length ? { failed } : {}),
+      },
+    });
     await this.post({ type: 'busy', busy: false });
     await this.sendList();
     refreshViews();
@@ -223,8 +343,19 @@ export class ReviewPanel implements vscode.Disposable {
     if (!ids.length || !reason.trim()) return;
     const titles = await this.titlesOf(ids);
     if (ids.length > 1) {
-      const detail = [...[...titles.values()].map((t) => `• ${plainText(t)}`), '', vscode.l10n.t('Reason: {0}', reason.trim()), vscode.l10n.t('Agents read the reason and do not propose the same again.')].join('\n');
-      if (!(await this.host.dialogs.confirm(vscode.l10n.t('Reject {0} candidates?', ids.length), detail, vscode.l10n.t('Reject')))) return;
+      const detail = [
+        ...[...titles.values()].map((t) => `• ${plainText(t)}`),
+        '',
+        vscode.l10n.t('Reason: {0}', reason.trim()),
+        vscode.l10n.t('Agents read the reason and do not propose the same again.'),
+      ].join('\n');
+      if (
+        !(await this.host.dialogs.confirm(
+          vscode.l10n.t('Reject {0} candidates?', ids.length),
+          detail,
+          vscode.l10n.t('Reject'),
+        ))
+      ) return;
     }
     await this.post({ type: 'busy', busy: true });
     const failed: NonNullable<ReviewOutcome['failed']> = [];
@@ -235,9 +366,24 @@ export class ReviewPanel implements vscode.Disposable {
       else failed.push({ title: titles.get(id)!, message: r.message });
     }
     const message = done.length === 1
-      ? vscode.l10n.t('Rejected "{0}". It stays listed under "Rejected" with its reason.', plainText(titles.get(done[0])!))
-      : vscode.l10n.t('Rejected {0} of {1}. Rejected candidates stay listed under "Rejected" with their reason.', done.length, ids.length);
-    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done.length ? 'error' : 'rejected', message, ...(done.length ? { undo: done } : {}), ...(failed.length ? { failed } : {}) } });
+      ? vscode.l10n.t(
+        'Rejected "{0}". It stays listed under "Rejected" with its reason.',
+        plainText(titles.get(done[0])!),
+      )
+      : vscode.l10n.t(
+        'Rejected {0} of {1}. Rejected candidates stay listed under "Rejected" with their reason.',
+        done.length,
+        ids.length,
+      );
+    await this.post({
+      type: 'outcome',
+      outcome: {
+        kind: failed.length && !done.length ? 'error' : 'rejected',
+        message,
+        ...(done.length ? { undo: done } : {}),
+        ...(failed.length ? { failed } : {}),
+      },
+    });
     await this.post({ type: 'busy', busy: false });
     await this.sendList();
     refreshViews();
@@ -254,7 +400,14 @@ export class ReviewPanel implements vscode.Disposable {
       if (!r.ok) failed.push({ title: titles.get(id)!, message: r.message });
     }
     const done = ids.length - failed.length;
-    await this.post({ type: 'outcome', outcome: { kind: failed.length && !done ? 'error' : 'undone', message: vscode.l10n.t('Undone: {0} of {1} back to pending.', done, ids.length), ...(failed.length ? { failed } : {}) } });
+    await this.post({
+      type: 'outcome',
+      outcome: {
+        kind: failed.length && !done ? 'error' : 'undone',
+        message: vscode.l10n.t('Undone: {0} of {1} back to pending.', done, ids.length),
+        ...(failed.length ? { failed } : {}),
+      },
+    });
     await this.post({ type: 'busy', busy: false });
     await this.sendList();
     refreshViews();
@@ -266,14 +419,21 @@ export class ReviewPanel implements vscode.Disposable {
     if (!got.ok) return;
     const { whyStandard, ...fields } = edit;
     const c = got.data;
-    const draft = { ...c, ...fields, knowledgeType: (fields.knowledgeType ?? c.knowledgeType) as typeof c.knowledgeType, reasoning: { ...c.reasoning, ...(whyStandard !== undefined ? { whyStandard } : {}) } };
+    const draft = {
+      ...c,
+      ...fields,
+      knowledgeType: (fields.knowledgeType ?? c.knowledgeType) as typeof c.knowledgeType,
+      reasoning: { ...c.reasoning, ...(whyStandard !== undefined ? { whyStandard } : {}) },
+    };
     await this.post({ type: 'checklist', id, items: checklistOf(draft) });
   }
 
   private async edit(id: string, edit: CandidateEdit): Promise<void> {
     const { whyStandard, ...fields } = edit;
     // The page's fields as they came; the tool's schema checks them (a knowledgeType it does not know is refused).
-    const input = { id, ...fields, ...(whyStandard !== undefined ? { reasoning: { whyStandard } } : {}) } as InputOf<typeof updateCandidateTool>;
+    const input = { id, ...fields, ...(whyStandard !== undefined ? { reasoning: { whyStandard } } : {}) } as InputOf<
+      typeof updateCandidateTool
+    >;
     const r = await this.call(updateCandidateTool, input);
     await this.post({ type: 'editResult', id, ok: r.ok, ...(r.ok ? {} : { message: r.message, field: r.field }) });
     if (r.ok) {
@@ -297,7 +457,11 @@ export class ReviewPanel implements vscode.Disposable {
 
 /** The checklist in the person's language; each item names the form field that clears it. */
 function checklistOf(c: Parameters<typeof reviewChecklist>[0]): ChecklistEntry[] {
-  return reviewChecklist(c).map((i) => ({ field: i.field, severity: i.severity, message: checklistMessage(i.field, i.severity, i.message) }));
+  return reviewChecklist(c).map((i) => ({
+    field: i.field,
+    severity: i.severity,
+    message: checklistMessage(i.field, i.severity, i.message),
+  }));
 }
 
 function keyOf(folder: vscode.WorkspaceFolder | undefined): string {
@@ -306,11 +470,21 @@ function keyOf(folder: vscode.WorkspaceFolder | undefined): string {
 
 /** In the display language of this session; with several folders open, it names the panel's folder. */
 function panelTitle(host: ExtensionHost, folder: vscode.WorkspaceFolder | undefined): string {
-  return folder && host.folders.length > 1 ? vscode.l10n.t('Review Candidates: {0}', folder.name) : vscode.l10n.t('Review Candidates');
+  return folder && host.folders.length > 1
+    ? vscode.l10n.t('Review Candidates: {0}', folder.name)
+    : vscode.l10n.t('Review Candidates');
 }
 
 function dimensionLabels(): Record<string, string> {
-  const ids = ['code-standard', 'code-pattern', 'best-practice', 'architecture', 'event-data-flow', 'agent-guidelines', 'project-profile'];
+  const ids = [
+    'code-standard',
+    'code-pattern',
+    'best-practice',
+    'architecture',
+    'event-data-flow',
+    'agent-guidelines',
+    'project-profile',
+  ];
   return Object.fromEntries(ids.map((id) => [id, dimensionLabel(id)]));
 }
 
@@ -328,7 +502,8 @@ function nonce(): string {
 
 /** The page: a strict Content-Security-Policy (scripts only with the nonce, resources only from dist/webview). */
 function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
+  const asset = (name: string) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
   const n = nonce();
   const csp = [
     "default-src 'none'",

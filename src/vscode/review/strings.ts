@@ -39,7 +39,9 @@ export function reviewStrings(): Record<string, string> {
     saved: vscode.l10n.t('Saved.'),
     dismiss: vscode.l10n.t('Dismiss'),
     empty: vscode.l10n.t('No candidates match. Change the filters, or run "Bootstrap Knowledge" to scan the project.'),
-    emptyAll: vscode.l10n.t('No candidates yet. Agents propose knowledge as they work; "Bootstrap Knowledge" scans the project for its conventions.'),
+    emptyAll: vscode.l10n.t(
+      'No candidates yet. Agents propose knowledge as they work; "Bootstrap Knowledge" scans the project for its conventions.',
+    ),
     bootstrap: vscode.l10n.t('Bootstrap Knowledge'),
     pickOne: vscode.l10n.t('Select a candidate to review it.'),
     loading: vscode.l10n.t('Loading…'),
@@ -73,7 +75,9 @@ export function reviewStrings(): Record<string, string> {
     fieldCode: vscode.l10n.t('Code'),
     fieldUsage: vscode.l10n.t('When to use it'),
     undo: vscode.l10n.t('Undo'),
-    keys: vscode.l10n.t('Keys: j/k or ↓/↑ next/previous · a approve · r reject · e edit · u undo · Ctrl+Enter save · Esc cancel'),
+    keys: vscode.l10n.t(
+      'Keys: j/k or ↓/↑ next/previous · a approve · r reject · e edit · u undo · Ctrl+Enter save · Esc cancel',
+    ),
     rejectOneReason: vscode.l10n.t('Why is it rejected? Enter rejects, Esc cancels.'),
     checklistGo: vscode.l10n.t('Go to the field'),
     errTitle: vscode.l10n.t('Give it a title of a few words (3–200 characters).'),
@@ -93,17 +97,28 @@ export function reviewStrings(): Record<string, string> {
  */
 export function checklistMessage(field: string, severity: string, coreMessage: string): string {
   switch (field) {
-    case 'title': return vscode.l10n.t('Name the practice in a title of 8–80 characters.');
-    case 'summary': return vscode.l10n.t('Write a summary: one or two full sentences on what to do and when.');
-    case 'knowledgeType': return vscode.l10n.t('Choose the knowledge type.');
-    case 'whyStandard': return vscode.l10n.t('Say why this is a standard here, with the evidence (e.g. "used in 14 of 16 API clients").');
-    case 'usageGuide': return vscode.l10n.t('Add a usage guide: when to use it, when not, and what to watch out for.');
-    case 'trigger': return vscode.l10n.t('Fix the trigger: @ followed by letters, digits, _ . or - (no spaces).');
-    case 'category': return vscode.l10n.t('Give it a category: the folder the recipe is filed under.');
-    case 'language': return vscode.l10n.t('Name the language as a VS Code language id (typescript, python, toml…).');
+    case 'title':
+      return vscode.l10n.t('Name the practice in a title of 8–80 characters.');
+    case 'summary':
+      return vscode.l10n.t('Write a summary: one or two full sentences on what to do and when.');
+    case 'knowledgeType':
+      return vscode.l10n.t('Choose the knowledge type.');
+    case 'whyStandard':
+      return vscode.l10n.t('Say why this is a standard here, with the evidence (e.g. "used in 14 of 16 API clients").');
+    case 'usageGuide':
+      return vscode.l10n.t('Add a usage guide: when to use it, when not, and what to watch out for.');
+    case 'trigger':
+      return vscode.l10n.t('Fix the trigger: @ followed by letters, digits, _ . or - (no spaces).');
+    case 'category':
+      return vscode.l10n.t('Give it a category: the folder the recipe is filed under.');
+    case 'language':
+      return vscode.l10n.t('Name the language as a VS Code language id (typescript, python, toml…).');
     case 'code':
       if (severity !== 'weak') return vscode.l10n.t('Add the essential lines of code from the project.');
-      return /placeholder/.test(coreMessage) ? vscode.l10n.t('The code looks like a placeholder: paste the real lines from the project.') : vscode.l10n.t('Keep only the essential code (at most about 80 lines).');
-    default: return coreMessage;
+      return /placeholder/.test(coreMessage)
+        ? vscode.l10n.t('The code looks like a placeholder: paste the real lines from the project.')
+        : vscode.l10n.t('Keep only the essential code (at most about 80 lines).');
+    default:
+      return coreMessage;
   }
 }

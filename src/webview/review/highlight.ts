@@ -22,7 +22,28 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
-const languages = { bash, c, cpp, csharp, css, go, java, javascript, json, kotlin, markdown, objectivec, python, ruby, rust, sql, swift, typescript, xml, yaml };
+const languages = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  go,
+  java,
+  javascript,
+  json,
+  kotlin,
+  markdown,
+  objectivec,
+  python,
+  ruby,
+  rust,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, grammar] of Object.entries(languages)) hljs.registerLanguage(name, grammar);
 
 /** VS Code language ids whose highlight.js name differs. */

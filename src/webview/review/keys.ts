@@ -13,9 +13,22 @@ export interface KeyPress {
   target: unknown;
 }
 
-interface Focused { tagName?: string; type?: string; isContentEditable?: boolean }
+interface Focused {
+  tagName?: string;
+  type?: string;
+  isContentEditable?: boolean;
+}
 
-const KEYS: Record<string, KeyCommand> = { j: 'next', ArrowDown: 'next', k: 'previous', ArrowUp: 'previous', a: 'approve', r: 'reject', e: 'edit', u: 'undo' };
+const KEYS: Record<string, KeyCommand> = {
+  j: 'next',
+  ArrowDown: 'next',
+  k: 'previous',
+  ArrowUp: 'previous',
+  a: 'approve',
+  r: 'reject',
+  e: 'edit',
+  u: 'undo',
+};
 
 /** The command a key press asks for, or undefined when the key belongs to what has focus. */
 export function keyCommand(e: KeyPress): KeyCommand | undefined {

@@ -72,7 +72,11 @@ export interface CandidateEdit {
   usageGuide?: string;
 }
 
-export interface ReviewChoice { value: string; label: string; description?: string }
+export interface ReviewChoice {
+  value: string;
+  label: string;
+  description?: string;
+}
 
 /** What the page needs once: labels in the person's language and the choices of the selects. */
 export interface ReviewSetup {

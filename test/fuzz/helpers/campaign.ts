@@ -8,11 +8,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createCatalog } from '../../../src/core/tools';
 import { digestArgs } from '../../../src/core/gateway/audit';
 import type { JsonSchema } from '../../../src/core/kernel/result';
-import { CallGenerator, ValuePools, asServerSees, toolMeant, type FuzzCall, type ToolSpec } from './generate';
-import { HANG_MS, Judge, describeCall, type AnswerKind } from './judge';
+import { createCatalog } from '../../../src/core/tools';
+import { asServerSees, CallGenerator, type FuzzCall, toolMeant, type ToolSpec, ValuePools } from './generate';
+import { type AnswerKind, describeCall, HANG_MS, Judge } from './judge';
 import { ServerLane } from './lane';
 import { Random } from './random';
 import { buildFuzzWorkspace, fingerprintChanges, fingerprintOutside, type FuzzWorkspace } from './workspace';
@@ -84,7 +84,13 @@ export interface CampaignReport {
 /** The catalog as the fuzzer knows it: every tool (review ones too, which tools/list hides). */
 export function catalogSpecs(): ToolSpec[] {
   const catalog = createCatalog();
-  return catalog.tools.map((t) => ({ name: t.name, access: t.access, inputSchema: catalog.inputSchema(t), maxOutputChars: t.maxOutputChars, aliases: t.aliases ?? {} }));
+  return catalog.tools.map((t) => ({
+    name: t.name,
+    access: t.access,
+    inputSchema: catalog.inputSchema(t),
+    maxOutputChars: t.maxOutputChars,
+    aliases: t.aliases ?? {},
+  }));
 }
 
 /** Recipe triggers, target names and rule ids of the sample workspace: the valid values of id fields. */
@@ -109,19 +115,51 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const specByName = new Map(specs.map((s) => [s.name, s]));
   const lanes: ServerLane[] = [];
   try {
-    for (let i = 0; i < options.stdioLanes; i++) lanes.push(await ServerLane.start({ transport: 'stdio', workspace: ws.project }));
-    for (let i = 0; i < options.httpLanes; i++) lanes.push(await ServerLane.start({ transport: 'http', workspace: ws.project }));
+    for (let i = 0; i < options.stdioLanes; i++) {
+      lanes.push(await ServerLane.start({ transport: 'stdio', workspace: ws.project }));
+    }
+    for (let i = 0; i < options.httpLanes; i++) {
+      lanes.push(await ServerLane.start({ transport: 'http', workspace: ws.project }));
+    }
     const listed = await lanes[0].listTools();
     const outputSchemas = new Map<string, JsonSchema>();
-    for (const t of listed) if (t.outputSchema) outputSchemas.set(t.name.replace(/^autosnippet_/, ''), t.outputSchema as JsonSchema);
+    for (const t of listed) {
+      if (t.outputSchema) outputSchemas.set(t.name.replace(/^autosnippet_/, ''), t.outputSchema as JsonSchema);
+    }
     const judge = new Judge(specByName, outputSchemas, ws.canaries);
 
     const figures: CampaignFigures = {
-      seed: options.seed, calls: 0, byTransport: { stdio: 0, http: 0 }, toolsCovered: 0, toolsInCatalog: specs.length,
-      crashes: 0, hangs: 0, slowAnswers: 0, slowestMs: 0, mostCpuMs: 0, overBound: 0,
-      answers: { 'registry-error': 0, 'valid-result': 0, 'rpc-invalid-params': 0, 'rpc-too-large': 0, 'http-413': 0, bad: 0 },
-      pathAttacks: 0, pathEscapes: 0, writesOutside: 0,
-      reviewAttempts: 0, reviewRefused: 0, reviewProtocolRefusals: 0, reviewUnaudited: 0, restarts: 0, warmUpSlowestMs: 0, rssMb: [], rssGrowthMb: 0, seconds: 0,
+      seed: options.seed,
+      calls: 0,
+      byTransport: { stdio: 0, http: 0 },
+      toolsCovered: 0,
+      toolsInCatalog: specs.length,
+      crashes: 0,
+      hangs: 0,
+      slowAnswers: 0,
+      slowestMs: 0,
+      mostCpuMs: 0,
+      overBound: 0,
+      answers: {
+        'registry-error': 0,
+        'valid-result': 0,
+        'rpc-invalid-params': 0,
+        'rpc-too-large': 0,
+        'http-413': 0,
+        bad: 0,
+      },
+      pathAttacks: 0,
+      pathEscapes: 0,
+      writesOutside: 0,
+      reviewAttempts: 0,
+      reviewRefused: 0,
+      reviewProtocolRefusals: 0,
+      reviewUnaudited: 0,
+      restarts: 0,
+      warmUpSlowestMs: 0,
+      rssMb: [],
+      rssGrowthMb: 0,
+      seconds: 0,
     };
     const sampleRss = () => {
       const kb = lanes[0].rssKb();
@@ -141,12 +179,29 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       lanes.map(async (lane, laneIndex) => {
         const laneName = `${lane.transport}#${laneIndex}`;
         const rnd = root.fork(laneIndex);
-        const pools = new ValuePools({ skills: ws.skills, entries: ws.entries, tools: specs.map((s) => s.name), outsideFiles: ws.outsideFiles, ...FIXED_VALUES });
+        const pools = new ValuePools({
+          skills: ws.skills,
+          entries: ws.entries,
+          tools: specs.map((s) => s.name),
+          outsideFiles: ws.outsideFiles,
+          ...FIXED_VALUES,
+        });
         const generator = new CallGenerator(rnd, specs, pools);
         // Real ids first, so valid calls reach deep into the handlers; these first calls also build the
         // indexes a server builds once (the skill index alone takes ~2 s on an idle machine), timed apart.
-        for (const warm of ['list_skills', 'search_skills', 'list_recipes', 'list_candidates', 'get_targets', 'guard_rules']) {
-          const o = await lane.call(`autosnippet_${warm}`, warm === 'search_skills' ? { query: 'add a field', mode: 'llm' } : {}, abandonMs);
+        for (const warm of [
+          'list_skills',
+          'search_skills',
+          'list_recipes',
+          'list_candidates',
+          'get_targets',
+          'guard_rules',
+        ]) {
+          const o = await lane.call(
+            `autosnippet_${warm}`,
+            warm === 'search_skills' ? { query: 'add a field', mode: 'llm' } : {},
+            abandonMs,
+          );
           figures.warmUpSlowestMs = Math.max(figures.warmUpSlowestMs, o.ms);
           if (o.kind === 'result') pools.harvest(o.result.structuredContent);
         }
@@ -173,17 +228,28 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           if (meant?.access === 'review') {
             figures.reviewAttempts++;
             // Refused before any tool is looked up: `arguments` not an object, or a message over the transport's size limit.
-            if (verdict.kind === 'rpc-invalid-params' || verdict.kind === 'rpc-too-large' || verdict.kind === 'http-413') figures.reviewProtocolRefusals++;
+            if (
+              verdict.kind === 'rpc-invalid-params' || verdict.kind === 'rpc-too-large' || verdict.kind === 'http-413'
+            ) figures.reviewProtocolRefusals++;
             else {
               expectedAudit.push({ action: meant.name, digest: digestArgs(asServerSees(call.args, undefined) ?? {}) });
-              if (verdict.envelope?.ok === false && verdict.envelope.error?.code === 'PERMISSION_DENIED') figures.reviewRefused++;
-              else verdict.problems.push(`an agent's call to the people-only tool ${meant.name} was not refused with PERMISSION_DENIED`);
+              if (verdict.envelope?.ok === false && verdict.envelope.error?.code === 'PERMISSION_DENIED') {
+                figures.reviewRefused++;
+              } else {
+                verdict.problems.push(
+                  `an agent's call to the people-only tool ${meant.name} was not refused with PERMISSION_DENIED`,
+                );
+              }
             }
           }
           if (verdict.envelope?.ok) pools.harvest(verdict.envelope.data);
           if (verdict.problems.length) {
             failures.push({ lane: laneName, index, call: describeCall(call), problems: verdict.problems });
-            log(`FAIL seed=${options.seed} ${laneName} call ${index}: ${describeCall(call)}\n  ${verdict.problems.join('\n  ')}`);
+            log(
+              `FAIL seed=${options.seed} ${laneName} call ${index}: ${describeCall(call)}\n  ${
+                verdict.problems.join('\n  ')
+              }`,
+            );
           }
           if (verdict.crash || outcome.kind === 'timeout' || lane.isClosed) {
             if (verdict.crash) log(`server stderr (${laneName}):\n${lane.stderr.slice(-1500)}`);
@@ -195,19 +261,42 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
           if (laneIndex === 0 && index % 500 === 499) collectAudit();
           if (index % 1000 === 999) {
             if (laneIndex === 0) sampleRss();
-            log(`${laneName}: ${index + 1}/${perLane} calls${laneIndex === 0 ? `, RSS ${figures.rssMb.at(-1)} MB` : ''}`);
+            log(
+              `${laneName}: ${index + 1}/${perLane} calls${laneIndex === 0 ? `, RSS ${figures.rssMb.at(-1)} MB` : ''}`,
+            );
           }
         }
-        if (!(await lane.healthy(HANG_MS))) failures.push({ lane: laneName, index: perLane, call: 'autosnippet_health {}', problems: ['health did not answer ok after the run'] });
+        if (!(await lane.healthy(HANG_MS))) {
+          failures.push({
+            lane: laneName,
+            index: perLane,
+            call: 'autosnippet_health {}',
+            problems: ['health did not answer ok after the run'],
+          });
+        }
       }),
     );
     collectAudit();
     figures.reviewUnaudited = unaudited(expectedAudit, [...audited.values()]);
-    if (figures.reviewUnaudited > 0) failures.push({ lane: 'audit', index: 0, call: '(audit log)', problems: [`${figures.reviewUnaudited} agent attempts at review tools have no denied audit line`] });
+    if (figures.reviewUnaudited > 0) {
+      failures.push({
+        lane: 'audit',
+        index: 0,
+        call: '(audit log)',
+        problems: [`${figures.reviewUnaudited} agent attempts at review tools have no denied audit line`],
+      });
+    }
     for (const lane of lanes) lane.sampleRss();
     const changes = fingerprintChanges(before, fingerprintOutside(ws));
     figures.writesOutside = changes.length;
-    if (changes.length) failures.push({ lane: 'outside', index: 0, call: '(fingerprint of the folder outside the workspace)', problems: changes.slice(0, 20) });
+    if (changes.length) {
+      failures.push({
+        lane: 'outside',
+        index: 0,
+        call: '(fingerprint of the folder outside the workspace)',
+        problems: changes.slice(0, 20),
+      });
+    }
     figures.toolsCovered = covered.size;
     figures.restarts = lanes.reduce((n, l) => n + l.restarts, 0);
     figures.seconds = Math.round((performance.now() - t0) / 1000);
@@ -219,7 +308,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 }
 
 /** Reads every audit file of the workspace into `into`, by entry id (decision and outcome lines merged). */
-function readAudit(ws: FuzzWorkspace, into: Map<string, { action: string; argsDigest: string; decision: string; actor: string }>): void {
+function readAudit(
+  ws: FuzzWorkspace,
+  into: Map<string, { action: string; argsDigest: string; decision: string; actor: string }>,
+): void {
   const dir = path.join(ws.project, '.autosnippet', 'audit');
   let files: string[];
   try {
@@ -231,8 +323,21 @@ function readAudit(ws: FuzzWorkspace, into: Map<string, { action: string; argsDi
     for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
       if (!line) continue;
       try {
-        const rec = JSON.parse(line) as { id: string; action?: string; argsDigest?: string; decision?: string; actor?: string };
-        if (rec.decision) into.set(rec.id, { action: rec.action ?? '', argsDigest: rec.argsDigest ?? '', decision: rec.decision, actor: rec.actor ?? '' });
+        const rec = JSON.parse(line) as {
+          id: string;
+          action?: string;
+          argsDigest?: string;
+          decision?: string;
+          actor?: string;
+        };
+        if (rec.decision) {
+          into.set(rec.id, {
+            action: rec.action ?? '',
+            argsDigest: rec.argsDigest ?? '',
+            decision: rec.decision,
+            actor: rec.actor ?? '',
+          });
+        }
       } catch {
         // a line cut by rotation or a concurrent append: the next read has it whole
       }
@@ -241,7 +346,10 @@ function readAudit(ws: FuzzWorkspace, into: Map<string, { action: string; argsDi
 }
 
 /** How many expected (action, digest) refusals have no denied agent entry in the log (a multiset match). */
-function unaudited(expected: Expected[], entries: { action: string; argsDigest: string; decision: string; actor: string }[]): number {
+function unaudited(
+  expected: Expected[],
+  entries: { action: string; argsDigest: string; decision: string; actor: string }[],
+): number {
   const have = new Map<string, number>();
   for (const e of entries) {
     if (e.decision !== 'denied' || e.actor === 'human') continue;
@@ -266,7 +374,9 @@ function digestOf(failures: CampaignFailure[]): string[] {
     if (seen) seen.n++;
     else byKind.set(kind, { n: 1, example: f });
   }
-  return [...byKind.entries()].map(([kind, { n, example }]) => `${n}× ${kind}\n    e.g. ${example.lane} call ${example.index}: ${example.call.slice(0, 400)}`);
+  return [...byKind.entries()].map(([kind, { n, example }]) =>
+    `${n}× ${kind}\n    e.g. ${example.lane} call ${example.index}: ${example.call.slice(0, 400)}`
+  );
 }
 
 /** The 1-minute load average against the cores, e.g. "6.2 on 2 cores". */
@@ -286,8 +396,16 @@ export function figuresTable(f: CampaignFigures, extra: [string, string, string]
     ['calls (stdio / HTTP)', `${f.calls} (${f.byTransport.stdio} / ${f.byTransport.http})`, '≥ 10,000 in test:fuzz'],
     ['tools covered', `${f.toolsCovered} of ${f.toolsInCatalog}`, 'every tool, review tools included'],
     ['crashes (server exits)', String(f.crashes), '0'],
-    [`hangs (> ${HANG_MS / 1000} s of server CPU, or no answer in 20 s)`, `${f.hangs} (most CPU for one call: ${f.mostCpuMs} ms)`, '0'],
-    [`answers after > ${HANG_MS / 1000} s wall clock`, `${f.slowAnswers} (slowest ${f.slowestMs} ms; load ${loadNote()})`, '0 on a machine not overloaded'],
+    [
+      `hangs (> ${HANG_MS / 1000} s of server CPU, or no answer in 20 s)`,
+      `${f.hangs} (most CPU for one call: ${f.mostCpuMs} ms)`,
+      '0',
+    ],
+    [
+      `answers after > ${HANG_MS / 1000} s wall clock`,
+      `${f.slowAnswers} (slowest ${f.slowestMs} ms; load ${loadNote()})`,
+      '0 on a machine not overloaded',
+    ],
     ['results over their bound', String(f.overBound), '0'],
     ['answers: registry error code', String(f.answers['registry-error']), ''],
     ['answers: schema-valid result', String(f.answers['valid-result']), ''],
@@ -300,7 +418,11 @@ export function figuresTable(f: CampaignFigures, extra: [string, string, string]
     ['files changed outside the workspace', String(f.writesOutside), '0'],
     ['agent attempts at review tools', String(f.reviewAttempts), ''],
     ['  refused with PERMISSION_DENIED', String(f.reviewRefused), 'all but the protocol refusals'],
-    ['  refused by the protocol (-32602, -32600, HTTP 413)', String(f.reviewProtocolRefusals), 'no tool ran, nothing parsed to audit'],
+    [
+      '  refused by the protocol (-32602, -32600, HTTP 413)',
+      String(f.reviewProtocolRefusals),
+      'no tool ran, nothing parsed to audit',
+    ],
     ['  unaudited', String(f.reviewUnaudited), '0'],
     ['server restarts', String(f.restarts), '0'],
     ['slowest first call (index builds, not counted)', `${f.warmUpSlowestMs} ms`, ''],

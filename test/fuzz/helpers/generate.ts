@@ -7,7 +7,18 @@
  */
 import type { JsonSchema } from '../../../src/core/kernel/result';
 import type { Random } from './random';
-import { NAME_ATTACKS, NASTY_NUMBERS, NASTY_STRINGS, UNKNOWN_NAMES, deepValue, exactLength, longString, nameVariants, pathAttacks, wideObject } from './values';
+import {
+  deepValue,
+  exactLength,
+  longString,
+  NAME_ATTACKS,
+  nameVariants,
+  NASTY_NUMBERS,
+  NASTY_STRINGS,
+  pathAttacks,
+  UNKNOWN_NAMES,
+  wideObject,
+} from './values';
 
 export interface ToolSpec {
   name: string;
@@ -30,7 +41,20 @@ export interface FuzzCall {
 }
 
 /** Field names whose value is a path (or a node/id that may be one) in some tool. */
-export const PATH_FIELDS = new Set(['path', 'paths', 'file', 'files', 'currentFile', 'under', 'script', 'source', 'sourceFiles', 'node', 'from', 'to']);
+export const PATH_FIELDS = new Set([
+  'path',
+  'paths',
+  'file',
+  'files',
+  'currentFile',
+  'under',
+  'script',
+  'source',
+  'sourceFiles',
+  'node',
+  'from',
+  'to',
+]);
 /** Fields that name a skill, recipe or target, which some handlers turn into a folder or a file. */
 const NAME_FIELDS = new Set(['name', 'skill', 'id', 'target', 'replacedBy', 'touched', 'ids', 'candidateIds']);
 
@@ -58,10 +82,13 @@ export class ValuePools {
     const visit = (v: unknown, key: string, depth: number) => {
       if (depth > 8) return;
       if (typeof v === 'string') {
-        if (v.length > 0 && v.length <= 200 && ['id', 'name', 'trigger', 'file', 'path', 'chunk', 'heading', 'ruleId', 'node'].includes(key)) this.add(key, v);
+        if (
+          v.length > 0 && v.length <= 200
+          && ['id', 'name', 'trigger', 'file', 'path', 'chunk', 'heading', 'ruleId', 'node'].includes(key)
+        ) this.add(key, v);
         for (const m of v.slice(0, 20_000).matchAll(/\bcand-[0-9a-f]{6,}\b/g)) this.add('candidate', m[0]);
       } else if (Array.isArray(v)) v.slice(0, 50).forEach((x) => visit(x, key, depth + 1));
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1);
+      else if (v && typeof v === 'object') { for (const [k, x] of Object.entries(v)) visit(x, k, depth + 1); }
     };
     visit(data, '', 0);
   }
@@ -96,7 +123,9 @@ export class ValuePools {
       case 'section':
         return ['Steps', 'Pitfalls', 'steps', ...this.got('heading')];
       case 'path':
-        if (tool === 'read_skill_resource') return ['SKILL.md', 'references/guide.md', 'scripts/echo.sh', ...this.got('path')];
+        if (tool === 'read_skill_resource') {
+          return ['SKILL.md', 'references/guide.md', 'scripts/echo.sh', ...this.got('path')];
+        }
         return files;
       case 'paths':
       case 'currentFile':
@@ -122,11 +151,33 @@ export class ValuePools {
       case 'node':
       case 'from':
       case 'to':
-        return [...f.targets.map((t) => `target:${t}`), ...f.recipes.map((r) => `recipe:${r}`), 'file:src/index.ts', 'src/index.ts', ...f.targets, ...this.got('node')];
+        return [
+          ...f.targets.map((t) => `target:${t}`),
+          ...f.recipes.map((r) => `recipe:${r}`),
+          'file:src/index.ts',
+          'src/index.ts',
+          ...f.targets,
+          ...this.got('node'),
+        ];
       case 'ruleId':
         return [...f.rules, ...this.got('ruleId')];
       case 'language':
-        return ['typescript', 'javascript', 'swift', 'python', 'go', 'rust', 'java', 'kotlin', 'objective-c', 'ts', 'py', 'c', 'ruby', 'klingon'];
+        return [
+          'typescript',
+          'javascript',
+          'swift',
+          'python',
+          'go',
+          'rust',
+          'java',
+          'kotlin',
+          'objective-c',
+          'ts',
+          'py',
+          'c',
+          'ruby',
+          'klingon',
+        ];
       case 'category':
         return ['http', 'users', 'networking', 'errors', 'ui'];
       case 'domain':
@@ -137,17 +188,43 @@ export class ValuePools {
         return ['2020-01-01T00:00:00Z', new Date().toISOString(), 'yesterday', '9999-12-31'];
       case 'query':
       case 'filter':
-        return ['fetch json with a timeout', 'user', 'getJson', 'add a field to User', 'guard rules', 'http', 'retry', 'find user by id', '如何处理网络请求'];
+        return [
+          'fetch json with a timeout',
+          'user',
+          'getJson',
+          'add a field to User',
+          'guard rules',
+          'http',
+          'retry',
+          'find user by id',
+          '如何处理网络请求',
+        ];
       case 'code':
-        return ['const r = await fetch("/api");', 'eval("1 + 1");\n', 'export function add(a: number, b: number) { return a + b; }', 'let x = y!;\nconsole.log(x as any);\n', 'try { f() } catch (e) {}', 'func f() { let x = y as! Int }'];
+        return [
+          'const r = await fetch("/api");',
+          'eval("1 + 1");\n',
+          'export function add(a: number, b: number) { return a + b; }',
+          'let x = y!;\nconsole.log(x as any);\n',
+          'try { f() } catch (e) {}',
+          'func f() { let x = y as! Int }',
+        ];
       case 'title':
-        return ['Wrap HTTP calls in withRetry', 'Call HTTP APIs through getJson', 'Log errors with context', 'Find users through the repository'];
+        return [
+          'Wrap HTTP calls in withRetry',
+          'Call HTTP APIs through getJson',
+          'Log errors with context',
+          'Find users through the repository',
+        ];
       case 'relation':
         return ['dependsOn', 'depends-on', 'uses', 'contains'];
       case 'origin':
         return tool === 'guard_rules' ? ['builtin', 'project'] : ['bootstrap', 'agent', 'mcp'];
       case 'markdown':
-        return ['---\ntitle: Cache GET responses\nsummary: Cache GET responses for 60 s.\n---\n', '---\ntitle: x\n---\nbody', 'no front matter at all'];
+        return [
+          '---\ntitle: Cache GET responses\nsummary: Cache GET responses for 60 s.\n---\n',
+          '---\ntitle: x\n---\nbody',
+          'no front matter at all',
+        ];
       default:
         return undefined;
     }
@@ -231,18 +308,25 @@ export class CallGenerator {
       [2, () => rnd.pick(NASTY_STRINGS)],
       [1, () => longString(rnd, rnd.pick([300, 10_000, 100_000, 1_000_000]))],
     ])();
-    return { name, args: rnd.chance(0.7) ? {} : { id: 'x', confirm: true }, kinds: ['unknown-name'], pathAttack: false };
+    return {
+      name,
+      args: rnd.chance(0.7) ? {} : { id: 'x', confirm: true },
+      kinds: ['unknown-name'],
+      pathAttack: false,
+    };
   }
 
   callTo(spec: ToolSpec): FuzzCall {
     const rnd = this.rnd;
     const call: FuzzCall = { name: spec.name, tool: spec, args: this.validArgs(spec), kinds: [], pathAttack: false };
-    const n = rnd.weighted([
-      [25, 0],
-      [45, 1],
-      [20, 2],
-      [10, 3],
-    ] as const);
+    const n = rnd.weighted(
+      [
+        [25, 0],
+        [45, 1],
+        [20, 2],
+        [10, 3],
+      ] as const,
+    );
     if (n === 0) call.kinds.push('valid');
     for (let i = 0; i < n; i++) this.mutate(call, spec, rnd.weighted(MUTATIONS));
     return call;
@@ -280,11 +364,13 @@ export class CallGenerator {
       case 'number': {
         const min = schema.minimum ?? 0;
         const max = schema.maximum ?? min + 100;
-        return rnd.weighted([
-          [1, min],
-          [1, max],
-          [3, rnd.int(min, Math.min(max, min + 50))],
-        ] as const);
+        return rnd.weighted(
+          [
+            [1, min],
+            [1, max],
+            [3, rnd.int(min, Math.min(max, min + 50))],
+          ] as const,
+        );
       }
       case 'boolean':
         return rnd.chance(0.5);
@@ -297,7 +383,9 @@ export class CallGenerator {
         if (depth > 4) return {};
         const out: Record<string, unknown> = {};
         const required = new Set(schema.required ?? []);
-        for (const [k, s] of Object.entries(schema.properties ?? {})) if (required.has(k) || rnd.chance(0.4)) out[k] = this.valid(s, k, tool, depth + 1);
+        for (const [k, s] of Object.entries(schema.properties ?? {})) {
+          if (required.has(k) || rnd.chance(0.4)) out[k] = this.valid(s, k, tool, depth + 1);
+        }
         if (!schema.properties && rnd.chance(0.5)) out.maxFiles = rnd.int(1, 50);
         return out;
       }
@@ -323,7 +411,21 @@ export class CallGenerator {
       return;
     }
     if (kind === 'unknown-field') {
-      setOwn(args, rnd.pick(['verbose', 'actor', '__proto__', 'constructor', 'prototype', 'x'.repeat(rnd.pick([1, 5000])), '', 'name\u0000', 'ID']), rnd.pick<unknown>(['human', true, { polluted: true }, 1, null]));
+      setOwn(
+        args,
+        rnd.pick([
+          'verbose',
+          'actor',
+          '__proto__',
+          'constructor',
+          'prototype',
+          'x'.repeat(rnd.pick([1, 5000])),
+          '',
+          'name\u0000',
+          'ID',
+        ]),
+        rnd.pick<unknown>(['human', true, { polluted: true }, 1, null]),
+      );
       call.kinds.push(kind);
       return;
     }
@@ -336,7 +438,11 @@ export class CallGenerator {
       const aliases = Object.entries(spec.aliases);
       if (aliases.length === 0) return;
       const [alias, canonical] = rnd.pick(aliases);
-      const value = canonical in args ? args[canonical] : props[canonical] ? this.valid(props[canonical], canonical, spec.name, 0) : 'x';
+      const value = canonical in args
+        ? args[canonical]
+        : props[canonical]
+        ? this.valid(props[canonical], canonical, spec.name, 0)
+        : 'x';
       if (rnd.chance(0.7)) delete args[canonical];
       args[alias] = value;
       call.kinds.push(kind);
@@ -364,7 +470,8 @@ export class CallGenerator {
       return found.length ? rnd.pick(found) : undefined;
     };
     const isString = (s: JsonSchema) => s.type === 'string' && !s.enum;
-    const isStringList = (s: JsonSchema) => s.type === 'array' && (s.items as JsonSchema | undefined)?.type === 'string';
+    const isStringList = (s: JsonSchema) =>
+      s.type === 'array' && (s.items as JsonSchema | undefined)?.type === 'string';
 
     switch (kind) {
       case 'wrong-type': {
@@ -387,12 +494,17 @@ export class CallGenerator {
       }
       case 'huge': {
         const k = pickField((s) => isString(s) || isStringList(s)) ?? rnd.pick(keys);
-        const value = longString(rnd, rnd.weighted([
-          [6, 10_000],
-          [4, 100_000],
-          [2, 1_000_000],
-          [1, 2_500_000],
-        ] as const));
+        const value = longString(
+          rnd,
+          rnd.weighted(
+            [
+              [6, 10_000],
+              [4, 100_000],
+              [2, 1_000_000],
+              [1, 2_500_000],
+            ] as const,
+          ),
+        );
         args[k] = isStringList(props[k]) ? [value] : value;
         break;
       }
@@ -411,7 +523,8 @@ export class CallGenerator {
         break;
       }
       case 'path': {
-        const k = pickField((s, key) => PATH_FIELDS.has(key) && (isString(s) || isStringList(s))) ?? (rnd.chance(0.3) ? pickField((s) => isString(s) || isStringList(s)) : undefined);
+        const k = pickField((s, key) => PATH_FIELDS.has(key) && (isString(s) || isStringList(s)))
+          ?? (rnd.chance(0.3) ? pickField((s) => isString(s) || isStringList(s)) : undefined);
         if (!k) return;
         const attack = rnd.pick(this.pools.attacks());
         const value = ['node', 'from', 'to'].includes(k) && rnd.chance(0.5) ? `file:${attack}` : attack;
@@ -465,13 +578,18 @@ export class CallGenerator {
       }
       case 'deep': {
         const k = rnd.pick(keys);
-        args[k] = deepValue(rnd, rnd.weighted([
-          [2, 15],
-          [2, 16],
-          [3, 17],
-          [2, 100],
-          [1, 3000],
-        ] as const));
+        args[k] = deepValue(
+          rnd,
+          rnd.weighted(
+            [
+              [2, 15],
+              [2, 16],
+              [3, 17],
+              [2, 100],
+              [1, 3000],
+            ] as const,
+          ),
+        );
         break;
       }
     }
@@ -483,7 +601,15 @@ function wrongTypeFor(rnd: Random, schema: JsonSchema): unknown {
   const all: unknown[] = ['text', 42, 1.5, true, null, [], ['a'], {}, { a: 1 }];
   const type = schema.type;
   const wrong = all.filter((v) => {
-    const t = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+    const t = v === null
+      ? 'null'
+      : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'object'
+      ? 'object'
+      : typeof v === 'number'
+      ? (Number.isInteger(v) ? 'integer' : 'number')
+      : typeof v;
     if (type === 'number') return t !== 'number' && t !== 'integer';
     return t !== type;
   });

@@ -18,7 +18,13 @@ export const HANG_MS = 5000;
 /** The bound of an answer that names no tool of the catalog (UNKNOWN_TOOL). */
 export const UNKNOWN_TOOL_BOUND = 4000;
 
-export type AnswerKind = 'registry-error' | 'valid-result' | 'rpc-invalid-params' | 'rpc-too-large' | 'http-413' | 'bad';
+export type AnswerKind =
+  | 'registry-error'
+  | 'valid-result'
+  | 'rpc-invalid-params'
+  | 'rpc-too-large'
+  | 'http-413'
+  | 'bad';
 
 export interface Verdict {
   kind: AnswerKind;
@@ -48,11 +54,23 @@ export class Judge {
   }
 
   judge(call: FuzzCall, outcome: Outcome, bytesSent: number): Verdict {
-    const v: Verdict = { kind: 'bad', crash: false, hang: false, slow: outcome.ms > HANG_MS, overBound: false, escape: false, problems: [] };
+    const v: Verdict = {
+      kind: 'bad',
+      crash: false,
+      hang: false,
+      slow: outcome.ms > HANG_MS,
+      overBound: false,
+      escape: false,
+      problems: [],
+    };
     const busyMs = outcome.cpuMs ?? outcome.ms;
     if (outcome.kind !== 'timeout' && busyMs > HANG_MS) {
       v.hang = true;
-      v.problems.push(`the server spent ${busyMs} ms ${outcome.cpuMs === undefined ? '' : 'of CPU '}on it (over ${HANG_MS} ms; answered after ${outcome.ms} ms)`);
+      v.problems.push(
+        `the server spent ${busyMs} ms ${
+          outcome.cpuMs === undefined ? '' : 'of CPU '
+        }on it (over ${HANG_MS} ms; answered after ${outcome.ms} ms)`,
+      );
     }
     switch (outcome.kind) {
       case 'closed':
@@ -77,8 +95,9 @@ export class Judge {
         const nonObject = typeof call.args !== 'object' || call.args === null || Array.isArray(call.args);
         if (outcome.code === -32602 && nonObject) v.kind = 'rpc-invalid-params';
         // -32600 is the stdio transport's answer to a message over its 10 MiB limit (it is never parsed).
-        else if (outcome.code === -32600 && bytesSent > 10 * 1024 * 1024 && /Message too large/.test(outcome.message)) v.kind = 'rpc-too-large';
-        else v.problems.push(`JSON-RPC error ${outcome.code}: ${outcome.message.slice(0, 300)}`);
+        else if (outcome.code === -32600 && bytesSent > 10 * 1024 * 1024 && /Message too large/.test(outcome.message)) {
+          v.kind = 'rpc-too-large';
+        } else v.problems.push(`JSON-RPC error ${outcome.code}: ${outcome.message.slice(0, 300)}`);
         if (outcome.message.length > UNKNOWN_TOOL_BOUND) {
           v.overBound = true;
           v.problems.push(`a JSON-RPC error of ${outcome.message.length} characters`);
@@ -86,12 +105,22 @@ export class Judge {
         return v;
       }
       case 'result':
-        this.judgeResult(outcome.result as { content?: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean }, v);
+        this.judgeResult(
+          outcome.result as {
+            content?: { type: string; text?: string }[];
+            structuredContent?: unknown;
+            isError?: boolean;
+          },
+          v,
+        );
         return v;
     }
   }
 
-  private judgeResult(result: { content?: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean }, v: Verdict): void {
+  private judgeResult(
+    result: { content?: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean },
+    v: Verdict,
+  ): void {
     const parts = result.content ?? [];
     if (parts.length !== 1 || parts[0].type !== 'text' || typeof parts[0].text !== 'string') {
       v.problems.push(`expected one text part, got ${JSON.stringify(parts).slice(0, 200)}`);
@@ -122,8 +151,12 @@ export class Judge {
       return;
     }
     v.envelope = envelope;
-    if (textIsJson && JSON.stringify(result.structuredContent) !== text) v.problems.push('structuredContent differs from the text');
-    if (Boolean(result.isError) === envelope.ok) v.problems.push(`isError is ${result.isError} on an answer with ok: ${envelope.ok}`);
+    if (textIsJson && JSON.stringify(result.structuredContent) !== text) {
+      v.problems.push('structuredContent differs from the text');
+    }
+    if (Boolean(result.isError) === envelope.ok) {
+      v.problems.push(`isError is ${result.isError} on an answer with ok: ${envelope.ok}`);
+    }
     const spec = this.specs.get(envelope.tool);
     if (envelope.ok) {
       if (!spec) {
@@ -136,8 +169,13 @@ export class Judge {
         v.problems.push(`data of ${size} characters, over the bound of ${spec.maxOutputChars}`);
       }
       const validate = this.outputValidators.get(envelope.tool);
-      if (validate && !validate(envelope)) v.problems.push(`the result does not match the outputSchema: ${this.ajv.errorsText(validate.errors).slice(0, 300)}`);
-      else if (!validate && spec.access !== 'review') v.problems.push(`no outputSchema was published for ${envelope.tool}`);
+      if (validate && !validate(envelope)) {
+        v.problems.push(
+          `the result does not match the outputSchema: ${this.ajv.errorsText(validate.errors).slice(0, 300)}`,
+        );
+      } else if (!validate && spec.access !== 'review') {
+        v.problems.push(`no outputSchema was published for ${envelope.tool}`);
+      }
       if (v.problems.length === 0 || (v.hang && v.problems.length === 1)) v.kind = 'valid-result';
       return;
     }
@@ -147,9 +185,12 @@ export class Judge {
       v.overBound = true;
       v.problems.push(`an error answer of ${text.length} characters, over the bound of ${bound}`);
     }
-    if (typeof code !== 'string' || !isErrorCode(code)) v.problems.push(`error code ${JSON.stringify(code)} is not in the registry`);
-    else if (code === 'INTERNAL') v.problems.push(`INTERNAL: ${envelope.error?.message.slice(0, 300)}`);
-    if (typeof envelope.error?.message !== 'string' || envelope.error.message.length === 0) v.problems.push('an error without a message');
+    if (typeof code !== 'string' || !isErrorCode(code)) {
+      v.problems.push(`error code ${JSON.stringify(code)} is not in the registry`);
+    } else if (code === 'INTERNAL') v.problems.push(`INTERNAL: ${envelope.error?.message.slice(0, 300)}`);
+    if (typeof envelope.error?.message !== 'string' || envelope.error.message.length === 0) {
+      v.problems.push('an error without a message');
+    }
     if (v.problems.length === 0 || (v.hang && v.problems.length === 1)) v.kind = 'registry-error';
   }
 
@@ -165,17 +206,27 @@ export class Judge {
 /** A call as one line for a failure report: long strings shown by their length and first characters. */
 export function describeCall(call: FuzzCall): string {
   const shorten = (value: unknown, depth: number): unknown => {
-    if (typeof value === 'string') return value.length > 120 ? `<${value.length} chars: ${JSON.stringify(value.slice(0, 40))}…>` : value;
+    if (typeof value === 'string') {
+      return value.length > 120 ? `<${value.length} chars: ${JSON.stringify(value.slice(0, 40))}…>` : value;
+    }
     if (depth > 4) return '<deeper>';
-    if (Array.isArray(value)) return value.length > 8 ? [...value.slice(0, 8).map((x) => shorten(x, depth + 1)), `<${value.length - 8} more>`] : value.map((x) => shorten(x, depth + 1));
+    if (Array.isArray(value)) {
+      return value.length > 8
+        ? [...value.slice(0, 8).map((x) => shorten(x, depth + 1)), `<${value.length - 8} more>`]
+        : value.map((x) => shorten(x, depth + 1));
+    }
     if (value && typeof value === 'object') {
       const entries = Object.entries(value);
-      const shown = entries.slice(0, 12).map(([k, x]) => [k.length > 60 ? `${k.slice(0, 20)}…(${k.length})` : k, shorten(x, depth + 1)]);
+      const shown = entries.slice(0, 12).map((
+        [k, x],
+      ) => [k.length > 60 ? `${k.slice(0, 20)}…(${k.length})` : k, shorten(x, depth + 1)]);
       if (entries.length > 12) shown.push(['…', `${entries.length - 12} more keys`]);
       return Object.fromEntries(shown);
     }
     return value;
   };
-  const name = call.name.length > 80 ? `<${call.name.length} chars: ${JSON.stringify(call.name.slice(0, 40))}…>` : JSON.stringify(call.name);
+  const name = call.name.length > 80
+    ? `<${call.name.length} chars: ${JSON.stringify(call.name.slice(0, 40))}…>`
+    : JSON.stringify(call.name);
   return `${name} ${JSON.stringify(shorten(call.args, 0))} [${call.kinds.join(',')}]`;
 }

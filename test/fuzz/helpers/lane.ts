@@ -4,24 +4,32 @@
  * stopped answering (timeout) or went away (closed). A server that went away is started again, so a
  * run goes on and counts every crash.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ErrorCode as RpcCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode as RpcCode,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { serverJs, testHome } from '../../mcp/client';
 
 /** `ms`: wall-clock time of the call; `cpuMs`: CPU time the server process used meanwhile (Linux only). */
-export type Outcome = (
-  | { kind: 'result'; result: CallToolResult }
-  | { kind: 'rpc-error'; code: number; message: string }
-  | { kind: 'http-status'; status: number; message: string }
-  | { kind: 'timeout' }
-  | { kind: 'closed'; message: string }
-  | { kind: 'client-error'; message: string }
-) & { ms: number; cpuMs?: number };
+export type Outcome =
+  & (
+    | { kind: 'result'; result: CallToolResult }
+    | { kind: 'rpc-error'; code: number; message: string }
+    | { kind: 'http-status'; status: number; message: string }
+    | { kind: 'timeout' }
+    | { kind: 'closed'; message: string }
+    | { kind: 'client-error'; message: string }
+  )
+  & { ms: number; cpuMs?: number };
 
 export interface LaneOptions {
   transport: 'stdio' | 'http';
@@ -104,7 +112,11 @@ export class ServerLane {
     const ms = () => Math.round(performance.now() - t0);
     if (this.closed) return { kind: 'closed', message: 'the server had already exited', ms: 0 };
     try {
-      const result = await this.client.request({ method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } }, CallToolResultSchema, { timeout: timeoutMs });
+      const result = await this.client.request(
+        { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
+        CallToolResultSchema,
+        { timeout: timeoutMs },
+      );
       return { kind: 'result', result, ms: ms() };
     } catch (e) {
       if (e instanceof McpError) {
@@ -113,7 +125,9 @@ export class ServerLane {
         return { kind: 'rpc-error', code: e.code, message: e.message, ms: ms() };
       }
       const status = (e as { code?: unknown }).code;
-      if (this.options.transport === 'http' && typeof status === 'number' && status >= 400) return { kind: 'http-status', status, message: (e as Error).message, ms: ms() };
+      if (this.options.transport === 'http' && typeof status === 'number' && status >= 400) {
+        return { kind: 'http-status', status, message: (e as Error).message, ms: ms() };
+      }
       if (this.closed) return { kind: 'closed', message: (e as Error).message, ms: ms() };
       return { kind: 'client-error', message: (e as Error).message ?? String(e), ms: ms() };
     }
@@ -195,14 +209,32 @@ export class ServerLane {
     const env = { ...(process.env as Record<string, string>), AUTOSNIPPET_HOME: testHome(), ...this.options.env };
     if (this.options.transport === 'stdio') {
       // Every tool listed with its output schema: the judge checks each answer against it.
-      const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--workspace', this.options.workspace, '--trust', '--log-level', 'warn', '--tools', 'all'], stderr: 'pipe', env });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [serverJs, '--workspace', this.options.workspace, '--trust', '--log-level', 'warn', '--tools', 'all'],
+        stderr: 'pipe',
+        env,
+      });
       transport.stderr?.on('data', this.noteStderr);
       await this.client.connect(transport);
       this.child = undefined;
       this.pidValue = transport.pid ?? undefined;
       return;
     }
-    const child = spawn(process.execPath, [serverJs, '--workspace', this.options.workspace, '--trust', '--http', '0', '--token', HTTP_TOKEN, '--log-level', 'info', '--tools', 'all'], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn(process.execPath, [
+      serverJs,
+      '--workspace',
+      this.options.workspace,
+      '--trust',
+      '--http',
+      '0',
+      '--token',
+      HTTP_TOKEN,
+      '--log-level',
+      'info',
+      '--tools',
+      'all',
+    ], { stdio: ['ignore', 'ignore', 'pipe'], env });
     this.child = child;
     this.pidValue = child.pid;
     child.stderr!.on('data', this.noteStderr);
@@ -219,7 +251,9 @@ export class ServerLane {
       };
       child.stderr!.on('data', look);
     });
-    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${HTTP_TOKEN}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${HTTP_TOKEN}` } },
+    });
     await this.client.connect(transport);
   }
 }

@@ -18,7 +18,10 @@ export class Random {
 
   /** A float in [0, 1). */
   next(): number {
-    this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;
+    this.a >>>= 0;
+    this.b >>>= 0;
+    this.c >>>= 0;
+    this.d >>>= 0;
     const t = (this.a + this.b) | 0;
     this.a = this.b ^ (this.b >>> 9);
     this.b = (this.c + (this.c << 3)) | 0;
@@ -62,7 +65,9 @@ export function runSeed(fallback?: number): number {
   const given = process.env.AUTOSNIPPET_FUZZ_SEED;
   if (given !== undefined && given !== '') {
     const n = Number(given);
-    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`AUTOSNIPPET_FUZZ_SEED must be an integer in [0, 2^32): ${given}`);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) {
+      throw new Error(`AUTOSNIPPET_FUZZ_SEED must be an integer in [0, 2^32): ${given}`);
+    }
     return n;
   }
   return fallback ?? Math.floor(Math.random() * 0xffffffff);

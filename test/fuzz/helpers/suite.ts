@@ -21,10 +21,16 @@ export interface SuiteOptions {
 
 export async function runFuzzSuite(options: SuiteOptions): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line.slice(0, 3000)}\n`);
-  process.stderr.write(`fuzz: seed ${options.seed} (rerun with AUTOSNIPPET_FUZZ_SEED=${options.seed}), ${options.calls} calls\n`);
+  process.stderr.write(
+    `fuzz: seed ${options.seed} (rerun with AUTOSNIPPET_FUZZ_SEED=${options.seed}), ${options.calls} calls\n`,
+  );
   const campaign = await runCampaign({ ...options, log: options.verbose ? log : undefined });
   const cases = options.hostile ? HOSTILE_CASES.filter((c) => options.hostile!.includes(c.name)) : HOSTILE_CASES;
-  assert.equal(cases.length, options.hostile?.length ?? HOSTILE_CASES.length, 'every special-file case asked for exists');
+  assert.equal(
+    cases.length,
+    options.hostile?.length ?? HOSTILE_CASES.length,
+    'every special-file case asked for exists',
+  );
   const hostile = await runHostileCases(catalogSpecs(), { cases, log: options.verbose ? log : undefined });
   const table = figuresTable(campaign.figures, hostileRows(hostile.figures));
   process.stderr.write(`\n${table}\n\n`);
@@ -39,10 +45,26 @@ export async function runFuzzSuite(options: SuiteOptions): Promise<void> {
   assert.equal(f.hangs, 0, `hangs; ${context}`);
   // Wall-clock time is a figure of the machine as much as of the server: held to 5 s only when the
   // machine is not running more than it has cores for (CI); otherwise printed with the load.
-  if (!overloaded()) assert.equal(f.slowAnswers + hostile.figures.slowAnswers, 0, `answers after more than 5 s (load ${loadNote()}); ${context}`);
-  else if (f.slowAnswers + hostile.figures.slowAnswers > 0) process.stderr.write(`fuzz: ${f.slowAnswers + hostile.figures.slowAnswers} answers took over 5 s of wall-clock time with the machine overloaded (load ${loadNote()}); not held against the server\n`);
+  if (!overloaded()) {
+    assert.equal(
+      f.slowAnswers + hostile.figures.slowAnswers,
+      0,
+      `answers after more than 5 s (load ${loadNote()}); ${context}`,
+    );
+  } else if (f.slowAnswers + hostile.figures.slowAnswers > 0) {
+    process.stderr.write(
+      `fuzz: ${
+        f.slowAnswers + hostile.figures.slowAnswers
+      } answers took over 5 s of wall-clock time with the machine overloaded (load ${loadNote()}); not held against the server\n`,
+    );
+  }
   assert.equal(f.overBound, 0, `results over their bound; ${context}`);
-  assert.ok(f.rssGrowthMb <= RSS_GROWTH_BOUND_MB, `the server's memory rose ${f.rssGrowthMb} MB after its warm-up (${f.rssMb.join(' → ')} MB), more than ${RSS_GROWTH_BOUND_MB} MB; ${context}`);
+  assert.ok(
+    f.rssGrowthMb <= RSS_GROWTH_BOUND_MB,
+    `the server's memory rose ${f.rssGrowthMb} MB after its warm-up (${
+      f.rssMb.join(' → ')
+    } MB), more than ${RSS_GROWTH_BOUND_MB} MB; ${context}`,
+  );
   assert.equal(f.answers.bad, 0, `answers without a stable code; ${context}`);
   assert.equal(f.pathEscapes, 0, `path escapes; ${context}`);
   assert.equal(f.writesOutside, 0, `writes outside the workspace; ${context}`);

@@ -196,7 +196,26 @@ export const NAME_ATTACKS: readonly string[] = [
 /** A string of `length` characters, built by one of several shapes (one line, many lines, multi-byte, NULs…). */
 export function longString(rnd: Random, length: number): string {
   if (length <= 0) return '';
-  const unit = rnd.pick(['a', 'ab ', 'word ', 'line\n', '\u0000', '中', '😀', '\\', '%', '{"a":[', '(', '.', '/', '../', '<', 'é', ' ', '\n']);
+  const unit = rnd.pick([
+    'a',
+    'ab ',
+    'word ',
+    'line\n',
+    '\u0000',
+    '中',
+    '😀',
+    '\\',
+    '%',
+    '{"a":[',
+    '(',
+    '.',
+    '/',
+    '../',
+    '<',
+    'é',
+    ' ',
+    '\n',
+  ]);
   let s = unit.repeat(Math.ceil(length / unit.length));
   // Count UTF-16 units the way JSON Schema's maxLength does not: trim by code points.
   const points = Array.from(s);
@@ -210,7 +229,24 @@ export function exactLength(rnd: Random, length: number): string {
   return ch.repeat(Math.max(0, length));
 }
 
-export const NASTY_NUMBERS: readonly unknown[] = [0, -0, -1, 1, 0.5, -0.5, 1.5, 2 ** 31, -(2 ** 31), 2 ** 53 + 2, -(2 ** 53) - 2, 1e308, -1e308, 5e-324, Number.MAX_SAFE_INTEGER, 99_999_999_999];
+export const NASTY_NUMBERS: readonly unknown[] = [
+  0,
+  -0,
+  -1,
+  1,
+  0.5,
+  -0.5,
+  1.5,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  1e308,
+  -1e308,
+  5e-324,
+  Number.MAX_SAFE_INTEGER,
+  99_999_999_999,
+];
 
 /** A value `depth` levels deep (arrays or objects), as an agent gone wrong might send. */
 export function deepValue(rnd: Random, depth: number): unknown {

@@ -7,7 +7,20 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,19 +87,49 @@ export async function buildFuzzWorkspace(): Promise<FuzzWorkspace> {
   mkdirSync(outside, { recursive: true });
   write(outside, 'secret.ts', `export const secret = eval("${content}");\nconsole.log("${content}");\n`);
   write(outside, `${name}.ts`, `// ${content}\nexport const x = 1;\n`);
-  write(outside, 'skill/SKILL.md', `---\nname: outsider\ndescription: A skill that lives outside the workspace ${content}.\n---\n\n# Outsider\n\n## Steps\n\n${content}\n`);
+  write(
+    outside,
+    'skill/SKILL.md',
+    `---\nname: outsider\ndescription: A skill that lives outside the workspace ${content}.\n---\n\n# Outsider\n\n## Steps\n\n${content}\n`,
+  );
   write(outside, 'skill/references/guide.md', `${content}\n`);
   write(outside, 'evil.sh', `#!/bin/sh\necho "${content}"\n`);
   chmodSync(path.join(outside, 'evil.sh'), 0o755);
-  write(outside, 'recipe.md', `---\ntitle: Outside recipe ${content}\ntrigger: "@outsideRecipe"\nlanguage: typescript\ncategory: leak\nknowledgeType: code-pattern\nstatus: published\nsummary: ${content}\n---\n\n\`\`\`ts\nconst leak = "${content}";\n\`\`\`\n`);
-  write(outside, 'rules.json', JSON.stringify({ rules: [{ id: 'project/outside-rule', message: content, severity: 'error', languages: ['typescript'], regex: 'leak', why: content, suggestion: content }] }));
-  write(outside, 'package.json', JSON.stringify({ name: `outside-package-${tag}`, version: '1.0.0', description: content }));
+  write(
+    outside,
+    'recipe.md',
+    `---\ntitle: Outside recipe ${content}\ntrigger: "@outsideRecipe"\nlanguage: typescript\ncategory: leak\nknowledgeType: code-pattern\nstatus: published\nsummary: ${content}\n---\n\n\`\`\`ts\nconst leak = "${content}";\n\`\`\`\n`,
+  );
+  write(
+    outside,
+    'rules.json',
+    JSON.stringify({
+      rules: [{
+        id: 'project/outside-rule',
+        message: content,
+        severity: 'error',
+        languages: ['typescript'],
+        regex: 'leak',
+        why: content,
+        suggestion: content,
+      }],
+    }),
+  );
+  write(
+    outside,
+    'package.json',
+    JSON.stringify({ name: `outside-package-${tag}`, version: '1.0.0', description: content }),
+  );
   write(outside, 'nested/deeper/file.ts', `eval("${content}");\n`);
 
   cpSync(path.join(repo, 'test', 'fixtures', 'sample-workspace'), project, { recursive: true });
   // Scripts may run here (the fuzzer must reach run_skill_script's path checks), from the project skill only.
   write(project, '.autosnippet/settings.json', JSON.stringify({ 'autosnippet.skills.allowScripts': true }));
-  write(project, '.autosnippet/skills/leaky/SKILL.md', '---\nname: leaky\ndescription: A project skill whose folder holds links out of it, a FIFO and scripts.\n---\n\n# Leaky\n\n## Steps\n\nRead references/guide.md.\n\n<chunk id="one" description="A chunk">\nchunk text\n</chunk>\n');
+  write(
+    project,
+    '.autosnippet/skills/leaky/SKILL.md',
+    '---\nname: leaky\ndescription: A project skill whose folder holds links out of it, a FIFO and scripts.\n---\n\n# Leaky\n\n## Steps\n\nRead references/guide.md.\n\n<chunk id="one" description="A chunk">\nchunk text\n</chunk>\n',
+  );
   write(project, '.autosnippet/skills/leaky/references/guide.md', '# Guide\n\nInside the skill.\n');
   write(project, '.autosnippet/skills/leaky/scripts/echo.sh', '#!/bin/sh\necho "args: $#"\n');
   chmodSync(path.join(project, '.autosnippet/skills/leaky/scripts/echo.sh'), 0o755);
@@ -101,7 +144,11 @@ export async function buildFuzzWorkspace(): Promise<FuzzWorkspace> {
   link(project, '.github/skills/outsider-relative', '../../../outside/skill');
   link(project, '.autosnippet/recipes/leak/linked.md', path.join(outside, 'recipe.md'));
   link(project, '.autosnippet/guard/linked.json', path.join(outside, 'rules.json'));
-  write(project, 'drafts/cache-get.md', '---\ntitle: Cache GET responses for a minute\nsummary: Cache GET responses for 60 s in memory.\nlanguage: typescript\n---\n\n```ts\nconst cached = cache.get(url);\n```\n');
+  write(
+    project,
+    'drafts/cache-get.md',
+    '---\ntitle: Cache GET responses for a minute\nsummary: Cache GET responses for 60 s in memory.\nlanguage: typescript\n---\n\n```ts\nconst cached = cache.get(url);\n```\n',
+  );
   link(project, 'drafts/linked-draft.md', path.join(outside, 'recipe.md'));
   link(project, 'src/linked-secret.ts', path.join(outside, 'secret.ts'));
   link(project, 'src/linked-dir', outside);
@@ -127,7 +174,15 @@ export async function buildFuzzWorkspace(): Promise<FuzzWorkspace> {
     canaries,
     entries: listEntries(project),
     skills: ['add-a-user-field', 'team-conventions', 'leaky', 'outsider', 'outsider-relative'],
-    outsideFiles: ['secret.ts', 'recipe.md', 'evil.sh', 'rules.json', 'skill', 'skill/SKILL.md', 'nested/deeper/file.ts'].map((f) => path.join(outside, f)),
+    outsideFiles: [
+      'secret.ts',
+      'recipe.md',
+      'evil.sh',
+      'rules.json',
+      'skill',
+      'skill/SKILL.md',
+      'nested/deeper/file.ts',
+    ].map((f) => path.join(outside, f)),
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
 }
@@ -161,7 +216,10 @@ export function fingerprintOutside(ws: FuzzWorkspace): Map<string, string> {
         out.set(file, 'dir');
         walk(file);
       } else if (st.isFile()) {
-        out.set(file, `file ${st.size} ${createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16)} ${st.mode}`);
+        out.set(
+          file,
+          `file ${st.size} ${createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16)} ${st.mode}`,
+        );
       } else {
         out.set(file, `special ${st.mode}`);
       }
@@ -174,7 +232,9 @@ export function fingerprintOutside(ws: FuzzWorkspace): Map<string, string> {
 /** The differences between two fingerprints, one line each. */
 export function fingerprintChanges(before: Map<string, string>, after: Map<string, string>): string[] {
   const changes: string[] = [];
-  for (const [file, v] of after) if (before.get(file) !== v) changes.push(`${before.has(file) ? 'changed' : 'created'}: ${file}`);
+  for (const [file, v] of after) {
+    if (before.get(file) !== v) changes.push(`${before.has(file) ? 'changed' : 'created'}: ${file}`);
+  }
   for (const file of before.keys()) if (!after.has(file)) changes.push(`removed: ${file}`);
   return changes;
 }

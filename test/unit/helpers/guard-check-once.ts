@@ -15,7 +15,15 @@ void (async () => {
     const problems = await engine.problems();
     const again = await engine.check('const b = 1;\n', 'typescript');
     const rss = process.memoryUsage().rss;
-    process.stdout.write(JSON.stringify({ stopped: res.stopped, violations: res.violations.map((v) => v.ruleId), problems, again: again.stopped, rss }));
+    process.stdout.write(
+      JSON.stringify({
+        stopped: res.stopped,
+        violations: res.violations.map((v) => v.ruleId),
+        problems,
+        again: again.stopped,
+        rss,
+      }),
+    );
   } finally {
     await engine.dispose();
     await ws.dispose();

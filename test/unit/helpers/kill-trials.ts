@@ -3,12 +3,12 @@
 // record, as a disk that lost the end of a file would leave it. After each trial the database is
 // opened and checked: every acknowledged write present, each transaction applied once, and every
 // commit the cut removed reported by number (a silent loss is a failure).
+import { buildSync } from 'esbuild';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildSync } from 'esbuild';
 import { readJournal } from '../../../src/core/store/journal';
 import { Store } from '../../../src/core/store/store';
 import { body, exited, itemMigrations, onLines, repoRoot, tempDir } from './store-fixtures';
@@ -37,7 +37,22 @@ export interface KillTally {
 }
 
 export function emptyTally(): KillTally {
-  return { trials: 0, pairs: 0, duringStartup: 0, acked: 0, ackedLost: 0, cut: 0, cutReported: 0, cutHarmless: 0, silentLosses: 0, damageReports: 0, midCheckpoint: 0, lockLeft: 0, reopenMs: [], notes: [] };
+  return {
+    trials: 0,
+    pairs: 0,
+    duringStartup: 0,
+    acked: 0,
+    ackedLost: 0,
+    cut: 0,
+    cutReported: 0,
+    cutHarmless: 0,
+    silentLosses: 0,
+    damageReports: 0,
+    midCheckpoint: 0,
+    lockLeft: 0,
+    reopenMs: [],
+    notes: [],
+  };
 }
 
 function note(tally: KillTally, text: string): void {
@@ -50,7 +65,16 @@ let writerBundle: string | undefined;
 function writerScript(): string {
   if (writerBundle) return writerBundle;
   const outfile = path.join(repoRoot, 'node_modules', '.cache', 'autosnippet-tests', `store-writer-${process.pid}.js`);
-  buildSync({ entryPoints: [path.join(__dirname, 'store-writer.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, external: ['sql.js'], logLevel: 'error' });
+  buildSync({
+    entryPoints: [path.join(__dirname, 'store-writer.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    external: ['sql.js'],
+    logLevel: 'error',
+  });
   process.once('exit', () => fs.rmSync(outfile, { force: true }));
   return (writerBundle = outfile);
 }
@@ -64,7 +88,10 @@ interface Writer {
 }
 
 function startWriter(dbPath: string, tag: string, acked: Set<string>): Writer {
-  const child = spawn(process.execPath, [writerScript(), dbPath, tag, 'forever', String(16 * 1024), '1000'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [writerScript(), dbPath, tag, 'forever', String(16 * 1024), '1000'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exit = exited(child);
   let writing: () => void = () => undefined;
   const firstWrite = new Promise<void>((r) => (writing = r));
@@ -88,12 +115,19 @@ function cutLastRecord(journal: string): { seq: number; id: string } | undefined
  * Runs `trials` kill trials on one database. Every `cutEvery`-th trial also cuts the journal;
  * every `pairEvery`-th runs two writers at once and kills both.
  */
-export async function killLane(lane: number, trials: number, tally: KillTally, options: { cutEvery: number; pairEvery: number }): Promise<void> {
+export async function killLane(
+  lane: number,
+  trials: number,
+  tally: KillTally,
+  options: { cutEvery: number; pairEvery: number },
+): Promise<void> {
   const dbPath = path.join(tempDir(), 'kill.db');
   // Some rows in the image and a small checkpointBytes, so kills also land inside checkpoints.
   const seed = await Store.open({ dbPath, migrations: itemMigrations });
   await seed.transaction((tx) => {
-    for (let i = 0; i < 600; i++) tx.run('INSERT INTO items (id, writer, body) VALUES (?, ?, ?)', [`seed-${i}`, 'seed', body(`seed-${i}`, 1000)]);
+    for (let i = 0; i < 600; i++) {
+      tx.run('INSERT INTO items (id, writer, body) VALUES (?, ?, ?)', [`seed-${i}`, 'seed', body(`seed-${i}`, 1000)]);
+    }
     tx.run('UPDATE counter SET n = n + 600');
   });
   await seed.close();
@@ -151,7 +185,11 @@ export async function killLane(lane: number, trials: number, tally: KillTally, o
       note(tally, `${name}: ${id} was acknowledged but is missing`);
       cutAway.add(id); // count each loss once
     }
-    assert.equal(store.get<{ n: number }>('SELECT n FROM counter')?.n, present.size, `${name}: each transaction applied exactly once`);
+    assert.equal(
+      store.get<{ n: number }>('SELECT n FROM counter')?.n,
+      present.size,
+      `${name}: each transaction applied exactly once`,
+    );
     await store.close(); // takes the lock a dead writer may have left, checkpoints
   }
   tally.acked += acked.size;
@@ -164,10 +202,12 @@ export function median(v: number[]): number {
 
 export function describeTally(t: KillTally, seconds: number): string {
   return (
-    `${t.trials} SIGKILL trials (${t.pairs} with two writers, ${t.duringStartup} during start-up): ${t.acked} writes acknowledged, ${t.ackedLost} lost; ` +
-    `journal cut inside its last record ${t.cut}×: ${t.cutReported} lost commits reported by number, ${t.cutHarmless} already in the image, ${t.silentLosses} silent losses; ` +
-    `damage reported after a kill ${t.damageReports}×; kills left a checkpoint's temp file ${t.midCheckpoint}×, the lock ${t.lockLeft}×; ` +
-    `reopen after a kill p50 ${median(t.reopenMs).toFixed(0)} ms, max ${Math.max(...t.reopenMs).toFixed(0)} ms; ${seconds.toFixed(0)} s` +
-    (t.notes.length ? `\n  ${t.notes.join('\n  ')}` : '')
+    `${t.trials} SIGKILL trials (${t.pairs} with two writers, ${t.duringStartup} during start-up): ${t.acked} writes acknowledged, ${t.ackedLost} lost; `
+    + `journal cut inside its last record ${t.cut}×: ${t.cutReported} lost commits reported by number, ${t.cutHarmless} already in the image, ${t.silentLosses} silent losses; `
+    + `damage reported after a kill ${t.damageReports}×; kills left a checkpoint's temp file ${t.midCheckpoint}×, the lock ${t.lockLeft}×; `
+    + `reopen after a kill p50 ${median(t.reopenMs).toFixed(0)} ms, max ${Math.max(...t.reopenMs).toFixed(0)} ms; ${
+      seconds.toFixed(0)
+    } s`
+    + (t.notes.length ? `\n  ${t.notes.join('\n  ')}` : '')
   );
 }

@@ -1,5 +1,5 @@
 // Shared by the store tests and the processes they spawn.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,13 +60,16 @@ export function onLines(child: ChildProcess, each: (line: string) => void): void
   });
 }
 
-export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+export function exited(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (c: string) => (stderr += c));
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode, stderr });
-    else child.once('exit', (code, signal) => resolve({ code, signal, stderr }));
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode, stderr });
+    } else child.once('exit', (code, signal) => resolve({ code, signal, stderr }));
   });
 }
 

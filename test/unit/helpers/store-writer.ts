@@ -7,7 +7,12 @@ import { body, itemMigrations } from './store-fixtures';
 async function main(): Promise<void> {
   const [dbPath, tag, countArg, checkpointBytes, bodyBytes] = process.argv.slice(2);
   const count = countArg === 'forever' ? Infinity : Number(countArg);
-  const store = await Store.open({ dbPath, migrations: itemMigrations, checkpointBytes: Number(checkpointBytes), lockTimeoutMs: 30_000 });
+  const store = await Store.open({
+    dbPath,
+    migrations: itemMigrations,
+    checkpointBytes: Number(checkpointBytes),
+    lockTimeoutMs: 30_000,
+  });
   process.stdout.write('ready\n');
   let image = '';
   let imagesSeen = 0;

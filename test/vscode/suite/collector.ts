@@ -27,7 +27,9 @@ export function log(line: string): void {
   console.log(line);
   const file = process.env.AUTOSNIPPET_TEST_LOG;
   if (file) {
-    try { appendFileSync(file, line.replace(/\n/g, '\n    ') + '\n'); } catch { /* the console has it */ }
+    try {
+      appendFileSync(file, line.replace(/\n/g, '\n    ') + '\n');
+    } catch { /* the console has it */ }
   }
 }
 
@@ -60,5 +62,7 @@ export async function runRegisteredTests(): Promise<void> {
     }
   }
   log(`# ${registered.length - failures.length} passed, ${failures.length} failed (${Date.now() - t0} ms)`);
-  if (failures.length) throw new Error(`${failures.length} of ${registered.length} tests failed: ${failures.join('; ')}`);
+  if (failures.length) {
+    throw new Error(`${failures.length} of ${registered.length} tests failed: ${failures.join('; ')}`);
+  }
 }

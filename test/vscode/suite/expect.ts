@@ -21,7 +21,12 @@ export interface AutoSnippetApi {
 /** Activates the extension (once) and returns the API its activate() returned. */
 export async function activateExtension(): Promise<AutoSnippetApi> {
   const ext = vscode.extensions.getExtension<AutoSnippetApi>(EXTENSION_ID);
-  assert.ok(ext, `extension ${EXTENSION_ID} is not installed; extensions seen: ${vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ') || '(none)'}`);
+  assert.ok(
+    ext,
+    `extension ${EXTENSION_ID} is not installed; extensions seen: ${
+      vscode.extensions.all.map((e) => e.id).filter((id) => !id.startsWith('vscode.')).join(', ') || '(none)'
+    }`,
+  );
   const api = await ext.activate();
   assert.ok(ext.isActive, `${EXTENSION_ID} did not become active`);
   return api;
@@ -31,8 +36,13 @@ export { eventually } from './poll';
 
 /** The JSON in a tool result's first text part. */
 export function toolResultJson(result: vscode.LanguageModelToolResult): any {
-  const parts = result.content.filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart);
-  assert.ok(parts.length > 0, `the tool result has no LanguageModelTextPart: ${JSON.stringify(result.content).slice(0, 500)}`);
+  const parts = result.content.filter((p): p is vscode.LanguageModelTextPart =>
+    p instanceof vscode.LanguageModelTextPart
+  );
+  assert.ok(
+    parts.length > 0,
+    `the tool result has no LanguageModelTextPart: ${JSON.stringify(result.content).slice(0, 500)}`,
+  );
   const text = parts.map((p) => p.value).join('');
   try {
     return JSON.parse(text);
@@ -52,7 +62,11 @@ export function workspaceRoot(): string {
 export function assertSamePath(actual: unknown, expected: string, what: string): void {
   assert.equal(typeof actual, 'string', `${what} is not a string: ${JSON.stringify(actual)}`);
   const norm = (p: string) => {
-    try { return realpathSync(p); } catch { return path.resolve(p); }
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
   };
   assert.equal(norm(actual as string), norm(expected), `${what}: ${actual} is not ${expected}`);
 }

@@ -27,10 +27,17 @@ function fixtureFile(name: string, content: string): vscode.Uri {
 
 test('opening a file shows guard squiggles with the rule id linking to its explanation', async () => {
   await activateExtension();
-  const uri = fixtureFile('open.ts', 'export function f(m: Map<string, unknown>, k: string) {\n  return (m.get(k) as any).length + eval("1");\n}\n');
+  const uri = fixtureFile(
+    'open.ts',
+    'export function f(m: Map<string, unknown>, k: string) {\n  return (m.get(k) as any).length + eval("1");\n}\n',
+  );
   try {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const ds = await eventually('guard diagnostics on open.ts', () => (guardDiagnostics(uri).length >= 2 ? guardDiagnostics(uri) : undefined), 20_000);
+    const ds = await eventually(
+      'guard diagnostics on open.ts',
+      () => (guardDiagnostics(uri).length >= 2 ? guardDiagnostics(uri) : undefined),
+      20_000,
+    );
     assert.deepEqual(ds.map(codeOf).sort(), ['ts/no-eval', 'ts/no-explicit-any-cast']);
     const evalDiag = ds.find((d) => codeOf(d) === 'ts/no-eval')!;
     assert.equal(evalDiag.severity, vscode.DiagnosticSeverity.Error);
@@ -45,7 +52,7 @@ test('opening a file shows guard squiggles with the rule id linking to its expla
   }
 });
 
-test('the quick fix applies the rule\'s fix to the text', async () => {
+test("the quick fix applies the rule's fix to the text", async () => {
   await activateExtension();
   const uri = fixtureFile('fix.ts', 'export const n = (m: Map<string, unknown>) => m.get("k") as any;\n');
   try {
@@ -58,7 +65,12 @@ test('the quick fix applies the rule\'s fix to the text', async () => {
     // opening can land late), so ask again until an answer comes back.
     const actions = await eventually('the quick fixes', async () => {
       const current = guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-explicit-any-cast') ?? d;
-      return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, current.range, vscode.CodeActionKind.QuickFix.value);
+      return vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        current.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
     }, 10_000);
     const fix = actions.find((a) => a.isPreferred && a.edit);
     assert.ok(fix, `no preferred fix among: ${actions.map((a) => a.title).join(', ')}`);
@@ -79,10 +91,19 @@ test('"Mark reviewed" is offered for a finding, records it in the baseline file 
   const before = existsSync(baseline) ? readFileSync(baseline, 'utf8') : undefined;
   try {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const d = await eventually('an eval diagnostic', () => guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-eval'), 20_000);
+    const d = await eventually(
+      'an eval diagnostic',
+      () => guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-eval'),
+      20_000,
+    );
     const actions = await eventually('the quick fixes', async () => {
       const current = guardDiagnostics(uri).find((x) => codeOf(x) === 'ts/no-eval') ?? d;
-      return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, current.range, vscode.CodeActionKind.QuickFix.value);
+      return vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        current.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
     }, 10_000);
     const mark = actions.find((a) => /Mark this ts\/no-eval finding reviewed/.test(a.title));
     assert.ok(mark?.command, `no "mark reviewed" among: ${actions.map((a) => a.title).join(', ')}`);
@@ -91,10 +112,19 @@ test('"Mark reviewed" is offered for a finding, records it in the baseline file 
     assert.deepEqual([line, rule], [1, 'ts/no-eval']);
     // The quick fix asks the person for the reason in an input box (VS Code's own); the command also
     // takes it as an argument, which is how this test gives it.
-    await vscode.commands.executeCommand(mark.command.command, ...mark.command.arguments!, 'The playground runs what its user typed, in their own tab.');
+    await vscode.commands.executeCommand(
+      mark.command.command,
+      ...mark.command.arguments!,
+      'The playground runs what its user typed, in their own tab.',
+    );
     await eventually('the squiggle goes away', () => guardDiagnostics(uri).length === 0, 10_000);
-    const written = JSON.parse(readFileSync(baseline, 'utf8')) as { reviewed?: Record<string, { rule: string; reason: string }[]> };
-    assert.deepEqual(written.reviewed?.['guard-suite/reviewed.ts']?.map((e) => [e.rule, e.reason]), [['ts/no-eval', 'The playground runs what its user typed, in their own tab.']]);
+    const written = JSON.parse(readFileSync(baseline, 'utf8')) as {
+      reviewed?: Record<string, { rule: string; reason: string }[]>;
+    };
+    assert.deepEqual(written.reviewed?.['guard-suite/reviewed.ts']?.map((e) => [e.rule, e.reason]), [[
+      'ts/no-eval',
+      'The playground runs what its user typed, in their own tab.',
+    ]]);
   } finally {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     rmSync(uri.fsPath, { force: true });
@@ -108,7 +138,11 @@ test('"Scan workspace" fills the Problems panel for files that are not open', as
   const uri = fixtureFile('closed.py', 'try:\n    run()\nexcept:\n    pass\n');
   try {
     await vscode.commands.executeCommand('autosnippet.guard.scanWorkspace');
-    const ds = await eventually('scan diagnostics on closed.py', () => (guardDiagnostics(uri).length ? guardDiagnostics(uri) : undefined), 30_000);
+    const ds = await eventually(
+      'scan diagnostics on closed.py',
+      () => (guardDiagnostics(uri).length ? guardDiagnostics(uri) : undefined),
+      30_000,
+    );
     // py/except-pass is off by default (like Ruff's S110); the bare except is reported.
     assert.deepEqual(ds.map(codeOf).sort(), ['py/bare-except']);
   } finally {
@@ -119,10 +153,14 @@ test('"Scan workspace" fills the Problems panel for files that are not open', as
 test("a published recipe's guard constraint shows as a squiggle, and follows edits of the recipe", async () => {
   await activateExtension();
   const recipeFile = path.join(workspaceRoot(), '.autosnippet/recipes/guard-suite/use-getjson.md');
-  const recipe = (pattern: string, message: string) => `---\ntitle: Network calls go through getJson\ntrigger: "@getjson"\nlanguage: typescript\ncategory: guard-suite\nknowledgeType: code-standard\nstatus: published\nsummary: Call the network through getJson, never fetch directly.\nconstraints:\n  guards:\n    - pattern: "${pattern}"\n      message: ${message}\n---\n\n\`\`\`ts\nconst users = await getJson('/users');\n\`\`\`\n`;
+  const recipe = (pattern: string, message: string) =>
+    `---\ntitle: Network calls go through getJson\ntrigger: "@getjson"\nlanguage: typescript\ncategory: guard-suite\nknowledgeType: code-standard\nstatus: published\nsummary: Call the network through getJson, never fetch directly.\nconstraints:\n  guards:\n    - pattern: "${pattern}"\n      message: ${message}\n---\n\n\`\`\`ts\nconst users = await getJson('/users');\n\`\`\`\n`;
   mkdirSync(path.dirname(recipeFile), { recursive: true });
   writeFileSync(recipeFile, recipe('\\\\bfetch\\\\(', 'Use getJson instead of fetch.'));
-  const uri = fixtureFile('recipe.ts', 'export const load = () => fetch("/users");\nexport const other = () => axios.get("/users");\n');
+  const uri = fixtureFile(
+    'recipe.ts',
+    'export const load = () => fetch("/users");\nexport const other = () => axios.get("/users");\n',
+  );
   try {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
     const ds = await eventually('the recipe rule squiggle', () => {

@@ -1,7 +1,11 @@
 // Polling without vscode, so both the extension-host suite and the Playwright side can use it.
 
 /** Polls `probe` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function eventually<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -11,7 +15,9 @@ export async function eventually<T>(what: string, probe: () => T | undefined | f
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`${what} (waited ${timeoutMs} ms)${last ? `; last error: ${String(last)}` : ''}`);
+    if (Date.now() > deadline) {
+      throw new Error(`${what} (waited ${timeoutMs} ms)${last ? `; last error: ${String(last)}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,19 +1,48 @@
 import path from 'node:path';
-import { nodeKey, type GraphEdge } from '../../graph';
+import { type GraphEdge, nodeKey } from '../../graph';
+import { slicer } from '../../kernel/slices';
+import { type Ecosystem, ownedDirs, type Target } from '../../structure';
 import { confidence, Tallies } from '../evidence';
+import { factsOf, type ImportFact } from '../facts';
 import { fit, MAX_SUMMARY, nameList, shownTarget } from '../form';
 import { pathKind } from '../source';
-import { slicer } from '../../kernel/slices';
-import { factsOf, type ImportFact } from '../facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
-import { ownedDirs, type Ecosystem, type Target } from '../../structure';
 
 /** Sibling folders that never import one another are a boundary worth stating from this many on. */
 const MIN_INDEPENDENT_SIBLINGS = 6;
 
-const SOURCE_ROOTS = new Set(['src', 'lib', 'app', 'source', 'Sources', 'pkg', 'internal', 'cmd', 'packages', 'apps', 'modules', 'libs', 'services', 'crates']);
-const JS_EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js', '/index.jsx'];
+const SOURCE_ROOTS = new Set([
+  'src',
+  'lib',
+  'app',
+  'source',
+  'Sources',
+  'pkg',
+  'internal',
+  'cmd',
+  'packages',
+  'apps',
+  'modules',
+  'libs',
+  'services',
+  'crates',
+]);
+const JS_EXTENSIONS = [
+  '',
+  '.ts',
+  '.tsx',
+  '.mts',
+  '.cts',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '/index.ts',
+  '/index.tsx',
+  '/index.js',
+  '/index.jsx',
+];
 const MAX_FILE_EDGES = 20_000;
 
 const ENTRY_POINTS: [RegExp, string, Family[]][] = [
@@ -36,7 +65,23 @@ const ENTRY_POINTS: [RegExp, string, Family[]][] = [
 ];
 
 /** A word each entry-point idiom needs, to skip its regex on files that cannot match. */
-const ENTRY_HINT: Record<string, string> = { 'script entry (__main__)': '__main__', 'ASGI application': '_application', 'WSGI application': '_application', 'Celery app': 'Celery', 'Go main': 'main', 'Rust main': 'main', 'Swift @main': '@main', 'app delegate entry': 'Application', 'VS Code extension activate()': 'activate', 'Node script entry': 'main', 'React root': 'render', 'HTTP server start': 'listen', 'Spring Boot application': 'SpringBoot', 'Kotlin main': 'main', 'Java main': 'main' };
+const ENTRY_HINT: Record<string, string> = {
+  'script entry (__main__)': '__main__',
+  'ASGI application': '_application',
+  'WSGI application': '_application',
+  'Celery app': 'Celery',
+  'Go main': 'main',
+  'Rust main': 'main',
+  'Swift @main': '@main',
+  'app delegate entry': 'Application',
+  'VS Code extension activate()': 'activate',
+  'Node script entry': 'main',
+  'React root': 'render',
+  'HTTP server start': 'listen',
+  'Spring Boot application': 'SpringBoot',
+  'Kotlin main': 'main',
+  'Java main': 'main',
+};
 
 interface RawImports {
   path: string;
@@ -64,7 +109,14 @@ export class ArchitectureAnalyzer implements Analyzer {
   visit(file: SourceFile): void {
     if (file.kind !== 'production' || file.family === 'other') return;
     const imports = factsOf(file).imports;
-    if (imports.length) this.files.push({ path: file.path, family: file.family, ...(file.target ? { target: file.target } : {}), imports });
+    if (imports.length) {
+      this.files.push({
+        path: file.path,
+        family: file.family,
+        ...(file.target ? { target: file.target } : {}),
+        imports,
+      });
+    }
     this.productionFiles.push(file.path);
     for (const [re, label, families] of ENTRY_POINTS) {
       if (!families.includes(file.family) || !file.text.includes(ENTRY_HINT[label] ?? '')) continue;
@@ -105,10 +157,25 @@ export class ArchitectureAnalyzer implements Analyzer {
       for (const imp of f.imports) {
         const resolved = resolver.resolve(f, imp.spec);
         if (!resolved) continue;
-        if (resolved.target && resolved.target !== f.target) this.targetImports.push({ from: f.path, fromTarget: f.target, toTarget: resolved.target, evidence: `${f.path}:${imp.line}` });
+        if (resolved.target && resolved.target !== f.target) {
+          this.targetImports.push({
+            from: f.path,
+            fromTarget: f.target,
+            toTarget: resolved.target,
+            evidence: `${f.path}:${imp.line}`,
+          });
+        }
         if (resolved.file && fileEdges.size < MAX_FILE_EDGES) {
           const k = `${f.path}\u0000${resolved.file}`;
-          if (!fileEdges.has(k) && resolved.file !== f.path) fileEdges.set(k, { from: nodeKey('file', f.path), to: nodeKey('file', resolved.file), relation: 'imports', weight: 1, evidence: `${f.path}:${imp.line}` });
+          if (!fileEdges.has(k) && resolved.file !== f.path) {
+            fileEdges.set(k, {
+              from: nodeKey('file', f.path),
+              to: nodeKey('file', resolved.file),
+              relation: 'imports',
+              weight: 1,
+              evidence: `${f.path}:${imp.line}`,
+            });
+          }
         }
         // Folder layering only inside one package: between packages the manifests say it, and the build enforces it.
         if (!singlePackage) continue;
@@ -117,17 +184,32 @@ export class ArchitectureAnalyzer implements Analyzer {
         const k = `${fromUnit}\u0000${toUnit}`;
         const e = unitEdges.get(k) ?? { count: 0, sources: [] };
         e.count++;
-        if (e.sources.length < 4 && !e.sources.some((s) => s.startsWith(f.path + ':'))) e.sources.push(`${f.path}:${imp.line}`);
+        if (e.sources.length < 4 && !e.sources.some((s) => s.startsWith(f.path + ':'))) {
+          e.sources.push(`${f.path}:${imp.line}`);
+        }
         unitEdges.set(k, e);
       }
     }
     this.edges = [...fileEdges.values()];
     const fam = ctx.primary ?? 'other';
-    return [...this.layering(unitEdges, fam, ctx), ...this.independentSiblings(fam, ctx), ...this.moduleDependencies(ctx), ...(await this.entryPoints(ctx))];
+    return [
+      ...this.layering(unitEdges, fam, ctx),
+      ...this.independentSiblings(fam, ctx),
+      ...this.moduleDependencies(ctx),
+      ...(await this.entryPoints(ctx)),
+    ];
   }
 
-  private layering(unitEdges: Map<string, { count: number; sources: string[] }>, fam: Family, ctx: AnalysisContext): CandidateDraft[] {
-    const edges = [...unitEdges.entries()].map(([k, v]) => ({ from: k.split('\u0000')[0], to: k.split('\u0000')[1], ...v }));
+  private layering(
+    unitEdges: Map<string, { count: number; sources: string[] }>,
+    fam: Family,
+    ctx: AnalysisContext,
+  ): CandidateDraft[] {
+    const edges = [...unitEdges.entries()].map(([k, v]) => ({
+      from: k.split('\u0000')[0],
+      to: k.split('\u0000')[1],
+      ...v,
+    }));
     const units = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort();
     if (units.length < 3 || edges.length < 2) return [];
     // Go's compiler refuses an import cycle between packages: "one way" and "never imports its users" are the language's rule (gin).
@@ -137,7 +219,9 @@ export class ArchitectureAnalyzer implements Analyzer {
     const language = languageOf(fam, ctx);
     const total = edges.reduce((n, e) => n + e.count, 0);
     if (order) {
-      const sorted = [...edges].sort((a, b) => order.indexOf(a.from) - order.indexOf(b.from) || order.indexOf(a.to) - order.indexOf(b.to));
+      const sorted = [...edges].sort((a, b) =>
+        order.indexOf(a.from) - order.indexOf(b.from) || order.indexOf(a.to) - order.indexOf(b.to)
+      );
       out.push({
         // Not "a → b → c": that reads as edges, and a folder may skip a level (gin's blind reviewer).
         title: fit(`Folders import only those listed after them: ${order.join(', ')}`, 100),
@@ -145,10 +229,17 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language,
         category: 'architecture',
-        summary: `Across ${total} imports between ${units.length} folders there is no cycle (${sorted.slice(0, 5).map((e) => `${e.from} → ${e.to} ×${e.count}`).join(', ')}${sorted.length > 5 ? ', …' : ''}). Keep new imports in this direction.`,
+        summary: `Across ${total} imports between ${units.length} folders there is no cycle (${
+          sorted.slice(0, 5).map((e) => `${e.from} → ${e.to} ×${e.count}`).join(', ')
+        }${sorted.length > 5 ? ', …' : ''}). Keep new imports in this direction.`,
         code: '',
         details: sorted.map((e) => `- ${e.from} → ${e.to} (${e.count} imports)`).join('\n'),
-        reasoning: { whyStandard: 'Measured from the resolved imports of every scanned production file; the folders form a directed acyclic graph.', sources: sorted.flatMap((e) => e.sources.slice(0, 1)).slice(0, 8), confidence: confidence(0.9, total) },
+        reasoning: {
+          whyStandard:
+            'Measured from the resolved imports of every scanned production file; the folders form a directed acyclic graph.',
+          sources: sorted.flatMap((e) => e.sources.slice(0, 1)).slice(0, 8),
+          confidence: confidence(0.9, total),
+        },
         tags: ['layering', 'imports'],
         trigger: 'import-direction',
       });
@@ -157,8 +248,13 @@ export class ArchitectureAnalyzer implements Analyzer {
     const dependents = new Map<string, typeof edges>();
     for (const e of edges) dependents.set(e.to, [...(dependents.get(e.to) ?? []), e]);
     const boundaries = [...dependents.entries()]
-      .filter(([unit, ins]) => ins.length >= 2 && ins.reduce((n, e) => n + e.count, 0) >= 5 && !edges.some((e) => e.from === unit && ins.some((i) => i.from === e.to)))
-      .sort((a, b) => b[1].reduce((n, e) => n + e.count, 0) - a[1].reduce((n, e) => n + e.count, 0) || (a[0] < b[0] ? -1 : 1))
+      .filter(([unit, ins]) =>
+        ins.length >= 2 && ins.reduce((n, e) => n + e.count, 0) >= 5
+        && !edges.some((e) => e.from === unit && ins.some((i) => i.from === e.to))
+      )
+      .sort((a, b) =>
+        b[1].reduce((n, e) => n + e.count, 0) - a[1].reduce((n, e) => n + e.count, 0) || (a[0] < b[0] ? -1 : 1)
+      )
       .slice(0, 2);
     for (const [unit, ins] of boundaries) {
       const users = ins.map((e) => e.from).sort();
@@ -169,9 +265,14 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language,
         category: 'architecture',
-        summary: `${users.length} folders import \`${unit}\` (${n} imports) and \`${unit}\` imports none of them back. Keep it that way: shared code must not reach up into its users.`,
+        summary:
+          `${users.length} folders import \`${unit}\` (${n} imports) and \`${unit}\` imports none of them back. Keep it that way: shared code must not reach up into its users.`,
         code: '',
-        reasoning: { whyStandard: 'The dependency is one-directional in every scanned production file.', sources: ins.flatMap((e) => e.sources.slice(0, 2)).slice(0, 6), confidence: confidence(0.9, n) },
+        reasoning: {
+          whyStandard: 'The dependency is one-directional in every scanned production file.',
+          sources: ins.flatMap((e) => e.sources.slice(0, 2)).slice(0, 6),
+          confidence: confidence(0.9, n),
+        },
         tags: ['boundary', 'imports'],
       });
     }
@@ -198,7 +299,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     const stats = new Map<string, { cross: number; outward: GraphEdge[]; importing: Set<string> }>();
     const statOf = (parent: string) => {
       let st = stats.get(parent);
-      if (!st) stats.set(parent, (st = { cross: 0, outward: [], importing: new Set() }));
+      if (!st) stats.set(parent, st = { cross: 0, outward: [], importing: new Set() });
       return st;
     };
     const visit = (from: string, to: string | undefined, edge?: GraphEdge) => {
@@ -207,7 +308,8 @@ export class ArchitectureAnalyzer implements Analyzer {
       for (let d = 1; d < a.length - 1; d++) {
         parent = d === 1 ? a[0] : `${parent}/${a[d - 1]}`;
         if ((children.get(parent)?.size ?? 0) < 3) continue;
-        const inside = to !== undefined && to.length > parent.length + 1 && to.charCodeAt(parent.length) === 47 && to.startsWith(parent);
+        const inside = to !== undefined && to.length > parent.length + 1 && to.charCodeAt(parent.length) === 47
+          && to.startsWith(parent);
         if (!inside) {
           if (edge) {
             const st = statOf(parent);
@@ -235,20 +337,32 @@ export class ArchitectureAnalyzer implements Analyzer {
       // Kotlin multiplatform source sets (commonMain, jvmMain, …) share one package without imports: not independent folders (coil).
       const kids = [...children.get(parent)!];
       if (kids.filter((k) => /(Main|Test)$/.test(k)).length * 2 > kids.length) continue;
-      if (st.cross === 0 && st.outward.length >= 3 && st.importing.size >= 3 && children.get(parent)!.size >= MIN_INDEPENDENT_SIBLINGS) found.push({ parent, kids: [...children.get(parent)!].sort(), outward: st.outward });
+      if (
+        st.cross === 0 && st.outward.length >= 3 && st.importing.size >= 3
+        && children.get(parent)!.size >= MIN_INDEPENDENT_SIBLINGS
+      ) found.push({ parent, kids: [...children.get(parent)!].sort(), outward: st.outward });
     }
     found.sort((x, y) => y.kids.length - x.kids.length || (x.parent < y.parent ? -1 : 1));
     for (const f of found.slice(0, 2)) {
-      const shared = [...new Set(f.outward.map((e) => layerOf(e.to.slice('file:'.length)) ?? e.to.slice('file:'.length)))].sort();
+      const shared = [
+        ...new Set(f.outward.map((e) => layerOf(e.to.slice('file:'.length)) ?? e.to.slice('file:'.length))),
+      ].sort();
       out.push({
         title: `Folders under \`${f.parent}\` do not import each other`,
         knowledgeType: 'boundary-constraint',
         dimension: 'architecture',
         language: languageOf(fam, ctx),
         category: 'architecture',
-        summary: `${f.kids.length} sibling folders (${nameList(f.kids, 80, false)}) import shared code (${nameList(shared, 60, false)}) ${f.outward.length} times and never one another. Share code by moving it out of ${f.parent}, not by importing a sibling.`,
+        summary: `${f.kids.length} sibling folders (${nameList(f.kids, 80, false)}) import shared code (${
+          nameList(shared, 60, false)
+        }) ${f.outward.length} times and never one another. Share code by moving it out of ${f.parent}, not by importing a sibling.`,
         code: '',
-        reasoning: { whyStandard: 'No import crosses between these siblings in the scanned production code (package imports included), while each imports shared modules.', sources: [...new Map(f.outward.map((e) => [e.from, e.evidence!])).values()].slice(0, 6), confidence: confidence(0.9, f.outward.length) },
+        reasoning: {
+          whyStandard:
+            'No import crosses between these siblings in the scanned production code (package imports included), while each imports shared modules.',
+          sources: [...new Map(f.outward.map((e) => [e.from, e.evidence!])).values()].slice(0, 6),
+          confidence: confidence(0.9, f.outward.length),
+        },
         tags: ['boundary', 'modules', 'imports'],
       });
     }
@@ -260,24 +374,47 @@ export class ArchitectureAnalyzer implements Analyzer {
     const products = productTargets(ctx);
     const names = new Set(products.map((t) => t.name));
     // buildSrc is on every build script's classpath: an edge from each project says nothing about the module graph.
-    const internal = products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && d.via !== 'buildSrc' && ['prod', 'peer', 'build', 'optional'].includes(d.scope)).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence, via: d.via })));
+    const internal = products.flatMap((t) =>
+      t.dependencies.filter((d) =>
+        d.target && names.has(d.target) && d.target !== t.name && d.via !== 'buildSrc'
+        && ['prod', 'peer', 'build', 'optional'].includes(d.scope)
+      ).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence, via: d.via }))
+    );
     const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
     // A graph of four packages or fewer is read at a glance in the root manifest (a reviewer rejected alacritty's 4 crates and 3 edges as trivial).
     if (products.length < 5 || pairs.length < 3) return [];
     // The claim is that the manifests are the module graph: production code that imports another
     // package without declaring it (excalidraw's packages reach each other through tsconfig paths)
     // contradicts it.
-    const declared = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target).map((d) => `${t.name}\u0000${d.target}`)));
+    const declared = new Set(
+      products.flatMap((t) => t.dependencies.filter((d) => d.target).map((d) => `${t.name}\u0000${d.target}`)),
+    );
     // Only where a package must declare what it imports itself (npm, Cargo); Gradle's `api` and
     // SwiftPM pass dependencies on to their users.
-    const direct = new Set(products.filter((t) => ['npm', 'pnpm', 'yarn', 'cargo'].includes(t.ecosystem)).map((t) => t.name));
-    const undeclared = this.targetImports.filter((i) => i.fromTarget && direct.has(i.fromTarget) && names.has(i.toTarget) && !declared.has(`${i.fromTarget}\u0000${i.toTarget}`));
+    const direct = new Set(
+      products.filter((t) => ['npm', 'pnpm', 'yarn', 'cargo'].includes(t.ecosystem)).map((t) => t.name),
+    );
+    const undeclared = this.targetImports.filter((i) =>
+      i.fromTarget && direct.has(i.fromTarget) && names.has(i.toTarget)
+      && !declared.has(`${i.fromTarget}\u0000${i.toTarget}`)
+    );
     if (undeclared.length > 0) return [];
     // Dependencies for tests only are not part of the product's graph, but they are in the manifests: say how many.
     const product = new Set(pairs.map((e) => `${e.from}\u0000${e.to}`));
-    const testOnly = new Set(products.flatMap((t) => t.dependencies.filter((d) => d.target && names.has(d.target) && d.target !== t.name && (d.scope === 'dev' || d.scope === 'test')).map((d) => `${t.name}\u0000${d.target}`)).filter((k) => !product.has(k))).size;
+    const testOnly = new Set(
+      products.flatMap((t) =>
+        t.dependencies.filter((d) =>
+          d.target && names.has(d.target) && d.target !== t.name && (d.scope === 'dev' || d.scope === 'test')
+        ).map((d) => `${t.name}\u0000${d.target}`)
+      ).filter((k) => !product.has(k)),
+    ).size;
     const byFrom = new Map<string, string[]>();
-    for (const e of pairs) byFrom.set(e.from, [...(byFrom.get(e.from) ?? []), e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`]);
+    for (const e of pairs) {
+      byFrom.set(e.from, [
+        ...(byFrom.get(e.from) ?? []),
+        e.scope === 'prod' || e.scope === 'build' ? e.to : `${e.to} (${e.scope})`,
+      ]);
+    }
     // The base and the top of the code's graph: edges the code is compiled against, not a lint jar, a code generator's
     // classpath (build scope) or a BOM's version constraints (coil's :coil-lint at the base and :coil-bom on top misled a reviewer).
     const bom = (name: string) => /(^|[:/_-])bom$/i.test(name);
@@ -290,19 +427,40 @@ export class ArchitectureAnalyzer implements Analyzer {
     // Counted per kind of unit: "20 SwiftPM targets and 6 Xcode targets" (NetNewsWire's "26 SwiftPM targets, Xcode targets" read as garbled).
     const perUnit = new Map<string, number>();
     for (const t of products) perUnit.set(UNIT[t.ecosystem], (perUnit.get(UNIT[t.ecosystem]) ?? 0) + 1);
-    const units = nameList([...perUnit].map(([unit, n]) => `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`), 200, false);
+    const units = nameList(
+      [...perUnit].map(([unit, n]) => `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`),
+      200,
+      false,
+    );
     // Gradle projects renamed in settings (okhttp's mockwebserver/ is :mockwebserver3): what a dependency names is not the folder.
     const folderOf = (t: (typeof products)[number]) => t.dir.split('/').pop();
     const nameOf = (t: (typeof products)[number]) => t.name.replace(/^:/, '').split(':').pop();
     // The most misleading first: a name that is another project's folder (:mockwebserver is mockwebserver-deprecated/).
-    const misleading = (t: (typeof products)[number]) => (products.some((o) => o !== t && folderOf(o) === nameOf(t)) ? 0 : 1);
-    const renamed = products.filter((t) => t.ecosystem === 'gradle' && t.dir && nameOf(t) !== folderOf(t)).sort((a, b) => misleading(a) - misleading(b) || (a.name < b.name ? -1 : 1));
+    const misleading = (
+      t: (typeof products)[number],
+    ) => (products.some((o) => o !== t && folderOf(o) === nameOf(t)) ? 0 : 1);
+    const renamed = products.filter((t) => t.ecosystem === 'gradle' && t.dir && nameOf(t) !== folderOf(t)).sort((
+      a,
+      b,
+    ) => misleading(a) - misleading(b) || (a.name < b.name ? -1 : 1));
     const renames = renamed.map((t) => `${t.name} is ${t.dir}/`);
     // Edges a convention plugin adds to every project that applies it: the reviewers called them the most useful part of nowinandroid's graph.
     const conventional = pairs.filter((e) => e.via === 'convention-plugin');
-    const pluginFiles = [...new Set(conventional.map((e) => (e.evidence ?? '').replace(/:\d+$/, '').split('/').pop()!.replace(/\.(kt|java)$/, '')))];
-    const conventionNote = conventional.length ? `; ${conventional.length} of them are added by convention plugins (${nameList(pluginFiles, 90)})` : '';
-    const renamedNote = renamed.length ? ` ${renamed.length === 1 ? 'One project name differs from its folder' : `${renamed.length} project names differ from their folders`} (${renamed.length > 1 ? 'such as ' : ''}${renames[0]}).` : '';
+    const pluginFiles = [
+      ...new Set(
+        conventional.map((e) => (e.evidence ?? '').replace(/:\d+$/, '').split('/').pop()!.replace(/\.(kt|java)$/, '')),
+      ),
+    ];
+    const conventionNote = conventional.length
+      ? `; ${conventional.length} of them are added by convention plugins (${nameList(pluginFiles, 90)})`
+      : '';
+    const renamedNote = renamed.length
+      ? ` ${
+        renamed.length === 1
+          ? 'One project name differs from its folder'
+          : `${renamed.length} project names differ from their folders`
+      } (${renamed.length > 1 ? 'such as ' : ''}${renames[0]}).`
+      : '';
     return [
       {
         title: 'Module dependencies declared in the build manifests',
@@ -311,10 +469,27 @@ export class ArchitectureAnalyzer implements Analyzer {
         language: products[0]?.language ?? 'text',
         category: 'architecture',
         // No "declare a dependency before importing": the build tool says so itself (three reviewers called it generic).
-        summary: `${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${testOnly ? ` (and ${testOnly} for tests only)` : ''}${conventionNote}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${nameList(top, 60, false) || 'none'}.${renamedNote}`,
+        summary: `${units} of the product (tests and samples aside) with ${pairs.length} dependencies between them${
+          testOnly ? ` (and ${testOnly} for tests only)` : ''
+        }${conventionNote}. At the base: ${nameList(base, 60, false) || 'none'}; on top: ${
+          nameList(top, 60, false) || 'none'
+        }.${renamedNote}`,
         code: '',
-        details: [...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) => `- ${from} → ${tos.sort().join(', ')}`), ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : [])].join('\n'),
-        reasoning: { whyStandard: 'Read from the manifests, which the build enforces.', sources: onePerFile([...conventional, ...pairs.filter((e) => e.via !== 'convention-plugin')].map((e) => e.evidence).filter((x): x is string => !!x)).slice(0, 8), confidence: 0.9 },
+        details: [
+          ...[...byFrom.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([from, tos]) =>
+            `- ${from} → ${tos.sort().join(', ')}`
+          ),
+          ...(renames.length ? [`- Names that differ from their folders: ${[...renames].sort().join(', ')}`] : []),
+        ].join('\n'),
+        reasoning: {
+          whyStandard: 'Read from the manifests, which the build enforces.',
+          sources: onePerFile(
+            [...conventional, ...pairs.filter((e) => e.via !== 'convention-plugin')].map((e) => e.evidence).filter((
+              x,
+            ): x is string => !!x),
+          ).slice(0, 8),
+          confidence: 0.9,
+        },
         tags: ['modules', 'dependencies', ...new Set(products.map((t) => t.ecosystem))],
         trigger: 'module-dependencies',
       },
@@ -325,11 +500,21 @@ export class ArchitectureAnalyzer implements Analyzer {
   private async entryPoints(ctx: AnalysisContext): Promise<CandidateDraft[]> {
     const apps = productTargets(ctx).filter((t) => t.kind === 'app');
     if (apps.length === 0) return [];
-    const inApp = (p: string) => apps.some((t) => [t.dir, ...(t.extraDirs ?? [])].some((d) => d === '' || p.startsWith(d + '/')));
-    const found = this.entries.entries().flatMap(([label, t]) => t.samples.filter((s) => inApp(s.path)).map((s) => ({ label, ...s })));
+    const inApp = (p: string) =>
+      apps.some((t) => [t.dir, ...(t.extraDirs ?? [])].some((d) => d === '' || p.startsWith(d + '/')));
+    const found = this.entries.entries().flatMap(([label, t]) =>
+      t.samples.filter((s) => inApp(s.path)).map((s) => ({ label, ...s }))
+    );
     for (const t of apps) {
       const main = t.metadata.main;
-      if (typeof main === 'string') found.push({ label: `${t.name} main`, path: path.posix.join(t.dir, main.replace(/^\.\//, '')), line: 1, text: '' });
+      if (typeof main === 'string') {
+        found.push({
+          label: `${t.name} main`,
+          path: path.posix.join(t.dir, main.replace(/^\.\//, '')),
+          line: 1,
+          text: '',
+        });
+      }
     }
     // An app extension without a `@main` starts at the class its Info.plist names (NetNewsWire's share and Safari extensions).
     for (const t of apps.filter(isAppExtension)) {
@@ -338,30 +523,71 @@ export class ArchitectureAnalyzer implements Analyzer {
       if (typeof plist !== 'string' || found.some((f) => dirs.some((d) => f.path.startsWith(d + '/')))) continue;
       const lines = ((await ctx.read(plist)) ?? '').split('\n');
       const key = lines.findIndex((l) => /<key>NSExtension(PrincipalClass|MainStoryboard)<\/key>/.test(l));
-      const value = key >= 0 ? /<string>(?:\$\(PRODUCT_MODULE_NAME\)\.)?([^<]+)<\/string>/.exec(lines.slice(key, key + 2).join(' '))?.[1] : undefined;
-      if (value) found.push({ label: `${/PrincipalClass/.test(lines[key]) ? 'NSExtensionPrincipalClass' : 'NSExtensionMainStoryboard'} ${value}`, path: plist, line: key + 1, text: '' });
+      const value = key >= 0
+        ? /<string>(?:\$\(PRODUCT_MODULE_NAME\)\.)?([^<]+)<\/string>/.exec(lines.slice(key, key + 2).join(' '))?.[1]
+        : undefined;
+      if (value) {
+        found.push({
+          label: `${
+            /PrincipalClass/.test(lines[key]) ? 'NSExtensionPrincipalClass' : 'NSExtensionMainStoryboard'
+          } ${value}`,
+          path: plist,
+          line: key + 1,
+          text: '',
+        });
+      }
     }
-    const exists = found.filter((f, i) => ctx.has(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((a, b) => (a.path < b.path ? -1 : 1)).slice(0, 8);
+    const exists = found.filter((f, i) => ctx.has(f.path) && found.findIndex((g) => g.path === f.path) === i).sort((
+      a,
+      b,
+    ) => (a.path < b.path ? -1 : 1)).slice(0, 8);
     if (exists.length === 0) return [];
     const libraries = productTargets(ctx).filter((t) => t.kind === 'library').length;
     /** The application a file starts: the app whose folder holds it most closely. */
     const appOf = (p: string) => {
-      const holders = apps.filter((t) => [t.dir, ...(t.extraDirs ?? [])].some((d) => d === '' || p.startsWith(d + '/')));
-      const depth = (t: Target) => Math.max(...[t.dir, ...(t.extraDirs ?? [])].filter((d) => d === '' || p.startsWith(d + '/')).map((d) => d.length));
+      const holders = apps.filter((t) =>
+        [t.dir, ...(t.extraDirs ?? [])].some((d) => d === '' || p.startsWith(d + '/'))
+      );
+      const depth = (t: Target) =>
+        Math.max(
+          ...[t.dir, ...(t.extraDirs ?? [])].filter((d) => d === '' || p.startsWith(d + '/')).map((d) => d.length),
+        );
       const t = holders.sort((a, b) => depth(b) - depth(a))[0];
       // An app at the root holds every file: it says nothing about which start is whose (saleor's ASGI app and Celery app).
-      return t && depth(t) > 0 ? `${isAppExtension(t) ? 'the app extension' : 'the app'} ${shownTarget(t.name)}` : undefined;
+      return t && depth(t) > 0
+        ? `${isAppExtension(t) ? 'the app extension' : 'the app'} ${shownTarget(t.name)}`
+        : undefined;
     };
     // In a library project a side tool's main() (okhttp's okcurl) is not where the project starts;
     // an application at the root (ripgrep's rg) is.
     if (libraries > apps.length && !apps.some((t) => t.dir === '')) return [];
     // A Rust binary starting in its crate's src/main.rs is Cargo's default layout, not project knowledge (fd's blind reviewer).
-    if (exists.every((f) => /(^|\/)src\/main\.rs$/.test(f.path) && ctx.has(path.posix.join(path.posix.dirname(path.posix.dirname(f.path)), 'Cargo.toml')))) return [];
-    const starts = exists.map((f) => `${f.path} (${f.label}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)}` : ''})`);
+    if (
+      exists.every((f) =>
+        /(^|\/)src\/main\.rs$/.test(f.path)
+        && ctx.has(path.posix.join(path.posix.dirname(path.posix.dirname(f.path)), 'Cargo.toml'))
+      )
+    ) return [];
+    const starts = exists.map((f) =>
+      `${f.path} (${f.label}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)}` : ''})`
+    );
     // Said shorter when the full form does not fit ("Swift @main, the app NetNewsWire" → "@main, NetNewsWire").
-    const short = exists.map((f) => `${f.path} (${f.label.replace(/^\w+ @main$/, '@main').replace(/^NSExtension(PrincipalClass|MainStoryboard) /, (_m, k: string) => (k === 'PrincipalClass' ? 'principal class ' : 'storyboard '))}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)!.replace(/^the app extension /, 'extension ').replace(/^the app /, '')}` : ''})`);
+    const short = exists.map((f) =>
+      `${f.path} (${
+        f.label.replace(/^\w+ @main$/, '@main').replace(
+          /^NSExtension(PrincipalClass|MainStoryboard) /,
+          (_m, k: string) => (k === 'PrincipalClass' ? 'principal class ' : 'storyboard '),
+        )
+      }${
+        apps.length > 1 && appOf(f.path)
+          ? `, ${appOf(f.path)!.replace(/^the app extension /, 'extension ').replace(/^the app /, '')}`
+          : ''
+      })`
+    );
     const full = wholeItems('Execution starts in ', starts, '.');
-    const summary = full === `Execution starts in ${starts.join('; ')}.` ? full : wholeItems('Execution starts in ', short, '.');
+    const summary = full === `Execution starts in ${starts.join('; ')}.`
+      ? full
+      : wholeItems('Execution starts in ', short, '.');
     return [
       {
         title: fit(`Entry point${exists.length === 1 ? '' : 's'}: ${nameList(exists.map((f) => f.path), 80)}`, 100),
@@ -375,7 +601,12 @@ export class ArchitectureAnalyzer implements Analyzer {
         summary,
         ...(summary === full ? {} : { details: starts.map((x) => `- ${x}`).join('\n') }),
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
-        reasoning: { whyStandard: "Found by each language's entry-point idiom in the production code of the project's application targets.", sources: exists.map((f) => `${f.path}:${f.line}`), confidence: 0.8 },
+        reasoning: {
+          whyStandard:
+            "Found by each language's entry-point idiom in the production code of the project's application targets.",
+          sources: exists.map((f) => `${f.path}:${f.line}`),
+          confidence: 0.8,
+        },
         tags: ['entry-point', 'composition-root'],
         trigger: 'entry-points',
       },
@@ -389,7 +620,10 @@ export function productTargets(ctx: AnalysisContext): AnalysisContext['structure
   const production = (dir: string) => pathKind(dir === '' ? 'x' : `${dir}/x`) === 'production';
   // An Xcode target's folders are its own (its project may sit at the root): all of them samples is a sample app (Moya's Examples/Basic).
   const sampleOnly = (t: Target) => t.ecosystem === 'xcode' && !!t.extraDirs?.length && !t.extraDirs.some(production);
-  return ctx.structure.targets.filter((t) => PRODUCT_KINDS.has(t.kind) && !t.metadata.aggregator && production(t.dir) && !sampleOnly(t) && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir));
+  return ctx.structure.targets.filter((t) =>
+    PRODUCT_KINDS.has(t.kind) && !t.metadata.aggregator && production(t.dir) && !sampleOnly(t)
+    && !/(^|\/)(\.test|tests?|e2e)(\/|$)/.test(t.dir)
+  );
 }
 
 /** Folder that stands for a layer: `src/core` for `src/core/graph/x.ts`, `lib` for `lib/x.py`. */
@@ -455,8 +689,17 @@ class ImportResolver {
       if (t.ecosystem === 'go') this.goModules.push({ module: t.name, dir: t.dir, name: t.name });
       if (t.ecosystem === 'swift') this.packages.set(t.name, t.name);
     }
-    this.targetDirs = ctx.structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name }))).sort((a, b) => b.dir.length - a.dir.length);
-    this.pyRoots = ['', 'src', ...ctx.structure.targets.filter((t) => t.ecosystem === 'python').flatMap((t) => [t.dir, path.posix.join(t.dir, 'src')])];
+    this.targetDirs = ctx.structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name }))).sort((
+      a,
+      b,
+    ) => b.dir.length - a.dir.length);
+    this.pyRoots = [
+      '',
+      'src',
+      ...ctx.structure.targets.filter((t) => t.ecosystem === 'python').flatMap((
+        t,
+      ) => [t.dir, path.posix.join(t.dir, 'src')]),
+    ];
   }
 
   targetOf(file: string): string | undefined {
@@ -480,12 +723,21 @@ class ImportResolver {
       case 'python': {
         const dots = /^\.*/.exec(spec)![0].length;
         const rest = spec.slice(dots).split('.').filter(Boolean).join('/');
-        const bases = dots ? [path.posix.normalize(path.posix.join(dir, ...Array(dots - 1).fill('..'), rest))] : this.pyRoots.map((r) => path.posix.join(r, rest));
-        for (const b of bases) for (const c of [`${b}.py`, `${b}/__init__.py`]) if (this.files.has(c.replace(/^\.\//, ''))) return { file: c.replace(/^\.\//, '') };
+        const bases = dots
+          ? [path.posix.normalize(path.posix.join(dir, ...Array(dots - 1).fill('..'), rest))]
+          : this.pyRoots.map((r) => path.posix.join(r, rest));
+        for (const b of bases) {
+          for (const c of [`${b}.py`, `${b}/__init__.py`]) {
+            if (this.files.has(c.replace(/^\.\//, ''))) return { file: c.replace(/^\.\//, '') };
+          }
+        }
         return undefined;
       }
       case 'go': {
-        const mod = this.goModules.filter((m) => spec === m.module || spec.startsWith(m.module + '/')).sort((a, b) => b.module.length - a.module.length)[0];
+        const mod =
+          this.goModules.filter((m) => spec === m.module || spec.startsWith(m.module + '/')).sort((a, b) =>
+            b.module.length - a.module.length
+          )[0];
         if (!mod) return undefined;
         const pkgDir = path.posix.join(mod.dir, spec.slice(mod.module.length + 1));
         const file = this.goFileByDir.get(pkgDir);
@@ -512,7 +764,19 @@ class ImportResolver {
 }
 
 /** What one product is called in each build system: SwiftPM's unit is a target, Gradle's a project. */
-const UNIT: Record<Ecosystem, string> = { swift: 'SwiftPM targets', xcode: 'Xcode targets', gradle: 'Gradle projects', maven: 'Maven modules', cargo: 'Cargo crates', go: 'Go modules', npm: 'npm packages', pnpm: 'pnpm packages', yarn: 'yarn packages', typescript: 'TypeScript projects', python: 'Python packages' };
+const UNIT: Record<Ecosystem, string> = {
+  swift: 'SwiftPM targets',
+  xcode: 'Xcode targets',
+  gradle: 'Gradle projects',
+  maven: 'Maven modules',
+  cargo: 'Cargo crates',
+  go: 'Go modules',
+  npm: 'npm packages',
+  pnpm: 'pnpm packages',
+  yarn: 'yarn packages',
+  typescript: 'TypeScript projects',
+  python: 'Python packages',
+};
 
 /**
  * `path:line` sources with one line of each kind of manifest first, then one of each file (the
@@ -535,12 +799,14 @@ export function onePerFile(sources: readonly string[]): string[] {
 }
 
 /** An Xcode app extension (a widget, a share extension): an app target that is not an application. */
-export const isAppExtension = (t: Target) => t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? ''));
+export const isAppExtension = (t: Target) =>
+  t.kind === 'app' && /extension/i.test(String(t.metadata.productType ?? ''));
 
 /** `head` and as many whole items as fit in a summary, joined by "; ", then how many more. */
 function wholeItems(head: string, items: readonly string[], tail: string): string {
   let shown = items.length;
-  const text = (n: number) => `${head}${items.slice(0, n).join('; ')}${n < items.length ? `; and ${items.length - n} more` : ''}${tail}`;
+  const text = (n: number) =>
+    `${head}${items.slice(0, n).join('; ')}${n < items.length ? `; and ${items.length - n} more` : ''}${tail}`;
   while (shown > 1 && text(shown).length > MAX_SUMMARY) shown--;
   return text(shown);
 }

@@ -1,9 +1,9 @@
 // Extension points of the cold start's code-pattern dimension: project types several production
 // types extend or implement, and where the implementations are listed, so a new one is added there too.
-import { confidence, enclosingScope } from '../evidence';
 import { purposeOf } from '../docs';
-import { methodsOf, outlineOf, requirementsOf, type Requirement } from '../members';
+import { confidence, enclosingScope } from '../evidence';
 import { escapeName, fit, IMPORT_LINE, MAX_SUMMARY, nameList, shortPath, wordPattern } from '../form';
+import { methodsOf, outlineOf, type Requirement, requirementsOf } from '../members';
 import { FAMILY_LABEL, pathKind } from '../source';
 import type { Definition, SymbolIndex } from '../symbols';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
@@ -12,7 +12,8 @@ import { languageOf } from './standards';
 /** Names of stand-ins for tests and demos: not implementations of their own. */
 const STAND_IN = /^(NoOp|Noop|Stub|Fake|Mock|Dummy|Test|Empty|Null|Demo|Preview)[A-Z]|(Stub|Fake|Mock|Dummy)$/;
 /** What a base type's own documentation says when new subclasses are not wanted. */
-const DISCOURAGED = /\bsubclass(?:es|ing)?\b[^.\n]{0,60}\b(?:is|are)\s+(?:highly\s+|strongly\s+)?(?:discouraged|not\s+(?:allowed|supported|intended|permitted))|\b(?:do\s+not|don't|must\s+not|should\s+not|never)\s+(?:subclass|extend|implement)\s+this\b/i;
+const DISCOURAGED =
+  /\bsubclass(?:es|ing)?\b[^.\n]{0,60}\b(?:is|are)\s+(?:highly\s+|strongly\s+)?(?:discouraged|not\s+(?:allowed|supported|intended|permitted))|\b(?:do\s+not|don't|must\s+not|should\s+not|never)\s+(?:subclass|extend|implement)\s+this\b/i;
 
 /** A type that extends or implements a base: where it is declared (or, for a nested type, the extension that adds the conformance). */
 export interface Implementation {
@@ -30,7 +31,11 @@ export interface Implementation {
 export type Subclasses = Map<string, Implementation[]>;
 
 /** Project types that several production types extend: the extension points (descendants counted). */
-export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclasses, ctx: AnalysisContext): Promise<CandidateDraft[]> {
+export async function extensionPoints(
+  symbols: SymbolIndex,
+  subclasses: Subclasses,
+  ctx: AnalysisContext,
+): Promise<CandidateDraft[]> {
   const out: CandidateDraft[] = [];
   const found: { fam: Family; base: Definition; subs: Implementation[] }[] = [];
   for (const [key, all] of subclasses) {
@@ -51,9 +56,15 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // Objective-C: the public header's @interface, not a private class extension or the .m.
     const base = defs.find((d) => d.path.endsWith('.h') && d.visibility === 'public') ?? defs[0];
     const subs: Implementation[] = [...direct];
-    for (let i = 0; i < subs.length && subs.length < 40; i++) for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
+    for (let i = 0; i < subs.length && subs.length < 40; i++) {
+      for (const s of subclasses.get(`${fam}|${subs[i].name}`) ?? []) {
+        if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
+      }
+    }
     // Two types of one name in two modules are two implementations (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3).
-    const unique = [...new Map(subs.map((s) => [`${s.name}\u0000${s.path}`, s])).values()].filter((s) => s.name !== baseName);
+    const unique = [...new Map(subs.map((s) => [`${s.name}\u0000${s.path}`, s])).values()].filter((s) =>
+      s.name !== baseName
+    );
     // Three kinds at least: one class copied into a second module (okhttp's JavaNetCookieJar) is not a third kind of implementation.
     // A Python `_Private` subclass is the module's own detail, no kind of its own (starlette's `_CachedRequest`).
     const kinds = unique.filter((s) => fam !== 'python' || !s.name.startsWith('_'));
@@ -73,7 +84,9 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     for (const r of found) {
       if (r === f || r.fam !== f.fam || !f.subs.some((s) => s.name === r.base.name)) continue;
       const others = f.subs.filter((s) => s.name !== r.base.name);
-      if (others.every((s) => r.subs.some((x) => x.name === s.name))) refined.set(`${r.fam}|${r.base.name}`, [...(refined.get(`${r.fam}|${r.base.name}`) ?? []), f.base.name]);
+      if (others.every((s) => r.subs.some((x) => x.name === s.name))) {
+        refined.set(`${r.fam}|${r.base.name}`, [...(refined.get(`${r.fam}|${r.base.name}`) ?? []), f.base.name]);
+      }
     }
   }
   const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
@@ -82,8 +95,17 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
   const twins = new Map<Definition, Definition>();
   for (const f of found) {
     if (!/^Async|Async$/.test(f.base.name)) continue;
-    const names = [f.base.name.replace(/^Async/, ''), f.base.name.replace(/^Async/, 'Sync'), f.base.name.replace(/Async$/, ''), f.base.name.replace(/Async$/, 'Sync')];
-    const twin = (symbols.definitions.get(names.find((n) => n !== f.base.name && symbols.definitions.get(n)?.some((d) => d.family === f.fam && d.path === f.base.path)) ?? '') ?? []).find((d) => d.family === f.fam && d.path === f.base.path && d.kind === 'type');
+    const names = [
+      f.base.name.replace(/^Async/, ''),
+      f.base.name.replace(/^Async/, 'Sync'),
+      f.base.name.replace(/Async$/, ''),
+      f.base.name.replace(/Async$/, 'Sync'),
+    ];
+    const twin = (symbols.definitions.get(
+      names.find((n) =>
+        n !== f.base.name && symbols.definitions.get(n)?.some((d) => d.family === f.fam && d.path === f.base.path)
+      ) ?? '',
+    ) ?? []).find((d) => d.family === f.fam && d.path === f.base.path && d.kind === 'type');
     if (twin) twins.set(f.base, twin);
   }
   const mirrored = new Set([...twins.values()].map((d) => `${d.family}|${d.name}`));
@@ -95,9 +117,14 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // Those nearest the base first (its own file, its folder, its module): gson's title led with two classes of the extras
     // module, Kingfisher's with a throwaway struct declared in a cache function, where the base's own processors were.
     const near = (p: string) => sharedFolders(p, base.path);
-    const sorted = [...subs].sort((a, b) => near(b.path) - near(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    const sorted = [...subs].sort((a, b) =>
+      near(b.path) - near(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)
+    );
     const baseLine = ((await ctx.read(base.path)) ?? '').split('\n')[base.line - 1] ?? '';
-    const verb = /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine)) ? 'implement' : 'extend';
+    const verb =
+      /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine))
+        ? 'implement'
+        : 'extend';
     // Types that conform through an extension are existing types given one more role (NetNewsWire's Feed and Folder): the
     // files that use them are not where implementations are listed.
     const sites = await registrationSites(symbols, fam, sorted.filter((s) => !s.byExtension), ctx);
@@ -107,43 +134,98 @@ export async function extensionPoints(symbols: SymbolIndex, subclasses: Subclass
     // A JVM ServiceLoader finds implementations only through a `META-INF/services/<base>` file in their module (coil's targets).
     const pkg = fam === 'kotlin' || fam === 'java' ? symbols.fileOf(base.path)?.packageName : undefined;
     const services = pkg ? ctx.listing.filter((f) => f.endsWith(`META-INF/services/${pkg}.${base.name}`)) : [];
-    const basePath = sites.length || services.length ? base.path.slice(base.path.lastIndexOf('/') + 1) : shortPath(base.path, 40);
+    const basePath = sites.length || services.length
+      ? base.path.slice(base.path.lastIndexOf('/') + 1)
+      : shortPath(base.path, 40);
     const registered = services.length
       ? ` and is listed in its module's \`META-INF/services/${pkg}.${base.name}\``
-      : sites.length ? ` and is added where the others are listed: ${nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)}` : '';
+      : sites.length
+      ? ` and is added where the others are listed: ${
+        nameList(sites.map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)}:${r.line}`), 70)
+      }`
+      : '';
     // A name shared by several of them is said once, with how many (`KtorNetworkFetcherServiceLoaderTarget (×2)`).
     const times = (name: string) => sorted.filter((x) => x.name === name).length;
     const once = sorted.filter((s, i) => sorted.findIndex((x) => x.name === s.name) === i);
     const weights = once.map((s) => times(s.name));
-    const names = once.map((s) => `${s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name}${times(s.name) > 1 ? ` (×${times(s.name)})` : ''}`);
+    const names = once.map((s) =>
+      `${s.via && s.via !== base.name ? `${s.name} (via ${s.via})` : s.name}${
+        times(s.name) > 1 ? ` (×${times(s.name)})` : ''
+      }`
+    );
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
     // What a new implementation provides: what the base declares without a body, else what the others override.
     // Anonymous implementations (gson's 28 `new TypeAdapter<…>() {` in TypeAdapters.java) are implementations too.
-    const anonymous = fam === 'java' || fam === 'kotlin' ? await anonymousImplementations(base.name, fam, ctx) : undefined;
+    const anonymous = fam === 'java' || fam === 'kotlin'
+      ? await anonymousImplementations(base.name, fam, ctx)
+      : undefined;
     const contract = await contractOf(base, sorted, symbols, ctx);
     // What most subclasses declare in their `class Meta` (saleor's input types: `doc_category`): part of the contract too.
     const meta = fam === 'python' ? await metaAttributes(sorted.slice(0, 24), ctx) : [];
     if (meta.length) {
       const note = `setting \`class Meta\`'s ${nameList(meta, 60)} as most of the others do`;
       contract.full = contract.full ? `${contract.full}, ${note}` : note;
-      contract.short = contract.short ? `${contract.short}, setting \`Meta.${meta[0]}\`` : `setting \`Meta.${meta[0]}\``;
+      contract.short = contract.short
+        ? `${contract.short}, setting \`Meta.${meta[0]}\``
+        : `setting \`Meta.${meta[0]}\``;
     }
     const summaryWith = (budget: number, withPurpose: boolean, terms = contract.full) =>
-      `\`${base.name}\` (${basePath}:${base.line}${refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''})${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${nameList(names, budget, false, weights)}${anonymous ? `, and of ${anonymous.count} anonymous ones (${anonymous.files.length === 1 ? `in ${anonymous.files[0].slice(anonymous.files[0].lastIndexOf('/') + 1)}` : `in ${anonymous.files.length} files`})` : ''}. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''}`;
-    const tries: [number, boolean][] = [[400, true], [200, true], [150, true], [100, true], [400, false], [200, false], [150, false], [70, true], [100, false], [70, false]];
+      `\`${base.name}\` (${basePath}:${base.line}${
+        refines.length ? `; it refines ${refines.map((r) => `\`${r}\``).join(', ')}` : ''
+      })${withPurpose && purpose ? ` — ${purpose} —` : ''} is the base of ${subs.length} production types: ${
+        nameList(names, budget, false, weights)
+      }${
+        anonymous
+          ? `, and of ${anonymous.count} anonymous ones (${
+            anonymous.files.length === 1
+              ? `in ${anonymous.files[0].slice(anonymous.files[0].lastIndexOf('/') + 1)}`
+              : `in ${anonymous.files.length} files`
+          })`
+          : ''
+      }. A new type in the same role ${verb}s it too${terms ? `, ${terms}${registered ? ',' : ''}` : ''}${registered}.${
+        twin ? ` Its sync twin is \`${twin.name}\` (:${twin.line}).` : ''
+      }`;
+    const tries: [number, boolean][] = [
+      [400, true],
+      [200, true],
+      [150, true],
+      [100, true],
+      [400, false],
+      [200, false],
+      [150, false],
+      [70, true],
+      [100, false],
+      [70, false],
+    ];
     // What a new type defines comes before the purpose and the other names when the summary must be cut.
-    const options = [contract.full, contract.short, ''].flatMap((terms) => tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose, terms)));
+    const options = [contract.full, contract.short, ''].flatMap((terms) =>
+      tries.map(([budget, withPurpose]) => summaryWith(budget, withPurpose, terms))
+    );
     const summary = options.find((o) => o.length <= MAX_SUMMARY) ?? summaryWith(60, false, '');
     out.push({
-      title: fit(`${FAMILY_LABEL[fam]} ${nameList(once.map((s) => s.name), 50, true, weights)} ${verb} \`${base.name}\``, 100),
+      title: fit(
+        `${FAMILY_LABEL[fam]} ${nameList(once.map((s) => s.name), 50, true, weights)} ${verb} \`${base.name}\``,
+        100,
+      ),
       knowledgeType: 'inheritance',
       dimension: 'code-pattern',
       language: languageOf(fam, ctx),
       category: 'types',
       summary,
       // What a new type defines, shown as those signatures where the base declares them (saleor's BaseMutation excerpt was its Meta).
-      code: (contract.members.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.members) : undefined) ?? (await ctx.excerpt(base.path, base.line, 14)),
-      reasoning: { whyStandard: "Several production types extend a type the project defines itself: that type is the project's extension point.", sources: [`${base.path}:${base.line}`, ...services.slice(0, 2).map((f) => `${f}:1`), ...sites.map((r) => `${r.path}:${r.line}`), ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`)].slice(0, 8), confidence: confidence(0.85, subs.length * 2) },
+      code: (contract.members.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.members) : undefined)
+        ?? (await ctx.excerpt(base.path, base.line, 14)),
+      reasoning: {
+        whyStandard:
+          "Several production types extend a type the project defines itself: that type is the project's extension point.",
+        sources: [
+          `${base.path}:${base.line}`,
+          ...services.slice(0, 2).map((f) => `${f}:1`),
+          ...sites.map((r) => `${r.path}:${r.line}`),
+          ...sorted.slice(0, 5).map((s) => `${s.path}:${s.line}`),
+        ].slice(0, 8),
+        confidence: confidence(0.85, subs.length * 2),
+      },
       tags: ['inheritance', fam],
       trigger: `extend-${base.name}`,
     });
@@ -166,16 +248,30 @@ function sharedFolders(a: string, b: string): number {
  * base declares without a body; else the base's methods that most of the implementations define
  * (half of them at least, and two); and, for a protocol or interface, the members it gives defaults.
  */
-async function contractOf(base: Definition, subs: readonly { name: string; path: string }[], symbols: SymbolIndex, ctx: AnalysisContext): Promise<{ full: string; short: string; members: string[] }> {
-  const shown = (rs: readonly Requirement[]) => nameList(rs.map((r) => r.selector ?? (r.method ? `${r.name}()` : r.name)), 80);
+async function contractOf(
+  base: Definition,
+  subs: readonly { name: string; path: string }[],
+  symbols: SymbolIndex,
+  ctx: AnalysisContext,
+): Promise<{ full: string; short: string; members: string[] }> {
+  const shown = (rs: readonly Requirement[]) =>
+    nameList(rs.map((r) => r.selector ?? (r.method ? `${r.name}()` : r.name)), 80);
   const reqs = await requirementsOf(base, ctx);
-  const defaults = reqs?.defaulted.length ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}` : '';
+  const defaults = reqs?.defaulted.length
+    ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}`
+    : '';
   // Defaults that call each other: one of them is required (Kingfisher's data() and data(handler:)).
   const oneOf = (reqs?.oneOf ?? []).map((g) => `one of ${g.map((x) => `\`${x}\``).join(' or ')}`);
   const oneOfNote = oneOf.length ? 'each defaults to the other' : '';
-  const declared = [...(reqs?.required ?? []).map((r) => r.name), ...(reqs?.oneOf ?? []).map((g) => g[0].replace(/\(.*$/, '')), ...(reqs?.defaulted ?? []).map((r) => r.name)].slice(0, 6);
+  const declared = [
+    ...(reqs?.required ?? []).map((r) => r.name),
+    ...(reqs?.oneOf ?? []).map((g) => g[0].replace(/\(.*$/, '')),
+    ...(reqs?.defaulted ?? []).map((r) => r.name),
+  ].slice(0, 6);
   if (reqs?.required.length || oneOf.length) {
-    const required = `with ${[...(reqs!.required.length ? [shown(reqs!.required.slice(0, 4))] : []), ...oneOf].join(' and ')}`;
+    const required = `with ${
+      [...(reqs!.required.length ? [shown(reqs!.required.slice(0, 4))] : []), ...oneOf].join(' and ')
+    }`;
     const notes = [oneOfNote, defaults].filter(Boolean).join('; ');
     return { full: notes ? `${required} (${notes})` : required, short: required, members: declared };
   }
@@ -189,14 +285,25 @@ async function contractOf(base: Definition, subs: readonly { name: string; path:
     for (const m of await methodsOf(def, ctx)) if (own.has(m)) counts.set(m, (counts.get(m) ?? 0) + 1);
   }
   const least = Math.max(2, Math.ceil(read / 2));
-  const overridden = [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+  const overridden = [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 3);
   if (overridden.length) {
     const list = nameList(overridden.map(([m]) => `${m}()`), 80);
     // Alamofire's interceptors: the protocol's extension gives adapt and retry no-op bodies.
     const members = overridden.map(([m]) => m);
-    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) return { full: `overriding the defaults of ${list} as it needs`, short: `overriding ${list} as it needs`, members };
+    if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) {
+      return {
+        full: `overriding the defaults of ${list} as it needs`,
+        short: `overriding ${list} as it needs`,
+        members,
+      };
+    }
     const defining = `defining ${list}`;
-    return { full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`, short: defining, members };
+    return {
+      full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`,
+      short: defining,
+      members,
+    };
   }
   const onlyDefaults = defaults ? `and ${defaults}, so it defines only what it needs` : '';
   return { full: onlyDefaults, short: onlyDefaults, members: declared };
@@ -207,7 +314,12 @@ async function contractOf(base: Definition, subs: readonly { name: string; path:
  * socketAdapters lists): a production file, not one of theirs, that uses at least a third of them
  * (and two). A new implementation has to be added there too, or it is never used.
  */
-async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readonly { name: string; path: string }[], ctx: AnalysisContext): Promise<{ path: string; line: number; names: Set<string> }[]> {
+async function registrationSites(
+  symbols: SymbolIndex,
+  fam: Family,
+  subs: readonly { name: string; path: string }[],
+  ctx: AnalysisContext,
+): Promise<{ path: string; line: number; names: Set<string> }[]> {
   const own = new Set(subs.map((s) => s.path));
   const hits = new Map<string, { path: string; line: number; names: Set<string> }>();
   for (const s of subs) {
@@ -246,7 +358,9 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
     });
     if (Math.max(0, ...[...scopes.values()].map((x) => x.size)) >= Math.min(3, h.names.size)) together.add(h);
   }
-  const sites = candidates.filter((h) => h.names.size >= least && together.has(h)).sort((a, b) => b.names.size - a.names.size || (a.path < b.path ? -1 : 1)).slice(0, 2);
+  const sites = candidates.filter((h) => h.names.size >= least && together.has(h)).sort((a, b) =>
+    b.names.size - a.names.size || (a.path < b.path ? -1 : 1)
+  ).slice(0, 2);
   // The line where they are listed together (a switch over them, a list literal), not the file's first use of one;
   // a file that only imports them lists nothing.
   const listed: typeof sites = [];
@@ -254,7 +368,8 @@ async function registrationSites(symbols: SymbolIndex, fam: Family, subs: readon
     const lines = ((await ctx.read(site.path)) ?? '').split('\n');
     const names = [...site.names].map(wordPattern);
     // Else the first line that uses one: an import line names a type without listing it.
-    const at = listedTogether(lines, [...site.names]) ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && !COMMENT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
+    const at = listedTogether(lines, [...site.names])
+      ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && !COMMENT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
     // Type checks (`is Feed`, `as? Folder`, `instanceof`) ask what a value is; they do not list where new types are added
     // (NetNewsWire's read-filter exceptions were cited as the ArticleFetcher registry, and judged false twice).
     if (at && !onlyTypeChecks(lines.slice(at - 1, at + 11), [...site.names])) listed.push({ ...site, line: at });
@@ -268,7 +383,12 @@ const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?![\[!]|import|include))/;
 export function listedTogether(lines: readonly string[], names: readonly string[]): number | undefined {
   const res = names.map(wordPattern);
   // A doc comment that mentions them (Kingfisher's ``CroppingImageProcessor/init(size:anchor:)``) lists nothing either.
-  const per = lines.map((l) => (IMPORT_LINE.test(l) || COMMENT_LINE.test(l) ? [] : res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0)));
+  const per = lines.map((
+    l,
+  ) => (IMPORT_LINE.test(l) || COMMENT_LINE.test(l)
+    ? []
+    : res.map((re, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0))
+  );
   let best: { line: number; count: number } | undefined;
   for (let i = 0; i < lines.length; i++) {
     if (!per[i].length) continue;
@@ -287,7 +407,16 @@ export function onlyTypeChecks(lines: readonly string[], names: readonly string[
       const all = l.match(new RegExp(`\\b${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       // A type check, or a parameter's type annotation (`_ item: SidebarItem?`): neither lists anything.
       // A `switch` that dispatches on them (`case let r as UploadRequest:`, Alamofire's Session.perform) lists them.
-      const checks = /^\s*case\b/.test(l) ? 0 : l.match(new RegExp(`(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*|\\w\\s*:\\s*)${escapeName(n)}\\b`, 'g'))?.length ?? 0;
+      const checks = /^\s*case\b/.test(l)
+        ? 0
+        : l.match(
+          new RegExp(
+            `(?:\\bis\\s+|\\bas[?!]?\\s+|\\binstanceof\\s+|\\bisinstance\\s*\\([^,()]+,\\s*\\(?(?:[\\w.]+\\s*,\\s*)*|\\w\\s*:\\s*)${
+              escapeName(n)
+            }\\b`,
+            'g',
+          ),
+        )?.length ?? 0;
       if (all > checks) return false;
       mentions += all;
     }
@@ -300,12 +429,20 @@ async function onePropertyProtocol(base: Definition, ctx: AnalysisContext): Prom
   const lines = ((await ctx.read(base.path)) ?? '').split('\n');
   if (!/\b(protocol|interface|trait)\b/.test(lines[base.line - 1] ?? '')) return false;
   const body: string[] = [];
-  for (let i = base.line; i < lines.length && !/^\s*\}/.test(lines[i]); i++) if (lines[i].trim() && !/^\s*(\/\/|\*|\/\*)/.test(lines[i])) body.push(lines[i]);
-  return body.length === 1 && /^\s*(?:(?:public|internal|abstract|override|nonisolated|@\w+(?:\([^)]*\))?)\s+)*(?:var|val|let)\s+\w+/.test(body[0]);
+  for (let i = base.line; i < lines.length && !/^\s*\}/.test(lines[i]); i++) {
+    if (lines[i].trim() && !/^\s*(\/\/|\*|\/\*)/.test(lines[i])) body.push(lines[i]);
+  }
+  return body.length === 1
+    && /^\s*(?:(?:public|internal|abstract|override|nonisolated|@\w+(?:\([^)]*\))?)\s+)*(?:var|val|let)\s+\w+/.test(
+      body[0],
+    );
 }
 
 /** The attributes most of these Python classes set in a nested `class Meta:` (half of them at least, and two). */
-async function metaAttributes(subs: readonly { name: string; path: string; line: number }[], ctx: AnalysisContext): Promise<string[]> {
+async function metaAttributes(
+  subs: readonly { name: string; path: string; line: number }[],
+  ctx: AnalysisContext,
+): Promise<string[]> {
   const counts = new Map<string, number>();
   for (const s of subs) {
     const lines = ((await ctx.read(s.path)) ?? '').split('\n');
@@ -324,13 +461,20 @@ async function metaAttributes(subs: readonly { name: string; path: string; line:
     for (const a of seen) counts.set(a, (counts.get(a) ?? 0) + 1);
   }
   const least = Math.max(2, Math.ceil(subs.length / 2));
-  return [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([a]) => a).slice(0, 3);
+  return [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([a]) => a)
+    .slice(0, 3);
 }
 
 /** Anonymous implementations of a Java or Kotlin base in the production code (`new Base<T>() {`, `object : Base`), when there are two or more. */
-async function anonymousImplementations(name: string, fam: Family, ctx: AnalysisContext): Promise<{ count: number; files: string[] } | undefined> {
+async function anonymousImplementations(
+  name: string,
+  fam: Family,
+  ctx: AnalysisContext,
+): Promise<{ count: number; files: string[] } | undefined> {
   const ext = fam === 'java' ? /\.java$/ : /\.kts?$/;
-  const re = fam === 'java' ? new RegExp(`\\bnew\\s+${escapeName(name)}\\s*(?:<[^;{}()]*>)?\\s*\\(\\s*\\)\\s*\\{`, 'g') : new RegExp(`\\bobject\\s*:\\s*${escapeName(name)}\\b`, 'g');
+  const re = fam === 'java'
+    ? new RegExp(`\\bnew\\s+${escapeName(name)}\\s*(?:<[^;{}()]*>)?\\s*\\(\\s*\\)\\s*\\{`, 'g')
+    : new RegExp(`\\bobject\\s*:\\s*${escapeName(name)}\\b`, 'g');
   const files = new Map<string, number>();
   for (const f of ctx.listing.filter((p) => ext.test(p) && pathKind(p) === 'production').slice(0, 3000)) {
     const text = (await ctx.read(f)) ?? '';

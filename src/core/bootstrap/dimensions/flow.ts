@@ -1,11 +1,11 @@
-import { confidence, type Tally } from '../evidence';
-import { FAMILY_LABEL } from '../source';
-import { distinctTails, fit, nameList } from '../form';
-import { fileList, SignalAnalyzer, type Signal, type SignalView } from '../signals';
-import type { CandidateDraft, Family, SourceFile } from '../types';
 import type { KnowledgeType } from '../../knowledge/types';
-import { languageOf } from './standards';
+import { confidence, type Tally } from '../evidence';
 import { factsOf } from '../facts';
+import { distinctTails, fit, nameList } from '../form';
+import { fileList, type Signal, SignalAnalyzer, type SignalView } from '../signals';
+import { FAMILY_LABEL } from '../source';
+import type { CandidateDraft, Family, SourceFile } from '../types';
+import { languageOf } from './standards';
 
 interface Mechanism {
   id: string;
@@ -20,23 +20,123 @@ interface Mechanism {
 
 /** The ways state and events move that the scan can recognise, with what each means for a newcomer. */
 const MECHANISMS: Mechanism[] = [
-  { id: 'vscode-events', families: ['jsts'], re: /\bnew\s+(?:vscode\.)?EventEmitter\s*<|\breadonly\s+onDid\w+\s*[:=]/g, requires: ['vscode'], type: 'event-flow', title: 'Events are `vscode.EventEmitter`s exposed as `onDid…` properties', explain: 'Components publish changes through an EventEmitter and expose its `event` as a read-only `onDid…` property; listeners return Disposables.' },
-  { id: 'node-events', families: ['jsts'], re: /\bextends\s+EventEmitter\b|\bnew\s+EventEmitter\s*\(\s*\)/g, requires: ['events', 'node:events', 'eventemitter3'], type: 'event-flow', title: 'Components communicate through Node `EventEmitter` events', explain: 'Producers `emit` named events; consumers subscribe with `on`.' },
-  { id: 'rxjs', families: ['jsts'], re: /\bnew\s+(?:Behavior|Replay|Async)?Subject\s*<|\bObservable\s*<|\.pipe\s*\(\s*(?:map|filter|switchMap|mergeMap|tap)\b/g, requires: ['rxjs'], type: 'data-flow', title: 'State flows through RxJS observables', explain: 'Subjects hold state; consumers derive streams with `pipe` operators.' },
-  { id: 'redux', families: ['jsts'], re: /\bcreateSlice\s*\(|\bconfigureStore\s*\(|\buseSelector\s*\(|\buseDispatch\s*\(/g, requires: ['redux', '@reduxjs/toolkit', 'react-redux'], type: 'data-flow', title: 'Application state lives in a Redux store', explain: 'Slices own state and reducers; components read with useSelector and write with dispatched actions.' },
-  { id: 'stores', families: ['jsts'], re: /\bdefineStore\s*\(|\bcreate\s*\(\s*\(\s*set\b|\bcreateStore\s*\(/g, requires: ['pinia', 'zustand', 'redux'], type: 'data-flow', title: 'Shared state lives in stores (Pinia/Zustand style)', explain: 'State and its mutations are defined together in a store module.' },
-  { id: 'server-state', families: ['jsts'], re: /\buseQuery\s*\(|\buseMutation\s*\(|\buseSWR\s*\(/g, requires: ['@tanstack/react-query', 'react-query', 'swr', '@tanstack/vue-query'], type: 'data-flow', title: 'Server data is fetched and cached with query hooks', explain: 'Components read remote data through useQuery/useSWR instead of fetching in effects.' },
-  { id: 'react-context', families: ['jsts'], re: /(?:(?<![\w$.])|(?<=\bReact\.))(?:createContext\s*[<(]|useContext\s*\()/g, requires: ['react', 'preact'], type: 'data-flow', title: 'Cross-cutting state is shared through React context', explain: 'Providers own the state; consumers read it with useContext.' },
-  { id: 'swiftui-state', families: ['swift'], re: /@(?:StateObject|ObservedObject|EnvironmentObject|Observable|Published|Bindable)\b/g, requires: ['SwiftUI', 'Observation', 'Combine'], type: 'data-flow', title: 'SwiftUI state is owned by observable models', explain: 'View models are observable; views own them with @StateObject/@State and children observe them.' },
-  { id: 'combine', families: ['swift'], re: /\b(?:PassthroughSubject|CurrentValueSubject|AnyCancellable)\b|\.sink\s*\{/g, requires: ['Combine'], type: 'data-flow', title: 'Values are streamed with Combine publishers', explain: 'Subjects publish; subscribers `sink` and keep AnyCancellables.' },
+  {
+    id: 'vscode-events',
+    families: ['jsts'],
+    re: /\bnew\s+(?:vscode\.)?EventEmitter\s*<|\breadonly\s+onDid\w+\s*[:=]/g,
+    requires: ['vscode'],
+    type: 'event-flow',
+    title: 'Events are `vscode.EventEmitter`s exposed as `onDid…` properties',
+    explain:
+      'Components publish changes through an EventEmitter and expose its `event` as a read-only `onDid…` property; listeners return Disposables.',
+  },
+  {
+    id: 'node-events',
+    families: ['jsts'],
+    re: /\bextends\s+EventEmitter\b|\bnew\s+EventEmitter\s*\(\s*\)/g,
+    requires: ['events', 'node:events', 'eventemitter3'],
+    type: 'event-flow',
+    title: 'Components communicate through Node `EventEmitter` events',
+    explain: 'Producers `emit` named events; consumers subscribe with `on`.',
+  },
+  {
+    id: 'rxjs',
+    families: ['jsts'],
+    re:
+      /\bnew\s+(?:Behavior|Replay|Async)?Subject\s*<|\bObservable\s*<|\.pipe\s*\(\s*(?:map|filter|switchMap|mergeMap|tap)\b/g,
+    requires: ['rxjs'],
+    type: 'data-flow',
+    title: 'State flows through RxJS observables',
+    explain: 'Subjects hold state; consumers derive streams with `pipe` operators.',
+  },
+  {
+    id: 'redux',
+    families: ['jsts'],
+    re: /\bcreateSlice\s*\(|\bconfigureStore\s*\(|\buseSelector\s*\(|\buseDispatch\s*\(/g,
+    requires: ['redux', '@reduxjs/toolkit', 'react-redux'],
+    type: 'data-flow',
+    title: 'Application state lives in a Redux store',
+    explain: 'Slices own state and reducers; components read with useSelector and write with dispatched actions.',
+  },
+  {
+    id: 'stores',
+    families: ['jsts'],
+    re: /\bdefineStore\s*\(|\bcreate\s*\(\s*\(\s*set\b|\bcreateStore\s*\(/g,
+    requires: ['pinia', 'zustand', 'redux'],
+    type: 'data-flow',
+    title: 'Shared state lives in stores (Pinia/Zustand style)',
+    explain: 'State and its mutations are defined together in a store module.',
+  },
+  {
+    id: 'server-state',
+    families: ['jsts'],
+    re: /\buseQuery\s*\(|\buseMutation\s*\(|\buseSWR\s*\(/g,
+    requires: ['@tanstack/react-query', 'react-query', 'swr', '@tanstack/vue-query'],
+    type: 'data-flow',
+    title: 'Server data is fetched and cached with query hooks',
+    explain: 'Components read remote data through useQuery/useSWR instead of fetching in effects.',
+  },
+  {
+    id: 'react-context',
+    families: ['jsts'],
+    re: /(?:(?<![\w$.])|(?<=\bReact\.))(?:createContext\s*[<(]|useContext\s*\()/g,
+    requires: ['react', 'preact'],
+    type: 'data-flow',
+    title: 'Cross-cutting state is shared through React context',
+    explain: 'Providers own the state; consumers read it with useContext.',
+  },
+  {
+    id: 'swiftui-state',
+    families: ['swift'],
+    re: /@(?:StateObject|ObservedObject|EnvironmentObject|Observable|Published|Bindable)\b/g,
+    requires: ['SwiftUI', 'Observation', 'Combine'],
+    type: 'data-flow',
+    title: 'SwiftUI state is owned by observable models',
+    explain: 'View models are observable; views own them with @StateObject/@State and children observe them.',
+  },
+  {
+    id: 'combine',
+    families: ['swift'],
+    re: /\b(?:PassthroughSubject|CurrentValueSubject|AnyCancellable)\b|\.sink\s*\{/g,
+    requires: ['Combine'],
+    type: 'data-flow',
+    title: 'Values are streamed with Combine publishers',
+    explain: 'Subjects publish; subscribers `sink` and keep AnyCancellables.',
+  },
   // Apart: a project with one of them is not told it uses the other (nowinandroid has no LiveData).
-  { id: 'kotlin-flow', families: ['kotlin'], re: /\bMutableStateFlow\b|\bStateFlow\s*<|\.stateIn\s*\(/g, requires: ['kotlinx.coroutines.flow'], type: 'data-flow', title: 'State reaches the UI as read-only StateFlow', explain: 'State the UI shows is held in read-only StateFlow (often made from a Flow with stateIn) that the UI collects.' },
-  { id: 'livedata', families: ['kotlin'], re: /\bMutableLiveData\b|\bLiveData\s*</g, requires: ['androidx.lifecycle'], type: 'data-flow', title: 'UI state is exposed as LiveData', explain: 'View models expose their UI state as read-only LiveData that the UI observes.' },
-  { id: 'python-signals', families: ['python'], re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g, requires: ['django', 'blinker'], type: 'event-flow', title: 'Decoupled reactions are wired with signals', explain: 'Senders fire signals; receivers connect handlers.' },
+  {
+    id: 'kotlin-flow',
+    families: ['kotlin'],
+    re: /\bMutableStateFlow\b|\bStateFlow\s*<|\.stateIn\s*\(/g,
+    requires: ['kotlinx.coroutines.flow'],
+    type: 'data-flow',
+    title: 'State reaches the UI as read-only StateFlow',
+    explain:
+      'State the UI shows is held in read-only StateFlow (often made from a Flow with stateIn) that the UI collects.',
+  },
+  {
+    id: 'livedata',
+    families: ['kotlin'],
+    re: /\bMutableLiveData\b|\bLiveData\s*</g,
+    requires: ['androidx.lifecycle'],
+    type: 'data-flow',
+    title: 'UI state is exposed as LiveData',
+    explain: 'View models expose their UI state as read-only LiveData that the UI observes.',
+  },
+  {
+    id: 'python-signals',
+    families: ['python'],
+    re: /@receiver\s*\(|\bSignal\s*\(|\.connect\s*\(\s*\w+/g,
+    requires: ['django', 'blinker'],
+    type: 'event-flow',
+    title: 'Decoupled reactions are wired with signals',
+    explain: 'Senders fire signals; receivers connect handlers.',
+  },
 ];
 
 /** `os.Getenv(configEnvVar(…))`: the variable's name comes from a function of the project. */
-const ENV_NAME_BUILDER = /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|env::var|System\.getenv)\s*\(\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(/g;
+const ENV_NAME_BUILDER =
+  /\b(?:os\.(?:Getenv|LookupEnv|getenv)|os\.environ\.get|env::var|System\.getenv)\s*\(\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(/g;
 
 /** The least share of the production files of a language that use a mechanism for it to be the project's way. */
 const MECHANISM_SHARE = 0.05;
@@ -46,23 +146,71 @@ const ABSTRACTION = /\b(?:interface|protocol|trait|abstract)\b|^\s*class\s+\w+\s
 
 /** Where one kind of side effect happens; few files means a boundary worth keeping. */
 /** What a boundary's count counts, said as such. */
-const SITES: Record<string, string> = { http: 'places that make HTTP requests or set up an HTTP client', env: 'places that read environment variables', sql: 'places that write SQL' };
+const SITES: Record<string, string> = {
+  http: 'places that make HTTP requests or set up an HTTP client',
+  env: 'places that read environment variables',
+  sql: 'places that write SQL',
+};
 
 const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; raw?: boolean; hints?: string[] }[] = [
-  { id: 'http', what: 'HTTP requests', families: ['jsts'], re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g },
-  { id: 'http', what: 'HTTP requests', families: ['swift'], re: /\bURLSession\.shared\b|\.dataTask\s*\(|\bURLSession\s*\(\s*configuration|\bAF\.request\b/g },
-  { id: 'http', what: 'HTTP requests', families: ['objc'], re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g },
+  {
+    id: 'http',
+    what: 'HTTP requests',
+    families: ['jsts'],
+    re: /(?<![\w$.])fetch\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot\s*\(|\bhttps?\.request\s*\(/g,
+  },
+  {
+    id: 'http',
+    what: 'HTTP requests',
+    families: ['swift'],
+    re: /\bURLSession\.shared\b|\.dataTask\s*\(|\bURLSession\s*\(\s*configuration|\bAF\.request\b/g,
+  },
+  {
+    id: 'http',
+    what: 'HTTP requests',
+    families: ['objc'],
+    re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g,
+  },
   // Calls and clients, not the library's types (starlette's test client: 121 `httpx._types…` annotations were counted as requests).
-  { id: 'http', what: 'HTTP requests', families: ['python'], re: /\b(?:requests|httpx)\.(?:get|post|put|patch|delete|head|options|request|stream|Session|Client|AsyncClient)\s*\(|\baiohttp\.ClientSession\s*\(/g },
-  { id: 'http', what: 'HTTP requests', families: ['go'], re: /\bhttp\.(?:Get|Post|NewRequest|NewRequestWithContext|DefaultClient)\b|&http\.Client\s*\{/g },
-  { id: 'http', what: 'HTTP requests', families: ['java', 'kotlin'], re: /\bOkHttpClient\b|\bHttpClient\.new|\bRetrofit\.Builder\b|\bWebClient\.create\b|(?<![\w.])HttpClient\s*[({]|\.newCall\s*\(/g },
+  {
+    id: 'http',
+    what: 'HTTP requests',
+    families: ['python'],
+    re:
+      /\b(?:requests|httpx)\.(?:get|post|put|patch|delete|head|options|request|stream|Session|Client|AsyncClient)\s*\(|\baiohttp\.ClientSession\s*\(/g,
+  },
+  {
+    id: 'http',
+    what: 'HTTP requests',
+    families: ['go'],
+    re: /\bhttp\.(?:Get|Post|NewRequest|NewRequestWithContext|DefaultClient)\b|&http\.Client\s*\{/g,
+  },
+  {
+    id: 'http',
+    what: 'HTTP requests',
+    families: ['java', 'kotlin'],
+    re:
+      /\bOkHttpClient\b|\bHttpClient\.new|\bRetrofit\.Builder\b|\bWebClient\.create\b|(?<![\w.])HttpClient\s*[({]|\.newCall\s*\(/g,
+  },
   { id: 'env', what: 'Environment variables', families: ['jsts'], re: /\bprocess\.env\b/g },
   // urllib's getproxies() reads the *_proxy variables.
-  { id: 'env', what: 'Environment variables', families: ['python'], re: /\bos\.environ\b|\bos\.getenv\s*\(|(?<![\w.])getproxies(?:_environment)?\s*\(|\brequest\.getproxies\s*\(/g },
+  {
+    id: 'env',
+    what: 'Environment variables',
+    families: ['python'],
+    re: /\bos\.environ\b|\bos\.getenv\s*\(|(?<![\w.])getproxies(?:_environment)?\s*\(|\brequest\.getproxies\s*\(/g,
+  },
   { id: 'env', what: 'Environment variables', families: ['go'], re: /\bos\.(?:Getenv|LookupEnv)\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['rust'], re: /\benv::var\s*\(/g },
   { id: 'env', what: 'Environment variables', families: ['java', 'kotlin'], re: /\bSystem\.getenv\s*\(/g },
-  { id: 'sql', what: 'SQL statements', families: ['jsts', 'python', 'go', 'java', 'kotlin', 'rust', 'swift'], re: /['"`]\s*(?:SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX)\s)/g, raw: true, hints: ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE'] },
+  {
+    id: 'sql',
+    what: 'SQL statements',
+    families: ['jsts', 'python', 'go', 'java', 'kotlin', 'rust', 'swift'],
+    re: /['"`]\s*(?:SELECT\s+[\w*(]|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(?:TABLE|INDEX)\s)/g,
+    raw: true,
+    hints: ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE'],
+  },
   // Django migrations write SQL too (saleor: 107 of them), whatever their statements begin with.
   { id: 'sql', what: 'SQL statements', families: ['python'], re: /\bRunSQL\s*\(/g },
 ];
@@ -75,7 +223,14 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
 export class FlowAnalyzer extends SignalAnalyzer {
   protected readonly signals: Signal[] = [
     ...MECHANISMS.map((m) => ({ id: m.id, families: m.families, re: m.re, requires: m.requires })),
-    ...BOUNDARIES.map((b) => ({ id: `boundary-${b.id}`, families: b.families, re: b.re, raw: b.raw, hints: b.hints, skipImports: true })),
+    ...BOUNDARIES.map((b) => ({
+      id: `boundary-${b.id}`,
+      families: b.families,
+      re: b.re,
+      raw: b.raw,
+      hints: b.hints,
+      skipImports: true,
+    })),
   ];
 
   /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */
@@ -89,7 +244,9 @@ export class FlowAnalyzer extends SignalAnalyzer {
   override visit(file: SourceFile): void {
     super.visit(file);
     if (file.kind !== 'production') return;
-    for (const m of file.code.matchAll(ENV_NAME_BUILDER)) this.envNameBuilders.set(m[1], (this.envNameBuilders.get(m[1]) ?? 0) + 1);
+    for (const m of file.code.matchAll(ENV_NAME_BUILDER)) {
+      this.envNameBuilders.set(m[1], (this.envNameBuilders.get(m[1]) ?? 0) + 1);
+    }
     const types = factsOf(file).decls.filter((d) => d.kind === 'type' && !d.member);
     for (const t of types) {
       this.projectTypes.set(t.name, file.path);
@@ -97,7 +254,10 @@ export class FlowAnalyzer extends SignalAnalyzer {
       // (starlette's test client was said to be reached through `WebSocketDisconnect`, an exception).
       if (ABSTRACTION.test(file.lines[t.line - 1] ?? '')) this.abstractions.add(t.name);
     }
-    const based = types.filter((t) => t.bases?.length || t.base).map((t) => ({ name: t.name, bases: t.bases ?? [t.base!] }));
+    const based = types.filter((t) => t.bases?.length || t.base).map((t) => ({
+      name: t.name,
+      bases: t.bases ?? [t.base!],
+    }));
     if (based.length) this.typesOf.set(file.path, based);
   }
 
@@ -108,10 +268,18 @@ export class FlowAnalyzer extends SignalAnalyzer {
    */
   private behind(files: readonly string[]): string {
     const own = new Set(files);
-    const found = files.flatMap((f) => (this.typesOf.get(f) ?? []).flatMap((t) => t.bases.filter((b) => this.abstractions.has(b) && this.projectTypes.has(b) && !own.has(this.projectTypes.get(b)!)).map((b) => ({ base: b, by: t.name }))));
+    const found = files.flatMap((f) =>
+      (this.typesOf.get(f) ?? []).flatMap((t) =>
+        t.bases.filter((b) =>
+          this.abstractions.has(b) && this.projectTypes.has(b) && !own.has(this.projectTypes.get(b)!)
+        ).map((b) => ({ base: b, by: t.name }))
+      )
+    );
     if (found.length === 0) return '';
     const bases = [...new Set(found.map((x) => x.base))];
-    return ` New code goes through ${nameList(bases, 60)} (implemented by ${nameList([...new Set(found.map((x) => x.by))], 60)}), not through these files directly.`;
+    return ` New code goes through ${nameList(bases, 60)} (implemented by ${
+      nameList([...new Set(found.map((x) => x.by))], 60)
+    }), not through these files directly.`;
   }
 
   protected propose(v: SignalView): CandidateDraft[] {
@@ -129,7 +297,11 @@ export class FlowAnalyzer extends SignalAnalyzer {
           category: 'data-flow',
           summary: `${m.explain} Seen ${t.count} times in ${t.files.size} production files, e.g. ${fileList(t)}.`,
           code: '',
-          reasoning: { whyStandard: 'The mechanism recurs across several files of the scanned production code.', sources: t.sources(), confidence: confidence(Math.min(1, 0.6 + t.files.size / 20), t.count) },
+          reasoning: {
+            whyStandard: 'The mechanism recurs across several files of the scanned production code.',
+            sources: t.sources(),
+            confidence: confidence(Math.min(1, 0.6 + t.files.size / 20), t.count),
+          },
           tags: ['data-flow', m.id, fam],
         });
       }
@@ -145,7 +317,9 @@ export class FlowAnalyzer extends SignalAnalyzer {
         if (t.count < 3 || files < 10 || t.files.size > 3 || t.files.size / files > 0.2) continue;
         const where = [...t.files].sort();
         // The project's own way of naming its variables: one function builds the names of several reads.
-        const builders = b.id === 'env' ? [...this.envNameBuilders].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]).map(([name]) => `${name}()`) : [];
+        const builders = b.id === 'env'
+          ? [...this.envNameBuilders].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]).map(([name]) => `${name}()`)
+          : [];
         const full = nameList(where, 52);
         const names = full.includes(' more') || full.length > 60 ? distinctTails(where) : where;
         const behind = this.behind(where);
@@ -153,15 +327,48 @@ export class FlowAnalyzer extends SignalAnalyzer {
         // boundary new code could go through (gin: TERM in the logger, GIN_MODE at init, PORT when resolving an address).
         if (where.length > 1 && t.count <= where.length && !builders.length && !behind) continue;
         out.push({
-          title: fit(`${b.what} ${b.id === 'env' ? 'are read' : b.id === 'sql' ? 'are written' : 'are made'} only in ${nameList(names, 52)}`, 100),
+          title: fit(
+            `${b.what} ${b.id === 'env' ? 'are read' : b.id === 'sql' ? 'are written' : 'are made'} only in ${
+              nameList(names, 52)
+            }`,
+            100,
+          ),
           knowledgeType: 'boundary-constraint',
           dimension: 'event-data-flow',
           language: languageOf(fam, v.ctx),
           category: 'boundaries',
           // Counted are places in the code (an env read, a client built), not variables or requests: the reviewers counted the latter.
-          summary: `Of the ${files} scanned production ${FAMILY_LABEL[fam]} files, only ${where.length === 1 ? 'one holds' : `${where.length} hold`} the ${t.count} ${SITES[b.id] ?? b.what.toLowerCase()}: ${nameList(where.join(', ').length <= 60 ? where : where.length === 1 ? [where[0].slice(where[0].lastIndexOf('/') + 1)] : distinctTails(where), 120, false)}${builders.length ? `; the project's own settings are named by ${nameList(builders, 60)}. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.` : behind ? `.${behind}` : `${t.functions.size ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => (f.includes('.') ? f : `${f}()`)), 90)}` : ''}. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`}`,
+          summary: `Of the ${files} scanned production ${FAMILY_LABEL[fam]} files, only ${
+            where.length === 1 ? 'one holds' : `${where.length} hold`
+          } the ${t.count} ${SITES[b.id] ?? b.what.toLowerCase()}: ${
+            nameList(
+              where.join(', ').length <= 60
+                ? where
+                : where.length === 1
+                ? [where[0].slice(where[0].lastIndexOf('/') + 1)]
+                : distinctTails(where),
+              120,
+              false,
+            )
+          }${
+            builders.length
+              ? `; the project's own settings are named by ${
+                nameList(builders, 60)
+              }. Read new ones there and name them with ${builders.length === 1 ? 'it' : 'these'}, not as literals.`
+              : behind
+              ? `.${behind}`
+              : `${
+                t.functions.size
+                  ? `, in ${nameList([...t.functions].slice(0, 4).map((f) => (f.includes('.') ? f : `${f}()`)), 90)}`
+                  : ''
+              }. New code goes through ${where.length === 1 ? 'it' : 'them'} instead of doing this directly.`
+          }`,
           code: '',
-          reasoning: { whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`, sources: siteSources(t), confidence: confidence(1 - t.files.size / files, t.count) },
+          reasoning: {
+            whyStandard: `Concentrated in ${where.length} of ${files} files: a boundary the code base keeps.`,
+            sources: siteSources(t),
+            confidence: confidence(1 - t.files.size / files, t.count),
+          },
           tags: ['boundary', b.id, fam],
         });
       }

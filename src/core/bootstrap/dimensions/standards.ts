@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { confidence, percent, Tallies, type Sample, type Tally } from '../evidence';
+import { languageForPath } from '../../kernel/languages';
+import { confidence, percent, type Sample, Tallies, type Tally } from '../evidence';
 import { factsOf } from '../facts';
 import { nameList } from '../form';
-import { languageForPath } from '../../kernel/languages';
 import { FAMILY_LABEL, familyOf } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 
@@ -10,7 +10,13 @@ type Style = 'kebab-case' | 'snake_case' | 'camelCase' | 'PascalCase';
 
 /** The naming each language's own conventions (and compilers, linters) already impose: not project knowledge. */
 const FILE_NORM: Partial<Record<Family, Style[]>> = {
-  swift: ['PascalCase'], objc: ['PascalCase'], kotlin: ['PascalCase'], java: ['PascalCase'], python: ['snake_case'], rust: ['snake_case'], go: ['snake_case'],
+  swift: ['PascalCase'],
+  objc: ['PascalCase'],
+  kotlin: ['PascalCase'],
+  java: ['PascalCase'],
+  python: ['snake_case'],
+  rust: ['snake_case'],
+  go: ['snake_case'],
 };
 const DECL_NORM: Partial<Record<Family, Record<'type' | 'function', Style[]>>> = {
   swift: { type: ['PascalCase'], function: ['camelCase'] },
@@ -42,7 +48,10 @@ export class CodeStandardAnalyzer implements Analyzer {
   /** The folders of each family's production files: a convention held in one of many is that folder's. */
   private readonly foldersByFamily = new Map<Family, Set<string>>();
   /** Normalised header text → files that open with it. */
-  private readonly headers = new Map<string, { family: Family; text: string; files: Sample[]; years: Map<string, number>; newest: number }>();
+  private readonly headers = new Map<
+    string,
+    { family: Family; text: string; files: Sample[]; years: Map<string, number>; newest: number }
+  >();
   private readonly headerCounts = new Map<Family, number>();
 
   visit(file: SourceFile): void {
@@ -57,7 +66,9 @@ export class CodeStandardAnalyzer implements Analyzer {
     this.filesByPackage.set(pkg, (this.filesByPackage.get(pkg) ?? 0) + 1);
     const base = baseName(file.path);
     // Names the language or its tools fix: module-info, package-info, index, __init__, main, mod, lib.
-    const style = /^(module-info|package-info|index|__init__|__main__|main|mod|lib)$/.test(base) ? undefined : styleOf(base);
+    const style = /^(module-info|package-info|index|__init__|__main__|main|mod|lib)$/.test(base)
+      ? undefined
+      : styleOf(base);
     if (style) this.fileStyles.get(`${fam}|${style}`).add(file, 1);
 
     for (const d of factsOf(file).decls) {
@@ -68,23 +79,31 @@ export class CodeStandardAnalyzer implements Analyzer {
 
     if (fam === 'jsts') {
       const defaults = /^export\s+default\b/m.exec(file.code);
-      const named = /^export\s+(?:async\s+)?(?:const|let|function|class|interface|type|enum|abstract)\b|^export\s*\{/m.exec(file.code);
+      const named = /^export\s+(?:async\s+)?(?:const|let|function|class|interface|type|enum|abstract)\b|^export\s*\{/m
+        .exec(file.code);
       if (defaults) {
         this.exportsTally.get('default').add(file, lineAt(file.code, defaults.index));
         const why = requiredDefault(file);
         if (why) this.defaultRequired.set(file.path, why);
-      }
-      else if (named) this.exportsTally.get('named').add(file, lineAt(file.code, named.index));
+      } else if (named) this.exportsTally.get('named').add(file, lineAt(file.code, named.index));
     }
 
     this.headerCounts.set(fam, (this.headerCounts.get(fam) ?? 0) + 1);
-    const first = file.lines.findIndex((l) => l.trim() !== '' && !l.startsWith('#!') && !/^\/\/\s*swift-tools-version/.test(l));
+    const first = file.lines.findIndex((l) =>
+      l.trim() !== '' && !l.startsWith('#!') && !/^\/\/\s*swift-tools-version/.test(l)
+    );
     if (first >= 0 && /^(\/\/|\/\*|#(?!import|include|define|if|pragma|!)|"""|\'\'\')/.test(file.lines[first].trim())) {
       const block = headerBlock(file.lines, first);
       if (/copyright|license|spdx|\(c\)/i.test(block)) {
         // Years and file names differ from file to file; the header is the same.
-        const key = `${fam}|${block.replace(/\d{4}(\s*[-–]\s*\d{4})?/g, 'YEAR').replace(/^\s*(\/\/|\*|#)\s*[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)\s*$/gim, '$1 FILE').replace(/\s+/g, ' ')}`;
-        const h = this.headers.get(key) ?? { family: fam, text: block, files: [], years: new Map<string, number>(), newest: 0 };
+        const key = `${fam}|${
+          block.replace(/\d{4}(\s*[-–]\s*\d{4})?/g, 'YEAR').replace(
+            /^\s*(\/\/|\*|#)\s*[\w+.-]+\.(swift|m|h|kt|java|go|rs|py|ts|js)\s*$/gim,
+            '$1 FILE',
+          ).replace(/\s+/g, ' ')
+        }`;
+        const h = this.headers.get(key)
+          ?? { family: fam, text: block, files: [], years: new Map<string, number>(), newest: 0 };
         h.files.push({ path: file.path, line: first + 1, text: file.lines[first].trim() });
         const years = /\d{4}(?:\s*[-–]\s*\d{4})?/.exec(block)?.[0];
         if (years) {
@@ -114,25 +133,45 @@ export class CodeStandardAnalyzer implements Analyzer {
         const oddDir = commonDir(odd);
         const inOddDir = oddDir ? [...t.files].filter((f) => f.startsWith(oddDir + '/')).length : 0;
         const exceptionText = oddDir && odd.length >= 3 && oddDir.split('/').length >= 2 && inOddDir < odd.length
-          ? `; the ${odd.length} exceptions are all in ${oddDir}/ (${odd.slice(0, 2).map((f) => f.slice(oddDir.length + 1)).join(', ')}…)`
-          : exceptions.length ? `; exceptions include ${exceptions.join(', ')}` : '';
+          ? `; the ${odd.length} exceptions are all in ${oddDir}/ (${
+            odd.slice(0, 2).map((f) => f.slice(oddDir.length + 1)).join(', ')
+          }…)`
+          : exceptions.length
+          ? `; exceptions include ${exceptions.join(', ')}`
+          : '';
         const weight = (p: string) => this.filesByPackage.get(packageOf(p)) ?? 0;
-        const cited = [...t.samples].sort((a, b) => weight(b.path) - weight(a.path)).slice(0, 6).map((x) => `${x.path}:${x.line}`);
+        const cited = [...t.samples].sort((a, b) => weight(b.path) - weight(a.path)).slice(0, 6).map((x) =>
+          `${x.path}:${x.line}`
+        );
         // A lint rule that enforces the case (trpc's `unicorn/filename-case`) makes it a rule, with its exceptions.
         const rule = fam === 'jsts' ? await fileNameRule(ctx) : undefined;
         const enforced = rule?.style === fileNaming.key ? rule : undefined;
         out.push({
-          title: `${norm ? `${lang} file names use ${fileNaming.key}, not the usual ${norm[0]}` : `${lang} file names use ${fileNaming.key}`}${enforced ? ` (ESLint \`${enforced.name}\`)` : ''}`,
+          title: `${
+            norm
+              ? `${lang} file names use ${fileNaming.key}, not the usual ${norm[0]}`
+              : `${lang} file names use ${fileNaming.key}`
+          }${enforced ? ` (ESLint \`${enforced.name}\`)` : ''}`,
           knowledgeType: 'code-standard',
           dimension: 'code-standard',
           language,
           category: 'naming',
           summary: enforced
-            ? `ESLint's \`${enforced.name}\` requires ${fileNaming.key} file names${enforced.ignore.length ? `, except names matching ${nameList(enforced.ignore, 70)}` : ''}; ${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) follow it. Name new files the same way.`
-            : `${t.count} of ${fileNaming.total} multi-word file names (${percent(t.count, fileNaming.total)}) are ${fileNaming.key}${exceptionText}. Name new files the same way.`,
+            ? `ESLint's \`${enforced.name}\` requires ${fileNaming.key} file names${
+              enforced.ignore.length ? `, except names matching ${nameList(enforced.ignore, 70)}` : ''
+            }; ${t.count} of ${fileNaming.total} multi-word file names (${
+              percent(t.count, fileNaming.total)
+            }) follow it. Name new files the same way.`
+            : `${t.count} of ${fileNaming.total} multi-word file names (${
+              percent(t.count, fileNaming.total)
+            }) are ${fileNaming.key}${exceptionText}. Name new files the same way.`,
           code: '',
           reasoning: {
-            whyStandard: enforced ? `Enforced by ESLint (${enforced.source}); measured over every scanned production ${lang} file whose name has more than one word.` : `Measured over every scanned production ${lang} file whose name has more than one word${norm ? '' : '; the language sets no convention for file names, so this one is the project\'s'}.`,
+            whyStandard: enforced
+              ? `Enforced by ESLint (${enforced.source}); measured over every scanned production ${lang} file whose name has more than one word.`
+              : `Measured over every scanned production ${lang} file whose name has more than one word${
+                norm ? '' : "; the language sets no convention for file names, so this one is the project's"
+              }.`,
             sources: enforced ? [enforced.source, ...cited.slice(0, 4)] : cited,
             confidence: enforced ? 0.9 : confidence(fileNaming.ratio, t.count),
           },
@@ -147,22 +186,36 @@ export class CodeStandardAnalyzer implements Analyzer {
         // A folder's habit is not the project's: photoprism's PascalCase functions were 31 of 33 in
         // src/options, and a blind reviewer found camelCase everywhere else.
         const folders = new Map<string, number>();
-        for (const f of d.tally.files) folders.set(path.posix.dirname(f), (folders.get(path.posix.dirname(f)) ?? 0) + 1);
-        if (folders.size > 0 && Math.max(...folders.values()) / d.tally.files.size > 0.5 && (this.foldersByFamily.get(fam)?.size ?? 0) > 2) continue;
+        for (const f of d.tally.files) {
+          folders.set(path.posix.dirname(f), (folders.get(path.posix.dirname(f)) ?? 0) + 1);
+        }
+        if (
+          folders.size > 0 && Math.max(...folders.values()) / d.tally.files.size > 0.5
+          && (this.foldersByFamily.get(fam)?.size ?? 0) > 2
+        ) continue;
         out.push({
           title: `${lang} ${kind === 'type' ? 'types' : 'functions'} are named in ${d.key}, not the usual ${usual[0]}`,
           knowledgeType: 'code-standard',
           dimension: 'code-standard',
           language,
           category: 'naming',
-          summary: `${d.tally.count} of ${d.total} top-level ${kind === 'type' ? 'types' : 'functions'} (${percent(d.tally.count, d.total)}) use ${d.key}, where ${lang} code usually uses ${usual.join(' or ')}. Follow the project.`,
+          summary: `${d.tally.count} of ${d.total} top-level ${kind === 'type' ? 'types' : 'functions'} (${
+            percent(d.tally.count, d.total)
+          }) use ${d.key}, where ${lang} code usually uses ${usual.join(' or ')}. Follow the project.`,
           code: '',
-          reasoning: { whyStandard: 'Counted over the top-level declarations of the scanned production sources; the project departs from the language convention.', sources: d.tally.sources(), confidence: confidence(d.ratio, d.total) },
+          reasoning: {
+            whyStandard:
+              'Counted over the top-level declarations of the scanned production sources; the project departs from the language convention.',
+            sources: d.tally.sources(),
+            confidence: confidence(d.ratio, d.total),
+          },
           tags: ['naming', fam],
         });
       }
       // The build files are read only for a language whose files share a header.
-      const header = [...this.headers.values()].some((h) => h.family === fam) ? this.header(fam, lang, language, await spotlessHeader(ctx, fam)) : undefined;
+      const header = [...this.headers.values()].some((h) => h.family === fam)
+        ? this.header(fam, lang, language, await spotlessHeader(ctx, fam))
+        : undefined;
       if (header) out.push(header);
     }
     const exportsDraft = this.exportStyle(ctx);
@@ -171,23 +224,36 @@ export class CodeStandardAnalyzer implements Analyzer {
   }
 
   /** The license header most production files of a language open with (years aside). */
-  private header(fam: Family, lang: string, language: string, spotless?: { source: string; apply: string }): CandidateDraft | undefined {
+  private header(
+    fam: Family,
+    lang: string,
+    language: string,
+    spotless?: { source: string; apply: string },
+  ): CandidateDraft | undefined {
     const total = this.headerCounts.get(fam) ?? 0;
-    const variants = [...this.headers.values()].filter((h) => h.family === fam).sort((a, b) => b.files.length - a.files.length);
+    const variants = [...this.headers.values()].filter((h) => h.family === fam).sort((a, b) =>
+      b.files.length - a.files.length
+    );
     const withAny = variants.reduce((n, h) => n + h.files.length, 0);
     const common = variants[0];
     if (!common || total < 5 || withAny / total < 0.6 || common.files.length / total < 0.4) return undefined;
     // The header new files get: the one of the newest files, when a few files already use it (okhttp's
     // "OkHttp Authors" replaced "Square, Inc."); else the most common.
-    const current = variants.filter((v) => v.files.length >= 3).sort((a, b) => b.newest - a.newest || b.files.length - a.files.length)[0] ?? common;
+    const current =
+      variants.filter((v) => v.files.length >= 3).sort((a, b) =>
+        b.newest - a.newest || b.files.length - a.files.length
+      )[0] ?? common;
     const top = current.newest > common.newest ? current : common;
     // One range in every file (cobra's 2013-2023) is copied as it is; single years are the year a file was written.
-    const yearsAlike = top.years.size === 1 && [...top.years.values()][0] === top.files.length && /[-–]/.test([...top.years.keys()][0]);
+    const yearsAlike = top.years.size === 1 && [...top.years.values()][0] === top.files.length
+      && /[-–]/.test([...top.years.keys()][0]);
     // Cite the folder that holds most of the code first (okhttp/, not a small side module).
     const head = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '');
     const weight = new Map<string, number>();
     for (const f of top.files) weight.set(head(f.path), (weight.get(head(f.path)) ?? 0) + 1);
-    const files = [...top.files].sort((a, b) => (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1));
+    const files = [...top.files].sort((a, b) =>
+      (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1)
+    );
     // A line that names the file (`//  Alamofire.swift`) names each file's own: the template says so.
     const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(?:swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/im;
     const named = FILE_LINE.test(top.text);
@@ -200,9 +266,28 @@ export class CodeStandardAnalyzer implements Analyzer {
       dimension: 'code-standard',
       language,
       category: 'file-layout',
-      summary: `${withAny} of the ${total} production ${lang} files scanned (${percent(withAny, total)}) open with a copyright and license comment; ${top.files.length} use this one${top === common ? '' : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`}. Start new files with it${named ? ', the file\'s own name in it' : ''}${yearsAlike ? `, years as they are: every one says ${[...top.years.keys()][0]}` : top.years.size ? ', with the current year for <year>' : ''}.${spotless ? ` Spotless checks it and \`${spotless.apply}\` writes it.` : ''}`,
+      summary: `${withAny} of the ${total} production ${lang} files scanned (${
+        percent(withAny, total)
+      }) open with a copyright and license comment; ${top.files.length} use this one${
+        top === common
+          ? ''
+          : `, the newest (${top.newest}) among them, while ${common.files.length} older ones name another holder`
+      }. Start new files with it${named ? ", the file's own name in it" : ''}${
+        yearsAlike
+          ? `, years as they are: every one says ${[...top.years.keys()][0]}`
+          : top.years.size
+          ? ', with the current year for <year>'
+          : ''
+      }.${spotless ? ` Spotless checks it and \`${spotless.apply}\` writes it.` : ''}`,
       code,
-      reasoning: { whyStandard: 'Measured on the first lines of every scanned production source file.', sources: [...(spotless ? [spotless.source] : []), ...files.slice(0, spotless ? 5 : 6).map((s) => `${s.path}:${s.line}`)], confidence: confidence(withAny / total, total) },
+      reasoning: {
+        whyStandard: 'Measured on the first lines of every scanned production source file.',
+        sources: [
+          ...(spotless ? [spotless.source] : []),
+          ...files.slice(0, spotless ? 5 : 6).map((s) => `${s.path}:${s.line}`),
+        ],
+        confidence: confidence(withAny / total, total),
+      },
       tags: ['license', 'header', fam],
       trigger: `${fam}-license-header`,
     };
@@ -218,9 +303,19 @@ export class CodeStandardAnalyzer implements Analyzer {
     const why = tools.length === 1 && tools[0] ? ` (${tools[0]})` : '';
     const folders = [...new Set(files.map((f) => path.posix.dirname(f)))];
     // By folder, each file named (a reviewer read "the 9 modules in src/common" as all of src/common).
-    if (files.length > 2 && files.length <= 12 && folders.length <= 3) return `Exceptions: ${folders.map((d) => `${d}/ ${files.filter((f) => path.posix.dirname(f) === d).map((f) => path.posix.basename(f)).join(', ')}`).join('; ')}${why}.`;
-    if (files.length > 2 && folders.length <= 3) return `Exceptions: ${files.length} modules in ${nameList(folders, 120, false)}${why}.`;
-    return `Exceptions: ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}${why}.`;
+    if (files.length > 2 && files.length <= 12 && folders.length <= 3) {
+      return `Exceptions: ${
+        folders.map((d) =>
+          `${d}/ ${files.filter((f) => path.posix.dirname(f) === d).map((f) => path.posix.basename(f)).join(', ')}`
+        ).join('; ')
+      }${why}.`;
+    }
+    if (files.length > 2 && folders.length <= 3) {
+      return `Exceptions: ${files.length} modules in ${nameList(folders, 120, false)}${why}.`;
+    }
+    return `Exceptions: ${files.slice(0, 3).join(', ')}${
+      files.length > 3 ? ` and ${files.length - 3} more` : ''
+    }${why}.`;
   }
 
   private exportStyle(ctx: AnalysisContext): CandidateDraft | undefined {
@@ -235,21 +330,35 @@ export class CodeStandardAnalyzer implements Analyzer {
     const other = this.exportsTally.peek(useNamed ? 'default' : 'named');
     return {
       // "Each module" at 80 % overclaimed (photoprism).
-      title: useNamed ? 'Modules use named exports, not default exports' : t.count / total >= 0.95 ? 'Each module has one default export' : `Most modules have a default export (${percent(t.count, total)})`,
+      title: useNamed
+        ? 'Modules use named exports, not default exports'
+        : t.count / total >= 0.95
+        ? 'Each module has one default export'
+        : `Most modules have a default export (${percent(t.count, total)})`,
       knowledgeType: 'code-standard',
       dimension: 'code-standard',
       language: languageOf('jsts', ctx),
       category: 'modules',
-      summary: `${t.count} of ${total} production modules with exports (${percent(t.count, total)}) use ${useNamed ? 'only named exports' : 'a default export'}.${other?.files.size ? ` ${this.exceptions([...other.files], useNamed)}` : ''}`,
+      summary: `${t.count} of ${total} production modules with exports (${percent(t.count, total)}) use ${
+        useNamed ? 'only named exports' : 'a default export'
+      }.${other?.files.size ? ` ${this.exceptions([...other.files], useNamed)}` : ''}`,
       code: '',
-      reasoning: { whyStandard: 'Counted over every scanned production JS/TS module that exports something.', sources: t.sources(), confidence: confidence(t.count / total, total) },
+      reasoning: {
+        whyStandard: 'Counted over every scanned production JS/TS module that exports something.',
+        sources: t.sources(),
+        confidence: confidence(t.count / total, total),
+      },
       tags: ['modules', 'exports', 'jsts'],
     };
   }
 }
 
 /** The most frequent key under a prefix, its share, and the rest. */
-export function dominant(tallies: Tallies, prefix: string, ignore: string[] = []): { key: string; tally: Tally; ratio: number; total: number; others: [string, Tally][] } | undefined {
+export function dominant(
+  tallies: Tallies,
+  prefix: string,
+  ignore: string[] = [],
+): { key: string; tally: Tally; ratio: number; total: number; others: [string, Tally][] } | undefined {
   const entries = tallies.entries().filter(([k]) => k.startsWith(prefix) && !ignore.includes(k.slice(prefix.length)));
   if (entries.length === 0) return undefined;
   entries.sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
@@ -292,7 +401,17 @@ function lineAt(text: string, index: number): number {
 
 /** The VS Code language id to file a family's candidates under: the most common one among its targets and files. */
 export function languageOf(fam: Family, ctx: AnalysisContext): string {
-  const map: Record<Family, string> = { jsts: 'typescript', swift: 'swift', objc: 'objective-c', python: 'python', go: 'go', rust: 'rust', java: 'java', kotlin: 'kotlin', other: 'text' };
+  const map: Record<Family, string> = {
+    jsts: 'typescript',
+    swift: 'swift',
+    objc: 'objective-c',
+    python: 'python',
+    go: 'go',
+    rust: 'rust',
+    java: 'java',
+    kotlin: 'kotlin',
+    other: 'text',
+  };
   if (fam === 'jsts' && !ctx.listing.some((f) => /\.(ts|tsx|mts|cts)$/.test(f))) return 'javascript';
   return map[fam];
 }
@@ -302,8 +421,13 @@ export function languageOf(fam: Family, ctx: AnalysisContext): string {
  * convention, `<licenseHeader>` in a Maven pom), with the command that applies it: nowinandroid's
  * header is enforced by its build-logic, which the header card did not say.
  */
-async function spotlessHeader(ctx: AnalysisContext, family: Family): Promise<{ source: string; apply: string } | undefined> {
-  const builds = ctx.listing.filter((f) => /^(build-logic|buildSrc)\/.*\.(kts?|gradle)$|^[^/]*\.gradle(\.kts)?$|^pom\.xml$/.test(f));
+async function spotlessHeader(
+  ctx: AnalysisContext,
+  family: Family,
+): Promise<{ source: string; apply: string } | undefined> {
+  const builds = ctx.listing.filter((f) =>
+    /^(build-logic|buildSrc)\/.*\.(kts?|gradle)$|^[^/]*\.gradle(\.kts)?$|^pom\.xml$/.test(f)
+  );
   for (const f of builds) {
     const text = (await ctx.read(f)) ?? '';
     // The language's own rule, by the header file it names (nowinandroid's kotlin block names
@@ -314,9 +438,12 @@ async function spotlessHeader(ctx: AnalysisContext, family: Family): Promise<{ s
       const language = named && languageForPath(named);
       return language ? familyOf(language) : undefined;
     };
-    const hit = hits.find((m) => m[1] && ruleFamily(m[2]) === family) ?? (hits.length === 1 && !hits[0][1] ? hits[0] : undefined);
+    const hit = hits.find((m) => m[1] && ruleFamily(m[2]) === family)
+      ?? (hits.length === 1 && !hits[0][1] ? hits[0] : undefined);
     if (!hit) continue;
-    const apply = f.endsWith('pom.xml') ? 'mvn spotless:apply' : `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply`;
+    const apply = f.endsWith('pom.xml')
+      ? 'mvn spotless:apply'
+      : `${ctx.has('gradlew') ? './gradlew' : 'gradle'} spotlessApply`;
     return { source: `${f}:${text.slice(0, hit.index).split('\n').length}`, apply };
   }
   return undefined;
@@ -327,14 +454,23 @@ function packageOf(p: string): string {
   return p.split('/').slice(0, 2).join('/');
 }
 
-const ESLINT_CASES: Record<string, Style> = { camelCase: 'camelCase', kebabCase: 'kebab-case', pascalCase: 'PascalCase', snakeCase: 'snake_case' };
+const ESLINT_CASES: Record<string, Style> = {
+  camelCase: 'camelCase',
+  kebabCase: 'kebab-case',
+  pascalCase: 'PascalCase',
+  snakeCase: 'snake_case',
+};
 
 /**
  * The file-name case an ESLint configuration enforces with `unicorn/filename-case` (one `case`, at
  * error or warn), with the patterns it ignores and the line that sets it.
  */
-async function fileNameRule(ctx: AnalysisContext): Promise<{ name: string; style: Style; ignore: string[]; source: string } | undefined> {
-  const configs = ctx.listing.filter((f) => /^(eslint\.config\.[cm]?[jt]s|\.eslintrc(\.(js|cjs|json|ya?ml))?)$/.test(f));
+async function fileNameRule(
+  ctx: AnalysisContext,
+): Promise<{ name: string; style: Style; ignore: string[]; source: string } | undefined> {
+  const configs = ctx.listing.filter((f) =>
+    /^(eslint\.config\.[cm]?[jt]s|\.eslintrc(\.(js|cjs|json|ya?ml))?)$/.test(f)
+  );
   for (const f of configs) {
     const text = (await ctx.read(f)) ?? '';
     const at = text.search(/['"]unicorn\/filename-case['"]\s*:\s*\[\s*['"]?(error|warn|2|1)\b/);
@@ -350,7 +486,9 @@ async function fileNameRule(ctx: AnalysisContext): Promise<{ name: string; style
     const style = ESLINT_CASES[/\bcase['"]?\s*:\s*['"](\w+)['"]/.exec(options)?.[1] ?? ''];
     if (!style) continue;
     const ignoreList = /\bignore['"]?\s*:\s*\[([\s\S]*?)\]\s*[,}]/.exec(options)?.[1] ?? '';
-    const ignore = [...ignoreList.matchAll(/['"]([^'"]+)['"]|\/((?:\\.|[^/\n])+)\/[a-z]*/g)].map((m) => (m[1] ?? m[2]).replace(/\\\\/g, '\\'));
+    const ignore = [...ignoreList.matchAll(/['"]([^'"]+)['"]|\/((?:\\.|[^/\n])+)\/[a-z]*/g)].map((m) =>
+      (m[1] ?? m[2]).replace(/\\\\/g, '\\')
+    );
     return { name: 'unicorn/filename-case', style, ignore, source: `${f}:${text.slice(0, at).split('\n').length}` };
   }
   return undefined;
@@ -358,10 +496,16 @@ async function fileNameRule(ctx: AnalysisContext): Promise<{ name: string; style
 
 /** Why a tool needs this module's default export, if one does. */
 function requiredDefault(file: SourceFile): string | undefined {
-  if (/\bfrom\s+['"]jscodeshift['"]/.test(file.text)) return 'jscodeshift transforms, which must export their transform by default';
-  if (/(^|\/)pages\/|(^|\/)app\/(.*\/)?(page|layout|route|loading|error|not-found)\.[jt]sx?$/.test(file.path)) return 'Next.js pages, which must be default exports';
+  if (/\bfrom\s+['"]jscodeshift['"]/.test(file.text)) {
+    return 'jscodeshift transforms, which must export their transform by default';
+  }
+  if (/(^|\/)pages\/|(^|\/)app\/(.*\/)?(page|layout|route|loading|error|not-found)\.[jt]sx?$/.test(file.path)) {
+    return 'Next.js pages, which must be default exports';
+  }
   if (/\.stories\.[jt]sx?$/.test(file.path)) return 'Storybook stories, whose metadata is the default export';
-  if (/(^|\/)[\w.-]+\.config\.[cm]?[jt]s$/.test(file.path)) return 'configuration files, which their tools read from the default export';
+  if (/(^|\/)[\w.-]+\.config\.[cm]?[jt]s$/.test(file.path)) {
+    return 'configuration files, which their tools read from the default export';
+  }
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { pack, type MatchSite } from './pack';
+import { type MatchSite, pack } from './pack';
 
 /** `=======` and `>>>>>>>` count only after a `<<<<<<<` opened a conflict (seven `=` also underline a heading). */
 function insideConflict(m: MatchSite): boolean {
@@ -6,8 +6,10 @@ function insideConflict(m: MatchSite): boolean {
 }
 
 /** Rules for every language. */
-export const commonRules = pack('common', ['*'], [
-  {
+export const commonRules = pack(
+  'common',
+  ['*'],
+  [{
     id: 'common/merge-conflict-marker',
     message: 'Merge conflict marker left in the file.',
     severity: 'error',
@@ -23,18 +25,25 @@ export const commonRules = pack('common', ['*'], [
     suggestion: 'Resolve the conflict and remove the markers.',
     tags: ['hygiene'],
     examples: [
-      { bad: 'const a = 1;\n<<<<<<< HEAD\nconst b = 2;\n=======\nconst b = 3;\n>>>>>>> main\n', good: 'const a = 1;\nconst b = 3;\n' },
-      { bad: '<<<<<<< ours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n', good: 'def f():\n    """Usage\n=======\n\n    f()\n    """\n', language: 'python' },
+      {
+        bad: 'const a = 1;\n<<<<<<< HEAD\nconst b = 2;\n=======\nconst b = 3;\n>>>>>>> main\n',
+        good: 'const a = 1;\nconst b = 3;\n',
+      },
+      {
+        bad: '<<<<<<< ours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n',
+        good: 'def f():\n    """Usage\n=======\n\n    f()\n    """\n',
+        language: 'python',
+      },
     ],
-  },
-  {
+  }, {
     id: 'common/private-key',
     message: 'Private key committed in source.',
     severity: 'error',
     // A key, not the words that start one: the header, then base64 material, inside a string. A doc
     // comment showing the format is not a leak, and test keys live in tests and fixtures, which the
     // rule does not reach.
-    regex: String.raw`-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----(?:\\[nr]|[\s|"'+,*])*[A-Za-z0-9/][A-Za-z0-9+/]{39}`,
+    regex: String
+      .raw`-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----(?:\\[nr]|[\s|"'+,*])*[A-Za-z0-9/][A-Za-z0-9+/]{39}`,
     scope: 'strings',
     reach: 'production',
     needles: ['PRIVATE KEY'],
@@ -43,6 +52,18 @@ export const commonRules = pack('common', ['*'], [
     tags: ['security', 'secrets'],
     // The examples are the pattern's own true positives, not keys.
     // autosnippet-guard-disable-next-line common/private-key
-    examples: [{ bad: 'const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAuKc1GZk3yqUaW2iZ6vtBf0X0pLq8sPq1dQ==";', good: 'const key = process.env.SIGNING_KEY;\nout.append("-----BEGIN PRIVATE KEY-----\\n");' }, { bad: 'val pem = """\n  |-----BEGIN PRIVATE KEY-----\n  |MEECAQAwEwYHKoZIzj0CAQYIKoZIzj0DAQcEJzAlAgEBBCA7ODT0xhGSNn4ESj6J\n  """', good: '/**\n * -----BEGIN PRIVATE KEY-----\n * MEECAQAwEwYHKoZIzj0CAQYIKoZIzj0DAQcEJzAlAgEBBCA7ODT0xhGSNn4ESj6J\n */\nfun key() = load()', language: 'kotlin' }],
-  },
-]);
+    examples: [
+      {
+        bad: 'const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAuKc1GZk3yqUaW2iZ6vtBf0X0pLq8sPq1dQ==";',
+        good: 'const key = process.env.SIGNING_KEY;\nout.append("-----BEGIN PRIVATE KEY-----\\n");',
+      },
+      {
+        bad:
+          'val pem = """\n  |-----BEGIN PRIVATE KEY-----\n  |MEECAQAwEwYHKoZIzj0CAQYIKoZIzj0DAQcEJzAlAgEBBCA7ODT0xhGSNn4ESj6J\n  """',
+        good:
+          '/**\n * -----BEGIN PRIVATE KEY-----\n * MEECAQAwEwYHKoZIzj0CAQYIKoZIzj0DAQcEJzAlAgEBBCA7ODT0xhGSNn4ESj6J\n */\nfun key() = load()',
+        language: 'kotlin',
+      },
+    ],
+  }],
+);

@@ -91,7 +91,8 @@ export function insideParensOf(code: string, offset: number, callee: RegExp): bo
 }
 
 const LOOP_HEADER = /\b(?:for|while)\s*(?:await\s*)?\(|\bdo\s*$/;
-const FUNCTION_HEADER = /\bfunction\b|=>\s*$|(?:^|[\s,{(])(?!(?:if|for|while|switch|catch|with|return|else)\b)[\w$]+\s*\([^()]*\)\s*(?::\s*[^{}]+)?$/;
+const FUNCTION_HEADER =
+  /\bfunction\b|=>\s*$|(?:^|[\s,{(])(?!(?:if|for|while|switch|catch|with|return|else)\b)[\w$]+\s*\([^()]*\)\s*(?::\s*[^{}]+)?$/;
 
 /**
  * Whether `offset` runs once per iteration of a loop (JS/TS): the nearest enclosing loop body comes
@@ -112,13 +113,22 @@ export function insideLoopBody(code: string, offset: number): boolean {
  * The innermost function around `offset` whose header matches `header` (`/\bfn\b/` for Rust,
  * `/\bfunc\b/` for Go): its header text and the comment right above it.
  */
-export function enclosingFunction(text: string, code: string, offset: number, header: RegExp): { header: string; doc: string; annotations: string[] } | undefined {
+export function enclosingFunction(
+  text: string,
+  code: string,
+  offset: number,
+  header: RegExp,
+): { header: string; doc: string; annotations: string[] } | undefined {
   const blocks = blocksOf(code);
   for (const b of blocks.enclosing(offset)) {
     const h = headerOf(code, blocks.openOf(b));
     const at = h.text.search(header);
     if (at < 0) continue;
-    return { header: h.text.trim(), doc: commentAbove(text, h.start + at), annotations: annotationsAbove(text, h.start + at) };
+    return {
+      header: h.text.trim(),
+      doc: commentAbove(text, h.start + at),
+      annotations: annotationsAbove(text, h.start + at),
+    };
   }
   return undefined;
 }
@@ -143,13 +153,19 @@ function annotationsAbove(text: string, offset: number, maxLines = 40): string[]
  * as Android Lint's thread checks read it.
  */
 export function inWorkerThreadFunction(m: MatchSite): boolean {
-  const fn = enclosingFunction(m.text, m.code, m.start, /\bfun\b|(?:^|\s)[\w<>[\],.? ]+\s+\w+\s*\([^()]*\)\s*(?:throws\s[\w.,\s]+)?$/);
+  const fn = enclosingFunction(
+    m.text,
+    m.code,
+    m.start,
+    /\bfun\b|(?:^|\s)[\w<>[\],.? ]+\s+\w+\s*\([^()]*\)\s*(?:throws\s[\w.,\s]+)?$/,
+  );
   return !!fn && fn.annotations.some((a) => /^@(?:[\w.]+\.)?WorkerThread\b/.test(a));
 }
 
 /** `catch (ignored: E) {}`, `catch (_: E)`, `catch (expected …)`: the name says the catch is empty on purpose (IntelliJ's convention). */
 export function namedAsIgnored(m: MatchSite): boolean {
-  const name = /catch\s*\(\s*(?:final\s+)?(?:[\w.|\s]+\s+)?([\w$]+)\s*(?::[^)]*)?\)/.exec(m.text.slice(m.start, m.end))?.[1] ?? '';
+  const name =
+    /catch\s*\(\s*(?:final\s+)?(?:[\w.|\s]+\s+)?([\w$]+)\s*(?::[^)]*)?\)/.exec(m.text.slice(m.start, m.end))?.[1] ?? '';
   return /^(?:_\w*|ignored?|expected|unused)$/i.test(name);
 }
 
@@ -221,8 +237,12 @@ export function assignsOnlyEscapedMarkup(m: MatchSite): boolean {
   if (dynamic.length === 0) return escapedByTag; // else a constant string, which the regex leaves out already
   // The element's own markup, wrapped in constant markup (`el.innerHTML = "<b>" + el.innerHTML + "</b>"`), adds no data.
   const target = /[\w$.[\]]+$/.exec(code.slice(code.lastIndexOf('\n', m.start - 1) + 1, m.start))?.[0];
-  const own = target && `${target}${code.slice(m.start, m.end).match(/^\.(?:inner|outer)HTML/)?.[0] ?? ''}`.replace(/\s+/g, '');
-  return dynamic.every((o) => /^(["'])\s*\1$/.test(o) || (ESCAPING_CALL.test(o.slice(0, 200)) && balancedCall(o)) || (own !== undefined && o.replace(/\s+/g, '') === own));
+  const own = target
+    && `${target}${code.slice(m.start, m.end).match(/^\.(?:inner|outer)HTML/)?.[0] ?? ''}`.replace(/\s+/g, '');
+  return dynamic.every((o) =>
+    /^(["'])\s*\1$/.test(o) || (ESCAPING_CALL.test(o.slice(0, 200)) && balancedCall(o))
+    || (own !== undefined && o.replace(/\s+/g, '') === own)
+  );
 }
 
 /** `f(…)` whose closing parenthesis ends the operand (not `f(x).y` or `f(x) || y`). */
@@ -235,7 +255,6 @@ function balancedCall(expr: string): boolean {
   }
   return false;
 }
-
 
 /** The text inside the block whose `{` is at `open` (nested blocks included). */
 export function bracedBody(code: string, open: number): string {

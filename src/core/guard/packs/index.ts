@@ -12,5 +12,14 @@ export { builtinFixer, builtinRefiner } from './pack';
 
 /** Every built-in rule, one pack per language family. (Importing this module also registers their refiners and fixers.) */
 export function builtinRules(): GuardRule[] {
-  return [...typescriptRules, ...swiftRules, ...objcRules, ...pythonRules, ...goRules, ...jvmRules, ...rustRules, ...commonRules];
+  return [
+    ...typescriptRules,
+    ...swiftRules,
+    ...objcRules,
+    ...pythonRules,
+    ...goRules,
+    ...jvmRules,
+    ...rustRules,
+    ...commonRules,
+  ];
 }

@@ -1,5 +1,5 @@
 import { insideParensOf } from './context';
-import { pack, type MatchSite } from './pack';
+import { type MatchSite, pack } from './pack';
 import { mutableDefaultFix } from './python-fixes';
 
 /**
@@ -46,8 +46,10 @@ function insideAsyncDef(code: string, offset: number): boolean {
   return false;
 }
 
-export const pythonRules = pack('python', ['python'], [
-  {
+export const pythonRules = pack(
+  'python',
+  ['python'],
+  [{
     id: 'py/bare-except',
     message: 'Bare except also catches KeyboardInterrupt and SystemExit.',
     severity: 'warning',
@@ -56,17 +58,20 @@ export const pythonRules = pack('python', ['python'], [
     fix: '$1except Exception:',
     linear: true,
     needles: ['except'],
-    why: 'except: catches everything, including Ctrl-C and sys.exit(), so the program cannot be stopped and real bugs are hidden.',
+    why:
+      'except: catches everything, including Ctrl-C and sys.exit(), so the program cannot be stopped and real bugs are hidden.',
     suggestion: 'Catch the exceptions you expect, or at least `except Exception:`.',
     tags: ['error-handling'],
     equivalents: ['noqa:E722', 'noqa:B001', 'pylint:bare-except', 'pylint:W0702'],
     refine: (m) => !handlerReraises(m),
     examples: [
       { bad: 'try:\n    run()\nexcept:\n    log()', good: 'try:\n    run()\nexcept ValueError:\n    log()' },
-      { bad: 'try:\n    run()\nexcept:\n    if verbose:\n        raise\n    log()', good: 'try:\n    run()\nexcept:\n    rollback()\n    raise' },
+      {
+        bad: 'try:\n    run()\nexcept:\n    if verbose:\n        raise\n    log()',
+        good: 'try:\n    run()\nexcept:\n    rollback()\n    raise',
+      },
     ],
-  },
-  {
+  }, {
     id: 'py/except-pass',
     message: 'Exception swallowed with pass.',
     severity: 'warning',
@@ -83,11 +88,16 @@ export const pythonRules = pack('python', ['python'], [
     // Off by default like Ruff's S110 (not in its default rule set): in maintained code most are deliberate fallbacks.
     disabledByDefault: true,
     examples: [
-      { bad: 'try:\n    os.remove(path)\nexcept OSError:\n    pass', good: 'with contextlib.suppress(FileNotFoundError):\n    os.remove(path)' },
-      { bad: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    pass', good: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    log.debug("kept %s", path)' },
+      {
+        bad: 'try:\n    os.remove(path)\nexcept OSError:\n    pass',
+        good: 'with contextlib.suppress(FileNotFoundError):\n    os.remove(path)',
+      },
+      {
+        bad: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    pass',
+        good: 'try:\n    os.remove(path)\nexcept OSError:  # best effort\n    log.debug("kept %s", path)',
+      },
     ],
-  },
-  {
+  }, {
     id: 'py/no-eval',
     message: 'eval/exec runs a string as code.',
     severity: 'error',
@@ -96,10 +106,19 @@ export const pythonRules = pack('python', ['python'], [
     why: 'eval and exec run whatever string reaches them: any input that flows in is code injection.',
     suggestion: 'Use ast.literal_eval for literals, json.loads for data, or a dispatch dict for choosing functions.',
     tags: ['security', 'injection'],
-    equivalents: ['noqa:S307', 'noqa:S102', 'noqa:PGH001', 'nosec:B307', 'nosec:B102', 'pylint:eval-used', 'pylint:exec-used', 'pylint:W0123', 'pylint:W0122'],
+    equivalents: [
+      'noqa:S307',
+      'noqa:S102',
+      'noqa:PGH001',
+      'nosec:B307',
+      'nosec:B102',
+      'pylint:eval-used',
+      'pylint:exec-used',
+      'pylint:W0123',
+      'pylint:W0122',
+    ],
     examples: [{ bad: 'value = eval(text)', good: 'value = ast.literal_eval(text)' }],
-  },
-  {
+  }, {
     id: 'py/mutable-default',
     message: 'Mutable default argument is shared between calls.',
     severity: 'warning',
@@ -112,9 +131,11 @@ export const pythonRules = pack('python', ['python'], [
     suggestion: 'Default to None and create the list inside: def f(items=None): items = [] if items is None else items',
     tags: ['correctness'],
     equivalents: ['noqa:B006', 'pylint:dangerous-default-value', 'pylint:W0102'],
-    examples: [{ bad: 'def add(item, items=[]):\n    items.append(item)', good: 'def add(item, items=None):\n    items = [] if items is None else items' }],
-  },
-  {
+    examples: [{
+      bad: 'def add(item, items=[]):\n    items.append(item)',
+      good: 'def add(item, items=None):\n    items = [] if items is None else items',
+    }],
+  }, {
     id: 'py/shell-true',
     message: 'subprocess with shell=True runs the command through a shell.',
     severity: 'warning',
@@ -126,14 +147,17 @@ export const pythonRules = pack('python', ['python'], [
     suggestion: 'Pass the command as a list without a shell: subprocess.run(["git", "log", ref], check=True).',
     tags: ['security', 'injection'],
     equivalents: ['noqa:S602', 'noqa:S604', 'nosec:B602', 'nosec:B604'],
-    examples: [{ bad: 'subprocess.run(f"git log {ref}", shell=True)', good: 'subprocess.run(["git", "log", ref], check=True)' }],
-  },
-  {
+    examples: [{
+      bad: 'subprocess.run(f"git log {ref}", shell=True)',
+      good: 'subprocess.run(["git", "log", ref], check=True)',
+    }],
+  }, {
     id: 'py/yaml-load',
     message: 'yaml.load can build arbitrary objects.',
     severity: 'warning',
     // yaml.unsafe_load and yaml.full_load are yaml.load with the unsafe and the full loader.
-    regex: String.raw`\byaml\.(?:load|unsafe_load|full_load)\s*\((?![^)]*\bLoader\s*=\s*(?:yaml\.)?(?:Safe|Base)Loader\b)`,
+    regex: String
+      .raw`\byaml\.(?:load|unsafe_load|full_load)\s*\((?![^)]*\bLoader\s*=\s*(?:yaml\.)?(?:Safe|Base)Loader\b)`,
     fix: 'yaml.safe_load(',
     needles: ['yaml.load', 'yaml.unsafe_load', 'yaml.full_load'],
     why: 'With the default or full loader a YAML document can construct Python objects and run code.',
@@ -141,8 +165,7 @@ export const pythonRules = pack('python', ['python'], [
     tags: ['security', 'deserialization'],
     equivalents: ['noqa:S506', 'nosec:B506'],
     examples: [{ bad: 'config = yaml.load(text)', good: 'config = yaml.safe_load(text)' }],
-  },
-  {
+  }, {
     id: 'py/blocking-sleep-in-async',
     message: 'time.sleep inside async def blocks the event loop.',
     severity: 'warning',
@@ -157,7 +180,10 @@ export const pythonRules = pack('python', ['python'], [
     equivalents: ['noqa:ASYNC251', 'noqa:ASYNC101'],
     examples: [
       { bad: 'async def poll():\n    time.sleep(1)\n', good: 'async def poll():\n    await asyncio.sleep(1)\n' },
-      { bad: 'async def poll(\n    client,\n):\n    while True:\n        if client.busy:\n            time.sleep(1)\n', good: 'async def main():\n    def work():\n        time.sleep(1)\n    await asyncio.to_thread(work)\n' },
+      {
+        bad: 'async def poll(\n    client,\n):\n    while True:\n        if client.busy:\n            time.sleep(1)\n',
+        good: 'async def main():\n    def work():\n        time.sleep(1)\n    await asyncio.to_thread(work)\n',
+      },
     ],
-  },
-]);
+  }],
+);

@@ -1,5 +1,5 @@
 import { commentAbove, enclosingFunction, insideAsync, statementEnd } from './context';
-import { pack, type MatchSite } from './pack';
+import { type MatchSite, pack } from './pack';
 
 /** A function whose doc has a `# Panics` section documents its panics: its unwraps are part of that contract. */
 function documentedPanic(m: MatchSite): boolean {
@@ -50,19 +50,25 @@ function loadedSymbol(m: MatchSite): boolean {
   if (!arg) return false;
   if (!arg[1]) return true;
   const before = m.code.slice(Math.max(0, m.start - 4000), m.start);
-  return new RegExp(String.raw`\blet\s+(?:mut\s+)?${arg[1]}\s*(?::[^=;]+)?=\s*(?:unsafe\s*\{\s*)?${LOOKUP}`).test(before);
+  return new RegExp(String.raw`\blet\s+(?:mut\s+)?${arg[1]}\s*(?::[^=;]+)?=\s*(?:unsafe\s*\{\s*)?${LOOKUP}`).test(
+    before,
+  );
 }
 
-export const rustRules = pack('rust', ['rust'], [
-  {
+export const rustRules = pack(
+  'rust',
+  ['rust'],
+  [{
     id: 'rust/unwrap',
     message: '.unwrap() panics on None or Err.',
     severity: 'info',
     regex: String.raw`\.unwrap\(\)`,
     linear: true,
     needles: ['.unwrap()'],
-    why: 'unwrap turns a missing value or an error into a panic that takes down the thread, with a message that says nothing about the cause.',
-    suggestion: 'Propagate with ?, handle with match / if let, or use .expect("why this cannot fail") where it truly cannot.',
+    why:
+      'unwrap turns a missing value or an error into a panic that takes down the thread, with a message that says nothing about the cause.',
+    suggestion:
+      'Propagate with ?, handle with match / if let, or use .expect("why this cannot fail") where it truly cannot.',
     tags: ['crash', 'error-handling'],
     equivalents: ['clippy:unwrap_used'],
     refine: (m) => !idiomaticUnwrap(m) && !documentedPanic(m),
@@ -70,8 +76,7 @@ export const rustRules = pack('rust', ['rust'], [
     // project's Cargo.toml sets unwrap_used to warn or deny.
     disabledByDefault: true,
     examples: [{ bad: 'let n: u32 = s.parse().unwrap();', good: 'let n: u32 = s.parse()?;' }],
-  },
-  {
+  }, {
     id: 'rust/todo',
     message: 'todo!/unimplemented! panics when reached.',
     severity: 'warning',
@@ -82,9 +87,11 @@ export const rustRules = pack('rust', ['rust'], [
     suggestion: 'Implement the branch, or return an error that says what is not supported.',
     tags: ['crash', 'hygiene'],
     equivalents: ['clippy:todo', 'clippy:unimplemented'],
-    examples: [{ bad: 'fn export(&self) -> Vec<u8> {\n    todo!()\n}', good: 'fn export(&self) -> Result<Vec<u8>, Error> {\n    Err(Error::Unsupported)\n}' }],
-  },
-  {
+    examples: [{
+      bad: 'fn export(&self) -> Vec<u8> {\n    todo!()\n}',
+      good: 'fn export(&self) -> Result<Vec<u8>, Error> {\n    Err(Error::Unsupported)\n}',
+    }],
+  }, {
     id: 'rust/transmute',
     message: 'mem::transmute reinterprets bits without checks.',
     severity: 'warning',
@@ -92,24 +99,31 @@ export const rustRules = pack('rust', ['rust'], [
     regex: String.raw`(?:\bmem::|(?<![\w.:]))transmute\s*(?:::\s*<|\()`,
     refine: (m) => !/\bfn\s+$/.test(m.code.slice(Math.max(0, m.start - 16), m.start)) && !loadedSymbol(m),
     needles: ['transmute'],
-    why: 'transmute is undefined behaviour whenever sizes, alignment or validity invariants do not hold, and the compiler cannot check them.',
+    why:
+      'transmute is undefined behaviour whenever sizes, alignment or validity invariants do not hold, and the compiler cannot check them.',
     suggestion: 'Use safe conversions (from_ne_bytes, as casts, bytemuck::cast for plain data).',
     tags: ['unsafe', 'memory'],
     equivalents: ['clippy:transmute_ptr_to_ptr', 'clippy:useless_transmute'],
     examples: [
       { bad: 'let f: f32 = unsafe { std::mem::transmute(bits) };', good: 'let f = f32::from_bits(bits);' },
-      { bad: 'use std::mem::transmute;\nlet s: &\'static str = unsafe { transmute(line) };', good: 'use std::mem::transmute;\nfn transmute(x: u8) -> u8 { x }\nlet y = value.transmute();' },
-      { bad: 'let f = table.get(0);\nlet g = unsafe { mem::transmute::<Loaded, Create>(f) };', good: 'let f = GetProcAddress(module, s!("Create"))?;\nlet g = unsafe { mem::transmute::<Loaded, Create>(f) };' },
+      {
+        bad: "use std::mem::transmute;\nlet s: &'static str = unsafe { transmute(line) };",
+        good: 'use std::mem::transmute;\nfn transmute(x: u8) -> u8 { x }\nlet y = value.transmute();',
+      },
+      {
+        bad: 'let f = table.get(0);\nlet g = unsafe { mem::transmute::<Loaded, Create>(f) };',
+        good: 'let f = GetProcAddress(module, s!("Create"))?;\nlet g = unsafe { mem::transmute::<Loaded, Create>(f) };',
+      },
     ],
-  },
-  {
+  }, {
     id: 'rust/unsafe-block',
     message: 'unsafe block.',
     severity: 'hint',
     regex: String.raw`\bunsafe\s*\{`,
     linear: true,
     needles: ['unsafe'],
-    why: 'Inside unsafe the compiler no longer proves memory safety; each block needs a reviewed argument for why it is sound.',
+    why:
+      'Inside unsafe the compiler no longer proves memory safety; each block needs a reviewed argument for why it is sound.',
     suggestion: 'Keep it minimal and add a // SAFETY: comment explaining the invariants.',
     tags: ['unsafe'],
     equivalents: ['clippy:undocumented_unsafe_blocks', 'clippy:multiple_unsafe_ops_per_block'],
@@ -117,8 +131,7 @@ export const rustRules = pack('rust', ['rust'], [
     // Off by default like Clippy's undocumented_unsafe_blocks (a restriction lint).
     disabledByDefault: true,
     examples: [{ bad: 'let v = unsafe { *ptr };', good: 'let v = slice[index];' }],
-  },
-  {
+  }, {
     id: 'rust/thread-sleep',
     message: 'std::thread::sleep in async code blocks the executor thread.',
     severity: 'info',
@@ -126,17 +139,17 @@ export const rustRules = pack('rust', ['rust'], [
     linear: true,
     needles: ['sleep'],
     why: 'In async code a blocking sleep stalls the executor thread and every task scheduled on it.',
-    suggestion: 'In async code use tokio::time::sleep(d).await (or your runtime\'s equivalent).',
+    suggestion: "In async code use tokio::time::sleep(d).await (or your runtime's equivalent).",
     tags: ['async', 'main-thread'],
     equivalents: ['clippy:disallowed_methods'],
     // Blocking a plain thread is how a worker waits; only inside async code does it stall others.
     refine: (m) => insideAsync(m.code, m.start),
     examples: [{
       bad: 'async fn poll(&self) {\n    std::thread::sleep(Duration::from_secs(1));\n}',
-      good: 'async fn poll(&self) {\n    tokio::time::sleep(Duration::from_secs(1)).await;\n}\nfn worker() {\n    std::thread::sleep(Duration::from_millis(5));\n}',
+      good:
+        'async fn poll(&self) {\n    tokio::time::sleep(Duration::from_secs(1)).await;\n}\nfn worker() {\n    std::thread::sleep(Duration::from_millis(5));\n}',
     }],
-  },
-  {
+  }, {
     id: 'rust/ignored-result',
     message: 'Result discarded with let _ =.',
     severity: 'info',
@@ -152,5 +165,5 @@ export const rustRules = pack('rust', ['rust'], [
     // `let _ =` is Rust's explicit discard; Clippy's let_underscore_must_use is off by default too.
     disabledByDefault: true,
     examples: [{ bad: 'let _ = fs::remove_file(&path);', good: 'fs::remove_file(&path)?;' }],
-  },
-]);
+  }],
+);

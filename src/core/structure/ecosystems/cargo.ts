@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, isSamplePath, isTestDataPath, joinRel } from '../context';
+import { dirOf, DiscoveryContext, isSamplePath, isTestDataPath, joinRel } from '../context';
 import { parseToml, type TomlDocument } from '../toml';
 import type { DependencyScope, Target, TargetDependency, TargetKind } from '../types';
 import { compact, isRecord } from './npm';
@@ -43,7 +43,13 @@ export async function discoverCargo(ctx: DiscoveryContext): Promise<Target[]> {
     const pkg = doc.data.package;
     if (!isRecord(pkg)) continue;
     if (!members.has(dir) && (isSamplePath(dir) || isTestDataPath(dir) || insideWorkspace(dir, members))) continue;
-    crates.push({ manifest: m, dir, doc, name: typeof pkg.name === 'string' ? pkg.name : dir.split('/').pop() || 'crate', workspace: members.get(dir) });
+    crates.push({
+      manifest: m,
+      dir,
+      doc,
+      name: typeof pkg.name === 'string' ? pkg.name : dir.split('/').pop() || 'crate',
+      workspace: members.get(dir),
+    });
   }
   const names = new Set(crates.map((c) => c.name));
   return crates.map((c) => toTarget(ctx, c, names));
@@ -62,19 +68,36 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const pkg = data.package as Record<string, unknown>;
   const dependencies: TargetDependency[] = [];
   // `[dependencies]` and friends, then the same sections under `[target.'cfg(…)'.…]`.
-  const tables: { prefix: string; table: Record<string, unknown>; condition?: string }[] = [{ prefix: '', table: data }];
-  if (isRecord(data.target)) for (const [cfg, t] of Object.entries(data.target)) if (isRecord(t)) tables.push({ prefix: `target.${cfg}.`, table: t, condition: cfg });
+  const tables: { prefix: string; table: Record<string, unknown>; condition?: string }[] = [{
+    prefix: '',
+    table: data,
+  }];
+  if (isRecord(data.target)) {
+    for (const [cfg, t] of Object.entries(data.target)) {
+      if (isRecord(t)) tables.push({ prefix: `target.${cfg}.`, table: t, condition: cfg });
+    }
+  }
   for (const { prefix, table, condition } of tables) {
     for (const [section, sectionScope] of SECTIONS) {
       const deps = table[section];
       if (!isRecord(deps)) continue;
       for (const [key, spec] of Object.entries(deps)) {
         const real = isRecord(spec) && typeof spec.package === 'string' ? spec.package : key;
-        const version = typeof spec === 'string' ? spec : isRecord(spec) && typeof spec.version === 'string' ? spec.version : undefined;
+        const version = typeof spec === 'string'
+          ? spec
+          : isRecord(spec) && typeof spec.version === 'string'
+          ? spec.version
+          : undefined;
         // A feature-gated dependency is only built when its feature is on.
         const scope = sectionScope === 'prod' && isRecord(spec) && spec.optional === true ? 'optional' : sectionScope;
         const line = c.doc.lines.get(`${prefix}${section}.${key}`);
-        const dep: TargetDependency = { name: real, scope, ...(version ? { version } : {}), ...(condition ? { condition } : {}), ...(line ? { evidence: `${c.manifest}:${line}` } : {}) };
+        const dep: TargetDependency = {
+          name: real,
+          scope,
+          ...(version ? { version } : {}),
+          ...(condition ? { condition } : {}),
+          ...(line ? { evidence: `${c.manifest}:${line}` } : {}),
+        };
         if (local.has(real) && real !== c.name) dep.target = real;
         dependencies.push(dep);
       }
@@ -86,11 +109,17 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const hasLib = ctx.has(joinRel(c.dir, 'src/lib.rs')) || !!lib;
   const metadata = isRecord(pkg.metadata) ? pkg.metadata : {};
   // A binary that bears the package's name is what the package is, a library beside it or not (bat's src/bin/bat/main.rs).
-  const namedBin = bins.includes(c.name) || ctx.has(joinRel(c.dir, `src/bin/${c.name}.rs`)) || ctx.has(joinRel(c.dir, `src/bin/${c.name}/main.rs`));
+  const namedBin = bins.includes(c.name) || ctx.has(joinRel(c.dir, `src/bin/${c.name}.rs`))
+    || ctx.has(joinRel(c.dir, `src/bin/${c.name}/main.rs`));
   // A [lib] that declares its crate types (cdylib, staticlib…) or is a proc-macro is built to be linked or used by others: published as a library.
   const declaredLib = !!lib && (Array.isArray(lib['crate-type']) || lib['proc-macro'] === true);
-  const kind: TargetKind =
-    metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir) ? 'test' : declaredLib ? 'library' : ((bins.length || hasMain) && !hasLib) || namedBin ? 'app' : 'library';
+  const kind: TargetKind = metadata['cargo-fuzz'] === true || /(^|\/)fuzz$/.test(c.dir)
+    ? 'test'
+    : declaredLib
+    ? 'library'
+    : ((bins.length || hasMain) && !hasLib) || namedBin
+    ? 'app'
+    : 'library';
   return {
     name: c.name,
     ecosystem: 'cargo',

@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, isSamplePath, isTestDataPath, joinRel } from '../context';
+import { dirOf, DiscoveryContext, isSamplePath, isTestDataPath, joinRel } from '../context';
 import type { Target, TargetDependency } from '../types';
 import { compact } from './npm';
 
@@ -41,7 +41,8 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
   return mods.map((m) => {
     const dependencies: TargetDependency[] = m.requires.map((r) => {
       const rep = m.replaces.find((x) => x.from === r.path);
-      const local = byPath.get(r.path) ?? (rep && /^\.\.?\//.test(rep.to) ? byDir.get(joinRel(m.dir, rep.to)) : undefined);
+      const local = byPath.get(r.path)
+        ?? (rep && /^\.\.?\//.test(rep.to) ? byDir.get(joinRel(m.dir, rep.to)) : undefined);
       return {
         name: r.path,
         ...(local && local !== m ? { target: local.module } : {}),
@@ -64,7 +65,9 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
         toolchain: m.toolchain,
         workspace: workUses.get(m.dir),
         replaces: m.replaces.length ? m.replaces.map((r) => `${r.from} => ${r.to}`) : undefined,
-        commands: ctx.files.filter((f) => f.startsWith(joinRel(m.dir, 'cmd') + '/') && f.endsWith('/main.go')).map((f) => dirOf(f)).slice(0, 20),
+        commands: ctx.files.filter((f) => f.startsWith(joinRel(m.dir, 'cmd') + '/') && f.endsWith('/main.go')).map((
+          f,
+        ) => dirOf(f)).slice(0, 20),
       }),
     };
   });
@@ -84,12 +87,21 @@ async function kindOf(ctx: DiscoveryContext, m: GoMod): Promise<'app' | 'library
   const rootFile = ctx.files.find((f) => dirOf(f) === m.dir && f.endsWith('.go') && !f.endsWith('_test.go'));
   if (rootFile) return /^\s*package\s+main\b/m.test((await ctx.read(rootFile)) ?? '') ? 'app' : 'library';
   // Files of a module nested inside this one (photoprism's docker/dummy/oidc) are that module's.
-  const nested = ctx.files.filter((f) => f.endsWith('/go.mod') && dirOf(f) !== m.dir && (m.dir === '' || f.startsWith(m.dir + '/'))).map((f) => dirOf(f) + '/');
-  const packages = ctx.files.filter((f) => f.startsWith(m.dir === '' ? '' : m.dir + '/') && f.endsWith('.go') && !f.endsWith('_test.go') && !nested.some((n) => f.startsWith(n)));
+  const nested = ctx.files.filter((f) =>
+    f.endsWith('/go.mod') && dirOf(f) !== m.dir && (m.dir === '' || f.startsWith(m.dir + '/'))
+  ).map((f) => dirOf(f) + '/');
+  const packages = ctx.files.filter((f) =>
+    f.startsWith(m.dir === '' ? '' : m.dir + '/') && f.endsWith('.go') && !f.endsWith('_test.go')
+    && !nested.some((n) => f.startsWith(n))
+  );
   const cmd = joinRel(m.dir, 'cmd') + '/';
   const commands = packages.filter((f) => f.startsWith(cmd));
   const internal = packages.filter((f) => f.startsWith(joinRel(m.dir, 'internal') + '/'));
-  return packages.length && (commands.length === packages.length || (commands.length > 0 && internal.length > (packages.length - commands.length) / 2)) ? 'app' : 'library';
+  return packages.length
+      && (commands.length === packages.length
+        || (commands.length > 0 && internal.length > (packages.length - commands.length) / 2))
+    ? 'app'
+    : 'library';
 }
 
 export function parseGoMod(manifest: string, text: string): GoMod {
@@ -98,7 +110,14 @@ export function parseGoMod(manifest: string, text: string): GoMod {
   for (const d of directives(text, 'go')) mod.go = d.args[0];
   for (const d of directives(text, 'toolchain')) mod.toolchain = d.args[0];
   for (const d of directives(text, 'require')) {
-    if (d.args.length >= 2) mod.requires.push({ path: unquote(d.args[0]), version: d.args[1], line: d.line, indirect: /\/\/\s*indirect/.test(d.comment) });
+    if (d.args.length >= 2) {
+      mod.requires.push({
+        path: unquote(d.args[0]),
+        version: d.args[1],
+        line: d.line,
+        indirect: /\/\/\s*indirect/.test(d.comment),
+      });
+    }
   }
   for (const d of directives(text, 'replace')) {
     const arrow = d.args.indexOf('=>');

@@ -60,11 +60,10 @@ export function blockPath(code: string): (offset: number) => string[] {
  * `dependencies` for `dependencies {`, the source set for `commonTest.dependencies {` (its scope).
  */
 function blockName(before: string): string {
-  const m =
-    /val\s+(\w+)\s+by\s+(?:getting|creating)\s*$/.exec(before.trimEnd()) ??
-    /(?:\b(\w+)|(?:getByName|named)\s*\(\s*"([\w-]+)"\s*\))\s*\.\s*dependencies\s*$/.exec(before.trimEnd()) ??
-    /(?:create|getByName|named|register)\s*(?:<[^>]*>)?\s*\(\s*"([\w-]+)"[^)]*\)\s*$/.exec(before.trimEnd()) ??
-    /(\w+)\s*(?:\([^()]*\))?\s*$/.exec(before.trimEnd());
+  const m = /val\s+(\w+)\s+by\s+(?:getting|creating)\s*$/.exec(before.trimEnd())
+    ?? /(?:\b(\w+)|(?:getByName|named)\s*\(\s*"([\w-]+)"\s*\))\s*\.\s*dependencies\s*$/.exec(before.trimEnd())
+    ?? /(?:create|getByName|named|register)\s*(?:<[^>]*>)?\s*\(\s*"([\w-]+)"[^)]*\)\s*$/.exec(before.trimEnd())
+    ?? /(\w+)\s*(?:\([^()]*\))?\s*$/.exec(before.trimEnd());
   return m?.[1] ?? m?.[2] ?? '';
 }
 
@@ -72,7 +71,9 @@ function blockName(before: string): string {
 export function gradleScope(configuration: string, blocks: string[]): DependencyScope {
   if (/test/i.test(configuration) || blocks.some((b) => /(^test|Test)(\w*)$/.test(b) && b !== 'testing')) return 'test';
   if (/^(compileOnly|annotationProcessor|kapt|ksp|compileOnlyApi)$|CompileOnly$/.test(configuration)) return 'build';
-  if (/^(api|implementation|runtimeOnly|compile|runtime)$|(Api|Implementation|RuntimeOnly)$/.test(configuration)) return 'prod';
+  if (/^(api|implementation|runtimeOnly|compile|runtime)$|(Api|Implementation|RuntimeOnly)$/.test(configuration)) {
+    return 'prod';
+  }
   // A configuration the script creates itself (a code generator's classpath, say).
   return 'build';
 }
@@ -102,14 +103,25 @@ export function readVersionCatalog(text: string): Map<string, CatalogEntry> {
       module = parts.slice(0, 2).join(':');
       version = parts[2];
     } else if (isRecord(spec)) {
-      module = typeof spec.module === 'string' ? spec.module : typeof spec.group === 'string' && typeof spec.name === 'string' ? `${spec.group}:${spec.name}` : undefined;
+      module = typeof spec.module === 'string'
+        ? spec.module
+        : typeof spec.group === 'string' && typeof spec.name === 'string'
+        ? `${spec.group}:${spec.name}`
+        : undefined;
       const v = spec.version;
       if (typeof v === 'string') version = v;
-      else if (isRecord(v) && typeof v.ref === 'string' && typeof versions[v.ref] === 'string') version = versions[v.ref] as string;
-      else if (typeof (spec as Record<string, unknown>)['version.ref'] === 'string') version = versions[(spec as Record<string, string>)['version.ref']] as string | undefined;
+      else if (isRecord(v) && typeof v.ref === 'string' && typeof versions[v.ref] === 'string') {
+        version = versions[v.ref] as string;
+      } else if (typeof (spec as Record<string, unknown>)['version.ref'] === 'string') {
+        version = versions[(spec as Record<string, string>)['version.ref']] as string | undefined;
+      }
     }
     if (!module) continue;
-    out.set(alias.replace(/[-_]/g, '.'), { module, ...(version ? { version } : {}), line: doc.lines.get(`libraries.${alias}`) ?? 1 });
+    out.set(alias.replace(/[-_]/g, '.'), {
+      module,
+      ...(version ? { version } : {}),
+      line: doc.lines.get(`libraries.${alias}`) ?? 1,
+    });
   }
   return out;
 }
@@ -141,7 +153,10 @@ export function scriptDependencies(text: string): ScriptDependency[] {
       const configuration = m[1] ?? m[2];
       if (NOT_CONFIGURATIONS.has(configuration) || seen.has(m.index)) continue;
       let value = m[3];
-      if (kind === 'catalog' && (value.startsWith('plugins.') || value.startsWith('versions.') || value.startsWith('bundles.'))) continue;
+      if (
+        kind === 'catalog'
+        && (value.startsWith('plugins.') || value.startsWith('versions.') || value.startsWith('bundles.'))
+      ) continue;
       let version: string | undefined;
       if (kind === 'coordinates') {
         const parts = value.split(':');
@@ -149,18 +164,61 @@ export function scriptDependencies(text: string): ScriptDependency[] {
         version = parts[2];
       }
       seen.add(m.index);
-      out.push({ configuration, ref: { kind, value, ...(version ? { version } : {}) }, scope: gradleScope(configuration, blocks(m.index)), line: lineAt(text, m.index) });
+      out.push({
+        configuration,
+        ref: { kind, value, ...(version ? { version } : {}) },
+        scope: gradleScope(configuration, blocks(m.index)),
+        line: lineAt(text, m.index),
+      });
     }
   }
   // The baseline-profile plugin's producer: `baselineProfile { variants { … { from(project(":benchmark")) } } }`.
   for (const m of code.matchAll(/\bfrom\s*\(\s*project\s*\(\s*["'](:[^"']*)["']/g)) {
-    if (blocks(m.index).includes('baselineProfile')) out.push({ configuration: 'baselineProfile', ref: { kind: 'path', value: m[1] }, scope: 'build', line: lineAt(text, m.index) });
+    if (blocks(m.index).includes('baselineProfile')) {
+      out.push({
+        configuration: 'baselineProfile',
+        ref: { kind: 'path', value: m[1] },
+        scope: 'build',
+        line: lineAt(text, m.index),
+      });
+    }
   }
   return out.sort((a, b) => a.line - b.line);
 }
 
 /** Calls that take a project or library but declare no dependency. */
-const NOT_CONFIGURATIONS = new Set(['id', 'alias', 'kotlin', 'plugin', 'apply', 'from', 'version', 'platform', 'enforcedPlatform', 'exclude', 'include', 'includeBuild', 'evaluationDependsOn', 'project', 'files', 'fileTree', 'classpath', 'set', 'add', 'get', 'getByName', 'named', 'create', 'register', 'if', 'when', 'println', 'listOf', 'setOf', 'mapOf']);
+const NOT_CONFIGURATIONS = new Set([
+  'id',
+  'alias',
+  'kotlin',
+  'plugin',
+  'apply',
+  'from',
+  'version',
+  'platform',
+  'enforcedPlatform',
+  'exclude',
+  'include',
+  'includeBuild',
+  'evaluationDependsOn',
+  'project',
+  'files',
+  'fileTree',
+  'classpath',
+  'set',
+  'add',
+  'get',
+  'getByName',
+  'named',
+  'create',
+  'register',
+  'if',
+  'when',
+  'println',
+  'listOf',
+  'setOf',
+  'mapOf',
+]);
 
 /** A project dependency a convention plugin adds to every project that applies it. */
 export interface ConventionDependency {
@@ -175,7 +233,11 @@ export interface ConventionDependency {
  * by its catalog accessor (`nowinandroid.android.feature.impl`), with the project dependencies its
  * class adds (`"implementation"(project(":core:ui"))`), including those of the plugins it applies.
  */
-export async function conventionPlugins(files: readonly string[], read: (f: string) => Promise<string | undefined>, catalogText: string): Promise<Map<string, ConventionDependency[]>> {
+export async function conventionPlugins(
+  files: readonly string[],
+  read: (f: string) => Promise<string | undefined>,
+  catalogText: string,
+): Promise<Map<string, ConventionDependency[]>> {
   const out = new Map<string, ConventionDependency[]>();
   const builds = files.filter((f) => /(^|\/)build\.gradle\.kts$/.test(f));
   const registered: { keys: string[]; className: string; dir: string }[] = [];
@@ -183,9 +245,15 @@ export async function conventionPlugins(files: readonly string[], read: (f: stri
   const idOfAccessor = new Map<string, string>();
   try {
     const plugins = parseToml(catalogText).data.plugins;
-    if (isRecord(plugins)) for (const [alias, spec] of Object.entries(plugins)) {
-      const id = typeof spec === 'string' ? spec.split(':')[0] : isRecord(spec) && typeof spec.id === 'string' ? spec.id : undefined;
-      if (id) idOfAccessor.set(alias.replace(/[-_]/g, '.'), id);
+    if (isRecord(plugins)) {
+      for (const [alias, spec] of Object.entries(plugins)) {
+        const id = typeof spec === 'string'
+          ? spec.split(':')[0]
+          : isRecord(spec) && typeof spec.id === 'string'
+          ? spec.id
+          : undefined;
+        if (id) idOfAccessor.set(alias.replace(/[-_]/g, '.'), id);
+      }
     }
   } catch {
     // An unreadable catalog: plugins are found by literal id only.
@@ -200,16 +268,31 @@ export async function conventionPlugins(files: readonly string[], read: (f: stri
       const literal = /\bid\s*=\s*"([\w.-]+)"/.exec(body)?.[1];
       const viaCatalog = /\bid\s*=\s*libs\.plugins\.([\w.]+?)(?:\.asProvider\(\))?\.get\(\)\.pluginId/.exec(body)?.[1];
       const id = literal ?? (viaCatalog ? idOfAccessor.get(viaCatalog) : undefined);
-      const keys = [id, viaCatalog, ...[...idOfAccessor].filter(([, v]) => v === id).map(([k]) => k)].filter((k): k is string => !!k);
-      registered.push({ keys: [...new Set(keys)], className: className.split('.').pop()!, dir: f.slice(0, f.lastIndexOf('/') + 1) });
+      const keys = [id, viaCatalog, ...[...idOfAccessor].filter(([, v]) => v === id).map(([k]) => k)].filter((
+        k,
+      ): k is string => !!k);
+      registered.push({
+        keys: [...new Set(keys)],
+        className: className.split('.').pop()!,
+        dir: f.slice(0, f.lastIndexOf('/') + 1),
+      });
     }
   }
   const own = new Map<string, { deps: ConventionDependency[]; applies: string[] }>();
   for (const r of registered) {
-    const source = files.find((f) => f.startsWith(r.dir) && (f.endsWith(`/${r.className}.kt`) || f.endsWith(`/${r.className}.java`)));
+    const source = files.find((f) =>
+      f.startsWith(r.dir) && (f.endsWith(`/${r.className}.kt`) || f.endsWith(`/${r.className}.java`))
+    );
     const text = source ? ((await read(source)) ?? '') : '';
-    const deps = source ? scriptDependencies(text).filter((d) => d.ref.kind === 'path' || d.ref.kind === 'accessor').map((dep) => ({ dep, evidence: `${source}:${dep.line}` })) : [];
-    const applies = [...text.matchAll(/\bapply\s*\(\s*plugin\s*=\s*"([\w.-]+)"|pluginManager\.apply\s*\(\s*"([\w.-]+)"/g)].map((m) => m[1] ?? m[2]);
+    const deps = source
+      ? scriptDependencies(text).filter((d) => d.ref.kind === 'path' || d.ref.kind === 'accessor').map((dep) => ({
+        dep,
+        evidence: `${source}:${dep.line}`,
+      }))
+      : [];
+    const applies = [
+      ...text.matchAll(/\bapply\s*\(\s*plugin\s*=\s*"([\w.-]+)"|pluginManager\.apply\s*\(\s*"([\w.-]+)"/g),
+    ].map((m) => m[1] ?? m[2]);
     for (const k of r.keys) own.set(k, { deps, applies });
   }
   const resolve = (key: string, seen: Set<string>): ConventionDependency[] => {
@@ -230,12 +313,17 @@ export async function conventionPlugins(files: readonly string[], read: (f: stri
  * `val publicModules = setOf("coil", "coil-core", …)` in buildSrc): a list whose name says public or
  * published, of project names.
  */
-export async function publishedLists(files: readonly string[], read: (f: string) => Promise<string | undefined>): Promise<Map<string, Set<string>>> {
+export async function publishedLists(
+  files: readonly string[],
+  read: (f: string) => Promise<string | undefined>,
+): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   for (const f of files) {
     if (!/(^|\/)(buildSrc|build-logic)\/.*\.kts?$|(^|\/)build\.gradle\.kts$/.test(f)) continue;
     const text = (await read(f)) ?? '';
-    for (const m of text.matchAll(/\bval\s+(\w*(?:[Pp]ublic|[Pp]ublish)\w*)\s*(?::[^=]+)?=\s*(?:setOf|listOf|arrayOf|mutableSetOf)\s*\(([^)]*)\)/g)) {
+    for (const m of text.matchAll(
+      /\bval\s+(\w*(?:[Pp]ublic|[Pp]ublish)\w*)\s*(?::[^=]+)?=\s*(?:setOf|listOf|arrayOf|mutableSetOf)\s*\(([^)]*)\)/g,
+    )) {
       out.set(m[1], new Set([...m[2].matchAll(/"([\w.-]+)"/g)].map((x) => x[1])));
     }
   }

@@ -1,6 +1,6 @@
-import { DiscoveryContext, dirOf, isSamplePath, joinRel } from '../context';
-import { child, childText, childrenNamed, parseXml, type XmlElement } from '../xml';
+import { dirOf, DiscoveryContext, isSamplePath, joinRel } from '../context';
 import type { DependencyScope, Target, TargetDependency, TargetKind } from '../types';
+import { child, childrenNamed, childText, parseXml, type XmlElement } from '../xml';
 import { compact } from './npm';
 
 interface Pom {
@@ -64,15 +64,18 @@ function toTarget(ctx: DiscoveryContext, p: Pom, byCoord: Map<string, Pom>, byAr
       evidence: `${p.manifest}:${d.line}`,
     };
   });
-  const plugins = childrenNamed(child(child(p.project, 'build'), 'plugins'), 'plugin').map((pl) => childText(pl, 'artifactId') ?? '');
+  const plugins = childrenNamed(child(child(p.project, 'build'), 'plugins'), 'plugin').map((pl) =>
+    childText(pl, 'artifactId') ?? ''
+  );
   const kind: TargetKind = p.packaging === 'maven-plugin'
     ? 'plugin'
     : /(^|[-_])(tests?|it)([-_]|$)|tests$/.test(p.artifactId) || isTestModule(p.project)
-      ? 'test'
-      : ['war', 'ear'].includes(p.packaging) || plugins.some((x) => /spring-boot-maven-plugin|exec-maven-plugin/.test(x))
-        ? 'app'
-        : 'library';
-  const kotlin = plugins.includes('kotlin-maven-plugin') || ctx.files.some((f) => f.startsWith(joinRel(p.dir, 'src/main/kotlin') + '/'));
+    ? 'test'
+    : ['war', 'ear'].includes(p.packaging) || plugins.some((x) => /spring-boot-maven-plugin|exec-maven-plugin/.test(x))
+    ? 'app'
+    : 'library';
+  const kotlin = plugins.includes('kotlin-maven-plugin')
+    || ctx.files.some((f) => f.startsWith(joinRel(p.dir, 'src/main/kotlin') + '/'));
   return {
     name: p.artifactId,
     ecosystem: 'maven',
@@ -102,5 +105,7 @@ function scopeOf(scope: string | undefined): DependencyScope {
 
 /** A module that says it is one (gson's `<gson.isTestModule>true</gson.isTestModule>`, which its parent reads to skip javadoc and deploy). */
 function isTestModule(project: XmlElement | undefined): boolean {
-  return (child(project, 'properties')?.children ?? []).some((c) => /test-?module$/i.test(c.name) && c.text.trim() === 'true');
+  return (child(project, 'properties')?.children ?? []).some((c) =>
+    /test-?module$/i.test(c.name) && c.text.trim() === 'true'
+  );
 }

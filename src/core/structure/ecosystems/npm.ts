@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, isSamplePath, joinRel, lineOf } from '../context';
+import { dirOf, DiscoveryContext, isSamplePath, joinRel, lineOf } from '../context';
 import type { DependencyScope, Ecosystem, Target, TargetDependency, TargetKind } from '../types';
 
 const DEP_FIELDS: [string, DependencyScope][] = [
@@ -32,8 +32,12 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
     let patterns: string[] = [];
     if (pnpm !== undefined) patterns = pnpmPackages(pnpm);
     else if (Array.isArray(json?.workspaces)) patterns = json.workspaces.filter(isString);
-    else if (isRecord(json?.workspaces) && Array.isArray(json.workspaces.packages)) patterns = json.workspaces.packages.filter(isString);
-    if (patterns.length) roots.push({ dir, patterns, ecosystem: pnpm !== undefined ? 'pnpm' : managerOf(ctx, dir, json) });
+    else if (isRecord(json?.workspaces) && Array.isArray(json.workspaces.packages)) {
+      patterns = json.workspaces.packages.filter(isString);
+    }
+    if (patterns.length) {
+      roots.push({ dir, patterns, ecosystem: pnpm !== undefined ? 'pnpm' : managerOf(ctx, dir, json) });
+    }
   }
 
   const chosen = new Map<string, { ecosystem: Ecosystem; workspaceRoot?: string }>();
@@ -56,7 +60,9 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
   // (excalidraw's Docusaurus site in dev-docs, outside the workspaces, with its own yarn.lock).
   for (const m of manifests) {
     const dir = dirOf(m);
-    if (chosen.has(dir) || rootDirs.has(dir) || isSamplePath(dir) || !LOCKFILES.some((f) => ctx.has(joinRel(dir, f)))) continue;
+    if (chosen.has(dir) || rootDirs.has(dir) || isSamplePath(dir) || !LOCKFILES.some((f) => ctx.has(joinRel(dir, f)))) {
+      continue;
+    }
     chosen.set(dir, { ecosystem: managerOf(ctx, dir, await ctx.readJson(m)) });
   }
 
@@ -72,7 +78,9 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
   // local package through a `file:`/`link:`/`workspace:` range; otherwise it comes from the registry.
   const workspaceOf = new Map(pkgs.map((p) => [nameOf(p), p.workspaceRoot]));
   const sources = sourceCounts(ctx, new Set(pkgs.map((p) => p.dir)));
-  const dependedOn = new Set(pkgs.flatMap((p) => DEP_FIELDS.flatMap(([field]) => (isRecord(p.json[field]) ? Object.keys(p.json[field]) : []))));
+  const dependedOn = new Set(
+    pkgs.flatMap((p) => DEP_FIELDS.flatMap(([field]) => (isRecord(p.json[field]) ? Object.keys(p.json[field]) : []))),
+  );
   return pkgs.map((p) => toTarget(ctx, p, workspaceOf, sources.get(p.dir), dependedOn.has(nameOf(p))));
 }
 
@@ -86,14 +94,20 @@ function sourceCounts(ctx: DiscoveryContext, dirs: Set<string>): Map<string, { j
     while (!dirs.has(dir) && dir !== '') dir = dirOf(dir);
     if (!dirs.has(dir)) continue;
     let c = out.get(dir);
-    if (!c) out.set(dir, (c = { js: 0, ts: 0 }));
+    if (!c) out.set(dir, c = { js: 0, ts: 0 });
     if (ts) c.ts++;
     else c.js++;
   }
   return out;
 }
 
-function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string | undefined>, sources: { js: number; ts: number } | undefined, dependedOn: boolean): Target {
+function toTarget(
+  ctx: DiscoveryContext,
+  p: Pkg,
+  workspaceOf: Map<string, string | undefined>,
+  sources: { js: number; ts: number } | undefined,
+  dependedOn: boolean,
+): Target {
   const { json, text, manifest, dir } = p;
   const dependencies: TargetDependency[] = [];
   for (const [field, scope] of DEP_FIELDS) {
@@ -101,21 +115,37 @@ function toTarget(ctx: DiscoveryContext, p: Pkg, workspaceOf: Map<string, string
     if (!isRecord(deps)) continue;
     const sectionAt = text.indexOf(`"${field}"`);
     for (const [name, version] of Object.entries(deps)) {
-      const dep: TargetDependency = { name, scope, version: String(version), evidence: `${manifest}:${lineOf(text, `"${name}"`, Math.max(0, sectionAt))}` };
+      const dep: TargetDependency = {
+        name,
+        scope,
+        version: String(version),
+        evidence: `${manifest}:${lineOf(text, `"${name}"`, Math.max(0, sectionAt))}`,
+      };
       // Members of one workspace link to each other; packages outside any workspace get each other from the registry
       // unless linked by path (hono's benchmarks/jsx asks for hono ^3.10.4, not the repository's 4.x).
-      const linked = workspaceOf.has(name) && ((workspaceOf.get(name) === p.workspaceRoot && p.workspaceRoot !== undefined) || /^(file|link|workspace|portal):/.test(String(version)));
+      const linked = workspaceOf.has(name)
+        && ((workspaceOf.get(name) === p.workspaceRoot && p.workspaceRoot !== undefined)
+          || /^(file|link|workspace|portal):/.test(String(version)));
       if (linked && name !== nameOf(p)) dep.target = name;
       dependencies.push(dep);
     }
   }
   // The language most of its own files are written in (a Docusaurus site with an editor-only
   // tsconfig is JavaScript); without sources, what its manifest and configuration say.
-  const hasTs = sources && sources.js + sources.ts > 0 ? sources.ts >= sources.js : ctx.has(joinRel(dir, 'tsconfig.json')) || ctx.files.some((f) => dirOf(f) === dir && /\.tsx?$/.test(f) && !f.endsWith('.d.ts')) || typeof json.types === 'string' || typeof json.typings === 'string' || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
+  const hasTs = sources && sources.js + sources.ts > 0
+    ? sources.ts >= sources.js
+    : ctx.has(joinRel(dir, 'tsconfig.json'))
+      || ctx.files.some((f) => dirOf(f) === dir && /\.tsx?$/.test(f) && !f.endsWith('.d.ts'))
+      || typeof json.types === 'string' || typeof json.typings === 'string'
+      || (isRecord(json.devDependencies) && 'typescript' in json.devDependencies);
   return {
     name: nameOf(p),
     ecosystem: p.ecosystem,
-    kind: kindOf(p, ['index.js', 'index.mjs', 'index.cjs', 'index.ts'].some((f) => ctx.has(joinRel(dir, f))), dependedOn),
+    kind: kindOf(
+      p,
+      ['index.js', 'index.mjs', 'index.cjs', 'index.ts'].some((f) => ctx.has(joinRel(dir, f))),
+      dependedOn,
+    ),
     manifest,
     dir,
     language: hasTs ? 'typescript' : 'javascript',
@@ -148,7 +178,8 @@ const APP_FOLDER = /^(?!(?:.*\/)?packages\/)(?:.*\/)?(apps?|examples?|www|site|w
 const LOCKFILES = ['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
 
 /** Dependencies that make a private package an application (a site, a server, a UI). */
-const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|react-native|@remix-run\/\w+|astro|gatsby|@sveltejs\/kit|@angular\/core|electron)$/;
+const APP_FRAMEWORKS =
+  /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|react-native|@remix-run\/\w+|astro|gatsby|@sveltejs\/kit|@angular\/core|electron)$/;
 
 /**
  * What a package is: a test package (by folder or name), a library when it offers an entry point
@@ -159,30 +190,45 @@ const APP_FRAMEWORKS = /^(next|nuxt|@docusaurus\/core|vite|react-scripts|expo|re
 function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   const j = p.json;
   const name = typeof j.name === 'string' ? j.name : '';
-  const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports) || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
-  const entryPoint = typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string' || exportsMain;
+  const exportsMain = typeof j.exports === 'string' || Array.isArray(j.exports)
+    || (isRecord(j.exports) && ('.' in j.exports || Object.keys(j.exports).every((k) => !k.startsWith('.'))));
+  const entryPoint = typeof j.main === 'string' || typeof j.module === 'string' || typeof j.types === 'string'
+    || typeof j.typings === 'string' || exportsMain;
   // What a package publishes says what it is: a non-private package with an entry point that declares
   // what it ships (`files`) or how (`publishConfig`) is a library others install, whatever its folder or
   // name (a published `@scope/test` helper is no test suite). Without those, a package in a test or
   // benchmark folder is taken as the harness it usually is.
-  const published = j.private !== true && typeof j.version === 'string' && entryPoint && (Array.isArray(j.files) || isRecord(j.publishConfig));
+  const published = j.private !== true && typeof j.version === 'string' && entryPoint
+    && (Array.isArray(j.files) || isRecord(j.publishConfig));
   // Tests, and benchmarks (hono's benchmarks/*: the keys count them as tests).
-  if (!published && (/(^|\/)(\.?tests?|e2e|__tests__|bench|benches|benchmarks?)(\/|$)/.test(p.dir) || /(^|[/-])tests?$|-e2e$/.test(name))) return 'test';
+  if (
+    !published
+    && (/(^|\/)(\.?tests?|e2e|__tests__|bench|benches|benchmarks?)(\/|$)/.test(p.dir)
+      || /(^|[/-])tests?$|-e2e$/.test(name))
+  ) return 'test';
   const engines = j.engines;
   if (isRecord(engines) && 'vscode' in engines) return 'plugin';
   // Example programs are apps, even when they export a handler (a Lambda, a worker); so is a private
   // package that is the whole repository (a service) and offers nothing to import. `private` only keeps
   // a package off the registry: one that declares what importers get (`exports`, `module`, `types`) is
   // still a library (built, vendored or linked); `main` alone is also what `node .` starts.
-  const forImporters = exportsMain || typeof j.module === 'string' || typeof j.types === 'string' || typeof j.typings === 'string';
-  if (j.private === true && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !forImporters))) return 'app';
-  const deps = { ...(isRecord(j.dependencies) ? j.dependencies : {}), ...(isRecord(j.devDependencies) ? j.devDependencies : {}) };
+  const forImporters = exportsMain || typeof j.module === 'string' || typeof j.types === 'string'
+    || typeof j.typings === 'string';
+  if (
+    j.private === true
+    && (isSamplePath(p.dir) || (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !forImporters))
+  ) return 'app';
+  const deps = {
+    ...(isRecord(j.dependencies) ? j.dependencies : {}),
+    ...(isRecord(j.devDependencies) ? j.devDependencies : {}),
+  };
   const app = Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d));
   // A private workspace package nothing depends on that neither runs (no framework, no start, dev
   // or serve script) nor installs a command is a harness around the others: tests, benchmarks,
   // type-check and bundle checks (zod's packages/integration, bench, tsc, treeshake, resolution).
   const scripts = isRecord(j.scripts) ? Object.keys(j.scripts) : [];
-  const runs = app || !!j.browserslist || scripts.some((k) => /^(start|dev|serve|preview)\b/.test(k)) || APP_FOLDER.test(p.dir + '/');
+  const runs = app || !!j.browserslist || scripts.some((k) => /^(start|dev|serve|preview)\b/.test(k))
+    || APP_FOLDER.test(p.dir + '/');
   if (j.private === true && p.workspaceRoot !== undefined && !dependedOn && !j.bin && !runs) return 'test';
   if (entryPoint) return 'library';
   if (j.bin) return 'app';
@@ -191,7 +237,10 @@ function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   if (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !j.files && !hasIndex) return 'app';
   if (j.private === true && app) return 'app';
   // A private package that says which browsers it ships to is a web app bundle (excalidraw-app, photoprism's frontend).
-  if (j.private === true && (isRecord(j.browserslist) || Array.isArray(j.browserslist) || typeof j.browserslist === 'string')) return 'app';
+  if (
+    j.private === true
+    && (isRecord(j.browserslist) || Array.isArray(j.browserslist) || typeof j.browserslist === 'string')
+  ) return 'app';
   if (APP_FOLDER.test(p.dir + '/')) return 'app';
   return 'library';
 }
@@ -199,7 +248,9 @@ function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
 function managerOf(ctx: DiscoveryContext, dir: string, json: Record<string, unknown> | undefined): Ecosystem {
   const pm = typeof json?.packageManager === 'string' ? json.packageManager : '';
   if (pm.startsWith('pnpm') || ctx.has(joinRel(dir, 'pnpm-lock.yaml'))) return 'pnpm';
-  if (pm.startsWith('yarn') || ctx.has(joinRel(dir, 'yarn.lock')) || ctx.has(joinRel(dir, '.yarnrc.yml'))) return 'yarn';
+  if (pm.startsWith('yarn') || ctx.has(joinRel(dir, 'yarn.lock')) || ctx.has(joinRel(dir, '.yarnrc.yml'))) {
+    return 'yarn';
+  }
   return 'npm';
 }
 

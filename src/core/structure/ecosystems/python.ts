@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, isSamplePath, joinRel } from '../context';
+import { dirOf, DiscoveryContext, isSamplePath, joinRel } from '../context';
 import { parseToml, type TomlDocument } from '../toml';
 import type { DependencyScope, Target, TargetDependency } from '../types';
 import { compact, isRecord } from './npm';
@@ -33,7 +33,12 @@ export async function discoverPython(ctx: DiscoveryContext): Promise<Target[]> {
   return projects.map((p) => toTarget(ctx, p, byName, byDir));
 }
 
-function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project>, byDir: Map<string, Project>): Target {
+function toTarget(
+  ctx: DiscoveryContext,
+  p: Project,
+  byName: Map<string, Project>,
+  byDir: Map<string, Project>,
+): Target {
   const d = p.doc.data;
   const deps: TargetDependency[] = [];
   const sources = get(d, 'tool', 'uv', 'sources');
@@ -60,24 +65,49 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
   };
   list(get(d, 'project', 'dependencies')).forEach((s, i) => add(s, 'prod', `project.dependencies.${i}`));
   const optional = get(d, 'project', 'optional-dependencies');
-  if (isRecord(optional)) for (const [group, specs] of Object.entries(optional)) list(specs).forEach((s, i) => add(s, 'optional', `project.optional-dependencies.${group}.${i}`));
+  if (isRecord(optional)) {
+    for (const [group, specs] of Object.entries(optional)) {
+      list(specs).forEach((s, i) => add(s, 'optional', `project.optional-dependencies.${group}.${i}`));
+    }
+  }
   const groups = d['dependency-groups'];
-  if (isRecord(groups)) for (const [group, specs] of Object.entries(groups)) list(specs).forEach((s, i) => add(s, group === 'test' ? 'test' : 'dev', `dependency-groups.${group}.${i}`));
+  if (isRecord(groups)) {
+    for (const [group, specs] of Object.entries(groups)) {
+      list(specs).forEach((s, i) => add(s, group === 'test' ? 'test' : 'dev', `dependency-groups.${group}.${i}`));
+    }
+  }
   const poetry = get(d, 'tool', 'poetry');
   if (isRecord(poetry)) {
     const table = (t: unknown, scope: DependencyScope, prefix: string) => {
       if (!isRecord(t)) return;
       for (const [name, spec] of Object.entries(t)) {
-        const version = typeof spec === 'string' ? spec : isRecord(spec) && typeof spec.version === 'string' ? spec.version : '';
-        add(`${name} ${version}`.trim(), scope, `${prefix}.${name}`, isRecord(spec) && typeof spec.path === 'string' ? spec.path : undefined);
+        const version = typeof spec === 'string'
+          ? spec
+          : isRecord(spec) && typeof spec.version === 'string'
+          ? spec.version
+          : '';
+        add(
+          `${name} ${version}`.trim(),
+          scope,
+          `${prefix}.${name}`,
+          isRecord(spec) && typeof spec.path === 'string' ? spec.path : undefined,
+        );
       }
     };
     table(poetry.dependencies, 'prod', 'tool.poetry.dependencies');
     table(poetry['dev-dependencies'], 'dev', 'tool.poetry.dev-dependencies');
-    if (isRecord(poetry.group)) for (const [g, spec] of Object.entries(poetry.group)) if (isRecord(spec)) table(spec.dependencies, g === 'test' ? 'test' : 'dev', `tool.poetry.group.${g}.dependencies`);
+    if (isRecord(poetry.group)) {
+      for (const [g, spec] of Object.entries(poetry.group)) {
+        if (isRecord(spec)) {
+          table(spec.dependencies, g === 'test' ? 'test' : 'dev', `tool.poetry.group.${g}.dependencies`);
+        }
+      }
+    }
   }
   const scripts = get(d, 'project', 'scripts') ?? get(d, 'tool', 'poetry', 'scripts');
-  const pkgDir = [joinRel(p.dir, 'src', importName(p.name)), joinRel(p.dir, importName(p.name))].find((x) => ctx.files.some((f) => f.startsWith(x + '/')));
+  const pkgDir = [joinRel(p.dir, 'src', importName(p.name)), joinRel(p.dir, importName(p.name))].find((x) =>
+    ctx.files.some((f) => f.startsWith(x + '/'))
+  );
   return {
     name: p.name,
     ecosystem: 'python',
@@ -94,7 +124,9 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
       scripts: isRecord(scripts) ? Object.keys(scripts) : undefined,
       package: pkgDir,
       tools: isRecord(d.tool) ? Object.keys(d.tool).sort() : undefined,
-      uvWorkspace: list(get(d, 'tool', 'uv', 'workspace', 'members')).length ? list(get(d, 'tool', 'uv', 'workspace', 'members')) : undefined,
+      uvWorkspace: list(get(d, 'tool', 'uv', 'workspace', 'members')).length
+        ? list(get(d, 'tool', 'uv', 'workspace', 'members'))
+        : undefined,
     }),
   };
 }
@@ -104,13 +136,24 @@ function toTarget(ctx: DiscoveryContext, p: Project, byName: Map<string, Project
  * classifiers say it is a library or typed: then the command line is an add-on and the package a
  * library. Test projects by folder, example programs by folder.
  */
-function kindOf(p: Project, scripts: unknown, optional: unknown, django: boolean, classifiers: unknown): Target['kind'] {
+function kindOf(
+  p: Project,
+  scripts: unknown,
+  optional: unknown,
+  django: boolean,
+  classifiers: unknown,
+): Target['kind'] {
   if (/(^|\/)tests?(\/|$)/.test(p.dir)) return 'test';
   // A Django project (manage.py beside the manifest) is a site you run: saleor; so is an example program.
   if (django || isSamplePath(p.dir)) return 'app';
   if (!isRecord(scripts)) return 'library';
   // A package that says it is a library, or ships types for importers, is one whatever command it adds (flask's `flask` CLI).
-  if (Array.isArray(classifiers) && classifiers.some((c) => typeof c === 'string' && /^(Topic :: Software Development :: Libraries\b|Typing :: Typed)/.test(c))) return 'library';
+  if (
+    Array.isArray(classifiers)
+    && classifiers.some((c) =>
+      typeof c === 'string' && /^(Topic :: Software Development :: Libraries\b|Typing :: Typed)/.test(c)
+    )
+  ) return 'library';
   const extras = isRecord(optional) ? Object.keys(optional) : [];
   return extras.some((e) => /^(cli|console|cmd|command-line|scripts)$/i.test(e)) ? 'library' : 'app';
 }

@@ -1,4 +1,4 @@
-import { DiscoveryContext, dirOf, joinRel, lineAt } from '../context';
+import { dirOf, DiscoveryContext, joinRel, lineAt } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
 import { compact } from './npm';
 
@@ -36,7 +36,9 @@ export async function discoverSwift(ctx: DiscoveryContext): Promise<Target[]> {
   for (const pkg of packages) {
     for (const t of pkg.targets) {
       // A test target's dependencies are test dependencies, as Gradle's testImplementation and Cargo's dev-dependencies are.
-      t.target.dependencies = t.deps.map((d) => resolve(pkg, packages, d.expr, `${pkg.manifest}:${d.line}`)).filter((d): d is TargetDependency => !!d).map((d) => (t.target.kind === 'test' ? { ...d, scope: 'test' as const } : d));
+      t.target.dependencies = t.deps.map((d) => resolve(pkg, packages, d.expr, `${pkg.manifest}:${d.line}`)).filter((
+        d,
+      ): d is TargetDependency => !!d).map((d) => (t.target.kind === 'test' ? { ...d, scope: 'test' as const } : d));
     }
   }
   const all = packages.flatMap((p) => p.targets.map((t) => ({ pkg: p, t: t.target })));
@@ -64,14 +66,20 @@ function readPackage(ctx: DiscoveryContext, manifest: string, raw: string): Swif
   const toolsVersion = /swift-tools-version\s*:\s*([\d.]+)/.exec(raw)?.[1];
   const pkgCall = calls(text, ['Package']).find((c) => c.name === 'Package');
   const name = (pkgCall && stringValue(labelArg(pkgCall.args, 'name'))) ?? (dir.split('/').pop() || 'Package');
-  const platforms = [...(pkgCall ? labelArg(pkgCall.args, 'platforms') ?? '' : '').matchAll(/\.(iOS|macOS|tvOS|watchOS|visionOS|macCatalyst|driverKit|linux)\s*\(([^)]*)\)/g)].map((m) => `${m[1]} ${m[2].replace(/^\s*"?\.?v?|"?\s*$/g, '').replace(/_/g, '.')}`);
+  const platforms = [
+    ...(pkgCall ? labelArg(pkgCall.args, 'platforms') ?? '' : '').matchAll(
+      /\.(iOS|macOS|tvOS|watchOS|visionOS|macCatalyst|driverKit|linux)\s*\(([^)]*)\)/g,
+    ),
+  ].map((m) => `${m[1]} ${m[2].replace(/^\s*"?\.?v?|"?\s*$/g, '').replace(/_/g, '.')}`);
   const products = new Map<string, string[]>();
   for (const c of calls(text, ['library', 'executable'])) {
     const pname = stringValue(labelArg(c.args, 'name'));
     const targets = strings(labelArg(c.args, 'targets') ?? '');
     if (pname) products.set(pname, targets);
   }
-  const decls = calls(text, Object.keys(TARGET_CALLS)).filter((c, _i, list) => !list.some((o) => o !== c && o.start < c.start && c.end <= o.end));
+  const decls = calls(text, Object.keys(TARGET_CALLS)).filter((c, _i, list) =>
+    !list.some((o) => o !== c && o.start < c.start && c.end <= o.end)
+  );
   const targets: SwiftTarget[] = [];
   for (const c of decls) {
     const tname = stringValue(labelArg(c.args, 'name'));
@@ -81,7 +89,9 @@ function readPackage(ctx: DiscoveryContext, manifest: string, raw: string): Swif
     const tdir = custom !== undefined ? joinRel(dir, custom) : defaultDir(ctx, dir, tname, kind === 'test');
     const depsExpr = labelArg(c.args, 'dependencies');
     const depsAt = depsExpr === undefined ? -1 : text.indexOf(depsExpr, c.argsStart);
-    const deps = depsExpr === undefined ? [] : topLevel(inner(depsExpr, '[', ']')).map((e) => ({ expr: e.text, line: lineAt(text, depsAt + 1 + e.offset) }));
+    const deps = depsExpr === undefined
+      ? []
+      : topLevel(inner(depsExpr, '[', ']')).map((e) => ({ expr: e.text, line: lineAt(text, depsAt + 1 + e.offset) }));
     targets.push({
       target: {
         name: tname,
@@ -137,7 +147,9 @@ function resolve(pkg: SwiftPackage, all: SwiftPackage[], expr: string, evidence:
   if (e.startsWith('"') || /^\.(target|byName)\s*\(/.test(e)) {
     const name = e.startsWith('"') ? stringValue(e) : stringValue(labelArg(inner(e, '(', ')'), 'name'));
     if (!name) return undefined;
-    if (pkg.targets.some((t) => t.target.name === name)) return { name, target: ref(pkg, name), scope: 'prod', evidence };
+    if (pkg.targets.some((t) => t.target.name === name)) {
+      return { name, target: ref(pkg, name), scope: 'prod', evidence };
+    }
     const other = all.find((p) => p !== pkg && p.products.has(name));
     const first = other?.products.get(name)?.[0];
     return { name, ...(other && first ? { target: ref(other, first) } : {}), scope: 'prod', evidence };
@@ -147,9 +159,19 @@ function resolve(pkg: SwiftPackage, all: SwiftPackage[], expr: string, evidence:
     const name = stringValue(labelArg(args, 'name'));
     const pkgName = stringValue(labelArg(args, 'package'));
     if (!name) return undefined;
-    const other = all.find((p) => p !== pkg && (p.name.toLowerCase() === pkgName?.toLowerCase() || p.dir.split('/').pop()?.toLowerCase() === pkgName?.toLowerCase()));
-    const first = other?.products.get(name)?.[0] ?? (other?.targets.some((t) => t.target.name === name) ? name : undefined);
-    return { name: pkgName ? `${pkgName}/${name}` : name, ...(other && first ? { target: ref(other, first) } : {}), scope: 'prod', evidence };
+    const other = all.find((p) =>
+      p !== pkg
+      && (p.name.toLowerCase() === pkgName?.toLowerCase()
+        || p.dir.split('/').pop()?.toLowerCase() === pkgName?.toLowerCase())
+    );
+    const first = other?.products.get(name)?.[0]
+      ?? (other?.targets.some((t) => t.target.name === name) ? name : undefined);
+    return {
+      name: pkgName ? `${pkgName}/${name}` : name,
+      ...(other && first ? { target: ref(other, first) } : {}),
+      scope: 'prod',
+      evidence,
+    };
   }
   return undefined;
 }
@@ -169,7 +191,13 @@ function calls(text: string, names: string[]): Call[] {
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const open = m.index + m[0].length - 1;
     const close = matching(text, open);
-    out.push({ name: m[1], start: m.index + m[0].indexOf(m[1]), argsStart: open + 1, end: close, args: text.slice(open + 1, close) });
+    out.push({
+      name: m[1],
+      start: m.index + m[0].indexOf(m[1]),
+      argsStart: open + 1,
+      end: close,
+      args: text.slice(open + 1, close),
+    });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { DiscoveryContext, dirOf, isSamplePath, joinRel, lineOf } from '../context';
+import { dirOf, DiscoveryContext, isSamplePath, joinRel, lineOf } from '../context';
 import type { Target } from '../types';
 import { compact, isRecord } from './npm';
 
@@ -70,7 +70,12 @@ export async function discoverTypeScript(ctx: DiscoveryContext): Promise<Target[
       language: 'typescript',
       dependencies: p.refs
         .filter((r) => members.has(r.file))
-        .map((r) => ({ name: projectName(r.file), target: projectName(r.file), scope: 'build' as const, evidence: `${file}:${r.line}` })),
+        .map((r) => ({
+          name: projectName(r.file),
+          target: projectName(r.file),
+          scope: 'build' as const,
+          evidence: `${file}:${r.line}`,
+        })),
       metadata: compact({
         tsconfig: file,
         composite: opts.composite,

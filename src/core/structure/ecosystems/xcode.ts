@@ -4,7 +4,7 @@
 // root Swift package (a library: Kingfisher, Alamofire) an Xcode target of the same name as a
 // package target builds the same code and is the package's; the others (tests, demos) are listed.
 import { posix } from 'node:path';
-import { DiscoveryContext, dirOf, joinRel } from '../context';
+import { dirOf, DiscoveryContext, joinRel } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
 
 /** One object of the project file: its id, `isa` and body text. */
@@ -15,7 +15,8 @@ interface PbxObject {
   line: number;
 }
 
-const APP_TYPES = /\.(application|app-extension|extensionkit-extension|watchkit2-extension|watchapp2|xpc-service|tool|application\.watchapp2-container|messages-extension)"?$/;
+const APP_TYPES =
+  /\.(application|app-extension|extensionkit-extension|watchkit2-extension|watchapp2|xpc-service|tool|application\.watchapp2-container|messages-extension)"?$/;
 const TEST_TYPES = /\.(bundle\.unit-test|bundle\.ui-testing)"?$/;
 
 export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
@@ -26,7 +27,9 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
   const packageTargets = new Set<string>();
   for (const manifest of ctx.named('Package.swift', true)) {
     // Test targets too (Moya's Xcode MoyaTests builds the package's `.testTarget( // dev` MoyaTests), past line comments.
-    for (const m of ((await ctx.read(manifest)) ?? '').matchAll(/\.(?:target|executableTarget|binaryTarget|testTarget)\s*\((?:\s*\/\/[^\n]*)*\s*name:\s*"([^"]+)"/g)) packageTargets.add(m[1]);
+    for (const m of ((await ctx.read(manifest)) ?? '').matchAll(
+      /\.(?:target|executableTarget|binaryTarget|testTarget)\s*\((?:\s*\/\/[^\n]*)*\s*name:\s*"([^"]+)"/g,
+    )) packageTargets.add(m[1]);
   }
   const rootPackage = ctx.has('Package.swift');
   const nameOf = (o: PbxObject) => field(o.body, 'name') ?? o.id;
@@ -39,16 +42,28 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     const text = await ctx.read(pbxproj);
     if (!text) continue;
     const objects = new Map(pbxObjects(text).map((o) => [o.id, o]));
-    parsed.push({ pbxproj, projectDir, objects, natives: [...objects.values()].filter((o) => o.isa === 'PBXNativeTarget') });
+    parsed.push({
+      pbxproj,
+      projectDir,
+      objects,
+      natives: [...objects.values()].filter((o) => o.isa === 'PBXNativeTarget'),
+    });
   }
   const listed = (t: PbxObject) => !(rootPackage && packageTargets.has(nameOf(t)));
   const targetNames = new Set(parsed.flatMap((p) => p.natives.filter(listed).map(nameOf)));
   // Framework targets by product name, with the platform they build for (AFNetworking iOS, macOS, tvOS, watchOS all make AFNetworking.framework).
-  const frameworks = parsed.flatMap((p) => p.natives.filter((t) => listed(t) && /\.framework"?$/.test(field(t.body, 'productType') ?? '')).map((t) => ({ product: productOf(p.objects, t), name: nameOf(t), sdk: sdkOf(p.objects, t) })));
+  const frameworks = parsed.flatMap((p) =>
+    p.natives.filter((t) => listed(t) && /\.framework"?$/.test(field(t.body, 'productType') ?? '')).map((t) => ({
+      product: productOf(p.objects, t),
+      name: nameOf(t),
+      sdk: sdkOf(p.objects, t),
+    }))
+  );
   /** The target a linked `X.framework` of another project is: the framework target for the same platform, else a package target of that name. */
   const linkedFramework = (product: string, sdk: string | undefined) => {
     const same = frameworks.filter((f) => f.product === product);
-    return (same.find((f) => f.sdk !== undefined && f.sdk === sdk) ?? (same.length === 1 ? same[0] : undefined))?.name ?? (packageTargets.has(product) ? product : undefined);
+    return (same.find((f) => f.sdk !== undefined && f.sdk === sdk) ?? (same.length === 1 ? same[0] : undefined))?.name
+      ?? (packageTargets.has(product) ? product : undefined);
   };
   const pods = await podfileLinks(ctx, packageTargets, targetNames);
   for (const { pbxproj, projectDir, objects, natives } of parsed) {
@@ -56,7 +71,9 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
     const producerOf = new Map(natives.map((t) => [field(t.body, 'productReference') ?? '', t]));
     // The group each file or group sits in, to resolve `<group>`-relative paths.
     const parents = new Map<string, string>();
-    for (const o of objects.values()) if (/Group$/.test(o.isa)) for (const id of list(o.body, 'children')) parents.set(id, o.id);
+    for (const o of objects.values()) {
+      if (/Group$/.test(o.isa)) { for (const id of list(o.body, 'children')) parents.set(id, o.id); }
+    }
     for (const t of natives) {
       // Beside a root package, the Xcode target of a package target's name builds the same code.
       if (!listed(t)) continue;
@@ -81,7 +98,11 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         if (dep && other && other.isa === 'PBXNativeTarget') add(nameOf(other), nameOf(other), dep);
       }
       // Frameworks it links: another target's product of this project, or a package target's built product (`Kingfisher.framework`).
-      for (const phase of list(t.body, 'buildPhases').map((id) => objects.get(id)).filter((o) => o?.isa === 'PBXFrameworksBuildPhase')) {
+      for (
+        const phase of list(t.body, 'buildPhases').map((id) => objects.get(id)).filter((o) =>
+          o?.isa === 'PBXFrameworksBuildPhase'
+        )
+      ) {
         for (const buildFile of list(phase!.body, 'files').map((id) => objects.get(id))) {
           const ref = buildFile && field(buildFile.body, 'fileRef');
           const file = ref ? objects.get(ref) : undefined;
@@ -89,7 +110,9 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
           const producer = producerOf.get(ref!);
           const product = /(?:^|\/)([^/]+)\.framework$/.exec(field(file.body, 'path') ?? '')?.[1];
           // Another project's target through a reference proxy (Alamofire's iOS Example links "Alamofire iOS").
-          const remote = file.isa === 'PBXReferenceProxy' ? field(objects.get(field(file.body, 'remoteRef') ?? '')?.body ?? '', 'remoteInfo') : undefined;
+          const remote = file.isa === 'PBXReferenceProxy'
+            ? field(objects.get(field(file.body, 'remoteRef') ?? '')?.body ?? '', 'remoteInfo')
+            : undefined;
           if (producer) add(nameOf(producer), nameOf(producer), buildFile);
           else if (remote && targetNames.has(remote)) add(remote, remote, buildFile);
           else if (product && field(file.body, 'sourceTree') !== 'SDKROOT') {
@@ -99,14 +122,22 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         }
       }
       // The repository's own pods its Podfile target installs (SDWebImage's demos and tests: `pod 'SDWebImage/MapKit', :path => './'`).
-      for (const link of pods.get(nameOf(t)) ?? []) if (!dependencies.some((d) => d.target === link.target)) dependencies.push({ name: link.pod, target: link.target, scope, evidence: link.evidence });
+      for (const link of pods.get(nameOf(t)) ?? []) {
+        if (!dependencies.some((d) => d.target === link.target)) {
+          dependencies.push({ name: link.pod, target: link.target, scope, evidence: link.evidence });
+        }
+      }
       // Its files: the folders Xcode keeps in sync with the target (Xcode 16), and the folder of its Info.plist;
       // `dir` is where the project is.
-      const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) => field(objects.get(id)?.body ?? '', 'path')).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
+      const folders = list(t.body, 'fileSystemSynchronizedGroups').map((id) =>
+        field(objects.get(id)?.body ?? '', 'path')
+      ).filter((x): x is string => !!x).map((x) => joinRel(projectDir, x));
       const compiled = compiledFiles(objects, parents, t, projectDir);
       const infoPlist = await infoPlistFile(ctx, objects, parents, t, projectDir);
       for (const own of [infoPlist && dirOf(infoPlist), ...sourcesFolders(compiled, projectDir)]) {
-        if (own && own !== projectDir && !folders.includes(own) && ctx.files.some((f) => f.startsWith(own + '/'))) folders.push(own);
+        if (own && own !== projectDir && !folders.includes(own) && ctx.files.some((f) => f.startsWith(own + '/'))) {
+          folders.push(own);
+        }
       }
       out.push({
         name: nameOf(t),
@@ -115,9 +146,15 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         manifest: pbxproj,
         dir: projectDir,
         ...(folders.length ? { extraDirs: folders } : {}),
-        language: languageOf(compiled) ?? languageOf(ctx.files.filter((f) => folders.some((d) => f.startsWith(d + '/')))) ?? languageOf(ctx.files.filter((f) => projectDir === '' || f.startsWith(projectDir + '/'))) ?? 'swift',
+        language: languageOf(compiled)
+          ?? languageOf(ctx.files.filter((f) => folders.some((d) => f.startsWith(d + '/'))))
+          ?? languageOf(ctx.files.filter((f) => projectDir === '' || f.startsWith(projectDir + '/'))) ?? 'swift',
         dependencies,
-        metadata: { productType: productType.replace(/^"|"$/g, ''), project: dirOf(pbxproj), ...(infoPlist && ctx.files.includes(infoPlist) ? { infoPlist } : {}) },
+        metadata: {
+          productType: productType.replace(/^"|"$/g, ''),
+          project: dirOf(pbxproj),
+          ...(infoPlist && ctx.files.includes(infoPlist) ? { infoPlist } : {}),
+        },
       });
     }
   }
@@ -130,7 +167,11 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
  * for the pod and subspec (`SDWebImageMapKit` for `SDWebImage/MapKit`) or for the pod, with the
  * subspecs it depends on in its podspec.
  */
-async function podfileLinks(ctx: DiscoveryContext, packageTargets: ReadonlySet<string>, targetNames: ReadonlySet<string>): Promise<Map<string, { pod: string; target: string; evidence: string }[]>> {
+async function podfileLinks(
+  ctx: DiscoveryContext,
+  packageTargets: ReadonlySet<string>,
+  targetNames: ReadonlySet<string>,
+): Promise<Map<string, { pod: string; target: string; evidence: string }[]>> {
   const out = new Map<string, { pod: string; target: string; evidence: string }[]>();
   for (const podfile of ctx.named('Podfile', true)) {
     const text = (await ctx.read(podfile)) ?? '';
@@ -149,8 +190,11 @@ async function podfileLinks(ctx: DiscoveryContext, packageTargets: ReadonlySet<s
       else if (t) [target, def] = [t[1], undefined];
       else if (/^end\b/.test(l)) [target, def] = [undefined, undefined];
       else if (p && def) defs.set(def, [...(defs.get(def) ?? []), { pod: p[1], path: p[2], line: i + 1 }]);
-      else if (p && target) installs.set(target, [...(installs.get(target) ?? []), { pod: p[1], path: p[2], line: i + 1 }]);
-      else if (target && /^\s*(\w+)\s*$/.test(l) && defs.has(l.trim())) installs.set(target, [...(installs.get(target) ?? []), ...defs.get(l.trim())!]);
+      else if (p && target) {
+        installs.set(target, [...(installs.get(target) ?? []), { pod: p[1], path: p[2], line: i + 1 }]);
+      } else if (target && /^\s*(\w+)\s*$/.test(l) && defs.has(l.trim())) {
+        installs.set(target, [...(installs.get(target) ?? []), ...defs.get(l.trim())!]);
+      }
     });
     for (const [xcodeTarget, list] of installs) {
       if (!targetNames.has(xcodeTarget)) continue;
@@ -159,15 +203,33 @@ async function podfileLinks(ctx: DiscoveryContext, packageTargets: ReadonlySet<s
         const podspec = joinRel(joinRel(dirOf(podfile), p.path.replace(/^\.\/?/, '')), `${pod}.podspec`);
         const spec = ctx.has(podspec) ? ((await ctx.read(podspec)) ?? '') : '';
         // The subspec and those it depends on within the pod (MapKit depends on Core).
-        const subspecs = new Set<string>(sub ? [sub] : (/default_subspecs?\s*=\s*(.+)/.exec(spec)?.[1].match(/['"]([^'"]+)['"]/g) ?? []).map((x) => x.slice(1, -1)));
+        const subspecs = new Set<string>(
+          sub
+            ? [sub]
+            : (/default_subspecs?\s*=\s*(.+)/.exec(spec)?.[1].match(/['"]([^'"]+)['"]/g) ?? []).map((x) =>
+              x.slice(1, -1)
+            ),
+        );
         for (const m of spec.matchAll(/subspec\s+['"](\w+)['"]\s+do\s*\|\w+\|([\s\S]*?)\n\s*end\b/g)) {
-          if (subspecs.has(m[1])) for (const dep of m[2].matchAll(/dependency\s+['"]([^'"/]+)\/(\w+)['"]/g)) if (dep[1] === pod) subspecs.add(dep[2]);
+          if (subspecs.has(m[1])) {
+            for (const dep of m[2].matchAll(/dependency\s+['"]([^'"/]+)\/(\w+)['"]/g)) {
+              if (dep[1] === pod) subspecs.add(dep[2]);
+            }
+          }
         }
         // Each subspec is the target named for it, else the pod's own (`SDWebImage/Core` is SDWebImage when nothing is named SDWebImageCore).
         const known = (n: string) => packageTargets.has(n) || targetNames.has(n);
-        const names = new Set([...subspecs].map((x) => [`${pod}${x}`, pod].find(known)).filter((n): n is string => !!n));
+        const names = new Set(
+          [...subspecs].map((x) => [`${pod}${x}`, pod].find(known)).filter((n): n is string => !!n),
+        );
         if (subspecs.size === 0 && known(pod)) names.add(pod);
-        for (const name of names) out.set(xcodeTarget, [...(out.get(xcodeTarget) ?? []), { pod: p.pod, target: name, evidence: `${podfile}:${p.line}` }]);
+        for (const name of names) {
+          out.set(xcodeTarget, [...(out.get(xcodeTarget) ?? []), {
+            pod: p.pod,
+            target: name,
+            evidence: `${podfile}:${p.line}`,
+          }]);
+        }
       }
     }
   }
@@ -177,7 +239,8 @@ async function podfileLinks(ctx: DiscoveryContext, packageTargets: ReadonlySet<s
 /** The name of the file a target builds (`AFNetworking` for every platform's `AFNetworking.framework`), else its product name. */
 function productOf(objects: Map<string, PbxObject>, target: PbxObject): string {
   const file = field(objects.get(field(target.body, 'productReference') ?? '')?.body ?? '', 'path');
-  return /(?:^|\/)([^/]+)\.\w+$/.exec(file ?? '')?.[1] ?? field(target.body, 'productName') ?? field(target.body, 'name') ?? '';
+  return /(?:^|\/)([^/]+)\.\w+$/.exec(file ?? '')?.[1] ?? field(target.body, 'productName')
+    ?? field(target.body, 'name') ?? '';
 }
 
 /** The platform a target builds for (`SDKROOT` of its build settings, else of the project's). */
@@ -190,19 +253,34 @@ function sdkOf(objects: Map<string, PbxObject>, target: PbxObject): string | und
     return undefined;
   };
   const project = [...objects.values()].find((o) => o.isa === 'PBXProject');
-  return settingIn(field(target.body, 'buildConfigurationList')) ?? settingIn(project && field(project.body, 'buildConfigurationList'));
+  return settingIn(field(target.body, 'buildConfigurationList'))
+    ?? settingIn(project && field(project.body, 'buildConfigurationList'));
 }
 
 /**
  * A target's Info.plist (`INFOPLIST_FILE`, relative to the project's folder), when its build settings
  * name one, or the .xcconfig file they are based on does (NetNewsWire's extensions).
  */
-async function infoPlistFile(ctx: DiscoveryContext, objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): Promise<string | undefined> {
+async function infoPlistFile(
+  ctx: DiscoveryContext,
+  objects: Map<string, PbxObject>,
+  parents: Map<string, string>,
+  target: PbxObject,
+  projectDir: string,
+): Promise<string | undefined> {
   const usable = (plist: string | undefined) => {
-    const p = plist?.trim().replace(/^"|"$/g, '').replace(/^\$\((SRCROOT|PROJECT_DIR|SOURCE_ROOT)\)\//, '').replace(/^\.\//, '');
-    return p && !p.includes('$(') && !p.startsWith('/') && !p.split('/').includes('..') ? joinRel(projectDir, p) : undefined;
+    const p = plist?.trim().replace(/^"|"$/g, '').replace(/^\$\((SRCROOT|PROJECT_DIR|SOURCE_ROOT)\)\//, '').replace(
+      /^\.\//,
+      '',
+    );
+    return p && !p.includes('$(') && !p.startsWith('/') && !p.split('/').includes('..')
+      ? joinRel(projectDir, p)
+      : undefined;
   };
-  const configurations = list(objects.get(field(target.body, 'buildConfigurationList') ?? '')?.body ?? '', 'buildConfigurations');
+  const configurations = list(
+    objects.get(field(target.body, 'buildConfigurationList') ?? '')?.body ?? '',
+    'buildConfigurations',
+  );
   for (const id of configurations) {
     const own = usable(field(objects.get(id)?.body ?? '', 'INFOPLIST_FILE'));
     if (own) return own;
@@ -213,7 +291,9 @@ async function infoPlistFile(ctx: DiscoveryContext, objects: Map<string, PbxObje
     const anchor = field(body, 'baseConfigurationReferenceAnchor');
     const anchored = anchor && field(body, 'baseConfigurationReferenceRelativePath');
     const folder = anchor && filePath(objects, parents, anchor, projectDir);
-    const xcconfig = anchored && folder !== undefined ? joinRel(folder, anchored.replace(/^"|"$/g, '')) : filePath(objects, parents, field(body, 'baseConfigurationReference') ?? '', projectDir);
+    const xcconfig = anchored && folder !== undefined
+      ? joinRel(folder, anchored.replace(/^"|"$/g, ''))
+      : filePath(objects, parents, field(body, 'baseConfigurationReference') ?? '', projectDir);
     if (!xcconfig || !ctx.has(xcconfig)) continue;
     const m = /^\s*INFOPLIST_FILE\s*=\s*(.+?)\s*(?:\/\/.*)?$/m.exec((await ctx.read(xcconfig)) ?? '');
     const plist = usable(m?.[1]);
@@ -255,7 +335,13 @@ function sourcesFolders(files: readonly string[], projectDir: string): string[] 
 }
 
 /** The repository path of a file reference, through its groups; undefined outside the repository or the project. */
-function filePath(objects: Map<string, PbxObject>, parents: Map<string, string>, id: string, projectDir: string, depth = 0): string | undefined {
+function filePath(
+  objects: Map<string, PbxObject>,
+  parents: Map<string, string>,
+  id: string,
+  projectDir: string,
+  depth = 0,
+): string | undefined {
   const o = objects.get(id);
   if (!o || depth > 64) return undefined;
   const own = field(o.body, 'path') ?? '';
@@ -273,10 +359,19 @@ function filePath(objects: Map<string, PbxObject>, parents: Map<string, string>,
 }
 
 /** The files a target compiles (its Sources build phase), as repository paths, where they resolve to one. */
-function compiledFiles(objects: Map<string, PbxObject>, parents: Map<string, string>, target: PbxObject, projectDir: string): string[] {
+function compiledFiles(
+  objects: Map<string, PbxObject>,
+  parents: Map<string, string>,
+  target: PbxObject,
+  projectDir: string,
+): string[] {
   const pathOf = (id: string) => filePath(objects, parents, id, projectDir);
   const out: string[] = [];
-  for (const phase of list(target.body, 'buildPhases').map((id) => objects.get(id)).filter((o) => o?.isa === 'PBXSourcesBuildPhase')) {
+  for (
+    const phase of list(target.body, 'buildPhases').map((id) => objects.get(id)).filter((o) =>
+      o?.isa === 'PBXSourcesBuildPhase'
+    )
+  ) {
     for (const buildFile of list(phase!.body, 'files')) {
       const file = pathOf(field(objects.get(buildFile)?.body ?? '', 'fileRef') ?? '');
       if (file !== undefined) out.push(file);
@@ -326,7 +421,9 @@ export function pbxObjects(text: string): PbxObject[] {
 
 /** A scalar field (`name = "NetNewsWire iOS";`, `productName = Account;`), unquoted. */
 function field(body: string, key: string): string | undefined {
-  const m = new RegExp(`(?:^|[\\s{;])${key}\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|[^;\\s]+)(?:\\s*/\\*[^*]*\\*/)?\\s*;`).exec(body);
+  const m = new RegExp(`(?:^|[\\s{;])${key}\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|[^;\\s]+)(?:\\s*/\\*[^*]*\\*/)?\\s*;`).exec(
+    body,
+  );
   if (!m) return undefined;
   return m[1].startsWith('"') ? m[1].slice(1, -1).replace(/\\"/g, '"') : m[1];
 }

@@ -32,8 +32,26 @@ interface FakeModel extends vscode.LanguageModelChatInformation {
 }
 
 const MODELS: FakeModel[] = [
-  { id: 'scripted', name: 'Scripted (tools)', family: 'autosnippet-fake', version: '1', maxInputTokens: 128_000, maxOutputTokens: 8_000, capabilities: { toolCalling: true }, toolCalling: true },
-  { id: 'scripted-text', name: 'Scripted (text protocol)', family: 'autosnippet-fake', version: '1', maxInputTokens: 128_000, maxOutputTokens: 8_000, capabilities: { toolCalling: false }, toolCalling: false },
+  {
+    id: 'scripted',
+    name: 'Scripted (tools)',
+    family: 'autosnippet-fake',
+    version: '1',
+    maxInputTokens: 128_000,
+    maxOutputTokens: 8_000,
+    capabilities: { toolCalling: true },
+    toolCalling: true,
+  },
+  {
+    id: 'scripted-text',
+    name: 'Scripted (text protocol)',
+    family: 'autosnippet-fake',
+    version: '1',
+    maxInputTokens: 128_000,
+    maxOutputTokens: 8_000,
+    capabilities: { toolCalling: false },
+    toolCalling: false,
+  },
 ];
 
 export function activate(context: vscode.ExtensionContext): FakeLmApi {
@@ -47,17 +65,28 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
       provideLanguageModelChatInformation: () => MODELS,
       async provideLanguageModelChatResponse(model, messages, options, progress, token) {
         const texts = messages.map(textOf);
-        const request: RecordedRequest = { model: model.id, text: texts.join('\n'), lastText: texts[texts.length - 1] ?? '', tools: (options.tools ?? []).map((t) => t.name) };
+        const request: RecordedRequest = {
+          model: model.id,
+          text: texts.join('\n'),
+          lastText: texts[texts.length - 1] ?? '',
+          tools: (options.tools ?? []).map((t) => t.name),
+        };
         requests.push(request);
         const intercepted = intercept?.(request);
         const step = intercepted ?? script[next++];
-        const turn: ScriptTurnData = step === undefined ? { text: 'The fake model has no more scripted answers.' } : typeof step === 'function' ? step(request) : step;
+        const turn: ScriptTurnData = step === undefined
+          ? { text: 'The fake model has no more scripted answers.' }
+          : typeof step === 'function'
+          ? step(request)
+          : step;
         if (turn.error) throw new Error(turn.error.message);
         const response = renderTurn(turn, (model as FakeModel).toolCalling, requests.length);
         for (let i = 0; i < response.text.length && !token.isCancellationRequested; i += 24) {
           progress.report(new vscode.LanguageModelTextPart(response.text.slice(i, i + 24)));
         }
-        for (const call of response.toolCalls) progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
+        for (const call of response.toolCalls) {
+          progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
+        }
       },
       provideTokenCount: async (_model, text) => Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4),
     }),
@@ -84,7 +113,9 @@ function textOf(message: vscode.LanguageModelChatRequestMessage): string {
   return message.content
     .map((part) => {
       if (part instanceof vscode.LanguageModelTextPart) return part.value;
-      if (part instanceof vscode.LanguageModelToolResultPart) return part.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('');
+      if (part instanceof vscode.LanguageModelToolResultPart) {
+        return part.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('');
+      }
       if (part instanceof vscode.LanguageModelToolCallPart) return `call ${part.name} ${JSON.stringify(part.input)}`;
       return '';
     })
