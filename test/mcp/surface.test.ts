@@ -189,7 +189,8 @@ test('with only the default tools listed, an agent completes the cold-start and 
   const draft = {
     title: 'Fetch JSON through getJson',
     summary: 'HTTP reads go through getJson().',
-    code: 'const user = await getJson<User>(`/users/${id}`);',
+    // Quoted as the cited file has it: a card whose sources do not hold is refused.
+    code: 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {',
     language: 'typescript',
   };
   await create('check_duplicate', draft);
@@ -199,7 +200,7 @@ test('with only the default tools listed, an agent completes the cold-start and 
     ...draft,
     category: 'http',
     knowledgeType: 'code-pattern',
-    reasoning: { whyStandard: 'Every read uses it.', sources: ['src/http.ts:1'], confidence: 0.9 },
+    reasoning: { whyStandard: 'Every read uses it.', sources: ['src/http.ts:2'], confidence: 0.9 },
   });
   assert.equal(submitted.status, 'created', JSON.stringify(submitted).slice(0, 300));
 });

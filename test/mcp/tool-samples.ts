@@ -179,3 +179,23 @@ toolSamples.check_recipe_freshness = {
   invalid: { status: 'stale' },
   invalidField: 'status',
 };
+// An agent's remember is a proposal: a candidate, recorded.
+toolSamples.remember = {
+  valid: { text: 'Every HTTP call goes through getJson.' },
+  invalid: { text: 'ok' },
+  invalidField: 'text',
+};
+// The sample workspace names no other MCP server: the list is empty, and a named one does not exist.
+toolSamples.list_mcp_servers = { valid: {}, invalid: { server: 'x' }, invalidField: 'server' };
+toolSamples.get_mcp_instructions = {
+  valid: { server: 'notes' },
+  validError: 'NOT_FOUND',
+  invalid: {},
+  invalidField: 'server',
+};
+toolSamples.call_mcp_tool = {
+  valid: { server: 'notes', tool: 'read_note', arguments: { key: 'a' } },
+  validError: 'NOT_FOUND',
+  invalid: { server: 'notes' },
+  invalidField: 'tool',
+};

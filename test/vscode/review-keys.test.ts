@@ -48,11 +48,12 @@ function candidates(): Record<string, unknown>[] {
     category: 'networking',
     knowledgeType: 'code-pattern',
     summary: `Every request goes through \`getJson\` so that it times out after ${i + 1} seconds.`,
-    code: `const data = await getJson<User>(url, ${(i + 1) * 1000});`,
+    // Quoted as the cited file has it: a card whose sources do not hold is refused.
+    code: 'export async function getJson<T>(url: string, timeoutMs = 5000): Promise<T> {',
     tags: ['http', 'timeout'],
     reasoning: {
       whyStandard: 'src/users.ts and src/index.ts both fetch through getJson and nothing calls fetch directly.',
-      sources: ['src/http.ts:1', 'src/users.ts:1'],
+      sources: ['src/http.ts:2', 'src/users.ts:1'],
       confidence: 0.9 - i * 0.01,
     },
   }));
@@ -276,7 +277,7 @@ describe('reviewing candidates by keyboard', { timeout: 900_000 }, () => {
     cli(workspace, 'submit_candidate', {
       ...candidates()[0],
       title: 'Parse dates with `parseISO`, never `new Date(string)`',
-      code: 'const at = parseISO(row.created_at);',
+      code: 'const controller = new AbortController();',
     });
     const workbench = await session.openWorkbench();
     const container = await workbench.openViewContainer('autosnippet', 'AutoSnippet');
