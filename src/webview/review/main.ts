@@ -1078,11 +1078,14 @@ window.addEventListener('message', (event: MessageEvent<ToPage>) => {
       persist();
       // Ask again when the candidate on show changed status meanwhile (approved here, or by another process).
       const current = items.find((c) => c.id === state.selectedId);
-      if (advanceTo && items.some((c) => c.id === advanceTo)) {
-        // After a decision the next candidate opens; after an undo, the one brought back.
-        const id = advanceTo;
+      const target = advanceTo ? items.find((c) => c.id === advanceTo) : undefined;
+      // After a decision the next candidate opens; after an undo, the one brought back. Both are
+      // pending: a list that still shows the target decided was sent before the change landed, and
+      // the next list will show it.
+      if (target && target.status === 'pending') {
+        const id = target.id;
         advanceTo = undefined;
-        const c = items.find((x) => x.id === id)!;
+        const c = target;
         if (state.status !== 'all' && c.status !== state.status) state.status = 'all';
         select(id);
         document.getElementById(`row-${id}`)?.focus();
