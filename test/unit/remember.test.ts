@@ -1,5 +1,6 @@
 // Remembering in one step: a person's sentence becomes a published recipe, exported; an agent's proposes.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +109,18 @@ test("an agent's remember is a proposal: a pending candidate, no recipe file, no
     assert.deepEqual(listCandidates(ws).map((c) => [c.id, c.status]), [[r.data.candidate, 'pending']]);
     assert.equal(existsSync(path.join(ws.root, '.autosnippet', 'recipes')), false);
     assert.equal(existsSync(path.join(ws.root, 'AGENTS.md')), false);
+  } finally {
+    await ws.dispose();
+  }
+});
+
+test('an instruction file that is a FIFO is passed over, not read: remember answers and writes AGENTS.md', async () => {
+  const ws = await workspace();
+  try {
+    execFileSync('mkfifo', [path.join(ws.root, 'CLAUDE.md')]);
+    const { o, out } = output();
+    assert.equal(await rememberCommand(['Never block the main thread', '--yes'], async () => ws, out), 0, o.stderr);
+    assert.match(readFileSync(path.join(ws.root, 'AGENTS.md'), 'utf8'), /Never block the main thread/);
   } finally {
     await ws.dispose();
   }

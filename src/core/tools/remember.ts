@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { EXPORT_TARGETS, type ExportTarget, planExport, writeExport } from '../export';
 import { findBlock } from '../export/block';
 import { filesFor } from '../export/formats';
+import { readRepoFileSync } from '../files';
 import { languageForPath } from '../kernel/languages';
 import { ensureIndexFresh, publishRecipe, submitCandidates } from '../knowledge';
 import { draftRecipeFile } from '../knowledge/lifecycle';
@@ -31,8 +32,9 @@ export function rememberTargets(root: string): ExportTarget[] {
   const chosen = EXPORT_TARGETS.filter((t) => {
     const main = mainFile(t);
     try {
-      const file = path.join(root, main);
-      return existsSync(file) && findBlock(readFileSync(file, 'utf8'), main) !== undefined;
+      // Through the safe reader: an instruction file can be a FIFO or a link out of the workspace.
+      return findBlock(readRepoFileSync(root, main, { kind: 'config', maxBytes: 1024 * 1024 }).text, main)
+        !== undefined;
     } catch {
       return false;
     }
