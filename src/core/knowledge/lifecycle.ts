@@ -85,13 +85,7 @@ export async function approveCandidate(
       "UPDATE candidates SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
       [actor, at, c.id],
     ).changes;
-    if (n === 0) {
-      throw new AutoSnippetError(
-        'INVALID_TRANSITION',
-        `Candidate ${c.id} was decided by someone else meanwhile.`,
-        'Refresh and look at it again.',
-      );
-    }
+    if (n === 0) throw decidedMeanwhile(c.id);
     recordTransition(tx, {
       entity: 'candidate',
       id: c.id,
@@ -128,13 +122,7 @@ export async function rejectCandidate(ws: Workspace, id: string, actor: Actor, r
       "UPDATE candidates SET status = 'rejected', decided_by = ?, decided_at = ?, data = ? WHERE id = ? AND status = 'pending'",
       [actor, at, data, c.id],
     ).changes;
-    if (n === 0) {
-      throw new AutoSnippetError(
-        'INVALID_TRANSITION',
-        `Candidate ${c.id} was decided by someone else meanwhile.`,
-        'Refresh and look at it again.',
-      );
-    }
+    if (n === 0) throw decidedMeanwhile(c.id);
     recordTransition(tx, {
       entity: 'candidate',
       id: c.id,
@@ -440,4 +428,13 @@ export async function draftRecipeFile(
   };
   recipe.fingerprints = await computeFingerprints(ws.root, recipe);
   return { file, id, text: serializeRecipe(recipe) };
+}
+
+/** A decision whose UPDATE matched no pending row: another person or process decided first. */
+function decidedMeanwhile(id: string): AutoSnippetError {
+  return new AutoSnippetError(
+    'INVALID_TRANSITION',
+    `Candidate ${id} was decided by someone else meanwhile.`,
+    'Refresh and look at it again.',
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * Whether a proposal's evidence holds: every cited `path:line` is opened through the safe reader, the
  * file must exist and the line must be inside it, and quoted code must be found in the cited files.
- * A card that cites a line that does not show its claim misleads the reviewer more than a card with no
+ * A card that cites a line that does not show its claim misleads the person approving it more than a card with no
  * source, so these checks make validation fail, with what the file really holds at the cited line.
  */
 import { readRepoFile } from '../files';

@@ -225,7 +225,7 @@ export function validateCandidate(c: CandidateInput): Validation {
   return validationOf(issues);
 }
 
-/** ok and score of a list of issues: each field costs at most 1 (missing or invalid) or 0.5 (weak), over the fields a reviewer reads. */
+/** ok and score of a list of issues: each field costs at most 1 (missing or invalid) or 0.5 (weak), over the fields the review shows. */
 export function validationOf(issues: FieldIssue[]): Validation {
   const penalty = new Map<string, number>();
   for (const i of issues) penalty.set(i.field, Math.max(penalty.get(i.field) ?? 0, i.severity === 'weak' ? 0.5 : 1));

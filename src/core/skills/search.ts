@@ -171,8 +171,8 @@ export class SkillSearchIndex {
     const named = HAN.test(query) ? [...technologiesIn(query)] : [];
     const bestFused = (1 + (this.semantic ? SEMANTIC.weight : 0) + (this.meanings ? MEANING.weight : 0)) / (SEMANTIC.k + 1);
     // The confidence shown never rises down the list: a skill the ranking puts below another is no
-    // likelier to fit. Sorting by the confidence instead ranked worse on the tuning rounds (top-1 80%
-    // against 77% over the catalog).
+    // likelier to fit. Ordering the list by the confidence instead would let one signal (the
+    // no-match model's) overrule the fused ranking it was not fitted to order by.
     let ceilingConfidence = 1;
     return ranked.map(([doc, e], i) => {
       // Coverage: the idf-weighted share of the query the skill has. Strength: its BM25F score against

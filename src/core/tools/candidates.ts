@@ -57,7 +57,7 @@ const submitCandidate = defineTool({
   domain: 'knowledge',
   summary: 'Propose one piece of project knowledge (a rule, pattern or fact) for a person to review.',
   description:
-    'Records a proposal as a pending candidate that a person approves or rejects. Only `title` is required, but a reviewer needs: summary, the code from the project, language, category, knowledgeType, '
+    'Records a proposal as a pending candidate that a person approves or rejects. Only `title` is required, but approving it takes: summary, the code from the project, language, category, knowledgeType, '
     + 'and reasoning {whyStandard, sources as `path:line`, confidence}. Every cited `path:line` is opened: a file that does not exist, a line past its end, or code quoted from none of the cited files '
     + 'refuses the card (INVALID_INPUT, with what the file holds). The answer is the id, the status, the validation (fields missing or weak) and the nearest existing recipes. '
     + 'Submitting the same thing twice does not create it twice: the answer says `duplicate` and names the existing one. Call check_duplicate first when unsure.',

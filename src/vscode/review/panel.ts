@@ -91,7 +91,7 @@ export class ReviewPanel implements vscode.Disposable {
       panel.dispose();
       return;
     }
-    // The constructor sets the title: the saved one is in the language of the last session.
+    // The constructor sets the title: the restored one is in the display language it was saved in.
     new ReviewPanel(host, panel, folder);
   }
 
@@ -468,7 +468,7 @@ function keyOf(folder: vscode.WorkspaceFolder | undefined): string {
   return folder?.uri.toString() ?? '';
 }
 
-/** In the display language of this session; with several folders open, it names the panel's folder. */
+/** In the current display language; with several folders open, it names the panel's folder. */
 function panelTitle(host: ExtensionHost, folder: vscode.WorkspaceFolder | undefined): string {
   return folder && host.folders.length > 1
     ? vscode.l10n.t('Review Candidates: {0}', folder.name)
