@@ -19,6 +19,7 @@ import { bootstrapKnowledge } from '../src/core/bootstrap';
 import { type Candidate, listCandidates } from '../src/core/knowledge';
 import { projectStructure, type Target } from '../src/core/structure';
 import { Workspace } from '../src/core/workspace';
+import { coverageTables } from './coldstart-essentials';
 import { type BenchTable, printTable } from './lib';
 
 const DATA = path.join(__dirname, 'data');
@@ -534,7 +535,7 @@ export async function evaluate(only?: string[]): Promise<{ runs: RepoRun[]; tabl
   );
   const runs: RepoRun[] = [];
   for (const r of repos) runs.push(await runRepo(dir, r));
-  return { runs, tables: tables(runs, loadLabels()) };
+  return { runs, tables: [...tables(runs, loadLabels()), ...coverageTables()] };
 }
 
 async function main() {
