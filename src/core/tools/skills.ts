@@ -478,8 +478,7 @@ const answerDescription = (description: string) => cutAtWord(description, DESCRI
 /**
  * The answer to a search: the matches with their confidence, or no_match with how near the best came.
  * `modelMayHelp`: the words decided, and a model choosing from the catalog finds what they miss (on
- * the routing evaluation's rounds 5 to 7 it put the right skill first for all 12 requests the words
- * wrongly called no match).
+ * the routing evaluation, requests the words wrongly call no match are where a model helps most).
  */
 function routingAnswer(r: SkillRouting, modelMayHelp: boolean) {
   const retry = modelMayHelp ? ' If you think one should fit, call search_skills again with mode "llm".' : '';
