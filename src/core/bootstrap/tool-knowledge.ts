@@ -314,7 +314,7 @@ export const CI_SYSTEMS: readonly { name: string; files: RegExp }[] = [
 ];
 
 /** Configuration files of formatters, linters and type checkers, read by name at the root. */
-export const TOOL_CONFIGS: readonly { file: string; tool: string; kind: CheckKind }[] = [
+export const TOOL_CONFIGS: readonly { file: string; tool: string; kind: CheckKind | 'changelog' }[] = [
   { file: '.pre-commit-config.yaml', tool: 'pre-commit', kind: 'hook-runner' },
   { file: '.pre-commit-config.yml', tool: 'pre-commit', kind: 'hook-runner' },
   { file: 'lefthook.yml', tool: 'lefthook', kind: 'hook-runner' },
@@ -335,6 +335,9 @@ export const TOOL_CONFIGS: readonly { file: string; tool: string; kind: CheckKin
   // CI files with dotted names that broad `.gitignore` patterns cover.
   { file: '.gitlab-ci.yml', tool: 'GitLab CI', kind: 'hook-runner' },
   { file: '.build.yml', tool: 'sourcehut builds', kind: 'hook-runner' },
+  // Changelog tools configured in dot folders a listing may skip.
+  { file: '.changeset/config.json', tool: 'Changesets', kind: 'changelog' },
+  { file: '.changie.yaml', tool: 'Changie', kind: 'changelog' },
 ];
 
 /**
