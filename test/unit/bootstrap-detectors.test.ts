@@ -31,7 +31,10 @@ const find = (cards: Awaited<ReturnType<typeof cardsOf>>, title: RegExp) => {
 };
 
 test('an API dump committed beside the code and checked in CI is a compatibility rule with the command that updates it', async () => {
-  const c = find(await cardsOf('api-dump-checked-in-ci'), /Public API changes are checked by Kotlin binary-compatibility-validator/);
+  const c = find(
+    await cardsOf('api-dump-checked-in-ci'),
+    /Public API changes are checked by Kotlin binary-compatibility-validator/,
+  );
   assert.match(c.summary, /CI runs `\.\/gradlew apiCheck`/);
   assert.match(c.summary, /`\.\/gradlew apiDump`/);
   assert.match(c.summary, /api\//);
@@ -69,7 +72,7 @@ test("Go's `// Deprecated:` comments naming the replacement, kept in a file of t
   assert.equal(c.language, 'go');
 });
 
-test('a conftest fixture most test files ask for is the tests\' shared setup, with the folder that does without it', async () => {
+test("a conftest fixture most test files ask for is the tests' shared setup, with the folder that does without it", async () => {
   const c = find(await cardsOf('conftest-fixture-shared'), /Tests get their subject from the `server` fixture/);
   assert.match(c.summary, /from tests\/conftest\.py/);
   assert.match(c.summary, /exception is `tests\/units\/`/);

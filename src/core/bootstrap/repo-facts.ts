@@ -155,7 +155,11 @@ export interface RepoFacts {
   changelogs: { file: string; headings: { text: string; line: number }[]; head: string[] }[];
   /** Files that say a changelog format is used, by format id (a config file, or the changelog's own text). */
   changelogFormats: { id: string; source: string }[];
-  contributorDocs: { file: string; rules: ReturnType<typeof statedRules>; commands: { command: string; line: number }[] }[];
+  contributorDocs: {
+    file: string;
+    rules: ReturnType<typeof statedRules>;
+    commands: { command: string; line: number }[];
+  }[];
   configs: { file: string; tool: string; kind: string }[];
   pins: { language: string; value: string; say: string; source: string; families: readonly Family[] }[];
   /** Files of API checkers: their configuration or the API dumps they keep. */
@@ -179,7 +183,8 @@ export type DetectedCard = CandidateDraft & { excerptAt?: string };
 /** A detector: one construct, stated from facts, with no reading of its own. */
 export type Detector = (facts: DetectorFacts) => DetectedCard[];
 
-const CONTRIBUTOR_DOC = /^(CONTRIBUTING|DEVELOPMENT|DEVELOPING|HACKING)\.(md|rst)$|^(\.github|docs)\/(CONTRIBUTING|contributing|development|DEVELOPMENT)\.(md|rst)$/;
+const CONTRIBUTOR_DOC =
+  /^(CONTRIBUTING|DEVELOPMENT|DEVELOPING|HACKING)\.(md|rst)$|^(\.github|docs)\/(CONTRIBUTING|contributing|development|DEVELOPMENT)\.(md|rst)$/;
 const COMMIT_CHECKER = /^(commitlint\.config\.[cm]?[jt]s|\.commitlintrc(\.(json|ya?ml|js|cjs))?)$/;
 const BUILD_FILE = /(^|\/)(build\.gradle(\.kts)?|libs\.versions\.toml|pom\.xml)$/;
 
@@ -208,7 +213,9 @@ async function extractRepoFacts(ctx: AnalysisContext): Promise<RepoFacts> {
 
   const changelogs: RepoFacts['changelogs'] = [];
   const changelogFormats: RepoFacts['changelogFormats'] = [];
-  for (const file of ctx.listing.filter((f) => CHANGELOG_FILE.test(f)).sort((a, b) => a.length - b.length).slice(0, 3)) {
+  for (
+    const file of ctx.listing.filter((f) => CHANGELOG_FILE.test(f)).sort((a, b) => a.length - b.length).slice(0, 3)
+  ) {
     const text = (await ctx.read(file)) ?? '';
     const lines = text.split('\n');
     const headings: { text: string; line: number }[] = [];

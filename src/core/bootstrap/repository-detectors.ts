@@ -7,7 +7,7 @@ import { detectContributorWorkflow } from './detectors/contributor-rules';
 import { detectDeprecationPolicy } from './detectors/deprecation';
 import { detectTestSetup } from './detectors/test-setup';
 import { languageOf } from './dimensions/standards';
-import { type Detector, type DetectorFacts, fileRecord, type FileRecord, repoFacts } from './repo-facts';
+import { type Detector, type DetectorFacts, type FileRecord, fileRecord, repoFacts } from './repo-facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from './types';
 
 const DETECTORS: readonly Detector[] = [

@@ -272,7 +272,8 @@ export const CHANGELOG_FORMATS: readonly ChangelogFormat[] = [
 ];
 
 /** Changelog files a person edits, by name. */
-export const CHANGELOG_FILE = /^(?:[^/]+\/)?(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)(\.(md|rst|txt|markdown|adoc))?$/i;
+export const CHANGELOG_FILE =
+  /^(?:[^/]+\/)?(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)(\.(md|rst|txt|markdown|adoc))?$/i;
 
 /**
  * How code marks a declaration deprecated, per language: the marker and the group holding its
@@ -290,15 +291,64 @@ export interface DeprecationMarker {
 }
 
 export const DEPRECATION_MARKERS: readonly DeprecationMarker[] = [
-  { families: ['jsts'], construct: '`@deprecated` JSDoc tag', pattern: /^\s*(?:\/\*\*|\*)?\s*@deprecated\b\s*(.*?)\s*(?:\*\/)?$/, message: 1, inComment: true },
-  { families: ['rust'], construct: '`#[deprecated]` attribute', pattern: /^\s*#\[deprecated\b(?:\s*\(\s*(.*?)\)\s*)?\]/, message: 1 },
-  { families: ['swift'], construct: '`@available(*, deprecated…)` attribute', pattern: /@available\s*\([^)]*\bdeprecated\b[^)]*?(?:message:\s*"([^"]*)"|renamed:\s*"([^"]*)")?[^)]*\)/, message: 1 },
-  { families: ['python'], construct: '`warnings.warn(…, DeprecationWarning)`', pattern: /\bwarn(?:ings\.warn)?\s*\(\s*(?:f?["']([^"']*)["'])?.*\b(?:Pending)?DeprecationWarning\b/, message: 1 },
-  { families: ['python'], construct: '`@deprecated(…)` decorator', pattern: /^\s*@(?:typing_extensions\.|warnings\.)?deprecated\s*\(\s*(?:["']([^"']*)["'])?/, message: 1 },
-  { families: ['go'], construct: '`// Deprecated:` doc comment', pattern: /^\s*\/\/\s*Deprecated:\s*(.*)$/, message: 1, inComment: true },
-  { families: ['java', 'kotlin'], construct: '`@Deprecated` annotation', pattern: /^\s*@Deprecated\b(?:\s*\(\s*(?:message\s*=\s*)?"([^"]*)")?/, message: 1 },
-  { families: ['java', 'kotlin'], construct: '`@deprecated` Javadoc tag', pattern: /^\s*\*\s*@deprecated\b\s*(.*)$/, message: 1, inComment: true },
-  { families: ['objc'], construct: '`API_DEPRECATED` / `__deprecated_msg` attribute', pattern: /\b(?:API_DEPRECATED(?:_WITH_REPLACEMENT)?|__deprecated_msg|DEPRECATED_MSG_ATTRIBUTE)\s*\(\s*"([^"]*)"|\bDEPRECATED_ATTRIBUTE\b|__attribute__\s*\(\s*\(\s*deprecated/, message: 1 },
+  {
+    families: ['jsts'],
+    construct: '`@deprecated` JSDoc tag',
+    pattern: /^\s*(?:\/\*\*|\*)?\s*@deprecated\b\s*(.*?)\s*(?:\*\/)?$/,
+    message: 1,
+    inComment: true,
+  },
+  {
+    families: ['rust'],
+    construct: '`#[deprecated]` attribute',
+    pattern: /^\s*#\[deprecated\b(?:\s*\(\s*(.*?)\)\s*)?\]/,
+    message: 1,
+  },
+  {
+    families: ['swift'],
+    construct: '`@available(*, deprecated…)` attribute',
+    pattern: /@available\s*\([^)]*\bdeprecated\b[^)]*?(?:message:\s*"([^"]*)"|renamed:\s*"([^"]*)")?[^)]*\)/,
+    message: 1,
+  },
+  {
+    families: ['python'],
+    construct: '`warnings.warn(…, DeprecationWarning)`',
+    pattern: /\bwarn(?:ings\.warn)?\s*\(\s*(?:f?["']([^"']*)["'])?.*\b(?:Pending)?DeprecationWarning\b/,
+    message: 1,
+  },
+  {
+    families: ['python'],
+    construct: '`@deprecated(…)` decorator',
+    pattern: /^\s*@(?:typing_extensions\.|warnings\.)?deprecated\s*\(\s*(?:["']([^"']*)["'])?/,
+    message: 1,
+  },
+  {
+    families: ['go'],
+    construct: '`// Deprecated:` doc comment',
+    pattern: /^\s*\/\/\s*Deprecated:\s*(.*)$/,
+    message: 1,
+    inComment: true,
+  },
+  {
+    families: ['java', 'kotlin'],
+    construct: '`@Deprecated` annotation',
+    pattern: /^\s*@Deprecated\b(?:\s*\(\s*(?:message\s*=\s*)?"([^"]*)")?/,
+    message: 1,
+  },
+  {
+    families: ['java', 'kotlin'],
+    construct: '`@deprecated` Javadoc tag',
+    pattern: /^\s*\*\s*@deprecated\b\s*(.*)$/,
+    message: 1,
+    inComment: true,
+  },
+  {
+    families: ['objc'],
+    construct: '`API_DEPRECATED` / `__deprecated_msg` attribute',
+    pattern:
+      /\b(?:API_DEPRECATED(?:_WITH_REPLACEMENT)?|__deprecated_msg|DEPRECATED_MSG_ATTRIBUTE)\s*\(\s*"([^"]*)"|\bDEPRECATED_ATTRIBUTE\b|__attribute__\s*\(\s*\(\s*deprecated/,
+    message: 1,
+  },
 ];
 
 /** CI systems, by the files that configure them. */

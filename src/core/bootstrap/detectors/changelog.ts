@@ -21,7 +21,9 @@ export function detectChangelogPolicy(facts: DetectorFacts): CandidateDraft[] {
   if (tool) {
     const source = repo.changelogFormats.find((c) => c.id === tool.id)!.source;
     return [card(
-      `Changes are recorded with ${tool.name}: ${tool.written === 'fragment' ? 'one entry file per change' : 'from commit messages'}`,
+      `Changes are recorded with ${tool.name}: ${
+        tool.written === 'fragment' ? 'one entry file per change' : 'from commit messages'
+      }`,
       `A change is recorded as ${tool.entry}.${
         repo.changelogs[0] ? ` ${repo.changelogs[0].file} is generated from them: do not edit it by hand.` : ''
       }${rule ? ` ${sentence(rule.text)}` : ''}`,
@@ -34,7 +36,9 @@ export function detectChangelogPolicy(facts: DetectorFacts): CandidateDraft[] {
   const top = log.headings.find((h) => UNRELEASED.test(h.text.replace(/[*_`]/g, '')) || RELEASE.test(h.text));
   if (!top || !UNRELEASED.test(top.text.replace(/[*_`]/g, ''))) return [];
   const sections = sectionsUnder(log, top);
-  const keepAChangelog = repo.changelogFormats.some((c) => c.id === 'keep-a-changelog' && c.source.startsWith(log.file));
+  const keepAChangelog = repo.changelogFormats.some((c) =>
+    c.id === 'keep-a-changelog' && c.source.startsWith(log.file)
+  );
   const suffix = entrySuffix(log, top);
   const where = sections.length
     ? `under the \`${top.text}\` heading at the top of ${log.file}, in its section (${nameList(sections, 60, false)})`
@@ -87,7 +91,9 @@ function entrySuffix(log: RepoFacts['changelogs'][number], top: { line: number }
 function changelogRule(repo: RepoFacts): { text: string; source: string } | undefined {
   const code = CONTRIBUTOR_CONCERNS.find((c) => c.concern === 'code')!;
   for (const doc of repo.contributorDocs) {
-    const r = doc.rules.find((x) => /changelog|change log|release notes/i.test(`${x.heading} ${x.text}`) && code.about.test(x.text + ' changelog'));
+    const r = doc.rules.find((x) =>
+      /changelog|change log|release notes/i.test(`${x.heading} ${x.text}`) && code.about.test(x.text + ' changelog')
+    );
     if (r) return { text: r.text, source: `${doc.file}:${r.line}` };
   }
   return undefined;

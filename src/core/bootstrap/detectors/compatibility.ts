@@ -59,7 +59,9 @@ function apiChecks(facts: DetectorFacts): CandidateDraft[] {
         ...files.slice(0, 8).map((f) => `- ${f.role}: ${f.file}`),
       ].join('\n'),
       reasoning: {
-        whyStandard: `${c.name} is run by ${inCi ? 'CI' : 'a script of the repository'}; a change that breaks it fails the check.`,
+        whyStandard: `${c.name} is run by ${
+          inCi ? 'CI' : 'a script of the repository'
+        }; a change that breaks it fails the check.`,
         sources: [...runs.map((r) => r.source), ...files.map((f) => f.source)].slice(0, 6),
         confidence: inCi ? 0.9 : 0.7,
       },

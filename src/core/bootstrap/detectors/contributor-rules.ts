@@ -12,7 +12,8 @@ type Concern = (typeof CONTRIBUTOR_CONCERNS)[number]['concern'];
 const CONVENTIONAL = /conventional[- ]commits?|\b(feat|fix|chore|docs|refactor)(\([\w-]+\))?!?:\s/i;
 /** CI actions that check pull request titles or commit messages against Conventional Commits. */
 const COMMIT_ACTION = /semantic-pull-request|commitlint|conventional-commit|pr-title/i;
-const TEST_FIRST = /\b(failing test|test (that|which) fails|regression test|tests? first|add(ing)? (a |new )?tests?|with (a |new )?tests?|covered by (a )?tests?|include tests?)\b/i;
+const TEST_FIRST =
+  /\b(failing test|test (that|which) fails|regression test|tests? first|add(ing)? (a |new )?tests?|with (a |new )?tests?|covered by (a )?tests?|include tests?)\b/i;
 const CHECKS = /\b(test|tests|check|lint|verify|ci)\b/;
 const BEFORE_PR = /\b(before (you )?(submit|open|send|creat|push|commit)|pull request|PR\b|make sure|ensure)/i;
 
@@ -69,14 +70,17 @@ export function detectContributorWorkflow(facts: DetectorFacts): CandidateDraft[
 function commitConvention(repo: RepoFacts): { say: string; source: string } | undefined {
   const action = repo.ciActions.find((a) => COMMIT_ACTION.test(a.action));
   const checker = repo.commitCheckers[0];
-  const stated = repo.contributorDocs.flatMap((d) =>
-    d.rules.filter((r) => concernOf(r.text) === 'commits' && CONVENTIONAL.test(r.text)).map((r) => ({ d, r }))
-  )[0];
+  const stated =
+    repo.contributorDocs.flatMap((d) =>
+      d.rules.filter((r) => concernOf(r.text) === 'commits' && CONVENTIONAL.test(r.text)).map((r) => ({ d, r }))
+    )[0];
   const enforced = action ? `CI checks it (${action.action})` : checker ? `commitlint checks it (${checker.file})` : '';
   if (!stated && !enforced) return undefined;
   const what = action && /pull-request|pr-title/i.test(action.action) ? 'Pull request titles' : 'Commit messages';
   return {
-    say: `${what} follow Conventional Commits (\`type(scope): subject\`, e.g. \`fix(parser): …\`)${enforced ? `; ${enforced}` : ''}`,
+    say: `${what} follow Conventional Commits (\`type(scope): subject\`, e.g. \`fix(parser): …\`)${
+      enforced ? `; ${enforced}` : ''
+    }`,
     source: stated ? `${stated.d.file}:${stated.r.line}` : action?.source ?? `${checker!.file}:1`,
   };
 }

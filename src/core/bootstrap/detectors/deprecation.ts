@@ -15,7 +15,9 @@ const NAMES_VERSION = /\b(since|removed in|will be removed|in (version )?v?\d+\.
 export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] {
   const marks: (DeprecationFact & { path: string; family: DetectorFactsFamily })[] = [];
   for (const f of facts.files) {
-    if (f.kind === 'production') for (const d of f.deprecations) marks.push({ ...d, path: f.path, family: f.family });
+    if (f.kind === 'production') {
+      for (const d of f.deprecations) marks.push({ ...d, path: f.path, family: f.family });
+    }
   }
   if (marks.length < MIN_MARKS || new Set(marks.map((m) => m.path)).size < 2) return [];
   const byConstruct = new Map<string, typeof marks>();
@@ -35,7 +37,9 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
     : 'usually without a message';
   const when = version.length * 2 >= Math.max(1, withMessage.length) ? ' and the version it changed in' : '';
   const place = retired.length * 2 >= marks.length
-    ? `Deprecated declarations are moved to ${distinctTails(retiredFiles).slice(0, 3).map((f) => `\`${f}\``).join(', ')}, kept until a major release removes them`
+    ? `Deprecated declarations are moved to ${
+      distinctTails(retiredFiles).slice(0, 3).map((f) => `\`${f}\``).join(', ')
+    }, kept until a major release removes them`
     : 'Deprecated declarations stay where they are, beside their replacement, until a major release removes them';
   const other = [...byConstruct.keys()].filter((k) => k !== construct);
   const exception = other.length
@@ -54,7 +58,10 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
     details: used.slice(0, 10).map((m) => `- ${m.path}:${m.line}: ${m.text}`).join('\n'),
     reasoning: {
       whyStandard: 'How this code base deprecates; users get a warning and a way forward before anything is removed.',
-      sources: [`${example.path}:${example.line}`, ...used.filter((m) => m !== example).map((m) => `${m.path}:${m.line}`)]
+      sources: [
+        `${example.path}:${example.line}`,
+        ...used.filter((m) => m !== example).map((m) => `${m.path}:${m.line}`),
+      ]
         .slice(0, 6),
       confidence: used.length * 4 >= marks.length * 3 ? 0.85 : 0.7,
     },

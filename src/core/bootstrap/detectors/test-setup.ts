@@ -9,7 +9,8 @@ const MIN_SHARE = 0.25;
 const MIN_FILES = 3;
 const MIN_TEST_FILES = 5;
 const STAND_IN = /^(Mock|Fake|Stub|InMemory|Dummy|Test|Recording)[A-Z]\w*$|^\w+(Mock|Fake|Stub|Double)$/;
-const HELPER_MODULE = /(^|[/._-])(test[-_]?utils?|testing|helpers?|fixtures?|support|setup|common|testkit|mocks?|fakes?)([/._-]|$)/i;
+const HELPER_MODULE =
+  /(^|[/._-])(test[-_]?utils?|testing|helpers?|fixtures?|support|setup|common|testkit|mocks?|fakes?)([/._-]|$)/i;
 const TEST_NAME = /^(test|Test|setUp|tearDown|before|after)[A-Z_]?|^(it|describe|expect)$/;
 
 interface Setup {
@@ -86,7 +87,12 @@ function modules(tests: readonly FileRecord[]): Setup[] {
       byModule.set(spec, [...(byModule.get(spec) ?? []), t]);
     }
   }
-  return [...byModule].map(([name, users]) => ({ name, how: 'module' as const, users, at: (u: FileRecord) => `${u.path}:${u.imports.find((i) => moduleKey(i.spec) === name)?.line ?? 1}` }));
+  return [...byModule].map(([name, users]) => ({
+    name,
+    how: 'module' as const,
+    users,
+    at: (u: FileRecord) => `${u.path}:${u.imports.find((i) => moduleKey(i.spec) === name)?.line ?? 1}`,
+  }));
 }
 
 const usedAt = (name: string) => (u: FileRecord) => `${u.path}:${u.uses.get(name) ?? 1}`;
@@ -98,7 +104,9 @@ const moduleKey = (spec: string) => spec.replace(/^(\.\.?\/)+/, '').replace(/\.[
 function commonDir(paths: readonly string[]): string {
   const parts = paths.map((p) => p.split('/').slice(0, -1));
   const out: string[] = [];
-  for (let i = 0; parts.every((p) => i < p.length) && parts.every((p) => p[i] === parts[0][i]); i++) out.push(parts[0][i]);
+  for (let i = 0; parts.every((p) => i < p.length) && parts.every((p) => p[i] === parts[0][i]); i++) {
+    out.push(parts[0][i]);
+  }
   return out.join('/');
 }
 
@@ -122,7 +130,8 @@ function card(setup: Setup, tests: readonly FileRecord[], facts: DetectorFacts):
   const where = scope ? `Tests under \`${scope}/\`` : 'Tests';
   const from = setup.declared ? setup.declared.replace(/:\d+$/, '') : undefined;
   const use = {
-    fixture: `take the pytest fixture \`${setup.name}\` (from ${from}) as a parameter rather than building it in the test`,
+    fixture:
+      `take the pytest fixture \`${setup.name}\` (from ${from}) as a parameter rather than building it in the test`,
     helper: `build what they test with \`${setup.name}\` (declared in ${from}) rather than setting it up by hand`,
     'stand-in': `use the product's stand-in \`${setup.name}\` (${from}) in place of the real dependency`,
     module: `import their setup from the shared helper module \`${setup.name}\``,
