@@ -68,7 +68,7 @@ test("Go's `// Deprecated:` comments naming the replacement, kept in a file of t
   const c = find(await cardsOf('go-deprecated-comment-in-own-file'), /retired with the `\/\/ Deprecated:` doc comment/);
   assert.match(c.summary, /names the replacement/);
   assert.match(c.summary, /moved to `deprecated\.go`/);
-  assert.match(c.code, /Deprecated: Use Handle instead\.\nfunc \(r \*Router\) Bind/);
+  assert.match(c.code ?? '', /Deprecated: Use Handle instead\.\nfunc \(r \*Router\) Bind/);
   assert.equal(c.language, 'go');
 });
 
@@ -76,7 +76,7 @@ test("a conftest fixture most test files ask for is the tests' shared setup, wit
   const c = find(await cardsOf('conftest-fixture-shared'), /Tests get their subject from the `server` fixture/);
   assert.match(c.summary, /from tests\/conftest\.py/);
   assert.match(c.summary, /exception is `tests\/units\/`/);
-  assert.match(c.code, /def server\(\):/);
+  assert.match(c.code ?? '', /def server\(\):/);
   assert.equal(c.reasoning.sources[0], 'tests/conftest.py:7');
   assert.ok(c.reasoning.sources.slice(1).every((s) => /^tests\/test_\w+\.py:1$/.test(s)), c.reasoning.sources.join());
 });
