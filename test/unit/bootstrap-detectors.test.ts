@@ -89,3 +89,17 @@ test('contributor rules on commits, tests and the pre-PR command come first; gen
   assert.doesNotMatch(c.summary, /make lint-all/, 'the Makefile defines no lint-all: the guide outlived it');
   assert.doesNotMatch(c.summary, /Fork the repository|Stage your changes/);
 });
+
+test("a standard module every test imports (Go's `testing`) is not the project's shared setup", async () => {
+  const cards = await cardsOf('go-tests-import-standard-testing');
+  assert.deepEqual(cards.filter((c) => c.tags?.includes('testing')).map((c) => c.title), []);
+});
+
+test('a helper module of the project that most test files import is their shared setup', async () => {
+  const c = find(
+    await cardsOf('helper-module-imported-by-tests'),
+    /^Tests (import their setup from|set up through the shared helper)/,
+  );
+  assert.match(c.title, /helpers\/server|startServer/);
+  assert.ok(c.reasoning.sources.some((s) => /^test\/\w+\.test\.ts:[2-5]$/.test(s)), c.reasoning.sources.join());
+});

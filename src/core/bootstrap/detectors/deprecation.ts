@@ -34,7 +34,7 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
     ? `with a message that names the replacement (${quote(example)})`
     : withMessage.length * 2 >= used.length
     ? `with a message that says why (${quote(example)})`
-    : 'usually without a message';
+    : '';
   const when = version.length * 2 >= Math.max(1, withMessage.length) ? ' and the version it changed in' : '';
   const place = retired.length * 2 >= marks.length
     ? `Deprecated declarations are moved to ${
@@ -52,8 +52,9 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
     dimension: 'code-standard',
     language: facts.languageOf(example.family),
     category: 'deprecation',
-    summary:
-      `To retire public API, mark it with the ${construct} ${message}${when}, and keep it working. ${place}.${exception}`,
+    summary: `To retire public API, mark it with the ${construct}${
+      message ? ` ${message}${when}` : ''
+    }, and keep it working. ${place}.${exception}`,
     code,
     details: used.slice(0, 10).map((m) => `- ${m.path}:${m.line}: ${m.text}`).join('\n'),
     reasoning: {

@@ -26,7 +26,12 @@ export function detectTestSetup(facts: DetectorFacts): DetectedCard[] {
   const tests = facts.files.filter((f) => f.kind === 'test' && f.tests > 0);
   if (tests.length < MIN_TEST_FILES) return [];
   const need = Math.max(MIN_FILES, Math.ceil(tests.length * MIN_SHARE));
-  const setups = [...fixtures(facts, tests), ...helpers(facts, tests), ...standIns(facts, tests), ...modules(tests)]
+  const setups = [
+    ...fixtures(facts, tests),
+    ...helpers(facts, tests),
+    ...standIns(facts, tests),
+    ...modules(facts, tests),
+  ]
     .filter((s) => s.users.length >= need)
     .sort((a, b) => b.users.length - a.users.length);
   const best = setups[0];
@@ -80,10 +85,28 @@ function standIns(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
 }
 
 /** A helper module most test files import (`./helpers`, `tests.utils`, a testkit package). */
-function modules(tests: readonly FileRecord[]): Setup[] {
+function modules(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
   const byModule = new Map<string, FileRecord[]>();
+  const folders = new Set(facts.files.flatMap((f) => {
+    const parts = f.path.split('/');
+    return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+  }));
+  const files = new Set(facts.files.map((f) => f.path.replace(/\.\w+$/, '')));
+  // The project's own module: a relative import, or a module path whose tail is a folder or file of the
+  // repository (a standard or third-party module of the same name, `testing`, is not the project's setup).
+  const own = (t: FileRecord, spec: string) => {
+    if (spec.startsWith('.')) return true;
+    const segments = spec.split(/[./]/).filter(Boolean);
+    for (let n = Math.min(3, segments.length); n >= 1; n--) {
+      const tail = segments.slice(-n).join('/');
+      if (n === 1 && segments.length > 1 && !folders.has(tail) && !files.has(tail)) continue;
+      if (folders.has(tail) || files.has(tail)) return true;
+    }
+    return t.path.startsWith(segments.join('/') + '/');
+  };
   for (const t of tests) {
-    for (const spec of new Set(t.imports.filter((i) => HELPER_MODULE.test(i.spec)).map((i) => moduleKey(i.spec)))) {
+    const specs = t.imports.filter((i) => HELPER_MODULE.test(i.spec) && own(t, i.spec)).map((i) => moduleKey(i.spec));
+    for (const spec of new Set(specs)) {
       byModule.set(spec, [...(byModule.get(spec) ?? []), t]);
     }
   }
