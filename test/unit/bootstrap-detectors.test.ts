@@ -103,3 +103,9 @@ test('a helper module of the project that most test files import is their shared
   assert.match(c.title, /helpers\/server|startServer/);
   assert.ok(c.reasoning.sources.some((s) => /^test\/\w+\.test\.ts:[2-5]$/.test(s)), c.reasoning.sources.join());
 });
+
+test("CI that takes its toolchain from the manifest's rust-version builds with the floor: the pin is a rule", async () => {
+  const c = find(await cardsOf('msrv-read-from-manifest-in-ci'), /New code must build on Rust 1\.74/);
+  assert.deepEqual(c.reasoning.sources.slice(0, 1), ['Cargo.toml:5']);
+  assert.ok(c.reasoning.sources.some((s) => s.startsWith('.github/workflows/ci.yml:')), c.reasoning.sources.join());
+});

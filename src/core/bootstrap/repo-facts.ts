@@ -150,6 +150,8 @@ export interface RepoFacts {
   commands: ProjectCommand[];
   /** Actions CI workflows use (`uses: owner/name@ref`), with their lines. */
   ciActions: { action: string; ref: string; source: string }[];
+  /** CI lines that build with a version floor read from its manifest, by the pin's language. */
+  ciReadsPin: { language: string; source: string }[];
   ciSystems: { name: string; files: string[] }[];
   /** Changelog files, with their headings and their first lines (where the newest entries are). */
   changelogs: { file: string; headings: { text: string; line: number }[]; head: string[] }[];
@@ -202,8 +204,14 @@ export function repoFacts(ctx: AnalysisContext): Promise<RepoFacts> {
 async function extractRepoFacts(ctx: AnalysisContext): Promise<RepoFacts> {
   const commands = await commandSources(ctx);
   const ciActions: RepoFacts['ciActions'] = [];
+  const ciReadsPin: RepoFacts['ciReadsPin'] = [];
   for (const wf of ctx.listing.filter((f) => CI_SYSTEMS[0].files.test(f)).sort()) {
     ((await ctx.read(wf)) ?? '').split('\n').forEach((l, i) => {
+      for (const pin of VERSION_PINS) {
+        if (pin.ciReads?.test(l) && !ciReadsPin.some((x) => x.language === pin.language)) {
+          ciReadsPin.push({ language: pin.language, source: `${wf}:${i + 1}` });
+        }
+      }
       const m = /^\s*(?:-\s*)?uses:\s*['"]?([\w.-]+\/[\w./-]+)@([\w.-]+)/.exec(l);
       if (m) ciActions.push({ action: m[1], ref: m[2], source: `${wf}:${i + 1}` });
     });
@@ -288,6 +296,7 @@ async function extractRepoFacts(ctx: AnalysisContext): Promise<RepoFacts> {
   return {
     commands,
     ciActions,
+    ciReadsPin,
     ciSystems,
     changelogs,
     changelogFormats,

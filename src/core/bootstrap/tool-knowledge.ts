@@ -142,6 +142,8 @@ export interface VersionPin {
   say: string;
   /** The families whose code it binds. */
   families: readonly Family[];
+  /** CI text that builds with the floor read from the manifest (a toolchain taken from `rust-version`). */
+  ciReads?: RegExp;
 }
 
 export const VERSION_PINS: readonly VersionPin[] = [
@@ -151,6 +153,7 @@ export const VERSION_PINS: readonly VersionPin[] = [
     pattern: /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*$/m,
     say: 'Go {v} or newer (the code must build with it)',
     families: ['go'],
+    ciReads: /go-version-file:\s*['"]?go\.mod/,
   },
   {
     language: 'Python',
@@ -158,6 +161,7 @@ export const VERSION_PINS: readonly VersionPin[] = [
     pattern: /^requires-python[ \t]*=[ \t]*["']([^"'\n]+)["']/m,
     say: 'Python {v}',
     families: ['python'],
+    ciReads: /python-version-file:\s*['"]?pyproject\.toml/,
   },
   {
     language: 'Rust',
@@ -165,6 +169,7 @@ export const VERSION_PINS: readonly VersionPin[] = [
     pattern: /^rust-version[ \t]*=[ \t]*"([^"\n]+)"/m,
     say: 'Rust {v} or newer',
     families: ['rust'],
+    ciReads: /\brust[-_]version\b|\bmsrv\b/i,
   },
   {
     language: 'Swift',

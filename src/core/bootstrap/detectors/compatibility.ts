@@ -20,11 +20,18 @@ function runsOf(c: ApiChecker, facts: DetectorFacts): { text: string; source: st
   const scripts = commands.filter((x) => x.origin !== 'ci' && c.runs.test(x.text));
   const calledByCi = scripts.filter((s) => commands.some((x) => x.origin === 'ci' && x.command.endsWith(s.command)));
   return [
-    ...ci.map((x) => ({ text: x.command, source: x.source, ci: true })),
+    ...ci.map((x) => ({ text: upToGoal(x.command, c.runs), source: x.source, ci: true })),
     ...actions.map((a) => ({ text: `${a.action}@${a.ref}`, source: a.source, ci: true })),
     ...calledByCi.map((x) => ({ text: x.command, source: x.source, ci: true })),
     ...scripts.filter((s) => !calledByCi.includes(s)).map((x) => ({ text: x.command, source: x.source, ci: false })),
   ];
+}
+
+/** A command up to the word that runs the checker: its options and project lists are CI's own detail. */
+function upToGoal(command: string, runs: RegExp): string {
+  const words = command.split(/\s+/);
+  const at = words.findIndex((w) => runs.test(w));
+  return at >= 0 ? words.slice(0, at + 1).join(' ') : command;
 }
 
 function apiChecks(facts: DetectorFacts): CandidateDraft[] {
@@ -101,7 +108,10 @@ function versionPins(facts: DetectorFacts): CandidateDraft[] {
   for (const pin of pins) {
     const floor = floorOf(pin.value);
     if (!floor || seen.has(pin.language)) continue;
-    const ci = ciBuildsWith(floor, facts.repo.commands, facts);
+    const ci = [
+      ...ciBuildsWith(floor, facts.repo.commands, facts),
+      ...facts.repo.ciReadsPin.filter((r) => r.language === pin.language).map((r) => r.source),
+    ];
     // Without CI building with it, the pin is the profile's fact, not a checked rule.
     if (!ci.length) continue;
     seen.add(pin.language);

@@ -74,6 +74,8 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
 type DetectorFactsFamily = DetectorFacts['files'][number]['family'];
 
 function quote(m: DeprecationFact): string {
-  const text = (m.message ?? m.text).replace(/`/g, "'");
+  // Javadoc and KDoc inline tags read as their text (`{@link #f(X)}` is `#f(X)`); the first sentence is the message.
+  const text = (m.message ?? m.text).replace(/\{@\w+\s+([^}]*)\}/g, '$1').replace(/\{@\w+.*$/, '').replace(/`/g, "'")
+    .split(/(?<=\.)\s/)[0].trim();
   return `\`${text.length > 70 ? `${text.slice(0, 67)}…` : text}\``;
 }
