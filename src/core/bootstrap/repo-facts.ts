@@ -32,7 +32,7 @@ export interface FileRecord {
   family: Family;
   kind: SourceFile['kind'];
   deprecations: DeprecationFact[];
-  /** Names this file declares at the top level (functions and types), with their lines. */
+  /** Names the file declares with their lines: every one in a test file, the top-level types of a production file. */
   decls: { name: string; line: number; kind: 'function' | 'type' | 'constant'; member: boolean }[];
   /** Names the file uses (calls, types) and the modules it imports. */
   uses: ReadonlyMap<string, number>;
@@ -53,7 +53,8 @@ export function fileRecord(file: SourceFile): FileRecord {
     family: file.family,
     kind: file.kind,
     deprecations: file.kind === 'production' ? deprecationsIn(file) : [],
-    decls: f.decls.filter((d) => !d.member || test).map((d) => ({
+    // Of production files, the top-level types (stand-ins the tests use); of test files, every declaration.
+    decls: f.decls.filter((d) => test || (!d.member && d.kind === 'type')).map((d) => ({
       name: d.name,
       line: d.line,
       kind: d.kind,
