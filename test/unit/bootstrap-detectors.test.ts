@@ -109,3 +109,8 @@ test("CI that takes its toolchain from the manifest's rust-version builds with t
   assert.deepEqual(c.reasoning.sources.slice(0, 1), ['Cargo.toml:5']);
   assert.ok(c.reasoning.sources.some((s) => s.startsWith('.github/workflows/ci.yml:')), c.reasoning.sources.join());
 });
+
+test("another package's member (`assert.Error`) is not a use of a test helper of the same name", async () => {
+  const cards = await cardsOf('qualified-member-named-like-a-test-helper');
+  assert.deepEqual(cards.filter((c) => c.tags?.includes('testing')).map((c) => c.title), []);
+});

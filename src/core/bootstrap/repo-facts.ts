@@ -36,6 +36,7 @@ export interface FileRecord {
   decls: { name: string; line: number; kind: 'function' | 'type' | 'constant'; member: boolean }[];
   /** Names the file uses (calls, types) and the modules it imports. */
   uses: ReadonlyMap<string, number>;
+  qualifiedUses: ReadonlyMap<string, number>;
   imports: readonly { spec: string; line: number }[];
   /** pytest fixtures the file declares (`@pytest.fixture` then `def name`). */
   fixtures: { name: string; line: number }[];
@@ -61,7 +62,9 @@ export function fileRecord(file: SourceFile): FileRecord {
       member: d.member,
     })),
     // What a file uses matters for the tests' shared setup only: production files keep none (5,000 files' names add up).
-    uses: test ? new Map([...[...f.qualified.values()].flatMap((m) => [...m]), ...f.uses]) : EMPTY,
+    uses: test ? f.uses : EMPTY,
+    // `pkg.Name` is another module's member: a stand-in the product exports (`mylib.MockTransport`), never a local helper.
+    qualifiedUses: test ? new Map([...f.qualified.values()].flatMap((m) => [...m])) : EMPTY,
     imports: test ? f.imports.map((i) => ({ spec: i.spec, line: i.line })) : [],
     ...(file.family === 'python' ? pytestFacts(file) : { fixtures: [], fixtureParams: EMPTY }),
     tests: test ? testCount(file) : 0,

@@ -77,7 +77,7 @@ function standIns(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
   for (const f of facts.files.filter((x) => x.kind === 'production')) {
     for (const d of f.decls) {
       if (d.kind !== 'type' || !STAND_IN.test(d.name)) continue;
-      const users = tests.filter((t) => t.uses.has(d.name));
+      const users = tests.filter((t) => t.uses.has(d.name) || t.qualifiedUses.has(d.name));
       out.push({ name: d.name, how: 'stand-in', declared: `${f.path}:${d.line}`, users, at: usedAt(d.name) });
     }
   }
@@ -118,7 +118,7 @@ function modules(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
   }));
 }
 
-const usedAt = (name: string) => (u: FileRecord) => `${u.path}:${u.uses.get(name) ?? 1}`;
+const usedAt = (name: string) => (u: FileRecord) => `${u.path}:${u.uses.get(name) ?? u.qualifiedUses.get(name) ?? 1}`;
 
 /** `../../helpers/server` and `./helpers/server` are one module: its path without the leading dots. */
 const moduleKey = (spec: string) => spec.replace(/^(\.\.?\/)+/, '').replace(/\.[cm]?[jt]sx?$/, '');
