@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { draftFromSeed, tryDraftRules } from '../../src/core/guard/rule-draft-check';
 import type { RuleSeed } from '../../src/core/knowledge/rule-seed';
 import type { GuardPattern } from '../../src/core/knowledge/types';
+import { createCatalog } from '../../src/core/tools';
 import type { Workspace } from '../../src/core/workspace';
 import { guardWorkspace, writeFiles } from './guard-helpers';
 
@@ -231,5 +232,90 @@ describe('rules drafted from a TypeScript card', () => {
     assert.equal(out.report, undefined);
     assert.equal(out.problems[0].field, 'examples.good[0]');
     assert.match(out.problems[0].message, /reports its good example 1/);
+  });
+});
+
+describe('propose_guard_rule: the agent proposes, a person approves the rule with the candidate', () => {
+  let t: Awaited<ReturnType<typeof guardWorkspace>>;
+  const catalog = createCatalog();
+  const agent = { actor: 'external_agent' as const, channel: 'test' as const };
+  const human = { actor: 'human' as const, channel: 'test' as const };
+  const invoke = async (tool: string, input: unknown, ctx: typeof agent | typeof human = agent) =>
+    catalog.invoke(t.ws, tool, input, ctx);
+  before(async () => (t = await guardWorkspace(TS_FILES, { trusted: true })));
+  after(() => t.cleanup());
+
+  async function candidate(title: string): Promise<string> {
+    const r = await invoke('submit_candidate', {
+      title,
+      summary: 'HTTP goes through fetchJson, which parses and reports errors the same way everywhere.',
+      language: 'typescript',
+      knowledgeType: 'code-standard',
+      code: "export const user = () => fetchJson('/api/user');",
+      reasoning: { whyStandard: 'Every feature calls it.', sources: ['src/features/user.ts:3'], confidence: 0.9 },
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    return (r.data as { id: string }).id;
+  }
+
+  it('a rule that reports its own good example is refused and nothing is stored', async () => {
+    const id = await candidate('HTTP calls go through fetchJson, refused rule');
+    const r = await invoke('propose_guard_rule', {
+      candidateId: id,
+      rule: {
+        id: 'no-fetch',
+        message: 'Use fetchJson.',
+        pattern: 'fetch',
+        examples: { bad: ["fetch('/x')"], good: ["fetchJson('/x')"] },
+      },
+    });
+    assert.equal(r.ok, false);
+    assert.ok(!r.ok && r.error.code === 'INVALID_INPUT' && /good example 1/.test(r.error.message), JSON.stringify(r));
+    const c = await invoke('get_candidate', { id });
+    assert.ok(c.ok, JSON.stringify(c));
+    assert.equal((c.data as { title: string }).title, 'HTTP calls go through fetchJson, refused rule');
+    assert.equal((c.data as { constraints?: unknown }).constraints, undefined);
+  });
+
+  it('drafted from a seed, stored pending, written to the recipe on approval and enforced once published', async () => {
+    const id = await candidate('HTTP calls go through fetchJson');
+    const r = await invoke('propose_guard_rule', {
+      candidateId: id,
+      seed: {
+        kind: 'prefer-helper',
+        standard: ['fetch'],
+        helper: 'fetchJson',
+        definedIn: 'src/net/http.ts',
+        goodAt: ['src/features/user.ts:3'],
+      },
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    const data = r.data as { rules: GuardPattern[]; report: { rules: { total: number }[] } };
+    assert.equal(data.rules[0].id, 'prefer-fetch-json');
+    assert.deepEqual(data.report.rules.map((x) => x.total), [0]);
+    // Pending: a published recipe's guards run; a candidate's do not.
+    const planted = "export const team = () => fetch('/api/team');\n";
+    const before = await invoke('guard_check', { code: planted, language: 'typescript', path: 'src/features/team.ts' });
+    assert.ok(
+      before.ok
+        && !(before.data as { violations: { ruleId: string }[] }).violations.some((v) =>
+          v.ruleId.startsWith('recipe/')
+        ),
+    );
+
+    const approved = await invoke('approve_candidate', { id }, human);
+    assert.ok(approved.ok, JSON.stringify(approved));
+    const recipe = (approved.data as { recipe: { id: string; file: string } }).recipe;
+    assert.match(
+      readFileSync(path.join(t.root, recipe.file), 'utf8'),
+      /constraints:\n\s+guards:\n\s+- id: prefer-fetch-json/,
+    );
+    const published = await invoke('publish_recipe', { id: recipe.id }, human);
+    assert.ok(published.ok, JSON.stringify(published));
+    const after = await invoke('guard_check', { code: planted, language: 'typescript', path: 'src/features/team.ts' });
+    assert.ok(after.ok, JSON.stringify(after));
+    const hit = (after.data as { violations: { ruleId: string; start: { line: number; column: number } }[] }).violations
+      .find((v) => v.ruleId === `recipe/${recipe.id}/prefer-fetch-json`);
+    assert.deepEqual(hit?.start, { line: 1, column: 27 });
   });
 });
