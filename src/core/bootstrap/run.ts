@@ -12,6 +12,7 @@ import { triggerFor } from '../knowledge/recipe-file';
 import type { CandidateInput } from '../knowledge/types';
 import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
 import type { Workspace } from '../workspace';
+import { type CardRule, draftCardRules } from './card-rules';
 import { codeLanguageOf } from './code-language';
 import { ArchitectureAnalyzer } from './dimensions/architecture';
 import { FlowAnalyzer } from './dimensions/flow';
@@ -73,6 +74,11 @@ export interface BootstrapResult {
   /** The language of most scanned production files (VS Code id), when there is one. */
   primaryLanguage?: string;
   candidates: { proposed: number; created: number; existing: number; weak: number };
+  /**
+   * Guard rules drafted from the cards that state one (stored with the card, pending): drafted and
+   * passing their examples, refused, and reporting places in the repository today.
+   */
+  rules: { drafted: number; refused: number; withFindings: number };
   /**
    * The project's own rules for agents and contributors (AI_POLICY.md, AGENTS.md, CLAUDE.md, Copilot
    * instructions, CONTRIBUTING.md), agent files first: the candidate to read before anything else.
@@ -237,13 +243,17 @@ export async function bootstrapKnowledge(
   });
   for (const d of proposals) if (d.code) d.language = await codeLanguageOf(d, ctx.read);
 
+  progress({ message: 'Drafting the guard rules the cards state', done: total, total }, true);
+  const cardRules = await draftCardRules(ws, proposals, run.signal);
+  cancelled(total, total);
+
   progress({ message: `Recording ${proposals.length} candidates`, done: total, total }, true);
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();
   const policies: NonNullable<BootstrapResult['policies']> = [];
   for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
     const batch = proposals.slice(i, i + SUBMIT_BATCH);
     // The scan is the author; the audit log records who started it.
-    const result = await submitCandidates(ws, batch.map(toCandidateInput), 'system');
+    const result = await submitCandidates(ws, batch.map((d) => toCandidateInput(d, cardRules.rules.get(d))), 'system');
     // `created` lists the new ids in input order, skipping the inputs reported as duplicates.
     const dupByInput = new Map(result.duplicates.map((d) => [d.input, d.existing]));
     let next = 0;
@@ -297,6 +307,7 @@ export async function bootstrapKnowledge(
       : {}),
     ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
     candidates: { proposed: proposals.length, created, existing, weak },
+    rules: { drafted: cardRules.drafted, refused: cardRules.refused, withFindings: cardRules.withFindings },
     ...(policies.length ? { policies } : {}),
     dimensions,
     graph: { fileImports: fileEdges.length, targetFiles: containment.length, targetDependencies: targetEdges.length },
@@ -319,7 +330,7 @@ function readFirst(policies: NonNullable<BootstrapResult['policies']>): string {
 }
 
 /** The candidate as recorded: a title and summary within the reviewer's bounds, a short kebab-case trigger. */
-export function toCandidateInput(d: CandidateDraft): CandidateInput {
+export function toCandidateInput(d: CandidateDraft, rule?: CardRule): CandidateInput {
   const title = fit(d.title, MAX_TITLE);
   return {
     title,
@@ -335,6 +346,8 @@ export function toCandidateInput(d: CandidateDraft): CandidateInput {
     scope: d.target ? 'target' : 'project',
     ...(d.target ? { target: d.target } : {}),
     origin: `bootstrap:${d.dimension}`,
+    ...(d.ruleSeed ? { ruleSeed: d.ruleSeed } : {}),
+    ...(rule ? { constraints: { guards: rule.guards }, guardReport: rule.report } : {}),
   };
 }
 

@@ -23,7 +23,7 @@ export { rankToolsByRelevance } from '../agent/relevance';
 export { combineToolboxes } from '../agent/toolbox';
 export type { AgentReference, AgentToolbox } from '../agent/toolbox';
 export type { BootstrapResult } from '../bootstrap';
-export { catalogToolbox } from './toolbox';
+export { catalogToolbox, guardAnswerReviewer } from './toolbox';
 
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
 export { guardEngine } from '../guard';

@@ -6,6 +6,7 @@ import { freshnessTools } from './freshness';
 import { graphTools } from './graph';
 import { graphEditTools } from './graph-edit';
 import { guardTools } from './guard';
+import { guardDraftTools } from './guard-drafts';
 import { knowledgeTools } from './knowledge';
 import { rememberTools } from './remember';
 import { serverTools } from './servers';
@@ -26,6 +27,7 @@ export const allTools: AnyTool[] = [
   ...graphTools,
   ...graphEditTools,
   ...guardTools,
+  ...guardDraftTools,
   ...agentTools,
 ];
 

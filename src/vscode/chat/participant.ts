@@ -7,6 +7,7 @@ import { ChatModelError, ModelErrorCode } from '../../core/tools/adapters';
 import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/tools/adapters';
 import { type AgentEvent, type AgentRunResult, runAgent } from '../../core/tools/adapters';
 import { type AgentReference, type AgentToolbox, catalogToolbox, combineToolboxes } from '../../core/tools/adapters';
+import { guardAnswerReviewer } from '../../core/tools/adapters';
 import { skillRegistry } from '../../core/tools/adapters';
 import { loadTokenCounter } from '../../core/tools/adapters';
 import type { Workspace } from '../../core/workspace';
@@ -100,6 +101,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         prompt,
         signal: controller.signal,
         onEvent: (e) => onAgentEvent(e, stream, host, results),
+        reviewAnswer: guardAnswerReviewer({ catalog: host.catalog, ws, context: toolContext }),
       });
       if (run.stoppedBy === 'max_rounds') {
         stream.markdown(
@@ -185,6 +187,19 @@ function onAgentEvent(e: AgentEvent, stream: vscode.ChatResponseStream, host: Ch
       break;
     case 'correction':
       host.log.debug(`chat: corrected ${e.problems.length} unreadable action block(s)`);
+      break;
+    case 'review':
+      if (e.final) {
+        stream.markdown(
+          '\n\n'
+            + vscode.l10n.t(
+              '_Guard still reports {0} problem(s) in the code above; check it before you use it._',
+              e.findings,
+            ),
+        );
+      } else {
+        stream.progress(vscode.l10n.t('Guard found {0} problem(s) in the proposed code; fixing them…', e.findings));
+      }
       break;
     default:
       break;
