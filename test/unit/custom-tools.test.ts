@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { customToolsCommand } from '../../src/cli/tools';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext, ToolResult } from '../../src/core/tools/types';
 import { Workspace } from '../../src/core/workspace';
@@ -216,4 +217,34 @@ test('CommonJS tools run, may require only built-in modules, and answers are cut
   assert.ok(big.ok, JSON.stringify(big).slice(0, 300));
   assert.ok(JSON.stringify(big.data).length <= 20_000);
   assert.ok(big.truncated, 'says it was cut');
+});
+
+test('the CLI shows the file and its hash, asks once, and approves only on yes; revoke takes it back', async () => {
+  const ws = await workspace({ 'words.mjs': WORDS });
+  const run = async (args: string[], answer: boolean) => {
+    const o = { stdout: '', stderr: '', asked: '' };
+    const out = { stdout: (s: string) => void (o.stdout += s), stderr: (s: string) => void (o.stderr += s) };
+    const rc = await customToolsCommand(args, async () => ws, out, async (q) => {
+      o.asked = q;
+      return answer;
+    });
+    return { rc, ...o };
+  };
+  const no = await run(['approve', 'words'], false);
+  assert.equal(no.rc, 1);
+  assert.match(no.stderr, /sha256 [0-9a-f]{64}/);
+  assert.match(no.stderr, /│ {3}description: 'Counts the words of a text/, 'the whole file is shown');
+  assert.match(no.asked, /Let \.autosnippet\/tools\/words\.mjs run/);
+  assert.equal(code(await call(ws, 'words', { text: 'a' })), 'CUSTOM_TOOL_NOT_APPROVED');
+
+  const yes = await run(['approve', '.autosnippet/tools/words.mjs'], true);
+  assert.equal(yes.rc, 0, yes.stderr);
+  assert.match(yes.stdout, /the tool words is ready/);
+  assert.ok((await call(ws, 'words', { text: 'a' })).ok);
+  const listed = await run(['custom'], true);
+  assert.match(listed.stdout, /words\s+ready\s+Counts the words/);
+
+  assert.equal((await run(['revoke', 'words'], true)).rc, 0);
+  assert.equal(code(await call(ws, 'words', { text: 'a' })), 'CUSTOM_TOOL_NOT_APPROVED');
+  assert.equal(await customToolsCommand(['guard'], async () => ws, { stdout() {}, stderr() {} }), undefined);
 });

@@ -147,6 +147,9 @@ export const approveCustomToolTool = defineTool({
       Type.String({ pattern: '^[0-9a-f]{64}$', maxLength: 64, description: 'The hash the person was shown.' }),
     ),
     revoke: Opt(Type.Boolean({ description: 'Take the approval back instead.', default: false })),
+    dryRun: Opt(
+      Type.Boolean({ description: "Approve nothing: answer the file's text and hash, to show the person." }),
+    ),
   }),
   outputSchema: Out({
     name: Type.String(),
@@ -155,9 +158,11 @@ export const approveCustomToolTool = defineTool({
     state: StringEnum(STATES),
     problem: Opt(Type.String()),
     revoked: Opt(Type.Boolean()),
+    text: Opt(Type.String({ description: 'With dryRun: the whole file, as it will run.' })),
   }),
   access: 'review',
-  maxOutputChars: 4000,
+  // A dry run answers the whole file (at most 512 KB) for the person to read.
+  maxOutputChars: 600_000,
   async handler(ws, input, ctx) {
     const file = fileOf(ws, input.file);
     const registry = customTools(ws);
@@ -173,7 +178,8 @@ export const approveCustomToolTool = defineTool({
         "Trust the folder first (autosnippet trust, or VS Code's workspace trust), then approve the file.",
       );
     }
-    const { sha256 } = registry.read(file);
+    const { sha256, text } = registry.read(file);
+    if (input.dryRun) return { name: toolNameOf(file), file, sha256, state: 'needs-approval' as const, text };
     if (input.sha256 && input.sha256 !== sha256) {
       throw new AutoSnippetError(
         'CUSTOM_TOOL_CHANGED',
