@@ -48,8 +48,10 @@ export const ERROR_CODES = {
   },
   // the Gateway
   PERMISSION_DENIED: {
-    meaning: 'The tool is for people only (approve, publish, deprecate, delete, install) and an agent called it.',
-    action: 'Propose the change instead (submit_candidate); a person approves it in VS Code or with the CLI.',
+    meaning:
+      "The tool is for people only (approve, publish, deprecate, delete, install) and an agent called it; or another MCP server's tool was denied by its configuration or declined by the person asked.",
+    action:
+      'Propose the change instead (submit_candidate); a person approves it in VS Code or with the CLI. A declined call: do not repeat it unless the person asks.',
   },
   CONFIRMATION_REQUIRED: {
     meaning: 'The tool cannot be undone and needs `confirm: true`.',
