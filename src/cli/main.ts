@@ -14,6 +14,7 @@ import { guardCommand } from './guard';
 import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge';
 import { rememberCommand } from './remember';
 import { skillsCommand } from './skills';
+import { customToolsCommand } from './tools';
 import { TRUST_USAGE, trustCommand } from './trust';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
@@ -24,6 +25,7 @@ Commands:
   mcp [options]             run the MCP server (stdio, or --http PORT); autosnippet mcp -h for options
   health                    version, workspace, database state and counts (JSON)
   tools [domain]            the tool catalog, one line per tool
+  tools approve FILE        read a custom tool (.autosnippet/tools) and let it run; autosnippet tools -h
   <tool> [--field value…]   any catalog tool as a person, flags from its input (autosnippet <tool> -h),
                             e.g. autosnippet list-recipes --status any; --json prints the envelope
   call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
@@ -119,6 +121,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         );
         return 0;
       case 'tools': {
+        const custom = await customToolsCommand(args, ws, out);
+        if (custom !== undefined) return custom;
         const domains = createCatalog().capabilities();
         for (const [domain, tools] of Object.entries(domains)) {
           if (args[0] && args[0] !== domain) continue;

@@ -77,3 +77,9 @@ export { rememberTool } from './remember';
 export { realPathInside } from '../files/paths';
 export { REVIEW_FORM_FIELDS, reviewChecklist } from '../knowledge/checklist';
 export type { ChecklistItem, ReviewFormField } from '../knowledge/checklist';
+
+// Inside VS Code the MCP servers VS Code runs are reached through its tool API, not a second connection:
+// the extension hands them to the manager; calls still go through call_mcp_tool (the Gateway, a person's yes).
+export { groupEditorTools } from '../servers/host';
+export type { EditorTool, HostServers } from '../servers/host';
+export { useHostMcpServers } from '../servers/manager';

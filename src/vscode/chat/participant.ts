@@ -11,7 +11,7 @@ import { guardAnswerReviewer } from '../../core/tools/adapters';
 import { skillRegistry } from '../../core/tools/adapters';
 import { loadTokenCounter } from '../../core/tools/adapters';
 import type { Workspace } from '../../core/workspace';
-import { type ExtensionHost, setting } from '../host';
+import { type Dialogs, type ExtensionHost, setting } from '../host';
 import { rememberInChat } from '../knowledge/remember';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
@@ -25,6 +25,8 @@ export interface ChatHost {
   catalog: ToolCatalog;
   log: Logger;
   getWorkspace(): Promise<Workspace>;
+  /** Modal questions to the person: another MCP server's tool whose permission is `ask`. */
+  dialogs?: Dialogs;
 }
 
 /** `@autosnippet` in Copilot chat, with its follow-ups and the command behind its review buttons. */
@@ -70,6 +72,9 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
       channel: 'chat',
       model,
       progress: (p) => p.message && stream.progress(p.message),
+      ...(host.dialogs
+        ? { confirm: (q) => host.dialogs!.confirm(q.title, q.message, vscode.l10n.t('Allow')) }
+        : {}),
     };
     try {
       const toolbox = chooseTools(host, ws, toolContext, request, model.maxTools, token);
