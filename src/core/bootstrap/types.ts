@@ -59,6 +59,11 @@ export interface CandidateDraft {
   target?: string;
   /** A short kebab-case trigger naming the subject (`protected`, `afError`); derived from the title when absent. */
   trigger?: string;
+  /**
+   * The numbers behind the claim and the places that go against it, as `path:line`: shown to the
+   * model that writes cards from the scan's evidence (packs.ts), never recorded as they are.
+   */
+  evidence?: { counts?: Record<string, number>; counterExamples?: string[] };
 }
 
 /** What every analyser may consult when it turns its evidence into drafts. */

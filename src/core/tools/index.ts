@@ -1,6 +1,7 @@
 import { agentTools } from './agent';
 import { auditTools } from './audit';
 import { ToolCatalog } from './catalog';
+import { coldstartTools } from './coldstart';
 import { exportTools } from './export';
 import { freshnessTools } from './freshness';
 import { graphTools } from './graph';
@@ -24,6 +25,7 @@ export const allTools: AnyTool[] = [
   ...rememberTools,
   ...serverTools,
   ...graphTools,
+  ...coldstartTools,
   ...graphEditTools,
   ...guardTools,
   ...agentTools,
