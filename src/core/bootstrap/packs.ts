@@ -239,7 +239,8 @@ export function citableLines(packs: readonly EvidencePack[]): Set<string> {
     for (const f of p.findings) {
       for (const r of [...f.refs, ...f.counterExamples]) out.add(`${r.path}:${r.line}`);
       if (f.excerpt) {
-        const n = f.excerpt.code.split('\n').length;
+        // An excerpt's first block is the lines from its start; what follows a blank line may be from elsewhere.
+        const n = f.excerpt.code.split('\n\n')[0].split('\n').length;
         for (let i = 0; i < n; i++) out.add(`${f.excerpt.path}:${f.excerpt.line + i}`);
       }
     }
