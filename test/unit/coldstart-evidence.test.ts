@@ -96,7 +96,7 @@ test('a supertype many production types declare, a helper many files call and a 
 
 test('the digest counts a supertype by the production types that declare it, across files, and quotes its definition', () => {
   const digest = new FactDigest();
-  const py = (rel: string, text: string) => digest.visit(sourceFile(rel, 'python', text));
+  const py = (rel: string, text: string) => digest.visit(sourceFile(rel, 'python', text, undefined));
   py('shapes/shape.py', 'class Shape:\n    pass\n');
   for (const n of ['Circle', 'Square', 'Hexagon']) py(`shapes/${n.toLowerCase()}.py`, `class ${n}(Shape):\n    pass\n`);
   py('tests/test_shape.py', 'class FakeShape(Shape):\n    pass\n');
@@ -111,7 +111,12 @@ test('the digest counts a supertype by the production types that declare it, acr
   // Two types in one file are not a protocol the code base is built around.
   const one = new FactDigest();
   one.visit(
-    sourceFile('a.py', 'python', 'class A(Base):\n    pass\nclass B(Base):\n    pass\nclass C(Base):\n    pass\n'),
+    sourceFile(
+      'a.py',
+      'python',
+      'class A(Base):\n    pass\nclass B(Base):\n    pass\nclass C(Base):\n    pass\n',
+      undefined,
+    ),
   );
   assert.equal(one.facts().filter((f) => /supertype/.test(f.claim)).length, 0);
 });

@@ -10,7 +10,7 @@ import { listCandidates } from '../../src/core/knowledge/candidates';
 import { createCatalog } from '../../src/core/tools';
 import type { ToolContext } from '../../src/core/tools/types';
 import type { Workspace } from '../../src/core/workspace';
-import { closeWorkspaces, fixtureWorkspace } from './structure-helpers';
+import { closeWorkspaces, dataOf, fixtureWorkspace } from './structure-helpers';
 
 after(closeWorkspaces);
 const catalog = createCatalog();
@@ -97,7 +97,7 @@ test('a card citing a real line the scan did not show is flagged with that line;
       { ...first, title: 'A rule resting on nothing', code: '', sources: ['src/core/app-error.ts:9999'] },
     ]);
   }));
-  const data = (await catalog.invoke(ws, 'write_coldstart_cards', {}, ctx(model))).data as any;
+  const data = dataOf(await catalog.invoke(ws, 'write_coldstart_cards', {}, ctx(model)));
   assert.equal(data.flagged.length, 1);
   assert.match(
     data.flagged[0].note,
@@ -121,7 +121,7 @@ test('dimensions whose request fails keep the scan cards; a cancelled run record
   const failing = new ScriptedModel([], {
     whenExhausted: { error: { code: 'MODEL_FAILED' as any, message: 'the model is unavailable' } },
   });
-  const data = (await catalog.invoke(ws, 'write_coldstart_cards', {}, ctx(failing))).data as any;
+  const data = dataOf(await catalog.invoke(ws, 'write_coldstart_cards', {}, ctx(failing)));
   assert.ok(data.fallback.length >= 1);
   assert.match(data.fallback[0].reason, /the model is unavailable/);
   const cards = listCandidates(ws);
@@ -140,7 +140,7 @@ test('dimensions whose request fails keep the scan cards; a cancelled run record
 
 test('without a model the tool says how to write the cards from coldstart_evidence, and records nothing', async () => {
   const ws = await fixtureWorkspace('bootstrap-ts');
-  const data = (await catalog.invoke(ws, 'write_coldstart_cards', {}, ctx())).data as any;
+  const data = dataOf(await catalog.invoke(ws, 'write_coldstart_cards', {}, ctx()));
   assert.equal(data.mode, 'diagnostic');
   assert.match(data.next, /coldstart_evidence/);
   assert.match(data.next, /submit_candidates in batches of at most 50/);
