@@ -81,7 +81,9 @@ async function main(argv: string[]): Promise<void> {
     const { figures, prompts } = await measure(dir);
     all.push(figures);
     if (flags.has('--prompt')) {
-      prompts.forEach((p, i) => process.stdout.write(`===== request ${i + 1} sha256 ${figures.requests[i].sha256}\n${p}\n`));
+      prompts.forEach((p, i) =>
+        process.stdout.write(`===== request ${i + 1} sha256 ${figures.requests[i].sha256}\n${p}\n`)
+      );
     }
   }
   if (flags.has('--json')) return void process.stdout.write(JSON.stringify(all, null, 1) + '\n');
@@ -91,12 +93,18 @@ async function main(argv: string[]): Promise<void> {
     const tokens = f.packs.reduce((n, p) => n + p.tokens, 0);
     console.log(`${f.repo}: ${f.files} files, ${f.packs.length} packs, ${chars} chars / ${tokens} tokens of evidence`);
     for (const p of f.packs) {
-      console.log(`  ${p.dimension}: ${p.findings} findings (${p.omitted} left out), ${p.chars} chars, ${p.tokens} tokens`);
+      console.log(
+        `  ${p.dimension}: ${p.findings} findings (${p.omitted} left out), ${p.chars} chars, ${p.tokens} tokens`,
+      );
     }
     for (const r of f.requests) {
-      console.log(`  request ${r.sha256.slice(0, 12)}: ${r.chars} chars, ${r.tokens} tokens (${r.dimensions.join(', ')})`);
+      console.log(
+        `  request ${r.sha256.slice(0, 12)}: ${r.chars} chars, ${r.tokens} tokens (${r.dimensions.join(', ')})`,
+      );
     }
-    console.log(`  agent path before submitting: ${f.agentPath.calls} calls, ${f.agentPath.resultChars} chars of results`);
+    console.log(
+      `  agent path before submitting: ${f.agentPath.calls} calls, ${f.agentPath.resultChars} chars of results`,
+    );
   }
 }
 
