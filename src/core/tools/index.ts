@@ -1,6 +1,7 @@
 import { agentTools } from './agent';
 import { auditTools } from './audit';
 import { ToolCatalog } from './catalog';
+import { coldstartTools } from './coldstart';
 import { customToolTools } from './custom';
 import { exportTools } from './export';
 import { freshnessTools } from './freshness';
@@ -27,6 +28,7 @@ export const allTools: AnyTool[] = [
   ...serverTools,
   ...customToolTools,
   ...graphTools,
+  ...coldstartTools,
   ...graphEditTools,
   ...guardTools,
   ...guardDraftTools,

@@ -13,6 +13,7 @@ import { loadTokenCounter } from '../../core/tools/adapters';
 import type { Workspace } from '../../core/workspace';
 import { type Dialogs, type ExtensionHost, setting } from '../host';
 import { rememberInChat } from '../knowledge/remember';
+import { runColdstart } from './coldstart';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
 import { otherToolsToolbox } from './other-tools';
@@ -47,6 +48,10 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
     }
     if (request.command === 'remember') return rememberInChat(host, request.prompt, stream);
     const picked = request.model ?? (await vscode.lm.selectChatModels())[0];
+    // The cold start writes its cards from the scan's evidence with the model, or records the scan's own without one.
+    if (request.command === 'coldstart') {
+      return runColdstart(host, ws, picked && lmModel(picked), stream, token);
+    }
     if (!picked) {
       return explain(
         stream,
@@ -56,12 +61,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         ),
       );
     }
-    const model = new LanguageModelChatModel(
-      picked,
-      vscode.l10n.t(
-        'AutoSnippet uses the model you picked to run its tools and to improve the candidates it proposes.',
-      ),
-    );
+    const model = lmModel(picked);
 
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
@@ -149,6 +149,13 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
       cancel.dispose();
     }
   };
+}
+
+function lmModel(picked: vscode.LanguageModelChat): LanguageModelChatModel {
+  return new LanguageModelChatModel(
+    picked,
+    vscode.l10n.t('AutoSnippet uses the model you picked to run its tools and to improve the candidates it proposes.'),
+  );
 }
 
 /** Our agent tools, plus other extensions' tools by relevance when the setting allows, within the model's limit. */
