@@ -3,7 +3,7 @@
  * or a git repository. The recipe files are copied as they are, at the same place under `recipes/`,
  * so each keeps its id.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readRepoFile } from '../files';
 import { AutoSnippetError } from '../kernel/errors';
@@ -52,6 +52,8 @@ export async function createPack(ws: Workspace, opts: CreateOptions): Promise<{ 
   if (own.length === 0) {
     throw new AutoSnippetError('INVALID_INPUT', 'There are no published recipes to put in the pack.', 'Publish recipes first, or name them.');
   }
+  // A pack folder written again holds the chosen recipes only, not those of the last run as well.
+  rmSync(path.join(opts.out, 'recipes'), { recursive: true, force: true });
   const files: string[] = [];
   const write = (rel: string, text: string) => {
     const abs = path.join(opts.out, ...rel.split('/'));

@@ -7,6 +7,7 @@ import { graphTools } from './graph';
 import { graphEditTools } from './graph-edit';
 import { guardTools } from './guard';
 import { knowledgeTools } from './knowledge';
+import { packTools } from './packs';
 import { rememberTools } from './remember';
 import { serverTools } from './servers';
 import { skillTools } from './skills';
@@ -22,6 +23,7 @@ export const allTools: AnyTool[] = [
   ...freshnessTools,
   ...exportTools,
   ...rememberTools,
+  ...packTools,
   ...serverTools,
   ...graphTools,
   ...graphEditTools,
