@@ -99,7 +99,10 @@ export async function packsCommand(args: string[], ws: () => Promise<Workspace>,
     case 'disable':
     case 'enable':
       tool = 'disable_pack_item';
-      input = { id: one('item id (recipe id, skill name or guard rule id)'), ...(sub === 'enable' ? { enable: true } : {}) };
+      input = {
+        id: one('item id (recipe id, skill name or guard rule id)'),
+        ...(sub === 'enable' ? { enable: true } : {}),
+      };
       break;
     case 'create':
       if (!values.out) throw new UsageError(`packs create needs --out DIR\n\n${PACKS_USAGE}`);
@@ -128,7 +131,18 @@ export async function packsCommand(args: string[], ws: () => Promise<Workspace>,
   return problems.length ? 1 : 0;
 }
 
-type Pack = { name: string; version: string; kind: string; source: string; integrity?: string; commit?: string; tree: string; recipes: number; skills: number; rules: number };
+type Pack = {
+  name: string;
+  version: string;
+  kind: string;
+  source: string;
+  integrity?: string;
+  commit?: string;
+  tree: string;
+  recipes: number;
+  skills: number;
+  rules: number;
+};
 
 function pinLine(p: Pack): string {
   return `${p.name}@${p.version} (${p.kind} ${p.source}; ${p.recipes} recipes, ${p.skills} skills, ${p.rules} guard rules)\n`
@@ -159,7 +173,9 @@ function describe(sub: string, data: Record<string, unknown>): string {
             : `${u.name}: ${u.from}, unchanged\n`
         ).join('') || 'No packs to update.\n';
     case 'remove':
-      return `Removed ${(data.removed as Pack).name}@${(data.removed as Pack).version}; its cache stays for offline use.\n`;
+      return `Removed ${(data.removed as Pack).name}@${
+        (data.removed as Pack).version
+      }; its cache stays for offline use.\n`;
     case 'install':
       return (data.installed as { name: string; version: string; action: string }[])
         .map((i) => `${i.name}@${i.version}: ${i.action}\n`).join('') || 'No packs are pinned.\n';
@@ -167,7 +183,9 @@ function describe(sub: string, data: Record<string, unknown>): string {
     case 'enable':
       return `Switched off for this project: ${(data.disabled as string[]).join(', ') || 'nothing'}\n`;
     case 'create':
-      return `Wrote ${(data.files as string[]).length} files to ${data.out} (${(data.recipes as string[]).join(', ')}).\n${data.next}\n`;
+      return `Wrote ${(data.files as string[]).length} files to ${data.out} (${
+        (data.recipes as string[]).join(', ')
+      }).\n${data.next}\n`;
     default:
       return JSON.stringify(data, null, 2) + '\n';
   }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -54,7 +54,8 @@ function npmPack(dir: string): string {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })
+    .trim();
 }
 
 function gitRepo(dir: string): void {
@@ -185,11 +186,17 @@ test("a pack's guard rules run only in a trusted folder; its skills are a source
     'autosnippet-pack.json': JSON.stringify({ name: 'guard-pack', version: '1.0.0' }),
     'guard/logging.json': JSON.stringify({
       rules: [
-        { id: 'pack/no-console-log', message: 'Log through logger.', languages: ['typescript'], pattern: 'console\\.log\\(' },
+        {
+          id: 'pack/no-console-log',
+          message: 'Log through logger.',
+          languages: ['typescript'],
+          pattern: 'console\\.log\\(',
+        },
         { id: 'pack/no-debugger', message: 'No debugger.', languages: ['typescript'], pattern: '\\bdebugger\\b' },
       ],
     }),
-    'skills/pack-review/SKILL.md': '---\nname: pack-review\ndescription: How the team reviews API changes. Use when reviewing an API change.\n---\n\nReview it.\n',
+    'skills/pack-review/SKILL.md':
+      '---\nname: pack-review\ndescription: How the team reviews API changes. Use when reviewing an API change.\n---\n\nReview it.\n',
   });
   gitRepo(repo);
   const project = tmp('guard-project');

@@ -252,8 +252,9 @@ export const ERROR_CODES = {
       'If you did not change it, remove the cache folder named in the message and run `autosnippet packs install`; if the pack changed on purpose, `autosnippet packs update NAME` pins the new content after showing what changed.',
   },
   PACK_NOT_CACHED: {
-    meaning: '.autosnippet/packs.json pins a knowledge pack that is not in this machine\'s cache yet; it is not loaded.',
-    action: 'Run `autosnippet packs install` to fetch the pinned packs (from npm or git) and check them against their pins.',
+    meaning: ".autosnippet/packs.json pins a knowledge pack that is not in this machine's cache yet; it is not loaded.",
+    action:
+      'Run `autosnippet packs install` to fetch the pinned packs (from npm or git) and check them against their pins.',
   },
   PACK_FETCH_FAILED: {
     meaning: 'A knowledge pack could not be fetched (npm pack or git clone failed, or the source is not a pack).',

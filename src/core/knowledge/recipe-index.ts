@@ -10,6 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { readRepoFile } from '../files';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
+import { packFolderOf, packRecipesDir } from '../packs/layout';
+import { loadPacks } from '../packs/load';
 import {
   deleteSearchRows,
   embedderOf,
@@ -22,8 +24,6 @@ import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/i
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
 import { contentQuality, contentScore } from './quality';
-import { loadPacks } from '../packs/load';
-import { packFolderOf, packRecipesDir } from '../packs/layout';
 import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { recipeFolderWatch } from './recipe-watch';
 import type { Recipe, RecipeFileProblem } from './types';
@@ -169,7 +169,9 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
     durationMs: 0,
   };
   const only = options.files && [...new Set(options.files)];
-  const disk = only ? await statRecipeFiles(ws, only) : [...await listRecipeFiles(ws), ...await listPackRecipeFiles(ws)];
+  const disk = only
+    ? await statRecipeFiles(ws, only)
+    : [...await listRecipeFiles(ws), ...await listPackRecipeFiles(ws)];
   report.scanned = disk.length;
 
   const rows = new Map(

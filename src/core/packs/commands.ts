@@ -109,7 +109,12 @@ export async function addPack(ws: Workspace, specText: string, cwd: string): Pro
   const pin = pinOf(ws, fetched, manifest.version, new Date().toISOString());
   pins.packs[manifest.name] = pin;
   const problems = commit(ws, pins);
-  return { pack: summary(manifest.name, pin), cache, warnings: readItems(fetched.files, spec.source).problems, problems };
+  return {
+    pack: summary(manifest.name, pin),
+    cache,
+    warnings: readItems(fetched.files, spec.source).problems,
+    problems,
+  };
 }
 
 export interface UpdateResult {
@@ -138,7 +143,9 @@ export async function updatePacks(
       throw new AutoSnippetError(
         'NOT_FOUND',
         `No pack named ${n} is added to this workspace.`,
-        `Added: ${Object.keys(pins.packs).join(', ') || 'none'}. autosnippet packs add <name|tarball|git-url> adds one.`,
+        `Added: ${
+          Object.keys(pins.packs).join(', ') || 'none'
+        }. autosnippet packs add <name|tarball|git-url> adds one.`,
       );
     }
   }
@@ -189,7 +196,9 @@ export function removePack(ws: Workspace, name: string): { removed: PackSummary;
  */
 export async function installPacks(
   ws: Workspace,
-): Promise<{ installed: { name: string; version: string; action: 'cached' | 'fetched' | 'replaced' }[]; problems: PackProblem[] }> {
+): Promise<
+  { installed: { name: string; version: string; action: 'cached' | 'fetched' | 'replaced' }[]; problems: PackProblem[] }
+> {
   const pins = readPacksFile(ws.root);
   const installed: { name: string; version: string; action: 'cached' | 'fetched' | 'replaced' }[] = [];
   for (const [name, pin] of Object.entries(pins.packs)) {

@@ -22,15 +22,28 @@ export interface CreateOptions {
   description?: string;
 }
 
-export async function createPack(ws: Workspace, opts: CreateOptions): Promise<{ out: string; files: string[]; recipes: string[] }> {
+export async function createPack(
+  ws: Workspace,
+  opts: CreateOptions,
+): Promise<{ out: string; files: string[]; recipes: string[] }> {
   if (!PACK_NAME.test(opts.name)) {
-    throw new AutoSnippetError('INVALID_INPUT', `"${opts.name}" is not a pack name.`, 'Use an npm package name: lower case, e.g. @team/api-rules or team-rules.');
+    throw new AutoSnippetError(
+      'INVALID_INPUT',
+      `"${opts.name}" is not a pack name.`,
+      'Use an npm package name: lower case, e.g. @team/api-rules or team-rules.',
+    );
   }
   if (!/^\d+\.\d+\.\d+([-+][\w.+-]+)?$/.test(opts.version)) {
-    throw new AutoSnippetError('INVALID_INPUT', `"${opts.version}" is not a version.`, 'Use a semantic version such as 1.0.0.');
+    throw new AutoSnippetError(
+      'INVALID_INPUT',
+      `"${opts.version}" is not a version.`,
+      'Use a semantic version such as 1.0.0.',
+    );
   }
   const st = statSync(opts.out, { throwIfNoEntry: false });
-  if (st && (!st.isDirectory() || (readdirSync(opts.out).length > 0 && !existsSync(path.join(opts.out, PACK_MANIFEST))))) {
+  if (
+    st && (!st.isDirectory() || (readdirSync(opts.out).length > 0 && !existsSync(path.join(opts.out, PACK_MANIFEST))))
+  ) {
     throw new AutoSnippetError(
       'INVALID_INPUT',
       `${opts.out} is ${st.isDirectory() ? 'a folder with other files in it' : 'a file'}; nothing was written.`,
@@ -43,14 +56,26 @@ export async function createPack(ws: Workspace, opts: CreateOptions): Promise<{ 
   const own = rows.filter((r) => r.file.startsWith(RECIPES_DIR + '/'));
   const notOwn = rows.filter((r) => r.file.startsWith(PACKS_STATE_DIR + '/')).map((r) => r.id);
   if (notOwn.length) {
-    throw new AutoSnippetError('INVALID_INPUT', `${notOwn.join(', ')} come${notOwn.length === 1 ? 's' : ''} from a pack, not from this project.`, 'A pack is made from the project\'s own recipes.');
+    throw new AutoSnippetError(
+      'INVALID_INPUT',
+      `${notOwn.join(', ')} come${notOwn.length === 1 ? 's' : ''} from a pack, not from this project.`,
+      "A pack is made from the project's own recipes.",
+    );
   }
   const drafts = own.filter((r) => r.status !== 'published').map((r) => `${r.id} (${r.status})`);
   if (drafts.length) {
-    throw new AutoSnippetError('INVALID_INPUT', `Only published recipes go into a pack: ${drafts.join(', ')}.`, 'Publish them first, or leave them out.');
+    throw new AutoSnippetError(
+      'INVALID_INPUT',
+      `Only published recipes go into a pack: ${drafts.join(', ')}.`,
+      'Publish them first, or leave them out.',
+    );
   }
   if (own.length === 0) {
-    throw new AutoSnippetError('INVALID_INPUT', 'There are no published recipes to put in the pack.', 'Publish recipes first, or name them.');
+    throw new AutoSnippetError(
+      'INVALID_INPUT',
+      'There are no published recipes to put in the pack.',
+      'Publish recipes first, or name them.',
+    );
   }
   // A pack folder written again holds the chosen recipes only, not those of the last run as well.
   rmSync(path.join(opts.out, 'recipes'), { recursive: true, force: true });
@@ -65,7 +90,8 @@ export async function createPack(ws: Workspace, opts: CreateOptions): Promise<{ 
     const text = (await readRepoFile(ws.root, r.file, { kind: 'recipe' })).text;
     write(`recipes/${r.file.slice(RECIPES_DIR.length + 1)}`, text);
   }
-  const description = opts.description ?? `AutoSnippet knowledge pack: ${own.length} recipe${own.length === 1 ? '' : 's'}.`;
+  const description = opts.description
+    ?? `AutoSnippet knowledge pack: ${own.length} recipe${own.length === 1 ? '' : 's'}.`;
   write(PACK_MANIFEST, JSON.stringify({ name: opts.name, version: opts.version, description }, null, 2) + '\n');
   write(
     'package.json',

@@ -69,14 +69,19 @@ export function parsePackSpec(input: string, cwd: string): PackSpec {
     throw new AutoSnippetError('INVALID_INPUT', `"${wanted.slice(0, 100)}" is not a version, range, tag or branch.`);
   }
   if (/\.(tgz|tar\.gz)$/i.test(spec)) {
-    if (wanted) throw new AutoSnippetError('INVALID_INPUT', `A tarball is one version; drop "@${wanted}" from ${spec}.`);
+    if (wanted) {
+      throw new AutoSnippetError('INVALID_INPUT', `A tarball is one version; drop "@${wanted}" from ${spec}.`);
+    }
     return { kind: 'tarball', source: path.resolve(cwd, spec) };
   }
   if (GIT_URL.test(spec)) return { kind: 'git', source: spec.replace(/^git\+/, ''), ...(wanted ? { wanted } : {}) };
   const local = path.resolve(cwd, spec);
   if (/^[./\\~]/.test(spec) || path.isAbsolute(spec) || existsSync(local)) {
     if (!statSync(local, { throwIfNoEntry: false })?.isDirectory()) {
-      throw failed(`${local} is neither a .tgz file nor a folder.`, 'Give a tarball from npm pack or a git repository.');
+      throw failed(
+        `${local} is neither a .tgz file nor a folder.`,
+        'Give a tarball from npm pack or a git repository.',
+      );
     }
     return { kind: 'git', source: local, ...(wanted ? { wanted } : {}) };
   }
@@ -95,7 +100,10 @@ function readLocalTarball(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (e) {
-    throw failed(`The tarball ${file} cannot be read: ${(e as Error).message}`, 'Give the path of a file made by npm pack.');
+    throw failed(
+      `The tarball ${file} cannot be read: ${(e as Error).message}`,
+      'Give the path of a file made by npm pack.',
+    );
   }
 }
 
@@ -130,7 +138,12 @@ async function npmPack(spec: PackSpec): Promise<Buffer> {
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', GCM_INTERACTIVE: 'never' };
 
 async function git(args: string[], cwd?: string): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, env: GIT_ENV, timeout: FETCH_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 });
+  const { stdout } = await run('git', args, {
+    cwd,
+    env: GIT_ENV,
+    timeout: FETCH_TIMEOUT_MS,
+    maxBuffer: 4 * 1024 * 1024,
+  });
   return stdout.trim();
 }
 
@@ -150,9 +163,9 @@ async function fetchGit(spec: PackSpec, commit?: string): Promise<FetchedPack> {
     if (e instanceof AutoSnippetError) throw e;
     const err = e as Error & { stderr?: string };
     throw failed(
-      `git could not fetch ${spec.source}${spec.wanted ? ` at ${spec.wanted}` : ''}${commit ? ` (commit ${commit})` : ''}: ${
-        (err.stderr || err.message).trim().slice(0, 800)
-      }`,
+      `git could not fetch ${spec.source}${spec.wanted ? ` at ${spec.wanted}` : ''}${
+        commit ? ` (commit ${commit})` : ''
+      }: ${(err.stderr || err.message).trim().slice(0, 800)}`,
       'Check the URL or folder and the branch or tag; private remotes need git credentials set up for this user.',
     );
   } finally {

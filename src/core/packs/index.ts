@@ -1,4 +1,3 @@
-export { createPack, type CreateOptions } from './create';
 export {
   addPack,
   installPacks,
@@ -10,5 +9,6 @@ export {
   updatePacks,
   type UpdateResult,
 } from './commands';
-export { loadPacks, packOf, type PackProblem, type PacksState } from './load';
+export { type CreateOptions, createPack } from './create';
 export { PACK_MANIFEST, PACKS_FILE, PACKS_STATE_DIR } from './layout';
+export { loadPacks, packOf, type PackProblem, type PacksState } from './load';

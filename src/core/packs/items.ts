@@ -28,7 +28,9 @@ function jsonOf(files: Files, name: string, what: string): Record<string, unknow
   const f = files.find((x) => x.path === name);
   if (!f) return undefined;
   const parsed = parseJson(f.data.toString('utf8'), { subject: name });
-  if (!parsed.ok || typeof parsed.value !== 'object' || !parsed.value) throw notAPack(what, `${name} is not a JSON object`);
+  if (!parsed.ok || typeof parsed.value !== 'object' || !parsed.value) {
+    throw notAPack(what, `${name} is not a JSON object`);
+  }
   return parsed.value as Record<string, unknown>;
 }
 
@@ -40,7 +42,10 @@ export function readManifest(files: Files, what: string): PackManifest {
   const name = manifest.name ?? pkg.name;
   const version = manifest.version ?? pkg.version;
   if (typeof name !== 'string' || !PACK_NAME.test(name)) {
-    throw notAPack(what, `${PACK_MANIFEST} needs a "name" that is an npm package name (lower case), got ${JSON.stringify(name)}`);
+    throw notAPack(
+      what,
+      `${PACK_MANIFEST} needs a "name" that is an npm package name (lower case), got ${JSON.stringify(name)}`,
+    );
   }
   if (typeof version !== 'string' || !/^\d+\.\d+\.\d+([-+][\w.+-]+)?$/.test(version)) {
     throw notAPack(what, `${PACK_MANIFEST} needs a "version" like 1.0.0, got ${JSON.stringify(version)}`);
@@ -90,7 +95,9 @@ export function diffItems(before: PackItems, after: PackItems): ItemChanges {
     recipes: {
       added: minus(ids(after.recipes), ids(before.recipes)),
       removed: minus(ids(before.recipes), ids(after.recipes)),
-      changed: ids(after.recipes).filter((id) => before.recipes[id] && before.recipes[id].hash !== after.recipes[id].hash),
+      changed: ids(after.recipes).filter((id) =>
+        before.recipes[id] && before.recipes[id].hash !== after.recipes[id].hash
+      ),
     },
     skills: { added: minus(after.skills, before.skills), removed: minus(before.skills, after.skills) },
     rules: { added: minus(after.rules, before.rules), removed: minus(before.rules, after.rules) },

@@ -89,12 +89,18 @@ function checkPacksFile(value: unknown): PacksFile {
     const p = (packs as Record<string, Partial<PackPin>>)[name];
     const where = `packs["${name}"]`;
     if (!p || typeof p !== 'object') throw invalid(`${where} must be an object.`);
-    if (p.kind !== 'npm' && p.kind !== 'tarball' && p.kind !== 'git') throw invalid(`${where}.kind must be npm, tarball or git.`);
+    if (p.kind !== 'npm' && p.kind !== 'tarball' && p.kind !== 'git') {
+      throw invalid(`${where}.kind must be npm, tarball or git.`);
+    }
     for (const f of ['source', 'version', 'tree', 'addedAt'] as const) {
       if (!str(p[f])) throw invalid(`${where}.${f} is missing.`);
     }
     if (!/^sha512-[A-Za-z0-9+/]+=*$/.test(p.tree!)) throw invalid(`${where}.tree must be a sha512-… hash.`);
-    if (p.kind === 'git' ? !/^[0-9a-f]{40,64}$/.test(p.commit ?? '') : !/^sha512-[A-Za-z0-9+/]+=*$/.test(p.integrity ?? '')) {
+    if (
+      p.kind === 'git'
+        ? !/^[0-9a-f]{40,64}$/.test(p.commit ?? '')
+        : !/^sha512-[A-Za-z0-9+/]+=*$/.test(p.integrity ?? '')
+    ) {
       throw invalid(`${where} must pin ${p.kind === 'git' ? 'a commit' : 'an integrity hash (sha512-…)'}.`);
     }
     const items = p.items ?? { recipes: {}, skills: [], rules: [] };

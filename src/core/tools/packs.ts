@@ -51,7 +51,9 @@ const addPackTool = defineTool({
     + 'A relative path is relative to the workspace.',
   inputSchema: Input({ source: packSource() }),
   outputSchema: Out({
-    pack: Domain<PackSummary>('The pinned pack: name, version, kind, source, integrity or commit, tree, counts of recipes, skills and rules.'),
+    pack: Domain<PackSummary>(
+      'The pinned pack: name, version, kind, source, integrity or commit, tree, counts of recipes, skills and rules.',
+    ),
     cache: Type.String({ description: 'Where the pack is cached.' }),
     warnings: Type.Array(Type.String(), { description: 'Pack files that are not readable recipes (not loaded).' }),
     problems: problemsOut,
@@ -89,7 +91,8 @@ const updatePacksTool = defineTool({
   name: 'update_packs',
   title: 'Update knowledge packs',
   domain: 'packs',
-  summary: 'Fetch what each pack follows (or a new source for one), show the recipes, skills and rules added, removed or changed, pin it.',
+  summary:
+    'Fetch what each pack follows (or a new source for one), show the recipes, skills and rules added, removed or changed, pin it.',
   description:
     'People only. For one pack (`name`) or all: fetches what its pin follows (its npm tag or range, its git branch, its tarball path) or `source` for one pack, '
     + 'and answers, per pack, the version before and after and the recipes added, removed and changed, skills and guard rules added and removed. '
@@ -141,7 +144,10 @@ const installPacksTool = defineTool({
     + 'and refused (PACK_TAMPERED) unless it hashes to the pin. Nothing is updated: `update_packs` moves pins.',
   inputSchema: Input({}),
   outputSchema: Out({
-    installed: Domain<{ name: string; version: string; action: string }[]>('Per pack: cached, fetched or replaced.', 'array'),
+    installed: Domain<{ name: string; version: string; action: string }[]>(
+      'Per pack: cached, fetched or replaced.',
+      'array',
+    ),
     problems: problemsOut,
   }),
   access: 'review',
@@ -157,10 +163,11 @@ const disablePackItemTool = defineTool({
   name: 'disable_pack_item',
   title: 'Switch a pack item off or on',
   domain: 'packs',
-  summary: 'Switch a pack recipe, skill or guard rule off for this project (listed under `disabled` in packs.json), or back on.',
+  summary:
+    'Switch a pack recipe, skill or guard rule off for this project (listed under `disabled` in packs.json), or back on.',
   description:
     'People only. Adds the id (a recipe id, a skill name, a guard rule id) to `disabled` in .autosnippet/packs.json, so no pack item with that id is loaded, '
-    + 'or removes it with enable: true. To change a pack recipe instead, write a project recipe with the same id: it overrides the pack\'s.',
+    + "or removes it with enable: true. To change a pack recipe instead, write a project recipe with the same id: it overrides the pack's.",
   inputSchema: Input({
     id: Id('The item id: recipe id, skill name or guard rule id.'),
     enable: Opt(Type.Boolean({ default: false, description: 'Switch it back on.' })),
@@ -183,7 +190,8 @@ const createPackTool = defineTool({
   name: 'create_pack',
   title: 'Create a knowledge pack',
   domain: 'packs',
-  summary: 'Write a pack folder (package.json, autosnippet-pack.json, recipes/) from chosen published recipes, ready for npm pack or git.',
+  summary:
+    'Write a pack folder (package.json, autosnippet-pack.json, recipes/) from chosen published recipes, ready for npm pack or git.',
   description:
     'People only. Copies the chosen published recipes of the project (all of them when `ids` is empty) into `out` as a pack: recipes/<category>/<file>.md as they are, '
     + 'autosnippet-pack.json and package.json with `name` and `version`, and a README. `out` must be new, empty, or a pack folder made before. '
@@ -206,7 +214,8 @@ const createPackTool = defineTool({
   async handler(ws, input) {
     await syncRecipes(ws);
     const out = path.resolve(ws.root, input.out);
-    const name = input.name ?? `${path.basename(ws.root).toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[-.]+/, '') || 'team'}-pack`;
+    const name = input.name
+      ?? `${path.basename(ws.root).toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[-.]+/, '') || 'team'}-pack`;
     const result = await createPack(ws, {
       out,
       ids: input.ids ?? [],
@@ -216,7 +225,8 @@ const createPackTool = defineTool({
     });
     return {
       ...result,
-      next: `Run \`npm pack\` in ${out} for a tarball (or npm publish), or commit the folder to a git repository; then autosnippet packs add <tarball|name|git-url> in each project.`,
+      next:
+        `Run \`npm pack\` in ${out} for a tarball (or npm publish), or commit the folder to a git repository; then autosnippet packs add <tarball|name|git-url> in each project.`,
     };
   },
 });
