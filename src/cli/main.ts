@@ -12,6 +12,7 @@ import { bootstrapCommand } from './bootstrap';
 import { exportCommand } from './export';
 import { guardCommand } from './guard';
 import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge';
+import { packsCommand } from './packs';
 import { rememberCommand } from './remember';
 import { skillsCommand } from './skills';
 import { customToolsCommand } from './tools';
@@ -34,6 +35,7 @@ Commands:
   guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
   export --to TARGETS       write the published recipes into AGENTS.md, Copilot, Claude or Cursor instruction files; autosnippet export -h
   remember "<rule>"         publish a rule in your words as a recipe (asks once; --yes does not); autosnippet remember -h
+  packs <command>           knowledge packs shared through npm or git: add, list, update, remove, create; autosnippet packs -h
   trust [DIR] | --list      trust a folder (kept in ~/.autosnippet/trust.json): its project guard rules may run
   untrust [DIR]             take that back
 
@@ -144,6 +146,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         return await exportCommand(args, ws, out);
       case 'remember':
         return await rememberCommand(args, ws, out);
+      case 'packs':
+        return await packsCommand(args, ws, out);
       case 'trust':
       case 'untrust':
         if (args.includes('-h') || args.includes('--help')) {

@@ -266,6 +266,22 @@ export const ERROR_CODES = {
       'A custom tool file does not load, or does not export a valid definition (a description, a JSON Schema of its input, a handler).',
     action: 'Fix the file the message names; list_tools shows the problem of each custom tool.',
   },
+  // knowledge packs
+  PACK_TAMPERED: {
+    meaning:
+      "A knowledge pack's content (its cache on this machine, or the tarball or commit fetched) does not match the hash pinned in .autosnippet/packs.json; nothing is loaded from it.",
+    action:
+      'If you did not change it, remove the cache folder named in the message and run `autosnippet packs install`; if the pack changed on purpose, `autosnippet packs update NAME` pins the new content after showing what changed.',
+  },
+  PACK_NOT_CACHED: {
+    meaning: ".autosnippet/packs.json pins a knowledge pack that is not in this machine's cache yet; it is not loaded.",
+    action:
+      'Run `autosnippet packs install` to fetch the pinned packs (from npm or git) and check them against their pins.',
+  },
+  PACK_FETCH_FAILED: {
+    meaning: 'A knowledge pack could not be fetched (npm pack or git clone failed, or the source is not a pack).',
+    action: 'Read the message: check the name, version, URL or path, and the network for npm and remote git sources.',
+  },
   // agent and models
   PIPELINE_NOT_FOUND: {
     meaning: 'No built-in pipeline has that name.',

@@ -151,6 +151,8 @@ export interface StatusChange {
 export interface Recipe extends KnowledgeContent {
   /** Stable id: the frontmatter `id`, or `<category>/<slug>` of the file when the file has none. */
   id: string;
+  /** The knowledge pack it comes from (read-only here); set from the index, never from the file. */
+  pack?: { name: string; version: string };
   kind: RecipeKind;
   status: RecipeStatus;
   createdBy?: string;

@@ -10,6 +10,7 @@ import { graphEditTools } from './graph-edit';
 import { guardTools } from './guard';
 import { guardDraftTools } from './guard-drafts';
 import { knowledgeTools } from './knowledge';
+import { packTools } from './packs';
 import { rememberTools } from './remember';
 import { serverTools } from './servers';
 import { skillTools } from './skills';
@@ -25,6 +26,7 @@ export const allTools: AnyTool[] = [
   ...freshnessTools,
   ...exportTools,
   ...rememberTools,
+  ...packTools,
   ...serverTools,
   ...customToolTools,
   ...graphTools,
