@@ -149,6 +149,7 @@ const moved = mapper(moves);
 
 // 3. Imports: each specifier names the same file from the file's new place.
 let rewritten = 0;
+const changed = new Set();
 for (const [file, list] of imports) {
   const now = moved(file);
   let text = readFileSync(now, 'utf8');
@@ -159,18 +160,20 @@ for (const [file, list] of imports) {
     text = text.slice(0, imp.start) + spec + text.slice(imp.end);
     rewritten++;
   }
-  writeFileSync(now, text);
+  if (text !== readFileSync(now, 'utf8')) {
+    writeFileSync(now, text);
+    changed.add(now);
+  }
 }
 
 // 4. Paths written as text, in code, comments, configuration and docs.
 const rewrite = textRewriter(moves);
-let touched = 0;
 for (const file of textFiles()) {
   const before = readFileSync(file, 'utf8');
   const after = rewrite(before);
   if (after === before) continue;
   writeFileSync(file, after);
-  touched++;
+  changed.add(file);
 }
 
 // 5. Folders the moves left empty.
@@ -178,5 +181,14 @@ for (const [from] of moves) {
   const abs = path.join(src, from);
   if (existsSync(abs) && statSync(abs).isDirectory() && readdirSync(abs).length === 0) rmdirSync(abs);
 }
-console.log(`${moves.length} moved; ${rewritten} import specifiers rewritten; ${touched} files changed.`);
+// 6. The formatter orders imports by specifier, and a longer path may need a new line break.
+const dprint = path.join(root, 'node_modules', 'dprint', 'bin.cjs');
+const formattable = [...changed].filter((f) => /\.(ts|tsx|mts|cts|js|mjs|cjs|json|md)$/.test(f));
+if (existsSync(dprint) && formattable.length) {
+  execFileSync(process.execPath, [dprint, 'fmt', ...formattable.map((f) => path.relative(root, f))], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+console.log(`${moves.length} moved; ${rewritten} import specifiers rewritten; ${changed.size} files changed.`);
 console.log('Next: npx tsc -b . src/webview && npm run lint && npm run test:unit');
