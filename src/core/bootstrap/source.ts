@@ -1,5 +1,5 @@
 import { classifyFile, type FileKind, testRegions } from '../files/classify';
-import { maskText } from '../guard/mask';
+import { maskText } from '../text/mask';
 import type { Family, SourceFile } from './types';
 
 const FAMILY_OF: Record<string, Family> = {

@@ -1,6 +1,5 @@
-import matter from 'gray-matter';
 import { createHash } from 'node:crypto';
-import { parseFrontMatter } from '../files';
+import { frontMatterText, parseFrontMatter } from '../files';
 import { AutoSnippetError } from '../kernel/errors';
 import { normalizeLanguage } from '../kernel/languages';
 import { packRecipeRelPath } from '../packs/layout';
@@ -317,7 +316,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
  * sources sections (sources as links that open the file at the line).
  */
 export function serializeRecipe(recipe: Recipe): string {
-  return frontmatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
+  return frontMatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
 }
 
 /**
@@ -334,7 +333,7 @@ export function patchFrontmatter(rawText: string, patch: Record<string, unknown>
     if (v === undefined) delete data[k];
     else data[k] = v;
   }
-  return frontmatterText(orderFields(data)) + (body.startsWith('\n') ? body : '\n' + body);
+  return frontMatterText(orderFields(data)) + (body.startsWith('\n') ? body : '\n' + body);
 }
 
 function frontmatterOf(r: Recipe): Record<string, unknown> {
@@ -374,11 +373,6 @@ function orderFields(data: Record<string, unknown>): Record<string, unknown> {
   for (const k of FIELD_ORDER) if (data[k] !== undefined) out[k] = data[k];
   for (const [k, v] of Object.entries(data)) if (!(k in out) && v !== undefined) out[k] = v;
   return out;
-}
-
-function frontmatterText(data: Record<string, unknown>): string {
-  // gray-matter's YAML engine (js-yaml) quotes whatever would read back as another type.
-  return matter.stringify('', data, { lineWidth: -1 } as never).replace(/\n+$/, '\n');
 }
 
 function stringList(v: unknown, field: string, fail: (m: string, f?: string) => void): string[] {

@@ -1,5 +1,7 @@
 import type { Actor } from '../kernel/actors';
-import type { RuleExamples, RuleScopeName } from './guard-format';
+import type { GuardPattern } from './guard-format';
+
+export type { GuardPattern } from './guard-format';
 import type { GuardDraftReport, RuleSeed } from './rule-seed';
 
 export type { Actor };
@@ -67,32 +69,6 @@ export interface RecipeStep {
 }
 
 /** A guard pattern a recipe asks for: a regular expression the code should not (or must) match. */
-/**
- * A recipe's guard: the rule format of `.autosnippet/guard/*.json` (see guard-format.ts) without a
- * required `id` or `languages` (the recipe gives them), plus `mode`.
- */
-export interface GuardPattern {
-  /** A regular expression; or `query`, a tree-sitter query. */
-  pattern?: string;
-  query?: string;
-  message: string;
-  severity?: 'error' | 'warning' | 'info' | 'hint';
-  /** `forbid` (default): a match is a violation; `require`: a file of the language without a match is. */
-  mode?: 'forbid' | 'require';
-  id?: string;
-  flags?: string;
-  in?: RuleScopeName;
-  languages?: string[];
-  include?: string[];
-  exclude?: string[];
-  fix?: string;
-  why?: string;
-  suggestion?: string;
-  examples?: Partial<RuleExamples>;
-  scope?: 'file' | 'target' | 'project';
-  tags?: string[];
-}
-
 export interface Constraints {
   guards?: GuardPattern[];
   preconditions?: string[];

@@ -4,7 +4,13 @@
  * the manager lists them beside the configured ones, and every call still goes through the catalog's
  * call_mcp_tool (the Gateway, the audit, the person's yes).
  */
-import type { RemoteTool } from './manager';
+/** A tool another MCP server offers, as its tools/list describes it. */
+export interface RemoteTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+}
 
 export interface HostServer {
   name: string;

@@ -10,14 +10,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AutoSnippetError } from '../kernel/errors';
 import type { Workspace } from '../workspace';
 import { readServersConfig, type ServerConfig, type ToolPermission } from './config';
-import type { HostServer, HostServers } from './host';
+import type { HostServer, HostServers, RemoteTool } from './host';
 
-export interface RemoteTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
-}
+export type { RemoteTool } from './host';
 
 interface Connection {
   client: Client;

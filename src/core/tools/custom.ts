@@ -8,16 +8,15 @@ import type { ValidateFunction } from 'ajv';
 import { approve, type CustomTool, customTools, revoke, toolNameOf, TOOLS_DIR } from '../custom-tools';
 import { AutoSnippetError } from '../kernel/errors';
 import type { Workspace } from '../workspace';
-import type { ToolCatalog } from './catalog';
 import { FilePath, Input, Opt, Out, StringEnum, Type } from './schema';
-import { type AnyTool, defineTool, type ToolErrorBody } from './types';
+import { type AnyTool, type CatalogView, defineTool, type ToolErrorBody } from './types';
 
 /** A custom tool's answer is cut to this bound, as a catalog tool's is to its own. */
 export const CUSTOM_MAX_OUTPUT_CHARS = 20_000;
 const STATES = ['untrusted', 'needs-approval', 'changed', 'ready', 'invalid'] as const;
 
 /** A custom tool whose name a catalog tool already has never runs (the catalog's wins); it is listed as invalid. */
-function withCatalogNames(tool: CustomTool, catalog: ToolCatalog): CustomTool {
+function withCatalogNames(tool: CustomTool, catalog: CatalogView): CustomTool {
   if (!catalog.get(tool.name)) return tool;
   return {
     ...tool,
@@ -26,7 +25,7 @@ function withCatalogNames(tool: CustomTool, catalog: ToolCatalog): CustomTool {
   };
 }
 
-export async function listCustomTools(ws: Workspace, catalog: ToolCatalog): Promise<CustomTool[]> {
+export async function listCustomTools(ws: Workspace, catalog: CatalogView): Promise<CustomTool[]> {
   return (await customTools(ws).list()).map((t) => withCatalogNames(t, catalog));
 }
 
@@ -92,7 +91,7 @@ export function customToolRefusal(t: CustomTool, ws: Workspace): ToolErrorBody |
 export async function customToolFor(
   ws: Workspace,
   name: string,
-  catalog: ToolCatalog,
+  catalog: CatalogView,
 ): Promise<{ tool: AnyTool; validate: ValidateFunction } | { error: ToolErrorBody; tool: string } | undefined> {
   const registry = customTools(ws);
   const loaded = await registry.find(name);

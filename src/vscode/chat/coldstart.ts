@@ -9,8 +9,8 @@ import type { ToolResult } from '../../core/tools';
 import type { BootstrapResult, ChatModel } from '../../core/tools/adapters';
 import { candidatesIn } from '../../core/tools/adapters';
 import type { Workspace } from '../../core/workspace';
+import type { ChatHost } from './chat-host';
 import type { TurnMetadata } from './history';
-import type { ChatHost } from './participant';
 import { streamReviewButtons } from './review-actions';
 
 interface CardsReport {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/kernel/log';
-import type { ToolCatalog, ToolContext } from '../../core/tools';
+import type { ToolContext } from '../../core/tools';
 import { agentCommand } from '../../core/tools/adapters';
 import { candidatesIn, draftRecipesIn } from '../../core/tools/adapters';
 import { ChatModelError, ModelErrorCode } from '../../core/tools/adapters';
@@ -11,8 +11,9 @@ import { guardAnswerReviewer } from '../../core/tools/adapters';
 import { skillRegistry } from '../../core/tools/adapters';
 import { loadTokenCounter } from '../../core/tools/adapters';
 import type { Workspace } from '../../core/workspace';
-import { type Dialogs, type ExtensionHost, setting } from '../host';
+import { type ExtensionHost, setting } from '../host';
 import { rememberInChat } from '../knowledge/remember';
+import type { ChatHost } from './chat-host';
 import { runColdstart } from './coldstart';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
@@ -22,13 +23,7 @@ import { registerConfirmActionCommand, streamReviewButtons } from './review-acti
 export const PARTICIPANT_ID = 'autosnippet.agent';
 
 /** What the handler needs of the extension: ExtensionHost has it; a test can build one. */
-export interface ChatHost {
-  catalog: ToolCatalog;
-  log: Logger;
-  getWorkspace(): Promise<Workspace>;
-  /** Modal questions to the person: another MCP server's tool whose permission is `ask`. */
-  dialogs?: Dialogs;
-}
+export type { ChatHost } from './chat-host';
 
 /** `@autosnippet` in Copilot chat, with its follow-ups and the command behind its review buttons. */
 export function registerChatParticipant(host: ExtensionHost): vscode.Disposable {
