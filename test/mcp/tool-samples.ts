@@ -205,3 +205,12 @@ toolSamples.call_mcp_tool = {
   invalid: { server: 'notes' },
   invalidField: 'tool',
 };
+// The sample workspace pins no knowledge pack: the list is empty.
+toolSamples.list_packs = { valid: {}, invalid: { name: 'x' }, invalidField: 'name' };
+// A rule is proposed for a pending candidate; the sample workspace has none of this id.
+toolSamples.propose_guard_rule = {
+  valid: { candidateId: 'cand-000000000000' },
+  validError: 'CANDIDATE_NOT_FOUND',
+  invalid: { candidateId: 'cand-000000000000', rule: { message: 'x', severity: 'fatal' } },
+  invalidField: 'rule.severity',
+};
