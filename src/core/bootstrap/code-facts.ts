@@ -37,6 +37,10 @@ export interface MacroFact {
   def: boolean;
   /** An invocation at the top level of the file (a whole item: a type, an impl), not inside a body. */
   item?: boolean;
+  /** A definition inside a body (indented): it can be invoked only in its own file. */
+  local?: boolean;
+  /** `#[macro_export]`: invocable from the whole crate and its users. */
+  exported?: boolean;
 }
 
 /**
@@ -95,9 +99,11 @@ function implsOf(file: SourceFile, lines: LineIndex): ImplFact[] {
           /^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(unsafe[ \t]+)?impl(?:[ \t]*<[^{\n]*?>)?[ \t]+!?([\w:]+)(?:<[^{\n]*?>)?[ \t]+for[ \t]+(?:&(?:'\w+[ \t]+)?(?:mut[ \t]+)?)?(?:dyn[ \t]+)?([\w:]+)/gm,
         )
       ) {
+        // A trait reached by a path outside the crate (`fmt::Debug`) keeps its path: it is not a project type of that name.
+        const external = m[2].includes('::') && !/^(crate|self|super)::/.test(m[2]);
         out.push({
           type: bareType(m[3]),
-          base: bareType(m[2]),
+          base: external ? m[2].replace(/<.*$/s, '') : bareType(m[2]),
           line: lines.lineOf(m.index + m[0].indexOf('impl')),
           how: 'impl',
           ...(m[1] ? { unchecked: true } : {}),
@@ -188,8 +194,16 @@ function macrosOf(file: SourceFile, lines: LineIndex): MacroFact[] {
   switch (file.family) {
     case 'rust': {
       if (!code.includes('!')) break;
-      for (const m of code.matchAll(/^[ \t]*(?:#\[macro_export\][ \t]*\n[ \t]*)?macro_rules![ \t]*(\w+)/gm)) {
-        out.push({ name: m[1], line: lines.lineOf(m.index + m[0].indexOf('macro_rules')), def: true });
+      for (const m of code.matchAll(/^[ \t]*(#\[macro_export\][ \t]*\n[ \t]*)?macro_rules![ \t]*(\w+)/gm)) {
+        // Indented: defined inside a function or a module block, usable only there.
+        const local = /^[ \t]+macro_rules/.test(m[0].slice(m[0].lastIndexOf('\n') + 1));
+        out.push({
+          name: m[2],
+          line: lines.lineOf(m.index + m[0].indexOf('macro_rules')),
+          def: true,
+          ...(local ? { local: true } : {}),
+          ...(m[1] ? { exported: true } : {}),
+        });
       }
       for (const m of code.matchAll(/(?<![\w:.])(\w+)![ \t]*[({[]/g)) {
         if (out.length >= MAX_ITEMS) break;
@@ -250,7 +264,6 @@ const NOT_CALLEE = new Set([
   'constructor',
   'super',
   'this',
-  'synchronized',
 ]);
 const DECL_BEFORE = /\b(?:def|func|fn|fun|function|class|struct|interface|protocol|trait|enum|macro_rules!?)[ \t]+$/;
 const IDENT_BEFORE = /([A-Za-z_$][\w$]*)(?:[ \t]*(?:\.|::|\?\.|!!\.))$/;
@@ -260,8 +273,10 @@ function callsOf(code: string, lines: LineIndex, declared: ReadonlySet<string>):
   CALL.lastIndex = 0;
   for (let m = CALL.exec(code); m; m = CALL.exec(code)) {
     const name = m[1];
-    if (NOT_CALLEE.has(name)) continue;
     const before = code.slice(Math.max(0, m.index - 40), m.index);
+    // A Go statement that starts a goroutine (`go func() {…}()`, `go worker(ch)`): counted as the callee `go `.
+    if (before.endsWith('go ') && /(?:^|[\s;{])go $/.test(before)) bump(calls, 'go ', lines.lineOf(m.index));
+    if (NOT_CALLEE.has(name)) continue;
     const last = before.charCodeAt(before.length - 1);
     let key = name;
     // A member or path call: qualified by the nearest identifier before the dot (`self.mu.Lock()` → mu.Lock),
@@ -280,6 +295,12 @@ function callsOf(code: string, lines: LineIndex, declared: ReadonlySet<string>):
     if (calls.size < MAX_CALLEES) calls.set(key, [line, 1]);
   }
   return calls;
+}
+
+function bump(calls: Map<string, [number, number]>, key: string, line: number): void {
+  const hit = calls.get(key);
+  if (hit) hit[1]++;
+  else if (calls.size < MAX_CALLEES) calls.set(key, [line, 1]);
 }
 
 /** For tests and detectors: the callee names of a `calls` map whose last segment is `name`. */

@@ -22,6 +22,7 @@ import { CodePatternAnalyzer } from './dimensions/patterns';
 import { BestPracticeAnalyzer } from './dimensions/practices';
 import { ProjectProfileAnalyzer } from './dimensions/profile';
 import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
+import { FactDetectors } from './detectors';
 import { excerptFrom } from './evidence';
 import { fit, fitSummary, MAX_SUMMARY, MAX_TITLE } from './form';
 import { dimensionGuides } from './guides';
@@ -132,6 +133,7 @@ export async function bootstrapKnowledge(
     'project-profile': new ProjectProfileAnalyzer(),
     'agent-guidelines': new AgentGuidelinesAnalyzer(),
     language: new LanguageAnalyzer(),
+    detectors: new FactDetectors(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
   const targetDirs = structure.targets.flatMap((t) =>
