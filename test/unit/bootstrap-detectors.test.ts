@@ -67,11 +67,10 @@ test('Swift extension conformances, Java implements lists, modifiers and file ro
     '@MainActor\nfinal class Model {\n  nonisolated func load() async {}\n}\nextension Session: @unchecked Sendable, Foo {}\n',
     undefined,
   ));
-  assert.deepEqual(swift.impls.map((i) => [i.type, i.base, !!i.unchecked]), [['Session', 'Sendable', true], [
-    'Session',
-    'Foo',
-    false,
-  ]]);
+  assert.deepEqual(swift.impls.map((i) => [i.type, i.base, !!i.unchecked]), [
+    ['Session', 'Sendable', true],
+    ['Session', 'Foo', false],
+  ]);
   assert.equal(swift.annotations[0].name, 'MainActor');
   assert.deepEqual(swift.decls.find((d) => d.name === 'load')?.modifiers, ['nonisolated']);
   assert.equal(swift.decls.find((d) => d.name === 'Model')?.keyword, 'class');
@@ -114,13 +113,19 @@ test('a lock idiom is said as a whole: the mutex field, its name, and the except
   const { cards } = await coldStart('go-lock-field');
   const c = find(cards, (x) => x.origin === 'bootstrap:go-concurrency');
   assert.match(c.summary, /guarded with `sync\.Mutex`\/`sync\.RWMutex`: 4 production files do/);
-  assert.match(c.summary, /the lock is a field named `mu` in 3 of 4 files that take one \(`pool\.go` is the exception\)/);
+  assert.match(
+    c.summary,
+    /the lock is a field named `mu` in 3 of 4 files that take one \(`pool\.go` is the exception\)/,
+  );
 });
 
 test('a project function with a standard twin: the rule, the ratio and the file that is the exception', async () => {
   const { cards } = await coldStart('ts-standard-twin');
   const c = find(cards, (x) => /Call `currentTime\(\)` rather than `Date\.now\(\)`/.test(x.title));
-  assert.match(c.summary, /is called from 6 production files, `Date\.now\(\)` directly from 1 \(`legacy\.ts`: the exception\)/);
+  assert.match(
+    c.summary,
+    /is called from 6 production files, `Date\.now\(\)` directly from 1 \(`legacy\.ts`: the exception\)/,
+  );
   assert.ok(c.reasoning.sources.includes('src/clock.ts:2'), c.reasoning.sources.join(', '));
 });
 

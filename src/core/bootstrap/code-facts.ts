@@ -65,7 +65,11 @@ export interface CodeFacts {
 const MAX_CALLEES = 2000;
 const MAX_ITEMS = 2000;
 
-export function codeFacts(file: SourceFile, lines: LineIndex, decls: readonly { name: string; line: number }[]): CodeFacts {
+export function codeFacts(
+  file: SourceFile,
+  lines: LineIndex,
+  decls: readonly { name: string; line: number }[],
+): CodeFacts {
   const { code } = file;
   // A declaration's own name is followed by `(` too: not a call.
   const declared = new Set(decls.map((d) => `${d.line}:${d.name}`));
@@ -122,7 +126,13 @@ function implsOf(file: SourceFile, lines: LineIndex): ImplFact[] {
           const b = raw.trim();
           const base = b.replace(/@\w+\s*/g, '').replace(/<.*$/, '');
           if (!/^[A-Z]\w*$/.test(base)) continue;
-          out.push({ type: m[1], base, line, how: 'extension', ...(/@unchecked\b/.test(b) ? { unchecked: true } : {}) });
+          out.push({
+            type: m[1],
+            base,
+            line,
+            how: 'extension',
+            ...(/@unchecked\b/.test(b) ? { unchecked: true } : {}),
+          });
         }
       }
       break;

@@ -14,7 +14,7 @@ function moduleDir(file: string): string {
 
 /** The folder of the crate root above a file: the nearest one holding lib.rs or main.rs. */
 function crateDir(file: string, files: ReadonlySet<string>): string | undefined {
-  for (let dir = path.posix.dirname(file); ; dir = path.posix.dirname(dir)) {
+  for (let dir = path.posix.dirname(file);; dir = path.posix.dirname(dir)) {
     const d = dir === '.' ? '' : dir;
     if (files.has(path.posix.join(d, 'lib.rs')) || files.has(path.posix.join(d, 'main.rs'))) return d;
     if (!d) return undefined;

@@ -1,11 +1,11 @@
 // Recurring code shapes: one signature repeated for every component of a kind (top-level functions
 // with one parameter list and result whose names share a word; one method every type of a kind
 // defines where no declared interface says so), and a macro defined once and invoked for many items.
+import { languageOf } from '../dimensions/standards';
 import { confidence } from '../evidence';
 import { fit } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
-import { languageOf } from '../dimensions/standards';
 import { baseName, type Detector, type FactFile, filesSaid } from './types';
 
 const MIN_FILES = 4;
@@ -45,7 +45,9 @@ export class CodeShapeDetector implements Detector {
     for (const i of facts.impls) this.based.add(`${family}|${i.type}`);
     for (const d of facts.decls) {
       if (d.kind === 'type' && d.bases?.length) this.based.add(`${family}|${d.name}`);
-      if (d.kind === 'type' && /^(interface|protocol|trait)$/.test(d.keyword ?? '')) this.abstract.add(`${family}|${d.name}`);
+      if (d.kind === 'type' && /^(interface|protocol|trait)$/.test(d.keyword ?? '')) {
+        this.abstract.add(`${family}|${d.name}`);
+      }
       if (d.kind !== 'function' || !d.signature || d.visibility === 'private') continue;
       if (!TYPED.test(d.signature) || d.signature.length < 4) continue;
       const site = { name: d.name, path, line: d.line, ...(d.owner ? { owner: d.owner } : {}) };
@@ -90,6 +92,8 @@ export class CodeShapeDetector implements Detector {
       if (files.size < MIN_FILES) continue;
       const fam = key.slice(0, key.indexOf('|')) as Family;
       const signature = key.slice(fam.length + 1);
+      // Names that differ only by a number are copies, not components of a kind.
+      if (new Set(sites.map((s) => s.name.replace(/\d+$/, ''))).size < MIN_FILES) continue;
       // The word most of the names share, first or last: what kind of component they are.
       const affix = sharedAffix(sites.map((s) => s.name));
       if (!affix || affix.share < 0.75) continue;
@@ -98,7 +102,11 @@ export class CodeShapeDetector implements Detector {
       const summary = `Each ${affix.word} component is a top-level function \`${pattern}${signature}\`, one per file: ${
         sites.length - odd.length
       } of ${sites.length} functions with this signature follow the pattern (${filesSaid([...files])})${
-        odd.length ? `; ${odd.slice(0, 2).map((s) => `\`${s.name}\``).join(' and ')} ${odd.length > 1 ? 'are the exceptions' : 'is the exception'}` : ''
+        odd.length
+          ? `; ${odd.slice(0, 2).map((s) => `\`${s.name}\``).join(' and ')} ${
+            odd.length > 1 ? 'are the exceptions' : 'is the exception'
+          }`
+          : ''
       }. A new one has the same signature.`;
       out.push({
         n: sites.length,
@@ -118,9 +126,9 @@ export class CodeShapeDetector implements Detector {
 
   private repeatedMethods(ctx: AnalysisContext): CandidateDraft[] {
     const out: { n: number; draft: CandidateDraft }[] = [];
-    for (let [key, sites] of this.methods) {
+    for (const [key, declared] of this.methods) {
       const fam = key.slice(0, key.indexOf('|')) as Family;
-      sites = sites.filter((s) => !this.abstract.has(`${fam}|${s.owner}`));
+      const sites = declared.filter((s) => !this.abstract.has(`${fam}|${s.owner}`));
       const owners = [...new Set(sites.map((s) => s.owner!))];
       const files = new Set(sites.map((s) => s.path));
       if (owners.length < MIN_FILES || files.size < 3) continue;
@@ -167,8 +175,13 @@ export class CodeShapeDetector implements Detector {
         draft: draft(
           fam,
           ctx,
-          fit(`${items ? 'Repeated items are declared' : 'Repeated code is written'} through the \`${call}\` macro`, 100),
-          `\`${call}\` is defined once (${baseName(def.path)}:${def.line}) and invoked ${u.count} times in ${files.length} production files (${filesSaid(files)})${
+          fit(
+            `${items ? 'Repeated items are declared' : 'Repeated code is written'} through the \`${call}\` macro`,
+            100,
+          ),
+          `\`${call}\` is defined once (${
+            baseName(def.path)
+          }:${def.line}) and invoked ${u.count} times in ${files.length} production files (${filesSaid(files)})${
             items ? ', each invocation declaring an item at the top level of its file' : ''
           }: a new case of the same kind goes through it rather than being written by hand.`,
           [`${def.path}:${def.line}`, ...[...u.files].slice(0, 5).map(([p, l]) => `${p}:${l}`)],

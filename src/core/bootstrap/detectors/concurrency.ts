@@ -2,10 +2,10 @@
 // the main actor, a lock, a serial queue), where work is sent (threads, executors, tasks), and the
 // lock idiom as a whole (the type that wraps a lock, how the lock is named and released). Read from
 // annotations, calls, type uses, implementations and modifiers; what each language offers is data.
+import { languageOf } from '../dimensions/standards';
 import { confidence } from '../evidence';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
-import { languageOf } from '../dimensions/standards';
 import { baseName, type Detector, type FactFile, filesSaid } from './types';
 
 type Role = 'isolation' | 'lock' | 'offload' | 'marker';
@@ -40,11 +40,22 @@ const TOOLBOX: Partial<Record<Family, Construct[]>> = {
       calls: ['os_unfair_lock_lock', 'pthread_mutex_lock'],
     },
     { id: 'serial-queue', label: '`DispatchQueue(label:)` queues', role: 'lock', calls: ['DispatchQueue'] },
-    { id: 'gcd-main', label: '`DispatchQueue.main` hops', role: 'offload', calls: ['main.async', 'main.sync', 'main.asyncAfter'] },
+    {
+      id: 'gcd-main',
+      label: '`DispatchQueue.main` hops',
+      role: 'offload',
+      calls: ['main.async', 'main.sync', 'main.asyncAfter'],
+    },
     { id: 'task', label: '`Task { }`', role: 'offload', calls: ['Task', 'Task.detached'] },
   ],
   rust: [
-    { id: 'mutex', label: '`Mutex`/`RwLock`', role: 'lock', types: ['Mutex', 'RwLock'], calls: ['Mutex.new', 'RwLock.new'] },
+    {
+      id: 'mutex',
+      label: '`Mutex`/`RwLock`',
+      role: 'lock',
+      types: ['Mutex', 'RwLock'],
+      calls: ['Mutex.new', 'RwLock.new'],
+    },
     {
       id: 'atomic',
       label: 'atomics',
@@ -54,36 +65,102 @@ const TOOLBOX: Partial<Record<Family, Construct[]>> = {
     { id: 'send-sync', label: '`unsafe impl Send`/`Sync`', role: 'marker', bases: ['Send', 'Sync'] },
     { id: 'thread', label: '`std::thread`', role: 'offload', calls: ['thread.spawn', 'thread.scope', '.spawn_scoped'] },
     { id: 'tokio', label: 'tokio tasks', role: 'offload', calls: ['tokio.spawn', 'task.spawn', 'task.spawn_blocking'] },
-    { id: 'rayon', label: 'rayon parallel iterators', role: 'offload', calls: ['.par_iter', '.into_par_iter', '.par_bridge'] },
-    { id: 'channel', label: 'channels', role: 'offload', calls: ['mpsc.channel', 'mpsc.sync_channel', 'unbounded', 'bounded'] },
+    {
+      id: 'rayon',
+      label: 'rayon parallel iterators',
+      role: 'offload',
+      calls: ['.par_iter', '.into_par_iter', '.par_bridge'],
+    },
+    {
+      id: 'channel',
+      label: 'channels',
+      role: 'offload',
+      calls: ['mpsc.channel', 'mpsc.sync_channel', 'unbounded', 'bounded'],
+    },
   ],
   go: [
     { id: 'mutex', label: '`sync.Mutex`/`sync.RWMutex`', role: 'lock', types: ['sync.Mutex', 'sync.RWMutex'] },
-    { id: 'atomic', label: '`sync/atomic`', role: 'lock', calls: ['atomic.AddInt64', 'atomic.LoadInt64', 'atomic.StoreInt64', 'atomic.AddInt32', 'atomic.LoadInt32', 'atomic.StoreInt32'] },
+    {
+      id: 'atomic',
+      label: '`sync/atomic`',
+      role: 'lock',
+      calls: [
+        'atomic.AddInt64',
+        'atomic.LoadInt64',
+        'atomic.StoreInt64',
+        'atomic.AddInt32',
+        'atomic.LoadInt32',
+        'atomic.StoreInt32',
+      ],
+    },
     { id: 'goroutine', label: 'goroutines', role: 'offload', calls: ['go '] },
     { id: 'waitgroup', label: '`sync.WaitGroup`', role: 'offload', types: ['sync.WaitGroup'] },
     { id: 'errgroup', label: '`errgroup`', role: 'offload', calls: ['errgroup.WithContext'] },
   ],
   java: [
     { id: 'synchronized', label: '`synchronized`', role: 'lock', keywords: ['synchronized'], calls: ['synchronized'] },
-    { id: 'lock', label: '`ReentrantLock`', role: 'lock', types: ['ReentrantLock', 'ReentrantReadWriteLock'], calls: ['ReentrantLock'] },
+    {
+      id: 'lock',
+      label: '`ReentrantLock`',
+      role: 'lock',
+      types: ['ReentrantLock', 'ReentrantReadWriteLock'],
+      calls: ['ReentrantLock'],
+    },
     { id: 'guarded', label: '`@GuardedBy`', role: 'lock', annotations: ['GuardedBy'] },
-    { id: 'thread-annotations', label: 'thread annotations', role: 'isolation', annotations: ['MainThread', 'WorkerThread', 'UiThread', 'AnyThread', 'ThreadSafe'] },
-    { id: 'executor', label: 'executors', role: 'offload', types: ['ExecutorService', 'Executor', 'ThreadPoolExecutor'], calls: ['Executors.newFixedThreadPool', 'Executors.newCachedThreadPool', 'Executors.newSingleThreadExecutor'] },
+    {
+      id: 'thread-annotations',
+      label: 'thread annotations',
+      role: 'isolation',
+      annotations: ['MainThread', 'WorkerThread', 'UiThread', 'AnyThread', 'ThreadSafe'],
+    },
+    {
+      id: 'executor',
+      label: 'executors',
+      role: 'offload',
+      types: ['ExecutorService', 'Executor', 'ThreadPoolExecutor'],
+      calls: ['Executors.newFixedThreadPool', 'Executors.newCachedThreadPool', 'Executors.newSingleThreadExecutor'],
+    },
     { id: 'thread', label: '`Thread`', role: 'offload', calls: ['Thread'] },
   ],
   kotlin: [
-    { id: 'synchronized', label: '`synchronized`', role: 'lock', annotations: ['Synchronized'], calls: ['synchronized'] },
-    { id: 'lock', label: 'locks', role: 'lock', types: ['ReentrantLock', 'Mutex'], calls: ['.withLock', 'ReentrantLock', 'Mutex'] },
-    { id: 'thread-annotations', label: 'thread annotations', role: 'isolation', annotations: ['MainThread', 'WorkerThread', 'UiThread', 'AnyThread'] },
+    {
+      id: 'synchronized',
+      label: '`synchronized`',
+      role: 'lock',
+      annotations: ['Synchronized'],
+      calls: ['synchronized'],
+    },
+    {
+      id: 'lock',
+      label: 'locks',
+      role: 'lock',
+      types: ['ReentrantLock', 'Mutex'],
+      calls: ['.withLock', 'ReentrantLock', 'Mutex'],
+    },
+    {
+      id: 'thread-annotations',
+      label: 'thread annotations',
+      role: 'isolation',
+      annotations: ['MainThread', 'WorkerThread', 'UiThread', 'AnyThread'],
+    },
     { id: 'dispatchers', label: '`withContext(Dispatchers…)`', role: 'offload', calls: ['withContext'] },
     { id: 'suspend', label: '`suspend` functions', role: 'offload', keywords: ['suspend'] },
     { id: 'executor', label: 'executors', role: 'offload', types: ['ExecutorService', 'Executor'] },
   ],
   python: [
     { id: 'async', label: '`async def`', role: 'offload', keywords: ['async'] },
-    { id: 'to-thread', label: 'thread offloading (`to_thread`, `run_in_executor`)', role: 'offload', calls: ['asyncio.to_thread', '.run_in_executor', 'to_thread.run_sync', 'anyio.to_thread'] },
-    { id: 'lock', label: '`threading` locks', role: 'lock', calls: ['threading.Lock', 'threading.RLock', 'Lock', 'RLock', 'asyncio.Lock', 'anyio.Lock'] },
+    {
+      id: 'to-thread',
+      label: 'thread offloading (`to_thread`, `run_in_executor`)',
+      role: 'offload',
+      calls: ['asyncio.to_thread', '.run_in_executor', 'to_thread.run_sync', 'anyio.to_thread'],
+    },
+    {
+      id: 'lock',
+      label: '`threading` locks',
+      role: 'lock',
+      calls: ['threading.Lock', 'threading.RLock', 'Lock', 'RLock', 'asyncio.Lock', 'anyio.Lock'],
+    },
     { id: 'thread', label: 'threads', role: 'offload', calls: ['threading.Thread', 'ThreadPoolExecutor'] },
   ],
 };
@@ -135,7 +212,9 @@ export class ConcurrencyDetector implements Detector {
         if (c.keywords?.some((k) => d.keyword === k || d.modifiers?.includes(k))) add(c.id, 1, d.line);
         if (c.bases && d.bases?.some((b) => c.bases!.includes(b))) add(c.id, 1, d.line);
       }
-      for (const i of facts.impls) if (c.bases?.includes(i.base) && (family !== 'rust' || i.unchecked)) add(c.id, 1, i.line);
+      for (const i of facts.impls) {
+        if (c.bases?.includes(i.base) && (family !== 'rust' || i.unchecked)) add(c.id, 1, i.line);
+      }
     }
     for (const [id, { n, line }] of seen) {
       const key = `${family}|${id}`;
@@ -152,7 +231,9 @@ export class ConcurrencyDetector implements Detector {
       for (const d of types.length <= 2 ? types : []) {
         {
           const key = `${family}|${d.name}`;
-          if (!this.lockOwners.has(key)) this.lockOwners.set(key, { path: file.path, line: d.line, construct: lock.label });
+          if (!this.lockOwners.has(key)) {
+            this.lockOwners.set(key, { path: file.path, line: d.line, construct: lock.label });
+          }
         }
       }
       for (const [k] of facts.calls) {
@@ -192,33 +273,45 @@ export class ConcurrencyDetector implements Detector {
         const [g, ...rest] = guards;
         if (wrapper) {
           parts.push(
-            `Shared state is kept in \`${wrapper.name}\` (${baseName(wrapper.path)}:${wrapper.line}), which guards it with ${wrapper.construct} and is used from ${wrapper.users} files`,
+            `Shared state is kept in \`${wrapper.name}\` (${
+              baseName(wrapper.path)
+            }:${wrapper.line}), which guards it with ${wrapper.construct} and is used from ${wrapper.users} files`,
           );
         }
         parts.push(
-          `${wrapper ? 'elsewhere it' : 'Shared state'} is guarded with ${g.c.label}: ${g.h.files.size} production files do (${
-            filesSaid([...g.h.files.keys()])
-          })`,
+          `${
+            wrapper ? 'elsewhere it' : 'Shared state'
+          } is guarded with ${g.c.label}: ${g.h.files.size} production files do (${filesSaid([...g.h.files.keys()])})`,
         );
         // Only a construct of the same role is an exception to the rule (a serial queue beside a lock; not a Task beside a lock).
         const minority = rest.filter((x) => x.c.role === g.c.role && x.h.files.size * 2 <= g.h.files.size);
         if (minority.length) {
           parts.push(
-            `the exceptions use ${minority.slice(0, 2).map((x) => `${x.c.label} (${filesSaid([...x.h.files.keys()], 2)})`).join(' and ')}`,
+            `the exceptions use ${
+              minority.slice(0, 2).map((x) => `${x.c.label} (${filesSaid([...x.h.files.keys()], 2)})`).join(' and ')
+            }`,
           );
         }
         const beside = rest.filter((x) => !minority.includes(x));
         if (beside.length) {
-          parts.push(`alongside ${beside.slice(0, 2).map((x) => `${x.c.label} in ${x.h.files.size} files`).join(' and ')}`);
+          parts.push(
+            `alongside ${beside.slice(0, 2).map((x) => `${x.c.label} in ${x.h.files.size} files`).join(' and ')}`,
+          );
         }
       }
       if (naming) parts.push(naming);
       if (markers.length) {
-        parts.push(`types shared across threads declare ${markers.map((x) => `${x.c.label} (${x.h.files.size} files)`).join(' and ')}`);
+        parts.push(
+          `types shared across threads declare ${
+            markers.map((x) => `${x.c.label} (${x.h.files.size} files)`).join(' and ')
+          }`,
+        );
       }
       if (offload.length) {
         parts.push(
-          `work leaves the caller through ${offload.slice(0, 2).map((x) => `${x.c.label} (${x.h.files.size} files)`).join(' and ')}`,
+          `work leaves the caller through ${
+            offload.slice(0, 2).map((x) => `${x.c.label} (${x.h.files.size} files)`).join(' and ')
+          }`,
         );
       }
       const summary = `${parts.join('; ')}.`;

@@ -1,10 +1,10 @@
 // A project function that stands in for a standard or library call: a short function of the project
 // whose body makes that call, called from many files, while the call itself appears directly in few.
 // The ratio is the evidence; the files that still make the call directly are the exceptions.
+import { languageOf } from '../dimensions/standards';
 import { confidence } from '../evidence';
 import { fit } from '../form';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
-import { languageOf } from '../dimensions/standards';
 import { baseName, type Detector, type FactFile, filesSaid } from './types';
 
 /** A wrapper's body spans at most this many lines (to the next declaration). */
@@ -17,7 +17,7 @@ interface Wrapper {
   family: Family;
   path: string;
   line: number;
-  /** Calls of the body to functions the file does not declare: the candidates for its standard twin. */
+  /** The one call of the body to a function the file does not declare: the helper stands in for it. */
   wraps: string[];
 }
 
@@ -37,7 +37,9 @@ export class StandardTwinDetector implements Detector {
     const { facts, family, path } = file;
     if (facts.role !== 'production') return;
     const own = new Set(facts.decls.map((d) => d.name));
-    for (const d of facts.decls) this.declared.set(`${family}|${d.name}`, (this.declared.get(`${family}|${d.name}`) ?? 0) + 1);
+    for (const d of facts.decls) {
+      this.declared.set(`${family}|${d.name}`, (this.declared.get(`${family}|${d.name}`) ?? 0) + 1);
+    }
     const aliases = new Set(facts.imports.flatMap((i) => (i.alias && !i.spec.startsWith('.') ? [i.alias] : [])));
     const seen = new Set<string>();
     for (const [callee, [line]] of facts.calls) {
@@ -60,7 +62,7 @@ export class StandardTwinDetector implements Detector {
       const wraps = [...facts.calls]
         .filter(([callee, [line]]) => line > d.line && line < next && isOutside(callee, own, aliases))
         .map(([callee]) => callee);
-      if (wraps.length && wraps.length <= 3) this.wrappers.push({ name: d.name, family, path, line: d.line, wraps });
+      if (wraps.length === 1) this.wrappers.push({ name: d.name, family, path, line: d.line, wraps });
     }
   }
 
@@ -81,9 +83,9 @@ export class StandardTwinDetector implements Detector {
         const all = this.callers.get(`${w.family}|${twin}`);
         const others = (all?.samples ?? []).filter((s) => s.path !== w.path);
         const rest = Math.max(0, (all?.files ?? 1) - 1);
-        if (rest * 4 > calls) continue;
-        // A bare call never made elsewhere is the helper's own detail, not a twin the project avoids.
-        if (rest === 0 && !twin.includes('.')) continue;
+        // A call made nowhere else is the helper's own detail, not a twin the project avoids: the
+        // twin is made directly somewhere, and far less often than the helper is called.
+        if (rest === 0 || rest * 4 > calls) continue;
         const c = { w, twin, helper: users, direct: { files: rest, samples: others }, rest };
         if (!best || rest > best.rest) best = c;
       }
@@ -92,7 +94,9 @@ export class StandardTwinDetector implements Detector {
     found.sort((a, b) => b.helper.files - a.helper.files || (a.w.name < b.w.name ? -1 : 1));
     return found.slice(0, 3).map(({ w, twin, helper, direct, rest }) => {
       const exceptions = direct.samples.map((s) => s.path);
-      const summary = `Code outside \`${baseName(w.path)}\` calls \`${w.name}()\` (${baseName(w.path)}:${w.line}) where it would call \`${twin}()\`: \`${w.name}()\` wraps it and is called from ${helper.files} production files, \`${twin}()\` directly from ${rest}${
+      const summary = `Code outside \`${baseName(w.path)}\` calls \`${w.name}()\` (${
+        baseName(w.path)
+      }:${w.line}) where it would call \`${twin}()\`: \`${w.name}()\` wraps it and is called from ${helper.files} production files, \`${twin}()\` directly from ${rest}${
         rest ? ` (${filesSaid(exceptions, 2)}: ${rest > 1 ? 'the exceptions' : 'the exception'})` : ''
       }.`;
       return {
@@ -105,7 +109,7 @@ export class StandardTwinDetector implements Detector {
         code: '',
         reasoning: {
           whyStandard:
-            'A short project function whose body makes this call is called from many production files, while the call itself is made directly from few: the function is the project\'s way to make it.',
+            "A short project function whose body makes this call is called from many production files, while the call itself is made directly from few: the function is the project's way to make it.",
           sources: [
             `${w.path}:${w.line}`,
             ...helper.samples.filter((s) => s.path !== w.path).slice(0, 4).map((s) => `${s.path}:${s.line}`),

@@ -306,7 +306,9 @@ async function contractOf(
     const [top, have] = overridden[0];
     const lacking = [...defined].filter(([, ms]) => !ms.has(top)).map(([name]) => name);
     const exception = lacking.length && lacking.length <= 2
-      ? `as ${have} of ${read} do (${nameList(lacking, 50)} ${lacking.length > 1 ? 'are the exceptions' : 'is the exception'})`
+      ? `as ${have} of ${read} do (${nameList(lacking, 50)} ${
+        lacking.length > 1 ? 'are the exceptions' : 'is the exception'
+      })`
       : 'as most of the others do';
     return {
       full: `${defining} ${overridden.every(([, n]) => n === read) ? 'as the others do' : exception}`,
