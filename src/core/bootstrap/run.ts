@@ -12,8 +12,8 @@ import { triggerFor } from '../knowledge/recipe-file';
 import type { CandidateInput } from '../knowledge/types';
 import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
 import type { Workspace } from '../workspace';
+import { CodeDetectors } from './code-detectors';
 import { codeLanguageOf } from './code-language';
-import { FactDetectors } from './detectors';
 import { ArchitectureAnalyzer } from './dimensions/architecture';
 import { FlowAnalyzer } from './dimensions/flow';
 import { FormattingAnalyzer } from './dimensions/formatting';
@@ -133,7 +133,7 @@ export async function bootstrapKnowledge(
     'project-profile': new ProjectProfileAnalyzer(),
     'agent-guidelines': new AgentGuidelinesAnalyzer(),
     language: new LanguageAnalyzer(),
-    detectors: new FactDetectors(),
+    code: new CodeDetectors(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
   const targetDirs = structure.targets.flatMap((t) =>

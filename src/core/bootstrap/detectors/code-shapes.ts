@@ -6,7 +6,7 @@ import { confidence } from '../evidence';
 import { fit } from '../form';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
-import { baseName, type Detector, type FactFile, filesSaid } from './types';
+import { baseName, type Detector, type FactFile, filesSaid } from './code-detector';
 
 const MIN_FILES = 4;
 

@@ -6,7 +6,7 @@ import { languageOf } from '../dimensions/standards';
 import { confidence } from '../evidence';
 import { FAMILY_LABEL } from '../source';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
-import { baseName, type Detector, type FactFile, filesSaid } from './types';
+import { baseName, type Detector, type FactFile, filesSaid } from './code-detector';
 
 type Role = 'isolation' | 'lock' | 'offload' | 'marker';
 

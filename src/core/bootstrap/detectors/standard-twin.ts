@@ -5,7 +5,7 @@ import { languageOf } from '../dimensions/standards';
 import { confidence } from '../evidence';
 import { fit } from '../form';
 import type { AnalysisContext, CandidateDraft, Family } from '../types';
-import { baseName, type Detector, type FactFile, filesSaid } from './types';
+import { baseName, type Detector, type FactFile, filesSaid } from './code-detector';
 
 /** A wrapper's body spans at most this many lines (to the next declaration). */
 const SHORT_BODY = 12;

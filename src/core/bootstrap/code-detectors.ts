@@ -1,13 +1,13 @@
-// The detectors of the cold start, fed by the fact layer: one visit per file hands each of them the
-// file's facts; each proposes on its own.
-import { factsOf } from '../facts';
-import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from '../types';
-import { CodeShapeDetector } from './code-shapes';
-import { ConcurrencyDetector } from './concurrency';
-import { StandardTwinDetector } from './standard-twin';
-import type { Detector } from './types';
+// The code-level detectors, each in a file of its own under detectors/, fed by the fact layer: one
+// visit per file hands each of them the file's facts (never its text); each proposes on its own.
+import type { Detector } from './detectors/code-detector';
+import { CodeShapeDetector } from './detectors/code-shapes';
+import { ConcurrencyDetector } from './detectors/concurrency';
+import { StandardTwinDetector } from './detectors/standard-twin';
+import { factsOf } from './facts';
+import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from './types';
 
-export class FactDetectors implements Analyzer {
+export class CodeDetectors implements Analyzer {
   private readonly detectors: Detector[] = [
     new StandardTwinDetector(),
     new CodeShapeDetector(),

@@ -1,5 +1,5 @@
 // The fact layer's implementations, annotations, macros, calls and roles, and the detectors that
-// read them: one fixture per construct under test/fixtures/detectors.
+// read them: one fixture per construct under test/fixtures/code-detectors.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
 after(closeWorkspaces);
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'detectors');
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'code-detectors');
 
 function filesOf(dir: string, base = dir, out: Record<string, string> = {}): Record<string, string> {
   for (const e of readdirSync(dir)) {
