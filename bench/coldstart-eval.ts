@@ -19,6 +19,7 @@ import { bootstrapKnowledge } from '../src/core/bootstrap';
 import { type Candidate, listCandidates } from '../src/core/knowledge';
 import { projectStructure, type Target } from '../src/core/structure';
 import { Workspace } from '../src/core/workspace';
+import { coverageTables } from './coldstart-essentials';
 import { type BenchTable, printTable } from './lib';
 
 const DATA = path.join(__dirname, 'data');
@@ -56,13 +57,20 @@ export const EVAL_REPOS = [
  * reported apart (`held out` row), so the approval rate shows how the scan does on code it has not seen.
  */
 const HELD_OUT_FILE = path.join(LABELS_DIR, 'held-out.json');
-export const HELD_OUT: Record<string, string> = existsSync(HELD_OUT_FILE)
-  ? Object.fromEntries(
-    Object.entries(
-      (JSON.parse(readFileSync(HELD_OUT_FILE, 'utf8')) as { repositories: Record<string, string> }).repositories,
-    ).map(([r, c]) => [r.replace('/', '+'), c]),
-  )
-  : {};
+export const HELD_OUT = repositorySet(HELD_OUT_FILE);
+
+/**
+ * The test set: repositories chosen before the product ran on them and never tuned on; their figures
+ * are reported apart (`test` row), from before any change made from their labels.
+ */
+export const TEST_SET = repositorySet(path.join(LABELS_DIR, 'test-set.json'));
+
+/** `owner+name` → commit, from a file of the form `{ repositories: { "owner/name": commit } }`. */
+function repositorySet(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  const { repositories } = JSON.parse(readFileSync(file, 'utf8')) as { repositories: Record<string, string> };
+  return Object.fromEntries(Object.entries(repositories).map(([r, c]) => [r.replace('/', '+'), c]));
+}
 
 /** What the reviewer said about one candidate. */
 export type Verdict = 'approve' | 'edit' | 'reject';
@@ -328,7 +336,7 @@ const RUBRIC = [
 export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<string, Label>, all = false): unknown {
   const items = [];
   for (const run of runs) {
-    const commit = loadExpected(run.repo)?.commit ?? HELD_OUT[run.repo];
+    const commit = loadExpected(run.repo)?.commit ?? HELD_OUT[run.repo] ?? TEST_SET[run.repo];
     for (const c of run.candidates) {
       if (!all && labelOf(labels, run.repo, c)) continue;
       items.push({
@@ -393,11 +401,14 @@ export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
       } as ApprovalRow,
     );
   const heldOut = rows.filter((r) => r.repo in HELD_OUT);
-  const totals = heldOut.length
+  const test = rows.filter((r) => r.repo in TEST_SET);
+  const tuned = rows.filter((r) => !(r.repo in HELD_OUT) && !(r.repo in TEST_SET));
+  const totals = heldOut.length || test.length
     ? [
       totalOf('all', rows),
-      totalOf(`tuned on (${rows.length - heldOut.length})`, rows.filter((r) => !(r.repo in HELD_OUT))),
-      totalOf(`held out (${heldOut.length}, never tuned on)`, heldOut),
+      totalOf(`tuned on (${tuned.length})`, tuned),
+      ...(heldOut.length ? [totalOf(`held out (${heldOut.length}, validation)`, heldOut)] : []),
+      ...(test.length ? [totalOf(`test (${test.length}, never tuned on)`, test)] : []),
     ]
     : [totalOf('all', rows)];
   const structure = runs.map((r) => {
@@ -519,12 +530,12 @@ export function reposDir(): string {
 /** For `npm run bench`: the evaluation tables when the repositories are on this machine. */
 export async function evaluate(only?: string[]): Promise<{ runs: RepoRun[]; tables: BenchTable[] }> {
   const dir = reposDir();
-  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT)].filter((r) =>
+  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT), ...Object.keys(TEST_SET)].filter((r) =>
     existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase())))
   );
   const runs: RepoRun[] = [];
   for (const r of repos) runs.push(await runRepo(dir, r));
-  return { runs, tables: tables(runs, loadLabels()) };
+  return { runs, tables: [...tables(runs, loadLabels()), ...coverageTables()] };
 }
 
 async function main() {

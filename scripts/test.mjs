@@ -7,7 +7,7 @@
 // Set-up (build, and for the vscode layer the offline code-server install) happens here, so one
 // command does everything on a fresh machine.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -58,6 +58,8 @@ if (layers.includes('vscode')) run('bash', ['scripts/setup-vscode.sh']);
 if (layers.some((l) => l === 'mcp' || l === 'vscode' || l === 'fuzz')) run(process.execPath, ['scripts/build.mjs']); // the fuzz suite drives the built server
 // The vscode layer also installs the packaged .vsix into code-server and runs the suite against it.
 const env = { ...process.env };
+// No test reads the person's own ~/.autosnippet (trust, settings, personal skills): an empty one instead.
+if (!env.AUTOSNIPPET_HOME) env.AUTOSNIPPET_HOME = mkdtempSync(path.join(os.tmpdir(), 'as-test-home-'));
 if (layers.includes('vscode') && !env.AUTOSNIPPET_VSIX) {
   const vsix = path.join(root, '.vscode-test', 'autosnippet-test.vsix');
   mkdirSync(path.dirname(vsix), { recursive: true });

@@ -235,7 +235,7 @@ class SkillsTreeProvider implements vscode.TreeDataProvider<Node> {
         );
         item.description = String(node.skills.length);
         item.tooltip = node.source.dir;
-        item.iconPath = new vscode.ThemeIcon(node.source.id === 'bundled' ? 'package' : 'folder-library');
+        item.iconPath = new vscode.ThemeIcon(SOURCE_ICONS[node.source.id] ?? 'folder-library');
         item.contextValue = 'skillSource';
         item.id = `source:${node.source.id}`;
         return item;
@@ -328,6 +328,8 @@ function sourceLabel(source: SkillSource): string {
       return vscode.l10n.t('Claude (.claude/skills)');
     case 'agents':
       return vscode.l10n.t('Agents (.agents/skills)');
+    case 'personal':
+      return vscode.l10n.t('Personal (~/.autosnippet/skills)');
     case 'bundled':
       return vscode.l10n.t('Bundled with AutoSnippet');
     default:
@@ -335,12 +337,15 @@ function sourceLabel(source: SkillSource): string {
   }
 }
 
+const SOURCE_ICONS: Partial<Record<string, string>> = { bundled: 'package', personal: 'account' };
+
 function sourceName(id: string): string {
   return ({
     project: '.autosnippet/skills',
     github: '.github/skills',
     claude: '.claude/skills',
     agents: '.agents/skills',
+    personal: vscode.l10n.t('personal'),
     bundled: vscode.l10n.t('bundled'),
   } as Record<string, string>)[id] ?? id;
 }

@@ -27,6 +27,7 @@ import {
   searchIndexSaved,
 } from '../../src/core/search/index-cache';
 import { TermIndex } from '../../src/core/search/term-index';
+import { crc32 } from '../../src/core/store/journal';
 import { Workspace } from '../../src/core/workspace';
 import { recipeText, writeRecipe } from './knowledge-helpers';
 
@@ -77,6 +78,18 @@ function recordingLog(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (m: string) => void lines.push(m);
   return { lines, debug: keep, info: keep, warn: keep, error: keep };
+}
+
+/** The file with its checksum (bytes 12–15: CRC-32 of everything after the first 16 bytes) made again. */
+function signed(file: Buffer): Buffer {
+  file.writeUInt32LE(crc32(file.subarray(16)), 12);
+  return file;
+}
+
+function flipByte(file: Buffer, at: number): Buffer {
+  const copy = Buffer.from(file);
+  copy[at] ^= 0x5a;
+  return copy;
 }
 
 async function indexedWorkspace(n = 300) {
@@ -173,21 +186,34 @@ test("a saved index that is cut short, damaged or another database's is not used
     const good = readFileSync(file);
     await ws.dispose();
     const flipped = Buffer.from(good);
-    flipped[12 + 35] ^= 1; // a letter of the store id in the header's JSON
-    // A term id out of range in the forward entries (section 6): the file is whole, its values are not.
+    flipped[16 + 35] ^= 1; // a letter of the store id in the header's JSON
+    // The same change with the checksum made again: the header is whole, it names another store.
+    const foreignKey = signed(Buffer.from(flipped));
+    // A term id out of range in the forward entries (section 7), checksum made again: the file is whole, its values are not.
     const badTerm = Buffer.from(good);
-    const header = JSON.parse(good.toString('utf8', 12, 12 + good.readUInt32LE(8))) as { sections: number[] };
-    let at = 12 + good.readUInt32LE(8);
+    const header = JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(8))) as { sections: number[] };
+    let at = 16 + good.readUInt32LE(8);
     at += (8 - (at % 8)) % 8;
-    for (const length of header.sections.slice(0, 6)) at += length + ((8 - (length % 8)) % 8);
+    for (const length of header.sections.slice(0, 7)) at += length + ((8 - (length % 8)) % 8);
     badTerm.writeInt32LE(1e9, at + 4 * 5);
+    signed(badTerm);
+    // A format-1 file (every posting a float64), as an older version saved it.
+    const older = Buffer.from(good);
+    older.writeUInt32LE(1, 4);
     const cases: [string, () => void, RegExp][] = [
       ['cut short', () => writeFileSync(file, good.subarray(0, Math.floor(good.length * 0.6))), /damaged|cut short/],
       ['one byte missing', () => writeFileSync(file, good.subarray(0, good.length - 1)), /damaged/],
       ['garbage', () => writeFileSync(file, Buffer.alloc(4096, 0x41)), /not a saved search index/],
       ['empty', () => writeFileSync(file, ''), /not a saved search index/],
-      ['a byte of the header changed', () => writeFileSync(file, flipped), /another database/],
+      ['a byte of the header changed', () => writeFileSync(file, flipped), /damaged: checksum mismatch/],
+      [
+        'one byte of the sections changed',
+        () => writeFileSync(file, flipByte(good, good.length - 9)),
+        /damaged: checksum/,
+      ],
+      ['the header names another store', () => writeFileSync(file, foreignKey), /another database/],
       ['a term id out of range', () => writeFileSync(file, badTerm), /damaged: a forward entry names term 1000000000/],
+      ['an older format', () => writeFileSync(file, older), /format 1, this version reads 2/],
       ["another database's", () => copyFileSync(searchIndexFile(foreign.ws), file), /another database/],
     ];
     for (const [name, damage, reason] of cases) {
@@ -259,7 +285,7 @@ test('a save is abandoned when the index takes changes while it is being copied,
     await keywordSearch(ws, 'anything ');
     await searchIndexSaved(ws);
     const saved = readFileSync(searchIndexFile(ws));
-    const header = JSON.parse(saved.toString('utf8', 12, 12 + saved.readUInt32LE(8))) as {
+    const header = JSON.parse(saved.toString('utf8', 16, 16 + saved.readUInt32LE(8))) as {
       key: { generation: number };
     };
     assert.equal(header.key.generation, currentGeneration(ws), 'saved again, with the change');

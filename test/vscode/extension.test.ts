@@ -3,10 +3,10 @@
 //      the extension host and must exit with 0;
 //   2. UI checks on workbench pages: the AutoSnippet container opens from the activity bar, the Skills
 //      view lists the skills, the Problems panel shows the guard problems of an open file with their
-//      rule ids, and the Candidates view's inline Approve action (with its modal) writes the draft recipe
+//      rule ids, and the Candidates view's inline Approve action (at once, with Undo) writes the draft recipe
 //      file; editing code a published recipe cites marks it stale in the Recipes view, whose Review
 //      Changes action opens the diff. Screenshots go to test-output/vscode/ (workbench-autosnippet.png, skills-view.png,
-//      problems-guard.png, candidates-approve-confirm.png, candidates-approve.png, recipes-stale.png, freshness-review.png).
+//      problems-guard.png, candidates-approve-notification.png, candidates-approve.png, recipes-stale.png, freshness-review.png).
 // Needs `bash scripts/setup-vscode.sh` and `node scripts/build.mjs` (scripts/test.mjs runs both).
 // AUTOSNIPPET_EXTENSION_DEVELOPMENT_PATH runs another extension folder instead of the repository.
 // AUTOSNIPPET_VSIX=path/to/autosnippet.vsix adds a run of the suite against that package, installed
@@ -65,7 +65,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 5
     for (const png of [
       'workbench-autosnippet.png',
       'problems-guard.png',
-      'candidates-approve-confirm.png',
+      'candidates-approve-notification.png',
       'candidates-approve.png',
     ]) rmSync(path.join(outputDir, png), { force: true });
     session = await VSCodeSession.start({
@@ -277,7 +277,7 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 5
     cli(workspace, 'reject_candidate', { id: submitted.data.id, reason: 'test cleanup' });
   });
 
-  it('approving a pending candidate with its inline action in the Candidates view writes the draft recipe file', async (t) => {
+  it('approving a pending candidate with its inline action in the Candidates view writes the draft recipe file at once, and Undo takes it back', async (t) => {
     // A person proposes it through the CLI (it acts as a person), on the workspace the session serves.
     const category = 'ui-approve';
     const title = 'Look users up through UserRepository.find (UI check)';
@@ -304,18 +304,31 @@ describe('AutoSnippet in VS Code (code-server 4.104.0 + Chromium)', { timeout: 5
         20_000,
       );
 
-      // The inline action shows on hover; it asks for a confirmation in a modal.
+      // The inline action shows on hover; the click is the decision (no modal), and the notification offers Undo.
       await row.hover();
-      const approve = row.locator('.actions .action-label[aria-label="Approve Candidate…"]');
+      const approve = row.locator('.actions .action-label[aria-label="Approve Candidate"]');
       await approve.waitFor({ state: 'visible', timeout: 5_000 });
       await approve.click();
-      const dialog = workbench.page.locator('.monaco-dialog-box');
-      await dialog.waitFor({ state: 'visible', timeout: 10_000 });
-      assert.match(await dialog.innerText(), new RegExp(`Approve "${title.replace(/[.()]/g, '\\$&')}"\\?`));
+      const toast = workbench.page.locator('.notification-toast', { hasText: `Approved "${title}"` });
+      await toast.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.equal(await workbench.page.locator('.monaco-dialog-box').count(), 0, 'no modal after the click');
       t.diagnostic(
-        `screenshot: ${path.relative(repoRoot, await workbench.screenshot('candidates-approve-confirm.png'))}`,
+        `screenshot: ${path.relative(repoRoot, await workbench.screenshot('candidates-approve-notification.png'))}`,
       );
-      await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+      const draftFiles = () => (existsSync(recipesDir) ? readdirSync(recipesDir).filter((x) => x.endsWith('.md')) : []);
+      await eventually('the draft recipe file', () => draftFiles().length === 1, 15_000);
+      // Undo in the notification: pending again, and the unedited draft is gone.
+      await toast.getByRole('button', { name: 'Undo' }).click();
+      await eventually(
+        'the candidate pending again after Undo',
+        () => cli(workspace, 'get_candidate', { id: candidateId }).data?.status === 'pending' && !draftFiles().length,
+        15_000,
+      );
+      // Approved again, for good this time.
+      await eventually('the candidate back in the pending list', async () => (await row.count()) === 1, 10_000);
+      await row.hover();
+      await approve.waitFor({ state: 'visible', timeout: 5_000 });
+      await approve.click();
 
       // The draft recipe file appears on disk with the candidate's code, and the view shows it approved.
       const files = await eventually(`a recipe file in .autosnippet/recipes/${category}/`, () => {

@@ -5,6 +5,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parseYaml } from '../files';
 import { escapeRegExp } from '../kernel/names';
 import { lookup } from '../kernel/tables';
+import { CHECK_TOOL_PATTERN } from './tool-knowledge';
 import type { AnalysisContext } from './types';
 
 export interface ProjectCommand {
@@ -819,29 +820,6 @@ export function ciCommand(
   };
 }
 
-/** Tools that check code and change nothing, by what a command runs (its script spelled out). */
-const CHECK_TOOLS = new RegExp([
-  String.raw`\bcargo(?:\s+\+\S+)?\s+(?:clippy\b|fmt\b[^\n]*--check|doc\b)`,
-  String.raw`\brustfmt\b[^\n]*--check`,
-  String.raw`\bgofmt\s+-[ld]`,
-  String.raw`\bgo\s+vet\b`,
-  String.raw`\bgolangci-lint\s+run\b`,
-  String.raw`\bstaticcheck\b`,
-  String.raw`\bswiftlint\b`,
-  String.raw`\bswiftformat\b[^\n]*--lint`,
-  String.raw`\bktlint\b`,
-  String.raw`\bdetekt\b`,
-  String.raw`\bspotless(?:Check|:check)\b`,
-  String.raw`\b(?:checkKotlinAbi|apiCheck|dependencyGuard)\b`,
-  String.raw`\beslint\b`,
-  String.raw`\bprettier\b[^\n]*(?:--check|--list-different|\s-[cl]\b)`,
-  String.raw`\bbiome\s+(?:check|lint|ci|format)\b`,
-  String.raw`\b(?:vue-)?tsc\b[^\n]*--noEmit`,
-  String.raw`\bruff\s+(?:check\b|format\b[^\n]*--check)`,
-  String.raw`\b(?:black|isort)\b[^\n]*--check`,
-  String.raw`\b(?:flake8|pylint|mypy|pyright)\b`,
-  String.raw`\bpre-commit\s+run\b`,
-].join('|'));
 /** A script or target named for a check (`lint:check`, `check:circular`, `typecheck-packages`, `test:typecheck`). */
 const CHECK_NAME = /(^|[:_-])(lint|typecheck|type-check|check|checks)([:_-]|$)/;
 /** What makes a command change files: it fixes, it does not check. */
@@ -868,7 +846,7 @@ export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] 
       ? words[words.findIndex((w) => w === '-e' || w === '-s' || w === '--session') + 1]
       : undefined;
     const text = expandedText(c, commands);
-    const checks = CHECK_TOOLS.test(text) || (!!name && CHECK_NAME.test(name))
+    const checks = CHECK_TOOL_PATTERN.test(text) || (!!name && CHECK_NAME.test(name))
       || (!!env && /lint|typ(e|ing)|style|mypy|pyright|check|fmt|format/i.test(env));
     // Installing the checker (`brew install swiftlint`) is not the check.
     if (!checks || WRITES.test(text) || /^(install|add|i)$/.test(words[1] ?? '')) continue;

@@ -26,8 +26,10 @@ import { CodeStandardAnalyzer, languageOf } from './dimensions/standards';
 import { excerptFrom } from './evidence';
 import { fit, fitSummary, MAX_SUMMARY, MAX_TITLE } from './form';
 import { dimensionGuides } from './guides';
+import { RepositoryDetectors } from './repository-detectors';
 import { selectFiles } from './select';
 import { sourceFile } from './source';
+import { TOOL_CONFIGS } from './tool-knowledge';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family } from './types';
 
 export interface BootstrapOptions {
@@ -134,6 +136,7 @@ export async function bootstrapKnowledge(
     'agent-guidelines': new AgentGuidelinesAnalyzer(),
     language: new LanguageAnalyzer(),
     code: new CodeDetectors(),
+    repository: new RepositoryDetectors(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
   const targetDirs = structure.targets.flatMap((t) =>
@@ -342,27 +345,7 @@ export function toCandidateInput(d: CandidateDraft): CandidateInput {
  * broad `.gitignore` pattern covers it (saleor ignores `.*` and tracks `.pre-commit-config.yaml`):
  * git ignores only untracked files, and a checkout holds what was tracked.
  */
-const ROOT_TOOL_CONFIGS = [
-  '.pre-commit-config.yaml',
-  '.pre-commit-config.yml',
-  'lefthook.yml',
-  'lefthook.yaml',
-  '.editorconfig',
-  '.prettierrc',
-  '.prettierrc.json',
-  '.prettierrc.yaml',
-  '.prettierrc.yml',
-  '.swiftlint.yml',
-  '.swiftformat',
-  '.swift-format',
-  'rustfmt.toml',
-  '.rustfmt.toml',
-  '.golangci.yml',
-  '.golangci.yaml',
-  '.clang-format',
-  '.gitlab-ci.yml',
-  '.build.yml',
-];
+const ROOT_TOOL_CONFIGS = TOOL_CONFIGS.map((c) => c.file);
 
 function withRootToolConfigs(root: string, listing: readonly string[]): readonly string[] {
   const have = new Set(listing);

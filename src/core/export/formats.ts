@@ -23,10 +23,18 @@ export interface ExportFileSpec {
   path: string;
   /** `undefined`: every recipe (sections per language); `''`: language-neutral recipes; else one language group. */
   language?: string;
+  /** Set for a file of recipes scoped to folders: those recipes only, every language. */
+  scope?: ExportScope;
   /** Frontmatter written when the file is created (a person's edits to it are kept afterwards). */
   frontmatter?: string;
   /** Default size budget of the whole file, in characters. */
   maxChars: number;
+}
+
+/** Recipes that share a folder scope: their globs, and the folder the globs lie under ('' when none). */
+export interface ExportScope {
+  paths: string[];
+  folder: string;
 }
 
 export interface TargetInfo {
@@ -151,4 +159,48 @@ export function filesFor(target: ExportTarget, groups: string[], maxChars?: numb
         })),
       ];
   }
+}
+
+/**
+ * The file a target writes for recipes scoped to folders: where the target reads scoped files (a
+ * nested AGENTS.md or CLAUDE.md in the folder, an `applyTo`, `paths` or `globs` file otherwise), or
+ * undefined when the target has no such file (AGENTS.md for globs that share no folder: those
+ * recipes go into the root file, marked with where they apply).
+ */
+export function scopedFileFor(target: ExportTarget, scope: ExportScope, maxChars?: number): ExportFileSpec | undefined {
+  const maxCharsOf = maxChars ?? TARGETS[target].maxChars;
+  const base = { target, scope, maxChars: maxCharsOf };
+  const q = (s: string) => JSON.stringify(s);
+  const slug = `in-${scopeSlug(scope)}`;
+  const describe = q(`This project's rules and patterns for ${scope.paths.join(', ')}, from AutoSnippet`);
+  switch (target) {
+    case 'agents':
+      return scope.folder ? { ...base, path: `${scope.folder}/AGENTS.md` } : undefined;
+    case 'copilot':
+      return {
+        ...base,
+        path: `.github/instructions/autosnippet-${slug}.instructions.md`,
+        frontmatter: `---\napplyTo: ${q(scope.paths.join(','))}\ndescription: ${describe}\n---\n`,
+      };
+    case 'claude':
+      return scope.folder
+        ? { ...base, path: `${scope.folder}/CLAUDE.md` }
+        : {
+          ...base,
+          path: `.claude/rules/autosnippet-${slug}.md`,
+          frontmatter: `---\npaths:\n${scope.paths.map((g) => `  - ${q(g)}`).join('\n')}\n---\n`,
+        };
+    case 'cursor':
+      return {
+        ...base,
+        path: `.cursor/rules/autosnippet-${slug}.mdc`,
+        frontmatter: `---\ndescription: ${describe}\nglobs: ${q(scope.paths.join(','))}\nalwaysApply: false\n---\n`,
+      };
+  }
+}
+
+/** A file-name part for a scope: its folder, else its globs, as lowercase words joined by '-'. */
+function scopeSlug(scope: ExportScope): string {
+  const words = (scope.folder || scope.paths.join(' ')).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return words.replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '') || 'scoped';
 }

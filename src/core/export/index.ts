@@ -8,12 +8,22 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { formatBytes, readRepoFile } from '../files';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
+import { scopeFolder } from '../knowledge/folder-scope';
 import { freshnessTracker } from '../knowledge/freshness';
 import { listRecipes } from '../knowledge/recipes';
 import type { Workspace } from '../workspace';
 import { findBlock, outsideLength, withBlock } from './block';
 import { destinationProblem, writeDestination } from './destination';
-import { type ExportFileSpec, type ExportTarget, filesFor, languageGroup, languageName, TARGETS } from './formats';
+import {
+  type ExportFileSpec,
+  type ExportScope,
+  type ExportTarget,
+  filesFor,
+  languageGroup,
+  scopedFileFor,
+  TARGETS,
+} from './formats';
+import { scopeNote } from './notes';
 import { type ExportRecipe, renderBlock } from './render';
 
 export { EXPORT_TARGETS, type ExportTarget, TARGETS } from './formats';
@@ -64,22 +74,51 @@ export async function planExport(ws: Workspace, options: ExportOptions): Promise
       quality: r.quality,
       file: r.file,
       group: languageGroup(r.language),
+      ...(r.paths?.length ? { paths: r.paths } : {}),
       ...(verdict?.freshness === 'stale' ? { stale: verdict.reason } : {}),
     };
   });
-  const groups = [...new Set(recipes.map((r) => r.group))];
+  const planned = plannedFiles(recipes, options);
+  // Two passes: the notes name only files that will hold recipes, which the first pass tells.
+  const first = await Promise.all(planned.map((p) => planFile(ws, p.spec, p.recipes, undefined)));
+  const targets = planned.map((p, i) => ({ spec: p.spec, written: KEPT.has(first[i].action) }));
   const files: PlannedFile[] = [];
-  for (const target of [...new Set(options.targets)]) {
-    const specs = filesFor(target, groups, options.maxChars);
-    for (const spec of specs) {
-      const mine = spec.language === undefined ? recipes : recipes.filter((r) => r.group === spec.language);
-      files.push(await planFile(ws, spec, mine, scopeNote(spec, specs, recipes)));
-    }
-  }
+  for (const p of planned) files.push(await planFile(ws, p.spec, p.recipes, scopeNote(p.spec, targets)));
   return {
     published: recipes.length,
     files: linksToExported(ws.root, files).filter((f) => !(f.action === 'skipped' && !f.note)),
   };
+}
+
+const KEPT = new Set<PlannedFile['action']>(['create', 'update', 'unchanged']);
+
+/**
+ * Each file of each target with the recipes it lists: the recipes for the whole project in the root
+ * files (by language where the target scopes by language), and each folder scope's recipes in the
+ * target's file for that scope; a scope the target cannot write on its own goes into its root file.
+ */
+function plannedFiles(recipes: ExportRecipe[], options: ExportOptions) {
+  const unscoped = recipes.filter((r) => !r.paths);
+  const scopes = new Map<string, { scope: ExportScope; recipes: ExportRecipe[] }>();
+  for (const r of recipes.filter((x) => x.paths)) {
+    const paths = [...r.paths!].sort();
+    const key = paths.join('\n');
+    if (!scopes.has(key)) scopes.set(key, { scope: { paths, folder: scopeFolder(paths) }, recipes: [] });
+    scopes.get(key)!.recipes.push(r);
+  }
+  const out: { spec: ExportFileSpec; recipes: ExportRecipe[] }[] = [];
+  for (const target of [...new Set(options.targets)]) {
+    const scoped = [...scopes.values()].map((s) => ({ ...s, spec: scopedFileFor(target, s.scope, options.maxChars) }));
+    const root = [
+      ...unscoped,
+      ...scoped.filter((s) => !s.spec).flatMap((s) => s.recipes.map((r) => ({ ...r, appliesTo: s.scope.paths }))),
+    ];
+    for (const spec of filesFor(target, [...new Set(root.map((r) => r.group))], options.maxChars)) {
+      out.push({ spec, recipes: spec.language === undefined ? root : root.filter((r) => r.group === spec.language) });
+    }
+    for (const s of scoped) if (s.spec) out.push({ spec: s.spec, recipes: s.recipes });
+  }
+  return out;
 }
 
 /**
@@ -150,20 +189,6 @@ async function planFile(
     listed: block.listed.map((r) => r.id),
     omitted: block.omitted.map((r) => r.id),
   };
-}
-
-/** A line telling agents where the recipes of the other scopes are. */
-function scopeNote(spec: ExportFileSpec, specs: ExportFileSpec[], recipes: ExportRecipe[]): string | undefined {
-  if (spec.language === undefined) return undefined;
-  if (spec.language !== '') {
-    return `These apply to ${languageName(spec.language)} files; the rules for all code are in ${
-      specs.find((s) => s.language === '')?.path
-    }.`;
-  }
-  const others = specs.filter((s) => s.language && recipes.some((r) => r.group === s.language));
-  return others.length
-    ? `Language-specific recipes are in ${others.map((s) => `${s.path} (${languageName(s.language!)})`).join(', ')}.`
-    : undefined;
 }
 
 /** Writes the files of a plan that changed; answers the paths written. */

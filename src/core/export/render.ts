@@ -21,6 +21,10 @@ export interface ExportRecipe {
   file: string;
   /** Why the recipe is stale, when the code it cites changed since it was reviewed. */
   stale?: string;
+  /** The recipe's folder scope (workspace-relative globs), when it has one. */
+  paths?: string[];
+  /** Set in a file for the whole project: the globs the recipe applies to, said on its line. */
+  appliesTo?: string[];
 }
 
 export interface RenderedBlock {
@@ -118,7 +122,8 @@ function line(r: ExportRecipe, file: string): string {
     : `**${clean(r.title)}**: ${sentence(summary)}`;
   const link = path.posix.relative(path.posix.dirname(file), r.file);
   const stale = r.stale ? ' (stale: the code it cites changed since it was reviewed; check that code first)' : '';
-  return `${shorten(text)} ([${r.id}](${encodeURI(link)}))${stale}`;
+  const where = r.appliesTo ? ` In ${r.appliesTo.map((g) => `\`${g.replace(/`/g, '')}\``).join(', ')} only.` : '';
+  return `${shorten(text)}${where} ([${r.id}](${encodeURI(link)}))${stale}`;
 }
 
 /** One line of plain text: no line breaks, nothing that could close our markers. */

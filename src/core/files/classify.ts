@@ -68,8 +68,8 @@ const BUILD = lower(
 const FOLDER_RULES: FolderRule[] = [
   { kind: 'vendored', test: (_s, _d, l) => VENDORED.has(l) },
   { kind: 'fixture', test: (_s, _d, l) => FIXTURE.has(l) },
-  // `AlamofireTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
-  // `container-tests`, `okhttp-hpacktests`, `regression-test`: a test project; `okhttp-testing-support`,
+  // `NetworkTests`, `jvmTest`, `commonTest`: the capital T keeps `latest` and `contest` out.
+  // `container-tests`, `client-hpacktests`, `regression-test`: a test project; `client-testing-support`,
   // `test-utils-core`: its helpers.
   {
     kind: 'test',
@@ -81,7 +81,7 @@ const FOLDER_RULES: FolderRule[] = [
           || /(^|[-_])(testing|test)[-_](support|utils?|helpers?|kit|common)$/i.test(s)
           || /(?:^|[-_.])(?:test(?:ing)?-?support|test-?utils?|testkit|test-?helpers?|test)(?:[-_.]|$)/i.test(s))),
   },
-  // `watchOS Example`, `SDWebImage Vision Demo`: Xcode sample folders have spaces in their names.
+  // `watchOS Example`, `ImageKit Vision Demo`: Xcode sample folders have spaces in their names.
   {
     kind: 'example',
     test: (s, _d, l) =>

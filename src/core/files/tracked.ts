@@ -1,7 +1,7 @@
 /**
  * The files git tracks, read from the repository's index (`.git/index`), so that a tracked file
- * stays listed when an ignore file matches it, as it does for git: zod's `packages/zod/.gitignore`
- * says `**\/package.json`, yet the package's own package.json is committed. Read lazily (only when
+ * stays listed when an ignore file matches it, as it does for git: a package's `.gitignore` may say
+ * `**\/package.json` while the package's own package.json is committed. Read lazily (only when
  * an ignored file is met), again only when the index changes, never written. A missing, unreadable,
  * oversized or damaged index leaves the ignore files alone in charge.
  */

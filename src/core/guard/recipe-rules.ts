@@ -40,6 +40,7 @@ export function recipeGuardRules(recipes: readonly RecipeGuards[]): GuardRule[] 
         tags: ['recipe', ...(g.tags ?? [])],
         ...(g.include?.length ? { include: g.include } : {}),
         ...(g.exclude?.length ? { exclude: g.exclude } : {}),
+        ...(r.paths?.length ? { within: r.paths } : {}),
         ...(g.examples ? { examples: examplePairs({ bad: g.examples.bad ?? [], good: g.examples.good ?? [] }) } : {}),
         origin: 'recipe',
         source: `recipe:${r.recipeId}`,

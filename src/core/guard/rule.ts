@@ -77,6 +77,8 @@ export interface GuardRule {
   include?: string[];
   /** Path globs the rule skips. */
   exclude?: string[];
+  /** The folder scope of the recipe the rule comes from: it runs only inside these globs, whatever `include` says. */
+  within?: string[];
   examples?: RuleExample[];
   origin: RuleOrigin;
   /** The file or recipe the rule came from; the pack name for built-ins. */

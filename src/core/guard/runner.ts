@@ -59,7 +59,7 @@ export class RuleRunner {
   private readonly treeSitter: TreeSitterHost;
   private readonly ownsTreeSitter: boolean;
   private readonly checker: DocumentChecker;
-  private readonly pathFilters = new Map<string, { include?: GlobSet; exclude?: GlobSet }>();
+  private readonly pathFilters = new Map<string, { include?: GlobSet; exclude?: GlobSet; within?: GlobSet }>();
   private readonly severities = new Map<string, Severity>();
   private readonly enabled: GuardRule[];
   private readonly skipKinds: Set<FileKind>;
@@ -78,10 +78,11 @@ export class RuleRunner {
     for (const ex of config.ruleExclusions) extra.set(ex.rule, [...(extra.get(ex.rule) ?? []), ...ex.paths]);
     for (const r of this.enabled) {
       const exclude = [...(r.exclude ?? []), ...(extra.get(r.id) ?? [])];
-      if (r.include?.length || exclude.length) {
+      if (r.include?.length || exclude.length || r.within?.length) {
         this.pathFilters.set(r.id, {
           include: r.include?.length ? new GlobSet(r.include) : undefined,
           exclude: exclude.length ? new GlobSet(exclude) : undefined,
+          within: r.within?.length ? new GlobSet(r.within) : undefined,
         });
       }
     }
@@ -283,6 +284,7 @@ export class RuleRunner {
     const f = this.pathFilters.get(ruleId);
     if (!f) return true;
     if (f.include && !f.include.has(relPath)) return false;
+    if (f.within && !f.within.has(relPath)) return false;
     return !f.exclude?.has(relPath);
   }
 

@@ -57,6 +57,7 @@ export function candidateFromMarkdown(text: string, name: string): Partial<Candi
     steps: r.steps ?? [],
     sourceFiles: r.sourceFiles ?? [],
     target: r.target,
+    paths: r.paths ?? [],
     relations: r.relations,
     constraints: r.constraints,
     reasoning: {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { AutoSnippetError } from '../kernel/errors';
+import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { languageForPath, normalizeLanguage } from '../kernel/languages';
 import { closestNames } from '../kernel/names';
 import type { Tx } from '../store/types';
 import type { Workspace } from '../workspace';
 import { backUpCandidates, restoreLostCandidates } from './candidate-backup';
+import { scopeGlobProblem } from './folder-scope';
 import { triggerFor } from './recipe-file';
 import { recordTransition } from './transitions';
 import {
@@ -64,6 +65,22 @@ export async function submitCandidates(ws: Workspace, inputs: CandidateInput[], 
   return result;
 }
 
+/** A proposal's `paths`, trimmed; a glob that cannot scope a recipe is refused with the reason. */
+function scopePaths(paths: readonly string[] | undefined): string[] | undefined {
+  const out = uniq((paths ?? []).map((p) => p.trim().replace(/^\.\//, '')).filter(Boolean));
+  for (const g of out) {
+    const problem = scopeGlobProblem(g);
+    if (problem) {
+      throw new AutoSnippetError(
+        ErrorCode.InvalidInput,
+        `paths: ${problem}.`,
+        'Give workspace-relative globs such as packages/api/**.',
+      );
+    }
+  }
+  return out.length ? out : undefined;
+}
+
 /** Fills defaults, derives the kind and the fingerprint. Pure: the same input gives the same candidate. */
 export function normalizeCandidate(input: CandidateInput, actor: Actor | string, at: string): Candidate {
   const knowledgeType = input.knowledgeType && Object.hasOwn(KNOWLEDGE_TYPES, input.knowledgeType)
@@ -95,6 +112,7 @@ export function normalizeCandidate(input: CandidateInput, actor: Actor | string,
     rationale: input.rationale?.trim() || undefined,
     steps: input.steps?.length ? input.steps : undefined,
     target: input.target?.trim() || undefined,
+    paths: scopePaths(input.paths),
     relations: input.relations && Object.keys(input.relations).length ? input.relations : undefined,
     constraints: input.constraints && Object.keys(input.constraints).length ? input.constraints : undefined,
     sourceFiles: sources.length ? sources : undefined,

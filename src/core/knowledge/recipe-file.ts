@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { parseFrontMatter } from '../files';
 import { AutoSnippetError } from '../kernel/errors';
 import { normalizeLanguage } from '../kernel/languages';
+import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
 import { bodyOf, splitBody } from './recipe-body';
 import {
@@ -40,6 +41,7 @@ const FIELD_ORDER = [
   'tags',
   'scope',
   'target',
+  'paths',
   'complexity',
   'relations',
   'constraints',
@@ -249,6 +251,11 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   }
 
   const tags = stringList(data.tags, 'tags', fail);
+  const paths = stringList(data.paths, 'paths', fail);
+  for (const g of paths) {
+    const problem = scopeGlobProblem(g);
+    if (problem) fail(`\`paths\`: ${problem}.`, 'paths');
+  }
   const sourceFiles = [...new Set([...stringList(data.sources, 'sources', fail), ...sections.sources])];
   const relations = readRelations(data.relations, fail);
   const constraints = readConstraints(data.constraints, fail);
@@ -280,6 +287,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
     rationale: sections.rationale,
     steps: sections.steps.length ? sections.steps : undefined,
     target: str('target'),
+    paths: paths.length ? paths : undefined,
     relations,
     constraints,
     sourceFiles: sourceFiles.length ? sourceFiles : undefined,
@@ -336,6 +344,7 @@ function frontmatterOf(r: Recipe): Record<string, unknown> {
     tags: r.tags.length ? r.tags : undefined,
     scope: r.scope,
     target: r.target,
+    paths: r.paths?.length ? r.paths : undefined,
     complexity: r.complexity,
     relations: r.relations && Object.keys(r.relations).length ? r.relations : undefined,
     constraints: r.constraints && Object.keys(r.constraints).length ? r.constraints : undefined,

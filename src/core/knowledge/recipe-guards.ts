@@ -16,6 +16,8 @@ export interface RecipeGuards {
   /** The recipe file, workspace-relative. */
   file: string;
   guards: GuardPattern[];
+  /** The recipe's folder scope: its guards run only there. */
+  paths?: string[];
 }
 
 /** Whether the workspace has recipe files at all (asked before touching the database). */
@@ -48,7 +50,8 @@ export function publishedRecipeGuards(ws: Workspace): RecipeGuards[] {
   );
   const out: RecipeGuards[] = [];
   for (const r of rows) {
-    const guards = (JSON.parse(r.meta) as { constraints?: { guards?: GuardPattern[] } }).constraints?.guards ?? [];
+    const meta = JSON.parse(r.meta) as { constraints?: { guards?: GuardPattern[] }; paths?: string[] };
+    const guards = meta.constraints?.guards ?? [];
     if (guards.length) {
       out.push({
         recipeId: r.id,
@@ -58,6 +61,7 @@ export function publishedRecipeGuards(ws: Workspace): RecipeGuards[] {
         summary: r.summary,
         file: r.file,
         guards,
+        ...(meta.paths?.length ? { paths: meta.paths } : {}),
       });
     }
   }

@@ -476,6 +476,7 @@ function rowValues(p: Parsed, now: string): SqlValue[] {
     fingerprints: r.fingerprints,
     candidateId: r.candidateId,
     target: r.target,
+    paths: r.paths,
     hasCode: !!r.code,
     createdBy: r.createdBy,
     createdAt: r.createdAt,

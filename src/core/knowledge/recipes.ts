@@ -24,6 +24,8 @@ export interface RecipeSummary {
   quality: number;
   /** Whether the recipe has code to insert (a trigger offers only those). */
   hasCode: boolean;
+  /** The folder scope (workspace-relative globs), when the recipe applies to part of the project only. */
+  paths?: string[];
   file: string;
   updatedAt: string;
 }
@@ -62,6 +64,7 @@ export const RECIPE_COLUMNS =
   'rid, id, file, hash, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at';
 
 export function toSummary(r: RecipeRow): RecipeSummary {
+  const meta = JSON.parse(r.meta) as { hasCode?: boolean; paths?: string[] };
   return {
     id: r.id,
     title: r.title,
@@ -74,7 +77,8 @@ export function toSummary(r: RecipeRow): RecipeSummary {
     summary: r.summary,
     tags: JSON.parse(r.tags) as string[],
     quality: r.quality,
-    hasCode: (JSON.parse(r.meta) as { hasCode?: boolean }).hasCode === true,
+    hasCode: meta.hasCode === true,
+    ...(meta.paths?.length ? { paths: meta.paths } : {}),
     file: r.file,
     updatedAt: r.updated_at,
   };

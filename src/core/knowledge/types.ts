@@ -119,6 +119,8 @@ export interface KnowledgeContent {
   scope: Scope;
   /** The target (package, module) a `target`-scoped recipe applies to. */
   target?: string;
+  /** Workspace-relative globs of the folders or files it applies to (see folder-scope.ts); none: everywhere. */
+  paths?: string[];
   complexity: Complexity;
   relations?: Relations;
   constraints?: Constraints;

@@ -4,10 +4,13 @@
  *   2. rerank   — relevance from the fused rank, term coverage on the strong fields and similarity;
  *   3. signals  — relevance, quality, usage, freshness, language match with the current file;
  *   4. session  — what the conversation already touched is not repeated, only listed.
+ * A recipe scoped to folders (`paths`) is left out for a current file outside them.
  * A recipe whose cited code changed since it was recorded (stale, see knowledge/freshness) ranks lower
  * and says so. Every result says why it ranked where it did. Results are compact; code only on request, bounded.
  */
+import path from 'node:path';
 import { languageForPath, normalizeLanguage, ruleLanguagesFor } from '../kernel/languages';
+import { inFolderScope } from '../knowledge/folder-scope';
 import { freshnessTracker } from '../knowledge/freshness';
 import { adoptionScore } from '../knowledge/quality';
 import { readRecipe, type RecipeRow, recipeRowsByRid, toSummary } from '../knowledge/recipes';
@@ -63,6 +66,18 @@ const STALE_FACTOR = 0.7;
 const RECALL_DEPTH = 40;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
+/** A recipe scoped to folders (`paths`) applies to the file being edited only when the file is inside them. */
+function appliesToFile(meta: string, file: string | undefined): boolean {
+  if (!file || !meta.includes('"paths"')) return true;
+  return inFolderScope((JSON.parse(meta) as { paths?: string[] }).paths, file);
+}
+
+/** The edited file relative to the workspace, with forward slashes (an absolute path inside it is made relative). */
+function relativeToWorkspace(root: string, file: string): string {
+  const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
+  return rel.split(path.sep).join('/').replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
 export async function contextSearch(ws: Workspace, req: ContextRequest, now = Date.now()): Promise<ContextAnswer> {
   const limit = Math.min(20, req.limit ?? 5);
   const language = req.language
@@ -71,6 +86,7 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
     ? languageForPath(req.currentFile)
     : undefined;
   const touched = new Set(req.touched ?? []);
+  const editing = req.currentFile ? relativeToWorkspace(ws.root, req.currentFile) : undefined;
 
   // 1. recall
   const recalled = await rankRecipes(ws, req.query, 'hybrid', { kind: req.kind }, RECALL_DEPTH);
@@ -84,7 +100,7 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
   const topFused = recalled[0]?.score ?? 1;
   const topKeyword = Math.max(0, ...recalled.map((h) => h.keyword?.score ?? 0));
   const scored = recalled
-    .filter((h) => rows.has(h.rid))
+    .filter((h) => rows.has(h.rid) && appliesToFile(rows.get(h.rid)!.meta, editing))
     .map((hit) => {
       const row = rows.get(hit.rid)!;
       const relevance = rerank(hit, topFused, topKeyword);

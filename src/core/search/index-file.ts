@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { slicer } from '../kernel/slices';
 import { tempPathFor } from '../store/files';
+import { crc32 } from '../store/journal';
 import type { SearchIndex } from './index-cache';
 import { TermIndex, type TermIndexImage } from './term-index';
 import { VectorIndex } from './vector-index';
@@ -12,12 +13,17 @@ import { VectorIndex } from './vector-index';
  * and the embedder, checked for size and shape when read, and ignored (then rebuilt) when anything
  * does not match. A loaded index catches up from its generation like any other.
  *
- * Layout: "ASSI", the format number and the header's length (u32 LE each), the header (JSON), then
- * the sections the header lists, each starting at a multiple of 8 bytes so they are read in place.
+ * Layout: "ASSI", the format number, the header's length and the CRC-32 of every byte after these
+ * 16 (u32 LE each), the header (JSON), then the sections the header lists, each starting at a
+ * multiple of 8 bytes so they are read in place. The posting lists are stored encoded (see
+ * postings-codec.ts) and decoded on a term's first query; everything else is a typed array used as
+ * it lies in the file. Loading is a read, a checksum and size checks: no work per posting.
  */
 
 const MAGIC = 0x49535341; // "ASSI" read as u32 LE
-const FORMAT = 1;
+/** 2: encoded posting lists and a checksum (1 held every posting as a float64). */
+const FORMAT = 2;
+const PREFIX = 16;
 
 export interface SavedIndexKey {
   storeId: string;
@@ -48,8 +54,9 @@ type Ctor =
 const SECTIONS: [name: string, type: Ctor, count: (h: Header) => number][] = [
   ['terms', Uint8Array, () => -1],
   ['sorted', Int32Array, (h) => h.terms.terms],
-  ['lengths', Int32Array, (h) => h.terms.terms],
-  ['keys', Float64Array, (h) => h.terms.postings],
+  ['counts', Int32Array, (h) => h.terms.terms],
+  ['offsets', Float64Array, (h) => h.terms.terms + 1],
+  ['postings', Uint8Array, (h) => h.terms.postingBytes],
   ['fwdStart', Int32Array, (h) => h.terms.slots],
   ['fwdLength', Int32Array, (h) => h.terms.slots],
   ['fwdTerm', Int32Array, (h) => h.terms.forward],
@@ -105,8 +112,9 @@ export async function indexFileChunks(
   for (let s = 0; s < slots; s++) if (terms.alive[s]) rid[s] = ix.rid[s];
   const data: Record<string, ArrayBufferView> = {
     sorted: terms.sorted,
-    lengths: terms.lengths,
-    keys: terms.keys,
+    counts: terms.counts,
+    offsets: terms.offsets,
+    postings: terms.postings,
     fwdStart: terms.fwdStart,
     fwdLength: terms.fwdLength,
     fwdTerm: terms.fwdTerm,
@@ -134,16 +142,19 @@ export async function indexFileChunks(
     sections: bodies.map((b) => b.byteLength),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const head = Buffer.alloc(12 + json.length + pad8(12 + json.length));
+  const head = Buffer.alloc(PREFIX + json.length + pad8(PREFIX + json.length));
   head.writeUInt32LE(MAGIC, 0);
   head.writeUInt32LE(FORMAT, 4);
   head.writeUInt32LE(json.length, 8);
-  json.copy(head, 12);
+  json.copy(head, PREFIX);
   const chunks: Uint8Array[] = [head];
   for (const b of bodies) {
     chunks.push(b);
     if (pad8(b.byteLength)) chunks.push(new Uint8Array(pad8(b.byteLength)));
   }
+  let sum = crc32(head.subarray(PREFIX));
+  for (const c of chunks.slice(1)) sum = crc32(c, sum);
+  head.writeUInt32LE(sum, 12);
   return chunks;
 }
 
@@ -189,15 +200,18 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   const turn = slicer();
   if (raw.length < 12 || raw.readUInt32LE(0) !== MAGIC) return { reason: 'not a saved search index' };
   if (raw.readUInt32LE(4) !== FORMAT) return { reason: `format ${raw.readUInt32LE(4)}, this version reads ${FORMAT}` };
+  if (raw.length < PREFIX) throw new Error('cut short');
   const jsonLength = raw.readUInt32LE(8);
-  if (12 + jsonLength > raw.length) throw new Error('header cut short');
-  const header = JSON.parse(raw.toString('utf8', 12, 12 + jsonLength)) as Header;
+  if (PREFIX + jsonLength > raw.length) throw new Error('header cut short');
+  if (crc32(raw.subarray(PREFIX)) !== raw.readUInt32LE(12)) throw new Error('checksum mismatch (cut short or changed)');
+  await turn();
+  const header = JSON.parse(raw.toString('utf8', PREFIX, PREFIX + jsonLength)) as Header;
   if (!Array.isArray(header.sections) || header.sections.length !== SECTIONS.length) {
     throw new Error('wrong number of sections');
   }
   // Typed arrays need their element size's alignment: read from an 8-aligned copy when the buffer is not.
   const bytes = raw.byteOffset % 8 === 0 ? raw : Buffer.from(new Uint8Array(raw));
-  let at = 12 + jsonLength + pad8(12 + jsonLength);
+  let at = PREFIX + jsonLength + pad8(PREFIX + jsonLength);
   const views: Record<string, ArrayBufferView> = {};
   for (const [i, [name, type, count]] of SECTIONS.entries()) {
     const length = header.sections[i];
@@ -220,9 +234,24 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   if (terms.length !== header.terms.terms) {
     throw new Error(`${terms.length} terms where the header says ${header.terms.terms}`);
   }
-  const lengths: Int32Array = v.lengths;
+  await turn();
+  // What the checksum cannot vouch for, a file written wrongly: ids and ranges that index other
+  // arrays would make a search throw, not just rank wrong. Checked per term, slot and forward entry;
+  // not per posting: a list is checked as it is decoded (a posting's slot out of range reads as a
+  // removed document).
+  const termCount = header.terms.terms;
+  const fwdTerm: Int32Array = v.fwdTerm;
+  for (let i = 0; i < fwdTerm.length; i++) {
+    if (!(fwdTerm[i] >= 0 && fwdTerm[i] < termCount)) throw new Error(`a forward entry names term ${fwdTerm[i]}`);
+  }
+  const counts: Int32Array = v.counts;
+  const sorted: Int32Array = v.sorted;
   let postings = 0;
-  for (const n of lengths) postings += n;
+  for (let i = 0; i < termCount; i++) {
+    if (!(sorted[i] >= 0 && sorted[i] < termCount)) throw new Error(`the term order names term ${sorted[i]}`);
+    if (counts[i] < 0) throw new Error(`term ${i} has ${counts[i]} postings`);
+    postings += counts[i];
+  }
   if (postings !== header.terms.postings) throw new Error('list lengths do not add up to the postings');
   const slots = header.terms.slots;
   const fwdStart: Int32Array = v.fwdStart;
@@ -231,16 +260,6 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
     if (fwdStart[s] < 0 || fwdLength[s] < 0 || fwdStart[s] + fwdLength[s] > header.terms.forward) {
       throw new Error(`slot ${s} points outside the forward entries`);
     }
-    if ((s & 0xffff) === 0xffff) await turn();
-  }
-  // Term ids index other arrays: a damaged one would make a search throw, not just rank wrong. (A
-  // posting's slot needs no check: one out of range reads as a removed document and is skipped.)
-  const termCount = header.terms.terms;
-  for (const [name, ids] of [['a forward entry', v.fwdTerm], ['the term order', v.sorted]] as [string, Int32Array][]) {
-    for (let i = 0; i < ids.length; i++) {
-      if (!(ids[i] >= 0 && ids[i] < termCount)) throw new Error(`${name} names term ${ids[i]} of ${termCount}`);
-      if ((i & 0xfffff) === 0xfffff) await turn();
-    }
   }
   await turn();
 
@@ -248,8 +267,9 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
     meta: header.terms,
     terms,
     sorted: v.sorted,
-    lengths: v.lengths,
-    keys: v.keys,
+    counts: v.counts,
+    offsets: v.offsets,
+    postings: v.postings,
     fwdStart: v.fwdStart,
     fwdLength: v.fwdLength,
     fwdTerm: v.fwdTerm,
@@ -257,7 +277,6 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
     fwdFields: v.fwdFields,
     alive: v.alive,
   });
-  await turn();
   const vectors = VectorIndex.restore({
     dims: header.vectors.dims,
     slots: header.vectors.slots,
@@ -283,7 +302,6 @@ async function parse(raw: Buffer): Promise<LoadedIndex> {
   ix.deprecated.set(v.deprecated);
   for (let s = 0; s < slots; s++) {
     if (termIndex.isAlive(s)) ix.slotOf.set(rid[s], s);
-    if ((s & 0xffff) === 0xffff) await turn();
   }
   return { ix, key: header.key };
 }

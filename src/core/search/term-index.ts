@@ -1,3 +1,6 @@
+import { ByteWriter, decodePostings, encodePostings } from './postings-codec';
+import { grow, keysOf, MAX_SLOTS_IN_KEYS, pack, type Postings, slotOf, unpack } from './term-keys';
+
 /**
  * The keyword side of recipe search, held in memory: an inverted index scored with BM25F and built
  * for top-k (see ARCHITECTURE.md, "Search").
@@ -7,7 +10,8 @@
  *   (BM25F), saturated once with k1 and multiplied by the term's idf at query time.
  * - Postings are impact-ordered: each term's list runs from the highest pseudo-frequency down, packed
  *   as one float64 per posting (the float32 bits of the pseudo-frequency above a 22-bit slot), so a
- *   list sorts natively and reads without objects.
+ *   list sorts natively and reads without objects. A restored list is held as its slots and impacts
+ *   until it changes (see term-keys.ts).
  * - Top-k uses the threshold algorithm over those lists: take postings from the list whose next
  *   impact is highest, score each new document fully from its forward entry, and stop once the
  *   impacts still ahead in all lists together cannot beat the k-th score. A query touches the head of
@@ -16,6 +20,9 @@
  *   finishes term at a time instead: one sequential pass over its lists into score accumulators,
  *   whose cost is bounded by the lists' lengths. Both give the exact BM25F top-k.
  * - Documents are added and removed one at a time (a slot each; an update is a removal and an add).
+ *   An add writes the document's forward entry only; the postings of the documents added since the
+ *   lists were last used are appended in one counting pass when they are next needed, so a build of
+ *   many documents sizes every list once instead of growing each a posting at a time.
  *   Lengths are normalised against the average lengths frozen when the index was built, so adding a
  *   document never rescores the others; the owner rebuilds when the corpus has grown or shrunk enough
  *   for those averages to be off (see `drift`).
@@ -46,10 +53,8 @@ export interface TermQuery {
   accept(slot: number): boolean;
 }
 
-const SLOT_BITS = 22;
-const SLOT_SPAN = 2 ** SLOT_BITS;
 /** Slots are recycled only by a rebuild; past this many the owner must rebuild. */
-export const MAX_SLOTS = SLOT_SPAN - 1;
+export const MAX_SLOTS = MAX_SLOTS_IN_KEYS;
 /** A prefix stands for at most this many terms: the exact term first, then the shortest completions. */
 const MAX_EXPANSIONS = 24;
 /** Completions of a prefix count half: a finished word more likely means itself. */
@@ -57,41 +62,19 @@ const EXPANSION_WEIGHT = 0.5;
 /** Documents the threshold algorithm scores before the query is finished term at a time. */
 const TA_BUDGET = 64;
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-// The slot is stored inverted, so that descending order puts lower slots first among equal impacts.
-const pack = (pseudo: number, slot: number) => {
-  f32[0] = pseudo;
-  return u32[0] * SLOT_SPAN + (SLOT_SPAN - 1 - slot);
-};
-const slotOf = (key: number) => SLOT_SPAN - 1 - (key % SLOT_SPAN);
-const pseudoOf = (key: number) => {
-  u32[0] = Math.floor(key / SLOT_SPAN);
-  return f32[0];
-};
-
-interface Postings {
-  keys: Float64Array;
-  /** The keys unpacked (see `decoded`), while the list has not changed. */
-  slots?: Int32Array;
-  impacts?: Float32Array;
-  length: number;
-  /** Live postings (the list also holds removed documents' until it is next compacted). */
-  live: number;
-  /** Appended since the list was last sorted. */
-  dirty: boolean;
-}
-
 export class TermIndex {
   /** Term → id; a restored index's own terms are found by binary search instead (see `idOf`). */
   private readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
+  private terms: string[] = [];
   /** By term id; a restored index fills it on first use of each term (see `list`). */
   private readonly postings: Postings[] = [];
-  /** A restored index's lists, one after another, and where each term's starts (one more entry than terms). */
-  private restored?: { keys: Float64Array; start: Float64Array; order: Int32Array };
+  /**
+   * A restored index's lists, encoded one after another (see postings-codec.ts): where each term's
+   * bytes start (one more entry than terms), how many postings each holds, and the term order.
+   */
+  private restored?: { bytes: Uint8Array; offsets: Float64Array; counts: Int32Array; order: Int32Array };
   /** Term ids in code-point order of their terms, for prefix lookup; ids of terms added since are in `unsortedIds`. */
-  private sortedIds: number[] = [];
+  private sortedIds: Int32Array | number[] = [];
   private unsortedIds: number[] = [];
   // Forward entries: per slot, a range of (term id, pseudo-frequency, field mask) in shared pools.
   private fwdStart = new Int32Array(1024);
@@ -108,7 +91,15 @@ export class TermIndex {
   private accGroups = new Int32Array(1024);
   private touched = new Int32Array(1024);
   private listOfTerm = new Int32Array(1024).fill(-1);
+  // Per term id while a document is added: the document (slot + 1) it was last seen in, its
+  // pseudo-frequency and field mask so far; `docIds` lists the document's distinct terms.
+  private docMark = new Int32Array(1024);
+  private docPseudo = new Float64Array(1024);
+  private docFields = new Uint8Array(1024);
+  private docIds = new Int32Array(256);
   private slots = 0;
+  /** Slots from here on have forward entries but are not yet in the posting lists (see `flush`). */
+  private pendingFrom = 0;
   /** Documents in the index now. */
   live = 0;
   /** Documents when the average lengths were frozen. */
@@ -152,33 +143,36 @@ export class TermIndex {
     const slot = this.slots++;
     if (slot >= MAX_SLOTS) throw new Error('search index full: rebuild it');
     this.ensureSlots(this.slots);
-    const pseudo = new Map<number, number>();
-    const mask = new Map<number, number>();
+    const mark = slot + 1;
+    let distinct = 0;
     for (let f = 0; f < this.fields.length; f++) {
       const words = fieldTerms[f] ?? [];
       if (words.length === 0) continue;
       const { weight, b } = this.fields[f];
       const unit = weight / (1 - b + (b * words.length) / this.avg[f]);
+      const bit = 1 << f;
       for (const word of words) {
         const id = this.termId(word);
-        pseudo.set(id, (pseudo.get(id) ?? 0) + unit);
-        mask.set(id, (mask.get(id) ?? 0) | (1 << f));
+        if (this.docMark[id] !== mark) {
+          this.docMark[id] = mark;
+          this.docPseudo[id] = 0;
+          this.docFields[id] = 0;
+          if (distinct === this.docIds.length) this.docIds = grow(this.docIds, distinct * 2);
+          this.docIds[distinct++] = id;
+        }
+        this.docPseudo[id] += unit;
+        this.docFields[id] |= bit;
       }
     }
-    this.ensureForward(this.fwdUsed + pseudo.size);
+    this.ensureForward(this.fwdUsed + distinct);
     this.fwdStart[slot] = this.fwdUsed;
-    this.fwdLength[slot] = pseudo.size;
-    for (const [id, p] of pseudo) {
+    this.fwdLength[slot] = distinct;
+    for (let k = 0; k < distinct; k++) {
+      const id = this.docIds[k];
       const at = this.fwdUsed++;
       this.fwdTerm[at] = id;
-      this.fwdPseudo[at] = p;
-      this.fwdFields[at] = mask.get(id)!;
-      const list = this.list(id);
-      if (list.length === list.keys.length) list.keys = grow(list.keys, list.length * 2);
-      list.keys[list.length++] = pack(p, slot);
-      list.slots = list.impacts = undefined;
-      list.live++;
-      list.dirty = true;
+      this.fwdPseudo[at] = this.docPseudo[id];
+      this.fwdFields[at] = this.docFields[id];
     }
     this.alive[slot] = 1;
     this.live++;
@@ -188,6 +182,7 @@ export class TermIndex {
   /** Removes a document; its postings are skipped from now on and dropped when their list is next sorted. */
   remove(slot: number): void {
     if (!this.alive[slot]) return;
+    this.flush();
     this.alive[slot] = 0;
     this.live--;
     const start = this.fwdStart[slot];
@@ -200,6 +195,7 @@ export class TermIndex {
 
   /** Sorts every list into impact order; every `yieldEvery` postings it awaits `pause` (a slicer), so a large build does not block. */
   async sortAll(pause?: () => Promise<void> | undefined, yieldEvery = 2_000): Promise<void> {
+    this.flush();
     let since = 0;
     for (let id = 0; id < this.postings.length; id++) {
       since += this.prepare(id).length;
@@ -216,31 +212,33 @@ export class TermIndex {
   }
 
   /**
-   * Everything the index holds, as copies in flat typed arrays, to be saved and restored by
-   * `TermIndex.restore` without re-analysing a document. Lists are sorted (and compacted) first.
-   * Every few thousand lists it awaits `pause` (a slicer that may also throw to abandon the copy):
-   * the index must not change meanwhile.
+   * Everything the index holds, as copies in flat typed arrays (the posting lists encoded, see
+   * postings-codec.ts), to be saved and restored by `TermIndex.restore` without re-analysing a
+   * document. Lists are sorted (and compacted) first. Every few thousand lists it awaits `pause` (a
+   * slicer that may also throw to abandon the copy): the index must not change meanwhile.
    */
   async image(pause: () => Promise<void> | undefined = () => undefined): Promise<TermIndexImage> {
+    this.flush();
     this.sortTerms();
     const n = this.terms.length;
     const restored = this.restored;
-    // A restored list never touched since is copied from where it was read, without making it an object.
-    const untouched = (id: number) => restored !== undefined && this.postings[id] === undefined;
-    const lengths = new Int32Array(n);
+    const counts = new Int32Array(n);
+    const offsets = new Float64Array(n + 1);
+    const out = new ByteWriter();
     let total = 0;
     for (let id = 0; id < n; id++) {
-      total += lengths[id] = untouched(id) ? restored!.start[id + 1] - restored!.start[id] : this.prepare(id).length;
-      if ((id & 4095) === 4095) await pause();
-    }
-    const keys = new Float64Array(total);
-    for (let id = 0, at = 0; id < n; at += lengths[id], id++) {
-      keys.set(
-        untouched(id)
-          ? restored!.keys.subarray(restored!.start[id], restored!.start[id + 1])
-          : this.postings[id].keys.subarray(0, lengths[id]),
-        at,
-      );
+      if (restored !== undefined && this.postings[id] === undefined) {
+        // A restored list never touched since is copied as it was read, without decoding it.
+        counts[id] = restored.counts[id];
+        out.raw(restored.bytes.subarray(restored.offsets[id], restored.offsets[id + 1]));
+      } else {
+        const list = this.prepare(id);
+        const { slots, impacts } = list.slots && list.impacts ? list as Required<Postings> : unpack(list);
+        counts[id] = list.length;
+        encodePostings(slots, impacts, list.length, out);
+      }
+      total += counts[id];
+      offsets[id + 1] = out.length;
       if ((id & 4095) === 4095) await pause();
     }
     await pause();
@@ -256,11 +254,13 @@ export class TermIndex {
         forward: used,
         terms: this.terms.length,
         postings: total,
+        postingBytes: out.length,
       },
       terms: this.terms.slice(),
       sorted: Int32Array.from(this.sortedIds),
-      lengths,
-      keys,
+      counts,
+      offsets,
+      postings: out.result(),
       fwdStart: this.fwdStart.slice(0, this.slots),
       fwdLength: this.fwdLength.slice(0, this.slots),
       fwdTerm: this.fwdTerm.slice(0, used),
@@ -270,14 +270,18 @@ export class TermIndex {
     };
   }
 
-  /** An index from an image (see `image`); its arrays are used as they are, not copied. */
+  /**
+   * An index from an image (see `image`); its arrays are used as they are, not copied, and a list is
+   * decoded on its first use. The caller has checked the image's sizes (and its checksum): a list
+   * that does not decode reads as empty, a forward entry naming no term is skipped.
+   */
   static restore(img: TermIndexImage): TermIndex {
     const m = img.meta;
     const ix = new TermIndex(m.fields, [], m.k1);
     (ix as { builtWith: number }).builtWith = m.builtWith;
     ix.avg.set(m.avg);
     ix.live = m.live;
-    ix.slots = m.slots;
+    ix.slots = ix.pendingFrom = m.slots;
     ix.ensureSlots(Math.max(1024, m.slots));
     ix.fwdStart.set(img.fwdStart);
     ix.fwdLength.set(img.fwdLength);
@@ -287,20 +291,21 @@ export class TermIndex {
     ix.fwdFields = img.fwdFields;
     ix.fwdUsed = m.forward;
     const n = img.terms.length;
-    const start = new Float64Array(n + 1);
-    for (let id = 0; id < n; id++) {
-      ix.terms.push(img.terms[id]);
-      start[id + 1] = start[id] + img.lengths[id];
-    }
+    ix.terms = img.terms;
     ix.postings.length = n;
-    ix.restored = { keys: img.keys, start, order: img.sorted };
-    ix.sortedIds = Array.from(img.sorted);
-    ix.listOfTerm = new Int32Array(Math.max(1024, img.terms.length)).fill(-1);
+    ix.restored = { bytes: img.postings, offsets: img.offsets, counts: img.counts, order: img.sorted };
+    ix.sortedIds = img.sorted;
+    const size = Math.max(1024, n);
+    ix.listOfTerm = new Int32Array(size).fill(-1);
+    ix.docMark = new Int32Array(size);
+    ix.docPseudo = new Float64Array(size);
+    ix.docFields = new Uint8Array(size);
     return ix;
   }
 
   /** The best `limit` accepted documents, highest score first (ties: lower slot first). */
   search(q: TermQuery): TermHit[] {
+    this.flush();
     const lists = this.queryLists(q.terms, q.prefixLast);
     if (lists.length === 0 || q.limit <= 0) return [];
     this.stamp++;
@@ -408,7 +413,7 @@ export class TermIndex {
     const start = this.fwdStart[slot];
     for (let i = start; i < start + this.fwdLength[slot]; i++) {
       const l = this.listOfTerm[this.fwdTerm[i]];
-      if (l < 0) continue;
+      if (!(l >= 0)) continue;
       const p = this.fwdPseudo[i];
       score += (lists[l].idf * p * (k1 + 1)) / (p + k1);
       fieldMask |= this.fwdFields[i];
@@ -457,7 +462,7 @@ export class TermIndex {
     }
     const found: string[] = [];
     for (let i = lo; i < sorted.length && terms[sorted[i]].startsWith(prefix); i++) {
-      if (this.list(sorted[i]).live > 0) found.push(terms[sorted[i]]);
+      if (this.liveOf(sorted[i]) > 0) found.push(terms[sorted[i]]);
     }
     found.sort((a, b) => a.length - b.length || byCodePoint(a, b));
     return found.slice(0, MAX_EXPANSIONS);
@@ -489,11 +494,11 @@ export class TermIndex {
   private prepare(id: number): Postings {
     const list = this.list(id);
     if (!list.dirty) return list;
-    let keys = list.keys.subarray(0, list.length);
+    let keys = keysOf(list).subarray(0, list.length);
     if (list.live < list.length) keys = keys.filter((key) => this.alive[slotOf(key)] === 1);
     keys.sort();
     keys.reverse();
-    list.keys = keys.length === list.keys.length ? keys : Float64Array.from(keys);
+    list.keys = keys.length === list.keys!.length ? keys : Float64Array.from(keys);
     list.length = keys.length;
     list.dirty = false;
     list.slots = list.impacts = undefined;
@@ -507,16 +512,53 @@ export class TermIndex {
    */
   private decoded(list: Postings): { slots: Int32Array; impacts: Float32Array } {
     if (!list.slots || !list.impacts) {
-      const slots = new Int32Array(list.length);
-      const impacts = new Float32Array(list.length);
-      for (let i = 0; i < list.length; i++) {
-        slots[i] = slotOf(list.keys[i]);
-        impacts[i] = pseudoOf(list.keys[i]);
-      }
+      const { slots, impacts } = unpack(list);
       list.slots = slots;
       list.impacts = impacts;
     }
     return { slots: list.slots, impacts: list.impacts };
+  }
+
+  /**
+   * Appends the postings of the documents added since the lists were last used: one pass counts each
+   * term's new postings, so every list grows once, then one pass fills them. Documents removed
+   * meanwhile never reach this (`remove` flushes first).
+   */
+  private flush(): void {
+    const from = this.pendingFrom;
+    const to = this.slots;
+    if (from === to) return;
+    this.pendingFrom = to;
+    const { fwdTerm, fwdPseudo, postings } = this;
+    const first = this.fwdStart[from];
+    const counts = new Int32Array(this.terms.length);
+    for (let i = first; i < this.fwdUsed; i++) counts[fwdTerm[i]]++;
+    for (let id = 0; id < counts.length; id++) {
+      const c = counts[id];
+      if (c === 0) continue;
+      const list = this.list(id);
+      const keys = keysOf(list);
+      if (list.length + c > keys.length) {
+        list.keys = grow(keys, list.length === 0 ? c : Math.max(list.length + c, keys.length * 2));
+      }
+      list.slots = list.impacts = undefined;
+      list.live += c;
+      list.dirty = true;
+    }
+    for (let slot = from; slot < to; slot++) {
+      const start = this.fwdStart[slot];
+      for (let i = start; i < start + this.fwdLength[slot]; i++) {
+        const list = postings[fwdTerm[i]];
+        list.keys![list.length++] = pack(fwdPseudo[i], slot);
+      }
+    }
+  }
+
+  /** A term's live postings, without decoding a restored list. */
+  private liveOf(id: number): number {
+    const list = this.postings[id];
+    if (list) return list.live;
+    return this.restored ? Math.max(0, this.restored.counts[id]) : 0;
   }
 
   /** A term's id: a restored index's terms by binary search over their code-point order (no map of every term to build on load), later ones from the map. */
@@ -537,9 +579,12 @@ export class TermIndex {
   private list(id: number): Postings {
     let list = this.postings[id];
     if (!list) {
-      const { keys, start } = this.restored!;
-      const length = start[id + 1] - start[id];
-      list = this.postings[id] = { keys: keys.subarray(start[id], start[id + 1]), length, live: length, dirty: false };
+      const { bytes, offsets, counts } = this.restored!;
+      const d = decodePostings(bytes, offsets[id], offsets[id + 1], counts[id]);
+      const length = d ? counts[id] : 0;
+      list = this.postings[id] = d
+        ? { slots: d.slots, impacts: d.impacts, length, live: length, dirty: false }
+        : { keys: new Float64Array(0), length: 0, live: 0, dirty: false };
     }
     return list;
   }
@@ -553,9 +598,13 @@ export class TermIndex {
       this.postings.push({ keys: new Float64Array(4), length: 0, live: 0, dirty: false });
       this.unsortedIds.push(id);
       if (id >= this.listOfTerm.length) {
-        const next = new Int32Array(this.listOfTerm.length * 2).fill(-1);
+        const size = this.listOfTerm.length * 2;
+        const next = new Int32Array(size).fill(-1);
         next.set(this.listOfTerm);
         this.listOfTerm = next;
+        this.docMark = grow(this.docMark, size);
+        this.docPseudo = grow(this.docPseudo, size);
+        this.docFields = grow(this.docFields, size);
       }
     }
     return id;
@@ -593,14 +642,19 @@ export interface TermIndexImage {
     forward: number;
     terms: number;
     postings: number;
+    /** Bytes of the encoded lists. */
+    postingBytes: number;
   };
   /** By term id. */
   terms: string[];
   /** Term ids in code-point order of their terms. */
   sorted: Int32Array<ArrayBuffer>;
-  /** Per term id, the length of its list; the lists follow one another in `keys`. */
-  lengths: Int32Array<ArrayBuffer>;
-  keys: Float64Array<ArrayBuffer>;
+  /** Per term id, the number of postings in its list. */
+  counts: Int32Array<ArrayBuffer>;
+  /** Per term id, where its encoded list starts in `postings` (one more entry than terms). */
+  offsets: Float64Array<ArrayBuffer>;
+  /** The lists encoded one after another (see postings-codec.ts). */
+  postings: Uint8Array<ArrayBuffer>;
   fwdStart: Int32Array<ArrayBuffer>;
   fwdLength: Int32Array<ArrayBuffer>;
   fwdTerm: Int32Array<ArrayBuffer>;
@@ -630,14 +684,6 @@ function insertTop(top: TermHit[], hit: TermHit, limit: number): void {
   ) at--;
   top.splice(at, 0, hit);
   if (top.length > limit) top.pop();
-}
-
-type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
-
-function grow<T extends Typed>(a: T, size: number): T {
-  const next = new (a.constructor as new(n: number) => T)(size);
-  next.set(a);
-  return next;
 }
 
 function byCodePoint(a: string, b: string): number {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFileSync } from '../files';
 import { type Logger, silentLogger } from '../kernel/log';
+import { userDataDir } from '../trust';
 import type { Workspace } from '../workspace';
 import { scanSkillRoot, type PassedOver } from './discover';
 import { closestNames } from '../kernel/names';
@@ -24,6 +25,8 @@ export interface SkillRegistryOptions {
   root?: string;
   /** Folder of the bundled skills (lowest precedence). */
   bundledDir?: string;
+  /** The person's own skills (`~/.autosnippet/skills`): below every workspace folder, above the bundled ones. */
+  personalDir?: string;
   log?: Logger;
   /** How often to look for changes on disk while someone listens to `onDidChange`. */
   pollMs?: number;
@@ -74,7 +77,13 @@ interface Candidate {
 
 /** The registry of a workspace, created on first use and disposed with the workspace. */
 export function skillRegistry(ws: Workspace): SkillRegistry {
-  return ws.service('skills', (w) => new SkillRegistry({ root: w.root, bundledDir: w.bundledSkillsDir, log: w.log }));
+  return ws.service('skills', (w) =>
+    new SkillRegistry({
+      root: w.root,
+      bundledDir: w.bundledSkillsDir,
+      personalDir: path.join(userDataDir(), 'skills'),
+      log: w.log,
+    }));
 }
 
 /**
@@ -111,7 +120,7 @@ export class SkillRegistry {
     this.log = options.log ?? silentLogger;
     this.pollMs = options.pollMs ?? 2000;
     this.freshMs = options.freshMs ?? 1000;
-    this.sources = defaultSources(options.root, options.bundledDir);
+    this.sources = defaultSources(options.root, options.bundledDir, options.personalDir);
   }
 
   /** Increases every time the set of skills or one of their files changes. */
@@ -285,7 +294,7 @@ export class SkillRegistry {
     const passedOver: (PassedOver & { source: SkillSource })[] = [];
     const listed: string[] = [];
     for (const source of this.sources) {
-      const scan = scanSkillRoot(source.dir, undefined, source.id === 'bundled' || !this.root ? source.dir : this.root);
+      const scan = scanSkillRoot(source.dir, undefined, this.readableRoot(source));
       for (const f of scan.found) {
         candidates.push({ source, dir: f.dir, folderName: f.folderName, file: f.file, statKey: statKey(f.stats), warning: f.warning });
       }
@@ -339,13 +348,21 @@ export class SkillRegistry {
     return { skills: effective, byKey, shadowed, skipped, keys };
   }
 
+  /**
+   * Where a source's files may be read from: a workspace folder's skills only from inside the
+   * workspace; the bundled and the person's own folders only from inside themselves.
+   */
+  private readableRoot(source: SkillSource): string {
+    return source.id === 'bundled' || source.id === 'personal' || !this.root ? source.dir : this.root;
+  }
+
   private parseCached(c: Candidate): ParsedSkill {
     const hit = this.parsed.get(c.file);
     if (hit && hit.statKey === c.statKey && hit.result.ok === true && hit.result.skill.source === c.source) return hit.result;
     if (hit && hit.statKey === c.statKey && !hit.result.ok) return hit.result;
     let result: ParsedSkill;
     try {
-      const within = c.source.id === 'bundled' || !this.root ? c.source.dir : this.root;
+      const within = this.readableRoot(c.source);
       result = parseSkill({ text: readRepoFileSync(within, c.file, { kind: 'skill' }).text, file: c.file, dir: c.dir, folderName: c.folderName, source: c.source });
       if (c.warning && result.ok) result.skill.problems.unshift({ severity: 'warning', rule: 'skill-file-name', message: c.warning, line: 1 });
     } catch (e) {
@@ -400,11 +417,19 @@ function folderKeys(dirs: string[], now: number): Map<string, string> {
   return out;
 }
 
-export function defaultSources(root: string | undefined, bundledDir: string | undefined): SkillSource[] {
+export function defaultSources(
+  root: string | undefined,
+  bundledDir: string | undefined,
+  personalDir?: string,
+): SkillSource[] {
   const out: SkillSource[] = [];
   if (root) {
-    WORKSPACE_SKILL_FOLDERS.forEach((f, i) => out.push({ id: f.id, label: `${f.label} (${f.dir})`, dir: path.join(root, ...f.dir.split('/')), rank: i }));
+    WORKSPACE_SKILL_FOLDERS.forEach((f, i) =>
+      out.push({ id: f.id, label: `${f.label} (${f.dir})`, dir: path.join(root, ...f.dir.split('/')), rank: i })
+    );
   }
-  if (bundledDir) out.push({ id: 'bundled', label: 'Bundled with AutoSnippet', dir: bundledDir, rank: WORKSPACE_SKILL_FOLDERS.length });
+  const next = WORKSPACE_SKILL_FOLDERS.length;
+  if (personalDir) out.push({ id: 'personal', label: `Personal (${personalDir})`, dir: personalDir, rank: next });
+  if (bundledDir) out.push({ id: 'bundled', label: 'Bundled with AutoSnippet', dir: bundledDir, rank: next + 1 });
   return out;
 }

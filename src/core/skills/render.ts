@@ -82,12 +82,13 @@ export function renderCatalog(skills: readonly Skill[], counter: TokenCounter, o
 }
 
 /**
- * The order skills take in a prompt's catalog: the project's own skills, then the bundled ones (the
- * skills of this tool), then those of other clients' folders, which can number in the hundreds. A
- * budget that runs out then leaves out a cloned collection, not the skills the rules name.
+ * The order skills take in a prompt's catalog: the project's own skills, the person's own, then the
+ * bundled ones (the skills of this tool), then those of other clients' folders, which can number in
+ * the hundreds. A budget that runs out then leaves out a cloned collection, not the skills the rules name.
  */
 export function catalogOrder(skills: readonly Skill[]): Skill[] {
-  const rank = (s: Skill) => (s.source.id === 'project' ? 0 : s.source.id === 'bundled' ? 1 : 2);
+  const ORDER: Partial<Record<Skill['source']['id'], number>> = { project: 0, personal: 1, bundled: 2 };
+  const rank = (s: Skill) => ORDER[s.source.id] ?? 3;
   return skills.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
 }
 

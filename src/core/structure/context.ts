@@ -182,7 +182,7 @@ export function isSamplePath(rel: string): boolean {
   return /(^|\/)(fixtures?|__fixtures__|testdata|test-data|examples?|samples?|tutorials?)(\/|$)/i.test(rel);
 }
 
-/** Folders below a tests folder: the tests' sample inputs (bat's syntax-test sources), not packages, unless a workspace declares them. */
+/** Folders below a tests folder: the tests' sample inputs (syntax-test sources of a highlighter), not packages, unless a workspace declares them. */
 export function isTestDataPath(rel: string): boolean {
   return /(^|\/)tests?\/./i.test(rel);
 }

@@ -125,7 +125,7 @@ export async function targetFiles(ws: Workspace, target: Target): Promise<string
   return files;
 }
 
-/** The folders whose files are the target's: an Xcode target's `dir` is where its project file is, not a folder it owns (NetNewsWire's targets all sit at the root). */
+/** The folders whose files are the target's: an Xcode target's `dir` is where its project file is, not a folder it owns (an app's targets may all sit at the root). */
 export function ownedDirs(t: Target): string[] {
   return t.ecosystem === 'xcode' ? (t.extraDirs ?? []) : [t.dir, ...(t.extraDirs ?? [])];
 }

@@ -63,6 +63,12 @@ export const candidateProperties = {
     }),
   ),
   target: Opt(Name('The package or module a target-scoped recipe applies to.')),
+  paths: Opt(
+    List(Text(undefined, { maxLength: 500 }), 20, {
+      description:
+        'Where it applies, as workspace-relative globs (packages/api/**); search, guard and export honour them. Default: the whole project.',
+    }),
+  ),
   complexity: Opt(StringEnum(COMPLEXITIES)),
   relations: Opt(Input(relationsProperties)),
   constraints: Opt(Input({

@@ -38,7 +38,7 @@ const budgetInputs = {
 /** What a budgeted text answer adds when it was cut. */
 const budgetOutputs = { tokens: Type.Integer(), totalTokens: Opt(Type.Integer()), cut: Opt(Type.String()) };
 
-const SOURCES = ['project', 'github', 'claude', 'agents', 'bundled'] as const;
+const SOURCES = ['project', 'github', 'claude', 'agents', 'personal', 'bundled'] as const;
 const skillName = (description = 'Skill name.') => Name(description, { minLength: 1 });
 
 export const listSkills = defineTool({
@@ -48,7 +48,7 @@ export const listSkills = defineTool({
   summary: 'Level 1: every skill with a one-line summary, when to use it, and where it comes from.',
   description:
     'Lists the skills available in this workspace (level 1 of progressive loading): name, a one-line summary, when to use it, its source '
-    + '(project, github, claude, agents or bundled) and how many sections and chunks it has. Skills are SKILL.md guides that say how to do a task well. '
+    + '(project, github, claude, agents, personal or bundled) and how many sections and chunks it has. Skills are SKILL.md guides that say how to do a task well. '
     + 'Call this first when you do not know which skill applies, then load_skill the one that fits. To rank skills for a task described in words, use search_skills instead. '
     + 'The answer counts the skills hidden by a same-named skill of higher precedence (shadowed) and the folders that could not be read (skipped); pass hidden: true to list those instead, each with its reason.',
   inputSchema: Input({
@@ -478,8 +478,7 @@ const answerDescription = (description: string) => cutAtWord(description, DESCRI
 /**
  * The answer to a search: the matches with their confidence, or no_match with how near the best came.
  * `modelMayHelp`: the words decided, and a model choosing from the catalog finds what they miss (on
- * the routing evaluation's rounds 5 to 7 it put the right skill first for all 12 requests the words
- * wrongly called no match).
+ * the routing evaluation, requests the words wrongly call no match are where a model helps most).
  */
 function routingAnswer(r: SkillRouting, modelMayHelp: boolean) {
   const retry = modelMayHelp ? ' If you think one should fit, call search_skills again with mode "llm".' : '';

@@ -9,6 +9,7 @@ import {
   promoteCandidateTool,
   publishRecipeTool,
   rejectCandidateTool,
+  reopenCandidateTool,
 } from '../../core/tools/knowledge-review';
 import { searchRecipesTool } from '../../core/tools/search';
 import type { ExtensionHost } from '../host';
@@ -16,7 +17,7 @@ import { plainText, statusLabel } from '../labels';
 import { CandidateFileSystem } from './candidate-editor';
 import { invoke, invokeAll, showError } from './catalog-calls';
 import { recipeCode } from './trigger-completion';
-import { type CandidateNode, type RecipeEntry, type RecipeNode, recipeUri } from './views';
+import { type CandidateNode, type RecipeEntry, type RecipeNode, recipeUri, shownInView } from './views';
 
 type Refresh = () => void;
 
@@ -65,6 +66,29 @@ async function recipeFor(
 
 function candidateOf(node: CandidateNode | undefined) {
   return node?.type === 'candidate' ? node.candidate : undefined;
+}
+
+function confirmApproval(host: ExtensionHost, c: { title: string; category: string }): Promise<boolean> {
+  return host.dialogs.confirm(
+    vscode.l10n.t('Approve "{0}"?', plainText(c.title)),
+    vscode.l10n.t(
+      'It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.',
+      c.category,
+    ),
+    vscode.l10n.t('Approve'),
+  );
+}
+
+/** A notification after a one-click approval; its Undo puts the candidate back to pending and removes the unedited draft. */
+async function offerUndo(host: ExtensionHost, id: string, title: string, file: string, refresh: Refresh) {
+  const undo = vscode.l10n.t('Undo');
+  const picked = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Approved "{0}": draft recipe {1}.', title, file),
+    undo,
+  );
+  if (picked !== undo) return;
+  await invoke(host, reopenCandidateTool, { id });
+  refresh();
 }
 
 /** The commands of the Recipes and Candidates views, the palette and the editor. */
@@ -130,25 +154,19 @@ export function registerKnowledgeCommands(host: ExtensionHost, refresh: Refresh)
       await invoke(host, deleteRecipeTool, { id: r.id, confirm: true });
       refresh();
     }),
-    // The view's buttons pass the tree node. The person always confirms in a modal: any extension can
-    // run this command, and only the person at the keyboard may approve.
+    // From the view's own button the click is the person's decision: approval only makes an editable
+    // draft, and the notification offers Undo. Any other caller (the palette, another extension) gets
+    // a modal: only the person at the keyboard may approve.
     reg('autosnippet.candidates.approve', async (node?: CandidateNode) => {
       const c = candidateOf(node);
       if (!c) return undefined;
-      if (
-        !(await host.dialogs.confirm(
-          vscode.l10n.t('Approve "{0}"?', plainText(c.title)),
-          vscode.l10n.t(
-            'It becomes a draft recipe file under .autosnippet/recipes/{0}/ that you can edit, then publish.',
-            c.category,
-          ),
-          vscode.l10n.t('Approve'),
-        ))
-      ) return undefined;
+      const clicked = shownInView(node);
+      if (!clicked && !(await confirmApproval(host, c))) return undefined;
       const r = await invoke(host, approveCandidateTool, { id: c.id });
       refresh();
-      // The Recipes view shows the new draft; a toast would only repeat it.
-      if (r?.recipe) {
+      if (r?.recipe && clicked) void offerUndo(host, c.id, plainText(c.title), r.recipe.file, refresh);
+      // From the palette the Recipes view shows the new draft; a toast would only repeat it.
+      else if (r?.recipe) {
         vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Approved: draft recipe {0}', r.recipe.file), 5000);
       }
       return r;

@@ -115,6 +115,15 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
 }
 
 /** The Candidates view: the pending ones, then a collapsed group of the approved and rejected ones. */
+/**
+ * The candidate nodes this view handed to VS Code. A command given one of them was run from the
+ * view's own buttons (another extension can pass a look-alike object, never one of these), so the
+ * person's click is the decision and needs no second confirmation.
+ */
+const shownNodes = new WeakSet<CandidateNode>();
+
+export const shownInView = (node: CandidateNode | undefined): boolean => !!node && shownNodes.has(node);
+
 export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -171,6 +180,12 @@ export class CandidatesView implements vscode.TreeDataProvider<CandidateNode> {
   }
 
   async getChildren(node?: CandidateNode): Promise<CandidateNode[]> {
+    const children = await this.children(node);
+    for (const c of children) shownNodes.add(c);
+    return children;
+  }
+
+  private async children(node?: CandidateNode): Promise<CandidateNode[]> {
     if (node?.type === 'decided') return node.candidates.map((candidate) => ({ type: 'candidate', candidate }));
     if (node || !this.host.folder) return [];
     try {

@@ -7,6 +7,7 @@ import { ciChecks, ciCommand, commandSources, type ProjectCommand } from '../com
 import { factsOf } from '../facts';
 import { fit, MAX_SUMMARY, nameList } from '../form';
 import { pathKind } from '../source';
+import { VERSION_PINS } from '../tool-knowledge';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { isAppExtension, productTargets } from './architecture';
 import { AGENT_FILES } from './guidelines';
@@ -243,34 +244,8 @@ function leadingCommands<T extends { label: string; command: string }>(commands:
 }
 
 /** The manifest that sets each language's version floor, read first for the project's primary language. */
-const PRIMARY_MANIFEST: Partial<Record<Family, RegExp>> = {
-  go: /(^|\/)go\.mod$/,
-  python: /(^|\/)pyproject\.toml$/,
-  rust: /(^|\/)Cargo\.toml$/,
-  swift: /(^|\/)Package(@swift-[\d.]+)?\.swift$/,
-  jsts: /(^|\/)package\.json$/,
-};
-
-/** The oldest language or tool version a manifest declares: what an agent must not write past. */
-const VERSION_FLOORS: { manifest: RegExp; re: RegExp; say: (v: string) => string }[] = [
-  {
-    manifest: /(^|\/)go\.mod$/,
-    re: /^go[ \t]+(\d+\.\d+(?:\.\d+)?)[ \t]*$/m,
-    say: (v) => `Go ${v} or newer (the code must build with it)`,
-  },
-  {
-    manifest: /(^|\/)pyproject\.toml$/,
-    re: /^requires-python[ \t]*=[ \t]*["']([^"'\n]+)["']/m,
-    say: (v) => `Python ${v}`,
-  },
-  { manifest: /(^|\/)Cargo\.toml$/, re: /^rust-version[ \t]*=[ \t]*"([^"\n]+)"/m, say: (v) => `Rust ${v} or newer` },
-  {
-    manifest: /(^|\/)Package(@swift-[\d.]+)?\.swift$/,
-    re: /swift-tools-version:[ \t]*([\d.]+)/,
-    say: (v) => `swift-tools-version ${v}`,
-  },
-  { manifest: /(^|\/)package\.json$/, re: /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]+)"/, say: (v) => `Node ${v}` },
-];
+const primaryManifest = (primary: Family): RegExp | undefined =>
+  VERSION_PINS.find((p) => p.families[0] === primary)?.manifest;
 
 /**
  * Dimension 6, project profile: exactly one candidate with the stack (from production code only),
@@ -775,7 +750,7 @@ async function versionFloor(
   primary: Family | undefined,
 ): Promise<{ text: string; source: string } | undefined> {
   // The primary language's manifests first: saleor is Python with a package.json for its tooling.
-  const own = primary && PRIMARY_MANIFEST[primary];
+  const own = primary && primaryManifest(primary);
   const ordered = [
     ...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json']),
   ].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
@@ -788,13 +763,13 @@ async function versionFloor(
       if (swift) return swift;
       continue;
     }
-    const floor = VERSION_FLOORS.find((f) => f.manifest.test(m));
+    const floor = VERSION_PINS.find((f) => f.manifest.test(m));
     if (!floor || !ctx.has(m)) continue;
     const text = await ctx.read(m);
-    const hit = text === undefined ? null : floor.re.exec(text);
+    const hit = text === undefined ? null : floor.pattern.exec(text);
     if (!hit || text === undefined) continue;
     return {
-      text: floor.say(hit[1]),
+      text: floor.say.replace('{v}', hit[1]),
       source: `${m}:${text.slice(0, hit.index + hit[0].indexOf(hit[1])).split('\n').length}`,
     };
   }

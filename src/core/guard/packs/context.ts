@@ -149,7 +149,7 @@ function annotationsAbove(text: string, offset: number, maxLines = 40): string[]
 
 /**
  * Inside a JVM function annotated `@WorkerThread` (AndroidX, or a project's own of that name): it
- * declares it runs off the main thread, so blocking there is its contract (coil's `executeBlocking`),
+ * declares it runs off the main thread, so blocking there is its contract (an `executeBlocking` method),
  * as Android Lint's thread checks read it.
  */
 export function inWorkerThreadFunction(m: MatchSite): boolean {

@@ -34,8 +34,8 @@ export const goRules = pack(
     suggestion: 'Check the error: if err != nil { return fmt.Errorf("…: %w", err) }.',
     tags: ['error-handling'],
     equivalents: ['nolint:errcheck', 'nolint:gosec'],
-    // Off by default like errcheck's check-blank: `_` is how Go code says "dropped on purpose", and
-    // the blind reviews of real code read it that way (cobra's Gt/Lt parse-or-zero helpers).
+    // Off by default like errcheck's check-blank: `_` is how Go code says "dropped on purpose"
+    // (parse-or-zero helpers such as `n, _ := strconv.Atoi(s)` are written that way).
     disabledByDefault: true,
     enabledBy: ['nolint:errcheck.check-blank'],
     examples: [

@@ -32,8 +32,8 @@ const LOOKED_UP_ARGUMENT = new RegExp(String.raw`^\s*\(\s*(?:([A-Za-z_]\w*)\s*\)
 
 /**
  * `transmute` of a symbol looked up at run time (`GetProcAddress`, `dlsym`) to its function type: the
- * only way to call it, the FFI idiom (alacritty's conpty functions; two blind reviewers of three judged
- * them intended). The argument is the lookup itself or a binding made from it earlier in the function.
+ * only way to call it, the FFI idiom for functions an OS library may lack (a console API
+ * looked up by name). The argument is the lookup itself or a binding made from it earlier in the function.
  */
 function loadedSymbol(m: MatchSite): boolean {
   let i = m.code.indexOf('transmute', m.start) + 'transmute'.length;

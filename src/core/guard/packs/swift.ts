@@ -22,7 +22,7 @@ export const swiftRules = pack(
       "as! traps at run time when the cast fails: a server payload or a cell of an unexpected class becomes a crash in the user's hands.",
     suggestion: 'Use as? with guard let / if let and handle the other case.',
     tags: ['crash', 'optionals'],
-    // `x.copy() as! T`: NSCopying's copy() returns Any, and the cast restores the receiver's own class (Kingfisher).
+    // `x.copy() as! T`: NSCopying's copy() returns Any, and the cast restores the receiver's own class.
     refine: (m) => !/\.(?:mutableC|c)opy\(\s*\)\s*$/.test(m.code.slice(Math.max(0, m.start - 40), m.start)),
     examples: [
       {

@@ -34,7 +34,7 @@ export const typescriptRules = pack(
         bad: "return globalRoot['eval'](compile(code, options));",
         good: 'return handlers[\'load\'](code);\nconst x = table["eval"];',
       },
-      // A method of one's own named eval is not the global (photoprism's Input.eval classifies a click).
+      // A method of one's own named eval is not the global (`input.eval(event)` on a class of the project).
       {
         bad: 'return eval(`(${text})`);',
         good:
@@ -88,7 +88,7 @@ export const typescriptRules = pack(
     tags: ['correctness', 'null-safety'],
     equivalents: ['eslint:@typescript-eslint/no-non-null-assertion', 'biome:noNonNullAssertion'],
     // Off by default like typescript-eslint, which has it only in its strict config; on when the
-    // project's ESLint config enables it (trpc does), or with a severity override.
+    // project's ESLint config enables it, or with a severity override.
     disabledByDefault: true,
     examples: [
       { bad: 'const n = map.get(key)!.length;', good: 'const n = map.get(key)?.length ?? 0;' },
@@ -113,8 +113,8 @@ export const typescriptRules = pack(
     tags: ['types'],
     equivalents: ['eslint:@typescript-eslint/no-explicit-any', 'biome:noExplicitAny'],
     // Whether to write any is a project's choice: on where its linter reports it (a typescript-eslint
-    // recommended/strict preset, next/typescript, Biome, or the rule by name). excalidraw, which leaves
-    // it out, writes about 390 anys by design: of its 328 findings, a blind sample of 25 had none worth fixing.
+    // recommended/strict preset, next/typescript, Biome, or the rule by name). A project whose linter leaves
+    // it out writes `any` by design, and its findings are then noise.
     disabledByDefault: true,
     examples: [
       {

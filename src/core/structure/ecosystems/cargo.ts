@@ -108,7 +108,7 @@ function toTarget(ctx: DiscoveryContext, c: Crate, local: Set<string>): Target {
   const hasMain = ctx.has(joinRel(c.dir, 'src/main.rs'));
   const hasLib = ctx.has(joinRel(c.dir, 'src/lib.rs')) || !!lib;
   const metadata = isRecord(pkg.metadata) ? pkg.metadata : {};
-  // A binary that bears the package's name is what the package is, a library beside it or not (bat's src/bin/bat/main.rs).
+  // A binary that bears the package's name is what the package is, a library beside it or not (`src/bin/<name>/main.rs`).
   const namedBin = bins.includes(c.name) || ctx.has(joinRel(c.dir, `src/bin/${c.name}.rs`))
     || ctx.has(joinRel(c.dir, `src/bin/${c.name}/main.rs`));
   // A [lib] that declares its crate types (cdylib, staticlib…) or is a proc-macro is built to be linked or used by others: published as a library.

@@ -14,7 +14,7 @@ interface GoMod {
 
 /**
  * Go: every module (go.mod) outside test data; go.work says which are in the workspace. A module in an
- * examples or tutorials folder is a sample app (bubbletea's `examples` and `tutorial`), as the other
+ * examples or tutorials folder is a sample app (`examples/`, `tutorial/`), as the other
  * ecosystems' samples are.
  */
 export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
@@ -75,7 +75,7 @@ export async function discoverGo(ctx: DiscoveryContext): Promise<Target[]> {
 
 /**
  * An app when the module's root package is `main`, or it has commands under cmd/ and most of its
- * other code is internal/ (nothing outside can import it: photoprism); a test fixture when it sits in
+ * other code is internal/ (nothing outside can import it); a test fixture when it sits in
  * a dummy, mock or testdata folder; else a library.
  */
 /** Folders of test inputs: their modules are no targets. */
@@ -86,7 +86,7 @@ async function kindOf(ctx: DiscoveryContext, m: GoMod): Promise<'app' | 'library
   if (isSamplePath(m.dir)) return 'app';
   const rootFile = ctx.files.find((f) => dirOf(f) === m.dir && f.endsWith('.go') && !f.endsWith('_test.go'));
   if (rootFile) return /^\s*package\s+main\b/m.test((await ctx.read(rootFile)) ?? '') ? 'app' : 'library';
-  // Files of a module nested inside this one (photoprism's docker/dummy/oidc) are that module's.
+  // Files of a module nested inside this one (a `docker/dummy/<service>` module) are that module's.
   const nested = ctx.files.filter((f) =>
     f.endsWith('/go.mod') && dirOf(f) !== m.dir && (m.dir === '' || f.startsWith(m.dir + '/'))
   ).map((f) => dirOf(f) + '/');

@@ -228,9 +228,9 @@ export interface ConventionDependency {
 }
 
 /**
- * Convention plugins of an included build (nowinandroid's build-logic): each plugin registered in a
+ * Convention plugins of an included build (`build-logic/`): each plugin registered in a
  * `gradlePlugin { plugins { register(…) { id = …; implementationClass = … } } }` block, by its id and
- * by its catalog accessor (`nowinandroid.android.feature.impl`), with the project dependencies its
+ * by its catalog accessor (`<project>.android.feature.impl`), with the project dependencies its
  * class adds (`"implementation"(project(":core:ui"))`), including those of the plugins it applies.
  */
 export async function conventionPlugins(
@@ -309,8 +309,8 @@ export async function conventionPlugins(
 }
 
 /**
- * The projects a build names as published in a list of its build logic (coil's
- * `val publicModules = setOf("coil", "coil-core", …)` in buildSrc): a list whose name says public or
+ * The projects a build names as published in a list of its build logic (a
+ * `val publicModules = setOf("lib", "lib-core", …)` in buildSrc): a list whose name says public or
  * published, of project names.
  */
 export async function publishedLists(

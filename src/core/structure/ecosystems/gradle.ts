@@ -41,8 +41,8 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
     const projects: Subproject[] = subprojects.length
       ? subprojects
       : [{ included: ':', path: ':', dir: base, line: 1 }];
-    // The root project of a multi-project build is one more when its own script depends on projects (coil's
-    // root aggregates every published module's docs with `dokka(project(":$module"))`).
+    // The root project of a multi-project build is one more when its own script depends on projects (a root
+    // that aggregates every published module's docs with `dokka(project(":$module"))`).
     const rootBuild = [joinRel(base, 'build.gradle.kts'), joinRel(base, 'build.gradle')].find((f) => ctx.has(f));
     if (
       subprojects.length && rootBuild
@@ -138,7 +138,7 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
           }
         }
       }
-      // Or every other subproject that applies a plugin (retrofit-bom: `rootProject.subprojects { plugins.withId('…publish') { api subproject } }`).
+      // Or every other subproject that applies a plugin (a BOM project: `rootProject.subprojects { plugins.withId('…publish') { api subproject } }`).
       const byPlugin = /\bjava-platform\b/.test(build)
         ? /\bconstraints\s*\{[\s\S]*?\bsubprojects\b[\s\S]*?\bplugins\.withId\(\s*["']([\w.-]+)["']\s*\)/.exec(
           maskGradleComments(build),
@@ -155,7 +155,7 @@ export async function discoverGradle(ctx: DiscoveryContext): Promise<Target[]> {
         }
       }
       const plugins = pluginsOf(build);
-      // What the convention plugins it applies add (nowinandroid's feature.impl adds :core:ui and :core:designsystem).
+      // What the convention plugins it applies add (a `feature` convention plugin that adds :core:ui and :core:designsystem).
       for (const { dep: d, evidence } of plugins.flatMap((x) => conventions.get(x) ?? [])) {
         const dep = d.ref.kind === 'accessor' ? byAccessor.get(d.ref.value) : byPath.get(d.ref.value);
         if (!dep || deps.some((x) => x.target === nameOf(dep, rootName) && x.scope === d.scope)) continue;
@@ -228,7 +228,7 @@ export function includes(text: string, base: string): Subproject[] {
 }
 
 function nameOf(p: Subproject, rootName: string | undefined): string {
-  // buildSrc is Gradle's build-logic folder whatever its settings call it (coil's says "coil", as the product).
+  // buildSrc is Gradle's build-logic folder whatever its settings call it (its settings may give it the product's name).
   if (p.path === ':' && p.dir.split('/').pop() === 'buildSrc') return 'buildSrc';
   // Beside its subprojects the root is named by its Gradle path, as they are.
   if (p.aggregator) return ':';
@@ -272,11 +272,11 @@ function kindOf(
   listedAsPublished: boolean,
 ): TargetKind {
   const name = p.path.split(':').pop() ?? '';
-  // Published for other people's tests (coil-test), a project is a library whatever its name.
+  // Published for other people's tests (a `<product>-test` artifact), a project is a library whatever its name.
   const published = listedAsPublished || plugins.some((x) => /maven-publish|\.publish\b|publish-conventions/.test(x))
     || /\b(mavenPublishing|publishing)\s*\{/.test(build);
   if (!published && /(^|[-_])(tests?|test-app-tests)$|tests$/i.test(name) && !/^testing/.test(name)) return 'test';
-  // Also through a convention plugin named for it (`libs.plugins.nowinandroid.android.application`).
+  // Also through a convention plugin named for it (`libs.plugins.<project>.android.application`).
   if (
     plugins.some((x) =>
       x === 'application' || x === 'com.android.application' || x === 'android.application'
@@ -285,7 +285,7 @@ function kindOf(
   ) return 'app';
   if (/["']Main-Class["']\s*(?:to|:)/.test(build) || /\bapplication\s*\{[^}]*mainClass/.test(build)) return 'app';
   // Android's test plugin (benchmarks, baseline profiles), and support code only tests use (`:core:testing`,
-  // `:okhttp-testing-support`, `:ui-test-hilt-manifest`): a word "test" or "testing" in the name.
+  // `:client-testing-support`, `:ui-test-hilt-manifest`): a word "test" or "testing" in the name.
   if (plugins.some((x) => x === 'com.android.test' || /(^|[.-])android[.-]test$/.test(x))) return 'test';
   if (!published && name.split(/[-_.]/).some((w) => /^(tests?|testing)$/i.test(w))) return 'test';
   if (plugins.some((x) => /gradle-plugin|kotlin-dsl/.test(x))) return 'plugin';

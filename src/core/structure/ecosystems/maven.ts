@@ -103,7 +103,7 @@ function scopeOf(scope: string | undefined): DependencyScope {
   return 'prod';
 }
 
-/** A module that says it is one (gson's `<gson.isTestModule>true</gson.isTestModule>`, which its parent reads to skip javadoc and deploy). */
+/** A module that says it is one (a property such as `<project.isTestModule>true</project.isTestModule>`, which its parent reads to skip javadoc and deploy). */
 function isTestModule(project: XmlElement | undefined): boolean {
   return (child(project, 'properties')?.children ?? []).some((c) =>
     /test-?module$/i.test(c.name) && c.text.trim() === 'true'

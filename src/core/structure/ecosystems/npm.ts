@@ -57,7 +57,7 @@ export async function discoverNpm(ctx: DiscoveryContext): Promise<Target[]> {
   }
 
   // A package with its own lockfile is a project of its own, even inside a workspace's folder
-  // (excalidraw's Docusaurus site in dev-docs, outside the workspaces, with its own yarn.lock).
+  // (a Docusaurus site in a docs folder, outside the workspaces, with its own yarn.lock).
   for (const m of manifests) {
     const dir = dirOf(m);
     if (chosen.has(dir) || rootDirs.has(dir) || isSamplePath(dir) || !LOCKFILES.some((f) => ctx.has(joinRel(dir, f)))) {
@@ -122,7 +122,7 @@ function toTarget(
         evidence: `${manifest}:${lineOf(text, `"${name}"`, Math.max(0, sectionAt))}`,
       };
       // Members of one workspace link to each other; packages outside any workspace get each other from the registry
-      // unless linked by path (hono's benchmarks/jsx asks for hono ^3.10.4, not the repository's 4.x).
+      // unless linked by path (a benchmark asking for the package's ^3 while the repository is at 4.x).
       const linked = workspaceOf.has(name)
         && ((workspaceOf.get(name) === p.workspaceRoot && p.workspaceRoot !== undefined)
           || /^(file|link|workspace|portal):/.test(String(version)));
@@ -200,7 +200,7 @@ function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   // benchmark folder is taken as the harness it usually is.
   const published = j.private !== true && typeof j.version === 'string' && entryPoint
     && (Array.isArray(j.files) || isRecord(j.publishConfig));
-  // Tests, and benchmarks (hono's benchmarks/*: the keys count them as tests).
+  // Tests, and benchmarks (`benchmarks/*`: the keys count them as tests).
   if (
     !published
     && (/(^|\/)(\.?tests?|e2e|__tests__|bench|benches|benchmarks?)(\/|$)/.test(p.dir)
@@ -225,7 +225,7 @@ function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   const app = Object.keys(deps).some((d) => APP_FRAMEWORKS.test(d));
   // A private workspace package nothing depends on that neither runs (no framework, no start, dev
   // or serve script) nor installs a command is a harness around the others: tests, benchmarks,
-  // type-check and bundle checks (zod's packages/integration, bench, tsc, treeshake, resolution).
+  // type-check and bundle checks (`packages/integration`, `bench`, `treeshake`, `resolution` packages).
   const scripts = isRecord(j.scripts) ? Object.keys(j.scripts) : [];
   const runs = app || !!j.browserslist || scripts.some((k) => /^(start|dev|serve|preview)\b/.test(k))
     || APP_FOLDER.test(p.dir + '/');
@@ -233,10 +233,10 @@ function kindOf(p: Pkg, hasIndex: boolean, dependedOn: boolean): TargetKind {
   if (entryPoint) return 'library';
   if (j.bin) return 'app';
   // The repository's own manifest with nothing another package could import (no entry point, no
-  // index file, no published `files`) holds the project's scripts: saleor's release tooling beside its Django server.
+  // index file, no published `files`) holds the project's scripts (release tooling beside a server in another language).
   if (p.dir === '' && p.workspaceRoot === undefined && !j.workspaces && !j.files && !hasIndex) return 'app';
   if (j.private === true && app) return 'app';
-  // A private package that says which browsers it ships to is a web app bundle (excalidraw-app, photoprism's frontend).
+  // A private package that says which browsers it ships to is a web app bundle (an app package, a server's frontend).
   if (
     j.private === true
     && (isRecord(j.browserslist) || Array.isArray(j.browserslist) || typeof j.browserslist === 'string')

@@ -10,7 +10,7 @@ interface Project {
   name: string;
 }
 
-/** Python: each pyproject.toml that names a project (PEP 621 `[project]` or `[tool.poetry]`), example programs too (flask's examples/tutorial). */
+/** Python: each pyproject.toml that names a project (PEP 621 `[project]` or `[tool.poetry]`), example programs too (`examples/tutorial`). */
 export async function discoverPython(ctx: DiscoveryContext): Promise<Target[]> {
   const projects: Project[] = [];
   for (const m of ctx.named('pyproject.toml', true)) {
@@ -144,10 +144,10 @@ function kindOf(
   classifiers: unknown,
 ): Target['kind'] {
   if (/(^|\/)tests?(\/|$)/.test(p.dir)) return 'test';
-  // A Django project (manage.py beside the manifest) is a site you run: saleor; so is an example program.
+  // A Django project (manage.py beside the manifest) is a site you run; so is an example program.
   if (django || isSamplePath(p.dir)) return 'app';
   if (!isRecord(scripts)) return 'library';
-  // A package that says it is a library, or ships types for importers, is one whatever command it adds (flask's `flask` CLI).
+  // A package that says it is a library, or ships types for importers, is one whatever command it adds (a web framework's own CLI).
   if (
     Array.isArray(classifiers)
     && classifiers.some((c) =>

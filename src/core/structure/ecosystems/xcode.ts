@@ -1,7 +1,7 @@
 // Xcode projects (`*.xcodeproj/project.pbxproj`): their native targets (apps, extensions, test
 // bundles, frameworks, demo apps) and what each depends on: the local Swift packages' products it
 // links, the frameworks of this repository it links, and the targets it embeds or tests. Beside a
-// root Swift package (a library: Kingfisher, Alamofire) an Xcode target of the same name as a
+// root Swift package (a library) an Xcode target of the same name as a
 // package target builds the same code and is the package's; the others (tests, demos) are listed.
 import { posix } from 'node:path';
 import { dirOf, DiscoveryContext, joinRel } from '../context';
@@ -26,7 +26,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
   // Names of the repository's own Swift package targets: a linked product of the same name is one of them.
   const packageTargets = new Set<string>();
   for (const manifest of ctx.named('Package.swift', true)) {
-    // Test targets too (Moya's Xcode MoyaTests builds the package's `.testTarget( // dev` MoyaTests), past line comments.
+    // Test targets too (an Xcode `LibTests` target building the package's `.testTarget( // dev` LibTests), past line comments.
     for (const m of ((await ctx.read(manifest)) ?? '').matchAll(
       /\.(?:target|executableTarget|binaryTarget|testTarget)\s*\((?:\s*\/\/[^\n]*)*\s*name:\s*"([^"]+)"/g,
     )) packageTargets.add(m[1]);
@@ -51,7 +51,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
   }
   const listed = (t: PbxObject) => !(rootPackage && packageTargets.has(nameOf(t)));
   const targetNames = new Set(parsed.flatMap((p) => p.natives.filter(listed).map(nameOf)));
-  // Framework targets by product name, with the platform they build for (AFNetworking iOS, macOS, tvOS, watchOS all make AFNetworking.framework).
+  // Framework targets by product name, with the platform they build for (`Lib iOS`, `Lib macOS`, `Lib tvOS`, `Lib watchOS` all make Lib.framework).
   const frameworks = parsed.flatMap((p) =>
     p.natives.filter((t) => listed(t) && /\.framework"?$/.test(field(t.body, 'productType') ?? '')).map((t) => ({
       product: productOf(p.objects, t),
@@ -97,7 +97,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
         const other = dep ? objects.get(field(dep.body, 'target') ?? '') : undefined;
         if (dep && other && other.isa === 'PBXNativeTarget') add(nameOf(other), nameOf(other), dep);
       }
-      // Frameworks it links: another target's product of this project, or a package target's built product (`Kingfisher.framework`).
+      // Frameworks it links: another target's product of this project, or a package target's built product (`Lib.framework`).
       for (
         const phase of list(t.body, 'buildPhases').map((id) => objects.get(id)).filter((o) =>
           o?.isa === 'PBXFrameworksBuildPhase'
@@ -109,7 +109,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
           if (!buildFile || !file) continue;
           const producer = producerOf.get(ref!);
           const product = /(?:^|\/)([^/]+)\.framework$/.exec(field(file.body, 'path') ?? '')?.[1];
-          // Another project's target through a reference proxy (Alamofire's iOS Example links "Alamofire iOS").
+          // Another project's target through a reference proxy (an iOS example app linking "Lib iOS" of the library's project).
           const remote = file.isa === 'PBXReferenceProxy'
             ? field(objects.get(field(file.body, 'remoteRef') ?? '')?.body ?? '', 'remoteInfo')
             : undefined;
@@ -121,7 +121,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
           }
         }
       }
-      // The repository's own pods its Podfile target installs (SDWebImage's demos and tests: `pod 'SDWebImage/MapKit', :path => './'`).
+      // The repository's own pods its Podfile target installs (demos and tests: `pod 'Lib/MapKit', :path => './'`).
       for (const link of pods.get(nameOf(t)) ?? []) {
         if (!dependencies.some((d) => d.target === link.target)) {
           dependencies.push({ name: link.pod, target: link.target, scope, evidence: link.evidence });
@@ -164,7 +164,7 @@ export async function discoverXcode(ctx: DiscoveryContext): Promise<Target[]> {
 /**
  * What each Podfile target installs from this repository (`pod 'X/Sub', :path => '…'`, directly or
  * through a `def` it calls), as the targets that hold that code: the package or Xcode target named
- * for the pod and subspec (`SDWebImageMapKit` for `SDWebImage/MapKit`) or for the pod, with the
+ * for the pod and subspec (`LibMapKit` for `Lib/MapKit`) or for the pod, with the
  * subspecs it depends on in its podspec.
  */
 async function podfileLinks(
@@ -217,7 +217,7 @@ async function podfileLinks(
             }
           }
         }
-        // Each subspec is the target named for it, else the pod's own (`SDWebImage/Core` is SDWebImage when nothing is named SDWebImageCore).
+        // Each subspec is the target named for it, else the pod's own (`Lib/Core` is Lib when nothing is named LibCore).
         const known = (n: string) => packageTargets.has(n) || targetNames.has(n);
         const names = new Set(
           [...subspecs].map((x) => [`${pod}${x}`, pod].find(known)).filter((n): n is string => !!n),
@@ -236,7 +236,7 @@ async function podfileLinks(
   return out;
 }
 
-/** The name of the file a target builds (`AFNetworking` for every platform's `AFNetworking.framework`), else its product name. */
+/** The name of the file a target builds (`Lib` for every platform's `Lib.framework`), else its product name. */
 function productOf(objects: Map<string, PbxObject>, target: PbxObject): string {
   const file = field(objects.get(field(target.body, 'productReference') ?? '')?.body ?? '', 'path');
   return /(?:^|\/)([^/]+)\.\w+$/.exec(file ?? '')?.[1] ?? field(target.body, 'productName')
@@ -259,7 +259,7 @@ function sdkOf(objects: Map<string, PbxObject>, target: PbxObject): string | und
 
 /**
  * A target's Info.plist (`INFOPLIST_FILE`, relative to the project's folder), when its build settings
- * name one, or the .xcconfig file they are based on does (NetNewsWire's extensions).
+ * name one, or the .xcconfig file they are based on does (an app's extensions).
  */
 async function infoPlistFile(
   ctx: DiscoveryContext,
@@ -317,8 +317,8 @@ function sourcesFolder(files: readonly string[]): string | undefined {
 
 /**
  * The folders of what a target compiles: the one that holds it all, or, when that is the project's
- * own folder, the deepest folder of each top-level folder it compiles from (AFNetworking iOS compiles
- * AFNetworking/ and UIKit+AFNetworking/), at most three.
+ * own folder, the deepest folder of each top-level folder it compiles from (`Lib iOS` compiles
+ * Lib/ and UIKit+Lib/), at most three.
  */
 function sourcesFolders(files: readonly string[], projectDir: string): string[] {
   const all = sourcesFolder(files);
@@ -346,7 +346,7 @@ function filePath(
   if (!o || depth > 64) return undefined;
   const own = field(o.body, 'path') ?? '';
   const tree = field(o.body, 'sourceTree');
-  // `Example/../AFNetworking` is `AFNetworking`; a path that climbs out of the repository is not one of its files.
+  // `Example/../Lib` is `Lib`; a path that climbs out of the repository is not one of its files.
   const inRepo = (p: string) => {
     const n = posix.normalize(p);
     return n === '.' ? '' : n.startsWith('../') || n === '..' ? undefined : n;
@@ -419,7 +419,7 @@ export function pbxObjects(text: string): PbxObject[] {
   return out;
 }
 
-/** A scalar field (`name = "NetNewsWire iOS";`, `productName = Account;`), unquoted. */
+/** A scalar field (`name = "App iOS";`, `productName = Account;`), unquoted. */
 function field(body: string, key: string): string | undefined {
   const m = new RegExp(`(?:^|[\\s{;])${key}\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|[^;\\s]+)(?:\\s*/\\*[^*]*\\*/)?\\s*;`).exec(
     body,
