@@ -34,8 +34,8 @@ export function shapeOf(kind: DeclKind, name: string, modifiers: string, line: s
     const k = TYPE_KEYWORD.exec(modifiers)?.[1];
     if (k) out.keyword = k;
   } else if (kind === 'function') {
-    const m = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}[ \\t]*(?=[(<])`).exec(line);
-    const rest = m ? line.slice(m.index + name.length) : '';
+    const at = nameAt(line, name);
+    const rest = at < 0 ? '' : line.slice(at + name.length);
     const sig = rest.replace(/\s*[{:=]\s*$/, '').replace(/\s*\{.*$/, '').replace(/\s+/g, ' ').trim();
     if (sig.startsWith('(') || sig.startsWith('<')) out.signature = sig.slice(0, 200);
   }
@@ -85,4 +85,16 @@ export function ownersOf(file: SourceFile, decls: DeclFact[], lines: LineIndex):
       }
     }
   }
+}
+
+/** Where `name` stands on the line as a whole word followed by `(` or `<` (a pattern per declaration cost ~70 ms on 5,000 files). */
+function nameAt(line: string, name: string): number {
+  for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
+    const before = line.charCodeAt(i - 1);
+    if (i > 0 && (/[\w$]/.test(line[i - 1]) || before === 46)) continue;
+    let k = i + name.length;
+    while (line[k] === ' ' || line[k] === '\t') k++;
+    if (line[k] === '(' || line[k] === '<') return i;
+  }
+  return -1;
 }

@@ -1,4 +1,4 @@
-import { type CodeFacts, codeFacts } from './code-facts';
+import { callCollector, type CodeFacts, codeFacts } from './code-facts';
 import { ownersOf, shapeOf } from './decl-shape';
 import { LineIndex } from './source';
 import type { Family, SourceFile } from './types';
@@ -245,12 +245,13 @@ function extract(file: SourceFile): FileFacts {
   const importLines = new Set(
     imports.flatMap((i) => (i.names?.length ? Array.from({ length: i.span ?? 1 }, (_, k) => i.line + k) : [])),
   );
+  const calls = callCollector(code, lines, decls, file.family);
   scanUses(code, (name, at) => {
     if (uses.size >= MAX_USES || KEYWORDS.has(name) || uses.has(name)) return;
     const line = lines.lineOf(at);
     if (importLines.size && importLines.has(line)) return;
     uses.set(name, line);
-  });
+  }, calls.add);
   // `pkg.Name` matters where a module alias qualifies names: Go packages, Python modules, JS namespaces.
   const qualRe = /(?<![\w$.])([a-z_][\w$]*)\.([A-Za-z_][\w$]*)/g;
   const aliases = new Set(imports.flatMap((i) => (i.alias ? [i.alias] : [])));
@@ -270,7 +271,14 @@ function extract(file: SourceFile): FileFacts {
     }
   }
   ownersOf(file, decls, lines);
-  return { imports, decls, uses, qualified, ...(packageName ? { packageName } : {}), ...codeFacts(file, lines, decls) };
+  return {
+    imports,
+    decls,
+    uses,
+    qualified,
+    ...(packageName ? { packageName } : {}),
+    ...codeFacts(file, lines, calls.calls),
+  };
 }
 
 const DECL_KEYWORDS = new Set([
@@ -307,7 +315,11 @@ const TYPE_POSITION_WORDS = new Set(['extends', 'implements', 'new', 'as', 'is',
  * Not a use: a name after `.`, `::`, `->` or `?.` (a member or a path), or the name a declaration
  * introduces (`def name`, `class Name`). One pass over the identifiers, no backtracking.
  */
-function scanUses(code: string, onUse: (name: string, at: number) => void): void {
+function scanUses(
+  code: string,
+  onUse: (name: string, at: number) => void,
+  onCall?: (name: string, at: number) => void,
+): void {
   const ident = /[A-Za-z_$][\w$]*/g;
   let prevWord = '';
   let prevEnd = 0;
@@ -320,6 +332,10 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     prevWord = name;
     prevEnd = end;
     const before = code.charCodeAt(at - 1);
+    let k = end;
+    while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
+    const next = code.charCodeAt(k);
+    if (onCall && next === 40 /* ( */) onCall(name, at);
     // `.name`, `::name`, `#name`: a member, a path or a directive. (`@Name` is a use: a property wrapper, an annotation.)
     if (before === 46 || (before === 58 && code.charCodeAt(at - 2) === 58) || before === 35) continue;
     // The last non-blank character before the name.
@@ -328,9 +344,6 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     const onlyBlanksSinceWord = j < wordEnd;
     // The name a declaration introduces, with only blanks between it and its keyword.
     if (onlyBlanksSinceWord && DECL_KEYWORDS.has(word)) continue;
-    let k = end;
-    while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
-    const next = code.charCodeAt(k);
     const capital = name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
     if (next === 40 /* ( */ || (before === 64 /* @ */ && capital)) onUse(name, at);
     else if (next === 60 /* < */ && /^<[\w$<>, .?:[\]]*>\s*\(/.test(code.slice(k, k + 120))) onUse(name, at);
