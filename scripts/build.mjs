@@ -133,6 +133,7 @@ const entries = [
     plugins: [frontPlugin('src/cli/bin.ts')],
   },
   { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
+  { in: 'src/core/custom-tools/worker-main.ts', out: 'dist/custom-tool-worker.js', external: [] },
 ];
 const testEntries = [];
 if (!production) {

@@ -174,6 +174,12 @@ toolSamples.get_target_metadata = {
   invalidField: 'target',
 };
 toolSamples.bootstrap_knowledge = { valid: { maxFiles: 50 }, invalid: { maxFiles: 0 }, invalidField: 'maxFiles' };
+toolSamples.coldstart_evidence = {
+  valid: { maxFiles: 50 },
+  invalid: { tokensPerPack: 10 },
+  invalidField: 'tokensPerPack',
+};
+toolSamples.write_coldstart_cards = { valid: { maxFiles: 50 }, invalid: { maxFiles: 0 }, invalidField: 'maxFiles' };
 toolSamples.check_recipe_freshness = {
   valid: { problemsOnly: true },
   invalid: { status: 'stale' },

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { parseFrontMatter } from '../files';
 import { AutoSnippetError } from '../kernel/errors';
 import { normalizeLanguage } from '../kernel/languages';
+import { packRecipeRelPath } from '../packs/layout';
 import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
 import { bodyOf, splitBody } from './recipe-body';
@@ -151,9 +152,14 @@ export function recipeFilePath(category: string, titleOrSlug: string): string {
   return `${RECIPES_DIR}/${slugify(category)}/${fileSlug(titleOrSlug)}.md`;
 }
 
+/** A recipe file's path below its recipes folder, the project's or a pack's (`category/slug.md`). */
+function recipeRelPath(file: string): string | undefined {
+  return file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1) : packRecipeRelPath(file);
+}
+
 /** The id a file has when its frontmatter names none: its path under the recipes folder, without `.md`. */
 export function idFromPath(file: string): string {
-  const rel = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1) : file;
+  const rel = recipeRelPath(file) ?? file;
   return rel.replace(/\.md$/i, '').split('/').map(slugify).join('/');
 }
 
@@ -239,7 +245,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
     }
   }
 
-  const folder = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1).split('/') : [];
+  const folder = recipeRelPath(file)?.split('/') ?? [];
   const category = str('category') ?? (folder.length > 1 ? folder[0] : 'general');
   const rawLanguage = (str('language') ?? code?.language ?? 'text').toLowerCase();
   const language = normalizeLanguage(rawLanguage) ?? rawLanguage;

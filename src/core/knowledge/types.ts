@@ -1,5 +1,6 @@
 import type { Actor } from '../kernel/actors';
 import type { RuleExamples, RuleScopeName } from './guard-format';
+import type { GuardDraftReport, RuleSeed } from './rule-seed';
 
 export type { Actor };
 
@@ -150,6 +151,8 @@ export interface StatusChange {
 export interface Recipe extends KnowledgeContent {
   /** Stable id: the frontmatter `id`, or `<category>/<slug>` of the file when the file has none. */
   id: string;
+  /** The knowledge pack it comes from (read-only here); set from the index, never from the file. */
+  pack?: { name: string; version: string };
   kind: RecipeKind;
   status: RecipeStatus;
   createdBy?: string;
@@ -216,6 +219,10 @@ export interface CandidateInput extends Partial<Omit<KnowledgeContent, 'title'>>
   reasoning?: Partial<CandidateReasoning>;
   /** Where the proposal came from, e.g. 'agent', 'bootstrap:code-standard', 'draft-file'. */
   origin?: string;
+  /** What the card knows about the rule it states, for drafting its guard (see rule-seed.ts). */
+  ruleSeed?: RuleSeed;
+  /** What the drafted guards of `constraints.guards` reported on the repository when they were drafted. */
+  guardReport?: GuardDraftReport;
 }
 
 export interface Candidate extends KnowledgeContent {
@@ -233,6 +240,8 @@ export interface Candidate extends KnowledgeContent {
   recipeId?: string;
   /** Content fingerprint: the same proposal submitted twice has the same one. */
   fingerprint: string;
+  ruleSeed?: RuleSeed;
+  guardReport?: GuardDraftReport;
 }
 
 /** A problem with a recipe file, naming the file and (when known) the field. */

@@ -23,7 +23,7 @@ export { rankToolsByRelevance } from '../agent/relevance';
 export { combineToolboxes } from '../agent/toolbox';
 export type { AgentReference, AgentToolbox } from '../agent/toolbox';
 export type { BootstrapResult } from '../bootstrap';
-export { catalogToolbox } from './toolbox';
+export { catalogToolbox, guardAnswerReviewer } from './toolbox';
 
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
 export { guardEngine } from '../guard';
@@ -77,3 +77,9 @@ export { rememberTool } from './remember';
 export { realPathInside } from '../files/paths';
 export { REVIEW_FORM_FIELDS, reviewChecklist } from '../knowledge/checklist';
 export type { ChecklistItem, ReviewFormField } from '../knowledge/checklist';
+
+// Inside VS Code the MCP servers VS Code runs are reached through its tool API, not a second connection:
+// the extension hands them to the manager; calls still go through call_mcp_tool (the Gateway, a person's yes).
+export { groupEditorTools } from '../servers/host';
+export type { EditorTool, HostServers } from '../servers/host';
+export { useHostMcpServers } from '../servers/manager';

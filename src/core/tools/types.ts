@@ -36,6 +36,11 @@ export interface ToolContext {
   progress?(p: Progress): void;
   /** The model AI-assisted tools use (VS Code chat, MCP sampling); without one they answer in diagnostic mode. */
   model?: ChatModel;
+  /**
+   * Asks the person at the other end whether to go on (a modal in VS Code, MCP elicitation where the
+   * client offers it) and answers their yes; absent where no person can be asked.
+   */
+  confirm?(question: { title: string; message: string }, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** What a handler gets: the caller's context and the catalog it runs in (for tools that call tools). */

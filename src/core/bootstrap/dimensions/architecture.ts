@@ -275,6 +275,13 @@ export class ArchitectureAnalyzer implements Analyzer {
           confidence: confidence(0.9, n),
         },
         tags: ['boundary', 'imports'],
+        ruleSeed: {
+          kind: 'forbid-import',
+          language,
+          files: unit,
+          modules: users,
+          goodAt: ins.flatMap((e) => e.sources.slice(0, 1)).slice(0, 4),
+        },
       });
     }
     return out;
