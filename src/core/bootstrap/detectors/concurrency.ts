@@ -278,10 +278,12 @@ export class ConcurrencyDetector implements Detector {
             }:${wrapper.line}), which guards it with ${wrapper.construct} and is used from ${wrapper.users} files`,
           );
         }
+        const files = `${g.h.files.size} production files`;
+        const where = filesSaid([...g.h.files.keys()]);
         parts.push(
-          `${
-            wrapper ? 'elsewhere it' : 'Shared state'
-          } is guarded with ${g.c.label}: ${g.h.files.size} production files do (${filesSaid([...g.h.files.keys()])})`,
+          wrapper && wrapper.construct === g.c.label
+            ? `${files} take ${g.c.label} (${where})`
+            : `${wrapper ? 'elsewhere it' : 'Shared state'} is guarded with ${g.c.label}: ${files} do (${where})`,
         );
         // Only a construct of the same role is an exception to the rule (a serial queue beside a lock; not a Task beside a lock).
         const minority = rest.filter((x) => x.c.role === g.c.role && x.h.files.size * 2 <= g.h.files.size);
