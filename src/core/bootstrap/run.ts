@@ -13,6 +13,7 @@ import type { CandidateInput } from '../knowledge/types';
 import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
 import type { Workspace } from '../workspace';
 import { type CardRule, draftCardRules } from './card-rules';
+import { CodeDetectors } from './code-detectors';
 import { codeLanguageOf } from './code-language';
 import { ArchitectureAnalyzer } from './dimensions/architecture';
 import { FlowAnalyzer } from './dimensions/flow';
@@ -173,6 +174,7 @@ export async function scanProject(
     'project-profile': new ProjectProfileAnalyzer(),
     'agent-guidelines': new AgentGuidelinesAnalyzer(),
     language: new LanguageAnalyzer(),
+    code: new CodeDetectors(),
     repository: new RepositoryDetectors(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
