@@ -1,6 +1,6 @@
 // The shape of declarations, beside their names: the keyword and modifiers of each, a function's
 // signature as written, and the type, impl block or extension a member belongs to.
-import type { DeclFact, DeclKind } from './facts';
+import type { DeclFact, DeclKind } from './decl-types';
 import type { LineIndex } from './source';
 import type { SourceFile } from './types';
 
