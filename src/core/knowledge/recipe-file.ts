@@ -6,6 +6,7 @@ import { normalizeLanguage } from '../kernel/languages';
 import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
 import { bodyOf, splitBody } from './recipe-body';
+import { readFrontMatter } from './recipe-frontmatter';
 import {
   COMPLEXITIES,
   type Complexity,
@@ -169,7 +170,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   const fail = (message: string, field?: string) => problems.push({ file, ...(field ? { field } : {}), message });
   const warn = (message: string, field?: string) => warnings.push({ file, ...(field ? { field } : {}), message });
 
-  const fm = parseFrontMatter(text);
+  const fm = readFrontMatter(text);
   if (!fm.ok) return { ok: false, problems: [{ file, message: fm.problem.message }] };
   const data = fm.value.data;
   const body = fm.value.body;
