@@ -10,14 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { readRepoFile } from '../files';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
-import {
-  deleteSearchRows,
-  embedderOf,
-  embeddingText,
-  embedDocuments,
-  searchDocument,
-  searchRowTerms,
-} from '../search/documents';
+import { analyseRecipe, deleteSearchRows, embedAnalysed, embedderOf } from '../search/documents';
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
@@ -292,12 +285,14 @@ async function writeParsed(
     const batch = parsed.slice(i, i + size);
     const good = batch.filter((p) => p.recipe);
     let busy = performance.now();
-    const vectors = await embedDocuments(ws, good.map((p) => embeddingText(p.recipe!)), options.signal);
+    // Each recipe's text is split once, for its keyword fields and its vector alike.
+    const analysed = good.map((p) => analyseRecipe(p.recipe!));
+    const vectors = await embedAnalysed(ws, analysed, options.signal);
     busy = performance.now() - busy;
-    const vectorOf = new Map(good.map((p, k) => [p, vectors[k]]));
+    const indexOf = new Map(good.map((p, k) => [p, { ...vectors[k], fields: analysed[k].fields }]));
     const written = await ws.store.transaction((tx) => {
       const t0 = performance.now();
-      const w = applySlice(tx, batch, renames, vectorOf, now, report);
+      const w = applySlice(tx, batch, renames, indexOf, now, report);
       busy += performance.now() - t0;
       return w;
     });
@@ -377,7 +372,7 @@ function applySlice(
   tx: Tx,
   batch: Parsed[],
   renames: Map<string, IndexRow>,
-  vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>,
+  indexOf: Map<Parsed, { model: string; bytes: Uint8Array; fields: string[][] }>,
   now: string,
   report: SyncReport,
 ): { generation: number; rows: WrittenRow[] } | undefined {
@@ -447,9 +442,9 @@ function applySlice(
       inserts.push([rid, ...values]);
       report.added.push(r.id);
     }
-    const fields = searchRowTerms(searchDocument(r));
+    const v = indexOf.get(p)!;
+    const fields = v.fields;
     termRows.push([rid, ...fields.map((terms) => terms.join(' '))]);
-    const v = vectorOf.get(p)!;
     vectorRows.push([rid, v.model, v.bytes]);
     written.push({ rid, kind: r.kind, language: r.language, status: r.status, model: v.model, vec: v.bytes, fields });
     indexed.push(p.disk.file);

@@ -13,6 +13,11 @@ export interface Embedder {
   readonly id: string;
   readonly dimensions: number;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * The vector of a text given as its `tokenize` tokens, the same as `embed` gives for the text; an
+   * embedder that works on words offers it so an indexer that analyses the text too splits it once.
+   */
+  embedTokens?(tokens: readonly string[]): Float32Array;
 }
 
 /**
@@ -32,23 +37,37 @@ export class HashedNgramEmbedder implements Embedder {
   }
 
   /**
-   * A word's features (dimension and signed weight at term frequency 1), computed once per word:
+   * A word's features (dimensions and signed weights at term frequency 1), computed once per word:
    * recipes share most of their vocabulary, and hashing every feature of every word again was most
-   * of the time embedding took while indexing.
+   * of the time embedding took while indexing. Stopwords and one-letter words map to NO_FEATURES.
    */
-  private readonly features = new Map<string, Float64Array>();
+  private readonly features = new Map<string, Features>();
 
   embedOne(text: string): Float32Array {
+    return this.embedTokens(tokenize(text));
+  }
+
+  /** The vector of a text already split by `tokenize` (so a caller that analyses it too splits it once). */
+  embedTokens(tokens: readonly string[]): Float32Array {
     const v = new Float32Array(this.dimensions);
-    const counts = new Map<string, number>();
-    for (const word of tokenize(text)) {
-      if (isStopword(word) || word.length < 2) continue;
-      counts.set(word, (counts.get(word) ?? 0) + 1);
+    if (this.features.size >= MAX_CACHED_WORDS) this.features.clear(); // between texts: a text's words stay one record each
+    // Term frequencies in order of first occurrence, counted on the feature records themselves.
+    const epoch = ++this.epoch;
+    const seen: Features[] = [];
+    for (const word of tokens) {
+      const f = this.features.get(word) ?? this.featuresOf(word);
+      if (f === NO_FEATURES) continue;
+      if (f.epoch !== epoch) {
+        f.epoch = epoch;
+        f.tf = 0;
+        seen.push(f);
+      }
+      f.tf++;
     }
-    for (const [word, tf] of counts) {
-      const w = 1 + Math.log(tf);
-      const f = this.featuresOf(word);
-      for (let i = 0; i < f.length; i += 2) v[f[i]] += w * f[i + 1];
+    for (const f of seen) {
+      const w = 1 + Math.log(f.tf);
+      const { dims, weights } = f;
+      for (let i = 0; i < dims.length; i++) v[dims[i]] += w * weights[i];
     }
     let norm = 0;
     for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
@@ -57,27 +76,41 @@ export class HashedNgramEmbedder implements Embedder {
     return v;
   }
 
-  /** Pairs of (dimension, signed weight): the word itself, its concept, its trigrams. */
-  private featuresOf(word: string): Float64Array {
-    let f = this.features.get(word);
-    if (f) return f;
-    const pairs: number[] = [];
-    const add = (feature: string, weight: number) => {
-      const h = fnv1a(feature);
-      pairs.push(h % this.dimensions, h & 0x80000000 ? -weight : weight);
-    };
-    add('w:' + word, 1);
-    const concept = CONCEPTS.get(word) ?? CONCEPTS.get(stem(word));
-    if (concept) add('c:' + concept, 1);
-    const grams = trigrams(word);
-    const gw = 0.6 / Math.sqrt(grams.length || 1);
-    for (const g of grams) add('g:' + g, gw);
-    f = Float64Array.from(pairs);
-    if (this.features.size >= MAX_CACHED_WORDS) this.features.clear();
+  private epoch = 0;
+
+  /** The word itself, its concept, its trigrams. */
+  private featuresOf(word: string): Features {
+    let f = NO_FEATURES;
+    if (!isStopword(word) && word.length >= 2) {
+      const dims: number[] = [];
+      const weights: number[] = [];
+      const add = (feature: string, weight: number) => {
+        const h = fnv1a(feature);
+        dims.push(h % this.dimensions);
+        weights.push(h & 0x80000000 ? -weight : weight);
+      };
+      add('w:' + word, 1);
+      const concept = CONCEPTS.get(word) ?? CONCEPTS.get(stem(word));
+      if (concept) add('c:' + concept, 1);
+      const grams = trigrams(word);
+      const gw = 0.6 / Math.sqrt(grams.length || 1);
+      for (const g of grams) add('g:' + g, gw);
+      f = { dims: Int32Array.from(dims), weights: Float64Array.from(weights), epoch: 0, tf: 0 };
+    }
     this.features.set(word, f);
     return f;
   }
 }
+
+interface Features {
+  dims: Int32Array;
+  weights: Float64Array;
+  /** The last `embedTokens` call that met the word, and how often it did. */
+  epoch: number;
+  tf: number;
+}
+
+const NO_FEATURES: Features = { dims: new Int32Array(0), weights: new Float64Array(0), epoch: -1, tf: 0 };
 
 /** Words whose features are kept: a large vocabulary's worth (each takes a few dozen numbers). */
 const MAX_CACHED_WORDS = 200_000;
