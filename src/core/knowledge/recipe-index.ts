@@ -456,7 +456,10 @@ function applySlice(
   );
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
-  runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
+  // Most syncs find no file with a problem: then there is nothing to clear.
+  if (tx.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1')) {
+    runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
+  }
   if (written.length === 0) return undefined;
   return { generation: bumpGeneration(tx, termRows.map((row) => row[0] as number)), rows: written };
 }
@@ -524,20 +527,14 @@ function insertMany(tx: Tx, head: string, rows: SqlValue[][]): void {
   }
 }
 
+/** Rows whose column is one of `values`: the values go as one JSON parameter (`head` ends with `col IN`). */
 function selectIn<T>(tx: Pick<Tx, 'all'>, head: string, values: SqlValue[]): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < values.length; i += MAX_PARAMS) {
-    const chunk = values.slice(i, i + MAX_PARAMS);
-    out.push(...tx.all<T>(`${head} (${chunk.map(() => '?').join(', ')})`, chunk));
-  }
-  return out;
+  if (values.length === 0) return [];
+  return tx.all<T>(`${head} (SELECT value FROM json_each(?))`, [JSON.stringify(values)]);
 }
 
 function runIn(tx: Tx, head: string, values: SqlValue[]): void {
-  for (let i = 0; i < values.length; i += MAX_PARAMS) {
-    const chunk = values.slice(i, i + MAX_PARAMS);
-    tx.run(`${head} (${chunk.map(() => '?').join(', ')})`, chunk);
-  }
+  if (values.length) tx.run(`${head} (SELECT value FROM json_each(?))`, [JSON.stringify(values)]);
 }
 
 function moveUsage(tx: Tx, from: string, to: string): void {
