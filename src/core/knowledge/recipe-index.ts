@@ -12,6 +12,7 @@ import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
 import { analyseRecipe, deleteSearchRows, embedAnalysed, embedderOf } from '../search/documents';
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
+import { insertRows, type JsonRow } from '../store/json-rows';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
 import { contentQuality, contentScore } from './quality';
@@ -140,7 +141,7 @@ export function bumpGeneration(tx: Tx, rids: number[]): number {
   const generation = Number(
     tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value,
   );
-  insertMany(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', rids.map((rid) => [rid, generation]));
+  insertRows(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', 2, rids.map((rid) => [rid, generation]));
   return generation;
 }
 
@@ -399,8 +400,8 @@ function applySlice(
   );
   let nextRid = (tx.get<{ m: number }>('SELECT COALESCE(MAX(rid), 0) AS m FROM recipes')?.m ?? 0) + 1;
   const claimed = new Map<string, string>();
-  const inserts: SqlValue[][] = [];
-  const termRows: SqlValue[][] = [];
+  const inserts: JsonRow[] = [];
+  const termRows: JsonRow[] = [];
   const vectorRows: SqlValue[][] = [];
   const written: WrittenRow[] = [];
   const indexed: string[] = [];
@@ -449,12 +450,13 @@ function applySlice(
     written.push({ rid, kind: r.kind, language: r.language, status: r.status, model: v.model, vec: v.bytes, fields });
     indexed.push(p.disk.file);
   }
-  insertMany(
+  insertRows(
     tx,
     'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)',
+    20,
     inserts,
   );
-  insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
+  insertRows(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', 5, termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
   // Most syncs find no file with a problem: then there is nothing to clear.
   if (tx.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1')) {
@@ -464,7 +466,7 @@ function applySlice(
   return { generation: bumpGeneration(tx, termRows.map((row) => row[0] as number)), rows: written };
 }
 
-function rowValues(p: Parsed, now: string): SqlValue[] {
+function rowValues(p: Parsed, now: string): JsonRow {
   const r = p.recipe!;
   const quality = contentQuality(r);
   const meta = {
