@@ -70,29 +70,29 @@ const isLowerOrDigit = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 
  */
 export function splitAsciiIdentifier(word: string, out: string[]): void {
   const n = word.length;
+  const lower = word.toLowerCase(); // ASCII: same length, so pieces are slices of it
   const first = out.length;
-  let whole = '';
-  let piece = '';
+  let start = 0;
+  let separators = false;
   for (let i = 0; i < n; i++) {
     const c = word.charCodeAt(i);
     if (c === 95 || c === 36) {
-      if (piece) out.push(piece);
-      piece = '';
+      if (i > start) out.push(lower.slice(start, i));
+      start = i + 1;
+      separators = true;
       continue;
     }
-    if (i > 0 && isUpper(c)) {
+    if (i > start && isUpper(c)) {
       const before = word.charCodeAt(i - 1);
       const after = i + 1 < n ? word.charCodeAt(i + 1) : 0;
-      if ((isLowerOrDigit(before) || (isUpper(before) && after >= 97 && after <= 122)) && piece) {
-        out.push(piece);
-        piece = '';
+      if (isLowerOrDigit(before) || (isUpper(before) && after >= 97 && after <= 122)) {
+        out.push(lower.slice(start, i));
+        start = i;
       }
     }
-    const lower = isUpper(c) ? String.fromCharCode(c + 32) : word[i];
-    piece += lower;
-    whole += lower;
   }
-  if (piece) out.push(piece);
+  if (n > start) out.push(lower.slice(start, n));
+  const whole = separators ? lower.replace(/[_$]/g, '') : lower;
   if (out.length - first <= 1) {
     out.length = first;
     if (whole) out.push(whole);
