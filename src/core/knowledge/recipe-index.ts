@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { readRepoFile } from '../files';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
-import { analyseRecipe, deleteSearchRows, embedAnalysed, embedderOf } from '../search/documents';
+import { deleteSearchRows, embedderOf, type IndexedRecipe, indexRecipes } from '../search/documents';
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import { insertRows, type JsonRow } from '../store/json-rows';
 import type { SqlValue, Tx } from '../store/types';
@@ -287,10 +287,9 @@ async function writeParsed(
     const good = batch.filter((p) => p.recipe);
     let busy = performance.now();
     // Each recipe's text is split once, for its keyword fields and its vector alike.
-    const analysed = good.map((p) => analyseRecipe(p.recipe!));
-    const vectors = await embedAnalysed(ws, analysed, options.signal);
+    const indexed = await indexRecipes(ws, good.map((p) => p.recipe!), options.signal);
     busy = performance.now() - busy;
-    const indexOf = new Map(good.map((p, k) => [p, { ...vectors[k], fields: analysed[k].fields }]));
+    const indexOf = new Map(good.map((p, k) => [p, indexed[k]]));
     const written = await ws.store.transaction((tx) => {
       const t0 = performance.now();
       const w = applySlice(tx, batch, renames, indexOf, now, report);
@@ -373,7 +372,7 @@ function applySlice(
   tx: Tx,
   batch: Parsed[],
   renames: Map<string, IndexRow>,
-  indexOf: Map<Parsed, { model: string; bytes: Uint8Array; fields: string[][] }>,
+  indexOf: Map<Parsed, IndexedRecipe>,
   now: string,
   report: SyncReport,
 ): { generation: number; rows: WrittenRow[] } | undefined {

@@ -143,15 +143,32 @@ export function deleteSearchRows(tx: Tx, rid: number): void {
   tx.run('DELETE FROM recipe_vectors WHERE rid = ?', [rid]);
 }
 
-/** Vectors of analysed recipes: from their tokens when the embedder takes tokens, else from their text. */
-export async function embedAnalysed(
+/** A recipe as the index stores it for search: its keyword fields' terms and its vector. */
+export interface IndexedRecipe {
+  fields: string[][];
+  model: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Analyses and embeds recipes. With an embedder that takes tokens, each recipe is embedded as soon
+ * as it is split, so its tokens die young instead of surviving a slice's worth of garbage collections.
+ */
+export async function indexRecipes(
   ws: Workspace,
-  docs: AnalysedRecipe[],
+  recipes: IndexableRecipe[],
   signal?: AbortSignal,
-): Promise<{ model: string; bytes: Uint8Array }[]> {
+): Promise<IndexedRecipe[]> {
   const embedder = embedderOf(ws);
-  if (!embedder.embedTokens) return embedDocuments(ws, docs.map((d) => d.embedText()), signal);
-  return docs.map((d) => ({ model: embedder.id, bytes: quantize(embedder.embedTokens!(d.embedTokens)) }));
+  if (embedder.embedTokens) {
+    return recipes.map((r) => {
+      const a = analyseRecipe(r);
+      return { fields: a.fields, model: embedder.id, bytes: quantize(embedder.embedTokens!(a.embedTokens)) };
+    });
+  }
+  const analysed = recipes.map(analyseRecipe);
+  const vectors = await embedDocuments(ws, analysed.map((a) => a.embedText()), signal);
+  return analysed.map((a, k) => ({ fields: a.fields, ...vectors[k] }));
 }
 
 export async function embedDocuments(
