@@ -125,6 +125,9 @@ test('a vector from tokens is the vector of the text, whatever the embedder met 
   for (const d of benchCorpus(300)) used.embedOne(d.text);
   used.embedOne(text);
   assert.deepEqual(used.embedOne(text), fresh);
+  // Past the words it keeps, it forgets them all and starts again, with the same vectors.
+  for (let k = 0; k < 210_000; k += 1000) used.embedTokens(Array.from({ length: 1000 }, (_, i) => `word${k + i}`));
+  assert.deepEqual(used.embedOne(text), fresh);
   assert.deepEqual(used.embedTokens(tokenize(text)), fresh);
   // Term frequency counts: a text repeating a word is not the text saying it once.
   assert.notDeepEqual(used.embedOne('retry retry retry fetch'), used.embedOne('retry fetch'));
