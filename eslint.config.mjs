@@ -46,6 +46,8 @@ export default tseslint.config(
       'src/core/guard/**',
       'src/core/servers/**',
       'test/vscode/**',
+      // CommonJS scripts, so the CommonJS tests can import them too.
+      'scripts/*.cjs',
     ],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -4,20 +4,87 @@
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
+/**
+ * The tiers, bottom up: every folder and top-level module of src/core, and the adapters. A tier may
+ * import its own and the ones below; docs/architecture.md describes them (a test keeps the two in step,
+ * and another that every folder of src/core is listed here).
+ */
+export const TIERS = {
+  /** What every domain stands on: errors and names, text analysis, safe files, the store, workers, settings, trust, the Workspace. */
+  ground: [
+    'core/kernel',
+    'core/text',
+    'core/files',
+    'core/store',
+    'core/workers',
+    'core/settings',
+    'core/trust',
+    'core/version',
+    'core/workspace',
+  ],
+  /** The product's subjects; a domain calls another's functions, never its tables. */
+  domains: [
+    'core/search',
+    'core/knowledge',
+    'core/retrieval',
+    'core/skills',
+    'core/guard',
+    'core/graph',
+    'core/structure',
+    'core/bootstrap',
+    'core/export',
+    'core/servers',
+    'core/custom-tools',
+    'core/packs',
+    'core/agent',
+    'core/gateway',
+  ],
+  /** Every capability declared once; every surface is generated from it. */
+  catalog: ['core/tools'],
+  /** The worlds the core is served to; they reach it through the catalog. */
+  adapters: ['cli', 'mcp', 'vscode', 'webview'],
+};
+
+const alternatives = (paths) => paths.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+/** A path inside one of these folders, or one of these modules. */
+const within = (...paths) => new RegExp(`^(${alternatives(paths)})(/|$)`);
+/** A path of ours outside all of them. */
+const outside = (...paths) => new RegExp(`^(?!(${alternatives(paths)})(/|$))`);
+const tier = (name, ...except) => TIERS[name].filter((p) => !except.includes(p));
+/** Reached by any path not in the adapters: the kernel, the Workspace, the version and the catalog. */
+const ADAPTER_DOORS = ['core/tools', 'core/workspace', 'core/kernel', 'core/version'];
+
 /** [files (regex over the importer's path), forbidden targets (regex over the resolved path), why]. */
 export const LAYERS = [
-  [/^core\/kernel\//, /^(?!core\/kernel\/)/, 'the kernel is the bottom layer: it imports nothing else of ours'],
-  [/^core\/(text|files)\//, /^(?!core\/(kernel|text|files)\/)/, 'the text and file layers build on the kernel only'],
-  [/^core\//, /^(vscode|mcp|cli|webview)(\/|$)/, 'the core imports no adapter: dependencies point down only'],
-  [/^core\/(?!tools\/|gateway\/)/, /^core\/tools(\/|$)/, 'domains do not import the catalog that sits above them'],
-  [/^core\/(?!tools\/|retrieval\/)/, /^core\/retrieval(\/|$)/, 'retrieval sits above knowledge and search'],
-  [/^core\/agent\//, /^core\/(tools|retrieval)(\/|$)/, 'the agent runs tools it is given, it imports none'],
-  [/^core\/knowledge\//, /^core\/(guard|agent)(\/|$)/, 'knowledge sits below guard and the agent'],
-  [/^core\/search\//, /^core\/(guard|knowledge|agent)(\/|$)/, 'search is below knowledge'],
+  [within('core/kernel'), outside('core/kernel'), 'the kernel is the bottom layer: it imports nothing else of ours'],
   [
-    /^(cli|vscode)\//,
-    /^core\/(?!tools(\/|$)|workspace$|kernel\/|version$)/,
-    'adapters reach the core only through the catalog (core/tools, its adapters facade), the Workspace, the kernel and the version constant',
+    within('core/text', 'core/files'),
+    outside('core/kernel', 'core/text', 'core/files'),
+    'the text and file layers build on the kernel only',
+  ],
+  [within(...TIERS.ground), within(...TIERS.domains, ...TIERS.catalog), 'the shared ground imports no domain'],
+  [/^core\//, within(...TIERS.adapters), 'the core imports no adapter: dependencies point down only'],
+  [
+    within(...TIERS.domains),
+    within(...TIERS.catalog),
+    'domains (the gateway too) do not import the catalog that sits above them',
+  ],
+  [
+    within(...tier('ground'), ...tier('domains', 'core/retrieval')),
+    within('core/retrieval'),
+    'retrieval sits above knowledge and search',
+  ],
+  [
+    within('core/agent'),
+    within(...TIERS.catalog, 'core/retrieval'),
+    'the agent runs tools it is given, it imports none',
+  ],
+  [within('core/knowledge'), within('core/guard', 'core/agent'), 'knowledge sits below guard and the agent'],
+  [within('core/search'), within('core/guard', 'core/knowledge', 'core/agent'), 'search is below knowledge'],
+  [
+    within(...TIERS.adapters),
+    new RegExp(`^(?!(${alternatives(ADAPTER_DOORS)})(/|$))core/`),
+    'adapters reach the core only through the catalog (its adapters facade), the Workspace, the kernel and the version constant',
   ],
 ];
 /** Bare module names a folder may not import. */
@@ -29,10 +96,8 @@ export const MODULES = [
     'the webview runs in a browser: no Node modules, no vscode API',
   ],
 ];
-/** Type-only imports that cross a line on purpose. */
-const TYPE_ONLY_OK = [[/^core\/gateway\//, /^core\/tools\/types$/]];
 
-function check(context, node, source, typeOnly) {
+function check(context, node, source) {
   if (typeof source !== 'string') return;
   const src = path.join(context.cwd, 'src');
   const file = path.relative(src, context.filename).split(path.sep).join('/');
@@ -46,9 +111,9 @@ function check(context, node, source, typeOnly) {
   const target = path.relative(src, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/')
     .replace(/\.(ts|js|mjs)$/, '').replace(/\/index$/, '');
   // The table is checked in order; the most specific lines come first.
+  const module = file.replace(/\.(ts|tsx|js|mjs)$/, '');
   for (const [from, to, why] of LAYERS) {
-    if (!from.test(file) || !to.test(target)) continue;
-    if (typeOnly && TYPE_ONLY_OK.some(([f, t]) => f.test(file) && t.test(target))) continue;
+    if (!from.test(module) || !to.test(target)) continue;
     context.report({ node, messageId: 'layer', data: { file, target, why } });
     return; // the first (most specific) reason is enough
   }
@@ -66,13 +131,13 @@ export const layersRule = {
   },
   create(context) {
     return {
-      ImportDeclaration: (n) => check(context, n, n.source.value, n.importKind === 'type'),
-      ExportNamedDeclaration: (n) => n.source && check(context, n, n.source.value, n.exportKind === 'type'),
-      ExportAllDeclaration: (n) => check(context, n, n.source.value, n.exportKind === 'type'),
-      ImportExpression: (n) => n.source.type === 'Literal' && check(context, n, n.source.value, false),
+      ImportDeclaration: (n) => check(context, n, n.source.value),
+      ExportNamedDeclaration: (n) => n.source && check(context, n, n.source.value),
+      ExportAllDeclaration: (n) => check(context, n, n.source.value),
+      ImportExpression: (n) => n.source.type === 'Literal' && check(context, n, n.source.value),
       CallExpression: (n) => {
         if (n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal') {
-          check(context, n, n.arguments[0].value, false);
+          check(context, n, n.arguments[0].value);
         }
       },
     };

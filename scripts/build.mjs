@@ -41,6 +41,29 @@ const vendorPlugin = {
   },
 };
 
+// zod (the MCP SDK's schemas) carries its messages in every language it supports; nothing of ours or of
+// the SDK sets a locale, so the bundles keep the English one zod configures itself with.
+const zodLocalesPlugin = {
+  name: 'zod-locales',
+  setup(build) {
+    build.onResolve(
+      { filter: /^\.\.\/locales\/index\.c?js$/ },
+      (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+          ? {
+            path: path.join(path.dirname(args.importer), '..', 'locales', 'index-en-only.cjs'),
+            namespace: 'zod-locales',
+          }
+          : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'exports.en = require("./en.cjs").default;\n',
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 // Small fronts: dist/mcp.js (src/mcp/main.ts: the arguments and the MCP server's first answers) and
 // dist/cli.js (src/cli/bin.ts: `--version`) are Node built-ins and little else; each one's require of
 // the program proper becomes a require of its own bundle, read only when needed.
@@ -133,6 +156,7 @@ const entries = [
     plugins: [frontPlugin('src/cli/bin.ts')],
   },
   { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
+  { in: 'src/core/custom-tools/worker-main.ts', out: 'dist/custom-tool-worker.js', external: [] },
 ];
 const testEntries = [];
 if (!production) {
@@ -162,10 +186,21 @@ await Promise.all(
         outfile: path.join(root, e.out),
         external: e.external,
         banner: e.banner ? { js: e.banner } : undefined,
-        plugins: [...(e.plugins ?? []), ...(e.out.startsWith('dist/') ? [vendorPlugin] : [])],
+        plugins: [...(e.plugins ?? []), ...(e.out.startsWith('dist/') ? [vendorPlugin, zodLocalesPlugin] : [])],
       })
     ),
 );
+
+// The MCP server's and the CLI's program and the guard's worker are not on the extension's activation
+// path: in the package they ship brotli-compressed behind the same stub as the vendored modules.
+if (production) {
+  for (const file of ['dist/main.js', 'dist/guard-worker.js']) {
+    writeCompressed(path.join(root, file), readFileSync(path.join(root, file)));
+    writeFileSync(path.join(root, file), VENDOR_STUB);
+  }
+} else {
+  for (const file of ['dist/main.js', 'dist/guard-worker.js']) rmSync(path.join(root, `${file}.br`), { force: true });
+}
 
 for (const [file, program] of Object.entries(thin)) {
   writeFileSync(path.join(root, file), `"use strict";\nmodule.exports = require('./main.js').${program};\n`);
@@ -213,7 +248,13 @@ for (const f of [
   'tree-sitter',
   ...['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust'].map((g) => `tree-sitter-${g}`),
 ]) {
-  copyFileSync(path.join(grammars, `${f}.wasm`), path.join(root, 'dist/tree-sitter', `${f}.wasm`));
+  const to = path.join(root, 'dist/tree-sitter', `${f}.wasm`);
+  // A grammar is read on a structural rule's first use; the package carries it compressed (NAME.wasm.br).
+  if (production && f !== 'tree-sitter') writeCompressed(to, readFileSync(path.join(grammars, `${f}.wasm`)));
+  else {
+    rmSync(`${to}.br`, { force: true });
+    copyFileSync(path.join(grammars, `${f}.wasm`), to);
+  }
 }
 console.log(
   `built ${readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).join(', ')}${

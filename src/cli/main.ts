@@ -12,8 +12,10 @@ import { bootstrapCommand } from './bootstrap';
 import { exportCommand } from './export';
 import { guardCommand } from './guard';
 import { KNOWLEDGE_USAGE, knowledgeCommand } from './knowledge';
+import { packsCommand } from './packs';
 import { rememberCommand } from './remember';
 import { skillsCommand } from './skills';
+import { customToolsCommand } from './tools';
 import { TRUST_USAGE, trustCommand } from './trust';
 
 const USAGE = `autosnippet ${VERSION}: your project's patterns, rules and skills for AI coding agents and people.
@@ -24,6 +26,7 @@ Commands:
   mcp [options]             run the MCP server (stdio, or --http PORT); autosnippet mcp -h for options
   health                    version, workspace, database state and counts (JSON)
   tools [domain]            the tool catalog, one line per tool
+  tools approve FILE        read a custom tool (.autosnippet/tools) and let it run; autosnippet tools -h
   <tool> [--field value…]   any catalog tool as a person, flags from its input (autosnippet <tool> -h),
                             e.g. autosnippet list-recipes --status any; --json prints the envelope
   call <tool> [json]        call a catalog tool as a person, with JSON arguments (default {})
@@ -32,6 +35,7 @@ Commands:
   guard [paths…]            check code against the guard rules (text, json, sarif); autosnippet guard -h
   export --to TARGETS       write the published recipes into AGENTS.md, Copilot, Claude or Cursor instruction files; autosnippet export -h
   remember "<rule>"         publish a rule in your words as a recipe (asks once; --yes does not); autosnippet remember -h
+  packs <command>           knowledge packs shared through npm or git: add, list, update, remove, create; autosnippet packs -h
   trust [DIR] | --list      trust a folder (kept in ~/.autosnippet/trust.json): its project guard rules may run
   untrust [DIR]             take that back
 
@@ -119,6 +123,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         );
         return 0;
       case 'tools': {
+        const custom = await customToolsCommand(args, ws, out);
+        if (custom !== undefined) return custom;
         const domains = createCatalog().capabilities();
         for (const [domain, tools] of Object.entries(domains)) {
           if (args[0] && args[0] !== domain) continue;
@@ -140,6 +146,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
         return await exportCommand(args, ws, out);
       case 'remember':
         return await rememberCommand(args, ws, out);
+      case 'packs':
+        return await packsCommand(args, ws, out);
       case 'trust':
       case 'untrust':
         if (args.includes('-h') || args.includes('--help')) {

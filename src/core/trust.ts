@@ -165,14 +165,20 @@ function assertWritableStore(problem: string): void {
   );
 }
 
-/** Temporary file, flush, rename: a crash leaves the old store or the new one, never half of one. Private to the person (0600). */
 function writeTrustStore(entries: TrustEntry[], env?: NodeJS.ProcessEnv): void {
-  const file = storeFile(env);
+  writePrivateJson(storeFile(env), { version: 1, folders: entries });
+}
+
+/**
+ * A file of the person's own data folder, written as temporary file, flush, rename: a crash leaves the
+ * old file or the new one, never half of one. Private to the person (0600, its folder 0700).
+ */
+export function writePrivateJson(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, JSON.stringify({ version: 1, folders: entries }, null, 2) + '\n');
+    writeSync(fd, JSON.stringify(value, null, 2) + '\n');
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -1,7 +1,11 @@
 import { stderrLogger } from '../core/kernel/log';
-import { settingDefault, settingsOutsideEditor, settingValuesOutsideEditor } from '../core/settings';
 import { createCatalog } from '../core/tools';
-import { prepareRecipeSearch } from '../core/tools/adapters';
+import {
+  prepareRecipeSearch,
+  settingDefault,
+  settingsOutsideEditor,
+  settingValuesOutsideEditor,
+} from '../core/tools/adapters';
 import { Workspace } from '../core/workspace';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';

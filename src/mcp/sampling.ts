@@ -5,7 +5,6 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CreateMessageRequest, SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
-import { toTextProtocol } from '../core/agent/action-protocol';
 import {
   cancelledError,
   type ChatMessage,
@@ -15,7 +14,8 @@ import {
   type ChatResponse,
   ModelErrorCode,
   type ToolCall,
-} from '../core/agent/model';
+  toTextProtocol,
+} from '../core/tools/adapters';
 
 export interface SamplingOptions {
   /** Answer length when the request does not say; sampling requires one. */

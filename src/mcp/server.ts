@@ -9,6 +9,7 @@ import type { Actor } from '../core/kernel/actors';
 import type { ToolCatalog } from '../core/tools';
 import type { ToolSurface } from '../core/tools/surface';
 import type { Workspace } from '../core/workspace';
+import { elicitationConfirm } from './elicitation';
 import { listedTools, mcpManifest } from './manifest';
 import { samplingModel } from './sampling';
 
@@ -58,6 +59,7 @@ export function createMcpServer(
       signal: extra.signal,
       // The client's capabilities are known only after it connects, so ask per call.
       model: samplingModel(server),
+      confirm: elicitationConfirm(server),
       progress: progressToken === undefined
         ? undefined
         : (p) => {

@@ -16,11 +16,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isAutoSnippetError } from '../core/kernel/errors';
 import { closestNames } from '../core/kernel/names';
-import { findSection } from '../core/skills/parse';
-import { skillRegistry } from '../core/skills/registry';
-import { level2Of } from '../core/skills/render';
-import { listSkillResources, mimeTypeOf, readSkillFile } from '../core/skills/resources';
-import type { Skill } from '../core/skills/types';
+import {
+  findSection,
+  level2Of,
+  listSkillResources,
+  mimeTypeOf,
+  readSkillFile,
+  type Skill,
+  skillRegistry,
+} from '../core/tools/adapters';
 import type { Workspace } from '../core/workspace';
 
 export const SKILL_SCHEME = 'skill://';

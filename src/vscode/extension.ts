@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Workspace } from '../core/workspace';
 import { registerBootstrapCommand } from './bootstrap-command';
 import { registerChatParticipant } from './chat/participant';
+import { registerCustomToolsCommand } from './custom-tools-command';
 import { registerExport } from './export-command';
 import { registerFreshness } from './freshness';
 import { registerGuard } from './guard';
@@ -10,6 +11,7 @@ import { type Dialogs, ExtensionHost, modalDialogs } from './host';
 import { registerKnowledge } from './knowledge';
 import { registerLanguageModelTools } from './lm-tools';
 import { registerMcpConfigCommand } from './mcp-config-command';
+import { registerHostMcpServers } from './mcp-host-servers';
 import { refreshLauncher } from './mcp-launcher';
 import { type McpLaunch, mcpLaunches, registerMcpServerProvider } from './mcp-provider';
 import { registerOverviewView } from './overview-view';
@@ -36,6 +38,8 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     registerLanguageModelTools(h),
     registerMcpServerProvider(h),
     registerMcpConfigCommand(h),
+    registerHostMcpServers(h),
+    registerCustomToolsCommand(h),
     registerOverviewView(h),
     registerChatParticipant(h),
     registerKnowledge(h),

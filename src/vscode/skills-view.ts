@@ -330,6 +330,8 @@ function sourceLabel(source: SkillSource): string {
       return vscode.l10n.t('Agents (.agents/skills)');
     case 'personal':
       return vscode.l10n.t('Personal (~/.autosnippet/skills)');
+    case 'pack':
+      return vscode.l10n.t('Knowledge packs (.autosnippet/packs.json)');
     case 'bundled':
       return vscode.l10n.t('Bundled with AutoSnippet');
     default:
@@ -337,7 +339,7 @@ function sourceLabel(source: SkillSource): string {
   }
 }
 
-const SOURCE_ICONS: Partial<Record<string, string>> = { bundled: 'package', personal: 'account' };
+const SOURCE_ICONS: Partial<Record<string, string>> = { bundled: 'package', personal: 'account', pack: 'library' };
 
 function sourceName(id: string): string {
   return ({
@@ -346,6 +348,7 @@ function sourceName(id: string): string {
     claude: '.claude/skills',
     agents: '.agents/skills',
     personal: vscode.l10n.t('personal'),
+    pack: vscode.l10n.t('pack'),
     bundled: vscode.l10n.t('bundled'),
   } as Record<string, string>)[id] ?? id;
 }

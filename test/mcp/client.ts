@@ -28,6 +28,7 @@ export async function connectStdio(
   workspace: string,
   extraArgs: string[] = [],
   env: Record<string, string> = {},
+  client = new Client({ name: 'autosnippet-test', version: '0.0.0' }),
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -37,7 +38,6 @@ export async function connectStdio(
   });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: 'autosnippet-test', version: '0.0.0' });
   await client.connect(transport);
   return { client, transport, stderr: () => err };
 }

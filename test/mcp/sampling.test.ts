@@ -13,7 +13,11 @@ after(async () => {
 });
 
 /** A client that declares sampling (or not) and answers each sampling/createMessage from a list. */
-async function connect(sampling: boolean, answers: string[] = []) {
+async function connect(
+  sampling: boolean,
+  answers: (string | ((params: CreateMessageRequest['params']) => string))[] = [],
+  fixture?: string,
+) {
   const seen: CreateMessageRequest['params'][] = [];
   const client = new Client(
     { name: 'sampling-test-client', version: '1.0.0' },
@@ -22,7 +26,8 @@ async function connect(sampling: boolean, answers: string[] = []) {
   if (sampling) {
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
       seen.push(request.params);
-      const text = answers[seen.length - 1];
+      const answer = answers[seen.length - 1];
+      const text = typeof answer === 'function' ? answer(request.params) : answer;
       if (text === undefined) throw new Error(`no scripted answer for sampling request ${seen.length}`);
       return {
         role: 'assistant' as const,
@@ -34,7 +39,7 @@ async function connect(sampling: boolean, answers: string[] = []) {
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [process.env.AUTOSNIPPET_MCP_JS ?? serverJs, '--workspace', tempWorkspace(), '--tools', 'all'],
+    args: [process.env.AUTOSNIPPET_MCP_JS ?? serverJs, '--workspace', tempWorkspace(fixture), '--tools', 'all'],
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -99,4 +104,40 @@ test('without sampling, the same tools answer in diagnostic mode with the prompt
   assert.equal(envelope.data.mode, 'diagnostic');
   assert.deepEqual(envelope.data.missing, ['model']);
   assert.match(envelope.data.prompt.user, /Summarize this python code/);
+});
+
+test('with sampling, write_coldstart_cards has the client model write the cards from the evidence packs', async () => {
+  /** A card per pack of the request, citing the pack's first line. */
+  const cardsFrom = (params: CreateMessageRequest['params']) => {
+    const content = params.messages[0].content as { type: string; text?: string };
+    const cards: unknown[] = [];
+    let dimension = '';
+    for (const line of (content.text ?? '').split('\n')) {
+      dimension = /^## (\S+)/.exec(line)?.[1] ?? dimension;
+      const ref = /^- (\S+:\d+) `/.exec(line);
+      if (!ref || cards.some((c) => (c as { dimension: string }).dimension === dimension)) continue;
+      cards.push({
+        dimension,
+        evidence: [`${dimension}#1`],
+        title: `Sampled card for ${dimension}`,
+        knowledgeType: 'code-standard',
+        summary: `What ${ref[1]} shows.`,
+        code: '',
+        sources: [ref[1]],
+        confidence: 0.8,
+      });
+    }
+    return JSON.stringify({ cards });
+  };
+  const { client, seen } = await connect(true, Array.from({ length: 8 }, () => cardsFrom), 'ecosystems/bootstrap-ts');
+  const { envelope, isError } = await call(client, 'autosnippet_write_coldstart_cards', {});
+  assert.equal(isError, false, JSON.stringify(envelope));
+  assert.equal(envelope.data.mode, 'model');
+  assert.equal(envelope.data.requests, seen.length);
+  assert.ok(envelope.data.written >= 3, JSON.stringify(envelope.data));
+  assert.equal((seen[0].metadata as { purpose?: string } | undefined)?.purpose, 'autosnippet:coldstart_cards');
+  assert.match(seen[0].systemPrompt ?? '', /first knowledge cards/);
+  const listed = await call(client, 'autosnippet_list_candidates', { origin: 'bootstrap' });
+  const titles = (listed.envelope.data.candidates as { title: string }[]).map((c) => c.title);
+  assert.ok(titles.filter((t) => t.startsWith('Sampled card for')).length >= 3, titles.join('\n'));
 });

@@ -174,6 +174,12 @@ toolSamples.get_target_metadata = {
   invalidField: 'target',
 };
 toolSamples.bootstrap_knowledge = { valid: { maxFiles: 50 }, invalid: { maxFiles: 0 }, invalidField: 'maxFiles' };
+toolSamples.coldstart_evidence = {
+  valid: { maxFiles: 50 },
+  invalid: { tokensPerPack: 10 },
+  invalidField: 'tokensPerPack',
+};
+toolSamples.write_coldstart_cards = { valid: { maxFiles: 50 }, invalid: { maxFiles: 0 }, invalidField: 'maxFiles' };
 toolSamples.check_recipe_freshness = {
   valid: { problemsOnly: true },
   invalid: { status: 'stale' },
@@ -198,4 +204,13 @@ toolSamples.call_mcp_tool = {
   validError: 'NOT_FOUND',
   invalid: { server: 'notes' },
   invalidField: 'tool',
+};
+// The sample workspace pins no knowledge pack: the list is empty.
+toolSamples.list_packs = { valid: {}, invalid: { name: 'x' }, invalidField: 'name' };
+// A rule is proposed for a pending candidate; the sample workspace has none of this id.
+toolSamples.propose_guard_rule = {
+  valid: { candidateId: 'cand-000000000000' },
+  validError: 'CANDIDATE_NOT_FOUND',
+  invalid: { candidateId: 'cand-000000000000', rule: { message: 'x', severity: 'fatal' } },
+  invalidField: 'rule.severity',
 };

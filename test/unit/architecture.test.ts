@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { cycles, importGraph, relativeImports, sourceFiles } from '../../scripts/import-graph.cjs';
 
 const src = path.join(__dirname, '..', '..', 'src');
 
@@ -27,4 +29,30 @@ test('adapters write only through catalog tools: no file writes in src/vscode or
     )
     .map((f) => path.relative(src, f));
   assert.deepEqual(offenders, []);
+});
+
+test('no import cycles in src, type-only imports included', () => {
+  const graph = importGraph(sourceFiles(src));
+  assert.ok(graph.size > 200, `the graph covers the tree (${graph.size} files)`);
+  const found = cycles(graph).map((c) => c.map((f) => path.relative(src, f)).join(' -> '));
+  assert.deepEqual(found, []);
+});
+
+test('the cycle check sees a cycle made only of type imports, and an import() or export-from edge', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cycles-'));
+  try {
+    writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport interface A { b?: B }\n");
+    writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a';\nexport interface B { a?: A }\n");
+    writeFileSync(path.join(dir, 'c.ts'), "export { d } from './d';\n");
+    writeFileSync(path.join(dir, 'd.ts'), "export const d = () => import('./c');\n");
+    writeFileSync(path.join(dir, 'e.ts'), "import { d } from './d';\nexport const e = d;\n");
+    const found = cycles(importGraph(sourceFiles(dir))).map((c) => c.map((f) => path.basename(f)));
+    assert.deepEqual(found.sort(), [['a.ts', 'b.ts'], ['c.ts', 'd.ts']]);
+    assert.deepEqual(
+      relativeImports(readFileSync(path.join(dir, 'a.ts'), 'utf8')).map((i) => [i.specifier, i.typeOnly]),
+      [['./b', true]],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

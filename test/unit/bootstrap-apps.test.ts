@@ -510,3 +510,18 @@ test("a base type whose own documentation discourages new subclasses is not an e
     assert.ok(`${http.title} ${http.summary}`.includes(f), `${http.title} | ${http.summary}`);
   }
 });
+
+test(".editorconfig's indentation for a language comes from the sections that apply to its files, not from a section for data files", async () => {
+  const files: Record<string, string> = {
+    '.editorconfig': 'root = true\n\n[*]\nindent_style = tab\n\n[*.yml]\nindent_style = space\nindent_size = 2\n',
+  };
+  for (let i = 0; i < 10; i++) {
+    files[`source/module${i}.js`] =
+      `export function run${i}(value) {\n\tif (value > ${i}) {\n\t\treturn value - ${i};\n\t}\n\treturn value;\n}\n`;
+  }
+  const { candidates, titles } = await coldStart(files);
+  const editor = candidates.find((c) => /\.editorconfig/.test(c.title));
+  assert.ok(editor, titles.join('\n'));
+  assert.match(editor.title, /\(indent_style = tab\)$/);
+  assert.doesNotMatch(`${editor.title} ${editor.summary}`, /space|indent_size/);
+});

@@ -1,16 +1,21 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { AutoSnippetError } from '../../src/core/kernel/errors';
 import { createCatalog, ToolCatalog } from '../../src/core/tools';
 import { languageModelToolsManifest } from '../../src/core/tools/manifest';
 import { Input, Opt, Out, StringEnum, Type } from '../../src/core/tools/schema';
 import { defineTool, type ToolContext } from '../../src/core/tools/types';
-import type { Workspace } from '../../src/core/workspace';
+import { Workspace } from '../../src/core/workspace';
 
-// Catalog mechanics don't touch the workspace; the handlers below ignore it.
-const ws = {} as Workspace;
+// The handlers below ignore the workspace; an unknown name is looked up in its tools folder (it has none).
+let ws: Workspace;
+before(async () => {
+  ws = await Workspace.open(mkdtempSync(path.join(os.tmpdir(), 'as-catalog-')));
+});
+after(() => ws.dispose());
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };
 
 const echo = defineTool({

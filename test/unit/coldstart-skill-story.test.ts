@@ -9,6 +9,7 @@ import { referenceSkillFor } from '../../src/core/agent/pipelines';
 import { knownLanguages } from '../../src/core/kernel/languages';
 import { validateCandidate } from '../../src/core/knowledge/validate';
 import { createCatalog } from '../../src/core/tools';
+import { EVIDENCE_PAGE_CHARS } from '../../src/core/tools/coldstart';
 
 const SKILLS = path.join(__dirname, '..', '..', 'skills');
 const STORY = ['autosnippet-coldstart', 'autosnippet-candidates'];
@@ -106,5 +107,39 @@ test('the cold-start skill asks for a language companion only where one exists',
   for (const skill of named) assert.match(skillText(skill), /<chunk id="look-for"/, `${skill} has chunk look-for`);
   const withoutCompanion = knownLanguages().filter((l) => !referenceSkillFor(l));
   assert.ok(withoutCompanion.length > 0);
-  assert.match(text, /Any other language has none: skip this step/);
+  assert.match(text, /Any other language has\s+none: skip them/);
+  // The packs carry each dimension's look-for from the companions: the skill says not to load them.
+  assert.match(text, /Each pack already carries what its dimension\s+looks for/);
+});
+
+test('every tool call the cold-start skill shows is accepted by the schema of the tool it names', () => {
+  const calls = jsonBlocks(skillText('autosnippet-coldstart')).filter((b): b is { name: string; arguments: unknown } =>
+    typeof b === 'object' && b !== null && 'name' in b && 'arguments' in b
+  );
+  assert.ok(calls.length >= 3, 'the skill shows the calls of its path');
+  const callTool = ajv.compile(catalog.inputSchema(catalog.get('call_tool')!));
+  for (const c of calls) {
+    assert.ok(callTool(c), `call_tool: ${ajv.errorsText(callTool.errors)}`);
+    const tool = catalog.get(c.name);
+    assert.ok(tool, `no tool ${c.name}`);
+    const validate = ajv.compile(catalog.inputSchema(tool));
+    assert.ok(validate(c.arguments), `${c.name}: ${ajv.errorsText(validate.errors)}`);
+  }
+  assert.ok(calls.some((c) => c.name === 'coldstart_evidence' && 'cursor' in (c.arguments as object)), 'a second page');
+});
+
+test('the page size, the cursor and the batch limit the skill states are those of the evidence tool and its schema', () => {
+  const text = skillText('autosnippet-coldstart');
+  const tool = catalog.get('coldstart_evidence')!;
+  const page = /Pages hold about ([\d,]+) characters/.exec(text);
+  assert.ok(page, 'the skill states the page size');
+  assert.equal(Number(page[1].replace(/,/g, '')), EVIDENCE_PAGE_CHARS);
+  assert.match(tool.description, new RegExp(`about ${EVIDENCE_PAGE_CHARS} characters`));
+  assert.ok(tool.maxOutputChars >= EVIDENCE_PAGE_CHARS, 'a page fits the bound');
+  assert.equal(tool.paginate, 'packs');
+  assert.ok('cursor' in (catalog.inputSchema(tool) as { properties: object }).properties);
+  assert.match(text, /while `hasMore` is true, call again with\s+`cursor: nextCursor`/);
+  const max = catalog.get('submit_candidates')!.batch!.max;
+  assert.match(tool.description, new RegExp(`at most ${max} per call`));
+  assert.match(catalog.get('write_coldstart_cards')!.description, /coldstart_evidence/);
 });

@@ -1,4 +1,3 @@
-import matter from 'gray-matter';
 import assert from 'node:assert/strict';
 import {
   existsSync,
@@ -16,7 +15,7 @@ import { test } from 'node:test';
 import { main } from '../../src/cli/main';
 import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/export/block';
 import { catalog, exportTo, publish, seeded, type Ws } from './export-helpers';
-import { citingRecipe, edit, readText, writeSource } from './freshness-helpers';
+import { citingRecipe, edit, frontMatterOf, readText, writeSource } from './freshness-helpers';
 import { agent, human, tempWorkspace } from './knowledge-helpers';
 
 /** The block of a file, markers included. */
@@ -81,7 +80,7 @@ test('each format, parsed back: AGENTS.md sections, Copilot applyTo, Claude path
       repoWide,
       /Language-specific recipes are in \.github\/instructions\/autosnippet-swift\.instructions\.md \(Swift\), \.github\/instructions\/autosnippet-typescript\.instructions\.md \(TypeScript\)\./,
     );
-    const ts = matter(readText(ws, '.github/instructions/autosnippet-typescript.instructions.md'));
+    const ts = frontMatterOf(readText(ws, '.github/instructions/autosnippet-typescript.instructions.md'));
     assert.deepEqual(ts.data, {
       applyTo: '**/*.ts,**/*.mts,**/*.cts,**/*.tsx',
       description: "This project's TypeScript rules and patterns, from AutoSnippet",
@@ -95,16 +94,16 @@ test('each format, parsed back: AGENTS.md sections, Copilot applyTo, Claude path
     );
 
     // Claude Code: CLAUDE.md plain; rules with a `paths` list.
-    assert.equal(matter(readText(ws, 'CLAUDE.md')).matter, '', 'CLAUDE.md has no frontmatter');
-    assert.deepEqual(matter(readText(ws, '.claude/rules/autosnippet-swift.md')).data, { paths: ['**/*.swift'] });
+    assert.equal(frontMatterOf(readText(ws, 'CLAUDE.md')).present, false, 'CLAUDE.md has no frontmatter');
+    assert.deepEqual(frontMatterOf(readText(ws, '.claude/rules/autosnippet-swift.md')).data, { paths: ['**/*.swift'] });
     assertLinksResolve(ws, '.claude/rules/autosnippet-swift.md');
 
     // Cursor: one always-on rule, one auto-attached rule per language; strict YAML with real booleans.
-    assert.deepEqual(matter(readText(ws, '.cursor/rules/autosnippet.mdc')).data, {
+    assert.deepEqual(frontMatterOf(readText(ws, '.cursor/rules/autosnippet.mdc')).data, {
       description: "This project's rules and patterns that apply to all code, from AutoSnippet",
       alwaysApply: true,
     });
-    assert.deepEqual(matter(readText(ws, '.cursor/rules/autosnippet-swift.mdc')).data, {
+    assert.deepEqual(frontMatterOf(readText(ws, '.cursor/rules/autosnippet-swift.mdc')).data, {
       description: "This project's Swift rules and patterns, from AutoSnippet",
       globs: '**/*.swift',
       alwaysApply: false,

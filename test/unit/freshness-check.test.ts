@@ -1,4 +1,3 @@
-import matter from 'gray-matter';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +13,7 @@ import {
 } from '../../src/core/knowledge/freshness-review';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
 import { fifo, link } from './files-helpers';
-import { citingRecipe, edit, git, gitInit, HTTP_TS, readText, writeSource } from './freshness-helpers';
+import { citingRecipe, edit, frontMatterOf, git, gitInit, HTTP_TS, readText, writeSource } from './freshness-helpers';
 import { call, tempWorkspace } from './knowledge-helpers';
 
 const FETCH_LINE = 7; // `const res = await fetch(url, { signal: controller.signal });`
@@ -44,7 +43,7 @@ test('approving a candidate and publishing a draft record the hash of each cited
       reasoning: { whyStandard: 'One wrapper.', sources: [`src/http.ts:${FETCH_LINE}`], confidence: 0.9 },
     }], 'copilot_agent');
     const approved = await call(ws, 'approve_candidate', { id: created[0] });
-    const front = matter(readText(ws, approved.recipe.file)).data;
+    const front = frontMatterOf(readText(ws, approved.recipe.file)).data;
     assert.match(front.fingerprints.code, /^[0-9a-f]{12}$/, 'the excerpt was found in src/http.ts');
     assert.deepEqual(Object.keys(front.fingerprints.sources), ['src/http.ts:7']);
     assert.match(front.fingerprints.sources['src/http.ts:7'], /^[0-9a-f]{12}$/);
@@ -355,7 +354,7 @@ test("rewriting sources touches whole references only, in the frontmatter and in
   const text =
     '---\ntitle: T\nsources: [src/a.ts:1, src/a.ts:12]\n---\n\n# T\n\n## Sources\n\n- [src/a.ts:1](../../../src/a.ts#L1)\n- [src/a.ts:12](../../../src/a.ts#L12)\n\nSee src/a.ts:1 in prose.\n';
   const out = rewriteSources(text, [{ from: 'src/a.ts:1', to: 'src/b.ts:3' }]);
-  assert.deepEqual(matter(out).data.sources, ['src/b.ts:3', 'src/a.ts:12']);
+  assert.deepEqual(frontMatterOf(out).data.sources, ['src/b.ts:3', 'src/a.ts:12']);
   assert.match(out, /^- \[src\/b\.ts:3\]\(\.\.\/\.\.\/\.\.\/src\/b\.ts#L3\)$/m, out);
   assert.match(out, /^- \[src\/a\.ts:12\]\(\.\.\/\.\.\/\.\.\/src\/a\.ts#L12\)$/m, out);
   assert.match(out, /See src\/a\.ts:1 in prose\./, "prose is the person's: only list items are rewritten");

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseFrontMatter } from '../../src/core/files';
 import { syncRecipes } from '../../src/core/knowledge/recipe-index';
 import type { Workspace } from '../../src/core/workspace';
 import { writeRecipe } from './knowledge-helpers';
@@ -26,6 +27,13 @@ export function writeSource(ws: Workspace, rel: string, text: string): void {
   const abs = path.join(ws.root, rel);
   mkdirSync(path.dirname(abs), { recursive: true });
   writeFileSync(abs, text);
+}
+
+/** A Markdown file's front matter read as YAML (js-yaml's safe schema): its fields, whether it has one, and the body. */
+export function frontMatterOf(text: string): { data: Record<string, any>; present: boolean; content: string } {
+  const fm = parseFrontMatter(text.replace(/\r\n/g, '\n'));
+  if (!fm.ok) throw new Error(fm.problem.message);
+  return { data: fm.value.data, present: fm.value.present, content: fm.value.body };
 }
 
 export function readText(ws: Workspace, rel: string): string {

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { guardEngine } from '../../src/core/guard';
 import { applyFixes } from '../../src/core/guard/fix';
-import { maskText } from '../../src/core/guard/mask';
 import { builtinRules } from '../../src/core/guard/packs';
 import type { GuardRule } from '../../src/core/guard/rule';
 import { RuleRunner } from '../../src/core/guard/runner';
+import { maskText } from '../../src/core/text/mask';
 import { allBuiltinsOn, guardWorkspace, rulesFile } from './guard-helpers';
 
 const builtins = builtinRules();

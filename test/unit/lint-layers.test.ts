@@ -8,8 +8,14 @@ import { test } from 'node:test';
 const root = path.join(__dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
 
+/** Lints `code` as if it were `file`; `@/x` in a specifier stands for src/x, relative to the file. */
 async function layerErrors(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  const dir = path.posix.dirname(file);
+  const text = code.replace(/'@\/([^']+)'/g, (_, to: string) => {
+    const rel = path.posix.relative(dir, `src/${to}`);
+    return `'${rel.startsWith('.') ? rel : `./${rel}`}'`;
+  });
+  const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
   return result.messages.filter((m) => m.ruleId === 'autosnippet/layers').map((m) => m.message);
 }
 
@@ -17,24 +23,43 @@ test('an upward import fails the lint, with the reason', async () => {
   const cases: [file: string, code: string, says: RegExp][] = [
     [
       'src/core/kernel/x.ts',
-      "import { ToolCatalog } from '../tools/catalog';\nexport const c = ToolCatalog;\n",
+      "import { ToolCatalog } from '@/core/tools/catalog';\nexport const c = ToolCatalog;\n",
       /kernel is the bottom layer/,
     ],
     [
       'src/cli/x.ts',
-      "import { RuleRunner } from '../core/guard/engine';\nexport const r = RuleRunner;\n",
+      "import { RuleRunner } from '@/core/guard/engine';\nexport const r = RuleRunner;\n",
       /only through the catalog/,
     ],
     [
       'src/core/text/x.ts',
-      "export { searchRecipes } from '../knowledge/recipes';\n",
+      "export { searchRecipes } from '@/core/knowledge/recipes';\n",
       /text and file layers build on the kernel only/,
     ],
-    ['src/core/knowledge/x.ts', "export const load = () => import('../guard/engine');\n", /knowledge sits below guard/],
+    [
+      'src/core/knowledge/x.ts',
+      "export const load = () => import('@/core/guard/engine');\n",
+      /knowledge sits below guard/,
+    ],
+    [
+      'src/core/workspace.ts',
+      "import { syncRecipes } from '@/core/knowledge/recipe-index';\n",
+      /shared ground imports no domain/,
+    ],
     [
       'src/core/guard/x.ts',
-      "import { createCatalog } from '../tools/catalog';\nexport const c = createCatalog;\n",
-      /domains do not import the catalog/,
+      "import { createCatalog } from '@/core/tools/catalog';\nexport const c = createCatalog;\n",
+      /domains \(the gateway too\) do not import the catalog/,
+    ],
+    [
+      'src/core/gateway/x.ts',
+      "import type { ToolContext } from '@/core/tools/types';\nexport type C = ToolContext;\n",
+      /domains \(the gateway too\) do not import the catalog/,
+    ],
+    [
+      'src/mcp/x.ts',
+      "import { skillRegistry } from '@/core/skills/registry';\nexport const s = skillRegistry;\n",
+      /only through the catalog/,
     ],
     ['src/core/store/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n", /run without VS Code/],
     [
@@ -42,7 +67,7 @@ test('an upward import fails the lint, with the reason', async () => {
       "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
       /runs in a browser/,
     ],
-    ['src/core/workspace-extra.ts', "import { run } from '../mcp/run';\nexport const r = run;\n", /imports no adapter/],
+    ['src/core/workspace-extra.ts', "import { run } from '@/mcp/run';\nexport const r = run;\n", /imports no adapter/],
   ];
   for (const [file, code, says] of cases) {
     const errors = await layerErrors(file, code);
@@ -51,19 +76,22 @@ test('an upward import fails the lint, with the reason', async () => {
   }
 });
 
-test('legal imports pass: down the layers, the adapters facade, a type the gateway names', async () => {
+test('legal imports pass: down the layers, the adapters facade', async () => {
   const cases: [file: string, code: string][] = [
     [
       'src/cli/x.ts',
-      "import { createCatalog } from '../core/tools/catalog';\nimport { AutoSnippetError } from '../core/kernel/errors';\nimport { openWorkspace } from '../core/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n",
+      "import { createCatalog } from '@/core/tools/catalog';\nimport { AutoSnippetError } from '@/core/kernel/errors';\nimport { openWorkspace } from '@/core/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n",
     ],
     [
       'src/core/files/x.ts',
-      "import { AutoSnippetError } from '../kernel/errors';\nexport const e = AutoSnippetError;\n",
+      "import { AutoSnippetError } from '@/core/kernel/errors';\nexport const e = AutoSnippetError;\n",
     ],
-    ['src/core/guard/x.ts', "import { classifyFile } from '../files/classify';\nexport const c = classifyFile;\n"],
-    ['src/core/gateway/x.ts', "import type { ToolContext } from '../tools/types';\nexport type C = ToolContext;\n"],
-    ['src/core/tools/x.ts', "import { searchRecipes } from '../retrieval/context';\nexport const s = searchRecipes;\n"],
+    ['src/core/guard/x.ts', "import { classifyFile } from '@/core/files/classify';\nexport const c = classifyFile;\n"],
+    ['src/mcp/x.ts', "import { skillRegistry } from '@/core/tools/adapters';\nexport const s = skillRegistry;\n"],
+    [
+      'src/core/tools/x.ts',
+      "import { searchRecipes } from '@/core/retrieval/context';\nexport const s = searchRecipes;\n",
+    ],
   ];
   for (const [file, code] of cases) assert.deepEqual(await layerErrors(file, code), [], `${file}: ${code.trim()}`);
 });

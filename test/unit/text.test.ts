@@ -149,6 +149,34 @@ test('meaning: a file that is not a word-vector table is refused with a reason',
   assert.throws(() => parseWordVectors(good.subarray(0, good.length - 1)), /wrong size/);
 });
 
+test('meaning: a product-quantised table decodes each word to its centroids', () => {
+  // 2 words, 2 dimensions in groups of 1: each word is two indexes into 256 centroids per group.
+  const centroids = new Int8Array(2 * 256);
+  centroids[5] = 100; // group 0, centroid 5
+  centroids[256 + 7] = -50; // group 1, centroid 7
+  centroids[256] = 90; // group 1, centroid 0
+  const header = Buffer.alloc(17);
+  header.write('ASWV2', 0, 'ascii');
+  header.writeUInt32LE(2, 5);
+  header.writeUInt16LE(2, 9);
+  header.writeUInt16LE(1, 11);
+  header.writeUInt32LE('alpha\nbeta'.length, 13);
+  const table = Buffer.concat([
+    header,
+    Buffer.from('alpha\nbeta'),
+    Buffer.from(centroids.buffer),
+    Buffer.from([5, 7, 0, 0]),
+  ]);
+  const v = parseWordVectors(table);
+  assert.equal(v.size, 2);
+  const alpha = v.meaningOf('alpha')!;
+  assert.ok(
+    Math.abs(alpha[0] - 100 / Math.hypot(100, 50)) < 1e-6 && Math.abs(alpha[1] + 50 / Math.hypot(100, 50)) < 1e-6,
+  );
+  assert.deepEqual([...v.meaningOf('beta')!], [0, 1]);
+  assert.throws(() => parseWordVectors(table.subarray(0, table.length - 1)), /wrong size/);
+});
+
 test('ASCII identifiers are split by character codes exactly as the Unicode rules split them', () => {
   const split = (f: (w: string, out: string[]) => void, w: string) => {
     const out: string[] = ['before'];

@@ -21,7 +21,7 @@ export const AGENT_COMMANDS: readonly AgentCommand[] = [
     description: 'Scan this workspace and propose its first recipes as candidates for review',
     skill: 'autosnippet-coldstart',
     instruction:
-      'Cold start: load the skill autosnippet-coldstart (section "Steps"), then run the pipeline bootstrap_full_pipeline with autosnippet_run_pipeline, and report the candidates it created per dimension and what a person should review first.',
+      'Cold start: load the skill autosnippet-coldstart (section "Steps"), then call write_coldstart_cards (it uses your model to write the cards from the scan evidence), and report the candidates it created per dimension, the flagged and refused ones, and what a person should review first.',
     defaultPrompt: 'Set up AutoSnippet for this workspace.',
   },
   {

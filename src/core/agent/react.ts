@@ -13,6 +13,7 @@ import {
   protocolInstructions,
   toTextProtocol,
 } from './action-protocol';
+import type { AnswerReview } from './answer-check';
 import {
   assistantText,
   assistantTurn,
@@ -34,6 +35,8 @@ export type AgentEvent =
   | { type: 'tool_finished'; call: ToolCall; round: number; ok: boolean; ms: number; result?: ToolResult }
   | { type: 'reference'; reference: AgentReference }
   | { type: 'correction'; round: number; problems: ActionProblem[] }
+  /** The answer's code was checked: `findings` left to fix (`final`: after the one correction). */
+  | { type: 'review'; findings: number; final: boolean }
   | { type: 'limit'; rounds: number };
 
 export interface AgentRunOptions {
@@ -48,6 +51,12 @@ export interface AgentRunOptions {
   onEvent?(event: AgentEvent): void;
   /** Default: native when the model supports tool calling. */
   protocol?: 'native' | 'text';
+  /**
+   * Checks a final answer before the person sees it (guard on the code it proposes): what it returns
+   * is sent to the model once, and the corrected answer is what is shown. With it, the final answer is
+   * streamed when it is complete, not as it arrives.
+   */
+  reviewAnswer?(answer: string, signal?: AbortSignal): Promise<AnswerReview | undefined>;
 }
 
 export interface AgentToolRecord {
@@ -95,6 +104,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const usage = { inputTokens: 0, outputTokens: 0 };
   let rounds = 0;
   let requests = 0;
+  let reviewed = false;
   const result = (text: string, stoppedBy: AgentRunResult['stoppedBy']): AgentRunResult => ({
     text,
     stoppedBy,
@@ -117,6 +127,9 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     emit({ type: 'request', round: rounds + 1 });
     let response: ChatResponse;
     const filter = protocol === 'text' ? new ActionBlockFilter() : undefined;
+    // Held until the answer is known to need no correction; narration before tool calls is let through then.
+    let held = '';
+    const show = (delta: string) => (options.reviewAnswer ? (held += delta) : emit({ type: 'text', delta }));
     try {
       response = await model.send(
         {
@@ -126,7 +139,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
           purpose: 'react',
           onText: (delta) => {
             const shown = filter ? filter.push(delta) : delta;
-            if (shown) emit({ type: 'text', delta: shown });
+            if (shown) show(shown);
           },
         },
         signal,
@@ -137,7 +150,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     }
     requests++;
     const rest = filter?.end();
-    if (rest) emit({ type: 'text', delta: rest });
+    if (rest) show(rest);
     usage.inputTokens += response.usage?.inputTokens ?? 0;
     usage.outputTokens += response.usage?.outputTokens ?? 0;
 
@@ -148,9 +161,20 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     const problems = parsed?.problems ?? [];
     const answer = parsed ? parsed.text : response.text;
     if (lastRequest || (calls.length === 0 && problems.length === 0)) {
+      const review = options.reviewAnswer ? await options.reviewAnswer(answer, signal) : undefined;
+      if (signal?.aborted) return result('', 'cancelled');
       turn.push(assistantText(answer));
+      if (review && !reviewed) {
+        reviewed = true;
+        emit({ type: 'review', findings: review.findings, final: false });
+        turn.push(userText(review.prompt));
+        continue;
+      }
+      if (held) emit({ type: 'text', delta: held });
+      if (review) emit({ type: 'review', findings: review.findings, final: true });
       return result(answer, lastRequest ? 'max_rounds' : 'answer');
     }
+    if (held) emit({ type: 'text', delta: held });
 
     rounds++;
     turn.push(protocol === 'native' ? assistantTurn(response.text, calls) : assistantText(response.text));

@@ -1,3 +1,5 @@
+import { callCollector, type CodeFacts, codeFacts } from './code-facts';
+import { ownersOf, shapeOf } from './decl-shape';
 import { LineIndex } from './source';
 import type { Family, SourceFile } from './types';
 
@@ -15,6 +17,8 @@ export interface ImportFact {
   reexport?: boolean;
   /** How many lines the statement spans (a `{ … }` list may take several). */
   span?: number;
+  /** A module declaration that brings a file into the module tree (Rust `mod x;`): `spec` is the module's name. */
+  module?: boolean;
 }
 
 export type Visibility = 'public' | 'internal' | 'private';
@@ -38,10 +42,21 @@ export interface DeclFact {
   visibility: Visibility;
   /** Declared inside a type or an impl block (a method, a nested type), not at the top level. */
   member: boolean;
+  /** The declaring keyword of a type (`class`, `struct`, `protocol`, `trait`, `actor`, `interface`…). */
+  keyword?: string;
+  /** The modifier words before the name (`static`, `synchronized`, `suspend`, `async`, `nonisolated`…), visibility excluded. */
+  modifiers?: string[];
+  /** For a member: the type, impl block or extension it is declared in (by indentation), when one is found. */
+  owner?: string;
+  /**
+   * For a function: its parameter list and result as written on the declaration's line, with the
+   * name left out and spaces collapsed (`(cmd *Command) error`), to find signatures that repeat.
+   */
+  signature?: string;
 }
 
-/** What several dimensions need from one file, extracted once. */
-export interface FileFacts {
+/** What several dimensions and the detectors need from one file, extracted once. */
+export interface FileFacts extends CodeFacts {
   imports: ImportFact[];
   decls: DeclFact[];
   /**
@@ -220,6 +235,7 @@ function extract(file: SourceFile): FileFacts {
         ...(base ? { base, bases } : {}),
         visibility: visibilityOf(file, name, modifiers, exported),
         member,
+        ...shapeOf(kind, name, modifiers, file.lines[line - 1] ?? ''),
       });
     }
   }
@@ -229,12 +245,13 @@ function extract(file: SourceFile): FileFacts {
   const importLines = new Set(
     imports.flatMap((i) => (i.names?.length ? Array.from({ length: i.span ?? 1 }, (_, k) => i.line + k) : [])),
   );
+  const calls = callCollector(code, lines, decls, file.family);
   scanUses(code, (name, at) => {
     if (uses.size >= MAX_USES || KEYWORDS.has(name) || uses.has(name)) return;
     const line = lines.lineOf(at);
     if (importLines.size && importLines.has(line)) return;
     uses.set(name, line);
-  });
+  }, calls.add);
   // `pkg.Name` matters where a module alias qualifies names: Go packages, Python modules, JS namespaces.
   const qualRe = /(?<![\w$.])([a-z_][\w$]*)\.([A-Za-z_][\w$]*)/g;
   const aliases = new Set(imports.flatMap((i) => (i.alias ? [i.alias] : [])));
@@ -247,7 +264,21 @@ function extract(file: SourceFile): FileFacts {
   }
   // The word is needed and rare outside Java, Kotlin and Go: a substring test spares the other files a multiline scan (~60 ms on 5,000 files).
   const packageName = code.includes('package') ? /^[ \t]*package[ \t]+([\w.]+)/m.exec(code)?.[1] : undefined;
-  return { imports, decls, uses, qualified, ...(packageName ? { packageName } : {}) };
+  if (file.family === 'rust' && code.includes('mod')) {
+    // `mod x;` brings x.rs (or x/mod.rs) into the module tree: an edge of the import graph as much as a `use`.
+    for (const m of code.matchAll(/^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+(\w+)[ \t]*;/gm)) {
+      imports.push({ spec: m[1], line: lines.lineOf(m.index + m[0].indexOf('mod')), module: true });
+    }
+  }
+  ownersOf(file, decls, lines);
+  return {
+    imports,
+    decls,
+    uses,
+    qualified,
+    ...(packageName ? { packageName } : {}),
+    ...codeFacts(file, lines, calls.calls),
+  };
 }
 
 const DECL_KEYWORDS = new Set([
@@ -284,7 +315,11 @@ const TYPE_POSITION_WORDS = new Set(['extends', 'implements', 'new', 'as', 'is',
  * Not a use: a name after `.`, `::`, `->` or `?.` (a member or a path), or the name a declaration
  * introduces (`def name`, `class Name`). One pass over the identifiers, no backtracking.
  */
-function scanUses(code: string, onUse: (name: string, at: number) => void): void {
+function scanUses(
+  code: string,
+  onUse: (name: string, at: number) => void,
+  onCall?: (name: string, at: number) => void,
+): void {
   const ident = /[A-Za-z_$][\w$]*/g;
   let prevWord = '';
   let prevEnd = 0;
@@ -297,6 +332,10 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     prevWord = name;
     prevEnd = end;
     const before = code.charCodeAt(at - 1);
+    let k = end;
+    while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
+    const next = code.charCodeAt(k);
+    if (onCall && next === 40 /* ( */) onCall(name, at);
     // `.name`, `::name`, `#name`: a member, a path or a directive. (`@Name` is a use: a property wrapper, an annotation.)
     if (before === 46 || (before === 58 && code.charCodeAt(at - 2) === 58) || before === 35) continue;
     // The last non-blank character before the name.
@@ -305,9 +344,6 @@ function scanUses(code: string, onUse: (name: string, at: number) => void): void
     const onlyBlanksSinceWord = j < wordEnd;
     // The name a declaration introduces, with only blanks between it and its keyword.
     if (onlyBlanksSinceWord && DECL_KEYWORDS.has(word)) continue;
-    let k = end;
-    while (code.charCodeAt(k) === 32 || code.charCodeAt(k) === 9) k++;
-    const next = code.charCodeAt(k);
     const capital = name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
     if (next === 40 /* ( */ || (before === 64 /* @ */ && capital)) onUse(name, at);
     else if (next === 60 /* < */ && /^<[\w$<>, .?:[\]]*>\s*\(/.test(code.slice(k, k + 120))) onUse(name, at);

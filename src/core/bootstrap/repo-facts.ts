@@ -2,6 +2,7 @@
 // actions, changelogs, contributor documents, tool configurations, version pins, API dumps; and,
 // per source file, the markers the repository-level detectors read (deprecations, test fixtures).
 // Extracted once; detectors read these facts and nothing else.
+import { classifyFile, isProduction } from '../files/classify';
 import { commandSources, type ProjectCommand } from './commands';
 import { statedRules } from './dimensions/guidelines';
 import { factsOf } from './facts';
@@ -263,8 +264,12 @@ async function extractRepoFacts(ctx: AnalysisContext): Promise<RepoFacts> {
 
   const pins: RepoFacts['pins'] = [];
   const apiFiles: RepoFacts['apiFiles'] = [];
+  // The product's manifests, the shallowest first: a test, sample or vendored project's pin is not the
+  // floor new code is written against, and the root manifest's pin wins over a module's.
+  const depth = (f: string) => f.split('/').length;
   const manifests = ctx.listing.filter((f) => VERSION_PINS.some((p) => p.manifest.test(f)) || BUILD_FILE.test(f))
-    .filter((f) => f.split('/').length <= 3)
+    .filter((f) => depth(f) <= 3 && isProduction(classifyFile(f).kind))
+    .sort((x, y) => depth(x) - depth(y))
     .slice(0, 40);
   for (const m of manifests) {
     const text = (await ctx.read(m)) ?? '';

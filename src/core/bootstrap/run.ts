@@ -12,6 +12,8 @@ import { triggerFor } from '../knowledge/recipe-file';
 import type { CandidateInput } from '../knowledge/types';
 import { ownedDirs, projectSnapshot, structureEdges } from '../structure';
 import type { Workspace } from '../workspace';
+import { type CardRule, draftCardRules } from './card-rules';
+import { CodeDetectors } from './code-detectors';
 import { codeLanguageOf } from './code-language';
 import { ArchitectureAnalyzer } from './dimensions/architecture';
 import { FlowAnalyzer } from './dimensions/flow';
@@ -29,7 +31,7 @@ import { RepositoryDetectors } from './repository-detectors';
 import { selectFiles } from './select';
 import { sourceFile } from './source';
 import { TOOL_CONFIGS } from './tool-knowledge';
-import type { AnalysisContext, Analyzer, CandidateDraft, Family } from './types';
+import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from './types';
 
 export interface BootstrapOptions {
   /** At most this many source files are read (default 2,000). */
@@ -46,6 +48,8 @@ export interface BootstrapRun {
   actor: Actor;
   signal?: AbortSignal;
   progress?(p: { message: string; done?: number; total?: number }): void;
+  /** Sees each scanned file once, before the analysers (the file's text is dropped after the visit). */
+  visit?(file: SourceFile): void;
 }
 
 export interface DimensionResult {
@@ -74,6 +78,11 @@ export interface BootstrapResult {
   primaryLanguage?: string;
   candidates: { proposed: number; created: number; existing: number; weak: number };
   /**
+   * Guard rules drafted from the cards that state one (stored with the card, pending): drafted and
+   * passing their examples, refused, and reporting places in the repository today.
+   */
+  rules: { drafted: number; refused: number; withFindings: number };
+  /**
    * The project's own rules for agents and contributors (AI_POLICY.md, AGENTS.md, CLAUDE.md, Copilot
    * instructions, CONTRIBUTING.md), agent files first: the candidate to read before anything else.
    */
@@ -90,16 +99,48 @@ const PROGRESS_EVERY = 16;
 const SUBMIT_BATCH = 50;
 
 /**
- * Cold start without AI: lists the workspace (respecting .gitignore), reads the targets, scans a
- * bounded, representative set of source files in slices, analyses the nine dimensions and records
- * what it found as pending candidates. Idempotent: the same project gives the same candidates, and
- * `submitCandidates` reports the ones that exist as duplicates instead of creating them again.
+ * Cold start without AI: the scan below, then what it found recorded as pending candidates.
+ * Idempotent: the same project gives the same candidates, and `submitCandidates` reports the ones
+ * that exist as duplicates instead of creating them again.
  */
 export async function bootstrapKnowledge(
   ws: Workspace,
   options: BootstrapOptions,
   run: BootstrapRun,
 ): Promise<BootstrapResult> {
+  const scan = await scanProject(ws, options, run);
+  return recordScan(ws, scan, scan.proposals, run);
+}
+
+/** What one scan found, before anything is recorded: the drafts that meet the bar and the ones that do not. */
+export interface ProjectScan {
+  t0: number;
+  ctx: AnalysisContext;
+  /** Drafts with sources and a confidence of 0.5 or more, one per title, in the analysers' order. */
+  proposals: CandidateDraft[];
+  /** Drafts below that bar: evidence a reader may still weigh, never candidates on their own. */
+  weakDrafts: CandidateDraft[];
+  wanted?: Set<string>;
+  familyCounts: Partial<Record<Family, number>>;
+  primary: Family | undefined;
+  /** The language of most scanned production files (VS Code id), when there is one. */
+  primaryLanguage?: string;
+  targetEdges: GraphEdge[];
+  fileEdges: GraphEdge[];
+  containment: GraphEdge[];
+  scanned: BootstrapResult['scanned'];
+  total: number;
+}
+
+/**
+ * Lists the workspace (respecting .gitignore), reads the targets, scans a bounded, representative set
+ * of source files in slices and analyses the nine dimensions. Records nothing: `recordScan` does.
+ */
+export async function scanProject(
+  ws: Workspace,
+  options: BootstrapOptions,
+  run: BootstrapRun,
+): Promise<ProjectScan> {
   const t0 = performance.now();
   const maxFiles = options.maxFiles ?? DEFAULTS.maxFiles;
   const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
@@ -120,7 +161,6 @@ export async function bootstrapKnowledge(
   const { listing, structure } = await projectSnapshot(ws, { refresh: true, signal: run.signal });
   cancelled(0, 0);
   const targetEdges = structureEdges(structure.targets);
-  await replaceEdges(ws, 'structure', targetEdges);
 
   const selection = selectFiles(listing.files, maxFiles, declaredKinds(ws.root));
   const total = selection.files.length;
@@ -134,6 +174,7 @@ export async function bootstrapKnowledge(
     'project-profile': new ProjectProfileAnalyzer(),
     'agent-guidelines': new AgentGuidelinesAnalyzer(),
     language: new LanguageAnalyzer(),
+    code: new CodeDetectors(),
     repository: new RepositoryDetectors(),
   } satisfies Record<string, Analyzer>;
   const all: Analyzer[] = Object.values(analyzers);
@@ -188,6 +229,7 @@ export async function bootstrapKnowledge(
     bytes += r.length;
     const at = targetsOf(rel, language);
     const file = sourceFile(rel, language, r, at.target, at.alsoIn);
+    run.visit?.(file);
     // A large file can take several slices: the event loop gets a turn between analysers too.
     for (const a of all) {
       a.visit(file);
@@ -223,27 +265,77 @@ export async function bootstrapKnowledge(
 
   const wanted = options.dimensions?.length ? new Set(options.dimensions) : undefined;
   const seenTitles = new Set<string>();
-  let weak = 0;
+  const weakDrafts: CandidateDraft[] = [];
   const proposals = drafts.filter((d) => {
     if (wanted && !wanted.has(d.dimension)) return false;
     const key = d.title.toLowerCase();
     if (seenTitles.has(key)) return false;
     seenTitles.add(key);
     if (d.reasoning.sources.length === 0 || d.reasoning.confidence < 0.5) {
-      weak++;
+      weakDrafts.push(d);
       return false;
     }
     return true;
   });
   for (const d of proposals) if (d.code) d.language = await codeLanguageOf(d, ctx.read);
+  return {
+    t0,
+    ctx,
+    proposals,
+    weakDrafts,
+    ...(wanted ? { wanted } : {}),
+    familyCounts,
+    primary,
+    ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
+    targetEdges,
+    // Files join the graph through their imports and the target that contains them.
+    fileEdges: analyzers.architecture.fileEdges(),
+    containment,
+    scanned: {
+      files: scanned,
+      bytes,
+      eligible: selection.eligible,
+      capped: selection.capped || skipped.overBudget > 0,
+      skipped,
+      ignoredByGitignore: listing.ignored,
+      languages,
+    },
+    total,
+  };
+}
 
+/**
+ * Records a scan: `drafts` (the scan's own proposals, or cards written from its evidence) as pending
+ * candidates with the guard rules they state, the graph edges it found, and the summary per dimension.
+ */
+export async function recordScan(
+  ws: Workspace,
+  scan: ProjectScan,
+  drafts: readonly CandidateDraft[],
+  run: BootstrapRun,
+): Promise<BootstrapResult> {
+  const { t0, ctx, wanted, familyCounts, targetEdges, fileEdges, containment, total } = scan;
+  const { structure } = ctx;
+  const proposals = drafts;
+  const weak = scan.weakDrafts.length;
+  const progress = throttle(run.progress);
+  progress({ message: 'Drafting the guard rules the cards state', done: total, total }, true);
+  const cardRules = await draftCardRules(ws, proposals, run.signal);
+  if (run.signal?.aborted) {
+    throw new AutoSnippetError(
+      ErrorCode.Cancelled,
+      'Bootstrap was cancelled while drafting guard rules; no candidates were created.',
+      'Run bootstrap_knowledge again when ready: it starts over and creates no duplicates.',
+    );
+  }
+  await replaceEdges(ws, 'structure', targetEdges);
   progress({ message: `Recording ${proposals.length} candidates`, done: total, total }, true);
   const byDimension = new Map<string, { created: string[]; existing: string[] }>();
   const policies: NonNullable<BootstrapResult['policies']> = [];
   for (let i = 0; i < proposals.length; i += SUBMIT_BATCH) {
     const batch = proposals.slice(i, i + SUBMIT_BATCH);
     // The scan is the author; the audit log records who started it.
-    const result = await submitCandidates(ws, batch.map(toCandidateInput), 'system');
+    const result = await submitCandidates(ws, batch.map((d) => toCandidateInput(d, cardRules.rules.get(d))), 'system');
     // `created` lists the new ids in input order, skipping the inputs reported as duplicates.
     const dupByInput = new Map(result.duplicates.map((d) => [d.input, d.existing]));
     let next = 0;
@@ -259,8 +351,6 @@ export async function bootstrapKnowledge(
     });
   }
 
-  // Files join the graph through their imports and the target that contains them.
-  const fileEdges = analyzers.architecture.fileEdges();
   await replaceEdges(ws, 'bootstrap', [...fileEdges, ...containment]);
 
   const families = (Object.keys(familyCounts) as Family[]).filter((f) => (familyCounts[f] ?? 0) > 0);
@@ -282,21 +372,14 @@ export async function bootstrapKnowledge(
   const existing = dimensions.reduce((n, d) => n + d.existing.length, 0);
   progress({ message: `Done: ${created} new candidates, ${existing} already known`, done: total, total }, true);
   return {
-    scanned: {
-      files: scanned,
-      bytes,
-      eligible: selection.eligible,
-      capped: selection.capped || skipped.overBudget > 0,
-      skipped,
-      ignoredByGitignore: listing.ignored,
-      languages,
-    },
+    scanned: scan.scanned,
     targets: { count: structure.targets.length, ecosystems: structure.ecosystems as Record<string, number> },
     ...(structure.problems.length
       ? { problems: structure.problems.slice(0, 10).map((p) => ({ file: p.manifest, message: p.message })) }
       : {}),
-    ...(primary ? { primaryLanguage: languageOf(primary, ctx) } : {}),
+    ...(scan.primaryLanguage ? { primaryLanguage: scan.primaryLanguage } : {}),
     candidates: { proposed: proposals.length, created, existing, weak },
+    rules: { drafted: cardRules.drafted, refused: cardRules.refused, withFindings: cardRules.withFindings },
     ...(policies.length ? { policies } : {}),
     dimensions,
     graph: { fileImports: fileEdges.length, targetFiles: containment.length, targetDependencies: targetEdges.length },
@@ -319,7 +402,7 @@ function readFirst(policies: NonNullable<BootstrapResult['policies']>): string {
 }
 
 /** The candidate as recorded: a title and summary within the reviewer's bounds, a short kebab-case trigger. */
-export function toCandidateInput(d: CandidateDraft): CandidateInput {
+export function toCandidateInput(d: CandidateDraft, rule?: CardRule): CandidateInput {
   const title = fit(d.title, MAX_TITLE);
   return {
     title,
@@ -335,6 +418,8 @@ export function toCandidateInput(d: CandidateDraft): CandidateInput {
     scope: d.target ? 'target' : 'project',
     ...(d.target ? { target: d.target } : {}),
     origin: `bootstrap:${d.dimension}`,
+    ...(d.ruleSeed ? { ruleSeed: d.ruleSeed } : {}),
+    ...(rule ? { constraints: { guards: rule.guards }, guardReport: rule.report } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
 import { classifyFile, type FileKind, testRegions } from '../files/classify';
-import { maskText } from '../guard/mask';
+import { maskText } from '../text/mask';
 import type { Family, SourceFile } from './types';
 
-const FAMILY_OF: Record<string, Family> = {
+/** The family of each language id the scan reads. */
+export const FAMILY_LANGUAGES: Readonly<Record<string, Family>> = {
   typescript: 'jsts',
   typescriptreact: 'jsts',
   javascript: 'jsts',
@@ -30,7 +31,7 @@ export const FAMILY_LABEL: Record<Family, string> = {
 };
 
 export function familyOf(language: string, text?: string): Family {
-  const f = FAMILY_OF[language];
+  const f = FAMILY_LANGUAGES[language];
   if (f) return f;
   if (language === 'c' && text && /@interface|@protocol|NS_ASSUME_NONNULL|#import\s*<Foundation/.test(text)) {
     return 'objc';

@@ -1,3 +1,4 @@
+import type { RuleSeed } from '../knowledge/rule-seed';
 import type { KnowledgeType } from '../knowledge/types';
 import type { ProjectStructure } from '../structure';
 
@@ -59,6 +60,13 @@ export interface CandidateDraft {
   target?: string;
   /** A short kebab-case trigger naming the subject (`protected`, `afError`); derived from the title when absent. */
   trigger?: string;
+  /** The checkable rule the card states, in structured form: the cold start drafts its guard from it. */
+  ruleSeed?: RuleSeed;
+  /**
+   * The numbers behind the claim and the places that go against it, as `path:line`: shown to the
+   * model that writes cards from the scan's evidence (packs.ts), never recorded as they are.
+   */
+  evidence?: { counts?: Record<string, number>; counterExamples?: string[] };
 }
 
 /** What every analyser may consult when it turns its evidence into drafts. */

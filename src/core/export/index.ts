@@ -63,7 +63,9 @@ export interface ExportOptions {
 export async function planExport(ws: Workspace, options: ExportOptions): Promise<ExportPlan> {
   const tracker = freshnessTracker(ws);
   await tracker.refresh();
-  const recipes: ExportRecipe[] = listRecipes(ws, { status: 'published' }).map((r) => {
+  // A pack's recipes stay out of the repository's files: they link to a git-ignored copy, and the pack is
+  // the team's way to share them. A project recipe of the same id (the project's own) is exported.
+  const recipes: ExportRecipe[] = listRecipes(ws, { status: 'published' }).filter((r) => !r.pack).map((r) => {
     const verdict = tracker.get(r.id);
     return {
       id: r.id,

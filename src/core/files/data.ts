@@ -165,6 +165,15 @@ export function parseFrontMatter(text: string, limits: DataLimits = {}): Parsed<
   };
 }
 
+/**
+ * Front matter for a Markdown file: `---`, the fields as YAML, `---`. Lines are never folded, and a
+ * string that would read back as another type (`yes`, `1.0`, a date) is quoted, so
+ * `parseFrontMatter` gives back the same data.
+ */
+export function frontMatterText(data: Record<string, unknown>): string {
+  return `---\n${yaml.dump(data, { lineWidth: -1 }).trim()}\n---\n`;
+}
+
 function problem(code: string, message: string, line?: number): { ok: false; problem: DataProblem } {
   return { ok: false, problem: { code, message, ...(line ? { line } : {}) } };
 }

@@ -14,6 +14,7 @@ export {
   type DataLimits,
   type DataProblem,
   type FrontMatter,
+  frontMatterText,
   type Parsed,
   parseFrontMatter,
   parseJson,

@@ -1,8 +1,24 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from '../tools/types';
+import type { AccessClass, Actor, Channel } from '../kernel/actors';
+import type { ToolErrorBody, ToolResult } from '../kernel/result';
 import type { Workspace } from '../workspace';
 import { AuditLog, digestArgs, newAuditId } from './audit';
+
+/** What the Gateway reads of a call: who makes it, through which channel (a catalog's ToolContext is one). */
+export interface Caller {
+  actor: Actor;
+  channel: Channel;
+}
+
+/** What the Gateway reads of a tool: its name and the declarations its rules check (a ToolDefinition is one). */
+export interface GuardedTool {
+  name: string;
+  access: AccessClass;
+  destructive?: boolean;
+  batch?: { field: string; max: number };
+  derivedWrite?: boolean;
+}
 
 /** The rules every write obeys, whichever channel it came through. */
 export const constitution = {
@@ -30,7 +46,7 @@ export class Gateway {
    * Refuses an agent's call to a people-only tool (`action`) and audits it, whatever its arguments:
    * malformed ones included. `requested` is the name the agent used when it was not the tool's own.
    */
-  async refuse(action: string, rawArgs: unknown, ctx: ToolContext, requested?: string): Promise<ToolResult> {
+  async refuse(action: string, rawArgs: unknown, ctx: Caller, requested?: string): Promise<ToolResult> {
     const error = permissionDenied(action, ctx);
     const args = typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)
       ? (rawArgs as Record<string, unknown>)
@@ -58,9 +74,9 @@ export class Gateway {
   }
 
   async run(
-    tool: ToolDefinition,
+    tool: GuardedTool,
     input: Record<string, unknown>,
-    ctx: ToolContext,
+    ctx: Caller,
     execute: () => Promise<ToolResult>,
   ): Promise<ToolResult> {
     const started = performance.now();
@@ -118,7 +134,7 @@ export class Gateway {
   }
 }
 
-function check(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolContext): ToolErrorBody | undefined {
+function check(tool: GuardedTool, input: Record<string, unknown>, ctx: Caller): ToolErrorBody | undefined {
   if (tool.access === 'review' && !(constitution.reviewActors as readonly string[]).includes(ctx.actor)) {
     return permissionDenied(tool.name, ctx);
   }
@@ -144,7 +160,7 @@ function check(tool: ToolDefinition, input: Record<string, unknown>, ctx: ToolCo
   return undefined;
 }
 
-function permissionDenied(action: string, ctx: ToolContext): ToolErrorBody {
+function permissionDenied(action: string, ctx: Caller): ToolErrorBody {
   return {
     code: 'PERMISSION_DENIED',
     message: `${action} changes reviewed knowledge and is for people only; ${ctx.actor} may not run it.`,

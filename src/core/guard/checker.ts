@@ -1,7 +1,7 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
+import { changedSpan, type MaskedText, maskText, remaskText, type TextEdit } from '../text/mask';
 import type { TimeBudget } from './budget';
 import type { CompiledRuleSet, RegexTask, Task } from './compile';
-import { changedSpan, type MaskedText, maskText, remaskText, type TextEdit } from './mask';
 import { NeedleIndex, type RawMatch, runRegexTask, runStructuralTask } from './match';
 import type { StoppedRule } from './rule';
 import type { TreeSitterHost } from './structural';

@@ -358,6 +358,20 @@ export class GuardEngine {
     );
   }
 
+  /**
+   * Rules that are not loaded (a drafted rule) put through what loading does — pattern safety, query
+   * compilation, their own examples — and a runner of the ones that pass, for the caller to dispose.
+   */
+  async trial(rules: GuardRule[]): Promise<{ problems: RuleProblem[]; runner: RuleRunner }> {
+    const state = await this.loaded();
+    const problems: RuleProblem[] = [];
+    const refused = await this.vetting.vet(rules, problems);
+    const tested = await selfTestRules(rules.filter((r) => !refused.has(r.id)), this.treeSitter, problems);
+    const passing = rules.filter((r) => !refused.has(r.id) && !tested.has(r.id));
+    const config = { severityOverrides: {}, ruleExclusions: [], skipKinds: state.config.skipKinds };
+    return { problems, runner: new RuleRunner(passing, config, this.treeSitter) };
+  }
+
   /** Whether guard skips a workspace-relative path (settings and project excludes). */
   async isExcluded(relPath: string): Promise<boolean> {
     return (await this.loaded()).exclude.has(relPath);

@@ -1,4 +1,4 @@
-import { COMMENT, type MaskedText } from './mask';
+import { COMMENT, type MaskedText } from '../text/mask';
 
 /** `autosnippet-guard-disable-next-line id1, id2 -- why` and `…-disable-line`, in comments only. */
 const DISABLE = /autosnippet-guard-disable-(next-line|line)\b([^\n]*)/g;

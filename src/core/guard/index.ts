@@ -1,7 +1,9 @@
 import { publishedRecipeGuards, recipeIndexKey, refreshRecipeIndex } from '../knowledge/recipe-guards';
+import { PACKS_STATE_DIR } from '../packs/layout';
+import { loadPacks } from '../packs/load';
 import type { Workspace } from '../workspace';
 import { GuardEngine } from './engine';
-import { type ProjectRuleJson, toRule } from './project-rules';
+import { type ProjectRuleJson, readProjectGuardConfig, toRule } from './project-rules';
 import { recipeGuardRules } from './recipe-rules';
 import type { GuardRule } from './rule';
 
@@ -17,8 +19,21 @@ export function guardEngine(ws: Workspace): GuardEngine {
       rules: () => recipeGuardRules(publishedRecipeGuards(w)),
       refresh: (force) => refreshRecipeIndex(w, force),
     });
+    // A pack's rules are the project's rules by choice: they run only where the project's own would.
+    engine.addRuleSource('packs', { key: () => loadPacks(w).key, rules: () => packGuardRules(w) });
     return engine;
   });
+}
+
+/** The rules of the loaded packs' `guard/*.json` (their rules only: a pack's exclusions and severities do not apply). */
+function packGuardRules(ws: Workspace): GuardRule[] {
+  const out: GuardRule[] = [];
+  for (const p of loadPacks(ws).loaded) {
+    const config = readProjectGuardConfig(ws.root, `${PACKS_STATE_DIR}/${p.folder}/guard`);
+    for (const problem of config.problems) ws.log.warn(`guard: pack ${p.name}@${p.version}: ${problem.message}`);
+    out.push(...config.rules.map((r) => ({ ...r, origin: 'pack' as const })));
+  }
+  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
+import { COMMENT, type MaskedText, STRING } from '../text/mask';
 import type { CompiledRuleSet, RegexTask, StructuralTask } from './compile';
-import { COMMENT, type MaskedText, STRING } from './mask';
 import { expandTemplate, regexShape } from './regex-source';
 import type { GuardRule } from './rule';
 import { runQuery } from './structural';

@@ -109,8 +109,8 @@ function fieldOf(e: ErrorObject): string | undefined {
  * are collected, not thrown: a file that cannot be read or parsed is left out, a rule that does not
  * match the schema is left out alone, and rules past MAX_PROJECT_RULES are reported, not loaded.
  */
-export function readProjectGuardConfig(root: string): ProjectGuardConfig {
-  const dir = path.join(root, '.autosnippet', 'guard');
+export function readProjectGuardConfig(root: string, folder = '.autosnippet/guard'): ProjectGuardConfig {
+  const dir = path.join(root, ...folder.split('/'));
   const out: ProjectGuardConfig = { rules: [], exclude: [], ruleExclusions: [], severity: {}, problems: [], files: [] };
   let names: string[];
   try {
@@ -121,7 +121,7 @@ export function readProjectGuardConfig(root: string): ProjectGuardConfig {
   }
   const { file: validateFile, rule: validateRule } = validatorsOf();
   for (const name of names) {
-    const rel = `.autosnippet/guard/${name}`;
+    const rel = `${folder}/${name}`;
     let text: string;
     try {
       text = readRepoFileSync(root, rel, { kind: 'guard-rules' }).text;

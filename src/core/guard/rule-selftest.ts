@@ -1,5 +1,5 @@
 import { lexFamily, normalizeLanguage } from '../kernel/languages';
-import { CODE, COMMENT, maskText, STRING } from './mask';
+import { CODE, COMMENT, maskText, STRING } from '../text/mask';
 import { neverMatchesInCode } from './regex-reach';
 import type { GuardRule, MatchScope, RuleProblem } from './rule';
 import { RuleRunner } from './runner';

@@ -11,7 +11,7 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hin
  */
 export type MatchScope = 'code' | 'comments' | 'strings' | 'any';
 
-export type RuleOrigin = 'builtin' | 'project' | 'recipe' | 'external';
+export type RuleOrigin = 'builtin' | 'project' | 'recipe' | 'pack' | 'external';
 
 /**
  * Where a rule applies, by the kind of code a file holds (see files/classify.ts): `production` code

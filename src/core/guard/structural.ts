@@ -1,6 +1,7 @@
 import type * as TS from '@vscode/tree-sitter-wasm';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { lookup } from '../kernel/tables';
 
 /**
@@ -44,6 +45,12 @@ export function treeSitterWasmDir(): string {
   return path.join(path.dirname(require.resolve(pkg)), 'wasm');
 }
 
+/** A grammar's wasm: its file, or the bytes of its compressed copy (the package ships NAME.wasm.br). */
+function grammarWasm(grammar: string): string | Uint8Array {
+  const file = path.join(treeSitterWasmDir(), `tree-sitter-${grammar}.wasm`);
+  return existsSync(file) ? file : brotliDecompressSync(readFileSync(`${file}.br`));
+}
+
 type TreeSitterModule = typeof TS;
 
 export interface StructuralMatch {
@@ -75,7 +82,7 @@ export class TreeSitterHost {
     if (!p) {
       p = (async () => {
         const mod = await this.load();
-        const lang = await mod.Language.load(path.join(treeSitterWasmDir(), `tree-sitter-${grammar}.wasm`));
+        const lang = await mod.Language.load(grammarWasm(grammar));
         this.ready.set(grammar, lang);
         return lang;
       })();

@@ -10,9 +10,9 @@
  * in that tool.
  */
 import { type LexFamily, lexFamily } from '../kernel/languages';
+import { COMMENT, type MaskedText } from '../text/mask';
 import { Blocks } from './blocks';
 import { lineOf } from './checker';
-import { COMMENT, type MaskedText } from './mask';
 
 export type SuppressionTool =
   | 'eslint'

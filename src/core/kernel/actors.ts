@@ -10,6 +10,13 @@ export const CHANNELS = ['vscode', 'lm-tool', 'chat', 'mcp', 'cli', 'test'] as c
 /** The adapter a call came through. */
 export type Channel = (typeof CHANNELS)[number];
 
+/**
+ * Who may call a tool. `read` changes nothing; `propose` writes proposals an agent may make
+ * (candidates, usage confirmations); `review` is for people only (approve, publish, delete, install):
+ * such tools are never offered to agents, and run from commands, views and the CLI.
+ */
+export type AccessClass = 'read' | 'propose' | 'review';
+
 export function isAgent(actor: Actor): boolean {
   return actor !== 'human';
 }

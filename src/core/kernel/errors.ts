@@ -48,8 +48,10 @@ export const ERROR_CODES = {
   },
   // the Gateway
   PERMISSION_DENIED: {
-    meaning: 'The tool is for people only (approve, publish, deprecate, delete, install) and an agent called it.',
-    action: 'Propose the change instead (submit_candidate); a person approves it in VS Code or with the CLI.',
+    meaning:
+      "The tool is for people only (approve, publish, deprecate, delete, install) and an agent called it; or another MCP server's tool was denied by its configuration or declined by the person asked.",
+    action:
+      'Propose the change instead (submit_candidate); a person approves it in VS Code or with the CLI. A declined call: do not repeat it unless the person asks.',
   },
   CONFIRMATION_REQUIRED: {
     meaning: 'The tool cannot be undone and needs `confirm: true`.',
@@ -243,6 +245,42 @@ export const ERROR_CODES = {
     meaning: 'The call may change things and its permission is `ask`: a person approves each one.',
     action:
       'Ask the person to run it (the CLI, or VS Code after its confirmation) or to allow the tool in ~/.autosnippet/mcp.json.',
+  },
+  // custom tools (.autosnippet/tools)
+  CUSTOM_TOOLS_UNTRUSTED: {
+    meaning: 'The folder is not trusted, so its custom tools (.autosnippet/tools) are not loaded and do not run.',
+    action:
+      "If you trust the repository, trust the folder (VS Code's workspace trust, or `autosnippet trust`), then approve each tool file.",
+  },
+  CUSTOM_TOOL_NOT_APPROVED: {
+    meaning: 'No person has confirmed this custom tool file, so it does not run; an agent cannot confirm it.',
+    action:
+      'Ask the person to read and approve it: `autosnippet tools approve FILE`, or AutoSnippet: Approve Custom Tools in VS Code.',
+  },
+  CUSTOM_TOOL_CHANGED: {
+    meaning: 'The custom tool file changed since a person approved it (its SHA-256 differs), so it does not run.',
+    action: 'Ask the person to review the change and approve the file again.',
+  },
+  INVALID_CUSTOM_TOOL: {
+    meaning:
+      'A custom tool file does not load, or does not export a valid definition (a description, a JSON Schema of its input, a handler).',
+    action: 'Fix the file the message names; list_tools shows the problem of each custom tool.',
+  },
+  // knowledge packs
+  PACK_TAMPERED: {
+    meaning:
+      "A knowledge pack's content (its cache on this machine, or the tarball or commit fetched) does not match the hash pinned in .autosnippet/packs.json; nothing is loaded from it.",
+    action:
+      'If you did not change it, remove the cache folder named in the message and run `autosnippet packs install`; if the pack changed on purpose, `autosnippet packs update NAME` pins the new content after showing what changed.',
+  },
+  PACK_NOT_CACHED: {
+    meaning: ".autosnippet/packs.json pins a knowledge pack that is not in this machine's cache yet; it is not loaded.",
+    action:
+      'Run `autosnippet packs install` to fetch the pinned packs (from npm or git) and check them against their pins.',
+  },
+  PACK_FETCH_FAILED: {
+    meaning: 'A knowledge pack could not be fetched (npm pack or git clone failed, or the source is not a pack).',
+    action: 'Read the message: check the name, version, URL or path, and the network for npm and remote git sources.',
   },
   // agent and models
   PIPELINE_NOT_FOUND: {

@@ -133,6 +133,8 @@ export function normalizeCandidate(input: CandidateInput, actor: Actor | string,
     createdBy: actor,
     createdAt: at,
     fingerprint,
+    ...(input.ruleSeed ? { ruleSeed: input.ruleSeed } : {}),
+    ...(input.guardReport && input.constraints?.guards?.length ? { guardReport: input.guardReport } : {}),
   };
 }
 

@@ -14,7 +14,7 @@ import { computeFingerprints, parseSourceRef, type SourceRef, SourceText } from 
 import { fileHistory } from './freshness-git';
 import { contentHash, normalizeText, parseRecipeFile, patchFrontmatter } from './recipe-file';
 import { syncRecipes } from './recipe-index';
-import { resolveRecipeRow, writeFileAtomic } from './recipes';
+import { assertOwnRecipe, resolveRecipeRow, writeFileAtomic } from './recipes';
 import type { Recipe } from './types';
 
 const CONTEXT_LINES = 3;
@@ -194,6 +194,7 @@ export interface AcceptResult {
  */
 export async function acceptFreshnessUpdate(ws: Workspace, ref: string): Promise<AcceptResult> {
   const row = await resolveRecipeRow(ws, ref);
+  assertOwnRecipe(row, 'updated');
   const abs = path.join(ws.root, row.file);
   const original = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   const parsed = parseRecipeFile(original, row.file);

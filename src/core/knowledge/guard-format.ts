@@ -1,5 +1,4 @@
 import { closestNames } from '../kernel/names';
-import type { GuardPattern } from './types';
 
 /**
  * The one format of a guard rule, shared by `.autosnippet/guard/*.json` rule files and a recipe's
@@ -45,6 +44,32 @@ export const RECIPE_GUARD_FIELDS = ['mode'] as const;
 export interface RuleExamples {
   bad: string[];
   good: string[];
+}
+
+/**
+ * A recipe's guard: the rule format of `.autosnippet/guard/*.json` (below) without a
+ * required `id` or `languages` (the recipe gives them), plus `mode`.
+ */
+export interface GuardPattern {
+  /** A regular expression; or `query`, a tree-sitter query. */
+  pattern?: string;
+  query?: string;
+  message: string;
+  severity?: 'error' | 'warning' | 'info' | 'hint';
+  /** `forbid` (default): a match is a violation; `require`: a file of the language without a match is. */
+  mode?: 'forbid' | 'require';
+  id?: string;
+  flags?: string;
+  in?: RuleScopeName;
+  languages?: string[];
+  include?: string[];
+  exclude?: string[];
+  fix?: string;
+  why?: string;
+  suggestion?: string;
+  examples?: Partial<RuleExamples>;
+  scope?: 'file' | 'target' | 'project';
+  tags?: string[];
 }
 
 /** A rule as written, with aliases resolved and examples in one shape; values are not yet checked. */

@@ -15,7 +15,7 @@ import { computeFingerprints } from './freshness-fingerprint';
 import { isSourceListing, listingSources } from './recipe-body';
 import { contentHash, parseRecipeFile, patchFrontmatter, serializeRecipe, triggerFor } from './recipe-file';
 import { syncRecipes } from './recipe-index';
-import { freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
+import { assertOwnRecipe, freeRecipeLocation, resolveRecipeRow, writeFileAtomic } from './recipes';
 import { recordTransition, transitionsOf } from './transitions';
 import type { Actor, Candidate, CandidateStatus, KnowledgeContent, Recipe, RecipeStatus } from './types';
 import { KNOWLEDGE_TYPES } from './types';
@@ -316,6 +316,7 @@ async function changeRecipeStatus(
   reason?: string,
 ): Promise<{ id: string; file: string; status: RecipeStatus }> {
   const row = await resolveRecipeRow(ws, ref);
+  assertOwnRecipe(row, `set to ${to}`);
   const abs = path.join(ws.root, row.file);
   const text = (await readRepoFile(ws.root, row.file, { kind: 'recipe' })).text;
   const parsed = parseRecipeFile(text, row.file);
@@ -383,6 +384,7 @@ export async function deleteRecipe(
   reason?: string,
 ): Promise<{ id: string; file: string }> {
   const row = await resolveRecipeRow(ws, ref);
+  assertOwnRecipe(row, 'deleted');
   await fsp.rm(path.join(ws.root, row.file), { force: true });
   await syncRecipes(ws);
   const at = new Date().toISOString();

@@ -1,8 +1,8 @@
-import matter from 'gray-matter';
 import { createHash } from 'node:crypto';
-import { parseFrontMatter } from '../files';
+import { frontMatterText, parseFrontMatter } from '../files';
 import { AutoSnippetError } from '../kernel/errors';
 import { normalizeLanguage } from '../kernel/languages';
+import { packRecipeRelPath } from '../packs/layout';
 import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
 import { bodyOf, splitBody } from './recipe-body';
@@ -157,9 +157,14 @@ export function recipeFilePath(category: string, titleOrSlug: string): string {
   return `${RECIPES_DIR}/${slugify(category)}/${fileSlug(titleOrSlug)}.md`;
 }
 
+/** A recipe file's path below its recipes folder, the project's or a pack's (`category/slug.md`). */
+function recipeRelPath(file: string): string | undefined {
+  return file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1) : packRecipeRelPath(file);
+}
+
 /** The id a file has when its frontmatter names none: its path under the recipes folder, without `.md`. */
 export function idFromPath(file: string): string {
-  const rel = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1) : file;
+  const rel = recipeRelPath(file) ?? file;
   return rel.replace(/\.md$/i, '').split('/').map(slugify).join('/');
 }
 
@@ -245,7 +250,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
     }
   }
 
-  const folder = file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1).split('/') : [];
+  const folder = recipeRelPath(file)?.split('/') ?? [];
   const category = str('category') ?? (folder.length > 1 ? folder[0] : 'general');
   const rawLanguage = (str('language') ?? code?.language ?? 'text').toLowerCase();
   const language = normalizeLanguage(rawLanguage) ?? rawLanguage;
@@ -317,7 +322,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
  * sources sections (sources as links that open the file at the line).
  */
 export function serializeRecipe(recipe: Recipe): string {
-  return frontmatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
+  return frontMatterText(frontmatterOf(recipe)) + '\n' + bodyOf(recipe);
 }
 
 /**
@@ -334,7 +339,7 @@ export function patchFrontmatter(rawText: string, patch: Record<string, unknown>
     if (v === undefined) delete data[k];
     else data[k] = v;
   }
-  return frontmatterText(orderFields(data)) + (body.startsWith('\n') ? body : '\n' + body);
+  return frontMatterText(orderFields(data)) + (body.startsWith('\n') ? body : '\n' + body);
 }
 
 function frontmatterOf(r: Recipe): Record<string, unknown> {
@@ -374,11 +379,6 @@ function orderFields(data: Record<string, unknown>): Record<string, unknown> {
   for (const k of FIELD_ORDER) if (data[k] !== undefined) out[k] = data[k];
   for (const [k, v] of Object.entries(data)) if (!(k in out) && v !== undefined) out[k] = v;
   return out;
-}
-
-function frontmatterText(data: Record<string, unknown>): string {
-  // gray-matter's YAML engine (js-yaml) quotes whatever would read back as another type.
-  return matter.stringify('', data, { lineWidth: -1 } as never).replace(/\n+$/, '\n');
 }
 
 function stringList(v: unknown, field: string, fail: (m: string, f?: string) => void): string[] {

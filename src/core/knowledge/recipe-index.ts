@@ -10,6 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { readRepoFile } from '../files';
 import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
+import { packFolderOf, packRecipesDir } from '../packs/layout';
+import { loadPacks } from '../packs/load';
 import { deleteSearchRows, embedderOf, type IndexedRecipe, indexRecipes } from '../search/documents';
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import { insertRows, type JsonRow } from '../store/json-rows';
@@ -72,6 +74,8 @@ interface ProblemRow {
 
 interface Parsed {
   disk: DiskFile;
+  /** The pack a recipe comes from, when its file is in a pack's copy. */
+  pack?: { name: string; version: string };
   hash: string;
   recipe?: Recipe;
   problems: RecipeFileProblem[];
@@ -159,7 +163,9 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
     durationMs: 0,
   };
   const only = options.files && [...new Set(options.files)];
-  const disk = only ? await statRecipeFiles(ws, only) : await listRecipeFiles(ws);
+  const disk = only
+    ? await statRecipeFiles(ws, only)
+    : [...await listRecipeFiles(ws), ...await listPackRecipeFiles(ws)];
   report.scanned = disk.length;
 
   const rows = new Map(
@@ -212,6 +218,14 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
         ? { disk: d, hash, recipe: result.recipe, problems: [], warnings: result.warnings }
         : { disk: d, hash, problems: result.problems, warnings: [] },
     );
+  }
+
+  if (parsed.some((p) => packFolderOf(p.disk.file))) {
+    const packs = new Map(loadPacks(ws).loaded.map((l) => [l.folder, l]));
+    for (const p of parsed) {
+      const l = packs.get(packFolderOf(p.disk.file) ?? '');
+      if (l) p.pack = { name: l.name, version: l.version };
+    }
   }
 
   // A file that vanished and one that appeared with the same content is a rename: keep its row (and usage).
@@ -404,13 +418,31 @@ function applySlice(
   const vectorRows: SqlValue[][] = [];
   const written: WrittenRow[] = [];
   const indexed: string[] = [];
+  const evicted: number[] = [];
 
   for (const p of good) {
     const r = p.recipe!;
     const renamedFrom = renames.get(p.disk.file);
     const existing = byFile.get(p.disk.file) ?? (renamedFrom ? byFile.get(renamedFrom.file) : undefined);
-    const holder = byId.get(r.id);
+    let holder = byId.get(r.id);
+    if (holder && holder.rid !== existing?.rid && overrides(p.disk.file, holder.file)) {
+      // The project's recipe wins over a pack's of the same id: the pack's leaves the index (its file stays).
+      deleteSearchRows(tx, holder.rid);
+      tx.run('DELETE FROM recipes WHERE rid = ?', [holder.rid]);
+      evicted.push(holder.rid);
+      byId.delete(r.id);
+      holder = undefined;
+    }
     const clash = holder && holder.rid !== existing?.rid ? holder.file : claimed.get(r.id);
+    if (clash && overrides(clash, p.disk.file)) {
+      // A pack's recipe whose id the project uses is left out, not reported: that is how a project overrides it.
+      if (existing) {
+        deleteSearchRows(tx, existing.rid);
+        tx.run('DELETE FROM recipes WHERE rid = ?', [existing.rid]);
+        evicted.push(existing.rid);
+      }
+      continue;
+    }
     if (clash) {
       const problem = {
         file: p.disk.file,
@@ -461,8 +493,11 @@ function applySlice(
   if (tx.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1')) {
     runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
   }
-  if (written.length === 0) return undefined;
-  return { generation: bumpGeneration(tx, termRows.map((row) => row[0] as number)), rows: written };
+  if (written.length === 0) {
+    if (evicted.length) bumpGeneration(tx, evicted);
+    return undefined;
+  }
+  return { generation: bumpGeneration(tx, [...evicted, ...termRows.map((row) => row[0] as number)]), rows: written };
 }
 
 function rowValues(p: Parsed, now: string): JsonRow {
@@ -476,6 +511,7 @@ function rowValues(p: Parsed, now: string): JsonRow {
     candidateId: r.candidateId,
     target: r.target,
     paths: r.paths,
+    pack: p.pack,
     hasCode: !!r.code,
     createdBy: r.createdBy,
     createdAt: r.createdAt,
@@ -577,6 +613,18 @@ export async function listRecipeFiles(ws: Workspace, under = RECIPES_DIR): Promi
   };
   await walk(root);
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** Whether the recipe file `winner` takes an id from `loser`: the project's own recipes override the packs'. */
+function overrides(winner: string, loser: string): boolean {
+  return packFolderOf(winner) === undefined && packFolderOf(loser) !== undefined;
+}
+
+/** The recipe files of the packs loaded into the workspace (verified copies under `.autosnippet/state/packs/`). */
+async function listPackRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
+  const out: DiskFile[] = [];
+  for (const p of loadPacks(ws).loaded) out.push(...await listRecipeFiles(ws, packRecipesDir(p.folder)));
+  return out;
 }
 
 /** A recipe file's name: Markdown, neither hidden nor a README (which documents the folder). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readRepoFile } from '../files';
 import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
+import { PACKS_STATE_DIR } from '../packs/layout';
 import type { Workspace } from '../workspace';
 import type { ContentQuality } from './quality';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
@@ -26,6 +27,8 @@ export interface RecipeSummary {
   hasCode: boolean;
   /** The folder scope (workspace-relative globs), when the recipe applies to part of the project only. */
   paths?: string[];
+  /** The knowledge pack the recipe comes from (read-only here), when it is not the project's own. */
+  pack?: { name: string; version: string };
   file: string;
   updatedAt: string;
 }
@@ -64,7 +67,7 @@ export const RECIPE_COLUMNS =
   'rid, id, file, hash, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at';
 
 export function toSummary(r: RecipeRow): RecipeSummary {
-  const meta = JSON.parse(r.meta) as { hasCode?: boolean; paths?: string[] };
+  const meta = JSON.parse(r.meta) as { hasCode?: boolean; paths?: string[]; pack?: RecipeSummary['pack'] };
   return {
     id: r.id,
     title: r.title,
@@ -79,6 +82,7 @@ export function toSummary(r: RecipeRow): RecipeSummary {
     quality: r.quality,
     hasCode: meta.hasCode === true,
     ...(meta.paths?.length ? { paths: meta.paths } : {}),
+    ...(meta.pack ? { pack: meta.pack } : {}),
     file: r.file,
     updatedAt: r.updated_at,
   };
@@ -190,7 +194,23 @@ export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
       { problems: parsed.problems },
     );
   }
-  return parsed.recipe;
+  const pack = (JSON.parse(row.meta) as { pack?: Recipe['pack'] }).pack;
+  return pack ? { ...parsed.recipe, pack } : parsed.recipe;
+}
+
+/**
+ * Refuses to change a recipe that comes from a knowledge pack: its file is a verified copy of the
+ * pack, rewritten from the cache whenever it differs. The project overrides it with a recipe of its own.
+ */
+export function assertOwnRecipe(row: RecipeRow, doing: string): void {
+  const pack = (JSON.parse(row.meta) as { pack?: { name: string; version: string } }).pack;
+  if (!pack && !row.file.startsWith(PACKS_STATE_DIR + '/')) return;
+  const from = pack ? `pack ${pack.name}@${pack.version}` : 'a knowledge pack';
+  throw new AutoSnippetError(
+    ErrorCode.InvalidInput,
+    `Recipe ${row.id} comes from ${from} and is read-only here: it cannot be ${doing}.`,
+    `To change it for this project, write a recipe of your own with the id ${row.id} (it overrides the pack's); to switch it off, run autosnippet packs disable ${row.id}.`,
+  );
 }
 
 export function recipeMeta(row: RecipeRow): RecipeMeta {

@@ -1,5 +1,8 @@
 import type { Actor } from '../kernel/actors';
-import type { RuleExamples, RuleScopeName } from './guard-format';
+import type { GuardPattern } from './guard-format';
+
+export type { GuardPattern } from './guard-format';
+import type { GuardDraftReport, RuleSeed } from './rule-seed';
 
 export type { Actor };
 
@@ -66,32 +69,6 @@ export interface RecipeStep {
 }
 
 /** A guard pattern a recipe asks for: a regular expression the code should not (or must) match. */
-/**
- * A recipe's guard: the rule format of `.autosnippet/guard/*.json` (see guard-format.ts) without a
- * required `id` or `languages` (the recipe gives them), plus `mode`.
- */
-export interface GuardPattern {
-  /** A regular expression; or `query`, a tree-sitter query. */
-  pattern?: string;
-  query?: string;
-  message: string;
-  severity?: 'error' | 'warning' | 'info' | 'hint';
-  /** `forbid` (default): a match is a violation; `require`: a file of the language without a match is. */
-  mode?: 'forbid' | 'require';
-  id?: string;
-  flags?: string;
-  in?: RuleScopeName;
-  languages?: string[];
-  include?: string[];
-  exclude?: string[];
-  fix?: string;
-  why?: string;
-  suggestion?: string;
-  examples?: Partial<RuleExamples>;
-  scope?: 'file' | 'target' | 'project';
-  tags?: string[];
-}
-
 export interface Constraints {
   guards?: GuardPattern[];
   preconditions?: string[];
@@ -150,6 +127,8 @@ export interface StatusChange {
 export interface Recipe extends KnowledgeContent {
   /** Stable id: the frontmatter `id`, or `<category>/<slug>` of the file when the file has none. */
   id: string;
+  /** The knowledge pack it comes from (read-only here); set from the index, never from the file. */
+  pack?: { name: string; version: string };
   kind: RecipeKind;
   status: RecipeStatus;
   createdBy?: string;
@@ -216,6 +195,10 @@ export interface CandidateInput extends Partial<Omit<KnowledgeContent, 'title'>>
   reasoning?: Partial<CandidateReasoning>;
   /** Where the proposal came from, e.g. 'agent', 'bootstrap:code-standard', 'draft-file'. */
   origin?: string;
+  /** What the card knows about the rule it states, for drafting its guard (see rule-seed.ts). */
+  ruleSeed?: RuleSeed;
+  /** What the drafted guards of `constraints.guards` reported on the repository when they were drafted. */
+  guardReport?: GuardDraftReport;
 }
 
 export interface Candidate extends KnowledgeContent {
@@ -233,6 +216,8 @@ export interface Candidate extends KnowledgeContent {
   recipeId?: string;
   /** Content fingerprint: the same proposal submitted twice has the same one. */
   fingerprint: string;
+  ruleSeed?: RuleSeed;
+  guardReport?: GuardDraftReport;
 }
 
 /** A problem with a recipe file, naming the file and (when known) the field. */

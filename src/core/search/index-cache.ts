@@ -4,34 +4,11 @@ import { slicer } from '../kernel/slices';
 import type { Workspace } from '../workspace';
 import { embedderOf, FIELD_WEIGHTS } from './documents';
 import { indexFileChunks, readIndexFile, writeIndexFile } from './index-file';
-import type { SearchFilter } from './keyword';
+import type { SearchFilter, SearchIndex } from './index-types';
 import { MAX_SLOTS, TermIndex } from './term-index';
 import { VectorIndex } from './vector-index';
 
-/**
- * What recipe search serves queries from: the workspace's recipes in memory, per document a slot in
- * a keyword index (BM25F, impact-ordered postings) and a vector index, with its kind, language and
- * status for filtering. The sql.js tables stay the durable store; this is built from them once per
- * process and then follows the index generation: each change to the recipe index records the
- * recipes it touched in `recipe_changes` at the new generation, so catching up (this process's
- * commits and other processes' alike, which the store applies from the journal) reads only those.
- */
-export interface SearchIndex {
-  generation: number;
-  /** Built from the database rows in this process, or read from the file an earlier process saved. */
-  origin: 'built' | 'saved';
-  model: string;
-  terms: TermIndex;
-  vectors: VectorIndex;
-  /** Bumped whenever changes are applied (a copy being saved is then abandoned). */
-  changes: number;
-  /** slot → rid, kind, language (lower case), deprecated. */
-  rid: number[];
-  kind: string[];
-  language: string[];
-  deprecated: Uint8Array;
-  slotOf: Map<number, number>;
-}
+export type { SearchIndex } from './index-types';
 
 export const FIELD_COUNT = 4;
 /** BM25F's field weights (trigger, title, summary, rest) and length normalisation. */

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import { slicer } from '../kernel/slices';
 import { tempPathFor } from '../store/files';
 import { crc32 } from '../store/journal';
-import type { SearchIndex } from './index-cache';
+import type { SearchIndex } from './index-types';
 import { TermIndex, type TermIndexImage } from './term-index';
 import { VectorIndex } from './vector-index';
 

@@ -2,13 +2,9 @@ import { queryTerms } from '../text';
 import type { Workspace } from '../workspace';
 import { FIELD_NAMES } from './documents';
 import { passes, searchIndex } from './index-cache';
+import type { SearchFilter } from './index-types';
 
-export interface SearchFilter {
-  kind?: string;
-  language?: string;
-  /** Deprecated recipes are left out unless asked for. */
-  includeDeprecated?: boolean;
-}
+export type { SearchFilter } from './index-types';
 
 export interface KeywordHit {
   rid: number;

@@ -10,13 +10,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AutoSnippetError } from '../kernel/errors';
 import type { Workspace } from '../workspace';
 import { readServersConfig, type ServerConfig, type ToolPermission } from './config';
+import type { HostServer, HostServers, RemoteTool } from './host';
 
-export interface RemoteTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
-}
+export type { RemoteTool } from './host';
 
 interface Connection {
   client: Client;
@@ -35,8 +31,8 @@ interface ServerState {
 
 export interface ServerSummary {
   name: string;
-  origin: ServerConfig['origin'];
-  transport: ServerConfig['transport'];
+  origin: ServerConfig['origin'] | HostServers['origin'];
+  transport: ServerConfig['transport'] | HostServers['origin'];
   state: 'not-started' | 'connected' | 'down' | 'disabled';
   /** One line: the configured instructions' first line, or the server's own. */
   summary?: string;
@@ -48,8 +44,23 @@ const MAX_BACKOFF_MS = 60_000;
 
 export class McpServers {
   private readonly states = new Map<string, ServerState>();
+  private host?: HostServers;
 
   constructor(private readonly ws: Workspace) {}
+
+  /** The servers the editor runs (set by its adapter); a configured server of the same name wins. */
+  useHost(host: HostServers | undefined): void {
+    this.host = host;
+  }
+
+  private hostServer(name: string): HostServer | undefined {
+    if (this.states.has(name)) return undefined;
+    return this.host?.servers().find((s) => s.name === name);
+  }
+
+  private hostServers(): HostServer[] {
+    return (this.host?.servers() ?? []).filter((s) => !this.states.has(s.name));
+  }
 
   /** The configuration as it is now; a server whose entry changed is disconnected and starts afresh. */
   private current(): { states: ServerState[]; problems: string[] } {
@@ -94,13 +105,25 @@ export class McpServers {
       if (st.lastError) return { ...base, state: 'down', reason: st.lastError };
       return { ...base, state: 'not-started' };
     }));
-    return { servers, problems };
+    const origin = this.host?.origin ?? 'vscode';
+    const hosted = this.hostServers().map((h): ServerSummary => ({
+      name: h.name,
+      origin,
+      transport: origin,
+      state: 'connected',
+      summary: `Run by ${origin === 'vscode' ? 'VS Code' : origin}: ${h.tools.length} tools.`,
+      tools: h.tools.length,
+    }));
+    return { servers: [...servers, ...hosted], problems };
   }
 
   /** Level 2: the server's instructions and its tools' definitions, each with the permission it has here. */
   async describe(
     name: string,
   ): Promise<{ name: string; instructions?: string; tools: (RemoteTool & { permission: ToolPermission })[] }> {
+    this.current();
+    const hosted = this.hostServer(name);
+    if (hosted) return { name, tools: hosted.tools.map((t) => ({ ...t, permission: hostPermission })) };
     const st = this.require(name);
     const conn = await this.connect(st);
     const instructions = [st.config.instructions, conn.instructions].filter(Boolean).join('\n\n') || undefined;
@@ -109,17 +132,18 @@ export class McpServers {
 
   /** The tool's definition and its permission here (the caller decides whether a person must approve). */
   async tool(name: string, tool: string): Promise<{ tool: RemoteTool; permission: ToolPermission }> {
-    const st = this.require(name);
-    const conn = await this.connect(st);
-    const found = conn.tools.find((t) => t.name === tool);
+    this.current();
+    const hosted = this.hostServer(name);
+    const tools = hosted ? hosted.tools : (await this.connect(this.require(name))).tools;
+    const found = tools.find((t) => t.name === tool);
     if (!found) {
       throw new AutoSnippetError(
         'NOT_FOUND',
         `Server "${name}" has no tool "${tool}".`,
-        `Its tools: ${conn.tools.map((t) => t.name).slice(0, 30).join(', ')}.`,
+        `Its tools: ${tools.map((t) => t.name).slice(0, 30).join(', ')}.`,
       );
     }
-    return { tool: found, permission: permissionOf(st.config, found) };
+    return { tool: found, permission: hosted ? hostPermission : permissionOf(this.require(name).config, found) };
   }
 
   /** Level 3: calls the tool, reconnecting once when the server went away since the last call. */
@@ -129,6 +153,14 @@ export class McpServers {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }> {
+    this.current();
+    if (this.hostServer(name)) {
+      try {
+        return await this.host!.call(name, tool, args, signal);
+      } catch (e) {
+        throw unavailable(name, (e as Error).message);
+      }
+    }
     const st = this.require(name);
     for (let attempt = 0;; attempt++) {
       const conn = await this.connect(st);
@@ -153,7 +185,8 @@ export class McpServers {
         'NOT_FOUND',
         `There is no MCP server "${name}".`,
         `Servers: ${
-          [...this.states.keys()].join(', ') || 'none (add them to .autosnippet/mcp.json or ~/.autosnippet/mcp.json)'
+          [...this.states.keys(), ...this.hostServers().map((h) => h.name)].join(', ')
+          || 'none (add them to .autosnippet/mcp.json or ~/.autosnippet/mcp.json)'
         }.`,
       );
     }
@@ -277,6 +310,12 @@ export function permissionOf(c: ServerConfig, tool: RemoteTool): ToolPermission 
     ?? (tool.annotations?.readOnlyHint === true ? 'allow' : 'ask');
 }
 
+/**
+ * The editor's servers give no read-only marks through its tool API, so each call waits for a person
+ * (VS Code's confirmation of call_mcp_tool, or the chat's modal).
+ */
+const hostPermission: ToolPermission = 'ask';
+
 export function mcpServers(ws: Workspace): McpServers {
   return ws.service('servers.mcp', (w) => new McpServers(w));
 }
@@ -298,4 +337,9 @@ function withTimeout<T>(p: Promise<T>, ms: number, why: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(why)), ms)))])
     .finally(() => clearTimeout(timer));
+}
+
+/** Hands the editor's own servers to a workspace's manager (undefined takes them back). */
+export function useHostMcpServers(ws: Workspace, host: HostServers | undefined): void {
+  mcpServers(ws).useHost(host);
 }

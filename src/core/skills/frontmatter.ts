@@ -23,7 +23,7 @@ export function normalizeText(text: string): string {
 }
 
 /**
- * Reads the YAML frontmatter of a SKILL.md with gray-matter, leniently: a value holding an unquoted
+ * Reads the YAML frontmatter of a SKILL.md with the safe YAML reader, leniently: a value holding an unquoted
  * `: ` (which YAML reads as a nested mapping and rejects) is quoted and parsed again, with a warning.
  */
 export function readFrontmatter(text: string): FrontmatterResult {

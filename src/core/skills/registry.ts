@@ -3,6 +3,8 @@ import path from 'node:path';
 import { AutoSnippetError } from '../kernel/errors';
 import { readRepoFileSync } from '../files';
 import { type Logger, silentLogger } from '../kernel/log';
+import { PACKS_STATE_DIR } from '../packs/layout';
+import { loadPacks } from '../packs/load';
 import { userDataDir } from '../trust';
 import type { Workspace } from '../workspace';
 import { scanSkillRoot, type PassedOver } from './discover';
@@ -27,6 +29,10 @@ export interface SkillRegistryOptions {
   bundledDir?: string;
   /** The person's own skills (`~/.autosnippet/skills`): below every workspace folder, above the bundled ones. */
   personalDir?: string;
+  /** The verified copies of the workspace's knowledge packs (`<pack>/skills/<name>/SKILL.md`): below personal, above bundled. */
+  packsDir?: string;
+  /** Called before each look at the folders: brings the packs' copies in line with their pins. */
+  prepare?: () => void;
   log?: Logger;
   /** How often to look for changes on disk while someone listens to `onDidChange`. */
   pollMs?: number;
@@ -82,6 +88,8 @@ export function skillRegistry(ws: Workspace): SkillRegistry {
       root: w.root,
       bundledDir: w.bundledSkillsDir,
       personalDir: path.join(userDataDir(), 'skills'),
+      packsDir: w.path(PACKS_STATE_DIR),
+      prepare: () => void loadPacks(w),
       log: w.log,
     }));
 }
@@ -99,6 +107,7 @@ export function skillRegistry(ws: Workspace): SkillRegistry {
 export class SkillRegistry {
   readonly sources: SkillSource[];
   private readonly log: Logger;
+  private readonly prepare: (() => void) | undefined;
   private readonly pollMs: number;
   private readonly freshMs: number;
   private watched = false;
@@ -120,7 +129,8 @@ export class SkillRegistry {
     this.log = options.log ?? silentLogger;
     this.pollMs = options.pollMs ?? 2000;
     this.freshMs = options.freshMs ?? 1000;
-    this.sources = defaultSources(options.root, options.bundledDir, options.personalDir);
+    this.sources = defaultSources(options.root, options.bundledDir, options.personalDir, options.packsDir);
+    this.prepare = options.prepare;
   }
 
   /** Increases every time the set of skills or one of their files changes. */
@@ -252,6 +262,7 @@ export class SkillRegistry {
   }
 
   private current(force = false): Snapshot {
+    this.prepare?.();
     const now = Date.now();
     if (this.snapshot && !force) {
       const due = now - this.checkedAt >= (this.watched ? WATCHED_FRESH_MS : this.freshMs);
@@ -421,6 +432,7 @@ export function defaultSources(
   root: string | undefined,
   bundledDir: string | undefined,
   personalDir?: string,
+  packsDir?: string,
 ): SkillSource[] {
   const out: SkillSource[] = [];
   if (root) {
@@ -430,6 +442,7 @@ export function defaultSources(
   }
   const next = WORKSPACE_SKILL_FOLDERS.length;
   if (personalDir) out.push({ id: 'personal', label: `Personal (${personalDir})`, dir: personalDir, rank: next });
-  if (bundledDir) out.push({ id: 'bundled', label: 'Bundled with AutoSnippet', dir: bundledDir, rank: next + 1 });
+  if (packsDir) out.push({ id: 'pack', label: 'Knowledge packs (.autosnippet/packs.json)', dir: packsDir, rank: next + 1 });
+  if (bundledDir) out.push({ id: 'bundled', label: 'Bundled with AutoSnippet', dir: bundledDir, rank: next + 2 });
   return out;
 }

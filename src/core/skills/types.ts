@@ -48,7 +48,7 @@ export interface SkillResource {
 
 /** Where skills are read from, in order of precedence (lower `rank` wins). */
 export interface SkillSource {
-  id: 'project' | 'github' | 'claude' | 'agents' | 'personal' | 'bundled';
+  id: 'project' | 'github' | 'claude' | 'agents' | 'personal' | 'pack' | 'bundled';
   label: string;
   dir: string;
   rank: number;

@@ -1,16 +1,24 @@
 /**
- * What the adapters (src/vscode, src/cli) may use of the core besides the catalog, the Workspace and
+ * What the adapters (src/vscode, src/cli, src/mcp) may use of the core besides the catalog, the Workspace and
  * the kernel — one list, so the boundary is visible and can only shrink (test/unit/architecture.test.ts
  * refuses any other core import in an adapter). Everything here reads or renders; nothing writes:
  * every write goes through a catalog tool and the Gateway.
  */
 
-export { readSettingsFile, settingDefault, SETTINGS, settingsFrom, settingsOutsideEditor, widens } from '../settings';
-export type { DeepPartial, SettingKey, Settings, SettingValue, SettingValues } from '../settings';
-export { decideTrust, readTrustStore, trustFolder, untrustFolder, userDataDir } from '../trust';
+export {
+  settingDefault,
+  SETTINGS,
+  settingsFrom,
+  settingsOutsideEditor,
+  settingValuesOutsideEditor,
+  widens,
+} from '../settings';
+export type { SettingKey, Settings, SettingValue, SettingValues } from '../settings';
+export { readTrustStore, trustFolder, untrustFolder, userDataDir } from '../trust';
 export { VERSION } from '../version';
 
 // The @autosnippet chat participant runs the agent loop on VS Code's model: its types and the loop.
+export { toTextProtocol } from '../agent/action-protocol';
 export { agentCommand } from '../agent/commands';
 export { candidatesIn, draftRecipesIn } from '../agent/mentions';
 export type { MentionedCandidate, MentionedRecipe } from '../agent/mentions';
@@ -23,7 +31,7 @@ export { rankToolsByRelevance } from '../agent/relevance';
 export { combineToolboxes } from '../agent/toolbox';
 export type { AgentReference, AgentToolbox } from '../agent/toolbox';
 export type { BootstrapResult } from '../bootstrap';
-export { catalogToolbox } from './toolbox';
+export { catalogToolbox, guardAnswerReviewer } from './toolbox';
 
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
 export { guardEngine } from '../guard';
@@ -39,7 +47,7 @@ export type { RuleProblem } from '../guard/rule';
 export { isValidSkillName, nameProblems } from '../skills/names';
 export { skillRegistry } from '../skills/registry';
 export type { SkillRegistry } from '../skills/registry';
-export { catalogEntry, renderRoutingXml, summaryOf } from '../skills/render';
+export { catalogEntry, level2Of, renderRoutingXml, summaryOf } from '../skills/render';
 export { loadTokenCounter } from '../skills/tokens';
 export type {
   ShadowedSkill,
@@ -54,14 +62,12 @@ export { validateSkillFolder, validateSkillText } from '../skills/validate';
 // The Recipes view's stale marks follow the code as it is edited: VS Code's file watcher feeds the changed
 // files to the freshness tracker (in memory, it writes nothing) and listens for changed verdicts.
 export { freshnessTracker } from '../knowledge/freshness';
-export type { FreshnessTracker, RefreshReport } from '../knowledge/freshness';
 // A server readies recipe search when a workspace opens, so the first `search` is not the one that builds
 // the index. It writes only the derived index (what every read tool's freshness check writes), never knowledge.
 export { prepareRecipeSearch } from '../retrieval/prepare';
 
 // `autosnippet skills validate <dir>` lints any folder of skills, not only the workspace's.
-export { errorCount, validateSkillsIn, validateSkillTarget } from '../skills/validate';
-export type { SkillValidation } from '../skills/validate';
+export { errorCount, validateSkillTarget } from '../skills/validate';
 
 // Report formats of `autosnippet guard` (text, JSON, SARIF) over the engine's scan.
 export { jsonReport, sarifReport, textReport } from '../guard/report';
@@ -77,3 +83,15 @@ export { rememberTool } from './remember';
 export { realPathInside } from '../files/paths';
 export { REVIEW_FORM_FIELDS, reviewChecklist } from '../knowledge/checklist';
 export type { ChecklistItem, ReviewFormField } from '../knowledge/checklist';
+
+// Inside VS Code the MCP servers VS Code runs are reached through its tool API, not a second connection:
+// the extension hands them to the manager; calls still go through call_mcp_tool (the Gateway, a person's yes).
+export { groupEditorTools } from '../servers/host';
+export type { EditorTool, HostServers } from '../servers/host';
+export { useHostMcpServers } from '../servers/manager';
+
+// The MCP server serves skills as resources and prompts (skill://name/SKILL.md, its chunks, sections and files).
+export { findSection } from '../skills/parse';
+export { listSkillResources, mimeTypeOf, readSkillFile } from '../skills/resources';
+// `autosnippet mcp-config` refuses to write a client configuration outside the workspace or the user's folders.
+export { destinationProblem } from '../export/destination';

@@ -7,6 +7,7 @@ import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
 import type { Workspace } from '../workspace';
 import { fitToBound } from './bound';
+import { customToolFor } from './custom';
 import type { AccessClass, AnyTool, JsonSchema, ToolContext, ToolDefinition, ToolErrorBody, ToolResult } from './types';
 
 import { TOOL_PREFIX } from '../kernel/result';
@@ -101,12 +102,20 @@ export class ToolCatalog {
   }
 
   async invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const tool = this.get(name);
-    if (!tool) return this.unknownTool(ws, name, rawInput, ctx);
+    let tool = this.get(name);
+    let validate: ValidateFunction | undefined;
+    if (!tool) {
+      // The workspace's own tools (.autosnippet/tools) come after every catalog tool, which none can shadow.
+      const bare = name.startsWith(TOOL_PREFIX) ? name.slice(TOOL_PREFIX.length) : name;
+      const custom = /^[a-z][a-z0-9_]*$/.test(bare) ? await customToolFor(ws, bare, this) : undefined;
+      if (!custom) return this.unknownTool(ws, name, rawInput, ctx);
+      if ('error' in custom) return failure(custom.tool, custom.error);
+      ({ tool, validate } = custom);
+    }
     this.callsInFlight++;
     this.lastCallAt = performance.now();
     try {
-      const result = await this.invokeTool(ws, tool, rawInput, ctx);
+      const result = await this.invokeTool(ws, tool, rawInput, ctx, validate);
       // A forwarded answer is the called tool's own, already within that tool's bound.
       return result.ok || result.tool !== tool.name ? result : errorWithinBound(result, tool.maxOutputChars);
     } finally {
@@ -115,14 +124,20 @@ export class ToolCatalog {
     }
   }
 
-  private async invokeTool(ws: Workspace, tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
+  private async invokeTool(
+    ws: Workspace,
+    tool: AnyTool,
+    rawInput: unknown,
+    ctx: ToolContext,
+    validate?: ValidateFunction,
+  ): Promise<ToolResult> {
     if (ctx.signal?.aborted) {
       return failure(tool.name, { code: ErrorCode.Cancelled, message: 'The call was cancelled before it started.' });
     }
     // An agent's attempt at a people-only tool is refused and audited before anything else, malformed or not.
     if (tool.access === 'review' && isAgent(ctx.actor)) return Gateway.for(ws).refuse(tool.name, rawInput, ctx);
 
-    const input = this.prepareInput(tool, rawInput);
+    const input = this.prepareInput(tool, rawInput, validate);
     if (!input.ok) return failure(tool.name, input.error);
     const { cursor, ...args } = input.value as Record<string, unknown> & { cursor?: number };
 
@@ -218,9 +233,11 @@ export class ToolCatalog {
     return validate;
   }
 
+  /** `validate`: a validator compiled elsewhere (a custom tool's, whose schema changes with its file). */
   private prepareInput(
     tool: AnyTool,
     raw: unknown,
+    validator?: ValidateFunction,
   ): { ok: true; value: unknown } | { ok: false; error: ToolErrorBody } {
     if (raw === undefined || raw === null) raw = {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -253,7 +270,7 @@ export class ToolCatalog {
         delete value[alias];
       }
     }
-    const validate = this.validatorOf(tool);
+    const validate = validator ?? this.validatorOf(tool);
     if (!validate(value)) {
       const err = validate.errors?.[0];
       const field = err ? fieldOf(err) : undefined;

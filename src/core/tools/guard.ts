@@ -249,7 +249,7 @@ export const listRules = defineTool({
   inputSchema: Input({
     language: Opt(Name('Only rules for this language id (rules for every language included).', { maxLength: 64 })),
     origin: Opt(
-      StringEnum(['builtin', 'project', 'recipe', 'external'], { description: 'Only rules from this origin.' }),
+      StringEnum(['builtin', 'project', 'recipe', 'pack', 'external'], { description: 'Only rules from this origin.' }),
     ),
     includeInactive: Opt(
       Type.Boolean({ default: false, description: 'Also list rules that do not run, with the reason.' }),
@@ -264,7 +264,7 @@ export const listRules = defineTool({
       severity: Type.String(),
       languages: Type.Array(Type.String()),
       message: Type.String(),
-      origin: StringEnum(['builtin', 'project', 'recipe', 'external']),
+      origin: StringEnum(['builtin', 'project', 'recipe', 'pack', 'external']),
       source: Type.String({
         description:
           "Where it is defined: the built-in pack, the rule file (.autosnippet/guard/x.json), or recipe:<id> for a recipe's guard constraint.",

@@ -1,12 +1,16 @@
 import { agentTools } from './agent';
 import { auditTools } from './audit';
 import { ToolCatalog } from './catalog';
+import { coldstartTools } from './coldstart';
+import { customToolTools } from './custom';
 import { exportTools } from './export';
 import { freshnessTools } from './freshness';
 import { graphTools } from './graph';
 import { graphEditTools } from './graph-edit';
 import { guardTools } from './guard';
+import { guardDraftTools } from './guard-drafts';
 import { knowledgeTools } from './knowledge';
+import { packTools } from './packs';
 import { rememberTools } from './remember';
 import { serverTools } from './servers';
 import { skillTools } from './skills';
@@ -22,10 +26,14 @@ export const allTools: AnyTool[] = [
   ...freshnessTools,
   ...exportTools,
   ...rememberTools,
+  ...packTools,
   ...serverTools,
+  ...customToolTools,
   ...graphTools,
+  ...coldstartTools,
   ...graphEditTools,
   ...guardTools,
+  ...guardDraftTools,
   ...agentTools,
 ];
 

@@ -27,6 +27,39 @@ const relationsProperties = Object.fromEntries(RELATION_TYPES.map((r) => [r, rel
   ReturnType<typeof relationList>
 >;
 
+/** One guard rule in the rule format of .autosnippet/guard/*.json, as a recipe's constraints take it. */
+export const guardRuleInput = Input({
+  id: Opt(Name('A short kebab-case name; the rule id becomes recipe/<recipe id>/<id>.', { maxLength: 64 })),
+  pattern: Opt(Text('A regular expression (or give `query`).', { maxLength: 2000 })),
+  query: Opt(Text('A tree-sitter query; the capture @match is reported.', { maxLength: 4000 })),
+  message: Text(undefined, { maxLength: 500 }),
+  severity: Opt(StringEnum(['error', 'warning', 'info', 'hint'])),
+  mode: Opt(StringEnum(['forbid', 'require'])),
+  in: Opt(
+    StringEnum(RULE_SCOPES, {
+      description:
+        'Where the pattern matches: code (default; not comments or strings), strings (import paths, URLs), comments, any (raw text).',
+    }),
+  ),
+  languages: Opt(
+    List(Name(undefined, { maxLength: 64 }), 20, { description: "Default: the recipe's language." }),
+  ),
+  include: Opt(List(Text(undefined, { maxLength: 500 }), 50, { description: 'Only these path globs.' })),
+  exclude: Opt(List(Text(undefined, { maxLength: 500 }), 50, { description: 'Not these path globs.' })),
+  why: Opt(Text("Why it matters (default: the recipe's summary).", { maxLength: 1000 })),
+  suggestion: Opt(Text('What to write instead (default: follow the recipe).', { maxLength: 1000 })),
+  fix: Opt(Text("Replacement for the matched text ($1, $& refer to the pattern's groups).", { maxLength: 2000 })),
+  examples: Opt(
+    Input(
+      {
+        bad: Opt(List(Code(undefined, { maxLength: 4000 }), 10)),
+        good: Opt(List(Code(undefined, { maxLength: 4000 }), 10)),
+      },
+      { description: 'Code the rule must report (bad) and leave alone (good); checked when the rule loads.' },
+    ),
+  ),
+});
+
 /** The fields of a proposal. Only `title` is required; validate_candidate says what else is missing. */
 export const candidateProperties = {
   title: Text('What the practice is, in 8–80 characters: "Wrap HTTP calls in withRetry".', {
@@ -73,37 +106,7 @@ export const candidateProperties = {
   relations: Opt(Input(relationsProperties)),
   constraints: Opt(Input({
     guards: Opt(List(
-      Input({
-        id: Opt(Name('A short kebab-case name; the rule id becomes recipe/<recipe id>/<id>.', { maxLength: 64 })),
-        pattern: Opt(Text('A regular expression (or give `query`).', { maxLength: 2000 })),
-        query: Opt(Text('A tree-sitter query; the capture @match is reported.', { maxLength: 4000 })),
-        message: Text(undefined, { maxLength: 500 }),
-        severity: Opt(StringEnum(['error', 'warning', 'info', 'hint'])),
-        mode: Opt(StringEnum(['forbid', 'require'])),
-        in: Opt(
-          StringEnum(RULE_SCOPES, {
-            description:
-              'Where the pattern matches: code (default; not comments or strings), strings (import paths, URLs), comments, any (raw text).',
-          }),
-        ),
-        languages: Opt(
-          List(Name(undefined, { maxLength: 64 }), 20, { description: "Default: the recipe's language." }),
-        ),
-        include: Opt(List(Text(undefined, { maxLength: 500 }), 50, { description: 'Only these path globs.' })),
-        exclude: Opt(List(Text(undefined, { maxLength: 500 }), 50, { description: 'Not these path globs.' })),
-        why: Opt(Text("Why it matters (default: the recipe's summary).", { maxLength: 1000 })),
-        suggestion: Opt(Text('What to write instead (default: follow the recipe).', { maxLength: 1000 })),
-        fix: Opt(Text("Replacement for the matched text ($1, $& refer to the pattern's groups).", { maxLength: 2000 })),
-        examples: Opt(
-          Input(
-            {
-              bad: Opt(List(Code(undefined, { maxLength: 4000 }), 10)),
-              good: Opt(List(Code(undefined, { maxLength: 4000 }), 10)),
-            },
-            { description: 'Code the rule must report (bad) and leave alone (good); checked when the rule loads.' },
-          ),
-        ),
-      }),
+      guardRuleInput,
       20,
       {
         description:

@@ -8,8 +8,7 @@ import { type PipelineDefinition, type PipelineEvent, type PipelineRun, runPipel
 import { createdCandidateIds } from '../agent/pipelines';
 import { AutoSnippetError, ErrorCode } from '../kernel/errors';
 import type { Workspace } from '../workspace';
-import type { ToolCatalog } from './catalog';
-import type { ToolContext } from './types';
+import type { CatalogView, ToolContext } from './types';
 
 export interface CatalogPipelineOptions {
   onEvent?(event: PipelineEvent): void;
@@ -21,7 +20,7 @@ const ajv = new Ajv({ strict: false, allErrors: false });
 const validators = new WeakMap<PipelineDefinition, ValidateFunction>();
 
 export async function runCatalogPipeline(
-  catalog: ToolCatalog,
+  catalog: CatalogView,
   ws: Workspace,
   def: PipelineDefinition,
   input: Record<string, unknown>,

@@ -56,8 +56,8 @@ export const callMcpToolTool = defineTool({
   domain: 'mcp',
   summary: 'Level 3: call one tool of another MCP server, within its permission (writes wait for a person).',
   description:
-    "Calls `tool` of `server` with `arguments` and answers the server's content (text cut at 30,000 characters). A tool whose permission is `deny` is refused; one whose permission is `ask` runs only for a person "
-    + "(the CLI, or after VS Code's confirmation): an agent elsewhere gets NEEDS_APPROVAL and should ask the person to allow it in ~/.autosnippet/mcp.json or run it themselves.",
+    "Calls `tool` of `server` with `arguments` and answers the server's content (text cut at 30,000 characters). A tool whose permission is `deny` is refused; one whose permission is `ask` runs only when a person agrees "
+    + "(the CLI, VS Code's confirmation, or the MCP client's question to its user where it supports elicitation): where no person can be asked the agent gets NEEDS_APPROVAL and should ask the person to allow it in ~/.autosnippet/mcp.json or run it themselves.",
   inputSchema: Input({
     server: Name("The server's name, from list_mcp_servers."),
     tool: Name("The tool's name, from get_mcp_instructions.", { maxLength: 128 }),
@@ -90,7 +90,23 @@ export const callMcpToolTool = defineTool({
       );
     }
     // VS Code shows the catalog's confirmation before a language-model tool runs: that is the person's yes.
-    const approved = ctx.actor === 'human' || ctx.channel === 'lm-tool';
+    let approved = ctx.actor === 'human' || ctx.channel === 'lm-tool';
+    if (permission === 'ask' && !approved && ctx.confirm) {
+      const question = {
+        title: `Let the agent call ${input.tool} on "${input.server}"?`,
+        message: `The agent asks to call ${input.tool} of the MCP server "${input.server}"${
+          input.arguments ? ` with ${JSON.stringify(input.arguments).slice(0, 500)}` : ''
+        }. It may change things.`,
+      };
+      approved = await ctx.confirm(question, ctx.signal);
+      if (!approved) {
+        throw new AutoSnippetError(
+          'PERMISSION_DENIED',
+          `The person declined the call of ${input.tool} on "${input.server}".`,
+          'Do not call it again for this task unless the person asks you to.',
+        );
+      }
+    }
     if (permission === 'ask' && !approved) {
       throw new AutoSnippetError(
         'NEEDS_APPROVAL',

@@ -38,7 +38,7 @@ const budgetInputs = {
 /** What a budgeted text answer adds when it was cut. */
 const budgetOutputs = { tokens: Type.Integer(), totalTokens: Opt(Type.Integer()), cut: Opt(Type.String()) };
 
-const SOURCES = ['project', 'github', 'claude', 'agents', 'personal', 'bundled'] as const;
+const SOURCES = ['project', 'github', 'claude', 'agents', 'personal', 'pack', 'bundled'] as const;
 const skillName = (description = 'Skill name.') => Name(description, { minLength: 1 });
 
 export const listSkills = defineTool({

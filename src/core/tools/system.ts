@@ -1,8 +1,10 @@
-import { AutoSnippetError, ErrorCode } from '../kernel/errors';
+import type { CustomTool } from '../custom-tools';
+import { AutoSnippetError, ErrorCode, type ErrorCode as ErrorCodeName } from '../kernel/errors';
 import { closestNames } from '../kernel/names';
 import { ensureIndexFresh, knowledgeHealthCounter } from '../knowledge';
 import { freshnessHealthCounter } from '../knowledge/freshness';
 import { describeSchema, TOOL_PREFIX } from './catalog';
+import { customSummary, customToolFor, listCustomTools } from './custom';
 import { graphHealthCounter } from './graph';
 import { Domain, Input, Name, Opt, Out, StringEnum, Type } from './schema';
 import { skillsHealthCounter } from './skills-health';
@@ -10,7 +12,18 @@ import { DEFAULT_TOOLS } from './surface';
 import type { JsonSchema } from './types';
 import { type AccessClass, type AnyTool, defineTool, type HealthCounter } from './types';
 
-const DOMAIN_ORDER = ['system', 'skills', 'knowledge', 'search', 'graph', 'structure', 'guard', 'mcp', 'agent'];
+const DOMAIN_ORDER = [
+  'system',
+  'skills',
+  'knowledge',
+  'search',
+  'graph',
+  'structure',
+  'guard',
+  'mcp',
+  'agent',
+  'custom',
+];
 
 /** Recipes and candidates from the index as stored, saying so while the recipe files are checked in the background. */
 const recipeCounter: HealthCounter = async (ws) => {
@@ -185,12 +198,36 @@ export const getToolInfo = defineTool({
     inputSchema: Domain<JsonSchema>('The JSON Schema of the arguments.'),
     arguments: Type.String(),
     maxOutputChars: Type.Integer(),
+    origin: Opt(StringEnum(['custom'], { description: "Set for the workspace's own tools (.autosnippet/tools)." })),
+    file: Opt(Type.String()),
+    sha256: Opt(Type.String()),
   }),
   aliases: { tool: 'name', toolName: 'name', tool_name: 'name' },
   access: 'read',
   maxOutputChars: 12000,
-  handler(_ws, input, ctx) {
+  async handler(ws, input, ctx) {
     const tool = ctx.catalog.get(input.name);
+    const custom = tool ? undefined : await customToolFor(ws, input.name, ctx.catalog);
+    if (custom) {
+      if ('error' in custom) {
+        throw new AutoSnippetError(custom.error.code as ErrorCodeName, custom.error.message, custom.error.hint);
+      }
+      const t = (await listCustomTools(ws, ctx.catalog)).find((c) => c.name === custom.tool.name)!;
+      const schema = ctx.catalog.inputSchema(custom.tool);
+      return {
+        name: t.name,
+        title: t.name,
+        domain: 'custom',
+        access: 'propose' as const,
+        description: t.description ?? '',
+        inputSchema: schema,
+        arguments: describeSchema(schema),
+        maxOutputChars: custom.tool.maxOutputChars,
+        origin: 'custom' as const,
+        file: t.file,
+        ...(t.sha256 ? { sha256: t.sha256 } : {}),
+      };
+    }
     if (!tool) {
       const available = closestNames(input.name, ctx.catalog.tools.map((t) => t.name));
       throw new AutoSnippetError(
@@ -226,13 +263,37 @@ export const listTools = defineTool({
     howToCall: Type.String(),
     listed: Type.Array(Type.String()),
     domains: Type.Array(
-      Out({ domain: Type.String(), tools: Type.Array(Out({ name: Type.String(), summary: Type.String() })) }),
+      Out({
+        domain: Type.String(),
+        tools: Type.Array(
+          Out({
+            name: Type.String(),
+            summary: Type.String(),
+            origin: Opt(StringEnum(['custom'], { description: "The workspace's own tools (.autosnippet/tools)." })),
+            state: Opt(StringEnum(['untrusted', 'needs-approval', 'changed', 'ready', 'invalid'] as const)),
+            file: Opt(Type.String()),
+          }),
+        ),
+      }),
     ),
   }),
   access: 'read',
   maxOutputChars: 12000,
-  handler(_ws, input, ctx) {
-    const all = ctx.catalog.capabilities(['read', 'propose']);
+  async handler(ws, input, ctx) {
+    const all: Record<
+      string,
+      { name: string; summary: string; origin?: 'custom'; state?: CustomTool['state']; file?: string }[]
+    > = ctx.catalog.capabilities(['read', 'propose']);
+    const custom = await listCustomTools(ws, ctx.catalog);
+    if (custom.length) {
+      all.custom = custom.map((t) => ({
+        name: t.name,
+        summary: customSummary(t),
+        origin: 'custom' as const,
+        state: t.state,
+        file: t.file,
+      }));
+    }
     const domains = Object.keys(all).sort((a, b) => rank(a) - rank(b));
     if (input.domain && !all[input.domain]) {
       throw new AutoSnippetError(
@@ -247,7 +308,11 @@ export const listTools = defineTool({
       listed: [...DEFAULT_TOOLS],
       domains: domains.filter((d) => !input.domain || d === input.domain).map((d) => ({
         domain: d,
-        tools: all[d].map(({ name, summary }) => ({ name, summary })),
+        tools: all[d].map(({ name, summary, origin, state, file }) => ({
+          name,
+          summary,
+          ...(origin ? { origin, state, file } : {}),
+        })),
       })),
     };
   },

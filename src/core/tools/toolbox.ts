@@ -2,8 +2,10 @@
  * The catalog as the agent's toolbox: the catalog's agent tools, every call through `catalog.invoke`
  * (validation, the output bound and, for writes, the Gateway).
  */
+import { type AnswerEditCheck, type AnswerFinding, type AnswerReview, reviewAnswerEdits } from '../agent/answer-check';
 import type { ToolSpec } from '../agent/model';
 import { type AgentToolbox, referencesOf } from '../agent/toolbox';
+import { languageForPath } from '../kernel/languages';
 import type { Workspace } from '../workspace';
 import { TOOL_PREFIX, type ToolCatalog } from './catalog';
 import type { ToolContext } from './types';
@@ -36,4 +38,20 @@ export function catalogToolbox(options: CatalogToolboxOptions): AgentToolbox {
       return { ok: result.ok, text: catalog.resultText(result), result, references: referencesOf(ws, result) };
     },
   };
+}
+
+/**
+ * The chat participant's check of the code its answers propose: each edit through the catalog's
+ * guard_check (with `changedLines` for a diff), so what a person is shown has passed the project's rules.
+ */
+export function guardAnswerReviewer(
+  options: Omit<CatalogToolboxOptions, 'only' | 'prefixed'>,
+): (answer: string, signal?: AbortSignal) => Promise<AnswerReview | undefined> {
+  const { catalog, ws, context } = options;
+  const check: AnswerEditCheck = async (edit, signal) => {
+    const result = await catalog.invoke(ws, 'guard_check', { ...edit }, { ...context, signal });
+    if (!result.ok) throw new Error(result.error.message);
+    return (result.data as { violations: AnswerFinding[] }).violations;
+  };
+  return (answer, signal) => reviewAnswerEdits(answer, check, languageForPath, signal);
 }

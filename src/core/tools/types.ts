@@ -1,16 +1,11 @@
 import type { ChatModel } from '../agent/model';
-import type { Actor, Channel } from '../kernel/actors';
+import type { AccessClass, Actor, Channel } from '../kernel/actors';
+import type { JsonSchema, ToolResult } from '../kernel/result';
 import type { Workspace } from '../workspace';
 export type { JsonSchema, ToolErrorBody, ToolResult, Truncation } from '../kernel/result';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { ToolCatalog } from './catalog';
 
-/**
- * Who may call a tool. `read` changes nothing; `propose` writes proposals an agent may make
- * (candidates, usage confirmations); `review` is for people only (approve, publish, delete, install):
- * such tools are never offered to agents, and run from commands, views and the CLI.
- */
-export type AccessClass = 'read' | 'propose' | 'review';
+export type { AccessClass } from '../kernel/actors';
 
 export interface Progress {
   message?: string;
@@ -36,11 +31,29 @@ export interface ToolContext {
   progress?(p: Progress): void;
   /** The model AI-assisted tools use (VS Code chat, MCP sampling); without one they answer in diagnostic mode. */
   model?: ChatModel;
+  /**
+   * Asks the person at the other end whether to go on (a modal in VS Code, MCP elicitation where the
+   * client offers it) and answers their yes; absent where no person can be asked.
+   */
+  confirm?(question: { title: string; message: string }, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** What a handler gets: the caller's context and the catalog it runs in (for tools that call tools). */
 export interface HandlerContext extends ToolContext {
-  catalog: ToolCatalog;
+  catalog: CatalogView;
+}
+
+/**
+ * The catalog as a handler sees it (ToolCatalog is one): declared here, beside the tools it holds, so
+ * the tool types and the catalog class do not import each other.
+ */
+export interface CatalogView {
+  readonly tools: AnyTool[];
+  readonly agentTools: AnyTool[];
+  get(name: string): AnyTool | undefined;
+  inputSchema(tool: AnyTool): JsonSchema;
+  capabilities(access?: AccessClass[]): Record<string, { name: string; summary: string; access: AccessClass }[]>;
+  invoke(ws: Workspace, name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /**

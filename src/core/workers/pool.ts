@@ -67,6 +67,11 @@ export class WorkerPool {
       size?: number;
       log?: Logger;
       resourceLimits?: ResourceLimits;
+      /**
+       * False for code that must never run on the caller's thread (a repository's own tools, which are
+       * bounded only on a thread of their own): when no thread can start, jobs fail instead.
+       */
+      callerThreadFallback?: boolean;
     },
   ) {
     this.threads = Math.max(1, options.size ?? WorkerPool.spareCores());
@@ -109,6 +114,10 @@ export class WorkerPool {
     while (this.queue.length) {
       if (this.disabled || !this.entry) {
         const job = this.queue.shift()!;
+        if (this.options.callerThreadFallback === false) {
+          job.reject(new AutoSnippetError(ErrorCode.Internal, `No worker thread could start for the ${job.kind} job.`));
+          continue;
+        }
         setImmediate(() => void runInThread(job, this.options.handlers));
         continue;
       }

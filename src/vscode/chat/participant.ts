@@ -1,17 +1,20 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/kernel/log';
-import type { ToolCatalog, ToolContext } from '../../core/tools';
+import type { ToolContext } from '../../core/tools';
 import { agentCommand } from '../../core/tools/adapters';
 import { candidatesIn, draftRecipesIn } from '../../core/tools/adapters';
 import { ChatModelError, ModelErrorCode } from '../../core/tools/adapters';
 import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/tools/adapters';
 import { type AgentEvent, type AgentRunResult, runAgent } from '../../core/tools/adapters';
 import { type AgentReference, type AgentToolbox, catalogToolbox, combineToolboxes } from '../../core/tools/adapters';
+import { guardAnswerReviewer } from '../../core/tools/adapters';
 import { skillRegistry } from '../../core/tools/adapters';
 import { loadTokenCounter } from '../../core/tools/adapters';
 import type { Workspace } from '../../core/workspace';
 import { type ExtensionHost, setting } from '../host';
 import { rememberInChat } from '../knowledge/remember';
+import type { ChatHost } from './chat-host';
+import { runColdstart } from './coldstart';
 import { compactTurn, historyMessages, type TurnMetadata } from './history';
 import { LanguageModelChatModel, VSCODE_TOOL_LIMIT } from './lm-chat-model';
 import { otherToolsToolbox } from './other-tools';
@@ -20,11 +23,7 @@ import { registerConfirmActionCommand, streamReviewButtons } from './review-acti
 export const PARTICIPANT_ID = 'autosnippet.agent';
 
 /** What the handler needs of the extension: ExtensionHost has it; a test can build one. */
-export interface ChatHost {
-  catalog: ToolCatalog;
-  log: Logger;
-  getWorkspace(): Promise<Workspace>;
-}
+export type { ChatHost } from './chat-host';
 
 /** `@autosnippet` in Copilot chat, with its follow-ups and the command behind its review buttons. */
 export function registerChatParticipant(host: ExtensionHost): vscode.Disposable {
@@ -44,6 +43,10 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
     }
     if (request.command === 'remember') return rememberInChat(host, request.prompt, stream);
     const picked = request.model ?? (await vscode.lm.selectChatModels())[0];
+    // The cold start writes its cards from the scan's evidence with the model, or records the scan's own without one.
+    if (request.command === 'coldstart') {
+      return runColdstart(host, ws, picked && lmModel(picked), stream, token);
+    }
     if (!picked) {
       return explain(
         stream,
@@ -53,12 +56,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         ),
       );
     }
-    const model = new LanguageModelChatModel(
-      picked,
-      vscode.l10n.t(
-        'AutoSnippet uses the model you picked to run its tools and to improve the candidates it proposes.',
-      ),
-    );
+    const model = lmModel(picked);
 
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
@@ -69,6 +67,9 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
       channel: 'chat',
       model,
       progress: (p) => p.message && stream.progress(p.message),
+      ...(host.dialogs
+        ? { confirm: (q) => host.dialogs!.confirm(q.title, q.message, vscode.l10n.t('Allow')) }
+        : {}),
     };
     try {
       const toolbox = chooseTools(host, ws, toolContext, request, model.maxTools, token);
@@ -100,6 +101,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         prompt,
         signal: controller.signal,
         onEvent: (e) => onAgentEvent(e, stream, host, results),
+        reviewAnswer: guardAnswerReviewer({ catalog: host.catalog, ws, context: toolContext }),
       });
       if (run.stoppedBy === 'max_rounds') {
         stream.markdown(
@@ -144,6 +146,13 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
   };
 }
 
+function lmModel(picked: vscode.LanguageModelChat): LanguageModelChatModel {
+  return new LanguageModelChatModel(
+    picked,
+    vscode.l10n.t('AutoSnippet uses the model you picked to run its tools and to improve the candidates it proposes.'),
+  );
+}
+
 /** Our agent tools, plus other extensions' tools by relevance when the setting allows, within the model's limit. */
 function chooseTools(
   host: ChatHost,
@@ -185,6 +194,19 @@ function onAgentEvent(e: AgentEvent, stream: vscode.ChatResponseStream, host: Ch
       break;
     case 'correction':
       host.log.debug(`chat: corrected ${e.problems.length} unreadable action block(s)`);
+      break;
+    case 'review':
+      if (e.final) {
+        stream.markdown(
+          '\n\n'
+            + vscode.l10n.t(
+              '_Guard still reports {0} problem(s) in the code above; check it before you use it._',
+              e.findings,
+            ),
+        );
+      } else {
+        stream.progress(vscode.l10n.t('Guard found {0} problem(s) in the proposed code; fixing them…', e.findings));
+      }
       break;
     default:
       break;

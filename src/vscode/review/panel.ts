@@ -15,6 +15,7 @@ import {
   type ChecklistEntry,
   parseSource,
   type ReviewDetail,
+  type ReviewGuard,
   type ReviewListItem,
   type ReviewOutcome,
   type ToExtension,
@@ -241,6 +242,7 @@ export class ReviewPanel implements vscode.Disposable {
       recipeId: c.recipeId,
       checklist: checklistOf(c),
       similar,
+      ...(c.constraints?.guards?.length ? { guards: reviewGuards(c) } : {}),
     };
     await this.post({ type: 'detail', detail });
   }
@@ -456,6 +458,47 @@ export class ReviewPanel implements vscode.Disposable {
 }
 
 /** The checklist in the person's language; each item names the form field that clears it. */
+/** The candidate's guard rules with what each reported when it was drafted (the report is matched by position). */
+function reviewGuards(c: {
+  constraints?: {
+    guards?: {
+      id?: string;
+      message: string;
+      pattern?: string;
+      query?: string;
+      in?: string;
+      include?: string[];
+      exclude?: string[];
+    }[];
+  };
+  guardReport?: {
+    files: number;
+    rules: { total: number; findings: { path: string; line: number; column: number; text: string }[] }[];
+  };
+}): ReviewGuard[] {
+  return (c.constraints?.guards ?? []).map((g, i) => {
+    const r = c.guardReport?.rules[i];
+    const where = [
+      g.in ? `in: ${g.in}` : '',
+      g.include?.length ? `include: ${g.include.join(', ')}` : '',
+      g.exclude?.length ? `exclude: ${g.exclude.join(', ')}` : '',
+    ].filter(Boolean).join(' · ');
+    return {
+      ...(g.id ? { id: g.id } : {}),
+      message: g.message,
+      matches: g.pattern ?? g.query ?? '',
+      ...(where ? { where } : {}),
+      ...(r && c.guardReport
+        ? {
+          files: c.guardReport.files,
+          total: r.total,
+          findings: r.findings.slice(0, 20).map((f) => ({ source: `${f.path}:${f.line}:${f.column}`, text: f.text })),
+        }
+        : {}),
+    };
+  });
+}
+
 function checklistOf(c: Parameters<typeof reviewChecklist>[0]): ChecklistEntry[] {
   return reviewChecklist(c).map((i) => ({
     field: i.field,

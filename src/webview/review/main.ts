@@ -8,6 +8,7 @@ import type {
   CandidateEdit,
   ChecklistEntry,
   ReviewDetail,
+  ReviewGuard,
   ReviewListItem,
   ReviewOutcome,
   ReviewSetup,
@@ -691,6 +692,7 @@ function renderDetail(): HTMLElement {
         )
         : h('p', { className: 'warning' }, icon('warning'), ` ${t('noSources')}`),
     ),
+    ...(d.guards ?? []).map((g) => section(t('guardRule'), ...renderGuard(g))),
     d.status === 'pending'
       ? section(
         t('similar'),
@@ -719,6 +721,47 @@ function renderDetail(): HTMLElement {
       : undefined,
   ));
   return pane;
+}
+
+/** A drafted guard rule, read-only: its message, what it matches, and what it found in the repository. */
+function renderGuard(g: ReviewGuard): (Node | undefined)[] {
+  return [
+    h('p', {}, ...inlineMarkdown(g.message)),
+    h('pre', { className: 'code' }, h('code', {}, g.matches)),
+    g.where ? h('p', { className: 'muted' }, g.where) : undefined,
+    g.total === undefined
+      ? undefined
+      : g.total === 0
+      ? h('p', {}, t('guardClean', g.files ?? 0))
+      : h('p', { className: 'warning' }, icon('warning'), ` ${t('guardFound', g.total)}`),
+    g.findings?.length
+      ? h(
+        'ul',
+        { className: 'sources' },
+        ...g.findings.map((f) =>
+          h(
+            'li',
+            {},
+            h(
+              'a',
+              {
+                href: '#',
+                className: 'source-link',
+                onclick: (e) => {
+                  e.preventDefault();
+                  send({ type: 'openSource', source: f.source });
+                },
+              },
+              icon('go-to-file'),
+              h('span', {}, f.source),
+            ),
+            ' ',
+            h('code', {}, f.text),
+          )
+        ),
+      )
+      : undefined,
+  ];
 }
 
 function renderEditor(d: ReviewDetail): HTMLElement {

@@ -50,6 +50,22 @@ export interface ReviewDetail {
   checklist: ChecklistEntry[];
   /** The nearest existing recipes and pending candidates (check_duplicate). */
   similar: { id: string; title: string; similarity: number; kind: 'recipe' | 'candidate'; status?: string }[];
+  /** The guard rules the candidate states (approved with it), and what they reported when drafted. */
+  guards?: ReviewGuard[];
+}
+
+/** A drafted guard rule, read-only in the detail: what it matches and what it found in the repository. */
+export interface ReviewGuard {
+  id?: string;
+  message: string;
+  /** The pattern or query, as written. */
+  matches: string;
+  /** `in`, include and exclude globs, as one line. */
+  where?: string;
+  /** From the report: files checked, findings in all, the first ones as `path:line:column`. */
+  files?: number;
+  total?: number;
+  findings?: { source: string; text: string }[];
 }
 
 /** One item of the checklist: the edit form's field that clears it, and what to write there. */

@@ -95,15 +95,27 @@ async function setup(modelId: 'scripted' | 'scripted-text') {
   return { fake, ws, catalog, ask };
 }
 
-/** The refine step's own model request: one refinement per candidate named in it. */
-function refineAnswer(request: RecordedRequest): ScriptTurnData | undefined {
-  if (!/Candidates to refine:/.test(request.lastText)) return undefined;
-  const ids = [...new Set([...request.lastText.matchAll(/"id": "(cand-[0-9a-f]+)"/g)].map((m) => m[1]))];
-  return {
-    text: JSON.stringify(
-      ids.map((id) => ({ id, summary: `Refined by the scripted model: ${id}`, confidence: 0.7, tags: ['scripted'] })),
-    ),
-  };
+/** The cold start's own model request: a card per pack, citing the pack's first line and quoting it. */
+function cardsAnswer(request: RecordedRequest): ScriptTurnData | undefined {
+  if (!/The evidence, by dimension/.test(request.lastText)) return undefined;
+  const cards: unknown[] = [];
+  let dimension = '';
+  for (const line of request.lastText.split('\n')) {
+    dimension = /^## (\S+)/.exec(line)?.[1] ?? dimension;
+    const ref = /^- (\S+:\d+) `(.*)`$/.exec(line);
+    if (!ref || !dimension || cards.some((c) => (c as { dimension: string }).dimension === dimension)) continue;
+    cards.push({
+      dimension,
+      evidence: [`${dimension}#1`],
+      title: `Written by the scripted model for ${dimension}`,
+      knowledgeType: 'code-standard',
+      summary: `What ${ref[1]} shows, as the rule new code follows.`,
+      code: '',
+      sources: [ref[1]],
+      confidence: 0.8,
+    });
+  }
+  return { text: JSON.stringify({ cards }) };
 }
 
 test('package.json declares @autosnippet with its slash commands', () => {
@@ -117,66 +129,29 @@ test('package.json declares @autosnippet with its slash commands', () => {
 });
 
 test(
-  '@autosnippet /coldstart: loads the coldstart skill, runs the pipeline, streams progress, references and buttons, and candidates exist',
+  '@autosnippet /coldstart: the chat model writes the cards from the scan evidence, with progress, a summary and buttons',
   async () => {
     const { fake, ws, catalog, ask } = await setup('scripted');
-    fake.setScript(
-      [
-        {
-          text: 'I will load the cold-start guide first.',
-          toolCalls: [{ name: 'autosnippet_load_skill', input: { name: 'autosnippet-coldstart', section: 'Steps' } }],
-        },
-        {
-          text: 'Now the full cold-start pipeline.',
-          toolCalls: [{ name: 'autosnippet_run_pipeline', input: { name: 'bootstrap_full_pipeline' } }],
-        },
-        (req) => ({
-          text: `Cold start done: ${
-            (req.lastText.match(/"candidateIds":\[[^\]]*\]/)?.[0].match(/cand-/g) ?? []).length
-          } candidates are waiting for your review in the Candidates view.`,
-        }),
-      ],
-      refineAnswer,
-    );
+    fake.setScript([], cardsAnswer);
     const { stream, result } = await ask('', 'coldstart');
 
-    const first = fake.requests[0];
-    assert.match(first.text, /## This request: \/coldstart/, 'the system prompt carries the command');
-    assert.match(first.text, /Set up AutoSnippet for this workspace\./, 'an empty prompt gets the command default');
-    assert.ok(
-      first.tools.includes('autosnippet_run_pipeline') && first.tools.includes('autosnippet_load_skill'),
-      `tools offered: ${first.tools.join(', ')}`,
-    );
-    assert.ok(first.tools.length < 128, `${first.tools.length} tools, under the 128-tool limit`);
-    assert.ok(!first.tools.some((t) => /approve|publish|delete/.test(t)), 'no people-only tools are offered');
-
+    assert.ok(fake.requests.length >= 1, 'the model was asked');
+    for (const r of fake.requests) {
+      assert.match(r.lastText, /Every card cites `sources`/, 'the prompt carries the rules for cards');
+      assert.deepEqual(r.tools, [], 'writing cards offers the model no tools');
+    }
     const progress = stream.of('progress').join('\n');
-    assert.match(progress, /Load a skill…/);
-    assert.match(progress, /bootstrap_full_pipeline: bootstrap/);
-    assert.match(progress, /bootstrap_full_pipeline: refine/);
+    assert.match(progress, /Scanning the workspace; .+ then writes the cards/);
+    assert.match(progress, /Writing cards from the evidence: /);
+    assert.match(stream.text, /wrote \d+ cards from the scan of \d+ files \(\d+ requests\)/);
 
-    const refs = stream.of('reference').map((u: vscode.Uri) => u.fsPath);
-    assert.ok(refs.some((p) => /autosnippet-coldstart[\\/]SKILL\.md$/.test(p)), `references: ${refs.join(', ')}`);
-    assert.ok(
-      refs.some((p) => /autosnippet-reference-jsts[\\/]SKILL\.md$/.test(p)),
-      `the language's reference skill loaded by the pipeline is referenced: ${refs.join(', ')}`,
-    );
-    assert.match(stream.text, /I will load the cold-start guide first\./);
-    assert.match(stream.text, /Cold start done: \d+ candidates are waiting/);
-    assert.doesNotMatch(stream.text, /```action/);
-
-    const meta = result.metadata?.autosnippet;
-    assert.equal(meta.stoppedBy, 'answer');
-    assert.deepEqual(meta.tools.map((t: { name: string; ok: boolean }) => [t.name, t.ok]), [
-      ['autosnippet_load_skill', true],
-      ['autosnippet_run_pipeline', true],
-    ]);
     const pending = listCandidates(ws, { status: 'pending' });
-    assert.ok(pending.length > 0, 'the cold start created candidates');
-    const mentioned: string[] = meta.candidates.map((c: { id: string }) => c.id);
-    for (const id of mentioned) assert.ok(pending.some((c) => c.id === id), `candidate ${id} exists and is pending`);
-    const refined = pending.filter((c) => c.summary.startsWith('Refined by the scripted model'));
-    assert.ok(refined.length > 0, 'the refine step used the chat model to improve the candidates');
+    const written = pending.filter((c) => c.title.startsWith('Written by the scripted model'));
+    assert.ok(written.length > 0, 'the cards the model wrote are pending candidates');
+    for (const c of written) assert.ok(c.tags.includes('model-written'), c.title);
+    const meta = result.metadata?.autosnippet;
+    assert.equal(meta.command, 'coldstart');
+    for (const { id } of meta.candidates) assert.ok(pending.some((c) => c.id === id), `candidate ${id} is pending`);
 
     const buttons = stream.of('button') as vscode.Command[];
     if (catalog.get('approve_candidate')) {
@@ -191,6 +166,18 @@ test(
   },
   { timeoutMs: 90_000 },
 );
+
+test('@autosnippet /coldstart stopped from the chat records no candidates', async () => {
+  const { fake, ws, ask } = await setup('scripted');
+  fake.setScript([], cardsAnswer);
+  const before = listCandidates(ws).length;
+  const source = new vscode.CancellationTokenSource();
+  source.cancel();
+  const { stream, result } = await ask('', 'coldstart', { token: source.token });
+  assert.equal(result.metadata?.autosnippet.stoppedBy, 'cancelled');
+  assert.match(stream.text, /Cold start cancelled; no candidates were recorded/);
+  assert.equal(listCandidates(ws).length, before);
+});
 
 test('a model without tool calling uses the text protocol; the action blocks are not shown', async () => {
   const { fake, ask } = await setup('scripted-text');

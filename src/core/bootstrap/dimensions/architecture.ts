@@ -5,6 +5,7 @@ import { type Ecosystem, ownedDirs, type Target } from '../../structure';
 import { confidence, Tallies } from '../evidence';
 import { factsOf, type ImportFact } from '../facts';
 import { fit, MAX_SUMMARY, nameList, shownTarget } from '../form';
+import { resolveRust } from '../rust-modules';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { languageOf } from './standards';
@@ -155,7 +156,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       await checkpoint();
       const fromUnit = layerOf(f.path);
       for (const imp of f.imports) {
-        const resolved = resolver.resolve(f, imp.spec);
+        const resolved = resolver.resolve(f, imp.spec, imp);
         if (!resolved) continue;
         if (resolved.target && resolved.target !== f.target) {
           this.targetImports.push({
@@ -274,6 +275,13 @@ export class ArchitectureAnalyzer implements Analyzer {
           confidence: confidence(0.9, n),
         },
         tags: ['boundary', 'imports'],
+        ruleSeed: {
+          kind: 'forbid-import',
+          language,
+          files: unit,
+          modules: users,
+          goodAt: ins.flatMap((e) => e.sources.slice(0, 1)).slice(0, 4),
+        },
       });
     }
     return out;
@@ -669,6 +677,7 @@ class ImportResolver {
   private readonly targetDirs: { dir: string; name: string }[];
   private readonly pyRoots: string[];
   private readonly goFileByDir = new Map<string, string>();
+  private readonly crates = new Map<string, string>();
 
   constructor(ctx: AnalysisContext) {
     this.files = new Set(ctx.listing);
@@ -688,6 +697,7 @@ class ImportResolver {
       if (t.ecosystem === 'npm' || t.ecosystem === 'pnpm' || t.ecosystem === 'yarn') this.packages.set(t.name, t.name);
       if (t.ecosystem === 'go') this.goModules.push({ module: t.name, dir: t.dir, name: t.name });
       if (t.ecosystem === 'swift') this.packages.set(t.name, t.name);
+      if (t.ecosystem === 'cargo') this.crates.set(t.name.replace(/^cargo:/, ''), t.name);
     }
     this.targetDirs = ctx.structure.targets.flatMap((t) => ownedDirs(t).map((dir) => ({ dir, name: t.name }))).sort((
       a,
@@ -706,9 +716,11 @@ class ImportResolver {
     return this.targetDirs.find((t) => t.dir === '' || file.startsWith(t.dir + '/'))?.name;
   }
 
-  resolve(from: RawImports, spec: string): { file?: string; target?: string } | undefined {
+  resolve(from: RawImports, spec: string, imp?: ImportFact): { file?: string; target?: string } | undefined {
     const dir = path.posix.dirname(from.path);
     switch (from.family) {
+      case 'rust':
+        return resolveRust(from.path, imp ?? { spec }, this.files, this.crates);
       case 'jsts': {
         if (spec.startsWith('.')) {
           const base = path.posix.normalize(path.posix.join(dir, spec));

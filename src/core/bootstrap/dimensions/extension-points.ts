@@ -277,12 +277,15 @@ async function contractOf(
   }
   const own = new Set([...(await methodsOf(base, ctx)), ...(reqs?.defaulted.map((r) => r.name) ?? [])]);
   const counts = new Map<string, number>();
+  const defined = new Map<string, Set<string>>();
   let read = 0;
   for (const s of subs.slice(0, 12)) {
     const def = (symbols.definitions.get(s.name) ?? []).find((d) => d.family === base.family && d.path === s.path);
     if (!def) continue;
     read++;
-    for (const m of await methodsOf(def, ctx)) if (own.has(m)) counts.set(m, (counts.get(m) ?? 0) + 1);
+    const methods = new Set(await methodsOf(def, ctx));
+    defined.set(s.name, methods);
+    for (const m of methods) if (own.has(m)) counts.set(m, (counts.get(m) ?? 0) + 1);
   }
   const least = Math.max(2, Math.ceil(read / 2));
   const overridden = [...counts].filter(([, n]) => n >= least).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -299,8 +302,16 @@ async function contractOf(
       };
     }
     const defining = `defining ${list}`;
+    // The rule with its exception: the implementations read that lack the most common member are named.
+    const [top, have] = overridden[0];
+    const lacking = [...defined].filter(([, ms]) => !ms.has(top)).map(([name]) => name);
+    const exception = lacking.length && lacking.length <= 2
+      ? `as ${have} of ${read} do (${nameList(lacking, 50)} ${
+        lacking.length > 1 ? 'are the exceptions' : 'is the exception'
+      })`
+      : 'as most of the others do';
     return {
-      full: `${defining} as ${overridden.every(([, n]) => n === read) ? 'the others do' : 'most of the others do'}`,
+      full: `${defining} ${overridden.every(([, n]) => n === read) ? 'as the others do' : exception}`,
       short: defining,
       members,
     };

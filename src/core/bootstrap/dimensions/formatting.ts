@@ -1,9 +1,11 @@
+import picomatch from 'picomatch';
 import { Blocks } from '../../guard/blocks';
+import { extensionsFor } from '../../kernel/languages';
 import { maskGradleComments } from '../../structure/ecosystems/gradle-build';
 import { commandSources, expandedText, type ProjectCommand } from '../commands';
 import { confidence, percent, Tallies } from '../evidence';
 import { fit, nameList } from '../form';
-import { FAMILY_LABEL } from '../source';
+import { FAMILY_LABEL, FAMILY_LANGUAGES } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { dominant, languageOf } from './standards';
 
@@ -643,7 +645,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       formats.some((x) => (l === 'java' ? /java-format/ : /ktlint|ktfmt/).test(x))
     );
     const families = sections.length ? sections : byFormatter.length ? byFormatter : (['kotlin', 'java'] as const);
-    const editor = await editorConfig(ctx);
+    const editor = await jvmEditorSettings(ctx);
     out.push({
       tool: tools,
       families: [...families],
@@ -693,7 +695,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
           ? ['palantir-java-format']
           : []),
       ];
-      const editor = await editorConfig(ctx);
+      const editor = await jvmEditorSettings(ctx);
       out.push({
         tool: tools.join(' with '),
         families: ['java', 'kotlin'],
@@ -716,15 +718,21 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       command: 'clang-format -i',
     });
   }
-  // An .editorconfig alone still says how to indent, for the languages no formatter above covers.
+  // An .editorconfig alone still says how to indent, for the languages no formatter above covers: each
+  // language from the sections that apply to its files (a `[*.yml]` section says nothing of code).
   const editor = await editorConfig(ctx);
-  if (editor && editor.settings.length) {
+  if (editor) {
     const covered = new Set(out.flatMap((f) => f.families));
-    const families = (['kotlin', 'java', 'swift', 'objc', 'jsts', 'python', 'rust', 'go'] as Family[]).filter((f) =>
-      !covered.has(f)
-    );
-    if (families.length) {
-      out.push({ tool: '.editorconfig', families, sources: [editor.source], settings: editor.settings });
+    const groups = new Map<string, { families: Family[]; source: string; settings: string[] }>();
+    for (const family of EDITORCONFIG_FAMILIES.filter((f) => !covered.has(f))) {
+      const found = editorSettings(editor, family);
+      if (!found) continue;
+      const key = found.settings.join('\n');
+      if (!groups.has(key)) groups.set(key, { families: [], ...found });
+      groups.get(key)!.families.push(family);
+    }
+    for (const g of groups.values()) {
+      out.push({ tool: '.editorconfig', families: g.families, sources: [g.source], settings: g.settings });
     }
   }
   for (const f of out) {
@@ -759,16 +767,55 @@ function tomlSettings(text: string): string[] {
     .slice(0, 4);
 }
 
-async function editorConfig(ctx: AnalysisContext): Promise<{ source: string; settings: string[] } | undefined> {
+const EDITORCONFIG_FAMILIES: Family[] = ['kotlin', 'java', 'swift', 'objc', 'jsts', 'python', 'rust', 'go'];
+const INDENT_KEYS = /^\s*(indent_size|indent_style|max_line_length)\s*=\s*(.*?)\s*$/;
+
+interface EditorSection {
+  glob: string;
+  /** key → its value and 1-based line. */
+  settings: Map<string, { value: string; line: number }>;
+}
+
+/** What .editorconfig sets for Kotlin files, else for Java files, beside a JVM formatter. */
+async function jvmEditorSettings(ctx: AnalysisContext) {
+  const sections = await editorConfig(ctx);
+  return sections && (editorSettings(sections, 'kotlin') ?? editorSettings(sections, 'java'));
+}
+
+/** The sections of .editorconfig with their indentation settings, in file order. */
+async function editorConfig(ctx: AnalysisContext): Promise<EditorSection[] | undefined> {
   if (!ctx.has('.editorconfig')) return undefined;
-  const text = (await ctx.read('.editorconfig')) ?? '';
-  const lines = text.split('\n');
-  const i = lines.findIndex((l) => /^\s*indent_(size|style)\s*=/.test(l));
-  if (i < 0) return undefined;
-  const settings = lines.filter((l) => /^\s*(indent_size|indent_style|max_line_length)\s*=/.test(l)).map((l) =>
-    l.trim().replace(/\s*=\s*/, ' = ')
-  );
-  return { source: `.editorconfig:${i + 1}`, settings: [...new Set(settings)].slice(0, 3) };
+  const lines = ((await ctx.read('.editorconfig')) ?? '').split('\n');
+  const sections: EditorSection[] = [];
+  lines.forEach((l, i) => {
+    const header = /^\s*\[(.+)\]\s*$/.exec(l);
+    if (header) sections.push({ glob: header[1], settings: new Map() });
+    const m = INDENT_KEYS.exec(l);
+    if (m && sections.length) sections[sections.length - 1].settings.set(m[1], { value: m[2], line: i + 1 });
+  });
+  return sections;
+}
+
+/**
+ * What .editorconfig sets for a family's files: the sections whose glob matches a file name with one of
+ * its extensions (`[*]`, `[*.{js,ts}]`), a later section overriding an earlier one, as editors apply them.
+ * Sections for a path (with a `/`) cover part of the tree only and are left out.
+ */
+function editorSettings(sections: EditorSection[], family: Family): { source: string; settings: string[] } | undefined {
+  const languages = Object.keys(FAMILY_LANGUAGES).filter((l) => FAMILY_LANGUAGES[l] === family);
+  const names = extensionsFor(languages).map((ext) => `file${ext}`);
+  const applied = new Map<string, { value: string; line: number }>();
+  for (const s of sections) {
+    if (s.glob.includes('/')) continue;
+    const matches = picomatch(s.glob.replace(/^\*\*/, '*'), { dot: true });
+    if (!names.some((n) => matches(n))) continue;
+    for (const [k, v] of s.settings) applied.set(k, v);
+  }
+  if (!applied.has('indent_style') && !applied.has('indent_size')) return undefined;
+  const order = ['indent_style', 'indent_size', 'max_line_length'];
+  const settings = order.filter((k) => applied.has(k)).map((k) => `${k} = ${applied.get(k)!.value}`);
+  const first = Math.min(...[...applied.values()].map((v) => v.line));
+  return { source: `.editorconfig:${first}`, settings };
 }
 
 function indentation(lines: string[]): { style: string; line: number } | undefined {

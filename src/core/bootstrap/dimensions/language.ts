@@ -1,3 +1,4 @@
+import type { SeedConstruct } from '../../knowledge/rule-seed';
 import type { KnowledgeType } from '../../knowledge/types';
 import { confidence, percent, Tally } from '../evidence';
 import { factsOf } from '../facts';
@@ -78,6 +79,8 @@ interface Draft {
   extraSources?: string[];
   support?: number;
   code?: string;
+  /** The construct the card says the code avoids, for its guard rule. */
+  avoids?: SeedConstruct;
 }
 
 /** Dimensions 8–9: the language dimensions of each language in the project, from counted idioms. */
@@ -187,6 +190,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
               confidence: confidence(d.ratio, d.support ?? d.evidence.count),
             },
             tags: [dimension, fam, ...d.tags],
+            ...(d.avoids ? { ruleSeed: { kind: 'forbid-construct', language, construct: d.avoids } } : {}),
           });
         }
       }
@@ -251,6 +255,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
                 support: ts,
                 why: 'Measured over the scanned production TypeScript files.',
                 tags: ['types', 'any'],
+                avoids: 'explicit-any',
                 extraSources: v.ctx.listing.filter((x) => /(^|\/)tsconfig(\.[\w-]+)?\.json$/.test(x)).slice(0, 1).map((
                   x,
                 ) => `${x}:1`),
@@ -298,6 +303,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
                 ratio: main.count / total,
                 why: 'Counted over the scanned production Swift sources.',
                 tags: ['main-actor'],
+                avoids: 'dispatch-main-async',
               }
               : undefined,
             // Actors are the project's guard of shared state only where locks and serial queues are fewer

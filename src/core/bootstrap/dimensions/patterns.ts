@@ -118,32 +118,21 @@ export class CodePatternAnalyzer implements Analyzer {
         && isFactory(d.name, file.lines[d.line - 1] ?? '')
       ) this.factories.get(file.family).add(file, d.line);
     }
-    // Swift: a conformance added by an extension (`extension Feed: ArticleFetcher {`) makes the type an implementation
-    // as much as its declaration does (a reviewer found Feed and Folder said to conform "via SidebarItem").
-    if (file.family === 'swift' && file.code.includes('extension')) {
-      for (const m of file.code.matchAll(
-        /^[ \t]*(?:(?:public|internal|fileprivate|private|@\w+(?:\([^)\n]*\))?)[ \t]+)*extension[ \t]+([\w.]+)[ \t]*:[ \t]*([^{\n]+?)[ \t]*(?:where\b[^{\n]*)?\{/gm,
-      )) {
+    // Implementations the type's own declaration does not list: a Swift extension adding a conformance
+    // (`extension Feed: ArticleFetcher {`), a Rust `impl Trait for Type` block, a Java/TS `implements` list.
+    for (const impl of facts.impls) {
+      const key = `${file.family}|${impl.base}`;
+      const list = this.subclasses.get(key) ?? [];
+      if (list.some((x) => x.name === impl.type && (impl.how === 'extension' || x.path === file.path))) continue;
+      list.push({
         // A nested type keeps its qualifier (`KF.Builder`): that is how the code names it.
-        const name = m[1];
-        const line = lineOf(file.code, m.index + m[0].indexOf('extension'));
-        for (
-          const base of m[2].split(',').map((b) => b.trim().replace(/<.*$/, '')).filter((b) => /^[A-Z]\w*$/.test(b))
-        ) {
-          const key = `${file.family}|${base}`;
-          const list = this.subclasses.get(key) ?? [];
-          if (!list.some((x) => x.name === name)) {
-            list.push({
-              name,
-              path: file.path,
-              line,
-              text: (file.lines[line - 1] ?? '').trim().slice(0, 120),
-              byExtension: true,
-            });
-          }
-          this.subclasses.set(key, list);
-        }
-      }
+        name: impl.type,
+        path: file.path,
+        line: impl.line,
+        text: (file.lines[impl.line - 1] ?? '').trim().slice(0, 120),
+        ...(impl.how === 'extension' ? { byExtension: true } : {}),
+      });
+      this.subclasses.set(key, list);
     }
     // `defaultInstance` too (AFNetworking's AFImageDownloader), not `default…` factories such as `defaultPolicy`.
     const shared =

@@ -197,6 +197,15 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
             confidence: confidence(logger.count / total, total),
           },
           tags: ['logging', fam],
+          // Where the project's own output macros print, printing is theirs: no rule is drafted.
+          ...(macros.length ? {} : {
+            ruleSeed: {
+              kind: 'no-direct-output' as const,
+              language,
+              instead: made ? `\`${made}\` loggers` : 'the logger',
+              goodAt: [...(own ? own.tally.sources(2) : []), ...logger.sources(4)],
+            },
+          }),
         });
       }
       out.push(...cleanup(v, fam, language));

@@ -349,6 +349,16 @@ export class CodeStandardAnalyzer implements Analyzer {
         confidence: confidence(t.count / total, total),
       },
       tags: ['modules', 'exports', 'jsts'],
+      ...(useNamed
+        ? {
+          ruleSeed: {
+            kind: 'forbid-construct' as const,
+            language: languageOf('jsts', ctx),
+            construct: 'default-export' as const,
+            goodAt: t.sources(3),
+          },
+        }
+        : {}),
     };
   }
 }

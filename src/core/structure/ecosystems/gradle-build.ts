@@ -1,35 +1,18 @@
 // Reading Gradle build scripts without running Gradle: comments and strings masked, the block each
 // dependency sits in (a Kotlin multiplatform source set), configurations (quoted custom ones too),
 // and version-catalog aliases.
+import { blankComments } from '../../text/comments';
 import { lineAt } from '../context';
 import { parseToml } from '../toml';
 import type { DependencyScope } from '../types';
 import { isRecord } from './npm';
 
-/** The script with comments blanked and string contents kept (offsets and lines unchanged). */
+/**
+ * The script with comments blanked and string contents kept (offsets and lines unchanged). Both DSLs
+ * lex as the Java family: line and block comments, `'…'` and `"…"` strings on one line, `"""` blocks.
+ */
 export function maskGradleComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') {
-        out += ' ';
-        i++;
-      }
-      if (i < text.length) out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end < 0 ? text.length : end + 2;
-      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
-      i = stop - 1;
-    } else out += c;
-  }
-  return out;
+  return blankComments(text, 'java');
 }
 
 /** For each offset of an opening brace's block, the names of the enclosing blocks (`kotlin`, `sourceSets`, `jvmTest`). */

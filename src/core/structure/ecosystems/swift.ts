@@ -1,3 +1,4 @@
+import { blankComments } from '../../text/comments';
 import { dirOf, DiscoveryContext, joinRel, lineAt } from '../context';
 import type { Target, TargetDependency, TargetKind } from '../types';
 import { compact } from './npm';
@@ -62,7 +63,7 @@ export async function discoverSwift(ctx: DiscoveryContext): Promise<Target[]> {
 
 function readPackage(ctx: DiscoveryContext, manifest: string, raw: string): SwiftPackage {
   const dir = dirOf(manifest);
-  const text = stripComments(raw);
+  const text = blankComments(raw, 'swift');
   const toolsVersion = /swift-tools-version\s*:\s*([\d.]+)/.exec(raw)?.[1];
   const pkgCall = calls(text, ['Package']).find((c) => c.name === 'Package');
   const name = (pkgCall && stringValue(labelArg(pkgCall.args, 'name'))) ?? (dir.split('/').pop() || 'Package');
@@ -266,29 +267,4 @@ function stringValue(expr: string | undefined): string | undefined {
 
 function strings(expr: string): string[] {
   return [...expr.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
-}
-
-/** Comments blanked out, keeping every offset and newline so lines stay right. */
-function stripComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const j = endOfString(text, i);
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') {
-        out += ' ';
-        i++;
-      }
-      if (i < text.length) out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const j = text.indexOf('*/', i + 2);
-      const end = j < 0 ? text.length : j + 2;
-      out += text.slice(i, end).replace(/[^\n]/g, ' ');
-      i = end - 1;
-    } else out += c;
-  }
-  return out;
 }

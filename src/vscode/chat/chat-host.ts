@@ -1,0 +1,13 @@
+import type { Logger } from '../../core/kernel/log';
+import type { ToolCatalog } from '../../core/tools';
+import type { Workspace } from '../../core/workspace';
+import type { Dialogs } from '../host';
+
+/** What the chat participant and its commands need of the extension. */
+export interface ChatHost {
+  catalog: ToolCatalog;
+  log: Logger;
+  getWorkspace(): Promise<Workspace>;
+  /** Modal questions to the person: another MCP server's tool whose permission is `ask`. */
+  dialogs?: Dialogs;
+}
