@@ -19,6 +19,11 @@ import { Workspace } from '../src/core/workspace';
 import { type BenchTable, median, ms, percentile, printTable, sample } from './lib';
 import { benchCorpus, type BenchRecipe, intentQuestions, type KnownAnswer, knownAnswerQueries } from './recipe-corpus';
 
+/** CPU time of this process so far (all its threads, so garbage collection is counted), in ms. */
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const hitAt = (ranked: string[], expect: string, k: number) => (ranked.slice(0, k).includes(expect) ? 1 : 0);
 const pct = (x: number, n: number) => `${Math.round((x / n) * 100)}%`;
 
@@ -36,6 +41,7 @@ export async function run(): Promise<BenchTable[]> {
       'recipes',
       'engine',
       'index time',
+      'index CPU',
       'p50',
       'p95',
       'known-answer hit@1',
@@ -46,6 +52,7 @@ export async function run(): Promise<BenchTable[]> {
     rows: [],
     notes: [
       "Corpus: N generated recipes plus the 52 real recipes of the cold-start evaluation (seven public repositories). Known-answer: 40 queries made of one generated recipe's title and summary words. Intent: the 50 questions of bench/data/recipe-search/questions.json about the real recipes, written before the index was tuned.",
+      'Index CPU: the CPU time of the process while it indexed (process.cpuUsage, every thread, so garbage collection and the journal write count), comparable when the machine is loaded where wall time is not.',
       'Index time: ours = parse + embed + write rows and vectors into the sql.js store (journaled, as in the extension) + the in-memory search index, excluding reading files from disk; minisearch / flexsearch = add in memory.',
       "Timing: three rounds; in each, every engine runs all the queries in a block (engines alternate, so machine load falls on all alike, and one engine's garbage is not collected inside another's timings); p50 / p95 over all rounds, on the shared 2-core machine.",
       'keyword = BM25F (trigger 8 > title 4 > summary 2 > rest 1); semantic = hashed n-gram vectors; hybrid = both fused by RRF plus the metadata of the results (the `search` tool); context = the context_search funnel. minisearch: same four fields, same boosts, prefix search; flexsearch (four fields): Document index over the four fields, forward tokenizer, suggest (any word may match), fields merged in order (its merge ranks by field, not by relevance across fields); flexsearch (one field): an Index over the four fields as one text, same options.',
@@ -78,6 +85,7 @@ export async function run(): Promise<BenchTable[]> {
     const ws = await Workspace.open(root);
     let disposed = false;
     try {
+      let c0 = cpuMs();
       let t0 = performance.now();
       const report = await indexRecipeTexts(ws, docs, { sliceSize: 2000 });
       if (report.problems.length) throw new Error(`generated recipes failed to parse: ${report.problems[0].message}`);
@@ -86,11 +94,13 @@ export async function run(): Promise<BenchTable[]> {
       await keywordSearch(ws, 'warm up the index');
       const firstSearch = performance.now() - t1;
       const ourIndex = t0 + firstSearch;
+      const ourCpu = cpuMs() - c0;
       const idOf = (rids: number[]) => {
         const rows = recipeRowsByRid(ws, rids);
         return rids.map((rid) => rows.get(rid)?.id ?? '');
       };
 
+      c0 = cpuMs();
       let ti = performance.now();
       const mini = new MiniSearch<BenchRecipe>({
         fields: ['trigger', 'title', 'summary', 'body'],
@@ -99,6 +109,8 @@ export async function run(): Promise<BenchTable[]> {
       });
       mini.addAll(docs);
       const miniIndex = performance.now() - ti;
+      const miniCpu = cpuMs() - c0;
+      c0 = cpuMs();
       ti = performance.now();
       const flex = new FlexDocument(
         { tokenize: 'forward', document: { id: 'id', index: ['trigger', 'title', 'summary', 'body'] } } as never,
@@ -107,7 +119,9 @@ export async function run(): Promise<BenchTable[]> {
         flex.add({ id: d.id, trigger: d.trigger.replace(/^@/, ''), title: d.title, summary: d.summary, body: d.body });
       }
       const flexIndex = performance.now() - ti;
+      const flexCpu = cpuMs() - c0;
       // The same documents as one text field: flexsearch's Document merge orders by field, not by relevance across fields.
+      c0 = cpuMs();
       ti = performance.now();
       const flatDocs = docs.map((d) => `${d.trigger.replace(/^@/, '')} ${d.title} ${d.summary} ${d.body}`);
       const flat = new FlexIndex({ tokenize: 'forward' } as never) as unknown as {
@@ -116,9 +130,14 @@ export async function run(): Promise<BenchTable[]> {
       };
       for (const [i, text] of flatDocs.entries()) flat.add(i, text);
       const flatIndex = performance.now() - ti;
+      const flatCpu = cpuMs() - c0;
 
-      const engines: [string, number | undefined, Engine][] = [
-        ['ours: keyword', ourIndex, async (q) => idOf((await keywordSearch(ws, q, {}, 10)).map((h) => h.rid))],
+      const engines: [string, [number, number] | undefined, Engine][] = [
+        [
+          'ours: keyword',
+          [ourIndex, ourCpu],
+          async (q) => idOf((await keywordSearch(ws, q, {}, 10)).map((h) => h.rid)),
+        ],
         ['ours: semantic', undefined, async (q) => idOf((await semanticSearch(ws, q, {}, 10)).map((h) => h.rid))],
         [
           'ours: hybrid (search)',
@@ -133,7 +152,7 @@ export async function run(): Promise<BenchTable[]> {
         ],
         [
           'minisearch',
-          miniIndex,
+          [miniIndex, miniCpu],
           (q) =>
             mini.search(q, { prefix: true, boost: { trigger: 8, title: 4, summary: 2 } }).slice(0, 10).map((r) =>
               r.id as string
@@ -141,12 +160,12 @@ export async function run(): Promise<BenchTable[]> {
         ],
         [
           'flexsearch (four fields)',
-          flexIndex,
+          [flexIndex, flexCpu],
           (q) => flex.search(q, { limit: 10, suggest: true, merge: true }).map((r) => r.id),
         ],
         [
           'flexsearch (one field)',
-          flatIndex,
+          [flatIndex, flatCpu],
           (q) => flat.search(q, { limit: 10, suggest: true }).map((i) => docs[i].id),
         ],
       ];
@@ -177,7 +196,8 @@ export async function run(): Promise<BenchTable[]> {
         search.rows.push([
           n.toLocaleString('en'),
           name,
-          index === undefined ? '' : ms(index),
+          index === undefined ? '' : ms(index[0]),
+          index === undefined ? '' : ms(index[1]),
           ms(median(times[e])),
           ms(percentile(times[e], 95)),
           pct(h.known1, known.length),

@@ -122,11 +122,9 @@ function blocks(body: string): Block[] {
       flush();
       const marker = open[1];
       const code: string[] = [];
+      const close = new RegExp(`^\\s{0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
       i++;
-      while (
-        i < lines.length
-        && !new RegExp(`^\\s{0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i])
-      ) code.push(lines[i++]);
+      while (i < lines.length && !close.test(lines[i])) code.push(lines[i++]);
       out.push({ kind: 'code', text: code.join('\n'), language: open[2] || undefined });
       continue;
     }

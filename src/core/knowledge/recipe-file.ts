@@ -6,6 +6,7 @@ import { packRecipeRelPath } from '../packs/layout';
 import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
 import { bodyOf, splitBody } from './recipe-body';
+import { readFrontMatter } from './recipe-frontmatter';
 import {
   COMPLEXITIES,
   type Complexity,
@@ -70,7 +71,8 @@ export function contentHash(text: string): string {
 }
 
 export function normalizeText(text: string): string {
-  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return t.includes('\r') ? t.replace(/\r\n?/g, '\n') : t;
 }
 
 const MAX_SLUG = 60;
@@ -80,8 +82,12 @@ const MAX_SLUG = 60;
  * it, so its cut stays as it is; new file names use `fileSlug`.
  */
 export function slugify(text: string): string {
+  // Most names are slugs already (ids from file paths): kebab would give them back unchanged.
+  if (text.length <= MAX_SLUG && SLUG.test(text)) return text;
   return kebab(text).slice(0, MAX_SLUG).replace(/-+$/, '') || 'recipe';
 }
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** A new file's name: `slugify`, but cut after the last whole word that fits (`…-extend`, never `…-extend-asyn`). */
 export function fileSlug(text: string): string {
@@ -174,7 +180,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   const fail = (message: string, field?: string) => problems.push({ file, ...(field ? { field } : {}), message });
   const warn = (message: string, field?: string) => warnings.push({ file, ...(field ? { field } : {}), message });
 
-  const fm = parseFrontMatter(text);
+  const fm = readFrontMatter(text);
   if (!fm.ok) return { ok: false, problems: [{ file, message: fm.problem.message }] };
   const data = fm.value.data;
   const body = fm.value.body;

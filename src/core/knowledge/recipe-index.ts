@@ -12,15 +12,9 @@ import { ErrorCode, isAutoSnippetError } from '../kernel/errors';
 import { slicer } from '../kernel/slices';
 import { packFolderOf, packRecipesDir } from '../packs/layout';
 import { loadPacks } from '../packs/load';
-import {
-  deleteSearchRows,
-  embedderOf,
-  embeddingText,
-  embedDocuments,
-  searchDocument,
-  searchRowTerms,
-} from '../search/documents';
+import { deleteSearchRows, embedderOf, type IndexedRecipe, indexRecipes } from '../search/documents';
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
+import { insertRows, type JsonRow } from '../store/json-rows';
 import type { SqlValue, Tx } from '../store/types';
 import type { Workspace } from '../workspace';
 import { contentQuality, contentScore } from './quality';
@@ -151,7 +145,7 @@ export function bumpGeneration(tx: Tx, rids: number[]): number {
   const generation = Number(
     tx.get<{ value: string }>("SELECT value FROM knowledge_meta WHERE key = 'generation'")!.value,
   );
-  insertMany(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', rids.map((rid) => [rid, generation]));
+  insertRows(tx, 'INSERT OR REPLACE INTO recipe_changes (rid, generation)', 2, rids.map((rid) => [rid, generation]));
   return generation;
 }
 
@@ -306,12 +300,13 @@ async function writeParsed(
     const batch = parsed.slice(i, i + size);
     const good = batch.filter((p) => p.recipe);
     let busy = performance.now();
-    const vectors = await embedDocuments(ws, good.map((p) => embeddingText(p.recipe!)), options.signal);
+    // Each recipe's text is split once, for its keyword fields and its vector alike.
+    const indexed = await indexRecipes(ws, good.map((p) => p.recipe!), options.signal);
     busy = performance.now() - busy;
-    const vectorOf = new Map(good.map((p, k) => [p, vectors[k]]));
+    const indexOf = new Map(good.map((p, k) => [p, indexed[k]]));
     const written = await ws.store.transaction((tx) => {
       const t0 = performance.now();
-      const w = applySlice(tx, batch, renames, vectorOf, now, report);
+      const w = applySlice(tx, batch, renames, indexOf, now, report);
       busy += performance.now() - t0;
       return w;
     });
@@ -391,7 +386,7 @@ function applySlice(
   tx: Tx,
   batch: Parsed[],
   renames: Map<string, IndexRow>,
-  vectorOf: Map<Parsed, { model: string; bytes: Uint8Array }>,
+  indexOf: Map<Parsed, IndexedRecipe>,
   now: string,
   report: SyncReport,
 ): { generation: number; rows: WrittenRow[] } | undefined {
@@ -418,8 +413,8 @@ function applySlice(
   );
   let nextRid = (tx.get<{ m: number }>('SELECT COALESCE(MAX(rid), 0) AS m FROM recipes')?.m ?? 0) + 1;
   const claimed = new Map<string, string>();
-  const inserts: SqlValue[][] = [];
-  const termRows: SqlValue[][] = [];
+  const inserts: JsonRow[] = [];
+  const termRows: JsonRow[] = [];
   const vectorRows: SqlValue[][] = [];
   const written: WrittenRow[] = [];
   const indexed: string[] = [];
@@ -479,21 +474,25 @@ function applySlice(
       inserts.push([rid, ...values]);
       report.added.push(r.id);
     }
-    const fields = searchRowTerms(searchDocument(r));
+    const v = indexOf.get(p)!;
+    const fields = v.fields;
     termRows.push([rid, ...fields.map((terms) => terms.join(' '))]);
-    const v = vectorOf.get(p)!;
     vectorRows.push([rid, v.model, v.bytes]);
     written.push({ rid, kind: r.kind, language: r.language, status: r.status, model: v.model, vec: v.bytes, fields });
     indexed.push(p.disk.file);
   }
-  insertMany(
+  insertRows(
     tx,
     'INSERT INTO recipes (rid, id, file, hash, mtime, size, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at)',
+    20,
     inserts,
   );
-  insertMany(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', termRows);
+  insertRows(tx, 'INSERT OR REPLACE INTO recipe_terms (rid, trigger, title, summary, body)', 5, termRows);
   insertMany(tx, 'INSERT OR REPLACE INTO recipe_vectors (rid, model, vec)', vectorRows);
-  runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
+  // Most syncs find no file with a problem: then there is nothing to clear.
+  if (tx.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1')) {
+    runIn(tx, 'DELETE FROM recipe_file_problems WHERE file IN', indexed);
+  }
   if (written.length === 0) {
     if (evicted.length) bumpGeneration(tx, evicted);
     return undefined;
@@ -501,7 +500,7 @@ function applySlice(
   return { generation: bumpGeneration(tx, [...evicted, ...termRows.map((row) => row[0] as number)]), rows: written };
 }
 
-function rowValues(p: Parsed, now: string): SqlValue[] {
+function rowValues(p: Parsed, now: string): JsonRow {
   const r = p.recipe!;
   const quality = contentQuality(r);
   const meta = {
@@ -565,20 +564,14 @@ function insertMany(tx: Tx, head: string, rows: SqlValue[][]): void {
   }
 }
 
+/** Rows whose column is one of `values`: the values go as one JSON parameter (`head` ends with `col IN`). */
 function selectIn<T>(tx: Pick<Tx, 'all'>, head: string, values: SqlValue[]): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < values.length; i += MAX_PARAMS) {
-    const chunk = values.slice(i, i + MAX_PARAMS);
-    out.push(...tx.all<T>(`${head} (${chunk.map(() => '?').join(', ')})`, chunk));
-  }
-  return out;
+  if (values.length === 0) return [];
+  return tx.all<T>(`${head} (SELECT value FROM json_each(?))`, [JSON.stringify(values)]);
 }
 
 function runIn(tx: Tx, head: string, values: SqlValue[]): void {
-  for (let i = 0; i < values.length; i += MAX_PARAMS) {
-    const chunk = values.slice(i, i + MAX_PARAMS);
-    tx.run(`${head} (${chunk.map(() => '?').join(', ')})`, chunk);
-  }
+  if (values.length) tx.run(`${head} (SELECT value FROM json_each(?))`, [JSON.stringify(values)]);
 }
 
 function moveUsage(tx: Tx, from: string, to: string): void {

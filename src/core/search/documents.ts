@@ -1,6 +1,6 @@
 import type { Tx } from '../store/types';
 import { type Embedder, HashedNgramEmbedder, quantize } from '../text';
-import { analyze } from '../text';
+import { analyze, analyzeTokens, tokenize } from '../text';
 import type { Workspace } from '../workspace';
 
 /** The fields of a recipe that search sees, in the keyword index's field order. */
@@ -34,7 +34,63 @@ export interface IndexableRecipe {
 }
 
 export function searchDocument(r: IndexableRecipe): SearchDocument {
-  const rest = [
+  const rest = restPieces(r).join('\n');
+  return {
+    trigger: r.trigger.replace(/^@/, ''),
+    title: r.title,
+    summary: r.summary,
+    rest: rest.slice(0, MAX_REST_CHARS),
+  };
+}
+
+/** What indexing a recipe needs of its text: its keyword fields' terms and its embedding text's tokens. */
+export interface AnalysedRecipe {
+  /** `searchRowTerms(searchDocument(r))`. */
+  fields: string[][];
+  /** `tokenize(embeddingText(r))`. */
+  embedTokens: string[];
+  /** `embeddingText(r)`, for an embedder that takes text. */
+  embedText(): string;
+}
+
+/**
+ * The keyword fields and the embedding tokens of a recipe with each piece of its text split once:
+ * both are made of the same pieces (title, trigger, summary, tags, usage, code), and a text joined
+ * with line breaks splits into its pieces' tokens in order, so the pieces' tokens are shared.
+ */
+export function analyseRecipe(r: IndexableRecipe): AnalysedRecipe {
+  const trigger = tokenize(r.trigger.replace(/^@/, ''));
+  const title = tokenize(r.title);
+  const summary = tokenize(r.summary);
+  const texts = restPieces(r);
+  const pieces = texts.map(tokenize);
+  const restChars = texts.reduce((n, t) => n + t.length + 1, -1);
+  const rest = restChars <= MAX_REST_CHARS ? pieces.flat() : tokenize(texts.join('\n').slice(0, MAX_REST_CHARS));
+  const tokensOf = (text: string | undefined, max: number): string[] => {
+    if (!text) return [];
+    if (text.length > max) return tokenize(text.slice(0, max));
+    const k = texts.indexOf(text);
+    return k >= 0 ? pieces[k] : tokenize(text);
+  };
+  const embedTokens = [
+    ...title,
+    ...trigger,
+    ...summary,
+    ...tokensOf(r.tags.join(' '), Infinity),
+    ...tokensOf(r.category, Infinity),
+    ...tokensOf(r.usageGuide, EMBED_PIECE_CHARS),
+    ...tokensOf(r.code, EMBED_PIECE_CHARS),
+  ];
+  return {
+    fields: [trigger, title, summary, rest].map(analyzeTokens),
+    embedTokens,
+    embedText: () => embeddingText(r),
+  };
+}
+
+/** The pieces of the keyword index's last field, before they are joined and cut. */
+function restPieces(r: IndexableRecipe): string[] {
+  return [
     r.tags.join(' '),
     r.category,
     r.knowledgeType,
@@ -43,16 +99,11 @@ export function searchDocument(r: IndexableRecipe): SearchDocument {
     r.rationale,
     ...(r.steps ?? []).map((s) => `${s.title} ${s.description ?? ''}`),
     r.code,
-  ]
-    .filter(Boolean)
-    .join('\n');
-  return {
-    trigger: r.trigger.replace(/^@/, ''),
-    title: r.title,
-    summary: r.summary,
-    rest: rest.slice(0, MAX_REST_CHARS),
-  };
+  ].filter((x): x is string => !!x);
 }
+
+/** What the embedding text keeps of the usage guide and the code. */
+const EMBED_PIECE_CHARS = 800;
 
 /** The text the embedder sees: what the recipe is about, not every line of its code. */
 export function embeddingText(r: IndexableRecipe): string {
@@ -62,8 +113,8 @@ export function embeddingText(r: IndexableRecipe): string {
     r.summary,
     r.tags.join(' '),
     r.category,
-    r.usageGuide?.slice(0, 800),
-    r.code?.slice(0, 800),
+    r.usageGuide?.slice(0, EMBED_PIECE_CHARS),
+    r.code?.slice(0, EMBED_PIECE_CHARS),
   ].filter(Boolean).join('\n');
 }
 
@@ -90,6 +141,34 @@ export function searchRowTerms(doc: SearchDocument): string[][] {
 export function deleteSearchRows(tx: Tx, rid: number): void {
   tx.run('DELETE FROM recipe_terms WHERE rid = ?', [rid]);
   tx.run('DELETE FROM recipe_vectors WHERE rid = ?', [rid]);
+}
+
+/** A recipe as the index stores it for search: its keyword fields' terms and its vector. */
+export interface IndexedRecipe {
+  fields: string[][];
+  model: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Analyses and embeds recipes. With an embedder that takes tokens, each recipe is embedded as soon
+ * as it is split, so its tokens die young instead of surviving a slice's worth of garbage collections.
+ */
+export async function indexRecipes(
+  ws: Workspace,
+  recipes: IndexableRecipe[],
+  signal?: AbortSignal,
+): Promise<IndexedRecipe[]> {
+  const embedder = embedderOf(ws);
+  if (embedder.embedTokens) {
+    return recipes.map((r) => {
+      const a = analyseRecipe(r);
+      return { fields: a.fields, model: embedder.id, bytes: quantize(embedder.embedTokens!(a.embedTokens)) };
+    });
+  }
+  const analysed = recipes.map(analyseRecipe);
+  const vectors = await embedDocuments(ws, analysed.map((a) => a.embedText()), signal);
+  return analysed.map((a, k) => ({ fields: a.fields, ...vectors[k] }));
 }
 
 export async function embedDocuments(

@@ -23,6 +23,13 @@ import { runTransaction } from './tx';
 import type { LostCommit, Migration, Row, SqlParams, StoreOptions, StoreState, TransactionOptions, Tx } from './types';
 
 const DEFAULT_CHECKPOINT_BYTES = 4 * 1024 * 1024;
+/**
+ * Unless a fixed threshold is given, the journal is folded once it also holds half the image's size:
+ * a checkpoint rewrites the whole image, so folding every 4 MiB made a large index build rewrite a
+ * growing image after every slice (quadratic in the build); in proportion, the checkpoints of a build
+ * sum to a few times the final image, and replaying the journal stays cheaper than reading the image.
+ */
+const CHECKPOINT_SHARE_OF_IMAGE = 0.5;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** close() runs when an editor shuts down; it must not wait the full lock timeout. */
 const CLOSE_LOCK_TIMEOUT_MS = 2_000;
@@ -45,6 +52,7 @@ export class Store {
   private readonly lock: FileLock;
   private readonly log: Logger;
   private readonly checkpointBytes: number;
+  private readonly checkpointShare: number;
   private readonly migrations: Migration[];
   private readonly beforeCreate: StoreOptions['beforeCreate'];
   private queue: Promise<unknown> = Promise.resolve();
@@ -64,6 +72,7 @@ export class Store {
     this.lockPath = `${dbPath}.lock`;
     this.log = opts.log ?? silentLogger;
     this.checkpointBytes = opts.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
+    this.checkpointShare = opts.checkpointBytes === undefined ? CHECKPOINT_SHARE_OF_IMAGE : 0;
     this.migrations = opts.migrations;
     this.beforeCreate = opts.beforeCreate;
     this.lock = new FileLock(this.lockPath, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, this.log);
@@ -466,12 +475,12 @@ export class Store {
 
   private async checkpointLocked(force: boolean): Promise<void> {
     await this.syncLocked();
-    if (!force && this.snap.journal.size < this.checkpointBytes) return; // another process folded it meanwhile
+    if (!force && !this.checkpointDue()) return; // another process folded it meanwhile
     if (foldable(this.snap)) await writeImageAndJournal(this.snap, this.dbPath, this.journalPath);
   }
 
   private scheduleCheckpointIfDue(): void {
-    if (this.checkpointTimer || this.closing || this.closed || this.snap.journal.size < this.checkpointBytes) return;
+    if (this.checkpointTimer || this.closing || this.closed || !this.checkpointDue()) return;
     this.checkpointTimer = setImmediate(() => {
       this.checkpointTimer = undefined;
       if (this.closing) return;
@@ -479,6 +488,10 @@ export class Store {
         this.log.warn('background checkpoint failed; will retry after the next commit', e)
       );
     });
+  }
+
+  private checkpointDue(): boolean {
+    return this.snap.journal.size >= Math.max(this.checkpointBytes, this.snap.imageBytes * this.checkpointShare);
   }
 
   // ---- plumbing ----

@@ -17,7 +17,10 @@ export interface StoreOptions {
   dbPath: string;
   migrations: Migration[];
   log?: Logger;
-  /** Checkpoint (fold the journal into the image) when the journal grows past this many bytes. */
+  /**
+   * Checkpoint (fold the journal into the image) when the journal grows past this many bytes. Default:
+   * 4 MiB or half the image's size, whichever is larger.
+   */
   checkpointBytes?: number;
   /** How long a writer waits for the lock before failing with STORE_LOCKED. */
   lockTimeoutMs?: number;

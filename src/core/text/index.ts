@@ -1,7 +1,7 @@
 /**
  * The one text layer every search uses (skills and recipes): how text becomes terms, and BM25.
  */
-export { analyze, ANALYZER_VERSION, indexForm, queryTerms } from './analyze';
+export { analyze, ANALYZER_VERSION, analyzeTokens, indexForm, queryTerms } from './analyze';
 export { type Bm25fField, Bm25fIndex, type Bm25fMatch } from './bm25f';
 export { type Embedder, HashedNgramEmbedder, quantize } from './embedder';
 export { cosine, parseWordVectors, WordVectors, wordVectors } from './meaning';

@@ -19,34 +19,45 @@ export const MAX_TOKEN_CHARS = 64;
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  // A plain (non-Unicode) scan first: several times faster, and most text is ASCII. Pieces that touch
-  // (no separator between them: "café", "用Python写") form one group; a group with characters
-  // beyond ASCII goes through the Unicode-aware path.
-  let group = '';
-  let ascii = true;
-  let end = -1;
-  const flush = () => {
-    if (group) ascii ? asciiWord(group, out) : unicodeWords(group, out);
-    group = '';
-    ascii = true;
-  };
-  PIECES.lastIndex = 0;
-  for (let m = PIECES.exec(text); m; m = PIECES.exec(text)) {
-    if (m.index !== end) flush();
-    group += m[0];
-    if (m[0].charCodeAt(0) >= 0x80) ascii = false;
-    end = m.index + m[0].length;
+  // A scan by character codes: a group is a run of ASCII word characters and characters beyond ASCII
+  // with no separator between them ("café", "用Python写"); a group that is all ASCII is split here,
+  // one with characters beyond ASCII goes through the Unicode-aware path. Regular expressions and
+  // string concatenation per piece were most of the time an index build spent here.
+  let checkLength = false;
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    let c = text.charCodeAt(i);
+    if (!isGroupChar(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let ascii = true;
+    let plain = true;
+    for (; i < n; c = text.charCodeAt(++i)) {
+      if (c >= 0x80) ascii = false;
+      else if (!isAsciiWordChar(c)) break;
+      else if (!isLowerOrDigit(c)) plain = false;
+    }
+    const group = text.slice(start, i);
+    if (!ascii) {
+      unicodeWords(group, out);
+      checkLength = true;
+    } else {
+      if (plain) out.push(group);
+      else splitAsciiIdentifier(group, out);
+      if (group.length > MAX_TOKEN_CHARS) checkLength = true;
+    }
   }
-  flush();
-  return out.some((t) => t.length > MAX_TOKEN_CHARS) ? out.filter((t) => t.length <= MAX_TOKEN_CHARS) : out;
+  return checkLength && out.some((t) => t.length > MAX_TOKEN_CHARS)
+    ? out.filter((t) => t.length <= MAX_TOKEN_CHARS)
+    : out;
 }
 
-const PIECES = /[A-Za-z0-9_$]+|[^\x00-\x7F]+/g;
-
-function asciiWord(word: string, out: string[]): void {
-  if (PLAIN.test(word)) out.push(word);
-  else splitAsciiIdentifier(word, out);
-}
+/** `[A-Za-z0-9_$]`. */
+const isAsciiWordChar = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+const isGroupChar = (c: number) => c >= 0x80 || isAsciiWordChar(c);
 
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isLowerOrDigit = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
@@ -59,29 +70,29 @@ const isLowerOrDigit = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 
  */
 export function splitAsciiIdentifier(word: string, out: string[]): void {
   const n = word.length;
+  const lower = word.toLowerCase(); // ASCII: same length, so pieces are slices of it
   const first = out.length;
-  let whole = '';
-  let piece = '';
+  let start = 0;
+  let separators = false;
   for (let i = 0; i < n; i++) {
     const c = word.charCodeAt(i);
     if (c === 95 || c === 36) {
-      if (piece) out.push(piece);
-      piece = '';
+      if (i > start) out.push(lower.slice(start, i));
+      start = i + 1;
+      separators = true;
       continue;
     }
-    if (i > 0 && isUpper(c)) {
+    if (i > start && isUpper(c)) {
       const before = word.charCodeAt(i - 1);
       const after = i + 1 < n ? word.charCodeAt(i + 1) : 0;
-      if ((isLowerOrDigit(before) || (isUpper(before) && after >= 97 && after <= 122)) && piece) {
-        out.push(piece);
-        piece = '';
+      if (isLowerOrDigit(before) || (isUpper(before) && after >= 97 && after <= 122)) {
+        out.push(lower.slice(start, i));
+        start = i;
       }
     }
-    const lower = isUpper(c) ? String.fromCharCode(c + 32) : word[i];
-    piece += lower;
-    whole += lower;
   }
-  if (piece) out.push(piece);
+  if (n > start) out.push(lower.slice(start, n));
+  const whole = separators ? lower.replace(/[_$]/g, '') : lower;
   if (out.length - first <= 1) {
     out.length = first;
     if (whole) out.push(whole);
