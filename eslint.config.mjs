@@ -42,9 +42,9 @@ export default tseslint.config(
       'src/mcp/**',
       'src/cli/bin.ts',
       'src/cli/main.ts',
-      'src/core/version.ts',
-      'src/core/guard/**',
-      'src/core/servers/**',
+      'src/core/ground/version.ts',
+      'src/core/domains/guard/**',
+      'src/core/domains/servers/**',
       'test/vscode/**',
       // CommonJS scripts, so the CommonJS tests can import them too.
       'scripts/*.cjs',

@@ -6,12 +6,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync }
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { bootstrapKnowledge } from '../src/core/bootstrap';
-import { classifyFile } from '../src/core/files/classify';
-import { EdgeIndex, type GraphEdge, knowledgeGraph, replaceEdges } from '../src/core/graph';
-import { ToolCatalog } from '../src/core/tools/catalog';
-import { graphTools } from '../src/core/tools/graph';
-import { Workspace } from '../src/core/workspace';
+import { ToolCatalog } from '../src/core/catalog/catalog';
+import { graphTools } from '../src/core/catalog/graph';
+import { bootstrapKnowledge } from '../src/core/domains/bootstrap';
+import { EdgeIndex, type GraphEdge, knowledgeGraph, replaceEdges } from '../src/core/domains/graph';
+import { classifyFile } from '../src/core/ground/files/classify';
+import { Workspace } from '../src/core/ground/workspace';
 import { type BenchTable, ms, percentile, sample } from './lib';
 
 const modules = path.join(__dirname, '..', 'node_modules');

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { syncRecipes } from '../src/core/knowledge';
-import { Workspace } from '../src/core/workspace';
+import { syncRecipes } from '../src/core/domains/knowledge';
+import { Workspace } from '../src/core/ground/workspace';
 import { type BenchTable, ms, percentile } from './lib';
 import { benchCorpus, writeRecipeFiles } from './recipe-corpus';
 

@@ -15,10 +15,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bootstrapKnowledge } from '../src/core/bootstrap';
-import { type Candidate, listCandidates } from '../src/core/knowledge';
-import { projectStructure, type Target } from '../src/core/structure';
-import { Workspace } from '../src/core/workspace';
+import { bootstrapKnowledge } from '../src/core/domains/bootstrap';
+import { type Candidate, listCandidates } from '../src/core/domains/knowledge';
+import { projectStructure, type Target } from '../src/core/domains/structure';
+import { Workspace } from '../src/core/ground/workspace';
 import { coverageTables } from './coldstart-essentials';
 import { type BenchTable, printTable } from './lib';
 

@@ -14,11 +14,11 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeColdstartCards } from '../src/core/agent/coldstart';
-import type { ChatModel, ChatRequest, ChatResponse } from '../src/core/agent/model';
-import { listCandidates } from '../src/core/knowledge';
-import { loadTokenCounter } from '../src/core/skills/tokens';
-import { Workspace } from '../src/core/workspace';
+import { writeColdstartCards } from '../src/core/domains/agent/coldstart';
+import type { ChatModel, ChatRequest, ChatResponse } from '../src/core/domains/agent/model';
+import { listCandidates } from '../src/core/domains/knowledge';
+import { loadTokenCounter } from '../src/core/domains/skills/tokens';
+import { Workspace } from '../src/core/ground/workspace';
 import { type RepoRun, reviewPacket, TEST_SET } from './coldstart-eval';
 
 const SKILLS = path.join(__dirname, '..', 'skills');

@@ -10,11 +10,11 @@
 // Each DIR is read as a workspace (nothing is recorded: the evidence tool is a read).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { coldstartRequests } from '../src/core/agent/coldstart-prompt';
-import { scanEvidence } from '../src/core/bootstrap/packs';
-import { loadTokenCounter } from '../src/core/skills/tokens';
-import { createCatalog } from '../src/core/tools';
-import { Workspace } from '../src/core/workspace';
+import { createCatalog } from '../src/core/catalog';
+import { coldstartRequests } from '../src/core/domains/agent/coldstart-prompt';
+import { scanEvidence } from '../src/core/domains/bootstrap/packs';
+import { loadTokenCounter } from '../src/core/domains/skills/tokens';
+import { Workspace } from '../src/core/ground/workspace';
 
 const SKILLS = path.join(__dirname, '..', 'skills');
 

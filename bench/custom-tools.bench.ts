@@ -4,8 +4,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCatalog } from '../src/core/tools';
-import { Workspace } from '../src/core/workspace';
+import { createCatalog } from '../src/core/catalog';
+import { Workspace } from '../src/core/ground/workspace';
 import { type BenchTable, median, ms, percentile, sample, timeIt } from './lib';
 
 const TOOLS = 10;

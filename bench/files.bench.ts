@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WorkspaceFiles } from '../src/core/files';
+import { WorkspaceFiles } from '../src/core/ground/files';
 import { type BenchTable, median, ms, ratio, sample } from './lib';
 
 const RG = '/usr/bin/rg';

@@ -9,10 +9,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { FreshnessTracker } from '../src/core/knowledge/freshness';
-import { hashLines } from '../src/core/knowledge/freshness-fingerprint';
-import { syncRecipes } from '../src/core/knowledge/recipe-index';
-import { Workspace } from '../src/core/workspace';
+import { FreshnessTracker } from '../src/core/domains/knowledge/freshness';
+import { hashLines } from '../src/core/domains/knowledge/freshness-fingerprint';
+import { syncRecipes } from '../src/core/domains/knowledge/recipe-index';
+import { Workspace } from '../src/core/ground/workspace';
 import { type BenchTable, median, ms, ratio } from './lib';
 
 const FILES = 200;

@@ -9,7 +9,7 @@
 //   npx tsx bench/guard-eval.ts                    # /work/repos, this tree's engine
 //   npx tsx bench/guard-eval.ts --repos DIR --packet /work/team/eval/guard/review-packet.json
 //   npx tsx bench/guard-eval.ts --all-rules        # also the rules that are off by default
-//   npx tsx bench/guard-eval.ts --engine OTHER/src/core/guard/engine.ts --save /tmp/findings.json
+//   npx tsx bench/guard-eval.ts --engine OTHER/src/core/domains/guard/engine.ts --save /tmp/findings.json
 //   npx tsx bench/guard-eval.ts --findings /tmp/findings.json
 //
 // `--engine` runs another source tree's engine (the `before` figures come from main before issue 13);
@@ -17,12 +17,12 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { classifyFile, type FileKind, testRegions } from '../src/core/files/classify';
-import { headerLanguage } from '../src/core/guard/header-language';
-import { builtinRules } from '../src/core/guard/packs';
-import { RuleRunner } from '../src/core/guard/runner';
-import { languageForPath } from '../src/core/kernel/languages';
-import { mergeSettings } from '../src/core/settings';
+import { headerLanguage } from '../src/core/domains/guard/header-language';
+import { builtinRules } from '../src/core/domains/guard/packs';
+import { RuleRunner } from '../src/core/domains/guard/runner';
+import { classifyFile, type FileKind, testRegions } from '../src/core/ground/files/classify';
+import { languageForPath } from '../src/core/ground/kernel/languages';
+import { mergeSettings } from '../src/core/ground/settings';
 import { type BenchTable, printTable } from './lib';
 
 const DATA = path.join(__dirname, 'data/guard-eval');
@@ -79,8 +79,9 @@ async function scanRepositories(
   enginePath: string | undefined,
   allRules: boolean,
 ): Promise<{ findings: Finding[]; notChecked: Record<string, Record<string, number>>; files: Record<string, number> }> {
-  const { GuardEngine } =
-    (await import(enginePath ?? '../src/core/guard/engine')) as typeof import('../src/core/guard/engine');
+  const { GuardEngine } = (await import(
+    enginePath ?? '../src/core/domains/guard/engine'
+  )) as typeof import('../src/core/domains/guard/engine');
   const findings: Finding[] = [];
   const notChecked: Record<string, Record<string, number>> = {};
   const files: Record<string, number> = {};

@@ -8,15 +8,15 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import tseslint from 'typescript-eslint';
-import { GuardEngine } from '../src/core/guard/engine';
-import { listWorkspaceFiles } from '../src/core/guard/files';
-import { GlobSet } from '../src/core/guard/filters';
-import { builtinRules } from '../src/core/guard/packs';
-import type { GuardRule } from '../src/core/guard/rule';
-import { RuleRunner } from '../src/core/guard/runner';
-import { guardWorkerHandlers } from '../src/core/guard/worker-tasks';
-import { mergeSettings } from '../src/core/settings';
-import { WorkerPool } from '../src/core/workers/pool';
+import { GuardEngine } from '../src/core/domains/guard/engine';
+import { listWorkspaceFiles } from '../src/core/domains/guard/files';
+import { GlobSet } from '../src/core/domains/guard/filters';
+import { builtinRules } from '../src/core/domains/guard/packs';
+import type { GuardRule } from '../src/core/domains/guard/rule';
+import { RuleRunner } from '../src/core/domains/guard/runner';
+import { guardWorkerHandlers } from '../src/core/domains/guard/worker-tasks';
+import { mergeSettings } from '../src/core/ground/settings';
+import { WorkerPool } from '../src/core/ground/workers/pool';
 import { type BenchTable, median, ms, percentile, ratio, sample } from './lib';
 
 const RG = '/usr/bin/rg';
@@ -284,7 +284,7 @@ async function scanVersusRipgrep(root: string, label: string, rules: GuardRule[]
     const pool = new WorkerPool({
       entry: {
         bundled: path.relative(
-          path.resolve(__dirname, '../src/core/workers'),
+          path.resolve(__dirname, '../src/core/ground/workers'),
           path.resolve(__dirname, '../dist/guard-worker.js'),
         ),
         source: '',

@@ -9,13 +9,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { checkDuplicate } from '../src/core/knowledge/duplicates';
-import { indexRecipeTexts } from '../src/core/knowledge/recipe-index';
-import { recipeRowsByRid } from '../src/core/knowledge/recipes';
-import { contextSearch, searchKnowledge } from '../src/core/retrieval';
-import { keywordSearch, semanticSearch } from '../src/core/search';
-import { searchIndexFile } from '../src/core/search/index-cache';
-import { Workspace } from '../src/core/workspace';
+import { checkDuplicate } from '../src/core/domains/knowledge/duplicates';
+import { indexRecipeTexts } from '../src/core/domains/knowledge/recipe-index';
+import { recipeRowsByRid } from '../src/core/domains/knowledge/recipes';
+import { contextSearch, searchKnowledge } from '../src/core/domains/retrieval';
+import { keywordSearch, semanticSearch } from '../src/core/domains/search';
+import { searchIndexFile } from '../src/core/domains/search/index-cache';
+import { Workspace } from '../src/core/ground/workspace';
 import { type BenchTable, median, ms, percentile, printTable, sample } from './lib';
 import { benchCorpus, type BenchRecipe, intentQuestions, type KnownAnswer, knownAnswerQueries } from './recipe-corpus';
 

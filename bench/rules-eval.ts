@@ -18,12 +18,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bootstrapKnowledge } from '../src/core/bootstrap';
-import { tryDraftRules } from '../src/core/guard/rule-draft-check';
-import { listCandidates } from '../src/core/knowledge';
-import type { GuardDraftReport } from '../src/core/knowledge/rule-seed';
-import type { GuardPattern } from '../src/core/knowledge/types';
-import { Workspace } from '../src/core/workspace';
+import { bootstrapKnowledge } from '../src/core/domains/bootstrap';
+import { tryDraftRules } from '../src/core/domains/guard/rule-draft-check';
+import { listCandidates } from '../src/core/domains/knowledge';
+import type { GuardDraftReport } from '../src/core/domains/knowledge/rule-seed';
+import type { GuardPattern } from '../src/core/domains/knowledge/types';
+import { Workspace } from '../src/core/ground/workspace';
 
 interface DraftEntry {
   candidate: string;

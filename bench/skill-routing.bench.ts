@@ -3,9 +3,9 @@
 // with "no match"; the figures that matter are on the test round (fold H): every choice of weights
 // and thresholds was made on folds A to E, or checked on F and G (bench/skill-routing/tune.ts).
 import { performance } from 'node:perf_hooks';
-import { llmCandidates, SkillSearchIndex } from '../src/core/skills/search';
-import { loadTokenCounter } from '../src/core/skills/tokens';
-import type { Skill } from '../src/core/skills/types';
+import { llmCandidates, SkillSearchIndex } from '../src/core/domains/skills/search';
+import { loadTokenCounter } from '../src/core/domains/skills/tokens';
+import type { Skill } from '../src/core/domains/skills/types';
 import { type BenchTable, ms, percentile, printTable, sample } from './lib';
 import {
   bundledSkills,

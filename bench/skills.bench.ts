@@ -4,15 +4,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SkillRegistry } from '../src/core/skills/registry';
-import { level2Of, renderCatalog, renderLevel2, renderRoutingXml } from '../src/core/skills/render';
-import { SkillSearchIndex } from '../src/core/skills/search';
-import { loadTokenCounter, type TokenCounter } from '../src/core/skills/tokens';
-import type { Skill } from '../src/core/skills/types';
-import { ToolCatalog } from '../src/core/tools/catalog';
-import { skillTools } from '../src/core/tools/skills';
-import type { ToolContext } from '../src/core/tools/types';
-import { Workspace } from '../src/core/workspace';
+import { ToolCatalog } from '../src/core/catalog/catalog';
+import { skillTools } from '../src/core/catalog/skills';
+import type { ToolContext } from '../src/core/catalog/types';
+import { SkillRegistry } from '../src/core/domains/skills/registry';
+import { level2Of, renderCatalog, renderLevel2, renderRoutingXml } from '../src/core/domains/skills/render';
+import { SkillSearchIndex } from '../src/core/domains/skills/search';
+import { loadTokenCounter, type TokenCounter } from '../src/core/domains/skills/tokens';
+import type { Skill } from '../src/core/domains/skills/types';
+import { Workspace } from '../src/core/ground/workspace';
 import { type BenchTable, ms, percentile, sample } from './lib';
 
 const bundledDir = path.join(__dirname, '..', 'skills');

@@ -31,8 +31,9 @@ const PHASES = [
 /** Runs in the child: the phases on `root`, with the modules of the checkout `checkout`. */
 async function probe(checkout: string, root: string): Promise<Phase[]> {
   const src = path.join(checkout, 'src');
-  const { Workspace } = (await import(path.join(src, 'core/workspace'))) as typeof import('../src/core/workspace');
-  const tools = (await import(path.join(src, 'core/tools'))) as typeof import('../src/core/tools');
+  const { Workspace } =
+    (await import(path.join(src, 'core/ground/workspace'))) as typeof import('../src/core/ground/workspace');
+  const tools = (await import(path.join(src, 'core/catalog'))) as typeof import('../src/core/catalog');
   const catalog = tools.createCatalog();
   const ctx = { actor: 'human', channel: 'vscode' } as const;
   const ws = await Workspace.open(root, { bundledSkillsDir: path.join(checkout, 'skills') });

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import initSqlJs from 'sql.js';
-import { Store } from '../src/core/store/store';
-import type { Migration } from '../src/core/store/types';
+import { Store } from '../src/core/ground/store/store';
+import type { Migration } from '../src/core/ground/store/types';
 import { type BenchTable, median, ms, percentile, ratio, sample } from './lib';
 
 const migrations: Migration[] = [

@@ -12,35 +12,35 @@ import path from 'node:path';
 export const TIERS = {
   /** What every domain stands on: errors and names, text analysis, safe files, the store, workers, settings, trust, the Workspace. */
   ground: [
-    'core/kernel',
-    'core/text',
-    'core/files',
-    'core/store',
-    'core/workers',
-    'core/settings',
-    'core/trust',
-    'core/version',
-    'core/workspace',
+    'core/ground/kernel',
+    'core/ground/text',
+    'core/ground/files',
+    'core/ground/store',
+    'core/ground/workers',
+    'core/ground/settings',
+    'core/ground/trust',
+    'core/ground/version',
+    'core/ground/workspace',
   ],
   /** The product's subjects; a domain calls another's functions, never its tables. */
   domains: [
-    'core/search',
-    'core/knowledge',
-    'core/retrieval',
-    'core/skills',
-    'core/guard',
-    'core/graph',
-    'core/structure',
-    'core/bootstrap',
-    'core/export',
-    'core/servers',
-    'core/custom-tools',
-    'core/packs',
-    'core/agent',
-    'core/gateway',
+    'core/domains/search',
+    'core/domains/knowledge',
+    'core/domains/retrieval',
+    'core/domains/skills',
+    'core/domains/guard',
+    'core/domains/graph',
+    'core/domains/structure',
+    'core/domains/bootstrap',
+    'core/domains/export',
+    'core/domains/servers',
+    'core/domains/custom-tools',
+    'core/domains/packs',
+    'core/domains/agent',
+    'core/domains/gateway',
   ],
   /** Every capability declared once; every surface is generated from it. */
-  catalog: ['core/tools'],
+  catalog: ['core/catalog'],
   /** The worlds the core is served to; they reach it through the catalog. */
   adapters: ['cli', 'mcp', 'vscode', 'webview'],
 };
@@ -52,14 +52,18 @@ const within = (...paths) => new RegExp(`^(${alternatives(paths)})(/|$)`);
 const outside = (...paths) => new RegExp(`^(?!(${alternatives(paths)})(/|$))`);
 const tier = (name, ...except) => TIERS[name].filter((p) => !except.includes(p));
 /** Reached by any path not in the adapters: the kernel, the Workspace, the version and the catalog. */
-const ADAPTER_DOORS = ['core/tools', 'core/workspace', 'core/kernel', 'core/version'];
+const ADAPTER_DOORS = ['core/catalog', 'core/ground/workspace', 'core/ground/kernel', 'core/ground/version'];
 
 /** [files (regex over the importer's path), forbidden targets (regex over the resolved path), why]. */
 export const LAYERS = [
-  [within('core/kernel'), outside('core/kernel'), 'the kernel is the bottom layer: it imports nothing else of ours'],
   [
-    within('core/text', 'core/files'),
-    outside('core/kernel', 'core/text', 'core/files'),
+    within('core/ground/kernel'),
+    outside('core/ground/kernel'),
+    'the kernel is the bottom layer: it imports nothing else of ours',
+  ],
+  [
+    within('core/ground/text', 'core/ground/files'),
+    outside('core/ground/kernel', 'core/ground/text', 'core/ground/files'),
     'the text and file layers build on the kernel only',
   ],
   [within(...TIERS.ground), within(...TIERS.domains, ...TIERS.catalog), 'the shared ground imports no domain'],
@@ -70,17 +74,25 @@ export const LAYERS = [
     'domains (the gateway too) do not import the catalog that sits above them',
   ],
   [
-    within(...tier('ground'), ...tier('domains', 'core/retrieval')),
-    within('core/retrieval'),
+    within(...tier('ground'), ...tier('domains', 'core/domains/retrieval')),
+    within('core/domains/retrieval'),
     'retrieval sits above knowledge and search',
   ],
   [
-    within('core/agent'),
-    within(...TIERS.catalog, 'core/retrieval'),
+    within('core/domains/agent'),
+    within(...TIERS.catalog, 'core/domains/retrieval'),
     'the agent runs tools it is given, it imports none',
   ],
-  [within('core/knowledge'), within('core/guard', 'core/agent'), 'knowledge sits below guard and the agent'],
-  [within('core/search'), within('core/guard', 'core/knowledge', 'core/agent'), 'search is below knowledge'],
+  [
+    within('core/domains/knowledge'),
+    within('core/domains/guard', 'core/domains/agent'),
+    'knowledge sits below guard and the agent',
+  ],
+  [
+    within('core/domains/search'),
+    within('core/domains/guard', 'core/domains/knowledge', 'core/domains/agent'),
+    'search is below knowledge',
+  ],
   [
     within(...TIERS.adapters),
     new RegExp(`^(?!(${alternatives(ADAPTER_DOORS)})(/|$))core/`),

@@ -23,7 +23,7 @@ const common = {
   // jsonc-parser's UMD main loads its parts with a require esbuild cannot follow; its ESM build bundles.
   mainFields: ['module', 'main'],
   // Bundles run from dist/, so __dirname there is where the wasm lives.
-  // The version as a constant, so no bundle carries package.json (src/core/version.ts).
+  // The version as a constant, so no bundle carries package.json (src/core/ground/version.ts).
   define: {
     'process.env.AUTOSNIPPET_BUNDLED': '"1"',
     AUTOSNIPPET_VERSION: JSON.stringify(require('../package.json').version),
@@ -155,8 +155,8 @@ const entries = [
     banner: '#!/usr/bin/env node',
     plugins: [frontPlugin('src/cli/bin.ts')],
   },
-  { in: 'src/core/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
-  { in: 'src/core/custom-tools/worker-main.ts', out: 'dist/custom-tool-worker.js', external: [] },
+  { in: 'src/core/domains/guard/worker-main.ts', out: 'dist/guard-worker.js', external: [] },
+  { in: 'src/core/domains/custom-tools/worker-main.ts', out: 'dist/custom-tool-worker.js', external: [] },
 ];
 const testEntries = [];
 if (!production) {
@@ -230,15 +230,18 @@ copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(root, 'dist
 // The MCP server's first answers (initialize, tools/list), generated from the catalog; read by dist/mcp.js.
 copyFileSync(path.join(root, 'src/mcp/manifest.json'), path.join(root, 'dist/mcp-manifest.json'));
 // The Chinese → English glossaries of the text layer (general: CC BY-SA 4.0, licence beside it; developer: ours), read on first use.
-writeCompressed(path.join(root, 'dist/vendor/zh-en.json'), readFileSync(path.join(root, 'src/core/text/zh-en.json')));
-copyFileSync(path.join(root, 'src/core/text/zh-en-dev.json'), path.join(root, 'dist/vendor/zh-en-dev.json'));
-copyFileSync(path.join(root, 'src/core/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
+writeCompressed(
+  path.join(root, 'dist/vendor/zh-en.json'),
+  readFileSync(path.join(root, 'src/core/ground/text/zh-en.json')),
+);
+copyFileSync(path.join(root, 'src/core/ground/text/zh-en-dev.json'), path.join(root, 'dist/vendor/zh-en-dev.json'));
+copyFileSync(path.join(root, 'src/core/ground/text/zh-en.LICENSE.md'), path.join(root, 'dist/vendor/zh-en.LICENSE.md'));
 // The names of technologies skill routing recognises in a request (ours), read on first use.
-copyFileSync(path.join(root, 'src/core/text/tech-names.json'), path.join(root, 'dist/vendor/tech-names.json'));
+copyFileSync(path.join(root, 'src/core/ground/text/tech-names.json'), path.join(root, 'dist/vendor/tech-names.json'));
 // The word vectors of skill search's meaning signal (GloVe, PDDL; licence beside it), read on first use.
-copyFileSync(path.join(root, 'src/core/text/word-vectors.bin'), path.join(root, 'dist/vendor/word-vectors.bin'));
+copyFileSync(path.join(root, 'src/core/ground/text/word-vectors.bin'), path.join(root, 'dist/vendor/word-vectors.bin'));
 copyFileSync(
-  path.join(root, 'src/core/text/word-vectors.LICENSE.md'),
+  path.join(root, 'src/core/ground/text/word-vectors.LICENSE.md'),
   path.join(root, 'dist/vendor/word-vectors.LICENSE.md'),
 );
 // Guard's structural rules: the tree-sitter runtime and the grammars they use, beside the bundles.

@@ -4,10 +4,10 @@
 // from the catalog). Unit tests fail when any of them drifts; run `npm run gen:manifest` then.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { configurationManifest, settingsTable } from '../src/core/settings';
-import { allTools, createCatalog } from '../src/core/tools';
-import { errorCodeTable, REFERENCE_DOC, replaceGenerated, toolTable } from '../src/core/tools/docs';
-import { languageModelToolsManifest } from '../src/core/tools/manifest';
+import { allTools, createCatalog } from '../src/core/catalog';
+import { errorCodeTable, REFERENCE_DOC, replaceGenerated, toolTable } from '../src/core/catalog/docs';
+import { languageModelToolsManifest } from '../src/core/catalog/manifest';
+import { configurationManifest, settingsTable } from '../src/core/ground/settings';
 import { mcpManifest } from '../src/mcp/manifest';
 
 const root = path.join(__dirname, '..');

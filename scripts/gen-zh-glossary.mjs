@@ -1,4 +1,4 @@
-// Derives src/core/text/zh-en.json, the Chinese → English glossary that lets a request in Chinese
+// Derives src/core/ground/text/zh-en.json, the Chinese → English glossary that lets a request in Chinese
 // find skills written in English, from a CC-CEDICT file (CC BY-SA 4.0, see zh-en.LICENSE.md):
 //   node scripts/gen-zh-glossary.mjs path/to/cedict_ts.u8
 // Kept: simplified words of 2–3 Han characters that are not proper nouns; for each, the English words
@@ -34,7 +34,15 @@ for (const line of readFileSync(source, 'utf8').split('\n')) {
   for (const w of words.slice(0, 3)) if (!known.includes(w) && known.length < 3) known.push(w);
   out.set(simplified, known);
 }
-const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'text', 'zh-en.json');
+const target = path.join(
+  path.dirname(new URL(import.meta.url).pathname),
+  '..',
+  'src',
+  'core',
+  'ground',
+  'text',
+  'zh-en.json',
+);
 const sorted = Object.fromEntries(
   [...out.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.join(' ')]),
 );

@@ -1,8 +1,8 @@
 // Moves the folders of src/core into folders named by their tier (eslint/layers.mjs, TIERS):
 //   shared ground → src/core/ground/<folder>, domains → src/core/domains/<folder>,
-//   the catalog (src/core/tools) → src/core/catalog; the adapters (src/cli, mcp, vscode, webview) stay.
+//   the catalog (src/core/catalog) → src/core/catalog; the adapters (src/cli, mcp, vscode, webview) stay.
 // Then rewrites every relative import in src/, test/, bench/, scripts/ and eslint/ so it names the
-// same file, and the paths written as text (`src/core/kernel/…`, `core/tools`, `'src', 'core', 'text'`)
+// same file, and the paths written as text (`src/core/ground/kernel/…`, `core/catalog`, `'src', 'core', 'ground', 'text'`)
 // in code, comments, eslint/layers.mjs, eslint.config.mjs, the build script, tsconfig files and docs/.
 //
 //   node scripts/move-layers.mjs            move, rewrite, report
@@ -88,7 +88,7 @@ function specifierFor(fromDir, target) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** Paths written as text: `src/core/kernel/…`, `core/tools`, and path.join's `'src', 'core', 'text'`. */
+/** Paths written as text: `src/core/ground/kernel/…`, `core/catalog`, and path.join's `'src', 'core', 'ground', 'text'`. */
 function textRewriter(moves) {
   const byName = new Map(moves.map(([from, to]) => [from.slice('core/'.length), to.slice('core/'.length)]));
   const names = [...byName.keys()].sort((a, b) => b.length - a.length).join('|');

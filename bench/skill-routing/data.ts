@@ -2,8 +2,8 @@
 // ones, and requests written blind by a reviewer. Read-only: the tasks are never edited here.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SkillRegistry } from '../../src/core/skills/registry';
-import type { Skill } from '../../src/core/skills/types';
+import { SkillRegistry } from '../../src/core/domains/skills/registry';
+import type { Skill } from '../../src/core/domains/skills/types';
 
 export const DATA_DIR = path.join(__dirname, '..', 'data', 'skill-routing');
 const BUNDLED_DIR = path.join(__dirname, '..', '..', 'skills');

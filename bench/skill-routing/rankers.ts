@@ -1,8 +1,8 @@
 // The rankers compared by the routing evaluation: ours, and what a user would reach for instead.
 import MiniSearch from 'minisearch';
-import { type SkillField, SkillSearchIndex } from '../../src/core/skills/search';
-import type { Skill } from '../../src/core/skills/types';
-import { type Bm25fField, Bm25fIndex } from '../../src/core/text';
+import { type SkillField, SkillSearchIndex } from '../../src/core/domains/skills/search';
+import type { Skill } from '../../src/core/domains/skills/types';
+import { type Bm25fField, Bm25fIndex } from '../../src/core/ground/text';
 import type { Ranker } from './evaluate';
 
 /** AutoSnippet's search_skills: BM25F over the shared analyser, with its confidence and "no match". */

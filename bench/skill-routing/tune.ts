@@ -1,7 +1,7 @@
 // Tuning of skill search on the tuning rounds of the routing data only (folds A to E: rounds 1 to
 // 4): field weights by coordinate ascent on MRR@3, the fusion constants, then the confidence model
 // (logistic regression of "the best skill is right" on its coverage, strength, gap and similarity) and
-// the "no match" threshold. Prints the constants to put in src/core/skills/search.ts.
+// the "no match" threshold. Prints the constants to put in src/core/domains/skills/search.ts.
 // `npx tsx bench/skill-routing/tune.ts` (TUNE_WEIGHTS=0 keeps the field weights as they are,
 // TUNE_FUSION=0 the fusion and gloss weights). The validation and test rounds (folds F to H) are only
 // ever read by skill-routing.bench.ts. CROSS=1 also prints a two-fold cross-validation of the "no
@@ -19,9 +19,9 @@ import {
   SKILL_FIELDS,
   type SkillField,
   SkillSearchIndex,
-} from '../../src/core/skills/search';
-import type { Skill } from '../../src/core/skills/types';
-import type { Bm25fField } from '../../src/core/text';
+} from '../../src/core/domains/skills/search';
+import type { Skill } from '../../src/core/domains/skills/types';
+import type { Bm25fField } from '../../src/core/ground/text';
 import {
   bundledSkills,
   catalogSkills,

@@ -1,7 +1,7 @@
 // Command-line arguments with node:util's parseArgs, and the flags of every catalog tool derived from
 // its input schema: `autosnippet list-recipes --status any --limit 5`.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { AnyTool, ToolCatalog } from '../core/tools';
+import type { AnyTool, ToolCatalog } from '../core/catalog';
 
 export class UsageError extends Error {}
 

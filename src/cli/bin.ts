@@ -1,7 +1,7 @@
 // Entry point of dist/cli.js, bundled on its own and small: `autosnippet --version` is answered from
 // the build-time constant without reading the CLI proper (src/cli/main.ts, bundled as dist/cli-main.js
 // with every domain of the core), which every other command loads.
-import { VERSION } from '../core/version';
+import { VERSION } from '../core/ground/version';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && argv[0] === '--version') {

@@ -1,7 +1,7 @@
 // `autosnippet bootstrap`: the cold start from the command line, through the same catalog tool.
-import { createCatalog, type ToolCatalog } from '../core/tools';
-import type { BootstrapResult } from '../core/tools/adapters';
-import type { Workspace } from '../core/workspace';
+import { createCatalog, type ToolCatalog } from '../core/catalog';
+import type { BootstrapResult } from '../core/catalog/adapters';
+import type { Workspace } from '../core/ground/workspace';
 import { parse, wholeNumber } from './args';
 
 export const BOOTSTRAP_USAGE =

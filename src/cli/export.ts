@@ -1,9 +1,9 @@
 // `autosnippet export --to agents|copilot|claude|cursor`: the published recipes into the instruction
 // files agents read, inside a marked block. Writes only what a person asks for; --dry-run writes nothing.
 import { existsSync } from 'node:fs';
-import { createCatalog } from '../core/tools';
-import { EXPORT_TARGETS, exportRecipesTool, type ExportTarget } from '../core/tools/export';
-import { DATA_DIR, type Workspace } from '../core/workspace';
+import { createCatalog } from '../core/catalog';
+import { EXPORT_TARGETS, exportRecipesTool, type ExportTarget } from '../core/catalog/export';
+import { DATA_DIR, type Workspace } from '../core/ground/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
 export const EXPORT_USAGE =

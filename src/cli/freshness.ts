@@ -1,8 +1,8 @@
 // `autosnippet recipes check | accept`: freshness from the command line. `check` exits 1 when a
 // published recipe is stale, so CI can keep the knowledge base true to the code.
-import type { OutputOf, ToolCatalog, ToolResult } from '../core/tools';
-import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/tools/freshness';
-import type { Workspace } from '../core/workspace';
+import type { OutputOf, ToolCatalog, ToolResult } from '../core/catalog';
+import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/catalog/freshness';
+import type { Workspace } from '../core/ground/workspace';
 
 interface Out {
   stdout(s: string): void;

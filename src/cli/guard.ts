@@ -2,8 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAutoSnippetError } from '../core/kernel/errors';
-import { createCatalog } from '../core/tools';
+import { createCatalog } from '../core/catalog';
 import {
   guardEngine,
   guardLocale,
@@ -11,9 +10,10 @@ import {
   type ReportFormat,
   sarifReport,
   textReport,
-} from '../core/tools/adapters';
-import { markGuardFindingReviewed, writeGuardBaseline } from '../core/tools/guard';
-import type { Workspace } from '../core/workspace';
+} from '../core/catalog/adapters';
+import { markGuardFindingReviewed, writeGuardBaseline } from '../core/catalog/guard';
+import { isAutoSnippetError } from '../core/ground/kernel/errors';
+import type { Workspace } from '../core/ground/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
 export const GUARD_USAGE = `Usage: autosnippet guard [paths…] [options]

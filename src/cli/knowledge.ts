@@ -1,7 +1,7 @@
 // `autosnippet sync | search | candidates | recipes`: thin commands over the catalog's knowledge tools,
 // run as a person (actor 'human', channel 'cli'). Text for people by default, --json for programs.
-import { createCatalog, type ToolResult } from '../core/tools';
-import type { Workspace } from '../core/workspace';
+import { createCatalog, type ToolResult } from '../core/catalog';
+import type { Workspace } from '../core/ground/workspace';
 import { parse } from './args';
 import { recipesAccept, recipesCheck } from './freshness';
 

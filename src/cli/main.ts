@@ -2,10 +2,10 @@
 // VS Code use; output is JSON on stdout where a program reads it, messages on stderr.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { stderrLogger } from '../core/kernel/log';
-import { type AnyTool, createCatalog } from '../core/tools';
-import { settingsOutsideEditor, VERSION } from '../core/tools/adapters';
-import { Workspace } from '../core/workspace';
+import { type AnyTool, createCatalog } from '../core/catalog';
+import { settingsOutsideEditor, VERSION } from '../core/catalog/adapters';
+import { stderrLogger } from '../core/ground/kernel/log';
+import { Workspace } from '../core/ground/workspace';
 import { MCP_USAGE, parseMcpArgs, UsageError as McpUsageError } from '../mcp/args';
 import { toolInput, toolOfCommand, toolUsage, UsageError } from './args';
 import { bootstrapCommand } from './bootstrap';

@@ -2,8 +2,8 @@
 // npm registry or git, pinned by hash in .autosnippet/packs.json. Each subcommand is a catalog tool.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createCatalog } from '../core/tools';
-import type { Workspace } from '../core/workspace';
+import { createCatalog } from '../core/catalog';
+import type { Workspace } from '../core/ground/workspace';
 import { parse, UsageError } from './args';
 
 export const PACKS_USAGE = `Usage: autosnippet packs <command> [arguments] [--json]

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { createCatalog } from '../core/tools';
-import { rememberTool } from '../core/tools/adapters';
-import type { Workspace } from '../core/workspace';
+import { createCatalog } from '../core/catalog';
+import { rememberTool } from '../core/catalog/adapters';
+import type { Workspace } from '../core/ground/workspace';
 import { parse, UsageError } from './args';
 
 export const REMEMBER_USAGE =

@@ -1,17 +1,17 @@
 // `autosnippet skills …`: validate, list, load and search skills from the command line. List, load and
 // search are the catalog's list_skills, load_skill(_chunk) and search_skills, as a person.
 import path from 'node:path';
-import { isAutoSnippetError } from '../core/kernel/errors';
-import { createCatalog, type ToolResult } from '../core/tools';
+import { createCatalog, type ToolResult } from '../core/catalog';
 import {
   errorCount,
   renderRoutingXml,
   type SkillProblem,
   skillRegistry,
   validateSkillTarget,
-} from '../core/tools/adapters';
-import { listSkills, loadSkill, loadSkillChunk, searchSkillsTool } from '../core/tools/skills';
-import type { Workspace } from '../core/workspace';
+} from '../core/catalog/adapters';
+import { listSkills, loadSkill, loadSkillChunk, searchSkillsTool } from '../core/catalog/skills';
+import { isAutoSnippetError } from '../core/ground/kernel/errors';
+import type { Workspace } from '../core/ground/workspace';
 import { parse, UsageError, wholeNumber } from './args';
 
 export const SKILLS_USAGE = `Usage: autosnippet skills <command>

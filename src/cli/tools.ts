@@ -1,8 +1,8 @@
 // `autosnippet tools approve|revoke|custom`: a person reads a custom tool file of .autosnippet/tools/
 // and lets it run (its SHA-256 is remembered in ~/.autosnippet, never in the repository).
 import path from 'node:path';
-import { createCatalog } from '../core/tools';
-import type { Workspace } from '../core/workspace';
+import { createCatalog } from '../core/catalog';
+import type { Workspace } from '../core/ground/workspace';
 import { parse, UsageError } from './args';
 import { askOnTerminal, type Confirm } from './remember';
 

@@ -1,6 +1,6 @@
 // `autosnippet trust` / `untrust`: the person's decision that a folder's own rules may run, kept in
 // their home (never in the repository), as direnv's `allow` and VS Code's workspace trust keep it.
-import { readTrustStore, trustFolder, untrustFolder, userDataDir } from '../core/tools/adapters';
+import { readTrustStore, trustFolder, untrustFolder, userDataDir } from '../core/catalog/adapters';
 import { UsageError } from './args';
 
 export const TRUST_USAGE = `Usage: autosnippet trust [DIR] | autosnippet trust --list | autosnippet untrust [DIR]

@@ -2,8 +2,8 @@
 // anything heavy is loaded (see front.ts).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Actor } from '../core/kernel/actors';
-import type { ToolSurface } from '../core/tools/surface';
+import type { ToolSurface } from '../core/catalog/surface';
+import type { Actor } from '../core/ground/kernel/actors';
 
 export interface McpArgs {
   workspace: string;

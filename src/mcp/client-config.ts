@@ -1,8 +1,8 @@
 import { applyEdits, modify, parse, type ParseError, visit } from 'jsonc-parser';
 import os from 'node:os';
 import path from 'node:path';
-import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
-import { destinationProblem } from '../core/tools/adapters';
+import { destinationProblem } from '../core/catalog/adapters';
+import { AutoSnippetError, ErrorCode } from '../core/ground/kernel/errors';
 
 /** MCP clients whose configuration AutoSnippet can write, each in its own format. */
 export type McpClient = 'vscode' | 'cursor' | 'claude-desktop';

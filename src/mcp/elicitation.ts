@@ -4,7 +4,7 @@
  * the box ticked is a no.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ToolContext } from '../core/tools';
+import type { ToolContext } from '../core/catalog';
 
 /** How long the person may take to answer before the call is refused. */
 const ANSWER_TIMEOUT_MS = 10 * 60_000;

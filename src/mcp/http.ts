@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { Logger } from '../core/kernel/log';
+import type { Logger } from '../core/ground/kernel/log';
 
 export interface HttpOptions {
   port: number;

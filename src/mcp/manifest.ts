@@ -9,10 +9,10 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_PREFIX, type ToolCatalog } from '../core/tools';
-import { isDefaultTool, type ToolSurface } from '../core/tools/surface';
-import type { AnyTool } from '../core/tools/types';
-import { VERSION } from '../core/version';
+import { TOOL_PREFIX, type ToolCatalog } from '../core/catalog';
+import { isDefaultTool, type ToolSurface } from '../core/catalog/surface';
+import type { AnyTool } from '../core/catalog/types';
+import { VERSION } from '../core/ground/version';
 
 export interface McpManifest {
   serverInfo: { name: string; title: string; version: string };

@@ -1,12 +1,12 @@
-import { stderrLogger } from '../core/kernel/log';
-import { createCatalog } from '../core/tools';
+import { createCatalog } from '../core/catalog';
 import {
   prepareRecipeSearch,
   settingDefault,
   settingsOutsideEditor,
   settingValuesOutsideEditor,
-} from '../core/tools/adapters';
-import { Workspace } from '../core/workspace';
+} from '../core/catalog/adapters';
+import { stderrLogger } from '../core/ground/kernel/log';
+import { Workspace } from '../core/ground/workspace';
 import type { McpArgs } from './args';
 import { createMcpServer, type McpServerOptions } from './server';
 import { registerSkillsOnServer } from './skills';

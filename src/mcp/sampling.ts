@@ -15,7 +15,7 @@ import {
   ModelErrorCode,
   type ToolCall,
   toTextProtocol,
-} from '../core/tools/adapters';
+} from '../core/catalog/adapters';
 
 export interface SamplingOptions {
   /** Answer length when the request does not say; sampling requires one. */

@@ -1,7 +1,7 @@
 // Entry point of dist/mcp-server.js, the MCP server proper (the SDK, the catalog, every domain). The
 // small front, dist/mcp.js (main.ts), answers the client's first requests from the manifest and then
 // loads this file, so its megabytes are read and compiled only after the first answer.
-import { isAutoSnippetError } from '../core/kernel/errors';
+import { isAutoSnippetError } from '../core/ground/kernel/errors';
 import type { McpArgs } from './args';
 import { type McpStdio, runMcp } from './run';
 

@@ -5,10 +5,10 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Actor } from '../core/kernel/actors';
-import type { ToolCatalog } from '../core/tools';
-import type { ToolSurface } from '../core/tools/surface';
-import type { Workspace } from '../core/workspace';
+import type { ToolCatalog } from '../core/catalog';
+import type { ToolSurface } from '../core/catalog/surface';
+import type { Actor } from '../core/ground/kernel/actors';
+import type { Workspace } from '../core/ground/workspace';
 import { elicitationConfirm } from './elicitation';
 import { listedTools, mcpManifest } from './manifest';
 import { samplingModel } from './sampling';

@@ -14,8 +14,6 @@ import {
   type ReadResourceResult,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isAutoSnippetError } from '../core/kernel/errors';
-import { closestNames } from '../core/kernel/names';
 import {
   findSection,
   level2Of,
@@ -24,8 +22,10 @@ import {
   readSkillFile,
   type Skill,
   skillRegistry,
-} from '../core/tools/adapters';
-import type { Workspace } from '../core/workspace';
+} from '../core/catalog/adapters';
+import { isAutoSnippetError } from '../core/ground/kernel/errors';
+import { closestNames } from '../core/ground/kernel/names';
+import type { Workspace } from '../core/ground/workspace';
 
 export const SKILL_SCHEME = 'skill://';
 /** MCP's code for a resource that does not exist. */

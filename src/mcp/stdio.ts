@@ -5,7 +5,7 @@
 // server keeps reading. A message over the limit is never held in memory: its bytes are skipped.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../core/kernel/log';
+import type { Logger } from '../core/ground/kernel/log';
 
 /** The SDK's limit for one message on stdio. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;

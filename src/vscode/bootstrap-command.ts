@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { bootstrapKnowledgeTool } from '../core/tools/graph';
+import { bootstrapKnowledgeTool } from '../core/catalog/graph';
 import type { ExtensionHost } from './host';
 
 /**

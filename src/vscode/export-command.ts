@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { exportRecipesTool, type ExportTarget as Target } from '../core/tools/export';
-import { listRecipesTool } from '../core/tools/knowledge';
-import { DATA_DIR, type Workspace } from '../core/workspace';
+import { exportRecipesTool, type ExportTarget as Target } from '../core/catalog/export';
+import { listRecipesTool } from '../core/catalog/knowledge';
+import { DATA_DIR, type Workspace } from '../core/ground/workspace';
 import type { ExtensionHost } from './host';
 import { setting } from './host';
 import { invoke, invokeAll } from './knowledge/catalog-calls';

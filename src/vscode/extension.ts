@@ -1,6 +1,6 @@
 // The extension's table of contents: each contribution lives in its own file and returns a Disposable.
 import * as vscode from 'vscode';
-import type { Workspace } from '../core/workspace';
+import type { Workspace } from '../core/ground/workspace';
 import { registerBootstrapCommand } from './bootstrap-command';
 import { registerChatParticipant } from './chat/participant';
 import { registerCustomToolsCommand } from './custom-tools-command';

@@ -4,9 +4,9 @@
 // code as it is now after the person reviewed it.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { freshnessTracker } from '../core/tools/adapters';
-import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/tools/freshness';
-import type { Workspace } from '../core/workspace';
+import { freshnessTracker } from '../core/catalog/adapters';
+import { acceptRecipeFreshnessTool, checkRecipeFreshnessTool } from '../core/catalog/freshness';
+import type { Workspace } from '../core/ground/workspace';
 import type { ExtensionHost } from './host';
 import { invoke } from './knowledge/catalog-calls';
 import type { RecipeNode } from './knowledge/views';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { lineCommentOf, normalizeLanguage } from '../core/kernel/languages';
-import { disableCommentFor } from '../core/tools/adapters';
+import { disableCommentFor } from '../core/catalog/adapters';
+import { lineCommentOf, normalizeLanguage } from '../core/ground/kernel/languages';
 import { GUARD_SOURCE, type GuardDiagnostics } from './guard-diagnostics';
 
 export const EXPLAIN_RULE_COMMAND = 'autosnippet.guard.explainRule';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { languageForPath, normalizeLanguage } from '../core/kernel/languages';
-import type { GuardEngine } from '../core/tools/adapters';
-import { type Severity, severityRank, type Violation } from '../core/tools/adapters';
-import { relPath } from '../core/tools/adapters';
-import type { Workspace } from '../core/workspace';
+import type { GuardEngine } from '../core/catalog/adapters';
+import { type Severity, severityRank, type Violation } from '../core/catalog/adapters';
+import { relPath } from '../core/catalog/adapters';
+import { languageForPath, normalizeLanguage } from '../core/ground/kernel/languages';
+import type { Workspace } from '../core/ground/workspace';
 import { ruleDocUri } from './guard-explain';
 
 export const GUARD_SOURCE = 'AutoSnippet Guard';

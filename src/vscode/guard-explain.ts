@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GuardEngine, RuleStatus } from '../core/tools/adapters';
+import type { GuardEngine, RuleStatus } from '../core/catalog/adapters';
 
 /** Rule explanations are read-only Markdown documents under this scheme: autosnippet-rule:/<id>.md */
 export const RULE_DOC_SCHEME = 'autosnippet-rule';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { languageForPath, ruleLanguagesFor } from '../core/kernel/languages';
-import type { RuleStatus } from '../core/tools/adapters';
+import type { RuleStatus } from '../core/catalog/adapters';
+import { languageForPath, ruleLanguagesFor } from '../core/ground/kernel/languages';
 import { rulesByLanguages } from './guard-order';
 
 /** Files looked at to learn the folder's languages: enough to rank them, quick on any repository. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { problemFile, problemLocation, type RuleProblem } from '../core/tools/adapters';
+import { problemFile, problemLocation, type RuleProblem } from '../core/catalog/adapters';
 import { documentText } from './document-text';
 
 const SOURCE = 'AutoSnippet Guard rules';

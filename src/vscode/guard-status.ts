@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Severity } from '../core/tools/adapters';
+import type { Severity } from '../core/catalog/adapters';
 
 /**
  * Guard's state as a language-status item (the `{}` next to the language in the status bar), not a

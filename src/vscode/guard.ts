@@ -2,11 +2,11 @@
 // The engine is the same one the CLI and the MCP server run; this file only wires it to the editor.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { AutoSnippetError, ErrorCode } from '../core/kernel/errors';
-import type { ToolCatalog } from '../core/tools';
-import { type GuardEngine, guardEngine, guardLocale, MAX_REVIEW_REASON } from '../core/tools/adapters';
-import { markGuardFindingReviewed, scanProject } from '../core/tools/guard';
-import type { Workspace } from '../core/workspace';
+import type { ToolCatalog } from '../core/catalog';
+import { type GuardEngine, guardEngine, guardLocale, MAX_REVIEW_REASON } from '../core/catalog/adapters';
+import { markGuardFindingReviewed, scanProject } from '../core/catalog/guard';
+import { AutoSnippetError, ErrorCode } from '../core/ground/kernel/errors';
+import type { Workspace } from '../core/ground/workspace';
 import { EXPLAIN_RULE_COMMAND, GuardCodeActions, MARK_REVIEWED_COMMAND, OPEN_RULE_COMMAND } from './guard-actions';
 import { GuardDiagnostics, type ShownViolation } from './guard-diagnostics';
 import { renderRuleDocsAsPreview, RULE_DOC_SCHEME, RuleDocumentProvider, showRule } from './guard-explain';

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/kernel/log';
-import { createCatalog, type ToolCatalog } from '../core/tools';
+import { createCatalog, type ToolCatalog } from '../core/catalog';
 import {
   prepareRecipeSearch,
   settingDefault,
@@ -11,8 +10,9 @@ import {
   type SettingValue,
   type SettingValues,
   widens,
-} from '../core/tools/adapters';
-import { Workspace } from '../core/workspace';
+} from '../core/catalog/adapters';
+import type { Logger } from '../core/ground/kernel/log';
+import { Workspace } from '../core/ground/workspace';
 
 /**
  * Owns the extension's lifetime: the log, the catalog, and one core Workspace per workspace folder,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { type AnyTool, toErrorBody, TOOL_PREFIX, type ToolResult } from '../core/tools';
-import type { Workspace } from '../core/workspace';
+import { type AnyTool, toErrorBody, TOOL_PREFIX, type ToolResult } from '../core/catalog';
+import type { Workspace } from '../core/ground/workspace';
 import type { ExtensionHost } from './host';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { groupEditorTools, type HostServers, useHostMcpServers } from '../core/tools/adapters';
+import { groupEditorTools, type HostServers, useHostMcpServers } from '../core/catalog/adapters';
 import type { ExtensionHost } from './host';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { OutputOf } from '../core/tools';
-import { health } from '../core/tools/system';
+import type { OutputOf } from '../core/catalog';
+import { health } from '../core/catalog/system';
 import { type GuardSummary, guardSummary, onDidChangeGuardSummary } from './guard-summary';
 import type { ExtensionHost } from './host';
 

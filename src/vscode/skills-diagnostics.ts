@@ -1,8 +1,8 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { SkillRegistry } from '../core/tools/adapters';
-import type { SkillProblem } from '../core/tools/adapters';
-import { validateSkillFolder, validateSkillText } from '../core/tools/adapters';
+import type { SkillRegistry } from '../core/catalog/adapters';
+import type { SkillProblem } from '../core/catalog/adapters';
+import { validateSkillFolder, validateSkillText } from '../core/catalog/adapters';
 
 const SOURCE = 'AutoSnippet Skills';
 

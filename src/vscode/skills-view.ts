@@ -1,8 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolCatalog } from '../core/tools';
-import type { ShadowedSkill, Skill, SkillChunk, SkillSection, SkillSource, SkippedSkill } from '../core/tools/adapters';
+import type { ToolCatalog } from '../core/catalog';
+import type {
+  ShadowedSkill,
+  Skill,
+  SkillChunk,
+  SkillSection,
+  SkillSource,
+  SkippedSkill,
+} from '../core/catalog/adapters';
 import {
   catalogEntry,
   isValidSkillName,
@@ -10,9 +17,9 @@ import {
   type SkillRegistry,
   skillRegistry,
   summaryOf,
-} from '../core/tools/adapters';
-import { createSkillTool, installSkillTool } from '../core/tools/skills';
-import type { Workspace } from '../core/workspace';
+} from '../core/catalog/adapters';
+import { createSkillTool, installSkillTool } from '../core/catalog/skills';
+import type { Workspace } from '../core/ground/workspace';
 import type { ExtensionHost } from './host';
 import { SkillDiagnostics } from './skills-diagnostics';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { createCatalog } from '../../src/core/tools';
-import { DEFAULT_TOOLS } from '../../src/core/tools/surface';
+import { createCatalog } from '../../src/core/catalog';
+import { DEFAULT_TOOLS } from '../../src/core/catalog/surface';
 import { call, connectStdio, repo, tempWorkspace } from './client';
 import { toolSamples } from './tool-samples';
 

@@ -1,8 +1,8 @@
 // Slow (about 25-60 s): recheck's full analysis of every built-in regex. `npm run test:slow`; `npm test` runs it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builtinRules } from '../../src/core/guard/packs';
-import { analyzePattern } from '../../src/core/guard/regex-safety';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { analyzePattern } from '../../src/core/domains/guard/regex-safety';
 
 const rules = builtinRules();
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/ground/store/store';
 import { describeTally, emptyTally, killLane } from '../unit/helpers/kill-trials';
 import {
   deadPid,

@@ -2,13 +2,13 @@
 // code an answer proposes go back to the model once, and the corrected answer is what the person sees.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { editsInAnswer } from '../../src/core/agent/answer-check';
-import { textOf } from '../../src/core/agent/model';
-import { type AgentEvent, runAgent } from '../../src/core/agent/react';
-import { ScriptedModel } from '../../src/core/agent/scripted';
-import { languageForPath } from '../../src/core/kernel/languages';
-import { createCatalog } from '../../src/core/tools';
-import { catalogToolbox, guardAnswerReviewer } from '../../src/core/tools/toolbox';
+import { createCatalog } from '../../src/core/catalog';
+import { catalogToolbox, guardAnswerReviewer } from '../../src/core/catalog/toolbox';
+import { editsInAnswer } from '../../src/core/domains/agent/answer-check';
+import { textOf } from '../../src/core/domains/agent/model';
+import { type AgentEvent, runAgent } from '../../src/core/domains/agent/react';
+import { ScriptedModel } from '../../src/core/domains/agent/scripted';
+import { languageForPath } from '../../src/core/ground/kernel/languages';
 import { guardWorkspace, rulesFile } from './guard-helpers';
 
 let t: Awaited<ReturnType<typeof guardWorkspace>>;

@@ -2,9 +2,9 @@
 // buttons), and choosing other extensions' tools by relevance.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { candidatesIn, draftRecipesIn } from '../../src/core/agent/mentions';
-import { type ChatMessage, textOf } from '../../src/core/agent/model';
-import { rankToolsByRelevance } from '../../src/core/agent/relevance';
+import { candidatesIn, draftRecipesIn } from '../../src/core/domains/agent/mentions';
+import { type ChatMessage, textOf } from '../../src/core/domains/agent/model';
+import { rankToolsByRelevance } from '../../src/core/domains/agent/relevance';
 import { compactTurn, historyMessages, type TurnMetadata } from '../../src/vscode/chat/history';
 
 const P = 'autosnippet.agent';

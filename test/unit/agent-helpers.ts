@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import { submitCandidates } from '../../src/core/knowledge/candidates';
-import { agentTools } from '../../src/core/tools/agent';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { Input, Opt, Out, Type } from '../../src/core/tools/schema';
-import { loadSkill, loadSkillChunk } from '../../src/core/tools/skills';
-import { systemTools } from '../../src/core/tools/system';
-import { type AnyTool, defineTool } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { agentTools } from '../../src/core/catalog/agent';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { Input, Opt, Out, Type } from '../../src/core/catalog/schema';
+import { loadSkill, loadSkillChunk } from '../../src/core/catalog/skills';
+import { systemTools } from '../../src/core/catalog/system';
+import { type AnyTool, defineTool } from '../../src/core/catalog/types';
+import { submitCandidates } from '../../src/core/domains/knowledge/candidates';
+import { Workspace } from '../../src/core/ground/workspace';
 
 export const REPO_SKILLS = path.join(__dirname, '..', '..', 'skills');
 

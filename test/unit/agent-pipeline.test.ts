@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { ToolResult } from '../../src/core/catalog/types';
 import {
   literal,
   parseReference,
@@ -10,9 +11,8 @@ import {
   readPath,
   runPipeline,
   type StepExecutor,
-} from '../../src/core/agent/pipeline';
-import type { ErrorCode } from '../../src/core/kernel/errors';
-import type { ToolResult } from '../../src/core/tools/types';
+} from '../../src/core/domains/agent/pipeline';
+import type { ErrorCode } from '../../src/core/ground/kernel/errors';
 
 const ok = (tool: string, data: unknown): ToolResult => ({ ok: true, tool, data });
 const fail = (tool: string, code: ErrorCode = 'TOOL_FAILED', message = 'it broke'): ToolResult => ({

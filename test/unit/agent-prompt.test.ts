@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildSystemPrompt, SKILL_FOR_TASK } from '../../src/core/agent/prompt';
-import { skillRegistry } from '../../src/core/skills/registry';
-import { loadTokenCounter } from '../../src/core/skills/tokens';
-import type { Skill } from '../../src/core/skills/types';
-import { catalogToolbox } from '../../src/core/tools/toolbox';
+import { catalogToolbox } from '../../src/core/catalog/toolbox';
+import { buildSystemPrompt, SKILL_FOR_TASK } from '../../src/core/domains/agent/prompt';
+import { skillRegistry } from '../../src/core/domains/skills/registry';
+import { loadTokenCounter } from '../../src/core/domains/skills/tokens';
+import type { Skill } from '../../src/core/domains/skills/types';
 import { tempWorkspace, testCatalog } from './agent-helpers';
 
 async function inputs() {

@@ -6,8 +6,8 @@ import {
   formatAction,
   parseActions,
   toTextProtocol,
-} from '../../src/core/agent/action-protocol';
-import { extractJson } from '../../src/core/agent/model';
+} from '../../src/core/domains/agent/action-protocol';
+import { extractJson } from '../../src/core/domains/agent/model';
 
 test('parseActions: one valid block is a call, and the prose around it is kept', () => {
   const answer =

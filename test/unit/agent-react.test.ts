@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChatModelError, type ChatRequest, textOf } from '../../src/core/agent/model';
-import { type AgentEvent, MAX_TOOL_ROUNDS, runAgent } from '../../src/core/agent/react';
-import { ScriptedModel } from '../../src/core/agent/scripted';
-import { catalogToolbox } from '../../src/core/tools/toolbox';
+import { catalogToolbox } from '../../src/core/catalog/toolbox';
+import { ChatModelError, type ChatRequest, textOf } from '../../src/core/domains/agent/model';
+import { type AgentEvent, MAX_TOOL_ROUNDS, runAgent } from '../../src/core/domains/agent/react';
+import { ScriptedModel } from '../../src/core/domains/agent/scripted';
 import { approveTool, echoTool, recordingProposeTool, tempWorkspace, testCatalog, waitTool } from './agent-helpers';
 
 async function setup(log: string[] = []) {

@@ -10,9 +10,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChatModelError } from '../../src/core/agent/model';
-import { runAgent } from '../../src/core/agent/react';
-import { catalogToolbox } from '../../src/core/tools/toolbox';
+import { catalogToolbox } from '../../src/core/catalog/toolbox';
+import { ChatModelError } from '../../src/core/domains/agent/model';
+import { runAgent } from '../../src/core/domains/agent/react';
 import { samplingModel } from '../../src/mcp/sampling';
 import { echoTool, tempWorkspace, testCatalog } from './agent-helpers';
 

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type ChatRequest, textOf } from '../../src/core/agent/model';
-import { rerankSkills } from '../../src/core/agent/routing';
-import { ScriptedModel } from '../../src/core/agent/scripted';
-import { getCandidate, submitCandidates } from '../../src/core/knowledge/candidates';
-import { validateCandidate } from '../../src/core/knowledge/validate';
-import { auditTools } from '../../src/core/tools/audit';
-import { Input, Opt, Type } from '../../src/core/tools/schema';
-import { searchSkillsTool } from '../../src/core/tools/skills';
-import { type AnyTool, defineTool, type ToolContext } from '../../src/core/tools/types';
-import type { Workspace } from '../../src/core/workspace';
+import { auditTools } from '../../src/core/catalog/audit';
+import { Input, Opt, Type } from '../../src/core/catalog/schema';
+import { searchSkillsTool } from '../../src/core/catalog/skills';
+import { type AnyTool, defineTool, type ToolContext } from '../../src/core/catalog/types';
+import { type ChatRequest, textOf } from '../../src/core/domains/agent/model';
+import { rerankSkills } from '../../src/core/domains/agent/routing';
+import { ScriptedModel } from '../../src/core/domains/agent/scripted';
+import { getCandidate, submitCandidates } from '../../src/core/domains/knowledge/candidates';
+import { validateCandidate } from '../../src/core/domains/knowledge/validate';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { seedCandidates, tempWorkspace, testCatalog } from './agent-helpers';
 
 const agentCtx = (model?: ScriptedModel): ToolContext => ({

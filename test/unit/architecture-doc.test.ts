@@ -58,6 +58,6 @@ test('every folder and module of src/core, and every adapter folder of src/, has
 });
 
 test('the page check sees a folder missing from the page', () => {
-  const page = '## Domains\n\n- `core/guard`: rules.\n\n## The catalog\n\n- `core/tools`: tools.\n';
-  assert.deepEqual(documented(page), { domains: ['core/guard'], catalog: ['core/tools'] });
+  const page = '## Domains\n\n- `core/domains/guard`: rules.\n\n## The catalog\n\n- `core/catalog`: tools.\n';
+  assert.deepEqual(documented(page), { domains: ['core/domains/guard'], catalog: ['core/catalog'] });
 });

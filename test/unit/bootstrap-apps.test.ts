@@ -2,8 +2,8 @@
 // small workspaces written here in the image of what they saw, one test per finding.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { type Candidate, listCandidates } from '../../src/core/knowledge';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import { type Candidate, listCandidates } from '../../src/core/domains/knowledge';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
 after(closeWorkspaces);

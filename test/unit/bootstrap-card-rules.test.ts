@@ -2,8 +2,8 @@
 // it reports on the repository: nothing where the code follows the card, the exceptions where it does not.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { listCandidates } from '../../src/core/knowledge/candidates';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import { listCandidates } from '../../src/core/domains/knowledge/candidates';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
 after(closeWorkspaces);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { bootstrapCommand } from '../../src/cli/bootstrap';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { graphTools } from '../../src/core/tools/graph';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { graphTools } from '../../src/core/catalog/graph';
 import { closeWorkspaces, fixtureWorkspace } from './structure-helpers';
 
 after(closeWorkspaces);

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { factsOf } from '../../src/core/bootstrap/facts';
-import { sourceFile } from '../../src/core/bootstrap/source';
-import type { Candidate } from '../../src/core/knowledge';
-import { listCandidates } from '../../src/core/knowledge/candidates';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import { factsOf } from '../../src/core/domains/bootstrap/facts';
+import { sourceFile } from '../../src/core/domains/bootstrap/source';
+import type { Candidate } from '../../src/core/domains/knowledge';
+import { listCandidates } from '../../src/core/domains/knowledge/candidates';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
 after(closeWorkspaces);

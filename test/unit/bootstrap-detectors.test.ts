@@ -5,9 +5,9 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { listCandidates } from '../../src/core/knowledge';
-import { Workspace } from '../../src/core/workspace';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import { listCandidates } from '../../src/core/domains/knowledge';
+import { Workspace } from '../../src/core/ground/workspace';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'detectors');
 const workspaces: Workspace[] = [];

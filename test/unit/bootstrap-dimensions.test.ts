@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge, dimensionGuides } from '../../src/core/bootstrap';
+import { bootstrapKnowledge, dimensionGuides } from '../../src/core/domains/bootstrap';
 import {
   ciChecks,
   ciCommand,
@@ -10,23 +10,23 @@ import {
   commandWords,
   gitlabCommands,
   workflowCommands,
-} from '../../src/core/bootstrap/commands';
-import { productTargets } from '../../src/core/bootstrap/dimensions/architecture';
-import { listedTogether } from '../../src/core/bootstrap/dimensions/extension-points';
-import { docIndex } from '../../src/core/bootstrap/docs';
-import { excerptFrom } from '../../src/core/bootstrap/evidence';
-import { factsOf } from '../../src/core/bootstrap/facts';
-import { distinctTails } from '../../src/core/bootstrap/form';
-import { languageBullets } from '../../src/core/bootstrap/guides';
-import { receiversOf } from '../../src/core/bootstrap/members';
-import { selectFiles } from '../../src/core/bootstrap/select';
-import { sourceFile } from '../../src/core/bootstrap/source';
-import { SymbolIndex } from '../../src/core/bootstrap/symbols';
-import type { AnalysisContext } from '../../src/core/bootstrap/types';
-import type { Candidate } from '../../src/core/knowledge';
-import { listCandidates } from '../../src/core/knowledge/candidates';
-import type { Target } from '../../src/core/structure';
-import type { Workspace } from '../../src/core/workspace';
+} from '../../src/core/domains/bootstrap/commands';
+import { productTargets } from '../../src/core/domains/bootstrap/dimensions/architecture';
+import { listedTogether } from '../../src/core/domains/bootstrap/dimensions/extension-points';
+import { docIndex } from '../../src/core/domains/bootstrap/docs';
+import { excerptFrom } from '../../src/core/domains/bootstrap/evidence';
+import { factsOf } from '../../src/core/domains/bootstrap/facts';
+import { distinctTails } from '../../src/core/domains/bootstrap/form';
+import { languageBullets } from '../../src/core/domains/bootstrap/guides';
+import { receiversOf } from '../../src/core/domains/bootstrap/members';
+import { selectFiles } from '../../src/core/domains/bootstrap/select';
+import { sourceFile } from '../../src/core/domains/bootstrap/source';
+import { SymbolIndex } from '../../src/core/domains/bootstrap/symbols';
+import type { AnalysisContext } from '../../src/core/domains/bootstrap/types';
+import type { Candidate } from '../../src/core/domains/knowledge';
+import { listCandidates } from '../../src/core/domains/knowledge/candidates';
+import type { Target } from '../../src/core/domains/structure';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { closeWorkspaces, emptyWorkspace, workspaceWith } from './structure-helpers';
 
 after(closeWorkspaces);

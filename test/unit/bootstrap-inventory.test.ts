@@ -5,12 +5,12 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { declaredKinds, walkWorkspace } from '../../src/core/files';
-import { EdgeIndex } from '../../src/core/graph/algorithms';
-import { listCandidates } from '../../src/core/knowledge';
-import { discoverStructure, structureEdges } from '../../src/core/structure';
-import { Workspace } from '../../src/core/workspace';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import { EdgeIndex } from '../../src/core/domains/graph/algorithms';
+import { listCandidates } from '../../src/core/domains/knowledge';
+import { discoverStructure, structureEdges } from '../../src/core/domains/structure';
+import { declaredKinds, walkWorkspace } from '../../src/core/ground/files';
+import { Workspace } from '../../src/core/ground/workspace';
 import { closeWorkspaces } from './structure-helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'inventory');

@@ -5,9 +5,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge, type BootstrapResult } from '../../src/core/bootstrap';
-import { type Candidate, listCandidates } from '../../src/core/knowledge';
-import { Workspace } from '../../src/core/workspace';
+import { bootstrapKnowledge, type BootstrapResult } from '../../src/core/domains/bootstrap';
+import { type Candidate, listCandidates } from '../../src/core/domains/knowledge';
+import { Workspace } from '../../src/core/ground/workspace';
 
 const REAL = path.join(__dirname, '..', 'fixtures', 'real');
 const opened: { ws: Workspace; dir: string }[] = [];

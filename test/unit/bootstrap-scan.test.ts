@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { listCandidates } from '../../src/core/knowledge/candidates';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { graphTools } from '../../src/core/tools/graph';
-import type { ToolContext } from '../../src/core/tools/types';
-import type { Workspace } from '../../src/core/workspace';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { graphTools } from '../../src/core/catalog/graph';
+import type { ToolContext } from '../../src/core/catalog/types';
+import { listCandidates } from '../../src/core/domains/knowledge/candidates';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { agent, closeWorkspaces, dataOf, errorOf, fixtureWorkspace, human } from './structure-helpers';
 
 after(closeWorkspaces);

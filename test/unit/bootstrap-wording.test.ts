@@ -3,14 +3,14 @@
 // counts of what was counted, the crates a lint is in, no advice the build tool gives itself.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { onePerFile } from '../../src/core/bootstrap/dimensions/architecture';
-import { listedTogether, onlyTypeChecks } from '../../src/core/bootstrap/dimensions/extension-points';
-import { statedRules } from '../../src/core/bootstrap/dimensions/guidelines';
-import { nameList } from '../../src/core/bootstrap/form';
-import { outlineOf } from '../../src/core/bootstrap/members';
-import type { Definition } from '../../src/core/bootstrap/symbols';
-import { type Candidate, listCandidates } from '../../src/core/knowledge';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import { onePerFile } from '../../src/core/domains/bootstrap/dimensions/architecture';
+import { listedTogether, onlyTypeChecks } from '../../src/core/domains/bootstrap/dimensions/extension-points';
+import { statedRules } from '../../src/core/domains/bootstrap/dimensions/guidelines';
+import { nameList } from '../../src/core/domains/bootstrap/form';
+import { outlineOf } from '../../src/core/domains/bootstrap/members';
+import type { Definition } from '../../src/core/domains/bootstrap/symbols';
+import { type Candidate, listCandidates } from '../../src/core/domains/knowledge';
 import { closeWorkspaces, workspaceWith } from './structure-helpers';
 
 after(closeWorkspaces);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { submitCandidates } from '../../src/core/knowledge';
+import { submitCandidates } from '../../src/core/domains/knowledge';
 import { agent, call, tempWorkspace } from './knowledge-helpers';
 
 test('list_candidates pages through more candidates than fit one answer, with the cursor inside data', async () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { bootstrapKnowledge } from '../../src/core/bootstrap';
-import { agentTools } from '../../src/core/tools/agent';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { knowledgeTools } from '../../src/core/tools/knowledge';
-import type { Workspace } from '../../src/core/workspace';
+import { agentTools } from '../../src/core/catalog/agent';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { knowledgeTools } from '../../src/core/catalog/knowledge';
+import { bootstrapKnowledge } from '../../src/core/domains/bootstrap';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { agent, tempWorkspace } from './knowledge-helpers';
 import { closeWorkspaces, fixtureWorkspace } from './structure-helpers';
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createCatalog } from '../../src/core/tools';
-import type { ToolContext } from '../../src/core/tools/types';
+import { createCatalog } from '../../src/core/catalog';
+import type { ToolContext } from '../../src/core/catalog/types';
 import { guardWorkspace } from './guard-helpers';
 
 const agent: ToolContext = { actor: 'external_agent', channel: 'test' };

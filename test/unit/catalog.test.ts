@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { AutoSnippetError } from '../../src/core/kernel/errors';
-import { createCatalog, ToolCatalog } from '../../src/core/tools';
-import { languageModelToolsManifest } from '../../src/core/tools/manifest';
-import { Input, Opt, Out, StringEnum, Type } from '../../src/core/tools/schema';
-import { defineTool, type ToolContext } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog, ToolCatalog } from '../../src/core/catalog';
+import { languageModelToolsManifest } from '../../src/core/catalog/manifest';
+import { Input, Opt, Out, StringEnum, Type } from '../../src/core/catalog/schema';
+import { defineTool, type ToolContext } from '../../src/core/catalog/types';
+import { AutoSnippetError } from '../../src/core/ground/kernel/errors';
+import { Workspace } from '../../src/core/ground/workspace';
 
 // The handlers below ignore the workspace; an unknown name is looked up in its tools folder (it has none).
 let ws: Workspace;

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { type ChatRequest, textOf } from '../../src/core/agent/model';
-import { ScriptedModel, type ScriptTurnData } from '../../src/core/agent/scripted';
-import { listCandidates } from '../../src/core/knowledge/candidates';
-import { createCatalog } from '../../src/core/tools';
-import type { ToolContext } from '../../src/core/tools/types';
-import type { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import type { ToolContext } from '../../src/core/catalog/types';
+import { type ChatRequest, textOf } from '../../src/core/domains/agent/model';
+import { ScriptedModel, type ScriptTurnData } from '../../src/core/domains/agent/scripted';
+import { listCandidates } from '../../src/core/domains/knowledge/candidates';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { closeWorkspaces, dataOf, fixtureWorkspace } from './structure-helpers';
 
 after(closeWorkspaces);

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { referenceSkillFor } from '../../src/core/agent/pipelines';
-import { knownLanguages } from '../../src/core/kernel/languages';
-import { validateCandidate } from '../../src/core/knowledge/validate';
-import { createCatalog } from '../../src/core/tools';
-import { EVIDENCE_PAGE_CHARS } from '../../src/core/tools/coldstart';
+import { createCatalog } from '../../src/core/catalog';
+import { EVIDENCE_PAGE_CHARS } from '../../src/core/catalog/coldstart';
+import { referenceSkillFor } from '../../src/core/domains/agent/pipelines';
+import { validateCandidate } from '../../src/core/domains/knowledge/validate';
+import { knownLanguages } from '../../src/core/ground/kernel/languages';
 
 const SKILLS = path.join(__dirname, '..', '..', 'skills');
 const STORY = ['autosnippet-coldstart', 'autosnippet-candidates'];

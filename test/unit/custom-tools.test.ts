@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { customToolsCommand } from '../../src/cli/tools';
-import { createCatalog } from '../../src/core/tools';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
+import { Workspace } from '../../src/core/ground/workspace';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-home-'));
 process.env.AUTOSNIPPET_HOME = home;

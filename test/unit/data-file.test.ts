@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { readDataFile } from '../../src/core/text/data-file';
+import { readDataFile } from '../../src/core/ground/text/data-file';
 
 test('a data file shipped brotli-compressed (NAME.br, as the package ships the large ones) reads as the original bytes', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-data-'));

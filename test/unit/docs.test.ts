@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { allTools } from '../../src/core/tools';
-import { generatedBlock, REFERENCE_DOC, toolTable } from '../../src/core/tools/docs';
+import { allTools } from '../../src/core/catalog';
+import { generatedBlock, REFERENCE_DOC, toolTable } from '../../src/core/catalog/docs';
 
 const root = path.join(__dirname, '..', '..');
 const README_LIMIT_BYTES = 12 * 1024;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/export/block';
+import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/domains/export/block';
 import { exportTo, publish, runExport, seeded, type Ws } from './export-helpers';
 import { writeSource } from './freshness-helpers';
 

@@ -2,8 +2,8 @@
 // export called the way a person calls it (the catalog, or the CLI).
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main';
-import { publishRecipe } from '../../src/core/knowledge';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
+import { publishRecipe } from '../../src/core/domains/knowledge';
 import { citingRecipe } from './freshness-helpers';
 import { human, tempWorkspace } from './knowledge-helpers';
 

@@ -16,8 +16,8 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { planExport, writeExport } from '../../src/core/export';
-import { isAutoSnippetError } from '../../src/core/kernel/errors';
+import { planExport, writeExport } from '../../src/core/domains/export';
+import { isAutoSnippetError } from '../../src/core/ground/kernel/errors';
 import { exportTo, runExport, seeded, type Ws } from './export-helpers';
 import { readText, writeSource } from './freshness-helpers';
 

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/export/block';
+import { BLOCK_BEGIN, BLOCK_END } from '../../src/core/domains/export/block';
 import { catalog, exportTo, publish, seeded, type Ws } from './export-helpers';
 import { citingRecipe, edit, frontMatterOf, readText, writeSource } from './freshness-helpers';
 import { agent, human, tempWorkspace } from './knowledge-helpers';

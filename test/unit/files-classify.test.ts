@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { classifyFile, conventionPath, type FileKind, testRegions } from '../../src/core/files/classify';
+import { classifyFile, conventionPath, type FileKind, testRegions } from '../../src/core/ground/files/classify';
 
 // Paths as they appear in public repositories (Alamofire, trpc, httpx, cobra, ripgrep, okhttp, SDWebImage).
 const cases: [string, FileKind][] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseFrontMatter, parseJson, parseYaml } from '../../src/core/files';
+import { parseFrontMatter, parseJson, parseYaml } from '../../src/core/ground/files';
 import { yamlAliasBomb } from './files-helpers';
 
 test('a YAML alias bomb ("billion laughs") is refused in milliseconds with INVALID_YAML, not expanded', () => {

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { validateSkillFolder } from '../../src/core/skills/validate';
-import { createCatalog } from '../../src/core/tools';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
+import { validateSkillFolder } from '../../src/core/domains/skills/validate';
+import { Workspace } from '../../src/core/ground/workspace';
 import { fifo, link, socket, tempTree, within, yamlAliasBomb } from './files-helpers';
 
 const catalog = createCatalog();

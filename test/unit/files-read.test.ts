@@ -9,7 +9,7 @@ import {
   readRepoFileSync,
   RealPathCache,
   skillBoundary,
-} from '../../src/core/files';
+} from '../../src/core/ground/files';
 import { fifo, link, socket, tempTree, within } from './files-helpers';
 
 /** Both readers, so every case is checked on the synchronous and the asynchronous path. */

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import fs, { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { classifyFile, walkWorkspace, WorkspaceFiles } from '../../src/core/files';
-import { parseIndex } from '../../src/core/files/tracked';
+import { classifyFile, walkWorkspace, WorkspaceFiles } from '../../src/core/ground/files';
+import { parseIndex } from '../../src/core/ground/files/tracked';
 import { fifo, link, socket, tempTree, within } from './files-helpers';
 
 test('one ignore list: nested .gitignore with negation, always-skipped and hidden folders, target/ beside Cargo.toml', async () => {

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { scopeFolder, scopeGlobProblem } from '../../src/core/knowledge/folder-scope';
-import { parseRecipeFile } from '../../src/core/knowledge/recipe-file';
-import { syncRecipes } from '../../src/core/knowledge/recipe-index';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
+import { guardEngine } from '../../src/core/domains/guard';
+import { scopeFolder, scopeGlobProblem } from '../../src/core/domains/knowledge/folder-scope';
+import { parseRecipeFile } from '../../src/core/domains/knowledge/recipe-file';
+import { syncRecipes } from '../../src/core/domains/knowledge/recipe-index';
 import { guardWorkspace } from './guard-helpers';
 import { agent, human } from './knowledge-helpers';
 

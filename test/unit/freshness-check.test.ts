@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { publishRecipe, readRecipe, submitCandidates } from '../../src/core/knowledge';
-import { freshnessTracker } from '../../src/core/knowledge/freshness';
+import { publishRecipe, readRecipe, submitCandidates } from '../../src/core/domains/knowledge';
+import { freshnessTracker } from '../../src/core/domains/knowledge/freshness';
 import {
   acceptFreshnessUpdate,
   checkRecipeNow,
   describeChanges,
   rewriteSources,
-} from '../../src/core/knowledge/freshness-review';
-import { syncRecipes } from '../../src/core/knowledge/recipe-index';
+} from '../../src/core/domains/knowledge/freshness-review';
+import { syncRecipes } from '../../src/core/domains/knowledge/recipe-index';
 import { fifo, link } from './files-helpers';
 import { citingRecipe, edit, frontMatterOf, git, gitInit, HTTP_TS, readText, writeSource } from './freshness-helpers';
 import { call, tempWorkspace } from './knowledge-helpers';

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatSourceRef, hashLines, parseSourceRef, SourceText } from '../../src/core/knowledge/freshness-fingerprint';
-import { parseRecipeFile, serializeRecipe } from '../../src/core/knowledge/recipe-file';
+import {
+  formatSourceRef,
+  hashLines,
+  parseSourceRef,
+  SourceText,
+} from '../../src/core/domains/knowledge/freshness-fingerprint';
+import { parseRecipeFile, serializeRecipe } from '../../src/core/domains/knowledge/recipe-file';
 
 test('source references: path:line, ranges, GitHub anchors, whole files; URLs, absolute paths and ../ are not references', () => {
   assert.deepEqual(parseSourceRef('src/http.ts:12'), {

@@ -2,9 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseFrontMatter } from '../../src/core/files';
-import { syncRecipes } from '../../src/core/knowledge/recipe-index';
-import type { Workspace } from '../../src/core/workspace';
+import { syncRecipes } from '../../src/core/domains/knowledge/recipe-index';
+import { parseFrontMatter } from '../../src/core/ground/files';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { writeRecipe } from './knowledge-helpers';
 
 export const HTTP_TS = [

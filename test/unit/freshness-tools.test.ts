@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { publishRecipe, readRecipe } from '../../src/core/knowledge';
-import { freshnessTracker } from '../../src/core/knowledge/freshness';
-import { hashLines } from '../../src/core/knowledge/freshness-fingerprint';
-import { contextSearch } from '../../src/core/retrieval/context';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
+import { publishRecipe, readRecipe } from '../../src/core/domains/knowledge';
+import { freshnessTracker } from '../../src/core/domains/knowledge/freshness';
+import { hashLines } from '../../src/core/domains/knowledge/freshness-fingerprint';
+import { contextSearch } from '../../src/core/domains/retrieval/context';
 import { citingRecipe, edit, HTTP_TS, writeSource } from './freshness-helpers';
 import { agent, human, tempWorkspace } from './knowledge-helpers';
 

@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { auditTools } from '../../src/core/tools/audit';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { Input, Opt, Type } from '../../src/core/tools/schema';
-import { defineTool, type ToolContext } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { auditTools } from '../../src/core/catalog/audit';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { Input, Opt, Type } from '../../src/core/catalog/schema';
+import { defineTool, type ToolContext } from '../../src/core/catalog/types';
+import { Workspace } from '../../src/core/ground/workspace';
 
 let ws: Workspace;
 let dir: string;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EdgeIndex, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH } from '../../src/core/graph/algorithms';
-import { isDependencyRelation, nodeKey, normalizeRelation, parseNodeKey } from '../../src/core/graph/relations';
-import type { GraphEdge } from '../../src/core/graph/types';
+import { EdgeIndex, MAX_IMPACT_DEPTH, MAX_PATH_DEPTH } from '../../src/core/domains/graph/algorithms';
+import { isDependencyRelation, nodeKey, normalizeRelation, parseNodeKey } from '../../src/core/domains/graph/relations';
+import type { GraphEdge } from '../../src/core/domains/graph/types';
 
 const dep = (from: string, to: string, relation = 'depends_on', evidence?: string): GraphEdge => ({
   from: `target:${from}`,

@@ -2,7 +2,7 @@
 // convention), and graph_query, graph_impact and graph_path follow it from then on.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
 import { agent, closeWorkspaces, dataOf, errorOf, fixtureWorkspace, human } from './structure-helpers';
 
 after(closeWorkspaces);

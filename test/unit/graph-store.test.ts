@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { graphVersion, knowledgeGraph, loadEdges, replaceEdges } from '../../src/core/graph';
-import { recipeEdgeSource } from '../../src/core/graph/recipe-edges';
-import { syncRecipes } from '../../src/core/knowledge/recipe-index';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { graphTools } from '../../src/core/tools/graph';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { graphTools } from '../../src/core/catalog/graph';
+import { graphVersion, knowledgeGraph, loadEdges, replaceEdges } from '../../src/core/domains/graph';
+import { recipeEdgeSource } from '../../src/core/domains/graph/recipe-edges';
+import { syncRecipes } from '../../src/core/domains/knowledge/recipe-index';
 import { agent, closeWorkspaces, dataOf, emptyWorkspace, errorOf, fixtureWorkspace } from './structure-helpers';
 
 after(closeWorkspaces);

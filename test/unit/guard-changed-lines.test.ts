@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changedLinesOfDiff } from '../../src/core/guard/changed-lines';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { guardTools } from '../../src/core/tools/guard';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { guardTools } from '../../src/core/catalog/guard';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
+import { changedLinesOfDiff } from '../../src/core/domains/guard/changed-lines';
 import { guardWorkspace } from './guard-helpers';
 
 const catalog = new ToolCatalog(guardTools);

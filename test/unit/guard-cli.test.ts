@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
 import { guardWorkspace, rulesFile, runGuardCli, writeFiles } from './guard-helpers';
 
 const run = (root: string, args: string[], cwd?: string) => runGuardCli(root, args, cwd);

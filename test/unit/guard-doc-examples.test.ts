@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { recipeGuardRules } from '../../src/core/guard/recipe-rules';
-import { readRecipeGuard } from '../../src/core/knowledge/guard-format';
-import type { GuardPattern } from '../../src/core/knowledge/types';
+import { guardEngine } from '../../src/core/domains/guard';
+import { recipeGuardRules } from '../../src/core/domains/guard/recipe-rules';
+import { readRecipeGuard } from '../../src/core/domains/knowledge/guard-format';
+import type { GuardPattern } from '../../src/core/domains/knowledge/types';
 import { guardWorkspace } from './guard-helpers';
 
 /**

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { applyFixes } from '../../src/core/guard/fix';
-import { builtinRules } from '../../src/core/guard/packs';
-import type { GuardRule } from '../../src/core/guard/rule';
-import { RuleRunner } from '../../src/core/guard/runner';
-import { maskText } from '../../src/core/text/mask';
+import { guardEngine } from '../../src/core/domains/guard';
+import { applyFixes } from '../../src/core/domains/guard/fix';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import type { GuardRule } from '../../src/core/domains/guard/rule';
+import { RuleRunner } from '../../src/core/domains/guard/runner';
+import { maskText } from '../../src/core/ground/text/mask';
 import { allBuiltinsOn, guardWorkspace, rulesFile } from './guard-helpers';
 
 const builtins = builtinRules();
@@ -325,7 +325,7 @@ test('structural project rules (tree-sitter queries) run and bad queries are ref
 test('rules from another source (recipes) are added and validated like project rules', async () => {
   const { ws, cleanup } = await guardWorkspace({});
   try {
-    const { setGuardRuleSource } = await import('../../src/core/guard/index.js');
+    const { setGuardRuleSource } = await import('../../src/core/domains/guard/index.js');
     setGuardRuleSource(ws, 'recipe:networking', [{
       id: 'recipe/no-fetch',
       message: 'Use apiClient',

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { guardCommand } from '../../src/cli/guard';
-import type { ProjectRuleJson } from '../../src/core/guard/project-rules';
-import type { DeepPartial, Settings } from '../../src/core/settings';
-import { Workspace } from '../../src/core/workspace';
+import type { ProjectRuleJson } from '../../src/core/domains/guard/project-rules';
+import type { DeepPartial, Settings } from '../../src/core/ground/settings';
+import { Workspace } from '../../src/core/ground/workspace';
 
 /** A temporary workspace with the given files (path → content). */
 export async function guardWorkspace(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { eslintSettings, readLinterSettings } from '../../src/core/guard/linter-config';
+import { guardEngine } from '../../src/core/domains/guard';
+import { eslintSettings, readLinterSettings } from '../../src/core/domains/guard/linter-config';
 import { guardWorkspace } from './guard-helpers';
 
 // The shape of trpc's eslint.config.js (MIT): a block for every TypeScript file, one for tests.

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { guardLocale } from '../../src/core/guard/locale';
-import { builtinRules } from '../../src/core/guard/packs';
-import { ZH_CN } from '../../src/core/guard/packs/zh-cn';
+import { guardEngine } from '../../src/core/domains/guard';
+import { guardLocale } from '../../src/core/domains/guard/locale';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { ZH_CN } from '../../src/core/domains/guard/packs/zh-cn';
 import { guardWorkspace, rulesFile, runGuardCli } from './guard-helpers';
 
 test('every built-in rule has its message, why and suggestion in Simplified Chinese, and the table names no other rule', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CODE, maskText, STRING } from '../../src/core/text/mask';
+import { CODE, maskText, STRING } from '../../src/core/ground/text/mask';
 
 test('Rust: a "…" literal after a lifetime (`&\'static str = "\\`) spans lines until its closing quote; the code after it is code again', () => {
   const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'real', 'ripgrep-guard', 'standard.rs'), 'utf8');

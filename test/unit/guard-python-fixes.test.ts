@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ScanResult } from '../../src/core/guard/engine';
-import { applyFixes } from '../../src/core/guard/fix';
-import { builtinRules } from '../../src/core/guard/packs';
-import { sarifReport } from '../../src/core/guard/report';
-import { RuleRunner } from '../../src/core/guard/runner';
+import type { ScanResult } from '../../src/core/domains/guard/engine';
+import { applyFixes } from '../../src/core/domains/guard/fix';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { sarifReport } from '../../src/core/domains/guard/report';
+import { RuleRunner } from '../../src/core/domains/guard/runner';
 
 const runner = new RuleRunner(builtinRules(), { severityOverrides: {}, ruleExclusions: [] });
 

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { headerLanguage } from '../../src/core/guard/header-language';
-import { builtinRules } from '../../src/core/guard/packs';
-import { RuleRunner } from '../../src/core/guard/runner';
-import { languageForPath } from '../../src/core/kernel/languages';
+import { headerLanguage } from '../../src/core/domains/guard/header-language';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { RuleRunner } from '../../src/core/domains/guard/runner';
+import { languageForPath } from '../../src/core/ground/kernel/languages';
 import { allBuiltinsOn } from './guard-helpers';
 
 const FIXTURES = path.join(__dirname, '../fixtures/guard-real');

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { syncRecipes } from '../../src/core/knowledge/recipe-index';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { guardTools } from '../../src/core/tools/guard';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { guardTools } from '../../src/core/catalog/guard';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
+import { guardEngine } from '../../src/core/domains/guard';
+import { syncRecipes } from '../../src/core/domains/knowledge/recipe-index';
 import { guardWorkspace, writeFiles } from './guard-helpers';
 
 const catalog = new ToolCatalog(guardTools);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builtinRules } from '../../src/core/guard/packs';
-import { queryShapeProblem } from '../../src/core/guard/query-check';
-import { neverMatchesInCode } from '../../src/core/guard/regex-reach';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { queryShapeProblem } from '../../src/core/domains/guard/query-check';
+import { neverMatchesInCode } from '../../src/core/domains/guard/regex-reach';
 
 test('patterns that need text inside an opening quote never match the code view; closing quotes and optional quotes do not count', () => {
   const never = [

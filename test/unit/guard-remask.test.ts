@@ -7,10 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { rng } from '../../bench/recipe-corpus';
-import { builtinRules } from '../../src/core/guard/packs';
-import { RuleRunner } from '../../src/core/guard/runner';
-import { languageForPath } from '../../src/core/kernel/languages';
-import { type MaskedText, maskText, remaskText } from '../../src/core/text/mask';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { RuleRunner } from '../../src/core/domains/guard/runner';
+import { languageForPath } from '../../src/core/ground/kernel/languages';
+import { type MaskedText, maskText, remaskText } from '../../src/core/ground/text/mask';
 import { allBuiltinsOn } from './guard-helpers';
 
 const FIXTURES = path.join(__dirname, '../fixtures/guard-real');

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BASELINE_FILE, type BaselineFile, markReviewed, readBaseline } from '../../src/core/guard/baseline';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
+import { BASELINE_FILE, type BaselineFile, markReviewed, readBaseline } from '../../src/core/domains/guard/baseline';
 import { guardWorkspace, runGuardCli, writeFiles } from './guard-helpers';
 
 /** From the workspace folder, as a person in a terminal there. */
@@ -220,7 +220,7 @@ test('two processes marking findings at once both land (the baseline file is wri
   const { root, cleanup } = await guardWorkspace({});
   try {
     const script = path.join(root, 'mark.ts');
-    const lib = path.resolve(__dirname, '../../src/core/guard/baseline.ts');
+    const lib = path.resolve(__dirname, '../../src/core/domains/guard/baseline.ts');
     writeFileSync(
       script,
       [

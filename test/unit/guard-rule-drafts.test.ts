@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { draftFromSeed, tryDraftRules } from '../../src/core/guard/rule-draft-check';
-import type { RuleSeed } from '../../src/core/knowledge/rule-seed';
-import type { GuardPattern } from '../../src/core/knowledge/types';
-import { createCatalog } from '../../src/core/tools';
-import type { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import { draftFromSeed, tryDraftRules } from '../../src/core/domains/guard/rule-draft-check';
+import type { RuleSeed } from '../../src/core/domains/knowledge/rule-seed';
+import type { GuardPattern } from '../../src/core/domains/knowledge/types';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { guardWorkspace, writeFiles } from './guard-helpers';
 
 /** A small Python library that logs through its logger and whose core never imports its CLI. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { guardEngine } from '../../src/core/guard';
-import { syncRecipes } from '../../src/core/knowledge/recipe-index';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { guardTools } from '../../src/core/tools/guard';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { guardTools } from '../../src/core/catalog/guard';
+import { guardEngine } from '../../src/core/domains/guard';
+import { syncRecipes } from '../../src/core/domains/knowledge/recipe-index';
 import { guardWorkspace, rulesFile, runGuardCli, writeFiles } from './guard-helpers';
 
 /** The rules that run and the problems, after a load. */

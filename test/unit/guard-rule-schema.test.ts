@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import schema from '../../schemas/guard-rules.schema.json';
-import { problemLocation } from '../../src/core/guard/problem-location';
+import { candidateProperties } from '../../src/core/catalog/knowledge-schemas';
+import { problemLocation } from '../../src/core/domains/guard/problem-location';
 import {
   RECIPE_GUARD_FIELDS,
   RULE_FIELD_ALIASES,
   RULE_FIELDS,
   RULE_SCOPES,
-} from '../../src/core/knowledge/guard-format';
-import { candidateProperties } from '../../src/core/tools/knowledge-schemas';
+} from '../../src/core/domains/knowledge/guard-format';
 
 const REPO = path.join(__dirname, '..', '..');
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { builtinRules } from '../../src/core/guard/packs';
-import type { GuardRule } from '../../src/core/guard/rule';
-import { RuleRunner } from '../../src/core/guard/runner';
-import { grammarFor, TreeSitterHost } from '../../src/core/guard/structural';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import type { GuardRule } from '../../src/core/domains/guard/rule';
+import { RuleRunner } from '../../src/core/domains/guard/runner';
+import { grammarFor, TreeSitterHost } from '../../src/core/domains/guard/structural';
 
 const rules = builtinRules();
 // Rules that are off by default are turned on here, so each is still tested.

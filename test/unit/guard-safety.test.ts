@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { TimeBudget } from '../../src/core/guard/budget';
-import { GuardEngine } from '../../src/core/guard/engine';
-import { analyzePattern, checkPatternSyntax, unrolledSize } from '../../src/core/guard/regex-safety';
+import { TimeBudget } from '../../src/core/domains/guard/budget';
+import { GuardEngine } from '../../src/core/domains/guard/engine';
+import { analyzePattern, checkPatternSyntax, unrolledSize } from '../../src/core/domains/guard/regex-safety';
 import { guardWorkspace, rulesFile } from './guard-helpers';
 
 test('the ReDoS analysis refuses exponential and cubic patterns and tolerates quadratic ones', () => {

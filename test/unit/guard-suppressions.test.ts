@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builtinRules } from '../../src/core/guard/packs';
-import { RuleRunner } from '../../src/core/guard/runner';
+import { builtinRules } from '../../src/core/domains/guard/packs';
+import { RuleRunner } from '../../src/core/domains/guard/runner';
 import { allBuiltinsOn } from './guard-helpers';
 
 // Every rule on, so the suppressions of default-off rules are tested too.

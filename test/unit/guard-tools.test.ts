@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { guardTools } from '../../src/core/tools/guard';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { guardTools } from '../../src/core/catalog/guard';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
 import { guardWorkspace, writeFiles } from './guard-helpers';
 
 const catalog = new ToolCatalog(guardTools);
@@ -132,7 +132,7 @@ test('scan_project pages its violations, reports progress, and compliance_report
 test('compliance history keeps only the last 50 scans', async () => {
   const { ws, cleanup } = await guardWorkspace({});
   try {
-    const { recordScan, recentScans, KEPT_SCANS } = await import('../../src/core/guard/compliance.js');
+    const { recordScan, recentScans, KEPT_SCANS } = await import('../../src/core/domains/guard/compliance.js');
     for (let i = 0; i < KEPT_SCANS + 5; i++) {
       await recordScan(ws.store, {
         finishedAt: new Date(2026, 0, 1, 0, i).toISOString(),

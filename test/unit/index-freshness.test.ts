@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { syncRecipes } from '../../src/core/knowledge';
-import { recipeWalkSettled } from '../../src/core/knowledge/index-freshness';
-import { createCatalog } from '../../src/core/tools';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import { syncRecipes } from '../../src/core/domains/knowledge';
+import { recipeWalkSettled } from '../../src/core/domains/knowledge/index-freshness';
+import { Workspace } from '../../src/core/ground/workspace';
 import { agent, recipeText, writeRecipe } from './knowledge-helpers';
 
 const catalog = createCatalog();

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
-import { ERROR_CODES } from '../../src/core/kernel/errors';
-import { closestNames, editDistance, escapeRegExp } from '../../src/core/kernel/names';
-import { errorCodeTable, generatedBlock, REFERENCE_DOC } from '../../src/core/tools/docs';
+import { errorCodeTable, generatedBlock, REFERENCE_DOC } from '../../src/core/catalog/docs';
+import { ERROR_CODES } from '../../src/core/ground/kernel/errors';
+import { closestNames, editDistance, escapeRegExp } from '../../src/core/ground/kernel/names';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -19,7 +19,7 @@ function sources(dir: string): string[] {
 /** Node's own codes (ENOENT, ERR_…) are compared against, never answered with. */
 const isNodeErrorCode = (code: string) => /^E[A-Z]+$/.test(code) || code.startsWith('ERR_');
 
-test('every error code written in src is in the registry (src/core/kernel/errors.ts)', () => {
+test('every error code written in src is in the registry (src/core/ground/kernel/errors.ts)', () => {
   const unknown: string[] = [];
   for (const file of sources(path.join(root, 'src'))) {
     // `code: 'X'`, `code === 'X'`, `new SomeError('X', …)`: the places a code is written (the type ErrorCode catches the rest).

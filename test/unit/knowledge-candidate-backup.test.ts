@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { listCandidates, rejectCandidate, submitCandidates } from '../../src/core/knowledge';
-import { CANDIDATE_BACKUP } from '../../src/core/knowledge/candidate-backup';
-import { Workspace } from '../../src/core/workspace';
+import { listCandidates, rejectCandidate, submitCandidates } from '../../src/core/domains/knowledge';
+import { CANDIDATE_BACKUP } from '../../src/core/domains/knowledge/candidate-backup';
+import { Workspace } from '../../src/core/ground/workspace';
 import { tempWorkspace } from './knowledge-helpers';
 
 const proposal = (title: string) => ({

@@ -6,8 +6,8 @@ import {
   syncRecipes,
   updateCandidate,
   validateCandidate,
-} from '../../src/core/knowledge';
-import { candidateFromMarkdown, candidateMarkdown } from '../../src/core/knowledge/candidate-file';
+} from '../../src/core/domains/knowledge';
+import { candidateFromMarkdown, candidateMarkdown } from '../../src/core/domains/knowledge/candidate-file';
 import { agent, call, callRaw, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 const good = {

@@ -2,10 +2,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { knowledgeTools } from '../../src/core/tools/knowledge';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { knowledgeTools } from '../../src/core/catalog/knowledge';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
+import { Workspace } from '../../src/core/ground/workspace';
 
 export const human: ToolContext = { actor: 'human', channel: 'test' };
 export const agent: ToolContext = { actor: 'external_agent', channel: 'test' };

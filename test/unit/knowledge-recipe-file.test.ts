@@ -6,8 +6,8 @@ import {
   serializeRecipe,
   slugify,
   triggerFor,
-} from '../../src/core/knowledge/recipe-file';
-import type { Recipe } from '../../src/core/knowledge/types';
+} from '../../src/core/domains/knowledge/recipe-file';
+import type { Recipe } from '../../src/core/domains/knowledge/types';
 
 const FILE = '.autosnippet/recipes/networking/fetch-with-retry.md';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { listRecipes, readRecipe, recordUsage, syncRecipes, usageOf } from '../../src/core/knowledge';
-import { keywordSearch } from '../../src/core/search';
+import { listRecipes, readRecipe, recordUsage, syncRecipes, usageOf } from '../../src/core/domains/knowledge';
+import { keywordSearch } from '../../src/core/domains/search';
 import { call, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 test('recipe files are indexed, and edits, renames and deletions on disk follow', async () => {

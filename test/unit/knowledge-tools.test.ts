@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { knowledgeCommand } from '../../src/cli/knowledge';
-import { knowledgeHealthCounter, submitCandidates, syncRecipes } from '../../src/core/knowledge';
-import { createCatalog } from '../../src/core/tools';
-import { knowledgeTools } from '../../src/core/tools/knowledge';
+import { createCatalog } from '../../src/core/catalog';
+import { knowledgeTools } from '../../src/core/catalog/knowledge';
+import { knowledgeHealthCounter, submitCandidates, syncRecipes } from '../../src/core/domains/knowledge';
 import { agent, call, callRaw, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 test('every knowledge tool has a one-line summary, a bound, and review tools are the human-only transitions', () => {
@@ -154,7 +154,7 @@ test('lists, get_recipe, insights, usage and draft submission through the catalo
 
 test('CLI: sync, search, candidates and recipes call the catalog as a person', async (t) => {
   if (!createCatalog().get('search')) {
-    t.skip('the knowledge tools are not registered in createCatalog() yet (src/core/tools/index.ts)');
+    t.skip('the knowledge tools are not registered in createCatalog() yet (src/core/catalog/index.ts)');
     return;
   }
   const ws = await tempWorkspace();

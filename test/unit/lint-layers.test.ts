@@ -22,46 +22,50 @@ async function layerErrors(file: string, code: string): Promise<string[]> {
 test('an upward import fails the lint, with the reason', async () => {
   const cases: [file: string, code: string, says: RegExp][] = [
     [
-      'src/core/kernel/x.ts',
-      "import { ToolCatalog } from '@/core/tools/catalog';\nexport const c = ToolCatalog;\n",
+      'src/core/ground/kernel/x.ts',
+      "import { ToolCatalog } from '@/core/catalog/catalog';\nexport const c = ToolCatalog;\n",
       /kernel is the bottom layer/,
     ],
     [
       'src/cli/x.ts',
-      "import { RuleRunner } from '@/core/guard/engine';\nexport const r = RuleRunner;\n",
+      "import { RuleRunner } from '@/core/domains/guard/engine';\nexport const r = RuleRunner;\n",
       /only through the catalog/,
     ],
     [
-      'src/core/text/x.ts',
-      "export { searchRecipes } from '@/core/knowledge/recipes';\n",
+      'src/core/ground/text/x.ts',
+      "export { searchRecipes } from '@/core/domains/knowledge/recipes';\n",
       /text and file layers build on the kernel only/,
     ],
     [
-      'src/core/knowledge/x.ts',
-      "export const load = () => import('@/core/guard/engine');\n",
+      'src/core/domains/knowledge/x.ts',
+      "export const load = () => import('@/core/domains/guard/engine');\n",
       /knowledge sits below guard/,
     ],
     [
-      'src/core/workspace.ts',
-      "import { syncRecipes } from '@/core/knowledge/recipe-index';\n",
+      'src/core/ground/workspace.ts',
+      "import { syncRecipes } from '@/core/domains/knowledge/recipe-index';\n",
       /shared ground imports no domain/,
     ],
     [
-      'src/core/guard/x.ts',
-      "import { createCatalog } from '@/core/tools/catalog';\nexport const c = createCatalog;\n",
+      'src/core/domains/guard/x.ts',
+      "import { createCatalog } from '@/core/catalog/catalog';\nexport const c = createCatalog;\n",
       /domains \(the gateway too\) do not import the catalog/,
     ],
     [
-      'src/core/gateway/x.ts',
-      "import type { ToolContext } from '@/core/tools/types';\nexport type C = ToolContext;\n",
+      'src/core/domains/gateway/x.ts',
+      "import type { ToolContext } from '@/core/catalog/types';\nexport type C = ToolContext;\n",
       /domains \(the gateway too\) do not import the catalog/,
     ],
     [
       'src/mcp/x.ts',
-      "import { skillRegistry } from '@/core/skills/registry';\nexport const s = skillRegistry;\n",
+      "import { skillRegistry } from '@/core/domains/skills/registry';\nexport const s = skillRegistry;\n",
       /only through the catalog/,
     ],
-    ['src/core/store/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n", /run without VS Code/],
+    [
+      'src/core/ground/store/x.ts',
+      "import * as vscode from 'vscode';\nexport const v = vscode;\n",
+      /run without VS Code/,
+    ],
     [
       'src/webview/review/x.ts',
       "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
@@ -80,17 +84,20 @@ test('legal imports pass: down the layers, the adapters facade', async () => {
   const cases: [file: string, code: string][] = [
     [
       'src/cli/x.ts',
-      "import { createCatalog } from '@/core/tools/catalog';\nimport { AutoSnippetError } from '@/core/kernel/errors';\nimport { openWorkspace } from '@/core/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n",
+      "import { createCatalog } from '@/core/catalog/catalog';\nimport { AutoSnippetError } from '@/core/ground/kernel/errors';\nimport { openWorkspace } from '@/core/ground/workspace';\nexport const a = [createCatalog, AutoSnippetError, openWorkspace];\n",
     ],
     [
-      'src/core/files/x.ts',
-      "import { AutoSnippetError } from '@/core/kernel/errors';\nexport const e = AutoSnippetError;\n",
+      'src/core/ground/files/x.ts',
+      "import { AutoSnippetError } from '@/core/ground/kernel/errors';\nexport const e = AutoSnippetError;\n",
     ],
-    ['src/core/guard/x.ts', "import { classifyFile } from '@/core/files/classify';\nexport const c = classifyFile;\n"],
-    ['src/mcp/x.ts', "import { skillRegistry } from '@/core/tools/adapters';\nexport const s = skillRegistry;\n"],
     [
-      'src/core/tools/x.ts',
-      "import { searchRecipes } from '@/core/retrieval/context';\nexport const s = searchRecipes;\n",
+      'src/core/domains/guard/x.ts',
+      "import { classifyFile } from '@/core/ground/files/classify';\nexport const c = classifyFile;\n",
+    ],
+    ['src/mcp/x.ts', "import { skillRegistry } from '@/core/catalog/adapters';\nexport const s = skillRegistry;\n"],
+    [
+      'src/core/catalog/x.ts',
+      "import { searchRecipes } from '@/core/domains/retrieval/context';\nexport const s = searchRecipes;\n",
     ],
   ];
   for (const [file, code] of cases) assert.deepEqual(await layerErrors(file, code), [], `${file}: ${code.trim()}`);

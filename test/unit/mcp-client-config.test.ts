@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { isAutoSnippetError } from '../../src/core/kernel/errors';
+import { isAutoSnippetError } from '../../src/core/ground/kernel/errors';
 import { configFileProblem, configPath, upsertServerConfig } from '../../src/mcp/client-config';
 
 const launch = {

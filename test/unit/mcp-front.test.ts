@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import guardRulesSchema from '../../schemas/guard-rules.schema.json';
-import { createCatalog } from '../../src/core/tools';
+import { createCatalog } from '../../src/core/catalog';
 import { startFront } from '../../src/mcp/front';
 import { type McpManifest, mcpManifest } from '../../src/mcp/manifest';
 

@@ -5,11 +5,11 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { groupEditorTools, type HostServers } from '../../src/core/servers/host';
-import { useHostMcpServers } from '../../src/core/servers/manager';
-import { createCatalog } from '../../src/core/tools';
-import type { ToolContext } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import type { ToolContext } from '../../src/core/catalog/types';
+import { groupEditorTools, type HostServers } from '../../src/core/domains/servers/host';
+import { useHostMcpServers } from '../../src/core/domains/servers/manager';
+import { Workspace } from '../../src/core/ground/workspace';
 
 process.env.AUTOSNIPPET_HOME = mkdtempSync(path.join(os.tmpdir(), 'as-home-'));
 const catalog = createCatalog();

@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createCatalog } from '../../src/core/tools';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import { Workspace } from '../../src/core/ground/workspace';
 import { startHttpServer } from '../../src/mcp/http';
 import { createMcpServer } from '../../src/mcp/server';
 

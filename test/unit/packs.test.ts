@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { cacheEntryDir } from '../../src/core/packs/cache';
+import { cacheEntryDir } from '../../src/core/domains/packs/cache';
 import { writeFiles } from './guard-helpers';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-packs-home-'));

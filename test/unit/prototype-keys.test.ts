@@ -3,14 +3,14 @@
 // them as the unknown names they are. A folder named `constructor` (TypeBox ships one) crashed the walker.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { referenceSkillFor } from '../../src/core/agent/pipelines';
-import { workflowCommands } from '../../src/core/bootstrap/commands';
-import { walkWorkspace } from '../../src/core/files';
-import { skippedFolderReason } from '../../src/core/files/ignore';
-import { normalizeRelation } from '../../src/core/graph/relations';
-import { lexFamily, normalizeLanguage } from '../../src/core/kernel/languages';
-import { normalizeCandidate } from '../../src/core/knowledge/candidates';
-import type { CandidateInput } from '../../src/core/knowledge/types';
+import { referenceSkillFor } from '../../src/core/domains/agent/pipelines';
+import { workflowCommands } from '../../src/core/domains/bootstrap/commands';
+import { normalizeRelation } from '../../src/core/domains/graph/relations';
+import { normalizeCandidate } from '../../src/core/domains/knowledge/candidates';
+import type { CandidateInput } from '../../src/core/domains/knowledge/types';
+import { walkWorkspace } from '../../src/core/ground/files';
+import { skippedFolderReason } from '../../src/core/ground/files/ignore';
+import { lexFamily, normalizeLanguage } from '../../src/core/ground/kernel/languages';
 import { tempTree } from './files-helpers';
 
 const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf'];

@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { benchCorpus, rng } from '../../bench/recipe-corpus';
-import { parseFrontMatter } from '../../src/core/files';
-import { normalizeText, serializeRecipe } from '../../src/core/knowledge/recipe-file';
-import { fastFrontMatter, readFrontMatter } from '../../src/core/knowledge/recipe-frontmatter';
-import type { Recipe } from '../../src/core/knowledge/types';
+import { normalizeText, serializeRecipe } from '../../src/core/domains/knowledge/recipe-file';
+import { fastFrontMatter, readFrontMatter } from '../../src/core/domains/knowledge/recipe-frontmatter';
+import type { Recipe } from '../../src/core/domains/knowledge/types';
+import { parseFrontMatter } from '../../src/core/ground/files';
 
 /** The fast path either declines or gives exactly what the general parser gives; returns whether it answered. */
 function same(text: string): boolean {

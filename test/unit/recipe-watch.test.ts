@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ensureIndexFresh, recipeWalkSettled } from '../../src/core/knowledge/index-freshness';
-import { recipeFolderWalks } from '../../src/core/knowledge/recipe-index';
-import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
-import { keywordSearch } from '../../src/core/search';
-import type { Workspace } from '../../src/core/workspace';
+import { ensureIndexFresh, recipeWalkSettled } from '../../src/core/domains/knowledge/index-freshness';
+import { recipeFolderWalks } from '../../src/core/domains/knowledge/recipe-index';
+import { recipeRowsByRid } from '../../src/core/domains/knowledge/recipes';
+import { keywordSearch } from '../../src/core/domains/search';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 /** The kernel watches this process holds (Linux). */

@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { rememberCommand } from '../../src/cli/remember';
-import { listCandidates } from '../../src/core/knowledge';
-import { createCatalog } from '../../src/core/tools';
-import { rememberTool, titleOf } from '../../src/core/tools/remember';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import { rememberTool, titleOf } from '../../src/core/catalog/remember';
+import { listCandidates } from '../../src/core/domains/knowledge';
+import { Workspace } from '../../src/core/ground/workspace';
 
 async function workspace(files: Record<string, string> = {}): Promise<Workspace> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'as-remember-'));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeLanguageOf } from '../../src/core/bootstrap/code-language';
-import { snippetLanguageForPath } from '../../src/core/kernel/languages';
-import { REVIEW_FORM_FIELDS, reviewChecklist } from '../../src/core/knowledge/checklist';
-import { recipeFilePath } from '../../src/core/knowledge/recipe-file';
-import { validateCandidate } from '../../src/core/knowledge/validate';
+import { codeLanguageOf } from '../../src/core/domains/bootstrap/code-language';
+import { REVIEW_FORM_FIELDS, reviewChecklist } from '../../src/core/domains/knowledge/checklist';
+import { recipeFilePath } from '../../src/core/domains/knowledge/recipe-file';
+import { validateCandidate } from '../../src/core/domains/knowledge/validate';
+import { snippetLanguageForPath } from '../../src/core/ground/kernel/languages';
 
 // The shape of a cold-start card: a reason and evidence, no usage guide, no separate rationale.
 const card = {

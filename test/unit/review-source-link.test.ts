@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { realPathInside } from '../../src/core/files';
+import { realPathInside } from '../../src/core/ground/files';
 
 function tempDirs(): { root: string; outside: string; done: () => void } {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'as-source-link-')));

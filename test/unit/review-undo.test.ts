@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { getCandidate, submitCandidates } from '../../src/core/knowledge';
-import { transitionsOf } from '../../src/core/knowledge/transitions';
+import { getCandidate, submitCandidates } from '../../src/core/domains/knowledge';
+import { transitionsOf } from '../../src/core/domains/knowledge/transitions';
 import { call, callRaw, retryProposal, tempWorkspace } from './knowledge-helpers';
 
 const proposal = retryProposal;

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { benchCorpus, rng } from '../../bench/recipe-corpus';
-import { parseRecipeFile } from '../../src/core/knowledge/recipe-file';
-import type { Recipe } from '../../src/core/knowledge/types';
-import { analyseRecipe, embeddingText, searchDocument, searchRowTerms } from '../../src/core/search/documents';
-import { analyze, analyzeTokens, HashedNgramEmbedder, MAX_TOKEN_CHARS, tokenize } from '../../src/core/text';
-import { splitAsciiIdentifier } from '../../src/core/text/tokenize';
+import { parseRecipeFile } from '../../src/core/domains/knowledge/recipe-file';
+import type { Recipe } from '../../src/core/domains/knowledge/types';
+import { analyseRecipe, embeddingText, searchDocument, searchRowTerms } from '../../src/core/domains/search/documents';
+import { analyze, analyzeTokens, HashedNgramEmbedder, MAX_TOKEN_CHARS, tokenize } from '../../src/core/ground/text';
+import { splitAsciiIdentifier } from '../../src/core/ground/text/tokenize';
 
 /** Tokenize as specified: touching pieces of ASCII word characters and of non-ASCII characters form a group. */
 function referenceTokenize(text: string): string[] {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recordUsage, syncRecipes } from '../../src/core/knowledge';
-import { contextSearch } from '../../src/core/retrieval';
-import { reciprocalRankFusion, RRF_K } from '../../src/core/search';
+import { recordUsage, syncRecipes } from '../../src/core/domains/knowledge';
+import { contextSearch } from '../../src/core/domains/retrieval';
+import { reciprocalRankFusion, RRF_K } from '../../src/core/domains/search';
 import { agent, call, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 test('reciprocal rank fusion: Σ 1/(k + rank); agreement beats a single first place', () => {

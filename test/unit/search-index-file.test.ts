@@ -15,20 +15,20 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { Logger } from '../../src/core/kernel/log';
-import { syncRecipes } from '../../src/core/knowledge';
-import { indexRecipeTexts } from '../../src/core/knowledge/recipe-index';
-import { keywordSearch, semanticSearch } from '../../src/core/search';
+import { syncRecipes } from '../../src/core/domains/knowledge';
+import { indexRecipeTexts } from '../../src/core/domains/knowledge/recipe-index';
+import { keywordSearch, semanticSearch } from '../../src/core/domains/search';
 import {
   currentGeneration,
   savePacing,
   searchIndex,
   searchIndexFile,
   searchIndexSaved,
-} from '../../src/core/search/index-cache';
-import { TermIndex } from '../../src/core/search/term-index';
-import { crc32 } from '../../src/core/store/journal';
-import { Workspace } from '../../src/core/workspace';
+} from '../../src/core/domains/search/index-cache';
+import { TermIndex } from '../../src/core/domains/search/term-index';
+import type { Logger } from '../../src/core/ground/kernel/log';
+import { crc32 } from '../../src/core/ground/store/journal';
+import { Workspace } from '../../src/core/ground/workspace';
 import { recipeText, writeRecipe } from './knowledge-helpers';
 
 const verbs = ['retry', 'parse', 'render', 'cache', 'validate', 'encrypt', 'paginate', 'debounce'];

@@ -3,13 +3,13 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { syncRecipes } from '../../src/core/knowledge';
-import { indexRecipeTexts } from '../../src/core/knowledge/recipe-index';
-import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
-import { prepareRecipeSearch } from '../../src/core/retrieval';
-import { FIELD_WEIGHTS, keywordQuery, keywordSearch, semanticSearch } from '../../src/core/search';
-import { Bm25fIndex, tokenize } from '../../src/core/text';
-import { Workspace } from '../../src/core/workspace';
+import { syncRecipes } from '../../src/core/domains/knowledge';
+import { indexRecipeTexts } from '../../src/core/domains/knowledge/recipe-index';
+import { recipeRowsByRid } from '../../src/core/domains/knowledge/recipes';
+import { prepareRecipeSearch } from '../../src/core/domains/retrieval';
+import { FIELD_WEIGHTS, keywordQuery, keywordSearch, semanticSearch } from '../../src/core/domains/search';
+import { Bm25fIndex, tokenize } from '../../src/core/ground/text';
+import { Workspace } from '../../src/core/ground/workspace';
 import { call, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 const ids = (ws: Workspace, hits: { rid: number }[]) => {

@@ -3,8 +3,8 @@
 // decode to nothing (the list reads as empty) instead of to a wrong list or an exception.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ByteWriter, decodePostings, encodePostings } from '../../src/core/search/postings-codec';
-import { TermIndex } from '../../src/core/search/term-index';
+import { ByteWriter, decodePostings, encodePostings } from '../../src/core/domains/search/postings-codec';
+import { TermIndex } from '../../src/core/domains/search/term-index';
 
 /** A list in impact order: impacts descending, slots ascending among equal impacts, as a term index keeps it. */
 function list(n: number, seed: number): { slots: Int32Array; impacts: Float32Array } {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { syncRecipes } from '../../src/core/knowledge';
-import { recipeRowsByRid } from '../../src/core/knowledge/recipes';
-import { type Embedder, HashedNgramEmbedder, semanticSearch, useEmbedder } from '../../src/core/search';
-import type { Workspace } from '../../src/core/workspace';
+import { syncRecipes } from '../../src/core/domains/knowledge';
+import { recipeRowsByRid } from '../../src/core/domains/knowledge/recipes';
+import { type Embedder, HashedNgramEmbedder, semanticSearch, useEmbedder } from '../../src/core/domains/search';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { call, recipeText, tempWorkspace, writeRecipe } from './knowledge-helpers';
 
 const ids = (ws: Workspace, hits: { rid: number }[]) => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TermIndex } from '../../src/core/search/term-index';
-import { VectorIndex } from '../../src/core/search/vector-index';
-import { Bm25fIndex } from '../../src/core/text';
+import { TermIndex } from '../../src/core/domains/search/term-index';
+import { VectorIndex } from '../../src/core/domains/search/vector-index';
+import { Bm25fIndex } from '../../src/core/ground/text';
 
 const FIELDS = [8, 4, 2, 1].map((weight) => ({ weight, b: 0.75 }));
 const NAMES = ['trigger', 'title', 'summary', 'body'] as const;

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
+import { generatedBlock, REFERENCE_DOC } from '../../src/core/catalog/docs';
 import {
   configurationManifest,
   readSettingsFile,
   SETTINGS_FILE,
   settingsFrom,
   settingsTable,
-} from '../../src/core/settings';
-import { generatedBlock, REFERENCE_DOC } from '../../src/core/tools/docs';
+} from '../../src/core/ground/settings';
 
 const root = path.join(__dirname, '..', '..');
 

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { skillsCommand } from '../../src/cli/skills';
-import type { Workspace } from '../../src/core/workspace';
+import type { Workspace } from '../../src/core/ground/workspace';
 import { BUNDLED_FIXTURE, FIXTURES, openWorkspace, tempFixture } from './skills-helpers';
 
 async function run(args: string[], ws?: () => Promise<Workspace>) {

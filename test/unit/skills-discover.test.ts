@@ -3,9 +3,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { skillsCommand } from '../../src/cli/skills';
-import { scanSkillRoot } from '../../src/core/skills/discover';
-import { SkillRegistry } from '../../src/core/skills/registry';
-import { validateSkillsIn } from '../../src/core/skills/validate';
+import { scanSkillRoot } from '../../src/core/domains/skills/discover';
+import { SkillRegistry } from '../../src/core/domains/skills/registry';
+import { validateSkillsIn } from '../../src/core/domains/skills/validate';
 import { skillText, tempDir, writeSkill } from './skills-helpers';
 
 const skill = (name: string) => skillText(`name: ${name}\ndescription: Use when testing discovery of ${name}.`);

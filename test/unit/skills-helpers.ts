@@ -4,8 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
-import type { DeepPartial, Settings } from '../../src/core/settings';
-import { Workspace } from '../../src/core/workspace';
+import type { DeepPartial, Settings } from '../../src/core/ground/settings';
+import { Workspace } from '../../src/core/ground/workspace';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'skills');
 export const BUNDLED_FIXTURE = path.join(FIXTURES, 'bundled');

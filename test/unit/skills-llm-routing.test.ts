@@ -2,12 +2,12 @@
 // data) and which answers are used.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rerankSkills } from '../../src/core/agent/routing';
-import { ScriptedModel } from '../../src/core/agent/scripted';
-import { skillRoutingPrompt } from '../../src/core/agent/tasks';
-import { llmCandidates } from '../../src/core/skills/search';
-import { estimatingCounter } from '../../src/core/skills/tokens';
-import type { Skill } from '../../src/core/skills/types';
+import { rerankSkills } from '../../src/core/domains/agent/routing';
+import { ScriptedModel } from '../../src/core/domains/agent/scripted';
+import { skillRoutingPrompt } from '../../src/core/domains/agent/tasks';
+import { llmCandidates } from '../../src/core/domains/skills/search';
+import { estimatingCounter } from '../../src/core/domains/skills/tokens';
+import type { Skill } from '../../src/core/domains/skills/types';
 
 const reply = (value: unknown) => ({ text: JSON.stringify(value) });
 const candidates = [

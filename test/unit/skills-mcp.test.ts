@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SkillRegistry } from '../../src/core/skills/registry';
+import { SkillRegistry } from '../../src/core/domains/skills/registry';
 import { registerSkillsOnServer } from '../../src/mcp/skills';
 import { eventually, openWorkspace, skillText, tempFixture, writeSkill } from './skills-helpers';
 

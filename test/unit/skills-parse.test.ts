@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { findSection, type ParsedSkill, parseSkill, sectionText } from '../../src/core/skills/parse';
-import { listSkillResources } from '../../src/core/skills/resources';
-import type { Skill, SkillSource } from '../../src/core/skills/types';
+import { findSection, type ParsedSkill, parseSkill, sectionText } from '../../src/core/domains/skills/parse';
+import { listSkillResources } from '../../src/core/domains/skills/resources';
+import type { Skill, SkillSource } from '../../src/core/domains/skills/types';
 import { BUNDLED_FIXTURE, skillText, tempDir } from './skills-helpers';
 
 const source: SkillSource = { id: 'project', label: 'Project', dir: '/tmp/skills', rank: 0 };

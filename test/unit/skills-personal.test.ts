@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SkillRegistry } from '../../src/core/skills/registry';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { skillTools } from '../../src/core/tools/skills';
-import type { ToolContext, ToolResult } from '../../src/core/tools/types';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { skillTools } from '../../src/core/catalog/skills';
+import type { ToolContext, ToolResult } from '../../src/core/catalog/types';
+import { SkillRegistry } from '../../src/core/domains/skills/registry';
 import { openWorkspace, skillText, tempDir, tempFixture, writeSkill } from './skills-helpers';
 
 const home = tempDir('as-home-');

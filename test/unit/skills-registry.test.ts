@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { AutoSnippetError } from '../../src/core/kernel/errors';
-import { closestNames } from '../../src/core/kernel/names';
-import { SkillRegistry, type SkillsChange } from '../../src/core/skills/registry';
+import { SkillRegistry, type SkillsChange } from '../../src/core/domains/skills/registry';
+import { AutoSnippetError } from '../../src/core/ground/kernel/errors';
+import { closestNames } from '../../src/core/ground/kernel/names';
 import { eventually, skillText, tempFixture, writeSkill } from './skills-helpers';
 
 function registry() {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AutoSnippetError } from '../../src/core/kernel/errors';
-import { parseSkill } from '../../src/core/skills/parse';
-import { SkillRegistry } from '../../src/core/skills/registry';
-import { fitToBudget, renderCatalog, renderLevel2 } from '../../src/core/skills/render';
-import { SkillSearchIndex } from '../../src/core/skills/search';
-import { loadTokenCounter } from '../../src/core/skills/tokens';
-import type { Skill } from '../../src/core/skills/types';
-import { analyze } from '../../src/core/text';
+import { parseSkill } from '../../src/core/domains/skills/parse';
+import { SkillRegistry } from '../../src/core/domains/skills/registry';
+import { fitToBudget, renderCatalog, renderLevel2 } from '../../src/core/domains/skills/render';
+import { SkillSearchIndex } from '../../src/core/domains/skills/search';
+import { loadTokenCounter } from '../../src/core/domains/skills/tokens';
+import type { Skill } from '../../src/core/domains/skills/types';
+import { AutoSnippetError } from '../../src/core/ground/kernel/errors';
+import { analyze } from '../../src/core/ground/text';
 import { BUNDLED_FIXTURE, skillText } from './skills-helpers';
 
 const bundled = () => new SkillRegistry({ bundledDir: BUNDLED_FIXTURE }).list();

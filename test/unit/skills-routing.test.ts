@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SkillRegistry } from '../../src/core/skills/registry';
-import { SkillSearchIndex } from '../../src/core/skills/search';
+import { SkillRegistry } from '../../src/core/domains/skills/registry';
+import { SkillSearchIndex } from '../../src/core/domains/skills/search';
 import { REPO_SKILLS } from './skills-helpers';
 
 // The routing evaluation's catalog: 190 real skills from seven public collections (licences in

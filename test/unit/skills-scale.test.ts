@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { buildSystemPrompt } from '../../src/core/agent/prompt';
-import { skillRegistry } from '../../src/core/skills/registry';
-import { loadTokenCounter } from '../../src/core/skills/tokens';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { skillTools } from '../../src/core/tools/skills';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { skillTools } from '../../src/core/catalog/skills';
+import { buildSystemPrompt } from '../../src/core/domains/agent/prompt';
+import { skillRegistry } from '../../src/core/domains/skills/registry';
+import { loadTokenCounter } from '../../src/core/domains/skills/tokens';
 import { registerSkillsOnServer } from '../../src/mcp/skills';
 import { BUNDLED_FIXTURE, openWorkspace, tempDir } from './skills-helpers';
 

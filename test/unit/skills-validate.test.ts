@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { errorCount, validateSkillsIn, validateSkillText } from '../../src/core/skills/validate';
+import { errorCount, validateSkillsIn, validateSkillText } from '../../src/core/domains/skills/validate';
 import { BUNDLED_FIXTURE, FIXTURES, REPO_SKILLS, skillText } from './skills-helpers';
 
 const FM = 'name: demo\ndescription: Use when testing the validator.';

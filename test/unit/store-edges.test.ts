@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { isAutoSnippetError } from '../../src/core/kernel/errors';
-import { crc32, encodeRecord, readJournal } from '../../src/core/store/journal';
-import { Store } from '../../src/core/store/store';
+import { isAutoSnippetError } from '../../src/core/ground/kernel/errors';
+import { crc32, encodeRecord, readJournal } from '../../src/core/ground/store/journal';
+import { Store } from '../../src/core/ground/store/store';
 import { body, itemMigrations, removeTempDirs, tempDir } from './helpers/store-fixtures';
 
 after(removeTempDirs);

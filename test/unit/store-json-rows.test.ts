@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { rng } from '../../bench/recipe-corpus';
-import { insertRows, type JsonRow } from '../../src/core/store/json-rows';
-import { Store } from '../../src/core/store/store';
-import type { Migration } from '../../src/core/store/types';
+import { insertRows, type JsonRow } from '../../src/core/ground/store/json-rows';
+import { Store } from '../../src/core/ground/store/store';
+import type { Migration } from '../../src/core/ground/store/types';
 import { removeTempDirs, tempDir } from './helpers/store-fixtures';
 
 after(removeTempDirs);

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isAutoSnippetError } from '../../src/core/kernel/errors';
-import { encodeRecord, JOURNAL_HEADER_BYTES, readJournal } from '../../src/core/store/journal';
-import { breakStaleLock, FileLock, isStale, readLock } from '../../src/core/store/lock';
-import { Store } from '../../src/core/store/store';
-import type { Migration } from '../../src/core/store/types';
+import { isAutoSnippetError } from '../../src/core/ground/kernel/errors';
+import { encodeRecord, JOURNAL_HEADER_BYTES, readJournal } from '../../src/core/ground/store/journal';
+import { breakStaleLock, FileLock, isStale, readLock } from '../../src/core/ground/store/lock';
+import { Store } from '../../src/core/ground/store/store';
+import type { Migration } from '../../src/core/ground/store/types';
 import { body, deadPid, itemMigrations, removeTempDirs, tempDir } from './helpers/store-fixtures';
 
 after(removeTempDirs);

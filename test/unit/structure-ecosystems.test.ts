@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { walkWorkspace } from '../../src/core/files';
-import { filesOf, structureEdges } from '../../src/core/structure';
-import { discoverStructure } from '../../src/core/structure';
+import { filesOf, structureEdges } from '../../src/core/domains/structure';
+import { discoverStructure } from '../../src/core/domains/structure';
+import { walkWorkspace } from '../../src/core/ground/files';
 import { tempTree } from './files-helpers';
 import { assertEvidence, discoverFixture, ECOSYSTEM_FIXTURES, internalEdges, target } from './structure-helpers';
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { walkWorkspace } from '../../src/core/files';
-import { discoverStructure, type ProjectStructure, type Target } from '../../src/core/structure';
-import type { ToolContext, ToolErrorBody, ToolResult } from '../../src/core/tools/types';
-import { Workspace } from '../../src/core/workspace';
+import type { ToolContext, ToolErrorBody, ToolResult } from '../../src/core/catalog/types';
+import { discoverStructure, type ProjectStructure, type Target } from '../../src/core/domains/structure';
+import { walkWorkspace } from '../../src/core/ground/files';
+import { Workspace } from '../../src/core/ground/workspace';
 
 export const ECOSYSTEM_FIXTURES = path.join(__dirname, '..', 'fixtures', 'ecosystems');
 export const REPO_SKILLS = path.join(__dirname, '..', '..', 'skills');

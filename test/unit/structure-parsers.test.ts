@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { walkWorkspace } from '../../src/core/files';
-import { discoverStructure } from '../../src/core/structure';
-import { parseGoMod } from '../../src/core/structure/ecosystems/go';
-import { includes } from '../../src/core/structure/ecosystems/gradle';
-import { pnpmPackages } from '../../src/core/structure/ecosystems/npm';
-import { parseToml, TomlError } from '../../src/core/structure/toml';
-import { child, childText, parseXml } from '../../src/core/structure/xml';
+import { discoverStructure } from '../../src/core/domains/structure';
+import { parseGoMod } from '../../src/core/domains/structure/ecosystems/go';
+import { includes } from '../../src/core/domains/structure/ecosystems/gradle';
+import { pnpmPackages } from '../../src/core/domains/structure/ecosystems/npm';
+import { parseToml, TomlError } from '../../src/core/domains/structure/toml';
+import { child, childText, parseXml } from '../../src/core/domains/structure/xml';
+import { walkWorkspace } from '../../src/core/ground/files';
 
 function tempTree(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-structure-'));

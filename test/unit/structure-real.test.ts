@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { walkWorkspace } from '../../src/core/files';
-import { discoverStructure, type ProjectStructure } from '../../src/core/structure';
+import { discoverStructure, type ProjectStructure } from '../../src/core/domains/structure';
+import { walkWorkspace } from '../../src/core/ground/files';
 import { assertEvidence, target } from './structure-helpers';
 
 export const REAL_FIXTURES = path.join(__dirname, '..', 'fixtures', 'real');

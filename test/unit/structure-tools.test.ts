@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { graphTools } from '../../src/core/tools/graph';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { graphTools } from '../../src/core/catalog/graph';
 import { agent, closeWorkspaces, dataOf, errorOf, fixtureWorkspace } from './structure-helpers';
 
 after(closeWorkspaces);

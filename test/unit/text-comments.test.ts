@@ -2,8 +2,8 @@
 // the guard's lexer, so each language's comment and string forms are read the same way everywhere.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { maskGradleComments } from '../../src/core/structure/ecosystems/gradle-build';
-import { blankComments } from '../../src/core/text/comments';
+import { maskGradleComments } from '../../src/core/domains/structure/ecosystems/gradle-build';
+import { blankComments } from '../../src/core/ground/text/comments';
 
 /** Every line keeps its length and the text keeps its line breaks: offsets and line numbers still hold. */
 function assertShape(before: string, after: string): void {

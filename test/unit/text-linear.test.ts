@@ -3,10 +3,17 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { loadTokenCounter } from '../../src/core/skills/tokens';
-import { analyze, englishGlosses, MAX_TOKEN_CHARS, technologiesIn, tokenize, wordVectors } from '../../src/core/text';
-import { ToolCatalog } from '../../src/core/tools/catalog';
-import { skillTools } from '../../src/core/tools/skills';
+import { ToolCatalog } from '../../src/core/catalog/catalog';
+import { skillTools } from '../../src/core/catalog/skills';
+import { loadTokenCounter } from '../../src/core/domains/skills/tokens';
+import {
+  analyze,
+  englishGlosses,
+  MAX_TOKEN_CHARS,
+  technologiesIn,
+  tokenize,
+  wordVectors,
+} from '../../src/core/ground/text';
 import { openWorkspace, skillText, tempDir, writeSkill } from './skills-helpers';
 
 const MB = 1_000_000;

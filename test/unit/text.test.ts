@@ -14,8 +14,8 @@ import {
   technologiesIn,
   tokenize,
   wordVectors,
-} from '../../src/core/text';
-import { splitAsciiIdentifier, splitIdentifier } from '../../src/core/text/tokenize';
+} from '../../src/core/ground/text';
+import { splitAsciiIdentifier, splitIdentifier } from '../../src/core/ground/text/tokenize';
 
 test('identifiers are split and kept whole', () => {
   assert.deepEqual(tokenize('fetchUserById MAX_RETRIES parseHTTPResponse'), [

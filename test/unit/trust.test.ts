@@ -14,11 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { silentLogger } from '../../src/core/kernel/log';
-import { settingsOutsideEditor } from '../../src/core/settings';
-import { createCatalog } from '../../src/core/tools';
-import { decideTrust, trustFolder, untrustFolder } from '../../src/core/trust';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import { silentLogger } from '../../src/core/ground/kernel/log';
+import { settingsOutsideEditor } from '../../src/core/ground/settings';
+import { decideTrust, trustFolder, untrustFolder } from '../../src/core/ground/trust';
+import { Workspace } from '../../src/core/ground/workspace';
 
 // Every test here uses its own person's home: the machine's real trust store is never read or written.
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-home-'));

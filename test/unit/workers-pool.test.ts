@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { isAutoSnippetError } from '../../src/core/kernel/errors';
-import { WorkerPool } from '../../src/core/workers/pool';
+import { isAutoSnippetError } from '../../src/core/ground/kernel/errors';
+import { WorkerPool } from '../../src/core/ground/workers/pool';
 
 const entry = { bundled: 'no-such-bundle.js', source: path.join(__dirname, 'helpers', 'pool-worker.ts') };
 

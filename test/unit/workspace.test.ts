@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
-import { createCatalog } from '../../src/core/tools';
-import { Workspace } from '../../src/core/workspace';
+import { createCatalog } from '../../src/core/catalog';
+import { Workspace } from '../../src/core/ground/workspace';
 
 function plainGitRepo(): string {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'autosnippet-ws-')));

@@ -1,6 +1,6 @@
-import type { Logger } from '../../core/kernel/log';
-import type { ToolCatalog } from '../../core/tools';
-import type { Workspace } from '../../core/workspace';
+import type { ToolCatalog } from '../../core/catalog';
+import type { Logger } from '../../core/ground/kernel/log';
+import type { Workspace } from '../../core/ground/workspace';
 import type { Dialogs } from '../host';
 
 /** What the chat participant and its commands need of the extension. */

@@ -5,10 +5,10 @@
  * catalog, so the Gateway and the audit log see them as any other call.
  */
 import * as vscode from 'vscode';
-import type { ToolResult } from '../../core/tools';
-import type { BootstrapResult, ChatModel } from '../../core/tools/adapters';
-import { candidatesIn } from '../../core/tools/adapters';
-import type { Workspace } from '../../core/workspace';
+import type { ToolResult } from '../../core/catalog';
+import type { BootstrapResult, ChatModel } from '../../core/catalog/adapters';
+import { candidatesIn } from '../../core/catalog/adapters';
+import type { Workspace } from '../../core/ground/workspace';
 import type { ChatHost } from './chat-host';
 import type { TurnMetadata } from './history';
 import { streamReviewButtons } from './review-actions';

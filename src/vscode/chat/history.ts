@@ -2,8 +2,8 @@
 // answer) in the result metadata; the next request rebuilds the messages from it, so the model sees
 // what the tools returned before, not only the prose. Type-only vscode imports: testable in Node.
 import type * as vscode from 'vscode';
-import type { ChatMessage, ChatPart } from '../../core/tools/adapters';
-import type { AgentReference } from '../../core/tools/adapters';
+import type { ChatMessage, ChatPart } from '../../core/catalog/adapters';
+import type { AgentReference } from '../../core/catalog/adapters';
 
 export interface TurnMetadata {
   version: 1;

@@ -8,7 +8,7 @@ import {
   type ChatResponse,
   ModelErrorCode,
   type ToolCall,
-} from '../../core/tools/adapters';
+} from '../../core/catalog/adapters';
 
 /** VS Code's limit on the tools of one request. */
 export const VSCODE_TOOL_LIMIT = 128;

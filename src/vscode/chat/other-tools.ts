@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { TOOL_PREFIX } from '../../core/tools';
-import type { AgentToolbox } from '../../core/tools/adapters';
-import { rankToolsByRelevance } from '../../core/tools/adapters';
+import { TOOL_PREFIX } from '../../core/catalog';
+import type { AgentToolbox } from '../../core/catalog/adapters';
+import { rankToolsByRelevance } from '../../core/catalog/adapters';
 
 /**
  * Tools other extensions and MCP servers registered in VS Code, the ones most relevant to the request,

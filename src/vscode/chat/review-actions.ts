@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ToolCatalog } from '../../core/tools';
-import type { MentionedCandidate, MentionedRecipe } from '../../core/tools/adapters';
-import { approveCandidateTool, publishRecipeTool } from '../../core/tools/knowledge-review';
-import type { Workspace } from '../../core/workspace';
+import type { ToolCatalog } from '../../core/catalog';
+import type { MentionedCandidate, MentionedRecipe } from '../../core/catalog/adapters';
+import { approveCandidateTool, publishRecipeTool } from '../../core/catalog/knowledge-review';
+import type { Workspace } from '../../core/ground/workspace';
 
 /** Runs a people-only tool from a chat button, after the person confirms. */
 export const CONFIRM_ACTION_COMMAND = 'autosnippet.agent.confirmAction';

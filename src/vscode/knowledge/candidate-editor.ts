@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Candidate } from '../../core/tools/adapters';
-import { candidateFromMarkdown, candidateMarkdown } from '../../core/tools/adapters';
-import { getCandidateTool, updateCandidateTool } from '../../core/tools/knowledge';
+import type { Candidate } from '../../core/catalog/adapters';
+import { candidateFromMarkdown, candidateMarkdown } from '../../core/catalog/adapters';
+import { getCandidateTool, updateCandidateTool } from '../../core/catalog/knowledge';
 import type { ExtensionHost } from '../host';
 
 export const CANDIDATE_SCHEME = 'autosnippet-candidate';

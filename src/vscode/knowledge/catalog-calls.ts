@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ToolDefinition } from '../../core/tools';
-import type { Static, TObject, TSchema } from '../../core/tools/schema';
-import type { Workspace } from '../../core/workspace';
+import type { ToolDefinition } from '../../core/catalog';
+import type { Static, TObject, TSchema } from '../../core/catalog/schema';
+import type { Workspace } from '../../core/ground/workspace';
 import type { ExtensionHost } from '../host';
 
 const person = { actor: 'human', channel: 'vscode' } as const;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { confirmUsageTool, getRecipeTool, listRecipesTool, rebuildIndexTool } from '../../core/tools/knowledge';
-import { createRecipeTool } from '../../core/tools/knowledge-review';
+import { confirmUsageTool, getRecipeTool, listRecipesTool, rebuildIndexTool } from '../../core/catalog/knowledge';
+import { createRecipeTool } from '../../core/catalog/knowledge-review';
 import {
   approveCandidateTool,
   deleteRecipeTool,
@@ -10,8 +10,8 @@ import {
   publishRecipeTool,
   rejectCandidateTool,
   reopenCandidateTool,
-} from '../../core/tools/knowledge-review';
-import { searchRecipesTool } from '../../core/tools/search';
+} from '../../core/catalog/knowledge-review';
+import { searchRecipesTool } from '../../core/catalog/search';
 import type { ExtensionHost } from '../host';
 import { plainText, statusLabel } from '../labels';
 import { CandidateFileSystem } from './candidate-editor';

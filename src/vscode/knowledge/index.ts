@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { rebuildIndexTool } from '../../core/tools/knowledge';
+import { rebuildIndexTool } from '../../core/catalog/knowledge';
 import type { ExtensionHost } from '../host';
 import { CANDIDATE_SCHEME, CandidateFileSystem } from './candidate-editor';
 import { registerKnowledgeCommands } from './commands';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { editDistance } from '../../core/kernel/names';
-import { validateCandidateTool } from '../../core/tools/knowledge';
+import { validateCandidateTool } from '../../core/catalog/knowledge';
+import { editDistance } from '../../core/ground/kernel/names';
 import { documentText } from '../document-text';
 import type { ExtensionHost } from '../host';
 import { CANDIDATE_SCHEME } from './candidate-editor';

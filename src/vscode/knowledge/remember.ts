@@ -2,9 +2,9 @@
 // published recipe after one confirmation that names the file it writes.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolCatalog } from '../../core/tools';
-import { rememberTool } from '../../core/tools/adapters';
-import type { Workspace } from '../../core/workspace';
+import type { ToolCatalog } from '../../core/catalog';
+import { rememberTool } from '../../core/catalog/adapters';
+import type { Workspace } from '../../core/ground/workspace';
 import type { ExtensionHost } from '../host';
 
 export const REMEMBER_COMMAND = 'autosnippet.remember';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { getRecipeTool, listRecipesTool } from '../../core/tools/knowledge';
+import { getRecipeTool, listRecipesTool } from '../../core/catalog/knowledge';
 import { type ExtensionHost, setting } from '../host';
 import { invokeAll, quietly } from './catalog-calls';
 import type { RecipeEntry } from './views';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { OutputOf } from '../../core/tools';
-import { checkRecipeFreshnessTool } from '../../core/tools/freshness';
-import { listCandidatesTool, listRecipesTool } from '../../core/tools/knowledge';
+import type { OutputOf } from '../../core/catalog';
+import { checkRecipeFreshnessTool } from '../../core/catalog/freshness';
+import { listCandidatesTool, listRecipesTool } from '../../core/catalog/knowledge';
 import type { ExtensionHost } from '../host';
 import { freshnessLabel, knowledgeTypeLabel, percent, plainText, proposerLabel, shorten, statusLabel } from '../labels';
 import { invokeAll } from './catalog-calls';

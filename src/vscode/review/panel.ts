@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
-import type { InputOf, ToolDefinition } from '../../core/tools';
-import { realPathInside, reviewChecklist } from '../../core/tools/adapters';
+import type { InputOf, ToolDefinition } from '../../core/catalog';
+import { realPathInside, reviewChecklist } from '../../core/catalog/adapters';
 import {
   checkDuplicateTool,
   getCandidateTool,
   listCandidatesTool,
   updateCandidateTool,
-} from '../../core/tools/knowledge';
-import { approveCandidateTool, rejectCandidateTool, reopenCandidateTool } from '../../core/tools/knowledge-review';
-import type { Static, TObject, TSchema } from '../../core/tools/schema';
-import type { Workspace } from '../../core/workspace';
+} from '../../core/catalog/knowledge';
+import { approveCandidateTool, rejectCandidateTool, reopenCandidateTool } from '../../core/catalog/knowledge-review';
+import type { Static, TObject, TSchema } from '../../core/catalog/schema';
+import type { Workspace } from '../../core/ground/workspace';
 import {
   type CandidateEdit,
   type ChecklistEntry,

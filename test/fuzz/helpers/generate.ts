@@ -5,7 +5,7 @@
  * and aliased fields, missing required ones, arguments that are not an object), and sometimes a name
  * that is not the tool's own.
  */
-import type { JsonSchema } from '../../../src/core/kernel/result';
+import type { JsonSchema } from '../../../src/core/ground/kernel/result';
 import type { Random } from './random';
 import {
   deepValue,

@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { JsonSchema } from '../../../src/core/kernel/result';
+import type { JsonSchema } from '../../../src/core/ground/kernel/result';
 import { loadNote } from './campaign';
 import type { ToolSpec } from './generate';
 import { HANG_MS, Judge } from './judge';

@@ -4,8 +4,8 @@
  * (crash, hang, an unknown code, a result over its bound, outside text in the answer).
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import { isErrorCode } from '../../../src/core/kernel/errors';
-import type { JsonSchema } from '../../../src/core/kernel/result';
+import { isErrorCode } from '../../../src/core/ground/kernel/errors';
+import type { JsonSchema } from '../../../src/core/ground/kernel/result';
 import type { FuzzCall, ToolSpec } from './generate';
 import type { Outcome } from './lane';
 

@@ -2,8 +2,8 @@
 // workspace argv[2] with the budget argv[4] ms, and prints the result as JSON. The parent kills it
 // at its own deadline, so a check that never returns fails the test instead of stalling the run.
 import { readFileSync } from 'node:fs';
-import { GuardEngine } from '../../../src/core/guard/engine';
-import { Workspace } from '../../../src/core/workspace';
+import { GuardEngine } from '../../../src/core/domains/guard/engine';
+import { Workspace } from '../../../src/core/ground/workspace';
 
 void (async () => {
   const [root, textFile, budget] = process.argv.slice(2);

@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { readJournal } from '../../../src/core/store/journal';
-import { Store } from '../../../src/core/store/store';
+import { readJournal } from '../../../src/core/ground/store/journal';
+import { Store } from '../../../src/core/ground/store/store';
 import { body, exited, itemMigrations, onLines, repoRoot, tempDir } from './store-fixtures';
 
 export interface KillTally {

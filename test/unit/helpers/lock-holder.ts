@@ -5,7 +5,7 @@
 //                                  between breakers), hold it HOLD ms, print {acquiredAt, releasedAt}
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { breakStaleLock, FileLock, isStale, readLock } from '../../../src/core/store/lock';
+import { breakStaleLock, FileLock, isStale, readLock } from '../../../src/core/ground/store/lock';
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,5 @@
 // A worker entry for the pool's own tests: one job that holds ever more memory, one that answers.
-import { serveJobs } from '../../../src/core/workers/serve';
+import { serveJobs } from '../../../src/core/ground/workers/serve';
 
 const held: string[][] = [];
 serveJobs({

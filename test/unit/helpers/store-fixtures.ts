@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Migration } from '../../../src/core/store/types';
+import type { Migration } from '../../../src/core/ground/store/types';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 

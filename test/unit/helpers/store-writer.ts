@@ -1,7 +1,7 @@
 // A writer process for the reliability tests. Args: dbPath tag count|forever checkpointBytes bodyBytes.
 // Prints "ready" once open, then each id after its transaction is durable, then "done {stats}".
 import fs from 'node:fs';
-import { Store } from '../../../src/core/store/store';
+import { Store } from '../../../src/core/ground/store/store';
 import { body, itemMigrations } from './store-fixtures';
 
 async function main(): Promise<void> {

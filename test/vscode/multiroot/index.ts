@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { freshnessTracker } from '../../../src/core/knowledge/freshness';
-import { createCatalog } from '../../../src/core/tools';
-import type { Workspace } from '../../../src/core/workspace';
+import { createCatalog } from '../../../src/core/catalog';
+import { freshnessTracker } from '../../../src/core/domains/knowledge/freshness';
+import type { Workspace } from '../../../src/core/ground/workspace';
 import { runRegisteredTests, test } from '../suite/collector';
 import { activateExtension, eventually, toolResultJson } from '../suite/expect';
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { createCatalog } from '../../../src/core/tools';
+import { createCatalog } from '../../../src/core/catalog';
 import type { AutoSnippetApi } from '../../../src/vscode/extension';
 import { log, test } from './collector';
 import { activateExtension, eventually, toolResultJson, workspaceRoot } from './expect';

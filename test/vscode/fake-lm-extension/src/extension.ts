@@ -2,7 +2,7 @@
 // replay a script set by the test (`scripted` with native tool calling, `scripted-text` without, so
 // the text protocol is used). The test reaches it through this extension's exports.
 import * as vscode from 'vscode';
-import { renderTurn, type ScriptTurnData } from '../../../../src/core/agent/scripted';
+import { renderTurn, type ScriptTurnData } from '../../../../src/core/domains/agent/scripted';
 
 export const VENDOR = 'autosnippet-fake';
 
