@@ -20,7 +20,7 @@ export interface ProjectCommand {
   background?: boolean;
   /** For a CI step: the values its job's matrix runs it over, by key (keys with two values or more). */
   matrix?: Record<string, string[]>;
-  /** For a matrix given as a list of configurations (`include:` only, flask's): how many. */
+  /** For a matrix given as a list of configurations (`include:` only, no key varied): how many. */
   configurations?: number;
   /**
    * Where it comes from: a package.json script, a Makefile target (or a Taskfile task), a line of a script file, a hook
@@ -126,12 +126,12 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
       }
     });
   }
-  // go-task's Taskfile: `task NAME` runs its `cmds` (bubbletea's `task lint`, `task test`).
+  // go-task's Taskfile: `task NAME` runs its `cmds` (`task lint`, `task test`).
   for (const tf of ctx.listing.filter((f) => /^[Tt]askfile\.ya?ml$/.test(f))) {
     out.push(...taskfileCommands(tf, (await ctx.read(tf)) ?? ''));
   }
   // Shell scripts and git hooks run by hand or on commit: each line is a command. (A script in a
-  // programming language is code, not commands: excalidraw's esbuild config has `format: "esm"`.)
+  // programming language is code, not commands: an esbuild config's `format: "esm"` runs no formatter.)
   for (const s of ctx.listing.filter((f) =>
     (/^scripts\/[\w.-]+$/.test(f)
       && !/\.(md|txt|json|ya?ml|[cm]?[jt]sx?|py|rb|go|rs|swift|kts?|java|pl|php|lua)$/.test(f))
@@ -171,11 +171,11 @@ export async function commandSources(ctx: AnalysisContext): Promise<ProjectComma
   for (const f of ctx.listing.filter((x) => /^(\.builds\/[^/]+|\.build)\.ya?ml$/.test(x)).sort()) {
     out.push(...sourcehutCommands(f, (await ctx.read(f)) ?? ''));
   }
-  // Xcode Run Script phases: each line of a phase's script runs on every build of its target (Moya's `swiftlint`).
+  // Xcode Run Script phases: each line of a phase's script runs on every build of its target (a `swiftlint` phase).
   for (const f of ctx.listing.filter((x) => /(^|\/)[^/]+\.xcodeproj\/project\.pbxproj$/.test(x)).slice(0, 4)) {
     out.push(...buildPhaseCommands(f, (await ctx.read(f)) ?? ''));
   }
-  // Danger, when CI runs it: the tools its Dangerfile calls run in that job (Moya's `SwiftLint.lint(…)` under `danger-swift ci`).
+  // Danger, when CI runs it: the tools its Dangerfile calls run in that job (`SwiftLint.lint(…)` under `danger-swift ci`).
   const danger = out.find((c) =>
     c.job && /\bdanger(?:-swift|-kotlin)?\s+ci\b|\bbundle\s+exec\s+danger\b|\bnpx\s+danger\s+ci\b/.test(c.text)
   );
@@ -255,7 +255,7 @@ function jobCommands(file: string, text: string, jobs: readonly CiJob[]): Projec
   for (const job of jobs) {
     for (const script of job.scripts) {
       // A command continued over lines (`\\` at the end) is one command, found by its first line
-      // (saleor's pytest over five lines was cited at the `uv sync` line before it).
+      // (not at the line before it, such as the `uv sync` before a `pytest` over five lines).
       for (const logical of script.split(/(?<!\\)\n/)) {
         const raw = logical.replace(/\\\n\s*/g, ' ');
         const first = logical.split(/\\\n/)[0].trim();
@@ -407,8 +407,8 @@ interface Job {
 }
 
 /**
- * Whether a job or step can run at all: not `if: false` (okhttp's disabled Windows job), and not a
- * matrix value the matrix never takes (nowinandroid's `if: matrix.api-level == 30` over [26, 34]).
+ * Whether a job or step can run at all: not `if: false` (a disabled Windows job), and not a
+ * matrix value the matrix never takes (`if: matrix.api-level == 30` over [26, 34]).
  * Any other condition may hold.
  */
 function canRun(condition: unknown, matrix: unknown): boolean {
@@ -426,7 +426,7 @@ function canRun(condition: unknown, matrix: unknown): boolean {
   return !values.length || values.some((v) => String(v) === wanted);
 }
 
-/** A step run inside a hidden folder works on a tool's own files (saleor's `.semgrep` rules), not on the project. */
+/** A step run inside a hidden folder works on a tool's own files (a `.semgrep` folder's rules), not on the project. */
 const inToolFolder = (dir: unknown) => typeof dir === 'string' && /^(\.\/)?\.[^./]/.test(dir.trim());
 
 /**
@@ -480,7 +480,7 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
     }
   }
   const out = jobCommands(file, text, jobs);
-  // An action that runs a project tool stands for the tool's command (gin's lint job: golangci-lint-action).
+  // An action that runs a project tool stands for the tool's command (a lint job's golangci-lint-action).
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
     if (!job || typeof job !== 'object' || !Array.isArray(job.steps) || !canRun(job.if, undefined)) continue;
     for (const step of job.steps as Step[]) {
@@ -499,7 +499,7 @@ export function workflowCommands(file: string, text: string): ProjectCommand[] {
       });
     }
   }
-  // A job that calls a shared workflow runs the tool its inputs name (bubbletea's lint job: charmbracelet/meta's
+  // A job that calls a shared workflow runs the tool its inputs name (a lint job calling a shared
   // lint workflow, given `golangci_path` and `golangci_version`).
   for (const [jobId, job] of Object.entries(doc.jobs ?? {})) {
     if (!job || typeof job !== 'object' || typeof job.uses !== 'string' || !canRun(job.if, undefined)) continue;
@@ -519,8 +519,8 @@ const REUSABLE_WORKFLOW_COMMANDS: [RegExp, string][] = [
 
 /**
  * Whether a workflow runs on the changes people make (a pull request, a push to a branch, a merge
- * queue), not only on a release tag, a published release, a schedule or by hand: alacritty's release
- * workflow builds with `cargo test --release` on tags, which no change has to pass. Unknown triggers count.
+ * queue), not only on a release tag, a published release, a schedule or by hand: a release
+ * workflow that runs `cargo test --release` on tags checks nothing a change has to pass. Unknown triggers count.
  */
 function checksChanges(on: unknown): boolean {
   if (on === undefined || on === null) return true;
@@ -593,7 +593,7 @@ function firstCombination(matrix: unknown): Record<string, string> {
 
 /**
  * The keys a matrix varies (two values or more) with all their values, `include`-only keys left out
- * (gin's go-build cache paths); a matrix that is only a list of configurations (flask's `include:`)
+ * (go-build cache paths); a matrix that is only a list of configurations (`include:` alone)
  * by the values its entries take, and how many there are.
  */
 function matrixAxes(matrix: unknown): { values: Record<string, string[]>; configurations?: number } {
@@ -668,7 +668,7 @@ function normalise(
   if (/^(set|echo|export|cd)\b/.test(s)) return undefined;
   s = s.replace(OUTPUT_FILTERS, '').replace(/\s*\d?>&\d\b/g, '');
   // Leading variable assignments and `env A=B` only tune the run, except the flags that turn Rust warnings into errors:
-  // with them a warning fails CI (ripgrep's docs job: `RUSTDOCFLAGS: -D warnings` for `cargo doc`), so they are typed too.
+  // with them a warning fails CI (a docs job's `RUSTDOCFLAGS: -D warnings` for `cargo doc`), so they are typed too.
   const denied = (v: string | undefined) => v !== undefined && /(^|\s)(-D\s*\w|--deny\b)/.test(v);
   const kept = [...s.matchAll(/(?:^|\s)(RUSTFLAGS|RUSTDOCFLAGS)=("[^"]*"|'[^']*'|\S*)(?=\s)/g)].filter((m) =>
     denied(m[2].replace(/^["']|["']$/g, ''))
@@ -795,10 +795,10 @@ export function ciCommand(
   for (const c of group) for (const w of new Set(c.words)) count.set(w, (count.get(w) ?? 0) + 1);
   // A word most commands share counts for, a rare one (a feature, a platform) against.
   const score = (words: string[]) => words.reduce((n, w) => n + (count.get(w) ?? 0) / group.length - 0.5, 0);
-  // Fewest words no other command has first: the plain run, not the one job's special case (gson's
-  // `mvn verify` over `mvn clean test --projects gson --activate-profiles gson-subset`).
+  // Fewest words no other command has first: the plain run, not the one job's special case
+  // (`mvn verify` over `mvn clean test --projects core --activate-profiles core-subset`).
   const own = (words: string[]) => words.filter((w) => count.get(w) === 1).length;
-  // A workflow named for the project's checks (tests.yaml, ci.yml) before one for a special case (saleor's migrations).
+  // A workflow named for the project's checks (tests.yaml, ci.yml) before one for a special case (a migrations check).
   const special = (c: (typeof group)[number]) => Number(!mainWorkflow(c.c.job));
   const ranked = [...group].sort((a, b) =>
     special(a) - special(b) || own(a.words) - own(b.words) || score(b.words) - score(a.words)
@@ -828,8 +828,8 @@ const WRITES =
 
 /**
  * The checks CI runs that change nothing and are not the tests or the build: linters, formatters in
- * check mode, type checks, API and dependency guards (fd's `cargo clippy … -- -Dwarnings` and
- * `cargo fmt -- --check`, zod's `pnpm lint:check`, gin's golangci-lint action). A change must pass
+ * check mode, type checks, API and dependency guards (`cargo clippy … -- -Dwarnings` and
+ * `cargo fmt -- --check`, a `pnpm lint:check` script, a golangci-lint action). A change must pass
  * them, so an agent runs them before it is done. One per tool and subcommand, in CI's order.
  */
 export function ciChecks(commands: readonly ProjectCommand[]): ProjectCommand[] {

@@ -49,8 +49,8 @@ const TYPE_DECL =
 /**
  * The function a line sits in: walking up, the nearest function declaration indented less than the
  * lines between. A type's declaration reached first (through a property's observers or initialiser)
- * means the line is in no function (Kingfisher's `didSet` blocks had been said to be in the
- * `cancel()` above them).
+ * means the line is in no function (a property's `didSet` block is not in the
+ * `cancel()` above it).
  */
 export function enclosingFunction(lines: string[], line: number): string | undefined {
   return enclosingScope(lines, line)?.name;
@@ -58,9 +58,9 @@ export function enclosingFunction(lines: string[], line: number): string | undef
 
 /**
  * The same, with the line of its declaration: two methods of one name in two classes are two scopes
- * (starlette's `dispatch`s). With `scopes`, a declaration's own line (its parameters) is in it, not in
+ * (two middlewares' `dispatch`). With `scopes`, a declaration's own line (its parameters) is in it, not in
  * its class, and a line in a type's body outside its functions is in that type (`type@line`): the
- * properties of two structs are two scopes (Alamofire's Concurrency.swift).
+ * properties of two structs in one file are two scopes.
  */
 export function enclosingScope(
   lines: string[],

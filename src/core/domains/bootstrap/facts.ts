@@ -191,7 +191,7 @@ function extract(file: SourceFile): FileFacts {
       // Modifiers before the name are the declaration's (`class X internal constructor` is a public class).
       const modifiers = head.slice(0, head.indexOf(name) + name.length);
       const line = lines.lineOf(m.index + head.indexOf(name));
-      // A typing.overload stub is a signature; the definition is the undecorated `def` after it (saleor's from_global_id_or_error was cited at its first stub).
+      // A typing.overload stub is a signature; the definition is the undecorated `def` after it (not the first stub).
       if (
         file.family === 'python' && kind === 'function'
         && /^\s*@(?:typing\.)?overload\b/.test(file.lines[line - 2] ?? '')
@@ -323,7 +323,7 @@ function scanUses(
     else if (capital && !(next === 58 && code.charCodeAt(k + 1) === 58)) {
       const last = code.charCodeAt(j);
       // `: Name` (not `::`), `<Name`, `(Name`, `, Name`, `-> Name`, `&Name` and `&mut Name` (Rust's
-      // references: alacritty's SizeInfo was counted in 3 of its 12 files), `extends Name`, `new Name`…
+      // references, else a type passed by `&` is missed in most files that use it), `extends Name`, `new Name`…
       if (
         (last === 58 && code.charCodeAt(j - 1) !== 58) || last === 60 || last === 40 || last === 44 || last === 38
         || (last === 62 && code.charCodeAt(j - 1) === 45) || (onlyBlanksSinceWord && TYPE_POSITION_WORDS.has(word))
@@ -568,7 +568,7 @@ const DECLS: Partial<Record<Family, DeclRule[]>> = {
   ],
   objc: [
     // A category or class extension (`@interface UIColor (SDHexString)`) adds to a type; it does not declare one.
-    // The name is whole before the look-ahead (`\b`): without it, `UIButton (AFNetworking)` backtracked to a type `UIButto`.
+    // The name is whole before the look-ahead (`\b`): without it, `UIButton (Networking)` backtracked to a type `UIButto`.
     [/^@(?:interface|protocol)[ \t]+(\w+)\b(?![ \t]*\()(?:[ \t]*:[ \t]*(\w+))?/gm, 'type', 1, undefined, 2],
     [/^[-+][ \t]*\([^)]*\)[ \t]*(\w+)/gm, 'function', 1, undefined, undefined],
   ],

@@ -84,7 +84,7 @@ export function wordPattern(name: string): RegExp {
   return new RegExp(`\\b${escapeName(name)}\\b`);
 }
 
-/** A target's name as a reader knows it: without the ecosystem prefix that tells two same-named manifests apart (`python:saleor`). */
+/** A target's name as a reader knows it: without the ecosystem prefix that tells two same-named manifests apart (`python:shop`). */
 export function shownTarget(name: string | undefined): string | undefined {
   return name?.replace(/^(npm|pnpm|yarn|typescript|python|cargo|go|swift|xcode|gradle|maven):(?=.)/, '');
 }

@@ -1,6 +1,6 @@
-// How other files use a project type: the methods of its body they call, most called first. The
-// blind reviewers asked for a helper type's API (Alamofire's `Protected.read { }` / `write { }`,
-// alacritty's `Scheduler.schedule`) rather than "use it instead of writing a local variant".
+// How other files use a project type: the methods of its body they call, most called first: a
+// helper type's API (a lock wrapper's `read { }` / `write { }`, a `Scheduler.schedule`) shows new code
+// how to use it, where "use it instead of writing a local variant" does not.
 import path from 'node:path';
 import { escapeName, nameList } from './form';
 import type { Definition, Use } from './symbols';
@@ -81,7 +81,7 @@ export async function methodsOf(def: Definition, ctx: AnalysisContext, own = fal
   if (!method) return [];
   const lines = ((await ctx.read(def.path)) ?? '').split('\n');
   const bodies = ownBodies(def, lines);
-  // Kotlin's companion object is the type's static side (okhttp's `Platform.get()`).
+  // Kotlin's companion object is the type's static side (`Platform.get()`).
   const [body] = bodies;
   if (body && def.family === 'kotlin') {
     for (let i = body[0]; i < body[1]; i++) {
@@ -114,7 +114,7 @@ function blockFrom(lines: readonly string[], start: number, family: Definition['
     // Python: the class ends at the first line as shallow as its `class`; braces: at its closing `}`.
     if (family === 'python' ? i <= indent : i <= indent && /^\s*[})]/.test(l)) break;
   }
-  // Members at the body's own depth: a nested type's methods are not the type's (okhttp's DnsQuery.Callback).
+  // Members at the body's own depth: a nested type's methods are not the type's (a `Query.Callback`).
   const first = lines.slice(start + 1, end).find((l) => l.trim() && !/^\s*[})]/.test(l));
   return [start + 1, end, first ? /^\s*/.exec(first)![0].length : -1];
 }
@@ -166,9 +166,9 @@ const PROPERTY: Partial<Record<Definition['family'], RegExp>> = {
  * What a new implementation of a protocol, interface, trait or abstract class provides: the members
  * the base declares without a body (`required`) and those it already gives a default (`defaulted`:
  * a Kotlin or Rust body, a Java `default` or non-abstract method, a Swift protocol extension in the
- * same file, a Python method that does not raise NotImplementedError). A blind reviewer found "with
- * onStart(), onError() and onSuccess()" overstated for coil's Target, whose three callbacks have
- * empty bodies. Swift defaults that call each other are `oneOf`: a new type implements one of them.
+ * same file, a Python method that does not raise NotImplementedError): an interface whose
+ * onStart(), onError() and onSuccess() have empty bodies requires none of them. Swift defaults that
+ * call each other are `oneOf`: a new type implements one of them.
  * Undefined for the languages it cannot read (Objective-C, Go, JS/TS).
  */
 export async function requirementsOf(
@@ -182,7 +182,7 @@ export async function requirementsOf(
   const contract = /\b(protocol|interface|trait)\b/.test(head)
     || (def.family === 'python' && /\bProtocol\b/.test(head));
   const abstract = /\babstract\b/.test(head) || (def.family === 'python' && /\b(ABC|Protocol)\b/.test(head));
-  // A Swift class has no `abstract`: its methods whose body is `fatalError(…)` are (Alamofire's `Request.task(for:using:)`).
+  // A Swift class has no `abstract`: its methods whose body is `fatalError(…)` are (a `Request.task(for:using:)`).
   if (!contract && !abstract && def.family !== 'python' && def.family !== 'swift') return undefined;
   const [body] = ownBodies(def, lines);
   if (!body) return undefined;
@@ -231,9 +231,9 @@ export async function requirementsOf(
     const p = m ? undefined : property?.exec(line);
     const name = m?.[1] ?? p?.[1];
     // Dunder methods are a Python type's protocol (`__iter__`); other underscored names are private, unless a
-    // subclass must define them (flask's Scaffold raises NotImplementedError in `_check_setup_finished`).
+    // subclass must define them (a base class raising NotImplementedError in `_check_setup_finished`).
     const hidden = name?.startsWith('_') && !/^__\w+__$/.test(name);
-    // A method and a property may share a name (Alamofire's Request: `var task` and `func task(for:using:)`).
+    // A method and a property may share a name (a Request's `var task` and `func task(for:using:)`).
     const key = `${m ? 'method' : 'property'} ${name}`;
     if (
       !name || seen.has(key) || KEYWORDS.has(name) || NOT_API.has(name) || name === def.name
@@ -264,7 +264,7 @@ export async function requirementsOf(
         break;
       case 'python': {
         const decorated = lines.slice(Math.max(from, i - 3), i).some((l) => /@(?:abc\.)?abstract/.test(l));
-        // The body's first statement after the docstring: a stub that raises only in some branch (saleor's permission check) is a method with a body.
+        // The body's first statement after the docstring: a stub that raises only in some branch (a permission check) is a method with a body.
         const statements = text.slice(text.indexOf(':\n') + 2).replace(/^\s*(?:\"\"\"|''')[\s\S]*?(?:\"\"\"|''')/, '');
         const stub = /^\s*(?:\.\.\.|raise\s+NotImplementedError\b)/.test(statements);
         hasDefault = !(decorated || stub);
@@ -278,15 +278,15 @@ export async function requirementsOf(
     if (!hasDefault) required.push(entry);
     else if (contract) defaulted.push(entry);
   });
-  // A protocol that only combines others (Alamofire's `RequestInterceptor: RequestAdapter, RequestRetrier {}`) and
+  // A protocol that only combines others (`RequestInterceptor: RequestAdapter, RequestRetrier {}`) and
   // gives their methods defaults in an extension: those defaults are what a new implementation may leave out.
   if (contract && !members.length) {
     for (const [name, isMethod] of extended) {
       if (!NOT_API.has(name) && !name.startsWith('_')) defaulted.push({ name, method: isMethod });
     }
   }
-  // Defaults that call each other (Kingfisher's `data()` and `data(handler:)` each bridge to the other): a new type
-  // must implement one of them, or the two recurse forever. A blind reviewer found "both have defaults" contradicted.
+  // Defaults that call each other (`data()` and `data(handler:)` each bridging to the other): a new type
+  // must implement one of them, or the two recurse forever, so "both have defaults" would mislead.
   const oneOf: string[][] = [];
   if (def.family === 'swift' && contract) {
     const calls = (from: string, to: string) =>
@@ -349,7 +349,7 @@ function closingParen(text: string): number {
  * The names a file gives values of type `name`: annotated (`x: Name`, `x: &mut Name`, Go `x *Name`,
  * Java `Name x`) or assigned from it (`let x = Name(…)`, `val p = Name.get()`, `let s = Name::new(…)`).
  * A call counts only on one of these or on the type itself: `continuation.resume()` is not
- * `AccountDelegate.resume` (a blind reviewer found the counts by bare name false).
+ * `AccountDelegate.resume` (counts by bare name would take in every `resume()`).
  */
 export function receiversOf(source: string, identifier: string, family: Definition['family']): Set<string> {
   const out = new Set<string>();
@@ -378,8 +378,8 @@ export function receiversOf(source: string, identifier: string, family: Definiti
     add(new RegExp(`[(,{]\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b|^\\s*(\\w+)\\s+\\*?(?:\\w+\\.)?${name}\\b`, 'gm'));
   }
   if (family === 'java') add(new RegExp(`\\b${name}(?:<[^>]*>)?\\s+(\\w+)\\s*[=;,)]`, 'g'));
-  // A name the file also declares with another type (`LazilyParsedNumber value` in one method of gson's
-  // TypeAdapters, `Number value` in others) says nothing about which calls are on this type.
+  // A name the file also declares with another type (`LazilyParsedNumber value` in one method of a
+  // type adapter file, `Number value` in others) says nothing about which calls are on this type.
   for (const n of out) {
     const typed = new RegExp(
       `\\b${escapeName(n)}\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Z][\\w.:]*)|\\b([A-Z][\\w.]*)(?:<[^>]*>)?\\s+${
@@ -501,7 +501,7 @@ export function callsSentence(use: TypeUse, nested: readonly string[] = [], budg
 /**
  * The types nested in `def` that other files reach through it (`Assets.Images.marsEdit`, `Assets.Colors.accent`),
  * most used first, each in two files or more: a registry of nested types is used that way, not by calls
- * (a reviewer found NetNewsWire's Assets said only by its one method).
+ * (an `Assets` registry said by its one method would say little).
  */
 export async function nestedTypesUsed(def: Definition, users: readonly Use[], ctx: AnalysisContext): Promise<string[]> {
   if (def.kind !== 'type' || def.family === 'go' || def.family === 'python') return [];
@@ -531,8 +531,8 @@ export async function nestedTypesUsed(def: Definition, users: readonly Use[], ct
 /**
  * The type's declaration with the signatures of `members` only (methods and properties), bodies elided
  * (`{ … }`): what other files call or a new implementation defines, where a 16-line excerpt from the
- * declaration showed its initialiser or private state (Alamofire's Protected showed `init`, not
- * `read`/`write`; saleor's BaseMutation its `Meta`). Undefined when a member is not found in the file,
+ * declaration showed its initialiser or private state (a lock wrapper showed `init`, not
+ * `read`/`write`; a mutation base class its `Meta`). Undefined when a member is not found in the file,
  * or for Go and Rust, whose methods sit outside the type.
  */
 export function outlineOf(source: string, def: Definition, members: readonly string[]): string | undefined {
@@ -553,7 +553,7 @@ export function outlineOf(source: string, def: Definition, members: readonly str
   for (const name of members) {
     const at = lines.findIndex((l, i) => i >= def.line && method.exec(l)?.[1] === name);
     if (at < 0) {
-      // A property requirement (Kingfisher's `var identifier: String { get }`): its one line, a computed body elided.
+      // A property requirement (`var identifier: String { get }`): its one line, a computed body elided.
       const prop = PROPERTY[def.family];
       const p = prop ? lines.findIndex((l, i) => i >= def.line && prop.exec(l)?.[1] === name) : -1;
       if (p < 0) return undefined;

@@ -181,8 +181,8 @@ export async function scanProject(
   const targetDirs = structure.targets.flatMap((t) =>
     ownedDirs(t).map((dir) => ({ dir, name: t.name, ecosystem: t.ecosystem }))
   ).sort((a, b) => b.dir.length - a.dir.length);
-  // The deepest target folder holding the file; of targets sharing that folder (saleor's root package.json
-  // beside its pyproject.toml), the one whose ecosystem builds the file's language.
+  // The deepest target folder holding the file; of targets sharing that folder (a root package.json
+  // beside a pyproject.toml), the one whose ecosystem builds the file's language.
   // The others that compile the same folder in the same ecosystem are where the file is too (an Xcode folder in two apps).
   const targetsOf = (p: string, language: string): { target?: string; alsoIn: string[] } => {
     const holds = (t: (typeof targetDirs)[number]) => t.dir === '' || p.startsWith(t.dir + '/');
@@ -425,7 +425,7 @@ export function toCandidateInput(d: CandidateDraft, rule?: CardRule): CandidateI
 
 /**
  * Tool configurations read by name at the root. One that exists is part of the project even when a
- * broad `.gitignore` pattern covers it (saleor ignores `.*` and tracks `.pre-commit-config.yaml`):
+ * broad `.gitignore` pattern covers it (`.*` ignored, `.pre-commit-config.yaml` tracked):
  * git ignores only untracked files, and a checkout holds what was tracked.
  */
 const ROOT_TOOL_CONFIGS = TOOL_CONFIGS.map((c) => c.file);

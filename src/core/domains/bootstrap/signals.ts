@@ -19,7 +19,7 @@ export interface Signal {
    * enough (`createContext` is React's only where React is imported). Matched as a prefix.
    */
   requires?: string[];
-  /** A match on an import line names the API; it uses nothing (retrofit's `import okhttp3.OkHttpClient;` was cited as an HTTP call). */
+  /** A match on an import line names the API; it uses nothing (`import okhttp3.OkHttpClient;` is no HTTP call). */
   skipImports?: boolean;
 }
 
@@ -54,7 +54,7 @@ export abstract class SignalAnalyzer implements Analyzer {
       if (s.hints && !s.hints.some((h) => file.text.includes(h))) continue;
       if (s.requires) {
         imports ??= factsOf(file).imports.map((i) => i.spec);
-        // Rust also names a crate by its path without a `use` (`anyhow::Result` in ripgrep's search.rs).
+        // Rust also names a crate by its path without a `use` (`anyhow::Result` in a `search.rs`).
         if (
           !s.requires.some((r) =>
             imports!.some((i) => i === r || i.startsWith(r + '/') || i.startsWith(r + '.') || i.startsWith(r + '::'))

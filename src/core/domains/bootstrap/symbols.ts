@@ -162,7 +162,7 @@ export class SymbolIndex {
     const bare = use(def.name);
     if (f.declared.includes(def.name)) return undefined;
     // A member of the same name shadows a top-level function for the bare calls in its type
-    // (NetNewsWire's TimelineViewController.markArticles was counted as a use of the global markArticles()).
+    // (`TimelineViewController.markArticles` is no use of a global markArticles()).
     if (
       !def.member && def.kind === 'function' && ['swift', 'kotlin', 'java'].includes(def.family)
       && f.members.includes(def.name)
@@ -240,7 +240,7 @@ export class SymbolIndex {
 
   /**
    * A JS/TS definition that a file of its package outside any internal folder re-exports by name
-   * (trpc's `@trpc/server/index.ts` passing on `getTRPCErrorFromUnknown` from
+   * (a package's `index.ts` passing on `getErrorFromUnknown` from
    * `unstable-core-do-not-import/`): that file and line, since the name is then public API.
    */
   async publicReexport(def: Definition, ctx: AnalysisContext): Promise<Use | undefined> {
@@ -274,7 +274,7 @@ export class SymbolIndex {
 
   /**
    * The package specifier other packages' files import a JS/TS definition through, the most used
-   * one (`@trpc/server/unstable-core-do-not-import`, not just the package name); undefined when none does.
+   * one (`@scope/server/unstable-core-do-not-import`, not just the package name); undefined when none does.
    */
   importSpecifier(def: Definition, users: readonly Use[]): string | undefined {
     if (def.family !== 'jsts' || !def.target) return undefined;
@@ -320,7 +320,7 @@ export class SymbolIndex {
   }
 
   /**
-   * Whether a Python import (`.models`, `httpx._utils`, `httpx`) names the module of `def`, or a
+   * Whether a Python import (`.models`, `client._utils`, `client`) names the module of `def`, or a
    * package above it (which then re-exports the name).
    */
   private pyImportReaches(from: string, spec: string, def: Definition): boolean {

@@ -39,7 +39,7 @@ export interface SourceFile {
   generated?: { line: number; marker: string };
   /** The target whose folder holds the file, when there is one. */
   target?: string;
-  /** Other targets that compile the same folder (NetNewsWire's Shared/ in the Mac and the iOS app). */
+  /** Other targets that compile the same folder (a Shared/ folder in a Mac and an iOS app). */
   alsoIn?: string[];
 }
 

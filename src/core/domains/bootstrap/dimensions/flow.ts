@@ -103,7 +103,7 @@ const MECHANISMS: Mechanism[] = [
     title: 'Values are streamed with Combine publishers',
     explain: 'Subjects publish; subscribers `sink` and keep AnyCancellables.',
   },
-  // Apart: a project with one of them is not told it uses the other (nowinandroid has no LiveData).
+  // Apart: a project with one of them is not told it uses the other (a project on Kotlin Flow may have no LiveData).
   {
     id: 'kotlin-flow',
     families: ['kotlin'],
@@ -171,7 +171,7 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
     families: ['objc'],
     re: /\b(?:dataTaskWith\w+|downloadTaskWith\w+|uploadTaskWith\w+|sessionWithConfiguration):/g,
   },
-  // Calls and clients, not the library's types (starlette's test client: 121 `httpx._types…` annotations were counted as requests).
+  // Calls and clients, not the library's types (a test client's `_types…` annotations are no requests).
   {
     id: 'http',
     what: 'HTTP requests',
@@ -211,7 +211,7 @@ const BOUNDARIES: { id: string; what: string; families: Family[]; re: RegExp; ra
     raw: true,
     hints: ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE'],
   },
-  // Django migrations write SQL too (saleor: 107 of them), whatever their statements begin with.
+  // Django migrations write SQL too (`RunSQL(…)`), whatever their statements begin with.
   { id: 'sql', what: 'SQL statements', families: ['python'], re: /\bRunSQL\s*\(/g },
 ];
 
@@ -233,7 +233,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
     })),
   ];
 
-  /** Functions that build the names of environment variables (cobra's `configEnvVar(name, suffix)`), with their uses. */
+  /** Functions that build the names of environment variables (a `configEnvVar(name, suffix)`), with their uses. */
   private readonly envNameBuilders = new Map<string, number>();
 
   /** Production types by file, with what they extend or implement: the abstraction a boundary hides behind. */
@@ -251,7 +251,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
     for (const t of types) {
       this.projectTypes.set(t.name, file.path);
       // An interface a boundary can hide behind: declared as one (or a Python ABC or Protocol), not any base class
-      // (starlette's test client was said to be reached through `WebSocketDisconnect`, an exception).
+      // (a test client is not reached through `WebSocketDisconnect`, an exception).
       if (ABSTRACTION.test(file.lines[t.line - 1] ?? '')) this.abstractions.add(t.name);
     }
     const based = types.filter((t) => t.bases?.length || t.base).map((t) => ({
@@ -262,9 +262,9 @@ export class FlowAnalyzer extends SignalAnalyzer {
   }
 
   /**
-   * The project's own interface the boundary's files implement, declared elsewhere (nowinandroid's
-   * RetrofitNiaNetwork is a NiaNetworkDataSource): other code reaches the boundary through it, which
-   * the blind reviewers said was the rule to state.
+   * The project's own interface the boundary's files implement, declared elsewhere (a
+   * RetrofitNetwork is a NetworkDataSource): other code reaches the boundary through it, so it is
+   * the rule to state.
    */
   private behind(files: readonly string[]): string {
     const own = new Set(files);
@@ -324,7 +324,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
         const names = full.includes(' more') || full.length > 60 ? distinctTails(where) : where;
         const behind = this.behind(where);
         // One place in each of several files, with no accessor or interface in front of them, is incidental reads, not a
-        // boundary new code could go through (gin: TERM in the logger, GIN_MODE at init, PORT when resolving an address).
+        // boundary new code could go through (TERM in the logger, APP_MODE at init, PORT when resolving an address).
         if (where.length > 1 && t.count <= where.length && !builders.length && !behind) continue;
         out.push({
           title: fit(
@@ -379,7 +379,7 @@ export class FlowAnalyzer extends SignalAnalyzer {
 
 /**
  * The lines to cite for a boundary: each file once first, by a line inside a function the summary
- * names (Kingfisher's was a property observer's line while the summary named `init()` and
+ * names (not a property observer's line when the summary names `init()` and
  * `addDownloadTask()`), then the other places in those functions.
  */
 function siteSources(t: Tally): string[] {

@@ -184,11 +184,11 @@ const RUNNER =
 /**
  * The commands the agent instructions list, each with the words around it as its label and its line:
  * the project's own word on how to build and test, which reviewers expect over what CI or the
- * ecosystem suggest. Bullets either way round (`- Run local tests: \`./gradlew test\``, coil's
- * `- \`./gradlew lint\`: run Android lint checks.`) and fenced shell blocks (Kingfisher's, labelled by
+ * ecosystem suggest. Bullets either way round (`- Run local tests: \`./gradlew test\`` and
+ * `- \`./gradlew lint\`: run Android lint checks.`) and fenced shell blocks (each labelled by
  * the comment or heading above). A template a person must fill in (`<path>`, `{Variant}`, `X.X.X`) or
  * a watch mode is not a command to run as written. One file, the first that has any; without agent
- * instructions, the contributor guide's (okhttp's `./gradlew clean check`, httpx's `scripts/install`
+ * instructions, the contributor guide's (a `./gradlew clean check`, a `scripts/install`
  * first): reviewers asked for those over the ecosystem's defaults. A command whose script, Makefile
  * target or file the repository no longer defines is left out: the guide outlived it.
  */
@@ -261,7 +261,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
   private readonly filesPerTarget = new Map<string, number>();
   /** Production files no target owns. */
   private unowned = 0;
-  /** JVM import prefixes seen, and the project's own packages: okhttp's own `okhttp3` is not a library it uses. */
+  /** JVM import prefixes seen, and the project's own packages: its own `com.example` is not a library it uses. */
   private readonly jvmPrefix = new Map<string, string>();
   private readonly ownPackages = new Set<string>();
 
@@ -332,13 +332,13 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const langs = [...this.languages.entries()].map(([l, v]) =>
       [l, Math.round((v.bytes / Math.max(1, totalBytes)) * 100)] as const
     ).filter(([, pct]) => pct > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    // The applications first (nowinandroid's :app), then the biggest packages: they say most about
-    // the project. Not an app extension, nor a small tool beside a library (okhttp's okcurl, trpc's
+    // The applications first (an Android `:app`), then the biggest packages: they say most about
+    // the project. Not an app extension, nor a small tool beside a library (a command-line client, a
     // codemod CLI): an app leads when it has a quarter of the largest target's files.
     const files = (t: Target) => this.filesPerTarget.get(t.name) ?? 0;
     const allProducts = [...productTargets(ctx)];
-    // A manifest that owns no production file (saleor's package.json runs release-it) is tooling, not a
-    // product; an Xcode target is one, though it compiles a folder another target owns (AFNetworking iOS and tvOS).
+    // A manifest that owns no production file (a Python project's package.json that runs release-it) is tooling, not a
+    // product; an Xcode target is one, though it compiles a folder another target owns (an iOS and a tvOS target).
     const products = allProducts.some((t) => files(t) > 0)
       ? allProducts.filter((t) => files(t) > 0 || t.ecosystem === 'xcode')
       : allProducts;
@@ -353,7 +353,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       ) => [t.name, t.name.split('/').pop() ?? t.name, String(t.metadata.package ?? '')]).map((n) => n.toLowerCase()),
     );
     const frameworks = new Map<string, string>();
-    /** The product targets that use each framework: one only some small targets use is named with them (gson's Guava: in proto). */
+    /** The product targets that use each framework: one only some small targets use is named with them (Guava only in a proto module). */
     const users = new Map<string, Set<string>>();
     const add = (name: string, evidence: string, target?: string) => {
       // Test frameworks belong to the Tests line, measured on the test files.
@@ -378,7 +378,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         targets: used.map(([t]) => t).filter(Boolean),
       };
     }).filter((u) => u.files > 0);
-    // What the most files import first (nowinandroid is Compose, Hilt and Room before Retrofit), then what the manifests declare.
+    // What the most files import first (Compose, Hilt and Room before the HTTP client), then what the manifests declare.
     const ownJvm = (name: string) => {
       const prefix = this.jvmPrefix.get(name);
       return prefix !== undefined && [...this.ownPackages].some((p) => p === prefix || p.startsWith(`${prefix}.`));
@@ -409,12 +409,12 @@ export class ProjectProfileAnalyzer implements Analyzer {
     // The summary names what the product as a whole is built on; the details say where the rest is used.
     const summaryFrameworks = [...frameworks.keys()].filter((n) => shownName(n) === n);
     // Counted over the files the test-file count counts, so that no framework is used by more files
-    // than there are tests (nowinandroid: 53 of 52 counted helpers and rules too).
+    // than there are tests (else test helpers and rules count too: 53 uses in 52 test files).
     const byName = [...this.testFrameworks.values()].some((e) => e.named > 0);
     const tests = [...this.testFrameworks.entries()].map(([n, e]) =>
       [n, { first: e.first, files: byName ? e.named : e.files }] as const
     ).filter(([, e]) => e.files > 0).sort((a, b) => b[1].files - a[1].files);
-    // No well-known framework: the runtime dependencies say what the code is built on (httpx: httpcore, anyio…).
+    // No well-known framework: the runtime dependencies say what the code is built on (httpcore, anyio…).
     const deps = frameworks.size
       ? []
       : [
@@ -427,8 +427,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
     const floor = await versionFloor(ctx, products.map((t) => t.manifest), ctx.primary);
     const { list: commands, notes, before, checks: ciChecked, ciTest } = await this.commands(ctx);
     const agentCommands = await agentFileCommands(ctx);
-    // A check the commands already give (coil's spotlessCheck in AGENTS.md) is said once; a project command that is not
-    // shown (trpc's typecheck-packages, beside CONTRIBUTING.md's commands) is still one of CI's checks.
+    // A check the commands already give (a spotlessCheck in AGENTS.md) is said once; a project command that is not
+    // shown (a typecheck-packages script, beside CONTRIBUTING.md's commands) is still one of CI's checks.
     const given = agentCommands.length ? agentCommands : commands;
     const checks = ciChecked.filter((c) => !given.some((a) => a.command === c.command));
     // Beside the agent file's commands, the tests CI runs when the file does not give that command.
@@ -450,7 +450,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       ]),
     ].slice(0, 10);
     const fam: Family | undefined = ctx.primary;
-    // By the manifest that declares them: a Swift package's targets can hold Objective-C (SDWebImage).
+    // By the manifest that declares them: a Swift package's targets can hold Objective-C sources.
     const label = (e: string) => (e === 'swift' ? 'SwiftPM' : e === 'xcode' ? 'Xcode' : e);
     const ecosystems = [...new Set(products.map((t) => label(t.ecosystem)))].join(', ')
       || Object.keys(ctx.structure.ecosystems).map(label).join(', ');
@@ -466,7 +466,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       : '';
     const details = [
       `- Languages (production code): ${langs.map(([l, pct]) => `${l} ${pct} %`).join(', ') || 'none detected'}`,
-      // An Xcode app extension (NetNewsWire's widget) is said as one, not as a third app.
+      // An Xcode app extension (a widget) is said as one, not as a third app.
       `- Targets: ${
         products.slice(0, 15).map((t) => `${t.name} (${isAppExtension(t) ? 'app extension' : t.kind})`).join(', ')
         || 'none'
@@ -597,8 +597,8 @@ export class ProjectProfileAnalyzer implements Analyzer {
       );
       const named = (s: ProjectCommand) => s.command.split(/[\s/]/).pop() ?? '';
       // A package script or a Makefile target by its name or what it runs; a script file by its name
-      // only (fd's create-deb.sh writes a `Format:` line, it is no formatter); a hook's id is no command.
-      // A script file is cited at its first line that runs something, not at `export PREFIX=""` (httpx's scripts).
+      // only (a create-deb.sh writing a `Format:` line is no formatter); a hook's id is no command.
+      // A script file is cited at its first line that runs something, not at `export PREFIX=""`.
       const scaffold = (s: ProjectCommand) =>
         s.origin === 'script'
         && /^(?:(?:export|set|if|fi|then|else|elif|do|done|cd|for|while|case|esac|local|readonly|trap)\b|\[|[A-Za-z_]\w*=)/
@@ -635,7 +635,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       add('Test', 'go test ./...', at);
     }
     // `swift test` only runs where the package declares test targets.
-    // `swift build` and `swift test` work where the package is the root (NetNewsWire's sit under Modules/).
+    // `swift build` and `swift test` work where the package is the root (not for packages under Modules/).
     if (eco.swift && ctx.has('Package.swift')) {
       const at = await manifestLine(ctx, 'Package.swift', /\bPackage\s*\(/);
       add('Build', 'swift build', at);
@@ -659,7 +659,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
       if (pytest) add('Test', 'pytest', pytest.evidence ?? (await manifest('python')));
     }
     // What CI checks beyond the tests; the project's own lint and format scripts only when CI runs them
-    // too (gin's `make lint` runs the retired golint, CI runs golangci-lint; zod's `pnpm lint` rewrites files).
+    // too (a `make lint` may run the retired golint while CI runs golangci-lint; a `pnpm lint` may fix files).
     const checks = ciChecks(scripts).filter((c) => c.command !== ciTest?.command);
     const ci = scripts.filter((s) => s.job);
     const ranByCi = (command: string) => ci.some((c) => c.command === command || c.command.endsWith(` ${command}`));
@@ -694,7 +694,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
         notes.push(`- CI also tests with ${ciTest.variants.map((v) => `\`${v}\``).join(', ')}`);
       }
     }
-    // The combinations CI tests (gin's Go versions × systems × build tags): a change must pass on each.
+    // The combinations CI tests (Go versions × systems × build tags): a change must pass on each.
     if (ciTest?.matrix) {
       // The three keys with the fewest values: the versions and systems, not a list of every target triple.
       const axes = Object.entries(ciTest.matrix).sort((a, b) => a[1].length - b[1].length).slice(0, 3).map((
@@ -706,7 +706,7 @@ export class ProjectProfileAnalyzer implements Analyzer {
           : `- CI runs the tests on every combination of ${axes.join(' × ')} (${ciTest.source})`,
       );
     }
-    // A coverage floor CI enforces (httpx's `--fail-under=100`): new code needs tests to keep it.
+    // A coverage floor CI enforces (`--fail-under=100`): new code needs tests to keep it.
     const floor = coverageFloor(scripts);
     if (floor) {
       notes.push(
@@ -749,15 +749,15 @@ async function versionFloor(
   manifests: string[],
   primary: Family | undefined,
 ): Promise<{ text: string; source: string } | undefined> {
-  // The primary language's manifests first: saleor is Python with a package.json for its tooling.
+  // The primary language's manifests first: a Python project may have a package.json for its tooling.
   const own = primary && primaryManifest(primary);
   const ordered = [
     ...new Set([...manifests, 'go.mod', 'pyproject.toml', 'Cargo.toml', 'Package.swift', 'package.json']),
   ].sort((a, b) => Number(!!own?.test(b)) - Number(!!own?.test(a)));
   for (const m of ordered) {
     // A Swift toolchain reads the newest `Package@swift-X.swift` it supports, else Package.swift: the oldest that can
-    // build is the lowest tools version of them all (Kingfisher's Package.swift says 5.1 beside a 5.9 variant; Alamofire's
-    // 6.3 beside 6.0 to 6.2), and the language mode is Package.swift's (two reviewers found one manifest's version misleading).
+    // build is the lowest tools version of them all (a Package.swift at 5.1 beside a 5.9 variant builds
+    // on 5.1), and the language mode is Package.swift's: one manifest's version alone would mislead.
     if (/(^|\/)Package\.swift$/.test(m) && ctx.has(m)) {
       const swift = await swiftFloor(ctx, m);
       if (swift) return swift;
@@ -815,7 +815,7 @@ async function swiftFloor(
  */
 async function manifestLine(ctx: AnalysisContext, manifest: string, find?: RegExp): Promise<string> {
   const lines = (await ctx.read(manifest))?.split('\n') ?? [];
-  // The lines inside a block comment (a licence in `<!-- … -->` or `/* … */`, gson's pom.xml) are not code either.
+  // The lines inside a block comment (a licence in `<!-- … -->` or `/* … */`, atop a pom.xml) are not code either.
   const inComment: boolean[] = [];
   let open: string | undefined;
   for (const l of lines) {
@@ -833,10 +833,10 @@ async function manifestLine(ctx: AnalysisContext, manifest: string, find?: RegEx
   return `${manifest}:${first >= 0 ? first + 1 : 1}`;
 }
 
-/** A target's own name as a manifest writes it: whole (`"@trpc/server"`) or its last part, quoted, after a colon (`include(":core")`) or as an element's text. */
+/** A target's own name as a manifest writes it: whole (`"@scope/server"`) or its last part, quoted, after a colon (`include(":core")`) or as an element's text. */
 function namedIn(name: string): RegExp {
   const last = name.split(/[/:]/).filter(Boolean).pop() ?? name;
-  // Or as an XML element's text (`<artifactId>gson</artifactId>`).
+  // Or as an XML element's text (`<artifactId>core</artifactId>`).
   return new RegExp(`["':>](?:${escapeRegExp(name)}|${escapeRegExp(last)})["'\\s,)<]`);
 }
 
