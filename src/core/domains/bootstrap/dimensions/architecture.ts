@@ -48,7 +48,7 @@ const MAX_FILE_EDGES = 20_000;
 
 const ENTRY_POINTS: [RegExp, string, Family[]][] = [
   [/^if\s+__name__\s*==\s*['"]__main__['"]/m, 'script entry (__main__)', ['python']],
-  // A Django or ASGI site starts where the server loads `application` (saleor: uvicorn saleor.asgi:application), workers at the Celery app.
+  // A Django or ASGI site starts where the server loads `application` (`uvicorn site.asgi:application`), workers at the Celery app.
   [/^application\s*=\s*get_asgi_application\s*\(/m, 'ASGI application', ['python']],
   [/^application\s*=\s*get_wsgi_application\s*\(/m, 'WSGI application', ['python']],
   [/^\w+\s*=\s*Celery\s*\(/m, 'Celery app', ['python']],
@@ -124,7 +124,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       // A Rust binary starts in main.rs or src/bin; a Go one in package main: a `main` elsewhere is an example in a string or a doc.
       if (file.family === 'rust' && !/(^|\/)main\.rs$|\/bin\/[^/]+\.rs$/.test(file.path)) continue;
       if (file.family === 'go' && !/^\s*package\s+main\b/m.test(file.code)) continue;
-      // A Go file built only by `go generate` (`//go:build ignore`) is a generator, not a program of the project (photoprism's gen.go files).
+      // A Go file built only by `go generate` (`//go:build ignore`) is a generator, not a program of the project.
       if (file.family === 'go' && /^\/\/go:build\s+ignore\b|^\/\/\s*\+build\s+ignore\b/m.test(file.text)) continue;
       // Django's manage.py runs management commands; the site starts at its ASGI/WSGI application.
       if (label === 'script entry (__main__)' && /\bexecute_from_command_line\b/.test(file.text)) continue;
@@ -213,7 +213,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     }));
     const units = [...new Set(edges.flatMap((e) => [e.from, e.to]))].sort();
     if (units.length < 3 || edges.length < 2) return [];
-    // Go's compiler refuses an import cycle between packages: "one way" and "never imports its users" are the language's rule (gin).
+    // Go's compiler refuses an import cycle between packages: "one way" and "never imports its users" are the language's rule.
     if (fam === 'go') return [];
     const order = topological(units, edges);
     const out: CandidateDraft[] = [];
@@ -224,7 +224,7 @@ export class ArchitectureAnalyzer implements Analyzer {
         order.indexOf(a.from) - order.indexOf(b.from) || order.indexOf(a.to) - order.indexOf(b.to)
       );
       out.push({
-        // Not "a → b → c": that reads as edges, and a folder may skip a level (gin's blind reviewer).
+        // Not "a → b → c": that reads as edges, and a folder may skip a level.
         title: fit(`Folders import only those listed after them: ${order.join(', ')}`, 100),
         knowledgeType: 'architecture',
         dimension: 'architecture',
@@ -340,9 +340,9 @@ export class ArchitectureAnalyzer implements Analyzer {
     const found: { parent: string; kids: string[]; outward: GraphEdge[] }[] = [];
     for (const [parent, st] of stats) {
       // Three to five folders that happen not to import each other are a coincidence, not a boundary
-      // (photoprism's internal/ai and internal/auth, saleor's account mutations were rejected blind);
+      // (an internal/ai beside an internal/auth, a few account mutation modules);
       // plugins and features come in larger sets.
-      // Kotlin multiplatform source sets (commonMain, jvmMain, …) share one package without imports: not independent folders (coil).
+      // Kotlin multiplatform source sets (commonMain, jvmMain, …) share one package without imports: not independent folders.
       const kids = [...children.get(parent)!];
       if (kids.filter((k) => /(Main|Test)$/.test(k)).length * 2 > kids.length) continue;
       if (
@@ -389,10 +389,10 @@ export class ArchitectureAnalyzer implements Analyzer {
       ).map((d) => ({ from: t.name, to: d.target!, scope: d.scope, evidence: d.evidence, via: d.via }))
     );
     const pairs = [...new Map(internal.map((e) => [`${e.from}\u0000${e.to}`, e])).values()];
-    // A graph of four packages or fewer is read at a glance in the root manifest (a reviewer rejected alacritty's 4 crates and 3 edges as trivial).
+    // A graph of four packages or fewer is read at a glance in the root manifest (4 crates and 3 edges are trivial).
     if (products.length < 5 || pairs.length < 3) return [];
     // The claim is that the manifests are the module graph: production code that imports another
-    // package without declaring it (excalidraw's packages reach each other through tsconfig paths)
+    // package without declaring it (packages reaching each other through tsconfig paths)
     // contradicts it.
     const declared = new Set(
       products.flatMap((t) => t.dependencies.filter((d) => d.target).map((d) => `${t.name}\u0000${d.target}`)),
@@ -424,7 +424,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       ]);
     }
     // The base and the top of the code's graph: edges the code is compiled against, not a lint jar, a code generator's
-    // classpath (build scope) or a BOM's version constraints (coil's :coil-lint at the base and :coil-bom on top misled a reviewer).
+    // classpath (build scope) or a BOM's version constraints (a :lint module at the base and a :bom on top mislead).
     const bom = (name: string) => /(^|[:/_-])bom$/i.test(name);
     const code = pairs.filter((e) => e.scope !== 'build' && !bom(e.from));
     const layered = code.length ? code : pairs;
@@ -432,7 +432,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     const users = new Set(layered.map((e) => e.from));
     const base = products.filter((t) => used.has(t.name) && !users.has(t.name)).map((t) => t.name);
     const top = products.filter((t) => users.has(t.name) && !used.has(t.name)).map((t) => t.name);
-    // Counted per kind of unit: "20 SwiftPM targets and 6 Xcode targets" (NetNewsWire's "26 SwiftPM targets, Xcode targets" read as garbled).
+    // Counted per kind of unit: "20 SwiftPM targets and 6 Xcode targets" ("26 SwiftPM targets, Xcode targets" reads as garbled).
     const perUnit = new Map<string, number>();
     for (const t of products) perUnit.set(UNIT[t.ecosystem], (perUnit.get(UNIT[t.ecosystem]) ?? 0) + 1);
     const units = nameList(
@@ -440,7 +440,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       200,
       false,
     );
-    // Gradle projects renamed in settings (okhttp's mockwebserver/ is :mockwebserver3): what a dependency names is not the folder.
+    // Gradle projects renamed in settings (a mockwebserver/ folder named :mockwebserver3): what a dependency names is not the folder.
     const folderOf = (t: (typeof products)[number]) => t.dir.split('/').pop();
     const nameOf = (t: (typeof products)[number]) => t.name.replace(/^:/, '').split(':').pop();
     // The most misleading first: a name that is another project's folder (:mockwebserver is mockwebserver-deprecated/).
@@ -452,7 +452,7 @@ export class ArchitectureAnalyzer implements Analyzer {
       b,
     ) => misleading(a) - misleading(b) || (a.name < b.name ? -1 : 1));
     const renames = renamed.map((t) => `${t.name} is ${t.dir}/`);
-    // Edges a convention plugin adds to every project that applies it: the reviewers called them the most useful part of nowinandroid's graph.
+    // Edges a convention plugin adds to every project that applies it: no project's own build file shows them, so they are the graph's most useful part.
     const conventional = pairs.filter((e) => e.via === 'convention-plugin');
     const pluginFiles = [
       ...new Set(
@@ -524,7 +524,7 @@ export class ArchitectureAnalyzer implements Analyzer {
         });
       }
     }
-    // An app extension without a `@main` starts at the class its Info.plist names (NetNewsWire's share and Safari extensions).
+    // An app extension without a `@main` starts at the class its Info.plist names (a share or Safari extension).
     for (const t of apps.filter(isAppExtension)) {
       const dirs = [t.dir, ...(t.extraDirs ?? [])].filter((d) => d !== '');
       const plist = t.metadata.infoPlist;
@@ -561,15 +561,15 @@ export class ArchitectureAnalyzer implements Analyzer {
           ...[t.dir, ...(t.extraDirs ?? [])].filter((d) => d === '' || p.startsWith(d + '/')).map((d) => d.length),
         );
       const t = holders.sort((a, b) => depth(b) - depth(a))[0];
-      // An app at the root holds every file: it says nothing about which start is whose (saleor's ASGI app and Celery app).
+      // An app at the root holds every file: it says nothing about which start is whose (an ASGI app beside a Celery app).
       return t && depth(t) > 0
         ? `${isAppExtension(t) ? 'the app extension' : 'the app'} ${shownTarget(t.name)}`
         : undefined;
     };
-    // In a library project a side tool's main() (okhttp's okcurl) is not where the project starts;
-    // an application at the root (ripgrep's rg) is.
+    // In a library project a side tool's main() (a curl-like CLI beside a client library) is not where the project starts;
+    // an application at the root (a CLI whose crate is the root) is.
     if (libraries > apps.length && !apps.some((t) => t.dir === '')) return [];
-    // A Rust binary starting in its crate's src/main.rs is Cargo's default layout, not project knowledge (fd's blind reviewer).
+    // A Rust binary starting in its crate's src/main.rs is Cargo's default layout, not project knowledge.
     if (
       exists.every((f) =>
         /(^|\/)src\/main\.rs$/.test(f.path)
@@ -579,7 +579,7 @@ export class ArchitectureAnalyzer implements Analyzer {
     const starts = exists.map((f) =>
       `${f.path} (${f.label}${apps.length > 1 && appOf(f.path) ? `, ${appOf(f.path)}` : ''})`
     );
-    // Said shorter when the full form does not fit ("Swift @main, the app NetNewsWire" → "@main, NetNewsWire").
+    // Said shorter when the full form does not fit ("Swift @main, the app Reader" → "@main, Reader").
     const short = exists.map((f) =>
       `${f.path} (${
         f.label.replace(/^\w+ @main$/, '@main').replace(
@@ -603,9 +603,9 @@ export class ArchitectureAnalyzer implements Analyzer {
         dimension: 'architecture',
         language: languageOf(ctx.primary ?? 'other', ctx),
         category: 'architecture',
-        // Where execution starts, and no more: "new top-level wiring goes there" was false where a main only builds the CLI (photoprism).
-        // Each start with the application it starts, when there are several (NetNewsWire's macOS app, iOS app and widget).
-        // As many as fit whole, the others counted (NetNewsWire's six were cut mid-sentence); the details list them all.
+        // Where execution starts, and no more: "new top-level wiring goes there" is false where a main only builds the CLI.
+        // Each start with the application it starts, when there are several (a macOS app, an iOS app and a widget).
+        // As many as fit whole, the others counted rather than cut mid-sentence; the details list them all.
         summary,
         ...(summary === full ? {} : { details: starts.map((x) => `- ${x}`).join('\n') }),
         code: await ctx.excerpt(exists[0].path, exists[0].line, 12),
@@ -624,9 +624,9 @@ export class ArchitectureAnalyzer implements Analyzer {
 
 /** The targets that are the product: libraries, apps and plugins outside test, sample and docs folders. */
 export function productTargets(ctx: AnalysisContext): AnalysisContext['structure']['targets'] {
-  // A root build that only aggregates its subprojects (coil's docs) is no part of the product.
+  // A root build that only aggregates its subprojects (a docs-only root project) is no part of the product.
   const production = (dir: string) => pathKind(dir === '' ? 'x' : `${dir}/x`) === 'production';
-  // An Xcode target's folders are its own (its project may sit at the root): all of them samples is a sample app (Moya's Examples/Basic).
+  // An Xcode target's folders are its own (its project may sit at the root): all of them samples is a sample app (an Examples/Basic target).
   const sampleOnly = (t: Target) => t.ecosystem === 'xcode' && !!t.extraDirs?.length && !t.extraDirs.some(production);
   return ctx.structure.targets.filter((t) =>
     PRODUCT_KINDS.has(t.kind) && !t.metadata.aggregator && production(t.dir) && !sampleOnly(t)

@@ -41,7 +41,7 @@ export async function extensionPoints(
   for (const [key, all] of subclasses) {
     const [fam, baseName] = key.split('|') as [Family, string];
     // A conformance added by an extension counts for a type the project declares, not for a platform type or an alias
-    // (Kingfisher's `extension KFCrossPlatformImage: KingfisherCompatible` gives UIImage the `kf` namespace).
+    // (`extension PlatformImage: Compatible` on an alias gives UIImage a namespace).
     // It is cited where the type is declared: extensions of several types in one file are still several types.
     const direct = all.flatMap((s) => {
       if (!s.byExtension) return [s];
@@ -61,19 +61,19 @@ export async function extensionPoints(
         if (!subs.some((x) => x.name === s.name)) subs.push({ ...s, via: subs[i].name });
       }
     }
-    // Two types of one name in two modules are two implementations (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3).
+    // Two types of one name in two modules are two implementations (one ServiceLoader target in a ktor2 and a ktor3 module).
     const unique = [...new Map(subs.map((s) => [`${s.name}\u0000${s.path}`, s])).values()].filter((s) =>
       s.name !== baseName
     );
-    // Three kinds at least: one class copied into a second module (okhttp's JavaNetCookieJar) is not a third kind of implementation.
-    // A Python `_Private` subclass is the module's own detail, no kind of its own (starlette's `_CachedRequest`).
+    // Three kinds at least: one class copied into a second module (a CookieJar adapter in two modules) is not a third kind of implementation.
+    // A Python `_Private` subclass is the module's own detail, no kind of its own (a `_CachedRequest`).
     const kinds = unique.filter((s) => fam !== 'python' || !s.name.startsWith('_'));
     if (new Set(kinds.map((s) => s.name)).size < 3 || new Set(kinds.map((s) => s.path)).size < 3) continue;
-    // A real implementation and its stand-ins (NoOp, Stub, Fake…) are a seam for tests, not a place new types plug in (nowinandroid's AnalyticsHelper).
+    // A real implementation and its stand-ins (NoOp, Stub, Fake…) are a seam for tests, not a place new types plug in (an AnalyticsHelper and its NoOp).
     if (unique.filter((s) => !STAND_IN.test(s.name)).length < 2) continue;
     // A protocol of one property (`nameForDisplay`) is a label every model wears, not a place new types plug in (rejected twice as trivial).
     if (await onePropertyProtocol(base, ctx)) continue;
-    // A base whose own code says not to subclass it (gson's JsonElement: "Creating custom JsonElement subclasses is highly discouraged") is a closed set.
+    // A base whose own code says not to subclass it ("Creating custom JsonElement subclasses is highly discouraged") is a closed set.
     if (DISCOURAGED.test((await ctx.read(base.path)) ?? '')) continue;
     found.push({ fam, base, subs: unique });
   }
@@ -90,7 +90,7 @@ export async function extensionPoints(
     }
   }
   const dropped = new Set([...refined.entries()].flatMap(([k, v]) => v.map((name) => `${k.split('|')[0]}|${name}`)));
-  // Sync and async twins (httpx's SyncByteStream and AsyncByteStream, BaseTransport and AsyncBaseTransport) are one
+  // Sync and async twins (SyncByteStream and AsyncByteStream, BaseTransport and AsyncBaseTransport) are one
   // extension point: one card, the async one, naming its twin (the reviewers rejected the second as a mirror).
   const twins = new Map<Definition, Definition>();
   for (const f of found) {
@@ -114,8 +114,8 @@ export async function extensionPoints(
   for (const { fam, base, subs } of kept.slice(0, 3)) {
     const twin = twins.get(base);
     const refines = refined.get(`${fam}|${base.name}`) ?? [];
-    // Those nearest the base first (its own file, its folder, its module): gson's title led with two classes of the extras
-    // module, Kingfisher's with a throwaway struct declared in a cache function, where the base's own processors were.
+    // Those nearest the base first (its own file, its folder, its module): otherwise a title leads with classes of an extras
+    // module or a throwaway struct declared in a function, not with the base's own implementations.
     const near = (p: string) => sharedFolders(p, base.path);
     const sorted = [...subs].sort((a, b) =>
       near(b.path) - near(a.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)
@@ -125,13 +125,13 @@ export async function extensionPoints(
       /\b(protocol|interface|trait)\b/.test(baseLine) || (fam === 'python' && /\b(Protocol|ABC)\b/.test(baseLine))
         ? 'implement'
         : 'extend';
-    // Types that conform through an extension are existing types given one more role (NetNewsWire's Feed and Folder): the
+    // Types that conform through an extension are existing types given one more role (a Feed and a Folder): the
     // files that use them are not where implementations are listed.
     const sites = await registrationSites(symbols, fam, sorted.filter((s) => !s.byExtension), ctx);
     // What the base is for, from its doc comment: the reviewers asked what a protocol is for before who adopts it.
     const purpose = await purposeOf(base, ctx);
     // Said in the file names (the sources hold the paths): summaries stop at 300 characters.
-    // A JVM ServiceLoader finds implementations only through a `META-INF/services/<base>` file in their module (coil's targets).
+    // A JVM ServiceLoader finds implementations only through a `META-INF/services/<base>` file in their module.
     const pkg = fam === 'kotlin' || fam === 'java' ? symbols.fileOf(base.path)?.packageName : undefined;
     const services = pkg ? ctx.listing.filter((f) => f.endsWith(`META-INF/services/${pkg}.${base.name}`)) : [];
     const basePath = sites.length || services.length
@@ -155,12 +155,12 @@ export async function extensionPoints(
     );
     // Every implementer named when they fit (the reviewers asked who "and 2 more" were), the purpose when it fits too.
     // What a new implementation provides: what the base declares without a body, else what the others override.
-    // Anonymous implementations (gson's 28 `new TypeAdapter<…>() {` in TypeAdapters.java) are implementations too.
+    // Anonymous implementations (`new TypeAdapter<…>() {` in a factory file) are implementations too.
     const anonymous = fam === 'java' || fam === 'kotlin'
       ? await anonymousImplementations(base.name, fam, ctx)
       : undefined;
     const contract = await contractOf(base, sorted, symbols, ctx);
-    // What most subclasses declare in their `class Meta` (saleor's input types: `doc_category`): part of the contract too.
+    // What most subclasses declare in their `class Meta` (input types' `doc_category`): part of the contract too.
     const meta = fam === 'python' ? await metaAttributes(sorted.slice(0, 24), ctx) : [];
     if (meta.length) {
       const note = `setting \`class Meta\`'s ${nameList(meta, 60)} as most of the others do`;
@@ -212,7 +212,7 @@ export async function extensionPoints(
       language: languageOf(fam, ctx),
       category: 'types',
       summary,
-      // What a new type defines, shown as those signatures where the base declares them (saleor's BaseMutation excerpt was its Meta).
+      // What a new type defines, shown as those signatures where the base declares them (not the base's `class Meta`).
       code: (contract.members.length ? outlineOf((await ctx.read(base.path)) ?? '', base, contract.members) : undefined)
         ?? (await ctx.excerpt(base.path, base.line, 14)),
       reasoning: {
@@ -260,7 +260,7 @@ async function contractOf(
   const defaults = reqs?.defaulted.length
     ? `${shown(reqs.defaulted)} ${reqs.defaulted.length > 1 ? 'have defaults' : 'has a default'}`
     : '';
-  // Defaults that call each other: one of them is required (Kingfisher's data() and data(handler:)).
+  // Defaults that call each other: one of them is required (data() and data(handler:)).
   const oneOf = (reqs?.oneOf ?? []).map((g) => `one of ${g.map((x) => `\`${x}\``).join(' or ')}`);
   const oneOfNote = oneOf.length ? 'each defaults to the other' : '';
   const declared = [
@@ -292,7 +292,7 @@ async function contractOf(
     .slice(0, 3);
   if (overridden.length) {
     const list = nameList(overridden.map(([m]) => `${m}()`), 80);
-    // Alamofire's interceptors: the protocol's extension gives adapt and retry no-op bodies.
+    // A protocol whose extension gives some requirements no-op bodies (an interceptor's adapt and retry).
     const members = overridden.map(([m]) => m);
     if (overridden.every(([m]) => reqs?.defaulted.some((r) => r.name === m))) {
       return {
@@ -321,7 +321,7 @@ async function contractOf(
 }
 
 /**
- * Where the implementations of an extension point are listed (okhttp's PlatformRegistry, its
+ * Where the implementations of an extension point are listed (a PlatformRegistry, its
  * socketAdapters lists): a production file, not one of theirs, that uses at least a third of them
  * (and two). A new implementation has to be added there too, or it is never used.
  */
@@ -344,9 +344,9 @@ async function registrationSites(
       hits.set(u.path, h);
     }
   }
-  // Half of them at least: a helper that type-checks a few (NetNewsWire's read-filter exceptions) is not where they are listed.
+  // Half of them at least: a helper that type-checks a few (a read filter's exceptions) is not where they are listed.
   const least = Math.max(2, Math.ceil(subs.length / 2));
-  // Named in code, not only in doc comments (Kingfisher's KFOptionsSetter names 8 of 17 processors in code and was cited as their list).
+  // Named in code, not only in doc comments (a setter naming 8 of 17 processors in code is no list of them).
   const candidates = [...hits.values()].filter((h) => h.names.size >= least);
   // And listed in one place: one function (a registry's `when`, a switch) or one body (a list, Hilt bindings) names three
   // of them at least. A method per type (KFOptionsSetter's `blur()`, `tint()`…: shorthands) lists nothing.
@@ -357,7 +357,7 @@ async function registrationSites(
     h.names = new Set([...h.names].filter((n) => wordPattern(n).test(code)));
     const scopes = new Map<string, Set<string>>();
     lines.forEach((l, i) => {
-      // Imports sit together at the top of a file: they name types, they list nothing (starlette's endpoints.py).
+      // Imports sit together at the top of a file: they name types, they list nothing.
       if (COMMENT_LINE.test(l) || IMPORT_LINE.test(l)) return;
       for (const n of h.names) {
         if (!wordPattern(n).test(l)) continue;
@@ -382,7 +382,7 @@ async function registrationSites(
     const at = listedTogether(lines, [...site.names])
       ?? lines.findIndex((l) => !IMPORT_LINE.test(l) && !COMMENT_LINE.test(l) && names.some((re) => re.test(l))) + 1;
     // Type checks (`is Feed`, `as? Folder`, `instanceof`) ask what a value is; they do not list where new types are added
-    // (NetNewsWire's read-filter exceptions were cited as the ArticleFetcher registry, and judged false twice).
+    // (a read filter's `is Feed` exceptions are no registry of fetchers).
     if (at && !onlyTypeChecks(lines.slice(at - 1, at + 11), [...site.names])) listed.push({ ...site, line: at });
   }
   return listed;
@@ -393,7 +393,7 @@ const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?![\[!]|import|include))/;
 /** The first line of the 12-line window that names the most of `names` (at least two), if one does; import lines do not count. */
 export function listedTogether(lines: readonly string[], names: readonly string[]): number | undefined {
   const res = names.map(wordPattern);
-  // A doc comment that mentions them (Kingfisher's ``CroppingImageProcessor/init(size:anchor:)``) lists nothing either.
+  // A doc comment that mentions them (a DocC link ``CroppingImageProcessor/init(size:anchor:)``) lists nothing either.
   const per = lines.map((
     l,
   ) => (IMPORT_LINE.test(l) || COMMENT_LINE.test(l)
@@ -417,7 +417,7 @@ export function onlyTypeChecks(lines: readonly string[], names: readonly string[
     for (const n of names) {
       const all = l.match(new RegExp(`\\b${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       // A type check, or a parameter's type annotation (`_ item: SidebarItem?`): neither lists anything.
-      // A `switch` that dispatches on them (`case let r as UploadRequest:`, Alamofire's Session.perform) lists them.
+      // A `switch` that dispatches on them (`case let r as UploadRequest:`, a session's perform) lists them.
       const checks = /^\s*case\b/.test(l)
         ? 0
         : l.match(

@@ -139,7 +139,7 @@ export class FormattingAnalyzer implements Analyzer {
     const out: CandidateDraft[] = [];
     for (const f of formatters) {
       if (f.silent) continue;
-      // Of the languages it formats, the one with the most files first (retrofit's Spotless is said of Java, 97 % of the code, and Kotlin).
+      // Of the languages it formats, the one with the most files first (Spotless said of Java, 97 % of the code, then Kotlin).
       const size = (x: Family) => dominant(this.indent, `${x}|`)?.total ?? 0;
       const present = f.families.filter((x) => families.includes(x)).sort((a, b) => size(b) - size(a));
       const fam = present[0] ?? (f.families.length === 1 ? f.families[0] : undefined);
@@ -159,7 +159,7 @@ export class FormattingAnalyzer implements Analyzer {
         out.push(linterCandidate(f, fam, measured, ctx));
         continue;
       }
-      // The command says "via golangci-lint" already (gin's title was cut before its command).
+      // The command says "via golangci-lint" already (else a title is cut before its command).
       const titled = (tool: string) =>
         `${langs} formatting is ${f.enforcedBy ? 'enforced by' : 'configured with'} ${
           f.command?.startsWith('golangci-lint') ? tool.replace(/ \(via golangci-lint\)$/, '') : tool
@@ -292,7 +292,7 @@ function editorConfigCandidate(
 
 /**
  * "CI checks with `cargo fmt -- --check`", "`bun run format` checks it": a command too long to read in a
- * summary (hono's prettier globs) is left to the cited line, and a script is not followed by what it runs.
+ * summary (prettier with long globs) is left to the cited line, and a script is not followed by what it runs.
  */
 function enforcedSentence(e: NonNullable<Formatter['enforcedBy']>): string {
   if (e.where.startsWith('`')) return `${e.where} ${e.checks ? 'checks' : 'runs'} it`;
@@ -529,7 +529,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
   const prettier = top(/(^|\/)(\.prettierrc(\.\w+)?|prettier\.config\.[cm]?[jt]s)$/);
   let pkgPrettier: string | undefined;
   if (!prettier.length && ctx.has('package.json')) {
-    // The top-level `prettier` key: settings, or a shared configuration's name (`"@excalidraw/prettier-config"`);
+    // The top-level `prettier` key: settings, or a shared configuration's name (`"@acme/prettier-config"`);
     // a `"prettier": "2.6.2"` under the dependencies is only the tool.
     const pkg = (await ctx.read('package.json')) ?? '';
     const config = topLevelKey(pkg, 'prettier');
@@ -543,14 +543,14 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       pkgPrettier = `package.json:${(at?.i ?? 0) + 1}`;
     }
   }
-  // Prettier run only on other files (excalidraw: `prettier "**/*.{css,scss,json,md,html,yml}"`, with
+  // Prettier run only on other files (`prettier "**/*.{css,scss,json,md,html,yml}"`, with
   // eslint formatting the code) is not the code's formatter.
   const prettierRuns = scripts.filter((c) => /\bprettier\b/.test(c.text));
   const globs = prettierRuns.flatMap((c) => [...c.text.matchAll(/["']?[^\s"']*\*[^\s"']*["']?/g)].map((m) => m[0]));
   const codeGlob = (g: string) => /\.\{?[^}]*\b(?:[cm]?[jt]sx?)\b|\*["']?$|\*\*\/\*["']?$/.test(g);
   const othersOnly = globs.length > 0 && !globs.some(codeGlob)
     && !prettierRuns.some((c) => /\bprettier\b[^|&;]*\s\.(\s|$)/.test(c.text));
-  // Then the code is formatted some other way (excalidraw: ESLint's prettier rules from a shared
+  // Then the code is formatted some other way (ESLint's prettier rules from a shared
   // configuration) that is not seen here: no formatting claim for JS/TS, not even "no formatter".
   if ((prettier.length || pkgPrettier) && othersOnly) {
     out.push({
@@ -568,13 +568,13 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       const m = new RegExp(`['"]?${k}['"]?\\s*[:=]\\s*([^,\\n}]+)`).exec(text);
       return m ? [`${k}: ${m[1].trim()}`] : [];
     });
-    // Plugins change the output too (trpc's import sorting).
+    // Plugins change the output too (import sorting).
     const plugins = /\bplugins['"]?\s*:\s*\[([^\]]*)\]/.exec(text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))?.[1].match(
       /['"][^'"]+['"]/g,
     )?.map((x) => x.slice(1, -1));
     if (plugins?.length) settings.push(`plugins: ${plugins.join(', ')}`);
     const cmd = command(/\bprettier\b.*--write|\bformat(-fix)?\b/);
-    // The line of the first setting, not the file's first line (a typedef comment in trpc's).
+    // The line of the first setting, not the file's first line (a typedef comment may open it).
     const at = settings.length
       ? lineOf(text, /\b(printWidth|singleQuote|semi|trailingComma|tabWidth|useTabs|plugins)['"]?\s*[:=]/)
       : 1;
@@ -633,7 +633,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       ? `Spotless${formats.length ? ` with ${formats.join(' and ')}` : ''}`
       : formats.join(' and ');
     // The languages it is configured for (`java { }`, `kotlin { }`; `kotlinGradle` is the build scripts), else those
-    // its formatters format: okhttp's Spotless formats Kotlin only (its Java goes through Checkstyle).
+    // its formatters format: a Spotless block may format Kotlin only (its Java goes through Checkstyle).
     // Inside the Spotless block only: a `java { toolchain { … } }` elsewhere in the script formats nothing.
     const code = maskGradleComments(text);
     const open = /\b(?:spotless|SpotlessExtension>)\s*\{/.exec(code);
@@ -662,8 +662,8 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
     });
     break;
   }
-  // Checkstyle checks Java's layout where no formatter does (okhttp's conventions: google_checks.xml): no
-  // card of its own, but Java is not "kept by hand to .editorconfig" either (a reviewer found that false).
+  // Checkstyle checks Java's layout where no formatter does (google_checks.xml): no
+  // card of its own, but Java is not "kept by hand to .editorconfig" either.
   if (!out.some((f) => f.families.includes('java'))) {
     for (const g of gradle) {
       const text = (await ctx.read(g)) ?? '';
@@ -682,7 +682,7 @@ export async function findFormatters(ctx: AnalysisContext): Promise<Formatter[]>
       }
     }
   }
-  // Maven: the Spotless plugin in a parent or top-level pom (gson: google-java-format, checked by `mvn verify`).
+  // Maven: the Spotless plugin in a parent or top-level pom (google-java-format, checked by `mvn verify`).
   if (!out.some((f) => f.families.includes('java'))) {
     for (const pom of ctx.listing.filter((f) => /(^|\/)pom\.xml$/.test(f) && f.split('/').length <= 2)) {
       const text = (await ctx.read(pom)) ?? '';

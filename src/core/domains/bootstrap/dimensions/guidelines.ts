@@ -89,7 +89,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     if (file.kind === 'production' && file.family === 'rust' && /(^|\/)(lib|main)\.rs$/.test(file.path)) {
       this.crateRoots.push(file.path);
       file.lines.forEach((l, i) => {
-        // `#![cfg_attr(clippy, deny(warnings))]`: every Clippy warning fails `cargo clippy` (alacritty).
+        // `#![cfg_attr(clippy, deny(warnings))]`: every Clippy warning fails `cargo clippy`.
         if (
           /^#!\[(?:(forbid|deny)\((unsafe_code|warnings|clippy::\w+|missing_docs)|cfg_attr\(clippy,\s*(deny|forbid)\()/
             .test(l)
@@ -109,7 +109,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     for (const f of files) {
       const text = await ctx.read(f);
       if (!text) continue;
-      // The same rules in two places (httpx's docs/contributing.md and .github/CONTRIBUTING.md) are one candidate.
+      // The same rules in two places (docs/contributing.md and .github/CONTRIBUTING.md) are one candidate.
       const key = statedRules(text, AGENT_FILES.test(f)).map((r) => r.text).join('\n');
       if (seen.has(key)) continue;
       seen.add(key);
@@ -129,7 +129,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       b,
     ) => (a.path < b.path ? -1 : 1));
     // Worth an agent's attention when regenerated from a source (named so, or saying not to edit) or
-    // when there is much of it; not for a few small files a setup tool wrote once (trpc's bin shims).
+    // when there is much of it; not for a few small files a setup tool wrote once (bin shims).
     const worthSaying = generated.length > marked.length || marked.some((g) => g.forbidsEdits)
       || marked.reduce((n, g) => n + g.lines, 0) >= MIN_GENERATED_LINES;
     if (generated.length >= 1 && worthSaying) {
@@ -163,7 +163,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
 
   /**
    * The crate roots' `#![deny(…)]` lines, titled by what they do: `cfg_attr(clippy, deny(warnings))`
-   * makes every warning fail `cargo clippy` (alacritty's title had been the attributes themselves, cut
+   * makes every warning fail `cargo clippy` (the attributes themselves make a title cut
    * at 100 characters), with the Clippy command CI runs.
    */
   private async crateLints(ctx: AnalysisContext): Promise<CandidateDraft> {
@@ -259,7 +259,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     for (const c of configs) {
       const options = await tsconfigOptions(ctx, c);
       const on = STRICT_FLAGS.filter((f) => options.get(f)?.value === true);
-      // `strict` alone is how most TypeScript projects compile: blind reviewers rejected it as trivial (excalidraw).
+      // `strict` alone is how most TypeScript projects compile: a card for it alone is trivial.
       if (!on.includes('strict')) continue;
       if (on.length === 1) break;
       const sources = [...new Set(on.map((f) => options.get(f)!.source))];
@@ -288,7 +288,7 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
       const lines = text?.split('\n') ?? [];
       const i = lines.findIndex((l) => /^\s*(strict\s*=\s*true|disallow_untyped_defs\s*=\s*true)/.test(l));
       if (i >= 0 && lines.slice(0, i).some((l) => /^\[tool\.mypy\]/.test(l))) {
-        // Modules an override lets go unannotated (httpx's tests.*: a reviewer scoped the rule to the package).
+        // Modules an override lets go unannotated (`tests.*`: the rule holds for the package only).
         const relaxed = mypyRelaxed(lines);
         const runner =
           (await commandSources(ctx)).filter((c) => /(^|[\s/}])mypy\b/.test(c.text)).sort((a, b) =>
@@ -367,12 +367,12 @@ export class AgentGuidelinesAnalyzer implements Analyzer {
     }
     const features = [...text.matchAll(/\.enable(Upcoming|Experimental)Feature\s*\(\s*"(\w+)"/g)].map((m) => m[2])
       .filter((f) => f !== 'StrictConcurrency');
-    // An Xcode project beside the package may check concurrency completely anyway (Alamofire's, as warnings under Swift 5).
+    // An Xcode project beside the package may check concurrency completely anyway (as warnings under Swift 5).
     let xcodeStrict: { file: string; line: number; xcode?: string } | undefined;
     for (const pbx of ctx.listing.filter((f) => /^[^/]+\.xcodeproj\/project\.pbxproj$/.test(f))) {
       const lines = ((await ctx.read(pbx)) ?? '').split('\n');
       const i = lines.findIndex((l) => /\bSWIFT_STRICT_CONCURRENCY\w*\s*=\s*complete\s*;/.test(l));
-      // `SWIFT_STRICT_CONCURRENCY_XCODE_1600 = complete`: only under that Xcode (Alamofire's; a reviewer found "complete" overstated).
+      // `SWIFT_STRICT_CONCURRENCY_XCODE_1600 = complete`: only under that Xcode ("complete" alone overstates it).
       const xcode = i >= 0 ? /_XCODE_(\d\d)\d\d\b/.exec(lines[i])?.[1] : undefined;
       if (i >= 0) xcodeStrict = { file: pbx, line: i + 1, ...(xcode ? { xcode: String(Number(xcode)) } : {}) };
     }
@@ -497,7 +497,7 @@ interface StatedRule {
 function agentPolicy(file: string, text: string): CandidateDraft[] {
   const all = statedRules(text, true);
   // How the assistant should talk ("avoid explanations", "prefer code", a "Communication Guidelines" section) is no
-  // knowledge of the code: a reviewer asked for excalidraw's to be dropped. Kept only when there is nothing else.
+  // knowledge of the code: such rules are dropped. Kept only when there is nothing else.
   const chat = (r: StatedRule) =>
     ASSISTANT_MANNERS.test(r.text) || /\b(communication|chat|conversation|tone)\b/i.test(r.heading);
   const rules = all.some((r) => !chat(r)) ? all.filter((r) => !chat(r)) : all;
@@ -509,7 +509,7 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
   // The rule whole rather than the label: a cut rule can say the opposite of what it says in full.
   const labelled = `${label} (\`${file}\`): ${rule}`;
   return [{
-    // A long rule's first sentence when it fits (saleor's "Never block a request/worker thread."), not a cut.
+    // A long rule's first sentence when it fits ("Never block a request/worker thread."), not a cut.
     title: labelled.length <= 100 ? labelled : fitSummary(`\`${file}\`: ${rule}`, 100),
     knowledgeType: 'agent-guideline',
     dimension: 'agent-guidelines',
@@ -517,7 +517,7 @@ function agentPolicy(file: string, text: string): CandidateDraft[] {
     category: 'agent-guidelines',
     summary: agentSummary(file, text, top, policy),
     code: '',
-    // The rules that name the project's code or commands first (excalidraw's `yarn test:app` and Point rules had come after generic TypeScript advice).
+    // The rules that name the project's code or commands first (`yarn test:app`, a `Point` rule) before generic TypeScript advice.
     details: top.slice(0, 16).map((r) => `- ${r.text} (line ${r.line})`).join('\n'),
     reasoning: {
       whyStandard:
@@ -557,7 +557,7 @@ const GIVES_COMMANDS =
  */
 function agentSummary(file: string, text: string, top: readonly StatedRule[], policy: boolean): string {
   const shown = [top[0].text];
-  // The permission is often prose, not a stated rule (ripgrep: "Using AI (i.e., LLMs) as tools for coding is welcome.").
+  // The permission is often prose, not a stated rule ("Using AI (i.e., LLMs) as tools for coding is welcome.").
   const permits = (t: string) =>
     /\b(welcome|encouraged|allowed to use|may use|is fine|is ok(ay)?)\b/i.test(t) && !/\b(not|never|no)\b/i.test(t);
   const permission = policy
@@ -570,7 +570,7 @@ function agentSummary(file: string, text: string, top: readonly StatedRule[], po
     : `instructions for coding agents${GIVES_COMMANDS.test(text) ? ', with its build and test commands' : ''}`;
   const tail = ` ${file} is the project's ${what}: read it whole before changing anything.`;
   const both = shown.map(sentence).join(' ');
-  // Whole sentences of a long rule (saleor's "Never block a request/worker thread.") rather than one cut mid-clause.
+  // Whole sentences of a long rule ("Never block a request/worker thread.") rather than one cut mid-clause.
   return (both.length + tail.length <= MAX_SUMMARY ? both : fitSummary(sentence(shown[0]), MAX_SUMMARY - tail.length))
     + tail;
 }
@@ -582,8 +582,8 @@ const AI_RULE = /\b(AI|LLMs?|generative|agents?|Copilot|ChatGPT)\b/;
 
 /** A contributor guide: its bulleted must/never rules (its prose explains more than it binds). */
 function contributorRules(file: string, text: string): CandidateDraft[] {
-  // A maintainers' release checklist binds no contribution (httpx's "Releasing"). Rules about AI and
-  // agents first: they are the ones that govern the reader (fd's "PR descriptions and comments … from humans").
+  // A maintainers' release checklist binds no contribution (a "Releasing" section). Rules about AI and
+  // agents first: they are the ones that govern the reader ("PR descriptions and comments … from humans").
   const rules = statedRules(text, false)
     .filter((r) => !MAINTAINERS_ONLY.test(r.heading))
     .slice(0, 12)
@@ -597,10 +597,10 @@ function contributorRules(file: string, text: string): CandidateDraft[] {
   let said = '';
   let shown = 0;
   // The sentence that binds (must, never, don't…); the others explain it (the details keep it whole).
-  // A long one up to the clause that binds: fd's "…unless you have reviewed it yourself and understand what it does" without ", and be able to…".
+  // A long one up to the clause that binds: "…unless you have reviewed it yourself and understand what it does" without ", and be able to…".
   const binding = (r: StatedRule) => {
     const sentences = r.text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z])/);
-    // "It ensures that data is always returned in the same order" gives the reason for the rule before it (saleor).
+    // "It ensures that data is always returned in the same order" gives the reason for the rule before it.
     const reason = (x: string) =>
       /^(it|this|that|which)\s+(ensures?|helps?|makes?|prevents?|allows?|means|avoids?|keeps?)\b/i.test(x);
     const found = (sentences.find((x) => IMPERATIVE.test(x.replace(/’/g, "'")) && !reason(x)) ?? sentences[0]).replace(
@@ -625,7 +625,7 @@ function contributorRules(file: string, text: string): CandidateDraft[] {
     dimension: 'agent-guidelines',
     language: 'markdown',
     category: 'agent-guidelines',
-    // A first rule too long to share the summary is still its binding sentence (fd: "please don't make a Pull Request that was created using generative AI unless…").
+    // A first rule too long to share the summary is still its binding sentence ("please don't make a Pull Request that was created using generative AI unless…").
     summary: fitSummary(
       `${head}${said || binding(rules[0])}${shown < rules.length ? ` (and ${rules.length - (shown || 1)} more)` : ''}.`,
       300,
@@ -655,7 +655,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
   let shownHeading = '';
   let fence = false;
   let unit: { text: string; line: number; starts: number[]; item?: boolean; reasons?: boolean } | undefined;
-  // The paragraph line before a list: "…not least because they:" makes its items reasons, not rules (bat).
+  // The paragraph line before a list: "…not least because they:" makes its items reasons, not rules.
   let lead: string | undefined;
   const flush = () => {
     if (!unit) return;
@@ -664,7 +664,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
     // An item that introduces a command or a list ("If you only built the binaries with:") is no rule on its own.
     if (u.reasons || (u.item && /:\s*$/.test(u.text))) return;
     // Sentences end at `.`, `!` or `?` before a space and a capital or emphasis (`i.e.,` does not).
-    // A list item too long to be one rule is read sentence by sentence (fd's fifth PR rule, 380 characters, was lost).
+    // A list item too long to be one rule is read sentence by sentence (a 380-character item is otherwise lost).
     const parts = prose || u.text.length > 300 ? u.text.split(/(?<=[.!?])\s+(?=[*_"(]*[A-Z])/) : [u.text];
     let at = 0;
     for (const part of parts) {
@@ -673,7 +673,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       const raw = part.trim();
       const bold = /^\*\*[^*]+\*\*[.!?]?$|^__[^_]+__[.!?]?$/.test(raw) || /\*\*[^*]{12,}\*\*/.test(raw);
       const sentence = raw.replace(/\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)/g, '').replace(/\s+/g, ' ').trim();
-      // Typographic apostrophes read as plain ones (NetNewsWire's "Don’t do force unwrapping" was not a rule); the text stays as written.
+      // Typographic apostrophes read as plain ones ("Don’t do force unwrapping" is a rule); the text stays as written.
       const plain = sentence.replace(/[’‘]/g, "'");
       const agent = /\b(agents?|autonomous)\b/i.test(sentence)
         ? 2
@@ -684,7 +684,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
         sentence.length < 12 || sentence.length > 300
         || !(IMPERATIVE.test(plain) || (agent && /\brequires?\b/.test(sentence)))
       ) continue;
-      // "only" alone binds in a sentence, not in a lowercase list entry ("… - breaking only for existing plugins", saleor's list of breaking changes).
+      // "only" alone binds in a sentence, not in a lowercase list entry ("… - breaking only for existing plugins" in a list of breaking changes).
       if (
         !/^[A-Z`*_"(]/.test(sentence)
         && [...plain.matchAll(new RegExp(IMPERATIVE.source, 'gi'))].every((m) => m[0].toLowerCase() === 'only')
@@ -692,7 +692,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       const line = u.starts.filter((s) => s <= index).length;
       const strict = /\b(never|must not|do not|don't|not allowed|not permitted|forbidden)\b/i.test(plain) ? 1 : 0;
       // A rule that names the code (`pointFrom`, `call_event`, a path) binds more than one about manners;
-      // one about how to talk in a chat is no coding rule (blind reviewers: "leads with chat etiquette").
+      // one about how to talk in a chat is no coding rule (a card must not lead with chat etiquette).
       const concrete = /`[^`]+`/.test(sentence) ? 1 : 0;
       const chat = CHAT_MANNERS.test(sentence) ? -2 : 0;
       // The file's own general rules (zod's "## Rules") before a rule of one narrow workflow ("Iterating on a contributor PR in a worktree").
@@ -719,7 +719,7 @@ export function statedRules(text: string, prose: boolean): StatedRule[] {
       const level = /^#+/.exec(l)![0].length;
       path.length = level - 1;
       path[level - 1] = heading;
-      // saleor's "Description" is that of a commit message, its "General Guidelines" those of locking objects.
+      // A "Description" under a commit-message heading is that of a commit message; "General Guidelines" under locking, those of locking.
       const parent = path.slice(0, level - 1).filter(Boolean).pop();
       shownHeading = GENERIC_HEADING.test(heading) && parent ? parent : heading;
       lead = undefined;
@@ -779,7 +779,7 @@ const GENERIC_HEADING =
 /**
  * Rules certainly about how the assistant talks, to leave out of an agent file's details: narrower
  * than CHAT_MANNERS, which only lowers a rule's weight ("Do not copy responses from the AI" is
- * ripgrep's policy on AI output, not manners).
+ * a policy on AI output, not manners).
  */
 const ASSISTANT_MANNERS =
   /\b(explanations?|explain|apologi[sz]e|apologising|verbose|verbosity|teach(ing)?|tone|clarifying questions?)\b/i;

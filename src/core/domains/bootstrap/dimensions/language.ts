@@ -62,7 +62,7 @@ const SIGNALS: Signal[] = [
   s('python', 'returnHint', /\)[ \t]*->[ \t]*[^:\n]+:[ \t]*$/gm),
   s('python', 'dataclass', /^[ \t]*@dataclass\b/gm, ['dataclasses']),
   s('python', 'pydantic', /\(\s*BaseModel\s*\)/g, ['pydantic']),
-  // The derives only: an enum's `#[error(…)]` variants are one error type (bat's one enum was counted as 16).
+  // The derives only: an enum's `#[error(…)]` variants are one error type (one enum with 16 variants is one, not 16).
   s('rust', 'thiserror', /#\[derive\([^)]*\bError\b[^)]*\)\]/g, ['thiserror']),
   s('rust', 'anyhow', /\banyhow::|\banyhow!\s*\(|\bbail!\s*\(|\.with_context\s*\(|\.context\s*\(/g, ['anyhow']),
   s('java', 'nullAnn', /@(?:Nullable|NonNull|Nonnull|NotNull)\b/g),
@@ -205,7 +205,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
         const [abort, any, validation] = ['abort', 'any', 'validation'].map(g);
         const helpers = this.signalHelpers;
         const ts = this.typeScriptFiles;
-        // Helpers of one package, in a project where others use signals too: the rule is that package's (trpc's client; its server has its own).
+        // Helpers of one package, in a project where others use signals too: the rule is that package's (a client package; the server has its own).
         const helperTargets = [...new Set(helpers.map((h) => h.target))];
         const scope = helperTargets.length === 1 && helperTargets[0] && this.abortByTarget.size > 1
           ? helperTargets[0]
@@ -291,8 +291,8 @@ export class LanguageAnalyzer extends SignalAnalyzer {
         const total = main.count + gcd.count;
         return [
           [
-            // "Not DispatchQueue.main" only where main-queue hops are rare: NetNewsWire's 92 beside 576
-            // annotations were judged a contradiction (a hop and an annotation are not counted alike).
+            // "Not DispatchQueue.main" only where main-queue hops are rare: 92 hops beside 576
+            // annotations contradict it (a hop and an annotation are not counted alike).
             main.count >= 3 && gcd.count / Math.max(1, total) <= 0.1
               ? {
                 title: 'UI state is isolated with `@MainActor`, not `DispatchQueue.main`',
@@ -307,7 +307,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
               }
               : undefined,
             // Actors are the project's guard of shared state only where locks and serial queues are fewer
-            // (NetNewsWire's 3 database actors beside 18 locks were rejected as contradicted).
+            // (3 database actors beside 18 locks contradict the claim).
             actor.count >= 2 && actor.count >= locks.count
               ? {
                 title: 'Shared mutable state is guarded by actors',
@@ -439,7 +439,7 @@ export class LanguageAnalyzer extends SignalAnalyzer {
           [...this.crateUse.entries()].filter(([k]) => k.startsWith(crate + '|')).map(([k]) => k.split('|')[1]).sort();
         const anyhowIn = scope('anyhow');
         const thiserrorIn = scope('thiserror');
-        // The crates with production code: a Cargo.toml in test data is no crate of the product (bat's syntax-test sources).
+        // The crates with production code: a Cargo.toml in test data is no crate of the product (syntax-test sources).
         const all = this.rustCrates.size;
         const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
         return [

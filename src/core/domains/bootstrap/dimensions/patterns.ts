@@ -134,16 +134,16 @@ export class CodePatternAnalyzer implements Analyzer {
       });
       this.subclasses.set(key, list);
     }
-    // `defaultInstance` too (AFNetworking's AFImageDownloader), not `default…` factories such as `defaultPolicy`.
+    // `defaultInstance` too (an image downloader's), not `default…` factories such as `defaultPolicy`.
     const shared =
       /(?:static\s+(?:let|var|val|final)\s+(shared\w*|instance|default|sharedInstance)\b|\+\s*\([^)]*\)\s*(shared\w*|defaultInstance)\s*;|@property\s*\([^)]*\bclass\b[^)]*\)\s*[\w<>]+\s*\*\s*(shared\w*)\s*;)/g;
     const types = facts.decls.filter((d) => d.kind === 'type');
     for (let m = shared.exec(file.code); m; m = shared.exec(file.code)) {
       if (file.family === 'objc' && !file.path.endsWith('.h')) continue;
-      // One with a setter (`+setSharedImageDownloader:`) is a replaceable default, not a singleton (AFNetworking's UIKit categories).
+      // One with a setter (`+setSharedImageDownloader:`) is a replaceable default, not a singleton (UIKit categories).
       const accessor = m[1] ?? m[2] ?? m[3];
       const line = lineOf(file.code, m.index);
-      // A class method of an Objective-C category belongs to the class it extends (`UIButton (AFNetworking)`).
+      // A class method of an Objective-C category belongs to the class it extends (`UIButton (ImageLoading)`).
       const category = file.family === 'objc'
         ? [...file.code.slice(0, m.index).matchAll(/^@interface[ \t]+(\w+)\b/gm)].pop()?.[1]
         : undefined;
@@ -157,7 +157,7 @@ export class CodePatternAnalyzer implements Analyzer {
       const owner = category ?? [...types].reverse().find((t) => t.line <= line)?.name;
       if (owner) this.singletons.get(`${file.family}|${owner}.${accessor}`).add(file, line);
     }
-    // Who uses which shared instance: the most used are named first (NetNewsWire's list had been alphabetical).
+    // Who uses which shared instance: the most used are named first (not alphabetically).
     // Only where shared instances are an idiom (in JS/TS `x.default` is a module's default export).
     if (['swift', 'objc', 'kotlin', 'java'].includes(file.family)) {
       for (const m of file.code.matchAll(
@@ -226,7 +226,7 @@ export class CodePatternAnalyzer implements Analyzer {
     this.docFiles = docs?.files ?? 0;
     for (const h of verified) {
       if ((await isTrivial(h.def, ctx)) || (await isEnum(h.def, ctx))) continue;
-      // A few lines only three files use are cheaper to read than to remember (okhttp's threadFactory()).
+      // A few lines only three files use are cheaper to read than to remember (a threadFactory()).
       if (
         h.def.kind === 'function' && new Set(h.users.map((u) => u.path)).size <= 3 && (await bodyLines(h.def, ctx)) <= 3
       ) continue;
@@ -241,8 +241,8 @@ export class CodePatternAnalyzer implements Analyzer {
       if (h.def.family === 'python' && (await reexported(h.def, ctx))) continue;
       h.purpose = await purposeOf(h.def, ctx);
       // A settings or configuration type is the shape of the project's settings, not something anyone
-      // would rewrite as a local variant (okhttp's Settings, alacritty's UiConfig and Font were rejected
-      // in every blind round; wrappers such as Alamofire's Protected were approved).
+      // would rewrite as a local variant (a Settings, a UiConfig or Font are no
+      // helpers; wrappers such as a `Protected<Value>` lock are).
       if (
         h.def.kind === 'type'
         && (CONFIG_TYPE.test(h.def.name)
@@ -292,8 +292,8 @@ export class CodePatternAnalyzer implements Analyzer {
   ): Promise<CandidateDraft[]> {
     const groups = new Map<string, Helper[]>();
     const functionFamilies = functionFamilyKeys(helpers);
-    // A file whose every function is a helper here is one set of helpers (gin's bytesconv.go:
-    // StringToBytes and BytesToString; Kingfisher's get/setAssociatedObject): reviewers asked for one card.
+    // A file whose every function is a helper here is one set of helpers (a bytesconv.go:
+    // StringToBytes and BytesToString; get/setAssociatedObject): one card, not one per function.
     const wholeFiles = this.wholeHelperFiles(helpers.filter((h) => !functionFamilies.has(h)));
     for (const h of helpers) {
       const suffix = /[a-z0-9]([A-Z][a-z0-9]{4,})$/.exec(h.def.name)?.[1];
@@ -307,7 +307,7 @@ export class CodePatternAnalyzer implements Analyzer {
     }
     // A family of types is three or more near-identical names; fewer stay separate. Functions of one
     // file that share a word (AuditErr, AuditWarn; isDevEnv, isTestEnv) are one family from two on:
-    // the blind reviewers rejected each member as a repeat of the first.
+    // each member after the first would repeat it.
     for (const [key, group] of [...groups]) {
       if (
         group.length > 1 && group.length < 3 && !functionFamilies.has(group[0]) && !wholeFiles.has(group[0].def.path)
@@ -321,27 +321,27 @@ export class CodePatternAnalyzer implements Analyzer {
       const [h] = group;
       const { def } = h;
       const users = [...new Map(group.flatMap((g) => g.users).map((u) => [u.path, u])).values()];
-      // Where it is used, not where it is defined (nowinandroid's DynamicAsyncImage is used in :core:ui and two features, defined in :core:designsystem).
+      // Where it is used, not where it is defined (an image composable used in :core:ui and two features, defined in :core:designsystem).
       const modules = [...new Set(users.map((u) => shownTarget(moduleOf(u.path))!))].sort();
       const kindWord = h.scope === 'internal' ? 'internal ' : '';
       const fileLines = group.length === 1 && def.kind === 'type' ? ((await ctx.read(def.path)) ?? '').split('\n') : [];
       const declLine = fileLines[def.line - 1] ?? '';
-      // An annotation is put on declarations, not reused in place of a local variant (okhttp's
-      // @OkHttpInternalApi marks internal APIs other modules may use; coil's @MainThread marks main-thread-only calls).
+      // An annotation is put on declarations, not reused in place of a local variant (an
+      // @InternalApi marks internal APIs other modules may use; a @MainThread marks main-thread-only calls).
       const annotation = /\bannotation\s+class\b|@interface\b/.test(declLine);
-      // An opt-in requirement (okhttp's @OkHttpInternalApi is `@RequiresOptIn(level = ERROR)`): what it marks needs `@OptIn`.
+      // An opt-in requirement (an @InternalApi that is `@RequiresOptIn(level = ERROR)`): what it marks needs `@OptIn`.
       let annotationStart = def.line;
       while (annotation && annotationStart > 1 && /^\s*@/.test(fileLines[annotationStart - 2] ?? '')) annotationStart--;
       const optIn = annotation
         && fileLines.slice(annotationStart - 1, def.line).some((l) => /@RequiresOptIn\b/.test(l));
-      // The build may opt the project's own modules in (okhttp's jvm conventions: `optIn.add("okhttp3.internal.OkHttpInternalApi")`).
+      // The build may opt the project's own modules in (a convention's `optIn.add("com.example.InternalApi")`).
       const builtIn = optIn ? await buildOptIn(ctx, def.name) : undefined;
       const what = annotation ? `\`@${def.name}\`` : def.kind === 'type' ? `\`${def.name}\`` : `\`${def.name}()\``;
-      // Where other packages import it from, as they write it (`@trpc/server/unstable-core-do-not-import`).
+      // Where other packages import it from, as they write it (`@scope/server/internal`).
       const from = shownTarget(
         group.length === 1 ? this.symbols.importSpecifier(def, users) ?? def.target : def.target,
       );
-      // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise (okhttp's Settings).
+      // A purpose is said whole or not at all: a doc comment cut mid-sentence reads as noise.
       const withPurpose = group.length === 1 && h.purpose
         ? (annotation
           ? `Mark declarations with the ${kindWord}\`@${def.name}\`: ${h.purpose}`
@@ -400,7 +400,7 @@ export class CodePatternAnalyzer implements Analyzer {
       const calls = [implemented, callsSentence(used, nested, MAX_SUMMARY - lead.length - implemented.length - 2)]
         .filter(Boolean).join(' ');
       // A type with nothing to say but its name (no purpose, no method its users call, no shared instance): "use it instead of a
-      // local variant" tells an agent nothing the compiler does not (bat's OpenedInput, fd's OwnerFilter: rejected as trivial).
+      // local variant" tells an agent nothing the compiler does not (an OpenedInput, an OwnerFilter: trivial).
       if (def.kind === 'type' && group.length === 1 && !annotation && !withPurpose && !calls) continue;
       const carried = `New declarations of the same kind carry \`@${def.name}\` too.`;
       const advice = annotation
@@ -419,7 +419,7 @@ export class CodePatternAnalyzer implements Analyzer {
         language: languageOf(def.family, ctx),
         category: 'shared-code',
         summary: `${lead} ${advice}`,
-        // A file's whole set of helpers is shown whole (gin's bytesconv.go: both functions).
+        // A file's whole set of helpers is shown whole (a bytesconv.go: both functions).
         // A type whose callers use a few of its methods is shown as those methods' signatures (Protected: read, write).
         code: await withUsage(
           wholeFiles.has(def.path)
@@ -720,7 +720,7 @@ function lineOf(text: string, index: number): number {
 
 /**
  * A definition's excerpt followed by one line that uses it, from another folder where possible: how it
- * is called says more than its body (the blind reviewers asked for it).
+ * is called says more than its body.
  */
 async function withUsage(
   excerpt: string,

@@ -131,7 +131,7 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
       const consoleCalls = v.get(fam, 'console');
       const total = logger.count + consoleCalls.count;
       if (logger.count >= 5 && logger.count / total >= 0.75) {
-        // The project's own output macros are what an agent would miss: they lead when there are some (ripgrep's `message!`).
+        // The project's own output macros are what an agent would miss: they lead when there are some (a `message!` macro).
         const macros = fam === 'rust' && this.outputMacros.size
           ? [...this.outputMacros.keys()].slice(0, 3).map((n) => `${n}!`)
           : [];
@@ -231,11 +231,11 @@ export class BestPracticeAnalyzer extends SignalAnalyzer {
     const def = this.errorTypes.get(name)!;
     const verb = fam === 'python' ? 'Raise' : 'Throw';
     const shown = custom.slice(0, 4);
-    // Each module with its own error type (NetNewsWire: AccountError in Account, WebserviceError in RSWeb): the rule is the
-    // module's own type, not the most thrown one (a reviewer found the title over-centred on AccountError).
+    // Each module with its own error type (AccountError in Account, WebserviceError in Web): the rule is the
+    // module's own type, not the most thrown one (a title on one type over-centres it).
     const typeOf = (k: string) => this.errorTypes.get(k.split('|')[1]);
     const perModule = new Set(shown.map(([k]) => typeOf(k)?.target).filter(Boolean)).size >= 2;
-    // A type nested as plain `Error` in several types (Alamofire's WebSocketRequest.Error) is said as such, not as `Error ×3`.
+    // A type nested as plain `Error` in several types (a WebSocketRequest.Error) is said as such, not as `Error ×3`.
     const label = (k: string) => {
       const n = k.split('|')[1];
       return /^(Error|Exception)$/.test(n) && typeOf(k)?.member ? `nested \`${n}\` types` : n;

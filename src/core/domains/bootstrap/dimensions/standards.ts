@@ -143,7 +143,7 @@ export class CodeStandardAnalyzer implements Analyzer {
         const cited = [...t.samples].sort((a, b) => weight(b.path) - weight(a.path)).slice(0, 6).map((x) =>
           `${x.path}:${x.line}`
         );
-        // A lint rule that enforces the case (trpc's `unicorn/filename-case`) makes it a rule, with its exceptions.
+        // A lint rule that enforces the case (`unicorn/filename-case`) makes it a rule, with its exceptions.
         const rule = fam === 'jsts' ? await fileNameRule(ctx) : undefined;
         const enforced = rule?.style === fileNaming.key ? rule : undefined;
         out.push({
@@ -183,8 +183,8 @@ export class CodeStandardAnalyzer implements Analyzer {
         const d = dominant(this.declStyles, `${fam}|${kind}|`);
         const usual = DECL_NORM[fam]?.[kind] ?? [];
         if (!d || d.total < 10 || d.ratio < 0.85 || usual.includes(d.key as Style)) continue;
-        // A folder's habit is not the project's: photoprism's PascalCase functions were 31 of 33 in
-        // src/options, and a blind reviewer found camelCase everywhere else.
+        // A folder's habit is not the project's: PascalCase functions can be 31 of 33 in
+        // one folder with camelCase everywhere else.
         const folders = new Map<string, number>();
         for (const f of d.tally.files) {
           folders.set(path.posix.dirname(f), (folders.get(path.posix.dirname(f)) ?? 0) + 1);
@@ -237,24 +237,24 @@ export class CodeStandardAnalyzer implements Analyzer {
     const withAny = variants.reduce((n, h) => n + h.files.length, 0);
     const common = variants[0];
     if (!common || total < 5 || withAny / total < 0.6 || common.files.length / total < 0.4) return undefined;
-    // The header new files get: the one of the newest files, when a few files already use it (okhttp's
-    // "OkHttp Authors" replaced "Square, Inc."); else the most common.
+    // The header new files get: the one of the newest files, when a few files already use it (a
+    // "The Project Authors" that replaced "Example, Inc."); else the most common.
     const current =
       variants.filter((v) => v.files.length >= 3).sort((a, b) =>
         b.newest - a.newest || b.files.length - a.files.length
       )[0] ?? common;
     const top = current.newest > common.newest ? current : common;
-    // One range in every file (cobra's 2013-2023) is copied as it is; single years are the year a file was written.
+    // One range in every file (2013-2023) is copied as it is; single years are the year a file was written.
     const yearsAlike = top.years.size === 1 && [...top.years.values()][0] === top.files.length
       && /[-–]/.test([...top.years.keys()][0]);
-    // Cite the folder that holds most of the code first (okhttp/, not a small side module).
+    // Cite the folder that holds most of the code first (the main library's, not a small side module).
     const head = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '');
     const weight = new Map<string, number>();
     for (const f of top.files) weight.set(head(f.path), (weight.get(head(f.path)) ?? 0) + 1);
     const files = [...top.files].sort((a, b) =>
       (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1)
     );
-    // A line that names the file (`//  Alamofire.swift`) names each file's own: the template says so.
+    // A line that names the file (`//  Session.swift`) names each file's own: the template says so.
     const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(?:swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/im;
     const named = FILE_LINE.test(top.text);
     const template = top.text.replace(new RegExp(FILE_LINE.source, 'gim'), '$1<file name>$2');
@@ -294,8 +294,8 @@ export class CodeStandardAnalyzer implements Analyzer {
   }
 
   /**
-   * The modules that export the other way, by folder when a few folders hold them all (photoprism's
-   * named-only helpers are in src/common and src/options), and why when a tool requires it (trpc's
+   * The modules that export the other way, by folder when a few folders hold them all (a project's
+   * named-only helpers are in src/common and src/options), and why when a tool requires it (a codemod's
    * jscodeshift transforms).
    */
   private exceptions(files: string[], useNamed: boolean): string {
@@ -329,7 +329,7 @@ export class CodeStandardAnalyzer implements Analyzer {
     const t = this.exportsTally.get(useNamed ? 'named' : 'default');
     const other = this.exportsTally.peek(useNamed ? 'default' : 'named');
     return {
-      // "Each module" at 80 % overclaimed (photoprism).
+      // "Each module" at 80 % overclaims.
       title: useNamed
         ? 'Modules use named exports, not default exports'
         : t.count / total >= 0.95
@@ -428,8 +428,8 @@ export function languageOf(fam: Family, ctx: AnalysisContext): string {
 
 /**
  * Where the build makes Spotless write the license header (`licenseHeaderFile(…)` in a Gradle
- * convention, `<licenseHeader>` in a Maven pom), with the command that applies it: nowinandroid's
- * header is enforced by its build-logic, which the header card did not say.
+ * convention, `<licenseHeader>` in a Maven pom), with the command that applies it: a header
+ * enforced by build-logic is not seen in the files' headers alone.
  */
 async function spotlessHeader(
   ctx: AnalysisContext,
@@ -440,8 +440,8 @@ async function spotlessHeader(
   );
   for (const f of builds) {
     const text = (await ctx.read(f)) ?? '';
-    // The language's own rule, by the header file it names (nowinandroid's kotlin block names
-    // copyright.kt; its xml block comes first); a header given inline counts when it is the only rule.
+    // The language's own rule, by the header file it names (a kotlin block names
+    // copyright.kt; an xml block comes first); a header given inline counts when it is the only rule.
     const hits = [...text.matchAll(/\blicenseHeader(File)?\s*\(([^\n]*)|<licenseHeader>/g)];
     const ruleFamily = (args = '') => {
       const named = /["']([^"']+)["']/.exec(args)?.[1];
