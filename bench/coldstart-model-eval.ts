@@ -19,7 +19,9 @@ import type { ChatModel, ChatRequest, ChatResponse } from '../src/core/domains/a
 import { listCandidates } from '../src/core/domains/knowledge';
 import { loadTokenCounter } from '../src/core/domains/skills/tokens';
 import { Workspace } from '../src/core/ground/workspace';
-import { type RepoRun, reviewPacket, TEST_SET } from './coldstart-eval';
+import { coverageTables, loadCoverage } from './coldstart-essentials';
+import { loadLabels, type RepoRun, reviewPacket, tables, TEST_SET } from './coldstart-eval';
+import { printTable } from './lib';
 
 const SKILLS = path.join(__dirname, '..', 'skills');
 
@@ -151,6 +153,9 @@ async function replay(reposDir: string, answersDir: string, packet: string | und
   console.log('| repository | requests | drifted | written | flagged | refused | fell back | candidates |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  // The judges' labels of the cards this path wrote, and their coverage of the essentials.
+  printTable({ ...tables(runs, loadLabels())[0], title: 'Model path on the test set: approval by a blind judge' });
+  for (const t of coverageTables(loadCoverage().filter((c) => c.path.startsWith('model')))) printTable(t);
   if (rows.some((r) => Number(r[2]) > 0)) {
     console.log('\nThe prompts drifted since the answers were recorded: regenerate them and have them answered again.');
   }
