@@ -32,7 +32,14 @@ const common = {
 
 // Large libraries that only some code paths need (the ReDoS analysis, the tokenizer's ranks) live in
 // their own files under dist/vendor/ and are loaded on first use, so every bundle starts fast.
-const vendored = { 'recheck/lib/browser.js': 'recheck.js', 'js-tiktoken/ranks/o200k_base': 'o200k_base.js' };
+const vendored = {
+  'recheck/lib/browser.js': 'recheck.js',
+  'js-tiktoken/ranks/o200k_base': 'o200k_base.js',
+  // The MCP SDK's client (and zod with it), needed only when the agent reaches another MCP server.
+  './sdk-client': 'mcp-client.js',
+};
+/** Vendored modules of our own: the file each specifier names. */
+const vendoredSources = { './sdk-client': path.join(root, 'src/core/domains/servers/sdk-client.ts') };
 const vendorPlugin = {
   name: 'vendor',
   setup(build) {
@@ -118,9 +125,10 @@ await Promise.all(
       ...common,
       sourcemap: false,
       minify: true,
-      entryPoints: [require.resolve(from)],
+      entryPoints: [vendoredSources[from] ?? require.resolve(from)],
       write: false,
       outfile: path.join(root, 'dist/vendor', to),
+      plugins: [zodLocalesPlugin],
     });
     const file = path.join(root, 'dist/vendor', to);
     writeCompressed(file, built.outputFiles[0].contents);

@@ -233,9 +233,7 @@ export class McpServers {
 
   private async open(c: ServerConfig): Promise<Connection> {
     // Loaded on first use: a workspace that names no other server never evaluates the SDK's client.
-    const { Client } = require(
-      '@modelcontextprotocol/sdk/client/index.js',
-    ) as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { Client } = require('./sdk-client') as typeof import('./sdk-client');
     const transports = await this.transportsFor(c);
     let last: Error | undefined;
     for (const make of transports) {
@@ -260,9 +258,7 @@ export class McpServers {
 
   private async transportsFor(c: ServerConfig): Promise<(() => Transport)[]> {
     if (c.transport === 'stdio') {
-      const { StdioClientTransport, getDefaultEnvironment } = require(
-        '@modelcontextprotocol/sdk/client/stdio.js',
-      ) as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StdioClientTransport, getDefaultEnvironment } = require('./sdk-client') as typeof import('./sdk-client');
       return [
         () =>
           new StdioClientTransport({
@@ -276,14 +272,10 @@ export class McpServers {
     }
     const url = new URL(c.url!);
     const init = { requestInit: { headers: c.headers ?? {} } };
-    const { SSEClientTransport } = require(
-      '@modelcontextprotocol/sdk/client/sse.js',
-    ) as typeof import('@modelcontextprotocol/sdk/client/sse.js');
+    const { SSEClientTransport } = require('./sdk-client') as typeof import('./sdk-client');
     const sse = () => new SSEClientTransport(url, init);
     if (c.transport === 'sse') return [sse];
-    const { StreamableHTTPClientTransport } = require(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js',
-    ) as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { StreamableHTTPClientTransport } = require('./sdk-client') as typeof import('./sdk-client');
     // Servers from before Streamable HTTP speak only SSE: the SDK's documented fallback.
     return [() => new StreamableHTTPClientTransport(url, init), sse];
   }
