@@ -144,6 +144,9 @@ test('without a model the tool says how to write the cards from coldstart_eviden
   assert.equal(data.mode, 'diagnostic');
   assert.match(data.next, /coldstart_evidence/);
   assert.match(data.next, /submit_candidates in batches of at most 50/);
+  // The answer carries no prompt, so its reason must not send the agent looking for one.
+  assert.equal(data.prompt, undefined);
+  assert.doesNotMatch(data.reason, /prompt below/);
   assert.equal(listCandidates(ws).length, 0);
 });
 

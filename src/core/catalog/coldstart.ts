@@ -5,7 +5,7 @@
  */
 import { writeColdstartCards } from '../domains/agent/coldstart';
 import { CARD_RULES } from '../domains/agent/coldstart-prompt';
-import { NO_MODEL_REASON } from '../domains/agent/diagnostic';
+import { NO_MODEL_CHANNEL } from '../domains/agent/diagnostic';
 import { CORE_DIMENSIONS, LANGUAGE_DIMENSIONS } from '../domains/bootstrap';
 import { type EvidenceScan, PACK_TOKENS, scanEvidence } from '../domains/bootstrap/packs';
 import { loadTokenCounter } from '../domains/skills/tokens';
@@ -138,7 +138,7 @@ const writeCards = defineTool({
     if (!ctx.model) {
       return {
         mode: 'diagnostic' as const,
-        reason: NO_MODEL_REASON,
+        reason: `${NO_MODEL_CHANNEL} Write the cards yourself from the scan's evidence, as \`next\` says.`,
         missing: ['model'],
         rules: CARD_RULES,
         next:

@@ -15,8 +15,12 @@ export interface DiagnosticAnswer {
   next: string;
 }
 
+/** Why a model step cannot run here, and where a model would come from. */
+export const NO_MODEL_CHANNEL =
+  'No language model is available to AutoSnippet on this channel. Inside VS Code the @autosnippet chat lends the model picked in Copilot chat; an MCP client lends its model when it supports sampling.';
+
 export const NO_MODEL_REASON =
-  'No language model is available to AutoSnippet on this channel. Inside VS Code the @autosnippet chat lends the model picked in Copilot chat; an MCP client lends its model when it supports sampling. You can do this step yourself: run the prompt below and pass the answer back as `next` says.';
+  `${NO_MODEL_CHANNEL} You can do this step yourself: run the prompt below and pass the answer back as \`next\` says.`;
 
 export function diagnosticAnswer(
   prompt: TaskPrompt,
