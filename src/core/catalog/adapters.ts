@@ -31,6 +31,8 @@ export { rankToolsByRelevance } from '../domains/agent/relevance';
 export { combineToolboxes } from '../domains/agent/toolbox';
 export type { AgentReference, AgentToolbox } from '../domains/agent/toolbox';
 export type { BootstrapResult } from '../domains/bootstrap';
+// `/coldstart` reads the report of write_coldstart_cards to summarise it in the chat.
+export type { ColdstartCardsReport } from '../domains/agent/coldstart';
 export { catalogToolbox, guardAnswerReviewer } from './toolbox';
 
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.

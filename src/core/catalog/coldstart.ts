@@ -122,7 +122,7 @@ const writeCards = defineTool({
   description:
     "Cold start with a model: scans the project, gives the model the evidence packs (coldstart_evidence's), parses its cards and checks each one: a card citing a file or line that does not exist, "
     + 'or quoting code the cited files do not hold, is sent back once and then refused; one citing a real line the scan did not show is kept, tagged `unverified-source`, with the line '
-    + "in its rationale for the reviewer. Dimensions the model could not answer keep the scan's own cards. The answer: cards written, flagged and refused, and bootstrap_knowledge's summary. "
+    + "in its rationale for the person who reviews it. Dimensions the model could not answer keep the scan's own cards. The answer: cards written, flagged and refused, and bootstrap_knowledge's summary. "
     + 'Without a model on this channel it answers in diagnostic mode: call coldstart_evidence and write the cards yourself with the rules it gives.',
   inputSchema: Input({ dimensions: dimensionList(), maxFiles: maxFiles() }),
   outputSchema: Domain<Awaited<ReturnType<typeof writeColdstartCards>> | Record<string, unknown>>(

@@ -6,23 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { ToolResult } from '../../core/catalog';
-import type { BootstrapResult, ChatModel } from '../../core/catalog/adapters';
+import type { BootstrapResult, ChatModel, ColdstartCardsReport } from '../../core/catalog/adapters';
 import { candidatesIn } from '../../core/catalog/adapters';
 import type { Workspace } from '../../core/ground/workspace';
 import type { ChatHost } from './chat-host';
 import type { TurnMetadata } from './history';
 import { streamReviewButtons } from './review-actions';
-
-interface CardsReport {
-  mode: 'model';
-  model: string;
-  requests: number;
-  written: number;
-  flagged: { title: string; note: string }[];
-  refused: { title: string; problem: string }[];
-  fallback: { dimensions: string[]; reason: string }[];
-  result: BootstrapResult;
-}
 
 export async function runColdstart(
   host: ChatHost,
@@ -58,7 +47,7 @@ export async function runColdstart(
       stream.markdown(`**${r.error.message}**${r.error.hint ? `\n\n${r.error.hint}` : ''}`);
       return { errorDetails: { message: r.error.message }, metadata: { autosnippet: turn('error', []) } };
     }
-    const data = r.data as CardsReport | BootstrapResult;
+    const data = r.data as ColdstartCardsReport | BootstrapResult;
     const result = 'result' in data ? data.result : data;
     stream.markdown(summaryOf(data, result));
     const candidates = [...candidatesIn(result).values()];
@@ -69,7 +58,7 @@ export async function runColdstart(
   }
 }
 
-function summaryOf(data: CardsReport | BootstrapResult, result: BootstrapResult): string {
+function summaryOf(data: ColdstartCardsReport | BootstrapResult, result: BootstrapResult): string {
   const lines: string[] = [];
   lines.push(
     'mode' in data

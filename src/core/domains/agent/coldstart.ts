@@ -1,7 +1,7 @@
 /**
  * The cold start with a model: the scan's evidence packs go to the model, which writes and checks the
  * cards; every card's sources are then checked against the evidence and opened in the files. A card
- * citing a line the scan did not show, but that exists, is kept and flagged for the reviewer with the
+ * citing a line the scan did not show, but that exists, is kept and flagged for the person reviewing it, with the
  * line; a card whose sources do not hold (no such file or line, quoted code absent) is sent back once
  * and refused if it still does not hold. Dimensions the model could not answer keep the scan's own
  * cards, as does the whole run when no model is lent (the caller runs bootstrap_knowledge then).
@@ -139,7 +139,7 @@ interface CheckedCard {
   card: ModelCard;
   /** Why the card is refused. */
   problem?: string;
-  /** What the reviewer must check: cited lines the scan did not show, as the file has them. */
+  /** What the person reviewing the card must check: cited lines the scan did not show, as the file has them. */
   note?: string;
 }
 

@@ -417,7 +417,7 @@ export function onlyTypeChecks(lines: readonly string[], names: readonly string[
     for (const n of names) {
       const all = l.match(new RegExp(`\\b${escapeName(n)}\\b`, 'g'))?.length ?? 0;
       // A type check, or a parameter's type annotation (`_ item: SidebarItem?`): neither lists anything.
-      // A `switch` that dispatches on them (`case let r as UploadRequest:`, a session's perform) lists them.
+      // A `switch` that dispatches on them (`case let r as UploadRequest:`, a `perform(_:)` that switches on the request) lists them.
       const checks = /^\s*case\b/.test(l)
         ? 0
         : l.match(

@@ -184,7 +184,7 @@ const RUNNER =
 /**
  * The commands the agent instructions list, each with the words around it as its label and its line:
  * the project's own word on how to build and test, which reviewers expect over what CI or the
- * ecosystem suggest. Bullets either way round (`- Run local tests: \`./gradlew test\`` and
+ * ecosystem suggest. Bullets in either order (`- Run local tests: \`./gradlew test\`` and
  * `- \`./gradlew lint\`: run Android lint checks.`) and fenced shell blocks (each labelled by
  * the comment or heading above). A template a person must fill in (`<path>`, `{Variant}`, `X.X.X`) or
  * a watch mode is not a command to run as written. One file, the first that has any; without agent

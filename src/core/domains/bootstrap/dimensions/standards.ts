@@ -254,7 +254,7 @@ export class CodeStandardAnalyzer implements Analyzer {
     const files = [...top.files].sort((a, b) =>
       (weight.get(head(b.path)) ?? 0) - (weight.get(head(a.path)) ?? 0) || (a.path < b.path ? -1 : 1)
     );
-    // A line that names the file (`//  Session.swift`) names each file's own: the template says so.
+    // A line that names the file (`//  Request.swift`) names each file's own: the template says so.
     const FILE_LINE = /^(\s*(?:\/\/|\*|#)\s*)[\w+.-]+\.(?:swift|m|h|kt|java|go|rs|py|ts|js)(\s*)$/im;
     const named = FILE_LINE.test(top.text);
     const template = top.text.replace(new RegExp(FILE_LINE.source, 'gim'), '$1<file name>$2');
