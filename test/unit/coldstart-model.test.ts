@@ -1,7 +1,7 @@
 // The cold start with a model: the deterministic scripted model writes cards from the packs it is sent;
 // what is recorded is checked against the evidence and the files.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { createCatalog } from '../../src/core/catalog';
@@ -148,6 +148,9 @@ test('without a model the tool says how to write the cards from coldstart_eviden
   assert.equal(data.prompt, undefined);
   assert.doesNotMatch(data.reason, /prompt below/);
   assert.equal(listCandidates(ws).length, 0);
+  // Nothing was written, so the repository gains no `.autosnippet/` folder and the answer says none was made.
+  assert.equal(existsSync(ws.dataDir), false, 'a diagnostic answer leaves the repository untouched');
+  assert.equal(data.notice, undefined);
 });
 
 function escape(s: string): string {

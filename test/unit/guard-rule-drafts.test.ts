@@ -277,6 +277,49 @@ describe('propose_guard_rule: the agent proposes, a person approves the rule wit
     assert.equal((c.data as { constraints?: unknown }).constraints, undefined);
   });
 
+  const handWritten = (good: string) => ({
+    title: `HTTP calls go through fetchJson (${good})`,
+    summary: 'HTTP goes through fetchJson, which parses and reports errors the same way everywhere.',
+    language: 'typescript',
+    knowledgeType: 'code-standard',
+    code: "export const user = () => fetchJson('/api/user');",
+    reasoning: { whyStandard: 'Every feature calls it.', sources: ['src/features/user.ts:3'], confidence: 0.9 },
+    constraints: {
+      guards: [{
+        id: 'no-raw-fetch',
+        message: 'Use fetchJson.',
+        pattern: '\\bfetch\\(',
+        exclude: ['src/net/**'],
+        examples: { bad: ["fetch('/x')"], good: [good] },
+      }],
+    },
+  });
+
+  it('a guard written into a submitted card gets the same trial: refused with its field, or stored with its report', async () => {
+    const bad = await invoke('submit_candidate', handWritten("fetch('/y')"));
+    assert.ok(!bad.ok && bad.error.code === 'INVALID_INPUT', JSON.stringify(bad));
+    const details = !bad.ok ? bad.error.details as { field?: string } | undefined : undefined;
+    assert.equal(details?.field, 'constraints.guards.examples.good[0]');
+    assert.match(!bad.ok ? bad.error.message : '', /good example 1/);
+
+    const good = await invoke('submit_candidate', handWritten("fetchJson('/x')"));
+    assert.ok(good.ok, JSON.stringify(good));
+    const c = await invoke('get_candidate', { id: (good.data as { id: string }).id });
+    const stored = c.ok ? c.data as { guardReport?: { files: number; rules: { total: number }[] } } : {};
+    assert.ok(stored.guardReport, 'the person sees what the rule reports today');
+    assert.ok(stored.guardReport!.files >= 4);
+    assert.deepEqual(stored.guardReport!.rules.map((r) => r.total), [0]);
+
+    const batch = await invoke('submit_candidates', {
+      candidates: [handWritten("fetchJson('/z')"), handWritten("fetch('/w')")],
+    });
+    assert.ok(batch.ok, JSON.stringify(batch));
+    const b = batch.data as { created: string[]; refused: { input: number; issues: { field: string }[] }[] };
+    assert.equal(b.created.length, 1);
+    assert.deepEqual(b.refused.map((r) => r.input), [1]);
+    assert.match(b.refused[0].issues[0].field, /^constraints\.guards/);
+  });
+
   it('drafted from a seed, stored pending, written to the recipe on approval and enforced once published', async () => {
     const id = await candidate('HTTP calls go through fetchJson');
     const r = await invoke('propose_guard_rule', {

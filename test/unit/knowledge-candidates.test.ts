@@ -281,3 +281,29 @@ test('a candidate round-trips through its editable Markdown form', async () => {
     await ws.cleanup();
   }
 });
+
+test('a fresh submission is never reported as similar to itself', async () => {
+  const ws = await tempWorkspace();
+  try {
+    const first = await call(
+      ws,
+      'submit_candidate',
+      { title: 'Wrap error causes with %w in fmt.Errorf', language: 'go' },
+      agent,
+    );
+    assert.equal(first.status, 'created');
+    assert.equal(first.similarHint, undefined, 'nothing else exists, so nothing is similar');
+    assert.ok(!(first.similar ?? []).length);
+
+    // A second, different card close to the first still hears about the first, never about itself.
+    const second = await call(
+      ws,
+      'submit_candidate',
+      { title: 'Wrap error causes with %w in fmt.Errorf calls', language: 'go', summary: 'Other words.' },
+      agent,
+    );
+    if (second.status === 'created') assert.ok(!String(second.similarHint ?? '').includes(second.id));
+  } finally {
+    await ws.cleanup();
+  }
+});

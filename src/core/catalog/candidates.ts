@@ -23,6 +23,7 @@ import type { SourceFiles } from '../domains/knowledge/source-check';
 import { transitionsOf } from '../domains/knowledge/transitions';
 import type { StatusChange } from '../domains/knowledge/types';
 import { AutoSnippetError, ErrorCode } from '../ground/kernel/errors';
+import { trialCandidateGuards } from './candidate-guards';
 import {
   candidateAliases,
   candidateOut,
@@ -51,6 +52,15 @@ function sourcesRefused(issues: FieldIssue[]): AutoSnippetError {
   );
 }
 
+function guardsRefused(issues: FieldIssue[]): AutoSnippetError {
+  return new AutoSnippetError(
+    ErrorCode.InvalidInput,
+    `Not recorded: a guard rule in constraints.guards does not hold. ${issues.map((i) => i.message).join(' ')}`,
+    'Correct the rule (or leave constraints.guards out and draft it with propose_guard_rule), then submit again.',
+    { field: issues[0].field, problems: issues },
+  );
+}
+
 const submitCandidate = defineTool({
   name: 'submit_candidate',
   title: 'Submit a knowledge candidate',
@@ -59,7 +69,7 @@ const submitCandidate = defineTool({
   description:
     'Records a proposal as a pending candidate that a person approves or rejects. Only `title` is required, but approving it takes: summary, the code from the project, language, category, knowledgeType, '
     + 'and reasoning {whyStandard, sources as `path:line`, confidence}. Every cited `path:line` is opened: a file that does not exist, a line past its end, or code quoted from none of the cited files '
-    + 'refuses the card (INVALID_INPUT, with what the file holds). The answer is the id, the status, the validation (fields missing or weak) and the nearest existing recipes. '
+    + 'refuses the card (INVALID_INPUT, with what the file holds). Guard rules in constraints.guards run on their own examples (refused with the field at fault) and on the repository, and are stored with what they report today. The answer is the id, the status, the validation (fields missing or weak) and the nearest existing recipes. '
     + 'Submitting the same thing twice does not create it twice: the answer says `duplicate` and names the existing one. Call check_duplicate first when unsure.',
   inputSchema: candidateSchema,
   outputSchema: Out({
@@ -81,11 +91,15 @@ const submitCandidate = defineTool({
     await ensureIndexFresh(ws);
     const sources = await sourceIssues(ws, input, ctx.signal);
     if (sources.length) throw sourcesRefused(sources);
-    const result = await submitCandidates(ws, [input], ctx.actor);
+    const trial = await trialCandidateGuards(ws, [input], ctx.signal);
+    const guardIssues = trial.refused.get(0);
+    if (guardIssues) throw guardsRefused(guardIssues);
+    // Nearest neighbours are looked up before the card is recorded, so the new card is never among them.
+    const near = await checkDuplicate(ws, input, 3);
+    const result = await submitCandidates(ws, trial.inputs, ctx.actor);
     const dup = result.duplicates[0];
     // The verdict is on the candidate as recorded (defaults filled), the one validate_candidate {id} sees.
     const validation = verdictWith(dup ? input : getCandidate(ws, result.created[0]), sources);
-    const near = dup ? undefined : await checkDuplicate(ws, input, 3);
     return {
       id: dup?.existing ?? result.created[0],
       status: dup ? ('duplicate' as const) : ('created' as const),
@@ -95,7 +109,7 @@ const submitCandidate = defineTool({
         ? {}
         : { hint: FILL_HINT }),
       validation: answeredVerdict(validation),
-      ...(near && near.verdict !== 'unique'
+      ...(!dup && near.verdict !== 'unique'
         ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint }
         : {}),
     };
@@ -109,7 +123,7 @@ const submitCandidatesTool = defineTool({
   summary: `Propose up to ${BATCH_MAX} candidates at once; duplicates are reported, not created.`,
   description:
     `Records several proposals as pending candidates in one go (at most ${BATCH_MAX}). Each has the fields of submit_candidate, and each cited \`path:line\` is opened: `
-    + 'an input whose sources do not hold is listed under `refused` (by index, with what the file holds) and not created; the others are. '
+    + 'an input whose sources do not hold, or whose constraints.guards fail their own examples, is listed under `refused` (by index, with the field at fault) and not created; the others are. '
     + 'The answer lists the ids created, the inputs that duplicate an existing candidate or recipe, and per created candidate the fields still missing.',
   inputSchema: Input({ candidates: List(candidateSchema, BATCH_MAX, { minItems: 1 }) }),
   outputSchema: Out({
@@ -140,11 +154,13 @@ const submitCandidatesTool = defineTool({
     const assessed = await Promise.all(
       input.candidates.map(async (c, i) => ({ i, c, v: await assessCandidate(ws, c, ctx.signal, files) })),
     );
-    const accepted = assessed.filter((a) => !a.v.sourceIssues.length);
-    const refused = assessed.filter((a) => a.v.sourceIssues.length).map((a) => ({
-      input: a.i,
-      issues: a.v.sourceIssues,
-    }));
+    const sourced = assessed.filter((a) => !a.v.sourceIssues.length);
+    const trial = await trialCandidateGuards(ws, sourced.map((a) => a.c), ctx.signal);
+    const accepted = sourced.map((a, k) => ({ ...a, c: trial.inputs[k] })).filter((_, k) => !trial.refused.has(k));
+    const refused = [
+      ...assessed.filter((a) => a.v.sourceIssues.length).map((a) => ({ input: a.i, issues: a.v.sourceIssues })),
+      ...[...trial.refused].map(([k, issues]) => ({ input: sourced[k].i, issues })),
+    ].sort((a, b) => a.input - b.input);
     const result = accepted.length
       ? await submitCandidates(ws, accepted.map((a) => a.c), ctx.actor)
       : { created: [], duplicates: [] };
@@ -154,7 +170,7 @@ const submitCandidatesTool = defineTool({
       .filter((m) => m.missing.length || m.weak.length);
     const duplicates = result.duplicates.map((d) => ({ input: accepted[d.input].i, existing: d.existing }));
     const hint = [
-      refused.length ? 'Fix the sources of the refused inputs and submit those again.' : '',
+      refused.length ? 'Fix what `refused` names (the sources, or a guard rule) and submit those inputs again.' : '',
       missing.length ? FILL_HINT : '',
     ].filter(Boolean).join(' ');
     return { created: result.created, duplicates, refused, missing, ...(hint ? { hint } : {}) };

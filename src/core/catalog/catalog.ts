@@ -168,7 +168,7 @@ export class ToolCatalog {
         ? { ok: true, tool: tool.name, data: fitted.data, truncated: fitted.truncated }
         : { ok: true, tool: tool.name, data: fitted.data };
     };
-    if (tool.access === 'read') return execute();
+    if (tool.access === 'read' || tool.writes?.(ctx) === false) return execute();
     // Every write, whatever the channel, passes the Gateway; if the Gateway fails, the write does not happen.
     try {
       const result = await Gateway.for(ws).run(tool, input.value as Record<string, unknown>, ctx, execute);

@@ -12,7 +12,7 @@ import { loadTokenCounter } from '../domains/skills/tokens';
 import type { Workspace } from '../ground/workspace';
 import { BATCH_MAX } from './candidates';
 import { Domain, Input, List, Opt, Out, StringEnum, Type } from './schema';
-import { type AnyTool, defineTool, type HandlerContext } from './types';
+import { type AnyTool, defineTool, type HandlerContext, type ToolContext } from './types';
 
 /** Characters of packs per page: two or three pages for a repository the scan finds much in. */
 export const EVIDENCE_PAGE_CHARS = 30_000;
@@ -129,13 +129,14 @@ const writeCards = defineTool({
     'The cards written, flagged and refused, and the summary per dimension; or the diagnostic answer.',
   ),
   access: 'propose',
+  writes: channelLendsModel,
   maxOutputChars: 12_000,
   confirmation: () => ({
     title: 'Write the cold-start cards?',
     message: 'Scan the project and have the model write pending candidates from what it finds, for a person to review.',
   }),
   async handler(ws, input, ctx) {
-    if (!ctx.model) {
+    if (!channelLendsModel(ctx)) {
       return {
         mode: 'diagnostic' as const,
         reason: `${NO_MODEL_CHANNEL} Write the cards yourself from the scan's evidence, as \`next\` says.`,
@@ -148,6 +149,11 @@ const writeCards = defineTool({
     return writeColdstartCards(ws, input, { ...ctx, counter: await loadTokenCounter() });
   },
 });
+
+/** Without a model the tool only explains what to do instead, so the call writes nothing. */
+function channelLendsModel(ctx: ToolContext): boolean {
+  return ctx.model !== undefined;
+}
 
 export const coldstartTools: AnyTool[] = [coldstartEvidence, writeCards];
 export { coldstartEvidence as coldstartEvidenceTool, writeCards as writeColdstartCardsTool };

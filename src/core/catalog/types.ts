@@ -98,6 +98,12 @@ export interface ToolDefinition<I extends TObject = TObject, O extends TSchema =
    */
   derivedWrite?: boolean;
   /**
+   * False when a `propose` tool's call cannot write on this channel (it answers in diagnostic mode):
+   * the call then runs as a read, so no audit line is written and `.autosnippet/` is not created. The
+   * handler must branch on the same predicate.
+   */
+  writes?: (ctx: ToolContext) => boolean;
+  /**
    * A generic call (`call_tool`): the handler calls another tool through the catalog, and its answer is
    * that tool's own result, neither wrapped nor bounded again, so the envelope, the Gateway's checks and
    * the audit line carry the real tool's name.
