@@ -65,6 +65,14 @@ export const HELD_OUT = repositorySet(HELD_OUT_FILE);
  */
 export const TEST_SET = repositorySet(path.join(LABELS_DIR, 'test-set.json'));
 
+/**
+ * The second test set, pinned before the product ran on it: the first set's labels had been read by
+ * the time the detectors next changed, so figures after that change come from this set.
+ */
+export const TEST_SET_2 = repositorySet(path.join(LABELS_DIR, 'test-set-2.json'));
+
+const inTestSet = (repo: string) => repo in TEST_SET || repo in TEST_SET_2;
+
 /** `owner+name` → commit, from a file of the form `{ repositories: { "owner/name": commit } }`. */
 function repositorySet(file: string): Record<string, string> {
   if (!existsSync(file)) return {};
@@ -336,7 +344,7 @@ const RUBRIC = [
 export function reviewPacket(reposDir: string, runs: RepoRun[], labels: Map<string, Label>, all = false): unknown {
   const items = [];
   for (const run of runs) {
-    const commit = loadExpected(run.repo)?.commit ?? HELD_OUT[run.repo] ?? TEST_SET[run.repo];
+    const commit = loadExpected(run.repo)?.commit ?? HELD_OUT[run.repo] ?? TEST_SET[run.repo] ?? TEST_SET_2[run.repo];
     for (const c of run.candidates) {
       if (!all && labelOf(labels, run.repo, c)) continue;
       items.push({
@@ -402,13 +410,15 @@ export function tables(runs: RepoRun[], labels: Label[]): BenchTable[] {
     );
   const heldOut = rows.filter((r) => r.repo in HELD_OUT);
   const test = rows.filter((r) => r.repo in TEST_SET);
-  const tuned = rows.filter((r) => !(r.repo in HELD_OUT) && !(r.repo in TEST_SET));
-  const totals = heldOut.length || test.length
+  const test2 = rows.filter((r) => r.repo in TEST_SET_2);
+  const tuned = rows.filter((r) => !(r.repo in HELD_OUT) && !inTestSet(r.repo));
+  const totals = heldOut.length || test.length || test2.length
     ? [
       totalOf('all', rows),
       totalOf(`tuned on (${tuned.length})`, tuned),
       ...(heldOut.length ? [totalOf(`held out (${heldOut.length}, validation)`, heldOut)] : []),
       ...(test.length ? [totalOf(`test (${test.length}, never tuned on)`, test)] : []),
+      ...(test2.length ? [totalOf(`test 2 (${test2.length}, never tuned on)`, test2)] : []),
     ]
     : [totalOf('all', rows)];
   const structure = runs.map((r) => {
@@ -530,9 +540,9 @@ export function reposDir(): string {
 /** For `npm run bench`: the evaluation tables when the repositories are on this machine. */
 export async function evaluate(only?: string[]): Promise<{ runs: RepoRun[]; tables: BenchTable[] }> {
   const dir = reposDir();
-  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT), ...Object.keys(TEST_SET)].filter((r) =>
-    existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase())))
-  );
+  const repos = [...EVAL_REPOS, ...Object.keys(HELD_OUT), ...Object.keys(TEST_SET), ...Object.keys(TEST_SET_2)].filter((
+    r,
+  ) => existsSync(path.join(dir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase()))));
   const runs: RepoRun[] = [];
   for (const r of repos) runs.push(await runRepo(dir, r));
   return { runs, tables: [...tables(runs, loadLabels()), ...coverageTables()] };

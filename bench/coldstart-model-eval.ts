@@ -20,7 +20,7 @@ import { listCandidates } from '../src/core/domains/knowledge';
 import { loadTokenCounter } from '../src/core/domains/skills/tokens';
 import { Workspace } from '../src/core/ground/workspace';
 import { coverageTables, loadCoverage } from './coldstart-essentials';
-import { loadLabels, type RepoRun, reviewPacket, tables, TEST_SET } from './coldstart-eval';
+import { loadLabels, type RepoRun, reviewPacket, tables, TEST_SET, TEST_SET_2 } from './coldstart-eval';
 import { printTable } from './lib';
 
 const SKILLS = path.join(__dirname, '..', 'skills');
@@ -92,7 +92,7 @@ async function play(ws: Workspace, answers: Map<string, string>) {
 }
 
 function repos(reposDir: string, only?: string[]): string[] {
-  return Object.keys(TEST_SET).filter((r) =>
+  return [...Object.keys(TEST_SET), ...Object.keys(TEST_SET_2)].filter((r) =>
     existsSync(path.join(reposDir, r)) && (!only?.length || only.some((o) => r.toLowerCase().includes(o.toLowerCase())))
   );
 }
