@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type DeclFact, factsOf, type ImportFact, INTERNAL_PATH } from './facts';
 import { wordPattern } from './form';
+import { JS_RESOLUTION_SUFFIXES } from './js-resolution';
 import type { AnalysisContext, Family, SourceFile } from './types';
 
 /** A top-level declaration of a production file. */
@@ -34,21 +35,6 @@ export interface Use {
   line: number;
 }
 
-const JS_EXTENSIONS = [
-  '',
-  '.ts',
-  '.tsx',
-  '.mts',
-  '.cts',
-  '.js',
-  '.jsx',
-  '.mjs',
-  '.cjs',
-  '/index.ts',
-  '/index.tsx',
-  '/index.js',
-  '/index.mjs',
-];
 const MAX_FILES = 20_000;
 
 /**
@@ -296,7 +282,7 @@ export class SymbolIndex {
   private jsImportReaches(from: string, spec: string, def: Definition, ctx: AnalysisContext, depth = 0): boolean {
     if (spec.startsWith('.')) {
       const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(m|c)?js$/, '');
-      for (const ext of JS_EXTENSIONS) {
+      for (const ext of JS_RESOLUTION_SUFFIXES) {
         const candidate = base + ext;
         if (candidate === def.path || candidate === def.path.replace(/\.(m|c)?[jt]sx?$/, '') + ext) return true;
         // An index that re-exports what lives below it.

@@ -5,6 +5,7 @@ import { type Ecosystem, ownedDirs, type Target } from '../../structure';
 import { confidence, Tallies } from '../evidence';
 import { factsOf, type ImportFact } from '../facts';
 import { fit, MAX_SUMMARY, nameList, shownTarget } from '../form';
+import { resolveJsFile } from '../js-resolution';
 import { resolveRust } from '../rust-modules';
 import { pathKind } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
@@ -29,21 +30,6 @@ const SOURCE_ROOTS = new Set([
   'services',
   'crates',
 ]);
-const JS_EXTENSIONS = [
-  '',
-  '.ts',
-  '.tsx',
-  '.mts',
-  '.cts',
-  '.js',
-  '.jsx',
-  '.mjs',
-  '.cjs',
-  '/index.ts',
-  '/index.tsx',
-  '/index.js',
-  '/index.jsx',
-];
 const MAX_FILE_EDGES = 20_000;
 
 const ENTRY_POINTS: [RegExp, string, Family[]][] = [
@@ -724,10 +710,8 @@ class ImportResolver {
       case 'jsts': {
         if (spec.startsWith('.')) {
           const base = path.posix.normalize(path.posix.join(dir, spec));
-          for (const ext of JS_EXTENSIONS) if (this.files.has(base + ext)) return { file: base + ext };
-          const swapped = base.replace(/\.(m|c)?js$/, '.$1ts');
-          if (this.files.has(swapped)) return { file: swapped };
-          return undefined;
+          const file = resolveJsFile(base, (f) => this.files.has(f));
+          return file ? { file } : undefined;
         }
         const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
         return this.packages.has(pkg) ? { target: pkg } : undefined;
