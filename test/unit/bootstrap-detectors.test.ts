@@ -68,6 +68,8 @@ test("Go's `// Deprecated:` comments naming the replacement, kept in a file of t
   const c = find(await cardsOf('go-deprecated-comment-in-own-file'), /retired with the `\/\/ Deprecated:` doc comment/);
   assert.match(c.summary, /names the replacement/);
   assert.match(c.summary, /moved to `deprecated\.go`/);
+  // No fact shows when a release removes them: the card does not say it.
+  assert.doesNotMatch(c.summary, /major release|beside their replacement/);
   assert.match(c.code ?? '', /Deprecated: Use Handle instead\.\nfunc \(r \*Router\) Bind/);
   assert.equal(c.language, 'go');
 });
