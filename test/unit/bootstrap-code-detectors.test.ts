@@ -130,7 +130,7 @@ test('types that share a set of methods are a shape: the set, the types, and the
 test('a lock idiom is said as a whole: the mutex field, its name, and the exception', async () => {
   const { cards } = await coldStart('go-lock-field');
   const c = find(cards, (x) => x.origin === 'bootstrap:go-concurrency');
-  assert.match(c.summary, /guarded with `sync\.Mutex`\/`sync\.RWMutex`: 4 production files do/);
+  assert.match(c.summary, /guarded with `sync\.Mutex`\/`sync\.RWMutex`: 4 of 5 production files do/);
   assert.match(
     c.summary,
     /the lock is a field named `mu` in 3 of 4 files that take one \(`pool\.go` is the exception\)/,
@@ -153,4 +153,9 @@ test('an extension point names the implementation that does not override what th
   assert.match(c.summary, /defining `run\(\)` as 3 of 4 do \(`PassStep` is the exception\)/);
   // The card never says both "as the others do" and names an exception.
   assert.doesNotMatch(c.summary, /as the others do/);
+});
+
+test('a guard construct in a few files of many is no concurrency model of the code base', async () => {
+  const { cards } = await coldStart('rust-few-atomics');
+  assert.deepEqual(cards.filter((c) => c.tags?.includes('concurrency')).map((c) => c.title), []);
 });
