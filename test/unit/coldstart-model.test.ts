@@ -161,7 +161,7 @@ test('the prompt asks for titles no longer than validation keeps without a warni
   const asked = Number(/Titles [^.]*? at most (\d+) characters/.exec(user)?.[1]);
   const card = (title: string) => ({
     title,
-    knowledgeType: 'code-standard',
+    knowledgeType: 'code-standard' as const,
     summary: 'When to use it and what to do.',
   });
   const titleIssues = (title: string) => validateCandidate(card(title)).issues.filter((i) => i.field === 'title');
