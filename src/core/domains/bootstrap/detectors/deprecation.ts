@@ -50,7 +50,7 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
       other.slice(0, 2).map(([k, v]) => `${v.length} ${v.length === 1 ? 'mark uses' : 'marks use'} the ${k}`).join(
         ' and ',
       )
-    } instead.`
+    }.`
     : '';
   const code = [example.text, ...(example.declaration !== example.text ? [example.declaration] : [])].join('\n');
   return [{
