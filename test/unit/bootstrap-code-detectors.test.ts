@@ -104,15 +104,33 @@ test('a macro defined once and invoked for every error type is a recurring shape
 
 test('one constructor signature repeated for every command is a recurring shape', async () => {
   const { cards } = await coldStart('go-command-constructors');
-  const c = find(cards, (x) => /components are functions/.test(x.title));
+  const c = find(cards, (x) => /`new…` functions share/.test(x.title));
   assert.match(c.title, /`new…\(opts \*Options\) \*Command`/);
-  assert.match(c.summary, /5 of 5 functions with this signature follow the pattern/);
+  // What the facts show (names, signature, files), never a role guessed from the names' shared word.
+  assert.match(c.summary, /5 top-level functions named `new…`, one per file, take `\(opts \*Options\) \*Command`/);
+  assert.doesNotMatch(c.summary, /component/);
+});
+
+test('one method signature on unrelated types is no shape: nothing else shows they are of a kind', async () => {
+  const { cards } = await coldStart('rust-method-unrelated');
+  assert.ok(!cards.some((c) => /`path\(&self\) -> &Path`/.test(c.summary)), cards.map((c) => c.title).join('\n'));
+});
+
+test('types that share a set of methods are a shape: the set, the types, and the one that defines part of it', async () => {
+  const { cards } = await coldStart('rust-method-group');
+  const c = find(cards, (x) => /`get_mut`/.test(x.title) && /`get_ref`/.test(x.title));
+  assert.match(c.summary, /4 types in 4 production files \(`Counter`, `Json`, `Standard`, `Summary`\) each define/);
+  assert.match(c.summary, /`into_inner\(self\) -> W`/);
+  assert.match(c.summary, /`Sink` defines only `get_mut`/);
+  assert.doesNotMatch(c.summary, /of one kind|this kind/);
+  // One card for the group, not one per method of it.
+  assert.equal(cards.filter((x) => /`get_ref`/.test(x.title)).length, 1);
 });
 
 test('a lock idiom is said as a whole: the mutex field, its name, and the exception', async () => {
   const { cards } = await coldStart('go-lock-field');
   const c = find(cards, (x) => x.origin === 'bootstrap:go-concurrency');
-  assert.match(c.summary, /guarded with `sync\.Mutex`\/`sync\.RWMutex`: 4 production files do/);
+  assert.match(c.summary, /guarded with `sync\.Mutex`\/`sync\.RWMutex`: 4 of 5 production files do/);
   assert.match(
     c.summary,
     /the lock is a field named `mu` in 3 of 4 files that take one \(`pool\.go` is the exception\)/,
@@ -135,4 +153,9 @@ test('an extension point names the implementation that does not override what th
   assert.match(c.summary, /defining `run\(\)` as 3 of 4 do \(`PassStep` is the exception\)/);
   // The card never says both "as the others do" and names an exception.
   assert.doesNotMatch(c.summary, /as the others do/);
+});
+
+test('a guard construct in a few files of many is no concurrency model of the code base', async () => {
+  const { cards } = await coldStart('rust-few-atomics');
+  assert.deepEqual(cards.filter((c) => c.tags?.includes('concurrency')).map((c) => c.title), []);
 });

@@ -68,6 +68,8 @@ test("Go's `// Deprecated:` comments naming the replacement, kept in a file of t
   const c = find(await cardsOf('go-deprecated-comment-in-own-file'), /retired with the `\/\/ Deprecated:` doc comment/);
   assert.match(c.summary, /names the replacement/);
   assert.match(c.summary, /moved to `deprecated\.go`/);
+  // No fact shows when a release removes them: the card does not say it.
+  assert.doesNotMatch(c.summary, /major release|beside their replacement/);
   assert.match(c.code ?? '', /Deprecated: Use Handle instead\.\nfunc \(r \*Router\) Bind/);
   assert.equal(c.language, 'go');
 });
@@ -98,7 +100,7 @@ test("a standard module every test imports (Go's `testing`) is not the project's
 test('a helper module of the project that most test files import is their shared setup', async () => {
   const c = find(
     await cardsOf('helper-module-imported-by-tests'),
-    /^Tests (import their setup from|set up through the shared helper)/,
+    /^Tests (import their setup from|reuse the shared helper)/,
   );
   assert.match(c.title, /helpers\/server|startServer/);
   assert.ok(c.reasoning.sources.some((s) => /^test\/\w+\.test\.ts:[2-5]$/.test(s)), c.reasoning.sources.join());
@@ -113,4 +115,14 @@ test("CI that takes its toolchain from the manifest's rust-version builds with t
 test("another package's member (`assert.Error`) is not a use of a test helper of the same name", async () => {
   const cards = await cardsOf('qualified-member-named-like-a-test-helper');
   assert.deepEqual(cards.filter((c) => c.tags?.includes('testing')).map((c) => c.title), []);
+});
+
+test('a stand-in declared twice is the one the tests import, and a helper is said as used, not as what it builds', async () => {
+  const c = find(await cardsOf('kotlin-stand-in-declared-twice'), /Tests replace real dependencies with `MockServer`/);
+  assert.match(c.summary, /server\/src\/main\/kotlin\/server3\/MockServer\.kt/);
+  assert.doesNotMatch(c.summary, /legacy\/src/);
+  assert.equal(c.reasoning.sources[0], 'server/src/main/kotlin/server3/MockServer.kt:4');
+  // The test that imports the other declaration is not counted as a user of this one.
+  assert.ok(!c.reasoning.sources.some((s) => s.includes('LegacyTest')), c.reasoning.sources.join());
+  assert.equal(c.reasoning.sources.filter((s) => s.includes('/src/test/')).length, 5);
 });

@@ -104,7 +104,7 @@ test('the digest counts a supertype by the production types that declare it, acr
   assert.ok(fact, JSON.stringify(digest.facts()));
   assert.equal(
     fact.claim,
-    '3 production types in 3 files declare `Shape` as a supertype (declared at shapes/shape.py:1).',
+    '3 production types in 3 files declare `Shape` as a supertype (declared at shapes/shape.py:1). Implementations below.',
   );
   assert.deepEqual(fact.definition, { path: 'shapes/shape.py', line: 1, text: 'class Shape:' });
   assert.deepEqual(fact.places.map((p) => p.path), ['shapes/circle.py', 'shapes/square.py', 'shapes/hexagon.py']);
@@ -119,6 +119,63 @@ test('the digest counts a supertype by the production types that declare it, acr
     ),
   );
   assert.equal(one.facts().filter((f) => /supertype/.test(f.claim)).length, 0);
+});
+
+test('the digest names the members a project supertype declares, and the error types under one root with where they are raised', () => {
+  const digest = new FactDigest();
+  const py = (rel: string, text: string) => digest.visit(sourceFile(rel, 'python', text, undefined));
+  py(
+    'app/shape.py',
+    'class Shape:\n    def area(self) -> float:\n        raise NotImplementedError\n\n    def name(self) -> str:\n        return ""\n',
+  );
+  py(
+    'app/errors.py',
+    'class AppError(Exception):\n    pass\n\n\nclass NotFound(AppError):\n    pass\n\n\nclass Invalid(AppError):\n    pass\n',
+  );
+  for (const n of ['Circle', 'Square', 'Hexagon']) {
+    py(
+      `app/${n.toLowerCase()}.py`,
+      `from .errors import NotFound\n\n\nclass ${n}(Shape):\n    def area(self) -> float:\n        raise NotFound("${n}")\n`,
+    );
+  }
+  const protocol = digest.facts().find((f) => /declare `Shape` as a supertype/.test(f.claim));
+  assert.match(protocol?.claim ?? '', /its declaration holds `area`, `name`/);
+  assert.equal(protocol?.essential, true);
+  const errors = digest.facts().find((f) => /^Errors:/.test(f.claim));
+  assert.ok(errors, digest.facts().map((f) => f.claim).join('\n'));
+  assert.match(
+    errors.claim,
+    /`AppError` \(app\/errors\.py:1, extends `Exception`\) and 2 project error types under it \(`NotFound`, `Invalid`\)/,
+  );
+  assert.deepEqual(errors.places.map((p) => p.text).filter((t) => /raise/.test(t)).length, 3);
+  assert.equal(errors.dimension, 'best-practice');
+});
+
+test('packs carry the import boundaries between folders, and essential facts outlast scan cards in a tight budget', async () => {
+  const files: Record<string, string> = { 'package.json': '{"name":"layers","version":"1.0.0"}' };
+  for (const n of ['a', 'b', 'c']) {
+    files[`core/${n}.ts`] = `export function core${n.toUpperCase()}(): number {\n  return 1;\n}\n`;
+    files[`api/${n}.ts`] =
+      `import { core${n.toUpperCase()} } from '../core/${n}';\n\nexport function api${n.toUpperCase()}(): number {\n  return core${n.toUpperCase()}();\n}\n`;
+    files[`cli/${n}.ts`] =
+      `import { api${n.toUpperCase()} } from '../api/${n}';\nimport { core${n.toUpperCase()} } from '../core/${n}';\n\nexport function cli${n.toUpperCase()}(): number {\n  return api${n.toUpperCase()}() + core${n.toUpperCase()}();\n}\n`;
+  }
+  const ws = await workspaceWith(files);
+  const { packs } = await scanEvidence(ws, {}, run, await loadTokenCounter());
+  const layers = packs.find((p) => p.dimension === 'architecture')?.findings.find((f) =>
+    /^Imports between/.test(f.claim)
+  );
+  assert.ok(layers, packs.map((p) => p.text).join('\n\n'));
+  assert.match(layers.claim, /`cli` → `api` \(3\)/);
+  assert.match(layers.claim, /`core` never imports `api`/);
+  assert.match(layers.claim, /`api` never imports `cli`/);
+  assert.ok(
+    layers.refs.some((r) => r.path.startsWith('cli/') && /from '\.\.\/api\//.test(r.text)),
+    JSON.stringify(layers.refs),
+  );
+  // With room for one finding, the architecture pack keeps the boundaries.
+  const tight = await scanEvidence(ws, { tokensPerPack: 10 }, run, await loadTokenCounter());
+  assert.match(tight.packs.find((p) => p.dimension === 'architecture')?.findings[0]?.claim ?? '', /^Imports between/);
 });
 
 test('citable lines are the references and the first block of each excerpt', async () => {

@@ -6,9 +6,11 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { createCatalog } from '../../src/core/catalog';
 import type { ToolContext } from '../../src/core/catalog/types';
+import { coldstartPrompt } from '../../src/core/domains/agent/coldstart-prompt';
 import { type ChatRequest, textOf } from '../../src/core/domains/agent/model';
 import { ScriptedModel, type ScriptTurnData } from '../../src/core/domains/agent/scripted';
 import { listCandidates } from '../../src/core/domains/knowledge/candidates';
+import { validateCandidate } from '../../src/core/domains/knowledge/validate';
 import type { Workspace } from '../../src/core/ground/workspace';
 import { closeWorkspaces, dataOf, fixtureWorkspace } from './structure-helpers';
 
@@ -156,3 +158,17 @@ test('without a model the tool says how to write the cards from coldstart_eviden
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+test('the prompt asks for titles no longer than validation keeps without a warning', () => {
+  const { user } = coldstartPrompt([], { files: 1 });
+  const asked = Number(/Titles [^.]*? at most (\d+) characters/.exec(user)?.[1]);
+  const card = (title: string) => ({
+    title,
+    knowledgeType: 'code-standard' as const,
+    summary: 'When to use it and what to do.',
+  });
+  const titleIssues = (title: string) => validateCandidate(card(title)).issues.filter((i) => i.field === 'title');
+  assert.deepEqual(titleIssues('A'.repeat(asked)), [], 'a title of the asked length passes');
+  assert.equal(titleIssues('A'.repeat(asked + 1)).length, 1, 'one character more is flagged');
+  assert.match(user, /flagged for the person who reviews it/);
+});

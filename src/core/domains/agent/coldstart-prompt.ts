@@ -6,6 +6,7 @@
  */
 import type { EvidencePack } from '../bootstrap/packs';
 import { KNOWLEDGE_TYPES } from '../knowledge/types';
+import { TITLE_MAX } from '../knowledge/validate';
 import type { TaskPrompt } from './tasks';
 
 /** Evidence tokens per request: a few packs, so one answer of cards stays within the output budget. */
@@ -35,11 +36,11 @@ export interface ModelCard {
 export const CARD_RULES = [
   'Write a card only for what the evidence shows; several findings that say one thing make one card.',
   'State the rule the code follows, with its scope and its exception (from the counter-examples), never a count in place of a rule: "Server handlers return `Result<T, AppError>` and never throw; background jobs log and retry instead", not "12 files use Result".',
-  'Every card cites `sources`: `path:line` copied from the evidence (the lines after "- ", or a line inside an excerpt), the lines that show the claim. A line that is not in the evidence is flagged for the reviewer; a file or line that does not exist refuses the card.',
+  'Every card cites `sources`: `path:line` copied from the evidence (the lines after "- ", or a line inside an excerpt), the lines that show the claim. A line that is not in the evidence is flagged for the person who reviews it; a file or line that does not exist refuses the card.',
   '`code` is copied from the quoted lines or excerpts as they are (mark omissions with a line `...`), or "" when the claim is not about code.',
   "Check each card before answering: does every cited line show what the card says? Drop the card, or narrow it, when it does not. Findings below the scan's bar are habits with exceptions: state the exception or leave them out.",
   'Confidence: 0.9 or more only when the rule holds everywhere and nothing contradicts it; 0.5–0.7 for a habit with exceptions; below 0.5, do not write the card.',
-  'Titles say the rule specific to this project in at most 100 characters; summaries say when it applies and what to do, in at most 300 characters.',
+  `Titles say the rule specific to this project in at most ${TITLE_MAX} characters; summaries say when it applies and what to do, in at most 300 characters.`,
 ];
 
 /** The prompt for one group of packs. */

@@ -9,6 +9,7 @@ import type { Workspace } from '../../ground/workspace';
 import type { TokenCounter } from '../skills/tokens';
 import { type DigestFact, FactDigest, type QuotedLine } from './fact-digest';
 import { dimensionGuides } from './guides';
+import { importBoundaries } from './pack-layers';
 import { type BootstrapOptions, type BootstrapRun, type ProjectScan, scanProject } from './run';
 import type { CandidateDraft, Family } from './types';
 
@@ -87,7 +88,7 @@ export async function scanEvidence(
 
 /** Packs in the guides' order of dimensions, then any other dimension a draft named. */
 export async function buildPacks(
-  scan: Pick<ProjectScan, 'proposals' | 'weakDrafts' | 'ctx'>,
+  scan: Pick<ProjectScan, 'proposals' | 'weakDrafts' | 'ctx'> & Partial<Pick<ProjectScan, 'fileEdges'>>,
   facts: readonly DigestFact[],
   lookFor: ReadonlyMap<string, string>,
   counter: TokenCounter,
@@ -100,12 +101,19 @@ export async function buildPacks(
     byDimension.set(dim, list);
   };
   const quote = quoter(scan.ctx.read);
-  for (const d of scan.proposals) push(d.dimension, await fromDraft(d, 'scan', quote));
   // A statistic about a definition a scan card already cites says nothing new.
   const cited = new Set(scan.proposals.flatMap((d) => d.reasoning.sources));
-  for (const f of facts) {
-    if (!f.definition || !cited.has(`${f.definition.path}:${f.definition.line}`)) push(f.dimension, fromFact(f));
+  const fresh = facts.filter((f) => !f.definition || !cited.has(`${f.definition.path}:${f.definition.line}`));
+  // What a new teammate most often misses (the contract new code implements, the error types, the
+  // import boundaries, the shared test setup) goes first, so the budget drops other findings before it.
+  for (const f of fresh) if (f.essential) push(f.dimension, fromFact(f));
+  const layers = importBoundaries(scan.fileEdges ?? []);
+  if (layers) {
+    const refs = (await Promise.all(layers.cited.map(quote))).filter(isQuoted);
+    push('architecture', { source: 'fact', claim: layers.claim, detail: '', refs, counterExamples: [] });
   }
+  for (const d of scan.proposals) push(d.dimension, await fromDraft(d, 'scan', quote));
+  for (const f of fresh) if (!f.essential) push(f.dimension, fromFact(f));
   for (const d of scan.weakDrafts) if (d.reasoning.sources.length) push(d.dimension, await fromDraft(d, 'weak', quote));
   const order = [...lookFor.keys(), ...[...byDimension.keys()].filter((d) => !lookFor.has(d)).sort()];
   const packs: EvidencePack[] = [];

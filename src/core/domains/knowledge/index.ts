@@ -51,6 +51,7 @@ export {
   type FieldIssue,
   isPlaceholder,
   missingFields,
+  TITLE_MAX,
   validateCandidate,
   type Validation,
   type ValidationReport,

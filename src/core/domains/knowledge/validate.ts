@@ -31,6 +31,9 @@ const SOURCE = /^[^\s:][^:]*:\d+(?:-\d+)?$/;
  * Checks a proposal field by field and names each missing, weak or invalid one with what to do
  * about it. Deterministic; no model involved.
  */
+/** The longest title a card keeps without a warning: what a list row shows whole. */
+export const TITLE_MAX = 80;
+
 export function validateCandidate(c: CandidateInput): Validation {
   const issues: FieldIssue[] = [];
   const check = (bad: boolean, field: string, severity: IssueSeverity, message: string) => {
@@ -49,13 +52,13 @@ export function validateCandidate(c: CandidateInput): Validation {
       title.length < 8,
       'title',
       'weak',
-      `The title "${title}" is very short; say what the practice is in 8–80 characters.`,
+      `The title "${title}" is very short; say what the practice is in 8–${TITLE_MAX} characters.`,
     );
     check(
-      title.length > 80,
+      title.length > TITLE_MAX,
       'title',
       'weak',
-      `The title is ${title.length} characters; keep it under 80 and move details to the summary.`,
+      `The title is ${title.length} characters; keep it under ${TITLE_MAX} and move details to the summary.`,
     );
     check(
       GENERIC_TITLES.test(title),

@@ -9,6 +9,8 @@ import type { AnalysisContext, CandidateDraft, Family } from '../types';
 import { baseName, type Detector, type FactFile, filesSaid } from './code-detector';
 
 const MIN_FILES = 4;
+/** Methods every type may have (printing, equality): sharing them shows no kind. */
+const GENERIC_METHOD = /^(String|toString|__\w+__|equals|hashCode|Error|fmt|description|clone|default|new|init)$/;
 
 interface Site {
   name: string;
@@ -99,21 +101,23 @@ export class CodeShapeDetector implements Detector {
       if (!affix || affix.share < 0.75) continue;
       const pattern = affix.at === 'first' ? `${affix.word}…` : `…${affix.word}`;
       const odd = sites.filter((s) => !affix.fits(s.name));
-      const summary = `Each ${affix.word} component is a top-level function \`${pattern}${signature}\`, one per file: ${
-        sites.length - odd.length
-      } of ${sites.length} functions with this signature follow the pattern (${filesSaid([...files])})${
+      const named = sites.length - odd.length;
+      // Only what the declarations show: the names' shared word, the signature, the files; never a role.
+      const summary = `${named} top-level functions named \`${pattern}\`${
+        files.size === sites.length ? ', one per file,' : ''
+      } take \`${signature}\` (${filesSaid([...files])})${
         odd.length
           ? `; ${odd.slice(0, 2).map((s) => `\`${s.name}\``).join(' and ')} ${
-            odd.length > 1 ? 'are the exceptions' : 'is the exception'
-          }`
+            odd.length > 1 ? 'have' : 'has'
+          } the signature under another name`
           : ''
-      }. A new one has the same signature.`;
+      }. A new \`${pattern}\` function of this set takes the same parameters and returns the same type.`;
       out.push({
         n: sites.length,
         draft: draft(
           fam,
           ctx,
-          fit(`${FAMILY_LABEL[fam]} ${affix.word} components are functions \`${pattern}${signature}\``, 100),
+          fit(`${FAMILY_LABEL[fam]} \`${pattern}\` functions share the signature \`${pattern}${signature}\``, 100),
           summary,
           sites.slice(0, 6).map((s) => `${s.path}:${s.line}`),
           sites.length,
@@ -124,31 +128,65 @@ export class CodeShapeDetector implements Detector {
     return out.sort((a, b) => b.n - a.n).slice(0, 2).map((x) => x.draft);
   }
 
+  /**
+   * Methods that several types define alike where no declared interface asks for them. One shared
+   * signature says nothing of a kind (`path(&self) -> &Path` on a config and an index); a set of
+   * methods the same types all define does: the card states the set, the types, and the ones that
+   * define only part of it.
+   */
   private repeatedMethods(ctx: AnalysisContext): CandidateDraft[] {
     const out: { n: number; draft: CandidateDraft }[] = [];
+    const seen = new Set<string>();
+    const ownersOf = new Map<string, Set<string>>();
+    const sitesOf = new Map<string, Site[]>();
     for (const [key, declared] of this.methods) {
       const fam = key.slice(0, key.indexOf('|')) as Family;
       const sites = declared.filter((s) => !this.abstract.has(`${fam}|${s.owner}`));
-      const owners = [...new Set(sites.map((s) => s.owner!))];
-      const files = new Set(sites.map((s) => s.path));
-      if (owners.length < MIN_FILES || files.size < 3) continue;
+      const name = key.slice(fam.length + 1).split(' ')[0];
+      if (name.length < 3 || GENERIC_METHOD.test(name)) continue;
+      ownersOf.set(key, new Set(sites.map((s) => s.owner!)));
+      sitesOf.set(key, sites);
+    }
+    for (const [key, owners] of ownersOf) {
+      const fam = key.slice(0, key.indexOf('|')) as Family;
+      if (owners.size < MIN_FILES) continue;
       // Types that declare a base share its methods because the base asks for them: that is the extension protocol.
-      if (owners.filter((o) => this.based.has(`${fam}|${o}`)).length * 2 >= owners.length) continue;
-      const [name, ...rest] = key.slice(fam.length + 1).split(' ');
-      if (name.length < 3 || /^(String|toString|__\w+__|equals|hashCode|Error|fmt|description)$/.test(name)) continue;
-      const signature = rest.join(' ');
+      if ([...owners].filter((o) => this.based.has(`${fam}|${o}`)).length * 2 >= owners.size) continue;
+      // The other methods most of these types define too: with them, the types are a set of one shape.
+      const companions = [...ownersOf].filter(([k, o]) =>
+        k !== key && k.startsWith(`${fam}|`) && [...owners].filter((x) => o.has(x)).length >= MIN_FILES
+      ).map(([k]) => k);
+      if (!companions.length) continue;
+      const set = [key, ...companions].sort();
+      const group = [...owners].filter((o) => set.every((k) => ownersOf.get(k)!.has(o))).sort();
+      if (group.length < MIN_FILES || seen.has(set.join('\n'))) continue;
+      seen.add(set.join('\n'));
+      const sites = set.flatMap((k) => sitesOf.get(k)!.filter((s) => group.includes(s.owner!)));
+      const files = new Set(sites.map((s) => s.path));
+      if (files.size < 3) continue;
+      const members = set.map((k) => k.slice(fam.length + 1).split(' '));
+      const partial = [...new Set(set.flatMap((k) => [...ownersOf.get(k)!]))].filter((o) => !group.includes(o)).sort();
+      const partialSaid = partial.slice(0, 2).map((o) => {
+        const has = members.filter((_, i) => ownersOf.get(set[i])!.has(o)).map(([n]) => `\`${n}\``);
+        return `\`${o}\` defines only ${has.join(' and ')}`;
+      });
+      const names = members.map(([n]) => `\`${n}\``);
       out.push({
-        n: owners.length,
+        n: group.length * set.length,
         draft: draft(
           fam,
           ctx,
-          fit(`${FAMILY_LABEL[fam]} types of one kind each define \`${name}${signature}\``, 100),
-          `Types of this kind each define the method \`${name}${signature}\` though no declared interface asks for it: ${owners.length} types in ${files.size} production files do (${
-            owners.slice(0, 4).map((o) => `\`${o}\``).join(', ')
-          }${owners.length > 4 ? ', …' : ''}). A new type of the kind defines it with the same signature.`,
-          sites.slice(0, 6).map((s) => `${s.path}:${s.line}`),
-          owners.length,
-          `method-${name}`,
+          fit(`${FAMILY_LABEL[fam]} types that define ${names.slice(0, 3).join(', ')} define them alike`, 100),
+          `${group.length} types in ${files.size} production files (${
+            group.slice(0, 4).map((o) => `\`${o}\``).join(', ')
+          }${group.length > 4 ? ', …' : ''}) each define ${
+            members.map(([n, ...sig]) => `\`${n}${sig.join(' ')}\``).join(', ')
+          }, though no declared interface asks for them${
+            partialSaid.length ? `; ${partialSaid.join('; ')}` : ''
+          }. A new type that offers one of these methods defines them with the same signatures.`,
+          group.slice(0, 6).map((o) => sites.find((s) => s.owner === o)!).map((s) => `${s.path}:${s.line}`),
+          group.length,
+          `method-${members[0][0]}`,
         ),
       });
     }

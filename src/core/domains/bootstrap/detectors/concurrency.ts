@@ -10,6 +10,10 @@ import { baseName, type Detector, type FactFile, filesSaid } from './code-detect
 
 type Role = 'isolation' | 'lock' | 'offload' | 'marker';
 
+/** The leading construct's fewest files, and share of the production files, without a lock wrapper. */
+const MIN_LEAD_FILES = 4;
+const MIN_LEAD_SHARE = 0.05;
+
 /** One construct of a language's concurrency toolbox, and the facts that show it. */
 interface Construct {
   id: string;
@@ -267,6 +271,9 @@ export class ConcurrencyDetector implements Detector {
       const offload = used.filter((x) => x.c.role === 'offload');
       const lead = guards[0] ?? offload[0];
       const wrapper = this.lockWrapper(family);
+      // A model of the code base needs a construct a share of it uses, or a wrapper other files go
+      // through: atomics in 3 files of 100 are those files' detail.
+      if (!wrapper && lead.h.files.size < Math.max(MIN_LEAD_FILES, files * MIN_LEAD_SHARE)) continue;
       const naming = this.lockNaming(family);
       const parts: string[] = [];
       if (guards.length) {
@@ -278,7 +285,7 @@ export class ConcurrencyDetector implements Detector {
             }:${wrapper.line}), which guards it with ${wrapper.construct} and is used from ${wrapper.users} files`,
           );
         }
-        const files = `${g.h.files.size} production files`;
+        const files = `${g.h.files.size} of ${this.production.get(family)} production files`;
         const where = filesSaid([...g.h.files.keys()]);
         parts.push(
           wrapper && wrapper.construct === g.c.label

@@ -1,6 +1,6 @@
 // Kind 6, deprecation policy: how production code retires a declaration. The marker most
 // deprecations use, what their messages say (a replacement, a removal version), and where the
-// deprecated code is kept (a file of its own, or beside its replacement).
+// deprecated code is kept (a file of its own, or the file that declares it).
 import { distinctTails } from '../form';
 import type { DeprecationFact, DetectorFacts } from '../repo-facts';
 import type { CandidateDraft } from '../types';
@@ -36,14 +36,21 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
     ? `with a message that says why (${quote(example)})`
     : '';
   const when = version.length * 2 >= Math.max(1, withMessage.length) ? ' and the version it changed in' : '';
+  // Where the deprecated code sits is what the marks' files show; when a release removes it, nothing here shows.
   const place = retired.length * 2 >= marks.length
-    ? `Deprecated declarations are moved to ${
+    ? ` Deprecated declarations are moved to ${
       distinctTails(retiredFiles).slice(0, 3).map((f) => `\`${f}\``).join(', ')
-    }, kept until a major release removes them`
-    : 'Deprecated declarations stay where they are, beside their replacement, until a major release removes them';
-  const other = [...byConstruct.keys()].filter((k) => k !== construct);
+    } (${retired.length} of ${marks.length} marks).`
+    : retired.length === 0
+    ? ' Deprecated declarations stay in the files that declare them; no file here collects retired code.'
+    : '';
+  const other = [...byConstruct.entries()].filter(([k]) => k !== construct);
   const exception = other.length
-    ? ` The other marker here (${other.slice(0, 2).join(', ')}) is the exception.`
+    ? ` ${
+      other.slice(0, 2).map(([k, v]) => `${v.length} ${v.length === 1 ? 'mark uses' : 'marks use'} the ${k}`).join(
+        ' and ',
+      )
+    }.`
     : '';
   const code = [example.text, ...(example.declaration !== example.text ? [example.declaration] : [])].join('\n');
   return [{
@@ -54,7 +61,7 @@ export function detectDeprecationPolicy(facts: DetectorFacts): CandidateDraft[] 
     category: 'deprecation',
     summary: `To retire public API, mark it with the ${construct}${
       message ? ` ${message}${when}` : ''
-    }, and keep it working. ${place}.${exception}`,
+    }, and keep it working.${place}${exception}`,
     code,
     details: used.slice(0, 10).map((m) => `- ${m.path}:${m.line}: ${m.text}`).join('\n'),
     reasoning: {

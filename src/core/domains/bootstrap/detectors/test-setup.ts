@@ -71,18 +71,41 @@ function helpers(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
   return out;
 }
 
-/** Types the product declares as stand-ins for tests, used from test files. */
+/**
+ * Types the product declares as stand-ins for tests, used from test files. A name declared in two
+ * production files (a current stand-in and a deprecated copy) is attributed per test file by the
+ * import that names the declaration's package path; a test that imports neither uses the first.
+ */
 function standIns(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
-  const out: Setup[] = [];
+  const byName = new Map<string, string[]>();
   for (const f of facts.files.filter((x) => x.kind === 'production')) {
     for (const d of f.decls) {
       if (d.kind !== 'type' || !STAND_IN.test(d.name)) continue;
-      const users = tests.filter((t) => t.uses.has(d.name) || t.qualifiedUses.has(d.name));
-      out.push({ name: d.name, how: 'stand-in', declared: `${f.path}:${d.line}`, users, at: usedAt(d.name) });
+      byName.set(d.name, [...(byName.get(d.name) ?? []), `${f.path}:${d.line}`]);
     }
+  }
+  const out: Setup[] = [];
+  for (const [name, declared] of byName) {
+    const users = new Map<string, FileRecord[]>(declared.map((d) => [d, []]));
+    for (const t of tests) {
+      if (!t.uses.has(name) && !t.qualifiedUses.has(name)) continue;
+      const imported = declared.find((d) => t.imports.some((i) => importNames(i.spec, d)));
+      users.get(imported ?? declared[0])!.push(t);
+    }
+    for (const [at, list] of users) out.push({ name, how: 'stand-in', declared: at, users: list, at: usedAt(name) });
   }
   return out;
 }
+
+/** Whether an import (`server3.MockServer`, `pkg/mock`) names the file declared at `path:line`. */
+function importNames(spec: string, declared: string): boolean {
+  const file = declared.replace(/:\d+$/, '').replace(/\.\w+$/, '');
+  const tail = spec.replace(/\.\*$/, '').split(/[./:]+/).filter(Boolean).join('/');
+  return tail.includes('/')
+    && (file.endsWith(`/${tail}`) || file.endsWith(`/${tail.replace(/\/[^/]*$/, '')}/${baseOf(file)}`));
+}
+
+const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** A helper module most test files import (`./helpers`, `tests.utils`, a testkit package). */
 function modules(facts: DetectorFacts, tests: readonly FileRecord[]): Setup[] {
@@ -155,18 +178,18 @@ function card(setup: Setup, tests: readonly FileRecord[], facts: DetectorFacts):
   const use = {
     fixture:
       `take the pytest fixture \`${setup.name}\` (from ${from}) as a parameter rather than building it in the test`,
-    helper: `build what they test with \`${setup.name}\` (declared in ${from}) rather than setting it up by hand`,
+    helper: `reuse the helper \`${setup.name}\` (declared in ${from}) rather than writing their own`,
     'stand-in': `use the product's stand-in \`${setup.name}\` (${from}) in place of the real dependency`,
     module: `import their setup from the shared helper module \`${setup.name}\``,
   }[setup.how];
   const exception = exceptionOf(setup, tests);
   const other = exception
-    ? ` The exception is \`${exception}/\`, whose tests build their subject directly.`
+    ? ` The exception is \`${exception}/\`, whose tests do not use it.`
     : ' A test that needs something the shared setup cannot give builds it in the test, next to its assertions.';
   const family = setup.users[0].family;
   const title = {
     fixture: `Tests get their subject from the \`${setup.name}\` fixture`,
-    helper: `Tests set up through the shared helper \`${setup.name}\``,
+    helper: `Tests reuse the shared helper \`${setup.name}\``,
     'stand-in': `Tests replace real dependencies with \`${setup.name}\``,
     module: `Tests import their setup from \`${setup.name}\``,
   }[setup.how];
@@ -184,7 +207,8 @@ function card(setup: Setup, tests: readonly FileRecord[], facts: DetectorFacts):
       ...setup.users.slice(0, 8).map((u) => `- ${u.path}`),
     ].join('\n'),
     reasoning: {
-      whyStandard: 'The setup most of the test suite shares: a test written another way stands out in review.',
+      whyStandard:
+        `Used by ${setup.users.length} of ${tests.length} test files: a test written another way stands out in review.`,
       sources: [...(setup.declared ? [setup.declared] : []), ...setup.users.slice(0, 5).map(setup.at)],
       confidence: setup.users.length * 2 >= tests.length ? 0.85 : 0.7,
     },
