@@ -25,6 +25,9 @@ const DECLS: Partial<Record<Family, { keywords: string[]; visibility: string }>>
 };
 
 interface Decl {
+  name: string;
+  /** A type (struct, class, enum…), not a function. */
+  type: boolean;
   path: string;
   line: number;
   /** The annotations directly above the declaration or on its line, as keys (`derive(Debug)`, `Sendable`). */
@@ -34,11 +37,14 @@ interface Decl {
 export class PublicAnnotationDetector implements Detector {
   /** `family|keyword` → the public top-level declarations of that keyword. */
   private readonly groups = new Map<string, Decl[]>();
+  /** `family|Type|Trait`: traits implemented by hand (`impl fmt::Debug for Glob`), which a derive would state. */
+  private readonly implemented = new Set<string>();
 
   visit(file: FactFile): void {
     const { facts, family, path } = file;
     const spec = DECLS[family];
     if (!spec || facts.role !== 'production' || !facts.annotations.length && !facts.decls.length) return;
+    for (const i of facts.impls) this.implemented.add(`${family}|${i.type}|${i.base.split('::').pop()}`);
     const byLine = new Map<number, string[]>();
     for (const a of facts.annotations) byLine.set(a.line, [...(byLine.get(a.line) ?? []), ...keysOf(a.name, a.args)]);
     for (const d of facts.decls) {
@@ -49,7 +55,8 @@ export class PublicAnnotationDetector implements Detector {
       for (const k of byLine.get(d.line) ?? []) carries.add(k);
       for (let l = d.line - 1; byLine.has(l); l--) for (const k of byLine.get(l)!) carries.add(k);
       const key = `${family}|${keyword}`;
-      this.groups.set(key, [...(this.groups.get(key) ?? []), { path, line: d.line, carries }]);
+      const decl = { name: d.name, type: d.kind === 'type', path, line: d.line, carries };
+      this.groups.set(key, [...(this.groups.get(key) ?? []), decl]);
     }
   }
 
@@ -60,11 +67,18 @@ export class PublicAnnotationDetector implements Detector {
       if (decls.length < MIN_DECLS || new Set(decls.map((d) => d.path)).size < MIN_FILES) continue;
       const counts = new Map<string, number>();
       for (const d of decls) for (const k of d.carries) counts.set(k, (counts.get(k) ?? 0) + 1);
-      const best = [...counts].filter(([, n]) => n / decls.length >= MIN_SHARE)
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      const best =
+        [...counts].filter(([k, n]) =>
+          n / decls.length >= MIN_SHARE && (!decls[0].type || this.typesShare(family, k) >= MIN_SHARE)
+        )
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
       if (!best) continue;
       const [annotation, n] = best;
-      const without = decls.filter((d) => !d.carries.has(annotation));
+      // A type that implements the derived trait by hand keeps the convention, but a pattern on its
+      // declaration cannot see that: the card says so and carries no seed rather than a wrong rule.
+      const trait = /^derive\((\w+)\)$/.exec(annotation)?.[1];
+      const byHand = trait ? decls.filter((d) => this.implemented.has(`${family}|${d.name}|${trait}`)) : [];
+      const without = decls.filter((d) => !d.carries.has(annotation) && !byHand.includes(d));
       const withIt = decls.filter((d) => d.carries.has(annotation));
       const written = family === 'rust' ? `#[${annotation}]` : `@${annotation}`;
       const vis = DECLS[family]!.visibility.split('|')[0];
@@ -77,6 +91,8 @@ export class PublicAnnotationDetector implements Detector {
         summary: `${n} of ${decls.length} \`${vis} ${keyword}\` declarations in ${
           new Set(decls.map((d) => d.path)).size
         } production files carry \`${written}\`${
+          byHand.length ? ` or implement \`${trait}\` by hand (${byHand.length})` : ''
+        }${
           without.length
             ? ` (${filesSaid(without.map((d) => d.path), 2)}: ${
               without.length > 1 ? `the ${without.length} exceptions` : 'the exception'
@@ -97,18 +113,32 @@ export class PublicAnnotationDetector implements Detector {
         },
         tags: ['annotations', family],
         trigger: `public-${keyword}-${baseName(annotation).replace(/\W+/g, '-').toLowerCase()}`,
-        ruleSeed: {
-          kind: 'require-annotation',
-          language: languageOf(family, ctx),
-          annotation,
-          declaration: keyword,
-          goodAt: withIt.slice(0, 4).map((d) => `${d.path}:${d.line}`),
-          exceptions: without.length,
-          ...(without.length ? { badAt: without.slice(0, 4).map((d) => `${d.path}:${d.line}`) } : {}),
-        },
+        ...(byHand.some((d) => !d.carries.has(annotation)) ? {} : {
+          ruleSeed: {
+            kind: 'require-annotation' as const,
+            language: languageOf(family, ctx),
+            annotation,
+            declaration: keyword,
+            goodAt: withIt.slice(0, 4).map((d) => `${d.path}:${d.line}`),
+            exceptions: without.length,
+            ...(without.length ? { badAt: without.slice(0, 4).map((d) => `${d.path}:${d.line}`) } : {}),
+          },
+        }),
       });
     }
     return out.slice(0, 2);
+  }
+
+  /**
+   * The annotation's share over the public types of the family that carry it at all: a trait derived on nearly every
+   * enum but not on the structs follows from what those enums hold, not from a project habit.
+   */
+  private typesShare(family: Family, annotation: string): number {
+    // Kinds that never carry it (traits never derive) are not counted against it.
+    const types = [...this.groups].filter(([k, d]) =>
+      k.startsWith(`${family}|`) && d[0].type && d.some((x) => x.carries.has(annotation))
+    ).flatMap(([, d]) => d);
+    return types.filter((d) => d.carries.has(annotation)).length / Math.max(1, types.length);
   }
 }
 
