@@ -153,3 +153,15 @@ test('an import boundary in Java or Kotlin forbids the packages under the source
   assert.ok(!re.test('import com.acme.uikit.Screen'));
   assert.ok(!re.test('val s = "import com.acme.ui.Screen"'));
 });
+
+test('a struct that implements the derived trait by hand: the card counts it and drafts no rule', async () => {
+  const files = crate(12, [5]);
+  files['src/b.rs'] +=
+    'impl std::fmt::Debug for Shape5 {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n        f.write_str("Shape5")\n    }\n}\n';
+  const cards = await coldStart(files);
+  const card = cards.find((c) => /Public `struct` declarations carry `#\[derive\(Debug\)\]`/.test(c.title));
+  assert.ok(card, cards.map((c) => c.title).join('\n'));
+  assert.match(card.summary, /or implement `Debug` by hand \(1\)/);
+  assert.equal(card.ruleSeed, undefined);
+  assert.equal(card.constraints?.guards, undefined);
+});
