@@ -46,7 +46,7 @@ export async function draftCardRules(
   }
   if (!trials.length) return out;
   for (const [key, t] of await tryDraftRules(ws, trials, { signal })) {
-    if (!t.guards.length || !t.report) {
+    if (!t.guards.length || !t.report || beyondExceptions(byKey.get(key)!, t.report)) {
       out.refused++;
       continue;
     }
@@ -55,4 +55,14 @@ export async function draftCardRules(
     out.rules.set(byKey.get(key)!, { guards: t.guards, report: t.report });
   }
   return out;
+}
+
+/**
+ * A seed that counted the places breaking it today (the declarations without the annotation): a
+ * drafted rule reporting more than those finds what the seed did not mean, so it is not offered.
+ */
+function beyondExceptions(card: CandidateDraft, report: GuardDraftReport): boolean {
+  const seed = card.ruleSeed;
+  if (seed?.kind !== 'require-annotation' || seed.exceptions === undefined) return false;
+  return report.rules.some((r) => r.total > seed.exceptions! || report.incomplete === true);
 }

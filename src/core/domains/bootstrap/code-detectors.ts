@@ -3,6 +3,7 @@
 import type { Detector } from './detectors/code-detector';
 import { CodeShapeDetector } from './detectors/code-shapes';
 import { ConcurrencyDetector } from './detectors/concurrency';
+import { PublicAnnotationDetector } from './detectors/public-annotation';
 import { StandardTwinDetector } from './detectors/standard-twin';
 import { factsOf } from './facts';
 import type { AnalysisContext, Analyzer, CandidateDraft, SourceFile } from './types';
@@ -12,6 +13,7 @@ export class CodeDetectors implements Analyzer {
     new StandardTwinDetector(),
     new CodeShapeDetector(),
     new ConcurrencyDetector(),
+    new PublicAnnotationDetector(),
   ];
 
   visit(file: SourceFile): void {

@@ -78,6 +78,8 @@ export function draftRuleFromSeed(seed: RuleSeed, ctx: DraftContext): DraftOutco
       return forbidImport(seed, language, good, ctx);
     case 'forbid-construct':
       return forbidConstruct(seed, language, good, ctx);
+    case 'require-annotation':
+      return requireAnnotation(seed, language, ctx);
   }
 }
 
@@ -196,7 +198,49 @@ function forbidImport(
       bad: [`import "${paths[0]}"`],
     });
   }
+  if (family === 'rust') {
+    // A folder of a crate is the module path after the crate's `src/`: `crates/x/src/a/b` is `crate::a::b`.
+    const paths = modules.map(rustModule).filter((m): m is string => !!m);
+    if (!paths.length) return { problem: 'the folders are not modules of a crate.' };
+    const pattern = `(?<![\\w:])crate::(?:${paths.map(escapeRegex).join('|')})(?![\\w])`;
+    return finish({
+      ...common,
+      pattern,
+      languages: ['rust'],
+      good: good.filter((l) => !new RegExp(pattern).test(l)),
+      bad: [`use crate::${paths[0]}::Value;`],
+    });
+  }
+  if (family === 'java' || family === 'kotlin') {
+    const packages = modules.map(jvmPackage).filter((m): m is string => !!m);
+    if (!packages.length) return { problem: 'the folders are not under a java/ or kotlin/ source root.' };
+    const pattern = `^[ \\t]*import[ \\t]+(?:static[ \\t]+)?(?:${packages.map(escapeRegex).join('|')})\\.`;
+    return finish({
+      ...common,
+      pattern,
+      flags: 'm',
+      languages: ['java', 'kotlin'],
+      good: good.filter((l) => !new RegExp(pattern, 'm').test(l)),
+      bad: [`import ${packages[0]}.Value${family === 'java' ? ';' : ''}`],
+    });
+  }
   return { problem: `imports are not drafted as rules for ${language}.` };
+}
+
+/** A crate's folder as a module path: what follows the last `src/` (`crates/x/src/a/b` → `a::b`). */
+function rustModule(dir: string): string | undefined {
+  const parts = dir.split('/');
+  const src = parts.lastIndexOf('src');
+  const rest = src >= 0 ? parts.slice(src + 1) : [];
+  return rest.length && rest.every((p) => /^[a-z_]\w*$/.test(p)) ? rest.join('::') : undefined;
+}
+
+/** A folder under a `java/` or `kotlin/` source root as its package (`src/main/java/com/x/y` → `com.x.y`). */
+function jvmPackage(dir: string): string | undefined {
+  const parts = dir.split('/');
+  const root = Math.max(parts.lastIndexOf('java'), parts.lastIndexOf('kotlin'));
+  const rest = root >= 0 ? parts.slice(root + 1) : [];
+  return rest.length && rest.every((p) => /^[A-Za-z_]\w*$/.test(p)) ? rest.join('.') : undefined;
 }
 
 function forbidConstruct(
@@ -222,6 +266,95 @@ function forbidConstruct(
   });
 }
 
+/**
+ * How a public top-level declaration and its annotations are written, per lexical family: the
+ * visibility keyword, one annotation of the rule (`ann`), and any annotation (`any`).
+ */
+const ANNOTATED: Partial<
+  Record<string, { visibility: string; ann: (name: string) => string | undefined; any: string; at: string }>
+> = {
+  rust: {
+    visibility: 'pub',
+    ann: (name) => {
+      const derived = /^derive\((\w+)\)$/.exec(name);
+      if (derived) return String.raw`#\[derive\([^\]]*\b${derived[1]}\b[^\]]*\]`;
+      return /^\w+(?:::\w+)*$/.test(name) ? String.raw`#\[${escapeRegex(name)}\b[^\]]*\]` : undefined;
+    },
+    any: String.raw`#\[[^\]]*\]`,
+    at: '#[',
+  },
+  java: { visibility: 'public', ann: atAnnotation, any: String.raw`@[\w.]+(?:\([^)]*\))?`, at: '@' },
+  swift: { visibility: '(?:public|open)', ann: atAnnotation, any: String.raw`@[\w.]+(?:\([^)]*\))?`, at: '@' },
+};
+
+function atAnnotation(name: string): string | undefined {
+  return /^\w+(?:\.\w+)*$/.test(name) ? String.raw`@${escapeRegex(name)}(?![\w.])(?:\([^)]*\))?` : undefined;
+}
+
+/**
+ * A public top-level declaration of the keyword (at the start of a line) whose attribute block, the
+ * annotation lines right above it and those on its line, lacks the annotation. The good examples are
+ * real annotated declarations with their block; the bad ones are the declarations that lack it today.
+ */
+function requireAnnotation(
+  seed: Extract<RuleSeed, { kind: 'require-annotation' }>,
+  language: string,
+  ctx: DraftContext,
+): DraftOutcome {
+  const fam = ANNOTATED[lexFamily(language)];
+  const ann = fam?.ann(seed.annotation);
+  if (!fam || !ann) return { problem: `no annotation rule is drafted for ${language}.` };
+  if (!/^\w+$/.test(seed.declaration)) return { problem: 'the declaration must be a keyword (`struct`, `class`).' };
+  // `^` first: the look-behind runs at line starts only, not at every position of the file.
+  const pattern =
+    `^(?<!${ann}(?:\\s|${fam.any})*)(?:(?!${ann})${fam.any}\\s*)*${fam.visibility}[ \\t]+(?:[a-z]+[ \\t]+)*${seed.declaration}[ \\t]+[A-Za-z_]`;
+  const re = new RegExp(pattern, 'm');
+  const good = (seed.goodAt ?? []).map((r) => declBlock(r, fam.at, ctx)).filter((b): b is string => !!b && !re.test(b));
+  if (!good.length) return { problem: 'no cited declaration carries the annotation.' };
+  const real = (seed.badAt ?? []).map((r) => declBlock(r, fam.at, ctx)).filter((b): b is string => !!b && re.test(b));
+  // Without an exception today, the bad example is a good one with its annotation taken off.
+  const bad = real.length ? real : good.map((g) => withoutAnnotation(g, new RegExp(ann))).filter((b) => re.test(b));
+  if (!bad.length) return { problem: 'no declaration without the annotation could be written.' };
+  const written = fam.at === '#[' ? `#[${seed.annotation}]` : `@${seed.annotation}`;
+  return finish({
+    id: `${seed.declaration}-carries-${kebab(seed.annotation)}`.slice(0, 80),
+    message:
+      `Give a public \`${seed.declaration}\` \`${written}\`, as the project's other public ${seed.declaration} declarations have.`,
+    pattern,
+    flags: 'm',
+    languages: [language],
+    good,
+    bad,
+    language,
+    ctx,
+  });
+}
+
+/** A cited declaration line with the annotation lines right above it, trimmed. */
+function declBlock(ref: string, at: string, ctx: DraftContext): string | undefined {
+  const m = /^(.+):(\d+)$/.exec(ref.trim());
+  const lines = m ? ctx.read(m[1])?.split('\n') : undefined;
+  if (!m || !lines) return undefined;
+  const end = Number(m[2]) - 1;
+  let start = end;
+  while (start > 0 && end - start < 6 && lines[start - 1].trimStart().startsWith(at)) start--;
+  const block = lines.slice(start, end + 1).map((l) => l.trimEnd());
+  return block.every((l) => l.length <= 160) && block.length ? block.join('\n') : undefined;
+}
+
+/** The block with the annotation taken off: out of a derive list, or the whole annotation. */
+function withoutAnnotation(block: string, ann: RegExp): string {
+  const derived = /^#\[derive\(/.test(block.match(ann)?.[0] ?? '');
+  if (derived) {
+    const name = /\\b(\w+)\\b/.exec(ann.source)?.[1];
+    return block.replace(ann, (a) => {
+      const rest = a.slice('#[derive('.length, -2).split(',').map((t) => t.trim()).filter((t) => t && t !== name);
+      return rest.length ? `#[derive(${rest.join(', ')})]` : '';
+    }).replace(/^\s*\n/, '');
+  }
+  return block.replace(ann, '').replace(/^[ \t]*\n/m, '').replace(/^[ \t]+/, '');
+}
+
 interface Parts {
   id: string;
   message: string;
@@ -240,7 +373,8 @@ interface Parts {
 /** The rule with its examples and the controls a code rule must leave alone. */
 function finish(p: Parts): DraftOutcome {
   const bad = p.bad.slice(0, 3);
-  const controls = [`${lineCommentOf(p.language)} ${bad[0]}`];
+  // Every line of a multi-line example commented out.
+  const controls = [bad[0].split('\n').map((l) => `${lineCommentOf(p.language)} ${l}`).join('\n')];
   // A rule on code must not fire on the same text inside a string; a rule on strings must not on code.
   if ((p.in ?? 'code') === 'code') controls.push(`message = ${JSON.stringify(bad[0])}`);
   const guard: GuardPattern = {

@@ -29,8 +29,27 @@ export type RuleSeed =
   /** Files under `files` never import the folders `modules` (workspace-relative folders). */
   | { kind: 'forbid-import'; language: string; files: string; modules: string[]; goodAt?: SourceLine[] }
   /** A construct the project avoids (`any` in TypeScript, default exports). */
-  | { kind: 'forbid-construct'; language: string; construct: SeedConstruct; goodAt?: SourceLine[] };
+  | { kind: 'forbid-construct'; language: string; construct: SeedConstruct; goodAt?: SourceLine[] }
+  /**
+   * Public top-level declarations of one keyword (`struct`, `class`, `func`) carry one annotation,
+   * attribute or decorator: `derive(Debug)` (a derived trait), `Sendable`, `MainActor`.
+   */
+  | {
+    kind: 'require-annotation';
+    language: string;
+    annotation: string;
+    declaration: string;
+    goodAt?: SourceLine[];
+    /** Declarations without it today: the bad examples, and what the rule may report. */
+    badAt?: SourceLine[];
+    /** How many declarations lack it today: a drafted rule that reports more finds what the seed did not mean. */
+    exceptions?: number;
+  };
 
+/**
+ * The kinds an agent may give to propose_guard_rule. `require-annotation` is left out: its seed is
+ * counted by the scan (the declarations with and without the annotation), not stated by an agent.
+ */
 export const SEED_KINDS = ['no-direct-output', 'prefer-helper', 'forbid-import', 'forbid-construct'] as const;
 
 /** One finding of a drafted rule on the repository as it was when the rule was drafted. */

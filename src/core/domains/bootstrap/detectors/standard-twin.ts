@@ -1,6 +1,8 @@
 // A project function that stands in for a standard or library call: a short function of the project
 // whose body makes that call, called from many files, while the call itself appears directly in few.
-// The ratio is the evidence; the files that still make the call directly are the exceptions.
+// The ratio is the evidence; the files that still make the call directly are the exceptions. The card
+// carries a prefer-helper seed: the guard drafts "the helper, not the call" from it, allowed in the
+// helper's own file.
 import { languageOf } from '../dimensions/standards';
 import { confidence } from '../evidence';
 import { fit } from '../form';
@@ -10,7 +12,13 @@ import { baseName, type Detector, type FactFile, filesSaid } from './code-detect
 /** A wrapper's body spans at most this many lines (to the next declaration). */
 const SHORT_BODY = 12;
 /** The helper is called from this many production files at least. */
-const MIN_CALLERS = 5;
+const MIN_CALLERS = 3;
+/**
+ * Of the production files that need the call (they call the helper or make the call directly), at
+ * least this share call the helper: three in four. Below it the direct call is common production
+ * code, and a rule against it would report the project's own way.
+ */
+const MIN_HELPER_SHARE = 0.75;
 
 interface Wrapper {
   name: string;
@@ -85,7 +93,7 @@ export class StandardTwinDetector implements Detector {
         const rest = Math.max(0, (all?.files ?? 1) - 1);
         // A call made nowhere else is the helper's own detail, not a twin the project avoids: the
         // twin is made directly somewhere, and far less often than the helper is called.
-        if (rest === 0 || rest * 4 > calls) continue;
+        if (rest === 0 || calls / (calls + rest) < MIN_HELPER_SHARE) continue;
         const c = { w, twin, helper: users, direct: { files: rest, samples: others }, rest };
         if (!best || rest > best.rest) best = c;
       }
@@ -119,6 +127,14 @@ export class StandardTwinDetector implements Detector {
         },
         tags: ['helper', 'standard-twin', w.family],
         trigger: `use-${w.name}`,
+        ruleSeed: {
+          kind: 'prefer-helper' as const,
+          language: languageOf(w.family, ctx),
+          standard: [twin],
+          helper: w.name,
+          definedIn: w.path,
+          goodAt: helper.samples.filter((s) => s.path !== w.path).slice(0, 4).map((s) => `${s.path}:${s.line}`),
+        },
       };
     });
   }
