@@ -12,13 +12,15 @@ import { baseName, type Detector, type FactFile, filesSaid } from './code-detect
 /** A wrapper's body spans at most this many lines (to the next declaration). */
 const SHORT_BODY = 12;
 /** The helper is called from this many production files at least. */
-const MIN_CALLERS = 3;
+const MIN_CALLERS = 5;
 /**
  * Of the production files that need the call (they call the helper or make the call directly), at
- * least this share call the helper: three in four. Below it the direct call is common production
- * code, and a rule against it would report the project's own way.
+ * least this share call the helper: four in five. Below it the direct call is common production
+ * code, and a rule against it would report the project's own way. With fewer callers or a lower
+ * share, the wrapped call is as often one the helper cannot stand in for (other arguments, another
+ * value) as a real exception.
  */
-const MIN_HELPER_SHARE = 0.75;
+const MIN_HELPER_SHARE = 0.8;
 
 interface Wrapper {
   name: string;
