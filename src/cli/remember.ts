@@ -9,7 +9,7 @@ import type { Workspace } from '../core/ground/workspace';
 import { parse, UsageError } from './args';
 
 export const REMEMBER_USAGE =
-  `Usage: autosnippet remember "<rule in your words>" [--code FILE[:FROM-TO]] [--category NAME] [--no-export] [--yes]
+  `Usage: autosnippet remember "<rule in your words>" [--code FILE[:FROM-TO]] [--category NAME] [--no-export] [--personal] [--yes]
 
 Writes the rule as a recipe under .autosnippet/recipes/<category>/ (default conventions), publishes it
 and updates the agent instruction files that already carry the AutoSnippet block (AGENTS.md when none
@@ -17,6 +17,8 @@ does). Shows the file first and asks once; --yes skips the question (scripts, CI
   --code FILE[:FROM-TO]  the code that shows it: a file, or lines FROM to TO of it
   --category NAME        the folder it is filed under
   --no-export            publish only; leave the instruction files as they are
+  --personal             remember it for you, in ~/.autosnippet/recipes/<category>/ (AUTOSNIPPET_HOME
+                         moves it): every workspace you open sees it, none gets it in its files
 `;
 
 interface Out {
@@ -29,6 +31,7 @@ const OPTIONS = {
   code: { type: 'string' },
   category: { type: 'string' },
   'no-export': { type: 'boolean' },
+  personal: { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -66,6 +69,7 @@ export async function rememberCommand(
     ...code,
     ...(values.category ? { category: values.category as string } : {}),
     ...(values['no-export'] ? { export: false } : {}),
+    ...(values.personal ? { personal: true } : {}),
   };
   const catalog = createCatalog();
   const call = (dryRun: boolean) =>
@@ -75,7 +79,10 @@ export async function rememberCommand(
     if (!preview.ok) return failed(out, preview.error);
     out.stderr(`${preview.data.recipe!.file}:\n${indent(preview.data.text ?? '')}\n`);
     const also = preview.data.exported.length ? ` and update ${preview.data.exported.join(', ')}` : '';
-    if (!(await confirm(`Publish ${preview.data.recipe!.file}${also}?`))) {
+    const question = preview.data.personal
+      ? `Remember it for you in ${preview.data.recipe!.file}?`
+      : `Publish ${preview.data.recipe!.file}${also}?`;
+    if (!(await confirm(question))) {
       out.stderr(
         process.stdin.isTTY
           ? 'Nothing was written.\n'

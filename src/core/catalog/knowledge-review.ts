@@ -11,6 +11,7 @@ import {
   reopenCandidate,
 } from '../domains/knowledge';
 import { draftRecipeFile, type publishRecipe as publishRecipeStatus } from '../domains/knowledge/lifecycle';
+import { sharePersonalRecipe } from '../domains/knowledge/personal-share';
 import { candidateProperties, candidateRef, recipeRef } from './knowledge-schemas';
 import { Code, Domain, FilePath, Input, List, Name, Opt, Out, StringEnum, Text, Type } from './schema';
 import { type AnyTool, defineTool } from './types';
@@ -130,6 +131,29 @@ const publish = defineTool({
   },
 });
 
+const sharePersonal = defineTool({
+  name: 'share_personal_recipe',
+  title: 'Add a personal recipe to the project',
+  domain: 'knowledge',
+  summary: 'Copy one of your personal recipes into the project, where it is committed and exported.',
+  description:
+    'People only. Copies a recipe of origin "personal" (from ~/.autosnippet/recipes) into the project\'s .autosnippet/recipes/ at the same path, so it keeps its id: '
+    + "the project's file then overrides the personal one and is committed, exported and reviewed like any project recipe. Personal recipes are never written into a repository otherwise.",
+  inputSchema: Input({ id: recipeRef() }),
+  outputSchema: Out({
+    id: Type.String(),
+    file: Type.String({ description: 'The project file written.' }),
+    from: Type.String({ description: "The person's file it was copied from." }),
+  }),
+  aliases: { recipeId: 'id' },
+  access: 'review',
+  maxOutputChars: 2000,
+  async handler(ws, input, ctx) {
+    await ensureIndexFresh(ws, { wait: true });
+    return sharePersonalRecipe(ws, input.id, ctx.actor);
+  },
+});
+
 const deprecate = defineTool({
   name: 'deprecate_recipe',
   title: 'Deprecate a recipe',
@@ -200,7 +224,17 @@ const createRecipe = defineTool({
   },
 });
 
-export const reviewTools: AnyTool[] = [approve, reject, reopen, promote, publish, deprecate, del, createRecipe];
+export const reviewTools: AnyTool[] = [
+  approve,
+  reject,
+  reopen,
+  promote,
+  publish,
+  sharePersonal,
+  deprecate,
+  del,
+  createRecipe,
+];
 export {
   approve as approveCandidateTool,
   createRecipe as createRecipeTool,

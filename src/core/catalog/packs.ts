@@ -61,8 +61,8 @@ const addPackTool = defineTool({
   aliases: { name: 'source', spec: 'source', url: 'source' },
   access: 'review',
   maxOutputChars: 12000,
-  async handler(ws, input) {
-    const result = await addPack(ws, input.source, ws.root);
+  async handler(ws, input, ctx) {
+    const result = await addPack(ws, input.source, ws.root, ctx.signal);
     await reload(ws);
     return result;
   },
@@ -108,8 +108,14 @@ const updatePacksTool = defineTool({
   }),
   access: 'review',
   maxOutputChars: 20000,
-  async handler(ws, input) {
-    const result = await updatePacks(ws, { name: input.name, spec: input.source, cwd: ws.root, dryRun: input.dryRun });
+  async handler(ws, input, ctx) {
+    const result = await updatePacks(ws, {
+      name: input.name,
+      spec: input.source,
+      cwd: ws.root,
+      dryRun: input.dryRun,
+      signal: ctx.signal,
+    });
     if (!input.dryRun) await reload(ws);
     return result;
   },
@@ -240,3 +246,5 @@ export const packTools: AnyTool[] = [
   disablePackItemTool,
   createPackTool,
 ];
+
+export { addPackTool, listPacksTool, removePackTool, updatePacksTool };

@@ -5,6 +5,7 @@ import { findBlock } from '../domains/export/block';
 import { filesFor } from '../domains/export/formats';
 import { ensureIndexFresh, publishRecipe, submitCandidates } from '../domains/knowledge';
 import { draftRecipeFile } from '../domains/knowledge/lifecycle';
+import { freePersonalLocation, publishedPersonalText, writePersonalRecipe } from '../domains/knowledge/personal-share';
 import { writeFileAtomic } from '../domains/knowledge/recipes';
 import { readRepoFileSync } from '../ground/files';
 import { languageForPath } from '../ground/kernel/languages';
@@ -54,7 +55,7 @@ export const rememberTool = defineTool({
   summary:
     "Turn a person's sentence (and code) into a published recipe in one step; an agent's call proposes a candidate instead.",
   description:
-    "Records a rule or fact a person states (\"we wrap fetch in apiClient\"), with optional code, as a recipe. Called by a person (the CLI's `autosnippet remember`, VS Code's Remember as Project Rule…, `@autosnippet /remember`), it writes the recipe file under .autosnippet/recipes/<category>/, publishes it and updates the agent instruction files that already carry the AutoSnippet block (AGENTS.md when none does); `dryRun: true` answers the file it would write, for the person's one confirmation. "
+    "Records a rule or fact a person states (\"we wrap fetch in apiClient\"), with optional code, as a recipe. Called by a person (the CLI's `autosnippet remember`, VS Code's Remember as Project Rule…, `@autosnippet /remember`), it writes the recipe file under .autosnippet/recipes/<category>/, publishes it and updates the agent instruction files that already carry the AutoSnippet block (AGENTS.md when none does); with `personal: true` it writes it under ~/.autosnippet/recipes/<category>/ instead, for this person in every workspace, and exports nothing; `dryRun: true` answers the file it would write, for the person's one confirmation. "
     + 'Called by an agent, it only proposes: the same content becomes a pending candidate for review.',
   inputSchema: Input({
     text: Text("The rule or fact, in the person's words.", { minLength: 3, maxLength: 4000 }),
@@ -63,6 +64,11 @@ export const rememberTool = defineTool({
     path: Opt(FilePath('Workspace-relative file the code comes from (its language, and a source line).')),
     category: Opt(Name('Folder it is filed under (default conventions).', { minLength: 1 })),
     export: Opt(Type.Boolean({ default: true, description: 'Update the agent instruction files after publishing.' })),
+    personal: Opt(Type.Boolean({
+      default: false,
+      description:
+        'Remember it for this person, in ~/.autosnippet/recipes/<category>/ (every workspace they open sees it), not in the project; never exported.',
+    })),
     dryRun: Opt(Type.Boolean({ default: false, description: 'Answer what would be written; write nothing.' })),
   }),
   outputSchema: Out({
@@ -74,6 +80,7 @@ export const rememberTool = defineTool({
     exported: Type.Array(Type.String(), {
       description: 'Instruction files written (or, in a preview, to be written).',
     }),
+    personal: Opt(Type.Boolean({ description: "Remembered in the person's own folder: `recipe.file` is that file." })),
   }),
   aliases: { sentence: 'text', rule: 'text', file: 'path' },
   access: 'propose',
@@ -94,7 +101,23 @@ export const rememberTool = defineTool({
       const r = await submitCandidates(ws, [content], ctx.actor);
       return { status: 'proposed' as const, title, candidate: r.created[0] ?? r.duplicates[0]?.existing, exported: [] };
     }
-    const draft = await draftRecipeFile(ws, { ...content, category: input.category ?? REMEMBER_CATEGORY }, ctx.actor);
+    const category = input.category ?? REMEMBER_CATEGORY;
+    if (input.personal) {
+      // The person's own folder: published at once, read by every workspace, written into none.
+      const at = freePersonalLocation(ws, category, title);
+      const drafted = await draftRecipeFile(ws, { ...content, category }, ctx.actor);
+      const text = publishedPersonalText(drafted.text, ctx.actor);
+      if (!input.dryRun) await writePersonalRecipe(ws, at.abs, text, ctx.actor, at.id);
+      return {
+        status: input.dryRun ? 'preview' as const : 'published' as const,
+        title,
+        recipe: { id: at.id, file: at.abs },
+        ...(input.dryRun ? { text } : {}),
+        exported: [],
+        personal: true,
+      };
+    }
+    const draft = await draftRecipeFile(ws, { ...content, category }, ctx.actor);
     const targets = input.export === false ? [] : rememberTargets(ws.root);
     const exportFiles = targets.map(mainFile);
     if (input.dryRun) {

@@ -23,6 +23,9 @@ const searchOut = Out({
       language: Type.String(),
       category: Type.String(),
       status: Type.String(),
+      origin: Opt(StringEnum(['personal', 'pack'], {
+        description: "The person's own recipe or a knowledge pack's; absent for the project's own.",
+      })),
       score: Type.Number(),
       why: Type.Array(Type.String()),
     })),

@@ -3,6 +3,7 @@ import { rebuildIndexTool } from '../../core/catalog/knowledge';
 import type { ExtensionHost } from '../host';
 import { CANDIDATE_SCHEME, CandidateFileSystem } from './candidate-editor';
 import { registerKnowledgeCommands } from './commands';
+import { registerPackCommands } from './packs';
 import { RecipeDiagnostics } from './recipe-diagnostics';
 import { registerRemember } from './remember';
 import { TriggerCompletion } from './trigger-completion';
@@ -65,6 +66,7 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
     }),
     registerKnowledgeCommands(host, refresh),
     registerRemember(host),
+    registerPackCommands(host, refresh),
     diagnostics,
     vscode.languages.registerCodeActionsProvider({ language: 'markdown' }, diagnostics, {
       providedCodeActionKinds: RecipeDiagnostics.kinds,

@@ -16,6 +16,8 @@ export interface RememberArgs {
   path?: string;
   language?: string;
   confirmed?: boolean;
+  /** For the person, in ~/.autosnippet/recipes (every workspace sees it, none gets it in its files). */
+  personal?: boolean;
 }
 
 export function registerRemember(host: ExtensionHost): vscode.Disposable {
@@ -32,6 +34,7 @@ function rememberArgs(args: unknown): RememberArgs {
     ...str('path'),
     ...str('language'),
     ...(a.confirmed === true ? { confirmed: true } : {}),
+    ...(a.personal === true ? { personal: true } : {}),
   };
 }
 
@@ -87,6 +90,11 @@ export async function rememberInChat(
     title: vscode.l10n.t('Publish'),
     arguments: [{ text: text.trim(), confirmed: true } satisfies RememberArgs],
   });
+  stream.button({
+    command: REMEMBER_COMMAND,
+    title: vscode.l10n.t('Remember for Me'),
+    arguments: [{ text: text.trim(), confirmed: true, personal: true } satisfies RememberArgs],
+  });
   return {};
 }
 
@@ -107,22 +115,29 @@ export async function remember(host: ExtensionHost, args: RememberArgs = {}): Pr
       ...(args.language ? { language: args.language } : {}),
     }
     : selection(ws.root);
-  const input = { text: text.trim(), ...code };
+  const input = { text: text.trim(), ...code, ...(args.personal ? { personal: true } : {}) };
   const human = { actor: 'human' as const, channel: 'vscode' as const };
   if (!args.confirmed) {
     const preview = await host.catalog.call(ws, rememberTool, { ...input, dryRun: true }, human);
     if (!preview.ok) return void vscode.window.showErrorMessage(preview.error.message);
     const writes = [preview.data.recipe!.file, ...preview.data.exported].join(', ');
     const publish = vscode.l10n.t('Publish');
+    const forMe = vscode.l10n.t('Remember for Me');
     const answer = await vscode.window.showInformationMessage(
       vscode.l10n.t('Publish "{0}" as a project rule?', preview.data.title),
       {
         modal: true,
-        detail: vscode.l10n.t('Writes {0}. Agents read it from there; delete the recipe to take it back.', writes),
+        detail: vscode.l10n.t('Writes {0}. Agents read it from there; delete the recipe to take it back.', writes)
+          + '\n\n'
+          + vscode.l10n.t(
+            'Remember for Me keeps it in your own ~/.autosnippet/recipes instead: every workspace you open sees it, none gets it in its files.',
+          ),
       },
       publish,
+      forMe,
     );
-    if (answer !== publish) return undefined;
+    if (answer === forMe) Object.assign(input, { personal: true });
+    else if (answer !== publish) return undefined;
   }
   const done = await host.catalog.call(ws, rememberTool, input, human);
   if (!done.ok) return void vscode.window.showErrorMessage(done.error.message);

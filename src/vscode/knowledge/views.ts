@@ -26,6 +26,12 @@ type CandidateNode = { type: 'candidate'; candidate: CandidateEntry } | {
 
 const KIND_ICON: Record<string, string> = { rule: 'law', pattern: 'symbol-snippet', fact: 'info' };
 
+/** Where a recipe comes from when it is not the project's own: `name@version` of its pack, or "personal". */
+function originLabel(r: RecipeEntry): string | undefined {
+  if (r.pack) return `${r.pack.name}@${r.pack.version}`;
+  return r.origin === 'personal' ? vscode.l10n.t('personal') : undefined;
+}
+
 /** The Recipes view: categories, then recipes with their status; a click opens the file. */
 export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -48,10 +54,12 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     const r = node.recipe;
     const item = new vscode.TreeItem(plainText(r.title));
     item.id = `recipe:${r.id}`;
+    const origin = originLabel(r);
     item.description = [
       r.status === 'published' ? undefined : statusLabel(r.status),
       r.freshness ? freshnessLabel(r.freshness) : undefined,
       r.trigger,
+      origin,
     ].filter(Boolean).join(' · ');
     item.iconPath = r.freshness === 'stale'
       ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
@@ -65,6 +73,15 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     ).appendMarkdown(r.summary).appendMarkdown('\n\n');
     tip.appendText([knowledgeTypeLabel(r.knowledgeType), r.language, statusLabel(r.status)].join(' · '));
     if (r.freshnessReason) tip.appendMarkdown('\n\n$(warning) ').appendText(r.freshnessReason);
+    if (r.pack) {
+      tip.appendMarkdown('\n\n$(library) ').appendText(
+        vscode.l10n.t('From knowledge pack {0}; read-only here.', `${r.pack.name}@${r.pack.version}`),
+      );
+    } else if (r.origin === 'personal') {
+      tip.appendMarkdown('\n\n$(account) ').appendText(
+        vscode.l10n.t('One of your personal recipes (~/.autosnippet/recipes); never exported into this project.'),
+      );
+    }
     item.tooltip = tip;
     // `recipe.<status>` plus `.stale` or `.moved`: menus match the status with a regular expression.
     item.contextValue = `recipe.${r.status}${r.freshness ? `.${r.freshness}` : ''}`;

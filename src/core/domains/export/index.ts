@@ -63,9 +63,12 @@ export interface ExportOptions {
 export async function planExport(ws: Workspace, options: ExportOptions): Promise<ExportPlan> {
   const tracker = freshnessTracker(ws);
   await tracker.refresh();
-  // A pack's recipes stay out of the repository's files: they link to a git-ignored copy, and the pack is
-  // the team's way to share them. A project recipe of the same id (the project's own) is exported.
-  const recipes: ExportRecipe[] = listRecipes(ws, { status: 'published' }).filter((r) => !r.pack).map((r) => {
+  // A pack's recipes and the person's own stay out of the repository's files: they link to a git-ignored
+  // copy, the pack is the team's way to share them, and a personal recipe reaches the project only when a
+  // person adds that recipe (share_personal_recipe). A project recipe of the same id is exported.
+  const recipes: ExportRecipe[] = listRecipes(ws, { status: 'published' }).filter((r) => !r.pack && !r.origin).map((
+    r,
+  ) => {
     const verdict = tracker.get(r.id);
     return {
       id: r.id,

@@ -9,6 +9,7 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../../ground/workspace';
+import { hasPersonalRecipes } from './personal';
 import { RECIPES_DIR } from './recipe-file';
 import { indexGeneration, isRecipeFileName, listRecipeFiles, syncRecipes, syncState } from './recipe-index';
 import { recipeFolderWatch } from './recipe-watch';
@@ -76,7 +77,7 @@ export async function ensureIndexFresh(
 
 /** No recipe folder and nothing indexed from one: a walk would find nothing to change. */
 function nothingToWalk(ws: Workspace): boolean {
-  if (existsSync(path.join(ws.root, RECIPES_DIR))) return false;
+  if (existsSync(path.join(ws.root, RECIPES_DIR)) || hasPersonalRecipes(ws)) return false;
   return !ws.store.get('SELECT 1 AS x FROM recipes LIMIT 1')
     && !ws.store.get('SELECT 1 AS x FROM recipe_file_problems LIMIT 1');
 }

@@ -5,6 +5,7 @@ import { normalizeLanguage } from '../../ground/kernel/languages';
 import { packRecipeRelPath } from '../packs/layout';
 import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
+import { personalRecipeRelPath } from './personal';
 import { bodyOf, splitBody } from './recipe-body';
 import { readFrontMatter } from './recipe-frontmatter';
 import {
@@ -157,9 +158,11 @@ export function recipeFilePath(category: string, titleOrSlug: string): string {
   return `${RECIPES_DIR}/${slugify(category)}/${fileSlug(titleOrSlug)}.md`;
 }
 
-/** A recipe file's path below its recipes folder, the project's or a pack's (`category/slug.md`). */
+/** A recipe file's path below its recipes folder, the project's, the person's or a pack's (`category/slug.md`). */
 function recipeRelPath(file: string): string | undefined {
-  return file.startsWith(RECIPES_DIR + '/') ? file.slice(RECIPES_DIR.length + 1) : packRecipeRelPath(file);
+  return file.startsWith(RECIPES_DIR + '/')
+    ? file.slice(RECIPES_DIR.length + 1)
+    : personalRecipeRelPath(file) ?? packRecipeRelPath(file);
 }
 
 /** The id a file has when its frontmatter names none: its path under the recipes folder, without `.md`. */

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../../ground/workspace';
+import { PACKS_STATE_DIR } from '../packs/layout';
 import { ensureIndexFresh } from './index-freshness';
+import { hasPersonalRecipes } from './personal';
 import { RECIPES_DIR } from './recipe-file';
 import { indexGeneration, syncRecipes } from './recipe-index';
 import type { GuardPattern } from './types';
@@ -20,9 +22,9 @@ export interface RecipeGuards {
   paths?: string[];
 }
 
-/** Whether the workspace has recipe files at all (asked before touching the database). */
+/** Whether the workspace has recipe files at all, its own, the person's or a pack's (asked before touching the database). */
 export function hasRecipeFolder(ws: Workspace): boolean {
-  return existsSync(path.join(ws.root, RECIPES_DIR));
+  return existsSync(path.join(ws.root, RECIPES_DIR)) || hasPersonalRecipes(ws) || existsSync(ws.path(PACKS_STATE_DIR));
 }
 
 /** Changes whenever the recipe index does: a cheap key for caches of what recipes say. */

@@ -17,6 +17,7 @@ import { packFolderOf, packRecipesDir } from '../packs/layout';
 import { loadPacks } from '../packs/load';
 import { deleteSearchRows, embedderOf, type IndexedRecipe, indexRecipes } from '../search/documents';
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
+import { isPersonalRecipeFile, PERSONAL_RECIPES_STATE, syncPersonalRecipes } from './personal';
 import { contentQuality, contentScore } from './quality';
 import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { recipeFolderWatch } from './recipe-watch';
@@ -76,6 +77,8 @@ interface Parsed {
   disk: DiskFile;
   /** The pack a recipe comes from, when its file is in a pack's copy. */
   pack?: { name: string; version: string };
+  /** Whether it is one of the person's own recipes (its file is in their copy); set from the location, never the file. */
+  personal?: boolean;
   hash: string;
   recipe?: Recipe;
   problems: RecipeFileProblem[];
@@ -165,7 +168,7 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
   const only = options.files && [...new Set(options.files)];
   const disk = only
     ? await statRecipeFiles(ws, only)
-    : [...await listRecipeFiles(ws), ...await listPackRecipeFiles(ws)];
+    : [...await listRecipeFiles(ws), ...await listPersonalRecipeFiles(ws), ...await listPackRecipeFiles(ws)];
   report.scanned = disk.length;
 
   const rows = new Map(
@@ -227,6 +230,7 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
       if (l) p.pack = { name: l.name, version: l.version };
     }
   }
+  for (const p of parsed) if (isPersonalRecipeFile(p.disk.file)) p.personal = true;
 
   // A file that vanished and one that appeared with the same content is a rename: keep its row (and usage).
   const renames = new Map<string, IndexRow>();
@@ -512,6 +516,7 @@ function rowValues(p: Parsed, now: string): JsonRow {
     target: r.target,
     paths: r.paths,
     pack: p.pack,
+    personal: p.personal,
     hasCode: !!r.code,
     createdBy: r.createdBy,
     createdAt: r.createdAt,
@@ -615,9 +620,22 @@ export async function listRecipeFiles(ws: Workspace, under = RECIPES_DIR): Promi
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
-/** Whether the recipe file `winner` takes an id from `loser`: the project's own recipes override the packs'. */
+/**
+ * Whether the recipe file `winner` takes an id from `loser`: the project's own recipes override the
+ * person's, and both override the packs' (docs/personal.md says why).
+ */
 function overrides(winner: string, loser: string): boolean {
-  return packFolderOf(winner) === undefined && packFolderOf(loser) !== undefined;
+  return originRank(winner) < originRank(loser);
+}
+
+/** 0 for the project's own recipe files, 1 for the person's, 2 for a pack's. */
+function originRank(file: string): number {
+  return isPersonalRecipeFile(file) ? 1 : packFolderOf(file) !== undefined ? 2 : 0;
+}
+
+/** The person's recipe files, copied into the workspace first (`.autosnippet/state/personal/recipes/`). */
+async function listPersonalRecipeFiles(ws: Workspace): Promise<DiskFile[]> {
+  return syncPersonalRecipes(ws) ? listRecipeFiles(ws, PERSONAL_RECIPES_STATE) : [];
 }
 
 /** The recipe files of the packs loaded into the workspace (verified copies under `.autosnippet/state/packs/`). */

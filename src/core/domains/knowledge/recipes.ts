@@ -5,6 +5,7 @@ import { AutoSnippetError, ErrorCode, isAutoSnippetError } from '../../ground/ke
 import { closestNames } from '../../ground/kernel/names';
 import type { Workspace } from '../../ground/workspace';
 import { PACKS_STATE_DIR } from '../packs/layout';
+import { isPersonalRecipeFile, personalSourceOf } from './personal';
 import type { ContentQuality } from './quality';
 import { contentHash, parseRecipeFile, recipeFilePath } from './recipe-file';
 import { syncRecipes } from './recipe-index';
@@ -29,8 +30,18 @@ export interface RecipeSummary {
   paths?: string[];
   /** The knowledge pack the recipe comes from (read-only here), when it is not the project's own. */
   pack?: { name: string; version: string };
+  /** Where it comes from when it is not the project's own: the person's folder or a knowledge pack. */
+  origin?: RecipeOrigin;
   file: string;
   updatedAt: string;
+}
+
+/** A recipe not of the project: one of the person's own (`~/.autosnippet/recipes`) or a pack's. */
+export type RecipeOrigin = 'personal' | 'pack';
+
+/** The origin the index recorded for a row (from where its file is, never from what it says). */
+export function originOf(meta: { pack?: unknown; personal?: boolean }): RecipeOrigin | undefined {
+  return meta.personal ? 'personal' : meta.pack ? 'pack' : undefined;
 }
 
 export interface RecipeRow {
@@ -67,7 +78,13 @@ export const RECIPE_COLUMNS =
   'rid, id, file, hash, title, trigger, language, category, knowledge_type, kind, status, scope, complexity, summary, tags, meta, quality, updated_at';
 
 export function toSummary(r: RecipeRow): RecipeSummary {
-  const meta = JSON.parse(r.meta) as { hasCode?: boolean; paths?: string[]; pack?: RecipeSummary['pack'] };
+  const meta = JSON.parse(r.meta) as {
+    hasCode?: boolean;
+    paths?: string[];
+    pack?: RecipeSummary['pack'];
+    personal?: boolean;
+  };
+  const origin = originOf(meta);
   return {
     id: r.id,
     title: r.title,
@@ -83,6 +100,7 @@ export function toSummary(r: RecipeRow): RecipeSummary {
     hasCode: meta.hasCode === true,
     ...(meta.paths?.length ? { paths: meta.paths } : {}),
     ...(meta.pack ? { pack: meta.pack } : {}),
+    ...(origin ? { origin } : {}),
     file: r.file,
     updatedAt: r.updated_at,
   };
@@ -173,7 +191,7 @@ export async function resolveRecipeRow(ws: Workspace, ref: string): Promise<Reci
 }
 
 /** Reads a recipe's file in full. A file changed since the last sync is re-indexed first. */
-export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
+export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe & { origin?: RecipeOrigin }> {
   let row = await resolveRecipeRow(ws, ref);
   let text: string;
   try {
@@ -194,8 +212,11 @@ export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
       { problems: parsed.problems },
     );
   }
-  const pack = (JSON.parse(row.meta) as { pack?: Recipe['pack'] }).pack;
-  return pack ? { ...parsed.recipe, pack } : parsed.recipe;
+  const meta = JSON.parse(row.meta) as { pack?: Recipe['pack']; personal?: boolean };
+  const origin = originOf(meta);
+  // Where a recipe comes from is where its file is: whatever the file says of itself is dropped.
+  const { pack: _p, origin: _o, ...recipe } = parsed.recipe as Recipe & { origin?: unknown };
+  return { ...recipe, ...(meta.pack ? { pack: meta.pack } : {}), ...(origin ? { origin } : {}) };
 }
 
 /**
@@ -203,6 +224,15 @@ export async function readRecipe(ws: Workspace, ref: string): Promise<Recipe> {
  * pack, rewritten from the cache whenever it differs. The project overrides it with a recipe of its own.
  */
 export function assertOwnRecipe(row: RecipeRow, doing: string): void {
+  if (isPersonalRecipeFile(row.file)) {
+    throw new AutoSnippetError(
+      ErrorCode.InvalidInput,
+      `Recipe ${row.id} is one of your personal recipes and is read-only in a workspace: it cannot be ${doing} here.`,
+      `Edit or delete ${
+        personalSourceOf(row.file)
+      } (the workspace's copy follows it); to change it for this project only, write a project recipe with the id ${row.id}.`,
+    );
+  }
   const pack = (JSON.parse(row.meta) as { pack?: { name: string; version: string } }).pack;
   if (!pack && !row.file.startsWith(PACKS_STATE_DIR + '/')) return;
   const from = pack ? `pack ${pack.name}@${pack.version}` : 'a knowledge pack';

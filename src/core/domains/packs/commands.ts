@@ -90,10 +90,15 @@ export interface AddResult {
   problems: PackProblem[];
 }
 
-export async function addPack(ws: Workspace, specText: string, cwd: string): Promise<AddResult> {
+export async function addPack(
+  ws: Workspace,
+  specText: string,
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<AddResult> {
   const spec = parsePackSpec(specText, cwd);
   const pins = readPacksFile(ws.root);
-  const fetched = await fetchPack(spec);
+  const fetched = await fetchPack(spec, undefined, signal);
   const manifest = readManifest(fetched.files, spec.source);
   const had = pins.packs[manifest.name];
   if (had) {
@@ -133,7 +138,7 @@ export interface UpdateResult {
  */
 export async function updatePacks(
   ws: Workspace,
-  opts: { name?: string; spec?: string; cwd: string; dryRun?: boolean },
+  opts: { name?: string; spec?: string; cwd: string; dryRun?: boolean; signal?: AbortSignal },
 ): Promise<{ updates: UpdateResult[]; problems: PackProblem[] }> {
   const pins = readPacksFile(ws.root);
   const names = opts.name ? [opts.name] : Object.keys(pins.packs).sort();
@@ -153,7 +158,7 @@ export async function updatePacks(
   for (const name of names) {
     const pin = pins.packs[name];
     const spec = opts.spec ? parsePackSpec(opts.spec, opts.cwd) : specOfPin(ws, pin);
-    const fetched = await fetchPack(spec);
+    const fetched = await fetchPack(spec, undefined, opts.signal);
     const manifest = readManifest(fetched.files, spec.source);
     if (manifest.name !== name) {
       throw new AutoSnippetError(

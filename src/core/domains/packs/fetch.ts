@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { AutoSnippetError } from '../../ground/kernel/errors';
+import { AutoSnippetError, ErrorCode } from '../../ground/kernel/errors';
 import { integrityOf, readTree, treeHashOf } from './hash';
 import type { PackKind } from './lock';
 import { readTarball } from './tar';
@@ -41,6 +41,10 @@ function failed(message: string, hint?: string): AutoSnippetError {
     message,
     hint ?? 'Check the name and version (npm), the URL and branch (git), or the path.',
   );
+}
+
+function cancelled(): AutoSnippetError {
+  return new AutoSnippetError(ErrorCode.Cancelled, 'Fetching the pack was cancelled; nothing was pinned.');
 }
 
 const GIT_URL = /^(git\+|git:\/\/|ssh:\/\/|file:\/\/|https?:\/\/|git@[^:]+:)/;
@@ -88,10 +92,10 @@ export function parsePackSpec(input: string, cwd: string): PackSpec {
   return { kind: 'npm', source: spec, ...(wanted ? { wanted } : {}) };
 }
 
-/** Fetches a pack; with `commit`, a git pack at exactly that commit. */
-export async function fetchPack(spec: PackSpec, commit?: string): Promise<FetchedPack> {
-  if (spec.kind === 'git') return fetchGit(spec, commit);
-  const tarball = spec.kind === 'tarball' ? readLocalTarball(spec.source) : await npmPack(spec);
+/** Fetches a pack; with `commit`, a git pack at exactly that commit. `signal` stops npm or git (a person cancelled). */
+export async function fetchPack(spec: PackSpec, commit?: string, signal?: AbortSignal): Promise<FetchedPack> {
+  if (spec.kind === 'git') return fetchGit(spec, commit, signal);
+  const tarball = spec.kind === 'tarball' ? readLocalTarball(spec.source) : await npmPack(spec, signal);
   const files = readTarball(tarball, spec.source);
   return { spec, files, tree: treeHashOf(files), tarball, integrity: integrityOf(tarball) };
 }
@@ -107,13 +111,13 @@ function readLocalTarball(file: string): Buffer {
   }
 }
 
-async function npmPack(spec: PackSpec): Promise<Buffer> {
+async function npmPack(spec: PackSpec, signal?: AbortSignal): Promise<Buffer> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-pack-'));
   try {
     const { stdout } = await run(
       'npm',
       ['pack', `${spec.source}@${spec.wanted ?? 'latest'}`, '--json', '--pack-destination', tmp],
-      { timeout: FETCH_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, shell: process.platform === 'win32' },
+      { timeout: FETCH_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, shell: process.platform === 'win32', signal },
     );
     const [entry] = JSON.parse(stdout) as { filename: string; integrity?: string }[];
     const data = readFileSync(path.join(tmp, path.basename(entry.filename)));
@@ -126,6 +130,7 @@ async function npmPack(spec: PackSpec): Promise<Buffer> {
     return data;
   } catch (e) {
     if (e instanceof AutoSnippetError) throw e;
+    if (signal?.aborted) throw cancelled();
     const err = e as Error & { stderr?: string };
     throw failed(
       `npm pack ${spec.source}@${spec.wanted ?? 'latest'} failed: ${(err.stderr || err.message).trim().slice(0, 800)}`,
@@ -137,9 +142,10 @@ async function npmPack(spec: PackSpec): Promise<Buffer> {
 
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', GCM_INTERACTIVE: 'never' };
 
-async function git(args: string[], cwd?: string): Promise<string> {
+async function git(args: string[], cwd?: string, signal?: AbortSignal): Promise<string> {
   const { stdout } = await run('git', args, {
     cwd,
+    signal,
     env: GIT_ENV,
     timeout: FETCH_TIMEOUT_MS,
     maxBuffer: 4 * 1024 * 1024,
@@ -147,20 +153,25 @@ async function git(args: string[], cwd?: string): Promise<string> {
   return stdout.trim();
 }
 
-async function fetchGit(spec: PackSpec, commit?: string): Promise<FetchedPack> {
+async function fetchGit(spec: PackSpec, commit?: string, signal?: AbortSignal): Promise<FetchedPack> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-pack-'));
   const dir = path.join(tmp, 'repo');
   try {
     // One commit is enough to follow a branch; an exact commit may be older than the branch's tip.
     const depth = commit ? [] : ['--depth', '1'];
     const branch = spec.wanted ? ['--branch', spec.wanted] : [];
-    await git(['-c', 'advice.detachedHead=false', 'clone', '--quiet', ...depth, ...branch, '--', spec.source, dir]);
-    if (commit) await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', commit], dir);
+    await git(
+      ['-c', 'advice.detachedHead=false', 'clone', '--quiet', ...depth, ...branch, '--', spec.source, dir],
+      undefined,
+      signal,
+    );
+    if (commit) await git(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', commit], dir, signal);
     const head = await git(['rev-parse', 'HEAD'], dir);
     const files = readTree(dir, spec.source);
     return { spec, files, tree: treeHashOf(files), commit: head };
   } catch (e) {
     if (e instanceof AutoSnippetError) throw e;
+    if (signal?.aborted) throw cancelled();
     const err = e as Error & { stderr?: string };
     throw failed(
       `git could not fetch ${spec.source}${spec.wanted ? ` at ${spec.wanted}` : ''}${

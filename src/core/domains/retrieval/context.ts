@@ -42,6 +42,8 @@ export interface ContextResult {
   kind: RecipeKind;
   language: string;
   status: string;
+  /** `personal` (the person's own) or `pack` when the recipe is not the project's. */
+  origin?: 'personal' | 'pack';
   score: number;
   signals: { relevance: number; quality: number; usage: number; freshness: number; language: number };
   why: string[];
@@ -140,6 +142,7 @@ export async function contextSearch(ws: Workspace, req: ContextRequest, now = Da
       kind: sum.kind,
       language: sum.language,
       status: sum.status,
+      ...(sum.origin ? { origin: sum.origin } : {}),
       score: r2(s.score),
       signals: s.signals,
       why: explain(s.hit, s.signals, s.row, language, usage.get(s.row.id)?.adoptions ?? 0, s.stale),

@@ -14,6 +14,8 @@ export interface SearchResult {
   language: string;
   category: string;
   status: string;
+  /** `personal` or `pack` when the recipe is not the project's own. */
+  origin?: 'personal' | 'pack';
   score: number;
   /** Why it was found: which index, at which rank, on which fields. */
   why: string[];
@@ -69,6 +71,7 @@ export function toResult(row: RecipeRow, hit: RankedHit): SearchResult {
     language: s.language,
     category: s.category,
     status: s.status,
+    ...(s.origin ? { origin: s.origin } : {}),
     score: Math.round(hit.score * 1000) / 1000,
     why: explainHit(hit),
   };
