@@ -21,8 +21,9 @@ pinned by hash in .autosnippet/packs.json (commit it) and cached in ~/.autosnipp
   remove <name>                 unpin a pack (its cache stays)
   install                       fetch the pinned packs this machine lacks; refuse any whose hash differs
   disable <id> | enable <id>    switch a pack recipe, skill or guard rule off (or on) for this project
-  create --out DIR [--name NAME] [--version V] [--description TEXT] [recipe ids…]
-                                write a pack folder from published recipes (default: all), for npm pack
+  create --out DIR [--name NAME] [--version V] [--description TEXT] [--rules] [--skill NAME]…
+         [recipe ids…]         write a pack folder from published recipes (default: all), the guard
+                                rule files (--rules) and named skills, for npm pack
 
 A project recipe with the same id as a pack recipe wins. Pack guard rules run only in a trusted
 folder, as the project's own rules do (autosnippet trust). Pack recipes are read-only here and are
@@ -41,6 +42,8 @@ const OPTIONS = {
   name: { type: 'string' },
   version: { type: 'string' },
   description: { type: 'string' },
+  rules: { type: 'boolean' },
+  skill: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -110,6 +113,8 @@ export async function packsCommand(args: string[], ws: () => Promise<Workspace>,
       input = {
         out: path.resolve(values.out as string),
         ids: positionals,
+        ...(values.rules ? { rules: true } : {}),
+        ...(Array.isArray(values.skill) && values.skill.length ? { skills: values.skill } : {}),
         ...(values.name ? { name: values.name } : {}),
         ...(values.version ? { version: values.version } : {}),
         ...(values.description ? { description: values.description } : {}),
@@ -144,8 +149,12 @@ type Pack = {
   rules: number;
 };
 
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 function pinLine(p: Pack): string {
-  return `${p.name}@${p.version} (${p.kind} ${p.source}; ${p.recipes} recipes, ${p.skills} skills, ${p.rules} guard rules)\n`
+  return `${p.name}@${p.version} (${p.kind} ${p.source}; ${counted(p.recipes, 'recipe')}, ${
+    counted(p.skills, 'skill')
+  }, ${counted(p.rules, 'guard rule')})\n`
     + `  ${p.commit ? `commit ${p.commit}` : `integrity ${p.integrity}`}\n  tree ${p.tree}\n`;
 }
 
@@ -184,7 +193,11 @@ function describe(sub: string, data: Record<string, unknown>): string {
       return `Switched off for this project: ${(data.disabled as string[]).join(', ') || 'nothing'}\n`;
     case 'create':
       return `Wrote ${(data.files as string[]).length} files to ${data.out} (${
-        (data.recipes as string[]).join(', ')
+        [
+          ...(data.recipes as string[]),
+          ...(data.rules as string[]).map((r) => `rule ${r}`),
+          ...(data.skills as string[]).map((s) => `skill ${s}`),
+        ].join(', ')
       }).\n${data.next}\n`;
     default:
       return JSON.stringify(data, null, 2) + '\n';

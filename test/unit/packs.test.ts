@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -230,4 +230,73 @@ test('bad pack sources are refused with what to do, and nothing is pinned', asyn
   assert.equal(existsSync(path.join(project, '.autosnippet/packs.json')), false);
   const usage = await cli(project, 'packs', 'frobnicate');
   assert.equal(usage.code, 2);
+});
+
+test('packs create carries the guard rule files and named skills, never the baseline or a link', async () => {
+  const source = tmp('source-all');
+  const rules = {
+    rules: [{
+      id: 'project/no-raw-fetch',
+      message: 'Call the API through apiClient.',
+      languages: ['typescript'],
+      pattern: '\\bfetch\\(',
+      examples: { bad: ["fetch('/x')"], good: ["apiClient.get('/x')"] },
+    }],
+  };
+  writeFiles(source, {
+    '.autosnippet/recipes/api/client.md': recipe('api-client', 'Call the API through apiClient'),
+    '.autosnippet/guard/api.json': JSON.stringify(rules, null, 2),
+    '.autosnippet/guard/baseline.json': '{"version":1,"findings":[]}\n',
+    '.autosnippet/skills/api-howto/SKILL.md':
+      '---\nname: api-howto\ndescription: Use when adding an API call: the client, errors and retries.\n---\n\n# API calls\n\nUse apiClient.\n',
+    '.autosnippet/skills/api-howto/references/errors.md': '# Errors\n\nWrap them in ApiError.\n',
+  });
+  const secret = path.join(tmp('secret'), 'token.txt');
+  writeFileSync(secret, 'not for a pack\n');
+  symlinkSync(secret, path.join(source, '.autosnippet/skills/api-howto/references/token.txt'));
+
+  const packDir = path.join(tmp('pack-all'), 'team-all');
+  const created = await ok(
+    source,
+    'packs',
+    'create',
+    '--out',
+    packDir,
+    '--name',
+    'team-all',
+    '--rules',
+    '--skill',
+    'api-howto',
+  );
+  assert.match(created, /rule project\/no-raw-fetch, skill api-howto/);
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() || e.isSymbolicLink())
+      .map((e) => path.relative(packDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .sort();
+  assert.deepEqual(files(packDir), [
+    'README.md',
+    'autosnippet-pack.json',
+    'guard/api.json',
+    'package.json',
+    'recipes/api/client.md',
+    'skills/api-howto/SKILL.md',
+    'skills/api-howto/references/errors.md',
+  ]);
+
+  // Added to another project, the pack's rule and skill are listed with it.
+  const project = tmp('project-all');
+  writeFiles(project, { 'src/a.ts': 'export const a = 1;\n' });
+  const added = await ok(project, 'packs', 'add', npmPack(packDir));
+  assert.match(added, /team-all@1\.0\.0 .*; 1 recipe, 1 skill, 1 guard rule\)/);
+  writeFiles(project, { 'src/b.ts': "export const b = () => fetch('/api/b');\n" });
+  const trusted = await cli(project, '--trust', 'guard', 'src', '--format', 'json');
+  assert.match(trusted.stdout, /project\/no-raw-fetch/, 'the rule file came with the pack and runs');
+  const skillsSeen = JSON.parse(await ok(project, 'list-skills')).skills as { name: string; source: string }[];
+  assert.equal(skillsSeen.find((sk) => sk.name === 'api-howto')?.source, 'pack');
+
+  // A skill the project does not have is refused by name, and nothing is written.
+  const missing = await cli(source, 'packs', 'create', '--out', path.join(tmp('pack-none'), 'p'), '--skill', 'nope');
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /There is no skill "nope" in \.autosnippet\/skills/);
 });

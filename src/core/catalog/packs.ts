@@ -197,14 +197,17 @@ const createPackTool = defineTool({
   title: 'Create a knowledge pack',
   domain: 'packs',
   summary:
-    'Write a pack folder (package.json, autosnippet-pack.json, recipes/) from chosen published recipes, ready for npm pack or git.',
+    'Write a pack folder (package.json, autosnippet-pack.json, recipes/, guard/, skills/) from the project, ready for npm pack or git.',
   description:
     'People only. Copies the chosen published recipes of the project (all of them when `ids` is empty) into `out` as a pack: recipes/<category>/<file>.md as they are, '
+    + 'with `rules: true` its guard rule files (.autosnippet/guard/*.json, not the baseline) under guard/, and the skills named in `skills` from .autosnippet/skills/ under skills/; '
     + 'autosnippet-pack.json and package.json with `name` and `version`, and a README. `out` must be new, empty, or a pack folder made before. '
     + 'Publish it with `npm pack` / `npm publish`, or commit it to a git repository.',
   inputSchema: Input({
     out: FilePath('The folder to write: absolute, or relative to the workspace.', { minLength: 1 }),
     ids: Opt(List(Id(), 500, { description: 'Recipe ids; default every published recipe.' })),
+    rules: Opt(Type.Boolean({ description: "Also the project's guard rule files." })),
+    skills: Opt(List(Name(), 100, { description: 'Project skills (names in .autosnippet/skills) to include.' })),
     name: Opt(Name('The pack name (an npm package name); default <workspace folder>-pack.')),
     version: Opt(Name('Its version; default 1.0.0.', { maxLength: 64 })),
     description: Opt(Text(undefined, { maxLength: 500 })),
@@ -213,6 +216,8 @@ const createPackTool = defineTool({
     out: Type.String(),
     files: Type.Array(Type.String()),
     recipes: Type.Array(Type.String()),
+    rules: Type.Array(Type.String(), { description: 'Guard rule ids carried.' }),
+    skills: Type.Array(Type.String()),
     next: Type.String(),
   }),
   access: 'review',
@@ -225,6 +230,8 @@ const createPackTool = defineTool({
     const result = await createPack(ws, {
       out,
       ids: input.ids ?? [],
+      rules: input.rules,
+      skills: input.skills,
       name,
       version: input.version ?? '1.0.0',
       description: input.description,

@@ -139,7 +139,8 @@ function pickSkillFolder(root: string, name: string | undefined, source: string)
 }
 
 /** Refuses trees that are too large; returns the symbolic links, which are not copied. */
-function checkTree(dir: string): string[] {
+/** The symbolic links a skill folder holds (never copied); refuses a folder too big for a skill. */
+export function checkTree(dir: string): string[] {
   let files = 0;
   let bytes = 0;
   const links: string[] = [];
@@ -163,7 +164,7 @@ function checkTree(dir: string): string[] {
   return links;
 }
 
-function isLinkOrVcs(p: string): boolean {
+export function isLinkOrVcs(p: string): boolean {
   return path.basename(p) === '.git' || lstatSync(p).isSymbolicLink();
 }
 
