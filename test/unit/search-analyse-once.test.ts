@@ -135,3 +135,29 @@ test('a vector from tokens is the vector of the text, whatever the embedder met 
   for (const x of fresh) norm += x * x;
   assert.ok(Math.abs(norm - 1) < 1e-5);
 });
+
+test('vectors embedded together in one buffer are each recipe’s own vector, stored intact', async () => {
+  const { indexRecipes, embeddingText: textOf } = await import('../../src/core/domains/search/documents');
+  const { quantize } = await import('../../src/core/ground/text');
+  const { tempWorkspace } = await import('./knowledge-helpers');
+  const recipes = benchCorpus(40).map((d) => {
+    const parsed = parseRecipeFile(d.text, d.file);
+    assert.ok(parsed.ok);
+    return parsed.recipe;
+  });
+  const ws = await tempWorkspace();
+  try {
+    const indexed = await indexRecipes(ws, recipes);
+    const own = new HashedNgramEmbedder();
+    for (const [k, r] of recipes.entries()) {
+      assert.deepEqual([...indexed[k].bytes], [...quantize(own.embedOne(textOf(r)))], r.title);
+      assert.equal(indexed[k].bytes.length, own.dimensions);
+    }
+    // Each is a view of its own part: writing one leaves its neighbours as they were.
+    const before = [...indexed[1].bytes];
+    indexed[0].bytes.fill(0);
+    assert.deepEqual([...indexed[1].bytes], before);
+  } finally {
+    await ws.cleanup();
+  }
+});
