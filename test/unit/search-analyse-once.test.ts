@@ -5,9 +5,23 @@ import { test } from 'node:test';
 import { benchCorpus, rng } from '../../bench/recipe-corpus';
 import { parseRecipeFile } from '../../src/core/domains/knowledge/recipe-file';
 import type { Recipe } from '../../src/core/domains/knowledge/types';
-import { analyseRecipe, embeddingText, searchDocument, searchRowTerms } from '../../src/core/domains/search/documents';
-import { analyze, analyzeTokens, HashedNgramEmbedder, MAX_TOKEN_CHARS, tokenize } from '../../src/core/ground/text';
+import {
+  analyseRecipe,
+  embeddingText,
+  indexRecipes,
+  searchDocument,
+  searchRowTerms,
+} from '../../src/core/domains/search/documents';
+import {
+  analyze,
+  analyzeTokens,
+  HashedNgramEmbedder,
+  MAX_TOKEN_CHARS,
+  quantize,
+  tokenize,
+} from '../../src/core/ground/text';
 import { splitAsciiIdentifier } from '../../src/core/ground/text/tokenize';
+import { tempWorkspace } from './knowledge-helpers';
 
 /** Tokenize as specified: touching pieces of ASCII word characters and of non-ASCII characters form a group. */
 function referenceTokenize(text: string): string[] {
@@ -137,9 +151,6 @@ test('a vector from tokens is the vector of the text, whatever the embedder met 
 });
 
 test('vectors embedded together in one buffer are each recipe’s own vector, stored intact', async () => {
-  const { indexRecipes, embeddingText: textOf } = await import('../../src/core/domains/search/documents');
-  const { quantize } = await import('../../src/core/ground/text');
-  const { tempWorkspace } = await import('./knowledge-helpers');
   const recipes = benchCorpus(40).map((d) => {
     const parsed = parseRecipeFile(d.text, d.file);
     assert.ok(parsed.ok);
@@ -150,7 +161,7 @@ test('vectors embedded together in one buffer are each recipe’s own vector, st
     const indexed = await indexRecipes(ws, recipes);
     const own = new HashedNgramEmbedder();
     for (const [k, r] of recipes.entries()) {
-      assert.deepEqual([...indexed[k].bytes], [...quantize(own.embedOne(textOf(r)))], r.title);
+      assert.deepEqual([...indexed[k].bytes], [...quantize(own.embedOne(embeddingText(r)))], r.title);
       assert.equal(indexed[k].bytes.length, own.dimensions);
     }
     // Each is a view of its own part: writing one leaves its neighbours as they were.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TermIndex } from '../../src/core/domains/search/term-index';
+import { MAX_SLOTS_IN_KEYS, pack, pseudoOf, slotOf, unpack } from '../../src/core/domains/search/term-keys';
 import { VectorIndex } from '../../src/core/domains/search/vector-index';
 import { Bm25fIndex } from '../../src/core/ground/text';
 
@@ -199,8 +200,7 @@ test('vector index: exact cosine ranking over int8 vectors, cleared slots and fi
   assert.deepEqual(v.nearest(q, 10, 0.1, (slot) => slot !== 1).map((h) => h.slot), [3]);
 });
 
-test('a posting key gives back its slot and impact, at the ends of both ranges', async () => {
-  const { pack, pseudoOf, slotOf, unpack, MAX_SLOTS_IN_KEYS } = await import('../../src/core/domains/search/term-keys');
+test('a posting key gives back its slot and impact, at the ends of both ranges', () => {
   const f32 = new Float32Array(1);
   const impacts = [0, 1e-30, 0.5, 1, 3.25, 1e6, 3e38].map((x) => ((f32[0] = x), f32[0]));
   const slots = [0, 1, 2, 1023, 2 ** 21, MAX_SLOTS_IN_KEYS - 1];
