@@ -5,9 +5,23 @@ import { test } from 'node:test';
 import { benchCorpus, rng } from '../../bench/recipe-corpus';
 import { parseRecipeFile } from '../../src/core/domains/knowledge/recipe-file';
 import type { Recipe } from '../../src/core/domains/knowledge/types';
-import { analyseRecipe, embeddingText, searchDocument, searchRowTerms } from '../../src/core/domains/search/documents';
-import { analyze, analyzeTokens, HashedNgramEmbedder, MAX_TOKEN_CHARS, tokenize } from '../../src/core/ground/text';
+import {
+  analyseRecipe,
+  embeddingText,
+  indexRecipes,
+  searchDocument,
+  searchRowTerms,
+} from '../../src/core/domains/search/documents';
+import {
+  analyze,
+  analyzeTokens,
+  HashedNgramEmbedder,
+  MAX_TOKEN_CHARS,
+  quantize,
+  tokenize,
+} from '../../src/core/ground/text';
 import { splitAsciiIdentifier } from '../../src/core/ground/text/tokenize';
+import { tempWorkspace } from './knowledge-helpers';
 
 /** Tokenize as specified: touching pieces of ASCII word characters and of non-ASCII characters form a group. */
 function referenceTokenize(text: string): string[] {
@@ -134,4 +148,27 @@ test('a vector from tokens is the vector of the text, whatever the embedder met 
   let norm = 0;
   for (const x of fresh) norm += x * x;
   assert.ok(Math.abs(norm - 1) < 1e-5);
+});
+
+test('vectors embedded together in one buffer are each recipe’s own vector, stored intact', async () => {
+  const recipes = benchCorpus(40).map((d) => {
+    const parsed = parseRecipeFile(d.text, d.file);
+    assert.ok(parsed.ok);
+    return parsed.recipe;
+  });
+  const ws = await tempWorkspace();
+  try {
+    const indexed = await indexRecipes(ws, recipes);
+    const own = new HashedNgramEmbedder();
+    for (const [k, r] of recipes.entries()) {
+      assert.deepEqual([...indexed[k].bytes], [...quantize(own.embedOne(embeddingText(r)))], r.title);
+      assert.equal(indexed[k].bytes.length, own.dimensions);
+    }
+    // Each is a view of its own part: writing one leaves its neighbours as they were.
+    const before = [...indexed[1].bytes];
+    indexed[0].bytes.fill(0);
+    assert.deepEqual([...indexed[1].bytes], before);
+  } finally {
+    await ws.cleanup();
+  }
 });

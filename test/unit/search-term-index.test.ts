@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TermIndex } from '../../src/core/domains/search/term-index';
+import { MAX_SLOTS_IN_KEYS, pack, pseudoOf, slotOf, unpack } from '../../src/core/domains/search/term-keys';
 import { VectorIndex } from '../../src/core/domains/search/vector-index';
 import { Bm25fIndex } from '../../src/core/ground/text';
 
@@ -197,4 +198,22 @@ test('vector index: exact cosine ranking over int8 vectors, cleared slots and fi
   v.clear(0);
   assert.ok(!v.nearest(q, 10, 0.1, () => true).some((h) => h.slot === 0));
   assert.deepEqual(v.nearest(q, 10, 0.1, (slot) => slot !== 1).map((h) => h.slot), [3]);
+});
+
+test('a posting key gives back its slot and impact, at the ends of both ranges', () => {
+  const f32 = new Float32Array(1);
+  const impacts = [0, 1e-30, 0.5, 1, 3.25, 1e6, 3e38].map((x) => ((f32[0] = x), f32[0]));
+  const slots = [0, 1, 2, 1023, 2 ** 21, MAX_SLOTS_IN_KEYS - 1];
+  const keys: number[] = [];
+  for (const p of impacts) {
+    for (const slot of slots) {
+      const key = pack(p, slot);
+      keys.push(key);
+      assert.equal(slotOf(key), slot);
+      assert.equal(pseudoOf(key), p);
+    }
+  }
+  const list = unpack({ keys: Float64Array.from(keys), length: keys.length, live: keys.length, dirty: false });
+  assert.deepEqual([...list.slots], impacts.flatMap(() => slots));
+  assert.deepEqual([...list.impacts], impacts.flatMap((p) => slots.map(() => p)));
 });

@@ -6,6 +6,7 @@ import { packRecipeRelPath } from '../packs/layout';
 import { scopeGlobProblem } from './folder-scope';
 import { readRecipeGuard } from './guard-format';
 import { personalRecipeRelPath } from './personal';
+import { isTriggerShape } from './quality';
 import { bodyOf, splitBody } from './recipe-body';
 import { readFrontMatter } from './recipe-frontmatter';
 import {
@@ -245,7 +246,7 @@ export function parseRecipeFile(rawText: string, file: string): ParseResult {
   let trigger = str('trigger');
   if (trigger !== undefined) {
     if (!trigger.startsWith('@')) trigger = '@' + trigger;
-    if (!/^@[\p{L}\p{N}_.-]+$/u.test(trigger)) {
+    if (!isTriggerShape(trigger)) {
       fail(
         `\`trigger: ${trigger}\` must be \`@\` followed by letters, digits, \`_\`, \`.\` or \`-\` (no spaces), e.g. \`@fetchWithRetry\`.`,
         'trigger',

@@ -1,5 +1,5 @@
 import type { Tx } from '../../ground/store/types';
-import { type Embedder, HashedNgramEmbedder, quantize } from '../../ground/text';
+import { type Embedder, HashedNgramEmbedder, quantize, quantizeInto } from '../../ground/text';
 import { analyze, analyzeTokens, tokenize } from '../../ground/text';
 import type { Workspace } from '../../ground/workspace';
 
@@ -153,6 +153,8 @@ export interface IndexedRecipe {
 /**
  * Analyses and embeds recipes. With an embedder that takes tokens, each recipe is embedded as soon
  * as it is split, so its tokens die young instead of surviving a slice's worth of garbage collections.
+ * The vectors of a call share one buffer (each is a view of its part): a buffer per vector is an
+ * ArrayBuffer per recipe for the garbage collector to track while the index keeps them.
  */
 export async function indexRecipes(
   ws: Workspace,
@@ -161,9 +163,13 @@ export async function indexRecipes(
 ): Promise<IndexedRecipe[]> {
   const embedder = embedderOf(ws);
   if (embedder.embedTokens) {
-    return recipes.map((r) => {
+    const dims = embedder.dimensions;
+    const slab = new Uint8Array(recipes.length * dims);
+    return recipes.map((r, k) => {
       const a = analyseRecipe(r);
-      return { fields: a.fields, model: embedder.id, bytes: quantize(embedder.embedTokens!(a.embedTokens)) };
+      const v = embedder.embedTokens!(a.embedTokens);
+      const bytes = v.length === dims ? quantizeInto(v, slab.subarray(k * dims, (k + 1) * dims)) : quantize(v);
+      return { fields: a.fields, model: embedder.id, bytes };
     });
   }
   const analysed = recipes.map(analyseRecipe);

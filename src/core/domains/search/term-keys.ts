@@ -16,7 +16,9 @@ export const pack = (pseudo: number, slot: number) => {
   f32[0] = pseudo;
   return u32[0] * SLOT_SPAN + (SLOT_SPAN - 1 - slot);
 };
-export const slotOf = (key: number) => SLOT_SPAN - 1 - (key % SLOT_SPAN);
+// `key - floor(key / SPAN) * SPAN` is `key % SPAN`: every step is exact for keys below 2^53, and a
+// float modulo is a call out of compiled code where this is a division and a multiplication.
+export const slotOf = (key: number) => SLOT_SPAN - 1 - (key - Math.floor(key / SLOT_SPAN) * SLOT_SPAN);
 export const pseudoOf = (key: number) => {
   u32[0] = Math.floor(key / SLOT_SPAN);
   return f32[0];
@@ -51,8 +53,11 @@ export function unpack(list: Postings): { slots: Int32Array; impacts: Float32Arr
   const slots = new Int32Array(list.length);
   const impacts = new Float32Array(list.length);
   for (let i = 0; i < list.length; i++) {
-    slots[i] = slotOf(keys[i]);
-    impacts[i] = pseudoOf(keys[i]);
+    const key = keys[i];
+    const high = Math.floor(key / SLOT_SPAN);
+    slots[i] = SLOT_SPAN - 1 - (key - high * SLOT_SPAN);
+    u32[0] = high;
+    impacts[i] = f32[0];
   }
   return { slots, impacts };
 }

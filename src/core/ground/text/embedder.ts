@@ -246,8 +246,12 @@ SYNONYMS.forEach((group, i) => {
 
 /** int8 storage: 1 byte per dimension, enough for ranking by dot product. */
 export function quantize(v: Float32Array): Uint8Array {
+  return quantizeInto(v, new Uint8Array(v.length));
+}
+
+/** `quantize` into `out` (as long as `v`), for a caller that keeps many vectors in one buffer. */
+export function quantizeInto(v: Float32Array, out: Uint8Array): Uint8Array {
   // The bytes of an Int8Array of the rounded values, written directly as their two's complement.
-  const out = new Uint8Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const q = Math.round(v[i] * 127);
     out[i] = (q > 127 ? 127 : q < -127 ? -127 : q) & 0xff;

@@ -3,7 +3,7 @@
  */
 export { analyze, ANALYZER_VERSION, analyzeTokens, indexForm, queryTerms } from './analyze';
 export { type Bm25fField, Bm25fIndex, type Bm25fMatch } from './bm25f';
-export { type Embedder, HashedNgramEmbedder, quantize } from './embedder';
+export { type Embedder, HashedNgramEmbedder, quantize, quantizeInto } from './embedder';
 export { cosine, parseWordVectors, WordVectors, wordVectors } from './meaning';
 export { cutAtWord, sentenceAt } from './sentences';
 export { stem } from './stem';
