@@ -67,20 +67,51 @@ export class ReviewPanel implements vscode.Disposable {
   /** Opens the panel (or brings it forward), showing `candidateId` when given. */
   static show(host: ExtensionHost, candidateId?: string): ReviewPanel {
     const folder = host.folder;
-    let shown = ReviewPanel.open.get(keyOf(folder));
-    if (shown) {
-      shown.panel.reveal(undefined, false);
-    } else {
-      const panel = vscode.window.createWebviewPanel(
-        REVIEW_VIEW_TYPE,
-        panelTitle(host, folder),
-        vscode.ViewColumn.Active,
-        { enableScripts: true, enableFindWidget: true },
-      );
-      shown = new ReviewPanel(host, panel, folder);
+    const shown = ReviewPanel.open.get(keyOf(folder));
+    if (shown) shown.panel.reveal(undefined, false);
+    const panel = shown ?? ReviewPanel.create(host, folder, { viewColumn: vscode.ViewColumn.Active });
+    if (candidateId) panel.focus(candidateId);
+    return panel;
+  }
+
+  private static create(
+    host: ExtensionHost,
+    folder: vscode.WorkspaceFolder | undefined,
+    show: { viewColumn: vscode.ViewColumn; preserveFocus?: boolean },
+  ): ReviewPanel {
+    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, panelTitle(host, folder), show, {
+      enableScripts: true,
+      enableFindWidget: true,
+    });
+    return new ReviewPanel(host, panel, folder);
+  }
+
+  /**
+   * VS Code restores a review tab with the title it was saved with and revives it only when it is
+   * shown, so after a display-language switch a hidden tab keeps the old language's title. Each such
+   * tab is reopened in the current language (a second tab of a folder that has one is closed), and
+   * the editor that was in front of its group is put back. The page's own state (filters, selection)
+   * of a tab that was never shown is not reachable, so the reopened panel starts afresh.
+   */
+  static async retitleRestored(host: ExtensionHost): Promise<void> {
+    const current = new Set([undefined, ...host.folders].map((f) => panelTitle(host, f)));
+    // The tab in front is revived as it is shown, and its constructor sets the title.
+    const isStale = (tab: vscode.Tab) =>
+      tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(REVIEW_VIEW_TYPE)
+      && !tab.isActive && !current.has(tab.label);
+    const labels = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs.filter(isStale).map((t) => t.label)));
+    for (const label of labels) {
+      // Looked up afresh each time: opening and closing tabs gives a group new tab objects.
+      const group = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => isStale(t) && t.label === label));
+      const tab = group?.tabs.find((t) => isStale(t) && t.label === label);
+      if (!group || !tab) continue;
+      const front = group.activeTab;
+      const folder = folderOfLabel(host, label);
+      await vscode.window.tabGroups.close(tab, true);
+      if (ReviewPanel.open.has(keyOf(folder))) continue;
+      ReviewPanel.create(host, folder, { viewColumn: group.viewColumn, preserveFocus: true });
+      if (front) await showAgain(front, group.viewColumn);
     }
-    if (candidateId) shown.focus(candidateId);
-    return shown;
   }
 
   /** After a window reload: VS Code hands back the panel it kept; its page restores its own state. */
@@ -507,6 +538,27 @@ function checklistOf(c: Parameters<typeof reviewChecklist>[0]): ChecklistEntry[]
   }));
 }
 
+/**
+ * The folder a saved review tab belongs to: its title ends with the folder's name when several were
+ * open (whatever the language), and there is one folder otherwise.
+ */
+function folderOfLabel(host: ExtensionHost, label: string): vscode.WorkspaceFolder | undefined {
+  const named = host.folders.filter((f) => label.endsWith(f.name)).sort((a, b) => b.name.length - a.name.length);
+  return named[0] ?? host.folder;
+}
+
+/** Brings a tab that a reopened panel covered back to the front of its group, without taking the focus. */
+async function showAgain(tab: vscode.Tab, viewColumn: vscode.ViewColumn): Promise<void> {
+  const input = tab.input;
+  const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom
+      || input instanceof vscode.TabInputNotebook
+    ? input.uri
+    : undefined;
+  if (!uri) return;
+  await vscode.commands.executeCommand('vscode.open', uri, { viewColumn, preserveFocus: true, preview: tab.isPreview })
+    .then(undefined, () => undefined);
+}
+
 function keyOf(folder: vscode.WorkspaceFolder | undefined): string {
   return folder?.uri.toString() ?? '';
 }
@@ -574,6 +626,7 @@ function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 
 /** The command, the tree's click and the serializer that restores the panel after a reload. */
 export function registerReviewPanel(host: ExtensionHost): vscode.Disposable {
+  void ReviewPanel.retitleRestored(host).catch((e) => host.log.error('review panel: retitling restored tabs', e));
   return vscode.Disposable.from(
     vscode.commands.registerCommand('autosnippet.candidates.review', (arg?: unknown) => {
       ReviewPanel.show(host, candidateIdOf(arg));
