@@ -23,6 +23,8 @@ import {
 } from '../../webview/review/protocol';
 import type { ExtensionHost } from '../host';
 import { dimensionLabel, dimensionOf, knowledgeTypeLabels, plainText, proposerLabel } from '../labels';
+import { pageHtml } from './page';
+import { folderOfLabel, showAgain } from './restored-tabs';
 import { checklistMessage, reviewStrings } from './strings';
 
 export const REVIEW_VIEW_TYPE = 'autosnippet.review';
@@ -538,27 +540,6 @@ function checklistOf(c: Parameters<typeof reviewChecklist>[0]): ChecklistEntry[]
   }));
 }
 
-/**
- * The folder a saved review tab belongs to: its title ends with the folder's name when several were
- * open (whatever the language), and there is one folder otherwise.
- */
-function folderOfLabel(host: ExtensionHost, label: string): vscode.WorkspaceFolder | undefined {
-  const named = host.folders.filter((f) => label.endsWith(f.name)).sort((a, b) => b.name.length - a.name.length);
-  return named[0] ?? host.folder;
-}
-
-/** Brings a tab that a reopened panel covered back to the front of its group, without taking the focus. */
-async function showAgain(tab: vscode.Tab, viewColumn: vscode.ViewColumn): Promise<void> {
-  const input = tab.input;
-  const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom
-      || input instanceof vscode.TabInputNotebook
-    ? input.uri
-    : undefined;
-  if (!uri) return;
-  await vscode.commands.executeCommand('vscode.open', uri, { viewColumn, preserveFocus: true, preview: tab.isPreview })
-    .then(undefined, () => undefined);
-}
-
 function keyOf(folder: vscode.WorkspaceFolder | undefined): string {
   return folder?.uri.toString() ?? '';
 }
@@ -586,42 +567,6 @@ function dimensionLabels(): Record<string, string> {
 /** The Candidates and Recipes views show what the panel changed. */
 function refreshViews(): void {
   void vscode.commands.executeCommand('autosnippet.candidates.refresh').then(undefined, () => undefined);
-}
-
-function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = '';
-  for (let i = 0; i < 32; i++) out += chars[Math.floor(Math.random() * chars.length)];
-  return out;
-}
-
-/** The page: a strict Content-Security-Policy (scripts only with the nonce, resources only from dist/webview). */
-function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const asset = (name: string) =>
-    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
-  const n = nonce();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-    `script-src 'nonce-${n}'`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicon.css')}">
-<link rel="stylesheet" href="${asset('review.css')}">
-<title>${vscode.l10n.t('Review Candidates')}</title>
-</head>
-<body>
-<div id="app" aria-busy="true"></div>
-<script nonce="${n}" src="${asset('review.js')}"></script>
-</body>
-</html>`;
 }
 
 /** The command, the tree's click and the serializer that restores the panel after a reload. */
