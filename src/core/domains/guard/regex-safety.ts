@@ -25,6 +25,13 @@ export interface PatternVerdict {
   linear?: boolean;
 }
 
+/**
+ * What a verdict was worked out with: recheck's version and this file's analysis. A verdict kept
+ * beyond one process (template-verdicts.ts) holds only for the analyser that gave it; change the
+ * revision with the analysis, and a test keeps recheck's version in step with the installed one.
+ */
+export const ANALYSER_VERSION = 'recheck 4.5.0; analysis 1';
+
 /** Syntax and empty-match checks; cheap, synchronous. */
 export function checkPatternSyntax(source: string, flags: string): PatternVerdict | undefined {
   const bad = flags.replace(/[imsu]/g, '');

@@ -1,15 +1,18 @@
 import { looksBinary, readRepoFileSync, workspaceFiles } from '../../ground/files';
 import { languageForPath } from '../../ground/kernel/languages';
+import { SLICE_MS, slicer } from '../../ground/kernel/slices';
 import type { Workspace } from '../../ground/workspace';
 import type { RuleSeed } from '../knowledge/rule-seed';
 import { type DraftFinding, type GuardDraftReport, MAX_DRAFT_FINDINGS } from '../knowledge/rule-seed';
 import type { GuardPattern } from '../knowledge/types';
+import { TimeBudget } from './budget';
 import { listWorkspaceFiles } from './files';
 import { GlobSet } from './filters';
 import { guardEngine } from './index';
 import { recipeGuardRules } from './recipe-rules';
-import type { GuardRule, RuleProblem } from './rule';
+import type { CheckResult, GuardRule, RuleProblem } from './rule';
 import { draftRuleFromSeed } from './rule-draft';
+import type { RuleRunner } from './runner';
 
 /**
  * A drafted rule checked before a person sees it: vetted and run on its own examples as loading would
@@ -134,7 +137,7 @@ export async function tryDraftRules(
 /** Every workspace file of the rules' languages, checked once with all of them. */
 async function scanWith(
   ws: Workspace,
-  runner: Awaited<ReturnType<ReturnType<typeof guardEngine>['trial']>>['runner'],
+  runner: RuleRunner,
   opts: TrialOptions,
   found: (ruleId: string, f: DraftFinding) => void,
 ): Promise<{ files: number; incomplete: boolean }> {
@@ -144,8 +147,31 @@ async function scanWith(
   await workspaceFiles(ws).list({ refresh: true, signal: opts.signal });
   const listing = await listWorkspaceFiles(ws, { exclude: new GlobSet([]), signal: opts.signal });
   const max = opts.maxFiles ?? DEFAULT_MAX_FILES;
+  const budgetMs = opts.budgetMs ?? 250;
+  const budget = new TimeBudget();
+  const checkpoint = slicer();
   let files = 0;
   let incomplete = false;
+  let pending: Pending[] = [];
+  const drain = async () => {
+    const results: CheckResult[] = [];
+    for (let at = 0; at < pending.length;) {
+      at = checkSlice(runner, pending, at, budget, budgetMs, results);
+      await yieldToEventLoop();
+    }
+    results.forEach((res, i) => {
+      if (res.incomplete) incomplete = true;
+      for (const v of res.violations) {
+        found(v.ruleId, {
+          path: pending[i].rel,
+          line: v.start.line,
+          column: v.start.column,
+          text: v.matchedText.slice(0, 120),
+        });
+      }
+    });
+    pending = [];
+  };
   for (const f of listing.files) {
     if (opts.signal?.aborted) return { files, incomplete: true };
     if (runner.rulesFor(f.language).length === 0 || (await engine.isExcluded(f.rel))) continue;
@@ -163,11 +189,53 @@ async function scanWith(
     files++;
     const language = languageForPath(f.rel) ?? f.language;
     await runner.prepare(language);
-    const res = runner.checkText(text, language, { path: f.rel, budgetMs: opts.budgetMs ?? 250 });
-    if (res.incomplete) incomplete = true;
-    for (const v of res.violations) {
-      found(v.ruleId, { path: f.rel, line: v.start.line, column: v.start.column, text: v.matchedText.slice(0, 120) });
-    }
+    runner.compiledFor(language);
+    pending.push({ rel: f.rel, text, language });
+    if (pending.length >= BATCH_FILES) await drain();
+    else await checkpoint();
   }
+  await drain();
   return { files, incomplete };
+}
+
+/** Files read ahead of their check: a bound on the texts held at once. */
+const BATCH_FILES = 64;
+
+interface Pending {
+  rel: string;
+  text: string;
+  language: string;
+}
+
+/**
+ * Checks files from `from` on, as many as fit in one slice of the event loop, under one watchdog call
+ * rather than one per file (the watchdog is a thread per call; on a busy machine that thread was most
+ * of a trial's time). A rule not proven linear still cannot run away: the call stops at the per-file
+ * budget, and the file it stopped in is checked again alone under its own watchdog, which stops the
+ * slow rule and reports the check incomplete. Returns where the next slice starts.
+ */
+function checkSlice(
+  runner: RuleRunner,
+  files: readonly Pending[],
+  from: number,
+  budget: TimeBudget,
+  budgetMs: number,
+  out: CheckResult[],
+): number {
+  const start = performance.now();
+  let at = from;
+  const finished = budget.run(() => {
+    for (; at < files.length && (at === from || performance.now() - start < SLICE_MS); at++) {
+      const f = files[at];
+      out[at] = runner.checkText(f.text, f.language, { path: f.rel, budgetMs, guarded: false });
+    }
+  }, budgetMs);
+  if (finished) return at;
+  const f = files[at];
+  out[at] = runner.checkText(f.text, f.language, { path: f.rel, budgetMs });
+  return at + 1;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -65,6 +65,25 @@ const CONSTRUCTS: Record<SeedConstruct, { languages: string[]; pattern: string; 
   },
 };
 
+/**
+ * The patterns a seed drafts whatever the repository holds: the ones that take no name from it. Their
+ * safety verdicts are worked out once per analyser version (template-verdicts.ts), not per draft.
+ */
+export function fixedDraftPatterns(): { template: string; pattern: string; flags: string }[] {
+  return [
+    ...Object.entries(OUTPUT_CALLS).map(([family, o]) => ({
+      template: `no-direct-output/${family}`,
+      pattern: o!.pattern,
+      flags: '',
+    })),
+    ...Object.entries(CONSTRUCTS).map(([construct, c]) => ({
+      template: `forbid-construct/${construct}`,
+      pattern: c.pattern,
+      flags: '',
+    })),
+  ];
+}
+
 export function draftRuleFromSeed(seed: RuleSeed, ctx: DraftContext): DraftOutcome {
   const language = normalizeLanguage(seed.language);
   if (!language) return { problem: `guard has no rules for the language "${seed.language}".` };

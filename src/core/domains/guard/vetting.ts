@@ -5,11 +5,13 @@ import { explainQueryError, queryShapeProblem } from './query-check';
 import { checkPatternSyntax, type PatternVerdict } from './regex-safety';
 import type { GuardRule, RuleProblem } from './rule';
 import { grammarFor, type TreeSitterHost } from './structural';
+import { templateVerdict } from './template-verdicts';
 
 /**
  * Vets the rules a workspace brings (project files, recipes): patterns that compile, queries that fit
  * their grammar, and regexes recheck's analysis (on a worker thread) finds safe, its verdicts kept per
- * pattern so a rule file edited elsewhere is not analysed again.
+ * pattern so a rule file edited elsewhere is not analysed again. A drafting template's pattern takes
+ * the verdict kept for it (template-verdicts.ts) and is not sent to the worker.
  */
 export class PatternVetting {
   private readonly verdicts = new Map<string, PatternVerdict>();
@@ -18,6 +20,8 @@ export class PatternVetting {
     private readonly treeSitter: TreeSitterHost,
     private readonly pool: WorkerPool,
     private readonly log: Logger,
+    /** Verdicts worked out before this process: by default the drafting templates' under the running analyser. */
+    private readonly kept: (source: string, flags: string) => PatternVerdict | undefined = templateVerdict,
   ) {}
 
   /** The analysis of a regex rule's pattern, once vetted. */
@@ -52,7 +56,11 @@ export class PatternVetting {
             syntax.message!,
             'Test the pattern in a JavaScript console: new RegExp(source, flags).',
           );
-        } else if (!this.verdicts.has(verdictKey(rule))) toAnalyze.push(rule);
+        } else if (!this.verdicts.has(verdictKey(rule))) {
+          const kept = this.kept(rule.pattern.regex, rule.pattern.flags ?? '');
+          if (kept) this.verdicts.set(verdictKey(rule), kept);
+          else toAnalyze.push(rule);
+        }
         continue;
       }
       const grammars = [
