@@ -12,6 +12,8 @@ export type Coverage = 'fully' | 'partly' | 'not';
 
 interface CoverageFile {
   path: string;
+  /** The file of essentials the coverage was judged against. */
+  essentials?: string;
   judged: string;
   repositories: Record<string, { rank: number; coverage: Coverage; cards?: string[] }[]>;
 }
@@ -21,7 +23,11 @@ export function loadCoverage(dir = DIR): CoverageFile[] {
   return readdirSync(dir)
     .filter((f) => /^coverage-.*\.json$/.test(f))
     .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CoverageFile);
+    .map((f) => ({
+      ...(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CoverageFile),
+      // The second test set's judgements are named coverage-test2-*.json and read its own essentials.
+      essentials: /^coverage-test2-/.test(f) ? 'essentials-2.json' : 'essentials.json',
+    }));
 }
 
 const pct = (n: number, d: number) => (d ? `${Math.round((n / d) * 100)} %` : '-');
@@ -51,7 +57,9 @@ export function coverageTables(files = loadCoverage()): BenchTable[] {
       title: `Essentials covered by the cards (${file.path}, ${file.judged})`,
       columns: ['repository', 'essentials', 'fully', 'partly', 'touched', 'fully %'],
       rows,
-      notes: ['Essentials written first by a reviewer who had seen neither our code nor our output (essentials.json).'],
+      notes: [
+        `Essentials written first by a reviewer who had seen neither our code nor our output (${file.essentials}).`,
+      ],
     };
   });
 }
