@@ -50,6 +50,7 @@ test('every knowledge tool has a one-line summary, a bound, and review tools are
     'publish_recipe',
     'reject_candidate',
     'reopen_candidate',
+    'share_personal_recipe',
   ]);
   assert.deepEqual(knowledgeTools.filter((t) => t.destructive).map((t) => t.name), ['delete_recipe']);
 });

@@ -51,8 +51,9 @@ test('a cold-start card asks for a usage guide, and filling it clears the item',
 test('filling "why it is a standard here" clears the rationale item too (both fill the Why section)', () => {
   const bare = { ...card, usageGuide: 'For every new module.', reasoning: { ...card.reasoning, whyStandard: '' } };
   assert.deepEqual(reviewChecklist(bare).map((i) => i.field), ['whyStandard']);
-  // validate_candidate alone still names the rationale separately: the checklist folds it into the form's field.
-  assert.ok(validateCandidate(card).issues.some((i) => i.field === 'rationale'));
+  // validate_candidate agrees: the reason fills the Why section, so an agent is not sent to write a rationale as well.
+  assert.ok(!validateCandidate(card).issues.some((i) => i.field === 'rationale'));
+  assert.ok(validateCandidate(bare).issues.some((i) => i.field === 'rationale'));
   assert.deepEqual(
     reviewChecklist({
       ...bare,

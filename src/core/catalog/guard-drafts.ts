@@ -107,7 +107,11 @@ export const proposeGuardRule = defineTool({
         rules: outcome.report?.rules ?? [],
         ...(outcome.report?.incomplete ? { incomplete: true } : {}),
       },
-      next: found
+      next: outcome.report?.incomplete
+        ? `The check of today's files stopped early (a file took longer than the time budget allows): ${outcome.report.files} files checked, ${found} place${
+          found === 1 ? '' : 's'
+        } found so far. The rule is stored; narrow its include globs or propose it again to check every file.`
+        : found
         ? `The rule reports ${found} place${
           found === 1 ? '' : 's'
         } in the repository today: check that each is a real violation (else narrow the rule and propose it again); a person sees them with the candidate.`

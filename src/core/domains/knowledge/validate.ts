@@ -161,7 +161,13 @@ export function validateCandidate(c: CandidateInput): Validation {
     'weak',
     'Add a usage guide: when to use it, when not, and what to watch out for.',
   );
-  check(!c.rationale?.trim(), 'rationale', 'weak', 'Add the rationale: why the project does it this way.');
+  // The recipe's Why section joins the rationale and reasoning.whyStandard, so either one fills it.
+  check(
+    !c.rationale?.trim() && !c.reasoning?.whyStandard?.trim(),
+    'rationale',
+    'weak',
+    'Add the rationale: why the project does it this way.',
+  );
   if (c.scope === 'target') {
     check(
       !c.target?.trim(),
