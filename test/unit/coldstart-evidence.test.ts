@@ -199,6 +199,10 @@ test('coldstart_evidence pages the packs, records nothing, and names the dimensi
   assert.ok(data.packs.length >= 4);
   assert.ok(data.empty.every((d: string) => !data.packs.some((p: any) => p.dimension === d)));
   assert.ok(data.rules.length >= 5);
+  // An agent submits its cards itself, where no source is compared with the evidence: the rules say
+  // what the submission checks, never a flag only the model path sets.
+  assert.ok(!data.rules.some((rule: string) => /flagged/.test(rule)), data.rules.join('\n'));
+  assert.ok(data.rules.some((rule: string) => /opened when you submit/.test(rule)));
   assert.ok(JSON.stringify(r).length <= catalog.get('coldstart_evidence')!.maxOutputChars);
   assert.equal(existsSync(path.join(ws.root, '.autosnippet')), false, 'a read creates no .autosnippet/');
   // A tight budget per pack: more, smaller packs still fit and are paged, never dropped.

@@ -304,6 +304,7 @@ describe('propose_guard_rule: the agent proposes, a person approves the rule wit
 
     const good = await invoke('submit_candidate', handWritten("fetchJson('/x')"));
     assert.ok(good.ok, JSON.stringify(good));
+    assert.deepEqual((good.data as { guards?: unknown }).guards, [{ id: 'no-raw-fetch', total: 0 }]);
     const c = await invoke('get_candidate', { id: (good.data as { id: string }).id });
     const stored = c.ok ? c.data as { guardReport?: { files: number; rules: { total: number }[] } } : {};
     assert.ok(stored.guardReport, 'the person sees what the rule reports today');
@@ -316,6 +317,10 @@ describe('propose_guard_rule: the agent proposes, a person approves the rule wit
     assert.ok(batch.ok, JSON.stringify(batch));
     const b = batch.data as { created: string[]; refused: { input: number; issues: { field: string }[] }[] };
     assert.equal(b.created.length, 1);
+    assert.deepEqual((batch.data as { guards?: unknown }).guards, [{
+      id: b.created[0],
+      rules: [{ id: 'no-raw-fetch', total: 0 }],
+    }]);
     assert.deepEqual(b.refused.map((r) => r.input), [1]);
     assert.match(b.refused[0].issues[0].field, /^constraints\.guards/);
   });

@@ -19,6 +19,7 @@ import {
   verdictWith,
 } from '../domains/knowledge';
 import type { DuplicateReport } from '../domains/knowledge/duplicates';
+import type { GuardDraftReport } from '../domains/knowledge/rule-seed';
 import type { SourceFiles } from '../domains/knowledge/source-check';
 import { transitionsOf } from '../domains/knowledge/transitions';
 import type { StatusChange } from '../domains/knowledge/types';
@@ -52,6 +53,15 @@ function sourcesRefused(issues: FieldIssue[]): AutoSnippetError {
   );
 }
 
+const guardTotals = Type.Array(Out({ id: Type.String(), total: Type.Integer() }), {
+  description:
+    'What each guard rule of constraints.guards reports in the repository today: 0 when the code follows it, else real violations for the person to see.',
+});
+
+function totalsOf(report: GuardDraftReport): { id: string; total: number }[] {
+  return report.rules.map((r) => ({ id: r.id, total: r.total }));
+}
+
 function guardsRefused(issues: FieldIssue[]): AutoSnippetError {
   return new AutoSnippetError(
     ErrorCode.InvalidInput,
@@ -77,6 +87,7 @@ const submitCandidate = defineTool({
     status: StringEnum(['created', 'duplicate']),
     hint: Opt(Type.String()),
     validation: validationSchema,
+    guards: Opt(guardTotals),
     similar: Opt(Domain<DuplicateReport['recipes']>('Existing recipes close to it (similarity ≥ 0.6).', 'array')),
     similarHint: Opt(Type.String()),
   }),
@@ -109,6 +120,7 @@ const submitCandidate = defineTool({
         ? {}
         : { hint: FILL_HINT }),
       validation: answeredVerdict(validation),
+      ...(!dup && trial.inputs[0].guardReport ? { guards: totalsOf(trial.inputs[0].guardReport) } : {}),
       ...(!dup && near.verdict !== 'unique'
         ? { similar: near.recipes.filter((r) => r.similarity >= 0.6), similarHint: near.hint }
         : {}),
@@ -138,6 +150,9 @@ const submitCandidatesTool = defineTool({
     missing: Type.Array(
       Out({ id: Type.String(), missing: Type.Array(Type.String()), weak: Type.Array(Type.String()) }),
     ),
+    guards: Opt(Type.Array(Out({ id: Type.String(), rules: guardTotals }), {
+      description: 'Per created candidate with constraints.guards: what each rule reports in the repository today.',
+    })),
     hint: Opt(Type.String()),
   }),
   aliases: { items: 'candidates' },
@@ -173,7 +188,18 @@ const submitCandidatesTool = defineTool({
       refused.length ? 'Fix what `refused` names (the sources, or a guard rule) and submit those inputs again.' : '',
       missing.length ? FILL_HINT : '',
     ].filter(Boolean).join(' ');
-    return { created: result.created, duplicates, refused, missing, ...(hint ? { hint } : {}) };
+    const guards = result.created.flatMap((id) => {
+      const report = getCandidate(ws, id).guardReport;
+      return report ? [{ id, rules: totalsOf(report) }] : [];
+    });
+    return {
+      created: result.created,
+      duplicates,
+      refused,
+      missing,
+      ...(guards.length ? { guards } : {}),
+      ...(hint ? { hint } : {}),
+    };
   },
 });
 

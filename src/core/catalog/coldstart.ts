@@ -4,7 +4,7 @@
  * has the channel's model write them (VS Code chat, MCP sampling). Both start from the same packs.
  */
 import { writeColdstartCards } from '../domains/agent/coldstart';
-import { CARD_RULES } from '../domains/agent/coldstart-prompt';
+import { AGENT_CARD_RULES } from '../domains/agent/coldstart-prompt';
 import { NO_MODEL_CHANNEL } from '../domains/agent/diagnostic';
 import { CORE_DIMENSIONS, LANGUAGE_DIMENSIONS } from '../domains/bootstrap';
 import { type EvidenceScan, PACK_TOKENS, scanEvidence } from '../domains/bootstrap/packs';
@@ -108,7 +108,7 @@ const coldstartEvidence = defineTool({
         text: p.text,
       })),
       empty: e.empty,
-      rules: CARD_RULES,
+      rules: AGENT_CARD_RULES,
     };
   },
 });
@@ -141,7 +141,7 @@ const writeCards = defineTool({
         mode: 'diagnostic' as const,
         reason: `${NO_MODEL_CHANNEL} Write the cards yourself from the scan's evidence, as \`next\` says.`,
         missing: ['model'],
-        rules: CARD_RULES,
+        rules: AGENT_CARD_RULES,
         next:
           `Call coldstart_evidence (pages: follow nextCursor), write the cards from its packs with these rules, and submit them with submit_candidates in batches of at most ${BATCH_MAX}.`,
       };

@@ -43,6 +43,17 @@ export const CARD_RULES = [
   `Titles say the rule specific to this project in at most ${TITLE_MAX} characters; summaries say when it applies and what to do, in at most 300 characters.`,
 ];
 
+/**
+ * The same rules for an agent that writes the cards itself and submits them (coldstart_evidence, then
+ * submit_candidates): nothing there compares a source with the evidence, so rule 3 says what the
+ * submission does check instead of promising a flag only write_coldstart_cards sets.
+ */
+export const AGENT_CARD_RULES = CARD_RULES.map((rule, i) =>
+  i === 2
+    ? 'Every card cites `sources`: `path:line` copied from the evidence (the lines after "- ", or a line inside an excerpt), or a line you opened and checked yourself: the lines that show the claim. Each cited file and line is opened when you submit: a file or line that does not exist, or `code` the cited files do not hold, refuses the card.'
+    : rule
+);
+
 /** The prompt for one group of packs. */
 export function coldstartPrompt(packs: readonly EvidencePack[], project: ProjectLine): TaskPrompt {
   const dims = packs.map((p) => p.dimension);
