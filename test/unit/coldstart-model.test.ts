@@ -153,6 +153,9 @@ test('without a model the tool says how to write the cards from coldstart_eviden
   // Nothing was written, so the repository gains no `.autosnippet/` folder and the answer says none was made.
   assert.equal(existsSync(ws.dataDir), false, 'a diagnostic answer leaves the repository untouched');
   assert.equal(data.notice, undefined);
+  // health says so first, so an agent can skip the call that only explains.
+  assert.equal(dataOf(await catalog.invoke(ws, 'health', {}, ctx())).model, false);
+  assert.equal(dataOf(await catalog.invoke(ws, 'health', {}, ctx(new ScriptedModel([])))).model, true);
 });
 
 function escape(s: string): string {

@@ -82,6 +82,10 @@ export const health = defineTool({
       ),
     }),
     counts: Type.Record(Type.String(), Type.Number()),
+    model: Type.Boolean({
+      description:
+        "Whether this channel lends a language model to tools that write with one (VS Code's chat model, MCP sampling): without one, write_coldstart_cards answers in diagnostic mode and the agent writes the cards itself.",
+    }),
     pending: Opt(
       Type.Array(Type.String(), {
         description:
@@ -108,6 +112,7 @@ export const health = defineTool({
     const s = ws.store.state;
     return {
       version: ws.version,
+      model: ctx.model !== undefined,
       workspace: {
         root: ws.root,
         dataDir: ws.dataDir,
