@@ -38,7 +38,7 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs|jsx)$/;
  * Copies the source files of whole packages until the tree holds `max` of them. Build-output folder
  * names (`dist`, `build`, `out`) become `lib`, so that the scan reads them as the code they are.
  */
-function copyPackages(packages: string[], into: string, max: number): number {
+export function copyPackages(packages: string[], into: string, max: number): number {
   let count = 0;
   const walk = (from: string, to: string) => {
     for (const e of readdirSync(from, { withFileTypes: true })) {
