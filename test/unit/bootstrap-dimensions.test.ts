@@ -127,6 +127,19 @@ test("Python: dataclasses and the project's base class; relative imports resolve
   assert.equal(r.graph.fileImports, 10, 'each model imports shop/base.py');
 });
 
+test('Python: a return type followed by a comment on the def line is counted as declared', async () => {
+  const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "shop"\n' };
+  for (let i = 0; i < 12; i++) {
+    // One in three carries a trailing comment after the colon (a type-checker pragma, a note).
+    const tail = i % 3 === 0 ? '  # type: ignore[override]' : i % 3 === 1 ? '  # pragma: no cover' : '';
+    files[`shop/part_${i}.py`] = `def part_${i}(name: str) -> str:${tail}\n    return name\n`;
+  }
+  const ws = await project(files);
+  await bootstrapKnowledge(ws, {}, { actor: 'human' });
+  const card = listCandidates(ws).find((c) => /carry type hints/.test(c.title));
+  assert.match(card?.summary ?? '', /^12 of 12 production functions \(100 ?%\) declare a return type/, card?.summary);
+});
+
 test('a dimension with no evidence proposes nothing, and weak evidence is not submitted', async () => {
   const ws = await project({ 'notes.txt': 'nothing to learn here\n', 'src/a.ts': 'export const a = 1;\n' });
   const r = await bootstrapKnowledge(ws, {}, { actor: 'human' });

@@ -59,7 +59,8 @@ const SIGNALS: Signal[] = [
     /__weak\s+(?:typeof\s*\(\s*self\s*\)|__typeof__\s*\(\s*self\s*\)|\w+\s*\*)\s*\w*[wW]eak\w*\s*=\s*self/g,
   ),
   s('python', 'def', /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+/gm),
-  s('python', 'returnHint', /\)[ \t]*->[ \t]*[^:\n]+:[ \t]*$/gm),
+  // The colon may be followed by a comment on the same line (a type-checker pragma, a note).
+  s('python', 'returnHint', /\)[ \t]*->[ \t]*[^:\n#]+:[ \t]*(?:#.*)?$/gm),
   s('python', 'dataclass', /^[ \t]*@dataclass\b/gm, ['dataclasses']),
   s('python', 'pydantic', /\(\s*BaseModel\s*\)/g, ['pydantic']),
   // The derives only: an enum's `#[error(…)]` variants are one error type (one enum with 16 variants is one, not 16).
