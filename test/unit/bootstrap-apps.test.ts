@@ -192,6 +192,35 @@ test('.editorconfig is indentation editors apply, not a formatter; prettier run 
   assert.doesNotMatch(editor.summary, /Format changed files with it/);
 });
 
+test('a JS/TS linter configured (xo, ESLint) leaves no claim that nothing checks the layout', async () => {
+  const base: Record<string, string> = {};
+  for (let i = 0; i < 10; i++) {
+    base[`source/module${i}.ts`] =
+      `export function run${i}(value: number): number {\n\tif (value > ${i}) {\n\t\treturn value - ${i};\n\t}\n\treturn value;\n}\n`;
+  }
+  const pkg = (extra: Record<string, unknown>) =>
+    JSON.stringify({ name: 'lib', version: '1.0.0', scripts: { test: 'xo && ava' }, ...extra }, null, 2);
+  const absence = /no formatter checks it|No formatter configuration was found|keep it by hand/;
+
+  // Tabs, no formatter, no linter: the measured layout is the card, and it says nothing checks it.
+  const bare = await coldStart({ ...base, 'package.json': pkg({}) });
+  assert.ok(bare.candidates.some((c) => absence.test(c.summary)), bare.titles.join('\n'));
+
+  // xo as a development dependency, or an ESLint configuration file: the linter may set the layout.
+  for (const linted of [
+    { ...base, 'package.json': pkg({ devDependencies: { xo: '^1.0.0' } }) },
+    { ...base, 'package.json': pkg({}), 'eslint.config.js': 'export default [];\n' },
+    {
+      ...base,
+      'package.json': pkg({ devDependencies: { eslint: '^9.0.0' } }),
+      '.editorconfig': 'root = true\n\n[*]\nindent_style = tab\n',
+    },
+  ]) {
+    const r = await coldStart(linted);
+    assert.ok(!r.candidates.some((c) => absence.test(c.summary)), r.titles.join('\n'));
+  }
+});
+
 test('SwiftLint run strictly in CI is stated as the check Swift code must pass; rustfmt uses the toolchain CI formats with', async () => {
   const swift: Record<string, string> = {
     'Package.swift':

@@ -7,6 +7,7 @@ import { confidence, percent, Tallies } from '../evidence';
 import { fit, nameList } from '../form';
 import { FAMILY_LABEL, FAMILY_LANGUAGES } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
+import { jsLinter } from './js-linters';
 import { dominant, languageOf } from './standards';
 
 /** The indentation each language's own style guide or standard formatter already uses. */
@@ -137,6 +138,7 @@ export class FormattingAnalyzer implements Analyzer {
     const formatters = await findFormatters(ctx);
     const families = [...new Set(this.indent.entries().map(([k]) => k.split('|')[0] as Family))];
     const out: CandidateDraft[] = [];
+    const linter = families.includes('jsts') ? await jsLinter(ctx) : undefined;
     for (const f of formatters) {
       if (f.silent) continue;
       // Of the languages it formats, the one with the most files first (Spotless said of Java, 97 % of the code, then Kotlin).
@@ -152,7 +154,9 @@ export class FormattingAnalyzer implements Analyzer {
       const measured = dominant(this.indent, `${fam}|`);
       if (f.tool === '.editorconfig') {
         // Most of the code not following it says the project does not keep to it.
-        if (!measured || measured.ratio >= 0.8) out.push(editorConfigCandidate(f, fam, measured, ctx));
+        if (!measured || measured.ratio >= 0.8) {
+          out.push(editorConfigCandidate(f, fam, measured, ctx, fam === 'jsts' ? linter : undefined));
+        }
         continue;
       }
       if (f.tool === 'SwiftLint') {
@@ -206,6 +210,9 @@ export class FormattingAnalyzer implements Analyzer {
     }
     for (const fam of families) {
       if (formatters.some((f) => f.families.includes(fam))) continue;
+      // A configured linter may set the layout (its shared configuration is not read here), so
+      // "no formatter, keep it by hand" would be a claim of absence the scan cannot back.
+      if (fam === 'jsts' && linter) continue;
       const measured = dominant(this.indent, `${fam}|`);
       if (!measured || measured.total < 8 || measured.ratio < 0.85) continue;
       const norm = INDENT_NORM[fam];
@@ -260,8 +267,15 @@ function editorConfigCandidate(
   fam: Family,
   measured: ReturnType<typeof dominant>,
   ctx: AnalysisContext,
+  linter?: { tool: string; source: string },
 ): CandidateDraft {
   const lang = FAMILY_LABEL[fam];
+  // With a linter configured, what checks the layout is not known here: the card says what is set, no more.
+  const checked = linter
+    ? `Editors apply it as you type; ${linter.tool} is configured as well, so run it before committing.`
+    : `Editors apply it as you type; no formatter checks it (looked for ${
+      (CHECKED[fam] ?? 'formatter configurations').replace(/, \.editorconfig/, '')
+    }), so keep new code to it.`;
   const follows = measured
     ? `; ${percent(measured.tally.count, measured.total)} of the production ${lang} files follow it (${
       measured.key === 'tabs' ? 'tabs' : measured.key.replace('-space', '-space indentation')
@@ -273,16 +287,13 @@ function editorConfigCandidate(
     dimension: 'code-standard',
     language: languageOf(fam, ctx),
     category: 'formatting',
-    summary: `.editorconfig sets ${
-      f.settings.join(', ')
-    }${follows}. Editors apply it as you type; no formatter checks it (looked for ${
-      (CHECKED[fam] ?? 'formatter configurations').replace(/, \.editorconfig/, '')
-    }), so keep new code to it.`,
+    summary: `.editorconfig sets ${f.settings.join(', ')}${follows}. ${checked}`,
     code: '',
     reasoning: {
-      whyStandard:
-        "The repository's .editorconfig states the indentation; no formatter or linter configuration for the language was found.",
-      sources: f.sources,
+      whyStandard: linter
+        ? "The repository's .editorconfig states the indentation."
+        : "The repository's .editorconfig states the indentation; no formatter or linter configuration for the language was found.",
+      sources: linter ? [...f.sources, linter.source] : f.sources,
       confidence: measured && measured.ratio >= 0.85 ? 0.8 : 0.6,
     },
     tags: ['formatting', fam, 'editorconfig'],
