@@ -221,6 +221,31 @@ test('a JS/TS linter configured (xo, ESLint) leaves no claim that nothing checks
   }
 });
 
+test('a formatter with no visible runner: CI that calls a shared reusable workflow is never said to run nothing', async () => {
+  const files: Record<string, string> = {
+    'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\nedition = "2021"\n',
+    'rustfmt.toml': 'max_width = 100\n',
+    'src/lib.rs': 'pub mod a;\n',
+  };
+  for (let i = 0; i < 10; i++) files[`src/m${i}.rs`] = `pub fn f${i}(x: u32) -> u32 {\n    x + ${i}\n}\n`;
+  const own = '.github/workflows/ci.yml';
+  const ci = (uses: string) => `name: ci\non: push\njobs:\n  checks:\n    ${uses}\n`;
+
+  const local = await coldStart({ ...files, [own]: ci('runs-on: ubuntu-latest\n    steps:\n      - run: cargo test') });
+  const plain = local.candidates.find((c) => /rustfmt/.test(c.title));
+  assert.match(plain?.summary ?? '', /no CI step, script or hook runs it/, local.titles.join('\n'));
+
+  const shared = await coldStart({ ...files, [own]: ci('uses: acme/actions/.github/workflows/soundness.yml@main') });
+  const card = shared.candidates.find((c) => /rustfmt/.test(c.title));
+  assert.ok(card, shared.titles.join('\n'));
+  assert.doesNotMatch(card.summary, /no CI step/);
+  assert.match(
+    card.summary,
+    /its CI calls shared workflows \(`acme\/actions\/soundness\.yml`\) whose steps are not in the repository/,
+  );
+  assert.ok(card.reasoning.sources.includes(`${own}:5`), card.reasoning.sources.join(', '));
+});
+
 test('SwiftLint run strictly in CI is stated as the check Swift code must pass; rustfmt uses the toolchain CI formats with', async () => {
   const swift: Record<string, string> = {
     'Package.swift':

@@ -8,6 +8,7 @@ import { fit, nameList } from '../form';
 import { FAMILY_LABEL, FAMILY_LANGUAGES } from '../source';
 import type { AnalysisContext, Analyzer, CandidateDraft, Family, SourceFile } from '../types';
 import { jsLinter } from './js-linters';
+import { sharedWorkflows } from './shared-workflows';
 import { dominant, languageOf } from './standards';
 
 /** The indentation each language's own style guide or standard formatter already uses. */
@@ -139,6 +140,7 @@ export class FormattingAnalyzer implements Analyzer {
     const families = [...new Set(this.indent.entries().map(([k]) => k.split('|')[0] as Family))];
     const out: CandidateDraft[] = [];
     const linter = families.includes('jsts') ? await jsLinter(ctx) : undefined;
+    const shared = await sharedWorkflows(ctx);
     for (const f of formatters) {
       if (f.silent) continue;
       // Of the languages it formats, the one with the most files first (Spotless said of Java, 97 % of the code, then Kotlin).
@@ -178,7 +180,8 @@ export class FormattingAnalyzer implements Analyzer {
         dimension: 'code-standard',
         language: languageOf(fam, ctx),
         category: 'formatting',
-        // How much of the code follows it is said only when nothing enforces it (a reviewer called "91 % of files" meaningless).
+        // How much of the code follows it is said only when nothing enforces it: next to a tool that
+        // enforces the format, a share of files says nothing.
         summary: `${f.tool} is configured in the repository${
           f.settings.length ? ` (${f.settings.slice(0, 4).join(', ')})` : ''
         }${f.command ? `; \`${f.command}\` formats` : ''}${
@@ -188,6 +191,10 @@ export class FormattingAnalyzer implements Analyzer {
             }`
             : f.check
             ? `, \`${f.check}\` checks`
+            : shared.length
+            ? `; no script or hook of the repository runs it, and its CI calls shared workflows (${
+              nameList([...new Set(shared.map((w) => w.name))], 100)
+            }) whose steps are not in the repository`
             : '; no CI step, script or hook runs it'
         }. Format changed files with it instead of by hand${
           measured && !f.enforcedBy
@@ -201,7 +208,12 @@ export class FormattingAnalyzer implements Analyzer {
           whyStandard: `The project's own configuration of ${f.tool}${
             f.enforcedBy ? `, run by ${f.enforcedBy.where === 'CI' ? 'CI' : f.enforcedBy.where}` : ''
           }: it decides the formatting, so code written by hand or by an agent must pass through it.`,
-          sources: [...new Set([...f.sources, ...(f.enforcedBy ? [f.enforcedBy.source] : [])])].slice(0, 6),
+          sources: [
+            ...new Set([
+              ...f.sources,
+              ...(f.enforcedBy ? [f.enforcedBy.source] : !f.check && shared.length ? [shared[0].source] : []),
+            ]),
+          ].slice(0, 6),
           confidence: f.enforcedBy ? 0.9 : 0.8,
         },
         tags: ['formatting', fam, f.tool.toLowerCase().replace(/[^a-z0-9]+/g, '-')],
