@@ -129,7 +129,9 @@ export class CodeShapeDetector implements Detector {
   }
 
   /**
-   * Methods that several types define alike where no declared interface asks for them. One shared
+   * Methods that several types define alike, most of them with no declared base. The card does not
+   * say that no interface asks for them: an interface may be implicit (Go) or declared where the
+   * facts do not link it to these types, so that absence cannot be shown. One shared
    * signature says nothing of a kind (`path(&self) -> &Path` on a config and an index); a set of
    * methods the same types all define does: the card states the set, the types, and the ones that
    * define only part of it.
@@ -181,7 +183,7 @@ export class CodeShapeDetector implements Detector {
             group.slice(0, 4).map((o) => `\`${o}\``).join(', ')
           }${group.length > 4 ? ', …' : ''}) each define ${
             members.map(([n, ...sig]) => `\`${n}${sig.join(' ')}\``).join(', ')
-          }, though no declared interface asks for them${
+          }${
             partialSaid.length ? `; ${partialSaid.join('; ')}` : ''
           }. A new type that offers one of these methods defines them with the same signatures.`,
           group.slice(0, 6).map((o) => sites.find((s) => s.owner === o)!).map((s) => `${s.path}:${s.line}`),
