@@ -26,6 +26,7 @@ export interface AutoSnippetApi {
   testing?: {
     stubDialogs(dialogs: Dialogs | undefined): void;
     candidatesTree(): Promise<{ label: string; children?: string[] }[]>;
+    recipesTree(): Promise<{ label: string; children?: string[] }[]>;
   };
 }
 
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): AutoSnippetApi {
     ? {
       stubDialogs: (d: Dialogs | undefined) => void (h.dialogs = d ?? modalDialogs),
       candidatesTree: async () => (await h.candidatesTree?.()) ?? [],
+      recipesTree: async () => (await h.recipesTree?.()) ?? [],
     }
     : undefined;
   return {

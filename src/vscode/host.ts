@@ -27,6 +27,8 @@ export class ExtensionHost implements vscode.Disposable {
   dialogs: Dialogs = modalDialogs;
   /** The Candidates view's tree, as a person sees it (labels, and the children of a group): for integration tests. */
   candidatesTree?: () => Promise<{ label: string; children?: string[] }[]>;
+  /** The Recipes view's tree, each recipe as "label — description": for integration tests. */
+  recipesTree?: () => Promise<{ label: string; children?: string[] }[]>;
   readonly log: Logger;
   readonly catalog: ToolCatalog;
   private readonly workspaces = new Map<string, { opening: Promise<Workspace>; opened?: Workspace }>();

@@ -20,6 +20,7 @@ export function registerKnowledge(host: ExtensionHost): vscode.Disposable {
   const recipes = new RecipesView(host);
   const candidates = new CandidatesView(host);
   host.candidatesTree = () => candidates.labels();
+  host.recipesTree = () => recipes.labels();
   const completion = new TriggerCompletion(host);
   const diagnostics = new RecipeDiagnostics(host);
   const refresh = () => {

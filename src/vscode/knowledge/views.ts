@@ -89,6 +89,20 @@ export class RecipesView implements vscode.TreeDataProvider<RecipeNode> {
     return item;
   }
 
+  /** The tree as a person reads it: each category with its recipes' labels and descriptions. */
+  async labels(): Promise<{ label: string; children?: string[] }[]> {
+    const said = (n: RecipeNode) => {
+      const item = this.getTreeItem(n);
+      return item.description ? `${String(item.label)} — ${String(item.description)}` : String(item.label);
+    };
+    return Promise.all(
+      (await this.getChildren()).map(async (n) => ({
+        label: said(n),
+        ...(n.type === 'category' ? { children: (await this.getChildren(n)).map(said) } : {}),
+      })),
+    );
+  }
+
   async getChildren(node?: RecipeNode): Promise<RecipeNode[]> {
     if (node?.type === 'category') return node.recipes.map((recipe) => ({ type: 'recipe', recipe }));
     if (node) return [];

@@ -11,6 +11,7 @@ import './guard.suite';
 import './knowledge.suite';
 import './freshness.suite';
 import './agent.suite';
+import './packs.suite';
 
 export async function run(): Promise<void> {
   // Stack traces of failures then point into the .ts sources (the bundle ships a linked source map).
