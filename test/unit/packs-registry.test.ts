@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main';
+import { cli } from './cli-helpers';
 import { writeFiles } from './guard-helpers';
 
 process.env.AUTOSNIPPET_HOME = mkdtempSync(path.join(os.tmpdir(), 'as-registry-home-'));
@@ -20,16 +20,6 @@ process.env.npm_config_update_notifier = 'false';
 process.env.npm_config_fetch_retries = '0'; // a refused tarball fails at once instead of after npm's back-off
 
 const tmp = (p: string) => mkdtempSync(path.join(os.tmpdir(), `as-registry-${p}-`));
-
-async function cli(root: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['-w', root, ...args], {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-  });
-  return { code, stdout, stderr };
-}
 
 /** A pack folder at a version, packed with the real `npm pack`: the tarball's bytes. */
 function packTarball(version: string, recipes: Record<string, string>): Buffer {

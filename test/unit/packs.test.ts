@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main';
 import { cacheEntryDir } from '../../src/core/domains/packs/cache';
+import { cli } from './cli-helpers';
 import { writeFiles } from './guard-helpers';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-packs-home-'));
@@ -18,16 +18,6 @@ process.env.AUTOSNIPPET_HOME = home;
 
 function tmp(prefix: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `as-packs-${prefix}-`));
-}
-
-async function cli(root: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['-w', root, ...args], {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-  });
-  return { code, stdout, stderr };
 }
 
 async function ok(root: string, ...args: string[]): Promise<string> {

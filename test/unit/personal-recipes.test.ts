@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main';
+import { cli } from './cli-helpers';
 import { writeFiles } from './guard-helpers';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'as-personal-home-'));
@@ -28,16 +28,6 @@ function workspace(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'as-personal-ws-'));
   writeFiles(dir, { '.autosnippet/.gitignore': 'state/\n', ...files });
   return dir;
-}
-
-async function cli(root: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['-w', root, ...args], {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-  });
-  return { code, stdout, stderr };
 }
 
 async function json(root: string, ...args: string[]): Promise<any> {

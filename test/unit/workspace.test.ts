@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main';
 import { createCatalog } from '../../src/core/catalog';
 import { Workspace } from '../../src/core/ground/workspace';
+import { cli } from './cli-helpers';
 
 function plainGitRepo(): string {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'autosnippet-ws-')));
@@ -26,16 +26,6 @@ function plainGitRepo(): string {
 
 const gitStatus = (dir: string) =>
   execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: dir, encoding: 'utf8' });
-
-async function cli(dir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['--workspace', dir, ...args], {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-  });
-  return { code, stdout, stderr };
-}
 
 test("the CLI's read commands leave a repository untouched; its first write creates .autosnippet/ and says so", async () => {
   const repo = plainGitRepo();
