@@ -307,3 +307,36 @@ test('a fresh submission is never reported as similar to itself', async () => {
     await ws.cleanup();
   }
 });
+
+test('update_candidates fills several cards in one call and lists the ones it could not change', async () => {
+  const ws = await tempWorkspace();
+  try {
+    const ids: string[] = [];
+    for (const title of ['Log through the logger', 'Wrap errors with context', 'Never print in library code']) {
+      ids.push((await call(ws, 'submit_candidate', { title, language: 'typescript' }, agent)).id);
+    }
+    await call(ws, 'reject_candidate', { id: ids[2], reason: 'dup' });
+    const r = await call(ws, 'update_candidates', {
+      updates: [
+        { id: ids[0], summary: 'Log through src/log.ts; console.* is stripped in production.', category: 'logging' },
+        { id: 'cand-nope', summary: 'x' },
+        { id: ids[1], summary: 'Wrap errors with the cause so the log shows the chain.', category: 'errors' },
+        { id: ids[2], summary: 'x' },
+      ],
+    }, agent);
+    assert.deepEqual(r.updated.map((u: { id: string }) => u.id), [ids[0], ids[1]]);
+    assert.ok(r.updated.every((u: { missing: string[] }) => !u.missing.includes('summary')));
+    assert.deepEqual(r.failed.map((f: { input: number; code: string }) => [f.input, f.code]), [
+      [1, 'CANDIDATE_NOT_FOUND'],
+      [3, 'INVALID_TRANSITION'],
+    ]);
+    assert.equal(getCandidate(ws, ids[0]).category, 'logging');
+    assert.equal(getCandidate(ws, ids[1]).category, 'errors');
+    const tooMany = await callRaw(ws, 'update_candidates', {
+      updates: Array.from({ length: 51 }, () => ({ id: ids[0], summary: 'x' })),
+    }, agent);
+    assert.equal(!tooMany.ok && tooMany.error.code, 'BATCH_TOO_LARGE');
+  } finally {
+    await ws.cleanup();
+  }
+});

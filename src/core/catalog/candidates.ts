@@ -42,7 +42,7 @@ export const BATCH_MAX = 50;
 
 const candidateStatus = ['pending', 'approved', 'rejected'] as const;
 const FILL_HINT =
-  'Fill the fields under `missing` (and improve `weak`) with update_candidate {id, …fields}; enrich_candidates says what to write for each.';
+  'Fill the fields under `missing` (and improve `weak`) with update_candidate {id, …fields}, or update_candidates {updates} for several; enrich_candidates says what to write for each.';
 
 function sourcesRefused(issues: FieldIssue[]): AutoSnippetError {
   return new AutoSnippetError(
@@ -283,7 +283,8 @@ const enrichCandidates = defineTool({
     return {
       total: rows.length,
       candidates: rows,
-      next: 'For each, read its sources and call update_candidate {id, …fields} with the fields under `fill`.',
+      next:
+        'For each, read its sources and set the fields under `fill` with update_candidate {id, …fields}, or with update_candidates {updates} for several at once.',
     };
   },
 });
@@ -305,6 +306,52 @@ const updateCandidateTool = defineTool({
     const { id, ...patch } = input;
     const c = await updateCandidate(ws, id, patch, ctx.actor);
     return { id: c.id, status: c.status, validation: answeredVerdict(await assessCandidate(ws, c, ctx.signal)) };
+  },
+});
+
+const updateCandidatesTool = defineTool({
+  name: 'update_candidates',
+  title: 'Update several pending candidates',
+  domain: 'knowledge',
+  summary: `Fill in or correct fields of up to ${BATCH_MAX} pending candidates in one call.`,
+  description:
+    `Changes fields of several pending candidates at once (at most ${BATCH_MAX}): each item is an \`id\` with the fields of update_candidate to change; fields left out keep their value. `
+    + 'Items are applied in order; one that cannot be (an unknown id, a candidate already decided) is listed under `failed` with its error, and the others are applied. '
+    + 'The answer lists per updated id the fields still missing or weak (the cited sources are opened again).',
+  inputSchema: Input({
+    updates: List(
+      Input({ id: candidateRef(), ...candidateProperties, title: Opt(candidateProperties.title) }),
+      BATCH_MAX,
+      { minItems: 1 },
+    ),
+  }),
+  outputSchema: Out({
+    updated: Type.Array(
+      Out({ id: Type.String(), missing: Type.Array(Type.String()), weak: Type.Array(Type.String()) }),
+    ),
+    failed: Type.Array(
+      Out({ input: Type.Integer(), id: Type.String(), code: Type.String(), message: Type.String() }),
+    ),
+  }),
+  aliases: { items: 'updates', candidates: 'updates' },
+  access: 'propose',
+  batch: { field: 'updates', max: BATCH_MAX },
+  maxOutputChars: 12_000,
+  async handler(ws, input, ctx) {
+    const files: SourceFiles = new Map();
+    const updated: { id: string; missing: string[]; weak: string[] }[] = [];
+    const failed: { input: number; id: string; code: string; message: string }[] = [];
+    for (const [i, { id, ...patch }] of input.updates.entries()) {
+      try {
+        const c = await updateCandidate(ws, id, patch, ctx.actor);
+        const v = answeredVerdict(await assessCandidate(ws, c, ctx.signal, files));
+        updated.push({ id: c.id, missing: v.missing, weak: v.weak });
+      } catch (e) {
+        if (!(e instanceof AutoSnippetError)) throw e;
+        failed.push({ input: i, id, code: e.code, message: e.message });
+      }
+    }
+    return { updated, failed };
   },
 });
 
@@ -402,6 +449,7 @@ export {
   listCandidatesTool,
   submitCandidate as submitCandidateTool,
   submitCandidatesTool,
+  updateCandidatesTool,
   updateCandidateTool,
   validateCandidateTool,
 };

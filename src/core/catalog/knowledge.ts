@@ -34,6 +34,7 @@ import {
   listCandidatesTool,
   submitCandidatesTool,
   submitCandidateTool,
+  updateCandidatesTool,
   updateCandidateTool,
   validateCandidateTool,
 } from './candidates';
@@ -393,6 +394,7 @@ export const knowledgeTools: AnyTool[] = [
   checkDuplicateTool,
   enrichCandidatesTool,
   updateCandidateTool,
+  updateCandidatesTool,
   listCandidatesTool,
   getCandidateTool,
   listRecipesTool,
