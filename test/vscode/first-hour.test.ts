@@ -14,23 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { builtSuite, codeServerEntry, repoRoot, VSCodeSession, Workbench } from './harness';
+import { builtSuite, ensureBuilt, repoRoot, VSCodeSession, Workbench } from './harness';
 import { eventually } from './suite/poll';
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
-
-function ensureBuilt(): void {
-  if (!existsSync(codeServerEntry)) {
-    assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
-  }
-  if (!existsSync(path.join(repoRoot, 'dist/extension.js')) || !existsSync(builtSuite)) {
-    assert.equal(
-      spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot })
-        .status,
-      0,
-    );
-  }
-}
 
 /** `autosnippet call <tool> <json>` on a workspace (the CLI acts as a person); its JSON answer. */
 function cli(workspace: string, tool: string, input: Record<string, unknown>): any {
@@ -114,7 +101,7 @@ describe('the first hour in VS Code, light theme', { timeout: 300_000 }, () => {
   let workspace: string;
 
   before(async () => {
-    ensureBuilt();
+    ensureBuilt([path.relative(repoRoot, builtSuite)]);
     tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-hour-'));
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });
@@ -324,7 +311,7 @@ describe('the review panel in a dark theme, and in Simplified Chinese', { timeou
   let themeStyle = '';
 
   before(async () => {
-    ensureBuilt();
+    ensureBuilt([path.relative(repoRoot, builtSuite)]);
     tmp = mkdtempSync(path.join(os.tmpdir(), 'autosnippet-first-hour-dark-'));
     workspace = path.join(tmp, 'sample-workspace');
     cpSync(fixture, workspace, { recursive: true });

@@ -35,6 +35,24 @@ export const codeServerDir = path.join(
   'node_modules/code-server',
 );
 export const codeServerEntry = path.join(codeServerDir, 'out/node/entry.js');
+
+/**
+ * Sets up code-server and builds the extension when a test file runs on its own (npm test does both
+ * first): the build also runs when any of `outputs` (repository-relative) is missing.
+ */
+export function ensureBuilt(outputs: readonly string[] = []): void {
+  if (!existsSync(codeServerEntry)) {
+    const setup = spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' });
+    if (setup.status !== 0) throw new Error(`scripts/setup-vscode.sh failed (exit ${setup.status})`);
+  }
+  if (['dist/extension.js', ...outputs].some((f) => !existsSync(path.join(repoRoot, f)))) {
+    const build = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], {
+      stdio: 'inherit',
+      cwd: repoRoot,
+    });
+    if (build.status !== 0) throw new Error(`scripts/build.mjs failed (exit ${build.status})`);
+  }
+}
 export const builtSuite = path.join(repoRoot, 'out/test/vscode/suite/index.js');
 export const chromiumPath = process.env.AUTOSNIPPET_CHROMIUM ?? '/usr/bin/chromium';
 

@@ -8,24 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { codeServerEntry, repoRoot, VSCodeSession, type Workbench } from './harness';
+import { ensureBuilt, repoRoot, VSCodeSession, type Workbench } from './harness';
 import { eventually } from './suite/poll';
 
 const fixture = path.join(repoRoot, 'test/fixtures/sample-workspace');
 const COUNT = 20;
-
-function ensureBuilt(): void {
-  if (!existsSync(codeServerEntry)) {
-    assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
-  }
-  if (!existsSync(path.join(repoRoot, 'dist/extension.js'))) {
-    assert.equal(
-      spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot })
-        .status,
-      0,
-    );
-  }
-}
 
 function cli(workspace: string, tool: string, input: Record<string, unknown>): any {
   const r = spawnSync(process.execPath, [

@@ -13,23 +13,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { codeServerEntry, repoRoot, VSCodeSession, type Workbench } from './harness';
+import { ensureBuilt, repoRoot, VSCodeSession, type Workbench } from './harness';
 import { eventually } from './suite/poll';
 
 const languagePack = path.join(repoRoot, 'test/fixtures/zh-cn-language-pack');
-
-function ensureBuilt(): void {
-  if (!existsSync(codeServerEntry)) {
-    assert.equal(spawnSync('bash', [path.join(repoRoot, 'scripts/setup-vscode.sh')], { stdio: 'inherit' }).status, 0);
-  }
-  if (!existsSync(path.join(repoRoot, 'dist/extension.js'))) {
-    assert.equal(
-      spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { stdio: 'inherit', cwd: repoRoot })
-        .status,
-      0,
-    );
-  }
-}
 
 function packageLanguagePack(out: string): void {
   const r = spawnSync(process.execPath, [
