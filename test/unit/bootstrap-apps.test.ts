@@ -45,7 +45,7 @@ test('helpers of one file that share their first word are one candidate for the 
   }
 });
 
-test('a file whose every function is a shared helper is one candidate (gin bytesconv.go: StringToBytes and BytesToString), said as used where it is used, not where it is defined', async () => {
+test('a file whose every function is a shared helper is one candidate (bytesconv.go: StringToBytes and BytesToString), said as used where it is used, not where it is defined', async () => {
   const files: Record<string, string> = { 'go.mod': 'module example.com/web\n\ngo 1.22\n' };
   files['internal/bytesconv/bytesconv.go'] =
     'package bytesconv\n\nimport "unsafe"\n\n// StringToBytes converts a string to a byte slice without a memory allocation.\nfunc StringToBytes(s string) []byte {\n\tif s == "" {\n\t\treturn nil\n\t}\n\treturn unsafe.Slice(unsafe.StringData(s), len(s))\n}\n\n// BytesToString converts a byte slice to a string without a memory allocation.\nfunc BytesToString(b []byte) string {\n\tif len(b) == 0 {\n\t\treturn ""\n\t}\n\treturn unsafe.String(unsafe.SliceData(b), len(b))\n}\n';
@@ -66,7 +66,7 @@ test('a file whose every function is a shared helper is one candidate (gin bytes
   assert.match(conv[0].code ?? '', /func StringToBytes[\s\S]*func BytesToString/, 'both helpers are shown');
 });
 
-test('an annotation the project puts on declarations is said as one (okhttp @OkHttpInternalApi, coil @MainThread), not as a helper to reuse instead of a local variant', async () => {
+test('an annotation the project puts on declarations is said as one (an internal-API opt-in, @MainThread), not as a helper to reuse instead of a local variant', async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "img"\ninclude(":core")\ninclude(":network")\n',
     'core/build.gradle.kts': 'plugins { kotlin("jvm") }\n',
@@ -93,12 +93,12 @@ test('an annotation the project puts on declarations is said as one (okhttp @OkH
     'the annotation, not what follows it',
   );
 
-  // An opt-in requirement (okhttp's @OkHttpInternalApi): code that uses what it marks opts in.
+  // An opt-in requirement (an internal-API annotation): code that uses what it marks opts in.
   files['core/src/main/kotlin/img/annotation/annotations.kt'] =
     'package img.annotation\n\n/**\n * Marks declarations that should only be called from the main thread.\n */\n@RequiresOptIn(level = RequiresOptIn.Level.ERROR)\n@Retention(value = AnnotationRetention.BINARY)\ninternal annotation class MainThread\n';
   const optIn = (await coldStart(files)).candidates.find((c) => /MainThread/.test(c.title));
   assert.match(optIn?.summary ?? '', / Code that uses what it marks needs `@OptIn\(MainThread::class\)`\./);
-  // The build opts the project's modules in (okhttp's jvm conventions): said, with its line.
+  // The build opts the project's modules in (its JVM conventions plugin): said, with its line.
   files['build-logic/src/main/kotlin/img.conventions.gradle.kts'] =
     'kotlin {\n  compilerOptions {\n    optIn.add("img.annotation.MainThread")\n  }\n}\n';
   const built = (await coldStart(files)).candidates.find((c) => /MainThread/.test(c.title));
@@ -109,7 +109,7 @@ test('an annotation the project puts on declarations is said as one (okhttp @OkH
   assert.ok(built?.reasoning.sources.includes('build-logic/src/main/kotlin/img.conventions.gradle.kts:3'));
 });
 
-test('a license header the build has Spotless write says so, with the command and the line (nowinandroid: licenseHeaderFile in its build-logic)', async () => {
+test('a license header the build has Spotless write says so, with the command and the line (licenseHeaderFile in a build-logic plugin)', async () => {
   const header = (year: number) =>
     `/*\n * Copyright ${year} The Reader Authors\n *\n * Licensed under the Apache License, Version 2.0.\n */\n\n`;
   const files: Record<string, string> = {
@@ -396,7 +396,7 @@ test('agent instructions lead with a rule that names the code, not with chat man
   assert.match(agent.rationale ?? '', /Don’t do force unwrapping of optionals/);
 });
 
-test('a Python service beside a root package.json of release scripts (saleor): its files belong to the Python target, and no candidate names the npm manifest or an ecosystem prefix', async () => {
+test('a Python service beside a root package.json of release scripts: its files belong to the Python target, and no candidate names the npm manifest or an ecosystem prefix', async () => {
   const files: Record<string, string> = {
     'package.json': JSON.stringify(
       {
@@ -439,7 +439,7 @@ test('a Python service beside a root package.json of release scripts (saleor): i
   assert.match(summary, /used from 5 files across shop\./);
 });
 
-test('Go: no "imports point one way" or "never imports its users" between packages (the compiler refuses cycles: gin\'s blind reviewer); a Rust binary in its crate\'s src/main.rs is Cargo\'s default, not an entry-point candidate (fd)', async () => {
+test('Go: no "imports point one way" or "never imports its users" between packages (the compiler refuses cycles); a Rust binary in its crate\'s src/main.rs is Cargo\'s default, not an entry-point candidate', async () => {
   const go: Record<string, string> = { 'go.mod': 'module example.com/web\n\ngo 1.22\n' };
   go['internal/fs/fs.go'] = 'package fs\n\n// Open opens a file.\nfunc Open(name string) string { return name }\n';
   go['internal/bytesconv/bytesconv.go'] =
@@ -463,7 +463,7 @@ test('Go: no "imports point one way" or "never imports its users" between packag
   assert.ok(!rust.titles.some((t) => /^Entry point/.test(t)), rust.titles.join('\n'));
 });
 
-test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, no "keep it by hand"), golangci-lint run by its GitHub action (gin, not "no CI step runs it")', async () => {
+test('formatters the build or CI runs are found: Spotless in a Maven pom (no "keep it by hand"), golangci-lint run by its GitHub action (not "no CI step runs it")', async () => {
   const java: Record<string, string> = {
     'pom.xml':
       '<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.google.code.gson</groupId>\n  <artifactId>gson-parent</artifactId>\n  <version>2.14</version>\n  <build>\n    <plugins>\n      <plugin>\n        <groupId>com.diffplug.spotless</groupId>\n        <artifactId>spotless-maven-plugin</artifactId>\n        <configuration>\n          <java>\n            <googleJavaFormat>\n              <style>GOOGLE</style>\n            </googleJavaFormat>\n          </java>\n        </configuration>\n        <executions><execution><goals><goal>check</goal></goals></execution></executions>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n',
@@ -501,7 +501,7 @@ test('formatters the build or CI runs are found: Spotless in a Maven pom (gson, 
   assert.equal(fmt.title, 'Go formatting is enforced by gofmt, gofumpt and goimports: run `golangci-lint fmt`');
 });
 
-test('Kotlin multiplatform source sets (commonMain, jsMain, …) are not sibling folders that "do not import each other": they share one package without imports (coil\'s blind reviewer)', async () => {
+test('Kotlin multiplatform source sets (commonMain, jsMain, …) are not sibling folders that "do not import each other": they share one package without imports', async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "coil"\ninclude(":coil-core")\ninclude(":coil-network-ktor3")\n',
     'coil-core/build.gradle.kts': 'plugins {\n    id("kotlin-multiplatform")\n}\n',
@@ -521,7 +521,7 @@ test('Kotlin multiplatform source sets (commonMain, jsMain, …) are not sibling
   assert.ok(!titles.some((t) => /do not import each other/.test(t)), titles.join('\n'));
 });
 
-test("a base type whose own documentation discourages new subclasses is not an extension point (gson's JsonElement); an OkHttp call and a Ktor client are HTTP places too (coil)", async () => {
+test('a base type whose own documentation discourages new subclasses is not an extension point (a JsonElement); a call through a JVM HTTP client library and a Ktor client are HTTP places too', async () => {
   const java = (doc: string): Record<string, string> => {
     const files: Record<string, string> = {
       'pom.xml':

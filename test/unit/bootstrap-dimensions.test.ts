@@ -219,7 +219,7 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
     'helper:internal:false',
     'Method:public:true',
   ]);
-  // ripgrep: `WalkEvent::File` and `hir::Class::Bytes` are not uses of a type named File or Bytes; `use` lines bind, they do not use.
+  // Rust: `WalkEvent::File` and `hir::Class::Bytes` are not uses of a type named File or Bytes; `use` lines bind, they do not use.
   const rs = sourceFile(
     'crates/x/src/a.rs',
     'rust',
@@ -231,7 +231,7 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
   assert.equal(rf.uses.has('Bytes'), false);
   assert.equal(rf.uses.get('helper'), 5);
   assert.equal(rf.decls.find((d) => d.name === 'Ignore')?.visibility, 'internal', 'pub(crate)');
-  // httpx: `def request(` declares, `self.send(` is a method call: neither is a use of a bare name.
+  // Python: `def request(` declares, `self.send(` is a method call: neither is a use of a bare name.
   const py = sourceFile(
     'httpx/_client.py',
     'python',
@@ -239,7 +239,7 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
     undefined,
   );
   assert.deepEqual([...factsOf(py).uses.keys()], ['Request']);
-  // saleor: a typing.overload stub is a signature; the function is declared where its body is.
+  // A typing.overload stub is a signature; the function is declared where its body is.
   const overloads = sourceFile(
     'utils.py',
     'python',
@@ -256,7 +256,7 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
     excerptFrom('a\nfunction f() {\n  if (x) {\n    y();\n  }\n}\nrest\n', 2),
     'function f() {\n  if (x) {\n    y();\n  }\n}',
   );
-  // saleor's from_global_id_or_error: a Python signature's closing `):` at the def's depth does not end the excerpt.
+  // A Python signature's closing `):` at the def's depth does not end the excerpt.
   assert.equal(
     excerptFrom('def f(\n    a,\n    b,\n):\n    return a\n\nrest = 1\n', 1, 14, true),
     'def f(\n    a,\n    b,\n):\n    return a',
@@ -265,7 +265,7 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
 });
 
 test('a code excerpt never stops mid-statement: a block up to twice the line budget is whole; a longer one ends after a whole statement of its body, marked as cut (blind review: "code excerpts are cut off mid-statement")', () => {
-  // trpc's getTRPCErrorFromUnknown: 21 lines, over the 16-line budget of a helper excerpt.
+  // A 21-line function, over the 16-line budget of a helper excerpt.
   const fn = [
     'export function getTRPCErrorFromUnknown(cause: unknown): TRPCError {',
     '  if (cause instanceof TRPCError) {',
@@ -358,7 +358,7 @@ test('lint rules are "enforced" only where a script, a hook or CI runs ESLint, e
   assert.ok(enforced.reasoning.sources.includes('package.json:4'), enforced.reasoning.sources.join(', '));
 });
 
-test('facts: an Objective-C category declares no type, not even a cut-off name (AFNetworking: `@interface UIButton (AFNetworking)` had become a type `UIButto`)', () => {
+test('facts: an Objective-C category declares no type, not even a name cut off at its parenthesis (`@interface UIButton (…)` had become a type `UIButto`)', () => {
   const f = sourceFile(
     'UIKit/UIButton+AF.h',
     'objective-c',
@@ -368,7 +368,7 @@ test('facts: an Objective-C category declares no type, not even a cut-off name (
   assert.deepEqual(factsOf(f).decls.filter((d) => d.kind === 'type').map((d) => d.name), ['AFImageDownloader']);
 });
 
-test("a shared instance a category adds is the extended class's (AFNetworking: `UIButton.sharedImageDownloader`, not a cut-off `UIButto`)", async () => {
+test("a shared instance a category adds is the extended class's (`UIButton.sharedImageDownloader`, not a cut-off `UIButto`)", async () => {
   const files: Record<string, string> = {
     'AF/AFReachabilityManager.h':
       '#import <Foundation/Foundation.h>\n\n@interface AFReachabilityManager : NSObject\n+ (instancetype)sharedManager;\n@end\n',
@@ -392,7 +392,7 @@ test("a shared instance a category adds is the extended class's (AFNetworking: `
   assert.doesNotMatch(card.summary, /defaultPolicy/, 'a default… factory is not');
 });
 
-test('facts: an import after a `;`-terminated one binds its own names at its own line (trpc splitLink.ts)', () => {
+test('facts: an import after a `;`-terminated one binds its own names at its own line', () => {
   const text = readFileSync(
     path.join(__dirname, '..', 'fixtures', 'real', 'trpc', 'packages', 'client', 'src', 'links', 'splitLink.ts'),
     'utf8',
@@ -409,7 +409,7 @@ test('facts: an import after a `;`-terminated one binds its own names at its own
   );
 });
 
-test("facts: Kotlin supertypes after an annotated constructor are read, and the constructor's visibility is not the class's (okhttp Handshake, Android17SocketAdapter)", () => {
+test("facts: Kotlin supertypes after an annotated constructor are read, and the constructor's visibility is not the class's (a handshake class, a socket adapter)", () => {
   const handshake = factsOf(
     sourceFile(
       'okhttp/src/commonJvmAndroid/kotlin/okhttp3/Handshake.kt',
@@ -449,7 +449,7 @@ test("facts: Kotlin supertypes after an annotated constructor are read, and the 
   assert.deepEqual(adapter.bases, ['SocketAdapter']);
 });
 
-test("facts: a Kotlin extension function on a generic receiver is declared by its own name, not the receiver's (coil collections.kt: `fun <T> List<T>.forEachIndices` is not a function `List`)", () => {
+test("facts: a Kotlin extension function on a generic receiver is declared by its own name, not the receiver's (`fun <T> List<T>.forEachIndices` is not a function `List`)", () => {
   const f = factsOf(
     sourceFile(
       'coil-core/src/commonMain/kotlin/coil3/util/collections.kt',
@@ -461,7 +461,7 @@ test("facts: a Kotlin extension function on a generic receiver is declared by it
   assert.deepEqual(f.decls.map((d) => d.name), ['forEachIndices', 'orEmptyLists']);
 });
 
-test('the same contributor rules in two files (httpx: docs/contributing.md and .github/CONTRIBUTING.md) are one candidate', async () => {
+test('the same contributor rules in two files (docs/contributing.md and .github/CONTRIBUTING.md) are one candidate', async () => {
   const guide = (extra: string) =>
     `# Contributing\n\n${extra}\n\n## Changelog\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n`;
   const ws = await project({
@@ -505,7 +505,7 @@ test('doc index: names the docs show as code, not prose words, members of other 
   }
 });
 
-test("Python: proxy variables read through urllib's getproxies() are environment reads (httpx _utils.py), so _config.py is not the only place", async () => {
+test("Python: proxy variables read through urllib's getproxies() are environment reads (a utilities module), so _config.py is not the only place", async () => {
   const files: Record<string, string> = {
     'pkg/_config.py':
       'import os\n\ndef cert_file():\n    return os.environ.get("SSL_CERT_FILE")\n\ndef cert_dir():\n    return os.environ.get("SSL_CERT_DIR")\n\ndef debug():\n    return os.getenv("DEBUG")\n',
@@ -519,7 +519,7 @@ test("Python: proxy variables read through urllib's getproxies() are environment
   assert.ok(env, titles(ws).join('\n'));
   assert.equal(env.title, 'Environment variables are read only in `pkg/_config.py` and `pkg/_utils.py`');
 
-  // One read in each of three files, with nothing in front of them, is not a boundary (gin: TERM, GIN_MODE, PORT).
+  // One read in each of three files, with nothing in front of them, is not a boundary (TERM, a mode variable, PORT).
   const scattered: Record<string, string> = {
     'go.mod': 'module example.com/web\n\ngo 1.21\n',
     'logger.go': 'package web\n\nimport "os"\n\nfunc isTerm() bool {\n\treturn os.Getenv("TERM") != "dumb"\n}\n',
@@ -534,7 +534,7 @@ test("Python: proxy variables read through urllib's getproxies() are environment
   assert.ok(!listCandidates(gin).some((c) => /^Environment variables/.test(c.title)), titles(gin).join('\n'));
 });
 
-test("React: a method named useContext (tRPC's `utils.useContext()`) is not React context; `React.useContext(…)` and a bare useContext are", async () => {
+test("React: a method named useContext (a client's `utils.useContext()`) is not React context; `React.useContext(…)` and a bare useContext are", async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 3; i++) {
     files[`src/hooks${i}.tsx`] =
@@ -553,7 +553,7 @@ test("React: a method named useContext (tRPC's `utils.useContext()`) is not Reac
   assert.ok(titles(ws2).some((t) => /React context/.test(t)), titles(ws2).join('\n'));
 });
 
-test('a helper of a few lines that only three files use is not worth a candidate (okhttp threadFactory()); the same helper used by five files is', async () => {
+test('a helper of a few lines that only three files use is not worth a candidate (a threadFactory()); the same helper used by five files is', async () => {
   const helper =
     'export function padCell(\n  text: string,\n  width: number,\n): string {\n  return text.padEnd(width, " ");\n}\n';
   const users = (n: number) =>
@@ -577,7 +577,7 @@ test('a helper of a few lines that only three files use is not worth a candidate
   assert.ok(titles(many).some((t) => /Reuse the internal `padCell\(\)`/.test(t)), titles(many).join('\n'));
 });
 
-test("AbortSignal: taking a signal is the platform's idiom, not a project convention; the project's own signal helpers are (trpc allAbortSignals/raceAbortSignals)", async () => {
+test("AbortSignal: taking a signal is the platform's idiom, not a project convention; the project's own signal helpers are (allAbortSignals/raceAbortSignals)", async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 5; i++) {
     files[`src/op${i}.ts`] =
@@ -598,7 +598,7 @@ test("AbortSignal: taking a signal is the platform's idiom, not a project conven
   assert.ok(c.reasoning.sources[0].startsWith('src/internals/signals.ts:'), c.reasoning.sources.join(', '));
 });
 
-test('values of a type are the names declared with it, unless the file declares the same name with another type too (gson TypeAdapters: `LazilyParsedNumber value` in one method, `Number value` in others)', () => {
+test('values of a type are the names declared with it, unless the file declares the same name with another type too (a type-adapter file: `LazilyParsedNumber value` in one method, `Number value` in others)', () => {
   const one =
     'class A {\n  void write(JsonWriter out, LazilyParsedNumber number) {\n    out.value(number.longValue());\n  }\n}\n';
   assert.deepEqual([...receiversOf(one, 'LazilyParsedNumber', 'java')], ['number']);
@@ -629,7 +629,7 @@ test('CI steps: env and matrix values resolved, chains and multi-line blocks spl
   );
 });
 
-test('CI steps as a person types them: a CI expression with a default stays one value (gson `${{ matrix.extra-mvn-args || \'\' }}`), a one-word variable loses its quotes (fd `"${MSRV_FEATURES}"`)', () => {
+test('CI steps as a person types them: a CI expression with a default stays one value (`${{ matrix.extra-mvn-args || \'\' }}`), a one-word variable loses its quotes (`"${MSRV_FEATURES}"`)', () => {
   const wf =
     'env:\n  MSRV_FEATURES: "--all-features"\njobs:\n  build:\n    strategy:\n      matrix:\n        java: [17, 21]\n        include:\n          - java: 11\n            extra-mvn-args: -Denforcer.fail=false\n    steps:\n      - run: mvn verify javadoc:jar ${{ matrix.extra-mvn-args || \'\' }}\n  msrv:\n    steps:\n      - run: cargo test --locked "${MSRV_FEATURES}"\n';
   assert.deepEqual(workflowCommands('.github/workflows/build.yml', wf).map((c) => c.command), [
@@ -638,7 +638,7 @@ test('CI steps as a person types them: a CI expression with a default stays one 
   ]);
 });
 
-test("the tests CI runs: Maven's verify (gson), not a build that skips them; tox behind `uv run` (flask), not its typing environment; a fastlane test lane (Kingfisher)", () => {
+test("the tests CI runs: Maven's verify, not a build that skips them; tox behind `uv run`, not its typing environment; a fastlane test lane", () => {
   const gson =
     'jobs:\n  build:\n    steps:\n      - run: mvn verify javadoc:jar\n  repro:\n    steps:\n      - run: mvn clean verify artifact:compare -Dmaven.test.skip --projects gson\n';
   assert.deepEqual(
@@ -668,7 +668,7 @@ test("the tests CI runs: Maven's verify (gson), not a build that skips them; tox
   );
 });
 
-test("the checks CI runs that change nothing: fd's rustfmt and Clippy, zod's lint:check but not its lint that rewrites files, NetNewsWire's SwiftLint but not installing it, flask's pre-commit behind uv", () => {
+test('the checks CI runs that change nothing: rustfmt and Clippy, a `lint:check` script but not the lint that rewrites files, SwiftLint but not installing it, pre-commit behind uv', () => {
   const fd =
     'jobs:\n  fmt:\n    steps:\n      - run: cargo fmt -- --check\n  clippy:\n    steps:\n      - run: cargo clippy --all-targets --all-features -- -Dwarnings\n  msrv:\n    steps:\n      - run: cargo clippy --locked --all-targets\n      - run: cargo test --locked\n';
   assert.deepEqual(ciChecks(workflowCommands('.github/workflows/CICD.yml', fd)).map((c) => [c.command, c.source]), [
@@ -699,7 +699,7 @@ test("the checks CI runs that change nothing: fd's rustfmt and Clippy, zod's lin
     'uv run --locked --group pre-commit pre-commit run --all-files',
     'uv run --group dev tox run -e typing',
   ]);
-  // ripgrep's docs job: `cargo doc` is a check, typed with the flags that turn its warnings into errors (else it passes locally and fails in CI).
+  // A docs job: `cargo doc` is a check, typed with the flags that turn its warnings into errors (else it passes locally and fails in CI).
   const rg =
     "jobs:\n  docs:\n    steps:\n      - name: Check documentation\n        env:\n          RUSTDOCFLAGS: -D warnings\n        run: cargo doc --no-deps --workspace\n  build:\n    env:\n      RUSTFLAGS: -C debuginfo=0\n    steps:\n      - run: RUSTFLAGS='-Dwarnings' cargo clippy --workspace\n      - run: cargo build --workspace\n";
   assert.deepEqual(ciChecks(workflowCommands('.github/workflows/ci.yml', rg)).map((c) => c.command), [
@@ -715,7 +715,7 @@ test("the checks CI runs that change nothing: fd's rustfmt and Clippy, zod's lin
   assert.deepEqual(commandWords('git log --grep "a=b" -- src'), ['git', 'log', '--grep', 'a=b', '--', 'src']);
 });
 
-test("CI steps no change has to pass are not CI's commands: a workflow run only on release tags (alacritty), a job switched off with `if: false` (okhttp), a step for a matrix value the matrix never takes (nowinandroid); a project's test workflow before a special one (saleor's migrations, zod's release)", () => {
+test("CI steps no change has to pass are not CI's commands: a workflow run only on release tags, a job switched off with `if: false`, a step for a matrix value the matrix never takes; a project's test workflow before a special one (migrations, release)", () => {
   assert.deepEqual(
     workflowCommands(
       '.github/workflows/release.yml',
@@ -843,7 +843,7 @@ test('GitLab CI of a real project (wayland): scripts inherited through extends, 
   assert.ok(!commands.some((c) => c.job?.includes('#.')), 'hidden templates are not jobs');
 });
 
-test('a state mechanism used by a few framework-adapter files of a large code base is not how the project shares state (trpc: React context in 4 of 161 modules)', async () => {
+test('a state mechanism used by a few framework-adapter files of a large code base is not how the project shares state (React context in 4 of 161 modules)', async () => {
   const context: Record<string, string> = {};
   for (let i = 0; i < 4; i++) {
     context[`src/react/ctx${i}.tsx`] =
@@ -858,7 +858,7 @@ test('a state mechanism used by a few framework-adapter files of a large code ba
   assert.ok(!titles(ws).some((t) => /React context/.test(t)), titles(ws).join('\n'));
 });
 
-test('generated files: a few small shims a setup tool wrote once (trpc bin/intent.js) are not worth a candidate; a header that says DO NOT EDIT is', async () => {
+test('generated files: a few small shims a setup tool wrote once (bin/intent.js) are not worth a candidate; a header that says DO NOT EDIT is', async () => {
   const shim =
     '#!/usr/bin/env node\n// Auto-generated by @tanstack/intent setup\n// Exposes the intent end-user CLI for consumers of this library.\ntry {\n  await import("@tanstack/intent/intent-library");\n} catch (e) {\n  throw e;\n}\n';
   const base: Record<string, string> = { 'packages/core/src/index.ts': 'export const one = 1;\n' };
@@ -866,7 +866,7 @@ test('generated files: a few small shims a setup tool wrote once (trpc bin/inten
   const shims = await project(base);
   await bootstrapKnowledge(shims, {}, { actor: 'human' });
   assert.ok(!titles(shims).some((t) => /Generated files/.test(t)), titles(shims).join('\n'));
-  // Database migrations are generated once, then the project's own (saleor's AGENTS.md says to hand-write them).
+  // Database migrations are generated once, then the project's own (an AGENTS.md that says to hand-write them).
   const django: Record<string, string> = { ...base };
   for (let i = 1; i <= 4; i++) {
     django[`shop/orders/migrations/000${i}_auto.py`] =
@@ -889,7 +889,7 @@ test('generated files: a few small shims a setup tool wrote once (trpc bin/inten
   );
 });
 
-test('a tool configuration the project tracks despite its .gitignore (saleor ignores `.*`) still counts: the ruff-format hook enforces formatting', async () => {
+test('a tool configuration the project tracks despite its .gitignore (which ignores `.*`) still counts: the ruff-format hook enforces formatting', async () => {
   const files: Record<string, string> = {
     '.gitignore': '*.py[cod]\n.*\n!.github\n!.gitignore\n',
     '.pre-commit-config.yaml':
@@ -905,7 +905,7 @@ test('a tool configuration the project tracks despite its .gitignore (saleor ign
   assert.match(ruff.summary, /a git hook runs `ruff format`/);
 });
 
-test('crate-level Clippy lints fail `cargo clippy`, not the build (alacritty); rustc lints fail the build', async () => {
+test('crate-level Clippy lints fail `cargo clippy`, not the build; rustc lints fail the build', async () => {
   const lints = async (header: string) => {
     const files: Record<string, string> = {
       'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',
@@ -931,7 +931,7 @@ test("profile commands as the project names them (applications): the script name
     assert.ok(p, titles(ws).join('\n'));
     return p.rationale ?? '';
   };
-  // excalidraw's shape: build-node listed before build; an esbuild script with `format: "esm"`.
+  // A web app's shape: build-node listed before build; an esbuild script with `format: "esm"`.
   const web: Record<string, string> = {
     'package.json': JSON.stringify(
       {
@@ -950,7 +950,7 @@ test("profile commands as the project names them (applications): the script name
   const w = await profileOf(web);
   assert.match(w, /Build: `npm run build`/);
   assert.ok(!/buildBase|Format:/.test(w), w);
-  // photoprism's shape: Go first, `test: test-js test-go`; saleor's: Python first, Node engines too, a semgrep job in .semgrep.
+  // Two shapes: Go first, `test: test-js test-go`; Python first, Node engines too, a semgrep job in .semgrep.
   const svc: Record<string, string> = {
     'go.mod': 'module example.org/photos\n\ngo 1.22.0\n',
     'Makefile': 'test: test-js test-go\ntest-js:\n\tcd frontend && npm test\ntest-go:\n\tgo test ./...\n',
@@ -976,7 +976,7 @@ test("profile commands as the project names them (applications): the script name
   const p = await profileOf(py);
   assert.match(p, /Language version: Python >=3\.12/);
   assert.ok(!/make test/.test(p), p);
-  // NetNewsWire's shape: Swift packages under Modules/, an Xcode project at the root.
+  // A Swift app's shape: Swift packages under Modules/, an Xcode project at the root.
   const mac: Record<string, string> = {
     'Modules/Core/Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(\n  name: "Core",\n  targets: [.target(name: "Core")]\n)\n',
@@ -987,7 +987,7 @@ test("profile commands as the project names them (applications): the script name
   assert.ok(!/`swift build`/.test(await profileOf(mac)));
 });
 
-test("the profile gives the commands an agent instructions file lists, with their line, not templates to fill in (nowinandroid AGENTS.md: spotlessApply, not assemble{Variant}); CI's concrete test task beside them", async () => {
+test("the profile gives the commands an agent instructions file lists, with their line, not templates to fill in (AGENTS.md: spotlessApply, not assemble{Variant}); CI's concrete test task beside them", async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "nia"\ninclude(":app")\n',
     'gradlew': '#!/bin/sh\n',
@@ -1020,7 +1020,7 @@ test("the profile gives the commands an agent instructions file lists, with thei
   );
 });
 
-test('agent files list commands either way round (coil: `- \\`./gradlew lint\\`: run Android lint`) and in fenced shell blocks, labelled by the comment above (Kingfisher); a summary leads with the test, the build and a check', async () => {
+test('agent files list commands either way round (a command in backticks, then what it does) and in fenced shell blocks, labelled by the comment above; a summary leads with the test, the build and a check', async () => {
   const files: Record<string, string> = {
     // The scripts the guide names exist: a documented command counts only when the repository defines what it runs.
     'package.json': JSON.stringify({
@@ -1042,7 +1042,7 @@ test('agent files list commands either way round (coil: `- \\`./gradlew lint\\`:
   assert.match(p.summary, /Commands from AGENTS\.md: `npm test`, `npm run build`, `npm run lint`\.$/);
 });
 
-test("profile commands: a line of a packaging script is no formatter (fd create-deb.sh writes `Format:`), a pre-commit hook id is no command (flask check-merge-conflict), and the project's own lint that CI does not run gives way to what CI checks (gin: make lint runs golint, CI golangci-lint)", async () => {
+test("profile commands: a line of a packaging script is no formatter (create-deb.sh writes `Format:`), a pre-commit hook id is no command (check-merge-conflict), and the project's own lint that CI does not run gives way to what CI checks (make lint runs golint, CI golangci-lint)", async () => {
   const files: Record<string, string> = {
     'go.mod': 'module example.org/web\n\ngo 1.22\n',
     'Makefile': 'test:\n\tgo test ./...\nlint:\n\tgolint ./...\n',
@@ -1067,7 +1067,7 @@ test("profile commands: a line of a packaging script is no formatter (fd create-
   assert.match(p.summary, /CI checks `golangci-lint run`\.$/);
 });
 
-test("the profile's stack: what the product's files import, not a scratch script beside it (zod mm.mjs: esbuild), and a library only a small target uses is named with it (gson: Guava in proto); the Swift tools version a current toolchain reads and how far back the other manifests go (Kingfisher: 5.9, down to 5.1; Alamofire: 6.3, down to 6.0, in the Swift 5 mode)", async () => {
+test("the profile's stack: what the product's files import, not a scratch script beside it (an .mjs using esbuild), and a library only a small target uses is named with it (Guava in a proto module); the Swift tools version a current toolchain reads and how far back the other manifests go (5.9, down to 5.1; 6.3, down to 6.0, in the Swift 5 mode)", async () => {
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
     'packages/core/package.json': JSON.stringify({ name: 'core', version: '1.0.0', main: 'index.js' }),
@@ -1120,7 +1120,7 @@ test("the profile's stack: what the product's files import, not a scratch script
   assert.match(s2.summary, /^swift 100 %;/, "fastlane's Ruby is build tooling, not production code");
 });
 
-test("the profile counts what it can show: a manifest with no code of its own is no product (saleor's release-it package.json), no framework is used by more test files than there are (nowinandroid: 53 of 52), and a check too long to say whole stays in the details", async () => {
+test('the profile counts what it can show: a manifest with no code of its own is no product (a release-it package.json), no framework is used by more test files than there are (53 of 52), and a check too long to say whole stays in the details', async () => {
   const files: Record<string, string> = {
     'pyproject.toml':
       '[project]\nname = "shop"\nrequires-python = ">=3.12"\ndependencies = ["django>=5"]\n\n[dependency-groups]\ndev = ["pytest>=8"]\n',
@@ -1150,7 +1150,7 @@ test("the profile counts what it can show: a manifest with no code of its own is
   assert.ok(!p.summary.includes('…'), p.summary);
 });
 
-test("compiler strictness is what the root tsconfig gets through `extends` (zod: .configs/tsconfig.base.json), never a docs site's own config", async () => {
+test("compiler strictness is what the root tsconfig gets through `extends` (.configs/tsconfig.base.json), never a docs site's own config", async () => {
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'schema', private: true }),
     'tsconfig.json': '{\n  "extends": "./.configs/tsconfig.base",\n  "compilerOptions": { "module": "nodenext" }\n}\n',
@@ -1173,7 +1173,7 @@ test("compiler strictness is what the root tsconfig gets through `extends` (zod:
     '.configs/tsconfig.base.json:6',
   ]);
 
-  // `strict` alone is how most projects compile: not worth a card (excalidraw's was rejected as trivial).
+  // `strict` alone is how most projects compile: not worth a card (it was rejected as trivial).
   const plain = await project({
     ...files,
     '.configs/tsconfig.base.json': '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n',
@@ -1182,7 +1182,7 @@ test("compiler strictness is what the root tsconfig gets through `extends` (zod:
   assert.ok(!titles(plain).some((t) => /strict mode/.test(t)), titles(plain).join('\n'));
 });
 
-test("the profile says an Xcode app extension is one (NetNewsWire's widget was listed as a third app)", async () => {
+test('the profile says an Xcode app extension is one (a widget was listed as a third app)', async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const native = (n: number, name: string, type: string) =>
     `\t\t${
@@ -1205,7 +1205,7 @@ test("the profile says an Xcode app extension is one (NetNewsWire's widget was l
   assert.match(p.rationale ?? '', /^- Targets: .*Reader \(app\)/m);
 });
 
-test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo fmt --check)', async () => {
+test('sourcehut build manifests are CI (.builds/linux.yml runs cargo fmt --check)', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',
     'rustfmt.toml': 'max_width = 100\n',
@@ -1220,7 +1220,7 @@ test('sourcehut build manifests are CI (alacritty: .builds/linux.yml runs cargo 
   assert.match(fmt.summary, /CI checks with `cargo \+nightly fmt -- --check`/);
 });
 
-test('files named in a title by their shortest distinct tails (saleor: two models.py are discount/models.py and order/models.py)', () => {
+test('files named in a title by their shortest distinct tails (two models.py are discount/models.py and order/models.py)', () => {
   assert.deepEqual(distinctTails(['saleor/core/db/locks.py', 'saleor/discount/models.py', 'saleor/order/models.py']), [
     'locks.py',
     'discount/models.py',
@@ -1236,7 +1236,7 @@ test('files named in a title by their shortest distinct tails (saleor: two model
   assert.deepEqual(distinctTails(['a/x/index.ts'], ['a/x/index.ts', 'b/x/index.ts', 'c/util.ts']), ['a/x/index.ts']);
 });
 
-test('a source file with inline data that looks minified (excalidraw: an SVG logo, a base64 font) is not a generated file to keep hands off', async () => {
+test('a source file with inline data that looks minified (an SVG logo, a base64 font) is not a generated file to keep hands off', async () => {
   const path = `M${Array.from({ length: 300 }, (_, i) => `${i},${(i * 7) % 13}`).join('L')}Z`;
   const files: Record<string, string> = {
     'packages/app/src/index.ts': 'export const one = 1;\n',
@@ -1256,7 +1256,7 @@ test('a source file with inline data that looks minified (excalidraw: an SVG log
   assert.ok(!titles(ws).some((t) => /Generated files/.test(t)), titles(ws).join('\n'));
 });
 
-test("Rust: the project's own output macros lead the logging candidate (ripgrep's message!/err_message!), the logger share follows", async () => {
+test("Rust: a project's own output macros lead the logging candidate (message!/err_message!), the logger share follows", async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "tool"\nversion = "0.1.0"\n',
     'src/messages.rs':
@@ -1278,7 +1278,7 @@ test("Rust: the project's own output macros lead the logging candidate (ripgrep'
   assert.ok(c.reasoning.sources[0].startsWith('src/messages.rs:'), c.reasoning.sources.join(', '));
 });
 
-test('environment variables named by a function of the project (cobra configEnvVar) are read through it: the boundary candidate says so', async () => {
+test('environment variables named by a function of the project (configEnvVar) are read through it: the boundary candidate says so', async () => {
   const files: Record<string, string> = {
     'go.mod': 'module example.com/tool\n\ngo 1.21\n',
     'env.go':
@@ -1298,7 +1298,7 @@ test('environment variables named by a function of the project (cobra configEnvV
   );
 });
 
-test("a helper's purpose is in its title only whole: a doc comment that does not fit is left out, not cut (okhttp Settings)", async () => {
+test("a helper's purpose is in its title only whole: a doc comment that does not fit is left out, not cut (a Settings class)", async () => {
   const long =
     '/**\n * Settings describe characteristics of the sending peer, which are used by the receiving peer to tune its flow control windows and frame sizes.\n */\n';
   const helper = (doc: string) =>
@@ -1332,7 +1332,7 @@ test("a helper's purpose is in its title only whole: a doc comment that does not
   );
 });
 
-test('a settings or config type is not a helper to reuse (alacritty UiConfig, Font "font config"; okhttp Settings: rejected in every round); a wrapper type is', async () => {
+test('a settings or config type is not a helper to reuse (UiConfig, a Font "font config", a Settings class); a wrapper type is', async () => {
   const type = (name: string, doc: string) =>
     `/** ${doc} */\nexport class ${name} {\n  constructor(private readonly value: number) {}\n  read(): number {\n    return this.value;\n  }\n  write(next: number): ${name} {\n    return new ${name}(next);\n  }\n}\n`;
   const files: Record<string, string> = {
@@ -1351,7 +1351,7 @@ test('a settings or config type is not a helper to reuse (alacritty UiConfig, Fo
   assert.ok(!t.some((x) => /`UiConfig`|`Font`/.test(x)), t.join('\n'));
 });
 
-test('an extension point says where its implementations are listed (okhttp PlatformRegistry, socketAdapters): a new one must be added there too', async () => {
+test("an extension point says where its implementations are listed (a PlatformRegistry's socketAdapters): a new one must be added there too", async () => {
   const files: Record<string, string> = {
     'src/platform/platform.ts': 'export abstract class Platform {\n  abstract name(): string;\n}\n',
     'src/platform/registry.ts':
@@ -1374,7 +1374,7 @@ test('an extension point says where its implementations are listed (okhttp Platf
   assert.ok(c.reasoning.sources.some((s) => s.startsWith('src/platform/registry.ts:')), c.reasoning.sources.join(', '));
 });
 
-test("Rust: files that name anyhow by path (anyhow::Result, no use line) count as its users, as in ripgrep's search.rs", async () => {
+test('Rust: files that name anyhow by path (anyhow::Result, no use line) count as its users', async () => {
   const by = (n: number) => `pub fn f${n}() -> anyhow::Result<()> {\n    anyhow::bail!("no {}", ${n});\n}\n`;
   const ws = await project({
     'Cargo.toml': '[package]\nname = "tool"\nversion = "0.1.0"\n\n[dependencies]\nanyhow = "1"\n',
@@ -1388,7 +1388,7 @@ test("Rust: files that name anyhow by path (anyhow::Result, no use line) count a
   assert.match(c.summary, /^\d+ uses in 6 files of tool\b/);
 });
 
-test("an extension point cites where its implementations are listed together (Alamofire's switch in Session.perform), not the file's first use of one", () => {
+test("an extension point cites where its implementations are listed together (a switch in Session.perform), not the file's first use of one", () => {
   const lines = [
     'func request() -> DataRequest {',
     '  fatalError()',
@@ -1404,7 +1404,7 @@ test("an extension point cites where its implementations are listed together (Al
   assert.equal(listedTogether(['let a: DataRequest'], ['DataRequest', 'UploadRequest']), undefined);
 });
 
-test("a Swift file compiled into two app targets (NetNewsWire's Shared/) is visible to both: the Mac app's uses of it count", () => {
+test("a Swift file compiled into two app targets (a Shared/ folder) is visible to both: the Mac app's uses of it count", () => {
   const index = new SymbolIndex();
   const shared = sourceFile(
     'Shared/IconCache.swift',
@@ -1433,7 +1433,7 @@ test("a Swift file compiled into two app targets (NetNewsWire's Shared/) is visi
   assert.deepEqual(index.usesOf(def, ctx).map((u) => u.path), ['Mac/Sidebar.swift']);
 });
 
-test("a Swift method of the same name shadows a top-level function for bare calls in its file (NetNewsWire's TimelineViewController.markArticles is no use of the global one)", () => {
+test("a Swift method of the same name shadows a top-level function for bare calls in its file (a view controller's markArticles is no use of the global one)", () => {
   const index = new SymbolIndex();
   const global = sourceFile(
     'Shared/ArticleUtilities.swift',
@@ -1462,7 +1462,7 @@ test("a Swift method of the same name shadows a top-level function for bare call
   );
 });
 
-test("a Go formatter golangci-lint configures is enforced when CI runs golangci-lint through a shared workflow, and a Taskfile's tasks are the project's commands (bubbletea: `task lint`, charmbracelet/meta's lint workflow)", async () => {
+test("a Go formatter golangci-lint configures is enforced when CI runs golangci-lint through a shared workflow, and a Taskfile's tasks are the project's commands (`task lint`, a lint workflow from another repository)", async () => {
   const files: Record<string, string> = {
     'go.mod': 'module example.org/tea\n\ngo 1.24\n',
     '.golangci.yml':
@@ -1481,7 +1481,7 @@ test("a Go formatter golangci-lint configures is enforced when CI runs golangci-
   assert.match(p.rationale ?? '', /^- Test: `task test`$/m);
 });
 
-test("SwiftLint run by Danger in CI, or by an Xcode Run Script phase, is run: not 'nothing runs it yet' (Moya's Dangerfile.swift and its framework targets' build phase)", async () => {
+test("SwiftLint run by Danger in CI, or by an Xcode Run Script phase, is run: not 'nothing runs it yet' (a Dangerfile.swift, a framework target's build phase)", async () => {
   const pbx = (script: string) =>
     [
       '// !$*UTF8*$!',
@@ -1523,7 +1523,7 @@ test("SwiftLint run by Danger in CI, or by an Xcode Run Script phase, is run: no
   assert.ok(byCi.reasoning.sources.includes('Dangerfile.swift:5'), byCi.reasoning.sources.join(', '));
 });
 
-test("an HTTP boundary counts calls and clients, not the library's types or import lines, and is reached through an interface, not any base class (starlette's test client: httpx annotations, WebSocketDisconnect; retrofit's `import okhttp3.OkHttpClient`)", async () => {
+test("an HTTP boundary counts calls and clients, not the library's types or import lines, and is reached through an interface, not any base class (a test client's annotations, WebSocketDisconnect; a Java import of a client class)", async () => {
   const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "web"\n' };
   for (let i = 0; i < 11; i++) files[`web/part${i}.py`] = `def handler${i}(request):\n    return ${i}\n`;
   files['web/websockets.py'] = 'class WebSocketDisconnect(Exception):\n    pass\n';
@@ -1553,7 +1553,7 @@ test("an HTTP boundary counts calls and clients, not the library's types or impo
   assert.deepEqual(c.reasoning.sources, ['web/fetch.py:4', 'web/fetch.py:8', 'web/fetch.py:11']);
 });
 
-test("an extension point's subclasses are listed where one scope names them, not where a file imports them and uses each in its own function (starlette's endpoints.py was cited)", async () => {
+test("an extension point's subclasses are listed where one scope names them, not where a file imports them and uses each in its own function (an endpoints module was cited)", async () => {
   const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "web"\n' };
   files['web/requests.py'] =
     'class HTTPConnection:\n    """A connection: the base of requests and websockets."""\n\n    def __init__(self, scope):\n        self.scope = scope\n\n\nclass Request(HTTPConnection):\n    pass\n';
@@ -1571,7 +1571,7 @@ test("an extension point's subclasses are listed where one scope names them, not
   assert.ok(!c.reasoning.sources.some((s) => s.startsWith('web/endpoints.py')), c.reasoning.sources.join(', '));
 });
 
-test("an Xcode target whose folders are all samples (Moya's Basic and Multi-Target in Examples/) is no product target, wherever its project sits", () => {
+test('an Xcode target whose folders are all samples (Basic and Multi-Target in Examples/) is no product target, wherever its project sits', () => {
   const xcode = (name: string, dirs: string[]): Target => ({
     name,
     ecosystem: 'xcode',
@@ -1602,7 +1602,7 @@ test("an Xcode target whose folders are all samples (Moya's Basic and Multi-Targ
   assert.deepEqual(productTargets(ctx).map((t) => t.name), ['Moya', 'Reader']);
 });
 
-test("the properties of several types in one file do not list an extension point's implementations together (Alamofire's Concurrency.swift: one request per task struct)", async () => {
+test("the properties of several types in one file do not list an extension point's implementations together (one request per task struct)", async () => {
   const files: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
@@ -1627,7 +1627,7 @@ test("the properties of several types in one file do not list an extension point
   assert.doesNotMatch(c.summary, /listed/);
 });
 
-test("a Python base's private subclasses (`_CachedRequest`) are no kind of their own: two public ones are no extension point (starlette's HTTPConnection, rejected twice)", async () => {
+test("a Python base's private subclasses (`_CachedRequest`) are no kind of their own: two public ones are no extension point (an HTTPConnection base)", async () => {
   const files: Record<string, string> = { 'pyproject.toml': '[project]\nname = "web"\n' };
   files['web/requests.py'] =
     'class HTTPConnection:\n    """A connection: the base of requests and websockets."""\n\n    def __init__(self, scope):\n        self.scope = scope\n\n\nclass Request(HTTPConnection):\n    pass\n';

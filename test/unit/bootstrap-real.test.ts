@@ -46,7 +46,7 @@ function every(candidates: Candidate[], ws: Workspace) {
   }
 }
 
-test('trpc: packages that import each other by name are not "independent"; no RxJS or React-context claim from tRPC\'s own observable and createContext; the internal isObject() helper is found through the package import', async () => {
+test('TypeScript monorepo: packages that import each other by name are not "independent"; no RxJS or React-context claim from the project\'s own observable and createContext; the internal isObject() helper is found through the package import', async () => {
   const { ws, candidates, titles } = await coldStart('trpc');
   every(candidates, ws);
   assert.ok(!titles.some((t) => /Folders under `packages` do not import each other/.test(t)), titles.join('\n'));
@@ -74,7 +74,7 @@ test('trpc: packages that import each other by name are not "independent"; no Rx
   );
 });
 
-test('ripgrep: enum variants (WalkEvent::File, PatternSource::File) are not uses of a type File; a file maintained by hand is not "generated"; a `fn main` in a string is not an entry point', async () => {
+test('Rust CLI: enum variants (WalkEvent::File, PatternSource::File) are not uses of a type File; a file maintained by hand is not "generated"; a `fn main` in a string is not an entry point', async () => {
   const { ws, candidates, titles } = await coldStart('ripgrep');
   every(candidates, ws);
   assert.ok(!titles.some((t) => /`File`|`Bytes`|`Candidate`/.test(t)), titles.join('\n'));
@@ -93,7 +93,7 @@ test('ripgrep: enum variants (WalkEvent::File, PatternSource::File) are not uses
   );
 });
 
-test('ripgrep: AI_POLICY.md becomes an agent-policy candidate with its rules at their lines, and the bootstrap answer names it first', async () => {
+test('Rust CLI: AI_POLICY.md becomes an agent-policy candidate with its rules at their lines, and the bootstrap answer names it first', async () => {
   const { ws, candidates, titles, result } = await coldStart('ripgrep');
   const policy = candidates.find((c) => c.reasoning.sources.some((s) => s.startsWith('AI_POLICY.md:')));
   // The rule in full: the label gives way when both do not fit in 100 characters.
@@ -121,7 +121,7 @@ test('ripgrep: AI_POLICY.md becomes an agent-policy candidate with its rules at 
   assert.deepEqual(again.policies?.map((p) => p.candidate), [policy.id], 'a second run still names the policy');
 });
 
-test('httpx: sync and async APIs side by side, not "I/O is asynchronous"; ruff format found, not "no formatter"; request() methods are not uses of _api.request()', async () => {
+test('Python HTTP library: sync and async APIs side by side, not "I/O is asynchronous"; ruff format found, not "no formatter"; request() methods are not uses of _api.request()', async () => {
   const { ws, candidates, titles } = await coldStart('httpx');
   every(candidates, ws);
   assert.ok(!titles.some((t) => /asynchronous/.test(t)), titles.join('\n'));
@@ -138,7 +138,7 @@ test('httpx: sync and async APIs side by side, not "I/O is asynchronous"; ruff f
   assert.ok(helper.reasoning.sources.slice(1).every((s) => lineAt(ws, s).includes('primitive_value_to_str(')));
 });
 
-test('cobra: gofmt/goimports enforced by golangci-lint, not "no formatter"; public getters of Command are not helpers; no generic Go conventions', async () => {
+test('Go library: gofmt/goimports enforced by golangci-lint, not "no formatter"; public getters of Command are not helpers; no generic Go conventions', async () => {
   const { ws, candidates, titles } = await coldStart('cobra');
   every(candidates, ws);
   const fmt = candidates.find((c) => /golangci-lint/.test(c.title));
@@ -155,7 +155,7 @@ test('cobra: gofmt/goimports enforced by golangci-lint, not "no formatter"; publ
   assert.match(header?.code ?? '', /Copyright 2013-2023 The Cobra Authors/);
 });
 
-test('Alamofire: Swift 5 language mode is not strict concurrency; the ExistentialAny setting is; no SwiftUI claim from the watchOS example; the internal Protected helper with its purpose', async () => {
+test('Swift package: Swift 5 language mode is not strict concurrency; the ExistentialAny setting is; no SwiftUI claim from the watchOS example; the internal Protected helper with its purpose', async () => {
   const { ws, candidates, titles } = await coldStart('alamofire');
   every(candidates, ws);
   assert.ok(!titles.some((t) => /strict concurrency|complete concurrency/i.test(t)), titles.join('\n'));
@@ -184,7 +184,7 @@ test('Alamofire: Swift 5 language mode is not strict concurrency; the Existentia
   assert.ok(!titles.some((t) => /PascalCase|camelCase|4-space|\[weak self\]|defer/.test(t)), titles.join('\n'));
 });
 
-test("SDWebImage: a category on UIColor is not a project type; demo apps are not entry points; blocks capture self with the project's own macros", async () => {
+test("Objective-C library: a category on UIColor is not a project type; demo apps are not entry points; blocks capture self with the project's own macros", async () => {
   const { ws, candidates, titles } = await coldStart('sdwebimage');
   every(candidates, ws);
   assert.ok(!titles.some((t) => /UIColor/.test(t)), titles.join('\n'));
@@ -202,7 +202,7 @@ test("SDWebImage: a category on UIColor is not a project type; demo apps are not
   );
 });
 
-test('okhttp: nothing mined from samples, testing support or the Maven test project; the header is cited from the library', async () => {
+test('Kotlin library: nothing mined from samples, testing support or the Maven test project; the header is cited from the library', async () => {
   const { ws, candidates, titles } = await coldStart('okhttp');
   every(candidates, ws);
   for (const c of candidates) {
@@ -234,7 +234,7 @@ test('okhttp: nothing mined from samples, testing support or the Maven test proj
 
 const profileOf = (candidates: Candidate[]) => candidates.find((c) => c.knowledgeType === 'project-profile')!;
 
-test("profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhttp), what the tests need first (SDWebImage pods, Alamofire's local server), and every test file counted (trpc)", async () => {
+test('profiles: the commands CI runs, not the ecosystem defaults, what the tests need first (pods, a local test server), and every test file counted', async () => {
   const rg = await coldStart('ripgrep');
   const rgProfile = profileOf(rg.candidates);
   assert.match(rgProfile.rationale ?? '', /^- Test: `cargo test --workspace`$/m);
@@ -250,7 +250,7 @@ test("profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
 
   const ok = profileOf((await coldStart('okhttp')).candidates);
   assert.match(ok.rationale ?? '', /^- Test: `\.\/gradlew test allTests`$/m);
-  // Okio is OkHttp's core dependency (the blind reviewer: "none detected" missed it).
+  // The library's core dependency is named (a profile that said "none detected" had missed it).
   assert.match(ok.rationale ?? '', /^- Frameworks and libraries: .*\bOkio\b/m);
 
   const sd = profileOf((await coldStart('sdwebimage')).candidates);
@@ -291,7 +291,7 @@ test("profiles: the commands CI runs, not the ecosystem defaults (ripgrep, okhtt
   assert.match(trpc.rationale ?? '', /^- Language version: Node \^24\.0\.0 \(package\.json:6\)$/m);
 });
 
-test('profiles: with no well-known framework, the runtime dependencies (httpx: httpcore, anyio; cobra: pflag) and the language floor the manifest sets (Go 1.15, Python >=3.9), as the blind reviewer asked', async () => {
+test('profiles: with no well-known framework, the runtime dependencies (httpcore, anyio; pflag) and the language floor the manifest sets (Go 1.15, Python >=3.9)', async () => {
   const httpx = await coldStart('httpx');
   const hp = profileOf(httpx.candidates);
   assert.match(
@@ -311,7 +311,7 @@ test('profiles: with no well-known framework, the runtime dependencies (httpx: h
   );
 });
 
-test('formatters: "enforced" only where CI, a script or a hook runs the tool (ripgrep\'s cargo fmt --check), else "configured" (Alamofire\'s SwiftFormat); okhttp\'s Spotless cited where the conventions plugin applies it', async () => {
+test('formatters: "enforced" only where CI, a script or a hook runs the tool (cargo fmt --check), else "configured" (SwiftFormat); Spotless cited where the conventions plugin applies it', async () => {
   const rg = await coldStart('ripgrep');
   const rustfmt = rg.candidates.find((c) => /rustfmt/.test(c.title))!;
   assert.match(rustfmt.title, /^Rust formatting is enforced by rustfmt/);
@@ -336,14 +336,14 @@ test('formatters: "enforced" only where CI, a script or a hook runs the tool (ri
   assert.match(lineAt(ok.ws, spotless.reasoning.sources[0]), /ktlint\(\)/);
 });
 
-test('trpc: AnyRouter, defined in an internal folder but documented for users, is not an "internal" helper to reuse; isObject, which no documentation names, is', async () => {
+test('TypeScript monorepo: AnyRouter, defined in an internal folder but documented for users, is not an "internal" helper to reuse; isObject, which no documentation names, is', async () => {
   const { candidates, titles } = await coldStart('trpc');
   assert.ok(!titles.some((t) => /AnyRouter/.test(t)), titles.join('\n'));
   const helper = candidates.find((c) => /^Reuse the internal `isObject\(\)`/.test(c.title))!;
   assert.match(helper.reasoning.whyStandard, /no documentation of the project names it/);
 });
 
-test('trpc: getTRPCErrorFromUnknown lives in an internal folder but @trpc/server exports it, through a barrel file: not "internal"; helpers other packages import say from where', async () => {
+test('TypeScript monorepo: an error helper in an internal folder that the server package exports through a barrel file is not "internal"; helpers other packages import say from where', async () => {
   const { ws, candidates, titles } = await coldStart('trpc');
   const error = candidates.find((c) => /`getTRPCErrorFromUnknown\(\)`/.test(c.title));
   assert.ok(error, titles.join('\n'));
@@ -359,7 +359,7 @@ test('trpc: getTRPCErrorFromUnknown lives in an internal folder but @trpc/server
     ),
     error.reasoning.sources.join(', '),
   );
-  // Imported through ../../@trpc/server, whose index passes it on from the barrel that passes on error/TRPCError.ts.
+  // Imported through the server package's index, which passes it on from the barrel that passes on error/TRPCError.ts.
   assert.ok(
     error.reasoning.sources.some((s) => s.startsWith('packages/server/src/adapters/next-app-dir/nextAppDirCaller.ts:')),
     error.reasoning.sources.join(', '),
@@ -370,7 +370,7 @@ test('trpc: getTRPCErrorFromUnknown lives in an internal folder but @trpc/server
   assert.match(error.code ?? '', /\n\/\/ Used in packages\/[\w/.-]+\.ts:\d+:\n.*getTRPCErrorFromUnknown\(\w+\);?$/);
 });
 
-test("license headers: cobra's one year range is copied as it is; the header shown is the newest file's", async () => {
+test("license headers: a one year range is copied as it is; the header shown is the newest file's", async () => {
   const cobra = await coldStart('cobra');
   const header = cobra.candidates.find((c) => /license header/.test(c.title));
   assert.ok(header, cobra.titles.join('\n'));
@@ -378,7 +378,7 @@ test("license headers: cobra's one year range is copied as it is; the header sho
   assert.match(header.code ?? '', /^\/\/ Copyright 2013-2023 The Cobra Authors$/m);
 });
 
-test('trpc: prettier is enforced because CI runs `pnpm format-fix`, the script that calls `pnpm format`, which runs prettier', async () => {
+test('TypeScript monorepo: prettier is enforced because CI runs `pnpm format-fix`, the script that calls `pnpm format`, which runs prettier', async () => {
   const { ws, candidates, titles } = await coldStart('trpc');
   const prettier = candidates.find((c) => /prettier/.test(c.title));
   assert.ok(prettier, titles.join('\n'));
@@ -411,7 +411,7 @@ test("extension points list every conforming type: all of a Swift type's conform
   assert.match(adapter.summary, /Android17SocketAdapter/);
 });
 
-test("okhttp: the main() of a side CLI (okcurl) in a library project is not the project's entry point", async () => {
+test("Kotlin library: the main() of a side CLI in a library project is not the project's entry point", async () => {
   const { titles } = await coldStart('okhttp');
   assert.ok(!titles.some((t) => /^Entry point/.test(t)), titles.join('\n'));
   assert.ok(
@@ -420,7 +420,7 @@ test("okhttp: the main() of a side CLI (okcurl) in a library project is not the 
   );
 });
 
-test('Alamofire: an `@_spi(WebSocket)` class is declared too (WebSocketRequest extends Request), and a type reached through another is named with it (UploadRequest via DataRequest)', async () => {
+test('Swift package: an `@_spi(WebSocket)` class is declared too (WebSocketRequest extends Request), and a type reached through another is named with it (UploadRequest via DataRequest)', async () => {
   const { candidates, titles } = await coldStart('alamofire');
   const request = candidates.find((c) => /extend `Request`/.test(c.title));
   assert.ok(request, titles.join('\n'));
@@ -428,7 +428,7 @@ test('Alamofire: an `@_spi(WebSocket)` class is declared too (WebSocketRequest e
   assert.match(request.summary, /UploadRequest \(via DataRequest\)/);
 });
 
-test('SDWebImage: Objective-C headers count as Objective-C in the profile, not as C', async () => {
+test('Objective-C library: Objective-C headers count as Objective-C in the profile, not as C', async () => {
   const profile = profileOf((await coldStart('sdwebimage')).candidates);
   assert.match(profile.summary, /^objective-c 100 %/);
   assert.ok(!/(^|, )c \d+ %/.test(profile.summary), profile.summary);

@@ -55,7 +55,7 @@ test('a helper type is said and shown with the methods other files call on it (P
   assert.doesNotMatch(c.code ?? '', /init\(|private var value/);
 });
 
-test("a protocol used across files is said with its implementations (NetNewsWire's AccountDelegate)", async () => {
+test('a protocol used across files is said with its implementations (an account delegate protocol)', async () => {
   const files: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Sync", targets: [.target(name: "Sync", path: "Sources")])\n',
@@ -175,7 +175,7 @@ test('agent instructions: each rule ends its sentence, no count of "rules" (the 
   );
 });
 
-test('crate lints say which crate roots set them and how many lints, and `cfg_attr(clippy, deny(warnings))` counts as a Clippy lint (alacritty, ripgrep)', async () => {
+test('crate lints say which crate roots set them and how many lints, and `cfg_attr(clippy, deny(warnings))` counts as a Clippy lint', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[workspace]\nmembers = ["core", "config", "term"]\n',
     'core/Cargo.toml': '[package]\nname = "core"\nversion = "0.1.0"\n',
@@ -209,7 +209,7 @@ test('crate lints say which crate roots set them and how many lints, and `cfg_at
   assert.equal(c.title, 'Crate-level lints: `missing_docs` fails the build');
 });
 
-test('crate lints name the Clippy command CI runs, and ask for every warning fixed when warnings are denied (alacritty)', async () => {
+test('crate lints name the Clippy command CI runs, and ask for every warning fixed when warnings are denied', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\n',
     'src/main.rs':
@@ -296,7 +296,7 @@ test("an extension point lists what its protocol requires (not what an extension
   assert.ok(!cs.some((x) => x.knowledgeType === 'inheritance'), cs.map((x) => x.title).join('\n'));
 });
 
-test("an extension point says which of its members have defaults (coil's Target, NetNewsWire's UnreadCountProvider), so a new implementation defines only what it must", async () => {
+test("an extension point says which of its members have defaults (a Kotlin interface, a Swift protocol's extension), so a new implementation defines only what it must", async () => {
   const kotlin: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "img"\n',
     'build.gradle.kts': 'plugins { kotlin("jvm") }\n',
@@ -334,14 +334,14 @@ test("an extension point says which of its members have defaults (coil's Target,
     s.summary,
     /A new type in the same role implements it too, with `unreadCount` \(`postUnreadCountDidChange\(\)` has a default\)\.$/,
   );
-  // The code shows the property a new type must provide (Kingfisher's excerpt had left out `var identifier: String { get }`).
+  // The code shows the property a new type must provide (an excerpt had left out `var identifier: String { get }`).
   assert.equal(
     s.code,
     '@MainActor public protocol UnreadCountProvider {\n\t// …\n\tvar unreadCount: Int { get }\n\tfunc postUnreadCountDidChange()\n}',
   );
 });
 
-test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (httpx's transports), a Swift method that stops at preconditionFailure (NetNewsWire's run()), with the base's own implementations first", async () => {
+test("an extension point says what a new subclass defines: the base's stub that raises NotImplementedError (Python transports), a Swift method that stops at preconditionFailure (a `run()`), with the base's own implementations first", async () => {
   const python: Record<string, string> = {
     'pyproject.toml': '[project]\nname = "client"\nversion = "1.0"\n',
     'client/base.py':
@@ -359,7 +359,7 @@ test("an extension point says what a new subclass defines: the base's stub that 
   const cards = (await coldStart(python)).filter((x) => x.knowledgeType === 'inheritance');
   assert.equal(cards.length, 1, cards.map((x) => x.title).join('\n'));
   assert.match(cards[0].summary, /^`AsyncBaseTransport` \(client\/base\.py:6\)/);
-  // A private method counts when a subclass must define it (flask's `_check_setup_finished`); a private helper does not.
+  // A private method counts when a subclass must define it (`_check_setup_finished`); a private helper does not.
   assert.match(
     cards[0].summary,
     /A new type in the same role extends it too, with `handle_async_request\(\)` and `_check_open\(\)`\. Its sync twin is `BaseTransport` \(:1\)\.$/,
@@ -390,7 +390,7 @@ test("an extension point says what a new subclass defines: the base's stub that 
   assert.match(o.summary, /A new type in the same role extends it too, with `run\(\)`\.$/);
 });
 
-test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md: build_and_test.sh), not "follow them"', async () => {
+test('the profile gives the agent file\'s own commands (a CLAUDE.md naming build_and_test.sh), not "follow them"', async () => {
   const files: Record<string, string> = {
     // What the guide names exists: a documented command counts only when the repository defines what it runs.
     'package.json': JSON.stringify(
@@ -417,7 +417,7 @@ test('the profile gives the agent file\'s own commands (NetNewsWire\'s CLAUDE.md
   assert.match(profile.rationale ?? '', /^- CLAUDE\.md gives: /m);
 });
 
-test("the stack of a Kotlin app is what its files import most (Compose, Hilt, Room, nowinandroid), never the project's own packages (okhttp imports okhttp3)", async () => {
+test("the stack of a Kotlin app is what its files import most (Compose, Hilt, Room), never the project's own packages (a library's imports of its own package)", async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "news"\n',
     'build.gradle.kts': 'plugins { kotlin("jvm") }\n',
@@ -435,7 +435,7 @@ test("the stack of a Kotlin app is what its files import most (Compose, Hilt, Ro
   assert.doesNotMatch(profile.summary, /OkHttp/);
 });
 
-test("a boundary says the project interface its files implement, declared elsewhere: other code depends on that (nowinandroid's NiaNetworkDataSource)", async () => {
+test('a boundary says the project interface its files implement, declared elsewhere: other code depends on that (a network data source interface)', async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "news"\n',
     'build.gradle.kts': 'plugins { kotlin("jvm") }\n',
@@ -456,7 +456,7 @@ test("a boundary says the project interface its files implement, declared elsewh
   );
 });
 
-test('the module graph says how many of its edges convention plugins add, and cites a plugin first (nowinandroid: the reviewers called them the most useful part)', async () => {
+test('the module graph says how many of its edges convention plugins add, and cites a plugin first', async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'pluginManagement {\n    includeBuild("build-logic")\n}\nrootProject.name = "nia"\n'
       + ['core:ui', 'core:model', 'core:data', 'feature:a', 'feature:b', 'feature:c'].map((p) => `include(":${p}")`)
@@ -490,7 +490,7 @@ test('the module graph says how many of its edges convention plugins add, and ci
   assert.equal(c.reasoning.sources[0], 'build-logic/convention/src/main/kotlin/FeatureConventionPlugin.kt:4');
 });
 
-test('entry points: a Django site starts at its ASGI application and its Celery app, not manage.py (saleor); a Go generator built only by go generate is not one (photoprism)', async () => {
+test('entry points: a Django site starts at its ASGI application and its Celery app, not manage.py; a Go generator built only by go generate is not one', async () => {
   const django: Record<string, string> = {
     'pyproject.toml': '[project]\nname = "shop"\nversion = "1.0"\n',
     'manage.py':
@@ -508,7 +508,7 @@ test('entry points: a Django site starts at its ASGI application and its Celery 
     'Execution starts in shop/asgi/__init__.py (ASGI application); shop/celeryconf.py (Celery app).',
   );
 
-  // Several applications: each start says whose it is (NetNewsWire's macOS app, iOS app and widget).
+  // Several applications: each start says whose it is (a macOS app, an iOS app and a widget).
   const apps: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "tools"\ninclude(":cli")\ninclude(":server")\n',
   };
@@ -533,7 +533,7 @@ test('entry points: a Django site starts at its ASGI application and its Celery 
   assert.equal(app.title, 'Entry point: `cmd/photos/main.go`');
 });
 
-test("type checks are not where implementations are listed (NetNewsWire's read-filter exceptions), a registry is; a protocol of one property is not an extension point", async () => {
+test("type checks are not where implementations are listed (a read filter's exceptions), a registry is; a protocol of one property is not an extension point", async () => {
   assert.equal(
     onlyTypeChecks(
       [
@@ -554,7 +554,7 @@ test("type checks are not where implementations are listed (NetNewsWire's read-f
     false,
   );
   assert.equal(onlyTypeChecks(['if (x instanceof A || isinstance(y, (B, C))) {'], ['A', 'B', 'C']), true);
-  // A switch that dispatches on each (Alamofire's Session.perform) is where they are listed.
+  // A switch that dispatches on each (Session.perform) is where they are listed.
   assert.equal(
     onlyTypeChecks(
       [
@@ -590,7 +590,7 @@ test("type checks are not where implementations are listed (NetNewsWire's read-f
   );
 });
 
-test("the profile cites the line of a manifest that shows the target or the build, not line 1 under a licence header (okhttp's build.gradle.kts, trpc's package.json)", async () => {
+test('the profile cites the line of a manifest that shows the target or the build, not line 1 under a licence header (a build.gradle.kts, a package.json)', async () => {
   const licence = '/*\n * Copyright (C) 2024 Example\n *\n * Licensed under the Apache License, Version 2.0\n */\n';
   const gradle: Record<string, string> = {
     'settings.gradle.kts': `${licence}rootProject.name = "net"\ninclude(":core")\n`,
@@ -631,7 +631,7 @@ test("the profile cites the line of a manifest that shows the target or the buil
   assert.ok(web.reasoning.sources.includes('package.json:4'), `the "name" line: ${web.reasoning.sources.join(', ')}`);
 });
 
-test("the profile lists the application first, then the biggest packages (nowinandroid's :app was fifth, after four libraries), but not a small tool beside a library", async () => {
+test('the profile lists the application first, then the biggest packages (an Android :app was fifth, after four libraries), but not a small tool beside a library', async () => {
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "news"\ninclude(":app")\ninclude(":core:data")\n',
     'build.gradle.kts': 'plugins {\n  id("com.android.application") version "8.5.0" apply false\n}\n',
@@ -649,7 +649,7 @@ test("the profile lists the application first, then the biggest packages (nowina
   assert.ok(profile);
   assert.match(profile.rationale ?? '', /^- Targets: :app \(app\), :core:data \(library\)/m);
 
-  // okhttp's okcurl: a command-line tool with a few files beside the library it demonstrates.
+  // A command-line tool with a few files beside the library it demonstrates.
   for (let i = 6; i < 12; i++) {
     files[`core/data/src/main/kotlin/news/data/Repo${i}.kt`] =
       `package news.data\n\nclass Repo${i} {\n    fun load(): Int = ${i}\n}\n`;
@@ -676,7 +676,7 @@ test("an outline of a type keeps each called method's whole signature and elides
   );
 });
 
-test("the error model is each module's own error type when the thrown types live in different modules (NetNewsWire's AccountError, WebserviceError), and a nested `Error` is said as such", async () => {
+test("the error model is each module's own error type when the thrown types live in different modules (AccountError, WebserviceError), and a nested `Error` is said as such", async () => {
   const files: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Account", path: "Sources/Account"), .target(name: "Web", path: "Sources/Web")])\n',
@@ -701,7 +701,7 @@ test("the error model is each module's own error type when the thrown types live
   );
 });
 
-test("an agent file's long first rule is said in whole sentences, title and summary (saleor's \"Never block a request/worker thread.\"); a contributor guide's long first rule by its binding sentence (fd's generative-AI rule)", async () => {
+test('an agent file\'s long first rule is said in whole sentences, title and summary ("Never block a request/worker thread."); a contributor guide\'s long first rule by its binding sentence (a generative-AI rule)', async () => {
   const long =
     '**Never block a request/worker thread.** No `time.sleep()` and no unbounded `while True` retry loops\n  in request-handling code — a blocked thread wastes a finite pod worker slot and starves every other request\n  that the same worker would have served. Use bounded retries and background tasks.';
   const files: Record<string, string> = {
@@ -726,7 +726,7 @@ test("an agent file's long first rule is said in whole sentences, title and summ
   assert.doesNotMatch(contributing.summary, /…/);
 });
 
-test("the profile lists a package script CI runs as a check even when the contributor guide's commands are shown instead of the scripts (trpc's typecheck-packages)", async () => {
+test("the profile lists a package script CI runs as a check even when the contributor guide's commands are shown instead of the scripts (a typecheck-packages script)", async () => {
   const files: Record<string, string> = {
     'package.json': JSON.stringify(
       {
@@ -757,7 +757,7 @@ test("the profile lists a package script CI runs as a check even when the contri
   );
 });
 
-test("the module graph's base and top are those of the code: not a lint jar published with a library nor a BOM's constraints (coil's :coil-lint and :coil-bom)", async () => {
+test("the module graph's base and top are those of the code: not a lint jar published with a library nor a BOM's constraints (a `-lint` and a `-bom` project)", async () => {
   const projects = ['coil-core', 'coil-lint', 'coil-bom', 'coil-compose', 'coil-gif', 'coil-svg'];
   const files: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "coil"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n',
@@ -781,7 +781,7 @@ test("the module graph's base and top are those of the code: not a lint jar publ
   assert.match(c.summary, /At the base: :coil-core; on top: :coil-compose, :coil-gif and :coil-svg\./);
 });
 
-test("a Swift conformance added by an extension makes a project type an implementation (NetNewsWire's `extension Feed: ArticleFetcher`), not a platform type's (Kingfisher's `extension KFCrossPlatformImage: KingfisherCompatible`); a one-property protocol with an attribute is still a label", async () => {
+test("a Swift conformance added by an extension makes a project type an implementation (`extension Feed: ArticleFetcher`), not a platform type's (an extension of a cross-platform image alias); a one-property protocol with an attribute is still a label", async () => {
   const swift: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Feeds", targets: [.target(name: "Feeds", path: "Sources")])\n',
@@ -802,7 +802,7 @@ test("a Swift conformance added by an extension makes a project type an implemen
   );
 });
 
-test('an agent file\'s headline rule comes from its general rules section, not from one narrow workflow\'s bold rule (zod\'s "## Rules" over "Iterating on a contributor PR")', async () => {
+test('an agent file\'s headline rule comes from its general rules section, not from one narrow workflow\'s bold rule ("## Rules" over "Iterating on a contributor PR")', async () => {
   const files: Record<string, string> = {
     'AGENTS.md':
       '# AGENTS.md\n\n## Rules\n\n- Any change to `packages/core/src` must be benchmarked before it is merged.\n- Never bump versions in `package.json` by hand.\n\n## TypeScript Guidelines\n\n- Prefer immutable data (const, readonly).\n\n## Iterating on a contributor PR in a worktree\n\n- **Preserve contributor commits.** Never `git reset --hard` a contributor branch.\n',
@@ -812,7 +812,7 @@ test('an agent file\'s headline rule comes from its general rules section, not f
   assert.match(c.title, /\): Never bump versions in `package\.json` by hand$/);
 });
 
-test("a helper type whose nested types other files reach through it is said with them (NetNewsWire's Assets.Images and Assets.Colors)", async () => {
+test('a helper type whose nested types other files reach through it is said with them (Assets.Images and Assets.Colors)', async () => {
   const files: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Sources")])\n',
@@ -827,7 +827,7 @@ test("a helper type whose nested types other files reach through it is said with
   assert.match(c.summary, /Other files call its `accountImage` and use its `Colors` and `Images`\.$/);
 });
 
-test("defaults that call each other are not defaults: a new type implements one of them (Kingfisher's data() and data(handler:)); a nested type conforming by extension counts (KF.Builder)", async () => {
+test('defaults that call each other are not defaults: a new type implements one of them (data() and data(handler:)); a nested type conforming by extension counts (KF.Builder)', async () => {
   const swift: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Images", targets: [.target(name: "Images", path: "Sources")])\n',
@@ -851,7 +851,7 @@ test("defaults that call each other are not defaults: a new type implements one 
   );
 });
 
-test("two implementations of one name in two modules are two (coil's KtorNetworkFetcherServiceLoaderTarget in ktor2 and ktor3), said once with how many", async () => {
+test('two implementations of one name in two modules are two (a ServiceLoader target in a ktor2 and a ktor3 module), said once with how many', async () => {
   const projects = ['core', 'okhttp', 'ktor2', 'ktor3', 'blob'];
   const kotlin: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "img"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n',
@@ -876,12 +876,12 @@ test("two implementations of one name in two modules are two (coil's KtorNetwork
     /is the base of 4 production types: BlobFetcherTarget, KtorFetcherTarget \(×2\) and OkHttpFetcherTarget\./,
   );
   assert.equal(c.title, 'Kotlin `BlobFetcherTarget`, `KtorFetcherTarget` and 1 more implement `FetcherTarget`');
-  // One class copied into a second module is not a third kind of implementation (okhttp's JavaNetCookieJar).
+  // One class copied into a second module is not a third kind of implementation (a cookie jar).
   delete kotlin['blob/src/main/kotlin/img/blob/BlobFetcherTarget.kt'];
   assert.ok(!(await coldStart(kotlin)).some((x) => x.knowledgeType === 'inheritance'));
 });
 
-test('a contributor guide\'s rules: not a maintainers\' release checklist (httpx), an over-long list item read by its sentences with the AI rules first (fd), a generic heading named by its parent and a reason not taken for the rule (saleor), a lowercase list entry not a rule for its "only"', async () => {
+test('a contributor guide\'s rules: not a maintainers\' release checklist, an over-long list item read by its sentences with the AI rules first, a generic heading named by its parent and a reason not taken for the rule, a lowercase list entry not a rule for its "only"', async () => {
   const httpx = await coldStart({
     '.github/CONTRIBUTING.md':
       '# Contributing\n\n## Releasing\n\n- Things that must go in the changelog: added or removed features.\n- Things that should not go in the changelog: changes to tests.\n',
@@ -919,7 +919,7 @@ test('a contributor guide\'s rules: not a maintainers\' release checklist (httpx
   );
 });
 
-test('strict mypy names the modules an override lets go unannotated and what runs mypy (httpx)', async () => {
+test('strict mypy names the modules an override lets go unannotated and what runs mypy', async () => {
   const c = find(
     await coldStart({
       'pyproject.toml':
@@ -936,7 +936,7 @@ test('strict mypy names the modules an override lets go unannotated and what run
   assert.deepEqual(c.reasoning.sources, ['pyproject.toml:5', 'pyproject.toml:7', 'scripts/check:3']);
 });
 
-test('a formatter is cited at the line that configures it, with its plugins; Biome is checked by `biome check`, not `biome lint` (zod); a CI job that commits the fixes says so (trpc)', async () => {
+test('a formatter is cited at the line that configures it, with its plugins; Biome is checked by `biome check`, not `biome lint`; a CI job that commits the fixes says so', async () => {
   const src: Record<string, string> = {};
   for (let i = 0; i < 4; i++) {
     src[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
@@ -983,7 +983,7 @@ test('a formatter is cited at the line that configures it, with its plugins; Bio
   assert.equal(trpc.reasoning.sources[0], 'prettier.config.js:5');
 });
 
-test('file names enforced by ESLint `unicorn/filename-case` say so, with its exceptions (trpc); measured names cite the biggest package, not fixtures (zod)', async () => {
+test('file names enforced by ESLint `unicorn/filename-case` say so, with its exceptions; measured names cite the biggest package, not fixtures', async () => {
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'mono', private: true }),
     'eslint.config.js':
@@ -1014,7 +1014,7 @@ test('the module graph counts each kind of unit ("20 SwiftPM targets and 6 Xcode
   );
 });
 
-test("the functions said to hold a boundary's sites are the ones the lines are in: a property's `didSet` by the property, not the function above it, and through a multi-line signature (Kingfisher)", async () => {
+test("the functions said to hold a boundary's sites are the ones the lines are in: a property's `didSet` by the property, not the function above it, and through a multi-line signature", async () => {
   const files: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Img", targets: [.target(name: "Img", path: "Sources")])\n',
@@ -1062,7 +1062,7 @@ test("the functions said to hold a boundary's sites are the ones the lines are i
   ]);
 });
 
-test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshift transforms); "each module" only when nearly all do, exceptions by folder (photoprism)', async () => {
+test('export style: exceptions a tool requires say which tool (jscodeshift transforms); "each module" only when nearly all do, exceptions by folder', async () => {
   const named: Record<string, string> = { 'package.json': JSON.stringify({ name: 'lib' }) };
   for (let i = 0; i < 10; i++) {
     named[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
@@ -1085,7 +1085,7 @@ test('export style: exceptions a tool requires say which tool (trpc\'s jscodeshi
   assert.match(photoprism.summary, /Exceptions: src\/options\/ opt0\.js, opt1\.js, opt2\.js\.$/);
 });
 
-test('"and N more" counts what the hidden names stand for: a name shared by two implementations is two (coil: "and 3 more" of five had read as four)', () => {
+test('"and N more" counts what the hidden names stand for: a name shared by two implementations is two ("and 3 more" of five had read as four)', () => {
   assert.equal(
     nameList(['BlobTarget', 'KtorTarget', 'OkHttpTarget', 'VideoTarget'], 12, false, [1, 2, 1, 1]),
     'BlobTarget and 4 more',
@@ -1093,7 +1093,7 @@ test('"and N more" counts what the hidden names stand for: a name shared by two 
   assert.equal(nameList(['BlobTarget', 'KtorTarget'], 12, false), 'BlobTarget and 1 more');
 });
 
-test("a file that names the implementations one per method (Kingfisher's processor shorthands) or only in doc comments is not where they are listed; one function that names them all is", async () => {
+test('a file that names the implementations one per method (image processor shorthands) or only in doc comments is not where they are listed; one function that names them all is', async () => {
   const names = ['Blur', 'Tint', 'Overlay', 'Crop'];
   const swift: Record<string, string> = {
     'Package.swift':
@@ -1120,7 +1120,7 @@ test("a file that names the implementations one per method (Kingfisher's process
   assert.match(registry?.summary ?? '', /where the others are listed: `Registry\.swift:3`/);
 });
 
-test("shared instances: the most used first (NetNewsWire), and an Objective-C class accessor with a setter is a replaceable default, not a singleton (AFNetworking's UIKit categories)", async () => {
+test('shared instances: the most used first, and an Objective-C class accessor with a setter is a replaceable default, not a singleton (UIKit categories)', async () => {
   const swift: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Reader", targets: [.target(name: "Reader", path: "Sources")])\n',
@@ -1156,7 +1156,7 @@ test("shared instances: the most used first (NetNewsWire), and an Objective-C cl
   );
 });
 
-test("an app extension without `@main` starts at the class its Info.plist names (NetNewsWire's share extension)", async () => {
+test('an app extension without `@main` starts at the class its Info.plist names (a share extension)', async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
   const target = (n: number, name: string, type: string, plist: string) => [
@@ -1202,7 +1202,7 @@ test("an app extension without `@main` starts at the class its Info.plist names 
   assert.ok(c.reasoning.sources.includes('Mac/ShareExtension/Info.plist:5'), c.reasoning.sources.join(', '));
 });
 
-test("the profile says what CI's test matrix runs over (gin's Go versions × systems × build tags; flask's list of configurations) and the coverage floor a script enforces (httpx)", async () => {
+test("the profile says what CI's test matrix runs over (Go versions × systems × build tags; a list of tox configurations) and the coverage floor a script enforces", async () => {
   const go: Record<string, string> = {
     'go.mod': 'module example.com/web\n\ngo 1.25\n',
     Makefile: 'test:\n\tgo test $(TESTTAGS) ./...\n',
@@ -1272,7 +1272,7 @@ test("the profile says what CI's test matrix runs over (gin's Go versions × sys
   );
 });
 
-test("a Swift class's method whose body is `fatalError` is what a subclass must define, named by its selector (Alamofire's Request.task(for:using:), not the `task` property)", async () => {
+test("a Swift class's method whose body is `fatalError` is what a subclass must define, named by its selector (Request.task(for:using:), not the `task` property)", async () => {
   const swift: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources")])\n',
@@ -1287,7 +1287,7 @@ test("a Swift class's method whose body is `fatalError` is what a subclass must 
   assert.match(c?.summary ?? '', /extends it too, with `task\(for:using:\)`\.$/);
 });
 
-test("entry points that do not fit the summary whole are counted, said shorter, and all listed in the details (NetNewsWire's six were cut mid-sentence)", async () => {
+test('entry points that do not fit the summary whole are counted, said shorter, and all listed in the details (six were cut mid-sentence)', async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
   const names = [
@@ -1383,7 +1383,7 @@ test('a helper type most files reach through its shared instance is said so, wit
   assert.match(owned.summary, /Other files call its `imageForFeed` and `prefetch`\.$/);
 });
 
-test("a JVM extension point its modules register through ServiceLoader says so: a new implementation is listed in META-INF/services (coil's targets)", async () => {
+test('a JVM extension point its modules register through ServiceLoader says so: a new implementation is listed in META-INF/services', async () => {
   const projects = ['core', 'okhttp', 'ktor', 'video'];
   const kotlin: Record<string, string> = {
     'settings.gradle.kts': 'rootProject.name = "img"\n' + projects.map((p) => `include(":${p}")`).join('\n') + '\n',
@@ -1411,7 +1411,7 @@ test("a JVM extension point its modules register through ServiceLoader says so: 
   );
 });
 
-test("file-name exceptions that all sit in one folder are said as that folder's (zod's camelCase names are all in v3/)", async () => {
+test("file-name exceptions that all sit in one folder are said as that folder's (camelCase names all in v3/)", async () => {
   const files: Record<string, string> = { 'package.json': JSON.stringify({ name: 'z' }) };
   for (const n of [
     'deep-partial',
@@ -1433,7 +1433,7 @@ test("file-name exceptions that all sit in one folder are said as that folder's 
   assert.match(c.summary, /; the 3 exceptions are all in src\/v3\/helpers\/ \(enumUtil\.ts, errorUtil\.ts…\)\./);
 });
 
-test("a Python extension point says what most subclasses set in their `class Meta` (saleor's input types: doc_category)", async () => {
+test('a Python extension point says what most subclasses set in their `class Meta` (input types: doc_category)', async () => {
   const files: Record<string, string> = {
     'pyproject.toml': '[project]\nname = "shop"\n',
     'shop/core/base.py':
@@ -1452,7 +1452,7 @@ test("a Python extension point says what most subclasses set in their `class Met
   );
 });
 
-test("the profile cites a manifest past its licence comment (gson's pom.xml) and a script at a line that runs something (httpx's `PREFIX=` first)", async () => {
+test('the profile cites a manifest past its licence comment (a pom.xml) and a script at a line that runs something (past a `PREFIX=` assignment)', async () => {
   const java: Record<string, string> = {
     'pom.xml':
       '<?xml version="1.0" encoding="UTF-8"?>\n<!--\n  Copyright 2008 Google LLC\n\n  Licensed under the Apache License.\n-->\n<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>lib</artifactId>\n  <version>1.0</version>\n</project>\n',
@@ -1475,7 +1475,7 @@ test("the profile cites a manifest past its licence comment (gson's pom.xml) and
   assert.ok(httpx?.reasoning.sources.includes('scripts/build:11'), httpx?.reasoning.sources.join(', '));
 });
 
-test('a Swift 5 package whose Xcode project checks concurrency completely says so, not "strict concurrency is not on" (Alamofire)', async () => {
+test('a Swift 5 package whose Xcode project checks concurrency completely says so, not "strict concurrency is not on"', async () => {
   const files: Record<string, string> = {
     'Package.swift':
       '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: "Net", targets: [.target(name: "Net", path: "Sources", swiftSettings: [.enableUpcomingFeature("ExistentialAny")])], swiftLanguageModes: [.v5])\n',
@@ -1493,7 +1493,7 @@ test('a Swift 5 package whose Xcode project checks concurrency completely says s
   assert.ok(c.reasoning.sources.includes('Net.xcodeproj/project.pbxproj:7'), c.reasoning.sources.join(', '));
 });
 
-test("an agent file's rules about how the assistant talks are left out, and the rules naming the project's code come first (excalidraw's copilot instructions)", async () => {
+test("an agent file's rules about how the assistant talks are left out, and the rules naming the project's code come first (copilot instructions)", async () => {
   const files: Record<string, string> = {
     '.github/copilot-instructions.md':
       '# Project coding standards\n\n## Generic Communication Guidelines\n\n- Avoid providing explanations, trying to teach unless asked for\n- Prefer code unless asked for explanation\n\n## TypeScript Guidelines\n\n- Prefer immutable data (const, readonly)\n\n## Testing\n\n- Always offer to run `yarn test:app` after modifications are complete\n',
@@ -1506,7 +1506,7 @@ test("an agent file's rules about how the assistant talks are left out, and the 
   );
 });
 
-test("a Java extension point counts its anonymous implementations too (gson's `new TypeAdapter<…>() {` in TypeAdapters.java)", async () => {
+test('a Java extension point counts its anonymous implementations too (`new TypeAdapter<…>() {`)', async () => {
   const java: Record<string, string> = {
     'pom.xml':
       '<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>json</artifactId>\n  <version>1.0</version>\n</project>\n',
@@ -1549,7 +1549,7 @@ test("thiserror derives are counted as derives, not as their `#[error]` lines, a
   assert.equal(c.summary, '9 error types derive it in 5 files of cat.');
 });
 
-test("a Bun project's scripts are run with `bun run`, a long check command is not spelled out, and `cargo fmt -- --check` is applied as `cargo fmt` (hono, bat)", async () => {
+test("a Bun project's scripts are run with `bun run`, a long check command is not spelled out, and `cargo fmt -- --check` is applied as `cargo fmt`", async () => {
   const check =
     'prettier --check --cache "src/**/*.{js,ts,tsx}" "runtime-tests/**/*.{js,ts,tsx}" "build/**/*.{js,ts,tsx}" "benchmarks/**/*.{js,ts,tsx}"';
   const ts: Record<string, string> = {
@@ -1611,7 +1611,7 @@ test('a contributor guide\'s list of reasons ("…because they:") and an item th
   ]);
 });
 
-test('Spotless formatting both Java and Kotlin is said of both, the bigger first, with each formatter it runs (retrofit: google-java-format and ktlint, Java 97 %)', async () => {
+test('Spotless formatting both Java and Kotlin is said of both, the bigger first, with each formatter it runs (google-java-format and ktlint, Java 97 %)', async () => {
   const files: Record<string, string> = {
     'settings.gradle': "rootProject.name = 'retrofit'\ninclude ':retrofit'\n",
     'gradlew': '#!/bin/sh\n',
@@ -1631,7 +1631,7 @@ test('Spotless formatting both Java and Kotlin is said of both, the bigger first
   assert.equal(c.title, 'Java and Kotlin formatting is enforced by Spotless: run `./gradlew spotlessApply`');
   assert.match(c.summary, /^Spotless with google-java-format and ktlint is configured in the repository/);
   assert.equal(c.reasoning.sources[0], 'build.gradle:6');
-  // Configured for Kotlin only (okhttp: `kotlin { }` and `kotlinGradle { }`; its Java goes through Checkstyle), it is said of Kotlin only.
+  // Configured for Kotlin only (`kotlin { }` and `kotlinGradle { }`; its Java goes through Checkstyle), it is said of Kotlin only.
   files['build.gradle'] =
     "subprojects {\n  java {\n    toolchain {\n      languageVersion = JavaLanguageVersion.of(8)\n    }\n  }\n  plugins.withId('java') {\n    plugins.apply('com.diffplug.spotless')\n    spotless {\n      kotlin {\n        target 'src/**/*.kt'\n        ktlint()\n      }\n      kotlinGradle {\n        target '*.kts'\n        ktlint()\n      }\n    }\n  }\n}\n";
   const k = find(await coldStart(files), /formatting is enforced by Spotless/);
@@ -1651,7 +1651,7 @@ test('Spotless formatting both Java and Kotlin is said of both, the bigger first
   );
 });
 
-test("a type other files only name (no purpose in its doc, no method they call, no shared instance) is no card: 'use it instead of a local variant' says nothing the compiler does not (bat's OpenedInput and StyleComponents, fd's OwnerFilter, coil's RealImageLoader, rejected as trivial)", async () => {
+test("a type other files only name (no purpose in its doc, no method they call, no shared instance) is no card: 'use it instead of a local variant' says nothing the compiler does not (OpenedInput, StyleComponents, OwnerFilter, RealImageLoader)", async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "cat"\nversion = "0.1.0"\n',
     'src/lib.rs': 'pub mod style;\npub mod config;\npub mod printer;\npub mod controller;\n',

@@ -26,7 +26,7 @@ test('one ignore list: nested .gitignore with negation, always-skipped and hidde
     'other/target/kept.txt': '',
     '.hidden/z.ts': '',
     '.github/workflows/ci.yml': '',
-    // Hidden folders of hooks and CI that the cold start reads: husky's git hooks, sourcehut's builds (alacritty), GitLab's templates.
+    // Hidden folders of hooks and CI that the cold start reads: husky's git hooks, sourcehut's builds, GitLab's templates.
     '.husky/pre-commit': '',
     '.builds/linux.yml': '',
     '.gitlab/ci/test.yml': '',
@@ -50,7 +50,7 @@ test('one ignore list: nested .gitignore with negation, always-skipped and hidde
   assert.deepEqual(l.problems, []);
 });
 
-test('a file git tracks is listed though an ignore file matches it (zod commits packages/zod/package.json under a `**/package.json` rule), in index versions 2 and 4; an untracked ignored file stays out; a damaged index leaves the ignore files in charge', async () => {
+test('a file git tracks is listed though an ignore file matches it (a package.json committed under a `**/package.json` rule), in index versions 2 and 4; an untracked ignored file stays out; a damaged index leaves the ignore files in charge', async () => {
   const root = tempTree({
     'package.json': '{"private": true}\n',
     'packages/zod/.gitignore': '**/*.js\n**/package.json\n',

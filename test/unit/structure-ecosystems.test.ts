@@ -172,7 +172,7 @@ test('Gradle: settings includes over several lines, project(":x") and type-safe 
   assert.equal(target(s, ':core:model').dir, 'core/model');
 });
 
-test('Gradle: an app applied through a convention plugin (nowinandroid: alias(libs.plugins.nowinandroid.android.application)) is an app', async () => {
+test('Gradle: an app applied through a convention plugin (`alias(libs.plugins.<project>.android.application)`) is an app', async () => {
   const root = tempTree({
     'settings.gradle.kts': 'rootProject.name = "nia"\ninclude(":app")\ninclude(":core:data")\n',
     'app/build.gradle.kts':
@@ -186,7 +186,7 @@ test('Gradle: an app applied through a convention plugin (nowinandroid: alias(li
   assert.equal(target(s, ':core:data').kind, 'library');
 });
 
-test("Gradle: an Android test project (nowinandroid's :benchmarks, android.test convention plugin) is a test that instruments the app it names; support code only tests use is a test project", async () => {
+test('Gradle: an Android test project (a :benchmarks project, android.test convention plugin) is a test that instruments the app it names; support code only tests use is a test project', async () => {
   const root = tempTree({
     'settings.gradle.kts':
       'rootProject.name = "nia"\ninclude(":app")\ninclude(":benchmarks")\ninclude(":core:testing")\ninclude(":core:screenshot-testing")\ninclude(":ui-test-hilt-manifest")\ninclude(":core:data")\n',
@@ -221,7 +221,7 @@ test("Gradle: an Android test project (nowinandroid's :benchmarks, android.test 
   assert.equal(app?.evidence, 'benchmarks/build.gradle.kts:8');
 });
 
-test("Gradle, read on coil: `commonTest.dependencies {}` is test scope; a published test library (named in buildSrc's publicModules) stays a library; a BOM constrains the published projects it loops over; targetProjectPath with a property's default; a baseline-profile producer; buildSrc by its folder's name", async () => {
+test("Gradle, Kotlin multiplatform: `commonTest.dependencies {}` is test scope; a published test library (named in buildSrc's publicModules) stays a library; a BOM constrains the published projects it loops over; targetProjectPath with a property's default; a baseline-profile producer; buildSrc by its folder's name", async () => {
   const root = tempTree({
     'settings.gradle.kts':
       'rootProject.name = "coil-root"\ninclude(":coil-core")\ninclude(":coil-test")\ninclude(":coil-bom")\ninclude(":internal:benchmark")\ninclude(":internal:test-roborazzi")\ninclude(":samples:compose-android")\n',
@@ -266,7 +266,7 @@ test("Gradle, read on coil: `commonTest.dependencies {}` is test scope; a publis
   assert.equal(scope(':coil-bom', ':coil-test'), 'prod');
 });
 
-test('npm, read on zod: a private workspace package nothing depends on that neither runs nor installs a command is a test or benchmark harness; a private site is still an app', async () => {
+test('npm: a private workspace package nothing depends on that neither runs nor installs a command is a test or benchmark harness; a private site is still an app', async () => {
   const root = tempTree({
     'package.json': JSON.stringify({ name: 'zod-root', private: true }),
     'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
@@ -302,7 +302,7 @@ test('npm, read on zod: a private workspace package nothing depends on that neit
   ], 'a private package the site depends on is its library');
 });
 
-test("npm: a package with its own lockfile outside the workspaces is a project of its own (excalidraw's Docusaurus site), JavaScript by its files, its registry dependency not a local edge; a root manifest with nothing to import is the project's scripts (saleor's release tooling)", async () => {
+test("npm: a package with its own lockfile outside the workspaces is a project of its own (a Docusaurus site), JavaScript by its files, its registry dependency not a local edge; a root manifest with nothing to import is the project's scripts (release tooling)", async () => {
   const root = tempTree({
     'package.json': JSON.stringify({ name: 'board-monorepo', private: true, workspaces: ['packages/*'] }),
     'packages/board/package.json': JSON.stringify({ name: '@board/board', version: '0.18.0', main: 'index.js' }),
@@ -348,7 +348,7 @@ test("npm: a package with its own lockfile outside the workspaces is a project o
   );
 });
 
-test('Python and Maven, read on flask and gson: example programs with their own pyproject are apps that depend on the library (by normalised name); a typed library keeps its CLI; Maven test modules by a word in the artifactId or by a test-module property', async () => {
+test('Python and Maven: example programs with their own pyproject are apps that depend on the library (by normalised name); a typed library keeps its CLI; Maven test modules by a word in the artifactId or by a test-module property', async () => {
   const root = tempTree({
     'pyproject.toml':
       '[project]\nname = "Flask"\nversion = "3.2"\nclassifiers = [\n    "Topic :: Software Development :: Libraries :: Application Frameworks",\n    "Typing :: Typed",\n]\n\n[project.scripts]\nflask = "flask.cli:main"\n',
@@ -442,7 +442,7 @@ test('what an application is, read from the applications of the evaluation: a pr
   );
 });
 
-test("Gradle: a convention plugin that adds project dependencies adds them to every project that applies it, by catalog alias or id, through the plugins it applies (nowinandroid's feature.impl adds :core:ui and :core:designsystem)", async () => {
+test('Gradle: a convention plugin that adds project dependencies adds them to every project that applies it, by catalog alias or id, through the plugins it applies (a feature.impl plugin adds :core:ui and :core:designsystem)', async () => {
   const root = tempTree({
     'settings.gradle.kts':
       'pluginManagement {\n    includeBuild("build-logic")\n}\nrootProject.name = "nia"\ninclude(":core:ui")\ninclude(":core:designsystem")\ninclude(":core:navigation")\ninclude(":feature:foryou:impl")\ninclude(":feature:foryou:api")\n',
@@ -475,7 +475,7 @@ test("Gradle: a convention plugin that adds project dependencies adds them to ev
   assert.equal(ui.evidence, 'build-logic/convention/src/main/kotlin/FeatureImplConventionPlugin.kt:6');
 });
 
-test("Xcode: an application project's native targets (app, extension, test bundle) with the local package products they link and the targets they embed or test (NetNewsWire); beside a root Swift package, the Xcode target of a package target's name is the package's", async () => {
+test("Xcode: an application project's native targets (app, extension, test bundle) with the local package products they link and the targets they embed or test; beside a root Swift package, the Xcode target of a package target's name is the package's", async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const pbxproj = [
     '// !$*UTF8*$!',
@@ -553,7 +553,7 @@ test("Xcode: an application project's native targets (app, extension, test bundl
   assert.deepEqual(internalEdges(lib), ['ReaderTests -> Reader'], 'the merged Xcode target is the package target');
 });
 
-test("Xcode beside a root Swift package (Kingfisher): demo apps in their own project link the package's built framework, a test bundle compiles its own folder and some Objective-C it borrows; each target owns the folder of its Info.plist and of what it compiles", async () => {
+test("Xcode beside a root Swift package: demo apps in their own project link the package's built framework, a test bundle compiles its own folder and some Objective-C it borrows; each target owns the folder of its Info.plist and of what it compiles", async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
   const project = (objects: string[]) => ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n');
@@ -631,7 +631,7 @@ test("Xcode beside a root Swift package (Kingfisher): demo apps in their own pro
   );
 });
 
-test('Xcode: an example project links another project\'s framework through a reference proxy (Alamofire\'s iOS Example → "Alamofire iOS") or a stale build path, resolved to the framework target for its own platform (AFNetworking\'s macOS Example → "AFNetworking macOS")', async () => {
+test("Xcode: an example project links another project's framework through a reference proxy (an iOS Example → the library's iOS framework) or a stale build path, resolved to the framework target for its own platform (a macOS Example → the library's macOS framework)", async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const project = (objects: string[]) => ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n');
   const configured = (n: number, sdk: string) => [
@@ -676,7 +676,7 @@ test('Xcode: an example project links another project\'s framework through a ref
   assert.deepEqual(internalEdges(s), ['iOS Example -> Lib iOS', 'macOS Example -> Lib macOS']);
 });
 
-test("CocoaPods: a Podfile target installs the repository's own pod (`:path => './'`, directly or through a def) and so depends on the targets that hold its subspecs and theirs (SDWebImage's demos and tests)", async () => {
+test("CocoaPods: a Podfile target installs the repository's own pod (`:path => './'`, directly or through a def) and so depends on the targets that hold its subspecs and theirs (demos and tests)", async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const pbxproj = [
     '// !$*UTF8*$!',
@@ -716,7 +716,7 @@ test("CocoaPods: a Podfile target installs the repository's own pod (`:path => '
   assert.equal(target(s, 'Tests iOS').dependencies[0].scope, 'test');
 });
 
-test("Xcode: a target whose build settings come from an .xcconfig (Xcode 16: a synchronized folder and a path in it, NetNewsWire's extensions) owns the folder of the Info.plist the .xcconfig names, and says which file that is", async () => {
+test('Xcode: a target whose build settings come from an .xcconfig (Xcode 16: a synchronized folder and a path in it, app extensions) owns the folder of the Info.plist the .xcconfig names, and says which file that is', async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
   const project = (objects: string[]) => ['// !$*UTF8*$!', '{', '\tobjects = {', ...objects, '\t};', '}'].join('\n');
@@ -751,7 +751,7 @@ test("Xcode: a target whose build settings come from an .xcconfig (Xcode 16: a s
   assert.equal(share.metadata.infoPlist, 'Mac/ShareExtension/Info.plist');
 });
 
-test('Gradle: a root build script that depends on projects is the root project ":" (coil\'s `for (module in publicModules) { dokka(project(":$module")) }`, a list from buildSrc), and every project depends on buildSrc to build', async () => {
+test('Gradle: a root build script that depends on projects is the root project ":" (`for (module in publicModules) { dokka(project(":$module")) }`, a list from buildSrc), and every project depends on buildSrc to build', async () => {
   const root = tempTree({
     'settings.gradle.kts':
       'rootProject.name = "img-root"\ninclude(":img")\ninclude(":img-gif")\ninclude(":img-test")\n',
@@ -782,7 +782,7 @@ test('Gradle: a root build script that depends on projects is the root project "
   }
 });
 
-test('Xcode: a target that compiles from several top-level folders owns each of them (AFNetworking iOS: AFNetworking/ and UIKit+AFNetworking/), not the whole repository', async () => {
+test('Xcode: a target that compiles from several top-level folders owns each of them (a library folder and a UIKit+ categories folder), not the whole repository', async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const object = (n: number, body: string) => `\t\t${id(n)} = {\n${body}\n\t\t};`;
   const root = tempTree({
@@ -817,7 +817,7 @@ test('Xcode: a target that compiles from several top-level folders owns each of 
   assert.deepEqual(target(s, 'Net iOS').extraDirs, ['AFNetworking', 'UIKit+AFNetworking']);
 });
 
-test("manifests of a tests folder's sample inputs are no targets unless a workspace declares them (bat's syntax-test sources); a Go tutorial module is a sample app (bubbletea)", async () => {
+test("manifests of a tests folder's sample inputs are no targets unless a workspace declares them (syntax-test sources); a Go tutorial module is a sample app", async () => {
   const root = tempTree({
     'Cargo.toml': '[package]\nname = "bat"\nversion = "0.1.0"\n',
     'src/lib.rs': 'pub fn run() {}\n',
@@ -851,7 +851,7 @@ test("manifests of a tests folder's sample inputs are no targets unless a worksp
   assert.ok(d.targets.some((t) => t.name === 'harness'), d.targets.map((t) => t.name).join(', '));
 });
 
-test("Gradle: a BOM that constrains every subproject applying the publish plugin lists those projects (retrofit-bom's `rootProject.subprojects { plugins.withId(…) { api subproject } }`)", async () => {
+test('Gradle: a BOM that constrains every subproject applying the publish plugin lists those projects (`rootProject.subprojects { plugins.withId(…) { api subproject } }`)', async () => {
   const root = tempTree({
     'settings.gradle':
       "rootProject.name = 'retrofit'\ninclude ':retrofit'\ninclude ':retrofit-mock'\ninclude ':samples'\ninclude ':retrofit-bom'\n",
@@ -869,7 +869,7 @@ test("Gradle: a BOM that constrains every subproject applying the publish plugin
   );
 });
 
-test("npm: a package in a benchmarks folder is a test target, as the keys count benchmarks (hono's benchmarks/jsx and its unnamed siblings)", async () => {
+test('npm: a package in a benchmarks folder is a test target, as the keys count benchmarks (benchmarks/jsx and its unnamed siblings)', async () => {
   const root = tempTree({
     'package.json': JSON.stringify({ name: 'hono', version: '4.0.0', main: 'dist/index.js' }),
     'src/index.ts': 'export const hono = 1;\n',
@@ -891,7 +891,7 @@ test("npm: a package in a benchmarks folder is a test target, as the keys count 
   ]);
 });
 
-test("Xcode beside a root Swift package: the Xcode test target of a package test target's name is that target, past a line comment in the manifest (Moya's `.testTarget( // dev`)", async () => {
+test("Xcode beside a root Swift package: the Xcode test target of a package test target's name is that target, past a line comment in the manifest (`.testTarget( // dev`)", async () => {
   const id = (n: number) => n.toString(16).toUpperCase().padStart(24, '0');
   const pbx = [
     '// !$*UTF8*$!',
@@ -929,7 +929,7 @@ test('Cargo: a package whose binary bears its name is an app even with a library
   assert.equal(await kindOf('syntect', 'src/bin/dump-syntaxes.rs'), 'library');
 });
 
-test("npm: without a workspace, a package's dependency on another package of the repository comes from the registry unless it is linked by path (hono's benchmarks/jsx asks for hono ^3.10.4)", async () => {
+test("npm: without a workspace, a package's dependency on another package of the repository comes from the registry unless it is linked by path (benchmarks/jsx asks for the root package at ^3.10.4)", async () => {
   const root = tempTree({
     'package.json': JSON.stringify({ name: 'hono', version: '4.0.0', main: 'dist/index.js' }),
     'src/index.ts': 'export const hono = 1;\n',

@@ -21,7 +21,7 @@ const edges = (s: ProjectStructure, from: string) =>
     .map((d) => `${d.target} (${d.scope})`)
     .sort();
 
-test('trpc: pnpm globs over dot-folders (examples/.test/*, examples/.experimental/*) find their packages', async () => {
+test('pnpm: globs over dot-folders (examples/.test/*, examples/.experimental/*) find their packages', async () => {
   const s = await discoverReal('trpc');
   const dirs = s.targets.map((t) => t.dir).sort();
   assert.ok(dirs.includes('examples/.test/ssg'), dirs.join(', '));
@@ -31,7 +31,7 @@ test('trpc: pnpm globs over dot-folders (examples/.test/*, examples/.experimenta
   assert.equal(s.targets.length, 12, 'every package.json but the root one');
 });
 
-test('trpc: a package is a library when it has an entry point, whatever its bin; a CLI, a site and test packages are not', async () => {
+test('pnpm monorepo: a package is a library when it has an entry point, whatever its bin; a CLI, a site and test packages are not', async () => {
   const s = await discoverReal('trpc');
   assert.equal(target(s, '@trpc/client').kind, 'library', 'bin beside main/exports: still a library');
   assert.equal(target(s, '@trpc/server').kind, 'library');
@@ -49,13 +49,13 @@ test('trpc: a package is a library when it has an entry point, whatever its bin;
   );
 });
 
-test('okhttp: Gradle renames, type-safe accessors to renamed projects, quoted configurations', async () => {
+test('Gradle: renames, type-safe accessors to renamed projects, quoted configurations', async () => {
   const s = await discoverReal('okhttp');
   const byDir = (dir: string) => s.targets.find((t) => t.dir === dir && t.ecosystem === 'gradle')?.name;
   assert.equal(byDir('mockwebserver'), ':mockwebserver3', 'project(":mockwebserver").name = "mockwebserver3"');
   assert.equal(byDir('mockwebserver-deprecated'), ':mockwebserver');
   assert.equal(byDir('okhttp-logging-interceptor'), ':logging-interceptor');
-  // mockwebserver-deprecated: "friendsApi"(projects.okhttp), api(projects.mockwebserver3), test deps.
+  // The deprecated mock web server: "friendsApi" on the main library, api on mockwebserver3, test deps.
   assert.deepEqual(edges(s, ':mockwebserver'), [
     ':mockwebserver3 (prod)',
     ':okhttp (prod)',
@@ -81,7 +81,7 @@ test('okhttp: Gradle renames, type-safe accessors to renamed projects, quoted co
   ]);
 });
 
-test('okhttp: Kotlin multiplatform source sets scope dependencies; version catalogs name external libraries', async () => {
+test('Gradle: Kotlin multiplatform source sets scope dependencies; version catalogs name external libraries', async () => {
   const s = await discoverReal('okhttp');
   const okhttp = edges(s, ':okhttp');
   assert.ok(okhttp.includes(':okhttp-testing-support (test)'), okhttp.join(', '));
@@ -97,7 +97,7 @@ test('okhttp: Kotlin multiplatform source sets scope dependencies; version catal
   );
 });
 
-test('okhttp: Gradle target kinds and languages from what each project is', async () => {
+test('Gradle: target kinds and languages from what each project is', async () => {
   const s = await discoverReal('okhttp');
   const kind = (name: string) => target(s, name).kind;
   assert.equal(kind(':okcurl'), 'app', 'a jar with a Main-Class');
@@ -114,7 +114,7 @@ test('okhttp: Gradle target kinds and languages from what each project is', asyn
   assert.equal(target(s, 'maven-tests').kind, 'test', 'a Maven project that tests the published artifacts');
 });
 
-test('SDWebImage: Swift package targets with only .h/.m sources are Objective-C; an example package is not a target', async () => {
+test('SwiftPM: package targets with only .h/.m sources are Objective-C; an example package is not a target', async () => {
   const s = await discoverReal('sdwebimage');
   assert.deepEqual(s.targets.map((t) => `${t.name}:${t.kind}:${t.language}`).sort(), [
     'SDWebImage:library:objective-c',
@@ -123,7 +123,7 @@ test('SDWebImage: Swift package targets with only .h/.m sources are Objective-C;
   assert.deepEqual(edges(s, 'SDWebImageMapKit'), ['SDWebImage (prod)']);
 });
 
-test('httpx: environment markers are conditions, not versions; a console script behind an optional extra keeps a library a library', async () => {
+test('Python: environment markers are conditions, not versions; a console script behind an optional extra keeps a library a library', async () => {
   const s = await discoverReal('httpx');
   const httpx = target(s, 'httpx');
   assert.equal(httpx.kind, 'library');
@@ -135,7 +135,7 @@ test('httpx: environment markers are conditions, not versions; a console script 
   assert.equal(httpx.dependencies.find((d) => d.name === 'rich')?.version, '>=10,<15');
 });
 
-test('ripgrep: optional (feature-gated) and target-specific Cargo dependencies; a cargo-fuzz crate is a test', async () => {
+test('Cargo: optional (feature-gated) and target-specific dependencies; a cargo-fuzz crate is a test', async () => {
   const s = await discoverReal('ripgrep');
   assert.deepEqual(edges(s, 'ripgrep'), ['grep (prod)', 'grep-index (optional)', 'ignore (prod)']);
   assert.ok(edges(s, 'grep').includes('grep-pcre2 (optional)'));
@@ -149,7 +149,7 @@ test('ripgrep: optional (feature-gated) and target-specific Cargo dependencies; 
   assert.equal(target(s, 'ripgrep').kind, 'app');
 });
 
-test('cobra: a Go module without a main package is a library', async () => {
+test('Go: a module without a main package is a library', async () => {
   const s = await discoverReal('cobra');
   assert.equal(target(s, 'github.com/spf13/cobra').kind, 'library');
 });
