@@ -264,7 +264,7 @@ test('facts: imports with what they bind, declarations with visibility, uses tha
   assert.equal(excerptFrom('def f():\n    return 1\n\ndef g():\n    pass\n', 1, 10, true), 'def f():\n    return 1');
 });
 
-test('a code excerpt never stops mid-statement: a block up to twice the line budget is whole; a longer one ends after a whole statement of its body, marked as cut (blind review: "code excerpts are cut off mid-statement")', () => {
+test('a code excerpt never stops mid-statement: a block up to twice the line budget is whole; a longer one ends after a whole statement of its body, marked as cut', () => {
   // A 21-line function, over the 16-line budget of a helper excerpt.
   const fn = [
     'export function getTRPCErrorFromUnknown(cause: unknown): TRPCError {',
@@ -475,7 +475,7 @@ test('the same contributor rules in two files (docs/contributing.md and .github/
   ]);
 });
 
-test('a contributor-rules candidate says the rules, the sentence that binds in each (blind review: "states 2 must/never rules" told an agent nothing)', async () => {
+test('a contributor-rules candidate says the rules, the sentence that binds in each, never a count of must/never rules', async () => {
   const ws = await project({
     '.github/CONTRIBUTING.md':
       "# Contributing\n\n- Don\u2019t change public API lightly, avoid if possible, and include your reasoning in the PR if essential. It causes pain for developers.\n- OkHttp is a small and light dependency. Don't introduce new dependencies or major new functionality.\n",

@@ -1,4 +1,4 @@
-// The cold start's candidates said the way the blind reviewers of session 22 asked: a type with the
+// The cold start's candidates said so a person reviewing them can act: a type with the
 // methods its callers use, an extension point with its purpose and its list (not an import line),
 // counts of what was counted, the crates a lint is in, no advice the build tool gives itself.
 import assert from 'node:assert/strict';
@@ -142,7 +142,7 @@ test('module dependencies: each ecosystem\'s unit (SwiftPM targets), no "declare
   ]);
 });
 
-test('agent instructions: each rule ends its sentence, no count of "rules" (the files hold commands too, and reviewers counted them), a policy\'s permission is said with its ban', async () => {
+test('agent instructions: each rule ends its sentence, no count of "rules" (the files hold commands too), a policy\'s permission is said with its ban', async () => {
   const base: Record<string, string> = {};
   for (let i = 0; i < 3; i++) {
     base[`src/part${i}.ts`] = `export function part${i}(n: number): number {\n  return n + ${i};\n}\n`;
@@ -502,7 +502,7 @@ test('entry points: a Django site starts at its ASGI application and its Celery 
   for (let i = 0; i < 4; i++) django[`shop/part${i}.py`] = `def part${i}(n):\n    return n + ${i}\n`;
   const site = find(await coldStart(django), /^Entry point/);
   assert.equal(site.title, 'Entry points: `shop/asgi/__init__.py` and `shop/celeryconf.py`');
-  // An ASGI site is said as one (a reviewer: "drop WSGI, there is no wsgi module"); one app at the root is not named at each start.
+  // An ASGI site is said as one, with no WSGI module it does not have; one app at the root is not named at each start.
   assert.equal(
     site.summary,
     'Execution starts in shop/asgi/__init__.py (ASGI application); shop/celeryconf.py (Celery app).',
@@ -1352,12 +1352,12 @@ test('a helper type most files reach through its shared instance is said so, wit
       `final class View${i} {\n    func icon() -> Int {\n        IconCache.shared.prefetch([${i}])\n        return IconCache.shared.imageForFeed(IconCache.shared.currentSize) + IconCache.shared.imageForFeed(1)\n    }\n}\n`;
   }
   const c = find(await coldStart(files), /IconCache/);
-  // A property read on the shared instance is part of how it is used (a reviewer missed ArticleThemesManager's `currentTheme`).
+  // A property read on the shared instance is part of how it is used (`currentTheme` of the shared manager).
   assert.match(
     c.summary,
     /Other files reach it as `IconCache\.shared` \(4 of 4\) and use its `imageForFeed`, `currentSize` and `prefetch`\.$/,
   );
-  // A static method called on the type is said apart from the shared instance (a reviewer caught ArticleThemesManager's).
+  // A static method called on the type is said apart from the shared instance.
   files['Sources/Shared/IconCache.swift'] = files['Sources/Shared/IconCache.swift'].replace(
     '    func prefetch(',
     '    static func prefetch(',

@@ -70,7 +70,7 @@ test("explicit any is reported where the project's linter reports it: a typescri
     both,
   );
   assert.deepEqual(await reported({ 'biome.json': '{ "linter": { "enabled": true } }' }), both);
-  // excalidraw's shape: react-app and a shared config, neither turns no-explicit-any on; the team writes any freely.
+  // A React app's shape: react-app and a shared config, neither turns no-explicit-any on; the team writes any freely.
   assert.deepEqual(
     await reported({ '.eslintrc.json': '{ "extends": ["@excalidraw/eslint-config", "react-app"] }' }),
     [],
