@@ -117,6 +117,12 @@ toolSamples.update_candidate = {
   invalid: { summary: 'x' },
   invalidField: 'id',
 };
+// An unknown id is listed under `failed`, not refused: the call itself answers ok.
+toolSamples.update_candidates = {
+  valid: { updates: [{ id: 'cand-000000000000', summary: 'x' }] },
+  invalid: { updates: [{ summary: 'x' }] },
+  invalidField: 'updates.0.id',
+};
 toolSamples.list_candidates = { valid: { status: 'pending' }, invalid: { status: 'open' }, invalidField: 'status' };
 toolSamples.get_candidate = {
   valid: { id: 'cand-000000000000' },

@@ -132,18 +132,31 @@ test("precompileInputs compiles every agent tool's validator ahead of its first 
   const bad = await fresh.invoke(ws, 'echo', { text: 3 }, agent);
   assert.equal(!bad.ok && bad.error.code, 'INVALID_INPUT');
 
-  // While calls keep coming, it waits for a quiet moment instead of compiling between them.
-  const busy = new ToolCatalog([echo, items]);
+  // While a call is running it waits, whatever the clock says, and compiles in the quiet after it.
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const hold = defineTool({
+    name: 'hold',
+    title: 'Hold',
+    domain: 'test',
+    summary: 'Hold',
+    description: 'Answers when the test lets it.',
+    inputSchema: Input({}),
+    outputSchema: Out({ done: Type.Boolean() }),
+    access: 'read',
+    maxOutputChars: 100,
+    handler: async () => (await gate, { done: true }),
+  });
+  const busy = new ToolCatalog([echo, items, hold]);
   const busyCompiled = () => (busy as unknown as { validators: Map<string, unknown> }).validators;
-  await busy.invoke(ws, 'echo', { text: 'a' }, agent);
-  const waiting = busy.precompileInputs(['items'], 40);
-  for (let i = 0; i < 5; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    await busy.invoke(ws, 'echo', { text: 'b' }, agent);
-  }
-  assert.ok(!busyCompiled().has('items'), 'not compiled while calls come every 10 ms');
+  const running = busy.invoke(ws, 'hold', {}, agent);
+  const waiting = busy.precompileInputs(['items'], 20);
+  await new Promise((r) => setTimeout(r, 120));
+  assert.ok(!busyCompiled().has('items'), 'not compiled while a call is in flight');
+  release();
+  await running;
   await waiting;
-  assert.ok(busyCompiled().has('items'));
+  assert.ok(busyCompiled().has('items'), 'compiled once the calls are over');
 });
 
 test('the prefixed MCP name resolves to the same tool', async () => {
