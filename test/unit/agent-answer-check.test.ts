@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createCatalog } from '../../src/core/catalog';
-import { catalogToolbox, guardAnswerReviewer } from '../../src/core/catalog/toolbox';
+import { catalogToolbox, guardAnswerCheck } from '../../src/core/catalog/toolbox';
 import { editsInAnswer } from '../../src/core/domains/agent/answer-check';
 import { textOf } from '../../src/core/domains/agent/model';
 import { type AgentEvent, runAgent } from '../../src/core/domains/agent/react';
@@ -43,7 +43,7 @@ async function run(answers: string[]) {
     system: 'SYSTEM',
     prompt: 'Add an endpoint for teams.',
     onEvent: (e) => events.push(e),
-    reviewAnswer: guardAnswerReviewer({ catalog, ws: t.ws, context }),
+    reviewAnswer: guardAnswerCheck({ catalog, ws: t.ws, context }),
   });
   const shown = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
   return { model, result, events, shown };

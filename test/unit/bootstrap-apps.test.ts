@@ -221,6 +221,34 @@ test('a JS/TS linter configured (xo, ESLint) leaves no claim that nothing checks
   }
 });
 
+test("a CI step that only fetches or compares a formatter's config file does not run the formatter", async () => {
+  const files: Record<string, string> = {
+    'Package.swift':
+      '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Algo", targets: [.target(name: "Algo")])\n',
+    '.swift-format': '{ "version": 1, "indentation": { "spaces": 2 } }\n',
+    '.github/workflows/pr.yml': [
+      'name: pr',
+      'on: pull_request',
+      'jobs:',
+      '  config:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - run: |',
+      '          curl -sL https://example.com/upstream/.swift-format -o .swift-format-upstream',
+      '          diff .swift-format .swift-format-upstream',
+      '',
+    ].join('\n'),
+  };
+  for (let i = 0; i < 10; i++) {
+    files[`Sources/Algo/Part${i}.swift`] = `public func part${i}(_ x: Int) -> Int {\n  x + ${i}\n}\n`;
+  }
+  const { candidates, titles } = await coldStart(files);
+  const card = candidates.find((c) => /swift-format/.test(c.title));
+  assert.ok(card, titles.join('\n'));
+  assert.doesNotMatch(card.summary, /curl|CI runs/, card.summary);
+  assert.match(card.summary, /no CI step, script or hook runs it/);
+});
+
 test('a formatter with no visible runner: CI that calls a shared reusable workflow is never said to run nothing', async () => {
   const files: Record<string, string> = {
     'Cargo.toml': '[package]\nname = "term"\nversion = "0.1.0"\nedition = "2021"\n',

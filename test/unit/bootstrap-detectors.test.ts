@@ -56,6 +56,8 @@ test('a Keep a Changelog file with an Unreleased heading says where an entry goe
   assert.match(c.summary, /pull request number/);
   assert.match(c.summary, /Keep a Changelog/);
   assert.deepEqual(c.reasoning.sources, ['CHANGELOG.md:5']);
+  // No contributor guide says which changes need no entry, so the card does not say it either.
+  assert.doesNotMatch(c.summary, /no entry/);
 });
 
 test('changeset fragments replace editing the changelog by hand', async () => {

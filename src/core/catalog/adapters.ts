@@ -33,7 +33,7 @@ export type { AgentReference, AgentToolbox } from '../domains/agent/toolbox';
 export type { BootstrapResult } from '../domains/bootstrap';
 // `/coldstart` reads the report of write_coldstart_cards to summarise it in the chat.
 export type { ColdstartCardsReport } from '../domains/agent/coldstart';
-export { catalogToolbox, guardAnswerReviewer } from './toolbox';
+export { catalogToolbox, guardAnswerCheck } from './toolbox';
 
 // Views and editors that follow live state: the skills tree and its Problems, guard squiggles as you type.
 export { guardEngine } from '../domains/guard';

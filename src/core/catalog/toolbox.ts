@@ -49,7 +49,7 @@ export function catalogToolbox(options: CatalogToolboxOptions): AgentToolbox {
  * The chat participant's check of the code its answers propose: each edit through the catalog's
  * guard_check (with `changedLines` for a diff), so what a person is shown has passed the project's rules.
  */
-export function guardAnswerReviewer(
+export function guardAnswerCheck(
   options: Omit<CatalogToolboxOptions, 'only' | 'prefixed'>,
 ): (answer: string, signal?: AbortSignal) => Promise<AnswerReview | undefined> {
   const { catalog, ws, context } = options;

@@ -6,7 +6,7 @@ import { ChatModelError, ModelErrorCode } from '../../core/catalog/adapters';
 import { buildSystemPrompt, DEFAULT_PROMPT_TOKENS } from '../../core/catalog/adapters';
 import { type AgentEvent, type AgentRunResult, runAgent } from '../../core/catalog/adapters';
 import { type AgentReference, type AgentToolbox, catalogToolbox, combineToolboxes } from '../../core/catalog/adapters';
-import { guardAnswerReviewer } from '../../core/catalog/adapters';
+import { guardAnswerCheck } from '../../core/catalog/adapters';
 import { skillRegistry } from '../../core/catalog/adapters';
 import { loadTokenCounter } from '../../core/catalog/adapters';
 import type { Logger } from '../../core/ground/kernel/log';
@@ -101,7 +101,7 @@ export function createChatRequestHandler(host: ChatHost): vscode.ChatRequestHand
         prompt,
         signal: controller.signal,
         onEvent: (e) => onAgentEvent(e, stream, host, results),
-        reviewAnswer: guardAnswerReviewer({ catalog: host.catalog, ws, context: toolContext }),
+        reviewAnswer: guardAnswerCheck({ catalog: host.catalog, ws, context: toolContext }),
       });
       if (run.stoppedBy === 'max_rounds') {
         stream.markdown(

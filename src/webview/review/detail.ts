@@ -1,4 +1,4 @@
-// The right half of the page: the candidate on show with everything a reviewer weighs (the claim, why,
+// The right half of the page: the candidate on show with everything the decision rests on (the claim, why,
 // the code, its sources, drafted guard rules, similar knowledge), and its decision buttons. A pending
 // candidate's rejection reason is asked in place; its edit form is editor.ts.
 import { decide, neighbour, openEditor } from './actions';

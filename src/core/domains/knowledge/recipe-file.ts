@@ -365,6 +365,14 @@ function frontmatterOf(r: Recipe): Record<string, unknown> {
     constraints: r.constraints && Object.keys(r.constraints).length ? r.constraints : undefined,
     fingerprints: r.fingerprints,
     candidateId: r.candidateId,
+    ...lifecycleOf(r),
+  };
+  return orderFields(data);
+}
+
+/** Who moved a recipe through its states and when: the fields the file and the index row both keep. */
+export function lifecycleOf(r: Recipe) {
+  return {
     createdBy: r.createdBy,
     createdAt: r.createdAt,
     approvedBy: r.approvedBy,
@@ -375,7 +383,6 @@ function frontmatterOf(r: Recipe): Record<string, unknown> {
     deprecatedAt: r.deprecatedAt,
     deprecationReason: r.deprecationReason,
   };
-  return orderFields(data);
 }
 
 function orderFields(data: Record<string, unknown>): Record<string, unknown> {

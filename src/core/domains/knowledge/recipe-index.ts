@@ -19,7 +19,7 @@ import { deleteSearchRows, embedderOf, type IndexedRecipe, indexRecipes } from '
 import { currentGeneration, noteWrittenRows, type WrittenRow } from '../search/index-cache';
 import { isPersonalRecipeFile, PERSONAL_RECIPES_STATE, syncPersonalRecipes } from './personal';
 import { contentQuality, contentScore } from './quality';
-import { contentHash, parseRecipeFile, RECIPES_DIR } from './recipe-file';
+import { contentHash, lifecycleOf, parseRecipeFile, RECIPES_DIR } from './recipe-file';
 import { recipeFolderWatch } from './recipe-watch';
 import type { Recipe, RecipeFileProblem } from './types';
 
@@ -152,10 +152,9 @@ export function bumpGeneration(tx: Tx, rids: number[]): number {
   return generation;
 }
 
-async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
-  const t0 = Date.now();
-  const report: SyncReport = {
-    scanned: 0,
+function emptyReport(scanned: number): SyncReport {
+  return {
+    scanned,
     added: [],
     updated: [],
     renamed: [],
@@ -165,6 +164,11 @@ async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> 
     warnings: [],
     durationMs: 0,
   };
+}
+
+async function doSync(ws: Workspace, options: SyncOptions): Promise<SyncReport> {
+  const t0 = Date.now();
+  const report = emptyReport(0);
   const only = options.files && [...new Set(options.files)];
   const disk = only
     ? await statRecipeFiles(ws, only)
@@ -337,17 +341,7 @@ export async function indexRecipeTexts(
   docs: { file: string; text: string }[],
   options: SyncOptions = {},
 ): Promise<SyncReport> {
-  const report: SyncReport = {
-    scanned: docs.length,
-    added: [],
-    updated: [],
-    renamed: [],
-    removed: [],
-    unchanged: 0,
-    problems: [],
-    warnings: [],
-    durationMs: 0,
-  };
+  const report = emptyReport(docs.length);
   const t0 = Date.now();
   const parsed: Parsed[] = docs.map((d) => {
     const result = parseRecipeFile(d.text, d.file);
@@ -518,15 +512,7 @@ function rowValues(p: Parsed, now: string): JsonRow {
     pack: p.pack,
     personal: p.personal,
     hasCode: !!r.code,
-    createdBy: r.createdBy,
-    createdAt: r.createdAt,
-    approvedBy: r.approvedBy,
-    approvedAt: r.approvedAt,
-    publishedBy: r.publishedBy,
-    publishedAt: r.publishedAt,
-    deprecatedBy: r.deprecatedBy,
-    deprecatedAt: r.deprecatedAt,
-    deprecationReason: r.deprecationReason,
+    ...lifecycleOf(r),
     quality,
   };
   const updatedAt =

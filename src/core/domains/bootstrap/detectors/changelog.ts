@@ -47,8 +47,9 @@ export function detectChangelogPolicy(facts: DetectorFacts): CandidateDraft[] {
     `Each user-visible change adds a bullet under \`${top.text}\` in ${log.file}`,
     `A change users notice adds one bullet ${where}${suffix ? `, ending with ${suffix}` : ''}${
       keepAChangelog ? ' (Keep a Changelog)' : ''
-    }; the release renames the heading to the version. ${
-      rule ? sentence(rule.text) : 'Internal changes (tests, refactors, CI) get no entry.'
+    }; the release renames the heading to the version.${
+      // Which changes need no entry is said only where a contributor guide says it.
+      rule ? ` ${sentence(rule.text)}` : ''
     }`,
     [`${log.file}:${top.line}`, ...(rule ? [rule.source] : [])],
     keepAChangelog ? 'keep-a-changelog' : 'hand-written',

@@ -74,12 +74,12 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
     /^(\.pre-commit-config|lefthook|\.husky\/)/.test(s.source) || s.origin === 'build';
   const hits = commands.filter((s) => {
     const text = expandedText(s, commands);
-    return RUNS[key].test(text) && (s.job || hook(s) || CHECKS(text));
+    return RUNS[key].test(withoutFileNames(text)) && (s.job || hook(s) || CHECKS(text));
   });
   // A step that checks beats one that merely names the tool (`rustup toolchain install nightly -c rustfmt`).
   // The command that runs the tool itself before one that reaches it through others (`make default` → `make all` → …).
   const checking = (s: ProjectCommand) => CHECKS(expandedText(s, commands));
-  const direct = (s: ProjectCommand) => RUNS[key].test(s.text);
+  const direct = (s: ProjectCommand) => RUNS[key].test(withoutFileNames(s.text));
   const best = hits.find((s) => s.job && checking(s)) ?? hits.find((s) => s.job) ?? hits.find(hook) ?? hits.find(direct)
     ?? hits[0];
   if (!best) return undefined;
@@ -103,6 +103,17 @@ function enforcement(f: Formatter, commands: readonly ProjectCommand[]): Formatt
       : `\`${best.command}\``,
     checks,
   };
+}
+
+/**
+ * A command with its configuration-file names blanked: a dotfile (`.swift-format`, `.prettierrc`, also
+ * at the end of a URL) or a config file (`rustfmt.toml`, `prettier.config.js`) names the tool without
+ * running it, as a step that downloads or compares a config does.
+ */
+function withoutFileNames(text: string): string {
+  return text
+    .replace(/(^|[\s'"=/])\.[\w.-]+/g, '$1')
+    .replace(/\b[\w-]+(?:\.[\w-]+)*\.(?:toml|json|jsonc|ya?ml|[cm]?js|ts|xml|cfg|ini)\b/g, '');
 }
 
 const CHECKS = (t: string) =>
@@ -193,7 +204,7 @@ export class FormattingAnalyzer implements Analyzer {
             ? `, \`${f.check}\` checks`
             : shared.length
             ? `; no script or hook of the repository runs it, and its CI calls shared workflows (${
-              nameList([...new Set(shared.map((w) => w.name))], 100)
+              nameList([...new Set(shared.map((w) => w.name))], 50)
             }) whose steps are not in the repository`
             : '; no CI step, script or hook runs it'
         }. Format changed files with it instead of by hand${
